@@ -1,0 +1,54 @@
+import { z } from "zod";
+import type { LoadedHarness } from "../harness/types.js";
+import type { Task } from "../config/task-schema.js";
+import type { ChatProvider } from "../llm/types.js";
+
+/** Deterministic signals the runtime records while a rollout runs. */
+export const agentEventKinds = [
+  "step-limit",
+  "tool-error",
+  "observation-truncated",
+  "context-overflow",
+  "no-answer",
+  "reprompt",
+  "self-check",
+  "invalid-tool-call",
+  "llm-error",
+  "timeout",
+  "process-error",
+] as const;
+export const agentEventSchema = z.object({
+  kind: z.enum(agentEventKinds),
+  step: z.number().int(),
+  detail: z.string().max(2000).optional(),
+});
+export type AgentEvent = z.infer<typeof agentEventSchema>;
+
+export const traceStepSchema = z.object({
+  /** Messages sent at this step are not repeated; only what the model said and what tools returned. */
+  assistant: z.string().nullable(),
+  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string(), result: z.string(), error: z.boolean() })),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  latencyMs: z.number(),
+});
+export type TraceStep = z.infer<typeof traceStepSchema>;
+
+export const traceSchema = z.object({
+  steps: z.array(traceStepSchema),
+  events: z.array(agentEventSchema),
+  /** Final text output (the last assistant message or the command harness's `output`). */
+  output: z.string(),
+  /** Answer extracted by the completion rule; null when none was found. */
+  answer: z.string().nullable(),
+  usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), llmCalls: z.number().int(), costUsd: z.number() }),
+  latencyMs: z.number(),
+  /** Command harness: captured stderr (bounded). */
+  stderr: z.string().optional(),
+});
+export type Trace = z.infer<typeof traceSchema>;
+
+/** Runs one task under one harness; the built-in runtime and the command adapter implement it. */
+export interface AgentAdapter {
+  run(input: { task: Task; harness: LoadedHarness; provider: ChatProvider; sampleIndex: number; signal?: AbortSignal }): Promise<Trace>;
+}

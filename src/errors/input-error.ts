@@ -1,0 +1,21 @@
+import { EcdysisError } from "./ecdysis-error.js";
+
+/**
+ * The user's mistake in a file they wrote (config, tasks, harness, world): names the file, the
+ * line when known and the field, and says what to fix. Nothing has been written when it is thrown.
+ */
+export class InputError extends EcdysisError {
+  readonly code = "input";
+  override readonly exitCode = 2;
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+    readonly location: { line?: number; field?: string } = {},
+  ) {
+    const where = [file, location.line ? `line ${location.line}` : "", location.field ? `'${location.field}'` : ""]
+      .filter(Boolean)
+      .join(": ");
+    super(`${where}: ${problem}`);
+    this.name = "InputError";
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+/** A chat message in OpenAI's shape (the subset Ecdysis uses). */
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; toolCalls?: ToolCall[] }
+  | { role: "tool"; content: string; toolCallId: string };
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Raw JSON arguments as the model wrote them (may be malformed). */
+  arguments: string;
+}
+
+/** A function tool offered to the model. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  messages: ChatMessage[];
+  tools?: ToolSpec[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Sampling seed: sample k of a task sends a distinct seed, so re-samples differ. */
+  seed?: number;
+  /** Ask for JSON matching this schema (`response_format: json_schema`). */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Label for accounting ("agent", "diagnostician", …). */
+  purpose?: string;
+}
+
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface ChatResponse {
+  content: string | null;
+  toolCalls: ToolCall[];
+  finishReason: string;
+  usage: Usage;
+  latencyMs: number;
+  costUsd: number;
+  model: string;
+  /** Retries spent on transport errors before this response. */
+  retries: number;
+}
+
+/** One chat method: the only thing the rest of Ecdysis needs from a model. */
+export interface ChatProvider {
+  readonly model: string;
+  chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
+}
+
+/** Running totals kept by a provider's accounting. */
+export const usageTotalsSchema = z.object({
+  calls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  costUsd: z.number(),
+  retries: z.number().int(),
+  byPurpose: z.record(
+    z.string(),
+    z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), costUsd: z.number() }),
+  ),
+});
+export type UsageTotals = z.infer<typeof usageTotalsSchema>;
