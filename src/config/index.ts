@@ -1,0 +1,12 @@
+export * from "./config-schema.js";
+export * from "./harness-schema.js";
+export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
+export { configHash, loadConfig, stableStringify } from "./load-config.js";
+export { loadTasks, parseTasks } from "./load-tasks.js";
+export * from "./task-schema.js";
+export {
+  dottedField,
+  type LocatedYaml,
+  parseLocatedYaml,
+  validateLocated,
+} from "./yaml-document.js";
