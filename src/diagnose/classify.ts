@@ -1,0 +1,126 @@
+import type { RolloutRecord } from "../eval/types.js";
+import type { ClassificationReason, FailurePattern, UnclassifiedPattern } from "./failure-pattern.js";
+
+/** Re-runs failing members with new sample indices, `k` re-samples each. */
+export type Resample = (records: RolloutRecord[], k: number) => Promise<RolloutRecord[]>;
+/** Runs the members' tasks on the probe model under the same harness. */
+export type Probe = (records: RolloutRecord[]) => Promise<RolloutRecord[]>;
+
+/** One record per distinct task of a pattern (the first member), the unit re-runs work on. */
+function representatives(pattern: UnclassifiedPattern, records: Map<string, RolloutRecord>): RolloutRecord[] {
+  const byTask = new Map<string, RolloutRecord>();
+  for (const key of pattern.memberKeys) {
+    const record = records.get(key);
+    if (record && !byTask.has(record.taskId)) byTask.set(record.taskId, record);
+  }
+  return [...byTask.values()];
+}
+
+/** Per task of the pattern: did the re-runs mostly pass? Tasks without re-runs are not counted. */
+function tasksThatPass(taskIds: string[], reruns: RolloutRecord[], excludeKeys: Set<string>) {
+  let tried = 0;
+  let passed = 0;
+  for (const taskId of taskIds) {
+    const runs = reruns.filter((run) => run.taskId === taskId && !excludeKeys.has(run.key));
+    if (runs.length === 0) continue;
+    tried += 1;
+    if (runs.filter((run) => run.verdict.pass).length * 2 > runs.length) passed += 1;
+  }
+  return { tried, passed };
+}
+
+function supportReasons(pattern: UnclassifiedPattern, minSupport: { tasks: number; categories: number }): ClassificationReason[] {
+  const { tasks, categories } = pattern.support;
+  if (tasks < minSupport.tasks) {
+    return [
+      tasks <= 1
+        ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` }
+        : { code: "narrow", detail: `${tasks} tasks (minimum ${minSupport.tasks})` },
+    ];
+  }
+  if (categories < minSupport.categories) {
+    return [{ code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` }];
+  }
+  return [];
+}
+
+/**
+ * Systematic vs model-specific, with the reasons recorded: support below `minSupport` →
+ * `singleton`/`narrow`; most failing tasks pass when re-sampled → `flaky`; the probe model
+ * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call and one
+ * `probe` call over all patterns still in question.
+ */
+export async function classifyPatterns(options: {
+  patterns: UnclassifiedPattern[];
+  records: RolloutRecord[];
+  minSupport: { tasks: number; categories: number };
+  resample?: Resample;
+  resamples?: number;
+  probe?: Probe;
+}): Promise<FailurePattern[]> {
+  const records = new Map(options.records.map((record) => [record.key, record]));
+  const memberKeys = new Set(options.records.map((record) => record.key));
+  const state = options.patterns.map((pattern) => {
+    const reasons = supportReasons(pattern, options.minSupport);
+    return { pattern, reasons, open: reasons.length === 0 } as {
+      pattern: UnclassifiedPattern;
+      reasons: ClassificationReason[];
+      open: boolean;
+      reproducibility?: FailurePattern["reproducibility"];
+      probe?: FailurePattern["probe"];
+    };
+  });
+  for (const entry of state.filter((item) => item.open)) {
+    const { tasks, categories } = entry.pattern.support;
+    entry.reasons.push({ code: "supported", detail: `${tasks} tasks across ${categories} categories` });
+  }
+
+  const resamples = options.resamples ?? 1;
+  const toResample = state.filter((item) => item.open);
+  if (options.resample && resamples > 0 && toResample.length > 0) {
+    const reruns = await options.resample(
+      dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),
+      resamples,
+    );
+    for (const entry of toResample) {
+      const { tried, passed } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
+      entry.reproducibility = { members: tried, vanished: passed, resamples };
+      if (tried > 0 && passed * 2 > tried) {
+        entry.open = false;
+        entry.reasons.push({ code: "flaky", detail: `${passed} of ${tried} failing tasks passed when re-sampled` });
+      } else {
+        entry.reasons.push({ code: "reproducible", detail: `${tried - passed} of ${tried} failing tasks failed again when re-sampled` });
+      }
+    }
+  } else {
+    for (const entry of toResample) entry.reasons.push({ code: "untested", detail: "not re-sampled" });
+  }
+
+  const toProbe = state.filter((item) => item.open);
+  if (options.probe && toProbe.length > 0) {
+    const runs = await options.probe(dedupe(toProbe.flatMap((item) => representatives(item.pattern, records))));
+    const model = runs[0]?.model ?? "probe";
+    for (const entry of toProbe) {
+      const { tried, passed } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
+      entry.probe = { tasks: tried, passed, model };
+      if (tried > 0 && passed * 2 > tried) {
+        entry.open = false;
+        entry.reasons.push({ code: "model-only", detail: `the probe model passed ${passed} of ${tried} tasks` });
+      } else {
+        entry.reasons.push({ code: "probe-fails", detail: `the probe model failed ${tried - passed} of ${tried} tasks too` });
+      }
+    }
+  }
+
+  return state.map((entry) => ({
+    ...entry.pattern,
+    kind: entry.open ? "systematic" : "model-specific",
+    reasons: entry.reasons,
+    ...(entry.reproducibility ? { reproducibility: entry.reproducibility } : {}),
+    ...(entry.probe ? { probe: entry.probe } : {}),
+  }));
+}
+
+function dedupe(records: RolloutRecord[]): RolloutRecord[] {
+  return [...new Map(records.map((record) => [record.key, record])).values()];
+}

@@ -1,0 +1,137 @@
+import { z } from "zod";
+import type { Task } from "../config/task-schema.js";
+import type { RolloutRecord } from "../eval/types.js";
+
+/** Deterministic evidence of one failed rollout: signals read from its trace and verdict. */
+export const evidenceSchema = z.object({
+  /** Short id used in role prompts (`f1`, `f2`, …), unique within one diagnosis. */
+  id: z.string(),
+  rolloutKey: z.string(),
+  taskId: z.string(),
+  category: z.string(),
+  sampleIndex: z.number().int(),
+  verdictReason: z.string(),
+  /** Distinct event kinds of the trace, in first-seen order. */
+  eventKinds: z.array(z.string()),
+  steps: z.number().int(),
+  /** The configured step budget when known (from a step-limit event or the caller). */
+  stepLimit: z.number().int().nullable(),
+  toolCalls: z.number().int(),
+  toolErrors: z.number().int(),
+  toolNames: z.array(z.string()),
+  answerExtracted: z.boolean(),
+  gaveUp: z.boolean(),
+  /** The task statement was lost to context overflow. */
+  taskDropped: z.boolean(),
+  /** |answer − expected| when both are numbers, else null. */
+  numericDistance: z.number().nullable(),
+  /** Sorted signal labels. */
+  signals: z.array(z.string()),
+  /** Canonical grouping key: the sorted signal labels joined with `+`. */
+  signalKey: z.string(),
+  /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
+  note: z.string().default(""),
+  cause: z.string().default("unexplained"),
+});
+export type Evidence = z.infer<typeof evidenceSchema>;
+
+const gaveUpWording =
+  /\b(i (can(no|')t|am unable to|'m unable to|do not know|don't know)|unable to (determine|answer|find|compute|solve)|give up|giving up|cannot (determine|answer|be determined)|not enough information|no way to (know|tell))\b/i;
+const cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
+
+/** Parses a number from an answer or expectation (`1,234`, ` 3.5 `, `-2`); null when not numeric. */
+export function parseNumber(value: unknown): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const text = value.trim().replace(/,(?=\d{3}\b)/g, "");
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return null;
+  const parsed = Number(text);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+
+function stepLimitOf(record: RolloutRecord, fallback: number | undefined): number | null {
+  const event = record.trace.events.find((candidate) => candidate.kind === "step-limit");
+  const fromDetail = event?.detail?.match(/\d+/)?.[0];
+  if (fromDetail) return Number(fromDetail);
+  return fallback ?? null;
+}
+
+/**
+ * Reads the deterministic signals of one failed rollout. `stepLimit` is the harness's
+ * `agent_loop.max_steps` when the caller knows it.
+ */
+export function extractEvidence(options: {
+  record: RolloutRecord;
+  task?: Task;
+  id: string;
+  stepLimit?: number;
+}): Evidence {
+  const { record, task } = options;
+  const trace = record.trace;
+  const eventKinds = [...new Set(trace.events.map((event) => event.kind))];
+  const calls = trace.steps.flatMap((step) => step.toolCalls);
+  const toolErrors = calls.filter((call) => call.error).length;
+  const stepLimit = stepLimitOf(record, options.stepLimit);
+  const answer = record.answer ?? trace.answer;
+  const output = record.output || trace.output;
+  const gaveUp = gaveUpWording.test(output);
+  const overflow = eventKinds.includes("context-overflow");
+  const taskDropped =
+    cannotSeeTask.test(output) ||
+    trace.events.some(
+      (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? ""),
+    );
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  const numericDistance =
+    expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+
+  const signals = new Set<string>(eventKinds);
+  signals.add(record.verdict.reason || "failed");
+  if (answer === null) signals.add("no-answer");
+  if (gaveUp) signals.add("gave-up");
+  if (taskDropped) signals.add("task-dropped");
+  if (overflow) signals.add("context-overflow");
+  if (toolErrors > 0) signals.add("tool-error");
+  if (calls.length === 0) signals.add("no-tool-calls");
+  if (stepLimit !== null && trace.steps.length >= stepLimit) signals.add("step-limit");
+  if (numericDistance !== null && numericDistance > 0) signals.add("numeric-mismatch");
+  const sorted = [...signals].sort();
+
+  return {
+    id: options.id,
+    rolloutKey: record.key,
+    taskId: record.taskId,
+    category: record.category,
+    sampleIndex: record.sampleIndex,
+    verdictReason: record.verdict.reason,
+    eventKinds,
+    steps: trace.steps.length,
+    stepLimit,
+    toolCalls: calls.length,
+    toolErrors,
+    toolNames: [...new Set(calls.map((call) => call.name))].sort(),
+    answerExtracted: answer !== null,
+    gaveUp,
+    taskDropped,
+    numericDistance,
+    signals: sorted,
+    signalKey: sorted.join("+"),
+    note: "",
+    cause: "unexplained",
+  };
+}
+
+/** Evidence for every failed record of a batch, ids `f1…fn` in record order. */
+export function extractBatchEvidence(options: {
+  records: RolloutRecord[];
+  tasks: Task[];
+  stepLimit?: number;
+}): Evidence[] {
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  return options.records
+    .filter((record) => !record.verdict.pass)
+    .map((record, index) =>
+      extractEvidence({ record, task: tasksById.get(record.taskId), id: `f${index + 1}`, stepLimit: options.stepLimit }),
+    );
+}
