@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { benchStrategySchema } from "./types.js";
+
+const commaList = (value: string | string[]) =>
+  (Array.isArray(value) ? value : [value])
+    .flatMap((item) => item.split(","))
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+
+/** Default rollout budget per run, the same for every strategy. */
+export const defaultBudgetRollouts = 600;
+/**
+ * Default factor on the sim's latency model. The bundled worlds model hundreds of ms per call,
+ * as hosted models take; 0.1 scales that down so the standard suite finishes in minutes while
+ * LLM time still dominates framework time.
+ */
+export const defaultLatencyScale = 0.1;
+
+/**
+ * Options of `ecdysis bench`, accepting the CLI's raw flag strings (`--world a,b --seeds 1,2,3
+ * --strategies ecdysis,iterative`) as well as typed values. Without worlds, all bundled worlds run.
+ */
+export const benchOptionsSchema = z
+  .object({
+    /** Bundled world names or world file paths. Empty: every bundled world. */
+    worlds: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .transform((value) => (value === undefined ? [] : commaList(value))),
+    seeds: z
+      .union([z.string(), z.array(z.union([z.number(), z.string()])), z.number()])
+      .default("1,2,3")
+      .transform((value, context) => {
+        const items = typeof value === "number" ? [String(value)] : commaList(Array.isArray(value) ? value.map(String) : value);
+        const seeds = items.map(Number);
+        if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed))) {
+          context.addIssue({ code: "custom", message: `seeds must be integers separated by commas, got '${items.join(",")}'` });
+          return z.NEVER;
+        }
+        return [...new Set(seeds)];
+      }),
+    strategies: z
+      .union([z.string(), z.array(z.string())])
+      .default("ecdysis,iterative,sampling")
+      .transform((value) => commaList(value))
+      .pipe(z.array(benchStrategySchema).min(1)),
+    budgetRollouts: z.coerce.number().int().positive().default(defaultBudgetRollouts),
+    latencyScale: z.coerce.number().min(0).default(defaultLatencyScale),
+    concurrency: z.coerce.number().int().positive().max(256).default(8),
+    /** Output folder for bench.json, bench.md and the per-run folders. */
+    outDir: z.string().min(1),
+  })
+  .strict();
+/** Validated bench options. */
+export type BenchOptions = z.output<typeof benchOptionsSchema>;
+/** Bench options as a caller (the CLI) passes them. */
+export type BenchOptionsInput = z.input<typeof benchOptionsSchema>;

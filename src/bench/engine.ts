@@ -1,0 +1,50 @@
+import type { EvolveOutcome } from "./evolve-outcome.js";
+import type { BenchStrategy, BenchWorld } from "./types.js";
+
+/** A project generated from one world with one seed, ready for `runEvolve`. */
+export interface PreparedProject {
+  /** Folder holding the generated tasks, seed harness and world file. */
+  dir: string;
+  /** The per-task ground truth; read only by the bench's scoring. */
+  groundTruthPath: string;
+}
+
+/** The settings every strategy of a bench shares (same budget, latency model, concurrency). */
+export interface SharedRunSettings {
+  seed: number;
+  budgetRollouts: number;
+  latencyScale: number;
+  concurrency: number;
+}
+
+/**
+ * What the bench needs from the sim and the evolution engine. The real implementation wires
+ * `src/sim` and `src/evolve` (`simEngine`); tests inject a double (`src/bench/testing`).
+ */
+export interface BenchEngine {
+  /** Names of the bundled worlds (the default set). */
+  bundledWorlds(): string[];
+  /** Resolves a bundled world name or a world file path to its reported parameters. */
+  describeWorld(nameOrPath: string): Promise<BenchWorld>;
+  /** Generates the world's files with the given seed into `dir`. */
+  prepareProject(options: { world: BenchWorld; seed: number; dir: string }): Promise<PreparedProject>;
+  /**
+   * Runs one strategy on a private copy of a prepared project (its own rollout cache, so no
+   * strategy is served another's rollouts) and returns what the bench scores.
+   */
+  runStrategy(options: {
+    project: PreparedProject;
+    world: BenchWorld;
+    strategy: BenchStrategy;
+    settings: SharedRunSettings;
+    outDir: string;
+  }): Promise<EvolveOutcome>;
+}
+
+/** A monotonic millisecond clock; injected so tests do not depend on wall time. */
+export interface BenchClock {
+  now(): number;
+}
+
+/** The real monotonic clock. */
+export const systemBenchClock: BenchClock = { now: () => performance.now() };

@@ -1,0 +1,119 @@
+import { z } from "zod";
+
+/** The strategies a bench compares (the same names as `evolve.strategy`). */
+export const benchStrategySchema = z.enum(["ecdysis", "iterative", "sampling"]);
+export type BenchStrategy = z.infer<typeof benchStrategySchema>;
+
+/** One strategy on one world with one seed: what it cost and what it produced. */
+export const benchRunSchema = z.object({
+  strategy: benchStrategySchema,
+  world: z.string(),
+  seed: z.number().int(),
+  /** Wall time of the whole `runEvolve` call (training plus its held-out gate). */
+  wallMs: z.number(),
+  rollouts: z.number().int(),
+  llmCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  /** Share (0–1) of the run's tokens spent by the refiner roles rather than the agent. */
+  refinementShare: z.number(),
+  trainAccuracy: z.number(),
+  heldoutAccuracy: z.number(),
+  seedTrainAccuracy: z.number(),
+  seedHeldoutAccuracy: z.number(),
+  acceptedEdits: z.number().int(),
+  /** Accepted edits that the ground truth shows to be model-specific accommodations or leaks. */
+  accommodations: z.number().int(),
+  /** Why each accommodation was counted (one line each), for the report. */
+  accommodationReasons: z.array(z.string()),
+  /** Mean purity of the patterns the run found (null when it found none, e.g. `sampling`). */
+  patternPurity: z.number().nullable(),
+  patternsFound: z.number().int(),
+});
+export type BenchRun = z.infer<typeof benchRunSchema>;
+
+/** The figures summarised per strategy. */
+export const benchFigures = [
+  "wallMs",
+  "rollouts",
+  "llmCalls",
+  "promptTokens",
+  "completionTokens",
+  "refinementShare",
+  "trainAccuracy",
+  "heldoutAccuracy",
+  "seedHeldoutAccuracy",
+  "acceptedEdits",
+  "accommodations",
+  "patternPurity",
+] as const;
+export type BenchFigure = (typeof benchFigures)[number];
+
+/** Median and range of one figure over a strategy's runs (null when no run had a value). */
+export const spreadSchema = z.object({ median: z.number(), min: z.number(), max: z.number(), n: z.number().int() });
+export type Spread = z.infer<typeof spreadSchema>;
+
+export const strategySummarySchema = z.record(z.string(), spreadSchema.nullable());
+/** Figure name → spread, for one strategy. */
+export type StrategySummary = Record<BenchFigure, Spread | null>;
+
+/** Headline comparisons, each the median over the world × seed pairs where both strategies ran. */
+export const benchRatiosSchema = z.object({
+  /** iterative wall time / ecdysis wall time. */
+  wallTimeIterativeOverEcdysis: z.number().nullable(),
+  /** iterative rollouts / ecdysis rollouts. */
+  rolloutsIterativeOverEcdysis: z.number().nullable(),
+  /** held-out accuracy of ecdysis − iterative (absolute, 0–1). */
+  heldoutDiffEcdysisMinusIterative: z.number().nullable(),
+  /** (ecdysis − iterative) / iterative held-out accuracy. */
+  heldoutRelativeGainOverIterative: z.number().nullable(),
+  /** held-out accuracy of ecdysis − sampling (absolute, 0–1). */
+  heldoutDiffEcdysisMinusSampling: z.number().nullable(),
+  /** How many world × seed pairs the ratios were taken over. */
+  pairs: z.number().int(),
+});
+export type BenchRatios = z.infer<typeof benchRatiosSchema>;
+
+/** A world as the bench reports it: its parameters and the refiner-side assumptions. */
+export const benchWorldSchema = z.object({
+  name: z.string(),
+  /** Where it came from: a bundled name or an absolute file path. */
+  source: z.string(),
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()),
+  refinerAssumptions: z.record(z.string(), z.unknown()),
+  /** True when one instance is diagnosed as well as many (the advantage of aggregation vanishes). */
+  neutralRefiner: z.boolean(),
+});
+export type BenchWorld = z.infer<typeof benchWorldSchema>;
+
+/** The machine the figures were measured on. */
+export const machineSchema = z.object({
+  cpu: z.string(),
+  cores: z.number().int(),
+  node: z.string(),
+  platform: z.string(),
+  memoryGb: z.number(),
+});
+export type Machine = z.infer<typeof machineSchema>;
+
+/** `DIR/bench.json`. */
+export const benchResultSchema = z.object({
+  version: z.literal(1),
+  date: z.string(),
+  machine: machineSchema,
+  settings: z.object({
+    strategies: z.array(benchStrategySchema),
+    seeds: z.array(z.number().int()),
+    budgetRollouts: z.number().int(),
+    latencyScale: z.number(),
+    concurrency: z.number().int(),
+  }),
+  worlds: z.array(benchWorldSchema),
+  runs: z.array(benchRunSchema),
+  summary: z.record(z.string(), strategySummarySchema),
+  ratios: benchRatiosSchema,
+  /** The same ratios per world, for the "where it does not hold" section. */
+  ratiosByWorld: z.record(z.string(), benchRatiosSchema),
+});
+export type BenchResult = z.infer<typeof benchResultSchema>;
