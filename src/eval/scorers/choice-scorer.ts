@@ -1,7 +1,7 @@
 import { normaliseAnswer } from "./normalise.js";
 import { answerScorer, expectedText, type Scorer } from "./scorer.js";
 
-function escape(text: string): string {
+function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
@@ -12,7 +12,7 @@ export function namedChoice(answer: string, choices: string[]): string | null {
   if (exact !== undefined) return exact;
   const mentioned = choices.filter((choice) =>
     new RegExp(
-      `(^|[^\\p{L}\\p{N}])${escape(normaliseAnswer(choice))}($|[^\\p{L}\\p{N}])`,
+      `(^|[^\\p{L}\\p{N}])${escapeRegex(normaliseAnswer(choice))}($|[^\\p{L}\\p{N}])`,
       "u",
     ).test(normalised),
   );
