@@ -21,15 +21,30 @@ export interface LoadedHarness {
 /** One concrete change to a harness file, as the Editor role proposes it. Never a free-form write. */
 export const harnessEditSchema = z.discriminatedUnion("kind", [
   /** Set a field of harness.yaml by dotted path (e.g. `tools.calculator.enabled`). */
-  z.object({ kind: z.literal("set"), path: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean()]) }).strict(),
+  z
+    .object({
+      kind: z.literal("set"),
+      path: z.string().min(1),
+      value: z.union([z.string(), z.number(), z.boolean()]),
+    })
+    .strict(),
   /** Append a rule line to the rules file (the runtime renders it under "## Rules"). */
   z.object({ kind: z.literal("add_rule"), text: z.string().min(1).max(600) }).strict(),
   /** Remove a rule line (exact text). */
   z.object({ kind: z.literal("remove_rule"), text: z.string().min(1) }).strict(),
   /** Replace an exact passage of a text file inside the harness folder. */
-  z.object({ kind: z.literal("replace_text"), file: z.string().min(1), find: z.string().min(1), replace: z.string() }).strict(),
+  z
+    .object({
+      kind: z.literal("replace_text"),
+      file: z.string().min(1),
+      find: z.string().min(1),
+      replace: z.string(),
+    })
+    .strict(),
   /** Write a whole text file inside the harness folder (command harnesses, new knowledge files). */
-  z.object({ kind: z.literal("write_file"), file: z.string().min(1), content: z.string() }).strict(),
+  z
+    .object({ kind: z.literal("write_file"), file: z.string().min(1), content: z.string() })
+    .strict(),
 ]);
 export type HarnessEdit = z.infer<typeof harnessEditSchema>;
 

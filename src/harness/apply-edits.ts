@@ -1,0 +1,177 @@
+import type { HarnessConfig } from "../config/harness-schema.js";
+import { parseHarnessYaml } from "../config/harness-yaml.js";
+import { InputError } from "../errors/input-error.js";
+import {
+  countToken,
+  defaultMaxEditBytes,
+  defaultMaxFileBytes,
+  findSecret,
+  isCheckableAnswer,
+  maxEditedFiles,
+  ngramSet,
+  sharedNgram,
+} from "./content-guards.js";
+import { applyToText, editNewText, editTarget } from "./edit-operations.js";
+import type { GuardContext } from "./guard-context.js";
+import { missingReference } from "./harness-references.js";
+import { harnessHash } from "./hash.js";
+import { checkEditPath } from "./path-guard.js";
+import {
+  type GuardRejection,
+  harnessEditSchema,
+  type LoadedHarness,
+  type PlannedEdit,
+} from "./types.js";
+
+/** What applyEdits returns: the new harness and the fate of every edit. */
+export interface ApplyEditsResult {
+  harness: LoadedHarness;
+  applied: PlannedEdit[];
+  rejected: GuardRejection[];
+}
+
+interface State {
+  files: Record<string, string>;
+  config: HarnessConfig | undefined;
+  changed: Set<string>;
+}
+
+type Outcome =
+  | { ok: true; file: string; text: string; config: HarnessConfig | undefined }
+  | { ok: false; guard: GuardRejection["guard"]; reason: string };
+
+/**
+ * Applies planned edits to a harness in memory, in order, each through the deterministic guards
+ * (path, schema, size, leak, secret) whatever an LLM said. A rejected edit changes nothing and
+ * is reported; the others still apply. Pure except for lstat/realpath reads of the folder.
+ */
+export function applyEdits(options: {
+  harness: LoadedHarness;
+  edits: PlannedEdit[];
+  guard: GuardContext;
+}): ApplyEditsResult {
+  const { harness, guard } = options;
+  const grams = ngramSet(guard.forbiddenInputs);
+  const state: State = { files: { ...harness.files }, config: harness.config, changed: new Set() };
+  const applied: PlannedEdit[] = [];
+  const rejected: GuardRejection[] = [];
+  for (const planned of options.edits) {
+    const outcome = checkEdit({ planned, harness, guard, grams, state });
+    if (!outcome.ok) {
+      rejected.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
+      continue;
+    }
+    state.files[outcome.file] = outcome.text;
+    state.config = outcome.config;
+    state.changed.add(outcome.file);
+    applied.push(planned);
+  }
+  const next: LoadedHarness = {
+    ...harness,
+    files: state.files,
+    config: state.config,
+    hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command }),
+  };
+  return { harness: next, applied, rejected };
+}
+
+function checkEdit(input: {
+  planned: PlannedEdit;
+  harness: LoadedHarness;
+  guard: GuardContext;
+  grams: Set<string>;
+  state: State;
+}): Outcome {
+  const { planned, harness, guard, grams, state } = input;
+  const parsed = harnessEditSchema.safeParse(planned.edit);
+  if (!parsed.success)
+    return {
+      ok: false,
+      guard: "schema",
+      reason: `malformed edit: ${parsed.error.issues[0]?.message}`,
+    };
+  const edit = parsed.data;
+  const target = editTarget(edit, state.config);
+  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
+  const path = checkEditPath({
+    dir: harness.dir,
+    path: target.file,
+    editable: guard.editable,
+    protectedPaths: guard.protectedPaths,
+  });
+  if (!path.ok) return { ok: false, guard: "path", reason: path.reason };
+  const file = path.path;
+  const newText = editNewText(edit);
+  const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
+  if (Buffer.byteLength(newText) > maxEditBytes) {
+    return {
+      ok: false,
+      guard: "size",
+      reason: `edit brings ${Buffer.byteLength(newText)} bytes; at most ${maxEditBytes} allowed`,
+    };
+  }
+  if (!state.changed.has(file) && state.changed.size >= maxEditedFiles) {
+    return { ok: false, guard: "size", reason: `edits may change at most ${maxEditedFiles} files` };
+  }
+  const before = state.files[file];
+  const result = applyToText(edit, before);
+  if (!result.ok) return { ok: false, guard: "schema", reason: result.reason };
+  const validated = validateConfig({ harness, file, text: result.text, state });
+  if ("reason" in validated) return { ok: false, guard: "schema", reason: validated.reason };
+  const maxFileBytes = guard.maxFileBytes ?? defaultMaxFileBytes;
+  if (Buffer.byteLength(result.text) > maxFileBytes) {
+    return {
+      ok: false,
+      guard: "size",
+      reason: `'${file}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`,
+    };
+  }
+  const leak = findLeak({ newText, before: before ?? "", after: result.text, guard, grams });
+  if (leak) return { ok: false, guard: "leak", reason: leak };
+  const secret = findSecret(newText);
+  if (secret)
+    return { ok: false, guard: "secret", reason: `edit contains what looks like ${secret}` };
+  return { ok: true, file, text: result.text, config: validated.config };
+}
+
+function validateConfig(input: {
+  harness: LoadedHarness;
+  file: string;
+  text: string;
+  state: State;
+}): { config: HarnessConfig | undefined } | { reason: string } {
+  if (input.harness.kind !== "builtin") return { config: undefined };
+  const files = { ...input.state.files, [input.file]: input.text };
+  try {
+    const config =
+      input.file === "harness.yaml"
+        ? parseHarnessYaml("harness.yaml", input.text)
+        : input.state.config;
+    if (!config) return { reason: "built-in harness has no config" };
+    const missing = missingReference(config, files);
+    if (missing) return { reason: `'${missing.field}': ${missing.problem}` };
+    return { config };
+  } catch (error) {
+    if (error instanceof InputError)
+      return { reason: `harness.yaml would be invalid: ${error.message}` };
+    throw error;
+  }
+}
+
+function findLeak(input: {
+  newText: string;
+  before: string;
+  after: string;
+  guard: GuardContext;
+  grams: Set<string>;
+}): string | null {
+  for (const answer of input.guard.forbiddenStrings) {
+    if (!isCheckableAnswer(answer) || countToken(input.newText, answer) === 0) continue;
+    // Only text the edit introduces counts: a knowledge line kept verbatim is not a new leak.
+    if (countToken(input.after, answer) > countToken(input.before, answer)) {
+      return `edit introduces '${answer.trim()}', the expected answer of a task`;
+    }
+  }
+  const gram = sharedNgram(input.newText, input.grams);
+  return gram ? `edit copies task input text ('${gram}')` : null;
+}

@@ -1,0 +1,17 @@
+import { z } from "zod";
+
+/** What the deterministic guards check every edit against (see docs/stage-interfaces.md). */
+export const guardContextSchema = z.object({
+  /** Globs relative to the harness folder that edits may touch. */
+  editable: z.array(z.string().min(1)),
+  /** Absolute paths (config, task files, scorer scripts) no edit may resolve to or into. */
+  protectedPaths: z.array(z.string()),
+  /** Expected answers of train and held-out tasks; an edit may not introduce them. */
+  forbiddenStrings: z.array(z.string()),
+  /** Task inputs; an edit may not copy any 8-word run of them. */
+  forbiddenInputs: z.array(z.string()),
+  maxFileBytes: z.number().int().positive().optional(),
+  maxEditBytes: z.number().int().positive().optional(),
+});
+/** Guard settings for applyEdits. */
+export type GuardContext = z.infer<typeof guardContextSchema>;

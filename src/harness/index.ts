@@ -1,0 +1,11 @@
+/** Harness stage: load, hash, render, diff, guarded edits and atomic writes of a harness folder. */
+export { type ApplyEditsResult, applyEdits } from "./apply-edits.js";
+export { diffHarness, type HarnessDiff } from "./diff-harness.js";
+export { matchGlob } from "./glob.js";
+export { type GuardContext, guardContextSchema } from "./guard-context.js";
+export { harnessHash } from "./hash.js";
+export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
+export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
+export type { GuardRejection, HarnessEdit, LoadedHarness, PlannedEdit } from "./types.js";
+export { harnessEditSchema, plannedEditSchema } from "./types.js";
+export { writeHarness } from "./write-harness.js";

@@ -1,0 +1,104 @@
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { globToRegExp } from "./glob.js";
+import { normaliseRelative } from "./harness-references.js";
+
+/** Verdict of the path guard: the normalised relative path, or why it is refused. */
+export type PathVerdict = { ok: true; path: string } | { ok: false; reason: string };
+
+/**
+ * Decides whether an edit may touch `path` (relative to the harness folder `dir`): no absolute
+ * paths, `..`, backslashes or NUL; never `.git/` or `.github/` (any case); only paths matching
+ * an `editable` glob; nothing resolving to or into a protected path; no symlink inside the
+ * folder that leads outside it. Reads the file system (lstat/realpath) but never writes.
+ */
+export function checkEditPath(input: {
+  dir: string;
+  path: string;
+  editable: string[];
+  protectedPaths: string[];
+}): PathVerdict {
+  const { path } = input;
+  if (path.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path.includes("\\")) return { ok: false, reason: `path '${path}' contains a backslash` };
+  if (isAbsolute(path) || /^[A-Za-z]:/.test(path))
+    return { ok: false, reason: `path '${path}' is absolute` };
+  if (path.split("/").includes(".."))
+    return { ok: false, reason: `path '${path}' contains a '..' segment` };
+  const normalised = normaliseRelative(path);
+  if (normalised === null)
+    return { ok: false, reason: `path '${path}' is not a file path inside the harness` };
+  const forbiddenSegment = normalised
+    .split("/")
+    .find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
+  if (forbiddenSegment)
+    return {
+      ok: false,
+      reason: `path '${path}' is inside '${forbiddenSegment}/', which edits never touch`,
+    };
+  if (!input.editable.some((glob) => globToRegExp(glob).test(normalised))) {
+    return {
+      ok: false,
+      reason: `path '${normalised}' matches none of the editable globs (${input.editable.join(", ")})`,
+    };
+  }
+  const symlink = escapingSymlink(input.dir, normalised);
+  if (symlink) return { ok: false, reason: symlink };
+  const target = resolve(input.dir, normalised);
+  const real = realTarget(target);
+  for (const protectedPath of input.protectedPaths) {
+    const candidates = [resolve(protectedPath), realTarget(resolve(protectedPath))];
+    if (candidates.some((candidate) => isInside(candidate, target) || isInside(candidate, real))) {
+      return {
+        ok: false,
+        reason: `path '${normalised}' resolves to protected path '${protectedPath}'`,
+      };
+    }
+  }
+  return { ok: true, path: normalised };
+}
+
+/** A reason when some existing component of `path` under `dir` is a symlink leading outside `dir`. */
+function escapingSymlink(dir: string, path: string): string | null {
+  const realDir = realTarget(resolve(dir));
+  const segments = path.split("/");
+  for (let index = 1; index <= segments.length; index += 1) {
+    const partial = join(dir, ...segments.slice(0, index));
+    let isLink = false;
+    try {
+      isLink = lstatSync(partial).isSymbolicLink();
+    } catch {
+      return null;
+    }
+    if (!isLink) continue;
+    let real: string;
+    try {
+      real = realpathSync(partial);
+    } catch {
+      return `'${segments.slice(0, index).join("/")}' is a dangling symlink`;
+    }
+    if (!isInside(realDir, real))
+      return `'${segments.slice(0, index).join("/")}' is a symlink pointing outside the harness folder`;
+  }
+  return null;
+}
+
+/** Realpath of the longest existing prefix of `target`, with the missing rest appended. */
+function realTarget(target: string): string {
+  try {
+    return realpathSync(target);
+  } catch {
+    const parent = resolve(target, "..");
+    if (parent === target) return target;
+    return join(realTarget(parent), relative(parent, target));
+  }
+}
+
+/** True when `candidate` is `root` or inside it. */
+export function isInside(root: string, candidate: string): boolean {
+  const difference = relative(root, candidate);
+  return (
+    difference === "" ||
+    (difference !== ".." && !difference.startsWith(`..${sep}`) && !isAbsolute(difference))
+  );
+}
