@@ -7,7 +7,10 @@ import type { ChatProvider, ChatRequest, ChatResponse } from "./types.js";
 export class ScriptedProvider implements ChatProvider {
   readonly calls: ChatRequest[] = [];
   constructor(
-    private readonly reply: (request: ChatRequest, callIndex: number) => Partial<ChatResponse> | undefined,
+    private readonly reply: (
+      request: ChatRequest,
+      callIndex: number,
+    ) => Partial<ChatResponse> | undefined,
     readonly model = "scripted",
   ) {}
 
@@ -15,7 +18,10 @@ export class ScriptedProvider implements ChatProvider {
     const index = this.calls.length;
     this.calls.push(structuredClone(request));
     const partial = this.reply(request, index);
-    if (!partial) throw new Error(`ScriptedProvider: unexpected call #${index} (${request.purpose ?? "no purpose"})`);
+    if (!partial)
+      throw new Error(
+        `ScriptedProvider: unexpected call #${index} (${request.purpose ?? "no purpose"})`,
+      );
     return {
       content: null,
       toolCalls: [],

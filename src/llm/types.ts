@@ -49,6 +49,8 @@ export interface ChatResponse {
   model: string;
   /** Retries spent on transport errors before this response. */
   retries: number;
+  /** True when the response was replayed from a call cache (no request was made). */
+  cached?: boolean;
 }
 
 /** One chat method: the only thing the rest of Ecdysis needs from a model. */
@@ -66,7 +68,12 @@ export const usageTotalsSchema = z.object({
   retries: z.number().int(),
   byPurpose: z.record(
     z.string(),
-    z.object({ calls: z.number().int(), promptTokens: z.number().int(), completionTokens: z.number().int(), costUsd: z.number() }),
+    z.object({
+      calls: z.number().int(),
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+      costUsd: z.number(),
+    }),
   ),
 });
 export type UsageTotals = z.infer<typeof usageTotalsSchema>;

@@ -1,0 +1,169 @@
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { z } from "zod";
+import type { ChatProvider, ChatRequest, ChatResponse, UsageTotals } from "./types.js";
+import { UsageAccount } from "./usage-accounting.js";
+
+const toolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+/** A stored response, as validated when a cache entry is read back. */
+export const chatResponseSchema = z.object({
+  content: z.string().nullable(),
+  toolCalls: z.array(toolCallSchema),
+  finishReason: z.string(),
+  usage: z.object({
+    promptTokens: z.number().int().min(0),
+    completionTokens: z.number().int().min(0),
+  }),
+  latencyMs: z.number(),
+  costUsd: z.number(),
+  model: z.string(),
+  retries: z.number().int().min(0),
+  cached: z.boolean().optional(),
+});
+
+const cacheEntrySchema = z.object({
+  version: z.literal(1),
+  key: z.string(),
+  model: z.string(),
+  response: chatResponseSchema,
+});
+type CacheEntry = z.infer<typeof cacheEntrySchema>;
+
+/** Totals of a cached provider: the top level counts only calls that reached the model. */
+export type CachedUsageTotals = UsageTotals & {
+  /** Calls replayed from disk (their tokens and cost were paid by an earlier run). */
+  cached: Omit<UsageTotals, "retries" | "byPurpose">;
+};
+
+/** A provider wrapped by {@link withCallCache}. */
+export interface CachedProvider extends ChatProvider {
+  /** Uncached calls/tokens/cost at the top level (what budgets count), replays under `cached`. */
+  totals(): CachedUsageTotals;
+}
+
+/**
+ * Content address of a call: sha256 of the model and the full request, with object keys
+ * sorted and undefined fields dropped, so equal requests hash equally however they were built.
+ */
+export function callCacheKey(model: string, request: ChatRequest): string {
+  return createHash("sha256").update(canonicalJson({ model, request })).digest("hex");
+}
+
+/**
+ * Wraps a provider so each response is stored on disk under its call key and replayed for an
+ * identical request (`latencyMs: 0`, `cached: true`). This is what lets a killed run resume
+ * without paying again for LLM calls it already finished. Writes are atomic (temp file +
+ * rename); unreadable or invalid entries are ignored and overwritten.
+ */
+export function withCallCache(provider: ChatProvider, dir: string): CachedProvider {
+  const uncached = new UsageAccount();
+  const replayed = new UsageAccount();
+  const inFlight = new Map<string, Promise<ChatResponse>>();
+
+  async function fetchAndStore(
+    key: string,
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<ChatResponse> {
+    const response = await provider.chat(request, { signal });
+    uncached.recordResponse(request.purpose, response);
+    await store(dir, {
+      version: 1,
+      key,
+      model: provider.model,
+      response: { ...response, cached: undefined },
+    });
+    return response;
+  }
+
+  async function chat(
+    request: ChatRequest,
+    options?: { signal?: AbortSignal },
+  ): Promise<ChatResponse> {
+    const key = callCacheKey(provider.model, request);
+    const hit = await load(dir, key);
+    if (hit) {
+      const response: ChatResponse = { ...hit.response, latencyMs: 0, retries: 0, cached: true };
+      replayed.recordResponse(request.purpose, response);
+      return response;
+    }
+    // Identical concurrent requests share one upstream call; later ones count as replays.
+    const pending = inFlight.get(key);
+    if (pending) {
+      const shared = await pending;
+      const response: ChatResponse = { ...shared, latencyMs: 0, retries: 0, cached: true };
+      replayed.recordResponse(request.purpose, response);
+      return response;
+    }
+    const call = fetchAndStore(key, request, options?.signal);
+    inFlight.set(key, call);
+    try {
+      return await call;
+    } finally {
+      inFlight.delete(key);
+    }
+  }
+
+  function totals(): CachedUsageTotals {
+    const fromCache = replayed.totals();
+    return {
+      ...uncached.totals(),
+      cached: {
+        calls: fromCache.calls,
+        promptTokens: fromCache.promptTokens,
+        completionTokens: fromCache.completionTokens,
+        costUsd: fromCache.costUsd,
+      },
+    };
+  }
+
+  return { model: provider.model, chat, totals };
+}
+
+function entryPath(dir: string, key: string): string {
+  return join(dir, key.slice(0, 2), `${key}.json`);
+}
+
+async function load(dir: string, key: string): Promise<CacheEntry | undefined> {
+  let text: string;
+  try {
+    text = await readFile(entryPath(dir, key), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = cacheEntrySchema.safeParse(JSON.parse(text));
+    return parsed.success && parsed.data.key === key ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function store(dir: string, entry: CacheEntry): Promise<void> {
+  const path = entryPath(dir, entry.key);
+  await mkdir(join(dir, entry.key.slice(0, 2)), { recursive: true });
+  const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
+  await writeFile(temp, `${JSON.stringify(entry)}\n`, "utf8");
+  await rename(temp, path);
+}
+
+/** JSON with sorted object keys and undefined members dropped. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value))
+    return value.map((item) => (item === undefined ? null : sortKeys(item)));
+  if (value && typeof value === "object") {
+    const sorted: Record<string, unknown> = {};
+    for (const key of Object.keys(value).sort()) {
+      const member = (value as Record<string, unknown>)[key];
+      if (member !== undefined) sorted[key] = sortKeys(member);
+    }
+    return sorted;
+  }
+  return value;
+}

@@ -1,0 +1,99 @@
+import type { ZodType } from "zod";
+import { extractJsonCandidates } from "./json-extraction.js";
+import { StructuredOutputError } from "./structured-output-error.js";
+import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse } from "./types.js";
+
+/** A request that asks for JSON of a named schema. */
+export type JsonChatRequest = ChatRequest & {
+  jsonSchema: { name: string; schema: Record<string, unknown> };
+};
+
+/** Options of {@link chatJson}. */
+export interface ChatJsonOptions {
+  /** Re-asks after the first reply when it is unusable. Default 2. */
+  maxRepairs?: number;
+  signal?: AbortSignal;
+}
+
+/** The validated value, the response it came from, and how many re-asks it took. */
+export interface ChatJsonResult<T> {
+  value: T;
+  response: ChatResponse;
+  repairs: number;
+}
+
+const maxEchoedReplyChars = 4_000;
+const maxIssueChars = 1_500;
+
+/**
+ * Structured output that survives real OpenAI-compatible servers: reads JSON from fences or
+ * prose, forgives trailing commas, validates with zod, and re-asks (bounded) with the
+ * validation errors. Throws {@link StructuredOutputError} when every attempt failed.
+ */
+export async function chatJson<T>(
+  provider: ChatProvider,
+  request: JsonChatRequest,
+  schema: ZodType<T>,
+  options: ChatJsonOptions = {},
+): Promise<ChatJsonResult<T>> {
+  const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
+  const messages: ChatMessage[] = [...request.messages];
+  let issues: string[] = [];
+  let raw = "";
+  for (let attempt = 0; attempt <= maxRepairs; attempt++) {
+    const response = await provider.chat(
+      { ...request, messages: [...messages] },
+      { signal: options.signal },
+    );
+    raw = response.content ?? "";
+    const outcome = readStructured(response, schema);
+    if (outcome.ok) return { value: outcome.value, response, repairs: attempt };
+    issues = outcome.issues;
+    if (raw.trim() !== "")
+      messages.push({ role: "assistant", content: raw.slice(0, maxEchoedReplyChars) });
+    messages.push({ role: "user", content: repairNote(request.jsonSchema.name, response, issues) });
+  }
+  throw new StructuredOutputError(
+    request.jsonSchema.name,
+    maxRepairs + 1,
+    issues,
+    raw.slice(0, 1_000),
+  );
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; issues: string[] };
+
+function readStructured<T>(response: ChatResponse, schema: ZodType<T>): Outcome<T> {
+  const text = response.content ?? "";
+  if (response.finishReason === "empty")
+    return { ok: false, issues: ["the server returned no choices"] };
+  if (text.trim() === "") return { ok: false, issues: ["the reply was empty"] };
+  const candidates = extractJsonCandidates(text);
+  if (candidates.length === 0) {
+    const cut =
+      response.finishReason === "length" ? " (the reply was cut off at the token limit)" : "";
+    return { ok: false, issues: [`no JSON object found in the reply${cut}`] };
+  }
+  let firstIssues: string[] | undefined;
+  for (const candidate of candidates) {
+    const parsed = schema.safeParse(candidate);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    firstIssues ??= parsed.error.issues.map(
+      (issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`,
+    );
+  }
+  return { ok: false, issues: firstIssues ?? [] };
+}
+
+function repairNote(schemaName: string, response: ChatResponse, issues: string[]): string {
+  const listed = issues
+    .slice(0, 10)
+    .map((issue) => `- ${issue}`)
+    .join("\n")
+    .slice(0, maxIssueChars);
+  const head =
+    response.finishReason === "length"
+      ? `Your previous reply was cut off at the token limit before the JSON was complete. Reply again with a shorter JSON object for '${schemaName}'.`
+      : `Your previous reply could not be used as the JSON object '${schemaName}'.`;
+  return `${head}\nProblems:\n${listed}\nReply with only the corrected JSON object, no prose and no code fences.`;
+}

@@ -1,0 +1,223 @@
+import { EventEmitter } from "node:events";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One scripted reply of the fake server. */
+export type FakeReply =
+  | {
+      kind: "completion";
+      content?: string | null;
+      toolCalls?: Array<{ id?: string; name: string; arguments: string }>;
+      finishReason?: string;
+      usage?: { promptTokens: number; completionTokens: number };
+      model?: string;
+      /** Reply with `choices: []`, as some servers do on internal errors. */
+      noChoices?: boolean;
+      /** Keep the request open until the test calls `releaseOne()`. */
+      hold?: boolean;
+    }
+  | {
+      kind: "error";
+      status: number;
+      /** OpenAI-style `{error: {…}}` body; `body` wins when both are given. */
+      error?: { message: string; type?: string; code?: string };
+      body?: string;
+      headers?: Record<string, string>;
+    }
+  /** Never answer; the client's timeout must fire. */
+  | { kind: "stall" };
+
+/** A request as the server received it. */
+export interface RecordedRequest {
+  index: number;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/** A loopback OpenAI-compatible double: scripted replies, recorded requests, loud on surprises. */
+export interface FakeOpenAIServer {
+  /** Base URL including `/v1`. */
+  readonly url: string;
+  readonly requests: RecordedRequest[];
+  /** Requests that had no scripted reply (answered with 418). */
+  readonly unexpected: RecordedRequest[];
+  /** Requests currently open (held, stalled, or being answered). */
+  inFlight(): number;
+  /** The most requests that were ever open at once. */
+  maxInFlight(): number;
+  /** Held requests waiting for `releaseOne()`. */
+  held(): number;
+  /** Answers the oldest held request; false when none is held. */
+  releaseOne(): boolean;
+  /** Resolves once `predicate` holds (checked on every server state change). */
+  waitFor(predicate: () => boolean): Promise<void>;
+  /** Throws when a request was unexpected or scripted replies were left unused. */
+  assertDone(): void;
+  close(): Promise<void>;
+}
+
+/** Options of {@link startFakeOpenAIServer}. */
+export interface FakeServerOptions {
+  /** Replies in order, or a function of the request and its index (undefined = unexpected). */
+  replies: FakeReply[] | ((request: RecordedRequest) => FakeReply | undefined);
+}
+
+/** Starts the fake on 127.0.0.1 with an OS-assigned port. */
+export async function startFakeOpenAIServer(options: FakeServerOptions): Promise<FakeOpenAIServer> {
+  const requests: RecordedRequest[] = [];
+  const unexpected: RecordedRequest[] = [];
+  const heldQueue: Array<() => void> = [];
+  const changes = new EventEmitter();
+  let open = 0;
+  let peak = 0;
+  const scripted = Array.isArray(options.replies) ? options.replies : undefined;
+  const changed = () => changes.emit("change");
+
+  const server = createServer((req, res) => {
+    open += 1;
+    peak = Math.max(peak, open);
+    res.on("close", () => {
+      open -= 1;
+      changed();
+    });
+    void readBody(req).then((text) => {
+      const recorded: RecordedRequest = {
+        index: requests.length,
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: { ...req.headers },
+        body: safeParse(text),
+      };
+      requests.push(recorded);
+      const isChat =
+        recorded.method === "POST" && recorded.path.replace(/\?.*$/, "") === "/v1/chat/completions";
+      const reply = !isChat
+        ? undefined
+        : scripted
+          ? scripted[recorded.index]
+          : (options.replies as (r: RecordedRequest) => FakeReply | undefined)(recorded);
+      if (!reply) {
+        unexpected.push(recorded);
+        sendJson(res, 418, {
+          error: {
+            message: `fake-openai-server: unexpected call #${recorded.index} to ${recorded.method} ${recorded.path}`,
+            type: "unexpected_call",
+          },
+        });
+      } else if (reply.kind === "stall") {
+        // Leave the response open; the client's timeout closes the socket.
+      } else if (reply.kind === "error") {
+        const headers = { "content-type": "application/json", ...reply.headers };
+        res
+          .writeHead(reply.status, headers)
+          .end(reply.body ?? JSON.stringify({ error: reply.error ?? null }));
+      } else if (reply.hold) {
+        heldQueue.push(() => sendJson(res, 200, completionBody(reply, recorded.index)));
+      } else {
+        sendJson(res, 200, completionBody(reply, recorded.index));
+      }
+      changed();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    unexpected,
+    inFlight: () => open,
+    maxInFlight: () => peak,
+    held: () => heldQueue.length,
+    releaseOne: () => {
+      const next = heldQueue.shift();
+      next?.();
+      return next !== undefined;
+    },
+    waitFor: (predicate) =>
+      new Promise<void>((resolve) => {
+        if (predicate()) return resolve();
+        const check = () => {
+          if (!predicate()) return;
+          changes.off("change", check);
+          resolve();
+        };
+        changes.on("change", check);
+      }),
+    assertDone: () => {
+      if (unexpected.length > 0) {
+        throw new Error(
+          `fake-openai-server: ${unexpected.length} unexpected request(s), first #${unexpected[0].index} ${unexpected[0].path}`,
+        );
+      }
+      if (scripted && requests.length < scripted.length) {
+        throw new Error(
+          `fake-openai-server: ${scripted.length - requests.length} scripted reply(ies) never requested`,
+        );
+      }
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function completionBody(reply: Extract<FakeReply, { kind: "completion" }>, index: number): unknown {
+  const toolCalls = reply.toolCalls?.map((call, position) => ({
+    id: call.id ?? `call_${index}_${position}`,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  const usage = reply.usage ?? { promptTokens: 10, completionTokens: 5 };
+  return {
+    id: `chatcmpl-fake-${index}`,
+    object: "chat.completion",
+    created: 0,
+    model: reply.model ?? "fake-model",
+    choices: reply.noChoices
+      ? []
+      : [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: reply.content ?? null,
+              ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
+            },
+            finish_reason: reply.finishReason ?? (toolCalls?.length ? "tool_calls" : "stop"),
+            logprobs: null,
+          },
+        ],
+    usage: {
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.promptTokens + usage.completionTokens,
+    },
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  if (res.destroyed) return;
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
