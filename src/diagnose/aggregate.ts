@@ -3,11 +3,15 @@ import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { Evidence } from "./evidence.js";
-import { type UnclassifiedPattern, patternId } from "./failure-pattern.js";
 import { kebabCause } from "./failure-notes.js";
+import { patternId, type UnclassifiedPattern } from "./failure-pattern.js";
 import { patternExamples } from "./pattern-examples.js";
 import { patternMergeTemplate } from "./prompts/pattern-merge.js";
-import { type PatternMergeReply, patternMergeJsonSchema, patternMergeReplySchema } from "./reply-schemas.js";
+import {
+  type PatternMergeReply,
+  patternMergeJsonSchema,
+  patternMergeReplySchema,
+} from "./reply-schemas.js";
 import { askStructured, isStructuredOutputFailure } from "./structured-ask.js";
 import { untrustedText } from "./untrusted-text.js";
 
@@ -52,7 +56,10 @@ export function suspectedModule(signals: string[]): string {
 }
 
 function normaliseModule(module: string, signals: string[]): string {
-  const candidate = module.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const candidate = module
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
   return [...harnessModules, "command"].includes(candidate) ? candidate : suspectedModule(signals);
 }
 
@@ -71,8 +78,9 @@ function buildPattern(options: {
   const taskIds = [...new Set(members.map((member) => member.taskId))].sort();
   const fallbackName = kebabCause(
     `${groups[0].signals.join("-")}${groups[0].cause === "unexplained" ? "" : `-${groups[0].cause}`}`,
+    120,
   );
-  const name = options.name ? kebabCause(options.name) : fallbackName;
+  const name = options.name ? kebabCause(options.name, 80) : fallbackName;
   const description =
     options.description?.trim() ||
     `Failures showing ${signals.join(", ")}${causes.some((cause) => cause !== "unexplained") ? ` (causes: ${causes.join(", ")})` : ""}: ${members.length} runs over ${taskIds.length} tasks.`;
@@ -80,7 +88,10 @@ function buildPattern(options: {
     id: patternId(members.map((member) => member.rolloutKey)),
     name,
     description: untrustedText(description, 600),
-    module: options.module === undefined ? suspectedModule(signals) : normaliseModule(options.module, signals),
+    module:
+      options.module === undefined
+        ? suspectedModule(signals)
+        : normaliseModule(options.module, signals),
     namedBy: options.name ? "llm" : "fallback",
     groupKeys: groups.map((group) => group.groupKey),
     signals,
@@ -176,5 +187,9 @@ export async function aggregateFailures(options: {
   } catch (error) {
     if (!isStructuredOutputFailure(error)) throw error;
   }
-  return { patterns: applyMerge({ groups, reply, records, tasks }), groups, merged: reply !== null };
+  return {
+    patterns: applyMerge({ groups, reply, records, tasks }),
+    groups,
+    merged: reply !== null,
+  };
 }

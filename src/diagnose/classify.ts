@@ -1,5 +1,9 @@
 import type { RolloutRecord } from "../eval/types.js";
-import type { ClassificationReason, FailurePattern, UnclassifiedPattern } from "./failure-pattern.js";
+import type {
+  ClassificationReason,
+  FailurePattern,
+  UnclassifiedPattern,
+} from "./failure-pattern.js";
 
 /** Re-runs failing members with new sample indices, `k` re-samples each. */
 export type Resample = (records: RolloutRecord[], k: number) => Promise<RolloutRecord[]>;
@@ -7,7 +11,10 @@ export type Resample = (records: RolloutRecord[], k: number) => Promise<RolloutR
 export type Probe = (records: RolloutRecord[]) => Promise<RolloutRecord[]>;
 
 /** One record per distinct task of a pattern (the first member), the unit re-runs work on. */
-function representatives(pattern: UnclassifiedPattern, records: Map<string, RolloutRecord>): RolloutRecord[] {
+function representatives(
+  pattern: UnclassifiedPattern,
+  records: Map<string, RolloutRecord>,
+): RolloutRecord[] {
   const byTask = new Map<string, RolloutRecord>();
   for (const key of pattern.memberKeys) {
     const record = records.get(key);
@@ -29,7 +36,10 @@ function tasksThatPass(taskIds: string[], reruns: RolloutRecord[], excludeKeys: 
   return { tried, passed };
 }
 
-function supportReasons(pattern: UnclassifiedPattern, minSupport: { tasks: number; categories: number }): ClassificationReason[] {
+function supportReasons(
+  pattern: UnclassifiedPattern,
+  minSupport: { tasks: number; categories: number },
+): ClassificationReason[] {
   const { tasks, categories } = pattern.support;
   if (tasks < minSupport.tasks) {
     return [
@@ -39,7 +49,9 @@ function supportReasons(pattern: UnclassifiedPattern, minSupport: { tasks: numbe
     ];
   }
   if (categories < minSupport.categories) {
-    return [{ code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` }];
+    return [
+      { code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` },
+    ];
   }
   return [];
 }
@@ -72,7 +84,10 @@ export async function classifyPatterns(options: {
   });
   for (const entry of state.filter((item) => item.open)) {
     const { tasks, categories } = entry.pattern.support;
-    entry.reasons.push({ code: "supported", detail: `${tasks} tasks across ${categories} categories` });
+    entry.reasons.push({
+      code: "supported",
+      detail: `${tasks} tasks across ${categories} categories`,
+    });
   }
 
   const resamples = options.resamples ?? 1;
@@ -87,27 +102,42 @@ export async function classifyPatterns(options: {
       entry.reproducibility = { members: tried, vanished: passed, resamples };
       if (tried > 0 && passed * 2 > tried) {
         entry.open = false;
-        entry.reasons.push({ code: "flaky", detail: `${passed} of ${tried} failing tasks passed when re-sampled` });
+        entry.reasons.push({
+          code: "flaky",
+          detail: `${passed} of ${tried} failing tasks passed when re-sampled`,
+        });
       } else {
-        entry.reasons.push({ code: "reproducible", detail: `${tried - passed} of ${tried} failing tasks failed again when re-sampled` });
+        entry.reasons.push({
+          code: "reproducible",
+          detail: `${tried - passed} of ${tried} failing tasks failed again when re-sampled`,
+        });
       }
     }
   } else {
-    for (const entry of toResample) entry.reasons.push({ code: "untested", detail: "not re-sampled" });
+    for (const entry of toResample)
+      entry.reasons.push({ code: "untested", detail: "not re-sampled" });
   }
 
   const toProbe = state.filter((item) => item.open);
   if (options.probe && toProbe.length > 0) {
-    const runs = await options.probe(dedupe(toProbe.flatMap((item) => representatives(item.pattern, records))));
+    const runs = await options.probe(
+      dedupe(toProbe.flatMap((item) => representatives(item.pattern, records))),
+    );
     const model = runs[0]?.model ?? "probe";
     for (const entry of toProbe) {
       const { tried, passed } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
       entry.probe = { tasks: tried, passed, model };
       if (tried > 0 && passed * 2 > tried) {
         entry.open = false;
-        entry.reasons.push({ code: "model-only", detail: `the probe model passed ${passed} of ${tried} tasks` });
+        entry.reasons.push({
+          code: "model-only",
+          detail: `the probe model passed ${passed} of ${tried} tasks`,
+        });
       } else {
-        entry.reasons.push({ code: "probe-fails", detail: `the probe model failed ${tried - passed} of ${tried} tasks too` });
+        entry.reasons.push({
+          code: "probe-fails",
+          detail: `the probe model failed ${tried - passed} of ${tried} tasks too`,
+        });
       }
     }
   }

@@ -3,10 +3,10 @@ import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import { aggregateFailures } from "./aggregate.js";
-import { type Probe, type Resample, classifyPatterns } from "./classify.js";
+import { classifyPatterns, type Probe, type Resample } from "./classify.js";
 import { evidenceSchema, extractBatchEvidence } from "./evidence.js";
-import { failurePatternSchema } from "./failure-pattern.js";
 import { writeFailureNotes } from "./failure-notes.js";
+import { failurePatternSchema } from "./failure-pattern.js";
 import { refuseHeldout } from "./heldout-guard.js";
 
 /** What diagnosis of one batch produces (data; the caller saves it with the run). */
@@ -48,12 +48,19 @@ export async function diagnoseBatch(options: {
 }): Promise<DiagnosisReport> {
   refuseHeldout({
     heldout: options.heldout,
-    taskIds: [...options.records.map((record) => record.taskId), ...options.tasks.map((task) => task.id)],
+    taskIds: [
+      ...options.records.map((record) => record.taskId),
+      ...options.tasks.map((task) => task.id),
+    ],
     inputs: options.tasks.map((task) => task.input),
     stage: "diagnoseBatch",
   });
   const failed = options.records.filter((record) => !record.verdict.pass);
-  const raw = extractBatchEvidence({ records: failed, tasks: options.tasks, stepLimit: options.stepLimit });
+  const raw = extractBatchEvidence({
+    records: failed,
+    tasks: options.tasks,
+    stepLimit: options.stepLimit,
+  });
   const evidence =
     raw.length === 0
       ? raw
@@ -82,6 +89,12 @@ export async function diagnoseBatch(options: {
   return {
     evidence,
     patterns: classified,
-    stats: { failures: evidence.length, groups: groups.length, merged, systematic, modelSpecific: classified.length - systematic },
+    stats: {
+      failures: evidence.length,
+      groups: groups.length,
+      merged,
+      systematic,
+      modelSpecific: classified.length - systematic,
+    },
   };
 }

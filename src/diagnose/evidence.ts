@@ -37,7 +37,8 @@ export type Evidence = z.infer<typeof evidenceSchema>;
 
 const gaveUpWording =
   /\b(i (can(no|')t|am unable to|'m unable to|do not know|don't know)|unable to (determine|answer|find|compute|solve)|give up|giving up|cannot (determine|answer|be determined)|not enough information|no way to (know|tell))\b/i;
-const cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
+const cannotSeeTask =
+  /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
 
 /** Parses a number from an answer or expectation (`1,234`, ` 3.5 `, `-2`); null when not numeric. */
 export function parseNumber(value: unknown): number | null {
@@ -79,12 +80,17 @@ export function extractEvidence(options: {
   const taskDropped =
     cannotSeeTask.test(output) ||
     trace.events.some(
-      (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? ""),
+      (event) =>
+        event.kind === "context-overflow" &&
+        /\b(task|question)\b/i.test(event.detail ?? "") &&
+        /drop|lost|remov/i.test(event.detail ?? ""),
     );
   const expectedNumber = task ? parseNumber(task.expected) : null;
   const answerNumber = answer === null ? null : parseNumber(answer);
   const numericDistance =
-    expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+    expectedNumber !== null && answerNumber !== null
+      ? Math.abs(answerNumber - expectedNumber)
+      : null;
 
   const signals = new Set<string>(eventKinds);
   signals.add(record.verdict.reason || "failed");
@@ -132,6 +138,11 @@ export function extractBatchEvidence(options: {
   return options.records
     .filter((record) => !record.verdict.pass)
     .map((record, index) =>
-      extractEvidence({ record, task: tasksById.get(record.taskId), id: `f${index + 1}`, stepLimit: options.stepLimit }),
+      extractEvidence({
+        record,
+        task: tasksById.get(record.taskId),
+        id: `f${index + 1}`,
+        stepLimit: options.stepLimit,
+      }),
     );
 }

@@ -11,18 +11,22 @@ import { untrustedText } from "./untrusted-text.js";
 export const defaultNotesPerCall = 12;
 
 /** Normalises a model-written cause to a short kebab-case label; `unexplained` when empty. */
-export function kebabCause(cause: string): string {
+export function kebabCause(cause: string, maxChars = 48): string {
   const label = cause
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
-    .slice(0, 48)
+    .slice(0, maxChars)
     .replace(/-+$/g, "");
   return label || "unexplained";
 }
 
 /** The compact, bounded excerpt of one failure shown to the note writer. */
-export function failureExcerpt(options: { evidence: Evidence; record: RolloutRecord; task?: Task }) {
+export function failureExcerpt(options: {
+  evidence: Evidence;
+  record: RolloutRecord;
+  task?: Task;
+}) {
   const { evidence, record, task } = options;
   const calls = record.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
   return {
@@ -32,7 +36,14 @@ export function failureExcerpt(options: { evidence: Evidence; record: RolloutRec
     output: untrustedText(record.output || record.trace.output, 500),
     answer: record.answer === null ? null : untrustedText(record.answer, 200),
     // Only train tasks reach diagnosis, so showing the expectation leaks nothing held out.
-    ...(task ? { expected: untrustedText(typeof task.expected === "string" ? task.expected : JSON.stringify(task.expected), 200) } : {}),
+    ...(task
+      ? {
+          expected: untrustedText(
+            typeof task.expected === "string" ? task.expected : JSON.stringify(task.expected),
+            200,
+          ),
+        }
+      : {}),
     verdict: evidence.verdictReason,
     events: evidence.eventKinds,
     toolCalls: calls.map((call) => ({
@@ -69,7 +80,9 @@ export async function writeFailureNotes(options: {
     chunks.map(async (chunk) => {
       const failures = chunk.flatMap((evidence) => {
         const record = recordsByKey.get(evidence.rolloutKey);
-        return record ? [failureExcerpt({ evidence, record, task: tasksById.get(evidence.taskId) })] : [];
+        return record
+          ? [failureExcerpt({ evidence, record, task: tasksById.get(evidence.taskId) })]
+          : [];
       });
       try {
         const { value } = await askStructured({
@@ -90,10 +103,13 @@ export async function writeFailureNotes(options: {
   );
   const notes = new Map<string, { note: string; cause: string }>();
   for (const note of replies.flat()) {
-    if (!notes.has(note.id)) notes.set(note.id, { note: untrustedText(note.note, 300), cause: kebabCause(note.cause) });
+    if (!notes.has(note.id))
+      notes.set(note.id, { note: untrustedText(note.note, 300), cause: kebabCause(note.cause) });
   }
   return options.evidence.map((evidence) => {
     const found = notes.get(evidence.id);
-    return found ? { ...evidence, note: found.note, cause: found.cause } : { ...evidence, note: "", cause: "unexplained" };
+    return found
+      ? { ...evidence, note: found.note, cause: found.cause }
+      : { ...evidence, note: "", cause: "unexplained" };
   });
 }

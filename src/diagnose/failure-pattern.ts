@@ -11,13 +11,24 @@ export const patternExampleSchema = z.object({
   answer: z.string().nullable(),
   events: z.array(z.string()),
   note: z.string(),
-  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string(), result: z.string(), error: z.boolean() })),
+  toolCalls: z.array(
+    z.object({ name: z.string(), arguments: z.string(), result: z.string(), error: z.boolean() }),
+  ),
 });
 export type PatternExample = z.infer<typeof patternExampleSchema>;
 
 /** Why a pattern was classified the way it was. */
 export const classificationReasonSchema = z.object({
-  code: z.enum(["singleton", "narrow", "flaky", "model-only", "supported", "reproducible", "probe-fails", "untested"]),
+  code: z.enum([
+    "singleton",
+    "narrow",
+    "flaky",
+    "model-only",
+    "supported",
+    "reproducible",
+    "probe-fails",
+    "untested",
+  ]),
   detail: z.string(),
 });
 export type ClassificationReason = z.infer<typeof classificationReasonSchema>;
@@ -41,22 +52,35 @@ export const failurePatternSchema = z.object({
   causes: z.array(z.string()),
   memberKeys: z.array(z.string()),
   taskIds: z.array(z.string()),
-  support: z.object({ tasks: z.number().int(), categories: z.number().int(), categoryNames: z.array(z.string()) }),
+  support: z.object({
+    tasks: z.number().int(),
+    categories: z.number().int(),
+    categoryNames: z.array(z.string()),
+  }),
   examples: z.array(patternExampleSchema).max(5),
   kind: z.enum(["systematic", "model-specific"]),
   reasons: z.array(classificationReasonSchema),
   /** Re-sampling outcome: members re-run and how many of them passed on re-samples. */
-  reproducibility: z.object({ members: z.number().int(), vanished: z.number().int(), resamples: z.number().int() }).optional(),
+  reproducibility: z
+    .object({ members: z.number().int(), vanished: z.number().int(), resamples: z.number().int() })
+    .optional(),
   /** Probe model outcome on the pattern's tasks. */
-  probe: z.object({ tasks: z.number().int(), passed: z.number().int(), model: z.string() }).optional(),
+  probe: z
+    .object({ tasks: z.number().int(), passed: z.number().int(), model: z.string() })
+    .optional(),
 });
 export type FailurePattern = z.infer<typeof failurePatternSchema>;
 
 /** A pattern before classification. */
-export type UnclassifiedPattern = Omit<FailurePattern, "kind" | "reasons" | "reproducibility" | "probe">;
+export type UnclassifiedPattern = Omit<
+  FailurePattern,
+  "kind" | "reasons" | "reproducibility" | "probe"
+>;
 
 /** Stable pattern id: a short sha256 over its sorted member rollout keys. */
 export function patternId(memberKeys: string[]): string {
-  const digest = createHash("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash("sha256")
+    .update([...memberKeys].sort().join("\n"))
+    .digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }

@@ -6,7 +6,12 @@ import { GuardError } from "../errors/guard-error.js";
  * the gate, so a record, task or example naming one (by id or by identical input) is a bug in
  * the caller, never something to show a role.
  */
-export function refuseHeldout(options: { heldout?: Task[]; taskIds: string[]; inputs?: string[]; stage: string }): void {
+export function refuseHeldout(options: {
+  heldout?: Task[];
+  taskIds: string[];
+  inputs?: string[];
+  stage: string;
+}): void {
   if (!options.heldout || options.heldout.length === 0) return;
   const ids = new Set(options.heldout.map((task) => task.id));
   const inputs = new Set(options.heldout.map((task) => task.input.trim()));

@@ -5,7 +5,11 @@ import type { PatternExample } from "./failure-pattern.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** Builds the bounded example of one failed run shown to the refiner roles. */
-export function toExample(options: { evidence: Evidence; record?: RolloutRecord; task?: Task }): PatternExample {
+export function toExample(options: {
+  evidence: Evidence;
+  record?: RolloutRecord;
+  task?: Task;
+}): PatternExample {
   const { evidence, record, task } = options;
   const calls = record ? record.trace.steps.flatMap((step) => step.toolCalls).slice(0, 5) : [];
   return {
@@ -32,7 +36,9 @@ export function toExample(options: { evidence: Evidence; record?: RolloutRecord;
  */
 export function spreadMembers(members: Evidence[], limit = 5): Evidence[] {
   const byCategory = new Map<string, Evidence[]>();
-  for (const member of [...members].sort((a, b) => a.id.localeCompare(b.id, "en", { numeric: true }))) {
+  for (const member of [...members].sort((a, b) =>
+    a.id.localeCompare(b.id, "en", { numeric: true }),
+  )) {
     const list = byCategory.get(member.category) ?? [];
     list.push(member);
     byCategory.set(member.category, list);
@@ -46,7 +52,9 @@ export function spreadMembers(members: Evidence[], limit = 5): Evidence[] {
       progress = false;
       for (const queue of queues) {
         if (picked.length >= limit) break;
-        const index = queue.findIndex((member) => !picked.includes(member) && (!distinctOnly || !seenTasks.has(member.taskId)));
+        const index = queue.findIndex(
+          (member) => !picked.includes(member) && (!distinctOnly || !seenTasks.has(member.taskId)),
+        );
         if (index < 0) continue;
         const member = queue[index];
         picked.push(member);
@@ -65,6 +73,10 @@ export function patternExamples(options: {
   tasks: Map<string, Task>;
 }): PatternExample[] {
   return spreadMembers(options.members).map((evidence) =>
-    toExample({ evidence, record: options.records.get(evidence.rolloutKey), task: options.tasks.get(evidence.taskId) }),
+    toExample({
+      evidence,
+      record: options.records.get(evidence.rolloutKey),
+      task: options.tasks.get(evidence.taskId),
+    }),
   );
 }

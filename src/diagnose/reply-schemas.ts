@@ -12,7 +12,11 @@ export const failureNotesWireSchema = z.object({
 });
 /** Lenient parse of a `failure_notes` reply: missing fields default, extra fields pass. */
 export const failureNotesReplySchema = z.object({
-  notes: z.array(z.object({ id: z.string(), note: z.string().default(""), cause: z.string().default("") }).loose()),
+  notes: z.array(
+    z
+      .object({ id: z.string(), note: z.string().default(""), cause: z.string().default("") })
+      .loose(),
+  ),
 });
 export type FailureNotesReply = z.infer<typeof failureNotesReplySchema>;
 
@@ -25,7 +29,9 @@ export const patternMergeWireSchema = z.object({
       groupKeys: z.array(z.string()).describe("keys of the groups this pattern merges"),
       module: z
         .string()
-        .describe("harness module suspected: agent_loop, tools, observation, context, completion, prompt or command"),
+        .describe(
+          "harness module suspected: agent_loop, tools, observation, context, completion, prompt or command",
+        ),
     }),
   ),
 });
@@ -45,5 +51,11 @@ export const patternMergeReplySchema = z.object({
 export type PatternMergeReply = z.infer<typeof patternMergeReplySchema>;
 
 /** JSON Schemas sent in `response_format` and quoted in the prompts. */
-export const failureNotesJsonSchema = z.toJSONSchema(failureNotesWireSchema) as Record<string, unknown>;
-export const patternMergeJsonSchema = z.toJSONSchema(patternMergeWireSchema) as Record<string, unknown>;
+export const failureNotesJsonSchema = z.toJSONSchema(failureNotesWireSchema) as Record<
+  string,
+  unknown
+>;
+export const patternMergeJsonSchema = z.toJSONSchema(patternMergeWireSchema) as Record<
+  string,
+  unknown
+>;

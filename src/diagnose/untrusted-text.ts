@@ -4,7 +4,8 @@
  */
 
 // Zero-width, joiner, bidi-control and BOM characters can hide instructions from a human reader.
-const invisibleCharacters = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+const invisibleCharacters =
+  /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const htmlComments = /<!--[\s\S]*?(-->|$)/g;
 const secretPatterns: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{12,}/g,

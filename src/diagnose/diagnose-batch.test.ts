@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { GuardError } from "../errors/guard-error.js";
+import { ScriptedProvider } from "../llm/scripted-provider.js";
+import type { ChatRequest } from "../llm/types.js";
+import { diagnoseBatch, diagnosisReportSchema } from "./diagnose-batch.js";
+import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtures.js";
+
+type Failure = { id: string; events: string[] };
+type Group = { key: string };
+
+/** A refiner that notes every failure by its events and merges every group into one pattern. */
+function refiner() {
+  return new ScriptedProvider((request: ChatRequest) => {
+    const evidence = evidenceOf(request);
+    if (request.jsonSchema?.name === "failure_notes") {
+      const notes = (evidence.failures as Failure[]).map((failure) => ({
+        id: failure.id,
+        note: "ran out of steps",
+        cause: failure.events.includes("step-limit") ? "step-budget" : "slip",
+      }));
+      return json({ notes });
+    }
+    if (request.jsonSchema?.name === "pattern_merge") {
+      const groups = evidence.groups as Group[];
+      return json({
+        patterns: [
+          {
+            name: "budget",
+            description: "too few steps",
+            groupKeys: [groups[0].key],
+            module: "agent_loop",
+          },
+        ],
+      });
+    }
+    return undefined;
+  });
+}
+
+function batch() {
+  const tasks = Array.from({ length: 8 }, (_, index) =>
+    makeTask(`t${index}`, { category: index % 2 ? "math" : "geo" }),
+  );
+  const records = tasks.map((task, index) =>
+    makeRecord({
+      taskId: task.id,
+      category: task.category,
+      pass: index >= 6 ? true : undefined,
+      events: index < 4 ? ["step-limit"] : [],
+    }),
+  );
+  return { tasks, records };
+}
+
+describe("diagnoseBatch", () => {
+  it("runs evidence → notes → merge → classification and returns a valid report", async () => {
+    const { tasks, records } = batch();
+    const provider = refiner();
+    const report = await diagnoseBatch({
+      records,
+      tasks,
+      refiner: provider,
+      minSupport: { tasks: 3, categories: 2 },
+    });
+    expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
+      "failure_notes",
+      "pattern_merge",
+    ]);
+    expect(diagnosisReportSchema.parse(report)).toEqual(report);
+    expect(report.evidence).toHaveLength(6);
+    expect(
+      report.patterns.map((pattern) => [pattern.name, pattern.kind, pattern.support.tasks]),
+    ).toEqual([
+      ["budget", "systematic", 4],
+      ["no-tool-calls-numeric-mismatch-wrong-answer-slip", "model-specific", 2],
+    ]);
+    expect(report.stats).toMatchObject({
+      failures: 6,
+      groups: 2,
+      merged: true,
+      systematic: 1,
+      modelSpecific: 1,
+    });
+  });
+
+  it("makes no LLM call for a batch without failures", async () => {
+    const tasks = [makeTask("a")];
+    const provider = new ScriptedProvider(() => undefined);
+    const report = await diagnoseBatch({
+      records: [makeRecord({ taskId: "a", pass: true })],
+      tasks,
+      refiner: provider,
+      minSupport: { tasks: 1, categories: 1 },
+    });
+    expect(report.patterns).toEqual([]);
+    expect(provider.calls).toHaveLength(0);
+  });
+
+  it("refuses held-out records before any call", async () => {
+    const { tasks, records } = batch();
+    const provider = refiner();
+    const heldout = [makeTask("t3")];
+    await expect(
+      diagnoseBatch({
+        records,
+        tasks,
+        refiner: provider,
+        minSupport: { tasks: 1, categories: 1 },
+        heldout,
+      }),
+    ).rejects.toBeInstanceOf(GuardError);
+    expect(provider.calls).toHaveLength(0);
+  });
+});
