@@ -5,7 +5,9 @@ import type { BenchRatios, BenchResult, BenchRun, Spread, StrategySummary } from
 /** Formats a spread as `median (min–max)` with the given value formatter. */
 export function formatSpread(value: Spread | null, format: (n: number) => string): string {
   if (!value) return "–";
-  return value.min === value.max ? format(value.median) : `${format(value.median)} (${format(value.min)}–${format(value.max)})`;
+  return value.min === value.max
+    ? format(value.median)
+    : `${format(value.median)} (${format(value.min)}–${format(value.max)})`;
 }
 
 /** Formatters shared by the report and the README section. */
@@ -15,7 +17,8 @@ export const formatters = {
   accuracy: (n: number) => `${(n * 100).toFixed(1)}%`,
   share: (n: number) => `${(n * 100).toFixed(0)}%`,
   ratio: (n: number | null) => (n === null ? "n/a" : `${n.toFixed(2)}×`),
-  points: (n: number | null) => (n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`),
+  points: (n: number | null) =>
+    n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`,
   gain: (n: number | null) => (n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`),
 };
 
@@ -66,12 +69,20 @@ export function claimsTable(checks: ClaimCheck[]): string {
   return [
     "| scope | claim | measured | holds |",
     "|---|---|---|---|",
-    ...checks.map((check) => `| ${check.scope} | ${claimLabel(check.claim)} | ${check.measured} | ${check.holds ? "yes" : "**no**"} |`),
+    ...checks.map(
+      (check) =>
+        `| ${check.scope} | ${claimLabel(check.claim)} | ${check.measured} | ${check.holds ? "yes" : "**no**"} |`,
+    ),
   ].join("\n");
 }
 
 /** A Mermaid bar chart of one figure's median per strategy. */
-export function mermaidBars(options: { title: string; axis: string; labels: string[]; values: number[] }): string {
+export function mermaidBars(options: {
+  title: string;
+  axis: string;
+  labels: string[];
+  values: number[];
+}): string {
   const top = Math.max(...options.values, 0);
   return [
     "```mermaid",
@@ -95,8 +106,18 @@ function charts(summary: Record<string, StrategySummary>): string {
   const medianOf = (figure: "wallMs" | "heldoutAccuracy", scale: number) =>
     strategies.map((strategy) => (summary[strategy][figure]?.median ?? 0) * scale);
   return [
-    mermaidBars({ title: "Training wall time (median)", axis: "seconds", labels: strategies, values: medianOf("wallMs", 1 / 1000) }),
-    mermaidBars({ title: "Held-out accuracy (median)", axis: "%", labels: strategies, values: medianOf("heldoutAccuracy", 100) }),
+    mermaidBars({
+      title: "Training wall time (median)",
+      axis: "seconds",
+      labels: strategies,
+      values: medianOf("wallMs", 1 / 1000),
+    }),
+    mermaidBars({
+      title: "Held-out accuracy (median)",
+      axis: "%",
+      labels: strategies,
+      values: medianOf("heldoutAccuracy", 100),
+    }),
   ].join("\n\n");
 }
 
@@ -120,8 +141,7 @@ function assumptions(result: BenchResult): string {
       [
         `### ${world.name}${world.neutralRefiner ? " (neutral refiner)" : ""}`,
         "",
-        world.description ?? "",
-        "",
+        ...(world.description ? [world.description, ""] : []),
         `- source: \`${world.source}\``,
         `- parameters: \`${JSON.stringify(world.parameters)}\``,
         `- refiner assumptions: \`${JSON.stringify(world.refinerAssumptions)}\``,
@@ -135,7 +155,9 @@ export function whereItDoesNotHold(checks: ClaimCheck[]): string {
   const failing = checks.filter((check) => !check.holds);
   if (failing.length === 0) return "Every checked claim holds in this run, on every world.";
   return failing
-    .map((check) => `- **${check.scope}** — ${claimLabel(check.claim)}: measured ${check.measured}. ${check.explanation ?? ""}`.trimEnd())
+    .map((check) =>
+      `- **${check.scope}** — ${claimLabel(check.claim)}: measured ${check.measured}. ${check.explanation ?? ""}`.trimEnd(),
+    )
     .join("\n");
 }
 
@@ -153,7 +175,7 @@ export function renderBenchMarkdown(result: BenchResult): string {
 
 ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
 
-Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale} · concurrency ${s.concurrency}. Runs executed one after another in one process; wall time is the whole \`runEvolve\` call including the held-out gate.
+Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency}. Runs executed one after another in one process; wall time is the whole \`runEvolve\` call including the held-out gate.
 
 ## Headline
 

@@ -9,12 +9,6 @@ const commaList = (value: string | string[]) =>
 
 /** Default rollout budget per run, the same for every strategy. */
 export const defaultBudgetRollouts = 600;
-/**
- * Default factor on the sim's latency model. The bundled worlds model hundreds of ms per call,
- * as hosted models take; 0.1 scales that down so the standard suite finishes in minutes while
- * LLM time still dominates framework time.
- */
-export const defaultLatencyScale = 0.1;
 
 /**
  * Options of `ecdysis bench`, accepting the CLI's raw flag strings (`--world a,b --seeds 1,2,3
@@ -31,10 +25,16 @@ export const benchOptionsSchema = z
       .union([z.string(), z.array(z.union([z.number(), z.string()])), z.number()])
       .default("1,2,3")
       .transform((value, context) => {
-        const items = typeof value === "number" ? [String(value)] : commaList(Array.isArray(value) ? value.map(String) : value);
+        const items =
+          typeof value === "number"
+            ? [String(value)]
+            : commaList(Array.isArray(value) ? value.map(String) : value);
         const seeds = items.map(Number);
         if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed))) {
-          context.addIssue({ code: "custom", message: `seeds must be integers separated by commas, got '${items.join(",")}'` });
+          context.addIssue({
+            code: "custom",
+            message: `seeds must be integers separated by commas, got '${items.join(",")}'`,
+          });
           return z.NEVER;
         }
         return [...new Set(seeds)];
@@ -45,7 +45,12 @@ export const benchOptionsSchema = z
       .transform((value) => commaList(value))
       .pipe(z.array(benchStrategySchema).min(1)),
     budgetRollouts: z.coerce.number().int().positive().default(defaultBudgetRollouts),
-    latencyScale: z.coerce.number().min(0).default(defaultLatencyScale),
+    /**
+     * Factor on the sim's latency model; absent, each world's own `latency.scale` applies (the
+     * bundled worlds model hundreds of ms per call, as hosted models take, scaled down so the
+     * standard suite finishes in minutes while LLM time still dominates framework time).
+     */
+    latencyScale: z.coerce.number().min(0).optional(),
     concurrency: z.coerce.number().int().positive().max(256).default(8),
     /** Output folder for bench.json, bench.md and the per-run folders. */
     outDir: z.string().min(1),

@@ -1,3 +1,4 @@
+import { median } from "./summary.js";
 import type { BenchRatios, BenchResult, BenchWorld } from "./types.js";
 
 /** The speed-up over the iterative baseline the paper reports, and our bar. */
@@ -14,7 +15,7 @@ export interface ClaimCheck {
   explanation?: string;
 }
 
-const percent = (value: number) => `${(value * 100).toFixed(1)} pp`;
+const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
 
 /**
  * Checks the claims of DESIGN.md §6 (speed-up ≥ 1.84×, held-out accuracy at least the
@@ -22,7 +23,12 @@ const percent = (value: number) => `${(value * 100).toFixed(1)} pp`;
  * together and for each world. A claim whose figure is missing (a strategy not run) is skipped.
  */
 export function checkClaims(result: BenchResult): ClaimCheck[] {
-  const checks = claimsFor({ scope: "all worlds", ratios: result.ratios, result, world: undefined });
+  const checks = claimsFor({
+    scope: "all worlds",
+    ratios: result.ratios,
+    result,
+    world: undefined,
+  });
   for (const world of result.worlds) {
     const ratios = result.ratiosByWorld[world.name];
     if (ratios) checks.push(...claimsFor({ scope: world.name, ratios, result, world }));
@@ -50,8 +56,12 @@ function claimsFor(options: {
         value >= paperSpeedup
           ? undefined
           : why(
-              `iterative took only ${value.toFixed(2)}× Ecdysis's wall time (rollouts ${formatRatio(ratios.rolloutsIterativeOverEcdysis)}); ` +
-                "with few systematic patterns or a short budget both stop early, so batching has little to save.",
+              speedupExplanation({
+                wallRatio: value,
+                rolloutRatio: ratios.rolloutsIterativeOverEcdysis,
+                result,
+                world,
+              }),
             ),
     });
   }
@@ -62,7 +72,12 @@ function claimsFor(options: {
       claim: "heldout-vs-iterative",
       holds: value >= 0,
       measured: percent(value),
-      explanation: value >= 0 ? undefined : why(`Ecdysis's held-out accuracy is ${percent(-value)} below iterative.`),
+      explanation:
+        value >= 0
+          ? undefined
+          : why(
+              `Ecdysis's held-out accuracy is ${(-value * 100).toFixed(1)} pp below iterative's.`,
+            ),
     });
   }
   if (ratios.heldoutDiffEcdysisMinusSampling !== null) {
@@ -73,13 +88,12 @@ function claimsFor(options: {
       holds: value > 0,
       measured: percent(value),
       explanation:
-        value > 0
-          ? undefined
-          : `evolution did not beat spending the same budget on repeated samples (${percent(value)}); ` +
-            "when failures are mostly flakiness, a majority vote fixes what no harness edit can.",
+        value > 0 ? undefined : samplingExplanation({ difference: value, result, world }),
     });
   }
-  const ecdysisRuns = result.runs.filter((run) => run.strategy === "ecdysis" && (!world || run.world === world.name));
+  const ecdysisRuns = result.runs.filter(
+    (run) => run.strategy === "ecdysis" && (!world || run.world === world.name),
+  );
   if (ecdysisRuns.length > 0) {
     const total = ecdysisRuns.reduce((sum, run) => sum + run.accommodations, 0);
     checks.push({
@@ -90,19 +104,60 @@ function claimsFor(options: {
       explanation:
         total === 0
           ? undefined
-          : ecdysisRuns.flatMap((run) => run.accommodationReasons.map((reason) => `seed ${run.seed}: ${reason}`)).join("; "),
+          : ecdysisRuns
+              .flatMap((run) =>
+                run.accommodationReasons.map((reason) => `seed ${run.seed}: ${reason}`),
+              )
+              .join("; "),
     });
   }
   return checks;
 }
 
+/** Says where Ecdysis's time went when the speed-up falls short, from the run figures. */
+function speedupExplanation(options: {
+  wallRatio: number;
+  rolloutRatio: number | null;
+  result: BenchResult;
+  world: BenchWorld | undefined;
+}): string {
+  const { wallRatio, rolloutRatio, result, world } = options;
+  const ecdysis = result.runs.filter(
+    (run) => run.strategy === "ecdysis" && (!world || run.world === world.name),
+  );
+  const share = median(ecdysis.map((run) => run.refinementShare));
+  const rollouts = rolloutRatio === null ? "n/a" : `${rolloutRatio.toFixed(2)}×`;
+  const head = `iterative used ${rollouts} Ecdysis's rollouts and ${wallRatio.toFixed(2)}× its wall time.`;
+  if (rolloutRatio !== null && rolloutRatio < paperSpeedup) {
+    return `${head} The baseline stopped early (few proposals, so little serial re-evaluation to save).`;
+  }
+  const refinement =
+    share === null ? "" : ` (refinement roles: ${(share * 100).toFixed(0)}% of Ecdysis's tokens)`;
+  return `${head} Ecdysis's saving in rollouts did not become a saving in time: its own LLM calls were the bottleneck${refinement}.`;
+}
+
+/** Says what Ecdysis's edits did when sampling matched or beat it, from the run figures. */
+function samplingExplanation(options: {
+  difference: number;
+  result: BenchResult;
+  world: BenchWorld | undefined;
+}): string {
+  const { difference, result, world } = options;
+  const ecdysis = result.runs.filter(
+    (run) => run.strategy === "ecdysis" && (!world || run.world === world.name),
+  );
+  const edits = median(ecdysis.map((run) => run.acceptedEdits)) ?? 0;
+  const gain = median(ecdysis.map((run) => run.heldoutAccuracy - run.seedHeldoutAccuracy)) ?? 0;
+  return (
+    `evolution did not beat spending the same budget on repeated samples (${percent(difference)}): ` +
+    `Ecdysis accepted a median of ${edits} edit(s), moving held-out accuracy ${percent(gain)} from the seed harness; ` +
+    "where failures are per-sample flakiness a majority vote repairs what no harness edit can."
+  );
+}
+
 const neutralNote =
   "This world's refiner assumptions are neutral (one failure is diagnosed as well as many), so " +
   "cross-instance aggregation buys no diagnostic accuracy here; what remains is batching.";
-
-function formatRatio(value: number | null): string {
-  return value === null ? "n/a" : `${value.toFixed(2)}×`;
-}
 
 /** Readable name of a claim, for tables. */
 export function claimLabel(claim: ClaimCheck["claim"]): string {

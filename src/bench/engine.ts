@@ -7,13 +7,16 @@ export interface PreparedProject {
   dir: string;
   /** The per-task ground truth; read only by the bench's scoring. */
   groundTruthPath: string;
+  /** The agent's model name (the sim keys per-item slips by it; ground truth lists them per model). */
+  agentModel?: string;
 }
 
 /** The settings every strategy of a bench shares (same budget, latency model, concurrency). */
 export interface SharedRunSettings {
   seed: number;
   budgetRollouts: number;
-  latencyScale: number;
+  /** Factor on the sim's latency model; undefined: the world's own scale. */
+  latencyScale?: number;
   concurrency: number;
 }
 
@@ -27,7 +30,11 @@ export interface BenchEngine {
   /** Resolves a bundled world name or a world file path to its reported parameters. */
   describeWorld(nameOrPath: string): Promise<BenchWorld>;
   /** Generates the world's files with the given seed into `dir`. */
-  prepareProject(options: { world: BenchWorld; seed: number; dir: string }): Promise<PreparedProject>;
+  prepareProject(options: {
+    world: BenchWorld;
+    seed: number;
+    dir: string;
+  }): Promise<PreparedProject>;
   /**
    * Runs one strategy on a private copy of a prepared project (its own rollout cache, so no
    * strategy is served another's rollouts) and returns what the bench scores.

@@ -6,7 +6,13 @@ import { InputError } from "../errors/input-error.js";
  * Deficiency kinds the sim calls model-specific: per-item slips and per-sample flakiness. No
  * general harness change fixes them; an edit aimed at them is an accommodation.
  */
-export const modelSpecificKinds = ["item-slip", "flaky", "flake", "flakiness", "model-specific"] as const;
+export const modelSpecificKinds = [
+  "item-slip",
+  "flaky",
+  "flake",
+  "flakiness",
+  "model-specific",
+] as const;
 
 /** One deficiency that hits a task under the seed harness, as the sim's ground truth says. */
 export const taskDeficiencySchema = z.object({
@@ -39,14 +45,27 @@ export function isModelSpecificKind(kind: string): boolean {
 }
 
 const deficiencyInputSchema = z.union([
-  z.string().transform((kind) => ({ kind, systematic: !isModelSpecificKind(kind) })),
   z
-    .object({ kind: z.string(), systematic: z.boolean().optional(), class: z.string().optional() })
+    .string()
+    .transform((kind) => ({
+      kind,
+      model: undefined as string | undefined,
+      systematic: !isModelSpecificKind(kind),
+    })),
+  z
+    .object({
+      kind: z.string(),
+      systematic: z.boolean().optional(),
+      class: z.string().optional(),
+      model: z.string().optional(),
+    })
     .passthrough()
     .transform((value) => ({
       kind: value.kind,
+      model: value.model,
       systematic:
-        value.systematic ?? (value.class ? value.class === "systematic" : !isModelSpecificKind(value.kind)),
+        value.systematic ??
+        (value.class ? value.class === "systematic" : !isModelSpecificKind(value.kind)),
     })),
 ]);
 
@@ -60,17 +79,31 @@ const taskInputSchema = z
     keyPhrase: z.string().optional(),
     expected: z.unknown().optional(),
     deficiencies: z.array(deficiencyInputSchema).default([]),
+    /** Deficiencies that only bite once a mitigation changes the request (systematic). */
+    latent: z.array(z.string()).default([]),
   })
   .passthrough()
-  .refine((value) => value.taskId !== undefined || value.id !== undefined, "a task needs 'taskId' or 'id'");
+  .refine(
+    (value) => value.taskId !== undefined || value.id !== undefined,
+    "a task needs 'taskId' or 'id'",
+  );
 
 const fileSchema = z.union([
   z.object({ tasks: z.array(taskInputSchema) }).passthrough(),
   z.array(taskInputSchema),
 ]);
 
-/** Parses the per-task ground truth the sim writes beside a world's task files. */
-export function parseGroundTruth(value: unknown, file: string): GroundTruth {
+/**
+ * Parses the per-task ground truth the sim writes beside a world's task files. Item slips are
+ * keyed by model name; with `model`, slips listed for other models are dropped. Latent
+ * deficiencies (those a mitigation exposes, e.g. a malformed first calculator call) count as
+ * systematic.
+ */
+export function parseGroundTruth(
+  value: unknown,
+  file: string,
+  options: { model?: string } = {},
+): GroundTruth {
   const parsed = fileSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -88,14 +121,25 @@ export function parseGroundTruth(value: unknown, file: string): GroundTruth {
       family: entry.family ?? entry.category,
       keyPhrase: entry.keyPhrase,
       expected: entry.expected === undefined ? undefined : stringifyExpected(entry.expected),
-      deficiencies: entry.deficiencies,
+      deficiencies: [
+        ...entry.deficiencies
+          .filter(
+            (deficiency) =>
+              !options.model || !deficiency.model || deficiency.model === options.model,
+          )
+          .map(({ kind, systematic }) => ({ kind, systematic })),
+        ...entry.latent.map((kind) => ({ kind, systematic: true })),
+      ],
     });
   }
   return { tasks };
 }
 
 /** Reads and parses a `ground-truth.json` file. */
-export async function readGroundTruth(file: string): Promise<GroundTruth> {
+export async function readGroundTruth(
+  file: string,
+  options: { model?: string } = {},
+): Promise<GroundTruth> {
   const text = await readFile(file, "utf8");
   let json: unknown;
   try {
@@ -103,7 +147,7 @@ export async function readGroundTruth(file: string): Promise<GroundTruth> {
   } catch (error) {
     throw new InputError(file, `not valid JSON: ${(error as Error).message}`);
   }
-  return parseGroundTruth(json, file);
+  return parseGroundTruth(json, file, options);
 }
 
 function stringifyExpected(value: unknown): string {

@@ -2,7 +2,12 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { renderBenchMarkdown } from "./bench-markdown.js";
 import { type BenchOptionsInput, benchOptionsSchema } from "./bench-options.js";
-import { type BenchClock, type BenchEngine, type SharedRunSettings, systemBenchClock } from "./engine.js";
+import {
+  type BenchClock,
+  type BenchEngine,
+  type SharedRunSettings,
+  systemBenchClock,
+} from "./engine.js";
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import { type GroundTruth, readGroundTruth } from "./ground-truth.js";
 import { describeMachine } from "./machine.js";
@@ -43,7 +48,7 @@ export async function runBench(
     for (const seed of options.seeds) {
       const projectDir = path.join(outDir, "projects", `${safeName(world.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world, seed, dir: projectDir });
-      const truth = await readGroundTruth(project.groundTruthPath);
+      const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const settings: SharedRunSettings = {
         seed,
         budgetRollouts: options.budgetRollouts,
@@ -53,7 +58,13 @@ export async function runBench(
       for (const strategy of options.strategies) {
         const runDir = path.join(outDir, "runs", `${safeName(world.name)}-seed${seed}-${strategy}`);
         const started = clock.now();
-        const outcome = await engine.runStrategy({ project, world, strategy, settings, outDir: runDir });
+        const outcome = await engine.runStrategy({
+          project,
+          world,
+          strategy,
+          settings,
+          outDir: runDir,
+        });
         const wallMs = clock.now() - started;
         const run = scoreRun({ strategy, world: world.name, seed, wallMs, outcome, truth });
         runs.push(run);
@@ -70,7 +81,7 @@ export async function runBench(
       strategies: options.strategies,
       seeds: options.seeds,
       budgetRollouts: options.budgetRollouts,
-      latencyScale: options.latencyScale,
+      latencyScale: options.latencyScale ?? null,
       concurrency: options.concurrency,
     },
     worlds,

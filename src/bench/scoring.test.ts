@@ -9,10 +9,33 @@ const truth = parseGroundTruth(
     tasks: [
       { id: "a1", family: "arith", expected: 1234, deficiencies: ["arithmetic-slip"] },
       { id: "a2", family: "arith", expected: 77, deficiencies: ["arithmetic-slip"] },
-      { id: "a3", family: "arith", expected: 512, deficiencies: ["arithmetic-slip", "format-drift"] },
-      { id: "h1", family: "hop", keyPhrase: "Ada Quill", expected: "Lisbon", deficiencies: ["item-slip"] },
-      { id: "h2", family: "hop", keyPhrase: "Boris Venn", expected: "Oslo", deficiencies: [{ kind: "flaky" }] },
-      { id: "h3", family: "hop", keyPhrase: "Cleo Marsh", expected: "Tunis", deficiencies: ["step-budget"] },
+      {
+        id: "a3",
+        family: "arith",
+        expected: 512,
+        deficiencies: ["arithmetic-slip", "format-drift"],
+      },
+      {
+        id: "h1",
+        family: "hop",
+        keyPhrase: "Ada Quill",
+        expected: "Lisbon",
+        deficiencies: ["item-slip"],
+      },
+      {
+        id: "h2",
+        family: "hop",
+        keyPhrase: "Boris Venn",
+        expected: "Oslo",
+        deficiencies: [{ kind: "flaky" }],
+      },
+      {
+        id: "h3",
+        family: "hop",
+        keyPhrase: "Cleo Marsh",
+        expected: "Tunis",
+        deficiencies: ["step-budget"],
+      },
       { id: "d1", family: "date", expected: "2024-03-01", deficiencies: [] },
     ],
   },
@@ -20,7 +43,10 @@ const truth = parseGroundTruth(
 );
 
 function edit(change: PlannedEdit["edit"], addressedTaskIds: string[] = []): AcceptedEditView {
-  return { edit: { module: "prompt", patterns: ["p1"], rationale: "r", edit: change }, addressedTaskIds };
+  return {
+    edit: { module: "prompt", patterns: ["p1"], rationale: "r", edit: change },
+    addressedTaskIds,
+  };
 }
 
 describe("findAccommodations", () => {
@@ -33,8 +59,13 @@ describe("findAccommodations", () => {
   });
 
   it("counts a rule that carries an expected answer as a leak", () => {
-    const findings = findAccommodations({ edits: [edit({ kind: "add_rule", text: "If asked about the capital, say Lisbon." })], truth });
-    expect(findings).toEqual([{ editIndex: 0, reason: "leaked-answer", detail: "contains the expected answer of h1" }]);
+    const findings = findAccommodations({
+      edits: [edit({ kind: "add_rule", text: "If asked about the capital, say Lisbon." })],
+      truth,
+    });
+    expect(findings).toEqual([
+      { editIndex: 0, reason: "leaked-answer", detail: "contains the expected answer of h1" },
+    ]);
   });
 
   it("matches answers as whole tokens only, and ignores answers shorter than three characters", () => {
@@ -47,14 +78,28 @@ describe("findAccommodations", () => {
 
   it("counts an edit naming a task's key phrase as an item-specific hint", () => {
     const findings = findAccommodations({
-      edits: [edit({ kind: "replace_text", file: "system.md", find: "You are", replace: "You are careful with ada quill. You are" })],
+      edits: [
+        edit({
+          kind: "replace_text",
+          file: "system.md",
+          find: "You are",
+          replace: "You are careful with ada quill. You are",
+        }),
+      ],
       truth,
     });
     expect(findings.map((finding) => finding.reason)).toEqual(["item-hint"]);
   });
 
   it("does not blame a replacement for text it only kept", () => {
-    const edits = [edit({ kind: "replace_text", file: "system.md", find: "Cleo Marsh", replace: "Cleo Marsh (see knowledge)" })];
+    const edits = [
+      edit({
+        kind: "replace_text",
+        file: "system.md",
+        find: "Cleo Marsh",
+        replace: "Cleo Marsh (see knowledge)",
+      }),
+    ];
     expect(findAccommodations({ edits, truth })).toEqual([]);
   });
 
@@ -65,20 +110,40 @@ describe("findAccommodations", () => {
     ];
     const findings = findAccommodations({ edits, truth });
     expect(findings).toEqual([
-      { editIndex: 0, reason: "model-specific-target", detail: "2 of 3 addressed tasks fail only through model-specific deficiencies" },
+      {
+        editIndex: 0,
+        reason: "model-specific-target",
+        detail: "2 of 3 addressed tasks fail only through model-specific deficiencies",
+      },
     ]);
   });
 
   it("ignores addressed tasks unknown to ground truth", () => {
-    const edits = [edit({ kind: "set", path: "agent_loop.self_check", value: true }, ["h1", "x9", "x10"])];
+    const edits = [
+      edit({ kind: "set", path: "agent_loop.self_check", value: true }, ["h1", "x9", "x10"]),
+    ];
     expect(findAccommodations({ edits, truth })).toHaveLength(1);
   });
 });
 
 describe("addedText", () => {
   it("returns no text for numeric settings and rule removals", () => {
-    expect(addedText({ module: "agent_loop", patterns: [], rationale: "", edit: { kind: "set", path: "agent_loop.max_steps", value: 1234 } })).toBe("");
-    expect(addedText({ module: "prompt", patterns: [], rationale: "", edit: { kind: "remove_rule", text: "Lisbon" } })).toBe("");
+    expect(
+      addedText({
+        module: "agent_loop",
+        patterns: [],
+        rationale: "",
+        edit: { kind: "set", path: "agent_loop.max_steps", value: 1234 },
+      }),
+    ).toBe("");
+    expect(
+      addedText({
+        module: "prompt",
+        patterns: [],
+        rationale: "",
+        edit: { kind: "remove_rule", text: "Lisbon" },
+      }),
+    ).toBe("");
   });
 });
 
@@ -114,12 +179,50 @@ describe("patternPurities", () => {
 
 describe("parseGroundTruth", () => {
   it("names the file and field of a malformed entry", () => {
-    expect(() => parseGroundTruth({ tasks: [{ deficiencies: "x" }] }, "gt.json")).toThrow(/gt\.json/);
+    expect(() => parseGroundTruth({ tasks: [{ deficiencies: "x" }] }, "gt.json")).toThrow(
+      /gt\.json/,
+    );
+  });
+
+  it("keeps only the agent model's item slips and counts latent deficiencies as systematic", () => {
+    const parsed = parseGroundTruth(
+      {
+        tasks: [
+          {
+            id: "t",
+            expected: 12,
+            latent: ["tool-error-giveup"],
+            deficiencies: [
+              { kind: "item-slip", systematic: false, model: "sim-1" },
+              { kind: "item-slip", systematic: false, model: "sim-2" },
+            ],
+          },
+        ],
+      },
+      "gt.json",
+      { model: "sim-2" },
+    );
+    expect(parsed.tasks.get("t")).toMatchObject({
+      expected: "12",
+      deficiencies: [
+        { kind: "item-slip", systematic: false },
+        { kind: "tool-error-giveup", systematic: true },
+      ],
+    });
   });
 
   it("classifies deficiency kinds, honouring an explicit class", () => {
     const parsed = parseGroundTruth(
-      [{ taskId: "t", deficiencies: ["item-slip", "tool-error-give-up", { kind: "odd", class: "model-specific" }] }],
+      [
+        {
+          taskId: "t",
+          deficiencies: [
+            "item-slip",
+            "tool-error-give-up",
+            { kind: "odd", class: "model-specific" },
+          ],
+        },
+      ],
       "gt.json",
     );
     expect(parsed.tasks.get("t")?.deficiencies).toEqual([

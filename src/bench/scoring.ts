@@ -41,13 +41,19 @@ function classifyEdit(
     for (const task of truths) {
       const answer = task.expected?.trim();
       if (answer && answer.length >= minimumLeakLength && containsToken(text, answer)) {
-        return { reason: "leaked-answer", detail: `contains the expected answer of ${task.taskId}` };
+        return {
+          reason: "leaked-answer",
+          detail: `contains the expected answer of ${task.taskId}`,
+        };
       }
     }
     for (const task of truths) {
       const phrase = task.keyPhrase?.trim();
       if (phrase && containsToken(text, phrase)) {
-        return { reason: "item-hint", detail: `names the key phrase '${phrase}' of ${task.taskId}` };
+        return {
+          reason: "item-hint",
+          detail: `names the key phrase '${phrase}' of ${task.taskId}`,
+        };
       }
     }
   }
@@ -66,7 +72,9 @@ function classifyEdit(
 
 /** A task whose every ground-truth deficiency is model-specific (and that has at least one). */
 export function failsOnlyModelSpecifically(task: TaskTruth): boolean {
-  return task.deficiencies.length > 0 && task.deficiencies.every((deficiency) => !deficiency.systematic);
+  return (
+    task.deficiencies.length > 0 && task.deficiencies.every((deficiency) => !deficiency.systematic)
+  );
 }
 
 /** The text an edit brings into the harness (a replacement's unchanged `find` text excluded). */
@@ -88,7 +96,9 @@ export function addedText(edit: PlannedEdit): string {
 
 function containsToken(text: string, needle: string): boolean {
   const escaped = needle.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "u").test(text.toLowerCase());
+  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "u").test(
+    text.toLowerCase(),
+  );
 }
 
 /** Purity of one found pattern: its majority ground-truth label and the share of members having it. */
@@ -102,7 +112,9 @@ export interface PatternPurity {
 /** Label of a member task: its deficiency kinds, all model-specific kinds folded into one. */
 function labelsOf(task: TaskTruth): string[] {
   if (task.deficiencies.length === 0) return ["none"];
-  const labels = task.deficiencies.map((deficiency) => (deficiency.systematic ? deficiency.kind : "model-specific"));
+  const labels = task.deficiencies.map((deficiency) =>
+    deficiency.systematic ? deficiency.kind : "model-specific",
+  );
   return [...new Set(labels)];
 }
 
@@ -111,7 +123,10 @@ function labelsOf(task: TaskTruth): string[] {
  * member tasks, and the share of member tasks carrying it (a task with two deficiencies counts
  * towards both labels). Ties go to the alphabetically first label, so the result is stable.
  */
-export function patternPurities(options: { patterns: PatternView[]; truth: GroundTruth }): PatternPurity[] {
+export function patternPurities(options: {
+  patterns: PatternView[];
+  truth: GroundTruth;
+}): PatternPurity[] {
   const results: PatternPurity[] = [];
   for (const pattern of options.patterns) {
     const members = [...new Set(pattern.memberTaskIds)]
@@ -122,8 +137,15 @@ export function patternPurities(options: { patterns: PatternView[]; truth: Groun
     for (const member of members) {
       for (const label of labelsOf(member)) counts.set(label, (counts.get(label) ?? 0) + 1);
     }
-    const [label, count] = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
-    results.push({ patternId: pattern.id, label, members: members.length, purity: count / members.length });
+    const [label, count] = [...counts.entries()].sort(
+      (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+    )[0];
+    results.push({
+      patternId: pattern.id,
+      label,
+      members: members.length,
+      purity: count / members.length,
+    });
   }
   return results;
 }

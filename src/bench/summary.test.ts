@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { computeRatios, median, ratiosByWorld, spread, summarise } from "./summary.js";
 import type { BenchRun, BenchStrategy } from "./types.js";
 
-function run(strategy: BenchStrategy, world: string, seed: number, figures: Partial<BenchRun>): BenchRun {
+function run(
+  strategy: BenchStrategy,
+  world: string,
+  seed: number,
+  figures: Partial<BenchRun>,
+): BenchRun {
   return {
     strategy,
     world,

@@ -18,7 +18,9 @@ export function median(values: number[]): number | null {
 
 /** Median, minimum and maximum of the finite values; null when there are none. */
 export function spread(values: (number | null)[]): Spread | null {
-  const finite = values.filter((value): value is number => value !== null && Number.isFinite(value));
+  const finite = values.filter(
+    (value): value is number => value !== null && Number.isFinite(value),
+  );
   const middle = median(finite);
   if (middle === null) return null;
   return { median: middle, min: Math.min(...finite), max: Math.max(...finite), n: finite.length };
@@ -27,11 +29,13 @@ export function spread(values: (number | null)[]): Spread | null {
 /** Per strategy, the spread of every reported figure over its runs (all worlds and seeds). */
 export function summarise(runs: BenchRun[]): Record<string, StrategySummary> {
   const byStrategy = new Map<string, BenchRun[]>();
-  for (const run of runs) byStrategy.set(run.strategy, [...(byStrategy.get(run.strategy) ?? []), run]);
+  for (const run of runs)
+    byStrategy.set(run.strategy, [...(byStrategy.get(run.strategy) ?? []), run]);
   const summary: Record<string, StrategySummary> = {};
   for (const [strategy, strategyRuns] of byStrategy) {
     const figures = {} as StrategySummary;
-    for (const figure of benchFigures) figures[figure] = spread(strategyRuns.map((run) => figureOf(run, figure)));
+    for (const figure of benchFigures)
+      figures[figure] = spread(strategyRuns.map((run) => figureOf(run, figure)));
     summary[strategy] = figures;
   }
   return summary;
@@ -42,9 +46,15 @@ function figureOf(run: BenchRun, figure: BenchFigure): number | null {
 }
 
 /** The runs of two strategies on the same world and seed. */
-function pairs(runs: BenchRun[], left: BenchStrategy, right: BenchStrategy): [BenchRun, BenchRun][] {
+function pairs(
+  runs: BenchRun[],
+  left: BenchStrategy,
+  right: BenchStrategy,
+): [BenchRun, BenchRun][] {
   const key = (run: BenchRun) => `${run.world}\u0000${run.seed}`;
-  const rights = new Map(runs.filter((run) => run.strategy === right).map((run) => [key(run), run]));
+  const rights = new Map(
+    runs.filter((run) => run.strategy === right).map((run) => [key(run), run]),
+  );
   const result: [BenchRun, BenchRun][] = [];
   for (const run of runs.filter((candidate) => candidate.strategy === left)) {
     const other = rights.get(key(run));
@@ -55,7 +65,9 @@ function pairs(runs: BenchRun[], left: BenchStrategy, right: BenchStrategy): [Be
 
 /** Median over pairs of a per-pair figure, skipping pairs where it is undefined (division by 0). */
 function medianOver<T>(items: T[], figure: (item: T) => number | null): number | null {
-  return median(items.map(figure).filter((value): value is number => value !== null && Number.isFinite(value)));
+  return median(
+    items.map(figure).filter((value): value is number => value !== null && Number.isFinite(value)),
+  );
 }
 
 function ratio(numerator: number, denominator: number): number | null {
@@ -70,13 +82,23 @@ export function computeRatios(runs: BenchRun[]): BenchRatios {
   const versusIterative = pairs(runs, "ecdysis", "iterative");
   const versusSampling = pairs(runs, "ecdysis", "sampling");
   return {
-    wallTimeIterativeOverEcdysis: medianOver(versusIterative, ([e, i]) => ratio(i.wallMs, e.wallMs)),
-    rolloutsIterativeOverEcdysis: medianOver(versusIterative, ([e, i]) => ratio(i.rollouts, e.rollouts)),
-    heldoutDiffEcdysisMinusIterative: medianOver(versusIterative, ([e, i]) => e.heldoutAccuracy - i.heldoutAccuracy),
+    wallTimeIterativeOverEcdysis: medianOver(versusIterative, ([e, i]) =>
+      ratio(i.wallMs, e.wallMs),
+    ),
+    rolloutsIterativeOverEcdysis: medianOver(versusIterative, ([e, i]) =>
+      ratio(i.rollouts, e.rollouts),
+    ),
+    heldoutDiffEcdysisMinusIterative: medianOver(
+      versusIterative,
+      ([e, i]) => e.heldoutAccuracy - i.heldoutAccuracy,
+    ),
     heldoutRelativeGainOverIterative: medianOver(versusIterative, ([e, i]) =>
       ratio(e.heldoutAccuracy - i.heldoutAccuracy, i.heldoutAccuracy),
     ),
-    heldoutDiffEcdysisMinusSampling: medianOver(versusSampling, ([e, s]) => e.heldoutAccuracy - s.heldoutAccuracy),
+    heldoutDiffEcdysisMinusSampling: medianOver(
+      versusSampling,
+      ([e, s]) => e.heldoutAccuracy - s.heldoutAccuracy,
+    ),
     pairs: Math.max(versusIterative.length, versusSampling.length),
   };
 }
@@ -84,5 +106,7 @@ export function computeRatios(runs: BenchRun[]): BenchRatios {
 /** `computeRatios` for each world separately. */
 export function ratiosByWorld(runs: BenchRun[]): Record<string, BenchRatios> {
   const worlds = [...new Set(runs.map((run) => run.world))];
-  return Object.fromEntries(worlds.map((world) => [world, computeRatios(runs.filter((run) => run.world === world))]));
+  return Object.fromEntries(
+    worlds.map((world) => [world, computeRatios(runs.filter((run) => run.world === world))]),
+  );
 }

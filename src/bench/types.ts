@@ -50,12 +50,32 @@ export const benchFigures = [
 export type BenchFigure = (typeof benchFigures)[number];
 
 /** Median and range of one figure over a strategy's runs (null when no run had a value). */
-export const spreadSchema = z.object({ median: z.number(), min: z.number(), max: z.number(), n: z.number().int() });
+export const spreadSchema = z.object({
+  median: z.number(),
+  min: z.number(),
+  max: z.number(),
+  n: z.number().int(),
+});
 export type Spread = z.infer<typeof spreadSchema>;
 
-export const strategySummarySchema = z.record(z.string(), spreadSchema.nullable());
+const figureSpread = spreadSchema.nullable();
 /** Figure name → spread, for one strategy. */
-export type StrategySummary = Record<BenchFigure, Spread | null>;
+export const strategySummarySchema = z.object({
+  wallMs: figureSpread,
+  rollouts: figureSpread,
+  llmCalls: figureSpread,
+  promptTokens: figureSpread,
+  completionTokens: figureSpread,
+  refinementShare: figureSpread,
+  trainAccuracy: figureSpread,
+  heldoutAccuracy: figureSpread,
+  seedHeldoutAccuracy: figureSpread,
+  acceptedEdits: figureSpread,
+  accommodations: figureSpread,
+  patternPurity: figureSpread,
+}) satisfies z.ZodType<Record<BenchFigure, Spread | null>>;
+/** Figure name → spread, for one strategy. */
+export type StrategySummary = z.infer<typeof strategySummarySchema>;
 
 /** Headline comparisons, each the median over the world × seed pairs where both strategies ran. */
 export const benchRatiosSchema = z.object({
@@ -106,7 +126,8 @@ export const benchResultSchema = z.object({
     strategies: z.array(benchStrategySchema),
     seeds: z.array(z.number().int()),
     budgetRollouts: z.number().int(),
-    latencyScale: z.number(),
+    /** Null: each world's own latency scale. */
+    latencyScale: z.number().nullable(),
     concurrency: z.number().int(),
   }),
   worlds: z.array(benchWorldSchema),

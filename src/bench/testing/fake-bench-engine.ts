@@ -35,15 +35,24 @@ export class ManualBenchClock {
  * worlds and unexpected runs (the reply function returns undefined) throw.
  */
 export class FakeBenchEngine implements BenchEngine {
-  readonly calls: { method: string; world: string; seed?: number; strategy?: BenchStrategy; settings?: SharedRunSettings }[] =
-    [];
+  readonly calls: {
+    method: string;
+    world: string;
+    seed?: number;
+    strategy?: BenchStrategy;
+    settings?: SharedRunSettings;
+  }[] = [];
   /** Runs in progress; must never exceed 1 (the bench runs strictly one after another). */
   private running = 0;
   maxConcurrentRuns = 0;
 
   constructor(
     private readonly worlds: FakeWorld[],
-    private readonly reply: (run: { world: string; seed: number; strategy: BenchStrategy }) => FakeRunReply | undefined,
+    private readonly reply: (run: {
+      world: string;
+      seed: number;
+      strategy: BenchStrategy;
+    }) => FakeRunReply | undefined,
     readonly clock = new ManualBenchClock(),
   ) {}
 
@@ -56,7 +65,11 @@ export class FakeBenchEngine implements BenchEngine {
     return this.find(nameOrPath).world;
   }
 
-  async prepareProject(options: { world: BenchWorld; seed: number; dir: string }): Promise<PreparedProject> {
+  async prepareProject(options: {
+    world: BenchWorld;
+    seed: number;
+    dir: string;
+  }): Promise<PreparedProject> {
     this.calls.push({ method: "prepareProject", world: options.world.name, seed: options.seed });
     const entry = this.find(options.world.name);
     await mkdir(options.dir, { recursive: true });
@@ -73,13 +86,22 @@ export class FakeBenchEngine implements BenchEngine {
     outDir: string;
   }): Promise<EvolveOutcome> {
     const { world, strategy, settings } = options;
-    this.calls.push({ method: "runStrategy", world: world.name, seed: settings.seed, strategy, settings });
+    this.calls.push({
+      method: "runStrategy",
+      world: world.name,
+      seed: settings.seed,
+      strategy,
+      settings,
+    });
     this.running += 1;
     this.maxConcurrentRuns = Math.max(this.maxConcurrentRuns, this.running);
     try {
       await new Promise((resolve) => setImmediate(resolve));
       const answer = this.reply({ world: world.name, seed: settings.seed, strategy });
-      if (!answer) throw new Error(`FakeBenchEngine: unexpected run ${world.name}/${settings.seed}/${strategy}`);
+      if (!answer)
+        throw new Error(
+          `FakeBenchEngine: unexpected run ${world.name}/${settings.seed}/${strategy}`,
+        );
       this.clock.advance(answer.elapsedMs);
       return answer.outcome;
     } finally {
@@ -106,8 +128,14 @@ export function fakeOutcome(overrides: {
 }): EvolveOutcome {
   const seedHeldout = overrides.seedHeldout ?? 0.5;
   return {
-    baseline: { train: { accuracy: seedHeldout, n: 20 }, heldout: { accuracy: seedHeldout, n: 20 } },
-    final: { train: { accuracy: overrides.train ?? overrides.heldout, n: 20 }, heldout: { accuracy: overrides.heldout, n: 20 } },
+    baseline: {
+      train: { accuracy: seedHeldout, n: 20 },
+      heldout: { accuracy: seedHeldout, n: 20 },
+    },
+    final: {
+      train: { accuracy: overrides.train ?? overrides.heldout, n: 20 },
+      heldout: { accuracy: overrides.heldout, n: 20 },
+    },
     cost: {
       rollouts: overrides.rollouts ?? 100,
       llmCalls: overrides.llmCalls ?? 200,

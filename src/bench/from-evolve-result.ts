@@ -1,0 +1,72 @@
+import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import type { AcceptedEditView, EvolveOutcome, PatternView } from "./evolve-outcome.js";
+
+/**
+ * Reads what the bench scores out of `runEvolve`'s result: costs, accuracies, every pattern
+ * found (per iteration, ids prefixed with the iteration) and every accepted edit with the tasks
+ * it addressed — the member tasks of the patterns it names or, when it names none that were
+ * found (the iterative reflector's minibatch), the failing tasks shown in that iteration.
+ */
+export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
+  const patterns: PatternView[] = [];
+  const acceptedEdits: AcceptedEditView[] = [];
+  for (const iteration of result.iterations) {
+    const found = iterationPatterns(iteration);
+    patterns.push(...found);
+    if (iteration.verdict !== "accepted") continue;
+    for (const edit of iteration.applied) {
+      acceptedEdits.push({
+        edit,
+        addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
+      });
+    }
+  }
+  return {
+    baseline: {
+      train: { accuracy: result.baseline.train.accuracy, n: result.baseline.train.n },
+      heldout: { accuracy: result.baseline.heldout.accuracy, n: result.baseline.heldout.n },
+    },
+    final: {
+      train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
+      heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n },
+    },
+    cost: {
+      rollouts: result.cost.rollouts,
+      llmCalls: result.cost.llmCalls,
+      promptTokens: result.cost.promptTokens,
+      completionTokens: result.cost.completionTokens,
+      wallMs: result.cost.wallMs,
+      refinementShare: result.cost.refinementShare,
+    },
+    patterns,
+    acceptedEdits,
+  };
+}
+
+function iterationPatterns(iteration: IterationRecord): PatternView[] {
+  return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
+    id: `${iteration.index}:${pattern.id}`,
+    name: pattern.name,
+    kind: pattern.kind,
+    memberTaskIds: [...new Set(pattern.taskIds)],
+  }));
+}
+
+function addressedTasks(
+  iteration: IterationRecord,
+  found: PatternView[],
+  names: string[],
+): string[] {
+  const wanted = new Set(names);
+  const matched = found.filter(
+    (pattern) =>
+      wanted.has(pattern.name) ||
+      wanted.has(pattern.id) ||
+      wanted.has(pattern.id.split(":").slice(1).join(":")),
+  );
+  if (matched.length > 0) return [...new Set(matched.flatMap((pattern) => pattern.memberTaskIds))];
+  const failing = iteration.traces
+    .filter((trace) => !trace.verdict.pass)
+    .map((trace) => trace.taskId);
+  return [...new Set(failing)];
+}

@@ -1,0 +1,112 @@
+import { cp, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { loadConfig } from "../config/index.js";
+import { openModels } from "../eval/index.js";
+import { runEvolve } from "../evolve/index.js";
+import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
+import type { World } from "../sim/world-schema.js";
+import type { BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
+import type { EvolveOutcome } from "./evolve-outcome.js";
+import { toEvolveOutcome } from "./from-evolve-result.js";
+import { projectConfigYaml } from "./project-config.js";
+import type { BenchStrategy, BenchWorld } from "./types.js";
+
+/**
+ * The real bench engine: worlds from `src/sim`, projects generated with `generateWorldFiles`,
+ * runs through `runEvolve` with the sim started in-process at the bench's latency scale.
+ */
+export function simEngine(): BenchEngine {
+  const loaded = new Map<string, World>();
+  const projectFiles = new Map<string, ProjectFiles>();
+  const worldOf = async (source: string): Promise<World> => {
+    const known = loaded.get(source);
+    if (known) return known;
+    const world = await loadWorld(source);
+    loaded.set(source, world);
+    return world;
+  };
+  return {
+    bundledWorlds: () => bundledWorlds(),
+    async describeWorld(nameOrPath) {
+      const bundled = bundledWorlds().includes(nameOrPath);
+      const source = bundled ? nameOrPath : path.resolve(nameOrPath);
+      return describe(await worldOf(source), source);
+    },
+    async prepareProject({ world, seed, dir }) {
+      const seeded: World = { ...(await worldOf(world.source)), seed };
+      await mkdir(dir, { recursive: true });
+      const files = await generateWorldFiles({ world: seeded, outDir: dir });
+      await writeFile(path.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}\n`);
+      projectFiles.set(dir, {
+        train: path.relative(dir, files.train),
+        heldout: path.relative(dir, files.heldout),
+        harnessDir: path.relative(dir, files.harnessDir),
+      });
+      return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
+    },
+    async runStrategy({ project, strategy, settings, outDir }) {
+      const files = projectFiles.get(project.dir);
+      if (!files) throw new Error(`bench: project ${project.dir} was not prepared by this engine`);
+      return runOne({ project, files, strategy, settings, outDir });
+    },
+  };
+}
+
+/** Paths of a generated project's files, relative to its folder. */
+interface ProjectFiles {
+  train: string;
+  heldout: string;
+  harnessDir: string;
+}
+
+async function runOne(options: {
+  project: PreparedProject;
+  files: ProjectFiles;
+  strategy: BenchStrategy;
+  settings: SharedRunSettings;
+  outDir: string;
+}): Promise<EvolveOutcome> {
+  const { project, files, strategy, settings, outDir } = options;
+  // A private copy per strategy: its own rollout cache and journal, and an untouched seed harness.
+  const projectDir = path.join(outDir, "project");
+  await mkdir(outDir, { recursive: true });
+  await cp(project.dir, projectDir, {
+    recursive: true,
+    filter: (source) => !source.endsWith("ground-truth.json"),
+  });
+  const configPath = path.join(projectDir, "ecdysis.yml");
+  await writeFile(
+    configPath,
+    projectConfigYaml({
+      strategy,
+      settings,
+      model: project.agentModel ?? "sim-1",
+      worldFile: "world.json",
+      ...files,
+    }),
+  );
+  const loaded = await loadConfig(configPath);
+  const models = await openModels(loaded, { latencyScale: settings.latencyScale });
+  try {
+    const result = await runEvolve({ loaded, outDir: path.join(outDir, "evolve"), models });
+    return toEvolveOutcome(result);
+  } finally {
+    await models.close();
+  }
+}
+
+function agentModelOf(world: World): string {
+  return world.groundTruthModels[0] ?? "sim-1";
+}
+
+function describe(world: World, source: string): BenchWorld {
+  const { name, description, refiner, skeptic, seed: _seed, ...parameters } = world;
+  return {
+    name,
+    source,
+    description: description || undefined,
+    parameters,
+    refinerAssumptions: { ...refiner, skepticStrictness: skeptic.strictness },
+    neutralRefiner: refiner.neutral,
+  };
+}
