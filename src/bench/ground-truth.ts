@@ -45,13 +45,11 @@ export function isModelSpecificKind(kind: string): boolean {
 }
 
 const deficiencyInputSchema = z.union([
-  z
-    .string()
-    .transform((kind) => ({
-      kind,
-      model: undefined as string | undefined,
-      systematic: !isModelSpecificKind(kind),
-    })),
+  z.string().transform((kind) => ({
+    kind,
+    model: undefined as string | undefined,
+    systematic: !isModelSpecificKind(kind),
+  })),
   z
     .object({
       kind: z.string(),
