@@ -1,5 +1,6 @@
 export * from "./config-schema.js";
 export * from "./harness-schema.js";
+export { parseHarnessYaml } from "./harness-yaml.js";
 export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
 export { configHash, loadConfig, stableStringify } from "./load-config.js";
 export { loadTasks, parseTasks } from "./load-tasks.js";

@@ -49,5 +49,13 @@ export interface EvalResult {
   interval: [number, number];
   byCategory: Record<string, { accuracy: number; n: number }>;
   tasks: TaskResult[];
-  cost: { rollouts: number; cachedRollouts: number; llmCalls: number; promptTokens: number; completionTokens: number; costUsd: number; wallMs: number };
+  cost: {
+    rollouts: number;
+    cachedRollouts: number;
+    llmCalls: number;
+    promptTokens: number;
+    completionTokens: number;
+    costUsd: number;
+    wallMs: number;
+  };
 }

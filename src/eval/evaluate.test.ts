@@ -1,0 +1,233 @@
+import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TransportError } from "../errors/transport-error.js";
+import { ScriptedProvider } from "../llm/scripted-provider.js";
+import type { ChatRequest } from "../llm/types.js";
+import { evaluate } from "./evaluate.js";
+import { RolloutCache } from "./rollout-cache.js";
+import { exactScorer } from "./scorers/exact-scorer.js";
+import { EchoAgent } from "./testing/echo-agent.js";
+import { askedNumber, fakeHarness, numberedTasks } from "./testing/fixtures.js";
+
+/** Answers right except for tasks listed in `wrong`; a counter of calls per task id. */
+function model(wrong: Set<string> = new Set()) {
+  return new ScriptedProvider((request: ChatRequest) => {
+    const number = askedNumber(String(request.messages[0].content));
+    return { content: wrong.has(`q${number}`) ? "nope" : number };
+  }, "test-model");
+}
+
+const scorer = () => exactScorer();
+const tempDir = () => mkdtemp(join(tmpdir(), "ecdysis-eval-"));
+
+describe("evaluate", () => {
+  it("scores, folds by category and reports interval and cost", async () => {
+    const tasks = numberedTasks(10);
+    const provider = model(new Set(["q1", "q3"]));
+    let now = 1000;
+    const { result, records } = await evaluate({
+      tasks,
+      harness: fakeHarness(),
+      provider,
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 3,
+      split: "train",
+      clock: { now: () => (now += 5) },
+    });
+    expect(result.accuracy).toBe(0.8);
+    expect(result.n).toBe(10);
+    expect(result.byCategory).toEqual({
+      even: { accuracy: 1, n: 5 },
+      odd: { accuracy: 0.6, n: 5 },
+    });
+    expect(result.interval[0]).toBeCloseTo(0.49, 2);
+    expect(result.interval[1]).toBeCloseTo(0.943, 2);
+    expect(result.model).toBe("test-model");
+    expect(result.cost).toMatchObject({
+      rollouts: 10,
+      cachedRollouts: 0,
+      llmCalls: 10,
+      promptTokens: 100,
+      completionTokens: 50,
+    });
+    expect(result.cost.wallMs).toBeGreaterThan(0);
+    expect(records.map((record) => record.taskId)).toEqual(tasks.map((task) => task.id));
+    expect(records.find((record) => record.taskId === "q1")?.verdict.reason).toBe("wrong-answer");
+  });
+
+  it("folds samples by strict majority, with distinct seeds per sample", async () => {
+    // q0 passes on seeds 0 and 2 only; q1 passes on seed 1 only.
+    const provider = new ScriptedProvider((request) => {
+      const number = askedNumber(String(request.messages[0].content));
+      const good = number === "0" ? request.seed !== 1 : request.seed === 1;
+      return { content: good ? number : "x" };
+    });
+    const { result } = await evaluate({
+      tasks: numberedTasks(2),
+      harness: fakeHarness(),
+      provider,
+      adapter: new EchoAgent(),
+      scorer,
+      samples: 3,
+      concurrency: 2,
+      split: "train",
+    });
+    expect(result.tasks.map((task) => [task.taskId, task.pass, task.passes, task.samples])).toEqual(
+      [
+        ["q0", true, 2, 3],
+        ["q1", false, 1, 3],
+      ],
+    );
+    expect(provider.calls.map((call) => call.seed).sort()).toEqual([0, 0, 1, 1, 2, 2]);
+  });
+
+  it("serves a second run from the cache without calling the model", async () => {
+    const cache = new RolloutCache(await tempDir());
+    const options = {
+      tasks: numberedTasks(6),
+      harness: fakeHarness(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 4,
+      split: "train",
+      cache,
+    };
+    const first = await evaluate({ ...options, provider: model(new Set(["q2"])) });
+    const again = model(new Set(["q2"]));
+    const second = await evaluate({ ...options, provider: again });
+    expect(again.calls).toHaveLength(0);
+    expect(second.result.tasks).toEqual(first.result.tasks);
+    expect(second.result.cost).toMatchObject({ rollouts: 0, cachedRollouts: 6, llmCalls: 0 });
+    expect(second.records.every((record) => record.cached && record.latencyMs === 0)).toBe(true);
+    // Another harness or other params are other rollouts.
+    const other = model();
+    await evaluate({ ...options, provider: other, params: { temperature: 0.7 } });
+    expect(other.calls).toHaveLength(6);
+  });
+
+  it("resumes after an abort without calling the model again for finished rollouts", async () => {
+    const cache = new RolloutCache(await tempDir());
+    const tasks = numberedTasks(12);
+    const controller = new AbortController();
+    const firstCalls: string[] = [];
+    const interrupted = new ScriptedProvider((request) => {
+      const number = askedNumber(String(request.messages[0].content));
+      firstCalls.push(`q${number}`);
+      if (firstCalls.length === 5) controller.abort(new Error("killed"));
+      return { content: number };
+    }, "test-model");
+    const base = {
+      tasks,
+      harness: fakeHarness(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 1,
+      split: "train",
+      cache,
+    };
+    await expect(
+      evaluate({ ...base, provider: interrupted, signal: controller.signal }),
+    ).rejects.toThrow("killed");
+    const finished = firstCalls.length - 1; // the fifth call was cut by the abort
+    const counting = model();
+    const resumed = await evaluate({ ...base, provider: counting });
+    expect(counting.calls).toHaveLength(tasks.length - finished);
+    const rerun = new Set(
+      counting.calls.map((call) => `q${askedNumber(String(call.messages[0].content))}`),
+    );
+    for (const id of firstCalls.slice(0, finished)) expect(rerun.has(id)).toBe(false);
+    expect(resumed.result.accuracy).toBe(1);
+    expect(resumed.result.cost).toMatchObject({
+      rollouts: tasks.length - finished,
+      cachedRollouts: finished,
+    });
+  });
+
+  it("ignores a corrupt cache file and recomputes it", async () => {
+    const dir = await tempDir();
+    const cache = new RolloutCache(dir);
+    const options = {
+      tasks: numberedTasks(3),
+      harness: fakeHarness(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 1,
+      split: "train",
+      cache,
+    };
+    const { records } = await evaluate({ ...options, provider: model() });
+    const key = records[1].key;
+    await writeFile(join(dir, key.slice(0, 2), `${key}.json`), '{"key": "truncat');
+    const rerun = model();
+    const second = await evaluate({ ...options, provider: rerun });
+    expect(rerun.calls).toHaveLength(1);
+    expect(second.result.accuracy).toBe(1);
+    expect(await cache.get(key)).toBeDefined();
+  });
+
+  it("records LLM transport failures as infra errors, uncached, and carries on", async () => {
+    const dir = await tempDir();
+    const cache = new RolloutCache(dir);
+    const provider = new ScriptedProvider((request) => {
+      const number = askedNumber(String(request.messages[0].content));
+      if (number === "4")
+        throw new TransportError("llm", "503 from endpoint", { status: 503, retryable: true });
+      return { content: number };
+    });
+    const { result, records } = await evaluate({
+      tasks: numberedTasks(6),
+      harness: fakeHarness(),
+      provider,
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 2,
+      split: "train",
+      cache,
+    });
+    const failedRecord = records.find((record) => record.taskId === "q4");
+    expect(failedRecord?.verdict.reason).toBe("infra-error");
+    expect(failedRecord?.trace.events[0].kind).toBe("llm-error");
+    expect(result.accuracy).toBeCloseTo(5 / 6);
+    expect(await cache.get(failedRecord?.key ?? "")).toBeUndefined();
+    expect(await cache.get(records[0].key)).toBeDefined();
+  });
+
+  it("aborts with a TransportError when most rollouts cannot reach the model", async () => {
+    const provider = new ScriptedProvider(() => {
+      throw new TransportError("llm", "connection refused", { retryable: true });
+    });
+    const error = await evaluate({
+      tasks: numberedTasks(10),
+      harness: fakeHarness(),
+      provider,
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 1,
+      split: "train",
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as Error).message).toContain("6 of 10 rollouts failed");
+    expect(provider.calls).toHaveLength(6);
+  });
+
+  it("writes nothing but complete records into the cache folder", async () => {
+    const dir = await tempDir();
+    await evaluate({
+      tasks: numberedTasks(4),
+      harness: fakeHarness(),
+      provider: model(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 4,
+      split: "train",
+      cache: new RolloutCache(dir),
+    });
+    const buckets = await readdir(dir);
+    const files = (await Promise.all(buckets.map((bucket) => readdir(join(dir, bucket))))).flat();
+    expect(files).toHaveLength(4);
+    expect(files.every((file) => /^[0-9a-f]{64}\.json$/.test(file))).toBe(true);
+  });
+});
