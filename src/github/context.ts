@@ -1,0 +1,85 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { InputError } from "../errors/input-error.js";
+
+const pullRequestEventSchema = z
+  .object({
+    pull_request: z
+      .object({
+        number: z.number().int(),
+        head: z.object({ sha: z.string(), ref: z.string() }).passthrough(),
+        base: z.object({ sha: z.string(), ref: z.string() }).passthrough(),
+      })
+      .passthrough()
+      .optional(),
+    repository: z.object({ default_branch: z.string().optional() }).passthrough().optional(),
+  })
+  .passthrough();
+
+/** The slice of the workflow run context the Action uses, read from the runner's env. */
+export interface RunContext {
+  owner: string;
+  repo: string;
+  eventName: string;
+  sha: string;
+  workspace: string;
+  apiUrl: string;
+  serverUrl: string;
+  /** Link to this workflow run (status target_url). */
+  runUrl: string;
+  runId: string;
+  pullRequest?: {
+    number: number;
+    headSha: string;
+    headRef: string;
+    baseSha: string;
+    baseRef: string;
+  };
+  defaultBranch?: string;
+}
+
+/** Read the run context from `GITHUB_*` variables and the event payload file. */
+export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext {
+  const repository = env.GITHUB_REPOSITORY ?? "";
+  const [owner, repo] = repository.split("/");
+  if (!owner || !repo) {
+    throw new InputError("environment", "GITHUB_REPOSITORY must be 'owner/repo'", {
+      field: "GITHUB_REPOSITORY",
+    });
+  }
+  const serverUrl = (env.GITHUB_SERVER_URL ?? "https://github.com").replace(/\/$/, "");
+  const runId = env.GITHUB_RUN_ID ?? "local";
+  const context: RunContext = {
+    owner,
+    repo,
+    eventName: env.GITHUB_EVENT_NAME ?? "workflow_dispatch",
+    sha: env.GITHUB_SHA ?? "",
+    workspace: env.GITHUB_WORKSPACE ?? process.cwd(),
+    apiUrl: (env.GITHUB_API_URL ?? "https://api.github.com").replace(/\/$/, ""),
+    serverUrl,
+    runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
+    runId,
+  };
+  const eventPath = env.GITHUB_EVENT_PATH;
+  if (!eventPath) return context;
+  let payload: unknown;
+  try {
+    payload = JSON.parse(readFileSync(eventPath, "utf8"));
+  } catch (error) {
+    throw new InputError(eventPath, `cannot read the event payload: ${(error as Error).message}`);
+  }
+  const event = pullRequestEventSchema.safeParse(payload);
+  if (!event.success) return context;
+  const pr = event.data.pull_request;
+  if (pr) {
+    context.pullRequest = {
+      number: pr.number,
+      headSha: pr.head.sha,
+      headRef: pr.head.ref,
+      baseSha: pr.base.sha,
+      baseRef: pr.base.ref,
+    };
+  }
+  context.defaultBranch = event.data.repository?.default_branch;
+  return context;
+}

@@ -1,0 +1,27 @@
+import { formatAccuracy, type ModeContext, type ModeResult } from "./mode-context.js";
+import { publishArtifact, withRolloutCache } from "./run-services.js";
+import { logGroup } from "./summary.js";
+
+/** `mode: eval`: evaluate the checked-out harness on the held-out split and report it. */
+export async function runEvalMode(context: ModeContext): Promise<ModeResult> {
+  const { engine, options } = context;
+  const facts = await engine.describe({ configPath: context.configPath });
+  const outcome = await withRolloutCache(context, facts, () =>
+    logGroup("eval", () =>
+      engine.eval({
+        configPath: context.configPath,
+        outDir: context.outDir,
+        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+      }),
+    ),
+  );
+  await publishArtifact(context, outcome.outDir);
+  return {
+    outputs: {
+      "final-heldout-accuracy": formatAccuracy(outcome.accuracy),
+      "report-path": outcome.reportPath,
+    },
+    summaryMarkdown: outcome.summaryMarkdown,
+    notes: [],
+  };
+}
