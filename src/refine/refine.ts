@@ -1,0 +1,40 @@
+import type { Task } from "../config/task-schema.js";
+import type { FailurePattern } from "../diagnose/failure-pattern.js";
+import { refuseHeldout } from "../diagnose/heldout-guard.js";
+import type { LoadedHarness } from "../harness/types.js";
+import type { ChatProvider } from "../llm/types.js";
+import { collaborate } from "./collaborate.js";
+import type { RefinementRecord } from "./refinement-record.js";
+import type { RejectedProposal } from "./role-schemas.js";
+
+/**
+ * Failure-Driven Collaborative Refinement on the systematic patterns of a diagnosis:
+ * Diagnostician → Architect ⇄ Skeptic (up to `skepticRounds` revisions) → Editor. Model-specific
+ * patterns are filtered out here too, whatever the caller passes. The planned edits are not yet
+ * guarded; the caller applies them with the harness guards.
+ */
+export async function refine(options: {
+  patterns: FailurePattern[];
+  harness: LoadedHarness;
+  refiner: ChatProvider;
+  rejected: RejectedProposal[];
+  skepticRounds: number;
+  /** Held-out tasks, only to refuse patterns that contain them. */
+  heldout?: Task[];
+}): Promise<RefinementRecord> {
+  const systematic = options.patterns.filter((pattern) => pattern.kind === "systematic");
+  refuseHeldout({
+    heldout: options.heldout,
+    taskIds: systematic.flatMap((pattern) => pattern.taskIds),
+    inputs: systematic.flatMap((pattern) => pattern.examples.map((example) => example.task)),
+    stage: "refine",
+  });
+  return collaborate({
+    mode: "refine",
+    patterns: systematic,
+    harness: options.harness,
+    refiner: options.refiner,
+    rejected: options.rejected,
+    review: { rounds: options.skepticRounds },
+  });
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { plannedEditSchema } from "../harness/types.js";
+import { critiqueSchema, diagnosisSchema, hmsSchema } from "./role-schemas.js";
+
+/** One role call: who, which schema, a summary of what it was shown, and what it said. */
+export const roleTurnSchema = z.object({
+  role: z.enum(["diagnostician", "architect", "skeptic", "editor"]),
+  schemaName: z.string(),
+  round: z.number().int(),
+  /** Human-readable summary of the evidence the role was shown. */
+  input: z.string(),
+  evidenceChars: z.number().int(),
+  /** The validated output, or null when the reply stayed unusable. */
+  output: z.unknown(),
+  error: z.string().optional(),
+});
+export type RoleTurn = z.infer<typeof roleTurnSchema>;
+
+/** One Architect/Skeptic round. */
+export const debateRoundSchema = z.object({
+  round: z.number().int(),
+  hms: hmsSchema,
+  critique: critiqueSchema.nullable(),
+});
+export type DebateRound = z.infer<typeof debateRoundSchema>;
+
+/**
+ * Everything a refinement produced: the roles' inputs and outputs, the debate rounds, the final
+ * HMS or the rejection, and the planned edits — not yet guarded; the caller applies them through
+ * the harness guards.
+ */
+export const refinementRecordSchema = z.object({
+  mode: z.enum(["refine", "reflect"]),
+  patternIds: z.array(z.string()),
+  turns: z.array(roleTurnSchema),
+  diagnoses: z.array(diagnosisSchema),
+  rounds: z.array(debateRoundSchema),
+  /** accepted: edits planned; rejected: the Skeptic said no or rounds ran out; failed: a role's reply stayed unusable. */
+  outcome: z.enum(["accepted", "rejected", "no-patterns", "no-changes", "failed"]),
+  hms: hmsSchema.nullable(),
+  rejection: z
+    .object({
+      reason: z.string(),
+      objections: z.array(z.object({ change: z.string(), reason: z.string() })),
+    })
+    .nullable(),
+  edits: z.array(plannedEditSchema),
+  /** Editor output that failed the edit schema, with why. */
+  invalidEdits: z.array(z.object({ edit: z.unknown(), issues: z.string() })),
+});
+export type RefinementRecord = z.infer<typeof refinementRecordSchema>;

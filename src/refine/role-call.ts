@@ -1,0 +1,60 @@
+import type { ZodType } from "zod";
+import { askStructured, isStructuredOutputFailure } from "../diagnose/structured-ask.js";
+import { evidenceBlock } from "../diagnose/untrusted-text.js";
+import type { ChatProvider } from "../llm/types.js";
+import type { RoleTurn } from "./refinement-record.js";
+
+/** A role's reply could not be used after chatJson's bounded repairs. */
+export class RoleOutputUnusable extends Error {
+  constructor(
+    readonly role: RoleTurn["role"],
+    readonly reason: unknown,
+  ) {
+    super(`${role}: ${reason instanceof Error ? reason.message : String(reason)}`);
+    this.name = "RoleOutputUnusable";
+  }
+}
+
+/**
+ * Calls one role and logs the turn. Unusable structured output becomes RoleOutputUnusable (the
+ * refinement ends as `failed`); transport errors propagate untouched.
+ */
+export async function callRole<T>(options: {
+  refiner: ChatProvider;
+  role: RoleTurn["role"];
+  schemaName: string;
+  template: string;
+  evidence: unknown;
+  jsonSchema: Record<string, unknown>;
+  schema: ZodType<T>;
+  round: number;
+  summary: string;
+  turns: RoleTurn[];
+}): Promise<T> {
+  const turn: RoleTurn = {
+    role: options.role,
+    schemaName: options.schemaName,
+    round: options.round,
+    input: options.summary,
+    evidenceChars: evidenceBlock(options.evidence).length,
+    output: null,
+  };
+  options.turns.push(turn);
+  try {
+    const { value } = await askStructured({
+      provider: options.refiner,
+      schemaName: options.schemaName,
+      purpose: options.role,
+      instructions: options.template,
+      evidence: options.evidence,
+      jsonSchema: options.jsonSchema,
+      schema: options.schema,
+    });
+    turn.output = value;
+    return value;
+  } catch (error) {
+    if (!isStructuredOutputFailure(error)) throw error;
+    turn.error = error instanceof Error ? error.message : String(error);
+    throw new RoleOutputUnusable(options.role, error);
+  }
+}
