@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { LoadedHarness } from "../harness/types.js";
 import type { Task } from "../config/task-schema.js";
+import type { LoadedHarness } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
 
 /** Deterministic signals the runtime records while a rollout runs. */
@@ -27,7 +27,9 @@ export type AgentEvent = z.infer<typeof agentEventSchema>;
 export const traceStepSchema = z.object({
   /** Messages sent at this step are not repeated; only what the model said and what tools returned. */
   assistant: z.string().nullable(),
-  toolCalls: z.array(z.object({ name: z.string(), arguments: z.string(), result: z.string(), error: z.boolean() })),
+  toolCalls: z.array(
+    z.object({ name: z.string(), arguments: z.string(), result: z.string(), error: z.boolean() }),
+  ),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
   latencyMs: z.number(),
@@ -41,7 +43,12 @@ export const traceSchema = z.object({
   output: z.string(),
   /** Answer extracted by the completion rule; null when none was found. */
   answer: z.string().nullable(),
-  usage: z.object({ promptTokens: z.number().int(), completionTokens: z.number().int(), llmCalls: z.number().int(), costUsd: z.number() }),
+  usage: z.object({
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+    llmCalls: z.number().int(),
+    costUsd: z.number(),
+  }),
   latencyMs: z.number(),
   /** Command harness: captured stderr (bounded). */
   stderr: z.string().optional(),
@@ -50,5 +57,11 @@ export type Trace = z.infer<typeof traceSchema>;
 
 /** Runs one task under one harness; the built-in runtime and the command adapter implement it. */
 export interface AgentAdapter {
-  run(input: { task: Task; harness: LoadedHarness; provider: ChatProvider; sampleIndex: number; signal?: AbortSignal }): Promise<Trace>;
+  run(input: {
+    task: Task;
+    harness: LoadedHarness;
+    provider: ChatProvider;
+    sampleIndex: number;
+    signal?: AbortSignal;
+  }): Promise<Trace>;
 }

@@ -1,0 +1,138 @@
+import type { HarnessConfig } from "../config/harness-schema.js";
+import type { LoadedHarness } from "../harness/types.js";
+import type { ChatMessage, ChatProvider, ChatResponse, ToolSpec } from "../llm/types.js";
+import { fitHistory } from "./context-window.js";
+import { shapeObservation } from "./observation.js";
+import { parseTextCalls, textResultMessage } from "./text-protocol.js";
+import { runTool } from "./tools.js";
+import type { TraceRecorder } from "./trace-recorder.js";
+
+/** What one model turn produced: its text and whether it called tools (whose results are now in the history). */
+export interface TurnResult {
+  text: string | null;
+  calledTools: boolean;
+}
+
+/**
+ * One rollout's conversation with the model: the system prompt, the history (every message
+ * after it), the tools offered and how (native or text protocol). `turn()` sends one request
+ * under the context policy, records it and runs the tools it called.
+ */
+export class Conversation {
+  readonly history: ChatMessage[] = [];
+
+  constructor(
+    private readonly setup: {
+      harness: LoadedHarness;
+      config: HarnessConfig;
+      provider: ChatProvider;
+      recorder: TraceRecorder;
+      system: string;
+      /** Tools the model may call this rollout (empty for single-shot). */
+      tools: ToolSpec[];
+      textProtocol: boolean;
+      seed: number;
+      signal?: AbortSignal;
+    },
+  ) {}
+
+  /** Appends a user message (the task statement, a re-prompt, a self-check request). */
+  say(content: string): void {
+    this.history.push({ role: "user", content });
+  }
+
+  /** Sends one request; null when the LLM call failed (recorded as an `llm-error` event). */
+  async turn(): Promise<TurnResult | null> {
+    const { recorder, config, tools, textProtocol } = this.setup;
+    const fitted = fitHistory({ history: this.history, config: config.context });
+    if (fitted.droppedMessages > 0) {
+      const what = fitted.taskDropped ? "; the task statement was dropped" : "";
+      recorder.event(
+        "context-overflow",
+        `dropped ${fitted.droppedMessages} of ${this.history.length} messages to fit ${config.context.max_chars} characters${what}`,
+        recorder.steps.length,
+      );
+    }
+    const messages: ChatMessage[] = this.setup.system
+      ? [{ role: "system", content: this.setup.system }, ...fitted.messages]
+      : fitted.messages;
+    const nativeTools = !textProtocol && tools.length > 0 ? tools : undefined;
+    let response: ChatResponse;
+    try {
+      response = await this.setup.provider.chat(
+        { messages, tools: nativeTools, seed: this.setup.seed, purpose: "agent" },
+        { signal: this.setup.signal },
+      );
+    } catch (error) {
+      if (this.setup.signal?.aborted) throw error;
+      recorder.event(
+        "llm-error",
+        error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        recorder.steps.length,
+      );
+      return null;
+    }
+    recorder.step(response);
+    if (tools.length === 0) {
+      this.history.push({ role: "assistant", content: response.content });
+      return { text: response.content, calledTools: false };
+    }
+    return textProtocol ? this.runTextCalls(response) : this.runNativeCalls(response);
+  }
+
+  private runNativeCalls(response: ChatResponse): TurnResult {
+    const stepIndex = this.setup.recorder.steps.length - 1;
+    const calls = response.toolCalls.map((call, index) => ({
+      ...call,
+      id: call.id || `call_${stepIndex}_${index}`,
+    }));
+    this.history.push({
+      role: "assistant",
+      content: response.content,
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+    });
+    for (const call of calls) {
+      const text = this.runCall(call.name, call.arguments);
+      this.history.push({ role: "tool", content: text, toolCallId: call.id });
+    }
+    return { text: response.content, calledTools: calls.length > 0 };
+  }
+
+  private runTextCalls(response: ChatResponse): TurnResult {
+    this.history.push({ role: "assistant", content: response.content });
+    const calls = parseTextCalls(response.content);
+    for (const call of calls)
+      this.say(textResultMessage(call.name, this.runCall(call.name, call.arguments)));
+    return { text: response.content, calledTools: calls.length > 0 };
+  }
+
+  /** Runs a tool call, records it and its events, and returns the observation text. */
+  private runCall(name: string, rawArguments: string): string {
+    const { recorder, config, harness, tools } = this.setup;
+    const outcome = runTool({ name, arguments: rawArguments, harness, offered: tools });
+    if (outcome.invalidCall)
+      recorder.event(
+        "invalid-tool-call",
+        `${name}(${rawArguments.slice(0, 200)}): ${outcome.text}`,
+      );
+    else if (outcome.error) recorder.event("tool-error", `${name}: ${outcome.text.slice(0, 300)}`);
+    const observation = shapeObservation({
+      text: outcome.text,
+      error: outcome.error,
+      config: config.observation,
+    });
+    if (observation.truncatedChars > 0) {
+      recorder.event(
+        "observation-truncated",
+        `${name} output cut by ${observation.truncatedChars} characters to ${config.observation.max_chars}`,
+      );
+    }
+    recorder.steps[recorder.steps.length - 1].toolCalls.push({
+      name,
+      arguments: rawArguments,
+      result: observation.text,
+      error: outcome.error,
+    });
+    return observation.text;
+  }
+}

@@ -1,0 +1,13 @@
+/** Agent stage: the built-in runtime and the command-harness adapter (one `run(task, harness)` each). */
+export { builtinAgent, selfCheckMessage } from "./builtin-agent.js";
+export { evaluateExpression, formatNumber } from "./calculator.js";
+export { commandAgent } from "./command-agent.js";
+export { type CommandOutput, commandOutputSchema } from "./command-output.js";
+export { extractAnswer } from "./completion.js";
+export { fitHistory } from "./context-window.js";
+export { knowledgeEntries, lookupKey } from "./lookup.js";
+export { parseTextCalls, renderToolsSection } from "./text-protocol.js";
+export { enabledTools } from "./tools.js";
+export { type AgentClock, monotonicClock } from "./trace-recorder.js";
+export type { AgentAdapter, AgentEvent, Trace, TraceStep } from "./types.js";
+export { agentEventKinds, agentEventSchema, traceSchema, traceStepSchema } from "./types.js";

@@ -1,0 +1,108 @@
+import type { HarnessConfig } from "../config/harness-schema.js";
+import type { LoadedHarness } from "../harness/types.js";
+import type { ToolSpec } from "../llm/types.js";
+import { evaluateExpression } from "./calculator.js";
+import { lookupKey } from "./lookup.js";
+
+/** Names of the built-in tools. */
+export type BuiltinToolName = "calculator" | "lookup";
+
+const defaultDescriptions: Record<BuiltinToolName, string> = {
+  calculator:
+    "Evaluate an arithmetic expression (digits, + - * / ( ) . % and spaces) and return the number.",
+  lookup: "Look up an entry of the knowledge base by its exact name and return its facts.",
+};
+
+/** The tools a built-in harness offers (enabled ones, in a fixed order, with the harness's descriptions). */
+export function enabledTools(config: HarnessConfig): ToolSpec[] {
+  const specs: ToolSpec[] = [];
+  if (config.tools.calculator.enabled) {
+    specs.push({
+      name: "calculator",
+      description: config.tools.calculator.description ?? defaultDescriptions.calculator,
+      parameters: {
+        type: "object",
+        properties: { expression: { type: "string" } },
+        required: ["expression"],
+        additionalProperties: false,
+      },
+    });
+  }
+  if (config.tools.lookup.enabled) {
+    specs.push({
+      name: "lookup",
+      description: config.tools.lookup.description ?? defaultDescriptions.lookup,
+      parameters: {
+        type: "object",
+        properties: { key: { type: "string" } },
+        required: ["key"],
+        additionalProperties: false,
+      },
+    });
+  }
+  return specs;
+}
+
+/** What a tool call produced, before the observation policy shapes it. */
+export interface ToolOutcome {
+  text: string;
+  error: boolean;
+  /** The arguments were not a JSON object with the expected field. */
+  invalidCall: boolean;
+}
+
+/**
+ * Runs one call of a built-in tool. Arguments are the raw JSON the model wrote; malformed JSON
+ * or a missing field is an `error:` result flagged `invalidCall`; an unknown or disabled tool is
+ * an error too.
+ */
+export function runTool(input: {
+  name: string;
+  arguments: string;
+  harness: LoadedHarness;
+  offered: ToolSpec[];
+}): ToolOutcome {
+  if (!input.offered.some((spec) => spec.name === input.name)) {
+    const names = input.offered.map((spec) => spec.name).join(", ") || "none";
+    return {
+      text: `error: unknown tool '${input.name}' (available: ${names})`,
+      error: true,
+      invalidCall: false,
+    };
+  }
+  const field = input.name === "calculator" ? "expression" : "key";
+  const value = readField(input.arguments, field);
+  if (value === null) {
+    return {
+      text: `error: arguments must be a JSON object like {"${field}": "..."}`,
+      error: true,
+      invalidCall: true,
+    };
+  }
+  if (input.name === "calculator") {
+    const result = evaluateExpression(value);
+    return result.ok
+      ? { text: result.text, error: false, invalidCall: false }
+      : { text: result.error, error: true, invalidCall: false };
+  }
+  const config = input.harness.config;
+  const files = (config?.tools.lookup.files ?? []).map((path) => input.harness.files[path] ?? "");
+  const result = lookupKey({ key: value, files });
+  return result.ok
+    ? { text: result.text, error: false, invalidCall: false }
+    : { text: result.error, error: true, invalidCall: false };
+}
+
+function readField(raw: string, field: string): string | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw.trim() === "" ? "null" : raw);
+  } catch {
+    return null;
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
+  const value = (parsed as Record<string, unknown>)[field];
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return null;
+}
