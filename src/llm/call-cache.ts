@@ -37,6 +37,8 @@ export type CachedUsageTotals = UsageTotals & {
   cached: Omit<UsageTotals, "retries" | "byPurpose">;
 };
 
+type Resolved = { response: ChatResponse; fromDisk: boolean };
+
 /** A provider wrapped by {@link withCallCache}. */
 export interface CachedProvider extends ChatProvider {
   /** Uncached calls/tokens/cost at the top level (what budgets count), replays under `cached`. */
@@ -60,13 +62,16 @@ export function callCacheKey(model: string, request: ChatRequest): string {
 export function withCallCache(provider: ChatProvider, dir: string): CachedProvider {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
-  const inFlight = new Map<string, Promise<ChatResponse>>();
+  const inFlight = new Map<string, Promise<Resolved>>();
 
-  async function fetchAndStore(
+  /** Disk hit, or one upstream call whose response is stored. */
+  async function resolve(
     key: string,
     request: ChatRequest,
     signal: AbortSignal | undefined,
-  ): Promise<ChatResponse> {
+  ): Promise<Resolved> {
+    const hit = await load(dir, key);
+    if (hit) return { response: hit.response, fromDisk: true };
     const response = await provider.chat(request, { signal });
     uncached.recordResponse(request.purpose, response);
     await store(dir, {
@@ -75,7 +80,7 @@ export function withCallCache(provider: ChatProvider, dir: string): CachedProvid
       model: provider.model,
       response: { ...response, cached: undefined },
     });
-    return response;
+    return { response, fromDisk: false };
   }
 
   async function chat(
@@ -83,27 +88,24 @@ export function withCallCache(provider: ChatProvider, dir: string): CachedProvid
     options?: { signal?: AbortSignal },
   ): Promise<ChatResponse> {
     const key = callCacheKey(provider.model, request);
-    const hit = await load(dir, key);
-    if (hit) {
-      const response: ChatResponse = { ...hit.response, latencyMs: 0, retries: 0, cached: true };
-      replayed.recordResponse(request.purpose, response);
-      return response;
-    }
-    // Identical concurrent requests share one upstream call; later ones count as replays.
+    // Registered synchronously, so identical concurrent requests share one lookup and at most
+    // one upstream call; every sharer but the caller that made it gets a replay.
     const pending = inFlight.get(key);
-    if (pending) {
-      const shared = await pending;
-      const response: ChatResponse = { ...shared, latencyMs: 0, retries: 0, cached: true };
-      replayed.recordResponse(request.purpose, response);
-      return response;
-    }
-    const call = fetchAndStore(key, request, options?.signal);
+    if (pending) return replay(request, (await pending).response);
+    const call = resolve(key, request, options?.signal);
     inFlight.set(key, call);
     try {
-      return await call;
+      const { response, fromDisk } = await call;
+      return fromDisk ? replay(request, response) : response;
     } finally {
       inFlight.delete(key);
     }
+  }
+
+  function replay(request: ChatRequest, stored: ChatResponse): ChatResponse {
+    const response: ChatResponse = { ...stored, latencyMs: 0, retries: 0, cached: true };
+    replayed.recordResponse(request.purpose, response);
+    return response;
   }
 
   function totals(): CachedUsageTotals {

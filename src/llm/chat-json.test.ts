@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { chatJson } from "./chat-json.js";
+import { createProvider } from "./openai-provider.js";
+import { StructuredOutputError } from "./structured-output-error.js";
+import {
+  type FakeOpenAIServer,
+  type FakeReply,
+  startFakeOpenAIServer,
+} from "./testing/fake-openai-server.js";
+import { testModelConfig } from "./testing/model-config.js";
+import { RecordingClock } from "./testing/recording-clock.js";
+
+const critiqueSchema = z.object({
+  verdict: z.enum(["accept", "revise", "reject"]),
+  objections: z.array(z.object({ change: z.string(), reason: z.string() })),
+});
+const request = {
+  messages: [{ role: "user" as const, content: "Review this HMS." }],
+  jsonSchema: { name: "critique", schema: { type: "object" } },
+  purpose: "skeptic",
+};
+const valid = '{"verdict": "revise", "objections": [{"change": "c1", "reason": "only one task"}]}';
+const expected = { verdict: "revise", objections: [{ change: "c1", reason: "only one task" }] };
+
+let server: FakeOpenAIServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function providerFor(replies: FakeReply[]) {
+  server = await startFakeOpenAIServer({ replies });
+  return createProvider({
+    config: testModelConfig(server.url),
+    baseUrl: server.url,
+    apiKey: "k-test-json",
+    clock: new RecordingClock(),
+  });
+}
+
+function userMessages(index: number): string[] {
+  const body = server!.requests[index].body as {
+    messages: Array<{ role: string; content: string }>;
+  };
+  return body.messages
+    .filter((message) => message.role === "user")
+    .map((message) => message.content);
+}
+
+describe("chatJson", () => {
+  it("reads JSON wrapped in code fences", async () => {
+    const provider = await providerFor([
+      { kind: "completion", content: `Here you go:\n\`\`\`json\n${valid}\n\`\`\`` },
+    ]);
+    const result = await chatJson(provider, request, critiqueSchema);
+    expect(result.value).toEqual(expected);
+    expect(result.repairs).toBe(0);
+    expect(server!.requests[0].body).toMatchObject({
+      response_format: { type: "json_schema", json_schema: { name: "critique" } },
+    });
+  });
+
+  it("reads JSON inside prose from a server that ignored response_format", async () => {
+    const provider = await providerFor([
+      {
+        kind: "completion",
+        content: `After careful thought, my critique is ${valid} — hope it helps.`,
+      },
+    ]);
+    const result = await chatJson(provider, request, critiqueSchema);
+    expect(result.value).toEqual(expected);
+  });
+
+  it("accepts trailing commas", async () => {
+    const provider = await providerFor([
+      { kind: "completion", content: '{"verdict": "accept", "objections": [],}' },
+    ]);
+    expect((await chatJson(provider, request, critiqueSchema)).value).toEqual({
+      verdict: "accept",
+      objections: [],
+    });
+  });
+
+  it("re-asks with the validation error and accepts the repaired reply", async () => {
+    const provider = await providerFor([
+      { kind: "completion", content: '{"verdict": "maybe", "objections": []}' },
+      { kind: "completion", content: valid },
+    ]);
+    const result = await chatJson(provider, request, critiqueSchema);
+    expect(result.value).toEqual(expected);
+    expect(result.repairs).toBe(1);
+    const second = server!.requests[1].body as {
+      messages: Array<{ role: string; content: string }>;
+    };
+    expect(second.messages.at(-2)).toEqual({
+      role: "assistant",
+      content: '{"verdict": "maybe", "objections": []}',
+    });
+    expect(userMessages(1).at(-1)).toMatch(/critique[\s\S]*- verdict: /);
+    server!.assertDone();
+  });
+
+  it("throws StructuredOutputError with the issues and raw excerpt once repairs run out", async () => {
+    const provider = await providerFor([
+      { kind: "completion", content: "I would rather not." },
+      { kind: "completion", content: '{"verdict": "accept"}' },
+      { kind: "completion", content: '{"verdict": "accept"}' },
+    ]);
+    const error = await chatJson(provider, request, critiqueSchema, { maxRepairs: 2 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(StructuredOutputError);
+    const structured = error as StructuredOutputError;
+    expect(structured.code).toBe("structured-output");
+    expect(structured.attempts).toBe(3);
+    expect(structured.issues.join("\n")).toContain("objections");
+    expect(structured.rawExcerpt).toBe('{"verdict": "accept"}');
+    expect(structured.message).toContain("'critique'");
+    expect(userMessages(1).at(-1)).toContain("no JSON object found");
+    // The conversation grows by one reply and one note per repair, no more.
+    const third = server!.requests[2].body as { messages: unknown[] };
+    expect(third.messages).toHaveLength(5);
+    server!.assertDone();
+  });
+
+  it("re-asks with a note when the reply was cut off at the token limit", async () => {
+    const provider = await providerFor([
+      {
+        kind: "completion",
+        content: '{"verdict": "revise", "objections": [{"change": "c1", "rea',
+        finishReason: "length",
+      },
+      { kind: "completion", content: valid },
+    ]);
+    const result = await chatJson(provider, request, critiqueSchema);
+    expect(result.value).toEqual(expected);
+    expect(userMessages(1).at(-1)).toContain("cut off at the token limit");
+  });
+
+  it("re-asks when the server returned no choices", async () => {
+    const provider = await providerFor([
+      { kind: "completion", noChoices: true },
+      { kind: "completion", content: valid },
+    ]);
+    const result = await chatJson(provider, request, critiqueSchema);
+    expect(result.repairs).toBe(1);
+    expect(userMessages(1).at(-1)).toContain("no choices");
+  });
+
+  it("makes exactly one call when maxRepairs is 0", async () => {
+    const provider = await providerFor([{ kind: "completion", content: "nope" }]);
+    await expect(
+      chatJson(provider, request, critiqueSchema, { maxRepairs: 0 }),
+    ).rejects.toBeInstanceOf(StructuredOutputError);
+    expect(server!.requests).toHaveLength(1);
+  });
+});
