@@ -45,6 +45,8 @@ export interface BenchEngine {
     strategy: BenchStrategy;
     settings: SharedRunSettings;
     outDir: string;
+    /** The bench's clock; the run times its training with it. */
+    clock: BenchClock;
   }): Promise<EvolveOutcome>;
 }
 

@@ -18,6 +18,18 @@ export const acceptedEditViewSchema = z.object({
 });
 export type AcceptedEditView = z.infer<typeof acceptedEditViewSchema>;
 
+/** Uncached work and the wall time it took. */
+export const spendViewSchema = z.object({
+  rollouts: z.number().int(),
+  llmCalls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  wallMs: z.number(),
+  /** Share (0–1) of the spend made by the refiner roles. */
+  refinementShare: z.number(),
+});
+export type SpendView = z.infer<typeof spendViewSchema>;
+
 const splitScoreSchema = z.object({ accuracy: z.number(), n: z.number().int() });
 
 /**
@@ -27,15 +39,10 @@ const splitScoreSchema = z.object({ accuracy: z.number(), n: z.number().int() })
 export const evolveOutcomeSchema = z.object({
   baseline: z.object({ train: splitScoreSchema, heldout: splitScoreSchema }),
   final: z.object({ train: splitScoreSchema, heldout: splitScoreSchema }),
-  cost: z.object({
-    rollouts: z.number().int(),
-    llmCalls: z.number().int(),
-    promptTokens: z.number().int(),
-    completionTokens: z.number().int(),
-    wallMs: z.number(),
-    /** Share (0–1) of the cost spent by the refiner roles. */
-    refinementShare: z.number(),
-  }),
+  /** Spend of the training part alone (what the budget bounds): the figures strategies compete on. */
+  training: spendViewSchema,
+  /** Spend of the whole run, the seed and final measurements on both splits included. */
+  total: spendViewSchema,
   /** Every pattern found in any iteration. */
   patterns: z.array(patternViewSchema),
   acceptedEdits: z.array(acceptedEditViewSchema),

@@ -1,5 +1,6 @@
+import type { Spend } from "../evolve/budget.js";
 import type { EvolveResult, IterationRecord } from "../evolve/types.js";
-import type { AcceptedEditView, EvolveOutcome, PatternView } from "./evolve-outcome.js";
+import type { AcceptedEditView, EvolveOutcome, PatternView, SpendView } from "./evolve-outcome.js";
 
 /**
  * Reads what the bench scores out of `runEvolve`'s result: costs, accuracies, every pattern
@@ -30,7 +31,8 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
       train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
       heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n },
     },
-    cost: {
+    training: spendView(result.cost.training),
+    total: {
       rollouts: result.cost.rollouts,
       llmCalls: result.cost.llmCalls,
       promptTokens: result.cost.promptTokens,
@@ -40,6 +42,23 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     },
     patterns,
     acceptedEdits,
+  };
+}
+
+function spendView(spend: Spend): SpendView {
+  const tokens = spend.promptTokens + spend.completionTokens;
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    wallMs: spend.wallMs,
+    refinementShare:
+      spend.costUsd > 0
+        ? spend.refinerCostUsd / spend.costUsd
+        : tokens > 0
+          ? spend.refinerTokens / tokens
+          : 0,
   };
 }
 

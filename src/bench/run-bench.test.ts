@@ -38,8 +38,9 @@ function engine() {
   return new FakeBenchEngine(worlds, ({ world: name, seed, strategy }) => {
     if (strategy === "ecdysis") {
       return {
-        elapsedMs: 1000,
+        elapsedMs: 1100,
         outcome: fakeOutcome({
+          trainingWallMs: 1000,
           heldout: name === "neutral" ? 0.6 : 0.8,
           rollouts: 100,
           patterns: [{ id: "p", name: "steps", kind: "systematic", memberTaskIds: ["t2"] }],
@@ -59,8 +60,9 @@ function engine() {
     }
     if (strategy === "iterative") {
       return {
-        elapsedMs: name === "neutral" ? 1200 : 2000 + seed * 1000,
+        elapsedMs: 5000,
         outcome: fakeOutcome({
+          trainingWallMs: name === "neutral" ? 1200 : 2000 + seed * 1000,
           heldout: 0.7,
           rollouts: 300,
           acceptedEdits: [
@@ -77,7 +79,7 @@ function engine() {
         }),
       };
     }
-    return { elapsedMs: 500, outcome: fakeOutcome({ heldout: 0.55 }) };
+    return { elapsedMs: 700, outcome: fakeOutcome({ heldout: 0.55, trainingWallMs: 500 }) };
   });
 }
 

@@ -64,6 +64,7 @@ export async function runBench(
           strategy,
           settings,
           outDir: runDir,
+          clock,
         });
         const wallMs = clock.now() - started;
         const run = scoreRun({ strategy, world: world.name, seed, wallMs, outcome, truth });
@@ -101,6 +102,7 @@ export function scoreRun(options: {
   strategy: BenchStrategy;
   world: string;
   seed: number;
+  /** Wall time of the whole run as the bench measured it. */
   wallMs: number;
   outcome: EvolveOutcome;
   truth: GroundTruth;
@@ -112,12 +114,14 @@ export function scoreRun(options: {
     strategy: options.strategy,
     world: options.world,
     seed: options.seed,
-    wallMs: Math.round(options.wallMs),
-    rollouts: outcome.cost.rollouts,
-    llmCalls: outcome.cost.llmCalls,
-    promptTokens: outcome.cost.promptTokens,
-    completionTokens: outcome.cost.completionTokens,
-    refinementShare: outcome.cost.refinementShare,
+    wallMs: Math.round(outcome.training.wallMs),
+    rollouts: outcome.training.rollouts,
+    llmCalls: outcome.training.llmCalls,
+    promptTokens: outcome.training.promptTokens,
+    completionTokens: outcome.training.completionTokens,
+    refinementShare: outcome.training.refinementShare,
+    totalWallMs: Math.round(options.wallMs),
+    totalRollouts: outcome.total.rollouts,
     trainAccuracy: outcome.final.train.accuracy,
     heldoutAccuracy: outcome.final.heldout.accuracy,
     seedTrainAccuracy: outcome.baseline.train.accuracy,

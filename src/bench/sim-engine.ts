@@ -1,11 +1,11 @@
-import { cp, mkdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig } from "../config/index.js";
 import { openModels } from "../eval/index.js";
-import { runEvolve } from "../evolve/index.js";
+import { runEvolve } from "../evolve/run-evolve.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
-import type { BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
+import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import { toEvolveOutcome } from "./from-evolve-result.js";
 import { projectConfigYaml } from "./project-config.js";
@@ -34,6 +34,8 @@ export function simEngine(): BenchEngine {
     },
     async prepareProject({ world, seed, dir }) {
       const seeded: World = { ...(await worldOf(world.source)), seed };
+      // A fresh folder: a leftover project from an earlier bench would carry its caches.
+      await rm(dir, { recursive: true, force: true });
       await mkdir(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
       await writeFile(path.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}\n`);
@@ -44,10 +46,10 @@ export function simEngine(): BenchEngine {
       });
       return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
     },
-    async runStrategy({ project, strategy, settings, outDir }) {
+    async runStrategy({ project, strategy, settings, outDir, clock }) {
       const files = projectFiles.get(project.dir);
       if (!files) throw new Error(`bench: project ${project.dir} was not prepared by this engine`);
-      return runOne({ project, files, strategy, settings, outDir });
+      return runOne({ project, files, strategy, settings, outDir, clock });
     },
   };
 }
@@ -65,10 +67,13 @@ async function runOne(options: {
   strategy: BenchStrategy;
   settings: SharedRunSettings;
   outDir: string;
+  clock: BenchClock;
 }): Promise<EvolveOutcome> {
   const { project, files, strategy, settings, outDir } = options;
   // A private copy per strategy: its own rollout cache and journal, and an untouched seed harness.
+  // Fresh every time: a leftover journal or cache would let runEvolve resume and skip paid work.
   const projectDir = path.join(outDir, "project");
+  await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   await cp(project.dir, projectDir, {
     recursive: true,
@@ -81,14 +86,19 @@ async function runOne(options: {
       strategy,
       settings,
       model: project.agentModel ?? "sim-1",
-      worldFile: "world.json",
+      worldFile: path.join(projectDir, "world.json"),
       ...files,
     }),
   );
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const result = await runEvolve({ loaded, outDir: path.join(outDir, "evolve"), models });
+    const result = await runEvolve({
+      loaded,
+      outDir: path.join(outDir, "evolve"),
+      models,
+      clock: options.clock,
+    });
     return toEvolveOutcome(result);
   } finally {
     await models.close();

@@ -9,14 +9,19 @@ export const benchRunSchema = z.object({
   strategy: benchStrategySchema,
   world: z.string(),
   seed: z.number().int(),
-  /** Wall time of the whole `runEvolve` call (training plus its held-out gate). */
+  /** Training wall time (the strategy's search, without the final measurements and gate). */
   wallMs: z.number(),
+  /** Uncached training rollouts, LLM calls and tokens (what the budget bounds). */
   rollouts: z.number().int(),
   llmCalls: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
-  /** Share (0–1) of the run's tokens spent by the refiner roles rather than the agent. */
+  /** Share (0–1) of the training spend made by the refiner roles rather than the agent. */
   refinementShare: z.number(),
+  /** Wall time of the whole `runEvolve` call, measured by the bench (measurements and gate included). */
+  totalWallMs: z.number(),
+  /** Uncached rollouts of the whole run (seed and final measurements included). */
+  totalRollouts: z.number().int(),
   trainAccuracy: z.number(),
   heldoutAccuracy: z.number(),
   seedTrainAccuracy: z.number(),
@@ -35,6 +40,7 @@ export type BenchRun = z.infer<typeof benchRunSchema>;
 /** The figures summarised per strategy. */
 export const benchFigures = [
   "wallMs",
+  "totalWallMs",
   "rollouts",
   "llmCalls",
   "promptTokens",
@@ -62,6 +68,7 @@ const figureSpread = spreadSchema.nullable();
 /** Figure name → spread, for one strategy. */
 export const strategySummarySchema = z.object({
   wallMs: figureSpread,
+  totalWallMs: figureSpread,
   rollouts: figureSpread,
   llmCalls: figureSpread,
   promptTokens: figureSpread,

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { BenchEngine, PreparedProject, SharedRunSettings } from "../engine.js";
+import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "../engine.js";
 import type { EvolveOutcome } from "../evolve-outcome.js";
 import type { TaskTruth } from "../ground-truth.js";
 import type { BenchStrategy, BenchWorld } from "../types.js";
@@ -84,6 +84,7 @@ export class FakeBenchEngine implements BenchEngine {
     strategy: BenchStrategy;
     settings: SharedRunSettings;
     outDir: string;
+    clock: BenchClock;
   }): Promise<EvolveOutcome> {
     const { world, strategy, settings } = options;
     this.calls.push({
@@ -123,10 +124,20 @@ export function fakeOutcome(overrides: {
   seedHeldout?: number;
   rollouts?: number;
   llmCalls?: number;
+  /** Training wall time the outcome reports. */
+  trainingWallMs?: number;
   patterns?: EvolveOutcome["patterns"];
   acceptedEdits?: EvolveOutcome["acceptedEdits"];
 }): EvolveOutcome {
   const seedHeldout = overrides.seedHeldout ?? 0.5;
+  const spend = {
+    rollouts: overrides.rollouts ?? 100,
+    llmCalls: overrides.llmCalls ?? 200,
+    promptTokens: 1000,
+    completionTokens: 100,
+    wallMs: 0,
+    refinementShare: 0.1,
+  };
   return {
     baseline: {
       train: { accuracy: seedHeldout, n: 20 },
@@ -136,13 +147,11 @@ export function fakeOutcome(overrides: {
       train: { accuracy: overrides.train ?? overrides.heldout, n: 20 },
       heldout: { accuracy: overrides.heldout, n: 20 },
     },
-    cost: {
-      rollouts: overrides.rollouts ?? 100,
-      llmCalls: overrides.llmCalls ?? 200,
-      promptTokens: 1000,
-      completionTokens: 100,
-      wallMs: 0,
-      refinementShare: 0.1,
+    training: { ...spend, wallMs: overrides.trainingWallMs ?? 0 },
+    total: {
+      ...spend,
+      rollouts: spend.rollouts + 40,
+      wallMs: (overrides.trainingWallMs ?? 0) + 100,
     },
     patterns: overrides.patterns ?? [],
     acceptedEdits: overrides.acceptedEdits ?? [],
