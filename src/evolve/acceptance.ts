@@ -1,0 +1,78 @@
+/** Outcome per task id (pass or fail) of one harness on a set of tasks. */
+export type PassMap = ReadonlyMap<string, boolean>;
+
+/** The discordant tasks of a paired comparison. */
+export interface PairedComparison {
+  /** Tasks both sides ran. */
+  n: number;
+  before: number;
+  after: number;
+  /** Failed before, pass after. */
+  fixed: string[];
+  /** Passed before, fail after. */
+  broken: string[];
+  /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
+  pValue: number;
+}
+
+/** Sum of log k for k = 1..n. */
+function logFactorial(n: number): number {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+
+/** Upper tail P[X ≥ successes] of Binomial(trials, ½), computed in log space so large n does not underflow. */
+export function binomialUpperTail(successes: number, trials: number): number {
+  if (successes <= 0) return 1;
+  if (successes > trials) return 0;
+  const logN = logFactorial(trials);
+  let total = 0;
+  for (let k = successes; k <= trials; k++) {
+    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
+  }
+  return Math.min(1, total);
+}
+
+/** One-sided exact McNemar test on the discordant pairs: small p means `fixed` outnumbers `broken` beyond noise. */
+export function mcnemarOneSided(fixed: number, broken: number): number {
+  return binomialUpperTail(fixed, fixed + broken);
+}
+
+/** Pairs two outcome maps over the tasks both contain. */
+export function comparePaired(before: PassMap, after: PassMap): PairedComparison {
+  const fixed: string[] = [];
+  const broken: string[] = [];
+  let n = 0;
+  let passesBefore = 0;
+  let passesAfter = 0;
+  for (const [taskId, passedBefore] of before) {
+    const passedAfter = after.get(taskId);
+    if (passedAfter === undefined) continue;
+    n += 1;
+    if (passedBefore) passesBefore += 1;
+    if (passedAfter) passesAfter += 1;
+    if (!passedBefore && passedAfter) fixed.push(taskId);
+    if (passedBefore && !passedAfter) broken.push(taskId);
+  }
+  fixed.sort();
+  broken.sort();
+  return {
+    n,
+    before: passesBefore,
+    after: passesAfter,
+    fixed,
+    broken,
+    pValue: mcnemarOneSided(fixed.length, broken.length),
+  };
+}
+
+/** Cheap validation: worth a full evaluation only when the candidate fixes more than it breaks. */
+export function isPromising(comparison: PairedComparison): boolean {
+  return comparison.fixed.length > comparison.broken.length;
+}
+
+/** Acceptance: a real improvement, not noise — fixed > broken and the one-sided McNemar p below alpha. */
+export function isAccepted(comparison: PairedComparison, alpha: number): boolean {
+  return comparison.fixed.length > comparison.broken.length && comparison.pValue < alpha;
+}

@@ -1,0 +1,122 @@
+import type { Budget } from "../config/config-schema.js";
+import { BudgetExhaustedError } from "../errors/budget-error.js";
+
+/** Uncached work done, the unit budgets are counted in. */
+export interface Spend {
+  rollouts: number;
+  llmCalls: number;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+  /** The part of the LLM spend made by the refiner roles (diagnosis, refinement). */
+  refinerCalls: number;
+  refinerTokens: number;
+  refinerCostUsd: number;
+  wallMs: number;
+}
+
+/** A zero spend. */
+export function emptySpend(): Spend {
+  return {
+    rollouts: 0,
+    llmCalls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    costUsd: 0,
+    refinerCalls: 0,
+    refinerTokens: 0,
+    refinerCostUsd: 0,
+    wallMs: 0,
+  };
+}
+
+/** `a + b` field by field. */
+export function addSpend(a: Spend, b: Spend): Spend {
+  const sum = emptySpend();
+  for (const key of Object.keys(sum) as (keyof Spend)[]) sum[key] = a[key] + b[key];
+  return sum;
+}
+
+/** `a - b` field by field. */
+export function subtractSpend(a: Spend, b: Spend): Spend {
+  const difference = emptySpend();
+  for (const key of Object.keys(difference) as (keyof Spend)[]) difference[key] = a[key] - b[key];
+  return difference;
+}
+
+/**
+ * Tracks uncached spend against the configured limits. Checked between stages (`check`) and,
+ * through `signal`, inside evaluations: when a limit is reached the signal aborts, in-flight work
+ * ends at the next rollout boundary and the run stops cleanly with `stoppedBy` set.
+ */
+export class BudgetTracker {
+  private spent = emptySpend();
+  private readonly controller = new AbortController();
+  private exhausted: BudgetExhaustedError | undefined;
+
+  constructor(
+    private readonly limits: Budget,
+    private readonly now: () => number,
+    private readonly startedAt = now(),
+  ) {}
+
+  /** Aborts when a limit is reached; pass it to evaluations. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Adds uncached work (live, from the meters, or replayed from the journal). */
+  add(delta: Partial<Spend>): void {
+    for (const [key, value] of Object.entries(delta) as [keyof Spend, number][])
+      this.spent[key] += value;
+    this.evaluateLimits();
+  }
+
+  /** Spend so far, wall time included (this session's time plus replayed time). */
+  snapshot(): Spend {
+    return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
+  }
+
+  /** Spend without this session's wall time (what stages record as deltas). */
+  counters(): Spend {
+    return { ...this.spent };
+  }
+
+  /** Rollouts still allowed (Infinity without a rollout limit). */
+  remainingRollouts(): number {
+    return this.limits.rollouts === undefined
+      ? Number.POSITIVE_INFINITY
+      : Math.max(0, this.limits.rollouts - this.spent.rollouts);
+  }
+
+  /** The exhausted resource, if any. */
+  exceeded(): BudgetExhaustedError | undefined {
+    this.evaluateLimits();
+    return this.exhausted;
+  }
+
+  /** Throws BudgetExhaustedError once any limit is reached. */
+  check(): void {
+    const error = this.exceeded();
+    if (error) throw error;
+  }
+
+  private evaluateLimits(): void {
+    if (this.exhausted) return;
+    const spend = this.snapshot();
+    const tokens = spend.promptTokens + spend.completionTokens;
+    const checks: [BudgetExhaustedError["resource"], number, number | undefined][] = [
+      ["rollouts", spend.rollouts, this.limits.rollouts],
+      ["tokens", tokens, this.limits.tokens],
+      ["costUsd", spend.costUsd, this.limits.costUsd],
+      ["wallMs", spend.wallMs, this.limits.wallMs],
+    ];
+    for (const [resource, used, limit] of checks) {
+      if (limit !== undefined && used >= limit) {
+        this.exhausted = new BudgetExhaustedError(resource, limit);
+        this.controller.abort(this.exhausted);
+        return;
+      }
+    }
+  }
+}

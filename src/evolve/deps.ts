@@ -1,0 +1,127 @@
+import type { AgentAdapter } from "../agent/types.js";
+import type { LoadedConfig } from "../config/config-schema.js";
+import type { ScorerSpec, Task } from "../config/task-schema.js";
+import type { EvalResult, RolloutRecord, Verdict } from "../eval/types.js";
+import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import type { ChatProvider } from "../llm/types.js";
+import type {
+  DiagnosisView,
+  PatternView,
+  RefinementView,
+  RejectedProposalView,
+} from "./stage-views.js";
+
+/** What evaluation needs from a scorer. */
+export interface ScorerLike {
+  score(task: Task, output: { answer: string | null; output: string }): Promise<Verdict>;
+}
+
+/** What evaluation needs from a rollout cache. */
+export interface RolloutCacheLike {
+  get(key: string): Promise<RolloutRecord | undefined>;
+  put(record: RolloutRecord): Promise<void>;
+}
+
+/** A progress display (src/eval's ProgressSink). */
+export interface ProgressSink {
+  start(label: string, total: number): void;
+  tick(done: number, passed: number): void;
+  end(): void;
+}
+
+/** Options of src/eval's `evaluate`. */
+export interface EvaluateOptions {
+  tasks: Task[];
+  harness: LoadedHarness;
+  provider: ChatProvider;
+  adapter: AgentAdapter;
+  scorer: (task: Task) => ScorerLike;
+  samples?: number;
+  concurrency: number;
+  cache?: RolloutCacheLike;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+  split: string;
+  label?: string;
+  /** Sampling parameters that key the rollout cache. */
+  params?: object;
+  /** Index of the first sample (re-samples use fresh indices). */
+  firstSample?: number;
+}
+
+/** The models a run uses. Providers are plain chat providers; the loop meters them itself. */
+export interface Models {
+  agent: ChatProvider;
+  refiner: ChatProvider;
+  probe?: ChatProvider;
+}
+
+/** Options of the diagnosis stage (src/diagnose's `diagnoseBatch`). */
+export interface DiagnoseOptions {
+  records: RolloutRecord[];
+  tasks: Task[];
+  refiner: ChatProvider;
+  resample?: (records: RolloutRecord[], k: number) => Promise<RolloutRecord[]>;
+  probe?: (records: RolloutRecord[]) => Promise<RolloutRecord[]>;
+  minSupport: { tasks: number; categories: number };
+  /** Re-samples per failing member (evolve.resamples). */
+  resamples?: number;
+  /** The harness's step budget, for the step-count signal. */
+  stepLimit?: number;
+}
+
+/**
+ * Every other stage the loop calls, injected so the loop can be tested with small fakes
+ * (src/evolve/testing) and wired to the real stages in `real-deps.ts`.
+ */
+export interface EvolveDeps {
+  evaluate(options: EvaluateOptions): Promise<{ result: EvalResult; records: RolloutRecord[] }>;
+  diagnose(options: DiagnoseOptions): Promise<DiagnosisView>;
+  refine(options: {
+    patterns: PatternView[];
+    harness: LoadedHarness;
+    refiner: ChatProvider;
+    rejected: RejectedProposalView[];
+    skepticRounds: number;
+  }): Promise<RefinementView>;
+  reflect(options: {
+    failures: RolloutRecord[];
+    tasks: Task[];
+    harness: LoadedHarness;
+    refiner: ChatProvider;
+    rejected: RejectedProposalView[];
+  }): Promise<RefinementView>;
+  applyEdits(options: { harness: LoadedHarness; edits: PlannedEdit[]; guard: GuardContextLike }): {
+    harness: LoadedHarness;
+    applied: PlannedEdit[];
+    rejected: GuardRejection[];
+  };
+  diffHarness(
+    before: LoadedHarness,
+    after: LoadedHarness,
+  ): { patch: string; files: { path: string; added: number; removed: number }[] };
+  loadHarness(options: {
+    dir: string;
+    kind: "builtin" | "command";
+    command?: string[];
+  }): Promise<LoadedHarness>;
+  writeHarness(harness: LoadedHarness, dir: string): Promise<void>;
+  loadTasks(path: string): Promise<Task[]>;
+  createScorer(spec: ScorerSpec, context: { root: string; judge?: ChatProvider }): ScorerLike;
+  createAdapter(loaded: LoadedConfig): AgentAdapter;
+  createRolloutCache(dir: string): RolloutCacheLike;
+  /** Opens the configured models (starts the sim in-process for `provider: sim`). */
+  openModels(loaded: LoadedConfig): Promise<Models & { close(): Promise<void> }>;
+  /** Wraps a provider with the on-disk call cache (src/llm's withCallCache). */
+  withCallCache(provider: ChatProvider, dir: string): ChatProvider;
+}
+
+/** src/harness's GuardContext. */
+export interface GuardContextLike {
+  editable: string[];
+  protectedPaths: string[];
+  forbiddenStrings: string[];
+  forbiddenInputs: string[];
+  maxFileBytes?: number;
+  maxEditBytes?: number;
+}

@@ -1,0 +1,111 @@
+import path from "node:path";
+import type { AgentAdapter } from "../agent/types.js";
+import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import type { Task } from "../config/task-schema.js";
+import type { ChatProvider } from "../llm/types.js";
+import type { BudgetTracker } from "./budget.js";
+import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
+import { meterProvider } from "./meter.js";
+import type { EvaluateFn } from "./types.js";
+
+/** The sampling parameters that key the rollout cache (the same ones `ecdysis eval` uses). */
+export function modelParams(model: ModelConfig): { temperature: number; maxTokens: number } {
+  return { temperature: model.temperature, maxTokens: model.maxTokens };
+}
+
+/** Per-task scorer factory: a task's own scorer overrides the config's default; one instance per spec. */
+export function scorerFactory(options: {
+  loaded: LoadedConfig;
+  deps: EvolveDeps;
+  judge?: ChatProvider;
+}): (task: Task) => ScorerLike {
+  const scorers = new Map<string, ScorerLike>();
+  return (task) => {
+    const spec = task.scorer ?? options.loaded.config.tasks.scorer;
+    const key = JSON.stringify(spec);
+    let scorer = scorers.get(key);
+    if (!scorer) {
+      scorer = options.deps.createScorer(spec, { root: options.loaded.root, judge: options.judge });
+      scorers.set(key, scorer);
+    }
+    return scorer;
+  };
+}
+
+/**
+ * The run's models, wrapped: the on-disk call cache (`<cacheDir>/calls`, so a resumed run repeats
+ * no finished LLM call) inside, the budget meter outside (so only uncached calls count).
+ */
+export function wrapModels(options: {
+  models: Models;
+  loaded: LoadedConfig;
+  deps: EvolveDeps;
+  budget: BudgetTracker;
+  callCache: boolean;
+}): Models {
+  const { models, loaded, deps, budget } = options;
+  const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const cached = (provider: ChatProvider): ChatProvider =>
+    options.callCache ? deps.withCallCache(provider, dir) : provider;
+  return {
+    agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
+    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
+    probe: models.probe
+      ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
+      : undefined,
+  };
+}
+
+/**
+ * Evaluation as the loop calls it: rollout cache under `<cacheDir>/rollouts`, the config's
+ * concurrency and samples, and — when `enforce` — the budget's abort signal. An evaluation cut
+ * short by the budget throws BudgetExhaustedError; one that finished is kept.
+ */
+export function makeEvaluate(options: {
+  loaded: LoadedConfig;
+  deps: EvolveDeps;
+  models: Models;
+  adapter: AgentAdapter;
+  cache: RolloutCacheLike;
+  scorer: (task: Task) => ScorerLike;
+  budget: BudgetTracker;
+  enforce: boolean;
+  progress?: ProgressSink;
+  split: string;
+}): EvaluateFn {
+  const { loaded, deps, models, budget } = options;
+  return async (request) => {
+    if (options.enforce) budget.check();
+    const provider = request.provider === "probe" ? models.probe : models.agent;
+    if (!provider) throw new Error("evaluate: no probe model is configured");
+    let outcome: Awaited<ReturnType<EvaluateFn>>;
+    try {
+      outcome = await deps.evaluate({
+        tasks: request.tasks,
+        harness: request.harness,
+        provider,
+        adapter: options.adapter,
+        scorer: options.scorer,
+        samples: request.samples ?? loaded.config.samples,
+        firstSample: request.firstSample,
+        params: modelParams(
+          request.provider === "probe"
+            ? (loaded.config.probe ?? loaded.config.model)
+            : loaded.config.model,
+        ),
+        concurrency: loaded.config.concurrency,
+        cache: options.cache,
+        progress: options.progress,
+        signal: options.enforce ? budget.signal : undefined,
+        split: options.split,
+        label: request.label,
+      });
+    } catch (error) {
+      const exhausted = options.enforce ? budget.exceeded() : undefined;
+      throw exhausted ?? error;
+    }
+    const exhausted = options.enforce ? budget.exceeded() : undefined;
+    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
+    return outcome;
+  };
+}

@@ -1,0 +1,72 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { LoadedConfig } from "../config/config-schema.js";
+import { renderGateComment } from "../report/gate-comment.js";
+import { BudgetTracker } from "./budget.js";
+import type { EvolveDeps, Models } from "./deps.js";
+import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { compareGate, type GateResult } from "./gate-result.js";
+import { meterAdapter } from "./meter.js";
+
+/** Options of runGate. */
+export interface RunGateOptions {
+  base: { harnessDir: string };
+  head: { harnessDir: string };
+  /** Loaded from the BASE branch: held-out tasks, scorer and thresholds never come from the PR under test. */
+  loaded: LoadedConfig;
+  outDir: string;
+  models?: Models;
+  deps?: EvolveDeps;
+  callCache?: boolean;
+}
+
+/**
+ * The held-out gate for any harness change: evaluates base and head on the base's held-out
+ * split, compares them pairwise, and writes gate.json and gate.md (the sticky comment's text).
+ */
+export async function runGate(options: RunGateOptions): Promise<GateResult> {
+  const { loaded } = options;
+  const config = loaded.config;
+  const deps = options.deps ?? (await import("./real-deps.js")).realDeps;
+  const load = (dir: string) =>
+    deps.loadHarness({
+      dir: path.resolve(dir),
+      kind: config.harness.kind,
+      command: config.harness.command,
+    });
+  const base = await load(options.base.harnessDir);
+  const head = await load(options.head.harnessDir);
+  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const opened = options.models ? undefined : await deps.openModels(loaded);
+  try {
+    // No limits: the gate measures, it does not train; the tracker only counts.
+    const budget = new BudgetTracker({}, () => 0);
+    const models = wrapModels({
+      models: options.models ?? (opened as Models),
+      loaded,
+      deps,
+      budget,
+      callCache: options.callCache ?? true,
+    });
+    const evaluate = makeEvaluate({
+      loaded,
+      deps,
+      models,
+      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
+      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
+      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      budget,
+      enforce: false,
+      split: "heldout",
+    });
+    const baseRun = await evaluate({ tasks: heldout, harness: base, label: "gate: base" });
+    const headRun = await evaluate({ tasks: heldout, harness: head, label: "gate: head" });
+    const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    await mkdir(options.outDir, { recursive: true });
+    await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);
+    await writeFile(path.join(options.outDir, "gate.md"), renderGateComment(result));
+    return result;
+  } finally {
+    await opened?.close();
+  }
+}

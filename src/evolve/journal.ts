@@ -1,0 +1,116 @@
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { InputError } from "../errors/input-error.js";
+import { type BudgetTracker, emptySpend, type Spend, subtractSpend } from "./budget.js";
+
+const headerSchema = z.object({
+  type: z.literal("header"),
+  runKey: z.string(),
+  configHash: z.string(),
+  strategy: z.string(),
+});
+const entrySchema = z.object({
+  type: z.literal("stage"),
+  stage: z.string(),
+  output: z.unknown(),
+  spend: z.record(z.string(), z.number()),
+});
+/** One finished stage in journal.jsonl. */
+export type JournalEntry = z.infer<typeof entrySchema>;
+
+/**
+ * journal.jsonl of an evolve run: a header line, then one line per finished stage with its
+ * output and the uncached spend it cost. Re-running into the same folder replays finished
+ * stages (and their spend) instead of running them; a different config is refused.
+ */
+export class Journal {
+  private constructor(
+    private readonly file: string,
+    private readonly entries: Map<string, JournalEntry>,
+    private readonly budget: BudgetTracker,
+    private readonly afterStage?: (stage: string) => void,
+  ) {}
+
+  /** Opens (or creates) the journal in `outDir`. */
+  static async open(options: {
+    outDir: string;
+    runKey: string;
+    configHash: string;
+    strategy: string;
+    budget: BudgetTracker;
+    afterStage?: (stage: string) => void;
+  }): Promise<Journal> {
+    const file = path.join(options.outDir, "journal.jsonl");
+    const entries = new Map<string, JournalEntry>();
+    let text: string | undefined;
+    try {
+      text = await readFile(file, "utf8");
+    } catch {
+      text = undefined;
+    }
+    if (text === undefined || text.trim() === "") {
+      await mkdir(options.outDir, { recursive: true });
+      const header = {
+        type: "header",
+        runKey: options.runKey,
+        configHash: options.configHash,
+        strategy: options.strategy,
+      };
+      await writeFile(file, `${JSON.stringify(header)}\n`);
+    } else {
+      const lines = text.split("\n").filter((line) => line.trim() !== "");
+      const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
+      if (!header.success)
+        throw new InputError(file, "is not an Ecdysis run journal; choose another --out folder", {
+          line: 1,
+        });
+      if (header.data.runKey !== options.runKey) {
+        throw new InputError(
+          file,
+          `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; ` +
+            `now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
+          { line: 1 },
+        );
+      }
+      for (const line of lines.slice(1)) {
+        // A line cut short by a kill is the stage that did not finish: it simply runs again.
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const entry = entrySchema.safeParse(parsed);
+        if (entry.success) entries.set(entry.data.stage, entry.data);
+      }
+    }
+    return new Journal(file, entries, options.budget, options.afterStage);
+  }
+
+  /** Names of the finished stages. */
+  finished(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  /** Runs a stage once: replays a finished one (adding its recorded spend to the budget). */
+  async stage<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const done = this.entries.get(name);
+    if (done) {
+      this.budget.add(done.spend as Partial<Spend>);
+      return done.output as T;
+    }
+    const before = this.budget.snapshot();
+    // Round-trip through JSON so a fresh run continues with exactly what a resumed run would read.
+    const output = JSON.parse(JSON.stringify((await run()) ?? null)) as T;
+    const spend = subtractSpend(this.budget.snapshot(), before);
+    const recorded: Partial<Spend> = {};
+    for (const key of Object.keys(emptySpend()) as (keyof Spend)[])
+      if (spend[key] !== 0) recorded[key] = spend[key];
+    const entry: JournalEntry = { type: "stage", stage: name, output, spend: recorded };
+    await appendFile(this.file, `${JSON.stringify(entry)}\n`);
+    this.entries.set(name, entry);
+    this.afterStage?.(name);
+    return output;
+  }
+}

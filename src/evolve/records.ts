@@ -1,0 +1,59 @@
+import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import type { PassMap } from "./acceptance.js";
+import type { Score, TraceExcerpt } from "./types.js";
+
+/** Task id → pass of an evaluation. */
+export function passMapOf(result: EvalResult): Map<string, boolean> {
+  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
+}
+
+/** Keeps only the given task ids. */
+export function restrictPassMap(map: PassMap, taskIds: ReadonlySet<string>): Map<string, boolean> {
+  return new Map([...map].filter(([taskId]) => taskIds.has(taskId)));
+}
+
+/** Accuracy, n and interval of an evaluation. */
+export function scoreOf(result: EvalResult): Score {
+  return { accuracy: result.accuracy, n: result.n, interval: result.interval };
+}
+
+const maxText = 1500;
+
+function clip(text: string): string {
+  return text.length > maxText ? `${text.slice(0, maxText)}…` : text;
+}
+
+/** A bounded excerpt of a rollout for the report. */
+export function traceExcerpt(record: RolloutRecord): TraceExcerpt {
+  return {
+    key: record.key,
+    taskId: record.taskId,
+    category: record.category,
+    output: clip(record.output),
+    answer: record.answer,
+    verdict: { pass: record.verdict.pass, reason: record.verdict.reason },
+    events: record.trace.events.map((event) => event.kind),
+    steps: record.trace.steps.slice(0, 12).map((step) => ({
+      assistant: step.assistant === null ? null : clip(step.assistant),
+      toolCalls: step.toolCalls.map((call) => ({
+        ...call,
+        arguments: clip(call.arguments),
+        result: clip(call.result),
+      })),
+    })),
+  };
+}
+
+/** The first record of each task that failed in the evaluation (one per failing task). */
+export function failingRecords(result: EvalResult, records: RolloutRecord[]): RolloutRecord[] {
+  const passes = passMapOf(result);
+  const seen = new Set<string>();
+  const failing: RolloutRecord[] = [];
+  for (const record of records) {
+    if (passes.get(record.taskId) !== false || record.verdict.pass || seen.has(record.taskId))
+      continue;
+    seen.add(record.taskId);
+    failing.push(record);
+  }
+  return failing;
+}

@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { LoadedConfig } from "../config/config-schema.js";
+import { BudgetExhaustedError } from "../errors/budget-error.js";
+import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import { renderHtml } from "../report/render-html.js";
+import { renderMarkdown } from "../report/render-markdown.js";
+import { BudgetTracker } from "./budget.js";
+import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
+import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { evolveGate } from "./gate-result.js";
+import { buildGuardContext } from "./guard-context.js";
+import { Journal } from "./journal.js";
+import { meterAdapter } from "./meter.js";
+import { scoreOf } from "./records.js";
+import { createRng, deriveSeed } from "./rng.js";
+import { strategyByName } from "./strategies/index.js";
+import type { EvolveResult, Strategy, StrategyOutcome, StrategyProgress } from "./types.js";
+
+/** Options of runEvolve. */
+export interface RunEvolveOptions {
+  loaded: LoadedConfig;
+  /** Defaults to the config's `evolve.strategy`. */
+  strategy?: Strategy;
+  outDir: string;
+  /** Models to use instead of opening the configured ones (bench, tests). */
+  models?: Models;
+  progress?: ProgressSink;
+  clock?: { now(): number };
+  /** The other stages; defaults to the real ones. */
+  deps?: EvolveDeps;
+  /** Wrap models with the on-disk call cache (default true). */
+  callCache?: boolean;
+  /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
+  afterStage?: (stage: string) => void;
+}
+
+async function defaultDeps(): Promise<EvolveDeps> {
+  return (await import("./real-deps.js")).realDeps;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Runs a strategy on the train split, then the held-out gate (seed versus final harness on the
+ * held-out split, whose records no role ever sees), and writes into `outDir`: result.json,
+ * report.md, report.html, harness/ (the evolved files), harness.patch and journal.jsonl.
+ * Re-running into the same folder with the same config resumes: finished stages are replayed.
+ */
+export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult> {
+  const { loaded, outDir } = options;
+  const config = loaded.config;
+  const deps = options.deps ?? (await defaultDeps());
+  const clock = options.clock ?? { now: () => Date.now() };
+  const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
+  const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
+  const journal = await Journal.open({
+    outDir,
+    runKey: sha256(`${loaded.hash}\n${strategy.name}`),
+    configHash: loaded.hash,
+    strategy: strategy.name,
+    budget,
+    afterStage: options.afterStage,
+  });
+  const seedHarness = await deps.loadHarness({
+    dir: path.resolve(loaded.root, config.harness.dir),
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  const train = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
+  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const opened = options.models ? undefined : await deps.openModels(loaded);
+  try {
+    const models = wrapModels({
+      models: options.models ?? (opened as Models),
+      loaded,
+      deps,
+      budget,
+      callCache: options.callCache ?? true,
+    });
+    const shared = {
+      loaded,
+      deps,
+      models,
+      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
+      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      budget,
+      progress: options.progress,
+    };
+    const adapter = deps.createAdapter(loaded);
+    const trainingEvaluate = makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter, budget, enforce: true }),
+      enforce: true,
+      split: "train",
+    });
+    const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
+    let outcome: StrategyOutcome;
+    try {
+      outcome = await strategy.run(
+        {
+          config,
+          seedHarness,
+          train,
+          heldoutSize: heldout.length,
+          guard: buildGuardContext({ loaded, train, heldout }),
+          deps,
+          models,
+          evaluate: trainingEvaluate,
+          stage: (name, run) => journal.stage(name, run),
+          rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
+          checkBudget: () => budget.check(),
+          remainingRollouts: () => budget.remainingRollouts(),
+        },
+        progress,
+      );
+    } catch (error) {
+      if (!(error instanceof BudgetExhaustedError)) throw error;
+      outcome = {
+        finalHarness: progress.harness,
+        iterations: progress.iterations,
+        stoppedBy: `budget:${error.resource}`,
+        rejected: progress.rejected,
+        evaluationSamples: progress.evaluationSamples,
+      };
+    }
+    const training = budget.snapshot();
+    // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
+    const measure = (split: "train" | "heldout") =>
+      makeEvaluate({
+        ...shared,
+        adapter: meterAdapter({ adapter, budget, enforce: false }),
+        enforce: false,
+        split,
+      });
+    const finalSamples = outcome.evaluationSamples ?? config.samples;
+    const run = async (
+      name: string,
+      split: "train" | "heldout",
+      which: "seed" | "final",
+    ): Promise<{ result: EvalResult; records: RolloutRecord[] }> =>
+      journal.stage(`final/${which}-${split}`, () =>
+        measure(split)({
+          tasks: split === "train" ? train : heldout,
+          harness: which === "seed" ? seedHarness : outcome.finalHarness,
+          samples: which === "seed" ? config.samples : finalSamples,
+          label: name,
+        }),
+      );
+    const baselineTrain = await run("seed: train", "train", "seed");
+    const baselineHeldout = await run("seed: held-out", "heldout", "seed");
+    const finalTrain = await run("final: train", "train", "final");
+    const finalHeldout = await run("final: held-out", "heldout", "final");
+    const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
+    const spend = budget.snapshot();
+    const tokens = spend.promptTokens + spend.completionTokens;
+    const result: EvolveResult = {
+      version: 1,
+      strategy: strategy.name,
+      seed: config.seed,
+      configHash: loaded.hash,
+      model: models.agent.model,
+      stoppedBy: outcome.stoppedBy,
+      baseline: { train: scoreOf(baselineTrain.result), heldout: scoreOf(baselineHeldout.result) },
+      final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
+      iterations: outcome.iterations,
+      acceptedEdits: outcome.iterations
+        .filter((iteration) => iteration.verdict === "accepted")
+        .flatMap((iteration) => iteration.applied),
+      rejectedProposals: outcome.rejected,
+      cost: {
+        rollouts: spend.rollouts,
+        llmCalls: spend.llmCalls,
+        promptTokens: spend.promptTokens,
+        completionTokens: spend.completionTokens,
+        costUsd: spend.costUsd,
+        wallMs: spend.wallMs,
+        refinementShare:
+          spend.costUsd > 0
+            ? spend.refinerCostUsd / spend.costUsd
+            : tokens > 0
+              ? spend.refinerTokens / tokens
+              : 0,
+        refinement: {
+          llmCalls: spend.refinerCalls,
+          tokens: spend.refinerTokens,
+          costUsd: spend.refinerCostUsd,
+        },
+        training,
+      },
+      harness: {
+        seedHash: seedHarness.hash,
+        finalHash: outcome.finalHarness.hash,
+        changedFiles: diff.files,
+        patch: diff.patch,
+      },
+      gate: evolveGate({
+        baseline: baselineHeldout.result,
+        final: finalHeldout.result,
+        gate: config.gate,
+      }),
+    };
+    await writeOutputs({ outDir, result, deps, finalHarness: outcome.finalHarness });
+    return result;
+  } finally {
+    await opened?.close();
+  }
+}
+
+async function writeOutputs(options: {
+  outDir: string;
+  result: EvolveResult;
+  deps: EvolveDeps;
+  finalHarness: StrategyOutcome["finalHarness"];
+}): Promise<void> {
+  const { outDir, result } = options;
+  await mkdir(path.join(outDir, "harness"), { recursive: true });
+  await options.deps.writeHarness(options.finalHarness, path.join(outDir, "harness"));
+  await writeFile(path.join(outDir, "harness.patch"), result.harness.patch);
+  await writeFile(path.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await writeFile(path.join(outDir, "report.md"), renderMarkdown(result));
+  await writeFile(path.join(outDir, "report.html"), renderHtml(result));
+}

@@ -1,0 +1,45 @@
+import type { EcdysisConfig } from "../../config/config-schema.js";
+import type { Strategy, StrategyOutcome } from "../types.js";
+
+/**
+ * Votes per task of the sampling baseline. With a rollout budget B: the largest odd K with
+ * K × (|train| + |held-out|) ≤ B (at least 1), i.e. the whole budget spent on samples of the
+ * final evaluation. Without a rollout budget: the largest odd K ≤ 2 × maxIterations + 1, the
+ * number of batch-sized evaluations an ecdysis run of that length performs at most (batch, cheap
+ * and full validation per iteration, plus the final one).
+ */
+export function samplingVotes(options: {
+  config: EcdysisConfig;
+  trainSize: number;
+  heldoutSize: number;
+}): number {
+  const { config, trainSize, heldoutSize } = options;
+  const budget = config.evolve.budget.rollouts;
+  const raw =
+    budget === undefined
+      ? 2 * config.evolve.maxIterations + 1
+      : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const bounded = Math.max(1, raw);
+  return bounded % 2 === 1 ? bounded : bounded - 1;
+}
+
+/** The sampling baseline: no evolution; the seed harness evaluated with K samples per task and a majority vote. */
+export function samplingStrategy(): Strategy {
+  return {
+    name: "sampling",
+    async run(context, progress): Promise<StrategyOutcome> {
+      progress.evaluationSamples = samplingVotes({
+        config: context.config,
+        trainSize: context.train.length,
+        heldoutSize: context.heldoutSize,
+      });
+      return {
+        finalHarness: progress.harness,
+        iterations: [],
+        stoppedBy: "no-evolution",
+        rejected: [],
+        evaluationSamples: progress.evaluationSamples,
+      };
+    },
+  };
+}

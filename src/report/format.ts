@@ -1,0 +1,49 @@
+import type { Score } from "../evolve/types.js";
+
+/** A proportion as a percentage with one decimal. */
+export function percent(value: number): string {
+  return `${(value * 100).toFixed(1)}%`;
+}
+
+/** `71.0% [62.1–78.6] (n=100)`. */
+export function formatScore(score: Score): string {
+  return `${percent(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}–${(score.interval[1] * 100).toFixed(1)}] (n=${score.n})`;
+}
+
+/** Signed difference in percentage points. */
+export function formatDelta(before: number, after: number): string {
+  const points = (after - before) * 100;
+  return `${points >= 0 ? "+" : "−"}${Math.abs(points).toFixed(1)} pts`;
+}
+
+/** Cuts text to `max` characters with an ellipsis. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Text made safe for one Markdown table cell: no pipes, no line breaks, no HTML. */
+export function cell(text: string, max = 200): string {
+  return clip(text, max)
+    .replace(/\r?\n/g, " ")
+    .replace(/\|/g, "\\|")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;");
+}
+
+/** A fenced code block whose fence is longer than any backtick run in the text, so untrusted text cannot close it. */
+export function fenced(text: string, language = ""): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = "`".repeat(longest + 1);
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/** Compact JSON of a role's output for display. */
+export function compactJson(value: unknown, max = 1200): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 1);
+  return clip(text ?? "", max);
+}
+
+/** USD with enough digits for small sim costs. */
+export function usd(value: number): string {
+  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
+}

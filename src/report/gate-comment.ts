@@ -1,0 +1,55 @@
+import type { FlipGroup, GateResult } from "../evolve/gate-result.js";
+import { cell, formatDelta, formatScore, usd } from "./format.js";
+import { scrubSecrets } from "./scrub.js";
+
+/** First line of the gate's sticky comment; src/github finds the comment to update by it. */
+export const gateCommentMarker = "<!-- ecdysis-gate -->";
+
+function flipTable(title: string, groups: FlipGroup[]): string {
+  if (groups.length === 0) return `### ${title}\n\nNo task flipped.`;
+  const list = (ids: string[]): string =>
+    ids.length === 0
+      ? "—"
+      : cell(
+          ids.slice(0, 12).join(", ") + (ids.length > 12 ? ` … (+${ids.length - 12})` : ""),
+          400,
+        );
+  return [
+    `### ${title}`,
+    "",
+    "| Group | Fixed | Broken | Fixed tasks | Broken tasks |",
+    "|---|---|---|---|---|",
+    ...groups.map(
+      (group) =>
+        `| ${cell(group.key, 120)} | ${group.fixed.length} | ${group.broken.length} | ${list(group.fixed)} | ${list(group.broken)} |`,
+    ),
+  ].join("\n");
+}
+
+/** The gate's sticky PR comment: verdict, accuracies with intervals, McNemar, flips by category and failure pattern, cost per task. */
+export function renderGateComment(
+  gate: GateResult,
+  options: { reportUrl?: string; secrets?: string[] } = {},
+): string {
+  const text = [
+    gateCommentMarker,
+    `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}`,
+    "",
+    cell(gate.reason, 500),
+    "",
+    "| | Base | Head |",
+    "|---|---|---|",
+    `| Held-out accuracy | ${formatScore(gate.base.score)} | ${formatScore(gate.head.score)} (${formatDelta(gate.base.score.accuracy, gate.head.score.accuracy)}) |`,
+    `| Cost per task | ${usd(gate.base.costPerTask)} | ${usd(gate.head.costPerTask)} |`,
+    `| Tokens per task | ${gate.base.tokensPerTask.toFixed(0)} | ${gate.head.tokensPerTask.toFixed(0)} |`,
+    "",
+    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided p (better) = ${gate.comparison.pValue.toFixed(4)}, p (worse) = ${gate.pWorse.toFixed(4)}. Tolerance ${gate.tolerance}.`,
+    "",
+    flipTable("Flips by category", gate.flips.byCategory),
+    "",
+    flipTable("Flips by failure pattern", gate.flips.bySignal),
+    "",
+    options.reportUrl ? `Details: ${options.reportUrl}` : "",
+  ].join("\n");
+  return scrubSecrets(text, options.secrets);
+}

@@ -1,0 +1,19 @@
+/** Reports: Markdown, HTML, PR body, gate comment and job summary, rendered from run records only. */
+export { accuracySeries, mermaidAccuracyChart } from "./accuracy-series.js";
+export { gateCommentMarker, renderGateComment } from "./gate-comment.js";
+export { escapeHtml } from "./html.js";
+export { renderJobSummary } from "./job-summary.js";
+export {
+  costLine,
+  defaultPrBodyMaxBytes,
+  metadataMarker,
+  type PrBodyOptions,
+  type PrMetadata,
+  parseMetadataBlock,
+  renderMetadataBlock,
+  renderPrBody,
+} from "./pr-body.js";
+export { renderHtml } from "./render-html.js";
+export { renderMarkdown } from "./render-markdown.js";
+export { scrubSecrets } from "./scrub.js";
+export { svgAccuracyChart } from "./svg-chart.js";

@@ -1,0 +1,31 @@
+import type { GateResult } from "../evolve/gate-result.js";
+import type { EvolveResult } from "../evolve/types.js";
+import { mermaidAccuracyChart } from "./accuracy-series.js";
+import { formatScore } from "./format.js";
+import { renderGateComment } from "./gate-comment.js";
+import { costSection, summarySection } from "./markdown-sections.js";
+import { scrubSecrets } from "./scrub.js";
+
+/** Markdown for the Actions job summary of an evolve and/or gate run (tables, Mermaid chart). */
+export function renderJobSummary(input: {
+  evolve?: EvolveResult;
+  gate?: GateResult;
+  reportUrl?: string;
+  secrets?: string[];
+}): string {
+  const parts = ["# Ecdysis"];
+  if (input.evolve) {
+    const accepted = input.evolve.iterations.filter(
+      (iteration) => iteration.verdict === "accepted",
+    );
+    parts.push(
+      summarySection(input.evolve),
+      mermaidAccuracyChart(input.evolve),
+      `Accepted edits: ${accepted.reduce((sum, iteration) => sum + iteration.applied.length, 0)} in ${accepted.length} iteration(s). Final held-out ${formatScore(input.evolve.final.heldout)}.`,
+      costSection(input.evolve),
+    );
+  }
+  if (input.gate) parts.push(renderGateComment(input.gate).replace(/^<!-- ecdysis-gate -->\n/, ""));
+  if (input.reportUrl) parts.push(`Full report: ${input.reportUrl}`);
+  return scrubSecrets(`${parts.join("\n\n")}\n`, input.secrets);
+}

@@ -1,0 +1,172 @@
+import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import {
+  cell,
+  clip,
+  compactJson,
+  fenced,
+  formatDelta,
+  formatScore,
+  percent,
+  usd,
+} from "./format.js";
+
+/** Baseline vs final on train and held-out, with 95% Wilson intervals, and the gate. */
+export function summarySection(result: EvolveResult): string {
+  const rows = (["train", "heldout"] as const).map((split) => {
+    const before = result.baseline[split];
+    const after = result.final[split];
+    return `| ${split === "train" ? "Train" : "Held-out"} | ${formatScore(before)} | ${formatScore(after)} | ${formatDelta(before.accuracy, after.accuracy)} |`;
+  });
+  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
+  return [
+    "## Summary",
+    "",
+    "| Split | Seed harness | Final harness | Change |",
+    "|---|---|---|---|",
+    ...rows,
+    "",
+    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
+    "",
+    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+  ].join("\n");
+}
+
+function patternRows(iteration: IterationRecord): string[] {
+  return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
+    const examples = pattern.examples
+      .map((example) => `\`${cell(example.taskId, 60)}\``)
+      .join(", ");
+    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+  });
+}
+
+/** Patterns found per iteration: support, categories, example task ids, systematic vs model-specific with reasons. */
+export function patternsSection(result: EvolveResult): string {
+  const parts = ["## Failure patterns"];
+  const withPatterns = result.iterations.filter(
+    (iteration) => (iteration.diagnosis?.patterns.length ?? 0) > 0,
+  );
+  if (withPatterns.length === 0)
+    parts.push("", "No cross-instance diagnosis was run (or no failure was found).");
+  for (const iteration of withPatterns) {
+    parts.push(
+      "",
+      `### Iteration ${iteration.index}`,
+      "",
+      "| Pattern | Kind | Support (tasks / categories) | Categories | Examples | Reasons |",
+      "|---|---|---|---|---|---|",
+      ...patternRows(iteration),
+    );
+    for (const pattern of iteration.diagnosis?.patterns ?? []) {
+      if (pattern.description)
+        parts.push("", `- **${cell(pattern.name, 80)}**: ${cell(pattern.description, 500)}`);
+    }
+  }
+  return parts.join("\n");
+}
+
+/** The roles' reasoning per iteration: diagnoses, skeptic objections, the HMS, and the verdict. */
+export function reasoningSection(
+  result: EvolveResult,
+  options: { maxRoleChars?: number } = {},
+): string {
+  const parts = ["## Refinement"];
+  for (const iteration of result.iterations) {
+    parts.push(
+      "",
+      `### Iteration ${iteration.index}: ${iteration.verdict}`,
+      "",
+      cell(iteration.reason, 600),
+    );
+    const refinement = iteration.refinement;
+    if (!refinement) continue;
+    parts.push(
+      "",
+      `**HMS** (${refinement.rounds} round(s), ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`,
+    );
+    for (const turn of refinement.roles) {
+      parts.push(
+        "",
+        `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
+        "",
+        fenced(compactJson(turn.output, options.maxRoleChars ?? 1200), "json"),
+        "",
+        "</details>",
+      );
+    }
+    if (iteration.applied.length > 0) {
+      parts.push(
+        "",
+        "Edits:",
+        ...iteration.applied.map(
+          (planned) =>
+            `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} — ${cell(planned.rationale, 300)}`,
+        ),
+      );
+    }
+    const validation = iteration.validation;
+    if (validation.cheap)
+      parts.push(
+        "",
+        `Cheap validation: fixed ${validation.cheap.fixed.length}, broken ${validation.cheap.broken.length} of ${validation.cheap.n}.`,
+      );
+    if (validation.full)
+      parts.push(
+        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`,
+      );
+  }
+  return parts.join("\n");
+}
+
+/** Edits the guards refused, and proposals the loop rejected. */
+export function rejectionsSection(result: EvolveResult): string {
+  const guard = result.iterations.flatMap((iteration) =>
+    iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection })),
+  );
+  const parts = ["## Rejections", ""];
+  if (guard.length === 0) parts.push("No edit was refused by the guards.");
+  else {
+    parts.push("| Iteration | Guard | Reason | Edit |", "|---|---|---|---|");
+    for (const { iteration, rejection } of guard) {
+      parts.push(
+        `| ${iteration} | ${rejection.guard} | ${cell(rejection.reason, 200)} | ${cell(compactJson(rejection.edit.edit, 160), 160)} |`,
+      );
+    }
+  }
+  if (result.rejectedProposals.length > 0) {
+    parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
+    for (const proposal of result.rejectedProposals)
+      parts.push(`- ${cell(proposal.hmsSummary, 240)} — ${cell(proposal.reason, 240)}`);
+  }
+  return parts.join("\n");
+}
+
+/** The harness diff as a patch (clipped). */
+export function diffSection(result: EvolveResult, maxChars = 20_000): string {
+  if (result.harness.patch.trim() === "")
+    return "## Harness diff\n\nThe final harness equals the seed harness.";
+  const files = result.harness.changedFiles.map(
+    (file) => `- \`${cell(file.path, 120)}\` +${file.added} −${file.removed}`,
+  );
+  return [
+    "## Harness diff",
+    "",
+    ...files,
+    "",
+    fenced(clip(result.harness.patch, maxChars), "diff"),
+  ].join("\n");
+}
+
+/** Cost: rollouts, calls, tokens, cost, wall time, and the refinement share. */
+export function costSection(result: EvolveResult): string {
+  const cost = result.cost;
+  return [
+    "## Cost",
+    "",
+    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
+    "|---|---|---|---|---|---|---|",
+    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1000).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
+    "",
+    "Counted: uncached work only (cached rollouts and replayed calls are free).",
+  ].join("\n");
+}

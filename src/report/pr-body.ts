@@ -1,0 +1,118 @@
+import type { EvolveResult } from "../evolve/types.js";
+import { formatDelta, percent, usd } from "./format.js";
+import {
+  costSection,
+  diffSection,
+  patternsSection,
+  reasoningSection,
+  rejectionsSection,
+  summarySection,
+} from "./markdown-sections.js";
+import { scrubSecrets } from "./scrub.js";
+
+/** GitHub's PR body limit is 65,536 characters; we keep a margin. */
+export const defaultPrBodyMaxBytes = 60_000;
+
+/** The hidden metadata block's marker. */
+export const metadataMarker = "ecdysis-metadata";
+
+/** Options of renderPrBody. */
+export interface PrBodyOptions {
+  maxBytes?: number;
+  /** Where the full report lives (workflow artifact / run page); a placeholder is used when absent. */
+  reportUrl?: string;
+  runId?: string;
+  /** Secret values to scrub (e.g. the API key). */
+  secrets?: string[];
+}
+
+/** Machine-readable facts kept in the hidden metadata block. */
+export interface PrMetadata {
+  runId?: string;
+  strategy: string;
+  configHash: string;
+  seedHash: string;
+  finalHash: string;
+  baseline: { train: number; heldout: number };
+  final: { train: number; heldout: number };
+  gatePassed: boolean;
+}
+
+/** Renders the hidden block; `>` is escaped in the JSON so no string can close the comment. */
+export function renderMetadataBlock(metadata: PrMetadata): string {
+  return `<!-- ${metadataMarker} ${JSON.stringify(metadata).replace(/>/g, "\\u003e").replace(/--/g, "-\\u002d")} -->`;
+}
+
+/** Reads the metadata block back from a PR body (undefined when absent or malformed). */
+export function parseMetadataBlock(body: string): PrMetadata | undefined {
+  const match = body.match(new RegExp(`<!-- ${metadataMarker} (\\{.*?\\}) -->`, "s"));
+  if (!match) return undefined;
+  try {
+    return JSON.parse(match[1]) as PrMetadata;
+  } catch {
+    return undefined;
+  }
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * The PR title and body for src/github: summary with intervals, patterns, the roles' reasoning
+ * and HMS, rejections, diff, cost, and a hidden metadata block. The body stays under `maxBytes`:
+ * the least important sections (reasoning, then diff, then rejections, then patterns) are
+ * replaced by a pointer to the full report until it fits; the summary, cost and metadata stay.
+ */
+export function renderPrBody(
+  result: EvolveResult,
+  options: PrBodyOptions = {},
+): { title: string; body: string } {
+  const maxBytes = options.maxBytes ?? defaultPrBodyMaxBytes;
+  const link = options.reportUrl ?? "{{report-url}}";
+  const title = `Ecdysis: evolved harness (held-out ${percent(result.baseline.heldout.accuracy)} → ${percent(result.final.heldout.accuracy)}, ${formatDelta(result.baseline.heldout.accuracy, result.final.heldout.accuracy)})`;
+  const metadata = renderMetadataBlock({
+    runId: options.runId,
+    strategy: result.strategy,
+    configHash: result.configHash,
+    seedHash: result.harness.seedHash,
+    finalHash: result.harness.finalHash,
+    baseline: { train: result.baseline.train.accuracy, heldout: result.baseline.heldout.accuracy },
+    final: { train: result.final.train.accuracy, heldout: result.final.heldout.accuracy },
+    gatePassed: result.gate.passed,
+  });
+  // Order = importance; `drop` = the order in which sections give way to the byte cap.
+  const sections: { name: string; text: string; drop?: number }[] = [
+    { name: "summary", text: summarySection(result) },
+    { name: "patterns", text: patternsSection(result), drop: 4 },
+    { name: "reasoning", text: reasoningSection(result, { maxRoleChars: 800 }), drop: 1 },
+    { name: "rejections", text: rejectionsSection(result), drop: 3 },
+    { name: "diff", text: diffSection(result, 15_000), drop: 2 },
+    { name: "cost", text: costSection(result) },
+  ];
+  const footer = `Full report and traces: ${link}`;
+  const scrub = (text: string): string => scrubSecrets(text, options.secrets);
+  const assemble = (): string =>
+    scrub([...sections.map((section) => section.text), footer, metadata].join("\n\n"));
+  let body = assemble();
+  for (const section of [...sections]
+    .filter((entry) => entry.drop !== undefined)
+    .sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0))) {
+    if (byteLength(body) <= maxBytes) break;
+    section.text = `## ${section.name[0].toUpperCase()}${section.name.slice(1)}\n\n_Omitted to keep this description under GitHub's size limit; see the [full report](${link})._`;
+    body = assemble();
+  }
+  if (byteLength(body) > maxBytes) {
+    // Even the essentials are too long (huge model names or reasons): cut the text, keep the metadata.
+    const tail = `\n\n… (truncated; see the [full report](${link}))\n\n${metadata}`;
+    let head = body.slice(0, Math.max(0, maxBytes - byteLength(tail)));
+    while (byteLength(head) + byteLength(tail) > maxBytes) head = head.slice(0, -64);
+    body = head + tail;
+  }
+  return { title: scrub(title), body };
+}
+
+/** A one-line cost summary for commit messages and logs. */
+export function costLine(result: EvolveResult): string {
+  return `${result.cost.rollouts} rollouts, ${result.cost.llmCalls} LLM calls, ${usd(result.cost.costUsd)}`;
+}
