@@ -150,7 +150,7 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
     );
     return result;
   }
-  const compareUrl = `${run.serverUrl}/${run.owner}/${run.repo}/compare/${encodeURIComponent(base)}...${encodeURIComponent(branch)}?expand=1`;
+  const compareUrl = `${run.serverUrl}/${run.owner}/${run.repo}/compare/${encodeRef(base)}...${encodeRef(branch)}?expand=1`;
   try {
     const upsert = await upsertPullRequest({
       ...repoRef,
@@ -184,6 +184,10 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
     targetUrl: run.runUrl,
   });
   return result;
+}
+
+function encodeRef(ref: string): string {
+  return encodeURIComponent(ref).replace(/%2F/g, "/");
 }
 
 function describeUpdate(update: BranchUpdate): string {
