@@ -1,0 +1,126 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { harnessHash } from "../harness/hash.js";
+import type { LoadedHarness } from "../harness/types.js";
+import { ScriptedProvider } from "../llm/scripted-provider.js";
+import { commandAgent } from "./command-agent.js";
+import { testTask } from "./testing/in-memory-harness.js";
+
+async function commandHarness(script: string): Promise<LoadedHarness> {
+  const dir = await mkdtemp(join(tmpdir(), "ecdysis-command-"));
+  const command = [process.execPath, "-e", script];
+  return {
+    kind: "command",
+    dir,
+    files: {},
+    command,
+    hash: harnessHash({ kind: "command", files: {}, command }),
+  };
+}
+
+const provider = new ScriptedProvider(() => undefined, "model-x");
+const runWith = async (script: string, timeoutMs = 20_000) => {
+  const harness = await commandHarness(script);
+  const trace = await commandAgent({ timeoutMs, cwd: "/project" }).run({
+    task: testTask("What is 6*7?"),
+    harness,
+    provider,
+    sampleIndex: 2,
+  });
+  return { trace, harness };
+};
+
+describe("commandAgent", () => {
+  it("passes the task on stdin (without expected) and reads {output, answer, trace} from stdout", async () => {
+    const script = `
+      let input = "";
+      process.stdin.on("data", (chunk) => (input += chunk));
+      process.stdin.on("end", () => {
+        const task = JSON.parse(input);
+        console.error("working on " + task.id);
+        process.stdout.write(JSON.stringify({
+          output: "echo:" + JSON.stringify(task) + "|" + process.cwd() + "|" + process.env.ECDYSIS_MODEL + "|" + process.env.ECDYSIS_PROJECT_ROOT,
+          trace: { usage: { promptTokens: 11, completionTokens: 4, llmCalls: 1, costUsd: 0 }, events: [{ kind: "tool-error", step: 0 }] },
+        }));
+      });`;
+    const { trace, harness } = await runWith(script);
+    const [echo, cwd, model, root] = trace.output.replace(/^echo:/, "").split("|");
+    expect(JSON.parse(echo)).toEqual({
+      id: "t1",
+      input: "What is 6*7?",
+      category: "default",
+      sampleIndex: 2,
+      model: "model-x",
+    });
+    expect(cwd).toBe(harness.dir);
+    expect(model).toBe("model-x");
+    expect(root).toBe("/project");
+    expect(trace.stderr).toBe("working on t1\n");
+    expect(trace.usage).toEqual({ promptTokens: 11, completionTokens: 4, llmCalls: 1, costUsd: 0 });
+    expect(trace.events).toEqual([{ kind: "tool-error", step: 0 }]);
+    expect(trace.answer).toBeNull();
+  });
+
+  it("uses the given answer, or extracts 'Answer:' from the output", async () => {
+    expect(
+      (await runWith(`process.stdout.write(JSON.stringify({ output: "x", answer: "42" }))`)).trace
+        .answer,
+    ).toBe("42");
+    expect(
+      (await runWith(`process.stdout.write(JSON.stringify({ output: "so\\nAnswer: 7" }))`)).trace
+        .answer,
+    ).toBe("7");
+  });
+
+  it("kills the process group on timeout", async () => {
+    const script = `
+      const { spawn } = require("node:child_process");
+      const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "inherit" });
+      console.error("grandchild " + grandchild.pid);
+      setInterval(() => {}, 1000);`;
+    const { trace } = await runWith(script, 300);
+    expect(trace.events.map((event) => event.kind)).toEqual(["timeout"]);
+    expect(trace.answer).toBeNull();
+    const pid = Number(/grandchild (\d+)/.exec(trace.stderr ?? "")?.[1]);
+    expect(pid).toBeGreaterThan(0);
+    let alive = true;
+    for (let attempt = 0; attempt < 100 && alive; attempt += 1) {
+      try {
+        process.kill(pid, 0);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      } catch {
+        alive = false;
+      }
+    }
+    expect(alive).toBe(false);
+  });
+
+  it("records a non-zero exit with its code and a stderr excerpt", async () => {
+    const { trace } = await runWith(`console.error("boom: missing key"); process.exit(3)`);
+    expect(trace.events).toHaveLength(1);
+    expect(trace.events[0].kind).toBe("process-error");
+    expect(trace.events[0].detail).toMatch(/exit code 3; stderr: boom: missing key/);
+  });
+
+  it("records garbage or schema-invalid stdout as process-error", async () => {
+    const garbage = await runWith(`console.log("hello, not json")`);
+    expect(garbage.trace.events[0]).toMatchObject({ kind: "process-error" });
+    expect(garbage.trace.events[0].detail).toMatch(/not one JSON object: hello, not json/);
+    const invalid = await runWith(`console.log(JSON.stringify({ answer: 1 }))`);
+    expect(invalid.trace.events[0].detail).toMatch(/stdout JSON output/);
+  });
+
+  it("records a command that cannot start", async () => {
+    const harness = { ...(await commandHarness("")), command: ["/nonexistent/agent-binary"] };
+    const trace = await commandAgent({ timeoutMs: 5000, cwd: "/" }).run({
+      task: testTask("q"),
+      harness,
+      provider,
+      sampleIndex: 0,
+    });
+    expect(trace.events[0].kind).toBe("process-error");
+    expect(trace.events[0].detail).toMatch(/ENOENT/);
+  });
+});
