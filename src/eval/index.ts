@@ -8,6 +8,7 @@ export {
 } from "./eval-result.js";
 export { type EvaluateOptions, evaluate } from "./evaluate.js";
 export { mergeEvalResults, mergeRecords, sortRecords } from "./merge-results.js";
+export { type OpenModels, type OpenModelsOptions, openModels } from "./open-models.js";
 export {
   createProgress,
   type ProgressOptions,
@@ -17,6 +18,7 @@ export {
 export { promisePool } from "./promise-pool.js";
 export { RolloutCache } from "./rollout-cache.js";
 export { rolloutKey } from "./rollout-key.js";
+export { type RunEvalOptions, type RunEvalResult, runEval } from "./run-eval.js";
 export { createScorer, type ScorerContext, scorerForTasks } from "./scorers/create-scorer.js";
 export type { Scorer, ScorerOutput, VerdictReason } from "./scorers/scorer.js";
 export { parseShard, shardOf, shardTasks } from "./shard-tasks.js";

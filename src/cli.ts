@@ -1,0 +1,25 @@
+/**
+ * The `ecdysis` command: a thin shell over src/cli/main.ts. Wires process streams, the
+ * environment and an abort signal fired by SIGINT/SIGTERM (a second signal exits at once).
+ */
+import { main } from "./cli/main.js";
+
+const controller = new AbortController();
+let signals = 0;
+const onSignal = (signal: NodeJS.Signals) => {
+  signals += 1;
+  if (signals > 1) process.exit(130);
+  controller.abort(new Error(`received ${signal}`));
+};
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
+process.exitCode = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+  signal: controller.signal,
+});
+process.off("SIGINT", onSignal);
+process.off("SIGTERM", onSignal);

@@ -1,0 +1,57 @@
+import { join } from "node:path";
+// Integration point: runBench from src/bench.
+import { benchOptionsSchema, runBench } from "../bench/index.js";
+import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+
+/** `ecdysis bench`: strategies × worlds × seeds on the simulated model, scored against ground truth. */
+export const benchCommand: CliCommand = {
+  name: "bench",
+  summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ecdysis,iterative,sampling]
+                    [--budget-rollouts N] [--latency-scale X] [--concurrency C]
+
+Runs every strategy on every world × seed with the same budget and latency model, and writes
+DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
+`,
+  options: {
+    world: { type: "string" },
+    seeds: { type: "string" },
+    strategies: { type: "string" },
+    "budget-rollouts": { type: "string" },
+    "latency-scale": { type: "string" },
+    concurrency: { type: "string" },
+    out: { type: "string" },
+  },
+  async run(args, io) {
+    const text = (name: string) => {
+      const value = args.values[name];
+      return typeof value === "string" ? value : undefined;
+    };
+    const out = text("out");
+    const raw = {
+      worlds: text("world"),
+      seeds: text("seeds"),
+      strategies: text("strategies"),
+      budgetRollouts: text("budget-rollouts"),
+      latencyScale: text("latency-scale"),
+      concurrency: text("concurrency"),
+      outDir: out === undefined ? undefined : resolvePath(io, out),
+    };
+    const options = validateFlags("bench", benchOptionsSchema, raw, {
+      worlds: "world",
+      outDir: "out",
+    });
+    const outDir = options.outDir;
+    await runBench({
+      ...raw,
+      outDir,
+      onRun: (run, index, total) => {
+        io.stderr.write(
+          `bench: run ${index + 1}/${total} done (${run.world} seed ${run.seed} ${run.strategy})\n`,
+        );
+      },
+    });
+    io.stdout.write(`wrote ${join(outDir, "bench.json")} and ${join(outDir, "bench.md")}\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,87 @@
+import { resolve } from "node:path";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+import type { z } from "zod";
+import { InputError } from "../errors/input-error.js";
+
+/** A writable text stream (process.stdout/stderr or a test buffer). */
+export interface TextStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+  columns?: number;
+}
+
+/** What a command may touch of the outside world; injected so commands run in-process in tests. */
+export interface CliIo {
+  stdout: TextStream;
+  stderr: TextStream;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  /** Aborted on SIGINT/SIGTERM: long commands stop at a rollout boundary (the cache keeps what finished). */
+  signal: AbortSignal;
+}
+
+/** Parsed flags and positionals of one command. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** One `ecdysis <name>` command: its flags, its help and what it runs. Returns the exit code. */
+export interface CliCommand {
+  name: string;
+  summary: string;
+  /** Full help text (usage line, flags, examples). */
+  help: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  allowPositionals?: boolean;
+  run(args: ParsedArgs, io: CliIo): Promise<number>;
+}
+
+/** Parses argv for a command; an unknown or malformed flag is an InputError that points at --help. */
+export function parseCommandArgs(
+  command: CliCommand,
+  argv: string[],
+): ParsedArgs & { help: boolean } {
+  try {
+    const parsed = parseArgs({
+      args: argv,
+      options: { ...command.options, help: { type: "boolean", short: "h" } },
+      allowPositionals: command.allowPositionals ?? false,
+      strict: true,
+    });
+    const { help, ...values } = parsed.values as ParsedArgs["values"];
+    return { values, positionals: parsed.positionals, help: help === true };
+  } catch (error) {
+    throw new InputError(
+      `ecdysis ${command.name}`,
+      `${(error as Error).message} (see 'ecdysis ${command.name} --help')`,
+    );
+  }
+}
+
+/** Validates parsed flags with a zod schema; the first problem becomes an InputError naming the flag. */
+export function validateFlags<T>(
+  command: string,
+  schema: z.ZodType<T>,
+  value: unknown,
+  flagNames: Record<string, string> = {},
+): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const key = issue.code === "unrecognized_keys" ? issue.keys[0] : issue.path[0];
+  const name = key === undefined ? undefined : String(key);
+  const field = name
+    ? `--${flagNames[name] ?? name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+    : undefined;
+  const missing = issue.code === "invalid_type" && /received undefined/.test(issue.message);
+  const problem = missing ? `${field} is required` : issue.message;
+  throw new InputError(`ecdysis ${command}`, `${problem} (see 'ecdysis ${command} --help')`, {
+    field,
+  });
+}
+
+/** Resolves a path flag against the working directory of the invocation. */
+export function resolvePath(io: CliIo, path: string): string {
+  return resolve(io.cwd, path);
+}

@@ -1,0 +1,76 @@
+import { access, copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { z } from "zod";
+import { InputError } from "../errors/input-error.js";
+import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
+import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { exampleWorkflow, initialConfig } from "./workflow-template.js";
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
+
+/** `ecdysis init`: scaffolds a project (config, seed harness, tasks from a sim world, workflow). */
+export const initCommand: CliCommand = {
+  name: "init",
+  summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
+  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE]
+
+Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
+world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
+.github/workflows/ecdysis.yml (weekly evolve, gate on PRs). Refuses to overwrite anything.
+Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
+`,
+  options: { world: { type: "string" } },
+  allowPositionals: true,
+  async run(args, io) {
+    const flags = validateFlags(
+      "init",
+      z.object({ world: z.string().min(1).default("quickstart") }).strict(),
+      args.values,
+    );
+    if (args.positionals.length > 1)
+      throw new InputError("ecdysis init", "give at most one folder");
+    const dir = resolvePath(io, args.positionals[0] ?? ".");
+    const targets = ["ecdysis.yml", "harness", "tasks", ".github/workflows/ecdysis.yml"];
+    const taken = [];
+    for (const target of targets) if (await exists(join(dir, target))) taken.push(target);
+    if (taken.length > 0) {
+      throw new InputError(
+        join(dir, taken[0]),
+        `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`,
+      );
+    }
+    const bundled = bundledWorlds().includes(flags.world);
+    const source = bundled ? flags.world : resolvePath(io, flags.world);
+    const world = await loadWorld(source);
+    const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    try {
+      // Generate aside, copy only what a user project needs (never the ground truth).
+      const files = await generateWorldFiles({ world, outDir: staging });
+      await mkdir(join(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join(dir, "tasks", "heldout.jsonl"));
+      await cp(files.harnessDir, join(dir, "harness"), { recursive: true });
+      await writeFile(
+        join(dir, "ecdysis.yml"),
+        initialConfig(bundled ? flags.world : relative(dir, source) || source),
+      );
+      await mkdir(join(dir, ".github", "workflows"), { recursive: true });
+      await writeFile(
+        join(dir, ".github", "workflows", "ecdysis.yml"),
+        exampleWorkflow("ecdysis.yml"),
+      );
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
+    for (const target of targets) io.stdout.write(`created ${join(dir, target)}\n`);
+    io.stdout.write(
+      `next: ecdysis eval --config ${join(dir, "ecdysis.yml")} --out ${join(dir, ".ecdysis", "eval")}\n`,
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,100 @@
+import { z } from "zod";
+import { InputError } from "../errors/input-error.js";
+import { generateWorldFiles, loadWorld, startSimServer } from "../sim/index.js";
+import {
+  type CliCommand,
+  type CliIo,
+  type ParsedArgs,
+  resolvePath,
+  validateFlags,
+} from "./command.js";
+
+/** A bundled world name stays a name; anything else is a path from the working directory. */
+function worldSource(io: CliIo, world: string): string {
+  return /^[a-z0-9-]+$/i.test(world) ? world : resolvePath(io, world);
+}
+
+const serveSchema = z
+  .object({
+    world: z.string().min(1).default("quickstart"),
+    port: z.coerce.number().int().min(0).max(65535).default(0),
+    host: z.string().default("127.0.0.1"),
+    model: z.string().optional(),
+    "latency-scale": z.coerce.number().min(0).optional(),
+  })
+  .strict();
+
+const worldSchema = z
+  .object({
+    world: z.string().min(1).default("quickstart"),
+    seed: z.coerce.number().int().optional(),
+    out: z.string().min(1),
+  })
+  .strict();
+
+async function serve(args: ParsedArgs, io: CliIo): Promise<number> {
+  const flags = validateFlags("sim serve", serveSchema, args.values);
+  const world = await loadWorld(worldSource(io, flags.world));
+  const server = await startSimServer({
+    world,
+    model: flags.model,
+    host: flags.host,
+    port: flags.port,
+    latencyScale: flags["latency-scale"],
+  });
+  io.stdout.write(`sim serving world '${flags.world}' at ${server.url} (Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    if (io.signal.aborted) resolve();
+    io.signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+  await server.close();
+  io.stdout.write(`sim stopped after ${server.requests()} requests\n`);
+  return 0;
+}
+
+async function world(args: ParsedArgs, io: CliIo): Promise<number> {
+  const flags = validateFlags("sim world", worldSchema, args.values);
+  const loaded = await loadWorld(worldSource(io, flags.world));
+  const seeded = flags.seed === undefined ? loaded : { ...loaded, seed: flags.seed };
+  const files = await generateWorldFiles({ world: seeded, outDir: resolvePath(io, flags.out) });
+  io.stdout.write(
+    `wrote ${files.train}\nwrote ${files.heldout}\nwrote ${files.harnessDir}/\nwrote ${files.groundTruth} (ground truth: for benchmarks only)\n`,
+  );
+  return 0;
+}
+
+/** `ecdysis sim serve|world`: the simulated model as a server, and a world's task files. */
+export const simCommand: CliCommand = {
+  name: "sim",
+  summary: "run the simulated model, or generate a world's tasks and seed harness",
+  help: `Usage: ecdysis sim serve [--world W] [--port P] [--host H] [--model NAME] [--latency-scale X]
+       ecdysis sim world --world W [--seed N] --out DIR
+
+serve   starts the OpenAI-compatible simulated model on loopback and prints its base URL
+        (point any OpenAI client at it); stops on Ctrl-C.
+world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl, DIR/harness/ (the weak seed
+        harness) and DIR/ground-truth.json (read only by benchmarks).
+
+W is a bundled world name (e.g. quickstart) or a world file (YAML/JSON).
+`,
+  options: {
+    world: { type: "string" },
+    port: { type: "string" },
+    host: { type: "string" },
+    model: { type: "string" },
+    "latency-scale": { type: "string" },
+    seed: { type: "string" },
+    out: { type: "string" },
+  },
+  allowPositionals: true,
+  async run(args, io) {
+    const [sub, ...rest] = args.positionals;
+    if (rest.length > 0) throw new InputError("ecdysis sim", `unexpected argument '${rest[0]}'`);
+    if (sub === "serve") return serve(args, io);
+    if (sub === "world") return world(args, io);
+    throw new InputError(
+      "ecdysis sim",
+      `expected 'serve' or 'world', got '${sub ?? ""}' (see 'ecdysis sim --help')`,
+    );
+  },
+};

@@ -1,0 +1,124 @@
+import { relative } from "node:path";
+import { builtinAgent, commandAgent } from "../agent/index.js";
+import type { AgentAdapter } from "../agent/types.js";
+import type { LoadedConfig } from "../config/config-schema.js";
+import { loadTasks } from "../config/load-tasks.js";
+import type { Split } from "../config/task-schema.js";
+import { loadHarness } from "../harness/index.js";
+import type { LoadedHarness } from "../harness/types.js";
+import { buildEvalResult, emptyCost } from "./eval-result.js";
+import { evaluate } from "./evaluate.js";
+import { type OpenModels, openModels } from "./open-models.js";
+import type { ProgressSink } from "./progress.js";
+import { RolloutCache } from "./rollout-cache.js";
+import { scorerForTasks } from "./scorers/create-scorer.js";
+import { shardTasks } from "./shard-tasks.js";
+import type { EvalResult, RolloutRecord } from "./types.js";
+
+/** Options of `runEval`: what `ecdysis eval` and the Action's eval mode do. */
+export interface RunEvalOptions {
+  loaded: LoadedConfig;
+  split: Split | "all";
+  /** Harness folder to evaluate instead of the config's (e.g. a hand-edited copy). */
+  harnessDir?: string;
+  /** 0-based shard of the tasks. */
+  shard?: { index: number; count: number };
+  /** Samples per task; default the config's `samples`. */
+  samples?: number;
+  /** Already-open models (left open); by default they are opened and closed here. */
+  models?: OpenModels;
+  /** Agent adapter; by default the built-in runtime or the command adapter per config. */
+  adapter?: AgentAdapter;
+  progress?: ProgressSink;
+  signal?: AbortSignal;
+}
+
+/** Result files by name (`eval.json`; with split `all` also `eval-train.json`, `eval-heldout.json`) and all records. */
+export interface RunEvalResult {
+  results: Record<string, EvalResult>;
+  records: RolloutRecord[];
+  harness: LoadedHarness;
+}
+
+/**
+ * Evaluates the configured (or given) harness on a split, or on both: loads tasks and harness
+ * (failing before any model is opened when a file is invalid), shards, runs through the rollout
+ * cache of the config, and returns results per split. With `all`, `eval.json` is the combined
+ * result over both splits (split `all`).
+ */
+export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
+  const { loaded } = options;
+  const { config } = loaded;
+  const splits: Split[] = options.split === "all" ? ["train", "heldout"] : [options.split];
+  const tasksBySplit = new Map<Split, Awaited<ReturnType<typeof loadTasks>>>();
+  for (const split of splits) {
+    const tasks = await loadTasks(config.tasks[split]);
+    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
+  }
+  const harness = await loadHarness({
+    dir: options.harnessDir ?? config.harness.dir,
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  const models = options.models ?? (await openModels(loaded));
+  try {
+    const adapter =
+      options.adapter ??
+      (config.harness.kind === "builtin"
+        ? builtinAgent({ textProtocol: config.model.quirks.includes("no-native-tools") })
+        : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
+    const scorer = scorerForTasks(config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.refiner,
+      file: loaded.path,
+    });
+    const cache = new RolloutCache(config.cacheDir);
+    const params = {
+      provider: config.model.provider,
+      temperature: config.model.temperature,
+      maxTokens: config.model.maxTokens,
+      quirks: config.model.quirks,
+      world: config.model.world ? relative(loaded.root, config.model.world) : undefined,
+    };
+    const results: Record<string, EvalResult> = {};
+    const records: RolloutRecord[] = [];
+    for (const split of splits) {
+      const outcome = await evaluate({
+        tasks: tasksBySplit.get(split) ?? [],
+        harness,
+        provider: models.agent,
+        adapter,
+        scorer,
+        samples: options.samples ?? config.samples,
+        concurrency: config.concurrency,
+        cache,
+        progress: options.progress,
+        signal: options.signal,
+        split,
+        params,
+      });
+      results[splits.length > 1 ? `eval-${split}.json` : "eval.json"] = outcome.result;
+      records.push(...outcome.records);
+    }
+    if (splits.length > 1)
+      results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
+    return { results, records, harness };
+  } finally {
+    if (!options.models) await models.close();
+  }
+}
+
+/** One result over several splits run one after the other (costs add up, wall time too). */
+function combine(parts: EvalResult[], harnessHash: string, model: string): EvalResult {
+  const cost = emptyCost();
+  for (const part of parts) {
+    for (const field of Object.keys(cost) as (keyof typeof cost)[]) cost[field] += part.cost[field];
+  }
+  return buildEvalResult({
+    split: "all",
+    harnessHash,
+    model,
+    tasks: parts.flatMap((part) => part.tasks),
+    cost,
+  });
+}
