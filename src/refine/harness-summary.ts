@@ -1,4 +1,5 @@
 import { untrustedText } from "../diagnose/untrusted-text.js";
+import { harnessRules } from "../harness/render.js";
 import type { LoadedHarness } from "../harness/types.js";
 
 /** What the roles see of the harness: its config as JSON and its rules (and, for the Editor, files). */
@@ -9,18 +10,7 @@ export interface HarnessSummary {
   files?: { path: string; content: string }[];
 }
 
-const rulesFileDefault = "rules.md";
 const textFile = /\.(md|markdown|txt|ya?ml|json|toml|py|js|mjs|ts|sh|prompt)$/i;
-
-/** The `- ` / `* ` lines of the harness's rules file, without their bullets. */
-export function rulesOf(harness: LoadedHarness): string[] {
-  const file = harness.config?.prompt.rules ?? rulesFileDefault;
-  const text = harness.files[file] ?? "";
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.match(/^\s*[-*]\s+(.+?)\s*$/)?.[1])
-    .filter((rule): rule is string => Boolean(rule));
-}
 
 /**
  * Summarises a harness for a role prompt. `withFiles` adds the text files (bounded per file and
@@ -32,7 +22,7 @@ export function summariseHarness(
 ): HarnessSummary {
   const config: Record<string, unknown> =
     harness.kind === "builtin" ? { ...(harness.config ?? {}) } : { command: harness.command ?? [] };
-  const summary: HarnessSummary = { kind: harness.kind, config, rules: rulesOf(harness) };
+  const summary: HarnessSummary = { kind: harness.kind, config, rules: harnessRules(harness) };
   if (!options.withFiles) return summary;
   let budget = 16_000;
   const files: { path: string; content: string }[] = [];

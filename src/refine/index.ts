@@ -3,7 +3,7 @@
 /** Re-exported so callers of refine find the pattern and evidence types in one place. */
 export type { Evidence, FailurePattern } from "../diagnose/index.js";
 export { collaborate } from "./collaborate.js";
-export { type HarnessSummary, rulesOf, summariseHarness } from "./harness-summary.js";
+export { type HarnessSummary, summariseHarness } from "./harness-summary.js";
 export { architectTemplate } from "./prompts/architect.js";
 export { diagnosticianTemplate } from "./prompts/diagnostician.js";
 export { editorTemplate } from "./prompts/editor.js";

@@ -2,23 +2,31 @@ import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import { untrustedText } from "../diagnose/untrusted-text.js";
 import type { RejectedProposal } from "./role-schemas.js";
 
-/** How a pattern is shown to the roles: description, support and up to five examples. */
+/**
+ * How a pattern is shown to the roles: description, support and up to five examples. Text is
+ * cleaned again here because patterns may come back from disk or another process.
+ */
 export function patternForRoles(pattern: FailurePattern) {
   return {
     id: pattern.id,
-    name: pattern.name,
-    description: pattern.description,
+    name: untrustedText(pattern.name, 120),
+    description: untrustedText(pattern.description, 600),
     module: pattern.module,
     signals: pattern.signals,
     support: { tasks: pattern.support.tasks, categories: pattern.support.categories },
     examples: pattern.examples.slice(0, 5).map((example) => ({
       category: example.category,
-      task: example.task,
-      output: example.output,
-      answer: example.answer,
+      task: untrustedText(example.task, 600),
+      output: untrustedText(example.output, 400),
+      answer: example.answer === null ? null : untrustedText(example.answer, 160),
       events: example.events,
-      note: example.note,
-      toolCalls: example.toolCalls,
+      note: untrustedText(example.note, 300),
+      toolCalls: example.toolCalls.slice(0, 5).map((call) => ({
+        name: untrustedText(call.name, 40),
+        arguments: untrustedText(call.arguments, 120),
+        result: untrustedText(call.result, 120),
+        error: call.error,
+      })),
     })),
   };
 }
@@ -27,8 +35,8 @@ export function patternForRoles(pattern: FailurePattern) {
 export function patternHeadline(pattern: FailurePattern) {
   return {
     id: pattern.id,
-    name: pattern.name,
-    description: pattern.description,
+    name: untrustedText(pattern.name, 120),
+    description: untrustedText(pattern.description, 600),
     support: { tasks: pattern.support.tasks, categories: pattern.support.categories },
     exampleTasks: pattern.examples.slice(0, 3).map((example) => untrustedText(example.task, 200)),
   };
