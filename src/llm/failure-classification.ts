@@ -9,8 +9,8 @@ export type FailureDecision =
   | { action: "retry"; waitMs?: number; summary: string }
   /** Give up now with this error. */
   | { action: "fail"; error: TransportError }
-  /** The caller aborted: rethrow the original error untouched. */
-  | { action: "abort" };
+  /** The caller aborted, or the error is not a transport failure (a bug): rethrow it untouched. */
+  | { action: "rethrow" };
 
 /** What the classifier needs to know to write an actionable message. */
 export interface FailureContext {
@@ -26,7 +26,7 @@ export interface FailureContext {
 
 /** Sorts one failed attempt into retry / fail fast / abort, without ever quoting the API key. */
 export function classifyFailure(error: unknown, context: FailureContext): FailureDecision {
-  if (error instanceof APIUserAbortError) return { action: "abort" };
+  if (error instanceof APIUserAbortError) return { action: "rethrow" };
   if (error instanceof APIConnectionTimeoutError) {
     return { action: "retry", summary: `timed out after ${context.timeoutMs} ms` };
   }
@@ -42,9 +42,7 @@ export function classifyFailure(error: unknown, context: FailureContext): Failur
   if (error instanceof SyntaxError) {
     return { action: "retry", summary: "the response body was not valid JSON" };
   }
-  if (isAbortError(error)) return { action: "abort" };
-  const text = error instanceof Error ? error.message : String(error);
-  return { action: "retry", summary: `unexpected failure (${redactSecret(text, context.apiKey)})` };
+  return { action: "rethrow" };
 }
 
 function classifyStatus(error: APIError, context: FailureContext): FailureDecision {
@@ -126,10 +124,6 @@ function safeCause(error: APIError, apiKey: string): Record<string, unknown> {
     requestId: error.requestID ?? undefined,
     message: redactSecret(error.message, apiKey).slice(0, 500),
   };
-}
-
-function isAbortError(error: unknown): boolean {
-  return error instanceof Error && error.name === "AbortError";
 }
 
 function formatSeconds(ms: number): string {

@@ -207,6 +207,16 @@ describe("createProvider retries", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("retries a response whose body stalls after the headers", async () => {
+    const { fake, provider } = await setup([{ kind: "stall", afterHeaders: true }, ok], {
+      timeoutMs: 200,
+    });
+    const response = await provider.chat(ask);
+    expect(response.content).toBe("fine");
+    expect(response.retries).toBe(1);
+    expect(fake.requests).toHaveLength(2);
+  });
+
   it("retries connection failures and reports them when retries run out", async () => {
     const { fake, provider } = await setup([], { maxRetries: 1 });
     const deadUrl = fake.url;

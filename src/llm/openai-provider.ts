@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import OpenAI, { APIConnectionTimeoutError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -64,25 +64,27 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
     signal: AbortSignal | undefined,
   ): Promise<Omit<ChatResponse, "retries">> {
     const body = toOpenAIRequest(request, defaults);
-    return semaphore.run(async () => {
-      const started = clock.now();
-      const completion = await client.chat.completions.create(body, { signal });
-      const latencyMs = Math.max(0, clock.now() - started);
-      const mapped = fromOpenAIResponse(completion);
-      const usage = {
-        promptTokens: mapped.promptTokens,
-        completionTokens: mapped.completionTokens,
-      };
-      return {
-        content: mapped.content,
-        toolCalls: mapped.toolCalls,
-        finishReason: mapped.finishReason,
-        usage,
-        latencyMs,
-        costUsd: costOf(usage, config.price),
-        model: mapped.model ?? config.model,
-      };
-    });
+    return semaphore.run(() =>
+      withDeadline(config.timeoutMs, signal, async (attemptSignal) => {
+        const started = clock.now();
+        const completion = await client.chat.completions.create(body, { signal: attemptSignal });
+        const latencyMs = Math.max(0, clock.now() - started);
+        const mapped = fromOpenAIResponse(completion);
+        const usage = {
+          promptTokens: mapped.promptTokens,
+          completionTokens: mapped.completionTokens,
+        };
+        return {
+          content: mapped.content,
+          toolCalls: mapped.toolCalls,
+          finishReason: mapped.finishReason,
+          usage,
+          latencyMs,
+          costUsd: costOf(usage, config.price),
+          model: mapped.model ?? config.model,
+        };
+      }),
+    );
   }
 
   async function chat(
@@ -107,7 +109,7 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
           nowMs: clock.now(),
           maxRetryAfterMs,
         });
-        if (decision.action === "abort") {
+        if (decision.action === "rethrow") {
           account.recordFailedRetries(retries);
           throw error;
         }
@@ -131,4 +133,34 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
   }
 
   return { model: config.model, chat, totals: () => account.totals() };
+}
+
+/**
+ * Runs one attempt under a wall-clock deadline covering the whole response, body included: the
+ * SDK's own timeout stops at the headers, so a server that stalls mid-body would hang forever.
+ * A deadline hit surfaces as the SDK's timeout error, so it is retried like one.
+ */
+async function withDeadline<T>(
+  timeoutMs: number,
+  callerSignal: AbortSignal | undefined,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const forwardAbort = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forwardAbort();
+  callerSignal?.addEventListener("abort", forwardAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  try {
+    return await run(controller.signal);
+  } catch (error) {
+    if (timedOut && !callerSignal?.aborted) throw new APIConnectionTimeoutError();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener("abort", forwardAbort);
+  }
 }

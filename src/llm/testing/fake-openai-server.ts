@@ -24,8 +24,8 @@ export type FakeReply =
       body?: string;
       headers?: Record<string, string>;
     }
-  /** Never answer; the client's timeout must fire. */
-  | { kind: "stall" };
+  /** Never answer (or, with `afterHeaders`, send 200 and half a body, then stop); the client's timeout must fire. */
+  | { kind: "stall"; afterHeaders?: boolean };
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -108,6 +108,10 @@ export async function startFakeOpenAIServer(options: FakeServerOptions): Promise
         });
       } else if (reply.kind === "stall") {
         // Leave the response open; the client's timeout closes the socket.
+        if (reply.afterHeaders) {
+          res.writeHead(200, { "content-type": "application/json" });
+          res.write('{"id":"chatcmpl-stalled","choices":[');
+        }
       } else if (reply.kind === "error") {
         const headers = { "content-type": "application/json", ...reply.headers };
         res
