@@ -204,7 +204,7 @@ describe("builtinAgent: context policy", () => {
     `${toolYaml}context:\n  max_chars: 200\n  overflow: ${overflow}\n`;
   const task = `Question: ${"q".repeat(120)}`;
   const loop = () =>
-    new ScriptedProvider((request: ChatRequest, index) =>
+    new ScriptedProvider((_request: ChatRequest, index) =>
       index < 3
         ? reply(`step ${index}`, [
             call("calculator", `{"expression":"${index}+${"0+".repeat(20)}0"}`, `id${index}`),
