@@ -57,8 +57,8 @@ jobs:
 
 /** The `ecdysis.yml` `ecdysis init` writes for a sim world. */
 export function initialConfig(world: string): string {
-  return `# yaml-language-server: $schema=https://raw.githubusercontent.com/ecdysis/ecdysis/main/schemas/ecdysis.schema.json
-# Ecdysis project. Paths are relative to this file.
+  return `# Ecdysis project (schema: 'ecdysis schema --out schemas' writes ecdysis.schema.json for editors).
+# Paths are relative to this file.
 model:
   provider: sim          # the embedded simulated model; use 'openai' + baseUrl for a real endpoint
   model: sim-1
