@@ -217,6 +217,12 @@ describe("createProvider retries", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it("retries a 200 whose body is not valid JSON", async () => {
+    const { provider } = await setup([{ kind: "error", status: 200, body: '{"choices": [' }, ok]);
+    const response = await provider.chat(ask);
+    expect(response).toMatchObject({ content: "fine", retries: 1 });
+  });
+
   it("retries connection failures and reports them when retries run out", async () => {
     const { fake, provider } = await setup([], { maxRetries: 1 });
     const deadUrl = fake.url;
