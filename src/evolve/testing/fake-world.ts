@@ -1,0 +1,122 @@
+import { createHash } from "node:crypto";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { AgentAdapter, Trace } from "../../agent/types.js";
+import { type LoadedConfig, ecdysisConfigSchema } from "../../config/config-schema.js";
+import type { Task } from "../../config/task-schema.js";
+import { ScriptedProvider } from "../../llm/scripted-provider.js";
+import type { ChatRequest } from "../../llm/types.js";
+
+/** One task of a fake world: its category and the deficiency (fault) that makes it fail, if any. */
+export interface FakeTaskSpec {
+  id: string;
+  category: string;
+  /** Fails until the harness rules contain `fix:<fault>`. */
+  fault?: string;
+}
+
+/** Task JSON of a fake world: the fault and the answer are written into the input (a fake model reads them). */
+export function fakeTask(spec: FakeTaskSpec): Task {
+  return { id: spec.id, category: spec.category, input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok`, expected: `${spec.id}-ok` };
+}
+
+/** The fault written in a fake task's input. */
+export function faultOf(input: string): string {
+  return /fault=(\S+)/.exec(input)?.[1] ?? "none";
+}
+
+/** The rules (`fix:…` lines) a request's system message carries. */
+function rulesOf(request: ChatRequest): string[] {
+  const system = request.messages.find((message) => message.role === "system");
+  return (system?.content ?? "").split("\n").filter((line) => line.startsWith("- ")).map((line) => line.slice(2).trim());
+}
+
+/**
+ * The fake agent model: like the sim, it answers only from the request. A task with a fault
+ * answers correctly only when the system prompt has the rule `fix:<fault>`; a rule named in
+ * `breaks` (rule → category) makes every task of that category answer wrongly.
+ */
+export function fakeAgentModel(options: { breaks?: Record<string, string> } = {}): ScriptedProvider {
+  return new ScriptedProvider((request) => {
+    const user = request.messages.find((message) => message.role === "user")?.content ?? "";
+    const rules = rulesOf(request);
+    const fault = faultOf(user);
+    const category = /category=(\S+)/.exec(user)?.[1];
+    const answer = /answer=(\S+)/.exec(user)?.[1] ?? "";
+    const broken = Object.entries(options.breaks ?? {}).some(([rule, target]) => rules.includes(rule) && category === target);
+    const fixed = fault === "none" || rules.includes(`fix:${fault}`);
+    return { content: fixed && !broken ? answer : "wrong" };
+  }, "fake-agent");
+}
+
+/** A fake refiner model: every call succeeds with an empty JSON object (the fake stages decide what they return). */
+export function fakeRefinerModel(): ScriptedProvider {
+  return new ScriptedProvider(() => ({ content: "{}" }), "fake-refiner");
+}
+
+/** Agent adapter for fake worlds: one chat call with the harness rules as the system message; the reply is the answer. */
+export const fakeAgentAdapter: AgentAdapter = {
+  async run({ task, harness, provider, sampleIndex, signal }): Promise<Trace> {
+    const rules = harness.files["rules.md"] ?? "";
+    const response = await provider.chat(
+      {
+        messages: [
+          { role: "system", content: rules },
+          { role: "user", content: `${task.input} category=${task.category}` },
+        ],
+        seed: sampleIndex,
+        purpose: "agent",
+      },
+      { signal },
+    );
+    const output = response.content ?? "";
+    return {
+      steps: [{ assistant: output, toolCalls: [], promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, latencyMs: 0 }],
+      events: [],
+      output,
+      answer: output,
+      usage: { ...response.usage, llmCalls: 1, costUsd: response.costUsd },
+      latencyMs: 0,
+    };
+  },
+};
+
+/** A project on disk for a fake world: harness folder, task files, config. */
+export async function fakeProject(options: {
+  train: FakeTaskSpec[];
+  heldout: FakeTaskSpec[];
+  evolve?: Record<string, unknown>;
+  gate?: Record<string, unknown>;
+  root?: string;
+}): Promise<LoadedConfig> {
+  const root = options.root ?? (await mkdtemp(path.join(tmpdir(), "ecdysis-evolve-")));
+  await mkdir(path.join(root, "harness"), { recursive: true });
+  await mkdir(path.join(root, "tasks"), { recursive: true });
+  await writeFile(path.join(root, "harness", "harness.yaml"), "agent_loop:\n  max_steps: 4\n");
+  await writeFile(path.join(root, "harness", "system.md"), "You answer tasks.\n");
+  await writeFile(path.join(root, "harness", "rules.md"), "- Be concise.\n");
+  const jsonl = (specs: FakeTaskSpec[]): string => specs.map((spec) => JSON.stringify(fakeTask(spec))).join("\n");
+  await writeFile(path.join(root, "tasks", "train.jsonl"), `${jsonl(options.train)}\n`);
+  await writeFile(path.join(root, "tasks", "heldout.jsonl"), `${jsonl(options.heldout)}\n`);
+  const config = ecdysisConfigSchema.parse({
+    model: { provider: "sim", world: "fake.yaml", model: "fake-agent" },
+    harness: { dir: "harness", editable: ["rules.md"] },
+    tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
+    cacheDir: ".ecdysis/cache",
+    concurrency: 4,
+    evolve: { batchSize: 100, maxIterations: 4, regressionSample: 4, alpha: 0.1, resamples: 0, ...options.evolve },
+    gate: { ...options.gate },
+  });
+  return { config, path: path.join(root, "ecdysis.yml"), root, hash: createHash("sha256").update(JSON.stringify(config)).digest("hex") };
+}
+
+/** `count` tasks with ids `<prefix>1…` spread round-robin over categories, all with one fault. */
+export function specs(options: { prefix: string; count: number; fault?: string; categories?: string[] }): FakeTaskSpec[] {
+  const categories = options.categories ?? ["a", "b"];
+  return Array.from({ length: options.count }, (_, index) => ({
+    id: `${options.prefix}${index + 1}`,
+    category: categories[index % categories.length],
+    fault: options.fault,
+  }));
+}
