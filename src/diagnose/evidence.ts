@@ -36,7 +36,7 @@ export const evidenceSchema = z.object({
 export type Evidence = z.infer<typeof evidenceSchema>;
 
 const gaveUpWording =
-  /\b(i (can(no|')t|am unable to|'m unable to|do not know|don't know)|unable to (determine|answer|find|compute|solve)|give up|giving up|cannot (determine|answer|be determined)|not enough information|no way to (know|tell))\b/i;
+  /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
 const cannotSeeTask =
   /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
 

@@ -31,14 +31,21 @@ export function patternForRoles(pattern: FailurePattern) {
   };
 }
 
-/** A pattern's headline for roles that need no examples (Architect, Skeptic). */
+/**
+ * A pattern as the Architect and Skeptic see it: support and the example tasks with their notes
+ * (enough to judge whether a change is cross-instance or names one task's specifics).
+ */
 export function patternHeadline(pattern: FailurePattern) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
     description: untrustedText(pattern.description, 600),
     support: { tasks: pattern.support.tasks, categories: pattern.support.categories },
-    exampleTasks: pattern.examples.slice(0, 3).map((example) => untrustedText(example.task, 200)),
+    examples: pattern.examples.slice(0, 5).map((example) => ({
+      category: example.category,
+      task: untrustedText(example.task, 400),
+      note: untrustedText(example.note, 300),
+    })),
   };
 }
 
@@ -47,7 +54,7 @@ export function rejectedForRoles(rejected: RejectedProposal[]) {
   return rejected.slice(-10).map((proposal) => ({
     changes: proposal.hms.changes.map((change) => ({
       module: change.module,
-      change: untrustedText(change.change, 300),
+      change: untrustedText(change.change, 800),
     })),
     reason: untrustedText(proposal.reason, 300),
     patterns: proposal.patternIds,
