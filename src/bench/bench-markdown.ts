@@ -29,6 +29,7 @@ export function summaryTable(summary: Record<string, StrategySummary>): string {
     [
       strategy,
       formatSpread(s.wallMs, f.seconds),
+      formatSpread(s.totalWallMs, f.seconds),
       formatSpread(s.rollouts, f.count),
       formatSpread(s.llmCalls, f.count),
       formatSpread(s.promptTokens, f.count),
@@ -43,8 +44,8 @@ export function summaryTable(summary: Record<string, StrategySummary>): string {
     ].join(" | "),
   );
   return [
-    "| strategy | wall time | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | pattern purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | pattern purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
@@ -175,7 +176,7 @@ export function renderBenchMarkdown(result: BenchResult): string {
 
 ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
 
-Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency}. Runs executed one after another in one process; wall time is the whole \`runEvolve\` call including the held-out gate.
+Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency}. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
 
 ## Headline
 

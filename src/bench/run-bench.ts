@@ -15,7 +15,7 @@ import { findAccommodations, meanPurity, patternPurities } from "./scoring.js";
 import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
 import type { BenchResult, BenchRun, BenchStrategy, BenchWorld, Machine } from "./types.js";
 
-/** Called after each finished run (for progress lines). */
+/** Called after each finished run (for progress lines); `index` counts from 0. */
 export type BenchRunListener = (run: BenchRun, index: number, total: number) => void;
 
 /**
@@ -69,7 +69,7 @@ export async function runBench(
         const wallMs = clock.now() - started;
         const run = scoreRun({ strategy, world: world.name, seed, wallMs, outcome, truth });
         runs.push(run);
-        onRun?.(run, runs.length, total);
+        onRun?.(run, runs.length - 1, total);
       }
     }
   }
