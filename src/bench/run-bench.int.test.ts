@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runBench } from "./run-bench.js";
-import { benchResultSchema, type BenchRun } from "./types.js";
+import { type BenchRun, benchResultSchema } from "./types.js";
 
 const tinyWorld = `
 name: tiny
