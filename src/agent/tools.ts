@@ -1,4 +1,5 @@
 import type { HarnessConfig } from "../config/harness-schema.js";
+import { harnessFile } from "../harness/harness-references.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { ToolSpec } from "../llm/types.js";
 import { evaluateExpression } from "./calculator.js";
@@ -86,7 +87,9 @@ export function runTool(input: {
       : { text: result.error, error: true, invalidCall: false };
   }
   const config = input.harness.config;
-  const files = (config?.tools.lookup.files ?? []).map((path) => input.harness.files[path] ?? "");
+  const files = (config?.tools.lookup.files ?? []).map(
+    (path) => harnessFile(input.harness.files, path) ?? "",
+  );
   const result = lookupKey({ key: value, files });
   return result.ok
     ? { text: result.text, error: false, invalidCall: false }

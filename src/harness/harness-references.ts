@@ -48,3 +48,9 @@ export function normaliseRelative(path: string): string | null {
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
+
+/** The text of a harness file named by a config field (normalised like `./rules.md`), or undefined. */
+export function harnessFile(files: Record<string, string>, path: string): string | undefined {
+  const normalised = normaliseRelative(path);
+  return normalised === null ? undefined : files[normalised];
+}

@@ -48,7 +48,13 @@ export function checkEditPath(input: {
   const real = realTarget(target);
   for (const protectedPath of input.protectedPaths) {
     const candidates = [resolve(protectedPath), realTarget(resolve(protectedPath))];
-    if (candidates.some((candidate) => isInside(candidate, target) || isInside(candidate, real))) {
+    // Lower-cased too: on case-insensitive file systems `Ecdysis.yml` is `ecdysis.yml`.
+    const hits = (candidate: string) =>
+      [target, real].some(
+        (path) =>
+          isInside(candidate, path) || isInside(candidate.toLowerCase(), path.toLowerCase()),
+      );
+    if (candidates.some(hits)) {
       return {
         ok: false,
         reason: `path '${normalised}' resolves to protected path '${protectedPath}'`,

@@ -36,4 +36,16 @@ describe("renderSystemPrompt", () => {
       "You are a careful assistant.\n\n## Tools\n- calculator: math",
     );
   });
+
+  it("reads prompt files named with a './' prefix", async () => {
+    const files = {
+      ...fixtureFiles,
+      "harness.yaml": "prompt:\n  system: ./system.md\n  rules: ./rules.md\n",
+    };
+    const harness = await loadHarness({ dir: await makeHarnessDir(files), kind: "builtin" });
+    expect(harnessRules(harness)).toHaveLength(2);
+    expect(renderSystemPrompt(harness)).toContain(
+      "You are a careful assistant.\n\n## Rules\n- Show your work.",
+    );
+  });
 });

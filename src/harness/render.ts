@@ -1,3 +1,4 @@
+import { harnessFile } from "./harness-references.js";
 import type { LoadedHarness } from "./types.js";
 
 /**
@@ -6,7 +7,7 @@ import type { LoadedHarness } from "./types.js";
  */
 export function harnessRules(harness: LoadedHarness): string[] {
   if (!harness.config) return [];
-  const text = harness.files[harness.config.prompt.rules] ?? "";
+  const text = harnessFile(harness.files, harness.config.prompt.rules) ?? "";
   return parseRules(text);
 }
 
@@ -32,7 +33,7 @@ export function renderSystemPrompt(
   const config = harness.config;
   if (!config) return "";
   const sections: string[] = [];
-  const system = (harness.files[config.prompt.system] ?? "").trim();
+  const system = (harnessFile(harness.files, config.prompt.system) ?? "").trim();
   if (system) sections.push(system);
   const rules = harnessRules(harness);
   if (rules.length > 0) sections.push(["## Rules", ...rules.map((rule) => `- ${rule}`)].join("\n"));
