@@ -93,6 +93,10 @@ export interface ActionCore {
     outDir: string;
     llm: LlmOverrides;
     overrides: EvolveOverrides;
+    /** Id of this run (commit trailer, PR metadata). */
+    runId: string;
+    /** Link to the workflow run, where the artifact with the full report lives. */
+    runUrl?: string;
   }): Promise<EvolveOutcome>;
   /**
    * Compare two harness folders on the held-out split of `configPath`. The config (and with it

@@ -60,6 +60,8 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
           maxIterations: options["max-iterations"],
           strategy: options.strategy,
         },
+        runId: `${run.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? "1"}`,
+        runUrl: run.runUrl,
       }),
     ),
   );
