@@ -155,6 +155,22 @@ describe("builtinAgent: the tool loop", () => {
     expect(trace.answer).toBe("42");
   });
 
+  it("rethrows when the run is aborted instead of recording an llm-error", async () => {
+    const controller = new AbortController();
+    const provider = new ScriptedProvider(() => {
+      controller.abort(new Error("cancelled"));
+      throw new Error("request aborted");
+    });
+    const running = builtinAgent().run({
+      task: testTask("q"),
+      harness: inMemoryHarness(toolYaml, { "knowledge.md": knowledge }),
+      provider,
+      sampleIndex: 0,
+      signal: controller.signal,
+    });
+    await expect(running).rejects.toThrow("request aborted");
+  });
+
   it("ends the trace with llm-error when the provider fails", async () => {
     const provider = new ScriptedProvider((_request, index) =>
       index === 0 ? reply(null, [call("calculator", '{"expression":"1"}')]) : undefined,

@@ -1,4 +1,4 @@
-import { lstat, readdir, readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join, relative, resolve, sep } from "node:path";
 import { parseHarnessYaml } from "../config/harness-yaml.js";
 import { InputError } from "../errors/input-error.js";
@@ -24,7 +24,7 @@ export async function loadHarness(options: {
   command?: string[];
 }): Promise<LoadedHarness> {
   const dir = resolve(options.dir);
-  const stats = await lstat(dir).catch(() => undefined);
+  const stats = await stat(dir).catch(() => undefined);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
   if (options.kind === "command" && (!options.command || options.command.length === 0)) {
