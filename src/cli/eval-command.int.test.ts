@@ -1,0 +1,227 @@
+import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { EvalResult } from "../eval/types.js";
+import { loadWorld, startSimServer } from "../sim/index.js";
+import { runCli, spawnCli } from "./testing/run-cli.js";
+
+let project: string;
+
+async function readResult(dir: string, name = "eval.json"): Promise<EvalResult> {
+  return JSON.parse(await readFile(join(dir, name), "utf8")) as EvalResult;
+}
+
+/** A result without its cost (time and cache hits legitimately differ between equivalent runs). */
+function comparable(result: EvalResult) {
+  const { cost: _cost, ...rest } = result;
+  return rest;
+}
+
+async function countFiles(dir: string): Promise<number> {
+  const buckets = await readdir(dir).catch(() => [] as string[]);
+  const counts = await Promise.all(
+    buckets.map((bucket) =>
+      readdir(join(dir, bucket)).then(
+        (files) => files.filter((file) => file.endsWith(".json")).length,
+      ),
+    ),
+  );
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), "ecdysis-eval-int-"));
+  const init = await runCli(["init", ".", "--world", "quickstart"], { cwd: project });
+  expect(init.code).toBe(0);
+});
+
+describe("ecdysis eval (end to end on the sim)", () => {
+  it("runs as a child process, writes eval.json, records and a summary; a rerun is served from the cache", async () => {
+    const first = await spawnCli(
+      ["eval", "--config", "ecdysis.yml", "--split", "heldout", "--out", "out"],
+      { cwd: project },
+    );
+    expect(first.stderr).toContain("heldout: 40/40 rollouts (100%)");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^heldout: accuracy \d+\.\d% \(\d+\/40\), 95% CI/);
+    const result = await readResult(join(project, "out"));
+    expect(result.n).toBe(40);
+    expect(result.accuracy).toBeGreaterThan(0.1);
+    expect(result.accuracy).toBeLessThan(0.8);
+    const records = (await readFile(join(project, "out", "records.jsonl"), "utf8"))
+      .trim()
+      .split("\n");
+    expect(records).toHaveLength(40);
+    const again = await spawnCli(
+      ["eval", "--config", "ecdysis.yml", "--split", "heldout", "--out", "out-again"],
+      { cwd: project },
+    );
+    expect(again.code).toBe(0);
+    const cached = await readResult(join(project, "out-again"));
+    expect(cached.cost).toMatchObject({ rollouts: 0, cachedRollouts: 40, llmCalls: 0 });
+    expect(comparable(cached)).toEqual(comparable(result));
+  });
+
+  it("scores a hand-edited harness that adds an answer-format instruction higher on both splits", async () => {
+    await cp(join(project, "harness"), join(project, "harness-edited"), { recursive: true });
+    const path = join(project, "harness-edited", "harness.yaml");
+    const yaml = await readFile(path, "utf8");
+    expect(yaml).toContain('format_instruction: ""');
+    await writeFile(
+      path,
+      yaml.replace(
+        'format_instruction: ""',
+        'format_instruction: "End with a final line of the form Answer: <value>."',
+      ),
+    );
+    const seed = await runCli(
+      ["eval", "--config", "ecdysis.yml", "--split", "all", "--out", "seed"],
+      { cwd: project },
+    );
+    const edited = await runCli(
+      [
+        "eval",
+        "--config",
+        "ecdysis.yml",
+        "--split",
+        "all",
+        "--harness",
+        "harness-edited",
+        "--out",
+        "edited",
+      ],
+      { cwd: project },
+    );
+    expect([seed.code, edited.code]).toEqual([0, 0]);
+    for (const split of ["train", "heldout"]) {
+      const before = await readResult(join(project, "seed"), `eval-${split}.json`);
+      const after = await readResult(join(project, "edited"), `eval-${split}.json`);
+      expect(after.harnessHash).not.toBe(before.harnessHash);
+      expect(after.accuracy - before.accuracy).toBeGreaterThanOrEqual(0.1);
+    }
+    const combined = await readResult(join(project, "seed"));
+    expect(combined.split).toBe("all");
+    expect(combined.n).toBe(80);
+  });
+
+  it("merges three shards into the unsharded result", async () => {
+    const cacheFree = await mkdtemp(join(tmpdir(), "ecdysis-shards-"));
+    for (const name of ["ecdysis.yml", "harness", "tasks"])
+      await cp(join(project, name), join(cacheFree, name), { recursive: true });
+    const whole = await runCli(
+      ["eval", "--config", "ecdysis.yml", "--split", "train", "--samples", "3", "--out", "whole"],
+      { cwd: cacheFree },
+    );
+    expect(whole.code).toBe(0);
+    const shardDirs: string[] = [];
+    for (const index of [1, 2, 3]) {
+      // Each shard in its own copy with its own cache, as matrix jobs would run.
+      const copy = await mkdtemp(join(tmpdir(), `ecdysis-shard-${index}-`));
+      for (const name of ["ecdysis.yml", "harness", "tasks"])
+        await cp(join(project, name), join(copy, name), { recursive: true });
+      const run = await runCli(
+        [
+          "eval",
+          "--config",
+          "ecdysis.yml",
+          "--split",
+          "train",
+          "--samples",
+          "3",
+          "--shard",
+          `${index}/3`,
+          "--out",
+          "shard",
+        ],
+        { cwd: copy },
+      );
+      expect(run.code).toBe(0);
+      shardDirs.push(join(copy, "shard"));
+    }
+    const sizes = await Promise.all(shardDirs.map(async (dir) => (await readResult(dir)).n));
+    expect(sizes.reduce((sum, size) => sum + size, 0)).toBe(40);
+    expect(Math.min(...sizes)).toBeGreaterThan(0);
+    const merged = await runCli(["merge", "--out", join(cacheFree, "merged"), ...shardDirs], {
+      cwd: cacheFree,
+    });
+    expect(merged.code).toBe(0);
+    const mergedResult = await readResult(join(cacheFree, "merged"));
+    const wholeResult = await readResult(join(cacheFree, "whole"));
+    expect(comparable(mergedResult)).toEqual(comparable(wholeResult));
+    const { wallMs: _mergedWall, ...mergedCost } = mergedResult.cost;
+    const { wallMs: _wholeWall, ...wholeCost } = wholeResult.cost;
+    expect(mergedCost).toEqual(wholeCost);
+    expect(await countFiles(join(cacheFree, "merged", "cache"))).toBe(120);
+    const keys = (text: string) =>
+      text
+        .trim()
+        .split("\n")
+        .map((line) => (JSON.parse(line) as { key: string }).key);
+    expect(keys(await readFile(join(cacheFree, "merged", "records.jsonl"), "utf8"))).toEqual(
+      keys(await readFile(join(cacheFree, "whole", "records.jsonl"), "utf8")),
+    );
+    // Merging a shard with itself is refused.
+    const twice = await runCli(["merge", "--out", "bad", shardDirs[0], shardDirs[0]], {
+      cwd: cacheFree,
+    });
+    expect(twice.code).toBe(2);
+  });
+
+  it("resumes a killed run without calling the model again for finished rollouts", async () => {
+    const world = await loadWorld("quickstart");
+    const server = await startSimServer({ world, latencyScale: 0 });
+    const slow = await startSimServer({ world, faults: { stallEvery: 1, stallMs: 150 } });
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "ecdysis-resume-"));
+      for (const name of ["harness", "tasks"])
+        await cp(join(project, name), join(dir, name), { recursive: true });
+      const config = (url: string) =>
+        `model:\n  provider: openai\n  baseUrl: ${url}\n  model: sim-1\n  apiKeyEnv: SIM_KEY\nharness:\n  dir: harness\ntasks:\n  train: tasks/train.jsonl\n  heldout: tasks/heldout.jsonl\nconcurrency: 2\n`;
+      await writeFile(join(dir, "slow.yml"), config(slow.url));
+      await writeFile(join(dir, "fast.yml"), config(server.url));
+      const cacheDir = join(dir, ".ecdysis", "cache");
+      const killed = await spawnCli(["eval", "--config", "slow.yml", "--out", "out"], {
+        cwd: dir,
+        env: { SIM_KEY: "placeholder" },
+        onStart: (child) => {
+          const poll = setInterval(async () => {
+            if ((await countFiles(cacheDir)) >= 5) {
+              clearInterval(poll);
+              child.kill("SIGKILL");
+            }
+          }, 20);
+          child.on("close", () => clearInterval(poll));
+        },
+      });
+      expect(killed.signal).toBe("SIGKILL");
+      const finished = await countFiles(cacheDir);
+      expect(finished).toBeGreaterThanOrEqual(5);
+      expect(finished).toBeLessThan(40);
+      // Same model name, params and harness: the fast endpoint serves the same rollouts.
+      const before = server.requests();
+      const resumed = await spawnCli(["eval", "--config", "fast.yml", "--out", "out"], {
+        cwd: dir,
+        env: { SIM_KEY: "placeholder" },
+      });
+      expect(resumed.code).toBe(0);
+      const result = await readResult(join(dir, "out"));
+      expect(result.cost.cachedRollouts).toBe(finished);
+      expect(result.cost.rollouts).toBe(40 - finished);
+      expect(server.requests() - before).toBe(result.cost.llmCalls);
+      const records = (await readFile(join(dir, "out", "records.jsonl"), "utf8"))
+        .trim()
+        .split("\n")
+        .map(
+          (line) => JSON.parse(line) as { cached: boolean; trace: { usage: { llmCalls: number } } },
+        );
+      const uncachedCalls = records
+        .filter((record) => !record.cached)
+        .reduce((sum, record) => sum + record.trace.usage.llmCalls, 0);
+      expect(server.requests() - before).toBe(uncachedCalls);
+    } finally {
+      await server.close();
+      await slow.close();
+    }
+  });
+});
