@@ -1,32 +1,64 @@
 import { describe, expect, it } from "vitest";
 import { runEvolve } from "../run-evolve.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
 import { fakeStages } from "../testing/fake-stages.js";
+import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
 import { ecdysisStrategy } from "./ecdysis.js";
 
 const clock = { now: () => 0 };
 
-async function run(options: { train: ReturnType<typeof specs>; heldout: ReturnType<typeof specs>; breaks?: Record<string, string>; evolve?: Record<string, unknown> }) {
-  const loaded = await fakeProject({ train: options.train, heldout: options.heldout, evolve: options.evolve });
+async function run(options: {
+  train: ReturnType<typeof specs>;
+  heldout: ReturnType<typeof specs>;
+  breaks?: Record<string, string>;
+  evolve?: Record<string, unknown>;
+}) {
+  const loaded = await fakeProject({
+    train: options.train,
+    heldout: options.heldout,
+    evolve: options.evolve,
+  });
   const { deps, calls } = fakeStages();
   const models = { agent: fakeAgentModel({ breaks: options.breaks }), refiner: fakeRefinerModel() };
-  const result = await runEvolve({ loaded, strategy: ecdysisStrategy(), outDir: `${loaded.root}/out`, models, deps, clock });
+  const result = await runEvolve({
+    loaded,
+    strategy: ecdysisStrategy(),
+    outDir: `${loaded.root}/out`,
+    models,
+    deps,
+    clock,
+  });
   return { result, calls, loaded };
 }
 
 describe("ecdysis strategy", () => {
   it("repairs the systematic pattern, then stops when only a model-specific one is left", async () => {
     const { result, calls } = await run({
-      train: [...specs({ prefix: "c", count: 8, fault: "calc" }), ...specs({ prefix: "q", count: 1, fault: "quirk" }), ...specs({ prefix: "n", count: 7 })],
-      heldout: [...specs({ prefix: "hc", count: 6, fault: "calc" }), ...specs({ prefix: "hn", count: 6 })],
+      train: [
+        ...specs({ prefix: "c", count: 8, fault: "calc" }),
+        ...specs({ prefix: "q", count: 1, fault: "quirk" }),
+        ...specs({ prefix: "n", count: 7 }),
+      ],
+      heldout: [
+        ...specs({ prefix: "hc", count: 6, fault: "calc" }),
+        ...specs({ prefix: "hn", count: 6 }),
+      ],
     });
-    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual(["accepted", "stopped"]);
+    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
+      "accepted",
+      "stopped",
+    ]);
     expect(result.stoppedBy).toBe("no-systematic-pattern");
     expect(result.iterations[0].validation.full?.fixed).toHaveLength(8);
-    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
     // The singleton was diagnosed but never handed to refinement.
-    expect(result.iterations[1].diagnosis?.patterns.map((pattern) => [pattern.name, pattern.kind])).toEqual([["quirk", "model-specific"]]);
-    expect(calls.refine.flatMap((call) => call.patterns.map((pattern) => pattern.kind))).toEqual(["systematic"]);
+    expect(
+      result.iterations[1].diagnosis?.patterns.map((pattern) => [pattern.name, pattern.kind]),
+    ).toEqual([["quirk", "model-specific"]]);
+    expect(calls.refine.flatMap((call) => call.patterns.map((pattern) => pattern.kind))).toEqual([
+      "systematic",
+    ]);
     expect(result.baseline.heldout.accuracy).toBe(0.5);
     expect(result.final.heldout.accuracy).toBe(1);
     expect(result.gate.passed).toBe(true);
@@ -34,7 +66,10 @@ describe("ecdysis strategy", () => {
 
   it("rejects a candidate whose cheap validation breaks more than it fixes, and does not re-propose it", async () => {
     const { result, calls } = await run({
-      train: [...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }), ...specs({ prefix: "n", count: 6, categories: ["b"] })],
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
       heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
       breaks: { "fix:calc": "b" },
     });
@@ -48,7 +83,10 @@ describe("ecdysis strategy", () => {
   });
 
   it("accepts only on a significant paired test (p < alpha)", async () => {
-    const train = [...specs({ prefix: "c", count: 3, fault: "calc" }), ...specs({ prefix: "n", count: 5 })];
+    const train = [
+      ...specs({ prefix: "c", count: 3, fault: "calc" }),
+      ...specs({ prefix: "n", count: 5 }),
+    ];
     const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
     const strict = await run({ train, heldout, evolve: { alpha: 0.1 } });
     expect(strict.result.iterations[0].verdict).toBe("rejected");
@@ -58,7 +96,10 @@ describe("ecdysis strategy", () => {
   });
 
   it("stops at once when every batch task passes", async () => {
-    const { result, calls } = await run({ train: specs({ prefix: "n", count: 4 }), heldout: specs({ prefix: "h", count: 2 }) });
+    const { result, calls } = await run({
+      train: specs({ prefix: "n", count: 4 }),
+      heldout: specs({ prefix: "h", count: 2 }),
+    });
     expect(result.stoppedBy).toBe("no-failures");
     expect(calls.diagnose).toHaveLength(0);
   });

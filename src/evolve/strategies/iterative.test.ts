@@ -17,19 +17,40 @@ describe("iterative strategy", () => {
     });
     const { deps, calls } = fakeStages();
     // The date fix breaks the two tasks of category z: +2 −2, no strict improvement.
-    const models = { agent: fakeAgentModel({ breaks: { "fix:date": "z" } }), refiner: fakeRefinerModel() };
-    const result = await runEvolve({ loaded, strategy: iterativeStrategy({ patience: 3 }), outDir: `${loaded.root}/out`, models, deps, clock: { now: () => 0 } });
+    const models = {
+      agent: fakeAgentModel({ breaks: { "fix:date": "z" } }),
+      refiner: fakeRefinerModel(),
+    };
+    const result = await runEvolve({
+      loaded,
+      strategy: iterativeStrategy({ patience: 3 }),
+      outDir: `${loaded.root}/out`,
+      models,
+      deps,
+      clock: { now: () => 0 },
+    });
     expect(calls.reflect.every((call) => call.failures.length === 1)).toBe(true);
     for (const iteration of result.iterations) {
-      const improved = (iteration.validation.candidate?.accuracy ?? -1) > iteration.batch.score.accuracy;
+      const improved =
+        (iteration.validation.candidate?.accuracy ?? -1) > iteration.batch.score.accuracy;
       expect(iteration.verdict === "accepted").toBe(improved);
     }
-    const dateProposals = result.iterations.filter((iteration) => iteration.applied.some((edit) => edit.edit.kind === "add_rule" && edit.edit.text === "fix:date"));
+    const dateProposals = result.iterations.filter((iteration) =>
+      iteration.applied.some(
+        (edit) => edit.edit.kind === "add_rule" && edit.edit.text === "fix:date",
+      ),
+    );
     expect(dateProposals.length).toBeGreaterThan(0);
     expect(dateProposals.every((iteration) => iteration.verdict === "rejected")).toBe(true);
-    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
     expect(result.stoppedBy).toBe("patience");
-    expect(result.iterations.slice(-3).map((iteration) => iteration.verdict)).toEqual(["rejected", "rejected", "rejected"]);
+    expect(result.iterations.slice(-3).map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "rejected",
+      "rejected",
+    ]);
     // Every proposal is followed by a full re-evaluation of the train split.
     expect(result.iterations.every((iteration) => iteration.validation.full?.n === 7)).toBe(true);
   });

@@ -16,10 +16,30 @@ function config(evolve: Record<string, unknown>) {
 
 describe("sampling strategy", () => {
   it("spends the rollout budget as an odd number of votes per task", () => {
-    expect(samplingVotes({ config: config({ budget: { rollouts: 100 } }), trainSize: 10, heldoutSize: 10 })).toBe(5);
-    expect(samplingVotes({ config: config({ budget: { rollouts: 80 } }), trainSize: 10, heldoutSize: 10 })).toBe(3);
-    expect(samplingVotes({ config: config({ budget: { rollouts: 5 } }), trainSize: 10, heldoutSize: 10 })).toBe(1);
-    expect(samplingVotes({ config: config({ maxIterations: 4 }), trainSize: 10, heldoutSize: 10 })).toBe(9);
+    expect(
+      samplingVotes({
+        config: config({ budget: { rollouts: 100 } }),
+        trainSize: 10,
+        heldoutSize: 10,
+      }),
+    ).toBe(5);
+    expect(
+      samplingVotes({
+        config: config({ budget: { rollouts: 80 } }),
+        trainSize: 10,
+        heldoutSize: 10,
+      }),
+    ).toBe(3);
+    expect(
+      samplingVotes({
+        config: config({ budget: { rollouts: 5 } }),
+        trainSize: 10,
+        heldoutSize: 10,
+      }),
+    ).toBe(1);
+    expect(
+      samplingVotes({ config: config({ maxIterations: 4 }), trainSize: 10, heldoutSize: 10 }),
+    ).toBe(9);
   });
 
   it("does not evolve: final is the seed harness evaluated with K samples", async () => {
@@ -30,7 +50,14 @@ describe("sampling strategy", () => {
     });
     const { deps, calls } = fakeStages();
     const agent = fakeAgentModel();
-    const result = await runEvolve({ loaded, strategy: samplingStrategy(), outDir: `${loaded.root}/out`, models: { agent, refiner: fakeRefinerModel() }, deps, clock: { now: () => 0 } });
+    const result = await runEvolve({
+      loaded,
+      strategy: samplingStrategy(),
+      outDir: `${loaded.root}/out`,
+      models: { agent, refiner: fakeRefinerModel() },
+      deps,
+      clock: { now: () => 0 },
+    });
     expect(result.stoppedBy).toBe("no-evolution");
     expect(result.iterations).toEqual([]);
     expect(result.harness.finalHash).toBe(result.harness.seedHash);

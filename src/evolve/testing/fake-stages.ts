@@ -14,15 +14,28 @@ export interface FakeStageCalls {
 }
 
 function ruleEdit(fault: string, patterns: string[]): PlannedEdit {
-  return { module: "prompt", patterns, rationale: `recurring failures of kind ${fault}`, edit: { kind: "add_rule", text: `fix:${fault}` } };
+  return {
+    module: "prompt",
+    patterns,
+    rationale: `recurring failures of kind ${fault}`,
+    edit: { kind: "add_rule", text: `fix:${fault}` },
+  };
 }
 
 function proposal(edits: PlannedEdit[]): RefinementView {
   return {
     verdict: edits.length > 0 ? "accepted" : "rejected",
     reason: edits.length > 0 ? undefined : "no-changes",
-    hmsSummary: edits.map((edit) => `prompt: add rule '${edit.edit.kind === "add_rule" ? edit.edit.text : ""}'`).join("; "),
-    hms: { changes: edits.map((edit) => ({ module: edit.module, change: edit.rationale, patterns: edit.patterns })) },
+    hmsSummary: edits
+      .map((edit) => `prompt: add rule '${edit.edit.kind === "add_rule" ? edit.edit.text : ""}'`)
+      .join("; "),
+    hms: {
+      changes: edits.map((edit) => ({
+        module: edit.module,
+        change: edit.rationale,
+        patterns: edit.patterns,
+      })),
+    },
     rounds: 1,
     roles: [{ role: "architect", round: 1, output: { changes: edits.length } }],
     edits,
@@ -36,7 +49,9 @@ function proposal(edits: PlannedEdit[]): RefinementView {
  * `fix:<pattern name>` for each pattern it is given (or `propose(patterns)` when set). Each fake
  * makes one refiner call so call counting sees them. Records every call.
  */
-export function fakeStages(options: { propose?: (patterns: PatternView[]) => PlannedEdit[] } = {}): { deps: EvolveDeps; calls: FakeStageCalls } {
+export function fakeStages(
+  options: { propose?: (patterns: PatternView[]) => PlannedEdit[] } = {},
+): { deps: EvolveDeps; calls: FakeStageCalls } {
   const calls: FakeStageCalls = { diagnose: [], refine: [], reflect: [] };
   const deps: EvolveDeps = {
     ...realDeps,
@@ -44,7 +59,15 @@ export function fakeStages(options: { propose?: (patterns: PatternView[]) => Pla
     openModels: () => Promise.reject(new Error("fakeStages: pass models to runEvolve")),
     async diagnose(request) {
       calls.diagnose.push(request);
-      await request.refiner.chat({ messages: [{ role: "user", content: `diagnose ${request.records.map((record) => record.key).join(",")}` }], purpose: "diagnose" });
+      await request.refiner.chat({
+        messages: [
+          {
+            role: "user",
+            content: `diagnose ${request.records.map((record) => record.key).join(",")}`,
+          },
+        ],
+        purpose: "diagnose",
+      });
       const inputs = new Map<string, Task>(request.tasks.map((task) => [task.id, task]));
       const groups = new Map<string, RolloutRecord[]>();
       for (const record of request.records.filter((rollout) => !rollout.verdict.pass)) {
@@ -54,7 +77,9 @@ export function fakeStages(options: { propose?: (patterns: PatternView[]) => Pla
       const patterns: PatternView[] = [...groups].map(([fault, members]) => {
         const taskIds = [...new Set(members.map((member) => member.taskId))];
         const categoryNames = [...new Set(members.map((member) => member.category))].sort();
-        const systematic = taskIds.length >= request.minSupport.tasks && categoryNames.length >= request.minSupport.categories;
+        const systematic =
+          taskIds.length >= request.minSupport.tasks &&
+          categoryNames.length >= request.minSupport.categories;
         return {
           id: `p-${fault}`,
           name: fault,
@@ -64,21 +89,50 @@ export function fakeStages(options: { propose?: (patterns: PatternView[]) => Pla
           support: { tasks: taskIds.length, categories: categoryNames.length, categoryNames },
           taskIds,
           memberKeys: members.map((member) => member.key),
-          examples: members.slice(0, 3).map((member) => ({ taskId: member.taskId, rolloutKey: member.key, note: fault })),
+          examples: members
+            .slice(0, 3)
+            .map((member) => ({ taskId: member.taskId, rolloutKey: member.key, note: fault })),
         };
       });
       return { patterns, evidenceCount: request.records.length };
     },
     async refine(request) {
       calls.refine.push({ patterns: request.patterns, rejected: request.rejected });
-      await request.refiner.chat({ messages: [{ role: "user", content: `refine ${request.patterns.map((pattern) => pattern.id).join(",")}` }], purpose: "refine" });
-      return proposal(options.propose ? options.propose(request.patterns) : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])));
+      await request.refiner.chat({
+        messages: [
+          {
+            role: "user",
+            content: `refine ${request.patterns.map((pattern) => pattern.id).join(",")}`,
+          },
+        ],
+        purpose: "refine",
+      });
+      return proposal(
+        options.propose
+          ? options.propose(request.patterns)
+          : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
+      );
     },
     async reflect(request) {
       calls.reflect.push({ failures: request.failures, rejected: request.rejected });
-      await request.refiner.chat({ messages: [{ role: "user", content: `reflect ${request.failures.map((record) => record.key).join(",")}` }], purpose: "reflect" });
+      await request.refiner.chat({
+        messages: [
+          {
+            role: "user",
+            content: `reflect ${request.failures.map((record) => record.key).join(",")}`,
+          },
+        ],
+        purpose: "reflect",
+      });
       const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
-      return proposal(faults.map((fault) => ruleEdit(fault, request.failures.map((record) => record.taskId))));
+      return proposal(
+        faults.map((fault) =>
+          ruleEdit(
+            fault,
+            request.failures.map((record) => record.taskId),
+          ),
+        ),
+      );
     },
   };
   return { deps, calls };

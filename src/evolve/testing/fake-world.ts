@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentAdapter, Trace } from "../../agent/types.js";
-import { type LoadedConfig, ecdysisConfigSchema } from "../../config/config-schema.js";
+import { ecdysisConfigSchema, type LoadedConfig } from "../../config/config-schema.js";
 import type { Task } from "../../config/task-schema.js";
 import { ScriptedProvider } from "../../llm/scripted-provider.js";
 import type { ChatRequest } from "../../llm/types.js";
@@ -18,7 +18,12 @@ export interface FakeTaskSpec {
 
 /** Task JSON of a fake world: the fault and the answer are written into the input (a fake model reads them). */
 export function fakeTask(spec: FakeTaskSpec): Task {
-  return { id: spec.id, category: spec.category, input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok`, expected: `${spec.id}-ok` };
+  return {
+    id: spec.id,
+    category: spec.category,
+    input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok`,
+    expected: `${spec.id}-ok`,
+  };
 }
 
 /** The fault written in a fake task's input. */
@@ -29,7 +34,10 @@ export function faultOf(input: string): string {
 /** The rules (`fix:…` lines) a request's system message carries. */
 function rulesOf(request: ChatRequest): string[] {
   const system = request.messages.find((message) => message.role === "system");
-  return (system?.content ?? "").split("\n").filter((line) => line.startsWith("- ")).map((line) => line.slice(2).trim());
+  return (system?.content ?? "")
+    .split("\n")
+    .filter((line) => line.startsWith("- "))
+    .map((line) => line.slice(2).trim());
 }
 
 /**
@@ -37,14 +45,18 @@ function rulesOf(request: ChatRequest): string[] {
  * answers correctly only when the system prompt has the rule `fix:<fault>`; a rule named in
  * `breaks` (rule → category) makes every task of that category answer wrongly.
  */
-export function fakeAgentModel(options: { breaks?: Record<string, string> } = {}): ScriptedProvider {
+export function fakeAgentModel(
+  options: { breaks?: Record<string, string> } = {},
+): ScriptedProvider {
   return new ScriptedProvider((request) => {
     const user = request.messages.find((message) => message.role === "user")?.content ?? "";
     const rules = rulesOf(request);
     const fault = faultOf(user);
     const category = /category=(\S+)/.exec(user)?.[1];
     const answer = /answer=(\S+)/.exec(user)?.[1] ?? "";
-    const broken = Object.entries(options.breaks ?? {}).some(([rule, target]) => rules.includes(rule) && category === target);
+    const broken = Object.entries(options.breaks ?? {}).some(
+      ([rule, target]) => rules.includes(rule) && category === target,
+    );
     const fixed = fault === "none" || rules.includes(`fix:${fault}`);
     return { content: fixed && !broken ? answer : "wrong" };
   }, "fake-agent");
@@ -72,7 +84,15 @@ export const fakeAgentAdapter: AgentAdapter = {
     );
     const output = response.content ?? "";
     return {
-      steps: [{ assistant: output, toolCalls: [], promptTokens: response.usage.promptTokens, completionTokens: response.usage.completionTokens, latencyMs: 0 }],
+      steps: [
+        {
+          assistant: output,
+          toolCalls: [],
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          latencyMs: 0,
+        },
+      ],
       events: [],
       output,
       answer: output,
@@ -96,7 +116,8 @@ export async function fakeProject(options: {
   await writeFile(path.join(root, "harness", "harness.yaml"), "agent_loop:\n  max_steps: 4\n");
   await writeFile(path.join(root, "harness", "system.md"), "You answer tasks.\n");
   await writeFile(path.join(root, "harness", "rules.md"), "- Be concise.\n");
-  const jsonl = (specs: FakeTaskSpec[]): string => specs.map((spec) => JSON.stringify(fakeTask(spec))).join("\n");
+  const jsonl = (specs: FakeTaskSpec[]): string =>
+    specs.map((spec) => JSON.stringify(fakeTask(spec))).join("\n");
   await writeFile(path.join(root, "tasks", "train.jsonl"), `${jsonl(options.train)}\n`);
   await writeFile(path.join(root, "tasks", "heldout.jsonl"), `${jsonl(options.heldout)}\n`);
   const config = ecdysisConfigSchema.parse({
@@ -105,14 +126,31 @@ export async function fakeProject(options: {
     tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
     cacheDir: ".ecdysis/cache",
     concurrency: 4,
-    evolve: { batchSize: 100, maxIterations: 4, regressionSample: 4, alpha: 0.1, resamples: 0, ...options.evolve },
+    evolve: {
+      batchSize: 100,
+      maxIterations: 4,
+      regressionSample: 4,
+      alpha: 0.1,
+      resamples: 0,
+      ...options.evolve,
+    },
     gate: { ...options.gate },
   });
-  return { config, path: path.join(root, "ecdysis.yml"), root, hash: createHash("sha256").update(JSON.stringify(config)).digest("hex") };
+  return {
+    config,
+    path: path.join(root, "ecdysis.yml"),
+    root,
+    hash: createHash("sha256").update(JSON.stringify(config)).digest("hex"),
+  };
 }
 
 /** `count` tasks with ids `<prefix>1…` spread round-robin over categories, all with one fault. */
-export function specs(options: { prefix: string; count: number; fault?: string; categories?: string[] }): FakeTaskSpec[] {
+export function specs(options: {
+  prefix: string;
+  count: number;
+  fault?: string;
+  categories?: string[];
+}): FakeTaskSpec[] {
   const categories = options.categories ?? ["a", "b"];
   return Array.from({ length: options.count }, (_, index) => ({
     id: `${options.prefix}${index + 1}`,

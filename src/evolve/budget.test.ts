@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { BudgetExhaustedError } from "../errors/budget-error.js";
+import { ScriptedProvider } from "../llm/scripted-provider.js";
+import { BudgetTracker } from "./budget.js";
+import { meterProvider } from "./meter.js";
+
+describe("budget", () => {
+  it("aborts its signal once a limit is reached and names the resource", () => {
+    const budget = new BudgetTracker({ rollouts: 3 }, () => 0);
+    budget.add({ rollouts: 2 });
+    expect(budget.exceeded()).toBeUndefined();
+    expect(budget.remainingRollouts()).toBe(1);
+    budget.add({ rollouts: 1 });
+    expect(budget.signal.aborted).toBe(true);
+    expect(() => budget.check()).toThrow(BudgetExhaustedError);
+    expect(budget.exceeded()?.resource).toBe("rollouts");
+  });
+
+  it("counts wall time from the injected clock", () => {
+    let now = 1000;
+    const budget = new BudgetTracker({ wallMs: 500 }, () => now);
+    now = 1400;
+    expect(budget.exceeded()).toBeUndefined();
+    now = 1500;
+    expect(budget.exceeded()?.resource).toBe("wallMs");
+  });
+
+  it("meters only uncached calls, and splits refiner spend", async () => {
+    const budget = new BudgetTracker({ tokens: 100 }, () => 0);
+    let cached = false;
+    const provider = new ScriptedProvider(() => ({
+      content: "x",
+      usage: { promptTokens: 30, completionTokens: 10 },
+      costUsd: 0.5,
+      ...(cached ? { cached: true } : {}),
+    }));
+    const metered = meterProvider({ provider, budget, role: "refiner" });
+    await metered.chat({ messages: [] });
+    cached = true;
+    await metered.chat({ messages: [] });
+    expect(budget.counters()).toMatchObject({
+      llmCalls: 1,
+      promptTokens: 30,
+      refinerCalls: 1,
+      refinerTokens: 40,
+      costUsd: 0.5,
+    });
+    cached = false;
+    await metered.chat({ messages: [] });
+    await metered.chat({ messages: [] });
+    expect(budget.exceeded()?.resource).toBe("tokens");
+  });
+});

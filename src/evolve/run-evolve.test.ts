@@ -1,0 +1,170 @@
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../errors/input-error.js";
+import type { ChatRequest } from "../llm/types.js";
+import { runEvolve } from "./run-evolve.js";
+import { ecdysisStrategy } from "./strategies/ecdysis.js";
+import { fakeStages } from "./testing/fake-stages.js";
+import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "./testing/fake-world.js";
+import type { EvolveResult } from "./types.js";
+
+const train = [
+  ...specs({ prefix: "c", count: 6, fault: "calc" }),
+  ...specs({ prefix: "d", count: 4, fault: "date", categories: ["b", "c"] }),
+  ...specs({ prefix: "n", count: 6 }),
+];
+const heldout = [
+  ...specs({ prefix: "hc", count: 4, fault: "calc" }),
+  ...specs({ prefix: "hd", count: 2, fault: "date" }),
+  ...specs({ prefix: "hn", count: 4 }),
+];
+const clock = { now: () => 0 };
+
+/** result.json without wall times (which differ between a killed-and-resumed run and an uninterrupted one). */
+function withoutWallTimes(result: EvolveResult): unknown {
+  return JSON.parse(JSON.stringify(result, (key, value) => (key === "wallMs" ? undefined : value)));
+}
+
+function requestIds(calls: ChatRequest[]): string[] {
+  return calls.map((call) => JSON.stringify(call));
+}
+
+function models() {
+  return { agent: fakeAgentModel(), refiner: fakeRefinerModel() };
+}
+
+describe("runEvolve", () => {
+  it("writes result.json, reports, the evolved harness, a patch and a journal", async () => {
+    const loaded = await fakeProject({
+      train,
+      heldout,
+      evolve: { minSupport: { tasks: 3, categories: 2 } },
+    });
+    const outDir = `${loaded.root}/out`;
+    const { deps } = fakeStages();
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: models(),
+      deps,
+      clock,
+    });
+    const written = JSON.parse(await readFile(`${outDir}/result.json`, "utf8")) as EvolveResult;
+    expect(written.final.heldout.accuracy).toBe(1);
+    expect(written.baseline.heldout).toMatchObject({ accuracy: 0.4, n: 10 });
+    expect(written.baseline.heldout.interval[0]).toBeLessThan(0.4);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual(
+      [
+        { kind: "add_rule", text: "fix:calc" },
+        { kind: "add_rule", text: "fix:date" },
+      ].slice(0, result.acceptedEdits.length),
+    );
+    expect(await readFile(`${outDir}/harness/rules.md`, "utf8")).toContain("fix:calc");
+    expect(await readFile(`${outDir}/harness.patch`, "utf8")).toContain("+- fix:calc");
+    expect(await readFile(`${outDir}/report.md`, "utf8")).toContain("xychart-beta");
+    expect(await readFile(`${outDir}/report.html`, "utf8")).toContain("<svg");
+    const journal = (await readFile(`${outDir}/journal.jsonl`, "utf8")).trim().split("\n");
+    expect(JSON.parse(journal[0]).type).toBe("header");
+    expect(journal.slice(1).map((line) => JSON.parse(line).stage)).toContain("iteration-1/refine");
+    expect(result.cost.rollouts).toBeGreaterThan(0);
+    expect(result.cost.refinement.llmCalls).toBeGreaterThan(0);
+    expect(result.cost.refinementShare).toBeGreaterThan(0);
+  });
+
+  it("a run killed after a stage and resumed ends with the same result and repeats no finished LLM call", async () => {
+    const reference = await fakeProject({ train, heldout });
+    const uninterrupted = await runEvolve({
+      loaded: reference,
+      strategy: ecdysisStrategy(),
+      outDir: `${reference.root}/out`,
+      models: models(),
+      deps: fakeStages().deps,
+      clock,
+    });
+
+    const loaded = await fakeProject({ train, heldout });
+    const outDir = `${loaded.root}/out`;
+    const first = models();
+    const killAt = "iteration-1/refine";
+    await expect(
+      runEvolve({
+        loaded,
+        strategy: ecdysisStrategy(),
+        outDir,
+        models: first,
+        deps: fakeStages().deps,
+        clock,
+        afterStage: (stage) => {
+          if (stage === killAt) throw new Error("killed");
+        },
+      }),
+    ).rejects.toThrow("killed");
+    expect(existsSync(`${outDir}/result.json`)).toBe(false);
+    const second = models();
+    const resumed = fakeStages();
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: second,
+      deps: resumed.deps,
+      clock,
+    });
+    expect(withoutWallTimes(result)).toEqual(withoutWallTimes(uninterrupted));
+    // Finished stages were replayed, not re-run: iteration 1's diagnosis and refinement did not run again.
+    expect(
+      resumed.calls.refine.map((call) => call.patterns.map((pattern) => pattern.name)),
+    ).not.toContainEqual(["calc", "date"]);
+    const before = new Set([...requestIds(first.agent.calls), ...requestIds(first.refiner.calls)]);
+    const repeated = [
+      ...requestIds(second.agent.calls),
+      ...requestIds(second.refiner.calls),
+    ].filter((request) => before.has(request));
+    expect(repeated).toEqual([]);
+    expect(first.agent.calls.length).toBeGreaterThan(0);
+  });
+
+  it("refuses to resume a run of another configuration", async () => {
+    const loaded = await fakeProject({ train, heldout });
+    const outDir = `${loaded.root}/out`;
+    await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: models(),
+      deps: fakeStages().deps,
+      clock,
+    });
+    const changed = { ...loaded, hash: "0".repeat(64) };
+    const attempt = runEvolve({
+      loaded: changed,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: models(),
+      deps: fakeStages().deps,
+      clock,
+    });
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toThrow(/another configuration/);
+  });
+
+  it("stops cleanly at the rollout budget and keeps the seed harness", async () => {
+    const loaded = await fakeProject({ train, heldout, evolve: { budget: { rollouts: 10 } } });
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir: `${loaded.root}/out`,
+      models: models(),
+      deps: fakeStages().deps,
+      clock,
+    });
+    expect(result.stoppedBy).toBe("budget:rollouts");
+    expect(result.cost.training.rollouts).toBe(10);
+    expect(result.harness.finalHash).toBe(result.harness.seedHash);
+    // The final measurement still covers both splits.
+    expect(result.final.train.n).toBe(train.length);
+    expect(result.final.heldout.n).toBe(heldout.length);
+  });
+});

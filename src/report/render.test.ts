@@ -1,0 +1,177 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { compareGate } from "../evolve/gate-result.js";
+import { runEvolve } from "../evolve/run-evolve.js";
+import { ecdysisStrategy } from "../evolve/strategies/ecdysis.js";
+import { fakeStages } from "../evolve/testing/fake-stages.js";
+import {
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../evolve/testing/fake-world.js";
+import type { EvolveResult } from "../evolve/types.js";
+import { gateCommentMarker, renderGateComment } from "./gate-comment.js";
+import { renderJobSummary } from "./job-summary.js";
+import { parseMetadataBlock, renderPrBody } from "./pr-body.js";
+import { renderHtml } from "./render-html.js";
+import { renderMarkdown } from "./render-markdown.js";
+import { scrubSecrets } from "./scrub.js";
+
+let result: EvolveResult;
+
+beforeAll(async () => {
+  const loaded = await fakeProject({
+    train: [
+      ...specs({ prefix: "c", count: 6, fault: "calc" }),
+      ...specs({ prefix: "n", count: 4 }),
+    ],
+    heldout: [
+      ...specs({ prefix: "h", count: 4, fault: "calc" }),
+      ...specs({ prefix: "hn", count: 2 }),
+    ],
+  });
+  result = await runEvolve({
+    loaded,
+    strategy: ecdysisStrategy(),
+    outDir: `${loaded.root}/out`,
+    models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+    deps: fakeStages().deps,
+    clock: { now: () => 0 },
+  });
+});
+
+function hostile(): EvolveResult {
+  const copy = structuredClone(result);
+  const pattern = copy.iterations[0].diagnosis?.patterns[0];
+  if (!pattern) throw new Error("fixture has no pattern");
+  pattern.name = '<script>alert("x")</script> | ``` sk-abcdefghijklmnop1234';
+  copy.iterations[0].traces[0].output =
+    "<img src=x onerror=alert(1)> ghp_abcdefghijklmnopqrstuvwxyz012345";
+  return copy;
+}
+
+describe("reports", () => {
+  it("escapes untrusted text in HTML, links patterns to their traces, and scrubs secrets", () => {
+    const html = renderHtml(hostile(), { secrets: ["hunter2-secret"] });
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;script&gt;");
+    expect(html).not.toMatch(/sk-abcdefghijklmnop|ghp_abc/);
+    const link = /href="#(trace-[^"]+)"/.exec(html)?.[1];
+    expect(link).toBeDefined();
+    expect(html).toContain(`<details id="${link}"`);
+  });
+
+  it("renders Markdown with intervals, a Mermaid chart, and untrusted text kept out of the markup", () => {
+    const markdown = renderMarkdown(hostile());
+    expect(markdown).toContain("```mermaid\nxychart-beta");
+    expect(markdown).toMatch(/\[\d+\.\d–\d+\.\d\] \(n=6\)/);
+    expect(markdown).not.toContain("<script>");
+    expect(markdown).toContain("\\|");
+    expect(markdown).not.toContain("sk-abcdefghijklmnop");
+  });
+
+  it("keeps the PR body under the byte cap with a parseable metadata block", () => {
+    const big = structuredClone(result);
+    big.harness.patch = "+x\n".repeat(40_000);
+    const { title, body } = renderPrBody(big, {
+      maxBytes: 8_000,
+      runId: "42",
+      reportUrl: "https://example.test/run/42",
+    });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(8_000);
+    expect(body).toContain("## Summary");
+    expect(body).toContain("full report](https://example.test/run/42)");
+    expect(parseMetadataBlock(body)).toMatchObject({
+      runId: "42",
+      finalHash: result.harness.finalHash,
+      gatePassed: result.gate.passed,
+    });
+    expect(title).toMatch(/held-out .* → 100\.0%/);
+    const tiny = renderPrBody(big, { maxBytes: 1_200 });
+    expect(Buffer.byteLength(tiny.body)).toBeLessThanOrEqual(1_200);
+    expect(parseMetadataBlock(tiny.body)?.configHash).toBe(result.configHash);
+  });
+
+  it("renders the gate comment with its marker and flips grouped by category and signal", () => {
+    const records = (pass: boolean[]) =>
+      pass.map((ok, index) => ({
+        key: `k${index}${ok}`,
+        taskId: `t${index}`,
+        category: index % 2 ? "odd" : "even",
+        harnessHash: "h",
+        model: "m",
+        sampleIndex: 0,
+        output: "",
+        answer: null,
+        verdict: { pass: ok, score: ok ? 1 : 0, reason: ok ? "pass" : "wrong-answer" },
+        trace: {
+          steps: [],
+          events: [],
+          output: "",
+          answer: null,
+          usage: { promptTokens: 10, completionTokens: 5, llmCalls: 1, costUsd: 0.001 },
+          latencyMs: 0,
+        },
+        latencyMs: 0,
+        cached: false,
+      }));
+    const evalOf = (pass: boolean[]) => ({
+      result: {
+        split: "heldout",
+        harnessHash: "h",
+        model: "m",
+        accuracy: pass.filter(Boolean).length / pass.length,
+        n: pass.length,
+        interval: [0, 1] as [number, number],
+        byCategory: {},
+        tasks: pass.map((ok, index) => ({
+          taskId: `t${index}`,
+          category: index % 2 ? "odd" : "even",
+          pass: ok,
+          passes: ok ? 1 : 0,
+          samples: 1,
+          rolloutKeys: [],
+        })),
+        cost: {
+          rollouts: 0,
+          cachedRollouts: 0,
+          llmCalls: 0,
+          promptTokens: 0,
+          completionTokens: 0,
+          costUsd: 0,
+          wallMs: 0,
+        },
+      },
+      records: records(pass),
+    });
+    const gate = compareGate({
+      base: evalOf([true, true, false, false]),
+      head: evalOf([false, true, true, true]),
+      gate: { tolerance: 0, requireImprovement: true, statusContext: "ecdysis/heldout" },
+    });
+    expect(gate.verdict).toBe("pass");
+    expect(gate.comparison.fixed).toEqual(["t2", "t3"]);
+    expect(gate.comparison.broken).toEqual(["t0"]);
+    const worse = compareGate({
+      base: evalOf([true, true, true, false]),
+      head: evalOf([true, false, true, false]),
+      gate: { tolerance: 0.2, requireImprovement: true, statusContext: "c" },
+    });
+    expect(worse.verdict).toBe("fail");
+    const comment = renderGateComment(gate);
+    expect(comment.startsWith(gateCommentMarker)).toBe(true);
+    expect(comment).toContain("| even | 1 | 1 |");
+    expect(comment).toContain("| wrong-answer | 2 | 1 |");
+    expect(renderJobSummary({ evolve: result, gate })).toContain("xychart-beta");
+  });
+
+  it("scrubs credential-looking strings and given secret values", () => {
+    expect(
+      scrubSecrets(
+        "key sk-proj-abcdefghijk and github_pat_11ABCDEFGHIJKLMNOPQRSTU and s3cr3tvalue",
+        ["s3cr3tvalue"],
+      ),
+    ).toBe("key *** and *** and ***");
+  });
+});
