@@ -1,0 +1,67 @@
+import { draw } from "./draw.js";
+import type { Problem } from "./families/problem.js";
+import { statementMarker } from "./families/recognise.js";
+import type { World } from "./world-schema.js";
+
+/** The statement part of a task text (after any preamble), trimmed: what draws are keyed by. */
+export function statementOf(text: string): string {
+  const at = text.lastIndexOf(statementMarker);
+  return (at >= 0 ? text.slice(at + statementMarker.length) : text).trim();
+}
+
+/** Whether a task text has a long preamble before its statement. */
+export function hasPreamble(text: string): boolean {
+  return text.includes(statementMarker);
+}
+
+/** Text-keyed systematic draws (world seed + statement only; any model suffers them). */
+export function formatDrifts(world: World, statement: string): boolean {
+  return (
+    draw(world.seed, "format-drift", statement) < world.deficiencies.systematic["format-drift"]
+  );
+}
+
+/** Whether a compute item is miscalculated without a calculator. */
+export function arithmeticSlips(world: World, problem: Problem, statement: string): boolean {
+  return (
+    problem.kind === "compute" &&
+    draw(world.seed, "arithmetic-slip", statement) <
+      world.deficiencies.systematic["arithmetic-slip"]
+  );
+}
+
+/** Whether a tool-using item's first tool call is malformed (and the model gives up unless guided). */
+export function toolCallMalformed(world: World, problem: Problem, statement: string): boolean {
+  return (
+    problem.kind !== "direct" &&
+    draw(world.seed, "tool-error-giveup", statement) <
+      world.deficiencies.systematic["tool-error-giveup"]
+  );
+}
+
+/** Per-item slip of one model (consistent across samples; flipped only by an item hint). */
+export function itemSlips(world: World, model: string, statement: string): boolean {
+  return (
+    draw(world.seed, "item-slip", model, statement) < world.deficiencies.modelSpecific.itemSlip
+  );
+}
+
+/** Per-sample slip keyed by the request seed. */
+export function flakes(world: World, model: string, statement: string, seed: number): boolean {
+  return draw(world.seed, "flaky", model, statement, seed) < world.deficiencies.modelSpecific.flaky;
+}
+
+/** Slip caused by rules beyond `freeRules` (monotone in the rule count). */
+export function ruleCostSlips(options: {
+  world: World;
+  model: string;
+  statement: string;
+  seed: number;
+  rules: number;
+}): boolean {
+  const { world, model, statement, seed, rules } = options;
+  const extra = Math.max(0, rules - world.freeRules);
+  return (
+    extra > 0 && draw(world.seed, "rule-cost", model, statement, seed) < extra * world.ruleCost
+  );
+}

@@ -1,0 +1,46 @@
+import { appendFile, mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
+import { shortHash } from "./draw.js";
+
+/** One line of the request-level ground truth (read only by src/bench). */
+export interface GroundTruthEntry {
+  request: number;
+  model: string;
+  seed: number;
+  role: string;
+  /** Hash of the task statement + model + seed; null when no statement was visible. */
+  key: string | null;
+  /** Hash of the task statement alone (joins requests of one task across models and seeds). */
+  task: string | null;
+  hits: string[];
+}
+
+/** Key of a task request in the ground-truth log. */
+export function groundTruthKey(statement: string, model: string, seed: number): string {
+  return shortHash("task", statement, model, seed);
+}
+
+/** Appends ground-truth lines in order to a JSONL file; a no-op without a path. */
+export class GroundTruthLog {
+  private chain: Promise<void> = Promise.resolve();
+  private ready = false;
+  constructor(private readonly path: string | undefined) {}
+
+  /** Queues one line. */
+  write(entry: GroundTruthEntry): void {
+    const path = this.path;
+    if (!path) return;
+    this.chain = this.chain.then(async () => {
+      if (!this.ready) {
+        await mkdir(dirname(path), { recursive: true });
+        this.ready = true;
+      }
+      await appendFile(path, `${JSON.stringify(entry)}\n`);
+    });
+  }
+
+  /** Resolves when every queued line is on disk. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+}

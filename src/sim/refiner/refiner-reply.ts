@@ -1,0 +1,50 @@
+import type { SimRequest } from "../sim-request.js";
+import type { World } from "../world-schema.js";
+import { diagnosis, failureNotes, patternMerge } from "./analysis-roles.js";
+import { evidenceBlock, type JsonObject } from "./evidence.js";
+import { architect, editor, skeptic } from "./review-roles.js";
+
+/** Refiner role schema names the sim answers (docs/sim-protocol.md §2). */
+export const roleSchemaNames = [
+  "failure_notes",
+  "pattern_merge",
+  "diagnosis",
+  "hms",
+  "critique",
+  "edits",
+] as const;
+
+/** Guesses the role from the evidence block's keys (for servers that drop response_format). */
+export function inferSchemaName(block: JsonObject): string | undefined {
+  if ("failures" in block) return "failure_notes";
+  if ("groups" in block) return "pattern_merge";
+  if ("hms" in block) return "harness" in block ? "edits" : "critique";
+  if ("diagnoses" in block) return "hms";
+  if ("patterns" in block) return "diagnosis";
+  return undefined;
+}
+
+/** The refiner-side sim: answers a role request by schema name from its evidence block only. */
+export function refinerReply(
+  world: World,
+  request: SimRequest,
+  schemaName: string | undefined,
+): JsonObject {
+  const block = evidenceBlock(request);
+  switch (schemaName ?? inferSchemaName(block)) {
+    case "failure_notes":
+      return failureNotes(block);
+    case "pattern_merge":
+      return patternMerge(block);
+    case "diagnosis":
+      return diagnosis(world, block, request.seed);
+    case "hms":
+      return architect(block);
+    case "critique":
+      return skeptic(world, block, request.seed);
+    case "edits":
+      return editor(block);
+    default:
+      return {};
+  }
+}
