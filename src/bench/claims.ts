@@ -114,7 +114,7 @@ function claimsFor(options: {
   return checks;
 }
 
-/** Says where Ecdysis's time went when the speed-up falls short, from the run figures. */
+/** Says where the time went when the speed-up falls short, from both strategies' figures. */
 function speedupExplanation(options: {
   wallRatio: number;
   rolloutRatio: number | null;
@@ -122,18 +122,27 @@ function speedupExplanation(options: {
   world: BenchWorld | undefined;
 }): string {
   const { wallRatio, rolloutRatio, result, world } = options;
-  const ecdysis = result.runs.filter(
-    (run) => run.strategy === "ecdysis" && (!world || run.world === world.name),
-  );
-  const share = median(ecdysis.map((run) => run.refinementShare));
-  const rollouts = rolloutRatio === null ? "n/a" : `${rolloutRatio.toFixed(2)}×`;
-  const head = `iterative used ${rollouts} Ecdysis's rollouts and ${wallRatio.toFixed(2)}× its wall time.`;
+  const figures = (strategy: string) => {
+    const runs = result.runs.filter(
+      (run) => run.strategy === strategy && (!world || run.world === world.name),
+    );
+    const of = (pick: (run: (typeof runs)[number]) => number) => median(runs.map(pick)) ?? 0;
+    return {
+      rollouts: of((run) => run.rollouts),
+      calls: of((run) => run.llmCalls),
+      share: of((run) => run.refinementShare),
+      edits: of((run) => run.acceptedEdits),
+    };
+  };
+  const e = figures("ecdysis");
+  const i = figures("iterative");
+  const describe = (name: string, f: typeof e) =>
+    `${name} ${f.rollouts} rollouts, ${f.calls} LLM calls (${(f.share * 100).toFixed(0)}% refinement tokens), ${f.edits} accepted edit(s)`;
+  const head = `Medians: ${describe("Ecdysis", e)}; ${describe("iterative", i)}.`;
   if (rolloutRatio !== null && rolloutRatio < paperSpeedup) {
-    return `${head} The baseline stopped early (few proposals, so little serial re-evaluation to save).`;
+    return `${head} The baseline stopped after ${rolloutRatio.toFixed(2)}× Ecdysis's rollouts, so there was little serial re-evaluation for batching to save${wallRatio < 1 ? ", and Ecdysis's own refinement calls made it the slower of the two" : ""}.`;
   }
-  const refinement =
-    share === null ? "" : ` (refinement roles: ${(share * 100).toFixed(0)}% of Ecdysis's tokens)`;
-  return `${head} Ecdysis's saving in rollouts did not become a saving in time: its own LLM calls were the bottleneck${refinement}.`;
+  return `${head} Ecdysis's saving in rollouts did not become a saving in time: its refinement calls were the bottleneck.`;
 }
 
 /** Says what Ecdysis's edits did when sampling matched or beat it, from the run figures. */
