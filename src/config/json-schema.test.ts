@@ -1,10 +1,11 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { writeJsonSchemas } from "./json-schema.js";
+import { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
 
 describe("writeJsonSchemas", () => {
   it("writes schemas that accept a valid config and reject an unknown key", async () => {
@@ -31,5 +32,15 @@ describe("writeJsonSchemas", () => {
       validateHarness({ agent_loop: { max_steps: 6 }, tools: { calculator: { enabled: true } } }),
     ).toBe(true);
     expect(validateHarness({ agent_loop: { max_steps: 0 } })).toBe(false);
+  });
+});
+
+describe("committed schemas/", () => {
+  it("match the zod schemas (regenerate with 'ecdysis schema --out schemas')", async () => {
+    const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
+    for (const [name, schema] of Object.entries(jsonSchemas())) {
+      const committed = await readFile(join(root, "schemas", name), "utf8");
+      expect(committed).toBe(`${JSON.stringify(schema, null, 2)}\n`);
+    }
   });
 });
