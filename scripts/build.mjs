@@ -10,14 +10,10 @@ import { build } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const entries = { index: "src/github/index.ts", cli: "src/cli.ts" };
-// CommonJS dependencies inside an ESM bundle call require/__dirname; give them real ones.
+// CommonJS dependencies inside an ESM bundle call require(); give them a real one.
 const banner = [
   'import { createRequire as __ecdysisCreateRequire } from "node:module";',
-  'import { fileURLToPath as __ecdysisFileURLToPath } from "node:url";',
-  'import { dirname as __ecdysisDirname } from "node:path";',
   "const require = __ecdysisCreateRequire(import.meta.url);",
-  "const __filename = __ecdysisFileURLToPath(import.meta.url);",
-  "const __dirname = __ecdysisDirname(__filename);",
 ].join("\n");
 
 async function bundle(outDir) {
