@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import type { Spend } from "../evolve/budget.js";
+import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import type { PlannedEdit } from "../harness/types.js";
+import { toEvolveOutcome } from "./from-evolve-result.js";
+
+const spend = (rollouts: number, refinerTokens: number): Spend => ({
+  rollouts,
+  llmCalls: rollouts * 2,
+  promptTokens: 900,
+  completionTokens: 100,
+  costUsd: 0,
+  refinerCalls: 3,
+  refinerTokens,
+  refinerCostUsd: 0,
+  wallMs: 1234,
+});
+
+const score = (accuracy: number) => ({ accuracy, n: 10, interval: [0, 1] as [number, number] });
+
+function pattern(id: string, name: string, taskIds: string[]) {
+  return {
+    id,
+    name,
+    description: "",
+    kind: "systematic" as const,
+    reasons: [],
+    support: { tasks: taskIds.length, categories: 1, categoryNames: ["a"] },
+    taskIds,
+    memberKeys: taskIds,
+    examples: [],
+  };
+}
+
+function planned(patterns: string[]): PlannedEdit {
+  return {
+    module: "tools",
+    patterns,
+    rationale: "",
+    edit: { kind: "set", path: "tools.calculator.enabled", value: true },
+  };
+}
+
+function iteration(overrides: Partial<IterationRecord>): IterationRecord {
+  return {
+    index: 0,
+    parentHash: "h",
+    batch: { taskIds: [], score: score(0.5) },
+    applied: [],
+    guardRejections: [],
+    validation: {},
+    verdict: "accepted",
+    reason: "",
+    accuracyAfter: 0.6,
+    traces: [],
+    ...overrides,
+  };
+}
+
+const trace = (taskId: string, pass: boolean) => ({
+  key: taskId,
+  taskId,
+  category: "a",
+  output: "",
+  answer: null,
+  verdict: { pass, reason: pass ? "pass" : "wrong-answer" },
+  events: [],
+  steps: [],
+});
+
+describe("toEvolveOutcome", () => {
+  it("maps accepted edits to the member tasks of the patterns they name", () => {
+    const result = {
+      baseline: { train: score(0.4), heldout: score(0.3) },
+      final: { train: score(0.9), heldout: score(0.8) },
+      cost: {
+        rollouts: 150,
+        llmCalls: 300,
+        promptTokens: 9000,
+        completionTokens: 1000,
+        costUsd: 0,
+        wallMs: 5000,
+        refinementShare: 0.2,
+        refinement: { llmCalls: 3, tokens: 2000, costUsd: 0 },
+        training: spend(100, 250),
+      },
+      iterations: [
+        iteration({
+          index: 1,
+          diagnosis: {
+            patterns: [pattern("p1", "slips", ["t1", "t2", "t1"]), pattern("p2", "format", ["t3"])],
+            evidenceCount: 3,
+          },
+          applied: [planned(["slips"]), planned(["p2"])],
+        }),
+        iteration({
+          index: 2,
+          verdict: "rejected",
+          diagnosis: { patterns: [pattern("p1", "x", ["t9"])], evidenceCount: 1 },
+          applied: [planned(["x"])],
+        }),
+        iteration({
+          index: 3,
+          applied: [planned(["minibatch"])],
+          traces: [trace("t7", false), trace("t8", true)],
+        }),
+      ],
+    } as unknown as EvolveResult;
+    const outcome = toEvolveOutcome(result);
+    expect(outcome.training).toEqual({
+      rollouts: 100,
+      llmCalls: 200,
+      promptTokens: 900,
+      completionTokens: 100,
+      wallMs: 1234,
+      refinementShare: 0.25,
+    });
+    expect(outcome.total).toMatchObject({ rollouts: 150, wallMs: 5000, refinementShare: 0.2 });
+    expect(outcome.final.heldout).toEqual({ accuracy: 0.8, n: 10 });
+    expect(outcome.patterns.map((p) => [p.id, p.memberTaskIds])).toEqual([
+      ["1:p1", ["t1", "t2"]],
+      ["1:p2", ["t3"]],
+      ["2:p1", ["t9"]],
+    ]);
+    expect(outcome.acceptedEdits.map((edit) => edit.addressedTaskIds)).toEqual([
+      ["t1", "t2"],
+      ["t3"],
+      ["t7"],
+    ]);
+  });
+});
