@@ -93,11 +93,11 @@ describe("chatJson", () => {
     const second = server!.requests[1].body as {
       messages: Array<{ role: string; content: string }>;
     };
-    expect(second.messages.at(-2)).toEqual({
-      role: "assistant",
-      content: '{"verdict": "maybe", "objections": []}',
-    });
-    expect(userMessages(1).at(-1)).toMatch(/critique[\s\S]*- verdict: /);
+    expect(second.messages).toHaveLength(1);
+    const note = userMessages(1)[0];
+    expect(note.startsWith("Review this HMS.\n\nNote about your previous reply")).toBe(true);
+    expect(note).toContain('{"verdict": "maybe", "objections": []}');
+    expect(note).toMatch(/critique[\s\S]*- verdict: /);
     server!.assertDone();
   });
 
@@ -118,9 +118,10 @@ describe("chatJson", () => {
     expect(structured.rawExcerpt).toBe('{"verdict": "accept"}');
     expect(structured.message).toContain("'critique'");
     expect(userMessages(1).at(-1)).toContain("no JSON object found");
-    // The conversation grows by one reply and one note per repair, no more.
-    const third = server!.requests[2].body as { messages: unknown[] };
-    expect(third.messages).toHaveLength(5);
+    // Each repair replaces the previous note: a request never carries more than one.
+    expect(userMessages(2)).toHaveLength(1);
+    expect(userMessages(2)[0].match(/Note about your previous reply/g)).toHaveLength(1);
+    expect(userMessages(2)[0]).not.toContain("no JSON object found");
     server!.assertDone();
   });
 
@@ -136,6 +137,20 @@ describe("chatJson", () => {
     const result = await chatJson(provider, request, critiqueSchema);
     expect(result.value).toEqual(expected);
     expect(userMessages(1).at(-1)).toContain("cut off at the token limit");
+  });
+
+  it("keeps the evidence the last ```json block of the last user message when echoing a fenced reply", async () => {
+    const evidenceRequest = {
+      ...request,
+      messages: [{ role: "user" as const, content: 'Evidence:\n```json\n{"failures": []}\n```' }],
+    };
+    const provider = await providerFor([
+      { kind: "completion", content: '```json\n{"verdict": "perhaps"}\n```' },
+      { kind: "completion", content: valid },
+    ]);
+    await chatJson(provider, evidenceRequest, critiqueSchema);
+    const blocks = [...userMessages(1)[0].matchAll(/```json\s*\n([\s\S]*?)\n?```/g)];
+    expect(blocks.at(-1)?.[1]).toBe('{"failures": []}');
   });
 
   it("re-asks when the server returned no choices", async () => {

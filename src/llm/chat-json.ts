@@ -22,8 +22,9 @@ export interface ChatJsonResult<T> {
   repairs: number;
 }
 
-const maxEchoedReplyChars = 4_000;
+const maxEchoedReplyChars = 2_000;
 const maxIssueChars = 1_500;
+const fence = "`".repeat(3);
 
 /**
  * Structured output that survives real OpenAI-compatible servers: reads JSON from fences or
@@ -37,21 +38,19 @@ export async function chatJson<T>(
   options: ChatJsonOptions = {},
 ): Promise<ChatJsonResult<T>> {
   const maxRepairs = Math.max(0, options.maxRepairs ?? 2);
-  const messages: ChatMessage[] = [...request.messages];
+  let messages: ChatMessage[] = request.messages;
   let issues: string[] = [];
   let raw = "";
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
-    const response = await provider.chat(
-      { ...request, messages: [...messages] },
-      { signal: options.signal },
-    );
+    const response = await provider.chat({ ...request, messages }, { signal: options.signal });
     raw = response.content ?? "";
     const outcome = readStructured(response, schema);
     if (outcome.ok) return { value: outcome.value, response, repairs: attempt };
     issues = outcome.issues;
-    if (raw.trim() !== "")
-      messages.push({ role: "assistant", content: raw.slice(0, maxEchoedReplyChars) });
-    messages.push({ role: "user", content: repairNote(request.jsonSchema.name, response, issues) });
+    messages = withRepairNote(
+      request.messages,
+      repairNote(request.jsonSchema.name, response, issues),
+    );
   }
   throw new StructuredOutputError(
     request.jsonSchema.name,
@@ -85,6 +84,21 @@ function readStructured<T>(response: ChatResponse, schema: ZodType<T>): Outcome<
   return { ok: false, issues: firstIssues ?? [] };
 }
 
+/**
+ * The original conversation with the note appended to its last user message. The note rides in
+ * that message (rather than after an echoed assistant turn) so a role's evidence stays the last
+ * fenced json block of the last user message, where docs/sim-protocol.md §2 says it is read;
+ * notes replace each other, so a request never carries more than one.
+ */
+function withRepairNote(original: ChatMessage[], note: string): ChatMessage[] {
+  const index = original.findLastIndex((message) => message.role === "user");
+  if (index === -1) return [...original, { role: "user", content: note }];
+  const messages = [...original];
+  const content = (original[index] as { content: string }).content;
+  messages[index] = { role: "user", content: `${content}\n\n${note}` };
+  return messages;
+}
+
 function repairNote(schemaName: string, response: ChatResponse, issues: string[]): string {
   const listed = issues
     .slice(0, 10)
@@ -95,5 +109,8 @@ function repairNote(schemaName: string, response: ChatResponse, issues: string[]
     response.finishReason === "length"
       ? `Your previous reply was cut off at the token limit before the JSON was complete. Reply again with a shorter JSON object for '${schemaName}'.`
       : `Your previous reply could not be used as the JSON object '${schemaName}'.`;
-  return `${head}\nProblems:\n${listed}\nReply with only the corrected JSON object, no prose and no code fences.`;
+  const reply = (response.content ?? "").trim().slice(0, maxEchoedReplyChars);
+  // Fences in the echo are neutralised so they can never be taken for the evidence block.
+  const echo = reply ? `\nYour previous reply began:\n${reply.replaceAll(fence, "'''")}` : "";
+  return `Note about your previous reply: ${head}${echo}\nProblems:\n${listed}\nReply with only the corrected JSON object, no prose and no code fences.`;
 }
