@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { checkClaims } from "./claims.js";
+import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
+import type { BenchResult, BenchRun, BenchStrategy } from "./types.js";
+
+function run(strategy: BenchStrategy, figures: Partial<BenchRun>): BenchRun {
+  return {
+    strategy,
+    world: "w",
+    seed: 1,
+    wallMs: 1000,
+    totalWallMs: 1000,
+    rollouts: 100,
+    totalRollouts: 100,
+    llmCalls: 100,
+    promptTokens: 0,
+    completionTokens: 0,
+    refinementShare: 0.3,
+    trainAccuracy: 0.5,
+    heldoutAccuracy: 0.5,
+    seedTrainAccuracy: 0.5,
+    seedHeldoutAccuracy: 0.5,
+    acceptedEdits: 0,
+    accommodations: 0,
+    accommodationReasons: [],
+    patternPurity: null,
+    patternsFound: 0,
+    ...figures,
+  };
+}
+
+function result(runs: BenchRun[]): BenchResult {
+  return {
+    version: 1,
+    date: "2026-01-01T00:00:00.000Z",
+    machine: { cpu: "c", cores: 1, node: "v20", platform: "p", memoryGb: 1 },
+    settings: {
+      strategies: ["ecdysis", "iterative", "sampling"],
+      seeds: [1],
+      budgetRollouts: 1,
+      latencyScale: null,
+      concurrency: 1,
+    },
+    worlds: [
+      { name: "w", source: "w", parameters: {}, refinerAssumptions: {}, neutralRefiner: false },
+    ],
+    runs,
+    summary: summarise(runs),
+    ratios: computeRatios(runs),
+    ratiosByWorld: ratiosByWorld(runs),
+  };
+}
+
+describe("checkClaims", () => {
+  it("passes every claim when Ecdysis is faster, better and clean", () => {
+    const checks = checkClaims(
+      result([
+        run("ecdysis", { wallMs: 100, heldoutAccuracy: 0.8 }),
+        run("iterative", { wallMs: 200, heldoutAccuracy: 0.7 }),
+        run("sampling", { heldoutAccuracy: 0.6 }),
+      ]),
+    );
+    expect(checks).toHaveLength(8);
+    expect(checks.every((check) => check.holds)).toBe(true);
+  });
+
+  it("explains failed claims from the figures", () => {
+    const checks = checkClaims(
+      result([
+        run("ecdysis", {
+          wallMs: 300,
+          rollouts: 100,
+          heldoutAccuracy: 0.6,
+          seedHeldoutAccuracy: 0.6,
+          accommodations: 1,
+          accommodationReasons: ["edit 1: item-hint (names the key phrase 'Ada' of t1)"],
+        }),
+        run("iterative", { wallMs: 150, rollouts: 120, heldoutAccuracy: 0.7 }),
+        run("sampling", { heldoutAccuracy: 0.65 }),
+      ]),
+    ).filter((check) => check.scope === "w");
+    const byClaim = Object.fromEntries(checks.map((check) => [check.claim, check]));
+    expect(byClaim.speedup).toMatchObject({ holds: false, measured: "0.50×" });
+    expect(byClaim.speedup.explanation).toMatch(/stopped after 1\.20× Ecdysis's rollouts.*slower/);
+    expect(byClaim["heldout-vs-iterative"]).toMatchObject({ holds: false, measured: "-10.0 pp" });
+    expect(byClaim["heldout-vs-sampling"].explanation).toMatch(/median of 0 edit\(s\).*\+0\.0 pp/);
+    expect(byClaim["no-accommodations"]).toMatchObject({ holds: false, measured: "1" });
+    expect(byClaim["no-accommodations"].explanation).toContain("seed 1: edit 1: item-hint");
+  });
+});
