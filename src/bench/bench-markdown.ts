@@ -176,7 +176,7 @@ export function renderBenchMarkdown(result: BenchResult): string {
 
 ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
 
-Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency}. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
+Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency} · at most ${s.maxIterations} iterations (proposals) per run. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
 
 ## Headline
 

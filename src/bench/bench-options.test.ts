@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { benchOptionsSchema, defaultBudgetRollouts } from "./bench-options.js";
+import {
+  benchOptionsSchema,
+  defaultBudgetRollouts,
+  defaultMaxIterations,
+} from "./bench-options.js";
 
 describe("benchOptionsSchema", () => {
   it("parses the CLI's raw flag strings", () => {
@@ -19,6 +23,7 @@ describe("benchOptionsSchema", () => {
       budgetRollouts: 400,
       latencyScale: 0.5,
       concurrency: 16,
+      maxIterations: defaultMaxIterations,
       outDir: "out",
     });
   });
@@ -31,6 +36,7 @@ describe("benchOptionsSchema", () => {
       budgetRollouts: defaultBudgetRollouts,
       latencyScale: undefined,
       concurrency: 8,
+      maxIterations: defaultMaxIterations,
       outDir: "out",
     });
   });

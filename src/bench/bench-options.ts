@@ -7,6 +7,8 @@ const commaList = (value: string | string[]) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 
+/** Default iteration cap per run (see `maxIterations`). */
+export const defaultMaxIterations = 12;
 /** Default rollout budget per run, the same for every strategy. */
 export const defaultBudgetRollouts = 600;
 
@@ -52,6 +54,13 @@ export const benchOptionsSchema = z
      */
     latencyScale: z.coerce.number().min(0).optional(),
     concurrency: z.coerce.number().int().positive().max(256).default(8),
+    /**
+     * `evolve.maxIterations` for every strategy. High by default so that the shared rollout
+     * budget (or a strategy's own stopping rule), not an iteration count, ends each run: an
+     * iterative proposal is far smaller than an Ecdysis iteration, and capping both at the same
+     * count would starve the baseline.
+     */
+    maxIterations: z.coerce.number().int().positive().default(defaultMaxIterations),
     /** Output folder for bench.json, bench.md and the per-run folders. */
     outDir: z.string().min(1),
   })

@@ -38,6 +38,7 @@ function result(runs: BenchRun[]): BenchResult {
       strategies: ["ecdysis", "iterative", "sampling"],
       seeds: [1],
       budgetRollouts: 1,
+      maxIterations: 1,
       latencyScale: null,
       concurrency: 1,
     },

@@ -18,6 +18,7 @@ export interface SharedRunSettings {
   /** Factor on the sim's latency model; undefined: the world's own scale. */
   latencyScale?: number;
   concurrency: number;
+  maxIterations: number;
 }
 
 /**

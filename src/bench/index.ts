@@ -8,6 +8,7 @@ export {
   type BenchOptionsInput,
   benchOptionsSchema,
   defaultBudgetRollouts,
+  defaultMaxIterations,
 } from "./bench-options.js";
 export { type ClaimCheck, checkClaims, paperSpeedup } from "./claims.js";
 export type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";

@@ -29,7 +29,11 @@ export function projectConfigYaml(options: {
     concurrency: settings.concurrency,
     seed: settings.seed,
     cacheDir: ".ecdysis/cache",
-    evolve: { strategy: options.strategy, budget: { rollouts: settings.budgetRollouts } },
+    evolve: {
+      strategy: options.strategy,
+      maxIterations: settings.maxIterations,
+      budget: { rollouts: settings.budgetRollouts },
+    },
   };
   return `# Written by ecdysis bench; one run of one strategy.\n${stringify(config)}`;
 }

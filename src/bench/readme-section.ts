@@ -21,7 +21,7 @@ export function renderReadmeSection(result: BenchResult): string {
   return [
     `Measured ${result.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, by \`npm run bench\`:`,
     `worlds ${worlds.join(", ")} × seeds ${s.seeds.join(", ")} × strategies ${s.strategies.join(", ")},`,
-    `rollout budget ${s.budgetRollouts} per run, concurrency ${s.concurrency}, sim latency scale ${s.latencyScale ?? "per world"}.`,
+    `rollout budget ${s.budgetRollouts} and at most ${s.maxIterations} iterations per run, concurrency ${s.concurrency}, sim latency scale ${s.latencyScale ?? "per world"}.`,
     `Ecdysis trained ${formatters.ratio(result.ratios.wallTimeIterativeOverEcdysis)} faster than the iterative baseline (median wall time)`,
     `with ${formatters.points(result.ratios.heldoutDiffEcdysisMinusIterative)} held-out accuracy`,
     `(${formatters.gain(result.ratios.heldoutRelativeGainOverIterative)} relative) and`,

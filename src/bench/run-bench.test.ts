@@ -97,6 +97,7 @@ describe("runBench", () => {
       budgetRollouts: 321,
       latencyScale: 0.25,
       concurrency: 4,
+      maxIterations: 7,
       outDir,
     });
     const runCalls = fake.calls.filter((call) => call.method === "runStrategy");
@@ -116,7 +117,13 @@ describe("runBench", () => {
     ]);
     expect(new Set(runCalls.map((call) => JSON.stringify({ ...call.settings, seed: 0 })))).toEqual(
       new Set([
-        JSON.stringify({ seed: 0, budgetRollouts: 321, latencyScale: 0.25, concurrency: 4 }),
+        JSON.stringify({
+          seed: 0,
+          budgetRollouts: 321,
+          latencyScale: 0.25,
+          concurrency: 4,
+          maxIterations: 7,
+        }),
       ]),
     );
     expect(fake.maxConcurrentRuns).toBe(1);

@@ -54,6 +54,7 @@ export async function runBench(
         budgetRollouts: options.budgetRollouts,
         latencyScale: options.latencyScale,
         concurrency: options.concurrency,
+        maxIterations: options.maxIterations,
       };
       for (const strategy of options.strategies) {
         const runDir = path.join(outDir, "runs", `${safeName(world.name)}-seed${seed}-${strategy}`);
@@ -84,6 +85,7 @@ export async function runBench(
       budgetRollouts: options.budgetRollouts,
       latencyScale: options.latencyScale ?? null,
       concurrency: options.concurrency,
+      maxIterations: options.maxIterations,
     },
     worlds,
     runs,

@@ -136,6 +136,7 @@ export const benchResultSchema = z.object({
     /** Null: each world's own latency scale. */
     latencyScale: z.number().nullable(),
     concurrency: z.number().int(),
+    maxIterations: z.number().int(),
   }),
   worlds: z.array(benchWorldSchema),
   runs: z.array(benchRunSchema),
