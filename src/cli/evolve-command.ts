@@ -5,7 +5,7 @@ import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import { createProgress } from "../eval/progress.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
-import { runEvolve } from "../evolve/index.js";
+import { type EvolveResult, runEvolve } from "../evolve/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 
 const evolveFlagsSchema = z
@@ -71,17 +71,13 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
   },
 };
 
-/** A few lines from result.json, read defensively (the shape belongs to src/evolve). */
-function summariseEvolve(result: unknown): string {
-  const view = result as {
-    baseline?: { train?: { accuracy?: number }; heldout?: { accuracy?: number } };
-    final?: { train?: { accuracy?: number }; heldout?: { accuracy?: number } };
-  };
-  const pct = (value: number | undefined) =>
-    value === undefined ? "?" : `${(value * 100).toFixed(1)}%`;
+/** A few lines from result.json: accuracy before → after on both splits, accepted edits, gate. */
+function summariseEvolve(result: EvolveResult): string {
+  const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
   return [
-    `train:   ${pct(view.baseline?.train?.accuracy)} → ${pct(view.final?.train?.accuracy)}`,
-    `heldout: ${pct(view.baseline?.heldout?.accuracy)} → ${pct(view.final?.heldout?.accuracy)}`,
+    `train:   ${pct(result.baseline.train.accuracy)} → ${pct(result.final.train.accuracy)}`,
+    `heldout: ${pct(result.baseline.heldout.accuracy)} → ${pct(result.final.heldout.accuracy)}`,
+    `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
     "",
   ].join("\n");
 }
