@@ -1,0 +1,47 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "./testing/run-cli.js";
+
+describe("ecdysis bench", () => {
+  it("parses its flags into a run and writes bench.json and bench.md", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-bench-cli-"));
+    const run = await runCli(
+      [
+        "bench",
+        "--world",
+        "quickstart",
+        "--seeds",
+        "1",
+        "--strategies",
+        "sampling",
+        "--budget-rollouts",
+        "120",
+        "--latency-scale",
+        "0",
+        "--out",
+        "b",
+      ],
+      { cwd: dir },
+    );
+    expect(run.stderr).toContain("bench: run 1/1 done (quickstart seed 1 sampling)");
+    expect(run.code).toBe(0);
+    const bench = JSON.parse(await readFile(join(dir, "b", "bench.json"), "utf8"));
+    expect(bench.runs).toHaveLength(1);
+    expect(bench.runs[0]).toMatchObject({ strategy: "sampling", world: "quickstart", seed: 1 });
+    expect(await readFile(join(dir, "b", "bench.md"), "utf8")).toContain("sampling");
+  });
+
+  it("names a bad flag value", async () => {
+    const run = await runCli(["bench", "--seeds", "1,x", "--out", "b"], { cwd: tmpdir() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("'--seeds'");
+    const strategy = await runCli(
+      ["evolve", "--config", "c.yml", "--out", "o", "--strategy", "random"],
+      { cwd: tmpdir() },
+    );
+    expect(strategy.code).toBe(2);
+    expect(strategy.stderr).toContain("'--strategy'");
+  });
+});
