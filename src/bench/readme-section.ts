@@ -12,7 +12,10 @@ import type { BenchResult } from "./types.js";
 export const readmeMarkers = { start: "<!-- bench:start -->", end: "<!-- bench:end -->" } as const;
 
 /** The README's performance section: headline ratios, per-strategy table, claims, caveats. */
-export function renderReadmeSection(result: BenchResult): string {
+export function renderReadmeSection(
+  result: BenchResult,
+  options: { fullResults?: string } = {},
+): string {
   const m = result.machine;
   const s = result.settings;
   const worlds = result.worlds.map(
@@ -38,7 +41,7 @@ export function renderReadmeSection(result: BenchResult): string {
     whereItDoesNotHold(checkClaims(result)),
     "",
     "The sim's refiner-side assumptions (how diagnosis accuracy grows with the number of instances",
-    "shown) are world parameters; `bench.md` prints them with the full results.",
+    `shown) are world parameters, printed with the full results${options.fullResults ? ` in [${options.fullResults}](${options.fullResults})` : " in `bench.md`"}.`,
   ].join("\n");
 }
 
