@@ -1,0 +1,333 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { plannedEditSchema } from "../../harness/types.js";
+import { loadWorld } from "../load-world.js";
+import type { SimRequest } from "../sim-request.js";
+import { generateWorld } from "../task-generation.js";
+import type { World } from "../world-schema.js";
+import { refinerReply } from "./refiner-reply.js";
+
+function roleRequest(evidence: unknown, seed = 0): SimRequest {
+  const content = `Here is the evidence.\n\n\`\`\`json\n${JSON.stringify(evidence)}\n\`\`\``;
+  return { model: "sim-1", messages: [{ role: "user", content }], tools: [], seed, temperature: 0 };
+}
+
+const notesSchema = z.object({
+  notes: z.array(z.object({ id: z.string(), note: z.string(), cause: z.string() })),
+});
+const diagnosesSchema = z.object({
+  diagnoses: z.array(
+    z.object({
+      patternId: z.string(),
+      rootCause: z.string(),
+      module: z.string(),
+      confidence: z.number(),
+    }),
+  ),
+});
+const changesSchema = z.object({
+  changes: z.array(
+    z.object({
+      module: z.string(),
+      change: z.string(),
+      patterns: z.array(z.string()),
+      expectedEffect: z.string(),
+      regressionRisks: z.string(),
+    }),
+  ),
+});
+const critiqueSchema = z.object({
+  verdict: z.enum(["accept", "revise", "reject"]),
+  objections: z.array(z.object({ change: z.string(), reason: z.string() })),
+});
+
+async function tasksOf(name: string) {
+  return generateWorld(await loadWorld(name)).train;
+}
+
+const stepLimit = (task: string) => ({
+  task,
+  output: "",
+  events: ["step-limit"],
+  note: "",
+  toolCalls: [],
+});
+const wrong = (task: string) => ({
+  task,
+  output: "Answer: 7",
+  answer: "7",
+  events: [],
+  note: "",
+  toolCalls: [],
+});
+
+function diagnose(
+  world: World,
+  tasks: string[],
+  example: (task: string) => object,
+  perPattern: number,
+  seed = 0,
+) {
+  const patterns = [];
+  for (let index = 0; index + perPattern <= tasks.length; index += perPattern) {
+    const examples = tasks.slice(index, index + perPattern).map(example);
+    patterns.push({
+      id: `p${index}`,
+      name: "failures",
+      description: "",
+      support: { tasks: perPattern, categories: 1 },
+      examples,
+    });
+  }
+  const harness = {
+    config: { agent_loop: { max_steps: 3 }, tools: { calculator: { enabled: false } } },
+    rules: [],
+  };
+  const reply = diagnosesSchema.parse(
+    refinerReply(world, roleRequest({ patterns, harness, rejected: [] }, seed), "diagnosis"),
+  );
+  return reply.diagnoses;
+}
+
+describe("refiner-side sim", () => {
+  it("failure_notes names the cause from the signals", async () => {
+    const [task] = await tasksOf("quickstart");
+    const failures = [
+      {
+        id: "a",
+        task,
+        output: "",
+        answer: null,
+        verdict: "fail",
+        events: ["step-limit"],
+        toolCalls: [],
+        steps: 3,
+      },
+      {
+        id: "b",
+        task,
+        output: "I cannot see the question in our conversation.",
+        answer: null,
+        verdict: "fail",
+        events: ["context-overflow", "no-answer"],
+        toolCalls: [],
+        steps: 2,
+      },
+      {
+        id: "c",
+        task,
+        output: "The lookup tool returned an error, so I cannot finish this task.",
+        answer: null,
+        verdict: "fail",
+        events: ["tool-error", "no-answer"],
+        toolCalls: [{ name: "lookup", arguments: "{}", result: "error: no entry", error: true }],
+        steps: 2,
+      },
+      {
+        id: "d",
+        task,
+        output: "So the result is **4**.",
+        answer: null,
+        verdict: "fail",
+        events: ["no-answer"],
+        toolCalls: [],
+        steps: 1,
+      },
+    ];
+    const reply = notesSchema.parse(
+      refinerReply(await loadWorld("quickstart"), roleRequest({ failures }), "failure_notes"),
+    );
+    expect(reply.notes.map((note) => note.cause)).toEqual([
+      "step-budget-exhausted",
+      "task-lost-in-context",
+      "gave-up-after-tool-error",
+      "answer-format-drift",
+    ]);
+  });
+
+  it("pattern_merge merges groups with the same cause", async () => {
+    const groups = [
+      {
+        key: "g1",
+        signals: ["no-answer"],
+        causes: ["answer-format-drift"],
+        size: 3,
+        categories: ["a"],
+        examples: [],
+      },
+      {
+        key: "g2",
+        signals: ["no-answer"],
+        causes: ["answer-format"],
+        size: 2,
+        categories: ["b"],
+        examples: [],
+      },
+      {
+        key: "g3",
+        signals: ["step-limit"],
+        causes: ["step-budget-exhausted"],
+        size: 4,
+        categories: ["c"],
+        examples: [],
+      },
+    ];
+    const reply = refinerReply(
+      await loadWorld("quickstart"),
+      roleRequest({ groups }),
+      "pattern_merge",
+    ) as {
+      patterns: { groupKeys: string[]; module: string }[];
+    };
+    expect(reply.patterns.map((pattern) => pattern.groupKeys)).toEqual([["g1", "g2"], ["g3"]]);
+    expect(reply.patterns.map((pattern) => pattern.module)).toEqual(["completion", "agent_loop"]);
+  });
+
+  it("diagnoses many instances right more often than one (non-neutral world)", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = [...(await tasksOf("systematic")), ...(await tasksOf("quickstart"))].map(
+      (task) => task.input,
+    );
+    const rate = (perPattern: number) => {
+      const diagnoses = diagnose(world, tasks, stepLimit, perPattern);
+      return (
+        diagnoses.filter((d) => d.rootCause.includes("Set agent_loop.max_steps to 7")).length /
+        diagnoses.length
+      );
+    };
+    expect(rate(5)).toBeGreaterThan(rate(1) + 0.3);
+    expect(rate(1)).toBeGreaterThan(0.2);
+  });
+
+  it("diagnoses one instance as well as many in the neutral world, and never as an item hint", async () => {
+    const world = await loadWorld("neutral");
+    const tasks = [...(await tasksOf("systematic")), ...(await tasksOf("quickstart"))].map(
+      (task) => task.input,
+    );
+    const rate = (perPattern: number) => {
+      const diagnoses = diagnose(world, tasks, stepLimit, perPattern);
+      return (
+        diagnoses.filter((d) => d.rootCause.includes("agent_loop.max_steps")).length /
+        diagnoses.length
+      );
+    };
+    expect(rate(1)).toBeGreaterThan(0.85);
+    expect(Math.abs(rate(1) - rate(5))).toBeLessThan(0.1);
+    expect(diagnose(world, tasks, wrong, 1).some((d) => d.rootCause.includes("mentions"))).toBe(
+      false,
+    );
+  });
+
+  it("one-instance wrong answers sometimes become item-specific hints naming the key phrase", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = (await tasksOf("quickstart"))
+      .filter((task) => task.category === "date-reasoning")
+      .map((task) => task.input);
+    const hints = diagnose(world, tasks, wrong, 1).filter((d) => d.rootCause.includes("mentions"));
+    expect(hints.length).toBeGreaterThan(0);
+    for (const hint of hints)
+      expect(
+        tasks.some((task) => task.includes(/mentions (.+?),/.exec(hint.rootCause)?.[1] ?? "?")),
+      ).toBe(true);
+    expect(diagnose(world, tasks, wrong, 4).some((d) => d.rootCause.includes("mentions"))).toBe(
+      false,
+    );
+  });
+
+  it("the Architect, Skeptic and Editor turn diagnoses into guarded-shape edits", async () => {
+    const world = await loadWorld("quickstart");
+    const strict: World = { ...world, skeptic: { strictness: 1 } };
+    const [task] = await tasksOf("quickstart");
+    const keyPhrase = /^([A-Z][a-z]+ [A-Z][a-z]+)/.exec(task.input)?.[1];
+    const diagnoses = [
+      {
+        patternId: "p1",
+        rootCause:
+          'Prose answers. Fix: Set completion.format_instruction to "End with a final line Answer: <value>."',
+        module: "completion",
+        confidence: 0.9,
+      },
+      {
+        patternId: "p2",
+        rootCause: `Misreads. Fix: Add rule: When a question mentions ${keyPhrase}, re-read it.`,
+        module: "prompt",
+        confidence: 0.6,
+      },
+      { patternId: "p3", rootCause: "No harness-level cause.", module: "prompt", confidence: 0.2 },
+    ];
+    const harness = { config: { completion: { format_instruction: "" } }, rules: [], files: [] };
+    const hms = changesSchema.parse(
+      refinerReply(world, roleRequest({ diagnoses, objections: [], harness, rejected: [] }), "hms"),
+    );
+    expect(hms.changes.map((change) => change.patterns)).toEqual([["p1"], ["p2"]]);
+    const patterns = [
+      {
+        id: "p1",
+        name: "format",
+        support: { tasks: 6, categories: 3 },
+        examples: [{ task: task.input }],
+      },
+      {
+        id: "p2",
+        name: "wrong",
+        support: { tasks: 1, categories: 1 },
+        examples: [{ task: task.input }],
+      },
+    ];
+    const critique = critiqueSchema.parse(
+      refinerReply(strict, roleRequest({ hms, diagnoses, patterns }), "critique"),
+    );
+    expect(critique.verdict).toBe("revise");
+    expect(critique.objections.map((objection) => objection.change)).toEqual([
+      hms.changes[1].change,
+    ]);
+    const revised = changesSchema.parse(
+      refinerReply(
+        world,
+        roleRequest({ diagnoses, objections: critique.objections, harness, rejected: [] }),
+        "hms",
+      ),
+    );
+    expect(revised.changes).toHaveLength(1);
+    const skipped = changesSchema.parse(
+      refinerReply(
+        world,
+        roleRequest({
+          diagnoses,
+          objections: [],
+          harness,
+          rejected: [{ edits: ["completion.format_instruction"] }],
+        }),
+        "hms",
+      ),
+    );
+    expect(skipped.changes.map((change) => change.patterns)).toEqual([["p2"]]);
+    const edits = z
+      .object({ edits: z.array(plannedEditSchema) })
+      .parse(refinerReply(world, roleRequest({ hms: revised, harness }), "edits"));
+    expect(edits.edits).toEqual([
+      {
+        module: "completion",
+        patterns: ["p1"],
+        rationale: expect.any(String),
+        edit: {
+          kind: "set",
+          path: "completion.format_instruction",
+          value: "End with a final line Answer: <value>.",
+        },
+      },
+    ]);
+  });
+
+  it("answers from the evidence alone: same block, same reply; the schema name can be inferred", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = (await tasksOf("quickstart")).map((task) => task.input);
+    const evidence = {
+      patterns: [{ id: "p", name: "x", support: { tasks: 1 }, examples: [stepLimit(tasks[0])] }],
+      harness: {},
+    };
+    const reply = refinerReply(world, roleRequest(evidence), "diagnosis");
+    expect(refinerReply(world, roleRequest(evidence), "diagnosis")).toEqual(reply);
+    expect(refinerReply(world, roleRequest(evidence), undefined)).toEqual(reply);
+  });
+});
