@@ -13,11 +13,12 @@ async function sourceFiles(dir: string): Promise<string[]> {
 }
 
 describe("openai import boundary", () => {
-  it("keeps every import of the openai SDK inside src/llm", async () => {
+  it("keeps every import of the openai SDK in shipped code inside src/llm", async () => {
     const offenders: string[] = [];
     for (const file of await sourceFiles(srcDir)) {
       const path = relative(srcDir, file);
-      if (path.startsWith("llm/")) continue;
+      // Tests may drive the SDK directly (the sim's wire-compatibility tests do); shipped code may not.
+      if (path.startsWith("llm/") || /\.test\.[mc]?[tj]s$/.test(path)) continue;
       const text = await readFile(file, "utf8");
       if (/(?:from\s+|import\s*\(\s*|require\s*\(\s*)["']openai(?:\/[^"']*)?["']/.test(text))
         offenders.push(path);
