@@ -50085,7 +50085,11 @@ function projectConfigYaml(options) {
     concurrency: settings.concurrency,
     seed: settings.seed,
     cacheDir: ".ecdysis/cache",
-    evolve: { strategy: options.strategy, budget: { rollouts: settings.budgetRollouts } }
+    evolve: {
+      strategy: options.strategy,
+      maxIterations: settings.maxIterations,
+      budget: { rollouts: settings.budgetRollouts }
+    }
   };
   return `# Written by ecdysis bench; one run of one strategy.
 ${(0, import_yaml5.stringify)(config2)}`;
@@ -50320,7 +50324,8 @@ var benchResultSchema = external_exports.object({
     budgetRollouts: external_exports.number().int(),
     /** Null: each world's own latency scale. */
     latencyScale: external_exports.number().nullable(),
-    concurrency: external_exports.number().int()
+    concurrency: external_exports.number().int(),
+    maxIterations: external_exports.number().int()
   }),
   worlds: external_exports.array(benchWorldSchema),
   runs: external_exports.array(benchRunSchema),
@@ -50676,7 +50681,7 @@ ${summaryTable(summarise(runs))}`;
 
 ${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}
 
-Strategies ${s.strategies.join(", ")} \xB7 seeds ${s.seeds.join(", ")} \xB7 rollout budget ${s.budgetRollouts} per run \xB7 sim latency scale ${s.latencyScale ?? "as each world sets it"} \xB7 concurrency ${s.concurrency}. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
+Strategies ${s.strategies.join(", ")} \xB7 seeds ${s.seeds.join(", ")} \xB7 rollout budget ${s.budgetRollouts} per run \xB7 sim latency scale ${s.latencyScale ?? "as each world sets it"} \xB7 concurrency ${s.concurrency} \xB7 at most ${s.maxIterations} iterations (proposals) per run. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
 
 ## Headline
 
@@ -50713,6 +50718,7 @@ ${runsTable(result.runs)}
 // src/bench/bench-options.ts
 init_zod();
 var commaList = (value) => (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(",")).map((item) => item.trim()).filter((item) => item.length > 0);
+var defaultMaxIterations = 12;
 var defaultBudgetRollouts = 600;
 var benchOptionsSchema = external_exports.object({
   /** Bundled world names or world file paths. Empty: every bundled world. */
@@ -50738,6 +50744,13 @@ var benchOptionsSchema = external_exports.object({
    */
   latencyScale: external_exports.coerce.number().min(0).optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).default(8),
+  /**
+   * `evolve.maxIterations` for every strategy. High by default so that the shared rollout
+   * budget (or a strategy's own stopping rule), not an iteration count, ends each run: an
+   * iterative proposal is far smaller than an Ecdysis iteration, and capping both at the same
+   * count would starve the baseline.
+   */
+  maxIterations: external_exports.coerce.number().int().positive().default(defaultMaxIterations),
   /** Output folder for bench.json, bench.md and the per-run folders. */
   outDir: external_exports.string().min(1)
 }).strict();
@@ -50988,7 +51001,8 @@ async function runBench(input2) {
         seed,
         budgetRollouts: options.budgetRollouts,
         latencyScale: options.latencyScale,
-        concurrency: options.concurrency
+        concurrency: options.concurrency,
+        maxIterations: options.maxIterations
       };
       for (const strategy of options.strategies) {
         const runDir = path7.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
@@ -51017,7 +51031,8 @@ async function runBench(input2) {
       seeds: options.seeds,
       budgetRollouts: options.budgetRollouts,
       latencyScale: options.latencyScale ?? null,
-      concurrency: options.concurrency
+      concurrency: options.concurrency,
+      maxIterations: options.maxIterations
     },
     worlds,
     runs,
@@ -51490,11 +51505,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
   }
 };
 function summariseEvolve(result) {
-  const view = result;
-  const pct = (value) => value === void 0 ? "?" : `${(value * 100).toFixed(1)}%`;
+  const pct = (value) => `${(value * 100).toFixed(1)}%`;
   return [
-    `train:   ${pct(view.baseline?.train?.accuracy)} \u2192 ${pct(view.final?.train?.accuracy)}`,
-    `heldout: ${pct(view.baseline?.heldout?.accuracy)} \u2192 ${pct(view.final?.heldout?.accuracy)}`,
+    `train:   ${pct(result.baseline.train.accuracy)} \u2192 ${pct(result.final.train.accuracy)}`,
+    `heldout: ${pct(result.baseline.heldout.accuracy)} \u2192 ${pct(result.final.heldout.accuracy)}`,
+    `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
     ""
   ].join("\n");
 }

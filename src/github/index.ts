@@ -1,5 +1,4 @@
-// The Action's entry (bundled to dist/index.js): the real engine behind `run()`.
+// The Action's entry (bundled to dist/index.js): run() with the real engine and services.
 import { run } from "./main.js";
-import { realCore } from "./real-core.js";
 
-await run({ engine: realCore() });
+await run();

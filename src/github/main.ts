@@ -17,7 +17,7 @@ import type { ModeContext, ModeResult } from "./mode-context.js";
 import { neutraliseWorkflowCommands, SecretScrubber } from "./secrets.js";
 import { writeJobSummary } from "./summary.js";
 
-/** What the entry can be given instead of the real services (tests inject a fake engine). */
+/** What the entry can be given instead of the real services (tests inject a fake engine); all default to the real ones. */
 export interface RunDependencies {
   engine: ActionCore;
   waiter?: Waiter;
@@ -39,7 +39,7 @@ export function describeFailure(error: unknown): string {
  * The Action: mask secrets, parse inputs into one options object, run the mode, set outputs and
  * the job summary, and turn every error into `core.setFailed` with actionable text.
  */
-export async function run(dependencies: RunDependencies): Promise<void> {
+export async function run(dependencies: Partial<RunDependencies> = {}): Promise<void> {
   const scrubber = new SecretScrubber();
   for (const name of ["api-key", "github-token"]) {
     for (const form of scrubber.add(core.getInput(name))) core.setSecret(form);
@@ -65,8 +65,9 @@ export async function run(dependencies: RunDependencies): Promise<void> {
       env: token ? await gitAuthEnv({ cwd: run.workspace, token, serverUrl: run.serverUrl }) : {},
       scrub: (text) => scrubber.scrub(text),
     });
+    const engine = dependencies.engine ?? (await import("./real-core.js")).realCore();
     const context: ModeContext = {
-      engine: dependencies.engine,
+      engine,
       options,
       run,
       client,

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGitHubClient } from "../../../src/github/github-client.js";
+import { retryDelayMs } from "../../../src/github/retry-policy.js";
+import { GitHubApiDouble } from "../api-double/github-api-double.js";
+
+const failed = (status: number, headers: Record<string, string> = {}, message = "") => ({
+  status,
+  headers,
+  message,
+});
+
+describe("retryDelayMs", () => {
+  it("follows GitHub's order: retry-after, then x-ratelimit-reset, then a minute doubling", () => {
+    expect(
+      retryDelayMs({ response: failed(403, { "retry-after": "7" }), attempt: 0, nowMs: 0 }),
+    ).toBe(7000);
+    expect(
+      retryDelayMs({
+        response: failed(429, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "100" }),
+        attempt: 0,
+        nowMs: 90_000,
+      }),
+    ).toBe(11_000);
+    expect(
+      retryDelayMs({
+        response: failed(403, {}, "You have exceeded a secondary rate limit"),
+        attempt: 1,
+        nowMs: 0,
+      }),
+    ).toBe(120_000);
+    expect(retryDelayMs({ response: failed(502), attempt: 2, nowMs: 0 })).toBe(4000);
+  });
+
+  it("never retries validation or permission errors, and gives up past the bounds", () => {
+    expect(retryDelayMs({ response: failed(422), attempt: 0, nowMs: 0 })).toBeUndefined();
+    expect(
+      retryDelayMs({
+        response: failed(
+          403,
+          {},
+          "GitHub Actions is not permitted to create or approve pull requests.",
+        ),
+        attempt: 0,
+        nowMs: 0,
+      }),
+    ).toBeUndefined();
+    expect(
+      retryDelayMs({ response: failed(403, { "retry-after": "3600" }), attempt: 0, nowMs: 0 }),
+    ).toBeUndefined();
+    expect(
+      retryDelayMs({ response: failed(403, { "retry-after": "1" }), attempt: 3, nowMs: 0 }),
+    ).toBeUndefined();
+  });
+});
+
+describe("createGitHubClient against the API double", () => {
+  let double: GitHubApiDouble;
+  beforeEach(async () => {
+    double = await new GitHubApiDouble().start();
+  });
+  afterEach(() => double.close());
+
+  it("waits out a secondary rate limit (retry-after) and then succeeds", async () => {
+    const waits: number[] = [];
+    const client = createGitHubClient({
+      token: double.token,
+      baseUrl: double.url,
+      waiter: { now: () => 0, sleep: async (ms) => void waits.push(ms) },
+    });
+    double.inject({
+      operationId: "pulls/create",
+      status: 403,
+      body: {
+        message: "You have exceeded a secondary rate limit.",
+        documentation_url: "https://docs.github.com/rest",
+      },
+      headers: { "retry-after": "2" },
+      times: 2,
+    });
+    const created = await client.rest.pulls.create({
+      owner: "octo-org",
+      repo: "agent",
+      head: "y",
+      base: "main",
+      title: "t",
+    });
+    expect(created.status).toBe(201);
+    expect(waits).toEqual([2000, 2000]);
+    expect(double.calls("pulls/create").map((call) => call.status)).toEqual([403, 403, 201]);
+    double.assertValid();
+  });
+
+  it("does not retry a 422", async () => {
+    const waits: number[] = [];
+    const client = createGitHubClient({
+      token: double.token,
+      baseUrl: double.url,
+      waiter: { now: () => 0, sleep: async (ms) => void waits.push(ms) },
+    });
+    await client.rest.pulls.create({
+      owner: "octo-org",
+      repo: "agent",
+      head: "a",
+      base: "main",
+      title: "t",
+    });
+    const error = await client.rest.pulls
+      .create({ owner: "octo-org", repo: "agent", head: "a", base: "main", title: "t" })
+      .catch((caught) => caught);
+    expect(error.status).toBe(422);
+    expect(waits).toEqual([]);
+    expect(double.calls("pulls/create")).toHaveLength(2);
+  });
+});
