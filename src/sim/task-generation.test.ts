@@ -93,3 +93,17 @@ describe("generateWorld", () => {
     expect(slips.every((slip) => slip.systematic === false && slip.model === "sim-1")).toBe(true);
   });
 });
+
+describe("recognise", () => {
+  it("finds the statement of a long input whose middle was cut", async () => {
+    const generated = generateWorld(await loadWorld("systematic"));
+    const long = generated.train.filter((task) => task.input.includes("\n\nTask: "));
+    expect(long.length).toBeGreaterThan(0);
+    for (const task of long) {
+      const statement = statementOf(task.input);
+      const cut = `${task.input.slice(0, 300)} …[1800 chars cut]… ${statement}`;
+      expect(recognise(cut)?.keyPhrase).toBe(recognise(task.input)?.keyPhrase);
+    }
+    expect(recognise("Background notes for this request: The archive opens at dawn.")).toBeNull();
+  });
+});

@@ -20,6 +20,19 @@ const parsers = [
 export function recognise(text: string): Problem | null {
   const at = text.lastIndexOf(statementMarker);
   const statement = at >= 0 ? text.slice(at + statementMarker.length) : text;
+  const direct = parseAny(statement);
+  if (direct) return direct;
+  // Evidence shown to the refiner roles may cut the middle of a long input; the statement is
+  // then a suffix starting at some sentence.
+  const tail = text.slice(-600);
+  for (const match of tail.matchAll(/(?:^|[\s…])(?=[A-Z])/g)) {
+    const problem = parseAny(tail.slice(match.index + match[0].length));
+    if (problem) return problem;
+  }
+  return null;
+}
+
+function parseAny(statement: string): Problem | null {
   for (const parse of parsers) {
     const problem = parse(statement);
     if (problem) return problem;
