@@ -106,7 +106,9 @@ function claimsFor(options: {
           ? undefined
           : ecdysisRuns
               .flatMap((run) =>
-                run.accommodationReasons.map((reason) => `seed ${run.seed}: ${reason}`),
+                run.accommodationReasons.map(
+                  (reason) => `${run.world} seed ${run.seed}: ${reason}`,
+                ),
               )
               .join("; "),
     });
@@ -157,11 +159,11 @@ function samplingExplanation(options: {
   );
   const edits = median(ecdysis.map((run) => run.acceptedEdits)) ?? 0;
   const gain = median(ecdysis.map((run) => run.heldoutAccuracy - run.seedHeldoutAccuracy)) ?? 0;
-  return (
-    `evolution did not beat spending the same budget on repeated samples (${percent(difference)}): ` +
-    `Ecdysis accepted a median of ${edits} edit(s), moving held-out accuracy ${percent(gain)} from the seed harness; ` +
-    "where failures are per-sample flakiness a majority vote repairs what no harness edit can."
-  );
+  const why =
+    edits === 0
+      ? "Ecdysis accepted no edit, so it ended at the seed harness, which the majority vote at least matches."
+      : `Ecdysis accepted a median of ${edits} edit(s), moving held-out accuracy ${percent(gain)} from the seed harness; where failures are per-sample flakiness a majority vote repairs what no harness edit can.`;
+  return `evolution did not beat spending the same budget on repeated samples (${percent(difference)}). ${why}`;
 }
 
 const neutralNote =
