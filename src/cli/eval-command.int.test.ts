@@ -152,7 +152,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
     const { wallMs: _mergedWall, ...mergedCost } = mergedResult.cost;
     const { wallMs: _wholeWall, ...wholeCost } = wholeResult.cost;
     expect(mergedCost).toEqual(wholeCost);
-    expect(await countFiles(join(cacheFree, "merged", "cache"))).toBe(120);
+    expect(await countFiles(join(cacheFree, "merged", "cache", "rollouts"))).toBe(120);
     const keys = (text: string) =>
       text
         .trim()
@@ -180,7 +180,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
         `model:\n  provider: openai\n  baseUrl: ${url}\n  model: sim-1\n  apiKeyEnv: SIM_KEY\nharness:\n  dir: harness\ntasks:\n  train: tasks/train.jsonl\n  heldout: tasks/heldout.jsonl\nconcurrency: 2\n`;
       await writeFile(join(dir, "slow.yml"), config(slow.url));
       await writeFile(join(dir, "fast.yml"), config(server.url));
-      const cacheDir = join(dir, ".ecdysis", "cache");
+      const cacheDir = join(dir, ".ecdysis", "cache", "rollouts");
       const killed = await spawnCli(["eval", "--config", "slow.yml", "--out", "out"], {
         cwd: dir,
         env: { SIM_KEY: "placeholder" },

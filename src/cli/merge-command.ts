@@ -18,7 +18,8 @@ export const mergeCommand: CliCommand = {
 
 Reads eval.json (and eval-<split>.json) plus records.jsonl from each shard folder, and writes
 DIR/eval.json — the same result an unsharded run gives — DIR/records.jsonl (the union of the
-records) and DIR/cache/ (a rollout cache holding them, usable as the 'cacheDir' of a later run).
+records) and DIR/cache/rollouts/ (a rollout cache holding them: point a later run's 'cacheDir'
+at DIR/cache and eval, evolve and gate find these rollouts done).
 Shards must come from one evaluation (same split, harness and model) and be disjoint.
 
 Example: ecdysis merge --out merged shard-1 shard-2 shard-3
@@ -47,7 +48,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache = new RolloutCache(join(outDir, "cache"));
+    const cache = new RolloutCache(join(outDir, "cache", "rollouts"));
     for (const record of records) await cache.put(record);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}\n`);

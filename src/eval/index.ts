@@ -18,6 +18,7 @@ export {
 export { promisePool } from "./promise-pool.js";
 export { RolloutCache } from "./rollout-cache.js";
 export { rolloutKey } from "./rollout-key.js";
+export { rolloutCacheDir, rolloutParams } from "./rollout-params.js";
 export { type RunEvalOptions, type RunEvalResult, runEval } from "./run-eval.js";
 export { createScorer, type ScorerContext, scorerForTasks } from "./scorers/create-scorer.js";
 export type { Scorer, ScorerOutput, VerdictReason } from "./scorers/scorer.js";

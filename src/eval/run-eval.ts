@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { builtinAgent, commandAgent } from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
@@ -11,6 +10,7 @@ import { evaluate } from "./evaluate.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
+import { rolloutCacheDir, rolloutParams } from "./rollout-params.js";
 import { scorerForTasks } from "./scorers/create-scorer.js";
 import { shardTasks } from "./shard-tasks.js";
 import type { EvalResult, RolloutRecord } from "./types.js";
@@ -72,14 +72,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       judge: models.refiner,
       file: loaded.path,
     });
-    const cache = new RolloutCache(config.cacheDir);
-    const params = {
-      provider: config.model.provider,
-      temperature: config.model.temperature,
-      maxTokens: config.model.maxTokens,
-      quirks: config.model.quirks,
-      world: config.model.world ? relative(loaded.root, config.model.world) : undefined,
-    };
+    const cache = new RolloutCache(rolloutCacheDir(loaded));
+    const params = rolloutParams(config.model);
     const results: Record<string, EvalResult> = {};
     const records: RolloutRecord[] = [];
     for (const split of splits) {
