@@ -5,6 +5,7 @@ import { loadWorld } from "../load-world.js";
 import type { SimRequest } from "../sim-request.js";
 import { generateWorld } from "../task-generation.js";
 import type { World } from "../world-schema.js";
+import { diagnosisAccuracy } from "./analysis-roles.js";
 import { refinerReply } from "./refiner-reply.js";
 
 function roleRequest(evidence: unknown, seed = 0): SimRequest {
@@ -214,6 +215,23 @@ describe("refiner-side sim", () => {
     expect(rate(1)).toBeGreaterThan(0.85);
     expect(Math.abs(rate(1) - rate(5))).toBeLessThan(0.1);
     expect(diagnose(world, tasks, wrong, 1).some((d) => d.rootCause.includes("mentions"))).toBe(
+      false,
+    );
+  });
+
+  it("the neutral flag alone makes one instance count like many and turns off item hints", async () => {
+    const base = await loadWorld("quickstart");
+    const neutral: World = { ...base, refiner: { ...base.refiner, neutral: true } };
+    expect(diagnosisAccuracy(base, 1)).toBe(0.4);
+    expect(diagnosisAccuracy(base, 2)).toBeCloseTo(0.4 + 0.55 / 3);
+    expect(diagnosisAccuracy(neutral, 1)).toBe(0.95);
+    const tasks = (await tasksOf("quickstart"))
+      .filter((task) => task.category === "date-reasoning")
+      .map((task) => task.input);
+    expect(diagnose(base, tasks, wrong, 1).some((d) => d.rootCause.includes("mentions"))).toBe(
+      true,
+    );
+    expect(diagnose(neutral, tasks, wrong, 1).some((d) => d.rootCause.includes("mentions"))).toBe(
       false,
     );
   });
