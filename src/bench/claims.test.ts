@@ -65,6 +65,21 @@ describe("checkClaims", () => {
     expect(checks.every((check) => check.holds)).toBe(true);
   });
 
+  it("does not count a fast run that improved nothing as a speed-up", () => {
+    const [speedup] = checkClaims(
+      result([
+        run("ecdysis", { wallMs: 100, heldoutAccuracy: 0.5, seedHeldoutAccuracy: 0.5 }),
+        run("iterative", { wallMs: 300, heldoutAccuracy: 0.5 }),
+      ]),
+    );
+    expect(speedup).toMatchObject({
+      claim: "speedup",
+      holds: false,
+      measured: "3.00× (no held-out gain)",
+    });
+    expect(speedup.explanation).toMatch(/stopped without improving/);
+  });
+
   it("explains failed claims from the figures", () => {
     const checks = checkClaims(
       result([
@@ -84,7 +99,9 @@ describe("checkClaims", () => {
     expect(byClaim.speedup).toMatchObject({ holds: false, measured: "0.50×" });
     expect(byClaim.speedup.explanation).toMatch(/stopped after 1\.20× Ecdysis's rollouts.*slower/);
     expect(byClaim["heldout-vs-iterative"]).toMatchObject({ holds: false, measured: "-10.0 pp" });
-    expect(byClaim["heldout-vs-sampling"].explanation).toMatch(/\(-5\.0 pp\)\. Ecdysis accepted no edit/);
+    expect(byClaim["heldout-vs-sampling"].explanation).toMatch(
+      /\(-5\.0 pp\)\. Ecdysis accepted no edit/,
+    );
     expect(byClaim["no-accommodations"]).toMatchObject({ holds: false, measured: "1" });
     expect(byClaim["no-accommodations"].explanation).toContain("w seed 1: edit 1: item-hint");
   });
