@@ -2,7 +2,7 @@ import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig } from "../config/index.js";
 import { openModels } from "../eval/index.js";
-import { runEvolve } from "../evolve/run-evolve.js";
+import { runEvolve } from "../evolve/index.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
