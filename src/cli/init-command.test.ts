@@ -36,7 +36,7 @@ describe("ecdysis init", () => {
   it("keeps the committed quickstart example in step with the quickstart world", async () => {
     const example = join(repoRoot, "examples", "quickstart");
     const loaded = await loadConfig(join(example, "ecdysis.yml"));
-    expect(loaded.config.model.world).toBe(join(repoRoot, "worlds", "quickstart.yaml"));
+    expect(loaded.config.model.world).toBe("quickstart");
     expect(loaded.config.harness.editable).toEqual(["harness.yaml", "system.md", "rules.md"]);
     const fresh = await mkdtemp(join(tmpdir(), "ecdysis-example-"));
     const files = await generateWorldFiles({

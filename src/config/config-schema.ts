@@ -3,7 +3,10 @@ import { scorerSpecSchema } from "./task-schema.js";
 
 /** Price table entry, USD per million tokens. */
 export const priceSchema = z
-  .object({ promptPerMTok: z.number().min(0).default(0), completionPerMTok: z.number().min(0).default(0) })
+  .object({
+    promptPerMTok: z.number().min(0).default(0),
+    completionPerMTok: z.number().min(0).default(0),
+  })
   .strict();
 
 /**
@@ -15,14 +18,19 @@ export const modelConfigSchema = z
     provider: z.enum(["sim", "openai"]).default("openai"),
     baseUrl: z.string().url().optional(),
     /** Name of the environment variable holding the key (never the key itself). */
-    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).default("OPENAI_API_KEY"),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .default("OPENAI_API_KEY"),
     model: z.string().min(1),
     temperature: z.number().min(0).max(2).default(0),
     maxTokens: z.number().int().positive().default(1024),
     /** World file for `provider: sim`, relative to the config file. */
     world: z.string().optional(),
     /** Server quirks to emulate (sim only): see src/sim/README.md. */
-    quirks: z.array(z.enum(["fenced-json", "prose-json", "ignore-response-format", "no-native-tools"])).default([]),
+    quirks: z
+      .array(z.enum(["fenced-json", "prose-json", "ignore-response-format", "no-native-tools"]))
+      .default([]),
     price: priceSchema.default({ promptPerMTok: 0, completionPerMTok: 0 }),
     requestsPerMinute: z.number().positive().optional(),
     maxConcurrency: z.number().int().positive().default(8),
@@ -32,10 +40,18 @@ export const modelConfigSchema = z
   .strict()
   .superRefine((value, context) => {
     if (value.provider === "sim" && !value.world) {
-      context.addIssue({ code: "custom", path: ["world"], message: "'world' is required when provider is 'sim'" });
+      context.addIssue({
+        code: "custom",
+        path: ["world"],
+        message: "'world' is required when provider is 'sim'",
+      });
     }
     if (value.provider === "openai" && !value.baseUrl) {
-      context.addIssue({ code: "custom", path: ["baseUrl"], message: "'baseUrl' is required when provider is 'openai'" });
+      context.addIssue({
+        code: "custom",
+        path: ["baseUrl"],
+        message: "'baseUrl' is required when provider is 'openai'",
+      });
     }
   });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
@@ -58,7 +74,10 @@ export const evolveConfigSchema = z
     maxIterations: z.number().int().positive().default(4),
     /** A pattern is systematic only with at least this support. */
     minSupport: z
-      .object({ tasks: z.number().int().min(1).default(3), categories: z.number().int().min(1).default(1) })
+      .object({
+        tasks: z.number().int().min(1).default(3),
+        categories: z.number().int().min(1).default(1),
+      })
       .strict()
       .default({ tasks: 3, categories: 1 }),
     /** Re-samples of failing members to tell flakiness from reproducible failure. */
@@ -108,7 +127,11 @@ export const ecdysisConfigSchema = z
       .strict()
       .superRefine((value, context) => {
         if (value.kind === "command" && !value.command) {
-          context.addIssue({ code: "custom", path: ["command"], message: "'command' is required when kind is 'command'" });
+          context.addIssue({
+            code: "custom",
+            path: ["command"],
+            message: "'command' is required when kind is 'command'",
+          });
         }
       }),
     tasks: z

@@ -45,17 +45,27 @@ export const harnessConfigSchema = z
           .default({ enabled: false, files: ["knowledge.md"] }),
       })
       .strict()
-      .default({ calculator: { enabled: false }, lookup: { enabled: false, files: ["knowledge.md"] } }),
+      .default({
+        calculator: { enabled: false },
+        lookup: { enabled: false, files: ["knowledge.md"] },
+      }),
     observation: z
       .object({
         /** Tool output longer than this is cut and marked with a `truncation` event. */
         max_chars: z.number().int().min(50).max(100_000).default(2000),
         /** `show`: raw error text; `hint`: error text followed by `error_hint`. */
         on_error: z.enum(["show", "hint"]).default("show"),
-        error_hint: z.string().max(1000).default("Hint: check the tool's argument format and call it again."),
+        error_hint: z
+          .string()
+          .max(1000)
+          .default("Hint: check the tool's argument format and call it again."),
       })
       .strict()
-      .default({ max_chars: 2000, on_error: "show", error_hint: "Hint: check the tool's argument format and call it again." }),
+      .default({
+        max_chars: 2000,
+        on_error: "show",
+        error_hint: "Hint: check the tool's argument format and call it again.",
+      }),
     context: z
       .object({
         /** Budget for the conversation history in characters (system prompt excluded). */
@@ -76,14 +86,17 @@ export const harnessConfigSchema = z
         reprompt_message: z
           .string()
           .max(1000)
-          .default("Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."),
+          .default(
+            "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
+          ),
       })
       .strict()
       .default({
         answer_pattern: "Answer:\\s*(.+)",
         format_instruction: "",
         on_missing: "fail",
-        reprompt_message: "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
+        reprompt_message:
+          "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
       }),
     prompt: z
       .object({

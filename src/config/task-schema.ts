@@ -3,13 +3,31 @@ import { z } from "zod";
 /** How an output is compared with `expected`. */
 export const scorerSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("exact") }).strict(),
-  z.object({ kind: z.literal("numeric"), tolerance: z.number().min(0).default(1e-6), relative: z.boolean().default(false) }).strict(),
+  z
+    .object({
+      kind: z.literal("numeric"),
+      tolerance: z.number().min(0).default(1e-6),
+      relative: z.boolean().default(false),
+    })
+    .strict(),
   z.object({ kind: z.literal("regex"), flags: z.string().default("i") }).strict(),
   z.object({ kind: z.literal("contains") }).strict(),
   z.object({ kind: z.literal("choice"), choices: z.array(z.string()).min(2) }).strict(),
   z.object({ kind: z.literal("json_subset") }).strict(),
-  z.object({ kind: z.literal("command"), command: z.string().min(1), timeoutMs: z.number().int().positive().default(30_000) }).strict(),
-  z.object({ kind: z.literal("llm_judge"), rubric: z.string().min(1), passThreshold: z.number().min(0).max(1).default(0.5) }).strict(),
+  z
+    .object({
+      kind: z.literal("command"),
+      command: z.string().min(1),
+      timeoutMs: z.number().int().positive().default(30_000),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal("llm_judge"),
+      rubric: z.string().min(1),
+      passThreshold: z.number().min(0).max(1).default(0.5),
+    })
+    .strict(),
 ]);
 export type ScorerSpec = z.infer<typeof scorerSpecSchema>;
 

@@ -1,3 +1,5 @@
+import { redactSecrets as redactSecretValues } from "../safety/secrets.js";
+
 /**
  * Task text, traces and outputs are untrusted input to the refiner roles: they reach a prompt
  * only as JSON strings inside the evidence block, cleaned and bounded here first.
@@ -7,18 +9,9 @@
 const invisibleCharacters =
   /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 const htmlComments = /<!--[\s\S]*?(-->|$)/g;
-const secretPatterns: RegExp[] = [
-  /\bsk-[A-Za-z0-9_-]{12,}/g,
-  /\bghp_[A-Za-z0-9]{16,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{16,}/g,
-  /\bgh[ousr]_[A-Za-z0-9]{16,}/g,
-];
-
 /** Replaces secret-looking tokens (`sk-…`, `ghp_…`, `github_pat_…`) with `[redacted]`. */
 export function redactSecrets(text: string): string {
-  let result = text;
-  for (const pattern of secretPatterns) result = result.replace(pattern, "[redacted]");
-  return result;
+  return redactSecretValues(text, { replacement: "[redacted]" });
 }
 
 /**

@@ -7,7 +7,9 @@ export class BudgetExhaustedError extends EcdysisError {
     readonly resource: "rollouts" | "tokens" | "costUsd" | "wallMs",
     readonly limit: number,
   ) {
-    super(`budget exhausted: ${resource} reached its limit of ${limit}; raise evolve.budget.${resource} to continue`);
+    super(
+      `budget exhausted: ${resource} reached its limit of ${limit}; raise evolve.budget.${resource} to continue`,
+    );
     this.name = "BudgetExhaustedError";
   }
 }

@@ -12,7 +12,11 @@ export class InputError extends EcdysisError {
     readonly problem: string,
     readonly location: { line?: number; field?: string } = {},
   ) {
-    const where = [file, location.line ? `line ${location.line}` : "", location.field ? `'${location.field}'` : ""]
+    const where = [
+      file,
+      location.line ? `line ${location.line}` : "",
+      location.field ? `'${location.field}'` : "",
+    ]
       .filter(Boolean)
       .join(": ");
     super(`${where}: ${problem}`);

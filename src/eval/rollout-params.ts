@@ -1,12 +1,42 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import { worldsDir } from "../sim/index.js";
+
+/** What keys rollouts of a model besides its name (`rolloutKey`'s `params`). */
+export interface RolloutParams {
+  temperature: number;
+  maxTokens: number;
+  /**
+   * For the sim, the world file's content hash and quirks (a changed world is another model).
+   * Empty for real endpoints: the model name identifies them, as the base URL of a local
+   * server (or a test's loopback port) may change between runs of the same model.
+   */
+  endpoint: string;
+}
 
 /**
- * The sampling parameters that key rollouts of a model (`rolloutKey`'s `params`). Every stage
- * that evaluates (eval, evolve, gate) must use the same ones, or their caches do not meet.
+ * The parameters that key rollouts of a model. Every stage that evaluates (eval, evolve, gate)
+ * uses this one function, so their caches meet; a changed world file or endpoint misses the cache
+ * instead of serving another model's rollouts.
  */
-export function rolloutParams(model: ModelConfig): { temperature: number; maxTokens: number } {
-  return { temperature: model.temperature, maxTokens: model.maxTokens };
+export function rolloutParams(model: ModelConfig): RolloutParams {
+  return {
+    temperature: model.temperature,
+    maxTokens: model.maxTokens,
+    endpoint: endpointIdentity(model),
+  };
+}
+
+function endpointIdentity(model: ModelConfig): string {
+  if (model.provider !== "sim") return "";
+  const file =
+    model.world && /^[a-z0-9-]+$/i.test(model.world)
+      ? join(worldsDir(), `${model.world}.yaml`)
+      : model.world;
+  const world = file ? createHash("sha256").update(readFileSync(file)).digest("hex") : "";
+  return `sim:${world.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 
 /** The rollout cache folder of a config: `<cacheDir>/rollouts`, shared by eval, evolve and gate. */

@@ -1,17 +1,13 @@
 import path from "node:path";
 import type { AgentAdapter } from "../agent/types.js";
-import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
+import { rolloutParams } from "../eval/rollout-params.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
 import { meterProvider } from "./meter.js";
 import type { EvaluateFn } from "./types.js";
-
-/** The sampling parameters that key the rollout cache (the same ones `ecdysis eval` uses). */
-export function modelParams(model: ModelConfig): { temperature: number; maxTokens: number } {
-  return { temperature: model.temperature, maxTokens: model.maxTokens };
-}
 
 /** Per-task scorer factory: a task's own scorer overrides the config's default; one instance per spec. */
 export function scorerFactory(options: {
@@ -88,7 +84,7 @@ export function makeEvaluate(options: {
         scorer: options.scorer,
         samples: request.samples ?? loaded.config.samples,
         firstSample: request.firstSample,
-        params: modelParams(
+        params: rolloutParams(
           request.provider === "probe"
             ? (loaded.config.probe ?? loaded.config.model)
             : loaded.config.model,

@@ -7,20 +7,7 @@ export const maxEditedFiles = 20;
 /** Length of the word n-grams the input-leak check compares. */
 export const leakNgramWords = 8;
 
-const secretPatterns: { name: string; pattern: RegExp }[] = [
-  { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{16,}/ },
-  { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{20,}/ },
-  { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{20,}/ },
-  { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
-  { name: "an AWS secret key", pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/i },
-  { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
-  { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/ },
-];
-
-/** Names the kind of credential `text` contains, or null. */
-export function findSecret(text: string): string | null {
-  return secretPatterns.find((entry) => entry.pattern.test(text))?.name ?? null;
-}
+export { findSecret } from "../safety/secrets.js";
 
 /** Forbidden strings too short or too common to check without false alarms. */
 export function isCheckableAnswer(value: string): boolean {
