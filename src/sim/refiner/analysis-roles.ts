@@ -67,6 +67,11 @@ export function diagnosisAccuracy(world: World, n: number): number {
 /** `diagnosis`: per pattern, the right fix with an accuracy that grows with the evidence count. */
 export function diagnosis(world: World, block: JsonObject, seed: number): JsonObject {
   const harness = isObject(block.harness) ? block.harness : {};
+  // Like a model told what was tried and failed: it avoids proposing a rejected change again,
+  // and a prompt that lists other rejections is another prompt (another draw).
+  const rejectedChanges = objects(block.rejected).flatMap((proposal) =>
+    objects(proposal.changes).map((change) => text(change.change)),
+  );
   return {
     diagnoses: objects(block.patterns).map((pattern) => {
       const examples = objects(pattern.examples);
@@ -81,8 +86,12 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
         text(pattern.id),
         ...examples.map((example) => text(example.task)),
         seed,
+        ...rejectedChanges,
       ];
-      const fix = chooseFix({ world, cause, n, key, example: examples[0], config: harness.config });
+      const fix = chooseUnrejectedFix(
+        { world, cause, n, key, example: examples[0], config: harness.config },
+        rejectedChanges,
+      );
       return {
         patternId: text(pattern.id),
         rootCause: fix.change ? `${fix.explanation}. Fix: ${fix.change}` : `${fix.explanation}.`,
@@ -91,6 +100,20 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
       };
     }),
   };
+}
+
+/** Draws a fix, re-thinking (a fresh draw) when the first idea is one that was already rejected. */
+function chooseUnrejectedFix(options: Parameters<typeof chooseFix>[0], rejected: string[]): Fix {
+  let fix = chooseFix(options);
+  for (let attempt = 1; attempt <= 3 && fix.change && rejected.includes(fix.change); attempt++)
+    fix = chooseFix({ ...options, key: [...options.key, "rethink", attempt] });
+  if (fix.change && rejected.includes(fix.change))
+    return {
+      module: fix.module,
+      explanation: "Every fix I can see was already tried and rejected",
+      change: null,
+    };
+  return fix;
 }
 
 function chooseFix(options: {

@@ -236,6 +236,32 @@ describe("refiner-side sim", () => {
     );
   });
 
+  it("does not propose a change again once it was rejected", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = (await tasksOf("quickstart")).map((task) => task.input);
+    const patterns = tasks.slice(0, 30).map((task, index) => ({
+      id: `p${index}`,
+      name: "failures",
+      description: "",
+      support: { tasks: 1, categories: 1 },
+      examples: [stepLimit(task)],
+    }));
+    const harness = { config: { agent_loop: { max_steps: 3 } }, rules: [] };
+    const ask = (rejected: object[]) =>
+      diagnosesSchema.parse(
+        refinerReply(world, roleRequest({ patterns, harness, rejected }), "diagnosis"),
+      ).diagnoses;
+    const first = ask([]);
+    const proposed = first.map((d) => /Fix: (.*)$/.exec(d.rootCause)?.[1]).filter(Boolean);
+    expect(proposed.length).toBeGreaterThan(0);
+    const rejected = [...new Set(proposed)].map((change) => ({
+      changes: [{ module: "prompt", change }],
+      reason: "no effect",
+    }));
+    for (const diagnosis of ask(rejected))
+      for (const change of proposed) expect(diagnosis.rootCause).not.toContain(`Fix: ${change}`);
+  });
+
   it("one-instance wrong answers sometimes become item-specific hints naming the key phrase", async () => {
     const world = await loadWorld("quickstart");
     const tasks = (await tasksOf("quickstart"))
