@@ -114,6 +114,9 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
           rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
+          onIteration: (record) => {
+            record.elapsedMs = budget.snapshot().wallMs;
+          },
         },
         progress,
       );

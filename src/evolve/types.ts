@@ -57,6 +57,11 @@ export interface IterationRecord {
   reason: string;
   /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
   accuracyAfter: number;
+  /**
+   * Training wall time (ms, the budget's clock) when this iteration finished; set by runEvolve.
+   * The bench reads it to chart accuracy against time (time-to-match).
+   */
+  elapsedMs?: number;
   /** Example traces of the patterns, for the HTML report. */
   traces: TraceExcerpt[];
 }
