@@ -7,16 +7,43 @@ function sink(isTTY: boolean) {
 }
 
 describe("createProgress", () => {
-  it("prints plain lines every 10% when not a TTY", () => {
+  it("prints start, one line per interval and an end line with accuracy when not a TTY", () => {
     const { chunks, stream } = sink(false);
-    const progress = createProgress({ stream, env: {} });
-    progress.start("train", 20);
-    for (let done = 1; done <= 20; done += 1) progress.tick(done, Math.floor(done / 2));
+    let clock = 1_000;
+    const progress = createProgress({ stream, env: {}, now: () => clock });
+    progress.start("train", 40);
+    for (let done = 1; done <= 40; done += 1) {
+      clock += 1_000; // one rollout per second: 40 s in all
+      progress.tick(done, Math.floor(done / 2));
+    }
     progress.end();
-    expect(chunks[0]).toBe("train: 0/20 rollouts\n");
-    expect(chunks).toHaveLength(11);
-    expect(chunks.at(-1)).toBe("train: 20/20 rollouts (100%), 10 passed\n");
-    expect(chunks.every((chunk) => !chunk.includes("\r"))).toBe(true);
+    expect(chunks).toEqual([
+      "train: 40 rollouts…\n",
+      "train: 10/40 rollouts (25%), 5 passed, 10s\n",
+      "train: 20/40 rollouts (50%), 10 passed, 20s\n",
+      "train: 30/40 rollouts (75%), 15 passed, 30s\n",
+      "train: 20/40 passed = 50.0% in 40s\n",
+    ]);
+  });
+
+  it("prints only two lines for a fast batch and marks a cut-short one", () => {
+    const { chunks, stream } = sink(false);
+    let clock = 0;
+    const progress = createProgress({ stream, env: {}, now: () => clock });
+    progress.start("held-out", 10);
+    for (let done = 1; done <= 10; done += 1) progress.tick(done, done - 1);
+    clock = 1_250;
+    progress.end();
+    progress.start("again", 4);
+    progress.tick(1, 1);
+    progress.end();
+    progress.end();
+    expect(chunks).toEqual([
+      "held-out: 10 rollouts…\n",
+      "held-out: 9/10 passed = 90.0% in 1.3s\n",
+      "again: 4 rollouts…\n",
+      "again: 1/1 passed = 100.0% (1/4 ran) in 0.0s\n",
+    ]);
   });
 
   it("uses plain lines in CI even on a TTY", () => {

@@ -12,13 +12,16 @@ export const silentProgress: ProgressSink = { start() {}, tick() {}, end() {} };
 export interface ProgressOptions {
   stream: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   env?: Record<string, string | undefined>;
-  /** Plain mode: print a line every this many percent (default 10). */
-  stepPercent?: number;
+  /** Plain mode: at most one interim line per this many milliseconds (default 10 000). */
+  intervalMs?: number;
+  /** Milliseconds clock for plain mode's interim lines and durations (default Date.now). */
+  now?: () => number;
 }
 
 /**
- * A progress display on `stream` (stderr): a redrawn bar on a TTY, and plain lines every
- * `stepPercent` when not a TTY or when `CI=true` (logs stay readable in Actions).
+ * A progress display on `stream` (stderr): a redrawn bar on a TTY; when not a TTY or when
+ * `CI=true`, a few plain lines per batch — one at the start, at most one every `intervalMs`
+ * while it runs, and one at the end with the accuracy — so CI logs stay short and readable.
  */
 export function createProgress(options: ProgressOptions): ProgressSink {
   const env = options.env ?? {};
@@ -30,27 +33,53 @@ function percent(done: number, total: number): number {
   return total === 0 ? 100 : Math.floor((done / total) * 100);
 }
 
+function seconds(ms: number): string {
+  return ms < 10_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.round(ms / 1000)}s`;
+}
+
 function plainProgress(options: ProgressOptions): ProgressSink {
-  const step = options.stepPercent ?? 10;
+  const interval = options.intervalMs ?? 10_000;
+  const now = options.now ?? Date.now;
   let label = "";
   let total = 0;
-  let lastBucket = -1;
+  let startedAt = 0;
+  let lastLineAt = 0;
+  let done = 0;
+  let passed = 0;
+  let open = false;
   return {
     start(name, count) {
       label = name;
       total = count;
-      lastBucket = 0;
-      options.stream.write(`${label}: 0/${total} rollouts\n`);
+      done = 0;
+      passed = 0;
+      open = true;
+      startedAt = now();
+      lastLineAt = startedAt;
+      options.stream.write(`${label}: ${total} rollouts…
+`);
     },
-    tick(done, passed) {
-      const bucket = Math.floor(percent(done, total) / step);
-      if (bucket <= lastBucket) return;
-      lastBucket = bucket;
+    tick(doneNow, passedNow) {
+      done = doneNow;
+      passed = passedNow;
+      const at = now();
+      if (done >= total || at - lastLineAt < interval) return;
+      lastLineAt = at;
       options.stream.write(
-        `${label}: ${done}/${total} rollouts (${percent(done, total)}%), ${passed} passed\n`,
+        `${label}: ${done}/${total} rollouts (${percent(done, total)}%), ${passed} passed, ${seconds(at - startedAt)}
+`,
       );
     },
-    end() {},
+    end() {
+      if (!open) return;
+      open = false;
+      const accuracy = done === 0 ? "–" : `${((passed / done) * 100).toFixed(1)}%`;
+      const partial = done < total ? ` (${done}/${total} ran)` : "";
+      options.stream.write(
+        `${label}: ${passed}/${done} passed = ${accuracy}${partial} in ${seconds(now() - startedAt)}
+`,
+      );
+    },
   };
 }
 
