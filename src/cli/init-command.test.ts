@@ -5,6 +5,10 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import { generateWorldFiles, loadWorld } from "../sim/index.js";
 import { repoRoot, runCli } from "./testing/run-cli.js";
+import { ACTION_PLACEHOLDER, exampleWorkflow } from "./workflow-template.js";
+
+const usesLines = (text: string) =>
+  text.split("\n").filter((line) => /^\s+- uses: /.test(line) && !line.includes("actions/"));
 
 describe("ecdysis init", () => {
   it("scaffolds a loadable project without the ground truth", async () => {
@@ -20,6 +24,38 @@ describe("ecdysis init", () => {
     const workflow = await readFile(join(project, ".github", "workflows", "ecdysis.yml"), "utf8");
     expect(workflow).toContain("mode: gate");
     expect(workflow).toContain("permissions:");
+    expect(workflow).toContain(`uses: ${ACTION_PLACEHOLDER} # EDIT ME`);
+    expect(run.stdout).toContain(`replace ${ACTION_PLACEHOLDER}`);
+  });
+
+  it("fills in --action and rejects a malformed one, writing nothing", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    const bad = await runCli(["init", "a", "--action", "ecdysis"], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("action");
+    expect(await readdir(dir)).toEqual([]);
+    const sha = "0123456789abcdef0123456789abcdef01234567";
+    const run = await runCli(["init", "b", "--action", `me/ecdysis@${sha}`], { cwd: dir });
+    expect(run.code).toBe(0);
+    const workflow = await readFile(join(dir, "b", ".github", "workflows", "ecdysis.yml"), "utf8");
+    expect(usesLines(workflow).map((line) => line.trim())).toEqual([
+      `- uses: me/ecdysis@${sha}`,
+      `- uses: me/ecdysis@${sha}`,
+    ]);
+    expect(workflow).not.toContain("OWNER");
+    expect(run.stdout).not.toContain("replace");
+  });
+
+  it("uses one action placeholder in init's workflow, the example and docs/workflows", async () => {
+    const docs = ["evolve.yml", "gate.yml"].map((name) => join(repoRoot, "docs", "workflows", name));
+    for (const path of docs) {
+      const lines = usesLines(await readFile(path, "utf8"));
+      expect(lines.length, path).toBe(1);
+      expect(lines[0], path).toContain(`uses: ${ACTION_PLACEHOLDER}`);
+    }
+    const example = join(repoRoot, "examples", "quickstart", ".github", "workflows", "ecdysis.yml");
+    // If this fails, regenerate the example from exampleWorkflow("ecdysis.yml").
+    expect(await readFile(example, "utf8")).toBe(exampleWorkflow("ecdysis.yml"));
   });
 
   it("refuses to overwrite and writes nothing when any target exists", async () => {

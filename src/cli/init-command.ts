@@ -5,7 +5,12 @@ import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
-import { exampleWorkflow, initialConfig } from "./workflow-template.js";
+import {
+  ACTION_PLACEHOLDER,
+  ACTION_REF_PATTERN,
+  exampleWorkflow,
+  initialConfig,
+} from "./workflow-template.js";
 
 const exists = (path: string) =>
   access(path).then(
@@ -17,19 +22,31 @@ const exists = (path: string) =>
 export const initCommand: CliCommand = {
   name: "init",
   summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
-  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE]
+  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE] [--action OWNER/REPO@SHA]
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
 .github/workflows/ecdysis.yml (weekly evolve, gate on PRs). Refuses to overwrite anything.
+
+  --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
+  --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
+             without it the workflow holds the placeholder ${ACTION_PLACEHOLDER}, marked EDIT ME
 Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 `,
-  options: { world: { type: "string" } },
+  options: { world: { type: "string" }, action: { type: "string" } },
   allowPositionals: true,
   async run(args, io) {
     const flags = validateFlags(
       "init",
-      z.object({ world: z.string().min(1).default("quickstart") }).strict(),
+      z
+        .object({
+          world: z.string().min(1).default("quickstart"),
+          action: z
+            .string()
+            .regex(ACTION_REF_PATTERN, "expected OWNER/REPO@REF, e.g. my-org/ecdysis@<commit sha>")
+            .optional(),
+        })
+        .strict(),
       args.values,
     );
     if (args.positionals.length > 1)
@@ -62,12 +79,17 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       await mkdir(join(dir, ".github", "workflows"), { recursive: true });
       await writeFile(
         join(dir, ".github", "workflows", "ecdysis.yml"),
-        exampleWorkflow("ecdysis.yml"),
+        exampleWorkflow("ecdysis.yml", flags.action),
       );
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
     for (const target of targets) io.stdout.write(`created ${join(dir, target)}\n`);
+    if (flags.action === undefined) {
+      io.stdout.write(
+        `edit ${join(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA\n`,
+      );
+    }
     io.stdout.write(
       `next: ecdysis eval --config ${join(dir, "ecdysis.yml")} --out ${join(dir, ".ecdysis", "eval")}\n`,
     );

@@ -1,57 +1,92 @@
-/** The example GitHub workflow `ecdysis init` writes (evolve weekly and on demand; gate PRs). */
-export function exampleWorkflow(configPath: string): string {
+/**
+ * The placeholder for the Ecdysis Action reference, the same in `ecdysis init`'s workflow and in
+ * docs/workflows/: replace it with your fork or release, pinned to a full commit SHA.
+ */
+export const ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
+
+/** `owner/repo@ref` (optionally `owner/repo/path@ref`), as a workflow `uses:` accepts it. */
+export const ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
+
+/**
+ * The example GitHub workflow `ecdysis init` writes (evolve weekly and on demand; gate PRs that
+ * touch the harness). `action` is the `uses:` reference; by default the placeholder, marked
+ * `EDIT ME`, which a workflow run rejects until it is replaced.
+ */
+export function exampleWorkflow(configPath: string, action: string = ACTION_PLACEHOLDER): string {
+  const placeholder = action === ACTION_PLACEHOLDER;
+  const uses = placeholder
+    ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA`
+    : action;
+  const editNote = placeholder
+    ? `# EDIT ME before the first run: replace both '${ACTION_PLACEHOLDER}' below with the Ecdysis
+# Action you use (your fork or a release), pinned to its full commit SHA, e.g.
+# 'my-org/ecdysis@0123456789abcdef0123456789abcdef01234567'. ('ecdysis init --action REF' fills it in.)
+`
+    : "";
   return `# Ecdysis: evolve the agent harness weekly (opens/updates one PR) and gate PRs that touch it.
-# Permissions are the minimum each job needs. For a real model, set the repository variables
+${editNote}# Permissions are the minimum each job needs. For a real model, set the repository variables
 # ECDYSIS_BASE_URL / ECDYSIS_MODEL and the secret ECDYSIS_API_KEY, and use 'provider: openai'
-# in ${configPath}; the simulated model needs neither.
+# in ${configPath}; the simulated model needs neither. See docs/action.md for repository settings
+# (evolve needs "Allow GitHub Actions to create and approve pull requests").
 name: ecdysis
 
 on:
   schedule:
-    - cron: "17 4 * * 1"
+    - cron: "17 4 * * 1"   # Mondays 04:17 UTC
   workflow_dispatch: {}
   pull_request:
     paths:
       - "harness/**"
+      - "${configPath}"
+
+permissions: {}
 
 jobs:
   evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
+    timeout-minutes: 120
+    concurrency:
+      group: ecdysis-evolve-\${{ github.repository }}
+      cancel-in-progress: false
     permissions:
-      contents: write
-      pull-requests: write
-      statuses: write
+      contents: write        # push the ecdysis/<harness> branch
+      pull-requests: write   # open / update / close its PR
+      statuses: write        # post the held-out gate status on the PR head
     steps:
-      - uses: actions/checkout@v4
-      - uses: ecdysis/ecdysis@v1
+      - uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0
+        with:
+          persist-credentials: false   # the Action authenticates its own push
+          fetch-depth: 0
+      - uses: ${uses}
         with:
           mode: evolve
           config: ${configPath}
           base-url: \${{ vars.ECDYSIS_BASE_URL }}
           model: \${{ vars.ECDYSIS_MODEL }}
           api-key: \${{ secrets.ECDYSIS_API_KEY }}
-          github-token: \${{ secrets.GITHUB_TOKEN }}
 
   gate:
-    if: github.event_name == 'pull_request'
+    # pull_request (never pull_request_target): PRs from forks get no secrets, so skip them.
+    if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository
     runs-on: ubuntu-latest
+    timeout-minutes: 60
     permissions:
       contents: read
-      pull-requests: write
-      statuses: write
+      pull-requests: write   # the sticky comment
+      statuses: write        # the ecdysis/heldout status
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0
         with:
-          fetch-depth: 0
-      - uses: ecdysis/ecdysis@v1
+          persist-credentials: false
+          fetch-depth: 0       # the base commit must be present
+      - uses: ${uses}
         with:
           mode: gate
           config: ${configPath}
           base-url: \${{ vars.ECDYSIS_BASE_URL }}
           model: \${{ vars.ECDYSIS_MODEL }}
           api-key: \${{ secrets.ECDYSIS_API_KEY }}
-          github-token: \${{ secrets.GITHUB_TOKEN }}
 `;
 }
 

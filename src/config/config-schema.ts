@@ -88,6 +88,13 @@ export const evolveConfigSchema = z
     regressionSample: z.number().int().min(0).default(12),
     /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
     alpha: z.number().gt(0).lt(1).default(0.1),
+    /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
+    maxAttemptsPerPattern: z.number().int().min(1).default(3),
+    /**
+     * Iterative baseline: stop after this many proposals in a row without improvement. Unset (the
+     * default): like GEPA-style search, run until the budget or maxIterations is spent.
+     */
+    patience: z.number().int().positive().optional(),
     /** Iterative baseline: failures shown to its reflector per proposal. */
     iterativeMinibatch: z.number().int().min(1).default(1),
     budget: budgetSchema.default({}),

@@ -73,6 +73,8 @@ export const rejectedProposalViewSchema = z.object({
   reason: z.string(),
   patterns: z.array(z.string()),
   hms: z.unknown().optional(),
+  /** The guarded edits that were tried (a later identical proposal is dropped unvalidated). */
+  edits: z.array(plannedEditSchema).optional(),
 });
 /** A proposal the loop rejected. */
 export type RejectedProposalView = z.infer<typeof rejectedProposalViewSchema>;

@@ -42,6 +42,17 @@ export interface TraceExcerpt {
   }[];
 }
 
+/** A change of a proposal dropped before the full-batch check because it fixed none of its targets. */
+export interface PrunedChange {
+  edits: PlannedEdit[];
+  /** Ids of the patterns it addressed. */
+  patterns: string[];
+  patternNames: string[];
+  /** Failing members of those patterns in the batch. */
+  targets: number;
+  reason: string;
+}
+
 /** One proposal of a strategy: what was seen, proposed, guarded, validated and decided. */
 export interface IterationRecord {
   index: number;
@@ -52,7 +63,15 @@ export interface IterationRecord {
   refinement?: RefinementView;
   applied: PlannedEdit[];
   guardRejections: GuardRejection[];
-  validation: { cheap?: PairedComparison; full?: PairedComparison; candidate?: Score };
+  validation: {
+    cheap?: PairedComparison;
+    /** Cheap validation again, of the candidate without the pruned changes (only when some were pruned). */
+    cheapPruned?: PairedComparison;
+    full?: PairedComparison;
+    candidate?: Score;
+  };
+  /** Changes dropped by per-change attribution (ecdysis). */
+  pruned?: PrunedChange[];
   verdict: "accepted" | "rejected" | "no-proposal" | "stopped";
   reason: string;
   /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */

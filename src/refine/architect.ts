@@ -39,7 +39,7 @@ export async function runArchitect(options: {
       diagnoses: options.diagnoses,
       objections: options.objections,
       ...(revising ? { previous: options.previous } : {}),
-      patterns: options.patterns.map(patternHeadline),
+      patterns: options.patterns.map((pattern) => patternHeadline(pattern, options.rejected)),
       harness: { config: options.harness.config, rules: options.harness.rules },
       rejected: rejectedForRoles(options.rejected),
     },

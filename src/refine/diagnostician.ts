@@ -29,7 +29,7 @@ export async function runDiagnostician(options: {
     schemaName: "diagnosis",
     template: diagnosticianTemplate,
     evidence: {
-      patterns: options.patterns.map(patternForRoles),
+      patterns: options.patterns.map((pattern) => patternForRoles(pattern, options.rejected)),
       harness: { config: options.harness.config, rules: options.harness.rules },
       rejected: rejectedForRoles(options.rejected),
     },

@@ -6,7 +6,7 @@ import type { RejectedProposal } from "./role-schemas.js";
  * How a pattern is shown to the roles: description, support and up to five examples. Text is
  * cleaned again here because patterns may come back from disk or another process.
  */
-export function patternForRoles(pattern: FailurePattern) {
+export function patternForRoles(pattern: FailurePattern, rejected: RejectedProposal[] = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -28,6 +28,7 @@ export function patternForRoles(pattern: FailurePattern) {
         error: call.error,
       })),
     })),
+    ...rejectedForPattern(pattern, rejected),
   };
 }
 
@@ -35,7 +36,7 @@ export function patternForRoles(pattern: FailurePattern) {
  * A pattern as the Architect and Skeptic see it: support and the example tasks with their notes
  * (enough to judge whether a change is cross-instance or names one task's specifics).
  */
-export function patternHeadline(pattern: FailurePattern) {
+export function patternHeadline(pattern: FailurePattern, rejected: RejectedProposal[] = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -45,6 +46,25 @@ export function patternHeadline(pattern: FailurePattern) {
       category: example.category,
       task: untrustedText(example.task, 400),
       note: untrustedText(example.note, 300),
+    })),
+    ...rejectedForPattern(pattern, rejected),
+  };
+}
+
+/**
+ * The earlier proposals for this pattern (matched by id or name) that were rejected, with why:
+ * a re-attempt sees what was tried for it and failed. Omitted when there are none.
+ */
+export function rejectedForPattern(pattern: FailurePattern, rejected: RejectedProposal[]) {
+  const mine = rejected.filter(
+    (proposal) =>
+      proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name),
+  );
+  if (mine.length === 0) return {};
+  return {
+    previousAttempts: mine.slice(-5).map((proposal) => ({
+      changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
+      whyRejected: untrustedText(proposal.reason, 300),
     })),
   };
 }

@@ -29,7 +29,7 @@ export async function runSkeptic(options: {
     evidence: {
       hms: options.hms,
       diagnoses: options.diagnoses,
-      patterns: options.patterns.map(patternHeadline),
+      patterns: options.patterns.map((pattern) => patternHeadline(pattern)),
     },
     jsonSchema: roleJsonSchemas.critique,
     schema: critiqueSchema,

@@ -1,19 +1,18 @@
-import type { Task } from "../../config/task-schema.js";
-import type { RolloutRecord } from "../../eval/types.js";
-import { comparePaired, isAccepted, isPromising } from "../acceptance.js";
-import { failingRecords, passMapOf, restrictPassMap, scoreOf, traceExcerpt } from "../records.js";
-import type { PatternView, RefinementView } from "../stage-views.js";
+import type { PlannedEdit } from "../../harness/types.js";
+import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
+import type { PatternView, RefinementView, RejectedProposalView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
-import type { IterationRecord, Strategy, StrategyOutcome, StrategyProgress } from "../types.js";
+import type {
+  IterationRecord,
+  PrunedChange,
+  Strategy,
+  StrategyOutcome,
+  StrategyProgress,
+} from "../types.js";
+import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
-
-/** Whether a pattern's proposal was already rejected (matched by id or name). */
-function alreadyRejected(pattern: PatternView, progress: StrategyProgress): boolean {
-  return progress.rejected.some(
-    (proposal) =>
-      proposal.patterns.includes(pattern.id) || proposal.patterns.includes(pattern.name),
-  );
-}
+import { identicalRejected, mayAttempt } from "./pattern-memory.js";
+import { validateProposal } from "./validate-proposal.js";
 
 /** The systematic patterns the applied edits name (all systematic ones when the edits name none of them). */
 function addressedPatterns(systematic: PatternView[], refinement: RefinementView): PatternView[] {
@@ -24,17 +23,41 @@ function addressedPatterns(systematic: PatternView[], refinement: RefinementView
   return addressed.length > 0 ? addressed : systematic;
 }
 
-function tasksOf(records: RolloutRecord[], tasks: Task[]): Task[] {
-  const ids = new Set(records.map((record) => record.taskId));
-  return tasks.filter((task) => ids.has(task.id));
+function namesOf(patterns: { id: string; name: string }[]): string[] {
+  return [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
+}
+
+/** The HMS changes of a refinement that aim at one of these pattern ids. */
+function hmsFor(refinement: RefinementView, patternIds: string[]): unknown {
+  const hms = refinement.hms as { changes?: { patterns?: string[] }[] } | undefined;
+  const changes = (hms?.changes ?? []).filter((change) =>
+    (change.patterns ?? []).some((id) => patternIds.includes(id)),
+  );
+  return changes.length > 0 ? { changes } : undefined;
+}
+
+function prunedProposal(
+  refinement: RefinementView,
+  change: PrunedChange,
+  patterns: PatternView[],
+): RejectedProposalView {
+  return {
+    hmsSummary: change.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
+    reason: `pruned: ${change.reason}`,
+    patterns: namesOf(patterns.filter((pattern) => change.patterns.includes(pattern.id))),
+    hms: hmsFor(refinement, change.patterns),
+    edits: change.edits,
+  };
 }
 
 /**
  * Ecdysis: per iteration, a stratified train batch under the current harness → cross-instance
- * diagnosis → collaborative refinement on the systematic patterns only → guards → cheap
- * validation (failing members of the addressed patterns + a stratified regression sample of
- * passing tasks; rejected unless fixed > broken) → full batch → accepted only on a one-sided
- * exact McNemar test (p < alpha, fixed > broken). Stops when no systematic pattern is left.
+ * diagnosis → collaborative refinement on the systematic patterns that still have attempts left
+ * (`maxAttemptsPerPattern`; rejected proposals are shown to later attempts) → guards → a
+ * proposal identical to a rejected one is dropped unvalidated → cheap validation with per-change
+ * attribution (changes that fixed none of their targets are pruned) → full batch → accepted only
+ * on a one-sided exact McNemar test (p < alpha, fixed > broken). Stops when no systematic
+ * pattern with attempts left remains.
  */
 export function ecdysisStrategy(): Strategy {
   return {
@@ -79,58 +102,26 @@ export function ecdysisStrategy(): Strategy {
           stoppedBy = "no-failures";
           break;
         }
-        const samples = config.samples;
-        const diagnosis = await context.stage(`iteration-${index}/diagnose`, () =>
-          deps.diagnose({
-            records: batchEval.records,
-            tasks: batch,
-            refiner: models.refiner,
-            minSupport: evolve.minSupport,
-            resamples: evolve.resamples,
-            stepLimit: harness.config?.agent_loop.max_steps,
-            resample:
-              evolve.resamples > 0
-                ? async (records, k) => {
-                    const run = await context.evaluate({
-                      tasks: tasksOf(records, batch),
-                      harness,
-                      samples: k,
-                      firstSample: samples,
-                      label: `iteration ${index}: resample`,
-                    });
-                    return run.records;
-                  }
-                : undefined,
-            probe: models.probe
-              ? async (records) =>
-                  (
-                    await context.evaluate({
-                      tasks: tasksOf(records, batch),
-                      harness,
-                      provider: "probe",
-                      label: `iteration ${index}: probe`,
-                    })
-                  ).records
-              : undefined,
-          }),
-        );
+        const diagnosis = await diagnoseStep({
+          context,
+          index,
+          batch,
+          records: batchEval.records,
+          harness,
+        });
         record.diagnosis = diagnosis;
-        const byKey = new Map(batchEval.records.map((rollout) => [rollout.key, rollout]));
-        const byTask = new Map(batchEval.records.map((rollout) => [rollout.taskId, rollout]));
-        for (const pattern of diagnosis.patterns) {
-          for (const example of pattern.examples) {
-            const rollout =
-              (example.rolloutKey && byKey.get(example.rolloutKey)) || byTask.get(example.taskId);
-            if (rollout && !record.traces.some((trace) => trace.key === rollout.key))
-              record.traces.push(traceExcerpt(rollout));
-          }
-        }
+        collectTraces(record, diagnosis.patterns, batchEval.records);
         // Model-specific patterns are reported, never repaired.
         const systematic = diagnosis.patterns.filter(
-          (pattern) => pattern.kind === "systematic" && !alreadyRejected(pattern, progress),
+          (pattern) =>
+            pattern.kind === "systematic" &&
+            mayAttempt(pattern, progress.rejected, evolve.maxAttemptsPerPattern),
         );
         if (systematic.length === 0) {
-          finish("stopped", "no systematic pattern left (model-specific ones are not repaired)");
+          finish(
+            "stopped",
+            "no systematic pattern left to attempt (model-specific ones are not repaired)",
+          );
           stoppedBy = "no-systematic-pattern";
           break;
         }
@@ -145,13 +136,13 @@ export function ecdysisStrategy(): Strategy {
         );
         record.refinement = refinement;
         const addressed = addressedPatterns(systematic, refinement);
-        const reject = (reason: string): void => {
-          const names = addressed.flatMap((pattern) => [pattern.id, pattern.name]);
+        const reject = (reason: string, edits?: PlannedEdit[]): void => {
           progress.rejected.push({
             hmsSummary: refinement.hmsSummary,
             reason,
-            patterns: [...new Set(names)],
+            patterns: namesOf(addressed),
             hms: refinement.hms,
+            ...(edits && edits.length > 0 ? { edits } : {}),
           });
           finish("rejected", reason);
         };
@@ -162,63 +153,42 @@ export function ecdysisStrategy(): Strategy {
           reject(guarded.reason ?? "no candidate");
           continue;
         }
-        const candidate = guarded.candidate;
-        record.candidateHash = candidate.hash;
-        const failingMembers = new Set(
-          addressed
-            .flatMap((pattern) => pattern.taskIds)
-            .filter((taskId) => before.get(taskId) === false),
-        );
-        const passing = batch.filter((task) => before.get(task.id) === true);
-        const regression = new Set(
-          stratifiedSample({
-            items: passing,
-            size: evolve.regressionSample,
-            category: (task) => task.category,
-            rng: context.rng(index, 2),
-          }).map((task) => task.id),
-        );
-        const cheapTasks = batch.filter(
-          (task) => failingMembers.has(task.id) || regression.has(task.id),
-        );
-        const cheapEval = await context.stage(`iteration-${index}/validate-cheap`, () =>
-          context.evaluate({
-            tasks: cheapTasks,
-            harness: candidate,
-            label: `iteration ${index}: cheap validation`,
-          }),
-        );
-        const cheap = comparePaired(
-          restrictPassMap(before, new Set(cheapTasks.map((task) => task.id))),
-          passMapOf(cheapEval.result),
-        );
-        record.validation.cheap = cheap;
-        if (!isPromising(cheap)) {
-          reject(`cheap validation: fixed ${cheap.fixed.length} ≤ broken ${cheap.broken.length}`);
+        const same = identicalRejected(guarded.applied, progress.rejected);
+        if (same) {
+          reject(`identical to a rejected proposal (${same.reason}); not validated again`);
           continue;
         }
-        const fullEval = await context.stage(`iteration-${index}/validate-full`, () =>
-          context.evaluate({
-            tasks: batch,
-            harness: candidate,
-            label: `iteration ${index}: full batch`,
-          }),
-        );
-        const full = comparePaired(before, passMapOf(fullEval.result));
-        record.validation.full = full;
-        record.validation.candidate = scoreOf(fullEval.result);
-        if (!isAccepted(full, evolve.alpha)) {
-          reject(
-            `full batch: fixed ${full.fixed.length}, broken ${full.broken.length}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
+        record.candidateHash = guarded.candidate.hash;
+        let prunedAll = false;
+        const outcome = await validateProposal({
+          context,
+          index,
+          batch,
+          before,
+          parent: harness,
+          candidate: guarded.candidate,
+          applied: guarded.applied,
+          addressed,
+          record,
+          onPruned: (pruned) => {
+            for (const change of pruned)
+              progress.rejected.push(prunedProposal(refinement, change, addressed));
+            prunedAll = pruned.length > 0;
+          },
+        });
+        if (outcome.verdict === "rejected") {
+          // Pruned changes are already remembered one by one; the rest of the proposal as a whole.
+          const rest = guarded.applied.filter(
+            (edit) => !(record.pruned ?? []).some((change) => change.edits.includes(edit)),
           );
+          if (rest.length > 0 || !prunedAll) reject(outcome.reason, rest);
+          else finish("rejected", outcome.reason);
           continue;
         }
-        progress.harness = candidate;
-        record.accuracyAfter = fullEval.result.accuracy;
-        finish(
-          "accepted",
-          `fixed ${full.fixed.length}, broken ${full.broken.length}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`,
-        );
+        record.applied = outcome.kept;
+        progress.harness = outcome.candidate;
+        record.accuracyAfter = outcome.accuracy;
+        finish("accepted", outcome.reason);
       }
       return {
         finalHarness: progress.harness,
@@ -228,4 +198,21 @@ export function ecdysisStrategy(): Strategy {
       };
     },
   };
+}
+
+function collectTraces(
+  record: IterationRecord,
+  patterns: PatternView[],
+  records: Parameters<typeof traceExcerpt>[0][],
+): void {
+  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
+  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
+  for (const pattern of patterns) {
+    for (const example of pattern.examples) {
+      const rollout =
+        (example.rolloutKey && byKey.get(example.rolloutKey)) || byTask.get(example.taskId);
+      if (rollout && !record.traces.some((trace) => trace.key === rollout.key))
+        record.traces.push(traceExcerpt(rollout));
+    }
+  }
 }
