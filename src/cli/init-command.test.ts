@@ -47,7 +47,9 @@ describe("ecdysis init", () => {
   });
 
   it("uses one action placeholder in init's workflow, the example and docs/workflows", async () => {
-    const docs = ["evolve.yml", "gate.yml"].map((name) => join(repoRoot, "docs", "workflows", name));
+    const docs = ["evolve.yml", "gate.yml"].map((name) =>
+      join(repoRoot, "docs", "workflows", name),
+    );
     for (const path of docs) {
       const lines = usesLines(await readFile(path, "utf8"));
       expect(lines.length, path).toBe(1);

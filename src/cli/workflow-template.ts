@@ -5,7 +5,8 @@
 export const ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 
 /** `owner/repo@ref` (optionally `owner/repo/path@ref`), as a workflow `uses:` accepts it. */
-export const ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
+export const ACTION_REF_PATTERN =
+  /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
 
 /**
  * The example GitHub workflow `ecdysis init` writes (evolve weekly and on demand; gate PRs that
