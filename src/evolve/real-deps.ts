@@ -75,7 +75,12 @@ export function toRejectedProposal(view: RejectedProposalView): RejectedProposal
           },
         ],
       };
-  return { hms, reason: view.reason, patternIds: view.patterns };
+  return {
+    hms,
+    reason: view.reason,
+    patternIds: view.patterns,
+    ...(view.pruned ? { pruned: true } : {}),
+  };
 }
 
 /** The real stages, wired for runEvolve and runGate. */

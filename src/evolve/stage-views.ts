@@ -75,6 +75,14 @@ export const rejectedProposalViewSchema = z.object({
   hms: z.unknown().optional(),
   /** The guarded edits that were tried (a later identical proposal is dropped unvalidated). */
   edits: z.array(plannedEditSchema).optional(),
+  /**
+   * A change pruned by per-change attribution (it fixed none of its own targets while the rest
+   * of its proposal was in force — possibly masked by another failure): an attempt at its
+   * patterns, shown with them, but not a rejected proposal.
+   */
+  pruned: z.boolean().optional(),
+  /** The harness the edits were tried on (a pruned change may be retried on another one). */
+  parentHash: z.string().optional(),
 });
 /** A proposal the loop rejected. */
 export type RejectedProposalView = z.infer<typeof rejectedProposalViewSchema>;

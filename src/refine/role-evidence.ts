@@ -64,19 +64,23 @@ export function rejectedForPattern(pattern: FailurePattern, rejected: RejectedPr
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
       changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
-      whyRejected: untrustedText(proposal.reason, 300),
+      outcome: proposal.pruned ? "inconclusive" : "rejected",
+      why: untrustedText(proposal.reason, 300),
     })),
   };
 }
 
 /** Previously rejected proposals, newest last, bounded. */
 export function rejectedForRoles(rejected: RejectedProposal[]) {
-  return rejected.slice(-10).map((proposal) => ({
-    changes: proposal.hms.changes.map((change) => ({
-      module: change.module,
-      change: untrustedText(change.change, 800),
-    })),
-    reason: untrustedText(proposal.reason, 300),
-    patterns: proposal.patternIds,
-  }));
+  return rejected
+    .filter((proposal) => !proposal.pruned)
+    .slice(-10)
+    .map((proposal) => ({
+      changes: proposal.hms.changes.map((change) => ({
+        module: change.module,
+        change: untrustedText(change.change, 800),
+      })),
+      reason: untrustedText(proposal.reason, 300),
+      patterns: proposal.patternIds,
+    }));
 }

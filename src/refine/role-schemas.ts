@@ -103,6 +103,11 @@ export const rejectedProposalSchema = z.object({
   hms: hmsSchema,
   reason: z.string(),
   patternIds: z.array(z.string()).default([]),
+  /**
+   * A change pruned because it fixed none of its pattern's failures while other changes were in
+   * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
+   */
+  pruned: z.boolean().optional(),
 });
 export type RejectedProposal = z.infer<typeof rejectedProposalSchema>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runEvolve } from "../run-evolve.js";
-import { fakeStages } from "../testing/fake-stages.js";
+import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
 import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
 import { ecdysisStrategy } from "./ecdysis.js";
 
@@ -76,10 +76,91 @@ describe("ecdysis strategy", () => {
     expect(result.iterations[0].verdict).toBe("rejected");
     expect(result.iterations[0].reason).toMatch(/^cheap validation: fixed 3 ≤ broken 4/);
     expect(result.iterations[0].validation.full).toBeUndefined();
-    expect(result.iterations[1].verdict).toBe("stopped");
-    expect(calls.refine).toHaveLength(1);
-    expect(result.rejectedProposals).toHaveLength(1);
+    // Re-attempted (maxAttemptsPerPattern 3) with the rejection in memory; the same edits again
+    // are dropped without spending validation rollouts.
+    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "rejected",
+      "rejected",
+      "stopped",
+    ]);
+    expect(result.iterations[1].reason).toMatch(/^identical to a rejected proposal/);
+    expect(result.iterations[1].validation.cheap).toBeUndefined();
+    expect(calls.refine.map((call) => call.rejected.length)).toEqual([0, 1, 2]);
+    expect(result.rejectedProposals).toHaveLength(3);
     expect(result.harness.finalHash).toBe(result.harness.seedHash);
+  });
+
+  it("stops re-attempting a pattern after evolve.maxAttemptsPerPattern rejected proposals", async () => {
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
+      breaks: { "fix:calc": "b" },
+      evolve: { maxAttemptsPerPattern: 1 },
+    });
+    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "stopped",
+    ]);
+    expect(calls.refine).toHaveLength(1);
+  });
+
+  it("prunes a bundled change that fixed none of its own pattern's members and accepts the rest", async () => {
+    const loaded = await fakeProject({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "d", count: 4, fault: "date" }),
+        ...specs({ prefix: "n", count: 6 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+    });
+    // calc gets its real fix; date gets a rule that fixes nothing (a no-effect generic rule).
+    const { deps, calls } = fakeStages({
+      propose: (patterns) =>
+        patterns.map((pattern) =>
+          ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
+        ),
+    });
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir: `${loaded.root}/out`,
+      models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+      deps,
+      clock,
+    });
+    const first = result.iterations[0];
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+    expect(first.pruned?.map((change) => [change.patterns, change.edits[0].edit])).toEqual([
+      [["p-date"], { kind: "add_rule", text: "fix:useless" }],
+    ]);
+    expect(first.pruned?.[0].reason).toMatch(/fixed none of the 4 failing member\(s\) of date/);
+    expect(first.validation.cheapPruned?.fixed).toHaveLength(4);
+    // The pruned change is remembered for its own pattern. On the new harness it is tried again
+    // (the failure masking it may be gone), alone it fixes nothing and is rejected; proposed once
+    // more on the same harness it is dropped unvalidated; then the pattern's attempts are spent.
+    expect(
+      calls.refine[1].rejected.map((proposal) => [proposal.patterns, proposal.pruned]),
+    ).toEqual([[["p-date", "date"], true]]);
+    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
+      "accepted",
+      "rejected",
+      "rejected",
+      "stopped",
+    ]);
+    expect(result.iterations[1].reason).toMatch(/^no change fixed any/);
+    expect(result.iterations[2].reason).toMatch(/^identical to a rejected proposal/);
+    expect(result.iterations[2].validation.cheap).toBeUndefined();
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+    expect(result.stoppedBy).toBe("no-systematic-pattern");
   });
 
   it("accepts only on a significant paired test (p < alpha)", async () => {

@@ -40,8 +40,11 @@ function prunedProposal(
   refinement: RefinementView,
   change: PrunedChange,
   patterns: PatternView[],
+  parentHash: string,
 ): RejectedProposalView {
   return {
+    pruned: true,
+    parentHash,
     hmsSummary: change.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
     reason: `pruned: ${change.reason}`,
     patterns: namesOf(patterns.filter((pattern) => change.patterns.includes(pattern.id))),
@@ -153,7 +156,7 @@ export function ecdysisStrategy(): Strategy {
           reject(guarded.reason ?? "no candidate");
           continue;
         }
-        const same = identicalRejected(guarded.applied, progress.rejected);
+        const same = identicalRejected(guarded.applied, progress.rejected, harness.hash);
         if (same) {
           reject(`identical to a rejected proposal (${same.reason}); not validated again`);
           continue;
@@ -172,7 +175,7 @@ export function ecdysisStrategy(): Strategy {
           record,
           onPruned: (pruned) => {
             for (const change of pruned)
-              progress.rejected.push(prunedProposal(refinement, change, addressed));
+              progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
             prunedAll = pruned.length > 0;
           },
         });

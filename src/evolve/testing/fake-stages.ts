@@ -13,7 +13,8 @@ export interface FakeStageCalls {
   reflect: { failures: RolloutRecord[]; rejected: RejectedProposalView[] }[];
 }
 
-function ruleEdit(fault: string, patterns: string[]): PlannedEdit {
+/** The fake refiner's edit for a fault: the rule `fix:<fault>`, aimed at `patterns`. */
+export function ruleEdit(fault: string, patterns: string[]): PlannedEdit {
   return {
     module: "prompt",
     patterns,
@@ -97,7 +98,7 @@ export function fakeStages(
       return { patterns, evidenceCount: request.records.length };
     },
     async refine(request) {
-      calls.refine.push({ patterns: request.patterns, rejected: request.rejected });
+      calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
       await request.refiner.chat({
         messages: [
           {
@@ -114,7 +115,7 @@ export function fakeStages(
       );
     },
     async reflect(request) {
-      calls.reflect.push({ failures: request.failures, rejected: request.rejected });
+      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
       await request.refiner.chat({
         messages: [
           {

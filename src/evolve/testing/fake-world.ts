@@ -120,8 +120,12 @@ export async function fakeProject(options: {
     specs.map((spec) => JSON.stringify(fakeTask(spec))).join("\n");
   await writeFile(path.join(root, "tasks", "train.jsonl"), `${jsonl(options.train)}\n`);
   await writeFile(path.join(root, "tasks", "heldout.jsonl"), `${jsonl(options.heldout)}\n`);
+  // The rollout key hashes the world file, so the fake world has one: one fixed absolute path
+  // (read from any cwd; the same in every project, so config hashes of equal projects agree).
+  const world = path.join(tmpdir(), "ecdysis-fake-world.yaml");
+  await writeFile(world, "# fake world: the fake agent model reads faults from the task text\n");
   const config = ecdysisConfigSchema.parse({
-    model: { provider: "sim", world: "fake.yaml", model: "fake-agent" },
+    model: { provider: "sim", world, model: "fake-agent" },
     harness: { dir: "harness", editable: ["rules.md"] },
     tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
     cacheDir: ".ecdysis/cache",

@@ -1,0 +1,60 @@
+import type { PlannedEdit } from "../../harness/types.js";
+import type { PatternView, RejectedProposalView } from "../stage-views.js";
+
+/** Rejected proposals that addressed a pattern (matched by id or name: ids change across batches). */
+export function rejectedFor(
+  pattern: PatternView,
+  rejected: RejectedProposalView[],
+): RejectedProposalView[] {
+  return rejected.filter(
+    (proposal) =>
+      proposal.patterns.includes(pattern.id) || proposal.patterns.includes(pattern.name),
+  );
+}
+
+/** Whether a pattern may still be attempted: fewer than `maxAttempts` of its proposals were rejected. */
+export function mayAttempt(
+  pattern: PatternView,
+  rejected: RejectedProposalView[],
+  maxAttempts: number,
+): boolean {
+  return rejectedFor(pattern, rejected).length < maxAttempts;
+}
+
+/** A canonical key of a set of edits: what they change, not why or for which pattern. */
+export function editsKey(edits: PlannedEdit[]): string {
+  return edits
+    .map((edit) => JSON.stringify(sortKeys(edit.edit)))
+    .sort()
+    .join("\n");
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, item]) => [key, sortKeys(item)]),
+    );
+  return value;
+}
+
+/**
+ * The rejected proposal whose edits are exactly these edits, if any. A pruned change counts only
+ * on the harness it was tried on: on another parent the failure that masked it may be gone.
+ */
+export function identicalRejected(
+  edits: PlannedEdit[],
+  rejected: RejectedProposalView[],
+  parentHash: string,
+): RejectedProposalView | undefined {
+  if (edits.length === 0) return undefined;
+  const key = editsKey(edits);
+  return rejected.find(
+    (proposal) =>
+      proposal.edits &&
+      (!proposal.pruned || proposal.parentHash === parentHash) &&
+      editsKey(proposal.edits) === key,
+  );
+}

@@ -1,0 +1,131 @@
+import type { Task } from "../../config/task-schema.js";
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import { comparePaired, isAccepted, isPromising, type PassMap } from "../acceptance.js";
+import { passMapOf, restrictPassMap, scoreOf } from "../records.js";
+import type { PatternView } from "../stage-views.js";
+import { stratifiedSample } from "../stratified-sample.js";
+import type { IterationRecord, PrunedChange, StrategyContext } from "../types.js";
+import { attributeChanges, prunedChanges } from "./attribution.js";
+
+/** The decision on one guarded proposal. */
+export type ValidationOutcome =
+  | {
+      verdict: "accepted";
+      candidate: LoadedHarness;
+      kept: PlannedEdit[];
+      reason: string;
+      accuracy: number;
+    }
+  | { verdict: "rejected"; reason: string };
+
+/** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
+const maxPruneRounds = 3;
+
+/**
+ * Validates a candidate: cheap subset (failing members of the addressed patterns + a stratified
+ * regression sample of passing tasks) → per-change attribution: changes that fixed none of their
+ * own pattern's failing members are pruned (recorded in `record.pruned` and reported through
+ * `onPruned`) and the cheap subset re-run on the candidate without them → fixed > broken →
+ * full batch → one-sided exact McNemar. Writes the comparisons into `record.validation`.
+ */
+export async function validateProposal(options: {
+  context: StrategyContext;
+  index: number;
+  batch: Task[];
+  before: PassMap;
+  parent: LoadedHarness;
+  candidate: LoadedHarness;
+  applied: PlannedEdit[];
+  addressed: PatternView[];
+  record: IterationRecord;
+  onPruned: (pruned: PrunedChange[]) => void;
+}): Promise<ValidationOutcome> {
+  const { context, index, batch, before, record } = options;
+  const evolve = context.config.evolve;
+  const failingMembers = new Set(
+    options.addressed
+      .flatMap((pattern) => pattern.taskIds)
+      .filter((taskId) => before.get(taskId) === false),
+  );
+  const regression = new Set(
+    stratifiedSample({
+      items: batch.filter((task) => before.get(task.id) === true),
+      size: evolve.regressionSample,
+      category: (task) => task.category,
+      rng: context.rng(index, 2),
+    }).map((task) => task.id),
+  );
+  const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
+  const cheapIds = new Set(cheapTasks.map((task) => task.id));
+  const runCheap = async (harness: LoadedHarness, stage: string) => {
+    const run = await context.stage(`iteration-${index}/${stage}`, () =>
+      context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` }),
+    );
+    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+  };
+  let candidate = options.candidate;
+  let kept = options.applied;
+  let cheap = await runCheap(candidate, "validate-cheap");
+  record.validation.cheap = cheap;
+  for (let round = 1; ; round++) {
+    const attributions = attributeChanges({
+      applied: kept,
+      addressed: options.addressed,
+      before,
+      cheap,
+    });
+    const pruned = prunedChanges(attributions);
+    if (pruned.length === 0) break;
+    record.pruned = [...(record.pruned ?? []), ...pruned];
+    options.onPruned(pruned);
+    const remaining = attributions.filter((change) => change.fixed.length > 0);
+    if (remaining.length === 0 || round > maxPruneRounds)
+      return {
+        verdict: "rejected",
+        reason: `no change fixed any of its own pattern's failing members (${pruned.length} change(s) pruned)`,
+      };
+    const keptSet = new Set(remaining.flatMap((change) => change.edits));
+    kept = kept.filter((edit) => keptSet.has(edit));
+    const rebuilt = context.deps.applyEdits({
+      harness: options.parent,
+      edits: kept,
+      guard: context.guard,
+    });
+    if (rebuilt.harness.hash === options.parent.hash)
+      return {
+        verdict: "rejected",
+        reason: "after pruning, the edits leave the harness unchanged",
+      };
+    candidate = rebuilt.harness;
+    kept = rebuilt.applied;
+    record.candidateHash = candidate.hash;
+    cheap = await runCheap(
+      candidate,
+      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`,
+    );
+    record.validation.cheapPruned = cheap;
+  }
+  if (!isPromising(cheap))
+    return {
+      verdict: "rejected",
+      reason: `cheap validation: fixed ${cheap.fixed.length} ≤ broken ${cheap.broken.length}`,
+    };
+  const fullEval = await context.stage(`iteration-${index}/validate-full`, () =>
+    context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` }),
+  );
+  const full = comparePaired(before, passMapOf(fullEval.result));
+  record.validation.full = full;
+  record.validation.candidate = scoreOf(fullEval.result);
+  if (!isAccepted(full, evolve.alpha))
+    return {
+      verdict: "rejected",
+      reason: `full batch: fixed ${full.fixed.length}, broken ${full.broken.length}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
+    };
+  return {
+    verdict: "accepted",
+    candidate,
+    kept,
+    accuracy: fullEval.result.accuracy,
+    reason: `fixed ${full.fixed.length}, broken ${full.broken.length}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`,
+  };
+}
