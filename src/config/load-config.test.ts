@@ -50,6 +50,15 @@ describe("loadConfig", () => {
     expect((await loadConfig(path)).config.model.world).toBe("quickstart");
   });
 
+  it("names the file, line and field of an unknown bundled world", async () => {
+    const { path } = await writeConfig(valid.replace("../worlds/quickstart.yaml", "quikstart"));
+    const error = await inputError(path);
+    expect(error.file).toBe(path);
+    expect(error.location).toEqual({ line: 5, field: "model.world" });
+    expect(error.message).toContain("unknown world 'quikstart'");
+    expect(error.message).toContain("quickstart");
+  });
+
   it("hashes the meaning, not the formatting or the folder", async () => {
     const first = await loadConfig((await writeConfig(valid)).path);
     const reordered = valid

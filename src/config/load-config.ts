@@ -2,13 +2,14 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
+import { bundledWorlds } from "../sim/load-world.js";
 import {
   type EcdysisConfig,
   ecdysisConfigSchema,
   type LoadedConfig,
   type ModelConfig,
 } from "./config-schema.js";
-import { parseLocatedYaml, validateLocated } from "./yaml-document.js";
+import { type LocatedYaml, parseLocatedYaml, validateLocated } from "./yaml-document.js";
 
 /**
  * Loads `ecdysis.yml`: YAML → `ecdysisConfigSchema`, every problem an InputError naming the
@@ -30,7 +31,35 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
   }
   const parsed = validateLocated({ file: absolute, located, schema: ecdysisConfigSchema });
   const root = dirname(absolute);
-  return { config: resolvePaths(parsed, root), path: absolute, root, hash: configHash(parsed) };
+  const config = resolvePaths(parsed, root);
+  checkWorlds({ file: absolute, located, config });
+  return { config, path: absolute, root, hash: configHash(parsed) };
+}
+
+/**
+ * A sim model's bare `world` name must be a bundled world; a typo is reported here, against the
+ * config's file, line and field, before any run starts (a path is checked when the world loads).
+ */
+function checkWorlds(input: {
+  file: string;
+  located: LocatedYaml;
+  config: EcdysisConfig;
+}): void {
+  const { file, located, config } = input;
+  const models = { model: config.model, refiner: config.refiner, probe: config.probe };
+  const known = bundledWorlds();
+  for (const [key, model] of Object.entries(models)) {
+    const world = model?.world;
+    if (!model || model.provider !== "sim" || world === undefined) continue;
+    const where = { line: located.lineOf([key, "world"]), field: `${key}.world` };
+    if (isBundledName(world) && !known.includes(world)) {
+      throw new InputError(
+        file,
+        `unknown world '${world}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
+        where,
+      );
+    }
+  }
 }
 
 /** sha256 of a config serialised with sorted keys. */
@@ -73,7 +102,11 @@ function resolvePaths(config: EcdysisConfig, root: string): EcdysisConfig {
 
 /** A bare name without a path separator or extension is a bundled world; anything else a file. */
 function resolveWorld(root: string, world: string): string {
-  return /^[a-z0-9-]+$/i.test(world) ? world : resolve(root, world);
+  return isBundledName(world) ? world : resolve(root, world);
+}
+
+function isBundledName(world: string): boolean {
+  return /^[a-z0-9-]+$/i.test(world);
 }
 
 async function readText(file: string): Promise<string> {
