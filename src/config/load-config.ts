@@ -40,17 +40,13 @@ export async function loadConfig(path: string): Promise<LoadedConfig> {
  * A sim model's bare `world` name must be a bundled world; a typo is reported here, against the
  * config's file, line and field, before any run starts (a path is checked when the world loads).
  */
-function checkWorlds(input: {
-  file: string;
-  located: LocatedYaml;
-  config: EcdysisConfig;
-}): void {
+function checkWorlds(input: { file: string; located: LocatedYaml; config: EcdysisConfig }): void {
   const { file, located, config } = input;
   const models = { model: config.model, refiner: config.refiner, probe: config.probe };
   const known = bundledWorlds();
   for (const [key, model] of Object.entries(models)) {
     const world = model?.world;
-    if (!model || model.provider !== "sim" || world === undefined) continue;
+    if (model?.provider !== "sim" || world === undefined) continue;
     const where = { line: located.lineOf([key, "world"]), field: `${key}.world` };
     if (isBundledName(world) && !known.includes(world)) {
       throw new InputError(
