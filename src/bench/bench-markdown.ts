@@ -1,5 +1,6 @@
 import { type ClaimCheck, checkClaims, claimLabel } from "./claims.js";
 import { summarise } from "./summary.js";
+import { timeToMatchSection } from "./time-to-match-markdown.js";
 import type { BenchRatios, BenchResult, BenchRun, Spread, StrategySummary } from "./types.js";
 
 /** Formats a spread as `median (min–max)` with the given value formatter. */
@@ -40,12 +41,13 @@ export function summaryTable(summary: Record<string, StrategySummary>): string {
       formatSpread(s.seedHeldoutAccuracy, f.accuracy),
       formatSpread(s.acceptedEdits, f.count),
       formatSpread(s.accommodations, f.count),
+      formatSpread(s.ineffectiveEdits, f.count),
       formatSpread(s.patternPurity, f.accuracy),
     ].join(" | "),
   );
   return [
-    "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | pattern purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
@@ -56,7 +58,8 @@ export function ratiosTable(ratios: BenchRatios): string {
   return [
     "| figure (median over world × seed) | value |",
     "|---|---|",
-    `| wall time, iterative / Ecdysis | ${f.ratio(ratios.wallTimeIterativeOverEcdysis)} |`,
+    `| time-to-match, iterative / Ecdysis (the speed claim) | ${f.ratio(ratios.timeToMatchIterativeOverEcdysis)} over ${ratios.timeToMatchPairs} pair(s), ${ratios.timeToMatchFailures} not matched (0×), ${ratios.timeToMatchNoTarget} without target |`,
+    `| total training wall time, iterative / Ecdysis | ${f.ratio(ratios.wallTimeIterativeOverEcdysis)} |`,
     `| rollouts, iterative / Ecdysis | ${f.ratio(ratios.rolloutsIterativeOverEcdysis)} |`,
     `| held-out accuracy, Ecdysis − iterative | ${f.points(ratios.heldoutDiffEcdysisMinusIterative)} |`,
     `| held-out accuracy, relative gain over iterative | ${f.gain(ratios.heldoutRelativeGainOverIterative)} |`,
@@ -125,13 +128,13 @@ function charts(summary: Record<string, StrategySummary>): string {
 function runsTable(runs: BenchRun[]): string {
   const f = formatters;
   return [
-    "| world | seed | strategy | wall time | rollouts | LLM calls | train acc. | held-out acc. (seed → final) | edits | accommodations | purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|",
+    "| world | seed | strategy | training wall time | rollouts | LLM calls | train acc. | held-out acc. (seed → final) | edits | accommodations | ineffective | purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...runs.map(
       (run) =>
         `| ${run.world} | ${run.seed} | ${run.strategy} | ${f.seconds(run.wallMs)} | ${run.rollouts} | ${run.llmCalls} | ` +
         `${f.accuracy(run.trainAccuracy)} | ${f.accuracy(run.seedHeldoutAccuracy)} → ${f.accuracy(run.heldoutAccuracy)} | ` +
-        `${run.acceptedEdits} | ${run.accommodations} | ${run.patternPurity === null ? "–" : f.accuracy(run.patternPurity)} |`,
+        `${run.acceptedEdits} | ${run.accommodations} | ${run.ineffectiveEdits} | ${run.patternPurity === null ? "–" : f.accuracy(run.patternPurity)} |`,
     ),
   ].join("\n");
 }
@@ -181,6 +184,10 @@ Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout 
 ## Headline
 
 ${ratiosTable(result.ratios)}
+
+## Time to match
+
+${timeToMatchSection(result)}
 
 ## Per strategy (median, min–max over all worlds and seeds)
 

@@ -7,7 +7,12 @@ export const paperSpeedup = 1.84;
 /** One claim of the method checked against the figures of one scope (a world, or all worlds). */
 export interface ClaimCheck {
   scope: string;
-  claim: "speedup" | "heldout-vs-iterative" | "heldout-vs-sampling" | "no-accommodations";
+  claim:
+    | "speedup"
+    | "total-time"
+    | "heldout-vs-iterative"
+    | "heldout-vs-sampling"
+    | "no-accommodations";
   holds: boolean;
   /** The measured figure, as printed. */
   measured: string;
@@ -18,9 +23,11 @@ export interface ClaimCheck {
 const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
 
 /**
- * Checks the claims of DESIGN.md §6 (speed-up ≥ 1.84×, held-out accuracy at least the
- * iterative baseline's and above sampling, zero accommodations for Ecdysis) for all worlds
- * together and for each world. A claim whose figure is missing (a strategy not run) is skipped.
+ * Checks the claims of DESIGN.md §6 (speed-up ≥ 1.84× as time-to-match, held-out accuracy at
+ * least the iterative baseline's and above sampling, zero accommodations for Ecdysis) for all
+ * worlds together and for each world, and shows the total-training-time ratio beside the
+ * speed claim (the strategies stop for different reasons, so it is context, not the claim). A
+ * claim whose figure is missing (a strategy not run) is skipped.
  */
 export function checkClaims(result: BenchResult): ClaimCheck[] {
   const checks = claimsFor({
@@ -45,6 +52,8 @@ function claimsFor(options: {
   const { scope, ratios, result, world } = options;
   const checks: ClaimCheck[] = [];
   const why = (reason: string) => (world?.neutralRefiner ? `${reason} ${neutralNote}` : reason);
+  const speed = timeToMatchCheck({ scope, ratios, result, world });
+  if (speed) checks.push({ ...speed, explanation: speed.explanation && why(speed.explanation) });
   if (ratios.wallTimeIterativeOverEcdysis !== null) {
     const value = ratios.wallTimeIterativeOverEcdysis;
     // A run that repairs nothing stops early; its speed is not the speed-up the claim means.
@@ -55,7 +64,7 @@ function claimsFor(options: {
     const fast = value >= paperSpeedup;
     checks.push({
       scope,
-      claim: "speedup",
+      claim: "total-time",
       holds: fast && gain > 0,
       measured:
         fast && gain <= 0 ? `${value.toFixed(2)}× (no held-out gain)` : `${value.toFixed(2)}×`,
@@ -126,6 +135,55 @@ function claimsFor(options: {
   return checks;
 }
 
+/**
+ * The speed claim proper: time-to-match (iterative's time to its best train accuracy over
+ * Ecdysis's time to reach it) ≥ 1.84×, median over the pairs with a target, failures as 0.
+ */
+function timeToMatchCheck(options: {
+  scope: string;
+  ratios: BenchRatios;
+  result: BenchResult;
+  world: BenchWorld | undefined;
+}): ClaimCheck | undefined {
+  const { scope, ratios, result, world } = options;
+  const pairs = result.timeToMatch.filter((pair) => !world || pair.world === world.name);
+  if (pairs.length === 0) return undefined;
+  const value = ratios.timeToMatchIterativeOverEcdysis;
+  const counts = `${ratios.timeToMatchPairs} pair(s), ${ratios.timeToMatchFailures} not matched, ${ratios.timeToMatchNoTarget} without target`;
+  if (value === null) {
+    return {
+      scope,
+      claim: "speedup",
+      holds: false,
+      measured: `n/a (${counts})`,
+      explanation:
+        "Iterative never rose above the seed harness here, so there was no quality for Ecdysis to match and no time-to-match to measure.",
+    };
+  }
+  const failed = pairs.filter((pair) => pair.status === "not-reached");
+  const holds = value >= paperSpeedup;
+  const failures =
+    failed.length === 0
+      ? ""
+      : ` Ecdysis never reached iterative's best train accuracy on ${failed
+          .map((pair) => `${pair.world} seed ${pair.seed} (A* ${(pair.target ?? 0) * 100}%)`)
+          .join(", ")}; each such pair counts as 0×.`;
+  const partial = pairs.some((pair) => !pair.fullTrainSplit)
+    ? " Some trajectories were measured on a batch smaller than the train split."
+    : "";
+  return {
+    scope,
+    claim: "speedup",
+    holds,
+    measured: `${value.toFixed(2)}× (${counts})`,
+    explanation: holds
+      ? failures || partial
+        ? `${failures}${partial}`.trim()
+        : undefined
+      : `Median time-to-match ${value.toFixed(2)}× over ${ratios.timeToMatchPairs} pair(s).${failures}${partial}`,
+  };
+}
+
 /** Says where the time went when the speed-up falls short, from both strategies' figures. */
 function speedupExplanation(options: {
   wallRatio: number;
@@ -184,7 +242,9 @@ const neutralNote =
 export function claimLabel(claim: ClaimCheck["claim"]): string {
   switch (claim) {
     case "speedup":
-      return `wall time iterative / Ecdysis ≥ ${paperSpeedup}×`;
+      return `time-to-match iterative / Ecdysis ≥ ${paperSpeedup}×`;
+    case "total-time":
+      return `total training wall time iterative / Ecdysis ≥ ${paperSpeedup}× (shown, not the claim)`;
     case "heldout-vs-iterative":
       return "held-out accuracy Ecdysis − iterative ≥ 0";
     case "heldout-vs-sampling":

@@ -15,6 +15,11 @@ export const acceptedEditViewSchema = z.object({
   edit: plannedEditSchema,
   /** Tasks of the member rollouts of the addressed patterns (iterative: its minibatch failures). */
   addressedTaskIds: z.array(z.string()),
+  /**
+   * Tasks the accepting validation saw fixed (failed before, pass after) by the candidate that
+   * carried this edit; an edit none of whose addressed tasks is among them had no visible effect.
+   */
+  fixedTaskIds: z.array(z.string()).default([]),
 });
 export type AcceptedEditView = z.infer<typeof acceptedEditViewSchema>;
 
@@ -29,6 +34,18 @@ export const spendViewSchema = z.object({
   refinementShare: z.number(),
 });
 export type SpendView = z.infer<typeof spendViewSchema>;
+
+/** One accepted step of a run: when it finished and the accuracy of the harness it made current. */
+export const trajectoryPointSchema = z.object({
+  iteration: z.number().int(),
+  /** Training wall time (ms, the run's budget clock) when the step was accepted. */
+  elapsedMs: z.number(),
+  /** Accuracy of the new current harness on the step's batch (0–1). */
+  accuracy: z.number(),
+  /** How many tasks that accuracy was measured on. */
+  tasks: z.number().int(),
+});
+export type TrajectoryPoint = z.infer<typeof trajectoryPointSchema>;
 
 const splitScoreSchema = z.object({ accuracy: z.number(), n: z.number().int() });
 
@@ -46,5 +63,12 @@ export const evolveOutcomeSchema = z.object({
   /** Every pattern found in any iteration. */
   patterns: z.array(patternViewSchema),
   acceptedEdits: z.array(acceptedEditViewSchema),
+  /**
+   * Accuracy over training time: one point per accepted step, in order. Empty when nothing was
+   * accepted or the result carries no per-iteration time.
+   */
+  trajectory: z.array(trajectoryPointSchema).default([]),
+  /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */
+  trajectorySeedAccuracy: z.number().nullable().default(null),
 });
 export type EvolveOutcome = z.infer<typeof evolveOutcomeSchema>;

@@ -128,4 +128,60 @@ describe("toEvolveOutcome", () => {
       ["t7"],
     ]);
   });
+
+  it("reads the accuracy trajectory and each accepted edit's fixed tasks", () => {
+    const paired = (fixed: string[]) => ({
+      n: 4,
+      before: 1,
+      after: 1 + fixed.length,
+      fixed,
+      broken: [],
+      pValue: 0.01,
+    });
+    const result = {
+      baseline: { train: score(0.4), heldout: score(0.3) },
+      final: { train: score(0.9), heldout: score(0.8) },
+      cost: {
+        rollouts: 1,
+        llmCalls: 1,
+        promptTokens: 1,
+        completionTokens: 1,
+        costUsd: 0,
+        wallMs: 1,
+        refinementShare: 0,
+        refinement: { llmCalls: 0, tokens: 0, costUsd: 0 },
+        training: spend(1, 0),
+      },
+      iterations: [
+        iteration({
+          index: 1,
+          batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.25) },
+          accuracyAfter: 0.5,
+          elapsedMs: 1200,
+          validation: { cheap: paired(["t9"]), full: paired(["t2", "t2"]) },
+          applied: [planned([])],
+          traces: [trace("t2", false)],
+        }),
+        iteration({ index: 2, verdict: "rejected", accuracyAfter: 0.5, elapsedMs: 2000 }),
+        iteration({
+          index: 3,
+          batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.5) },
+          accuracyAfter: 0.75,
+          elapsedMs: 3100,
+          validation: { cheap: paired(["t3"]) },
+          applied: [planned([])],
+        }),
+        // Accepted but untimed (a result written before elapsedMs existed): not on the trajectory.
+        iteration({ index: 4, accuracyAfter: 1 }),
+      ],
+    } as unknown as EvolveResult;
+    const outcome = toEvolveOutcome(result);
+    expect(outcome.trajectorySeedAccuracy).toBe(0.25);
+    expect(outcome.trajectory).toEqual([
+      { iteration: 1, elapsedMs: 1200, accuracy: 0.5, tasks: 4 },
+      { iteration: 3, elapsedMs: 3100, accuracy: 0.75, tasks: 4 },
+    ]);
+    // The full validation decides; the cheap one only when there was no full one.
+    expect(outcome.acceptedEdits.map((edit) => edit.fixedTaskIds)).toEqual([["t2"], ["t3"]]);
+  });
 });

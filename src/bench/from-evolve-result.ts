@@ -1,24 +1,43 @@
 import type { Spend } from "../evolve/budget.js";
 import type { EvolveResult, IterationRecord } from "../evolve/types.js";
-import type { AcceptedEditView, EvolveOutcome, PatternView, SpendView } from "./evolve-outcome.js";
+import type {
+  AcceptedEditView,
+  EvolveOutcome,
+  PatternView,
+  SpendView,
+  TrajectoryPoint,
+} from "./evolve-outcome.js";
 
 /**
  * Reads what the bench scores out of `runEvolve`'s result: costs, accuracies, every pattern
- * found (per iteration, ids prefixed with the iteration) and every accepted edit with the tasks
+ * found (per iteration, ids prefixed with the iteration), every accepted edit with the tasks
  * it addressed — the member tasks of the patterns it names or, when it names none that were
- * found (the iterative reflector's minibatch), the failing tasks shown in that iteration.
+ * found (the iterative reflector's minibatch), the failing tasks shown in that iteration — and
+ * the tasks its validation saw fixed, and the accuracy trajectory (one point per accepted step,
+ * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
   const patterns: PatternView[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
+  const trajectory: TrajectoryPoint[] = [];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
     if (iteration.verdict !== "accepted") continue;
+    const fixed = iteration.validation.full?.fixed ?? iteration.validation.cheap?.fixed ?? [];
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
         addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
+        fixedTaskIds: [...new Set(fixed)],
+      });
+    }
+    if (iteration.elapsedMs !== undefined) {
+      trajectory.push({
+        iteration: iteration.index,
+        elapsedMs: iteration.elapsedMs,
+        accuracy: iteration.accuracyAfter,
+        tasks: iteration.batch.taskIds.length,
       });
     }
   }
@@ -42,6 +61,8 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     },
     patterns,
     acceptedEdits,
+    trajectory,
+    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
   };
 }
 

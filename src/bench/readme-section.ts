@@ -6,6 +6,7 @@ import {
   whereItDoesNotHold,
 } from "./bench-markdown.js";
 import { checkClaims } from "./claims.js";
+import { speedDefinitions } from "./time-to-match-markdown.js";
 import type { BenchResult } from "./types.js";
 
 /** Markers around the README's performance section; `npm run bench` rewrites what is between. */
@@ -25,12 +26,16 @@ export function renderReadmeSection(
     `Measured ${result.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, by \`npm run bench\`:`,
     `worlds ${worlds.join(", ")} × seeds ${s.seeds.join(", ")} × strategies ${s.strategies.join(", ")},`,
     `rollout budget ${s.budgetRollouts} and at most ${s.maxIterations} iterations per run, concurrency ${s.concurrency}, sim latency scale ${s.latencyScale ?? "per world"}.`,
-    `Ecdysis trained ${formatters.ratio(result.ratios.wallTimeIterativeOverEcdysis)} faster than the iterative baseline (median wall time)`,
-    `with ${formatters.points(result.ratios.heldoutDiffEcdysisMinusIterative)} held-out accuracy`,
+    `Time-to-match (median over world × seed): Ecdysis reached the iterative baseline's best train accuracy`,
+    `${formatters.ratio(result.ratios.timeToMatchIterativeOverEcdysis)} faster than the baseline did (${result.ratios.timeToMatchPairs} pair(s), ${result.ratios.timeToMatchFailures} where it never did, counted as 0×; ${result.ratios.timeToMatchNoTarget} where the baseline never improved, left out).`,
+    `Total training wall time iterative / Ecdysis: ${formatters.ratio(result.ratios.wallTimeIterativeOverEcdysis)}; rollouts ${formatters.ratio(result.ratios.rolloutsIterativeOverEcdysis)}.`,
+    `Held-out accuracy Ecdysis − iterative ${formatters.points(result.ratios.heldoutDiffEcdysisMinusIterative)}`,
     `(${formatters.gain(result.ratios.heldoutRelativeGainOverIterative)} relative) and`,
     `${formatters.points(result.ratios.heldoutDiffEcdysisMinusSampling)} over majority-vote sampling at the same budget.`,
     "",
     ratiosTable(result.ratios),
+    "",
+    speedDefinitions,
     "",
     summaryTable(result.summary),
     "",

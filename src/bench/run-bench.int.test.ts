@@ -28,7 +28,10 @@ deficiencies:
 /** Everything of a run except the wall times, which are the only thing allowed to differ. */
 function withoutTime(run: BenchRun) {
   const { wallMs: _wall, totalWallMs: _total, ...rest } = run;
-  return rest;
+  return {
+    ...rest,
+    trajectory: run.trajectory.map(({ elapsedMs: _elapsed, ...point }) => point),
+  };
 }
 
 describe("runBench on the real sim and evolve loop", () => {
@@ -59,6 +62,16 @@ describe("runBench on the real sim and evolve loop", () => {
     const ecdysis = first.runs.find((run) => run.strategy === "ecdysis")!;
     expect(ecdysis.heldoutAccuracy).toBeGreaterThan(ecdysis.seedHeldoutAccuracy);
     expect(ecdysis.accommodations).toBe(0);
+    // Every accepted step is on the trajectory, timed within the training time, in order.
+    for (const run of first.runs) {
+      expect(run.trajectory.length).toBeGreaterThan(0);
+      const times = run.trajectory.map((point) => point.elapsedMs);
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(times.at(-1)).toBeLessThanOrEqual(run.wallMs + 1);
+      expect(run.trajectory.every((point) => point.tasks === run.trainTasks)).toBe(true);
+      expect(run.trajectorySeedAccuracy).toBe(run.seedTrainAccuracy);
+    }
+    expect(first.timeToMatch).toHaveLength(1);
 
     const written = benchResultSchema.parse(
       JSON.parse(await readFile(path.join(dir, "first", "bench.json"), "utf8")),

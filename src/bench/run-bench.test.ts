@@ -44,6 +44,7 @@ function engine() {
           heldout: name === "neutral" ? 0.6 : 0.8,
           rollouts: 100,
           patterns: [{ id: "p", name: "steps", kind: "systematic", memberTaskIds: ["t2"] }],
+          trajectory: [{ iteration: 1, elapsedMs: 400, accuracy: 0.8, tasks: 20 }],
           acceptedEdits: [
             {
               edit: {
@@ -53,6 +54,7 @@ function engine() {
                 edit: { kind: "set", path: "agent_loop.max_steps", value: 8 },
               },
               addressedTaskIds: ["t2"],
+              fixedTaskIds: ["t2"],
             },
           ],
         }),
@@ -65,6 +67,9 @@ function engine() {
           trainingWallMs: name === "neutral" ? 1200 : 2000 + seed * 1000,
           heldout: 0.7,
           rollouts: 300,
+          trajectory: [
+            { iteration: 2, elapsedMs: name === "neutral" ? 600 : 1600, accuracy: 0.7, tasks: 20 },
+          ],
           acceptedEdits: [
             {
               edit: {
@@ -74,6 +79,7 @@ function engine() {
                 edit: { kind: "add_rule", text: "Ada Quill lives in Lisbon." },
               },
               addressedTaskIds: ["t1"],
+              fixedTaskIds: [],
             },
           ],
         }),
@@ -146,6 +152,16 @@ describe("runBench", () => {
     expect(result.ratiosByWorld["mostly-systematic"].wallTimeIterativeOverEcdysis).toBe(3.5);
     expect(result.ratiosByWorld.neutral.wallTimeIterativeOverEcdysis).toBeCloseTo(1.2);
     expect(result.ratios.rolloutsIterativeOverEcdysis).toBe(3);
+    // Time-to-match: iterative reached its best (70%) at 1.6 s / 0.6 s, Ecdysis passed it at 0.4 s.
+    expect(result.timeToMatch.map((pair) => pair.ratio)).toEqual([4, 4, 1.5, 1.5]);
+    expect(result.ratiosByWorld["mostly-systematic"].timeToMatchIterativeOverEcdysis).toBe(4);
+    expect(result.ratios).toMatchObject({
+      timeToMatchIterativeOverEcdysis: 2.75,
+      timeToMatchPairs: 4,
+      timeToMatchFailures: 0,
+    });
+    expect(ecdysis?.trajectory).toHaveLength(1);
+    expect(ecdysis?.ineffectiveEdits).toBe(0);
 
     const written = benchResultSchema.parse(
       JSON.parse(await readFile(path.join(outDir, "bench.json"), "utf8")),
@@ -156,9 +172,15 @@ describe("runBench", () => {
     expect(markdown).toContain("```mermaid");
     expect(markdown).toContain("test cpu (4 cores");
     expect(markdown).toMatch(
-      /\*\*neutral\*\* — wall time iterative \/ Ecdysis ≥ 1\.84×: measured 1\.20×.*neutral/,
+      /\*\*neutral\*\* — time-to-match iterative \/ Ecdysis ≥ 1\.84×: measured 1\.50×.*neutral/,
     );
-    expect(markdown).not.toMatch(/\*\*mostly-systematic\*\* — wall time/);
+    expect(markdown).toMatch(
+      /\*\*neutral\*\* — total training wall time iterative \/ Ecdysis ≥ 1\.84× \(shown, not the claim\): measured 1\.20×/,
+    );
+    expect(markdown).not.toMatch(/\*\*mostly-systematic\*\* — /);
+    expect(markdown).toContain(
+      "| mostly-systematic | 1 | 70.0% | 1.60 s | 0.40 s | 4.00× | 3.00× |",
+    );
     expect(markdown).toContain('"accuracyAtOne":0.4');
   });
 

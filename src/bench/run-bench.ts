@@ -11,8 +11,14 @@ import {
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import { type GroundTruth, readGroundTruth } from "./ground-truth.js";
 import { describeMachine } from "./machine.js";
-import { findAccommodations, meanPurity, patternPurities } from "./scoring.js";
+import {
+  findAccommodations,
+  findIneffectiveEdits,
+  meanPurity,
+  patternPurities,
+} from "./scoring.js";
 import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
+import { timeToMatchPairs } from "./time-to-match.js";
 import type { BenchResult, BenchRun, BenchStrategy, BenchWorld, Machine } from "./types.js";
 
 /** Called after each finished run (for progress lines); `index` counts from 0. */
@@ -92,6 +98,7 @@ export async function runBench(
     summary: summarise(runs),
     ratios: computeRatios(runs),
     ratiosByWorld: ratiosByWorld(runs),
+    timeToMatch: timeToMatchPairs(runs),
   };
   await mkdir(outDir, { recursive: true });
   await writeAtomically(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
@@ -111,6 +118,10 @@ export function scoreRun(options: {
 }): BenchRun {
   const { outcome, truth } = options;
   const accommodations = findAccommodations({ edits: outcome.acceptedEdits, truth });
+  const ineffective = findIneffectiveEdits({
+    edits: outcome.acceptedEdits,
+    skip: new Set(accommodations.map((finding) => finding.editIndex)),
+  });
   const purities = patternPurities({ patterns: outcome.patterns, truth });
   return {
     strategy: options.strategy,
@@ -125,6 +136,7 @@ export function scoreRun(options: {
     totalWallMs: Math.round(options.wallMs),
     totalRollouts: outcome.total.rollouts,
     trainAccuracy: outcome.final.train.accuracy,
+    trainTasks: outcome.final.train.n,
     heldoutAccuracy: outcome.final.heldout.accuracy,
     seedTrainAccuracy: outcome.baseline.train.accuracy,
     seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
@@ -133,6 +145,9 @@ export function scoreRun(options: {
     accommodationReasons: accommodations.map(
       (finding) => `edit ${finding.editIndex + 1}: ${finding.reason} (${finding.detail})`,
     ),
+    ineffectiveEdits: ineffective.length,
+    trajectory: outcome.trajectory,
+    trajectorySeedAccuracy: outcome.trajectorySeedAccuracy,
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
   };

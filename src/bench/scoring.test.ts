@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { PlannedEdit } from "../harness/types.js";
 import type { AcceptedEditView } from "./evolve-outcome.js";
 import { parseGroundTruth } from "./ground-truth.js";
-import { addedText, findAccommodations, meanPurity, patternPurities } from "./scoring.js";
+import {
+  addedText,
+  failsOnlyModelSpecifically,
+  findAccommodations,
+  findIneffectiveEdits,
+  meanPurity,
+  patternPurities,
+} from "./scoring.js";
 
 const truth = parseGroundTruth(
   {
@@ -42,14 +49,37 @@ const truth = parseGroundTruth(
   "ground-truth.json",
 );
 
-function edit(change: PlannedEdit["edit"], addressedTaskIds: string[] = []): AcceptedEditView {
+function edit(
+  change: PlannedEdit["edit"],
+  addressedTaskIds: string[] = [],
+  fixedTaskIds: string[] = [],
+): AcceptedEditView {
   return {
     edit: { module: "prompt", patterns: ["p1"], rationale: "r", edit: change },
     addressedTaskIds,
+    fixedTaskIds,
   };
 }
 
 describe("findAccommodations", () => {
+  it("treats a failing task with no systematic deficiency as flakiness (model-specific)", () => {
+    const task = (id: string) => truth.tasks.get(id);
+    // d1 has no deficiency at all: if it failed, it failed through per-sample flakiness.
+    expect(failsOnlyModelSpecifically(task("d1")!)).toBe(true);
+    expect(failsOnlyModelSpecifically(task("h1")!)).toBe(true);
+    expect(failsOnlyModelSpecifically(task("a3")!)).toBe(false);
+    const findings = findAccommodations({
+      edits: [edit({ kind: "set", path: "agent_loop.self_check", value: true }, ["d1", "h2"])],
+      truth,
+    });
+    expect(findings.map((finding) => finding.reason)).toEqual(["model-specific-target"]);
+  });
+
+  it("does not call a generic rule attached to a systematic pattern an accommodation", () => {
+    const generic = edit({ kind: "add_rule", text: "Double-check every step." }, ["a1", "a2"]);
+    expect(findAccommodations({ edits: [generic], truth })).toEqual([]);
+  });
+
   it("accepts a general edit that targets systematic failures", () => {
     const edits = [
       edit({ kind: "set", path: "tools.calculator.enabled", value: true }, ["a1", "a2", "a3"]),
@@ -230,5 +260,25 @@ describe("parseGroundTruth", () => {
       { kind: "tool-error-give-up", systematic: true },
       { kind: "odd", systematic: false },
     ]);
+  });
+});
+
+describe("findIneffectiveEdits", () => {
+  it("counts accepted edits none of whose addressed tasks got fixed", () => {
+    const edits = [
+      edit({ kind: "set", path: "tools.calculator.enabled", value: true }, ["a1", "a2"], ["a2"]),
+      edit({ kind: "add_rule", text: "Double-check every step." }, ["a3"], ["a2"]),
+      edit({ kind: "add_rule", text: "Be careful." }, ["a1"], []),
+    ];
+    expect(findIneffectiveEdits({ edits })).toEqual([1, 2]);
+  });
+
+  it("skips accommodations and edits that address no task", () => {
+    const edits = [
+      edit({ kind: "add_rule", text: "Be careful." }, ["h1"], []),
+      edit({ kind: "add_rule", text: "Be brief." }, [], []),
+      edit({ kind: "add_rule", text: "Be exact." }, ["a1"], []),
+    ];
+    expect(findIneffectiveEdits({ edits, skip: new Set([0]) })).toEqual([2]);
   });
 });

@@ -70,11 +70,31 @@ function classifyEdit(
   return undefined;
 }
 
-/** A task whose every ground-truth deficiency is model-specific (and that has at least one). */
+/**
+ * A task that can fail only through model-specific causes: ground truth lists no systematic
+ * deficiency for it (latent ones included) — only item slips, or nothing at all, in which case
+ * a failure is per-sample flakiness (flakiness is drawn per sample, so it is never listed).
+ */
 export function failsOnlyModelSpecifically(task: TaskTruth): boolean {
-  return (
-    task.deficiencies.length > 0 && task.deficiencies.every((deficiency) => !deficiency.systematic)
-  );
+  return task.deficiencies.every((deficiency) => !deficiency.systematic);
+}
+
+/**
+ * Accepted edits that had no visible effect: none of the tasks they addressed is among those
+ * their accepting validation saw fixed. Edits in `skip` (already counted as accommodations) and
+ * edits that address no task are not counted.
+ */
+export function findIneffectiveEdits(options: {
+  edits: AcceptedEditView[];
+  skip?: ReadonlySet<number>;
+}): number[] {
+  const ineffective: number[] = [];
+  options.edits.forEach((view, index) => {
+    if (options.skip?.has(index) || view.addressedTaskIds.length === 0) return;
+    const fixed = new Set(view.fixedTaskIds);
+    if (!view.addressedTaskIds.some((taskId) => fixed.has(taskId))) ineffective.push(index);
+  });
+  return ineffective;
 }
 
 /** The text an edit brings into the harness (a replacement's unchanged `find` text excluded). */

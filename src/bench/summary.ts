@@ -1,3 +1,4 @@
+import { summariseTimeToMatch, timeToMatchPairs } from "./time-to-match.js";
 import {
   type BenchFigure,
   type BenchRatios,
@@ -76,12 +77,18 @@ function ratio(numerator: number, denominator: number): number | null {
 
 /**
  * Headline comparisons: each figure is computed per world × seed pair and then the median is
- * taken over pairs (a ratio of medians would mix worlds of different sizes).
+ * taken over pairs (a ratio of medians would mix worlds of different sizes). Time-to-match
+ * follows its own pair rules (`summariseTimeToMatch`).
  */
 export function computeRatios(runs: BenchRun[]): BenchRatios {
   const versusIterative = pairs(runs, "ecdysis", "iterative");
   const versusSampling = pairs(runs, "ecdysis", "sampling");
+  const matched = summariseTimeToMatch(timeToMatchPairs(runs));
   return {
+    timeToMatchIterativeOverEcdysis: matched.median,
+    timeToMatchPairs: matched.pairs,
+    timeToMatchFailures: matched.failures,
+    timeToMatchNoTarget: matched.noTarget,
     wallTimeIterativeOverEcdysis: medianOver(versusIterative, ([e, i]) =>
       ratio(i.wallMs, e.wallMs),
     ),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trajectoryPointSchema } from "./evolve-outcome.js";
 
 /** The strategies a bench compares (the same names as `evolve.strategy`). */
 export const benchStrategySchema = z.enum(["ecdysis", "iterative", "sampling"]);
@@ -23,6 +24,8 @@ export const benchRunSchema = z.object({
   /** Uncached rollouts of the whole run (seed and final measurements included). */
   totalRollouts: z.number().int(),
   trainAccuracy: z.number(),
+  /** Size of the train split (the trajectory is comparable across strategies when it covers it). */
+  trainTasks: z.number().int().default(0),
   heldoutAccuracy: z.number(),
   seedTrainAccuracy: z.number(),
   seedHeldoutAccuracy: z.number(),
@@ -31,6 +34,16 @@ export const benchRunSchema = z.object({
   accommodations: z.number().int(),
   /** Why each accommodation was counted (one line each), for the report. */
   accommodationReasons: z.array(z.string()),
+  /**
+   * Accepted edits that are not accommodations but had no visible effect: none of the tasks they
+   * addressed was among those their accepting validation saw fixed (e.g. a generic rule riding
+   * along with a systematic pattern that another edit of the same candidate repaired).
+   */
+  ineffectiveEdits: z.number().int().default(0),
+  /** Accuracy over training time, one point per accepted step (see `TrajectoryPoint`). */
+  trajectory: z.array(trajectoryPointSchema).default([]),
+  /** The seed harness's accuracy on the first batch, where the trajectory starts (null: none). */
+  trajectorySeedAccuracy: z.number().nullable().default(null),
   /** Mean purity of the patterns the run found (null when it found none, e.g. `sampling`). */
   patternPurity: z.number().nullable(),
   patternsFound: z.number().int(),
@@ -51,6 +64,7 @@ export const benchFigures = [
   "seedHeldoutAccuracy",
   "acceptedEdits",
   "accommodations",
+  "ineffectiveEdits",
   "patternPurity",
 ] as const;
 export type BenchFigure = (typeof benchFigures)[number];
@@ -79,6 +93,7 @@ export const strategySummarySchema = z.object({
   seedHeldoutAccuracy: figureSpread,
   acceptedEdits: figureSpread,
   accommodations: figureSpread,
+  ineffectiveEdits: figureSpread.default(null),
   patternPurity: figureSpread,
 }) satisfies z.ZodType<Record<BenchFigure, Spread | null>>;
 /** Figure name → spread, for one strategy. */
@@ -86,7 +101,19 @@ export type StrategySummary = z.infer<typeof strategySummarySchema>;
 
 /** Headline comparisons, each the median over the world × seed pairs where both strategies ran. */
 export const benchRatiosSchema = z.object({
-  /** iterative wall time / ecdysis wall time. */
+  /**
+   * Time-to-match: iterative's time to first reach its best train accuracy A* / Ecdysis's time to
+   * first reach ≥ A*; median over the pairs where iterative improved on the seed harness, a pair
+   * where Ecdysis never reached A* counting as 0 (see src/bench/README.md).
+   */
+  timeToMatchIterativeOverEcdysis: z.number().nullable().default(null),
+  /** Pairs the time-to-match median was taken over (failures included). */
+  timeToMatchPairs: z.number().int().default(0),
+  /** Of those, pairs where Ecdysis never reached iterative's best train accuracy. */
+  timeToMatchFailures: z.number().int().default(0),
+  /** Pairs left out because iterative never improved on the seed harness (nothing to match). */
+  timeToMatchNoTarget: z.number().int().default(0),
+  /** iterative total training wall time / ecdysis total training wall time. */
   wallTimeIterativeOverEcdysis: z.number().nullable(),
   /** iterative rollouts / ecdysis rollouts. */
   rolloutsIterativeOverEcdysis: z.number().nullable(),
@@ -100,6 +127,29 @@ export const benchRatiosSchema = z.object({
   pairs: z.number().int(),
 });
 export type BenchRatios = z.infer<typeof benchRatiosSchema>;
+
+/** Time-to-match on one world × seed: how long each strategy took to reach iterative's best. */
+export const timeToMatchPairSchema = z.object({
+  world: z.string(),
+  seed: z.number().int(),
+  /** A*: iterative's best train accuracy during its search (null: no iterative iteration ran). */
+  target: z.number().nullable(),
+  /** Iterative's training time when it first reached A*. */
+  iterativeMs: z.number().nullable(),
+  /** Ecdysis's training time when it first reached ≥ A* (null: never). */
+  ecdysisMs: z.number().nullable(),
+  /** iterativeMs / ecdysisMs; 0 when Ecdysis never reached A*; null when there is nothing to match. */
+  ratio: z.number().nullable(),
+  /**
+   * `matched`; `not-reached` (Ecdysis never reached A*: a failure of the claim); `no-target`
+   * (iterative never rose above the seed harness, so there is no quality to match);
+   * `no-timing` (a run without per-iteration times).
+   */
+  status: z.enum(["matched", "not-reached", "no-target", "no-timing"]),
+  /** False when a trajectory was measured on a batch smaller than the train split. */
+  fullTrainSplit: z.boolean(),
+});
+export type TimeToMatchPair = z.infer<typeof timeToMatchPairSchema>;
 
 /** A world as the bench reports it: its parameters and the refiner-side assumptions. */
 export const benchWorldSchema = z.object({
@@ -144,5 +194,7 @@ export const benchResultSchema = z.object({
   ratios: benchRatiosSchema,
   /** The same ratios per world, for the "where it does not hold" section. */
   ratiosByWorld: z.record(z.string(), benchRatiosSchema),
+  /** Time-to-match per world × seed pair (see `timeToMatchPairSchema`). */
+  timeToMatch: z.array(timeToMatchPairSchema).default([]),
 });
 export type BenchResult = z.infer<typeof benchResultSchema>;

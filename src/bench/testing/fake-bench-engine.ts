@@ -128,6 +128,9 @@ export function fakeOutcome(overrides: {
   trainingWallMs?: number;
   patterns?: EvolveOutcome["patterns"];
   acceptedEdits?: EvolveOutcome["acceptedEdits"];
+  trajectory?: EvolveOutcome["trajectory"];
+  /** Seed accuracy where the trajectory starts (default: the seed held-out accuracy). */
+  trajectorySeedAccuracy?: number | null;
 }): EvolveOutcome {
   const seedHeldout = overrides.seedHeldout ?? 0.5;
   const spend = {
@@ -155,5 +158,10 @@ export function fakeOutcome(overrides: {
     },
     patterns: overrides.patterns ?? [],
     acceptedEdits: overrides.acceptedEdits ?? [],
+    trajectory: overrides.trajectory ?? [],
+    trajectorySeedAccuracy:
+      overrides.trajectorySeedAccuracy === undefined
+        ? seedHeldout
+        : overrides.trajectorySeedAccuracy,
   };
 }
