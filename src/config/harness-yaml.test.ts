@@ -28,6 +28,12 @@ describe("parseHarnessYaml", () => {
       "tools:\n  calculator:\n    enabled: true\n  browser:\n    enabled: true\n",
     );
     expect(error.location).toEqual({ line: 4, field: "tools.browser" });
+    expect(error.message).toContain("unknown key 'browser' (check the spelling");
+  });
+  it("lists every violation, the first one located", () => {
+    const error = failure("agent_loop:\n  max_step: 3\n  style: loop\n");
+    expect(error.location).toEqual({ line: 3, field: "agent_loop.style" });
+    expect(error.message).toContain("line 2: 'agent_loop.max_step': unknown key 'max_step'");
   });
   it("reports YAML syntax errors with a line", () => {
     const error = failure("agent_loop:\n  style: [react\n");
