@@ -58,7 +58,9 @@ const r = result.ratios;
 const show = (value: number | null, scale = 1, unit = "") =>
   value === null ? "n/a" : `${(value * scale).toFixed(2)}${unit}`;
 process.stdout.write(
-  `\nwall time iterative/Ecdysis ${show(r.wallTimeIterativeOverEcdysis, 1, "×")}, ` +
+  `\ntime-to-match iterative/Ecdysis ${show(r.timeToMatchIterativeOverEcdysis, 1, "×")} ` +
+    `(${r.timeToMatchPairs} pairs, ${r.timeToMatchFailures} not matched, ${r.timeToMatchNoTarget} without target), ` +
+    `total training wall time iterative/Ecdysis ${show(r.wallTimeIterativeOverEcdysis, 1, "×")}, ` +
     `rollouts ${show(r.rolloutsIterativeOverEcdysis, 1, "×")}, ` +
     `held-out Ecdysis − iterative ${show(r.heldoutDiffEcdysisMinusIterative, 100, " pp")}, ` +
     `Ecdysis − sampling ${show(r.heldoutDiffEcdysisMinusSampling, 100, " pp")}\n` +

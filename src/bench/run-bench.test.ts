@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderReadmeSection } from "./readme-section.js";
 import { runBench } from "./run-bench.js";
 import { FakeBenchEngine, type FakeWorld, fakeOutcome } from "./testing/fake-bench-engine.js";
 import { type BenchWorld, benchResultSchema } from "./types.js";
@@ -182,6 +183,16 @@ describe("runBench", () => {
       "| mostly-systematic | 1 | 70.0% | 1.60 s | 0.40 s | 4.00× | 3.00× |",
     );
     expect(markdown).toContain('"accuracyAtOne":0.4');
+    expect(markdown).toContain("*Time-to-match* (the speed claim)");
+
+    const section = renderReadmeSection(result);
+    expect(section).toMatch(
+      /best train accuracy\n2\.75× faster than the baseline did \(4 pair\(s\), 0 where it never did/,
+    );
+    expect(section).toContain(
+      "Total training wall time iterative / Ecdysis: 2.10×; rollouts 3.00×.",
+    );
+    expect(section).toContain("*Total training time* is the whole search");
   });
 
   it("runs the bundled worlds when none are named, and rejects unknown strategies", async () => {
