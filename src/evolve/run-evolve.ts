@@ -140,23 +140,39 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         split,
       });
     const finalSamples = outcome.evaluationSamples ?? config.samples;
-    const run = async (
+    const run = (
       name: string,
       split: "train" | "heldout",
       which: "seed" | "final",
     ): Promise<{ result: EvalResult; records: RolloutRecord[] }> =>
-      journal.stage(`final/${which}-${split}`, () =>
-        measure(split)({
-          tasks: split === "train" ? train : heldout,
-          harness: which === "seed" ? seedHarness : outcome.finalHarness,
-          samples: which === "seed" ? config.samples : finalSamples,
-          label: name,
-        }),
-      );
-    const baselineTrain = await run("seed: train", "train", "seed");
-    const baselineHeldout = await run("seed: held-out", "heldout", "seed");
-    const finalTrain = await run("final: train", "train", "final");
-    const finalHeldout = await run("final: held-out", "heldout", "final");
+      measure(split)({
+        tasks: split === "train" ? train : heldout,
+        harness: which === "seed" ? seedHarness : outcome.finalHarness,
+        samples: which === "seed" ? config.samples : finalSamples,
+        label: name,
+      });
+    // The four measurements are independent: one journal stage runs them concurrently (each
+    // evaluation keeps its own rollout concurrency; rollouts are keyed, so results do not depend
+    // on the order). One stage, so the recorded spend is not counted twice on resume. When the
+    // final harness is the seed harness, the final runs wait for the seed runs: they share
+    // rollouts through the cache, which concurrent runs would both miss.
+    const sameHarness = outcome.finalHarness.hash === seedHarness.hash;
+    const [baselineTrain, baselineHeldout, finalTrain, finalHeldout] = await journal.stage(
+      "final/measure",
+      async () => {
+        const seedRuns = Promise.all([
+          run("seed: train", "train", "seed"),
+          run("seed: held-out", "heldout", "seed"),
+        ]);
+        if (sameHarness) await seedRuns;
+        const finalRuns = Promise.all([
+          run("final: train", "train", "final"),
+          run("final: held-out", "heldout", "final"),
+        ]);
+        const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+        return [...seedResults, ...finalResults];
+      },
+    );
     const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
     const spend = budget.snapshot();
     const tokens = spend.promptTokens + spend.completionTokens;
