@@ -130,6 +130,7 @@ describe("checkClaims", () => {
     expect(speedup.explanation).toMatch(
       /never reached iterative's best train accuracy on w seed 1 \(A\* 75%\)/,
     );
+    expect(speedup.explanation).toMatch(/Ecdysis at 0\.10 s, iterative at 0\.90 s\.$/);
   });
 
   it("has no time-to-match when iterative never improved on the seed harness", () => {

@@ -180,8 +180,22 @@ function timeToMatchCheck(options: {
       ? failures || partial
         ? `${failures}${partial}`.trim()
         : undefined
-      : `Median time-to-match ${value.toFixed(2)}× over ${ratios.timeToMatchPairs} pair(s).${failures}${partial}`,
+      : `Median time-to-match ${value.toFixed(2)}× over ${ratios.timeToMatchPairs} pair(s).${failures}${partial} ${firstStepNote(result, world)}`.trimEnd(),
   };
+}
+
+/** Median training time of each strategy's first accepted step, to show where time-to-match went. */
+function firstStepNote(result: BenchResult, world: BenchWorld | undefined): string {
+  const first = (strategy: string) =>
+    median(
+      result.runs
+        .filter((run) => run.strategy === strategy && (!world || run.world === world.name))
+        .flatMap((run) => (run.trajectory[0] ? [run.trajectory[0].elapsedMs] : [])),
+    );
+  const e = first("ecdysis");
+  const i = first("iterative");
+  if (e === null || i === null) return "";
+  return `First accepted step (median over runs that had one): Ecdysis at ${(e / 1000).toFixed(2)} s, iterative at ${(i / 1000).toFixed(2)} s.`;
 }
 
 /** Says where the time went when the speed-up falls short, from both strategies' figures. */
