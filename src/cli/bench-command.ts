@@ -1,7 +1,7 @@
 import { join } from "node:path";
 // Integration point: runBench from src/bench.
 import { benchOptionsSchema, runBench } from "../bench/index.js";
-import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 
 /** `ecdysis bench`: strategies × worlds × seeds on the simulated model, scored against ground truth. */
 export const benchCommand: CliCommand = {
@@ -42,6 +42,9 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
       outDir: "out",
     });
     const outDir = options.outDir;
+    for (const world of raw.worlds?.split(",") ?? []) {
+      if (world.trim() !== "") resolveWorldFlag(io, "bench", world.trim());
+    }
     await runBench({
       ...raw,
       outDir,

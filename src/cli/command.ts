@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
 import { InputError } from "../errors/input-error.js";
+import { bundledWorlds } from "../sim/index.js";
 
 /** A writable text stream (process.stdout/stderr or a test buffer). */
 export interface TextStream {
@@ -84,4 +85,20 @@ export function validateFlags<T>(
 /** Resolves a path flag against the working directory of the invocation. */
 export function resolvePath(io: CliIo, path: string): string {
   return resolve(io.cwd, path);
+}
+
+/**
+ * Resolves a `--world` value: a bare name (letters, digits, dashes) must be a bundled world and
+ * stays a name; anything else is a world file, resolved against the cwd. An unknown name is an
+ * InputError naming the flag and the bundled worlds (not "cannot read file <cwd>/<typo>").
+ */
+export function resolveWorldFlag(io: CliIo, command: string, world: string): string {
+  if (!/^[a-z0-9-]+$/i.test(world)) return resolvePath(io, world);
+  const known = bundledWorlds();
+  if (known.includes(world)) return world;
+  throw new InputError(
+    `ecdysis ${command}`,
+    `unknown world '${world}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
+    { field: "--world" },
+  );
 }

@@ -46,6 +46,21 @@ describe("ecdysis init", () => {
     expect(run.stdout).not.toContain("replace");
   });
 
+  it("rejects an unknown world name by the flag, writing nothing (init, sim world, bench)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    for (const argv of [
+      ["init", "p", "--world", "quikstart"],
+      ["sim", "world", "--world", "quikstart", "--out", "w"],
+      ["bench", "--out", "b", "--world", "quickstart,quikstart", "--seeds", "1"],
+    ]) {
+      const run = await runCli(argv, { cwd: dir });
+      expect(run.code, argv.join(" ")).toBe(2);
+      expect(run.stderr).toContain("'--world': unknown world 'quikstart'");
+      expect(run.stderr).toContain("bundled worlds are quickstart");
+    }
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it("uses one action placeholder in init's workflow, the example and docs/workflows", async () => {
     const docs = ["evolve.yml", "gate.yml"].map((name) =>
       join(repoRoot, "docs", "workflows", name),

@@ -4,7 +4,7 @@ import { join, relative } from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
-import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 import {
   ACTION_PLACEHOLDER,
   ACTION_REF_PATTERN,
@@ -61,8 +61,8 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`,
       );
     }
-    const bundled = bundledWorlds().includes(flags.world);
-    const source = bundled ? flags.world : resolvePath(io, flags.world);
+    const source = resolveWorldFlag(io, "init", flags.world);
+    const bundled = source === flags.world && bundledWorlds().includes(source);
     const world = await loadWorld(source);
     const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
     try {

@@ -6,13 +6,9 @@ import {
   type CliIo,
   type ParsedArgs,
   resolvePath,
+  resolveWorldFlag,
   validateFlags,
 } from "./command.js";
-
-/** A bundled world name stays a name; anything else is a path from the working directory. */
-function worldSource(io: CliIo, world: string): string {
-  return /^[a-z0-9-]+$/i.test(world) ? world : resolvePath(io, world);
-}
 
 const serveSchema = z
   .object({
@@ -34,7 +30,7 @@ const worldSchema = z
 
 async function serve(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = validateFlags("sim serve", serveSchema, args.values);
-  const world = await loadWorld(worldSource(io, flags.world));
+  const world = await loadWorld(resolveWorldFlag(io, "sim", flags.world));
   const server = await startSimServer({
     world,
     model: flags.model,
@@ -54,7 +50,7 @@ async function serve(args: ParsedArgs, io: CliIo): Promise<number> {
 
 async function world(args: ParsedArgs, io: CliIo): Promise<number> {
   const flags = validateFlags("sim world", worldSchema, args.values);
-  const loaded = await loadWorld(worldSource(io, flags.world));
+  const loaded = await loadWorld(resolveWorldFlag(io, "sim", flags.world));
   const seeded = flags.seed === undefined ? loaded : { ...loaded, seed: flags.seed };
   const files = await generateWorldFiles({ world: seeded, outDir: resolvePath(io, flags.out) });
   io.stdout.write(
