@@ -53,6 +53,40 @@ function batch() {
 }
 
 describe("diagnoseBatch", () => {
+  it("re-samples the failing tasks while the notes and merge calls run, and classifies from those re-runs", async () => {
+    const { tasks, records } = batch();
+    const provider = refiner();
+    const seen: { taskIds: string[]; refinerCallsBefore: number }[] = [];
+    const report = await diagnoseBatch({
+      records,
+      tasks,
+      refiner: provider,
+      minSupport: { tasks: 3, categories: 2 },
+      resample: async (members, k) => {
+        seen.push({
+          taskIds: members.map((member) => member.taskId),
+          refinerCallsBefore: provider.calls.length,
+        });
+        // t0 and t1 pass when re-run: 2 of the 4 budget tasks, not a majority (reproducible).
+        return members.flatMap((member) =>
+          Array.from({ length: k }, (_, sample) => ({
+            ...member,
+            key: `${member.key}#${sample + 1}`,
+            verdict: { ...member.verdict, pass: ["t0", "t1"].includes(member.taskId) },
+          })),
+        );
+      },
+    });
+    // One re-sample call over every failing task, issued before any refiner call.
+    expect(seen).toEqual([
+      { taskIds: ["t0", "t1", "t2", "t3", "t4", "t5"], refinerCallsBefore: 0 },
+    ]);
+    const budget = report.patterns.find((pattern) => pattern.name === "budget");
+    expect(budget?.kind).toBe("systematic");
+    // Only the pattern's own tasks count toward its reproducibility.
+    expect(budget?.reproducibility).toEqual({ members: 4, vanished: 2, resamples: 1 });
+  });
+
   it("runs evidence → notes → merge → classification and returns a valid report", async () => {
     const { tasks, records } = batch();
     const provider = refiner();

@@ -26,6 +26,43 @@ export const diagnosisReportSchema = z.object({
 });
 export type DiagnosisReport = z.infer<typeof diagnosisReportSchema>;
 
+/** One failing record per distinct task (the unit re-samples work on). */
+function firstPerTask(records: RolloutRecord[]): RolloutRecord[] {
+  const byTask = new Map<string, RolloutRecord>();
+  for (const record of records) if (!byTask.has(record.taskId)) byTask.set(record.taskId, record);
+  return [...byTask.values()];
+}
+
+/**
+ * Starts re-sampling every failing task at once, so the rollouts run while the notes and merge
+ * calls (which decide the patterns) are in flight; classification then reads the re-runs of its
+ * patterns' tasks from the result. Costs re-samples of tasks that end in unsupported patterns.
+ * Skipped (the plain callback is used) when too few tasks fail to form a supported pattern.
+ * `settled` resolves once the early re-runs are over, whatever their outcome, so no work
+ * outlives the diagnosis.
+ */
+function startResample(options: {
+  failed: RolloutRecord[];
+  resample?: Resample;
+  resamples: number;
+  minTasks: number;
+}): { resample?: Resample; settled: Promise<unknown> } {
+  const { resample, resamples } = options;
+  const tasks = firstPerTask(options.failed);
+  if (!resample || resamples <= 0 || tasks.length < options.minTasks)
+    return { resample, settled: Promise.resolve() };
+  const early = resample(tasks, resamples);
+  // Awaited by classification; a failure surfaces there, not as an unhandled rejection.
+  const settled = early.catch(() => undefined);
+  return {
+    settled,
+    resample: async (records) => {
+      const ids = new Set(records.map((record) => record.taskId));
+      return (await early).filter((run) => ids.has(run.taskId));
+    },
+  };
+}
+
 /**
  * Diagnoses a batch jointly: evidence per failed rollout → failure notes (batched) →
  * deterministic grouping + one merge call → systematic vs model-specific classification.
@@ -56,45 +93,55 @@ export async function diagnoseBatch(options: {
     stage: "diagnoseBatch",
   });
   const failed = options.records.filter((record) => !record.verdict.pass);
-  const raw = extractBatchEvidence({
-    records: failed,
-    tasks: options.tasks,
-    stepLimit: options.stepLimit,
-  });
-  const evidence =
-    raw.length === 0
-      ? raw
-      : await writeFailureNotes({
-          evidence: raw,
-          records: failed,
-          tasks: options.tasks,
-          refiner: options.refiner,
-          notesPerCall: options.notesPerCall,
-        });
-  const { patterns, groups, merged } = await aggregateFailures({
-    evidence,
-    records: failed,
-    tasks: options.tasks,
-    refiner: options.refiner,
-  });
-  const classified = await classifyPatterns({
-    patterns,
-    records: failed,
-    minSupport: options.minSupport,
+  const early = startResample({
+    failed,
     resample: options.resample,
-    resamples: options.resamples,
-    probe: options.probe,
+    resamples: options.resamples ?? 1,
+    minTasks: options.minSupport.tasks,
   });
-  const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
-  return {
-    evidence,
-    patterns: classified,
-    stats: {
-      failures: evidence.length,
-      groups: groups.length,
-      merged,
-      systematic,
-      modelSpecific: classified.length - systematic,
-    },
-  };
+  try {
+    const raw = extractBatchEvidence({
+      records: failed,
+      tasks: options.tasks,
+      stepLimit: options.stepLimit,
+    });
+    const evidence =
+      raw.length === 0
+        ? raw
+        : await writeFailureNotes({
+            evidence: raw,
+            records: failed,
+            tasks: options.tasks,
+            refiner: options.refiner,
+            notesPerCall: options.notesPerCall,
+          });
+    const { patterns, groups, merged } = await aggregateFailures({
+      evidence,
+      records: failed,
+      tasks: options.tasks,
+      refiner: options.refiner,
+    });
+    const classified = await classifyPatterns({
+      patterns,
+      records: failed,
+      minSupport: options.minSupport,
+      resample: early.resample,
+      resamples: options.resamples,
+      probe: options.probe,
+    });
+    const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
+    return {
+      evidence,
+      patterns: classified,
+      stats: {
+        failures: evidence.length,
+        groups: groups.length,
+        merged,
+        systematic,
+        modelSpecific: classified.length - systematic,
+      },
+    };
+  } finally {
+    await early.settled;
+  }
 }
