@@ -167,6 +167,14 @@ describe("ecdysis eval (end to end on the sim)", () => {
       cwd: cacheFree,
     });
     expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("is shard 1/3 again");
+    // Merging only some of the shards is refused, naming the missing ones; nothing is written.
+    const partial = await runCli(["merge", "--out", "partial", shardDirs[0], shardDirs[2]], {
+      cwd: cacheFree,
+    });
+    expect(partial.code).toBe(2);
+    expect(partial.stderr).toContain("shard 2/3 missing");
+    await expect(readdir(join(cacheFree, "partial"))).rejects.toThrow();
   });
 
   it("resumes a killed run without calling the model again for finished rollouts", async () => {

@@ -7,6 +7,7 @@ import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 import { formatEvalSummary } from "./eval-summary.js";
+import { writeShardMarker } from "./shard-marker.js";
 
 const evalFlagsSchema = z
   .object({
@@ -62,6 +63,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       signal: io.signal,
     });
     await writeEvalOutput(outDir, { results, records });
+    await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
       (name) => results[name],
     );

@@ -7,6 +7,7 @@ import { RolloutCache } from "../eval/rollout-cache.js";
 import type { EvalResult } from "../eval/types.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 import { formatEvalSummary } from "./eval-summary.js";
+import { checkShardsComplete, readShardMarker } from "./shard-marker.js";
 
 const mergeFlagsSchema = z.object({ out: z.string().min(1) }).strict();
 
@@ -20,7 +21,8 @@ Reads eval.json (and eval-<split>.json) plus records.jsonl from each shard folde
 DIR/eval.json — the same result an unsharded run gives — DIR/records.jsonl (the union of the
 records) and DIR/cache/rollouts/ (a rollout cache holding them: point a later run's 'cacheDir'
 at DIR/cache and eval, evolve and gate find these rollouts done).
-Shards must come from one evaluation (same split, harness and model) and be disjoint.
+Shards must come from one evaluation (same split, harness and model), be disjoint and complete
+(every shard I/N of the run, as recorded in each folder's shard.json).
 
 Example: ecdysis merge --out merged shard-1 shard-2 shard-3
 `,
@@ -30,8 +32,10 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const flags = validateFlags("merge", mergeFlagsSchema, args.values);
     if (args.positionals.length === 0)
       throw new InputError("ecdysis merge", "give at least one shard folder");
-    const shards = await Promise.all(
-      args.positionals.map((dir) => readEvalOutput(resolvePath(io, dir))),
+    const dirs = args.positionals.map((dir) => resolvePath(io, dir));
+    const shards = await Promise.all(dirs.map((dir) => readEvalOutput(dir)));
+    checkShardsComplete(
+      await Promise.all(dirs.map(async (dir) => ({ dir, marker: await readShardMarker(dir) }))),
     );
     const names = new Set(shards.flatMap((shard) => Object.keys(shard.results)));
     const results: Record<string, EvalResult> = {};
@@ -43,7 +47,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
           "present in some shard folders but not in others; shards must use the same --split",
         );
       }
-      results[name] = mergeEvalResults(parts as EvalResult[], name);
+      results[name] = mergeEvalResults(parts as EvalResult[], `${name} of ${dirs.join(", ")}`);
     }
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
