@@ -4,7 +4,43 @@ import { fakeStages } from "../testing/fake-stages.js";
 import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
 import { iterativeStrategy } from "./iterative.js";
 
+async function runIterative(options: { evolve: Record<string, unknown>; patience?: number }) {
+  const loaded = await fakeProject({
+    train: [
+      ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+      ...specs({ prefix: "d", count: 2, fault: "date", categories: ["a"] }),
+      ...specs({ prefix: "n", count: 2, categories: ["z"] }),
+    ],
+    heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+    evolve: { iterativeMinibatch: 1, ...options.evolve },
+  });
+  return runEvolve({
+    loaded,
+    strategy: iterativeStrategy({ patience: options.patience }),
+    outDir: `${loaded.root}/out`,
+    models: { agent: fakeAgentModel({ breaks: { "fix:date": "z" } }), refiner: fakeRefinerModel() },
+    deps: fakeStages().deps,
+    clock: { now: () => 0 },
+  });
+}
+
 describe("iterative strategy", () => {
+  it("has no patience by default: like GEPA it searches until maxIterations (or the budget) is spent", async () => {
+    const result = await runIterative({ evolve: { maxIterations: 7 } });
+    expect(result.stoppedBy).toBe("max-iterations");
+    expect(result.iterations).toHaveLength(7);
+  });
+
+  it("stops after evolve.patience proposals without improvement when it is set", async () => {
+    const result = await runIterative({ evolve: { maxIterations: 7, patience: 2 } });
+    expect(result.stoppedBy).toBe("patience");
+    expect(result.iterations.slice(-2).map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "rejected",
+    ]);
+    expect(result.iterations.length).toBeLessThan(7);
+  });
+
   it("keeps a candidate only when full-train accuracy is strictly higher", async () => {
     const loaded = await fakeProject({
       train: [

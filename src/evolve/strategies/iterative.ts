@@ -6,7 +6,10 @@ import { guardProposal } from "./guard-proposal.js";
 
 /** Options of the iterative baseline. */
 export interface IterativeOptions {
-  /** Proposals in a row without improvement before it stops (default 3). */
+  /**
+   * Proposals in a row without improvement before it stops. Defaults to `evolve.patience`;
+   * unset there too, there is none: the search runs until its budget or maxIterations is spent.
+   */
   patience?: number;
 }
 
@@ -28,17 +31,18 @@ function pickFailures(
  * The iterative baseline (per-instance search, as GEPA-style optimisers do): evaluate the full
  * train split; then, serially, show `iterativeMinibatch` failure(s) to one reflector, guard its
  * edits, re-evaluate the candidate on the FULL train split and keep it only when its accuracy is
- * strictly higher. Stops on budget, `maxIterations` proposals, or `patience` proposals without
- * improvement. Each evaluation uses the same rollout concurrency as ecdysis: what is serial is
+ * strictly higher. Stops on budget or `maxIterations` proposals — like GEPA, which searches until
+ * `max_metric_calls` is spent — or, only when a patience is set, after that many proposals
+ * without improvement. Each evaluation uses the same rollout concurrency as ecdysis: what is serial is
  * proposal → full evaluation → next proposal, as in the method it stands for.
  */
 export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
-  const patience = options.patience ?? 3;
   return {
     name: "iterative",
     async run(context, progress): Promise<StrategyOutcome> {
       const { config, deps, models } = context;
       const evolve = config.evolve;
+      const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
       let current: { result: EvalResult; records: RolloutRecord[] } = await context.stage(
         "iterative/evaluate-seed",
         () =>
