@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
+import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
 import { runEvolve, runGate } from "../evolve/index.js";
 import { loadHarness } from "../harness/load-harness.js";
@@ -52,6 +53,11 @@ function stripMarker(text: string): string {
   return text.replace(`${gateCommentMarker}\n`, "").replace(gateCommentMarker, "");
 }
 
+/** Progress in the job log: plain lines (start, every ~10 s, end with accuracy) under CI. */
+function logProgress() {
+  return createProgress({ stream: process.stderr, env: process.env });
+}
+
 /** The engine of src/config, src/eval, src/evolve and src/report behind the Action's port. */
 export function realCore(): ActionCore {
   return {
@@ -75,7 +81,7 @@ export function realCore(): ActionCore {
 
     async evolve({ configPath, outDir, llm, overrides, runId, runUrl }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
-      const result = await runEvolve({ loaded, outDir });
+      const result = await runEvolve({ loaded, outDir, progress: logProgress() });
       const secrets = secretsOf(llm);
       const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
       return {
@@ -118,7 +124,7 @@ export function realCore(): ActionCore {
 
     async eval({ configPath, outDir, llm }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm);
-      const run = await runEval({ loaded, split: "heldout" });
+      const run = await runEval({ loaded, split: "heldout", progress: logProgress() });
       await writeEvalOutput(outDir, { results: run.results, records: run.records });
       const result = run.results["eval.json"];
       const [low, high] = result.interval;
