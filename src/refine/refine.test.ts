@@ -73,6 +73,66 @@ describe("refine", () => {
     ]);
   });
 
+  it("shows a re-attempted pattern its own earlier attempts; pruned changes are not listed as rejections", async () => {
+    const provider = roleProvider(defaultScripts);
+    const change = (text: string, patterns: string[]) => ({
+      hms: {
+        changes: [
+          {
+            module: "prompt" as const,
+            change: text,
+            patterns,
+            expectedEffect: "",
+            regressionRisks: "",
+          },
+        ],
+      },
+      patternIds: patterns,
+    });
+    await refine({
+      patterns: [makePattern("p1"), makePattern("p2")],
+      harness,
+      refiner: provider,
+      rejected: [
+        {
+          ...change("Add rule: Think step by step.", ["p1"]),
+          reason: "cheap validation: fixed 0 ≤ broken 0",
+        },
+        {
+          ...change("Add rule: Avoid assumptions.", ["p1"]),
+          reason: "pruned: fixed none of its targets",
+          pruned: true,
+        },
+      ],
+      skepticRounds: 2,
+    });
+    for (const call of [provider.calls[0], provider.calls[1]]) {
+      const evidence = evidenceOf(call) as {
+        patterns: { id: string; previousAttempts?: { changes: string[]; outcome: string }[] }[];
+        rejected: { changes: { change: string }[] }[];
+      };
+      expect(evidence.patterns.map((pattern) => [pattern.id, pattern.previousAttempts])).toEqual([
+        [
+          "p1",
+          [
+            expect.objectContaining({
+              changes: ["Add rule: Think step by step."],
+              outcome: "rejected",
+            }),
+            expect.objectContaining({
+              changes: ["Add rule: Avoid assumptions."],
+              outcome: "inconclusive",
+            }),
+          ],
+        ],
+        ["p2", undefined],
+      ]);
+      expect(evidence.rejected.map((proposal) => proposal.changes[0].change)).toEqual([
+        "Add rule: Think step by step.",
+      ]);
+    }
+  });
+
   it("revises then accepts: the Architect sees the objections and its previous HMS", async () => {
     const provider = roleProvider({
       ...defaultScripts,
