@@ -2,13 +2,7 @@ import type { PlannedEdit } from "../../harness/types.js";
 import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
 import type { PatternView, RefinementView, RejectedProposalView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
-import type {
-  IterationRecord,
-  PrunedChange,
-  Strategy,
-  StrategyOutcome,
-  StrategyProgress,
-} from "../types.js";
+import type { IterationRecord, PrunedChange, Strategy, StrategyOutcome } from "../types.js";
 import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
 import { identicalRejected, mayAttempt } from "./pattern-memory.js";
