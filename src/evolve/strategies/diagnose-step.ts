@@ -40,7 +40,7 @@ export function diagnoseStep(options: {
                   harness,
                   samples: k,
                   firstSample: config.samples,
-                  label: `iteration ${index}: resample`,
+                  label: `iteration ${index}: re-sampling failures`,
                 })
               ).records
           : undefined,
