@@ -128,7 +128,7 @@ describe("checkClaims", () => {
     expect(speedup).toMatchObject({ claim: "speedup", holds: false });
     expect(speedup.measured).toMatch(/^0\.00× \(1 pair\(s\), 1 not matched/);
     expect(speedup.explanation).toMatch(
-      /never reached iterative's best train accuracy on w seed 1 \(A\* 75%\)/,
+      /never reached iterative's best train accuracy on w seed 1 \(A\* 75\.0%\)/,
     );
     expect(speedup.explanation).toMatch(/Ecdysis at 0\.10 s, iterative at 0\.90 s\.$/);
   });
