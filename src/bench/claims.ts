@@ -166,7 +166,10 @@ function timeToMatchCheck(options: {
     failed.length === 0
       ? ""
       : ` Ecdysis never reached iterative's best train accuracy on ${failed
-          .map((pair) => `${pair.world} seed ${pair.seed} (A* ${((pair.target ?? 0) * 100).toFixed(1)}%)`)
+          .map(
+            (pair) =>
+              `${pair.world} seed ${pair.seed} (A* ${((pair.target ?? 0) * 100).toFixed(1)}%)`,
+          )
           .join(", ")}; each such pair counts as 0×.`;
   const partial = pairs.some((pair) => !pair.fullTrainSplit)
     ? " Some trajectories were measured on a batch smaller than the train split."
