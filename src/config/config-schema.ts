@@ -88,6 +88,11 @@ export const evolveConfigSchema = z
     regressionSample: z.number().int().min(0).default(12),
     /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
     alpha: z.number().gt(0).lt(1).default(0.1),
+    /**
+     * Extra samples of every discordant task, under both harnesses, before the paired test: one
+     * draw per task cannot tell a consistent fix from sampling noise when few tasks flip.
+     */
+    confirmSamples: z.number().int().min(0).max(8).default(2),
     /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
     maxAttemptsPerPattern: z.number().int().min(1).default(3),
     /**

@@ -76,3 +76,44 @@ export function isPromising(comparison: PairedComparison): boolean {
 export function isAccepted(comparison: PairedComparison, alpha: number): boolean {
   return comparison.fixed.length > comparison.broken.length && comparison.pValue < alpha;
 }
+
+/** Pass/fail per (task, sample index) of one harness. */
+export type SampleOutcomes = ReadonlyMap<string, ReadonlyMap<number, boolean>>;
+
+/** Paired outcomes counted per sample draw over the discordant tasks, with their p-value. */
+export interface SampleComparison {
+  /** Sample pairs (same task, same sample index) compared. */
+  pairs: number;
+  /** Pairs failed under the parent and passed under the candidate. */
+  fixed: number;
+  /** Pairs passed under the parent and failed under the candidate. */
+  broken: number;
+  /** One-sided exact McNemar p-value over the sample pairs. */
+  pValue: number;
+}
+
+/**
+ * Pairs two harnesses draw by draw (same task, same sample index, so the same request seed):
+ * a fix that holds on every re-sample counts once per draw, a flip that comes and goes cancels
+ * out. The test is against sampling noise; generalisation is the held-out gate's job.
+ */
+export function compareSamples(
+  parent: SampleOutcomes,
+  candidate: SampleOutcomes,
+): SampleComparison {
+  let pairs = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [taskId, draws] of parent) {
+    const other = candidate.get(taskId);
+    if (!other) continue;
+    for (const [sample, passedBefore] of draws) {
+      const passedAfter = other.get(sample);
+      if (passedAfter === undefined) continue;
+      pairs += 1;
+      if (!passedBefore && passedAfter) fixed += 1;
+      if (passedBefore && !passedAfter) broken += 1;
+    }
+  }
+  return { pairs, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+}

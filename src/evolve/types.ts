@@ -2,7 +2,7 @@ import type { EcdysisConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
-import type { PairedComparison } from "./acceptance.js";
+import type { PairedComparison, SampleComparison } from "./acceptance.js";
 import type { Spend } from "./budget.js";
 import type { EvolveDeps, GuardContextLike, Models } from "./deps.js";
 import type { Rng } from "./rng.js";
@@ -68,6 +68,8 @@ export interface IterationRecord {
     /** Cheap validation again, of the candidate without the pruned changes (only when some were pruned). */
     cheapPruned?: PairedComparison;
     full?: PairedComparison;
+    /** The discordant tasks of the full batch re-drawn under both harnesses (`confirmSamples`). */
+    confirm?: SampleComparison;
     candidate?: Score;
   };
   /** Changes dropped by per-change attribution (ecdysis). */

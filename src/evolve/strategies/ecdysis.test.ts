@@ -169,11 +169,25 @@ describe("ecdysis strategy", () => {
       ...specs({ prefix: "n", count: 5 }),
     ];
     const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
-    const strict = await run({ train, heldout, evolve: { alpha: 0.1 } });
+    const strict = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 0 } });
     expect(strict.result.iterations[0].verdict).toBe("rejected");
     expect(strict.result.iterations[0].validation.full?.pValue).toBeCloseTo(0.125);
-    const lenient = await run({ train, heldout, evolve: { alpha: 0.2 } });
+    const lenient = await run({ train, heldout, evolve: { alpha: 0.2, confirmSamples: 0 } });
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
+  });
+
+  it("re-draws too few flipped tasks and accepts a fix that holds on every draw", async () => {
+    const train = [
+      ...specs({ prefix: "c", count: 3, fault: "calc" }),
+      ...specs({ prefix: "n", count: 5 }),
+    ];
+    const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
+    const { result } = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 2 } });
+    const first = result.iterations[0];
+    expect(first.validation.full?.pValue).toBeCloseTo(0.125);
+    // 3 flipped tasks × (the first draw + 2 re-draws), all fixed under the candidate.
+    expect(first.validation.confirm).toMatchObject({ pairs: 9, fixed: 9, broken: 0 });
+    expect(first.verdict).toBe("accepted");
   });
 
   it("stops at once when every batch task passes", async () => {

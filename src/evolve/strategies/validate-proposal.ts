@@ -6,6 +6,7 @@ import type { PatternView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { IterationRecord, PrunedChange, StrategyContext } from "../types.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
+import { confirmDiscordant } from "./confirm-discordant.js";
 
 /** The decision on one guarded proposal. */
 export type ValidationOutcome =
@@ -26,7 +27,9 @@ const maxPruneRounds = 3;
  * regression sample of passing tasks) → per-change attribution: changes that fixed none of their
  * own pattern's failing members are pruned (recorded in `record.pruned` and reported through
  * `onPruned`) and the cheap subset re-run on the candidate without them → fixed > broken →
- * full batch → one-sided exact McNemar. Writes the comparisons into `record.validation`.
+ * full batch → one-sided exact McNemar; when too few tasks flipped for that test, the flipped
+ * tasks are re-drawn `confirmSamples` times under both harnesses and tested draw by draw.
+ * Writes the comparisons into `record.validation`.
  */
 export async function validateProposal(options: {
   context: StrategyContext;
@@ -113,19 +116,42 @@ export async function validateProposal(options: {
   const fullEval = await context.stage(`iteration-${index}/validate-full`, () =>
     context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` }),
   );
-  const full = comparePaired(before, passMapOf(fullEval.result));
+  const after = passMapOf(fullEval.result);
+  const full = comparePaired(before, after);
   record.validation.full = full;
   record.validation.candidate = scoreOf(fullEval.result);
-  if (!isAccepted(full, evolve.alpha))
+  const tally = `fixed ${full.fixed.length}, broken ${full.broken.length}`;
+  if (full.fixed.length <= full.broken.length)
+    return { verdict: "rejected", reason: `full batch: ${tally}` };
+  if (isAccepted(full, evolve.alpha))
+    return accepted(`${tally}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`);
+  if (evolve.confirmSamples === 0)
     return {
       verdict: "rejected",
-      reason: `full batch: fixed ${full.fixed.length}, broken ${full.broken.length}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
+      reason: `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
     };
-  return {
-    verdict: "accepted",
+  // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw.
+  const confirm = await confirmDiscordant({
+    context,
+    index,
+    batch,
+    full,
+    before,
+    after,
+    parent: options.parent,
     candidate,
-    kept,
-    accuracy: fullEval.result.accuracy,
-    reason: `fixed ${full.fixed.length}, broken ${full.broken.length}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`,
+    samples: evolve.confirmSamples,
+  });
+  record.validation.confirm = confirm;
+  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}`;
+  if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
+    return accepted(`${tally}; ${draws} < ${evolve.alpha}`);
+  return {
+    verdict: "rejected",
+    reason: `full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`,
   };
+
+  function accepted(reason: string): ValidationOutcome {
+    return { verdict: "accepted", candidate, kept, accuracy: fullEval.result.accuracy, reason };
+  }
 }
