@@ -80,6 +80,7 @@ export function toRejectedProposal(view: RejectedProposalView): RejectedProposal
     reason: view.reason,
     patternIds: view.patterns,
     ...(view.pruned ? { pruned: true } : {}),
+    ...(view.earlierHarness ? { earlierHarness: true } : {}),
   };
 }
 

@@ -83,6 +83,8 @@ export const rejectedProposalViewSchema = z.object({
   pruned: z.boolean().optional(),
   /** The harness the edits were tried on (a pruned change may be retried on another one). */
   parentHash: z.string().optional(),
+  /** Tried on an earlier harness than the one being refined now. */
+  earlierHarness: z.boolean().optional(),
 });
 /** A proposal the loop rejected. */
 export type RejectedProposalView = z.infer<typeof rejectedProposalViewSchema>;

@@ -70,6 +70,11 @@ export interface IterationRecord {
     full?: PairedComparison;
     /** The discordant tasks of the full batch re-drawn under both harnesses (`confirmSamples`). */
     confirm?: SampleComparison;
+    /** A rejected bundle's changes tried one by one on the parent (kept: fixes more than it breaks alone). */
+    ablation?: { patterns: string[]; fixed: number; broken: number; kept: boolean }[];
+    /** The full batch (and its re-draws) of the candidate rebuilt from the kept changes. */
+    fullAblated?: PairedComparison;
+    confirmAblated?: SampleComparison;
     candidate?: Score;
   };
   /** Changes dropped by per-change attribution (ecdysis). */

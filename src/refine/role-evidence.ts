@@ -64,16 +64,20 @@ export function rejectedForPattern(pattern: FailurePattern, rejected: RejectedPr
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
       changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
-      outcome: proposal.pruned ? "inconclusive" : "rejected",
+      outcome: proposal.pruned
+        ? "inconclusive"
+        : proposal.earlierHarness
+          ? "rejected on an earlier harness"
+          : "rejected",
       why: untrustedText(proposal.reason, 300),
     })),
   };
 }
 
-/** Previously rejected proposals, newest last, bounded. */
+/** Proposals rejected on the harness being refined, newest last, bounded. */
 export function rejectedForRoles(rejected: RejectedProposal[]) {
   return rejected
-    .filter((proposal) => !proposal.pruned)
+    .filter((proposal) => !proposal.pruned && !proposal.earlierHarness)
     .slice(-10)
     .map((proposal) => ({
       changes: proposal.hms.changes.map((change) => ({

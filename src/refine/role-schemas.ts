@@ -108,6 +108,8 @@ export const rejectedProposalSchema = z.object({
    * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
    */
   pruned: z.boolean().optional(),
+  /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
+  earlierHarness: z.boolean().optional(),
 });
 export type RejectedProposal = z.infer<typeof rejectedProposalSchema>;
 

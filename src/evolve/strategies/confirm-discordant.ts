@@ -43,6 +43,8 @@ function withFirstDraw(draws: Map<string, Map<number, boolean>>, first: PassMap)
 export async function confirmDiscordant(options: {
   context: StrategyContext;
   index: number;
+  /** Name of the full-batch stage this confirms (stage names must be unique per run). */
+  stage: string;
   batch: Task[];
   full: PairedComparison;
   before: PassMap;
@@ -55,7 +57,7 @@ export async function confirmDiscordant(options: {
   const discordant = new Set([...options.full.fixed, ...options.full.broken]);
   const tasks = options.batch.filter((task) => discordant.has(task.id));
   const run = (harness: LoadedHarness, side: string) =>
-    context.stage(`iteration-${index}/confirm-${side}`, () =>
+    context.stage(`iteration-${index}/${options.stage}-confirm-${side}`, () =>
       context.evaluate({
         tasks,
         harness,

@@ -190,6 +190,49 @@ describe("ecdysis strategy", () => {
     expect(first.verdict).toBe("accepted");
   });
 
+  it("tries a rejected bundle's changes one by one and keeps the one that helps alone", async () => {
+    const loaded = await fakeProject({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "d", count: 4, fault: "date", categories: ["a"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "date", categories: ["a"] }),
+      evolve: { maxIterations: 1 },
+    });
+    // Both real fixes come in one bundle, but the calc fix breaks every task of category b.
+    const { deps } = fakeStages({
+      propose: (patterns) => patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
+    });
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir: `${loaded.root}/out`,
+      models: {
+        agent: fakeAgentModel({ breaks: { "fix:calc": "b" } }),
+        refiner: fakeRefinerModel(),
+      },
+      deps,
+      clock,
+    });
+    const first = result.iterations[0];
+    expect(first.validation.full).toMatchObject({
+      fixed: expect.any(Array),
+      broken: expect.any(Array),
+    });
+    expect(first.validation.full?.broken).toHaveLength(6);
+    expect(first.validation.ablation).toEqual([
+      { patterns: ["calc"], fixed: 4, broken: 6, kept: false },
+      { patterns: ["date"], fixed: 4, broken: 0, kept: true },
+    ]);
+    expect(first.validation.fullAblated?.broken).toHaveLength(0);
+    expect(first.verdict).toBe("accepted");
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:date" },
+    ]);
+    expect(result.rejectedProposals.some((proposal) => /broke 6/.test(proposal.reason))).toBe(true);
+  });
+
   it("stops at once when every batch task passes", async () => {
     const { result, calls } = await run({
       train: specs({ prefix: "n", count: 4 }),

@@ -127,7 +127,13 @@ export function ecdysisStrategy(): Strategy {
             patterns: systematic,
             harness,
             refiner: models.refiner,
-            rejected: progress.rejected,
+            // A rejection on an earlier harness may no longer hold (the failure that sank it
+            // may be fixed since): the roles see it marked as such.
+            rejected: progress.rejected.map((proposal) =>
+              proposal.parentHash === harness.hash
+                ? proposal
+                : { ...proposal, earlierHarness: true },
+            ),
             skepticRounds: evolve.skepticRounds,
           }),
         );
@@ -139,6 +145,7 @@ export function ecdysisStrategy(): Strategy {
             reason,
             patterns: namesOf(addressed),
             hms: refinement.hms,
+            parentHash: harness.hash,
             ...(edits && edits.length > 0 ? { edits } : {}),
           });
           finish("rejected", reason);
@@ -171,6 +178,18 @@ export function ecdysisStrategy(): Strategy {
             for (const change of pruned)
               progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
             prunedAll = pruned.length > 0;
+          },
+          onDropped: (dropped) => {
+            for (const change of dropped)
+              progress.rejected.push({
+                hmsSummary: change.edits
+                  .map((edit) => `${edit.module}: ${edit.rationale}`)
+                  .join("; "),
+                reason: `alone it fixed ${change.alone.fixed.length} and broke ${change.alone.broken.length} of the tasks its bundle flipped`,
+                patterns: change.patternNames,
+                edits: change.edits,
+                parentHash: harness.hash,
+              });
           },
         });
         if (outcome.verdict === "rejected") {

@@ -41,8 +41,8 @@ function sortKeys(value: unknown): unknown {
 }
 
 /**
- * The rejected proposal whose edits are exactly these edits, if any. A pruned change counts only
- * on the harness it was tried on: on another parent the failure that masked it may be gone.
+ * The rejected proposal whose edits are exactly these edits, tried on this same harness. On
+ * another parent the failure that sank (or masked) it may be gone, so it may be tried again.
  */
 export function identicalRejected(
   edits: PlannedEdit[],
@@ -53,8 +53,6 @@ export function identicalRejected(
   const key = editsKey(edits);
   return rejected.find(
     (proposal) =>
-      proposal.edits &&
-      (!proposal.pruned || proposal.parentHash === parentHash) &&
-      editsKey(proposal.edits) === key,
+      proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key,
   );
 }

@@ -1,10 +1,18 @@
 import type { Task } from "../../config/task-schema.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
-import { comparePaired, isAccepted, isPromising, type PassMap } from "../acceptance.js";
+import {
+  comparePaired,
+  isAccepted,
+  isPromising,
+  type PairedComparison,
+  type PassMap,
+  type SampleComparison,
+} from "../acceptance.js";
 import { passMapOf, restrictPassMap, scoreOf } from "../records.js";
 import type { PatternView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
-import type { IterationRecord, PrunedChange, StrategyContext } from "../types.js";
+import type { IterationRecord, PrunedChange, Score, StrategyContext } from "../types.js";
+import { type AblatedChange, ablateChanges } from "./ablate-changes.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
 import { confirmDiscordant } from "./confirm-discordant.js";
 
@@ -42,6 +50,8 @@ export async function validateProposal(options: {
   addressed: PatternView[];
   record: IterationRecord;
   onPruned: (pruned: PrunedChange[]) => void;
+  /** Changes of a rejected bundle that hurt on their own (remembered as rejected). */
+  onDropped: (dropped: AblatedChange[]) => void;
 }): Promise<ValidationOutcome> {
   const { context, index, batch, before, record } = options;
   const evolve = context.config.evolve;
@@ -113,27 +123,111 @@ export async function validateProposal(options: {
       verdict: "rejected",
       reason: `cheap validation: fixed ${cheap.fixed.length} ≤ broken ${cheap.broken.length}`,
     };
-  const fullEval = await context.stage(`iteration-${index}/validate-full`, () =>
+  const shared = { context, index, batch, before, parent: options.parent };
+  const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
+  record.validation.full = first.full;
+  record.validation.confirm = first.confirm;
+  record.validation.candidate = first.score;
+  if (first.verdict === "accepted") return first;
+  // A rejected bundle: try each of its changes alone and keep the ones that help on their own.
+  const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
+  if (changes.length < 2) return first;
+  const ablated = await ablateChanges({
+    context,
+    index,
+    batch,
+    before,
+    parent: options.parent,
+    changes,
+    flipped: [...first.full.fixed, ...first.full.broken],
+  });
+  record.validation.ablation = ablated.map((change) => ({
+    patterns: change.patternNames,
+    fixed: change.alone.fixed.length,
+    broken: change.alone.broken.length,
+    kept: change.kept,
+  }));
+  const helping = ablated.filter((change) => change.kept);
+  if (helping.length === 0 || helping.length === ablated.length) return first;
+  options.onDropped(ablated.filter((change) => !change.kept));
+  const rebuilt = context.deps.applyEdits({
+    harness: options.parent,
+    edits: helping.flatMap((change) => change.edits),
+    guard: context.guard,
+  });
+  record.candidateHash = rebuilt.harness.hash;
+  const second = await testOnBatch({
+    ...shared,
+    candidate: rebuilt.harness,
+    kept: rebuilt.applied,
+    stage: "validate-full-ablated",
+  });
+  record.validation.fullAblated = second.full;
+  record.validation.confirmAblated = second.confirm;
+  if (second.score) record.validation.candidate = second.score;
+  return second.verdict === "accepted"
+    ? second
+    : {
+        verdict: "rejected",
+        reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
+      };
+}
+
+type BatchTest = ValidationOutcome & {
+  full: PairedComparison;
+  confirm?: SampleComparison;
+  score?: Score;
+};
+
+/** Full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test. */
+async function testOnBatch(options: {
+  context: StrategyContext;
+  index: number;
+  batch: Task[];
+  before: PassMap;
+  parent: LoadedHarness;
+  candidate: LoadedHarness;
+  kept: PlannedEdit[];
+  stage: string;
+}): Promise<BatchTest> {
+  const { context, index, batch, before, candidate, kept, stage } = options;
+  const evolve = context.config.evolve;
+  const fullEval = await context.stage(`iteration-${index}/${stage}`, () =>
     context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` }),
   );
   const after = passMapOf(fullEval.result);
   const full = comparePaired(before, after);
-  record.validation.full = full;
-  record.validation.candidate = scoreOf(fullEval.result);
+  const score = scoreOf(fullEval.result);
   const tally = `fixed ${full.fixed.length}, broken ${full.broken.length}`;
-  if (full.fixed.length <= full.broken.length)
-    return { verdict: "rejected", reason: `full batch: ${tally}` };
+  const accepted = (reason: string, confirm?: SampleComparison): BatchTest => ({
+    verdict: "accepted",
+    candidate,
+    kept,
+    accuracy: fullEval.result.accuracy,
+    reason,
+    full,
+    confirm,
+    score,
+  });
+  const rejected = (reason: string, confirm?: SampleComparison): BatchTest => ({
+    verdict: "rejected",
+    reason,
+    full,
+    confirm,
+    score,
+  });
+  if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
     return accepted(`${tally}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`);
   if (evolve.confirmSamples === 0)
-    return {
-      verdict: "rejected",
-      reason: `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
-    };
+    return rejected(
+      `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
+    );
   // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw.
   const confirm = await confirmDiscordant({
     context,
     index,
+    stage,
     batch,
     full,
     before,
@@ -142,16 +236,8 @@ export async function validateProposal(options: {
     candidate,
     samples: evolve.confirmSamples,
   });
-  record.validation.confirm = confirm;
   const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}`;
   if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
-    return accepted(`${tally}; ${draws} < ${evolve.alpha}`);
-  return {
-    verdict: "rejected",
-    reason: `full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`,
-  };
-
-  function accepted(reason: string): ValidationOutcome {
-    return { verdict: "accepted", candidate, kept, accuracy: fullEval.result.accuracy, reason };
-  }
+    return accepted(`${tally}; ${draws} < ${evolve.alpha}`, confirm);
+  return rejected(`full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`, confirm);
 }
