@@ -93,6 +93,11 @@ export const evolveConfigSchema = z
      * draw per task cannot tell a consistent fix from sampling noise when few tasks flip.
      */
     confirmSamples: z.number().int().min(0).max(8).default(2),
+    /**
+     * When a candidate breaks tasks that passed before, diagnose what it broke and refine a
+     * follow-up change on top of it (one round) before giving the proposal up.
+     */
+    repairRegressions: z.boolean().default(true),
     /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
     maxAttemptsPerPattern: z.number().int().min(1).default(3),
     /**

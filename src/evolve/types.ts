@@ -77,6 +77,8 @@ export interface IterationRecord {
     confirmAblated?: SampleComparison;
     candidate?: Score;
   };
+  /** A rejected candidate's repair round: its regressions diagnosed and refined on top (ecdysis). */
+  repair?: IterationRecord;
   /** Changes dropped by per-change attribution (ecdysis). */
   pruned?: PrunedChange[];
   verdict: "accepted" | "rejected" | "no-proposal" | "stopped";

@@ -24,6 +24,8 @@ export interface AblatedChange {
 export async function ablateChanges(options: {
   context: StrategyContext;
   index: number;
+  /** Prefix of the journal stages. */
+  scope: string;
   batch: Task[];
   before: PassMap;
   parent: LoadedHarness;
@@ -41,7 +43,7 @@ export async function ablateChanges(options: {
         edits: change.edits,
         guard: context.guard,
       }).harness;
-      const run = await context.stage(`iteration-${index}/ablate-${position + 1}`, () =>
+      const run = await context.stage(`${options.scope}/ablate-${position + 1}`, () =>
         context.evaluate({
           tasks,
           harness: alone,

@@ -52,8 +52,10 @@ export function attributeChanges(options: {
 
 /** The changes that fixed none of their own targets, as recorded in the iteration. */
 export function prunedChanges(attributions: ChangeAttribution[]): PrunedChange[] {
+  // A change with no failing target in the batch (e.g. one that repairs what another change
+  // broke) cannot be judged this way; it is left to the paired tests.
   return attributions
-    .filter((change) => change.fixed.length === 0)
+    .filter((change) => change.targets.length > 0 && change.fixed.length === 0)
     .map((change) => ({
       edits: change.edits,
       patterns: change.patterns.map((pattern) => pattern.id),

@@ -57,7 +57,7 @@ export async function confirmDiscordant(options: {
   const discordant = new Set([...options.full.fixed, ...options.full.broken]);
   const tasks = options.batch.filter((task) => discordant.has(task.id));
   const run = (harness: LoadedHarness, side: string) =>
-    context.stage(`iteration-${index}/${options.stage}-confirm-${side}`, () =>
+    context.stage(`${options.stage}-confirm-${side}`, () =>
       context.evaluate({
         tasks,
         harness,

@@ -72,6 +72,7 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
       breaks: { "fix:calc": "b" },
+      evolve: { repairRegressions: false },
     });
     expect(result.iterations[0].verdict).toBe("rejected");
     expect(result.iterations[0].reason).toMatch(/^cheap validation: fixed 3 ≤ broken 4/);
@@ -99,7 +100,7 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
       breaks: { "fix:calc": "b" },
-      evolve: { maxAttemptsPerPattern: 1 },
+      evolve: { maxAttemptsPerPattern: 1, repairRegressions: false },
     });
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
       "rejected",
@@ -231,6 +232,29 @@ describe("ecdysis strategy", () => {
       { kind: "add_rule", text: "fix:date" },
     ]);
     expect(result.rejectedProposals.some((proposal) => /broke 6/.test(proposal.reason))).toBe(true);
+  });
+
+  it("repairs what a candidate broke: diagnoses the regressions and validates the fix on top", async () => {
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+      breaks: { "fix:calc": "b" },
+      evolve: { maxIterations: 1 },
+    });
+    const first = result.iterations[0];
+    expect(first.validation.cheap?.broken.length).toBeGreaterThan(0);
+    // The broken tasks form their own pattern, refined on top of the candidate.
+    expect(first.repair?.diagnosis?.patterns.map((pattern) => pattern.name)).toEqual(["none"]);
+    expect(calls.refine[1].patterns.map((pattern) => pattern.name)).toEqual(["none"]);
+    expect(first.verdict).toBe("accepted");
+    expect(first.reason).toMatch(/^after repairing what it broke/);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
   });
 
   it("stops at once when every batch task passes", async () => {

@@ -3,9 +3,11 @@ import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js"
 import type { PatternView, RefinementView, RejectedProposalView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { IterationRecord, PrunedChange, Strategy, StrategyOutcome } from "../types.js";
+import type { AblatedChange } from "./ablate-changes.js";
 import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
 import { identicalRejected, mayAttempt } from "./pattern-memory.js";
+import { repairRegressions } from "./repair-regressions.js";
 import { validateProposal } from "./validate-proposal.js";
 
 /** The systematic patterns the applied edits name (all systematic ones when the edits name none of them). */
@@ -164,22 +166,13 @@ export function ecdysisStrategy(): Strategy {
         }
         record.candidateHash = guarded.candidate.hash;
         let prunedAll = false;
-        const outcome = await validateProposal({
-          context,
-          index,
-          batch,
-          before,
-          parent: harness,
-          candidate: guarded.candidate,
-          applied: guarded.applied,
-          addressed,
-          record,
-          onPruned: (pruned) => {
+        const callbacks = {
+          onPruned: (pruned: PrunedChange[]) => {
             for (const change of pruned)
               progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
             prunedAll = pruned.length > 0;
           },
-          onDropped: (dropped) => {
+          onDropped: (dropped: AblatedChange[]) => {
             for (const change of dropped)
               progress.rejected.push({
                 hmsSummary: change.edits
@@ -191,7 +184,43 @@ export function ecdysisStrategy(): Strategy {
                 parentHash: harness.hash,
               });
           },
+        };
+        let outcome = await validateProposal({
+          context,
+          index,
+          batch,
+          before,
+          parent: harness,
+          candidate: guarded.candidate,
+          applied: guarded.applied,
+          addressed,
+          record,
+          ...callbacks,
         });
+        if (
+          outcome.verdict === "rejected" &&
+          outcome.regressions?.length &&
+          evolve.repairRegressions
+        ) {
+          const repair = await repairRegressions({
+            context,
+            index,
+            batch,
+            before,
+            parent: harness,
+            candidate: guarded.candidate,
+            applied: guarded.applied,
+            addressed,
+            regressions: outcome.regressions,
+            callbacks,
+          });
+          record.repair = repair.record;
+          if (repair.outcome?.verdict === "accepted")
+            outcome = {
+              ...repair.outcome,
+              reason: `after repairing what it broke: ${repair.outcome.reason}`,
+            };
+        }
         if (outcome.verdict === "rejected") {
           // Pruned changes are already remembered one by one; the rest of the proposal as a whole.
           const rest = guarded.applied.filter(

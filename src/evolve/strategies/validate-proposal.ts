@@ -1,4 +1,5 @@
 import type { Task } from "../../config/task-schema.js";
+import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   comparePaired,
@@ -25,7 +26,12 @@ export type ValidationOutcome =
       reason: string;
       accuracy: number;
     }
-  | { verdict: "rejected"; reason: string };
+  | {
+      verdict: "rejected";
+      reason: string;
+      /** The candidate's failures on tasks that passed before (what its changes broke). */
+      regressions?: RolloutRecord[];
+    };
 
 /** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
 const maxPruneRounds = 3;
@@ -52,8 +58,11 @@ export async function validateProposal(options: {
   onPruned: (pruned: PrunedChange[]) => void;
   /** Changes of a rejected bundle that hurt on their own (remembered as rejected). */
   onDropped: (dropped: AblatedChange[]) => void;
+  /** Prefix of this validation's journal stages (default `iteration-<index>`). */
+  scope?: string;
 }): Promise<ValidationOutcome> {
   const { context, index, batch, before, record } = options;
+  const scope = options.scope ?? `iteration-${index}`;
   const evolve = context.config.evolve;
   const failingMembers = new Set(
     options.addressed
@@ -71,10 +80,17 @@ export async function validateProposal(options: {
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
   const runCheap = async (harness: LoadedHarness, stage: string) => {
-    const run = await context.stage(`iteration-${index}/${stage}`, () =>
+    const run = await context.stage(`${scope}/${stage}`, () =>
       context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` }),
     );
-    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+    const comparison = comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+    lastRecords = run.records;
+    return comparison;
+  };
+  let lastRecords: RolloutRecord[] = [];
+  const regressions = (comparison: PairedComparison, records: RolloutRecord[]) => {
+    const broken = new Set(comparison.broken);
+    return records.filter((rollout) => broken.has(rollout.taskId) && !rollout.verdict.pass);
   };
   let candidate = options.candidate;
   let kept = options.applied;
@@ -122,19 +138,22 @@ export async function validateProposal(options: {
     return {
       verdict: "rejected",
       reason: `cheap validation: fixed ${cheap.fixed.length} ≤ broken ${cheap.broken.length}`,
+      regressions: regressions(cheap, lastRecords),
     };
-  const shared = { context, index, batch, before, parent: options.parent };
+  const shared = { context, index, batch, before, parent: options.parent, scope };
   const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
   record.validation.full = first.full;
   record.validation.confirm = first.confirm;
   record.validation.candidate = first.score;
   if (first.verdict === "accepted") return first;
+  first.regressions = regressions(first.full, first.records);
   // A rejected bundle: try each of its changes alone and keep the ones that help on their own.
   const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
   if (changes.length < 2) return first;
   const ablated = await ablateChanges({
     context,
     index,
+    scope,
     batch,
     before,
     parent: options.parent,
@@ -170,6 +189,7 @@ export async function validateProposal(options: {
     : {
         verdict: "rejected",
         reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
+        regressions: first.regressions,
       };
 }
 
@@ -177,6 +197,7 @@ type BatchTest = ValidationOutcome & {
   full: PairedComparison;
   confirm?: SampleComparison;
   score?: Score;
+  records: RolloutRecord[];
 };
 
 /** Full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test. */
@@ -189,10 +210,11 @@ async function testOnBatch(options: {
   candidate: LoadedHarness;
   kept: PlannedEdit[];
   stage: string;
+  scope: string;
 }): Promise<BatchTest> {
-  const { context, index, batch, before, candidate, kept, stage } = options;
+  const { context, index, batch, before, candidate, kept, stage, scope } = options;
   const evolve = context.config.evolve;
-  const fullEval = await context.stage(`iteration-${index}/${stage}`, () =>
+  const fullEval = await context.stage(`${scope}/${stage}`, () =>
     context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` }),
   );
   const after = passMapOf(fullEval.result);
@@ -208,6 +230,7 @@ async function testOnBatch(options: {
     full,
     confirm,
     score,
+    records: fullEval.records,
   });
   const rejected = (reason: string, confirm?: SampleComparison): BatchTest => ({
     verdict: "rejected",
@@ -215,6 +238,7 @@ async function testOnBatch(options: {
     full,
     confirm,
     score,
+    records: fullEval.records,
   });
   if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
@@ -227,7 +251,7 @@ async function testOnBatch(options: {
   const confirm = await confirmDiscordant({
     context,
     index,
-    stage,
+    stage: `${scope}/${stage}`,
     batch,
     full,
     before,

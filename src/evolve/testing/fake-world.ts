@@ -43,7 +43,8 @@ function rulesOf(request: ChatRequest): string[] {
 /**
  * The fake agent model: like the sim, it answers only from the request. A task with a fault
  * answers correctly only when the system prompt has the rule `fix:<fault>`; a rule named in
- * `breaks` (rule → category) makes every task of that category answer wrongly.
+ * `breaks` (rule → category) makes every task of that category answer wrongly, unless the rule
+ * `fix:none` is also present (the fake diagnosis names the broken, fault-less tasks `none`).
  */
 export function fakeAgentModel(
   options: { breaks?: Record<string, string> } = {},
@@ -54,9 +55,11 @@ export function fakeAgentModel(
     const fault = faultOf(user);
     const category = /category=(\S+)/.exec(user)?.[1];
     const answer = /answer=(\S+)/.exec(user)?.[1] ?? "";
-    const broken = Object.entries(options.breaks ?? {}).some(
-      ([rule, target]) => rules.includes(rule) && category === target,
-    );
+    const broken =
+      !rules.includes("fix:none") &&
+      Object.entries(options.breaks ?? {}).some(
+        ([rule, target]) => rules.includes(rule) && category === target,
+      );
     const fixed = fault === "none" || rules.includes(`fix:${fault}`);
     return { content: fixed && !broken ? answer : "wrong" };
   }, "fake-agent");

@@ -1,0 +1,97 @@
+import type { Task } from "../../config/task-schema.js";
+import type { RolloutRecord } from "../../eval/types.js";
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import type { PassMap } from "../acceptance.js";
+import type { PatternView } from "../stage-views.js";
+import type { IterationRecord, StrategyContext } from "../types.js";
+import { guardProposal } from "./guard-proposal.js";
+import { type ValidationOutcome, validateProposal } from "./validate-proposal.js";
+
+/**
+ * One repair round for a rejected candidate that broke tasks which passed before: its new
+ * failures are diagnosed across instances (they are systematic by construction — our change
+ * caused them), the roles refine a follow-up change on top of the candidate, and the combined
+ * proposal (original + repair edits) is validated against the parent like any other. A change
+ * that exposes a latent deficiency (a tool whose malformed calls now fail) then travels with the
+ * fix for what it exposed, instead of being thrown away.
+ */
+export async function repairRegressions(options: {
+  context: StrategyContext;
+  index: number;
+  batch: Task[];
+  before: PassMap;
+  parent: LoadedHarness;
+  candidate: LoadedHarness;
+  applied: PlannedEdit[];
+  addressed: PatternView[];
+  regressions: RolloutRecord[];
+  callbacks: Pick<Parameters<typeof validateProposal>[0], "onPruned" | "onDropped">;
+}): Promise<{ record: IterationRecord; outcome?: ValidationOutcome }> {
+  const { context, index, batch, candidate } = options;
+  const { deps, models, config } = context;
+  const scope = `iteration-${index}/repair`;
+  const record: IterationRecord = {
+    index,
+    parentHash: options.parent.hash,
+    batch: { taskIds: [], score: { accuracy: 0, n: 0, interval: [0, 0] } },
+    applied: [],
+    guardRejections: [],
+    validation: {},
+    verdict: "no-proposal",
+    reason: "",
+    accuracyAfter: 0,
+    traces: [],
+  };
+  const diagnosis = await context.stage(`${scope}/diagnose`, () =>
+    deps.diagnose({
+      records: options.regressions,
+      tasks: batch,
+      refiner: models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps,
+    }),
+  );
+  record.diagnosis = diagnosis;
+  const patterns = diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  if (patterns.length === 0) {
+    record.reason = "no systematic pattern among the regressions";
+    return { record };
+  }
+  const refinement = await context.stage(`${scope}/refine`, () =>
+    deps.refine({
+      patterns,
+      harness: candidate,
+      refiner: models.refiner,
+      rejected: [],
+      skepticRounds: config.evolve.skepticRounds,
+    }),
+  );
+  record.refinement = refinement;
+  const guarded = guardProposal(context, candidate, refinement);
+  record.guardRejections = guarded.guardRejections;
+  if (!guarded.candidate) {
+    record.verdict = "rejected";
+    record.reason = guarded.reason ?? "no repair candidate";
+    return { record };
+  }
+  const applied = [...options.applied, ...guarded.applied];
+  record.applied = applied;
+  record.candidateHash = guarded.candidate.hash;
+  const outcome = await validateProposal({
+    context,
+    index,
+    batch,
+    before: options.before,
+    parent: options.parent,
+    candidate: guarded.candidate,
+    applied,
+    addressed: [...options.addressed, ...patterns],
+    record,
+    scope,
+    ...options.callbacks,
+  });
+  record.verdict = outcome.verdict;
+  record.reason = outcome.reason;
+  return { record, outcome };
+}
