@@ -211,7 +211,6 @@ export function ecdysisStrategy(): Strategy {
             candidate: guarded.candidate,
             applied: guarded.applied,
             addressed,
-            regressions: outcome.regressions,
             callbacks,
           });
           record.repair = repair.record;

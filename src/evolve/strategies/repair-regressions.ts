@@ -1,5 +1,4 @@
 import type { Task } from "../../config/task-schema.js";
-import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import type { PassMap } from "../acceptance.js";
 import type { PatternView } from "../stage-views.js";
@@ -24,7 +23,6 @@ export async function repairRegressions(options: {
   candidate: LoadedHarness;
   applied: PlannedEdit[];
   addressed: PatternView[];
-  regressions: RolloutRecord[];
   callbacks: Pick<Parameters<typeof validateProposal>[0], "onPruned" | "onDropped">;
 }): Promise<{ record: IterationRecord; outcome?: ValidationOutcome }> {
   const { context, index, batch, candidate } = options;
@@ -42,9 +40,25 @@ export async function repairRegressions(options: {
     accuracyAfter: 0,
     traces: [],
   };
+  // Every regression of the batch, not only those the cheap subset saw: more instances of
+  // what the change broke make a better diagnosis (cached rollouts cost nothing).
+  const batchRun = await context.stage(`${scope}/batch`, () =>
+    context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${index}: what it broke`,
+    }),
+  );
+  const regressions = batchRun.records.filter(
+    (rollout) => !rollout.verdict.pass && options.before.get(rollout.taskId) === true,
+  );
+  if (regressions.length === 0) {
+    record.reason = "no regression on the whole batch";
+    return { record };
+  }
   const diagnosis = await context.stage(`${scope}/diagnose`, () =>
     deps.diagnose({
-      records: options.regressions,
+      records: regressions,
       tasks: batch,
       refiner: models.refiner,
       minSupport: { tasks: 1, categories: 1 },
