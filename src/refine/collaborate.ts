@@ -43,19 +43,31 @@ export async function collaborate(options: {
       harness: summary,
       rejected: options.rejected,
     });
+    const withFiles = summariseHarness(options.harness, { withFiles: true });
+    const draftEdits = async (hms: Hms) => {
+      const editorTurns: RoleTurn[] = [];
+      try {
+        return {
+          turns: editorTurns,
+          result: await runEditor({ ...common, turns: editorTurns, hms, harness: withFiles }),
+        };
+      } catch (error) {
+        return { turns: editorTurns, error };
+      }
+    };
     const debated = await debate({
       ...options,
       ...common,
       diagnoses: draft.diagnoses,
       summary,
       rounds: draft.rounds,
+      draftEdits,
     });
     if (debated.outcome !== "accepted") return finish(draft, debated);
-    const { edits, invalid } = await runEditor({
-      ...common,
-      hms: debated.hms,
-      harness: summariseHarness(options.harness, { withFiles: true }),
-    });
+    const drafted = debated.drafted ?? (await draftEdits(debated.hms));
+    turns.push(...drafted.turns);
+    if (!drafted.result) throw drafted.error;
+    const { edits, invalid } = drafted.result;
     return finish(draft, { outcome: "accepted", hms: debated.hms, edits, invalidEdits: invalid });
   } catch (error) {
     if (!(error instanceof RoleOutputUnusable)) throw error;
@@ -66,8 +78,15 @@ export async function collaborate(options: {
   }
 }
 
+/** The Editor's reply to one HMS (or its error), with its own turns. */
+type DraftedEdits = {
+  turns: RoleTurn[];
+  result?: Awaited<ReturnType<typeof runEditor>>;
+  error?: unknown;
+};
+
 type Debated =
-  | { outcome: "accepted"; hms: Hms }
+  | { outcome: "accepted"; hms: Hms; drafted?: DraftedEdits }
   | {
       outcome: "rejected";
       hms: Hms;
@@ -84,6 +103,8 @@ async function debate(options: {
   diagnoses: Diagnosis[];
   summary: ReturnType<typeof summariseHarness>;
   rounds: DebateRound[];
+  /** Drafts the Editor's edits for an HMS; run alongside the Skeptic's review (speculatively). */
+  draftEdits: (hms: Hms) => Promise<DraftedEdits>;
 }): Promise<Debated> {
   let previous: Hms | undefined;
   let objections: Critique["objections"] = [];
@@ -104,9 +125,23 @@ async function debate(options: {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    const critique = await runSkeptic({ ...options, hms, round });
+    // The Editor drafts while the Skeptic reviews: the Skeptic usually accepts, and then the
+    // edits are ready one role call sooner. A draft for an HMS that is sent back is discarded
+    // (its call stays in the record, marked).
+    const skepticTurns: RoleTurn[] = [];
+    const [critique, drafted] = await Promise.all([
+      runSkeptic({ ...options, turns: skepticTurns, hms, round }),
+      options.draftEdits(hms),
+    ]);
+    options.turns.push(...skepticTurns);
     options.rounds.push({ round, hms, critique });
-    if (critique.verdict === "accept") return { outcome: "accepted", hms };
+    if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
+    options.turns.push(
+      ...drafted.turns.map((turn) => ({
+        ...turn,
+        error: "speculative draft discarded: the Skeptic did not accept this HMS",
+      })),
+    );
     if (critique.verdict === "reject") {
       return {
         outcome: "rejected",

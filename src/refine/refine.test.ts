@@ -150,15 +150,22 @@ describe("refine", () => {
       rejected: [],
       skepticRounds: 2,
     });
-    expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
-      "diagnosis",
-      "hms",
-      "critique",
-      "hms",
-      "critique",
-      "edits",
+    // The Editor drafts alongside each review; the draft for the sent-back HMS is discarded.
+    expect(provider.calls.map((call) => call.jsonSchema?.name).sort()).toEqual(
+      ["diagnosis", "hms", "critique", "edits", "hms", "critique", "edits"].sort(),
+    );
+    expect(record.turns.map((turn) => [turn.role, turn.round, turn.error !== undefined])).toEqual([
+      ["diagnostician", 0, false],
+      ["architect", 0, false],
+      ["skeptic", 0, false],
+      ["editor", 0, true],
+      ["architect", 1, false],
+      ["skeptic", 1, false],
+      ["editor", 0, false],
     ]);
-    const revision = evidenceOf(provider.calls[3]) as {
+    const revision = evidenceOf(
+      provider.calls.filter((call) => call.jsonSchema?.name === "hms")[1],
+    ) as {
       objections: unknown[];
       previous: { changes: unknown[] };
     };
@@ -168,7 +175,7 @@ describe("refine", () => {
     expect(record.rounds.map((round) => round.critique?.verdict)).toEqual(["revise", "accept"]);
   });
 
-  it("rejects: no Editor call, the rejection carries the objections", async () => {
+  it("rejects: the Editor's speculative draft is discarded, the rejection carries the objections", async () => {
     const provider = roleProvider({
       ...defaultScripts,
       critique: () => json({ verdict: "reject", objections: [objection] }),
@@ -180,7 +187,7 @@ describe("refine", () => {
       rejected: [],
       skepticRounds: 2,
     });
-    expect(provider.calls.map((call) => call.jsonSchema?.name)).not.toContain("edits");
+    expect(record.turns.find((turn) => turn.role === "editor")?.error).toMatch(/discarded/);
     expect(record).toMatchObject({
       outcome: "rejected",
       edits: [],
