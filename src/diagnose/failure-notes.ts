@@ -8,7 +8,7 @@ import { askStructured, isStructuredOutputFailure } from "./structured-ask.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /** Failures described per `failure_notes` call unless the caller says otherwise. */
-export const defaultNotesPerCall = 12;
+export const defaultNotesPerCall = 6;
 
 /** Normalises a model-written cause to a short kebab-case label; `unexplained` when empty. */
 export function kebabCause(cause: string, maxChars = 48): string {
