@@ -6,6 +6,7 @@ import { builtinAgent } from "../agent/index.js";
 import { modelConfigSchema } from "../config/config-schema.js";
 import { loadTasks } from "../config/index.js";
 import type { Task } from "../config/task-schema.js";
+import { defaultNotesPerCall } from "../diagnose/failure-notes.js";
 import { diagnoseBatch } from "../diagnose/index.js";
 import { evaluate, scorerForTasks } from "../eval/index.js";
 import type { RolloutRecord } from "../eval/types.js";
@@ -86,7 +87,7 @@ describe("diagnose + refine against the sim (quickstart world)", () => {
       heldout,
     });
     const byPurpose = provider.totals().byPurpose;
-    expect(byPurpose["failure-notes"]?.calls).toBe(Math.ceil(failures / 12));
+    expect(byPurpose["failure-notes"]?.calls).toBe(Math.ceil(failures / defaultNotesPerCall));
     expect(byPurpose["pattern-merge"]?.calls).toBe(1);
     const systematic = report.patterns.filter((pattern) => pattern.kind === "systematic");
     expect(systematic.length).toBeGreaterThanOrEqual(2);
