@@ -20718,6 +20718,16 @@ var init_config_schema = __esm({
       regressionSample: external_exports.number().int().min(0).default(12),
       /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
       alpha: external_exports.number().gt(0).lt(1).default(0.1),
+      /**
+       * Extra samples of every discordant task, under both harnesses, before the paired test: one
+       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip.
+       */
+      confirmSamples: external_exports.number().int().min(0).max(8).default(2),
+      /**
+       * When a candidate breaks tasks that passed before, diagnose what it broke and refine a
+       * follow-up change on top of it (one round) before giving the proposal up.
+       */
+      repairRegressions: external_exports.boolean().default(true),
       /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
       maxAttemptsPerPattern: external_exports.number().int().min(1).default(3),
       /**
@@ -46837,6 +46847,23 @@ function isPromising(comparison) {
 function isAccepted(comparison, alpha) {
   return comparison.fixed.length > comparison.broken.length && comparison.pValue < alpha;
 }
+function compareSamples(parent, candidate) {
+  let pairs2 = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [taskId, draws] of parent) {
+    const other = candidate.get(taskId);
+    if (!other) continue;
+    for (const [sample, passedBefore] of draws) {
+      const passedAfter = other.get(sample);
+      if (passedAfter === void 0) continue;
+      pairs2 += 1;
+      if (!passedBefore && passedAfter) fixed += 1;
+      if (passedBefore && !passedAfter) broken += 1;
+    }
+  }
+  return { pairs: pairs2, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+}
 var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
@@ -47538,7 +47565,7 @@ var init_failure_notes2 = __esm({
     init_reply_schemas();
     init_structured_ask();
     init_untrusted_text();
-    defaultNotesPerCall = 12;
+    defaultNotesPerCall = 6;
   }
 });
 
@@ -48290,7 +48317,9 @@ var init_role_schemas = __esm({
        * A change pruned because it fixed none of its pattern's failures while other changes were in
        * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
        */
-      pruned: external_exports.boolean().optional()
+      pruned: external_exports.boolean().optional(),
+      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
+      earlierHarness: external_exports.boolean().optional()
     });
     roleJsonSchemas = {
       diagnosis: external_exports.toJSONSchema(diagnosisWireSchema),
@@ -48435,13 +48464,13 @@ function rejectedForPattern(pattern, rejected) {
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
       changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
-      outcome: proposal.pruned ? "inconclusive" : "rejected",
+      outcome: proposal.pruned ? "inconclusive" : proposal.earlierHarness ? "rejected on an earlier harness" : "rejected",
       why: untrustedText(proposal.reason, 300)
     }))
   };
 }
 function rejectedForRoles(rejected) {
-  return rejected.filter((proposal) => !proposal.pruned).slice(-10).map((proposal) => ({
+  return rejected.filter((proposal) => !proposal.pruned && !proposal.earlierHarness).slice(-10).map((proposal) => ({
     changes: proposal.hms.changes.map((change) => ({
       module: change.module,
       change: untrustedText(change.change, 800)
@@ -48709,19 +48738,31 @@ async function collaborate(options) {
       harness: summary2,
       rejected: options.rejected
     });
+    const withFiles = summariseHarness(options.harness, { withFiles: true });
+    const draftEdits = async (hms) => {
+      const editorTurns = [];
+      try {
+        return {
+          turns: editorTurns,
+          result: await runEditor({ ...common, turns: editorTurns, hms, harness: withFiles })
+        };
+      } catch (error62) {
+        return { turns: editorTurns, error: error62 };
+      }
+    };
     const debated = await debate({
       ...options,
       ...common,
       diagnoses: draft.diagnoses,
       summary: summary2,
-      rounds: draft.rounds
+      rounds: draft.rounds,
+      draftEdits
     });
     if (debated.outcome !== "accepted") return finish(draft, debated);
-    const { edits, invalid } = await runEditor({
-      ...common,
-      hms: debated.hms,
-      harness: summariseHarness(options.harness, { withFiles: true })
-    });
+    const drafted = debated.drafted ?? await draftEdits(debated.hms);
+    turns.push(...drafted.turns);
+    if (!drafted.result) throw drafted.error;
+    const { edits, invalid } = drafted.result;
     return finish(draft, { outcome: "accepted", hms: debated.hms, edits, invalidEdits: invalid });
   } catch (error62) {
     if (!(error62 instanceof RoleOutputUnusable)) throw error62;
@@ -48751,9 +48792,20 @@ async function debate(options) {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    const critique = await runSkeptic({ ...options, hms, round });
+    const skepticTurns = [];
+    const [critique, drafted] = await Promise.all([
+      runSkeptic({ ...options, turns: skepticTurns, hms, round }),
+      options.draftEdits(hms)
+    ]);
+    options.turns.push(...skepticTurns);
     options.rounds.push({ round, hms, critique });
-    if (critique.verdict === "accept") return { outcome: "accepted", hms };
+    if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
+    options.turns.push(
+      ...drafted.turns.map((turn) => ({
+        ...turn,
+        error: "speculative draft discarded: the Skeptic did not accept this HMS"
+      }))
+    );
     if (critique.verdict === "reject") {
       return {
         outcome: "rejected",
@@ -49009,7 +49061,8 @@ function toRejectedProposal(view) {
     hms,
     reason: view.reason,
     patternIds: view.patterns,
-    ...view.pruned ? { pruned: true } : {}
+    ...view.pruned ? { pruned: true } : {},
+    ...view.earlierHarness ? { earlierHarness: true } : {}
   };
 }
 var realDeps;
@@ -49691,7 +49744,7 @@ function diagnoseStep(options) {
         harness,
         samples: k,
         firstSample: config2.samples,
-        label: `iteration ${index}: resample`
+        label: `iteration ${index}: re-sampling failures`
       })).records : void 0,
       probe: models.probe ? async (records) => (await context.evaluate({
         tasks: tasksOf(records, batch),
@@ -49761,12 +49814,51 @@ function identicalRejected(edits, rejected, parentHash) {
   if (edits.length === 0) return void 0;
   const key = editsKey(edits);
   return rejected.find(
-    (proposal) => proposal.edits && (!proposal.pruned || proposal.parentHash === parentHash) && editsKey(proposal.edits) === key
+    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
   );
 }
 var init_pattern_memory = __esm({
   "src/evolve/strategies/pattern-memory.ts"() {
     "use strict";
+  }
+});
+
+// src/evolve/strategies/ablate-changes.ts
+async function ablateChanges(options) {
+  const { context, index, before } = options;
+  return Promise.all(
+    options.changes.map(async (change, position) => {
+      const ids = /* @__PURE__ */ new Set([...options.flipped, ...change.targets]);
+      const tasks = options.batch.filter((task) => ids.has(task.id));
+      const patternNames = change.patterns.map((pattern) => pattern.name);
+      const alone = context.deps.applyEdits({
+        harness: options.parent,
+        edits: change.edits,
+        guard: context.guard
+      }).harness;
+      const run = await context.stage(
+        `${options.scope}/ablate-${position + 1}`,
+        () => context.evaluate({
+          tasks,
+          harness: alone,
+          label: `iteration ${index}: ${patternNames.join(", ")} alone`
+        })
+      );
+      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
+      return {
+        edits: change.edits,
+        patternNames,
+        alone: comparison,
+        kept: comparison.fixed.length > comparison.broken.length
+      };
+    })
+  );
+}
+var init_ablate_changes = __esm({
+  "src/evolve/strategies/ablate-changes.ts"() {
+    "use strict";
+    init_acceptance();
+    init_records();
   }
 });
 
@@ -49795,7 +49887,7 @@ function attributeChanges(options) {
   });
 }
 function prunedChanges(attributions) {
-  return attributions.filter((change) => change.fixed.length === 0).map((change) => ({
+  return attributions.filter((change) => change.targets.length > 0 && change.fixed.length === 0).map((change) => ({
     edits: change.edits,
     patterns: change.patterns.map((pattern) => pattern.id),
     patternNames: change.patterns.map((pattern) => pattern.name),
@@ -49809,9 +49901,59 @@ var init_attribution = __esm({
   }
 });
 
+// src/evolve/strategies/confirm-discordant.ts
+function outcomes(records) {
+  const byTask = /* @__PURE__ */ new Map();
+  for (const record2 of records) {
+    const draws = byTask.get(record2.taskId) ?? /* @__PURE__ */ new Map();
+    draws.set(record2.sampleIndex, record2.verdict.pass);
+    byTask.set(record2.taskId, draws);
+  }
+  return byTask;
+}
+function withFirstDraw(draws, first) {
+  for (const [taskId, passed2] of first) {
+    if (!draws.has(taskId)) continue;
+    draws.get(taskId)?.set(0, passed2);
+  }
+  return draws;
+}
+async function confirmDiscordant(options) {
+  const { context, index } = options;
+  const discordant = /* @__PURE__ */ new Set([...options.full.fixed, ...options.full.broken]);
+  const tasks = options.batch.filter((task) => discordant.has(task.id));
+  const run = (harness, side2) => context.stage(
+    `${options.stage}-confirm-${side2}`,
+    () => context.evaluate({
+      tasks,
+      harness,
+      samples: options.samples,
+      firstSample: confirmFirstSample,
+      label: `iteration ${index}: confirming flips (${side2})`
+    })
+  );
+  const [parentRun, candidateRun] = await Promise.all([
+    run(options.parent, "parent"),
+    run(options.candidate, "candidate")
+  ]);
+  return compareSamples(
+    withFirstDraw(outcomes(parentRun.records), new Map(options.before)),
+    withFirstDraw(outcomes(candidateRun.records), new Map(options.after))
+  );
+}
+var confirmFirstSample;
+var init_confirm_discordant = __esm({
+  "src/evolve/strategies/confirm-discordant.ts"() {
+    "use strict";
+    init_acceptance();
+    confirmFirstSample = 1e3;
+  }
+});
+
 // src/evolve/strategies/validate-proposal.ts
 async function validateProposal(options) {
   const { context, index, batch, before, record: record2 } = options;
+  const scope = options.scope ?? `iteration-${index}`;
   const evolve = context.config.evolve;
   const failingMembers = new Set(
     options.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
@@ -49828,10 +49970,17 @@ async function validateProposal(options) {
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
   const runCheap = async (harness, stage) => {
     const run = await context.stage(
-      `iteration-${index}/${stage}`,
+      `${scope}/${stage}`,
       () => context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` })
     );
-    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+    const comparison = comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+    lastRecords = run.records;
+    return comparison;
+  };
+  let lastRecords = [];
+  const regressions = (comparison, records) => {
+    const broken = new Set(comparison.broken);
+    return records.filter((rollout) => broken.has(rollout.taskId) && !rollout.verdict.pass);
   };
   let candidate = options.candidate;
   let kept = options.applied;
@@ -49856,18 +50005,18 @@ async function validateProposal(options) {
       };
     const keptSet = new Set(remaining.flatMap((change) => change.edits));
     kept = kept.filter((edit) => keptSet.has(edit));
-    const rebuilt = context.deps.applyEdits({
+    const rebuilt2 = context.deps.applyEdits({
       harness: options.parent,
       edits: kept,
       guard: context.guard
     });
-    if (rebuilt.harness.hash === options.parent.hash)
+    if (rebuilt2.harness.hash === options.parent.hash)
       return {
         verdict: "rejected",
         reason: "after pruning, the edits leave the harness unchanged"
       };
-    candidate = rebuilt.harness;
-    kept = rebuilt.applied;
+    candidate = rebuilt2.harness;
+    kept = rebuilt2.applied;
     record2.candidateHash = candidate.hash;
     cheap = await runCheap(
       candidate,
@@ -49878,27 +50027,111 @@ async function validateProposal(options) {
   if (!isPromising(cheap))
     return {
       verdict: "rejected",
-      reason: `cheap validation: fixed ${cheap.fixed.length} \u2264 broken ${cheap.broken.length}`
+      reason: `cheap validation: fixed ${cheap.fixed.length} \u2264 broken ${cheap.broken.length}`,
+      regressions: regressions(cheap, lastRecords)
     };
+  const shared = { context, index, batch, before, parent: options.parent, scope };
+  const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
+  record2.validation.full = first.full;
+  record2.validation.confirm = first.confirm;
+  record2.validation.candidate = first.score;
+  if (first.verdict === "accepted") return first;
+  first.regressions = regressions(first.full, first.records);
+  const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
+  if (changes.length < 2) return first;
+  const ablated = await ablateChanges({
+    context,
+    index,
+    scope,
+    batch,
+    before,
+    parent: options.parent,
+    changes,
+    flipped: [...first.full.fixed, ...first.full.broken]
+  });
+  record2.validation.ablation = ablated.map((change) => ({
+    patterns: change.patternNames,
+    fixed: change.alone.fixed.length,
+    broken: change.alone.broken.length,
+    kept: change.kept
+  }));
+  const helping = ablated.filter((change) => change.kept);
+  if (helping.length === 0 || helping.length === ablated.length) return first;
+  options.onDropped(ablated.filter((change) => !change.kept));
+  const rebuilt = context.deps.applyEdits({
+    harness: options.parent,
+    edits: helping.flatMap((change) => change.edits),
+    guard: context.guard
+  });
+  record2.candidateHash = rebuilt.harness.hash;
+  const second = await testOnBatch({
+    ...shared,
+    candidate: rebuilt.harness,
+    kept: rebuilt.applied,
+    stage: "validate-full-ablated"
+  });
+  record2.validation.fullAblated = second.full;
+  record2.validation.confirmAblated = second.confirm;
+  if (second.score) record2.validation.candidate = second.score;
+  return second.verdict === "accepted" ? second : {
+    verdict: "rejected",
+    reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
+    regressions: first.regressions
+  };
+}
+async function testOnBatch(options) {
+  const { context, index, batch, before, candidate, kept, stage, scope } = options;
+  const evolve = context.config.evolve;
   const fullEval = await context.stage(
-    `iteration-${index}/validate-full`,
+    `${scope}/${stage}`,
     () => context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` })
   );
-  const full = comparePaired(before, passMapOf(fullEval.result));
-  record2.validation.full = full;
-  record2.validation.candidate = scoreOf(fullEval.result);
-  if (!isAccepted(full, evolve.alpha))
-    return {
-      verdict: "rejected",
-      reason: `full batch: fixed ${full.fixed.length}, broken ${full.broken.length}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`
-    };
-  return {
+  const after = passMapOf(fullEval.result);
+  const full = comparePaired(before, after);
+  const score = scoreOf(fullEval.result);
+  const tally = `fixed ${full.fixed.length}, broken ${full.broken.length}`;
+  const accepted = (reason, confirm2) => ({
     verdict: "accepted",
     candidate,
     kept,
     accuracy: fullEval.result.accuracy,
-    reason: `fixed ${full.fixed.length}, broken ${full.broken.length}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`
-  };
+    reason,
+    full,
+    confirm: confirm2,
+    score,
+    records: fullEval.records
+  });
+  const rejected = (reason, confirm2) => ({
+    verdict: "rejected",
+    reason,
+    full,
+    confirm: confirm2,
+    score,
+    records: fullEval.records
+  });
+  if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
+  if (isAccepted(full, evolve.alpha))
+    return accepted(`${tally}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`);
+  if (evolve.confirmSamples === 0)
+    return rejected(
+      `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`
+    );
+  const confirm = await confirmDiscordant({
+    context,
+    index,
+    stage: `${scope}/${stage}`,
+    batch,
+    full,
+    before,
+    after,
+    parent: options.parent,
+    candidate,
+    samples: evolve.confirmSamples
+  });
+  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}`;
+  if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
+    return accepted(`${tally}; ${draws} < ${evolve.alpha}`, confirm);
+  return rejected(`full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`, confirm);
 }
 var maxPruneRounds;
 var init_validate_proposal = __esm({
@@ -49907,8 +50140,105 @@ var init_validate_proposal = __esm({
     init_acceptance();
     init_records();
     init_stratified_sample();
+    init_ablate_changes();
     init_attribution();
+    init_confirm_discordant();
     maxPruneRounds = 3;
+  }
+});
+
+// src/evolve/strategies/repair-regressions.ts
+async function repairRegressions(options) {
+  const { context, index, batch, candidate } = options;
+  const { deps, models, config: config2 } = context;
+  const scope = `iteration-${index}/repair`;
+  const record2 = {
+    index,
+    parentHash: options.parent.hash,
+    batch: { taskIds: [], score: { accuracy: 0, n: 0, interval: [0, 0] } },
+    applied: [],
+    guardRejections: [],
+    validation: {},
+    verdict: "no-proposal",
+    reason: "",
+    accuracyAfter: 0,
+    traces: []
+  };
+  const batchRun = await context.stage(
+    `${scope}/batch`,
+    () => context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${index}: what it broke`
+    })
+  );
+  const regressions = batchRun.records.filter(
+    (rollout) => !rollout.verdict.pass && options.before.get(rollout.taskId) === true
+  );
+  if (regressions.length === 0) {
+    record2.reason = "no regression on the whole batch";
+    return { record: record2 };
+  }
+  const diagnosis2 = await context.stage(
+    `${scope}/diagnose`,
+    () => deps.diagnose({
+      records: regressions,
+      tasks: batch,
+      refiner: models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps
+    })
+  );
+  record2.diagnosis = diagnosis2;
+  const patterns = diagnosis2.patterns.filter((pattern) => pattern.kind === "systematic");
+  if (patterns.length === 0) {
+    record2.reason = "no systematic pattern among the regressions";
+    return { record: record2 };
+  }
+  const refinement = await context.stage(
+    `${scope}/refine`,
+    () => deps.refine({
+      patterns,
+      harness: candidate,
+      refiner: models.refiner,
+      rejected: [],
+      skepticRounds: config2.evolve.skepticRounds
+    })
+  );
+  record2.refinement = refinement;
+  const guarded = guardProposal(context, candidate, refinement);
+  record2.guardRejections = guarded.guardRejections;
+  if (!guarded.candidate) {
+    record2.verdict = "rejected";
+    record2.reason = guarded.reason ?? "no repair candidate";
+    return { record: record2 };
+  }
+  const applied = [...options.applied, ...guarded.applied];
+  record2.applied = applied;
+  record2.candidateHash = guarded.candidate.hash;
+  const outcome = await validateProposal({
+    context,
+    index,
+    batch,
+    before: options.before,
+    parent: options.parent,
+    candidate: guarded.candidate,
+    applied,
+    addressed: [...options.addressed, ...patterns],
+    record: record2,
+    scope,
+    ...options.callbacks
+  });
+  record2.verdict = outcome.verdict;
+  record2.reason = outcome.reason;
+  return { record: record2, outcome };
+}
+var init_repair_regressions = __esm({
+  "src/evolve/strategies/repair-regressions.ts"() {
+    "use strict";
+    init_guard_proposal();
+    init_validate_proposal();
   }
 });
 
@@ -50011,7 +50341,11 @@ function ecdysisStrategy() {
             patterns: systematic,
             harness,
             refiner: models.refiner,
-            rejected: progress.rejected,
+            // A rejection on an earlier harness may no longer hold (the failure that sank it
+            // may be fixed since): the roles see it marked as such.
+            rejected: progress.rejected.map(
+              (proposal) => proposal.parentHash === harness.hash ? proposal : { ...proposal, earlierHarness: true }
+            ),
             skepticRounds: evolve.skepticRounds
           })
         );
@@ -50023,6 +50357,7 @@ function ecdysisStrategy() {
             reason,
             patterns: namesOf(addressed),
             hms: refinement.hms,
+            parentHash: harness.hash,
             ...edits && edits.length > 0 ? { edits } : {}
           });
           finish2("rejected", reason);
@@ -50041,7 +50376,24 @@ function ecdysisStrategy() {
         }
         record2.candidateHash = guarded.candidate.hash;
         let prunedAll = false;
-        const outcome = await validateProposal({
+        const callbacks = {
+          onPruned: (pruned) => {
+            for (const change of pruned)
+              progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
+            prunedAll = pruned.length > 0;
+          },
+          onDropped: (dropped) => {
+            for (const change of dropped)
+              progress.rejected.push({
+                hmsSummary: change.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
+                reason: `alone it fixed ${change.alone.fixed.length} and broke ${change.alone.broken.length} of the tasks its bundle flipped`,
+                patterns: change.patternNames,
+                edits: change.edits,
+                parentHash: harness.hash
+              });
+          }
+        };
+        let outcome = await validateProposal({
           context,
           index,
           batch,
@@ -50051,12 +50403,27 @@ function ecdysisStrategy() {
           applied: guarded.applied,
           addressed,
           record: record2,
-          onPruned: (pruned) => {
-            for (const change of pruned)
-              progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
-            prunedAll = pruned.length > 0;
-          }
+          ...callbacks
         });
+        if (outcome.verdict === "rejected" && outcome.regressions?.length && evolve.repairRegressions) {
+          const repair = await repairRegressions({
+            context,
+            index,
+            batch,
+            before,
+            parent: harness,
+            candidate: guarded.candidate,
+            applied: guarded.applied,
+            addressed,
+            callbacks
+          });
+          record2.repair = repair.record;
+          if (repair.outcome?.verdict === "accepted")
+            outcome = {
+              ...repair.outcome,
+              reason: `after repairing what it broke: ${repair.outcome.reason}`
+            };
+        }
         if (outcome.verdict === "rejected") {
           const rest = guarded.applied.filter(
             (edit) => !(record2.pruned ?? []).some((change) => change.edits.includes(edit))
@@ -50098,6 +50465,7 @@ var init_ecdysis = __esm({
     init_diagnose_step();
     init_guard_proposal();
     init_pattern_memory();
+    init_repair_regressions();
     init_validate_proposal();
   }
 });
@@ -50556,7 +50924,9 @@ var init_stage_views = __esm({
        */
       pruned: external_exports.boolean().optional(),
       /** The harness the edits were tried on (a pruned change may be retried on another one). */
-      parentHash: external_exports.string().optional()
+      parentHash: external_exports.string().optional(),
+      /** Tried on an earlier harness than the one being refined now. */
+      earlierHarness: external_exports.boolean().optional()
     });
   }
 });
@@ -51315,7 +51685,9 @@ function timeToMatchCheck(options) {
   }
   const failed2 = pairs2.filter((pair) => pair.status === "not-reached");
   const holds = value >= paperSpeedup;
-  const failures = failed2.length === 0 ? "" : ` Ecdysis never reached iterative's best train accuracy on ${failed2.map((pair) => `${pair.world} seed ${pair.seed} (A* ${(pair.target ?? 0) * 100}%)`).join(", ")}; each such pair counts as 0\xD7.`;
+  const failures = failed2.length === 0 ? "" : ` Ecdysis never reached iterative's best train accuracy on ${failed2.map(
+    (pair) => `${pair.world} seed ${pair.seed} (A* ${((pair.target ?? 0) * 100).toFixed(1)}%)`
+  ).join(", ")}; each such pair counts as 0\xD7.`;
   const partial2 = pairs2.some((pair) => !pair.fullTrainSplit) ? " Some trajectories were measured on a batch smaller than the train split." : "";
   return {
     scope,
