@@ -3,6 +3,8 @@ export interface ProgressSink {
   start(label: string, total: number): void;
   tick(done: number, passed: number): void;
   end(): void;
+  /** An independent sink on the same output, for a phase that runs beside this one. */
+  fork?(): ProgressSink;
 }
 
 /** A sink that shows nothing. */
@@ -48,6 +50,7 @@ function plainProgress(options: ProgressOptions): ProgressSink {
   let passed = 0;
   let open = false;
   return {
+    fork: () => plainProgress(options),
     start(name, count) {
       label = name;
       total = count;
@@ -97,6 +100,8 @@ function barProgress(options: ProgressOptions): ProgressSink {
     drawn = true;
   };
   return {
+    // A phase running beside the bar reports in plain lines of its own.
+    fork: () => plainProgress({ ...options, intervalMs: Number.POSITIVE_INFINITY }),
     start(name, count) {
       label = name;
       total = count;

@@ -27,6 +27,7 @@ export interface ProgressSink {
   start(label: string, total: number): void;
   tick(done: number, passed: number): void;
   end(): void;
+  fork?(): ProgressSink;
 }
 
 /** Options of src/eval's `evaluate`. */

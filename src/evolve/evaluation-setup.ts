@@ -52,6 +52,37 @@ export function wrapModels(options: {
   };
 }
 
+/** Hands out one progress sink per evaluation (see `progressPhases`). */
+export interface ProgressPhases {
+  next(): ProgressSink | undefined;
+}
+
+/**
+ * Hands each evaluation its own progress sink: the first running phase drives the display, a
+ * phase that starts while another runs (evolve runs independent evaluations concurrently) gets a
+ * fork, so neither overwrites the other's counts.
+ */
+export function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
+  let active = 0;
+  return {
+    next(): ProgressSink | undefined {
+      if (!sink) return undefined;
+      const phase = active === 0 ? sink : (sink.fork?.() ?? sink);
+      active += 1;
+      let ended = false;
+      return {
+        start: (label, total) => phase.start(label, total),
+        tick: (done, passed) => phase.tick(done, passed),
+        end: () => {
+          phase.end();
+          if (!ended) active -= 1;
+          ended = true;
+        },
+      };
+    },
+  };
+}
+
 /**
  * Evaluation as the loop calls it: rollout cache under `<cacheDir>/rollouts`, the config's
  * concurrency and samples, and — when `enforce` — the budget's abort signal. An evaluation cut
@@ -66,7 +97,8 @@ export function makeEvaluate(options: {
   scorer: (task: Task) => ScorerLike;
   budget: BudgetTracker;
   enforce: boolean;
-  progress?: ProgressSink;
+  /** One per run, shared by every evaluation of it (they may run concurrently). */
+  phases?: ProgressPhases;
   split: string;
 }): EvaluateFn {
   const { loaded, deps, models, budget } = options;
@@ -91,7 +123,7 @@ export function makeEvaluate(options: {
         ),
         concurrency: loaded.config.concurrency,
         cache: options.cache,
-        progress: options.progress,
+        progress: options.phases?.next(),
         signal: options.enforce ? budget.signal : undefined,
         split: options.split,
         label: request.label,

@@ -8,7 +8,7 @@ import { renderHtml } from "../report/render-html.js";
 import { renderMarkdown } from "../report/render-markdown.js";
 import { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
-import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard-context.js";
 import { Journal } from "./journal.js";
@@ -88,7 +88,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
       scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
       budget,
-      progress: options.progress,
+      phases: progressPhases(options.progress),
     };
     const adapter = deps.createAdapter(loaded);
     const trainingEvaluate = makeEvaluate({
