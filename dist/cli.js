@@ -44357,6 +44357,7 @@ function plainProgress(options) {
   let passed2 = 0;
   let open2 = false;
   return {
+    fork: () => plainProgress(options),
     start(name3, count) {
       label = name3;
       total = count;
@@ -44405,6 +44406,8 @@ function barProgress(options) {
     drawn = true;
   };
   return {
+    // A phase running beside the bar reports in plain lines of its own.
+    fork: () => plainProgress({ ...options, intervalMs: Number.POSITIVE_INFINITY }),
     start(name3, count) {
       label = name3;
       total = count;
@@ -47147,6 +47150,26 @@ function wrapModels(options) {
     probe: models.probe ? meterProvider({ provider: cached2(models.probe), budget, role: "agent" }) : void 0
   };
 }
+function progressPhases(sink) {
+  let active = 0;
+  return {
+    next() {
+      if (!sink) return void 0;
+      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
+      active += 1;
+      let ended = false;
+      return {
+        start: (label, total) => phase.start(label, total),
+        tick: (done, passed2) => phase.tick(done, passed2),
+        end: () => {
+          phase.end();
+          if (!ended) active -= 1;
+          ended = true;
+        }
+      };
+    }
+  };
+}
 function makeEvaluate(options) {
   const { loaded, deps, models, budget } = options;
   return async (request) => {
@@ -47168,7 +47191,7 @@ function makeEvaluate(options) {
         ),
         concurrency: loaded.config.concurrency,
         cache: options.cache,
-        progress: options.progress,
+        progress: options.phases?.next(),
         signal: options.enforce ? budget.signal : void 0,
         split: options.split,
         label: request.label
@@ -50708,7 +50731,7 @@ ${strategy.name}`),
       cache: deps.createRolloutCache(path6.resolve(loaded.root, config2.cacheDir, "rollouts")),
       scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
       budget,
-      progress: options.progress
+      phases: progressPhases(options.progress)
     };
     const adapter = deps.createAdapter(loaded);
     const trainingEvaluate = makeEvaluate({
