@@ -1,6 +1,6 @@
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { PassMap } from "./acceptance.js";
-import type { Score, TraceExcerpt } from "./types.js";
+import type { IterationRecord, Score, TraceExcerpt } from "./types.js";
 
 /** Task id → pass of an evaluation. */
 export function passMapOf(result: EvalResult): Map<string, boolean> {
@@ -56,4 +56,25 @@ export function failingRecords(result: EvalResult, records: RolloutRecord[]): Ro
     failing.push(record);
   }
   return failing;
+}
+
+/** A new iteration record: what the iteration started from, nothing decided yet. */
+export function openIterationRecord(options: {
+  index: number;
+  parentHash: string;
+  taskIds: string[];
+  score: Score;
+}): IterationRecord {
+  return {
+    index: options.index,
+    parentHash: options.parentHash,
+    batch: { taskIds: options.taskIds, score: options.score },
+    applied: [],
+    guardRejections: [],
+    validation: {},
+    verdict: "no-proposal",
+    reason: "",
+    accuracyAfter: options.score.accuracy,
+    traces: [],
+  };
 }

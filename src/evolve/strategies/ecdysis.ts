@@ -1,5 +1,11 @@
 import type { PlannedEdit } from "../../harness/types.js";
-import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
+import {
+  failingRecords,
+  openIterationRecord,
+  passMapOf,
+  scoreOf,
+  traceExcerpt,
+} from "../records.js";
 import type { PatternView, RefinementView, RejectedProposalView } from "../stage-views.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { IterationRecord, PrunedChange, Strategy, StrategyOutcome } from "../types.js";
@@ -78,18 +84,12 @@ export function ecdysisStrategy(): Strategy {
           context.evaluate({ tasks: batch, harness, label: `iteration ${index}: batch` }),
         );
         const before = passMapOf(batchEval.result);
-        const record: IterationRecord = {
+        const record = openIterationRecord({
           index,
           parentHash: harness.hash,
-          batch: { taskIds: batch.map((task) => task.id), score: scoreOf(batchEval.result) },
-          applied: [],
-          guardRejections: [],
-          validation: {},
-          verdict: "no-proposal",
-          reason: "",
-          accuracyAfter: batchEval.result.accuracy,
-          traces: [],
-        };
+          taskIds: batch.map((task) => task.id),
+          score: scoreOf(batchEval.result),
+        });
         const finish = (verdict: IterationRecord["verdict"], reason: string): void => {
           record.verdict = verdict;
           record.reason = reason;

@@ -1,6 +1,12 @@
 import type { EvalResult, RolloutRecord } from "../../eval/types.js";
 import { comparePaired } from "../acceptance.js";
-import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
+import {
+  failingRecords,
+  openIterationRecord,
+  passMapOf,
+  scoreOf,
+  traceExcerpt,
+} from "../records.js";
 import type { IterationRecord, Strategy, StrategyOutcome } from "../types.js";
 import { guardProposal } from "./guard-proposal.js";
 
@@ -59,18 +65,12 @@ export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
         context.checkBudget();
         const harness = progress.harness;
         const failing = failingRecords(current.result, current.records);
-        const record: IterationRecord = {
+        const record = openIterationRecord({
           index,
           parentHash: harness.hash,
-          batch: { taskIds: context.train.map((task) => task.id), score: scoreOf(current.result) },
-          applied: [],
-          guardRejections: [],
-          validation: {},
-          verdict: "no-proposal",
-          reason: "",
-          accuracyAfter: current.result.accuracy,
-          traces: [],
-        };
+          taskIds: context.train.map((task) => task.id),
+          score: scoreOf(current.result),
+        });
         const finish = (verdict: IterationRecord["verdict"], reason: string): void => {
           record.verdict = verdict;
           record.reason = reason;

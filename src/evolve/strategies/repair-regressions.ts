@@ -1,6 +1,7 @@
 import type { Task } from "../../config/task-schema.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import type { PassMap } from "../acceptance.js";
+import { openIterationRecord } from "../records.js";
 import type { PatternView } from "../stage-views.js";
 import type { IterationRecord, StrategyContext } from "../types.js";
 import { guardProposal } from "./guard-proposal.js";
@@ -28,18 +29,12 @@ export async function repairRegressions(options: {
   const { context, index, batch, candidate } = options;
   const { deps, models, config } = context;
   const scope = `iteration-${index}/repair`;
-  const record: IterationRecord = {
+  const record = openIterationRecord({
     index,
     parentHash: options.parent.hash,
-    batch: { taskIds: [], score: { accuracy: 0, n: 0, interval: [0, 0] } },
-    applied: [],
-    guardRejections: [],
-    validation: {},
-    verdict: "no-proposal",
-    reason: "",
-    accuracyAfter: 0,
-    traces: [],
-  };
+    taskIds: [],
+    score: { accuracy: 0, n: 0, interval: [0, 0] },
+  });
   // Every regression of the batch, not only those the cheap subset saw: more instances of
   // what the change broke make a better diagnosis (cached rollouts cost nothing).
   const batchRun = await context.stage(`${scope}/batch`, () =>
