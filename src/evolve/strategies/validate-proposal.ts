@@ -79,6 +79,7 @@ export async function validateProposal(options: {
   );
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
+  let lastRecords: RolloutRecord[] = [];
   const runCheap = async (harness: LoadedHarness, stage: string) => {
     const run = await context.stage(`${scope}/${stage}`, () =>
       context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` }),
@@ -87,7 +88,6 @@ export async function validateProposal(options: {
     lastRecords = run.records;
     return comparison;
   };
-  let lastRecords: RolloutRecord[] = [];
   const regressions = (comparison: PairedComparison, records: RolloutRecord[]) => {
     const broken = new Set(comparison.broken);
     return records.filter((rollout) => broken.has(rollout.taskId) && !rollout.verdict.pass);
@@ -107,7 +107,10 @@ export async function validateProposal(options: {
     if (pruned.length === 0) break;
     record.pruned = [...(record.pruned ?? []), ...pruned];
     options.onPruned(pruned);
-    const remaining = attributions.filter((change) => change.fixed.length > 0);
+    const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
+    const remaining = attributions.filter(
+      (change) => !change.edits.some((edit) => prunedEdits.has(edit)),
+    );
     if (remaining.length === 0 || round > maxPruneRounds)
       return {
         verdict: "rejected",
