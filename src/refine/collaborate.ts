@@ -128,20 +128,32 @@ async function debate(options: {
     // The Editor drafts while the Skeptic reviews: the Skeptic usually accepts, and then the
     // edits are ready one role call sooner. A draft for an HMS that is sent back is discarded
     // (its call stays in the record, marked).
+    // Both settle before anything returns or throws: a failed Skeptic call neither leaves the
+    // draft running past the refinement nor drops the turns from the record.
     const skepticTurns: RoleTurn[] = [];
-    const [critique, drafted] = await Promise.all([
-      runSkeptic({ ...options, turns: skepticTurns, hms, round }),
+    const [review, drafted] = await Promise.all([
+      runSkeptic({ ...options, turns: skepticTurns, hms, round }).then(
+        (critique) => ({ critique }),
+        (error: unknown) => ({ error }),
+      ),
       options.draftEdits(hms),
     ]);
     options.turns.push(...skepticTurns);
+    const discardDraft = () =>
+      options.turns.push(
+        ...drafted.turns.map((turn) => ({
+          ...turn,
+          error: "speculative draft discarded: the Skeptic did not accept this HMS",
+        })),
+      );
+    if ("error" in review) {
+      discardDraft();
+      throw review.error;
+    }
+    const { critique } = review;
     options.rounds.push({ round, hms, critique });
     if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
-    options.turns.push(
-      ...drafted.turns.map((turn) => ({
-        ...turn,
-        error: "speculative draft discarded: the Skeptic did not accept this HMS",
-      })),
-    );
+    discardDraft();
     if (critique.verdict === "reject") {
       return {
         outcome: "rejected",
