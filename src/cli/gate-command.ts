@@ -34,13 +34,13 @@ than the base by more than 'gate.tolerance'.
     const flags = validateFlags("gate", gateFlagsSchema, args.values);
     const loaded = await loadConfig(resolvePath(io, flags.config));
     const outDir = resolvePath(io, flags.out);
-    const result = (await runGate({
+    const result = await runGate({
       base: { harnessDir: resolvePath(io, flags.base) },
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
       outDir,
-    })) as unknown as { verdict?: string; passed?: boolean };
-    const passed = result.verdict ? result.verdict === "pass" : result.passed !== false;
+    });
+    const passed = result.verdict === "pass";
     io.stdout.write(
       `gate ${passed ? "passed" : "failed"}; wrote ${join(outDir, "gate.json")} and ${join(outDir, "gate.md")}\n`,
     );
