@@ -20,10 +20,15 @@ export function groundTruthKey(statement: string, model: string, seed: number): 
   return shortHash("task", statement, model, seed);
 }
 
-/** Appends ground-truth lines in order to a JSONL file; a no-op without a path. */
+/**
+ * Appends ground-truth lines in order to a JSONL file; a no-op without a path. A failed write
+ * does not reject in the background (that would be an unhandled rejection); the first failure
+ * is kept, later lines are dropped, and `flush()` rejects with it.
+ */
 export class GroundTruthLog {
   private chain: Promise<void> = Promise.resolve();
   private ready = false;
+  private failure: unknown;
   constructor(private readonly path: string | undefined) {}
 
   /** Queues one line. */
@@ -31,16 +36,22 @@ export class GroundTruthLog {
     const path = this.path;
     if (!path) return;
     this.chain = this.chain.then(async () => {
-      if (!this.ready) {
-        await mkdir(dirname(path), { recursive: true });
-        this.ready = true;
+      if (this.failure !== undefined) return;
+      try {
+        if (!this.ready) {
+          await mkdir(dirname(path), { recursive: true });
+          this.ready = true;
+        }
+        await appendFile(path, `${JSON.stringify(entry)}\n`);
+      } catch (error) {
+        this.failure = error;
       }
-      await appendFile(path, `${JSON.stringify(entry)}\n`);
     });
   }
 
-  /** Resolves when every queued line is on disk. */
-  flush(): Promise<void> {
-    return this.chain;
+  /** Resolves when every queued line is on disk; rejects with the first write failure. */
+  async flush(): Promise<void> {
+    await this.chain;
+    if (this.failure !== undefined) throw this.failure;
   }
 }
