@@ -73,11 +73,14 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
   if (status === 408 || status === 409 || status >= 500) {
-    return {
-      action: "retry",
-      waitMs: retryAfterMs(error.headers, context.nowMs),
-      summary: `${status}${said}`,
-    };
+    const waitMs = retryAfterMs(error.headers, context.nowMs);
+    if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
+      return fail(
+        `${from}: asked to wait ${formatSeconds(waitMs)} (Retry-After) before retrying, more than the ${formatSeconds(context.maxRetryAfterMs)} cap; try again later${said}`,
+        true,
+      );
+    }
+    return { action: "retry", waitMs, summary: `${status}${said}` };
   }
   if (status === 401)
     return fail(

@@ -98,6 +98,23 @@ describe("createProvider retries", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("applies the Retry-After cap to 503 as well as to 429", async () => {
+    const { fake, clock, provider } = await setup([
+      {
+        kind: "error",
+        status: 503,
+        error: { message: "maintenance" },
+        headers: { "retry-after": "3600" },
+      },
+    ]);
+    const error = await failure(provider.chat(ask));
+    expect(error.message).toContain("3600 s");
+    expect(error.message).toContain("60 s cap");
+    expect(error.details).toMatchObject({ status: 503, retryable: true });
+    expect(clock.sleeps).toEqual([]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("fails fast on insufficient_quota without retrying", async () => {
     const { fake, clock, provider } = await setup([
       {
