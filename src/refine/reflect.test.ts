@@ -112,6 +112,23 @@ describe("reflect", () => {
     expect(provider.calls).toHaveLength(0);
   });
 
+  it("refuses a failure whose task text is a held-out task under another id", async () => {
+    const provider = roleProvider(defaultScripts);
+    const heldout = [makeTask("held-1")];
+    const copy = makeTask("train-9", { input: heldout[0].input });
+    await expect(
+      reflect({
+        failures: [makeRecord({ taskId: "train-9" })],
+        tasks: [copy],
+        harness,
+        refiner: provider,
+        rejected: [],
+        heldout,
+      }),
+    ).rejects.toBeInstanceOf(GuardError);
+    expect(provider.calls).toHaveLength(0);
+  });
+
   it("makes no call without failures", async () => {
     const provider = roleProvider({});
     const record = await reflect({

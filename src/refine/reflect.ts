@@ -60,9 +60,12 @@ export async function reflect(options: {
   /** Held-out tasks, only to refuse failures drawn from them. */
   heldout?: Task[];
 }): Promise<RefinementRecord> {
+  const failingIds = new Set(options.failures.map((record) => record.taskId));
   refuseHeldout({
     heldout: options.heldout,
-    taskIds: options.failures.map((record) => record.taskId),
+    taskIds: [...failingIds],
+    // The texts the roles would see: a held-out task under another id is refused too.
+    inputs: options.tasks.filter((task) => failingIds.has(task.id)).map((task) => task.input),
     stage: "reflect",
   });
   const failed = options.failures.filter((record) => !record.verdict.pass);
