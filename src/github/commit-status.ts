@@ -34,8 +34,9 @@ export async function postCommitStatus(
 }
 
 /**
- * Create or update the one gate comment of a PR: the comment carrying the marker is edited in
- * place, so a PR gets a single gate comment however many times the gate runs.
+ * Create or update the one gate comment of a PR: the bot comment carrying the marker is edited in
+ * place, so a PR gets a single gate comment however many times the gate runs. Comments by people
+ * are never taken over, even when they contain the marker (anyone can paste it into a comment).
  */
 export async function upsertStickyComment(
   options: RepoRef & { number: number; body: string; marker?: string },
@@ -48,7 +49,9 @@ export async function upsertStickyComment(
     issue_number: options.number,
     per_page: 100,
   });
-  const mine = comments.find((comment) => comment.body?.includes(marker));
+  const mine = comments.find(
+    (comment) => comment.user?.type === "Bot" && comment.body?.includes(marker),
+  );
   if (mine) {
     await options.client.rest.issues.updateComment({
       owner: options.owner,

@@ -19,6 +19,8 @@ export interface CommentState {
   id: number;
   issueNumber: number;
   body: string;
+  /** Who wrote it: the token's comments are the workflow bot's; tests seed human ones. */
+  author?: { login: string; type: "Bot" | "User" };
   createdAt: string;
   updatedAt: string;
 }

@@ -133,6 +133,11 @@ export function renderComment(
     html_url: `${web}/${state.owner}/${state.repo}/pull/${value.issueNumber}#issuecomment-${value.id}`,
     issue_url: `${apiBase(state)}/issues/${value.issueNumber}`,
     body: value.body,
+    user: {
+      ...(comment.user as Json),
+      login: value.author?.login ?? "github-actions[bot]",
+      type: value.author?.type ?? "Bot",
+    },
     created_at: value.createdAt,
     updated_at: value.updatedAt,
   });
