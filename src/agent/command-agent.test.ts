@@ -1,4 +1,4 @@
-import { mkdtemp } from "node:fs/promises";
+import { access, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -95,6 +95,27 @@ describe("commandAgent", () => {
       }
     }
     expect(alive).toBe(false);
+  });
+
+  it("rethrows an abort: before the start without running the command, later by killing it", async () => {
+    const marker = `require("node:fs").writeFileSync("started", "yes"); setInterval(() => {}, 1000);`;
+    const early = await commandHarness(marker);
+    const aborted = new AbortController();
+    aborted.abort(new Error("stopped before"));
+    const run = (harness: LoadedHarness, signal: AbortSignal) =>
+      commandAgent({ timeoutMs: 20_000, cwd: "/project" }).run({
+        task: testTask("q"),
+        harness,
+        provider,
+        sampleIndex: 0,
+        signal,
+      });
+    await expect(run(early, aborted.signal)).rejects.toThrow("stopped before");
+    await expect(access(join(early.dir, "started"))).rejects.toThrow();
+    const late = new AbortController();
+    const running = run(await commandHarness(marker), late.signal);
+    late.abort(new Error("stopped while running"));
+    await expect(running).rejects.toThrow("stopped while running");
   });
 
   it("records a non-zero exit with its code and a stderr excerpt", async () => {

@@ -44,6 +44,8 @@ export function commandAgent(options: {
           { field: "harness.command" },
         );
       }
+      // An abort that came before the start must not run the command to its end first.
+      signal?.throwIfAborted();
       const startedAt = clock.now();
       const stdin = JSON.stringify({
         id: task.id,
