@@ -28,7 +28,13 @@ export async function readShardMarker(dir: string): Promise<ShardMarker | undefi
   } catch {
     return undefined;
   }
-  const parsed = shardMarkerSchema.safeParse(JSON.parse(text));
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = shardMarkerSchema.safeParse(value);
   if (!parsed.success) throw new InputError(markerFile(dir), "not a shard marker written by eval");
   return parsed.data;
 }
