@@ -165,15 +165,3 @@ export async function closePullRequest(
     state: "closed",
   });
 }
-
-/** Post a plain comment on a PR (used to explain why the bot backed off). */
-export async function commentOnPullRequest(
-  options: RepoRef & { number: number; body: string },
-): Promise<void> {
-  await options.client.rest.issues.createComment({
-    owner: options.owner,
-    repo: options.repo,
-    issue_number: options.number,
-    body: fitBody(options.body),
-  });
-}

@@ -4,7 +4,6 @@ export { gateCommentMarker, renderGateComment } from "./gate-comment.js";
 export { escapeHtml } from "./html.js";
 export { renderJobSummary } from "./job-summary.js";
 export {
-  costLine,
   defaultPrBodyMaxBytes,
   metadataMarker,
   type PrBodyOptions,

@@ -1,5 +1,5 @@
 import type { EvolveResult } from "../evolve/types.js";
-import { formatDelta, percent, usd } from "./format.js";
+import { formatDelta, percent } from "./format.js";
 import {
   costSection,
   diffSection,
@@ -110,9 +110,4 @@ export function renderPrBody(
     body = head + tail;
   }
   return { title: scrub(title), body };
-}
-
-/** A one-line cost summary for commit messages and logs. */
-export function costLine(result: EvolveResult): string {
-  return `${result.cost.rollouts} rollouts, ${result.cost.llmCalls} LLM calls, ${usd(result.cost.costUsd)}`;
 }
