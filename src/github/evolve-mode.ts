@@ -47,6 +47,14 @@ function commitMessage(outcome: EvolveOutcome, runUrl: string): string {
  */
 export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
   const { engine, options, run, client } = context;
+  // Checked before the (long, paid) engine run, not after it.
+  if (!client && !options["dry-run"]) {
+    throw new InputError(
+      "workflow inputs",
+      "'github-token' is required to push and open the pull request (or set dry-run: true)",
+      { field: "github-token" },
+    );
+  }
   const facts = await engine.describe({ configPath: context.configPath });
   const outcome = await withRolloutCache(context, facts, () =>
     logGroup("evolve", () =>
@@ -79,13 +87,6 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
     "report-path": outcome.reportPath,
   };
   const result: ModeResult = { outputs, summaryMarkdown: outcome.summaryMarkdown, notes: [] };
-  if (!client && !options["dry-run"]) {
-    throw new InputError(
-      "workflow inputs",
-      "'github-token' is required to push and open the pull request (or set dry-run: true)",
-      { field: "github-token" },
-    );
-  }
   const base = await resolveBase(context, client);
   const repoRef = client ? { client, owner: run.owner, repo: run.repo } : undefined;
   const update = await logGroup("branch", () =>

@@ -203,4 +203,12 @@ describe("evolve mode (TypeScript entry, fake engine, real git, API double)", ()
     expect(run.stdout).toMatch(/'budget-rollouts'.*whole number/);
     expect(double.requests).toEqual([]);
   });
+
+  it("without a token (and no dry-run) it fails before the engine runs", async () => {
+    const run = await evolve({ edits: improved }, { "github-token": "" });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toContain("'github-token' is required");
+    expect(run.stdout).not.toContain("::group::evolve");
+    expect(double.requests).toEqual([]);
+  });
 });
