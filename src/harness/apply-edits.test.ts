@@ -205,6 +205,18 @@ describe("applyEdits: size, leak and secret guards", () => {
       "leak",
       /Thessaloniki/,
     ));
+  it("refuses an answer an edit forms by deleting the text between its parts", () => {
+    const result = applyEdits({
+      harness,
+      guard: { ...guard, forbiddenStrings: ["ParisFrance"] },
+      edits: [
+        plan({ kind: "replace_text", file: "knowledge.md", find: "\n- country: ", replace: "" }),
+      ],
+    });
+    expect(result.applied).toEqual([]);
+    expect(result.rejected[0]).toMatchObject({ guard: "leak" });
+    expect(result.rejected[0].reason).toMatch(/ParisFrance/);
+  });
   it("refuses a copied 8-gram of a task input", () =>
     expectRejected(
       {

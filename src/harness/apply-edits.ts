@@ -166,8 +166,10 @@ function findLeak(input: {
   grams: Set<string>;
 }): string | null {
   for (const answer of input.guard.forbiddenStrings) {
-    if (!isCheckableAnswer(answer) || countToken(input.newText, answer) === 0) continue;
-    // Only text the edit introduces counts: a knowledge line kept verbatim is not a new leak.
+    if (!isCheckableAnswer(answer)) continue;
+    // Only occurrences the edit adds count: a knowledge line kept verbatim is not a new leak.
+    // The whole file is compared, not only the new text, so an answer formed by deleting the
+    // text between its parts (or by joining the new text to its neighbours) is caught too.
     if (countToken(input.after, answer) > countToken(input.before, answer)) {
       return `edit introduces '${answer.trim()}', the expected answer of a task`;
     }
