@@ -6,11 +6,11 @@
 export function extractAnswer(text: string | null, pattern: string): string | null {
   if (!text) return null;
   const regex = new RegExp(pattern, "gm");
+  // matchAll iterates a copy of the regex and steps past empty matches by itself.
   let answer: string | null = null;
   for (const match of text.matchAll(regex)) {
     const value = (match[1] ?? match[0]).trim();
     if (value !== "") answer = value;
-    if (match[0] === "") regex.lastIndex += 1;
   }
   return answer;
 }
