@@ -63,6 +63,25 @@ describe("commandAgent", () => {
     expect(trace.answer).toBeNull();
   });
 
+  it("keeps the repository token and the action inputs from the command, not the model key", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      GITHUB_TOKEN: "ghs_repositorytoken000000",
+      "INPUT_GITHUB-TOKEN": "ghs_repositorytoken000000",
+      ACTIONS_RUNTIME_TOKEN: "runtime",
+      OPENAI_API_KEY: "model-key",
+    });
+    try {
+      const { trace } = await runWith(
+        `process.stdout.write(JSON.stringify({ output: Object.keys(process.env).filter((k) => /TOKEN|INPUT_|ACTIONS_|OPENAI/.test(k)).sort().join(",") }))`,
+      );
+      expect(trace.output).toBe("OPENAI_API_KEY");
+    } finally {
+      for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+  });
+
   it("uses the given answer, or extracts 'Answer:' from the output", async () => {
     expect(
       (await runWith(`process.stdout.write(JSON.stringify({ output: "x", answer: "42" }))`)).trace

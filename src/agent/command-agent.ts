@@ -111,14 +111,26 @@ function toTrace(result: ProcessResult): Omit<Trace, "latencyMs"> {
   };
 }
 
-/** The child's environment: the parent's, plus the endpoint when the provider exposes it. */
+/**
+ * Variables a harness command never gets: the Actions runtime's and the GitHub token's, and every
+ * action input (`INPUT_*` carries github-token). The command runs files the refiner may have
+ * written; it needs the model's key (kept), not the repository's.
+ */
+const withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
+
+/** The environment without the variables a harness command must not see. */
+export function harnessEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !withheld.test(name)));
+}
+
+/** The child's environment: the parent's less the withheld variables, plus the endpoint when the provider exposes it. */
 function childEnv(input: {
   provider: ChatProvider;
   harnessDir: string;
   projectRoot: string;
 }): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...harnessEnvironment(process.env),
     ECDYSIS_MODEL: input.provider.model,
     ECDYSIS_HARNESS_DIR: input.harnessDir,
     ECDYSIS_PROJECT_ROOT: input.projectRoot,
