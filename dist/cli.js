@@ -44623,7 +44623,6 @@ function extractAnswer(text2, pattern) {
   for (const match of text2.matchAll(regex)) {
     const value = (match[1] ?? match[0]).trim();
     if (value !== "") answer = value;
-    if (match[0] === "") regex.lastIndex += 1;
   }
   return answer;
 }
@@ -45350,9 +45349,12 @@ function toTrace(result) {
     }
   };
 }
+function harnessEnvironment(env) {
+  return Object.fromEntries(Object.entries(env).filter(([name3]) => !withheld.test(name3)));
+}
 function childEnv(input2) {
   const env = {
-    ...process.env,
+    ...harnessEnvironment(process.env),
     ECDYSIS_MODEL: input2.provider.model,
     ECDYSIS_HARNESS_DIR: input2.harnessDir,
     ECDYSIS_PROJECT_ROOT: input2.projectRoot
@@ -45429,7 +45431,7 @@ function runProcess(input2) {
     });
   });
 }
-var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern;
+var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern, withheld;
 var init_command_agent = __esm({
   "src/agent/command-agent.ts"() {
     "use strict";
@@ -45441,6 +45443,7 @@ var init_command_agent = __esm({
     maxStderrBytes = 8 * 1024;
     maxStdoutBytes = 1024 * 1024;
     defaultAnswerPattern = harnessConfigSchema.parse({}).completion.answer_pattern;
+    withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
   }
 });
 
@@ -45910,7 +45913,7 @@ function validateConfig(input2) {
 }
 function findLeak(input2) {
   for (const answer of input2.guard.forbiddenStrings) {
-    if (!isCheckableAnswer(answer) || countToken(input2.newText, answer) === 0) continue;
+    if (!isCheckableAnswer(answer)) continue;
     if (countToken(input2.after, answer) > countToken(input2.before, answer)) {
       return `edit introduces '${answer.trim()}', the expected answer of a task`;
     }
