@@ -23,3 +23,5 @@ process.exitCode = await main(process.argv.slice(2), {
 });
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);
+// Work a command left running after an interrupt (servers, timers) must not keep us alive.
+if (controller.signal.aborted) process.exit(process.exitCode);

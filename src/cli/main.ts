@@ -63,7 +63,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stdout.write(command.help);
       return 0;
     }
-    return await command.run(parsed, io);
+    const running = command.run(parsed, io);
+    return await (stopsAtOnce.has(command.name) ? untilAborted(running, io.signal) : running);
   } catch (error) {
     if (error instanceof EcdysisError) {
       io.stderr.write(`error: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
@@ -72,7 +73,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     if (io.signal.aborted) {
       io.stderr.write(
-        "interrupted; finished rollouts are kept in the cache and will not be run again\n",
+        "interrupted; finished rollouts and stages are kept and will not be run again: re-run the same command to resume\n",
       );
       return 130;
     }
@@ -83,4 +84,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
     return 1;
   }
+}
+
+/** Commands without their own interrupt handling: an interrupt ends them at once. */
+const stopsAtOnce = new Set(["evolve", "gate", "bench"]);
+
+/**
+ * Settles with the command, or rejects as soon as the signal aborts: `evolve`, `gate` and
+ * `bench` do not stop on their own, and their finished stages are journaled and their rollouts
+ * and calls cached, so stopping at once loses nothing a re-run would redo.
+ */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
