@@ -53218,7 +53218,8 @@ async function main(argv, io) {
       io.stdout.write(command.help);
       return 0;
     }
-    return await command.run(parsed, io);
+    const running = command.run(parsed, io);
+    return await (stopsAtOnce.has(command.name) ? untilAborted(running, io.signal) : running);
   } catch (error62) {
     if (error62 instanceof EcdysisError) {
       io.stderr.write(`error: ${error62.message.replace(/\s*\n\s*/g, " ")}
@@ -53229,7 +53230,7 @@ async function main(argv, io) {
     }
     if (io.signal.aborted) {
       io.stderr.write(
-        "interrupted; finished rollouts are kept in the cache and will not be run again\n"
+        "interrupted; finished rollouts and stages are kept and will not be run again: re-run the same command to resume\n"
       );
       return 130;
     }
@@ -53242,6 +53243,15 @@ async function main(argv, io) {
 `);
     return 1;
   }
+}
+var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
+function untilAborted(work, signal) {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve8, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve8, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 // src/cli.ts
@@ -53263,3 +53273,4 @@ process.exitCode = await main(process.argv.slice(2), {
 });
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);
+if (controller.signal.aborted) process.exit(process.exitCode);
