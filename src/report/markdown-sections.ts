@@ -114,8 +114,44 @@ export function reasoningSection(
       parts.push(
         `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`,
       );
+    parts.push(...validationDetails(iteration));
   }
   return parts.join("\n");
+}
+
+/** Re-draws, pruned changes, ablation and the repair round of one iteration, when there were any. */
+function validationDetails(iteration: EvolveResult["iterations"][number]): string[] {
+  const lines: string[] = [];
+  const { confirm, ablation } = iteration.validation;
+  if (confirm)
+    lines.push(
+      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`,
+    );
+  for (const change of iteration.pruned ?? [])
+    lines.push(
+      `Pruned: ${cell(change.patternNames.join(", "), 200)} — ${cell(change.reason, 300)}.`,
+    );
+  if (ablation && ablation.length > 0)
+    lines.push(
+      "",
+      "| change (patterns) | alone: fixed | alone: broken | kept |",
+      "|---|---|---|---|",
+      ...ablation.map(
+        (change) =>
+          `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
+      ),
+    );
+  const repair = iteration.repair;
+  if (repair)
+    lines.push(
+      "",
+      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} — ${cell(repair.reason, 400)}.`,
+      ...(repair.diagnosis?.patterns ?? []).map(
+        (pattern) =>
+          `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`,
+      ),
+    );
+  return lines;
 }
 
 /** Edits the guards refused, and proposals the loop rejected. */

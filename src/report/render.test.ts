@@ -71,6 +71,26 @@ describe("reports", () => {
     expect(markdown).not.toContain("sk-abcdefghijklmnop");
   });
 
+  it("shows re-draws, ablation and the repair round of an iteration", () => {
+    const copy = structuredClone(result);
+    const first = copy.iterations[0];
+    first.validation.confirm = { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 };
+    first.validation.ablation = [
+      { patterns: ["calc"], fixed: 1, broken: 4, kept: false },
+      { patterns: ["format"], fixed: 5, broken: 0, kept: true },
+    ];
+    first.repair = {
+      ...structuredClone(first),
+      verdict: "rejected",
+      reason: "cheap validation: fixed 1 ≤ broken 2",
+    };
+    const markdown = renderMarkdown(copy);
+    expect(markdown).toContain("Re-drawn flipped tasks: over 9 draws fixed 9, broken 0");
+    expect(markdown).toContain("| calc | 1 | 4 | no |");
+    expect(markdown).toContain("| format | 5 | 0 | yes |");
+    expect(markdown).toMatch(/Repair round .*: rejected — cheap validation: fixed 1 ≤ broken 2/);
+  });
+
   it("keeps the PR body under the byte cap with a parseable metadata block", () => {
     const big = structuredClone(result);
     big.harness.patch = "+x\n".repeat(40_000);
