@@ -49554,8 +49554,40 @@ function reasoningSection(result, options = {}) {
       parts.push(
         `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`
       );
+    parts.push(...validationDetails(iteration));
   }
   return parts.join("\n");
+}
+function validationDetails(iteration) {
+  const lines = [];
+  const { confirm, ablation } = iteration.validation;
+  if (confirm)
+    lines.push(
+      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`
+    );
+  for (const change of iteration.pruned ?? [])
+    lines.push(
+      `Pruned: ${cell(change.patternNames.join(", "), 200)} \u2014 ${cell(change.reason, 300)}.`
+    );
+  if (ablation && ablation.length > 0)
+    lines.push(
+      "",
+      "| change (patterns) | alone: fixed | alone: broken | kept |",
+      "|---|---|---|---|",
+      ...ablation.map(
+        (change) => `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`
+      )
+    );
+  const repair = iteration.repair;
+  if (repair)
+    lines.push(
+      "",
+      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} \u2014 ${cell(repair.reason, 400)}.`,
+      ...(repair.diagnosis?.patterns ?? []).map(
+        (pattern) => `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`
+      )
+    );
+  return lines;
 }
 function rejectionsSection(result) {
   const guard = result.iterations.flatMap(
