@@ -1,4 +1,4 @@
-import type { Spend } from "../evolve/budget.js";
+import { refinementShare, type Spend } from "../evolve/budget.js";
 import type { EvolveResult, IterationRecord } from "../evolve/types.js";
 import type {
   AcceptedEditView,
@@ -67,19 +67,13 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
 }
 
 function spendView(spend: Spend): SpendView {
-  const tokens = spend.promptTokens + spend.completionTokens;
   return {
     rollouts: spend.rollouts,
     llmCalls: spend.llmCalls,
     promptTokens: spend.promptTokens,
     completionTokens: spend.completionTokens,
     wallMs: spend.wallMs,
-    refinementShare:
-      spend.costUsd > 0
-        ? spend.refinerCostUsd / spend.costUsd
-        : tokens > 0
-          ? spend.refinerTokens / tokens
-          : 0,
+    refinementShare: refinementShare(spend),
   };
 }
 

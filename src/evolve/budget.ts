@@ -120,3 +120,10 @@ export class BudgetTracker {
     }
   }
 }
+
+/** The refinement roles' share of a spend: of its cost when priced, else of its tokens. */
+export function refinementShare(spend: Spend): number {
+  const tokens = spend.promptTokens + spend.completionTokens;
+  if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
+  return tokens > 0 ? spend.refinerTokens / tokens : 0;
+}

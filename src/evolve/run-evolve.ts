@@ -6,7 +6,7 @@ import { BudgetExhaustedError } from "../errors/budget-error.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { renderHtml } from "../report/render-html.js";
 import { renderMarkdown } from "../report/render-markdown.js";
-import { BudgetTracker } from "./budget.js";
+import { BudgetTracker, refinementShare } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
 import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
@@ -175,7 +175,6 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     );
     const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
     const spend = budget.snapshot();
-    const tokens = spend.promptTokens + spend.completionTokens;
     const result: EvolveResult = {
       version: 1,
       strategy: strategy.name,
@@ -197,12 +196,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         completionTokens: spend.completionTokens,
         costUsd: spend.costUsd,
         wallMs: spend.wallMs,
-        refinementShare:
-          spend.costUsd > 0
-            ? spend.refinerCostUsd / spend.costUsd
-            : tokens > 0
-              ? spend.refinerTokens / tokens
-              : 0,
+        refinementShare: refinementShare(spend),
         refinement: {
           llmCalls: spend.refinerCalls,
           tokens: spend.refinerTokens,
