@@ -46933,6 +46933,11 @@ function subtractSpend(a, b) {
   for (const key of Object.keys(difference)) difference[key] = a[key] - b[key];
   return difference;
 }
+function refinementShare(spend) {
+  const tokens = spend.promptTokens + spend.completionTokens;
+  if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
+  return tokens > 0 ? spend.refinerTokens / tokens : 0;
+}
 var BudgetTracker;
 var init_budget = __esm({
   "src/evolve/budget.ts"() {
@@ -50869,7 +50874,6 @@ ${strategy.name}`),
     );
     const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
     const spend = budget.snapshot();
-    const tokens = spend.promptTokens + spend.completionTokens;
     const result = {
       version: 1,
       strategy: strategy.name,
@@ -50889,7 +50893,7 @@ ${strategy.name}`),
         completionTokens: spend.completionTokens,
         costUsd: spend.costUsd,
         wallMs: spend.wallMs,
-        refinementShare: spend.costUsd > 0 ? spend.refinerCostUsd / spend.costUsd : tokens > 0 ? spend.refinerTokens / tokens : 0,
+        refinementShare: refinementShare(spend),
         refinement: {
           llmCalls: spend.refinerCalls,
           tokens: spend.refinerTokens,
@@ -51093,14 +51097,13 @@ function toEvolveOutcome(result) {
   };
 }
 function spendView(spend) {
-  const tokens = spend.promptTokens + spend.completionTokens;
   return {
     rollouts: spend.rollouts,
     llmCalls: spend.llmCalls,
     promptTokens: spend.promptTokens,
     completionTokens: spend.completionTokens,
     wallMs: spend.wallMs,
-    refinementShare: spend.costUsd > 0 ? spend.refinerCostUsd / spend.costUsd : tokens > 0 ? spend.refinerTokens / tokens : 0
+    refinementShare: refinementShare(spend)
   };
 }
 function iterationPatterns(iteration) {
@@ -51123,6 +51126,7 @@ function addressedTasks(iteration, found, names) {
 var init_from_evolve_result = __esm({
   "src/bench/from-evolve-result.ts"() {
     "use strict";
+    init_budget();
   }
 });
 
