@@ -135,12 +135,11 @@ function childEnv(input: {
     ECDYSIS_HARNESS_DIR: input.harnessDir,
     ECDYSIS_PROJECT_ROOT: input.projectRoot,
   };
-  const endpoint = input.provider as Partial<Record<"baseUrl" | "apiKey", unknown>>;
-  if (typeof endpoint.baseUrl === "string") {
-    env.ECDYSIS_BASE_URL = endpoint.baseUrl;
-    env.OPENAI_BASE_URL = endpoint.baseUrl;
+  // The key is not passed on: the command reads it from the variable its config names (kept).
+  if (input.provider.baseUrl) {
+    env.ECDYSIS_BASE_URL = input.provider.baseUrl;
+    env.OPENAI_BASE_URL = input.provider.baseUrl;
   }
-  if (typeof endpoint.apiKey === "string") env.OPENAI_API_KEY = endpoint.apiKey;
   return env;
 }
 

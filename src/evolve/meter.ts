@@ -19,6 +19,7 @@ export function meterProvider(options: {
   const { provider, budget, role } = options;
   return {
     model: provider.model,
+    baseUrl: provider.baseUrl,
     async chat(
       request: ChatRequest,
       callOptions?: { signal?: AbortSignal },

@@ -121,7 +121,7 @@ export function withCallCache(provider: ChatProvider, dir: string): CachedProvid
     };
   }
 
-  return { model: provider.model, chat, totals };
+  return { model: provider.model, baseUrl: provider.baseUrl, chat, totals };
 }
 
 function entryPath(dir: string, key: string): string {

@@ -132,7 +132,7 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
     }
   }
 
-  return { model: config.model, chat, totals: () => account.totals() };
+  return { model: config.model, baseUrl: options.baseUrl, chat, totals: () => account.totals() };
 }
 
 /**

@@ -56,6 +56,11 @@ export interface ChatResponse {
 /** One chat method: the only thing the rest of Ecdysis needs from a model. */
 export interface ChatProvider {
   readonly model: string;
+  /**
+   * The OpenAI-compatible base URL behind this provider, when there is one (never the key).
+   * A command harness is told it, so the user's own agent can reach the same model.
+   */
+  readonly baseUrl?: string;
   chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
 }
 

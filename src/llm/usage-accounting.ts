@@ -66,6 +66,7 @@ export function withAccounting(provider: ChatProvider): AccountedProvider {
   const account = new UsageAccount();
   return {
     model: provider.model,
+    baseUrl: provider.baseUrl,
     async chat(request, options) {
       const response = await provider.chat(request, options);
       account.recordResponse(request.purpose, response);
