@@ -29253,7 +29253,7 @@ function withCallCache(provider, dir) {
       }
     };
   }
-  return { model: provider.model, chat, totals };
+  return { model: provider.model, baseUrl: provider.baseUrl, chat, totals };
 }
 function entryPath(dir, key) {
   return join4(dir, key.slice(0, 2), `${key}.json`);
@@ -42201,7 +42201,7 @@ function createProvider(options) {
       }
     }
   }
-  return { model: config2.model, chat, totals: () => account.totals() };
+  return { model: config2.model, baseUrl: options.baseUrl, chat, totals: () => account.totals() };
 }
 async function withDeadline(timeoutMs, callerSignal, run) {
   const controller2 = new AbortController();
@@ -45359,12 +45359,10 @@ function childEnv(input2) {
     ECDYSIS_HARNESS_DIR: input2.harnessDir,
     ECDYSIS_PROJECT_ROOT: input2.projectRoot
   };
-  const endpoint = input2.provider;
-  if (typeof endpoint.baseUrl === "string") {
-    env.ECDYSIS_BASE_URL = endpoint.baseUrl;
-    env.OPENAI_BASE_URL = endpoint.baseUrl;
+  if (input2.provider.baseUrl) {
+    env.ECDYSIS_BASE_URL = input2.provider.baseUrl;
+    env.OPENAI_BASE_URL = input2.provider.baseUrl;
   }
-  if (typeof endpoint.apiKey === "string") env.OPENAI_API_KEY = endpoint.apiKey;
   return env;
 }
 function runProcess(input2) {
@@ -47117,6 +47115,7 @@ function meterProvider(options) {
   const { provider, budget, role } = options;
   return {
     model: provider.model,
+    baseUrl: provider.baseUrl,
     async chat(request, callOptions) {
       const response = await provider.chat(request, callOptions);
       if (!isCachedResponse(response)) {
