@@ -148,6 +148,13 @@ describe("applyEdits: path guard", () => {
 });
 
 describe("applyEdits: schema guard", () => {
+  it("refuses an answer pattern that can backtrack catastrophically", () =>
+    expectRejected(
+      { kind: "set", path: "completion.answer_pattern", value: "Answer: (\\w*\\s?)*" },
+      "schema",
+      /nested repetition/,
+    ));
+
   it("refuses a set to an invalid value", () =>
     expectRejected(
       { kind: "set", path: "agent_loop.max_steps", value: 1000 },
