@@ -20785,6 +20785,40 @@ var init_config_schema = __esm({
   }
 });
 
+// src/config/regex-safety.ts
+function hasNestedQuantifier(pattern) {
+  const groups = [];
+  let inClass = false;
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index];
+    if (char === "\\") {
+      index++;
+      continue;
+    }
+    if (inClass) {
+      if (char === "]") inClass = false;
+      continue;
+    }
+    if (char === "[") inClass = true;
+    else if (char === "(") groups.push(false);
+    else if (char === ")") {
+      const repeatsInside = groups.pop() ?? false;
+      const next = pattern[index + 1];
+      const repeated = next === "*" || next === "+" || next === "{";
+      if (repeatsInside && repeated) return true;
+      if (groups.length > 0 && (repeatsInside || repeated)) groups[groups.length - 1] = true;
+    } else if ((char === "*" || char === "+" || char === "{") && groups.length > 0) {
+      groups[groups.length - 1] = true;
+    }
+  }
+  return false;
+}
+var init_regex_safety = __esm({
+  "src/config/regex-safety.ts"() {
+    "use strict";
+  }
+});
+
 // node_modules/yaml/dist/nodes/identity.js
 var require_identity = __commonJS({
   "node_modules/yaml/dist/nodes/identity.js"(exports) {
@@ -28205,15 +28239,23 @@ function parseHarnessYaml(file2, text2) {
   const located = parseLocatedYaml(file2, text2);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
+  const path9 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path9), field: path9.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
-    const path9 = ["completion", "answer_pattern"];
-    throw new InputError(file2, `not a valid regular expression: ${error62.message}`, {
-      line: located.lineOf(path9),
-      field: path9.join(".")
-    });
+    throw new InputError(
+      file2,
+      `not a valid regular expression: ${error62.message}`,
+      where
+    );
   }
+  if (hasNestedQuantifier(parsed.completion.answer_pattern))
+    throw new InputError(
+      file2,
+      "the pattern repeats a group that itself repeats (like (a+)+), which can backtrack for minutes on a long reply; write it without the nested repetition",
+      where
+    );
   return parsed;
 }
 var init_harness_yaml = __esm({
@@ -28221,6 +28263,7 @@ var init_harness_yaml = __esm({
     "use strict";
     init_input_error();
     init_harness_schema();
+    init_regex_safety();
     init_yaml_document();
   }
 });
