@@ -10,12 +10,6 @@ import {
 } from "../acceptance.js";
 import type { StrategyContext } from "../types.js";
 
-/**
- * Sample indices of confirmation draws start here, apart from the indices re-sampling of
- * failures uses (1, 2, …), so the two never share (or double-count) a cached rollout.
- */
-export const confirmFirstSample = 1000;
-
 function outcomes(records: RolloutRecord[]): Map<string, Map<number, boolean>> {
   const byTask = new Map<string, Map<number, boolean>>();
   for (const record of records) {
@@ -62,7 +56,9 @@ export async function confirmDiscordant(options: {
         tasks,
         harness,
         samples: options.samples,
-        firstSample: confirmFirstSample,
+        // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
+        // at, so the parent's draws of the tasks it failed are already in the cache.
+        firstSample: context.config.samples,
         label: `iteration ${index}: confirming flips (${side})`,
       }),
     );
