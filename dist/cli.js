@@ -50075,7 +50075,9 @@ async function confirmDiscordant(options) {
       tasks,
       harness,
       samples: options.samples,
-      firstSample: confirmFirstSample,
+      // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
+      // at, so the parent's draws of the tasks it failed are already in the cache.
+      firstSample: context.config.samples,
       label: `iteration ${index}: confirming flips (${side2})`
     })
   );
@@ -50088,12 +50090,10 @@ async function confirmDiscordant(options) {
     withFirstDraw(outcomes(candidateRun.records), new Map(options.after))
   );
 }
-var confirmFirstSample;
 var init_confirm_discordant = __esm({
   "src/evolve/strategies/confirm-discordant.ts"() {
     "use strict";
     init_acceptance();
-    confirmFirstSample = 1e3;
   }
 });
 
