@@ -70,7 +70,13 @@ export async function uploadRunArtifact(options: {
     );
     return false;
   }
-  const staged = await stageScrubbed({ dir: options.dir, scrub: options.scrub });
+  let staged: Awaited<ReturnType<typeof stageScrubbed>>;
+  try {
+    staged = await stageScrubbed({ dir: options.dir, scrub: options.scrub });
+  } catch (error) {
+    options.warn(`artifact not staged: ${(error as Error).message}`);
+    return false;
+  }
   try {
     if (staged.files.length === 0) return false;
     await (options.uploader ?? actionsArtifactUploader).upload({

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { stageScrubbed } from "../../../src/github/artifact.js";
+import { stageScrubbed, uploadRunArtifact } from "../../../src/github/artifact.js";
 import { statusDescription } from "../../../src/github/commit-status.js";
 import { defaultBranchFor, sanitizeBranchName } from "../../../src/github/git.js";
 import { fitBody, maxBodyChars } from "../../../src/github/pull-request.js";
@@ -37,6 +37,25 @@ describe("secrets", () => {
       join("traces", "t.json"),
     ]);
     expect(readFileSync(staged.files[0], "utf8")).toBe('{"key":"***"}');
+  });
+});
+
+describe("artifact", () => {
+  it("warns instead of failing the run when the report folder cannot be staged", async () => {
+    const warnings: string[] = [];
+    const uploaded = await uploadRunArtifact({
+      name: "ecdysis-evolve-1",
+      dir: join(tmpdir(), "ecdysis-no-such-run-folder"),
+      scrub: (text) => text,
+      warn: (message) => warnings.push(message),
+      uploader: {
+        upload: async () => {
+          throw new Error("must not be called");
+        },
+      },
+    });
+    expect(uploaded).toBe(false);
+    expect(warnings).toEqual([expect.stringMatching(/^artifact not staged: /)]);
   });
 });
 
