@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGitHubClient } from "../../../src/github/github-client.js";
 import { retryDelayMs } from "../../../src/github/retry-policy.js";
@@ -50,6 +52,25 @@ describe("retryDelayMs", () => {
     expect(
       retryDelayMs({ response: failed(403, { "retry-after": "1" }), attempt: 3, nowMs: 0 }),
     ).toBeUndefined();
+  });
+});
+
+describe("createGitHubClient without an answer", () => {
+  it("retries a refused connection with backoff, then gives up", async () => {
+    // A loopback port nobody listens on: every connection is refused.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const waits: number[] = [];
+    const client = createGitHubClient({
+      token: "t",
+      baseUrl: `http://127.0.0.1:${port}`,
+      waiter: { now: () => 0, sleep: async (ms) => void waits.push(ms) },
+    });
+    const error = await client.rest.repos.get({ owner: "o", repo: "r" }).catch((caught) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(waits).toEqual([1000, 2000, 4000]);
   });
 });
 
