@@ -1,37 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { checkClaims } from "./claims.js";
 import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
+import { benchRun } from "./testing/bench-run.js";
 import { timeToMatchPairs } from "./time-to-match.js";
 import type { BenchResult, BenchRun, BenchStrategy } from "./types.js";
 
 function run(strategy: BenchStrategy, figures: Partial<BenchRun>): BenchRun {
-  return {
-    strategy,
-    world: "w",
-    seed: 1,
-    wallMs: 1000,
-    totalWallMs: 1000,
-    rollouts: 100,
-    totalRollouts: 100,
-    llmCalls: 100,
-    promptTokens: 0,
-    completionTokens: 0,
-    refinementShare: 0.3,
-    trainAccuracy: 0.5,
-    heldoutAccuracy: 0.5,
-    seedTrainAccuracy: 0.5,
-    seedHeldoutAccuracy: 0.5,
-    acceptedEdits: 0,
-    accommodations: 0,
-    accommodationReasons: [],
-    ineffectiveEdits: 0,
-    trajectory: [],
-    trajectorySeedAccuracy: null,
-    trainTasks: 0,
-    patternPurity: null,
-    patternsFound: 0,
-    ...figures,
-  };
+  return benchRun({ strategy, refinementShare: 0.3, ...figures });
 }
 
 function result(runs: BenchRun[]): BenchResult {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeRatios, median, ratiosByWorld, spread, summarise } from "./summary.js";
+import { benchRun } from "./testing/bench-run.js";
 import type { BenchRun, BenchStrategy } from "./types.js";
 
 function run(
@@ -8,33 +9,7 @@ function run(
   seed: number,
   figures: Partial<BenchRun>,
 ): BenchRun {
-  return {
-    strategy,
-    world,
-    seed,
-    wallMs: 1000,
-    totalWallMs: 1200,
-    rollouts: 100,
-    totalRollouts: 140,
-    llmCalls: 100,
-    promptTokens: 0,
-    completionTokens: 0,
-    refinementShare: 0,
-    trainAccuracy: 0.5,
-    heldoutAccuracy: 0.5,
-    seedTrainAccuracy: 0.5,
-    seedHeldoutAccuracy: 0.5,
-    acceptedEdits: 0,
-    accommodations: 0,
-    accommodationReasons: [],
-    ineffectiveEdits: 0,
-    trajectory: [],
-    trajectorySeedAccuracy: null,
-    trainTasks: 0,
-    patternPurity: null,
-    patternsFound: 0,
-    ...figures,
-  };
+  return benchRun({ strategy, world, seed, totalWallMs: 1200, totalRollouts: 140, ...figures });
 }
 
 describe("median and spread", () => {

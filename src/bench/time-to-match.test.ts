@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { computeRatios } from "./summary.js";
+import { benchRun } from "./testing/bench-run.js";
 import {
   bestAccuracy,
   summariseTimeToMatch,
@@ -19,37 +20,26 @@ function run(options: {
   wallMs?: number;
   tasks?: number;
 }): BenchRun {
-  return {
+  const points = options.points ?? [];
+  return benchRun({
     strategy: options.strategy,
     world: options.world ?? "w",
     seed: options.seed ?? 1,
     wallMs: options.wallMs ?? 10_000,
     totalWallMs: 12_000,
-    rollouts: 100,
     totalRollouts: 140,
-    llmCalls: 100,
-    promptTokens: 0,
-    completionTokens: 0,
-    refinementShare: 0,
-    trainAccuracy: 0.5,
     trainTasks: 40,
-    heldoutAccuracy: 0.5,
     seedTrainAccuracy: 0.4,
     seedHeldoutAccuracy: 0.4,
-    acceptedEdits: (options.points ?? []).length,
-    accommodations: 0,
-    accommodationReasons: [],
-    ineffectiveEdits: 0,
-    trajectory: (options.points ?? []).map(([elapsedMs, accuracy], index) => ({
+    acceptedEdits: points.length,
+    trajectory: points.map(([elapsedMs, accuracy], index) => ({
       iteration: index + 1,
       elapsedMs,
       accuracy,
       tasks: options.tasks ?? 40,
     })),
     trajectorySeedAccuracy: options.seedAccuracy === undefined ? 0.4 : options.seedAccuracy,
-    patternPurity: null,
-    patternsFound: 0,
-  };
+  });
 }
 
 describe("timeToMatch", () => {
