@@ -14,33 +14,34 @@ const defaultDescriptions: Record<BuiltinToolName, string> = {
   lookup: "Look up an entry of the knowledge base by its exact name and return its facts.",
 };
 
+/** A function tool taking one string argument. */
+function oneArgumentTool(name: string, argument: string, description: string): ToolSpec {
+  return {
+    name,
+    description,
+    parameters: {
+      type: "object",
+      properties: { [argument]: { type: "string" } },
+      required: [argument],
+      additionalProperties: false,
+    },
+  };
+}
+
 /** The tools a built-in harness offers (enabled ones, in a fixed order, with the harness's descriptions). */
 export function enabledTools(config: HarnessConfig): ToolSpec[] {
+  const { calculator, lookup } = config.tools;
   const specs: ToolSpec[] = [];
-  if (config.tools.calculator.enabled) {
-    specs.push({
-      name: "calculator",
-      description: config.tools.calculator.description ?? defaultDescriptions.calculator,
-      parameters: {
-        type: "object",
-        properties: { expression: { type: "string" } },
-        required: ["expression"],
-        additionalProperties: false,
-      },
-    });
-  }
-  if (config.tools.lookup.enabled) {
-    specs.push({
-      name: "lookup",
-      description: config.tools.lookup.description ?? defaultDescriptions.lookup,
-      parameters: {
-        type: "object",
-        properties: { key: { type: "string" } },
-        required: ["key"],
-        additionalProperties: false,
-      },
-    });
-  }
+  if (calculator.enabled)
+    specs.push(
+      oneArgumentTool(
+        "calculator",
+        "expression",
+        calculator.description ?? defaultDescriptions.calculator,
+      ),
+    );
+  if (lookup.enabled)
+    specs.push(oneArgumentTool("lookup", "key", lookup.description ?? defaultDescriptions.lookup));
   return specs;
 }
 
