@@ -14,7 +14,7 @@ import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
 import { identicalRejected, mayAttempt } from "./pattern-memory.js";
 import { repairRegressions } from "./repair-regressions.js";
-import { validateProposal } from "./validate-proposal.js";
+import { type ProposalUnderTest, validateProposal } from "./validate-proposal.js";
 
 /** The systematic patterns the applied edits name (all systematic ones when the edits name none of them). */
 function addressedPatterns(systematic: PatternView[], refinement: RefinementView): PatternView[] {
@@ -185,7 +185,7 @@ export function ecdysisStrategy(): Strategy {
               });
           },
         };
-        let outcome = await validateProposal({
+        const proposal: ProposalUnderTest = {
           context,
           index,
           batch,
@@ -194,25 +194,10 @@ export function ecdysisStrategy(): Strategy {
           candidate: guarded.candidate,
           applied: guarded.applied,
           addressed,
-          record,
-          ...callbacks,
-        });
-        if (
-          outcome.verdict === "rejected" &&
-          outcome.regressions?.length &&
-          evolve.repairRegressions
-        ) {
-          const repair = await repairRegressions({
-            context,
-            index,
-            batch,
-            before,
-            parent: harness,
-            candidate: guarded.candidate,
-            applied: guarded.applied,
-            addressed,
-            callbacks,
-          });
+        };
+        let outcome = await validateProposal({ ...proposal, ...callbacks, record });
+        if (outcome.verdict === "rejected" && outcome.broken?.length && evolve.repairRegressions) {
+          const repair = await repairRegressions({ ...proposal, callbacks });
           record.repair = repair.record;
           if (repair.outcome?.verdict === "accepted")
             outcome = {

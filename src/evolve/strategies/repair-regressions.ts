@@ -1,11 +1,12 @@
-import type { Task } from "../../config/task-schema.js";
-import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
-import type { PassMap } from "../acceptance.js";
 import { openIterationRecord } from "../records.js";
-import type { PatternView } from "../stage-views.js";
-import type { IterationRecord, StrategyContext } from "../types.js";
+import type { IterationRecord } from "../types.js";
 import { guardProposal } from "./guard-proposal.js";
-import { type ValidationOutcome, validateProposal } from "./validate-proposal.js";
+import {
+  type ProposalUnderTest,
+  type ValidationCallbacks,
+  type ValidationOutcome,
+  validateProposal,
+} from "./validate-proposal.js";
 
 /**
  * One repair round for a rejected candidate that broke tasks which passed before: its new
@@ -15,17 +16,9 @@ import { type ValidationOutcome, validateProposal } from "./validate-proposal.js
  * that exposes a latent deficiency (a tool whose malformed calls now fail) then travels with the
  * fix for what it exposed, instead of being thrown away.
  */
-export async function repairRegressions(options: {
-  context: StrategyContext;
-  index: number;
-  batch: Task[];
-  before: PassMap;
-  parent: LoadedHarness;
-  candidate: LoadedHarness;
-  applied: PlannedEdit[];
-  addressed: PatternView[];
-  callbacks: Pick<Parameters<typeof validateProposal>[0], "onPruned" | "onDropped">;
-}): Promise<{ record: IterationRecord; outcome?: ValidationOutcome }> {
+export async function repairRegressions(
+  options: ProposalUnderTest & { callbacks: ValidationCallbacks },
+): Promise<{ record: IterationRecord; outcome?: ValidationOutcome }> {
   const { context, index, batch, candidate } = options;
   const { deps, models, config } = context;
   const scope = `iteration-${index}/repair`;

@@ -1,5 +1,4 @@
 import type { Task } from "../../config/task-schema.js";
-import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   comparePaired,
@@ -29,9 +28,29 @@ export type ValidationOutcome =
   | {
       verdict: "rejected";
       reason: string;
-      /** The candidate's failures on tasks that passed before (what its changes broke). */
-      regressions?: RolloutRecord[];
+      /** Tasks that passed before and fail under the candidate (what its changes broke). */
+      broken?: string[];
     };
+
+/** A guarded proposal and what it is validated against. */
+export interface ProposalUnderTest {
+  context: StrategyContext;
+  index: number;
+  batch: Task[];
+  /** Pass/fail per batch task under the parent. */
+  before: PassMap;
+  parent: LoadedHarness;
+  candidate: LoadedHarness;
+  applied: PlannedEdit[];
+  addressed: PatternView[];
+}
+
+/** How validation reports the changes it takes out of a proposal. */
+export interface ValidationCallbacks {
+  onPruned: (pruned: PrunedChange[]) => void;
+  /** Changes of a rejected bundle that hurt on their own (remembered as rejected). */
+  onDropped: (dropped: AblatedChange[]) => void;
+}
 
 /** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
 const maxPruneRounds = 3;
@@ -45,22 +64,14 @@ const maxPruneRounds = 3;
  * tasks are re-drawn `confirmSamples` times under both harnesses and tested draw by draw.
  * Writes the comparisons into `record.validation`.
  */
-export async function validateProposal(options: {
-  context: StrategyContext;
-  index: number;
-  batch: Task[];
-  before: PassMap;
-  parent: LoadedHarness;
-  candidate: LoadedHarness;
-  applied: PlannedEdit[];
-  addressed: PatternView[];
-  record: IterationRecord;
-  onPruned: (pruned: PrunedChange[]) => void;
-  /** Changes of a rejected bundle that hurt on their own (remembered as rejected). */
-  onDropped: (dropped: AblatedChange[]) => void;
-  /** Prefix of this validation's journal stages (default `iteration-<index>`). */
-  scope?: string;
-}): Promise<ValidationOutcome> {
+export async function validateProposal(
+  options: ProposalUnderTest &
+    ValidationCallbacks & {
+      record: IterationRecord;
+      /** Prefix of this validation's journal stages (default `iteration-<index>`). */
+      scope?: string;
+    },
+): Promise<ValidationOutcome> {
   const { context, index, batch, before, record } = options;
   const scope = options.scope ?? `iteration-${index}`;
   const evolve = context.config.evolve;
@@ -79,18 +90,11 @@ export async function validateProposal(options: {
   );
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
-  let lastRecords: RolloutRecord[] = [];
   const runCheap = async (harness: LoadedHarness, stage: string) => {
     const run = await context.stage(`${scope}/${stage}`, () =>
       context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` }),
     );
-    const comparison = comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
-    lastRecords = run.records;
-    return comparison;
-  };
-  const regressions = (comparison: PairedComparison, records: RolloutRecord[]) => {
-    const broken = new Set(comparison.broken);
-    return records.filter((rollout) => broken.has(rollout.taskId) && !rollout.verdict.pass);
+    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
   };
   let candidate = options.candidate;
   let kept = options.applied;
@@ -141,7 +145,7 @@ export async function validateProposal(options: {
     return {
       verdict: "rejected",
       reason: `cheap validation: fixed ${cheap.fixed.length} ≤ broken ${cheap.broken.length}`,
-      regressions: regressions(cheap, lastRecords),
+      broken: cheap.broken,
     };
   const shared = { context, index, batch, before, parent: options.parent, scope };
   const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
@@ -149,7 +153,7 @@ export async function validateProposal(options: {
   record.validation.confirm = first.confirm;
   record.validation.candidate = first.score;
   if (first.verdict === "accepted") return first;
-  first.regressions = regressions(first.full, first.records);
+  first.broken = first.full.broken;
   // A rejected bundle: try each of its changes alone and keep the ones that help on their own.
   const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
   if (changes.length < 2) return first;
@@ -192,7 +196,7 @@ export async function validateProposal(options: {
     : {
         verdict: "rejected",
         reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
-        regressions: first.regressions,
+        broken: first.broken,
       };
 }
 
@@ -200,7 +204,6 @@ type BatchTest = ValidationOutcome & {
   full: PairedComparison;
   confirm?: SampleComparison;
   score?: Score;
-  records: RolloutRecord[];
 };
 
 /** Full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test. */
@@ -233,7 +236,6 @@ async function testOnBatch(options: {
     full,
     confirm,
     score,
-    records: fullEval.records,
   });
   const rejected = (reason: string, confirm?: SampleComparison): BatchTest => ({
     verdict: "rejected",
@@ -241,7 +243,6 @@ async function testOnBatch(options: {
     full,
     confirm,
     score,
-    records: fullEval.records,
   });
   if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
