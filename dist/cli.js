@@ -44913,32 +44913,31 @@ var init_lookup = __esm({
 });
 
 // src/agent/tools.ts
+function oneArgumentTool(name3, argument, description) {
+  return {
+    name: name3,
+    description,
+    parameters: {
+      type: "object",
+      properties: { [argument]: { type: "string" } },
+      required: [argument],
+      additionalProperties: false
+    }
+  };
+}
 function enabledTools(config2) {
+  const { calculator, lookup } = config2.tools;
   const specs = [];
-  if (config2.tools.calculator.enabled) {
-    specs.push({
-      name: "calculator",
-      description: config2.tools.calculator.description ?? defaultDescriptions.calculator,
-      parameters: {
-        type: "object",
-        properties: { expression: { type: "string" } },
-        required: ["expression"],
-        additionalProperties: false
-      }
-    });
-  }
-  if (config2.tools.lookup.enabled) {
-    specs.push({
-      name: "lookup",
-      description: config2.tools.lookup.description ?? defaultDescriptions.lookup,
-      parameters: {
-        type: "object",
-        properties: { key: { type: "string" } },
-        required: ["key"],
-        additionalProperties: false
-      }
-    });
-  }
+  if (calculator.enabled)
+    specs.push(
+      oneArgumentTool(
+        "calculator",
+        "expression",
+        calculator.description ?? defaultDescriptions.calculator
+      )
+    );
+  if (lookup.enabled)
+    specs.push(oneArgumentTool("lookup", "key", lookup.description ?? defaultDescriptions.lookup));
   return specs;
 }
 function runTool(input2) {
@@ -50115,19 +50114,12 @@ async function validateProposal(options) {
   );
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
-  let lastRecords = [];
   const runCheap = async (harness, stage) => {
     const run = await context.stage(
       `${scope}/${stage}`,
       () => context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` })
     );
-    const comparison = comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
-    lastRecords = run.records;
-    return comparison;
-  };
-  const regressions = (comparison, records) => {
-    const broken = new Set(comparison.broken);
-    return records.filter((rollout) => broken.has(rollout.taskId) && !rollout.verdict.pass);
+    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
   };
   let candidate = options.candidate;
   let kept = options.applied;
@@ -50178,7 +50170,7 @@ async function validateProposal(options) {
     return {
       verdict: "rejected",
       reason: `cheap validation: fixed ${cheap.fixed.length} \u2264 broken ${cheap.broken.length}`,
-      regressions: regressions(cheap, lastRecords)
+      broken: cheap.broken
     };
   const shared = { context, index, batch, before, parent: options.parent, scope };
   const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
@@ -50186,7 +50178,7 @@ async function validateProposal(options) {
   record2.validation.confirm = first.confirm;
   record2.validation.candidate = first.score;
   if (first.verdict === "accepted") return first;
-  first.regressions = regressions(first.full, first.records);
+  first.broken = first.full.broken;
   const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
   if (changes.length < 2) return first;
   const ablated = await ablateChanges({
@@ -50226,7 +50218,7 @@ async function validateProposal(options) {
   return second.verdict === "accepted" ? second : {
     verdict: "rejected",
     reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
-    regressions: first.regressions
+    broken: first.broken
   };
 }
 async function testOnBatch(options) {
@@ -50248,16 +50240,14 @@ async function testOnBatch(options) {
     reason,
     full,
     confirm: confirm2,
-    score,
-    records: fullEval.records
+    score
   });
   const rejected = (reason, confirm2) => ({
     verdict: "rejected",
     reason,
     full,
     confirm: confirm2,
-    score,
-    records: fullEval.records
+    score
   });
   if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
@@ -50483,7 +50473,7 @@ function ecdysisStrategy() {
             // A rejection on an earlier harness may no longer hold (the failure that sank it
             // may be fixed since): the roles see it marked as such.
             rejected: progress.rejected.map(
-              (proposal) => proposal.parentHash === harness.hash ? proposal : { ...proposal, earlierHarness: true }
+              (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
             ),
             skepticRounds: evolve.skepticRounds
           })
@@ -50532,7 +50522,7 @@ function ecdysisStrategy() {
               });
           }
         };
-        let outcome = await validateProposal({
+        const proposal = {
           context,
           index,
           batch,
@@ -50540,22 +50530,11 @@ function ecdysisStrategy() {
           parent: harness,
           candidate: guarded.candidate,
           applied: guarded.applied,
-          addressed,
-          record: record2,
-          ...callbacks
-        });
-        if (outcome.verdict === "rejected" && outcome.regressions?.length && evolve.repairRegressions) {
-          const repair = await repairRegressions({
-            context,
-            index,
-            batch,
-            before,
-            parent: harness,
-            candidate: guarded.candidate,
-            applied: guarded.applied,
-            addressed,
-            callbacks
-          });
+          addressed
+        };
+        let outcome = await validateProposal({ ...proposal, ...callbacks, record: record2 });
+        if (outcome.verdict === "rejected" && outcome.broken?.length && evolve.repairRegressions) {
+          const repair = await repairRegressions({ ...proposal, callbacks });
           record2.repair = repair.record;
           if (repair.outcome?.verdict === "accepted")
             outcome = {
