@@ -1,7 +1,9 @@
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { ScorerSpec, Task } from "../config/task-schema.js";
-import type { EvalResult, RolloutRecord, Verdict } from "../eval/types.js";
+import type { ProgressSink } from "../eval/progress.js";
+import type { Scorer as ScorerLike } from "../eval/scorers/scorer.js";
+import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import type {
@@ -11,23 +13,13 @@ import type {
   RejectedProposalView,
 } from "./stage-views.js";
 
-/** What evaluation needs from a scorer. */
-export interface ScorerLike {
-  score(task: Task, output: { answer: string | null; output: string }): Promise<Verdict>;
-}
+/** What evaluation needs from a scorer (src/eval's Scorer) and a progress display. */
+export type { ProgressSink, ScorerLike };
 
 /** What evaluation needs from a rollout cache. */
 export interface RolloutCacheLike {
   get(key: string): Promise<RolloutRecord | undefined>;
   put(record: RolloutRecord): Promise<void>;
-}
-
-/** A progress display (src/eval's ProgressSink). */
-export interface ProgressSink {
-  start(label: string, total: number): void;
-  tick(done: number, passed: number): void;
-  end(): void;
-  fork?(): ProgressSink;
 }
 
 /** Options of src/eval's `evaluate`. */
