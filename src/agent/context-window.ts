@@ -10,7 +10,7 @@ export interface FittedHistory {
 }
 
 /** Characters a message counts against `context.max_chars` (content plus tool-call arguments). */
-export function messageChars(message: ChatMessage): number {
+function messageChars(message: ChatMessage): number {
   const content = message.content?.length ?? 0;
   if (message.role !== "assistant") return content;
   return (

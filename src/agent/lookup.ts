@@ -19,7 +19,7 @@ export function lookupKey(input: { key: string; files: string[] }): LookupResult
 }
 
 /** The `## Key` entries of a knowledge file, each with its full text (heading and lines). */
-export function knowledgeEntries(text: string): { key: string; text: string }[] {
+function knowledgeEntries(text: string): { key: string; text: string }[] {
   const entries: { key: string; lines: string[] }[] = [];
   for (const line of text.split(/\r?\n/)) {
     const heading = /^##\s+(.+?)\s*$/.exec(line);

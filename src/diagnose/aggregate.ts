@@ -123,7 +123,7 @@ function groupEvidenceBlock(group: FailureGroup, tasks: Map<string, Task>) {
  * Applies a merge reply: a pattern claims the groups it lists (first claim wins, unknown keys
  * ignored); groups no pattern claims stay patterns of their own, named from their signals.
  */
-export function applyMerge(options: {
+function applyMerge(options: {
   groups: FailureGroup[];
   reply: PatternMergeReply | null;
   records: Map<string, RolloutRecord>;

@@ -2,7 +2,6 @@
 
 export {
   aggregateFailures,
-  applyMerge,
   type FailureGroup,
   groupEvidence,
   suspectedModule,
@@ -29,5 +28,5 @@ export {
 export { refuseHeldout } from "./heldout-guard.js";
 export { spreadMembers, toExample } from "./pattern-examples.js";
 export { renderTemplate } from "./prompts/render-template.js";
-export { askStructured, evidencePreamble, isStructuredOutputFailure } from "./structured-ask.js";
+export { askStructured, isStructuredOutputFailure } from "./structured-ask.js";
 export { evidenceBlock, redactSecrets, untrustedText } from "./untrusted-text.js";

@@ -13,7 +13,6 @@ export {
   createProgress,
   type ProgressOptions,
   type ProgressSink,
-  silentProgress,
 } from "./progress.js";
 export { promisePool } from "./promise-pool.js";
 export { RolloutCache } from "./rollout-cache.js";

@@ -7,9 +7,6 @@ export interface ProgressSink {
   fork?(): ProgressSink;
 }
 
-/** A sink that shows nothing. */
-export const silentProgress: ProgressSink = { start() {}, tick() {}, end() {} };
-
 /** Where and how progress is shown. */
 export interface ProgressOptions {
   stream: { write(text: string): unknown; isTTY?: boolean; columns?: number };

@@ -1,7 +1,7 @@
 import type { HarnessConfig } from "../config/harness-schema.js";
 
 /** The harness-relative files a built-in config points at, each with the field that names it. */
-export function referencedFiles(config: HarnessConfig): { field: string; path: string }[] {
+function referencedFiles(config: HarnessConfig): { field: string; path: string }[] {
   const references = [
     { field: "prompt.system", path: config.prompt.system },
     { field: "prompt.rules", path: config.prompt.rules },

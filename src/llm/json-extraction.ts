@@ -21,7 +21,7 @@ export function extractJsonCandidates(text: string): unknown[] {
 }
 
 /** `JSON.parse`, then again without trailing commas; undefined when neither parses. */
-export function parseLenient(source: string): unknown {
+function parseLenient(source: string): unknown {
   for (const candidate of [source, removeTrailingCommas(source)]) {
     try {
       return JSON.parse(candidate);
