@@ -3,7 +3,7 @@ import type { ChatProvider } from "../llm/types.js";
 import type { HarnessSummary } from "./harness-summary.js";
 import { diagnosticianTemplate } from "./prompts/diagnostician.js";
 import type { RoleTurn } from "./refinement-record.js";
-import { callRole } from "./role-call.js";
+import { callRole, RoleOutputUnusable } from "./role-call.js";
 import { patternForRoles, rejectedForRoles } from "./role-evidence.js";
 import {
   type Diagnosis,
@@ -14,7 +14,10 @@ import {
 
 /**
  * Diagnostician: root cause and module per pattern, from up to five examples each, the harness
- * summary and the rejected proposals. Diagnoses of unknown pattern ids are dropped.
+ * summary and the rejected proposals. One call per pattern, all at once: the diagnoses are
+ * independent, and a reply about one pattern is shorter (so sooner) than one about all of them.
+ * A pattern whose reply is unusable goes undiagnosed; only when every reply is unusable does the
+ * role fail. Diagnoses of other pattern ids than the one asked about are dropped.
  */
 export async function runDiagnostician(options: {
   patterns: FailurePattern[];
@@ -23,27 +26,36 @@ export async function runDiagnostician(options: {
   refiner: ChatProvider;
   turns: RoleTurn[];
 }): Promise<Diagnosis[]> {
-  const reply = await callRole({
-    refiner: options.refiner,
-    role: "diagnostician",
-    schemaName: "diagnosis",
-    template: diagnosticianTemplate,
-    evidence: {
-      patterns: options.patterns.map((pattern) => patternForRoles(pattern, options.rejected)),
-      harness: { config: options.harness.config, rules: options.harness.rules },
-      rejected: rejectedForRoles(options.rejected),
-    },
-    jsonSchema: roleJsonSchemas.diagnosis,
-    schema: diagnosisReplySchema,
-    round: 0,
-    summary: `${options.patterns.length} pattern(s) (${options.patterns.map((pattern) => `${pattern.name}: ${pattern.support.tasks} tasks`).join(", ")}), ${options.rejected.length} rejected proposal(s)`,
-    turns: options.turns,
-  });
-  const ids = new Set(options.patterns.map((pattern) => pattern.id));
-  const seen = new Set<string>();
-  return reply.diagnoses.filter((diagnosis) => {
-    if (!ids.has(diagnosis.patternId) || seen.has(diagnosis.patternId)) return false;
-    seen.add(diagnosis.patternId);
-    return true;
-  });
+  const harness = { config: options.harness.config, rules: options.harness.rules };
+  const rejected = rejectedForRoles(options.rejected);
+  const settled = await Promise.allSettled(
+    options.patterns.map(async (pattern) => {
+      const reply = await callRole({
+        refiner: options.refiner,
+        role: "diagnostician",
+        schemaName: "diagnosis",
+        template: diagnosticianTemplate,
+        evidence: {
+          patterns: [patternForRoles(pattern, options.rejected)],
+          harness,
+          rejected,
+        },
+        jsonSchema: roleJsonSchemas.diagnosis,
+        schema: diagnosisReplySchema,
+        round: 0,
+        summary: `${pattern.name}: ${pattern.support.tasks} tasks, ${options.rejected.length} rejected proposal(s)`,
+        turns: options.turns,
+      });
+      return reply.diagnoses.find((diagnosis) => diagnosis.patternId === pattern.id);
+    }),
+  );
+  const failures = settled.flatMap((outcome) =>
+    outcome.status === "rejected" ? [outcome.reason as unknown] : [],
+  );
+  const fatal = failures.find((error) => !(error instanceof RoleOutputUnusable));
+  if (fatal !== undefined) throw fatal;
+  if (failures.length > 0 && failures.length === settled.length) throw failures[0];
+  return settled.flatMap((outcome) =>
+    outcome.status === "fulfilled" && outcome.value ? [outcome.value] : [],
+  );
 }

@@ -106,31 +106,79 @@ describe("refine", () => {
       ],
       skepticRounds: 2,
     });
-    for (const call of [provider.calls[0], provider.calls[1]]) {
-      const evidence = evidenceOf(call) as {
-        patterns: { id: string; previousAttempts?: { changes: string[]; outcome: string }[] }[];
-        rejected: { changes: { change: string }[] }[];
-      };
-      expect(evidence.patterns.map((pattern) => [pattern.id, pattern.previousAttempts])).toEqual([
-        [
-          "p1",
-          [
-            expect.objectContaining({
-              changes: ["Add rule: Think step by step."],
-              outcome: "rejected",
-            }),
-            expect.objectContaining({
-              changes: ["Add rule: Avoid assumptions."],
-              outcome: "inconclusive",
-            }),
-          ],
-        ],
-        ["p2", undefined],
-      ]);
-      expect(evidence.rejected.map((proposal) => proposal.changes[0].change)).toEqual([
+    type Shown = {
+      patterns: { id: string; previousAttempts?: { changes: string[]; outcome: string }[] }[];
+      rejected: { changes: { change: string }[] }[];
+    };
+    const p1Attempts = [
+      expect.objectContaining({ changes: ["Add rule: Think step by step."], outcome: "rejected" }),
+      expect.objectContaining({
+        changes: ["Add rule: Avoid assumptions."],
+        outcome: "inconclusive",
+      }),
+    ];
+    // The Diagnostician is asked once per pattern, the Architect about both.
+    const [first, second, architect] = provider.calls.slice(0, 3).map(evidenceOf) as Shown[];
+    expect(first.patterns.map((pattern) => [pattern.id, pattern.previousAttempts])).toEqual([
+      ["p1", p1Attempts],
+    ]);
+    expect(second.patterns.map((pattern) => [pattern.id, pattern.previousAttempts])).toEqual([
+      ["p2", undefined],
+    ]);
+    expect(architect.patterns.map((pattern) => [pattern.id, pattern.previousAttempts])).toEqual([
+      ["p1", p1Attempts],
+      ["p2", undefined],
+    ]);
+    for (const shown of [first, second, architect])
+      expect(shown.rejected.map((proposal) => proposal.changes[0].change)).toEqual([
         "Add rule: Think step by step.",
       ]);
-    }
+  });
+
+  it("diagnoses each pattern in its own call; one unusable reply leaves the others diagnosed", async () => {
+    const diagnosed = (id: string) => ({
+      content: JSON.stringify({
+        diagnoses: [
+          { patternId: id, rootCause: "too few steps", module: "agent_loop", confidence: 0.7 },
+        ],
+      }),
+    });
+    const asked = (request: Parameters<typeof evidenceOf>[0]) =>
+      (evidenceOf(request) as { patterns: { id: string }[] }).patterns.map((pattern) => pattern.id);
+    const provider = roleProvider({
+      ...defaultScripts,
+      diagnosis: (request) => {
+        const [id] = asked(request);
+        return id === "p2" ? { content: "I cannot answer in JSON." } : diagnosed(id);
+      },
+    });
+    const record = await refine({
+      patterns: [makePattern("p1"), makePattern("p2"), makePattern("p3")],
+      harness,
+      refiner: provider,
+      rejected: [],
+      skepticRounds: 2,
+    });
+    expect(record.outcome).toBe("accepted");
+    expect(record.diagnoses.map((diagnosis) => diagnosis.patternId)).toEqual(["p1", "p3"]);
+    const diagnosticianTurns = record.turns.filter((turn) => turn.role === "diagnostician");
+    expect(diagnosticianTurns.map((turn) => turn.error === undefined)).toEqual([true, false, true]);
+  });
+
+  it("fails the refinement when every Diagnostician reply is unusable", async () => {
+    const provider = roleProvider({
+      ...defaultScripts,
+      diagnosis: () => ({ content: "no JSON here" }),
+    });
+    const record = await refine({
+      patterns: [makePattern("p1"), makePattern("p2")],
+      harness,
+      refiner: provider,
+      rejected: [],
+      skepticRounds: 2,
+    });
+    expect(record.outcome).toBe("failed");
+    expect(provider.calls.every((call) => call.jsonSchema?.name === "diagnosis")).toBe(true);
   });
 
   it("revises then accepts: the Architect sees the objections and its previous HMS", async () => {
