@@ -85,6 +85,8 @@ export const rejectedProposalViewSchema = z.object({
   parentHash: z.string().optional(),
   /** Tried on an earlier harness than the one being refined now. */
   earlierHarness: z.boolean().optional(),
+  /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+  nothingProposed: z.boolean().optional(),
 });
 /** A proposal the loop rejected. */
 export type RejectedProposalView = z.infer<typeof rejectedProposalViewSchema>;

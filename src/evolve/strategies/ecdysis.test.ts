@@ -92,6 +92,31 @@ describe("ecdysis strategy", () => {
     expect(result.harness.finalHash).toBe(result.harness.seedHash);
   });
 
+  it("does not ask again on the same harness for a pattern the roles found nothing to propose for", async () => {
+    const loaded = await fakeProject({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4 }),
+    });
+    const { deps, calls } = fakeStages({ propose: () => [] });
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir: `${loaded.root}/out`,
+      models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+      deps,
+      clock,
+    });
+    expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "stopped",
+    ]);
+    expect(result.rejectedProposals[0]).toMatchObject({ nothingProposed: true });
+    expect(calls.refine).toHaveLength(1);
+  });
+
   it("stops re-attempting a pattern after evolve.maxAttemptsPerPattern rejected proposals", async () => {
     const { result, calls } = await run({
       train: [

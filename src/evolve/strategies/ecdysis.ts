@@ -114,7 +114,10 @@ export function ecdysisStrategy(): Strategy {
         const systematic = diagnosis.patterns.filter(
           (pattern) =>
             pattern.kind === "systematic" &&
-            mayAttempt(pattern, progress.rejected, evolve.maxAttemptsPerPattern),
+            mayAttempt(pattern, progress.rejected, {
+              maxAttempts: evolve.maxAttemptsPerPattern,
+              harnessHash: harness.hash,
+            }),
         );
         if (systematic.length === 0) {
           finish(
@@ -149,6 +152,9 @@ export function ecdysisStrategy(): Strategy {
             hms: refinement.hms,
             parentHash: harness.hash,
             ...(edits && edits.length > 0 ? { edits } : {}),
+            ...(refinement.verdict === "rejected" && refinement.reason === "no-changes"
+              ? { nothingProposed: true }
+              : {}),
           });
           finish("rejected", reason);
         };

@@ -12,13 +12,23 @@ export function rejectedFor(
   );
 }
 
-/** Whether a pattern may still be attempted: fewer than `maxAttempts` of its proposals were rejected. */
+/**
+ * Whether a pattern may still be attempted on this harness: fewer than `maxAttempts` of its
+ * proposals were rejected, and the roles did not already find nothing to propose for it here
+ * (asked again with the same harness, they have no new evidence to change their answer).
+ */
 export function mayAttempt(
   pattern: PatternView,
   rejected: RejectedProposalView[],
-  maxAttempts: number,
+  options: { maxAttempts: number; harnessHash: string },
 ): boolean {
-  return rejectedFor(pattern, rejected).length < maxAttempts;
+  const mine = rejectedFor(pattern, rejected);
+  return (
+    mine.length < options.maxAttempts &&
+    !mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash,
+    )
+  );
 }
 
 /** A canonical key of a set of edits: what they change, not why or for which pattern. */
