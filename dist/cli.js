@@ -48647,29 +48647,38 @@ var init_diagnostician = __esm({
 
 // src/refine/diagnostician.ts
 async function runDiagnostician(options) {
-  const reply = await callRole({
-    refiner: options.refiner,
-    role: "diagnostician",
-    schemaName: "diagnosis",
-    template: diagnosticianTemplate,
-    evidence: {
-      patterns: options.patterns.map((pattern) => patternForRoles(pattern, options.rejected)),
-      harness: { config: options.harness.config, rules: options.harness.rules },
-      rejected: rejectedForRoles(options.rejected)
-    },
-    jsonSchema: roleJsonSchemas.diagnosis,
-    schema: diagnosisReplySchema,
-    round: 0,
-    summary: `${options.patterns.length} pattern(s) (${options.patterns.map((pattern) => `${pattern.name}: ${pattern.support.tasks} tasks`).join(", ")}), ${options.rejected.length} rejected proposal(s)`,
-    turns: options.turns
-  });
-  const ids = new Set(options.patterns.map((pattern) => pattern.id));
-  const seen = /* @__PURE__ */ new Set();
-  return reply.diagnoses.filter((diagnosis2) => {
-    if (!ids.has(diagnosis2.patternId) || seen.has(diagnosis2.patternId)) return false;
-    seen.add(diagnosis2.patternId);
-    return true;
-  });
+  const harness = { config: options.harness.config, rules: options.harness.rules };
+  const rejected = rejectedForRoles(options.rejected);
+  const settled = await Promise.allSettled(
+    options.patterns.map(async (pattern) => {
+      const reply = await callRole({
+        refiner: options.refiner,
+        role: "diagnostician",
+        schemaName: "diagnosis",
+        template: diagnosticianTemplate,
+        evidence: {
+          patterns: [patternForRoles(pattern, options.rejected)],
+          harness,
+          rejected
+        },
+        jsonSchema: roleJsonSchemas.diagnosis,
+        schema: diagnosisReplySchema,
+        round: 0,
+        summary: `${pattern.name}: ${pattern.support.tasks} tasks, ${options.rejected.length} rejected proposal(s)`,
+        turns: options.turns
+      });
+      return reply.diagnoses.find((diagnosis2) => diagnosis2.patternId === pattern.id);
+    })
+  );
+  const failures = settled.flatMap(
+    (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
+  );
+  const fatal = failures.find((error62) => !(error62 instanceof RoleOutputUnusable));
+  if (fatal !== void 0) throw fatal;
+  if (failures.length > 0 && failures.length === settled.length) throw failures[0];
+  return settled.flatMap(
+    (outcome) => outcome.status === "fulfilled" && outcome.value ? [outcome.value] : []
+  );
 }
 var init_diagnostician2 = __esm({
   "src/refine/diagnostician.ts"() {
@@ -49942,8 +49951,11 @@ function rejectedFor(pattern, rejected) {
     (proposal) => proposal.patterns.includes(pattern.id) || proposal.patterns.includes(pattern.name)
   );
 }
-function mayAttempt(pattern, rejected, maxAttempts) {
-  return rejectedFor(pattern, rejected).length < maxAttempts;
+function mayAttempt(pattern, rejected, options) {
+  const mine = rejectedFor(pattern, rejected);
+  return mine.length < options.maxAttempts && !mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+  );
 }
 function editsKey(edits) {
   return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
@@ -50454,7 +50466,10 @@ function ecdysisStrategy() {
         record2.diagnosis = diagnosis2;
         collectTraces(record2, diagnosis2.patterns, batchEval.records);
         const systematic = diagnosis2.patterns.filter(
-          (pattern) => pattern.kind === "systematic" && mayAttempt(pattern, progress.rejected, evolve.maxAttemptsPerPattern)
+          (pattern) => pattern.kind === "systematic" && mayAttempt(pattern, progress.rejected, {
+            maxAttempts: evolve.maxAttemptsPerPattern,
+            harnessHash: harness.hash
+          })
         );
         if (systematic.length === 0) {
           finish2(
@@ -50487,7 +50502,8 @@ function ecdysisStrategy() {
             patterns: namesOf(addressed),
             hms: refinement.hms,
             parentHash: harness.hash,
-            ...edits && edits.length > 0 ? { edits } : {}
+            ...edits && edits.length > 0 ? { edits } : {},
+            ...refinement.verdict === "rejected" && refinement.reason === "no-changes" ? { nothingProposed: true } : {}
           });
           finish2("rejected", reason);
         };
@@ -51037,7 +51053,9 @@ var init_stage_views = __esm({
       /** The harness the edits were tried on (a pruned change may be retried on another one). */
       parentHash: external_exports.string().optional(),
       /** Tried on an earlier harness than the one being refined now. */
-      earlierHarness: external_exports.boolean().optional()
+      earlierHarness: external_exports.boolean().optional(),
+      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+      nothingProposed: external_exports.boolean().optional()
     });
   }
 });
