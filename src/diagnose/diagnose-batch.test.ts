@@ -96,7 +96,9 @@ describe("diagnoseBatch", () => {
       refiner: provider,
       minSupport: { tasks: 3, categories: 2 },
     });
+    // Six failures: two notes calls of three, then one merge.
     expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
+      "failure_notes",
       "failure_notes",
       "pattern_merge",
     ]);

@@ -15,7 +15,7 @@ function batch(n: number) {
 }
 
 describe("writeFailureNotes", () => {
-  it("batches failures: ceil(n/6) calls, each with the failure_notes schema", async () => {
+  it("batches failures: ceil(n/3) calls, each with the failure_notes schema", async () => {
     const { tasks, records, evidence } = batch(25);
     const provider = new ScriptedProvider((request) => {
       const failures = evidenceOf(request).failures as Failure[];
@@ -28,13 +28,13 @@ describe("writeFailureNotes", () => {
       });
     });
     const noted = await writeFailureNotes({ evidence, records, tasks, refiner: provider });
-    expect(provider.calls).toHaveLength(5);
+    expect(provider.calls).toHaveLength(9);
     expect(new Set(provider.calls.map((call) => call.jsonSchema?.name))).toEqual(
       new Set(["failure_notes"]),
     );
     expect(
       provider.calls.map((call) => (evidenceOf(call).failures as Failure[]).length).sort(),
-    ).toEqual([1, 6, 6, 6, 6]);
+    ).toEqual([1, 3, 3, 3, 3, 3, 3, 3, 3]);
     expect(
       noted.every((item) => item.cause === "arithmetic-slip" && item.note === "off by one"),
     ).toBe(true);
