@@ -47667,7 +47667,7 @@ var init_failure_notes2 = __esm({
     init_reply_schemas();
     init_structured_ask();
     init_untrusted_text();
-    defaultNotesPerCall = 6;
+    defaultNotesPerCall = 3;
   }
 });
 
