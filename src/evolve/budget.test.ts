@@ -25,6 +25,30 @@ describe("budget", () => {
     expect(budget.exceeded()?.resource).toBe("wallMs");
   });
 
+  it("measures what a piece of work spent itself, not what ran alongside it", async () => {
+    const budget = new BudgetTracker({}, () => 0);
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+    const spend = async (rollouts: number) => {
+      for (let count = 0; count < rollouts; count++) {
+        await tick();
+        budget.add({ rollouts: 1 });
+      }
+    };
+    const [outer, other] = await Promise.all([
+      budget.measure(async () => {
+        const inner = await budget.measure(() => spend(2));
+        await spend(1);
+        return inner.spend.rollouts;
+      }),
+      budget.measure(() => spend(4)),
+    ]);
+    expect(outer.value).toBe(2);
+    expect(outer.spend.rollouts).toBe(3);
+    expect(other.spend.rollouts).toBe(4);
+    budget.add({ rollouts: 5 });
+    expect(budget.snapshot().rollouts).toBe(12);
+  });
+
   it("meters only uncached calls, and splits refiner spend", async () => {
     const budget = new BudgetTracker({ tokens: 100 }, () => 0);
     let cached = false;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Budget } from "../config/config-schema.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
 
@@ -37,13 +38,6 @@ export function addSpend(a: Spend, b: Spend): Spend {
   return sum;
 }
 
-/** `a - b` field by field. */
-export function subtractSpend(a: Spend, b: Spend): Spend {
-  const difference = emptySpend();
-  for (const key of Object.keys(difference) as (keyof Spend)[]) difference[key] = a[key] - b[key];
-  return difference;
-}
-
 /**
  * Tracks uncached spend against the configured limits. Checked between stages (`check`) and,
  * through `signal`, inside evaluations: when a limit is reached the signal aborts, in-flight work
@@ -51,6 +45,8 @@ export function subtractSpend(a: Spend, b: Spend): Spend {
  */
 export class BudgetTracker {
   private spent = emptySpend();
+  /** The spends of the `measure` calls the current async context runs inside. */
+  private readonly measuring = new AsyncLocalStorage<Spend[]>();
   private readonly controller = new AbortController();
   private exhausted: BudgetExhaustedError | undefined;
 
@@ -67,9 +63,24 @@ export class BudgetTracker {
 
   /** Adds uncached work (live, from the meters, or replayed from the journal). */
   add(delta: Partial<Spend>): void {
-    for (const [key, value] of Object.entries(delta) as [keyof Spend, number][])
+    const measured = this.measuring.getStore() ?? [];
+    for (const [key, value] of Object.entries(delta) as [keyof Spend, number][]) {
       this.spent[key] += value;
+      for (const spend of measured) spend[key] += value;
+    }
     this.evaluateLimits();
+  }
+
+  /**
+   * Runs `work` and returns what it spent itself, wall time included: work running concurrently
+   * outside it (another stage) is not counted, work it started is, however deeply nested.
+   */
+  async measure<T>(work: () => Promise<T>): Promise<{ value: T; spend: Spend }> {
+    const spend = emptySpend();
+    const started = this.now();
+    const value = await this.measuring.run([...(this.measuring.getStore() ?? []), spend], work);
+    spend.wallMs = this.now() - started;
+    return { value, spend };
   }
 
   /** Spend so far, wall time included (this session's time plus replayed time). */

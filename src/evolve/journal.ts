@@ -2,7 +2,7 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
-import { type BudgetTracker, emptySpend, type Spend, subtractSpend } from "./budget.js";
+import { type BudgetTracker, emptySpend, type Spend } from "./budget.js";
 
 const headerSchema = z.object({
   type: z.literal("header"),
@@ -100,10 +100,10 @@ export class Journal {
       this.budget.add(done.spend as Partial<Spend>);
       return done.output as T;
     }
-    const before = this.budget.snapshot();
+    // Only this stage's own spend is recorded: stages may run concurrently.
+    const { value, spend } = await this.budget.measure(run);
     // Round-trip through JSON so a fresh run continues with exactly what a resumed run would read.
-    const output = JSON.parse(JSON.stringify((await run()) ?? null)) as T;
-    const spend = subtractSpend(this.budget.snapshot(), before);
+    const output = JSON.parse(JSON.stringify(value ?? null)) as T;
     const recorded: Partial<Spend> = {};
     for (const key of Object.keys(emptySpend()) as (keyof Spend)[])
       if (spend[key] !== 0) recorded[key] = spend[key];
