@@ -46955,6 +46955,7 @@ var init_budget_error = __esm({
 });
 
 // src/evolve/budget.ts
+import { AsyncLocalStorage } from "node:async_hooks";
 function emptySpend() {
   return {
     rollouts: 0,
@@ -46967,11 +46968,6 @@ function emptySpend() {
     refinerCostUsd: 0,
     wallMs: 0
   };
-}
-function subtractSpend(a, b) {
-  const difference = emptySpend();
-  for (const key of Object.keys(difference)) difference[key] = a[key] - b[key];
-  return difference;
 }
 function refinementShare(spend) {
   const tokens = spend.promptTokens + spend.completionTokens;
@@ -46993,6 +46989,8 @@ var init_budget = __esm({
       now;
       startedAt;
       spent = emptySpend();
+      /** The spends of the `measure` calls the current async context runs inside. */
+      measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
       /** Aborts when a limit is reached; pass it to evaluations. */
@@ -47001,9 +46999,23 @@ var init_budget = __esm({
       }
       /** Adds uncached work (live, from the meters, or replayed from the journal). */
       add(delta) {
-        for (const [key, value] of Object.entries(delta))
+        const measured = this.measuring.getStore() ?? [];
+        for (const [key, value] of Object.entries(delta)) {
           this.spent[key] += value;
+          for (const spend of measured) spend[key] += value;
+        }
         this.evaluateLimits();
+      }
+      /**
+       * Runs `work` and returns what it spent itself, wall time included: work running concurrently
+       * outside it (another stage) is not counted, work it started is, however deeply nested.
+       */
+      async measure(work) {
+        const spend = emptySpend();
+        const started = this.now();
+        const value = await this.measuring.run([...this.measuring.getStore() ?? [], spend], work);
+        spend.wallMs = this.now() - started;
+        return { value, spend };
       }
       /** Spend so far, wall time included (this session's time plus replayed time). */
       snapshot() {
@@ -49822,9 +49834,8 @@ var init_journal = __esm({
           this.budget.add(done.spend);
           return done.output;
         }
-        const before = this.budget.snapshot();
-        const output2 = JSON.parse(JSON.stringify(await run() ?? null));
-        const spend = subtractSpend(this.budget.snapshot(), before);
+        const { value, spend } = await this.budget.measure(run);
+        const output2 = JSON.parse(JSON.stringify(value ?? null));
         const recorded = {};
         for (const key of Object.keys(emptySpend()))
           if (spend[key] !== 0) recorded[key] = spend[key];
