@@ -11,13 +11,14 @@ async function run(options: {
   heldout: ReturnType<typeof specs>;
   breaks?: Record<string, string>;
   evolve?: Record<string, unknown>;
+  propose?: NonNullable<Parameters<typeof fakeStages>[0]>["propose"];
 }) {
   const loaded = await fakeProject({
     train: options.train,
     heldout: options.heldout,
     evolve: options.evolve,
   });
-  const { deps, calls } = fakeStages();
+  const { deps, calls } = fakeStages({ propose: options.propose });
   const models = { agent: fakeAgentModel({ breaks: options.breaks }), refiner: fakeRefinerModel() };
   const result = await runEvolve({
     loaded,
@@ -93,21 +94,13 @@ describe("ecdysis strategy", () => {
   });
 
   it("does not ask again on the same harness for a pattern the roles found nothing to propose for", async () => {
-    const loaded = await fakeProject({
+    const { result, calls } = await run({
       train: [
         ...specs({ prefix: "c", count: 4, fault: "calc" }),
         ...specs({ prefix: "n", count: 4 }),
       ],
       heldout: specs({ prefix: "h", count: 4 }),
-    });
-    const { deps, calls } = fakeStages({ propose: () => [] });
-    const result = await runEvolve({
-      loaded,
-      strategy: ecdysisStrategy(),
-      outDir: `${loaded.root}/out`,
-      models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
-      deps,
-      clock,
+      propose: () => [],
     });
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
       "rejected",
@@ -135,28 +128,18 @@ describe("ecdysis strategy", () => {
   });
 
   it("prunes a bundled change that fixed none of its own pattern's members and accepts the rest", async () => {
-    const loaded = await fakeProject({
+    const { result, calls } = await run({
       train: [
         ...specs({ prefix: "c", count: 4, fault: "calc" }),
         ...specs({ prefix: "d", count: 4, fault: "date" }),
         ...specs({ prefix: "n", count: 6 }),
       ],
       heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
-    });
-    // calc gets its real fix; date gets a rule that fixes nothing (a no-effect generic rule).
-    const { deps, calls } = fakeStages({
+      // calc gets its real fix; date gets a rule that fixes nothing (a no-effect generic rule).
       propose: (patterns) =>
         patterns.map((pattern) =>
           ruleEdit(pattern.name === "calc" ? "calc" : "useless", [pattern.id]),
         ),
-    });
-    const result = await runEvolve({
-      loaded,
-      strategy: ecdysisStrategy(),
-      outDir: `${loaded.root}/out`,
-      models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
-      deps,
-      clock,
     });
     const first = result.iterations[0];
     expect(first.verdict).toBe("accepted");
@@ -217,7 +200,7 @@ describe("ecdysis strategy", () => {
   });
 
   it("tries a rejected bundle's changes one by one and keeps the one that helps alone", async () => {
-    const loaded = await fakeProject({
+    const { result } = await run({
       train: [
         ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
         ...specs({ prefix: "d", count: 4, fault: "date", categories: ["a"] }),
@@ -225,21 +208,9 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 4, fault: "date", categories: ["a"] }),
       evolve: { maxIterations: 1 },
-    });
-    // Both real fixes come in one bundle, but the calc fix breaks every task of category b.
-    const { deps } = fakeStages({
+      // Both real fixes come in one bundle, but the calc fix breaks every task of category b.
       propose: (patterns) => patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
-    });
-    const result = await runEvolve({
-      loaded,
-      strategy: ecdysisStrategy(),
-      outDir: `${loaded.root}/out`,
-      models: {
-        agent: fakeAgentModel({ breaks: { "fix:calc": "b" } }),
-        refiner: fakeRefinerModel(),
-      },
-      deps,
-      clock,
+      breaks: { "fix:calc": "b" },
     });
     const first = result.iterations[0];
     expect(first.validation.full).toMatchObject({
