@@ -3,7 +3,7 @@ import type { ChatProvider } from "../llm/types.js";
 import type { HarnessSummary } from "./harness-summary.js";
 import { diagnosticianTemplate } from "./prompts/diagnostician.js";
 import type { RoleTurn } from "./refinement-record.js";
-import { callRole, RoleOutputUnusable } from "./role-call.js";
+import { callRole, settleRoleCalls } from "./role-call.js";
 import { patternForRoles, rejectedForRoles } from "./role-evidence.js";
 import {
   type Diagnosis,
@@ -28,7 +28,7 @@ export async function runDiagnostician(options: {
 }): Promise<Diagnosis[]> {
   const harness = { config: options.harness.config, rules: options.harness.rules };
   const rejected = rejectedForRoles(options.rejected);
-  const settled = await Promise.allSettled(
+  const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {
       const reply = await callRole({
         refiner: options.refiner,
@@ -49,13 +49,5 @@ export async function runDiagnostician(options: {
       return reply.diagnoses.find((diagnosis) => diagnosis.patternId === pattern.id);
     }),
   );
-  const failures = settled.flatMap((outcome) =>
-    outcome.status === "rejected" ? [outcome.reason as unknown] : [],
-  );
-  const fatal = failures.find((error) => !(error instanceof RoleOutputUnusable));
-  if (fatal !== undefined) throw fatal;
-  if (failures.length > 0 && failures.length === settled.length) throw failures[0];
-  return settled.flatMap((outcome) =>
-    outcome.status === "fulfilled" && outcome.value ? [outcome.value] : [],
-  );
+  return diagnoses.filter((diagnosis) => diagnosis !== undefined);
 }

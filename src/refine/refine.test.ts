@@ -165,6 +165,59 @@ describe("refine", () => {
     expect(diagnosticianTurns.map((turn) => turn.error === undefined)).toEqual([true, false, true]);
   });
 
+  it("drafts the edits of each HMS change in its own call, in the HMS's order", async () => {
+    const change = (module: string, text: string) => ({
+      module,
+      change: text,
+      patterns: ["p1"],
+      expectedEffect: "",
+      regressionRisks: "",
+    });
+    const provider = roleProvider({
+      ...defaultScripts,
+      hms: () => ({
+        content: JSON.stringify({
+          changes: [
+            change("prompt", "rule one"),
+            change("prompt", "rule two"),
+            change("prompt", "rule three"),
+          ],
+        }),
+      }),
+      edits: (request) => {
+        const [asked] = (evidenceOf(request) as { hms: { changes: { change: string }[] } }).hms
+          .changes;
+        if (asked.change === "rule two") return { content: "no JSON for this one" };
+        return {
+          content: JSON.stringify({
+            edits: [
+              {
+                module: "prompt",
+                patterns: ["p1"],
+                rationale: asked.change,
+                edit: { kind: "add_rule", text: asked.change },
+              },
+            ],
+          }),
+        };
+      },
+    });
+    const record = await refine({
+      patterns: [makePattern("p1")],
+      harness,
+      refiner: provider,
+      rejected: [],
+      skepticRounds: 1,
+    });
+    expect(record.outcome).toBe("accepted");
+    expect(record.edits?.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "rule one" },
+      { kind: "add_rule", text: "rule three" },
+    ]);
+    const editorTurns = record.turns.filter((turn) => turn.role === "editor");
+    expect(editorTurns.map((turn) => turn.error === undefined)).toEqual([true, false, true]);
+  });
+
   it("fails the refinement when every Diagnostician reply is unusable", async () => {
     const provider = roleProvider({
       ...defaultScripts,

@@ -58,3 +58,20 @@ export async function callRole<T>(options: {
     throw new RoleOutputUnusable(options.role, error);
   }
 }
+
+/**
+ * Settles calls of one role made side by side (one per pattern, one per change) and returns the
+ * usable replies in order. An unusable reply only drops its own item; when every reply is
+ * unusable the role fails with the first one's error. Any other error (transport) propagates
+ * once all calls have settled.
+ */
+export async function settleRoleCalls<T>(calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const errors = settled.flatMap((outcome) =>
+    outcome.status === "rejected" ? [outcome.reason as unknown] : [],
+  );
+  const fatal = errors.find((error) => !(error instanceof RoleOutputUnusable));
+  if (fatal !== undefined) throw fatal;
+  if (errors.length > 0 && errors.length === settled.length) throw errors[0];
+  return settled.flatMap((outcome) => (outcome.status === "fulfilled" ? [outcome.value] : []));
+}
