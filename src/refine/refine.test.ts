@@ -73,7 +73,7 @@ describe("refine", () => {
     ]);
   });
 
-  it("shows a re-attempted pattern its own earlier attempts; pruned changes are not listed as rejections", async () => {
+  it("shows a re-attempted pattern its own earlier attempts; a change pruned on an earlier harness is inconclusive, not a rejection", async () => {
     const provider = roleProvider(defaultScripts);
     const change = (text: string, patterns: string[]) => ({
       hms: {
@@ -102,6 +102,12 @@ describe("refine", () => {
           ...change("Add rule: Avoid assumptions.", ["p1"]),
           reason: "pruned: fixed none of its targets",
           pruned: true,
+          earlierHarness: true,
+        },
+        {
+          ...change("Add rule: Re-read the tool output.", ["p1"]),
+          reason: "pruned: fixed none of its targets",
+          pruned: true,
         },
       ],
       skepticRounds: 2,
@@ -115,6 +121,11 @@ describe("refine", () => {
       expect.objectContaining({
         changes: ["Add rule: Avoid assumptions."],
         outcome: "inconclusive",
+      }),
+      // Pruned on this very harness: proposed again here it would be dropped, so it is a rejection.
+      expect.objectContaining({
+        changes: ["Add rule: Re-read the tool output."],
+        outcome: "rejected",
       }),
     ];
     // The Diagnostician is asked once per pattern, the Architect about both.
@@ -132,6 +143,7 @@ describe("refine", () => {
     for (const shown of [first, second, architect])
       expect(shown.rejected.map((proposal) => proposal.changes[0].change)).toEqual([
         "Add rule: Think step by step.",
+        "Add rule: Re-read the tool output.",
       ]);
   });
 

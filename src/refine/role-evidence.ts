@@ -64,20 +64,25 @@ export function rejectedForPattern(pattern: FailurePattern, rejected: RejectedPr
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
       changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
-      outcome: proposal.pruned
-        ? "inconclusive"
-        : proposal.earlierHarness
-          ? "rejected on an earlier harness"
-          : "rejected",
+      // A change pruned on this very harness would be dropped if proposed again; on an earlier
+      // one, the failure that masked it may be gone.
+      outcome: !proposal.earlierHarness
+        ? "rejected"
+        : proposal.pruned
+          ? "inconclusive"
+          : "rejected on an earlier harness",
       why: untrustedText(proposal.reason, 300),
     })),
   };
 }
 
-/** Proposals rejected on the harness being refined, newest last, bounded. */
+/**
+ * Proposals rejected on the harness being refined (pruned changes included: proposed again here,
+ * they would be dropped unvalidated), newest last, bounded.
+ */
 export function rejectedForRoles(rejected: RejectedProposal[]) {
   return rejected
-    .filter((proposal) => !proposal.pruned && !proposal.earlierHarness)
+    .filter((proposal) => !proposal.earlierHarness)
     .slice(-10)
     .map((proposal) => ({
       changes: proposal.hms.changes.map((change) => ({
