@@ -48511,6 +48511,16 @@ async function callRole(options) {
     throw new RoleOutputUnusable(options.role, error62);
   }
 }
+async function settleRoleCalls(calls) {
+  const settled = await Promise.allSettled(calls);
+  const errors = settled.flatMap(
+    (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
+  );
+  const fatal = errors.find((error62) => !(error62 instanceof RoleOutputUnusable));
+  if (fatal !== void 0) throw fatal;
+  if (errors.length > 0 && errors.length === settled.length) throw errors[0];
+  return settled.flatMap((outcome) => outcome.status === "fulfilled" ? [outcome.value] : []);
+}
 var RoleOutputUnusable;
 var init_role_call = __esm({
   "src/refine/role-call.ts"() {
@@ -48578,13 +48588,15 @@ function rejectedForPattern(pattern, rejected) {
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
       changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
-      outcome: proposal.pruned ? "inconclusive" : proposal.earlierHarness ? "rejected on an earlier harness" : "rejected",
+      // A change pruned on this very harness would be dropped if proposed again; on an earlier
+      // one, the failure that masked it may be gone.
+      outcome: !proposal.earlierHarness ? "rejected" : proposal.pruned ? "inconclusive" : "rejected on an earlier harness",
       why: untrustedText(proposal.reason, 300)
     }))
   };
 }
 function rejectedForRoles(rejected) {
-  return rejected.filter((proposal) => !proposal.pruned && !proposal.earlierHarness).slice(-10).map((proposal) => ({
+  return rejected.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
     changes: proposal.hms.changes.map((change) => ({
       module: change.module,
       change: untrustedText(change.change, 800)
@@ -48661,7 +48673,7 @@ var init_diagnostician = __esm({
 async function runDiagnostician(options) {
   const harness = { config: options.harness.config, rules: options.harness.rules };
   const rejected = rejectedForRoles(options.rejected);
-  const settled = await Promise.allSettled(
+  const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {
       const reply = await callRole({
         refiner: options.refiner,
@@ -48682,15 +48694,7 @@ async function runDiagnostician(options) {
       return reply.diagnoses.find((diagnosis2) => diagnosis2.patternId === pattern.id);
     })
   );
-  const failures = settled.flatMap(
-    (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
-  );
-  const fatal = failures.find((error62) => !(error62 instanceof RoleOutputUnusable));
-  if (fatal !== void 0) throw fatal;
-  if (failures.length > 0 && failures.length === settled.length) throw failures[0];
-  return settled.flatMap(
-    (outcome) => outcome.status === "fulfilled" && outcome.value ? [outcome.value] : []
-  );
+  return diagnoses.filter((diagnosis2) => diagnosis2 !== void 0);
 }
 var init_diagnostician2 = __esm({
   "src/refine/diagnostician.ts"() {
@@ -48727,30 +48731,33 @@ var init_editor = __esm({
 
 // src/refine/editor.ts
 async function runEditor(options) {
-  const reply = await callRole({
-    refiner: options.refiner,
-    role: "editor",
-    schemaName: "edits",
-    template: editorTemplate,
-    evidence: { hms: options.hms, harness: options.harness },
-    jsonSchema: roleJsonSchemas.edits,
-    schema: editsReplySchema,
-    round: 0,
-    summary: `${options.hms.changes.length} accepted change(s), ${options.harness.files?.length ?? 0} harness file(s)`,
-    turns: options.turns
-  });
-  const edits = [];
-  const invalid = [];
-  for (const candidate of reply.edits) {
+  const replies = await settleRoleCalls(
+    options.hms.changes.map(
+      (change) => callRole({
+        refiner: options.refiner,
+        role: "editor",
+        schemaName: "edits",
+        template: editorTemplate,
+        evidence: { hms: { changes: [change] }, harness: options.harness },
+        jsonSchema: roleJsonSchemas.edits,
+        schema: editsReplySchema,
+        round: 0,
+        summary: `${change.module}: ${change.change.slice(0, 120)} (${options.harness.files?.length ?? 0} harness file(s))`,
+        turns: options.turns
+      })
+    )
+  );
+  const result = { edits: [], invalid: [] };
+  for (const candidate of replies.flatMap((reply) => reply.edits)) {
     const parsed = plannedEditSchema.safeParse(candidate);
-    if (parsed.success) edits.push(parsed.data);
+    if (parsed.success) result.edits.push(parsed.data);
     else
-      invalid.push({
+      result.invalid.push({
         edit: candidate,
         issues: parsed.error.issues.map((issue2) => `${issue2.path.join(".")}: ${issue2.message}`).join("; ")
       });
   }
-  return { edits, invalid };
+  return result;
 }
 var init_editor2 = __esm({
   "src/refine/editor.ts"() {
