@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GuardError } from "../errors/guard-error.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import type { ChatRequest } from "../llm/types.js";
-import { diagnoseBatch, diagnosisReportSchema } from "./diagnose-batch.js";
+import { diagnoseBatch, diagnosisReportSchema, resampledPerSignal } from "./diagnose-batch.js";
 import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtures.js";
 
 type Failure = { id: string; events: string[] };
@@ -85,6 +85,27 @@ describe("diagnoseBatch", () => {
     expect(budget?.kind).toBe("systematic");
     // Only the pattern's own tasks count toward its reproducibility.
     expect(budget?.reproducibility).toEqual({ members: 4, vanished: 2, resamples: 1 });
+  });
+
+  it("re-samples at most resampledPerSignal tasks of one failure signature, in batch order", async () => {
+    const tasks = Array.from({ length: 7 }, (_, index) => makeTask(`t${index}`));
+    const records = tasks.map((task, index) =>
+      makeRecord({ taskId: task.id, events: index < 6 ? ["step-limit"] : [] }),
+    );
+    const asked: string[][] = [];
+    await diagnoseBatch({
+      records,
+      tasks,
+      refiner: refiner(),
+      minSupport: { tasks: 3, categories: 1 },
+      resample: async (members) => {
+        asked.push(members.map((member) => member.taskId));
+        return [];
+      },
+    });
+    expect(resampledPerSignal).toBe(4);
+    // Six step-limit failures: the first four; the one other signature: its only task.
+    expect(asked[0]).toEqual(["t0", "t1", "t2", "t3", "t6"]);
   });
 
   it("runs evidence → notes → merge → classification and returns a valid report", async () => {

@@ -4,7 +4,7 @@ import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import { aggregateFailures } from "./aggregate.js";
 import { classifyPatterns, type Probe, type Resample } from "./classify.js";
-import { evidenceSchema, extractBatchEvidence } from "./evidence.js";
+import { type Evidence, evidenceSchema, extractBatchEvidence } from "./evidence.js";
 import { writeFailureNotes } from "./failure-notes.js";
 import { failurePatternSchema } from "./failure-pattern.js";
 import { refuseHeldout } from "./heldout-guard.js";
@@ -26,29 +26,47 @@ export const diagnosisReportSchema = z.object({
 });
 export type DiagnosisReport = z.infer<typeof diagnosisReportSchema>;
 
-/** One failing record per distinct task (the unit re-samples work on). */
-function firstPerTask(records: RolloutRecord[]): RolloutRecord[] {
-  const byTask = new Map<string, RolloutRecord>();
-  for (const record of records) if (!byTask.has(record.taskId)) byTask.set(record.taskId, record);
-  return [...byTask.values()];
+/**
+ * Failing tasks re-sampled per failure signature (signal key) at most: enough to tell a
+ * reproducible failure from a flaky one, without re-running every member of a large group.
+ */
+export const resampledPerSignal = 4;
+
+/**
+ * The failing records to re-sample: one per distinct task, at most `resampledPerSignal` tasks per
+ * signal key, in batch order (a pattern's reproducibility is then judged on those of its tasks).
+ */
+function resampleSelection(evidence: Evidence[], records: RolloutRecord[]): RolloutRecord[] {
+  const byKey = new Map(records.map((record) => [record.key, record]));
+  const tasks = new Set<string>();
+  const perSignal = new Map<string, number>();
+  const chosen: RolloutRecord[] = [];
+  for (const item of evidence) {
+    const record = byKey.get(item.rolloutKey);
+    const count = perSignal.get(item.signalKey) ?? 0;
+    if (!record || tasks.has(record.taskId) || count >= resampledPerSignal) continue;
+    tasks.add(record.taskId);
+    perSignal.set(item.signalKey, count + 1);
+    chosen.push(record);
+  }
+  return chosen;
 }
 
 /**
- * Starts re-sampling every failing task at once, so the rollouts run while the notes and merge
- * calls (which decide the patterns) are in flight; classification then reads the re-runs of its
- * patterns' tasks from the result. Costs re-samples of tasks that end in unsupported patterns.
+ * Starts re-sampling the selected failing tasks at once, so the rollouts run while the notes and
+ * merge calls (which decide the patterns) are in flight; classification then reads the re-runs of
+ * its patterns' tasks from the result. Costs re-samples of tasks that end in unsupported patterns.
  * Skipped (the plain callback is used) when too few tasks fail to form a supported pattern.
  * `settled` resolves once the early re-runs are over, whatever their outcome, so no work
  * outlives the diagnosis.
  */
 function startResample(options: {
-  failed: RolloutRecord[];
+  tasks: RolloutRecord[];
   resample?: Resample;
   resamples: number;
   minTasks: number;
 }): { resample?: Resample; settled: Promise<unknown> } {
-  const { resample, resamples } = options;
-  const tasks = firstPerTask(options.failed);
+  const { resample, resamples, tasks } = options;
   if (!resample || resamples <= 0 || tasks.length < options.minTasks)
     return { resample, settled: Promise.resolve() };
   const early = resample(tasks, resamples);
@@ -93,18 +111,18 @@ export async function diagnoseBatch(options: {
     stage: "diagnoseBatch",
   });
   const failed = options.records.filter((record) => !record.verdict.pass);
+  const raw = extractBatchEvidence({
+    records: failed,
+    tasks: options.tasks,
+    stepLimit: options.stepLimit,
+  });
   const early = startResample({
-    failed,
+    tasks: resampleSelection(raw, failed),
     resample: options.resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks,
   });
   try {
-    const raw = extractBatchEvidence({
-      records: failed,
-      tasks: options.tasks,
-      stepLimit: options.stepLimit,
-    });
     const evidence =
       raw.length === 0
         ? raw
