@@ -48231,14 +48231,23 @@ var init_heldout_guard = __esm({
 });
 
 // src/diagnose/diagnose-batch.ts
-function firstPerTask(records) {
-  const byTask = /* @__PURE__ */ new Map();
-  for (const record2 of records) if (!byTask.has(record2.taskId)) byTask.set(record2.taskId, record2);
-  return [...byTask.values()];
+function resampleSelection(evidence, records) {
+  const byKey = new Map(records.map((record2) => [record2.key, record2]));
+  const tasks = /* @__PURE__ */ new Set();
+  const perSignal = /* @__PURE__ */ new Map();
+  const chosen = [];
+  for (const item of evidence) {
+    const record2 = byKey.get(item.rolloutKey);
+    const count = perSignal.get(item.signalKey) ?? 0;
+    if (!record2 || tasks.has(record2.taskId) || count >= resampledPerSignal) continue;
+    tasks.add(record2.taskId);
+    perSignal.set(item.signalKey, count + 1);
+    chosen.push(record2);
+  }
+  return chosen;
 }
 function startResample(options) {
-  const { resample, resamples } = options;
-  const tasks = firstPerTask(options.failed);
+  const { resample, resamples, tasks } = options;
   if (!resample || resamples <= 0 || tasks.length < options.minTasks)
     return { resample, settled: Promise.resolve() };
   const early = resample(tasks, resamples);
@@ -48262,18 +48271,18 @@ async function diagnoseBatch(options) {
     stage: "diagnoseBatch"
   });
   const failed2 = options.records.filter((record2) => !record2.verdict.pass);
+  const raw = extractBatchEvidence({
+    records: failed2,
+    tasks: options.tasks,
+    stepLimit: options.stepLimit
+  });
   const early = startResample({
-    failed: failed2,
+    tasks: resampleSelection(raw, failed2),
     resample: options.resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks
   });
   try {
-    const raw = extractBatchEvidence({
-      records: failed2,
-      tasks: options.tasks,
-      stepLimit: options.stepLimit
-    });
     const evidence = raw.length === 0 ? raw : await writeFailureNotes({
       evidence: raw,
       records: failed2,
@@ -48311,7 +48320,7 @@ async function diagnoseBatch(options) {
     await early.settled;
   }
 }
-var diagnosisReportSchema;
+var diagnosisReportSchema, resampledPerSignal;
 var init_diagnose_batch = __esm({
   "src/diagnose/diagnose-batch.ts"() {
     "use strict";
@@ -48334,6 +48343,7 @@ var init_diagnose_batch = __esm({
         modelSpecific: external_exports.number().int()
       }).optional()
     });
+    resampledPerSignal = 4;
   }
 });
 
