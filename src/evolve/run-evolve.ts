@@ -73,13 +73,14 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const train = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
   const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
   const opened = options.models ? undefined : await deps.openModels(loaded);
+  const callCache = options.callCache ?? true;
   try {
     const models = wrapModels({
       models: options.models ?? (opened as Models),
       loaded,
       deps,
       budget,
-      callCache: options.callCache ?? true,
+      callCache,
     });
     const shared = {
       loaded,
@@ -98,6 +99,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       split: "train",
     });
     const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
+    const background: Promise<unknown>[] = [];
     let outcome: StrategyOutcome;
     try {
       outcome = await strategy.run(
@@ -109,11 +111,15 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
           guard: buildGuardContext({ loaded, train, heldout }),
           deps,
           models,
+          callCache,
           evaluate: trainingEvaluate,
           stage: (name, run) => journal.stage(name, run),
           rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
+          background: (work) => {
+            background.push(work.catch(() => undefined));
+          },
           onIteration: (record) => {
             record.elapsedMs = budget.snapshot().wallMs;
           },
@@ -129,6 +135,8 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         rejected: progress.rejected,
         evaluationSamples: progress.evaluationSamples,
       };
+    } finally {
+      await Promise.all(background);
     }
     const training = budget.snapshot();
     // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).

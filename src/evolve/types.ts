@@ -126,6 +126,8 @@ export interface StrategyContext {
   deps: EvolveDeps;
   /** Metered providers (refiner and probe calls count toward the budget). */
   models: Models;
+  /** Whether identical model calls are shared in flight and replayed from disk (the call cache). */
+  callCache: boolean;
   evaluate: EvaluateFn;
   /** Runs a stage once per run: a finished stage is replayed from the journal on resume. */
   stage<T>(name: string, run: () => Promise<T>): Promise<T>;
@@ -135,6 +137,11 @@ export interface StrategyContext {
   checkBudget(): void;
   /** Rollout budget left (Infinity when unlimited). */
   remainingRollouts(): number;
+  /**
+   * Work that may outlive the step that started it (speculative preparation of a later stage);
+   * the run awaits it, whatever its outcome, before training ends.
+   */
+  background(work: Promise<unknown>): void;
   /** Test hook: records iterations as they finish, so a crash keeps them observable. */
   onIteration?(record: IterationRecord): void;
 }

@@ -199,6 +199,35 @@ describe("ecdysis strategy", () => {
     expect(first.verdict).toBe("accepted");
   });
 
+  it("prepares the next diagnosis while the flips are re-drawn, when the batch is the whole train split", async () => {
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "q", count: 1, fault: "quirk" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      evolve: { alpha: 0.1, confirmSamples: 2 },
+    });
+    expect(result.iterations[0].validation.confirm).toBeDefined();
+    expect(result.iterations[0].verdict).toBe("accepted");
+    // Iteration 1's diagnosis, the prefetch (the candidate's records, no re-samples, no probe),
+    // then iteration 2's on the same records.
+    expect(calls.diagnose).toHaveLength(3);
+    const prefetch = calls.diagnose[1];
+    expect([prefetch.resamples, prefetch.resample, prefetch.probe]).toEqual([
+      0,
+      undefined,
+      undefined,
+    ]);
+    const failing = (index: number) =>
+      calls.diagnose[index].records
+        .filter((record) => !record.verdict.pass)
+        .map((record) => [record.taskId, record.harnessHash]);
+    expect(failing(1)).toEqual(failing(2));
+    expect(failing(1).map(([taskId]) => taskId)).toEqual(["q1"]);
+  });
+
   it("tries a rejected bundle's changes one by one and keeps the one that helps alone", async () => {
     const { result } = await run({
       train: [

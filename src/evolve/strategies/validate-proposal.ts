@@ -15,6 +15,7 @@ import type { IterationRecord, PrunedChange, Score, StrategyContext } from "../t
 import { type AblatedChange, ablateChanges } from "./ablate-changes.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
 import { confirmDiscordant } from "./confirm-discordant.js";
+import { prefetchDiagnosis } from "./prefetch-diagnosis.js";
 
 /** The decision on one guarded proposal. */
 export type ValidationOutcome =
@@ -251,7 +252,18 @@ async function testOnBatch(options: {
     return rejected(
       `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
     );
-  // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw.
+  // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw. Meanwhile the
+  // refiner prepares the next diagnosis, should the candidate be accepted (not waited for: the
+  // next diagnosis joins its calls through the call cache).
+  context.background(
+    prefetchDiagnosis({
+      context,
+      stage: `${scope}/${stage}-prefetch-diagnosis`,
+      batch,
+      records: fullEval.records,
+      candidate,
+    }),
+  );
   const confirm = await confirmDiscordant({
     context,
     index,
