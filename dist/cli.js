@@ -50136,6 +50136,29 @@ var init_confirm_discordant = __esm({
   }
 });
 
+// src/evolve/strategies/prefetch-diagnosis.ts
+async function prefetchDiagnosis(options) {
+  const { context, batch, records } = options;
+  const reused = context.callCache && batch.length === context.train.length;
+  if (!reused || records.every((record2) => record2.verdict.pass)) return;
+  await context.stage(options.stage, async () => {
+    await context.deps.diagnose({
+      records,
+      tasks: batch,
+      refiner: context.models.refiner,
+      minSupport: context.config.evolve.minSupport,
+      resamples: 0,
+      stepLimit: options.candidate.config?.agent_loop.max_steps
+    });
+    return null;
+  }).catch(() => void 0);
+}
+var init_prefetch_diagnosis = __esm({
+  "src/evolve/strategies/prefetch-diagnosis.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/strategies/validate-proposal.ts
 async function validateProposal(options) {
   const { context, index, batch, before, record: record2 } = options;
@@ -50296,6 +50319,15 @@ async function testOnBatch(options) {
     return rejected(
       `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`
     );
+  context.background(
+    prefetchDiagnosis({
+      context,
+      stage: `${scope}/${stage}-prefetch-diagnosis`,
+      batch,
+      records: fullEval.records,
+      candidate
+    })
+  );
   const confirm = await confirmDiscordant({
     context,
     index,
@@ -50323,6 +50355,7 @@ var init_validate_proposal = __esm({
     init_ablate_changes();
     init_attribution();
     init_confirm_discordant();
+    init_prefetch_diagnosis();
     maxPruneRounds = 3;
   }
 });
@@ -50849,13 +50882,14 @@ ${strategy.name}`),
   const train = await deps.loadTasks(path6.resolve(loaded.root, config2.tasks.train));
   const heldout = await deps.loadTasks(path6.resolve(loaded.root, config2.tasks.heldout));
   const opened = options.models ? void 0 : await deps.openModels(loaded);
+  const callCache = options.callCache ?? true;
   try {
     const models = wrapModels({
       models: options.models ?? opened,
       loaded,
       deps,
       budget,
-      callCache: options.callCache ?? true
+      callCache
     });
     const shared = {
       loaded,
@@ -50874,6 +50908,7 @@ ${strategy.name}`),
       split: "train"
     });
     const progress = { harness: seedHarness, iterations: [], rejected: [] };
+    const background = [];
     let outcome;
     try {
       outcome = await strategy.run(
@@ -50885,11 +50920,15 @@ ${strategy.name}`),
           guard: buildGuardContext({ loaded, train, heldout }),
           deps,
           models,
+          callCache,
           evaluate: trainingEvaluate,
           stage: (name3, run2) => journal.stage(name3, run2),
           rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
+          background: (work) => {
+            background.push(work.catch(() => void 0));
+          },
           onIteration: (record2) => {
             record2.elapsedMs = budget.snapshot().wallMs;
           }
@@ -50905,6 +50944,8 @@ ${strategy.name}`),
         rejected: progress.rejected,
         evaluationSamples: progress.evaluationSamples
       };
+    } finally {
+      await Promise.all(background);
     }
     const training = budget.snapshot();
     const measure = (split) => makeEvaluate({
