@@ -47021,10 +47021,6 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
-      /** Spend without this session's wall time (what stages record as deltas). */
-      counters() {
-        return { ...this.spent };
-      }
       /** Rollouts still allowed (Infinity without a rollout limit). */
       remainingRollouts() {
         return this.limits.rollouts === void 0 ? Number.POSITIVE_INFINITY : Math.max(0, this.limits.rollouts - this.spent.rollouts);

@@ -62,7 +62,7 @@ describe("budget", () => {
     await metered.chat({ messages: [] });
     cached = true;
     await metered.chat({ messages: [] });
-    expect(budget.counters()).toMatchObject({
+    expect(budget.snapshot()).toMatchObject({
       llmCalls: 1,
       promptTokens: 30,
       refinerCalls: 1,

@@ -88,11 +88,6 @@ export class BudgetTracker {
     return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
   }
 
-  /** Spend without this session's wall time (what stages record as deltas). */
-  counters(): Spend {
-    return { ...this.spent };
-  }
-
   /** Rollouts still allowed (Infinity without a rollout limit). */
   remainingRollouts(): number {
     return this.limits.rollouts === undefined
