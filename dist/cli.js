@@ -50147,7 +50147,7 @@ async function prefetchDiagnosis(options) {
       stepLimit: options.candidate.config?.agent_loop.max_steps
     });
     return null;
-  }).catch(() => void 0);
+  });
 }
 var init_prefetch_diagnosis = __esm({
   "src/evolve/strategies/prefetch-diagnosis.ts"() {
