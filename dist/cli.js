@@ -49645,6 +49645,12 @@ function validationDetails(iteration) {
     lines.push(
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`
     );
+  const undone = iteration.validation.pruningUndone;
+  const without = iteration.validation.cheapPruned;
+  if (undone && without)
+    lines.push(
+      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
+    );
   for (const change of iteration.pruned ?? [])
     lines.push(
       `Pruned: ${cell(change.patternNames.join(", "), 200)} \u2014 ${cell(change.reason, 300)}.`
@@ -50182,6 +50188,10 @@ async function validateProposal(options) {
   };
   let candidate = options.candidate;
   let kept = options.applied;
+  const prune = (pruned) => {
+    record2.pruned = [...record2.pruned ?? [], ...pruned];
+    options.onPruned(pruned);
+  };
   let cheap = await runCheap(candidate, "validate-cheap");
   record2.validation.cheap = cheap;
   for (let round = 1; ; round++) {
@@ -50193,37 +50203,44 @@ async function validateProposal(options) {
     });
     const pruned = prunedChanges(attributions);
     if (pruned.length === 0) break;
-    record2.pruned = [...record2.pruned ?? [], ...pruned];
-    options.onPruned(pruned);
     const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
     const remaining = attributions.filter(
       (change) => !change.edits.some((edit) => prunedEdits.has(edit))
     );
-    if (remaining.length === 0 || round > maxPruneRounds)
+    if (remaining.length === 0 || round > maxPruneRounds) {
+      prune(pruned);
       return {
         verdict: "rejected",
         reason: `no change fixed any of its own pattern's failing members (${pruned.length} change(s) pruned)`
       };
+    }
     const keptSet = new Set(remaining.flatMap((change) => change.edits));
-    kept = kept.filter((edit) => keptSet.has(edit));
     const rebuilt2 = context.deps.applyEdits({
       harness: options.parent,
-      edits: kept,
+      edits: kept.filter((edit) => keptSet.has(edit)),
       guard: context.guard
     });
-    if (rebuilt2.harness.hash === options.parent.hash)
+    if (rebuilt2.harness.hash === options.parent.hash) {
+      prune(pruned);
       return {
         verdict: "rejected",
         reason: "after pruning, the edits leave the harness unchanged"
       };
+    }
+    const without = await runCheap(
+      rebuilt2.harness,
+      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`
+    );
+    record2.validation.cheapPruned = without;
+    if (isPromising(cheap) && !isPromising(without)) {
+      record2.validation.pruningUndone = pruned.map((change) => change.patternNames.join(", "));
+      break;
+    }
+    prune(pruned);
     candidate = rebuilt2.harness;
     kept = rebuilt2.applied;
     record2.candidateHash = candidate.hash;
-    cheap = await runCheap(
-      candidate,
-      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`
-    );
-    record2.validation.cheapPruned = cheap;
+    cheap = without;
   }
   if (!isPromising(cheap))
     return {

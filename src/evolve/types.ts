@@ -67,6 +67,11 @@ export interface IterationRecord {
     cheap?: PairedComparison;
     /** Cheap validation again, of the candidate without the pruned changes (only when some were pruned). */
     cheapPruned?: PairedComparison;
+    /**
+     * The changes (their pattern names) attribution would have pruned but that were kept: the
+     * candidate was promising with them and not without them (`cheapPruned`).
+     */
+    pruningUndone?: string[];
     full?: PairedComparison;
     /** The discordant tasks of the full batch re-drawn under both harnesses (`confirmSamples`). */
     confirm?: SampleComparison;

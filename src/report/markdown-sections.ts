@@ -127,6 +127,12 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
     lines.push(
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`,
     );
+  const undone = iteration.validation.pruningUndone;
+  const without = iteration.validation.cheapPruned;
+  if (undone && without)
+    lines.push(
+      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`,
+    );
   for (const change of iteration.pruned ?? [])
     lines.push(
       `Pruned: ${cell(change.patternNames.join(", "), 200)} — ${cell(change.reason, 300)}.`,

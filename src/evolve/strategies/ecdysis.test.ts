@@ -172,6 +172,36 @@ describe("ecdysis strategy", () => {
     expect(result.stoppedBy).toBe("no-systematic-pattern");
   });
 
+  it("keeps a change that fixed none of its own targets when the bundle is not promising without it", async () => {
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
+        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+      // fix:calc breaks category b; the change proposed for date fixes no date task but
+      // prevents that breakage (fix:none), so pruning it would sink the candidate.
+      breaks: { "fix:calc": "b" },
+      evolve: { repairRegressions: false },
+      propose: (patterns) =>
+        patterns.map((pattern) =>
+          ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id]),
+        ),
+    });
+    const first = result.iterations[0];
+    expect(first.validation.cheap).toMatchObject({ fixed: ["c1", "c2", "c3"], broken: [] });
+    expect(first.validation.cheapPruned?.broken.length).toBeGreaterThanOrEqual(3);
+    expect(first.validation.pruningUndone).toEqual(["date"]);
+    expect(first.pruned).toBeUndefined();
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
+    expect(result.rejectedProposals.some((proposal) => proposal.pruned)).toBe(false);
+  });
+
   it("accepts only on a significant paired test (p < alpha)", async () => {
     const train = [
       ...specs({ prefix: "c", count: 3, fault: "calc" }),

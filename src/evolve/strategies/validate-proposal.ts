@@ -60,7 +60,8 @@ const maxPruneRounds = 3;
  * Validates a candidate: cheap subset (failing members of the addressed patterns + a stratified
  * regression sample of passing tasks) → per-change attribution: changes that fixed none of their
  * own pattern's failing members are pruned (recorded in `record.pruned` and reported through
- * `onPruned`) and the cheap subset re-run on the candidate without them → fixed > broken →
+ * `onPruned`) and the cheap subset re-run on the candidate without them — unless that run is no
+ * longer promising while the bundle was, then they stay (`pruningUndone`) → fixed > broken →
  * full batch → one-sided exact McNemar; when too few tasks flipped for that test, the flipped
  * tasks are re-drawn `confirmSamples` times under both harnesses and tested draw by draw.
  * Writes the comparisons into `record.validation`.
@@ -99,6 +100,10 @@ export async function validateProposal(
   };
   let candidate = options.candidate;
   let kept = options.applied;
+  const prune = (pruned: PrunedChange[]): void => {
+    record.pruned = [...(record.pruned ?? []), ...pruned];
+    options.onPruned(pruned);
+  };
   let cheap = await runCheap(candidate, "validate-cheap");
   record.validation.cheap = cheap;
   for (let round = 1; ; round++) {
@@ -110,37 +115,46 @@ export async function validateProposal(
     });
     const pruned = prunedChanges(attributions);
     if (pruned.length === 0) break;
-    record.pruned = [...(record.pruned ?? []), ...pruned];
-    options.onPruned(pruned);
     const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
     const remaining = attributions.filter(
       (change) => !change.edits.some((edit) => prunedEdits.has(edit)),
     );
-    if (remaining.length === 0 || round > maxPruneRounds)
+    if (remaining.length === 0 || round > maxPruneRounds) {
+      prune(pruned);
       return {
         verdict: "rejected",
         reason: `no change fixed any of its own pattern's failing members (${pruned.length} change(s) pruned)`,
       };
+    }
     const keptSet = new Set(remaining.flatMap((change) => change.edits));
-    kept = kept.filter((edit) => keptSet.has(edit));
     const rebuilt = context.deps.applyEdits({
       harness: options.parent,
-      edits: kept,
+      edits: kept.filter((edit) => keptSet.has(edit)),
       guard: context.guard,
     });
-    if (rebuilt.harness.hash === options.parent.hash)
+    if (rebuilt.harness.hash === options.parent.hash) {
+      prune(pruned);
       return {
         verdict: "rejected",
         reason: "after pruning, the edits leave the harness unchanged",
       };
+    }
+    const without = await runCheap(
+      rebuilt.harness,
+      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`,
+    );
+    record.validation.cheapPruned = without;
+    // A change can help its bundle without fixing its own targets (it may repair what another
+    // change breaks): when the candidate was promising with it and is not without it, it stays.
+    if (isPromising(cheap) && !isPromising(without)) {
+      record.validation.pruningUndone = pruned.map((change) => change.patternNames.join(", "));
+      break;
+    }
+    prune(pruned);
     candidate = rebuilt.harness;
     kept = rebuilt.applied;
     record.candidateHash = candidate.hash;
-    cheap = await runCheap(
-      candidate,
-      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`,
-    );
-    record.validation.cheapPruned = cheap;
+    cheap = without;
   }
   if (!isPromising(cheap))
     return {
