@@ -29138,6 +29138,7 @@ async function evaluate(options) {
             await options.cache.put(record2);
           }
         }
+        options.onRecord?.(record2);
         done += 1;
         if (record2.verdict.pass) passed2 += 1;
         options.progress?.tick(done, passed2);
@@ -47267,7 +47268,8 @@ function makeEvaluate(options) {
         progress: options.phases?.next(),
         signal: options.enforce ? budget.signal : void 0,
         split: options.split,
-        label: request.label
+        label: request.label,
+        onRecord: request.onRecord
       });
     } catch (error62) {
       const exhausted2 = options.enforce ? budget.exceeded() : void 0;
@@ -47443,6 +47445,123 @@ var init_gate_result = __esm({
   }
 });
 
+// src/diagnose/evidence.ts
+function parseNumber(value) {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const text2 = value.trim().replace(/,(?=\d{3}\b)/g, "");
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text2)) return null;
+  const parsed = Number(text2);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+function stepLimitOf(record2, fallback) {
+  const event = record2.trace.events.find((candidate) => candidate.kind === "step-limit");
+  const fromDetail = event?.detail?.match(/\d+/)?.[0];
+  if (fromDetail) return Number(fromDetail);
+  return fallback ?? null;
+}
+function extractEvidence(options) {
+  const { record: record2, task } = options;
+  const trace2 = record2.trace;
+  const eventKinds2 = [...new Set(trace2.events.map((event) => event.kind))];
+  const calls = trace2.steps.flatMap((step) => step.toolCalls);
+  const toolErrors = calls.filter((call) => call.error).length;
+  const stepLimit = stepLimitOf(record2, options.stepLimit);
+  const answer = record2.answer ?? trace2.answer;
+  const output2 = record2.output || trace2.output;
+  const gaveUp = gaveUpWording.test(output2);
+  const overflow = eventKinds2.includes("context-overflow");
+  const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
+    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
+  );
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+  const signals2 = new Set(eventKinds2);
+  signals2.add(record2.verdict.reason || "failed");
+  if (answer === null) signals2.add("no-answer");
+  if (gaveUp) signals2.add("gave-up");
+  if (taskDropped) signals2.add("task-dropped");
+  if (overflow) signals2.add("context-overflow");
+  if (toolErrors > 0) signals2.add("tool-error");
+  if (calls.length === 0) signals2.add("no-tool-calls");
+  if (stepLimit !== null && trace2.steps.length >= stepLimit) signals2.add("step-limit");
+  if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
+  const sorted = [...signals2].sort();
+  return {
+    id: options.id,
+    rolloutKey: record2.key,
+    taskId: record2.taskId,
+    category: record2.category,
+    sampleIndex: record2.sampleIndex,
+    verdictReason: record2.verdict.reason,
+    eventKinds: eventKinds2,
+    steps: trace2.steps.length,
+    stepLimit,
+    toolCalls: calls.length,
+    toolErrors,
+    toolNames: [...new Set(calls.map((call) => call.name))].sort(),
+    answerExtracted: answer !== null,
+    gaveUp,
+    taskDropped,
+    numericDistance,
+    signals: sorted,
+    signalKey: sorted.join("+"),
+    note: "",
+    cause: "unexplained"
+  };
+}
+function extractBatchEvidence(options) {
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  return options.records.filter((record2) => !record2.verdict.pass).map(
+    (record2, index) => extractEvidence({
+      record: record2,
+      task: tasksById.get(record2.taskId),
+      id: `f${index + 1}`,
+      stepLimit: options.stepLimit
+    })
+  );
+}
+var evidenceSchema, gaveUpWording, cannotSeeTask;
+var init_evidence2 = __esm({
+  "src/diagnose/evidence.ts"() {
+    "use strict";
+    init_zod();
+    evidenceSchema = external_exports.object({
+      /** Short id used in role prompts (`f1`, `f2`, …), unique within one diagnosis. */
+      id: external_exports.string(),
+      rolloutKey: external_exports.string(),
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      sampleIndex: external_exports.number().int(),
+      verdictReason: external_exports.string(),
+      /** Distinct event kinds of the trace, in first-seen order. */
+      eventKinds: external_exports.array(external_exports.string()),
+      steps: external_exports.number().int(),
+      /** The configured step budget when known (from a step-limit event or the caller). */
+      stepLimit: external_exports.number().int().nullable(),
+      toolCalls: external_exports.number().int(),
+      toolErrors: external_exports.number().int(),
+      toolNames: external_exports.array(external_exports.string()),
+      answerExtracted: external_exports.boolean(),
+      gaveUp: external_exports.boolean(),
+      /** The task statement was lost to context overflow. */
+      taskDropped: external_exports.boolean(),
+      /** |answer − expected| when both are numbers, else null. */
+      numericDistance: external_exports.number().nullable(),
+      /** Sorted signal labels. */
+      signals: external_exports.array(external_exports.string()),
+      /** Canonical grouping key: the sorted signal labels joined with `+`. */
+      signalKey: external_exports.string(),
+      /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
+      note: external_exports.string().default(""),
+      cause: external_exports.string().default("unexplained")
+    });
+    gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
+    cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
+  }
+});
+
 // src/diagnose/reply-schemas.ts
 var failureNotesWireSchema, failureNotesReplySchema, patternMergeWireSchema, patternMergeReplySchema, failureNotesJsonSchema, patternMergeJsonSchema;
 var init_reply_schemas = __esm({
@@ -47602,7 +47721,7 @@ function failureExcerpt(options) {
   const { evidence, record: record2, task } = options;
   const calls = record2.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
   return {
-    id: evidence.id,
+    id: options.id,
     category: evidence.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 700),
     output: untrustedText(record2.output || record2.trace.output, 500),
@@ -47636,9 +47755,13 @@ async function writeFailureNotes(options) {
   }
   const replies = await Promise.all(
     chunks.map(async (chunk) => {
+      const byLocalId = /* @__PURE__ */ new Map();
       const failures = chunk.flatMap((evidence) => {
         const record2 = recordsByKey.get(evidence.rolloutKey);
-        return record2 ? [failureExcerpt({ evidence, record: record2, task: tasksById.get(evidence.taskId) })] : [];
+        if (!record2) return [];
+        const id = `f${byLocalId.size + 1}`;
+        byLocalId.set(id, evidence);
+        return [failureExcerpt({ id, evidence, record: record2, task: tasksById.get(evidence.taskId) })];
       });
       try {
         const { value } = await askStructured({
@@ -47650,7 +47773,10 @@ async function writeFailureNotes(options) {
           jsonSchema: failureNotesJsonSchema,
           schema: failureNotesReplySchema
         });
-        return value.notes;
+        return value.notes.flatMap((note) => {
+          const evidence = byLocalId.get(note.id);
+          return evidence ? [{ ...note, id: evidence.id }] : [];
+        });
       } catch (error62) {
         if (isStructuredOutputFailure(error62)) return [];
         throw error62;
@@ -47667,15 +47793,26 @@ async function writeFailureNotes(options) {
     return found ? { ...evidence, note: found.note, cause: found.cause } : { ...evidence, note: "", cause: "unexplained" };
   });
 }
+async function noteFailure(options) {
+  const { record: record2, task } = options;
+  await writeFailureNotes({
+    evidence: [extractEvidence({ record: record2, task, id: "f1", stepLimit: options.stepLimit })],
+    records: [record2],
+    tasks: task ? [task] : [],
+    refiner: options.refiner,
+    notesPerCall: 1
+  });
+}
 var defaultNotesPerCall;
 var init_failure_notes2 = __esm({
   "src/diagnose/failure-notes.ts"() {
     "use strict";
+    init_evidence2();
     init_failure_notes();
     init_reply_schemas();
     init_structured_ask();
     init_untrusted_text();
-    defaultNotesPerCall = 3;
+    defaultNotesPerCall = 1;
   }
 });
 
@@ -48084,123 +48221,6 @@ function dedupe(records) {
 var init_classify = __esm({
   "src/diagnose/classify.ts"() {
     "use strict";
-  }
-});
-
-// src/diagnose/evidence.ts
-function parseNumber(value) {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string") return null;
-  const text2 = value.trim().replace(/,(?=\d{3}\b)/g, "");
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text2)) return null;
-  const parsed = Number(text2);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-function stepLimitOf(record2, fallback) {
-  const event = record2.trace.events.find((candidate) => candidate.kind === "step-limit");
-  const fromDetail = event?.detail?.match(/\d+/)?.[0];
-  if (fromDetail) return Number(fromDetail);
-  return fallback ?? null;
-}
-function extractEvidence(options) {
-  const { record: record2, task } = options;
-  const trace2 = record2.trace;
-  const eventKinds2 = [...new Set(trace2.events.map((event) => event.kind))];
-  const calls = trace2.steps.flatMap((step) => step.toolCalls);
-  const toolErrors = calls.filter((call) => call.error).length;
-  const stepLimit = stepLimitOf(record2, options.stepLimit);
-  const answer = record2.answer ?? trace2.answer;
-  const output2 = record2.output || trace2.output;
-  const gaveUp = gaveUpWording.test(output2);
-  const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
-    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
-  );
-  const expectedNumber = task ? parseNumber(task.expected) : null;
-  const answerNumber = answer === null ? null : parseNumber(answer);
-  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
-  const signals2 = new Set(eventKinds2);
-  signals2.add(record2.verdict.reason || "failed");
-  if (answer === null) signals2.add("no-answer");
-  if (gaveUp) signals2.add("gave-up");
-  if (taskDropped) signals2.add("task-dropped");
-  if (overflow) signals2.add("context-overflow");
-  if (toolErrors > 0) signals2.add("tool-error");
-  if (calls.length === 0) signals2.add("no-tool-calls");
-  if (stepLimit !== null && trace2.steps.length >= stepLimit) signals2.add("step-limit");
-  if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
-  const sorted = [...signals2].sort();
-  return {
-    id: options.id,
-    rolloutKey: record2.key,
-    taskId: record2.taskId,
-    category: record2.category,
-    sampleIndex: record2.sampleIndex,
-    verdictReason: record2.verdict.reason,
-    eventKinds: eventKinds2,
-    steps: trace2.steps.length,
-    stepLimit,
-    toolCalls: calls.length,
-    toolErrors,
-    toolNames: [...new Set(calls.map((call) => call.name))].sort(),
-    answerExtracted: answer !== null,
-    gaveUp,
-    taskDropped,
-    numericDistance,
-    signals: sorted,
-    signalKey: sorted.join("+"),
-    note: "",
-    cause: "unexplained"
-  };
-}
-function extractBatchEvidence(options) {
-  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
-  return options.records.filter((record2) => !record2.verdict.pass).map(
-    (record2, index) => extractEvidence({
-      record: record2,
-      task: tasksById.get(record2.taskId),
-      id: `f${index + 1}`,
-      stepLimit: options.stepLimit
-    })
-  );
-}
-var evidenceSchema, gaveUpWording, cannotSeeTask;
-var init_evidence2 = __esm({
-  "src/diagnose/evidence.ts"() {
-    "use strict";
-    init_zod();
-    evidenceSchema = external_exports.object({
-      /** Short id used in role prompts (`f1`, `f2`, …), unique within one diagnosis. */
-      id: external_exports.string(),
-      rolloutKey: external_exports.string(),
-      taskId: external_exports.string(),
-      category: external_exports.string(),
-      sampleIndex: external_exports.number().int(),
-      verdictReason: external_exports.string(),
-      /** Distinct event kinds of the trace, in first-seen order. */
-      eventKinds: external_exports.array(external_exports.string()),
-      steps: external_exports.number().int(),
-      /** The configured step budget when known (from a step-limit event or the caller). */
-      stepLimit: external_exports.number().int().nullable(),
-      toolCalls: external_exports.number().int(),
-      toolErrors: external_exports.number().int(),
-      toolNames: external_exports.array(external_exports.string()),
-      answerExtracted: external_exports.boolean(),
-      gaveUp: external_exports.boolean(),
-      /** The task statement was lost to context overflow. */
-      taskDropped: external_exports.boolean(),
-      /** |answer − expected| when both are numbers, else null. */
-      numericDistance: external_exports.number().nullable(),
-      /** Sorted signal labels. */
-      signals: external_exports.array(external_exports.string()),
-      /** Canonical grouping key: the sorted signal labels joined with `+`. */
-      signalKey: external_exports.string(),
-      /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
-      note: external_exports.string().default(""),
-      cause: external_exports.string().default("unexplained")
-    });
-    gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
-    cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
   }
 });
 
@@ -49235,6 +49255,7 @@ var init_real_deps = __esm({
           source: { stats: report.stats }
         };
       },
+      noteFailure,
       async refine(options) {
         const record2 = await refine2({
           patterns: options.patterns.map((pattern) => failurePatternSchema.parse(pattern.source)),
@@ -50161,6 +50182,73 @@ var init_prefetch_diagnosis = __esm({
   }
 });
 
+// src/evolve/strategies/stream-notes.ts
+function streamFailureNotes(options) {
+  const { context } = options;
+  if (!context.callCache) return { close: () => {
+  } };
+  const tasks = new Map(options.tasks.map((task) => [task.id, task]));
+  const stepLimit = options.harness.config?.agent_loop.max_steps;
+  const pending = [];
+  let closed = false;
+  let wake;
+  const notify = () => {
+    wake?.();
+    wake = void 0;
+  };
+  context.background(
+    context.stage(`${options.stage}-notes`, async () => {
+      const calls = [];
+      for (; ; ) {
+        for (const record2 of pending.splice(0))
+          calls.push(
+            context.deps.noteFailure({
+              record: record2,
+              task: tasks.get(record2.taskId),
+              refiner: context.models.refiner,
+              stepLimit
+            }).catch(() => void 0)
+          );
+        if (closed) break;
+        await new Promise((resolve8) => {
+          wake = resolve8;
+        });
+      }
+      await Promise.all(calls);
+      return null;
+    })
+  );
+  return {
+    onRecord: (record2) => {
+      if (record2.verdict.pass || record2.cached || record2.sampleIndex >= context.config.samples)
+        return;
+      pending.push(record2);
+      notify();
+    },
+    close: () => {
+      closed = true;
+      notify();
+    }
+  };
+}
+async function evaluateNotingFailures(context, request) {
+  const { stage, tasks, harness, label } = request;
+  const stream = streamFailureNotes({ context, stage, tasks, harness });
+  try {
+    return await context.stage(
+      stage,
+      () => context.evaluate({ tasks, harness, label, onRecord: stream.onRecord })
+    );
+  } finally {
+    stream.close();
+  }
+}
+var init_stream_notes = __esm({
+  "src/evolve/strategies/stream-notes.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/strategies/validate-proposal.ts
 async function validateProposal(options) {
   const { context, index, batch, before, record: record2 } = options;
@@ -50180,10 +50268,12 @@ async function validateProposal(options) {
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
   const runCheap = async (harness, stage) => {
-    const run = await context.stage(
-      `${scope}/${stage}`,
-      () => context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` })
-    );
+    const run = await evaluateNotingFailures(context, {
+      stage: `${scope}/${stage}`,
+      tasks: cheapTasks,
+      harness,
+      label: `iteration ${index}: ${stage}`
+    });
     return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
   };
   let candidate = options.candidate;
@@ -50300,10 +50390,12 @@ async function validateProposal(options) {
 async function testOnBatch(options) {
   const { context, index, batch, before, candidate, kept, stage, scope } = options;
   const evolve = context.config.evolve;
-  const fullEval = await context.stage(
-    `${scope}/${stage}`,
-    () => context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` })
-  );
+  const fullEval = await evaluateNotingFailures(context, {
+    stage: `${scope}/${stage}`,
+    tasks: batch,
+    harness: candidate,
+    label: `iteration ${index}: full batch`
+  });
   const after = passMapOf(fullEval.result);
   const full = comparePaired(before, after);
   const score = scoreOf(fullEval.result);
@@ -50369,6 +50461,7 @@ var init_validate_proposal = __esm({
     init_attribution();
     init_confirm_discordant();
     init_prefetch_diagnosis();
+    init_stream_notes();
     maxPruneRounds = 3;
   }
 });
@@ -50508,10 +50601,12 @@ function ecdysisStrategy() {
           category: (task) => task.category,
           rng: context.rng(index, 1)
         });
-        const batchEval = await context.stage(
-          `iteration-${index}/batch`,
-          () => context.evaluate({ tasks: batch, harness, label: `iteration ${index}: batch` })
-        );
+        const batchEval = await evaluateNotingFailures(context, {
+          stage: `iteration-${index}/batch`,
+          tasks: batch,
+          harness,
+          label: `iteration ${index}: batch`
+        });
         const before = passMapOf(batchEval.result);
         const record2 = openIterationRecord({
           index,
@@ -50674,6 +50769,7 @@ var init_ecdysis = __esm({
     init_guard_proposal();
     init_pattern_memory();
     init_repair_regressions();
+    init_stream_notes();
     init_validate_proposal();
   }
 });

@@ -117,10 +117,9 @@ describe("diagnoseBatch", () => {
       refiner: provider,
       minSupport: { tasks: 3, categories: 2 },
     });
-    // Six failures: two notes calls of three, then one merge.
+    // Six failures: six notes calls of one, then one merge.
     expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
-      "failure_notes",
-      "failure_notes",
+      ...Array.from({ length: 6 }, () => "failure_notes"),
       "pattern_merge",
     ]);
     expect(diagnosisReportSchema.parse(report)).toEqual(report);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { callCacheKey } from "../llm/call-cache.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import { extractBatchEvidence } from "./evidence.js";
-import { kebabCause, writeFailureNotes } from "./failure-notes.js";
+import { kebabCause, noteFailure, writeFailureNotes } from "./failure-notes.js";
 import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtures.js";
 
 type Failure = { id: string; expected?: string; task: string };
@@ -15,29 +16,40 @@ function batch(n: number) {
 }
 
 describe("writeFailureNotes", () => {
-  it("batches failures: ceil(n/3) calls, each with the failure_notes schema", async () => {
-    const { tasks, records, evidence } = batch(25);
+  it("writes one note per call by default, each call with the failure_notes schema and a call-local id", async () => {
+    const { tasks, records, evidence } = batch(5);
     const provider = new ScriptedProvider((request) => {
       const failures = evidenceOf(request).failures as Failure[];
       return json({
         notes: failures.map((failure) => ({
           id: failure.id,
-          note: "off by one",
+          note: `off by one in ${failure.expected}`,
           cause: "Arithmetic Slip",
         })),
       });
     });
     const noted = await writeFailureNotes({ evidence, records, tasks, refiner: provider });
-    expect(provider.calls).toHaveLength(9);
+    expect(provider.calls).toHaveLength(5);
     expect(new Set(provider.calls.map((call) => call.jsonSchema?.name))).toEqual(
       new Set(["failure_notes"]),
     );
+    // Every request names its failure f1, so it does not depend on the failure's batch position.
     expect(
-      provider.calls.map((call) => (evidenceOf(call).failures as Failure[]).length).sort(),
-    ).toEqual([1, 3, 3, 3, 3, 3, 3, 3, 3]);
-    expect(
-      noted.every((item) => item.cause === "arithmetic-slip" && item.note === "off by one"),
-    ).toBe(true);
+      provider.calls.map((call) => (evidenceOf(call).failures as Failure[]).map((f) => f.id)),
+    ).toEqual([["f1"], ["f1"], ["f1"], ["f1"], ["f1"]]);
+    expect(noted.map((item) => [item.id, item.cause, item.note])).toEqual(
+      evidence.map((item, index) => [item.id, "arithmetic-slip", `off by one in E${index}`]),
+    );
+  });
+
+  it("makes the same request for a failure whatever its batch (noteFailure, writeFailureNotes)", async () => {
+    const { tasks, records, evidence } = batch(3);
+    const provider = new ScriptedProvider(() => json({ notes: [] }));
+    await writeFailureNotes({ evidence, records, tasks, refiner: provider });
+    await noteFailure({ record: records[2], task: tasks[2], refiner: provider });
+    expect(provider.calls).toHaveLength(4);
+    expect(callCacheKey("m", provider.calls[3])).toBe(callCacheKey("m", provider.calls[2]));
+    expect(callCacheKey("m", provider.calls[3])).not.toBe(callCacheKey("m", provider.calls[1]));
   });
 
   it("honours notesPerCall and shows the train expectation", async () => {
@@ -59,7 +71,13 @@ describe("writeFailureNotes", () => {
         ],
       }),
     );
-    const noted = await writeFailureNotes({ evidence, records, tasks, refiner: provider });
+    const noted = await writeFailureNotes({
+      evidence,
+      records,
+      tasks,
+      refiner: provider,
+      notesPerCall: 3,
+    });
     expect(noted.map((item) => item.cause)).toEqual([
       "unexplained",
       "answer-format-drift",
@@ -70,7 +88,13 @@ describe("writeFailureNotes", () => {
   it("falls back to unexplained after bounded repairs of a garbage reply", async () => {
     const { tasks, records, evidence } = batch(2);
     const provider = new ScriptedProvider(() => ({ content: "I am not JSON at all" }));
-    const noted = await writeFailureNotes({ evidence, records, tasks, refiner: provider });
+    const noted = await writeFailureNotes({
+      evidence,
+      records,
+      tasks,
+      refiner: provider,
+      notesPerCall: 2,
+    });
     expect(provider.calls).toHaveLength(3);
     expect(noted.map((item) => item.cause)).toEqual(["unexplained", "unexplained"]);
   });

@@ -1,18 +1,19 @@
 import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
-import type { Evidence } from "./evidence.js";
+import { type Evidence, extractEvidence } from "./evidence.js";
 import { failureNotesTemplate } from "./prompts/failure-notes.js";
 import { failureNotesJsonSchema, failureNotesReplySchema } from "./reply-schemas.js";
 import { askStructured, isStructuredOutputFailure } from "./structured-ask.js";
 import { untrustedText } from "./untrusted-text.js";
 
 /**
- * Failures described per `failure_notes` call unless the caller says otherwise. The calls run
- * concurrently, so a smaller chunk is a shorter reply and an earlier merge; 3 instead of 6 cut
- * diagnosis time on the standard bench (at the cost of repeating the instructions per call).
+ * Failures described per `failure_notes` call unless the caller says otherwise. One: with
+ * call-local ids the request is then a function of the failure alone, so a note written while
+ * its batch was still running (`noteFailure`) is the very call the diagnosis makes, found in the
+ * call cache. Costs the instructions once per failure instead of once per chunk.
  */
-export const defaultNotesPerCall = 3;
+export const defaultNotesPerCall = 1;
 
 /** Normalises a model-written cause to a short kebab-case label; `unexplained` when empty. */
 export function kebabCause(cause: string, maxChars = 48): string {
@@ -25,8 +26,9 @@ export function kebabCause(cause: string, maxChars = 48): string {
   return label || "unexplained";
 }
 
-/** The compact, bounded excerpt of one failure shown to the note writer. */
+/** The compact, bounded excerpt of one failure shown to the note writer, under the call's `id`. */
 export function failureExcerpt(options: {
+  id: string;
   evidence: Evidence;
   record: RolloutRecord;
   task?: Task;
@@ -34,7 +36,7 @@ export function failureExcerpt(options: {
   const { evidence, record, task } = options;
   const calls = record.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
   return {
-    id: evidence.id,
+    id: options.id,
     category: evidence.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 700),
     output: untrustedText(record.output || record.trace.output, 500),
@@ -63,8 +65,9 @@ export function failureExcerpt(options: {
 
 /**
  * Asks the refiner for a short note and a kebab-case cause per failure, `notesPerCall` failures
- * per call (never one call each). Unknown ids are ignored; failures the reply leaves out — or a
- * chunk whose reply stays malformed after repair — keep cause `unexplained`.
+ * per call, concurrently. Ids are call-local (`f1…` within each call), so a call does not depend
+ * on where its failures sit in the batch. Unknown ids are ignored; failures the reply leaves
+ * out — or a chunk whose reply stays malformed after repair — keep cause `unexplained`.
  */
 export async function writeFailureNotes(options: {
   evidence: Evidence[];
@@ -82,11 +85,13 @@ export async function writeFailureNotes(options: {
   }
   const replies = await Promise.all(
     chunks.map(async (chunk) => {
+      const byLocalId = new Map<string, Evidence>();
       const failures = chunk.flatMap((evidence) => {
         const record = recordsByKey.get(evidence.rolloutKey);
-        return record
-          ? [failureExcerpt({ evidence, record, task: tasksById.get(evidence.taskId) })]
-          : [];
+        if (!record) return [];
+        const id = `f${byLocalId.size + 1}`;
+        byLocalId.set(id, evidence);
+        return [failureExcerpt({ id, evidence, record, task: tasksById.get(evidence.taskId) })];
       });
       try {
         const { value } = await askStructured({
@@ -98,7 +103,10 @@ export async function writeFailureNotes(options: {
           jsonSchema: failureNotesJsonSchema,
           schema: failureNotesReplySchema,
         });
-        return value.notes;
+        return value.notes.flatMap((note) => {
+          const evidence = byLocalId.get(note.id);
+          return evidence ? [{ ...note, id: evidence.id }] : [];
+        });
       } catch (error) {
         if (isStructuredOutputFailure(error)) return [];
         throw error;
@@ -115,5 +123,26 @@ export async function writeFailureNotes(options: {
     return found
       ? { ...evidence, note: found.note, cause: found.cause }
       : { ...evidence, note: "", cause: "unexplained" };
+  });
+}
+
+/**
+ * Writes the note of one failed rollout ahead of its diagnosis (e.g. while the rest of its batch
+ * still runs): the same request `writeFailureNotes` makes for it with one note per call, so with
+ * the call cache on the diagnosis finds the reply there, or joins the call still in flight.
+ */
+export async function noteFailure(options: {
+  record: RolloutRecord;
+  task?: Task;
+  refiner: ChatProvider;
+  stepLimit?: number;
+}): Promise<void> {
+  const { record, task } = options;
+  await writeFailureNotes({
+    evidence: [extractEvidence({ record, task, id: "f1", stepLimit: options.stepLimit })],
+    records: [record],
+    tasks: task ? [task] : [],
+    refiner: options.refiner,
+    notesPerCall: 1,
   });
 }

@@ -15,7 +15,12 @@ export {
   extractEvidence,
   parseNumber,
 } from "./evidence.js";
-export { defaultNotesPerCall, kebabCause, writeFailureNotes } from "./failure-notes.js";
+export {
+  defaultNotesPerCall,
+  kebabCause,
+  noteFailure,
+  writeFailureNotes,
+} from "./failure-notes.js";
 export {
   type ClassificationReason,
   classificationReasonSchema,

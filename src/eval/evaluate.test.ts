@@ -10,6 +10,7 @@ import { RolloutCache } from "./rollout-cache.js";
 import { exactScorer } from "./scorers/exact-scorer.js";
 import { EchoAgent } from "./testing/echo-agent.js";
 import { askedNumber, fakeHarness, numberedTasks } from "./testing/fixtures.js";
+import type { RolloutRecord } from "./types.js";
 
 /** Answers right except for tasks listed in `wrong`; a counter of calls per task id. */
 function model(wrong: Set<string> = new Set()) {
@@ -97,8 +98,17 @@ describe("evaluate", () => {
     };
     const first = await evaluate({ ...options, provider: model(new Set(["q2"])) });
     const again = model(new Set(["q2"]));
-    const second = await evaluate({ ...options, provider: again });
+    const seen: RolloutRecord[] = [];
+    const second = await evaluate({
+      ...options,
+      provider: again,
+      onRecord: (record) => seen.push(record),
+    });
     expect(again.calls).toHaveLength(0);
+    // Every record reaches onRecord as it is scored, cached ones included.
+    expect(seen.map((record) => record.key).sort()).toEqual(
+      second.records.map((record) => record.key).sort(),
+    );
     expect(second.result.tasks).toEqual(first.result.tasks);
     expect(second.result.cost).toMatchObject({ rollouts: 0, cachedRollouts: 6, llmCalls: 0 });
     expect(second.records.every((record) => record.cached && record.latencyMs === 0)).toBe(true);

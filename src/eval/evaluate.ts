@@ -32,6 +32,8 @@ export interface EvaluateOptions {
   firstSample?: number;
   /** Clock for wall time. Default Date.now. */
   clock?: { now(): number };
+  /** Called with each record as soon as it is scored (cached or not); must not throw. */
+  onRecord?: (record: RolloutRecord) => void;
 }
 
 /**
@@ -124,6 +126,7 @@ export async function evaluate(
             await options.cache.put(record);
           }
         }
+        options.onRecord?.(record);
         done += 1;
         if (record.verdict.pass) passed += 1;
         options.progress?.tick(done, passed);

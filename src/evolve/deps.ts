@@ -40,6 +40,8 @@ export interface EvaluateOptions {
   params?: object;
   /** Index of the first sample (re-samples use fresh indices). */
   firstSample?: number;
+  /** Called with each record as soon as it is scored. */
+  onRecord?: (record: RolloutRecord) => void;
 }
 
 /** The models a run uses. Providers are plain chat providers; the loop meters them itself. */
@@ -70,6 +72,13 @@ export interface DiagnoseOptions {
 export interface EvolveDeps {
   evaluate(options: EvaluateOptions): Promise<{ result: EvalResult; records: RolloutRecord[] }>;
   diagnose(options: DiagnoseOptions): Promise<DiagnosisView>;
+  /** Writes one failure's note ahead of its diagnosis (src/diagnose's `noteFailure`). */
+  noteFailure(options: {
+    record: RolloutRecord;
+    task?: Task;
+    refiner: ChatProvider;
+    stepLimit?: number;
+  }): Promise<void>;
   refine(options: {
     patterns: PatternView[];
     harness: LoadedHarness;

@@ -127,6 +127,7 @@ export function makeEvaluate(options: {
         signal: options.enforce ? budget.signal : undefined,
         split: options.split,
         label: request.label,
+        onRecord: request.onRecord,
       });
     } catch (error) {
       const exhausted = options.enforce ? budget.exceeded() : undefined;

@@ -1,7 +1,12 @@
 import { builtinAgent } from "../agent/builtin-agent.js";
 import { commandAgent } from "../agent/command-agent.js";
 import { loadTasks } from "../config/load-tasks.js";
-import { diagnoseBatch, type FailurePattern, failurePatternSchema } from "../diagnose/index.js";
+import {
+  diagnoseBatch,
+  type FailurePattern,
+  failurePatternSchema,
+  noteFailure,
+} from "../diagnose/index.js";
 import { createScorer, evaluate, openModels, RolloutCache } from "../eval/index.js";
 import { applyEdits, diffHarness, loadHarness, writeHarness } from "../harness/index.js";
 import { withCallCache } from "../llm/index.js";
@@ -95,6 +100,7 @@ export const realDeps: EvolveDeps = {
       source: { stats: report.stats },
     };
   },
+  noteFailure,
   async refine(options) {
     const record = await refine({
       patterns: options.patterns.map((pattern) => failurePatternSchema.parse(pattern.source)),

@@ -118,6 +118,8 @@ export type EvaluateFn = (options: {
   /** Index of the first sample (re-samples of failing members use fresh indices). */
   firstSample?: number;
   provider?: "agent" | "probe";
+  /** Called with each record as soon as it is scored (see `streamFailureNotes`). */
+  onRecord?: (record: RolloutRecord) => void;
 }) => Promise<{ result: EvalResult; records: RolloutRecord[] }>;
 
 /** Everything a strategy may use. Held-out tasks are not here: only the guard sees their data. */

@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
@@ -12,6 +14,7 @@ async function run(options: {
   breaks?: Record<string, string>;
   evolve?: Record<string, unknown>;
   propose?: NonNullable<Parameters<typeof fakeStages>[0]>["propose"];
+  callCache?: boolean;
 }) {
   const loaded = await fakeProject({
     train: options.train,
@@ -27,6 +30,7 @@ async function run(options: {
     models,
     deps,
     clock,
+    callCache: options.callCache,
   });
   return { result, calls, loaded };
 }
@@ -256,6 +260,39 @@ describe("ecdysis strategy", () => {
         .map((record) => [record.taskId, record.harnessHash]);
     expect(failing(1)).toEqual(failing(2));
     expect(failing(1).map(([taskId]) => taskId)).toEqual(["q1"]);
+  });
+
+  it("notes each failing rollout as its evaluation runs, in a journal stage of its own", async () => {
+    const scenario = {
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "q", count: 1, fault: "quirk" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      evolve: { alpha: 0.1, confirmSamples: 2 },
+    };
+    const { result, calls, loaded } = await run(scenario);
+    expect(result.iterations[0].verdict).toBe("accepted");
+    const failingKeys = (index: number) =>
+      calls.diagnose[index].records
+        .filter((record) => !record.verdict.pass)
+        .map((record) => record.key);
+    // The batch's failures and the accepted candidate's (which the last diagnosis reads), each
+    // noted once; nothing else (no passing rollout, no re-draw).
+    const last = calls.diagnose.length - 1;
+    expect(failingKeys(0)).toHaveLength(4);
+    expect(failingKeys(last)).toHaveLength(1);
+    expect(calls.notes.sort()).toEqual([...failingKeys(0), ...failingKeys(last)].sort());
+    const journal = (await readFile(path.join(loaded.root, "out", "journal.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    const notesStage = journal.find((entry) => entry.stage === "iteration-1/batch-notes");
+    expect(notesStage?.spend.llmCalls).toBe(4);
+
+    const uncached = await run({ ...scenario, callCache: false });
+    expect(uncached.calls.notes).toEqual([]);
   });
 
   it("tries a rejected bundle's changes one by one and keeps the one that helps alone", async () => {

@@ -14,6 +14,7 @@ import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
 import { identicalRejected, mayAttempt } from "./pattern-memory.js";
 import { repairRegressions } from "./repair-regressions.js";
+import { evaluateNotingFailures } from "./stream-notes.js";
 import { type ProposalUnderTest, validateProposal } from "./validate-proposal.js";
 
 /** The systematic patterns the applied edits name (all systematic ones when the edits name none of them). */
@@ -80,9 +81,12 @@ export function ecdysisStrategy(): Strategy {
           category: (task) => task.category,
           rng: context.rng(index, 1),
         });
-        const batchEval = await context.stage(`iteration-${index}/batch`, () =>
-          context.evaluate({ tasks: batch, harness, label: `iteration ${index}: batch` }),
-        );
+        const batchEval = await evaluateNotingFailures(context, {
+          stage: `iteration-${index}/batch`,
+          tasks: batch,
+          harness,
+          label: `iteration ${index}: batch`,
+        });
         const before = passMapOf(batchEval.result);
         const record = openIterationRecord({
           index,

@@ -16,6 +16,7 @@ import { type AblatedChange, ablateChanges } from "./ablate-changes.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
 import { confirmDiscordant } from "./confirm-discordant.js";
 import { prefetchDiagnosis } from "./prefetch-diagnosis.js";
+import { evaluateNotingFailures } from "./stream-notes.js";
 
 /** The decision on one guarded proposal. */
 export type ValidationOutcome =
@@ -93,9 +94,12 @@ export async function validateProposal(
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
   const runCheap = async (harness: LoadedHarness, stage: string) => {
-    const run = await context.stage(`${scope}/${stage}`, () =>
-      context.evaluate({ tasks: cheapTasks, harness, label: `iteration ${index}: ${stage}` }),
-    );
+    const run = await evaluateNotingFailures(context, {
+      stage: `${scope}/${stage}`,
+      tasks: cheapTasks,
+      harness,
+      label: `iteration ${index}: ${stage}`,
+    });
     return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
   };
   let candidate = options.candidate;
@@ -235,9 +239,12 @@ async function testOnBatch(options: {
 }): Promise<BatchTest> {
   const { context, index, batch, before, candidate, kept, stage, scope } = options;
   const evolve = context.config.evolve;
-  const fullEval = await context.stage(`${scope}/${stage}`, () =>
-    context.evaluate({ tasks: batch, harness: candidate, label: `iteration ${index}: full batch` }),
-  );
+  const fullEval = await evaluateNotingFailures(context, {
+    stage: `${scope}/${stage}`,
+    tasks: batch,
+    harness: candidate,
+    label: `iteration ${index}: full batch`,
+  });
   const after = passMapOf(fullEval.result);
   const full = comparePaired(before, after);
   const score = scoreOf(fullEval.result);

@@ -9,6 +9,8 @@ import { fakeAgentAdapter, faultOf } from "./fake-world.js";
 /** Calls the fake stages received, for assertions. */
 export interface FakeStageCalls {
   diagnose: DiagnoseOptions[];
+  /** Keys of the records noted ahead of their diagnosis. */
+  notes: string[];
   refine: { patterns: PatternView[]; rejected: RejectedProposalView[] }[];
   reflect: { failures: RolloutRecord[]; rejected: RejectedProposalView[] }[];
 }
@@ -53,7 +55,7 @@ function proposal(edits: PlannedEdit[]): RefinementView {
 export function fakeStages(
   options: { propose?: (patterns: PatternView[]) => PlannedEdit[] } = {},
 ): { deps: EvolveDeps; calls: FakeStageCalls } {
-  const calls: FakeStageCalls = { diagnose: [], refine: [], reflect: [] };
+  const calls: FakeStageCalls = { diagnose: [], notes: [], refine: [], reflect: [] };
   const deps: EvolveDeps = {
     ...realDeps,
     createAdapter: () => fakeAgentAdapter,
@@ -96,6 +98,13 @@ export function fakeStages(
         };
       });
       return { patterns, evidenceCount: request.records.length };
+    },
+    async noteFailure(request) {
+      calls.notes.push(request.record.key);
+      await request.refiner.chat({
+        messages: [{ role: "user", content: `note ${request.record.key}` }],
+        purpose: "failure-notes",
+      });
     },
     async refine(request) {
       calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });

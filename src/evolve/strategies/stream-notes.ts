@@ -1,0 +1,96 @@
+import type { Task } from "../../config/task-schema.js";
+import type { RolloutRecord } from "../../eval/types.js";
+import type { LoadedHarness } from "../../harness/types.js";
+import type { StrategyContext } from "../types.js";
+
+/** What `streamFailureNotes` hands the evaluation it watches. */
+export interface NoteStream {
+  /** Pass as the evaluation's `onRecord`. */
+  onRecord?: (record: RolloutRecord) => void;
+  /** Call once the evaluation is over (whatever its outcome). */
+  close(): void;
+}
+
+/**
+ * Writes the failure note of each failing rollout of an evaluation as soon as it is scored, while
+ * the rest still runs: a later diagnosis of these records (the batch's, or the next iteration's
+ * when this harness is accepted) finds those calls in the call cache or joins them in flight,
+ * instead of starting them after the whole batch. Only fresh rollouts of a run's own draws
+ * (sample indices below `samples`, not re-draws) and only with the call cache on; the notes of a
+ * rejected candidate are spent for nothing. The calls run in a background journal stage of their own (`<stage>-notes`), so their
+ * spend is recorded there; a failed call is left to the diagnosis, which meets it again.
+ */
+export function streamFailureNotes(options: {
+  context: StrategyContext;
+  /** Journal stage of the watched evaluation. */
+  stage: string;
+  tasks: Task[];
+  /** The harness the evaluation runs (its step budget is part of each note's evidence). */
+  harness: LoadedHarness;
+}): NoteStream {
+  const { context } = options;
+  if (!context.callCache) return { close: () => {} };
+  const tasks = new Map(options.tasks.map((task) => [task.id, task]));
+  const stepLimit = options.harness.config?.agent_loop.max_steps;
+  const pending: RolloutRecord[] = [];
+  let closed = false;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    wake?.();
+    wake = undefined;
+  };
+  context.background(
+    context.stage(`${options.stage}-notes`, async () => {
+      // Calls start from this loop, so they run (and are metered) inside this stage.
+      const calls: Promise<unknown>[] = [];
+      for (;;) {
+        for (const record of pending.splice(0))
+          calls.push(
+            context.deps
+              .noteFailure({
+                record,
+                task: tasks.get(record.taskId),
+                refiner: context.models.refiner,
+                stepLimit,
+              })
+              .catch(() => undefined),
+          );
+        if (closed) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      await Promise.all(calls);
+      return null;
+    }),
+  );
+  return {
+    onRecord: (record) => {
+      // A cached record was noted (if at all) by the evaluation that first ran it.
+      if (record.verdict.pass || record.cached || record.sampleIndex >= context.config.samples)
+        return;
+      pending.push(record);
+      notify();
+    },
+    close: () => {
+      closed = true;
+      notify();
+    },
+  };
+}
+
+/** A journaled evaluation stage whose failures are noted as they come in (`streamFailureNotes`). */
+export async function evaluateNotingFailures(
+  context: StrategyContext,
+  request: { stage: string; tasks: Task[]; harness: LoadedHarness; label: string },
+): ReturnType<StrategyContext["evaluate"]> {
+  const { stage, tasks, harness, label } = request;
+  const stream = streamFailureNotes({ context, stage, tasks, harness });
+  try {
+    return await context.stage(stage, () =>
+      context.evaluate({ tasks, harness, label, onRecord: stream.onRecord }),
+    );
+  } finally {
+    stream.close();
+  }
+}
