@@ -47018,6 +47018,10 @@ var init_budget = __esm({
         spend.wallMs = this.now() - started;
         return { value, spend };
       }
+      /** Runs `work` outside every `measure`: what it spends counts only in the measures it opens. */
+      detached(work) {
+        return this.measuring.exit(work);
+      }
       /** Spend so far, wall time included (this session's time plus replayed time). */
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
@@ -48157,8 +48161,16 @@ async function classifyPatterns(options) {
       detail: `${tasks} tasks across ${categories} categories`
     });
   }
-  const resamples = options.resamples ?? 1;
   const toResample = state.filter((item) => item.open);
+  if (toResample.length > 0)
+    options.onSupported?.(
+      toResample.map((entry) => ({
+        ...entry.pattern,
+        kind: "systematic",
+        reasons: [...entry.reasons]
+      }))
+    );
+  const resamples = options.resamples ?? 1;
   if (options.resample && resamples > 0 && toResample.length > 0) {
     const reruns = await options.resample(
       dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),
@@ -48318,7 +48330,8 @@ async function diagnoseBatch(options) {
       minSupport: options.minSupport,
       resample: early.resample,
       resamples: options.resamples,
-      probe: options.probe
+      probe: options.probe,
+      onSupported: options.onSupported
     });
     const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
     return {
@@ -49248,7 +49261,11 @@ var init_real_deps = __esm({
     realDeps = {
       evaluate: (options) => evaluate({ ...options, cache: options.cache }),
       async diagnose(options) {
-        const report = await diagnoseBatch(options);
+        const { onSupported } = options;
+        const report = await diagnoseBatch({
+          ...options,
+          onSupported: onSupported && ((patterns) => onSupported(patterns.map(toPatternView)))
+        });
         return {
           patterns: report.patterns.map(toPatternView),
           evidenceCount: report.evidence.length,
@@ -49861,19 +49878,17 @@ var init_journal = __esm({
             if (entry.success) entries.set(entry.data.stage, entry.data);
           }
         }
+        for (const entry of entries.values()) options.budget.add(entry.spend);
         return new _Journal(file2, entries, options.budget, options.afterStage);
       }
       /** Names of the finished stages. */
       finished() {
         return [...this.entries.keys()];
       }
-      /** Runs a stage once: replays a finished one (adding its recorded spend to the budget). */
+      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
       async stage(name3, run) {
         const done = this.entries.get(name3);
-        if (done) {
-          this.budget.add(done.spend);
-          return done.output;
-        }
+        if (done) return done.output;
         const { value, spend } = await this.budget.measure(run);
         const output2 = JSON.parse(JSON.stringify(value ?? null));
         const recorded = {};
@@ -49939,6 +49954,7 @@ function diagnoseStep(options) {
   return context.stage(
     `iteration-${index}/diagnose`,
     () => deps.diagnose({
+      onSupported: context.callCache ? options.onSupported : void 0,
       records: options.records,
       tasks: batch,
       refiner: models.refiner,
@@ -50197,7 +50213,7 @@ function streamFailureNotes(options) {
     wake = void 0;
   };
   context.background(
-    context.stage(`${options.stage}-notes`, async () => {
+    () => context.stage(`${options.stage}-notes`, async () => {
       const calls = [];
       for (; ; ) {
         for (const record2 of pending.splice(0))
@@ -50425,7 +50441,7 @@ async function testOnBatch(options) {
       `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`
     );
   context.background(
-    prefetchDiagnosis({
+    () => prefetchDiagnosis({
       context,
       stage: `${scope}/${stage}-prefetch-diagnosis`,
       batch,
@@ -50564,6 +50580,9 @@ function addressedPatterns(systematic, refinement) {
   );
   return addressed.length > 0 ? addressed : systematic;
 }
+function idsOf(patterns) {
+  return patterns.map((pattern) => pattern.id).join(",");
+}
 function namesOf(patterns) {
   return [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
 }
@@ -50625,20 +50644,45 @@ function ecdysisStrategy() {
           stoppedBy = "no-failures";
           break;
         }
+        const attemptable = (pattern) => mayAttempt(pattern, progress.rejected, {
+          maxAttempts: evolve.maxAttemptsPerPattern,
+          harnessHash: harness.hash
+        });
+        let ahead;
+        const refineOptions = {
+          harness,
+          refiner: models.refiner,
+          rejected: progress.rejected.map(
+            (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
+          ),
+          skepticRounds: evolve.skepticRounds
+        };
         const diagnosis2 = await diagnoseStep({
           context,
           index,
           batch,
           records: batchEval.records,
-          harness
+          harness,
+          // While classification re-samples, the refinement of the patterns that passed the
+          // support test starts; it is the refinement when classification keeps them all.
+          onSupported: (patterns) => {
+            const expected = patterns.filter(attemptable);
+            if (expected.length === 0) return;
+            ahead = {
+              ids: idsOf(expected),
+              view: context.background(
+                () => context.stage(
+                  `iteration-${index}/refine-ahead`,
+                  () => deps.refine({ ...refineOptions, patterns: expected })
+                )
+              )
+            };
+          }
         });
         record2.diagnosis = diagnosis2;
         collectTraces(record2, diagnosis2.patterns, batchEval.records);
         const systematic = diagnosis2.patterns.filter(
-          (pattern) => pattern.kind === "systematic" && mayAttempt(pattern, progress.rejected, {
-            maxAttempts: evolve.maxAttemptsPerPattern,
-            harnessHash: harness.hash
-          })
+          (pattern) => pattern.kind === "systematic" && attemptable(pattern)
         );
         if (systematic.length === 0) {
           finish2(
@@ -50648,19 +50692,11 @@ function ecdysisStrategy() {
           stoppedBy = "no-systematic-pattern";
           break;
         }
+        const refine3 = () => deps.refine({ ...refineOptions, patterns: systematic });
+        const early = ahead?.ids === idsOf(systematic) ? ahead.view : void 0;
         const refinement = await context.stage(
           `iteration-${index}/refine`,
-          () => deps.refine({
-            patterns: systematic,
-            harness,
-            refiner: models.refiner,
-            // A rejection on an earlier harness may no longer hold (the failure that sank it
-            // may be fixed since): the roles see it marked as such.
-            rejected: progress.rejected.map(
-              (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
-            ),
-            skepticRounds: evolve.skepticRounds
-          })
+          () => early ? early.catch(refine3) : refine3()
         );
         record2.refinement = refinement;
         const addressed = addressedPatterns(systematic, refinement);
@@ -51035,8 +51071,10 @@ ${strategy.name}`),
           rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
-          background: (work) => {
+          background: (start) => {
+            const work = budget.detached(start);
             background.push(work.catch(() => void 0));
+            return work;
           },
           onIteration: (record2) => {
             record2.elapsedMs = budget.snapshot().wallMs;

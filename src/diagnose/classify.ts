@@ -60,7 +60,9 @@ function supportReasons(
  * Systematic vs model-specific, with the reasons recorded: support below `minSupport` →
  * `singleton`/`narrow`; most failing tasks pass when re-sampled → `flaky`; the probe model
  * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call and one
- * `probe` call over all patterns still in question.
+ * `probe` call over all patterns still in question. `onSupported` is told, before the re-runs,
+ * which patterns passed the support test (as systematic so far): work started on them is lost
+ * only for those the re-runs then reject.
  */
 export async function classifyPatterns(options: {
   patterns: UnclassifiedPattern[];
@@ -69,6 +71,7 @@ export async function classifyPatterns(options: {
   resample?: Resample;
   resamples?: number;
   probe?: Probe;
+  onSupported?: (patterns: FailurePattern[]) => void;
 }): Promise<FailurePattern[]> {
   const records = new Map(options.records.map((record) => [record.key, record]));
   const memberKeys = new Set(options.records.map((record) => record.key));
@@ -90,8 +93,16 @@ export async function classifyPatterns(options: {
     });
   }
 
-  const resamples = options.resamples ?? 1;
   const toResample = state.filter((item) => item.open);
+  if (toResample.length > 0)
+    options.onSupported?.(
+      toResample.map((entry) => ({
+        ...entry.pattern,
+        kind: "systematic",
+        reasons: [...entry.reasons],
+      })),
+    );
+  const resamples = options.resamples ?? 1;
   if (options.resample && resamples > 0 && toResample.length > 0) {
     const reruns = await options.resample(
       dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),

@@ -6,7 +6,7 @@ import { aggregateFailures } from "./aggregate.js";
 import { classifyPatterns, type Probe, type Resample } from "./classify.js";
 import { type Evidence, evidenceSchema, extractBatchEvidence } from "./evidence.js";
 import { writeFailureNotes } from "./failure-notes.js";
-import { failurePatternSchema } from "./failure-pattern.js";
+import { type FailurePattern, failurePatternSchema } from "./failure-pattern.js";
 import { refuseHeldout } from "./heldout-guard.js";
 
 /** What diagnosis of one batch produces (data; the caller saves it with the run). */
@@ -100,6 +100,8 @@ export async function diagnoseBatch(options: {
   stepLimit?: number;
   /** Held-out tasks, only to refuse them if they slipped in. */
   heldout?: Task[];
+  /** The patterns that passed the support test, before re-sampling (see `classifyPatterns`). */
+  onSupported?: (patterns: FailurePattern[]) => void;
 }): Promise<DiagnosisReport> {
   refuseHeldout({
     heldout: options.heldout,
@@ -146,6 +148,7 @@ export async function diagnoseBatch(options: {
       resample: early.resample,
       resamples: options.resamples,
       probe: options.probe,
+      onSupported: options.onSupported,
     });
     const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
     return {

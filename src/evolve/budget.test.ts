@@ -49,6 +49,23 @@ describe("budget", () => {
     expect(budget.snapshot().rollouts).toBe(12);
   });
 
+  it("leaves detached work out of the measures it was started in", async () => {
+    const budget = new BudgetTracker({}, () => 0);
+    let detached: Promise<{ spend: { rollouts: number } }> | undefined;
+    const outer = await budget.measure(async () => {
+      budget.add({ rollouts: 1 });
+      detached = budget.detached(() =>
+        budget.measure(async () => {
+          budget.add({ rollouts: 2 });
+        }),
+      );
+      await detached;
+    });
+    expect(outer.spend.rollouts).toBe(1);
+    expect((await detached)?.spend.rollouts).toBe(2);
+    expect(budget.snapshot().rollouts).toBe(3);
+  });
+
   it("meters only uncached calls, and splits refiner spend", async () => {
     const budget = new BudgetTracker({ tokens: 100 }, () => 0);
     let cached = false;

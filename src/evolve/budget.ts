@@ -83,6 +83,11 @@ export class BudgetTracker {
     return { value, spend };
   }
 
+  /** Runs `work` outside every `measure`: what it spends counts only in the measures it opens. */
+  detached<T>(work: () => T): T {
+    return this.measuring.exit(work);
+  }
+
   /** Spend so far, wall time included (this session's time plus replayed time). */
   snapshot(): Spend {
     return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };

@@ -63,6 +63,8 @@ export interface DiagnoseOptions {
   resamples?: number;
   /** The harness's step budget, for the step-count signal. */
   stepLimit?: number;
+  /** Told, before re-sampling, which patterns passed the support test (systematic so far). */
+  onSupported?: (patterns: PatternView[]) => void;
 }
 
 /**
@@ -86,6 +88,7 @@ export interface EvolveDeps {
     rejected: RejectedProposalView[];
     skepticRounds: number;
   }): Promise<RefinementView>;
+
   reflect(options: {
     failures: RolloutRecord[];
     tasks: Task[];

@@ -21,8 +21,9 @@ export type JournalEntry = z.infer<typeof entrySchema>;
 
 /**
  * journal.jsonl of an evolve run: a header line, then one line per finished stage with its
- * output and the uncached spend it cost. Re-running into the same folder replays finished
- * stages (and their spend) instead of running them; a different config is refused.
+ * output and the uncached spend it cost. Re-running into the same folder counts the spend of
+ * every finished stage and replays their outputs instead of running them; a different config
+ * is refused.
  */
 export class Journal {
   private constructor(
@@ -85,6 +86,9 @@ export class Journal {
         if (entry.success) entries.set(entry.data.stage, entry.data);
       }
     }
+    // Every finished stage's spend counts, whether or not the resumed run reaches that stage
+    // again (a background stage started by a step that is now replayed is not started again).
+    for (const entry of entries.values()) options.budget.add(entry.spend as Partial<Spend>);
     return new Journal(file, entries, options.budget, options.afterStage);
   }
 
@@ -93,13 +97,10 @@ export class Journal {
     return [...this.entries.keys()];
   }
 
-  /** Runs a stage once: replays a finished one (adding its recorded spend to the budget). */
+  /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
   async stage<T>(name: string, run: () => Promise<T>): Promise<T> {
     const done = this.entries.get(name);
-    if (done) {
-      this.budget.add(done.spend as Partial<Spend>);
-      return done.output as T;
-    }
+    if (done) return done.output as T;
     // Only this stage's own spend is recorded: stages may run concurrently.
     const { value, spend } = await this.budget.measure(run);
     // Round-trip through JSON so a fresh run continues with exactly what a resumed run would read.

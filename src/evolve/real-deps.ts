@@ -93,7 +93,11 @@ export function toRejectedProposal(view: RejectedProposalView): RejectedProposal
 export const realDeps: EvolveDeps = {
   evaluate: (options) => evaluate({ ...options, cache: options.cache as RolloutCache | undefined }),
   async diagnose(options) {
-    const report = await diagnoseBatch(options);
+    const { onSupported } = options;
+    const report = await diagnoseBatch({
+      ...options,
+      onSupported: onSupported && ((patterns) => onSupported(patterns.map(toPatternView))),
+    });
     return {
       patterns: report.patterns.map(toPatternView),
       evidenceCount: report.evidence.length,

@@ -117,8 +117,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
           rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
-          background: (work) => {
+          background: (start) => {
+            const work = budget.detached(start);
             background.push(work.catch(() => undefined));
+            return work;
           },
           onIteration: (record) => {
             record.elapsedMs = budget.snapshot().wallMs;

@@ -145,10 +145,11 @@ export interface StrategyContext {
   /** Rollout budget left (Infinity when unlimited). */
   remainingRollouts(): number;
   /**
-   * Work that may outlive the step that started it (speculative preparation of a later stage);
-   * the run awaits it, whatever its outcome, before training ends.
+   * Starts work that may outlive the step that started it (speculative preparation of a later
+   * stage), outside any running stage, so only a stage of its own records its spend; the run
+   * awaits it, whatever its outcome, before training ends. Returns the started work.
    */
-  background(work: Promise<unknown>): void;
+  background<T>(start: () => Promise<T>): Promise<T>;
   /** Test hook: records iterations as they finish, so a crash keeps them observable. */
   onIteration?(record: IterationRecord): void;
 }

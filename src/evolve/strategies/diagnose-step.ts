@@ -1,7 +1,7 @@
 import type { Task } from "../../config/task-schema.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
-import type { DiagnosisView } from "../stage-views.js";
+import type { DiagnosisView, PatternView } from "../stage-views.js";
 import type { StrategyContext } from "../types.js";
 
 function tasksOf(records: RolloutRecord[], tasks: Task[]): Task[] {
@@ -12,6 +12,8 @@ function tasksOf(records: RolloutRecord[], tasks: Task[]): Task[] {
 /**
  * The journaled diagnosis stage of one ecdysis iteration: cross-instance diagnosis of the batch,
  * with re-samples of failing members and (when configured) probe-model runs as its callbacks.
+ * With the call cache on, `onSupported` is told which patterns passed the support test while
+ * their re-samples run.
  */
 export function diagnoseStep(options: {
   context: StrategyContext;
@@ -19,12 +21,14 @@ export function diagnoseStep(options: {
   batch: Task[];
   records: RolloutRecord[];
   harness: LoadedHarness;
+  onSupported?: (patterns: PatternView[]) => void;
 }): Promise<DiagnosisView> {
   const { context, index, batch, harness } = options;
   const { config, deps, models } = context;
   const evolve = config.evolve;
   return context.stage(`iteration-${index}/diagnose`, () =>
     deps.diagnose({
+      onSupported: context.callCache ? options.onSupported : undefined,
       records: options.records,
       tasks: batch,
       refiner: models.refiner,

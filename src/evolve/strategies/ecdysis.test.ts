@@ -14,6 +14,7 @@ async function run(options: {
   breaks?: Record<string, string>;
   evolve?: Record<string, unknown>;
   propose?: NonNullable<Parameters<typeof fakeStages>[0]>["propose"];
+  supported?: NonNullable<Parameters<typeof fakeStages>[0]>["supported"];
   callCache?: boolean;
 }) {
   const loaded = await fakeProject({
@@ -21,7 +22,7 @@ async function run(options: {
     heldout: options.heldout,
     evolve: options.evolve,
   });
-  const { deps, calls } = fakeStages({ propose: options.propose });
+  const { deps, calls } = fakeStages({ propose: options.propose, supported: options.supported });
   const models = { agent: fakeAgentModel({ breaks: options.breaks }), refiner: fakeRefinerModel() };
   const result = await runEvolve({
     loaded,
@@ -33,6 +34,16 @@ async function run(options: {
     callCache: options.callCache,
   });
   return { result, calls, loaded };
+}
+
+async function journalOf(root: string) {
+  const lines = (await readFile(path.join(root, "out", "journal.jsonl"), "utf8"))
+    .trim()
+    .split("\n");
+  const entries = lines.slice(1).map((line) => JSON.parse(line));
+  return new Map<string, { spend: Record<string, number>; output: unknown }>(
+    entries.map((entry) => [entry.stage, entry]),
+  );
 }
 
 describe("ecdysis strategy", () => {
@@ -284,15 +295,52 @@ describe("ecdysis strategy", () => {
     expect(failingKeys(0)).toHaveLength(4);
     expect(failingKeys(last)).toHaveLength(1);
     expect(calls.notes.sort()).toEqual([...failingKeys(0), ...failingKeys(last)].sort());
-    const journal = (await readFile(path.join(loaded.root, "out", "journal.jsonl"), "utf8"))
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
-    const notesStage = journal.find((entry) => entry.stage === "iteration-1/batch-notes");
+    const notesStage = (await journalOf(loaded.root)).get("iteration-1/batch-notes");
     expect(notesStage?.spend.llmCalls).toBe(4);
 
     const uncached = await run({ ...scenario, callCache: false });
     expect(uncached.calls.notes).toEqual([]);
+  });
+
+  it("starts the refinement while classification re-samples, and uses it when the patterns stay the same", async () => {
+    const scenario = {
+      train: [
+        ...specs({ prefix: "c", count: 8, fault: "calc" }),
+        ...specs({ prefix: "n", count: 8 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+    };
+    const { result, calls, loaded } = await run(scenario);
+    expect(result.iterations[0].verdict).toBe("accepted");
+    // One refinement, made ahead in a stage of its own; the refine stage spent nothing itself.
+    expect(calls.refine.map((call) => call.patterns.map((pattern) => pattern.id))).toEqual([
+      ["p-calc"],
+    ]);
+    const journal = await journalOf(loaded.root);
+    expect(journal.get("iteration-1/refine-ahead")?.spend.refinerCalls).toBe(1);
+    expect(journal.get("iteration-1/refine")?.spend).toEqual({});
+    expect(journal.get("iteration-1/refine")?.output).toEqual(
+      journal.get("iteration-1/refine-ahead")?.output,
+    );
+
+    // Classification drops a pattern the support test let through: the early refinement is
+    // wasted and the refinement runs on what is left.
+    const dropped = await run({
+      ...scenario,
+      supported: (systematic) => [
+        ...systematic,
+        { ...systematic[0], id: "p-flaky", name: "flaky" },
+      ],
+    });
+    expect(dropped.calls.refine.map((call) => call.patterns.map((pattern) => pattern.id))).toEqual([
+      ["p-calc", "p-flaky"],
+      ["p-calc"],
+    ]);
+    expect(dropped.result.iterations[0].verdict).toBe("accepted");
+
+    const uncached = await run({ ...scenario, callCache: false });
+    expect(uncached.calls.refine).toHaveLength(1);
+    expect((await journalOf(uncached.loaded.root)).has("iteration-1/refine-ahead")).toBe(false);
   });
 
   it("tries a rejected bundle's changes one by one and keeps the one that helps alone", async () => {

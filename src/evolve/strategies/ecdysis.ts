@@ -26,6 +26,10 @@ function addressedPatterns(systematic: PatternView[], refinement: RefinementView
   return addressed.length > 0 ? addressed : systematic;
 }
 
+function idsOf(patterns: PatternView[]): string {
+  return patterns.map((pattern) => pattern.id).join(",");
+}
+
 function namesOf(patterns: { id: string; name: string }[]): string[] {
   return [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
 }
@@ -105,23 +109,48 @@ export function ecdysisStrategy(): Strategy {
           stoppedBy = "no-failures";
           break;
         }
+        const attemptable = (pattern: PatternView) =>
+          mayAttempt(pattern, progress.rejected, {
+            maxAttempts: evolve.maxAttemptsPerPattern,
+            harnessHash: harness.hash,
+          });
+        // A rejection on an earlier harness may no longer hold (the failure that sank it may be
+        // fixed since): the roles see it marked as such.
+        let ahead: { ids: string; view: Promise<RefinementView> } | undefined;
+        const refineOptions = {
+          harness,
+          refiner: models.refiner,
+          rejected: progress.rejected.map((proposal) =>
+            proposal.parentHash === harness.hash ? proposal : { ...proposal, earlierHarness: true },
+          ),
+          skepticRounds: evolve.skepticRounds,
+        };
         const diagnosis = await diagnoseStep({
           context,
           index,
           batch,
           records: batchEval.records,
           harness,
+          // While classification re-samples, the refinement of the patterns that passed the
+          // support test starts; it is the refinement when classification keeps them all.
+          onSupported: (patterns) => {
+            const expected = patterns.filter(attemptable);
+            if (expected.length === 0) return;
+            ahead = {
+              ids: idsOf(expected),
+              view: context.background(() =>
+                context.stage(`iteration-${index}/refine-ahead`, () =>
+                  deps.refine({ ...refineOptions, patterns: expected }),
+                ),
+              ),
+            };
+          },
         });
         record.diagnosis = diagnosis;
         collectTraces(record, diagnosis.patterns, batchEval.records);
         // Model-specific patterns are reported, never repaired.
         const systematic = diagnosis.patterns.filter(
-          (pattern) =>
-            pattern.kind === "systematic" &&
-            mayAttempt(pattern, progress.rejected, {
-              maxAttempts: evolve.maxAttemptsPerPattern,
-              harnessHash: harness.hash,
-            }),
+          (pattern) => pattern.kind === "systematic" && attemptable(pattern),
         );
         if (systematic.length === 0) {
           finish(
@@ -131,20 +160,10 @@ export function ecdysisStrategy(): Strategy {
           stoppedBy = "no-systematic-pattern";
           break;
         }
+        const refine = () => deps.refine({ ...refineOptions, patterns: systematic });
+        const early = ahead?.ids === idsOf(systematic) ? ahead.view : undefined;
         const refinement = await context.stage(`iteration-${index}/refine`, () =>
-          deps.refine({
-            patterns: systematic,
-            harness,
-            refiner: models.refiner,
-            // A rejection on an earlier harness may no longer hold (the failure that sank it
-            // may be fixed since): the roles see it marked as such.
-            rejected: progress.rejected.map((proposal) =>
-              proposal.parentHash === harness.hash
-                ? proposal
-                : { ...proposal, earlierHarness: true },
-            ),
-            skepticRounds: evolve.skepticRounds,
-          }),
+          early ? early.catch(refine) : refine(),
         );
         record.refinement = refinement;
         const addressed = addressedPatterns(systematic, refinement);

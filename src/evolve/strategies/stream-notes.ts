@@ -17,8 +17,9 @@ export interface NoteStream {
  * when this harness is accepted) finds those calls in the call cache or joins them in flight,
  * instead of starting them after the whole batch. Only fresh rollouts of a run's own draws
  * (sample indices below `samples`, not re-draws) and only with the call cache on; the notes of a
- * rejected candidate are spent for nothing. The calls run in a background journal stage of their own (`<stage>-notes`), so their
- * spend is recorded there; a failed call is left to the diagnosis, which meets it again.
+ * rejected candidate are spent for nothing. The calls run in a background journal stage of
+ * their own (`<stage>-notes`), so their spend is recorded there; a failed call is left to the
+ * diagnosis, which meets it again.
  */
 export function streamFailureNotes(options: {
   context: StrategyContext;
@@ -39,7 +40,7 @@ export function streamFailureNotes(options: {
     wake?.();
     wake = undefined;
   };
-  context.background(
+  context.background(() =>
     context.stage(`${options.stage}-notes`, async () => {
       // Calls start from this loop, so they run (and are metered) inside this stage.
       const calls: Promise<unknown>[] = [];

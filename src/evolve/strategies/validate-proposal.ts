@@ -276,7 +276,7 @@ async function testOnBatch(options: {
   // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw. Meanwhile the
   // refiner prepares the next diagnosis, should the candidate be accepted (not waited for: the
   // next diagnosis joins its calls through the call cache).
-  context.background(
+  context.background(() =>
     prefetchDiagnosis({
       context,
       stage: `${scope}/${stage}-prefetch-diagnosis`,

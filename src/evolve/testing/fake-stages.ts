@@ -11,6 +11,7 @@ export interface FakeStageCalls {
   diagnose: DiagnoseOptions[];
   /** Keys of the records noted ahead of their diagnosis. */
   notes: string[];
+
   refine: { patterns: PatternView[]; rejected: RejectedProposalView[] }[];
   reflect: { failures: RolloutRecord[]; rejected: RejectedProposalView[] }[];
 }
@@ -48,14 +49,24 @@ function proposal(edits: PlannedEdit[]): RefinementView {
 /**
  * The real eval, harness and call-cache stages with fake diagnosis and refinement: diagnosis
  * groups failing rollouts by the fault written in the task (systematic when the pattern spans at
- * least `minSupport.tasks` tasks, else model-specific `singleton`); refinement proposes the rule
+ * least `minSupport.tasks` tasks, else model-specific `singleton`) and announces its systematic
+ * patterns as supported first (or `supported(systematic)`); refinement proposes the rule
  * `fix:<pattern name>` for each pattern it is given (or `propose(patterns)` when set). Each fake
  * makes one refiner call so call counting sees them. Records every call.
  */
 export function fakeStages(
-  options: { propose?: (patterns: PatternView[]) => PlannedEdit[] } = {},
+  options: {
+    propose?: (patterns: PatternView[]) => PlannedEdit[];
+    /** What the diagnosis announces as supported before classifying (default: its systematic patterns). */
+    supported?: (systematic: PatternView[]) => PatternView[];
+  } = {},
 ): { deps: EvolveDeps; calls: FakeStageCalls } {
-  const calls: FakeStageCalls = { diagnose: [], notes: [], refine: [], reflect: [] };
+  const calls: FakeStageCalls = {
+    diagnose: [],
+    notes: [],
+    refine: [],
+    reflect: [],
+  };
   const deps: EvolveDeps = {
     ...realDeps,
     createAdapter: () => fakeAgentAdapter,
@@ -97,6 +108,8 @@ export function fakeStages(
             .map((member) => ({ taskId: member.taskId, rolloutKey: member.key, note: fault })),
         };
       });
+      const systematic = patterns.filter((pattern) => pattern.kind === "systematic");
+      request.onSupported?.(options.supported?.(systematic) ?? systematic);
       return { patterns, evidenceCount: request.records.length };
     },
     async noteFailure(request) {
@@ -106,6 +119,7 @@ export function fakeStages(
         purpose: "failure-notes",
       });
     },
+
     async refine(request) {
       calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
       await request.refiner.chat({

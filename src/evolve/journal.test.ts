@@ -1,0 +1,40 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { BudgetTracker } from "./budget.js";
+import { Journal } from "./journal.js";
+
+async function open(outDir: string, budget: BudgetTracker) {
+  return Journal.open({ outDir, runKey: "k", configHash: "h", strategy: "ecdysis", budget });
+}
+
+describe("Journal", () => {
+  it("replays finished stages, and counts the spend of every one of them at open", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    const budget = new BudgetTracker({}, () => 0);
+    const first = await open(outDir, budget);
+    await first.stage("a", async () => {
+      budget.add({ rollouts: 2 });
+      return "A";
+    });
+    // A background stage the resumed run will not start again.
+    await first.stage("b-ahead", async () => {
+      budget.add({ llmCalls: 3 });
+      return null;
+    });
+
+    const resumedBudget = new BudgetTracker({}, () => 0);
+    const resumed = await open(outDir, resumedBudget);
+    expect(resumedBudget.snapshot()).toMatchObject({ rollouts: 2, llmCalls: 3 });
+    let ran = false;
+    expect(
+      await resumed.stage("a", async () => {
+        ran = true;
+        return "again";
+      }),
+    ).toBe("A");
+    expect(ran).toBe(false);
+    expect(resumedBudget.snapshot()).toMatchObject({ rollouts: 2, llmCalls: 3 });
+  });
+});
