@@ -114,12 +114,12 @@ export function ecdysisStrategy(): Strategy {
             maxAttempts: evolve.maxAttemptsPerPattern,
             harnessHash: harness.hash,
           });
-        // A rejection on an earlier harness may no longer hold (the failure that sank it may be
-        // fixed since): the roles see it marked as such.
         let ahead: { ids: string; view: Promise<RefinementView> } | undefined;
         const refineOptions = {
           harness,
           refiner: models.refiner,
+          // A rejection on an earlier harness may no longer hold (the failure that sank it may
+          // be fixed since): the roles see it marked as such.
           rejected: progress.rejected.map((proposal) =>
             proposal.parentHash === harness.hash ? proposal : { ...proposal, earlierHarness: true },
           ),
