@@ -50652,6 +50652,8 @@ function ecdysisStrategy() {
         const refineOptions = {
           harness,
           refiner: models.refiner,
+          // A rejection on an earlier harness may no longer hold (the failure that sank it may
+          // be fixed since): the roles see it marked as such.
           rejected: progress.rejected.map(
             (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
           ),
