@@ -49803,6 +49803,15 @@ var init_render_markdown = __esm({
 // src/evolve/journal.ts
 import { appendFile as appendFile2, mkdir as mkdir9, readFile as readFile10, writeFile as writeFile8 } from "node:fs/promises";
 import path5 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
 var headerSchema, entrySchema, Journal;
 var init_journal = __esm({
   "src/evolve/journal.ts"() {
@@ -49820,7 +49829,9 @@ var init_journal = __esm({
       type: external_exports.literal("stage"),
       stage: external_exports.string(),
       output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number())
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional()
     });
     Journal = class _Journal {
       constructor(file2, entries, budget, afterStage) {
@@ -49878,7 +49889,7 @@ var init_journal = __esm({
             if (entry.success) entries.set(entry.data.stage, entry.data);
           }
         }
-        for (const entry of entries.values()) options.budget.add(entry.spend);
+        options.budget.add(replayedSpend([...entries.values()]));
         return new _Journal(file2, entries, options.budget, options.afterStage);
       }
       /** Names of the finished stages. */
@@ -49894,7 +49905,13 @@ var init_journal = __esm({
         const recorded = {};
         for (const key of Object.keys(emptySpend()))
           if (spend[key] !== 0) recorded[key] = spend[key];
-        const entry = { type: "stage", stage: name3, output: output2, spend: recorded };
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: this.budget.snapshot().wallMs
+        };
         await appendFile2(this.file, `${JSON.stringify(entry)}
 `);
         this.entries.set(name3, entry);

@@ -37,4 +37,21 @@ describe("Journal", () => {
     expect(ran).toBe(false);
     expect(resumedBudget.snapshot()).toMatchObject({ rollouts: 2, llmCalls: 3 });
   });
+
+  it("replays the training clock of the last finished stage, not the sum of concurrent stages' times", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    let now = 0;
+    const first = await open(outDir, new BudgetTracker({}, () => now));
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const both = Promise.all([first.stage("a", () => gate), first.stage("b", () => gate)]);
+    now = 100;
+    release();
+    await both;
+    const resumed = new BudgetTracker({}, () => 500);
+    await open(outDir, resumed);
+    expect(resumed.snapshot().wallMs).toBe(100);
+  });
 });

@@ -15,6 +15,8 @@ const entrySchema = z.object({
   stage: z.string(),
   output: z.unknown(),
   spend: z.record(z.string(), z.number()),
+  /** The run's training clock (ms) when the stage finished. */
+  clockMs: z.number().optional(),
 });
 /** One finished stage in journal.jsonl. */
 export type JournalEntry = z.infer<typeof entrySchema>;
@@ -86,9 +88,7 @@ export class Journal {
         if (entry.success) entries.set(entry.data.stage, entry.data);
       }
     }
-    // Every finished stage's spend counts, whether or not the resumed run reaches that stage
-    // again (a background stage started by a step that is now replayed is not started again).
-    for (const entry of entries.values()) options.budget.add(entry.spend as Partial<Spend>);
+    options.budget.add(replayedSpend([...entries.values()]));
     return new Journal(file, entries, options.budget, options.afterStage);
   }
 
@@ -108,10 +108,33 @@ export class Journal {
     const recorded: Partial<Spend> = {};
     for (const key of Object.keys(emptySpend()) as (keyof Spend)[])
       if (spend[key] !== 0) recorded[key] = spend[key];
-    const entry: JournalEntry = { type: "stage", stage: name, output, spend: recorded };
+    const entry: JournalEntry = {
+      type: "stage",
+      stage: name,
+      output,
+      spend: recorded,
+      clockMs: this.budget.snapshot().wallMs,
+    };
     await appendFile(this.file, `${JSON.stringify(entry)}\n`);
     this.entries.set(name, entry);
     this.afterStage?.(name);
     return output;
   }
+}
+
+/**
+ * What the finished stages of an earlier session spent. Every stage counts, whether or not the
+ * resumed run reaches it again (a background stage started by a step that is now replayed is
+ * not started again). Wall time is the training clock when the last stage finished, not the sum
+ * of the stages' times: stages that ran concurrently would count their overlap twice.
+ */
+function replayedSpend(entries: JournalEntry[]): Partial<Spend> {
+  const total: Partial<Spend> = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend) as [keyof Spend, number][])
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => (entry.clockMs === undefined ? [] : [entry.clockMs]));
+  // Journals written before stages recorded the clock: the sum is all there is.
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
 }
