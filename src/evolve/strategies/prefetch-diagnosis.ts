@@ -4,8 +4,9 @@ import type { LoadedHarness } from "../../harness/types.js";
 import type { StrategyContext } from "../types.js";
 
 /**
- * While a candidate's flipped tasks are re-drawn (agent work), the refiner writes the failure
- * notes and the merge for the candidate's failures on this batch. When the batch is the whole
+ * While a candidate's flipped tasks are re-drawn (agent work), the refiner writes the merge for
+ * the candidate's failures on this batch (their notes were written while they ran, see
+ * `stream-notes.ts`, and are found in the call cache here). When the batch is the whole
  * train split and the call cache is on, an accepted candidate's next iteration diagnoses exactly
  * these records and makes exactly these calls: it joins the ones still in flight and finds the
  * others in the call cache. A rejected candidate's calls were spent for nothing. Only refiner
