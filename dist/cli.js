@@ -47350,6 +47350,15 @@ function openIterationRecord(options) {
     traces: []
   };
 }
+function iterationCloser(options) {
+  const { record: record2, progress, context } = options;
+  return (verdict, reason) => {
+    record2.verdict = verdict;
+    record2.reason = reason;
+    progress.iterations.push(record2);
+    context.onIteration?.(record2);
+  };
+}
 var maxText;
 var init_records = __esm({
   "src/evolve/records.ts"() {
@@ -50650,12 +50659,7 @@ function ecdysisStrategy() {
           taskIds: batch.map((task) => task.id),
           score: scoreOf(batchEval.result)
         });
-        const finish2 = (verdict, reason) => {
-          record2.verdict = verdict;
-          record2.reason = reason;
-          progress.iterations.push(record2);
-          context.onIteration?.(record2);
-        };
+        const finish2 = iterationCloser({ record: record2, progress, context });
         if (failingRecords(batchEval.result, batchEval.records).length === 0) {
           finish2("stopped", "every task of the batch passed");
           stoppedBy = "no-failures";
@@ -50867,12 +50871,7 @@ function iterativeStrategy(options = {}) {
           taskIds: context.train.map((task) => task.id),
           score: scoreOf(current.result)
         });
-        const finish2 = (verdict, reason) => {
-          record2.verdict = verdict;
-          record2.reason = reason;
-          progress.iterations.push(record2);
-          context.onIteration?.(record2);
-        };
+        const finish2 = iterationCloser({ record: record2, progress, context });
         if (failing.length === 0) {
           finish2("stopped", "every train task passed");
           stoppedBy = "no-failures";

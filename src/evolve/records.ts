@@ -1,6 +1,12 @@
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { PassMap } from "./acceptance.js";
-import type { IterationRecord, Score, TraceExcerpt } from "./types.js";
+import type {
+  IterationRecord,
+  Score,
+  StrategyContext,
+  StrategyProgress,
+  TraceExcerpt,
+} from "./types.js";
 
 /** Task id → pass of an evaluation. */
 export function passMapOf(result: EvalResult): Map<string, boolean> {
@@ -76,5 +82,23 @@ export function openIterationRecord(options: {
     reason: "",
     accuracyAfter: options.score.accuracy,
     traces: [],
+  };
+}
+
+/**
+ * A closer for an open iteration record: sets its verdict and reason, appends it to the run's
+ * iterations and reports it (`onIteration`).
+ */
+export function iterationCloser(options: {
+  record: IterationRecord;
+  progress: StrategyProgress;
+  context: StrategyContext;
+}): (verdict: IterationRecord["verdict"], reason: string) => void {
+  const { record, progress, context } = options;
+  return (verdict, reason) => {
+    record.verdict = verdict;
+    record.reason = reason;
+    progress.iterations.push(record);
+    context.onIteration?.(record);
   };
 }

@@ -1,6 +1,7 @@
 import type { PlannedEdit } from "../../harness/types.js";
 import {
   failingRecords,
+  iterationCloser,
   openIterationRecord,
   passMapOf,
   scoreOf,
@@ -98,12 +99,7 @@ export function ecdysisStrategy(): Strategy {
           taskIds: batch.map((task) => task.id),
           score: scoreOf(batchEval.result),
         });
-        const finish = (verdict: IterationRecord["verdict"], reason: string): void => {
-          record.verdict = verdict;
-          record.reason = reason;
-          progress.iterations.push(record);
-          context.onIteration?.(record);
-        };
+        const finish = iterationCloser({ record, progress, context });
         if (failingRecords(batchEval.result, batchEval.records).length === 0) {
           finish("stopped", "every task of the batch passed");
           stoppedBy = "no-failures";

@@ -2,12 +2,13 @@ import type { EvalResult, RolloutRecord } from "../../eval/types.js";
 import { comparePaired } from "../acceptance.js";
 import {
   failingRecords,
+  iterationCloser,
   openIterationRecord,
   passMapOf,
   scoreOf,
   traceExcerpt,
 } from "../records.js";
-import type { IterationRecord, Strategy, StrategyOutcome } from "../types.js";
+import type { Strategy, StrategyOutcome } from "../types.js";
 import { guardProposal } from "./guard-proposal.js";
 
 /** Options of the iterative baseline. */
@@ -71,12 +72,7 @@ export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
           taskIds: context.train.map((task) => task.id),
           score: scoreOf(current.result),
         });
-        const finish = (verdict: IterationRecord["verdict"], reason: string): void => {
-          record.verdict = verdict;
-          record.reason = reason;
-          progress.iterations.push(record);
-          context.onIteration?.(record);
-        };
+        const finish = iterationCloser({ record, progress, context });
         if (failing.length === 0) {
           finish("stopped", "every train task passed");
           stoppedBy = "no-failures";
