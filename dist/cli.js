@@ -47812,8 +47812,7 @@ async function noteFailure(options) {
     evidence: [extractEvidence({ record: record2, task, id: "f1", stepLimit: options.stepLimit })],
     records: [record2],
     tasks: task ? [task] : [],
-    refiner: options.refiner,
-    notesPerCall: 1
+    refiner: options.refiner
   });
 }
 var defaultNotesPerCall;

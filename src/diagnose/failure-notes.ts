@@ -128,8 +128,9 @@ export async function writeFailureNotes(options: {
 
 /**
  * Writes the note of one failed rollout ahead of its diagnosis (e.g. while the rest of its batch
- * still runs): the same request `writeFailureNotes` makes for it with one note per call, so with
- * the call cache on the diagnosis finds the reply there, or joins the call still in flight.
+ * still runs): the same request `writeFailureNotes` makes for it at one note per call (the
+ * default), so with the call cache on the diagnosis finds the reply there, or joins the call
+ * still in flight.
  */
 export async function noteFailure(options: {
   record: RolloutRecord;
@@ -143,6 +144,5 @@ export async function noteFailure(options: {
     records: [record],
     tasks: task ? [task] : [],
     refiner: options.refiner,
-    notesPerCall: 1,
   });
 }

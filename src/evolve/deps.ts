@@ -88,7 +88,6 @@ export interface EvolveDeps {
     rejected: RejectedProposalView[];
     skepticRounds: number;
   }): Promise<RefinementView>;
-
   reflect(options: {
     failures: RolloutRecord[];
     tasks: Task[];

@@ -71,10 +71,19 @@ describe("reports", () => {
     expect(markdown).not.toContain("sk-abcdefghijklmnop");
   });
 
-  it("shows re-draws, ablation and the repair round of an iteration", () => {
+  it("shows re-draws, undone pruning, ablation and the repair round of an iteration", () => {
     const copy = structuredClone(result);
     const first = copy.iterations[0];
     first.validation.confirm = { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 };
+    first.validation.cheapPruned = {
+      n: 25,
+      before: 12,
+      after: 11,
+      fixed: ["a"],
+      broken: ["b", "c"],
+      pValue: 0.875,
+    };
+    first.validation.pruningUndone = ["gave-up-after-tool-error"];
     first.validation.ablation = [
       { patterns: ["calc"], fixed: 1, broken: 4, kept: false },
       { patterns: ["format"], fixed: 5, broken: 0, kept: true },
@@ -86,6 +95,9 @@ describe("reports", () => {
     };
     const markdown = renderMarkdown(copy);
     expect(markdown).toContain("Re-drawn flipped tasks: over 9 draws fixed 9, broken 0");
+    expect(markdown).toContain(
+      "Kept although it fixed none of its own targets: gave-up-after-tool-error — without it cheap validation fixed 1, broke 2.",
+    );
     expect(markdown).toContain("| calc | 1 | 4 | no |");
     expect(markdown).toContain("| format | 5 | 0 | yes |");
     expect(markdown).toMatch(/Repair round .*: rejected — cheap validation: fixed 1 ≤ broken 2/);
