@@ -118,7 +118,7 @@ export type EvaluateFn = (options: {
   /** Index of the first sample (re-samples of failing members use fresh indices). */
   firstSample?: number;
   provider?: "agent" | "probe";
-  /** Called with each record as soon as it is scored (see `streamFailureNotes`). */
+  /** Called with each record as soon as it is scored (see `stream-notes.ts`). */
   onRecord?: (record: RolloutRecord) => void;
 }) => Promise<{ result: EvalResult; records: RolloutRecord[] }>;
 

@@ -4,7 +4,7 @@ import type { LoadedHarness } from "../../harness/types.js";
 import type { StrategyContext } from "../types.js";
 
 /** What `streamFailureNotes` hands the evaluation it watches. */
-export interface NoteStream {
+interface NoteStream {
   /** Pass as the evaluation's `onRecord`. */
   onRecord?: (record: RolloutRecord) => void;
   /** Call once the evaluation is over (whatever its outcome). */
@@ -21,7 +21,7 @@ export interface NoteStream {
  * their own (`<stage>-notes`), so their spend is recorded there; a failed call is left to the
  * diagnosis, which meets it again.
  */
-export function streamFailureNotes(options: {
+function streamFailureNotes(options: {
   context: StrategyContext;
   /** Journal stage of the watched evaluation. */
   stage: string;
