@@ -11,7 +11,6 @@ export interface FakeStageCalls {
   diagnose: DiagnoseOptions[];
   /** Keys of the records noted ahead of their diagnosis. */
   notes: string[];
-
   refine: { patterns: PatternView[]; rejected: RejectedProposalView[] }[];
   reflect: { failures: RolloutRecord[]; rejected: RejectedProposalView[] }[];
 }
