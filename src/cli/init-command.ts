@@ -2,6 +2,7 @@ import { access, copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/pro
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import { isBundledWorld } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
@@ -62,7 +63,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled = source === flags.world && bundledWorlds().includes(source);
+    const bundled = source === flags.world && isBundledWorld(source);
     const world = await loadWorld(source);
     const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
     try {

@@ -6,6 +6,13 @@ export { configHash, loadConfig, stableStringify } from "./load-config.js";
 export { loadTasks, parseTasks } from "./load-tasks.js";
 export * from "./task-schema.js";
 export {
+  type BundledWorldName,
+  bundledWorldNames,
+  isBundledWorld,
+  isWorldName,
+  worldNameProblem,
+} from "./world-names.js";
+export {
   dottedField,
   type LocatedYaml,
   parseLocatedYaml,

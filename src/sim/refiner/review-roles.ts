@@ -1,5 +1,4 @@
 import { harnessModules } from "../../config/harness-schema.js";
-import type { PlannedEdit } from "../../harness/types.js";
 import { draw } from "../draw.js";
 import { recognise } from "../families/recognise.js";
 import type { World } from "../world-schema.js";
@@ -104,20 +103,31 @@ export function skeptic(world: World, block: JsonObject, seed: number): JsonObje
   return { verdict, objections };
 }
 
-/** `edits` (Editor): PlannedEdit values for each HMS change in the sim's mini-language. */
+/**
+ * One edit as the Editor's reply carries it (the wire shape of src/harness's PlannedEdit; the
+ * sim writes JSON as a model would and does not depend on the pipeline's types).
+ */
+interface EditorReplyEdit {
+  module: string;
+  patterns: string[];
+  rationale: string;
+  edit: { kind: "add_rule"; text: string } | { kind: "set"; path: string; value: unknown };
+}
+
+/** `edits` (Editor): planned edits for each HMS change in the sim's mini-language. */
 export function editor(block: JsonObject): JsonObject {
   const hms = isObject(block.hms) ? block.hms : {};
-  const edits: PlannedEdit[] = [];
+  const edits: EditorReplyEdit[] = [];
   for (const change of objects(hms.changes)) {
     const parsed = parseChange(text(change.change));
     if (!parsed) continue;
     const moduleName = text(change.module);
     const module = (harnessModules as readonly string[]).includes(moduleName)
-      ? (moduleName as PlannedEdit["module"])
+      ? moduleName
       : "prompt";
     const rationale = (text(change.expectedEffect) || text(change.change)).slice(0, 2000);
     const patterns = list(change.patterns).map(text);
-    const edit: PlannedEdit["edit"] =
+    const edit: EditorReplyEdit["edit"] =
       "rule" in parsed
         ? { kind: "add_rule", text: parsed.rule }
         : { kind: "set", path: parsed.path, value: parsed.value };
