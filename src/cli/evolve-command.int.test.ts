@@ -31,6 +31,8 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     expect(evolve.stdout).toMatch(/heldout: \d+\.\d% → \d+\.\d%/);
     const result = JSON.parse(await readFile(join(project, "evo", "result.json"), "utf8"));
     expect(result.final.heldout.accuracy).toBeGreaterThan(result.baseline.heldout.accuracy);
+    expect(await readFile(join(project, "evo", "report.md"), "utf8")).toContain("xychart-beta");
+    expect(await readFile(join(project, "evo", "report.html"), "utf8")).toContain("<svg");
     const gate = await runCli(
       [
         "gate",
@@ -47,6 +49,7 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     );
     expect(gate.code).toBe(0);
     expect(gate.stdout).toMatch(/^gate passed/);
+    expect(await readFile(join(project, "gate", "gate.md"), "utf8")).toContain("ecdysis-gate");
     const reverse = await runCli(
       [
         "gate",

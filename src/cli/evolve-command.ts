@@ -6,6 +6,7 @@ import { InputError } from "../errors/input-error.js";
 import { createProgress } from "../eval/progress.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { type EvolveResult, runEvolve } from "../evolve/index.js";
+import { writeEvolveReports } from "../report/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 
 const evolveFlagsSchema = z
@@ -64,6 +65,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       outDir,
       progress: createProgress({ stream: io.stderr, env: io.env }),
     });
+    await writeEvolveReports({ outDir, result });
     io.stdout.write(
       `${summariseEvolve(result)}wrote ${join(outDir, "result.json")} and ${join(outDir, "report.md")}\n`,
     );

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
-import { renderGateComment } from "../report/gate-comment.js";
 import { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models } from "./deps.js";
 import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
@@ -22,7 +21,7 @@ export interface RunGateOptions {
 
 /**
  * The held-out gate for any harness change: evaluates base and head on the base's held-out
- * split, compares them pairwise, and writes gate.json and gate.md (the sticky comment's text).
+ * split, compares them pairwise, and writes gate.json (its callers render gate.md from it).
  */
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
@@ -64,7 +63,6 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
     await mkdir(options.outDir, { recursive: true });
     await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(path.join(options.outDir, "gate.md"), renderGateComment(result));
     return result;
   } finally {
     await opened?.close();

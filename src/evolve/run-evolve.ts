@@ -4,8 +4,6 @@ import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
-import { renderHtml } from "../report/render-html.js";
-import { renderMarkdown } from "../report/render-markdown.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
 import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
@@ -244,6 +242,4 @@ async function writeOutputs(options: {
   await options.deps.writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await writeFile(path.join(outDir, "harness.patch"), result.harness.patch);
   await writeFile(path.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
-  await writeFile(path.join(outDir, "report.md"), renderMarkdown(result));
-  await writeFile(path.join(outDir, "report.html"), renderHtml(result));
 }

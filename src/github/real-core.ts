@@ -12,6 +12,8 @@ import {
   renderGateComment,
   renderJobSummary,
   renderPrBody,
+  writeEvolveReports,
+  writeGateReport,
 } from "../report/index.js";
 import type { ActionCore, EvolveOverrides, LlmOverrides } from "./action-core.js";
 
@@ -83,6 +85,7 @@ export function realCore(): ActionCore {
       const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
       const result = await runEvolve({ loaded, outDir, progress: logProgress() });
       const secrets = secretsOf(llm);
+      const reports = await writeEvolveReports({ outDir, result, secrets });
       const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
       return {
         runId,
@@ -91,7 +94,7 @@ export function realCore(): ActionCore {
         gatePassed: result.gate.passed,
         targetHarnessDir: resolve(loaded.root, loaded.config.harness.dir),
         evolvedHarnessDir: join(outDir, "harness"),
-        reportPath: join(outDir, "report.md"),
+        reportPath: reports.markdown,
         statusContext: loaded.config.gate.statusContext,
         prTitle: pr.title,
         prBody: pr.body,
@@ -109,6 +112,7 @@ export function realCore(): ActionCore {
         outDir,
       });
       const secrets = secretsOf(llm);
+      const reportPath = await writeGateReport({ outDir, result, secrets });
       return {
         verdict: result.verdict,
         baseAccuracy: result.base.score.accuracy,
@@ -117,7 +121,7 @@ export function realCore(): ActionCore {
         statusContext: result.statusContext,
         commentBody: stripMarker(renderGateComment(result, { reportUrl: runUrl, secrets })),
         summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
-        reportPath: join(outDir, "gate.md"),
+        reportPath,
         outDir,
       };
     },
