@@ -1,5 +1,4 @@
-import { builtinAgent } from "../agent/builtin-agent.js";
-import { commandAgent } from "../agent/command-agent.js";
+import { createAgentAdapter } from "../agent/create-agent-adapter.js";
 import { loadTasks } from "../config/load-tasks.js";
 import {
   diagnoseBatch,
@@ -126,12 +125,7 @@ export const realDeps: EvolveDeps = {
   writeHarness: (harness, dir) => writeHarness(harness, dir),
   loadTasks: (file) => loadTasks(file),
   createScorer: (spec, context) => createScorer(spec, context),
-  createAdapter(loaded) {
-    const harness = loaded.config.harness;
-    if (harness.kind === "command")
-      return commandAgent({ timeoutMs: harness.timeoutMs, cwd: loaded.root });
-    return builtinAgent({ textProtocol: loaded.config.model.quirks.includes("no-native-tools") });
-  },
+  createAdapter: (loaded) => createAgentAdapter(loaded),
   createRolloutCache: (dir) => new RolloutCache(dir),
   openModels: (loaded) => openModels(loaded),
   withCallCache: (provider, dir) => withCallCache(provider, dir),
