@@ -75,7 +75,7 @@ async function folderImports(): Promise<FolderImport[]> {
 }
 
 /** Imports against the order: a later stage imported by an earlier one, or a leaf importing a folder. */
-export function againstOrder(imports: FolderImport[]): string[] {
+function againstOrder(imports: FolderImport[]): string[] {
   const rank = (folder: string) => (order as readonly string[]).indexOf(folder);
   return imports
     .filter(({ from, to }) => {
@@ -87,7 +87,7 @@ export function againstOrder(imports: FolderImport[]): string[] {
 }
 
 /** Folder cycles, each as `a → b → … → a`, found by a depth-first search of the folder graph. */
-export function folderCycles(imports: FolderImport[]): string[] {
+function folderCycles(imports: FolderImport[]): string[] {
   const graph = new Map<string, Set<string>>();
   for (const { from, to } of imports) {
     const targets = graph.get(from) ?? new Set<string>();

@@ -1,6 +1,7 @@
 import { access } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { strategyNameSchema, strategyNames } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import { createProgress } from "../eval/progress.js";
@@ -12,7 +13,7 @@ import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 const evolveFlagsSchema = z
   .object({
     config: z.string().min(1),
-    strategy: z.enum(["ecdysis", "iterative", "sampling"]).optional(),
+    strategy: strategyNameSchema.optional(),
     out: z.string().min(1),
     resume: z.boolean().default(false),
   })
@@ -22,7 +23,7 @@ const evolveFlagsSchema = z
 export const evolveCommand: CliCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ecdysis|iterative|sampling] [--resume]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch. The run

@@ -41,4 +41,3 @@ export {
 } from "./strategies/index.js";
 export { stratifiedSample } from "./stratified-sample.js";
 export type * from "./types.js";
-export { wilsonInterval } from "./wilson.js";

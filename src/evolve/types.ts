@@ -1,4 +1,7 @@
-import type { EcdysisConfig } from "../config/config-schema.js";
+import type { EcdysisConfig, StrategyName } from "../config/config-schema.js";
+
+export type { StrategyName };
+
 import type { Task } from "../config/task-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
@@ -7,9 +10,6 @@ import type { Spend } from "./budget.js";
 import type { EvolveDeps, GuardContextLike, Models } from "./deps.js";
 import type { Rng } from "./rng.js";
 import type { DiagnosisView, RefinementView, RejectedProposalView } from "./stage-views.js";
-
-/** Names of the built-in strategies. */
-export type StrategyName = "ecdysis" | "iterative" | "sampling";
 
 /** Why a strategy stopped. */
 export type StopReason =

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strategyNameSchema } from "../config/config-schema.js";
 
 /** The model endpoint the Action inputs override in the loaded config (all optional). */
 export const llmOverridesSchema = z.object({
@@ -13,7 +14,7 @@ export const evolveOverridesSchema = z.object({
   budgetRollouts: z.number().int().positive().optional(),
   budgetCostUsd: z.number().positive().optional(),
   maxIterations: z.number().int().positive().optional(),
-  strategy: z.enum(["ecdysis", "iterative", "sampling"]).optional(),
+  strategy: strategyNameSchema.optional(),
 });
 export type EvolveOverrides = z.infer<typeof evolveOverridesSchema>;
 
