@@ -2,31 +2,16 @@ import path from "node:path";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
+import { evaluate } from "../eval/evaluate.js";
+import type { ProgressSink } from "../eval/progress.js";
+import type { RolloutCache } from "../eval/rollout-cache.js";
 import { rolloutParams } from "../eval/rollout-params.js";
+import type { Scorer } from "../eval/scorers/scorer.js";
+import { withCallCache } from "../llm/call-cache.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { BudgetTracker } from "./budget.js";
-import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
 import { meterProvider } from "./meter.js";
-import type { EvaluateFn } from "./types.js";
-
-/** Per-task scorer factory: a task's own scorer overrides the config's default; one instance per spec. */
-export function scorerFactory(options: {
-  loaded: LoadedConfig;
-  deps: EvolveDeps;
-  judge?: ChatProvider;
-}): (task: Task) => ScorerLike {
-  const scorers = new Map<string, ScorerLike>();
-  return (task) => {
-    const spec = task.scorer ?? options.loaded.config.tasks.scorer;
-    const key = JSON.stringify(spec);
-    let scorer = scorers.get(key);
-    if (!scorer) {
-      scorer = options.deps.createScorer(spec, { root: options.loaded.root, judge: options.judge });
-      scorers.set(key, scorer);
-    }
-    return scorer;
-  };
-}
+import type { EvaluateFn, Models } from "./run-context.js";
 
 /**
  * The run's models, wrapped: the on-disk call cache (`<cacheDir>/calls`, so a resumed run repeats
@@ -35,14 +20,13 @@ export function scorerFactory(options: {
 export function wrapModels(options: {
   models: Models;
   loaded: LoadedConfig;
-  deps: EvolveDeps;
   budget: BudgetTracker;
   callCache: boolean;
 }): Models {
-  const { models, loaded, deps, budget } = options;
+  const { models, loaded, budget } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
-    options.callCache ? deps.withCallCache(provider, dir) : provider;
+    options.callCache ? withCallCache(provider, dir) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
     refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
@@ -90,25 +74,28 @@ export function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
  */
 export function makeEvaluate(options: {
   loaded: LoadedConfig;
-  deps: EvolveDeps;
   models: Models;
   adapter: AgentAdapter;
-  cache: RolloutCacheLike;
-  scorer: (task: Task) => ScorerLike;
+  cache: RolloutCache;
+  scorer: (task: Task) => Scorer;
   budget: BudgetTracker;
   enforce: boolean;
   /** One per run, shared by every evaluation of it (they may run concurrently). */
   phases?: ProgressPhases;
   split: string;
 }): EvaluateFn {
-  const { loaded, deps, models, budget } = options;
+  const { loaded, models, budget } = options;
   return async (request) => {
     if (options.enforce) budget.check();
     const provider = request.provider === "probe" ? models.probe : models.agent;
     if (!provider) throw new Error("evaluate: no probe model is configured");
+    const model =
+      request.provider === "probe"
+        ? (loaded.config.probe ?? loaded.config.model)
+        : loaded.config.model;
     let outcome: Awaited<ReturnType<EvaluateFn>>;
     try {
-      outcome = await deps.evaluate({
+      outcome = await evaluate({
         tasks: request.tasks,
         harness: request.harness,
         provider,
@@ -116,11 +103,7 @@ export function makeEvaluate(options: {
         scorer: options.scorer,
         samples: request.samples ?? loaded.config.samples,
         firstSample: request.firstSample,
-        params: rolloutParams(
-          request.provider === "probe"
-            ? (loaded.config.probe ?? loaded.config.model)
-            : loaded.config.model,
-        ),
+        params: rolloutParams(model),
         concurrency: loaded.config.concurrency,
         cache: options.cache,
         progress: options.phases?.next(),
@@ -130,8 +113,7 @@ export function makeEvaluate(options: {
         onRecord: request.onRecord,
       });
     } catch (error) {
-      const exhausted = options.enforce ? budget.exceeded() : undefined;
-      throw exhausted ?? error;
+      throw (options.enforce ? budget.exceeded() : undefined) ?? error;
     }
     const exhausted = options.enforce ? budget.exceeded() : undefined;
     if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;

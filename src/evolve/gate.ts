@@ -1,11 +1,18 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
+import { loadTasks } from "../config/load-tasks.js";
+import { openModels } from "../eval/open-models.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
+import { scorerForTasks } from "../eval/scorers/create-scorer.js";
+import { loadHarness } from "../harness/load-harness.js";
 import { BudgetTracker } from "./budget.js";
-import type { EvolveDeps, Models } from "./deps.js";
-import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { makeEvaluate, wrapModels } from "./evaluation-setup.js";
 import { compareGate, type GateResult } from "./gate-result.js";
 import { meterAdapter } from "./meter.js";
+import type { Models } from "./run-context.js";
 
 /** Options of runGate. */
 export interface RunGateOptions {
@@ -15,7 +22,8 @@ export interface RunGateOptions {
   loaded: LoadedConfig;
   outDir: string;
   models?: Models;
-  deps?: EvolveDeps;
+  /** The agent adapter; by default the config's (`createAgentAdapter`). */
+  adapter?: AgentAdapter;
   callCache?: boolean;
 }
 
@@ -26,34 +34,36 @@ export interface RunGateOptions {
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
   const config = loaded.config;
-  const deps = options.deps ?? (await import("./real-deps.js")).realDeps;
   const load = (dir: string) =>
-    deps.loadHarness({
+    loadHarness({
       dir: path.resolve(dir),
       kind: config.harness.kind,
       command: config.harness.command,
     });
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
-  const opened = options.models ? undefined : await deps.openModels(loaded);
+  const heldout = await loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const opened = options.models ? undefined : await openModels(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
     const budget = new BudgetTracker({}, () => 0);
     const models = wrapModels({
       models: options.models ?? (opened as Models),
       loaded,
-      deps,
       budget,
       callCache: options.callCache ?? true,
     });
+    const adapter = options.adapter ?? createAgentAdapter(loaded);
     const evaluate = makeEvaluate({
       loaded,
-      deps,
       models,
-      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
-      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      adapter: meterAdapter({ adapter, budget, enforce: false }),
+      cache: new RolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
+      scorer: scorerForTasks(config.tasks.scorer, {
+        root: loaded.root,
+        judge: models.refiner,
+        file: loaded.path,
+      }),
       budget,
       enforce: false,
       split: "heldout",

@@ -3,11 +3,17 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors/input-error.js";
 import type { ChatRequest } from "../llm/types.js";
+import type { EvolveResult } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
 import { ecdysisStrategy } from "./strategies/ecdysis.js";
 import { fakeStages } from "./testing/fake-stages.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "./testing/fake-world.js";
-import type { EvolveResult } from "./types.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "./testing/fake-world.js";
 
 const train = [
   ...specs({ prefix: "c", count: 6, fault: "calc" }),
@@ -42,13 +48,14 @@ describe("runEvolve", () => {
       evolve: { minSupport: { tasks: 3, categories: 2 } },
     });
     const outDir = `${loaded.root}/out`;
-    const { deps } = fakeStages();
+    const { stages } = fakeStages();
     const result = await runEvolve({
       loaded,
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps,
+      stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     const written = JSON.parse(await readFile(`${outDir}/result.json`, "utf8")) as EvolveResult;
@@ -79,7 +86,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir: `${reference.root}/out`,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
 
@@ -93,7 +101,8 @@ describe("runEvolve", () => {
         strategy: ecdysisStrategy(),
         outDir,
         models: first,
-        deps: fakeStages().deps,
+        stages: fakeStages().stages,
+        adapter: fakeAgentAdapter,
         clock,
         afterStage: (stage) => {
           if (stage === killAt) throw new Error("killed");
@@ -108,7 +117,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: second,
-      deps: resumed.deps,
+      stages: resumed.stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     expect(withoutWallTimes(result)).toEqual(withoutWallTimes(uninterrupted));
@@ -133,7 +143,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     const changed = { ...loaded, hash: "0".repeat(64) };
@@ -142,7 +153,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     await expect(attempt).rejects.toBeInstanceOf(InputError);
@@ -156,7 +168,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir: `${loaded.root}/out`,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     expect(result.stoppedBy).toBe("budget:rollouts");

@@ -1,20 +1,32 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
-import { BudgetExhaustedError } from "../errors/budget-error.js";
-import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import { loadTasks } from "../config/load-tasks.js";
+import { openModels } from "../eval/open-models.js";
+import type { ProgressSink } from "../eval/progress.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
+import { scorerForTasks } from "../eval/scorers/create-scorer.js";
+import { diffHarness } from "../harness/diff-harness.js";
+import { loadHarness } from "../harness/load-harness.js";
+import type { LoadedHarness } from "../harness/types.js";
+import { writeHarness } from "../harness/write-harness.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
-import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
-import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { makeEvaluate, progressPhases, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
-import { buildGuardContext } from "./guard-context.js";
+import { buildGuardContext } from "./guard.js";
 import { Journal } from "./journal.js";
+import { type LoopOutcome, runLoop } from "./loop.js";
 import { meterAdapter } from "./meter.js";
 import { scoreOf } from "./records.js";
+import { type EvolveResult, evolveResultSchema, resultSchemaVersion } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
+import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
-import type { EvolveResult, Strategy, StrategyOutcome, StrategyProgress } from "./types.js";
+import type { Strategy } from "./strategy.js";
 
 /** Options of runEvolve. */
 export interface RunEvolveOptions {
@@ -26,220 +38,259 @@ export interface RunEvolveOptions {
   models?: Models;
   progress?: ProgressSink;
   clock?: { now(): number };
-  /** The other stages; defaults to the real ones. */
-  deps?: EvolveDeps;
+  /** The LLM-backed stages (diagnose, notes, refine, reflect); the real ones by default. */
+  stages?: StagePort;
+  /** The agent adapter; by default the config's (`createAgentAdapter`). */
+  adapter?: AgentAdapter;
   /** Wrap models with the on-disk call cache (default true). */
   callCache?: boolean;
+  /**
+   * The speed tricks (src/evolve/speed): on by default when the call cache is. Off, a run has
+   * the same results, only slower.
+   */
+  speedups?: boolean;
   /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
   afterStage?: (stage: string) => void;
 }
 
-async function defaultDeps(): Promise<EvolveDeps> {
-  return (await import("./real-deps.js")).realDeps;
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+/** A run opened: its journal, budget, inputs, models and the loop's context. */
+interface OpenRun {
+  journal: Journal;
+  budget: BudgetTracker;
+  seed: LoadedHarness;
+  heldout: RunContext["train"];
+  context: RunContext;
+  measure: (split: "train" | "heldout") => RunContext["evaluate"];
+  background: Promise<unknown>[];
 }
 
 /**
  * Runs a strategy on the train split, then the held-out gate (seed versus final harness on the
- * held-out split, whose records no role ever sees), and writes into `outDir`: result.json,
- * report.md, report.html, harness/ (the evolved files), harness.patch and journal.jsonl.
- * Re-running into the same folder with the same config resumes: finished stages are replayed.
+ * held-out split, whose records no role ever sees), and writes into `outDir`: result.json
+ * (`evolveResultSchema`), harness/ (the evolved files), harness.patch and journal.jsonl; its
+ * callers render the reports. Re-running into the same folder with the same config resumes:
+ * finished stages are replayed.
  */
 export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult> {
-  const { loaded, outDir } = options;
-  const config = loaded.config;
-  const deps = options.deps ?? (await defaultDeps());
+  const { loaded } = options;
+  const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
-  const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
-  const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
+  const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
   const journal = await Journal.open({
-    outDir,
+    outDir: options.outDir,
     runKey: sha256(`${loaded.hash}\n${strategy.name}`),
     configHash: loaded.hash,
     strategy: strategy.name,
     budget,
     afterStage: options.afterStage,
   });
-  const seedHarness = await deps.loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const train = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
-  const opened = options.models ? undefined : await deps.openModels(loaded);
-  const callCache = options.callCache ?? true;
+  // Bad task or harness files fail here, before any model is opened.
+  const inputs = await loadInputs(loaded);
+  const opened = options.models ? undefined : await openModels(loaded);
   try {
-    const models = wrapModels({
-      models: options.models ?? (opened as Models),
-      loaded,
-      deps,
-      budget,
-      callCache,
-    });
-    const shared = {
-      loaded,
-      deps,
-      models,
-      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
-      budget,
-      phases: progressPhases(options.progress),
-    };
-    const adapter = deps.createAdapter(loaded);
-    const trainingEvaluate = makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter, budget, enforce: true }),
-      enforce: true,
-      split: "train",
-    });
-    const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
-    const background: Promise<unknown>[] = [];
-    let outcome: StrategyOutcome;
+    const models = options.models ?? (opened as Models);
+    const run = openRun({ options, journal, budget, models, inputs });
+    const strategyRun = strategy.open(run.context);
+    let outcome: LoopOutcome;
     try {
-      outcome = await strategy.run(
-        {
-          config,
-          seedHarness,
-          train,
-          heldoutSize: heldout.length,
-          guard: buildGuardContext({ loaded, train, heldout }),
-          deps,
-          models,
-          callCache,
-          evaluate: trainingEvaluate,
-          stage: (name, run) => journal.stage(name, run),
-          rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
-          checkBudget: () => budget.check(),
-          remainingRollouts: () => budget.remainingRollouts(),
-          background: (start) => {
-            const work = budget.detached(start);
-            background.push(work.catch(() => undefined));
-            return work;
-          },
-          onIteration: (record) => {
-            record.elapsedMs = budget.snapshot().wallMs;
-          },
-        },
-        progress,
-      );
-    } catch (error) {
-      if (!(error instanceof BudgetExhaustedError)) throw error;
-      outcome = {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy: `budget:${error.resource}`,
-        rejected: progress.rejected,
-        evaluationSamples: progress.evaluationSamples,
-      };
+      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
     } finally {
-      await Promise.all(background);
+      await Promise.all(run.background);
     }
     const training = budget.snapshot();
-    // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
-    const measure = (split: "train" | "heldout") =>
-      makeEvaluate({
-        ...shared,
-        adapter: meterAdapter({ adapter, budget, enforce: false }),
-        enforce: false,
-        split,
-      });
-    const finalSamples = outcome.evaluationSamples ?? config.samples;
-    const run = (
-      name: string,
-      split: "train" | "heldout",
-      which: "seed" | "final",
-    ): Promise<{ result: EvalResult; records: RolloutRecord[] }> =>
-      measure(split)({
-        tasks: split === "train" ? train : heldout,
-        harness: which === "seed" ? seedHarness : outcome.finalHarness,
-        samples: which === "seed" ? config.samples : finalSamples,
-        label: name,
-      });
-    // The four measurements are independent: one journal stage runs them concurrently (each
-    // evaluation keeps its own rollout concurrency; rollouts are keyed, so results do not depend
-    // on the order). One stage, so the recorded spend is not counted twice on resume. When the
-    // final harness is the seed harness, the final runs wait for the seed runs: they share
-    // rollouts through the cache, which concurrent runs would both miss.
-    const sameHarness = outcome.finalHarness.hash === seedHarness.hash;
-    const [baselineTrain, baselineHeldout, finalTrain, finalHeldout] = await journal.stage(
-      "final/measure",
-      async () => {
-        const seedRuns = Promise.all([
-          run("seed: train", "train", "seed"),
-          run("seed: held-out", "heldout", "seed"),
-        ]);
-        if (sameHarness) await seedRuns;
-        const finalRuns = Promise.all([
-          run("final: train", "train", "final"),
-          run("final: held-out", "heldout", "final"),
-        ]);
-        const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-        return [...seedResults, ...finalResults];
-      },
-    );
-    const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
-    const spend = budget.snapshot();
-    const result: EvolveResult = {
-      version: 1,
-      strategy: strategy.name,
-      seed: config.seed,
-      configHash: loaded.hash,
-      model: models.agent.model,
-      stoppedBy: outcome.stoppedBy,
-      baseline: { train: scoreOf(baselineTrain.result), heldout: scoreOf(baselineHeldout.result) },
-      final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
-      iterations: outcome.iterations,
-      acceptedEdits: outcome.iterations
-        .filter((iteration) => iteration.verdict === "accepted")
-        .flatMap((iteration) => iteration.applied),
-      rejectedProposals: outcome.rejected,
-      cost: {
-        rollouts: spend.rollouts,
-        llmCalls: spend.llmCalls,
-        promptTokens: spend.promptTokens,
-        completionTokens: spend.completionTokens,
-        costUsd: spend.costUsd,
-        wallMs: spend.wallMs,
-        refinementShare: refinementShare(spend),
-        refinement: {
-          llmCalls: spend.refinerCalls,
-          tokens: spend.refinerTokens,
-          costUsd: spend.refinerCostUsd,
-        },
-        training,
-      },
-      harness: {
-        seedHash: seedHarness.hash,
-        finalHash: outcome.finalHarness.hash,
-        changedFiles: diff.files,
-        patch: diff.patch,
-      },
-      gate: evolveGate({
-        baseline: baselineHeldout.result,
-        final: finalHeldout.result,
-        gate: config.gate,
-      }),
-    };
-    await writeOutputs({ outDir, result, deps, finalHarness: outcome.finalHarness });
+    const samples = strategyRun.finalSamples ?? loaded.config.samples;
+    const measured = await measureFinal({ run, outcome, samples });
+    const result = evolveResult({ loaded, strategy, run, outcome, measured, training });
+    await writeOutputs({ outDir: options.outDir, result, finalHarness: outcome.finalHarness });
     return result;
   } finally {
     await opened?.close();
   }
 }
 
+/** The seed harness and both task splits of a config. */
+async function loadInputs(loaded: LoadedConfig) {
+  const { config } = loaded;
+  const seed = await loadHarness({
+    dir: path.resolve(loaded.root, config.harness.dir),
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  const train = await loadTasks(path.resolve(loaded.root, config.tasks.train));
+  const heldout = await loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  return { seed, train, heldout };
+}
+
+function openRun(input: {
+  options: RunEvolveOptions;
+  journal: Journal;
+  budget: BudgetTracker;
+  models: Models;
+  inputs: Awaited<ReturnType<typeof loadInputs>>;
+}): OpenRun {
+  const { options, journal, budget } = input;
+  const { loaded } = options;
+  const { config } = loaded;
+  const { seed, train, heldout } = input.inputs;
+  const callCache = options.callCache ?? true;
+  const models = wrapModels({ models: input.models, loaded, budget, callCache });
+  const adapter = options.adapter ?? createAgentAdapter(loaded);
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.refiner,
+      file: loaded.path,
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+  };
+  // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
+  const metered = (enforce: boolean, split: string) =>
+    makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter, budget, enforce }),
+      enforce,
+      split,
+    });
+  const background: Promise<unknown>[] = [];
+  const context: RunContext = {
+    config,
+    train,
+    heldoutSize: heldout.length,
+    guard: buildGuardContext({ loaded, train, heldout }),
+    models,
+    stages: options.stages ?? realStages,
+    evaluate: metered(true, "train"),
+    stage: (name, work) => journal.stage(name, work),
+    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
+    background: (start) => {
+      const work = budget.detached(start);
+      background.push(work.catch(() => undefined));
+      return work;
+    },
+    speedups: callCache && (options.speedups ?? true),
+    exhausted: () => budget.exceeded(),
+    elapsedMs: () => budget.snapshot().wallMs,
+  };
+  return {
+    journal,
+    budget,
+    seed,
+    heldout,
+    context,
+    measure: (split) => metered(false, split),
+    background,
+  };
+}
+
+/**
+ * The seed and final harnesses on both splits. The four measurements are independent: one
+ * journal stage runs them concurrently (each evaluation keeps its own rollout concurrency;
+ * rollouts are keyed, so results do not depend on the order). One stage, so the recorded spend
+ * is not counted twice on resume. When the final harness is the seed harness, the final runs
+ * wait for the seed runs: they share rollouts through the cache, which concurrent runs would
+ * both miss.
+ */
+async function measureFinal(input: {
+  run: OpenRun;
+  outcome: LoopOutcome;
+  samples: number;
+}): Promise<Evaluation[]> {
+  const { run, outcome } = input;
+  const { config, train } = run.context;
+  const measure = (label: string, split: "train" | "heldout", final: boolean) =>
+    run.measure(split)({
+      tasks: split === "train" ? train : run.heldout,
+      harness: final ? outcome.finalHarness : run.seed,
+      samples: final ? input.samples : config.samples,
+      label,
+    });
+  const sameHarness = outcome.finalHarness.hash === run.seed.hash;
+  return run.journal.stage("final/measure", async () => {
+    const seedRuns = Promise.all([
+      measure("seed: train", "train", false),
+      measure("seed: held-out", "heldout", false),
+    ]);
+    if (sameHarness) await seedRuns;
+    const finalRuns = Promise.all([
+      measure("final: train", "train", true),
+      measure("final: held-out", "heldout", true),
+    ]);
+    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+    return [...seedResults, ...finalResults];
+  });
+}
+
+function evolveResult(input: {
+  loaded: LoadedConfig;
+  strategy: Strategy;
+  run: OpenRun;
+  outcome: LoopOutcome;
+  measured: Evaluation[];
+  training: ReturnType<BudgetTracker["snapshot"]>;
+}): EvolveResult {
+  const { loaded, run, outcome } = input;
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input.measured;
+  const diff = diffHarness(run.seed, outcome.finalHarness);
+  const spend = run.budget.snapshot();
+  return evolveResultSchema.parse({
+    schemaVersion: resultSchemaVersion,
+    strategy: input.strategy.name,
+    seed: loaded.config.seed,
+    configHash: loaded.hash,
+    model: run.context.models.agent.model,
+    stoppedBy: outcome.stoppedBy,
+    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
+    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
+    iterations: outcome.iterations,
+    acceptedEdits: outcome.iterations
+      .filter((iteration) => iteration.verdict === "accepted")
+      .flatMap((iteration) => iteration.applied),
+    rejectedProposals: outcome.memory,
+    cost: {
+      rollouts: spend.rollouts,
+      llmCalls: spend.llmCalls,
+      promptTokens: spend.promptTokens,
+      completionTokens: spend.completionTokens,
+      costUsd: spend.costUsd,
+      wallMs: spend.wallMs,
+      refinementShare: refinementShare(spend),
+      refinement: {
+        llmCalls: spend.refinerCalls,
+        tokens: spend.refinerTokens,
+        costUsd: spend.refinerCostUsd,
+      },
+      training: input.training,
+    },
+    harness: {
+      seedHash: run.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      changedFiles: diff.files,
+      patch: diff.patch,
+    },
+    gate: evolveGate({
+      baseline: seedHeldout.result,
+      final: finalHeldout.result,
+      gate: loaded.config.gate,
+    }),
+  });
+}
+
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
-  deps: EvolveDeps;
-  finalHarness: StrategyOutcome["finalHarness"];
+  finalHarness: LoadedHarness;
 }): Promise<void> {
   const { outDir, result } = options;
   await mkdir(path.join(outDir, "harness"), { recursive: true });
-  await options.deps.writeHarness(options.finalHarness, path.join(outDir, "harness"));
+  await writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await writeFile(path.join(outDir, "harness.patch"), result.harness.patch);
   await writeFile(path.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }

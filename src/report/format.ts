@@ -1,4 +1,4 @@
-import type { Score } from "../evolve/types.js";
+import type { Score } from "../evolve/evidence.js";
 
 /** A proportion as a percentage with one decimal. */
 export function percent(value: number): string {

@@ -1,4 +1,6 @@
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
+import { refinementSummary } from "../refine/refinement-record.js";
 import {
   cell,
   clip,
@@ -9,6 +11,7 @@ import {
   percent,
   usd,
 } from "./format.js";
+import { patternReasons, roleTurns } from "./records.js";
 
 /** Baseline vs final on train and held-out, with 95% Wilson intervals, and the gate. */
 export function summarySection(result: EvolveResult): string {
@@ -36,7 +39,7 @@ function patternRows(iteration: IterationRecord): string[] {
     const examples = pattern.examples
       .map((example) => `\`${cell(example.taskId, 60)}\``)
       .join(", ");
-    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
   });
 }
 
@@ -82,9 +85,9 @@ export function reasoningSection(
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${refinement.rounds} round(s), ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`,
+      `**HMS** (${refinement.rounds.length} round(s), ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`,
     );
-    for (const turn of refinement.roles) {
+    for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
@@ -104,15 +107,16 @@ export function reasoningSection(
         ),
       );
     }
-    const validation = iteration.validation;
-    if (validation.cheap)
+    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
+    const full = firstStage(iteration.evidence, "full")?.comparison;
+    if (cheap)
       parts.push(
         "",
-        `Cheap validation: fixed ${validation.cheap.fixed.length}, broken ${validation.cheap.broken.length} of ${validation.cheap.n}.`,
+        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`,
       );
-    if (validation.full)
+    if (full)
       parts.push(
-        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`,
+        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, p = ${full.pValue.toFixed(4)}.`,
       );
     parts.push(...validationDetails(iteration));
   }
@@ -122,18 +126,19 @@ export function reasoningSection(
 /** Re-draws, pruned changes, ablation and the repair round of one iteration, when there were any. */
 function validationDetails(iteration: EvolveResult["iterations"][number]): string[] {
   const lines: string[] = [];
-  const { confirm, ablation } = iteration.validation;
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
   if (confirm)
     lines.push(
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`,
     );
-  const undone = iteration.validation.pruningUndone;
-  const without = iteration.validation.cheapPruned;
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
   if (undone && without)
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`,
     );
-  for (const change of iteration.pruned ?? [])
+  for (const change of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(
       `Pruned: ${cell(change.patternNames.join(", "), 200)} — ${cell(change.reason, 300)}.`,
     );
@@ -147,11 +152,11 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
           `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
       ),
     );
-  const repair = iteration.repair;
+  const repair = firstStage(iteration.evidence, "repaired");
   if (repair)
     lines.push(
       "",
-      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} — ${cell(repair.reason, 400)}.`,
+      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) =>
           `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`,
@@ -178,7 +183,7 @@ export function rejectionsSection(result: EvolveResult): string {
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.hmsSummary, 240)} — ${cell(proposal.reason, 240)}`);
+      parts.push(`- ${cell(proposal.summary, 240)} — ${cell(proposal.reason, 240)}`);
   }
   return parts.join("\n");
 }

@@ -1,7 +1,9 @@
-import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/types.js";
+import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/result-schema.js";
+import { refinementSummary } from "../refine/refinement-record.js";
 import { accuracySeries } from "./accuracy-series.js";
 import { compactJson, formatDelta, formatScore, percent, usd } from "./format.js";
 import { anchorId, escapeHtml } from "./html.js";
+import { patternReasons, roleTurns } from "./records.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
 
@@ -55,11 +57,11 @@ function iterationSection(iteration: IterationRecord): string {
             : h(example.taskId);
         })
         .join(", ");
-      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${pattern.kind}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
+      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${pattern.kind}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(patternReasons(pattern))}</td></tr>`;
     })
     .join("");
   const refinement = iteration.refinement;
-  const roles = (refinement?.roles ?? [])
+  const roles = (refinement ? roleTurns(refinement) : [])
     .map(
       (turn) =>
         `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4000))}</pre></details>`,
@@ -70,7 +72,7 @@ function iterationSection(iteration: IterationRecord): string {
     .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${refinement.rounds} round(s), ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${refinement ? `<p><strong>HMS</strong> (${refinement.rounds.length} round(s), ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { GateResult } from "../evolve/gate-result.js";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { renderGateComment } from "./gate-comment.js";
 import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";

@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   binomialUpperTail,
   comparePaired,
-  isAccepted,
-  isPromising,
+  compareSamples,
   mcnemarOneSided,
-} from "./acceptance.js";
+} from "./paired-test.js";
 
-describe("acceptance", () => {
+describe("paired test", () => {
   it("computes the exact binomial upper tail", () => {
     expect(binomialUpperTail(9, 10)).toBeCloseTo(11 / 1024, 12);
     expect(binomialUpperTail(3, 3)).toBeCloseTo(1 / 8, 12);
@@ -44,16 +43,35 @@ describe("acceptance", () => {
     expect(comparison.pValue).toBeCloseTo(0.5, 12);
   });
 
-  it("accepts only when fixed > broken and p < alpha", () => {
-    const make = (fixed: number, broken: number) =>
-      comparePaired(
-        new Map([...Array(fixed + broken).keys()].map((index) => [`t${index}`, index >= fixed])),
-        new Map([...Array(fixed + broken).keys()].map((index) => [`t${index}`, index < fixed])),
-      );
-    expect(isAccepted(make(5, 0), 0.1)).toBe(true); // p = 1/32
-    expect(isAccepted(make(3, 0), 0.1)).toBe(false); // p = 1/8
-    expect(isAccepted(make(6, 6), 0.99)).toBe(false);
-    expect(isPromising(make(2, 1))).toBe(true);
-    expect(isPromising(make(1, 1))).toBe(false);
+  it("pairs draws of the same task and sample index, and ignores draws only one side has", () => {
+    const parent = new Map([
+      [
+        "a",
+        new Map([
+          [0, false],
+          [1, false],
+          [2, true],
+        ]),
+      ],
+      ["b", new Map([[0, true]])],
+    ]);
+    const candidate = new Map([
+      [
+        "a",
+        new Map([
+          [0, true],
+          [1, true],
+          [2, true],
+          [3, true],
+        ]),
+      ],
+      ["c", new Map([[0, true]])],
+    ]);
+    expect(compareSamples(parent, candidate)).toEqual({
+      pairs: 3,
+      fixed: 2,
+      broken: 0,
+      pValue: 0.25,
+    });
   });
 });
