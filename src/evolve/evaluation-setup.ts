@@ -4,13 +4,14 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { evaluate } from "../eval/evaluate.js";
 import type { ProgressSink } from "../eval/progress.js";
-import type { RolloutCache } from "../eval/rollout-cache.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
 import { rolloutParams } from "../eval/rollout-params.js";
+import { scorerForTasks } from "../eval/scorers/create-scorer.js";
 import type { Scorer } from "../eval/scorers/scorer.js";
 import { withCallCache } from "../llm/call-cache.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { BudgetTracker } from "./budget.js";
-import { meterProvider } from "./meter.js";
+import { meterAdapter, meterProvider } from "./meter.js";
 import type { EvaluateFn, Models } from "./run-context.js";
 
 /**
@@ -119,4 +120,38 @@ export function makeEvaluate(options: {
     if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
     return outcome;
   };
+}
+
+/**
+ * The evaluations of one run (evolve or gate), sharing its rollout cache (`<cacheDir>/rollouts`),
+ * scorers, progress display, adapter and budget. `enforce`: the budget may stop it (training);
+ * otherwise it only counts (the seed and final measurements, the gate).
+ */
+export function runEvaluations(options: {
+  loaded: LoadedConfig;
+  models: Models;
+  budget: BudgetTracker;
+  adapter: AgentAdapter;
+  progress?: ProgressSink;
+}): (use: { enforce: boolean; split: string }) => EvaluateFn {
+  const { loaded, models, budget } = options;
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(loaded.config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.refiner,
+      file: loaded.path,
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+  };
+  return ({ enforce, split }) =>
+    makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter: options.adapter, budget, enforce }),
+      enforce,
+      split,
+    });
 }

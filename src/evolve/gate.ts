@@ -5,13 +5,10 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { loadTasks } from "../config/load-tasks.js";
 import { openModels } from "../eval/open-models.js";
-import { RolloutCache } from "../eval/rollout-cache.js";
-import { scorerForTasks } from "../eval/scorers/create-scorer.js";
 import { loadHarness } from "../harness/load-harness.js";
 import { BudgetTracker } from "./budget.js";
-import { makeEvaluate, wrapModels } from "./evaluation-setup.js";
+import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { compareGate, type GateResult } from "./gate-result.js";
-import { meterAdapter } from "./meter.js";
 import type { Models } from "./run-context.js";
 
 /** Options of runGate. */
@@ -53,21 +50,12 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       budget,
       callCache: options.callCache ?? true,
     });
-    const adapter = options.adapter ?? createAgentAdapter(loaded);
-    const evaluate = makeEvaluate({
+    const evaluate = runEvaluations({
       loaded,
       models,
-      adapter: meterAdapter({ adapter, budget, enforce: false }),
-      cache: new RolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerForTasks(config.tasks.scorer, {
-        root: loaded.root,
-        judge: models.refiner,
-        file: loaded.path,
-      }),
       budget,
-      enforce: false,
-      split: "heldout",
-    });
+      adapter: options.adapter ?? createAgentAdapter(loaded),
+    })({ enforce: false, split: "heldout" });
     const baseRun = await evaluate({ tasks: heldout, harness: base, label: "gate: base" });
     const headRun = await evaluate({ tasks: heldout, harness: head, label: "gate: head" });
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });

@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors/input-error.js";
 import type { ChatRequest } from "../llm/types.js";
-import type { EvolveResult } from "./result-schema.js";
+import { type EvolveResult, readEvolveResult } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
 import { ecdysisStrategy } from "./strategies/ecdysis.js";
 import { fakeStages } from "./testing/fake-stages.js";
@@ -58,7 +58,8 @@ describe("runEvolve", () => {
       adapter: fakeAgentAdapter,
       clock,
     });
-    const written = JSON.parse(await readFile(`${outDir}/result.json`, "utf8")) as EvolveResult;
+    const written = await readEvolveResult(`${outDir}/result.json`);
+    expect(written).toEqual(JSON.parse(JSON.stringify(result)));
     expect(written.final.heldout.accuracy).toBe(1);
     expect(written.baseline.heldout).toMatchObject({ accuracy: 0.4, n: 10 });
     expect(written.baseline.heldout.interval[0]).toBeLessThan(0.4);

@@ -7,19 +7,16 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { loadTasks } from "../config/load-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
-import { RolloutCache } from "../eval/rollout-cache.js";
-import { scorerForTasks } from "../eval/scorers/create-scorer.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { loadHarness } from "../harness/load-harness.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { writeHarness } from "../harness/write-harness.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
-import { makeEvaluate, progressPhases, wrapModels } from "./evaluation-setup.js";
+import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
-import { meterAdapter } from "./meter.js";
 import { scoreOf } from "./records.js";
 import { type EvolveResult, evolveResultSchema, resultSchemaVersion } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
@@ -134,27 +131,13 @@ function openRun(input: {
   const { seed, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
   const models = wrapModels({ models: input.models, loaded, budget, callCache });
-  const adapter = options.adapter ?? createAgentAdapter(loaded);
-  const shared = {
+  const evaluations = runEvaluations({
     loaded,
     models,
-    cache: new RolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-    scorer: scorerForTasks(config.tasks.scorer, {
-      root: loaded.root,
-      judge: models.refiner,
-      file: loaded.path,
-    }),
     budget,
-    phases: progressPhases(options.progress),
-  };
-  // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
-  const metered = (enforce: boolean, split: string) =>
-    makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter, budget, enforce }),
-      enforce,
-      split,
-    });
+    adapter: options.adapter ?? createAgentAdapter(loaded),
+    progress: options.progress,
+  });
   const background: Promise<unknown>[] = [];
   const context: RunContext = {
     config,
@@ -163,7 +146,7 @@ function openRun(input: {
     guard: buildGuardContext({ loaded, train, heldout }),
     models,
     stages: options.stages ?? realStages,
-    evaluate: metered(true, "train"),
+    evaluate: evaluations({ enforce: true, split: "train" }),
     stage: (name, work) => journal.stage(name, work),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: (start) => {
@@ -181,7 +164,8 @@ function openRun(input: {
     seed,
     heldout,
     context,
-    measure: (split) => metered(false, split),
+    // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
+    measure: (split) => evaluations({ enforce: false, split }),
     background,
   };
 }

@@ -27,19 +27,8 @@ export async function proposeEcdysis(options: {
   const { context, steps, state, index } = options;
   const { evolve } = context.config;
   const harness = state.harness;
-  const tasks = stratifiedSample({
-    items: context.train,
-    size: evolve.batchSize,
-    category: (task) => task.category,
-    rng: context.rng(index, 1),
-  });
-  const run = await steps.evaluate({
-    stage: `iteration-${index}/batch`,
-    tasks,
-    harness,
-    label: `iteration ${index}: batch`,
-  });
-  const seen: Observation = { index, parent: harness, batch: { tasks, run }, traces: [] };
+  const seen = await observeBatch(options);
+  const { tasks, run } = seen.batch;
   if (failingRecords(run.result, run.records).length === 0)
     return {
       kind: "stop",
@@ -80,6 +69,29 @@ export async function proposeEcdysis(options: {
     request: { ...refine, patterns: systematic },
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+
+/** A stratified train batch (the iteration's own seeded draw) under the current harness. */
+async function observeBatch(options: {
+  context: RunContext;
+  steps: IterationSteps;
+  state: LoopState;
+  index: number;
+}): Promise<Observation> {
+  const { context, state, index } = options;
+  const tasks = stratifiedSample({
+    items: context.train,
+    size: context.config.evolve.batchSize,
+    category: (task) => task.category,
+    rng: context.rng(index, 1),
+  });
+  const run = await options.steps.evaluate({
+    stage: `iteration-${index}/batch`,
+    tasks,
+    harness: state.harness,
+    label: `iteration ${index}: batch`,
+  });
+  return { index, parent: state.harness, batch: { tasks, run }, traces: [] };
 }
 
 /** The refinement through the guards, as a proposal: a candidate, or why there is none. */

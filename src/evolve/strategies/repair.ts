@@ -1,3 +1,5 @@
+import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
+import type { LoadedHarness } from "../../harness/types.js";
 import { decide } from "../acceptance.js";
 import type { RepairedStage } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
@@ -18,7 +20,7 @@ export async function repairRegressions(options: {
   proposal: CandidateProposal;
 }): Promise<void> {
   const { validation, proposal } = options;
-  const { context, index, batch, before } = validation;
+  const { context, index } = validation;
   const { candidate } = proposal;
   const scope = `iteration-${index}/repair`;
   const refused = (reason: string, found: Partial<RepairedStage> = {}) =>
@@ -30,36 +32,11 @@ export async function repairRegressions(options: {
       ...found,
       decision: { accepted: false, reason },
     });
-  // Every regression of the batch, not only those the cheap subset saw: more instances of
-  // what the change broke make a better diagnosis (cached rollouts cost nothing).
-  const batchRun = await context.stage(`${scope}/batch`, () =>
-    context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke`,
-    }),
-  );
-  const broken = batchRun.records.filter(
-    (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true,
-  );
-  if (broken.length === 0) return refused("no regression on the whole batch");
-  const report = await validation.steps.diagnose({
-    stage: `${scope}/diagnose`,
-    request: {
-      records: broken,
-      tasks: batch,
-      refiner: context.models.refiner,
-      minSupport: { tasks: 1, categories: 1 },
-      resamples: 0,
-      stepLimit: candidate.config?.agent_loop.max_steps,
-    },
-  });
-  const diagnosis = {
-    patterns: report.patterns,
-    evidenceCount: report.evidence.length,
-    stats: report.stats,
-  };
-  const patterns = report.patterns.filter((pattern) => pattern.kind === "systematic");
+  const report = await diagnoseRegressions({ validation, candidate, scope });
+  if (!report) return refused("no regression on the whole batch");
+  const { patterns: found, stats } = report;
+  const diagnosis = { patterns: found, evidenceCount: report.evidence.length, stats };
+  const patterns = found.filter((pattern) => pattern.kind === "systematic");
   if (patterns.length === 0)
     return refused("no systematic pattern among the regressions", { diagnosis });
   const refinement = await validation.steps.refine({
@@ -88,13 +65,45 @@ export async function repairRegressions(options: {
     },
   });
   for (const [hash, kept] of repaired.candidates) validation.candidates.set(hash, kept);
-  const verdict = decide(repaired.stages);
-  validation.stages.push({
-    stage: "repaired",
-    ...base,
-    applied,
-    candidateHash: guarded.candidate.hash,
-    evidence: repaired.stages,
-    decision: { accepted: verdict.accepted, reason: verdict.reason },
+  const { accepted, reason } = decide(repaired.stages);
+  const evidence = repaired.stages;
+  const candidateHash = guarded.candidate.hash;
+  const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
+  validation.stages.push({ stage: "repaired", ...stage });
+}
+
+/**
+ * What the candidate broke on the whole batch — not only what the cheap subset saw: more
+ * instances of what the change broke make a better diagnosis (cached rollouts cost nothing) —
+ * diagnosed across instances. Undefined when it broke nothing.
+ */
+async function diagnoseRegressions(options: {
+  validation: Validation;
+  candidate: LoadedHarness;
+  scope: string;
+}): Promise<DiagnosisReport | undefined> {
+  const { validation, candidate, scope } = options;
+  const { context, index, batch, before } = validation;
+  const run = await context.stage(`${scope}/batch`, () =>
+    context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${index}: what it broke`,
+    }),
+  );
+  const broken = run.records.filter(
+    (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true,
+  );
+  if (broken.length === 0) return undefined;
+  return validation.steps.diagnose({
+    stage: `${scope}/diagnose`,
+    request: {
+      records: broken,
+      tasks: batch,
+      refiner: context.models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps,
+    },
   });
 }

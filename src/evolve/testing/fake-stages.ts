@@ -114,6 +114,38 @@ function patternsOf(
   });
 }
 
+function ask(refiner: ChatProvider, content: string, purpose: string) {
+  return refiner.chat({ messages: [{ role: "user", content }], purpose });
+}
+
+/** The fake refine (a `fix:<pattern>` rule per pattern, or `propose`) and reflect (one per fault shown). */
+function fakeRefiners(options: {
+  calls: FakeStageCalls;
+  propose?: (patterns: FailurePattern[]) => PlannedEdit[];
+}): Pick<StagePort, "refine" | "reflect"> {
+  const { calls } = options;
+  return {
+    async refine(request) {
+      calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
+      const ids = request.patterns.map((pattern) => pattern.id);
+      await ask(request.refiner, `refine ${ids.join(",")}`, "refine");
+      const edits = options.propose
+        ? options.propose(request.patterns)
+        : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id]));
+      return proposal({ mode: "refine", patternIds: ids, edits });
+    },
+    async reflect(request) {
+      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
+      const keys = request.failures.map((record) => record.key).join(",");
+      await ask(request.refiner, `reflect ${keys}`, "reflect");
+      const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
+      const failing = request.failures.map((record) => record.taskId);
+      const edits = faults.map((fault) => ruleEdit(fault, failing));
+      return proposal({ mode: "reflect", patternIds: [], edits });
+    },
+  };
+}
+
 /**
  * A `StagePort` double over the fake world: diagnosis groups failing rollouts by the fault
  * written in the task (systematic when the pattern spans at least `minSupport` tasks and
@@ -131,16 +163,11 @@ export function fakeStages(
   } = {},
 ): { stages: StagePort; calls: FakeStageCalls } {
   const calls: FakeStageCalls = { diagnose: [], notes: [], refine: [], reflect: [] };
-  const ask = (refiner: ChatProvider, content: string, purpose: string) =>
-    refiner.chat({ messages: [{ role: "user", content }], purpose });
   const stages: StagePort = {
     async diagnose(request) {
       calls.diagnose.push(request);
-      await ask(
-        request.refiner,
-        `diagnose ${request.records.map((record) => record.key).join(",")}`,
-        "diagnose",
-      );
+      const keys = request.records.map((record) => record.key).join(",");
+      await ask(request.refiner, `diagnose ${keys}`, "diagnose");
       const evidence = extractBatchEvidence({ records: request.records, tasks: request.tasks });
       const patterns = patternsOf(request, evidence);
       const systematic = patterns.filter((pattern) => pattern.kind === "systematic");
@@ -151,37 +178,7 @@ export function fakeStages(
       calls.notes.push(request.record.key);
       await ask(request.refiner, `note ${request.record.key}`, "failure-notes");
     },
-    async refine(request) {
-      calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
-      await ask(
-        request.refiner,
-        `refine ${request.patterns.map((pattern) => pattern.id).join(",")}`,
-        "refine",
-      );
-      const edits = options.propose
-        ? options.propose(request.patterns)
-        : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id]));
-      return proposal({
-        mode: "refine",
-        patternIds: request.patterns.map((pattern) => pattern.id),
-        edits,
-      });
-    },
-    async reflect(request) {
-      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
-      await ask(
-        request.refiner,
-        `reflect ${request.failures.map((record) => record.key).join(",")}`,
-        "reflect",
-      );
-      const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
-      const failing = request.failures.map((record) => record.taskId);
-      return proposal({
-        mode: "reflect",
-        patternIds: [],
-        edits: faults.map((fault) => ruleEdit(fault, failing)),
-      });
-    },
+    ...fakeRefiners({ calls, propose: options.propose }),
   };
   return { stages, calls };
 }
