@@ -49340,19 +49340,33 @@ async function runGate(options) {
       budget,
       callCache: options.callCache ?? true
     });
-    const evaluate3 = makeEvaluate({
+    const cache2 = deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts"));
+    const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
+    const evaluateFrom = (root) => makeEvaluate({
       loaded,
       deps,
       models,
-      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
-      cache: deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      adapter: meterAdapter({
+        adapter: deps.createAdapter({ ...loaded, root }),
+        budget,
+        enforce: false
+      }),
+      cache: cache2,
+      scorer,
       budget,
       enforce: false,
       split: "heldout"
     });
-    const baseRun = await evaluate3({ tasks: heldout, harness: base, label: "gate: base" });
-    const headRun = await evaluate3({ tasks: heldout, harness: head, label: "gate: head" });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base"
+    });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head"
+    });
     const result = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
     await mkdir8(options.outDir, { recursive: true });
     await writeFile7(path3.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}

@@ -73,6 +73,7 @@ export function fakeCore(scenario: FakeScenario): ActionCore {
       cacheDir: join(root, ".ecdysis", "cache"),
       configHash: createHash("sha256").update(readFileSync(configPath)).digest("hex"),
       harnessHash: hashFolder(harnessDir),
+      taskFiles: [config.tasks.heldout].map((file) => resolve(root, file)),
       statusContext: config.gate?.statusContext ?? "ecdysis/heldout",
     };
   };
