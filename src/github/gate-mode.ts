@@ -77,12 +77,14 @@ export async function runGateMode(context: ModeContext): Promise<void> {
       into: join(scratch.head, harnessRel),
       exclude: facts.taskFiles.map((file) => join(root, relative(scratch.base, file))),
     });
-    await postCommitStatus({
-      ...statusBase,
-      state: "pending",
-      context: statusContext,
-      description: "evaluating base and head harness on held-out tasks",
-    });
+    await report.attempt(() =>
+      postCommitStatus({
+        ...statusBase,
+        state: "pending",
+        context: statusContext,
+        description: "evaluating base and head harness on held-out tasks",
+      }),
+    );
     outcome = await logGroup("gate", () =>
       engine.gate({
         configPath: baseConfig,

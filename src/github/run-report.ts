@@ -41,7 +41,7 @@ export class RunReport {
 
   /** Something that failed: the step fails at the end, but the run goes on where it can. */
   problem(text: string): void {
-    this.problems.push(text);
+    if (!this.problems.includes(text)) this.problems.push(text);
   }
 
   /**

@@ -59,11 +59,11 @@ describe("evolve onto a base that moved during the run (fake engine, real git, A
     const run = await evolve({ edits: improved, runId: "r1" });
     expect(run.code, run.stdout).toBe(0);
     expect(run.outputs["pull-request-operation"]).toBe("created");
-    expect(run.outputs["base-harness"]).toBe("merged");
     const sha = repo.remoteSha(branch)!;
     expect(repo.git(["rev-parse", `${sha}^`], repo.origin).trim()).toBe(merged);
     expect(show(sha, "agent/harness/harness.yaml")).toBe(humanYaml);
     expect(show(sha, "agent/harness/rules.md")).toContain("lima");
+    expect(run.outputs["base-harness"]).toBe("merged");
     expect(double.state.pulls[0].body).toContain("changed while this run was going");
     expect(run.summary).toContain("changed while this run was going");
     // What the PR proposes was never measured: no success status on it.

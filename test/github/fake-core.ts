@@ -122,7 +122,7 @@ export function fakeCore(scenario: FakeScenario): ActionCore {
         outDir,
       };
     },
-    async gate({ configPath, baseHarnessDir, headHarnessDir, outDir }) {
+    async gate({ configPath, baseHarnessDir, headHarnessDir, headProjectRoot, outDir }) {
       if (scenario.gateThrows) throw new Error(scenario.gateThrows);
       const facts = await describe({ configPath });
       mkdirSync(outDir, { recursive: true });
@@ -132,6 +132,7 @@ export function fakeCore(scenario: FakeScenario): ActionCore {
           base: fileDigests(dirname(configPath)),
           head: fileDigests(headHarnessDir),
           headHarnessDir,
+          headProjectRoot: headProjectRoot ? fileDigests(headProjectRoot) : undefined,
         }),
       );
       const { config } = readConfig(configPath);

@@ -210,9 +210,14 @@ export class OpenApiValidator {
     }
     const content = entry.content as Record<string, unknown> | undefined;
     if (!content?.["application/json"]) {
-      return options.body === undefined
-        ? []
-        : [{ where, problem: "a body was sent for a response documented without one" }];
+      if (options.body === undefined) return [];
+      // Errors documented without a body still carry GitHub's generic one in reality.
+      if (status >= 400) {
+        const generic = status === 422 ? "validation-error" : "basic-error";
+        const problem = this.check(`gh#/components/schemas/${generic}`, options.body);
+        return problem ? [{ where, problem: `body ${problem}` }] : [];
+      }
+      return [{ where, problem: "a body was sent for a response documented without one" }];
     }
     const problem = this.check(`${pointer}/content/application~1json/schema`, options.body);
     return problem ? [{ where, problem: `body ${problem}` }] : [];
