@@ -47079,6 +47079,14 @@ function clip(text2, max) {
 function cell(text2, max = 200) {
   return clip(text2, max).replace(/\r?\n/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+function codeSpan(text2, max = 200) {
+  const flat = clip(text2, max).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  if (flat.trim() === "") return "` `";
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence2}`;
+}
 function fenced(text2, language = "") {
   const longest = Math.max(2, ...[...text2.matchAll(/`+/g)].map((match) => match[0].length));
   const fence2 = "`".repeat(longest + 1);
@@ -47115,10 +47123,7 @@ function flipTable(title, groups) {
   if (groups.length === 0) return `### ${title}
 
 No task flipped.`;
-  const list2 = (ids) => ids.length === 0 ? "\u2014" : cell(
-    ids.slice(0, 12).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : ""),
-    400
-  );
+  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 12).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : "");
   return [
     `### ${title}`,
     "",
@@ -49623,7 +49628,7 @@ function summarySection(result) {
 }
 function patternRows(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const examples = pattern.examples.map((example) => `\`${cell(example.taskId, 60)}\``).join(", ");
+    const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
     return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
   });
 }
