@@ -131,9 +131,10 @@ export function runEvaluations(options: {
   loaded: LoadedConfig;
   models: Models;
   budget: BudgetTracker;
-  adapter: AgentAdapter;
+  /** The adapter of every evaluation that does not bring its own. */
+  adapter?: AgentAdapter;
   progress?: ProgressSink;
-}): (use: { enforce: boolean; split: string }) => EvaluateFn {
+}): (use: { enforce: boolean; split: string; adapter?: AgentAdapter }) => EvaluateFn {
   const { loaded, models, budget } = options;
   const shared = {
     loaded,
@@ -147,11 +148,14 @@ export function runEvaluations(options: {
     budget,
     phases: progressPhases(options.progress),
   };
-  return ({ enforce, split }) =>
-    makeEvaluate({
+  return ({ enforce, split, adapter }) => {
+    const chosen = adapter ?? options.adapter;
+    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
+    return makeEvaluate({
       ...shared,
-      adapter: meterAdapter({ adapter: options.adapter, budget, enforce }),
+      adapter: meterAdapter({ adapter: chosen, budget, enforce }),
       enforce,
       split,
     });
+  };
 }

@@ -14,7 +14,11 @@ import type { Models } from "./run-context.js";
 /** Options of runGate. */
 export interface RunGateOptions {
   base: { harnessDir: string };
-  head: { harnessDir: string };
+  /**
+   * `projectRoot`: where the head harness runs as a project (a command harness's
+   * `ECDYSIS_PROJECT_ROOT`); the Action gives the PR's harness a root without the task files.
+   */
+  head: { harnessDir: string; projectRoot?: string };
   /** Loaded from the BASE branch: held-out tasks, scorer and thresholds never come from the PR under test. */
   loaded: LoadedConfig;
   outDir: string;
@@ -50,14 +54,25 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       budget,
       callCache: options.callCache ?? true,
     });
-    const evaluate = runEvaluations({
-      loaded,
-      models,
-      budget,
-      adapter: options.adapter ?? createAgentAdapter(loaded),
-    })({ enforce: false, split: "heldout" });
-    const baseRun = await evaluate({ tasks: heldout, harness: base, label: "gate: base" });
-    const headRun = await evaluate({ tasks: heldout, harness: head, label: "gate: head" });
+    const evaluations = runEvaluations({ loaded, models, budget });
+    // The head runs from its own project root when given (the Action's PR harness: a root
+    // without the base's task files); the base from the config's.
+    const evaluateFrom = (root: string) =>
+      evaluations({
+        enforce: false,
+        split: "heldout",
+        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }),
+      });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base",
+    });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head",
+    });
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
     await mkdir(options.outDir, { recursive: true });
     await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);

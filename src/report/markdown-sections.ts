@@ -4,6 +4,7 @@ import { refinementSummary } from "../refine/refinement-record.js";
 import {
   cell,
   clip,
+  codeSpan,
   compactJson,
   fenced,
   formatDelta,
@@ -36,9 +37,7 @@ export function summarySection(result: EvolveResult): string {
 
 function patternRows(iteration: IterationRecord): string[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const examples = pattern.examples
-      .map((example) => `\`${cell(example.taskId, 60)}\``)
-      .join(", ");
+    const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
     return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
   });
 }
