@@ -15,7 +15,7 @@ import {
   writeEvolveReports,
   writeGateReport,
 } from "../report/index.js";
-import type { ActionCore, EvolveOverrides, LlmOverrides } from "./action-core.js";
+import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engine.js";
 
 /**
  * Apply the Action's endpoint inputs to a loaded config: `base-url` switches the agent model to
@@ -61,7 +61,7 @@ function logProgress() {
 }
 
 /** The engine of src/config, src/eval, src/evolve and src/report behind the Action's port. */
-export function realCore(): ActionCore {
+export function realEngine(): ActionEngine {
   return {
     async describe({ configPath }) {
       const loaded = await loadConfig(configPath);

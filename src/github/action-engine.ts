@@ -86,9 +86,9 @@ export interface ConfigFacts {
 
 /**
  * The engine as the Action sees it: three verbs over the stages in src/config, src/eval,
- * src/evolve and src/report. The real one is `realCore()`; tests inject a fake through `run()`.
+ * src/evolve and src/report. The real one is `realEngine()`; tests inject a fake through `run()`.
  */
-export interface ActionCore {
+export interface ActionEngine {
   /** Facts of a config (harness folder, cache folder and keys), read before any run. */
   describe(options: { configPath: string }): Promise<ConfigFacts>;
   evolve(options: {
