@@ -65,7 +65,7 @@ export const evolveOutcomeSchema = z.object({
   acceptedEdits: z.array(acceptedEditViewSchema),
   /**
    * Accuracy over training time: one point per accepted step, in order. Empty when nothing was
-   * accepted or the result carries no per-iteration time.
+   * accepted.
    */
   trajectory: z.array(trajectoryPointSchema).default([]),
   /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */
