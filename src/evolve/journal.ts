@@ -4,8 +4,16 @@ import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { type BudgetTracker, emptySpend, type Spend } from "./budget.js";
 
+/**
+ * The shape of the stage outputs this code writes and replays. A journal of another format (an
+ * earlier Ecdysis: its diagnoses and refinements were other records) is refused, not replayed.
+ */
+export const journalFormat = 2;
+
 const headerSchema = z.object({
   type: z.literal("header"),
+  /** Absent in the first format. */
+  format: z.number().int().optional(),
   runKey: z.string(),
   configHash: z.string(),
   strategy: z.string(),
@@ -56,6 +64,7 @@ export class Journal {
       await mkdir(options.outDir, { recursive: true });
       const header = {
         type: "header",
+        format: journalFormat,
         runKey: options.runKey,
         configHash: options.configHash,
         strategy: options.strategy,
@@ -68,6 +77,13 @@ export class Journal {
         throw new InputError(file, "is not an Ecdysis run journal; choose another --out folder", {
           line: 1,
         });
+      const format = header.data.format ?? 1;
+      if (format !== journalFormat)
+        throw new InputError(
+          file,
+          `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
+          { line: 1 },
+        );
       if (header.data.runKey !== options.runKey) {
         throw new InputError(
           file,
