@@ -6,7 +6,7 @@ import type { RememberedProposal } from "./memory.js";
 import { scoreOf } from "./records.js";
 import type { IterationRecord, StopReason } from "./result-schema.js";
 import type { RunContext } from "./run-context.js";
-import type { LoopState, LoopStep, Proposal, StrategyRun } from "./strategy.js";
+import type { LoopState, LoopStep, Observation, Proposal, StrategyRun } from "./strategy.js";
 
 /** What a strategy's loop ends with. */
 export interface LoopOutcome {
@@ -46,7 +46,7 @@ export async function runLoop(options: {
       if (stop) return end(stop);
       const proposal = await run.propose(state, index);
       if (proposal.kind === "stop") {
-        iterations.push(iterationRecord({ proposal, context }));
+        iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
       }
       const evidence =
@@ -56,7 +56,7 @@ export async function runLoop(options: {
           ? decide(evidence.stages)
           : { accepted: false, reason: proposal.reason };
       const step: LoopStep = { proposal, evidence, verdict };
-      iterations.push(iterationRecord({ proposal, step, context }));
+      iterations.push(decidedRecord(step, context));
       state = run.next(state, step);
     }
   } catch (error) {
@@ -78,55 +78,62 @@ function stopBefore(options: {
   return exhausted ? `budget:${exhausted.resource}` : undefined;
 }
 
-/** The iteration record of one proposal, written once, when it is decided. */
-function iterationRecord(options: {
-  proposal: Proposal;
-  step?: LoopStep;
-  context: RunContext;
-}): IterationRecord {
-  const { proposal, step } = options;
-  const { seen } = proposal;
-  const score = scoreOf(seen.batch.run.result);
+/** The part of an iteration record every proposal has: what it saw. */
+function observed(seen: Observation, context: RunContext) {
   const diagnosis = seen.diagnosis && {
     patterns: seen.diagnosis.patterns,
     evidenceCount: seen.diagnosis.evidence.length,
     stats: seen.diagnosis.stats,
   };
-  const common = {
+  return {
     index: seen.index,
     parentHash: seen.parent.hash,
-    batch: { taskIds: seen.batch.tasks.map((task) => task.id), score },
+    batch: {
+      taskIds: seen.batch.tasks.map((task) => task.id),
+      score: scoreOf(seen.batch.run.result),
+    },
     ...(diagnosis ? { diagnosis } : {}),
-    elapsedMs: options.context.elapsedMs(),
+    elapsedMs: context.elapsedMs(),
     traces: seen.traces,
   };
-  if (proposal.kind === "stop" || !step)
-    return {
-      ...common,
-      applied: [],
-      guardRejections: [],
-      evidence: [],
-      verdict: "stopped",
-      reason: proposal.kind === "stop" ? proposal.reason : "",
-      accuracyAfter: score.accuracy,
-    };
-  const { verdict, evidence } = step;
+}
+
+/** The record of a proposal that stopped the loop. */
+function stoppedRecord(
+  proposal: Extract<Proposal, { kind: "stop" }>,
+  context: RunContext,
+): IterationRecord {
+  const seen = observed(proposal.seen, context);
+  return {
+    ...seen,
+    applied: [],
+    guardRejections: [],
+    evidence: [],
+    verdict: "stopped",
+    reason: proposal.reason,
+    accuracyAfter: seen.batch.score.accuracy,
+  };
+}
+
+/** The record of a decided proposal, written once. */
+function decidedRecord(step: LoopStep, context: RunContext): IterationRecord {
+  const { proposal, verdict, evidence } = step;
+  const seen = observed(proposal.seen, context);
   const candidateHash =
     proposal.kind === "candidate"
       ? (lastCandidateHash(evidence.stages) ?? proposal.candidate.hash)
       : undefined;
+  const accepted = verdict.accepted ? evidence.candidates.get(verdict.candidateHash) : undefined;
   return {
-    ...common,
+    ...seen,
     ...(candidateHash ? { candidateHash } : {}),
     refinement: proposal.refinement,
-    applied: verdict.accepted
-      ? (evidence.candidates.get(verdict.candidateHash)?.kept ?? proposal.guarded.applied)
-      : proposal.guarded.applied,
+    applied: accepted?.kept ?? proposal.guarded.applied,
     guardRejections: proposal.guarded.guardRejections,
     evidence: evidence.stages,
     verdict: verdict.accepted ? "accepted" : "rejected",
     reason: verdict.reason,
-    accuracyAfter: verdict.accepted ? verdict.accuracy : score.accuracy,
+    accuracyAfter: verdict.accepted ? verdict.accuracy : seen.batch.score.accuracy,
   };
 }
 
