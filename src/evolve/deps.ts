@@ -126,6 +126,7 @@ export interface GuardContextLike {
   protectedPaths: string[];
   forbiddenStrings: string[];
   forbiddenInputs: string[];
+  secretValues?: string[];
   maxFileBytes?: number;
   maxEditBytes?: number;
 }
