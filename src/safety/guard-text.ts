@@ -40,3 +40,12 @@ export function escapeInvisible(text: string): string {
     (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
   );
 }
+
+/**
+ * `text` as two task texts are compared for identity: guard-normalised, case-folded, every run
+ * of whitespace one space, trimmed. Two inputs that differ only in case, spacing, fullwidth
+ * forms or invisible characters are the same input.
+ */
+export function comparableText(text: string): string {
+  return guardText(text).toLowerCase().replace(/\s+/g, " ").trim();
+}

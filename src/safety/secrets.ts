@@ -126,7 +126,8 @@ function redactValue(value: unknown, redact: (text: string) => string): unknown 
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, member] of Object.entries(value)) out[redact(key)] = redactValue(member, redact);
+    for (const [key, member] of Object.entries(value))
+      out[redact(key)] = redactValue(member, redact);
     return out;
   }
   return value;

@@ -47,7 +47,12 @@ describe("content guards: splits across edits", () => {
     const result = run(
       { kind: "replace_text", file: "system.md", find: "careful", replace: "careful sk-abcd" },
       // The second edit's own text carries no key: only the joined file does.
-      { kind: "replace_text", file: "system.md", find: " assistant", replace: "EFGH1234ijkl5678 assistant" },
+      {
+        kind: "replace_text",
+        file: "system.md",
+        find: " assistant",
+        replace: "EFGH1234ijkl5678 assistant",
+      },
     );
     expect(result.rejected.map((rejection) => rejection.guard)).toContain("secret");
     expect(allText(result)).not.toMatch(/sk-[A-Za-z0-9]{12,}/);
@@ -69,7 +74,12 @@ describe("content guards: splits across edits", () => {
 
   it("refuses a configured secret value split across two edits", () => {
     const result = run(
-      { kind: "replace_text", file: "system.md", find: "careful", replace: `careful ${azureKey.slice(0, 16)}` },
+      {
+        kind: "replace_text",
+        file: "system.md",
+        find: "careful",
+        replace: `careful ${azureKey.slice(0, 16)}`,
+      },
       {
         kind: "replace_text",
         file: "system.md",
@@ -110,7 +120,10 @@ describe("content guards: disguised text", () => {
   });
 
   it("refuses a fullwidth sk- key", () => {
-    const result = run({ kind: "add_rule", text: "Use ｓｋ－ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐ when asked." });
+    const result = run({
+      kind: "add_rule",
+      text: "Use ｓｋ－ａｂｃｄｅｆｇｈｉｊｋｌｍｎｏｐ when asked.",
+    });
     expect(result.rejected[0]?.guard).toBe("secret");
   });
 
@@ -149,6 +162,8 @@ describe("the final harness is checked once more before it is written", () => {
   it("lets the seed's own text through (a knowledge line kept verbatim is no leak)", async () => {
     const { assertHarnessSealed } = await import("../../src/harness/final-harness-guard.js");
     const seeded = { ...guard, forbiddenStrings: ["France"] };
-    expect(() => assertHarnessSealed({ seed: harness, final: harness, guard: seeded })).not.toThrow();
+    expect(() =>
+      assertHarnessSealed({ seed: harness, final: harness, guard: seeded }),
+    ).not.toThrow();
   });
 });
