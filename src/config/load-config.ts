@@ -58,9 +58,8 @@ function fieldLines(located: LocatedYaml): Record<string, number> {
       if (line !== undefined) lines[dottedPath(path)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
-    if (Array.isArray(value))
-      value.forEach((item, index) => visit(item, [...path, index], depth + 1));
-    else for (const [key, item] of Object.entries(value)) visit(item, [...path, key], depth + 1);
+    const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, item] of entries) visit(item, [...path, key], depth + 1);
   };
   visit(located.value, [], 0);
   return lines;
@@ -90,8 +89,8 @@ function checkValueSizes(input: {
       );
     }
     if (value === null || typeof value !== "object") return;
-    if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...path, index]));
-    else for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+    const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, item] of entries) visit(item, [...path, key]);
   };
   visit(input.value, []);
 }

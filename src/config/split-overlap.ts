@@ -32,11 +32,11 @@ export function checkSplitOverlap(input: {
   }
   const where = (task: Task, index: number, file: string) =>
     `${taskOrigin(task)?.file ?? file} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
-  train.tasks.forEach((task, index) => {
+  for (const task of train.tasks) {
     const sameId = byId.get(task.id);
     const sameInput = sameId ? undefined : byInput.get(comparableText(task.input));
     const other = sameId ?? sameInput;
-    if (!other) return;
+    if (!other) continue;
     const otherIndex = heldout.tasks.indexOf(other);
     const what = sameId
       ? `task '${task.id}' has the same id as the held-out task on ${where(other, otherIndex, heldout.file)}`
@@ -46,7 +46,7 @@ export function checkSplitOverlap(input: {
       `${what}; a task may be in one split only (the refiner would see a held-out task): remove it from one of the files`,
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" },
     );
-  });
+  }
 }
 
 /**

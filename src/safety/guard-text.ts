@@ -7,14 +7,49 @@
  */
 
 /**
- * Characters that render as nothing (or only reorder what is around them): soft hyphen,
- * combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer inherent vowels, Mongolian
- * vowel separator and free variation selectors, zero-width space/joiners and direction marks,
- * bidi embeddings/overrides/isolates, word joiner and invisible operators, variation selectors,
- * the BOM, the Unicode tag block and the supplementary variation selectors.
+ * Code-point ranges of the characters that render as nothing (or only reorder what is around
+ * them): soft hyphen, combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer
+ * inherent vowels, Mongolian vowel separator and free variation selectors, zero-width
+ * space/joiners and direction marks, bidi embeddings/overrides/isolates, word joiner and
+ * invisible operators, variation selectors, the BOM, the Unicode tag block and the
+ * supplementary variation selectors.
  */
-export const invisibleCharacterPattern =
-  /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+export const invisibleRanges: readonly (readonly [number, number])[] = [
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+
+/** Control characters a message shows escaped (C0 but tab and line feed, DEL, C1, U+2028/9). */
+const controlRanges: readonly (readonly [number, number])[] = [
+  [0x00, 0x08],
+  [0x0b, 0x1f],
+  [0x7f, 0x9f],
+  [0x2028, 0x2029],
+];
+
+/** A global, Unicode-aware character class over code-point ranges. */
+function rangeClass(ranges: readonly (readonly [number, number])[]): RegExp {
+  const hex = (point: number) => `\\u{${point.toString(16)}}`;
+  const body = ranges.map(([low, high]) => (low === high ? hex(low) : `${hex(low)}-${hex(high)}`));
+  return new RegExp(`[${body.join("")}]`, "gu");
+}
+
+/** Matches every invisible character (see `invisibleRanges`). */
+export const invisibleCharacterPattern = rangeClass(invisibleRanges);
+const escapedPattern = rangeClass([...controlRanges, ...invisibleRanges]);
 
 /** `text` with the invisible characters removed (nothing else changed). */
 export function stripInvisible(text: string): string {
@@ -36,7 +71,7 @@ export function guardText(text: string): string {
  */
 export function escapeInvisible(text: string): string {
   return text.replace(
-    /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u2028\u2029]|[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180F\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFE00-\uFE0F\uFEFF\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu,
+    escapedPattern,
     (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`,
   );
 }
