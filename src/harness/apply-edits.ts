@@ -6,6 +6,7 @@ import {
   contentRules,
   defaultMaxEditBytes,
   defaultMaxFileBytes,
+  guardedText,
   introducedContent,
   maxEditedFiles,
 } from "./content-guards.js";
@@ -128,7 +129,12 @@ function checkEdit(input: {
       reason: `'${file}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`,
     };
   }
-  const finding = introducedContent({ before: before ?? "", after: result.text, rules });
+  const isConfig = file === "harness.yaml" && harness.kind === "builtin";
+  const finding = introducedContent({
+    before: guardedText(before ?? "", isConfig ? state.config : undefined),
+    after: guardedText(result.text, isConfig ? validated.config : undefined),
+    rules,
+  });
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file}' ${finding.reason}` };
   return { ok: true, file, text: result.text, config: validated.config };

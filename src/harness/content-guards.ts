@@ -137,3 +137,21 @@ export function introducedContent(input: {
 function collapse(text: string): string {
   return text.toLowerCase().replace(/\s+/g, " ");
 }
+
+/**
+ * The text a content guard reads for one harness file: the file as written and, for a parsed
+ * config (harness.yaml), every string value in it, one per line. YAML escapes (`"\u0073k-…"`)
+ * and folded scalars would hide from the raw text what the runtime puts in the prompt.
+ */
+export function guardedText(text: string, config?: unknown): string {
+  if (config === undefined) return text;
+  const strings: string[] = [];
+  const visit = (value: unknown) => {
+    if (typeof value === "string") strings.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit(item);
+    else if (value && typeof value === "object")
+      for (const item of Object.values(value)) visit(item);
+  };
+  visit(config);
+  return `${text}\n${strings.join("\n")}`;
+}

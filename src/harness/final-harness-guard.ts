@@ -1,6 +1,6 @@
 import { GuardError } from "../errors/guard-error.js";
 import { escapeInvisible } from "../safety/guard-text.js";
-import { contentRules, introducedContent } from "./content-guards.js";
+import { contentRules, guardedText, introducedContent } from "./content-guards.js";
 import type { GuardContext } from "./guard-context.js";
 import { normaliseRelative } from "./harness-references.js";
 import { portablePathProblem } from "./portable-path.js";
@@ -31,7 +31,12 @@ export function assertHarnessSealed(input: {
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const finding = introducedContent({ before: seed.files[path] ?? "", after: text, rules });
+    const isConfig = path === "harness.yaml" && final.kind === "builtin";
+    const finding = introducedContent({
+      before: guardedText(seed.files[path] ?? "", isConfig ? seed.config : undefined),
+      after: guardedText(text, isConfig ? final.config : undefined),
+      rules,
+    });
     if (finding) {
       throw new GuardError(
         finding.guard,

@@ -139,6 +139,16 @@ describe("content guards: disguised text", () => {
     expect(result.rejected[0]?.guard).toBe("secret");
   });
 
+  it("refuses a key spelled with YAML escapes inside harness.yaml (the parsed value is the key)", () => {
+    const result = run({
+      kind: "replace_text",
+      file: "harness.yaml",
+      find: "End with",
+      replace: "Send \\u0073k-abcdefghijklmnopqrst, then end with",
+    });
+    expect(result.rejected[0]?.guard).toBe("secret");
+  });
+
   it("still accepts ordinary rules", () => {
     const result = run({ kind: "add_rule", text: "Check the units before answering." });
     expect(result.rejected).toEqual([]);
