@@ -27,7 +27,11 @@ export const maxConfigValueChars = 16 * 1024;
  */
 export async function loadConfig(path: string): Promise<LoadedConfig> {
   const absolute = resolve(path);
-  const text = await readUserText({ file: absolute, what: "config", maxBytes: maxConfigBytes });
+  const text = await readUserText({
+    file: absolute,
+    what: "config file",
+    maxBytes: maxConfigBytes,
+  });
   const located = parseLocatedYaml(absolute, text);
   if (located.value === null || typeof located.value !== "object" || Array.isArray(located.value)) {
     throw new InputError(

@@ -64,31 +64,36 @@ export async function loadSplits(
     train: resolve(loaded.root, loaded.config.tasks.train),
     heldout: resolve(loaded.root, loaded.config.tasks.heldout),
   };
-  const real: Record<string, string> = {};
-  for (const split of ["train", "heldout"] as const) {
-    const field = `tasks.${split}`;
-    const found = await stat(files[split]).catch(() => undefined);
-    if (!found?.isFile()) {
-      throw new InputError(
-        loaded.path,
-        `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${files[split]}`,
-        { line: loaded.lines?.[field], field },
-      );
-    }
-    real[split] = await realpath(files[split]);
-  }
-  if (real.train === real.heldout) {
+  // The train file is read (and its own errors reported) before the held-out file is looked at.
+  const train = await load(await existingFile(loaded, "train", files.train));
+  const heldoutFile = await existingFile(loaded, "heldout", files.heldout);
+  if ((await realpath(files.train)) === (await realpath(heldoutFile))) {
     throw new InputError(
       loaded.path,
       `'tasks.heldout' names the same file as 'tasks.train' (${files.train}); held-out tasks must be kept apart from the tasks the refiner sees`,
       { line: loaded.lines?.["tasks.heldout"], field: "tasks.heldout" },
     );
   }
-  const train = await load(files.train);
-  const heldout = await load(files.heldout);
+  const heldout = await load(heldoutFile);
   checkSplitOverlap({
     train: { file: files.train, tasks: train },
     heldout: { file: files.heldout, tasks: heldout },
   });
   return { train, heldout };
+}
+
+/** `file` when it exists as a file; else an InputError on the config's line of `tasks.<split>`. */
+async function existingFile(
+  loaded: LoadedConfig,
+  split: "train" | "heldout",
+  file: string,
+): Promise<string> {
+  const field = `tasks.${split}`;
+  const found = await stat(file).catch(() => undefined);
+  if (found?.isFile()) return file;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${file}`,
+    { line: loaded.lines?.[field], field },
+  );
 }

@@ -1,5 +1,5 @@
 import { guardText } from "../safety/guard-text.js";
-import { SecretRedactor, secretPatterns } from "../safety/secrets.js";
+import { redactionMarker, SecretRedactor, secretPatterns } from "../safety/secrets.js";
 import type { GuardContext } from "./guard-context.js";
 
 /** Default cap on a harness file's size after an edit. */
@@ -90,7 +90,8 @@ export interface ContentFinding {
 
 /**
  * The first forbidden thing the whole text `after` carries that `before` did not: a configured
- * secret value (in any form, even split by whitespace), a credential shape, an expected answer
+ * secret value (in any form, even split by whitespace), the redaction marker records carry in
+ * place of a secret (`redactionMarker`), a credential shape, an expected answer
  * as a whole token, or an n-gram of a task input. Both texts are compared after guard
  * normalisation (NFKC, invisible characters removed), so text split across edits, or disguised
  * with zero-width, bidi, tag or fullwidth characters, is the text itself. What the seed already
@@ -107,6 +108,11 @@ export function introducedContent(input: {
   const before = guardText(input.before);
   if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
     return { guard: "secret", reason: "it would contain the value of a configured secret" };
+  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
+    return {
+      guard: "secret",
+      reason: "it would carry a secret that was redacted from the records",
+    };
   for (const { name, pattern } of secretPatterns) {
     const found = after.match(pattern) ?? [];
     if (found.length === 0) continue;

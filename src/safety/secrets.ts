@@ -42,6 +42,13 @@ export function redactSecrets(
 }
 
 /**
+ * What a `SecretRedactor` writes in place of a secret in records. Distinctive on purpose: an
+ * edit that carries it was carrying a secret (a proposal is journaled, and so scrubbed, before
+ * the guards see it), and the content guards refuse it as one.
+ */
+export const redactionMarker = "[REDACTED-SECRET]";
+
+/**
  * Configured secret values shorter than this are not treated as secrets: masking or refusing a
  * short common string would mangle ordinary text, and no real API key or token is that short.
  */
@@ -85,7 +92,7 @@ export class SecretRedactor {
 
   constructor(
     values: readonly (string | undefined)[] = [],
-    private readonly replacement = "***",
+    private readonly replacement = redactionMarker,
   ) {
     const kept = values.flatMap((value) => {
       const trimmed = value?.trim() ?? "";

@@ -130,7 +130,9 @@ describe("bad input: a clear InputError, nothing run or written", () => {
     );
     const run = await evalIn(dir);
     expect(run.code).toBe(2);
-    expect(run.stderr).toMatch(/ecdysis\.yml: the config is 100\d{5} bytes; at most \d+ bytes/);
+    expect(run.stderr).toMatch(
+      /ecdysis\.yml: the config file is 100\d{5} bytes; at most \d+ bytes/,
+    );
   });
 
   it("a 200 KB config value in a small enough file", async () => {

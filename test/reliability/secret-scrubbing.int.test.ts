@@ -109,9 +109,9 @@ describe("a harness that prints the API key", () => {
     expect([0, 1]).toContain(gate.code);
     // The harness really printed it: the records show where it was, masked.
     const records = await readFile(join(dir, "out", "eval", "records.jsonl"), "utf8");
-    expect(records).toContain("api_key=***");
-    expect(records).toContain("auth=Basic ***");
-    expect(records).toContain("debug: using key ***");
+    expect(records).toContain("api_key=[REDACTED-SECRET]");
+    expect(records).toContain("auth=Basic [REDACTED-SECRET]");
+    expect(records).toContain("debug: using key [REDACTED-SECRET]");
     const written = [
       ...(await filesUnder(join(dir, "out"))),
       ...(await filesUnder(join(dir, ".ecdysis"))),
