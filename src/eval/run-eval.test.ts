@@ -16,7 +16,11 @@ describe("runEval", () => {
       'process.stdin.resume();process.stdin.on("end",()=>process.stdout.write(JSON.stringify({output:"Answer: "+process.env.ECDYSIS_PROJECT_ROOT})));\n',
     );
     await writeFile(
-      join(root, "tasks.jsonl"),
+      join(root, "train.jsonl"),
+      `${JSON.stringify({ id: "t0", input: "where are you?", expected: root })}\n`,
+    );
+    await writeFile(
+      join(root, "heldout.jsonl"),
       `${JSON.stringify({ id: "t1", input: "where?", expected: root })}\n`,
     );
     await writeFile(
@@ -24,7 +28,7 @@ describe("runEval", () => {
       [
         "model: { provider: openai, baseUrl: http://127.0.0.1:9/v1, model: m }",
         `harness: { kind: command, dir: agent, editable: [agent.js], command: [${JSON.stringify(process.execPath)}, agent.js] }`,
-        "tasks: { train: tasks.jsonl, heldout: tasks.jsonl }",
+        "tasks: { train: train.jsonl, heldout: heldout.jsonl }",
         "",
       ].join("\n"),
     );

@@ -9,7 +9,8 @@ import { rolloutParams } from "../eval/rollout-params.js";
 import { scorerForTasks } from "../eval/scorers/create-scorer.js";
 import type { Scorer } from "../eval/scorers/scorer.js";
 import { withCallCache } from "../llm/call-cache.js";
-import type { ChatProvider } from "../llm/types.js";
+import type { ChatProvider, ChatResponse } from "../llm/types.js";
+import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
 import { meterAdapter, meterProvider } from "./meter.js";
 import type { EvaluateFn, Models } from "./run-context.js";
@@ -23,11 +24,13 @@ export function wrapModels(options: {
   loaded: LoadedConfig;
   budget: BudgetTracker;
   callCache: boolean;
+  /** Scrubs what the call cache stores. */
+  redactor?: SecretRedactor;
 }): Models {
   const { models, loaded, budget } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
-    options.callCache ? withCallCache(provider, dir) : provider;
+    options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
     refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
@@ -35,6 +38,11 @@ export function wrapModels(options: {
       ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
       : undefined,
   };
+}
+
+/** The call cache's scrub of what it stores, from the run's redactor. */
+function redactResponses(redactor: SecretRedactor | undefined) {
+  return redactor && { redact: (response: ChatResponse) => redactor.json(response) };
 }
 
 /** Hands out one progress sink per evaluation (see `progressPhases`). */
@@ -84,6 +92,8 @@ export function makeEvaluate(options: {
   /** One per run, shared by every evaluation of it (they may run concurrently). */
   phases?: ProgressPhases;
   split: string;
+  /** The run's secrets, scrubbed from every trace. */
+  redactor?: SecretRedactor;
 }): EvaluateFn {
   const { loaded, models, budget } = options;
   return async (request) => {
@@ -112,6 +122,7 @@ export function makeEvaluate(options: {
         split: options.split,
         label: request.label,
         onRecord: request.onRecord,
+        redactor: options.redactor,
       });
     } catch (error) {
       throw (options.enforce ? budget.exceeded() : undefined) ?? error;
@@ -134,6 +145,8 @@ export function runEvaluations(options: {
   /** The adapter of every evaluation that does not bring its own. */
   adapter?: AgentAdapter;
   progress?: ProgressSink;
+  /** The run's secrets, scrubbed from every trace. */
+  redactor?: SecretRedactor;
 }): (use: { enforce: boolean; split: string; adapter?: AgentAdapter }) => EvaluateFn {
   const { loaded, models, budget } = options;
   const shared = {
@@ -147,6 +160,7 @@ export function runEvaluations(options: {
     }),
     budget,
     phases: progressPhases(options.progress),
+    redactor: options.redactor,
   };
   return ({ enforce, split, adapter }) => {
     const chosen = adapter ?? options.adapter;

@@ -3,9 +3,11 @@ import path from "node:path";
 import { createAgentAdapter } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
-import { loadTasks } from "../config/load-tasks.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
 import { openModels } from "../eval/open-models.js";
 import { loadHarness } from "../harness/load-harness.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { compareGate, type GateResult } from "./gate-result.js";
@@ -26,11 +28,17 @@ export interface RunGateOptions {
   /** The agent adapter; by default the config's (`createAgentAdapter`). */
   adapter?: AgentAdapter;
   callCache?: boolean;
+  /** Secret values besides the configured ones, scrubbed from what the gate writes. */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
  * The held-out gate for any harness change: evaluates base and head on the base's held-out
  * split, compares them pairwise, and writes gate.json (its callers render gate.md from it).
+ * Both task files are read first: overlapping splits are refused before any rollout. What it
+ * writes and returns is scrubbed of the run's secrets.
  */
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
@@ -43,7 +51,11 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     });
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
-  const heldout = await loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const { heldout } = await loadSplits(loaded);
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
   const opened = options.models ? undefined : await openModels(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
@@ -53,8 +65,9 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       loaded,
       budget,
       callCache: options.callCache ?? true,
+      redactor,
     });
-    const evaluations = runEvaluations({ loaded, models, budget });
+    const evaluations = runEvaluations({ loaded, models, budget, redactor });
     // The head runs from its own project root when given (the Action's PR harness: a root
     // without the base's task files); the base from the config's.
     const evaluateFrom = (root: string) =>
@@ -73,9 +86,10 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       harness: head,
       label: "gate: head",
     });
-    const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config.gate }));
     await mkdir(options.outDir, { recursive: true });
-    await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);
+    const json = `${JSON.stringify(result, null, 2)}\n`;
+    await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
     return result;
   } finally {
     await opened?.close();

@@ -4,17 +4,21 @@ import path from "node:path";
 import { createAgentAdapter } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
-import { loadTasks } from "../config/load-tasks.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
+import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { writeHarness } from "../harness/write-harness.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
+import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import { scoreOf } from "./records.js";
@@ -48,12 +52,20 @@ export interface RunEvolveOptions {
   speedups?: boolean;
   /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
   afterStage?: (stage: string) => void;
+  /**
+   * Secret values besides the configured ones (`configuredSecrets`: API keys named by
+   * `apiKeyEnv`, the GitHub token), e.g. an Action input: forbidden in edits, scrubbed from records.
+   */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
 interface OpenRun {
   journal: Journal;
   budget: BudgetTracker;
+  redactor: SecretRedactor;
   seed: LoadedHarness;
   heldout: RunContext["train"];
   context: RunContext;
@@ -73,6 +85,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
   const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
+  // Inputs first: a bad or overlapping split is refused before the journal is written.
+  const inputs = await loadInputs(loaded);
   const journal = await Journal.open({
     outDir: options.outDir,
     runKey: sha256(`${loaded.hash}\n${strategy.name}`),
@@ -80,13 +98,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     strategy: strategy.name,
     budget,
     afterStage: options.afterStage,
+    redact: (value) => redactor.json(value),
   });
-  // Bad task or harness files fail here, before any model is opened.
-  const inputs = await loadInputs(loaded);
   const opened = options.models ? undefined : await openModels(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, models, inputs });
+    const run = openRun({ options, journal, budget, redactor, models, inputs });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -97,15 +114,17 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     const training = budget.snapshot();
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run, outcome, samples });
-    const result = evolveResult({ loaded, strategy, run, outcome, measured, training });
-    await writeOutputs({ outDir: options.outDir, result, finalHarness: outcome.finalHarness });
+    const result = redactor.json(
+      evolveResult({ loaded, strategy, run, outcome, measured, training }),
+    );
+    await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
   } finally {
     await opened?.close();
   }
 }
 
-/** The seed harness and both task splits of a config. */
+/** The seed harness and both task splits of a config (checked disjoint). */
 async function loadInputs(loaded: LoadedConfig) {
   const { config } = loaded;
   const seed = await loadHarness({
@@ -113,8 +132,7 @@ async function loadInputs(loaded: LoadedConfig) {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const train = await loadTasks(path.resolve(loaded.root, config.tasks.train));
-  const heldout = await loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const { train, heldout } = await loadSplits(loaded);
   return { seed, train, heldout };
 }
 
@@ -122,31 +140,43 @@ function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
   budget: BudgetTracker;
+  redactor: SecretRedactor;
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
 }): OpenRun {
-  const { options, journal, budget } = input;
+  const { options, journal, budget, redactor } = input;
   const { loaded } = options;
   const { config } = loaded;
   const { seed, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({ models: input.models, loaded, budget, callCache });
+  const models = wrapModels({ models: input.models, loaded, budget, callCache, redactor });
   const evaluations = runEvaluations({
     loaded,
     models,
     budget,
     adapter: options.adapter ?? createAgentAdapter(loaded),
     progress: options.progress,
+    redactor,
   });
   const background: Promise<unknown>[] = [];
   const context: RunContext = {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: buildGuardContext({ loaded, train, heldout }),
-    models,
-    stages: options.stages ?? realStages,
-    evaluate: evaluations({ enforce: true, split: "train" }),
+    guard: {
+      ...buildGuardContext({ loaded, train, heldout }),
+      secretValues: [...redactor.values],
+    },
+    // The strategy's view: every role call and stage door checked against the held-out split
+    // (the LLM judge of the evaluations keeps the unsealed refiner).
+    ...sealHeldout({
+      stages: options.stages ?? realStages,
+      models,
+      evaluate: evaluations({ enforce: true, split: "train" }),
+      train,
+      heldout,
+      seedHarness: seed,
+    }),
     stage: (name, work) => journal.stage(name, work),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: (start) => {
@@ -158,16 +188,9 @@ function openRun(input: {
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs,
   };
-  return {
-    journal,
-    budget,
-    seed,
-    heldout,
-    context,
-    // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
-    measure: (split) => evaluations({ enforce: false, split }),
-    background,
-  };
+  // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
+  const measure = (split: string) => evaluations({ enforce: false, split });
+  return { journal, budget, redactor, seed, heldout, context, measure, background };
 }
 
 /**
@@ -263,16 +286,25 @@ function evolveResult(input: {
   });
 }
 
+/**
+ * Writes the run's outputs. The final harness goes through the content and path guards once
+ * more (`assertHarnessSealed`) before anything is written — the Action commits and pushes what
+ * lands here — and every text written is scrubbed of the run's secrets.
+ */
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
+  run: OpenRun;
   finalHarness: LoadedHarness;
 }): Promise<void> {
-  const { outDir, result } = options;
+  const { outDir, result, run } = options;
+  assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
+  const write = (name: string, text: string) =>
+    writeFile(path.join(outDir, name), run.redactor.text(text));
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await writeFile(path.join(outDir, "harness.patch"), result.harness.patch);
-  await writeFile(path.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await write("harness.patch", result.harness.patch);
+  await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
 }
 
 function sha256(text: string): string {
