@@ -1,6 +1,6 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
 import { helpsAlone } from "../acceptance.js";
-import type { EvidenceStage, PrunedChange } from "../evidence.js";
+import { type EvidenceStage, type PrunedChange, prunedChangesOf } from "../evidence.js";
 import { editsSummary, type RememberedProposal, rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import { withSpeedups } from "../speed/index.js";
@@ -47,11 +47,7 @@ function remembered(step: LoopStep, parentHash: string): RememberedProposal[] {
   const { proposal, evidence, verdict } = step;
   const out = fromStages(evidence.stages, { proposal, parentHash });
   if (verdict.accepted) return out;
-  const pruned = new Set(
-    evidence.stages.flatMap((stage) =>
-      stage.stage === "pruned" && !stage.undone ? stage.changes.flatMap((c) => c.edits) : [],
-    ),
-  );
+  const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
   // A refused proposal was never tried: nothing of it is an edit set to drop unvalidated later.
   const rest =
     proposal.kind === "candidate"
