@@ -8,7 +8,7 @@ import type { ProgressSink } from "./progress.js";
 import { promisePool } from "./promise-pool.js";
 import type { RolloutCache } from "./rollout-cache.js";
 import { rolloutKey } from "./rollout-key.js";
-import { failed, type Scorer } from "./scorers/scorer.js";
+import type { Scorer } from "./scorers/scorer.js";
 import type { EvalResult, RolloutRecord, Verdict } from "./types.js";
 
 /** Options of `evaluate` (see docs/stage-interfaces.md). */
@@ -34,13 +34,29 @@ export interface EvaluateOptions {
   clock?: { now(): number };
   /** Called with each record as soon as it is scored (cached or not); must not throw. */
   onRecord?: (record: RolloutRecord) => void;
+  /** Share of the rollouts that may fail to reach the model before the evaluation stops. */
+  maxInfraErrorShare?: number;
 }
+
+/**
+ * Default share of a batch's rollouts that may fail to reach the model before the evaluation
+ * stops: above it the accuracy would say more about the endpoint than about the harness.
+ */
+export const defaultMaxInfraErrorShare = 0.1;
+
+/** A rollout that did not reach the model: counted, never scored, cached or handed on. */
+const infraFailure = Symbol("infra-failure");
+type Outcome = RolloutRecord | { [infraFailure]: string };
 
 /**
  * Runs every task × sample of a batch under one harness, concurrently, through the rollout
  * cache; scores, folds samples by majority and summarises. A rollout whose LLM transport failed
- * is recorded (`llm-error` event, verdict `infra-error`) and not cached; when more than half of
- * the rollouts fail that way the evaluation aborts with a TransportError.
+ * (an `llm-error` in its trace, a judge that could not be reached) is an infrastructure error:
+ * it is not scored, not cached, not returned among the records (so nothing diagnoses it) and
+ * its task counts only through the samples that reached the model; the result says how many
+ * there were (`infraErrors`). When they exceed `maxInfraErrorShare` of the batch (at least one
+ * is tolerated), or the endpoint refuses the key, quota or model, the evaluation stops with a
+ * TransportError that says why.
  */
 export async function evaluate(
   options: EvaluateOptions,
@@ -54,6 +70,10 @@ export async function evaluate(
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset })),
   );
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.maxInfraErrorShare ?? defaultMaxInfraErrorShare) * jobs.length),
+  );
   const controller = new AbortController();
   const stop = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stop, { once: true });
@@ -61,10 +81,14 @@ export async function evaluate(
   const cost = emptyCost();
   let done = 0;
   let passed = 0;
-  let infraFailures = 0;
+  let infraErrors = 0;
+  const abortWith = (error: TransportError): never => {
+    controller.abort(error);
+    throw error;
+  };
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const records = await promisePool({
+    const outcomes = await promisePool<(typeof jobs)[number], Outcome>({
       items: jobs,
       concurrency: options.concurrency,
       work: async ({ task, sampleIndex }) => {
@@ -76,63 +100,39 @@ export async function evaluate(
           params,
           sampleIndex,
         });
-        const scorer = options.scorer(task);
-        const hit = await options.cache?.get(key);
-        let record: RolloutRecord;
-        if (hit) {
-          // Re-score: the cache keys the rollout, not the scorer, so a changed scorer still applies.
-          const verdict = await scorer.score(task, { answer: hit.answer, output: hit.output });
-          record = { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
-          cost.cachedRollouts += 1;
-        } else {
-          const runStarted = clock.now();
-          const trace = await runRollout({ options, task, sampleIndex, signal: controller.signal });
-          controller.signal.throwIfAborted();
-          const infra = trace.events.some((event) => event.kind === "llm-error");
-          const verdict: Verdict = infra
-            ? failed("infra-error")
-            : await scorer.score(task, { answer: trace.answer, output: trace.output });
-          record = {
-            key,
-            taskId: task.id,
-            category: task.category,
-            harnessHash: options.harness.hash,
-            model,
-            sampleIndex,
-            output: trace.output,
-            answer: trace.answer,
-            verdict,
-            trace,
-            latencyMs: clock.now() - runStarted,
-            cached: false,
-          };
-          cost.rollouts += 1;
-          cost.llmCalls += trace.usage.llmCalls;
-          cost.promptTokens += trace.usage.promptTokens;
-          cost.completionTokens += trace.usage.completionTokens;
-          cost.costUsd += trace.usage.costUsd;
-          if (infra) {
-            infraFailures += 1;
-            if (infraFailures * 2 > jobs.length) {
-              const error = new TransportError(
-                "llm",
-                `${infraFailures} of ${jobs.length} rollouts failed to reach the model (last: ${lastLlmError(trace)}); evaluation aborted — check the endpoint, key and rate limits`,
-                { retryable: true },
-              );
-              controller.abort(error);
-              throw error;
-            }
-          } else if (options.cache) {
-            await options.cache.put(record);
-          }
+        const outcome = await runOne({
+          options,
+          task,
+          sampleIndex,
+          key,
+          cost,
+          signal: controller.signal,
+        }).catch((error: unknown) =>
+          isEndpointFailure(error) ? abortWith(error as TransportError) : Promise.reject(error),
+        );
+        if (!(infraFailure in outcome)) {
+          options.onRecord?.(outcome);
+          done += 1;
+          if (outcome.verdict.pass) passed += 1;
+          options.progress?.tick(done, passed);
+          return outcome;
         }
-        options.onRecord?.(record);
-        done += 1;
-        if (record.verdict.pass) passed += 1;
-        options.progress?.tick(done, passed);
-        return record;
+        infraErrors += 1;
+        if (infraErrors > tolerated) {
+          abortWith(
+            new TransportError(
+              "llm",
+              `${infraErrors} of ${jobs.length} rollouts did not reach the model (last: ${outcome[infraFailure]}); evaluation stopped, nothing of them was scored or cached — check the endpoint, key and rate limits, then run again`,
+              { retryable: true },
+            ),
+          );
+        }
+        return outcome;
       },
     });
+    const records = outcomes.filter(
+      (outcome): outcome is RolloutRecord => !(infraFailure in outcome),
+    );
     cost.wallMs = clock.now() - started;
     const result = buildEvalResult({
       split: options.split,
@@ -140,12 +140,92 @@ export async function evaluate(
       model,
       tasks: foldTaskResults(records),
       cost,
+      infraErrors,
     });
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+
+/** One rollout: a cache hit re-scored, or a run that is scored and cached — or an infra failure. */
+async function runOne(input: {
+  options: EvaluateOptions;
+  task: Task;
+  sampleIndex: number;
+  key: string;
+  cost: ReturnType<typeof emptyCost>;
+  signal: AbortSignal;
+}): Promise<Outcome> {
+  const { options, task, sampleIndex, key, cost, signal } = input;
+  const scorer = options.scorer(task);
+  const hit = await options.cache?.get(key);
+  if (hit) {
+    // Re-score: the cache keys the rollout, not the scorer, so a changed scorer still applies.
+    const verdict = await scoreOrInfra(scorer, task, { answer: hit.answer, output: hit.output });
+    if (typeof verdict === "string") return { [infraFailure]: verdict };
+    cost.cachedRollouts += 1;
+    return { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
+  }
+  const runStarted = (options.clock ?? Date).now();
+  const trace = await runRollout({ options, task, sampleIndex, signal });
+  signal.throwIfAborted();
+  cost.rollouts += 1;
+  cost.llmCalls += trace.usage.llmCalls;
+  cost.promptTokens += trace.usage.promptTokens;
+  cost.completionTokens += trace.usage.completionTokens;
+  cost.costUsd += trace.usage.costUsd;
+  const llmError = trace.events.find((event) => event.kind === "llm-error");
+  if (llmError) return { [infraFailure]: llmError.detail ?? "llm-error" };
+  const verdict = await scoreOrInfra(scorer, task, { answer: trace.answer, output: trace.output });
+  if (typeof verdict === "string") return { [infraFailure]: verdict };
+  const record: RolloutRecord = {
+    key,
+    taskId: task.id,
+    category: task.category,
+    harnessHash: options.harness.hash,
+    model: options.provider.model,
+    sampleIndex,
+    output: trace.output,
+    answer: trace.answer,
+    verdict,
+    trace,
+    latencyMs: (options.clock ?? Date).now() - runStarted,
+    cached: false,
+  };
+  await options.cache?.put(record);
+  return record;
+}
+
+/** The verdict, or (as a string) why a judge model could not be reached: that is not a score. */
+async function scoreOrInfra(
+  scorer: Scorer,
+  task: Task,
+  output: { answer: string | null; output: string },
+): Promise<Verdict | string> {
+  try {
+    return await scorer.score(task, output);
+  } catch (error) {
+    if (error instanceof TransportError && error.service === "llm") {
+      if (isEndpointFailure(error)) throw error;
+      return `judge: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/**
+ * A failure every rollout would meet (a refused key, no quota, an unknown model or route):
+ * not worth a retry per rollout, so the evaluation stops at once.
+ */
+function isEndpointFailure(error: unknown): boolean {
+  return (
+    error instanceof TransportError &&
+    error.service === "llm" &&
+    !error.details.retryable &&
+    [401, 403, 404, 429].includes(error.details.status ?? 0)
+  );
 }
 
 async function runRollout(input: {
@@ -164,7 +244,9 @@ async function runRollout(input: {
       signal,
     });
   } catch (error) {
-    // An adapter should record transport failures itself; one that throws them still yields a record.
+    // An adapter should record transport failures itself; one that throws them still yields a
+    // record, unless every rollout would meet the same failure.
+    if (isEndpointFailure(error)) throw error;
     if (error instanceof TransportError && error.service === "llm" && !signal.aborted) {
       return {
         steps: [],
@@ -177,10 +259,4 @@ async function runRollout(input: {
     }
     throw error;
   }
-}
-
-function lastLlmError(trace: Trace): string {
-  return (
-    trace.events.find((event) => event.kind === "llm-error")?.detail?.slice(0, 200) ?? "llm-error"
-  );
 }

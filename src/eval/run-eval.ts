@@ -65,7 +65,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     const adapter =
       options.adapter ??
       (config.harness.kind === "builtin"
-        ? builtinAgent({ textProtocol: config.model.quirks.includes("no-native-tools") })
+        ? builtinAgent()
         : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
@@ -114,5 +114,6 @@ function combine(parts: EvalResult[], harnessHash: string, model: string): EvalR
     model,
     tasks: parts.flatMap((part) => part.tasks),
     cost,
+    infraErrors: parts.reduce((sum, part) => sum + (part.infraErrors ?? 0), 0),
   });
 }

@@ -1,23 +1,35 @@
-import OpenAI, { APIConnectionTimeoutError } from "openai";
+import { APIConnectionTimeoutError, type APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
+import type { Downgrade, WireSettings } from "./capabilities.js";
+import { CapabilityState } from "./capability-state.js";
 import { type Clock, systemClock } from "./clock.js";
-import { classifyFailure } from "./failure-classification.js";
+import { completionProblem, NotACompletionError } from "./completion-check.js";
+import { type EndpointLimits, ownLimits } from "./endpoint-limits.js";
+import {
+  classifyFailure,
+  type FailureContext,
+  type FailureDecision,
+} from "./failure-classification.js";
+import { createEndpointClient } from "./openai-client.js";
 import { fromOpenAIResponse, toOpenAIRequest } from "./openai-mapping.js";
-import { RateLimiter } from "./rate-limiter.js";
+import { type CheckOutcome, checkEndpoint } from "./preflight.js";
+import { redactSecret } from "./redact.js";
 import { type BackoffOptions, backoffDelayMs, defaultBackoff } from "./retry-timing.js";
 import { type RandomSource, seededRandom } from "./seeded-random.js";
-import { Semaphore } from "./semaphore.js";
+import { serverReason } from "./server-reason.js";
 import type { ChatRequest, ChatResponse } from "./types.js";
 import { type AccountedProvider, costOf, UsageAccount } from "./usage-accounting.js";
 
 /** Options of {@link createProvider}. */
 export interface CreateProviderOptions {
   config: ModelConfig;
-  /** OpenAI-compatible base URL, usually ending in `/v1`. */
+  /** OpenAI-compatible base URL, usually ending in `/v1` (Azure: the deployment URL). */
   baseUrl: string;
-  /** The key itself (read from `$config.apiKeyEnv` by the caller); never echoed anywhere. */
-  apiKey: string;
+  /** The key itself (read by the caller); never echoed anywhere. Undefined: a keyless server. */
+  apiKey?: string;
+  /** Where the key came from, for messages (`$OPENAI_API_KEY`). Default `$<apiKeyEnv>`. */
+  keySource?: string;
   /** Time source for retry waits, rate limiting and latency; the system clock by default. */
   clock?: Clock;
   /** Jitter source for backoff; a fixed-seed generator by default, so runs are reproducible. */
@@ -26,54 +38,93 @@ export interface CreateProviderOptions {
   maxRetryAfterMs?: number;
   /** Backoff for retries the server gave no `Retry-After` for. */
   backoff?: BackoffOptions;
+  /** Limits shared with the other roles on this endpoint and key; by default the provider's own. */
+  limits?: EndpointLimits;
+  /** Wire settings shared with the other roles on this model; by default the provider's own. */
+  capabilities?: CapabilityState;
+}
+
+/** A provider over the `openai` SDK: chat, the endpoint check, and what it learned about the server. */
+export interface OpenAIProvider extends AccountedProvider {
+  /** The preflight: one cheap check that the URL, key, quota and model are right (`preflight.ts`). */
+  check(): Promise<CheckOutcome>;
+  /** Capability steps taken so far (or remembered from the cache). */
+  downgrades(): Downgrade[];
 }
 
 /** Default cap on a server-requested wait. */
 export const defaultMaxRetryAfterMs = 60_000;
 
+/** At most this many capability steps in one call (every ladder together is shorter). */
+const maxStepsPerCall = 8;
+
 /**
- * A chat provider over the `openai` SDK for any OpenAI-compatible endpoint, with our own retry
- * loop (the SDK's is disabled), client-side concurrency and RPM limits, and usage accounting.
+ * A chat provider over the `openai` SDK for any OpenAI-compatible endpoint: our own retry loop
+ * (the SDK's is disabled), capability steps on a refused parameter, a 200 that is not a
+ * completion treated like a transport failure, shared concurrency/RPM/TPM limits, accounting.
  */
-export function createProvider(options: CreateProviderOptions): AccountedProvider {
+export function createProvider(options: CreateProviderOptions): OpenAIProvider {
   const { config, baseUrl, apiKey } = options;
   const clock = options.clock ?? systemClock;
   const random = options.random ?? seededRandom(0x5eed);
   const maxRetryAfterMs = options.maxRetryAfterMs ?? defaultMaxRetryAfterMs;
   const backoff = options.backoff ?? defaultBackoff;
-  const client = new OpenAI({
-    baseURL: baseUrl,
+  const endpoint = createEndpointClient({
+    baseUrl,
     apiKey,
-    maxRetries: 0,
-    timeout: config.timeoutMs,
-    logLevel: "off",
+    auth: config.auth,
+    apiVersion: config.apiVersion,
+    headers: config.headers,
+    timeoutMs: config.timeoutMs,
   });
-  const semaphore = new Semaphore(config.maxConcurrency);
-  const limiter = config.requestsPerMinute
-    ? new RateLimiter(config.requestsPerMinute, clock)
-    : undefined;
+  const limits = options.limits ?? ownLimits(config, clock);
+  const state = options.capabilities ?? new CapabilityState({ config, endpoint: baseUrl });
   const account = new UsageAccount();
-  const defaults = {
+  const keySource =
+    options.keySource ?? (apiKey ? `$${config.apiKeyEnv ?? "OPENAI_API_KEY"}` : undefined);
+  const failureContext = (sent: ReadonlySet<string>): FailureContext => ({
+    baseUrl,
     model: config.model,
-    temperature: config.temperature,
-    maxTokens: config.maxTokens,
-  };
+    keySource,
+    apiKey,
+    timeoutMs: config.timeoutMs,
+    nowMs: clock.now(),
+    maxRetryAfterMs,
+    sent,
+    reason: (error: APIError) => {
+      const body = endpoint.errorBody(error.headers);
+      return body === undefined ? undefined : serverReason(body);
+    },
+  });
 
   async function attempt(
     request: ChatRequest,
+    settings: WireSettings,
     signal: AbortSignal | undefined,
+    shapeOnly: boolean,
   ): Promise<Omit<ChatResponse, "retries">> {
-    const body = toOpenAIRequest(request, defaults);
-    return semaphore.run(() =>
+    const body = toOpenAIRequest(request, { ...config, settings });
+    const tokenLimit = request.maxTokens ?? config.maxTokens;
+    const settle = await limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
+    return limits.concurrency.run(() =>
       withDeadline(config.timeoutMs, signal, async (attemptSignal) => {
         const started = clock.now();
-        const completion = await client.chat.completions.create(body, { signal: attemptSignal });
+        const { data, response } = await endpoint.client.chat.completions
+          .create(body, { signal: attemptSignal })
+          .withResponse();
         const latencyMs = Math.max(0, clock.now() - started);
-        const mapped = fromOpenAIResponse(completion);
+        const problem = completionProblem(data, {
+          contentType: response.headers.get("content-type"),
+          tokenLimit,
+          shapeOnly,
+        });
+        if (problem) throw new NotACompletionError(problem);
+        const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
         const usage = {
           promptTokens: mapped.promptTokens,
           completionTokens: mapped.completionTokens,
         };
+        settle?.(usage.promptTokens + usage.completionTokens);
         return {
           content: mapped.content,
           toolCalls: mapped.toolCalls,
@@ -87,43 +138,37 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
     );
   }
 
-  async function chat(
+  /** One call with retries and capability steps; `probe` (the preflight) is not accounted. */
+  async function send(
     request: ChatRequest,
-    callOptions?: { signal?: AbortSignal },
+    signal: AbortSignal | undefined,
+    probe: boolean,
   ): Promise<ChatResponse> {
-    const signal = callOptions?.signal;
     let retries = 0;
+    let steps = 0;
     for (;;) {
-      await limiter?.acquire(signal);
+      await limits.requests?.acquire(signal);
+      const settings = state.current();
       try {
-        const response: ChatResponse = { ...(await attempt(request, signal)), retries };
-        account.recordResponse(request.purpose, response);
+        const response: ChatResponse = {
+          ...(await attempt(request, settings, signal, probe)),
+          retries,
+        };
+        if (!probe) account.recordResponse(request.purpose, response);
         return response;
       } catch (error) {
-        const decision = classifyFailure(error, {
-          baseUrl,
-          model: config.model,
-          apiKeyEnv: config.apiKeyEnv,
-          apiKey,
-          timeoutMs: config.timeoutMs,
-          nowMs: clock.now(),
-          maxRetryAfterMs,
-        });
-        if (decision.action === "rethrow") {
-          account.recordFailedRetries(retries);
-          throw error;
+        const sent = new Set(Object.keys(toOpenAIRequest(request, { ...config, settings })));
+        const decision = classifyFailure(error, failureContext(sent));
+        if (decision.action === "refused" && steps < maxStepsPerCall) {
+          const outcome = await stepDown(decision.parameter, settings, decision.error);
+          if (outcome === "retry") {
+            steps += 1;
+            continue;
+          }
         }
-        if (decision.action === "fail") {
-          account.recordFailedRetries(retries);
-          throw decision.error;
-        }
-        if (retries >= config.maxRetries) {
-          account.recordFailedRetries(retries);
-          throw new TransportError(
-            "llm",
-            `LLM call to ${baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
-            { retryable: true },
-          );
+        if (decision.action !== "retry" || retries >= config.maxRetries) {
+          if (!probe) account.recordFailedRetries(retries);
+          throw finalError(decision, error, retries);
         }
         const waitMs = decision.waitMs ?? backoffDelayMs(retries, random, backoff);
         retries += 1;
@@ -132,7 +177,69 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
     }
   }
 
-  return { model: config.model, baseUrl: options.baseUrl, chat, totals: () => account.totals() };
+  /** The error a call ends with when this failure is not (or no longer) retried. */
+  function finalError(decision: FailureDecision, error: unknown, retries: number): unknown {
+    if (decision.action === "rethrow") return error;
+    if (decision.action === "fail") return decision.error;
+    if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
+    return new TransportError(
+      "llm",
+      `LLM call to ${baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+      { retryable: true },
+    );
+  }
+
+  async function stepDown(
+    parameter: string,
+    sent: WireSettings,
+    error: TransportError,
+  ): Promise<"retry" | "fixed"> {
+    const reason = String((error.details.cause as { message?: unknown })?.message ?? error.message);
+    const outcome = await state.refused(
+      parameter as Parameters<CapabilityState["refused"]>[0],
+      sent,
+      redactSecret(reason, apiKey),
+    );
+    return outcome.kind;
+  }
+
+  return {
+    model: config.model,
+    baseUrl,
+    chat: (request, callOptions) => send(request, callOptions?.signal, false),
+    totals: () => account.totals(),
+    downgrades: () => state.downgrades(),
+    check: () =>
+      checkEndpoint({
+        client: endpoint.client,
+        model: config.model,
+        baseUrl,
+        classify: (error) => classifyFailure(error, failureContext(new Set())),
+        complete: (request) => send(request, undefined, true),
+      }),
+  };
+}
+
+/** The refusal of a parameter the config fixes (or with no step left), with what to change. */
+function fixedSettingError(parameter: string, error: TransportError): TransportError {
+  const fix: Record<string, string> = {
+    tools: "set model.capabilities.tools to text (or auto)",
+    response_format: "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
+    max_tokens: "set model.capabilities.tokenLimit to max_completion_tokens or none (or auto)",
+    max_completion_tokens: "set model.capabilities.tokenLimit to max_tokens or none (or auto)",
+    temperature: "set model.capabilities.temperature to omit (or auto)",
+    reasoning_effort: "remove model.reasoningEffort",
+  };
+  const hint = fix[parameter] ?? `remove '${parameter}' from model.extraBody`;
+  return new TransportError("llm", `${error.message}; ${hint}`, {
+    ...error.details,
+    retryable: false,
+  });
+}
+
+/** Tokens a request may count against a TPM limit: its text (chars / 4) plus the completion limit. */
+function estimateTokens(body: object, tokenLimit: number): number {
+  return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit;
 }
 
 /**

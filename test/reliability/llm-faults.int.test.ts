@@ -65,7 +65,11 @@ async function failure(promise: Promise<unknown>): Promise<TransportError> {
 const rateLimited = (retryAfter: string): FakeReply => ({
   kind: "error",
   status: 429,
-  error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" },
+  error: {
+    message: "Rate limit reached for requests",
+    type: "requests",
+    code: "rate_limit_exceeded",
+  },
   headers: { "retry-after": retryAfter },
 });
 
@@ -203,13 +207,16 @@ describe("LLM faults through a loopback server and the real openai SDK", () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it.each(garbage)("a 200 that is %s on every attempt: a TransportError naming what came back", async (_name, reply) => {
-    const { fake, chat } = await provider(() => reply, { maxRetries: 1 });
-    const error = await failure(chat.chat(ask));
-    expect(error.details.retryable).toBe(true);
-    expect(error.message).toMatch(/not a (usable )?chat completion/);
-    expect(fake.requests).toHaveLength(2);
-  });
+  it.each(garbage)(
+    "a 200 that is %s on every attempt: a TransportError naming what came back",
+    async (_name, reply) => {
+      const { fake, chat } = await provider(() => reply, { maxRetries: 1 });
+      const error = await failure(chat.chat(ask));
+      expect(error.details.retryable).toBe(true);
+      expect(error.message).toMatch(/not a (usable )?chat completion/);
+      expect(fake.requests).toHaveLength(2);
+    },
+  );
 
   it("a refusal (content null, refusal text) is the model's answer, not an infrastructure error", async () => {
     const { chat } = await provider([

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Architect (`hms`): writes or revises the Harness Modification Specification. */
@@ -13,5 +12,4 @@ export const architectTemplate = renderTemplate({
     "A change to a config field names the field as a dotted path (e.g. agent_loop.max_steps) and its new value.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.hms,
 });

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Skeptic (`critique`): accepts, sends back, or rejects an HMS. */
@@ -12,5 +11,4 @@ export const skepticTemplate = renderTemplate({
     "Reject a change that leaks task-specific answers or facts, and any HMS that addresses no pattern with cross-instance support.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.critique,
 });
