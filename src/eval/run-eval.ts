@@ -5,6 +5,7 @@ import { loadTasks } from "../config/load-tasks.js";
 import type { Split } from "../config/task-schema.js";
 import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
 import { type OpenModels, openModels } from "./open-models.js";
@@ -38,6 +39,8 @@ export interface RunEvalResult {
   results: Record<string, EvalResult>;
   records: RolloutRecord[];
   harness: LoadedHarness;
+  /** Capability steps the endpoints forced (for the summary). */
+  downgrades: Downgrade[];
 }
 
 /**
@@ -69,7 +72,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
-      judge: models.refiner,
+      judge: models.judge,
       file: loaded.path,
     });
     const cache = new RolloutCache(rolloutCacheDir(loaded));
@@ -96,7 +99,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     }
     if (splits.length > 1)
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
-    return { results, records, harness };
+    return { results, records, harness, downgrades: models.downgrades() };
   } finally {
     if (!options.models) await models.close();
   }

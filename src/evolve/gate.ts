@@ -54,7 +54,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       models,
       adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
       cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
       budget,
       enforce: false,
       split: "heldout",
