@@ -114,6 +114,16 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     }
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
+  if (status >= 500) {
+    const parameter = refusedParameter({ status, ...reason }, context.sent);
+    if (parameter) {
+      return {
+        action: "refused",
+        parameter,
+        error: failure(`${from}: the server does not accept '${parameter}'${said}`),
+      };
+    }
+  }
   if (status === 408 || status === 409 || status >= 500) {
     const waitMs = retryAfterMs(error.headers, context.nowMs);
     if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {

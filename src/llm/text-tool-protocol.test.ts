@@ -36,7 +36,7 @@ describe("text tool protocol", () => {
   it("adds a system message when there is none", () => {
     const [first] = toTextProtocol([{ role: "user", content: "hi" }], [calculator]);
     expect(first.role).toBe("system");
-    expect(first.content.startsWith("## Tools\n- calculator")).toBe(true);
+    expect(String(first.content).startsWith("## Tools\n- calculator")).toBe(true);
   });
 
   it("reads CALL lines back as native calls, the rest as the content", () => {

@@ -69,6 +69,16 @@ describe("refusedParameter", () => {
       "temperature",
     ],
     [
+      "llama.cpp without --jinja (a 500)",
+      { status: 500, message: "tools param requires --jinja flag", type: "server_error" },
+      "tools",
+    ],
+    [
+      "older llama.cpp (a 500)",
+      { status: 500, message: "Unsupported param: tools", type: "server_error" },
+      "tools",
+    ],
+    [
       "Azure, unknown argument",
       { message: "Unrecognized request argument supplied: reasoning_effort" },
       "reasoning_effort",

@@ -31,14 +31,17 @@ export function refusedParameter(
   refusal: Refusal,
   sent: ReadonlySet<string>,
 ): WireParameter | string | undefined {
-  if (refusal.status !== 400 && refusal.status !== 422) return undefined;
   const message = refusal.message;
+  // llama.cpp's server refuses with a 500 ("tools param requires --jinja flag", older builds
+  // "Unsupported param: tools"); anything else at 5xx is a server failure, retried.
+  const llamaCpp = refusal.status === 500 && /requires --jinja|Unsupported param: /i.test(message);
+  if (refusal.status !== 400 && refusal.status !== 422 && !llamaCpp) return undefined;
   const isSent = (name: string | undefined | null): name is string => !!name && sent.has(name);
   // Ollama: "llama3 does not support tools"; vLLM without a tool parser; LM Studio and others.
   if (
     sent.has("tools") &&
     (/does not support tools/i.test(message) ||
-      /--enable-auto-tool-choice|tool[ _-]?(call|choice|use)s? (is |are )?not supported|tools? (is |are )?not supported|does not support (function|tool) call/i.test(
+      /--enable-auto-tool-choice|tools param requires --jinja|Unsupported param: tools|tool[ _-]?(call|choice|use)s? (is |are )?not supported|tools? (is |are )?not supported|does not support (function|tool) call/i.test(
         message,
       ))
   )
@@ -62,6 +65,7 @@ export function refusedParameter(
     return param;
   for (const pattern of [
     /Unsupported (?:parameter|value): '([\w.]+)'/i,
+    /Unsupported param: '?([\w.]+)'?/i,
     /Unrecognized request arguments? supplied: ([\w.]+)/i,
     /Unknown (?:parameter|field|argument):? '?([\w.]+)'?/i,
     /'loc': \('body', '([\w.]+)'\)[^\]]*Extra inputs are not permitted/i,
