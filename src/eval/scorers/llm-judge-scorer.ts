@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { TransportError } from "../../errors/transport-error.js";
+import { extractJsonCandidates } from "../../llm/json-extraction.js";
 import { strictJsonSchema } from "../../llm/strict-json-schema.js";
 import type { ChatProvider } from "../../llm/types.js";
-import { parseJsonAnswer } from "./json-subset-scorer.js";
 import { expectedText, failed, type Scorer } from "./scorer.js";
 
 const judgementSchema = z.object({
@@ -22,20 +22,24 @@ const judgementWireSchema = z.object({
 export const judgementJsonSchema = strictJsonSchema(judgementWireSchema);
 
 /**
- * Reads a judgement from a model reply: JSON (bare, fenced or inside prose) with `pass` and/or
- * `score`; a missing one is derived from the other with the threshold. Null when unreadable.
+ * Reads a judgement from a model reply: JSON (bare, fenced, inside prose or after a `<think>`
+ * block) with `pass` and/or `score`; a missing one is derived from the other with the
+ * threshold. Null when unreadable.
  */
 export function parseJudgement(
   content: string | null,
   passThreshold: number,
 ): { pass: boolean; score: number } | null {
   if (!content) return null;
-  const parsed = judgementSchema.safeParse(parseJsonAnswer(content));
-  if (!parsed.success) return null;
-  const { pass, score } = parsed.data;
-  if (pass === undefined && score === undefined) return null;
-  const finalScore = score ?? (pass ? 1 : 0);
-  return { pass: pass ?? finalScore >= passThreshold, score: finalScore };
+  for (const candidate of extractJsonCandidates(content)) {
+    const parsed = judgementSchema.safeParse(candidate);
+    if (!parsed.success) continue;
+    const { pass, score } = parsed.data;
+    if (pass === undefined && score === undefined) continue;
+    const finalScore = score ?? (pass ? 1 : 0);
+    return { pass: pass ?? finalScore >= passThreshold, score: finalScore };
+  }
+  return null;
 }
 
 /**
