@@ -60,14 +60,13 @@ export async function checkEndpoint(options: {
         : listed && !matches(listed, model)
           ? `the endpoint does not serve it (it lists ${listing(listed)}): check model.model`
           : "check model.model and model.baseUrl";
-      throw new TransportError(
-        "llm",
-        `endpoint check failed for ${where}: ${hint}; ${error.message}`,
-        {
-          ...error.details,
-          retryable: false,
-        },
-      );
+      const said = (error.details.cause as { message?: unknown } | undefined)?.message;
+      const reason =
+        typeof said === "string" && said ? ` (server said: ${said})` : `; ${error.message}`;
+      throw new TransportError("llm", `endpoint check failed for ${where}: 404, ${hint}${reason}`, {
+        ...error.details,
+        retryable: false,
+      });
     }
     throw new TransportError(
       "llm",
@@ -95,7 +94,10 @@ function unreachable(where: string, error: APIConnectionError): TransportError {
   const cause = error.cause instanceof Error ? error.cause : undefined;
   const code =
     (cause?.cause as { code?: string } | undefined)?.code ?? (cause as { code?: string })?.code;
-  const detail = [error.message, cause?.message, code].filter(Boolean).join(": ");
+  const detail =
+    code ??
+    ([cause?.message, error.message].find((text) => text && text !== "fetch failed") ||
+      "no answer");
   return new TransportError(
     "llm",
     `endpoint check failed for ${where}: cannot connect (${detail}); check model.baseUrl and that the server is running`,
