@@ -3,6 +3,7 @@ import type { Task } from "../config/task-schema.js";
 import { TransportError } from "../errors/transport-error.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost, foldTaskResults } from "./eval-result.js";
 import type { ProgressSink } from "./progress.js";
 import { promisePool } from "./promise-pool.js";
@@ -36,6 +37,11 @@ export interface EvaluateOptions {
   onRecord?: (record: RolloutRecord) => void;
   /** Share of the rollouts that may fail to reach the model before the evaluation stops. */
   maxInfraErrorShare?: number;
+  /**
+   * The run's secrets: every trace an agent returns is scrubbed of their values and of
+   * credential shapes before it is scored, cached or handed on. Default: credential shapes only.
+   */
+  redactor?: SecretRedactor;
 }
 
 /**
@@ -50,13 +56,15 @@ type Outcome = RolloutRecord | { [infraFailure]: string };
 
 /**
  * Runs every task × sample of a batch under one harness, concurrently, through the rollout
- * cache; scores, folds samples by majority and summarises. A rollout whose LLM transport failed
- * (an `llm-error` in its trace, a judge that could not be reached) is an infrastructure error:
- * it is not scored, not cached, not returned among the records (so nothing diagnoses it) and
- * its task counts only through the samples that reached the model; the result says how many
- * there were (`infraErrors`). When they exceed `maxInfraErrorShare` of the batch (at least one
- * is tolerated), or the endpoint refuses the key, quota or model, the evaluation stops with a
- * TransportError that says why.
+ * cache; scores, folds samples by majority and summarises. What a harness printed is untrusted
+ * and may carry a secret: each trace is scrubbed (`redactor`) the moment the agent returns it,
+ * so no cache, record file, journal, report or refiner prompt ever sees it. A rollout whose LLM
+ * transport failed (an `llm-error` in its trace, a judge that could not be reached) is an
+ * infrastructure error: it is not scored, not cached, not returned among the records (so nothing
+ * diagnoses it) and its task counts only through the samples that reached the model; the result
+ * says how many there were (`infraErrors`). When they exceed `maxInfraErrorShare` of the batch
+ * (at least one is tolerated), or the endpoint refuses the key, quota or model, the evaluation
+ * stops with a TransportError that says why.
  */
 export async function evaluate(
   options: EvaluateOptions,
@@ -67,6 +75,7 @@ export async function evaluate(
   const firstSample = options.firstSample ?? 0;
   const params = options.params ?? {};
   const model = options.provider.model;
+  const redactor = options.redactor ?? new SecretRedactor();
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset })),
   );
@@ -106,6 +115,7 @@ export async function evaluate(
           sampleIndex,
           key,
           cost,
+          redactor,
           signal: controller.signal,
         }).catch((error: unknown) =>
           isEndpointFailure(error) ? abortWith(error as TransportError) : Promise.reject(error),
@@ -156,6 +166,7 @@ async function runOne(input: {
   sampleIndex: number;
   key: string;
   cost: ReturnType<typeof emptyCost>;
+  redactor: SecretRedactor;
   signal: AbortSignal;
 }): Promise<Outcome> {
   const { options, task, sampleIndex, key, cost, signal } = input;
@@ -169,7 +180,8 @@ async function runOne(input: {
     return { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
   }
   const runStarted = (options.clock ?? Date).now();
-  const trace = await runRollout({ options, task, sampleIndex, signal });
+  // Scrubbed the moment the agent returns it: nothing downstream ever sees a secret it printed.
+  const trace = input.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
   signal.throwIfAborted();
   cost.rollouts += 1;
   cost.llmCalls += trace.usage.llmCalls;

@@ -1,3 +1,4 @@
+import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { defaultApiKeyEnv, type LoadedConfig, type ModelConfig } from "../config/config-schema.js";
 import { stableStringify } from "../config/load-config.js";
@@ -14,7 +15,7 @@ import {
   type OpenAIProvider,
   systemClock,
 } from "../llm/index.js";
-import { loadWorld, startSimServer } from "../sim/index.js";
+import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 import { rolloutParams } from "./rollout-params.js";
 
 /** The models of a run: the agent's, the refiner roles', the optional probe, and the judge. */
@@ -150,6 +151,7 @@ async function resolve(input: {
 }): Promise<Resolved> {
   const { config, role } = input;
   if (config.provider === "sim") {
+    await checkWorldFile(input.loaded, config, input.field);
     const baseUrl = await input.simUrl(config);
     return { role, config, baseUrl, identity: rolloutParams(config).endpoint };
   }
@@ -160,7 +162,10 @@ async function resolve(input: {
       throw new InputError(
         input.loaded.path,
         `the environment variable ${config.apiKeyEnv} is not set (it must hold the API key; leave apiKeyEnv out for a server that needs no key)`,
-        { field: `${input.field}.apiKeyEnv` },
+        {
+          line: input.loaded.lines?.[`${input.field}.apiKeyEnv`],
+          field: `${input.field}.apiKeyEnv`,
+        },
       );
     }
     return { role, config, baseUrl, apiKey, keySource: `$${config.apiKeyEnv}`, identity: baseUrl };
@@ -230,4 +235,21 @@ function uniqueDowngrades(providers: OpenAIProvider[]): Downgrade[] {
     all.push(downgrade);
   }
   return all;
+}
+
+/** A world file named in the config must exist: the error names the config's line and field. */
+async function checkWorldFile(
+  loaded: LoadedConfig,
+  config: ModelConfig,
+  field: string,
+): Promise<void> {
+  const world = config.world ?? "";
+  if (bundledWorlds().includes(world)) return;
+  const found = await stat(world).catch(() => undefined);
+  if (found?.isFile()) return;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a world file" : "world file not found"}: ${world} (bundled worlds: ${bundledWorlds().join(", ")})`,
+    { line: loaded.lines?.[`${field}.world`], field: `${field}.world` },
+  );
 }

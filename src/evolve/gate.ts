@@ -1,7 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
 import { renderGateComment } from "../report/gate-comment.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models } from "./deps.js";
 import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
@@ -11,18 +14,27 @@ import { meterAdapter } from "./meter.js";
 /** Options of runGate. */
 export interface RunGateOptions {
   base: { harnessDir: string };
-  head: { harnessDir: string };
+  /**
+   * `projectRoot`: where the head harness runs as a project (a command harness's
+   * `ECDYSIS_PROJECT_ROOT`); the Action gives the PR's harness a root without the task files.
+   */
+  head: { harnessDir: string; projectRoot?: string };
   /** Loaded from the BASE branch: held-out tasks, scorer and thresholds never come from the PR under test. */
   loaded: LoadedConfig;
   outDir: string;
   models?: Models;
   deps?: EvolveDeps;
   callCache?: boolean;
+  /** Secret values besides the configured ones, scrubbed from what the gate writes. */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
  * The held-out gate for any harness change: evaluates base and head on the base's held-out
  * split, compares them pairwise, and writes gate.json and gate.md (the sticky comment's text).
+ * Both task files are read first: overlapping splits are refused before any rollout.
  */
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
@@ -36,7 +48,11 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     });
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const { heldout } = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
   const opened = options.models ? undefined : await deps.openModels(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
@@ -47,24 +63,43 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       deps,
       budget,
       callCache: options.callCache ?? true,
+      redactor,
     });
-    const evaluate = makeEvaluate({
-      loaded,
-      deps,
-      models,
-      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
-      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
-      budget,
-      enforce: false,
-      split: "heldout",
+    const cache = deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts"));
+    const scorer = scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner });
+    const evaluateFrom = (root: string) =>
+      makeEvaluate({
+        loaded,
+        deps,
+        models,
+        adapter: meterAdapter({
+          adapter: deps.createAdapter({ ...loaded, root }),
+          budget,
+          enforce: false,
+        }),
+        cache,
+        scorer,
+        budget,
+        enforce: false,
+        split: "heldout",
+        redactor,
+      });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base",
     });
-    const baseRun = await evaluate({ tasks: heldout, harness: base, label: "gate: base" });
-    const headRun = await evaluate({ tasks: heldout, harness: head, label: "gate: head" });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head",
+    });
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
     await mkdir(options.outDir, { recursive: true });
-    await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(path.join(options.outDir, "gate.md"), renderGateComment(result));
+    const write = (name: string, text: string) =>
+      writeFile(path.join(options.outDir, name), redactor.text(text));
+    await write("gate.json", `${JSON.stringify(redactor.json(result), null, 2)}\n`);
+    await write("gate.md", renderGateComment(result, { secrets: [...redactor.values] }));
     return result;
   } finally {
     await opened?.close();
