@@ -22,8 +22,9 @@ import { RecordingClock } from "../../src/llm/testing/recording-clock.js";
 
 // The LLM-fault rows of the reliability matrix (issue #10): every fault a real endpoint produces,
 // played by a real loopback HTTP server to the real `openai` SDK. Waits run on a recording clock
-// (no test waits for a Retry-After); stalls use a 150 ms per-attempt deadline. Nothing here
-// gates on wall time.
+// (no test waits for a Retry-After); only the stall rows use a short (150 ms) per-attempt
+// deadline, every other row the default, so a loaded machine cannot turn a reply into a timeout.
+// Nothing here gates on wall time.
 
 const apiKey = "sk-reliability-SECRET-0123456789abcdef";
 const ask = { messages: [{ role: "user" as const, content: "What is 2 + 2?" }], purpose: "agent" };
@@ -44,7 +45,7 @@ async function provider(
   });
   const clock = new RecordingClock();
   const chat = createProvider({
-    config: testModelConfig(server.url, { timeoutMs: 150, ...overrides }),
+    config: testModelConfig(server.url, overrides),
     baseUrl: server.url,
     apiKey,
     clock,
@@ -143,13 +144,15 @@ describe("LLM faults through a loopback server and the real openai SDK", () => {
   });
 
   it("stall before the headers: the attempt deadline fires and the call is retried", async () => {
-    const { fake, chat } = await provider([{ kind: "stall" }, ok]);
+    const { fake, chat } = await provider([{ kind: "stall" }, ok], { timeoutMs: 150 });
     expect(await chat.chat(ask)).toMatchObject({ content: "Answer: 4", retries: 1 });
     expect(fake.requests).toHaveLength(2);
   });
 
   it("stall after the headers (mid-body): the deadline covers the body too", async () => {
-    const { fake, chat } = await provider([{ kind: "stall", afterHeaders: true }, ok]);
+    const { fake, chat } = await provider([{ kind: "stall", afterHeaders: true }, ok], {
+      timeoutMs: 150,
+    });
     expect(await chat.chat(ask)).toMatchObject({ content: "Answer: 4", retries: 1 });
     expect(fake.requests).toHaveLength(2);
   });
