@@ -308,3 +308,64 @@ describe("endpoints that are not OpenAI's", () => {
     expect(headers.authorization).toBeUndefined();
   });
 });
+
+describe("the rest of the ladders, against a server that does not know a field at all", () => {
+  it("no response_format at all: json_schema → json_object → the schema in the prompt, same value", async () => {
+    const baseline = await chatJson(provider(await serve()), structured, notesSchema);
+    const bare = await serve({ endpoint: { rejectFields: ["response_format"] } });
+    const chat = provider(bare);
+    expect((await chatJson(chat, structured, notesSchema)).value).toEqual(baseline.value);
+    expect(chat.downgrades().map((step) => `${step.from} → ${step.to}`)).toEqual([
+      "json_schema → json_object",
+      "json_object → prompt",
+    ]);
+    expect(bare.requests()).toBe(3);
+  });
+
+  it("a server that knows max_tokens only: max_completion_tokens (a reasoning family's start) → max_tokens", async () => {
+    const old = await serve({
+      endpoint: { rejectFields: ["max_completion_tokens"] },
+      model: "o3-mini",
+    });
+    const chat = provider(old, { model: "o3-mini" });
+    await chat.chat(lookup);
+    expect(chat.downgrades().map((step) => `${step.parameter}: ${step.from} → ${step.to}`)).toEqual(
+      ["max_completion_tokens: max_completion_tokens → max_tokens"],
+    );
+  });
+
+  it("neither token-limit field: the limit is left out", async () => {
+    const none = await serve({
+      endpoint: { rejectFields: ["max_tokens", "max_completion_tokens"] },
+    });
+    const chat = provider(none);
+    await chat.chat(lookup);
+    expect(chat.downgrades().map((step) => step.to)).toEqual(["max_completion_tokens", "none"]);
+  });
+
+  it("no seed: dropped (samples then differ only by the server's own sampling)", async () => {
+    const unseeded = await serve({ endpoint: { rejectFields: ["seed"] } });
+    const chat = provider(unseeded);
+    await chat.chat(lookup);
+    expect(chat.downgrades()).toMatchObject([{ parameter: "seed", from: "sent", to: "omitted" }]);
+  });
+
+  it("what the config asks for explicitly (reasoningEffort, extraBody) is never dropped: the call fails", async () => {
+    const plainer = await serve({ endpoint: { rejectFields: ["reasoning_effort", "top_k"] } });
+    const effort = await provider(plainer, { reasoningEffort: "low" })
+      .chat(lookup)
+      .then(
+        () => new Error("no refusal"),
+        (caught: unknown) => caught as Error,
+      );
+    expect(effort.message).toContain("Unrecognized request argument supplied: reasoning_effort");
+    expect(effort.message).toContain("remove model.reasoningEffort");
+    const extra = await provider(plainer, { extraBody: { top_k: 20 } })
+      .chat(lookup)
+      .then(
+        () => new Error("no refusal"),
+        (caught: unknown) => caught as Error,
+      );
+    expect(extra.message).toContain("remove 'top_k' from model.extraBody");
+  });
+});

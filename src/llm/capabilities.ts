@@ -135,3 +135,34 @@ export function describeSetting(settings: WireSettings, key: keyof WireSettings)
   if (typeof value === "boolean") return value ? "sent" : "omitted";
   return value;
 }
+
+/**
+ * What besides the model name shapes a model's replies: a reasoning effort, extra body fields and
+ * capability settings fixed by the config. It keys caches (a rollout or a call made at another
+ * effort is another answer); undefined when the config sets none of them, so keys stay as they were.
+ */
+export function replyVariant(config: ModelConfig): string | undefined {
+  const fixed = Object.fromEntries(
+    Object.entries(config.capabilities).filter(([, mode]) => mode !== "auto"),
+  );
+  const parts = {
+    ...(Object.keys(fixed).length > 0 ? { capabilities: fixed } : {}),
+    ...(config.reasoningEffort ? { reasoningEffort: config.reasoningEffort } : {}),
+    ...(config.extraBody && Object.keys(config.extraBody).length > 0
+      ? { extraBody: config.extraBody }
+      : {}),
+  };
+  return Object.keys(parts).length > 0 ? sortedJson(parts) : undefined;
+}
+
+function sortedJson(value: unknown): string {
+  return JSON.stringify(value, (_key, inner: unknown) =>
+    inner && typeof inner === "object" && !Array.isArray(inner)
+      ? Object.fromEntries(
+          Object.entries(inner as Record<string, unknown>).sort(([a], [b]) =>
+            a < b ? -1 : a > b ? 1 : 0,
+          ),
+        )
+      : inner,
+  );
+}

@@ -9,6 +9,7 @@ export {
 export {
   type Downgrade,
   isReasoningModel,
+  replyVariant,
   type WireParameter,
   type WireSettings,
 } from "./capabilities.js";

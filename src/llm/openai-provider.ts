@@ -1,7 +1,7 @@
 import { APIConnectionTimeoutError, type APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
-import type { Downgrade, WireSettings } from "./capabilities.js";
+import { type Downgrade, replyVariant, type WireSettings } from "./capabilities.js";
 import { CapabilityState } from "./capability-state.js";
 import { type Clock, systemClock } from "./clock.js";
 import { completionProblem, NotACompletionError } from "./completion-check.js";
@@ -206,6 +206,7 @@ export function createProvider(options: CreateProviderOptions): OpenAIProvider {
   return {
     model: config.model,
     baseUrl,
+    variant: replyVariant(config),
     chat: (request, callOptions) => send(request, callOptions?.signal, false),
     totals: () => account.totals(),
     downgrades: () => state.downgrades(),

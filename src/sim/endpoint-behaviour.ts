@@ -25,6 +25,11 @@ export interface SimEndpoint {
   models?: string[];
   /** Every chat request gets OpenAI's 429 `insufficient_quota` (an account without credit). */
   noQuota?: boolean;
+  /**
+   * Body fields this server does not know at all (an older deployment, a minimal proxy): 400
+   * `Unrecognized request argument supplied: <field>`, the wording of Azure and older OpenAI APIs.
+   */
+  rejectFields?: string[];
 }
 
 /** The switches a model config's sim quirks turn on. */
@@ -133,6 +138,20 @@ export function refuseChat(
         "insufficient_quota",
         null,
         "insufficient_quota",
+      ),
+    };
+  }
+  const unknown = endpoint.rejectFields?.find(
+    (field) => field in (body as Record<string, unknown>),
+  );
+  if (unknown) {
+    return {
+      status: 400,
+      body: openAIError(
+        `Unrecognized request argument supplied: ${unknown}`,
+        "invalid_request_error",
+        null,
+        null,
       ),
     };
   }
