@@ -29554,10 +29554,6 @@ async function evaluate(options) {
   const jobs = options.tasks.flatMap(
     (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
   );
-  const tolerated = Math.max(
-    1,
-    Math.floor((options.maxInfraErrorShare ?? defaultMaxInfraErrorShare) * jobs.length)
-  );
   const controller2 = new AbortController();
   const stop = () => controller2.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stop, { once: true });
@@ -29565,11 +29561,11 @@ async function evaluate(options) {
   const cost = emptyCost();
   let done = 0;
   let passed2 = 0;
-  let infraErrors = 0;
   const abortWith = (error62) => {
     controller2.abort(error62);
     throw error62;
   };
+  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
     const outcomes2 = await promisePool({
@@ -29602,16 +29598,7 @@ async function evaluate(options) {
           options.progress?.tick(done, passed2);
           return outcome;
         }
-        infraErrors += 1;
-        if (infraErrors > tolerated) {
-          abortWith(
-            new TransportError(
-              "llm",
-              `${infraErrors} of ${jobs.length} rollouts did not reach the model (last: ${outcome[infraFailure]}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
-              { retryable: true }
-            )
-          );
-        }
+        infra.count(outcome[infraFailure]);
         return outcome;
       }
     });
@@ -29625,13 +29612,34 @@ async function evaluate(options) {
       model,
       tasks: foldTaskResults(records),
       cost,
-      infraErrors
+      infraErrors: infra.total()
     });
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+function infraTally(options) {
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs)
+  );
+  let total = 0;
+  return {
+    count(detail) {
+      total += 1;
+      if (total <= tolerated) return;
+      options.abortWith(
+        new TransportError(
+          "llm",
+          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
+          { retryable: true }
+        )
+      );
+    },
+    total: () => total
+  };
 }
 async function runOne(input2) {
   const { options, task, sampleIndex, key, cost, signal } = input2;
@@ -29797,7 +29805,10 @@ function withCallCache(provider, dir, options = {}) {
     return { response, fromDisk: false };
   }
   async function chat(request, options2) {
-    const key = callCacheKey(provider.model, request);
+    const key = callCacheKey(
+      provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
+      request
+    );
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
     const call = resolve10(key, request, options2?.signal);
@@ -29826,7 +29837,13 @@ function withCallCache(provider, dir, options = {}) {
       }
     };
   }
-  return { model: provider.model, baseUrl: provider.baseUrl, chat, totals };
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    chat,
+    totals
+  };
 }
 function entryPath(dir, key) {
   return join5(dir, key.slice(0, 2), `${key}.json`);
@@ -29970,6 +29987,27 @@ function describeSetting(settings, key) {
   const value = settings[key];
   if (typeof value === "boolean") return value ? "sent" : "omitted";
   return value;
+}
+function replyVariant(config2) {
+  const fixed = Object.fromEntries(
+    Object.entries(config2.capabilities).filter(([, mode]) => mode !== "auto")
+  );
+  const parts = {
+    ...Object.keys(fixed).length > 0 ? { capabilities: fixed } : {},
+    ...config2.reasoningEffort ? { reasoningEffort: config2.reasoningEffort } : {},
+    ...config2.extraBody && Object.keys(config2.extraBody).length > 0 ? { extraBody: config2.extraBody } : {}
+  };
+  return Object.keys(parts).length > 0 ? sortedJson(parts) : void 0;
+}
+function sortedJson(value) {
+  return JSON.stringify(
+    value,
+    (_key, inner) => inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(
+      Object.entries(inner).sort(
+        ([a], [b]) => a < b ? -1 : a > b ? 1 : 0
+      )
+    ) : inner
+  );
 }
 var init_capabilities = __esm({
   "src/llm/capabilities.ts"() {
@@ -30366,8 +30404,8 @@ function completionProblem(body, context) {
   const message = choice?.message;
   const toolCalls = Array.isArray(message?.tool_calls) ? message.tool_calls.length : 0;
   const content = typeof message?.content === "string" ? message.content : void 0;
-  const refusal = typeof message?.refusal === "string" ? message.refusal : void 0;
-  if (toolCalls > 0 || refusal) return void 0;
+  const refusal2 = typeof message?.refusal === "string" ? message.refusal : void 0;
+  if (toolCalls > 0 || refusal2) return void 0;
   if (choice?.finish_reason === "length" && (content ?? "").trim() === "") {
     const limit2 = context.tokenLimit ? ` ${context.tokenLimit}-token` : "";
     return `the model used its whole${limit2} limit before writing anything (finish_reason: length), not a usable chat completion; raise model.maxTokens (reasoning models spend tokens on hidden reasoning)`;
@@ -34279,16 +34317,16 @@ var init_ChatCompletionStream = __esm({
             if (!choice.logprobs) {
               choice.logprobs = Object.assign({}, logprobs);
             } else {
-              const { content: content2, refusal: refusal2, ...rest3 } = logprobs;
+              const { content: content2, refusal: refusal3, ...rest3 } = logprobs;
               assertIsEmpty(rest3);
               Object.assign(choice.logprobs, rest3);
               if (content2) {
                 (_a5 = choice.logprobs).content ?? (_a5.content = []);
                 choice.logprobs.content.push(...content2);
               }
-              if (refusal2) {
+              if (refusal3) {
                 (_b = choice.logprobs).refusal ?? (_b.refusal = []);
-                choice.logprobs.refusal.push(...refusal2);
+                choice.logprobs.refusal.push(...refusal3);
               }
             }
           }
@@ -34307,14 +34345,14 @@ var init_ChatCompletionStream = __esm({
           if (!delta)
             continue;
           __classPrivateFieldGet(this, _ChatCompletionStream_audioDoneChoiceIndexes, "f").delete(index);
-          const { audio, content, refusal, function_call, role, tool_calls, ...rest2 } = delta;
+          const { audio, content, refusal: refusal2, function_call, role, tool_calls, ...rest2 } = delta;
           assertIsEmpty(rest2);
           Object.assign(choice.message, rest2);
-          if (audio?.expires_at != null && audio.id == null && audio.data == null && audio.transcript == null && content == null && refusal == null && function_call == null && role == null && tool_calls == null && Object.keys(rest2).length === 0) {
+          if (audio?.expires_at != null && audio.id == null && audio.data == null && audio.transcript == null && content == null && refusal2 == null && function_call == null && role == null && tool_calls == null && Object.keys(rest2).length === 0) {
             __classPrivateFieldGet(this, _ChatCompletionStream_audioDoneChoiceIndexes, "f").add(index);
           }
-          if (refusal) {
-            choice.message.refusal = (choice.message.refusal || "") + refusal;
+          if (refusal2) {
+            choice.message.refusal = (choice.message.refusal || "") + refusal2;
           }
           if (role)
             choice.message.role = role;
@@ -42897,21 +42935,21 @@ var init_retry_timing = __esm({
 });
 
 // src/llm/unsupported-parameter.ts
-function refusedParameter(refusal, sent) {
-  const message = refusal.message;
-  const llamaCpp = refusal.status === 500 && /requires --jinja|Unsupported param: /i.test(message);
-  if (refusal.status !== 400 && refusal.status !== 422 && !llamaCpp) return void 0;
+function refusedParameter(refusal2, sent) {
+  const message = refusal2.message;
+  const llamaCpp = refusal2.status === 500 && /requires --jinja|Unsupported param: /i.test(message);
+  if (refusal2.status !== 400 && refusal2.status !== 422 && !llamaCpp) return void 0;
   const isSent = (name3) => !!name3 && sent.has(name3);
   if (sent.has("tools") && (/does not support tools/i.test(message) || /--enable-auto-tool-choice|tools param requires --jinja|Unsupported param: tools|tool[ _-]?(call|choice|use)s? (is |are )?not supported|tools? (is |are )?not supported|does not support (function|tool) call/i.test(
     message
   )))
     return "tools";
-  if (sent.has("response_format") && (/json_schema|json_object|response_format/i.test(message) || refusal.param?.startsWith("response_format")) && /not supported|unsupported|not valid|invalid (value|parameter)|unknown|unrecognized|not allowed|not permitted/i.test(
+  if (sent.has("response_format") && (/json_schema|json_object|response_format/i.test(message) || refusal2.param?.startsWith("response_format")) && /not supported|unsupported|not valid|invalid (value|parameter)|unknown|unrecognized|not allowed|not permitted/i.test(
     message
   ))
     return "response_format";
-  const param = refusal.param?.split(".")[0];
-  if (isSent(param) && /^unsupported_(parameter|value)$|^invalid_request_body$/.test(refusal.code ?? ""))
+  const param = refusal2.param?.split(".")[0];
+  if (isSent(param) && /^unsupported_(parameter|value)$|^invalid_request_body$/.test(refusal2.code ?? ""))
     return param;
   for (const pattern of [
     /Unsupported (?:parameter|value): '([\w.]+)'/i,
@@ -42985,7 +43023,6 @@ function classifyStatus(error62, context) {
     action: "fail",
     error: failure2(message, retryable)
   });
-  const key = context.keySource ? `the API key in ${context.keySource}` : "no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server";
   if (status === 429) {
     if (isQuotaExhausted(error62, reason)) {
       return fail(
@@ -43001,15 +43038,13 @@ function classifyStatus(error62, context) {
     }
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
-  if (status >= 500) {
-    const parameter = refusedParameter({ status, ...reason }, context.sent);
-    if (parameter) {
-      return {
-        action: "refused",
-        parameter,
-        error: failure2(`${from}: the server does not accept '${parameter}'${said}`)
-      };
-    }
+  const parameter = status === 400 || status === 422 || status >= 500 ? refusedParameter({ status, ...reason }, context.sent) : void 0;
+  if (parameter) {
+    return {
+      action: "refused",
+      parameter,
+      error: failure2(`${from}: the server does not accept '${parameter}'${said}`)
+    };
   }
   if (status === 408 || status === 409 || status >= 500) {
     const waitMs = retryAfterMs(error62.headers, context.nowMs);
@@ -43021,35 +43056,21 @@ function classifyStatus(error62, context) {
     }
     return { action: "retry", waitMs, summary: `${status}${said}` };
   }
+  return fail(refusedRequestMessage(status, context) + said);
+}
+function refusedRequestMessage(status, context) {
+  const from = `${status} from ${context.baseUrl}`;
+  const key = context.keySource ? `the API key in ${context.keySource}` : void 0;
   if (status === 401) {
-    return fail(
-      context.keySource ? `${from}: ${key} was refused; set it to a valid key for this endpoint${said}` : `${from}: ${key} asks for one; name the variable that holds it in model.apiKeyEnv${said}`
-    );
+    return key ? `${from}: ${key} was refused; set it to a valid key for this endpoint` : `${from}: no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server asks for one; name the variable that holds it in model.apiKeyEnv`;
   }
-  if (status === 403) {
-    return fail(
-      `${from}: ${context.keySource ? key : "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name${said}`
-    );
-  }
-  if (status === 404) {
-    return fail(
-      `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)${said}`
-    );
-  }
-  if (status === 400 || status === 422) {
-    const parameter = refusedParameter({ status, ...reason }, context.sent);
-    if (parameter) {
-      return {
-        action: "refused",
-        parameter,
-        error: failure2(`${from}: the server does not accept '${parameter}'${said}`)
-      };
-    }
-    return fail(
-      `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)${said}`
-    );
-  }
-  return fail(`${from}: unexpected status${said}`);
+  if (status === 403)
+    return `${from}: ${key ?? "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name`;
+  if (status === 404)
+    return `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)`;
+  if (status === 400 || status === 422)
+    return `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)`;
+  return `${from}: unexpected status`;
 }
 function fallbackReason(error62) {
   const body = error62.error;
@@ -43530,135 +43551,16 @@ var init_server_reason = __esm({
 
 // src/llm/openai-provider.ts
 function createProvider(options) {
-  const { config: config2, baseUrl, apiKey } = options;
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? seededRandom(24301);
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? defaultMaxRetryAfterMs;
-  const backoff = options.backoff ?? defaultBackoff;
-  const endpoint = createEndpointClient({
-    baseUrl,
-    apiKey,
-    auth: config2.auth,
-    apiVersion: config2.apiVersion,
-    headers: config2.headers,
-    timeoutMs: config2.timeoutMs
-  });
-  const limits = options.limits ?? ownLimits(config2, clock);
-  const state = options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl });
-  const account = new UsageAccount();
-  const keySource = options.keySource ?? (apiKey ? `$${config2.apiKeyEnv ?? "OPENAI_API_KEY"}` : void 0);
-  const failureContext = (sent) => ({
-    baseUrl,
-    model: config2.model,
-    keySource,
-    apiKey,
-    timeoutMs: config2.timeoutMs,
-    nowMs: clock.now(),
-    maxRetryAfterMs,
-    sent,
-    reason: (error62) => {
-      const body = endpoint.errorBody(error62.headers);
-      return body === void 0 ? void 0 : serverReason(body);
-    }
-  });
-  async function attempt(request, settings, signal, shapeOnly) {
-    const body = toOpenAIRequest(request, { ...config2, settings });
-    const tokenLimit = request.maxTokens ?? config2.maxTokens;
-    const settle2 = await limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
-    return limits.concurrency.run(
-      () => withDeadline(config2.timeoutMs, signal, async (attemptSignal) => {
-        const started = clock.now();
-        const { data, response } = await endpoint.client.chat.completions.create(body, { signal: attemptSignal }).withResponse();
-        const latencyMs2 = Math.max(0, clock.now() - started);
-        const problem = completionProblem(data, {
-          contentType: response.headers.get("content-type"),
-          tokenLimit,
-          shapeOnly
-        });
-        if (problem) throw new NotACompletionError(problem);
-        const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
-        const usage = {
-          promptTokens: mapped.promptTokens,
-          completionTokens: mapped.completionTokens
-        };
-        settle2?.(usage.promptTokens + usage.completionTokens);
-        return {
-          content: mapped.content,
-          toolCalls: mapped.toolCalls,
-          finishReason: mapped.finishReason,
-          usage,
-          latencyMs: latencyMs2,
-          costUsd: costOf(usage, config2.price),
-          model: mapped.model ?? config2.model
-        };
-      })
-    );
-  }
-  async function send2(request, signal, probe) {
-    let retries = 0;
-    let steps = 0;
-    for (; ; ) {
-      await limits.requests?.acquire(signal);
-      const settings = state.current();
-      try {
-        const response = {
-          ...await attempt(request, settings, signal, probe),
-          retries
-        };
-        if (!probe) account.recordResponse(request.purpose, response);
-        return response;
-      } catch (error62) {
-        const sent = new Set(Object.keys(toOpenAIRequest(request, { ...config2, settings })));
-        const decision = classifyFailure(error62, failureContext(sent));
-        if (decision.action === "refused" && steps < maxStepsPerCall) {
-          const outcome = await stepDown(decision.parameter, settings, decision.error);
-          if (outcome === "retry") {
-            steps += 1;
-            continue;
-          }
-        }
-        if (decision.action !== "retry" || retries >= config2.maxRetries) {
-          if (!probe) account.recordFailedRetries(retries);
-          throw finalError(decision, error62, retries);
-        }
-        const waitMs = decision.waitMs ?? backoffDelayMs(retries, random, backoff);
-        retries += 1;
-        await clock.sleep(waitMs, signal);
-      }
-    }
-  }
-  function finalError(decision, error62, retries) {
-    if (decision.action === "rethrow") return error62;
-    if (decision.action === "fail") return decision.error;
-    if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
-    return new TransportError(
-      "llm",
-      `LLM call to ${baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
-      { retryable: true }
-    );
-  }
-  async function stepDown(parameter, sent, error62) {
-    const reason = String(error62.details.cause?.message ?? error62.message);
-    const outcome = await state.refused(
-      parameter,
-      sent,
-      redactSecret(reason, apiKey)
-    );
-    return outcome.kind;
-  }
+  const chat = new OpenAIChat(options);
+  const { config: config2, baseUrl } = options;
   return {
     model: config2.model,
     baseUrl,
-    chat: (request, callOptions) => send2(request, callOptions?.signal, false),
-    totals: () => account.totals(),
-    downgrades: () => state.downgrades(),
-    check: () => checkEndpoint({
-      client: endpoint.client,
-      model: config2.model,
-      baseUrl,
-      classify: (error62) => classifyFailure(error62, failureContext(/* @__PURE__ */ new Set())),
-      complete: (request) => send2(request, void 0, true)
-    })
+    variant: replyVariant(config2),
+    chat: (request, callOptions) => chat.send(request, callOptions?.signal, false),
+    totals: () => chat.account.totals(),
+    downgrades: () => chat.state.downgrades(),
+    check: () => chat.check()
   };
 }
 function fixedSettingError(parameter, error62) {
@@ -43699,12 +43601,13 @@ async function withDeadline(timeoutMs, callerSignal, run) {
     callerSignal?.removeEventListener("abort", forwardAbort);
   }
 }
-var defaultMaxRetryAfterMs, maxStepsPerCall;
+var defaultMaxRetryAfterMs, maxStepsPerCall, OpenAIChat;
 var init_openai_provider = __esm({
   "src/llm/openai-provider.ts"() {
     "use strict";
     init_openai();
     init_transport_error();
+    init_capabilities();
     init_capability_state();
     init_clock();
     init_completion_check();
@@ -43720,6 +43623,148 @@ var init_openai_provider = __esm({
     init_usage_accounting();
     defaultMaxRetryAfterMs = 6e4;
     maxStepsPerCall = 8;
+    OpenAIChat = class {
+      constructor(options) {
+        this.options = options;
+        const { config: config2, baseUrl, apiKey } = options;
+        this.config = config2;
+        this.clock = options.clock ?? systemClock;
+        this.random = options.random ?? seededRandom(24301);
+        this.endpoint = createEndpointClient({
+          baseUrl,
+          apiKey,
+          auth: config2.auth,
+          apiVersion: config2.apiVersion,
+          headers: config2.headers,
+          timeoutMs: config2.timeoutMs
+        });
+        this.limits = options.limits ?? ownLimits(config2, this.clock);
+        this.state = options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl });
+        this.keySource = options.keySource ?? (apiKey ? `$${config2.apiKeyEnv ?? "OPENAI_API_KEY"}` : void 0);
+      }
+      options;
+      account = new UsageAccount();
+      state;
+      config;
+      endpoint;
+      limits;
+      clock;
+      random;
+      keySource;
+      /** The preflight (`preflight.ts`); its one-token completion is not accounted. */
+      check() {
+        return checkEndpoint({
+          client: this.endpoint.client,
+          model: this.config.model,
+          baseUrl: this.options.baseUrl,
+          classify: (error62) => classifyFailure(error62, this.failureContext(/* @__PURE__ */ new Set())),
+          complete: (request) => this.send(request, void 0, true)
+        });
+      }
+      /** One call with retries and capability steps; a `probe` (the preflight) is not accounted. */
+      async send(request, signal, probe) {
+        let retries = 0;
+        let steps = 0;
+        for (; ; ) {
+          await this.limits.requests?.acquire(signal);
+          const settings = this.state.current();
+          try {
+            const attempt = await this.attempt(request, settings, signal, probe);
+            const response = { ...attempt, retries };
+            if (!probe) this.account.recordResponse(request.purpose, response);
+            return response;
+          } catch (error62) {
+            const sent = new Set(Object.keys(this.body(request, settings)));
+            const decision = classifyFailure(error62, this.failureContext(sent));
+            if (decision.action === "refused" && steps < maxStepsPerCall) {
+              if (await this.stepDown(decision.parameter, settings, decision.error) === "retry") {
+                steps += 1;
+                continue;
+              }
+            }
+            if (decision.action !== "retry" || retries >= this.config.maxRetries) {
+              if (!probe) this.account.recordFailedRetries(retries);
+              throw this.finalError(decision, error62, retries);
+            }
+            const waitMs = decision.waitMs ?? backoffDelayMs(retries, this.random, this.options.backoff ?? defaultBackoff);
+            retries += 1;
+            await this.clock.sleep(waitMs, signal);
+          }
+        }
+      }
+      /** One request under the shared limits and the attempt deadline, read and checked. */
+      async attempt(request, settings, signal, shapeOnly) {
+        const { config: config2, clock } = this;
+        const body = this.body(request, settings);
+        const tokenLimit = request.maxTokens ?? config2.maxTokens;
+        const settle2 = await this.limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
+        return this.limits.concurrency.run(
+          () => withDeadline(config2.timeoutMs, signal, async (attemptSignal) => {
+            const started = clock.now();
+            const { data, response } = await this.endpoint.client.chat.completions.create(body, { signal: attemptSignal }).withResponse();
+            const latencyMs2 = Math.max(0, clock.now() - started);
+            const contentType = response.headers.get("content-type");
+            const problem = completionProblem(data, { contentType, tokenLimit, shapeOnly });
+            if (problem) throw new NotACompletionError(problem);
+            const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
+            const usage = {
+              promptTokens: mapped.promptTokens,
+              completionTokens: mapped.completionTokens
+            };
+            settle2?.(usage.promptTokens + usage.completionTokens);
+            return {
+              content: mapped.content,
+              toolCalls: mapped.toolCalls,
+              finishReason: mapped.finishReason,
+              usage,
+              latencyMs: latencyMs2,
+              costUsd: costOf(usage, config2.price),
+              model: mapped.model ?? config2.model
+            };
+          })
+        );
+      }
+      body(request, settings) {
+        return toOpenAIRequest(request, { ...this.config, settings });
+      }
+      failureContext(sent) {
+        return {
+          baseUrl: this.options.baseUrl,
+          model: this.config.model,
+          keySource: this.keySource,
+          apiKey: this.options.apiKey,
+          timeoutMs: this.config.timeoutMs,
+          nowMs: this.clock.now(),
+          maxRetryAfterMs: this.options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+          sent,
+          reason: (error62) => {
+            const body = this.endpoint.errorBody(error62.headers);
+            return body === void 0 ? void 0 : serverReason(body);
+          }
+        };
+      }
+      /** The error a call ends with when this failure is not (or no longer) retried. */
+      finalError(decision, error62, retries) {
+        if (decision.action === "rethrow") return error62;
+        if (decision.action === "fail") return decision.error;
+        if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
+        return new TransportError(
+          "llm",
+          `LLM call to ${this.options.baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+          { retryable: true }
+        );
+      }
+      /** Hands a refusal to the shared capability state: step down (and re-send) or not. */
+      async stepDown(parameter, sent, error62) {
+        const reason = String(error62.details.cause?.message ?? error62.message);
+        const outcome = await this.state.refused(
+          parameter,
+          sent,
+          redactSecret(reason, this.options.apiKey)
+        );
+        return outcome.kind;
+      }
+    };
   }
 });
 
@@ -43838,70 +43883,16 @@ function refuseAuth(endpoint, headers) {
   };
 }
 function refuseChat(endpoint, body, model) {
-  if (endpoint.models && !endpoint.models.includes(model)) {
-    return {
-      status: 404,
-      body: openAIError(
-        `The model \`${model}\` does not exist or you do not have access to it.`,
-        "invalid_request_error",
-        null,
-        "model_not_found"
-      )
-    };
-  }
-  if (endpoint.noQuota) {
-    return {
-      status: 429,
-      body: openAIError(
-        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
-        "insufficient_quota",
-        null,
-        "insufficient_quota"
-      )
-    };
-  }
-  if (endpoint.reasoningModel && body.max_tokens !== void 0) {
-    return {
-      status: 400,
-      body: openAIError(
-        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
-        "invalid_request_error",
-        "max_tokens",
-        "unsupported_parameter"
-      )
-    };
-  }
-  if (endpoint.reasoningModel && body.temperature !== void 0 && body.temperature !== 1) {
-    return {
-      status: 400,
-      body: openAIError(
-        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
-        "invalid_request_error",
-        "temperature",
-        "unsupported_value"
-      )
-    };
-  }
-  if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0) {
-    return {
-      status: 400,
-      body: openAIError(`${model} does not support tools`, "api_error", null, null)
-    };
-  }
-  if (endpoint.rejectJsonSchema && body.response_format?.type === "json_schema") {
-    return {
-      status: 400,
-      body: openAIError(
-        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
-        "invalid_request_error",
-        null,
-        null
-      )
-    };
+  for (const check2 of [refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures]) {
+    const refusal2 = check2(endpoint, body, model);
+    if (refusal2) return refusal2;
   }
   return void 0;
 }
-var openAIError, azureError;
+function refusal(status, message, type, param = null, code = null) {
+  return { status, body: openAIError(message, type, param, code) };
+}
+var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures;
 var init_endpoint_behaviour = __esm({
   "src/sim/endpoint-behaviour.ts"() {
     "use strict";
@@ -43909,6 +43900,66 @@ var init_endpoint_behaviour = __esm({
       error: { message, type, param, code }
     });
     azureError = (code, message) => ({ error: { code, message } });
+    refuseAccount = (endpoint, _body, model) => {
+      if (endpoint.models && !endpoint.models.includes(model)) {
+        return refusal(
+          404,
+          `The model \`${model}\` does not exist or you do not have access to it.`,
+          "invalid_request_error",
+          null,
+          "model_not_found"
+        );
+      }
+      if (!endpoint.noQuota) return void 0;
+      return refusal(
+        429,
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        "insufficient_quota",
+        null,
+        "insufficient_quota"
+      );
+    };
+    refuseFields = (endpoint, body) => {
+      const unknown2 = endpoint.rejectFields?.find(
+        (field) => field in body
+      );
+      if (!unknown2) return void 0;
+      return refusal(
+        400,
+        `Unrecognized request argument supplied: ${unknown2}`,
+        "invalid_request_error"
+      );
+    };
+    refuseReasoningParameters = (endpoint, body) => {
+      if (!endpoint.reasoningModel) return void 0;
+      if (body.max_tokens !== void 0) {
+        return refusal(
+          400,
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          "invalid_request_error",
+          "max_tokens",
+          "unsupported_parameter"
+        );
+      }
+      if (body.temperature === void 0 || body.temperature === 1) return void 0;
+      return refusal(
+        400,
+        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+        "invalid_request_error",
+        "temperature",
+        "unsupported_value"
+      );
+    };
+    refuseFeatures = (endpoint, body, model) => {
+      if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
+        return refusal(400, `${model} does not support tools`, "api_error");
+      if (!endpoint.rejectJsonSchema || body.response_format?.type !== "json_schema") return void 0;
+      return refusal(
+        400,
+        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
+        "invalid_request_error"
+      );
+    };
   }
 });
 
@@ -45563,8 +45614,8 @@ async function startSimServer(options) {
         errorBody("streaming is not supported by the sim", "invalid_request_error")
       );
     const model = deployment ?? (body.model || defaultModel);
-    const refusal = refuseChat(endpoint, body, model);
-    if (refusal) return send(response, refusal.status, refusal.body);
+    const refusal2 = refuseChat(endpoint, body, model);
+    if (refusal2) return send(response, refusal2.status, refusal2.body);
     const { content, toolCalls } = answer(body, raw, model, number4);
     const completionTokens = estimateTokens2(
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
@@ -45975,10 +46026,12 @@ import { createHash as createHash7 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join as join7 } from "node:path";
 function rolloutParams(model) {
+  const variant = replyVariant(model);
   return {
     temperature: model.temperature,
     maxTokens: model.maxTokens,
-    endpoint: endpointIdentity(model)
+    endpoint: endpointIdentity(model),
+    ...variant ? { variant } : {}
   };
 }
 function endpointIdentity(model) {
@@ -45993,6 +46046,7 @@ function rolloutCacheDir(loaded) {
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
     "use strict";
+    init_capabilities();
     init_sim();
   }
 });
@@ -49000,6 +49054,7 @@ function meterProvider(options) {
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
+    variant: provider.variant,
     async chat(request, callOptions) {
       const response = await provider.chat(request, callOptions);
       if (!isCachedResponse(response)) {
@@ -51807,6 +51862,7 @@ function sealedProvider(provider, seal) {
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
+    variant: provider.variant,
     chat(request, options) {
       const text3 = request.messages.map((message) => message.content ?? "").join("\n");
       seal.check(text3, request.purpose ?? "refiner call");

@@ -79,10 +79,6 @@ export async function evaluate(
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset })),
   );
-  const tolerated = Math.max(
-    1,
-    Math.floor((options.maxInfraErrorShare ?? defaultMaxInfraErrorShare) * jobs.length),
-  );
   const controller = new AbortController();
   const stop = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stop, { once: true });
@@ -90,11 +86,11 @@ export async function evaluate(
   const cost = emptyCost();
   let done = 0;
   let passed = 0;
-  let infraErrors = 0;
   const abortWith = (error: TransportError): never => {
     controller.abort(error);
     throw error;
   };
+  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
     const outcomes = await promisePool<(typeof jobs)[number], Outcome>({
@@ -127,16 +123,7 @@ export async function evaluate(
           options.progress?.tick(done, passed);
           return outcome;
         }
-        infraErrors += 1;
-        if (infraErrors > tolerated) {
-          abortWith(
-            new TransportError(
-              "llm",
-              `${infraErrors} of ${jobs.length} rollouts did not reach the model (last: ${outcome[infraFailure]}); evaluation stopped, nothing of them was scored or cached — check the endpoint, key and rate limits, then run again`,
-              { retryable: true },
-            ),
-          );
-        }
+        infra.count(outcome[infraFailure]);
         return outcome;
       },
     });
@@ -150,13 +137,43 @@ export async function evaluate(
       model,
       tasks: foldTaskResults(records),
       cost,
-      infraErrors,
+      infraErrors: infra.total(),
     });
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+
+/**
+ * Counts the rollouts that did not reach the model and stops the evaluation (through `abortWith`)
+ * once they exceed `share` of the batch; at least one is always tolerated.
+ */
+function infraTally(options: {
+  jobs: number;
+  share?: number;
+  abortWith(error: TransportError): never;
+}): { count(detail: string): void; total(): number } {
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs),
+  );
+  let total = 0;
+  return {
+    count(detail) {
+      total += 1;
+      if (total <= tolerated) return;
+      options.abortWith(
+        new TransportError(
+          "llm",
+          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached — check the endpoint, key and rate limits, then run again`,
+          { retryable: true },
+        ),
+      );
+    },
+    total: () => total,
+  };
 }
 
 /** One rollout: a cache hit re-scored, or a run that is scored and cached — or an infra failure. */

@@ -96,9 +96,6 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     action: "fail",
     error: failure(message, retryable),
   });
-  const key = context.keySource
-    ? `the API key in ${context.keySource}`
-    : "no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server";
   if (status === 429) {
     if (isQuotaExhausted(error, reason)) {
       return fail(
@@ -114,15 +111,16 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     }
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
-  if (status >= 500) {
-    const parameter = refusedParameter({ status, ...reason }, context.sent);
-    if (parameter) {
-      return {
-        action: "refused",
-        parameter,
-        error: failure(`${from}: the server does not accept '${parameter}'${said}`),
-      };
-    }
+  const parameter =
+    status === 400 || status === 422 || status >= 500
+      ? refusedParameter({ status, ...reason }, context.sent)
+      : undefined;
+  if (parameter) {
+    return {
+      action: "refused",
+      parameter,
+      error: failure(`${from}: the server does not accept '${parameter}'${said}`),
+    };
   }
   if (status === 408 || status === 409 || status >= 500) {
     const waitMs = retryAfterMs(error.headers, context.nowMs);
@@ -134,37 +132,25 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     }
     return { action: "retry", waitMs, summary: `${status}${said}` };
   }
+  return fail(refusedRequestMessage(status, context) + said);
+}
+
+/** What a 4xx that is final says and what to fix (401, 403, 404, 400/422, anything else). */
+function refusedRequestMessage(status: number, context: FailureContext): string {
+  const from = `${status} from ${context.baseUrl}`;
+  const key = context.keySource ? `the API key in ${context.keySource}` : undefined;
   if (status === 401) {
-    return fail(
-      context.keySource
-        ? `${from}: ${key} was refused; set it to a valid key for this endpoint${said}`
-        : `${from}: ${key} asks for one; name the variable that holds it in model.apiKeyEnv${said}`,
-    );
+    return key
+      ? `${from}: ${key} was refused; set it to a valid key for this endpoint`
+      : `${from}: no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server asks for one; name the variable that holds it in model.apiKeyEnv`;
   }
-  if (status === 403) {
-    return fail(
-      `${from}: ${context.keySource ? key : "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name${said}`,
-    );
-  }
-  if (status === 404) {
-    return fail(
-      `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)${said}`,
-    );
-  }
-  if (status === 400 || status === 422) {
-    const parameter = refusedParameter({ status, ...reason }, context.sent);
-    if (parameter) {
-      return {
-        action: "refused",
-        parameter,
-        error: failure(`${from}: the server does not accept '${parameter}'${said}`),
-      };
-    }
-    return fail(
-      `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)${said}`,
-    );
-  }
-  return fail(`${from}: unexpected status${said}`);
+  if (status === 403)
+    return `${from}: ${key ?? "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name`;
+  if (status === 404)
+    return `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)`;
+  if (status === 400 || status === 422)
+    return `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)`;
+  return `${from}: unexpected status`;
 }
 
 function fallbackReason(error: APIError): ServerReason {

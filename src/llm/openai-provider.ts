@@ -1,7 +1,12 @@
 import { APIConnectionTimeoutError, type APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
-import { type Downgrade, replyVariant, type WireSettings } from "./capabilities.js";
+import {
+  type Downgrade,
+  replyVariant,
+  type WireParameter,
+  type WireSettings,
+} from "./capabilities.js";
 import { CapabilityState } from "./capability-state.js";
 import { type Clock, systemClock } from "./clock.js";
 import { completionProblem, NotACompletionError } from "./completion-check.js";
@@ -11,7 +16,7 @@ import {
   type FailureContext,
   type FailureDecision,
 } from "./failure-classification.js";
-import { createEndpointClient } from "./openai-client.js";
+import { createEndpointClient, type EndpointClient } from "./openai-client.js";
 import { fromOpenAIResponse, toOpenAIRequest } from "./openai-mapping.js";
 import { type CheckOutcome, checkEndpoint } from "./preflight.js";
 import { redactSecret } from "./redact.js";
@@ -64,60 +69,118 @@ const maxStepsPerCall = 8;
  * completion treated like a transport failure, shared concurrency/RPM/TPM limits, accounting.
  */
 export function createProvider(options: CreateProviderOptions): OpenAIProvider {
-  const { config, baseUrl, apiKey } = options;
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? seededRandom(0x5eed);
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? defaultMaxRetryAfterMs;
-  const backoff = options.backoff ?? defaultBackoff;
-  const endpoint = createEndpointClient({
-    baseUrl,
-    apiKey,
-    auth: config.auth,
-    apiVersion: config.apiVersion,
-    headers: config.headers,
-    timeoutMs: config.timeoutMs,
-  });
-  const limits = options.limits ?? ownLimits(config, clock);
-  const state = options.capabilities ?? new CapabilityState({ config, endpoint: baseUrl });
-  const account = new UsageAccount();
-  const keySource =
-    options.keySource ?? (apiKey ? `$${config.apiKeyEnv ?? "OPENAI_API_KEY"}` : undefined);
-  const failureContext = (sent: ReadonlySet<string>): FailureContext => ({
-    baseUrl,
+  const chat = new OpenAIChat(options);
+  const { config, baseUrl } = options;
+  return {
     model: config.model,
-    keySource,
-    apiKey,
-    timeoutMs: config.timeoutMs,
-    nowMs: clock.now(),
-    maxRetryAfterMs,
-    sent,
-    reason: (error: APIError) => {
-      const body = endpoint.errorBody(error.headers);
-      return body === undefined ? undefined : serverReason(body);
-    },
-  });
+    baseUrl,
+    variant: replyVariant(config),
+    chat: (request, callOptions) => chat.send(request, callOptions?.signal, false),
+    totals: () => chat.account.totals(),
+    downgrades: () => chat.state.downgrades(),
+    check: () => chat.check(),
+  };
+}
 
-  async function attempt(
+/** The state and the steps of one provider: attempts, the retry loop, capability steps. */
+class OpenAIChat {
+  readonly account = new UsageAccount();
+  readonly state: CapabilityState;
+  private readonly config: ModelConfig;
+  private readonly endpoint: EndpointClient;
+  private readonly limits: EndpointLimits;
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private readonly keySource: string | undefined;
+
+  constructor(private readonly options: CreateProviderOptions) {
+    const { config, baseUrl, apiKey } = options;
+    this.config = config;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? seededRandom(0x5eed);
+    this.endpoint = createEndpointClient({
+      baseUrl,
+      apiKey,
+      auth: config.auth,
+      apiVersion: config.apiVersion,
+      headers: config.headers,
+      timeoutMs: config.timeoutMs,
+    });
+    this.limits = options.limits ?? ownLimits(config, this.clock);
+    this.state = options.capabilities ?? new CapabilityState({ config, endpoint: baseUrl });
+    this.keySource =
+      options.keySource ?? (apiKey ? `$${config.apiKeyEnv ?? "OPENAI_API_KEY"}` : undefined);
+  }
+
+  /** The preflight (`preflight.ts`); its one-token completion is not accounted. */
+  check(): Promise<CheckOutcome> {
+    return checkEndpoint({
+      client: this.endpoint.client,
+      model: this.config.model,
+      baseUrl: this.options.baseUrl,
+      classify: (error) => classifyFailure(error, this.failureContext(new Set())),
+      complete: (request) => this.send(request, undefined, true),
+    });
+  }
+
+  /** One call with retries and capability steps; a `probe` (the preflight) is not accounted. */
+  async send(
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+    probe: boolean,
+  ): Promise<ChatResponse> {
+    let retries = 0;
+    let steps = 0;
+    for (;;) {
+      await this.limits.requests?.acquire(signal);
+      const settings = this.state.current();
+      try {
+        const attempt = await this.attempt(request, settings, signal, probe);
+        const response: ChatResponse = { ...attempt, retries };
+        if (!probe) this.account.recordResponse(request.purpose, response);
+        return response;
+      } catch (error) {
+        const sent = new Set(Object.keys(this.body(request, settings)));
+        const decision = classifyFailure(error, this.failureContext(sent));
+        if (decision.action === "refused" && steps < maxStepsPerCall) {
+          if ((await this.stepDown(decision.parameter, settings, decision.error)) === "retry") {
+            steps += 1;
+            continue;
+          }
+        }
+        if (decision.action !== "retry" || retries >= this.config.maxRetries) {
+          if (!probe) this.account.recordFailedRetries(retries);
+          throw this.finalError(decision, error, retries);
+        }
+        const waitMs =
+          decision.waitMs ??
+          backoffDelayMs(retries, this.random, this.options.backoff ?? defaultBackoff);
+        retries += 1;
+        await this.clock.sleep(waitMs, signal);
+      }
+    }
+  }
+
+  /** One request under the shared limits and the attempt deadline, read and checked. */
+  private async attempt(
     request: ChatRequest,
     settings: WireSettings,
     signal: AbortSignal | undefined,
     shapeOnly: boolean,
   ): Promise<Omit<ChatResponse, "retries">> {
-    const body = toOpenAIRequest(request, { ...config, settings });
+    const { config, clock } = this;
+    const body = this.body(request, settings);
     const tokenLimit = request.maxTokens ?? config.maxTokens;
-    const settle = await limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
-    return limits.concurrency.run(() =>
+    const settle = await this.limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
+    return this.limits.concurrency.run(() =>
       withDeadline(config.timeoutMs, signal, async (attemptSignal) => {
         const started = clock.now();
-        const { data, response } = await endpoint.client.chat.completions
+        const { data, response } = await this.endpoint.client.chat.completions
           .create(body, { signal: attemptSignal })
           .withResponse();
         const latencyMs = Math.max(0, clock.now() - started);
-        const problem = completionProblem(data, {
-          contentType: response.headers.get("content-type"),
-          tokenLimit,
-          shapeOnly,
-        });
+        const contentType = response.headers.get("content-type");
+        const problem = completionProblem(data, { contentType, tokenLimit, shapeOnly });
         if (problem) throw new NotACompletionError(problem);
         const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
         const usage = {
@@ -138,87 +201,53 @@ export function createProvider(options: CreateProviderOptions): OpenAIProvider {
     );
   }
 
-  /** One call with retries and capability steps; `probe` (the preflight) is not accounted. */
-  async function send(
-    request: ChatRequest,
-    signal: AbortSignal | undefined,
-    probe: boolean,
-  ): Promise<ChatResponse> {
-    let retries = 0;
-    let steps = 0;
-    for (;;) {
-      await limits.requests?.acquire(signal);
-      const settings = state.current();
-      try {
-        const response: ChatResponse = {
-          ...(await attempt(request, settings, signal, probe)),
-          retries,
-        };
-        if (!probe) account.recordResponse(request.purpose, response);
-        return response;
-      } catch (error) {
-        const sent = new Set(Object.keys(toOpenAIRequest(request, { ...config, settings })));
-        const decision = classifyFailure(error, failureContext(sent));
-        if (decision.action === "refused" && steps < maxStepsPerCall) {
-          const outcome = await stepDown(decision.parameter, settings, decision.error);
-          if (outcome === "retry") {
-            steps += 1;
-            continue;
-          }
-        }
-        if (decision.action !== "retry" || retries >= config.maxRetries) {
-          if (!probe) account.recordFailedRetries(retries);
-          throw finalError(decision, error, retries);
-        }
-        const waitMs = decision.waitMs ?? backoffDelayMs(retries, random, backoff);
-        retries += 1;
-        await clock.sleep(waitMs, signal);
-      }
-    }
+  private body(request: ChatRequest, settings: WireSettings) {
+    return toOpenAIRequest(request, { ...this.config, settings });
+  }
+
+  private failureContext(sent: ReadonlySet<string>): FailureContext {
+    return {
+      baseUrl: this.options.baseUrl,
+      model: this.config.model,
+      keySource: this.keySource,
+      apiKey: this.options.apiKey,
+      timeoutMs: this.config.timeoutMs,
+      nowMs: this.clock.now(),
+      maxRetryAfterMs: this.options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+      sent,
+      reason: (error: APIError) => {
+        const body = this.endpoint.errorBody(error.headers);
+        return body === undefined ? undefined : serverReason(body);
+      },
+    };
   }
 
   /** The error a call ends with when this failure is not (or no longer) retried. */
-  function finalError(decision: FailureDecision, error: unknown, retries: number): unknown {
+  private finalError(decision: FailureDecision, error: unknown, retries: number): unknown {
     if (decision.action === "rethrow") return error;
     if (decision.action === "fail") return decision.error;
     if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
     return new TransportError(
       "llm",
-      `LLM call to ${baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+      `LLM call to ${this.options.baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
       { retryable: true },
     );
   }
 
-  async function stepDown(
+  /** Hands a refusal to the shared capability state: step down (and re-send) or not. */
+  private async stepDown(
     parameter: string,
     sent: WireSettings,
     error: TransportError,
   ): Promise<"retry" | "fixed"> {
     const reason = String((error.details.cause as { message?: unknown })?.message ?? error.message);
-    const outcome = await state.refused(
-      parameter as Parameters<CapabilityState["refused"]>[0],
+    const outcome = await this.state.refused(
+      parameter as WireParameter,
       sent,
-      redactSecret(reason, apiKey),
+      redactSecret(reason, this.options.apiKey),
     );
     return outcome.kind;
   }
-
-  return {
-    model: config.model,
-    baseUrl,
-    variant: replyVariant(config),
-    chat: (request, callOptions) => send(request, callOptions?.signal, false),
-    totals: () => account.totals(),
-    downgrades: () => state.downgrades(),
-    check: () =>
-      checkEndpoint({
-        client: endpoint.client,
-        model: config.model,
-        baseUrl,
-        classify: (error) => classifyFailure(error, failureContext(new Set())),
-        complete: (request) => send(request, undefined, true),
-      }),
-  };
 }
 
 /** The refusal of a parameter the config fixes (or with no step left), with what to change. */

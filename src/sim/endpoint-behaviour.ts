@@ -119,81 +119,86 @@ export function refuseChat(
   body: ChatBody,
   model: string,
 ): SimRefusal | undefined {
+  for (const check of [refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures]) {
+    const refusal = check(endpoint, body, model);
+    if (refusal) return refusal;
+  }
+  return undefined;
+}
+
+type Check = (endpoint: SimEndpoint, body: ChatBody, model: string) => SimRefusal | undefined;
+
+const refuseAccount: Check = (endpoint, _body, model) => {
   if (endpoint.models && !endpoint.models.includes(model)) {
-    return {
-      status: 404,
-      body: openAIError(
-        `The model \`${model}\` does not exist or you do not have access to it.`,
-        "invalid_request_error",
-        null,
-        "model_not_found",
-      ),
-    };
+    return refusal(
+      404,
+      `The model \`${model}\` does not exist or you do not have access to it.`,
+      "invalid_request_error",
+      null,
+      "model_not_found",
+    );
   }
-  if (endpoint.noQuota) {
-    return {
-      status: 429,
-      body: openAIError(
-        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
-        "insufficient_quota",
-        null,
-        "insufficient_quota",
-      ),
-    };
-  }
+  if (!endpoint.noQuota) return undefined;
+  return refusal(
+    429,
+    "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+    "insufficient_quota",
+    null,
+    "insufficient_quota",
+  );
+};
+
+const refuseFields: Check = (endpoint, body) => {
   const unknown = endpoint.rejectFields?.find(
     (field) => field in (body as Record<string, unknown>),
   );
-  if (unknown) {
-    return {
-      status: 400,
-      body: openAIError(
-        `Unrecognized request argument supplied: ${unknown}`,
-        "invalid_request_error",
-        null,
-        null,
-      ),
-    };
+  if (!unknown) return undefined;
+  return refusal(
+    400,
+    `Unrecognized request argument supplied: ${unknown}`,
+    "invalid_request_error",
+  );
+};
+
+const refuseReasoningParameters: Check = (endpoint, body) => {
+  if (!endpoint.reasoningModel) return undefined;
+  if (body.max_tokens !== undefined) {
+    return refusal(
+      400,
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      "invalid_request_error",
+      "max_tokens",
+      "unsupported_parameter",
+    );
   }
-  if (endpoint.reasoningModel && body.max_tokens !== undefined) {
-    return {
-      status: 400,
-      body: openAIError(
-        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
-        "invalid_request_error",
-        "max_tokens",
-        "unsupported_parameter",
-      ),
-    };
-  }
-  if (endpoint.reasoningModel && body.temperature !== undefined && body.temperature !== 1) {
-    return {
-      status: 400,
-      body: openAIError(
-        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
-        "invalid_request_error",
-        "temperature",
-        "unsupported_value",
-      ),
-    };
-  }
-  if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0) {
-    // Ollama's OpenAI-compatible route, word for word.
-    return {
-      status: 400,
-      body: openAIError(`${model} does not support tools`, "api_error", null, null),
-    };
-  }
-  if (endpoint.rejectJsonSchema && body.response_format?.type === "json_schema") {
-    return {
-      status: 400,
-      body: openAIError(
-        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
-        "invalid_request_error",
-        null,
-        null,
-      ),
-    };
-  }
-  return undefined;
+  if (body.temperature === undefined || body.temperature === 1) return undefined;
+  return refusal(
+    400,
+    `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+    "invalid_request_error",
+    "temperature",
+    "unsupported_value",
+  );
+};
+
+const refuseFeatures: Check = (endpoint, body, model) => {
+  // Ollama's OpenAI-compatible route, word for word.
+  if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
+    return refusal(400, `${model} does not support tools`, "api_error");
+  if (!endpoint.rejectJsonSchema || body.response_format?.type !== "json_schema") return undefined;
+  return refusal(
+    400,
+    "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
+    "invalid_request_error",
+  );
+};
+
+function refusal(
+  status: number,
+  message: string,
+  type: string,
+  param: string | null = null,
+  code: string | null = null,
+): SimRefusal {
+  return { status, body: openAIError(message, type, param, code) };
 }
