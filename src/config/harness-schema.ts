@@ -15,6 +15,20 @@ export const harnessModules = [
 export const harnessModuleSchema = z.enum(harnessModules);
 export type HarnessModule = z.infer<typeof harnessModuleSchema>;
 
+/**
+ * The default `completion.answer_pattern`: an answer line the way models write it — `Answer:`,
+ * `answer:`, `ANSWER:`, `Final answer:`, with Markdown emphasis around the label
+ * (`**Answer:** 42`, `**Answer**: 42`). Marks around the value are trimmed by the extractor.
+ */
+export const defaultAnswerPattern = "(?:[Aa]nswer|ANSWER)(?:\\*\\*|__|\\*|_)?\\s*:\\s*(.+)";
+
+/**
+ * The answer-format instruction `ecdysis init` writes into a new project's seed harness: without
+ * one, a real model answers in prose and nothing is extracted before any evolution.
+ */
+export const recommendedFormatInstruction =
+  "End your reply with a final line of the form 'Answer: <value>', giving only the value.";
+
 const toolSchema = z
   .object({
     enabled: z.boolean().default(false),
@@ -78,7 +92,7 @@ export const harnessConfigSchema = z
     completion: z
       .object({
         /** Regex whose first group is the final answer. */
-        answer_pattern: z.string().default("Answer:\\s*(.+)"),
+        answer_pattern: z.string().default(defaultAnswerPattern),
         /** Text appended to the system prompt under "## Answer format" (empty: none). */
         format_instruction: z.string().max(2000).default(""),
         /** `fail`: a missing answer ends the run; `reprompt`: ask once more for the answer line. */
@@ -92,7 +106,7 @@ export const harnessConfigSchema = z
       })
       .strict()
       .default({
-        answer_pattern: "Answer:\\s*(.+)",
+        answer_pattern: defaultAnswerPattern,
         format_instruction: "",
         on_missing: "fail",
         reprompt_message:
