@@ -21,7 +21,10 @@ describe("harnessReference", () => {
       default: 4,
     });
     expect(byPath.get("context.overflow")?.allowed).toEqual(["drop_oldest", "keep_task"]);
-    expect(byPath.get("tools.calculator.enabled")).toMatchObject({ type: "boolean", default: false });
+    expect(byPath.get("tools.calculator.enabled")).toMatchObject({
+      type: "boolean",
+      default: false,
+    });
     expect(describeField(byPath.get("agent_loop.max_steps") ?? reference.fields[0])).toMatch(
       /^agent_loop\.max_steps \(integer, 1–64, default 4\): model turns/,
     );

@@ -1,11 +1,11 @@
 export * from "./config-schema.js";
-export * from "./harness-schema.js";
 export {
   describeField,
   type HarnessFieldReference,
   type HarnessReference,
   harnessReference,
 } from "./harness-reference.js";
+export * from "./harness-schema.js";
 export { parseHarnessYaml } from "./harness-yaml.js";
 export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
 export { configHash, loadConfig, stableStringify } from "./load-config.js";

@@ -87,6 +87,8 @@ export interface EvolveDeps {
     refiner: ChatProvider;
     rejected: RejectedProposalView[];
     skepticRounds: number;
+    /** Globs the edits may touch (the roles see them and, the Editor, those files). */
+    editable?: string[];
   }): Promise<RefinementView>;
   reflect(options: {
     failures: RolloutRecord[];
@@ -94,6 +96,7 @@ export interface EvolveDeps {
     harness: LoadedHarness;
     refiner: ChatProvider;
     rejected: RejectedProposalView[];
+    editable?: string[];
   }): Promise<RefinementView>;
   applyEdits(options: { harness: LoadedHarness; edits: PlannedEdit[]; guard: GuardContextLike }): {
     harness: LoadedHarness;

@@ -60,6 +60,7 @@ export function toRefinementView(record: RefinementRecord): RefinementView {
       output: turn.output ?? { error: turn.error ?? "no usable reply" },
     })),
     edits: record.edits,
+    droppedEdits: record.droppedEdits,
     source: rest,
   };
 }
@@ -112,6 +113,7 @@ export const realDeps: EvolveDeps = {
       refiner: options.refiner,
       rejected: options.rejected.map(toRejectedProposal),
       skepticRounds: options.skepticRounds,
+      editable: options.editable,
     });
     return toRefinementView(record);
   },
