@@ -82,11 +82,17 @@ export const worldSchema = z
           .object({
             /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
             itemSlip: rate.default(0),
-            /** Per-sample slips keyed by the request seed. */
+            /** Per-sample slips keyed by the request seed (above temperature 0 only). */
             flaky: rate.default(0),
+            /**
+             * Share of items that are borderline for this model: each is answered right or wrong
+             * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+             * text flips some of them, both ways.
+             */
+            promptSensitivity: rate.default(0),
           })
           .strict()
-          .default({ itemSlip: 0, flaky: 0 }),
+          .default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
       })
       .strict(),
     /** Chance of a slip per rollout added by every rule beyond `freeRules`. */

@@ -2,6 +2,7 @@ import type { SimRequest } from "../sim-request.js";
 import type { World } from "../world-schema.js";
 import { diagnosis, failureNotes, patternMerge } from "./analysis-roles.js";
 import { evidenceBlock, type JsonObject } from "./evidence.js";
+import { judge } from "./judge.js";
 import { architect, editor, skeptic } from "./review-roles.js";
 
 /** Refiner role schema names the sim answers (docs/sim-protocol.md §2). */
@@ -12,11 +13,13 @@ export const roleSchemaNames = [
   "hms",
   "critique",
   "edits",
+  "judgement",
 ] as const;
 
 /** Guesses the role from the evidence block's keys (for servers that drop response_format). */
 export function inferSchemaName(block: JsonObject): string | undefined {
   if ("failures" in block) return "failure_notes";
+  if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
   if ("hms" in block) return "harness" in block ? "edits" : "critique";
   if ("diagnoses" in block) return "hms";
@@ -44,6 +47,8 @@ export function refinerReply(
       return skeptic(world, block, request.seed);
     case "edits":
       return editor(block);
+    case "judgement":
+      return judge(request, block);
     default:
       return {};
   }
