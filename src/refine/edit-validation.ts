@@ -71,6 +71,11 @@ function harnessIssues(planned: PlannedEdit, view: HarnessView): EditIssue[] {
     return at("file", `'${edit.file}' is not editable; editable: ${view.editable.join(", ")}`);
   const shown = view.files?.find((file) => file.path === edit.file);
   if (edit.kind === "write_file") {
+    if (!shown && view.notShown?.includes(edit.file))
+      return at(
+        "file",
+        `'${edit.file}' exists but was not shown; a whole-file write would replace what you have not seen`,
+      );
     if (shown && !shown.whole)
       return at(
         "kind",

@@ -33,6 +33,8 @@ export interface HarnessView {
   /** What every module, tool and harness.yaml field is (built-in), generated from the schema. */
   reference?: { modules: string[]; tools: string[]; fields: string[] };
   files?: ShownFile[];
+  /** Editable files that exist but did not fit in the view (never to be overwritten blind). */
+  notShown?: string[];
 }
 
 /** Character budgets of the files shown: the Editor sees more than the analysis roles. */
@@ -83,14 +85,20 @@ export function harnessView(
   const budget = budgets[options.role];
   let left: number = budget.total;
   const files: ShownFile[] = [];
+  const notShown: string[] = [];
   for (const path of ordered) {
-    if (left <= 0) break;
-    const shown = showFile(path, harness.files[path], Math.min(budget.perFile, left));
-    if (!shown) continue;
+    const shown =
+      left > 0 ? showFile(path, harness.files[path], Math.min(budget.perFile, left)) : undefined;
+    if (!shown) {
+      if (isEditable(path)) notShown.push(path);
+      continue;
+    }
     files.push({ ...shown, editable: isEditable(path) });
     left -= shown.content.length;
   }
-  return { ...view, files };
+  for (const path of Object.keys(harness.files).sort())
+    if (!textFile.test(path) && isEditable(path)) notShown.push(path);
+  return { ...view, files, ...(notShown.length > 0 ? { notShown } : {}) };
 }
 
 /**

@@ -109,6 +109,17 @@ export const worldSchema = z
         hintTendencyAtOne: rate.default(0.5),
         /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
         neutral: z.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: z.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
       })
       .strict()
       .default({
@@ -117,6 +128,9 @@ export const worldSchema = z
         instancesForMany: 4,
         hintTendencyAtOne: 0.5,
         neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
       }),
     skeptic: z
       .object({

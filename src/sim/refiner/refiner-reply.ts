@@ -1,9 +1,10 @@
 import type { SimRequest } from "../sim-request.js";
 import type { World } from "../world-schema.js";
 import { diagnosis, failureNotes, patternMerge } from "./analysis-roles.js";
+import { editor } from "./editor-role.js";
 import { evidenceBlock, type JsonObject } from "./evidence.js";
 import { judge } from "./judge.js";
-import { architect, editor, skeptic } from "./review-roles.js";
+import { architect, skeptic } from "./review-roles.js";
 
 /** Refiner role schema names the sim answers (docs/sim-protocol.md §2). */
 export const roleSchemaNames = [
@@ -36,17 +37,17 @@ export function refinerReply(
   const block = evidenceBlock(request);
   switch (schemaName ?? inferSchemaName(block)) {
     case "failure_notes":
-      return failureNotes(block);
+      return failureNotes(world, block);
     case "pattern_merge":
-      return patternMerge(block);
+      return patternMerge(world, block);
     case "diagnosis":
       return diagnosis(world, block, request.seed);
     case "hms":
-      return architect(block);
+      return architect(world, block);
     case "critique":
       return skeptic(world, block, request.seed);
     case "edits":
-      return editor(block);
+      return editor(world, request, block);
     case "judgement":
       return judge(request, block);
     default:
