@@ -61,6 +61,8 @@ export interface DiagnoseOptions {
   minSupport: { tasks: number; categories: number };
   /** Re-samples per failing member (evolve.resamples). */
   resamples?: number;
+  /** The agent model's temperature: at 0 it is deterministic and re-sampling is skipped. */
+  agentTemperature?: number;
   /** The harness's step budget, for the step-count signal. */
   stepLimit?: number;
   /** Told, before re-sampling, which patterns passed the support test (systematic so far). */

@@ -41,20 +41,30 @@ export function failureNotes(world: World, block: JsonObject): JsonObject {
 }
 
 /**
- * `pattern_merge`: groups with the same underlying cause become one pattern. The merge misses a
- * group with chance 1 − `mergeRecall` (it stays its own pattern, named by its label), as a
- * model reading many groups at once sometimes does.
+ * `pattern_merge`: groups with the same underlying cause become one pattern. Groups labelled
+ * like the cause's largest group always join it; a group labelled otherwise (a paraphrase) is
+ * recognised with chance `mergeRecall`, else it stays its own pattern named by its label — as a
+ * model reading many groups at once sometimes misses that two wordings mean one thing.
  */
 export function patternMerge(world: World, block: JsonObject): JsonObject {
-  const byCause = new Map<Cause, JsonObject[]>();
-  const alone: JsonObject[] = [];
-  for (const group of objects(block.groups)) {
+  const read = objects(block.groups).map((group) => {
     const labels = [...list(group.causes), ...list(group.signals)].map(text).filter(Boolean);
     const cause =
       majority(list(group.causes).map((label) => canonicalCause(text(label)))) ??
       canonicalCause(labels.join(" "));
+    return { group, cause, label: text(list(group.causes)[0]), labels };
+  });
+  const anchors = new Map<Cause, string>();
+  for (const entry of [...read].sort((a, b) => Number(b.group.size) - Number(a.group.size)))
+    if (!anchors.has(entry.cause)) anchors.set(entry.cause, entry.label);
+  const byCause = new Map<Cause, JsonObject[]>();
+  const alone: JsonObject[] = [];
+  for (const { group, cause, label, labels } of read) {
     const examples = objects(group.examples).map((example) => text(example.task));
-    if (draw(world.seed, "merge", ...labels, ...examples) >= world.refiner.mergeRecall) {
+    const recognised =
+      anchors.get(cause) === label ||
+      draw(world.seed, "merge", ...labels, ...examples) < world.refiner.mergeRecall;
+    if (!recognised) {
       alone.push(group);
       continue;
     }
