@@ -9,9 +9,11 @@ import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtur
 function evidence(id: string, cause: string, signals: { noAnswer?: boolean } = {}): Evidence {
   const record = makeRecord({
     taskId: id,
-    ...(signals.noAnswer ? { answer: null, output: "So it is 42.", reason: "no-answer" } : {}),
+    ...(signals.noAnswer
+      ? { answer: null, output: "So it is Paris.", reason: "no-answer" }
+      : { answer: "Lyon", output: "Answer: Lyon" }),
   });
-  return { ...extractEvidence({ record, task: makeTask(id), id }), cause };
+  return { ...extractEvidence({ record, task: makeTask(id, { expected: "Paris" }), id }), cause };
 }
 
 describe("canonicaliseCauses", () => {
@@ -29,6 +31,19 @@ describe("canonicaliseCauses", () => {
       "missing-final-answer",
       "format-noncompliance",
     ]);
+  });
+
+  it("merges the labels of runs whose number is off, computed without a tool", () => {
+    const numeric = (id: string, cause: string) => {
+      const record = makeRecord({ taskId: id, answer: "41", output: "Answer: 41" });
+      return { ...extractEvidence({ record, task: makeTask(id), id }), cause };
+    };
+    const out = canonicaliseCauses([
+      numeric("a", "miscalculation"),
+      numeric("b", "math-mistake"),
+      numeric("c", "miscalculation"),
+    ]);
+    expect(out.map((item) => item.cause)).toEqual(Array(3).fill("miscalculation"));
   });
 
   it("keeps apart labels the signals cannot tell apart, unless they say the same words", () => {

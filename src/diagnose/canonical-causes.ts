@@ -2,15 +2,18 @@ import type { Evidence } from "./evidence.js";
 
 /**
  * Signals that settle how a run failed, whatever the note says: cut at the step limit, the task
- * statement lost, no answer extracted, gave up, timed out, the process or the endpoint failed.
- * Runs that share these are one failure mechanism as far as the harness is concerned; only
- * runs without them (a wrong answer, say) need the note's label to tell causes apart.
+ * statement lost, no answer extracted, gave up, a tool error, a number that is off, timed out,
+ * the process or the endpoint failed. Runs that share these fail the same way as far as the
+ * harness can tell; only runs without any (a plain wrong answer) need the note's label to tell
+ * causes apart.
  */
 export const decisiveSignals = [
   "step-limit",
   "task-dropped",
   "no-answer",
   "gave-up",
+  "tool-error",
+  "numeric-mismatch",
   "timeout",
   "process-error",
   "llm-error",

@@ -120,6 +120,11 @@ export const worldSchema = z
         schemaSlips: rate.default(0),
         /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
         mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5),
       })
       .strict()
       .default({
@@ -131,6 +136,7 @@ export const worldSchema = z
         style: "tidy",
         schemaSlips: 0,
         mergeRecall: 1,
+        promptFixes: 0.5,
       }),
     skeptic: z
       .object({

@@ -215,6 +215,10 @@ function chooseFix(options: {
   if (n <= 1 && plainWrong && keyPhrase && draw(...key, "hint") < hintTendency)
     return itemHintFix(keyPhrase, seen);
   if (draw(...key, "accuracy") < diagnosisAccuracy(world, n))
-    return correctFix(cause, seen, { style: world.refiner.style, unit: draw(...key, "form") });
+    return correctFix(cause, seen, {
+      style: world.refiner.style,
+      unit: draw(...key, "form"),
+      promptFixes: world.refiner.promptFixes,
+    });
   return genericFix(draw(...key, "generic"), seen);
 }

@@ -81,7 +81,7 @@ export function promptFile(seen: HarnessSeen): string | null {
 export function correctFix(
   cause: Cause,
   seen: HarnessSeen,
-  options: { style: Style; unit: number },
+  options: { style: Style; unit: number; promptFixes?: number },
 ): Fix {
   const explanation =
     options.style === "tidy"
@@ -100,7 +100,8 @@ export function correctFix(
     return { module: "command", explanation, action };
   }
   // A plain-spoken refiner sometimes writes prompt-level fixes into the system prompt file.
-  const inPrompt = options.style === "plainspoken" && options.unit < 0.5 && file !== null;
+  const inPrompt =
+    options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file !== null;
   switch (cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
