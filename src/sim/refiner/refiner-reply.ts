@@ -22,7 +22,7 @@ export function inferSchemaName(block: JsonObject): string | undefined {
   if ("failures" in block) return "failure_notes";
   if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
-  if ("hms" in block) return "harness" in block ? "edits" : "critique";
+  if ("hms" in block) return "diagnoses" in block ? "critique" : "edits";
   if ("diagnoses" in block) return "hms";
   if ("patterns" in block) return "diagnosis";
   return undefined;
