@@ -383,6 +383,8 @@ describe("refiner-side sim", () => {
     expect(inferSchemaName({ diagnoses: [], objections: [], harness: {} })).toBe("hms");
     expect(inferSchemaName({ hms, diagnoses: [], patterns: [], harness: {} })).toBe("critique");
     expect(inferSchemaName({ hms, harness: {} })).toBe("edits");
-    expect(inferSchemaName({ task: "t", reference: "1", answer: "1", output: "" })).toBe("judgement");
+    expect(inferSchemaName({ task: "t", reference: "1", answer: "1", output: "" })).toBe(
+      "judgement",
+    );
   });
 });
