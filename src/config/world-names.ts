@@ -9,6 +9,7 @@ export const bundledWorldNames = [
   "noisy",
   "sparse",
   "neutral",
+  "plainspoken",
 ] as const;
 
 /** The name of a bundled world. */

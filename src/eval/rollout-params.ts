@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
 import { isWorldName } from "../config/world-names.js";
+import { replyVariant } from "../llm/capabilities.js";
 import { worldsDir } from "../sim/index.js";
 
 /** What keys rollouts of a model besides its name (`rolloutKey`'s `params`). */
@@ -15,6 +16,8 @@ export interface RolloutParams {
    * server (or a test's loopback port) may change between runs of the same model.
    */
   endpoint: string;
+  /** Reasoning effort, extra body fields, fixed capabilities (`replyVariant`); absent when unset. */
+  variant?: string;
 }
 
 /**
@@ -23,10 +26,12 @@ export interface RolloutParams {
  * instead of serving another model's rollouts.
  */
 export function rolloutParams(model: ModelConfig): RolloutParams {
+  const variant = replyVariant(model);
   return {
     temperature: model.temperature,
     maxTokens: model.maxTokens,
     endpoint: endpointIdentity(model),
+    ...(variant ? { variant } : {}),
   };
 }
 

@@ -37,7 +37,13 @@ describe("runEval", () => {
     const run = await runEval({
       loaded,
       split: "heldout",
-      models: { agent: model, refiner: model, close: async () => {} },
+      models: {
+        agent: model,
+        refiner: model,
+        judge: model,
+        downgrades: () => [],
+        close: async () => {},
+      },
     });
     expect(run.records[0].answer).toBe(root);
     expect(run.results["eval.json"].accuracy).toBe(1);

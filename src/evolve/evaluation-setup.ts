@@ -37,6 +37,9 @@ export function wrapModels(options: {
     probe: models.probe
       ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
       : undefined,
+    judge: models.judge
+      ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })
+      : undefined,
   };
 }
 
@@ -155,7 +158,7 @@ export function runEvaluations(options: {
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     scorer: scorerForTasks(loaded.config.tasks.scorer, {
       root: loaded.root,
-      judge: models.refiner,
+      judge: models.judge ?? models.refiner,
       file: loaded.path,
     }),
     budget,

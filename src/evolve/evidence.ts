@@ -10,6 +10,8 @@ export const scoreSchema = z.object({
   accuracy: z.number(),
   n: z.number().int(),
   interval: z.tuple([z.number(), z.number()]),
+  /** Rollouts that did not reach the model (not in `n`, never scored). */
+  infraErrors: z.number().int().optional(),
 });
 /** Accuracy of one harness on one set of tasks. */
 export type Score = z.infer<typeof scoreSchema>;

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { guardRejectionSchema, plannedEditSchema } from "../harness/types.js";
+import type { WireParameter } from "../llm/capabilities.js";
 import { refinementRecordSchema } from "../refine/refinement-record.js";
 import { spendSchema } from "./budget.js";
 import { diagnosisSummarySchema, evidenceStageSchema, scoreSchema } from "./evidence.js";
@@ -107,6 +108,17 @@ export type EvolveGate = z.infer<typeof evolveGateSchema>;
 
 const splitScoresSchema = z.object({ train: scoreSchema, heldout: scoreSchema });
 
+/** One capability step an endpoint forced (src/llm's `Downgrade`). */
+export const downgradeSchema = z.object({
+  endpoint: z.string(),
+  model: z.string(),
+  parameter: z.custom<WireParameter>((value) => typeof value === "string"),
+  from: z.string(),
+  to: z.string(),
+  reason: z.string(),
+  remembered: z.boolean(),
+});
+
 /** result.json of an evolve run. */
 export const evolveResultSchema = z.object({
   schemaVersion: z.literal(resultSchemaVersion),
@@ -131,6 +143,8 @@ export const evolveResultSchema = z.object({
     patch: z.string(),
   }),
   gate: evolveGateSchema,
+  /** What the endpoints could not do: the capability steps taken; present only when there were some. */
+  endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),
 });
 /** result.json of an evolve run. */
 export type EvolveResult = z.infer<typeof evolveResultSchema>;

@@ -4,6 +4,7 @@ import type { BudgetExhaustedError } from "../errors/budget-error.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardContext } from "../harness/guard-context.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { Rng } from "./rng.js";
 import type { StagePort } from "./stage-port.js";
@@ -13,6 +14,10 @@ export interface Models {
   agent: ChatProvider;
   refiner: ChatProvider;
   probe?: ChatProvider;
+  /** The llm_judge scorer's model; the refiner's when absent. */
+  judge?: ChatProvider;
+  /** Capability steps the endpoints forced so far (src/eval `openModels`). */
+  downgrades?(): Downgrade[];
 }
 
 /** An evaluation's outcome: the result and its records. */

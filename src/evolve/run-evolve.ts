@@ -13,6 +13,7 @@ import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { writeHarness } from "../harness/write-harness.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
@@ -115,7 +116,15 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run, outcome, samples });
     const result = redactor.json(
-      evolveResult({ loaded, strategy, run, outcome, measured, training }),
+      evolveResult({
+        loaded,
+        strategy,
+        run,
+        outcome,
+        measured,
+        training,
+        downgrades: models.downgrades?.() ?? [],
+      }),
     );
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
@@ -238,6 +247,8 @@ function evolveResult(input: {
   outcome: LoopOutcome;
   measured: Evaluation[];
   training: ReturnType<BudgetTracker["snapshot"]>;
+  /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
+  downgrades: Downgrade[];
 }): EvolveResult {
   const { loaded, run, outcome } = input;
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input.measured;
@@ -283,6 +294,7 @@ function evolveResult(input: {
       final: finalHeldout.result,
       gate: loaded.config.gate,
     }),
+    ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
   });
 }
 

@@ -6,6 +6,7 @@ import {
   clip,
   codeSpan,
   compactJson,
+  downgradeLines,
   fenced,
   formatDelta,
   formatScore,
@@ -32,7 +33,20 @@ export function summarySection(result: EvolveResult): string {
     `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+    ...endpointLines(result),
   ].join("\n");
+}
+
+/** What the endpoints could not do, as a list under the summary (nothing when they could). */
+function endpointLines(result: EvolveResult): string[] {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return [];
+  return [
+    "",
+    "**Endpoint capabilities stepped down** (the server refused a parameter; see docs/endpoints.md):",
+    "",
+    ...lines.map((line) => `- ${cell(line, 600)}`),
+  ];
 }
 
 function patternRows(iteration: IterationRecord): string[] {
@@ -164,12 +178,45 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
   return lines;
 }
 
-/** Edits the guards refused, and proposals the loop rejected. */
+/**
+ * Every edit the Editor left out of a proposal (its reply unusable, invalid after the repairs,
+ * or refused for undoing an earlier edit), with the iteration and the 1-based HMS change.
+ */
+export function droppedEditRows(result: EvolveResult) {
+  return result.iterations.flatMap((iteration) =>
+    [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
+      (refinement) =>
+        (refinement?.droppedEdits ?? []).map((dropped) => ({
+          iteration: iteration.index,
+          stage: dropped.stage,
+          change: dropped.change === null ? "—" : String(dropped.change + 1),
+          reason: dropped.reason,
+          edit: dropped.edit,
+        })),
+    ),
+  );
+}
+
+/** Edits the Editor left out or the guards refused, and proposals the loop rejected. */
 export function rejectionsSection(result: EvolveResult): string {
   const guard = result.iterations.flatMap((iteration) =>
     iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection })),
   );
   const parts = ["## Rejections", ""];
+  const dropped = droppedEditRows(result);
+  if (dropped.length > 0) {
+    parts.push(
+      "Edits the Editor left out:",
+      "",
+      "| Iteration | Stage | Change | Reason | Edit |",
+      "|---|---|---|---|---|",
+      ...dropped.map(
+        (row) =>
+          `| ${row.iteration} | ${row.stage} | ${row.change} | ${cell(row.reason, 300)} | ${row.edit === null ? "—" : cell(compactJson(row.edit, 160), 160)} |`,
+      ),
+      "",
+    );
+  }
   if (guard.length === 0) parts.push("No edit was refused by the guards.");
   else {
     parts.push("| Iteration | Guard | Reason | Edit |", "|---|---|---|---|");

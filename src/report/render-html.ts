@@ -1,7 +1,8 @@
+import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/result-schema.js";
 import { refinementSummary } from "../refine/refinement-record.js";
 import { accuracySeries } from "./accuracy-series.js";
-import { compactJson, formatDelta, formatScore, percent, usd } from "./format.js";
+import { compactJson, downgradeLines, formatDelta, formatScore, percent, usd } from "./format.js";
 import { anchorId, escapeHtml } from "./html.js";
 import { patternReasons, roleTurns } from "./records.js";
 import { scrubSecrets } from "./scrub.js";
@@ -24,7 +25,13 @@ function summary(result: EvolveResult): string {
     .join("");
   return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
 <p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>, stopped by <code>${h(result.stoppedBy)}</code>.</p>
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(result.gate.reason)}</p>`;
+<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(result.gate.reason)}</p>${endpoints(result)}`;
+}
+
+function endpoints(result: EvolveResult): string {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return "";
+  return `\n<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
 }
 
 function trace(excerpt: TraceExcerpt): string {
@@ -67,12 +74,20 @@ function iterationSection(iteration: IterationRecord): string {
         `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4000))}</pre></details>`,
     )
     .join("");
+  const dropped = [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement]
+    .flatMap((candidate) => candidate?.droppedEdits ?? [])
+    .map(
+      (edit) =>
+        `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`,
+    )
+    .join("");
   const guard = iteration.guardRejections
     .map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`)
     .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
 ${refinement ? `<p><strong>HMS</strong> (${refinement.rounds.length} round(s), ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
+${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }

@@ -46,6 +46,7 @@ export async function proposeEcdysis(options: {
     refiner: context.models.refiner,
     rejected: shownToRoles(state.memory, harness.hash),
     skepticRounds: evolve.skepticRounds,
+    editable: context.guard.editable,
   };
   seen.diagnosis = await steps.diagnose({
     stage: `iteration-${index}/diagnose`,
@@ -152,6 +153,7 @@ function diagnoseRequest(options: {
     refiner: models.refiner,
     minSupport: evolve.minSupport,
     resamples: evolve.resamples,
+    agentTemperature: config.model.temperature,
     stepLimit: harness.config?.agent_loop.max_steps,
     resample:
       evolve.resamples > 0

@@ -108,6 +108,7 @@ async function propose(options: {
       harness,
       refiner: context.models.refiner,
       rejected: shownToRoles(state.memory),
+      editable: context.guard.editable,
     }),
   );
   const guarded = guardRefinement({ harness, refinement, guard: context.guard });

@@ -47,6 +47,7 @@ export async function repairRegressions(options: {
       refiner: context.models.refiner,
       rejected: [],
       skepticRounds: context.config.evolve.skepticRounds,
+      editable: context.guard.editable,
     },
   });
   const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });

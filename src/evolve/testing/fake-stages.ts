@@ -64,6 +64,7 @@ function proposal(options: {
     rejection: null,
     edits,
     invalidEdits: [],
+    droppedEdits: [],
   };
 }
 
