@@ -2,6 +2,7 @@ import { access, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { acceptedSentence, stopSentence } from "../report/wording.js";
 import { runCli } from "./testing/run-cli.js";
 
 let project: string;
@@ -31,6 +32,12 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     expect(evolve.stdout).toMatch(/heldout: \d+\.\d% → \d+\.\d%/);
     const result = JSON.parse(await readFile(join(project, "evo", "result.json"), "utf8"));
     expect(result.final.heldout.accuracy).toBeGreaterThan(result.baseline.heldout.accuracy);
+    // One count of accepted edits, one stop reason: the terminal and the report say the same.
+    const report = await readFile(join(project, "evo", "report.md"), "utf8");
+    for (const sentence of [acceptedSentence(result), stopSentence(result)]) {
+      expect(evolve.stdout).toContain(sentence);
+      expect(report).toContain(sentence);
+    }
     const gate = await runCli(
       [
         "gate",

@@ -6,6 +6,7 @@ import { InputError } from "../errors/input-error.js";
 import { createProgress } from "../eval/progress.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { type EvolveResult, runEvolve } from "../evolve/index.js";
+import { acceptedSentence, stopSentence } from "../report/wording.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 
 const evolveFlagsSchema = z
@@ -77,7 +78,7 @@ function summariseEvolve(result: EvolveResult): string {
   return [
     `train:   ${pct(result.baseline.train.accuracy)} → ${pct(result.final.train.accuracy)}`,
     `heldout: ${pct(result.baseline.heldout.accuracy)} → ${pct(result.final.heldout.accuracy)}`,
-    `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
+    `${acceptedSentence(result)}; ${stopSentence(result)}`,
     "",
   ].join("\n");
 }

@@ -36,6 +36,11 @@ function tasksThatPass(taskIds: string[], reruns: RolloutRecord[], excludeKeys: 
   return { tried, passed };
 }
 
+/** `1 category`, `3 categories`. */
+function count(n: number, singular: string, plural: string): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 function supportReasons(
   pattern: UnclassifiedPattern,
   minSupport: { tasks: number; categories: number },
@@ -45,12 +50,18 @@ function supportReasons(
     return [
       tasks <= 1
         ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` }
-        : { code: "narrow", detail: `${tasks} tasks (minimum ${minSupport.tasks})` },
+        : {
+            code: "narrow",
+            detail: `${count(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`,
+          },
     ];
   }
   if (categories < minSupport.categories) {
     return [
-      { code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` },
+      {
+        code: "narrow",
+        detail: `${count(categories, "category", "categories")} (minimum ${minSupport.categories})`,
+      },
     ];
   }
   return [];
@@ -89,7 +100,7 @@ export async function classifyPatterns(options: {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${tasks} tasks across ${categories} categories`,
+      detail: `${count(tasks, "task", "tasks")} across ${count(categories, "category", "categories")}`,
     });
   }
 

@@ -15,6 +15,8 @@ export type StrategyName = "ecdysis" | "iterative" | "sampling";
 export type StopReason =
   | "no-failures"
   | "no-systematic-pattern"
+  /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
+  | "attempts-exhausted"
   | "max-iterations"
   | "patience"
   | "no-evolution"
