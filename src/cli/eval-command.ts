@@ -8,6 +8,7 @@ import { parseShard } from "../eval/shard-tasks.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 import { formatEvalSummary } from "./eval-summary.js";
 import { writeShardMarker } from "./shard-marker.js";
+import { countUnknownTasks, unknownTaskWarning } from "./unknown-task-warning.js";
 
 const evalFlagsSchema = z
   .object({
@@ -68,6 +69,11 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       (name) => results[name],
     );
     for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
+    const warning = await unknownTaskWarning(
+      loaded.config.model,
+      countUnknownTasks(results["eval.json"], records),
+    );
+    if (warning) io.stderr.write(warning);
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return 0;

@@ -8,6 +8,7 @@ import { createProgress } from "../eval/progress.js";
 import { type EvolveResult, runEvolve } from "../evolve/index.js";
 import { acceptedSentence, stopSentence } from "../report/wording.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { countUnknownInEvolve, unknownTaskWarning } from "./unknown-task-warning.js";
 
 const evolveFlagsSchema = z
   .object({
@@ -65,6 +66,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       outDir,
       progress: createProgress({ stream: io.stderr, env: io.env }),
     });
+    const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
+    if (warning) io.stderr.write(warning);
     io.stdout.write(
       `${summariseEvolve(result)}wrote ${join(outDir, "result.json")} and ${join(outDir, "report.md")}\n`,
     );

@@ -152,7 +152,11 @@ export function ecdysisStrategy(): Strategy {
             maxAttempts: evolve.maxAttemptsPerPattern,
             harnessHash: harness.hash,
           });
-          finish("stopped", spent ?? "no systematic pattern found (the others are not repaired)");
+          finish(
+            "stopped",
+            spent ??
+              "no systematic pattern in this batch (the patterns found are reported, not repaired)",
+          );
           stoppedBy = spent ? "attempts-exhausted" : "no-systematic-pattern";
           break;
         }

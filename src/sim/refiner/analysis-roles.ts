@@ -23,6 +23,8 @@ const notes: Record<Cause, string> = {
   "task-lost-in-context":
     "The agent said it could not see the question: the task statement had been dropped from the context.",
   "arithmetic-slip": "The arithmetic was done without a calculator and the number is off.",
+  "unknown-task":
+    "The model said it does not know how to do this task: a task outside what it can solve, not a runtime fault.",
   "wrong-answer": "The answer is wrong with no runtime signal that explains it.",
 };
 

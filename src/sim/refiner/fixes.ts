@@ -53,6 +53,13 @@ export function correctFix(cause: Cause, config: Json | undefined): Fix {
         explanation: "Multi-step arithmetic done in the head slips; no calculator tool is offered",
         change: "Set tools.calculator.enabled to true",
       };
+    case "unknown-task":
+      return {
+        module: "prompt",
+        explanation:
+          "The model says it does not know how to do these tasks; no harness change teaches it a task it cannot do",
+        change: null,
+      };
     case "wrong-answer":
       return {
         module: "prompt",
