@@ -5,7 +5,7 @@ import { writeEvalOutput } from "../eval/eval-output.js";
 import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
-import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvalSummary } from "./eval-summary.js";
 import { writeShardMarker } from "./shard-marker.js";
 import { countUnknownTasks, unknownTaskWarning } from "./unknown-task-warning.js";
@@ -17,6 +17,8 @@ const evalFlagsSchema = z
     harness: z.string().min(1).optional(),
     shard: z.string().optional(),
     samples: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().positive().optional(),
+    concurrency: z.coerce.number().int().positive().max(256).optional(),
     out: z.string().min(1),
   })
   .strict();
@@ -26,6 +28,7 @@ export const evalCommand: CliCommand = {
   name: "eval",
   summary: "evaluate a harness on the train or held-out tasks",
   help: `Usage: ecdysis eval --config FILE --out DIR [--split train|heldout|all] [--harness DIR] [--shard I/N] [--samples K]
+                    [--limit N] [--concurrency C]
 
 Runs the harness on every task of the split (K samples each, pass = majority) through the rollout
 cache and writes DIR/eval.json (accuracy, 95% interval, per-category and per-task results, cost)
@@ -38,6 +41,10 @@ DIR/eval-heldout.json hold the splits and DIR/eval.json the combined result.
   --harness DIR     evaluate this harness folder instead of the config's
   --shard I/N       only shard I of N (1-based; deterministic by task id); combine with 'ecdysis merge'
   --samples K       samples per task (default: the config's 'samples')
+  --limit N         a quick subset: at most N tasks per split, the same every time, categories
+                    taking turns (applied before --shard)
+  --concurrency C   rollouts in flight (default: the config's 'concurrency'; the model's
+                    'maxConcurrency' still caps its calls in flight)
 
 Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout --out .ecdysis/eval
 `,
@@ -47,15 +54,22 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     harness: { type: "string" },
     shard: { type: "string" },
     samples: { type: "string" },
+    limit: { type: "string" },
+    concurrency: { type: "string" },
     out: { type: "string" },
   },
   async run(args, io) {
     const flags = validateFlags("eval", evalFlagsSchema, args.values);
     const shard = flags.shard ? parseShard(flags.shard) : undefined;
-    const loaded = await loadConfig(resolvePath(io, flags.config));
+    const loaded = withConcurrency(
+      await loadConfig(resolvePath(io, flags.config)),
+      flags.concurrency,
+    );
     const outDir = resolvePath(io, flags.out);
     const { results, records } = await runEval({
       loaded,
+      env: io.env,
+      limit: flags.limit,
       split: flags.split,
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : undefined,
       shard,

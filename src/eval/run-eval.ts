@@ -7,6 +7,7 @@ import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
+import { limitTasks } from "./limit-tasks.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
@@ -25,6 +26,10 @@ export interface RunEvalOptions {
   shard?: { index: number; count: number };
   /** Samples per task; default the config's `samples`. */
   samples?: number;
+  /** At most this many tasks per split: a deterministic subset over the categories (`limitTasks`), before sharding. */
+  limit?: number;
+  /** Environment the API keys are read from when the models are opened here (default process.env). */
+  env?: Record<string, string | undefined>;
   /** Already-open models (left open); by default they are opened and closed here. */
   models?: OpenModels;
   /** Agent adapter; by default the built-in runtime or the command adapter per config. */
@@ -52,7 +57,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const splits: Split[] = options.split === "all" ? ["train", "heldout"] : [options.split];
   const tasksBySplit = new Map<Split, Awaited<ReturnType<typeof loadTasks>>>();
   for (const split of splits) {
-    const tasks = await loadTasks(config.tasks[split]);
+    const tasks = limitTasks(await loadTasks(config.tasks[split]), options.limit);
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -60,7 +65,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const models = options.models ?? (await openModels(loaded));
+  const models = options.models ?? (await openModels(loaded, { env: options.env }));
   try {
     const adapter =
       options.adapter ??
