@@ -2,11 +2,11 @@ import { join } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
-import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvalSummary } from "./eval-summary.js";
+import { RunStatus } from "./run-status.js";
 import { writeShardMarker } from "./shard-marker.js";
 import { countUnknownTasks, unknownTaskWarning } from "./unknown-task-warning.js";
 
@@ -66,6 +66,12 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       flags.concurrency,
     );
     const outDir = resolvePath(io, flags.out);
+    const status = new RunStatus({
+      stream: io.stderr,
+      env: io.env,
+      title: "ecdysis eval",
+      signal: io.signal,
+    });
     const { results, records } = await runEval({
       loaded,
       env: io.env,
@@ -74,9 +80,9 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : undefined,
       shard,
       samples: flags.samples,
-      progress: createProgress({ stream: io.stderr, env: io.env }),
+      progress: status.progress(),
       signal: io.signal,
-    });
+    }).finally(() => status.close());
     await writeEvalOutput(outDir, { results, records });
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(

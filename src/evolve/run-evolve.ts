@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
+import { limitTasks } from "../eval/limit-tasks.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { renderHtml } from "../report/render-html.js";
 import { renderMarkdown } from "../report/render-markdown.js";
@@ -12,11 +13,17 @@ import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evalu
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard-context.js";
 import { Journal } from "./journal.js";
-import { meterAdapter } from "./meter.js";
+import { type ModelCallEvent, meterAdapter } from "./meter.js";
 import { scoreOf } from "./records.js";
 import { createRng, deriveSeed } from "./rng.js";
 import { strategyByName } from "./strategies/index.js";
-import type { EvolveResult, Strategy, StrategyOutcome, StrategyProgress } from "./types.js";
+import type {
+  EvolveResult,
+  RunMetadata,
+  Strategy,
+  StrategyOutcome,
+  StrategyProgress,
+} from "./types.js";
 
 /** Options of runEvolve. */
 export interface RunEvolveOptions {
@@ -34,6 +41,15 @@ export interface RunEvolveOptions {
   callCache?: boolean;
   /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
   afterStage?: (stage: string) => void;
+  /**
+   * At most this many train and held-out tasks (`--limit`, `limitTasks`: deterministic, the
+   * categories in turn). Part of the run key; the guard still sees every held-out task.
+   */
+  limit?: number;
+  /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
+  metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
+  /** Told of every model call, agent and refiner roles (live progress). */
+  onCall?: (event: ModelCallEvent) => void;
 }
 
 async function defaultDeps(): Promise<EvolveDeps> {
@@ -56,12 +72,14 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const deps = options.deps ?? (await defaultDeps());
   const clock = options.clock ?? { now: () => Date.now() };
   const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
+  const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
+  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const journal = await Journal.open({
     outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}`),
+    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
     configHash: loaded.hash,
-    strategy: strategy.name,
+    strategy: `${strategy.name}${limited}`,
     budget,
     afterStage: options.afterStage,
   });
@@ -70,8 +88,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const train = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const allTrain = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
+  const allHeldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const train = limitTasks(allTrain, options.limit);
+  const heldout = limitTasks(allHeldout, options.limit);
   const opened = options.models ? undefined : await deps.openModels(loaded);
   const callCache = options.callCache ?? true;
   try {
@@ -81,6 +101,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       deps,
       budget,
       callCache,
+      onCall: options.onCall,
     });
     const shared = {
       loaded,
@@ -108,7 +129,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
           seedHarness,
           train,
           heldoutSize: heldout.length,
-          guard: buildGuardContext({ loaded, train, heldout }),
+          guard: buildGuardContext({ loaded, train: allTrain, heldout: allHeldout }),
           deps,
           models,
           callCache,
@@ -225,6 +246,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         final: finalHeldout.result,
         gate: config.gate,
       }),
+      run: {
+        startedAt,
+        finishedAt: new Date(clock.now()).toISOString(),
+        ...options.metadata,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      },
     };
     await writeOutputs({ outDir, result, deps, finalHarness: outcome.finalHarness });
     return result;
