@@ -3,7 +3,15 @@ import type { ModelCallEvent } from "../evolve/meter.js";
 import { plural } from "../report/wording.js";
 import { CallTally, type RefinerActivity } from "./call-tally.js";
 import type { TextStream } from "./command.js";
-import { bar, compactCount, duration, eta, fit, money, runningRoles } from "./status-format.js";
+import {
+  bar,
+  compactCount,
+  duration,
+  eta,
+  fitWidth,
+  money,
+  runningRoles,
+} from "./status-format.js";
 
 /** Options of the live status of a command run. */
 export interface RunStatusOptions {
@@ -207,7 +215,7 @@ export class RunStatus {
     }
     const refiner = this.calls.refiner();
     if (refiner.since !== undefined) lines.push(`  ${this.refinerLine(refiner, at)}`);
-    return lines.map((line) => fit(line, columns));
+    return lines.map((line) => fitWidth(line, columns));
   }
 
   /** Writes lines that stay (above the live block on a TTY). */

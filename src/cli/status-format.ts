@@ -48,7 +48,7 @@ export function runningRoles(running: Map<string, number>): string {
 }
 
 /** Cuts a line to the terminal width (a wrapped line would break the redraw). */
-export function fit(line: string, columns: number): string {
+export function fitWidth(line: string, columns: number): string {
   const chars = [...line];
   return chars.length < columns ? line : `${chars.slice(0, Math.max(1, columns - 2)).join("")}…`;
 }

@@ -16,13 +16,13 @@ export class TerminalScreen {
     while (index < text.length) {
       const char = text[index];
       if (char === "\u001b") {
-        const match = /^\u001b\[(\d*)([AKJ])/.exec(text.slice(index));
+        const match = /^\[(\d*)([AKJ])/.exec(text.slice(index + 1));
         if (!match)
           throw new Error(
             `TerminalScreen: unexpected escape ${JSON.stringify(text.slice(index, index + 8))}`,
           );
         this.escape(match[2], match[1] === "" ? 1 : Number(match[1]));
-        index += match[0].length;
+        index += match[0].length + 1;
         continue;
       }
       if (char === "\r") this.column = 0;
