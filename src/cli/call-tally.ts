@@ -6,9 +6,12 @@ export interface RefinerActivity {
   running: number;
   /** Calls in flight per purpose (`diagnostician`, `failure-notes`, …). */
   byPurpose: Map<string, number>;
-  /** Calls finished in this busy period, per purpose. */
+  /** Uncached calls finished in this busy period, per purpose. */
   finishedByPurpose: Map<string, number>;
+  /** Uncached calls finished (what the budget and result.json count). */
   done: number;
+  /** Calls answered from the call cache (free; e.g. notes written ahead and joined). */
+  replayed: number;
   tokens: number;
   costUsd: number;
   /** Start of the busy period; undefined when idle. */
@@ -25,6 +28,7 @@ function idleActivity(): RefinerActivity {
     byPurpose: new Map(),
     finishedByPurpose: new Map(),
     done: 0,
+    replayed: 0,
     tokens: 0,
     costUsd: 0,
     lastLineAt: 0,
@@ -49,9 +53,9 @@ export class CallTally {
   /** Adds an event at time `at`; returns the purpose when it starts a refiner busy period. */
   add(event: ModelCallEvent, at: number): string | undefined {
     const tokens = (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
-    if (event.phase === "end") {
-      if (event.cached) this.replayed += 1;
-      else this.calls += 1;
+    if (event.phase === "end" && event.cached) this.replayed += 1;
+    else if (event.phase === "end") {
+      this.calls += 1;
       this.tokens += tokens;
       if (event.role === "agent") this.agentCostUsd += event.costUsd ?? 0;
       else this.refinerCostUsd += event.costUsd ?? 0;
@@ -70,7 +74,8 @@ export class CallTally {
     } else {
       activity.running = Math.max(0, activity.running - 1);
       bump(activity.byPurpose, event.purpose, -1);
-      if (event.phase === "end") {
+      if (event.phase === "end" && event.cached) activity.replayed += 1;
+      else if (event.phase === "end") {
         activity.done += 1;
         activity.tokens += tokens;
         activity.costUsd += event.costUsd ?? 0;

@@ -43,7 +43,7 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     // Accepted edits name their module, change and pattern (by name, never by hash).
     const edits = evolve.stdout.split("accepted edits:\n")[1]?.split("\nheld-out gate")[0] ?? "";
     expect(edits).toMatch(
-      /^ {2}completion +set completion\.format_instruction = .* \(for answer-format-drift; iteration 1\)$/m,
+      /^ {2}completion +set completion\.format_instruction = .* — answer-format-drift \(iteration 1\)$/m,
     );
     expect(edits).not.toMatch(/\bp-[0-9a-f]{12}\b/);
     const result = JSON.parse(await readFile(join(project, "evo", "result.json"), "utf8"));

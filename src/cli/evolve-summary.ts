@@ -59,7 +59,7 @@ export function formatEvolveSummary(options: {
     ...(changes.length > 0 ? ["accepted edits:"] : []),
     ...changes.map(
       (entry) =>
-        `  ${entry.module.padEnd(width)}  ${entry.change}  (for ${entry.patterns.join(", ") || "no named pattern"}; iteration ${entry.iteration})`,
+        `  ${entry.module.padEnd(width)}  ${entry.change} — ${entry.patterns.join(", ") || "no named pattern"} (iteration ${entry.iteration})`,
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} — ${gateSentence(result)}`,
     costLine(result),

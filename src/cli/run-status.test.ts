@@ -4,10 +4,15 @@ import { RunStatus } from "./run-status.js";
 import { TerminalScreen } from "./testing/terminal-screen.js";
 
 /** A status with a hand-driven clock and redraw ticker. */
-function setup(options: { tty: boolean; env?: Record<string, string>; signal?: AbortSignal }) {
+function setup(options: {
+  tty: boolean;
+  env?: Record<string, string>;
+  signal?: AbortSignal;
+  columns?: number;
+}) {
   let now = 0;
   let redraw = () => {};
-  const screen = new TerminalScreen(100);
+  const screen = new TerminalScreen(options.columns ?? 120);
   const plain: string[] = [];
   const stream = options.tty ? screen : { write: (text: string) => plain.push(text) };
   const status = new RunStatus({
@@ -65,7 +70,7 @@ describe("RunStatus on a TTY", () => {
     status.onCall(call("end", "agent"));
     advance(2_000);
     expect(screen.text()).toEqual([
-      "⠹ ecdysis evolve · 4.0s · 2 LLM calls · 2.00k tokens · $0.0040 (agent $0.0020, refiner $0.0020)",
+      "⠹ ecdysis evolve · 4.0s · 2 calls · 2.00k tokens · $0.0040 (agent $0.0020, refiner $0.0020)",
       "  seed: held-out ████████░░░░░░░░░░░░░░░░░░░░░░ 10/40 · 4 passed · 4.0s · ETA 12s",
       "  final: held-out ███████████████░░░░░░░░░░░░░░░ 20/40 · 15 passed · 4.0s · ETA 4.0s",
       "  refiner: diagnostician, skeptic · 1 done · 1.00k tokens · $0.0020 · 2.0s",
@@ -82,10 +87,12 @@ describe("RunStatus on a TTY", () => {
     advance(500);
     status.onCall(call("end", "failure-notes"));
     status.onCall(call("end", "pattern-merge"));
+    status.onCall(call("start", "failure-notes"));
+    status.onCall(call("end", "failure-notes", { cached: true }));
     advance(1_200);
     expect(screen.text()).toEqual([
-      "refiner: 2 calls (failure-notes 1, pattern-merge 1) · 2.00k tokens · $0.0040 in 0.5s",
-      "⠹ ecdysis evolve · 1.7s · 2 LLM calls · 2.00k tokens · $0.0040 (agent $0.0000, refiner $0.0040)",
+      "refiner: 2 calls (failure-notes 1, pattern-merge 1) +1 replayed · 2.00k tokens · $0.0040 in 0.5s",
+      "⠹ ecdysis evolve · 1.7s · 2 calls (+1 replayed) · 2.00k tokens · $0.0040 (agent $0.0000, refiner $0.0040)",
     ]);
     const phase = status.progress();
     phase.start("iteration 1: batch", 3);
@@ -93,9 +100,18 @@ describe("RunStatus on a TTY", () => {
     phase.end();
     status.close();
     expect(screen.text()).toEqual([
-      "refiner: 2 calls (failure-notes 1, pattern-merge 1) · 2.00k tokens · $0.0040 in 0.5s",
+      "refiner: 2 calls (failure-notes 1, pattern-merge 1) +1 replayed · 2.00k tokens · $0.0040 in 0.5s",
       "iteration 1: batch: 2/3 passed = 66.7% in 0.0s",
     ]);
+  });
+
+  it("cuts lines to the terminal width instead of letting them wrap", () => {
+    const { status, screen, advance } = setup({ tty: true, columns: 60 });
+    status.progress().start("iteration 12: validate-cheap-pruned with a long label", 40);
+    status.onCall(call("start", "diagnostician"));
+    advance(1_000);
+    for (const line of screen.text()) expect([...line].length).toBeLessThan(60);
+    expect(screen.text()[1]).toMatch(/…$/);
   });
 
   it("on Ctrl-C clears the live block and says where each open phase stopped", () => {

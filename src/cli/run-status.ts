@@ -121,7 +121,8 @@ export class RunStatus {
     const refiner = this.calls.refiner();
     if (refiner.running > 0 && note)
       lines.push(`refiner: ${note} with ${plural(refiner.running, "call")} running`);
-    else if (refiner.since !== undefined) lines.push(this.refinerSummary(refiner));
+    else if (refiner.since !== undefined && refiner.done > 0)
+      lines.push(this.refinerSummary(refiner));
     this.phases.length = 0;
     this.closed = true;
     // On a TTY the redraw also clears the live block (drawn nothing once closed).
@@ -137,7 +138,8 @@ export class RunStatus {
     const at = this.now();
     const idle = this.calls.idleSince(at, this.options.idleMs ?? 1500);
     if (idle) {
-      this.permanent([this.refinerSummary(idle)]);
+      // A period of cache replays only (notes written ahead, joined) cost nothing: no line.
+      if (idle.done > 0) this.permanent([this.refinerSummary(idle)]);
       this.calls.resetActivity();
     }
     if (this.tty) {
@@ -188,7 +190,8 @@ export class RunStatus {
       .map(([purpose, count]) => `${purpose} ${count}`)
       .join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
-    return `refiner: ${plural(refiner.done, "call")} (${purposes}) · ${compactCount(refiner.tokens)} tokens · ${money(refiner.costUsd)} in ${duration(spent)}`;
+    const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
+    return `refiner: ${plural(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} · ${compactCount(refiner.tokens)} tokens · ${money(refiner.costUsd)} in ${duration(spent)}`;
   }
 
   private header(at: number): string {
@@ -198,7 +201,7 @@ export class RunStatus {
     const head = `${spin} ${this.options.title} · ${duration(at - this.startedAt)}`;
     // Without call events (eval reports rollouts only) there is nothing to count.
     if (totals.calls === 0 && totals.replayed === 0) return head;
-    return `${head} · ${totals.calls} LLM calls${replayed} · ${compactCount(totals.tokens)} tokens · ${money(totals.costUsd)} (agent ${money(totals.agentCostUsd)}, refiner ${money(totals.refinerCostUsd)})`;
+    return `${head} · ${totals.calls} calls${replayed} · ${compactCount(totals.tokens)} tokens · ${money(totals.costUsd)} (agent ${money(totals.agentCostUsd)}, refiner ${money(totals.refinerCostUsd)})`;
   }
 
   private liveLines(): string[] {
