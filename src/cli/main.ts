@@ -1,6 +1,7 @@
 import { EcdysisError } from "../errors/ecdysis-error.js";
 import { benchCommand } from "./bench-command.js";
 import { type CliCommand, type CliIo, parseCommandArgs } from "./command.js";
+import { compareCommand } from "./compare-command.js";
 import { evalCommand } from "./eval-command.js";
 import { evolveCommand } from "./evolve-command.js";
 import { gateCommand } from "./gate-command.js";
@@ -16,6 +17,7 @@ export const commands: CliCommand[] = [
   evalCommand,
   mergeCommand,
   evolveCommand,
+  compareCommand,
   gateCommand,
   benchCommand,
   simCommand,
