@@ -10,7 +10,7 @@ import {
   percent,
   usd,
 } from "./format.js";
-import { acceptedSentence, patternStanding, plural, stopSentence } from "./wording.js";
+import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
 /** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
 export function gateSentence(result: EvolveResult): string {
@@ -33,6 +33,7 @@ export function summarySection(result: EvolveResult): string {
     ...rows,
     "",
     `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${acceptedSentence(result)}; ${cell(stopSentence(result), 600)} (\`${result.stoppedBy}\`).`,
+    ...(runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : []),
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(gateSentence(result), 600)}.`,
   ].join("\n");

@@ -5,7 +5,7 @@ import { anchorId, escapeHtml } from "./html.js";
 import { gateSentence } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
-import { acceptedSentence, patternStanding, plural, stopSentence } from "./wording.js";
+import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
 const style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
@@ -24,6 +24,7 @@ function summary(result: EvolveResult): string {
     .join("");
   return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
 <p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
+${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
 <p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(gateSentence(result))}</p>`;
 }
 

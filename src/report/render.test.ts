@@ -210,6 +210,12 @@ describe("reports", () => {
       reasons: ["narrow: 2 tasks (minimum 3)"],
     });
     copy.gate.comparison.pValue = 0.000004;
+    copy.run = {
+      startedAt: "2030-01-02T03:00:00.000Z",
+      finishedAt: "2030-01-02T03:04:05.000Z",
+      ecdysisVersion: "0.1.0",
+      git: { commit: "0123456789abcdef0123456789abcdef01234567", dirty: true },
+    };
     const markdown = renderMarkdown(copy);
     const html = renderHtml(copy);
     const summary = renderJobSummary({ evolve: copy });
@@ -224,6 +230,9 @@ describe("reports", () => {
       expect(text).toContain("p < 0.0001");
       expect(text).toContain(acceptedSentence(copy));
       expect(text).toContain(stopSentence(copy));
+      expect(text).toContain(
+        "Run: finished 2030-01-02 03:04 UTC · Ecdysis 0.1.0 · commit 0123456 (uncommitted changes).",
+      );
       expect(text).not.toMatch(/\b1 (categories|tasks|iterations|rounds)\b|\(s\)/);
     }
   });

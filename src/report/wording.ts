@@ -87,3 +87,17 @@ export function stopSentence(result: Pick<EvolveResult, "iterations" | "stoppedB
   }
   return `stopped: ${stopWords[code as keyof typeof stopWords] ?? code}`;
 }
+
+/** `finished 2030-01-02 03:04 UTC · Ecdysis 0.1.0 · commit 0123456 (uncommitted changes) · --limit 20`; undefined without metadata. */
+export function runSentence(result: Pick<EvolveResult, "run">): string | undefined {
+  const run = result.run;
+  if (!run) return undefined;
+  const parts = [`finished ${run.finishedAt.replace("T", " ").slice(0, 16)} UTC`];
+  if (run.ecdysisVersion) parts.push(`Ecdysis ${run.ecdysisVersion}`);
+  if (run.git)
+    parts.push(
+      `commit ${run.git.commit.slice(0, 7)}${run.git.dirty ? " (uncommitted changes)" : ""}`,
+    );
+  if (run.limit !== undefined) parts.push(`--limit ${run.limit} (a quick subset)`);
+  return parts.join(" · ");
+}
