@@ -94,6 +94,23 @@ describe("ecdysis init", () => {
     expect(staged.filter((path) => path.includes(".ecdysis/"))).toEqual([]);
   });
 
+  it("puts the workflow at the repository root when DIR is a subfolder, with paths from the root", async () => {
+    const repo = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    git(repo, "init", "-q");
+    const run = await runCli(["init", "agent"], { cwd: repo });
+    expect(run.code).toBe(0);
+    expect(await readdir(join(repo, "agent"))).not.toContain(".github");
+    const workflow = await readFile(join(repo, ".github", "workflows", "ecdysis.yml"), "utf8");
+    expect(workflow).toContain("config: agent/ecdysis.yml");
+    expect(workflow).toContain('- "agent/harness/**"');
+    expect(run.stdout).toContain(`created ${join(repo, ".github", "workflows", "ecdysis.yml")}`);
+    // Never overwrites: a second project in the same repository is refused, nothing written.
+    const again = await runCli(["init", "other"], { cwd: repo });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(".github/workflows/ecdysis.yml");
+    await expect(readdir(join(repo, "other"))).rejects.toThrow();
+  });
+
   it("prints `node <its bin>` when no ecdysis is on PATH", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
     const run = await runCli(["init"], { cwd: dir, env: { PATH: "/nonexistent" } });
