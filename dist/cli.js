@@ -610,14 +610,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count2 = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count2--;
+      count3--;
       i++;
     }
   }
-  return count2;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -4597,7 +4597,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve9) {
+function isRecursive(inst, stack, resolve10) {
   const cached3 = recursive.get(inst);
   if (cached3 !== void 0)
     return cached3 ? PROVEN : NONE;
@@ -4607,7 +4607,7 @@ function isRecursive(inst, stack, resolve9) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve9);
+      const answer = isRecursive(child, stack, resolve10);
       if (answer > result)
         result = answer;
     }
@@ -4618,7 +4618,7 @@ function isRecursive(inst, stack, resolve9) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve10) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4682,7 +4682,7 @@ function isRecursive(inst, stack, resolve9) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve10 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5108,8 +5108,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -7882,8 +7882,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count2, one, many) {
-  return Math.abs(count2) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10758,8 +10758,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count2, one, few, many) {
-  const absCount = Math.abs(count2);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -21387,8 +21387,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -21496,13 +21496,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count2 = 0;
+        let count3 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count2)
-            count2 = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count2;
+        return count3;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -24455,8 +24455,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count2, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count2);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -24533,12 +24533,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count2 = 1;
+        let count3 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count2 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count2);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
@@ -24782,10 +24782,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -24799,7 +24799,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep5) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -24823,7 +24823,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep5 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -24839,7 +24839,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep5, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -24930,7 +24930,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep5 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -24944,13 +24944,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep5 + cb;
+              sep5 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep5 += source;
               hasSpace = true;
               break;
             default:
@@ -24993,18 +24993,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep5, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep5?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep5 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25058,8 +25058,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap3 && !sep5 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep5, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25071,7 +25071,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep5 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25082,8 +25082,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep5)
+                for (const st of sep5) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25100,7 +25100,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep5, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -25280,7 +25280,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep5 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -25297,24 +25297,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep5 === " ")
+            sep5 = "\n";
+          else if (!prevMoreIndented && sep5 === "\n")
+            sep5 = "\n\n";
+          value += sep5 + indent.slice(trimIndent) + content;
+          sep5 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep5 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep5 + content;
+          sep5 = " ";
           prevMoreIndented = false;
         }
       }
@@ -25497,25 +25497,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep5 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep5 === "\n")
+            res += sep5;
           else
-            sep4 = "\n";
+            sep5 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep5 + lm;
+          sep5 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep5 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26325,14 +26325,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key, sep: sep5, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep4)
-        for (const st of sep4)
+      if (sep5)
+        for (const st of sep5)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -27499,18 +27499,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep5;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep5 = scalar.end;
+            sep5.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep5 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            items: [{ start, key: scalar, sep: sep5 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -27663,15 +27663,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep5 = it.sep;
+                  sep5.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key, sep: sep5 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -27865,13 +27865,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep5 = fc.end.splice(1, fc.end.length);
+            sep5.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep4 }]
+              items: [{ start, key: fc, sep: sep5 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -29257,7 +29257,7 @@ function withCallCache(provider, dir) {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve9(key, request, signal) {
+  async function resolve10(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
     const response = await provider.chat(request, { signal });
@@ -29274,7 +29274,7 @@ function withCallCache(provider, dir) {
     const key = callCacheKey(provider.model, request);
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve9(key, request, options?.signal);
+    const call = resolve10(key, request, options?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -29580,7 +29580,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve9, reject) => {
+      sleep: (ms, signal) => new Promise((resolve10, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -29592,7 +29592,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve9();
+            resolve10();
           },
           Math.max(0, ms)
         );
@@ -29870,7 +29870,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve9) => setTimeout(resolve9, ms));
+    sleep = (ms) => new Promise((resolve10) => setTimeout(resolve10, ms));
   }
 });
 
@@ -31063,8 +31063,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve9) => {
-          resolve9(null);
+        super((resolve10) => {
+          resolve10(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -32034,12 +32034,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve9, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve9, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve10, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve10, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve9, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve9, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve10, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve10, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -32139,11 +32139,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve9, reject) => {
+        return new Promise((resolve10, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve9);
+          this.once(event, resolve10);
         });
       }
       /**
@@ -32226,8 +32226,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve9, reject) => {
-              readQueue.push({ resolve: resolve9, reject });
+            return new Promise((resolve10, reject) => {
+              readQueue.push({ resolve: resolve10, reject });
             });
           },
           return: () => {
@@ -33445,7 +33445,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -33535,7 +33535,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -37329,7 +37329,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -39993,7 +39993,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -42150,7 +42150,7 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve9) => this.waiters.push(resolve9));
+        return new Promise((resolve10) => this.waiters.push(resolve10));
       }
       release() {
         const next = this.waiters.shift();
@@ -42939,7 +42939,7 @@ function majority(items) {
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count2] of counts) if (count2 > bestCount) [best, bestCount] = [item, count2];
+  for (const [item, count3] of counts) if (count3 > bestCount) [best, bestCount] = [item, count3];
   return best;
 }
 var init_evidence = __esm({
@@ -43579,7 +43579,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve9) => setTimeout(resolve9, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve10) => setTimeout(resolve10, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -43723,7 +43723,7 @@ function skeptic(world2, block, seed) {
     const description = text(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
     const counts = list(change2.patterns).map((id) => support.get(text(id)));
-    const singleInstance = counts.length > 0 && counts.every((count2) => count2 !== void 0 && count2 <= 1);
+    const singleInstance = counts.length > 0 && counts.every((count3) => count3 !== void 0 && count3 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -43850,10 +43850,10 @@ async function startSimServer(options) {
   const quirks = new Set(options.quirks ?? []);
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
-  let count2 = 0;
+  let count3 = 0;
   let structuredCount = 0;
   const chat = async (raw, response) => {
-    const number4 = ++count2;
+    const number4 = ++count3;
     if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
     if (every(faults.status429Every, number4)) {
       const retryAfter = String(faults.retryAfterSeconds ?? 0);
@@ -43978,18 +43978,18 @@ async function startSimServer(options) {
     }
     sendJson(response, 404, errorBody(`no route ${request.method} ${path9}`, "not_found_error"));
   });
-  await new Promise((resolve9, reject) => {
+  await new Promise((resolve10, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve9());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve10());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}/v1`,
-    requests: () => count2,
+    requests: () => count3,
     close: async () => {
-      await new Promise((resolve9) => {
-        server.close(() => resolve9());
+      await new Promise((resolve10) => {
+        server.close(() => resolve10());
         server.closeAllConnections();
       });
       await log.flush();
@@ -44008,7 +44008,7 @@ var init_server = __esm({
     init_evidence();
     init_refiner_reply();
     init_structured_format();
-    every = (n, count2) => n !== void 0 && n > 0 && count2 % n === 0;
+    every = (n, count3) => n !== void 0 && n > 0 && count3 % n === 0;
   }
 });
 
@@ -45341,7 +45341,7 @@ function childEnv(input2) {
   return env;
 }
 function runProcess(input2) {
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve10, reject) => {
     const child = spawn(input2.command[0], input2.command.slice(1), {
       cwd: input2.cwd,
       env: input2.env,
@@ -45392,7 +45392,7 @@ function runProcess(input2) {
         reject(input2.signal.reason);
         return;
       }
-      resolve9({
+      resolve10({
         stdout: Buffer.concat(stdout).toString("utf8"),
         stderr,
         exitCode,
@@ -45617,11 +45617,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count2 = before.split(edit.find).length - 1;
-      if (count2 !== 1)
+      const count3 = before.split(edit.find).length - 1;
+      if (count3 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count2} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count3} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -46034,7 +46034,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count2) => `${count2 === 0 ? start - 1 : start},${count2}`;
+  const range = (start, count3) => `${count3 === 0 ? start - 1 : start},${count3}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -46368,7 +46368,7 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve9) => {
+  return new Promise((resolve10) => {
     const child = spawn2("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "ignore", "ignore"],
@@ -46379,7 +46379,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve9(outcome);
+      resolve10(outcome);
     };
     const timer = setTimeout(() => {
       try {
@@ -46691,19 +46691,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count2) {
+function shardOf(taskId, count3) {
   const digest = createHash7("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count2;
+  return digest.readUInt32BE(0) % count3;
 }
 function parseShard(text2) {
   const match = /^(\d+)\/(\d+)$/.exec(text2.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text2}'`);
   const index = Number(match[1]);
-  const count2 = Number(match[2]);
-  if (count2 < 1 || index < 1 || index > count2) {
-    throw new InputError("--shard", `shard ${text2} is outside 1/${count2}..${count2}/${count2}`);
+  const count3 = Number(match[2]);
+  if (count3 < 1 || index < 1 || index > count3) {
+    throw new InputError("--shard", `shard ${text2} is outside 1/${count3}..${count3}/${count3}`);
   }
-  return { index: index - 1, count: count2 };
+  return { index: index - 1, count: count3 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -48281,11 +48281,11 @@ function resampleSelection(evidence, records) {
   const chosen = [];
   for (const item of evidence) {
     const record2 = byKey.get(item.rolloutKey);
-    const count2 = perSignal.get(item.signalKey) ?? 0;
-    if (!record2 || item.unknownTask || tasks.has(record2.taskId) || count2 >= resampledPerSignal)
+    const count3 = perSignal.get(item.signalKey) ?? 0;
+    if (!record2 || item.unknownTask || tasks.has(record2.taskId) || count3 >= resampledPerSignal)
       continue;
     tasks.add(record2.taskId);
-    perSignal.set(item.signalKey, count2 + 1);
+    perSignal.set(item.signalKey, count3 + 1);
     chosen.push(record2);
   }
   return chosen;
@@ -49498,8 +49498,8 @@ var init_html = __esm({
 });
 
 // src/report/wording.ts
-function plural2(count2, singular, pluralForm = `${singular}s`) {
-  return `${count2} ${count2 === 1 ? singular : pluralForm}`;
+function plural2(count3, singular, pluralForm = `${singular}s`) {
+  return `${count3} ${count3 === 1 ? singular : pluralForm}`;
 }
 function reasonCodes(reasons) {
   return new Set(reasons.map((reason) => reason.split(":")[0].trim()));
@@ -49537,6 +49537,18 @@ function stopSentence(result) {
     return `stopped: the ${budgetWords[resource] ?? resource} budget is spent`;
   }
   return `stopped: ${stopWords[code] ?? code}`;
+}
+function runSentence(result) {
+  const run2 = result.run;
+  if (!run2) return void 0;
+  const parts = [`finished ${run2.finishedAt.replace("T", " ").slice(0, 16)} UTC`];
+  if (run2.ecdysisVersion) parts.push(`Ecdysis ${run2.ecdysisVersion}`);
+  if (run2.git)
+    parts.push(
+      `commit ${run2.git.commit.slice(0, 7)}${run2.git.dirty ? " (uncommitted changes)" : ""}`
+    );
+  if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
+  return parts.join(" \xB7 ");
 }
 var stopWords, budgetWords;
 var init_wording = __esm({
@@ -49578,6 +49590,7 @@ function summarySection(result) {
     ...rows,
     "",
     `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${acceptedSentence(result)}; ${cell(stopSentence(result), 600)} (\`${result.stoppedBy}\`).`,
+    ...runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : [],
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** \u2014 ${cell(gateSentence(result), 600)}.`
   ].join("\n");
@@ -49789,6 +49802,7 @@ function summary(result) {
   ).join("");
   return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
 <p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
+${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
 <p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${h(gateSentence(result))}</p>`;
 }
 function trace(excerpt2) {
@@ -50138,8 +50152,8 @@ function exhaustedReason(systematic, rejected, options) {
     ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
-  const count2 = systematic.length;
-  return `${count2} systematic pattern${count2 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+  const count3 = systematic.length;
+  return `${count3} systematic pattern${count3 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
   return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
@@ -50343,8 +50357,8 @@ function streamFailureNotes(options) {
             }).catch(() => void 0)
           );
         if (closed) break;
-        await new Promise((resolve9) => {
-          wake = resolve9;
+        await new Promise((resolve10) => {
+          wake = resolve10;
         });
       }
       await Promise.all(calls);
@@ -50931,10 +50945,10 @@ var init_ecdysis = __esm({
 // src/evolve/strategies/iterative.ts
 function pickFailures(failures, options) {
   const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
-  const count2 = Math.min(options.size, sorted.length);
+  const count3 = Math.min(options.size, sorted.length);
   const offset = options.start + (options.index - 1) * options.size;
   return Array.from(
-    { length: count2 },
+    { length: count3 },
     (_, position) => sorted[(offset + position) % sorted.length]
   );
 }
@@ -52729,14 +52743,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
     }
-    const [label, count2] = [...counts.entries()].sort(
+    const [label, count3] = [...counts.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count2 / members2.length
+      purity: count3 / members2.length
     });
   }
   return results;
@@ -52969,13 +52983,313 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
   }
 };
 
+// src/cli/compare-command.ts
+init_zod();
+init_input_error();
+import { readFile as readFile11, stat as stat2 } from "node:fs/promises";
+import { join as join12, relative as relative3 } from "node:path";
+
+// src/report/run-comparison.ts
+init_statistics();
+
+// src/report/accepted-changes.ts
+init_format();
+function describeEdit(edit, max = 120) {
+  switch (edit.kind) {
+    case "set":
+      return clip(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
+    case "add_rule":
+      return clip(`add rule ${JSON.stringify(edit.text)}`, max);
+    case "remove_rule":
+      return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
+    case "replace_text":
+      return clip(`replace ${JSON.stringify(edit.find)} in ${edit.file}`, max);
+    case "write_file":
+      return `write ${edit.file} (${edit.content.length} characters)`;
+  }
+}
+function patternNames(iteration) {
+  const names = /* @__PURE__ */ new Map();
+  for (const record2 of [iteration, iteration.repair]) {
+    for (const pattern of record2?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  }
+  return names;
+}
+function acceptedChanges(result) {
+  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
+    const names = patternNames(iteration);
+    return iteration.applied.map((planned) => ({
+      iteration: iteration.index,
+      module: planned.module,
+      change: describeEdit(planned.edit),
+      patterns: planned.patterns.map((id) => names.get(id) ?? id)
+    }));
+  });
+}
+
+// src/report/run-comparison.ts
+init_format();
+init_wording();
+function when(result) {
+  if (!result.run) return "(not recorded)";
+  const time3 = result.run.finishedAt.replace("T", " ").slice(0, 16);
+  const git = result.run.git ? ` \xB7 ${result.run.git.commit.slice(0, 7)}${result.run.git.dirty ? " (dirty)" : ""}` : "";
+  return `${time3}${git}`;
+}
+var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
+function money(delta) {
+  return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
+}
+function count2(delta) {
+  return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
+}
+function scoreRows(a, b) {
+  const rows = [];
+  for (const split of ["train", "heldout"]) {
+    const name3 = split === "train" ? "train" : "held-out";
+    for (const which of ["baseline", "final"]) {
+      const left = a[which][split];
+      const right = b[which][split];
+      rows.push({
+        label: `${name3}: ${which === "baseline" ? "seed" : "final"}`,
+        a: formatScore(left),
+        b: formatScore(right),
+        delta: formatDelta(left.accuracy, right.accuracy)
+      });
+    }
+  }
+  return rows;
+}
+function costRows(a, b) {
+  const split = (result) => `agent ${usd(result.cost.costUsd - result.cost.refinement.costUsd)} \xB7 refiner ${usd(result.cost.refinement.costUsd)}`;
+  const tokens = (result) => result.cost.promptTokens + result.cost.completionTokens;
+  return [
+    {
+      label: "cost",
+      a: usd(a.cost.costUsd),
+      b: usd(b.cost.costUsd),
+      delta: money(b.cost.costUsd - a.cost.costUsd)
+    },
+    { label: "  split", a: split(a), b: split(b) },
+    {
+      label: "LLM calls",
+      a: String(a.cost.llmCalls),
+      b: String(b.cost.llmCalls),
+      delta: count2(b.cost.llmCalls - a.cost.llmCalls)
+    },
+    {
+      label: "tokens",
+      a: tokens(a).toLocaleString("en-US"),
+      b: tokens(b).toLocaleString("en-US"),
+      delta: count2(tokens(b) - tokens(a))
+    },
+    {
+      label: "rollouts",
+      a: String(a.cost.rollouts),
+      b: String(b.cost.rollouts),
+      delta: count2(b.cost.rollouts - a.cost.rollouts)
+    },
+    {
+      label: "wall time",
+      a: `${(a.cost.wallMs / 1e3).toFixed(1)} s`,
+      b: `${(b.cost.wallMs / 1e3).toFixed(1)} s`,
+      delta: `${b.cost.wallMs >= a.cost.wallMs ? "+" : "\u2212"}${(Math.abs(b.cost.wallMs - a.cost.wallMs) / 1e3).toFixed(1)} s`
+    }
+  ];
+}
+function changeKeys(result) {
+  return acceptedChanges(result).map((change2) => `${change2.module}: ${change2.change}`);
+}
+function compareRuns(a, b) {
+  const tally = (result) => {
+    const counts = proposalTally(result);
+    return `${plural2(counts.edits, "edit")} (${counts.accepted}/${counts.proposals} proposals accepted)`;
+  };
+  const gate = (result) => `${result.gate.passed ? "passed" : "failed"} (${formatPValue(result.gate.comparison.pValue)})`;
+  const rows = [
+    { label: "strategy", a: `${a.strategy}, seed ${a.seed}`, b: `${b.strategy}, seed ${b.seed}` },
+    { label: "model", a: a.model, b: b.model },
+    { label: "finished, commit", a: when(a), b: when(b) },
+    {
+      label: "version",
+      a: a.run?.ecdysisVersion ?? "(not recorded)",
+      b: b.run?.ecdysisVersion ?? "(not recorded)"
+    },
+    ...scoreRows(a, b),
+    { label: "held-out gate", a: gate(a), b: gate(b) },
+    {
+      label: "accepted",
+      a: tally(a),
+      b: tally(b),
+      delta: count2(b.acceptedEdits.length - a.acceptedEdits.length)
+    },
+    {
+      label: "stopped",
+      a: clip(stopSentence(a).replace(/^stopped: /, ""), 60),
+      b: clip(stopSentence(b).replace(/^stopped: /, ""), 60)
+    },
+    ...costRows(a, b)
+  ];
+  const left = changeKeys(a);
+  const right = changeKeys(b);
+  const changes = {
+    both: left.filter((key) => right.includes(key)),
+    onlyA: left.filter((key) => !right.includes(key)),
+    onlyB: right.filter((key) => !left.includes(key))
+  };
+  const notes2 = [];
+  for (const split of ["train", "heldout"]) {
+    if (a.final[split].n !== b.final[split].n)
+      notes2.push(
+        `the ${split === "train" ? "train" : "held-out"} splits differ in size (${a.final[split].n} vs ${b.final[split].n} tasks): their accuracies are not directly comparable`
+      );
+  }
+  if (a.configHash !== b.configHash)
+    notes2.push("the runs used different configs (config hash differs)");
+  if (a.harness.seedHash !== b.harness.seedHash)
+    notes2.push("the runs started from different seed harnesses");
+  if (overlap(a.final.heldout, b.final.heldout) && a.final.heldout.accuracy !== b.final.heldout.accuracy)
+    notes2.push(
+      "the final held-out 95% intervals overlap: the difference may be noise (result.json keeps no per-task results for a paired test; 'ecdysis gate' pairs two harnesses)"
+    );
+  return { rows, changes, notes: notes2 };
+}
+function formatComparison(comparison, names) {
+  const header = {
+    label: "",
+    a: `A: ${names.a}`,
+    b: `B: ${names.b}`,
+    delta: "B \u2212 A"
+  };
+  const rows = [header, ...comparison.rows];
+  const width = (pick2) => Math.max(...rows.map((row) => [...pick2(row)].length));
+  const widths = {
+    label: width((row) => row.label),
+    a: width((row) => row.a),
+    b: width((row) => row.b)
+  };
+  const pad = (text2, size) => text2 + " ".repeat(Math.max(0, size - [...text2].length));
+  const lines = rows.map(
+    (row) => `${pad(row.label, widths.label)}  ${pad(row.a, widths.a)}  ${pad(row.b, widths.b)}  ${row.delta ?? ""}`.trimEnd()
+  );
+  const { both, onlyA, onlyB } = comparison.changes;
+  lines.push("", "accepted changes:");
+  if (both.length + onlyA.length + onlyB.length === 0) lines.push("  none in either run");
+  for (const [label, list2] of [
+    ["both", both],
+    ["A only", onlyA],
+    ["B only", onlyB]
+  ])
+    for (const change2 of list2) lines.push(`  ${label.padEnd(6)}  ${change2}`);
+  if (comparison.notes.length > 0)
+    lines.push("", ...comparison.notes.map((note) => `note: ${note}`));
+  return `${lines.join("\n")}
+`;
+}
+
+// src/cli/compare-command.ts
+var scoreSchema = external_exports.object({
+  accuracy: external_exports.number(),
+  n: external_exports.number().int(),
+  interval: external_exports.tuple([external_exports.number(), external_exports.number()])
+});
+var comparedResultSchema = external_exports.object({
+  version: external_exports.literal(1),
+  strategy: external_exports.string(),
+  seed: external_exports.number(),
+  model: external_exports.string(),
+  configHash: external_exports.string(),
+  stoppedBy: external_exports.string(),
+  baseline: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
+  final: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
+  iterations: external_exports.array(
+    external_exports.object({ verdict: external_exports.string(), applied: external_exports.array(external_exports.unknown()) }).passthrough()
+  ),
+  acceptedEdits: external_exports.array(external_exports.unknown()),
+  cost: external_exports.object({
+    rollouts: external_exports.number(),
+    llmCalls: external_exports.number(),
+    promptTokens: external_exports.number(),
+    completionTokens: external_exports.number(),
+    costUsd: external_exports.number(),
+    wallMs: external_exports.number(),
+    refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() })
+  }).passthrough(),
+  harness: external_exports.object({ seedHash: external_exports.string(), finalHash: external_exports.string() }).passthrough(),
+  gate: external_exports.object({ passed: external_exports.boolean(), comparison: external_exports.object({ pValue: external_exports.number() }).passthrough() }).passthrough()
+}).passthrough();
+async function readResult(path9) {
+  const isDir = await stat2(path9).then(
+    (info) => info.isDirectory(),
+    () => {
+      throw new InputError(
+        path9,
+        "no such file or folder: give an evolve --out folder or its result.json"
+      );
+    }
+  );
+  const file2 = isDir ? join12(path9, "result.json") : path9;
+  const text2 = await readFile11(file2, "utf8").catch(() => {
+    throw new InputError(
+      file2,
+      "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
+    );
+  });
+  let value;
+  try {
+    value = JSON.parse(text2);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message})`);
+  }
+  const parsed = comparedResultSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
+      field: issue2.path.join(".") || void 0
+    });
+  }
+  return { file: file2, result: parsed.data };
+}
+var compareCommand = {
+  name: "compare",
+  summary: "compare two evolve runs (accuracies with intervals, gate, cost, accepted changes)",
+  help: `Usage: ecdysis compare RUN_A RUN_B
+
+Reads the result.json of two 'ecdysis evolve' runs (their --out folders, or the files) and
+prints them side by side: seed and final accuracy with 95% intervals on train and held-out and
+the difference B \u2212 A, the held-out gate with its p-value, accepted edits, why each run stopped,
+cost split agent/refiner, calls, tokens, rollouts and wall time; then the accepted changes both
+runs made and those only one did. Notes say when the runs are not comparable (other task sets,
+config or seed harness) or when the held-out difference lies within overlapping intervals.
+
+Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
+`,
+  options: {},
+  allowPositionals: true,
+  async run(args, io) {
+    if (args.positionals.length !== 2)
+      throw new InputError(
+        "ecdysis compare",
+        "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
+      );
+    const [a, b] = await Promise.all(
+      args.positionals.map((path9) => readResult(resolvePath(io, path9)))
+    );
+    const name3 = (file2) => relative3(io.cwd, file2) || file2;
+    io.stdout.write(
+      formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
+    );
+    return 0;
+  }
+};
+
 // src/cli/eval-command.ts
 init_zod();
 init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/cli/eval-summary.ts
 var percent4 = (value) => `${(value * 100).toFixed(1)}%`;
@@ -53100,7 +53414,7 @@ function compactCount(value) {
   if (value < 1e6) return `${(value / 1e3).toFixed(value < 1e4 ? 2 : 1)}k`;
   return `${(value / 1e6).toFixed(2)}M`;
 }
-function money(value) {
+function money2(value) {
   return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
 }
 function eta(options) {
@@ -53113,7 +53427,7 @@ function bar(done, total, width) {
   return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
 }
 function runningRoles(running) {
-  return [...running].filter(([, count2]) => count2 > 0).map(([purpose, count2]) => count2 > 1 ? `${purpose} \xD7${count2}` : purpose).join(", ");
+  return [...running].filter(([, count3]) => count3 > 0).map(([purpose, count3]) => count3 > 1 ? `${purpose} \xD7${count3}` : purpose).join(", ");
 }
 function fitWidth(line, columns) {
   const chars = [...line];
@@ -53245,13 +53559,13 @@ var RunStatus = class {
   }
   refinerLine(refiner, at) {
     const roles = runningRoles(refiner.byPurpose);
-    return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
+    return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
   }
   refinerSummary(refiner) {
-    const purposes = [...refiner.finishedByPurpose].map(([purpose, count2]) => `${purpose} ${count2}`).join(", ");
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count3]) => `${purpose} ${count3}`).join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
     const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
-    return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money(refiner.costUsd)} in ${duration3(spent)}`;
+    return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
   }
   header(at) {
     const totals = this.calls.totals();
@@ -53259,7 +53573,7 @@ var RunStatus = class {
     const spin = spinner[this.frame % spinner.length];
     const head = `${spin} ${this.options.title} \xB7 ${duration3(at - this.startedAt)}`;
     if (totals.calls === 0 && totals.replayed === 0) return head;
-    return `${head} \xB7 ${totals.calls} calls${replayed} \xB7 ${compactCount(totals.tokens)} tokens \xB7 ${money(totals.costUsd)} (agent ${money(totals.agentCostUsd)}, refiner ${money(totals.refinerCostUsd)})`;
+    return `${head} \xB7 ${totals.calls} calls${replayed} \xB7 ${compactCount(totals.tokens)} tokens \xB7 ${money2(totals.costUsd)} (agent ${money2(totals.agentCostUsd)}, refiner ${money2(totals.refinerCostUsd)})`;
   }
   liveLines() {
     const at = this.now();
@@ -53304,10 +53618,10 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile11, rm as rm4, writeFile as writeFile12 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { readFile as readFile12, rm as rm4, writeFile as writeFile12 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join12(dir, "shard.json");
+var markerFile = (dir) => join13(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm4(markerFile(dir), { force: true });
   else await writeFile12(markerFile(dir), `${JSON.stringify(shard)}
@@ -53316,7 +53630,7 @@ async function writeShardMarker(dir, shard) {
 async function readShardMarker(dir) {
   let text2;
   try {
-    text2 = await readFile11(markerFile(dir), "utf8");
+    text2 = await readFile12(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -53337,28 +53651,28 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count2 = marked[0].marker?.count ?? 0;
+  const count3 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count2) {
+    if (marker.count !== count3) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count2}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count3}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count2} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count3} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count2; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count3; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count2}`).join(", ")} missing: give all ${count2} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count3}`).join(", ")} missing: give all ${count3} shard folders of the run`
     );
   }
 }
@@ -53382,9 +53696,9 @@ function countUnknownInEvolve(result) {
   const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.startsWith("unknown-task"))).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
-async function unknownTaskWarning(model, count2) {
-  if (count2.failing === 0 || count2.unknown * 2 <= count2.failing) return void 0;
-  const share = `${count2.unknown} of ${count2.failing} failing tasks`;
+async function unknownTaskWarning(model, count3) {
+  if (count3.failing === 0 || count3.unknown * 2 <= count3.failing) return void 0;
+  const share = `${count3.unknown} of ${count3.failing} failing tasks`;
   if (model.provider !== "sim")
     return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
 `;
@@ -53477,7 +53791,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records)
     );
     if (warning) io.stderr.write(warning);
-    const written = [...order, "records.jsonl"].map((name3) => join13(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join14(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -53489,64 +53803,27 @@ init_zod();
 init_load_config();
 init_input_error();
 init_evolve();
-import { access, readFile as readFile12, writeFile as writeFile13 } from "node:fs/promises";
-import { join as join18, resolve as resolve8 } from "node:path";
+import { access, readFile as readFile13, writeFile as writeFile13 } from "node:fs/promises";
+import { join as join19, resolve as resolve8 } from "node:path";
 
 // src/cli/evolve-summary.ts
-import { join as join16 } from "node:path";
-
-// src/report/accepted-changes.ts
-init_format();
-function describeEdit(edit, max = 120) {
-  switch (edit.kind) {
-    case "set":
-      return clip(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
-    case "add_rule":
-      return clip(`add rule ${JSON.stringify(edit.text)}`, max);
-    case "remove_rule":
-      return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
-    case "replace_text":
-      return clip(`replace ${JSON.stringify(edit.find)} in ${edit.file}`, max);
-    case "write_file":
-      return `write ${edit.file} (${edit.content.length} characters)`;
-  }
-}
-function patternNames(iteration) {
-  const names = /* @__PURE__ */ new Map();
-  for (const record2 of [iteration, iteration.repair]) {
-    for (const pattern of record2?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
-  }
-  return names;
-}
-function acceptedChanges(result) {
-  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names = patternNames(iteration);
-    return iteration.applied.map((planned) => ({
-      iteration: iteration.index,
-      module: planned.module,
-      change: describeEdit(planned.edit),
-      patterns: planned.patterns.map((id) => names.get(id) ?? id)
-    }));
-  });
-}
-
-// src/cli/evolve-summary.ts
+import { join as join17 } from "node:path";
 init_format();
 init_markdown_sections();
 init_wording();
 
 // src/cli/shell-command.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute2, join as join15, relative as relative3 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute2, join as join16, relative as relative4 } from "node:path";
 
 // src/cli/version.ts
 import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname5, join as join14 } from "node:path";
+import { dirname as dirname5, join as join15 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
   let dir = dirname5(fileURLToPath2(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
-    const file2 = join14(dir, "package.json");
+    const file2 = join15(dir, "package.json");
     if (existsSync2(file2) && readName(file2) === "ecdysis") return dir;
     dir = dirname5(dir);
   }
@@ -53561,7 +53838,7 @@ function readName(file2) {
 }
 var cached2;
 function ecdysisVersion() {
-  cached2 ??= JSON.parse(readFileSync2(join14(packageRoot(), "package.json"), "utf8")).version;
+  cached2 ??= JSON.parse(readFileSync2(join15(packageRoot(), "package.json"), "utf8")).version;
   return cached2;
 }
 
@@ -53570,7 +53847,7 @@ function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
 function pathFrom(cwd, path9) {
-  const rel = relative3(cwd, path9);
+  const rel = relative4(cwd, path9);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute2(rel) ? path9 : rel;
 }
@@ -53578,7 +53855,7 @@ function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {
-      accessSync(join15(dir, name3), constants.X_OK);
+      accessSync(join16(dir, name3), constants.X_OK);
       return true;
     } catch {
     }
@@ -53587,7 +53864,7 @@ function onPath(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join15(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join16(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -53600,11 +53877,11 @@ function costLine(result) {
     tokens: tokens - cost.refinement.tokens,
     costUsd: cost.costUsd - cost.refinement.costUsd
   };
-  return `cost: ${money(cost.costUsd)} \u2014 agent ${money(agent.costUsd)} (${agent.calls} calls, ${compactCount(agent.tokens)} tokens), refiner ${money(cost.refinement.costUsd)} (${cost.refinement.llmCalls} calls, ${compactCount(cost.refinement.tokens)} tokens); ${cost.rollouts} rollouts; ${duration3(cost.wallMs)} (uncached work only)`;
+  return `cost: ${money2(cost.costUsd)} \u2014 agent ${money2(agent.costUsd)} (${agent.calls} calls, ${compactCount(agent.tokens)} tokens), refiner ${money2(cost.refinement.costUsd)} (${cost.refinement.llmCalls} calls, ${compactCount(cost.refinement.tokens)} tokens); ${cost.rollouts} rollouts; ${duration3(cost.wallMs)} (uncached work only)`;
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join16(options.outDir, "harness.patch");
+  const patch = join17(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -53624,7 +53901,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join16(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join17(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -53649,11 +53926,11 @@ async function gitState(dir) {
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { dirname as dirname6, join as join17, relative as relative4, sep as sep3 } from "node:path";
+import { dirname as dirname6, join as join18, relative as relative5, sep as sep3 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync3(join17(current, ".git"))) return current;
+    if (existsSync3(join18(current, ".git"))) return current;
     const parent = dirname6(current);
     if (parent === current) return void 0;
     current = parent;
@@ -53664,7 +53941,7 @@ function patchBase(options) {
   const root = repository ?? options.configDir;
   return {
     root,
-    prefix: relative4(root, options.harnessDir).split(sep3).join("/"),
+    prefix: relative5(root, options.harnessDir).split(sep3).join("/"),
     inRepository: repository !== void 0
   };
 }
@@ -53738,7 +54015,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join18(outDir, "journal.jsonl");
+    const journal = join19(outDir, "journal.jsonl");
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -53766,8 +54043,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       configDir: loaded.root,
       harnessDir: resolve8(loaded.root, loaded.config.harness.dir)
     });
-    const patchFile = join18(outDir, "harness.patch");
-    await writeFile13(patchFile, rebasePatch(await readFile12(patchFile, "utf8"), base.prefix));
+    const patchFile = join19(outDir, "harness.patch");
+    await writeFile13(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -53779,7 +54056,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
 init_zod();
 init_load_config();
 init_evolve();
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -53813,7 +54090,7 @@ than the base by more than 'gate.tolerance'.
     });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join19(outDir, "gate.json")} and ${join19(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join20(outDir, "gate.json")} and ${join20(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -53824,14 +54101,14 @@ than the base by more than 'gate.tolerance'.
 init_zod();
 init_input_error();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir13, mkdtemp, readFile as readFile13, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp2, mkdir as mkdir13, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join20, relative as relative5 } from "node:path";
+import { dirname as dirname7, join as join21, relative as relative6, resolve as resolve9, sep as sep4 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 var ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
-function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER) {
+function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER, harnessDir = "harness") {
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA` : action;
   const editNote = placeholder ? `# EDIT ME before the first run: replace both '${ACTION_PLACEHOLDER}' below with the Ecdysis
@@ -53851,7 +54128,7 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "harness/**"
+      - "${harnessDir}/**"
       - "${configPath}"
 
 permissions: {}
@@ -53930,7 +54207,7 @@ var exists2 = (path9) => access2(path9).then(
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path9) {
-  const current = await readFile13(path9, "utf8").catch(() => void 0);
+  const current = await readFile14(path9, "utf8").catch(() => void 0);
   if (current === void 0) {
     await writeFile14(path9, `${ignoreLines.join("\n")}
 `);
@@ -53950,7 +54227,8 @@ var initCommand = {
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
-.github/workflows/ecdysis.yml (weekly evolve, gate on PRs), and adds .ecdysis/ (caches and
+.github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
+holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
 run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
@@ -53973,50 +54251,56 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    const targets = ["ecdysis.yml", "harness", "tasks", ".github/workflows/ecdysis.yml"];
+    const base = findGitRoot(dir) ?? dir;
+    const workflowFile = join21(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path9) => relative6(base, join21(dir, path9)).split(sep4).join("/");
+    const targets = [
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join21(dir, name3)),
+      workflowFile
+    ];
     const taken = [];
-    for (const target of targets) if (await exists2(join20(dir, target))) taken.push(target);
+    for (const target of targets) if (await exists2(target)) taken.push(relative6(dir, target));
     if (taken.length > 0) {
       throw new InputError(
-        join20(dir, taken[0]),
+        resolve9(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled2 = source === flags.world && bundledWorlds().includes(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join20(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join21(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir13(join20(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join20(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join20(dir, "tasks", "heldout.jsonl"));
-      await cp2(files.harnessDir, join20(dir, "harness"), { recursive: true });
+      await mkdir13(join21(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join21(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join21(dir, "tasks", "heldout.jsonl"));
+      await cp2(files.harnessDir, join21(dir, "harness"), { recursive: true });
       await writeFile14(
-        join20(dir, "ecdysis.yml"),
-        initialConfig(bundled2 ? flags.world : relative5(dir, source) || source)
+        join21(dir, "ecdysis.yml"),
+        initialConfig(bundled2 ? flags.world : relative6(dir, source) || source)
       );
-      await mkdir13(join20(dir, ".github", "workflows"), { recursive: true });
+      await mkdir13(dirname7(workflowFile), { recursive: true });
       await writeFile14(
-        join20(dir, ".github", "workflows", "ecdysis.yml"),
-        exampleWorkflow("ecdysis.yml", flags.action)
+        workflowFile,
+        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
       await rm5(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join20(dir, ".gitignore"));
-    for (const target of targets) io.stdout.write(`created ${join20(dir, target)}
+    const ignore = await writeIgnoreLines(join21(dir, ".gitignore"));
+    for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join20(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join21(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
-        `edit ${join20(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
+        `edit ${workflowFile}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
 `
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join20(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join21(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -54035,7 +54319,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -54077,7 +54361,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join21(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join22(outDir, "cache", "rollouts"));
     for (const record2 of records) await cache2.put(record2);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -54139,9 +54423,9 @@ async function serve(args, io) {
   });
   io.stdout.write(`sim serving world '${flags.world}' at ${server.url} (Ctrl-C to stop)
 `);
-  await new Promise((resolve9) => {
-    if (io.signal.aborted) resolve9();
-    io.signal.addEventListener("abort", () => resolve9(), { once: true });
+  await new Promise((resolve10) => {
+    if (io.signal.aborted) resolve10();
+    io.signal.addEventListener("abort", () => resolve10(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -54203,6 +54487,7 @@ var commands = [
   evalCommand,
   mergeCommand,
   evolveCommand,
+  compareCommand,
   gateCommand,
   benchCommand,
   simCommand,
@@ -54277,10 +54562,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve9, reject) => {
+  return new Promise((resolve10, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve9, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve10, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 
