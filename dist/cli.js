@@ -47036,6 +47036,14 @@ function clip(text2, max) {
 function cell(text2, max = 200) {
   return clip(text2, max).replace(/\r?\n/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
+function codeSpan(text2, max = 200) {
+  const flat = clip(text2, max).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  if (flat.trim() === "") return "` `";
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence2}`;
+}
 function fenced(text2, language = "") {
   const longest = Math.max(2, ...[...text2.matchAll(/`+/g)].map((match) => match[0].length));
   const fence2 = "`".repeat(longest + 1);
@@ -47072,10 +47080,7 @@ function flipTable(title, groups) {
   if (groups.length === 0) return `### ${title}
 
 No task flipped.`;
-  const list2 = (ids) => ids.length === 0 ? "\u2014" : cell(
-    ids.slice(0, 12).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : ""),
-    400
-  );
+  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 12).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : "");
   return [
     `### ${title}`,
     "",
@@ -49351,19 +49356,33 @@ async function runGate(options) {
       budget,
       callCache: options.callCache ?? true
     });
-    const evaluate3 = makeEvaluate({
+    const cache2 = deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts"));
+    const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
+    const evaluateFrom = (root) => makeEvaluate({
       loaded,
       deps,
       models,
-      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
-      cache: deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      adapter: meterAdapter({
+        adapter: deps.createAdapter({ ...loaded, root }),
+        budget,
+        enforce: false
+      }),
+      cache: cache2,
+      scorer,
       budget,
       enforce: false,
       split: "heldout"
     });
-    const baseRun = await evaluate3({ tasks: heldout, harness: base, label: "gate: base" });
-    const headRun = await evaluate3({ tasks: heldout, harness: head, label: "gate: head" });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base"
+    });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head"
+    });
     const result = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
     await mkdir8(options.outDir, { recursive: true });
     await writeFile7(path3.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}
@@ -49597,7 +49616,7 @@ function summarySection(result) {
 }
 function patternRows(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const examples = pattern.examples.map((example) => `\`${cell(example.taskId, 60)}\``).join(", ");
+    const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
     return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
   });
 }

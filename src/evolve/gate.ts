@@ -11,7 +11,11 @@ import { meterAdapter } from "./meter.js";
 /** Options of runGate. */
 export interface RunGateOptions {
   base: { harnessDir: string };
-  head: { harnessDir: string };
+  /**
+   * `projectRoot`: where the head harness runs as a project (a command harness's
+   * `ECDYSIS_PROJECT_ROOT`); the Action gives the PR's harness a root without the task files.
+   */
+  head: { harnessDir: string; projectRoot?: string };
   /** Loaded from the BASE branch: held-out tasks, scorer and thresholds never come from the PR under test. */
   loaded: LoadedConfig;
   outDir: string;
@@ -48,19 +52,34 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       budget,
       callCache: options.callCache ?? true,
     });
-    const evaluate = makeEvaluate({
-      loaded,
-      deps,
-      models,
-      adapter: meterAdapter({ adapter: deps.createAdapter(loaded), budget, enforce: false }),
-      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
-      budget,
-      enforce: false,
-      split: "heldout",
+    const cache = deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts"));
+    const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
+    const evaluateFrom = (root: string) =>
+      makeEvaluate({
+        loaded,
+        deps,
+        models,
+        adapter: meterAdapter({
+          adapter: deps.createAdapter({ ...loaded, root }),
+          budget,
+          enforce: false,
+        }),
+        cache,
+        scorer,
+        budget,
+        enforce: false,
+        split: "heldout",
+      });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base",
     });
-    const baseRun = await evaluate({ tasks: heldout, harness: base, label: "gate: base" });
-    const headRun = await evaluate({ tasks: heldout, harness: head, label: "gate: head" });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head",
+    });
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
     await mkdir(options.outDir, { recursive: true });
     await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);

@@ -78,6 +78,8 @@ export interface ConfigFacts {
   configHash: string;
   /** Content hash of the harness folder as it is now. */
   harnessHash: string;
+  /** Absolute paths of the task files the config names (train, held-out). */
+  taskFiles: string[];
   statusContext: string;
 }
 
@@ -106,6 +108,11 @@ export interface ActionCore {
     configPath: string;
     baseHarnessDir: string;
     headHarnessDir: string;
+    /**
+     * Project root the head harness runs in (a command harness's `ECDYSIS_PROJECT_ROOT`): a
+     * folder without the base's task files, so the PR's code is not handed the held-out answers.
+     */
+    headProjectRoot?: string;
     outDir: string;
     llm: LlmOverrides;
     runUrl?: string;

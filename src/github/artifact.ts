@@ -77,13 +77,22 @@ export async function uploadRunArtifact(options: {
     options.warn(`artifact not staged: ${(error as Error).message}`);
     return false;
   }
+  const uploader = options.uploader ?? actionsArtifactUploader;
+  const upload = (name: string) =>
+    uploader.upload({ name, files: staged.files, root: staged.root });
   try {
     if (staged.files.length === 0) return false;
-    await (options.uploader ?? actionsArtifactUploader).upload({
-      name: options.name,
-      files: staged.files,
-      root: staged.root,
-    });
+    try {
+      await upload(options.name);
+    } catch (error) {
+      // Another step of this workflow run took the name (same harness in a matrix): keep both.
+      if (!/\(409\)|conflict|already exists/i.test((error as Error).message)) throw error;
+      const name = `${options.name}-${process.env.GITHUB_JOB ?? "job"}-${process.pid}`;
+      options.warn(
+        `artifact name ${options.name} is taken in this workflow run; uploading as ${name}`,
+      );
+      await upload(name);
+    }
     return true;
   } catch (error) {
     options.warn(`artifact upload failed: ${(error as Error).message}`);

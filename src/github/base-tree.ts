@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { GuardError } from "../errors/guard-error.js";
 import { InputError } from "../errors/input-error.js";
 import type { Git } from "./git.js";
 
@@ -15,35 +15,61 @@ export async function ensureCommit(git: Git, sha: string, remote = "origin"): Pr
   await git.run(["fetch", "--no-tags", "--depth=1", remote, sha]);
 }
 
+/** One entry of a commit's tree. */
+interface TreeEntry {
+  mode: string;
+  type: string;
+  object: string;
+  path: string;
+}
+
+/** Every entry under `folder` of commit `sha` (`""` or `"."`: the whole tree). */
+async function listTree(git: Git, sha: string, folder: string): Promise<TreeEntry[]> {
+  const args = ["ls-tree", "-r", "-z", "--full-tree", sha];
+  // An empty pathspec is an error to git; the root is "no pathspec at all".
+  if (folder !== "" && folder !== ".") args.push("--", folder);
+  const listing = await git.run(args);
+  return listing
+    .split("\0")
+    .filter((line) => line !== "")
+    .map((line) => {
+      const tab = line.indexOf("\t");
+      const [mode, type, object] = line.slice(0, tab).split(" ");
+      return { mode, type, object, path: line.slice(tab + 1) };
+    });
+}
+
+function assertInside(path: string): void {
+  const parts = path.split("/");
+  if (path.startsWith("/") || parts.some((part) => part === ".." || part === ".git"))
+    throw new GuardError("path", `the base commit holds an unsafe path '${path}'`);
+}
+
 /**
- * Copy the files under `folder` as they are at commit `sha` into a fresh temporary folder, with
- * `git show <sha>:<path>` — the working tree (the PR's files) is never read. Returns the folder
- * standing for the repository root.
+ * Copy the files under `folder` as they are at commit `sha` into `into` (which stands for the
+ * repository root), with `git cat-file blob` — byte-exact, executable bits kept; the working tree
+ * (the PR's files) is never read. Symlinks and submodules are not copied; their paths are
+ * returned in `skipped`.
  */
 export async function materialiseBaseTree(options: {
   git: Git;
   sha: string;
   folder: string;
-}): Promise<string> {
-  const { git, sha } = options;
-  const folder = options.folder === "" ? "." : options.folder;
-  const listing = await git.run([
-    "ls-tree",
-    "-r",
-    "-z",
-    "--name-only",
-    "--full-tree",
-    sha,
-    "--",
-    folder === "." ? "" : folder,
-  ]);
-  const files = listing.split("\0").filter((path) => path !== "");
-  const root = await mkdtemp(join(tmpdir(), "ecdysis-base-"));
-  for (const path of files) {
-    const content = await git.run(["show", `${sha}:${path}`]);
-    const target = join(root, path);
+  into: string;
+}): Promise<{ root: string; skipped: string[] }> {
+  const { git, sha, into } = options;
+  const skipped: string[] = [];
+  await mkdir(into, { recursive: true });
+  for (const entry of await listTree(git, sha, options.folder)) {
+    if (entry.type !== "blob" || entry.mode === "120000") {
+      skipped.push(entry.path);
+      continue;
+    }
+    assertInside(entry.path);
+    const target = join(into, entry.path);
     await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, content);
+    await writeFile(target, await git.runBytes(["cat-file", "blob", entry.object]));
+    if (entry.mode === "100755") await chmod(target, 0o755);
   }
-  return root;
+  return { root: into, skipped };
 }

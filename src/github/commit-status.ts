@@ -1,7 +1,6 @@
-import { fitBody, type RepoRef } from "./pull-request.js";
+import type { RepoRef } from "./repo-ref.js";
 
-/** The hidden marker that makes the gate comment sticky (found and updated in place). */
-export const gateCommentMarker = "<!-- ecdysis-gate -->";
+export { gateCommentMarker, upsertStickyComment } from "./sticky-comment.js";
 
 /** Commit status states the gate posts. */
 export type StatusState = "success" | "failure" | "error" | "pending";
@@ -31,41 +30,4 @@ export async function postCommitStatus(
     description: statusDescription(options.description),
     ...(options.targetUrl ? { target_url: options.targetUrl } : {}),
   });
-}
-
-/**
- * Create or update the one gate comment of a PR: the bot comment carrying the marker is edited in
- * place, so a PR gets a single gate comment however many times the gate runs. Comments by people
- * are never taken over, even when they contain the marker (anyone can paste it into a comment).
- */
-export async function upsertStickyComment(
-  options: RepoRef & { number: number; body: string; marker?: string },
-): Promise<{ id: number; operation: "created" | "updated" }> {
-  const marker = options.marker ?? gateCommentMarker;
-  const body = fitBody(`${marker}\n${options.body}`);
-  const comments = await options.client.paginate(options.client.rest.issues.listComments, {
-    owner: options.owner,
-    repo: options.repo,
-    issue_number: options.number,
-    per_page: 100,
-  });
-  const mine = comments.find(
-    (comment) => comment.user?.type === "Bot" && comment.body?.includes(marker),
-  );
-  if (mine) {
-    await options.client.rest.issues.updateComment({
-      owner: options.owner,
-      repo: options.repo,
-      comment_id: mine.id,
-      body,
-    });
-    return { id: mine.id, operation: "updated" };
-  }
-  const { data } = await options.client.rest.issues.createComment({
-    owner: options.owner,
-    repo: options.repo,
-    issue_number: options.number,
-    body,
-  });
-  return { id: data.id, operation: "created" };
 }

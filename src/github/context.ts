@@ -28,6 +28,10 @@ export interface RunContext {
   /** Link to this workflow run (status target_url). */
   runUrl: string;
   runId: string;
+  /** `GITHUB_REF` (e.g. `refs/heads/main`), when the runner set it. */
+  ref?: string;
+  /** `GITHUB_RUN_ATTEMPT` ("1" on the first attempt). */
+  runAttempt: string;
   pullRequest?: {
     number: number;
     headSha: string;
@@ -59,6 +63,8 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
     serverUrl,
     runUrl: `${serverUrl}/${owner}/${repo}/actions/runs/${runId}`,
     runId,
+    ref: env.GITHUB_REF || undefined,
+    runAttempt: env.GITHUB_RUN_ATTEMPT || "1",
   };
   const eventPath = env.GITHUB_EVENT_PATH;
   if (!eventPath) return context;

@@ -1,10 +1,11 @@
-import { formatAccuracy, type ModeContext, type ModeResult } from "./mode-context.js";
+import { relative, sep } from "node:path";
+import { formatAccuracy, type ModeContext } from "./mode-context.js";
 import { publishArtifact, withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
 /** `mode: eval`: evaluate the checked-out harness on the held-out split and report it. */
-export async function runEvalMode(context: ModeContext): Promise<ModeResult> {
-  const { engine, options } = context;
+export async function runEvalMode(context: ModeContext): Promise<void> {
+  const { engine, options, report } = context;
   const facts = await engine.describe({ configPath: context.configPath });
   const outcome = await withRolloutCache(context, facts, () =>
     logGroup("eval", () =>
@@ -15,13 +16,15 @@ export async function runEvalMode(context: ModeContext): Promise<ModeResult> {
       }),
     ),
   );
-  await publishArtifact(context, outcome.outDir);
-  return {
-    outputs: {
-      "final-heldout-accuracy": formatAccuracy(outcome.accuracy),
-      "report-path": outcome.reportPath,
-    },
-    summaryMarkdown: outcome.summaryMarkdown,
-    notes: [],
-  };
+  report.summaryMarkdown = outcome.summaryMarkdown;
+  report.setAll({
+    "final-heldout-accuracy": formatAccuracy(outcome.accuracy),
+    "report-path": outcome.reportPath,
+  });
+  const root = context.run.workspace;
+  await publishArtifact(
+    context,
+    outcome.outDir,
+    relative(root, facts.harnessDir).split(sep).join("/"),
+  );
 }

@@ -2,32 +2,37 @@ import { relative, sep } from "node:path";
 import * as core from "@actions/core";
 import { InputError } from "../errors/input-error.js";
 import type { EvolveOutcome } from "./action-core.js";
-import { type BranchUpdate, updateHarnessBranch } from "./branch-update.js";
-import { postCommitStatus, upsertStickyComment } from "./commit-status.js";
-import { defaultBranchFor, sanitizeBranchName } from "./git.js";
-import type { GitHubClient } from "./github-client.js";
-import { formatAccuracy, type ModeContext, type ModeResult } from "./mode-context.js";
-import { PullRequestNotPermittedError } from "./not-permitted-error.js";
-import { closePullRequest, findOpenPullRequest, upsertPullRequest } from "./pull-request.js";
+import { updateHarnessBranch } from "./branch-update.js";
+import { publishUpdate } from "./evolve-publish.js";
+import { defaultBranchFor, type Git, sanitizeBranchName } from "./git.js";
+import { snapshotSeed } from "./harness-commits.js";
+import { formatAccuracy, type ModeContext } from "./mode-context.js";
 import { publishArtifact, withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
-/** The sticky comment the bot leaves when someone else pushed to its branch. */
-export const backOffMarker = "<!-- ecdysis-backoff -->";
-
-async function resolveBase(
-  context: ModeContext,
-  client: GitHubClient | undefined,
-): Promise<string> {
+/**
+ * The branch the PR targets: the `base` input, else — like create-pull-request — the branch the
+ * workflow checked out (so a dispatch from another branch proposes to that branch, measured on
+ * its own harness). A checkout on a tag or a bare commit has no such branch: the run refuses.
+ */
+async function resolveBase(context: ModeContext, git: Git): Promise<string> {
   if (context.options.base) return context.options.base;
+  const symbolic = await git.exec(["symbolic-ref", "--quiet", "--short", "HEAD"]);
+  if (symbolic.code === 0 && symbolic.stdout.trim() !== "") return symbolic.stdout.trim();
+  const ref = context.run.ref ?? "";
+  if (ref.startsWith("refs/heads/")) return ref.slice("refs/heads/".length);
+  throw new InputError(
+    "workflow inputs",
+    `the checkout is not on a branch (GITHUB_REF '${ref || "unset"}'), so there is no branch to propose to: set 'base' to the branch the pull request should target`,
+    { field: "base" },
+  );
+}
+
+/** The repository's default branch, when the event payload or the API says it. */
+async function defaultBranchOf(context: ModeContext): Promise<string | undefined> {
   if (context.run.defaultBranch) return context.run.defaultBranch;
-  if (!client)
-    throw new InputError(
-      "workflow inputs",
-      "set 'base' (or 'github-token' to look up the default branch)",
-      { field: "base" },
-    );
-  const { data } = await client.rest.repos.get({
+  if (!context.client) return undefined;
+  const { data } = await context.client.rest.repos.get({
     owner: context.run.owner,
     repo: context.run.repo,
   });
@@ -40,13 +45,13 @@ function commitMessage(outcome: EvolveOutcome, runUrl: string): string {
 }
 
 /**
- * `mode: evolve`: run the engine, and when the held-out gate passes put the evolved harness on
- * the fixed branch and create or update its one PR; close it when the change disappeared; back
- * off when someone else pushed. Posts the gate status on its own head (the workflow token's PRs
- * start no workflows).
+ * `mode: evolve`: run the engine, and when the held-out gate passes carry the run's change onto
+ * the base on the fixed branch and create or update its one PR; close it when the change
+ * disappeared; back off when someone else pushed; refuse when the change does not merge onto a
+ * base that moved. Outputs are set as they become known.
  */
-export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
-  const { engine, options, run, client } = context;
+export async function runEvolveMode(context: ModeContext): Promise<void> {
+  const { engine, options, run, client, report } = context;
   // Checked before the (long, paid) engine run, not after it.
   if (!client && !options["dry-run"]) {
     throw new InputError(
@@ -56,6 +61,22 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
     );
   }
   const facts = await engine.describe({ configPath: context.configPath });
+  const root = (await context.git.run(["rev-parse", "--show-toplevel"])).trim();
+  const git = context.git.at(root);
+  const harnessPath = relative(root, facts.harnessDir).split(sep).join("/");
+  const base = await resolveBase(context, git);
+  const defaultBranch = await defaultBranchOf(context);
+  const branch = sanitizeBranchName(
+    options.branch ??
+      defaultBranchFor(harnessPath, defaultBranch && base !== defaultBranch ? base : undefined),
+  );
+  report.setAll({
+    "pull-request-operation": "none",
+    "pull-request-number": "",
+    "pull-request-url": "",
+    branch,
+  });
+  const seed = await snapshotSeed({ git, harnessPath });
   const outcome = await withRolloutCache(context, facts, () =>
     logGroup("evolve", () =>
       engine.evolve({
@@ -68,33 +89,25 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
           maxIterations: options["max-iterations"],
           strategy: options.strategy,
         },
-        runId: `${run.runId}-${process.env.GITHUB_RUN_ATTEMPT ?? "1"}`,
+        runId: `${run.runId}-${run.runAttempt}`,
         runUrl: run.runUrl,
       }),
     ),
   );
-  await publishArtifact(context, outcome.outDir);
-  const root = (await context.git.run(["rev-parse", "--show-toplevel"])).trim();
-  const harnessPath = relative(root, outcome.targetHarnessDir).split(sep).join("/");
-  const branch = sanitizeBranchName(options.branch ?? defaultBranchFor(harnessPath));
-  const outputs: Record<string, string> = {
-    "pull-request-operation": "none",
-    "pull-request-number": "",
-    "pull-request-url": "",
-    branch,
+  report.summaryMarkdown = outcome.summaryMarkdown;
+  report.setAll({
     "baseline-heldout-accuracy": formatAccuracy(outcome.baselineHeldoutAccuracy),
     "final-heldout-accuracy": formatAccuracy(outcome.finalHeldoutAccuracy),
     "report-path": outcome.reportPath,
-  };
-  const result: ModeResult = { outputs, summaryMarkdown: outcome.summaryMarkdown, notes: [] };
-  const base = await resolveBase(context, client);
-  const repoRef = client ? { client, owner: run.owner, repo: run.repo } : undefined;
+  });
+  await publishArtifact(context, outcome.outDir, harnessPath);
   const update = await logGroup("branch", () =>
     updateHarnessBranch({
-      git: context.git,
+      git,
       base,
       branch,
       harnessPath,
+      seed,
       evolvedDir: outcome.evolvedHarnessDir,
       runId: outcome.runId,
       message: commitMessage(outcome, run.runUrl),
@@ -102,106 +115,5 @@ export async function runEvolveMode(context: ModeContext): Promise<ModeResult> {
     }),
   );
   core.info(`branch ${branch}: ${update.kind}`);
-  if (!repoRef) {
-    result.notes.push(
-      `Dry run: ${describeUpdate(update)}; nothing pushed, no pull request touched.`,
-    );
-    return result;
-  }
-  if (update.kind === "foreign") {
-    const open = await findOpenPullRequest({ ...repoRef, branch });
-    const text = `Someone else pushed to \`${branch}\` (${update.foreignCommits.map((sha) => sha.slice(0, 7)).join(", ")}), so Ecdysis backs off: it did not push this run's result (held-out ${outputs["baseline-heldout-accuracy"]} → ${outputs["final-heldout-accuracy"]}). Delete the branch or remove those commits to let it update the PR again.`;
-    if (open) {
-      await upsertStickyComment({
-        ...repoRef,
-        number: open.number,
-        body: text,
-        marker: backOffMarker,
-      });
-      outputs["pull-request-number"] = String(open.number);
-      outputs["pull-request-url"] = open.url;
-    }
-    core.warning(text);
-    result.notes.push(text);
-    return result;
-  }
-  if (update.kind === "no-change" || (update.kind === "dry-run" && !update.changed)) {
-    const open = await findOpenPullRequest({ ...repoRef, branch });
-    if (open && !options["dry-run"]) {
-      await closePullRequest({
-        ...repoRef,
-        number: open.number,
-        reason:
-          "Ecdysis closed this pull request: the latest run finds the harness on the base branch equal to its result, so there is nothing left to propose.",
-      });
-      outputs["pull-request-operation"] = "closed";
-      outputs["pull-request-number"] = String(open.number);
-      outputs["pull-request-url"] = open.url;
-    }
-    result.notes.push(
-      open
-        ? "The change disappeared: the pull request was closed."
-        : "No change to the harness: no pull request.",
-    );
-    return result;
-  }
-  if (update.kind === "dry-run") {
-    result.notes.push(
-      outcome.gatePassed
-        ? `Dry run: would push \`${branch}\` and open or update its pull request.`
-        : `Held-out gate not passed (${outputs["baseline-heldout-accuracy"]} → ${outputs["final-heldout-accuracy"]}): nothing pushed.`,
-    );
-    return result;
-  }
-  const compareUrl = `${run.serverUrl}/${run.owner}/${run.repo}/compare/${encodeRef(base)}...${encodeRef(branch)}?expand=1`;
-  try {
-    const upsert = await upsertPullRequest({
-      ...repoRef,
-      branch,
-      base,
-      title: outcome.prTitle,
-      body: outcome.prBody,
-      labels: options.labels,
-      reviewers: options.reviewers,
-      draft: options.draft,
-      pushed: update.kind === "pushed",
-      compareUrl,
-    });
-    outputs["pull-request-operation"] = upsert.operation;
-    outputs["pull-request-number"] = String(upsert.pullRequest.number);
-    outputs["pull-request-url"] = upsert.pullRequest.url;
-  } catch (error) {
-    if (error instanceof PullRequestNotPermittedError) {
-      outputs["compare-url"] = compareUrl;
-      result.failure = error.message;
-      return result;
-    }
-    throw error;
-  }
-  await postCommitStatus({
-    ...repoRef,
-    sha: update.sha,
-    state: "success",
-    context: outcome.statusContext,
-    description: `held-out accuracy ${outputs["baseline-heldout-accuracy"]} → ${outputs["final-heldout-accuracy"]} (evolve run)`,
-    targetUrl: run.runUrl,
-  });
-  return result;
-}
-
-function encodeRef(ref: string): string {
-  return encodeURIComponent(ref).replace(/%2F/g, "/");
-}
-
-function describeUpdate(update: BranchUpdate): string {
-  switch (update.kind) {
-    case "dry-run":
-      return update.changed ? "the harness would change" : "no change to the harness";
-    case "no-change":
-      return "no change to the harness";
-    case "foreign":
-      return "someone else pushed to the branch";
-    default:
-      return update.kind;
-  }
+  await publishUpdate({ context, update, outcome, base, branch, seed });
 }

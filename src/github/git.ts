@@ -52,6 +52,42 @@ export class Git {
     return git;
   }
 
+  /** A Git with extra environment variables (e.g. `GIT_INDEX_FILE` for a scratch index). */
+  withEnv(env: Record<string, string>): Git {
+    const git = Object.create(Git.prototype) as Git;
+    Object.assign(git, this, { env: { ...this.env, ...env } });
+    return git;
+  }
+
+  /** Run git and return stdout as bytes (blobs are copied byte-exact, never decoded). */
+  runBytes(args: string[]): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        "git",
+        args,
+        { cwd: this.cwd, env: this.env, maxBuffer: 256 * 1024 * 1024, encoding: "buffer" },
+        (error, stdout, stderr) => {
+          if (!error) {
+            resolve(stdout);
+            return;
+          }
+          const detail = this.scrub(stderr.toString("utf8").trim());
+          reject(
+            new TransportError("git", `git ${args[0]} failed: ${detail || error.message}`, {
+              retryable: false,
+              cause: error,
+            }),
+          );
+        },
+      );
+    });
+  }
+
+  /** `text` with the secrets this Git was told about replaced (for git's own messages). */
+  scrubText(text: string): string {
+    return this.scrub(text);
+  }
+
   /** Run git; resolves with the exit code instead of throwing (callers branch on it). */
   exec(args: string[]): Promise<GitResult> {
     return new Promise((resolve, reject) => {
@@ -113,12 +149,20 @@ export function sanitizeBranchName(name: string): string {
   return cleaned === "" ? "ecdysis/harness" : cleaned;
 }
 
-/** Default branch of a harness: `ecdysis/<slug of the harness folder relative to the repo>`. */
-export function defaultBranchFor(harnessPath: string): string {
-  const slug = harnessPath
+function slugOf(text: string): string {
+  return text
     .replace(/\\/g, "/")
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  return sanitizeBranchName(`ecdysis/${slug || "harness"}`);
+}
+
+/**
+ * Default branch of a harness: `ecdysis/<slug of the harness folder relative to the repo>`, and
+ * `…-to-<base slug>` when the PR targets another branch than the repository's default, so the
+ * PRs to two bases never share (and fight over) one branch.
+ */
+export function defaultBranchFor(harnessPath: string, otherBase?: string): string {
+  const name = `ecdysis/${slugOf(harnessPath) || "harness"}`;
+  return sanitizeBranchName(otherBase ? `${name}-to-${slugOf(otherBase) || "base"}` : name);
 }

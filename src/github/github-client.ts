@@ -1,5 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { TransportError } from "../errors/transport-error.js";
+import { apiPermissionError } from "./permission-error.js";
 import { type RetryLimits, retryDelayMs } from "./retry-policy.js";
 
 /** The REST client the Action uses: `@octokit/rest` against `GITHUB_API_URL`. */
@@ -43,8 +44,22 @@ export function githubStatus(error: unknown): number | undefined {
 }
 
 /**
+ * Requests that must not be repeated blindly after a 5xx: GitHub may have done them before the
+ * gateway failed, and a second one would post a second comment or pull request. Their callers
+ * look first and post again only when nothing is there.
+ */
+export function isNonIdempotent(method: string, route: string): boolean {
+  return (
+    method.toUpperCase() === "POST" &&
+    (/\/issues\/\{issue_number\}\/comments$/.test(route) || /\/pulls$/.test(route))
+  );
+}
+
+/**
  * A client with the retry policy of `retry-policy.ts` wrapped around every request. Requests
- * it gives up on keep Octokit's RequestError (callers branch on status and message).
+ * it gives up on keep Octokit's RequestError (callers branch on status and message), except a
+ * 403 for a missing permission, which becomes a GitHubPermissionError naming the call and the
+ * `permissions:` entry to add.
  */
 export function createGitHubClient(options: {
   token: string;
@@ -73,13 +88,20 @@ export function createGitHubClient(options: {
           });
         }
         const headers = (error as OctokitFailure).response?.headers ?? {};
-        const wait = retryDelayMs({
-          response: { status, headers, message: githubMessage(error) },
-          attempt,
-          nowMs: waiter.now(),
-          limits: options.limits,
-        });
-        if (wait === undefined) throw error;
+        const method = String(requestOptions.method);
+        const route = String(requestOptions.url);
+        const message = githubMessage(error);
+        const wait =
+          status >= 500 && isNonIdempotent(method, route)
+            ? undefined
+            : retryDelayMs({
+                response: { status, headers, message },
+                attempt,
+                nowMs: waiter.now(),
+                limits: options.limits,
+              });
+        if (wait === undefined)
+          throw apiPermissionError({ method, route, status, message }) ?? error;
         options.log?.(
           `GitHub answered ${status} to ${requestOptions.method} ${requestOptions.url}; retrying in ${Math.ceil(wait / 1000)} s`,
         );

@@ -1,7 +1,7 @@
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import { EcdysisError } from "../errors/ecdysis-error.js";
 import type { ActionCore } from "./action-core.js";
 import { parseActionOptions } from "./action-options.js";
 import type { ArtifactUploader } from "./artifact.js";
@@ -12,10 +12,13 @@ import { runEvolveMode } from "./evolve-mode.js";
 import { runGateMode } from "./gate-mode.js";
 import { Git } from "./git.js";
 import { gitAuthEnv } from "./git-auth.js";
-import { createGitHubClient, githubMessage, githubStatus, type Waiter } from "./github-client.js";
-import type { ModeContext, ModeResult } from "./mode-context.js";
+import { createGitHubClient, type Waiter } from "./github-client.js";
+import type { ModeContext } from "./mode-context.js";
+import { describeFailure, RunReport } from "./run-report.js";
 import { neutraliseWorkflowCommands, SecretScrubber } from "./secrets.js";
 import { writeJobSummary } from "./summary.js";
+
+export { describeFailure } from "./run-report.js";
 
 /** What the entry can be given instead of the real services (tests inject a fake engine); all default to the real ones. */
 export interface RunDependencies {
@@ -27,26 +30,20 @@ export interface RunDependencies {
 
 const modes = { evolve: runEvolveMode, gate: runGateMode, eval: runEvalMode } as const;
 
-/** Text for `core.setFailed`: our errors already say what to fix; GitHub errors get their status. */
-export function describeFailure(error: unknown): string {
-  if (error instanceof EcdysisError) return error.message;
-  const status = githubStatus(error);
-  if (status !== undefined) return `GitHub API error ${status}: ${githubMessage(error)}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
 /**
- * The Action: mask secrets, parse inputs into one options object, run the mode, set outputs and
- * the job summary, and turn every error into `core.setFailed` with actionable text.
+ * The Action: mask secrets, parse inputs into one options object, run the mode. Outputs are set
+ * as the mode learns them, so an error late in the run loses none; the job summary is written
+ * on every run; every problem ends in `core.setFailed` with actionable text.
  */
 export async function run(dependencies: Partial<RunDependencies> = {}): Promise<void> {
   const scrubber = new SecretScrubber();
   for (const name of ["api-key", "github-token"]) {
     for (const form of scrubber.add(core.getInput(name))) core.setSecret(form);
   }
-  const report = (text: string) => neutraliseWorkflowCommands(scrubber.scrub(text));
+  const clean = (text: string) => neutraliseWorkflowCommands(scrubber.scrub(text));
+  const report = new RunReport((name, value) => core.setOutput(name, scrubber.scrub(value)));
   let mode = "evolve";
-  let result: ModeResult | undefined;
+  let scratchDir: string | undefined;
   try {
     const options = parseActionOptions((name) => core.getInput(name));
     mode = options.mode;
@@ -65,34 +62,34 @@ export async function run(dependencies: Partial<RunDependencies> = {}): Promise<
       env: token ? await gitAuthEnv({ cwd: run.workspace, token, serverUrl: run.serverUrl }) : {},
       scrub: (text) => scrubber.scrub(text),
     });
-    const engine = dependencies.engine ?? (await import("./real-core.js")).realCore();
+    const temp = process.env.RUNNER_TEMP || tmpdir();
+    const runName = `ecdysis-${options.mode}-${run.runId}-${process.pid}`;
+    scratchDir = join(temp, `${runName}-scratch`);
     const context: ModeContext = {
-      engine,
+      engine: dependencies.engine ?? (await import("./real-core.js")).realCore(),
       options,
       run,
       client,
       git,
       scrubber,
       configPath: resolve(run.workspace, options.config),
-      outDir: join(
-        process.env.RUNNER_TEMP || tmpdir(),
-        `ecdysis-${options.mode}-${run.runId}-${process.pid}`,
-      ),
+      outDir: join(temp, runName),
+      scratchDir,
+      report,
       cacheService: dependencies.cacheService,
       uploader: dependencies.uploader,
     };
-    result = await modes[options.mode](context);
-    for (const [name, value] of Object.entries(result.outputs))
-      core.setOutput(name, scrubber.scrub(value));
-    if (result.failure) core.setFailed(report(result.failure));
+    await modes[options.mode](context);
   } catch (error) {
-    core.setFailed(report(describeFailure(error)));
+    report.problem(describeFailure(error));
   } finally {
+    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
+    if (report.problems.length > 0) core.setFailed(clean(report.problems.join("\n")));
     await writeJobSummary({
       markdown:
-        result?.summaryMarkdown ??
-        `## Ecdysis ${mode}\n\nThe run failed before producing a report; see the log.`,
-      facts: { mode, outputs: result?.outputs ?? {}, notes: result?.notes ?? [] },
+        report.summaryMarkdown ??
+        `## Ecdysis ${mode}\n\nThe run stopped before the engine produced a report.`,
+      facts: { mode, outputs: report.outputs, notes: report.notes, problems: report.problems },
       scrub: (text) => scrubber.scrub(text),
     });
   }

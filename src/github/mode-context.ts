@@ -5,7 +5,10 @@ import type { CacheService } from "./cache.js";
 import type { RunContext } from "./context.js";
 import type { Git } from "./git.js";
 import type { GitHubClient } from "./github-client.js";
+import type { RunReport } from "./run-report.js";
 import type { SecretScrubber } from "./secrets.js";
+
+export { formatAccuracy } from "./run-report.js";
 
 /** What every mode gets from the entry: validated options, the run context and its services. */
 export interface ModeContext {
@@ -20,20 +23,10 @@ export interface ModeContext {
   configPath: string;
   /** Folder for this run's reports and traces. */
   outDir: string;
+  /** Folder for scratch copies (removed when the run ends; never in the workspace). */
+  scratchDir: string;
+  /** Where the mode writes outputs, notes and problems as they become known. */
+  report: RunReport;
   cacheService?: CacheService;
   uploader?: ArtifactUploader;
-}
-
-/** What a mode hands back: outputs to set, summary text, notes, and a failure to report. */
-export interface ModeResult {
-  outputs: Record<string, string>;
-  summaryMarkdown: string;
-  notes: string[];
-  /** When set the step fails with this text (after outputs and summary are written). */
-  failure?: string;
-}
-
-/** Accuracy as an output string (four decimals). */
-export function formatAccuracy(value: number): string {
-  return value.toFixed(4);
 }

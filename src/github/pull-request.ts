@@ -1,9 +1,9 @@
-import type { GitHubClient } from "./github-client.js";
 import { githubMessage, githubStatus } from "./github-client.js";
 import { PullRequestNotPermittedError } from "./not-permitted-error.js";
+import { fitBody, type RepoRef } from "./repo-ref.js";
+import { upsertStickyComment } from "./sticky-comment.js";
 
-/** GitHub refuses PR bodies over 65,536 characters. */
-export const maxBodyChars = 65_536;
+export { fitBody, maxBodyChars, type RepoRef } from "./repo-ref.js";
 
 /** What the Action did to the pull request (the create-pull-request vocabulary). */
 export type PullRequestOperation = "created" | "updated" | "closed" | "none";
@@ -14,23 +14,6 @@ export interface PullRequestRef {
   url: string;
   title: string;
   body: string;
-}
-
-/** Where the PR lives. */
-export interface RepoRef {
-  client: GitHubClient;
-  owner: string;
-  repo: string;
-}
-
-/** Cut a body to GitHub's limit, keeping its head and saying where the rest is. */
-export function fitBody(
-  body: string,
-  note = "the full report is in the workflow artifact",
-): string {
-  if (body.length <= maxBodyChars) return body;
-  const tail = `\n\n… (truncated: ${note})\n`;
-  return body.slice(0, maxBodyChars - tail.length) + tail;
 }
 
 /** The open PR whose head is `owner:branch`, if any. */
@@ -56,10 +39,11 @@ export interface UpsertOptions extends RepoRef {
   base: string;
   title: string;
   body: string;
-  labels: string[];
-  reviewers: string[];
   draft: boolean;
-  /** The branch moved in this run (an open PR counts as updated even with the same text). */
+  /**
+   * The branch moved in this run. When it did not, an open PR is left as it is: its text holds
+   * the cost and run link of the run that made the change, which a replay must not overwrite.
+   */
   pushed: boolean;
   /** Shown when GitHub refuses to let Actions open pull requests. */
   compareUrl: string;
@@ -67,8 +51,10 @@ export interface UpsertOptions extends RepoRef {
 
 /**
  * Create the PR of the fixed branch, or update the open one (never a second). A 422 "already
- * exists" (a race with another run) becomes an update; a 403 "not permitted" becomes an
- * actionable PullRequestNotPermittedError carrying the compare link.
+ * exists" (a race with another run) becomes an update; a 5xx on the create is checked (GitHub
+ * may have opened it before failing) instead of repeated; a 403 "not permitted" becomes an
+ * actionable PullRequestNotPermittedError carrying the compare link. The operation follows
+ * create-pull-request: `created`, `updated` when the branch moved, else `none`.
  */
 export async function upsertPullRequest(
   options: UpsertOptions,
@@ -87,27 +73,33 @@ export async function upsertPullRequest(
         draft: options.draft,
         maintainer_can_modify: false,
       });
-      const created = {
-        number: data.number,
-        url: data.html_url,
-        title: data.title,
-        body: data.body ?? "",
+      return {
+        operation: "created",
+        pullRequest: {
+          number: data.number,
+          url: data.html_url,
+          title: data.title,
+          body: data.body ?? "",
+        },
       };
-      await decorate(options, created.number, true);
-      return { operation: "created", pullRequest: created };
     } catch (error) {
-      const status = githubStatus(error);
+      const status = githubStatus(error) ?? 0;
       const message = githubMessage(error);
       if (status === 403 && /not permitted to create or approve pull requests/i.test(message)) {
         throw new PullRequestNotPermittedError(options.compareUrl, message);
+      }
+      if (status >= 500) {
+        const made = await findOpenPullRequest(options);
+        if (made) return { operation: "created", pullRequest: made };
+        throw error;
       }
       if (status !== 422 || !/already exists/i.test(message)) throw error;
       existing = await findOpenPullRequest(options);
       if (!existing) throw error;
     }
   }
-  const changed = existing.title !== options.title || existing.body !== body;
-  if (changed) {
+  if (!options.pushed) return { operation: "none", pullRequest: existing };
+  if (existing.title !== options.title || existing.body !== body) {
     await options.client.rest.pulls.update({
       owner: options.owner,
       repo: options.repo,
@@ -116,48 +108,57 @@ export async function upsertPullRequest(
       body,
     });
   }
-  await decorate(options, existing.number, false);
-  return {
-    operation: changed || options.pushed ? "updated" : "none",
-    pullRequest: { ...existing, title: options.title, body },
-  };
+  return { operation: "updated", pullRequest: { ...existing, title: options.title, body } };
 }
 
-async function decorate(options: UpsertOptions, number: number, created: boolean): Promise<void> {
+/**
+ * Labels (every run) and reviewers (only on creation: re-requesting would re-notify them).
+ * Each failure is handed to `onProblem` and the other still runs: the PR exists either way.
+ */
+export async function decoratePullRequest(
+  options: RepoRef & {
+    number: number;
+    labels: string[];
+    reviewers: string[];
+    created: boolean;
+    onProblem: (error: unknown) => void;
+  },
+): Promise<void> {
   if (options.labels.length > 0) {
-    await options.client.rest.issues.addLabels({
-      owner: options.owner,
-      repo: options.repo,
-      issue_number: number,
-      labels: options.labels,
-    });
+    await options.client.rest.issues
+      .addLabels({
+        owner: options.owner,
+        repo: options.repo,
+        issue_number: options.number,
+        labels: options.labels,
+      })
+      .catch(options.onProblem);
   }
-  // Reviewers only on creation: re-requesting on every run would re-notify them.
-  if (created && options.reviewers.length > 0) {
+  if (options.created && options.reviewers.length > 0) {
     const teams = options.reviewers
       .filter((name) => name.includes("/"))
       .map((name) => name.split("/")[1]);
     const users = options.reviewers.filter((name) => !name.includes("/"));
-    await options.client.rest.pulls.requestReviewers({
-      owner: options.owner,
-      repo: options.repo,
-      pull_number: number,
-      reviewers: users,
-      team_reviewers: teams,
-    });
+    await options.client.rest.pulls
+      .requestReviewers({
+        owner: options.owner,
+        repo: options.repo,
+        pull_number: options.number,
+        reviewers: users,
+        team_reviewers: teams,
+      })
+      .catch(options.onProblem);
   }
 }
+
+/** The hidden marker of the comment that says why the bot closed its PR. */
+export const closedMarker = "<!-- ecdysis-closed -->";
 
 /** Close the PR whose change disappeared, saying why in a comment. */
 export async function closePullRequest(
   options: RepoRef & { number: number; reason: string },
 ): Promise<void> {
-  await options.client.rest.issues.createComment({
-    owner: options.owner,
-    repo: options.repo,
-    issue_number: options.number,
-    body: options.reason,
-  });
+  await upsertStickyComment({ ...options, body: options.reason, marker: closedMarker });
   await options.client.rest.pulls.update({
     owner: options.owner,
     repo: options.repo,

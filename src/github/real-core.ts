@@ -75,6 +75,9 @@ export function realCore(): ActionCore {
         cacheDir: resolve(loaded.root, config.cacheDir),
         configHash: loaded.hash,
         harnessHash: harness.hash,
+        taskFiles: [config.tasks.train, config.tasks.heldout].map((file) =>
+          resolve(loaded.root, file),
+        ),
         statusContext: config.gate.statusContext,
       };
     },
@@ -100,11 +103,19 @@ export function realCore(): ActionCore {
       };
     },
 
-    async gate({ configPath, baseHarnessDir, headHarnessDir, outDir, llm, runUrl }) {
+    async gate({
+      configPath,
+      baseHarnessDir,
+      headHarnessDir,
+      headProjectRoot,
+      outDir,
+      llm,
+      runUrl,
+    }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm);
       const result = await runGate({
         base: { harnessDir: baseHarnessDir },
-        head: { harnessDir: headHarnessDir },
+        head: { harnessDir: headHarnessDir, projectRoot: headProjectRoot },
         loaded,
         outDir,
       });

@@ -34,10 +34,38 @@ export async function withRolloutCache<T>(
   }
 }
 
-/** Upload the run folder (report, result, traces) as `ecdysis-<mode>-<run id>`, secrets scrubbed. */
-export function publishArtifact(context: ModeContext, dir: string): Promise<boolean> {
+/**
+ * The artifact name of a run: mode, harness folder, run id and attempt, so two harnesses (two
+ * steps or jobs) of one workflow run, or a re-run attempt, never collide.
+ */
+export function artifactName(options: {
+  mode: string;
+  harnessPath: string;
+  runId: string;
+  runAttempt: string;
+}): string {
+  const slug =
+    options.harnessPath
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 60) || "harness";
+  return `ecdysis-${options.mode}-${slug}-${options.runId}-${options.runAttempt}`;
+}
+
+/** Upload the run folder (report, result, traces) under `artifactName`, secrets scrubbed. */
+export function publishArtifact(
+  context: ModeContext,
+  dir: string,
+  harnessPath: string,
+): Promise<boolean> {
   return uploadRunArtifact({
-    name: `ecdysis-${context.options.mode}-${context.run.runId}`,
+    name: artifactName({
+      mode: context.options.mode,
+      harnessPath,
+      runId: context.run.runId,
+      runAttempt: context.run.runAttempt,
+    }),
     dir,
     scrub: (text) => context.scrubber.scrub(text),
     warn: core.warning,

@@ -5,6 +5,8 @@ export interface SummaryFacts {
   mode: string;
   outputs: Record<string, string>;
   notes: string[];
+  /** What failed (each also fails the step). */
+  problems?: string[];
 }
 
 /** The Markdown the job summary gets: the stage's own summary, then a table of outputs. */
@@ -13,6 +15,11 @@ export function renderJobSummary(options: { markdown: string; facts: SummaryFact
     .filter(([, value]) => value !== "")
     .map(([name, value]) => `| \`${name}\` | ${value.replace(/\|/g, "\\|")} |`);
   const parts = [options.markdown.trim()];
+  const problems = options.facts.problems ?? [];
+  if (problems.length > 0)
+    parts.push(
+      problems.map((problem) => `> **Failed:** ${problem.replace(/\n/g, " ")}`).join("\n>\n"),
+    );
   if (options.facts.notes.length > 0)
     parts.push(options.facts.notes.map((note) => `> ${note}`).join("\n>\n"));
   if (rows.length > 0) parts.push(["| output | value |", "|---|---|", ...rows].join("\n"));

@@ -30,6 +30,20 @@ export function cell(text: string, max = 200): string {
     .replace(/>/g, "&gt;");
 }
 
+/**
+ * Untrusted text as one inline code span for a table cell: the fence is longer than any backtick
+ * run inside, so the text cannot close it, and inside it nothing is Markdown, HTML or a mention
+ * (`@org/team` does not ping). No line breaks; pipes escaped (GFM reads `\|` as `|` in a cell).
+ */
+export function codeSpan(text: string, max = 200): string {
+  const flat = clip(text, max).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence = "`".repeat(longest + 1);
+  if (flat.trim() === "") return "` `";
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence}`;
+}
+
 /** A fenced code block whose fence is longer than any backtick run in the text, so untrusted text cannot close it. */
 export function fenced(text: string, language = ""): string {
   const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));

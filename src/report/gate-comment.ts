@@ -1,6 +1,6 @@
 import { formatPValue } from "../eval/statistics.js";
 import type { FlipGroup, GateResult } from "../evolve/gate-result.js";
-import { cell, formatDelta, formatScore, usd } from "./format.js";
+import { cell, codeSpan, formatDelta, formatScore, usd } from "./format.js";
 import { scrubSecrets } from "./scrub.js";
 
 /** First line of the gate's sticky comment; src/github finds the comment to update by it. */
@@ -8,13 +8,14 @@ export const gateCommentMarker = "<!-- ecdysis-gate -->";
 
 function flipTable(title: string, groups: FlipGroup[]): string {
   if (groups.length === 0) return `### ${title}\n\nNo task flipped.`;
+  // Task ids as code spans: an id like `@org/team` must not ping anyone from the comment.
   const list = (ids: string[]): string =>
     ids.length === 0
       ? "—"
-      : cell(
-          ids.slice(0, 12).join(", ") + (ids.length > 12 ? ` … (+${ids.length - 12})` : ""),
-          400,
-        );
+      : ids
+          .slice(0, 12)
+          .map((id) => codeSpan(id, 60))
+          .join(", ") + (ids.length > 12 ? ` … (+${ids.length - 12})` : "");
   return [
     `### ${title}`,
     "",

@@ -3,6 +3,7 @@ import type { EvolveResult, IterationRecord } from "../evolve/types.js";
 import {
   cell,
   clip,
+  codeSpan,
   compactJson,
   fenced,
   formatDelta,
@@ -41,9 +42,7 @@ export function summarySection(result: EvolveResult): string {
 
 function patternRows(iteration: IterationRecord): string[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const examples = pattern.examples
-      .map((example) => `\`${cell(example.taskId, 60)}\``)
-      .join(", ");
+    const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
     return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
   });
 }

@@ -80,15 +80,19 @@ describe("evolve mode (TypeScript entry, fake engine, real git, API double)", ()
     double.assertValid();
   });
 
-  it("a re-run with the same result updates or leaves the PR, never opens a second", async () => {
+  it("a re-run with the same result leaves the branch and the PR as they are: operation 'none'", async () => {
     await evolve({ edits: improved, runId: "r1" });
     const first = repo.remoteSha(branch);
+    const body = double.state.pulls[0].body;
     const again = await evolve({ edits: improved, runId: "r2" });
     expect(again.code, again.stdout).toBe(0);
-    expect(["updated", "none"]).toContain(again.outputs["pull-request-operation"]);
+    expect(again.outputs["pull-request-operation"]).toBe("none");
     expect(again.outputs["pull-request-number"]).toBe("1");
     expect(repo.remoteSha(branch)).toBe(first);
     expect(double.state.pulls).toHaveLength(1);
+    // The body (cost and run link of the run that made the change) is not replaced by the replay's.
+    expect(double.state.pulls[0].body).toBe(body);
+    expect(double.calls("pulls/update")).toEqual([]);
     double.assertValid();
   });
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
 import type { ActionCore, ConfigFacts } from "../../src/github/action-core.js";
 
@@ -11,6 +11,8 @@ export interface FakeScenario {
   runId?: string;
   /** Text planted in the report and a trace (to check it is scrubbed). */
   plant?: string;
+  /** The gate throws this message instead of answering (an engine or endpoint failure). */
+  gateThrows?: string;
 }
 
 interface FakeConfig {
@@ -52,6 +54,20 @@ export function fakeAccuracy(options: { configPath: string; harnessDir: string }
   );
 }
 
+/** sha256 and mode of every file under `dir` (what the gate was handed, byte for byte). */
+function fileDigests(dir: string): Record<string, { sha256: string; mode: number }> {
+  const digests: Record<string, { sha256: string; mode: number }> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = join(entry.parentPath, entry.name);
+    digests[relative(dir, file)] = {
+      sha256: createHash("sha256").update(readFileSync(file)).digest("hex"),
+      mode: statSync(file).mode & 0o777,
+    };
+  }
+  return digests;
+}
+
 function hashFolder(dir: string): string {
   return createHash("sha256").update(harnessText(dir)).digest("hex");
 }
@@ -73,6 +89,7 @@ export function fakeCore(scenario: FakeScenario): ActionCore {
       cacheDir: join(root, ".ecdysis", "cache"),
       configHash: createHash("sha256").update(readFileSync(configPath)).digest("hex"),
       harnessHash: hashFolder(harnessDir),
+      taskFiles: [config.tasks.heldout].map((file) => resolve(root, file)),
       statusContext: config.gate?.statusContext ?? "ecdysis/heldout",
     };
   };
@@ -105,8 +122,19 @@ export function fakeCore(scenario: FakeScenario): ActionCore {
         outDir,
       };
     },
-    async gate({ configPath, baseHarnessDir, headHarnessDir, outDir }) {
+    async gate({ configPath, baseHarnessDir, headHarnessDir, headProjectRoot, outDir }) {
+      if (scenario.gateThrows) throw new Error(scenario.gateThrows);
       const facts = await describe({ configPath });
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(
+        join(outDir, "gate-inputs.json"),
+        JSON.stringify({
+          base: fileDigests(dirname(configPath)),
+          head: fileDigests(headHarnessDir),
+          headHarnessDir,
+          headProjectRoot: headProjectRoot ? fileDigests(headProjectRoot) : undefined,
+        }),
+      );
       const { config } = readConfig(configPath);
       const base = fakeAccuracy({ configPath, harnessDir: baseHarnessDir });
       const head = fakeAccuracy({ configPath, harnessDir: headHarnessDir });

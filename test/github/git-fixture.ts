@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -21,7 +21,7 @@ export interface GitFixture {
   remoteSha(branch: string): string | undefined;
   /** Write files in the work clone, commit them as a human and push to `branch`. */
   commitAndPush(options: {
-    files: Record<string, string>;
+    files: FixtureFiles;
     message: string;
     branch: string;
     from?: string;
@@ -55,15 +55,19 @@ export function projectFiles(
   };
 }
 
-function write(dir: string, files: Record<string, string>): void {
+/** File contents by path; a `#!` text file is written executable (like a script in a repo). */
+export type FixtureFiles = Record<string, string | Buffer>;
+
+function write(dir: string, files: FixtureFiles): void {
   for (const [path, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, path)), { recursive: true });
     writeFileSync(join(dir, path), content);
+    if (typeof content === "string" && content.startsWith("#!")) chmodSync(join(dir, path), 0o755);
   }
 }
 
 /** Create the bare remote and the clone, with `files` committed on `main`. */
-export function createGitFixture(files: Record<string, string> = projectFiles()): GitFixture {
+export function createGitFixture(files: FixtureFiles = projectFiles()): GitFixture {
   const root = mkdtempSync(join(tmpdir(), "ecdysis-gh-"));
   const origin = join(root, "origin.git");
   const work = join(root, "work");

@@ -19,6 +19,11 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many requests it answers (default 1). */
   times?: number;
+  /**
+   * Do the request first, then answer with the fault: GitHub sometimes finishes a write and
+   * still answers 5xx (a gateway timeout), which is what makes blind retries post twice.
+   */
+  afterHandling?: boolean;
 }
 
 /** One request the double saw. */
@@ -203,11 +208,17 @@ export class GitHubApiDouble {
     const fault = this.faults.find(
       (candidate) => candidate.operationId === operation.operationId && (candidate.times ?? 0) > 0,
     );
+    const handler = this.handlers[operation.operationId];
     if (fault) {
       fault.times = (fault.times ?? 1) - 1;
+      if (fault.afterHandling && handler)
+        handler({
+          params: pathParams,
+          query: url.searchParams,
+          body: (body ?? {}) as Record<string, unknown>,
+        });
       return send({ status: fault.status, body: fault.body, headers: fault.headers }, operation);
     }
-    const handler = this.handlers[operation.operationId];
     if (!handler) {
       this.violations.push({
         where: operation.operationId,
