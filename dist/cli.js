@@ -53896,7 +53896,7 @@ function costLine(result) {
     tokens: tokens - cost.refinement.tokens,
     costUsd: cost.costUsd - cost.refinement.costUsd
   };
-  return `cost: ${money2(cost.costUsd)} \u2014 agent ${money2(agent.costUsd)} (${agent.calls} calls, ${compactCount(agent.tokens)} tokens), refiner ${money2(cost.refinement.costUsd)} (${cost.refinement.llmCalls} calls, ${compactCount(cost.refinement.tokens)} tokens); ${cost.rollouts} rollouts; ${duration3(cost.wallMs)} (uncached work only)`;
+  return `cost: ${money2(cost.costUsd)} \u2014 agent ${money2(agent.costUsd)} (${plural2(agent.calls, "call")}, ${compactCount(agent.tokens)} tokens), refiner ${money2(cost.refinement.costUsd)} (${plural2(cost.refinement.llmCalls, "call")}, ${compactCount(cost.refinement.tokens)} tokens); ${plural2(cost.rollouts, "rollout")}; ${duration3(cost.wallMs)} (uncached work only)`;
 }
 function applyLines(options) {
   const { cwd, base } = options;

@@ -3,7 +3,7 @@ import type { EvolveResult, Score } from "../evolve/types.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
-import { acceptedSentence, stopSentence } from "../report/wording.js";
+import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import type { PatchBase } from "./patch-root.js";
 import { pathFrom, shellQuote } from "./shell-command.js";
 import { compactCount, duration, money } from "./status-format.js";
@@ -20,7 +20,7 @@ function costLine(result: EvolveResult): string {
     tokens: tokens - cost.refinement.tokens,
     costUsd: cost.costUsd - cost.refinement.costUsd,
   };
-  return `cost: ${money(cost.costUsd)} — agent ${money(agent.costUsd)} (${agent.calls} calls, ${compactCount(agent.tokens)} tokens), refiner ${money(cost.refinement.costUsd)} (${cost.refinement.llmCalls} calls, ${compactCount(cost.refinement.tokens)} tokens); ${cost.rollouts} rollouts; ${duration(cost.wallMs)} (uncached work only)`;
+  return `cost: ${money(cost.costUsd)} — agent ${money(agent.costUsd)} (${plural(agent.calls, "call")}, ${compactCount(agent.tokens)} tokens), refiner ${money(cost.refinement.costUsd)} (${plural(cost.refinement.llmCalls, "call")}, ${compactCount(cost.refinement.tokens)} tokens); ${plural(cost.rollouts, "rollout")}; ${duration(cost.wallMs)} (uncached work only)`;
 }
 
 /** How to apply harness.patch, as commands that run as printed from `cwd`. */
