@@ -24,6 +24,22 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     await expect(access(join(project, "nothing"))).rejects.toThrow();
   });
 
+  it("--limit runs a quick subset as a run of its own; --concurrency is taken", async () => {
+    const quick = await runCli(
+      ["evolve", "--config", "ecdysis.yml", "--out", "quick", "--limit", "6", "--concurrency", "2"],
+      { cwd: project },
+    );
+    expect(quick.code, quick.stderr).toBe(0);
+    const result = JSON.parse(await readFile(join(project, "quick", "result.json"), "utf8"));
+    expect([result.baseline.train.n, result.baseline.heldout.n]).toEqual([6, 6]);
+    expect(result.run.limit).toBe(6);
+    const full = await runCli(["evolve", "--config", "ecdysis.yml", "--out", "quick"], {
+      cwd: project,
+    });
+    expect(full.code).toBe(2);
+    expect(full.stderr).toContain("--limit 6");
+  });
+
   it("evolves the quickstart harness, and the gate passes the result and fails the reverse", async () => {
     const evolve = await runCli(["evolve", "--config", "ecdysis.yml", "--out", "evo"], {
       cwd: project,
