@@ -29,7 +29,13 @@ beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), "ecdysis-unknown-"));
   expect((await runCli(["init", "."], { cwd: project })).code).toBe(0);
   await writeFile(join(project, "tasks", "train.jsonl"), jsonl(questions, "t"));
-  await writeFile(join(project, "tasks", "heldout.jsonl"), jsonl(questions.slice(0, 4), "h"));
+  // Held-out tasks of their own (a task may be in one split only).
+  const heldout = [
+    ["What is the capital of Italy?", "Rome", "geography"],
+    ["Who painted The Starry Night?", "Van Gogh", "history"],
+    ["What is the chemical symbol of iron?", "Fe", "science"],
+  ];
+  await writeFile(join(project, "tasks", "heldout.jsonl"), jsonl(heldout, "h"));
 });
 
 describe("your own tasks on the simulated model", () => {

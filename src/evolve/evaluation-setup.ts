@@ -4,6 +4,7 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { rolloutParams } from "../eval/rollout-params.js";
 import type { ChatProvider } from "../llm/types.js";
+import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
 import { type ModelCallEvent, meterProvider } from "./meter.js";
@@ -40,11 +41,13 @@ export function wrapModels(options: {
   callCache: boolean;
   /** Told of every model call (live progress). */
   onCall?: (event: ModelCallEvent) => void;
+  /** Scrubs what the call cache stores. */
+  redactor?: SecretRedactor;
 }): Models {
   const { models, loaded, deps, budget, onCall } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
-    options.callCache ? deps.withCallCache(provider, dir) : provider;
+    options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent", onCall }),
     refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner", onCall }),
@@ -102,6 +105,8 @@ export function makeEvaluate(options: {
   /** One per run, shared by every evaluation of it (they may run concurrently). */
   phases?: ProgressPhases;
   split: string;
+  /** The run's secrets, scrubbed from every trace. */
+  redactor?: SecretRedactor;
 }): EvaluateFn {
   const { loaded, deps, models, budget } = options;
   return async (request) => {
@@ -130,6 +135,7 @@ export function makeEvaluate(options: {
         split: options.split,
         label: request.label,
         onRecord: request.onRecord,
+        redactor: options.redactor,
       });
     } catch (error) {
       const exhausted = options.enforce ? budget.exceeded() : undefined;
