@@ -2,7 +2,9 @@ import { access, copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "n
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
+import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
+import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 import { findGitRoot } from "./patch-root.js";
@@ -105,6 +107,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       await copyFile(files.train, join(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join(dir, "tasks", "heldout.jsonl"));
       await cp(files.harnessDir, join(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join(dir, "harness", "harness.yaml"));
       await writeFile(
         join(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative(dir, source) || source),
@@ -138,3 +141,20 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   },
 };
+
+/**
+ * A new project's seed harness states the answer format and reads the answer lines models
+ * write (the sim world's seed leaves both weak on purpose; a user's first run should not).
+ */
+async function tellAnswerFormat(file: string): Promise<void> {
+  let text = await readFile(file, "utf8");
+  for (const [path, value] of [
+    ["completion.format_instruction", recommendedFormatInstruction],
+    ["completion.answer_pattern", defaultAnswerPattern],
+  ]) {
+    const result = setYamlPath({ text, path, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path}: ${result.reason}`);
+    text = result.text;
+  }
+  await writeFile(file, text);
+}
