@@ -55082,7 +55082,7 @@ function describeEdit(edit, max = 120) {
     case "remove_rule":
       return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
     case "replace_text":
-      return clip(`replace ${JSON.stringify(edit.find)} in ${edit.file}`, max);
+      return `edit ${edit.file}: ${JSON.stringify(clip(edit.find, 24))} \u2192 ${JSON.stringify(clip(edit.replace, Math.max(20, max - 40)))}`;
     case "write_file":
       return `write ${edit.file} (${edit.content.length} characters)`;
   }

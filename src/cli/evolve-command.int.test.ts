@@ -62,7 +62,7 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     const edits = evolve.stdout.split("accepted edits:\n")[1]?.split("\nheld-out gate")[0] ?? "";
     for (const line of edits.replace(/\n$/, "").split("\n"))
       expect(line).toMatch(
-        /^ {2}(agent_loop|tools|observation|context|completion|prompt) +(set|add rule|remove rule|replace|write) .+ — [a-z][a-z-]*(, [a-z][a-z-]*)* \(iteration \d+\)$/,
+        /^ {2}(agent_loop|tools|observation|context|completion|prompt) +(set|add rule|remove rule|edit|write) .+ — [a-z][a-z-]*(, [a-z][a-z-]*)* \(iteration \d+\)$/,
       );
     expect(edits).not.toMatch(/\bp-[0-9a-f]{12}\b/);
     const result = JSON.parse(await readFile(join(project, "evo", "result.json"), "utf8"));

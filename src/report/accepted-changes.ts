@@ -20,7 +20,8 @@ export function describeEdit(edit: HarnessEdit, max = 120): string {
     case "remove_rule":
       return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
     case "replace_text":
-      return clip(`replace ${JSON.stringify(edit.find)} in ${edit.file}`, max);
+      // What the passage becomes matters more than what it was: the new text gets the room.
+      return `edit ${edit.file}: ${JSON.stringify(clip(edit.find, 24))} → ${JSON.stringify(clip(edit.replace, Math.max(20, max - 40)))}`;
     case "write_file":
       return `write ${edit.file} (${edit.content.length} characters)`;
   }

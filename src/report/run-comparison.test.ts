@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { EvolveResult } from "../evolve/types.js";
+import { describeEdit } from "./accepted-changes.js";
 import { compareRuns } from "./run-comparison.js";
 
 function result(
@@ -55,5 +56,23 @@ describe("compareRuns", () => {
     );
     expect(other.notes).toEqual(["the runs used different configs (config hash differs)"]);
     expect(other.rows.find((row) => row.label === "version")?.a).toBe("(not recorded)");
+  });
+});
+
+describe("describeEdit", () => {
+  it("says what a replaced passage becomes, clipped", () => {
+    const text = describeEdit({
+      kind: "replace_text",
+      file: "system.md",
+      find: "You are a helpful assistant. Solve the user's task.",
+      replace:
+        "You are a helpful assistant. If a tool call fails, fix the arguments and call it again.",
+    });
+    expect(text).toMatch(
+      /^edit system\.md: "You are a helpful assis…" → "You are a helpful assistant\. If a tool call fails, fix the argum.*"$/,
+    );
+    expect(describeEdit({ kind: "set", path: "tools.calculator.enabled", value: true })).toBe(
+      "set tools.calculator.enabled = true",
+    );
   });
 });
