@@ -68,8 +68,8 @@ describe("describeEdit", () => {
       replace:
         "You are a helpful assistant. If a tool call fails, fix the arguments and call it again.",
     });
-    expect(text).toMatch(
-      /^edit system\.md: "You are a helpful assis…" → "You are a helpful assistant\. If a tool call fails, fix the argum.*"$/,
+    expect(text).toBe(
+      'edit system.md: "You are a helpful assist…" → "You are a helpful assistant. If a tool call fails, fix the arguments and call it…"',
     );
     expect(describeEdit({ kind: "set", path: "tools.calculator.enabled", value: true })).toBe(
       "set tools.calculator.enabled = true",
