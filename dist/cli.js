@@ -55082,10 +55082,25 @@ function describeEdit(edit, max = 120) {
     case "remove_rule":
       return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
     case "replace_text":
-      return `edit ${edit.file}: ${JSON.stringify(clip(edit.find, 24))} \u2192 ${JSON.stringify(clip(edit.replace, Math.max(20, max - 40)))}`;
+      return describeReplacement(edit, max);
     case "write_file":
       return `write ${edit.file} (${edit.content.length} characters)`;
   }
+}
+function describeReplacement(edit, max) {
+  const { find, replace } = edit;
+  let start = 0;
+  while (start < find.length && find[start] === replace[start]) start += 1;
+  let end = 0;
+  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
+    end += 1;
+  const before = find.slice(start, find.length - end);
+  const after = replace.slice(start, replace.length - end);
+  const room = Math.max(20, max - 40);
+  const quote = (text2) => JSON.stringify(clip(text2, room));
+  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
+  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip(before, 24))} \u2192 ${quote(after)}`;
 }
 function patternNames(iteration) {
   const names = /* @__PURE__ */ new Map();

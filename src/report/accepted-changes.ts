@@ -20,11 +20,37 @@ export function describeEdit(edit: HarnessEdit, max = 120): string {
     case "remove_rule":
       return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
     case "replace_text":
-      // What the passage becomes matters more than what it was: the new text gets the room.
-      return `edit ${edit.file}: ${JSON.stringify(clip(edit.find, 24))} → ${JSON.stringify(clip(edit.replace, Math.max(20, max - 40)))}`;
+      return describeReplacement(edit, max);
     case "write_file":
       return `write ${edit.file} (${edit.content.length} characters)`;
   }
+}
+
+/**
+ * A passage replacement by what changed: the text both sides share at the start and the end is
+ * left out (`edit system.md: insert " If a tool call fails, …"`), the rest clipped.
+ */
+function describeReplacement(
+  edit: Extract<HarnessEdit, { kind: "replace_text" }>,
+  max: number,
+): string {
+  const { find, replace } = edit;
+  let start = 0;
+  while (start < find.length && find[start] === replace[start]) start += 1;
+  let end = 0;
+  while (
+    end < find.length - start &&
+    end < replace.length - start &&
+    find[find.length - 1 - end] === replace[replace.length - 1 - end]
+  )
+    end += 1;
+  const before = find.slice(start, find.length - end);
+  const after = replace.slice(start, replace.length - end);
+  const room = Math.max(20, max - 40);
+  const quote = (text: string) => JSON.stringify(clip(text, room));
+  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
+  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip(before, 24))} → ${quote(after)}`;
 }
 
 /** Pattern id → name over an iteration's diagnosis and its repair round's. */

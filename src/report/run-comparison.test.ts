@@ -69,8 +69,15 @@ describe("describeEdit", () => {
         "You are a helpful assistant. If a tool call fails, fix the arguments and call it again.",
     });
     expect(text).toBe(
-      'edit system.md: "You are a helpful assist…" → "You are a helpful assistant. If a tool call fails, fix the arguments and call it…"',
+      'edit system.md: "Solve the user\'s task" → "If a tool call fails, fix the arguments and call it again"',
     );
+    const appended = describeEdit({
+      kind: "replace_text",
+      file: "system.md",
+      find: "Use the tools.",
+      replace: "Use the tools. Retry a failed call.",
+    });
+    expect(appended).toBe('edit system.md: insert " Retry a failed call."');
     expect(describeEdit({ kind: "set", path: "tools.calculator.enabled", value: true })).toBe(
       "set tools.calculator.enabled = true",
     );
