@@ -5,7 +5,7 @@ import { writeEvalOutput } from "../eval/eval-output.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
-import { formatEvalSummary } from "./eval-summary.js";
+import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
 import { RunStatus } from "./run-status.js";
 import { writeShardMarker } from "./shard-marker.js";
 import { countUnknownTasks, unknownTaskWarning } from "./unknown-task-warning.js";
@@ -72,7 +72,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal,
     });
-    const { results, records } = await runEval({
+    const { results, records, downgrades } = await runEval({
       loaded,
       env: io.env,
       limit: flags.limit,
@@ -94,6 +94,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records),
     );
     if (warning) io.stderr.write(warning);
+    io.stdout.write(formatDowngrades(downgrades));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return 0;

@@ -4,12 +4,19 @@ import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
+import { formatDowngrades } from "./eval-summary.js";
 import type { PatchBase } from "./patch-root.js";
 import { pathFrom, shellQuote } from "./shell-command.js";
 import { compactCount, duration, money } from "./status-format.js";
 
 const change = (before: Score, after: Score) =>
   `${formatScore(before).replace(/ \(n=\d+\)$/, "")} → ${formatScore(after)}`;
+
+/** Rollouts of a split that did not reach the model (endpoint failures): counted apart, never scored. */
+function unscored(result: EvolveResult, split: "train" | "heldout"): string {
+  const count = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count > 0 ? `  (${plural(count, "rollout")} did not reach the model, not scored)` : "";
+}
 
 /** The cost line: total, split agent / refiner (calls, tokens), rollouts and wall time. */
 function costLine(result: EvolveResult): string {
@@ -53,8 +60,8 @@ export function formatEvolveSummary(options: {
   const changes = acceptedChanges(result);
   const width = Math.max(0, ...changes.map((entry) => entry.module.length));
   const lines = [
-    `train:    ${change(result.baseline.train, result.final.train)}`,
-    `held-out: ${change(result.baseline.heldout, result.final.heldout)}`,
+    `train:    ${change(result.baseline.train, result.final.train)}${unscored(result, "train")}`,
+    `held-out: ${change(result.baseline.heldout, result.final.heldout)}${unscored(result, "heldout")}`,
     `${acceptedSentence(result)}; ${stopSentence(result)}`,
     ...(changes.length > 0 ? ["accepted edits:"] : []),
     ...changes.map(
@@ -68,5 +75,5 @@ export function formatEvolveSummary(options: {
       ? ["the final harness equals the seed harness: nothing to apply"]
       : applyLines(options)),
   ];
-  return `${lines.join("\n")}\n`;
+  return `${lines.join("\n")}\n${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
 }

@@ -54,6 +54,9 @@ export function wrapModels(options: {
     probe: models.probe
       ? meterProvider({ provider: cached(models.probe), budget, role: "agent", onCall })
       : undefined,
+    judge: models.judge
+      ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })
+      : undefined,
   };
 }
 

@@ -130,7 +130,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       deps,
       models,
       cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
       budget,
       phases: progressPhases(options.progress),
       redactor,
@@ -284,6 +284,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         ...options.metadata,
         ...(options.limit === undefined ? {} : { limit: options.limit }),
       },
+      ...endpointsSection(options.models ?? opened),
     };
     await writeOutputs({
       outDir,
@@ -298,6 +299,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   } finally {
     await opened?.close();
   }
+}
+
+/** result.json's `endpoints` section, present only when an endpoint forced a capability step. */
+function endpointsSection(models: Models | undefined): Pick<EvolveResult, "endpoints"> {
+  const downgrades = models?.downgrades?.() ?? [];
+  return downgrades.length > 0 ? { endpoints: { downgrades } } : {};
 }
 
 /**

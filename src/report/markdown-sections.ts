@@ -5,6 +5,7 @@ import {
   clip,
   codeSpan,
   compactJson,
+  downgradeLines,
   fenced,
   formatDelta,
   formatScore,
@@ -37,7 +38,20 @@ export function summarySection(result: EvolveResult): string {
     ...(runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : []),
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(gateSentence(result), 600)}.`,
+    ...endpointLines(result),
   ].join("\n");
+}
+
+/** What the endpoints could not do, as a list under the summary (nothing when they could). */
+function endpointLines(result: EvolveResult): string[] {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return [];
+  return [
+    "",
+    "**Endpoint capabilities stepped down** (the server refused a parameter; see docs/endpoints.md):",
+    "",
+    ...lines.map((line) => `- ${cell(line, 600)}`),
+  ];
 }
 
 function patternRows(iteration: IterationRecord): string[] {
