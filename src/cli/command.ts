@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
+import type { LoadedConfig } from "../config/config-schema.js";
 import { isWorldName, worldNameProblem } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
 
@@ -97,4 +98,16 @@ export function resolveWorldFlag(io: CliIo, command: string, world: string): str
   const problem = worldNameProblem(world);
   if (problem) throw new InputError(`ecdysis ${command}`, problem, { field: "--world" });
   return world;
+}
+
+/**
+ * The config with `--concurrency` in force (rollouts in flight). Results do not depend on it,
+ * so the config hash (cache and journal keys) stays the file's.
+ */
+export function withConcurrency(
+  loaded: LoadedConfig,
+  concurrency: number | undefined,
+): LoadedConfig {
+  if (concurrency === undefined) return loaded;
+  return { ...loaded, config: { ...loaded.config, concurrency } };
 }

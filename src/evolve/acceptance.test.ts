@@ -50,7 +50,7 @@ describe("acceptance criteria", () => {
   it("significant(alpha): fixed > broken and the one-sided McNemar p below alpha", () => {
     expect(significant(0.1)(flips(5, 0))).toEqual({
       accepted: true,
-      reason: "fixed 5, broken 0, p = 0.0313 < 0.1",
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
     });
     expect(significant(0.1)(flips(3, 0))).toEqual({
       accepted: false,
@@ -67,7 +67,7 @@ describe("acceptance criteria", () => {
     expect(significantOverDraws(0.1)(flips(3, 0), held)).toEqual({
       accepted: true,
       reason:
-        "fixed 3, broken 0; over 9 draws of the flipped tasks: fixed 9, broken 0, p = 0.0020 < 0.1",
+        "fixed 3, broken 0; over 9 draws of the flipped tasks: fixed 9, broken 0, p = 0.0020, below alpha 0.1",
     });
     const flaky = { pairs: 9, fixed: 4, broken: 3, pValue: 0.5 };
     expect(significantOverDraws(0.1)(flips(3, 0), flaky).accepted).toBe(false);
@@ -118,7 +118,7 @@ describe("decide", () => {
   it("accepts on the stage that accepted, with its candidate and accuracy", () => {
     expect(decide([cheap, full(flips(5, 0))])).toEqual({
       accepted: true,
-      reason: "fixed 5, broken 0, p = 0.0313 < 0.1",
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
       candidateHash: "c1",
       accuracy: 0.9,
     });
@@ -170,7 +170,7 @@ describe("decide", () => {
     });
     expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
       accepted: true,
-      reason: "after repairing what it broke: fixed 8, broken 0, p = 0.0039 < 0.1",
+      reason: "after repairing what it broke: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
       candidateHash: "c3",
       accuracy: 0.9,
     });

@@ -1,4 +1,5 @@
 import type { GateConfig } from "../config/config-schema.js";
+import { formatPValue } from "../eval/statistics.js";
 import type { Decision, EvidenceStage } from "./evidence.js";
 import type { PairedComparison, SampleComparison } from "./paired-test.js";
 
@@ -33,12 +34,12 @@ export function significant(alpha: number): (full: PairedComparison) => Decision
   return (full) => {
     if (!fixesMoreThanItBreaks(full))
       return { accepted: false, reason: `full batch: ${tally(full)}` };
-    const p = full.pValue.toFixed(4);
+    const p = formatPValue(full.pValue);
     if (full.pValue < alpha)
-      return { accepted: true, reason: `${tally(full)}, p = ${p} < ${alpha}` };
+      return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
     return {
       accepted: false,
-      reason: `full batch: ${tally(full)}, one-sided McNemar p = ${p} (needs < ${alpha})`,
+      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`,
     };
   };
 }
@@ -56,9 +57,9 @@ export function significantOverDraws(
   alpha: number,
 ): (full: PairedComparison, draws: SampleComparison) => Decision {
   return (full, draws) => {
-    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, p = ${draws.pValue.toFixed(4)}`;
+    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
     if (draws.fixed > draws.broken && draws.pValue < alpha)
-      return { accepted: true, reason: `${tally(full)}; ${over} < ${alpha}` };
+      return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
     return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };
   };
 }

@@ -12,7 +12,7 @@ import { withCallCache } from "../llm/call-cache.js";
 import type { ChatProvider, ChatResponse } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
-import { meterAdapter, meterProvider } from "./meter.js";
+import { type ModelCallEvent, meterAdapter, meterProvider } from "./meter.js";
 import type { EvaluateFn, Models } from "./run-context.js";
 
 /**
@@ -24,18 +24,20 @@ export function wrapModels(options: {
   loaded: LoadedConfig;
   budget: BudgetTracker;
   callCache: boolean;
+  /** Told of every model call (live progress). */
+  onCall?: (event: ModelCallEvent) => void;
   /** Scrubs what the call cache stores. */
   redactor?: SecretRedactor;
 }): Models {
-  const { models, loaded, budget } = options;
+  const { models, loaded, budget, onCall } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
     options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
-    agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
-    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
+    agent: meterProvider({ provider: cached(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner", onCall }),
     probe: models.probe
-      ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
+      ? meterProvider({ provider: cached(models.probe), budget, role: "agent", onCall })
       : undefined,
     judge: models.judge
       ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })

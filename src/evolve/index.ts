@@ -33,6 +33,7 @@ export {
 } from "./gate-result.js";
 export { buildGuardContext } from "./guard.js";
 export { type RememberedProposal, rememberedProposalSchema } from "./memory.js";
+export type { ModelCallEvent } from "./meter.js";
 export {
   binomialUpperTail,
   comparePaired,

@@ -120,7 +120,7 @@ describe("runLoop", () => {
       candidateHash: "c2",
       accuracyAfter: 0.75,
       elapsedMs: 42,
-      reason: "fixed 5, broken 0, p = 0.0313 < 0.1",
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
     });
     expect(outcome.iterations[2].parentHash).toBe("c2");
     expect(outcome.finalHarness.hash).toBe("c2");

@@ -20,7 +20,15 @@ export const resultSchemaVersion = 2;
 
 /** Why a strategy stopped. */
 export const stopReasonSchema = z.union([
-  z.enum(["no-failures", "no-systematic-pattern", "max-iterations", "patience", "no-evolution"]),
+  z.enum([
+    "no-failures",
+    "no-systematic-pattern",
+    /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
+    "attempts-exhausted",
+    "max-iterations",
+    "patience",
+    "no-evolution",
+  ]),
   z.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"]),
 ]);
 /** Why a strategy stopped. */
@@ -119,6 +127,21 @@ export const downgradeSchema = z.object({
   remembered: z.boolean(),
 });
 
+/** Who ran what, when: `run` in result.json. */
+export const runMetadataSchema = z.object({
+  /** ISO times this invocation started and finished (the run's clock). */
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  /** The Ecdysis version that wrote the result. */
+  ecdysisVersion: z.string().optional(),
+  /** The commit of the repository holding the config; `dirty` with uncommitted changes. */
+  git: z.object({ commit: z.string(), dirty: z.boolean() }).optional(),
+  /** `--limit`: at most this many tasks of each split were used. */
+  limit: z.number().int().positive().optional(),
+});
+/** Who ran what, when. */
+export type RunMetadata = z.infer<typeof runMetadataSchema>;
+
 /** result.json of an evolve run. */
 export const evolveResultSchema = z.object({
   schemaVersion: z.literal(resultSchemaVersion),
@@ -143,6 +166,7 @@ export const evolveResultSchema = z.object({
     patch: z.string(),
   }),
   gate: evolveGateSchema,
+  run: runMetadataSchema,
   /** What the endpoints could not do: the capability steps taken; present only when there were some. */
   endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),
 });
@@ -175,5 +199,9 @@ export function parseEvolveResult(file: string, value: unknown): EvolveResult {
   const parsed = evolveResultSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new InputError(file, issue.message, { field: issue.path.map(String).join(".") });
+  throw new InputError(file, `is not an evolve result.json: ${issue.message}`, {
+    field: issue.path.map(String).join(".") || undefined,
+  });
 }
+
+export type { Score } from "./evidence.js";

@@ -6,6 +6,7 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
+import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
@@ -22,8 +23,14 @@ import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
+import type { ModelCallEvent } from "./meter.js";
 import { scoreOf } from "./records.js";
-import { type EvolveResult, evolveResultSchema, resultSchemaVersion } from "./result-schema.js";
+import {
+  type EvolveResult,
+  evolveResultSchema,
+  type RunMetadata,
+  resultSchemaVersion,
+} from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { realStages, type StagePort } from "./stage-port.js";
@@ -60,6 +67,15 @@ export interface RunEvolveOptions {
   secrets?: string[];
   /** Environment the configured secrets are read from. Default process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * At most this many train and held-out tasks (`--limit`, `limitTasks`: deterministic, the
+   * categories in turn). Part of the run key; the guard and the seal still see every task.
+   */
+  limit?: number;
+  /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
+  metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
+  /** Told of every model call, agent and refiner roles (live progress). */
+  onCall?: (event: ModelCallEvent) => void;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -85,18 +101,20 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
+  const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const inputs = await loadInputs(loaded);
+  const inputs = await loadInputs(loaded, options.limit);
+  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const journal = await Journal.open({
     outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}`),
+    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
     configHash: loaded.hash,
-    strategy: strategy.name,
+    strategy: `${strategy.name}${limited}`,
     budget,
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
@@ -124,6 +142,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         measured,
         training,
         downgrades: models.downgrades?.() ?? [],
+        metadata: {
+          startedAt,
+          finishedAt: new Date(clock.now()).toISOString(),
+          ...options.metadata,
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+        },
       }),
     );
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
@@ -133,16 +157,21 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   }
 }
 
-/** The seed harness and both task splits of a config (checked disjoint). */
-async function loadInputs(loaded: LoadedConfig) {
+/**
+ * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
+ * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
+ */
+async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
   const { config } = loaded;
   const seed = await loadHarness({
     dir: path.resolve(loaded.root, config.harness.dir),
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const { train, heldout } = await loadSplits(loaded);
-  return { seed, train, heldout };
+  const splits = await loadSplits(loaded);
+  const train = limitTasks(splits.train, limit);
+  const heldout = limitTasks(splits.heldout, limit);
+  return { seed, splits, train, heldout };
 }
 
 function openRun(input: {
@@ -156,9 +185,16 @@ function openRun(input: {
   const { options, journal, budget, redactor } = input;
   const { loaded } = options;
   const { config } = loaded;
-  const { seed, train, heldout } = input.inputs;
+  const { seed, splits, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({ models: input.models, loaded, budget, callCache, redactor });
+  const models = wrapModels({
+    models: input.models,
+    loaded,
+    budget,
+    callCache,
+    redactor,
+    onCall: options.onCall,
+  });
   const evaluations = runEvaluations({
     loaded,
     models,
@@ -167,13 +203,13 @@ function openRun(input: {
     progress: options.progress,
     redactor,
   });
-  const background: Promise<unknown>[] = [];
+  const { background, start } = backgroundWork(budget);
   const context: RunContext = {
     config,
     train,
     heldoutSize: heldout.length,
     guard: {
-      ...buildGuardContext({ loaded, train, heldout }),
+      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
       secretValues: [...redactor.values],
     },
     // The strategy's view: every role call and stage door checked against the held-out split
@@ -183,16 +219,12 @@ function openRun(input: {
       models,
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
-      heldout,
+      heldout: splits.heldout,
       seedHarness: seed,
     }),
     stage: (name, work) => journal.stage(name, work),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
-    background: (start) => {
-      const work = budget.detached(start);
-      background.push(work.catch(() => undefined));
-      return work;
-    },
+    background: start,
     speedups: callCache && (options.speedups ?? true),
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs,
@@ -200,6 +232,20 @@ function openRun(input: {
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+
+/**
+ * Work started ahead of the step that needs it, outside every running stage (so only a stage of
+ * its own records its spend); the run awaits `background`, whatever its outcome.
+ */
+function backgroundWork(budget: BudgetTracker) {
+  const background: Promise<unknown>[] = [];
+  const start = <T>(work: () => Promise<T>): Promise<T> => {
+    const started = budget.detached(work);
+    background.push(started.catch(() => undefined));
+    return started;
+  };
+  return { background, start };
 }
 
 /**
@@ -249,6 +295,7 @@ function evolveResult(input: {
   training: ReturnType<BudgetTracker["snapshot"]>;
   /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
   downgrades: Downgrade[];
+  metadata: RunMetadata;
 }): EvolveResult {
   const { loaded, run, outcome } = input;
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input.measured;
@@ -294,6 +341,7 @@ function evolveResult(input: {
       final: finalHeldout.result,
       gate: loaded.config.gate,
     }),
+    run: input.metadata,
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
   });
 }

@@ -1,3 +1,4 @@
+import { formatPValue } from "../eval/statistics.js";
 import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import { refinementSummary } from "../refine/refinement-record.js";
@@ -14,6 +15,13 @@ import {
   usd,
 } from "./format.js";
 import { patternReasons, roleTurns } from "./records.js";
+import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
+
+/** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
+export function gateSentence(result: EvolveResult): string {
+  const { comparison } = result.gate;
+  return `${result.gate.reason} (fixed ${comparison.fixed.length}, broken ${comparison.broken.length}, one-sided McNemar ${formatPValue(comparison.pValue)})`;
+}
 
 /** Baseline vs final on train and held-out, with 95% Wilson intervals, and the gate. */
 export function summarySection(result: EvolveResult): string {
@@ -22,7 +30,6 @@ export function summarySection(result: EvolveResult): string {
     const after = result.final[split];
     return `| ${split === "train" ? "Train" : "Held-out"} | ${formatScore(before)} | ${formatScore(after)} | ${formatDelta(before.accuracy, after.accuracy)} |`;
   });
-  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return [
     "## Summary",
     "",
@@ -30,9 +37,10 @@ export function summarySection(result: EvolveResult): string {
     "|---|---|---|---|",
     ...rows,
     "",
-    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
+    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${acceptedSentence(result)}; ${cell(stopSentence(result), 600)} (\`${result.stoppedBy}\`).`,
+    ...(runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : []),
     "",
-    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(gateSentence(result), 600)}.`,
     ...endpointLines(result),
   ].join("\n");
 }
@@ -52,11 +60,14 @@ function endpointLines(result: EvolveResult): string[] {
 function patternRows(iteration: IterationRecord): string[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
     const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
-    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
   });
 }
 
-/** Patterns found per iteration: support, categories, example task ids, systematic vs model-specific with reasons. */
+/**
+ * Patterns found per iteration: support, categories, example task ids, and their standing
+ * (systematic, model-specific, insufficient support, unknown task) with the reasons.
+ */
 export function patternsSection(result: EvolveResult): string {
   const parts = ["## Failure patterns"];
   const withPatterns = result.iterations.filter(
@@ -98,7 +109,7 @@ export function reasoningSection(
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${refinement.rounds.length} round(s), ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`,
+      `**HMS** (${plural(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`,
     );
     for (const turn of roleTurns(refinement)) {
       parts.push(
@@ -129,7 +140,7 @@ export function reasoningSection(
       );
     if (full)
       parts.push(
-        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, p = ${full.pValue.toFixed(4)}.`,
+        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`,
       );
     parts.push(...validationDetails(iteration));
   }
@@ -143,7 +154,7 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
   const ablation = firstStage(iteration.evidence, "ablated")?.changes;
   if (confirm)
     lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`,
+      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`,
     );
   const undone = undonePruningOf(iteration.evidence);
   const without = lastStage(iteration.evidence, "pruned")?.comparison;
@@ -172,7 +183,7 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
       `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) =>
-          `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`,
+          `- regression pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
       ),
     );
   return lines;

@@ -45,9 +45,9 @@ async function evolve(world: World, url: string, speedups: boolean) {
   }
 }
 
-/** The result without what the speed tricks change: spend, times, the Editor's discarded drafts. */
+/** The result without what the speed tricks change: spend, times (the run's own too), the Editor's discarded drafts. */
 function outcome(result: EvolveResult): unknown {
-  const skipped = new Set(["cost", "elapsedMs", "wallMs", "turns"]);
+  const skipped = new Set(["cost", "elapsedMs", "wallMs", "turns", "run"]);
   return JSON.parse(JSON.stringify(result, (key, value) => (skipped.has(key) ? undefined : value)));
 }
 

@@ -4,7 +4,7 @@ import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
 import { guardRefinement } from "../guard.js";
-import { identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
+import { exhaustedReason, identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
 import { failingRecords, patternTraces } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
@@ -55,21 +55,39 @@ export async function proposeEcdysis(options: {
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run.records);
   // Model-specific patterns are reported, never repaired.
-  const systematic = seen.diagnosis.patterns.filter(
-    (pattern) => pattern.kind === "systematic" && attemptable(pattern),
-  );
+  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  const systematic = found.filter(attemptable);
   if (systematic.length === 0)
-    return {
-      kind: "stop",
-      seen,
-      stoppedBy: "no-systematic-pattern",
-      reason: "no systematic pattern left to attempt (model-specific ones are not repaired)",
-    };
+    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
   const refinement = await steps.refine({
     stage: `iteration-${index}/refine`,
     request: { ...refine, patterns: systematic },
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+
+/**
+ * The stop when nothing is left to attempt: the systematic patterns that remain have used their
+ * attempts (`attempts-exhausted`, the reason names them), or the batch has none.
+ */
+function stopWithout(options: {
+  seen: Observation;
+  found: FailurePattern[];
+  state: LoopState;
+  maxAttempts: number;
+}): Proposal {
+  const { seen } = options;
+  const spent = exhaustedReason(options.found, options.state.memory, {
+    maxAttempts: options.maxAttempts,
+    harnessHash: seen.parent.hash,
+  });
+  if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
+  return {
+    kind: "stop",
+    seen,
+    stoppedBy: "no-systematic-pattern",
+    reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)",
+  };
 }
 
 /** A stratified train batch (the iteration's own seeded draw) under the current harness. */
