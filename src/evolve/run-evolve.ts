@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter } from "../agent/create-agent-adapter.js";
@@ -21,7 +20,7 @@ import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
-import { Journal } from "./journal.js";
+import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import type { ModelCallEvent } from "./meter.js";
 import { scoreOf } from "./records.js";
@@ -33,6 +32,7 @@ import {
 } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy } from "./strategy.js";
@@ -76,6 +76,13 @@ export interface RunEvolveOptions {
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
+  /**
+   * Discard the journal of an earlier run in `outDir` and start over (`--restart`): the way out
+   * when the inputs changed or the journal is damaged. Cached rollouts and calls are still reused.
+   */
+  restart?: boolean;
+  /** Told of what a resume repaired or took over (a dropped journal line, a stale lock). */
+  warn?: (message: string) => void;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -109,17 +116,27 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
-  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
+  const { journal, release } = await startRun({
+    loaded,
     outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
+    strategy: strategy.name,
+    limit: options.limit,
+    seed: inputs.seed,
+    splits: inputs.splits,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
     budget,
+    restart: options.restart,
+    warn: options.warn,
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
+    now: () => clock.now(),
   });
-  const opened = options.models ? undefined : await openModels(loaded);
+  const opened = options.models
+    ? undefined
+    : await openModels(loaded).catch(async (error) => {
+        await release();
+        throw error;
+      });
   try {
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs });
@@ -154,6 +171,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     return result;
   } finally {
     await opened?.close();
+    await release();
   }
 }
 
@@ -222,7 +240,7 @@ function openRun(input: {
       heldout: splits.heldout,
       seedHarness: seed,
     }),
-    stage: (name, work) => journal.stage(name, work),
+    stage: (name, work, schema) => journal.stage(name, work, schema),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -365,8 +383,4 @@ async function writeOutputs(options: {
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

@@ -3,6 +3,7 @@ import { refinementSummary } from "../../refine/refinement-record.js";
 import { strictImprovement } from "../acceptance.js";
 import type { Evidence } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
+import { stageSchemas } from "../stage-schemas.js";
 import { rememberedHms, shownToRoles } from "../memory.js";
 import { comparePaired } from "../paired-test.js";
 import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
@@ -68,8 +69,10 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
   const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
   return {
     async start(seed) {
-      const current = await context.stage("iterative/evaluate-seed", () =>
-        context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+      const current = await context.stage(
+        "iterative/evaluate-seed",
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation,
       );
       return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
@@ -101,15 +104,18 @@ async function propose(options: {
   const failures = pickFailures(failing, { index, size, start: options.start });
   seen.traces = failures.map(traceExcerpt);
   const ids = new Set(failures.map((failure) => failure.taskId));
-  const refinement = await context.stage(`iteration-${index}/reflect`, () =>
-    context.stages.reflect({
-      failures,
-      tasks: context.train.filter((task) => ids.has(task.id)),
-      harness,
-      refiner: context.models.refiner,
-      rejected: shownToRoles(state.memory),
-      editable: context.guard.editable,
-    }),
+  const refinement = await context.stage(
+    `iteration-${index}/reflect`,
+    () =>
+      context.stages.reflect({
+        failures,
+        tasks: context.train.filter((task) => ids.has(task.id)),
+        harness,
+        refiner: context.models.refiner,
+        rejected: shownToRoles(state.memory),
+        editable: context.guard.editable,
+      }),
+    stageSchemas.refinement,
   );
   const guarded = guardRefinement({ harness, refinement, guard: context.guard });
   const base = { seen, refinement, guarded, addressed: [], targets: [...ids] };
@@ -125,12 +131,15 @@ async function validate(
   state: IterativeState,
 ): Promise<Evidence> {
   const { candidate, seen } = proposal;
-  const run = await context.stage(`iteration-${seen.index}/evaluate`, () =>
-    context.evaluate({
-      tasks: context.train,
-      harness: candidate,
-      label: `iteration ${seen.index}: train`,
-    }),
+  const run = await context.stage(
+    `iteration-${seen.index}/evaluate`,
+    () =>
+      context.evaluate({
+        tasks: context.train,
+        harness: candidate,
+        label: `iteration ${seen.index}: train`,
+      }),
+    stageSchemas.evaluation,
   );
   const before = state.current.result.accuracy;
   return {

@@ -3,6 +3,7 @@ import type { LoadedHarness } from "../../harness/types.js";
 import { decide } from "../acceptance.js";
 import type { RepairedStage } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal } from "../strategy.js";
 import { type Validation, validateEcdysis } from "./ecdysis-validate.js";
 
@@ -85,12 +86,15 @@ async function diagnoseRegressions(options: {
 }): Promise<DiagnosisReport | undefined> {
   const { validation, candidate, scope } = options;
   const { context, index, batch, before } = validation;
-  const run = await context.stage(`${scope}/batch`, () =>
-    context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke`,
-    }),
+  const run = await context.stage(
+    `${scope}/batch`,
+    () =>
+      context.evaluate({
+        tasks: batch,
+        harness: candidate,
+        label: `iteration ${index}: what it broke`,
+      }),
+    stageSchemas.evaluation,
   );
   const broken = run.records.filter(
     (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true,

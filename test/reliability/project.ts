@@ -1,0 +1,34 @@
+import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runCli } from "../../src/cli/testing/run-cli.js";
+
+let template: Promise<string> | undefined;
+
+/**
+ * A fresh copy of the project `ecdysis init . --world <world>` writes (config, task files, seed
+ * harness), in its own temporary folder; the template is made once per test file.
+ */
+export async function initProject(world = "quickstart"): Promise<string> {
+  template ??= (async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-reliability-template-"));
+    const init = await runCli(["init", ".", "--world", world], { cwd: dir });
+    if (init.code !== 0) throw new Error(`init failed: ${init.stderr}`);
+    return dir;
+  })();
+  const dir = await mkdtemp(join(tmpdir(), "ecdysis-reliability-"));
+  await cp(await template, dir, { recursive: true });
+  return dir;
+}
+
+/** Rewrites every line of a JSONL task file with `change`. */
+export async function editTasks(
+  file: string,
+  change: (task: Record<string, unknown>) => Record<string, unknown>,
+): Promise<void> {
+  const lines = (await readFile(file, "utf8")).split("\n").filter((line) => line.trim() !== "");
+  await writeFile(
+    file,
+    `${lines.map((line) => JSON.stringify(change(JSON.parse(line)))).join("\n")}\n`,
+  );
+}
