@@ -11,8 +11,8 @@ export interface LockHolder {
 }
 
 /**
- * A folder (an evolve run's output folder, a shared cache) is in use by another live run: the
- * second run stops before it pays for anything. Names the holder, the lock file, and the way out.
+ * A folder (an evolve run's output folder) is in use by another live run: the second run stops
+ * before it pays for anything. Names the holder, the lock file, and the way out.
  */
 export class FolderLockedError extends EcdysisError {
   readonly code = "locked";
@@ -27,7 +27,7 @@ export class FolderLockedError extends EcdysisError {
       ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})`
       : "a lock file Ecdysis cannot read";
     super(
-      `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what === "cache" ? "cacheDir" : "--out folder"}. If no such run is going on (it ran on another machine, or the file is damaged), delete ${lockFile}`,
+      `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`,
     );
     this.name = "FolderLockedError";
   }

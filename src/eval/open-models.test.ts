@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import { loadWorld, startSimServer } from "../sim/index.js";
-import { callCacheKey } from "../llm/call-cache.js";
 import { openModels } from "./open-models.js";
 
 async function config(text: string) {
@@ -38,22 +37,6 @@ describe("openModels", () => {
       await models.close();
     }
     await expect(models.agent.chat(ask)).rejects.toThrow();
-  });
-
-  it("keys a sim model's calls in the call cache by its world and behaviour version, not its name alone", async () => {
-    const keys: string[] = [];
-    for (const world of ["quickstart", "noisy"]) {
-      const loaded = await config(`model:\n  provider: sim\n  model: sim-1\n  world: ${world}\n`);
-      const models = await openModels(loaded, { latencyScale: 0 });
-      try {
-        expect(models.agent.variant).toMatch(/^sim:v\d+:[0-9a-f]{16}:$/);
-        const { model, variant } = models.agent;
-        keys.push(callCacheKey(variant ? `${model} ${variant}` : model, ask));
-      } finally {
-        await models.close();
-      }
-    }
-    expect(keys[0]).not.toBe(keys[1]);
   });
 
   it("reads the API key from the named variable and fails clearly when it is unset", async () => {

@@ -202,7 +202,7 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       });
       states.set(stateKey, capabilities);
     }
-    const provider = createProvider({
+    return createProvider({
       config: entry.config,
       baseUrl: entry.baseUrl,
       apiKey: entry.apiKey,
@@ -211,10 +211,6 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       limits: limits.limitsFor(endpointKey(entry.baseUrl, entry.apiKey)),
       capabilities,
     });
-    // The sim's identity (world content, behaviour version) keys its calls in the call cache:
-    // the model name alone would replay another world's or an older sim's replies.
-    if (entry.config.provider !== "sim") return provider;
-    return { ...provider, variant: [entry.identity, provider.variant].filter(Boolean).join(" ") };
   });
 }
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { modelConfigSchema } from "../config/config-schema.js";
-import { simBehaviourVersion } from "../sim/index.js";
 import { rolloutParams } from "./rollout-params.js";
 
 const model = (extra: Record<string, unknown> = {}) =>
@@ -20,13 +19,5 @@ describe("rolloutParams", () => {
       model({ capabilities: { tools: "text" } }),
     ].map((config) => JSON.stringify(rolloutParams(config)));
     expect(new Set(keys).size).toBe(keys.length);
-  });
-
-  it("keys the sim on its behaviour version, world content and quirks (a cache of an older sim misses)", () => {
-    const sim = modelConfigSchema.parse({ provider: "sim", model: "sim-1", world: "quickstart" });
-    const params = rolloutParams(sim);
-    expect(params.endpoint).toMatch(new RegExp(`^sim:v${simBehaviourVersion}:[0-9a-f]{16}:$`));
-    expect(rolloutParams({ ...sim, world: "noisy" }).endpoint).not.toBe(params.endpoint);
-    expect(rolloutParams({ ...sim, quirks: ["fenced-json"] }).endpoint).not.toBe(params.endpoint);
   });
 });

@@ -4,15 +4,14 @@ import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
 import { isWorldName } from "../config/world-names.js";
 import { replyVariant } from "../llm/capabilities.js";
-import { simBehaviourVersion, worldsDir } from "../sim/index.js";
+import { worldsDir } from "../sim/index.js";
 
 /** What keys rollouts of a model besides its name (`rolloutKey`'s `params`). */
 export interface RolloutParams {
   temperature: number;
   maxTokens: number;
   /**
-   * For the sim, its behaviour version, the world file's content hash and quirks (a changed world,
-   * or a sim that answers differently, is another model).
+   * For the sim, the world file's content hash and quirks (a changed world is another model).
    * Empty for real endpoints: the model name identifies them, as the base URL of a local
    * server (or a test's loopback port) may change between runs of the same model.
    */
@@ -43,7 +42,7 @@ function endpointIdentity(model: ModelConfig): string {
       ? join(worldsDir(), `${model.world}.yaml`)
       : model.world;
   const world = file ? createHash("sha256").update(readFileSync(file)).digest("hex") : "";
-  return `sim:v${simBehaviourVersion}:${world.slice(0, 16)}:${model.quirks.join(",")}`;
+  return `sim:${world.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 
 /** The rollout cache folder of a config: `<cacheDir>/rollouts`, shared by eval, evolve and gate. */

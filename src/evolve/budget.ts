@@ -41,46 +41,30 @@ export function addSpend(a: Spend, b: Spend): Spend {
   return sum;
 }
 
-/** The limits a budget enforces (`evolve.budget` without its `scope`). */
-export type BudgetLimits = Omit<Budget, "scope">;
-
-/** An evaluation's place in the order rollouts are admitted (`BudgetTracker.ticket`). */
-export interface AdmissionTicket {
-  /**
-   * Admits `uncached` rollouts at once, or refuses them all (BudgetExhaustedError) when they do
-   * not fit beside what was admitted before and the reserve. Waits for every earlier ticket.
-   */
-  admit(uncached: number): Promise<void>;
-  /** Gives up the turn without admitting (an evaluation that failed before asking). */
-  close(): void;
-}
-
 /**
- * Tracks uncached spend against the configured limits. Rollouts are admitted before they start,
- * never aborted in flight: an enforced evaluation first counts its cache misses and asks for all
- * of them (`ticket().admit`); admissions are decided in the order the evaluations were started,
- * so which work runs does not depend on timing. Tokens, cost and wall time are checked before
- * each evaluation and each rollout (`check`) against the spend finished so far. `reserve` keeps
- * part of every limit free for the final measurement when the budget covers the whole run.
+ * Tracks uncached spend against the configured limits. Checked between stages (`check`) and,
+ * through `signal`, inside evaluations: when a limit is reached the signal aborts, in-flight work
+ * ends at the next rollout boundary and the run stops cleanly with `stoppedBy` set.
  */
 export class BudgetTracker {
   private spent = emptySpend();
   /** The spends of the `measure` calls the current async context runs inside. */
   private readonly measuring = new AsyncLocalStorage<Spend[]>();
+  private readonly controller = new AbortController();
   private exhausted: BudgetExhaustedError | undefined;
-  /** Rollouts admitted but not started yet. */
-  private pendingRollouts = 0;
-  private held: Partial<Spend> = {};
-  /** Spend outside the limits (the measurements, when the budget covers training only). */
-  private outside = emptySpend();
-  /** Settles when the last ticket handed out has decided (the chain of admission turns). */
-  private lastTurn: Promise<void> = Promise.resolve();
+  /** Spend counted but outside the limits (the seed/final measurements). */
+  private readonly outside = emptySpend();
 
   constructor(
-    private readonly limits: BudgetLimits,
+    private readonly limits: Budget,
     private readonly now: () => number,
     private readonly startedAt = now(),
   ) {}
+
+  /** Aborts when a limit is reached; pass it to evaluations. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
 
   /** Adds uncached work (live, from the meters, or replayed from the journal). */
   add(delta: Partial<Spend>): void {
@@ -89,70 +73,7 @@ export class BudgetTracker {
       this.spent[key] += value;
       for (const spend of measured) spend[key] += value;
     }
-  }
-
-  /** Counts `spend` (already added) outside the limits: work the budget does not cover. */
-  exempt(spend: Partial<Spend>): void {
-    for (const [key, value] of Object.entries(spend) as [keyof Spend, number][])
-      this.outside[key] += value;
-  }
-
-  /** Keeps `reserve` of each limit free: training is refused what would eat into it. */
-  reserve(reserve: Partial<Spend>): void {
-    this.held = { ...reserve };
-  }
-
-  /** What is kept free for the final measurement. */
-  reserved(): Partial<Spend> {
-    return { ...this.held };
-  }
-
-  /** The next turn to admit rollouts; take it synchronously when the evaluation starts. */
-  ticket(): AdmissionTicket {
-    const previous = this.lastTurn;
-    let settle = () => {};
-    this.lastTurn = new Promise<void>((resolve) => {
-      settle = resolve;
-    });
-    let closed = false;
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      settle();
-    };
-    return {
-      admit: async (uncached) => {
-        await previous;
-        try {
-          this.admitNow(uncached);
-        } finally {
-          close();
-        }
-      },
-      close,
-    };
-  }
-
-  /** A rollout admitted earlier starts (counted now). */
-  startRollout(): void {
-    if (this.pendingRollouts > 0) this.pendingRollouts -= 1;
-    this.add({ rollouts: 1 });
-  }
-
-  /** Admitted rollouts that will not start after all (their evaluation failed). */
-  releaseRollouts(count: number): void {
-    this.pendingRollouts = Math.max(0, this.pendingRollouts - count);
-  }
-
-  private admitNow(uncached: number): void {
-    this.check();
-    const limit = this.limits.rollouts;
-    const committed = this.spent.rollouts - this.outside.rollouts + this.pendingRollouts;
-    if (limit !== undefined && committed + uncached + (this.held.rollouts ?? 0) > limit) {
-      this.exhausted = new BudgetExhaustedError("rollouts", limit);
-      throw this.exhausted;
-    }
-    this.pendingRollouts += uncached;
+    this.evaluateLimits();
   }
 
   /**
@@ -177,7 +98,24 @@ export class BudgetTracker {
     return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
   }
 
-  /** The exhausted resource, if any (a limit reached, counting the reserve as spent). */
+  /**
+   * Counts `spend` outside the limits: work the budget does not bound, as the seed and final
+   * measurements, which must not stop or shorten training. Call it before the spend is added
+   * when it is known in advance (a replayed stage), so no limit is reached on the way.
+   */
+  exempt(spend: Partial<Spend>): void {
+    for (const [key, value] of Object.entries(spend) as [keyof Spend, number][])
+      this.outside[key] += value;
+  }
+
+  /** Spend so far within the limits (`snapshot` less the exempt spend). */
+  bounded(): Spend {
+    const spend = this.snapshot();
+    for (const key of Object.keys(spend) as (keyof Spend)[]) spend[key] -= this.outside[key];
+    return spend;
+  }
+
+  /** The exhausted resource, if any. */
   exceeded(): BudgetExhaustedError | undefined {
     this.evaluateLimits();
     return this.exhausted;
@@ -191,24 +129,18 @@ export class BudgetTracker {
 
   private evaluateLimits(): void {
     if (this.exhausted) return;
-    const spend = this.snapshot();
-    for (const key of Object.keys(spend) as (keyof Spend)[]) spend[key] -= this.outside[key];
-    const held = this.held;
+    const spend = this.bounded();
     const tokens = spend.promptTokens + spend.completionTokens;
-    const heldTokens = (held.promptTokens ?? 0) + (held.completionTokens ?? 0);
     const checks: [BudgetExhaustedError["resource"], number, number | undefined][] = [
-      [
-        "rollouts",
-        spend.rollouts + this.pendingRollouts + (held.rollouts ?? 0),
-        this.limits.rollouts,
-      ],
-      ["tokens", tokens + heldTokens, this.limits.tokens],
-      ["costUsd", spend.costUsd + (held.costUsd ?? 0), this.limits.costUsd],
-      ["wallMs", spend.wallMs + (held.wallMs ?? 0), this.limits.wallMs],
+      ["rollouts", spend.rollouts, this.limits.rollouts],
+      ["tokens", tokens, this.limits.tokens],
+      ["costUsd", spend.costUsd, this.limits.costUsd],
+      ["wallMs", spend.wallMs, this.limits.wallMs],
     ];
     for (const [resource, used, limit] of checks) {
       if (limit !== undefined && used >= limit) {
         this.exhausted = new BudgetExhaustedError(resource, limit);
+        this.controller.abort(this.exhausted);
         return;
       }
     }

@@ -181,7 +181,7 @@ describe("Journal", () => {
         resumedBudget.add({ rollouts: 2 });
         return { count: 3 };
       },
-      schema,
+      { schema },
     );
     expect(value).toEqual({ count: 3 });
     expect(warnings).toEqual([
@@ -190,7 +190,7 @@ describe("Journal", () => {
       ),
     ]);
     const third = await open(outDir, new BudgetTracker({}, () => 0));
-    expect(await third.stage("a", async () => ({ count: 0 }), schema)).toEqual({ count: 3 });
+    expect(await third.stage("a", async () => ({ count: 0 }), { schema })).toEqual({ count: 3 });
     const replayed = new BudgetTracker({}, () => 0);
     await open(outDir, replayed);
     expect(replayed.snapshot().rollouts).toBe(3);

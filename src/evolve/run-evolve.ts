@@ -34,6 +34,7 @@ import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
+import { stageSchemas } from "./stage-schemas.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy } from "./strategy.js";
 
@@ -147,9 +148,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     } finally {
       await Promise.all(run.background);
     }
-    const training = budget.snapshot();
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run, outcome, samples });
+    // What the budget bounded: everything but the measurements, replayed ones included.
+    const training = budget.bounded();
     const result = redactor.json(
       evolveResult({
         loaded,
@@ -240,7 +242,7 @@ function openRun(input: {
       heldout: splits.heldout,
       seedHarness: seed,
     }),
-    stage: (name, work, schema) => journal.stage(name, work, schema),
+    stage: (name, work, schema) => journal.stage(name, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -289,19 +291,23 @@ async function measureFinal(input: {
       label,
     });
   const sameHarness = outcome.finalHarness.hash === run.seed.hash;
-  return run.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false),
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true),
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false),
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true),
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, exempt: true },
+  );
 }
 
 function evolveResult(input: {

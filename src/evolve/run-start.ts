@@ -1,4 +1,3 @@
-import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { Splits } from "../config/split-overlap.js";
 import type { LoadedHarness } from "../harness/types.js";
@@ -15,8 +14,8 @@ export interface RunStart {
 }
 
 /**
- * Takes the locks of the output folder and the cache folder (a second run on either refuses,
- * naming the holder; a killed run's lock is taken over with a warning), then opens the journal
+ * Takes the lock of the output folder (a second run on it refuses, naming the holder; a killed
+ * run's lock is taken over with a warning), then opens the journal
  * under the run key of every input that determines the result (`run-key.ts`). Called after the
  * inputs are loaded and checked, so a bad input writes nothing.
  */
@@ -35,7 +34,7 @@ export async function startRun(options: {
   redact: <T>(value: T) => T;
   now: () => number;
 }): Promise<RunStart> {
-  const { loaded, outDir, warn } = options;
+  const { outDir, warn } = options;
   const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const purpose = `ecdysis evolve --out ${outDir}${limited}`;
   const parts = await runKeyParts(options);
@@ -44,11 +43,17 @@ export async function startRun(options: {
     for (const lock of locks.splice(0).reverse()) await lock.release();
   };
   try {
-    const lock = (folder: string, what: string) =>
-      acquireFolderLock({ folder, what, purpose, warn, now: options.now });
-    locks.push(await lock(outDir, "output folder"));
-    const cache = path.resolve(loaded.root, loaded.config.cacheDir);
-    if (path.resolve(outDir) !== cache) locks.push(await lock(cache, "cache"));
+    // The output folder only: the caches are content-addressed and written atomically, so runs
+    // into other folders (a comparison of two strategies) may share them.
+    locks.push(
+      await acquireFolderLock({
+        folder: outDir,
+        what: "output folder",
+        purpose,
+        warn,
+        now: options.now,
+      }),
+    );
     const journal = await Journal.open({
       outDir,
       runKey: runKeyOf(parts),

@@ -1,6 +1,5 @@
 /** The simulated model: an OpenAI-compatible endpoint answering from a world file (DESIGN.md §5). */
 
-export { simBehaviourVersion } from "./behaviour-version.js";
 export { endpointFromQuirks, type SimEndpoint } from "./endpoint-behaviour.js";
 export { recognise } from "./families/recognise.js";
 export type { NonCompletion, SimFaults } from "./faults.js";

@@ -1,7 +1,7 @@
 import { cp, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runCli } from "../../src/cli/testing/run-cli.js";
+import { repoRoot, runCli } from "../../src/cli/testing/run-cli.js";
 
 let template: Promise<string> | undefined;
 
@@ -30,5 +30,28 @@ export async function editTasks(
   await writeFile(
     file,
     `${lines.map((line) => JSON.stringify(change(JSON.parse(line)))).join("\n")}\n`,
+  );
+}
+
+/**
+ * A fresh copy of examples/quickstart (its caches left out): a run that accepts edits over
+ * several iterations, with background stages.
+ */
+export async function quickstartProject(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ecdysis-reliability-quickstart-"));
+  await cp(join(repoRoot, "examples", "quickstart"), dir, {
+    recursive: true,
+    filter: (source) => !source.split(/[\\/]/).includes(".ecdysis"),
+  });
+  return dir;
+}
+
+/**
+ * A result as two runs of the same inputs must agree on it: everything but clock readings
+ * (start and finish times, wall times, latencies).
+ */
+export function comparable(result: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(result, (key, value) => (/(Ms|At)$/.test(key) ? undefined : (value as unknown))),
   );
 }

@@ -3,11 +3,11 @@ import { refinementSummary } from "../../refine/refinement-record.js";
 import { strictImprovement } from "../acceptance.js";
 import type { Evidence } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
-import { stageSchemas } from "../stage-schemas.js";
 import { rememberedHms, shownToRoles } from "../memory.js";
 import { comparePaired } from "../paired-test.js";
 import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type {
   CandidateProposal,
   LoopState,
