@@ -55,3 +55,8 @@ export function comparable(result: unknown): unknown {
     JSON.stringify(result, (key, value) => (/(Ms|At)$/.test(key) ? undefined : (value as unknown))),
   );
 }
+
+/** Polls `condition` until it holds (the test's own timeout bounds the wait). */
+export async function waitFor(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 20));
+}
