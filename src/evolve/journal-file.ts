@@ -28,8 +28,8 @@ export const journalEntrySchema = z.object({
   spend: z.record(z.string(), z.number()),
   /** The run's training clock (ms) when the stage finished. */
   clockMs: z.number().optional(),
-  /** Its spend is outside the budget's limits (the seed/final measurements). */
-  exempt: z.literal(true).optional(),
+  /** The seed/final measurement (its spend is kept apart from training's). */
+  measurement: z.literal(true).optional(),
 });
 /** One finished stage in journal.jsonl. */
 export type JournalEntry = z.infer<typeof journalEntrySchema>;

@@ -79,8 +79,8 @@ export class Journal {
       finished = read.entries.map((located) => located.entry);
       lines = read.lines;
     }
-    // Every recorded stage was paid for, a recomputed one too; the exempt ones outside the limits.
-    options.budget.exempt(replayedSpend(finished.filter((entry) => entry.exempt)));
+    // Every recorded stage was paid for, a recomputed one too; the measurement's kept apart.
+    options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
     options.budget.add(replayedSpend(finished));
     return new Journal(file, entries, options, lines);
   }
@@ -93,13 +93,13 @@ export class Journal {
   /**
    * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
    * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
-   * recomputed with a warning instead of being handed on. An `exempt` stage's spend (live or
-   * replayed) is counted outside the budget's limits (`BudgetTracker.exempt`).
+   * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+   * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
    */
   async stage<T>(
     name: string,
     run: () => Promise<T>,
-    options: { schema?: z.ZodType; exempt?: boolean } = {},
+    options: { schema?: z.ZodType; measurement?: boolean } = {},
   ): Promise<T> {
     const { schema } = options;
     const done = this.entries.get(name);
@@ -115,7 +115,7 @@ export class Journal {
     const { budget } = this.options;
     // Only this stage's own spend is recorded: stages may run concurrently.
     const { value, spend } = await budget.measure(run);
-    if (options.exempt) budget.exempt(spend);
+    if (options.measurement) budget.countMeasurement(spend);
     // Round-trip through JSON (and the scrub) so a fresh run continues with exactly what a
     // resumed run would read.
     const redact = this.options.redact ?? (<V>(inner: V) => inner);
@@ -129,7 +129,7 @@ export class Journal {
       output,
       spend: recorded,
       clockMs: budget.snapshot().wallMs,
-      ...(options.exempt ? { exempt: true } : {}),
+      ...(options.measurement ? { measurement: true } : {}),
     };
     // One write per line: a kill mid-append leaves at most this line cut short.
     await appendFile(this.file, `${JSON.stringify(entry)}\n`);

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { strategyNameSchema } from "../config/config-schema.js";
+import { budgetSchema, strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { guardRejectionSchema, plannedEditSchema } from "../harness/types.js";
 import type { WireParameter } from "../llm/capabilities.js";
@@ -166,6 +166,12 @@ export const evolveResultSchema = z.object({
     patch: z.string(),
   }),
   gate: evolveGateSchema,
+  /**
+   * The configured limits and what they covered: `training` (the seed/final measurement, at
+   * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+   * before it was recorded.
+   */
+  budget: budgetSchema.extend({ measurementRollouts: z.number().int().min(0) }).optional(),
   run: runMetadataSchema,
   /** What the endpoints could not do: the capability steps taken; present only when there were some. */
   endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),

@@ -15,13 +15,14 @@ import type { LoadedHarness } from "../harness/types.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
-import { BudgetTracker, refinementShare } from "./budget.js";
+import { BudgetTracker, refinementShare, type Spend } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
 import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
+import type { BudgetCoverage } from "./measurement-budget.js";
 import type { ModelCallEvent } from "./meter.js";
 import { scoreOf } from "./records.js";
 import {
@@ -117,27 +118,16 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
-  const { journal, release } = await startRun({
-    loaded,
-    outDir: options.outDir,
-    strategy: strategy.name,
-    limit: options.limit,
-    seed: inputs.seed,
-    splits: inputs.splits,
+  const { journal, release, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
     ecdysisVersion: options.metadata?.ecdysisVersion,
     budget,
-    restart: options.restart,
-    warn: options.warn,
-    afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
     now: () => clock.now(),
   });
-  const opened = options.models
-    ? undefined
-    : await openModels(loaded).catch(async (error) => {
-        await release();
-        throw error;
-      });
+  const opened = await openOwnModels(options, release);
   try {
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs });
@@ -150,8 +140,6 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     }
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run, outcome, samples });
-    // What the budget bounded: everything but the measurements, replayed ones included.
-    const training = budget.bounded();
     const result = redactor.json(
       evolveResult({
         loaded,
@@ -159,14 +147,11 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         run,
         outcome,
         measured,
-        training,
+        // Everything but the measurement, replayed stages included.
+        training: budget.training(),
+        coverage,
         downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...(options.limit === undefined ? {} : { limit: options.limit }),
-        },
+        metadata: runMetadata({ options, startedAt, finishedAt: clock.now() }),
       }),
     );
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
@@ -175,6 +160,30 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     await opened?.close();
     await release();
   }
+}
+
+/** The models of the config, unless the caller brought its own; the locks go if they fail to open. */
+async function openOwnModels(options: RunEvolveOptions, release: () => Promise<void>) {
+  if (options.models) return undefined;
+  return openModels(options.loaded).catch(async (error) => {
+    await release();
+    throw error;
+  });
+}
+
+/** result.json's `run`: the clock's start and finish, the caller's metadata, `--limit`. */
+function runMetadata(input: {
+  options: RunEvolveOptions;
+  startedAt: string;
+  finishedAt: number;
+}): RunMetadata {
+  const { options } = input;
+  return {
+    startedAt: input.startedAt,
+    finishedAt: new Date(input.finishedAt).toISOString(),
+    ...options.metadata,
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  };
 }
 
 /**
@@ -268,6 +277,25 @@ function backgroundWork(budget: BudgetTracker) {
   return { background, start };
 }
 
+/** result.json's `cost`: the whole run's uncached spend, and the training part of it. */
+function costSummary(spend: Spend, training: Spend): EvolveResult["cost"] {
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    costUsd: spend.costUsd,
+    wallMs: spend.wallMs,
+    refinementShare: refinementShare(spend),
+    refinement: {
+      llmCalls: spend.refinerCalls,
+      tokens: spend.refinerTokens,
+      costUsd: spend.refinerCostUsd,
+    },
+    training,
+  };
+}
+
 /**
  * The seed and final harnesses on both splits. The four measurements are independent: one
  * journal stage runs them concurrently (each evaluation keeps its own rollout concurrency;
@@ -306,7 +334,7 @@ async function measureFinal(input: {
       const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
       return [...seedResults, ...finalResults];
     },
-    { schema: stageSchemas.measurements, exempt: true },
+    { schema: stageSchemas.measurements, measurement: true },
   );
 }
 
@@ -317,6 +345,7 @@ function evolveResult(input: {
   outcome: LoopOutcome;
   measured: Evaluation[];
   training: ReturnType<BudgetTracker["snapshot"]>;
+  coverage: BudgetCoverage;
   /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
   downgrades: Downgrade[];
   metadata: RunMetadata;
@@ -339,21 +368,8 @@ function evolveResult(input: {
       .filter((iteration) => iteration.verdict === "accepted")
       .flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd,
-      },
-      training: input.training,
-    },
+    cost: costSummary(spend, input.training),
+    budget: { ...loaded.config.evolve.budget, ...input.coverage },
     harness: {
       seedHash: run.seed.hash,
       finalHash: outcome.finalHarness.hash,

@@ -1,31 +1,36 @@
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { Splits } from "../config/split-overlap.js";
+import type { Task } from "../config/task-schema.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { BudgetTracker } from "./budget.js";
-import { acquireFolderLock, type FolderLock } from "./folder-lock.js";
+import { acquireFolderLock } from "./folder-lock.js";
 import { Journal } from "./journal.js";
+import { type BudgetCoverage, coverMeasurement } from "./measurement-budget.js";
 import { runKeyOf, runKeyParts } from "./run-key.js";
+import type { Strategy } from "./strategy.js";
 
 /** A run's hold on its folders and its journal. */
 export interface RunStart {
   journal: Journal;
-  /** Releases the locks (also released on process exit). */
+  /** What the budget covers (`coverMeasurement`). */
+  coverage: BudgetCoverage;
+  /** Releases the lock (also released on process exit). */
   release(): Promise<void>;
 }
 
 /**
- * Takes the lock of the output folder (a second run on it refuses, naming the holder; a killed
- * run's lock is taken over with a warning), then opens the journal
- * under the run key of every input that determines the result (`run-key.ts`). Called after the
- * inputs are loaded and checked, so a bad input writes nothing.
+ * Checks the budget can cover the run (`coverMeasurement`), takes the lock of the output folder
+ * (a second run on it refuses, naming the holder; a killed run's lock is taken over with a
+ * warning), then opens the journal under the run key of every input that determines the result
+ * (`run-key.ts`). Called after the inputs are loaded and checked, so a bad input writes nothing.
  */
 export async function startRun(options: {
   loaded: LoadedConfig;
   outDir: string;
-  strategy: string;
+  strategy: Strategy;
   limit?: number;
-  seed: LoadedHarness;
-  splits: Splits;
+  /** The loaded inputs: seed harness, whole splits, and the (limited) train and held-out tasks. */
+  inputs: { seed: LoadedHarness; splits: Splits; train: Task[]; heldout: Task[] };
   ecdysisVersion?: string;
   budget: BudgetTracker;
   restart?: boolean;
@@ -37,23 +42,31 @@ export async function startRun(options: {
   const { outDir, warn } = options;
   const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const purpose = `ecdysis evolve --out ${outDir}${limited}`;
-  const parts = await runKeyParts(options);
-  const locks: FolderLock[] = [];
-  const release = async () => {
-    for (const lock of locks.splice(0).reverse()) await lock.release();
-  };
+  const { inputs } = options;
+  // A budget that cannot cover the run is refused before the lock or the journal is written.
+  const coverage = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget,
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits,
+  });
+  // The output folder only: the caches are content-addressed and written atomically, so runs
+  // into other folders (a comparison of two strategies) may share them.
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now,
+  });
   try {
-    // The output folder only: the caches are content-addressed and written atomically, so runs
-    // into other folders (a comparison of two strategies) may share them.
-    locks.push(
-      await acquireFolderLock({
-        folder: outDir,
-        what: "output folder",
-        purpose,
-        warn,
-        now: options.now,
-      }),
-    );
     const journal = await Journal.open({
       outDir,
       runKey: runKeyOf(parts),
@@ -64,9 +77,9 @@ export async function startRun(options: {
       restart: options.restart,
       warn,
     });
-    return { journal, release };
+    return { journal, release: () => lock.release(), coverage };
   } catch (error) {
-    await release();
+    await lock.release();
     throw error;
   }
 }

@@ -15,7 +15,14 @@ import {
   usd,
 } from "./format.js";
 import { patternReasons, roleTurns } from "./records.js";
-import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
+import {
+  acceptedSentence,
+  budgetSentence,
+  patternStanding,
+  plural,
+  runSentence,
+  stopSentence,
+} from "./wording.js";
 
 /** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
 export function gateSentence(result: EvolveResult): string {
@@ -272,5 +279,6 @@ export function costSection(result: EvolveResult): string {
     `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1000).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== undefined).flatMap((line) => ["", line]),
   ].join("\n");
 }

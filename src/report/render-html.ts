@@ -8,7 +8,14 @@ import { gateSentence } from "./markdown-sections.js";
 import { patternReasons, roleTurns } from "./records.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
-import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
+import {
+  acceptedSentence,
+  budgetSentence,
+  patternStanding,
+  plural,
+  runSentence,
+  stopSentence,
+} from "./wording.js";
 
 const style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
@@ -106,6 +113,7 @@ ${summary(result)}
 <h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
 <h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
 <tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1000).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table>
+${budgetSentence(result) ? `<p>${h(budgetSentence(result) ?? "")}</p>` : ""}
 </body></html>
 `;
   return scrubSecrets(html, options.secrets);

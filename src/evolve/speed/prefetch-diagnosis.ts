@@ -1,5 +1,4 @@
 import type { RunContext } from "../run-context.js";
-import { stageSchemas } from "../stage-schemas.js";
 import type { IterationSteps } from "../strategies/steps.js";
 
 /**
@@ -21,21 +20,17 @@ export function prefetchDiagnosis(inner: IterationSteps, context: RunContext): I
       const reused = step.batch.length === context.train.length;
       if (reused && !records.every((record) => record.verdict.pass))
         context.background(() =>
-          context.stage(
-            `${step.stage}-prefetch-diagnosis`,
-            async () => {
-              await context.stages.diagnose({
-                records,
-                tasks: step.batch,
-                refiner: context.models.refiner,
-                minSupport: context.config.evolve.minSupport,
-                resamples: 0,
-                stepLimit: step.candidate.config?.agent_loop.max_steps,
-              });
-              return null;
-            },
-            stageSchemas.nothing,
-          ),
+          context.stage(`${step.stage}-prefetch-diagnosis`, async () => {
+            await context.stages.diagnose({
+              records,
+              tasks: step.batch,
+              refiner: context.models.refiner,
+              minSupport: context.config.evolve.minSupport,
+              resamples: 0,
+              stepLimit: step.candidate.config?.agent_loop.max_steps,
+            });
+            return null;
+          }),
         );
       return inner.confirm(step);
     },

@@ -2,7 +2,6 @@ import type { Task } from "../../config/task-schema.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RunContext } from "../run-context.js";
-import { stageSchemas } from "../stage-schemas.js";
 import type { IterationSteps } from "../strategies/steps.js";
 
 /** What `openNoteStream` hands the evaluation it watches. */
@@ -58,33 +57,29 @@ function openNoteStream(options: {
     wake = undefined;
   };
   context.background(() =>
-    context.stage(
-      `${options.stage}-notes`,
-      async () => {
-        // Calls start from this loop, so they run (and are metered) inside this stage.
-        const calls: Promise<unknown>[] = [];
-        for (;;) {
-          for (const record of pending.splice(0))
-            calls.push(
-              context.stages
-                .noteFailure({
-                  record,
-                  task: tasks.get(record.taskId),
-                  refiner: context.models.refiner,
-                  stepLimit,
-                })
-                .catch(() => undefined),
-            );
-          if (closed) break;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-          });
-        }
-        await Promise.all(calls);
-        return null;
-      },
-      stageSchemas.nothing,
-    ),
+    context.stage(`${options.stage}-notes`, async () => {
+      // Calls start from this loop, so they run (and are metered) inside this stage.
+      const calls: Promise<unknown>[] = [];
+      for (;;) {
+        for (const record of pending.splice(0))
+          calls.push(
+            context.stages
+              .noteFailure({
+                record,
+                task: tasks.get(record.taskId),
+                refiner: context.models.refiner,
+                stepLimit,
+              })
+              .catch(() => undefined),
+          );
+        if (closed) break;
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+      await Promise.all(calls);
+      return null;
+    }),
   );
   return {
     onRecord: (record) => {
