@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { preflightRequest } from "../../src/llm/preflight.js";
 import { loadWorld, type SimServer, startSimServer } from "../../src/sim/index.js";
 
 /** One chat request as the endpoint saw it. */
@@ -11,6 +12,10 @@ export interface LedgerEntry {
   body: string;
   /** The response was written to the end (the client could read it). */
   answered: boolean;
+  /** The endpoint check every run makes once at its start (src/llm/preflight.ts). */
+  preflight: boolean;
+  /** The body's start, for failure messages. */
+  excerpt: string;
 }
 
 /**
@@ -42,7 +47,12 @@ export async function startCallLedger(options: { latencyScale: number }): Promis
     incoming.on("end", () => {
       const body = Buffer.concat(chunks);
       const entry: LedgerEntry | undefined = incoming.url?.includes("/chat/completions")
-        ? { body: createHash("sha256").update(body).digest("hex"), answered: false }
+        ? {
+            body: createHash("sha256").update(body).digest("hex"),
+            answered: false,
+            preflight: isPreflight(body),
+            excerpt: body.toString("utf8").slice(0, 400),
+          }
         : undefined;
       if (entry) entries.push(entry);
       const forward = httpRequest(
@@ -81,6 +91,16 @@ export async function startCallLedger(options: { latencyScale: number }): Promis
       await sim.close();
     },
   };
+}
+
+function isPreflight(body: Buffer): boolean {
+  try {
+    const parsed = JSON.parse(body.toString("utf8")) as { messages?: { content?: unknown }[] };
+    const content = preflightRequest.messages[0]?.content;
+    return parsed.messages?.length === 1 && parsed.messages[0]?.content === content;
+  } catch {
+    return false;
+  }
 }
 
 /** Points a quickstart project's model at `url` (the sim through the ledger). */
