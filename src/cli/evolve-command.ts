@@ -48,8 +48,9 @@ into the same DIR with the same config continues where it stopped, without repea
 rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
 is keyed by everything that determines the result (seed harness, task files, config, models and
 simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
-what changed. One run at a time: DIR and the cache are locked while it runs (a second run
-refuses, naming the holder; the lock of a killed run is taken over).
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
 
   --restart         discard the journal in DIR and start the run over (cached rollouts and
                     LLM calls are still reused, so only work of changed inputs is paid again)

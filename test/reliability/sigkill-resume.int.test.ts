@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnCli } from "../../src/cli/testing/run-cli.js";
@@ -31,6 +31,14 @@ const journalLines = (dir: string) => {
   const file = join(dir, "out", "journal.jsonl");
   return existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : [];
 };
+
+/** Replies in the project's call cache: the calls a process finished. */
+async function cachedCalls(dir: string): Promise<number> {
+  const root = join(dir, ".ecdysis", "cache", "calls");
+  if (!existsSync(root)) return 0;
+  const files = await readdir(root, { recursive: true, withFileTypes: true });
+  return files.filter((file) => file.isFile() && !file.name.endsWith(".tmp")).length;
+}
 
 beforeAll(async () => {
   // Latency, so a kill lands while calls are in flight.
@@ -69,6 +77,7 @@ describe("kill -9 mid-run, then resume", () => {
       expect(first.signal).toBe("SIGKILL");
       const before = journalLines(dir);
       const session1: LedgerEntry[] = [...ledger.entries];
+      const cachedCalls1 = await cachedCalls(dir);
       ledger.reset();
 
       const resumed = await spawnCli(evolve, { cwd: dir, env: ledgerEnv });
@@ -91,21 +100,23 @@ describe("kill -9 mid-run, then resume", () => {
         .slice(1)
         .map((line) => JSON.parse(line).stage);
       expect(new Set(stages).size).toBe(stages.length);
-      // No call the killed run had been answered is paid again (the call cache has it); the
-      // calls in flight at the kill may be, and the endpoint check every start makes is. Nothing
-      // is asked that an uninterrupted run does not ask.
-      const answered = new Set(
-        session1.filter((entry) => entry.answered && !entry.preflight).map((entry) => entry.body),
-      );
+      // No call the killed run had finished is paid again (the call cache has it). A call is
+      // finished once its reply is in the cache: the endpoint may have answered calls the killed
+      // process never recorded (answered, not cached), and those alone may be asked again — as
+      // may the calls in flight at the kill and the endpoint check every start makes. Nothing is
+      // asked that an uninterrupted run does not ask.
+      const answered = session1.filter((entry) => entry.answered && !entry.preflight);
+      const unrecorded = answered.length - cachedCalls1;
       const inFlight = session1.filter((entry) => !entry.answered).length;
-      const repaid = session2.filter((entry) => answered.has(entry.body));
-      expect(repaid).toEqual([]);
+      const answeredBodies = new Set(answered.map((entry) => entry.body));
+      const repaid = session2.filter((entry) => answeredBodies.has(entry.body));
+      expect(repaid.length).toBeLessThanOrEqual(Math.max(0, unrecorded));
       for (const entry of [...session1, ...session2]) expect(referenceCalls).toContain(entry.body);
       expect(session1.length + session2.length).toBeLessThanOrEqual(
-        referenceCalls.size + inFlight + 1,
+        referenceCalls.size + inFlight + Math.max(0, unrecorded) + 1,
       );
       console.log(
-        `sigkill at ${lines} journal lines: ${session1.length} calls before the kill (${inFlight} in flight), ${session2.length} after; uninterrupted run ${referenceCalls.size}; repaid ${repaid.length}`,
+        `sigkill at ${lines} journal lines: ${session1.length} calls before the kill (${inFlight} in flight, ${Math.max(0, unrecorded)} answered but not recorded), ${session2.length} after; uninterrupted run ${referenceCalls.size}; asked again ${repaid.length}`,
       );
     },
     240_000,
