@@ -4,6 +4,7 @@ import type { ScorerSpec, Task } from "../config/task-schema.js";
 import type { ProgressSink } from "../eval/progress.js";
 import type { Scorer as ScorerLike } from "../eval/scorers/scorer.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import type { LabelWord } from "../harness/label-words.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
@@ -140,6 +141,7 @@ export interface GuardContextLike {
   protectedPaths: string[];
   forbiddenStrings: string[];
   forbiddenInputs: string[];
+  labelWords?: LabelWord[];
   secretValues?: string[];
   maxFileBytes?: number;
   maxEditBytes?: number;

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
+import { labelWords } from "../harness/label-words.js";
 import type { GuardContextLike } from "./deps.js";
 
 /** Renders an expected value as the strings an answer leak would contain. */
@@ -44,5 +45,6 @@ export function buildGuardContext(options: {
       (text) => text.trim() !== "",
     ),
     forbiddenInputs: all.map((task) => task.input),
+    labelWords: labelWords({ train, heldout, scorer: config.tasks.scorer }),
   };
 }

@@ -6,6 +6,19 @@ export { type GuardContext, guardContextSchema } from "./guard-context.js";
 export { harnessHash } from "./hash.js";
 export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
 export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
-export type { GuardRejection, HarnessEdit, LoadedHarness, PlannedEdit } from "./types.js";
-export { harnessEditSchema, plannedEditSchema } from "./types.js";
+export {
+  expectedAnswerStrings,
+  type LabelReason,
+  type LabelWord,
+  labelWordSchema,
+  labelWords,
+} from "./label-words.js";
+export type {
+  GuardRejection,
+  HarnessEdit,
+  LabelFlag,
+  LoadedHarness,
+  PlannedEdit,
+} from "./types.js";
+export { harnessEditSchema, labelFlagSchema, plannedEditSchema } from "./types.js";
 export { writeHarness } from "./write-harness.js";

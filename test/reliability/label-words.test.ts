@@ -19,7 +19,7 @@ beforeAll(async () => {
   harness = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
 });
 
-function task(id: string, input: string, expected: unknown, scorer?: ScorerSpec): Task {
+function task(id: string, input: string, expected: string, scorer?: ScorerSpec): Task {
   return { id, input, expected, category: "default", ...(scorer ? { scorer } : {}) };
 }
 
@@ -27,7 +27,11 @@ function loaded(scorer?: ScorerSpec): LoadedConfig {
   const config = ecdysisConfigSchema.parse({
     model: { provider: "sim", world: "quickstart", model: "sim-agent" },
     harness: { dir: "harness", editable: ["rules.md", "system.md"] },
-    tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl", ...(scorer && { scorer }) },
+    tasks: {
+      train: "tasks/train.jsonl",
+      heldout: "tasks/heldout.jsonl",
+      ...(scorer && { scorer }),
+    },
   });
   return { config, path: "/project/ecdysis.yml", root: "/project", hash: "h" };
 }
@@ -46,7 +50,9 @@ const yesNoHeldout = [
 function addRule(text: string, guard: ReturnType<typeof buildGuardContext>) {
   return applyEdits({
     harness,
-    edits: [{ module: "prompt", patterns: ["p1"], rationale: "r", edit: { kind: "add_rule", text } }],
+    edits: [
+      { module: "prompt", patterns: ["p1"], rationale: "r", edit: { kind: "add_rule", text } },
+    ],
     guard,
   });
 }
@@ -60,11 +66,16 @@ describe("label words are flagged, not refused", () => {
     expect(result.harness.files["rules.md"]).toContain("Answer with yes or no.");
     expect(result.flagged).toHaveLength(1);
     expect(result.flagged[0].file).toBe("rules.md");
-    expect(result.flagged[0].edit.edit).toEqual({ kind: "add_rule", text: "Answer with yes or no." });
+    expect(result.flagged[0].edit.edit).toEqual({
+      kind: "add_rule",
+      text: "Answer with yes or no.",
+    });
     expect(result.flagged[0].words.map((word) => word.text)).toEqual(["yes"]);
     expect(result.flagged[0].words[0].why).toBe("common-answer");
     // The final-harness seal agrees: a label word is no leak.
-    expect(() => assertHarnessSealed({ seed: harness, final: result.harness, guard })).not.toThrow();
+    expect(() =>
+      assertHarnessSealed({ seed: harness, final: result.harness, guard }),
+    ).not.toThrow();
   });
 
   it("refuses a rule that carries a distinctive held-out answer", () => {
@@ -89,9 +100,15 @@ describe("label words are flagged, not refused", () => {
 
   it("flags the choices of the configured choice scorer, even as held-out answers", () => {
     const scorer: ScorerSpec = { kind: "choice", choices: ["positive", "negative", "neutral"] };
-    const train = [task("t1", "Review: 'Loved it.'", "positive"), task("t2", "Review: 'Meh.'", "neutral")];
+    const train = [
+      task("t1", "Review: 'Loved it.'", "positive"),
+      task("t2", "Review: 'Meh.'", "neutral"),
+    ];
     // 'negative' is the answer of held-out tasks only, but a configured choice: a label.
-    const heldout = [task("h1", "Review: 'Awful.'", "negative"), task("h2", "Review: 'Bad.'", "negative")];
+    const heldout = [
+      task("h1", "Review: 'Awful.'", "negative"),
+      task("h2", "Review: 'Bad.'", "negative"),
+    ];
     const guard = buildGuardContext({ loaded: loaded(scorer), train, heldout });
     const result = addRule("Answer with one of positive, negative or neutral.", guard);
     expect(result.rejected).toEqual([]);
