@@ -4,8 +4,6 @@ export { diffHarness, type HarnessDiff } from "./diff-harness.js";
 export { matchGlob } from "./glob.js";
 export { type GuardContext, guardContextSchema } from "./guard-context.js";
 export { harnessHash } from "./hash.js";
-export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
-export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
 export {
   expectedAnswerStrings,
   type LabelReason,
@@ -13,6 +11,8 @@ export {
   labelWordSchema,
   labelWords,
 } from "./label-words.js";
+export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
+export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
 export type {
   GuardRejection,
   HarnessEdit,
