@@ -6,6 +6,7 @@ import type { Scorer as ScorerLike } from "../eval/scorers/scorer.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { LabelWord } from "../harness/label-words.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
 import type {
@@ -53,6 +54,10 @@ export interface Models {
   agent: ChatProvider;
   refiner: ChatProvider;
   probe?: ChatProvider;
+  /** The llm_judge scorer's model; the refiner's when absent. */
+  judge?: ChatProvider;
+  /** Capability steps the endpoints forced so far (src/eval `openModels`). */
+  downgrades?(): Downgrade[];
 }
 
 /** Options of the diagnosis stage (src/diagnose's `diagnoseBatch`). */
