@@ -61,7 +61,7 @@ describe("command harness against the sim", () => {
     const task = world.train.find((candidate) => candidate.category === "date-reasoning");
     if (!task) throw new Error("the quickstart world has no date-reasoning task");
     const before = server.requests();
-    const trace = await commandAgent({ timeoutMs: 20_000, cwd: dir }).run({
+    const trace = await commandAgent({ timeoutMs: 20_000, projectRoot: dir }).run({
       task: testTask(task.input),
       harness,
       provider,

@@ -1,9 +1,10 @@
 import { refinementShare, type Spend } from "../evolve/budget.js";
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { firstStage } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type {
   AcceptedEditView,
   EvolveOutcome,
-  PatternView,
+  FoundPattern,
   SpendView,
   TrajectoryPoint,
 } from "./evolve-outcome.js";
@@ -17,14 +18,17 @@ import type {
  * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
-  const patterns: PatternView[] = [];
+  const patterns: FoundPattern[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
   const trajectory: TrajectoryPoint[] = [];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
     if (iteration.verdict !== "accepted") continue;
-    const fixed = iteration.validation.full?.fixed ?? iteration.validation.cheap?.fixed ?? [];
+    const fixed =
+      firstStage(iteration.evidence, "full")?.comparison.fixed ??
+      firstStage(iteration.evidence, "cheap")?.comparison.fixed ??
+      [];
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
@@ -32,14 +36,12 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
         fixedTaskIds: [...new Set(fixed)],
       });
     }
-    if (iteration.elapsedMs !== undefined) {
-      trajectory.push({
-        iteration: iteration.index,
-        elapsedMs: iteration.elapsedMs,
-        accuracy: iteration.accuracyAfter,
-        tasks: iteration.batch.taskIds.length,
-      });
-    }
+    trajectory.push({
+      iteration: iteration.index,
+      elapsedMs: iteration.elapsedMs,
+      accuracy: iteration.accuracyAfter,
+      tasks: iteration.batch.taskIds.length,
+    });
   }
   return {
     baseline: {
@@ -77,7 +79,7 @@ function spendView(spend: Spend): SpendView {
   };
 }
 
-function iterationPatterns(iteration: IterationRecord): PatternView[] {
+function iterationPatterns(iteration: IterationRecord): FoundPattern[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
     id: `${iteration.index}:${pattern.id}`,
     name: pattern.name,
@@ -88,7 +90,7 @@ function iterationPatterns(iteration: IterationRecord): PatternView[] {
 
 function addressedTasks(
   iteration: IterationRecord,
-  found: PatternView[],
+  found: FoundPattern[],
   names: string[],
 ): string[] {
   const wanted = new Set(names);

@@ -1,8 +1,9 @@
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig } from "../config/index.js";
+import { isBundledWorld, loadConfig } from "../config/index.js";
 import { openModels } from "../eval/index.js";
 import { runEvolve } from "../evolve/index.js";
+import { writeEvolveReports } from "../report/index.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
@@ -28,8 +29,7 @@ export function simEngine(): BenchEngine {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const bundled = bundledWorlds().includes(nameOrPath);
-      const source = bundled ? nameOrPath : path.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path.resolve(nameOrPath);
       return describe(await worldOf(source), source);
     },
     async prepareProject({ world, seed, dir }) {
@@ -93,12 +93,9 @@ async function runOne(options: {
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const result = await runEvolve({
-      loaded,
-      outDir: path.join(outDir, "evolve"),
-      models,
-      clock: options.clock,
-    });
+    const evolveDir = path.join(outDir, "evolve");
+    const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
+    await writeEvolveReports({ outDir: evolveDir, result });
     return toEvolveOutcome(result);
   } finally {
     await models.close();

@@ -1,8 +1,9 @@
 import { z } from "zod";
+import { strategyNameSchema } from "../config/config-schema.js";
 import { trajectoryPointSchema } from "./evolve-outcome.js";
 
 /** The strategies a bench compares (the same names as `evolve.strategy`). */
-export const benchStrategySchema = z.enum(["ecdysis", "iterative", "sampling"]);
+export const benchStrategySchema = strategyNameSchema;
 export type BenchStrategy = z.infer<typeof benchStrategySchema>;
 
 /** One strategy on one world with one seed: what it cost and what it produced. */

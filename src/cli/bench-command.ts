@@ -1,13 +1,14 @@
 import { join } from "node:path";
 // Integration point: runBench from src/bench.
 import { benchOptionsSchema, runBench } from "../bench/index.js";
+import { strategyNames } from "../config/config-schema.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 
 /** `ecdysis bench`: strategies × worlds × seeds on the simulated model, scored against ground truth. */
 export const benchCommand: CliCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ecdysis,iterative,sampling]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ${strategyNames.join(",")}]
                     [--budget-rollouts N] [--latency-scale X] [--concurrency C]
 
 Runs every strategy on every world × seed with the same budget and latency model, and writes

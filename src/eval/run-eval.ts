@@ -1,4 +1,4 @@
-import { builtinAgent, commandAgent } from "../agent/index.js";
+import { createAgentAdapter } from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -10,6 +10,7 @@ import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
+import { limitTasks } from "./limit-tasks.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
@@ -28,15 +29,20 @@ export interface RunEvalOptions {
   shard?: { index: number; count: number };
   /** Samples per task; default the config's `samples`. */
   samples?: number;
+  /** At most this many tasks per split: a deterministic subset over the categories (`limitTasks`), before sharding. */
+  limit?: number;
   /** Already-open models (left open); by default they are opened and closed here. */
   models?: OpenModels;
-  /** Agent adapter; by default the built-in runtime or the command adapter per config. */
+  /** Agent adapter; by default the config's (`createAgentAdapter`). */
   adapter?: AgentAdapter;
   progress?: ProgressSink;
   signal?: AbortSignal;
   /** Secret values besides the configured ones (`configuredSecrets`), scrubbed from every record. */
   secrets?: string[];
-  /** Environment the configured secrets are read from. Default process.env. */
+  /**
+   * Environment the configured secrets — and, when the models are opened here, the API keys —
+   * are read from. Default process.env.
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -63,7 +69,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const loadedSplits = await loadSplits(loaded);
   const tasksBySplit = new Map<Split, Task[]>();
   for (const split of splits) {
-    const tasks = loadedSplits[split];
+    const tasks = limitTasks(loadedSplits[split], options.limit);
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -71,13 +77,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const models = options.models ?? (await openModels(loaded));
+  const models = options.models ?? (await openModels(loaded, { env: options.env }));
   try {
-    const adapter =
-      options.adapter ??
-      (config.harness.kind === "builtin"
-        ? builtinAgent()
-        : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
+    const adapter = options.adapter ?? createAgentAdapter(loaded);
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,

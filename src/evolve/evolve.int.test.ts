@@ -6,8 +6,9 @@ import { loadConfig } from "../config/load-config.js";
 import { openModels } from "../eval/open-models.js";
 import { generateWorldFiles, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
+import { firstStage, lastStage } from "./evidence.js";
+import type { EvolveResult, IterationRecord } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
-import type { EvolveResult, IterationRecord } from "./types.js";
 
 // The "must show" on the real sim: the quickstart world, its files generated into a
 // temp dir, the sim served on 127.0.0.1 with no latency, the real stages end to end. The
@@ -64,11 +65,13 @@ async function evolveIn(
   }
 }
 
-/** result.json without wall times (wallMs, elapsedMs) and the config hash (the endpoint URL differs per server). */
+/** result.json without wall times (wallMs, elapsedMs), run metadata (each invocation's own times) and the config hash (the endpoint URL differs per server). */
 function comparable(result: EvolveResult): unknown {
   return JSON.parse(
     JSON.stringify(result, (key, value) =>
-      key === "wallMs" || key === "elapsedMs" || key === "configHash" ? undefined : value,
+      key === "wallMs" || key === "elapsedMs" || key === "configHash" || key === "run"
+        ? undefined
+        : value,
     ),
   );
 }
@@ -136,7 +139,8 @@ describe("evolve on the quickstart world (real sim, real stages)", () => {
         expect(hits * 2, JSON.stringify(planned.edit)).toBeGreaterThan(tasks.length);
         // Every accepted edit fixed some of its own targets (per-change attribution).
         const fixed = new Set(
-          iteration.validation.cheapPruned?.fixed ?? iteration.validation.cheap?.fixed,
+          lastStage(iteration.evidence, "pruned")?.comparison?.fixed ??
+            firstStage(iteration.evidence, "cheap")?.comparison.fixed,
         );
         expect(
           tasks.some((taskId) => fixed.has(taskId)),

@@ -3,11 +3,18 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors/input-error.js";
 import type { ChatRequest } from "../llm/types.js";
+import type { ModelCallEvent } from "./meter.js";
+import { type EvolveResult, readEvolveResult } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
 import { ecdysisStrategy } from "./strategies/ecdysis.js";
 import { fakeStages } from "./testing/fake-stages.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "./testing/fake-world.js";
-import type { EvolveResult } from "./types.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "./testing/fake-world.js";
 
 const train = [
   ...specs({ prefix: "c", count: 6, fault: "calc" }),
@@ -35,23 +42,77 @@ function models() {
 }
 
 describe("runEvolve", () => {
-  it("writes result.json, reports, the evolved harness, a patch and a journal", async () => {
+  it("records run metadata, runs a --limit subset under its own run key, and reports every model call", async () => {
+    const loaded = await fakeProject({ train, heldout });
+    const outDir = `${loaded.root}/out`;
+    const events: ModelCallEvent[] = [];
+    let now = Date.parse("2030-01-02T03:04:05.000Z");
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: models(),
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
+      clock: { now: () => now++ },
+      limit: 5,
+      metadata: { ecdysisVersion: "9.9.9", git: { commit: "abc123", dirty: true } },
+      onCall: (event) => events.push(event),
+    });
+    expect(result.baseline.train.n).toBe(5);
+    expect(result.baseline.heldout.n).toBe(5);
+    expect(result.run).toMatchObject({
+      startedAt: "2030-01-02T03:04:05.000Z",
+      ecdysisVersion: "9.9.9",
+      git: { commit: "abc123", dirty: true },
+      limit: 5,
+    });
+    expect(Date.parse(result.run?.finishedAt ?? "")).toBeGreaterThan(
+      Date.parse(result.run?.startedAt ?? ""),
+    );
+    const started = events.filter((event) => event.phase === "start");
+    const ended = events.filter((event) => event.phase === "end");
+    expect(started.length).toBeGreaterThan(0);
+    expect(ended).toHaveLength(started.length);
+    expect(new Set(started.map((event) => event.role))).toEqual(new Set(["agent", "refiner"]));
+    expect(started.some((event) => event.purpose === "refine")).toBe(true);
+    const tokens = ended
+      .filter((event) => !event.cached)
+      .reduce((sum, event) => sum + (event.promptTokens ?? 0) + (event.completionTokens ?? 0), 0);
+    expect(tokens).toBe(result.cost.promptTokens + result.cost.completionTokens);
+    // The whole split is another run: the journal refuses to mix them.
+    await expect(
+      runEvolve({
+        loaded,
+        strategy: ecdysisStrategy(),
+        outDir,
+        models: models(),
+        stages: fakeStages().stages,
+        adapter: fakeAgentAdapter,
+        clock,
+      }),
+    ).rejects.toThrow(/another configuration.*--limit 5/);
+  });
+
+  it("writes result.json, the evolved harness, a patch and a journal (reports are its callers')", async () => {
     const loaded = await fakeProject({
       train,
       heldout,
       evolve: { minSupport: { tasks: 3, categories: 2 } },
     });
     const outDir = `${loaded.root}/out`;
-    const { deps } = fakeStages();
+    const { stages } = fakeStages();
     const result = await runEvolve({
       loaded,
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps,
+      stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
-    const written = JSON.parse(await readFile(`${outDir}/result.json`, "utf8")) as EvolveResult;
+    const written = await readEvolveResult(`${outDir}/result.json`);
+    expect(written).toEqual(JSON.parse(JSON.stringify(result)));
     expect(written.final.heldout.accuracy).toBe(1);
     expect(written.baseline.heldout).toMatchObject({ accuracy: 0.4, n: 10 });
     expect(written.baseline.heldout.interval[0]).toBeLessThan(0.4);
@@ -63,8 +124,7 @@ describe("runEvolve", () => {
     );
     expect(await readFile(`${outDir}/harness/rules.md`, "utf8")).toContain("fix:calc");
     expect(await readFile(`${outDir}/harness.patch`, "utf8")).toContain("+- fix:calc");
-    expect(await readFile(`${outDir}/report.md`, "utf8")).toContain("xychart-beta");
-    expect(await readFile(`${outDir}/report.html`, "utf8")).toContain("<svg");
+    expect(existsSync(`${outDir}/report.md`)).toBe(false);
     const journal = (await readFile(`${outDir}/journal.jsonl`, "utf8")).trim().split("\n");
     expect(JSON.parse(journal[0]).type).toBe("header");
     expect(journal.slice(1).map((line) => JSON.parse(line).stage)).toContain("iteration-1/refine");
@@ -80,7 +140,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir: `${reference.root}/out`,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
 
@@ -94,7 +155,8 @@ describe("runEvolve", () => {
         strategy: ecdysisStrategy(),
         outDir,
         models: first,
-        deps: fakeStages().deps,
+        stages: fakeStages().stages,
+        adapter: fakeAgentAdapter,
         clock,
         afterStage: (stage) => {
           if (stage === killAt) throw new Error("killed");
@@ -109,7 +171,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: second,
-      deps: resumed.deps,
+      stages: resumed.stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     expect(withoutWallTimes(result)).toEqual(withoutWallTimes(uninterrupted));
@@ -134,7 +197,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     const changed = { ...loaded, hash: "0".repeat(64) };
@@ -143,7 +207,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     await expect(attempt).rejects.toBeInstanceOf(InputError);
@@ -157,7 +222,8 @@ describe("runEvolve", () => {
       strategy: ecdysisStrategy(),
       outDir: `${loaded.root}/out`,
       models: models(),
-      deps: fakeStages().deps,
+      stages: fakeStages().stages,
+      adapter: fakeAgentAdapter,
       clock,
     });
     expect(result.stoppedBy).toBe("budget:rollouts");

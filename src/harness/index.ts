@@ -20,5 +20,10 @@ export type {
   LoadedHarness,
   PlannedEdit,
 } from "./types.js";
-export { harnessEditSchema, labelFlagSchema, plannedEditSchema } from "./types.js";
+export {
+  guardRejectionSchema,
+  harnessEditSchema,
+  labelFlagSchema,
+  plannedEditSchema,
+} from "./types.js";
 export { writeHarness } from "./write-harness.js";

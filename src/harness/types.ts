@@ -70,8 +70,10 @@ export const labelFlagSchema = z.object({
 export type LabelFlag = z.infer<typeof labelFlagSchema>;
 
 /** Why a guard refused an edit. */
-export interface GuardRejection {
-  edit: PlannedEdit;
-  guard: "path" | "schema" | "size" | "leak" | "secret";
-  reason: string;
-}
+export const guardRejectionSchema = z.object({
+  edit: plannedEditSchema,
+  guard: z.enum(["path", "schema", "size", "leak", "secret"]),
+  reason: z.string(),
+});
+/** Why a guard refused an edit. */
+export type GuardRejection = z.infer<typeof guardRejectionSchema>;
