@@ -50,14 +50,36 @@ export function worthRedrawing(full: PairedComparison): boolean {
 }
 
 /**
- * Too few flips for a per-task test, re-drawn: accepted when, counted draw by draw, fixed >
- * broken and the one-sided McNemar p over the draws is below `alpha`.
+ * Why the flips of a full batch are not re-drawn, or undefined when they may be: a built-in
+ * harness's agent at temperature 0 is deterministic (a real endpoint at 0 is, up to rare
+ * ties; the sim is), so a re-draw would repeat the run. A command harness runs its own model at
+ * a temperature Ecdysis does not set: its re-draws are made, and identical ones count once.
+ */
+export function deterministicAgent(config: {
+  model: { temperature: number };
+  harness: { kind: "builtin" | "command" };
+}): string | undefined {
+  if (config.harness.kind !== "builtin" || config.model.temperature !== 0) return undefined;
+  return "the agent model runs at temperature 0, so a re-draw would repeat the run: the per-task test decides";
+}
+
+/** The per-task decision on a full batch whose flips were not re-drawn, with why not. */
+export function notRedrawnDecision(perTask: Decision, why: string): Decision {
+  return { accepted: perTask.accepted, reason: `${perTask.reason}; not re-drawn: ${why}` };
+}
+
+/**
+ * Too few flips for a per-task test, re-drawn: accepted when, counted draw by draw (a pair that
+ * repeats an earlier one word for word counted once), fixed > broken and the one-sided McNemar p
+ * over the distinct draws is below `alpha`.
  */
 export function significantOverDraws(
   alpha: number,
 ): (full: PairedComparison, draws: SampleComparison) => Decision {
   return (full, draws) => {
-    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
+    const repeats =
+      draws.repeats > 0 ? ` (${draws.repeats} identical repeat(s) counted once)` : "";
+    const over = `over ${draws.pairs} draws of the flipped tasks${repeats}: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
     if (draws.fixed > draws.broken && draws.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
     return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };

@@ -77,6 +77,8 @@ const fullStage = z.object({
   comparison: pairedComparisonSchema,
   score: scoreSchema,
   decision: decisionSchema,
+  /** Why the flips were not re-drawn though the per-task test alone could not pass (a deterministic agent). */
+  notRedrawn: z.string().optional(),
 });
 const confirmStage = z.object({
   stage: z.literal("confirm"),

@@ -3,6 +3,8 @@ import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   decide,
+  deterministicAgent,
+  notRedrawnDecision,
   promising,
   significant,
   significantOverDraws,
@@ -11,7 +13,7 @@ import {
 import { type Candidate, type Evidence, type EvidenceStage, firstStage } from "../evidence.js";
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
 import { passMapOf, restrictPassMap, scoreOf } from "../records.js";
-import type { RunContext } from "../run-context.js";
+import type { Evaluation, RunContext } from "../run-context.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import { ablateRejected } from "./ablate.js";
@@ -29,6 +31,8 @@ export interface Validation {
   batch: Task[];
   /** Pass/fail per batch task under the parent. */
   before: PassMap;
+  /** The parent's batch run (`before` is its pass map). */
+  parentRun: Evaluation;
   parent: LoadedHarness;
   addressed: FailurePattern[];
   stages: EvidenceStage[];
@@ -58,6 +62,7 @@ export async function validateEcdysis(options: {
     scope: options.scope ?? `iteration-${seen.index}`,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
+    parentRun: seen.batch.run,
     parent: seen.parent,
     addressed: proposal.addressed,
     stages: [],
@@ -135,7 +140,11 @@ async function cheapComparison(
   return comparePaired(restrictPassMap(validation.before, ids), passMapOf(evaluation.result));
 }
 
-/** The full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test. */
+/**
+ * The full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test —
+ * unless the agent model is deterministic: its re-draws would repeat the run, so the per-task
+ * test decides and the full stage says why there was no re-draw (`notRedrawn`).
+ */
 async function testOnBatch(
   validation: Validation,
   candidate: LoadedHarness,
@@ -150,16 +159,19 @@ async function testOnBatch(
     label: `iteration ${index}: full batch`,
   });
   const full = comparePaired(before, passMapOf(run.result));
-  const decision = significant(alpha)(full);
+  const perTask = significant(alpha)(full);
+  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const notRedrawn = redraw ? deterministicAgent(context.config) : undefined;
+  const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
     stage: "full",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run.result),
     decision,
+    ...(notRedrawn ? { notRedrawn } : {}),
   });
-  if (decision.accepted || !worthRedrawing(full) || confirmSamples === 0)
-    return { accepted: decision.accepted, full };
+  if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
     stage: `${scope}/${stage}`,
     index,
@@ -168,6 +180,7 @@ async function testOnBatch(
     before,
     parent: validation.parent,
     candidate,
+    parentRun: validation.parentRun,
     candidateRun: run,
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
