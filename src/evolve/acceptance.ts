@@ -108,6 +108,18 @@ export function fixedOwnTargets(change: {
       };
 }
 
+/**
+ * Pruning is undone — the changes that fixed none of their own targets stay — when the candidate
+ * without them does worse on the cheap subset than with them (fewer fixed minus broken): a
+ * change can help its bundle without fixing its own targets (it repairs what another change
+ * breaks, or fixes tasks of another pattern, like a retry hint for a newly enabled tool).
+ */
+export function worseWithout(withThem: PairedComparison, without: PairedComparison): boolean {
+  const net = (comparison: PairedComparison) =>
+    comparison.fixed.length - comparison.broken.length;
+  return net(without) < net(withThem);
+}
+
 /** Pruning took out every change (or ran out of rounds): nothing is left to validate. */
 export function nothingLeftAfterPruning(pruned: number): Decision {
   return {

@@ -250,6 +250,34 @@ describe("ecdysis strategy", () => {
     expect(result.rejectedProposals.some((proposal) => proposal.pruned)).toBe(false);
   });
 
+  it("keeps a change that fixed none of its own targets when the bundle does worse without it", async () => {
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 6, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
+        ...specs({ prefix: "n", count: 2, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+      // Without fix:none the bundle is still promising (6 fixed > 2 broken) but worse: the
+      // change that fixes no date task is what keeps fix:calc from breaking category b.
+      breaks: { "fix:calc": "b" },
+      evolve: { repairRegressions: false },
+      propose: (patterns) =>
+        patterns.map((pattern) =>
+          ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id]),
+        ),
+    });
+    const first = result.iterations[0];
+    expect(lastStage(first.evidence, "pruned")?.comparison).toMatchObject({ broken: ["n1", "n2"] });
+    expect(undonePruningOf(first.evidence)).toEqual(["date"]);
+    expect(firstStage(first.evidence, "full")?.comparison).toMatchObject({ broken: [] });
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
+  });
+
   it("accepts only on a significant paired test (p < alpha)", async () => {
     const train = [
       ...specs({ prefix: "c", count: 3, fault: "calc" }),
