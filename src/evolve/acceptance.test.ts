@@ -12,6 +12,7 @@ import {
   significantOverDraws,
   strictImprovement,
   withinTolerance,
+  worseWithout,
 } from "./acceptance.js";
 import type { EvidenceStage } from "./evidence.js";
 import { comparePaired, type PairedComparison } from "./paired-test.js";
@@ -111,9 +112,21 @@ describe("acceptance criteria", () => {
       reason: "alone it fixed 4 and broke 6 of the tasks its bundle flipped",
     });
     expect(fixedOwnTargets({ targets: 4, fixed: 0, patternNames: ["date"] }).reason).toBe(
-      "fixed none of the 4 failing member(s) of date in cheap validation (possibly masked by another failure)",
+      "fixed none of the 4 failing member(s) of date in cheap validation, and none fails differently",
     );
     expect(fixedOwnTargets({ targets: 4, fixed: 1, patternNames: ["date"] }).accepted).toBe(true);
+    // Masked: none passes yet, but the change acted on them (they fail another way now).
+    expect(fixedOwnTargets({ targets: 4, fixed: 0, shifted: 3, patternNames: ["date"] })).toEqual({
+      accepted: true,
+      reason:
+        "fixed none of its 4 target(s) yet, but 3 now fail differently (masked by another failure)",
+    });
+  });
+
+  it("worseWithout: pruning is undone when the candidate loses net fixes without the pruned changes", () => {
+    expect(worseWithout(flips(7, 1), flips(4, 3))).toBe(true);
+    expect(worseWithout(flips(4, 0), flips(4, 0))).toBe(false);
+    expect(worseWithout(flips(3, 1), flips(4, 1))).toBe(false);
   });
 
   it("the gates: tolerance, and improvement when required", () => {
@@ -195,7 +208,7 @@ describe("decide", () => {
     });
     expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
       accepted: true,
-      reason: "after repairing what it broke: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
+      reason: "after repairing what it broke or exposed: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
       candidateHash: "c3",
       accuracy: 0.9,
     });

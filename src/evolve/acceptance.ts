@@ -94,18 +94,30 @@ export function helpsAlone(alone: { fixed: number; broken: number }): Decision {
   };
 }
 
-/** Attribution: a change is pruned when it fixed none of its own patterns' failing members. */
+/**
+ * Attribution: a change is pruned when it fixed none of its own patterns' failing members and
+ * none of them fails differently now. A target that still fails, but with other deterministic
+ * signals (`shifted`), shows the change acted on it and another failure masks the fix (a retry
+ * hint whose retries now hit the step budget): the change stays, and the follow-up round looks
+ * at what it exposed.
+ */
 export function fixedOwnTargets(change: {
   targets: number;
   fixed: number;
+  shifted?: number;
   patternNames: string[];
 }): Decision {
-  return change.fixed > 0
-    ? { accepted: true, reason: `fixed ${change.fixed} of its ${change.targets} target(s)` }
-    : {
-        accepted: false,
-        reason: `fixed none of the ${change.targets} failing member(s) of ${change.patternNames.join(", ")} in cheap validation (possibly masked by another failure)`,
-      };
+  if (change.fixed > 0)
+    return { accepted: true, reason: `fixed ${change.fixed} of its ${change.targets} target(s)` };
+  if ((change.shifted ?? 0) > 0)
+    return {
+      accepted: true,
+      reason: `fixed none of its ${change.targets} target(s) yet, but ${change.shifted} now fail differently (masked by another failure)`,
+    };
+  return {
+    accepted: false,
+    reason: `fixed none of the ${change.targets} failing member(s) of ${change.patternNames.join(", ")} in cheap validation, and none fails differently`,
+  };
 }
 
 /**
@@ -115,8 +127,7 @@ export function fixedOwnTargets(change: {
  * breaks, or fixes tasks of another pattern, like a retry hint for a newly enabled tool).
  */
 export function worseWithout(withThem: PairedComparison, without: PairedComparison): boolean {
-  const net = (comparison: PairedComparison) =>
-    comparison.fixed.length - comparison.broken.length;
+  const net = (comparison: PairedComparison) => comparison.fixed.length - comparison.broken.length;
   return net(without) < net(withThem);
 }
 
@@ -189,7 +200,7 @@ export function decide(stages: readonly EvidenceStage[]): Verdict {
   if (last.stage === "repaired") {
     const repaired = decide(last.evidence);
     return repaired.accepted
-      ? { ...repaired, reason: `after repairing what it broke: ${repaired.reason}` }
+      ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` }
       : earlier();
   }
   if (last.stage === "ablated" || (last.stage === "pruned" && last.undone)) return earlier();

@@ -19,6 +19,11 @@ export const pairedComparisonSchema = z.object({
   fixed: z.array(z.string()),
   /** Passed before, fail after (sorted task ids). */
   broken: z.array(z.string()),
+  /**
+   * Failed before and after, but differently (other deterministic signals; sorted task ids):
+   * the change acted on them and another failure masks it. Set by cheap validation.
+   */
+  shifted: z.array(z.string()).optional(),
   /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
   pValue: z.number(),
 });

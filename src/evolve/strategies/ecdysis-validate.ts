@@ -12,7 +12,7 @@ import {
 } from "../acceptance.js";
 import { type Candidate, type Evidence, type EvidenceStage, firstStage } from "../evidence.js";
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
-import { passMapOf, restrictPassMap, scoreOf } from "../records.js";
+import { failingDifferently, passMapOf, restrictPassMap, scoreOf } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
@@ -75,7 +75,7 @@ export async function validateEcdysis(options: {
     options.scope === undefined &&
     context.config.evolve.repairRegressions &&
     !decide(validation.stages).accepted &&
-    regressions(validation.stages).length > 0;
+    regressions(validation.stages).length + exposed(validation.stages).length > 0;
   if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
@@ -137,7 +137,20 @@ async function cheapComparison(
     label: `iteration ${validation.index}: ${run.stage}`,
   });
   const ids = new Set(run.tasks.map((task) => task.id));
-  return comparePaired(restrictPassMap(validation.before, ids), passMapOf(evaluation.result));
+  const comparison = comparePaired(
+    restrictPassMap(validation.before, ids),
+    passMapOf(evaluation.result),
+  );
+  const shifted = failingDifferently({
+    before: validation.parentRun.records.filter((record) => ids.has(record.taskId)),
+    after: evaluation.records,
+    tasks: run.tasks,
+    stepLimits: {
+      before: validation.parent.config?.agent_loop.max_steps,
+      after: run.harness.config?.agent_loop.max_steps,
+    },
+  });
+  return { ...comparison, shifted };
 }
 
 /**
@@ -191,6 +204,20 @@ async function testOnBatch(
     decision: confirmed,
   });
   return { accepted: confirmed.accepted, full };
+}
+
+/**
+ * What a rejected candidate exposed, for the follow-up round: the failing targets that fail
+ * differently under the candidate as it was last run on the cheap subset (its pruned form, or
+ * the bundle when pruning was undone) — the failure that now masks its fix.
+ */
+export function exposed(stages: readonly EvidenceStage[]): string[] {
+  let current: PairedComparison | undefined;
+  for (const stage of stages) {
+    if (stage.stage === "cheap") current = stage.comparison;
+    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
+  }
+  return current?.shifted ?? [];
 }
 
 /**
