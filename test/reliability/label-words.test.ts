@@ -1,12 +1,26 @@
+import { appendFile } from "node:fs/promises";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ecdysisConfigSchema, type LoadedConfig } from "../../src/config/config-schema.js";
 import type { ScorerSpec, Task } from "../../src/config/task-schema.js";
 import { buildGuardContext } from "../../src/evolve/index.js";
+import { runEvolve } from "../../src/evolve/run-evolve.js";
+import { ecdysisStrategy } from "../../src/evolve/strategies/ecdysis.js";
+import { fakeStages, ruleEdit } from "../../src/evolve/testing/fake-stages.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../../src/evolve/testing/fake-world.js";
 import { applyEdits } from "../../src/harness/apply-edits.js";
 import { assertHarnessSealed } from "../../src/harness/final-harness-guard.js";
 import { loadHarness } from "../../src/harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../src/harness/testing/harness-fixture.js";
 import type { LoadedHarness } from "../../src/harness/types.js";
+import { renderPrBody } from "../../src/report/pr-body.js";
+import { renderMarkdown } from "../../src/report/render-markdown.js";
 
 // Issue #15 item 6: the leak guard tells a leaked answer from a label word. An expected answer
 // that is the answer of many train tasks, a choice of a configured `choice` scorer, or a word of
@@ -153,5 +167,62 @@ describe("label words are flagged, not refused", () => {
     const guard = buildGuardContext({ loaded: loaded(), train: yesNoTrain, heldout });
     const result = addRule("Dyes such as cobalt are common.", guard);
     expect(result.rejected.map((rejection) => rejection.guard)).toEqual(["leak"]);
+  });
+});
+
+describe("a flagged label word reaches the reviewer", () => {
+  it("lists the edit, the file and the words in result.json, report.md and the PR body", async () => {
+    const loaded = await fakeProject({
+      train: [
+        ...specs({ prefix: "c", count: 6, fault: "calc" }),
+        ...specs({ prefix: "n", count: 2 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+    });
+    // Yes/no tasks beside the fake world's own: 'yes' is the answer of many train tasks.
+    const yesNo = (id: string, answer: string) =>
+      `${JSON.stringify({ id, input: `task ${id} fault=none answer=${answer}`, expected: answer, category: "a" })}\n`;
+    const train = path.join(loaded.root, "tasks", "train.jsonl");
+    for (const id of ["y1", "y2", "y3"]) await appendFile(train, yesNo(id, "yes"));
+    await appendFile(train, yesNo("y4", "no"));
+    const labelRule = {
+      module: "prompt" as const,
+      patterns: [] as string[],
+      rationale: "name the allowed labels",
+      edit: {
+        kind: "add_rule" as const,
+        text: "Answer with yes or no when asked a yes/no question.",
+      },
+    };
+    const { stages } = fakeStages({
+      propose: (patterns) => [
+        ...patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
+        { ...labelRule, patterns: patterns.map((pattern) => pattern.id) },
+      ],
+    });
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir: path.join(loaded.root, "out"),
+      models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+      stages,
+      adapter: fakeAgentAdapter,
+      clock: { now: () => 0 },
+    });
+    const first = result.iterations[0];
+    expect(first.verdict).toBe("accepted");
+    expect(first.guardRejections).toEqual([]);
+    expect(first.labelFlags).toEqual([
+      {
+        edit: expect.objectContaining({ edit: labelRule.edit }),
+        file: "rules.md",
+        words: [{ text: "yes", why: "common-answer" }],
+      },
+    ]);
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toContainEqual(labelRule.edit);
+    const section =
+      /## Label words for the reviewer[\s\S]*?rules\.md.*`yes` \(the answer of many train tasks\).*Answer with yes or no/;
+    expect(renderMarkdown(result)).toMatch(section);
+    expect(renderPrBody(result).body).toMatch(section);
   });
 });

@@ -53,7 +53,8 @@ export async function repairRegressions(options: {
     },
   });
   const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  const base = { diagnosis, refinement, guardRejections: guarded.guardRejections };
+  const { guardRejections, labelFlags } = guarded;
+  const base = { diagnosis, refinement, guardRejections, labelFlags };
   if (!guarded.candidate) return refused(guarded.reason ?? "no repair candidate", base);
   const applied = [...proposal.guarded.applied, ...guarded.applied];
   const repaired = await validateEcdysis({
