@@ -208,7 +208,8 @@ describe("decide", () => {
     });
     expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
       accepted: true,
-      reason: "after repairing what it broke or exposed: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
+      reason:
+        "after repairing what it broke or exposed: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
       candidateHash: "c3",
       accuracy: 0.9,
     });

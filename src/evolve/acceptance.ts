@@ -77,8 +77,7 @@ export function significantOverDraws(
   alpha: number,
 ): (full: PairedComparison, draws: SampleComparison) => Decision {
   return (full, draws) => {
-    const repeats =
-      draws.repeats > 0 ? ` (${draws.repeats} identical repeat(s) counted once)` : "";
+    const repeats = draws.repeats > 0 ? ` (${draws.repeats} identical repeat(s) counted once)` : "";
     const over = `over ${draws.pairs} draws of the flipped tasks${repeats}: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
     if (draws.fixed > draws.broken && draws.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };

@@ -75,10 +75,20 @@ export function guardRefinement(options: {
   const { harness, refinement, guard } = options;
   if (refinement.outcome !== "accepted") {
     const why = refinement.rejection?.reason ?? refinement.outcome;
-    return { applied: [], guardRejections: [], labelFlags: [], reason: `refinement rejected: ${why}` };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: `refinement rejected: ${why}`,
+    };
   }
   if (refinement.edits.length === 0)
-    return { applied: [], guardRejections: [], labelFlags: [], reason: "the Editor planned no edits" };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: "the Editor planned no edits",
+    };
   const guarded = applyEdits({ harness, edits: refinement.edits, guard });
   const base = {
     applied: guarded.applied,

@@ -182,7 +182,8 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
       "",
       `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) => `- pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
+        (pattern) =>
+          `- pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
       ),
     );
   return lines;
