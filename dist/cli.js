@@ -335,10 +335,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path10) {
-  if (!path10)
+function getElementAtPath(obj, path12) {
+  if (!path12)
     return obj;
-  return path10.reduce((acc, key) => acc?.[key], obj);
+  return path12.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -597,11 +597,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path10, issues) {
+function prefixIssues(path12, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path10);
+    iss.path.unshift(path12);
     return iss;
   });
 }
@@ -1134,16 +1134,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path10 = []) => {
+  const processError = (error63, path12 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path10, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else {
-        const fullpath = [...path10, ...issue2.path];
+        const fullpath = [...path12, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1182,17 +1182,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path10 = []) => {
+  const processError = (error63, path12 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path10, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else {
-        const fullpath = [...path10, ...issue2.path];
+        const fullpath = [...path12, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1231,8 +1231,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path10 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path10) {
+  const path12 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path12) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2243,9 +2243,9 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname3) {
-  hostname3.lastIndex = 0;
-  return hostname3.test(url2.hostname);
+function urlHostnameOk(url2, hostname4) {
+  hostname4.lastIndex = 0;
+  return hostname4.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -19264,13 +19264,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path10 = ref.slice(1).split("/").filter(Boolean);
-  if (path10.length === 0) {
+  const path12 = ref.slice(1).split("/").filter(Boolean);
+  if (path12.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path10[0] === defsKey) {
-    const key = path10[1] === void 0 ? void 0 : decodeJSONPointerSegment(path10[1]);
+  if (path12[0] === defsKey) {
+    const key = path12[1] === void 0 ? void 0 : decodeJSONPointerSegment(path12[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20573,7 +20573,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20684,11 +20684,20 @@ var init_config_schema = __esm({
       }
     });
     defaultEditableGlobs = ["harness.yaml", "*.md"];
+    budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
       costUsd: external_exports.number().positive().optional(),
-      wallMs: external_exports.number().int().positive().optional()
+      wallMs: external_exports.number().int().positive().optional(),
+      /**
+       * `training` (the default): the limits bound the search; the seed and final measurement on
+       * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
+       * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
+       * cost, projected from the rollouts so far), and a rollout limit too small for the
+       * measurement alone is refused before anything runs.
+       */
+      scope: external_exports.enum(budgetScopes).default("training")
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
@@ -20732,7 +20741,7 @@ var init_config_schema = __esm({
       patience: external_exports.number().int().positive().optional(),
       /** Iterative baseline: failures shown to its reflector per proposal. */
       iterativeMinibatch: external_exports.number().int().min(1).default(1),
-      budget: budgetSchema.default({})
+      budget: budgetSchema.default({ scope: "training" })
     }).strict();
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
@@ -21322,10 +21331,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path10, module, into) {
+function collect(node2, path12, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path10, key], module, into);
+      collect(child, [...path12, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21335,7 +21344,7 @@ function collect(node2, path10, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path10.join("."),
+    path: path12.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21479,17 +21488,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path10) {
-      const ctrl = callVisitor(key, node2, visitor, path10);
+    function visit_(key, node2, visitor, path12) {
+      const ctrl = callVisitor(key, node2, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visit_(key, ctrl, visitor, path10);
+        replaceNode(key, path12, ctrl);
+        return visit_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
+          path12 = Object.freeze(path12.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path10);
+            const ci = visit_(i, node2.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21500,13 +21509,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path10);
+          path12 = Object.freeze(path12.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path10);
+          const cv = visit_("value", node2.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21527,17 +21536,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path10) {
-      const ctrl = await callVisitor(key, node2, visitor, path10);
+    async function visitAsync_(key, node2, visitor, path12) {
+      const ctrl = await callVisitor(key, node2, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path10, ctrl);
-        return visitAsync_(key, ctrl, visitor, path10);
+        replaceNode(key, path12, ctrl);
+        return visitAsync_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
+          path12 = Object.freeze(path12.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path10);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21548,13 +21557,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path10 = Object.freeze(path10.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path10);
+          path12 = Object.freeze(path12.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path10);
+          const cv = await visitAsync_("value", node2.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21581,23 +21590,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path10) {
+    function callVisitor(key, node2, visitor, path12) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path10);
+        return visitor(key, node2, path12);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path10);
+        return visitor.Map?.(key, node2, path12);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path10);
+        return visitor.Seq?.(key, node2, path12);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path10);
+        return visitor.Pair?.(key, node2, path12);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path10);
+        return visitor.Scalar?.(key, node2, path12);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path10);
+        return visitor.Alias?.(key, node2, path12);
       return void 0;
     }
-    function replaceNode(key, path10, node2) {
-      const parent = path10[path10.length - 1];
+    function replaceNode(key, path12, node2) {
+      const parent = path12[path12.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22209,10 +22218,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path10, value) {
+    function collectionFromPath(schema, path12, value) {
       let v = value;
-      for (let i = path10.length - 1; i >= 0; --i) {
-        const k = path10[i];
+      for (let i = path12.length - 1; i >= 0; --i) {
+        const k = path12[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22231,7 +22240,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
+    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22261,11 +22270,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path10, value) {
-        if (isEmptyPath(path10))
+      addIn(path12, value) {
+        if (isEmptyPath(path12))
           this.add(value);
         else {
-          const [key, ...rest] = path10;
+          const [key, ...rest] = path12;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22279,8 +22288,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        const [key, ...rest] = path10;
+      deleteIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22294,8 +22303,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        const [key, ...rest] = path10;
+      getIn(path12, keepScalar) {
+        const [key, ...rest] = path12;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22313,8 +22322,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path10) {
-        const [key, ...rest] = path10;
+      hasIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22324,8 +22333,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        const [key, ...rest] = path10;
+      setIn(path12, value) {
+        const [key, ...rest] = path12;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24840,9 +24849,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path10, value) {
+      addIn(path12, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path10, value);
+          this.contents.addIn(path12, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24917,14 +24926,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path10) {
-        if (Collection.isEmptyPath(path10)) {
+      deleteIn(path12) {
+        if (Collection.isEmptyPath(path12)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24939,10 +24948,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path10, keepScalar) {
-        if (Collection.isEmptyPath(path10))
+      getIn(path12, keepScalar) {
+        if (Collection.isEmptyPath(path12))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24953,10 +24962,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path10) {
-        if (Collection.isEmptyPath(path10))
+      hasIn(path12) {
+        if (Collection.isEmptyPath(path12))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24973,13 +24982,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path10, value) {
-        if (Collection.isEmptyPath(path10)) {
+      setIn(path12, value) {
+        if (Collection.isEmptyPath(path12)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path10, value);
+          this.contents.setIn(path12, value);
         }
       }
       /**
@@ -26940,9 +26949,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path10) => {
+    visit2.itemAtPath = (cst, path12) => {
       let item = cst;
-      for (const [field, index] of path10) {
+      for (const [field, index] of path12) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26951,23 +26960,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path10) => {
-      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
-      const field = path10[path10.length - 1][0];
+    visit2.parentCollection = (cst, path12) => {
+      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
+      const field = path12[path12.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path10, item, visitor) {
-      let ctrl = visitor(item, path10);
+    function _visit(path12, item, visitor) {
+      let ctrl = visitor(item, path12);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26978,10 +26987,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path10);
+            ctrl = ctrl(item, path12);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28754,10 +28763,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path10) {
+    lineOf(path12) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path10) {
+      for (const segment of path12) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28780,9 +28789,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path10) {
+function dottedField(path12) {
   let out = "";
-  for (const segment of path10) {
+  for (const segment of path12) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28790,20 +28799,20 @@ function dottedField(path10) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path11 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path13 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path11),
+      field: dottedField(path13),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path10 = [...prefix, ...issue2.path];
+  const path12 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path10),
+    field: dottedField(path12),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path10)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path12)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28833,8 +28842,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path10 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path10), field: path10.join(".") };
+  const path12 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path12), field: path12.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28991,8 +29000,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path10) {
-  const absolute = resolve(path10);
+async function loadConfig(path12) {
+  const absolute = resolve(path12);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29020,28 +29029,28 @@ async function loadConfig(path10) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path10, depth) => {
-    if (path10.length > 0) {
-      const line = located.lineOf(path10);
-      if (line !== void 0) lines[dottedPath(path10)] = line;
+  const visit2 = (value, path12, depth) => {
+    if (path12.length > 0) {
+      const line = located.lineOf(path12);
+      if (line !== void 0) lines[dottedPath(path12)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path10, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path12, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path10) {
-  return path10.reduce(
+function dottedPath(path12) {
+  return path12.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path10) => {
+  const visit2 = (value, path12) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path10);
+      const field = dottedPath(path12);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29050,7 +29059,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path10, key]);
+    for (const [key, item] of entries) visit2(item, [...path12, key]);
   };
   visit2(input2.value, []);
 }
@@ -29121,8 +29130,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path10) {
-  const file2 = resolve2(path10);
+async function loadTasks(path12) {
+  const file2 = resolve2(path12);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29169,8 +29178,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path10 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path10);
+    const path12 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field = dottedField(path12);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field });
@@ -29520,10 +29529,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path10, text3) {
-  const temporary = `${path10}.${process.pid}.tmp`;
+async function writeAtomic(path12, text3) {
+  const temporary = `${path12}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path10);
+  await rename2(temporary, path12);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29544,11 +29553,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path10 = join3(dir, name3);
+    const path12 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path10, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path12, "utf8"));
     } catch (error62) {
-      throw new InputError(path10, `unreadable result (${error62.message})`);
+      throw new InputError(path12, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -29970,12 +29979,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path10 = entryPath(dir, entry.key);
+  const path12 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path10}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path12}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path10);
+  await rename3(temp, path12);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30150,8 +30159,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path10, known) {
-        this.path = path10;
+      constructor(path12, known) {
+        this.path = path12;
         this.known = known;
       }
       path;
@@ -30159,14 +30168,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path10) {
+      static async open(path12) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path10, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path12, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path10, downgrades);
+        return new _CapabilityMemory(path12, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30183,15 +30192,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path10 = this.path;
-        if (!path10) return;
+        const path12 = this.path;
+        if (!path12) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path10), { recursive: true });
-          const temp = `${path10}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path12), { recursive: true });
+          const temp = `${path12}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path10);
+          await rename4(temp, path12);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32906,12 +32915,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path10(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path12(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path11 = statics.reduce((previousValue, currentValue, index) => {
+      const path13 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32928,7 +32937,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path11.split(/[?#]/, 1)[0];
+      const pathOnly = path13.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32949,10 +32958,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path11}
+${path13}
 ${underline}`);
       }
-      return path11;
+      return path13;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42504,9 +42513,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path10, query, defaultBaseURL) {
+      buildURL(path12, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path10) ? new URL(path10) : new URL(baseURL + (baseURL.endsWith("/") && path10.startsWith("/") ? path10.slice(1) : path10));
+        const url2 = isAbsoluteURL(path12) ? new URL(path12) : new URL(baseURL + (baseURL.endsWith("/") && path12.startsWith("/") ? path12.slice(1) : path12));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42536,24 +42545,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path10, opts) {
-        return this.methodRequest("get", path10, opts);
+      get(path12, opts) {
+        return this.methodRequest("get", path12, opts);
       }
-      post(path10, opts) {
-        return this.methodRequest("post", path10, opts);
+      post(path12, opts) {
+        return this.methodRequest("post", path12, opts);
       }
-      patch(path10, opts) {
-        return this.methodRequest("patch", path10, opts);
+      patch(path12, opts) {
+        return this.methodRequest("patch", path12, opts);
       }
-      put(path10, opts) {
-        return this.methodRequest("put", path10, opts);
+      put(path12, opts) {
+        return this.methodRequest("put", path12, opts);
       }
-      delete(path10, opts) {
-        return this.methodRequest("delete", path10, opts);
+      delete(path12, opts) {
+        return this.methodRequest("delete", path12, opts);
       }
-      methodRequest(method, path10, opts) {
+      methodRequest(method, path12, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path10, ...opts2 };
+          return { method, path: path12, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42678,8 +42687,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path10, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path10, ...opts2 })) : { method: "get", path: path10, ...opts });
+      getAPIList(path12, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path12, ...opts2 })) : { method: "get", path: path12, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42773,8 +42782,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path10, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path10, query, defaultBaseURL);
+        const { method, path: path12, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path12, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43277,32 +43286,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path10, depth, problems) {
-  if (depth > 10) problems.push(`${path10}: nested deeper than 10 levels`);
+function walk(node2, path12, depth, problems) {
+  if (depth > 10) problems.push(`${path12}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path10}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path12}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path10}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path12}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path10}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path12}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path10}: additionalProperties must be false`);
+      problems.push(`${path12}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path10}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path12}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path10}.${name3}`, depth + 1, problems);
+      walk(property, `${path12}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path10}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path12}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path10}|${index}`, depth, problems);
+    walk(option, `${path12}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43948,25 +43957,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path10 = parsed.pathname.replace(/\/+$/, "");
+  const path12 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path10);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path12);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path10 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path10 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path12 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path12 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path10 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path10 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path12 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path12 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path10})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path12})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44565,8 +44574,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path10) {
-        this.path = path10;
+      constructor(path12) {
+        this.path = path12;
       }
       path;
       chain = Promise.resolve();
@@ -44574,16 +44583,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path10 = this.path;
-        if (!path10) return;
+        const path12 = this.path;
+        if (!path12) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname4(path10), { recursive: true });
+              await mkdir5(dirname4(path12), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path10, `${JSON.stringify(entry)}
+            await appendFile(path12, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -44760,8 +44769,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path10) {
-  const file2 = isBundledWorld(path10) ? join5(worldsDir(), `${path10}.yaml`) : resolve4(path10);
+async function loadWorld(path12) {
+  const file2 = isBundledWorld(path12) ? join5(worldsDir(), `${path12}.yaml`) : resolve4(path12);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -44811,9 +44820,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path10) {
+function setting(config2, path12) {
   let current = config2;
-  for (const part of path10.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path12.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -44878,17 +44887,17 @@ function renderAction(action, style2, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path10 } = action;
+    const { path: path12 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path10}`, `enable ${path10}`, `set ${path10} to true`], unit);
+      return pick2([`turn on ${path12}`, `enable ${path12}`, `set ${path12} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path10} to ${value}`, `set ${path10} to ${value}`, `increase ${path10} to ${value}`],
+        [`raise ${path12} to ${value}`, `set ${path12} to ${value}`, `increase ${path12} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path10} to ${value}`, `set ${path10} to ${value}`, `change ${path10} to ${value}`],
+      [`switch ${path12} to ${value}`, `set ${path12} to ${value}`, `change ${path12} to ${value}`],
       unit
     );
   }
@@ -44931,15 +44940,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path10 = dottedPath2.exec(text3);
-  if (path10) {
-    const before = text3.slice(0, path10.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path10[1], value: true };
+  const path12 = dottedPath2.exec(text3);
+  if (path12) {
+    const before = text3.slice(0, path12.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path12[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path10[1], value: false };
-    const after = text3.slice(path10.index + path10[0].length);
+      return { kind: "set", path: path12[1], value: false };
+    const after = text3.slice(path12.index + path12[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path10[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path12[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45111,21 +45120,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path10) {
+function globMatches(glob, path12) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path10);
+  return new RegExp(`^${source}$`).test(path12);
 }
 function promptFile(seen) {
-  const editable = (path10) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path10));
+  const editable = (path12) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path12));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path10) => /system|prompt/i.test(path10)) ?? candidates[0] ?? null;
+  return candidates.find((path12) => /system|prompt/i.test(path12)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -45785,7 +45794,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path10 = [problem.start];
+  const path12 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45796,7 +45805,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path10.push("\u2026", current);
+        path12.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45819,13 +45828,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path10.push(current);
+    path12.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path10.join(" \u2192 ")}.`,
-    decoys: path10.slice(0, -1),
+    reasoning: `Following the registry: ${path12.join(" \u2192 ")}.`,
+    decoys: path12.slice(0, -1),
     hits: []
   };
 }
@@ -47125,8 +47134,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path10, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path10 });
+    config2.tools.lookup.files.forEach((path12, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path12 });
     });
   }
   return references;
@@ -47149,15 +47158,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path10) {
-  if (path10.includes("\\") || path10.includes("\0") || path10.startsWith("/") || /^[A-Za-z]:/.test(path10))
+function normaliseRelative(path12) {
+  if (path12.includes("\\") || path12.includes("\0") || path12.startsWith("/") || /^[A-Za-z]:/.test(path12))
     return null;
-  const segments = path10.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path12.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path10) {
-  const normalised = normaliseRelative(path10);
+function harnessFile(files, path12) {
+  const normalised = normaliseRelative(path12);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47484,7 +47493,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path10) => harnessFile(input2.harness.files, path10) ?? ""
+    (path12) => harnessFile(input2.harness.files, path12) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48165,9 +48174,9 @@ import { createHash as createHash8 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash8("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path10 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path10];
-    hash2.update(`${path10}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path12 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path12];
+    hash2.update(`${path12}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48179,8 +48188,8 @@ var init_hash = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path10) {
-  return globToRegExp(pattern).test(path10);
+function matchGlob(pattern, path12) {
+  return globToRegExp(pattern).test(path12);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48219,10 +48228,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path10, existing = []) {
-  const bytes = Buffer.byteLength(path10);
+function portablePathProblem(path12, existing = []) {
+  const bytes = Buffer.byteLength(path12);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path10.split("/");
+  const segments = path12.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48234,8 +48243,8 @@ function portablePathProblem(path10, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path10.toLowerCase();
-  const twin = existing.find((other) => other !== path10 && other.toLowerCase() === folded);
+  const folded = path12.toLowerCase();
+  const twin = existing.find((other) => other !== path12 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48259,21 +48268,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path10 } = input2;
-  if (path10.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path10.includes("\\")) return { ok: false, reason: `path '${path10}' contains a backslash` };
-  if (isAbsolute2(path10) || /^[A-Za-z]:/.test(path10))
-    return { ok: false, reason: `path '${path10}' is absolute` };
-  if (path10.split("/").includes(".."))
-    return { ok: false, reason: `path '${path10}' contains a '..' segment` };
-  const normalised = normaliseRelative(path10);
+  const { path: path12 } = input2;
+  if (path12.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path12.includes("\\")) return { ok: false, reason: `path '${path12}' contains a backslash` };
+  if (isAbsolute2(path12) || /^[A-Za-z]:/.test(path12))
+    return { ok: false, reason: `path '${path12}' is absolute` };
+  if (path12.split("/").includes(".."))
+    return { ok: false, reason: `path '${path12}' contains a '..' segment` };
+  const normalised = normaliseRelative(path12);
   if (normalised === null)
-    return { ok: false, reason: `path '${path10}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path12}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path10}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path12}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48293,7 +48302,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve6(protectedPath), realTarget(resolve6(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path11) => isInside(candidate, path11) || isInside(candidate.toLowerCase(), path11.toLowerCase())
+      (path13) => isInside(candidate, path13) || isInside(candidate.toLowerCase(), path13.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48304,12 +48313,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path10) {
-  return path10.length <= 80 ? path10 : `${path10.slice(0, 60)}\u2026${path10.slice(-16)}`;
+function shorten(path12) {
+  return path12.length <= 80 ? path12 : `${path12.slice(0, 60)}\u2026${path12.slice(-16)}`;
 }
-function escapingSymlink(dir, path10) {
+function escapingSymlink(dir, path12) {
   const realDir = realTarget(resolve6(dir));
-  const segments = path10.split("/");
+  const segments = path12.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48394,15 +48403,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path10 = checkEditPath({
+  const path12 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path10.ok) return { ok: false, guard: "path", reason: path10.reason };
-  const file2 = path10.path;
+  if (!path12.ok) return { ok: false, guard: "path", reason: path12.reason };
+  const file2 = path12.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48617,11 +48626,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path10 of paths) {
-    const filePatch = unifiedDiff({ path: path10, before: before.files[path10], after: after.files[path10] });
+  for (const path12 of paths) {
+    const filePatch = unifiedDiff({ path: path12, before: before.files[path12], after: after.files[path12] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path10, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path12, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -48703,8 +48712,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path10 of paths) {
-    const absolute = join11(dir, path10);
+  for (const path12 of paths) {
+    const absolute = join11(dir, path12);
     const buffer = await readFile8(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -48712,7 +48721,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path10] = decodeText(absolute, buffer);
+    files[path12] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -48784,12 +48793,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path10, content] of Object.entries(harness.files).sort(
+  for (const [path12, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path10);
-    if (normalised === null || normalised !== path10)
-      throw new GuardError("path", `refusing to write '${path10}': not a plain relative path`);
+    const normalised = normaliseRelative(path12);
+    if (normalised === null || normalised !== path12)
+      throw new GuardError("path", `refusing to write '${path12}': not a plain relative path`);
     const target = join12(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
@@ -49609,6 +49618,16 @@ function emptySpend() {
     wallMs: 0
   };
 }
+function projectMeasurement(spend, rollouts) {
+  if (rollouts === 0 || spend.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
+  const agentTokens = spend.promptTokens + spend.completionTokens - spend.refinerTokens;
+  const agentCost = spend.costUsd - spend.refinerCostUsd;
+  return {
+    rollouts,
+    tokens: agentTokens / spend.rollouts * rollouts,
+    costUsd: agentCost / spend.rollouts * rollouts
+  };
+}
 function refinementShare(spend) {
   const tokens = spend.promptTokens + spend.completionTokens;
   if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
@@ -49646,6 +49665,10 @@ var init_budget = __esm({
       measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
+      /** The seed/final measurement's spend (`countMeasurement`). */
+      measurement = emptySpend();
+      /** Rollouts kept free for the measurement (`scope: run`). */
+      reservedRollouts = 0;
       /** Aborts when a limit is reached; pass it to evaluations. */
       get signal() {
         return this.controller.signal;
@@ -49678,6 +49701,38 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
+      /**
+       * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
+       * `scope: training` it is outside the limits, so it never stops or shortens training; under
+       * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
+       * added when it is known in advance (a replayed stage), so no limit is reached on the way.
+       */
+      countMeasurement(spend) {
+        for (const [key, value] of Object.entries(spend))
+          this.measurement[key] += value;
+      }
+      /**
+       * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
+       * what would eat into them, and its tokens and cost are checked with the measurement's
+       * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
+       */
+      reserve(rollouts) {
+        this.reservedRollouts = rollouts;
+      }
+      /** Rollouts kept free for the measurement. */
+      reserved() {
+        return this.reservedRollouts;
+      }
+      /** Spend so far without the measurement's: what the strategy's search cost. */
+      training() {
+        const spend = this.snapshot();
+        for (const key of Object.keys(spend)) spend[key] -= this.measurement[key];
+        return spend;
+      }
+      /** Spend so far that counts against the limits. */
+      bounded() {
+        return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
       /** The exhausted resource, if any. */
       exceeded() {
         this.evaluateLimits();
@@ -49688,14 +49743,18 @@ var init_budget = __esm({
         const error62 = this.exceeded();
         if (error62) throw error62;
       }
+      projectedMeasurement(spend) {
+        return projectMeasurement(spend, this.reservedRollouts);
+      }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend = this.snapshot();
+        const spend = this.bounded();
         const tokens = spend.promptTokens + spend.completionTokens;
+        const held2 = this.projectedMeasurement(spend);
         const checks = [
-          ["rollouts", spend.rollouts, this.limits.rollouts],
-          ["tokens", tokens, this.limits.tokens],
-          ["costUsd", spend.costUsd, this.limits.costUsd],
+          ["rollouts", spend.rollouts + held2.rollouts, this.limits.rollouts],
+          ["tokens", tokens + held2.tokens, this.limits.tokens],
+          ["costUsd", spend.costUsd + held2.costUsd, this.limits.costUsd],
           ["wallMs", spend.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
@@ -51160,6 +51219,7 @@ function meterProvider(options) {
     variant: provider.variant,
     async chat(request, callOptions) {
       const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response;
       try {
@@ -51218,9 +51278,21 @@ function wrapModels(options) {
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
     probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
   };
 }
 function redactResponses(redactor) {
@@ -51903,6 +51975,12 @@ var init_result_schema = __esm({
         patch: external_exports.string()
       }),
       gate: evolveGateSchema,
+      /**
+       * The configured limits and what they covered: `training` (the seed/final measurement, at
+       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+       * before it was recorded.
+       */
+      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
       run: runMetadataSchema,
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
       endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
@@ -51947,16 +52025,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path10, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path10);
-    if (!(path10 in seed.files)) {
-      const problem = normaliseRelative(path10) === path10 ? portablePathProblem(path10, seedPaths) : "not a plain relative path";
+  for (const [path12, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path12);
+    if (!(path12 in seed.files)) {
+      const problem = normaliseRelative(path12) === path12 ? portablePathProblem(path12, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path10 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path12 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path10] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path12] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52064,146 +52142,6 @@ var init_heldout_seal = __esm({
   }
 });
 
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir10, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
-function readJournal(options) {
-  const { file: file2 } = options;
-  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
-  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-  if (!header.success)
-    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
-      line: 1
-    });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
-      { line: 1 }
-    );
-  if (header.data.runKey !== options.runKey)
-    throw new InputError(
-      file2,
-      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-      { line: 1 }
-    );
-  const entries = [];
-  for (const line of lines.slice(1)) {
-    let parsed;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const entry = entrySchema.safeParse(parsed);
-    if (entry.success) entries.push(entry.data);
-  }
-  return entries;
-}
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var journalFormat, headerSchema, entrySchema, Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_budget();
-    journalFormat = 2;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      configHash: external_exports.string(),
-      strategy: external_exports.string()
-    });
-    entrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional()
-    });
-    Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
-        this.file = file2;
-        this.entries = entries;
-        this.budget = budget;
-        this.afterStage = afterStage;
-        this.redact = redact;
-      }
-      file;
-      entries;
-      budget;
-      afterStage;
-      redact;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path5.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let text3;
-        try {
-          text3 = await readFile10(file2, "utf8");
-        } catch {
-          text3 = void 0;
-        }
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir10(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            configHash: options.configHash,
-            strategy: options.strategy
-          };
-          await writeFile9(file2, `${JSON.stringify(header)}
-`);
-        } else {
-          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
-        }
-        options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run2) {
-        const done = this.entries.get(name3);
-        if (done) return done.output;
-        const { value, spend } = await this.budget.measure(run2);
-        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend[key] !== 0) recorded[key] = spend[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: this.budget.snapshot().wallMs
-        };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.entries.set(name3, entry);
-        this.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -52308,6 +52246,561 @@ var init_loop = __esm({
     init_acceptance();
     init_records();
     nothing = { stages: [], candidates: /* @__PURE__ */ new Map() };
+  }
+});
+
+// src/errors/folder-locked-error.ts
+var FolderLockedError;
+var init_folder_locked_error = __esm({
+  "src/errors/folder-locked-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    FolderLockedError = class extends EcdysisError {
+      constructor(folder, lockFile, holder, what) {
+        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
+        super(
+          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
+        );
+        this.folder = folder;
+        this.lockFile = lockFile;
+        this.holder = holder;
+        this.what = what;
+        this.name = "FolderLockedError";
+      }
+      folder;
+      lockFile;
+      holder;
+      what;
+      code = "locked";
+      exitCode = 3;
+    };
+  }
+});
+
+// src/evolve/folder-lock.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
+import { link, mkdir as mkdir10, readFile as readFile10, rename as rename7, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import path5 from "node:path";
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [file2, token] of held) removeIfOurs(file2, token);
+  });
+}
+function removeIfOurs(file2, token) {
+  try {
+    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
+  } catch {
+  }
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function acquireFolderLock(options) {
+  const { folder } = options;
+  const file2 = path5.join(folder, lockFileName);
+  await mkdir10(folder, { recursive: true });
+  const token = randomBytes3(12).toString("hex");
+  const record3 = {
+    pid: process.pid,
+    host: hostname3(),
+    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    purpose: options.purpose,
+    token
+  };
+  const temporary = `${file2}.${process.pid}.${token}.tmp`;
+  await writeFile9(temporary, `${JSON.stringify(record3)}
+`);
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await link(temporary, file2);
+        installExitHook();
+        held.set(file2, token);
+        return { file: file2, release: () => release(file2, token) };
+      } catch (error62) {
+        if (error62.code !== "EEXIST") throw error62;
+      }
+      const holder = await readHolder(file2);
+      if (holder === "gone") continue;
+      if (holder === void 0 || holder.host !== hostname3() || isAlive(holder.pid))
+        throw new FolderLockedError(folder, file2, holder, options.what);
+      if (await takeOver(file2, holder)) {
+        options.warn?.(
+          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
+        );
+      }
+    }
+    throw new FolderLockedError(folder, file2, void 0, options.what);
+  } finally {
+    await unlink(temporary).catch(() => void 0);
+  }
+}
+async function readHolder(file2) {
+  let text3;
+  try {
+    text3 = await readFile10(file2, "utf8");
+  } catch (error62) {
+    return error62.code === "ENOENT" ? "gone" : void 0;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function takeOver(file2, stale) {
+  const aside = `${file2}.stale.${randomBytes3(6).toString("hex")}`;
+  try {
+    await rename7(file2, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readHolder(aside);
+  if (typeof moved === "object" && moved.token === stale.token) {
+    await unlink(aside).catch(() => void 0);
+    return true;
+  }
+  await link(aside, file2).catch(() => void 0);
+  await unlink(aside).catch(() => void 0);
+  return false;
+}
+async function release(file2, token) {
+  if (held.get(file2) !== token) return;
+  held.delete(file2);
+  removeIfOurs(file2, token);
+}
+var lockFileName, holderSchema, held, exitHookInstalled;
+var init_folder_lock = __esm({
+  "src/evolve/folder-lock.ts"() {
+    "use strict";
+    init_zod();
+    init_folder_locked_error();
+    lockFileName = ".ecdysis.lock";
+    holderSchema = external_exports.object({
+      pid: external_exports.number().int(),
+      host: external_exports.string(),
+      startedAt: external_exports.string(),
+      purpose: external_exports.string(),
+      token: external_exports.string()
+    });
+    held = /* @__PURE__ */ new Map();
+    exitHookInstalled = false;
+  }
+});
+
+// src/evolve/run-key.ts
+import { createHash as createHash11 } from "node:crypto";
+import { readFile as readFile11 } from "node:fs/promises";
+import path6 from "node:path";
+async function runKeyParts(input2) {
+  const { loaded } = input2;
+  const { config: config2 } = loaded;
+  const roles = [
+    ["model", config2.model],
+    ["refiner", config2.refiner],
+    ["probe", config2.probe],
+    ["judge", config2.judge]
+  ];
+  const models = Object.fromEntries(
+    roles.flatMap(
+      ([role, model]) => model ? [[role, { model: model.model, params: rolloutParams(model) }]] : []
+    )
+  );
+  return {
+    config: loaded.hash,
+    strategy: input2.strategy,
+    limit: input2.limit === void 0 ? "none" : String(input2.limit),
+    seedHarness: input2.seed.hash,
+    trainTasks: tasksHash(input2.splits.train),
+    heldoutTasks: tasksHash(input2.splits.heldout),
+    models: sha256(stableStringify(models)),
+    scorer: await scorerHash(loaded),
+    ecdysis: input2.ecdysisVersion ?? "unknown"
+  };
+}
+function runKeyOf(parts) {
+  return sha256(stableStringify(parts));
+}
+function changedParts(before, now) {
+  return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
+    const show = (value) => shownAsValue.has(part) ? value : value.slice(0, 12);
+    return `${partNames[part]} (${show(before[part])} \u2192 ${show(now[part])})`;
+  });
+}
+function tasksHash(tasks) {
+  return sha256(stableStringify(tasks));
+}
+async function scorerHash(loaded) {
+  const spec = loaded.config.tasks.scorer;
+  const files = {};
+  if (spec.kind === "command") {
+    for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
+      const file2 = path6.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile11(file2).catch(() => void 0);
+      if (content) files[word2] = createHash11("sha256").update(content).digest("hex");
+    }
+  }
+  return sha256(stableStringify({ spec, files }));
+}
+function sha256(text3) {
+  return createHash11("sha256").update(text3).digest("hex");
+}
+var runKeyPartsSchema, partNames, shownAsValue;
+var init_run_key = __esm({
+  "src/evolve/run-key.ts"() {
+    "use strict";
+    init_zod();
+    init_load_config();
+    init_rollout_params();
+    runKeyPartsSchema = external_exports.object({
+      /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
+      config: external_exports.string(),
+      /** The strategy (the config's or `--strategy`). */
+      strategy: external_exports.string(),
+      /** `--limit`, or "none". */
+      limit: external_exports.string(),
+      /** Content hash of the seed harness folder. */
+      seedHarness: external_exports.string(),
+      /** The train tasks as loaded (ids, inputs, expectations, categories, per-task scorers, order). */
+      trainTasks: external_exports.string(),
+      /** The held-out tasks as loaded. */
+      heldoutTasks: external_exports.string(),
+      /**
+       * What answers each role: model name, sampling parameters and endpoint identity — for the
+       * sim its world file's content and behaviour version (`rolloutParams`).
+       */
+      models: external_exports.string(),
+      /** The scorer spec and the files a `command` scorer names in the config folder. */
+      scorer: external_exports.string(),
+      /** The Ecdysis version that wrote the journal ("unknown" when the caller did not say). */
+      ecdysis: external_exports.string()
+    }).strict();
+    partNames = {
+      seedHarness: "the seed harness",
+      trainTasks: "the train tasks",
+      heldoutTasks: "the held-out tasks",
+      config: "the config file",
+      strategy: "the strategy",
+      models: "the models (model, parameters or simulated world)",
+      scorer: "the scorer",
+      limit: "--limit",
+      ecdysis: "the Ecdysis version"
+    };
+    shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
+  }
+});
+
+// src/evolve/journal-file.ts
+function readJournalText(options) {
+  const { file: file2, text: text3 } = options;
+  const rawLines = text3.split("\n");
+  const endsWithNewline = text3.endsWith("\n");
+  if (endsWithNewline) rawLines.pop();
+  checkHeader({ ...options, line: rawLines[0] ?? "" });
+  const entries = [];
+  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
+  let repair;
+  for (let index = 1; index < rawLines.length; index++) {
+    const raw = rawLines[index];
+    const line = index + 1;
+    const last = index === rawLines.length - 1;
+    const start = offset;
+    offset += Buffer.byteLength(raw) + 1;
+    if (raw.trim() === "") continue;
+    const parsed = parseJson(raw);
+    if (parsed === void 0 && last && !endsWithNewline) {
+      repair = { truncateTo: start, dropped: line };
+      return { entries, lines: index, repair };
+    }
+    if (parsed === void 0)
+      throw new InputError(
+        file2,
+        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
+        { line }
+      );
+    const entry = journalEntrySchema.safeParse(parsed);
+    if (!entry.success) {
+      const issue2 = entry.error.issues[0];
+      const field = issue2?.path.join(".") || void 0;
+      throw new InputError(
+        file2,
+        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
+        { line, field }
+      );
+    }
+    entries.push({ entry: entry.data, line });
+    if (last && !endsWithNewline) repair = "newline";
+  }
+  return { entries, lines: rawLines.length, repair };
+}
+function checkHeader(options) {
+  const { file: file2 } = options;
+  const parsed = parseJson(options.line);
+  if (parsed === void 0)
+    throw new InputError(
+      file2,
+      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
+      { line: 1 }
+    );
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success)
+    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
+      { line: 1 }
+    );
+  if (header.data.runKey === options.runKey) return;
+  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
+  throw new InputError(
+    file2,
+    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
+    { line: 1 }
+  );
+}
+function parseJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+var journalFormat, headerSchema, journalEntrySchema, wayOut;
+var init_journal_file = __esm({
+  "src/evolve/journal-file.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_run_key();
+    journalFormat = 3;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      /** Since format 3: what the run key covers, part by part. */
+      parts: runKeyPartsSchema.optional()
+    });
+    journalEntrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional(),
+      /** The seed/final measurement (its spend is kept apart from training's). */
+      measurement: external_exports.literal(true).optional()
+    });
+    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile12, rename as rename8, rm as rm3, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import path7 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_budget();
+    init_journal_file();
+    init_journal_file();
+    Journal = class _Journal {
+      constructor(file2, entries, options, lines) {
+        this.file = file2;
+        this.entries = entries;
+        this.options = options;
+        this.lines = lines;
+      }
+      file;
+      entries;
+      options;
+      lines;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path7.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let finished = [];
+        let lines = 1;
+        if (options.restart) await rm3(file2, { force: true });
+        const text3 = await readFile12(file2, "utf8").catch(() => void 0);
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir11(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            parts: options.parts
+          };
+          const temporary = `${file2}.${process.pid}.tmp`;
+          await writeFile10(temporary, `${JSON.stringify(header)}
+`);
+          await rename8(temporary, file2);
+        } else {
+          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
+          if (read.repair === "newline") await appendFile2(file2, "\n");
+          else if (read.repair) {
+            await truncate(file2, read.repair.truncateTo);
+            options.warn?.(
+              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
+            );
+          }
+          for (const located of read.entries) entries.set(located.entry.stage, located);
+          finished = read.entries.map((located) => located.entry);
+          lines = read.lines;
+        }
+        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+        options.budget.add(replayedSpend(finished));
+        return new _Journal(file2, entries, options, lines);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /**
+       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       */
+      async stage(name3, run2, options = {}) {
+        const { schema } = options;
+        const done = this.entries.get(name3);
+        if (done) {
+          const checked = schema?.safeParse(done.entry.output);
+          if (!checked || checked.success) return done.entry.output;
+          const issue2 = checked.error.issues[0];
+          this.options.warn?.(
+            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
+          );
+          this.entries.delete(name3);
+        }
+        const { budget } = this.options;
+        const { value, spend } = await budget.measure(run2);
+        if (options.measurement) budget.countMeasurement(spend);
+        const redact = this.options.redact ?? ((inner) => inner);
+        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend[key] !== 0) recorded[key] = spend[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: budget.snapshot().wallMs,
+          ...options.measurement ? { measurement: true } : {}
+        };
+        await appendFile2(this.file, `${JSON.stringify(entry)}
+`);
+        this.lines += 1;
+        this.entries.set(name3, { entry, line: this.lines });
+        this.options.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/measurement-budget.ts
+function measurementRollouts(input2) {
+  const { config: config2 } = input2.loaded;
+  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
+  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
+  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
+}
+function coverMeasurement(input2) {
+  const { loaded } = input2;
+  const { scope, rollouts } = loaded.config.evolve.budget;
+  const needed = measurementRollouts(input2);
+  if (scope !== "run") return { scope, measurementRollouts: needed };
+  if (rollouts !== void 0 && rollouts < needed)
+    throw new InputError(
+      loaded.path,
+      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
+      { field: "evolve.budget.rollouts" }
+    );
+  input2.budget.reserve(needed);
+  return { scope, measurementRollouts: needed };
+}
+var init_measurement_budget = __esm({
+  "src/evolve/measurement-budget.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
+// src/evolve/run-start.ts
+async function startRun(options) {
+  const { outDir, warn } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
+  const { inputs } = options;
+  const coverage = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits
+  });
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now
+  });
+  try {
+    const journal = await Journal.open({
+      outDir,
+      runKey: runKeyOf(parts),
+      parts,
+      budget: options.budget,
+      afterStage: options.afterStage,
+      redact: options.redact,
+      restart: options.restart,
+      warn
+    });
+    return { journal, release: () => lock.release(), coverage };
+  } catch (error62) {
+    await lock.release();
+    throw error62;
+  }
+}
+var init_run_start = __esm({
+  "src/evolve/run-start.ts"() {
+    "use strict";
+    init_folder_lock();
+    init_journal();
+    init_measurement_budget();
+    init_run_key();
   }
 });
 
@@ -52681,7 +53174,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path10, entry] of state.setBy) this.setBy.set(path10, entry);
+          for (const [path12, entry] of state.setBy) this.setBy.set(path12, entry);
         }
         return result;
       }
@@ -52768,8 +53261,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path10, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path10);
+function coerceValue(path12, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
   if (!field) return value;
   if (field.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -52868,8 +53361,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path10, message) {
-  return path10.join(".") === "edit.kind" || path10.length === 1 && path10[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path12, message) {
+  return path12.join(".") === "edit.kind" || path12.length === 1 && path12[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -52917,30 +53410,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path10, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path10);
-  if (!field) return [`'${path10}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path12, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
+  if (!field) return [`'${path12}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field, value);
 }
 function valueIssues(field, value) {
-  const path10 = field.path;
-  if (field.type === "list") return [`${path10} is a list; edit harness.yaml with replace_text`];
+  const path12 = field.path;
+  if (field.type === "list") return [`${path12} is a list; edit harness.yaml with replace_text`];
   if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path10} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path12} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field.type === "boolean" && typeof value !== "boolean")
-    return [`${path10} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path12} is a boolean (got ${JSON.stringify(value)})`];
   if (field.type === "integer" || field.type === "number") {
     if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path10} is an ${field.type} (got ${JSON.stringify(value)})`];
+      return [`${path12} is an ${field.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field.range ?? {};
-    if (max !== void 0 && value > max) return [`${path10} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path10} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path12} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path12} is at least ${min} (got ${value})`];
   }
   if (field.type === "string") {
-    if (typeof value !== "string") return [`${path10} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path12} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path10} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path12} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -52985,7 +53478,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path10) => editable.some((glob) => matchGlob(glob, path10));
+  const isEditable = (path12) => editable.some((glob) => matchGlob(glob, path12));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -52995,31 +53488,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path10) => textFile.test(path10)).sort();
+  const paths = Object.keys(harness.files).filter((path12) => textFile.test(path12)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path10) => !isEditable(path10)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path12) => !isEditable(path12)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path10 of ordered) {
-    const shown = left > 0 ? showFile(path10, harness.files[path10], Math.min(budget.perFile, left)) : void 0;
+  for (const path12 of ordered) {
+    const shown = left > 0 ? showFile(path12, harness.files[path12], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path10)) notShown.push(path10);
+      if (isEditable(path12)) notShown.push(path12);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path10) });
+    files.push({ ...shown, editable: isEditable(path12) });
     left -= shown.content.length;
   }
-  for (const path10 of Object.keys(harness.files).sort())
-    if (!textFile.test(path10) && isEditable(path10)) notShown.push(path10);
+  for (const path12 of Object.keys(harness.files).sort())
+    if (!textFile.test(path12) && isEditable(path12)) notShown.push(path12);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path10, text3, maxChars) {
+function showFile(path12, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path10, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path12, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count3 = 0;
@@ -53029,7 +53522,7 @@ function showFile(path10, text3, maxChars) {
   }
   if (count3 === 0) return void 0;
   return {
-    path: path10,
+    path: path12,
     whole: false,
     content: lines.slice(0, count3).join("\n"),
     lines: { from: 1, to: count3, of: lines.length }
@@ -53510,6 +54003,60 @@ var init_stage_port = __esm({
   }
 });
 
+// src/evolve/stage-schemas.ts
+var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
+var init_stage_schemas = __esm({
+  "src/evolve/stage-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_diagnose_batch();
+    init_types3();
+    init_refinement_record();
+    countSchema = external_exports.number().min(0);
+    evalResultSchema = external_exports.object({
+      split: external_exports.string(),
+      harnessHash: external_exports.string(),
+      model: external_exports.string(),
+      accuracy: external_exports.number().min(0).max(1),
+      n: external_exports.number().int().min(0),
+      infraErrors: external_exports.number().int().min(0).optional(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
+      tasks: external_exports.array(
+        external_exports.object({
+          taskId: external_exports.string(),
+          category: external_exports.string(),
+          pass: external_exports.boolean(),
+          passes: external_exports.number().int().min(0),
+          samples: external_exports.number().int().min(0),
+          rolloutKeys: external_exports.array(external_exports.string())
+        })
+      ),
+      cost: external_exports.object({
+        rollouts: countSchema,
+        cachedRollouts: countSchema,
+        llmCalls: countSchema,
+        promptTokens: countSchema,
+        completionTokens: countSchema,
+        costUsd: countSchema,
+        wallMs: countSchema
+      })
+    });
+    evaluationSchema = external_exports.object({
+      result: evalResultSchema,
+      records: external_exports.array(rolloutRecordSchema)
+    });
+    stageSchemas = {
+      evaluation: evaluationSchema,
+      measurements: external_exports.array(evaluationSchema),
+      diagnosis: diagnosisReportSchema,
+      refinement: refinementRecordSchema,
+      /** Background stages whose work lives in the call cache. */
+      nothing: external_exports.null()
+    };
+  }
+});
+
 // src/evolve/speed/prefetch-diagnosis.ts
 function prefetchDiagnosis(inner, context) {
   return {
@@ -53573,7 +54120,8 @@ function refineAhead(inner, context) {
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
       return context.stage(
         step.stage,
-        () => ahead.work.catch(() => context.stages.refine(step.request))
+        () => ahead.work.catch(() => context.stages.refine(step.request)),
+        stageSchemas.refinement
       );
     }
   };
@@ -53584,6 +54132,7 @@ function idsOf(patterns) {
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
     "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -53940,7 +54489,8 @@ async function ablateRejected(options) {
           tasks,
           harness: alone.harness,
           label: `iteration ${index}: ${patterns.join(", ")} alone`
-        })
+        }),
+        stageSchemas.evaluation
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
@@ -53968,6 +54518,7 @@ var init_ablate = __esm({
     init_guard();
     init_paired_test();
     init_records();
+    init_stage_schemas();
     init_attribution();
   }
 });
@@ -54104,7 +54655,8 @@ async function diagnoseRegressions(options) {
       tasks: batch,
       harness: candidate,
       label: `iteration ${index}: what it broke or exposed`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
@@ -54133,6 +54685,7 @@ var init_repair = __esm({
     "use strict";
     init_acceptance();
     init_guard();
+    init_stage_schemas();
     init_ecdysis_validate();
   }
 });
@@ -54296,9 +54849,13 @@ var init_ecdysis_validate = __esm({
 // src/evolve/strategies/steps.ts
 function plainSteps(context) {
   return {
-    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(
+      stage,
+      () => context.evaluate({ tasks, harness, label, onRecord }),
+      stageSchemas.evaluation
+    ),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
     confirm: (step) => confirmFlips(context, step)
   };
 }
@@ -54315,7 +54872,8 @@ async function confirmFlips(context, step) {
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
       label: `iteration ${step.index}: confirming flips (${side2})`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const [parentRun, candidateRun] = await Promise.all([
     run2(step.parent, "parent"),
@@ -54341,6 +54899,7 @@ var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
+    init_stage_schemas();
   }
 });
 
@@ -54466,7 +55025,8 @@ function iterativeRun(context, options) {
     async start(seed) {
       const current = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation
       );
       return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
@@ -54501,7 +55061,8 @@ async function propose(options) {
       refiner: context.models.refiner,
       rejected: shownToRoles(state.memory),
       editable: context.guard.editable
-    })
+    }),
+    stageSchemas.refinement
   );
   const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
   const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
@@ -54517,7 +55078,8 @@ async function validate2(context, proposal, state) {
       tasks: context.train,
       harness: candidate,
       label: `iteration ${seen.index}: train`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const before = state.current.result.accuracy;
   return {
@@ -54566,6 +55128,7 @@ var init_iterative = __esm({
     init_memory();
     init_paired_test();
     init_records();
+    init_stage_schemas();
   }
 });
 
@@ -54573,13 +55136,16 @@ var init_iterative = __esm({
 function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const tasks = Math.max(1, trainSize + heldoutSize);
+  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
 function samplingStrategy() {
   return {
     name: "sampling",
+    finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
       stop: () => "no-evolution",
@@ -54622,9 +55188,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { createHash as createHash11 } from "node:crypto";
-import { mkdir as mkdir11, writeFile as writeFile10 } from "node:fs/promises";
-import path6 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile11 } from "node:fs/promises";
+import path8 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -54636,19 +55201,16 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
+  const { journal, release: release2, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
     budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
+    redact: (value) => redactor.json(value),
+    now: () => clock.now()
   });
-  const opened = options.models ? void 0 : await openModels(loaded);
+  const opened = await openOwnModels(options, release2);
   try {
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs });
@@ -54659,7 +55221,6 @@ ${limited.trim()}` : ""}`),
     } finally {
       await Promise.all(run2.background);
     }
-    const training = budget.snapshot();
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run: run2, outcome, samples });
     const result = redactor.json(
@@ -54669,26 +55230,40 @@ ${limited.trim()}` : ""}`),
         run: run2,
         outcome,
         measured,
-        training,
+        // Everything but the measurement, replayed stages included.
+        training: budget.training(),
+        coverage,
         downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...options.limit === void 0 ? {} : { limit: options.limit }
-        }
+        metadata: runMetadata({ options, startedAt, finishedAt: clock.now() })
       })
     );
     await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
     return result;
   } finally {
     await opened?.close();
+    await release2();
   }
+}
+async function openOwnModels(options, release2) {
+  if (options.models) return void 0;
+  return openModels(options.loaded).catch(async (error62) => {
+    await release2();
+    throw error62;
+  });
+}
+function runMetadata(input2) {
+  const { options } = input2;
+  return {
+    startedAt: input2.startedAt,
+    finishedAt: new Date(input2.finishedAt).toISOString(),
+    ...options.metadata,
+    ...options.limit === void 0 ? {} : { limit: options.limit }
+  };
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path6.resolve(loaded.root, config2.harness.dir),
+    dir: path8.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -54738,7 +55313,7 @@ function openRun(input2) {
       heldout: splits.heldout,
       seedHarness: seed
     }),
-    stage: (name3, work) => journal.stage(name3, work),
+    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -54757,6 +55332,23 @@ function backgroundWork(budget) {
   };
   return { background, start };
 }
+function costSummary(spend, training) {
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    costUsd: spend.costUsd,
+    wallMs: spend.wallMs,
+    refinementShare: refinementShare(spend),
+    refinement: {
+      llmCalls: spend.refinerCalls,
+      tokens: spend.refinerTokens,
+      costUsd: spend.refinerCostUsd
+    },
+    training
+  };
+}
 async function measureFinal(input2) {
   const { run: run2, outcome } = input2;
   const { config: config2, train } = run2.context;
@@ -54767,19 +55359,23 @@ async function measureFinal(input2) {
     label
   });
   const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false)
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true)
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false)
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true)
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, measurement: true }
+  );
 }
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
@@ -54798,21 +55394,8 @@ function evolveResult(input2) {
     iterations: outcome.iterations,
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd
-      },
-      training: input2.training
-    },
+    cost: costSummary(spend, input2.training),
+    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -54831,15 +55414,12 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path6.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir11(path6.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path6.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile11(path8.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir12(path8.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path8.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
-}
-function sha256(text3) {
-  return createHash11("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -54859,12 +55439,13 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
-    init_journal();
     init_loop();
     init_records();
     init_result_schema();
     init_rng();
+    init_run_start();
     init_stage_port();
+    init_stage_schemas();
     init_strategies();
   }
 });
@@ -55113,6 +55694,22 @@ function runSentence(result) {
   if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
 }
+function budgetSentence(result) {
+  const budget = result.budget;
+  if (!budget) return void 0;
+  const limits = [
+    budget.rollouts === void 0 ? "" : plural2(budget.rollouts, "rollout"),
+    budget.tokens === void 0 ? "" : plural2(budget.tokens, "token"),
+    budget.costUsd === void 0 ? "" : `$${budget.costUsd}`,
+    budget.wallMs === void 0 ? "" : `${budget.wallMs / 1e3} s`
+  ].filter(Boolean);
+  const measurement = `the seed and final measurement (at most ${plural2(budget.measurementRollouts, "rollout")})`;
+  if (limits.length === 0)
+    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
+  if (budget.scope === "run")
+    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included \u2014 its rollouts were kept free while the search ran.`;
+  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
+}
 var stopWords, budgetWords;
 var init_wording2 = __esm({
   "src/report/wording.ts"() {
@@ -55355,7 +55952,8 @@ function costSection(result) {
     "|---|---|---|---|---|---|---|",
     `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent3(cost.refinementShare)} |`,
     "",
-    "Counted: uncached work only (cached rollouts and replayed calls are free)."
+    "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== void 0).flatMap((line) => ["", line])
   ].join("\n");
 }
 var init_markdown_sections = __esm({
@@ -55461,13 +56059,13 @@ function svgAccuracyChart(points, options = {}) {
   const ticks = points.map(
     (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
   ).join("");
-  const path10 = points.map(
+  const path12 = points.map(
     (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
   ).join(" ");
   const dots = points.map(
     (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
   ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path10}" class="line"/>${dots}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path12}" class="line"/>${dots}</svg>`;
 }
 var init_svg_chart = __esm({
   "src/report/svg-chart.ts"() {
@@ -55540,6 +56138,7 @@ ${summary(result)}
 <h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
 <h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
 <tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table>
+${budgetSentence(result) ? `<p>${h(budgetSentence(result) ?? "")}</p>` : ""}
 </body></html>
 `;
   return scrubSecrets(html, options.secrets);
@@ -55604,21 +56203,21 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir12, writeFile as writeFile11 } from "node:fs/promises";
-import path7 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
+import path9 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir12(outDir, { recursive: true });
-  const markdown = path7.join(outDir, "report.md");
-  const html = path7.join(outDir, "report.html");
-  await writeFile11(markdown, renderMarkdown(result, { secrets }));
-  await writeFile11(html, renderHtml(result, { secrets }));
+  await mkdir13(outDir, { recursive: true });
+  const markdown = path9.join(outDir, "report.md");
+  const html = path9.join(outDir, "report.html");
+  await writeFile12(markdown, renderMarkdown(result, { secrets }));
+  await writeFile12(html, renderHtml(result, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path7.join(options.outDir, "gate.md");
-  await mkdir12(options.outDir, { recursive: true });
-  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path9.join(options.outDir, "gate.md");
+  await mkdir13(options.outDir, { recursive: true });
+  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -55767,8 +56366,8 @@ var sim_engine_exports = {};
 __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
-import { cp, mkdir as mkdir13, rm as rm3, writeFile as writeFile12 } from "node:fs/promises";
-import path8 from "node:path";
+import { cp, mkdir as mkdir14, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
+import path10 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const projectFiles = /* @__PURE__ */ new Map();
@@ -55782,20 +56381,20 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path8.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path10.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm3(dir, { recursive: true, force: true });
-      await mkdir13(dir, { recursive: true });
+      await rm4(dir, { recursive: true, force: true });
+      await mkdir14(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile12(path8.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile13(path10.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       projectFiles.set(dir, {
-        train: path8.relative(dir, files.train),
-        heldout: path8.relative(dir, files.heldout),
-        harnessDir: path8.relative(dir, files.harnessDir)
+        train: path10.relative(dir, files.train),
+        heldout: path10.relative(dir, files.heldout),
+        harnessDir: path10.relative(dir, files.harnessDir)
       });
       return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
     },
@@ -55808,28 +56407,28 @@ function simEngine() {
 }
 async function runOne2(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path8.join(outDir, "project");
-  await rm3(outDir, { recursive: true, force: true });
-  await mkdir13(outDir, { recursive: true });
+  const projectDir = path10.join(outDir, "project");
+  await rm4(outDir, { recursive: true, force: true });
+  await mkdir14(outDir, { recursive: true });
   await cp(project.dir, projectDir, {
     recursive: true,
     filter: (source) => !source.endsWith("ground-truth.json")
   });
-  const configPath = path8.join(projectDir, "ecdysis.yml");
-  await writeFile12(
+  const configPath = path10.join(projectDir, "ecdysis.yml");
+  await writeFile13(
     configPath,
     projectConfigYaml({
       strategy,
       settings,
       model: project.agentModel ?? "sim-1",
-      worldFile: path8.join(projectDir, "world.json"),
+      worldFile: path10.join(projectDir, "world.json"),
       ...files
     })
   );
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const evolveDir = path8.join(outDir, "evolve");
+    const evolveDir = path10.join(outDir, "evolve");
     const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
     await writeEvolveReports({ outDir: evolveDir, result });
     return toEvolveOutcome(result);
@@ -56851,8 +57450,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir14, rename as rename7, writeFile as writeFile13 } from "node:fs/promises";
-import path9 from "node:path";
+import { mkdir as mkdir15, rename as rename9, writeFile as writeFile14 } from "node:fs/promises";
+import path11 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -56971,7 +57570,7 @@ async function runBench(input2) {
   const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
   const options = benchOptionsSchema.parse(raw);
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path9.resolve(options.outDir);
+  const outDir = path11.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -56979,7 +57578,7 @@ async function runBench(input2) {
   const total = worlds.length * options.seeds.length * options.strategies.length;
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path9.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path11.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const settings = {
@@ -56990,7 +57589,7 @@ async function runBench(input2) {
         maxIterations: options.maxIterations
       };
       for (const strategy of options.strategies) {
-        const runDir = path9.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
+        const runDir = path11.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -57026,10 +57625,10 @@ async function runBench(input2) {
     ratiosByWorld: ratiosByWorld(runs),
     timeToMatch: timeToMatchPairs(runs)
   };
-  await mkdir14(outDir, { recursive: true });
-  await writeAtomically(path9.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir15(outDir, { recursive: true });
+  await writeAtomically(path11.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path9.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path11.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -57074,8 +57673,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile13(temporary, text3);
-  await rename7(temporary, file2);
+  await writeFile14(temporary, text3);
+  await rename9(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -57116,8 +57715,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field
   });
 }
-function resolvePath(io, path10) {
-  return resolve9(io.cwd, path10);
+function resolvePath(io, path12) {
+  return resolve9(io.cwd, path12);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -57191,7 +57790,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { readFile as readFile13, stat as stat5 } from "node:fs/promises";
 import { join as join14, relative as relative4 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -57409,18 +58008,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path10) {
-  const isDir = await stat5(path10).then(
+async function readResult(path12) {
+  const isDir = await stat5(path12).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path10,
+        path12,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join14(path10, "result.json") : path10;
-  const text3 = await readFile11(file2, "utf8").catch(() => {
+  const file2 = isDir ? join14(path12, "result.json") : path12;
+  const text3 = await readFile13(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -57457,7 +58056,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path10) => readResult(resolvePath(io, path10)))
+      args.positionals.map((path12) => readResult(resolvePath(io, path12)))
     );
     const name3 = (file2) => relative4(io.cwd, file2) || file2;
     io.stdout.write(
@@ -57693,6 +58292,12 @@ var RunStatus = class {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
 `);
   }
+  /** Writes a line that stays (a warning), above the live block on a TTY. */
+  note(line) {
+    if (this.closed) this.write(`${line}
+`);
+    else this.permanent([line]);
+  }
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note) {
     if (this.closed) return;
@@ -57813,19 +58418,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile12, rm as rm4, writeFile as writeFile14 } from "node:fs/promises";
+import { readFile as readFile14, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join15 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join15(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm4(markerFile(dir), { force: true });
-  else await writeFile14(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm5(markerFile(dir), { force: true });
+  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile12(markerFile(dir), "utf8");
+    text3 = await readFile14(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -58001,7 +58606,7 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile13, writeFile as writeFile15 } from "node:fs/promises";
+import { access, readFile as readFile15, writeFile as writeFile16 } from "node:fs/promises";
 import { join as join21, resolve as resolve10 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -58015,7 +58620,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute3, join as join18, relative as relative5 } from "node:path";
 
 // src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
 import { dirname as dirname7, join as join17 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
@@ -58029,14 +58634,14 @@ function packageRoot() {
 }
 function readName(file2) {
   try {
-    return JSON.parse(readFileSync2(file2, "utf8")).name;
+    return JSON.parse(readFileSync3(file2, "utf8")).name;
   } catch {
     return void 0;
   }
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync2(join17(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync3(join17(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -58044,10 +58649,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path10) {
-  const rel = relative5(cwd, path10);
+function pathFrom(cwd, path12) {
+  const rel = relative5(cwd, path12);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute3(rel) ? path10 : rel;
+  return rel.startsWith("..") || isAbsolute3(rel) ? path12 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -58176,25 +58781,34 @@ var evolveFlagsSchema = external_exports.object({
   strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
+  restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path10) => access(path10).then(
+var exists = (path12) => access(path12).then(
   () => true,
   () => false
 );
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
-                      [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
+                      [--resume | --restart] [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
+is keyed by everything that determines the result (seed harness, task files, config, models and
+simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
+
+  --restart         discard the journal in DIR and start the run over (cached rollouts and
+                    LLM calls are still reused, so only work of changed inputs is paid again)
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -58207,6 +58821,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" }
   },
@@ -58218,6 +58833,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join21(outDir, "journal.jsonl");
+    if (flags.resume && flags.restart)
+      throw new InputError(
+        "ecdysis evolve",
+        "--resume and --restart exclude each other: choose one",
+        {
+          field: "--restart"
+        }
+      );
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -58239,6 +58862,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
+      restart: flags.restart,
+      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
     const base = patchBase({
@@ -58247,7 +58872,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join21(outDir, "harness.patch");
-    await writeFile15(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
+    await writeFile16(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -58309,7 +58934,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir15, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile16 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp2, mkdir as mkdir16, mkdtemp, readFile as readFile16, rm as rm6, writeFile as writeFile17 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join23, relative as relative7, resolve as resolve11, sep as sep5 } from "node:path";
 
@@ -58409,22 +59034,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path10) => access2(path10).then(
+var exists2 = (path12) => access2(path12).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path10) {
-  const current = await readFile14(path10, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path12) {
+  const current = await readFile16(path12, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile16(path10, `${ignoreLines.join("\n")}
+    await writeFile17(path12, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile16(path10, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile17(path12, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -58461,7 +59086,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join23(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path10) => relative7(base, join23(dir, path10)).split(sep5).join("/");
+    const fromBase = (path12) => relative7(base, join23(dir, path12)).split(sep5).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join23(dir, name3)),
       workflowFile
@@ -58480,22 +59105,22 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join23(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir15(join23(dir, "tasks"), { recursive: true });
+      await mkdir16(join23(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join23(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join23(dir, "tasks", "heldout.jsonl"));
       await cp2(files.harnessDir, join23(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join23(dir, "harness", "harness.yaml"));
-      await writeFile16(
+      await writeFile17(
         join23(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative7(dir, source) || source)
       );
-      await mkdir15(dirname9(workflowFile), { recursive: true });
-      await writeFile16(
+      await mkdir16(dirname9(workflowFile), { recursive: true });
+      await writeFile17(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm5(staging, { recursive: true, force: true });
+      await rm6(staging, { recursive: true, force: true });
     }
     const ignore = await writeIgnoreLines(join23(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
@@ -58522,16 +59147,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile14(file2, "utf8");
-  for (const [path10, value] of [
+  let text3 = await readFile16(file2, "utf8");
+  for (const [path12, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path10, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path10}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path12, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path12}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile16(file2, text3);
+  await writeFile17(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -58609,8 +59234,8 @@ editor completion, e.g. '# yaml-language-server: $schema=schemas/ecdysis.schema.
       external_exports.object({ out: external_exports.string().min(1) }).strict(),
       args.values
     );
-    for (const path10 of await writeJsonSchemas(resolvePath(io, flags.out)))
-      io.stdout.write(`wrote ${path10}
+    for (const path12 of await writeJsonSchemas(resolvePath(io, flags.out)))
+      io.stdout.write(`wrote ${path12}
 `);
     return 0;
   }
