@@ -1,11 +1,12 @@
 import { access, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { harnessHash } from "../harness/hash.js";
 import type { LoadedHarness } from "../harness/types.js";
+import { openHarnessWorkspace } from "../harness/workspace.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
-import { commandAgent } from "./command-agent.js";
+import { candidateArgv, commandAgent } from "./command-agent.js";
 import { testTask } from "./testing/in-memory-harness.js";
 
 async function commandHarness(script: string): Promise<LoadedHarness> {
@@ -21,9 +22,11 @@ async function commandHarness(script: string): Promise<LoadedHarness> {
 }
 
 const provider = new ScriptedProvider(() => undefined, "model-x");
+const workspace = openHarnessWorkspace({ parent: join(tmpdir(), "ecdysis-command-workspaces") });
+afterAll(() => workspace.close());
 const runWith = async (script: string, timeoutMs = 20_000) => {
   const harness = await commandHarness(script);
-  const trace = await commandAgent({ timeoutMs, projectRoot: "/project" }).run({
+  const trace = await commandAgent({ timeoutMs, projectRoot: "/project", workspace }).run({
     task: testTask("What is 6*7?"),
     harness,
     provider,
@@ -54,7 +57,7 @@ describe("commandAgent", () => {
       sampleIndex: 2,
       model: "model-x",
     });
-    expect(cwd).toBe(harness.dir);
+    expect(cwd).toBe(join(workspace.root, harness.hash));
     expect(model).toBe("model-x");
     expect(root).toBe("/project");
     expect(trace.stderr).toBe("working on t1\n");
@@ -124,7 +127,7 @@ describe("commandAgent", () => {
     const aborted = new AbortController();
     aborted.abort(new Error("stopped before"));
     const run = (harness: LoadedHarness, signal: AbortSignal) =>
-      commandAgent({ timeoutMs: 20_000, projectRoot: "/project" }).run({
+      commandAgent({ timeoutMs: 20_000, projectRoot: "/project", workspace }).run({
         task: testTask("q"),
         harness,
         provider,
@@ -132,7 +135,7 @@ describe("commandAgent", () => {
         signal,
       });
     await expect(run(early, aborted.signal)).rejects.toThrow("stopped before");
-    await expect(access(join(early.dir, "started"))).rejects.toThrow();
+    await expect(access(join(workspace.root, early.hash, "started"))).rejects.toThrow();
     const late = new AbortController();
     const running = run(await commandHarness(marker), late.signal);
     late.abort(new Error("stopped while running"));
@@ -156,7 +159,7 @@ describe("commandAgent", () => {
 
   it("records a command that cannot start", async () => {
     const harness = { ...(await commandHarness("")), command: ["/nonexistent/agent-binary"] };
-    const trace = await commandAgent({ timeoutMs: 5000, projectRoot: "/" }).run({
+    const trace = await commandAgent({ timeoutMs: 5000, projectRoot: "/", workspace }).run({
       task: testTask("q"),
       harness,
       provider,
@@ -164,5 +167,45 @@ describe("commandAgent", () => {
     });
     expect(trace.events[0].kind).toBe("process-error");
     expect(trace.events[0].detail).toMatch(/ENOENT/);
+  });
+
+  it("runs each harness from its own files: a candidate of the same folder reads its own prompt", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-command-own-"));
+    const script = `process.stdout.write(JSON.stringify({ output: require("node:fs").readFileSync(require("node:path").join(process.env.ECDYSIS_HARNESS_DIR, "system.md"), "utf8") + "|" + require("node:fs").readFileSync("system.md", "utf8") }))`;
+    const command = [process.execPath, "-e", script];
+    const harnessWith = (prompt: string): LoadedHarness => {
+      const files = { "system.md": prompt };
+      return {
+        kind: "command",
+        dir,
+        files,
+        command,
+        hash: harnessHash({ kind: "command", files, command }),
+      };
+    };
+    const agent = commandAgent({ timeoutMs: 20_000, projectRoot: dir, workspace });
+    const run = (harness: LoadedHarness) =>
+      agent.run({ task: testTask("q"), harness, provider, sampleIndex: 0 });
+    const [seed, candidate] = await Promise.all([
+      run(harnessWith("seed")),
+      run(harnessWith("candidate")),
+    ]);
+    expect(seed.output).toBe("seed|seed");
+    expect(candidate.output).toBe("candidate|candidate");
+  });
+});
+
+describe("candidateArgv", () => {
+  it("makes a path out of the harness folder absolute and keeps the harness's own paths relative", () => {
+    expect(candidateArgv(["../.venv/bin/python", "agent.py", "./run.sh"], "/repo/agent")).toEqual([
+      "/repo/.venv/bin/python",
+      "agent.py",
+      "./run.sh",
+    ]);
+    expect(candidateArgv(["python3", "../agent/main.py", "--flag"], "/repo/agent")).toEqual([
+      "python3",
+      "./main.py",
+      "--flag",
+    ]);
   });
 });

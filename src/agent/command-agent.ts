@@ -1,6 +1,8 @@
 import { spawn } from "node:child_process";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { harnessConfigSchema } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
+import type { HarnessWorkspace } from "../harness/workspace.js";
 import type { ChatProvider } from "../llm/types.js";
 import { excerpt, parseCommandOutput } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
@@ -22,17 +24,20 @@ interface ProcessResult {
 }
 
 /**
- * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness folder
- * with the task JSON (`{id, input, category, sampleIndex, model}` — never `expected`) on stdin
- * and reads one JSON object `{output, answer?, trace?}` from stdout. Stderr is kept (8 KB); on
- * timeout the whole process group is killed (`timeout` event); a non-zero exit or unusable
- * stdout is a `process-error` event. `projectRoot` (the folder of the config) is exported to the
- * child as ECDYSIS_PROJECT_ROOT.
+ * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
+ * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
+ * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
+ * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
+ * Stderr is kept (8 KB); on timeout the whole process group is killed (`timeout` event); a
+ * non-zero exit or unusable stdout is a `process-error` event. `projectRoot` (the folder of the
+ * config) is exported to the child as ECDYSIS_PROJECT_ROOT, the folder as ECDYSIS_HARNESS_DIR.
  */
 export function commandAgent(options: {
   timeoutMs: number;
   /** The project root (the folder of `ecdysis.yml`); the command runs in the harness folder. */
   projectRoot: string;
+  /** Where each harness is materialised (one folder per content hash) and run from. */
+  workspace: HarnessWorkspace;
   clock?: AgentClock;
 }): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
@@ -56,10 +61,12 @@ export function commandAgent(options: {
         sampleIndex,
         model: provider.model,
       });
-      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.projectRoot });
+      const folder = await options.workspace.folderOf(harness);
+      signal?.throwIfAborted();
+      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
       const result = await runProcess({
-        command,
-        cwd: harness.dir,
+        command: candidateArgv(command, harness.dir),
+        cwd: folder,
         stdin,
         env,
         timeoutMs: options.timeoutMs,
@@ -111,6 +118,23 @@ function toTrace(result: ProcessResult): Omit<Trace, "latencyMs"> {
       costUsd: trace?.usage?.costUsd ?? 0,
     },
   };
+}
+
+/**
+ * The argv as it runs from a candidate's folder: a word that starts with `../` and leads out of
+ * the harness folder (`../.venv/bin/python`) names a file beside the harness, not a harness
+ * file, so it is made absolute against the folder the harness was loaded from; everything else
+ * (`agent.py`, `./run.sh`, a `../` path back into the harness) is relative to the candidate's
+ * own folder, and so its own files.
+ */
+export function candidateArgv(command: string[], sourceDir: string): string[] {
+  return command.map((word) => {
+    if (!word.startsWith("../")) return word;
+    const target = resolve(sourceDir, word);
+    const inside = relative(sourceDir, target);
+    if (inside.startsWith("..") || isAbsolute(inside)) return target;
+    return `./${inside.split(sep).join("/")}`;
+  });
 }
 
 /**
@@ -184,6 +208,7 @@ function runProcess(input: {
     }, input.timeoutMs);
     const onAbort = () => killGroup();
     input.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input.signal?.aborted) onAbort();
     child.stdout.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.byteLength;
       if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -13,6 +13,7 @@ import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
@@ -76,6 +77,11 @@ export interface RunEvolveOptions {
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
+  /**
+   * Keep the folders a command harness's candidates ran from, in `<outDir>/candidates/<hash>`
+   * (default: removed when the run ends).
+   */
+  keepCandidates?: boolean;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -120,9 +126,11 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     redact: (value) => redactor.json(value),
   });
   const opened = options.models ? undefined : await openModels(loaded);
+  // Every command-harness candidate runs from its own folder here (seed, validation, final).
+  const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -153,6 +161,8 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
   } finally {
+    const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
+    await workspace.close({ keepIn });
     await opened?.close();
   }
 }
@@ -181,6 +191,7 @@ function openRun(input: {
   redactor: SecretRedactor;
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
+  workspace: HarnessWorkspace;
 }): OpenRun {
   const { options, journal, budget, redactor } = input;
   const { loaded } = options;
@@ -199,7 +210,7 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace: input.workspace }),
     progress: options.progress,
     redactor,
   });

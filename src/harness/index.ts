@@ -5,6 +5,7 @@ export { matchGlob } from "./glob.js";
 export { type GuardContext, guardContextSchema } from "./guard-context.js";
 export { harnessHash } from "./hash.js";
 export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
+export { type HarnessWorkspace, openHarnessWorkspace } from "./workspace.js";
 export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
 export type { GuardRejection, HarnessEdit, LoadedHarness, PlannedEdit } from "./types.js";
 export { guardRejectionSchema, harnessEditSchema, plannedEditSchema } from "./types.js";
