@@ -95,7 +95,11 @@ describe.each(["tidy", "plainspoken"] as const)(
         tasks,
         harness: candidate,
         provider,
-        adapter: commandAgent({ timeoutMs: 20_000, projectRoot: dir, workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }) }),
+        adapter: commandAgent({
+          timeoutMs: 20_000,
+          projectRoot: dir,
+          workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }),
+        }),
         scorer: scorerForTasks({ kind: "exact" }, { root: dir }),
         concurrency: 4,
         split: "train",
