@@ -142,6 +142,52 @@ describe("commandAgent", () => {
     await expect(running).rejects.toThrow("stopped while running");
   });
 
+  it("shows the end of stderr for a crash: where a traceback names its error", async () => {
+    const { trace } = await runWith(
+      `for (let i = 0; i < 200; i++) console.error("  File agent.py, line " + i + ", in step"); console.error("KeyError: 'OPENAI_API_KEY'"); process.exit(1)`,
+    );
+    expect(trace.events[0].kind).toBe("process-error");
+    expect(trace.events[0].detail).toMatch(/^exit code 1; stderr: …/);
+    expect(trace.events[0].detail).toMatch(/KeyError: 'OPENAI_API_KEY'$/);
+    expect(trace.events[0].detail?.length).toBeLessThanOrEqual(2000);
+  });
+
+  it("prices the tokens the agent reports with the model's price; its own cost only without one", async () => {
+    const script = `process.stdout.write(JSON.stringify({ output: "x", trace: { usage: { promptTokens: 1000000, completionTokens: 500000, llmCalls: 3, costUsd: 99 } } }))`;
+    const harness = await commandHarness(script);
+    const run = (price?: { promptPerMTok: number; completionPerMTok: number }) =>
+      commandAgent({ timeoutMs: 20_000, projectRoot: "/", workspace, price: () => price }).run({
+        task: testTask("q"),
+        harness,
+        provider,
+        sampleIndex: 0,
+      });
+    const priced = await run({ promptPerMTok: 2, completionPerMTok: 8 });
+    expect(priced.usage).toEqual({
+      promptTokens: 1000000,
+      completionTokens: 500000,
+      llmCalls: 3,
+      costUsd: 6,
+    });
+    expect((await run()).usage.costUsd).toBe(99);
+    // Without usage, the steps' tokens are summed, one call per step.
+    const stepsOnly = await commandHarness(
+      `process.stdout.write(JSON.stringify({ output: "x", trace: { steps: [{ promptTokens: 10, completionTokens: 2 }, { promptTokens: 20, completionTokens: 3 }] } }))`,
+    );
+    const summed = await commandAgent({ timeoutMs: 20_000, projectRoot: "/", workspace }).run({
+      task: testTask("q"),
+      harness: stepsOnly,
+      provider,
+      sampleIndex: 0,
+    });
+    expect(summed.usage).toEqual({
+      promptTokens: 30,
+      completionTokens: 5,
+      llmCalls: 2,
+      costUsd: 0,
+    });
+  });
+
   it("records a non-zero exit with its code and a stderr excerpt", async () => {
     const { trace } = await runWith(`console.error("boom: missing key"); process.exit(3)`);
     expect(trace.events).toHaveLength(1);

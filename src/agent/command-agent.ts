@@ -4,7 +4,8 @@ import { harnessConfigSchema } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import type { ChatProvider } from "../llm/types.js";
-import { excerpt, parseCommandOutput } from "./command-output.js";
+import { costOf, type Price } from "../llm/usage-accounting.js";
+import { type CommandOutput, parseCommandOutput, tail } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
 import { type AgentClock, monotonicClock } from "./trace-recorder.js";
 import type { AgentAdapter, AgentEvent, Trace } from "./types.js";
@@ -38,10 +39,13 @@ export function commandAgent(options: {
   projectRoot: string;
   /** Where each harness is materialised (one folder per content hash) and run from. */
   workspace: HarnessWorkspace;
+  /** The configured price of a model by name: the tokens the agent reports are priced with it. */
+  price?: (model: string) => Price | undefined;
   clock?: AgentClock;
 }): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
   return {
+    usageFromTrace: true,
     async run({ task, harness, provider, sampleIndex, signal }): Promise<Trace> {
       const command = harness.command;
       if (harness.kind !== "command" || !command || command.length === 0) {
@@ -72,30 +76,30 @@ export function commandAgent(options: {
         timeoutMs: options.timeoutMs,
         signal,
       });
-      const trace = toTrace(result);
+      const trace = toTrace(result, options.price?.(provider.model));
       return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     },
   };
 }
 
-function toTrace(result: ProcessResult): Omit<Trace, "latencyMs"> {
+function toTrace(result: ProcessResult, price: Price | undefined): Omit<Trace, "latencyMs"> {
   const empty = {
     steps: [],
     output: "",
     answer: null,
     usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0, costUsd: 0 },
   };
+  // An agent error names what happened and ends with the end of stderr (where a traceback names its error).
   const failure = (kind: AgentEvent["kind"], detail: string) => ({
     ...empty,
-    events: [{ kind, step: 0, detail: detail.slice(0, 2000) }],
+    events: [{ kind, step: 0, detail: withStderr(detail, result.stderr) }],
   });
   if (result.spawnError) return failure("process-error", `could not start: ${result.spawnError}`);
-  if (result.timedOut)
-    return failure("timeout", `killed after the timeout; stderr: ${excerpt(result.stderr)}`);
+  if (result.timedOut) return failure("timeout", "killed after the timeout");
   if (result.exitCode !== 0) {
     const how =
       result.exitCode === null ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
-    return failure("process-error", `${how}; stderr: ${excerpt(result.stderr)}`);
+    return failure("process-error", how);
   }
   if (result.stdoutOverflow)
     return failure("process-error", `stdout exceeded ${maxStdoutBytes} bytes`);
@@ -103,20 +107,39 @@ function toTrace(result: ProcessResult): Omit<Trace, "latencyMs"> {
   if (!parsed.ok)
     return failure(
       "process-error",
-      `exit code 0 but ${parsed.reason}; stderr: ${excerpt(result.stderr)}`,
+      `exit code 0 but ${parsed.reason} (print one JSON object on stdout, logs on stderr)`,
     );
   const { output, answer, trace } = parsed.value;
+  const steps = trace?.steps ?? [];
   return {
-    steps: trace?.steps ?? [],
+    steps,
     events: trace?.events ?? [],
     output,
     answer: answer ?? extractAnswer(output, defaultAnswerPattern),
-    usage: {
-      promptTokens: trace?.usage?.promptTokens ?? 0,
-      completionTokens: trace?.usage?.completionTokens ?? 0,
-      llmCalls: trace?.usage?.llmCalls ?? 0,
-      costUsd: trace?.usage?.costUsd ?? 0,
-    },
+    usage: reportedUsage(trace, price),
+  };
+}
+
+/** `detail; stderr: <its end>`, within an event's 2000 characters. */
+function withStderr(detail: string, stderr: string): string {
+  return `${detail}; stderr: ${tail(stderr, Math.max(300, 1900 - detail.length))}`.slice(0, 2000);
+}
+
+/**
+ * The agent's own spend: the usage it reports (or its steps' tokens, one call per step), priced
+ * with the model's configured price; the agent's own `costUsd` only when no price is configured.
+ */
+function reportedUsage(trace: CommandOutput["trace"], price: Price | undefined): Trace["usage"] {
+  const steps = trace?.steps ?? [];
+  const usage = trace?.usage;
+  const sum = (field: "promptTokens" | "completionTokens") =>
+    Math.round(usage?.[field] ?? steps.reduce((total, step) => total + step[field], 0));
+  const tokens = { promptTokens: sum("promptTokens"), completionTokens: sum("completionTokens") };
+  const priced = price && price.promptPerMTok + price.completionPerMTok > 0;
+  return {
+    ...tokens,
+    llmCalls: Math.round(usage?.llmCalls ?? steps.length),
+    costUsd: priced ? costOf(tokens, price) : (usage?.costUsd ?? 0),
   };
 }
 

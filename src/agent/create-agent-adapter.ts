@@ -14,12 +14,18 @@ export function createAgentAdapter(
   loaded: LoadedConfig,
   options: { workspace: HarnessWorkspace },
 ): AgentAdapter {
-  const { harness } = loaded.config;
+  const { harness, model, probe } = loaded.config;
+  // The agent's own tokens are priced like the run's: the agent model's price, or the probe's.
+  const prices = new Map([
+    ...(probe ? [[probe.model, probe.price] as const] : []),
+    [model.model, model.price] as const,
+  ]);
   if (harness.kind === "command")
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
       workspace: options.workspace,
+      price: (name) => prices.get(name),
     });
   return builtinAgent();
 }

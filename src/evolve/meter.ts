@@ -84,7 +84,9 @@ export function meterProvider(options: {
 /**
  * Wraps an agent adapter so each uncached rollout (evaluation calls the adapter only on a cache
  * miss) is counted; when `enforce`, it refuses to start one once the budget is spent, so the
- * evaluation ends at the rollout boundary. Final (gate) evaluations count but never refuse.
+ * evaluation ends at the rollout boundary. Final (gate) evaluations count but never refuse. An
+ * agent that calls its model itself (`usageFromTrace`: a command harness) has its reported,
+ * priced usage counted as agent spend, against the same limits as the metered calls.
  */
 export function meterAdapter(options: {
   adapter: AgentAdapter;
@@ -93,10 +95,21 @@ export function meterAdapter(options: {
 }): AgentAdapter {
   const { adapter, budget } = options;
   return {
+    ...(adapter.usageFromTrace ? { usageFromTrace: true } : {}),
     async run(input) {
       if (options.enforce) budget.check();
       budget.add({ rollouts: 1 });
-      return adapter.run(input);
+      const trace = await adapter.run(input);
+      if (adapter.usageFromTrace) {
+        const { usage } = trace;
+        budget.add({
+          llmCalls: usage.llmCalls,
+          promptTokens: usage.promptTokens,
+          completionTokens: usage.completionTokens,
+          costUsd: usage.costUsd,
+        });
+      }
+      return trace;
     },
   };
 }
