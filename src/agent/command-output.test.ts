@@ -74,7 +74,29 @@ describe("parseCommandOutput: strict where it matters", () => {
       expect(parsed.ok, JSON.stringify(value)).toBe(false);
     }
     const missing = parse({ answer: "4" });
-    expect(!missing.ok && missing.reason).toMatch(/stdout JSON output/);
+    expect(!missing.ok && missing.reason).toBe(
+      "stdout JSON field 'output' is required (expected string) (see schemas/command-output.schema.json)",
+    );
+    const boolean = parse({ output: "x", answer: true });
+    expect(!boolean.ok && boolean.reason).toMatch(
+      /^stdout JSON field 'answer': expected text or a number/,
+    );
+  });
+
+  it("names the nested field that is wrong", () => {
+    const nameless = parse({
+      output: "x",
+      trace: { steps: [{ toolCalls: [{ arguments: "1" }] }] },
+    });
+    expect(!nameless.ok && nameless.reason).toMatch(
+      /^stdout JSON field 'trace\.steps\.0\.toolCalls\.0\.name' is required \(expected string\)/,
+    );
+    const negative = parse({ output: "x", trace: { usage: { promptTokens: -1 } } });
+    expect(!negative.ok && negative.reason).toMatch(
+      /^stdout JSON field 'trace\.usage\.promptTokens': Too small/,
+    );
+    const array = parse([1]);
+    expect(!array.ok && array.reason).toMatch(/^stdout JSON: expected object, received array/);
   });
 
   it("refuses stdout that is not one JSON object", () => {

@@ -6,6 +6,8 @@ import { type AgentEvent, agentEventKinds, type TraceStep } from "./types.js";
 // agent's slip is harmless (an event kind of its own, a step field it does not track).
 
 const maxDetail = 2000;
+/** Where the protocol is published (`ecdysis schema --out schemas` writes it). */
+const schemaName = "schemas/command-output.schema.json";
 const count = z.number().min(0).describe("a count (a fraction is rounded)");
 const toText = (value: unknown): string =>
   typeof value === "string" ? value : (JSON.stringify(value) ?? String(value));
@@ -91,7 +93,7 @@ const commandUsageSchema = z.object({
 export const commandOutputSchema = z.object({
   output: z.string().describe("the agent's final text (what the answer is extracted from)"),
   answer: z
-    .union([z.string(), z.number()])
+    .union([z.string(), z.number()], { error: "expected text or a number (or null)" })
     .nullable()
     .optional()
     .transform((answer) => (typeof answer === "number" ? String(answer) : answer))
@@ -133,14 +135,21 @@ export function parseCommandOutput(
     return { ok: false, reason: `stdout is not one JSON object: ${excerpt(stdout)}` };
   }
   const parsed = commandOutputSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason: `stdout JSON ${issue.path.join(".") || "value"}: ${issue.message}`,
-    };
-  }
+  if (!parsed.success) return { ok: false, reason: issueReason(parsed.error.issues[0]) };
   return { ok: true, value: parsed.data };
+}
+
+/**
+ * One schema issue as a fix-it reason naming the field: `stdout JSON field 'trace.steps.0.toolCalls.0.name'
+ * is required (expected string)`, with the published schema to check against.
+ */
+function issueReason(issue: z.core.$ZodIssue): string {
+  const where =
+    issue.path.length === 0 ? "stdout JSON" : `stdout JSON field '${issue.path.join(".")}'`;
+  const message = issue.message.replace(/^Invalid input: /, "");
+  const missing = /^expected (\w+), received undefined$/.exec(message);
+  const what = missing ? `is required (expected ${missing[1]})` : `: ${message}`;
+  return `${where}${what.startsWith(":") ? what : ` ${what}`} (see ${schemaName})`;
 }
 
 /** A short printable excerpt of untrusted output (its beginning). */
