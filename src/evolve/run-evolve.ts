@@ -12,6 +12,7 @@ import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
+import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
@@ -115,16 +116,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
-  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value),
-  });
+  const journal = await openJournal({ options, strategy, budget, redactor });
   const opened = options.models ? undefined : await openModels(loaded);
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
@@ -167,6 +159,27 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   }
 }
 
+/** The run's journal in `outDir`, keyed by the config, the strategy and `--limit`. */
+function openJournal(input: {
+  options: RunEvolveOptions;
+  strategy: Strategy;
+  budget: BudgetTracker;
+  redactor: SecretRedactor;
+}): Promise<Journal> {
+  const { options, strategy, redactor } = input;
+  const { loaded } = options;
+  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
+  return Journal.open({
+    outDir: options.outDir,
+    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
+    configHash: loaded.hash,
+    strategy: `${strategy.name}${limited}`,
+    budget: input.budget,
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value),
+  });
+}
+
 /**
  * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
  * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
@@ -193,24 +206,18 @@ function openRun(input: {
   inputs: Awaited<ReturnType<typeof loadInputs>>;
   workspace: HarnessWorkspace;
 }): OpenRun {
-  const { options, journal, budget, redactor } = input;
+  const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
   const { config } = loaded;
   const { seed, splits, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({
-    models: input.models,
-    loaded,
-    budget,
-    callCache,
-    redactor,
-    onCall: options.onCall,
-  });
+  const { onCall } = options;
+  const models = wrapModels({ models: input.models, loaded, budget, callCache, redactor, onCall });
   const evaluations = runEvaluations({
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace: input.workspace }),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
     progress: options.progress,
     redactor,
   });
@@ -237,6 +244,8 @@ function openRun(input: {
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
+    // A command harness's edited code is parsed in the folder it would run from, before it runs.
+    ...(config.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) }),
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs,
   };
