@@ -1,4 +1,4 @@
-import { access, mkdtemp } from "node:fs/promises";
+import { access, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -238,6 +238,35 @@ describe("commandAgent", () => {
     ]);
     expect(seed.output).toBe("seed|seed");
     expect(candidate.output).toBe("candidate|candidate");
+  });
+
+  it("runs a ../ argv word from beside the configured harness folder, wherever a harness was loaded from", async () => {
+    // The gate loads its head from another folder (an evolve run's out/harness, a PR checkout):
+    // `../run.js` must still name the file beside the configured harness, as it did for the base.
+    const project = await mkdtemp(join(tmpdir(), "ecdysis-command-home-"));
+    await mkdir(join(project, "agent"));
+    await writeFile(
+      join(project, "run.js"),
+      'process.stdout.write(JSON.stringify({ output: "ran beside the harness" }))',
+    );
+    const command = [process.execPath, "../run.js"];
+    const files = { "prompt.md": "evolved\n" };
+    const head: LoadedHarness = {
+      kind: "command",
+      dir: join(project, "out", "harness"),
+      files,
+      command,
+      hash: harnessHash({ kind: "command", files, command }),
+    };
+    const run = (harnessHome?: string) =>
+      commandAgent({ timeoutMs: 20_000, projectRoot: project, workspace, harnessHome }).run({
+        task: testTask("q"),
+        harness: head,
+        provider,
+        sampleIndex: 0,
+      });
+    expect((await run(join(project, "agent"))).output).toBe("ran beside the harness");
+    expect((await run()).events[0]?.kind).toBe("process-error");
   });
 });
 

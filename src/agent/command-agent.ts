@@ -39,6 +39,12 @@ export function commandAgent(options: {
   projectRoot: string;
   /** Where each harness is materialised (one folder per content hash) and run from. */
   workspace: HarnessWorkspace;
+  /**
+   * The configured harness folder (`harness.dir` of the config): a `../` argv word names a file
+   * beside it, whichever folder a harness was loaded from (the gate's head is loaded from
+   * another folder and must run the same command). Default: the folder each harness came from.
+   */
+  harnessHome?: string;
   /** The configured price of a model by name: the tokens the agent reports are priced with it. */
   price?: (model: string) => Price | undefined;
   clock?: AgentClock;
@@ -69,7 +75,7 @@ export function commandAgent(options: {
       signal?.throwIfAborted();
       const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
       const result = await runProcess({
-        command: candidateArgv(command, harness.dir),
+        command: candidateArgv(command, options.harnessHome ?? harness.dir),
         cwd: folder,
         stdin,
         env,

@@ -24,6 +24,7 @@ export function createAgentAdapter(
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
+      harnessHome: path.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
       price: (name) => prices.get(name),
     });

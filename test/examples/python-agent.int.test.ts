@@ -45,7 +45,9 @@ describe.skipIf(!python)("examples/python-agent", () => {
     expect(result.harness.changedFiles.map((file) => file.path)).toEqual(["prompts/system.md"]);
     const prompt = await readFile(join(dir, "out", "harness", "prompts", "system.md"), "utf8");
     expect(prompt).toMatch(/Answer: <value>/);
-    expect(result.harness.patch).toContain("+++ b/agent/prompts/system.md");
+    // The written patch applies from the config's folder (here not in a git repository).
+    const patch = await readFile(join(dir, "out", "harness.patch"), "utf8");
+    expect(patch).toContain("+++ b/agent/prompts/system.md");
   });
 
   it("prices the agent's own calls and shows them apart from the refiner's", () => {
