@@ -4,7 +4,7 @@ import type { AgentAdapter, Trace } from "../agent/types.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import { BudgetTracker } from "./budget.js";
-import { meterAdapter } from "./meter.js";
+import { type ModelCallEvent, meterAdapter } from "./meter.js";
 
 // A command harness calls its model itself, over HTTP: the usage it reports in its trace is the
 // only account of that spend. It must count against the budget like metered calls do.
@@ -57,6 +57,33 @@ describe("meterAdapter", () => {
       costUsd: 0.5,
       refinerCostUsd: 0,
     });
+  });
+
+  it("tells live progress of the agent's own calls, one event per rollout that made some", async () => {
+    const budget = new BudgetTracker({}, () => 0);
+    const events: ModelCallEvent[] = [];
+    const { adapter } = fixedAdapter(usage, true);
+    const metered = meterAdapter({ adapter, budget, enforce: true, onCall: (e) => events.push(e) });
+    await metered.run(input("a"));
+    expect(events).toEqual([
+      {
+        phase: "end",
+        role: "agent",
+        purpose: "agent",
+        calls: 2,
+        promptTokens: 1000,
+        completionTokens: 200,
+        costUsd: 0.25,
+      },
+    ]);
+    const idle = fixedAdapter(
+      { promptTokens: 0, completionTokens: 0, llmCalls: 0, costUsd: 0 },
+      true,
+    );
+    await meterAdapter({ ...idle, budget, enforce: true, onCall: (e) => events.push(e) }).run(
+      input("b"),
+    );
+    expect(events).toHaveLength(1);
   });
 
   it("stops starting rollouts once the agent's own spend reaches budget.costUsd", async () => {

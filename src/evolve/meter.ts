@@ -17,6 +17,11 @@ export interface ModelCallEvent {
   /** The request's `purpose` (`agent`, `failure-notes`, `pattern-merge`, `diagnostician`, …). */
   purpose: string;
   cached?: boolean;
+  /**
+   * How many model calls an `end` stands for (default 1): a command harness calls its model
+   * itself and reports a rollout's calls at once, in one `end` after the rollout.
+   */
+  calls?: number;
   promptTokens?: number;
   completionTokens?: number;
   costUsd?: number;
@@ -92,8 +97,10 @@ export function meterAdapter(options: {
   adapter: AgentAdapter;
   budget: BudgetTracker;
   enforce: boolean;
+  /** Told of an agent's own calls (`usageFromTrace`), one `end` per rollout that made some. */
+  onCall?: (event: ModelCallEvent) => void;
 }): AgentAdapter {
-  const { adapter, budget } = options;
+  const { adapter, budget, onCall } = options;
   return {
     ...(adapter.usageFromTrace ? { usageFromTrace: true } : {}),
     async run(input) {
@@ -101,13 +108,12 @@ export function meterAdapter(options: {
       budget.add({ rollouts: 1 });
       const trace = await adapter.run(input);
       if (adapter.usageFromTrace) {
-        const { usage } = trace;
-        budget.add({
-          llmCalls: usage.llmCalls,
-          promptTokens: usage.promptTokens,
-          completionTokens: usage.completionTokens,
-          costUsd: usage.costUsd,
-        });
+        const { llmCalls, promptTokens, completionTokens, costUsd } = trace.usage;
+        budget.add({ llmCalls, promptTokens, completionTokens, costUsd });
+        if (llmCalls > 0) {
+          const event = { role: "agent", purpose: "agent", calls: llmCalls } as const;
+          onCall?.({ ...event, phase: "end", promptTokens, completionTokens, costUsd });
+        }
       }
       return trace;
     },

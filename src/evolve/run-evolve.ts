@@ -220,6 +220,7 @@ function openRun(input: {
     adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
     progress: options.progress,
     redactor,
+    onCall,
   });
   const { background, start } = backgroundWork(budget);
   const context: RunContext = {
