@@ -60,6 +60,14 @@ describe.skipIf(!python)("examples/python-agent", () => {
     expect(evolved.stdout).toMatch(/cost: \$[\d.]+ — agent \$[\d.]+ \(\d+ calls/);
   });
 
+  it("shows the agent's and the refiner's spend apart in the report", async () => {
+    const report = await readFile(join(dir, "out", "report.md"), "utf8");
+    const agentCalls = result.cost.llmCalls - result.cost.refinement.llmCalls;
+    expect(report).toContain(`Agent $`);
+    expect(report).toContain(`(${agentCalls} calls, `);
+    expect(report).toContain(`refiner $${result.cost.refinement.costUsd.toFixed(4)}`);
+  });
+
   it("gates the seed against the evolved harness to the accuracies the evolve run measured", async () => {
     // A cache of its own: the gate re-runs every held-out rollout instead of replaying evolve's.
     const config = (await readFile(join(dir, "ecdysis.yml"), "utf8")).replace(
