@@ -200,7 +200,9 @@ describe("commandAgent", () => {
     expect(garbage.trace.events[0]).toMatchObject({ kind: "process-error" });
     expect(garbage.trace.events[0].detail).toMatch(/not one JSON object: hello, not json/);
     const invalid = await runWith(`console.log(JSON.stringify({ answer: 1 }))`);
-    expect(invalid.trace.events[0].detail).toMatch(/stdout JSON output/);
+    expect(invalid.trace.events[0].detail).toMatch(
+      /^exit code 0 but stdout JSON field 'output' is required \(expected string\)/,
+    );
   });
 
   it("records a command that cannot start", async () => {

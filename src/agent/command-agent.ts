@@ -110,11 +110,11 @@ function toTrace(result: ProcessResult, price: Price | undefined): Omit<Trace, "
   if (result.stdoutOverflow)
     return failure("process-error", `stdout exceeded ${maxStdoutBytes} bytes`);
   const parsed = parseCommandOutput(result.stdout);
-  if (!parsed.ok)
-    return failure(
-      "process-error",
-      `exit code 0 but ${parsed.reason} (print one JSON object on stdout, logs on stderr)`,
-    );
+  if (!parsed.ok) {
+    // Stdout that is not JSON at all is most often logging: say where logs go.
+    const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
+    return failure("process-error", `exit code 0 but ${parsed.reason}${hint}`);
+  }
   const { output, answer, trace } = parsed.value;
   const steps = trace?.steps ?? [];
   return {
