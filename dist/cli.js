@@ -47948,11 +47948,10 @@ function toTrace(result, price) {
   if (result.stdoutOverflow)
     return failure2("process-error", `stdout exceeded ${maxStdoutBytes} bytes`);
   const parsed = parseCommandOutput(result.stdout);
-  if (!parsed.ok)
-    return failure2(
-      "process-error",
-      `exit code 0 but ${parsed.reason} (print one JSON object on stdout, logs on stderr)`
-    );
+  if (!parsed.ok) {
+    const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
+    return failure2("process-error", `exit code 0 but ${parsed.reason}${hint}`);
+  }
   const { output: output2, answer, trace: trace2 } = parsed.value;
   const steps = trace2?.steps ?? [];
   return {
