@@ -78,9 +78,11 @@ async function checkFile(input: {
     return result && `TypeScript: ${result.trim().split("\n")[0]}`;
   }
   if (extension === ".py" && checkers.python) {
+    // Isolated (-I): no PYTHON* variables, no user site, no script folder on the path — the
+    // candidate's text is only compiled, never imported or run.
     const result = await runChecker({
       command: checkers.python,
-      args: ["-c", pythonCompile, file],
+      args: ["-I", "-c", pythonCompile, file],
       stdin: text,
     });
     return result && `python3: ${result.trim().split("\n").at(-1)}`;
