@@ -52240,7 +52240,7 @@ async function checkFile(input2) {
   if (extension === ".py" && checkers.python) {
     const result = await runChecker({
       command: checkers.python,
-      args: ["-c", pythonCompile, file2],
+      args: ["-I", "-c", pythonCompile, file2],
       stdin: text3
     });
     return result && `python3: ${result.trim().split("\n").at(-1)}`;
