@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -11,7 +11,9 @@ import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
+import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
@@ -85,6 +87,11 @@ export interface RunEvolveOptions {
   restart?: boolean;
   /** Told of what a resume repaired or took over (a dropped journal line, a stale lock). */
   warn?: (message: string) => void;
+  /**
+   * Keep the folders a command harness's candidates ran from, in `<outDir>/candidates/<hash>`
+   * (default: removed when the run ends).
+   */
+  keepCandidates?: boolean;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -128,9 +135,11 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     now: () => clock.now(),
   });
   const opened = await openOwnModels(options, release);
+  // Every command-harness candidate runs from its own folder here (seed, validation, final).
+  const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -157,6 +166,8 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
   } finally {
+    const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
+    await workspace.close({ keepIn });
     await opened?.close();
     await release();
   }
@@ -210,27 +221,23 @@ function openRun(input: {
   redactor: SecretRedactor;
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
+  workspace: HarnessWorkspace;
 }): OpenRun {
-  const { options, journal, budget, redactor } = input;
+  const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
   const { config } = loaded;
   const { seed, splits, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({
-    models: input.models,
-    loaded,
-    budget,
-    callCache,
-    redactor,
-    onCall: options.onCall,
-  });
+  const { onCall } = options;
+  const models = wrapModels({ models: input.models, loaded, budget, callCache, redactor, onCall });
   const evaluations = runEvaluations({
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
     progress: options.progress,
     redactor,
+    onCall,
   });
   const { background, start } = backgroundWork(budget);
   const context: RunContext = {
@@ -255,6 +262,8 @@ function openRun(input: {
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
+    // A command harness's edited code is parsed in the folder it would run from, before it runs.
+    ...(config.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) }),
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs,
   };
