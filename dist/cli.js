@@ -335,10 +335,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path11) {
-  if (!path11)
+function getElementAtPath(obj, path13) {
+  if (!path13)
     return obj;
-  return path11.reduce((acc, key) => acc?.[key], obj);
+  return path13.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -597,11 +597,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path11, issues) {
+function prefixIssues(path13, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path11);
+    iss.path.unshift(path13);
     return iss;
   });
 }
@@ -1134,16 +1134,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path11 = []) => {
+  const processError = (error63, path13 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path11, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
       } else {
-        const fullpath = [...path11, ...issue2.path];
+        const fullpath = [...path13, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1182,17 +1182,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path11 = []) => {
+  const processError = (error63, path13 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path11, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
       } else {
-        const fullpath = [...path11, ...issue2.path];
+        const fullpath = [...path13, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1231,8 +1231,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path11 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path11) {
+  const path13 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path13) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2243,9 +2243,9 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname3) {
-  hostname3.lastIndex = 0;
-  return hostname3.test(url2.hostname);
+function urlHostnameOk(url2, hostname4) {
+  hostname4.lastIndex = 0;
+  return hostname4.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -19264,13 +19264,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path11 = ref.slice(1).split("/").filter(Boolean);
-  if (path11.length === 0) {
+  const path13 = ref.slice(1).split("/").filter(Boolean);
+  if (path13.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path11[0] === defsKey) {
-    const key = path11[1] === void 0 ? void 0 : decodeJSONPointerSegment(path11[1]);
+  if (path13[0] === defsKey) {
+    const key = path13[1] === void 0 ? void 0 : decodeJSONPointerSegment(path13[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20573,7 +20573,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20684,11 +20684,20 @@ var init_config_schema = __esm({
       }
     });
     defaultEditableGlobs = ["harness.yaml", "*.md"];
+    budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
       costUsd: external_exports.number().positive().optional(),
-      wallMs: external_exports.number().int().positive().optional()
+      wallMs: external_exports.number().int().positive().optional(),
+      /**
+       * `training` (the default): the limits bound the search; the seed and final measurement on
+       * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
+       * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
+       * cost, projected from the rollouts so far), and a rollout limit too small for the
+       * measurement alone is refused before anything runs.
+       */
+      scope: external_exports.enum(budgetScopes).default("training")
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
@@ -20732,7 +20741,7 @@ var init_config_schema = __esm({
       patience: external_exports.number().int().positive().optional(),
       /** Iterative baseline: failures shown to its reflector per proposal. */
       iterativeMinibatch: external_exports.number().int().min(1).default(1),
-      budget: budgetSchema.default({})
+      budget: budgetSchema.default({ scope: "training" })
     }).strict();
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
@@ -21322,10 +21331,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path11, module, into) {
+function collect(node2, path13, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path11, key], module, into);
+      collect(child, [...path13, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21335,7 +21344,7 @@ function collect(node2, path11, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path11.join("."),
+    path: path13.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21479,17 +21488,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path11) {
-      const ctrl = callVisitor(key, node2, visitor, path11);
+    function visit_(key, node2, visitor, path13) {
+      const ctrl = callVisitor(key, node2, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visit_(key, ctrl, visitor, path11);
+        replaceNode(key, path13, ctrl);
+        return visit_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
+          path13 = Object.freeze(path13.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path11);
+            const ci = visit_(i, node2.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21500,13 +21509,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path11);
+          path13 = Object.freeze(path13.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path11);
+          const cv = visit_("value", node2.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21527,17 +21536,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path11) {
-      const ctrl = await callVisitor(key, node2, visitor, path11);
+    async function visitAsync_(key, node2, visitor, path13) {
+      const ctrl = await callVisitor(key, node2, visitor, path13);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visitAsync_(key, ctrl, visitor, path11);
+        replaceNode(key, path13, ctrl);
+        return visitAsync_(key, ctrl, visitor, path13);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
+          path13 = Object.freeze(path13.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path11);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path13);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21548,13 +21557,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path11);
+          path13 = Object.freeze(path13.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path13);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path11);
+          const cv = await visitAsync_("value", node2.value, visitor, path13);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21581,23 +21590,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path11) {
+    function callVisitor(key, node2, visitor, path13) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path11);
+        return visitor(key, node2, path13);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path11);
+        return visitor.Map?.(key, node2, path13);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path11);
+        return visitor.Seq?.(key, node2, path13);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path11);
+        return visitor.Pair?.(key, node2, path13);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path11);
+        return visitor.Scalar?.(key, node2, path13);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path11);
+        return visitor.Alias?.(key, node2, path13);
       return void 0;
     }
-    function replaceNode(key, path11, node2) {
-      const parent = path11[path11.length - 1];
+    function replaceNode(key, path13, node2) {
+      const parent = path13[path13.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22209,10 +22218,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path11, value) {
+    function collectionFromPath(schema, path13, value) {
       let v = value;
-      for (let i = path11.length - 1; i >= 0; --i) {
-        const k = path11[i];
+      for (let i = path13.length - 1; i >= 0; --i) {
+        const k = path13[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22231,7 +22240,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
+    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22261,11 +22270,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path11, value) {
-        if (isEmptyPath(path11))
+      addIn(path13, value) {
+        if (isEmptyPath(path13))
           this.add(value);
         else {
-          const [key, ...rest] = path11;
+          const [key, ...rest] = path13;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22279,8 +22288,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        const [key, ...rest] = path11;
+      deleteIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22294,8 +22303,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        const [key, ...rest] = path11;
+      getIn(path13, keepScalar) {
+        const [key, ...rest] = path13;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22313,8 +22322,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path11) {
-        const [key, ...rest] = path11;
+      hasIn(path13) {
+        const [key, ...rest] = path13;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22324,8 +22333,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        const [key, ...rest] = path11;
+      setIn(path13, value) {
+        const [key, ...rest] = path13;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24840,9 +24849,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path11, value) {
+      addIn(path13, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path11, value);
+          this.contents.addIn(path13, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24917,14 +24926,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        if (Collection.isEmptyPath(path11)) {
+      deleteIn(path13) {
+        if (Collection.isEmptyPath(path13)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24939,10 +24948,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        if (Collection.isEmptyPath(path11))
+      getIn(path13, keepScalar) {
+        if (Collection.isEmptyPath(path13))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24953,10 +24962,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path11) {
-        if (Collection.isEmptyPath(path11))
+      hasIn(path13) {
+        if (Collection.isEmptyPath(path13))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24973,13 +24982,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        if (Collection.isEmptyPath(path11)) {
+      setIn(path13, value) {
+        if (Collection.isEmptyPath(path13)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path11), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path11, value);
+          this.contents.setIn(path13, value);
         }
       }
       /**
@@ -26940,9 +26949,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path11) => {
+    visit2.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index] of path11) {
+      for (const [field, index] of path13) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26951,23 +26960,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path11) => {
-      const parent = visit2.itemAtPath(cst, path11.slice(0, -1));
-      const field = path11[path11.length - 1][0];
+    visit2.parentCollection = (cst, path13) => {
+      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
+      const field = path13[path13.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path11, item, visitor) {
-      let ctrl = visitor(item, path11);
+    function _visit(path13, item, visitor) {
+      let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26978,10 +26987,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path11);
+            ctrl = ctrl(item, path13);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28754,10 +28763,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path11) {
+    lineOf(path13) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path11) {
+      for (const segment of path13) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28780,9 +28789,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path11) {
+function dottedField(path13) {
   let out = "";
-  for (const segment of path11) {
+  for (const segment of path13) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28790,20 +28799,20 @@ function dottedField(path11) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path12 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path14 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path12),
+      field: dottedField(path14),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path11 = [...prefix, ...issue2.path];
+  const path13 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path11),
+    field: dottedField(path13),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path11)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path13)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28833,8 +28842,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path11 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path11), field: path11.join(".") };
+  const path13 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path13), field: path13.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28991,8 +29000,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path11) {
-  const absolute = resolve(path11);
+async function loadConfig(path13) {
+  const absolute = resolve(path13);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29020,28 +29029,28 @@ async function loadConfig(path11) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path11, depth) => {
-    if (path11.length > 0) {
-      const line = located.lineOf(path11);
-      if (line !== void 0) lines[dottedPath(path11)] = line;
+  const visit2 = (value, path13, depth) => {
+    if (path13.length > 0) {
+      const line = located.lineOf(path13);
+      if (line !== void 0) lines[dottedPath(path13)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path11, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path13, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path11) {
-  return path11.reduce(
+function dottedPath(path13) {
+  return path13.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path11) => {
+  const visit2 = (value, path13) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path11);
+      const field = dottedPath(path13);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29050,7 +29059,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path11, key]);
+    for (const [key, item] of entries) visit2(item, [...path13, key]);
   };
   visit2(input2.value, []);
 }
@@ -29121,8 +29130,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path11) {
-  const file2 = resolve2(path11);
+async function loadTasks(path13) {
+  const file2 = resolve2(path13);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29169,8 +29178,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path11 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path11);
+    const path13 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field = dottedField(path13);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field });
@@ -29522,10 +29531,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path11, text3) {
-  const temporary = `${path11}.${process.pid}.tmp`;
+async function writeAtomic(path13, text3) {
+  const temporary = `${path13}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path11);
+  await rename2(temporary, path13);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29546,11 +29555,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path11 = join3(dir, name3);
+    const path13 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path11, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path13, "utf8"));
     } catch (error62) {
-      throw new InputError(path11, `unreadable result (${error62.message})`);
+      throw new InputError(path13, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -29972,12 +29981,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path11 = entryPath(dir, entry.key);
+  const path13 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path11}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path13}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path11);
+  await rename3(temp, path13);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30152,8 +30161,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path11, known) {
-        this.path = path11;
+      constructor(path13, known) {
+        this.path = path13;
         this.known = known;
       }
       path;
@@ -30161,14 +30170,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path11) {
+      static async open(path13) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path11, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path13, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path11, downgrades);
+        return new _CapabilityMemory(path13, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30185,15 +30194,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path11 = this.path;
-        if (!path11) return;
+        const path13 = this.path;
+        if (!path13) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path11), { recursive: true });
-          const temp = `${path11}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path13), { recursive: true });
+          const temp = `${path13}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path11);
+          await rename4(temp, path13);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32908,12 +32917,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path11(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path13(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path12 = statics.reduce((previousValue, currentValue, index) => {
+      const path14 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32930,7 +32939,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path12.split(/[?#]/, 1)[0];
+      const pathOnly = path14.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32951,10 +32960,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path12}
+${path14}
 ${underline}`);
       }
-      return path12;
+      return path14;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42506,9 +42515,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path11, query, defaultBaseURL) {
+      buildURL(path13, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path11) ? new URL(path11) : new URL(baseURL + (baseURL.endsWith("/") && path11.startsWith("/") ? path11.slice(1) : path11));
+        const url2 = isAbsoluteURL(path13) ? new URL(path13) : new URL(baseURL + (baseURL.endsWith("/") && path13.startsWith("/") ? path13.slice(1) : path13));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42538,24 +42547,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path11, opts) {
-        return this.methodRequest("get", path11, opts);
+      get(path13, opts) {
+        return this.methodRequest("get", path13, opts);
       }
-      post(path11, opts) {
-        return this.methodRequest("post", path11, opts);
+      post(path13, opts) {
+        return this.methodRequest("post", path13, opts);
       }
-      patch(path11, opts) {
-        return this.methodRequest("patch", path11, opts);
+      patch(path13, opts) {
+        return this.methodRequest("patch", path13, opts);
       }
-      put(path11, opts) {
-        return this.methodRequest("put", path11, opts);
+      put(path13, opts) {
+        return this.methodRequest("put", path13, opts);
       }
-      delete(path11, opts) {
-        return this.methodRequest("delete", path11, opts);
+      delete(path13, opts) {
+        return this.methodRequest("delete", path13, opts);
       }
-      methodRequest(method, path11, opts) {
+      methodRequest(method, path13, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path11, ...opts2 };
+          return { method, path: path13, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42680,8 +42689,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path11, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path11, ...opts2 })) : { method: "get", path: path11, ...opts });
+      getAPIList(path13, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path13, ...opts2 })) : { method: "get", path: path13, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42775,8 +42784,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path11, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path11, query, defaultBaseURL);
+        const { method, path: path13, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path13, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43279,32 +43288,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path11, depth, problems) {
-  if (depth > 10) problems.push(`${path11}: nested deeper than 10 levels`);
+function walk(node2, path13, depth, problems) {
+  if (depth > 10) problems.push(`${path13}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path11}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path13}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path11}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path13}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path11}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path13}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path11}: additionalProperties must be false`);
+      problems.push(`${path13}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path11}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path13}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path11}.${name3}`, depth + 1, problems);
+      walk(property, `${path13}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path11}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path13}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path11}|${index}`, depth, problems);
+    walk(option, `${path13}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43950,25 +43959,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path11 = parsed.pathname.replace(/\/+$/, "");
+  const path13 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path11);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path13);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path11 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path11 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path13 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path13 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path11 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path11 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path13 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path13 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path11})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path13})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44567,8 +44576,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path11) {
-        this.path = path11;
+      constructor(path13) {
+        this.path = path13;
       }
       path;
       chain = Promise.resolve();
@@ -44576,16 +44585,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path11 = this.path;
-        if (!path11) return;
+        const path13 = this.path;
+        if (!path13) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname4(path11), { recursive: true });
+              await mkdir5(dirname4(path13), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path11, `${JSON.stringify(entry)}
+            await appendFile(path13, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -44762,8 +44771,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path11) {
-  const file2 = isBundledWorld(path11) ? join5(worldsDir(), `${path11}.yaml`) : resolve4(path11);
+async function loadWorld(path13) {
+  const file2 = isBundledWorld(path13) ? join5(worldsDir(), `${path13}.yaml`) : resolve4(path13);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -44813,9 +44822,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path11) {
+function setting(config2, path13) {
   let current = config2;
-  for (const part of path11.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path13.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -44880,17 +44889,17 @@ function renderAction(action, style2, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path11 } = action;
+    const { path: path13 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path11}`, `enable ${path11}`, `set ${path11} to true`], unit);
+      return pick2([`turn on ${path13}`, `enable ${path13}`, `set ${path13} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path11} to ${value}`, `set ${path11} to ${value}`, `increase ${path11} to ${value}`],
+        [`raise ${path13} to ${value}`, `set ${path13} to ${value}`, `increase ${path13} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path11} to ${value}`, `set ${path11} to ${value}`, `change ${path11} to ${value}`],
+      [`switch ${path13} to ${value}`, `set ${path13} to ${value}`, `change ${path13} to ${value}`],
       unit
     );
   }
@@ -44933,15 +44942,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path11 = dottedPath2.exec(text3);
-  if (path11) {
-    const before = text3.slice(0, path11.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path11[1], value: true };
+  const path13 = dottedPath2.exec(text3);
+  if (path13) {
+    const before = text3.slice(0, path13.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path13[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path11[1], value: false };
-    const after = text3.slice(path11.index + path11[0].length);
+      return { kind: "set", path: path13[1], value: false };
+    const after = text3.slice(path13.index + path13[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path11[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path13[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45113,21 +45122,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path11) {
+function globMatches(glob, path13) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path11);
+  return new RegExp(`^${source}$`).test(path13);
 }
 function promptFile(seen) {
-  const editable = (path11) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path11));
+  const editable = (path13) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path13));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path11) => /system|prompt/i.test(path11)) ?? candidates[0] ?? null;
+  return candidates.find((path13) => /system|prompt/i.test(path13)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -45787,7 +45796,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path11 = [problem.start];
+  const path13 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45798,7 +45807,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path11.push("\u2026", current);
+        path13.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45821,13 +45830,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path11.push(current);
+    path13.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path11.join(" \u2192 ")}.`,
-    decoys: path11.slice(0, -1),
+    reasoning: `Following the registry: ${path13.join(" \u2192 ")}.`,
+    decoys: path13.slice(0, -1),
     hits: []
   };
 }
@@ -47127,8 +47136,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path11, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path11 });
+    config2.tools.lookup.files.forEach((path13, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path13 });
     });
   }
   return references;
@@ -47151,15 +47160,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path11) {
-  if (path11.includes("\\") || path11.includes("\0") || path11.startsWith("/") || /^[A-Za-z]:/.test(path11))
+function normaliseRelative(path13) {
+  if (path13.includes("\\") || path13.includes("\0") || path13.startsWith("/") || /^[A-Za-z]:/.test(path13))
     return null;
-  const segments = path11.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path13.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path11) {
-  const normalised = normaliseRelative(path11);
+function harnessFile(files, path13) {
+  const normalised = normaliseRelative(path13);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47486,7 +47495,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path11) => harnessFile(input2.harness.files, path11) ?? ""
+    (path13) => harnessFile(input2.harness.files, path13) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48104,8 +48113,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path11) {
-  return globToRegExp(pattern).test(path11);
+function matchGlob(pattern, path13) {
+  return globToRegExp(pattern).test(path13);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48144,10 +48153,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path11, existing = []) {
-  const bytes = Buffer.byteLength(path11);
+function portablePathProblem(path13, existing = []) {
+  const bytes = Buffer.byteLength(path13);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path11.split("/");
+  const segments = path13.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48159,8 +48168,8 @@ function portablePathProblem(path11, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path11.toLowerCase();
-  const twin = existing.find((other) => other !== path11 && other.toLowerCase() === folded);
+  const folded = path13.toLowerCase();
+  const twin = existing.find((other) => other !== path13 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48184,21 +48193,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path11 } = input2;
-  if (path11.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path11.includes("\\")) return { ok: false, reason: `path '${path11}' contains a backslash` };
-  if (isAbsolute3(path11) || /^[A-Za-z]:/.test(path11))
-    return { ok: false, reason: `path '${path11}' is absolute` };
-  if (path11.split("/").includes(".."))
-    return { ok: false, reason: `path '${path11}' contains a '..' segment` };
-  const normalised = normaliseRelative(path11);
+  const { path: path13 } = input2;
+  if (path13.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path13.includes("\\")) return { ok: false, reason: `path '${path13}' contains a backslash` };
+  if (isAbsolute3(path13) || /^[A-Za-z]:/.test(path13))
+    return { ok: false, reason: `path '${path13}' is absolute` };
+  if (path13.split("/").includes(".."))
+    return { ok: false, reason: `path '${path13}' contains a '..' segment` };
+  const normalised = normaliseRelative(path13);
   if (normalised === null)
-    return { ok: false, reason: `path '${path11}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path13}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path11}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path13}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48218,7 +48227,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path12) => isInside(candidate, path12) || isInside(candidate.toLowerCase(), path12.toLowerCase())
+      (path14) => isInside(candidate, path14) || isInside(candidate.toLowerCase(), path14.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48229,12 +48238,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path11) {
-  return path11.length <= 80 ? path11 : `${path11.slice(0, 60)}\u2026${path11.slice(-16)}`;
+function shorten(path13) {
+  return path13.length <= 80 ? path13 : `${path13.slice(0, 60)}\u2026${path13.slice(-16)}`;
 }
-function escapingSymlink(dir, path11) {
+function escapingSymlink(dir, path13) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path11.split("/");
+  const segments = path13.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48287,12 +48296,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path11, content] of Object.entries(harness.files).sort(
+  for (const [path13, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path11);
-    if (normalised === null || normalised !== path11)
-      throw new GuardError("path", `refusing to write '${path11}': not a plain relative path`);
+    const normalised = normaliseRelative(path13);
+    if (normalised === null || normalised !== path13)
+      throw new GuardError("path", `refusing to write '${path13}': not a plain relative path`);
     const target = join11(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
@@ -48395,10 +48404,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path11 of Object.keys(harness.files)) {
-    const source = await stat4(join12(harness.dir, path11)).catch(() => void 0);
+  for (const path13 of Object.keys(harness.files)) {
+    const source = await stat4(join12(harness.dir, path13)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join12(folder, path11), source.mode & 511);
+      await chmod(join12(folder, path13), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48434,8 +48443,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path11) {
-  return (await stat4(path11).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path13) {
+  return (await stat4(path13).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48629,9 +48638,9 @@ import { createHash as createHash8 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash8("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path11 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path11];
-    hash2.update(`${path11}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path13 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path13];
+    hash2.update(`${path13}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48683,15 +48692,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path11 = checkEditPath({
+  const path13 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path11.ok) return { ok: false, guard: "path", reason: path11.reason };
-  const file2 = path11.path;
+  if (!path13.ok) return { ok: false, guard: "path", reason: path13.reason };
+  const file2 = path13.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48906,11 +48915,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path11 of paths) {
-    const filePatch = unifiedDiff({ path: path11, before: before.files[path11], after: after.files[path11] });
+  for (const path13 of paths) {
+    const filePatch = unifiedDiff({ path: path13, before: before.files[path13], after: after.files[path13] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path11, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path13, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -48992,8 +49001,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path11 of paths) {
-    const absolute = join13(dir, path11);
+  for (const path13 of paths) {
+    const absolute = join13(dir, path13);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49001,7 +49010,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path11] = decodeText(absolute, buffer);
+    files[path13] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49823,6 +49832,16 @@ function emptySpend() {
     wallMs: 0
   };
 }
+function projectMeasurement(spend, rollouts) {
+  if (rollouts === 0 || spend.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
+  const agentTokens = spend.promptTokens + spend.completionTokens - spend.refinerTokens;
+  const agentCost = spend.costUsd - spend.refinerCostUsd;
+  return {
+    rollouts,
+    tokens: agentTokens / spend.rollouts * rollouts,
+    costUsd: agentCost / spend.rollouts * rollouts
+  };
+}
 function refinementShare(spend) {
   const tokens = spend.promptTokens + spend.completionTokens;
   if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
@@ -49860,6 +49879,10 @@ var init_budget = __esm({
       measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
+      /** The seed/final measurement's spend (`countMeasurement`). */
+      measurement = emptySpend();
+      /** Rollouts kept free for the measurement (`scope: run`). */
+      reservedRollouts = 0;
       /** Aborts when a limit is reached; pass it to evaluations. */
       get signal() {
         return this.controller.signal;
@@ -49892,6 +49915,38 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
+      /**
+       * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
+       * `scope: training` it is outside the limits, so it never stops or shortens training; under
+       * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
+       * added when it is known in advance (a replayed stage), so no limit is reached on the way.
+       */
+      countMeasurement(spend) {
+        for (const [key, value] of Object.entries(spend))
+          this.measurement[key] += value;
+      }
+      /**
+       * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
+       * what would eat into them, and its tokens and cost are checked with the measurement's
+       * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
+       */
+      reserve(rollouts) {
+        this.reservedRollouts = rollouts;
+      }
+      /** Rollouts kept free for the measurement. */
+      reserved() {
+        return this.reservedRollouts;
+      }
+      /** Spend so far without the measurement's: what the strategy's search cost. */
+      training() {
+        const spend = this.snapshot();
+        for (const key of Object.keys(spend)) spend[key] -= this.measurement[key];
+        return spend;
+      }
+      /** Spend so far that counts against the limits. */
+      bounded() {
+        return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
       /** The exhausted resource, if any. */
       exceeded() {
         this.evaluateLimits();
@@ -49902,14 +49957,18 @@ var init_budget = __esm({
         const error62 = this.exceeded();
         if (error62) throw error62;
       }
+      projectedMeasurement(spend) {
+        return projectMeasurement(spend, this.reservedRollouts);
+      }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend = this.snapshot();
+        const spend = this.bounded();
         const tokens = spend.promptTokens + spend.completionTokens;
+        const held2 = this.projectedMeasurement(spend);
         const checks = [
-          ["rollouts", spend.rollouts, this.limits.rollouts],
-          ["tokens", tokens, this.limits.tokens],
-          ["costUsd", spend.costUsd, this.limits.costUsd],
+          ["rollouts", spend.rollouts + held2.rollouts, this.limits.rollouts],
+          ["tokens", tokens + held2.tokens, this.limits.tokens],
+          ["costUsd", spend.costUsd + held2.costUsd, this.limits.costUsd],
           ["wallMs", spend.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
@@ -51374,6 +51433,7 @@ function meterProvider(options) {
     variant: provider.variant,
     async chat(request, callOptions) {
       const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response;
       try {
@@ -51442,9 +51502,21 @@ function wrapModels(options) {
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
     probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
   };
 }
 function redactResponses(redactor) {
@@ -52129,6 +52201,12 @@ var init_result_schema = __esm({
         patch: external_exports.string()
       }),
       gate: evolveGateSchema,
+      /**
+       * The configured limits and what they covered: `training` (the seed/final measurement, at
+       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+       * before it was recorded.
+       */
+      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
       run: runMetadataSchema,
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
       endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
@@ -52173,16 +52251,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path11, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path11);
-    if (!(path11 in seed.files)) {
-      const problem = normaliseRelative(path11) === path11 ? portablePathProblem(path11, seedPaths) : "not a plain relative path";
+  for (const [path13, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path13);
+    if (!(path13 in seed.files)) {
+      const problem = normaliseRelative(path13) === path13 ? portablePathProblem(path13, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path11 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path13 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path11] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path13] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52228,9 +52306,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path11 = join14(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path11] });
-    return result && `node --check: ${nodeMessage(result, path11)}`;
+    const path13 = join14(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path13] });
+    return result && `node --check: ${nodeMessage(result, path13)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52264,9 +52342,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path11) {
+function nodeMessage(stderr, path13) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path11)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path13)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -52419,146 +52497,6 @@ var init_heldout_seal = __esm({
   }
 });
 
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path6 from "node:path";
-function readJournal(options) {
-  const { file: file2 } = options;
-  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
-  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-  if (!header.success)
-    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
-      line: 1
-    });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
-      { line: 1 }
-    );
-  if (header.data.runKey !== options.runKey)
-    throw new InputError(
-      file2,
-      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-      { line: 1 }
-    );
-  const entries = [];
-  for (const line of lines.slice(1)) {
-    let parsed;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const entry = entrySchema.safeParse(parsed);
-    if (entry.success) entries.push(entry.data);
-  }
-  return entries;
-}
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var journalFormat, headerSchema, entrySchema, Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_budget();
-    journalFormat = 2;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      configHash: external_exports.string(),
-      strategy: external_exports.string()
-    });
-    entrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional()
-    });
-    Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
-        this.file = file2;
-        this.entries = entries;
-        this.budget = budget;
-        this.afterStage = afterStage;
-        this.redact = redact;
-      }
-      file;
-      entries;
-      budget;
-      afterStage;
-      redact;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path6.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let text3;
-        try {
-          text3 = await readFile10(file2, "utf8");
-        } catch {
-          text3 = void 0;
-        }
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir11(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            configHash: options.configHash,
-            strategy: options.strategy
-          };
-          await writeFile9(file2, `${JSON.stringify(header)}
-`);
-        } else {
-          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
-        }
-        options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run2) {
-        const done = this.entries.get(name3);
-        if (done) return done.output;
-        const { value, spend } = await this.budget.measure(run2);
-        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend[key] !== 0) recorded[key] = spend[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: this.budget.snapshot().wallMs
-        };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.entries.set(name3, entry);
-        this.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -52669,6 +52607,561 @@ var init_loop = __esm({
     init_acceptance();
     init_records();
     nothing = { stages: [], candidates: /* @__PURE__ */ new Map() };
+  }
+});
+
+// src/errors/folder-locked-error.ts
+var FolderLockedError;
+var init_folder_locked_error = __esm({
+  "src/errors/folder-locked-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    FolderLockedError = class extends EcdysisError {
+      constructor(folder, lockFile, holder, what) {
+        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
+        super(
+          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
+        );
+        this.folder = folder;
+        this.lockFile = lockFile;
+        this.holder = holder;
+        this.what = what;
+        this.name = "FolderLockedError";
+      }
+      folder;
+      lockFile;
+      holder;
+      what;
+      code = "locked";
+      exitCode = 3;
+    };
+  }
+});
+
+// src/evolve/folder-lock.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
+import { link, mkdir as mkdir11, readFile as readFile10, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import path6 from "node:path";
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [file2, token] of held) removeIfOurs(file2, token);
+  });
+}
+function removeIfOurs(file2, token) {
+  try {
+    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
+  } catch {
+  }
+}
+function isAlive2(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function acquireFolderLock(options) {
+  const { folder } = options;
+  const file2 = path6.join(folder, lockFileName);
+  await mkdir11(folder, { recursive: true });
+  const token = randomBytes4(12).toString("hex");
+  const record3 = {
+    pid: process.pid,
+    host: hostname3(),
+    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    purpose: options.purpose,
+    token
+  };
+  const temporary = `${file2}.${process.pid}.${token}.tmp`;
+  await writeFile9(temporary, `${JSON.stringify(record3)}
+`);
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await link(temporary, file2);
+        installExitHook();
+        held.set(file2, token);
+        return { file: file2, release: () => release(file2, token) };
+      } catch (error62) {
+        if (error62.code !== "EEXIST") throw error62;
+      }
+      const holder = await readHolder(file2);
+      if (holder === "gone") continue;
+      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
+        throw new FolderLockedError(folder, file2, holder, options.what);
+      if (await takeOver(file2, holder)) {
+        options.warn?.(
+          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
+        );
+      }
+    }
+    throw new FolderLockedError(folder, file2, void 0, options.what);
+  } finally {
+    await unlink(temporary).catch(() => void 0);
+  }
+}
+async function readHolder(file2) {
+  let text3;
+  try {
+    text3 = await readFile10(file2, "utf8");
+  } catch (error62) {
+    return error62.code === "ENOENT" ? "gone" : void 0;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function takeOver(file2, stale) {
+  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
+  try {
+    await rename8(file2, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readHolder(aside);
+  if (typeof moved === "object" && moved.token === stale.token) {
+    await unlink(aside).catch(() => void 0);
+    return true;
+  }
+  await link(aside, file2).catch(() => void 0);
+  await unlink(aside).catch(() => void 0);
+  return false;
+}
+async function release(file2, token) {
+  if (held.get(file2) !== token) return;
+  held.delete(file2);
+  removeIfOurs(file2, token);
+}
+var lockFileName, holderSchema, held, exitHookInstalled;
+var init_folder_lock = __esm({
+  "src/evolve/folder-lock.ts"() {
+    "use strict";
+    init_zod();
+    init_folder_locked_error();
+    lockFileName = ".ecdysis.lock";
+    holderSchema = external_exports.object({
+      pid: external_exports.number().int(),
+      host: external_exports.string(),
+      startedAt: external_exports.string(),
+      purpose: external_exports.string(),
+      token: external_exports.string()
+    });
+    held = /* @__PURE__ */ new Map();
+    exitHookInstalled = false;
+  }
+});
+
+// src/evolve/run-key.ts
+import { createHash as createHash11 } from "node:crypto";
+import { readFile as readFile11 } from "node:fs/promises";
+import path7 from "node:path";
+async function runKeyParts(input2) {
+  const { loaded } = input2;
+  const { config: config2 } = loaded;
+  const roles = [
+    ["model", config2.model],
+    ["refiner", config2.refiner],
+    ["probe", config2.probe],
+    ["judge", config2.judge]
+  ];
+  const models = Object.fromEntries(
+    roles.flatMap(
+      ([role, model]) => model ? [[role, { model: model.model, params: rolloutParams(model) }]] : []
+    )
+  );
+  return {
+    config: loaded.hash,
+    strategy: input2.strategy,
+    limit: input2.limit === void 0 ? "none" : String(input2.limit),
+    seedHarness: input2.seed.hash,
+    trainTasks: tasksHash(input2.splits.train),
+    heldoutTasks: tasksHash(input2.splits.heldout),
+    models: sha256(stableStringify(models)),
+    scorer: await scorerHash(loaded),
+    ecdysis: input2.ecdysisVersion ?? "unknown"
+  };
+}
+function runKeyOf(parts) {
+  return sha256(stableStringify(parts));
+}
+function changedParts(before, now) {
+  return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
+    const show = (value) => shownAsValue.has(part) ? value : value.slice(0, 12);
+    return `${partNames[part]} (${show(before[part])} \u2192 ${show(now[part])})`;
+  });
+}
+function tasksHash(tasks) {
+  return sha256(stableStringify(tasks));
+}
+async function scorerHash(loaded) {
+  const spec = loaded.config.tasks.scorer;
+  const files = {};
+  if (spec.kind === "command") {
+    for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
+      const file2 = path7.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile11(file2).catch(() => void 0);
+      if (content) files[word2] = createHash11("sha256").update(content).digest("hex");
+    }
+  }
+  return sha256(stableStringify({ spec, files }));
+}
+function sha256(text3) {
+  return createHash11("sha256").update(text3).digest("hex");
+}
+var runKeyPartsSchema, partNames, shownAsValue;
+var init_run_key = __esm({
+  "src/evolve/run-key.ts"() {
+    "use strict";
+    init_zod();
+    init_load_config();
+    init_rollout_params();
+    runKeyPartsSchema = external_exports.object({
+      /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
+      config: external_exports.string(),
+      /** The strategy (the config's or `--strategy`). */
+      strategy: external_exports.string(),
+      /** `--limit`, or "none". */
+      limit: external_exports.string(),
+      /** Content hash of the seed harness folder. */
+      seedHarness: external_exports.string(),
+      /** The train tasks as loaded (ids, inputs, expectations, categories, per-task scorers, order). */
+      trainTasks: external_exports.string(),
+      /** The held-out tasks as loaded. */
+      heldoutTasks: external_exports.string(),
+      /**
+       * What answers each role: model name, sampling parameters and endpoint identity — for the
+       * sim its world file's content and behaviour version (`rolloutParams`).
+       */
+      models: external_exports.string(),
+      /** The scorer spec and the files a `command` scorer names in the config folder. */
+      scorer: external_exports.string(),
+      /** The Ecdysis version that wrote the journal ("unknown" when the caller did not say). */
+      ecdysis: external_exports.string()
+    }).strict();
+    partNames = {
+      seedHarness: "the seed harness",
+      trainTasks: "the train tasks",
+      heldoutTasks: "the held-out tasks",
+      config: "the config file",
+      strategy: "the strategy",
+      models: "the models (model, parameters or simulated world)",
+      scorer: "the scorer",
+      limit: "--limit",
+      ecdysis: "the Ecdysis version"
+    };
+    shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
+  }
+});
+
+// src/evolve/journal-file.ts
+function readJournalText(options) {
+  const { file: file2, text: text3 } = options;
+  const rawLines = text3.split("\n");
+  const endsWithNewline = text3.endsWith("\n");
+  if (endsWithNewline) rawLines.pop();
+  checkHeader({ ...options, line: rawLines[0] ?? "" });
+  const entries = [];
+  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
+  let repair;
+  for (let index = 1; index < rawLines.length; index++) {
+    const raw = rawLines[index];
+    const line = index + 1;
+    const last = index === rawLines.length - 1;
+    const start = offset;
+    offset += Buffer.byteLength(raw) + 1;
+    if (raw.trim() === "") continue;
+    const parsed = parseJson(raw);
+    if (parsed === void 0 && last && !endsWithNewline) {
+      repair = { truncateTo: start, dropped: line };
+      return { entries, lines: index, repair };
+    }
+    if (parsed === void 0)
+      throw new InputError(
+        file2,
+        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
+        { line }
+      );
+    const entry = journalEntrySchema.safeParse(parsed);
+    if (!entry.success) {
+      const issue2 = entry.error.issues[0];
+      const field = issue2?.path.join(".") || void 0;
+      throw new InputError(
+        file2,
+        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
+        { line, field }
+      );
+    }
+    entries.push({ entry: entry.data, line });
+    if (last && !endsWithNewline) repair = "newline";
+  }
+  return { entries, lines: rawLines.length, repair };
+}
+function checkHeader(options) {
+  const { file: file2 } = options;
+  const parsed = parseJson(options.line);
+  if (parsed === void 0)
+    throw new InputError(
+      file2,
+      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
+      { line: 1 }
+    );
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success)
+    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
+      { line: 1 }
+    );
+  if (header.data.runKey === options.runKey) return;
+  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
+  throw new InputError(
+    file2,
+    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
+    { line: 1 }
+  );
+}
+function parseJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+var journalFormat, headerSchema, journalEntrySchema, wayOut;
+var init_journal_file = __esm({
+  "src/evolve/journal-file.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_run_key();
+    journalFormat = 3;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      /** Since format 3: what the run key covers, part by part. */
+      parts: runKeyPartsSchema.optional()
+    });
+    journalEntrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional(),
+      /** The seed/final measurement (its spend is kept apart from training's). */
+      measurement: external_exports.literal(true).optional()
+    });
+    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile2, mkdir as mkdir12, readFile as readFile12, rename as rename9, rm as rm4, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import path8 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_budget();
+    init_journal_file();
+    init_journal_file();
+    Journal = class _Journal {
+      constructor(file2, entries, options, lines) {
+        this.file = file2;
+        this.entries = entries;
+        this.options = options;
+        this.lines = lines;
+      }
+      file;
+      entries;
+      options;
+      lines;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path8.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let finished = [];
+        let lines = 1;
+        if (options.restart) await rm4(file2, { force: true });
+        const text3 = await readFile12(file2, "utf8").catch(() => void 0);
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir12(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            parts: options.parts
+          };
+          const temporary = `${file2}.${process.pid}.tmp`;
+          await writeFile10(temporary, `${JSON.stringify(header)}
+`);
+          await rename9(temporary, file2);
+        } else {
+          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
+          if (read.repair === "newline") await appendFile2(file2, "\n");
+          else if (read.repair) {
+            await truncate(file2, read.repair.truncateTo);
+            options.warn?.(
+              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
+            );
+          }
+          for (const located of read.entries) entries.set(located.entry.stage, located);
+          finished = read.entries.map((located) => located.entry);
+          lines = read.lines;
+        }
+        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+        options.budget.add(replayedSpend(finished));
+        return new _Journal(file2, entries, options, lines);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /**
+       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       */
+      async stage(name3, run2, options = {}) {
+        const { schema } = options;
+        const done = this.entries.get(name3);
+        if (done) {
+          const checked = schema?.safeParse(done.entry.output);
+          if (!checked || checked.success) return done.entry.output;
+          const issue2 = checked.error.issues[0];
+          this.options.warn?.(
+            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
+          );
+          this.entries.delete(name3);
+        }
+        const { budget } = this.options;
+        const { value, spend } = await budget.measure(run2);
+        if (options.measurement) budget.countMeasurement(spend);
+        const redact = this.options.redact ?? ((inner) => inner);
+        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend[key] !== 0) recorded[key] = spend[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: budget.snapshot().wallMs,
+          ...options.measurement ? { measurement: true } : {}
+        };
+        await appendFile2(this.file, `${JSON.stringify(entry)}
+`);
+        this.lines += 1;
+        this.entries.set(name3, { entry, line: this.lines });
+        this.options.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/measurement-budget.ts
+function measurementRollouts(input2) {
+  const { config: config2 } = input2.loaded;
+  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
+  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
+  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
+}
+function coverMeasurement(input2) {
+  const { loaded } = input2;
+  const { scope, rollouts } = loaded.config.evolve.budget;
+  const needed = measurementRollouts(input2);
+  if (scope !== "run") return { scope, measurementRollouts: needed };
+  if (rollouts !== void 0 && rollouts < needed)
+    throw new InputError(
+      loaded.path,
+      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
+      { field: "evolve.budget.rollouts" }
+    );
+  input2.budget.reserve(needed);
+  return { scope, measurementRollouts: needed };
+}
+var init_measurement_budget = __esm({
+  "src/evolve/measurement-budget.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
+// src/evolve/run-start.ts
+async function startRun(options) {
+  const { outDir, warn } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
+  const { inputs } = options;
+  const coverage = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits
+  });
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now
+  });
+  try {
+    const journal = await Journal.open({
+      outDir,
+      runKey: runKeyOf(parts),
+      parts,
+      budget: options.budget,
+      afterStage: options.afterStage,
+      redact: options.redact,
+      restart: options.restart,
+      warn
+    });
+    return { journal, release: () => lock.release(), coverage };
+  } catch (error62) {
+    await lock.release();
+    throw error62;
+  }
+}
+var init_run_start = __esm({
+  "src/evolve/run-start.ts"() {
+    "use strict";
+    init_folder_lock();
+    init_journal();
+    init_measurement_budget();
+    init_run_key();
   }
 });
 
@@ -53042,7 +53535,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path11, entry] of state.setBy) this.setBy.set(path11, entry);
+          for (const [path13, entry] of state.setBy) this.setBy.set(path13, entry);
         }
         return result;
       }
@@ -53129,8 +53622,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path11, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path11);
+function coerceValue(path13, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path13);
   if (!field) return value;
   if (field.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -53229,8 +53722,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path11, message) {
-  return path11.join(".") === "edit.kind" || path11.length === 1 && path11[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path13, message) {
+  return path13.join(".") === "edit.kind" || path13.length === 1 && path13[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -53278,30 +53771,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path11, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path11);
-  if (!field) return [`'${path11}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path13, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path13);
+  if (!field) return [`'${path13}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field, value);
 }
 function valueIssues(field, value) {
-  const path11 = field.path;
-  if (field.type === "list") return [`${path11} is a list; edit harness.yaml with replace_text`];
+  const path13 = field.path;
+  if (field.type === "list") return [`${path13} is a list; edit harness.yaml with replace_text`];
   if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path11} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path13} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field.type === "boolean" && typeof value !== "boolean")
-    return [`${path11} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path13} is a boolean (got ${JSON.stringify(value)})`];
   if (field.type === "integer" || field.type === "number") {
     if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path11} is an ${field.type} (got ${JSON.stringify(value)})`];
+      return [`${path13} is an ${field.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field.range ?? {};
-    if (max !== void 0 && value > max) return [`${path11} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path11} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path13} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path13} is at least ${min} (got ${value})`];
   }
   if (field.type === "string") {
-    if (typeof value !== "string") return [`${path11} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path13} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path11} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path13} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -53346,7 +53839,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path11) => editable.some((glob) => matchGlob(glob, path11));
+  const isEditable = (path13) => editable.some((glob) => matchGlob(glob, path13));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -53356,31 +53849,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path11) => textFile.test(path11)).sort();
+  const paths = Object.keys(harness.files).filter((path13) => textFile.test(path13)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path11) => !isEditable(path11)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path13) => !isEditable(path13)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path11 of ordered) {
-    const shown = left > 0 ? showFile(path11, harness.files[path11], Math.min(budget.perFile, left)) : void 0;
+  for (const path13 of ordered) {
+    const shown = left > 0 ? showFile(path13, harness.files[path13], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path11)) notShown.push(path11);
+      if (isEditable(path13)) notShown.push(path13);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path11) });
+    files.push({ ...shown, editable: isEditable(path13) });
     left -= shown.content.length;
   }
-  for (const path11 of Object.keys(harness.files).sort())
-    if (!textFile.test(path11) && isEditable(path11)) notShown.push(path11);
+  for (const path13 of Object.keys(harness.files).sort())
+    if (!textFile.test(path13) && isEditable(path13)) notShown.push(path13);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path11, text3, maxChars) {
+function showFile(path13, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path11, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path13, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -53390,7 +53883,7 @@ function showFile(path11, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path11,
+    path: path13,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -53871,6 +54364,60 @@ var init_stage_port = __esm({
   }
 });
 
+// src/evolve/stage-schemas.ts
+var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
+var init_stage_schemas = __esm({
+  "src/evolve/stage-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_diagnose_batch();
+    init_types3();
+    init_refinement_record();
+    countSchema = external_exports.number().min(0);
+    evalResultSchema = external_exports.object({
+      split: external_exports.string(),
+      harnessHash: external_exports.string(),
+      model: external_exports.string(),
+      accuracy: external_exports.number().min(0).max(1),
+      n: external_exports.number().int().min(0),
+      infraErrors: external_exports.number().int().min(0).optional(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
+      tasks: external_exports.array(
+        external_exports.object({
+          taskId: external_exports.string(),
+          category: external_exports.string(),
+          pass: external_exports.boolean(),
+          passes: external_exports.number().int().min(0),
+          samples: external_exports.number().int().min(0),
+          rolloutKeys: external_exports.array(external_exports.string())
+        })
+      ),
+      cost: external_exports.object({
+        rollouts: countSchema,
+        cachedRollouts: countSchema,
+        llmCalls: countSchema,
+        promptTokens: countSchema,
+        completionTokens: countSchema,
+        costUsd: countSchema,
+        wallMs: countSchema
+      })
+    });
+    evaluationSchema = external_exports.object({
+      result: evalResultSchema,
+      records: external_exports.array(rolloutRecordSchema)
+    });
+    stageSchemas = {
+      evaluation: evaluationSchema,
+      measurements: external_exports.array(evaluationSchema),
+      diagnosis: diagnosisReportSchema,
+      refinement: refinementRecordSchema,
+      /** Background stages whose work lives in the call cache. */
+      nothing: external_exports.null()
+    };
+  }
+});
+
 // src/evolve/speed/prefetch-diagnosis.ts
 function prefetchDiagnosis(inner, context) {
   return {
@@ -53934,7 +54481,8 @@ function refineAhead(inner, context) {
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
       return context.stage(
         step.stage,
-        () => ahead.work.catch(() => context.stages.refine(step.request))
+        () => ahead.work.catch(() => context.stages.refine(step.request)),
+        stageSchemas.refinement
       );
     }
   };
@@ -53945,6 +54493,7 @@ function idsOf(patterns) {
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
     "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -54301,7 +54850,8 @@ async function ablateRejected(options) {
           tasks,
           harness: alone.harness,
           label: `iteration ${index}: ${patterns.join(", ")} alone`
-        })
+        }),
+        stageSchemas.evaluation
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
@@ -54329,6 +54879,7 @@ var init_ablate = __esm({
     init_guard();
     init_paired_test();
     init_records();
+    init_stage_schemas();
     init_attribution();
   }
 });
@@ -54476,7 +55027,8 @@ async function diagnoseRegressions(options) {
       tasks: batch,
       harness: candidate,
       label: `iteration ${index}: what it broke or exposed`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
@@ -54505,6 +55057,7 @@ var init_repair = __esm({
     "use strict";
     init_acceptance();
     init_guard();
+    init_stage_schemas();
     init_ecdysis_validate();
   }
 });
@@ -54668,9 +55221,13 @@ var init_ecdysis_validate = __esm({
 // src/evolve/strategies/steps.ts
 function plainSteps(context) {
   return {
-    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(
+      stage,
+      () => context.evaluate({ tasks, harness, label, onRecord }),
+      stageSchemas.evaluation
+    ),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
     confirm: (step) => confirmFlips(context, step)
   };
 }
@@ -54687,7 +55244,8 @@ async function confirmFlips(context, step) {
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
       label: `iteration ${step.index}: confirming flips (${side2})`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const [parentRun, candidateRun] = await Promise.all([
     run2(step.parent, "parent"),
@@ -54713,6 +55271,7 @@ var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
+    init_stage_schemas();
   }
 });
 
@@ -54838,7 +55397,8 @@ function iterativeRun(context, options) {
     async start(seed) {
       const current = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation
       );
       return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
@@ -54873,7 +55433,8 @@ async function propose(options) {
       refiner: context.models.refiner,
       rejected: shownToRoles(state.memory),
       editable: context.guard.editable
-    })
+    }),
+    stageSchemas.refinement
   );
   const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
   const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
@@ -54889,7 +55450,8 @@ async function validate2(context, proposal, state) {
       tasks: context.train,
       harness: candidate,
       label: `iteration ${seen.index}: train`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const before = state.current.result.accuracy;
   return {
@@ -54938,6 +55500,7 @@ var init_iterative = __esm({
     init_memory();
     init_paired_test();
     init_records();
+    init_stage_schemas();
   }
 });
 
@@ -54945,13 +55508,16 @@ var init_iterative = __esm({
 function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const tasks = Math.max(1, trainSize + heldoutSize);
+  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
 function samplingStrategy() {
   return {
     name: "sampling",
+    finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
       stop: () => "no-evolution",
@@ -54994,9 +55560,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { createHash as createHash11 } from "node:crypto";
-import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path7 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import path9 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -55008,8 +55573,16 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const journal = await openJournal({ options, strategy, budget, redactor });
-  const opened = options.models ? void 0 : await openModels(loaded);
+  const { journal, release: release2, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
+    budget,
+    redact: (value) => redactor.json(value),
+    now: () => clock.now()
+  });
+  const opened = await openOwnModels(options, release2);
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
@@ -55021,7 +55594,6 @@ async function runEvolve(options) {
     } finally {
       await Promise.all(run2.background);
     }
-    const training = budget.snapshot();
     const samples = strategyRun.finalSamples ?? loaded.config.samples;
     const measured = await measureFinal({ run: run2, outcome, samples });
     const result = redactor.json(
@@ -55031,44 +55603,42 @@ async function runEvolve(options) {
         run: run2,
         outcome,
         measured,
-        training,
+        // Everything but the measurement, replayed stages included.
+        training: budget.training(),
+        coverage,
         downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...options.limit === void 0 ? {} : { limit: options.limit }
-        }
+        metadata: runMetadata({ options, startedAt, finishedAt: clock.now() })
       })
     );
     await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
     return result;
   } finally {
-    const keepIn = options.keepCandidates ? path7.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path9.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
+    await release2();
   }
 }
-function openJournal(input2) {
-  const { options, strategy, redactor } = input2;
-  const { loaded } = options;
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  return Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget: input2.budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
+async function openOwnModels(options, release2) {
+  if (options.models) return void 0;
+  return openModels(options.loaded).catch(async (error62) => {
+    await release2();
+    throw error62;
   });
+}
+function runMetadata(input2) {
+  const { options } = input2;
+  return {
+    startedAt: input2.startedAt,
+    finishedAt: new Date(input2.finishedAt).toISOString(),
+    ...options.metadata,
+    ...options.limit === void 0 ? {} : { limit: options.limit }
+  };
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path7.resolve(loaded.root, config2.harness.dir),
+    dir: path9.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -55113,7 +55683,7 @@ function openRun(input2) {
       heldout: splits.heldout,
       seedHarness: seed
     }),
-    stage: (name3, work) => journal.stage(name3, work),
+    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -55134,6 +55704,23 @@ function backgroundWork(budget) {
   };
   return { background, start };
 }
+function costSummary(spend, training) {
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    costUsd: spend.costUsd,
+    wallMs: spend.wallMs,
+    refinementShare: refinementShare(spend),
+    refinement: {
+      llmCalls: spend.refinerCalls,
+      tokens: spend.refinerTokens,
+      costUsd: spend.refinerCostUsd
+    },
+    training
+  };
+}
 async function measureFinal(input2) {
   const { run: run2, outcome } = input2;
   const { config: config2, train } = run2.context;
@@ -55144,19 +55731,23 @@ async function measureFinal(input2) {
     label
   });
   const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false)
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true)
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false)
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true)
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, measurement: true }
+  );
 }
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
@@ -55175,21 +55766,8 @@ function evolveResult(input2) {
     iterations: outcome.iterations,
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd
-      },
-      training: input2.training
-    },
+    cost: costSummary(spend, input2.training),
+    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -55208,15 +55786,12 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path7.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir12(path7.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path7.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile11(path9.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir13(path9.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path9.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
-}
-function sha256(text3) {
-  return createHash11("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -55237,12 +55812,13 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
-    init_journal();
     init_loop();
     init_records();
     init_result_schema();
     init_rng();
+    init_run_start();
     init_stage_port();
+    init_stage_schemas();
     init_strategies();
   }
 });
@@ -55490,6 +56066,22 @@ function runSentence(result) {
     );
   if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
+}
+function budgetSentence(result) {
+  const budget = result.budget;
+  if (!budget) return void 0;
+  const limits = [
+    budget.rollouts === void 0 ? "" : plural2(budget.rollouts, "rollout"),
+    budget.tokens === void 0 ? "" : plural2(budget.tokens, "token"),
+    budget.costUsd === void 0 ? "" : `$${budget.costUsd}`,
+    budget.wallMs === void 0 ? "" : `${budget.wallMs / 1e3} s`
+  ].filter(Boolean);
+  const measurement = `the seed and final measurement (at most ${plural2(budget.measurementRollouts, "rollout")})`;
+  if (limits.length === 0)
+    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
+  if (budget.scope === "run")
+    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included \u2014 its rollouts were kept free while the search ran.`;
+  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
 }
 var stopWords, budgetWords;
 var init_wording2 = __esm({
@@ -55743,7 +56335,8 @@ function costSection(result) {
     "",
     spendSplit(cost),
     "",
-    "Counted: uncached work only (cached rollouts and replayed calls are free)."
+    "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== void 0).flatMap((line) => ["", line])
   ].join("\n");
 }
 var init_markdown_sections = __esm({
@@ -55849,13 +56442,13 @@ function svgAccuracyChart(points, options = {}) {
   const ticks = points.map(
     (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
   ).join("");
-  const path11 = points.map(
+  const path13 = points.map(
     (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
   ).join(" ");
   const dots = points.map(
     (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
   ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path11}" class="line"/>${dots}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path13}" class="line"/>${dots}</svg>`;
 }
 var init_svg_chart = __esm({
   "src/report/svg-chart.ts"() {
@@ -55928,6 +56521,7 @@ ${summary(result)}
 <h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
 <h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
 <tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table>
+${budgetSentence(result) ? `<p>${h(budgetSentence(result) ?? "")}</p>` : ""}
 </body></html>
 `;
   return scrubSecrets(html, options.secrets);
@@ -55992,21 +56586,21 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path8 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import path10 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir13(outDir, { recursive: true });
-  const markdown = path8.join(outDir, "report.md");
-  const html = path8.join(outDir, "report.html");
-  await writeFile11(markdown, renderMarkdown(result, { secrets }));
-  await writeFile11(html, renderHtml(result, { secrets }));
+  await mkdir14(outDir, { recursive: true });
+  const markdown = path10.join(outDir, "report.md");
+  const html = path10.join(outDir, "report.html");
+  await writeFile12(markdown, renderMarkdown(result, { secrets }));
+  await writeFile12(html, renderHtml(result, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path8.join(options.outDir, "gate.md");
-  await mkdir13(options.outDir, { recursive: true });
-  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path10.join(options.outDir, "gate.md");
+  await mkdir14(options.outDir, { recursive: true });
+  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -56155,8 +56749,8 @@ var sim_engine_exports = {};
 __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir14, rm as rm4, writeFile as writeFile12 } from "node:fs/promises";
-import path9 from "node:path";
+import { cp as cp2, mkdir as mkdir15, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
+import path11 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const projectFiles = /* @__PURE__ */ new Map();
@@ -56170,20 +56764,20 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path9.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path11.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm4(dir, { recursive: true, force: true });
-      await mkdir14(dir, { recursive: true });
+      await rm5(dir, { recursive: true, force: true });
+      await mkdir15(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile12(path9.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile13(path11.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       projectFiles.set(dir, {
-        train: path9.relative(dir, files.train),
-        heldout: path9.relative(dir, files.heldout),
-        harnessDir: path9.relative(dir, files.harnessDir)
+        train: path11.relative(dir, files.train),
+        heldout: path11.relative(dir, files.heldout),
+        harnessDir: path11.relative(dir, files.harnessDir)
       });
       return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
     },
@@ -56196,28 +56790,28 @@ function simEngine() {
 }
 async function runOne2(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path9.join(outDir, "project");
-  await rm4(outDir, { recursive: true, force: true });
-  await mkdir14(outDir, { recursive: true });
+  const projectDir = path11.join(outDir, "project");
+  await rm5(outDir, { recursive: true, force: true });
+  await mkdir15(outDir, { recursive: true });
   await cp2(project.dir, projectDir, {
     recursive: true,
     filter: (source) => !source.endsWith("ground-truth.json")
   });
-  const configPath = path9.join(projectDir, "ecdysis.yml");
-  await writeFile12(
+  const configPath = path11.join(projectDir, "ecdysis.yml");
+  await writeFile13(
     configPath,
     projectConfigYaml({
       strategy,
       settings,
       model: project.agentModel ?? "sim-1",
-      worldFile: path9.join(projectDir, "world.json"),
+      worldFile: path11.join(projectDir, "world.json"),
       ...files
     })
   );
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const evolveDir = path9.join(outDir, "evolve");
+    const evolveDir = path11.join(outDir, "evolve");
     const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
     await writeEvolveReports({ outDir: evolveDir, result });
     return toEvolveOutcome(result);
@@ -57239,8 +57833,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir15, rename as rename8, writeFile as writeFile13 } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir as mkdir16, rename as rename10, writeFile as writeFile14 } from "node:fs/promises";
+import path12 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -57359,7 +57953,7 @@ async function runBench(input2) {
   const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
   const options = benchOptionsSchema.parse(raw);
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path10.resolve(options.outDir);
+  const outDir = path12.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -57367,7 +57961,7 @@ async function runBench(input2) {
   const total = worlds.length * options.seeds.length * options.strategies.length;
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path10.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path12.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const settings = {
@@ -57378,7 +57972,7 @@ async function runBench(input2) {
         maxIterations: options.maxIterations
       };
       for (const strategy of options.strategies) {
-        const runDir = path10.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
+        const runDir = path12.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -57414,10 +58008,10 @@ async function runBench(input2) {
     ratiosByWorld: ratiosByWorld(runs),
     timeToMatch: timeToMatchPairs(runs)
   };
-  await mkdir15(outDir, { recursive: true });
-  await writeAtomically(path10.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir16(outDir, { recursive: true });
+  await writeAtomically(path12.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path10.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path12.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -57462,8 +58056,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile13(temporary, text3);
-  await rename8(temporary, file2);
+  await writeFile14(temporary, text3);
+  await rename10(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -57504,8 +58098,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field
   });
 }
-function resolvePath(io, path11) {
-  return resolve10(io.cwd, path11);
+function resolvePath(io, path13) {
+  return resolve10(io.cwd, path13);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -57579,7 +58173,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile11, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile13, stat as stat6 } from "node:fs/promises";
 import { join as join16, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -57797,18 +58391,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path11) {
-  const isDir = await stat6(path11).then(
+async function readResult(path13) {
+  const isDir = await stat6(path13).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path11,
+        path13,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join16(path11, "result.json") : path11;
-  const text3 = await readFile11(file2, "utf8").catch(() => {
+  const file2 = isDir ? join16(path13, "result.json") : path13;
+  const text3 = await readFile13(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -57845,7 +58439,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path11) => readResult(resolvePath(io, path11)))
+      args.positionals.map((path13) => readResult(resolvePath(io, path13)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -58095,6 +58689,12 @@ var RunStatus = class {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
 `);
   }
+  /** Writes a line that stays (a warning), above the live block on a TTY. */
+  note(line) {
+    if (this.closed) this.write(`${line}
+`);
+    else this.permanent([line]);
+  }
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note) {
     if (this.closed) return;
@@ -58215,19 +58815,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile12, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
+import { readFile as readFile14, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join17(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm5(markerFile(dir), { force: true });
-  else await writeFile14(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm6(markerFile(dir), { force: true });
+  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile12(markerFile(dir), "utf8");
+    text3 = await readFile14(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -58405,7 +59005,7 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile13, writeFile as writeFile15 } from "node:fs/promises";
+import { access, readFile as readFile15, writeFile as writeFile16 } from "node:fs/promises";
 import { join as join23, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -58419,7 +59019,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join20, relative as relative6 } from "node:path";
 
 // src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
 import { dirname as dirname7, join as join19 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
@@ -58433,14 +59033,14 @@ function packageRoot() {
 }
 function readName(file2) {
   try {
-    return JSON.parse(readFileSync2(file2, "utf8")).name;
+    return JSON.parse(readFileSync3(file2, "utf8")).name;
   } catch {
     return void 0;
   }
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync2(join19(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync3(join19(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -58448,10 +59048,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path11) {
-  const rel = relative6(cwd, path11);
+function pathFrom(cwd, path13) {
+  const rel = relative6(cwd, path13);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path11 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path13 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -58580,25 +59180,34 @@ var evolveFlagsSchema = external_exports.object({
   strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
+  restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path11) => access(path11).then(
+var exists = (path13) => access(path13).then(
   () => true,
   () => false
 );
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
-                      [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
+                      [--resume | --restart] [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
+is keyed by everything that determines the result (seed harness, task files, config, models and
+simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
+
+  --restart         discard the journal in DIR and start the run over (cached rollouts and
+                    LLM calls are still reused, so only work of changed inputs is paid again)
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -58611,6 +59220,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" }
   },
@@ -58622,6 +59232,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join23(outDir, "journal.jsonl");
+    if (flags.resume && flags.restart)
+      throw new InputError(
+        "ecdysis evolve",
+        "--resume and --restart exclude each other: choose one",
+        {
+          field: "--restart"
+        }
+      );
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -58643,6 +59261,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
+      restart: flags.restart,
+      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
     const base = patchBase({
@@ -58651,7 +59271,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join23(outDir, "harness.patch");
-    await writeFile15(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
+    await writeFile16(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -58713,7 +59333,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile14, rm as rm6, writeFile as writeFile16 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join25, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -58813,22 +59433,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path11) => access2(path11).then(
+var exists2 = (path13) => access2(path13).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path11) {
-  const current = await readFile14(path11, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path13) {
+  const current = await readFile16(path13, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile16(path11, `${ignoreLines.join("\n")}
+    await writeFile17(path13, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile16(path11, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile17(path13, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -58865,7 +59485,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join25(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path11) => relative8(base, join25(dir, path11)).split(sep6).join("/");
+    const fromBase = (path13) => relative8(base, join25(dir, path13)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join25(dir, name3)),
       workflowFile
@@ -58884,22 +59504,22 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join25(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir16(join25(dir, "tasks"), { recursive: true });
+      await mkdir17(join25(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join25(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join25(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join25(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join25(dir, "harness", "harness.yaml"));
-      await writeFile16(
+      await writeFile17(
         join25(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir16(dirname9(workflowFile), { recursive: true });
-      await writeFile16(
+      await mkdir17(dirname9(workflowFile), { recursive: true });
+      await writeFile17(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm6(staging, { recursive: true, force: true });
+      await rm7(staging, { recursive: true, force: true });
     }
     const ignore = await writeIgnoreLines(join25(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
@@ -58926,16 +59546,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile14(file2, "utf8");
-  for (const [path11, value] of [
+  let text3 = await readFile16(file2, "utf8");
+  for (const [path13, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path11, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path11}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path13, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path13}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile16(file2, text3);
+  await writeFile17(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -59019,8 +59639,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path11 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path11}
+    for (const path13 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path13}
 `);
     return 0;
   }
