@@ -7,6 +7,7 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { limitTasks } from "../eval/limit-tasks.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
@@ -24,6 +25,7 @@ import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import type { ModelCallEvent } from "./meter.js";
+import { PromptLog } from "./prompt-log.js";
 import { scoreOf } from "./records.js";
 import {
   type EvolveResult,
@@ -32,6 +34,7 @@ import {
   resultSchemaVersion,
 } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
+import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
@@ -119,10 +122,16 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
   });
+  const prompts = await PromptLog.open({
+    outDir: options.outDir,
+    fresh: journal.finished().length === 0,
+    keep: loaded.config.report?.keepPrompts ?? true,
+    redactor,
+  });
   const opened = options.models ? undefined : await openModels(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, prompts });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -150,7 +159,15 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         },
       }),
     );
-    await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
+    await prompts?.settled();
+    await writeOutputs({
+      outDir: options.outDir,
+      result,
+      run,
+      finalHarness: outcome.finalHarness,
+      measured,
+      cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    });
     return result;
   } finally {
     await opened?.close();
@@ -181,6 +198,8 @@ function openRun(input: {
   redactor: SecretRedactor;
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
+  /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
+  prompts?: PromptLog;
 }): OpenRun {
   const { options, journal, budget, redactor } = input;
   const { loaded } = options;
@@ -216,7 +235,8 @@ function openRun(input: {
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
-      models,
+      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
+      models: input.prompts ? { ...models, refiner: input.prompts.provider(models.refiner) } : models,
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
@@ -342,6 +362,10 @@ function evolveResult(input: {
       gate: loaded.config.gate,
     }),
     run: input.metadata,
+    measures: {
+      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
+      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
+    },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
   });
 }
@@ -349,13 +373,17 @@ function evolveResult(input: {
 /**
  * Writes the run's outputs. The final harness goes through the content and path guards once
  * more (`assertHarnessSealed`) before anything is written — the Action commits and pushes what
- * lands here — and every text written is scrubbed of the run's secrets.
+ * lands here — and every text written is scrubbed of the run's secrets. records.json keeps what
+ * the drill-down report shows beyond result.json (`buildRunRecords`).
  */
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
   run: OpenRun;
   finalHarness: LoadedHarness;
+  measured: Evaluation[];
+  /** Where the failing rollouts the iterations name are read back from. */
+  cache: RolloutCache;
 }): Promise<void> {
   const { outDir, result, run } = options;
   assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
@@ -364,6 +392,13 @@ async function writeOutputs(options: {
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
+  const records = await buildRunRecords({
+    train: run.context.train,
+    iterations: result.iterations,
+    measured: options.measured,
+    cache: options.cache,
+  });
+  await write(runRecordsFile, JSON.stringify(run.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
 }
 
