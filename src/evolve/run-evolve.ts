@@ -7,9 +7,9 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { limitTasks } from "../eval/limit-tasks.js";
-import { RolloutCache } from "../eval/rollout-cache.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
@@ -34,8 +34,8 @@ import {
   resultSchemaVersion,
 } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
-import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy } from "./strategy.js";
@@ -236,7 +236,9 @@ function openRun(input: {
     ...sealHeldout({
       stages: options.stages ?? realStages,
       // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
-      models: input.prompts ? { ...models, refiner: input.prompts.provider(models.refiner) } : models,
+      models: input.prompts
+        ? { ...models, refiner: input.prompts.provider(models.refiner) }
+        : models,
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,

@@ -1,7 +1,7 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
+import { costSection, heldoutSection } from "./markdown-measures.js";
 import {
-  costSection,
   diffSection,
   patternsSection,
   reasoningSection,
@@ -10,7 +10,7 @@ import {
 } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 
-/** report.md of an evolve run: summary, chart, patterns, the roles' reasoning, rejections, diff, cost. Secrets scrubbed. */
+/** report.md of an evolve run: summary, chart, held-out by category, patterns, the roles' reasoning, rejections, diff, cost. Secrets scrubbed. */
 export function renderMarkdown(result: EvolveResult, options: { secrets?: string[] } = {}): string {
   const text = [
     `# Ecdysis report (${result.strategy})`,
@@ -20,6 +20,8 @@ export function renderMarkdown(result: EvolveResult, options: { secrets?: string
     "## Accuracy per iteration",
     "",
     mermaidAccuracyChart(result),
+    "",
+    heldoutSection(result),
     "",
     patternsSection(result),
     "",
