@@ -1,6 +1,12 @@
+import { describeEdit } from "./accepted-changes.js";
 import { collapsedList, distinct, filterAttributes, filterBar, escapeHtml as h } from "./html.js";
 import { patternReasons } from "./records.js";
-import { type PatternRef, type ReportIndex, rolloutAnchor } from "./report-index.js";
+import {
+  candidateAnchor,
+  type PatternRef,
+  type ReportIndex,
+  rolloutAnchor,
+} from "./report-index.js";
 import { patternStanding } from "./wording.js";
 
 /** Links to every member rollout of a pattern (by task id), the long tail collapsed. */
@@ -22,6 +28,19 @@ function memberLinks(ref: PatternRef, index: ReportIndex): string {
   return collapsedList(links, 8);
 }
 
+/**
+ * The edits that targeted a pattern, each linked to its row in the candidate table with the
+ * verdict of its candidate: where a failure's repair (or the refused attempt at one) is.
+ */
+export function addressingEdits(ids: readonly string[], index: ReportIndex): string {
+  const entries = [...new Set(ids.flatMap((id) => index.editsFor(id)))];
+  const items = entries.map(
+    (entry) =>
+      `<li><a class="edit-ref" href="#${candidateAnchor(entry.iteration)}">iteration ${entry.iteration}</a>: <code>${h(entry.edit.module)}</code> ${h(describeEdit(entry.edit.edit, 120))} — <span class="${entry.verdict}">${h(entry.verdict)}</span></li>`,
+  );
+  return items.length ? `<ul>${items.join("")}</ul>` : `<span class="muted">no edit</span>`;
+}
+
 function patternRow(ref: PatternRef, index: ReportIndex): string {
   const { pattern } = ref;
   const standing = patternStanding(pattern);
@@ -29,13 +48,13 @@ function patternRow(ref: PatternRef, index: ReportIndex): string {
     standing,
     iteration: String(ref.iteration),
   });
-  return `<tr id="${ref.anchor}"${attributes}><td><strong>${h(pattern.name)}</strong> <small class="muted">${h(pattern.id)}</small><br><small>${h(pattern.description)}</small><br><small class="muted">module <code>${h(pattern.module)}</code></small></td><td class="${pattern.kind}">${h(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${h(patternReasons(pattern))}</small></td></tr>`;
+  return `<tr id="${ref.anchor}"${attributes}><td><strong>${h(pattern.name)}</strong> <small class="muted">${h(pattern.id)}</small><br><small>${h(pattern.description)}</small><br><small class="muted">module <code>${h(pattern.module)}</code></small></td><td class="${pattern.kind}">${h(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${h(patternReasons(pattern))}</small></td><td><small>${addressingEdits([pattern.id], index)}</small></td></tr>`;
 }
 
 /**
  * Every pattern of every iteration (and of its repair round) with all its members: support,
- * categories, standing with the reasons, the id beside the name, and a link per member rollout;
- * filterable by standing and iteration, searchable.
+ * categories, standing with the reasons, the id beside the name, a link per member rollout, and
+ * the edits that targeted it (linked to the candidate table, with their verdict); filterable by standing and iteration, searchable.
  */
 export function patternsHtml(index: ReportIndex): string {
   if (index.patterns.length === 0)
@@ -49,7 +68,7 @@ export function patternsHtml(index: ReportIndex): string {
     .map((refs) => {
       const first = refs[0];
       const title = `Iteration ${first.iteration}${first.repair ? ": repair round (what the candidate broke)" : ""}`;
-      return `<h3>${h(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th></tr>${refs
+      return `<h3>${h(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th><th>Edits for it</th></tr>${refs
         .map((ref) => patternRow(ref, index))
         .join("")}</table>`;
     })

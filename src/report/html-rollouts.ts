@@ -1,6 +1,8 @@
 import type { RolloutRecord } from "../eval/types.js";
 import type { TraceExcerpt } from "../evolve/result-schema.js";
 import { code, distinct, filterAttributes, filterBar, escapeHtml as h, preText } from "./html.js";
+import { addressingEdits } from "./html-patterns.js";
+import { taskStatus } from "./html-tasks.js";
 import { type ReportIndex, rolloutAnchor, taskAnchor } from "./report-index.js";
 
 function expectedText(expected: unknown): string {
@@ -24,6 +26,16 @@ function traceSteps(steps: TraceExcerpt["steps"]): string {
 
 function field(name: string, body: string): string {
   return `<dt>${h(name)}</dt><dd>${body}</dd>`;
+}
+
+/** The task's outcome under the seed and the final harness (train measures of records.json). */
+function taskNow(taskId: string, index: ReportIndex): string {
+  const train = index.records?.measures.train;
+  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
+  const final = train?.final.tasks.find((task) => task.taskId === taskId);
+  if (!seed && !final) return "<em>not measured</em>";
+  const status = taskStatus(seed, final);
+  return `<span class="status-${status.replace(" ", "-")}">${h(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) — <a href="#${taskAnchor(taskId)}">task row</a>`;
 }
 
 function rolloutBody(record: RolloutRecord, index: ReportIndex): string {
@@ -60,8 +72,16 @@ function rolloutBody(record: RolloutRecord, index: ReportIndex): string {
         : "none",
     ),
     field(
+      "Edits for its patterns",
+      addressingEdits(
+        patterns.map((ref) => ref.id),
+        index,
+      ),
+    ),
+    field("Task now", taskNow(record.taskId, index)),
+    field(
       "Rollout",
-      `harness ${h(index.harnessLabel(record.harnessHash))} <code>${h(record.harnessHash.slice(0, 12))}</code>, sample ${record.sampleIndex + 1}, model <code>${h(record.model)}</code>, ${usage.llmCalls} calls, ${usage.promptTokens + usage.completionTokens} tokens; <a href="#${taskAnchor(record.taskId)}">task row</a>`,
+      `harness ${h(index.harnessLabel(record.harnessHash))} <code>${h(record.harnessHash.slice(0, 12))}</code>, sample ${record.sampleIndex + 1}, model <code>${h(record.model)}</code>, ${usage.llmCalls} calls, ${usage.promptTokens + usage.completionTokens} tokens`,
     ),
   ].join(
     "",

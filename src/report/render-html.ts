@@ -1,4 +1,5 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
+import { secretValueForms } from "../safety/secrets.js";
 import { describeEdit } from "./accepted-changes.js";
 import { accuracySeries } from "./accuracy-series.js";
 import { escapeHtml as h } from "./html.js";
@@ -81,5 +82,7 @@ ${costHtml(result)}
 <script>${reportScript}</script>
 </body></html>
 `;
-  return scrubSecrets(html, options.secrets);
+  // A secret that reached a record shows here HTML-escaped: scrub that form as well.
+  const secrets = options.secrets ?? [];
+  return scrubSecrets(html, [...secrets, ...secrets.flatMap(secretValueForms)]);
 }

@@ -62,7 +62,7 @@ describe("reports", () => {
     expect(html).not.toContain("<img");
     expect(html).toContain("&lt;script&gt;");
     expect(html).not.toMatch(/sk-abcdefghijklmnop|ghp_abc/);
-    const link = /href="#(trace-[^"]+)"/.exec(html)?.[1];
+    const link = /href="#(rollout-[^"]+)"/.exec(html)?.[1];
     expect(link).toBeDefined();
     expect(html).toContain(`<details id="${link}"`);
   });

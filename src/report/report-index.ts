@@ -24,6 +24,13 @@ export interface PatternRef {
   pattern: FailurePattern;
 }
 
+/** An edit of some iteration's candidate that names a pattern among those it addresses. */
+export interface AddressingEdit {
+  iteration: number;
+  verdict: IterationRecord["verdict"];
+  edit: IterationRecord["applied"][number];
+}
+
 /** The joins every section uses: patterns, rollouts, tasks and prompts by id. */
 export interface ReportIndex extends HtmlInput {
   patterns: PatternRef[];
@@ -34,6 +41,8 @@ export interface ReportIndex extends HtmlInput {
   patternsOf(rolloutKey: string): PatternRef[];
   /** A pattern id as a reader sees it: its name, preferring the pattern of `iteration`. */
   patternRef(id: string, iteration?: number): PatternRef | undefined;
+  /** The edits (of any iteration, accepted or not) that name the pattern `id` among their targets. */
+  editsFor(id: string): AddressingEdit[];
   /** `seed`, `final`, `after iteration 1`, `rejected candidate of iteration 2`, … for a harness hash. */
   harnessLabel(hash: string): string;
   /** Sort key of a harness: seed, the iterations' candidates in order, final. */
@@ -103,6 +112,13 @@ export function indexReport(input: HtmlInput): ReportIndex {
     for (const key of ref.pattern.memberKeys)
       byMember.set(key, [...(byMember.get(key) ?? []), ref]);
   const labels = harnessLabels(input.result);
+  const edits: AddressingEdit[] = input.result.iterations.flatMap((iteration) =>
+    iteration.applied.map((edit) => ({
+      iteration: iteration.index,
+      verdict: iteration.verdict,
+      edit,
+    })),
+  );
   return {
     ...input,
     patterns,
@@ -113,6 +129,7 @@ export function indexReport(input: HtmlInput): ReportIndex {
     patternRef: (id, iteration) =>
       patterns.find((ref) => ref.id === id && ref.iteration === iteration) ??
       patterns.findLast((ref) => ref.id === id),
+    editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
     harnessLabel: (hash) => labels.get(hash) ?? `harness ${hash.slice(0, 12)}`,
     harnessRank: (hash) => harnessRank(input.result, hash),
   };
