@@ -3,8 +3,8 @@ import type { PromptCall } from "../evolve/prompt-log.js";
 import type { IterationRecord } from "../evolve/result-schema.js";
 import { type RefinementRecord, refinementSummary } from "../refine/refinement-record.js";
 import { compactJson } from "./format.js";
-import { detailsBlock, escapeHtml as h, preText } from "./html.js";
-import { linkPatternIds } from "./pattern-names.js";
+import { detailsBlock, escapeHtml as h } from "./html.js";
+import { linkPatternIds, preWithPatternIds } from "./pattern-names.js";
 import { roleTurns } from "./records.js";
 import { callAnchor, type ReportIndex } from "./report-index.js";
 import { resolvePlurals } from "./wording.js";
@@ -12,17 +12,25 @@ import { resolvePlurals } from "./wording.js";
 const maxPromptChars = 30_000;
 
 /** One kept call: its messages and reply, escaped; the first rendering carries the anchor. */
-export function callDetails(call: PromptCall, rendered: Set<string>, label?: string): string {
+export function callDetails(options: {
+  call: PromptCall;
+  index: ReportIndex;
+  rendered: Set<string>;
+  label?: string;
+  iteration?: number;
+}): string {
+  const { call, index, rendered, label, iteration } = options;
+  const pre = (text: string) => preWithPatternIds({ text, index, iteration, max: maxPromptChars });
   const first = !rendered.has(call.id);
   rendered.add(call.id);
   const title = `${h(label ?? call.purpose)} call <code>${h(call.id)}</code>${call.cached ? " (replayed from the call cache)" : ""} · ${call.promptTokens + call.completionTokens} tokens`;
   if (!first) return `<p><a href="#${callAnchor(call.id)}">${title}</a> (shown above)</p>`;
   const messages = call.messages
-    .map((message) => `<h5>${h(message.role)}</h5>${preText(message.content, maxPromptChars)}`)
+    .map((message) => `<h5>${h(message.role)}</h5>${pre(message.content)}`)
     .join("");
   const reply = call.error
     ? `<p class="rejected">failed: ${h(call.error)}</p>`
-    : `<h5>reply</h5>${call.reply === null ? "<p><em>(no text)</em></p>" : preText(call.reply, maxPromptChars)}`;
+    : `<h5>reply</h5>${call.reply === null ? "<p><em>(no text)</em></p>" : pre(call.reply)}`;
   return detailsBlock({
     id: callAnchor(call.id),
     className: "call",
@@ -31,7 +39,13 @@ export function callDetails(call: PromptCall, rendered: Set<string>, label?: str
   });
 }
 
-function turnCalls(ids: readonly string[], index: ReportIndex, rendered: Set<string>): string {
+function turnCalls(options: {
+  ids: readonly string[];
+  index: ReportIndex;
+  rendered: Set<string>;
+  iteration: number;
+}): string {
+  const { ids, index, rendered, iteration } = options;
   if (ids.length === 0) return "";
   if (index.calls.size === 0)
     return `<p class="muted">Prompts not kept (report.keepPrompts: false, or a run before they were kept).</p>`;
@@ -40,7 +54,7 @@ function turnCalls(ids: readonly string[], index: ReportIndex, rendered: Set<str
       const call = index.calls.get(id);
       const label = attempt === 0 ? "the" : `repair ${attempt}:`;
       return call
-        ? callDetails(call, rendered, label)
+        ? callDetails({ call, index, rendered, label, iteration })
         : `<p class="muted">call <code>${h(id)}</code> not kept</p>`;
     })
     .join("");
@@ -56,7 +70,7 @@ function refinementHtml(options: {
   const turns = roleTurns(refinement).map((turn, position) => {
     const record = refinement.turns[position];
     const output = linkPatternIds(compactJson(turn.output, 8000), index, iteration);
-    const body = `<p class="muted">${record.evidenceChars} characters of evidence; its reply:</p><pre>${output}</pre>${turnCalls(record.callIds ?? [], index, rendered)}`;
+    const body = `<p class="muted">${record.evidenceChars} characters of evidence; its reply:</p><pre>${output}</pre>${turnCalls({ ids: record.callIds ?? [], index, rendered, iteration })}`;
     return detailsBlock({
       className: "turn",
       summary: `<strong>${h(turn.role)}</strong> (round ${turn.round}) <span class="muted">— ${h(resolvePlurals(record.input))}</span>${record.error ? ` <span class="rejected">— ${h(record.error)}</span>` : ""}`,
@@ -100,7 +114,7 @@ function otherCalls(index: ReportIndex, rendered: Set<string>): string {
       body:
         calls
           .slice(0, shown)
-          .map((call) => callDetails(call, rendered))
+          .map((call) => callDetails({ call, index, rendered }))
           .join("") +
         (calls.length > shown
           ? `<p class="muted">+${calls.length - shown} more in prompts.jsonl</p>`

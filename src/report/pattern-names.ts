@@ -20,6 +20,32 @@ export function linkPatternIds(text: string, index: ReportIndex, iteration?: num
   });
 }
 
+/**
+ * Verbatim text (a prompt or a reply exactly as sent) in an escaped `<pre>`, each known pattern id
+ * left as it is but made a link to its pattern with the name as its title: the text stays what
+ * the model saw, and the id still leads to what it names.
+ */
+export function preWithPatternIds(options: {
+  text: string;
+  index: ReportIndex;
+  iteration?: number;
+  max: number;
+}): string {
+  const { text, index, iteration, max } = options;
+  const shown = text.length > max ? text.slice(0, max) : text;
+  const body = escapeHtml(shown).replace(patternIdPattern, (id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref
+      ? `<a class="pattern-id" href="#${ref.anchor}" title="${escapeHtml(ref.name)}">${id}</a>`
+      : id;
+  });
+  const rest =
+    text.length > max
+      ? `<p class="muted">… ${text.length - max} more characters (see the run's records)</p>`
+      : "";
+  return `<pre>${body}</pre>${rest}`;
+}
+
 /** Pattern id → name over every iteration's diagnosis and repair round. */
 export function patternNameMap(result: Pick<EvolveResult, "iterations">): Map<string, string> {
   const names = new Map<string, string>();
