@@ -12,7 +12,7 @@ export function plural(count: number, singular: string, pluralForm = `${singular
  */
 export function resolvePlurals(text: string): string {
   return text.replace(
-    /\b(\d+) ([A-Za-z-]+)\((s|es)\)/g,
+    /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
     (_match, count: string, word: string, suffix: string) =>
       count === "1" ? `${count} ${word}` : `${count} ${word}${suffix}`,
   );

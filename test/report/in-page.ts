@@ -9,6 +9,7 @@ interface DomNode {
 }
 
 interface DomElement extends DomNode {
+  id: string;
   tagName: string;
   open?: boolean;
   previousElementSibling: DomElement | null;
@@ -124,4 +125,15 @@ export function openEverything(): number {
     opened += 1;
   }
   return opened;
+}
+
+/** Which of `needles` occur in the text of a section other than `section`. */
+export function textOutside(options: { section: string; needles: string[] }): string[] {
+  const found = new Set<string>();
+  for (const element of document.querySelectorAll("section")) {
+    if (element.id === options.section) continue;
+    const text = element.textContent ?? "";
+    for (const needle of options.needles) if (text.includes(needle)) found.add(needle);
+  }
+  return [...found];
 }
