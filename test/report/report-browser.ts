@@ -33,6 +33,7 @@ export function chromiumOrSkip(): string | undefined {
     throw new Error(
       "no Chromium found (looked at $CHROMIUM_PATH and /usr/bin/chromium): .ci/run installs it with 'apt-get install -y chromium'",
     );
+  if (!found) console.warn(`report.html browser tests ${skipNote}`);
   return found;
 }
 
