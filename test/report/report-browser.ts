@@ -103,18 +103,19 @@ async function readTasks(file: string): Promise<Task[]> {
 
 /**
  * Copies examples/quickstart to a temporary folder (`prepare` may change it first), runs
- * `ecdysis evolve` there as a user would, and reads back what the run wrote.
+ * `ecdysis evolve` there as a user would (with `args` added), and reads back what the run wrote.
  */
 export async function runQuickstart(
-  prepare?: (dir: string) => Promise<void>,
+  options: { prepare?: (dir: string) => Promise<void>; args?: string[] } = {},
 ): Promise<QuickstartRun> {
   const dir = await mkdtemp(join(tmpdir(), "ecdysis-report-browser-"));
   await cp(join(repoRoot, "examples", "quickstart"), dir, {
     recursive: true,
     filter: (source) => !source.includes(`${join("quickstart", ".ecdysis")}`),
   });
-  await prepare?.(dir);
-  const run = await runCli(["evolve", "--config", "ecdysis.yml", "--out", "out"], { cwd: dir });
+  await options.prepare?.(dir);
+  const argv = ["evolve", "--config", "ecdysis.yml", "--out", "out", ...(options.args ?? [])];
+  const run = await runCli(argv, { cwd: dir });
   if (run.code !== 0) throw new Error(`ecdysis evolve failed (${run.code}):\n${run.stderr}`);
   return readRun(dir);
 }

@@ -26,6 +26,7 @@ let run: QuickstartRun;
 let opened: OpenedReport;
 let page: Page;
 let shots: string;
+let iterative: QuickstartRun;
 
 const inViewport = (locator: Locator) => locator.evaluate(isInViewport);
 const isOpen = (locator: Locator) => locator.evaluate(isOpenInPage);
@@ -36,8 +37,9 @@ describe.skipIf(!chromiumPath)(
   `report.html in headless Chromium${chromiumPath ? "" : ` — ${skipNote}`}`,
   () => {
     beforeAll(async () => {
-      [run, browser, shots] = await Promise.all([
+      [run, iterative, browser, shots] = await Promise.all([
         runQuickstart(),
+        runQuickstart({ args: ["--strategy", "iterative"] }),
         launchChromium(chromiumPath as string),
         screenshotDir(),
       ]);
@@ -168,6 +170,28 @@ describe.skipIf(!chromiumPath)(
       const bare = await page.evaluate(barePatternIds, ["candidates", "refinement"]);
       expect(bare).toEqual([]);
       await page.locator("#candidates").screenshot({ path: join(shots, "candidates.png") });
+    });
+
+    it("shows rejected candidates with the reason, and the rejected proposals later refinement saw", async () => {
+      // The iterative baseline on the quickstart rejects candidates (the ecdysis run accepts them all).
+      const rejected = iterative.result.iterations.filter((item) => item.verdict === "rejected");
+      expect(rejected.length).toBeGreaterThan(0);
+      const other = await openReport(browser, iterative.html);
+      for (const iteration of rejected) {
+        const verdict = other.page.locator(`tr#candidate-${iteration.index} > td`).nth(5);
+        expect(await verdict.getAttribute("class")).toBe("rejected");
+        expect(await verdict.textContent()).toBe(`rejected${iteration.reason}`);
+      }
+      const proposals = other.page.locator(
+        "#rejections h3:text-is('Rejected proposals') + p + ul > li",
+      );
+      expect(await proposals.count()).toBe(iterative.result.rejectedProposals.length);
+      expect(other.requests).toEqual([other.page.url()]);
+      expect(other.errors).toEqual([]);
+      await other.page
+        .locator("#candidates")
+        .screenshot({ path: join(shots, "candidates-rejected.png") });
+      await other.page.close();
     });
 
     it("shows the held-out view per category with intervals and every flipped task, and the chart's marks", async () => {

@@ -93,9 +93,11 @@ describe.skipIf(!chromiumPath)(
   () => {
     beforeAll(async () => {
       browser = await launchChromium(chromiumPath as string);
-      const first = await runQuickstart(async (dir) => {
-        const lines = hostileTasks.map((task) => JSON.stringify(task)).join("\n");
-        await appendFile(join(dir, "tasks", "train.jsonl"), `${lines}\n`);
+      const first = await runQuickstart({
+        prepare: async (dir) => {
+          const lines = hostileTasks.map((task) => JSON.stringify(task)).join("\n");
+          await appendFile(join(dir, "tasks", "train.jsonl"), `${lines}\n`);
+        },
       });
       await writeHostileModelText(first);
       run = await readRun(first.dir);
