@@ -7,6 +7,7 @@ import { refinementSummary } from "../refine/refinement-record.js";
 import { describeEdit } from "./accepted-changes.js";
 import { formatScore } from "./format.js";
 import { collapsedList, escapeHtml as h } from "./html.js";
+import { labelFlagRows, labelWhy } from "./label-words-section.js";
 import { droppedEditRows } from "./markdown-sections.js";
 import { linkPatternIds } from "./pattern-names.js";
 import { candidateAnchor, type ReportIndex, taskAnchor } from "./report-index.js";
@@ -103,11 +104,23 @@ function row(iteration: IterationRecord, index: ReportIndex): string {
   return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${h(iteration.parentHash)}">${short(iteration.parentHash)}</code> →<br><code title="${h(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${h(iteration.verdict)}</strong><br><small>${h(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
 }
 
+/** The edits that write expected answers as label words, for the reviewer (report.md's section). */
+function labelWordsHtml(index: ReportIndex): string {
+  const rows = labelFlagRows(index.result);
+  if (rows.length === 0) return "";
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows
+    .map(
+      ({ iteration, flag, inFinal }) =>
+        `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${h(flag.file)}</code></td><td>${flag.words.map((word) => `<code>${h(word.text)}</code> (${h(labelWhy(word.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${h(describeEdit(flag.edit.edit, 200))}</code></td></tr>`,
+    )
+    .join("")}</table>`;
+}
+
 /**
  * The candidate table: one row per iteration — parent and candidate hash, the changes (by
  * module, with the patterns they address by name), cheap and full validation with fixed/broken
  * tasks and the one-sided McNemar p, pruning, re-draws and ablation, the verdict with its reason,
- * and the edits the Editor left out or the guards refused.
+ * and the edits the Editor left out or the guards refused; then the edits that wrote label words.
  */
 export function candidatesHtml(index: ReportIndex): string {
   const { iterations } = index.result;
@@ -115,5 +128,5 @@ export function candidatesHtml(index: ReportIndex): string {
     return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
   return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent → candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations
     .map((iteration) => row(iteration, index))
-    .join("")}</table></div></section>`;
+    .join("")}</table></div>${labelWordsHtml(index)}</section>`;
 }
