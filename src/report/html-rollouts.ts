@@ -4,6 +4,7 @@ import { code, distinct, filterAttributes, filterBar, escapeHtml as h, preText }
 import { addressingEdits } from "./html-patterns.js";
 import { taskStatus } from "./html-tasks.js";
 import { type ReportIndex, rolloutAnchor, taskAnchor } from "./report-index.js";
+import { plural } from "./wording.js";
 
 function expectedText(expected: unknown): string {
   return typeof expected === "string" ? expected : JSON.stringify(expected, null, 1);
@@ -81,7 +82,7 @@ function rolloutBody(record: RolloutRecord, index: ReportIndex): string {
     field("Task now", taskNow(record.taskId, index)),
     field(
       "Rollout",
-      `harness ${h(index.harnessLabel(record.harnessHash))} <code>${h(record.harnessHash.slice(0, 12))}</code>, sample ${record.sampleIndex + 1}, model <code>${h(record.model)}</code>, ${usage.llmCalls} calls, ${usage.promptTokens + usage.completionTokens} tokens`,
+      `harness ${h(index.harnessLabel(record.harnessHash))} <code>${h(record.harnessHash.slice(0, 12))}</code>, sample ${record.sampleIndex + 1}, model <code>${h(record.model)}</code>, ${plural(usage.llmCalls, "call")}, ${plural(usage.promptTokens + usage.completionTokens, "token")}`,
     ),
   ].join(
     "",
