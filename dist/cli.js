@@ -54969,39 +54969,53 @@ ${limited.trim()}` : ""}`),
     } finally {
       await Promise.all(run2.background);
     }
-    const training = budget.snapshot();
-    const samples = strategyRun.finalSamples ?? loaded.config.samples;
-    const measured = await measureFinal({ run: run2, outcome, samples });
-    const result = redactor.json(
-      evolveResult({
-        loaded,
-        strategy,
-        run: run2,
-        outcome,
-        measured,
-        training,
-        downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...options.limit === void 0 ? {} : { limit: options.limit }
-        }
-      })
-    );
-    await prompts?.settled();
-    await writeOutputs({
-      outDir: options.outDir,
-      result,
+    return await finishRun({
+      options,
+      strategy,
       run: run2,
-      finalHarness: outcome.finalHarness,
-      measured,
-      cache: new RolloutCache(path8.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+      outcome,
+      samples: strategyRun.finalSamples ?? loaded.config.samples,
+      downgrades: models.downgrades?.() ?? [],
+      prompts,
+      startedAt,
+      clock
     });
-    return result;
   } finally {
     await opened?.close();
   }
+}
+async function finishRun(input2) {
+  const { options, run: run2, outcome } = input2;
+  const { loaded } = options;
+  const training = run2.budget.snapshot();
+  const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const result = run2.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: input2.strategy,
+      run: run2,
+      outcome,
+      measured,
+      training,
+      downgrades: input2.downgrades,
+      metadata: {
+        startedAt: input2.startedAt,
+        finishedAt: new Date(input2.clock.now()).toISOString(),
+        ...options.metadata,
+        ...options.limit === void 0 ? {} : { limit: options.limit }
+      }
+    })
+  );
+  await input2.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    run: run2,
+    finalHarness: outcome.finalHarness,
+    measured,
+    cache: new RolloutCache(path8.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+  });
+  return result;
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
@@ -55042,16 +55056,13 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: {
-      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-      secretValues: [...redactor.values]
-    },
+    guard: runGuard({ loaded, splits, redactor }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
       // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
-      models: input2.prompts ? { ...models, refiner: input2.prompts.provider(models.refiner) } : models,
+      models: withPromptLog(models, input2.prompts),
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
@@ -55066,6 +55077,16 @@ function openRun(input2) {
   };
   const measure = (split) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+function runGuard(input2) {
+  const { loaded, splits, redactor } = input2;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values]
+  };
+}
+function withPromptLog(models, prompts) {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
 }
 function backgroundWork(budget) {
   const background = [];
@@ -55100,6 +55121,23 @@ async function measureFinal(input2) {
     return [...seedResults, ...finalResults];
   });
 }
+function costOf2(spend2, training) {
+  return {
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    costUsd: spend2.costUsd,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2),
+    refinement: {
+      llmCalls: spend2.refinerCalls,
+      tokens: spend2.refinerTokens,
+      costUsd: spend2.refinerCostUsd
+    },
+    training
+  };
+}
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
@@ -55117,21 +55155,7 @@ function evolveResult(input2) {
     iterations: outcome.iterations,
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend2.rollouts,
-      llmCalls: spend2.llmCalls,
-      promptTokens: spend2.promptTokens,
-      completionTokens: spend2.completionTokens,
-      costUsd: spend2.costUsd,
-      wallMs: spend2.wallMs,
-      refinementShare: refinementShare(spend2),
-      refinement: {
-        llmCalls: spend2.refinerCalls,
-        tokens: spend2.refinerTokens,
-        costUsd: spend2.refinerCostUsd
-      },
-      training: input2.training
-    },
+    cost: costOf2(spend2, input2.training),
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,

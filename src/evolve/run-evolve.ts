@@ -139,39 +139,68 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     } finally {
       await Promise.all(run.background);
     }
-    const training = budget.snapshot();
-    const samples = strategyRun.finalSamples ?? loaded.config.samples;
-    const measured = await measureFinal({ run, outcome, samples });
-    const result = redactor.json(
-      evolveResult({
-        loaded,
-        strategy,
-        run,
-        outcome,
-        measured,
-        training,
-        downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...(options.limit === undefined ? {} : { limit: options.limit }),
-        },
-      }),
-    );
-    await prompts?.settled();
-    await writeOutputs({
-      outDir: options.outDir,
-      result,
+    return await finishRun({
+      options,
+      strategy,
       run,
-      finalHarness: outcome.finalHarness,
-      measured,
-      cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+      outcome,
+      samples: strategyRun.finalSamples ?? loaded.config.samples,
+      downgrades: models.downgrades?.() ?? [],
+      prompts,
+      startedAt,
+      clock,
     });
-    return result;
   } finally {
     await opened?.close();
   }
+}
+
+/**
+ * After the loop: the seed and final harnesses measured (outside the training budget), result.json
+ * built and scrubbed, the kept prompts flushed, and the outputs written.
+ */
+async function finishRun(input: {
+  options: RunEvolveOptions;
+  strategy: Strategy;
+  run: OpenRun;
+  outcome: LoopOutcome;
+  samples: number;
+  downgrades: Downgrade[];
+  prompts?: PromptLog;
+  startedAt: string;
+  clock: { now(): number };
+}): Promise<EvolveResult> {
+  const { options, run, outcome } = input;
+  const { loaded } = options;
+  const training = run.budget.snapshot();
+  const measured = await measureFinal({ run, outcome, samples: input.samples });
+  const result = run.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: input.strategy,
+      run,
+      outcome,
+      measured,
+      training,
+      downgrades: input.downgrades,
+      metadata: {
+        startedAt: input.startedAt,
+        finishedAt: new Date(input.clock.now()).toISOString(),
+        ...options.metadata,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      },
+    }),
+  );
+  await input.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    run,
+    finalHarness: outcome.finalHarness,
+    measured,
+    cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+  });
+  return result;
 }
 
 /**
@@ -227,18 +256,13 @@ function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: {
-      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-      secretValues: [...redactor.values],
-    },
+    guard: runGuard({ loaded, splits, redactor }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
       // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
-      models: input.prompts
-        ? { ...models, refiner: input.prompts.provider(models.refiner) }
-        : models,
+      models: withPromptLog(models, input.prompts),
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
@@ -254,6 +278,24 @@ function openRun(input: {
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+
+/** The guard context of a run: both splits (leak checks) and the configured secret values. */
+function runGuard(input: {
+  loaded: LoadedConfig;
+  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  redactor: SecretRedactor;
+}): RunContext["guard"] {
+  const { loaded, splits, redactor } = input;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values],
+  };
+}
+
+/** The models with the refiner's calls kept in the prompt log (when the run keeps one). */
+function withPromptLog(models: Models, prompts: PromptLog | undefined): Models {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
 }
 
 /**
@@ -308,6 +350,28 @@ async function measureFinal(input: {
   });
 }
 
+/** result.json's `cost`: the whole run's spend, the refinement's part, and training alone. */
+function costOf(
+  spend: ReturnType<BudgetTracker["snapshot"]>,
+  training: ReturnType<BudgetTracker["snapshot"]>,
+): EvolveResult["cost"] {
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    costUsd: spend.costUsd,
+    wallMs: spend.wallMs,
+    refinementShare: refinementShare(spend),
+    refinement: {
+      llmCalls: spend.refinerCalls,
+      tokens: spend.refinerTokens,
+      costUsd: spend.refinerCostUsd,
+    },
+    training,
+  };
+}
+
 function evolveResult(input: {
   loaded: LoadedConfig;
   strategy: Strategy;
@@ -337,21 +401,7 @@ function evolveResult(input: {
       .filter((iteration) => iteration.verdict === "accepted")
       .flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd,
-      },
-      training: input.training,
-    },
+    cost: costOf(spend, input.training),
     harness: {
       seedHash: run.seed.hash,
       finalHash: outcome.finalHarness.hash,
