@@ -1,3 +1,4 @@
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,6 +50,11 @@ describe.skipIf(!chromiumPath)(
 
     afterAll(async () => {
       await browser?.close();
+      await Promise.all(
+        [run?.dir, iterative?.dir, process.env.ECDYSIS_SCREENSHOTS ? undefined : shots].map(
+          (dir) => dir && rm(dir, { recursive: true, force: true }),
+        ),
+      );
     });
 
     it("is one self-contained file: every section present, nothing fetched, no error, every link lands", async () => {

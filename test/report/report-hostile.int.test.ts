@@ -1,4 +1,4 @@
-import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,6 +107,7 @@ describe.skipIf(!chromiumPath)(
 
     afterAll(async () => {
       await browser?.close();
+      if (run) await rm(run.dir, { recursive: true, force: true });
     });
 
     it("runs no injected script and loads nothing, with every collapsed part open", async () => {
