@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelConfigSchema } from "../config/config-schema.js";
 import { harnessHash } from "../harness/hash.js";
 import type { LoadedHarness } from "../harness/types.js";
+import { openHarnessWorkspace } from "../harness/workspace.js";
 import { createProvider, withAccounting } from "../llm/index.js";
 import { generateWorld, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 import { commandAgent } from "./command-agent.js";
@@ -61,7 +62,11 @@ describe("command harness against the sim", () => {
     const task = world.train.find((candidate) => candidate.category === "date-reasoning");
     if (!task) throw new Error("the quickstart world has no date-reasoning task");
     const before = server.requests();
-    const trace = await commandAgent({ timeoutMs: 20_000, projectRoot: dir }).run({
+    const trace = await commandAgent({
+      timeoutMs: 20_000,
+      projectRoot: dir,
+      workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }),
+    }).run({
       task: testTask(task.input),
       harness,
       provider,

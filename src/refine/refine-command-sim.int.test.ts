@@ -7,7 +7,7 @@ import { modelConfigSchema } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { diagnoseBatch } from "../diagnose/index.js";
 import { evaluate, scorerForTasks } from "../eval/index.js";
-import { applyEdits, loadHarness, writeHarness } from "../harness/index.js";
+import { applyEdits, loadHarness, openHarnessWorkspace, writeHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { type AccountedProvider, createProvider } from "../llm/index.js";
 import { generateWorld, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
@@ -95,7 +95,11 @@ describe.each(["tidy", "plainspoken"] as const)(
         tasks,
         harness: candidate,
         provider,
-        adapter: commandAgent({ timeoutMs: 20_000, projectRoot: dir }),
+        adapter: commandAgent({
+          timeoutMs: 20_000,
+          projectRoot: dir,
+          workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }),
+        }),
         scorer: scorerForTasks({ kind: "exact" }, { root: dir }),
         concurrency: 4,
         split: "train",

@@ -1,6 +1,7 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { downgradeLines, formatDelta, formatScore, percent, usd } from "./format.js";
 import { escapeHtml as h } from "./html.js";
+import { spendSplit } from "./markdown-measures.js";
 import { gateSentence } from "./markdown-sections.js";
 import { spendRows } from "./measure-rows.js";
 import { acceptedSentence, runSentence, stopSentence } from "./wording.js";
@@ -43,7 +44,7 @@ function spend(result: EvolveResult): string {
 export function costHtml(result: EvolveResult): string {
   const cost = result.cost;
   return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1000).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1000).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${h(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
 }
 
 /** The harness diff as a patch. */

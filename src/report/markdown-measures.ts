@@ -2,6 +2,7 @@ import { formatPValue } from "../eval/statistics.js";
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { cell, codeSpan, formatDelta, percent, usd } from "./format.js";
 import { formatCategoryScore, heldoutCategoryRows, spendRows } from "./measure-rows.js";
+import { plural } from "./wording.js";
 
 /**
  * The held-out view in Markdown (as report.html shows it): accuracy per category with 95%
@@ -37,7 +38,17 @@ export function heldoutSection(result: EvolveResult): string {
   return parts.join("\n");
 }
 
-/** Cost: rollouts, calls, tokens, cost, wall time, the refinement share, and per-task spend seed vs final. */
+/** The agent's spend (its rollouts' calls, a command harness's own included) and the refiner roles', apart. */
+export function spendSplit(cost: EvolveResult["cost"]): string {
+  const { refinement } = cost;
+  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
+  const agentCalls = cost.llmCalls - refinement.llmCalls;
+  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural(agentCalls, "call")}, ${agentTokens} tokens)`;
+  const refiner = `${usd(refinement.costUsd)} (${plural(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
+  return `Agent ${agent} · refiner ${refiner}.`;
+}
+
+/** Cost: rollouts, calls, tokens, cost, wall time, the refinement share, agent and refiner spend apart, and per-task spend seed vs final. */
 export function costSection(result: EvolveResult): string {
   const cost = result.cost;
   const spend = spendRows(result);
@@ -47,6 +58,8 @@ export function costSection(result: EvolveResult): string {
     "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
     "|---|---|---|---|---|---|---|",
     `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1000).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
+    "",
+    spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
     ...(spend.length === 0
