@@ -234,12 +234,12 @@ function cleanRegex(source) {
   return source.slice(start, end);
 }
 function floatSafeRemainder(val, step) {
-  const ratio2 = val / step;
-  const roundedRatio = Math.round(ratio2);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio2), 1);
-  if (Math.abs(ratio2 - roundedRatio) < tolerance)
+  const ratio3 = val / step;
+  const roundedRatio = Math.round(ratio3);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio3), 1);
+  if (Math.abs(ratio3 - roundedRatio) < tolerance)
     return 0;
-  return ratio2 - roundedRatio;
+  return ratio3 - roundedRatio;
 }
 function defineLazy(object2, key, getter) {
   let value = void 0;
@@ -2243,9 +2243,9 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname4) {
-  hostname4.lastIndex = 0;
-  return hostname4.test(url2.hostname);
+function urlHostnameOk(url2, hostname3) {
+  hostname3.lastIndex = 0;
+  return hostname3.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -2311,12 +2311,12 @@ function isIso7064Mod97(iban3) {
   let remainder = 0;
   const len = iban3.length;
   for (let i = 4; i < len; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code2 = iban3.charCodeAt(i);
+    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
   }
   for (let i = 0; i < 4; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code2 = iban3.charCodeAt(i);
+    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
   }
   return remainder === 1;
 }
@@ -3536,14 +3536,14 @@ var init_schemas = __esm({
         const shape = zod.def.shape;
         const propValues = {};
         for (const key in shape) {
-          const field = shape[key]._zod;
-          if (field.values) {
+          const field2 = shape[key]._zod;
+          if (field2.values) {
             if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
               assignProp(propValues, key, /* @__PURE__ */ new Set());
             }
-            for (const v of field.values)
+            for (const v of field2.values)
               propValues[key].add(v);
-            if (field.optin !== void 0)
+            if (field2.optin !== void 0)
               propValues[key].add(void 0);
           }
         }
@@ -13084,12 +13084,12 @@ function compileFn(schema, options) {
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
-  const code = doc.content.join("\n");
+  const code2 = doc.content.join("\n");
   const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
-${code}` : code : "";
+${code2}` : code2 : "";
   const F = Function;
   const factoryCode = `return (input) => {
-${code}
+${code2}
 }`;
   let fn;
   try {
@@ -16684,8 +16684,8 @@ var init_json_schema_processors = __esm({
       }
       const requiredKeys = [];
       for (const key of Object.keys(shape)) {
-        const field = def.shape[key];
-        if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
+        const field2 = def.shape[key];
+        if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
           requiredKeys.push(key);
         }
       }
@@ -20573,7 +20573,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20643,13 +20643,13 @@ var init_config_schema = __esm({
       reasoningEffort: external_exports.enum(["none", "minimal", "low", "medium", "high"]).optional(),
       /** Free fields added to every request body (e.g. vLLM's `top_k`, Ollama's `num_ctx`). */
       extraBody: external_exports.record(external_exports.string(), external_exports.unknown()).superRefine((body, context) => {
-        for (const field of Object.keys(body)) {
-          const owner = reservedBodyFields[field];
+        for (const field2 of Object.keys(body)) {
+          const owner = reservedBodyFields[field2];
           if (owner)
             context.addIssue({
               code: "custom",
-              path: [field],
-              message: `'${field}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
+              path: [field2],
+              message: `'${field2}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
             });
         }
       }).optional(),
@@ -20684,20 +20684,11 @@ var init_config_schema = __esm({
       }
     });
     defaultEditableGlobs = ["harness.yaml", "*.md"];
-    budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
       costUsd: external_exports.number().positive().optional(),
-      wallMs: external_exports.number().int().positive().optional(),
-      /**
-       * `training` (the default): the limits bound the search; the seed and final measurement on
-       * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
-       * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
-       * cost, projected from the rollouts so far), and a rollout limit too small for the
-       * measurement alone is refused before anything runs.
-       */
-      scope: external_exports.enum(budgetScopes).default("training")
+      wallMs: external_exports.number().int().positive().optional()
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
@@ -20741,7 +20732,7 @@ var init_config_schema = __esm({
       patience: external_exports.number().int().positive().optional(),
       /** Iterative baseline: failures shown to its reflector per proposal. */
       iterativeMinibatch: external_exports.number().int().min(1).default(1),
-      budget: budgetSchema.default({ scope: "training" })
+      budget: budgetSchema.default({})
     }).strict();
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
@@ -20749,6 +20740,14 @@ var init_config_schema = __esm({
       /** Require the evolved harness to beat the seed on held-out before a PR is opened. */
       requireImprovement: external_exports.boolean().default(true),
       statusContext: external_exports.string().default("ecdysis/heldout")
+    }).strict();
+    reportConfigSchema = external_exports.object({
+      /**
+       * Keep the refiner's prompts and replies (prompts.jsonl beside result.json, scrubbed of
+       * secrets), so report.html shows what each role call was shown. They hold train task text
+       * and agent output, never held-out data.
+       */
+      keepPrompts: external_exports.boolean().default(true)
     }).strict();
     ecdysisConfigSchema = external_exports.object({
       model: modelConfigSchema,
@@ -20786,7 +20785,9 @@ var init_config_schema = __esm({
       seed: external_exports.number().int().default(1),
       cacheDir: external_exports.string().default(".ecdysis/cache"),
       evolve: evolveConfigSchema.default(evolveConfigSchema.parse({})),
-      gate: gateConfigSchema.default(gateConfigSchema.parse({}))
+      gate: gateConfigSchema.default(gateConfigSchema.parse({})),
+      /** What a run keeps for its reports (absent: the defaults; absent, it leaves the config hash as it was). */
+      report: reportConfigSchema.optional()
     }).strict();
   }
 });
@@ -21317,16 +21318,16 @@ function harnessReference() {
     io: "input",
     unrepresentable: "any"
   });
-  const sections = root.properties ?? {};
+  const sections2 = root.properties ?? {};
   const fields2 = [];
-  for (const module of harnessModules) collect(sections[module] ?? {}, [module], module, fields2);
-  const tools = Object.entries(sections.tools?.properties ?? {}).map(([name3, node2]) => ({
+  for (const module of harnessModules) collect(sections2[module] ?? {}, [module], module, fields2);
+  const tools = Object.entries(sections2.tools?.properties ?? {}).map(([name3, node2]) => ({
     name: name3,
     description: node2.description ?? ""
   }));
   const modules = harnessModules.map((name3) => ({
     name: name3,
-    description: sections[name3]?.description ?? ""
+    description: sections2[name3]?.description ?? ""
   }));
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
@@ -21359,14 +21360,14 @@ function fieldType(node2) {
     return node2.type;
   return "string";
 }
-function describeField(field) {
-  const facts = [field.type];
-  if (field.allowed) facts[0] = `one of ${field.allowed.join(" | ")}`;
-  const { min, max, maxLength: maxLength2 } = field.range ?? {};
+function describeField(field2) {
+  const facts = [field2.type];
+  if (field2.allowed) facts[0] = `one of ${field2.allowed.join(" | ")}`;
+  const { min, max, maxLength: maxLength2 } = field2.range ?? {};
   if (min !== void 0 || max !== void 0) facts.push(`${min ?? "\u2026"}\u2013${max ?? "\u2026"}`);
   if (maxLength2 !== void 0) facts.push(`at most ${maxLength2} chars`);
-  if (field.default !== void 0) facts.push(`default ${JSON.stringify(field.default)}`);
-  return `${field.path} (${facts.join(", ")}): ${field.description}`;
+  if (field2.default !== void 0) facts.push(`default ${JSON.stringify(field2.default)}`);
+  return `${field2.path} (${facts.join(", ")}): ${field2.description}`;
 }
 var cached2;
 var init_harness_reference = __esm({
@@ -22558,8 +22559,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str2 += json2.slice(start, i);
-                const code = json2.substr(i + 2, 4);
-                switch (code) {
+                const code2 = json2.substr(i + 2, 4);
+                switch (code2) {
                   case "0000":
                     str2 += "\\0";
                     break;
@@ -22585,8 +22586,8 @@ var require_stringifyString = __commonJS({
                     str2 += "\\P";
                     break;
                   default:
-                    if (code.substr(0, 2) === "00")
-                      str2 += "\\x" + code.substr(2);
+                    if (code2.substr(0, 2) === "00")
+                      str2 += "\\x" + code2.substr(2);
                     else
                       str2 += json2.substr(i, 6);
                 }
@@ -25085,22 +25086,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name3, pos, code, message) {
+      constructor(name3, pos, code2, message) {
         super();
         this.name = name3;
-        this.code = code;
+        this.code = code2;
         this.message = message;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLParseError", pos, code2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLWarning", pos, code2, message);
       }
     };
     var prettifyError2 = (src, lc) => (error62) => {
@@ -26009,7 +26010,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -26207,9 +26208,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
+      const code2 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code);
+        return String.fromCodePoint(code2);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -26531,12 +26532,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
+        this.onError = (source, code2, message, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -26698,12 +26699,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code2, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code2, message);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code2, message);
         };
         switch (token.type) {
           case "scalar":
@@ -26951,8 +26952,8 @@ var require_cst_visit = __commonJS({
     visit2.REMOVE = REMOVE;
     visit2.itemAtPath = (cst, path13) => {
       let item = cst;
-      for (const [field, index] of path13) {
-        const tok = item?.[field];
+      for (const [field2, index] of path13) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -26962,8 +26963,8 @@ var require_cst_visit = __commonJS({
     };
     visit2.parentCollection = (cst, path13) => {
       const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
-      const field = path13[path13.length - 1][0];
-      const coll = parent?.[field];
+      const field2 = path13[path13.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
@@ -26972,11 +26973,11 @@ var require_cst_visit = __commonJS({
       let ctrl = visitor(item, path13);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path13.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path13.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26986,7 +26987,7 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
+          if (typeof ctrl === "function" && field2 === "key")
             ctrl = ctrl(item, path13);
         }
       }
@@ -28915,8 +28916,8 @@ async function readUserText(input2) {
   try {
     buffer = await readFile2(file2);
   } catch (error62) {
-    const code = error62.code;
-    const problem = code === "ENOENT" ? `${what} not found` : code === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code ?? String(error62)})`;
+    const code2 = error62.code;
+    const problem = code2 === "ENOENT" ? `${what} not found` : code2 === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code2 ?? String(error62)})`;
     throw new InputError(file2, problem);
   }
   if (buffer.byteLength > maxBytes) {
@@ -29050,11 +29051,11 @@ function dottedPath(path13) {
 function checkValueSizes(input2) {
   const visit2 = (value, path13) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path13);
+      const field2 = dottedPath(path13);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
-        { line: input2.lines[field], field }
+        { line: input2.lines[field2], field: field2 }
       );
     }
     if (value === null || typeof value !== "object") return;
@@ -29179,10 +29180,10 @@ function parseTaskLine(input2) {
   if (!result.success) {
     const issue2 = result.error.issues[0];
     const path13 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path13);
+    const field2 = dottedField(path13);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
-    const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
-    throw new InputError(file2, problem, { line, field });
+    const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
+    throw new InputError(file2, problem, { line, field: field2 });
   }
   return result.data;
 }
@@ -29249,13 +29250,13 @@ async function loadSplits(loaded, load2 = loadTasks) {
   return { train, heldout };
 }
 async function existingFile(loaded, split, file2) {
-  const field = `tasks.${split}`;
+  const field2 = `tasks.${split}`;
   const found = await stat2(file2).catch(() => void 0);
   if (found?.isFile()) return file2;
   throw new InputError(
     loaded.path,
     `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${file2}`,
-    { line: loaded.lines?.[field], field }
+    { line: loaded.lines?.[field2], field: field2 }
   );
 }
 var init_split_overlap = __esm({
@@ -29394,11 +29395,11 @@ function mergeEvalResults(results, source = "shards") {
   const [first] = results;
   if (!first) throw new InputError(source, "nothing to merge: no eval.json found");
   for (const result of results) {
-    for (const field of ["split", "harnessHash", "model"]) {
-      if (result[field] !== first[field]) {
+    for (const field2 of ["split", "harnessHash", "model"]) {
+      if (result[field2] !== first[field2]) {
         throw new InputError(
           source,
-          `shards disagree on '${field}' (${first[field]} vs ${result[field]}); merge shards of one evaluation only`
+          `shards disagree on '${field2}' (${first[field2]} vs ${result[field2]}); merge shards of one evaluation only`
         );
       }
     }
@@ -29686,7 +29687,7 @@ async function evaluate(options) {
   const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const outcomes2 = await promisePool({
+    const outcomes3 = await promisePool({
       items: jobs,
       concurrency: options.concurrency,
       work: async ({ task, sampleIndex }) => {
@@ -29720,7 +29721,7 @@ async function evaluate(options) {
         return outcome;
       }
     });
-    const records = outcomes2.filter(
+    const records = outcomes3.filter(
       (outcome) => !(infraFailure in outcome)
     );
     cost.wallMs = clock.now() - started;
@@ -29770,16 +29771,16 @@ async function runOne(input2) {
     return { ...hit, category: task.category, verdict: verdict2, latencyMs: 0, cached: true };
   }
   const runStarted = (options.clock ?? Date).now();
-  const trace2 = input2.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
+  const trace = input2.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
   signal.throwIfAborted();
   cost.rollouts += 1;
-  cost.llmCalls += trace2.usage.llmCalls;
-  cost.promptTokens += trace2.usage.promptTokens;
-  cost.completionTokens += trace2.usage.completionTokens;
-  cost.costUsd += trace2.usage.costUsd;
-  const llmError = trace2.events.find((event) => event.kind === "llm-error");
+  cost.llmCalls += trace.usage.llmCalls;
+  cost.promptTokens += trace.usage.promptTokens;
+  cost.completionTokens += trace.usage.completionTokens;
+  cost.costUsd += trace.usage.costUsd;
+  const llmError = trace.events.find((event) => event.kind === "llm-error");
   if (llmError) return { [infraFailure]: llmError.detail ?? "llm-error" };
-  const verdict = await scoreOrInfra(scorer, task, { answer: trace2.answer, output: trace2.output });
+  const verdict = await scoreOrInfra(scorer, task, { answer: trace.answer, output: trace.output });
   if (typeof verdict === "string") return { [infraFailure]: verdict };
   const record3 = {
     key,
@@ -29788,10 +29789,10 @@ async function runOne(input2) {
     harnessHash: options.harness.hash,
     model: options.provider.model,
     sampleIndex,
-    output: trace2.output,
-    answer: trace2.answer,
+    output: trace.output,
+    answer: trace.answer,
     verdict,
-    trace: trace2,
+    trace,
     latencyMs: (options.clock ?? Date).now() - runStarted,
     cached: false
   };
@@ -32537,11 +32538,11 @@ function* iterateHeaders(headers) {
     shouldClear = true;
     iter = Object.entries(headers ?? {});
   }
-  for (let row of iter) {
-    const name3 = row[0];
+  for (let row2 of iter) {
+    const name3 = row2[0];
     if (typeof name3 !== "string")
       throw new TypeError("expected header name to be a string");
-    const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
+    const values = isReadonlyArray(row2[1]) ? row2[1] : [row2[1]];
     let didClear = false;
     for (const value of values) {
       if (value === void 0)
@@ -43120,8 +43121,8 @@ function classifyFailure(error62, context) {
 }
 function isDroppedConnection(error62) {
   if (!(error62 instanceof Error)) return false;
-  const code = error62.cause?.code;
-  return error62 instanceof TypeError && /^(terminated|fetch failed)$/i.test(error62.message) || typeof code === "string" && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code);
+  const code2 = error62.cause?.code;
+  return error62 instanceof TypeError && /^(terminated|fetch failed)$/i.test(error62.message) || typeof code2 === "string" && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code2);
 }
 function causeText(error62) {
   const cause = error62.cause instanceof Error ? `: ${error62.cause.message}` : "";
@@ -43587,12 +43588,12 @@ function listing(listed) {
 }
 function unreachable(where, error62) {
   const cause = error62.cause instanceof Error ? error62.cause : void 0;
-  const code = cause?.cause?.code ?? cause?.code;
-  const detail = code ?? ([cause?.message, error62.message].find((text3) => text3 && text3 !== "fetch failed") || "no answer");
+  const code2 = cause?.cause?.code ?? cause?.code;
+  const detail = code2 ?? ([cause?.message, error62.message].find((text3) => text3 && text3 !== "fetch failed") || "no answer");
   return new TransportError(
     "llm",
     `endpoint check failed for ${where}: cannot connect (${detail}); check model.baseUrl and that the server is running`,
-    { retryable: false, cause: { code } }
+    { retryable: false, cause: { code: code2 } }
   );
 }
 function failed(where, decision) {
@@ -43886,6 +43887,18 @@ var init_openai_provider = __esm({
   }
 });
 
+// src/llm/request-digest.ts
+import { createHash as createHash6 } from "node:crypto";
+function requestDigest(messages) {
+  const canonical = JSON.stringify(messages.map((message) => [message.role, message.content]));
+  return createHash6("sha256").update(canonical).digest("hex").slice(0, 16);
+}
+var init_request_digest = __esm({
+  "src/llm/request-digest.ts"() {
+    "use strict";
+  }
+});
+
 // src/llm/scripted-provider.ts
 var init_scripted_provider = __esm({
   "src/llm/scripted-provider.ts"() {
@@ -43936,6 +43949,7 @@ var init_llm = __esm({
     init_preflight();
     init_rate_limiter();
     init_redact();
+    init_request_digest();
     init_retry_timing();
     init_scripted_provider();
     init_seeded_random();
@@ -44007,17 +44021,17 @@ function refuseChat(endpoint, body, model) {
   }
   return void 0;
 }
-function refusal(status, message, type, param = null, code = null) {
-  return { status, body: openAIError(message, type, param, code) };
+function refusal(status, message, type, param = null, code2 = null) {
+  return { status, body: openAIError(message, type, param, code2) };
 }
 var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures;
 var init_endpoint_behaviour = __esm({
   "src/sim/endpoint-behaviour.ts"() {
     "use strict";
-    openAIError = (message, type, param, code) => ({
-      error: { message, type, param, code }
+    openAIError = (message, type, param, code2) => ({
+      error: { message, type, param, code: code2 }
     });
-    azureError = (code, message) => ({ error: { code, message } });
+    azureError = (code2, message) => ({ error: { code: code2, message } });
     refuseAccount = (endpoint, _body, model) => {
       if (endpoint.models && !endpoint.models.includes(model)) {
         return refusal(
@@ -44039,7 +44053,7 @@ var init_endpoint_behaviour = __esm({
     };
     refuseFields = (endpoint, body) => {
       const unknown2 = endpoint.rejectFields?.find(
-        (field) => field in body
+        (field2) => field2 in body
       );
       if (!unknown2) return void 0;
       return refusal(
@@ -44271,10 +44285,10 @@ var init_date_reasoning = __esm({
 function generateExtraction(rng, names) {
   const sender = names.person();
   const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
-  const code = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
+  const code2 = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
   const weight = formatNumber(rng.int(5, 500) / 10);
   const values = {
-    "tracking code": code,
+    "tracking code": code2,
     destination: names.place(),
     "weight in kg": weight,
     "client organisation": names.organisation()
@@ -44282,16 +44296,16 @@ function generateExtraction(rng, names) {
   const sentences2 = [
     `${sender} sent the parcel on behalf of ${values["client organisation"]}.`,
     `It weighs ${weight} kg.`,
-    `The tracking code is ${code}.`,
+    `The tracking code is ${code2}.`,
     `It is bound for ${values.destination}.`
   ];
   const body = [sentences2[0], ...shuffle(rng, sentences2.slice(1))].join(" ");
-  const field = rng.pick(fieldNames);
-  const question = `Shipping note: ${body} Question: what is the ${field} of ${sender}'s parcel?`;
-  const numeric = field === "weight in kg";
+  const field2 = rng.pick(fieldNames);
+  const question = `Shipping note: ${body} Question: what is the ${field2} of ${sender}'s parcel?`;
+  const numeric = field2 === "weight in kg";
   return {
     question,
-    expected: numeric ? Number(weight) : values[field],
+    expected: numeric ? Number(weight) : values[field2],
     keyPhrase: sender,
     scorer: numeric ? numericScorer : void 0
   };
@@ -44299,17 +44313,17 @@ function generateExtraction(rng, names) {
 function parseExtraction(text3) {
   const match = questionPattern.exec(text3.trim());
   if (!match) return null;
-  const [, body, field, sender] = match;
+  const [, body, field2, sender] = match;
   const found = fieldNames.map((name3) => [name3, fields[name3].exec(body)?.[1]]);
-  const answer = found.find(([name3]) => name3 === field)?.[1];
+  const answer = found.find(([name3]) => name3 === field2)?.[1];
   if (answer === void 0) return null;
-  const decoys = found.filter(([name3, value]) => name3 !== field && value !== void 0).map(([, value]) => value);
+  const decoys = found.filter(([name3, value]) => name3 !== field2 && value !== void 0).map(([, value]) => value);
   return {
     kind: "direct",
     family: "extraction",
     keyPhrase: sender,
     answer,
-    numeric: field === "weight in kg",
+    numeric: field2 === "weight in kg",
     decoys
   };
 }
@@ -44535,13 +44549,13 @@ var init_recognise = __esm({
 });
 
 // src/sim/draw.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function draw(...parts) {
-  const digest = createHash6("sha256").update(parts.join("\u241F")).digest();
+  const digest = createHash7("sha256").update(parts.join("\u241F")).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 function shortHash(...parts) {
-  return createHash6("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+  return createHash7("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
@@ -44882,8 +44896,8 @@ function pick2(items, unit) {
 function valueText(value) {
   return typeof value === "string" && /[\s'"<>]/.test(value) ? JSON.stringify(value) : String(value);
 }
-function renderAction(action, style2, unit) {
-  if (style2 === "tidy") {
+function renderAction(action, style, unit) {
+  if (style === "tidy") {
     if (action.kind === "set") return `Set ${action.path} to ${JSON.stringify(action.value)}`;
     if (action.kind === "rule") return `Add rule: ${action.text}`;
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
@@ -46853,7 +46867,7 @@ var init_sim = __esm({
 });
 
 // src/eval/rollout-params.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join as join7 } from "node:path";
 function rolloutParams(model) {
@@ -46868,7 +46882,7 @@ function rolloutParams(model) {
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
   const file2 = model.world && isWorldName(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash7("sha256").update(readFileSync(file2)).digest("hex") : "";
+  const world2 = file2 ? createHash8("sha256").update(readFileSync(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
@@ -46925,8 +46939,8 @@ async function openModels(loaded, options = {}) {
     ];
     const resolved = [];
     for (const [role, config2] of roles) {
-      const field = role === "refiner" && !refiner ? "model" : role === "judge" && !judge2 ? refiner ? "refiner" : "model" : role;
-      resolved.push(await resolve5({ loaded, role, field, config: config2, env, simUrl }));
+      const field2 = role === "refiner" && !refiner ? "model" : role === "judge" && !judge2 ? refiner ? "refiner" : "model" : role;
+      resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
     }
     const memory = await CapabilityMemory.open(
       options.memoryPath ?? join8(loaded.config.cacheDir, "endpoints.json")
@@ -47032,7 +47046,7 @@ function uniqueDowngrades(providers) {
   }
   return all;
 }
-async function checkWorldFile(loaded, config2, field) {
+async function checkWorldFile(loaded, config2, field2) {
   const world2 = config2.world ?? "";
   if (bundledWorlds().includes(world2)) return;
   const found = await stat3(world2).catch(() => void 0);
@@ -47040,7 +47054,7 @@ async function checkWorldFile(loaded, config2, field) {
   throw new InputError(
     loaded.path,
     `${found ? "is a folder, not a world file" : "world file not found"}: ${world2} (bundled worlds: ${bundledWorlds().join(", ")})`,
-    { line: loaded.lines?.[`${field}.world`], field: `${field}.world` }
+    { line: loaded.lines?.[`${field2}.world`], field: `${field2}.world` }
   );
 }
 var init_open_models = __esm({
@@ -47194,18 +47208,18 @@ function parseRules(text3) {
 function renderSystemPrompt(harness, options = {}) {
   const config2 = harness.config;
   if (!config2) return "";
-  const sections = [];
+  const sections2 = [];
   const system = (harnessFile(harness.files, config2.prompt.system) ?? "").trim();
-  if (system) sections.push(system);
+  if (system) sections2.push(system);
   const rules = harnessRules(harness);
-  if (rules.length > 0) sections.push(["## Rules", ...rules.map((rule) => `- ${rule}`)].join("\n"));
+  if (rules.length > 0) sections2.push(["## Rules", ...rules.map((rule) => `- ${rule}`)].join("\n"));
   const format = config2.completion.format_instruction.trim();
-  if (format) sections.push(`## Answer format
+  if (format) sections2.push(`## Answer format
 ${format}`);
   const tools = options.toolsSection?.trim();
-  if (tools) sections.push(`## Tools
+  if (tools) sections2.push(`## Tools
 ${tools}`);
-  return sections.join("\n\n");
+  return sections2.join("\n\n");
 }
 var init_render = __esm({
   "src/harness/render.ts"() {
@@ -47480,11 +47494,11 @@ function runTool(input2) {
       invalidCall: false
     };
   }
-  const field = input2.name === "calculator" ? "expression" : "key";
-  const value = readField(input2.arguments, field);
+  const field2 = input2.name === "calculator" ? "expression" : "key";
+  const value = readField(input2.arguments, field2);
   if (value === null) {
     return {
-      text: `error: arguments must be a JSON object like {"${field}": "..."}`,
+      text: `error: arguments must be a JSON object like {"${field2}": "..."}`,
       error: true,
       invalidCall: true
     };
@@ -47500,7 +47514,7 @@ function runTool(input2) {
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
 }
-function readField(raw, field) {
+function readField(raw, field2) {
   let parsed;
   try {
     parsed = JSON.parse(raw.trim() === "" ? "null" : raw);
@@ -47508,7 +47522,7 @@ function readField(raw, field) {
     return null;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-  const value = parsed[field];
+  const value = parsed[field2];
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
   return null;
@@ -47932,8 +47946,8 @@ function commandAgent(options) {
         timeoutMs: options.timeoutMs,
         signal
       });
-      const trace2 = toTrace(result, options.price?.(provider.model));
-      return { ...trace2, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
+      const trace = toTrace(result, options.price?.(provider.model));
+      return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     }
   };
 }
@@ -47961,23 +47975,23 @@ function toTrace(result, price) {
     const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
     return failure2("process-error", `exit code 0 but ${parsed.reason}${hint}`);
   }
-  const { output: output2, answer, trace: trace2 } = parsed.value;
-  const steps = trace2?.steps ?? [];
+  const { output: output2, answer, trace } = parsed.value;
+  const steps = trace?.steps ?? [];
   return {
     steps,
-    events: trace2?.events ?? [],
+    events: trace?.events ?? [],
     output: output2,
     answer: answer ?? extractAnswer(output2, defaultAnswerPattern2),
-    usage: reportedUsage(trace2, price)
+    usage: reportedUsage(trace, price)
   };
 }
 function withStderr(detail, stderr) {
   return `${detail}; stderr: ${tail(stderr, Math.max(300, 1900 - detail.length))}`.slice(0, 2e3);
 }
-function reportedUsage(trace2, price) {
-  const steps = trace2?.steps ?? [];
-  const usage = trace2?.usage;
-  const sum = (field) => Math.round(usage?.[field] ?? steps.reduce((total, step) => total + step[field], 0));
+function reportedUsage(trace, price) {
+  const steps = trace?.steps ?? [];
+  const usage = trace?.usage;
+  const sum = (field2) => Math.round(usage?.[field2] ?? steps.reduce((total, step) => total + step[field2], 0));
   const tokens = { promptTokens: sum("promptTokens"), completionTokens: sum("completionTokens") };
   const priced = price && price.promptPerMTok + price.completionPerMTok > 0;
   return {
@@ -48634,9 +48648,9 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash8("sha256");
+  const hash2 = createHash9("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
   for (const path13 of Object.keys(parts.files).sort()) {
     const content = parts.files[path13];
@@ -48799,10 +48813,10 @@ function myers(a, b) {
   const max = n + m;
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
-  const trace2 = [];
+  const trace = [];
   let found = false;
   for (let d = 0; d <= max && !found; d += 1) {
-    trace2.push(v.slice());
+    trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || k !== d && v[offset + k - 1] < v[offset + k + 1] ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
@@ -48817,15 +48831,15 @@ function myers(a, b) {
       }
     }
   }
-  return backtrack({ a, b, trace: trace2, offset });
+  return backtrack({ a, b, trace, offset });
 }
 function backtrack(input2) {
-  const { a, b, trace: trace2, offset } = input2;
+  const { a, b, trace, offset } = input2;
   const script = [];
   let x = a.length;
   let y = b.length;
-  for (let d = trace2.length - 1; d >= 0; d -= 1) {
-    const v = trace2[d];
+  for (let d = trace.length - 1; d >= 0; d -= 1) {
+    const v = trace[d];
     const k = x - y;
     const previousK = k === -d || k !== d && v[offset + k - 1] < v[offset + k + 1] ? k + 1 : k - 1;
     const previousX = d === 0 ? 0 : v[offset + previousK];
@@ -49220,8 +49234,8 @@ function runWithStdin(options) {
     child.on("error", (error62) => finish2({ kind: "error", detail: error62.message }));
     child.on(
       "close",
-      (code, signal) => finish2(
-        code === null ? { kind: "error", detail: `killed by ${signal}` } : { kind: "exit", code }
+      (code2, signal) => finish2(
+        code2 === null ? { kind: "error", detail: `killed by ${signal}` } : { kind: "exit", code: code2 }
       )
     );
     child.stdin.on("error", () => {
@@ -49510,7 +49524,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -49521,7 +49535,7 @@ function shardTasks(tasks, shard) {
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
 function shardOf(taskId, count4) {
-  const digest = createHash9("sha256").update(taskId).digest();
+  const digest = createHash10("sha256").update(taskId).digest();
   return digest.readUInt32BE(0) % count4;
 }
 function parseShard(text3) {
@@ -49604,7 +49618,7 @@ async function runEval(options) {
 function combine(parts, harnessHash2, model) {
   const cost = emptyCost();
   for (const part of parts) {
-    for (const field of Object.keys(cost)) cost[field] += part.cost[field];
+    for (const field2 of Object.keys(cost)) cost[field2] += part.cost[field2];
   }
   return buildEvalResult({
     split: "all",
@@ -49832,20 +49846,10 @@ function emptySpend() {
     wallMs: 0
   };
 }
-function projectMeasurement(spend, rollouts) {
-  if (rollouts === 0 || spend.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
-  const agentTokens = spend.promptTokens + spend.completionTokens - spend.refinerTokens;
-  const agentCost = spend.costUsd - spend.refinerCostUsd;
-  return {
-    rollouts,
-    tokens: agentTokens / spend.rollouts * rollouts,
-    costUsd: agentCost / spend.rollouts * rollouts
-  };
-}
-function refinementShare(spend) {
-  const tokens = spend.promptTokens + spend.completionTokens;
-  if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
-  return tokens > 0 ? spend.refinerTokens / tokens : 0;
+function refinementShare(spend2) {
+  const tokens = spend2.promptTokens + spend2.completionTokens;
+  if (spend2.costUsd > 0) return spend2.refinerCostUsd / spend2.costUsd;
+  return tokens > 0 ? spend2.refinerTokens / tokens : 0;
 }
 var spendSchema, BudgetTracker;
 var init_budget = __esm({
@@ -49879,10 +49883,6 @@ var init_budget = __esm({
       measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
-      /** The seed/final measurement's spend (`countMeasurement`). */
-      measurement = emptySpend();
-      /** Rollouts kept free for the measurement (`scope: run`). */
-      reservedRollouts = 0;
       /** Aborts when a limit is reached; pass it to evaluations. */
       get signal() {
         return this.controller.signal;
@@ -49892,7 +49892,7 @@ var init_budget = __esm({
         const measured = this.measuring.getStore() ?? [];
         for (const [key, value] of Object.entries(delta)) {
           this.spent[key] += value;
-          for (const spend of measured) spend[key] += value;
+          for (const spend2 of measured) spend2[key] += value;
         }
         this.evaluateLimits();
       }
@@ -49901,11 +49901,11 @@ var init_budget = __esm({
        * outside it (another stage) is not counted, work it started is, however deeply nested.
        */
       async measure(work) {
-        const spend = emptySpend();
+        const spend2 = emptySpend();
         const started = this.now();
-        const value = await this.measuring.run([...this.measuring.getStore() ?? [], spend], work);
-        spend.wallMs = this.now() - started;
-        return { value, spend };
+        const value = await this.measuring.run([...this.measuring.getStore() ?? [], spend2], work);
+        spend2.wallMs = this.now() - started;
+        return { value, spend: spend2 };
       }
       /** Runs `work` outside every `measure`: what it spends counts only in the measures it opens. */
       detached(work) {
@@ -49914,38 +49914,6 @@ var init_budget = __esm({
       /** Spend so far, wall time included (this session's time plus replayed time). */
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
-      }
-      /**
-       * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
-       * `scope: training` it is outside the limits, so it never stops or shortens training; under
-       * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
-       * added when it is known in advance (a replayed stage), so no limit is reached on the way.
-       */
-      countMeasurement(spend) {
-        for (const [key, value] of Object.entries(spend))
-          this.measurement[key] += value;
-      }
-      /**
-       * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
-       * what would eat into them, and its tokens and cost are checked with the measurement's
-       * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
-       */
-      reserve(rollouts) {
-        this.reservedRollouts = rollouts;
-      }
-      /** Rollouts kept free for the measurement. */
-      reserved() {
-        return this.reservedRollouts;
-      }
-      /** Spend so far without the measurement's: what the strategy's search cost. */
-      training() {
-        const spend = this.snapshot();
-        for (const key of Object.keys(spend)) spend[key] -= this.measurement[key];
-        return spend;
-      }
-      /** Spend so far that counts against the limits. */
-      bounded() {
-        return this.limits.scope === "run" ? this.snapshot() : this.training();
       }
       /** The exhausted resource, if any. */
       exceeded() {
@@ -49957,19 +49925,15 @@ var init_budget = __esm({
         const error62 = this.exceeded();
         if (error62) throw error62;
       }
-      projectedMeasurement(spend) {
-        return projectMeasurement(spend, this.reservedRollouts);
-      }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend = this.bounded();
-        const tokens = spend.promptTokens + spend.completionTokens;
-        const held2 = this.projectedMeasurement(spend);
+        const spend2 = this.snapshot();
+        const tokens = spend2.promptTokens + spend2.completionTokens;
         const checks = [
-          ["rollouts", spend.rollouts + held2.rollouts, this.limits.rollouts],
-          ["tokens", tokens + held2.tokens, this.limits.tokens],
-          ["costUsd", spend.costUsd + held2.costUsd, this.limits.costUsd],
-          ["wallMs", spend.wallMs, this.limits.wallMs]
+          ["rollouts", spend2.rollouts, this.limits.rollouts],
+          ["tokens", tokens, this.limits.tokens],
+          ["costUsd", spend2.costUsd, this.limits.costUsd],
+          ["wallMs", spend2.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
           if (limit2 !== void 0 && used >= limit2) {
@@ -50003,17 +49967,17 @@ function stepLimitOf(record3, fallback) {
 }
 function extractEvidence(options) {
   const { record: record3, task } = options;
-  const trace2 = record3.trace;
-  const eventKinds2 = [...new Set(trace2.events.map((event) => event.kind))];
-  const calls = trace2.steps.flatMap((step) => step.toolCalls);
+  const trace = record3.trace;
+  const eventKinds2 = [...new Set(trace.events.map((event) => event.kind))];
+  const calls = trace.steps.flatMap((step) => step.toolCalls);
   const toolErrors = calls.filter((call) => call.error).length;
   const stepLimit = stepLimitOf(record3, options.stepLimit);
-  const answer = record3.answer ?? trace2.answer;
-  const output2 = record3.output || trace2.output;
+  const answer = record3.answer ?? trace.answer;
+  const output2 = record3.output || trace.output;
   const unknownTask = saysUnknownTask(output2);
   const gaveUp = !unknownTask && gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
+  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
     (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
   );
   const expectedNumber = task ? parseNumber(task.expected) : null;
@@ -50028,7 +49992,7 @@ function extractEvidence(options) {
   if (overflow) signals2.add("context-overflow");
   if (toolErrors > 0) signals2.add("tool-error");
   if (calls.length === 0) signals2.add("no-tool-calls");
-  if (stepLimit !== null && trace2.steps.length >= stepLimit) signals2.add("step-limit");
+  if (stepLimit !== null && trace.steps.length >= stepLimit) signals2.add("step-limit");
   if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
   const sorted = [...signals2].sort();
   return {
@@ -50039,7 +50003,7 @@ function extractEvidence(options) {
     sampleIndex: record3.sampleIndex,
     verdictReason: record3.verdict.reason,
     eventKinds: eventKinds2,
-    steps: trace2.steps.length,
+    steps: trace.steps.length,
     stepLimit,
     toolCalls: calls.length,
     toolErrors,
@@ -50363,9 +50327,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash10("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash11("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -51159,7 +51123,12 @@ var init_refinement_record = __esm({
       evidenceChars: external_exports.number().int(),
       /** The validated output, or null when the reply stayed unusable. */
       output: external_exports.unknown(),
-      error: external_exports.string().optional()
+      error: external_exports.string().optional(),
+      /**
+       * The `requestDigest` of each call the turn made (repairs included), in order: where the run
+       * keeps prompts (prompts.jsonl), the report shows each call's prompt and reply under these ids.
+       */
+      callIds: external_exports.array(external_exports.string()).optional()
     });
     debateRoundSchema = external_exports.object({
       round: external_exports.number().int(),
@@ -51433,7 +51402,6 @@ function meterProvider(options) {
     variant: provider.variant,
     async chat(request, callOptions) {
       const purpose = request.purpose ?? role;
-      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response;
       try {
@@ -51475,16 +51443,16 @@ function meterAdapter(options) {
     async run(input2) {
       if (options.enforce) budget.check();
       budget.add({ rollouts: 1 });
-      const trace2 = await adapter.run(input2);
+      const trace = await adapter.run(input2);
       if (adapter.usageFromTrace) {
-        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace2.usage;
+        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
         budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
         if (llmCalls > 0) {
           const event = { role: "agent", purpose: "agent", calls: llmCalls };
           onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
         }
       }
-      return trace2;
+      return trace;
     }
   };
 }
@@ -51502,21 +51470,9 @@ function wrapModels(options) {
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({
-      provider: cached4(models.refiner),
-      budget,
-      role: "refiner",
-      onCall,
-      enforce: true
-    }),
+    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
     probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
-    // measurement too, which the budget must not cut short.
-    judge: meterProvider({
-      provider: cached4(models.judge ?? models.refiner),
-      budget,
-      role: "refiner"
-    })
+    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
   };
 }
 function redactResponses(redactor) {
@@ -51671,7 +51627,7 @@ function patternTraces(patterns, records) {
   for (const pattern of patterns) {
     for (const example of pattern.examples) {
       const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !traces.some((trace2) => trace2.key === rollout.key))
+      if (rollout && !traces.some((trace) => trace.key === rollout.key))
         traces.push(traceExcerpt(rollout));
     }
   }
@@ -51953,14 +51909,14 @@ var init_guard = __esm({
 });
 
 // src/evolve/memory.ts
-function rememberedHms(hms, summary2, patternIds) {
+function rememberedHms(hms, summary, patternIds) {
   const parsed = hmsSchema.safeParse(hms);
   if (parsed.success) return parsed.data;
   return {
     changes: [
       {
         module: "unknown",
-        change: summary2,
+        change: summary,
         patterns: patternIds,
         expectedEffect: "",
         regressionRisks: ""
@@ -52065,7 +52021,7 @@ function parseEvolveResult(file2, value) {
     field: issue2.path.map(String).join(".") || void 0
   });
 }
-var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
 var init_result_schema = __esm({
   "src/evolve/result-schema.ts"() {
     "use strict";
@@ -52150,6 +52106,12 @@ var init_result_schema = __esm({
       refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
       training: spendSchema
     });
+    measureSummarySchema = external_exports.object({
+      tokensPerTask: external_exports.number(),
+      costPerTask: external_exports.number(),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ passed: external_exports.number().int(), n: external_exports.number().int() }))
+    });
+    measureSidesSchema = external_exports.object({ seed: measureSummarySchema, final: measureSummarySchema });
     evolveGateSchema = external_exports.object({
       passed: external_exports.boolean(),
       reason: external_exports.string(),
@@ -52201,13 +52163,9 @@ var init_result_schema = __esm({
         patch: external_exports.string()
       }),
       gate: evolveGateSchema,
-      /**
-       * The configured limits and what they covered: `training` (the seed/final measurement, at
-       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
-       * before it was recorded.
-       */
-      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
       run: runMetadataSchema,
+      /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
+      measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
       endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
     });
@@ -52359,7 +52317,7 @@ function runChecker(input2) {
       if (stderr.length < 16384) stderr += chunk.toString("utf8");
     });
     child.on("error", () => resolve13(void 0));
-    child.on("close", (code) => resolve13(code === 0 ? void 0 : stderr || `exit code ${code}`));
+    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
     child.stdin.on("error", () => void 0);
     child.stdin.end(input2.stdin ?? "");
   });
@@ -52368,7 +52326,7 @@ async function localParseCheckers() {
   const python = await new Promise((resolve13) => {
     const child = spawn3("python3", ["--version"], { stdio: "ignore" });
     child.on("error", () => resolve13(false));
-    child.on("close", (code) => resolve13(code === 0));
+    child.on("close", (code2) => resolve13(code2 === 0));
   });
   const nodeModule = await import("node:module");
   return {
@@ -52497,6 +52455,146 @@ var init_heldout_seal = __esm({
   }
 });
 
+// src/evolve/journal.ts
+import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
+import path6 from "node:path";
+function readJournal(options) {
+  const { file: file2 } = options;
+  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
+  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
+  if (!header.success)
+    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
+      line: 1
+    });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
+      { line: 1 }
+    );
+  if (header.data.runKey !== options.runKey)
+    throw new InputError(
+      file2,
+      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
+      { line: 1 }
+    );
+  const entries = [];
+  for (const line of lines.slice(1)) {
+    let parsed;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const entry = entrySchema.safeParse(parsed);
+    if (entry.success) entries.push(entry.data);
+  }
+  return entries;
+}
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var journalFormat, headerSchema, entrySchema, Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_budget();
+    journalFormat = 2;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      configHash: external_exports.string(),
+      strategy: external_exports.string()
+    });
+    entrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional()
+    });
+    Journal = class _Journal {
+      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
+        this.file = file2;
+        this.entries = entries;
+        this.budget = budget;
+        this.afterStage = afterStage;
+        this.redact = redact;
+      }
+      file;
+      entries;
+      budget;
+      afterStage;
+      redact;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path6.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let text3;
+        try {
+          text3 = await readFile10(file2, "utf8");
+        } catch {
+          text3 = void 0;
+        }
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir11(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            configHash: options.configHash,
+            strategy: options.strategy
+          };
+          await writeFile9(file2, `${JSON.stringify(header)}
+`);
+        } else {
+          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
+        }
+        options.budget.add(replayedSpend([...entries.values()]));
+        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
+      async stage(name3, run2) {
+        const done = this.entries.get(name3);
+        if (done) return done.output;
+        const { value, spend: spend2 } = await this.budget.measure(run2);
+        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend2[key] !== 0) recorded[key] = spend2[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: this.budget.snapshot().wallMs
+        };
+        await appendFile2(this.file, `${JSON.stringify(entry)}
+`);
+        this.entries.set(name3, entry);
+        this.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -52610,558 +52708,268 @@ var init_loop = __esm({
   }
 });
 
-// src/errors/folder-locked-error.ts
-var FolderLockedError;
-var init_folder_locked_error = __esm({
-  "src/errors/folder-locked-error.ts"() {
-    "use strict";
-    init_ecdysis_error();
-    FolderLockedError = class extends EcdysisError {
-      constructor(folder, lockFile, holder, what) {
-        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
-        super(
-          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
-        );
-        this.folder = folder;
-        this.lockFile = lockFile;
-        this.holder = holder;
-        this.what = what;
-        this.name = "FolderLockedError";
-      }
-      folder;
-      lockFile;
-      holder;
-      what;
-      code = "locked";
-      exitCode = 3;
-    };
-  }
-});
-
-// src/evolve/folder-lock.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
-import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile10, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
-import { hostname as hostname3 } from "node:os";
-import path6 from "node:path";
-function installExitHook() {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const [file2, token] of held) removeIfOurs(file2, token);
-  });
-}
-function removeIfOurs(file2, token) {
-  try {
-    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
-  } catch {
-  }
-}
-function isAlive2(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error62) {
-    return error62.code === "EPERM";
-  }
-}
-async function acquireFolderLock(options) {
-  const { folder } = options;
-  const file2 = path6.join(folder, lockFileName);
-  await mkdir11(folder, { recursive: true });
-  const token = randomBytes4(12).toString("hex");
-  const record3 = {
-    pid: process.pid,
-    host: hostname3(),
-    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
-    purpose: options.purpose,
-    token
-  };
-  const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile9(temporary, `${JSON.stringify(record3)}
-`);
-  try {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      try {
-        await link(temporary, file2);
-        installExitHook();
-        held.set(file2, token);
-        return { file: file2, release: () => release(file2, token) };
-      } catch (error62) {
-        if (error62.code !== "EEXIST") throw error62;
-      }
-      const holder = await readHolder(file2);
-      if (holder === "gone") continue;
-      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
-        throw new FolderLockedError(folder, file2, holder, options.what);
-      if (await takeOver(file2, holder)) {
-        options.warn?.(
-          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
-        );
-      }
-    }
-    throw new FolderLockedError(folder, file2, void 0, options.what);
-  } finally {
-    await unlink(temporary).catch(() => void 0);
-  }
-}
-async function readHolder(file2) {
+// src/evolve/prompt-log.ts
+import { appendFile as appendFile3, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import path7 from "node:path";
+async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile10(file2, "utf8");
-  } catch (error62) {
-    return error62.code === "ENOENT" ? "gone" : void 0;
-  }
-  try {
-    const parsed = holderSchema.safeParse(JSON.parse(text3));
-    return parsed.success ? parsed.data : void 0;
+    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
   } catch {
-    return void 0;
+    return [];
   }
-}
-async function takeOver(file2, stale) {
-  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
-  try {
-    await rename8(file2, aside);
-  } catch {
-    return false;
+  const byId = /* @__PURE__ */ new Map();
+  for (const line of text3.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed;
+    try {
+      parsed = promptCallSchema.safeParse(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    byId.delete(parsed.data.id);
+    byId.set(parsed.data.id, parsed.data);
   }
-  const moved = await readHolder(aside);
-  if (typeof moved === "object" && moved.token === stale.token) {
-    await unlink(aside).catch(() => void 0);
-    return true;
-  }
-  await link(aside, file2).catch(() => void 0);
-  await unlink(aside).catch(() => void 0);
-  return false;
+  return [...byId.values()];
 }
-async function release(file2, token) {
-  if (held.get(file2) !== token) return;
-  held.delete(file2);
-  removeIfOurs(file2, token);
-}
-var lockFileName, holderSchema, held, exitHookInstalled;
-var init_folder_lock = __esm({
-  "src/evolve/folder-lock.ts"() {
+var promptLogFile, promptCallSchema, PromptLog, noTokens;
+var init_prompt_log = __esm({
+  "src/evolve/prompt-log.ts"() {
     "use strict";
     init_zod();
-    init_folder_locked_error();
-    lockFileName = ".ecdysis.lock";
-    holderSchema = external_exports.object({
-      pid: external_exports.number().int(),
-      host: external_exports.string(),
-      startedAt: external_exports.string(),
+    init_request_digest();
+    promptLogFile = "prompts.jsonl";
+    promptCallSchema = external_exports.object({
+      id: external_exports.string(),
       purpose: external_exports.string(),
-      token: external_exports.string()
+      messages: external_exports.array(external_exports.object({ role: external_exports.string(), content: external_exports.string() })),
+      reply: external_exports.string().nullable(),
+      /** The call failed (transport): no reply. */
+      error: external_exports.string().optional(),
+      cached: external_exports.boolean(),
+      promptTokens: external_exports.number().int(),
+      completionTokens: external_exports.number().int()
     });
-    held = /* @__PURE__ */ new Map();
-    exitHookInstalled = false;
-  }
-});
-
-// src/evolve/run-key.ts
-import { createHash as createHash11 } from "node:crypto";
-import { readFile as readFile11 } from "node:fs/promises";
-import path7 from "node:path";
-async function runKeyParts(input2) {
-  const { loaded } = input2;
-  const { config: config2 } = loaded;
-  const roles = [
-    ["model", config2.model],
-    ["refiner", config2.refiner],
-    ["probe", config2.probe],
-    ["judge", config2.judge]
-  ];
-  const models = Object.fromEntries(
-    roles.flatMap(
-      ([role, model]) => model ? [[role, { model: model.model, params: rolloutParams(model) }]] : []
-    )
-  );
-  return {
-    config: loaded.hash,
-    strategy: input2.strategy,
-    limit: input2.limit === void 0 ? "none" : String(input2.limit),
-    seedHarness: input2.seed.hash,
-    trainTasks: tasksHash(input2.splits.train),
-    heldoutTasks: tasksHash(input2.splits.heldout),
-    models: sha256(stableStringify(models)),
-    scorer: await scorerHash(loaded),
-    ecdysis: input2.ecdysisVersion ?? "unknown"
-  };
-}
-function runKeyOf(parts) {
-  return sha256(stableStringify(parts));
-}
-function changedParts(before, now) {
-  return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
-    const show = (value) => shownAsValue.has(part) ? value : value.slice(0, 12);
-    return `${partNames[part]} (${show(before[part])} \u2192 ${show(now[part])})`;
-  });
-}
-function tasksHash(tasks) {
-  return sha256(stableStringify(tasks));
-}
-async function scorerHash(loaded) {
-  const spec = loaded.config.tasks.scorer;
-  const files = {};
-  if (spec.kind === "command") {
-    for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path7.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile11(file2).catch(() => void 0);
-      if (content) files[word2] = createHash11("sha256").update(content).digest("hex");
-    }
-  }
-  return sha256(stableStringify({ spec, files }));
-}
-function sha256(text3) {
-  return createHash11("sha256").update(text3).digest("hex");
-}
-var runKeyPartsSchema, partNames, shownAsValue;
-var init_run_key = __esm({
-  "src/evolve/run-key.ts"() {
-    "use strict";
-    init_zod();
-    init_load_config();
-    init_rollout_params();
-    runKeyPartsSchema = external_exports.object({
-      /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
-      config: external_exports.string(),
-      /** The strategy (the config's or `--strategy`). */
-      strategy: external_exports.string(),
-      /** `--limit`, or "none". */
-      limit: external_exports.string(),
-      /** Content hash of the seed harness folder. */
-      seedHarness: external_exports.string(),
-      /** The train tasks as loaded (ids, inputs, expectations, categories, per-task scorers, order). */
-      trainTasks: external_exports.string(),
-      /** The held-out tasks as loaded. */
-      heldoutTasks: external_exports.string(),
-      /**
-       * What answers each role: model name, sampling parameters and endpoint identity — for the
-       * sim its world file's content and behaviour version (`rolloutParams`).
-       */
-      models: external_exports.string(),
-      /** The scorer spec and the files a `command` scorer names in the config folder. */
-      scorer: external_exports.string(),
-      /** The Ecdysis version that wrote the journal ("unknown" when the caller did not say). */
-      ecdysis: external_exports.string()
-    }).strict();
-    partNames = {
-      seedHarness: "the seed harness",
-      trainTasks: "the train tasks",
-      heldoutTasks: "the held-out tasks",
-      config: "the config file",
-      strategy: "the strategy",
-      models: "the models (model, parameters or simulated world)",
-      scorer: "the scorer",
-      limit: "--limit",
-      ecdysis: "the Ecdysis version"
-    };
-    shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
-  }
-});
-
-// src/evolve/journal-file.ts
-function readJournalText(options) {
-  const { file: file2, text: text3 } = options;
-  const rawLines = text3.split("\n");
-  const endsWithNewline = text3.endsWith("\n");
-  if (endsWithNewline) rawLines.pop();
-  checkHeader({ ...options, line: rawLines[0] ?? "" });
-  const entries = [];
-  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
-  let repair;
-  for (let index = 1; index < rawLines.length; index++) {
-    const raw = rawLines[index];
-    const line = index + 1;
-    const last = index === rawLines.length - 1;
-    const start = offset;
-    offset += Buffer.byteLength(raw) + 1;
-    if (raw.trim() === "") continue;
-    const parsed = parseJson(raw);
-    if (parsed === void 0 && last && !endsWithNewline) {
-      repair = { truncateTo: start, dropped: line };
-      return { entries, lines: index, repair };
-    }
-    if (parsed === void 0)
-      throw new InputError(
-        file2,
-        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
-        { line }
-      );
-    const entry = journalEntrySchema.safeParse(parsed);
-    if (!entry.success) {
-      const issue2 = entry.error.issues[0];
-      const field = issue2?.path.join(".") || void 0;
-      throw new InputError(
-        file2,
-        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
-        { line, field }
-      );
-    }
-    entries.push({ entry: entry.data, line });
-    if (last && !endsWithNewline) repair = "newline";
-  }
-  return { entries, lines: rawLines.length, repair };
-}
-function checkHeader(options) {
-  const { file: file2 } = options;
-  const parsed = parseJson(options.line);
-  if (parsed === void 0)
-    throw new InputError(
-      file2,
-      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
-      { line: 1 }
-    );
-  const header = headerSchema.safeParse(parsed);
-  if (!header.success)
-    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
-      { line: 1 }
-    );
-  if (header.data.runKey === options.runKey) return;
-  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
-  throw new InputError(
-    file2,
-    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
-    { line: 1 }
-  );
-}
-function parseJson(line) {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return void 0;
-  }
-}
-var journalFormat, headerSchema, journalEntrySchema, wayOut;
-var init_journal_file = __esm({
-  "src/evolve/journal-file.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_run_key();
-    journalFormat = 3;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      /** Since format 3: what the run key covers, part by part. */
-      parts: runKeyPartsSchema.optional()
-    });
-    journalEntrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional(),
-      /** The seed/final measurement (its spend is kept apart from training's). */
-      measurement: external_exports.literal(true).optional()
-    });
-    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
-  }
-});
-
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir12, readFile as readFile12, rename as rename9, rm as rm4, truncate, writeFile as writeFile10 } from "node:fs/promises";
-import path8 from "node:path";
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_budget();
-    init_journal_file();
-    init_journal_file();
-    Journal = class _Journal {
-      constructor(file2, entries, options, lines) {
+    PromptLog = class _PromptLog {
+      constructor(file2, redactor) {
         this.file = file2;
-        this.entries = entries;
-        this.options = options;
-        this.lines = lines;
+        this.redactor = redactor;
       }
       file;
-      entries;
-      options;
-      lines;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path8.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let finished = [];
-        let lines = 1;
-        if (options.restart) await rm4(file2, { force: true });
-        const text3 = await readFile12(file2, "utf8").catch(() => void 0);
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir12(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            parts: options.parts
-          };
-          const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile10(temporary, `${JSON.stringify(header)}
-`);
-          await rename9(temporary, file2);
-        } else {
-          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
-          if (read.repair === "newline") await appendFile2(file2, "\n");
-          else if (read.repair) {
-            await truncate(file2, read.repair.truncateTo);
-            options.warn?.(
-              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
-            );
-          }
-          for (const located of read.entries) entries.set(located.entry.stage, located);
-          finished = read.entries.map((located) => located.entry);
-          lines = read.lines;
-        }
-        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
-        options.budget.add(replayedSpend(finished));
-        return new _Journal(file2, entries, options, lines);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
+      redactor;
+      pending = Promise.resolve();
+      failure;
       /**
-       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
-       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
-       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
-       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       * Opens the log of a run in `outDir`. A fresh run (no finished stage to replay) starts it
+       * empty; with `keep: false` no log is kept and a stale one is removed.
        */
-      async stage(name3, run2, options = {}) {
-        const { schema } = options;
-        const done = this.entries.get(name3);
-        if (done) {
-          const checked = schema?.safeParse(done.entry.output);
-          if (!checked || checked.success) return done.entry.output;
-          const issue2 = checked.error.issues[0];
-          this.options.warn?.(
-            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
-          );
-          this.entries.delete(name3);
-        }
-        const { budget } = this.options;
-        const { value, spend } = await budget.measure(run2);
-        if (options.measurement) budget.countMeasurement(spend);
-        const redact = this.options.redact ?? ((inner) => inner);
-        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend[key] !== 0) recorded[key] = spend[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: budget.snapshot().wallMs,
-          ...options.measurement ? { measurement: true } : {}
+      static async open(options) {
+        const file2 = path7.join(options.outDir, promptLogFile);
+        if (options.fresh || !options.keep) await rm4(file2, { force: true });
+        return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
+      }
+      /** Wraps a provider so each of its calls is logged once it ends. */
+      provider(inner) {
+        return {
+          model: inner.model,
+          baseUrl: inner.baseUrl,
+          variant: inner.variant,
+          chat: async (request, callOptions) => {
+            const base = {
+              id: requestDigest(request.messages),
+              purpose: request.purpose ?? "refiner",
+              messages: request.messages.map((message) => ({
+                role: message.role,
+                content: message.content ?? ""
+              }))
+            };
+            try {
+              const response = await inner.chat(request, callOptions);
+              this.append({
+                ...base,
+                reply: response.content,
+                cached: response.cached === true,
+                promptTokens: response.usage.promptTokens,
+                completionTokens: response.usage.completionTokens
+              });
+              return response;
+            } catch (error62) {
+              const message = error62 instanceof Error ? error62.message : String(error62);
+              this.append({ ...base, reply: null, error: message, cached: false, ...noTokens });
+              throw error62;
+            }
+          }
         };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.lines += 1;
-        this.entries.set(name3, { entry, line: this.lines });
-        this.options.afterStage?.(name3);
-        return output2;
+      }
+      /** Waits for every logged call to be written; throws the first write failure. */
+      async settled() {
+        await this.pending;
+        if (this.failure !== void 0) throw this.failure;
+      }
+      append(call) {
+        const line = `${JSON.stringify(this.redactor.json(call))}
+`;
+        this.pending = this.pending.then(
+          () => appendFile3(this.file, line).catch((error62) => {
+            this.failure ??= error62;
+          })
+        );
       }
     };
+    noTokens = { promptTokens: 0, completionTokens: 0 };
   }
 });
 
-// src/evolve/measurement-budget.ts
-function measurementRollouts(input2) {
-  const { config: config2 } = input2.loaded;
-  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
-  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
-  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
-}
-function coverMeasurement(input2) {
-  const { loaded } = input2;
-  const { scope, rollouts } = loaded.config.evolve.budget;
-  const needed = measurementRollouts(input2);
-  if (scope !== "run") return { scope, measurementRollouts: needed };
-  if (rollouts !== void 0 && rollouts < needed)
-    throw new InputError(
-      loaded.path,
-      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
-      { field: "evolve.budget.rollouts" }
-    );
-  input2.budget.reserve(needed);
-  return { scope, measurementRollouts: needed };
-}
-var init_measurement_budget = __esm({
-  "src/evolve/measurement-budget.ts"() {
-    "use strict";
-    init_input_error();
+// src/evolve/run-records.ts
+import { readFile as readFile12 } from "node:fs/promises";
+import path8 from "node:path";
+function outcomes(evaluation, keys) {
+  const spend2 = /* @__PURE__ */ new Map();
+  for (const record3 of evaluation.records) {
+    const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
+    const usage = record3.trace.usage;
+    entry.tokens += usage.promptTokens + usage.completionTokens;
+    entry.costUsd += usage.costUsd;
+    spend2.set(record3.taskId, entry);
   }
-});
-
-// src/evolve/run-start.ts
-async function startRun(options) {
-  const { outDir, warn } = options;
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
-  const { inputs } = options;
-  const coverage = coverMeasurement({
-    loaded: options.loaded,
-    strategy: options.strategy,
-    trainSize: inputs.train.length,
-    heldoutSize: inputs.heldout.length,
-    budget: options.budget
-  });
-  const parts = await runKeyParts({
-    ...options,
-    strategy: options.strategy.name,
-    seed: inputs.seed,
-    splits: inputs.splits
-  });
-  const lock = await acquireFolderLock({
-    folder: outDir,
-    what: "output folder",
-    purpose,
-    warn,
-    now: options.now
-  });
+  return evaluation.result.tasks.map((task) => ({
+    taskId: task.taskId,
+    category: task.category,
+    pass: task.pass,
+    passes: task.passes,
+    samples: task.samples,
+    ...spend2.get(task.taskId) ?? { tokens: 0, costUsd: 0 },
+    ...keys ? { rolloutKeys: task.rolloutKeys } : {}
+  }));
+}
+function measureSummary(evaluation) {
+  const tasks = outcomes(evaluation, false);
+  const n = Math.max(1, evaluation.result.n);
+  const byCategory = {};
+  for (const task of tasks) {
+    const entry = byCategory[task.category] ?? { passed: 0, n: 0 };
+    entry.n += 1;
+    if (task.pass) entry.passed += 1;
+    byCategory[task.category] = entry;
+  }
+  const sum = (pick3) => tasks.reduce((total, task) => total + pick3(task), 0);
+  return {
+    tokensPerTask: sum((task) => task.tokens) / n,
+    costPerTask: sum((task) => task.costUsd) / n,
+    byCategory: Object.fromEntries(
+      Object.entries(byCategory).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    )
+  };
+}
+function namedKeys(iteration) {
+  const fromStages2 = (stages) => stages.flatMap(
+    (stage) => stage.stage === "repaired" ? [
+      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+      ...fromStages2(stage.evidence)
+    ] : []
+  );
+  return [
+    ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+    ...iteration.traces.map((trace) => trace.key),
+    ...fromStages2(iteration.evidence)
+  ];
+}
+async function buildRunRecords(options) {
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = options.measured;
+  const rollouts = /* @__PURE__ */ new Map();
+  for (const record3 of [...seedTrain.records, ...finalTrain.records])
+    if (!record3.verdict.pass) rollouts.set(record3.key, record3);
+  const missing = [];
+  const wanted = [...new Set(options.iterations.flatMap(namedKeys))].filter(
+    (key) => !rollouts.has(key)
+  );
+  for (const key of wanted) {
+    const record3 = await options.cache.get(key);
+    if (record3 && !record3.verdict.pass) rollouts.set(key, { ...record3, cached: false });
+    else if (!record3) missing.push(key);
+  }
+  const used = new Set([...rollouts.values()].map((record3) => record3.taskId));
+  return {
+    schemaVersion: runRecordsVersion,
+    tasks: options.train.filter((task) => used.has(task.id)).map((task) => ({
+      id: task.id,
+      category: task.category,
+      input: task.input,
+      expected: task.expected
+    })),
+    rollouts: [...rollouts.values()],
+    measures: {
+      train: {
+        seed: { harnessHash: seedTrain.result.harnessHash, tasks: outcomes(seedTrain, true) },
+        final: { harnessHash: finalTrain.result.harnessHash, tasks: outcomes(finalTrain, true) }
+      },
+      heldout: {
+        seed: { harnessHash: seedHeldout.result.harnessHash, tasks: outcomes(seedHeldout, false) },
+        final: {
+          harnessHash: finalHeldout.result.harnessHash,
+          tasks: outcomes(finalHeldout, false)
+        }
+      }
+    },
+    missing: missing.sort()
+  };
+}
+async function readRunRecords(outDir) {
+  const file2 = path8.join(outDir, runRecordsFile);
+  let text3;
   try {
-    const journal = await Journal.open({
-      outDir,
-      runKey: runKeyOf(parts),
-      parts,
-      budget: options.budget,
-      afterStage: options.afterStage,
-      redact: options.redact,
-      restart: options.restart,
-      warn
-    });
-    return { journal, release: () => lock.release(), coverage };
-  } catch (error62) {
-    await lock.release();
-    throw error62;
+    text3 = await readFile12(file2, "utf8");
+  } catch {
+    return void 0;
   }
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message}) \u2014 re-run evolve`);
+  }
+  const parsed = runRecordsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not a run's records.json: ${issue2.message} \u2014 re-run evolve`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
 }
-var init_run_start = __esm({
-  "src/evolve/run-start.ts"() {
+var runRecordsFile, runRecordsVersion, taskOutcomeSchema, measureSchema, sidesSchema, runRecordsSchema;
+var init_run_records = __esm({
+  "src/evolve/run-records.ts"() {
     "use strict";
-    init_folder_lock();
-    init_journal();
-    init_measurement_budget();
-    init_run_key();
+    init_zod();
+    init_input_error();
+    init_types3();
+    runRecordsFile = "records.json";
+    runRecordsVersion = 1;
+    taskOutcomeSchema = external_exports.object({
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      pass: external_exports.boolean(),
+      passes: external_exports.number().int(),
+      samples: external_exports.number().int(),
+      tokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      /** Train only: the rollouts of the task (the failing ones are in `rollouts`). */
+      rolloutKeys: external_exports.array(external_exports.string()).optional()
+    });
+    measureSchema = external_exports.object({ harnessHash: external_exports.string(), tasks: external_exports.array(taskOutcomeSchema) });
+    sidesSchema = external_exports.object({ seed: measureSchema, final: measureSchema });
+    runRecordsSchema = external_exports.object({
+      schemaVersion: external_exports.literal(runRecordsVersion),
+      /** The train tasks of the kept rollouts: what the agent was asked and what was expected. */
+      tasks: external_exports.array(
+        external_exports.object({ id: external_exports.string(), category: external_exports.string(), input: external_exports.string(), expected: external_exports.unknown() })
+      ),
+      /** Every failing train rollout the run names: pattern members, shown failures, seed and final failures. */
+      rollouts: external_exports.array(rolloutRecordSchema),
+      measures: external_exports.object({ train: sidesSchema, heldout: sidesSchema }),
+      /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
+      missing: external_exports.array(external_exports.string())
+    });
   }
 });
 
@@ -53210,7 +53018,8 @@ async function callRole(options) {
     round: options.round,
     input: options.summary,
     evidenceChars: evidenceBlock2(options.evidence).length,
-    output: null
+    output: null,
+    callIds: []
   };
   options.turns.push(turn);
   let lastReply = "";
@@ -53218,6 +53027,7 @@ async function callRole(options) {
     model: options.refiner.model,
     baseUrl: options.refiner.baseUrl,
     chat: async (request, callOptions) => {
+      turn.callIds?.push(requestDigest(request.messages));
       const response = await options.refiner.chat(request, callOptions);
       lastReply = response.content ?? "";
       return response;
@@ -53264,6 +53074,7 @@ var init_role_call = __esm({
     init_structured_ask();
     init_untrusted_text();
     init_json_extraction();
+    init_request_digest();
     RoleOutputUnusable = class extends Error {
       constructor(role, reason) {
         super(`${role}: ${reason instanceof Error ? reason.message : String(reason)}`);
@@ -53612,9 +53423,9 @@ function coerceOperation(raw) {
   const kind = kindAliases[normalised];
   if (!kind) return { ...raw, kind: named };
   const edit = { kind };
-  for (const [field, aliases] of Object.entries(fieldAliases[kind])) {
+  for (const [field2, aliases] of Object.entries(fieldAliases[kind])) {
     const alias = aliases.find((name3) => raw[name3] !== void 0);
-    if (alias !== void 0) edit[field] = raw[alias];
+    if (alias !== void 0) edit[field2] = raw[alias];
   }
   if (kind === "set" && typeof edit.path === "string") {
     edit.path = edit.path.trim().replace(/^harness\.yaml[:#.]/, "");
@@ -53623,18 +53434,18 @@ function coerceOperation(raw) {
   return edit;
 }
 function coerceValue(path13, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path13);
-  if (!field) return value;
-  if (field.type === "boolean" && typeof value === "string") {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path13);
+  if (!field2) return value;
+  if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
     if (["true", "yes", "on"].includes(word2)) return true;
     if (["false", "no", "off"].includes(word2)) return false;
   }
-  if ((field.type === "integer" || field.type === "number") && typeof value === "string") {
+  if ((field2.type === "integer" || field2.type === "number") && typeof value === "string") {
     const number4 = Number(value.trim());
     if (value.trim() !== "" && Number.isFinite(number4)) return number4;
   }
-  if (field.type === "string" && (typeof value === "number" || typeof value === "boolean"))
+  if (field2.type === "string" && (typeof value === "number" || typeof value === "boolean"))
     return String(value);
   return value;
 }
@@ -53727,7 +53538,7 @@ function kindMessage(path13, message) {
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
-  const at = (field, message) => [{ path: ["edit", field], message }];
+  const at = (field2, message) => [{ path: ["edit", field2], message }];
   if (edit.kind === "set" || edit.kind === "add_rule" || edit.kind === "remove_rule") {
     if (view.kind !== "builtin")
       return at(
@@ -53772,27 +53583,27 @@ function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
 function setIssues(path13, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path13);
-  if (!field) return [`'${path13}' is not a field of harness.yaml (see the reference's fields)`];
-  return valueIssues(field, value);
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path13);
+  if (!field2) return [`'${path13}' is not a field of harness.yaml (see the reference's fields)`];
+  return valueIssues(field2, value);
 }
-function valueIssues(field, value) {
-  const path13 = field.path;
-  if (field.type === "list") return [`${path13} is a list; edit harness.yaml with replace_text`];
-  if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path13} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
-  if (field.type === "boolean" && typeof value !== "boolean")
+function valueIssues(field2, value) {
+  const path13 = field2.path;
+  if (field2.type === "list") return [`${path13} is a list; edit harness.yaml with replace_text`];
+  if (field2.allowed && !field2.allowed.includes(String(value)))
+    return [`${path13} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+  if (field2.type === "boolean" && typeof value !== "boolean")
     return [`${path13} is a boolean (got ${JSON.stringify(value)})`];
-  if (field.type === "integer" || field.type === "number") {
-    if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path13} is an ${field.type} (got ${JSON.stringify(value)})`];
-    const { min, max } = field.range ?? {};
+  if (field2.type === "integer" || field2.type === "number") {
+    if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
+      return [`${path13} is an ${field2.type} (got ${JSON.stringify(value)})`];
+    const { min, max } = field2.range ?? {};
     if (max !== void 0 && value > max) return [`${path13} is at most ${max} (got ${value})`];
     if (min !== void 0 && value < min) return [`${path13} is at least ${min} (got ${value})`];
   }
-  if (field.type === "string") {
+  if (field2.type === "string") {
     if (typeof value !== "string") return [`${path13} is text (got ${JSON.stringify(value)})`];
-    const maxLength2 = field.range?.maxLength;
+    const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
       return [`${path13} holds at most ${maxLength2} characters (got ${value.length})`];
   }
@@ -54115,13 +53926,13 @@ async function collaborate(options) {
     rounds: []
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
-  const summary2 = harnessView(options.harness, { role: "analysis", editable: options.editable });
+  const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
   const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
       ...common,
       patterns: options.patterns,
-      harness: summary2,
+      harness: summary,
       rejected: options.rejected
     });
     const draftEdits = async (hms) => {
@@ -54145,7 +53956,7 @@ async function collaborate(options) {
       ...options,
       ...common,
       diagnoses: draft.diagnoses,
-      summary: summary2,
+      summary,
       rounds: draft.rounds,
       draftEdits
     });
@@ -54364,60 +54175,6 @@ var init_stage_port = __esm({
   }
 });
 
-// src/evolve/stage-schemas.ts
-var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
-var init_stage_schemas = __esm({
-  "src/evolve/stage-schemas.ts"() {
-    "use strict";
-    init_zod();
-    init_diagnose_batch();
-    init_types3();
-    init_refinement_record();
-    countSchema = external_exports.number().min(0);
-    evalResultSchema = external_exports.object({
-      split: external_exports.string(),
-      harnessHash: external_exports.string(),
-      model: external_exports.string(),
-      accuracy: external_exports.number().min(0).max(1),
-      n: external_exports.number().int().min(0),
-      infraErrors: external_exports.number().int().min(0).optional(),
-      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
-      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
-      tasks: external_exports.array(
-        external_exports.object({
-          taskId: external_exports.string(),
-          category: external_exports.string(),
-          pass: external_exports.boolean(),
-          passes: external_exports.number().int().min(0),
-          samples: external_exports.number().int().min(0),
-          rolloutKeys: external_exports.array(external_exports.string())
-        })
-      ),
-      cost: external_exports.object({
-        rollouts: countSchema,
-        cachedRollouts: countSchema,
-        llmCalls: countSchema,
-        promptTokens: countSchema,
-        completionTokens: countSchema,
-        costUsd: countSchema,
-        wallMs: countSchema
-      })
-    });
-    evaluationSchema = external_exports.object({
-      result: evalResultSchema,
-      records: external_exports.array(rolloutRecordSchema)
-    });
-    stageSchemas = {
-      evaluation: evaluationSchema,
-      measurements: external_exports.array(evaluationSchema),
-      diagnosis: diagnosisReportSchema,
-      refinement: refinementRecordSchema,
-      /** Background stages whose work lives in the call cache. */
-      nothing: external_exports.null()
-    };
-  }
-});
-
 // src/evolve/speed/prefetch-diagnosis.ts
 function prefetchDiagnosis(inner, context) {
   return {
@@ -54481,8 +54238,7 @@ function refineAhead(inner, context) {
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
       return context.stage(
         step.stage,
-        () => ahead.work.catch(() => context.stages.refine(step.request)),
-        stageSchemas.refinement
+        () => ahead.work.catch(() => context.stages.refine(step.request))
       );
     }
   };
@@ -54493,7 +54249,6 @@ function idsOf(patterns) {
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
     "use strict";
-    init_stage_schemas();
   }
 });
 
@@ -54850,8 +54605,7 @@ async function ablateRejected(options) {
           tasks,
           harness: alone.harness,
           label: `iteration ${index}: ${patterns.join(", ")} alone`
-        }),
-        stageSchemas.evaluation
+        })
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
@@ -54879,7 +54633,6 @@ var init_ablate = __esm({
     init_guard();
     init_paired_test();
     init_records();
-    init_stage_schemas();
     init_attribution();
   }
 });
@@ -55027,8 +54780,7 @@ async function diagnoseRegressions(options) {
       tasks: batch,
       harness: candidate,
       label: `iteration ${index}: what it broke or exposed`
-    }),
-    stageSchemas.evaluation
+    })
   );
   const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
@@ -55057,7 +54809,6 @@ var init_repair = __esm({
     "use strict";
     init_acceptance();
     init_guard();
-    init_stage_schemas();
     init_ecdysis_validate();
   }
 });
@@ -55221,13 +54972,9 @@ var init_ecdysis_validate = __esm({
 // src/evolve/strategies/steps.ts
 function plainSteps(context) {
   return {
-    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(
-      stage,
-      () => context.evaluate({ tasks, harness, label, onRecord }),
-      stageSchemas.evaluation
-    ),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
     confirm: (step) => confirmFlips(context, step)
   };
 }
@@ -55244,19 +54991,18 @@ async function confirmFlips(context, step) {
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
       label: `iteration ${step.index}: confirming flips (${side2})`
-    }),
-    stageSchemas.evaluation
+    })
   );
   const [parentRun, candidateRun] = await Promise.all([
     run2(step.parent, "parent"),
     run2(step.candidate, "candidate")
   ]);
   return compareSamples(
-    outcomes([...step.parentRun.records, ...parentRun.records], discordant),
-    outcomes([...step.candidateRun.records, ...candidateRun.records], discordant)
+    outcomes2([...step.parentRun.records, ...parentRun.records], discordant),
+    outcomes2([...step.candidateRun.records, ...candidateRun.records], discordant)
   );
 }
-function outcomes(records, taskIds) {
+function outcomes2(records, taskIds) {
   const byTask = /* @__PURE__ */ new Map();
   for (const record3 of records) {
     if (!taskIds.has(record3.taskId)) continue;
@@ -55271,7 +55017,6 @@ var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
-    init_stage_schemas();
   }
 });
 
@@ -55301,12 +55046,12 @@ function remembered(step, parentHash) {
   const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
   if (proposal.kind === "candidate" && rest.length === 0) return out;
-  const summary2 = refinementSummary(proposal.refinement);
+  const summary = refinementSummary(proposal.refinement);
   return [
     ...out,
     {
-      summary: summary2,
-      hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+      summary,
+      hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
       reason: verdict.reason,
       patternIds: proposal.targets,
       parentHash,
@@ -55323,10 +55068,10 @@ function fromStages(stages, options) {
       const kept = stage.changes.filter((change2) => change2.kept).length;
       if (kept === 0 || kept === stage.changes.length) return [];
       return stage.changes.filter((change2) => !change2.kept).map((change2) => {
-        const summary2 = editsSummary(change2.edits);
+        const summary = editsSummary(change2.edits);
         return {
-          summary: summary2,
-          hms: rememberedHms(void 0, summary2, change2.patterns),
+          summary,
+          hms: rememberedHms(void 0, summary, change2.patterns),
           reason: helpsAlone(change2).reason,
           patternIds: change2.patterns,
           edits: change2.edits,
@@ -55340,12 +55085,12 @@ function fromStages(stages, options) {
 }
 function prunedChange(change2, options) {
   const { proposal, parentHash } = options;
-  const summary2 = editsSummary(change2.edits);
+  const summary = editsSummary(change2.edits);
   const patterns = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
   const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
-    summary: summary2,
-    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary2, patternIds),
+    summary,
+    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary, patternIds),
     reason: `pruned: ${change2.reason}`,
     patternIds,
     pruned: true,
@@ -55397,8 +55142,7 @@ function iterativeRun(context, options) {
     async start(seed) {
       const current = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
-        stageSchemas.evaluation
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
       );
       return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
@@ -55433,8 +55177,7 @@ async function propose(options) {
       refiner: context.models.refiner,
       rejected: shownToRoles(state.memory),
       editable: context.guard.editable
-    }),
-    stageSchemas.refinement
+    })
   );
   const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
   const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
@@ -55450,8 +55193,7 @@ async function validate2(context, proposal, state) {
       tasks: context.train,
       harness: candidate,
       label: `iteration ${seen.index}: train`
-    }),
-    stageSchemas.evaluation
+    })
   );
   const before = state.current.result.accuracy;
   return {
@@ -55476,15 +55218,15 @@ function next(state, step) {
     if (accepted?.run)
       return { ...state, harness: accepted.harness, current: accepted.run, withoutImprovement: 0 };
   }
-  const summary2 = refinementSummary(proposal.refinement);
+  const summary = refinementSummary(proposal.refinement);
   return {
     ...state,
     withoutImprovement: state.withoutImprovement + 1,
     memory: [
       ...state.memory,
       {
-        summary: summary2,
-        hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+        summary,
+        hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
         reason: verdict.reason,
         patternIds: proposal.targets
       }
@@ -55500,7 +55242,6 @@ var init_iterative = __esm({
     init_memory();
     init_paired_test();
     init_records();
-    init_stage_schemas();
   }
 });
 
@@ -55508,16 +55249,13 @@ var init_iterative = __esm({
 function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
-  const tasks = Math.max(1, trainSize + heldoutSize);
-  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
 function samplingStrategy() {
   return {
     name: "sampling",
-    finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
       stop: () => "no-evolution",
@@ -55560,7 +55298,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import { createHash as createHash12 } from "node:crypto";
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
 import path9 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
@@ -55573,20 +55312,18 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const { journal, release: release2, coverage } = await startRun({
-    ...options,
-    strategy,
-    inputs,
-    ecdysisVersion: options.metadata?.ecdysisVersion,
-    budget,
-    redact: (value) => redactor.json(value),
-    now: () => clock.now()
+  const journal = await openJournal({ options, strategy, budget, redactor });
+  const prompts = await PromptLog.open({
+    outDir: options.outDir,
+    fresh: journal.finished().length === 0,
+    keep: loaded.config.report?.keepPrompts ?? true,
+    redactor
   });
-  const opened = await openOwnModels(options, release2);
+  const opened = options.models ? void 0 : await openModels(loaded);
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
-    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace });
+    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run2.context);
     let outcome;
     try {
@@ -55594,46 +55331,71 @@ async function runEvolve(options) {
     } finally {
       await Promise.all(run2.background);
     }
-    const samples = strategyRun.finalSamples ?? loaded.config.samples;
-    const measured = await measureFinal({ run: run2, outcome, samples });
-    const result = redactor.json(
-      evolveResult({
-        loaded,
-        strategy,
-        run: run2,
-        outcome,
-        measured,
-        // Everything but the measurement, replayed stages included.
-        training: budget.training(),
-        coverage,
-        downgrades: models.downgrades?.() ?? [],
-        metadata: runMetadata({ options, startedAt, finishedAt: clock.now() })
-      })
-    );
-    await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
-    return result;
+    return await finishRun({
+      options,
+      strategy,
+      run: run2,
+      outcome,
+      samples: strategyRun.finalSamples ?? loaded.config.samples,
+      downgrades: models.downgrades?.() ?? [],
+      prompts,
+      startedAt,
+      clock
+    });
   } finally {
     const keepIn = options.keepCandidates ? path9.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
-    await release2();
   }
 }
-async function openOwnModels(options, release2) {
-  if (options.models) return void 0;
-  return openModels(options.loaded).catch(async (error62) => {
-    await release2();
-    throw error62;
+function openJournal(input2) {
+  const { options, strategy, redactor } = input2;
+  const { loaded } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  return Journal.open({
+    outDir: options.outDir,
+    runKey: sha256(`${loaded.hash}
+${strategy.name}${limited ? `
+${limited.trim()}` : ""}`),
+    configHash: loaded.hash,
+    strategy: `${strategy.name}${limited}`,
+    budget: input2.budget,
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value)
   });
 }
-function runMetadata(input2) {
-  const { options } = input2;
-  return {
-    startedAt: input2.startedAt,
-    finishedAt: new Date(input2.finishedAt).toISOString(),
-    ...options.metadata,
-    ...options.limit === void 0 ? {} : { limit: options.limit }
-  };
+async function finishRun(input2) {
+  const { options, run: run2, outcome } = input2;
+  const { loaded } = options;
+  const training = run2.budget.snapshot();
+  const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const result = run2.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: input2.strategy,
+      run: run2,
+      outcome,
+      measured,
+      training,
+      downgrades: input2.downgrades,
+      metadata: {
+        startedAt: input2.startedAt,
+        finishedAt: new Date(input2.clock.now()).toISOString(),
+        ...options.metadata,
+        ...options.limit === void 0 ? {} : { limit: options.limit }
+      }
+    })
+  );
+  await input2.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    run: run2,
+    finalHarness: outcome.finalHarness,
+    measured,
+    cache: new RolloutCache(path9.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+  });
+  return result;
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
@@ -55669,21 +55431,19 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: {
-      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-      secretValues: [...redactor.values]
-    },
+    guard: runGuard({ loaded, splits, redactor }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
-      models,
+      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
+      models: withPromptLog(models, input2.prompts),
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
       seedHarness: seed
     }),
-    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
+    stage: (name3, work) => journal.stage(name3, work),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -55695,6 +55455,16 @@ function openRun(input2) {
   const measure = (split) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
 }
+function runGuard(input2) {
+  const { loaded, splits, redactor } = input2;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values]
+  };
+}
+function withPromptLog(models, prompts) {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
+}
 function backgroundWork(budget) {
   const background = [];
   const start = (work) => {
@@ -55703,23 +55473,6 @@ function backgroundWork(budget) {
     return started;
   };
   return { background, start };
-}
-function costSummary(spend, training) {
-  return {
-    rollouts: spend.rollouts,
-    llmCalls: spend.llmCalls,
-    promptTokens: spend.promptTokens,
-    completionTokens: spend.completionTokens,
-    costUsd: spend.costUsd,
-    wallMs: spend.wallMs,
-    refinementShare: refinementShare(spend),
-    refinement: {
-      llmCalls: spend.refinerCalls,
-      tokens: spend.refinerTokens,
-      costUsd: spend.refinerCostUsd
-    },
-    training
-  };
 }
 async function measureFinal(input2) {
   const { run: run2, outcome } = input2;
@@ -55731,29 +55484,42 @@ async function measureFinal(input2) {
     label
   });
   const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage(
-    "final/measure",
-    async () => {
-      const seedRuns = Promise.all([
-        measure("seed: train", "train", false),
-        measure("seed: held-out", "heldout", false)
-      ]);
-      if (sameHarness) await seedRuns;
-      const finalRuns = Promise.all([
-        measure("final: train", "train", true),
-        measure("final: held-out", "heldout", true)
-      ]);
-      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-      return [...seedResults, ...finalResults];
+  return run2.journal.stage("final/measure", async () => {
+    const seedRuns = Promise.all([
+      measure("seed: train", "train", false),
+      measure("seed: held-out", "heldout", false)
+    ]);
+    if (sameHarness) await seedRuns;
+    const finalRuns = Promise.all([
+      measure("final: train", "train", true),
+      measure("final: held-out", "heldout", true)
+    ]);
+    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+    return [...seedResults, ...finalResults];
+  });
+}
+function costOf2(spend2, training) {
+  return {
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    costUsd: spend2.costUsd,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2),
+    refinement: {
+      llmCalls: spend2.refinerCalls,
+      tokens: spend2.refinerTokens,
+      costUsd: spend2.refinerCostUsd
     },
-    { schema: stageSchemas.measurements, measurement: true }
-  );
+    training
+  };
 }
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
   const diff = diffHarness(run2.seed, outcome.finalHarness);
-  const spend = run2.budget.snapshot();
+  const spend2 = run2.budget.snapshot();
   return evolveResultSchema.parse({
     schemaVersion: resultSchemaVersion,
     strategy: input2.strategy.name,
@@ -55766,8 +55532,7 @@ function evolveResult(input2) {
     iterations: outcome.iterations,
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: costSummary(spend, input2.training),
-    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
+    cost: costOf2(spend2, input2.training),
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -55780,18 +55545,32 @@ function evolveResult(input2) {
       gate: loaded.config.gate
     }),
     run: input2.metadata,
+    measures: {
+      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
+      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
+    },
     ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
   });
 }
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile11(path9.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir13(path9.join(outDir, "harness"), { recursive: true });
+  const write = (name3, text3) => writeFile10(path9.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir12(path9.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path9.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
+  const records = await buildRunRecords({
+    train: run2.context.train,
+    iterations: result.iterations,
+    measured: options.measured,
+    cache: options.cache
+  });
+  await write(runRecordsFile, JSON.stringify(run2.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
+}
+function sha256(text3) {
+  return createHash12("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -55801,6 +55580,7 @@ var init_run_evolve = __esm({
     init_split_overlap();
     init_limit_tasks();
     init_open_models();
+    init_rollout_cache();
     init_diff_harness();
     init_final_harness_guard();
     init_load_harness();
@@ -55812,13 +55592,14 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
+    init_journal();
     init_loop();
+    init_prompt_log();
     init_records();
     init_result_schema();
     init_rng();
-    init_run_start();
+    init_run_records();
     init_stage_port();
-    init_stage_schemas();
     init_strategies();
   }
 });
@@ -55991,32 +55772,111 @@ function escapeHtml(text3) {
 function anchorId(prefix, value) {
   return `${prefix}-${value.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80)}`;
 }
+function preText(text3, max = maxFieldChars) {
+  if (text3.length <= max) return `<pre>${h(text3)}</pre>`;
+  return `<pre>${h(text3.slice(0, max))}</pre><p class="muted">\u2026 ${text3.length - max} more characters (see the run's records)</p>`;
+}
+function code(text3, max = 300) {
+  return `<code>${h(text3.length > max ? `${text3.slice(0, max)}\u2026` : text3)}</code>`;
+}
+function collapsedList(items, visible = 8, separator = ", ") {
+  if (items.length <= visible + 1) return items.join(separator) || "\u2014";
+  const rest = items.slice(visible);
+  return `${items.slice(0, visible).join(separator)} <details class="more"><summary>+${rest.length} more</summary>${rest.join(separator)}</details>`;
+}
+function detailsBlock(options) {
+  const id = options.id ? ` id="${options.id}"` : "";
+  const cls = options.className ? ` class="${options.className}"` : "";
+  return `<details${id}${cls}${options.attributes ?? ""}><summary>${options.summary}</summary>${options.body}</details>`;
+}
+function filterAttributes(group2, fields2) {
+  const data = Object.entries(fields2).map(([key, value]) => ` data-${key}="${h(value)}"`).join("");
+  return ` data-filter-item="${group2}"${data}`;
+}
+function filterBar(options) {
+  const selects = options.selects.filter((select) => select.values.length > 1).map(
+    (select) => `<label>${h(select.label)} <select data-filter-select="${options.group}" data-key="${select.key}"><option value="">all</option>${select.values.map((value) => `<option value="${h(value)}">${h(value)}</option>`).join("")}</select></label>`
+  ).join(" ");
+  return `<div class="filter-bar" data-filter-bar="${options.group}"><input type="search" data-filter-input="${options.group}" placeholder="${h(options.placeholder)}" aria-label="${h(options.placeholder)}"> ${selects} <span class="muted" data-filter-count="${options.group}"></span></div>`;
+}
+function distinct(values) {
+  return [...new Set(values)].sort();
+}
+var h, maxFieldChars;
 var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
+    h = escapeHtml;
+    maxFieldChars = 12e3;
   }
 });
 
-// src/report/records.ts
-function patternReasons(pattern) {
-  return pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`).join("; ");
+// src/report/measure-rows.ts
+function ratio2(seed, final) {
+  return seed > 0 ? `${(final / seed).toFixed(1)}\xD7` : "\u2014";
 }
-function roleTurns(refinement) {
-  return refinement.turns.map((turn) => ({
-    role: turn.role,
-    round: turn.round,
-    output: turn.output ?? { error: turn.error ?? "no usable reply" }
+function spendRows(result) {
+  const measures = result.measures;
+  if (!measures) return [];
+  return ["train", "heldout"].flatMap((split) => {
+    const { seed, final } = measures[split];
+    const name3 = split === "train" ? "train" : "held-out";
+    return [
+      {
+        label: `Tokens per task (${name3})`,
+        seed: seed.tokensPerTask.toFixed(0),
+        final: final.tokensPerTask.toFixed(0),
+        ratio: ratio2(seed.tokensPerTask, final.tokensPerTask)
+      },
+      {
+        label: `Cost per task (${name3})`,
+        seed: usd(seed.costPerTask),
+        final: usd(final.costPerTask),
+        ratio: ratio2(seed.costPerTask, final.costPerTask)
+      }
+    ];
+  });
+}
+function categoryScore(summary, category) {
+  const entry = summary.byCategory[category] ?? { passed: 0, n: 0 };
+  return {
+    ...entry,
+    accuracy: entry.n ? entry.passed / entry.n : 0,
+    interval: wilsonInterval(entry.passed, entry.n)
+  };
+}
+function heldoutCategoryRows(result) {
+  const heldout = result.measures?.heldout;
+  if (!heldout) return [];
+  const categories = [
+    .../* @__PURE__ */ new Set([...Object.keys(heldout.seed.byCategory), ...Object.keys(heldout.final.byCategory)])
+  ].sort();
+  return categories.map((category) => ({
+    category,
+    seed: categoryScore(heldout.seed, category),
+    final: categoryScore(heldout.final, category)
   }));
 }
-var init_records2 = __esm({
-  "src/report/records.ts"() {
+function formatCategoryScore(score) {
+  return `${score.passed}/${score.n} = ${(score.accuracy * 100).toFixed(1)}% [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}]`;
+}
+var init_measure_rows = __esm({
+  "src/report/measure-rows.ts"() {
     "use strict";
+    init_statistics();
+    init_format();
   }
 });
 
 // src/report/wording.ts
 function plural2(count4, singular, pluralForm = `${singular}s`) {
   return `${count4} ${count4 === 1 ? singular : pluralForm}`;
+}
+function resolvePlurals(text3) {
+  return text3.replace(
+    /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
+    (_match, count4, word2, suffix) => count4 === "1" ? `${count4} ${word2}` : `${count4} ${word2}${suffix}`
+  );
 }
 function reasonCodes(reasons2) {
   return new Set(reasons2.map((reason) => reason.code));
@@ -56048,12 +55908,12 @@ function acceptedSentence(result) {
 function stopSentence(result) {
   const last = result.iterations.at(-1);
   if (last?.verdict === "stopped" && last.reason) return `stopped: ${last.reason}`;
-  const code = result.stoppedBy;
-  if (code.startsWith("budget:")) {
-    const resource = code.slice("budget:".length);
+  const code2 = result.stoppedBy;
+  if (code2.startsWith("budget:")) {
+    const resource = code2.slice("budget:".length);
     return `stopped: the ${budgetWords[resource] ?? resource} budget is spent`;
   }
-  return `stopped: ${stopWords[code] ?? code}`;
+  return `stopped: ${stopWords[code2] ?? code2}`;
 }
 function runSentence(result) {
   const run2 = result.run;
@@ -56066,22 +55926,6 @@ function runSentence(result) {
     );
   if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
-}
-function budgetSentence(result) {
-  const budget = result.budget;
-  if (!budget) return void 0;
-  const limits = [
-    budget.rollouts === void 0 ? "" : plural2(budget.rollouts, "rollout"),
-    budget.tokens === void 0 ? "" : plural2(budget.tokens, "token"),
-    budget.costUsd === void 0 ? "" : `$${budget.costUsd}`,
-    budget.wallMs === void 0 ? "" : `${budget.wallMs / 1e3} s`
-  ].filter(Boolean);
-  const measurement = `the seed and final measurement (at most ${plural2(budget.measurementRollouts, "rollout")})`;
-  if (limits.length === 0)
-    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
-  if (budget.scope === "run")
-    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included \u2014 its rollouts were kept free while the search ran.`;
-  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
 }
 var stopWords, budgetWords;
 var init_wording2 = __esm({
@@ -56101,6 +55945,124 @@ var init_wording2 = __esm({
       costUsd: "cost",
       wallMs: "wall-time"
     };
+  }
+});
+
+// src/report/markdown-measures.ts
+function heldoutSection(result) {
+  const rows = heldoutCategoryRows(result);
+  const { comparison } = result.gate;
+  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 20).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 20 ? ` \u2026 (+${ids.length - 20})` : "");
+  const parts = ["## Held-out by category"];
+  if (rows.length === 0) parts.push("", "Per-category results were not kept by this run.");
+  else
+    parts.push(
+      "",
+      "| Category | Seed harness | Final harness | Change |",
+      "|---|---|---|---|",
+      ...rows.map(
+        (row2) => `| ${cell(row2.category, 80)} | ${formatCategoryScore(row2.seed)} | ${formatCategoryScore(row2.final)} | ${formatDelta(row2.seed.accuracy, row2.final.accuracy)} |`
+      )
+    );
+  parts.push(
+    "",
+    `Flipped on ${comparison.n} paired tasks (${formatPValue(comparison.pValue)}): fixed ${list2(comparison.fixed)}; broken ${list2(comparison.broken)}.`
+  );
+  return parts.join("\n");
+}
+function spendSplit(cost) {
+  const { refinement } = cost;
+  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
+  const agentCalls = cost.llmCalls - refinement.llmCalls;
+  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural2(agentCalls, "call")}, ${agentTokens} tokens)`;
+  const refiner = `${usd(refinement.costUsd)} (${plural2(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
+  return `Agent ${agent} \xB7 refiner ${refiner}.`;
+}
+function costSection(result) {
+  const cost = result.cost;
+  const spend2 = spendRows(result);
+  return [
+    "## Cost",
+    "",
+    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
+    "|---|---|---|---|---|---|---|",
+    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent3(cost.refinementShare)} |`,
+    "",
+    spendSplit(cost),
+    "",
+    "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...spend2.length === 0 ? [] : [
+      "",
+      "| Per task (every sample, cached or not) | Seed harness | Final harness | Final \xF7 seed |",
+      "|---|---|---|---|",
+      ...spend2.map((row2) => `| ${row2.label} | ${row2.seed} | ${row2.final} | ${row2.ratio} |`)
+    ]
+  ].join("\n");
+}
+var init_markdown_measures = __esm({
+  "src/report/markdown-measures.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    init_measure_rows();
+    init_wording2();
+  }
+});
+
+// src/report/pattern-names.ts
+function linkPatternIds(text3, index, iteration) {
+  return escapeHtml(text3).replace(patternIdPattern, (id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">${id}</small>` : id;
+  });
+}
+function preWithPatternIds(options) {
+  const { text: text3, index, iteration, max } = options;
+  const shown = text3.length > max ? text3.slice(0, max) : text3;
+  const body = escapeHtml(shown).replace(patternIdPattern, (id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-id" href="#${ref.anchor}" title="${escapeHtml(ref.name)}">${id}</a>` : id;
+  });
+  const rest = text3.length > max ? `<p class="muted">\u2026 ${text3.length - max} more characters (see the run's records)</p>` : "";
+  return `<pre>${body}</pre>${rest}`;
+}
+function patternNameMap(result) {
+  const names = /* @__PURE__ */ new Map();
+  for (const iteration of result.iterations)
+    for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")])
+      for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  return names;
+}
+function namePatternIds(text3, names) {
+  return text3.replace(patternIdPattern, (id) => {
+    const name3 = names.get(id);
+    return name3 ? `${name3} (${id})` : id;
+  });
+}
+var patternIdPattern;
+var init_pattern_names = __esm({
+  "src/report/pattern-names.ts"() {
+    "use strict";
+    init_evidence3();
+    init_html();
+    patternIdPattern = /\bp-[0-9a-f]{12}\b/g;
+  }
+});
+
+// src/report/records.ts
+function patternReasons(pattern) {
+  return pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`).join("; ");
+}
+function roleTurns(refinement) {
+  return refinement.turns.map((turn) => ({
+    role: turn.role,
+    round: turn.round,
+    output: turn.output ?? { error: turn.error ?? "no usable reply" }
+  }));
+}
+var init_records2 = __esm({
+  "src/report/records.ts"() {
+    "use strict";
   }
 });
 
@@ -56170,6 +56132,8 @@ function patternsSection(result) {
 }
 function reasoningSection(result, options = {}) {
   const parts = ["## Refinement"];
+  const names = patternNameMap(result);
+  const named = (text3) => namePatternIds(text3, names);
   for (const iteration of result.iterations) {
     parts.push(
       "",
@@ -56181,14 +56145,14 @@ function reasoningSection(result, options = {}) {
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${plural2(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`
+      `**HMS** (${plural2(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(named(refinementSummary(refinement)), 1500)}`
     );
     for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
         "",
-        fenced(compactJson(turn.output, options.maxRoleChars ?? 1200), "json"),
+        fenced(named(compactJson(turn.output, options.maxRoleChars ?? 1200)), "json"),
         "",
         "</details>"
       );
@@ -56198,7 +56162,7 @@ function reasoningSection(result, options = {}) {
         "",
         "Edits:",
         ...iteration.applied.map(
-          (planned) => `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} \u2014 ${cell(planned.rationale, 300)}`
+          (planned) => `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} \u2014 ${cell(named(planned.rationale), 300)}`
         )
       );
     }
@@ -56281,7 +56245,7 @@ function rejectionsSection(result) {
       "| Iteration | Stage | Change | Reason | Edit |",
       "|---|---|---|---|---|",
       ...dropped.map(
-        (row) => `| ${row.iteration} | ${row.stage} | ${row.change} | ${cell(row.reason, 300)} | ${row.edit === null ? "\u2014" : cell(compactJson(row.edit, 160), 160)} |`
+        (row2) => `| ${row2.iteration} | ${row2.stage} | ${row2.change} | ${cell(row2.reason, 300)} | ${row2.edit === null ? "\u2014" : cell(compactJson(row2.edit, 160), 160)} |`
       ),
       ""
     );
@@ -56297,8 +56261,11 @@ function rejectionsSection(result) {
   }
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
+    const names = patternNameMap(result);
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.summary, 240)} \u2014 ${cell(proposal.reason, 240)}`);
+      parts.push(
+        `- ${cell(namePatternIds(proposal.summary, names), 240)} \u2014 ${cell(proposal.reason, 240)}`
+      );
   }
   return parts.join("\n");
 }
@@ -56316,29 +56283,6 @@ function diffSection(result, maxChars = 2e4) {
     fenced(clip3(result.harness.patch, maxChars), "diff")
   ].join("\n");
 }
-function spendSplit(cost) {
-  const { refinement } = cost;
-  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
-  const agentCalls = cost.llmCalls - refinement.llmCalls;
-  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural2(agentCalls, "call")}, ${agentTokens} tokens)`;
-  const refiner = `${usd(refinement.costUsd)} (${plural2(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
-  return `Agent ${agent} \xB7 refiner ${refiner}.`;
-}
-function costSection(result) {
-  const cost = result.cost;
-  return [
-    "## Cost",
-    "",
-    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
-    "|---|---|---|---|---|---|---|",
-    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent3(cost.refinementShare)} |`,
-    "",
-    spendSplit(cost),
-    "",
-    "Counted: uncached work only (cached rollouts and replayed calls are free).",
-    ...[budgetSentence(result)].filter((line) => line !== void 0).flatMap((line) => ["", line])
-  ].join("\n");
-}
 var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
@@ -56346,6 +56290,7 @@ var init_markdown_sections = __esm({
     init_evidence3();
     init_refinement_record();
     init_format();
+    init_pattern_names();
     init_records2();
     init_wording2();
   }
@@ -56358,6 +56303,7 @@ var init_job_summary = __esm({
     init_accuracy_series();
     init_format();
     init_gate_comment();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
     init_wording2();
@@ -56365,6 +56311,9 @@ var init_job_summary = __esm({
 });
 
 // src/report/label-words-section.ts
+function labelWhy(why) {
+  return reasons[why];
+}
 function sameEdit(a, b) {
   return JSON.stringify(a.edit) === JSON.stringify(b.edit) && a.module === b.module;
 }
@@ -56382,7 +56331,7 @@ function labelFlagRows(result) {
   return rows;
 }
 function labelWordsSection(result, options = {}) {
-  const rows = labelFlagRows(result).filter((row) => !options.finalOnly || row.inFinal);
+  const rows = labelFlagRows(result).filter((row2) => !options.finalOnly || row2.inFinal);
   if (rows.length === 0) return "";
   const lines = [
     "## Label words for the reviewer",
@@ -56421,131 +56370,946 @@ var init_pr_body = __esm({
     "use strict";
     init_format();
     init_label_words_section();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
   }
 });
 
-// src/report/svg-chart.ts
-function svgAccuracyChart(points, options = {}) {
-  const width = options.width ?? 560;
-  const height = options.height ?? 240;
-  const margin = { left: 44, right: 16, top: 16, bottom: 32 };
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
-  const maxIteration = Math.max(1, ...points.map((point) => point.iteration));
-  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
-  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
-  const grid = [0, 0.25, 0.5, 0.75, 1].map(
-    (level) => `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" class="grid"/><text x="${margin.left - 6}" y="${(y(level) + 4).toFixed(1)}" text-anchor="end">${level * 100}%</text>`
-  ).join("");
-  const ticks = points.map(
-    (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
-  ).join("");
-  const path13 = points.map(
-    (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
-  ).join(" ");
-  const dots = points.map(
-    (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
-  ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path13}" class="line"/>${dots}</svg>`;
+// src/report/accepted-changes.ts
+function describeEdit(edit, max = 120) {
+  switch (edit.kind) {
+    case "set":
+      return clip3(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
+    case "add_rule":
+      return clip3(`add rule ${JSON.stringify(edit.text)}`, max);
+    case "remove_rule":
+      return clip3(`remove rule ${JSON.stringify(edit.text)}`, max);
+    case "replace_text":
+      return describeReplacement(edit, max);
+    case "write_file":
+      return `write ${edit.file} (${edit.content.length} characters)`;
+  }
 }
-var init_svg_chart = __esm({
-  "src/report/svg-chart.ts"() {
+function describeReplacement(edit, max) {
+  const { find, replace } = edit;
+  let start = 0;
+  while (start < find.length && find[start] === replace[start]) start += 1;
+  let end = 0;
+  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
+    end += 1;
+  const before = find.slice(start, find.length - end);
+  const after = replace.slice(start, replace.length - end);
+  const room = Math.max(20, max - 40);
+  const quote = (text3) => JSON.stringify(clip3(text3, room));
+  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
+  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
+}
+function patternNames(iteration) {
+  const names = /* @__PURE__ */ new Map();
+  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
+    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  }
+  return names;
+}
+function acceptedChanges(result) {
+  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
+    const names = patternNames(iteration);
+    return iteration.applied.map((planned) => ({
+      iteration: iteration.index,
+      module: planned.module,
+      change: describeEdit(planned.edit),
+      patterns: planned.patterns.map((id) => names.get(id) ?? id)
+    }));
+  });
+}
+var init_accepted_changes = __esm({
+  "src/report/accepted-changes.ts"() {
     "use strict";
+    init_evidence3();
+    init_format();
   }
 });
 
-// src/report/render-html.ts
-function summary(result) {
+// src/report/report-index.ts
+function patternRefs(iterations) {
+  const refs = [];
+  for (const iteration of iterations) {
+    const repaired = firstStage(iteration.evidence, "repaired");
+    for (const [diagnosis2, repair] of [
+      [iteration.diagnosis, false],
+      [repaired?.diagnosis, true]
+    ]) {
+      for (const pattern of diagnosis2?.patterns ?? [])
+        refs.push({
+          id: pattern.id,
+          name: pattern.name,
+          anchor: anchorId(`pattern-${iteration.index}${repair ? "r" : ""}`, pattern.id),
+          iteration: iteration.index,
+          repair,
+          pattern
+        });
+    }
+  }
+  return refs;
+}
+function harnessLabels(result) {
+  const labels = /* @__PURE__ */ new Map();
+  for (const iteration of result.iterations) {
+    if (!iteration.candidateHash || labels.has(iteration.candidateHash)) continue;
+    labels.set(
+      iteration.candidateHash,
+      iteration.verdict === "accepted" ? `after iteration ${iteration.index}` : `rejected candidate of iteration ${iteration.index}`
+    );
+  }
+  labels.set(result.harness.finalHash, "final");
+  labels.set(result.harness.seedHash, "seed");
+  return labels;
+}
+function harnessRank(result, hash2) {
+  if (hash2 === result.harness.seedHash) return -1;
+  if (hash2 === result.harness.finalHash) return 1e6;
+  const position = result.iterations.findIndex((iteration) => iteration.candidateHash === hash2);
+  return position === -1 ? 1e5 : position;
+}
+function indexReport(input2) {
+  const patterns = patternRefs(input2.result.iterations);
+  const byMember = /* @__PURE__ */ new Map();
+  for (const ref of patterns)
+    for (const key of ref.pattern.memberKeys)
+      byMember.set(key, [...byMember.get(key) ?? [], ref]);
+  const labels = harnessLabels(input2.result);
+  const edits = input2.result.iterations.flatMap(
+    (iteration) => iteration.applied.map((edit) => ({
+      iteration: iteration.index,
+      verdict: iteration.verdict,
+      edit
+    }))
+  );
+  return {
+    ...input2,
+    patterns,
+    rollouts: new Map((input2.records?.rollouts ?? []).map((record3) => [record3.key, record3])),
+    tasks: new Map((input2.records?.tasks ?? []).map((task) => [task.id, task])),
+    calls: new Map((input2.prompts ?? []).map((call) => [call.id, call])),
+    patternsOf: (key) => byMember.get(key) ?? [],
+    patternRef: (id, iteration) => patterns.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns.findLast((ref) => ref.id === id),
+    editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
+    harnessLabel: (hash2) => labels.get(hash2) ?? `harness ${hash2.slice(0, 12)}`,
+    harnessRank: (hash2) => harnessRank(input2.result, hash2)
+  };
+}
+var rolloutAnchor, taskAnchor, callAnchor, candidateAnchor;
+var init_report_index = __esm({
+  "src/report/report-index.ts"() {
+    "use strict";
+    init_evidence3();
+    init_html();
+    rolloutAnchor = (key) => anchorId("rollout", key);
+    taskAnchor = (taskId) => anchorId("task", taskId);
+    callAnchor = (id) => anchorId("call", id);
+    candidateAnchor = (index) => `candidate-${index}`;
+  }
+});
+
+// src/report/html-candidates.ts
+function patternLinks(ids, index, iteration) {
+  return ids.map((id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a>` : `<span class="muted" title="${escapeHtml(id)}">observed failures</span>`;
+  }).join(", ");
+}
+function taskLinks(ids) {
+  return collapsedList(
+    ids.map((id) => `<a href="#${taskAnchor(id)}">${escapeHtml(id)}</a>`),
+    6
+  );
+}
+function editLine(planned, index, iteration) {
+  const patterns = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
+  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
+}
+function comparisonCell(comparison) {
+  if (!comparison) return "\u2014";
+  return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${escapeHtml(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
+}
+function fullCell(iteration) {
+  const full = firstStage(iteration.evidence, "full");
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const lines = full ? [`${escapeHtml(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
+  if (confirm)
+    lines.push(
+      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${escapeHtml(formatPValue(confirm.pValue))}`
+    );
+  for (const change2 of firstStage(iteration.evidence, "ablated")?.changes ?? [])
+    lines.push(
+      `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
+    );
+  return lines.join("<br>") || "\u2014";
+}
+function cheapCell(iteration) {
+  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
+  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
+    lines.push(`<small>pruned: ${escapeHtml(change2.patternNames.join(", "))} \u2014 ${escapeHtml(change2.reason)}</small>`);
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  if (undone && without)
+    lines.push(
+      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`
+    );
+  return lines.join("<br>");
+}
+function leftOutCell(iteration, dropped) {
+  const items = [
+    ...dropped.filter((row2) => row2.iteration === iteration.index).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
+    ...iteration.guardRejections.map(
+      (rejection) => `<li>guard <code>${escapeHtml(rejection.guard)}</code>: ${escapeHtml(rejection.reason)}</li>`
+    )
+  ];
+  return items.length ? `<ul>${items.join("")}</ul>` : "\u2014";
+}
+function row(iteration, index) {
+  const dropped = droppedEditRows(index.result);
+  const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
+  const hms = iteration.refinement ? escapeHtml(refinementSummary(iteration.refinement)) : "";
+  const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "\u2014";
+  const repair = firstStage(iteration.evidence, "repaired");
+  const repairLine = repair ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${escapeHtml(repair.decision.reason)}</small>` : "";
+  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+}
+function labelWordsHtml(index) {
+  const rows = labelFlagRows(index.result);
+  if (rows.length === 0) return "";
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows.map(
+    ({ iteration, flag, inFinal }) => `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${escapeHtml(flag.file)}</code></td><td>${flag.words.map((word2) => `<code>${escapeHtml(word2.text)}</code> (${escapeHtml(labelWhy(word2.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${escapeHtml(describeEdit(flag.edit.edit, 200))}</code></td></tr>`
+  ).join("")}</table>`;
+}
+function candidatesHtml(index) {
+  const { iterations } = index.result;
+  if (iterations.length === 0)
+    return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
+}
+var short;
+var init_html_candidates = __esm({
+  "src/report/html-candidates.ts"() {
+    "use strict";
+    init_statistics();
+    init_evidence3();
+    init_refinement_record();
+    init_accepted_changes();
+    init_format();
+    init_html();
+    init_label_words_section();
+    init_markdown_sections();
+    init_pattern_names();
+    init_report_index();
+    short = (hash2) => hash2 ? hash2.slice(0, 10) : "\u2014";
+  }
+});
+
+// src/report/html-heldout.ts
+function categoryTable(index) {
+  const rows = heldoutCategoryRows(index.result);
+  if (rows.length === 0) return "<p>Per-category results were not kept by this run.</p>";
+  return `<table class="numeric"><tr><th>Category</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows.map(
+    (row2) => `<tr><td>${escapeHtml(row2.category)}</td><td>${escapeHtml(formatCategoryScore(row2.seed))}</td><td>${escapeHtml(formatCategoryScore(row2.final))}</td><td>${escapeHtml(formatDelta(row2.seed.accuracy, row2.final.accuracy))}</td></tr>`
+  ).join("")}</table>`;
+}
+function flipRows(ids, kind, outcomes3) {
+  return ids.map((id) => {
+    const before = outcomes3.seed.get(id);
+    const after = outcomes3.final.get(id);
+    return `<tr><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(before?.category ?? after?.category ?? "\u2014")}</td><td class="${kind === "fixed" ? "accepted" : "rejected"}">${kind === "fixed" ? "fail \u2192 pass" : "pass \u2192 fail"}</td><td>${before?.tokens ?? "\u2014"} \u2192 ${after?.tokens ?? "\u2014"}</td></tr>`;
+  });
+}
+function spendLine(index) {
+  const rows = spendRows(index.result).filter((row2) => row2.label.endsWith("(held-out)"));
+  if (rows.length === 0) return "";
+  return `<p>${rows.map((row2) => `${escapeHtml(row2.label)}: ${escapeHtml(row2.seed)} \u2192 ${escapeHtml(row2.final)} (${escapeHtml(row2.ratio)})`).join("; ")}.</p>`;
+}
+function heldoutHtml(index) {
+  const { result } = index;
+  const { comparison } = result.gate;
+  const measures = index.records?.measures.heldout;
+  const outcomes3 = {
+    seed: new Map((measures?.seed.tasks ?? []).map((task) => [task.taskId, task])),
+    final: new Map((measures?.final.tasks ?? []).map((task) => [task.taskId, task]))
+  };
+  const flips = [
+    ...flipRows(comparison.fixed, "fixed", outcomes3),
+    ...flipRows(comparison.broken, "broken", outcomes3)
+  ];
+  return `<section id="heldout"><h2>Held-out</h2><p>Seed ${escapeHtml(formatScore(result.baseline.heldout))} \u2192 final ${escapeHtml(formatScore(result.final.heldout))} (${escapeHtml(formatDelta(result.baseline.heldout.accuracy, result.final.heldout.accuracy))}). Paired on ${comparison.n} tasks: fixed ${comparison.fixed.length}, broken ${comparison.broken.length}, one-sided McNemar ${escapeHtml(formatPValue(comparison.pValue))}. <strong class="${result.gate.passed ? "accepted" : "rejected"}">Gate ${result.gate.passed ? "passed" : "failed"}</strong>: ${escapeHtml(result.gate.reason)}.</p>
+${spendLine(index)}<p class="muted">No refiner role saw these tasks; they are shown as results only.</p>
+<h3>By category</h3>${categoryTable(index)}
+<h3>Flipped tasks</h3>${flips.length ? `<table><tr><th>Task</th><th>Category</th><th>Seed \u2192 final</th><th>Tokens seed \u2192 final</th></tr>${flips.join("")}</table>` : "<p>No held-out task flipped.</p>"}</section>`;
+}
+var init_html_heldout = __esm({
+  "src/report/html-heldout.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    init_html();
+    init_measure_rows();
+  }
+});
+
+// src/report/html-patterns.ts
+function memberLinks(ref, index) {
+  const links = ref.pattern.memberKeys.map((key) => {
+    const record3 = index.rollouts.get(key);
+    if (record3) {
+      const sample = record3.sampleIndex > 0 ? ` <small>(sample ${record3.sampleIndex + 1})</small>` : "";
+      return `<a href="#${rolloutAnchor(key)}">${escapeHtml(record3.taskId)}</a>${sample}`;
+    }
+    const example = ref.pattern.examples.find((item) => item.rolloutKey === key);
+    const excerpt3 = index.result.iterations.find((iteration) => iteration.index === ref.iteration)?.traces.find((trace) => trace.key === key);
+    if (excerpt3) return `<a href="#${rolloutAnchor(key)}">${escapeHtml(excerpt3.taskId)}</a>`;
+    return escapeHtml(example?.taskId ?? key.slice(0, 12));
+  });
+  return collapsedList(links, 8);
+}
+function addressingEdits(ids, index) {
+  const entries = [...new Set(ids.flatMap((id) => index.editsFor(id)))];
+  const items = entries.map(
+    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.iteration)}">iteration ${entry.iteration}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
+  );
+  return items.length ? `<ul>${items.join("")}</ul>` : `<span class="muted">no edit</span>`;
+}
+function patternRow(ref, index) {
+  const { pattern } = ref;
+  const standing = patternStanding(pattern);
+  const attributes = filterAttributes("patterns", {
+    standing,
+    iteration: String(ref.iteration)
+  });
+  return `<tr id="${ref.anchor}"${attributes}><td><strong>${escapeHtml(pattern.name)}</strong> <small class="muted">${escapeHtml(pattern.id)}</small><br><small>${escapeHtml(pattern.description)}</small><br><small class="muted">module <code>${escapeHtml(pattern.module)}</code></small></td><td class="${pattern.kind}">${escapeHtml(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${escapeHtml(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${escapeHtml(patternReasons(pattern))}</small></td><td><small>${addressingEdits([pattern.id], index)}</small></td></tr>`;
+}
+function patternsHtml(index) {
+  if (index.patterns.length === 0)
+    return `<section id="patterns"><h2>Failure patterns</h2><p>No cross-instance diagnosis was run (or no failure was found).</p></section>`;
+  const groups = /* @__PURE__ */ new Map();
+  for (const ref of index.patterns) {
+    const key = `${ref.iteration}${ref.repair ? "r" : ""}`;
+    groups.set(key, [...groups.get(key) ?? [], ref]);
+  }
+  const tables = [...groups.values()].map((refs) => {
+    const first = refs[0];
+    const title = `Iteration ${first.iteration}${first.repair ? ": repair round (what the candidate broke)" : ""}`;
+    return `<h3>${escapeHtml(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th><th>Edits for it</th></tr>${refs.map((ref) => patternRow(ref, index)).join("")}</table>`;
+  }).join("");
+  const bar2 = filterBar({
+    group: "patterns",
+    placeholder: "Search patterns (name, description, task id)",
+    selects: [
+      {
+        key: "standing",
+        label: "Standing",
+        values: distinct(index.patterns.map((ref) => patternStanding(ref.pattern)))
+      },
+      {
+        key: "iteration",
+        label: "Iteration",
+        values: distinct(index.patterns.map((ref) => String(ref.iteration)))
+      }
+    ]
+  });
+  return `<section id="patterns"><h2>Failure patterns</h2>${bar2}${tables}</section>`;
+}
+var init_html_patterns = __esm({
+  "src/report/html-patterns.ts"() {
+    "use strict";
+    init_accepted_changes();
+    init_html();
+    init_records2();
+    init_report_index();
+    init_wording2();
+  }
+});
+
+// src/report/html-rejections.ts
+function rejectionsHtml(index) {
+  const { result } = index;
+  const dropped = droppedEditRows(result);
+  const guard = result.iterations.flatMap(
+    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection }))
+  );
+  const parts = [`<section id="rejections"><h2>Rejections</h2>`];
+  if (dropped.length > 0)
+    parts.push(
+      `<h3>Edits the Editor left out</h3><table><tr><th>Iteration</th><th>Stage</th><th>Change</th><th>Reason</th><th>Edit</th></tr>${dropped.map(
+        (row2) => `<tr><td><a href="#candidate-${row2.iteration}">${row2.iteration}</a></td><td>${escapeHtml(row2.stage)}</td><td>${escapeHtml(row2.change)}</td><td>${escapeHtml(row2.reason)}</td><td>${row2.edit === null ? "\u2014" : `<code>${escapeHtml(compactJson(row2.edit, 400))}</code>`}</td></tr>`
+      ).join("")}</table>`
+    );
+  parts.push(
+    guard.length === 0 ? "<p>No edit was refused by the guards.</p>" : `<h3>Refused by the guards</h3><table><tr><th>Iteration</th><th>Guard</th><th>Reason</th><th>Edit</th></tr>${guard.map(
+      ({ iteration, rejection }) => `<tr><td><a href="#candidate-${iteration}">${iteration}</a></td><td>${escapeHtml(rejection.guard)}</td><td>${escapeHtml(rejection.reason)}</td><td><code>${escapeHtml(compactJson(rejection.edit.edit, 400))}</code></td></tr>`
+    ).join("")}</table>`
+  );
+  if (result.rejectedProposals.length > 0)
+    parts.push(
+      `<h3>Rejected proposals</h3><p class="muted">Remembered and shown to later refinement.</p><ul>${result.rejectedProposals.map(
+        (proposal) => `<li>${linkPatternIds(proposal.summary, index)} \u2014 ${escapeHtml(proposal.reason)}${proposal.patternIds.length ? ` <small>(patterns: ${linkPatternIds(proposal.patternIds.join(", "), index)})</small>` : ""}</li>`
+      ).join("")}</ul>`
+    );
+  parts.push("</section>");
+  return parts.join("");
+}
+var init_html_rejections = __esm({
+  "src/report/html-rejections.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_markdown_sections();
+    init_pattern_names();
+  }
+});
+
+// src/report/html-roles.ts
+function callDetails(options) {
+  const { call, index, rendered, label, iteration } = options;
+  const pre = (text3) => preWithPatternIds({ text: text3, index, iteration, max: maxPromptChars });
+  const first = !rendered.has(call.id);
+  rendered.add(call.id);
+  const title = `${escapeHtml(label ?? call.purpose)} call <code>${escapeHtml(call.id)}</code>${call.cached ? " (replayed from the call cache)" : ""} \xB7 ${call.promptTokens + call.completionTokens} tokens`;
+  if (!first) return `<p><a href="#${callAnchor(call.id)}">${title}</a> (shown above)</p>`;
+  const messages = call.messages.map((message) => `<h5>${escapeHtml(message.role)}</h5>${pre(message.content)}`).join("");
+  const reply = call.error ? `<p class="rejected">failed: ${escapeHtml(call.error)}</p>` : `<h5>reply</h5>${call.reply === null ? "<p><em>(no text)</em></p>" : pre(call.reply)}`;
+  return detailsBlock({
+    id: callAnchor(call.id),
+    className: "call",
+    summary: title,
+    body: `${messages}${reply}`
+  });
+}
+function turnCalls(options) {
+  const { ids, index, rendered, iteration } = options;
+  if (ids.length === 0) return "";
+  if (index.calls.size === 0)
+    return `<p class="muted">Prompts not kept (report.keepPrompts: false, or a run before they were kept).</p>`;
+  return ids.map((id, attempt) => {
+    const call = index.calls.get(id);
+    const label = attempt === 0 ? "the" : `repair ${attempt}:`;
+    return call ? callDetails({ call, index, rendered, label, iteration }) : `<p class="muted">call <code>${escapeHtml(id)}</code> not kept</p>`;
+  }).join("");
+}
+function refinementHtml(options) {
+  const { refinement, index, iteration, rendered } = options;
+  const turns = roleTurns(refinement).map((turn, position) => {
+    const record3 = refinement.turns[position];
+    const output2 = linkPatternIds(compactJson(turn.output, 8e3), index, iteration);
+    const body = `<p class="muted">${record3.evidenceChars} characters of evidence; its reply:</p><pre>${output2}</pre>${turnCalls({ ids: record3.callIds ?? [], index, rendered, iteration })}`;
+    return detailsBlock({
+      className: "turn",
+      summary: `<strong>${escapeHtml(turn.role)}</strong> (round ${turn.round}) <span class="muted">\u2014 ${escapeHtml(resolvePlurals(record3.input))}</span>${record3.error ? ` <span class="rejected">\u2014 ${escapeHtml(record3.error)}</span>` : ""}`,
+      body
+    });
+  });
+  return `<p><strong>HMS</strong> (${refinement.rounds.length} round${refinement.rounds.length === 1 ? "" : "s"}, ${escapeHtml(refinement.outcome)}): ${linkPatternIds(refinementSummary(refinement), index, iteration)}</p>${turns.join("")}`;
+}
+function iterationHtml(iteration, index, rendered) {
+  const repair = firstStage(iteration.evidence, "repaired");
+  const main2 = iteration.refinement ? refinementHtml({
+    refinement: iteration.refinement,
+    index,
+    iteration: iteration.index,
+    rendered
+  }) : "<p>No refinement ran.</p>";
+  const repaired = repair?.refinement ? `<h4>Repair round</h4>${refinementHtml({ refinement: repair.refinement, index, iteration: iteration.index, rendered })}` : "";
+  return `<section id="iteration-${iteration.index}" class="iteration"><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#candidate-${iteration.index}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}${repaired}</section>`;
+}
+function otherCalls(index, rendered) {
+  const rest = [...index.calls.values()].filter((call) => !rendered.has(call.id));
+  if (rest.length === 0) return "";
+  const byPurpose = /* @__PURE__ */ new Map();
+  for (const call of rest)
+    byPurpose.set(call.purpose, [...byPurpose.get(call.purpose) ?? [], call]);
+  const shown = 200;
+  const groups = [...byPurpose.entries()].map(
+    ([purpose, calls]) => detailsBlock({
+      summary: `${escapeHtml(purpose)}: ${calls.length} call${calls.length === 1 ? "" : "s"}`,
+      body: calls.slice(0, shown).map((call) => callDetails({ call, index, rendered })).join("") + (calls.length > shown ? `<p class="muted">+${calls.length - shown} more in prompts.jsonl</p>` : "")
+    })
+  );
+  return `<h3 id="other-calls">Other refiner calls</h3>${groups.join("")}`;
+}
+function rolesHtml(index) {
+  const rendered = /* @__PURE__ */ new Set();
+  const iterations = index.result.iterations.map((iteration) => iterationHtml(iteration, index, rendered)).join("");
+  return `<section id="refinement"><h2>Refinement</h2>${iterations || "<p>No iteration ran.</p>"}${otherCalls(index, rendered)}</section>`;
+}
+var maxPromptChars;
+var init_html_roles = __esm({
+  "src/report/html-roles.ts"() {
+    "use strict";
+    init_evidence3();
+    init_refinement_record();
+    init_format();
+    init_html();
+    init_pattern_names();
+    init_records2();
+    init_report_index();
+    init_wording2();
+    maxPromptChars = 3e4;
+  }
+});
+
+// src/report/html-tasks.ts
+function taskStatus(seed, final) {
+  const before = seed?.pass ?? false;
+  const after = final?.pass ?? false;
+  if (!before && after) return "fixed";
+  if (before && !after) return "broken";
+  return after ? "passing" : "still failing";
+}
+function passCell(outcome) {
+  if (!outcome) return "\u2014";
+  const samples = outcome.samples > 1 ? ` <small>(${outcome.passes}/${outcome.samples})</small>` : "";
+  return `<span class="${outcome.pass ? "accepted" : "rejected"}">${outcome.pass ? "pass" : "fail"}</span>${samples}`;
+}
+function spendCell(seed, final) {
+  const tokens = `${seed?.tokens ?? 0} \u2192 ${final?.tokens ?? 0}`;
+  const cost = (seed?.costUsd ?? 0) + (final?.costUsd ?? 0) > 0 ? `<br><small>${usd(seed?.costUsd ?? 0)} \u2192 ${usd(final?.costUsd ?? 0)}</small>` : "";
+  return `${tokens}${cost}`;
+}
+function tasksHtml(index) {
+  const measures = index.records?.measures.train;
+  if (!measures)
+    return `<section id="tasks"><h2>Train tasks</h2><p>This run kept no records.json: per-task outcomes are not available.</p></section>`;
+  const seed = new Map(measures.seed.tasks.map((task) => [task.taskId, task]));
+  const final = new Map(measures.final.tasks.map((task) => [task.taskId, task]));
+  const ids = distinct([...seed.keys(), ...final.keys()]);
+  const failing = /* @__PURE__ */ new Map();
+  const ordered = [...index.rollouts.values()].sort(
+    (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash)
+  );
+  for (const record3 of ordered)
+    failing.set(record3.taskId, [
+      ...failing.get(record3.taskId) ?? [],
+      `<a href="#${rolloutAnchor(record3.key)}">${escapeHtml(index.harnessLabel(record3.harnessHash))}</a>`
+    ]);
+  const rows = ids.map((id) => {
+    const before = seed.get(id);
+    const after = final.get(id);
+    const status = taskStatus(before, after);
+    const category = before?.category ?? after?.category ?? "";
+    const attributes = filterAttributes("tasks", { status, category });
+    return `<tr id="${taskAnchor(id)}"${attributes}><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(category)}</td><td>${passCell(before)}</td><td>${passCell(after)}</td><td class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</td><td>${spendCell(before, after)}</td><td>${collapsedList(failing.get(id) ?? [], 3)}</td></tr>`;
+  });
+  const statuses = distinct(ids.map((id) => taskStatus(seed.get(id), final.get(id))));
+  const bar2 = filterBar({
+    group: "tasks",
+    placeholder: "Search tasks (id, category)",
+    selects: [
+      { key: "status", label: "Status", values: statuses },
+      {
+        key: "category",
+        label: "Category",
+        values: distinct(measures.seed.tasks.map((task) => task.category))
+      }
+    ]
+  });
+  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar2}<table class="tasks"><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed \u2192 final</th><th>Failing rollouts</th></tr>${rows.join("")}</table></section>`;
+}
+var init_html_tasks = __esm({
+  "src/report/html-tasks.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_report_index();
+  }
+});
+
+// src/report/html-rollouts.ts
+function expectedText2(expected) {
+  return typeof expected === "string" ? expected : JSON.stringify(expected, null, 1);
+}
+function traceSteps(steps) {
+  const items = steps.map(
+    (step, index) => `<li><small class="muted">step ${index + 1}</small>${step.assistant === null ? " <em>(no text)</em>" : preText(step.assistant)}${step.toolCalls.map(
+      (call) => `<div class="tool${call.error ? " tool-error" : ""}">${call.error ? "\u26A0 " : ""}${code(`${call.name}(${call.arguments})`, 2e3)} \u2192 ${preText(call.result, 4e3)}</div>`
+    ).join("")}</li>`
+  );
+  return items.length ? `<ol class="trace">${items.join("")}</ol>` : "<p><em>No step recorded.</em></p>";
+}
+function field(name3, body) {
+  return `<dt>${escapeHtml(name3)}</dt><dd>${body}</dd>`;
+}
+function taskNow(taskId, index) {
+  const train = index.records?.measures.train;
+  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
+  const final = train?.final.tasks.find((task) => task.taskId === taskId);
+  if (!seed && !final) return "<em>not measured</em>";
+  const status = taskStatus(seed, final);
+  return `<span class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
+}
+function rolloutBody(record3, index) {
+  const task = index.tasks.get(record3.taskId);
+  const patterns = index.patternsOf(record3.key);
+  const usage = record3.trace.usage;
+  const steps = record3.trace.steps.length;
+  const events = record3.trace.events.map(
+    (event) => `<li><code>${escapeHtml(event.kind)}</code> ${event.step < steps ? `at step ${event.step + 1}` : "after the last step"}${event.detail ? `: ${escapeHtml(event.detail)}` : ""}</li>`
+  );
+  return `<dl class="rollout-fields">${[
+    field("Task input", task ? preText(task.input) : "<em>not kept</em>"),
+    field("Expected", task ? preText(expectedText2(task.expected)) : "<em>not kept</em>"),
+    field("Output", preText(record3.output)),
+    field(
+      "Extracted answer",
+      record3.answer === null ? "<em>none found</em>" : code(record3.answer, 2e3)
+    ),
+    field(
+      "Scorer",
+      `<span class="rejected">${escapeHtml(record3.verdict.reason)}</span> (score ${record3.verdict.score})`
+    ),
+    field("Events", events.length ? `<ul>${events.join("")}</ul>` : "none"),
+    field(
+      "Patterns",
+      patterns.length ? patterns.map(
+        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`
+      ).join(", ") : "none"
+    ),
+    field(
+      "Edits for its patterns",
+      addressingEdits(
+        patterns.map((ref) => ref.id),
+        index
+      )
+    ),
+    field("Task now", taskNow(record3.taskId, index)),
+    field(
+      "Rollout",
+      `harness ${escapeHtml(index.harnessLabel(record3.harnessHash))} <code>${escapeHtml(record3.harnessHash.slice(0, 12))}</code>, sample ${record3.sampleIndex + 1}, model <code>${escapeHtml(record3.model)}</code>, ${plural2(usage.llmCalls, "call")}, ${plural2(usage.promptTokens + usage.completionTokens, "token")}`
+    )
+  ].join(
+    ""
+  )}</dl><h4>Trace</h4>${traceSteps(record3.trace.steps)}${record3.trace.stderr ? `<h4>stderr</h4>${preText(record3.trace.stderr)}` : ""}`;
+}
+function rolloutDetails(record3, index) {
+  const harness = index.harnessLabel(record3.harnessHash);
+  const patterns = index.patternsOf(record3.key).map((ref) => ref.name);
+  const attributes = filterAttributes("rollouts", {
+    harness,
+    category: record3.category,
+    reason: record3.verdict.reason
+  });
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))];
+  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
+}
+function excerptDetails(excerpt3) {
+  return `<details id="${rolloutAnchor(excerpt3.key)}" class="rollout"${filterAttributes("rollouts", { category: excerpt3.category })}><summary>${code(excerpt3.taskId, 120)} \xB7 ${escapeHtml(excerpt3.category)} \xB7 <span class="rejected">${escapeHtml(excerpt3.verdict.reason)}</span>${excerpt3.events.length ? ` \xB7 ${escapeHtml(excerpt3.events.join(", "))}` : ""}</summary><dl class="rollout-fields">${field("Output", preText(excerpt3.output))}${field("Extracted answer", excerpt3.answer === null ? "<em>none found</em>" : code(excerpt3.answer))}</dl><h4>Trace</h4>${traceSteps(excerpt3.steps)}</details>`;
+}
+function rolloutsHtml(index) {
+  const records = [...index.rollouts.values()].sort(
+    (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash) || a.taskId.localeCompare(b.taskId) || a.sampleIndex - b.sampleIndex
+  );
+  const head = `<section id="rollouts"><h2>Failing rollouts</h2>`;
+  if (records.length === 0) {
+    const excerpts = [
+      ...new Map(
+        index.result.iterations.flatMap((iteration) => iteration.traces).map((trace) => [trace.key, trace])
+      ).values()
+    ];
+    const note = index.records ? "<p>No train rollout failed.</p>" : "<p>This run kept no records.json: only the pattern examples of result.json are shown, without their task input and expected answer.</p>";
+    return `${head}${note}${excerpts.map(excerptDetails).join("")}</section>`;
+  }
+  const missing = index.records?.missing.length ? `<p class="muted">${index.records.missing.length} named rollouts were no longer in the rollout cache.</p>` : "";
+  const bar2 = filterBar({
+    group: "rollouts",
+    placeholder: "Search rollouts (task id, input, output, trace)",
+    selects: [
+      {
+        key: "harness",
+        label: "Harness",
+        values: distinct(records.map((record3) => index.harnessLabel(record3.harnessHash)))
+      },
+      {
+        key: "category",
+        label: "Category",
+        values: distinct(records.map((record3) => record3.category))
+      },
+      {
+        key: "reason",
+        label: "Scorer reason",
+        values: distinct(records.map((record3) => record3.verdict.reason))
+      }
+    ]
+  });
+  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar2}${records.map((record3) => rolloutDetails(record3, index)).join("")}</section>`;
+}
+var init_html_rollouts = __esm({
+  "src/report/html-rollouts.ts"() {
+    "use strict";
+    init_html();
+    init_html_patterns();
+    init_html_tasks();
+    init_report_index();
+    init_wording2();
+  }
+});
+
+// src/report/html-script.ts
+import { createHash as createHash13 } from "node:crypto";
+function cspHash(text3) {
+  return `'sha256-${createHash13("sha256").update(text3, "utf8").digest("base64")}'`;
+}
+function reportCsp() {
+  return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+}
+var reportScript, reportStyle;
+var init_html_script = __esm({
+  "src/report/html-script.ts"() {
+    "use strict";
+    reportScript = `(function () {
+  "use strict";
+  function reveal(element) {
+    for (var node = element; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+      if (node.hidden && node.hasAttribute("data-filter-item")) node.hidden = false;
+    }
+  }
+  function openHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var target = document.getElementById(id);
+    if (!target) return;
+    reveal(target);
+    document.querySelectorAll(".targeted").forEach(function (node) { node.classList.remove("targeted"); });
+    target.classList.add("targeted");
+    target.scrollIntoView({ block: "start" });
+  }
+  window.addEventListener("hashchange", openHash);
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    if (link && link.getAttribute("href") === location.hash) setTimeout(openHash, 0);
+  });
+  function applyFilter(group) {
+    var input = document.querySelector('[data-filter-input="' + group + '"]');
+    var query = input ? input.value.trim().toLowerCase() : "";
+    var selects = document.querySelectorAll('[data-filter-select="' + group + '"]');
+    var items = document.querySelectorAll('[data-filter-item="' + group + '"]');
+    var shown = 0;
+    items.forEach(function (item) {
+      var visible = !query || item.textContent.toLowerCase().indexOf(query) !== -1;
+      selects.forEach(function (select) {
+        var key = select.getAttribute("data-key");
+        if (select.value && item.getAttribute("data-" + key) !== select.value) visible = false;
+      });
+      item.hidden = !visible;
+      if (visible) shown += 1;
+    });
+    var count = document.querySelector('[data-filter-count="' + group + '"]');
+    if (count) count.textContent = shown + " of " + items.length + " shown";
+  }
+  document.querySelectorAll("[data-filter-bar]").forEach(function (bar) {
+    var group = bar.getAttribute("data-filter-bar");
+    bar.addEventListener("input", function () { applyFilter(group); });
+    bar.addEventListener("change", function () { applyFilter(group); });
+    applyFilter(group);
+  });
+  openHash();
+})();`;
+    reportStyle = `:root{color-scheme:light}
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:0 auto;padding:0 1.2em 3em;color:#1b1f24;background:#fff}
+h1{margin:.6em 0 .2em}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:1.6em}h3{margin:1.2em 0 .4em}h4{margin:.8em 0 .3em}h5{margin:.6em 0 .2em;font-size:12px;text-transform:uppercase;color:#57606a}
+nav.toc{border-bottom:1px solid #d0d7de;padding:.5em 0}nav.toc a{margin-right:1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
+table.numeric td:not(:first-child){font-variant-numeric:tabular-nums}.wide{overflow-x:auto}
+table.candidates td{min-width:90px}td.hashes{white-space:nowrap}table.candidates td:nth-child(3){min-width:260px}table.candidates ul,td ul{margin:0;padding-left:1.1em}
+pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:.3em 0;max-height:36em}pre.diff{max-height:none}
+code{background:#f6f8fa;padding:0 3px;border-radius:3px;word-break:break-word}
+details{margin:.3em 0}summary{cursor:pointer}details.more{display:inline}details.more[open]{display:block}
+details.rollout,details.call,details.turn{border:1px solid #d0d7de;border-radius:6px;padding:4px 8px}details.rollout[open],details.call[open]{background:#fcfcfd}
+details.call{margin-left:1em}
+dl.rollout-fields{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:.5em 0}dl.rollout-fields dt{font-weight:600}dl.rollout-fields dd{margin:0;min-width:0}
+ol.trace{padding-left:1.4em}ol.trace li{margin:.4em 0}.tool{margin:.2em 0 .2em 1em}.tool-error{color:#9a6700}
+.muted{color:#57606a}small{font-size:12px}
+.systematic,.accepted,.status-fixed{color:#1a7f37}.model-specific,.status-still-failing{color:#9a6700}.rejected,.status-broken{color:#cf222e}.stopped{color:#57606a}
+a.pattern-ref{font-weight:600}
+.targeted{outline:3px solid #0969da;outline-offset:2px}
+.filter-bar{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:center;margin:.5em 0;padding:6px 8px;background:#f6f8fa;border-radius:6px}
+.filter-bar input[type=search]{min-width:22em;padding:3px 6px}
+svg text{font-size:11px;fill:#57606a}svg .axis-title{font-size:12px;fill:#1b1f24}svg .grid{stroke:#eaeef2}
+svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle.batch{fill:#0969da}svg rect.heldout{fill:#bf3989}
+svg .accepted-mark line{stroke:#1a7f37;stroke-dasharray:4 3;stroke-width:1.5}svg .accepted-mark path{fill:#1a7f37}`;
+  }
+});
+
+// src/report/html-summary.ts
+function summaryHtml(result) {
   const rows = ["train", "heldout"].map(
-    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${h(formatScore(result.baseline[split]))}</td><td>${h(formatScore(result.final[split]))}</td><td>${h(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
+    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${escapeHtml(formatScore(result.baseline[split]))}</td><td>${escapeHtml(formatScore(result.final[split]))}</td><td>${escapeHtml(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
   ).join("");
-  return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
-<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
-${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${h(gateSentence(result))}</p>${endpoints(result)}`;
+  const run2 = runSentence(result);
+  return `<section id="summary"><h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
+<p>Strategy <code>${escapeHtml(result.strategy)}</code>, seed ${result.seed}, model <code>${escapeHtml(result.model)}</code>; ${escapeHtml(acceptedSentence(result))}; ${escapeHtml(stopSentence(result))} (<code>${escapeHtml(result.stoppedBy)}</code>).</p>
+${run2 ? `<p>Run: ${escapeHtml(run2)}.</p>` : ""}
+<p class="gate ${result.gate.passed ? "accepted" : "rejected"}"><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${escapeHtml(gateSentence(result))}</p>${endpoints(result)}${spend(result)}</section>`;
 }
 function endpoints(result) {
   const lines = downgradeLines(result);
   if (lines.length === 0) return "";
   return `
-<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
+<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`;
 }
-function trace(excerpt3) {
-  const steps = excerpt3.steps.map(
-    (step, index) => `<li>${step.assistant === null ? "<em>(no text)</em>" : `<pre>${h(step.assistant)}</pre>`}${step.toolCalls.map(
-      (call) => `<div>${call.error ? "\u26A0 " : ""}<code>${h(call.name)}(${h(call.arguments)})</code> \u2192 <code>${h(call.result)}</code></div>`
-    ).join("")}<small>step ${index + 1}</small></li>`
-  ).join("");
-  return `<details id="${anchorId("trace", excerpt3.key)}"><summary>Trace of <code>${h(excerpt3.taskId)}</code> (${h(excerpt3.category)}): ${h(excerpt3.verdict.reason)}${excerpt3.events.length ? `, events ${h(excerpt3.events.join(", "))}` : ""}</summary>
-<p>Answer: <code>${h(excerpt3.answer ?? "(none)")}</code></p><ol>${steps}</ol><p>Output:</p><pre>${h(excerpt3.output)}</pre></details>`;
+function spend(result) {
+  const rows = spendRows(result);
+  if (rows.length === 0) return "";
+  return `<h3 id="spend">Cost and tokens per task</h3><table class="numeric"><tr><th></th><th>Seed harness</th><th>Final harness</th><th>Final \xF7 seed</th></tr>${rows.map(
+    (row2) => `<tr><td>${escapeHtml(row2.label)}</td><td>${escapeHtml(row2.seed)}</td><td>${escapeHtml(row2.final)}</td><td>${escapeHtml(row2.ratio)}</td></tr>`
+  ).join(
+    ""
+  )}</table><p class="muted">Every sample's rollouts, cached or not (what running the harness costs, not what this run paid).</p>`;
 }
-function iterationSection(iteration) {
-  const byTask = new Map(iteration.traces.map((excerpt3) => [excerpt3.taskId, excerpt3]));
-  const byKey = new Map(iteration.traces.map((excerpt3) => [excerpt3.key, excerpt3]));
-  const patterns = (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const links = pattern.examples.map((example) => {
-      const excerpt3 = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      return excerpt3 ? `<a href="#${anchorId("trace", excerpt3.key)}">${h(example.taskId)}</a>` : h(example.taskId);
-    }).join(", ");
-    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(patternReasons(pattern))}</td></tr>`;
-  }).join("");
-  const refinement = iteration.refinement;
-  const roles = (refinement ? roleTurns(refinement) : []).map(
-    (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
-  ).join("");
-  const dropped = [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
-    (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
-  ).join("");
-  const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
-  const repaired = firstStage(iteration.evidence, "repaired")?.labelFlags ?? [];
-  const labels = [...iteration.labelFlags ?? [], ...repaired].map(
-    (flag) => `<li>${h(flag.file)}: ${h(flag.words.map((word2) => `${word2.text} (${word2.why})`).join(", "))} \u2014 <code>${h(compactJson(flag.edit.edit, 200))}</code></li>`
-  ).join("");
-  return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
-${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
-${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
-${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
-${labels ? `<p>Label words for the reviewer (expected answers written as labels, not leaks):</p><ul>${labels}</ul>` : ""}
-${iteration.traces.map(trace).join("\n")}</section>`;
-}
-function renderHtml(result, options = {}) {
+function costHtml(result) {
   const cost = result.cost;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ecdysis report (${h(result.strategy)})</title><style>${style}</style></head><body>
-<h1>Ecdysis report (${h(result.strategy)})</h1>
-${summary(result)}
-<h2>Accuracy per iteration</h2>${svgAccuracyChart(accuracySeries(result))}
-<h2>Iterations</h2>${result.iterations.map(iterationSection).join("\n") || "<p>No iteration ran.</p>"}
-<h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
-<h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table>
-${budgetSentence(result) ? `<p>${h(budgetSentence(result) ?? "")}</p>` : ""}
+  return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+}
+function diffHtml(result) {
+  const files = result.harness.changedFiles.map((file2) => `<li><code>${escapeHtml(file2.path)}</code> +${file2.added} \u2212${file2.removed}</li>`).join("");
+  return `<section id="diff"><h2>Harness diff</h2>${files ? `<ul>${files}</ul>` : ""}<pre class="diff">${escapeHtml(result.harness.patch || "(no change: the final harness is the seed harness)")}</pre></section>`;
+}
+var init_html_summary = __esm({
+  "src/report/html-summary.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_markdown_measures();
+    init_markdown_sections();
+    init_measure_rows();
+    init_wording2();
+  }
+});
+
+// src/report/svg-chart.ts
+function svgAccuracyChart(points, options = {}) {
+  const width = options.width ?? 760;
+  const height = options.height ?? 280;
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const maxIteration = Math.max(1, ...points.map((point) => point.iteration));
+  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
+  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
+  const f = (value) => value.toFixed(1);
+  const grid = [0, 0.25, 0.5, 0.75, 1].map(
+    (level) => `<line x1="${margin.left}" x2="${margin.left + plotWidth}" y1="${f(y(level))}" y2="${f(y(level))}" class="grid"/><text x="${margin.left - 6}" y="${f(y(level) + 4)}" text-anchor="end">${level * 100}%</text>`
+  ).join("");
+  const ticks = points.map(
+    (point) => `<text x="${f(x(point.iteration))}" y="${margin.top + plotHeight + 16}" text-anchor="middle">${point.iteration}</text>`
+  ).join("");
+  const titles = `<text class="axis-title" x="${f(margin.left + plotWidth / 2)}" y="${height - 6}" text-anchor="middle">iteration (0 = seed harness)</text><text class="axis-title" transform="translate(14 ${f(margin.top + plotHeight / 2)}) rotate(-90)" text-anchor="middle">accuracy</text>`;
+  const accepted = (options.accepted ?? []).map(
+    (mark) => `<g class="accepted-mark"><line x1="${f(x(mark.iteration))}" x2="${f(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
+  ).join("");
+  const path13 = points.map(
+    (point, index) => `${index === 0 ? "M" : "L"}${f(x(point.iteration))},${f(y(point.accuracy))}`
+  ).join(" ");
+  const dots = points.map(
+    (point) => `<circle class="batch" cx="${f(x(point.iteration))}" cy="${f(y(point.accuracy))}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}% on its batch</title></circle>`
+  ).join("");
+  const heldout = options.heldout ? [
+    { iteration: 0, accuracy: options.heldout.seed, who: "seed" },
+    { iteration: maxIteration, accuracy: options.heldout.final, who: "final" }
+  ].map(
+    (point) => `<rect class="heldout" x="${f(x(point.iteration) - 5)}" y="${f(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
+  ).join("") : "";
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path13}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+}
+function legend(width, options) {
+  const left = width - margin.right + 16;
+  const rows = [
+    `<line x1="${left}" x2="${left + 18}" y1="24" y2="24" class="line"/><circle class="batch" cx="${left + 9}" cy="24" r="3.5"/><text x="${left + 24}" y="28">train batch</text>`,
+    options.heldout ? `<rect class="heldout" x="${left + 4}" y="39" width="10" height="10"/><text x="${left + 24}" y="48">held-out (seed, final)</text>` : "",
+    (options.accepted ?? []).length > 0 ? `<g class="accepted-mark"><line x1="${left + 9}" x2="${left + 9}" y1="58" y2="74"/></g><text x="${left + 24}" y="70">accepted proposal</text>` : ""
+  ];
+  return `<g class="legend">${rows.join("")}</g>`;
+}
+var margin;
+var init_svg_chart = __esm({
+  "src/report/svg-chart.ts"() {
+    "use strict";
+    init_html();
+    margin = { left: 56, right: 190, top: 16, bottom: 46 };
+  }
+});
+
+// src/report/render-html.ts
+function chartHtml(index) {
+  const { result } = index;
+  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").map((iteration) => ({
+    iteration: iteration.index,
+    label: iteration.applied.map((planned) => `${planned.module}: ${describeEdit(planned.edit, 80)}`).join("; ")
+  }));
+  const chart = svgAccuracyChart(accuracySeries(result), {
+    heldout: { seed: result.baseline.heldout.accuracy, final: result.final.heldout.accuracy },
+    accepted
+  });
+  return `<section id="chart"><h2>Accuracy per iteration</h2><p class="muted">The line is each iteration's train batch under the harness in force after it; the squares are the held-out accuracy of the seed and final harnesses; dashed lines mark accepted proposals (hover for their edits).</p><div class="wide">${chart}</div></section>`;
+}
+function renderHtml(input2, options = {}) {
+  const index = indexReport("result" in input2 ? input2 : { result: input2 });
+  const { result } = index;
+  const nav = sections.map(([id, label]) => `<a href="#${id}">${label}</a>`).join("");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${reportCsp()}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ecdysis report (${escapeHtml(result.strategy)})</title><style>${reportStyle}</style></head><body>
+<h1>Ecdysis report (${escapeHtml(result.strategy)})</h1>
+<nav class="toc">${nav}</nav>
+${summaryHtml(result)}
+${chartHtml(index)}
+${candidatesHtml(index)}
+${heldoutHtml(index)}
+${patternsHtml(index)}
+${rolloutsHtml(index)}
+${tasksHtml(index)}
+${rolesHtml(index)}
+${rejectionsHtml(index)}
+${diffHtml(result)}
+${costHtml(result)}
+<script>${reportScript}</script>
 </body></html>
 `;
-  return scrubSecrets(html, options.secrets);
+  const secrets = options.secrets ?? [];
+  return scrubSecrets(html, [...secrets, ...secrets.flatMap(secretValueForms)]);
 }
-var style, h;
+var sections;
 var init_render_html = __esm({
   "src/report/render-html.ts"() {
     "use strict";
-    init_evidence3();
-    init_refinement_record();
+    init_secrets();
+    init_accepted_changes();
     init_accuracy_series();
-    init_format();
     init_html();
-    init_markdown_sections();
-    init_records2();
+    init_html_candidates();
+    init_html_heldout();
+    init_html_patterns();
+    init_html_rejections();
+    init_html_roles();
+    init_html_rollouts();
+    init_html_script();
+    init_html_summary();
+    init_html_tasks();
+    init_report_index();
     init_scrub();
     init_svg_chart();
-    init_wording2();
-    style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}details{margin:.3em 0}
-.systematic{color:#1a7f37}.model-specific{color:#9a6700}.accepted{color:#1a7f37}.rejected{color:#cf222e}
-svg text{font-size:11px;fill:#57606a}svg .grid{stroke:#eaeef2}svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle{fill:#0969da}`;
-    h = escapeHtml;
+    sections = [
+      ["summary", "Summary"],
+      ["chart", "Chart"],
+      ["candidates", "Candidates"],
+      ["heldout", "Held-out"],
+      ["patterns", "Patterns"],
+      ["rollouts", "Failing rollouts"],
+      ["tasks", "Tasks"],
+      ["refinement", "Refinement"],
+      ["rejections", "Rejections"],
+      ["diff", "Diff"],
+      ["cost", "Cost"]
+    ];
   }
 });
 
@@ -56560,6 +57324,8 @@ function renderMarkdown(result, options = {}) {
     "## Accuracy per iteration",
     "",
     mermaidAccuracyChart(result),
+    "",
+    heldoutSection(result),
     "",
     patternsSection(result),
     "",
@@ -56580,32 +57346,37 @@ var init_render_markdown = __esm({
     "use strict";
     init_accuracy_series();
     init_label_words_section();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
   }
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
 import path10 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir14(outDir, { recursive: true });
+  await mkdir13(outDir, { recursive: true });
   const markdown = path10.join(outDir, "report.md");
   const html = path10.join(outDir, "report.html");
-  await writeFile12(markdown, renderMarkdown(result, { secrets }));
-  await writeFile12(html, renderHtml(result, { secrets }));
+  await writeFile11(markdown, renderMarkdown(result, { secrets }));
+  const records = await readRunRecords(outDir);
+  const prompts = await readPromptLog(outDir);
+  await writeFile11(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
   const file2 = path10.join(options.outDir, "gate.md");
-  await mkdir14(options.outDir, { recursive: true });
-  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  await mkdir13(options.outDir, { recursive: true });
+  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
   "src/report/write-reports.ts"() {
     "use strict";
+    init_prompt_log();
+    init_run_records();
     init_gate_comment();
     init_render_html();
     init_render_markdown();
@@ -56677,14 +57448,14 @@ function toEvolveOutcome(result) {
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null
   };
 }
-function spendView(spend) {
+function spendView(spend2) {
   return {
-    rollouts: spend.rollouts,
-    llmCalls: spend.llmCalls,
-    promptTokens: spend.promptTokens,
-    completionTokens: spend.completionTokens,
-    wallMs: spend.wallMs,
-    refinementShare: refinementShare(spend)
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2)
   };
 }
 function iterationPatterns(iteration) {
@@ -56701,7 +57472,7 @@ function addressedTasks(iteration, found, names) {
     (pattern) => wanted.has(pattern.name) || wanted.has(pattern.id) || wanted.has(pattern.id.split(":").slice(1).join(":"))
   );
   if (matched.length > 0) return [...new Set(matched.flatMap((pattern) => pattern.memberTaskIds))];
-  const failing = iteration.traces.filter((trace2) => !trace2.verdict.pass).map((trace2) => trace2.taskId);
+  const failing = iteration.traces.filter((trace) => !trace.verdict.pass).map((trace) => trace.taskId);
   return [...new Set(failing)];
 }
 var init_from_evolve_result = __esm({
@@ -56749,7 +57520,7 @@ var sim_engine_exports = {};
 __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
+import { cp as cp2, mkdir as mkdir14, rm as rm5, writeFile as writeFile12 } from "node:fs/promises";
 import path11 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
@@ -56770,9 +57541,9 @@ function simEngine() {
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
       await rm5(dir, { recursive: true, force: true });
-      await mkdir15(dir, { recursive: true });
+      await mkdir14(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile13(path11.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile12(path11.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       projectFiles.set(dir, {
         train: path11.relative(dir, files.train),
@@ -56792,13 +57563,13 @@ async function runOne2(options) {
   const { project, files, strategy, settings, outDir } = options;
   const projectDir = path11.join(outDir, "project");
   await rm5(outDir, { recursive: true, force: true });
-  await mkdir15(outDir, { recursive: true });
+  await mkdir14(outDir, { recursive: true });
   await cp2(project.dir, projectDir, {
     recursive: true,
     filter: (source) => !source.endsWith("ground-truth.json")
   });
   const configPath = path11.join(projectDir, "ecdysis.yml");
-  await writeFile13(
+  await writeFile12(
     configPath,
     projectConfigYaml({
       strategy,
@@ -57181,14 +57952,14 @@ function summarise(runs) {
   const byStrategy = /* @__PURE__ */ new Map();
   for (const run2 of runs)
     byStrategy.set(run2.strategy, [...byStrategy.get(run2.strategy) ?? [], run2]);
-  const summary2 = {};
+  const summary = {};
   for (const [strategy, strategyRuns] of byStrategy) {
     const figures = {};
     for (const figure of benchFigures)
       figures[figure] = spread(strategyRuns.map((run2) => figureOf(run2, figure)));
-    summary2[strategy] = figures;
+    summary[strategy] = figures;
   }
-  return summary2;
+  return summary;
 }
 function figureOf(run2, figure) {
   return run2[figure];
@@ -57478,8 +58249,8 @@ function timeToMatchTable(result) {
 }
 function speedByWorldTable(result) {
   const rows = Object.entries(result.ratiosByWorld).map(([world2, ratios]) => {
-    const summary2 = summariseTimeToMatch(result.timeToMatch.filter((pair) => pair.world === world2));
-    return `| ${world2} | ${times(summary2.median)} | ${summary2.pairs} / ${summary2.failures} / ${summary2.noTarget} | ${times(ratios.wallTimeIterativeOverEcdysis)} | ${times(ratios.rolloutsIterativeOverEcdysis)} |`;
+    const summary = summariseTimeToMatch(result.timeToMatch.filter((pair) => pair.world === world2));
+    return `| ${world2} | ${times(summary.median)} | ${summary.pairs} / ${summary.failures} / ${summary.noTarget} | ${times(ratios.wallTimeIterativeOverEcdysis)} | ${times(ratios.rolloutsIterativeOverEcdysis)} |`;
   });
   return [
     "| world | time-to-match (median) | pairs / not matched / no target | total training time | rollouts |",
@@ -57506,9 +58277,9 @@ var formatters = {
   points: (n) => n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`,
   gain: (n) => n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`
 };
-function summaryTable(summary2) {
+function summaryTable(summary) {
   const f = formatters;
-  const rows = Object.entries(summary2).map(
+  const rows = Object.entries(summary).map(
     ([strategy, s]) => [
       strategy,
       formatSpread(s.wallMs, f.seconds),
@@ -57530,7 +58301,7 @@ function summaryTable(summary2) {
   return [
     "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((row) => `| ${row} |`)
+    ...rows.map((row2) => `| ${row2} |`)
   ].join("\n");
 }
 function ratiosTable(ratios) {
@@ -57573,9 +58344,9 @@ function niceCeiling(value) {
   const magnitude = 10 ** Math.floor(Math.log10(value));
   return Math.ceil(value * 1.1 / magnitude) * magnitude;
 }
-function charts(summary2) {
-  const strategies = Object.keys(summary2);
-  const medianOf = (figure, scale) => strategies.map((strategy) => (summary2[strategy][figure]?.median ?? 0) * scale);
+function charts(summary) {
+  const strategies = Object.keys(summary);
+  const medianOf = (figure, scale) => strategies.map((strategy) => (summary[strategy][figure]?.median ?? 0) * scale);
   return [
     mermaidBars({
       title: "Training wall time (median)",
@@ -57833,7 +58604,7 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename10, writeFile as writeFile14 } from "node:fs/promises";
+import { mkdir as mkdir15, rename as rename8, writeFile as writeFile13 } from "node:fs/promises";
 import path12 from "node:path";
 
 // src/bench/engine.ts
@@ -58008,7 +58779,7 @@ async function runBench(input2) {
     ratiosByWorld: ratiosByWorld(runs),
     timeToMatch: timeToMatchPairs(runs)
   };
-  await mkdir16(outDir, { recursive: true });
+  await mkdir15(outDir, { recursive: true });
   await writeAtomically(path12.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
   await writeAtomically(path12.join(outDir, "bench.md"), renderBenchMarkdown(result));
@@ -58056,8 +58827,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile14(temporary, text3);
-  await rename10(temporary, file2);
+  await writeFile13(temporary, text3);
+  await rename8(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -58091,11 +58862,11 @@ function validateFlags(command, schema, value, flagNames = {}) {
   const issue2 = result.error.issues[0];
   const key = issue2.code === "unrecognized_keys" ? issue2.keys[0] : issue2.path[0];
   const name3 = key === void 0 ? void 0 : String(key);
-  const field = name3 ? `--${flagNames[name3] ?? name3.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : void 0;
+  const field2 = name3 ? `--${flagNames[name3] ?? name3.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : void 0;
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
-  const problem = missing ? `${field} is required` : issue2.message;
+  const problem = missing ? `${field2} is required` : issue2.message;
   throw new InputError(`ecdysis ${command}`, `${problem} (see 'ecdysis ${command} --help')`, {
-    field
+    field: field2
   });
 }
 function resolvePath(io, path13) {
@@ -58178,59 +58949,7 @@ import { join as join16, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
-
-// src/report/accepted-changes.ts
-init_evidence3();
-init_format();
-function describeEdit(edit, max = 120) {
-  switch (edit.kind) {
-    case "set":
-      return clip3(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
-    case "add_rule":
-      return clip3(`add rule ${JSON.stringify(edit.text)}`, max);
-    case "remove_rule":
-      return clip3(`remove rule ${JSON.stringify(edit.text)}`, max);
-    case "replace_text":
-      return describeReplacement(edit, max);
-    case "write_file":
-      return `write ${edit.file} (${edit.content.length} characters)`;
-  }
-}
-function describeReplacement(edit, max) {
-  const { find, replace } = edit;
-  let start = 0;
-  while (start < find.length && find[start] === replace[start]) start += 1;
-  let end = 0;
-  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
-    end += 1;
-  const before = find.slice(start, find.length - end);
-  const after = replace.slice(start, replace.length - end);
-  const room = Math.max(20, max - 40);
-  const quote = (text3) => JSON.stringify(clip3(text3, room));
-  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
-  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
-  return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
-}
-function patternNames(iteration) {
-  const names = /* @__PURE__ */ new Map();
-  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
-  }
-  return names;
-}
-function acceptedChanges(result) {
-  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names = patternNames(iteration);
-    return iteration.applied.map((planned) => ({
-      iteration: iteration.index,
-      module: planned.module,
-      change: describeEdit(planned.edit),
-      patterns: planned.patterns.map((id) => names.get(id) ?? id)
-    }));
-  });
-}
-
-// src/report/run-comparison.ts
+init_accepted_changes();
 init_format();
 init_wording2();
 function when(result) {
@@ -58365,15 +59084,15 @@ function formatComparison(comparison, names) {
     delta: "B \u2212 A"
   };
   const rows = [header, ...comparison.rows];
-  const width = (pick3) => Math.max(...rows.map((row) => [...pick3(row)].length));
+  const width = (pick3) => Math.max(...rows.map((row2) => [...pick3(row2)].length));
   const widths = {
-    label: width((row) => row.label),
-    a: width((row) => row.a),
-    b: width((row) => row.b)
+    label: width((row2) => row2.label),
+    a: width((row2) => row2.a),
+    b: width((row2) => row2.b)
   };
   const pad = (text3, size) => text3 + " ".repeat(Math.max(0, size - [...text3].length));
   const lines = rows.map(
-    (row) => `${pad(row.label, widths.label)}  ${pad(row.a, widths.a)}  ${pad(row.b, widths.b)}  ${row.delta ?? ""}`.trimEnd()
+    (row2) => `${pad(row2.label, widths.label)}  ${pad(row2.a, widths.a)}  ${pad(row2.b, widths.b)}  ${row2.delta ?? ""}`.trimEnd()
   );
   const { both, onlyA, onlyB } = comparison.changes;
   lines.push("", "accepted changes:");
@@ -58689,12 +59408,6 @@ var RunStatus = class {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
 `);
   }
-  /** Writes a line that stays (a warning), above the live block on a TTY. */
-  note(line) {
-    if (this.closed) this.write(`${line}
-`);
-    else this.permanent([line]);
-  }
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note) {
     if (this.closed) return;
@@ -58815,13 +59528,13 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile14, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
+import { readFile as readFile14, rm as rm6, writeFile as writeFile14 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join17(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm6(markerFile(dir), { force: true });
-  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
+  else await writeFile14(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
@@ -59005,21 +59718,22 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile15, writeFile as writeFile16 } from "node:fs/promises";
+import { access, readFile as readFile15, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join23, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
-import { join as join21 } from "node:path";
+init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_wording2();
+import { join as join21 } from "node:path";
 
 // src/cli/shell-command.ts
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join20, relative as relative6 } from "node:path";
 
 // src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
 import { dirname as dirname7, join as join19 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
@@ -59033,14 +59747,14 @@ function packageRoot() {
 }
 function readName(file2) {
   try {
-    return JSON.parse(readFileSync3(file2, "utf8")).name;
+    return JSON.parse(readFileSync2(file2, "utf8")).name;
   } catch {
     return void 0;
   }
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync3(join19(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync2(join19(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -59180,7 +59894,6 @@ var evolveFlagsSchema = external_exports.object({
   strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
-  restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
@@ -59191,23 +59904,15 @@ var exists = (path13) => access(path13).then(
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
-                      [--resume | --restart] [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
+                      [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
-is keyed by everything that determines the result (seed harness, task files, config, models and
-simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
-what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
-dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
-naming the holder; the lock of a killed run is taken over).
-
-  --restart         discard the journal in DIR and start the run over (cached rollouts and
-                    LLM calls are still reused, so only work of changed inputs is paid again)
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -59220,7 +59925,6 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
-    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" }
   },
@@ -59232,14 +59936,6 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join23(outDir, "journal.jsonl");
-    if (flags.resume && flags.restart)
-      throw new InputError(
-        "ecdysis evolve",
-        "--resume and --restart exclude each other: choose one",
-        {
-          field: "--restart"
-        }
-      );
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -59261,8 +59957,6 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
-      restart: flags.restart,
-      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
     const base = patchBase({
@@ -59271,7 +59965,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join23(outDir, "harness.patch");
-    await writeFile16(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
+    await writeFile15(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -59333,7 +60027,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join25, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -59441,14 +60135,14 @@ var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/
 async function writeIgnoreLines(path13) {
   const current = await readFile16(path13, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile17(path13, `${ignoreLines.join("\n")}
+    await writeFile16(path13, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile17(path13, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile16(path13, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -59504,17 +60198,17 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join25(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join25(dir, "tasks"), { recursive: true });
+      await mkdir16(join25(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join25(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join25(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join25(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join25(dir, "harness", "harness.yaml"));
-      await writeFile17(
+      await writeFile16(
         join25(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile17(
+      await mkdir16(dirname9(workflowFile), { recursive: true });
+      await writeFile16(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
@@ -59555,7 +60249,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path13}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile17(file2, text3);
+  await writeFile16(file2, text3);
 }
 
 // src/cli/merge-command.ts
