@@ -335,10 +335,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path13) {
-  if (!path13)
+function getElementAtPath(obj, path15) {
+  if (!path15)
     return obj;
-  return path13.reduce((acc, key) => acc?.[key], obj);
+  return path15.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -597,11 +597,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path13, issues) {
+function prefixIssues(path15, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path13);
+    iss.path.unshift(path15);
     return iss;
   });
 }
@@ -1134,16 +1134,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path15 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path15, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1182,17 +1182,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path13 = []) => {
+  const processError = (error63, path15 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path13, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path13, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
       } else {
-        const fullpath = [...path13, ...issue2.path];
+        const fullpath = [...path15, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1231,8 +1231,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path13 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path13) {
+  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path15) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2243,9 +2243,9 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname3) {
-  hostname3.lastIndex = 0;
-  return hostname3.test(url2.hostname);
+function urlHostnameOk(url2, hostname4) {
+  hostname4.lastIndex = 0;
+  return hostname4.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -19264,13 +19264,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path13 = ref.slice(1).split("/").filter(Boolean);
-  if (path13.length === 0) {
+  const path15 = ref.slice(1).split("/").filter(Boolean);
+  if (path15.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path13[0] === defsKey) {
-    const key = path13[1] === void 0 ? void 0 : decodeJSONPointerSegment(path13[1]);
+  if (path15[0] === defsKey) {
+    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20573,7 +20573,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20684,11 +20684,20 @@ var init_config_schema = __esm({
       }
     });
     defaultEditableGlobs = ["harness.yaml", "*.md"];
+    budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
       costUsd: external_exports.number().positive().optional(),
-      wallMs: external_exports.number().int().positive().optional()
+      wallMs: external_exports.number().int().positive().optional(),
+      /**
+       * `training` (the default): the limits bound the search; the seed and final measurement on
+       * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
+       * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
+       * cost, projected from the rollouts so far), and a rollout limit too small for the
+       * measurement alone is refused before anything runs.
+       */
+      scope: external_exports.enum(budgetScopes).default("training")
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
@@ -20732,7 +20741,7 @@ var init_config_schema = __esm({
       patience: external_exports.number().int().positive().optional(),
       /** Iterative baseline: failures shown to its reflector per proposal. */
       iterativeMinibatch: external_exports.number().int().min(1).default(1),
-      budget: budgetSchema.default({})
+      budget: budgetSchema.default({ scope: "training" })
     }).strict();
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
@@ -21332,10 +21341,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path13, module, into) {
+function collect(node2, path15, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path13, key], module, into);
+      collect(child, [...path15, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21345,7 +21354,7 @@ function collect(node2, path13, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path13.join("."),
+    path: path15.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21489,17 +21498,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path13) {
-      const ctrl = callVisitor(key, node2, visitor, path13);
+    function visit_(key, node2, visitor, path15) {
+      const ctrl = callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visit_(key, ctrl, visitor, path13);
+        replaceNode(key, path15, ctrl);
+        return visit_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path13);
+            const ci = visit_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21510,13 +21519,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path13);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path13);
+          const cv = visit_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21537,17 +21546,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path13) {
-      const ctrl = await callVisitor(key, node2, visitor, path13);
+    async function visitAsync_(key, node2, visitor, path15) {
+      const ctrl = await callVisitor(key, node2, visitor, path15);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path13, ctrl);
-        return visitAsync_(key, ctrl, visitor, path13);
+        replaceNode(key, path15, ctrl);
+        return visitAsync_(key, ctrl, visitor, path15);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
+          path15 = Object.freeze(path15.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path13);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21558,13 +21567,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path13 = Object.freeze(path13.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path13);
+          path15 = Object.freeze(path15.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path15);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path13);
+          const cv = await visitAsync_("value", node2.value, visitor, path15);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21591,23 +21600,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path13) {
+    function callVisitor(key, node2, visitor, path15) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path13);
+        return visitor(key, node2, path15);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path13);
+        return visitor.Map?.(key, node2, path15);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path13);
+        return visitor.Seq?.(key, node2, path15);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path13);
+        return visitor.Pair?.(key, node2, path15);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path13);
+        return visitor.Scalar?.(key, node2, path15);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path13);
+        return visitor.Alias?.(key, node2, path15);
       return void 0;
     }
-    function replaceNode(key, path13, node2) {
-      const parent = path13[path13.length - 1];
+    function replaceNode(key, path15, node2) {
+      const parent = path15[path15.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22219,10 +22228,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path13, value) {
+    function collectionFromPath(schema, path15, value) {
       let v = value;
-      for (let i = path13.length - 1; i >= 0; --i) {
-        const k = path13[i];
+      for (let i = path15.length - 1; i >= 0; --i) {
+        const k = path15[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22241,7 +22250,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path13) => path13 == null || typeof path13 === "object" && !!path13[Symbol.iterator]().next().done;
+    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22271,11 +22280,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path13, value) {
-        if (isEmptyPath(path13))
+      addIn(path15, value) {
+        if (isEmptyPath(path15))
           this.add(value);
         else {
-          const [key, ...rest] = path13;
+          const [key, ...rest] = path15;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22289,8 +22298,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        const [key, ...rest] = path13;
+      deleteIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22304,8 +22313,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        const [key, ...rest] = path13;
+      getIn(path15, keepScalar) {
+        const [key, ...rest] = path15;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22323,8 +22332,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path13) {
-        const [key, ...rest] = path13;
+      hasIn(path15) {
+        const [key, ...rest] = path15;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22334,8 +22343,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        const [key, ...rest] = path13;
+      setIn(path15, value) {
+        const [key, ...rest] = path15;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24850,9 +24859,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path13, value) {
+      addIn(path15, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path13, value);
+          this.contents.addIn(path15, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24927,14 +24936,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path13) {
-        if (Collection.isEmptyPath(path13)) {
+      deleteIn(path15) {
+        if (Collection.isEmptyPath(path15)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path13) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24949,10 +24958,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path13, keepScalar) {
-        if (Collection.isEmptyPath(path13))
+      getIn(path15, keepScalar) {
+        if (Collection.isEmptyPath(path15))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path13, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24963,10 +24972,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path13) {
-        if (Collection.isEmptyPath(path13))
+      hasIn(path15) {
+        if (Collection.isEmptyPath(path15))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path13) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24983,13 +24992,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path13, value) {
-        if (Collection.isEmptyPath(path13)) {
+      setIn(path15, value) {
+        if (Collection.isEmptyPath(path15)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path13), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path13, value);
+          this.contents.setIn(path15, value);
         }
       }
       /**
@@ -26950,9 +26959,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path13) => {
+    visit2.itemAtPath = (cst, path15) => {
       let item = cst;
-      for (const [field2, index] of path13) {
+      for (const [field2, index] of path15) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26961,23 +26970,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path13) => {
-      const parent = visit2.itemAtPath(cst, path13.slice(0, -1));
-      const field2 = path13[path13.length - 1][0];
+    visit2.parentCollection = (cst, path15) => {
+      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
+      const field2 = path15[path15.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path13, item, visitor) {
-      let ctrl = visitor(item, path13);
+    function _visit(path15, item, visitor) {
+      let ctrl = visitor(item, path15);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path13.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26988,10 +26997,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path13);
+            ctrl = ctrl(item, path15);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path13) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28764,10 +28773,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path13) {
+    lineOf(path15) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path13) {
+      for (const segment of path15) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28790,9 +28799,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path13) {
+function dottedField(path15) {
   let out = "";
-  for (const segment of path13) {
+  for (const segment of path15) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28800,20 +28809,20 @@ function dottedField(path13) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path14 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path16 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path14),
+      field: dottedField(path16),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path13 = [...prefix, ...issue2.path];
+  const path15 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path13),
+    field: dottedField(path15),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path13)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path15)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28843,8 +28852,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path13 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path13), field: path13.join(".") };
+  const path15 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path15), field: path15.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29001,8 +29010,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path13) {
-  const absolute = resolve(path13);
+async function loadConfig(path15) {
+  const absolute = resolve(path15);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29030,28 +29039,28 @@ async function loadConfig(path13) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path13, depth) => {
-    if (path13.length > 0) {
-      const line = located.lineOf(path13);
-      if (line !== void 0) lines[dottedPath(path13)] = line;
+  const visit2 = (value, path15, depth) => {
+    if (path15.length > 0) {
+      const line = located.lineOf(path15);
+      if (line !== void 0) lines[dottedPath(path15)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path13, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path15, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path13) {
-  return path13.reduce(
+function dottedPath(path15) {
+  return path15.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path13) => {
+  const visit2 = (value, path15) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path13);
+      const field2 = dottedPath(path15);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29060,7 +29069,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path13, key]);
+    for (const [key, item] of entries) visit2(item, [...path15, key]);
   };
   visit2(input2.value, []);
 }
@@ -29131,8 +29140,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path13) {
-  const file2 = resolve2(path13);
+async function loadTasks(path15) {
+  const file2 = resolve2(path15);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29179,8 +29188,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path13 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path13);
+    const path15 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path15);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29532,10 +29541,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path13, text3) {
-  const temporary = `${path13}.${process.pid}.tmp`;
+async function writeAtomic(path15, text3) {
+  const temporary = `${path15}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path13);
+  await rename2(temporary, path15);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29556,11 +29565,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path13 = join3(dir, name3);
+    const path15 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path13, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path15, "utf8"));
     } catch (error62) {
-      throw new InputError(path13, `unreadable result (${error62.message})`);
+      throw new InputError(path15, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -29982,12 +29991,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path13 = entryPath(dir, entry.key);
+  const path15 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path13}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path15}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path13);
+  await rename3(temp, path15);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30162,8 +30171,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path13, known) {
-        this.path = path13;
+      constructor(path15, known) {
+        this.path = path15;
         this.known = known;
       }
       path;
@@ -30171,14 +30180,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path13) {
+      static async open(path15) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path13, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path15, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path13, downgrades);
+        return new _CapabilityMemory(path15, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30195,15 +30204,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path13 = this.path;
-        if (!path13) return;
+        const path15 = this.path;
+        if (!path15) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path13), { recursive: true });
-          const temp = `${path13}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path15), { recursive: true });
+          const temp = `${path15}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path13);
+          await rename4(temp, path15);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32918,12 +32927,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path13(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path15(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path14 = statics.reduce((previousValue, currentValue, index) => {
+      const path16 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32940,7 +32949,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path14.split(/[?#]/, 1)[0];
+      const pathOnly = path16.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32961,10 +32970,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path14}
+${path16}
 ${underline}`);
       }
-      return path14;
+      return path16;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42516,9 +42525,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path13, query, defaultBaseURL) {
+      buildURL(path15, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path13) ? new URL(path13) : new URL(baseURL + (baseURL.endsWith("/") && path13.startsWith("/") ? path13.slice(1) : path13));
+        const url2 = isAbsoluteURL(path15) ? new URL(path15) : new URL(baseURL + (baseURL.endsWith("/") && path15.startsWith("/") ? path15.slice(1) : path15));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42548,24 +42557,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path13, opts) {
-        return this.methodRequest("get", path13, opts);
+      get(path15, opts) {
+        return this.methodRequest("get", path15, opts);
       }
-      post(path13, opts) {
-        return this.methodRequest("post", path13, opts);
+      post(path15, opts) {
+        return this.methodRequest("post", path15, opts);
       }
-      patch(path13, opts) {
-        return this.methodRequest("patch", path13, opts);
+      patch(path15, opts) {
+        return this.methodRequest("patch", path15, opts);
       }
-      put(path13, opts) {
-        return this.methodRequest("put", path13, opts);
+      put(path15, opts) {
+        return this.methodRequest("put", path15, opts);
       }
-      delete(path13, opts) {
-        return this.methodRequest("delete", path13, opts);
+      delete(path15, opts) {
+        return this.methodRequest("delete", path15, opts);
       }
-      methodRequest(method, path13, opts) {
+      methodRequest(method, path15, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path13, ...opts2 };
+          return { method, path: path15, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42690,8 +42699,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path13, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path13, ...opts2 })) : { method: "get", path: path13, ...opts });
+      getAPIList(path15, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path15, ...opts2 })) : { method: "get", path: path15, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42785,8 +42794,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path13, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path13, query, defaultBaseURL);
+        const { method, path: path15, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path15, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43289,32 +43298,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path13, depth, problems) {
-  if (depth > 10) problems.push(`${path13}: nested deeper than 10 levels`);
+function walk(node2, path15, depth, problems) {
+  if (depth > 10) problems.push(`${path15}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path13}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path15}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path13}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path15}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path13}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path15}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path13}: additionalProperties must be false`);
+      problems.push(`${path15}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path13}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path15}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path13}.${name3}`, depth + 1, problems);
+      walk(property, `${path15}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path13}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path15}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path13}|${index}`, depth, problems);
+    walk(option, `${path15}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43973,25 +43982,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path13 = parsed.pathname.replace(/\/+$/, "");
+  const path15 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path13);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path15);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path13 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path13 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path15 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path15 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path13 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path13 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path15 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path15 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path13})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path15})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44590,8 +44599,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path13) {
-        this.path = path13;
+      constructor(path15) {
+        this.path = path15;
       }
       path;
       chain = Promise.resolve();
@@ -44599,16 +44608,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path13 = this.path;
-        if (!path13) return;
+        const path15 = this.path;
+        if (!path15) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname4(path13), { recursive: true });
+              await mkdir5(dirname4(path15), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path13, `${JSON.stringify(entry)}
+            await appendFile(path15, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -44785,8 +44794,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path13) {
-  const file2 = isBundledWorld(path13) ? join5(worldsDir(), `${path13}.yaml`) : resolve4(path13);
+async function loadWorld(path15) {
+  const file2 = isBundledWorld(path15) ? join5(worldsDir(), `${path15}.yaml`) : resolve4(path15);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -44836,9 +44845,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path13) {
+function setting(config2, path15) {
   let current = config2;
-  for (const part of path13.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path15.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -44903,17 +44912,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path13 } = action;
+    const { path: path15 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path13}`, `enable ${path13}`, `set ${path13} to true`], unit);
+      return pick2([`turn on ${path15}`, `enable ${path15}`, `set ${path15} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path13} to ${value}`, `set ${path13} to ${value}`, `increase ${path13} to ${value}`],
+        [`raise ${path15} to ${value}`, `set ${path15} to ${value}`, `increase ${path15} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path13} to ${value}`, `set ${path13} to ${value}`, `change ${path13} to ${value}`],
+      [`switch ${path15} to ${value}`, `set ${path15} to ${value}`, `change ${path15} to ${value}`],
       unit
     );
   }
@@ -44956,15 +44965,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path13 = dottedPath2.exec(text3);
-  if (path13) {
-    const before = text3.slice(0, path13.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path13[1], value: true };
+  const path15 = dottedPath2.exec(text3);
+  if (path15) {
+    const before = text3.slice(0, path15.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path15[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path13[1], value: false };
-    const after = text3.slice(path13.index + path13[0].length);
+      return { kind: "set", path: path15[1], value: false };
+    const after = text3.slice(path15.index + path15[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path13[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path15[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45136,21 +45145,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path13) {
+function globMatches(glob, path15) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path13);
+  return new RegExp(`^${source}$`).test(path15);
 }
 function promptFile(seen) {
-  const editable = (path13) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path13));
+  const editable = (path15) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path15));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path13) => /system|prompt/i.test(path13)) ?? candidates[0] ?? null;
+  return candidates.find((path15) => /system|prompt/i.test(path15)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -45810,7 +45819,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path13 = [problem.start];
+  const path15 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45821,7 +45830,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path13.push("\u2026", current);
+        path15.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45844,13 +45853,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path13.push(current);
+    path15.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path13.join(" \u2192 ")}.`,
-    decoys: path13.slice(0, -1),
+    reasoning: `Following the registry: ${path15.join(" \u2192 ")}.`,
+    decoys: path15.slice(0, -1),
     hits: []
   };
 }
@@ -47150,8 +47159,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path13, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path13 });
+    config2.tools.lookup.files.forEach((path15, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path15 });
     });
   }
   return references;
@@ -47174,15 +47183,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path13) {
-  if (path13.includes("\\") || path13.includes("\0") || path13.startsWith("/") || /^[A-Za-z]:/.test(path13))
+function normaliseRelative(path15) {
+  if (path15.includes("\\") || path15.includes("\0") || path15.startsWith("/") || /^[A-Za-z]:/.test(path15))
     return null;
-  const segments = path13.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path15.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path13) {
-  const normalised = normaliseRelative(path13);
+function harnessFile(files, path15) {
+  const normalised = normaliseRelative(path15);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47509,7 +47518,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path13) => harnessFile(input2.harness.files, path13) ?? ""
+    (path15) => harnessFile(input2.harness.files, path15) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48127,8 +48136,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path13) {
-  return globToRegExp(pattern).test(path13);
+function matchGlob(pattern, path15) {
+  return globToRegExp(pattern).test(path15);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48167,10 +48176,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path13, existing = []) {
-  const bytes = Buffer.byteLength(path13);
+function portablePathProblem(path15, existing = []) {
+  const bytes = Buffer.byteLength(path15);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path13.split("/");
+  const segments = path15.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48182,8 +48191,8 @@ function portablePathProblem(path13, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path13.toLowerCase();
-  const twin = existing.find((other) => other !== path13 && other.toLowerCase() === folded);
+  const folded = path15.toLowerCase();
+  const twin = existing.find((other) => other !== path15 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48207,21 +48216,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path13 } = input2;
-  if (path13.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path13.includes("\\")) return { ok: false, reason: `path '${path13}' contains a backslash` };
-  if (isAbsolute3(path13) || /^[A-Za-z]:/.test(path13))
-    return { ok: false, reason: `path '${path13}' is absolute` };
-  if (path13.split("/").includes(".."))
-    return { ok: false, reason: `path '${path13}' contains a '..' segment` };
-  const normalised = normaliseRelative(path13);
+  const { path: path15 } = input2;
+  if (path15.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path15.includes("\\")) return { ok: false, reason: `path '${path15}' contains a backslash` };
+  if (isAbsolute3(path15) || /^[A-Za-z]:/.test(path15))
+    return { ok: false, reason: `path '${path15}' is absolute` };
+  if (path15.split("/").includes(".."))
+    return { ok: false, reason: `path '${path15}' contains a '..' segment` };
+  const normalised = normaliseRelative(path15);
   if (normalised === null)
-    return { ok: false, reason: `path '${path13}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path15}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path13}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path15}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48241,7 +48250,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path14) => isInside(candidate, path14) || isInside(candidate.toLowerCase(), path14.toLowerCase())
+      (path16) => isInside(candidate, path16) || isInside(candidate.toLowerCase(), path16.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48252,12 +48261,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path13) {
-  return path13.length <= 80 ? path13 : `${path13.slice(0, 60)}\u2026${path13.slice(-16)}`;
+function shorten(path15) {
+  return path15.length <= 80 ? path15 : `${path15.slice(0, 60)}\u2026${path15.slice(-16)}`;
 }
-function escapingSymlink(dir, path13) {
+function escapingSymlink(dir, path15) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path13.split("/");
+  const segments = path15.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48310,12 +48319,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path13, content] of Object.entries(harness.files).sort(
+  for (const [path15, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path13);
-    if (normalised === null || normalised !== path13)
-      throw new GuardError("path", `refusing to write '${path13}': not a plain relative path`);
+    const normalised = normaliseRelative(path15);
+    if (normalised === null || normalised !== path15)
+      throw new GuardError("path", `refusing to write '${path15}': not a plain relative path`);
     const target = join11(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
@@ -48418,10 +48427,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path13 of Object.keys(harness.files)) {
-    const source = await stat4(join12(harness.dir, path13)).catch(() => void 0);
+  for (const path15 of Object.keys(harness.files)) {
+    const source = await stat4(join12(harness.dir, path15)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join12(folder, path13), source.mode & 511);
+      await chmod(join12(folder, path15), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48457,8 +48466,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path13) {
-  return (await stat4(path13).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path15) {
+  return (await stat4(path15).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48652,9 +48661,9 @@ import { createHash as createHash9 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash9("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path13 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path13];
-    hash2.update(`${path13}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path15 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path15];
+    hash2.update(`${path15}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48706,15 +48715,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path13 = checkEditPath({
+  const path15 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path13.ok) return { ok: false, guard: "path", reason: path13.reason };
-  const file2 = path13.path;
+  if (!path15.ok) return { ok: false, guard: "path", reason: path15.reason };
+  const file2 = path15.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48929,11 +48938,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path13 of paths) {
-    const filePatch = unifiedDiff({ path: path13, before: before.files[path13], after: after.files[path13] });
+  for (const path15 of paths) {
+    const filePatch = unifiedDiff({ path: path15, before: before.files[path15], after: after.files[path15] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path13, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path15, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49015,8 +49024,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path13 of paths) {
-    const absolute = join13(dir, path13);
+  for (const path15 of paths) {
+    const absolute = join13(dir, path15);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49024,7 +49033,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path13] = decodeText(absolute, buffer);
+    files[path15] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49846,6 +49855,16 @@ function emptySpend() {
     wallMs: 0
   };
 }
+function projectMeasurement(spend2, rollouts) {
+  if (rollouts === 0 || spend2.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
+  const agentTokens = spend2.promptTokens + spend2.completionTokens - spend2.refinerTokens;
+  const agentCost = spend2.costUsd - spend2.refinerCostUsd;
+  return {
+    rollouts,
+    tokens: agentTokens / spend2.rollouts * rollouts,
+    costUsd: agentCost / spend2.rollouts * rollouts
+  };
+}
 function refinementShare(spend2) {
   const tokens = spend2.promptTokens + spend2.completionTokens;
   if (spend2.costUsd > 0) return spend2.refinerCostUsd / spend2.costUsd;
@@ -49883,6 +49902,10 @@ var init_budget = __esm({
       measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
+      /** The seed/final measurement's spend (`countMeasurement`). */
+      measurement = emptySpend();
+      /** Rollouts kept free for the measurement (`scope: run`). */
+      reservedRollouts = 0;
       /** Aborts when a limit is reached; pass it to evaluations. */
       get signal() {
         return this.controller.signal;
@@ -49915,6 +49938,38 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
+      /**
+       * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
+       * `scope: training` it is outside the limits, so it never stops or shortens training; under
+       * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
+       * added when it is known in advance (a replayed stage), so no limit is reached on the way.
+       */
+      countMeasurement(spend2) {
+        for (const [key, value] of Object.entries(spend2))
+          this.measurement[key] += value;
+      }
+      /**
+       * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
+       * what would eat into them, and its tokens and cost are checked with the measurement's
+       * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
+       */
+      reserve(rollouts) {
+        this.reservedRollouts = rollouts;
+      }
+      /** Rollouts kept free for the measurement. */
+      reserved() {
+        return this.reservedRollouts;
+      }
+      /** Spend so far without the measurement's: what the strategy's search cost. */
+      training() {
+        const spend2 = this.snapshot();
+        for (const key of Object.keys(spend2)) spend2[key] -= this.measurement[key];
+        return spend2;
+      }
+      /** Spend so far that counts against the limits. */
+      bounded() {
+        return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
       /** The exhausted resource, if any. */
       exceeded() {
         this.evaluateLimits();
@@ -49925,14 +49980,18 @@ var init_budget = __esm({
         const error62 = this.exceeded();
         if (error62) throw error62;
       }
+      projectedMeasurement(spend2) {
+        return projectMeasurement(spend2, this.reservedRollouts);
+      }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend2 = this.snapshot();
+        const spend2 = this.bounded();
         const tokens = spend2.promptTokens + spend2.completionTokens;
+        const held2 = this.projectedMeasurement(spend2);
         const checks = [
-          ["rollouts", spend2.rollouts, this.limits.rollouts],
-          ["tokens", tokens, this.limits.tokens],
-          ["costUsd", spend2.costUsd, this.limits.costUsd],
+          ["rollouts", spend2.rollouts + held2.rollouts, this.limits.rollouts],
+          ["tokens", tokens + held2.tokens, this.limits.tokens],
+          ["costUsd", spend2.costUsd + held2.costUsd, this.limits.costUsd],
           ["wallMs", spend2.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
@@ -51402,6 +51461,7 @@ function meterProvider(options) {
     variant: provider.variant,
     async chat(request, callOptions) {
       const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response;
       try {
@@ -51470,9 +51530,21 @@ function wrapModels(options) {
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
     probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
   };
 }
 function redactResponses(redactor) {
@@ -52163,6 +52235,12 @@ var init_result_schema = __esm({
         patch: external_exports.string()
       }),
       gate: evolveGateSchema,
+      /**
+       * The configured limits and what they covered: `training` (the seed/final measurement, at
+       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+       * before it was recorded.
+       */
+      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
       run: runMetadataSchema,
       /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
       measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
@@ -52209,16 +52287,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path13, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path13);
-    if (!(path13 in seed.files)) {
-      const problem = normaliseRelative(path13) === path13 ? portablePathProblem(path13, seedPaths) : "not a plain relative path";
+  for (const [path15, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path15);
+    if (!(path15 in seed.files)) {
+      const problem = normaliseRelative(path15) === path15 ? portablePathProblem(path15, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path13 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path15 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path13] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path15] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52264,9 +52342,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path13 = join14(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path13] });
-    return result && `node --check: ${nodeMessage(result, path13)}`;
+    const path15 = join14(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path15] });
+    return result && `node --check: ${nodeMessage(result, path15)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52300,9 +52378,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path13) {
+function nodeMessage(stderr, path15) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path13)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path15)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -52455,146 +52533,6 @@ var init_heldout_seal = __esm({
   }
 });
 
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path6 from "node:path";
-function readJournal(options) {
-  const { file: file2 } = options;
-  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
-  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-  if (!header.success)
-    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
-      line: 1
-    });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
-      { line: 1 }
-    );
-  if (header.data.runKey !== options.runKey)
-    throw new InputError(
-      file2,
-      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-      { line: 1 }
-    );
-  const entries = [];
-  for (const line of lines.slice(1)) {
-    let parsed;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const entry = entrySchema.safeParse(parsed);
-    if (entry.success) entries.push(entry.data);
-  }
-  return entries;
-}
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var journalFormat, headerSchema, entrySchema, Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_budget();
-    journalFormat = 2;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      configHash: external_exports.string(),
-      strategy: external_exports.string()
-    });
-    entrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional()
-    });
-    Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
-        this.file = file2;
-        this.entries = entries;
-        this.budget = budget;
-        this.afterStage = afterStage;
-        this.redact = redact;
-      }
-      file;
-      entries;
-      budget;
-      afterStage;
-      redact;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path6.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let text3;
-        try {
-          text3 = await readFile10(file2, "utf8");
-        } catch {
-          text3 = void 0;
-        }
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir11(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            configHash: options.configHash,
-            strategy: options.strategy
-          };
-          await writeFile9(file2, `${JSON.stringify(header)}
-`);
-        } else {
-          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
-        }
-        options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run2) {
-        const done = this.entries.get(name3);
-        if (done) return done.output;
-        const { value, spend: spend2 } = await this.budget.measure(run2);
-        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend2[key] !== 0) recorded[key] = spend2[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: this.budget.snapshot().wallMs
-        };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.entries.set(name3, entry);
-        this.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -52709,12 +52647,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile3, readFile as readFile11, rm as rm4 } from "node:fs/promises";
-import path7 from "node:path";
+import { appendFile as appendFile2, readFile as readFile10, rm as rm4 } from "node:fs/promises";
+import path6 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile10(path6.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -52765,7 +52703,7 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path7.join(options.outDir, promptLogFile);
+        const file2 = path6.join(options.outDir, promptLogFile);
         if (options.fresh || !options.keep) await rm4(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
@@ -52811,7 +52749,7 @@ var init_prompt_log = __esm({
         const line = `${JSON.stringify(this.redactor.json(call))}
 `;
         this.pending = this.pending.then(
-          () => appendFile3(this.file, line).catch((error62) => {
+          () => appendFile2(this.file, line).catch((error62) => {
             this.failure ??= error62;
           })
         );
@@ -52822,8 +52760,8 @@ var init_prompt_log = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile12 } from "node:fs/promises";
-import path8 from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import path7 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -52916,10 +52854,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path8.join(outDir, runRecordsFile);
+  const file2 = path7.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile12(file2, "utf8");
+    text3 = await readFile11(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -52970,6 +52908,561 @@ var init_run_records = __esm({
       /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
       missing: external_exports.array(external_exports.string())
     });
+  }
+});
+
+// src/errors/folder-locked-error.ts
+var FolderLockedError;
+var init_folder_locked_error = __esm({
+  "src/errors/folder-locked-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    FolderLockedError = class extends EcdysisError {
+      constructor(folder, lockFile, holder, what) {
+        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
+        super(
+          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
+        );
+        this.folder = folder;
+        this.lockFile = lockFile;
+        this.holder = holder;
+        this.what = what;
+        this.name = "FolderLockedError";
+      }
+      folder;
+      lockFile;
+      holder;
+      what;
+      code = "locked";
+      exitCode = 3;
+    };
+  }
+});
+
+// src/evolve/folder-lock.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
+import { link, mkdir as mkdir11, readFile as readFile12, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import path8 from "node:path";
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [file2, token] of held) removeIfOurs(file2, token);
+  });
+}
+function removeIfOurs(file2, token) {
+  try {
+    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
+  } catch {
+  }
+}
+function isAlive2(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function acquireFolderLock(options) {
+  const { folder } = options;
+  const file2 = path8.join(folder, lockFileName);
+  await mkdir11(folder, { recursive: true });
+  const token = randomBytes4(12).toString("hex");
+  const record3 = {
+    pid: process.pid,
+    host: hostname3(),
+    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    purpose: options.purpose,
+    token
+  };
+  const temporary = `${file2}.${process.pid}.${token}.tmp`;
+  await writeFile9(temporary, `${JSON.stringify(record3)}
+`);
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await link(temporary, file2);
+        installExitHook();
+        held.set(file2, token);
+        return { file: file2, release: () => release(file2, token) };
+      } catch (error62) {
+        if (error62.code !== "EEXIST") throw error62;
+      }
+      const holder = await readHolder(file2);
+      if (holder === "gone") continue;
+      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
+        throw new FolderLockedError(folder, file2, holder, options.what);
+      if (await takeOver(file2, holder)) {
+        options.warn?.(
+          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
+        );
+      }
+    }
+    throw new FolderLockedError(folder, file2, void 0, options.what);
+  } finally {
+    await unlink(temporary).catch(() => void 0);
+  }
+}
+async function readHolder(file2) {
+  let text3;
+  try {
+    text3 = await readFile12(file2, "utf8");
+  } catch (error62) {
+    return error62.code === "ENOENT" ? "gone" : void 0;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function takeOver(file2, stale) {
+  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
+  try {
+    await rename8(file2, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readHolder(aside);
+  if (typeof moved === "object" && moved.token === stale.token) {
+    await unlink(aside).catch(() => void 0);
+    return true;
+  }
+  await link(aside, file2).catch(() => void 0);
+  await unlink(aside).catch(() => void 0);
+  return false;
+}
+async function release(file2, token) {
+  if (held.get(file2) !== token) return;
+  held.delete(file2);
+  removeIfOurs(file2, token);
+}
+var lockFileName, holderSchema, held, exitHookInstalled;
+var init_folder_lock = __esm({
+  "src/evolve/folder-lock.ts"() {
+    "use strict";
+    init_zod();
+    init_folder_locked_error();
+    lockFileName = ".ecdysis.lock";
+    holderSchema = external_exports.object({
+      pid: external_exports.number().int(),
+      host: external_exports.string(),
+      startedAt: external_exports.string(),
+      purpose: external_exports.string(),
+      token: external_exports.string()
+    });
+    held = /* @__PURE__ */ new Map();
+    exitHookInstalled = false;
+  }
+});
+
+// src/evolve/run-key.ts
+import { createHash as createHash12 } from "node:crypto";
+import { readFile as readFile13 } from "node:fs/promises";
+import path9 from "node:path";
+async function runKeyParts(input2) {
+  const { loaded } = input2;
+  const { config: config2 } = loaded;
+  const roles = [
+    ["model", config2.model],
+    ["refiner", config2.refiner],
+    ["probe", config2.probe],
+    ["judge", config2.judge]
+  ];
+  const models = Object.fromEntries(
+    roles.flatMap(
+      ([role, model]) => model ? [[role, { model: model.model, params: rolloutParams(model) }]] : []
+    )
+  );
+  return {
+    config: loaded.hash,
+    strategy: input2.strategy,
+    limit: input2.limit === void 0 ? "none" : String(input2.limit),
+    seedHarness: input2.seed.hash,
+    trainTasks: tasksHash(input2.splits.train),
+    heldoutTasks: tasksHash(input2.splits.heldout),
+    models: sha256(stableStringify(models)),
+    scorer: await scorerHash(loaded),
+    ecdysis: input2.ecdysisVersion ?? "unknown"
+  };
+}
+function runKeyOf(parts) {
+  return sha256(stableStringify(parts));
+}
+function changedParts(before, now) {
+  return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
+    const show = (value) => shownAsValue.has(part) ? value : value.slice(0, 12);
+    return `${partNames[part]} (${show(before[part])} \u2192 ${show(now[part])})`;
+  });
+}
+function tasksHash(tasks) {
+  return sha256(stableStringify(tasks));
+}
+async function scorerHash(loaded) {
+  const spec = loaded.config.tasks.scorer;
+  const files = {};
+  if (spec.kind === "command") {
+    for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
+      const file2 = path9.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile13(file2).catch(() => void 0);
+      if (content) files[word2] = createHash12("sha256").update(content).digest("hex");
+    }
+  }
+  return sha256(stableStringify({ spec, files }));
+}
+function sha256(text3) {
+  return createHash12("sha256").update(text3).digest("hex");
+}
+var runKeyPartsSchema, partNames, shownAsValue;
+var init_run_key = __esm({
+  "src/evolve/run-key.ts"() {
+    "use strict";
+    init_zod();
+    init_load_config();
+    init_rollout_params();
+    runKeyPartsSchema = external_exports.object({
+      /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
+      config: external_exports.string(),
+      /** The strategy (the config's or `--strategy`). */
+      strategy: external_exports.string(),
+      /** `--limit`, or "none". */
+      limit: external_exports.string(),
+      /** Content hash of the seed harness folder. */
+      seedHarness: external_exports.string(),
+      /** The train tasks as loaded (ids, inputs, expectations, categories, per-task scorers, order). */
+      trainTasks: external_exports.string(),
+      /** The held-out tasks as loaded. */
+      heldoutTasks: external_exports.string(),
+      /**
+       * What answers each role: model name, sampling parameters and endpoint identity — for the
+       * sim its world file's content and behaviour version (`rolloutParams`).
+       */
+      models: external_exports.string(),
+      /** The scorer spec and the files a `command` scorer names in the config folder. */
+      scorer: external_exports.string(),
+      /** The Ecdysis version that wrote the journal ("unknown" when the caller did not say). */
+      ecdysis: external_exports.string()
+    }).strict();
+    partNames = {
+      seedHarness: "the seed harness",
+      trainTasks: "the train tasks",
+      heldoutTasks: "the held-out tasks",
+      config: "the config file",
+      strategy: "the strategy",
+      models: "the models (model, parameters or simulated world)",
+      scorer: "the scorer",
+      limit: "--limit",
+      ecdysis: "the Ecdysis version"
+    };
+    shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
+  }
+});
+
+// src/evolve/journal-file.ts
+function readJournalText(options) {
+  const { file: file2, text: text3 } = options;
+  const rawLines = text3.split("\n");
+  const endsWithNewline = text3.endsWith("\n");
+  if (endsWithNewline) rawLines.pop();
+  checkHeader({ ...options, line: rawLines[0] ?? "" });
+  const entries = [];
+  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
+  let repair;
+  for (let index = 1; index < rawLines.length; index++) {
+    const raw = rawLines[index];
+    const line = index + 1;
+    const last = index === rawLines.length - 1;
+    const start = offset;
+    offset += Buffer.byteLength(raw) + 1;
+    if (raw.trim() === "") continue;
+    const parsed = parseJson(raw);
+    if (parsed === void 0 && last && !endsWithNewline) {
+      repair = { truncateTo: start, dropped: line };
+      return { entries, lines: index, repair };
+    }
+    if (parsed === void 0)
+      throw new InputError(
+        file2,
+        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
+        { line }
+      );
+    const entry = journalEntrySchema.safeParse(parsed);
+    if (!entry.success) {
+      const issue2 = entry.error.issues[0];
+      const field2 = issue2?.path.join(".") || void 0;
+      throw new InputError(
+        file2,
+        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
+        { line, field: field2 }
+      );
+    }
+    entries.push({ entry: entry.data, line });
+    if (last && !endsWithNewline) repair = "newline";
+  }
+  return { entries, lines: rawLines.length, repair };
+}
+function checkHeader(options) {
+  const { file: file2 } = options;
+  const parsed = parseJson(options.line);
+  if (parsed === void 0)
+    throw new InputError(
+      file2,
+      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
+      { line: 1 }
+    );
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success)
+    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
+      { line: 1 }
+    );
+  if (header.data.runKey === options.runKey) return;
+  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
+  throw new InputError(
+    file2,
+    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
+    { line: 1 }
+  );
+}
+function parseJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+var journalFormat, headerSchema, journalEntrySchema, wayOut;
+var init_journal_file = __esm({
+  "src/evolve/journal-file.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_run_key();
+    journalFormat = 3;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      /** Since format 3: what the run key covers, part by part. */
+      parts: runKeyPartsSchema.optional()
+    });
+    journalEntrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional(),
+      /** The seed/final measurement (its spend is kept apart from training's). */
+      measurement: external_exports.literal(true).optional()
+    });
+    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile3, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import path10 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_budget();
+    init_journal_file();
+    init_journal_file();
+    Journal = class _Journal {
+      constructor(file2, entries, options, lines) {
+        this.file = file2;
+        this.entries = entries;
+        this.options = options;
+        this.lines = lines;
+      }
+      file;
+      entries;
+      options;
+      lines;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path10.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let finished = [];
+        let lines = 1;
+        if (options.restart) await rm5(file2, { force: true });
+        const text3 = await readFile14(file2, "utf8").catch(() => void 0);
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir12(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            parts: options.parts
+          };
+          const temporary = `${file2}.${process.pid}.tmp`;
+          await writeFile10(temporary, `${JSON.stringify(header)}
+`);
+          await rename9(temporary, file2);
+        } else {
+          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
+          if (read.repair === "newline") await appendFile3(file2, "\n");
+          else if (read.repair) {
+            await truncate(file2, read.repair.truncateTo);
+            options.warn?.(
+              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
+            );
+          }
+          for (const located of read.entries) entries.set(located.entry.stage, located);
+          finished = read.entries.map((located) => located.entry);
+          lines = read.lines;
+        }
+        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+        options.budget.add(replayedSpend(finished));
+        return new _Journal(file2, entries, options, lines);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /**
+       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       */
+      async stage(name3, run2, options = {}) {
+        const { schema } = options;
+        const done = this.entries.get(name3);
+        if (done) {
+          const checked = schema?.safeParse(done.entry.output);
+          if (!checked || checked.success) return done.entry.output;
+          const issue2 = checked.error.issues[0];
+          this.options.warn?.(
+            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
+          );
+          this.entries.delete(name3);
+        }
+        const { budget } = this.options;
+        const { value, spend: spend2 } = await budget.measure(run2);
+        if (options.measurement) budget.countMeasurement(spend2);
+        const redact = this.options.redact ?? ((inner) => inner);
+        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend2[key] !== 0) recorded[key] = spend2[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: budget.snapshot().wallMs,
+          ...options.measurement ? { measurement: true } : {}
+        };
+        await appendFile3(this.file, `${JSON.stringify(entry)}
+`);
+        this.lines += 1;
+        this.entries.set(name3, { entry, line: this.lines });
+        this.options.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/measurement-budget.ts
+function measurementRollouts(input2) {
+  const { config: config2 } = input2.loaded;
+  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
+  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
+  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
+}
+function coverMeasurement(input2) {
+  const { loaded } = input2;
+  const { scope, rollouts } = loaded.config.evolve.budget;
+  const needed = measurementRollouts(input2);
+  if (scope !== "run") return { scope, measurementRollouts: needed };
+  if (rollouts !== void 0 && rollouts < needed)
+    throw new InputError(
+      loaded.path,
+      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
+      { field: "evolve.budget.rollouts" }
+    );
+  input2.budget.reserve(needed);
+  return { scope, measurementRollouts: needed };
+}
+var init_measurement_budget = __esm({
+  "src/evolve/measurement-budget.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
+// src/evolve/run-start.ts
+async function startRun(options) {
+  const { outDir, warn } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
+  const { inputs } = options;
+  const coverage = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits
+  });
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now
+  });
+  try {
+    const journal = await Journal.open({
+      outDir,
+      runKey: runKeyOf(parts),
+      parts,
+      budget: options.budget,
+      afterStage: options.afterStage,
+      redact: options.redact,
+      restart: options.restart,
+      warn
+    });
+    return { journal, release: () => lock.release(), coverage };
+  } catch (error62) {
+    await lock.release();
+    throw error62;
+  }
+}
+var init_run_start = __esm({
+  "src/evolve/run-start.ts"() {
+    "use strict";
+    init_folder_lock();
+    init_journal();
+    init_measurement_budget();
+    init_run_key();
   }
 });
 
@@ -53346,7 +53839,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path13, entry] of state.setBy) this.setBy.set(path13, entry);
+          for (const [path15, entry] of state.setBy) this.setBy.set(path15, entry);
         }
         return result;
       }
@@ -53433,8 +53926,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path13, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path13);
+function coerceValue(path15, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path15);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -53533,8 +54026,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path13, message) {
-  return path13.join(".") === "edit.kind" || path13.length === 1 && path13[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path15, message) {
+  return path15.join(".") === "edit.kind" || path15.length === 1 && path15[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -53582,30 +54075,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path13, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path13);
-  if (!field2) return [`'${path13}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path15, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path15);
+  if (!field2) return [`'${path15}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path13 = field2.path;
-  if (field2.type === "list") return [`${path13} is a list; edit harness.yaml with replace_text`];
+  const path15 = field2.path;
+  if (field2.type === "list") return [`${path15} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path13} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path15} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path13} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path15} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path13} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path15} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path13} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path13} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path15} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path15} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path13} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path15} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path13} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path15} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -53650,7 +54143,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path13) => editable.some((glob) => matchGlob(glob, path13));
+  const isEditable = (path15) => editable.some((glob) => matchGlob(glob, path15));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -53660,31 +54153,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path13) => textFile.test(path13)).sort();
+  const paths = Object.keys(harness.files).filter((path15) => textFile.test(path15)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path13) => !isEditable(path13)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path15) => !isEditable(path15)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path13 of ordered) {
-    const shown = left > 0 ? showFile(path13, harness.files[path13], Math.min(budget.perFile, left)) : void 0;
+  for (const path15 of ordered) {
+    const shown = left > 0 ? showFile(path15, harness.files[path15], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path13)) notShown.push(path13);
+      if (isEditable(path15)) notShown.push(path15);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path13) });
+    files.push({ ...shown, editable: isEditable(path15) });
     left -= shown.content.length;
   }
-  for (const path13 of Object.keys(harness.files).sort())
-    if (!textFile.test(path13) && isEditable(path13)) notShown.push(path13);
+  for (const path15 of Object.keys(harness.files).sort())
+    if (!textFile.test(path15) && isEditable(path15)) notShown.push(path15);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path13, text3, maxChars) {
+function showFile(path15, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path13, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path15, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -53694,7 +54187,7 @@ function showFile(path13, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path13,
+    path: path15,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -54175,6 +54668,60 @@ var init_stage_port = __esm({
   }
 });
 
+// src/evolve/stage-schemas.ts
+var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
+var init_stage_schemas = __esm({
+  "src/evolve/stage-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_diagnose_batch();
+    init_types3();
+    init_refinement_record();
+    countSchema = external_exports.number().min(0);
+    evalResultSchema = external_exports.object({
+      split: external_exports.string(),
+      harnessHash: external_exports.string(),
+      model: external_exports.string(),
+      accuracy: external_exports.number().min(0).max(1),
+      n: external_exports.number().int().min(0),
+      infraErrors: external_exports.number().int().min(0).optional(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
+      tasks: external_exports.array(
+        external_exports.object({
+          taskId: external_exports.string(),
+          category: external_exports.string(),
+          pass: external_exports.boolean(),
+          passes: external_exports.number().int().min(0),
+          samples: external_exports.number().int().min(0),
+          rolloutKeys: external_exports.array(external_exports.string())
+        })
+      ),
+      cost: external_exports.object({
+        rollouts: countSchema,
+        cachedRollouts: countSchema,
+        llmCalls: countSchema,
+        promptTokens: countSchema,
+        completionTokens: countSchema,
+        costUsd: countSchema,
+        wallMs: countSchema
+      })
+    });
+    evaluationSchema = external_exports.object({
+      result: evalResultSchema,
+      records: external_exports.array(rolloutRecordSchema)
+    });
+    stageSchemas = {
+      evaluation: evaluationSchema,
+      measurements: external_exports.array(evaluationSchema),
+      diagnosis: diagnosisReportSchema,
+      refinement: refinementRecordSchema,
+      /** Background stages whose work lives in the call cache. */
+      nothing: external_exports.null()
+    };
+  }
+});
+
 // src/evolve/speed/prefetch-diagnosis.ts
 function prefetchDiagnosis(inner, context) {
   return {
@@ -54238,7 +54785,8 @@ function refineAhead(inner, context) {
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
       return context.stage(
         step.stage,
-        () => ahead.work.catch(() => context.stages.refine(step.request))
+        () => ahead.work.catch(() => context.stages.refine(step.request)),
+        stageSchemas.refinement
       );
     }
   };
@@ -54249,6 +54797,7 @@ function idsOf(patterns) {
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
     "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -54605,7 +55154,8 @@ async function ablateRejected(options) {
           tasks,
           harness: alone.harness,
           label: `iteration ${index}: ${patterns.join(", ")} alone`
-        })
+        }),
+        stageSchemas.evaluation
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
@@ -54633,6 +55183,7 @@ var init_ablate = __esm({
     init_guard();
     init_paired_test();
     init_records();
+    init_stage_schemas();
     init_attribution();
   }
 });
@@ -54780,7 +55331,8 @@ async function diagnoseRegressions(options) {
       tasks: batch,
       harness: candidate,
       label: `iteration ${index}: what it broke or exposed`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
@@ -54809,6 +55361,7 @@ var init_repair = __esm({
     "use strict";
     init_acceptance();
     init_guard();
+    init_stage_schemas();
     init_ecdysis_validate();
   }
 });
@@ -54972,9 +55525,13 @@ var init_ecdysis_validate = __esm({
 // src/evolve/strategies/steps.ts
 function plainSteps(context) {
   return {
-    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(
+      stage,
+      () => context.evaluate({ tasks, harness, label, onRecord }),
+      stageSchemas.evaluation
+    ),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
     confirm: (step) => confirmFlips(context, step)
   };
 }
@@ -54991,7 +55548,8 @@ async function confirmFlips(context, step) {
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
       label: `iteration ${step.index}: confirming flips (${side2})`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const [parentRun, candidateRun] = await Promise.all([
     run2(step.parent, "parent"),
@@ -55017,6 +55575,7 @@ var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
+    init_stage_schemas();
   }
 });
 
@@ -55142,7 +55701,8 @@ function iterativeRun(context, options) {
     async start(seed) {
       const current = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation
       );
       return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
@@ -55177,7 +55737,8 @@ async function propose(options) {
       refiner: context.models.refiner,
       rejected: shownToRoles(state.memory),
       editable: context.guard.editable
-    })
+    }),
+    stageSchemas.refinement
   );
   const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
   const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
@@ -55193,7 +55754,8 @@ async function validate2(context, proposal, state) {
       tasks: context.train,
       harness: candidate,
       label: `iteration ${seen.index}: train`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const before = state.current.result.accuracy;
   return {
@@ -55242,6 +55804,7 @@ var init_iterative = __esm({
     init_memory();
     init_paired_test();
     init_records();
+    init_stage_schemas();
   }
 });
 
@@ -55249,13 +55812,16 @@ var init_iterative = __esm({
 function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const tasks = Math.max(1, trainSize + heldoutSize);
+  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
 function samplingStrategy() {
   return {
     name: "sampling",
+    finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
       stop: () => "no-evolution",
@@ -55298,9 +55864,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { createHash as createHash12 } from "node:crypto";
-import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path9 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import path11 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -55312,14 +55877,22 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const journal = await openJournal({ options, strategy, budget, redactor });
+  const { journal, release: release2, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
+    budget,
+    redact: (value) => redactor.json(value),
+    now: () => clock.now()
+  });
+  const opened = await openOwnModels(options, release2);
   const prompts = await PromptLog.open({
     outDir: options.outDir,
     fresh: journal.finished().length === 0,
     keep: loaded.config.report?.keepPrompts ?? true,
     redactor
   });
-  const opened = options.models ? void 0 : await openModels(loaded);
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
@@ -55340,35 +55913,28 @@ async function runEvolve(options) {
       downgrades: models.downgrades?.() ?? [],
       prompts,
       startedAt,
-      clock
+      clock,
+      coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path9.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path11.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
+    await release2();
   }
 }
-function openJournal(input2) {
-  const { options, strategy, redactor } = input2;
-  const { loaded } = options;
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  return Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget: input2.budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
+async function openOwnModels(options, release2) {
+  if (options.models) return void 0;
+  return openModels(options.loaded).catch(async (error62) => {
+    await release2();
+    throw error62;
   });
 }
 async function finishRun(input2) {
   const { options, run: run2, outcome } = input2;
   const { loaded } = options;
-  const training = run2.budget.snapshot();
   const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const training = run2.budget.training();
   const result = run2.redactor.json(
     evolveResult({
       loaded,
@@ -55377,6 +55943,7 @@ async function finishRun(input2) {
       outcome,
       measured,
       training,
+      coverage: input2.coverage,
       downgrades: input2.downgrades,
       metadata: {
         startedAt: input2.startedAt,
@@ -55393,14 +55960,14 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path9.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path11.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path9.resolve(loaded.root, config2.harness.dir),
+    dir: path11.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -55443,7 +56010,7 @@ function openRun(input2) {
       heldout: splits.heldout,
       seedHarness: seed
     }),
-    stage: (name3, work) => journal.stage(name3, work),
+    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -55484,19 +56051,23 @@ async function measureFinal(input2) {
     label
   });
   const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false)
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true)
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false)
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true)
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, measurement: true }
+  );
 }
 function costOf2(spend2, training) {
   return {
@@ -55533,6 +56104,7 @@ function evolveResult(input2) {
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
     cost: costOf2(spend2, input2.training),
+    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -55555,9 +56127,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path9.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir12(path9.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path9.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile11(path11.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir13(path11.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path11.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -55568,9 +56140,6 @@ async function writeOutputs(options) {
   await write(runRecordsFile, JSON.stringify(run2.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
-}
-function sha256(text3) {
-  return createHash12("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -55592,14 +56161,15 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
-    init_journal();
     init_loop();
     init_prompt_log();
     init_records();
     init_result_schema();
     init_rng();
     init_run_records();
+    init_run_start();
     init_stage_port();
+    init_stage_schemas();
     init_strategies();
   }
 });
@@ -55927,6 +56497,22 @@ function runSentence(result) {
   if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
 }
+function budgetSentence(result) {
+  const budget = result.budget;
+  if (!budget) return void 0;
+  const limits = [
+    budget.rollouts === void 0 ? "" : plural2(budget.rollouts, "rollout"),
+    budget.tokens === void 0 ? "" : plural2(budget.tokens, "token"),
+    budget.costUsd === void 0 ? "" : `$${budget.costUsd}`,
+    budget.wallMs === void 0 ? "" : `${budget.wallMs / 1e3} s`
+  ].filter(Boolean);
+  const measurement = `the seed and final measurement (at most ${plural2(budget.measurementRollouts, "rollout")})`;
+  if (limits.length === 0)
+    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
+  if (budget.scope === "run")
+    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included \u2014 its rollouts were kept free while the search ran.`;
+  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
+}
 var stopWords, budgetWords;
 var init_wording2 = __esm({
   "src/report/wording.ts"() {
@@ -55991,6 +56577,7 @@ function costSection(result) {
     spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== void 0).flatMap((line) => ["", line]),
     ...spend2.length === 0 ? [] : [
       "",
       "| Per task (every sample, cached or not) | Seed harness | Final harness | Final \xF7 seed |",
@@ -57167,7 +57754,11 @@ function spend(result) {
 function costHtml(result) {
   const cost = result.cost;
   return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p>${budgetParagraph(result)}</section>`;
+}
+function budgetParagraph(result) {
+  const sentence = budgetSentence(result);
+  return sentence ? `<p>${escapeHtml(sentence)}</p>` : "";
 }
 function diffHtml(result) {
   const files = result.harness.changedFiles.map((file2) => `<li><code>${escapeHtml(file2.path)}</code> +${file2.added} \u2212${file2.removed}</li>`).join("");
@@ -57205,7 +57796,7 @@ function svgAccuracyChart(points, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f(x(mark.iteration))}" x2="${f(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path13 = points.map(
+  const path15 = points.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f(x(point.iteration))},${f(y(point.accuracy))}`
   ).join(" ");
   const dots = points.map(
@@ -57217,7 +57808,7 @@ function svgAccuracyChart(points, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f(x(point.iteration) - 5)}" y="${f(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path13}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path15}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -57353,23 +57944,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import path12 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir13(outDir, { recursive: true });
-  const markdown = path10.join(outDir, "report.md");
-  const html = path10.join(outDir, "report.html");
-  await writeFile11(markdown, renderMarkdown(result, { secrets }));
+  await mkdir14(outDir, { recursive: true });
+  const markdown = path12.join(outDir, "report.md");
+  const html = path12.join(outDir, "report.html");
+  await writeFile12(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile11(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile12(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path10.join(options.outDir, "gate.md");
-  await mkdir13(options.outDir, { recursive: true });
-  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path12.join(options.outDir, "gate.md");
+  await mkdir14(options.outDir, { recursive: true });
+  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -57520,8 +58111,8 @@ var sim_engine_exports = {};
 __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir14, rm as rm5, writeFile as writeFile12 } from "node:fs/promises";
-import path11 from "node:path";
+import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile13 } from "node:fs/promises";
+import path13 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const projectFiles = /* @__PURE__ */ new Map();
@@ -57535,20 +58126,20 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path11.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path13.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm5(dir, { recursive: true, force: true });
-      await mkdir14(dir, { recursive: true });
+      await rm6(dir, { recursive: true, force: true });
+      await mkdir15(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile12(path11.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile13(path13.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       projectFiles.set(dir, {
-        train: path11.relative(dir, files.train),
-        heldout: path11.relative(dir, files.heldout),
-        harnessDir: path11.relative(dir, files.harnessDir)
+        train: path13.relative(dir, files.train),
+        heldout: path13.relative(dir, files.heldout),
+        harnessDir: path13.relative(dir, files.harnessDir)
       });
       return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
     },
@@ -57561,28 +58152,28 @@ function simEngine() {
 }
 async function runOne2(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path11.join(outDir, "project");
-  await rm5(outDir, { recursive: true, force: true });
-  await mkdir14(outDir, { recursive: true });
+  const projectDir = path13.join(outDir, "project");
+  await rm6(outDir, { recursive: true, force: true });
+  await mkdir15(outDir, { recursive: true });
   await cp2(project.dir, projectDir, {
     recursive: true,
     filter: (source) => !source.endsWith("ground-truth.json")
   });
-  const configPath = path11.join(projectDir, "ecdysis.yml");
-  await writeFile12(
+  const configPath = path13.join(projectDir, "ecdysis.yml");
+  await writeFile13(
     configPath,
     projectConfigYaml({
       strategy,
       settings,
       model: project.agentModel ?? "sim-1",
-      worldFile: path11.join(projectDir, "world.json"),
+      worldFile: path13.join(projectDir, "world.json"),
       ...files
     })
   );
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const evolveDir = path11.join(outDir, "evolve");
+    const evolveDir = path13.join(outDir, "evolve");
     const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
     await writeEvolveReports({ outDir: evolveDir, result });
     return toEvolveOutcome(result);
@@ -58604,8 +59195,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir15, rename as rename8, writeFile as writeFile13 } from "node:fs/promises";
-import path12 from "node:path";
+import { mkdir as mkdir16, rename as rename10, writeFile as writeFile14 } from "node:fs/promises";
+import path14 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -58724,7 +59315,7 @@ async function runBench(input2) {
   const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
   const options = benchOptionsSchema.parse(raw);
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path12.resolve(options.outDir);
+  const outDir = path14.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -58732,7 +59323,7 @@ async function runBench(input2) {
   const total = worlds.length * options.seeds.length * options.strategies.length;
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path12.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path14.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const settings = {
@@ -58743,7 +59334,7 @@ async function runBench(input2) {
         maxIterations: options.maxIterations
       };
       for (const strategy of options.strategies) {
-        const runDir = path12.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
+        const runDir = path14.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -58779,10 +59370,10 @@ async function runBench(input2) {
     ratiosByWorld: ratiosByWorld(runs),
     timeToMatch: timeToMatchPairs(runs)
   };
-  await mkdir15(outDir, { recursive: true });
-  await writeAtomically(path12.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir16(outDir, { recursive: true });
+  await writeAtomically(path14.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path12.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path14.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -58827,8 +59418,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile13(temporary, text3);
-  await rename8(temporary, file2);
+  await writeFile14(temporary, text3);
+  await rename10(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -58869,8 +59460,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path13) {
-  return resolve10(io.cwd, path13);
+function resolvePath(io, path15) {
+  return resolve10(io.cwd, path15);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -58944,7 +59535,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile13, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile15, stat as stat6 } from "node:fs/promises";
 import { join as join16, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -59110,18 +59701,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path13) {
-  const isDir = await stat6(path13).then(
+async function readResult(path15) {
+  const isDir = await stat6(path15).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path13,
+        path15,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join16(path13, "result.json") : path13;
-  const text3 = await readFile13(file2, "utf8").catch(() => {
+  const file2 = isDir ? join16(path15, "result.json") : path15;
+  const text3 = await readFile15(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -59158,7 +59749,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path13) => readResult(resolvePath(io, path13)))
+      args.positionals.map((path15) => readResult(resolvePath(io, path15)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -59408,6 +59999,12 @@ var RunStatus = class {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
 `);
   }
+  /** Writes a line that stays (a warning), above the live block on a TTY. */
+  note(line) {
+    if (this.closed) this.write(`${line}
+`);
+    else this.permanent([line]);
+  }
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note) {
     if (this.closed) return;
@@ -59528,19 +60125,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile14, rm as rm6, writeFile as writeFile14 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join17(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm6(markerFile(dir), { force: true });
-  else await writeFile14(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm7(markerFile(dir), { force: true });
+  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile14(markerFile(dir), "utf8");
+    text3 = await readFile16(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -59718,7 +60315,7 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile15, writeFile as writeFile15 } from "node:fs/promises";
+import { access, readFile as readFile17, writeFile as writeFile16 } from "node:fs/promises";
 import { join as join23, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -59733,7 +60330,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join20, relative as relative6 } from "node:path";
 
 // src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
 import { dirname as dirname7, join as join19 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
@@ -59747,14 +60344,14 @@ function packageRoot() {
 }
 function readName(file2) {
   try {
-    return JSON.parse(readFileSync2(file2, "utf8")).name;
+    return JSON.parse(readFileSync3(file2, "utf8")).name;
   } catch {
     return void 0;
   }
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync2(join19(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync3(join19(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -59762,10 +60359,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path13) {
-  const rel = relative6(cwd, path13);
+function pathFrom(cwd, path15) {
+  const rel = relative6(cwd, path15);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path13 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path15 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -59894,25 +60491,34 @@ var evolveFlagsSchema = external_exports.object({
   strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
+  restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path13) => access(path13).then(
+var exists = (path15) => access(path15).then(
   () => true,
   () => false
 );
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
-                      [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
+                      [--resume | --restart] [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
+is keyed by everything that determines the result (seed harness, task files, config, models and
+simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
+
+  --restart         discard the journal in DIR and start the run over (cached rollouts and
+                    LLM calls are still reused, so only work of changed inputs is paid again)
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -59925,6 +60531,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" }
   },
@@ -59936,6 +60543,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join23(outDir, "journal.jsonl");
+    if (flags.resume && flags.restart)
+      throw new InputError(
+        "ecdysis evolve",
+        "--resume and --restart exclude each other: choose one",
+        {
+          field: "--restart"
+        }
+      );
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -59957,6 +60572,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
+      restart: flags.restart,
+      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
     const base = patchBase({
@@ -59965,7 +60582,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join23(outDir, "harness.patch");
-    await writeFile15(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
+    await writeFile16(patchFile, rebasePatch(await readFile17(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -60027,7 +60644,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join25, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -60127,22 +60744,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path13) => access2(path13).then(
+var exists2 = (path15) => access2(path15).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path13) {
-  const current = await readFile16(path13, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path15) {
+  const current = await readFile18(path15, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile16(path13, `${ignoreLines.join("\n")}
+    await writeFile17(path15, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile16(path13, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile17(path15, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -60179,7 +60796,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join25(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path13) => relative8(base, join25(dir, path13)).split(sep6).join("/");
+    const fromBase = (path15) => relative8(base, join25(dir, path15)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join25(dir, name3)),
       workflowFile
@@ -60198,22 +60815,22 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join25(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir16(join25(dir, "tasks"), { recursive: true });
+      await mkdir17(join25(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join25(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join25(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join25(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join25(dir, "harness", "harness.yaml"));
-      await writeFile16(
+      await writeFile17(
         join25(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir16(dirname9(workflowFile), { recursive: true });
-      await writeFile16(
+      await mkdir17(dirname9(workflowFile), { recursive: true });
+      await writeFile17(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm7(staging, { recursive: true, force: true });
+      await rm8(staging, { recursive: true, force: true });
     }
     const ignore = await writeIgnoreLines(join25(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
@@ -60240,16 +60857,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile16(file2, "utf8");
-  for (const [path13, value] of [
+  let text3 = await readFile18(file2, "utf8");
+  for (const [path15, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path13, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path13}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path15, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path15}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile16(file2, text3);
+  await writeFile17(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -60333,8 +60950,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path13 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path13}
+    for (const path15 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path15}
 `);
     return 0;
   }
