@@ -53218,6 +53218,7 @@ var init_run_key = __esm({
 });
 
 // src/evolve/journal-file.ts
+import { appendFile as appendFile3 } from "node:fs/promises";
 function readJournalText(options) {
   const { file: file2, text: text3 } = options;
   const rawLines = text3.split("\n");
@@ -53294,6 +53295,13 @@ function parseJson(line) {
     return void 0;
   }
 }
+async function appendJournalLine(file2, text3, line) {
+  if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
+    await appendFile3(file2, text3.slice(0, Math.floor(text3.length / 2)));
+    process.kill(process.pid, "SIGKILL");
+  }
+  await appendFile3(file2, text3);
+}
 var journalFormat, headerSchema, journalEntrySchema, wayOut;
 var init_journal_file = __esm({
   "src/evolve/journal-file.ts"() {
@@ -53325,7 +53333,7 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile3, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
 import path10 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -53376,7 +53384,7 @@ var init_journal = __esm({
           await rename9(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
-          if (read.repair === "newline") await appendFile3(file2, "\n");
+          if (read.repair === "newline") await appendFile4(file2, "\n");
           else if (read.repair) {
             await truncate(file2, read.repair.truncateTo);
             options.warn?.(
@@ -53429,8 +53437,8 @@ var init_journal = __esm({
           clockMs: budget.snapshot().wallMs,
           ...options.measurement ? { measurement: true } : {}
         };
-        await appendFile3(this.file, `${JSON.stringify(entry)}
-`);
+        await appendJournalLine(this.file, `${JSON.stringify(entry)}
+`, this.lines + 1);
         this.lines += 1;
         this.entries.set(name3, { entry, line: this.lines });
         this.options.afterStage?.(name3);
