@@ -84,6 +84,8 @@ describe("toEvolveOutcome", () => {
         refinement: { llmCalls: 3, tokens: 2000, costUsd: 0 },
         training: spend(100, 250),
       },
+      stoppedBy: "no-systematic-pattern",
+      harness: { seedHash: "h", finalHash: "h" },
       iterations: [
         iteration({
           index: 1,
@@ -152,22 +154,33 @@ describe("toEvolveOutcome", () => {
         refinement: { llmCalls: 0, tokens: 0, costUsd: 0 },
         training: spend(1, 0),
       },
+      stoppedBy: "budget:rollouts",
+      harness: { seedHash: "h", finalHash: "c3" },
       iterations: [
         iteration({
           index: 1,
           batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.25) },
           accuracyAfter: 0.5,
           elapsedMs: 1200,
+          candidateHash: "c1",
           validation: { cheap: paired(["t9"]), full: paired(["t2", "t2"]) },
           applied: [planned([])],
           traces: [trace("t2", false)],
         }),
-        iteration({ index: 2, verdict: "rejected", accuracyAfter: 0.5, elapsedMs: 2000 }),
+        iteration({
+          index: 2,
+          verdict: "rejected",
+          accuracyAfter: 0.5,
+          elapsedMs: 2000,
+          candidateHash: "r2",
+        }),
         iteration({
           index: 3,
           batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.5) },
           accuracyAfter: 0.75,
           elapsedMs: 3100,
+          parentHash: "c1",
+          candidateHash: "c3",
           validation: { cheap: paired(["t3"]) },
           applied: [planned([])],
         }),
@@ -183,5 +196,19 @@ describe("toEvolveOutcome", () => {
     ]);
     // The full validation decides; the cheap one only when there was no full one.
     expect(outcome.acceptedEdits.map((edit) => edit.fixedTaskIds)).toEqual([["t2"], ["t3"]]);
+    // The harness in force: the seed, then each accepted candidate (a rejected one never is).
+    expect(outcome.stoppedBy).toBe("budget:rollouts");
+    expect(outcome.inForce).toEqual([
+      { iteration: 0, elapsedMs: 0, harnessHash: "h" },
+      { iteration: 1, elapsedMs: 1200, harnessHash: "c1" },
+      { iteration: 3, elapsedMs: 3100, harnessHash: "c3" },
+    ]);
+    // A record whose accepted steps do not end at the returned harness is refused, not guessed at.
+    expect(() =>
+      toEvolveOutcome({
+        ...result,
+        harness: { seedHash: "h", finalHash: "other" },
+      } as EvolveResult),
+    ).toThrow(/end at harness c3, but the run returned other/);
   });
 });

@@ -3,6 +3,7 @@ import type { EvolveResult, IterationRecord } from "../evolve/types.js";
 import type {
   AcceptedEditView,
   EvolveOutcome,
+  InForcePoint,
   PatternView,
   SpendView,
   TrajectoryPoint,
@@ -14,12 +15,16 @@ import type {
  * it addressed — the member tasks of the patterns it names or, when it names none that were
  * found (the iterative reflector's minibatch), the failing tasks shown in that iteration — and
  * the tasks its validation saw fixed, and the accuracy trajectory (one point per accepted step,
- * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score).
+ * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score), why it
+ * stopped, and the harness in force over training time (for the bench's held-out probe).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
   const patterns: PatternView[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
   const trajectory: TrajectoryPoint[] = [];
+  const inForce: InForcePoint[] = [
+    { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash },
+  ];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
@@ -30,6 +35,13 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
         edit,
         addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)],
+      });
+    }
+    if (iteration.candidateHash && iteration.candidateHash !== inForce.at(-1)?.harnessHash) {
+      inForce.push({
+        iteration: iteration.index,
+        elapsedMs: iteration.elapsedMs ?? 0,
+        harnessHash: iteration.candidateHash,
       });
     }
     if (iteration.elapsedMs !== undefined) {
@@ -63,7 +75,20 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     acceptedEdits,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
+    stoppedBy: result.stoppedBy,
+    inForce: checkedInForce(inForce, result.harness.finalHash),
   };
+}
+
+/** The harness in force at the end must be the one the run returned; anything else is a misread. */
+function checkedInForce(inForce: InForcePoint[], finalHash: string): InForcePoint[] {
+  const last = inForce.at(-1)?.harnessHash;
+  if (last !== finalHash) {
+    throw new Error(
+      `bench: the accepted steps end at harness ${last?.slice(0, 12)}, but the run returned ${finalHash.slice(0, 12)}`,
+    );
+  }
+  return inForce;
 }
 
 function spendView(spend: Spend): SpendView {

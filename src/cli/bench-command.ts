@@ -7,17 +7,21 @@ import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from ".
 export const benchCommand: CliCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ecdysis,iterative,sampling]
-                    [--budget-rollouts N] [--latency-scale X] [--concurrency C]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ecdysis,iterative,sampling]
+                    [--budgets 5,15] [--decomposition] [--latency-scale X] [--concurrency C]
 
-Runs every strategy on every world × seed with the same budget and latency model, and writes
-DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
+Runs every strategy on every world × seed at every budget with the same latency model, measures
+every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
+DIR/bench.md. Budgets are full-split evaluations (rollouts = budget × train tasks). Without
+--world, all bundled worlds. --decomposition adds Ecdysis without pipelining and a neutral
+refiner at the largest budget.
 `,
   options: {
     world: { type: "string" },
     seeds: { type: "string" },
     strategies: { type: "string" },
-    "budget-rollouts": { type: "string" },
+    budgets: { type: "string" },
+    decomposition: { type: "boolean" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
     out: { type: "string" },
@@ -32,7 +36,8 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
       worlds: text("world"),
       seeds: text("seeds"),
       strategies: text("strategies"),
-      budgetRollouts: text("budget-rollouts"),
+      budgets: text("budgets"),
+      decomposition: args.values.decomposition === true,
       latencyScale: text("latency-scale"),
       concurrency: text("concurrency"),
       outDir: out === undefined ? undefined : resolvePath(io, out),

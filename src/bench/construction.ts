@@ -1,0 +1,68 @@
+import type { ClaimName } from "./claims.js";
+import type { BenchWorld } from "./types.js";
+
+/** One figure the sim guarantees by how it is built, not by anything a strategy does. */
+export interface ByConstruction {
+  /** Short name of the figure. */
+  figure: string;
+  /** The claim it decides, when it decides one (its row is marked in the claims table). */
+  claim?: ClaimName;
+  /** What holds, and the mechanism in the sim that makes it hold. */
+  text: string;
+  /** The worlds it holds in (by their parameters); all when absent. */
+  holdsIn?: (world: BenchWorld) => boolean;
+}
+
+/**
+ * Every figure of the bench that holds by construction of the sim (src/sim), with the mechanism.
+ * A claim that holds by construction says nothing about real models; the bench marks it so.
+ */
+export const byConstruction: readonly ByConstruction[] = [
+  {
+    figure: "accommodations by Ecdysis",
+    claim: "no-accommodations",
+    text: "Zero. The sim's refiner turns a diagnosis into an item-specific hint only when it rests on a single instance of a plain wrong answer (`refiner.hintTendencyAtOne`, src/sim/refiner/analysis-roles.ts); Ecdysis refines only systematic patterns, which need a support of at least 3 tasks, so its diagnoses never rest on one instance. Leaked answers cannot occur for any arm: the sim's Editor writes only fixes of its mini-language (settings, generic rules, key-phrase hints), never an expected answer.",
+  },
+  {
+    figure: "final held-out accuracy Ecdysis − sampling",
+    claim: "heldout-vs-sampling",
+    text: "Positive whenever Ecdysis fixes anything. Every systematic deficiency and every item slip is keyed on the task statement (and model), not on the request's seed (src/sim/exposure.ts), so a majority vote over samples can only undo per-sample slips (`modelSpecific.flaky`, and the rule-cost slips of rules beyond `freeRules`); sampling cannot repair a systematic deficiency by construction.",
+  },
+  {
+    figure: "held-out gain of a correct fix",
+    text: "A correct diagnosis maps each systematic cause to one harness setting that removes it for every task (src/sim/refiner/fixes.ts); train and held-out tasks draw their deficiencies with the same rates, so a setting that fixes train failures fixes the same share of held-out ones. An item hint fixes only the train item it names, and a generic rule fixes nothing and costs `ruleCost` per rule beyond `freeRules`. Held-out gains therefore come only from systematic fixes.",
+  },
+  {
+    figure: "diagnosis accuracy",
+    text: "A function of the number of instances n behind a diagnosis only: `accuracyAtOne` at n ≤ 1, rising linearly to `accuracyAtMany` at `instancesForMany` (src/sim/refiner/analysis-roles.ts). Today n is the larger of the examples shown and the support the prompt claims (`support.tasks`): an arm is credited for the support it states, not only for the evidence it shows. This is what gives cross-instance aggregation its diagnostic advantage in non-neutral worlds.",
+  },
+  {
+    figure: "the neutral-refiner decomposition",
+    text: "With a neutral refiner every diagnosis gets `accuracyAtMany` and no hint, whatever the evidence: accommodations are 0 for every arm, and what remains of Ecdysis's advantage comes from batching, cheap validation and pipelining, not from aggregation.",
+    holdsIn: (world) => world.neutralRefiner,
+  },
+  {
+    figure: "Skeptic objections",
+    text: "The Skeptic objects (with chance `skeptic.strictness`) only to changes backed by one instance or naming a task entity; the iterative reflector runs without a Skeptic, as GEPA does.",
+  },
+  {
+    figure: "wall times",
+    text: "Every LLM call costs `latency.fixedMs + perTokenMs × completion tokens`, times `latency.scale`, and the sim has no rate limit: concurrent calls never slow each other down, so an arm's speed from running more calls at once is not bounded by provider limits as it would be with a hosted model.",
+  },
+  {
+    figure: "reproducibility",
+    text: "Replies depend only on the request, the world and its seed; two bench runs with the same options agree in everything but wall times (src/bench/run-bench.int.test.ts).",
+  },
+];
+
+/** The entries that hold in a world (for the per-world claims table). */
+export function constructionFor(world: BenchWorld): ByConstruction[] {
+  return byConstruction.filter((entry) => !entry.holdsIn || entry.holdsIn(world));
+}
+
+/** Whether a claim holds by construction in the given worlds (all of them). */
+export function claimByConstruction(claim: ClaimName, worlds: readonly BenchWorld[]): boolean {
+  const entry = byConstruction.find((candidate) => candidate.claim === claim);
+  if (!entry) return false;
+  return worlds.every((world) => !entry.holdsIn || entry.holdsIn(world));
+}
