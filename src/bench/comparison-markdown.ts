@@ -189,7 +189,8 @@ export function pairTable(result: BenchResult, budgetEvals: number): string {
     "|---|---|---|---|---|---|---|---|---|---|",
     ...comparison.pairs.map((pair) => {
       const m = pair.timeToMatch;
-      return `| ${pair.world} | ${pair.seed} | ${m ? f.accuracy(m.target) : "–"} | ${seconds(m?.rightMs)} | ${seconds(m?.leftMs)} | ${matchText(m)} | ${matchText(pair.reverse)} | ${pair.aucDiff === null ? "–" : f.points(pair.aucDiff)} | ${trajectoryText(find(pair.world, pair.seed, "iterative")?.probe)} | ${trajectoryText(find(pair.world, pair.seed, "ecdysis")?.probe)} |`;
+      const timed = m && m.status !== "no-target" ? m : undefined;
+      return `| ${pair.world} | ${pair.seed} | ${m ? f.accuracy(m.target) : "–"} | ${seconds(timed?.rightMs)} | ${seconds(timed?.leftMs)} | ${matchText(m)} | ${matchText(pair.reverse)} | ${pair.aucDiff === null ? "–" : f.points(pair.aucDiff)} | ${trajectoryText(find(pair.world, pair.seed, "iterative")?.probe)} | ${trajectoryText(find(pair.world, pair.seed, "ecdysis")?.probe)} |`;
     }),
   ].join("\n");
 }

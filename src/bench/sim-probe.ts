@@ -11,8 +11,8 @@ import type { World } from "../sim/world-schema.js";
 import type { InForcePoint } from "./evolve-outcome.js";
 import type { ProbeTrajectory } from "./types.js";
 
-/** Concurrency of probe evaluations (no simulated latency, so this only bounds open sockets). */
-const probeConcurrency = 16;
+/** Concurrency of probe evaluations (no simulated latency: this only bounds open requests). */
+const probeConcurrency = 8;
 
 /**
  * Measures, on the probe tasks, every harness that was in force during a finished run. The
