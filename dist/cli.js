@@ -60,6 +60,59 @@ var init_ecdysis_error = __esm({
   }
 });
 
+// src/safety/guard-text.ts
+function rangeClass(ranges) {
+  const hex3 = (point) => `\\u{${point.toString(16)}}`;
+  const body = ranges.map(([low, high]) => low === high ? hex3(low) : `${hex3(low)}-${hex3(high)}`);
+  return new RegExp(`[${body.join("")}]`, "gu");
+}
+function stripInvisible(text2) {
+  return text2.replace(invisibleCharacterPattern, "");
+}
+function guardText(text2) {
+  return stripInvisible(stripInvisible(text2).normalize("NFKC"));
+}
+function escapeInvisible(text2) {
+  return text2.replace(
+    escapedPattern,
+    (char) => `\\u{${(char.codePointAt(0) ?? 0).toString(16).toUpperCase()}}`
+  );
+}
+function comparableText(text2) {
+  return guardText(text2).toLowerCase().replace(/\s+/g, " ").trim();
+}
+var invisibleRanges, controlRanges, invisibleCharacterPattern, escapedPattern;
+var init_guard_text = __esm({
+  "src/safety/guard-text.ts"() {
+    "use strict";
+    invisibleRanges = [
+      [173, 173],
+      [847, 847],
+      [1564, 1564],
+      [4447, 4448],
+      [6068, 6069],
+      [6155, 6159],
+      [8203, 8207],
+      [8234, 8238],
+      [8288, 8303],
+      [12644, 12644],
+      [65024, 65039],
+      [65279, 65279],
+      [65440, 65440],
+      [917504, 917631],
+      [917760, 917999]
+    ];
+    controlRanges = [
+      [0, 8],
+      [11, 31],
+      [127, 159],
+      [8232, 8233]
+    ];
+    invisibleCharacterPattern = rangeClass(invisibleRanges);
+    escapedPattern = rangeClass([...controlRanges, ...invisibleRanges]);
+  }
+});
+
 // node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
@@ -4597,7 +4650,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve8) {
+function isRecursive(inst, stack, resolve9) {
   const cached2 = recursive.get(inst);
   if (cached2 !== void 0)
     return cached2 ? PROVEN : NONE;
@@ -4607,7 +4660,7 @@ function isRecursive(inst, stack, resolve8) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve8);
+      const answer = isRecursive(child, stack, resolve9);
       if (answer > result)
         result = answer;
     }
@@ -4618,7 +4671,7 @@ function isRecursive(inst, stack, resolve8) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve8) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve9) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4682,7 +4735,7 @@ function isRecursive(inst, stack, resolve8) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve8 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve9 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -20589,6 +20642,7 @@ var InputError;
 var init_input_error = __esm({
   "src/errors/input-error.ts"() {
     "use strict";
+    init_guard_text();
     init_ecdysis_error();
     InputError = class extends EcdysisError {
       constructor(file2, problem, location = {}) {
@@ -20597,7 +20651,7 @@ var init_input_error = __esm({
           location.line ? `line ${location.line}` : "",
           location.field ? `'${location.field}'` : ""
         ].filter(Boolean).join(": ");
-        super(`${where}: ${problem}`);
+        super(escapeInvisible(`${where}: ${problem}`));
         this.file = file2;
         this.problem = problem;
         this.location = location;
@@ -20612,7 +20666,75 @@ var init_input_error = __esm({
   }
 });
 
+// src/config/config-paths.ts
+import { existsSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+async function checkConfigPaths(loaded) {
+  await checkCacheDir(loaded);
+  await checkHarnessDir(loaded);
+}
+async function checkCacheDir(loaded) {
+  const dir = loaded.config.cacheDir;
+  for (let probe = dir; ; probe = dirname(probe)) {
+    const found = await stat(probe).then(
+      (stats) => stats,
+      (error62) => error62.code === "ENOENT" || error62.code === "ENOTDIR" ? "missing" : "unknown"
+    );
+    if (found === "unknown") return;
+    if (found !== "missing") {
+      if (found.isDirectory()) return;
+      throw new InputError(
+        loaded.path,
+        `'${probe}' is a file, not a folder; point 'cacheDir' at a folder (it is created when missing)`,
+        { line: loaded.lines?.cacheDir, field: "cacheDir" }
+      );
+    }
+    if (dirname(probe) === probe) return;
+  }
+}
+async function checkHarnessDir(loaded) {
+  const dir = loaded.config.harness.dir;
+  const real = await realpath(dir).catch(() => void 0);
+  if (real === void 0) return;
+  const repository = repositoryRoot(loaded.root);
+  const realRepository = await realpath(repository).catch(() => repository);
+  if (inside(realRepository, real)) return;
+  throw new InputError(
+    loaded.path,
+    `the harness folder resolves to '${real}', outside the repository '${realRepository}'${real === dir ? "" : " (through a symlink)"}; keep the harness inside the repository`,
+    { line: loaded.lines?.["harness.dir"], field: "harness.dir" }
+  );
+}
+function repositoryRoot(start) {
+  let probe = start;
+  for (; ; ) {
+    if (existsSync(join(probe, ".git"))) return probe;
+    const parent = dirname(probe);
+    if (parent === probe) return start;
+    probe = parent;
+  }
+}
+function inside(root, candidate) {
+  const difference = relative(root, candidate);
+  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep}`) && !isAbsolute(difference);
+}
+var init_config_paths = __esm({
+  "src/config/config-paths.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
 // src/config/task-schema.ts
+function validRegexFlags(flags) {
+  try {
+    new RegExp("", flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
 var scorerSpecSchema, taskSchema;
 var init_task_schema = __esm({
   "src/config/task-schema.ts"() {
@@ -20625,7 +20747,12 @@ var init_task_schema = __esm({
         tolerance: external_exports.number().min(0).default(1e-6),
         relative: external_exports.boolean().default(false)
       }).strict(),
-      external_exports.object({ kind: external_exports.literal("regex"), flags: external_exports.string().default("i") }).strict(),
+      external_exports.object({
+        kind: external_exports.literal("regex"),
+        flags: external_exports.string().default("i").refine(validRegexFlags, {
+          message: "not valid regular expression flags (use letters of 'dgimsuvy', each once)"
+        })
+      }).strict(),
       external_exports.object({ kind: external_exports.literal("contains") }).strict(),
       external_exports.object({ kind: external_exports.literal("choice"), choices: external_exports.array(external_exports.string()).min(2) }).strict(),
       external_exports.object({ kind: external_exports.literal("json_subset") }).strict(),
@@ -20782,6 +20909,24 @@ var init_config_schema = __esm({
       evolve: evolveConfigSchema.default(evolveConfigSchema.parse({})),
       gate: gateConfigSchema.default(gateConfigSchema.parse({}))
     }).strict();
+  }
+});
+
+// src/config/configured-secrets.ts
+function configuredSecrets(loaded, env = process.env) {
+  const { model, refiner, probe } = loaded.config;
+  const names = [
+    ...[model, refiner, probe].flatMap((section) => section ? [section.apiKeyEnv] : []),
+    ...githubTokenVariables
+  ];
+  const values = names.map((name3) => env[name3]?.trim() ?? "").filter((value) => value !== "");
+  return [...new Set(values)];
+}
+var githubTokenVariables;
+var init_configured_secrets = __esm({
+  "src/config/configured-secrets.ts"() {
+    "use strict";
+    githubTokenVariables = ["GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB-TOKEN"];
   }
 });
 
@@ -24782,10 +24927,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -24799,7 +24944,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep3) {
+          if (!keyProps.anchor && !keyProps.tag && !sep4) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -24823,7 +24968,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -24839,7 +24984,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep3, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -24930,7 +25075,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep3 = "";
+        let sep4 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -24944,13 +25089,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep3 + cb;
-              sep3 = "";
+                comment += sep4 + cb;
+              sep4 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep3 += source;
+                sep4 += source;
               hasSpace = true;
               break;
             default:
@@ -24993,18 +25138,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep3, value } = collItem;
+        const { start, key, sep: sep4, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep3?.[0],
+          next: key ?? sep4?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep3 && !value) {
+          if (!props.anchor && !props.tag && !sep4 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25058,8 +25203,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep3 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep3, null, props, onError);
+        if (!isMap3 && !sep4 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25071,7 +25216,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep3 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25082,8 +25227,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep3)
-                for (const st of sep3) {
+              if (sep4)
+                for (const st of sep4) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25100,7 +25245,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep3, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -25280,7 +25425,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep3 = "";
+      let sep4 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -25297,24 +25442,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep3 === " ")
-            sep3 = "\n";
-          else if (!prevMoreIndented && sep3 === "\n")
-            sep3 = "\n\n";
-          value += sep3 + indent.slice(trimIndent) + content;
-          sep3 = "\n";
+          if (sep4 === " ")
+            sep4 = "\n";
+          else if (!prevMoreIndented && sep4 === "\n")
+            sep4 = "\n\n";
+          value += sep4 + indent.slice(trimIndent) + content;
+          sep4 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep3 === "\n")
+          if (sep4 === "\n")
             value += "\n";
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          value += sep3 + content;
-          sep3 = " ";
+          value += sep4 + content;
+          sep4 = " ";
           prevMoreIndented = false;
         }
       }
@@ -25497,25 +25642,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep3 = " ";
+      let sep4 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep3 === "\n")
-            res += sep3;
+          if (sep4 === "\n")
+            res += sep4;
           else
-            sep3 = "\n";
+            sep4 = "\n";
         } else {
-          res += sep3 + lm;
-          sep3 = " ";
+          res += sep4 + lm;
+          sep4 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep3 + (match?.[1] ?? "");
+      return res + sep4 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26325,14 +26470,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep3, value }) {
+    function stringifyItem({ start, key, sep: sep4, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep3)
-        for (const st of sep3)
+      if (sep4)
+        for (const st of sep4)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -27499,18 +27644,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep3;
+          let sep4;
           if (scalar.end) {
-            sep3 = scalar.end;
-            sep3.push(this.sourceToken);
+            sep4 = scalar.end;
+            sep4.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep3 = [this.sourceToken];
+            sep4 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep3 }]
+            items: [{ start, key: scalar, sep: sep4 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -27663,15 +27808,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep3 = it.sep;
-                  sep3.push(this.sourceToken);
+                  const sep4 = it.sep;
+                  sep4.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep3 }]
+                    items: [{ start: start2, key, sep: sep4 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -27865,13 +28010,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep3 = fc.end.splice(1, fc.end.length);
-            sep3.push(this.sourceToken);
+            const sep4 = fc.end.splice(1, fc.end.length);
+            sep4.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep3 }]
+              items: [{ start, key: fc, sep: sep4 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -28159,8 +28304,18 @@ function parseLocatedYaml(file2, text2) {
     throw new InputError(file2, `invalid YAML: ${first.message.split("\n")[0]}`, { line });
   }
   const lineAt = (offset) => offset === void 0 ? void 0 : lineCounter.linePos(offset).line;
+  let value;
+  try {
+    value = document.toJS({ maxAliasCount: maxYamlAliases });
+  } catch (error62) {
+    if (!(error62 instanceof ReferenceError)) throw error62;
+    throw new InputError(
+      file2,
+      `too many YAML aliases (the document expands beyond ${maxYamlAliases} alias uses, as a "billion laughs" file does); write the values out instead`
+    );
+  }
   return {
-    value: document.toJS(),
+    value,
     lineOf(path9) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
@@ -28225,12 +28380,13 @@ function validateLocated(options) {
   const problem = more.length ? `${first.problem} (also: ${more.join("; ")})` : first.problem;
   throw new InputError(file2, problem, { line: first.line, field: first.field || void 0 });
 }
-var import_yaml;
+var import_yaml, maxYamlAliases;
 var init_yaml_document = __esm({
   "src/config/yaml-document.ts"() {
     "use strict";
     import_yaml = __toESM(require_dist(), 1);
     init_input_error();
+    maxYamlAliases = 100;
   }
 });
 
@@ -28270,7 +28426,7 @@ var init_harness_yaml = __esm({
 
 // src/config/json-schema.ts
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join as join2 } from "node:path";
 function jsonSchemas() {
   const render = (schema, id, title) => ({
     $id: id,
@@ -28286,7 +28442,7 @@ async function writeJsonSchemas(outDir) {
   await mkdir(outDir, { recursive: true });
   const written = [];
   for (const [name3, schema] of Object.entries(jsonSchemas())) {
-    const target = join(outDir, name3);
+    const target = join2(outDir, name3);
     const temporary = `${target}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(schema, null, 2)}
 `);
@@ -28405,16 +28561,16 @@ var init_world_schema = __esm({
 });
 
 // src/sim/load-world.ts
-import { existsSync } from "node:fs";
+import { existsSync as existsSync2 } from "node:fs";
 import { readdir, readFile as readFile2 } from "node:fs/promises";
-import { dirname, join as join2, resolve } from "node:path";
+import { dirname as dirname2, join as join3, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 function worldsDir() {
-  let dir = dirname(fileURLToPath(import.meta.url));
+  let dir = dirname2(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
-    const candidate = join2(dir, "worlds");
-    if (existsSync(join2(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname(dir);
+    const candidate = join3(dir, "worlds");
+    if (existsSync2(join3(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname2(dir);
   }
   throw new Error("sim: bundled worlds folder not found");
 }
@@ -28430,7 +28586,17 @@ function parseWorld(file2, text2) {
       line: lineCounter.linePos(syntax.pos[0]).line
     });
   }
-  const parsed = worldSchema.safeParse(document.toJS() ?? {});
+  let value;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error62) {
+    if (!(error62 instanceof ReferenceError)) throw error62;
+    throw new InputError(
+      file2,
+      'too many YAML aliases (a "billion laughs" file?); write the values out instead'
+    );
+  }
+  const parsed = worldSchema.safeParse(value ?? {});
   if (!parsed.success) {
     const issue2 = parsed.error.issues[0];
     const path9 = issue2.path.map(String);
@@ -28457,7 +28623,7 @@ function parseWorld(file2, text2) {
   return world2;
 }
 async function loadWorld(path9) {
-  const file2 = bundled.includes(path9) ? join2(worldsDir(), `${path9}.yaml`) : resolve(path9);
+  const file2 = bundled.includes(path9) ? join3(worldsDir(), `${path9}.yaml`) : resolve(path9);
   let text2;
   try {
     text2 = await readFile2(file2, "utf8");
@@ -28481,13 +28647,80 @@ var init_load_world = __esm({
   }
 });
 
+// src/config/read-text.ts
+import { readFile as readFile3 } from "node:fs/promises";
+async function readUserText(input2) {
+  const { file: file2, what, maxBytes } = input2;
+  let buffer;
+  try {
+    buffer = await readFile3(file2);
+  } catch (error62) {
+    const code = error62.code;
+    const problem = code === "ENOENT" ? `${what} not found` : code === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code ?? String(error62)})`;
+    throw new InputError(file2, problem);
+  }
+  if (buffer.byteLength > maxBytes) {
+    throw new InputError(
+      file2,
+      `the ${what} is ${buffer.byteLength} bytes; at most ${maxBytes} bytes are accepted`
+    );
+  }
+  return decodeUtf8({ file: file2, buffer, what });
+}
+function decodeUtf8(input2) {
+  const { file: file2, buffer } = input2;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+  } catch {
+    const offset = firstInvalidByte(buffer);
+    const line = buffer.subarray(0, offset).filter((byte2) => byte2 === 10).length + 1;
+    const byte = buffer[offset]?.toString(16).padStart(2, "0") ?? "??";
+    throw new InputError(
+      file2,
+      `byte ${offset} (0x${byte}) is not valid UTF-8; save the ${input2.what} as UTF-8`,
+      { line }
+    );
+  }
+}
+function firstInvalidByte(buffer) {
+  let index = 0;
+  while (index < buffer.length) {
+    const length = sequenceLength(buffer, index);
+    if (length === 0) return index;
+    index += length;
+  }
+  return buffer.length;
+}
+function sequenceLength(buffer, index) {
+  const first = buffer[index];
+  if (first < 128) return 1;
+  const [length, low, high] = first >= 194 && first <= 223 ? [2, 128, 191] : first === 224 ? [3, 160, 191] : first === 237 ? [3, 128, 159] : first >= 225 && first <= 239 ? [3, 128, 191] : first === 240 ? [4, 144, 191] : first >= 241 && first <= 243 ? [4, 128, 191] : first === 244 ? [4, 128, 143] : [0, 0, 0];
+  if (length === 0 || index + length > buffer.length) return 0;
+  const second = buffer[index + 1];
+  if (second < low || second > high) return 0;
+  for (let offset = 2; offset < length; offset++) {
+    const next = buffer[index + offset];
+    if (next < 128 || next > 191) return 0;
+  }
+  return length;
+}
+var init_read_text = __esm({
+  "src/config/read-text.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
-import { readFile as readFile3 } from "node:fs/promises";
-import { dirname as dirname2, resolve as resolve2 } from "node:path";
+import { dirname as dirname3, resolve as resolve2 } from "node:path";
 async function loadConfig(path9) {
   const absolute = resolve2(path9);
-  const text2 = await readText(absolute);
+  const text2 = await readUserText({
+    file: absolute,
+    what: "config file",
+    maxBytes: maxConfigBytes
+  });
   const located = parseLocatedYaml(absolute, text2);
   if (located.value === null || typeof located.value !== "object" || Array.isArray(located.value)) {
     throw new InputError(
@@ -28498,11 +28731,51 @@ async function loadConfig(path9) {
       }
     );
   }
+  const lines = fieldLines(located);
+  checkValueSizes({ file: absolute, value: located.value, lines });
   const parsed = validateLocated({ file: absolute, located, schema: ecdysisConfigSchema });
-  const root = dirname2(absolute);
+  const root = dirname3(absolute);
   const config2 = resolvePaths(parsed, root);
   checkWorlds({ file: absolute, located, config: config2 });
-  return { config: config2, path: absolute, root, hash: configHash(parsed) };
+  const loaded = { config: config2, path: absolute, root, hash: configHash(parsed), lines };
+  await checkConfigPaths(loaded);
+  return loaded;
+}
+function fieldLines(located) {
+  const lines = {};
+  const visit2 = (value, path9, depth) => {
+    if (path9.length > 0) {
+      const line = located.lineOf(path9);
+      if (line !== void 0) lines[dottedPath(path9)] = line;
+    }
+    if (depth > 6 || value === null || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, item] of entries) visit2(item, [...path9, key], depth + 1);
+  };
+  visit2(located.value, [], 0);
+  return lines;
+}
+function dottedPath(path9) {
+  return path9.reduce(
+    (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
+    ""
+  );
+}
+function checkValueSizes(input2) {
+  const visit2 = (value, path9) => {
+    if (typeof value === "string" && value.length > maxConfigValueChars) {
+      const field = dottedPath(path9);
+      throw new InputError(
+        input2.file,
+        `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
+        { line: input2.lines[field], field }
+      );
+    }
+    if (value === null || typeof value !== "object") return;
+    const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
+    for (const [key, item] of entries) visit2(item, [...path9, key]);
+  };
+  visit2(input2.value, []);
 }
 function checkWorlds(input2) {
   const { file: file2, located, config: config2 } = input2;
@@ -28557,40 +28830,29 @@ function resolveWorld(root, world2) {
 function isBundledName(world2) {
   return /^[a-z0-9-]+$/i.test(world2);
 }
-async function readText(file2) {
-  try {
-    return await readFile3(file2, "utf8");
-  } catch (error62) {
-    const code = error62.code;
-    const problem = code === "ENOENT" ? "file not found" : `cannot read the file (${code ?? String(error62)})`;
-    throw new InputError(file2, problem);
-  }
-}
+var maxConfigBytes, maxConfigValueChars;
 var init_load_config = __esm({
   "src/config/load-config.ts"() {
     "use strict";
     init_input_error();
     init_load_world();
+    init_config_paths();
     init_config_schema();
+    init_read_text();
     init_yaml_document();
+    maxConfigBytes = 256 * 1024;
+    maxConfigValueChars = 16 * 1024;
   }
 });
 
 // src/config/load-tasks.ts
-import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
+function taskOrigin(task) {
+  return origins.get(task);
+}
 async function loadTasks(path9) {
   const file2 = resolve3(path9);
-  let text2;
-  try {
-    text2 = await readFile4(file2, "utf8");
-  } catch (error62) {
-    const code = error62.code;
-    throw new InputError(
-      file2,
-      code === "ENOENT" ? "tasks file not found" : `cannot read the tasks file (${code})`
-    );
-  }
+  const text2 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text2);
 }
 function parseTasks(file2, text2) {
@@ -28600,49 +28862,128 @@ function parseTasks(file2, text2) {
   lines.forEach((raw, index) => {
     const line = index + 1;
     if (raw.trim() === "") return;
-    let value;
-    try {
-      value = JSON.parse(raw);
-    } catch (error62) {
-      throw new InputError(file2, `invalid JSON (${error62.message})`, { line });
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new InputError(file2, "each line must be a JSON object with 'id', 'input', 'expected'", {
-        line
+    const task = parseTaskLine({ file: file2, raw, line });
+    const previous = lineOfId.get(task.id);
+    if (previous !== void 0) {
+      throw new InputError(file2, `duplicate task id '${task.id}' (first on line ${previous})`, {
+        line,
+        field: "id"
       });
     }
-    const result = taskSchema.safeParse(value);
-    if (!result.success) {
-      const issue2 = result.error.issues[0];
-      const path9 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-      const field = dottedField(path9);
-      const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
-      const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
-      throw new InputError(file2, problem, { line, field });
-    }
-    const previous = lineOfId.get(result.data.id);
-    if (previous !== void 0) {
-      throw new InputError(
-        file2,
-        `duplicate task id '${result.data.id}' (first on line ${previous})`,
-        {
-          line,
-          field: "id"
-        }
-      );
-    }
-    lineOfId.set(result.data.id, line);
-    tasks.push(result.data);
+    lineOfId.set(task.id, line);
+    origins.set(task, { file: file2, line });
+    tasks.push(task);
   });
   if (tasks.length === 0) throw new InputError(file2, "the tasks file contains no tasks");
   return tasks;
 }
+function parseTaskLine(input2) {
+  const { file: file2, raw, line } = input2;
+  const bytes = Buffer.byteLength(raw);
+  if (bytes > maxTaskLineBytes)
+    throw new InputError(file2, `the task is ${bytes} bytes; at most ${maxTaskLineBytes} allowed`, {
+      line
+    });
+  let value;
+  try {
+    value = JSON.parse(raw);
+  } catch (error62) {
+    throw new InputError(file2, `invalid JSON (${error62.message})`, { line });
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new InputError(file2, "each line must be a JSON object with 'id', 'input', 'expected'", {
+      line
+    });
+  }
+  const result = taskSchema.safeParse(value);
+  if (!result.success) {
+    const issue2 = result.error.issues[0];
+    const path9 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field = dottedField(path9);
+    const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
+    const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
+    throw new InputError(file2, problem, { line, field });
+  }
+  return result.data;
+}
+var maxTasksFileBytes, maxTaskLineBytes, origins;
 var init_load_tasks = __esm({
   "src/config/load-tasks.ts"() {
     "use strict";
     init_input_error();
+    init_read_text();
     init_task_schema();
     init_yaml_document();
+    maxTasksFileBytes = 64 * 1024 * 1024;
+    maxTaskLineBytes = 1024 * 1024;
+    origins = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/config/split-overlap.ts
+import { realpath as realpath2, stat as stat2 } from "node:fs/promises";
+import { resolve as resolve4 } from "node:path";
+function checkSplitOverlap(input2) {
+  const { train, heldout } = input2;
+  const byId = /* @__PURE__ */ new Map();
+  const byInput = /* @__PURE__ */ new Map();
+  for (const task of heldout.tasks) {
+    byId.set(task.id, task);
+    const key = comparableText(task.input);
+    if (!byInput.has(key)) byInput.set(key, task);
+  }
+  const where = (task, index, file2) => `${taskOrigin(task)?.file ?? file2} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
+  for (const task of train.tasks) {
+    const sameId = byId.get(task.id);
+    const sameInput = sameId ? void 0 : byInput.get(comparableText(task.input));
+    const other = sameId ?? sameInput;
+    if (!other) continue;
+    const otherIndex = heldout.tasks.indexOf(other);
+    const what = sameId ? `task '${task.id}' has the same id as the held-out task on ${where(other, otherIndex, heldout.file)}` : `task '${task.id}' has the same input (ignoring case, spacing and Unicode width) as held-out task '${other.id}' on ${where(other, otherIndex, heldout.file)}`;
+    throw new InputError(
+      taskOrigin(task)?.file ?? train.file,
+      `${what}; a task may be in one split only (the refiner would see a held-out task): remove it from one of the files`,
+      { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" }
+    );
+  }
+}
+async function loadSplits(loaded, load2 = loadTasks) {
+  const files = {
+    train: resolve4(loaded.root, loaded.config.tasks.train),
+    heldout: resolve4(loaded.root, loaded.config.tasks.heldout)
+  };
+  const train = await load2(await existingFile(loaded, "train", files.train));
+  const heldoutFile = await existingFile(loaded, "heldout", files.heldout);
+  if (await realpath2(files.train) === await realpath2(heldoutFile)) {
+    throw new InputError(
+      loaded.path,
+      `'tasks.heldout' names the same file as 'tasks.train' (${files.train}); held-out tasks must be kept apart from the tasks the refiner sees`,
+      { line: loaded.lines?.["tasks.heldout"], field: "tasks.heldout" }
+    );
+  }
+  const heldout = await load2(heldoutFile);
+  checkSplitOverlap({
+    train: { file: files.train, tasks: train },
+    heldout: { file: files.heldout, tasks: heldout }
+  });
+  return { train, heldout };
+}
+async function existingFile(loaded, split, file2) {
+  const field = `tasks.${split}`;
+  const found = await stat2(file2).catch(() => void 0);
+  if (found?.isFile()) return file2;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${file2}`,
+    { line: loaded.lines?.[field], field }
+  );
+}
+var init_split_overlap = __esm({
+  "src/config/split-overlap.ts"() {
+    "use strict";
+    init_input_error();
+    init_guard_text();
+    init_load_tasks();
   }
 });
 
@@ -28650,12 +28991,16 @@ var init_load_tasks = __esm({
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
+    init_config_paths();
     init_config_schema();
+    init_configured_secrets();
     init_harness_schema();
     init_harness_yaml();
     init_json_schema2();
     init_load_config();
     init_load_tasks();
+    init_read_text();
+    init_split_overlap();
     init_task_schema();
     init_yaml_document();
   }
@@ -28895,8 +29240,8 @@ var init_types3 = __esm({
 });
 
 // src/eval/eval-output.ts
-import { mkdir as mkdir2, readdir as readdir2, readFile as readFile5, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { mkdir as mkdir2, readdir as readdir2, readFile as readFile4, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join4 } from "node:path";
 async function writeAtomic(path9, text2) {
   const temporary = `${path9}.${process.pid}.tmp`;
   await writeFile2(temporary, text2);
@@ -28905,11 +29250,11 @@ async function writeAtomic(path9, text2) {
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
   for (const [name3, result] of Object.entries(output2.results)) {
-    await writeAtomic(join3(dir, name3), `${JSON.stringify(result, null, 2)}
+    await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
   const lines = sortRecords(output2.records).map((record2) => JSON.stringify(record2));
-  await writeAtomic(join3(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
+  await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
 }
 async function readEvalOutput(dir) {
@@ -28921,18 +29266,18 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path9 = join3(dir, name3);
+    const path9 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile5(path9, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path9, "utf8"));
     } catch (error62) {
       throw new InputError(path9, `unreadable result (${error62.message})`);
     }
   }
-  if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
-  const recordsPath = join3(dir, "records.jsonl");
+  if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
+  const recordsPath = join4(dir, "records.jsonl");
   let text2;
   try {
-    text2 = await readFile5(recordsPath, "utf8");
+    text2 = await readFile4(recordsPath, "utf8");
   } catch {
     throw new InputError(recordsPath, "file not found");
   }
@@ -28974,6 +29319,100 @@ var init_transport_error = __esm({
       service;
       details;
       code = "transport";
+    };
+  }
+});
+
+// src/safety/secrets.ts
+function redactSecrets(text2, options = {}) {
+  const replacement = options.replacement ?? "***";
+  let result = text2;
+  const values = [...options.values ?? []].filter((value) => value.length >= 4);
+  for (const value of values.sort((a, b) => b.length - a.length))
+    result = result.split(value).join(replacement);
+  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
+  return result;
+}
+function secretValueForms(secret) {
+  const value = secret.trim();
+  if (value.length < minSecretValueLength) return [];
+  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  const forms = [
+    value,
+    Buffer.from(value).toString("base64"),
+    Buffer.from(`x-access-token:${value}`).toString("base64"),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+    html
+  ];
+  return [...new Set(forms)];
+}
+function redactValue(value, redact) {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [key, member] of Object.entries(value))
+      out[redact(key)] = redactValue(member, redact);
+    return out;
+  }
+  return value;
+}
+var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
+var init_secrets = __esm({
+  "src/safety/secrets.ts"() {
+    "use strict";
+    secretPatterns = [
+      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
+      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
+      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
+      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+      {
+        name: "an AWS secret key",
+        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
+      },
+      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
+      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
+    ];
+    redactionMarker = "[REDACTED-SECRET]";
+    minSecretValueLength = 8;
+    SecretRedactor = class {
+      constructor(values = [], replacement = redactionMarker) {
+        this.replacement = replacement;
+        const kept = values.flatMap((value) => {
+          const trimmed = value?.trim() ?? "";
+          return trimmed.length >= minSecretValueLength ? [trimmed] : [];
+        });
+        this.values = [...new Set(kept)];
+        const forms = this.values.flatMap(secretValueForms);
+        this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+      }
+      replacement;
+      /** The configured values long enough to be secrets (trimmed, deduplicated). */
+      values;
+      /** Every form of every value, longest first (so a value inside another is masked whole). */
+      forms;
+      /** `text` with every secret form and credential shape replaced. */
+      text(text2) {
+        let result = text2;
+        for (const form of this.forms) result = result.split(form).join(this.replacement);
+        return redactSecrets(result, { replacement: this.replacement });
+      }
+      /** A deep copy of a JSON-like value with every string redacted (keys included). */
+      json(value) {
+        return redactValue(value, (text2) => this.text(text2));
+      }
+      /**
+       * How many times `text` carries a secret value in any form, read with all whitespace removed
+       * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
+       */
+      countValue(text2) {
+        if (this.forms.length === 0) return 0;
+        const compact = text2.replace(/\s+/g, "");
+        let count = 0;
+        for (const form of this.forms) count += compact.split(form.replace(/\s+/g, "")).length - 1;
+        return count;
+      }
     };
   }
 });
@@ -29066,6 +29505,7 @@ async function evaluate(options) {
   const firstSample = options.firstSample ?? 0;
   const params = options.params ?? {};
   const model = options.provider.model;
+  const redactor = options.redactor ?? new SecretRedactor();
   const jobs = options.tasks.flatMap(
     (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
   );
@@ -29100,7 +29540,9 @@ async function evaluate(options) {
           cost.cachedRollouts += 1;
         } else {
           const runStarted = clock.now();
-          const trace2 = await runRollout({ options, task, sampleIndex, signal: controller2.signal });
+          const trace2 = redactor.json(
+            await runRollout({ options, task, sampleIndex, signal: controller2.signal })
+          );
           controller2.signal.throwIfAborted();
           const infra = trace2.events.some((event) => event.kind === "llm-error");
           const verdict = infra ? failed("infra-error") : await scorer.score(task, { answer: trace2.answer, output: trace2.output });
@@ -29190,6 +29632,7 @@ var init_evaluate = __esm({
   "src/eval/evaluate.ts"() {
     "use strict";
     init_transport_error();
+    init_secrets();
     init_eval_result();
     init_promise_pool();
     init_rollout_key();
@@ -29245,19 +29688,20 @@ var init_usage_accounting = __esm({
 
 // src/llm/call-cache.ts
 import { createHash as createHash3, randomUUID } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile6, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { mkdir as mkdir3, readFile as readFile5, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join5 } from "node:path";
 function callCacheKey(model, request) {
   return createHash3("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
-function withCallCache(provider, dir) {
+function withCallCache(provider, dir, options = {}) {
+  const redact = options.redact ?? ((response) => response);
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve8(key, request, signal) {
+  async function resolve9(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
-    const response = await provider.chat(request, { signal });
+    const response = redact(await provider.chat(request, { signal }));
     uncached.recordResponse(request.purpose, response);
     await store(dir, {
       version: 1,
@@ -29267,11 +29711,11 @@ function withCallCache(provider, dir) {
     });
     return { response, fromDisk: false };
   }
-  async function chat(request, options) {
+  async function chat(request, options2) {
     const key = callCacheKey(provider.model, request);
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve8(key, request, options?.signal);
+    const call = resolve9(key, request, options2?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -29300,12 +29744,12 @@ function withCallCache(provider, dir) {
   return { model: provider.model, baseUrl: provider.baseUrl, chat, totals };
 }
 function entryPath(dir, key) {
-  return join4(dir, key.slice(0, 2), `${key}.json`);
+  return join5(dir, key.slice(0, 2), `${key}.json`);
 }
 async function load(dir, key) {
   let text2;
   try {
-    text2 = await readFile6(entryPath(dir, key), "utf8");
+    text2 = await readFile5(entryPath(dir, key), "utf8");
   } catch {
     return void 0;
   }
@@ -29318,7 +29762,7 @@ async function load(dir, key) {
 }
 async function store(dir, entry) {
   const path9 = entryPath(dir, entry.key);
-  await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
+  await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
   const temp = `${path9}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
@@ -29577,7 +30021,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve8, reject) => {
+      sleep: (ms, signal) => new Promise((resolve9, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -29589,7 +30033,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve8();
+            resolve9();
           },
           Math.max(0, ms)
         );
@@ -29867,7 +30311,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve8) => setTimeout(resolve8, ms));
+    sleep = (ms) => new Promise((resolve9) => setTimeout(resolve9, ms));
   }
 });
 
@@ -31060,8 +31504,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve8) => {
-          resolve8(null);
+        super((resolve9) => {
+          resolve9(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -32031,12 +32475,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve8, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve8, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve9, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve9, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve8, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve8, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve9, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve9, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -32136,11 +32580,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve8, reject) => {
+        return new Promise((resolve9, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve8);
+          this.once(event, resolve9);
         });
       }
       /**
@@ -32223,8 +32667,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve8, reject) => {
-              readQueue.push({ resolve: resolve8, reject });
+            return new Promise((resolve9, reject) => {
+              readQueue.push({ resolve: resolve9, reject });
             });
           },
           return: () => {
@@ -33442,7 +33886,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve8, reject) => readQueue.push({ resolve: resolve8, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -33532,7 +33976,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve8, reject) => readQueue.push({ resolve: resolve8, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -37326,7 +37770,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve8, reject) => readQueue.push({ resolve: resolve8, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -39990,7 +40434,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve8, reject) => readQueue.push({ resolve: resolve8, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve9, reject) => readQueue.push({ resolve: resolve9, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -42147,7 +42591,7 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve8) => this.waiters.push(resolve8));
+        return new Promise((resolve9) => this.waiters.push(resolve9));
       }
       release() {
         const next = this.waiters.shift();
@@ -42823,7 +43267,7 @@ var init_draw = __esm({
 
 // src/sim/ground-truth-log.ts
 import { appendFile, mkdir as mkdir4 } from "node:fs/promises";
-import { dirname as dirname3 } from "node:path";
+import { dirname as dirname4 } from "node:path";
 function groundTruthKey(statement, model, seed) {
   return shortHash("task", statement, model, seed);
 }
@@ -42848,7 +43292,7 @@ var init_ground_truth_log = __esm({
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir4(dirname3(path9), { recursive: true });
+              await mkdir4(dirname4(path9), { recursive: true });
               this.ready = true;
             }
             await appendFile(path9, `${JSON.stringify(entry)}
@@ -43562,7 +44006,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve8) => setTimeout(resolve8, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve9) => setTimeout(resolve9, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -43961,9 +44405,9 @@ async function startSimServer(options) {
     }
     sendJson(response, 404, errorBody(`no route ${request.method} ${path9}`, "not_found_error"));
   });
-  await new Promise((resolve8, reject) => {
+  await new Promise((resolve9, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve8());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve9());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
@@ -43971,8 +44415,8 @@ async function startSimServer(options) {
     url: `http://${host}:${address.port}/v1`,
     requests: () => count,
     close: async () => {
-      await new Promise((resolve8) => {
-        server.close(() => resolve8());
+      await new Promise((resolve9) => {
+        server.close(() => resolve9());
         server.closeAllConnections();
       });
       await log.flush();
@@ -44272,22 +44716,22 @@ var init_seed_harness = __esm({
 
 // src/sim/world-files.ts
 import { mkdir as mkdir5, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 async function generateWorldFiles(options) {
   const { world: world2, outDir } = options;
   const generated = generateWorld(world2);
   const paths = {
-    train: join5(outDir, "tasks", "train.jsonl"),
-    heldout: join5(outDir, "tasks", "heldout.jsonl"),
-    harnessDir: join5(outDir, "harness"),
-    groundTruth: join5(outDir, "ground-truth.json")
+    train: join6(outDir, "tasks", "train.jsonl"),
+    heldout: join6(outDir, "tasks", "heldout.jsonl"),
+    harnessDir: join6(outDir, "harness"),
+    groundTruth: join6(outDir, "ground-truth.json")
   };
-  await mkdir5(join5(outDir, "tasks"), { recursive: true });
+  await mkdir5(join6(outDir, "tasks"), { recursive: true });
   await mkdir5(paths.harnessDir, { recursive: true });
   await writeFile4(paths.train, jsonl(generated.train));
   await writeFile4(paths.heldout, jsonl(generated.heldout));
   for (const [file2, text2] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
-    await writeFile4(join5(paths.harnessDir, file2), text2);
+    await writeFile4(join6(paths.harnessDir, file2), text2);
   }
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile4(paths.groundTruth, `${JSON.stringify(truth, null, 2)}
@@ -44320,6 +44764,7 @@ var init_sim = __esm({
 });
 
 // src/eval/open-models.ts
+import { stat as stat3 } from "node:fs/promises";
 async function openModels(loaded, options = {}) {
   const env = options.env ?? process.env;
   const servers = /* @__PURE__ */ new Map();
@@ -44331,6 +44776,7 @@ async function openModels(loaded, options = {}) {
   };
   const open2 = async (config2, field) => {
     if (config2.provider === "sim") {
+      await checkWorldFile(loaded, config2, field);
       const identity = stableStringify({
         world: config2.world,
         model: config2.model,
@@ -44377,6 +44823,17 @@ async function openModels(loaded, options = {}) {
     await closeAll();
     throw error62;
   }
+}
+async function checkWorldFile(loaded, config2, field) {
+  const world2 = config2.world ?? "";
+  if (bundledWorlds().includes(world2)) return;
+  const found = await stat3(world2).catch(() => void 0);
+  if (found?.isFile()) return;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a world file" : "world file not found"}: ${world2} (bundled worlds: ${bundledWorlds().join(", ")})`,
+    { line: loaded.lines?.[`${field}.world`], field: `${field}.world` }
+  );
 }
 var init_open_models = __esm({
   "src/eval/open-models.ts"() {
@@ -44482,8 +44939,8 @@ var init_progress = __esm({
 
 // src/eval/rollout-cache.ts
 import { randomBytes } from "node:crypto";
-import { mkdir as mkdir6, readdir as readdir3, readFile as readFile7, rename as rename4, rm, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { mkdir as mkdir6, readdir as readdir3, readFile as readFile6, rename as rename4, rm, writeFile as writeFile5 } from "node:fs/promises";
+import { join as join7 } from "node:path";
 var RolloutCache;
 var init_rollout_cache = __esm({
   "src/eval/rollout-cache.ts"() {
@@ -44499,7 +44956,7 @@ var init_rollout_cache = __esm({
         if (!/^[0-9a-f]{8,}$/.test(key)) return void 0;
         let text2;
         try {
-          text2 = await readFile7(this.pathOf(key), "utf8");
+          text2 = await readFile6(this.pathOf(key), "utf8");
         } catch {
           return void 0;
         }
@@ -44513,7 +44970,7 @@ var init_rollout_cache = __esm({
       /** Stores a record under its key (atomic replace). */
       async put(record2) {
         const target = this.pathOf(record2.key);
-        await mkdir6(join6(this.dir, record2.key.slice(0, 2)), { recursive: true });
+        await mkdir6(join7(this.dir, record2.key.slice(0, 2)), { recursive: true });
         const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
         const stored = { ...record2, cached: false };
         try {
@@ -44533,7 +44990,7 @@ var init_rollout_cache = __esm({
           return;
         }
         for (const bucket of buckets) {
-          const names = (await readdir3(join6(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
+          const names = (await readdir3(join7(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
           for (const name3 of names) {
             const record2 = await this.get(name3.slice(0, -".json".length));
             if (record2) yield record2;
@@ -44541,7 +44998,7 @@ var init_rollout_cache = __esm({
         }
       }
       pathOf(key) {
-        return join6(this.dir, key.slice(0, 2), `${key}.json`);
+        return join7(this.dir, key.slice(0, 2), `${key}.json`);
       }
     };
   }
@@ -44550,7 +45007,7 @@ var init_rollout_cache = __esm({
 // src/eval/rollout-params.ts
 import { createHash as createHash5 } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 function rolloutParams(model) {
   return {
     temperature: model.temperature,
@@ -44560,12 +45017,12 @@ function rolloutParams(model) {
 }
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
-  const file2 = model.world && /^[a-z0-9-]+$/i.test(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
+  const file2 = model.world && /^[a-z0-9-]+$/i.test(model.world) ? join8(worldsDir(), `${model.world}.yaml`) : model.world;
   const world2 = file2 ? createHash5("sha256").update(readFileSync(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
-  return join7(loaded.config.cacheDir, "rollouts");
+  return join8(loaded.config.cacheDir, "rollouts");
 }
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
@@ -45409,7 +45866,7 @@ function childEnv(input2) {
   return env;
 }
 function runProcess(input2) {
-  return new Promise((resolve8, reject) => {
+  return new Promise((resolve9, reject) => {
     const child = spawn(input2.command[0], input2.command.slice(1), {
       cwd: input2.cwd,
       env: input2.env,
@@ -45460,7 +45917,7 @@ function runProcess(input2) {
         reject(input2.signal.reason);
         return;
       }
-      resolve8({
+      resolve9({
         stdout: Buffer.concat(stdout).toString("utf8"),
         stderr,
         exitCode,
@@ -45506,45 +45963,9 @@ var init_agent = __esm({
   }
 });
 
-// src/safety/secrets.ts
-function findSecret(text2) {
-  for (const entry of secretPatterns) {
-    entry.pattern.lastIndex = 0;
-    if (entry.pattern.test(text2)) return entry.name;
-  }
-  return null;
-}
-function redactSecrets(text2, options = {}) {
-  const replacement = options.replacement ?? "***";
-  let result = text2;
-  const values = [...options.values ?? []].filter((value) => value.length >= 4);
-  for (const value of values.sort((a, b) => b.length - a.length))
-    result = result.split(value).join(replacement);
-  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
-  return result;
-}
-var secretPatterns;
-var init_secrets = __esm({
-  "src/safety/secrets.ts"() {
-    "use strict";
-    secretPatterns = [
-      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
-      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
-      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
-      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-      {
-        name: "an AWS secret key",
-        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
-      },
-      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
-    ];
-  }
-});
-
 // src/harness/content-guards.ts
 function isCheckableAnswer(value) {
-  const trimmed = value.trim();
+  const trimmed = guardText(value).trim();
   if (trimmed.length < 3) return false;
   if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
   return true;
@@ -45555,31 +45976,85 @@ function countToken(text2, needle) {
   return text2.match(pattern)?.length ?? 0;
 }
 function normalisedWords(text2) {
-  return text2.toLowerCase().split(/\s+/).map((word2) => word2.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((word2) => word2.length > 0);
+  return guardText(text2).toLowerCase().split(/\s+/).map((word2) => word2.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((word2) => word2.length > 0);
 }
-function ngramSet(texts) {
-  const grams = /* @__PURE__ */ new Set();
-  for (const text2 of texts) {
-    const words = normalisedWords(text2);
-    for (let index = 0; index + leakNgramWords <= words.length; index += 1) {
-      grams.add(words.slice(index, index + leakNgramWords).join(" "));
-    }
-  }
+function ngramsOf(text2) {
+  const words = normalisedWords(text2);
+  const grams = [];
+  for (let index = 0; index + leakNgramWords <= words.length; index += 1)
+    grams.push(words.slice(index, index + leakNgramWords).join(" "));
   return grams;
 }
-function sharedNgram(text2, grams) {
-  if (grams.size === 0) return null;
-  const words = normalisedWords(text2);
-  for (let index = 0; index + leakNgramWords <= words.length; index += 1) {
-    const gram = words.slice(index, index + leakNgramWords).join(" ");
-    if (grams.has(gram)) return gram;
+function ngramSet(texts) {
+  return new Set(texts.flatMap(ngramsOf));
+}
+function contentRules(guard) {
+  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter(isCheckableAnswer).map((text2) => ({ text: text2, probe: collapse(text2) }));
+  return {
+    answers,
+    grams: ngramSet(guard.forbiddenInputs),
+    secrets: new SecretRedactor(guard.secretValues ?? [])
+  };
+}
+function introducedContent(input2) {
+  const { rules } = input2;
+  const after = guardText(input2.after);
+  const before = guardText(input2.before);
+  if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
+    return { guard: "secret", reason: "it would contain the value of a configured secret" };
+  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
+    return {
+      guard: "secret",
+      reason: "it would carry a secret that was redacted from the records"
+    };
+  for (const { name: name3, pattern } of secretPatterns) {
+    const found = after.match(pattern) ?? [];
+    if (found.length === 0) continue;
+    const known = new Set(before.match(pattern) ?? []);
+    if (found.some((match) => !known.has(match)))
+      return { guard: "secret", reason: `it would contain what looks like ${name3}` };
+  }
+  const collapsedAfter = collapse(after);
+  for (const answer of rules.answers) {
+    if (!collapsedAfter.includes(answer.probe)) continue;
+    if (countToken(after, answer.text) > countToken(before, answer.text))
+      return { guard: "leak", reason: "it would introduce the expected answer of a task" };
+  }
+  if (rules.grams.size > 0) {
+    const added = ngramsOf(after).filter((gram) => rules.grams.has(gram));
+    if (added.length > 0) {
+      const existing = new Set(ngramsOf(before));
+      if (added.some((gram) => !existing.has(gram)))
+        return {
+          guard: "leak",
+          reason: `it would copy a ${leakNgramWords}-word run of a task input`
+        };
+    }
   }
   return null;
+}
+function collapse(text2) {
+  return text2.toLowerCase().replace(/\s+/g, " ");
+}
+function guardedText(text2, config2) {
+  if (config2 === void 0) return text2;
+  const strings = [];
+  const visit2 = (value) => {
+    if (typeof value === "string") strings.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit2(item);
+    else if (value && typeof value === "object")
+      for (const item of Object.values(value)) visit2(item);
+  };
+  visit2(config2);
+  return `${text2}
+${strings.join("\n")}`;
 }
 var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles, leakNgramWords;
 var init_content_guards = __esm({
   "src/harness/content-guards.ts"() {
     "use strict";
+    init_guard_text();
+    init_secrets();
     init_secrets();
     defaultMaxFileBytes = 64 * 1024;
     defaultMaxEditBytes = 8 * 1024;
@@ -45771,14 +46246,51 @@ var init_glob = __esm({
   }
 });
 
+// src/harness/portable-path.ts
+function portablePathProblem(path9, existing = []) {
+  const bytes = Buffer.byteLength(path9);
+  if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
+  const segments = path9.split("/");
+  if (segments.length > maxPathSegments)
+    return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
+  for (const segment of segments) {
+    const length = Buffer.byteLength(segment);
+    if (length > maxSegmentBytes)
+      return `a path segment is ${length} bytes; at most ${maxSegmentBytes} bytes allowed`;
+    if (!portableSegment.test(segment))
+      return "a new file's path may only use the portable characters A-Z a-z 0-9 . _ -";
+    if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
+    if (segment.endsWith(".")) return "a path segment may not end with a dot";
+  }
+  const folded = path9.toLowerCase();
+  const twin = existing.find((other) => other !== path9 && other.toLowerCase() === folded);
+  if (twin) return `it differs from the existing '${twin}' only in case`;
+  return null;
+}
+var maxSegmentBytes, maxPathBytes, maxPathSegments, reservedNames, portableSegment;
+var init_portable_path = __esm({
+  "src/harness/portable-path.ts"() {
+    "use strict";
+    maxSegmentBytes = 255;
+    maxPathBytes = 512;
+    maxPathSegments = 16;
+    reservedNames = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+    portableSegment = /^[A-Za-z0-9._-]+$/;
+  }
+});
+
 // src/harness/path-guard.ts
 import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute, join as join8, relative, resolve as resolve4, sep } from "node:path";
+import { isAbsolute as isAbsolute2, join as join9, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
 function checkEditPath(input2) {
+  const verdict = checkPath(input2);
+  return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
+}
+function checkPath(input2) {
   const { path: path9 } = input2;
   if (path9.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
   if (path9.includes("\\")) return { ok: false, reason: `path '${path9}' contains a backslash` };
-  if (isAbsolute(path9) || /^[A-Za-z]:/.test(path9))
+  if (isAbsolute2(path9) || /^[A-Za-z]:/.test(path9))
     return { ok: false, reason: `path '${path9}' is absolute` };
   if (path9.split("/").includes(".."))
     return { ok: false, reason: `path '${path9}' contains a '..' segment` };
@@ -45791,6 +46303,11 @@ function checkEditPath(input2) {
       ok: false,
       reason: `path '${path9}' is inside '${forbiddenSegment}/', which edits never touch`
     };
+  const existing = input2.existing ?? [];
+  if (!existing.includes(normalised)) {
+    const problem = portablePathProblem(normalised, existing);
+    if (problem) return { ok: false, reason: `path '${shorten(normalised)}': ${problem}` };
+  }
   if (!input2.editable.some((glob) => globToRegExp(glob).test(normalised))) {
     return {
       ok: false,
@@ -45799,10 +46316,10 @@ function checkEditPath(input2) {
   }
   const symlink = escapingSymlink(input2.dir, normalised);
   if (symlink) return { ok: false, reason: symlink };
-  const target = resolve4(input2.dir, normalised);
+  const target = resolve5(input2.dir, normalised);
   const real = realTarget(target);
   for (const protectedPath of input2.protectedPaths) {
-    const candidates = [resolve4(protectedPath), realTarget(resolve4(protectedPath))];
+    const candidates = [resolve5(protectedPath), realTarget(resolve5(protectedPath))];
     const hits = (candidate) => [target, real].some(
       (path10) => isInside(candidate, path10) || isInside(candidate.toLowerCase(), path10.toLowerCase())
     );
@@ -45815,11 +46332,14 @@ function checkEditPath(input2) {
   }
   return { ok: true, path: normalised };
 }
+function shorten(path9) {
+  return path9.length <= 80 ? path9 : `${path9.slice(0, 60)}\u2026${path9.slice(-16)}`;
+}
 function escapingSymlink(dir, path9) {
-  const realDir = realTarget(resolve4(dir));
+  const realDir = realTarget(resolve5(dir));
   const segments = path9.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join8(dir, ...segments.slice(0, index));
+    const partial2 = join9(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
       isLink = lstatSync(partial2).isSymbolicLink();
@@ -45842,32 +46362,34 @@ function realTarget(target) {
   try {
     return realpathSync(target);
   } catch {
-    const parent = resolve4(target, "..");
+    const parent = resolve5(target, "..");
     if (parent === target) return target;
-    return join8(realTarget(parent), relative(parent, target));
+    return join9(realTarget(parent), relative2(parent, target));
   }
 }
 function isInside(root, candidate) {
-  const difference = relative(root, candidate);
-  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep}`) && !isAbsolute(difference);
+  const difference = relative2(root, candidate);
+  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep2}`) && !isAbsolute2(difference);
 }
 var init_path_guard = __esm({
   "src/harness/path-guard.ts"() {
     "use strict";
+    init_guard_text();
     init_glob();
     init_harness_references();
+    init_portable_path();
   }
 });
 
 // src/harness/apply-edits.ts
 function applyEdits(options) {
   const { harness, guard } = options;
-  const grams = ngramSet(guard.forbiddenInputs);
+  const rules = contentRules(guard);
   const state = { files: { ...harness.files }, config: harness.config, changed: /* @__PURE__ */ new Set() };
   const applied = [];
   const rejected = [];
   for (const planned of options.edits) {
-    const outcome = checkEdit({ planned, harness, guard, grams, state });
+    const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
       rejected.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
       continue;
@@ -45886,7 +46408,7 @@ function applyEdits(options) {
   return { harness: next, applied, rejected };
 }
 function checkEdit(input2) {
-  const { planned, harness, guard, grams, state } = input2;
+  const { planned, harness, guard, rules, state } = input2;
   const parsed = harnessEditSchema.safeParse(planned.edit);
   if (!parsed.success)
     return {
@@ -45901,7 +46423,8 @@ function checkEdit(input2) {
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
-    protectedPaths: guard.protectedPaths
+    protectedPaths: guard.protectedPaths,
+    existing: Object.keys(state.files)
   });
   if (!path9.ok) return { ok: false, guard: "path", reason: path9.reason };
   const file2 = path9.path;
@@ -45930,11 +46453,14 @@ function checkEdit(input2) {
       reason: `'${file2}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`
     };
   }
-  const leak = findLeak({ newText, before: before ?? "", after: result.text, guard, grams });
-  if (leak) return { ok: false, guard: "leak", reason: leak };
-  const secret = findSecret(newText);
-  if (secret)
-    return { ok: false, guard: "secret", reason: `edit contains what looks like ${secret}` };
+  const isConfig = file2 === "harness.yaml" && harness.kind === "builtin";
+  const finding = introducedContent({
+    before: guardedText(before ?? "", isConfig ? state.config : void 0),
+    after: guardedText(result.text, isConfig ? validated.config : void 0),
+    rules
+  });
+  if (finding)
+    return { ok: false, guard: finding.guard, reason: `edit refused: '${file2}' ${finding.reason}` };
   return { ok: true, file: file2, text: result.text, config: validated.config };
 }
 function validateConfig(input2) {
@@ -45951,16 +46477,6 @@ function validateConfig(input2) {
       return { reason: `harness.yaml would be invalid: ${error62.message}` };
     throw error62;
   }
-}
-function findLeak(input2) {
-  for (const answer of input2.guard.forbiddenStrings) {
-    if (!isCheckableAnswer(answer)) continue;
-    if (countToken(input2.after, answer) > countToken(input2.before, answer)) {
-      return `edit introduces '${answer.trim()}', the expected answer of a task`;
-    }
-  }
-  const gram = sharedNgram(input2.newText, input2.grams);
-  return gram ? `edit copies task input text ('${gram}')` : null;
 }
 var init_apply_edits = __esm({
   "src/harness/apply-edits.ts"() {
@@ -46154,6 +46670,11 @@ var init_guard_context = __esm({
       forbiddenStrings: external_exports.array(external_exports.string()),
       /** Task inputs; an edit may not copy any 8-word run of them. */
       forbiddenInputs: external_exports.array(external_exports.string()),
+      /**
+       * Values of the configured secrets (API keys read through `apiKeyEnv`, the GitHub token): no
+       * edit may bring one into the harness in any form, whatever its shape.
+       */
+      secretValues: external_exports.array(external_exports.string()).optional(),
       maxFileBytes: external_exports.number().int().positive().optional(),
       maxEditBytes: external_exports.number().int().positive().optional()
     });
@@ -46161,11 +46682,11 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir4, readFile as readFile8, stat } from "node:fs/promises";
-import { join as join9, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
+import { readdir as readdir4, readFile as readFile7, stat as stat4 } from "node:fs/promises";
+import { join as join10, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
 async function loadHarness(options) {
-  const dir = resolve5(options.dir);
-  const stats = await stat(dir).catch(() => void 0);
+  const dir = resolve6(options.dir);
+  const stats = await stat4(dir).catch(() => void 0);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
   if (options.kind === "command" && (!options.command || options.command.length === 0)) {
@@ -46184,7 +46705,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join9(dir, "harness.yaml");
+  const yamlPath = join10(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -46199,8 +46720,8 @@ async function readHarnessFiles(dir) {
   paths.sort();
   const files = {};
   for (const path9 of paths) {
-    const absolute = join9(dir, path9);
-    const buffer = await readFile8(absolute);
+    const absolute = join10(dir, path9);
+    const buffer = await readFile7(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
@@ -46214,11 +46735,11 @@ async function readHarnessFiles(dir) {
 async function collect(root, folder, paths) {
   const entries = await readdir4(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join9(folder, entry.name);
+    const absolute = join10(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect(root, absolute, paths);
     } else if (entry.isFile()) {
-      paths.push(relative2(root, absolute).split(sep2).join("/"));
+      paths.push(relative3(root, absolute).split(sep3).join("/"));
       if (paths.length > maxHarnessFiles) {
         throw new InputError(
           root,
@@ -46256,10 +46777,11 @@ var GuardError;
 var init_guard_error = __esm({
   "src/errors/guard-error.ts"() {
     "use strict";
+    init_guard_text();
     init_ecdysis_error();
     GuardError = class extends EcdysisError {
       constructor(guard, message) {
-        super(message);
+        super(escapeInvisible(message));
         this.guard = guard;
         this.name = "GuardError";
       }
@@ -46271,12 +46793,12 @@ var init_guard_error = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir7, readFile as readFile9, realpath, rename as rename5, rm as rm2, writeFile as writeFile6 } from "node:fs/promises";
-import { dirname as dirname4, join as join10, resolve as resolve6 } from "node:path";
+import { lstat, mkdir as mkdir7, readFile as readFile8, realpath as realpath3, rename as rename5, rm as rm2, writeFile as writeFile6 } from "node:fs/promises";
+import { dirname as dirname5, join as join11, resolve as resolve7 } from "node:path";
 async function writeHarness(harness, dir) {
-  const root = resolve6(dir);
+  const root = resolve7(dir);
   await mkdir7(root, { recursive: true });
-  const realRoot = await realpath(root);
+  const realRoot = await realpath3(root);
   const planned = [];
   for (const [path9, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
@@ -46284,15 +46806,15 @@ async function writeHarness(harness, dir) {
     const normalised = normaliseRelative(path9);
     if (normalised === null || normalised !== path9)
       throw new GuardError("path", `refusing to write '${path9}': not a plain relative path`);
-    const target = join10(root, normalised);
+    const target = join11(root, normalised);
     await assertInside(realRoot, target);
-    const existing = await readFile9(target, "utf8").catch(() => void 0);
+    const existing = await readFile8(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir7(dirname4(target), { recursive: true });
+    await mkdir7(dirname5(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join10(dirname4(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join11(dirname5(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
       await writeFile6(temporary, content, { flag: "wx" });
       await rename5(temporary, target);
@@ -46307,11 +46829,11 @@ async function assertInside(realRoot, target) {
   for (; ; ) {
     const stats = await lstat(probe).catch(() => void 0);
     if (stats) break;
-    const parent = dirname4(probe);
+    const parent = dirname5(probe);
     if (parent === probe) break;
     probe = parent;
   }
-  const real = await realpath(probe).catch(() => probe);
+  const real = await realpath3(probe).catch(() => probe);
   if (!isInside(realRoot, real)) {
     throw new GuardError(
       "path",
@@ -46412,7 +46934,7 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve8) => {
+  return new Promise((resolve9) => {
     const child = spawn2("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "ignore", "ignore"],
@@ -46423,7 +46945,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve8(outcome);
+      resolve9(outcome);
     };
     const timer = setTimeout(() => {
       try {
@@ -46761,9 +47283,10 @@ async function runEval(options) {
   const { loaded } = options;
   const { config: config2 } = loaded;
   const splits = options.split === "all" ? ["train", "heldout"] : [options.split];
+  const loadedSplits = await loadSplits(loaded);
   const tasksBySplit = /* @__PURE__ */ new Map();
   for (const split of splits) {
-    const tasks = await loadTasks(config2.tasks[split]);
+    const tasks = loadedSplits[split];
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -46781,6 +47304,10 @@ async function runEval(options) {
     });
     const cache2 = new RolloutCache(rolloutCacheDir(loaded));
     const params = rolloutParams(config2.model);
+    const redactor = new SecretRedactor([
+      ...configuredSecrets(loaded, options.env),
+      ...options.secrets ?? []
+    ]);
     const results = {};
     const records = [];
     for (const split of splits) {
@@ -46796,7 +47323,8 @@ async function runEval(options) {
         progress: options.progress,
         signal: options.signal,
         split,
-        params
+        params,
+        redactor
       });
       results[splits.length > 1 ? `eval-${split}.json` : "eval.json"] = outcome.result;
       records.push(...outcome.records);
@@ -46825,8 +47353,10 @@ var init_run_eval = __esm({
   "src/eval/run-eval.ts"() {
     "use strict";
     init_agent();
-    init_load_tasks();
+    init_configured_secrets();
+    init_split_overlap();
     init_harness();
+    init_secrets();
     init_eval_result();
     init_evaluate();
     init_open_models();
@@ -47226,7 +47756,7 @@ function scorerFactory(options) {
 function wrapModels(options) {
   const { models, loaded, deps, budget } = options;
   const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached2 = (provider) => options.callCache ? deps.withCallCache(provider, dir) : provider;
+  const cached2 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
     agent: meterProvider({ provider: cached2(models.agent), budget, role: "agent" }),
     refiner: meterProvider({ provider: cached2(models.refiner), budget, role: "refiner" }),
@@ -47278,7 +47808,8 @@ function makeEvaluate(options) {
         signal: options.enforce ? budget.signal : void 0,
         split: options.split,
         label: request.label,
-        onRecord: request.onRecord
+        onRecord: request.onRecord,
+        redactor: options.redactor
       });
     } catch (error62) {
       const exhausted2 = options.enforce ? budget.exceeded() : void 0;
@@ -48253,9 +48784,9 @@ var init_classify = __esm({
 function refuseHeldout(options) {
   if (!options.heldout || options.heldout.length === 0) return;
   const ids = new Set(options.heldout.map((task) => task.id));
-  const inputs = new Set(options.heldout.map((task) => task.input.trim()));
+  const inputs = new Set(options.heldout.map((task) => comparableText(task.input)));
   const byId = options.taskIds.find((id) => ids.has(id));
-  const byInput = options.inputs?.find((input2) => inputs.has(input2.trim()));
+  const byInput = options.inputs?.find((input2) => inputs.has(comparableText(input2)));
   if (byId !== void 0 || byInput !== void 0) {
     const what = byId !== void 0 ? `task '${byId}'` : "a task whose text equals a held-out task";
     throw new GuardError(
@@ -48264,10 +48795,38 @@ function refuseHeldout(options) {
     );
   }
 }
+var minSealedInputChars, HeldoutSeal;
 var init_heldout_guard = __esm({
   "src/diagnose/heldout-guard.ts"() {
     "use strict";
     init_guard_error();
+    init_guard_text();
+    minSealedInputChars = 20;
+    HeldoutSeal = class {
+      needles;
+      constructor(options) {
+        const allowed = (options.allowed ?? []).map(comparableText);
+        this.needles = options.heldout.flatMap((task) => {
+          const forms = /* @__PURE__ */ new Set([
+            comparableText(task.input),
+            comparableText(JSON.stringify(task.input).slice(1, -1))
+          ]);
+          return [...forms].filter((text2) => text2.length >= minSealedInputChars).filter((text2) => !allowed.some((other) => other.includes(text2))).map((text2) => ({ id: task.id, text: text2 }));
+        });
+      }
+      /** Throws GuardError when `text` carries a held-out input. */
+      check(text2, stage) {
+        if (this.needles.length === 0) return;
+        const haystack = comparableText(text2);
+        const found = this.needles.find((needle) => haystack.includes(needle.text));
+        if (found) {
+          throw new GuardError(
+            "heldout",
+            `${stage}: a refiner call would carry the input of held-out task '${found.id}'; held-out tasks never reach the refiner roles`
+          );
+        }
+      }
+    };
   }
 });
 
@@ -49292,7 +49851,8 @@ var init_real_deps = __esm({
           harness: options.harness,
           refiner: options.refiner,
           rejected: options.rejected.map(toRejectedProposal),
-          skepticRounds: options.skepticRounds
+          skepticRounds: options.skepticRounds,
+          heldout: options.heldout
         });
         return toRefinementView(record2);
       },
@@ -49315,7 +49875,7 @@ var init_real_deps = __esm({
       },
       createRolloutCache: (dir) => new RolloutCache(dir),
       openModels: (loaded) => openModels(loaded),
-      withCallCache: (provider, dir) => withCallCache(provider, dir)
+      withCallCache: (provider, dir, redactor) => withCallCache(provider, dir, redactor && { redact: (response) => redactor.json(response) })
     };
   }
 });
@@ -49334,7 +49894,11 @@ async function runGate(options) {
   });
   const base = await load2(options.base.harnessDir);
   const head = await load2(options.head.harnessDir);
-  const heldout = await deps.loadTasks(path3.resolve(loaded.root, config2.tasks.heldout));
+  const { heldout } = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
   const opened = options.models ? void 0 : await deps.openModels(loaded);
   try {
     const budget = new BudgetTracker({}, () => 0);
@@ -49343,7 +49907,8 @@ async function runGate(options) {
       loaded,
       deps,
       budget,
-      callCache: options.callCache ?? true
+      callCache: options.callCache ?? true,
+      redactor
     });
     const cache2 = deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts"));
     const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
@@ -49360,7 +49925,8 @@ async function runGate(options) {
       scorer,
       budget,
       enforce: false,
-      split: "heldout"
+      split: "heldout",
+      redactor
     });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -49374,9 +49940,10 @@ async function runGate(options) {
     });
     const result = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
     await mkdir8(options.outDir, { recursive: true });
-    await writeFile7(path3.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}
+    const write = (name3, text2) => writeFile7(path3.join(options.outDir, name3), redactor.text(text2));
+    await write("gate.json", `${JSON.stringify(redactor.json(result), null, 2)}
 `);
-    await writeFile7(path3.join(options.outDir, "gate.md"), renderGateComment(result));
+    await write("gate.md", renderGateComment(result, { secrets: [...redactor.values] }));
     return result;
   } finally {
     await opened?.close();
@@ -49385,7 +49952,10 @@ async function runGate(options) {
 var init_gate = __esm({
   "src/evolve/gate.ts"() {
     "use strict";
+    init_configured_secrets();
+    init_split_overlap();
     init_gate_comment();
+    init_secrets();
     init_budget();
     init_evaluation_setup();
     init_gate_result();
@@ -49461,6 +50031,43 @@ function shuffled(items, rng) {
 var init_rng = __esm({
   "src/evolve/rng.ts"() {
     "use strict";
+  }
+});
+
+// src/harness/final-harness-guard.ts
+function assertHarnessSealed(input2) {
+  const { seed, final } = input2;
+  const rules = contentRules(input2.guard);
+  const seedPaths = Object.keys(seed.files);
+  for (const [path9, text2] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path9);
+    if (!(path9 in seed.files)) {
+      const problem = normaliseRelative(path9) === path9 ? portablePathProblem(path9, seedPaths) : "not a plain relative path";
+      if (problem)
+        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
+    }
+    const isConfig = path9 === "harness.yaml" && final.kind === "builtin";
+    const finding = introducedContent({
+      before: guardedText(seed.files[path9] ?? "", isConfig ? seed.config : void 0),
+      after: guardedText(text2, isConfig ? final.config : void 0),
+      rules
+    });
+    if (finding) {
+      throw new GuardError(
+        finding.guard,
+        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
+      );
+    }
+  }
+}
+var init_final_harness_guard = __esm({
+  "src/harness/final-harness-guard.ts"() {
+    "use strict";
+    init_guard_error();
+    init_guard_text();
+    init_content_guards();
+    init_harness_references();
+    init_portable_path();
   }
 });
 
@@ -49827,8 +50434,90 @@ var init_render_markdown = __esm({
   }
 });
 
+// src/evolve/heldout-seal.ts
+function sealHeldout(options) {
+  const { deps, heldout } = options;
+  const seal = new HeldoutSeal({
+    heldout,
+    allowed: [
+      ...options.train.map((task) => task.input),
+      ...Object.values(options.seedHarness.files)
+    ]
+  });
+  const door = (stage, tasks) => refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
+  const sealed = {
+    ...deps,
+    diagnose(request) {
+      door("diagnose", {
+        ids: [
+          ...request.records.map((record2) => record2.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
+      });
+      return deps.diagnose({ ...request, heldout });
+    },
+    noteFailure(request) {
+      door("failure notes", {
+        ids: [request.record.taskId],
+        inputs: request.task ? [request.task.input] : []
+      });
+      return deps.noteFailure(request);
+    },
+    refine(request) {
+      door("refine", {
+        ids: request.patterns.flatMap((pattern) => [
+          ...pattern.taskIds,
+          ...pattern.examples.map((example) => example.taskId)
+        ]),
+        inputs: []
+      });
+      return deps.refine({ ...request, heldout });
+    },
+    reflect(request) {
+      door("reflect", {
+        ids: [
+          ...request.failures.map((record2) => record2.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
+      });
+      return deps.reflect({ ...request, heldout });
+    }
+  };
+  const models = {
+    ...options.models,
+    refiner: sealedProvider(options.models.refiner, seal)
+  };
+  const evaluate3 = (request) => {
+    door("training evaluation", {
+      ids: request.tasks.map((task) => task.id),
+      inputs: request.tasks.map((task) => task.input)
+    });
+    return options.evaluate(request);
+  };
+  return { deps: sealed, models, evaluate: evaluate3 };
+}
+function sealedProvider(provider, seal) {
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    chat(request, options) {
+      const text2 = request.messages.map((message) => message.content ?? "").join("\n");
+      seal.check(text2, request.purpose ?? "refiner call");
+      return provider.chat(request, options);
+    }
+  };
+}
+var init_heldout_seal = __esm({
+  "src/evolve/heldout-seal.ts"() {
+    "use strict";
+    init_heldout_guard();
+  }
+});
+
 // src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir9, readFile as readFile10, writeFile as writeFile8 } from "node:fs/promises";
+import { appendFile as appendFile2, mkdir as mkdir9, readFile as readFile9, writeFile as writeFile8 } from "node:fs/promises";
 import path5 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -49861,23 +50550,25 @@ var init_journal = __esm({
       clockMs: external_exports.number().optional()
     });
     Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage) {
+      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
         this.file = file2;
         this.entries = entries;
         this.budget = budget;
         this.afterStage = afterStage;
+        this.redact = redact;
       }
       file;
       entries;
       budget;
       afterStage;
+      redact;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
         const file2 = path5.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let text2;
         try {
-          text2 = await readFile10(file2, "utf8");
+          text2 = await readFile9(file2, "utf8");
         } catch {
           text2 = void 0;
         }
@@ -49917,7 +50608,7 @@ var init_journal = __esm({
           }
         }
         options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage);
+        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
       }
       /** Names of the finished stages. */
       finished() {
@@ -49928,7 +50619,7 @@ var init_journal = __esm({
         const done = this.entries.get(name3);
         if (done) return done.output;
         const { value, spend } = await this.budget.measure(run);
-        const output2 = JSON.parse(JSON.stringify(value ?? null));
+        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
         const recorded = {};
         for (const key of Object.keys(emptySpend()))
           if (spend[key] !== 0) recorded[key] = spend[key];
@@ -50270,8 +50961,8 @@ function streamFailureNotes(options) {
             }).catch(() => void 0)
           );
         if (closed) break;
-        await new Promise((resolve8) => {
-          wake = resolve8;
+        await new Promise((resolve9) => {
+          wake = resolve9;
         });
       }
       await Promise.all(calls);
@@ -51046,6 +51737,20 @@ async function runEvolve(options) {
   const clock = options.clock ?? { now: () => Date.now() };
   const strategy = options.strategy ?? strategyByName(config2.evolve.strategy);
   const budget = new BudgetTracker(config2.evolve.budget, () => clock.now());
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+  const seedHarness = await deps.loadHarness({
+    dir: path6.resolve(loaded.root, config2.harness.dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const { train, heldout } = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
+  const guard = {
+    ...buildGuardContext({ loaded, train, heldout }),
+    secretValues: [...redactor.values]
+  };
   const journal = await Journal.open({
     outDir,
     runKey: sha256(`${loaded.hash}
@@ -51053,15 +51758,9 @@ ${strategy.name}`),
     configHash: loaded.hash,
     strategy: strategy.name,
     budget,
-    afterStage: options.afterStage
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value)
   });
-  const seedHarness = await deps.loadHarness({
-    dir: path6.resolve(loaded.root, config2.harness.dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const train = await deps.loadTasks(path6.resolve(loaded.root, config2.tasks.train));
-  const heldout = await deps.loadTasks(path6.resolve(loaded.root, config2.tasks.heldout));
   const opened = options.models ? void 0 : await deps.openModels(loaded);
   const callCache = options.callCache ?? true;
   try {
@@ -51070,7 +51769,8 @@ ${strategy.name}`),
       loaded,
       deps,
       budget,
-      callCache
+      callCache,
+      redactor
     });
     const shared = {
       loaded,
@@ -51079,7 +51779,8 @@ ${strategy.name}`),
       cache: deps.createRolloutCache(path6.resolve(loaded.root, config2.cacheDir, "rollouts")),
       scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
       budget,
-      phases: progressPhases(options.progress)
+      phases: progressPhases(options.progress),
+      redactor
     };
     const adapter = deps.createAdapter(loaded);
     const trainingEvaluate = makeEvaluate({
@@ -51087,6 +51788,14 @@ ${strategy.name}`),
       adapter: meterAdapter({ adapter, budget, enforce: true }),
       enforce: true,
       split: "train"
+    });
+    const sealed = sealHeldout({
+      deps,
+      models,
+      evaluate: trainingEvaluate,
+      train,
+      heldout,
+      seedHarness
     });
     const progress = { harness: seedHarness, iterations: [], rejected: [] };
     const background = [];
@@ -51098,11 +51807,11 @@ ${strategy.name}`),
           seedHarness,
           train,
           heldoutSize: heldout.length,
-          guard: buildGuardContext({ loaded, train, heldout }),
-          deps,
-          models,
+          guard,
+          deps: sealed.deps,
+          models: sealed.models,
           callCache,
-          evaluate: trainingEvaluate,
+          evaluate: sealed.evaluate,
           stage: (name3, run2) => journal.stage(name3, run2),
           rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
           checkBudget: () => budget.check(),
@@ -51202,32 +51911,53 @@ ${strategy.name}`),
         gate: config2.gate
       })
     };
-    await writeOutputs({ outDir, result, deps, finalHarness: outcome.finalHarness });
+    await writeOutputs({
+      outDir,
+      result,
+      deps,
+      seedHarness,
+      finalHarness: outcome.finalHarness,
+      guard,
+      redactor
+    });
     return result;
   } finally {
     await opened?.close();
   }
 }
 async function writeOutputs(options) {
-  const { outDir, result } = options;
+  const { outDir, redactor } = options;
+  assertHarnessSealed({
+    seed: options.seedHarness,
+    final: options.finalHarness,
+    guard: options.guard
+  });
+  const result = redactor.json(options.result);
+  const secrets = [...redactor.values];
   await mkdir10(path6.join(outDir, "harness"), { recursive: true });
   await options.deps.writeHarness(options.finalHarness, path6.join(outDir, "harness"));
-  await writeFile9(path6.join(outDir, "harness.patch"), result.harness.patch);
-  await writeFile9(path6.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}
+  const write = (name3, text2) => writeFile9(path6.join(outDir, name3), redactor.text(text2));
+  await write("harness.patch", result.harness.patch);
+  await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
-  await writeFile9(path6.join(outDir, "report.md"), renderMarkdown(result));
-  await writeFile9(path6.join(outDir, "report.html"), renderHtml(result));
+  await write("report.md", renderMarkdown(result, { secrets }));
+  await write("report.html", renderHtml(result, { secrets }));
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
     "use strict";
+    init_configured_secrets();
+    init_split_overlap();
     init_budget_error();
+    init_final_harness_guard();
     init_render_html();
     init_render_markdown();
+    init_secrets();
     init_budget();
     init_evaluation_setup();
     init_gate_result();
     init_guard_context2();
+    init_heldout_seal();
     init_journal();
     init_meter();
     init_records();
@@ -51560,9 +52290,10 @@ var init_sim_engine = __esm({
 
 // src/cli/main.ts
 init_ecdysis_error();
+init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // src/bench/time-to-match.ts
 var epsilon = 1e-9;
@@ -52771,7 +53502,7 @@ async function writeAtomically(file2, text2) {
 // src/cli/command.ts
 init_input_error();
 init_sim();
-import { resolve as resolve7 } from "node:path";
+import { resolve as resolve8 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -52804,7 +53535,7 @@ function validateFlags(command, schema, value, flagNames = {}) {
   });
 }
 function resolvePath(io, path9) {
-  return resolve7(io.cwd, path9);
+  return resolve8(io.cwd, path9);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!/^[a-z0-9-]+$/i.test(world2)) return resolvePath(io, world2);
@@ -52869,7 +53600,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
         );
       }
     });
-    io.stdout.write(`wrote ${join11(outDir, "bench.json")} and ${join11(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join12(outDir, "bench.json")} and ${join12(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -52882,7 +53613,7 @@ init_eval_output();
 init_progress();
 init_run_eval();
 init_shard_tasks();
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 
 // src/cli/eval-summary.ts
 var percent5 = (value) => `${(value * 100).toFixed(1)}%`;
@@ -52906,10 +53637,10 @@ function formatEvalSummary(result) {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile11, rm as rm4, writeFile as writeFile12 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { readFile as readFile10, rm as rm4, writeFile as writeFile12 } from "node:fs/promises";
+import { join as join13 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join12(dir, "shard.json");
+var markerFile = (dir) => join13(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm4(markerFile(dir), { force: true });
   else await writeFile12(markerFile(dir), `${JSON.stringify(shard)}
@@ -52918,7 +53649,7 @@ async function writeShardMarker(dir, shard) {
 async function readShardMarker(dir) {
   let text2;
   try {
-    text2 = await readFile11(markerFile(dir), "utf8");
+    text2 = await readFile10(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -53021,7 +53752,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       (name3) => results[name3]
     );
     for (const name3 of order) io.stdout.write(formatEvalSummary(results[name3]));
-    const written = [...order, "records.jsonl"].map((name3) => join13(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join14(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -53035,7 +53766,7 @@ init_input_error();
 init_progress();
 init_evolve();
 import { access } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 var evolveFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   strategy: external_exports.enum(["ecdysis", "iterative", "sampling"]).optional(),
@@ -53066,7 +53797,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const loaded = await loadConfig(resolvePath(io, flags.config));
     const outDir = resolvePath(io, flags.out);
     if (flags.resume) {
-      const journal = join14(outDir, "journal.jsonl");
+      const journal = join15(outDir, "journal.jsonl");
       const found = await access(journal).then(
         () => true,
         () => false
@@ -53087,7 +53818,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: createProgress({ stream: io.stderr, env: io.env })
     });
     io.stdout.write(
-      `${summariseEvolve(result)}wrote ${join14(outDir, "result.json")} and ${join14(outDir, "report.md")}
+      `${summariseEvolve(result)}wrote ${join15(outDir, "result.json")} and ${join15(outDir, "report.md")}
 `
     );
     return 0;
@@ -53107,7 +53838,7 @@ function summariseEvolve(result) {
 init_zod();
 init_load_config();
 init_evolve();
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -53141,7 +53872,7 @@ than the base by more than 'gate.tolerance'.
     });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join15(outDir, "gate.json")} and ${join15(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join16(outDir, "gate.json")} and ${join16(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -53154,7 +53885,7 @@ init_input_error();
 init_sim();
 import { access as access2, copyFile, cp as cp2, mkdir as mkdir13, mkdtemp, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join16, relative as relative3 } from "node:path";
+import { join as join17, relative as relative4 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -53286,45 +54017,45 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const targets = ["ecdysis.yml", "harness", "tasks", ".github/workflows/ecdysis.yml"];
     const taken = [];
-    for (const target of targets) if (await exists(join16(dir, target))) taken.push(target);
+    for (const target of targets) if (await exists(join17(dir, target))) taken.push(target);
     if (taken.length > 0) {
       throw new InputError(
-        join16(dir, taken[0]),
+        join17(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled2 = source === flags.world && bundledWorlds().includes(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join16(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join17(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir13(join16(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join16(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join16(dir, "tasks", "heldout.jsonl"));
-      await cp2(files.harnessDir, join16(dir, "harness"), { recursive: true });
+      await mkdir13(join17(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join17(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join17(dir, "tasks", "heldout.jsonl"));
+      await cp2(files.harnessDir, join17(dir, "harness"), { recursive: true });
       await writeFile13(
-        join16(dir, "ecdysis.yml"),
-        initialConfig(bundled2 ? flags.world : relative3(dir, source) || source)
+        join17(dir, "ecdysis.yml"),
+        initialConfig(bundled2 ? flags.world : relative4(dir, source) || source)
       );
-      await mkdir13(join16(dir, ".github", "workflows"), { recursive: true });
+      await mkdir13(join17(dir, ".github", "workflows"), { recursive: true });
       await writeFile13(
-        join16(dir, ".github", "workflows", "ecdysis.yml"),
+        join17(dir, ".github", "workflows", "ecdysis.yml"),
         exampleWorkflow("ecdysis.yml", flags.action)
       );
     } finally {
       await rm5(staging, { recursive: true, force: true });
     }
-    for (const target of targets) io.stdout.write(`created ${join16(dir, target)}
+    for (const target of targets) io.stdout.write(`created ${join17(dir, target)}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
-        `edit ${join16(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
+        `edit ${join17(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
 `
       );
     }
     io.stdout.write(
-      `next: ecdysis eval --config ${join16(dir, "ecdysis.yml")} --out ${join16(dir, ".ecdysis", "eval")}
+      `next: ecdysis eval --config ${join17(dir, "ecdysis.yml")} --out ${join17(dir, ".ecdysis", "eval")}
 `
     );
     return 0;
@@ -53337,7 +54068,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -53379,7 +54110,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join17(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join18(outDir, "cache", "rollouts"));
     for (const record2 of records) await cache2.put(record2);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -53441,9 +54172,9 @@ async function serve(args, io) {
   });
   io.stdout.write(`sim serving world '${flags.world}' at ${server.url} (Ctrl-C to stop)
 `);
-  await new Promise((resolve8) => {
-    if (io.signal.aborted) resolve8();
-    io.signal.addEventListener("abort", () => resolve8(), { once: true });
+  await new Promise((resolve9) => {
+    if (io.signal.aborted) resolve9();
+    io.signal.addEventListener("abort", () => resolve9(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -53549,7 +54280,7 @@ async function main(argv, io) {
     return await (stopsAtOnce.has(command.name) ? untilAborted(running, io.signal) : running);
   } catch (error62) {
     if (error62 instanceof EcdysisError) {
-      io.stderr.write(`error: ${error62.message.replace(/\s*\n\s*/g, " ")}
+      io.stderr.write(`error: ${escapeInvisible(error62.message.replace(/\s*\n\s*/g, " "))}
 `);
       if (debug && error62.stack) io.stderr.write(`${error62.stack}
 `);
@@ -53561,7 +54292,7 @@ async function main(argv, io) {
       );
       return 130;
     }
-    const message = error62 instanceof Error ? error62.message : String(error62);
+    const message = escapeInvisible(error62 instanceof Error ? error62.message : String(error62));
     io.stderr.write(
       `unexpected error: ${message}${debug ? "" : " (run with --debug for details)"}
 `
@@ -53574,10 +54305,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve8, reject) => {
+  return new Promise((resolve9, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve8, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve9, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

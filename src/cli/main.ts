@@ -1,4 +1,5 @@
 import { EcdysisError } from "../errors/ecdysis-error.js";
+import { escapeInvisible } from "../safety/guard-text.js";
 import { benchCommand } from "./bench-command.js";
 import { type CliCommand, type CliIo, parseCommandArgs } from "./command.js";
 import { evalCommand } from "./eval-command.js";
@@ -67,7 +68,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return await (stopsAtOnce.has(command.name) ? untilAborted(running, io.signal) : running);
   } catch (error) {
     if (error instanceof EcdysisError) {
-      io.stderr.write(`error: ${error.message.replace(/\s*\n\s*/g, " ")}\n`);
+      io.stderr.write(`error: ${escapeInvisible(error.message.replace(/\s*\n\s*/g, " "))}\n`);
       if (debug && error.stack) io.stderr.write(`${error.stack}\n`);
       return error.exitCode;
     }
@@ -77,7 +78,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       );
       return 130;
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = escapeInvisible(error instanceof Error ? error.message : String(error));
     io.stderr.write(
       `unexpected error: ${message}${debug ? "" : " (run with --debug for details)"}\n`,
     );

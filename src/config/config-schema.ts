@@ -178,4 +178,6 @@ export interface LoadedConfig {
   root: string;
   /** sha256 of the normalised config, used to refuse resuming a run under another config. */
   hash: string;
+  /** 1-based line of each dotted field written in the file (`tasks.train` → 12), for errors. */
+  lines?: Record<string, number>;
 }

@@ -1,9 +1,13 @@
+export { checkConfigPaths, repositoryRoot } from "./config-paths.js";
 export * from "./config-schema.js";
+export { configuredSecrets, githubTokenVariables } from "./configured-secrets.js";
 export * from "./harness-schema.js";
 export { parseHarnessYaml } from "./harness-yaml.js";
 export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
 export { configHash, loadConfig, stableStringify } from "./load-config.js";
-export { loadTasks, parseTasks } from "./load-tasks.js";
+export { loadTasks, parseTasks, type TaskOrigin, taskOrigin } from "./load-tasks.js";
+export { decodeUtf8, readUserText } from "./read-text.js";
+export { checkSplitOverlap, loadSplits, type Splits } from "./split-overlap.js";
 export * from "./task-schema.js";
 export {
   dottedField,

@@ -1,5 +1,15 @@
 import { z } from "zod";
 
+/** Whether `flags` is a set of JavaScript regular expression flags (`new RegExp` would take it). */
+function validRegexFlags(flags: string): boolean {
+  try {
+    new RegExp("", flags);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How an output is compared with `expected`. */
 export const scorerSpecSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("exact") }).strict(),
@@ -10,7 +20,14 @@ export const scorerSpecSchema = z.discriminatedUnion("kind", [
       relative: z.boolean().default(false),
     })
     .strict(),
-  z.object({ kind: z.literal("regex"), flags: z.string().default("i") }).strict(),
+  z
+    .object({
+      kind: z.literal("regex"),
+      flags: z.string().default("i").refine(validRegexFlags, {
+        message: "not valid regular expression flags (use letters of 'dgimsuvy', each once)",
+      }),
+    })
+    .strict(),
   z.object({ kind: z.literal("contains") }).strict(),
   z.object({ kind: z.literal("choice"), choices: z.array(z.string()).min(2) }).strict(),
   z.object({ kind: z.literal("json_subset") }).strict(),

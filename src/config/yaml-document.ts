@@ -10,6 +10,9 @@ export interface LocatedYaml {
   lineOf(path: readonly PropertyKey[]): number | undefined;
 }
 
+/** Most alias expansions a YAML document may make (yaml's own default). */
+export const maxYamlAliases = 100;
+
 /**
  * Parses YAML with line tracking. A syntax error becomes an InputError naming the file and line.
  */
@@ -23,8 +26,19 @@ export function parseLocatedYaml(file: string, text: string): LocatedYaml {
   }
   const lineAt = (offset: number | undefined) =>
     offset === undefined ? undefined : lineCounter.linePos(offset).line;
+  let value: unknown;
+  try {
+    // A bounded number of alias expansions: a "billion laughs" document is refused, not expanded.
+    value = document.toJS({ maxAliasCount: maxYamlAliases });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new InputError(
+      file,
+      `too many YAML aliases (the document expands beyond ${maxYamlAliases} alias uses, as a "billion laughs" file does); write the values out instead`,
+    );
+  }
   return {
-    value: document.toJS(),
+    value,
     lineOf(path) {
       let node: unknown = document.contents;
       let line = lineAt((node as Node | null)?.range?.[0]);

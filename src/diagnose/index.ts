@@ -30,7 +30,7 @@ export {
   patternExampleSchema,
   patternId,
 } from "./failure-pattern.js";
-export { refuseHeldout } from "./heldout-guard.js";
+export { HeldoutSeal, refuseHeldout } from "./heldout-guard.js";
 export { spreadMembers, toExample } from "./pattern-examples.js";
 export { renderTemplate } from "./prompts/render-template.js";
 export { askStructured, isStructuredOutputFailure } from "./structured-ask.js";

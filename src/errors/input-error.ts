@@ -1,8 +1,11 @@
+import { escapeInvisible } from "../safety/guard-text.js";
 import { EcdysisError } from "./ecdysis-error.js";
 
 /**
  * The user's mistake in a file they wrote (config, tasks, harness, world): names the file, the
  * line when known and the field, and says what to fix. Nothing has been written when it is thrown.
+ * Invisible and control characters in the message are shown as `\u{…}` escapes: the input may
+ * hold them, and a reader must see what is there.
  */
 export class InputError extends EcdysisError {
   readonly code = "input";
@@ -19,7 +22,7 @@ export class InputError extends EcdysisError {
     ]
       .filter(Boolean)
       .join(": ");
-    super(`${where}: ${problem}`);
+    super(escapeInvisible(`${where}: ${problem}`));
     this.name = "InputError";
   }
 }

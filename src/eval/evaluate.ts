@@ -3,6 +3,7 @@ import type { Task } from "../config/task-schema.js";
 import { TransportError } from "../errors/transport-error.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost, foldTaskResults } from "./eval-result.js";
 import type { ProgressSink } from "./progress.js";
 import { promisePool } from "./promise-pool.js";
@@ -34,11 +35,18 @@ export interface EvaluateOptions {
   clock?: { now(): number };
   /** Called with each record as soon as it is scored (cached or not); must not throw. */
   onRecord?: (record: RolloutRecord) => void;
+  /**
+   * The run's secrets: every trace an agent returns is scrubbed of their values and of
+   * credential shapes before it is scored, cached or handed on. Default: credential shapes only.
+   */
+  redactor?: SecretRedactor;
 }
 
 /**
  * Runs every task × sample of a batch under one harness, concurrently, through the rollout
- * cache; scores, folds samples by majority and summarises. A rollout whose LLM transport failed
+ * cache; scores, folds samples by majority and summarises. What a harness printed is untrusted
+ * and may carry a secret: each trace is scrubbed (`redactor`) the moment the agent returns it,
+ * so no cache, record file, journal, report or refiner prompt ever sees it. A rollout whose LLM transport failed
  * is recorded (`llm-error` event, verdict `infra-error`) and not cached; when more than half of
  * the rollouts fail that way the evaluation aborts with a TransportError.
  */
@@ -51,6 +59,7 @@ export async function evaluate(
   const firstSample = options.firstSample ?? 0;
   const params = options.params ?? {};
   const model = options.provider.model;
+  const redactor = options.redactor ?? new SecretRedactor();
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset })),
   );
@@ -86,7 +95,9 @@ export async function evaluate(
           cost.cachedRollouts += 1;
         } else {
           const runStarted = clock.now();
-          const trace = await runRollout({ options, task, sampleIndex, signal: controller.signal });
+          const trace = redactor.json(
+            await runRollout({ options, task, sampleIndex, signal: controller.signal }),
+          );
           controller.signal.throwIfAborted();
           const infra = trace.events.some((event) => event.kind === "llm-error");
           const verdict: Verdict = infra

@@ -1,8 +1,9 @@
+import { stat } from "node:fs/promises";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
 import { stableStringify } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import { type AccountedProvider, type Clock, createProvider } from "../llm/index.js";
-import { loadWorld, startSimServer } from "../sim/index.js";
+import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 
 /** The models of a run: the agent's, the refiner roles' and the optional probe. */
 export interface OpenModels {
@@ -42,6 +43,7 @@ export async function openModels(
   };
   const open = async (config: ModelConfig, field: string): Promise<AccountedProvider> => {
     if (config.provider === "sim") {
+      await checkWorldFile(loaded, config, field);
       const identity = stableStringify({
         world: config.world,
         model: config.model,
@@ -88,4 +90,21 @@ export async function openModels(
     await closeAll();
     throw error;
   }
+}
+
+/** A world file named in the config must exist: the error names the config's line and field. */
+async function checkWorldFile(
+  loaded: LoadedConfig,
+  config: ModelConfig,
+  field: string,
+): Promise<void> {
+  const world = config.world ?? "";
+  if (bundledWorlds().includes(world)) return;
+  const found = await stat(world).catch(() => undefined);
+  if (found?.isFile()) return;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a world file" : "world file not found"}: ${world} (bundled worlds: ${bundledWorlds().join(", ")})`,
+    { line: loaded.lines?.[`${field}.world`], field: `${field}.world` },
+  );
 }

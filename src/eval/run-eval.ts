@@ -1,10 +1,12 @@
 import { builtinAgent, commandAgent } from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
-import { loadTasks } from "../config/load-tasks.js";
-import type { Split } from "../config/task-schema.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
+import type { Split, Task } from "../config/task-schema.js";
 import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
 import { type OpenModels, openModels } from "./open-models.js";
@@ -31,6 +33,10 @@ export interface RunEvalOptions {
   adapter?: AgentAdapter;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /** Secret values besides the configured ones (`configuredSecrets`), scrubbed from every record. */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /** Result files by name (`eval.json`; with split `all` also `eval-train.json`, `eval-heldout.json`) and all records. */
@@ -50,9 +56,11 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const { loaded } = options;
   const { config } = loaded;
   const splits: Split[] = options.split === "all" ? ["train", "heldout"] : [options.split];
-  const tasksBySplit = new Map<Split, Awaited<ReturnType<typeof loadTasks>>>();
+  // Both files are read whatever the split: overlapping splits are refused before any rollout.
+  const loadedSplits = await loadSplits(loaded);
+  const tasksBySplit = new Map<Split, Task[]>();
   for (const split of splits) {
-    const tasks = await loadTasks(config.tasks[split]);
+    const tasks = loadedSplits[split];
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -74,6 +82,10 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     });
     const cache = new RolloutCache(rolloutCacheDir(loaded));
     const params = rolloutParams(config.model);
+    const redactor = new SecretRedactor([
+      ...configuredSecrets(loaded, options.env),
+      ...(options.secrets ?? []),
+    ]);
     const results: Record<string, EvalResult> = {};
     const records: RolloutRecord[] = [];
     for (const split of splits) {
@@ -90,6 +102,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         signal: options.signal,
         split,
         params,
+        redactor,
       });
       results[splits.length > 1 ? `eval-${split}.json` : "eval.json"] = outcome.result;
       records.push(...outcome.records);

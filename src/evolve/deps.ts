@@ -6,6 +6,7 @@ import type { Scorer as ScorerLike } from "../eval/scorers/scorer.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
+import type { SecretRedactor } from "../safety/secrets.js";
 import type {
   DiagnosisView,
   PatternView,
@@ -42,6 +43,8 @@ export interface EvaluateOptions {
   firstSample?: number;
   /** Called with each record as soon as it is scored. */
   onRecord?: (record: RolloutRecord) => void;
+  /** The run's secrets, scrubbed from every trace before it is scored or cached. */
+  redactor?: SecretRedactor;
 }
 
 /** The models a run uses. Providers are plain chat providers; the loop meters them itself. */
@@ -65,6 +68,8 @@ export interface DiagnoseOptions {
   stepLimit?: number;
   /** Told, before re-sampling, which patterns passed the support test (systematic so far). */
   onSupported?: (patterns: PatternView[]) => void;
+  /** Held-out tasks, only for the stage to refuse them (`sealHeldout` passes them). */
+  heldout?: Task[];
 }
 
 /**
@@ -87,6 +92,8 @@ export interface EvolveDeps {
     refiner: ChatProvider;
     rejected: RejectedProposalView[];
     skepticRounds: number;
+    /** Held-out tasks, only for the stage to refuse them. */
+    heldout?: Task[];
   }): Promise<RefinementView>;
   reflect(options: {
     failures: RolloutRecord[];
@@ -94,6 +101,8 @@ export interface EvolveDeps {
     harness: LoadedHarness;
     refiner: ChatProvider;
     rejected: RejectedProposalView[];
+    /** Held-out tasks, only for the stage to refuse them. */
+    heldout?: Task[];
   }): Promise<RefinementView>;
   applyEdits(options: { harness: LoadedHarness; edits: PlannedEdit[]; guard: GuardContextLike }): {
     harness: LoadedHarness;
@@ -116,8 +125,8 @@ export interface EvolveDeps {
   createRolloutCache(dir: string): RolloutCacheLike;
   /** Opens the configured models (starts the sim in-process for `provider: sim`). */
   openModels(loaded: LoadedConfig): Promise<Models & { close(): Promise<void> }>;
-  /** Wraps a provider with the on-disk call cache (src/llm's withCallCache). */
-  withCallCache(provider: ChatProvider, dir: string): ChatProvider;
+  /** Wraps a provider with the on-disk call cache (src/llm's withCallCache), scrubbing what it stores. */
+  withCallCache(provider: ChatProvider, dir: string, redactor?: SecretRedactor): ChatProvider;
 }
 
 /** src/harness's GuardContext. */
@@ -126,6 +135,7 @@ export interface GuardContextLike {
   protectedPaths: string[];
   forbiddenStrings: string[];
   forbiddenInputs: string[];
+  secretValues?: string[];
   maxFileBytes?: number;
   maxEditBytes?: number;
 }

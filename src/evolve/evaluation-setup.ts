@@ -4,6 +4,7 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { rolloutParams } from "../eval/rollout-params.js";
 import type { ChatProvider } from "../llm/types.js";
+import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
 import { meterProvider } from "./meter.js";
@@ -38,11 +39,13 @@ export function wrapModels(options: {
   deps: EvolveDeps;
   budget: BudgetTracker;
   callCache: boolean;
+  /** Scrubs what the call cache stores. */
+  redactor?: SecretRedactor;
 }): Models {
   const { models, loaded, deps, budget } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
-    options.callCache ? deps.withCallCache(provider, dir) : provider;
+    options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
     refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
@@ -100,6 +103,8 @@ export function makeEvaluate(options: {
   /** One per run, shared by every evaluation of it (they may run concurrently). */
   phases?: ProgressPhases;
   split: string;
+  /** The run's secrets, scrubbed from every trace. */
+  redactor?: SecretRedactor;
 }): EvaluateFn {
   const { loaded, deps, models, budget } = options;
   return async (request) => {
@@ -128,6 +133,7 @@ export function makeEvaluate(options: {
         split: options.split,
         label: request.label,
         onRecord: request.onRecord,
+        redactor: options.redactor,
       });
     } catch (error) {
       const exhausted = options.enforce ? budget.exceeded() : undefined;

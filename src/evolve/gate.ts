@@ -1,7 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
 import { renderGateComment } from "../report/gate-comment.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models } from "./deps.js";
 import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
@@ -22,11 +25,16 @@ export interface RunGateOptions {
   models?: Models;
   deps?: EvolveDeps;
   callCache?: boolean;
+  /** Secret values besides the configured ones, scrubbed from what the gate writes. */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 /**
  * The held-out gate for any harness change: evaluates base and head on the base's held-out
  * split, compares them pairwise, and writes gate.json and gate.md (the sticky comment's text).
+ * Both task files are read first: overlapping splits are refused before any rollout.
  */
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
@@ -40,7 +48,11 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     });
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
+  const { heldout } = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
   const opened = options.models ? undefined : await deps.openModels(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
@@ -51,6 +63,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       deps,
       budget,
       callCache: options.callCache ?? true,
+      redactor,
     });
     const cache = deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts"));
     const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
@@ -69,6 +82,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
         budget,
         enforce: false,
         split: "heldout",
+        redactor,
       });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -82,8 +96,10 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     });
     const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
     await mkdir(options.outDir, { recursive: true });
-    await writeFile(path.join(options.outDir, "gate.json"), `${JSON.stringify(result, null, 2)}\n`);
-    await writeFile(path.join(options.outDir, "gate.md"), renderGateComment(result));
+    const write = (name: string, text: string) =>
+      writeFile(path.join(options.outDir, name), redactor.text(text));
+    await write("gate.json", `${JSON.stringify(redactor.json(result), null, 2)}\n`);
+    await write("gate.md", renderGateComment(result, { secrets: [...redactor.values] }));
     return result;
   } finally {
     await opened?.close();

@@ -33,6 +33,7 @@ export class Journal {
     private readonly entries: Map<string, JournalEntry>,
     private readonly budget: BudgetTracker,
     private readonly afterStage?: (stage: string) => void,
+    private readonly redact: <T>(value: T) => T = (value) => value,
   ) {}
 
   /** Opens (or creates) the journal in `outDir`. */
@@ -43,6 +44,8 @@ export class Journal {
     strategy: string;
     budget: BudgetTracker;
     afterStage?: (stage: string) => void;
+    /** Scrubs every stage output before it is written (the run's secrets, credential shapes). */
+    redact?: <T>(value: T) => T;
   }): Promise<Journal> {
     const file = path.join(options.outDir, "journal.jsonl");
     const entries = new Map<string, JournalEntry>();
@@ -89,7 +92,7 @@ export class Journal {
       }
     }
     options.budget.add(replayedSpend([...entries.values()]));
-    return new Journal(file, entries, options.budget, options.afterStage);
+    return new Journal(file, entries, options.budget, options.afterStage, options.redact);
   }
 
   /** Names of the finished stages. */
@@ -103,8 +106,9 @@ export class Journal {
     if (done) return done.output as T;
     // Only this stage's own spend is recorded: stages may run concurrently.
     const { value, spend } = await this.budget.measure(run);
-    // Round-trip through JSON so a fresh run continues with exactly what a resumed run would read.
-    const output = JSON.parse(JSON.stringify(value ?? null)) as T;
+    // Round-trip through JSON (and the scrub) so a fresh run continues with exactly what a
+    // resumed run would read.
+    const output = this.redact(JSON.parse(JSON.stringify(value ?? null)) as T);
     const recorded: Partial<Spend> = {};
     for (const key of Object.keys(emptySpend()) as (keyof Spend)[])
       if (spend[key] !== 0) recorded[key] = spend[key];

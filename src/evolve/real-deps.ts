@@ -112,6 +112,7 @@ export const realDeps: EvolveDeps = {
       refiner: options.refiner,
       rejected: options.rejected.map(toRejectedProposal),
       skepticRounds: options.skepticRounds,
+      heldout: options.heldout,
     });
     return toRefinementView(record);
   },
@@ -134,5 +135,6 @@ export const realDeps: EvolveDeps = {
   },
   createRolloutCache: (dir) => new RolloutCache(dir),
   openModels: (loaded) => openModels(loaded),
-  withCallCache: (provider, dir) => withCallCache(provider, dir),
+  withCallCache: (provider, dir, redactor) =>
+    withCallCache(provider, dir, redactor && { redact: (response) => redactor.json(response) }),
 };

@@ -2,15 +2,20 @@ import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { LoadedConfig } from "../config/config-schema.js";
+import { configuredSecrets } from "../config/configured-secrets.js";
+import { loadSplits } from "../config/split-overlap.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { renderHtml } from "../report/render-html.js";
 import { renderMarkdown } from "../report/render-markdown.js";
+import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
-import type { EvolveDeps, Models, ProgressSink } from "./deps.js";
+import type { EvolveDeps, GuardContextLike, Models, ProgressSink } from "./deps.js";
 import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard-context.js";
+import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
 import { meterAdapter } from "./meter.js";
 import { scoreOf } from "./records.js";
@@ -34,6 +39,13 @@ export interface RunEvolveOptions {
   callCache?: boolean;
   /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
   afterStage?: (stage: string) => void;
+  /**
+   * Secret values besides the configured ones (`configuredSecrets`: API keys named by
+   * `apiKeyEnv`, the GitHub token), e.g. an Action input: forbidden in edits, scrubbed from records.
+   */
+  secrets?: string[];
+  /** Environment the configured secrets are read from. Default process.env. */
+  env?: Record<string, string | undefined>;
 }
 
 async function defaultDeps(): Promise<EvolveDeps> {
@@ -57,6 +69,21 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const clock = options.clock ?? { now: () => Date.now() };
   const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
   const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
+  // Inputs first: a bad or overlapping split is refused before the journal is written.
+  const seedHarness = await deps.loadHarness({
+    dir: path.resolve(loaded.root, config.harness.dir),
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  const { train, heldout } = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const guard = {
+    ...buildGuardContext({ loaded, train, heldout }),
+    secretValues: [...redactor.values],
+  };
   const journal = await Journal.open({
     outDir,
     runKey: sha256(`${loaded.hash}\n${strategy.name}`),
@@ -64,14 +91,8 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     strategy: strategy.name,
     budget,
     afterStage: options.afterStage,
+    redact: (value) => redactor.json(value),
   });
-  const seedHarness = await deps.loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const train = await deps.loadTasks(path.resolve(loaded.root, config.tasks.train));
-  const heldout = await deps.loadTasks(path.resolve(loaded.root, config.tasks.heldout));
   const opened = options.models ? undefined : await deps.openModels(loaded);
   const callCache = options.callCache ?? true;
   try {
@@ -81,6 +102,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       deps,
       budget,
       callCache,
+      redactor,
     });
     const shared = {
       loaded,
@@ -90,6 +112,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
       budget,
       phases: progressPhases(options.progress),
+      redactor,
     };
     const adapter = deps.createAdapter(loaded);
     const trainingEvaluate = makeEvaluate({
@@ -97,6 +120,15 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       adapter: meterAdapter({ adapter, budget, enforce: true }),
       enforce: true,
       split: "train",
+    });
+    // The strategy's view: every role call and stage door checked against the held-out split.
+    const sealed = sealHeldout({
+      deps,
+      models,
+      evaluate: trainingEvaluate,
+      train,
+      heldout,
+      seedHarness,
     });
     const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
     const background: Promise<unknown>[] = [];
@@ -108,11 +140,11 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
           seedHarness,
           train,
           heldoutSize: heldout.length,
-          guard: buildGuardContext({ loaded, train, heldout }),
-          deps,
-          models,
+          guard,
+          deps: sealed.deps,
+          models: sealed.models,
           callCache,
-          evaluate: trainingEvaluate,
+          evaluate: sealed.evaluate,
           stage: (name, run) => journal.stage(name, run),
           rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
           checkBudget: () => budget.check(),
@@ -226,24 +258,49 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         gate: config.gate,
       }),
     };
-    await writeOutputs({ outDir, result, deps, finalHarness: outcome.finalHarness });
+    await writeOutputs({
+      outDir,
+      result,
+      deps,
+      seedHarness,
+      finalHarness: outcome.finalHarness,
+      guard,
+      redactor,
+    });
     return result;
   } finally {
     await opened?.close();
   }
 }
 
+/**
+ * Writes the run's outputs. The final harness goes through the content and path guards once
+ * more (`assertHarnessSealed`) before anything is written — the Action commits and pushes what
+ * lands here — and every text written is scrubbed of the run's secrets.
+ */
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
   deps: EvolveDeps;
+  seedHarness: StrategyOutcome["finalHarness"];
   finalHarness: StrategyOutcome["finalHarness"];
+  guard: GuardContextLike;
+  redactor: SecretRedactor;
 }): Promise<void> {
-  const { outDir, result } = options;
+  const { outDir, redactor } = options;
+  assertHarnessSealed({
+    seed: options.seedHarness,
+    final: options.finalHarness,
+    guard: options.guard,
+  });
+  const result = redactor.json(options.result);
+  const secrets = [...redactor.values];
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await options.deps.writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await writeFile(path.join(outDir, "harness.patch"), result.harness.patch);
-  await writeFile(path.join(outDir, "result.json"), `${JSON.stringify(result, null, 2)}\n`);
-  await writeFile(path.join(outDir, "report.md"), renderMarkdown(result));
-  await writeFile(path.join(outDir, "report.html"), renderHtml(result));
+  const write = (name: string, text: string) =>
+    writeFile(path.join(outDir, name), redactor.text(text));
+  await write("harness.patch", result.harness.patch);
+  await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
+  await write("report.md", renderMarkdown(result, { secrets }));
+  await write("report.html", renderHtml(result, { secrets }));
 }

@@ -210,7 +210,8 @@ describe("applyEdits: size, leak and secret guards", () => {
     expectRejected(
       { kind: "add_rule", text: "If asked about the city, say thessaloniki." },
       "leak",
-      /Thessaloniki/,
+      // The reason names the file, never the answer (reports and PR bodies carry it).
+      /'rules\.md' it would introduce the expected answer of a task/,
     ));
   it("refuses an answer an edit forms by deleting the text between its parts", () => {
     const result = applyEdits({
@@ -222,7 +223,8 @@ describe("applyEdits: size, leak and secret guards", () => {
     });
     expect(result.applied).toEqual([]);
     expect(result.rejected[0]).toMatchObject({ guard: "leak" });
-    expect(result.rejected[0].reason).toMatch(/ParisFrance/);
+    expect(result.rejected[0].reason).toMatch(/'knowledge\.md' .*expected answer/);
+    expect(result.rejected[0].reason).not.toMatch(/ParisFrance/);
   });
   it("refuses a copied 8-gram of a task input", () =>
     expectRejected(
@@ -231,7 +233,7 @@ describe("applyEdits: size, leak and secret guards", () => {
         text: "Remember: a TRAIN leaves the station at nine and   travels two hundred km.",
       },
       "leak",
-      /copies task input/,
+      /8-word run of a task input/,
     ));
   it("refuses an sk- key", () =>
     expectRejected(

@@ -2,14 +2,13 @@ import type { HarnessConfig } from "../config/harness-schema.js";
 import { parseHarnessYaml } from "../config/harness-yaml.js";
 import { InputError } from "../errors/input-error.js";
 import {
-  countToken,
+  type ContentRules,
+  contentRules,
   defaultMaxEditBytes,
   defaultMaxFileBytes,
-  findSecret,
-  isCheckableAnswer,
+  guardedText,
+  introducedContent,
   maxEditedFiles,
-  ngramSet,
-  sharedNgram,
 } from "./content-guards.js";
 import { applyToText, editNewText, editTarget } from "./edit-operations.js";
 import type { GuardContext } from "./guard-context.js";
@@ -42,8 +41,11 @@ type Outcome =
 
 /**
  * Applies planned edits to a harness in memory, in order, each through the deterministic guards
- * (path, schema, size, leak, secret) whatever an LLM said. A rejected edit changes nothing and
- * is reported; the others still apply. Pure except for lstat/realpath reads of the folder.
+ * (path, schema, size, leak, secret) whatever an LLM said. The content guards read the whole
+ * file each edit would leave, normalised (`introducedContent`), not only the edit's own text:
+ * two edits that each carry half of a key or of a held-out 8-gram are caught at the second. A
+ * rejected edit changes nothing and is reported; the others still apply. Pure except for
+ * lstat/realpath reads of the folder.
  */
 export function applyEdits(options: {
   harness: LoadedHarness;
@@ -51,12 +53,12 @@ export function applyEdits(options: {
   guard: GuardContext;
 }): ApplyEditsResult {
   const { harness, guard } = options;
-  const grams = ngramSet(guard.forbiddenInputs);
+  const rules = contentRules(guard);
   const state: State = { files: { ...harness.files }, config: harness.config, changed: new Set() };
   const applied: PlannedEdit[] = [];
   const rejected: GuardRejection[] = [];
   for (const planned of options.edits) {
-    const outcome = checkEdit({ planned, harness, guard, grams, state });
+    const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
       rejected.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
       continue;
@@ -79,10 +81,10 @@ function checkEdit(input: {
   planned: PlannedEdit;
   harness: LoadedHarness;
   guard: GuardContext;
-  grams: Set<string>;
+  rules: ContentRules;
   state: State;
 }): Outcome {
-  const { planned, harness, guard, grams, state } = input;
+  const { planned, harness, guard, rules, state } = input;
   const parsed = harnessEditSchema.safeParse(planned.edit);
   if (!parsed.success)
     return {
@@ -98,6 +100,7 @@ function checkEdit(input: {
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
+    existing: Object.keys(state.files),
   });
   if (!path.ok) return { ok: false, guard: "path", reason: path.reason };
   const file = path.path;
@@ -126,11 +129,14 @@ function checkEdit(input: {
       reason: `'${file}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`,
     };
   }
-  const leak = findLeak({ newText, before: before ?? "", after: result.text, guard, grams });
-  if (leak) return { ok: false, guard: "leak", reason: leak };
-  const secret = findSecret(newText);
-  if (secret)
-    return { ok: false, guard: "secret", reason: `edit contains what looks like ${secret}` };
+  const isConfig = file === "harness.yaml" && harness.kind === "builtin";
+  const finding = introducedContent({
+    before: guardedText(before ?? "", isConfig ? state.config : undefined),
+    after: guardedText(result.text, isConfig ? validated.config : undefined),
+    rules,
+  });
+  if (finding)
+    return { ok: false, guard: finding.guard, reason: `edit refused: '${file}' ${finding.reason}` };
   return { ok: true, file, text: result.text, config: validated.config };
 }
 
@@ -156,24 +162,4 @@ function validateConfig(input: {
       return { reason: `harness.yaml would be invalid: ${error.message}` };
     throw error;
   }
-}
-
-function findLeak(input: {
-  newText: string;
-  before: string;
-  after: string;
-  guard: GuardContext;
-  grams: Set<string>;
-}): string | null {
-  for (const answer of input.guard.forbiddenStrings) {
-    if (!isCheckableAnswer(answer)) continue;
-    // Only occurrences the edit adds count: a knowledge line kept verbatim is not a new leak.
-    // The whole file is compared, not only the new text, so an answer formed by deleting the
-    // text between its parts (or by joining the new text to its neighbours) is caught too.
-    if (countToken(input.after, answer) > countToken(input.before, answer)) {
-      return `edit introduces '${answer.trim()}', the expected answer of a task`;
-    }
-  }
-  const gram = sharedNgram(input.newText, input.grams);
-  return gram ? `edit copies task input text ('${gram}')` : null;
 }

@@ -10,6 +10,11 @@ export const guardContextSchema = z.object({
   forbiddenStrings: z.array(z.string()),
   /** Task inputs; an edit may not copy any 8-word run of them. */
   forbiddenInputs: z.array(z.string()),
+  /**
+   * Values of the configured secrets (API keys read through `apiKeyEnv`, the GitHub token): no
+   * edit may bring one into the harness in any form, whatever its shape.
+   */
+  secretValues: z.array(z.string()).optional(),
   maxFileBytes: z.number().int().positive().optional(),
   maxEditBytes: z.number().int().positive().optional(),
 });

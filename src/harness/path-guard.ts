@@ -1,7 +1,9 @@
 import { lstatSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { escapeInvisible } from "../safety/guard-text.js";
 import { globToRegExp } from "./glob.js";
 import { normaliseRelative } from "./harness-references.js";
+import { portablePathProblem } from "./portable-path.js";
 
 /** Verdict of the path guard: the normalised relative path, or why it is refused. */
 export type PathVerdict = { ok: true; path: string } | { ok: false; reason: string };
@@ -10,13 +12,28 @@ export type PathVerdict = { ok: true; path: string } | { ok: false; reason: stri
  * Decides whether an edit may touch `path` (relative to the harness folder `dir`): no absolute
  * paths, `..`, backslashes or NUL; never `.git/` or `.github/` (any case); only paths matching
  * an `editable` glob; nothing resolving to or into a protected path; no symlink inside the
- * folder that leads outside it. Reads the file system (lstat/realpath) but never writes.
+ * folder that leads outside it; a path that is not among the `existing` files must be portable
+ * (`portablePathProblem`: length, characters, reserved names, case twins). Reads the file
+ * system (lstat/realpath) but never writes. Reasons show invisible characters escaped.
  */
 export function checkEditPath(input: {
   dir: string;
   path: string;
   editable: string[];
   protectedPaths: string[];
+  /** The harness's current files (relative paths); omitted, every path is checked as new. */
+  existing?: readonly string[];
+}): PathVerdict {
+  const verdict = checkPath(input);
+  return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
+}
+
+function checkPath(input: {
+  dir: string;
+  path: string;
+  editable: string[];
+  protectedPaths: string[];
+  existing?: readonly string[];
 }): PathVerdict {
   const { path } = input;
   if (path.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
@@ -36,6 +53,11 @@ export function checkEditPath(input: {
       ok: false,
       reason: `path '${path}' is inside '${forbiddenSegment}/', which edits never touch`,
     };
+  const existing = input.existing ?? [];
+  if (!existing.includes(normalised)) {
+    const problem = portablePathProblem(normalised, existing);
+    if (problem) return { ok: false, reason: `path '${shorten(normalised)}': ${problem}` };
+  }
   if (!input.editable.some((glob) => globToRegExp(glob).test(normalised))) {
     return {
       ok: false,
@@ -62,6 +84,11 @@ export function checkEditPath(input: {
     }
   }
   return { ok: true, path: normalised };
+}
+
+/** A path cut to a printable length for a message (a refused name may be thousands of bytes). */
+function shorten(path: string): string {
+  return path.length <= 80 ? path : `${path.slice(0, 60)}…${path.slice(-16)}`;
 }
 
 /** A reason when some existing component of `path` under `dir` is a symlink leading outside `dir`. */

@@ -57,9 +57,16 @@ export function callCacheKey(model: string, request: ChatRequest): string {
  * Wraps a provider so each response is stored on disk under its call key and replayed for an
  * identical request (`latencyMs: 0`, `cached: true`). This is what lets a killed run resume
  * without paying again for LLM calls it already finished. Writes are atomic (temp file +
- * rename); unreadable or invalid entries are ignored and overwritten.
+ * rename); unreadable or invalid entries are ignored and overwritten. `redact` scrubs a response
+ * before it is stored (and the caller gets the scrubbed response too, so a fresh run and a
+ * replay see the same text): a reply that echoes a secret never reaches the disk.
  */
-export function withCallCache(provider: ChatProvider, dir: string): CachedProvider {
+export function withCallCache(
+  provider: ChatProvider,
+  dir: string,
+  options: { redact?: (response: ChatResponse) => ChatResponse } = {},
+): CachedProvider {
+  const redact = options.redact ?? ((response: ChatResponse) => response);
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = new Map<string, Promise<Resolved>>();
@@ -72,7 +79,7 @@ export function withCallCache(provider: ChatProvider, dir: string): CachedProvid
   ): Promise<Resolved> {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
-    const response = await provider.chat(request, { signal });
+    const response = redact(await provider.chat(request, { signal }));
     uncached.recordResponse(request.purpose, response);
     await store(dir, {
       version: 1,

@@ -40,3 +40,102 @@ export function redactSecrets(
   for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
   return result;
 }
+
+/**
+ * What a `SecretRedactor` writes in place of a secret in records. Distinctive on purpose: an
+ * edit that carries it was carrying a secret (a proposal is journaled, and so scrubbed, before
+ * the guards see it), and the content guards refuse it as one.
+ */
+export const redactionMarker = "[REDACTED-SECRET]";
+
+/**
+ * Configured secret values shorter than this are not treated as secrets: masking or refusing a
+ * short common string would mangle ordinary text, and no real API key or token is that short.
+ */
+export const minSecretValueLength = 8;
+
+/**
+ * The forms a secret value can leak in: itself, its base64 (HTTP basic auth, git's header),
+ * base64 of `x-access-token:<value>`, URL-encoded, and JSON- and HTML-escaped when those differ.
+ */
+export function secretValueForms(secret: string): string[] {
+  const value = secret.trim();
+  if (value.length < minSecretValueLength) return [];
+  const html = value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+  const forms = [
+    value,
+    Buffer.from(value).toString("base64"),
+    Buffer.from(`x-access-token:${value}`).toString("base64"),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+    html,
+  ];
+  return [...new Set(forms)];
+}
+
+/**
+ * The run's redaction: credential shapes plus the configured secret values (API keys read
+ * through `apiKeyEnv`, the GitHub token) in every form they can leak in. Every writer of a
+ * record (rollout cache, call cache, records.jsonl, the journal, result.json, reports) passes
+ * what it writes through one of these first.
+ */
+export class SecretRedactor {
+  /** The configured values long enough to be secrets (trimmed, deduplicated). */
+  readonly values: readonly string[];
+  /** Every form of every value, longest first (so a value inside another is masked whole). */
+  readonly forms: readonly string[];
+
+  constructor(
+    values: readonly (string | undefined)[] = [],
+    private readonly replacement = redactionMarker,
+  ) {
+    const kept = values.flatMap((value) => {
+      const trimmed = value?.trim() ?? "";
+      return trimmed.length >= minSecretValueLength ? [trimmed] : [];
+    });
+    this.values = [...new Set(kept)];
+    const forms = this.values.flatMap(secretValueForms);
+    this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+  }
+
+  /** `text` with every secret form and credential shape replaced. */
+  text(text: string): string {
+    let result = text;
+    for (const form of this.forms) result = result.split(form).join(this.replacement);
+    return redactSecrets(result, { replacement: this.replacement });
+  }
+
+  /** A deep copy of a JSON-like value with every string redacted (keys included). */
+  json<T>(value: T): T {
+    return redactValue(value, (text) => this.text(text)) as T;
+  }
+
+  /**
+   * How many times `text` carries a secret value in any form, read with all whitespace removed
+   * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
+   */
+  countValue(text: string): number {
+    if (this.forms.length === 0) return 0;
+    const compact = text.replace(/\s+/g, "");
+    let count = 0;
+    for (const form of this.forms) count += compact.split(form.replace(/\s+/g, "")).length - 1;
+    return count;
+  }
+}
+
+function redactValue(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value))
+      out[redact(key)] = redactValue(member, redact);
+    return out;
+  }
+  return value;
+}

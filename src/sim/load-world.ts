@@ -39,7 +39,17 @@ export function parseWorld(file: string, text: string): World {
       line: lineCounter.linePos(syntax.pos[0]).line,
     });
   }
-  const parsed = worldSchema.safeParse(document.toJS() ?? {});
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
+    throw new InputError(
+      file,
+      'too many YAML aliases (a "billion laughs" file?); write the values out instead',
+    );
+  }
+  const parsed = worldSchema.safeParse(value ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const path = issue.path.map(String);

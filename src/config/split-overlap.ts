@@ -1,0 +1,99 @@
+import { realpath, stat } from "node:fs/promises";
+import { resolve } from "node:path";
+import { InputError } from "../errors/input-error.js";
+import { comparableText } from "../safety/guard-text.js";
+import type { LoadedConfig } from "./config-schema.js";
+import { loadTasks, taskOrigin } from "./load-tasks.js";
+import type { Task } from "./task-schema.js";
+
+/** The two splits of a project, checked to be disjoint. */
+export interface Splits {
+  train: Task[];
+  heldout: Task[];
+}
+
+/**
+ * Refuses overlapping splits: a held-out task whose id, or whose input (compared after NFKC,
+ * invisible-character removal, case folding and whitespace collapsing), is also a train task's
+ * would be seen by the refiner roles and then counted by the gate as "generalisation". The
+ * InputError names the train file and line, and the held-out file and line.
+ */
+export function checkSplitOverlap(input: {
+  train: { file: string; tasks: Task[] };
+  heldout: { file: string; tasks: Task[] };
+}): void {
+  const { train, heldout } = input;
+  const byId = new Map<string, Task>();
+  const byInput = new Map<string, Task>();
+  for (const task of heldout.tasks) {
+    byId.set(task.id, task);
+    const key = comparableText(task.input);
+    if (!byInput.has(key)) byInput.set(key, task);
+  }
+  const where = (task: Task, index: number, file: string) =>
+    `${taskOrigin(task)?.file ?? file} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
+  for (const task of train.tasks) {
+    const sameId = byId.get(task.id);
+    const sameInput = sameId ? undefined : byInput.get(comparableText(task.input));
+    const other = sameId ?? sameInput;
+    if (!other) continue;
+    const otherIndex = heldout.tasks.indexOf(other);
+    const what = sameId
+      ? `task '${task.id}' has the same id as the held-out task on ${where(other, otherIndex, heldout.file)}`
+      : `task '${task.id}' has the same input (ignoring case, spacing and Unicode width) as held-out task '${other.id}' on ${where(other, otherIndex, heldout.file)}`;
+    throw new InputError(
+      taskOrigin(task)?.file ?? train.file,
+      `${what}; a task may be in one split only (the refiner would see a held-out task): remove it from one of the files`,
+      { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" },
+    );
+  }
+}
+
+/**
+ * Loads both task files of a config and checks them (before any model is opened or any rollout
+ * runs): each file must exist (else an InputError on the config's line and field), they must
+ * not be the same file, and the splits must not overlap (`checkSplitOverlap`). `load` is the
+ * loader to use (evolve injects its own); default `loadTasks`. Relative task paths are resolved
+ * against the config's folder.
+ */
+export async function loadSplits(
+  loaded: LoadedConfig,
+  load: (file: string) => Promise<Task[]> = loadTasks,
+): Promise<Splits> {
+  const files = {
+    train: resolve(loaded.root, loaded.config.tasks.train),
+    heldout: resolve(loaded.root, loaded.config.tasks.heldout),
+  };
+  // The train file is read (and its own errors reported) before the held-out file is looked at.
+  const train = await load(await existingFile(loaded, "train", files.train));
+  const heldoutFile = await existingFile(loaded, "heldout", files.heldout);
+  if ((await realpath(files.train)) === (await realpath(heldoutFile))) {
+    throw new InputError(
+      loaded.path,
+      `'tasks.heldout' names the same file as 'tasks.train' (${files.train}); held-out tasks must be kept apart from the tasks the refiner sees`,
+      { line: loaded.lines?.["tasks.heldout"], field: "tasks.heldout" },
+    );
+  }
+  const heldout = await load(heldoutFile);
+  checkSplitOverlap({
+    train: { file: files.train, tasks: train },
+    heldout: { file: files.heldout, tasks: heldout },
+  });
+  return { train, heldout };
+}
+
+/** `file` when it exists as a file; else an InputError on the config's line of `tasks.<split>`. */
+async function existingFile(
+  loaded: LoadedConfig,
+  split: "train" | "heldout",
+  file: string,
+): Promise<string> {
+  const field = `tasks.${split}`;
+  const found = await stat(file).catch(() => undefined);
+  if (found?.isFile()) return file;
+  throw new InputError(
+    loaded.path,
+    `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${file}`,
+    { line: loaded.lines?.[field], field },
+  );
+}

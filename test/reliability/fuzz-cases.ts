@@ -1,0 +1,37 @@
+import { appendFileSync } from "node:fs";
+import fc from "fast-check";
+
+/** Cases every guard property runs at least (issue #10: ≥ 10,000 generated cases each). */
+export const minimumFuzzCases = 10_000;
+
+/**
+ * Runs a fast-check property for `runs` cases and returns how many cases it actually ran
+ * (counted inside the predicate, shrinking excluded; a predicate that returns `false` marks its
+ * case as vacuous, which is not counted). The count is printed, and appended as a
+ * JSON line to `$ECDYSIS_FUZZ_LOG` when set, so a report can show what ran.
+ */
+export function runProperty<T>(options: {
+  name: string;
+  arbitrary: fc.Arbitrary<T>;
+  predicate: (value: T) => unknown;
+  runs: number;
+}): number {
+  let cases = 0;
+  let shrinking = false;
+  fc.assert(
+    fc.property(options.arbitrary, (value) => {
+      try {
+        const effective = options.predicate(value);
+        if (!shrinking && effective !== false) cases += 1;
+      } catch (error) {
+        shrinking = true;
+        throw error;
+      }
+    }),
+    { numRuns: options.runs },
+  );
+  const log = process.env.ECDYSIS_FUZZ_LOG;
+  if (log) appendFileSync(log, `${JSON.stringify({ property: options.name, cases })}\n`);
+  console.log(`fuzz: ${options.name}: ${cases} cases`);
+  return cases;
+}
