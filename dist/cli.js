@@ -2604,7 +2604,7 @@ function handleIntersectionResults(result, left, right) {
   const unrecKeys = /* @__PURE__ */ new Map();
   let unrecIssue;
   const keyIssues = /* @__PURE__ */ new Map();
-  const collect2 = (iss, side2) => {
+  const collect3 = (iss, side2) => {
     let keys;
     if (iss.code === "unrecognized_keys" && !iss.path?.length) {
       unrecIssue ?? (unrecIssue = iss);
@@ -2625,11 +2625,11 @@ function handleIntersectionResults(result, left, right) {
     return true;
   };
   for (const iss of left.issues) {
-    if (!collect2(iss, "l"))
+    if (!collect3(iss, "l"))
       result.issues.push(iss);
   }
   for (const iss of right.issues) {
-    if (!collect2(iss, "r"))
+    if (!collect3(iss, "r"))
       result.issues.push(iss);
   }
   const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
@@ -4651,9 +4651,9 @@ function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
 function isRecursive(inst, stack, resolve9) {
-  const cached2 = recursive.get(inst);
-  if (cached2 !== void 0)
-    return cached2 ? PROVEN : NONE;
+  const cached3 = recursive.get(inst);
+  if (cached3 !== void 0)
+    return cached3 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
@@ -16297,8 +16297,8 @@ function rewriteKeyNames(ctx) {
       bySchema.set(entry.schema, entry);
   }
   const rewrites = /* @__PURE__ */ new Map();
-  for (const record2 of pendingRecords.get(ctx) ?? []) {
-    const seen = ctx.seen.get(record2);
+  for (const record3 of pendingRecords.get(ctx) ?? []) {
+    const seen = ctx.seen.get(record3);
     const names = (seen?.def ?? seen?.schema)?.propertyNames;
     if (!names || names === true || rewrites.has(names))
       continue;
@@ -19991,15 +19991,15 @@ function visit(schema, fnOrHandlers) {
   };
   const cache2 = /* @__PURE__ */ new Map();
   function run(s) {
-    const cached2 = cache2.get(s);
-    if (cached2 === RESOLVING) {
+    const cached3 = cache2.get(s);
+    if (cached3 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
         getter: () => cache2.get(s)
       });
     }
-    if (cached2 !== void 0)
-      return cached2;
+    if (cached3 !== void 0)
+      return cached3;
     cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
@@ -20522,7 +20522,7 @@ var init_zod = __esm({
 });
 
 // src/config/harness-schema.ts
-var harnessModules, harnessModuleSchema, toolSchema, harnessConfigSchema;
+var harnessModules, harnessModuleSchema, defaultAnswerPattern, recommendedFormatInstruction, toolSchema, harnessModuleDescriptions, harnessConfigSchema;
 var init_harness_schema = __esm({
   "src/config/harness-schema.ts"() {
     "use strict";
@@ -20536,66 +20536,81 @@ var init_harness_schema = __esm({
       "prompt"
     ];
     harnessModuleSchema = external_exports.enum(harnessModules);
+    defaultAnswerPattern = "(?:[Aa]nswer|ANSWER)(?:\\*\\*|__|\\*|_)?\\s*:\\s*(.+)";
+    recommendedFormatInstruction = "End your reply with a final line of the form 'Answer: <value>', giving only the value.";
     toolSchema = external_exports.object({
-      enabled: external_exports.boolean().default(false),
-      description: external_exports.string().max(2e3).optional()
+      enabled: external_exports.boolean().default(false).describe("offer this tool to the model"),
+      description: external_exports.string().max(2e3).optional().describe("the tool description the model reads (unset: the built-in one)")
     }).strict();
+    harnessModuleDescriptions = {
+      agent_loop: "the turn loop: single completion or tool loop, the step budget, an optional self-check",
+      tools: "which built-in tools the model is offered, and their descriptions",
+      observation: "how tool output is shown: length cap, raw errors or errors followed by a hint",
+      context: "the history budget and what survives when it overflows",
+      completion: "how the final answer is recognised and extracted, the format instruction, what happens when it is missing",
+      prompt: "the system prompt file and the rules file (each '- ' line is one rule)"
+    };
     harnessConfigSchema = external_exports.object({
       agent_loop: external_exports.object({
-        /** `react`: native (or text-protocol) tool loop; `single_shot`: one completion, no tools. */
-        style: external_exports.enum(["react", "single_shot"]).default("react"),
-        /** Model turns allowed before the run is cut with a `step-limit` event. */
-        max_steps: external_exports.number().int().min(1).max(64).default(4),
-        /** After a candidate answer, ask the model once to verify it. */
-        self_check: external_exports.boolean().default(false)
-      }).strict().default({ style: "react", max_steps: 4, self_check: false }),
+        style: external_exports.enum(["react", "single_shot"]).default("react").describe(
+          "react: tool loop (native or text-protocol tool calls); single_shot: one completion, no tools"
+        ),
+        max_steps: external_exports.number().int().min(1).max(64).default(4).describe(
+          "model turns allowed before the run is cut with a step-limit event (each tool call takes a turn)"
+        ),
+        self_check: external_exports.boolean().default(false).describe("after a candidate answer, ask the model once to verify it")
+      }).strict().default({ style: "react", max_steps: 4, self_check: false }).describe(harnessModuleDescriptions.agent_loop),
       tools: external_exports.object({
-        calculator: toolSchema.default({ enabled: false }),
-        /** Looks up entries in the harness folder's knowledge files. */
-        lookup: toolSchema.extend({ files: external_exports.array(external_exports.string()).default(["knowledge.md"]) }).strict().default({ enabled: false, files: ["knowledge.md"] })
+        calculator: toolSchema.default({ enabled: false }).describe(
+          "calculator(expression): evaluates digits, + - * / ( ) . % and spaces; anything else is a tool error"
+        ),
+        lookup: toolSchema.extend({
+          files: external_exports.array(external_exports.string()).default(["knowledge.md"]).describe("knowledge files (inside the harness folder) the lookup tool searches")
+        }).strict().default({ enabled: false, files: ["knowledge.md"] }).describe(
+          "lookup(key): returns the '## <key>' entry of the knowledge files (case-insensitive); no entry is a tool error"
+        )
       }).strict().default({
         calculator: { enabled: false },
         lookup: { enabled: false, files: ["knowledge.md"] }
-      }),
+      }).describe(harnessModuleDescriptions.tools),
       observation: external_exports.object({
-        /** Tool output longer than this is cut and marked with a `truncation` event. */
-        max_chars: external_exports.number().int().min(50).max(1e5).default(2e3),
-        /** `show`: raw error text; `hint`: error text followed by `error_hint`. */
-        on_error: external_exports.enum(["show", "hint"]).default("show"),
-        error_hint: external_exports.string().max(1e3).default("Hint: check the tool's argument format and call it again.")
+        max_chars: external_exports.number().int().min(50).max(1e5).default(2e3).describe("tool output longer than this is cut and marked with a truncation event"),
+        on_error: external_exports.enum(["show", "hint"]).default("show").describe("show: the raw tool error; hint: the error followed by error_hint"),
+        error_hint: external_exports.string().max(1e3).default("Hint: check the tool's argument format and call it again.").describe("text appended to a tool error when on_error is hint")
       }).strict().default({
         max_chars: 2e3,
         on_error: "show",
         error_hint: "Hint: check the tool's argument format and call it again."
-      }),
+      }).describe(harnessModuleDescriptions.observation),
       context: external_exports.object({
-        /** Budget for the conversation history in characters (system prompt excluded). */
-        max_chars: external_exports.number().int().min(200).max(1e6).default(8e3),
-        /** What survives overflow: `drop_oldest` drops from the front; `keep_task` pins the task message. */
-        overflow: external_exports.enum(["drop_oldest", "keep_task"]).default("drop_oldest")
-      }).strict().default({ max_chars: 8e3, overflow: "drop_oldest" }),
+        max_chars: external_exports.number().int().min(200).max(1e6).default(8e3).describe("budget for the conversation history in characters (system prompt excluded)"),
+        overflow: external_exports.enum(["drop_oldest", "keep_task"]).default("drop_oldest").describe(
+          "what survives overflow: drop_oldest drops from the front (the task first); keep_task pins the task message"
+        )
+      }).strict().default({ max_chars: 8e3, overflow: "drop_oldest" }).describe(harnessModuleDescriptions.context),
       completion: external_exports.object({
-        /** Regex whose first group is the final answer. */
-        answer_pattern: external_exports.string().default("Answer:\\s*(.+)"),
-        /** Text appended to the system prompt under "## Answer format" (empty: none). */
-        format_instruction: external_exports.string().max(2e3).default(""),
-        /** `fail`: a missing answer ends the run; `reprompt`: ask once more for the answer line. */
-        on_missing: external_exports.enum(["fail", "reprompt"]).default("fail"),
+        answer_pattern: external_exports.string().default(defaultAnswerPattern).describe(
+          "regular expression whose first group is the final answer (the last match counts)"
+        ),
+        format_instruction: external_exports.string().max(2e3).default("").describe(
+          "text added to the system prompt under '## Answer format' (empty: no instruction)"
+        ),
+        on_missing: external_exports.enum(["fail", "reprompt"]).default("fail").describe(
+          "fail: a reply without an answer ends the run; reprompt: ask once more with reprompt_message"
+        ),
         reprompt_message: external_exports.string().max(1e3).default(
           "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
-        )
+        ).describe("the user message sent when on_missing is reprompt")
       }).strict().default({
-        answer_pattern: "Answer:\\s*(.+)",
+        answer_pattern: defaultAnswerPattern,
         format_instruction: "",
         on_missing: "fail",
         reprompt_message: "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
-      }),
+      }).describe(harnessModuleDescriptions.completion),
       prompt: external_exports.object({
-        /** Markdown file with the system prompt, relative to the harness folder. */
-        system: external_exports.string().default("system.md"),
-        /** Markdown file whose `- ` lines are the evolvable rules. */
-        rules: external_exports.string().default("rules.md")
-      }).strict().default({ system: "system.md", rules: "rules.md" })
+        system: external_exports.string().default("system.md").describe("Markdown file with the system prompt, relative to the harness folder"),
+        rules: external_exports.string().default("rules.md").describe("Markdown file whose '- ' lines are the rules, rendered under '## Rules'")
+      }).strict().default({ system: "system.md", rules: "rules.md" }).describe(harnessModuleDescriptions.prompt)
     }).strict();
   }
 });
@@ -20778,7 +20793,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, modelConfigSchema, budgetSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, modelConfigSchema, defaultEditableGlobs, budgetSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20821,6 +20836,7 @@ var init_config_schema = __esm({
         });
       }
     });
+    defaultEditableGlobs = ["harness.yaml", "*.md"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
@@ -20883,7 +20899,7 @@ var init_config_schema = __esm({
         kind: external_exports.enum(["builtin", "command"]).default("builtin"),
         dir: external_exports.string().default("harness"),
         /** Globs (relative to `dir`) the refiner may edit. */
-        editable: external_exports.array(external_exports.string().min(1)).min(1).default(["harness.yaml", "*.md"]),
+        editable: external_exports.array(external_exports.string().min(1)).min(1).default([...defaultEditableGlobs]),
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: external_exports.array(external_exports.string().min(1)).min(1).optional(),
         timeoutMs: external_exports.number().int().positive().default(12e4)
@@ -20927,6 +20943,73 @@ var init_configured_secrets = __esm({
   "src/config/configured-secrets.ts"() {
     "use strict";
     githubTokenVariables = ["GITHUB_TOKEN", "GH_TOKEN", "INPUT_GITHUB-TOKEN"];
+  }
+});
+
+// src/config/harness-reference.ts
+function harnessReference() {
+  if (cached2) return cached2;
+  const root = external_exports.toJSONSchema(harnessConfigSchema, {
+    io: "input",
+    unrepresentable: "any"
+  });
+  const sections = root.properties ?? {};
+  const fields2 = [];
+  for (const module of harnessModules) collect(sections[module] ?? {}, [module], module, fields2);
+  const tools = Object.entries(sections.tools?.properties ?? {}).map(([name3, node2]) => ({
+    name: name3,
+    description: node2.description ?? ""
+  }));
+  const modules = harnessModules.map((name3) => ({
+    name: name3,
+    description: sections[name3]?.description ?? ""
+  }));
+  cached2 = { modules, tools, fields: fields2 };
+  return cached2;
+}
+function collect(node2, path9, module, into) {
+  if (node2.type === "object" && node2.properties) {
+    for (const [key, child] of Object.entries(node2.properties))
+      collect(child, [...path9, key], module, into);
+    return;
+  }
+  const type = fieldType(node2);
+  const range = {
+    ...node2.minimum !== void 0 ? { min: node2.minimum } : {},
+    ...node2.maximum !== void 0 ? { max: node2.maximum } : {},
+    ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
+  };
+  into.push({
+    path: path9.join("."),
+    module,
+    type,
+    ...node2.enum ? { allowed: node2.enum.map(String) } : {},
+    ...Object.keys(range).length > 0 ? { range } : {},
+    ...node2.default !== void 0 ? { default: node2.default } : {},
+    description: node2.description ?? ""
+  });
+}
+function fieldType(node2) {
+  if (node2.type === "array") return "list";
+  if (node2.type === "integer" || node2.type === "number" || node2.type === "boolean")
+    return node2.type;
+  return "string";
+}
+function describeField(field) {
+  const facts = [field.type];
+  if (field.allowed) facts[0] = `one of ${field.allowed.join(" | ")}`;
+  const { min, max, maxLength: maxLength2 } = field.range ?? {};
+  if (min !== void 0 || max !== void 0) facts.push(`${min ?? "\u2026"}\u2013${max ?? "\u2026"}`);
+  if (maxLength2 !== void 0) facts.push(`at most ${maxLength2} chars`);
+  if (field.default !== void 0) facts.push(`default ${JSON.stringify(field.default)}`);
+  return `${field.path} (${facts.join(", ")}): ${field.description}`;
+}
+var cached2;
+var init_harness_reference = __esm({
+  "src/config/harness-reference.ts"() {
+    "use strict";
+    init_zod();
+    init_harness_schema();
   }
 });
 
@@ -28515,9 +28598,15 @@ var init_world_schema = __esm({
         modelSpecific: external_exports.object({
           /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
           itemSlip: rate.default(0),
-          /** Per-sample slips keyed by the request seed. */
-          flaky: rate.default(0)
-        }).strict().default({ itemSlip: 0, flaky: 0 })
+          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
+          flaky: rate.default(0),
+          /**
+           * Share of items that are borderline for this model: each is answered right or wrong
+           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+           * text flips some of them, both ways.
+           */
+          promptSensitivity: rate.default(0)
+        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 })
       }).strict(),
       /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
       ruleCost: rate.default(0.01),
@@ -28531,13 +28620,33 @@ var init_world_schema = __esm({
         /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
         hintTendencyAtOne: rate.default(0.5),
         /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
-        neutral: external_exports.boolean().default(false)
+        neutral: external_exports.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5)
       }).strict().default({
         accuracyAtOne: 0.4,
         accuracyAtMany: 0.95,
         instancesForMany: 4,
         hintTendencyAtOne: 0.5,
-        neutral: false
+        neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
+        promptFixes: 0.5
       }),
       skeptic: external_exports.object({
         /** Chance the Skeptic objects to a single-instance or entity-specific change. */
@@ -28643,7 +28752,7 @@ var init_load_world = __esm({
     import_yaml2 = __toESM(require_dist(), 1);
     init_input_error();
     init_world_schema();
-    bundled = ["quickstart", "systematic", "noisy", "sparse", "neutral"];
+    bundled = ["quickstart", "systematic", "noisy", "sparse", "neutral", "plainspoken"];
   }
 });
 
@@ -28800,9 +28909,9 @@ function configHash(config2) {
 function stableStringify(value) {
   return JSON.stringify(value, (_key, inner) => {
     if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      const record2 = inner;
+      const record3 = inner;
       return Object.fromEntries(
-        Object.keys(record2).sort().map((key) => [key, record2[key]])
+        Object.keys(record3).sort().map((key) => [key, record3[key]])
       );
     }
     return inner;
@@ -28994,6 +29103,7 @@ var init_config = __esm({
     init_config_paths();
     init_config_schema();
     init_configured_secrets();
+    init_harness_reference();
     init_harness_schema();
     init_harness_yaml();
     init_json_schema2();
@@ -29039,21 +29149,21 @@ function emptyCost() {
 }
 function foldTaskResults(records) {
   const byTask = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const list2 = byTask.get(record2.taskId) ?? [];
-    list2.push(record2);
-    byTask.set(record2.taskId, list2);
+  for (const record3 of records) {
+    const list2 = byTask.get(record3.taskId) ?? [];
+    list2.push(record3);
+    byTask.set(record3.taskId, list2);
   }
   return [...byTask.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([taskId, list2]) => {
     const ordered = [...list2].sort((a, b) => a.sampleIndex - b.sampleIndex);
-    const passes = ordered.filter((record2) => record2.verdict.pass).length;
+    const passes = ordered.filter((record3) => record3.verdict.pass).length;
     return {
       taskId,
       category: ordered[0].category,
       pass: majorityPass(passes, ordered.length),
       passes,
       samples: ordered.length,
-      rolloutKeys: ordered.map((record2) => record2.key)
+      rolloutKeys: ordered.map((record3) => record3.key)
     };
   });
 }
@@ -29138,7 +29248,7 @@ function mergeEvalResults(results, source = "shards") {
 }
 function mergeRecords(lists) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const record2 of lists.flat()) if (!byKey.has(record2.key)) byKey.set(record2.key, record2);
+  for (const record3 of lists.flat()) if (!byKey.has(record3.key)) byKey.set(record3.key, record3);
   return sortRecords([...byKey.values()]);
 }
 function sortRecords(records) {
@@ -29253,7 +29363,7 @@ async function writeEvalOutput(dir, output2) {
     await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
-  const lines = sortRecords(output2.records).map((record2) => JSON.stringify(record2));
+  const lines = sortRecords(output2.records).map((record3) => JSON.stringify(record3));
   await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
 }
@@ -29533,10 +29643,10 @@ async function evaluate(options) {
         });
         const scorer = options.scorer(task);
         const hit = await options.cache?.get(key);
-        let record2;
+        let record3;
         if (hit) {
           const verdict = await scorer.score(task, { answer: hit.answer, output: hit.output });
-          record2 = { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
+          record3 = { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
           cost.cachedRollouts += 1;
         } else {
           const runStarted = clock.now();
@@ -29546,7 +29656,7 @@ async function evaluate(options) {
           controller2.signal.throwIfAborted();
           const infra = trace2.events.some((event) => event.kind === "llm-error");
           const verdict = infra ? failed("infra-error") : await scorer.score(task, { answer: trace2.answer, output: trace2.output });
-          record2 = {
+          record3 = {
             key,
             taskId: task.id,
             category: task.category,
@@ -29577,14 +29687,14 @@ async function evaluate(options) {
               throw error62;
             }
           } else if (options.cache) {
-            await options.cache.put(record2);
+            await options.cache.put(record3);
           }
         }
-        options.onRecord?.(record2);
+        options.onRecord?.(record3);
         done += 1;
-        if (record2.verdict.pass) passed2 += 1;
+        if (record3.verdict.pass) passed2 += 1;
         options.progress?.tick(done, passed2);
-        return record2;
+        return record3;
       }
     });
     cost.wallMs = clock.now() - started;
@@ -31919,18 +32029,18 @@ function toStreamingFile(data, name3, options) {
     ...options?.type ? { type: options.type } : {}
   };
 }
-function makeFile(fileBits, fileName, options) {
+function makeFile(fileBits, fileName2, options) {
   checkFileSupport();
-  return new File(fileBits, fileName ?? "unknown_file", options);
+  return new File(fileBits, fileName2 ?? "unknown_file", options);
 }
 function getName(value) {
   return (typeof value === "object" && value !== null && ("name" in value && value.name && String(value.name) || "url" in value && value.url && String(value.url) || "filename" in value && value.filename && String(value.filename) || "path" in value && value.path && String(value.path)) || "").split(/[\\/]/).pop() || void 0;
 }
 function supportsFormData(fetchObject) {
   const fetch2 = typeof fetchObject === "function" ? fetchObject : fetchObject.fetch;
-  const cached2 = supportsFormDataMap.get(fetch2);
-  if (cached2)
-    return cached2;
+  const cached3 = supportsFormDataMap.get(fetch2);
+  if (cached3)
+    return cached3;
   const promise2 = (async () => {
     try {
       const FetchResponse = "Response" in fetch2 ? fetch2.Response : (await fetch2("data:,")).constructor;
@@ -43366,11 +43476,12 @@ function classifyFailure2(example, harnessConfig) {
 }
 function canonicalCause(label) {
   const value = label.toLowerCase();
-  if (/step|budget|limit/.test(value)) return "step-budget-exhausted";
-  if (/lost|context|statement|overflow/.test(value)) return "task-lost-in-context";
-  if (/tool|gave-up|give-up|giveup/.test(value)) return "gave-up-after-tool-error";
-  if (/format|no-answer|missing/.test(value)) return "answer-format-drift";
-  if (/arith|calcul|comput/.test(value)) return "arithmetic-slip";
+  if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
+  if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
+  if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";
+  if (/format|no-answer|missing|answer-line|unparse|extract/.test(value))
+    return "answer-format-drift";
+  if (/arith|calcul|comput|math/.test(value)) return "arithmetic-slip";
   return "wrong-answer";
 }
 function majority(items) {
@@ -43388,85 +43499,334 @@ var init_evidence = __esm({
   }
 });
 
+// src/sim/refiner/wording.ts
+function pick2(items, unit) {
+  return items[Math.min(items.length - 1, Math.floor(unit * items.length))];
+}
+function valueText(value) {
+  return typeof value === "string" && /[\s'"<>]/.test(value) ? JSON.stringify(value) : String(value);
+}
+function renderAction(action, style2, unit) {
+  if (style2 === "tidy") {
+    if (action.kind === "set") return `Set ${action.path} to ${JSON.stringify(action.value)}`;
+    if (action.kind === "rule") return `Add rule: ${action.text}`;
+    return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
+  }
+  if (action.kind === "set") {
+    const { path: path9 } = action;
+    const value = valueText(action.value);
+    if (action.value === true)
+      return pick2([`turn on ${path9}`, `enable ${path9}`, `set ${path9} to true`], unit);
+    if (typeof action.value === "number")
+      return pick2(
+        [`raise ${path9} to ${value}`, `set ${path9} to ${value}`, `increase ${path9} to ${value}`],
+        unit
+      );
+    return pick2(
+      [`switch ${path9} to ${value}`, `set ${path9} to ${value}`, `change ${path9} to ${value}`],
+      unit
+    );
+  }
+  const quoted = JSON.stringify(action.text);
+  if (action.kind === "rule")
+    return pick2(
+      [
+        `add the rule ${quoted}`,
+        `add a rule saying ${quoted}`,
+        `give the model the rule ${quoted}`
+      ],
+      unit
+    );
+  return pick2(
+    [
+      `add to ${action.file}: ${quoted}`,
+      `append the sentence ${quoted} to ${action.file}`,
+      `extend ${action.file} with ${quoted}`
+    ],
+    unit
+  );
+}
+function parseValue(raw) {
+  const text2 = raw.trim().replace(/[.,;]+$/, "");
+  if (/^".*"$/s.test(text2)) {
+    try {
+      return JSON.parse(text2);
+    } catch {
+      return text2.slice(1, -1);
+    }
+  }
+  if (text2 === "true" || text2 === "false") return text2 === "true";
+  const number4 = Number(text2);
+  return text2 !== "" && Number.isFinite(number4) ? number4 : text2;
+}
+function readAction(text2) {
+  const tidySet = /^\s*Set ([a-z_]+(?:\.[a-z_]+)+) to ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)\.?\s*$/.exec(
+    text2
+  );
+  if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
+  const tidyRule = /^\s*Add rule: (.+)$/s.exec(text2);
+  if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
+  const path9 = dottedPath2.exec(text2);
+  if (path9) {
+    const before = text2.slice(0, path9.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path9[1], value: true };
+    if (/\b(turn off|disable)\s*$/i.test(before))
+      return { kind: "set", path: path9[1], value: false };
+    const after = text2.slice(path9.index + path9[0].length);
+    const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
+    if (value) return { kind: "set", path: path9[1], value: parseValue(value[1]) };
+  }
+  const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text2);
+  if (!quoted) return null;
+  const sentence = parseValue(quoted[0]);
+  const file2 = fileName.exec(
+    text2.slice(0, quoted.index) + text2.slice(quoted.index + quoted[0].length)
+  )?.[1];
+  if (file2) return { kind: "instruct", file: file2, text: sentence };
+  if (/\brule\b/i.test(text2)) return { kind: "rule", text: sentence };
+  return null;
+}
+function actionText(action) {
+  return action && action.kind !== "set" ? action.text : "";
+}
+var causeLabels, causeNotes, causeExplanations, dottedPath2, fileName;
+var init_wording = __esm({
+  "src/sim/refiner/wording.ts"() {
+    "use strict";
+    causeLabels = {
+      "step-budget-exhausted": [
+        "step-budget-exhausted",
+        "ran-out-of-steps",
+        "step-limit-reached",
+        "max-steps-too-low",
+        "hit-turn-limit",
+        "lookup-chain-cut-short"
+      ],
+      "answer-format-drift": [
+        "answer-format-drift",
+        "missing-final-answer",
+        "no-answer-line",
+        "format-noncompliance",
+        "unparseable-answer",
+        "answer-not-extracted"
+      ],
+      "gave-up-after-tool-error": [
+        "gave-up-after-tool-error",
+        "tool-error-abandonment",
+        "no-retry-after-tool-error",
+        "stopped-on-tool-failure",
+        "malformed-tool-call-not-retried"
+      ],
+      "task-lost-in-context": [
+        "task-lost-in-context",
+        "question-dropped-from-context",
+        "context-truncation",
+        "lost-task-statement",
+        "missing-question"
+      ],
+      "arithmetic-slip": [
+        "arithmetic-slip",
+        "calculation-error",
+        "miscalculation",
+        "math-mistake",
+        "wrong-arithmetic"
+      ],
+      "wrong-answer": [
+        "wrong-answer",
+        "incorrect-answer",
+        "misread-details",
+        "reasoning-error",
+        "factual-slip"
+      ]
+    };
+    causeNotes = {
+      "step-budget-exhausted": [
+        "The run was cut at the step limit before the lookups were finished.",
+        "It kept looking things up and hit the turn limit before answering.",
+        "Out of steps halfway through the chain of lookups; no answer was given."
+      ],
+      "answer-format-drift": [
+        "The reply gave the result in prose without an 'Answer:' line, so no answer was extracted.",
+        "The value is in the text, but there is no answer line the harness could pick up.",
+        "Got to a result but never wrote it in the expected answer format."
+      ],
+      "gave-up-after-tool-error": [
+        "A tool call failed and the agent gave up instead of correcting the call.",
+        "After the tool returned an error the agent stopped rather than fixing its arguments.",
+        "One malformed tool call, an error back, and the run ended without a retry."
+      ],
+      "task-lost-in-context": [
+        "The agent said it could not see the question: the task statement had been dropped from the context.",
+        "By the later turns the question itself was gone from the conversation.",
+        "The task text fell out of the context window, so the model asked what the question was."
+      ],
+      "arithmetic-slip": [
+        "The arithmetic was done without a calculator and the number is off.",
+        "Mental arithmetic went wrong; the result is close but not right.",
+        "Computed by hand and got the number wrong."
+      ],
+      "wrong-answer": [
+        "The answer is wrong with no runtime signal that explains it.",
+        "Plain wrong answer; nothing in the trace points at the harness.",
+        "It answered confidently but incorrectly."
+      ]
+    };
+    causeExplanations = {
+      "step-budget-exhausted": [
+        "Multi-hop runs need one turn per lookup plus one to answer and hit the step limit first",
+        "The step budget is smaller than the number of lookups these chains need, so runs are cut before the answer",
+        "Each lookup costs a turn and the agent loop allows too few of them"
+      ],
+      "answer-format-drift": [
+        "The model states the result in prose without an 'Answer:' line, so nothing is extracted",
+        "Nothing tells the model how to mark its final answer, so it often ends in prose the extractor cannot read",
+        "The answers are right but unmarked: the harness never asks for an answer line"
+      ],
+      "gave-up-after-tool-error": [
+        "After a malformed tool call the raw error is shown and the model gives up instead of retrying",
+        "Tool errors come back bare, with nothing suggesting a corrected call, and the model abandons the task",
+        "The model treats a tool error as final because nothing in the harness invites a retry"
+      ],
+      "task-lost-in-context": [
+        "Long task statements are dropped by drop_oldest overflow, so the model no longer sees the question",
+        "When the history overflows, the oldest message goes first, and that is the task itself",
+        "Context trimming removes the question once tool turns pile up"
+      ],
+      "arithmetic-slip": [
+        "Multi-step arithmetic done in the head slips; no calculator tool is offered",
+        "The model computes by hand because no calculator is available, and multi-digit results drift",
+        "Without a calculator the arithmetic is error-prone"
+      ],
+      "wrong-answer": [
+        "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
+        "These look like one-off mistakes of the model rather than anything the harness does",
+        "No common mechanism in the traces; probably the model's own slips"
+      ]
+    };
+    dottedPath2 = /\b((?:agent_loop|tools|observation|context|completion|prompt)(?:\.[a-z_]+)+)\b/;
+    fileName = /(?:^|[\s`'"(])((?:[\w-]+\/)*[\w-]+\.(?:md|txt|prompt|markdown))\b/;
+  }
+});
+
 // src/sim/refiner/fixes.ts
-function correctFix(cause, config2) {
+function harnessSeen(block) {
+  const harness = isObject2(block.harness) ? block.harness : {};
+  const files = objects(harness.files).map((file2) => ({
+    path: text(file2.path),
+    content: text(file2.content),
+    whole: file2.whole !== false,
+    editable: file2.editable !== false
+  }));
+  const kind = text(harness.kind) === "command" ? "command" : "builtin";
+  return {
+    kind,
+    config: harness.config,
+    editable: list(harness.editable).map(text),
+    files,
+    promptText: [
+      text(harness.systemPrompt),
+      ...list(harness.rules).map(text),
+      ...files.map((file2) => file2.content)
+    ].join("\n")
+  };
+}
+function globMatches(glob, path9) {
+  const source = glob.split("**/").map(
+    (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
+  ).join("(?:[^/]+/)*");
+  return new RegExp(`^${source}$`).test(path9);
+}
+function promptFile(seen) {
+  const editable = (path9) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path9));
+  if (seen.kind === "builtin") {
+    const system = text(setting(seen.config, "prompt.system")) || "system.md";
+    return editable(system) ? system : null;
+  }
+  const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
+  const candidates = seen.files.length > 0 ? prompts : [];
+  return candidates.find((path9) => /system|prompt/i.test(path9)) ?? candidates[0] ?? null;
+}
+function correctFix(cause, seen, options) {
+  const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
+  const file2 = promptFile(seen);
+  const instruct = (instruction) => file2 ? { kind: "instruct", file: file2, text: instruction } : null;
+  if (seen.kind === "command") {
+    const action = cause === "answer-format-drift" ? instruct(formatInstruction) : cause === "gave-up-after-tool-error" ? instruct(errorGuidance) : null;
+    return { module: "command", explanation, action };
+  }
+  const inPrompt = options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file2 !== null;
   switch (cause) {
     case "step-budget-exhausted": {
-      const current = Number(setting(config2, "agent_loop.max_steps") ?? 4) || 4;
+      const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
       const next = Math.min(16, Math.max(current + 4, current * 2));
       return {
         module: "agent_loop",
-        explanation: "Multi-hop runs need one turn per lookup plus one to answer and hit the step limit first",
-        change: `Set agent_loop.max_steps to ${next}`
+        explanation,
+        action: { kind: "set", path: "agent_loop.max_steps", value: next }
       };
     }
     case "answer-format-drift":
       return {
-        module: "completion",
-        explanation: "The model states the result in prose without an 'Answer:' line, so nothing is extracted",
-        change: `Set completion.format_instruction to ${JSON.stringify(formatInstruction)}`
+        module: inPrompt ? "prompt" : "completion",
+        explanation,
+        action: inPrompt ? instruct(formatInstruction) : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
       };
     case "gave-up-after-tool-error":
       return {
-        module: "observation",
-        explanation: "After a malformed tool call the raw error is shown and the model gives up instead of retrying",
-        change: `Set observation.on_error to "hint"`
+        module: inPrompt ? "prompt" : "observation",
+        explanation,
+        action: inPrompt ? instruct(errorGuidance) : { kind: "set", path: "observation.on_error", value: "hint" }
       };
     case "task-lost-in-context":
       return {
         module: "context",
-        explanation: "Long task statements are dropped by drop_oldest overflow, so the model no longer sees the question",
-        change: `Set context.overflow to "keep_task"`
+        explanation,
+        action: { kind: "set", path: "context.overflow", value: "keep_task" }
       };
     case "arithmetic-slip":
       return {
         module: "tools",
-        explanation: "Multi-step arithmetic done in the head slips; no calculator tool is offered",
-        change: "Set tools.calculator.enabled to true"
+        explanation,
+        action: { kind: "set", path: "tools.calculator.enabled", value: true }
       };
     case "wrong-answer":
-      return {
-        module: "prompt",
-        explanation: "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
-        change: null
-      };
+      return { module: "prompt", explanation, action: null };
   }
 }
-function genericFix(unit) {
-  const rule = genericRules[Math.floor(unit * genericRules.length)];
+function ruleAction(seen, rule) {
+  if (seen.kind === "builtin") return { kind: "rule", text: rule };
+  const file2 = promptFile(seen);
+  return file2 ? { kind: "instruct", file: file2, text: rule } : null;
+}
+function genericFix(unit, seen) {
   return {
-    module: "prompt",
+    module: seen.kind === "command" ? "command" : "prompt",
     explanation: "The model is careless on these tasks",
-    change: `Add rule: ${rule}`
+    action: ruleAction(seen, pick2(genericRules, unit))
   };
 }
-function itemHintFix(keyPhrase) {
+function itemHintFix(keyPhrase, seen) {
   return {
-    module: "prompt",
+    module: seen.kind === "command" ? "command" : "prompt",
     explanation: `The model misreads the details of the task about ${keyPhrase}`,
-    change: `Add rule: When a question mentions ${keyPhrase}, re-read every detail of it before answering.`
+    action: ruleAction(
+      seen,
+      `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`
+    )
   };
 }
-function parseChange(change) {
-  const set2 = /Set ([a-z_]+(?:\.[a-z_]+)+) to (.+?)\.?\s*$/.exec(change);
-  if (set2) {
-    try {
-      const value = JSON.parse(set2[2]);
-      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-        return { path: set2[1], value };
-    } catch {
-      return { path: set2[1], value: set2[2] };
-    }
-  }
-  const rule = /Add rule: (.+)$/s.exec(change);
-  return rule ? { rule: rule[1].trim() } : null;
+function alreadyInEffect(action, seen) {
+  if (action.kind === "set") return setting(seen.config, action.path) === action.value;
+  return seen.promptText.includes(action.text);
 }
-var formatInstruction, genericRules;
+var formatInstruction, errorGuidance, genericRules;
 var init_fixes = __esm({
   "src/sim/refiner/fixes.ts"() {
     "use strict";
     init_evidence();
+    init_wording();
     formatInstruction = "End your reply with a final line of the form 'Answer: <value>'.";
+    errorGuidance = "If a tool call returns an error, read the message, fix the arguments and call the tool again.";
     genericRules = [
       "Read the question carefully before answering.",
       "Double-check every step of your reasoning before giving the result.",
@@ -43477,28 +43837,59 @@ var init_fixes = __esm({
 });
 
 // src/sim/refiner/analysis-roles.ts
-function failureNotes(block) {
+function failureNotes(world2, block) {
+  const plain2 = world2.refiner.style === "plainspoken";
   return {
     notes: objects(block.failures).map((failure2) => {
       const cause = classifyFailure2(failure2);
-      return { id: text(failure2.id), note: notes[cause], cause };
+      const key = [world2.seed, "wording", text(failure2.task), text(failure2.output)];
+      return {
+        id: text(failure2.id),
+        note: plain2 ? pick2(causeNotes[cause], draw(...key, "note")) : causeNotes[cause][0],
+        cause: plain2 ? pick2(causeLabels[cause], draw(...key, "label")) : cause
+      };
     })
   };
 }
-function patternMerge(block) {
-  const byCause = /* @__PURE__ */ new Map();
-  for (const group2 of objects(block.groups)) {
+function patternMerge(world2, block) {
+  const read = objects(block.groups).map((group2) => {
     const labels = [...list(group2.causes), ...list(group2.signals)].map(text).filter(Boolean);
     const cause = majority(list(group2.causes).map((label) => canonicalCause(text(label)))) ?? canonicalCause(labels.join(" "));
+    return { group: group2, cause, label: text(list(group2.causes)[0]), labels };
+  });
+  const anchors = /* @__PURE__ */ new Map();
+  for (const entry of [...read].sort((a, b) => Number(b.group.size) - Number(a.group.size)))
+    if (!anchors.has(entry.cause)) anchors.set(entry.cause, entry.label);
+  const byCause = /* @__PURE__ */ new Map();
+  const alone = [];
+  for (const { group: group2, cause, label, labels } of read) {
+    const examples = objects(group2.examples).map((example) => text(example.task));
+    const recognised = anchors.get(cause) === label || draw(world2.seed, "merge", ...labels, ...examples) < world2.refiner.mergeRecall;
+    if (!recognised) {
+      alone.push(group2);
+      continue;
+    }
     byCause.set(cause, [...byCause.get(cause) ?? [], group2]);
   }
+  const module = (cause) => cause === "wrong-answer" ? "prompt" : fixModules[cause];
   return {
-    patterns: [...byCause.entries()].map(([cause, groups]) => ({
-      name: cause,
-      description: notes[cause],
-      groupKeys: groups.map((group2) => text(group2.key)),
-      module: correctFix(cause, void 0).module
-    }))
+    patterns: [
+      ...[...byCause.entries()].map(([cause, groups]) => ({
+        name: cause,
+        description: causeNotes[cause][0],
+        groupKeys: groups.map((group2) => text(group2.key)),
+        module: module(cause)
+      })),
+      ...alone.map((group2) => {
+        const label = text(list(group2.causes)[0]) || "unexplained";
+        return {
+          name: label,
+          description: text(objects(group2.examples)[0]?.note) || `Failures labelled ${label}.`,
+          groupKeys: [text(group2.key)],
+          module: module(canonicalCause(label))
+        };
+      })
+    ]
   };
 }
 function diagnosisAccuracy(world2, n) {
@@ -43507,17 +43898,24 @@ function diagnosisAccuracy(world2, n) {
   if (n <= 1 || instancesForMany <= 1) return accuracyAtOne;
   return accuracyAtOne + (accuracyAtMany - accuracyAtOne) * (n - 1) / (instancesForMany - 1);
 }
+function rootCauseText(world2, fix, unit) {
+  if (!fix.action)
+    return world2.refiner.style === "tidy" ? `${fix.explanation}.` : `${fix.explanation}. I see no harness-level fix for this.`;
+  if (world2.refiner.style === "tidy")
+    return `${fix.explanation}. Fix: ${renderAction(fix.action, "tidy", unit)}`;
+  return `${fix.explanation}. ${pick2(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
+}
 function diagnosis(world2, block, seed) {
-  const harness = isObject2(block.harness) ? block.harness : {};
+  const seen = harnessSeen(block);
   const rejectedChanges = objects(block.rejected).flatMap(
     (proposal) => objects(proposal.changes).map((change) => text(change.change))
   );
   return {
     diagnoses: objects(block.patterns).map((pattern) => {
       const examples = objects(pattern.examples);
-      const support = isObject2(pattern.support) ? Number(pattern.support.tasks) || 0 : 0;
+      const support = Number(pattern.support?.tasks) || 0;
       const n = Math.max(examples.length, support);
-      const causes = examples.map((example) => classifyFailure2(example, harness.config));
+      const causes = examples.map((example) => classifyFailure2(example, seen.config));
       const cause = majority(causes) ?? canonicalCause(`${text(pattern.name)} ${text(pattern.description)}`);
       const key = [
         world2.seed,
@@ -43527,42 +43925,62 @@ function diagnosis(world2, block, seed) {
         seed,
         ...rejectedChanges
       ];
-      const fix = chooseUnrejectedFix(
-        { world: world2, cause, n, key, example: examples[0], config: harness.config },
+      const { fix, unit } = chooseUnrejectedFix(
+        { world: world2, cause, n, key, example: examples[0], seen },
         rejectedChanges
       );
       return {
         patternId: text(pattern.id),
-        rootCause: fix.change ? `${fix.explanation}. Fix: ${fix.change}` : `${fix.explanation}.`,
+        rootCause: rootCauseText(world2, fix, unit),
         module: fix.module,
-        confidence: fix.change ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
+        confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
       };
     })
   };
 }
+function wasRejected(fix, rejected) {
+  const action = fix.action;
+  if (!action) return false;
+  const marker = action.kind === "set" ? `${action.path}` : action.text;
+  return rejected.some(
+    (change) => change.includes(marker) && (action.kind !== "set" || change.includes(String(action.value).slice(0, 40)))
+  );
+}
 function chooseUnrejectedFix(options, rejected) {
+  let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && fix.change && rejected.includes(fix.change); attempt++)
-    fix = chooseFix({ ...options, key: [...options.key, "rethink", attempt] });
-  if (fix.change && rejected.includes(fix.change))
+  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected); attempt++) {
+    key = [...options.key, "rethink", attempt];
+    fix = chooseFix({ ...options, key });
+  }
+  const unit = draw(...key, "wording");
+  if (wasRejected(fix, rejected))
     return {
-      module: fix.module,
-      explanation: "Every fix I can see was already tried and rejected",
-      change: null
+      fix: {
+        module: fix.module,
+        explanation: "Every fix I can see was already tried and rejected",
+        action: null
+      },
+      unit
     };
-  return fix;
+  return { fix, unit };
 }
 function chooseFix(options) {
-  const { world: world2, cause, n, key, example, config: config2 } = options;
+  const { world: world2, cause, n, key, example, seen } = options;
   const plainWrong = cause === "wrong-answer" || cause === "arithmetic-slip";
   const keyPhrase = example ? recognise(text(example.task))?.keyPhrase : void 0;
   const hintTendency = world2.refiner.neutral ? 0 : world2.refiner.hintTendencyAtOne;
   if (n <= 1 && plainWrong && keyPhrase && draw(...key, "hint") < hintTendency)
-    return itemHintFix(keyPhrase);
-  if (draw(...key, "accuracy") < diagnosisAccuracy(world2, n)) return correctFix(cause, config2);
-  return genericFix(draw(...key, "generic"));
+    return itemHintFix(keyPhrase, seen);
+  if (draw(...key, "accuracy") < diagnosisAccuracy(world2, n))
+    return correctFix(cause, seen, {
+      style: world2.refiner.style,
+      unit: draw(...key, "form"),
+      promptFixes: world2.refiner.promptFixes
+    });
+  return genericFix(draw(...key, "generic"), seen);
 }
-var notes;
+var fixModules, fixSentences;
 var init_analysis_roles = __esm({
   "src/sim/refiner/analysis-roles.ts"() {
     "use strict";
@@ -43570,14 +43988,20 @@ var init_analysis_roles = __esm({
     init_recognise();
     init_evidence();
     init_fixes();
-    notes = {
-      "step-budget-exhausted": "The run was cut at the step limit before the lookups were finished.",
-      "answer-format-drift": "The reply gave the result in prose without an 'Answer:' line, so no answer was extracted.",
-      "gave-up-after-tool-error": "A tool call failed and the agent gave up instead of correcting the call.",
-      "task-lost-in-context": "The agent said it could not see the question: the task statement had been dropped from the context.",
-      "arithmetic-slip": "The arithmetic was done without a calculator and the number is off.",
-      "wrong-answer": "The answer is wrong with no runtime signal that explains it."
+    init_wording();
+    fixModules = {
+      "step-budget-exhausted": "agent_loop",
+      "answer-format-drift": "completion",
+      "gave-up-after-tool-error": "observation",
+      "task-lost-in-context": "context",
+      "arithmetic-slip": "tools"
     };
+    fixSentences = [
+      (action) => `The fix is to ${action}.`,
+      (action) => `We should ${action}.`,
+      (action) => `I would ${action}.`,
+      (action) => `Recommended: ${action}.`
+    ];
   }
 });
 
@@ -43601,8 +44025,20 @@ function toolCallMalformed(world2, problem, statement) {
 function itemSlips(world2, model, statement) {
   return draw(world2.seed, "item-slip", model, statement) < world2.deficiencies.modelSpecific.itemSlip;
 }
+function samplingSeed(request) {
+  return request.temperature > 0 ? request.seed : 0;
+}
 function flakes(world2, model, statement, seed) {
   return draw(world2.seed, "flaky", model, statement, seed) < world2.deficiencies.modelSpecific.flaky;
+}
+function promptFlips(options) {
+  const { world: world2, model, statement } = options;
+  if (!borderline(world2, model, statement)) return false;
+  return draw(world2.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
+}
+function borderline(world2, model, statement) {
+  const share = world2.deficiencies.modelSpecific.promptSensitivity;
+  return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
 }
 function ruleCostSlips(options) {
   const { world: world2, model, statement, seed, rules } = options;
@@ -43618,6 +44054,12 @@ var init_exposure = __esm({
 });
 
 // src/sim/request-surface.ts
+function labelOf(text2) {
+  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text2);
+  if (!match) return "Answer:";
+  const [whole] = match;
+  return whole.trim();
+}
 function isSystem(message) {
   return message.role === "system" || message.role === "developer";
 }
@@ -43634,16 +44076,19 @@ function readSurface(request) {
   const textTools = /* @__PURE__ */ new Set();
   let ruleCount = 0;
   let formatInstruction2 = false;
+  let answerLabel = "Answer:";
   let guidedBySystem = false;
   for (const text2 of systemMessages) {
     const { tools, rest } = toolsSection(text2);
     for (const name3 of toolNames)
       if (new RegExp(`\\b${name3}\\b`, "i").test(tools)) textTools.add(name3);
     ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
-    if (rest.includes("Answer:") && /\b(final|format|end)\b|last line/i.test(rest))
-      formatInstruction2 = true;
-    if (/\b(error|errors|fail|fails|failed|failure|failures)\b/i.test(rest) && /\bretry|try again|\bfix|\bcorrect/i.test(rest)) {
-      guidedBySystem = true;
+    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
+      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
+        formatInstruction2 = true;
+        answerLabel = labelOf(sentence);
+      }
+      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
     }
   }
   const users = request.messages.filter((message) => message.role === "user");
@@ -43653,6 +44098,7 @@ function readSurface(request) {
     nativeTools: new Set(request.tools),
     textTools,
     formatInstruction: formatInstruction2,
+    answerLabel,
     guidedBySystem,
     ruleCount,
     reprompted: users.length > 1 && latest.includes("Answer:")
@@ -43667,11 +44113,15 @@ function toolChannel(surface, name3) {
   if (surface.textTools.has(name3)) return "text";
   return null;
 }
-var toolNames;
+var toolNames, answerLineNamed, formatDirective, toolFailure, recovery;
 var init_request_surface = __esm({
   "src/sim/request-surface.ts"() {
     "use strict";
     toolNames = ["calculator", "lookup"];
+    answerLineNamed = /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
+    formatDirective = /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
+    toolFailure = /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
+    recovery = /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
   }
 });
 
@@ -43690,29 +44140,31 @@ function wrongValue(options) {
 function finalAnswer(options) {
   const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
   const hits = [...options.hits];
+  const seed = samplingSeed(request);
   let value = options.value;
-  const slip = (kind) => {
+  const slip2 = (kind) => {
     value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
     hits.push(kind);
   };
   if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
-    slip("item-slip");
-  else if (flakes(world2, request.model, statement, request.seed)) slip("flaky");
-  else if (ruleCostSlips({
+    slip2("item-slip");
+  else if (flakes(world2, request.model, statement, seed)) slip2("flaky");
+  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed, rules: surface.ruleCount })) {
+    slip2("rule-cost");
+  } else if (promptFlips({
     world: world2,
     model: request.model,
     statement,
-    seed: request.seed,
-    rules: surface.ruleCount
+    systemText: surface.systemMessages.join("\n")
   })) {
-    slip("rule-cost");
+    slip2("prompt-sensitivity");
   }
   if (formatDrifts(world2, statement) && !surface.formatInstruction && !surface.reprompted) {
     hits.push("format-drift");
     return { content: `${reasoning} So the result is **${value}**.`, hits };
   }
   return { content: `${reasoning}
-Answer: ${value}`, hits };
+${surface.answerLabel} ${value}`, hits };
 }
 var offsets;
 var init_final_answer = __esm({
@@ -43727,6 +44179,13 @@ var init_final_answer = __esm({
 });
 
 // src/sim/tool-history.ts
+function hintedResult(result) {
+  const bare = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
+    result
+  );
+  const rest = bare ? result.slice(bare.index + bare[0].length) : result;
+  return guidance.test(rest);
+}
 function parseArguments(text2) {
   try {
     const value = JSON.parse(text2);
@@ -43741,7 +44200,7 @@ function exchange(name3, argumentsText, result) {
     arguments: parseArguments(argumentsText),
     result,
     error: result.trimStart().toLowerCase().startsWith("error:"),
-    hinted: result.includes("Hint:")
+    hinted: hintedResult(result)
   };
 }
 function orphanExchange(result) {
@@ -43782,9 +44241,11 @@ function toolHistory(request) {
   });
   return exchanges;
 }
+var guidance;
 var init_tool_history = __esm({
   "src/sim/tool-history.ts"() {
     "use strict";
+    guidance = /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
   }
 });
 
@@ -43842,9 +44303,9 @@ function agentReply(world2, request) {
   });
   return { content, toolCalls: [], hits, statement };
 }
-function chainAnchors(notes2, length) {
+function chainAnchors(notes, length) {
   const anchors = [];
-  for (const note of notes2) {
+  for (const note of notes) {
     for (const match of note.matchAll(/Lookup (\d+) of (\d+): (.+?)\.$/gm)) {
       if (Number(match[2]) === length)
         anchors.push({ position: Number(match[1]) - 1, entity: match[3] });
@@ -44087,32 +44548,186 @@ var init_openai_wire = __esm({
   }
 });
 
+// src/sim/refiner/editor-role.ts
+function editor(world2, request, block) {
+  const hms = block.hms ?? {};
+  const seen = harnessSeen(block);
+  const repairing = request.messages.some(
+    (message) => message.role === "user" && message.content.includes(repairNote2)
+  );
+  const edits = [];
+  for (const change of objects(hms.changes)) {
+    const action = readAction(text(change.change));
+    const operation = action ? operationFor(action, seen) : null;
+    if (!operation) continue;
+    const planned = {
+      module: moduleOf(text(change.module), seen),
+      patterns: list(change.patterns).map(text),
+      rationale: (text(change.expectedEffect) || text(change.change)).slice(0, 2e3),
+      edit: operation
+    };
+    const slipped = !repairing && draw(world2.seed, "slip", text(change.change)) < world2.refiner.schemaSlips;
+    edits.push(
+      slipped ? slip(planned, draw(world2.seed, "slip-kind", text(change.change))) : planned
+    );
+  }
+  return { edits };
+}
+function moduleOf(name3, seen) {
+  if (seen.kind === "command") return "command";
+  return harnessModules.includes(name3) ? name3 : "prompt";
+}
+function operationFor(action, seen) {
+  if (action.kind === "set")
+    return seen.kind === "builtin" ? { kind: "set", path: action.path, value: action.value } : null;
+  if (action.kind === "rule" && seen.kind === "builtin")
+    return { kind: "add_rule", text: action.text };
+  const file2 = action.kind === "instruct" ? action.file : promptFile(seen);
+  if (!file2) return null;
+  const shown = seen.files.find((candidate) => candidate.path === file2);
+  if (!shown) return { kind: "write_file", file: file2, content: `${action.text}
+` };
+  if (shown.content.includes(action.text)) return null;
+  const lines = shown.content.split("\n").filter((line) => line.trim() !== "");
+  const anchor2 = [...lines].reverse().find((line) => shown.content.split(line).length === 2);
+  if (anchor2)
+    return { kind: "replace_text", file: file2, find: anchor2, replace: `${anchor2}
+${action.text}` };
+  return shown.whole ? {
+    kind: "write_file",
+    file: file2,
+    content: `${shown.content.replace(/\n*$/, "\n")}${action.text}
+`
+  } : null;
+}
+function slip(planned, unit) {
+  const { edit } = planned;
+  const unwrapped = () => {
+    const { edit: _omitted, ...rest } = planned;
+    return { ...rest, ...edit };
+  };
+  if (edit.kind === "set")
+    return pick2(
+      [
+        () => ({ ...planned, edit: { ...edit, file: "harness.yaml" } }),
+        () => ({ ...planned, edit: { ...edit, value: String(edit.value) } }),
+        unwrapped
+      ],
+      unit
+    )();
+  if (edit.kind === "replace_text")
+    return pick2(
+      [
+        () => ({
+          ...planned,
+          edit: { kind: "replace_text", file: edit.file, old: edit.find, new: edit.replace }
+        }),
+        // Copied loosely: one trailing space the file does not have. Only a repair fixes this.
+        () => ({ ...planned, edit: { ...edit, find: `${edit.find} ` } })
+      ],
+      unit
+    )();
+  if (edit.kind === "add_rule")
+    return pick2(
+      [unwrapped, () => ({ ...planned, edit: { kind: "add_rule", rule: edit.text } })],
+      unit
+    )();
+  return unwrapped();
+}
+var repairNote2;
+var init_editor_role = __esm({
+  "src/sim/refiner/editor-role.ts"() {
+    "use strict";
+    init_harness_schema();
+    init_draw();
+    init_evidence();
+    init_fixes();
+    init_wording();
+    repairNote2 = "Note about your previous reply";
+  }
+});
+
+// src/sim/refiner/judge.ts
+function plain(value) {
+  return value.trim().replace(/^(\*\*|__|\*|_|`|"|')+|(\*\*|__|\*|_|`|"|')+$/g, "").replace(/\.+$/, "").replace(/\s+/g, " ").trim().toLowerCase();
+}
+function sameValue(answer, reference) {
+  const a = plain(answer);
+  const r = plain(reference);
+  if (a === r) return true;
+  const [x, y] = [Number(a.replace(/,/g, "")), Number(r.replace(/,/g, ""))];
+  return a !== "" && r !== "" && Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(y));
+}
+function statesValue(output2, reference) {
+  const target = plain(reference);
+  if (target === "") return false;
+  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w.-])${escaped}($|[^\\w-]|\\.(\\s|$))`, "i").test(output2.toLowerCase());
+}
+function judge(request, block) {
+  const rubric = request.messages.filter((message) => message.role === "system").map((message) => message.content).join("\n");
+  const strict = /\b(exact|exactly|strict|strictly|format|answer line)\b/i.test(rubric);
+  const reference = text(block.reference);
+  const answer = block.answer === null || block.answer === void 0 ? null : text(block.answer);
+  const output2 = text(block.output);
+  let pass;
+  let reason;
+  if (answer !== null && sameValue(answer, reference)) {
+    [pass, reason] = [true, "The answer matches the reference."];
+  } else if (answer !== null) {
+    [pass, reason] = [false, "The answer differs from the reference."];
+  } else if (!strict && statesValue(output2, reference)) {
+    [pass, reason] = [true, "No answer line, but the reply states the reference value."];
+  } else {
+    [pass, reason] = [false, "The reply gives no answer matching the reference."];
+  }
+  return { pass, score: pass ? 1 : 0, reason };
+}
+var init_judge = __esm({
+  "src/sim/refiner/judge.ts"() {
+    "use strict";
+    init_evidence();
+  }
+});
+
 // src/sim/refiner/review-roles.ts
-function architect(block) {
+function capitalise(text2) {
+  return text2.charAt(0).toUpperCase() + text2.slice(1);
+}
+function proposedAction(rootCause) {
+  const tidy = /Fix: (.+)$/s.exec(rootCause)?.[1]?.trim();
+  const action = readAction(tidy ?? rootCause);
+  return action ? { action, words: tidy ?? rootCause } : null;
+}
+function architect(world2, block) {
   const objected = objects(block.objections).map((objection) => text(objection.change));
   const rejected = JSON.stringify(block.rejected ?? []);
-  const config2 = isObject2(block.harness) ? block.harness.config : void 0;
+  const seen = harnessSeen(block);
   const changes = /* @__PURE__ */ new Map();
+  const plain2 = world2.refiner.style === "plainspoken";
   for (const diagnosis2 of objects(block.diagnoses)) {
-    const change = /Fix: (.+)$/s.exec(text(diagnosis2.rootCause))?.[1]?.trim();
-    if (!change) continue;
+    const proposed = proposedAction(text(diagnosis2.rootCause));
+    if (!proposed) continue;
+    const { action } = proposed;
+    const identity = JSON.stringify(action);
+    const marker = action.kind === "set" ? action.path : action.text;
+    if (rejected.includes(marker) || alreadyInEffect(action, seen)) continue;
+    const existing = changes.get(identity);
+    const patterns = [...list(existing?.patterns).map(text), text(diagnosis2.patternId)];
+    const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
+      renderAction(action, "plainspoken", draw(world2.seed, "architect-words", identity)),
+      patterns.join(", ")
+    ) : proposed.words;
     if (objected.some(
-      (objection) => objection !== "" && (objection.includes(change) || change.includes(objection))
+      (objection) => objection !== "" && (objection.includes(proposed.words) || proposed.words.includes(objection) || objection.includes(marker))
     ))
       continue;
-    const parsed = parseChange(change);
-    if (!parsed) continue;
-    const marker = "rule" in parsed ? parsed.rule : parsed.path;
-    if (rejected.includes(marker)) continue;
-    if ("path" in parsed && setting(config2, parsed.path) === parsed.value) continue;
-    const existing = changes.get(change);
-    const patterns = [...list(existing?.patterns), text(diagnosis2.patternId)];
-    changes.set(change, {
+    changes.set(identity, {
       module: text(diagnosis2.module) || "prompt",
-      change,
+      change: existing ? text(existing.change) : words,
       patterns,
       expectedEffect: `Fixes the failures of pattern(s) ${patterns.join(", ")}.`,
-      regressionRisks: "rule" in parsed ? "One more rule costs a little accuracy everywhere." : "Low: a general runtime setting."
+      regressionRisks: action.kind === "set" ? "Low: a general runtime setting." : "One more instruction in the prompt costs a little accuracy everywhere."
     });
   }
   return { changes: [...changes.values()] };
@@ -44131,18 +44746,18 @@ function specifics(block) {
 }
 function namesEntity(change, known) {
   if (known.some((phrase) => change.toLowerCase().includes(phrase.toLowerCase()))) return true;
-  const rule = /Add rule: (.+)$/s.exec(change)?.[1] ?? "";
-  return [...rule.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
+  const added = actionText(readAction(change));
+  return [...added.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
     (match) => !notNames.test(match[1])
   );
 }
 function skeptic(world2, block, seed) {
-  const hms = isObject2(block.hms) ? block.hms : {};
+  const hms = block.hms ?? {};
   const changes = objects(hms.changes);
   const known = specifics(block);
   const support = /* @__PURE__ */ new Map();
   for (const pattern of objects(block.patterns)) {
-    const tasks = isObject2(pattern.support) ? Number(pattern.support.tasks) || 0 : 0;
+    const tasks = Number(pattern.support?.tasks) || 0;
     support.set(text(pattern.id), Math.max(tasks, objects(pattern.examples).length));
   }
   const objections = [];
@@ -44166,39 +44781,30 @@ function skeptic(world2, block, seed) {
   const verdict = objections.length === 0 ? "accept" : objections.length >= changes.length ? "reject" : "revise";
   return { verdict, objections };
 }
-function editor(block) {
-  const hms = isObject2(block.hms) ? block.hms : {};
-  const edits = [];
-  for (const change of objects(hms.changes)) {
-    const parsed = parseChange(text(change.change));
-    if (!parsed) continue;
-    const moduleName = text(change.module);
-    const module = harnessModules.includes(moduleName) ? moduleName : "prompt";
-    const rationale = (text(change.expectedEffect) || text(change.change)).slice(0, 2e3);
-    const patterns = list(change.patterns).map(text);
-    const edit = "rule" in parsed ? { kind: "add_rule", text: parsed.rule } : { kind: "set", path: parsed.path, value: parsed.value };
-    edits.push({ module, patterns, rationale, edit });
-  }
-  return { edits };
-}
-var notNames;
+var changeSentences, notNames;
 var init_review_roles = __esm({
   "src/sim/refiner/review-roles.ts"() {
     "use strict";
-    init_harness_schema();
     init_draw();
     init_recognise();
     init_evidence();
     init_fixes();
-    notNames = /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One)$/;
+    init_wording();
+    changeSentences = [
+      (action, ids) => `${capitalise(action)}, so the failures of ${ids} stop.`,
+      (action, ids) => `To address ${ids}: ${action}.`,
+      (action, ids) => `${capitalise(action)} (this targets ${ids}).`
+    ];
+    notNames = /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One|To|This)$/;
   }
 });
 
 // src/sim/refiner/refiner-reply.ts
 function inferSchemaName(block) {
   if ("failures" in block) return "failure_notes";
+  if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
-  if ("hms" in block) return "harness" in block ? "edits" : "critique";
+  if ("hms" in block) return "diagnoses" in block ? "critique" : "edits";
   if ("diagnoses" in block) return "hms";
   if ("patterns" in block) return "diagnosis";
   return void 0;
@@ -44207,17 +44813,19 @@ function refinerReply(world2, request, schemaName) {
   const block = evidenceBlock(request);
   switch (schemaName ?? inferSchemaName(block)) {
     case "failure_notes":
-      return failureNotes(block);
+      return failureNotes(world2, block);
     case "pattern_merge":
-      return patternMerge(block);
+      return patternMerge(world2, block);
     case "diagnosis":
       return diagnosis(world2, block, request.seed);
     case "hms":
-      return architect(block);
+      return architect(world2, block);
     case "critique":
       return skeptic(world2, block, request.seed);
     case "edits":
-      return editor(block);
+      return editor(world2, request, block);
+    case "judgement":
+      return judge(request, block);
     default:
       return {};
   }
@@ -44226,7 +44834,9 @@ var init_refiner_reply = __esm({
   "src/sim/refiner/refiner-reply.ts"() {
     "use strict";
     init_analysis_roles();
+    init_editor_role();
     init_evidence();
+    init_judge();
     init_review_roles();
   }
 });
@@ -44637,6 +45247,8 @@ function truthOf(options) {
   for (const model of world2.groundTruthModels) {
     if (itemSlips(world2, model, statement))
       deficiencies.push({ kind: "item-slip", systematic: false, model });
+    if (borderline(world2, model, statement))
+      deficiencies.push({ kind: "prompt-sensitivity", systematic: false, model });
   }
   return {
     id: task.id,
@@ -44848,8 +45460,8 @@ var init_open_models = __esm({
 // src/eval/progress.ts
 function createProgress(options) {
   const env = options.env ?? {};
-  const plain = !options.stream.isTTY || env.CI === "true" || env.TERM === "dumb";
-  return plain ? plainProgress(options) : barProgress(options);
+  const plain2 = !options.stream.isTTY || env.CI === "true" || env.TERM === "dumb";
+  return plain2 ? plainProgress(options) : barProgress(options);
 }
 function percent3(done, total) {
   return total === 0 ? 100 : Math.floor(done / total * 100);
@@ -44968,11 +45580,11 @@ var init_rollout_cache = __esm({
         }
       }
       /** Stores a record under its key (atomic replace). */
-      async put(record2) {
-        const target = this.pathOf(record2.key);
-        await mkdir6(join7(this.dir, record2.key.slice(0, 2)), { recursive: true });
+      async put(record3) {
+        const target = this.pathOf(record3.key);
+        await mkdir6(join7(this.dir, record3.key.slice(0, 2)), { recursive: true });
         const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        const stored = { ...record2, cached: false };
+        const stored = { ...record3, cached: false };
         try {
           await writeFile5(temporary, JSON.stringify(stored));
           await rename4(temporary, target);
@@ -44992,8 +45604,8 @@ var init_rollout_cache = __esm({
         for (const bucket of buckets) {
           const names = (await readdir3(join7(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
           for (const name3 of names) {
-            const record2 = await this.get(name3.slice(0, -".json".length));
-            if (record2) yield record2;
+            const record3 = await this.get(name3.slice(0, -".json".length));
+            if (record3) yield record3;
           }
         }
       }
@@ -45122,10 +45734,19 @@ function extractAnswer(text2, pattern) {
   const regex = new RegExp(pattern, "gm");
   let answer = null;
   for (const match of text2.matchAll(regex)) {
-    const value = (match[1] ?? match[0]).trim();
+    const value = cleanAnswer(match[1] ?? match[0]);
     if (value !== "") answer = value;
   }
   return answer;
+}
+function cleanAnswer(raw) {
+  let value = raw.trim();
+  for (let pass = 0; pass < 4; pass += 1) {
+    const before = value;
+    value = value.replace(/^(\*\*|__|\*|_)\s+/, "").replace(/^(\*\*|__|\*|_|`)(.+)\1$/s, "$2").trim().replace(/^`([^`]*)$/, "$1").replace(/^([^`]*)`$/, "$1").trim();
+    if (value === before) break;
+  }
+  return value;
 }
 var init_completion = __esm({
   "src/agent/completion.ts"() {
@@ -45840,7 +46461,7 @@ function toTrace(result) {
     steps: trace2?.steps ?? [],
     events: trace2?.events ?? [],
     output: output2,
-    answer: answer ?? extractAnswer(output2, defaultAnswerPattern),
+    answer: answer ?? extractAnswer(output2, defaultAnswerPattern2),
     usage: {
       promptTokens: trace2?.usage?.promptTokens ?? 0,
       completionTokens: trace2?.usage?.completionTokens ?? 0,
@@ -45929,7 +46550,7 @@ function runProcess(input2) {
     });
   });
 }
-var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern, withheld;
+var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern2, withheld;
 var init_command_agent = __esm({
   "src/agent/command-agent.ts"() {
     "use strict";
@@ -45940,7 +46561,7 @@ var init_command_agent = __esm({
     init_trace_recorder();
     maxStderrBytes = 8 * 1024;
     maxStdoutBytes = 1024 * 1024;
-    defaultAnswerPattern = harnessConfigSchema.parse({}).completion.answer_pattern;
+    defaultAnswerPattern2 = harnessConfigSchema.parse({}).completion.answer_pattern;
     withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
   }
 });
@@ -46210,9 +46831,12 @@ var init_hash = __esm({
 });
 
 // src/harness/glob.ts
+function matchGlob(pattern, path9) {
+  return globToRegExp(pattern).test(path9);
+}
 function globToRegExp(pattern) {
-  const cached2 = cache.get(pattern);
-  if (cached2) return cached2;
+  const cached3 = cache.get(pattern);
+  if (cached3) return cached3;
   let source = "";
   let index = 0;
   while (index < pattern.length) {
@@ -46716,7 +47340,7 @@ async function loadHarness(options) {
 }
 async function readHarnessFiles(dir) {
   const paths = [];
-  await collect(dir, dir, paths);
+  await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
   for (const path9 of paths) {
@@ -46732,12 +47356,12 @@ async function readHarnessFiles(dir) {
   }
   return files;
 }
-async function collect(root, folder, paths) {
+async function collect2(root, folder, paths) {
   const entries = await readdir4(folder, { withFileTypes: true });
   for (const entry of entries) {
     const absolute = join10(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!skippedFolders.has(entry.name)) await collect(root, absolute, paths);
+      if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
       paths.push(relative3(root, absolute).split(sep3).join("/"));
       if (paths.length > maxHarnessFiles) {
@@ -47040,9 +47664,9 @@ function isJsonSubset(expected, actual) {
   }
   if (expected !== null && typeof expected === "object") {
     if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return false;
-    const record2 = actual;
+    const record3 = actual;
     return Object.entries(expected).every(
-      ([key, value]) => key in record2 && isJsonSubset(value, record2[key])
+      ([key, value]) => key in record3 && isJsonSubset(value, record3[key])
     );
   }
   return Object.is(expected, actual) || expected === actual;
@@ -47070,7 +47694,7 @@ function parseJudgement(content, passThreshold) {
   const finalScore = score ?? (pass ? 1 : 0);
   return { pass: pass ?? finalScore >= passThreshold, score: finalScore };
 }
-function llmJudgeScorer(spec, judge) {
+function llmJudgeScorer(spec, judge2) {
   return {
     async score(task, output2) {
       if (output2.output.trim() === "" && output2.answer === null) return failed("no-answer");
@@ -47081,7 +47705,7 @@ function llmJudgeScorer(spec, judge) {
         output: output2.output
       };
       try {
-        const response = await judge.chat({
+        const response = await judge2.chat({
           purpose: "judge",
           temperature: 0,
           messages: [
@@ -47756,11 +48380,11 @@ function scorerFactory(options) {
 function wrapModels(options) {
   const { models, loaded, deps, budget } = options;
   const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached2 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
+  const cached3 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
-    agent: meterProvider({ provider: cached2(models.agent), budget, role: "agent" }),
-    refiner: meterProvider({ provider: cached2(models.refiner), budget, role: "refiner" }),
-    probe: models.probe ? meterProvider({ provider: cached2(models.probe), budget, role: "agent" }) : void 0
+    agent: meterProvider({ provider: cached3(models.agent), budget, role: "agent" }),
+    refiner: meterProvider({ provider: cached3(models.refiner), budget, role: "refiner" }),
+    probe: models.probe ? meterProvider({ provider: cached3(models.probe), budget, role: "agent" }) : void 0
   };
 }
 function progressPhases(sink) {
@@ -47841,16 +48465,16 @@ function scoreOf(result) {
 function clip2(text2) {
   return text2.length > maxText ? `${text2.slice(0, maxText)}\u2026` : text2;
 }
-function traceExcerpt(record2) {
+function traceExcerpt(record3) {
   return {
-    key: record2.key,
-    taskId: record2.taskId,
-    category: record2.category,
-    output: clip2(record2.output),
-    answer: record2.answer,
-    verdict: { pass: record2.verdict.pass, reason: record2.verdict.reason },
-    events: record2.trace.events.map((event) => event.kind),
-    steps: record2.trace.steps.slice(0, 12).map((step) => ({
+    key: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    output: clip2(record3.output),
+    answer: record3.answer,
+    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
+    events: record3.trace.events.map((event) => event.kind),
+    steps: record3.trace.steps.slice(0, 12).map((step) => ({
       assistant: step.assistant === null ? null : clip2(step.assistant),
       toolCalls: step.toolCalls.map((call) => ({
         ...call,
@@ -47864,11 +48488,11 @@ function failingRecords(result, records) {
   const passes = passMapOf(result);
   const seen = /* @__PURE__ */ new Set();
   const failing = [];
-  for (const record2 of records) {
-    if (passes.get(record2.taskId) !== false || record2.verdict.pass || seen.has(record2.taskId))
+  for (const record3 of records) {
+    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
       continue;
-    seen.add(record2.taskId);
-    failing.push(record2);
+    seen.add(record3.taskId);
+    failing.push(record3);
   }
   return failing;
 }
@@ -47887,12 +48511,12 @@ function openIterationRecord(options) {
   };
 }
 function iterationCloser(options) {
-  const { record: record2, progress, context } = options;
+  const { record: record3, progress, context } = options;
   return (verdict, reason) => {
-    record2.verdict = verdict;
-    record2.reason = reason;
-    progress.iterations.push(record2);
-    context.onIteration?.(record2);
+    record3.verdict = verdict;
+    record3.reason = reason;
+    progress.iterations.push(record3);
+    context.onIteration?.(record3);
   };
 }
 var maxText;
@@ -47906,9 +48530,9 @@ var init_records = __esm({
 // src/evolve/gate-result.ts
 function side(result, records) {
   const n = Math.max(1, result.n);
-  const cost = records.reduce((sum, record2) => sum + record2.trace.usage.costUsd, 0);
+  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
   const tokens = records.reduce(
-    (sum, record2) => sum + record2.trace.usage.promptTokens + record2.trace.usage.completionTokens,
+    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
     0
   );
   return {
@@ -47918,10 +48542,10 @@ function side(result, records) {
     tokensPerTask: tokens / n
   };
 }
-function failureSignal(record2) {
-  if (!record2) return "unknown";
-  const events = [...new Set(record2.trace.events.map((event) => event.kind))].sort();
-  return [record2.verdict.reason, ...events].join(" + ");
+function failureSignal(record3) {
+  if (!record3) return "unknown";
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
+  return [record3.verdict.reason, ...events].join(" + ");
 }
 function group(taskIds, keyOf) {
   const groups = /* @__PURE__ */ new Map();
@@ -47942,7 +48566,7 @@ function compareGate(options) {
   const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
   const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
   const failed2 = (records) => new Map(
-    records.filter((record2) => !record2.verdict.pass).map((record2) => [record2.taskId, record2])
+    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
   );
   const baseFailed = failed2(base.records);
   const headFailed = failed2(head.records);
@@ -48003,21 +48627,21 @@ function parseNumber(value) {
   const parsed = Number(text2);
   return Number.isFinite(parsed) ? parsed : null;
 }
-function stepLimitOf(record2, fallback) {
-  const event = record2.trace.events.find((candidate) => candidate.kind === "step-limit");
+function stepLimitOf(record3, fallback) {
+  const event = record3.trace.events.find((candidate) => candidate.kind === "step-limit");
   const fromDetail = event?.detail?.match(/\d+/)?.[0];
   if (fromDetail) return Number(fromDetail);
   return fallback ?? null;
 }
 function extractEvidence(options) {
-  const { record: record2, task } = options;
-  const trace2 = record2.trace;
+  const { record: record3, task } = options;
+  const trace2 = record3.trace;
   const eventKinds2 = [...new Set(trace2.events.map((event) => event.kind))];
   const calls = trace2.steps.flatMap((step) => step.toolCalls);
   const toolErrors = calls.filter((call) => call.error).length;
-  const stepLimit = stepLimitOf(record2, options.stepLimit);
-  const answer = record2.answer ?? trace2.answer;
-  const output2 = record2.output || trace2.output;
+  const stepLimit = stepLimitOf(record3, options.stepLimit);
+  const answer = record3.answer ?? trace2.answer;
+  const output2 = record3.output || trace2.output;
   const gaveUp = gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
   const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
@@ -48027,7 +48651,7 @@ function extractEvidence(options) {
   const answerNumber = answer === null ? null : parseNumber(answer);
   const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
   const signals2 = new Set(eventKinds2);
-  signals2.add(record2.verdict.reason || "failed");
+  signals2.add(record3.verdict.reason || "failed");
   if (answer === null) signals2.add("no-answer");
   if (gaveUp) signals2.add("gave-up");
   if (taskDropped) signals2.add("task-dropped");
@@ -48039,11 +48663,11 @@ function extractEvidence(options) {
   const sorted = [...signals2].sort();
   return {
     id: options.id,
-    rolloutKey: record2.key,
-    taskId: record2.taskId,
-    category: record2.category,
-    sampleIndex: record2.sampleIndex,
-    verdictReason: record2.verdict.reason,
+    rolloutKey: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    sampleIndex: record3.sampleIndex,
+    verdictReason: record3.verdict.reason,
     eventKinds: eventKinds2,
     steps: trace2.steps.length,
     stepLimit,
@@ -48062,10 +48686,10 @@ function extractEvidence(options) {
 }
 function extractBatchEvidence(options) {
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
-  return options.records.filter((record2) => !record2.verdict.pass).map(
-    (record2, index) => extractEvidence({
-      record: record2,
-      task: tasksById.get(record2.taskId),
+  return options.records.filter((record3) => !record3.verdict.pass).map(
+    (record3, index) => extractEvidence({
+      record: record3,
+      task: tasksById.get(record3.taskId),
       id: `f${index + 1}`,
       stepLimit: options.stepLimit
     })
@@ -48104,7 +48728,10 @@ var init_evidence2 = __esm({
       signalKey: external_exports.string(),
       /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
       note: external_exports.string().default(""),
-      cause: external_exports.string().default("unexplained")
+      /** The cause grouping uses: the label canonicalised against the signals (`canonicaliseCauses`). */
+      cause: external_exports.string().default("unexplained"),
+      /** The cause label as the note writer wrote it, when canonicalisation changed or kept it. */
+      label: external_exports.string().optional()
     });
     gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
     cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
@@ -48267,14 +48894,14 @@ function kebabCause(cause, maxChars = 48) {
   return label || "unexplained";
 }
 function failureExcerpt(options) {
-  const { evidence, record: record2, task } = options;
-  const calls = record2.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
+  const { evidence, record: record3, task } = options;
+  const calls = record3.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
   return {
     id: options.id,
     category: evidence.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 700),
-    output: untrustedText(record2.output || record2.trace.output, 500),
-    answer: record2.answer === null ? null : untrustedText(record2.answer, 200),
+    output: untrustedText(record3.output || record3.trace.output, 500),
+    answer: record3.answer === null ? null : untrustedText(record3.answer, 200),
     // Only train tasks reach diagnosis, so showing the expectation leaks nothing held out.
     ...task ? {
       expected: untrustedText(
@@ -48296,7 +48923,7 @@ function failureExcerpt(options) {
 }
 async function writeFailureNotes(options) {
   const perCall = Math.max(1, options.notesPerCall ?? defaultNotesPerCall);
-  const recordsByKey = new Map(options.records.map((record2) => [record2.key, record2]));
+  const recordsByKey = new Map(options.records.map((record3) => [record3.key, record3]));
   const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
   const chunks = [];
   for (let start = 0; start < options.evidence.length; start += perCall) {
@@ -48306,11 +48933,11 @@ async function writeFailureNotes(options) {
     chunks.map(async (chunk) => {
       const byLocalId = /* @__PURE__ */ new Map();
       const failures = chunk.flatMap((evidence) => {
-        const record2 = recordsByKey.get(evidence.rolloutKey);
-        if (!record2) return [];
+        const record3 = recordsByKey.get(evidence.rolloutKey);
+        if (!record3) return [];
         const id = `f${byLocalId.size + 1}`;
         byLocalId.set(id, evidence);
-        return [failureExcerpt({ id, evidence, record: record2, task: tasksById.get(evidence.taskId) })];
+        return [failureExcerpt({ id, evidence, record: record3, task: tasksById.get(evidence.taskId) })];
       });
       try {
         const { value } = await askStructured({
@@ -48332,21 +48959,21 @@ async function writeFailureNotes(options) {
       }
     })
   );
-  const notes2 = /* @__PURE__ */ new Map();
+  const notes = /* @__PURE__ */ new Map();
   for (const note of replies.flat()) {
-    if (!notes2.has(note.id))
-      notes2.set(note.id, { note: untrustedText(note.note, 300), cause: kebabCause(note.cause) });
+    if (!notes.has(note.id))
+      notes.set(note.id, { note: untrustedText(note.note, 300), cause: kebabCause(note.cause) });
   }
   return options.evidence.map((evidence) => {
-    const found = notes2.get(evidence.id);
+    const found = notes.get(evidence.id);
     return found ? { ...evidence, note: found.note, cause: found.cause } : { ...evidence, note: "", cause: "unexplained" };
   });
 }
 async function noteFailure(options) {
-  const { record: record2, task } = options;
+  const { record: record3, task } = options;
   await writeFailureNotes({
-    evidence: [extractEvidence({ record: record2, task, id: "f1", stepLimit: options.stepLimit })],
-    records: [record2],
+    evidence: [extractEvidence({ record: record3, task, id: "f1", stepLimit: options.stepLimit })],
+    records: [record3],
     tasks: task ? [task] : [],
     refiner: options.refiner
   });
@@ -48434,15 +49061,15 @@ var init_failure_pattern = __esm({
 
 // src/diagnose/pattern-examples.ts
 function toExample(options) {
-  const { evidence, record: record2, task } = options;
-  const calls = record2 ? record2.trace.steps.flatMap((step) => step.toolCalls).slice(0, 5) : [];
+  const { evidence, record: record3, task } = options;
+  const calls = record3 ? record3.trace.steps.flatMap((step) => step.toolCalls).slice(0, 5) : [];
   return {
     rolloutKey: evidence.rolloutKey,
     taskId: evidence.taskId,
     category: evidence.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 600),
-    output: untrustedText(record2 ? record2.output || record2.trace.output : "", 400),
-    answer: record2?.answer == null ? null : untrustedText(record2.answer, 160),
+    output: untrustedText(record3 ? record3.output || record3.trace.output : "", 400),
+    answer: record3?.answer == null ? null : untrustedText(record3.answer, 160),
     events: evidence.eventKinds,
     note: evidence.note,
     toolCalls: calls.map((call) => ({
@@ -48611,14 +49238,18 @@ function applyMerge(options) {
       })
     );
   }
+  const leftOver = /* @__PURE__ */ new Map();
   for (const group2 of options.groups) {
-    if (!claimed.has(group2.key)) patterns.push(buildPattern({ groups: [group2], context }));
+    if (claimed.has(group2.key)) continue;
+    const key = group2.cause === "unexplained" ? `group:${group2.key}` : `cause:${group2.cause}`;
+    leftOver.set(key, [...leftOver.get(key) ?? [], group2]);
   }
+  for (const groups of leftOver.values()) patterns.push(buildPattern({ groups, context }));
   return patterns;
 }
 async function aggregateFailures(options) {
   const groups = groupEvidence(options.evidence);
-  const records = new Map(options.records.map((record2) => [record2.key, record2]));
+  const records = new Map(options.records.map((record3) => [record3.key, record3]));
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
   if (groups.length === 0) return { patterns: [], groups, merged: false };
   let reply = null;
@@ -48661,8 +49292,8 @@ var init_aggregate = __esm({
 function representatives(pattern, records) {
   const byTask = /* @__PURE__ */ new Map();
   for (const key of pattern.memberKeys) {
-    const record2 = records.get(key);
-    if (record2 && !byTask.has(record2.taskId)) byTask.set(record2.taskId, record2);
+    const record3 = records.get(key);
+    if (record3 && !byTask.has(record3.taskId)) byTask.set(record3.taskId, record3);
   }
   return [...byTask.values()];
 }
@@ -48692,8 +49323,8 @@ function supportReasons(pattern, minSupport) {
   return [];
 }
 async function classifyPatterns(options) {
-  const records = new Map(options.records.map((record2) => [record2.key, record2]));
-  const memberKeys = new Set(options.records.map((record2) => record2.key));
+  const records = new Map(options.records.map((record3) => [record3.key, record3]));
+  const memberKeys = new Set(options.records.map((record3) => record3.key));
   const state = options.patterns.map((pattern) => {
     const reasons = supportReasons(pattern, options.minSupport);
     return { pattern, reasons, open: reasons.length === 0 };
@@ -48738,7 +49369,7 @@ async function classifyPatterns(options) {
     }
   } else {
     for (const entry of toResample)
-      entry.reasons.push({ code: "untested", detail: "not re-sampled" });
+      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
   }
   const toProbe = state.filter((item) => item.open);
   if (options.probe && toProbe.length > 0) {
@@ -48772,11 +49403,79 @@ async function classifyPatterns(options) {
   }));
 }
 function dedupe(records) {
-  return [...new Map(records.map((record2) => [record2.key, record2])).values()];
+  return [...new Map(records.map((record3) => [record3.key, record3])).values()];
 }
 var init_classify = __esm({
   "src/diagnose/classify.ts"() {
     "use strict";
+  }
+});
+
+// src/diagnose/canonical-causes.ts
+function wordsOf(label) {
+  return [
+    ...new Set(
+      label.split("-").filter((word2) => word2 !== "" && !joiningWords.has(word2)).map(
+        (word2) => word2.length > 3 && word2.endsWith("s") && !word2.endsWith("ss") ? word2.slice(0, -1) : word2
+      )
+    )
+  ].sort().join(" ");
+}
+function mostFrequent(labels) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
+}
+function canonicaliseCauses(evidence) {
+  const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
+  const explained = evidence.filter((item) => item.cause !== "unexplained");
+  const bySignature = /* @__PURE__ */ new Map();
+  const byWords = /* @__PURE__ */ new Map();
+  for (const item of explained) {
+    const key = signature(item);
+    if (key !== "") bySignature.set(key, [...bySignature.get(key) ?? [], item.cause]);
+    const words = wordsOf(item.cause);
+    byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
+  }
+  return evidence.map((item) => {
+    const label = item.label ?? item.cause;
+    if (item.cause === "unexplained") return { ...item, label };
+    const key = signature(item);
+    const cause = key !== "" ? mostFrequent(bySignature.get(key) ?? [item.cause]) : mostFrequent(byWords.get(wordsOf(item.cause)) ?? [item.cause]);
+    return { ...item, cause, label };
+  });
+}
+var decisiveSignals, joiningWords;
+var init_canonical_causes = __esm({
+  "src/diagnose/canonical-causes.ts"() {
+    "use strict";
+    decisiveSignals = [
+      "step-limit",
+      "task-dropped",
+      "no-answer",
+      "gave-up",
+      "tool-error",
+      "numeric-mismatch",
+      "timeout",
+      "process-error",
+      "llm-error",
+      "scorer-error"
+    ];
+    joiningWords = /* @__PURE__ */ new Set([
+      "a",
+      "an",
+      "the",
+      "in",
+      "of",
+      "on",
+      "at",
+      "by",
+      "for",
+      "to",
+      "with",
+      "from",
+      "and"
+    ]);
   }
 });
 
@@ -48832,17 +49531,17 @@ var init_heldout_guard = __esm({
 
 // src/diagnose/diagnose-batch.ts
 function resampleSelection(evidence, records) {
-  const byKey = new Map(records.map((record2) => [record2.key, record2]));
+  const byKey = new Map(records.map((record3) => [record3.key, record3]));
   const tasks = /* @__PURE__ */ new Set();
   const perSignal = /* @__PURE__ */ new Map();
   const chosen = [];
   for (const item of evidence) {
-    const record2 = byKey.get(item.rolloutKey);
+    const record3 = byKey.get(item.rolloutKey);
     const count = perSignal.get(item.signalKey) ?? 0;
-    if (!record2 || tasks.has(record2.taskId) || count >= resampledPerSignal) continue;
-    tasks.add(record2.taskId);
+    if (!record3 || tasks.has(record3.taskId) || count >= resampledPerSignal) continue;
+    tasks.add(record3.taskId);
     perSignal.set(item.signalKey, count + 1);
-    chosen.push(record2);
+    chosen.push(record3);
   }
   return chosen;
 }
@@ -48855,7 +49554,7 @@ function startResample(options) {
   return {
     settled,
     resample: async (records) => {
-      const ids = new Set(records.map((record2) => record2.taskId));
+      const ids = new Set(records.map((record3) => record3.taskId));
       return (await early).filter((run) => ids.has(run.taskId));
     }
   };
@@ -48864,32 +49563,36 @@ async function diagnoseBatch(options) {
   refuseHeldout({
     heldout: options.heldout,
     taskIds: [
-      ...options.records.map((record2) => record2.taskId),
+      ...options.records.map((record3) => record3.taskId),
       ...options.tasks.map((task) => task.id)
     ],
     inputs: options.tasks.map((task) => task.input),
     stage: "diagnoseBatch"
   });
-  const failed2 = options.records.filter((record2) => !record2.verdict.pass);
+  const failed2 = options.records.filter((record3) => !record3.verdict.pass);
   const raw = extractBatchEvidence({
     records: failed2,
     tasks: options.tasks,
     stepLimit: options.stepLimit
   });
+  const deterministic = options.agentTemperature === 0;
+  const resample = deterministic ? void 0 : options.resample;
   const early = startResample({
     tasks: resampleSelection(raw, failed2),
-    resample: options.resample,
+    resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks
   });
   try {
-    const evidence = raw.length === 0 ? raw : await writeFailureNotes({
-      evidence: raw,
-      records: failed2,
-      tasks: options.tasks,
-      refiner: options.refiner,
-      notesPerCall: options.notesPerCall
-    });
+    const evidence = raw.length === 0 ? raw : canonicaliseCauses(
+      await writeFailureNotes({
+        evidence: raw,
+        records: failed2,
+        tasks: options.tasks,
+        refiner: options.refiner,
+        notesPerCall: options.notesPerCall
+      })
+    );
     const { patterns, groups, merged } = await aggregateFailures({
       evidence,
       records: failed2,
@@ -48902,6 +49605,7 @@ async function diagnoseBatch(options) {
       minSupport: options.minSupport,
       resample: early.resample,
       resamples: options.resamples,
+      ...deterministic && options.resample ? { untested: "the agent model runs at temperature 0: a re-sample would repeat the run" } : {},
       probe: options.probe,
       onSupported: options.onSupported
     });
@@ -48927,6 +49631,7 @@ var init_diagnose_batch = __esm({
     "use strict";
     init_zod();
     init_aggregate();
+    init_canonical_causes();
     init_classify();
     init_evidence2();
     init_failure_notes2();
@@ -49080,12 +49785,13 @@ var init_architect = __esm({
     init_shared_rules();
     architectTemplate = renderTemplate({
       role: "You are the Architect in a team that improves the runtime harness of an LLM agent. You write the Harness Modification Specification (HMS): the smallest set of harness changes that removes the diagnosed failure patterns without hurting the tasks that pass today.",
-      task: "Read the diagnoses and the current harness (config and rules) in the evidence and write the HMS: for each change, the target module, the change itself, the pattern ids it addresses, the expected effect and the regression risks. When the evidence contains objections from a reviewer, revise the previous HMS so that every objection is answered: drop, narrow or change what was objected to.",
+      task: "Read the diagnoses and the harness in the evidence (for a built-in harness its config, system prompt, rules and the reference of every module, tool and field; for a command harness its editable files) and write the HMS: for each change, the target module, the change itself, the pattern ids it addresses, the expected effect and the regression risks. When the evidence contains objections from a reviewer, revise the previous HMS so that every objection is answered: drop, narrow or change what was objected to.",
       rules: [
-        "Prefer general, structural changes (enable a tool, raise a budget, pin the task statement in context, state the answer format, show a hint after tool errors) over wording that only fits the examples.",
+        "Prefer general changes to how the harness works over wording that only fits the examples.",
+        "Propose only changes the harness can express: a config field from the reference with a value it allows (its type, its allowed values, its range), a rule, or a text change to a file matching the editable globs. Anything else is rejected unapplied.",
         "Each change targets one module and addresses at least one pattern id from the diagnoses.",
-        "Keep the HMS small: at most one change per diagnosed root cause.",
-        "A change to a config field names the field as a dotted path (e.g. agent_loop.max_steps) and its new value.",
+        "Keep the HMS small: at most one change per diagnosed root cause, and no two changes that edit the same passage.",
+        "A change to a config field names the field as a dotted path and its new value; a change to a file names the file and says what to add, remove or reword.",
         ...sharedRules
       ],
       jsonSchema: roleJsonSchemas.hms
@@ -49104,9 +49810,19 @@ async function callRole(options) {
     output: null
   };
   options.turns.push(turn);
+  let lastReply = "";
+  const provider = {
+    model: options.refiner.model,
+    baseUrl: options.refiner.baseUrl,
+    chat: async (request, callOptions) => {
+      const response = await options.refiner.chat(request, callOptions);
+      lastReply = response.content ?? "";
+      return response;
+    }
+  };
   try {
     const { value } = await askStructured({
-      provider: options.refiner,
+      provider,
       schemaName: options.schemaName,
       purpose: options.role,
       instructions: options.template,
@@ -49119,6 +49835,12 @@ async function callRole(options) {
   } catch (error62) {
     if (!isStructuredOutputFailure(error62)) throw error62;
     turn.error = error62 instanceof Error ? error62.message : String(error62);
+    const salvaged = options.salvage?.(extractJsonCandidates(lastReply));
+    if (salvaged !== void 0) {
+      turn.output = salvaged;
+      turn.error = `${turn.error} (the usable part of the last reply was kept)`;
+      return salvaged;
+    }
     throw new RoleOutputUnusable(options.role, error62);
   }
 }
@@ -49138,6 +49860,7 @@ var init_role_call = __esm({
     "use strict";
     init_structured_ask();
     init_untrusted_text();
+    init_json_extraction();
     RoleOutputUnusable = class extends Error {
       constructor(role, reason) {
         super(`${role}: ${reason instanceof Error ? reason.message : String(reason)}`);
@@ -49236,7 +49959,7 @@ async function runArchitect(options) {
       objections: options.objections,
       ...revising ? { previous: options.previous } : {},
       patterns: options.patterns.map((pattern) => patternHeadline(pattern, options.rejected)),
-      harness: { config: options.harness.config, rules: options.harness.rules },
+      harness: options.harness,
       rejected: rejectedForRoles(options.rejected)
     },
     jsonSchema: roleJsonSchemas.hms,
@@ -49267,10 +49990,10 @@ var init_diagnostician = __esm({
     init_shared_rules();
     diagnosticianTemplate = renderTemplate({
       role: "You are the Diagnostician in a team that improves the runtime harness of an LLM agent. The harness is everything around a fixed model: system prompt and rules, tools, the agent loop and its step budget, how tool output and errors are shown, how the context is trimmed, and how the final answer is extracted.",
-      task: "For each failure pattern in the evidence, find the harness-level root cause: which property of the harness (shown in the evidence as its config and rules) lets the model fail this way, and which harness module would have to change. Use the examples, their runtime events and tool calls, and the pattern's support (how many distinct tasks and categories it spans).",
+      task: "For each failure pattern in the evidence, find the harness-level root cause: which property of the harness (shown in the evidence: for a built-in harness its config, system prompt, rules and the reference of what each module, tool and field does; for a command harness its editable files) lets the model fail this way, and which harness module would have to change. Use the examples, their runtime events and tool calls, and the pattern's support (how many distinct tasks and categories it spans).",
       rules: [
         "Give exactly one diagnosis per pattern id in the evidence; never invent pattern ids.",
-        "Name a single module per diagnosis: agent_loop, tools, observation, context, completion, prompt, or command.",
+        "Name a single module per diagnosis: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files).",
         "Confidence reflects the evidence: a pattern seen on one task is weak evidence; one recurring across many tasks and categories is strong.",
         "Explain the mechanism in general terms (e.g. 'no calculator is offered, so multi-digit arithmetic is done in the head'), never in terms of a particular task.",
         ...sharedRules
@@ -49282,7 +50005,7 @@ var init_diagnostician = __esm({
 
 // src/refine/diagnostician.ts
 async function runDiagnostician(options) {
-  const harness = { config: options.harness.config, rules: options.harness.rules };
+  const harness = options.harness;
   const rejected = rejectedForRoles(options.rejected);
   const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {
@@ -49317,6 +50040,480 @@ var init_diagnostician2 = __esm({
   }
 });
 
+// src/refine/compose-edits.ts
+function overlapping(planned, before, earlier) {
+  const edit = planned.edit;
+  if (edit.kind === "write_file")
+    return earlier.find((region) => region.text !== "" && !edit.content.includes(region.text));
+  let start;
+  let end;
+  if (edit.kind === "replace_text") {
+    start = before.indexOf(edit.find);
+    end = start + edit.find.length;
+  } else {
+    const span = changedSpan(before, applyText(planned, before));
+    start = span.start;
+    end = span.beforeEnd;
+  }
+  return earlier.find(
+    (region) => region.start === region.end ? start < region.start && region.start < end : start < region.end && region.start < end
+  );
+}
+function applyText(planned, before) {
+  const applied = applyToText(planned.edit, before);
+  return applied.ok ? applied.text : before;
+}
+function changedSpan(before, after) {
+  let start = 0;
+  const limit2 = Math.min(before.length, after.length);
+  while (start < limit2 && before[start] === after[start]) start++;
+  let suffix = 0;
+  while (suffix < limit2 - start && before[before.length - 1 - suffix] === after[after.length - 1 - suffix])
+    suffix++;
+  return { start, beforeEnd: before.length - suffix, afterEnd: after.length - suffix };
+}
+function record2(earlier, before, after, change) {
+  const span = changedSpan(before, after);
+  const delta = after.length - before.length;
+  const kept = [];
+  for (const region of earlier) {
+    if (region.end <= span.start) kept.push(region);
+    else if (region.start >= span.beforeEnd)
+      kept.push({ ...region, start: region.start + delta, end: region.end + delta });
+  }
+  kept.push({
+    start: span.start,
+    end: span.afterEnd,
+    change,
+    text: after.slice(span.start, span.afterEnd)
+  });
+  return kept.sort((a, b) => a.start - b.start);
+}
+var EditComposer;
+var init_compose_edits = __esm({
+  "src/refine/compose-edits.ts"() {
+    "use strict";
+    init_harness_yaml();
+    init_edit_operations();
+    EditComposer = class {
+      constructor(base) {
+        this.base = base;
+        this.files = { ...base.files };
+      }
+      base;
+      files;
+      regions = /* @__PURE__ */ new Map();
+      setBy = /* @__PURE__ */ new Map();
+      /** The harness with the edits composed so far (hash unchanged: a draft view, not a candidate). */
+      current() {
+        let config2 = this.base.config;
+        if (this.base.kind === "builtin" && this.files["harness.yaml"] !== this.base.files["harness.yaml"]) {
+          try {
+            config2 = parseHarnessYaml("harness.yaml", this.files["harness.yaml"] ?? "");
+          } catch {
+          }
+        }
+        return { ...this.base, files: { ...this.files }, config: config2 };
+      }
+      /**
+       * Tries the edits of change `change` in order. With `commit` the accepted ones are kept;
+       * without, nothing changes (used to decide whether to re-draft the change first).
+       */
+      add(change, edits, options) {
+        const state = {
+          files: { ...this.files },
+          regions: new Map([...this.regions].map(([file2, list2]) => [file2, [...list2]])),
+          setBy: new Map(this.setBy)
+        };
+        const result = { accepted: [], conflicts: [] };
+        for (const planned of edits) {
+          const conflict = this.place(planned, change, state);
+          if (conflict) result.conflicts.push({ edit: planned, ...conflict });
+          else result.accepted.push(planned);
+        }
+        if (options.commit) {
+          Object.assign(this.files, state.files);
+          for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
+          for (const [path9, entry] of state.setBy) this.setBy.set(path9, entry);
+        }
+        return result;
+      }
+      /** Applies one edit to `state`, or says why it cannot join the proposal. */
+      place(planned, change, state) {
+        const target = editTarget(planned.edit, this.base.config);
+        if ("reason" in target) return { reason: target.reason, redraft: false };
+        const file2 = target.file;
+        const before = state.files[file2];
+        const applied = applyToText(planned.edit, before);
+        if (!applied.ok) {
+          const original = applyToText(planned.edit, this.base.files[file2]);
+          const stale = original.ok && before !== this.base.files[file2];
+          return stale ? {
+            reason: `${applied.reason}: an earlier edit of this proposal changed '${file2}'`,
+            redraft: true
+          } : { reason: applied.reason, redraft: false };
+        }
+        if (planned.edit.kind === "set") {
+          const previous = state.setBy.get(planned.edit.path);
+          if (previous && previous.value !== planned.edit.value)
+            return {
+              reason: `${planned.edit.path} was already set to ${JSON.stringify(previous.value)} by change ${previous.change + 1}; one proposal sets a field once`,
+              redraft: false
+            };
+        }
+        const earlier = state.regions.get(file2) ?? [];
+        const clash = overlapping(planned, before ?? "", earlier);
+        if (clash) {
+          const who = clash.change === change ? "an earlier edit of the same change" : `change ${clash.change + 1}`;
+          const reason = planned.edit.kind === "write_file" ? `would overwrite the edit of ${who} to '${file2}' (its text is not kept)` : `quotes a passage of '${file2}' that the edit of ${who} wrote`;
+          return { reason, redraft: clash.change !== change };
+        }
+        if (planned.edit.kind === "set")
+          state.setBy.set(planned.edit.path, { value: planned.edit.value, change });
+        state.regions.set(file2, record2(earlier, before ?? "", applied.text, change));
+        state.files[file2] = applied.text;
+        return void 0;
+      }
+    };
+  }
+});
+
+// src/refine/edit-coercion.ts
+function coerceEditsReply(raw) {
+  if (Array.isArray(raw)) return { edits: raw };
+  if (!isRecord(raw)) return raw;
+  if (Array.isArray(raw.edits)) return raw;
+  if (isRecord(raw.edits)) return { ...raw, edits: [raw.edits] };
+  if (isRecord(raw.edit) || typeof raw.kind === "string") return { edits: [raw] };
+  return raw;
+}
+function coercePlannedEdit(raw, defaults2) {
+  if (!isRecord(raw)) return raw;
+  let operation = raw.edit;
+  if (!isRecord(operation)) {
+    const fields2 = Object.entries(raw).filter(([key]) => operationKeys.has(key));
+    if (fields2.some(([key]) => ["kind", "op", "type", "operation"].includes(key)))
+      operation = Object.fromEntries(fields2);
+  }
+  const edit = coerceOperation(operation);
+  return {
+    module: coerceModule(raw.module, edit, defaults2.module),
+    patterns: coercePatterns(raw.patterns, defaults2.patterns),
+    rationale: coerceRationale(raw.rationale ?? raw.reason ?? raw.why),
+    edit
+  };
+}
+function coerceOperation(raw) {
+  if (!isRecord(raw)) return raw;
+  const named = raw.kind ?? raw.op ?? raw.type ?? raw.operation;
+  if (typeof named !== "string") return raw;
+  const normalised = named.trim().toLowerCase().replace(/[\s-]+/g, "_");
+  const kind = kindAliases[normalised];
+  if (!kind) return { ...raw, kind: named };
+  const edit = { kind };
+  for (const [field, aliases] of Object.entries(fieldAliases[kind])) {
+    const alias = aliases.find((name3) => raw[name3] !== void 0);
+    if (alias !== void 0) edit[field] = raw[alias];
+  }
+  if (kind === "set" && typeof edit.path === "string") {
+    edit.path = edit.path.trim().replace(/^harness\.yaml[:#.]/, "");
+    edit.value = coerceValue(edit.path, edit.value);
+  }
+  return edit;
+}
+function coerceValue(path9, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path9);
+  if (!field) return value;
+  if (field.type === "boolean" && typeof value === "string") {
+    const word2 = value.trim().toLowerCase();
+    if (["true", "yes", "on"].includes(word2)) return true;
+    if (["false", "no", "off"].includes(word2)) return false;
+  }
+  if ((field.type === "integer" || field.type === "number") && typeof value === "string") {
+    const number4 = Number(value.trim());
+    if (value.trim() !== "" && Number.isFinite(number4)) return number4;
+  }
+  if (field.type === "string" && (typeof value === "number" || typeof value === "boolean"))
+    return String(value);
+  return value;
+}
+function coerceModule(raw, edit, fallback) {
+  const modules = [...harnessModules, "command"];
+  if (typeof raw === "string") {
+    const candidate = raw.trim().toLowerCase().replace(/[\s-]+/g, "_");
+    if (modules.includes(candidate)) return candidate;
+  }
+  if (isRecord(edit) && edit.kind === "set" && typeof edit.path === "string") {
+    const section = edit.path.split(".")[0];
+    if (modules.includes(section)) return section;
+  }
+  if (isRecord(edit) && (edit.kind === "add_rule" || edit.kind === "remove_rule")) return "prompt";
+  return modules.includes(fallback) ? fallback : "prompt";
+}
+function coercePatterns(raw, fallback) {
+  if (raw === void 0 || raw === null) return [...fallback];
+  if (typeof raw === "string") return raw.trim() === "" ? [...fallback] : [raw];
+  if (Array.isArray(raw))
+    return raw.map((item) => typeof item === "string" ? item : String(item));
+  return raw;
+}
+function coerceRationale(raw) {
+  if (typeof raw !== "string") return "";
+  return raw.length > 2e3 ? `${raw.slice(0, 1997)}...` : raw;
+}
+var isRecord, kindAliases, fieldAliases, operationKeys;
+var init_edit_coercion = __esm({
+  "src/refine/edit-coercion.ts"() {
+    "use strict";
+    init_harness_reference();
+    init_harness_schema();
+    isRecord = (value) => typeof value === "object" && value !== null && !Array.isArray(value);
+    kindAliases = {
+      set: "set",
+      set_field: "set",
+      set_value: "set",
+      update: "set",
+      update_field: "set",
+      add_rule: "add_rule",
+      append_rule: "add_rule",
+      add: "add_rule",
+      remove_rule: "remove_rule",
+      delete_rule: "remove_rule",
+      replace_text: "replace_text",
+      replace: "replace_text",
+      replace_in_file: "replace_text",
+      edit_text: "replace_text",
+      write_file: "write_file",
+      write: "write_file",
+      create_file: "write_file"
+    };
+    fieldAliases = {
+      set: { path: ["path", "field", "key"], value: ["value", "new_value", "to"] },
+      add_rule: { text: ["text", "rule", "content", "value"] },
+      remove_rule: { text: ["text", "rule", "content", "value"] },
+      replace_text: {
+        file: ["file", "path", "filename"],
+        find: ["find", "old", "old_text", "search", "before"],
+        replace: ["replace", "new", "new_text", "replacement", "after"]
+      },
+      write_file: { file: ["file", "path", "filename"], content: ["content", "text", "new"] }
+    };
+    operationKeys = new Set(
+      ["kind", "op", "type", "operation"].concat(
+        ...Object.values(fieldAliases).flatMap((fields2) => Object.values(fields2))
+      )
+    );
+  }
+});
+
+// src/refine/edit-validation.ts
+function validateEdit(raw, context) {
+  const parsed = plannedEditSchema.safeParse(coercePlannedEdit(raw, context.defaults));
+  if (!parsed.success) {
+    return {
+      ok: false,
+      issues: parsed.error.issues.map((issue2) => ({
+        path: issue2.path.map((part) => typeof part === "symbol" ? String(part) : part),
+        message: kindMessage(issue2.path, issue2.message)
+      }))
+    };
+  }
+  const issues = harnessIssues(parsed.data, context.view);
+  return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
+}
+function kindMessage(path9, message) {
+  return path9.join(".") === "edit.kind" || path9.length === 1 && path9[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+}
+function harnessIssues(planned, view) {
+  const edit = planned.edit;
+  const at = (field, message) => [{ path: ["edit", field], message }];
+  if (edit.kind === "set" || edit.kind === "add_rule" || edit.kind === "remove_rule") {
+    if (view.kind !== "builtin")
+      return at(
+        "kind",
+        `a command harness has no harness.yaml or rules file: edit its files (${view.editable.join(", ")}) with replace_text or write_file`
+      );
+    if (edit.kind === "set") return setIssues(edit.path, edit.value).map((m) => at("value", m)[0]);
+    if (edit.kind === "remove_rule" && !(view.rules ?? []).includes(edit.text.trim().replace(/^- /, "")))
+      return at("text", "no rule with exactly this text; copy it from the rules shown");
+    return [];
+  }
+  if (!view.editable.some((glob) => matchGlob(glob, edit.file)))
+    return at("file", `'${edit.file}' is not editable; editable: ${view.editable.join(", ")}`);
+  const shown = view.files?.find((file2) => file2.path === edit.file);
+  if (edit.kind === "write_file") {
+    if (!shown && view.notShown?.includes(edit.file))
+      return at(
+        "file",
+        `'${edit.file}' exists but was not shown; a whole-file write would replace what you have not seen`
+      );
+    if (shown && !shown.whole)
+      return at(
+        "kind",
+        `${partMessage(shown)}; a whole-file write built from it would drop the rest: use replace_text on the lines shown`
+      );
+    return [];
+  }
+  if (!shown)
+    return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
+  const count = shown.content.split(edit.find).length - 1;
+  if (count === 1) return [];
+  const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
+  return at(
+    "find",
+    count === 0 ? `${JSON.stringify(clip3(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip3(edit.find))} occurs ${count} times in ${where}; quote enough around it to make it unique`
+  );
+}
+function partMessage(file2) {
+  return file2.lines ? `'${file2.path}' was shown only in part (lines ${file2.lines.from}\u2013${file2.lines.to} of ${file2.lines.of})` : `'${file2.path}' was shown only in part`;
+}
+function clip3(text2) {
+  return text2.length > 80 ? `${text2.slice(0, 77)}...` : text2;
+}
+function setIssues(path9, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path9);
+  if (!field) return [`'${path9}' is not a field of harness.yaml (see the reference's fields)`];
+  return valueIssues(field, value);
+}
+function valueIssues(field, value) {
+  const path9 = field.path;
+  if (field.type === "list") return [`${path9} is a list; edit harness.yaml with replace_text`];
+  if (field.allowed && !field.allowed.includes(String(value)))
+    return [`${path9} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+  if (field.type === "boolean" && typeof value !== "boolean")
+    return [`${path9} is a boolean (got ${JSON.stringify(value)})`];
+  if (field.type === "integer" || field.type === "number") {
+    if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
+      return [`${path9} is an ${field.type} (got ${JSON.stringify(value)})`];
+    const { min, max } = field.range ?? {};
+    if (max !== void 0 && value > max) return [`${path9} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path9} is at least ${min} (got ${value})`];
+  }
+  if (field.type === "string") {
+    if (typeof value !== "string") return [`${path9} is text (got ${JSON.stringify(value)})`];
+    const maxLength2 = field.range?.maxLength;
+    if (maxLength2 !== void 0 && value.length > maxLength2)
+      return [`${path9} holds at most ${maxLength2} characters (got ${value.length})`];
+  }
+  return [];
+}
+function editsReplySchemaFor(context) {
+  const edit = external_exports.unknown().transform((raw, zodContext) => {
+    const verdict = validateEdit(raw, context);
+    if (verdict.ok) return verdict.edit;
+    for (const issue2 of verdict.issues)
+      zodContext.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
+    return external_exports.NEVER;
+  });
+  return external_exports.preprocess(coerceEditsReply, external_exports.object({ edits: external_exports.array(edit) }));
+}
+function salvageEdits(raw, context) {
+  const reply = coerceEditsReply(raw);
+  if (!Array.isArray(reply?.edits)) return void 0;
+  const result = { edits: [], invalid: [] };
+  for (const candidate of reply.edits) {
+    const verdict = validateEdit(candidate, context);
+    if (verdict.ok) result.edits.push(verdict.edit);
+    else
+      result.invalid.push({
+        edit: candidate,
+        issues: verdict.issues.map((issue2) => `${issue2.path.join(".")}: ${issue2.message}`).join("; ")
+      });
+  }
+  return result;
+}
+var kinds;
+var init_edit_validation = __esm({
+  "src/refine/edit-validation.ts"() {
+    "use strict";
+    init_zod();
+    init_harness_reference();
+    init_glob();
+    init_types();
+    init_edit_coercion();
+    kinds = "set, add_rule, remove_rule, replace_text, write_file";
+  }
+});
+
+// src/refine/harness-view.ts
+function harnessView(harness, options) {
+  const editable = [...options.editable ?? defaultEditableGlobs];
+  const isEditable = (path9) => editable.some((glob) => matchGlob(glob, path9));
+  const view = harness.kind === "builtin" ? {
+    kind: "builtin",
+    editable,
+    config: { ...harness.config ?? {} },
+    systemPrompt: redactSecrets2(renderSystemPrompt(harness)),
+    rules: harnessRules(harness).map(redactSecrets2),
+    reference: referenceLines()
+  } : { kind: "command", editable, command: harness.command ?? [] };
+  if (harness.kind === "builtin" && options.role === "analysis") return view;
+  const paths = Object.keys(harness.files).filter((path9) => textFile.test(path9)).sort();
+  const ordered = [
+    ...paths.filter(isEditable),
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path9) => !isEditable(path9)) : []
+  ];
+  const budget = budgets[options.role];
+  let left = budget.total;
+  const files = [];
+  const notShown = [];
+  for (const path9 of ordered) {
+    const shown = left > 0 ? showFile(path9, harness.files[path9], Math.min(budget.perFile, left)) : void 0;
+    if (!shown) {
+      if (isEditable(path9)) notShown.push(path9);
+      continue;
+    }
+    files.push({ ...shown, editable: isEditable(path9) });
+    left -= shown.content.length;
+  }
+  for (const path9 of Object.keys(harness.files).sort())
+    if (!textFile.test(path9) && isEditable(path9)) notShown.push(path9);
+  return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
+}
+function showFile(path9, text2, maxChars) {
+  const cleaned = redactSecrets2(text2.replace(invisibleCharacters2, ""));
+  if (cleaned === text2 && text2.length <= maxChars) return { path: path9, whole: true, content: text2 };
+  const lines = cleaned.split("\n");
+  let used = 0;
+  let count = 0;
+  while (count < lines.length && used + lines[count].length + 1 <= maxChars) {
+    used += lines[count].length + 1;
+    count++;
+  }
+  if (count === 0) return void 0;
+  return {
+    path: path9,
+    whole: false,
+    content: lines.slice(0, count).join("\n"),
+    lines: { from: 1, to: count, of: lines.length }
+  };
+}
+function referenceLines() {
+  const reference = harnessReference();
+  return {
+    modules: reference.modules.map((module) => `${module.name}: ${module.description}`),
+    tools: reference.tools.map((tool) => tool.description),
+    fields: reference.fields.map(describeField)
+  };
+}
+var budgets, textFile, invisibleCharacters2;
+var init_harness_view = __esm({
+  "src/refine/harness-view.ts"() {
+    "use strict";
+    init_config_schema();
+    init_harness_reference();
+    init_untrusted_text();
+    init_glob();
+    init_render();
+    budgets = {
+      analysis: { total: 8e3, perFile: 4e3 },
+      editor: { total: 24e3, perFile: 12e3 }
+    };
+    textFile = /\.(md|markdown|txt|ya?ml|json|toml|py|js|mjs|cjs|ts|sh|prompt|jinja|j2)$/i;
+    invisibleCharacters2 = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+  }
+});
+
 // src/refine/prompts/editor.ts
 var editorTemplate;
 var init_editor = __esm({
@@ -49327,11 +50524,13 @@ var init_editor = __esm({
     init_shared_rules();
     editorTemplate = renderTemplate({
       role: "You are the Editor in a team that improves the runtime harness of an LLM agent. You turn an accepted Harness Modification Specification (HMS) into concrete, structured edits of the harness files. You never write free-form patches.",
-      task: "For every change of the HMS in the evidence, emit the edits that carry it out on the harness shown (its harness.yaml config, its rules and its files). Each edit names the module it changes, the pattern ids it addresses, a one-sentence rationale, and one operation.",
+      task: "For every change of the HMS in the evidence, emit the edits that carry it out on the harness shown (for a built-in harness its config, rules, reference and editable files; for a command harness its editable files). Each edit names the module it changes, the pattern ids it addresses, a one-sentence rationale, and one operation.",
       rules: [
-        "Operations: set (a harness.yaml field by dotted path, e.g. tools.calculator.enabled = true or agent_loop.max_steps = 8); add_rule (append one rule line); remove_rule (exact text of an existing rule); replace_text (exact passage of a file shown in the evidence); write_file (a whole file, only for command harnesses or new knowledge files).",
-        "Use only config fields that exist in the config shown, with values of the same type.",
-        "For replace_text, 'find' must be copied exactly from the file content in the evidence.",
+        "Operations: set (a harness.yaml field by its dotted path from the reference, with a value of its type, allowed values and range); add_rule and remove_rule (one rule line of a built-in harness, remove by its exact text); replace_text (an exact passage of a file shown); write_file (a whole file: a new file, or one shown whole).",
+        "Edit only files matching the editable globs in the evidence. A command harness has no harness.yaml: change its files with replace_text or write_file.",
+        "For replace_text, 'find' is copied exactly from the file content shown and occurs there once; quote enough to make it unique.",
+        "A file shown with `whole: false` is only the lines given in `lines`: change it only with replace_text on those lines, never with write_file.",
+        "When the evidence has `alreadyApplied`, earlier changes of this HMS have made those edits and the files shown include them: keep their text.",
         "Emit only edits the HMS asks for; nothing in .git/, .github/, task files, scorers or the project config.",
         ...sharedRules
       ],
@@ -49342,66 +50541,113 @@ var init_editor = __esm({
 
 // src/refine/editor.ts
 async function runEditor(options) {
-  const replies = await settleRoleCalls(
-    options.hms.changes.map(
-      (change) => callRole({
-        refiner: options.refiner,
-        role: "editor",
-        schemaName: "edits",
-        template: editorTemplate,
-        evidence: { hms: { changes: [change] }, harness: options.harness },
-        jsonSchema: roleJsonSchemas.edits,
-        schema: editsReplySchema,
-        round: 0,
-        summary: `${change.module}: ${change.change.slice(0, 120)} (${options.harness.files?.length ?? 0} harness file(s))`,
-        turns: options.turns
-      })
-    )
+  const draft = (change, harness, earlier) => draftChange({ ...options, change, harness, earlier });
+  const settled = await Promise.allSettled(
+    options.hms.changes.map((change) => draft(change, options.harness))
   );
-  const result = { edits: [], invalid: [] };
-  for (const candidate of replies.flatMap((reply) => reply.edits)) {
-    const parsed = plannedEditSchema.safeParse(candidate);
-    if (parsed.success) result.edits.push(parsed.data);
-    else
-      result.invalid.push({
-        edit: candidate,
-        issues: parsed.error.issues.map((issue2) => `${issue2.path.join(".")}: ${issue2.message}`).join("; ")
+  const errors = settled.flatMap(
+    (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
+  );
+  const fatal = errors.find((error62) => !(error62 instanceof RoleOutputUnusable));
+  if (fatal !== void 0) throw fatal;
+  if (errors.length > 0 && errors.length === settled.length) throw errors[0];
+  const result = { edits: [], invalid: [], dropped: [] };
+  const composer = new EditComposer(options.harness);
+  for (const [index, outcome] of settled.entries()) {
+    if (outcome.status === "rejected") {
+      result.dropped.push({
+        change: index,
+        stage: "dropped",
+        reason: `no usable Editor reply for this change: ${outcome.reason.message}`,
+        edit: null
+      });
+      continue;
+    }
+    let current = outcome.value;
+    const trial = composer.add(index, current.edits, { commit: false });
+    if (trial.conflicts.some((conflict) => conflict.redraft)) {
+      const redrafted = await draft(
+        options.hms.changes[index],
+        composer.current(),
+        result.edits
+      ).catch((error62) => {
+        if (error62 instanceof RoleOutputUnusable) return void 0;
+        throw error62;
+      });
+      if (redrafted) current = redrafted;
+    }
+    for (const invalid of current.invalid) {
+      result.invalid.push(invalid);
+      result.dropped.push({
+        change: index,
+        stage: "invalid",
+        reason: invalid.issues,
+        edit: invalid.edit
+      });
+    }
+    const composed = composer.add(index, current.edits, { commit: true });
+    result.edits.push(...composed.accepted);
+    for (const conflict of composed.conflicts)
+      result.dropped.push({
+        change: index,
+        stage: "refused",
+        reason: conflict.reason,
+        edit: conflict.edit
       });
   }
   return result;
 }
+async function draftChange(options) {
+  const { change } = options;
+  const view = harnessView(options.harness, { role: "editor", editable: options.editable });
+  const context = {
+    view,
+    defaults: { module: change.module, patterns: change.patterns }
+  };
+  const redraft = options.earlier !== void 0;
+  const evidence = {
+    hms: { changes: [change] },
+    harness: view,
+    ...redraft ? {
+      alreadyApplied: {
+        note: "Earlier changes of this HMS made these edits; the files shown include them. Draft this change on top of them and keep their text.",
+        edits: options.earlier
+      }
+    } : {}
+  };
+  const reply = await callRole({
+    refiner: options.refiner,
+    role: "editor",
+    schemaName: "edits",
+    template: editorTemplate,
+    evidence,
+    jsonSchema: roleJsonSchemas.edits,
+    schema: editsReplySchemaFor(context).transform((value) => ({
+      edits: value.edits,
+      invalid: []
+    })),
+    round: 0,
+    summary: `${redraft ? "re-draft on the earlier changes: " : ""}${change.module}: ${change.change.slice(0, 120)} (${view.files?.length ?? 0} file(s) shown)`,
+    turns: options.turns,
+    salvage: (candidates) => {
+      for (const candidate of candidates) {
+        const salvaged = salvageEdits(candidate, context);
+        if (salvaged) return salvaged;
+      }
+      return void 0;
+    }
+  });
+  return reply;
+}
 var init_editor2 = __esm({
   "src/refine/editor.ts"() {
     "use strict";
-    init_types();
+    init_compose_edits();
+    init_edit_validation();
+    init_harness_view();
     init_editor();
     init_role_call();
     init_role_schemas();
-  }
-});
-
-// src/refine/harness-summary.ts
-function summariseHarness(harness, options = {}) {
-  const config2 = harness.kind === "builtin" ? { ...harness.config ?? {} } : { command: harness.command ?? [] };
-  const summary2 = { kind: harness.kind, config: config2, rules: harnessRules(harness) };
-  if (!options.withFiles) return summary2;
-  let budget = 16e3;
-  const files = [];
-  for (const path9 of Object.keys(harness.files).sort()) {
-    if (!textFile.test(path9) || budget <= 0) continue;
-    const content = untrustedText(harness.files[path9], Math.min(4e3, budget));
-    budget -= content.length;
-    files.push({ path: path9, content });
-  }
-  return { ...summary2, files };
-}
-var textFile;
-var init_harness_summary = __esm({
-  "src/refine/harness-summary.ts"() {
-    "use strict";
-    init_untrusted_text();
-    init_render();
-    textFile = /\.(md|markdown|txt|ya?ml|json|toml|py|js|mjs|ts|sh|prompt)$/i;
   }
 });
 
@@ -49420,6 +50666,7 @@ var init_skeptic = __esm({
         "Each objection names the change it is about and says what is wrong and what would fix it.",
         "Accept only when no objection remains; an accept carries no objections.",
         "Reject a change that leaks task-specific answers or facts, and any HMS that addresses no pattern with cross-instance support.",
+        "Object to a change the harness shown cannot express: a field missing from the reference, a value outside its allowed values or range, a file outside the editable globs.",
         ...sharedRules
       ],
       jsonSchema: roleJsonSchemas.critique
@@ -49437,7 +50684,8 @@ async function runSkeptic(options) {
     evidence: {
       hms: options.hms,
       diagnoses: options.diagnoses,
-      patterns: options.patterns.map((pattern) => patternHeadline(pattern))
+      patterns: options.patterns.map((pattern) => patternHeadline(pattern)),
+      harness: options.harness
     },
     jsonSchema: roleJsonSchemas.critique,
     schema: critiqueSchema,
@@ -49470,7 +50718,7 @@ async function collaborate(options) {
     rounds: []
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
-  const summary2 = summariseHarness(options.harness);
+  const summary2 = harnessView(options.harness, { role: "analysis", editable: options.editable });
   const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
@@ -49479,13 +50727,18 @@ async function collaborate(options) {
       harness: summary2,
       rejected: options.rejected
     });
-    const withFiles = summariseHarness(options.harness, { withFiles: true });
     const draftEdits = async (hms) => {
       const editorTurns = [];
       try {
         return {
           turns: editorTurns,
-          result: await runEditor({ ...common, turns: editorTurns, hms, harness: withFiles })
+          result: await runEditor({
+            ...common,
+            turns: editorTurns,
+            hms,
+            harness: options.harness,
+            editable: options.editable
+          })
         };
       } catch (error62) {
         return { turns: editorTurns, error: error62 };
@@ -49503,8 +50756,14 @@ async function collaborate(options) {
     const drafted = debated.drafted ?? await draftEdits(debated.hms);
     turns.push(...drafted.turns);
     if (!drafted.result) throw drafted.error;
-    const { edits, invalid } = drafted.result;
-    return finish(draft, { outcome: "accepted", hms: debated.hms, edits, invalidEdits: invalid });
+    const { edits, invalid, dropped } = drafted.result;
+    return finish(draft, {
+      outcome: "accepted",
+      hms: debated.hms,
+      edits,
+      invalidEdits: invalid,
+      droppedEdits: dropped
+    });
   } catch (error62) {
     if (!(error62 instanceof RoleOutputUnusable)) throw error62;
     return finish(draft, {
@@ -49535,7 +50794,7 @@ async function debate(options) {
     }
     const skepticTurns = [];
     const [review, drafted] = await Promise.all([
-      runSkeptic({ ...options, turns: skepticTurns, hms, round }).then(
+      runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
         (critique2) => ({ critique: critique2 }),
         (error62) => ({ error: error62 })
       ),
@@ -49587,7 +50846,8 @@ function finish(draft, result) {
       objections: result.rejection.objections.map(({ change, reason }) => ({ change, reason }))
     } : null,
     edits: result.edits ?? [],
-    invalidEdits: result.invalidEdits ?? []
+    invalidEdits: result.invalidEdits ?? [],
+    droppedEdits: result.droppedEdits ?? []
   };
 }
 var init_collaborate = __esm({
@@ -49596,7 +50856,7 @@ var init_collaborate = __esm({
     init_architect2();
     init_diagnostician2();
     init_editor2();
-    init_harness_summary();
+    init_harness_view();
     init_role_call();
     init_skeptic2();
   }
@@ -49617,6 +50877,7 @@ async function refine2(options) {
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,
+    editable: options.editable,
     review: { rounds: options.skepticRounds }
   });
 }
@@ -49629,7 +50890,7 @@ var init_refine = __esm({
 });
 
 // src/refine/refinement-record.ts
-var roleTurnSchema, debateRoundSchema, refinementRecordSchema;
+var roleTurnSchema, debateRoundSchema, droppedEditSchema, refinementRecordSchema;
 var init_refinement_record = __esm({
   "src/refine/refinement-record.ts"() {
     "use strict";
@@ -49652,6 +50913,12 @@ var init_refinement_record = __esm({
       hms: hmsSchema,
       critique: critiqueSchema.nullable()
     });
+    droppedEditSchema = external_exports.object({
+      change: external_exports.number().int().nullable(),
+      stage: external_exports.enum(["dropped", "invalid", "refused"]),
+      reason: external_exports.string(),
+      edit: external_exports.unknown()
+    });
     refinementRecordSchema = external_exports.object({
       mode: external_exports.enum(["refine", "reflect"]),
       patternIds: external_exports.array(external_exports.string()),
@@ -49667,7 +50934,9 @@ var init_refinement_record = __esm({
       }).nullable(),
       edits: external_exports.array(plannedEditSchema),
       /** Editor output that failed the edit schema, with why. */
-      invalidEdits: external_exports.array(external_exports.object({ edit: external_exports.unknown(), issues: external_exports.string() }))
+      invalidEdits: external_exports.array(external_exports.object({ edit: external_exports.unknown(), issues: external_exports.string() })),
+      /** Every Editor edit that was left out, with why (invalid ones included). */
+      droppedEdits: external_exports.array(droppedEditSchema).default([])
     });
   }
 });
@@ -49675,15 +50944,15 @@ var init_refinement_record = __esm({
 // src/refine/reflect.ts
 function minibatchPattern(options) {
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
-  const records = new Map(options.failures.map((record2) => [record2.key, record2]));
+  const records = new Map(options.failures.map((record3) => [record3.key, record3]));
   const evidence = options.failures.map(
-    (record2, index) => extractEvidence({ record: record2, task: tasks.get(record2.taskId), id: `f${index + 1}` })
+    (record3, index) => extractEvidence({ record: record3, task: tasks.get(record3.taskId), id: `f${index + 1}` })
   );
-  const taskIds = [...new Set(options.failures.map((record2) => record2.taskId))].sort();
-  const categoryNames = [...new Set(options.failures.map((record2) => record2.category))].sort();
+  const taskIds = [...new Set(options.failures.map((record3) => record3.taskId))].sort();
+  const categoryNames = [...new Set(options.failures.map((record3) => record3.category))].sort();
   const signals2 = [...new Set(evidence.flatMap((item) => item.signals))].sort();
   return {
-    id: patternId(options.failures.map((record2) => record2.key)),
+    id: patternId(options.failures.map((record3) => record3.key)),
     name: "observed-failure",
     description: `The failure(s) observed in this minibatch (${options.failures.length} run(s)), showing ${signals2.join(", ") || "no runtime signal"}.`,
     module: "prompt",
@@ -49691,7 +50960,7 @@ function minibatchPattern(options) {
     groupKeys: [],
     signals: signals2,
     causes: [],
-    memberKeys: options.failures.map((record2) => record2.key).sort(),
+    memberKeys: options.failures.map((record3) => record3.key).sort(),
     taskIds,
     support: { tasks: options.failures.length, categories: categoryNames.length, categoryNames },
     examples: spreadMembers(evidence).map(
@@ -49706,7 +50975,7 @@ function minibatchPattern(options) {
   };
 }
 async function reflect(options) {
-  const failingIds = new Set(options.failures.map((record2) => record2.taskId));
+  const failingIds = new Set(options.failures.map((record3) => record3.taskId));
   refuseHeldout({
     heldout: options.heldout,
     taskIds: [...failingIds],
@@ -49714,13 +50983,14 @@ async function reflect(options) {
     inputs: options.tasks.filter((task) => failingIds.has(task.id)).map((task) => task.input),
     stage: "reflect"
   });
-  const failed2 = options.failures.filter((record2) => !record2.verdict.pass);
+  const failed2 = options.failures.filter((record3) => !record3.verdict.pass);
   return collaborate({
     mode: "reflect",
     patterns: failed2.length === 0 ? [] : [minibatchPattern({ failures: failed2, tasks: options.tasks })],
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,
+    editable: options.editable,
     review: null
   });
 }
@@ -49740,7 +51010,8 @@ var init_refine2 = __esm({
   "src/refine/index.ts"() {
     "use strict";
     init_collaborate();
-    init_harness_summary();
+    init_editor2();
+    init_harness_view();
     init_architect();
     init_diagnostician();
     init_editor();
@@ -49779,21 +51050,22 @@ function toPatternView(pattern) {
     source: pattern
   };
 }
-function toRefinementView(record2) {
-  const summary2 = record2.hms ? record2.hms.changes.map((change) => `${change.module}: ${change.change}`).join("; ") : record2.rejection?.reason ?? record2.outcome;
-  const { turns, ...rest } = record2;
+function toRefinementView(record3) {
+  const summary2 = record3.hms ? record3.hms.changes.map((change) => `${change.module}: ${change.change}`).join("; ") : record3.rejection?.reason ?? record3.outcome;
+  const { turns, ...rest } = record3;
   return {
-    verdict: record2.outcome === "accepted" ? "accepted" : "rejected",
-    reason: record2.rejection?.reason ?? (record2.outcome === "accepted" ? void 0 : record2.outcome),
+    verdict: record3.outcome === "accepted" ? "accepted" : "rejected",
+    reason: record3.rejection?.reason ?? (record3.outcome === "accepted" ? void 0 : record3.outcome),
     hmsSummary: summary2,
-    hms: record2.hms,
-    rounds: record2.rounds.length,
+    hms: record3.hms,
+    rounds: record3.rounds.length,
     roles: turns.map((turn) => ({
       role: turn.role,
       round: turn.round,
       output: turn.output ?? { error: turn.error ?? "no usable reply" }
     })),
-    edits: record2.edits,
+    edits: record3.edits,
+    droppedEdits: record3.droppedEdits,
     source: rest
   };
 }
@@ -49846,15 +51118,16 @@ var init_real_deps = __esm({
       },
       noteFailure,
       async refine(options) {
-        const record2 = await refine2({
+        const record3 = await refine2({
           patterns: options.patterns.map((pattern) => failurePatternSchema.parse(pattern.source)),
           harness: options.harness,
           refiner: options.refiner,
           rejected: options.rejected.map(toRejectedProposal),
           skepticRounds: options.skepticRounds,
-          heldout: options.heldout
+          heldout: options.heldout,
+          editable: options.editable
         });
-        return toRefinementView(record2);
+        return toRefinementView(record3);
       },
       async reflect(options) {
         return toRefinementView(
@@ -50174,10 +51447,14 @@ function iterationSection(iteration) {
   const roles = (refinement?.roles ?? []).map(
     (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
   ).join("");
+  const dropped = [iteration.refinement, iteration.repair?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
+    (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
+  ).join("");
   const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
 ${refinement ? `<p><strong>HMS</strong> (${refinement.rounds} round(s), ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }
@@ -50347,11 +51624,37 @@ function validationDetails(iteration) {
     );
   return lines;
 }
+function droppedEditRows(result) {
+  return result.iterations.flatMap(
+    (iteration) => [iteration.refinement, iteration.repair?.refinement].flatMap(
+      (refinement) => (refinement?.droppedEdits ?? []).map((dropped) => ({
+        iteration: iteration.index,
+        stage: dropped.stage,
+        change: dropped.change === null ? "\u2014" : String(dropped.change + 1),
+        reason: dropped.reason,
+        edit: dropped.edit
+      }))
+    )
+  );
+}
 function rejectionsSection(result) {
   const guard = result.iterations.flatMap(
     (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection }))
   );
   const parts = ["## Rejections", ""];
+  const dropped = droppedEditRows(result);
+  if (dropped.length > 0) {
+    parts.push(
+      "Edits the Editor left out:",
+      "",
+      "| Iteration | Stage | Change | Reason | Edit |",
+      "|---|---|---|---|---|",
+      ...dropped.map(
+        (row) => `| ${row.iteration} | ${row.stage} | ${row.change} | ${cell(row.reason, 300)} | ${row.edit === null ? "\u2014" : cell(compactJson(row.edit, 160), 160)} |`
+      ),
+      ""
+    );
+  }
   if (guard.length === 0) parts.push("No edit was refused by the guards.");
   else {
     parts.push("| Iteration | Guard | Reason | Edit |", "|---|---|---|---|");
@@ -50450,7 +51753,7 @@ function sealHeldout(options) {
     diagnose(request) {
       door("diagnose", {
         ids: [
-          ...request.records.map((record2) => record2.taskId),
+          ...request.records.map((record3) => record3.taskId),
           ...request.tasks.map((task) => task.id)
         ],
         inputs: request.tasks.map((task) => task.input)
@@ -50477,7 +51780,7 @@ function sealHeldout(options) {
     reflect(request) {
       door("reflect", {
         ids: [
-          ...request.failures.map((record2) => record2.taskId),
+          ...request.failures.map((record3) => record3.taskId),
           ...request.tasks.map((task) => task.id)
         ],
         inputs: request.tasks.map((task) => task.input)
@@ -50679,7 +51982,7 @@ var init_stratified_sample = __esm({
 
 // src/evolve/strategies/diagnose-step.ts
 function tasksOf(records, tasks) {
-  const ids = new Set(records.map((record2) => record2.taskId));
+  const ids = new Set(records.map((record3) => record3.taskId));
   return tasks.filter((task) => ids.has(task.id));
 }
 function diagnoseStep(options) {
@@ -50695,6 +51998,7 @@ function diagnoseStep(options) {
       refiner: models.refiner,
       minSupport: evolve.minSupport,
       resamples: evolve.resamples,
+      agentTemperature: config2.model.temperature,
       stepLimit: harness.config?.agent_loop.max_steps,
       resample: evolve.resamples > 0 ? async (records, k) => (await context.evaluate({
         tasks: tasksOf(records, batch),
@@ -50864,10 +52168,10 @@ var init_attribution = __esm({
 // src/evolve/strategies/confirm-discordant.ts
 function outcomes(records) {
   const byTask = /* @__PURE__ */ new Map();
-  for (const record2 of records) {
-    const draws = byTask.get(record2.taskId) ?? /* @__PURE__ */ new Map();
-    draws.set(record2.sampleIndex, record2.verdict.pass);
-    byTask.set(record2.taskId, draws);
+  for (const record3 of records) {
+    const draws = byTask.get(record3.taskId) ?? /* @__PURE__ */ new Map();
+    draws.set(record3.sampleIndex, record3.verdict.pass);
+    byTask.set(record3.taskId, draws);
   }
   return byTask;
 }
@@ -50914,7 +52218,7 @@ var init_confirm_discordant = __esm({
 async function prefetchDiagnosis(options) {
   const { context, batch, records } = options;
   const reused = context.callCache && batch.length === context.train.length;
-  if (!reused || records.every((record2) => record2.verdict.pass)) return;
+  if (!reused || records.every((record3) => record3.verdict.pass)) return;
   await context.stage(options.stage, async () => {
     await context.deps.diagnose({
       records,
@@ -50951,11 +52255,11 @@ function streamFailureNotes(options) {
     () => context.stage(`${options.stage}-notes`, async () => {
       const calls = [];
       for (; ; ) {
-        for (const record2 of pending.splice(0))
+        for (const record3 of pending.splice(0))
           calls.push(
             context.deps.noteFailure({
-              record: record2,
-              task: tasks.get(record2.taskId),
+              record: record3,
+              task: tasks.get(record3.taskId),
               refiner: context.models.refiner,
               stepLimit
             }).catch(() => void 0)
@@ -50970,10 +52274,10 @@ function streamFailureNotes(options) {
     })
   );
   return {
-    onRecord: (record2) => {
-      if (record2.verdict.pass || record2.cached || record2.sampleIndex >= context.config.samples)
+    onRecord: (record3) => {
+      if (record3.verdict.pass || record3.cached || record3.sampleIndex >= context.config.samples)
         return;
-      pending.push(record2);
+      pending.push(record3);
       notify();
     },
     close: () => {
@@ -51002,7 +52306,7 @@ var init_stream_notes = __esm({
 
 // src/evolve/strategies/validate-proposal.ts
 async function validateProposal(options) {
-  const { context, index, batch, before, record: record2 } = options;
+  const { context, index, batch, before, record: record3 } = options;
   const scope = options.scope ?? `iteration-${index}`;
   const evolve = context.config.evolve;
   const failingMembers = new Set(
@@ -51030,11 +52334,11 @@ async function validateProposal(options) {
   let candidate = options.candidate;
   let kept = options.applied;
   const prune = (pruned) => {
-    record2.pruned = [...record2.pruned ?? [], ...pruned];
+    record3.pruned = [...record3.pruned ?? [], ...pruned];
     options.onPruned(pruned);
   };
   let cheap = await runCheap(candidate, "validate-cheap");
-  record2.validation.cheap = cheap;
+  record3.validation.cheap = cheap;
   for (let round = 1; ; round++) {
     const attributions = attributeChanges({
       applied: kept,
@@ -51072,15 +52376,15 @@ async function validateProposal(options) {
       rebuilt2.harness,
       round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`
     );
-    record2.validation.cheapPruned = without;
+    record3.validation.cheapPruned = without;
     if (isPromising(cheap) && !isPromising(without)) {
-      record2.validation.pruningUndone = pruned.map((change) => change.patternNames.join(", "));
+      record3.validation.pruningUndone = pruned.map((change) => change.patternNames.join(", "));
       break;
     }
     prune(pruned);
     candidate = rebuilt2.harness;
     kept = rebuilt2.applied;
-    record2.candidateHash = candidate.hash;
+    record3.candidateHash = candidate.hash;
     cheap = without;
   }
   if (!isPromising(cheap))
@@ -51091,9 +52395,9 @@ async function validateProposal(options) {
     };
   const shared = { context, index, batch, before, parent: options.parent, scope };
   const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
-  record2.validation.full = first.full;
-  record2.validation.confirm = first.confirm;
-  record2.validation.candidate = first.score;
+  record3.validation.full = first.full;
+  record3.validation.confirm = first.confirm;
+  record3.validation.candidate = first.score;
   if (first.verdict === "accepted") return first;
   first.broken = first.full.broken;
   const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
@@ -51108,7 +52412,7 @@ async function validateProposal(options) {
     changes,
     flipped: [...first.full.fixed, ...first.full.broken]
   });
-  record2.validation.ablation = ablated.map((change) => ({
+  record3.validation.ablation = ablated.map((change) => ({
     patterns: change.patternNames,
     fixed: change.alone.fixed.length,
     broken: change.alone.broken.length,
@@ -51122,16 +52426,16 @@ async function validateProposal(options) {
     edits: helping.flatMap((change) => change.edits),
     guard: context.guard
   });
-  record2.candidateHash = rebuilt.harness.hash;
+  record3.candidateHash = rebuilt.harness.hash;
   const second = await testOnBatch({
     ...shared,
     candidate: rebuilt.harness,
     kept: rebuilt.applied,
     stage: "validate-full-ablated"
   });
-  record2.validation.fullAblated = second.full;
-  record2.validation.confirmAblated = second.confirm;
-  if (second.score) record2.validation.candidate = second.score;
+  record3.validation.fullAblated = second.full;
+  record3.validation.confirmAblated = second.confirm;
+  if (second.score) record3.validation.candidate = second.score;
   return second.verdict === "accepted" ? second : {
     verdict: "rejected",
     reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
@@ -51222,7 +52526,7 @@ async function repairRegressions(options) {
   const { context, index, batch, candidate } = options;
   const { deps, models, config: config2 } = context;
   const scope = `iteration-${index}/repair`;
-  const record2 = openIterationRecord({
+  const record3 = openIterationRecord({
     index,
     parentHash: options.parent.hash,
     taskIds: [],
@@ -51240,8 +52544,8 @@ async function repairRegressions(options) {
     (rollout) => !rollout.verdict.pass && options.before.get(rollout.taskId) === true
   );
   if (regressions.length === 0) {
-    record2.reason = "no regression on the whole batch";
-    return { record: record2 };
+    record3.reason = "no regression on the whole batch";
+    return { record: record3 };
   }
   const diagnosis2 = await context.stage(
     `${scope}/diagnose`,
@@ -51254,11 +52558,11 @@ async function repairRegressions(options) {
       stepLimit: candidate.config?.agent_loop.max_steps
     })
   );
-  record2.diagnosis = diagnosis2;
+  record3.diagnosis = diagnosis2;
   const patterns = diagnosis2.patterns.filter((pattern) => pattern.kind === "systematic");
   if (patterns.length === 0) {
-    record2.reason = "no systematic pattern among the regressions";
-    return { record: record2 };
+    record3.reason = "no systematic pattern among the regressions";
+    return { record: record3 };
   }
   const refinement = await context.stage(
     `${scope}/refine`,
@@ -51267,20 +52571,21 @@ async function repairRegressions(options) {
       harness: candidate,
       refiner: models.refiner,
       rejected: [],
-      skepticRounds: config2.evolve.skepticRounds
+      skepticRounds: config2.evolve.skepticRounds,
+      editable: context.guard.editable
     })
   );
-  record2.refinement = refinement;
+  record3.refinement = refinement;
   const guarded = guardProposal(context, candidate, refinement);
-  record2.guardRejections = guarded.guardRejections;
+  record3.guardRejections = guarded.guardRejections;
   if (!guarded.candidate) {
-    record2.verdict = "rejected";
-    record2.reason = guarded.reason ?? "no repair candidate";
-    return { record: record2 };
+    record3.verdict = "rejected";
+    record3.reason = guarded.reason ?? "no repair candidate";
+    return { record: record3 };
   }
   const applied = [...options.applied, ...guarded.applied];
-  record2.applied = applied;
-  record2.candidateHash = guarded.candidate.hash;
+  record3.applied = applied;
+  record3.candidateHash = guarded.candidate.hash;
   const outcome = await validateProposal({
     context,
     index,
@@ -51290,13 +52595,13 @@ async function repairRegressions(options) {
     candidate: guarded.candidate,
     applied,
     addressed: [...options.addressed, ...patterns],
-    record: record2,
+    record: record3,
     scope,
     ...options.callbacks
   });
-  record2.verdict = outcome.verdict;
-  record2.reason = outcome.reason;
-  return { record: record2, outcome };
+  record3.verdict = outcome.verdict;
+  record3.reason = outcome.reason;
+  return { record: record3, outcome };
 }
 var init_repair_regressions = __esm({
   "src/evolve/strategies/repair-regressions.ts"() {
@@ -51362,13 +52667,13 @@ function ecdysisStrategy() {
           label: `iteration ${index}: batch`
         });
         const before = passMapOf(batchEval.result);
-        const record2 = openIterationRecord({
+        const record3 = openIterationRecord({
           index,
           parentHash: harness.hash,
           taskIds: batch.map((task) => task.id),
           score: scoreOf(batchEval.result)
         });
-        const finish2 = iterationCloser({ record: record2, progress, context });
+        const finish2 = iterationCloser({ record: record3, progress, context });
         if (failingRecords(batchEval.result, batchEval.records).length === 0) {
           finish2("stopped", "every task of the batch passed");
           stoppedBy = "no-failures";
@@ -51387,7 +52692,8 @@ function ecdysisStrategy() {
           rejected: progress.rejected.map(
             (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
           ),
-          skepticRounds: evolve.skepticRounds
+          skepticRounds: evolve.skepticRounds,
+          editable: context.guard.editable
         };
         const diagnosis2 = await diagnoseStep({
           context,
@@ -51411,8 +52717,8 @@ function ecdysisStrategy() {
             };
           }
         });
-        record2.diagnosis = diagnosis2;
-        collectTraces(record2, diagnosis2.patterns, batchEval.records);
+        record3.diagnosis = diagnosis2;
+        collectTraces(record3, diagnosis2.patterns, batchEval.records);
         const systematic = diagnosis2.patterns.filter(
           (pattern) => pattern.kind === "systematic" && attemptable(pattern)
         );
@@ -51430,7 +52736,7 @@ function ecdysisStrategy() {
           `iteration-${index}/refine`,
           () => early ? early.catch(refine3) : refine3()
         );
-        record2.refinement = refinement;
+        record3.refinement = refinement;
         const addressed = addressedPatterns(systematic, refinement);
         const reject = (reason, edits) => {
           progress.rejected.push({
@@ -51445,8 +52751,8 @@ function ecdysisStrategy() {
           finish2("rejected", reason);
         };
         const guarded = guardProposal(context, harness, refinement);
-        record2.applied = guarded.applied;
-        record2.guardRejections = guarded.guardRejections;
+        record3.applied = guarded.applied;
+        record3.guardRejections = guarded.guardRejections;
         if (!guarded.candidate) {
           reject(guarded.reason ?? "no candidate");
           continue;
@@ -51456,7 +52762,7 @@ function ecdysisStrategy() {
           reject(`identical to a rejected proposal (${same.reason}); not validated again`);
           continue;
         }
-        record2.candidateHash = guarded.candidate.hash;
+        record3.candidateHash = guarded.candidate.hash;
         let prunedAll = false;
         const callbacks = {
           onPruned: (pruned) => {
@@ -51485,10 +52791,10 @@ function ecdysisStrategy() {
           applied: guarded.applied,
           addressed
         };
-        let outcome = await validateProposal({ ...proposal, ...callbacks, record: record2 });
+        let outcome = await validateProposal({ ...proposal, ...callbacks, record: record3 });
         if (outcome.verdict === "rejected" && outcome.broken?.length && evolve.repairRegressions) {
           const repair = await repairRegressions({ ...proposal, callbacks });
-          record2.repair = repair.record;
+          record3.repair = repair.record;
           if (repair.outcome?.verdict === "accepted")
             outcome = {
               ...repair.outcome,
@@ -51497,15 +52803,15 @@ function ecdysisStrategy() {
         }
         if (outcome.verdict === "rejected") {
           const rest = guarded.applied.filter(
-            (edit) => !(record2.pruned ?? []).some((change) => change.edits.includes(edit))
+            (edit) => !(record3.pruned ?? []).some((change) => change.edits.includes(edit))
           );
           if (rest.length > 0 || !prunedAll) reject(outcome.reason, rest);
           else finish2("rejected", outcome.reason);
           continue;
         }
-        record2.applied = outcome.kept;
+        record3.applied = outcome.kept;
         progress.harness = outcome.candidate;
-        record2.accuracyAfter = outcome.accuracy;
+        record3.accuracyAfter = outcome.accuracy;
         finish2("accepted", outcome.reason);
       }
       return {
@@ -51517,14 +52823,14 @@ function ecdysisStrategy() {
     }
   };
 }
-function collectTraces(record2, patterns, records) {
+function collectTraces(record3, patterns, records) {
   const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
   const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
   for (const pattern of patterns) {
     for (const example of pattern.examples) {
       const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !record2.traces.some((trace2) => trace2.key === rollout.key))
-        record2.traces.push(traceExcerpt(rollout));
+      if (rollout && !record3.traces.some((trace2) => trace2.key === rollout.key))
+        record3.traces.push(traceExcerpt(rollout));
     }
   }
 }
@@ -51574,20 +52880,20 @@ function iterativeStrategy(options = {}) {
         context.checkBudget();
         const harness = progress.harness;
         const failing = failingRecords(current.result, current.records);
-        const record2 = openIterationRecord({
+        const record3 = openIterationRecord({
           index,
           parentHash: harness.hash,
           taskIds: context.train.map((task) => task.id),
           score: scoreOf(current.result)
         });
-        const finish2 = iterationCloser({ record: record2, progress, context });
+        const finish2 = iterationCloser({ record: record3, progress, context });
         if (failing.length === 0) {
           finish2("stopped", "every train task passed");
           stoppedBy = "no-failures";
           break;
         }
         const failures = pickFailures(failing, { index, size: evolve.iterativeMinibatch, start });
-        record2.traces = failures.map(traceExcerpt);
+        record3.traces = failures.map(traceExcerpt);
         const ids = new Set(failures.map((failure2) => failure2.taskId));
         const refinement = await context.stage(
           `iteration-${index}/reflect`,
@@ -51596,10 +52902,11 @@ function iterativeStrategy(options = {}) {
             tasks: context.train.filter((task) => ids.has(task.id)),
             harness,
             refiner: models.refiner,
-            rejected: progress.rejected
+            rejected: progress.rejected,
+            editable: context.guard.editable
           })
         );
-        record2.refinement = refinement;
+        record3.refinement = refinement;
         const reject = (reason) => {
           progress.rejected.push({
             hmsSummary: refinement.hmsSummary,
@@ -51611,13 +52918,13 @@ function iterativeStrategy(options = {}) {
           withoutImprovement += 1;
         };
         const guarded = guardProposal(context, harness, refinement);
-        record2.applied = guarded.applied;
-        record2.guardRejections = guarded.guardRejections;
+        record3.applied = guarded.applied;
+        record3.guardRejections = guarded.guardRejections;
         if (!guarded.candidate) {
           reject(guarded.reason ?? "no candidate");
         } else {
           const candidate = guarded.candidate;
-          record2.candidateHash = candidate.hash;
+          record3.candidateHash = candidate.hash;
           const evaluated = await context.stage(
             `iteration-${index}/evaluate`,
             () => context.evaluate({
@@ -51626,19 +52933,19 @@ function iterativeStrategy(options = {}) {
               label: `iteration ${index}: train`
             })
           );
-          record2.validation.full = comparePaired(
+          record3.validation.full = comparePaired(
             passMapOf(current.result),
             passMapOf(evaluated.result)
           );
-          record2.validation.candidate = scoreOf(evaluated.result);
+          record3.validation.candidate = scoreOf(evaluated.result);
           if (evaluated.result.accuracy > current.result.accuracy) {
             progress.harness = candidate;
             current = evaluated;
             withoutImprovement = 0;
-            record2.accuracyAfter = evaluated.result.accuracy;
+            record3.accuracyAfter = evaluated.result.accuracy;
             finish2(
               "accepted",
-              `train accuracy ${current.result.accuracy.toFixed(3)} > ${record2.batch.score.accuracy.toFixed(3)}`
+              `train accuracy ${current.result.accuracy.toFixed(3)} > ${record3.batch.score.accuracy.toFixed(3)}`
             );
           } else {
             reject(
@@ -51821,8 +53128,8 @@ ${strategy.name}`),
             background.push(work.catch(() => void 0));
             return work;
           },
-          onIteration: (record2) => {
-            record2.elapsedMs = budget.snapshot().wallMs;
+          onIteration: (record3) => {
+            record3.elapsedMs = budget.snapshot().wallMs;
           }
         },
         progress
@@ -52017,6 +53324,15 @@ var init_stage_views = __esm({
       roles: external_exports.array(roleTurnSchema2),
       /** Planned edits, not yet guarded. */
       edits: external_exports.array(plannedEditSchema),
+      /** Editor edits left out of `edits`, with why (dropped, invalid after repairs, refused). */
+      droppedEdits: external_exports.array(
+        external_exports.object({
+          change: external_exports.number().int().nullable(),
+          stage: external_exports.string(),
+          reason: external_exports.string(),
+          edit: external_exports.unknown()
+        })
+      ).optional(),
       source: external_exports.unknown().optional()
     });
     rejectedProposalViewSchema = external_exports.object({
@@ -52824,7 +54140,7 @@ function speedupExplanation(options) {
     const runs = result.runs.filter(
       (run) => run.strategy === strategy && (!world2 || run.world === world2.name)
     );
-    const of = (pick2) => median(runs.map(pick2)) ?? 0;
+    const of = (pick3) => median(runs.map(pick3)) ?? 0;
     return {
       rollouts: of((run) => run.rollouts),
       calls: of((run) => run.llmCalls),
@@ -53159,6 +54475,7 @@ import { readFile } from "node:fs/promises";
 var modelSpecificKinds = [
   "item-slip",
   "flaky",
+  "prompt-sensitivity",
   "flake",
   "flakiness",
   "model-specific"
@@ -53881,9 +55198,11 @@ than the base by more than 'gate.tolerance'.
 
 // src/cli/init-command.ts
 init_zod();
+init_harness_schema();
 init_input_error();
+init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir13, mkdtemp, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp2, mkdir as mkdir13, mkdtemp, readFile as readFile11, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join17, relative as relative4 } from "node:path";
 
@@ -54034,6 +55353,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       await copyFile(files.train, join17(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join17(dir, "tasks", "heldout.jsonl"));
       await cp2(files.harnessDir, join17(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join17(dir, "harness", "harness.yaml"));
       await writeFile13(
         join17(dir, "ecdysis.yml"),
         initialConfig(bundled2 ? flags.world : relative4(dir, source) || source)
@@ -54061,6 +55381,18 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   }
 };
+async function tellAnswerFormat(file2) {
+  let text2 = await readFile11(file2, "utf8");
+  for (const [path9, value] of [
+    ["completion.format_instruction", recommendedFormatInstruction],
+    ["completion.answer_pattern", defaultAnswerPattern]
+  ]) {
+    const result = setYamlPath({ text: text2, path: path9, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path9}: ${result.reason}`);
+    text2 = result.text;
+  }
+  await writeFile13(file2, text2);
+}
 
 // src/cli/merge-command.ts
 init_zod();
@@ -54111,7 +55443,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
     const cache2 = new RolloutCache(join18(outDir, "cache", "rollouts"));
-    for (const record2 of records) await cache2.put(record2);
+    for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
 `);

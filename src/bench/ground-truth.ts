@@ -3,12 +3,14 @@ import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 
 /**
- * Deficiency kinds the sim calls model-specific: per-item slips and per-sample flakiness. No
+ * Deficiency kinds the sim calls model-specific: per-item slips, per-sample flakiness and
+ * prompt sensitivity (borderline items that flip with any prompt change). No
  * general harness change fixes them; an edit aimed at them is an accommodation.
  */
 export const modelSpecificKinds = [
   "item-slip",
   "flaky",
+  "prompt-sensitivity",
   "flake",
   "flakiness",
   "model-specific",

@@ -2,7 +2,9 @@ import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { parseHarnessYaml } from "../config/harness-yaml.js";
 import type { EvalResult } from "../eval/types.js";
+import { setYamlPath } from "../harness/yaml-set.js";
 import { loadWorld, startSimServer } from "../sim/index.js";
 import { runCli, spawnCli } from "./testing/run-cli.js";
 
@@ -64,18 +66,14 @@ describe("ecdysis eval (end to end on the sim)", () => {
     expect(comparable(cached)).toEqual(comparable(result));
   });
 
-  it("scores a hand-edited harness that adds an answer-format instruction higher on both splits", async () => {
+  it("scores a hand-edited harness that drops init's answer-format instruction lower on both splits", async () => {
     await cp(join(project, "harness"), join(project, "harness-edited"), { recursive: true });
     const path = join(project, "harness-edited", "harness.yaml");
     const yaml = await readFile(path, "utf8");
-    expect(yaml).toContain('format_instruction: ""');
-    await writeFile(
-      path,
-      yaml.replace(
-        'format_instruction: ""',
-        'format_instruction: "End with a final line of the form Answer: <value>."',
-      ),
-    );
+    expect(parseHarnessYaml(path, yaml).completion.format_instruction).toMatch(/Answer: <value>/);
+    const dropped = setYamlPath({ text: yaml, path: "completion.format_instruction", value: "" });
+    if (!dropped.ok) throw new Error(dropped.reason);
+    await writeFile(path, dropped.text);
     const seed = await runCli(
       ["eval", "--config", "ecdysis.yml", "--split", "all", "--out", "seed"],
       { cwd: project },
@@ -99,7 +97,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
       const before = await readResult(join(project, "seed"), `eval-${split}.json`);
       const after = await readResult(join(project, "edited"), `eval-${split}.json`);
       expect(after.harnessHash).not.toBe(before.harnessHash);
-      expect(after.accuracy - before.accuracy).toBeGreaterThanOrEqual(0.1);
+      expect(before.accuracy - after.accuracy).toBeGreaterThan(0.05);
     }
     const combined = await readResult(join(project, "seed"));
     expect(combined.split).toBe("all");

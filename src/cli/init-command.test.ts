@@ -2,7 +2,10 @@ import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { defaultAnswerPattern } from "../config/harness-schema.js";
 import { loadConfig } from "../config/load-config.js";
+import { loadHarness } from "../harness/load-harness.js";
+import { renderSystemPrompt } from "../harness/render.js";
 import { generateWorldFiles, loadWorld } from "../sim/index.js";
 import { repoRoot, runCli } from "./testing/run-cli.js";
 import { ACTION_PLACEHOLDER, exampleWorkflow } from "./workflow-template.js";
@@ -26,6 +29,15 @@ describe("ecdysis init", () => {
     expect(workflow).toContain("permissions:");
     expect(workflow).toContain(`uses: ${ACTION_PLACEHOLDER} # EDIT ME`);
     expect(run.stdout).toContain(`replace ${ACTION_PLACEHOLDER}`);
+  });
+
+  it("writes a seed harness that tells the model how to state its answer", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    expect((await runCli(["init", "p"], { cwd: dir })).code).toBe(0);
+    const harness = await loadHarness({ dir: join(dir, "p", "harness"), kind: "builtin" });
+    expect(harness.config?.completion.format_instruction).toMatch(/Answer: <value>/);
+    expect(harness.config?.completion.answer_pattern).toBe(defaultAnswerPattern);
+    expect(renderSystemPrompt(harness)).toContain("## Answer format");
   });
 
   it("fills in --action and rejects a malformed one, writing nothing", async () => {

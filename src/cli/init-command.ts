@@ -1,8 +1,10 @@
-import { access, copyFile, cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { access, copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
+import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 import {
@@ -72,6 +74,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       await copyFile(files.train, join(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join(dir, "tasks", "heldout.jsonl"));
       await cp(files.harnessDir, join(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join(dir, "harness", "harness.yaml"));
       await writeFile(
         join(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative(dir, source) || source),
@@ -96,3 +99,20 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   },
 };
+
+/**
+ * A new project's seed harness states the answer format and reads the answer lines models
+ * write (the sim world's seed leaves both weak on purpose; a user's first run should not).
+ */
+async function tellAnswerFormat(file: string): Promise<void> {
+  let text = await readFile(file, "utf8");
+  for (const [path, value] of [
+    ["completion.format_instruction", recommendedFormatInstruction],
+    ["completion.answer_pattern", defaultAnswerPattern],
+  ]) {
+    const result = setYamlPath({ text, path, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path}: ${result.reason}`);
+    text = result.text;
+  }
+  await writeFile(file, text);
+}

@@ -56,6 +56,9 @@ export const modelConfigSchema = z
   });
 export type ModelConfig = z.infer<typeof modelConfigSchema>;
 
+/** The globs a harness's refiner may edit when the config names none (`harness.editable`). */
+export const defaultEditableGlobs: readonly string[] = ["harness.yaml", "*.md"];
+
 export const budgetSchema = z
   .object({
     rollouts: z.number().int().positive().optional(),
@@ -136,7 +139,10 @@ export const ecdysisConfigSchema = z
         kind: z.enum(["builtin", "command"]).default("builtin"),
         dir: z.string().default("harness"),
         /** Globs (relative to `dir`) the refiner may edit. */
-        editable: z.array(z.string().min(1)).min(1).default(["harness.yaml", "*.md"]),
+        editable: z
+          .array(z.string().min(1))
+          .min(1)
+          .default([...defaultEditableGlobs]),
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: z.array(z.string().min(1)).min(1).optional(),
         timeoutMs: z.number().int().positive().default(120_000),

@@ -1,6 +1,12 @@
 export { checkConfigPaths, repositoryRoot } from "./config-paths.js";
 export * from "./config-schema.js";
 export { configuredSecrets, githubTokenVariables } from "./configured-secrets.js";
+export {
+  describeField,
+  type HarnessFieldReference,
+  type HarnessReference,
+  harnessReference,
+} from "./harness-reference.js";
 export * from "./harness-schema.js";
 export { parseHarnessYaml } from "./harness-yaml.js";
 export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";

@@ -121,7 +121,8 @@ function groupEvidenceBlock(group: FailureGroup, tasks: Map<string, Task>) {
 
 /**
  * Applies a merge reply: a pattern claims the groups it lists (first claim wins, unknown keys
- * ignored); groups no pattern claims stay patterns of their own, named from their signals.
+ * ignored); groups no pattern claims form one pattern per cause label (groups without a label:
+ * one each), named from their signals.
  */
 function applyMerge(options: {
   groups: FailureGroup[];
@@ -149,9 +150,13 @@ function applyMerge(options: {
       }),
     );
   }
+  const leftOver = new Map<string, FailureGroup[]>();
   for (const group of options.groups) {
-    if (!claimed.has(group.key)) patterns.push(buildPattern({ groups: [group], context }));
+    if (claimed.has(group.key)) continue;
+    const key = group.cause === "unexplained" ? `group:${group.key}` : `cause:${group.cause}`;
+    leftOver.set(key, [...(leftOver.get(key) ?? []), group]);
   }
+  for (const groups of leftOver.values()) patterns.push(buildPattern({ groups, context }));
   return patterns;
 }
 

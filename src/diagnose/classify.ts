@@ -72,6 +72,8 @@ export async function classifyPatterns(options: {
   resamples?: number;
   probe?: Probe;
   onSupported?: (patterns: FailurePattern[]) => void;
+  /** Why the patterns were not re-sampled, when the caller chose not to (default "not re-sampled"). */
+  untested?: string;
 }): Promise<FailurePattern[]> {
   const records = new Map(options.records.map((record) => [record.key, record]));
   const memberKeys = new Set(options.records.map((record) => record.key));
@@ -126,7 +128,7 @@ export async function classifyPatterns(options: {
     }
   } else {
     for (const entry of toResample)
-      entry.reasons.push({ code: "untested", detail: "not re-sampled" });
+      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
   }
 
   const toProbe = state.filter((item) => item.open);

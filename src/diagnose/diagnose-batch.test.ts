@@ -52,6 +52,32 @@ function batch() {
   return { tasks, records };
 }
 
+describe("diagnoseBatch with a temperature-0 agent", () => {
+  it("does not re-sample (a deterministic model repeats the run) and says why", async () => {
+    const { tasks, records } = batch();
+    let resampled = 0;
+    const report = await diagnoseBatch({
+      records,
+      tasks,
+      refiner: refiner(),
+      minSupport: { tasks: 2, categories: 1 },
+      resamples: 2,
+      agentTemperature: 0,
+      resample: async (failing) => {
+        resampled += failing.length;
+        return [];
+      },
+    });
+    expect(resampled).toBe(0);
+    const supported = report.patterns.find((pattern) => pattern.kind === "systematic");
+    expect(supported?.reasons).toContainEqual({
+      code: "untested",
+      detail: expect.stringMatching(/temperature 0/),
+    });
+    expect(supported?.reproducibility).toBeUndefined();
+  });
+});
+
 describe("diagnoseBatch", () => {
   it("re-samples the failing tasks while the notes and merge calls run, and classifies from those re-runs", async () => {
     const { tasks, records } = batch();

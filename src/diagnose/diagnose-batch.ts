@@ -3,6 +3,7 @@ import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
 import { aggregateFailures } from "./aggregate.js";
+import { canonicaliseCauses } from "./canonical-causes.js";
 import { classifyPatterns, type Probe, type Resample } from "./classify.js";
 import { type Evidence, evidenceSchema, extractBatchEvidence } from "./evidence.js";
 import { writeFailureNotes } from "./failure-notes.js";
@@ -96,6 +97,11 @@ export async function diagnoseBatch(options: {
   notesPerCall?: number;
   /** Re-samples per failing member (evolve.resamples); default 1. */
   resamples?: number;
+  /**
+   * The agent model's sampling temperature. At 0 the model is deterministic: a re-sample would
+   * repeat the run, so none is made (the patterns say so) and no rollout is spent on it.
+   */
+  agentTemperature?: number;
   /** The harness's step budget, when known, for the step-count signal. */
   stepLimit?: number;
   /** Held-out tasks, only to refuse them if they slipped in. */
@@ -118,9 +124,11 @@ export async function diagnoseBatch(options: {
     tasks: options.tasks,
     stepLimit: options.stepLimit,
   });
+  const deterministic = options.agentTemperature === 0;
+  const resample = deterministic ? undefined : options.resample;
   const early = startResample({
     tasks: resampleSelection(raw, failed),
-    resample: options.resample,
+    resample,
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks,
   });
@@ -128,13 +136,15 @@ export async function diagnoseBatch(options: {
     const evidence =
       raw.length === 0
         ? raw
-        : await writeFailureNotes({
-            evidence: raw,
-            records: failed,
-            tasks: options.tasks,
-            refiner: options.refiner,
-            notesPerCall: options.notesPerCall,
-          });
+        : canonicaliseCauses(
+            await writeFailureNotes({
+              evidence: raw,
+              records: failed,
+              tasks: options.tasks,
+              refiner: options.refiner,
+              notesPerCall: options.notesPerCall,
+            }),
+          );
     const { patterns, groups, merged } = await aggregateFailures({
       evidence,
       records: failed,
@@ -147,6 +157,9 @@ export async function diagnoseBatch(options: {
       minSupport: options.minSupport,
       resample: early.resample,
       resamples: options.resamples,
+      ...(deterministic && options.resample
+        ? { untested: "the agent model runs at temperature 0: a re-sample would repeat the run" }
+        : {}),
       probe: options.probe,
       onSupported: options.onSupported,
     });

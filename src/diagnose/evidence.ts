@@ -31,7 +31,10 @@ export const evidenceSchema = z.object({
   signalKey: z.string(),
   /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
   note: z.string().default(""),
+  /** The cause grouping uses: the label canonicalised against the signals (`canonicaliseCauses`). */
   cause: z.string().default("unexplained"),
+  /** The cause label as the note writer wrote it, when canonicalisation changed or kept it. */
+  label: z.string().optional(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 

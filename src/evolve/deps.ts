@@ -64,6 +64,8 @@ export interface DiagnoseOptions {
   minSupport: { tasks: number; categories: number };
   /** Re-samples per failing member (evolve.resamples). */
   resamples?: number;
+  /** The agent model's temperature: at 0 it is deterministic and re-sampling is skipped. */
+  agentTemperature?: number;
   /** The harness's step budget, for the step-count signal. */
   stepLimit?: number;
   /** Told, before re-sampling, which patterns passed the support test (systematic so far). */
@@ -94,6 +96,8 @@ export interface EvolveDeps {
     skepticRounds: number;
     /** Held-out tasks, only for the stage to refuse them. */
     heldout?: Task[];
+    /** Globs the edits may touch (the roles see them and, the Editor, those files). */
+    editable?: string[];
   }): Promise<RefinementView>;
   reflect(options: {
     failures: RolloutRecord[];
@@ -103,6 +107,7 @@ export interface EvolveDeps {
     rejected: RejectedProposalView[];
     /** Held-out tasks, only for the stage to refuse them. */
     heldout?: Task[];
+    editable?: string[];
   }): Promise<RefinementView>;
   applyEdits(options: { harness: LoadedHarness; edits: PlannedEdit[]; guard: GuardContextLike }): {
     harness: LoadedHarness;

@@ -60,6 +60,7 @@ export function toRefinementView(record: RefinementRecord): RefinementView {
       output: turn.output ?? { error: turn.error ?? "no usable reply" },
     })),
     edits: record.edits,
+    droppedEdits: record.droppedEdits,
     source: rest,
   };
 }
@@ -113,6 +114,7 @@ export const realDeps: EvolveDeps = {
       rejected: options.rejected.map(toRejectedProposal),
       skepticRounds: options.skepticRounds,
       heldout: options.heldout,
+      editable: options.editable,
     });
     return toRefinementView(record);
   },

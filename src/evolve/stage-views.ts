@@ -62,6 +62,17 @@ export const refinementViewSchema = z.object({
   roles: z.array(roleTurnSchema),
   /** Planned edits, not yet guarded. */
   edits: z.array(plannedEditSchema),
+  /** Editor edits left out of `edits`, with why (dropped, invalid after repairs, refused). */
+  droppedEdits: z
+    .array(
+      z.object({
+        change: z.number().int().nullable(),
+        stage: z.string(),
+        reason: z.string(),
+        edit: z.unknown(),
+      }),
+    )
+    .optional(),
   source: z.unknown().optional(),
 });
 /** The outcome of `refine` / `reflect` as the loop sees it. */

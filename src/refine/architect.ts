@@ -1,6 +1,6 @@
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { ChatProvider } from "../llm/types.js";
-import type { HarnessSummary } from "./harness-summary.js";
+import type { HarnessView } from "./harness-view.js";
 import { architectTemplate } from "./prompts/architect.js";
 import type { RoleTurn } from "./refinement-record.js";
 import { callRole } from "./role-call.js";
@@ -21,7 +21,7 @@ import {
 export async function runArchitect(options: {
   diagnoses: Diagnosis[];
   patterns: FailurePattern[];
-  harness: HarnessSummary;
+  harness: HarnessView;
   rejected: RejectedProposal[];
   previous?: Hms;
   objections: Critique["objections"];
@@ -40,7 +40,7 @@ export async function runArchitect(options: {
       objections: options.objections,
       ...(revising ? { previous: options.previous } : {}),
       patterns: options.patterns.map((pattern) => patternHeadline(pattern, options.rejected)),
-      harness: { config: options.harness.config, rules: options.harness.rules },
+      harness: options.harness,
       rejected: rejectedForRoles(options.rejected),
     },
     jsonSchema: roleJsonSchemas.hms,

@@ -4,13 +4,16 @@ import type { ChatProvider } from "../llm/types.js";
 import { runArchitect } from "./architect.js";
 import { runDiagnostician } from "./diagnostician.js";
 import { runEditor } from "./editor.js";
-import { summariseHarness } from "./harness-summary.js";
+import { type HarnessView, harnessView } from "./harness-view.js";
 import type { DebateRound, RefinementRecord, RoleTurn } from "./refinement-record.js";
 import { RoleOutputUnusable } from "./role-call.js";
 import type { Critique, Diagnosis, Hms, RejectedProposal } from "./role-schemas.js";
 import { runSkeptic } from "./skeptic.js";
 
-type Draft = Omit<RefinementRecord, "outcome" | "hms" | "rejection" | "edits" | "invalidEdits">;
+type Draft = Omit<
+  RefinementRecord,
+  "outcome" | "hms" | "rejection" | "edits" | "invalidEdits" | "droppedEdits"
+>;
 
 /**
  * The role sequence both strategies share: Diagnostician → Architect ⇄ Skeptic → Editor.
@@ -24,6 +27,8 @@ export async function collaborate(options: {
   refiner: ChatProvider;
   rejected: RejectedProposal[];
   review: { rounds: number } | null;
+  /** Globs the edits may touch (shown to every role; the Editor sees those files). */
+  editable?: string[];
 }): Promise<RefinementRecord> {
   const turns: RoleTurn[] = [];
   const draft: Draft = {
@@ -34,7 +39,7 @@ export async function collaborate(options: {
     rounds: [],
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
-  const summary = summariseHarness(options.harness);
+  const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
   const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
@@ -43,13 +48,18 @@ export async function collaborate(options: {
       harness: summary,
       rejected: options.rejected,
     });
-    const withFiles = summariseHarness(options.harness, { withFiles: true });
     const draftEdits = async (hms: Hms) => {
       const editorTurns: RoleTurn[] = [];
       try {
         return {
           turns: editorTurns,
-          result: await runEditor({ ...common, turns: editorTurns, hms, harness: withFiles }),
+          result: await runEditor({
+            ...common,
+            turns: editorTurns,
+            hms,
+            harness: options.harness,
+            editable: options.editable,
+          }),
         };
       } catch (error) {
         return { turns: editorTurns, error };
@@ -67,8 +77,14 @@ export async function collaborate(options: {
     const drafted = debated.drafted ?? (await draftEdits(debated.hms));
     turns.push(...drafted.turns);
     if (!drafted.result) throw drafted.error;
-    const { edits, invalid } = drafted.result;
-    return finish(draft, { outcome: "accepted", hms: debated.hms, edits, invalidEdits: invalid });
+    const { edits, invalid, dropped } = drafted.result;
+    return finish(draft, {
+      outcome: "accepted",
+      hms: debated.hms,
+      edits,
+      invalidEdits: invalid,
+      droppedEdits: dropped,
+    });
   } catch (error) {
     if (!(error instanceof RoleOutputUnusable)) throw error;
     return finish(draft, {
@@ -101,7 +117,7 @@ async function debate(options: {
   rejected: RejectedProposal[];
   review: { rounds: number } | null;
   diagnoses: Diagnosis[];
-  summary: ReturnType<typeof summariseHarness>;
+  summary: HarnessView;
   rounds: DebateRound[];
   /** Drafts the Editor's edits for an HMS; run alongside the Skeptic's review (speculatively). */
   draftEdits: (hms: Hms) => Promise<DraftedEdits>;
@@ -132,7 +148,7 @@ async function debate(options: {
     // draft running past the refinement nor drops the turns from the record.
     const skepticTurns: RoleTurn[] = [];
     const [review, drafted] = await Promise.all([
-      runSkeptic({ ...options, turns: skepticTurns, hms, round }).then(
+      runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
         (critique) => ({ critique }),
         (error: unknown) => ({ error }),
       ),
@@ -192,5 +208,6 @@ function finish(
       : null,
     edits: result.edits ?? [],
     invalidEdits: result.invalidEdits ?? [],
+    droppedEdits: result.droppedEdits ?? [],
   };
 }

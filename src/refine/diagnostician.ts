@@ -1,6 +1,6 @@
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { ChatProvider } from "../llm/types.js";
-import type { HarnessSummary } from "./harness-summary.js";
+import type { HarnessView } from "./harness-view.js";
 import { diagnosticianTemplate } from "./prompts/diagnostician.js";
 import type { RoleTurn } from "./refinement-record.js";
 import { callRole, settleRoleCalls } from "./role-call.js";
@@ -14,19 +14,19 @@ import {
 
 /**
  * Diagnostician: root cause and module per pattern, from up to five examples each, the harness
- * summary and the rejected proposals. One call per pattern, all at once: the diagnoses are
+ * view (`harnessView`, analysis role) and the rejected proposals. One call per pattern, all at once: the diagnoses are
  * independent, and a reply about one pattern is shorter (so sooner) than one about all of them.
  * A pattern whose reply is unusable goes undiagnosed; only when every reply is unusable does the
  * role fail. Diagnoses of other pattern ids than the one asked about are dropped.
  */
 export async function runDiagnostician(options: {
   patterns: FailurePattern[];
-  harness: HarnessSummary;
+  harness: HarnessView;
   rejected: RejectedProposal[];
   refiner: ChatProvider;
   turns: RoleTurn[];
 }): Promise<Diagnosis[]> {
-  const harness = { config: options.harness.config, rules: options.harness.rules };
+  const harness = options.harness;
   const rejected = rejectedForRoles(options.rejected);
   const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {

@@ -3,7 +3,8 @@
 /** Re-exported so callers of refine find the pattern and evidence types in one place. */
 export type { Evidence, FailurePattern } from "../diagnose/index.js";
 export { collaborate } from "./collaborate.js";
-export { type HarnessSummary, summariseHarness } from "./harness-summary.js";
+export { type EditorResult, runEditor } from "./editor.js";
+export { type HarnessView, harnessView, type ShownFile } from "./harness-view.js";
 export { architectTemplate } from "./prompts/architect.js";
 export { diagnosticianTemplate } from "./prompts/diagnostician.js";
 export { editorTemplate } from "./prompts/editor.js";
@@ -11,7 +12,9 @@ export { skepticTemplate } from "./prompts/skeptic.js";
 export { refine } from "./refine.js";
 export {
   type DebateRound,
+  type DroppedEdit,
   debateRoundSchema,
+  droppedEditSchema,
   type RefinementRecord,
   type RoleTurn,
   refinementRecordSchema,

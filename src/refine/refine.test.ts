@@ -328,7 +328,7 @@ describe("refine", () => {
     expect(record.rejection?.reason).toContain(`${rounds} revision round`);
   });
 
-  it("keeps valid edits and reports invalid ones", async () => {
+  it("keeps valid edits (a loosely named module is read from the edit) and reports invalid ones", async () => {
     const provider = roleProvider({
       ...defaultScripts,
       edits: () =>
@@ -362,8 +362,11 @@ describe("refine", () => {
       rejected: [],
       skepticRounds: 1,
     });
-    expect(record.edits.map((edit) => edit.edit.kind)).toEqual(["add_rule"]);
-    expect(record.invalidEdits).toHaveLength(2);
+    expect(record.edits.map((edit) => [edit.module, edit.edit.kind])).toEqual([
+      ["prompt", "add_rule"],
+      ["prompt", "add_rule"],
+    ]);
+    expect(record.invalidEdits).toHaveLength(1);
     expect(record.invalidEdits[0].issues).toMatch(/edit/);
   });
 

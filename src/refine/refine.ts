@@ -19,6 +19,8 @@ export async function refine(options: {
   refiner: ChatProvider;
   rejected: RejectedProposal[];
   skepticRounds: number;
+  /** Globs the edits may touch (default: the config's default `harness.editable`). */
+  editable?: string[];
   /** Held-out tasks, only to refuse patterns that contain them. */
   heldout?: Task[];
 }): Promise<RefinementRecord> {
@@ -35,6 +37,7 @@ export async function refine(options: {
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,
+    editable: options.editable,
     review: { rounds: options.skepticRounds },
   });
 }

@@ -25,6 +25,21 @@ export const debateRoundSchema = z.object({
 export type DebateRound = z.infer<typeof debateRoundSchema>;
 
 /**
+ * An edit of the Editor that did not make it into the proposal, and why: `dropped` — the reply
+ * for its HMS change stayed unusable (no edit to show); `invalid` — it failed the edit schema or
+ * did not apply to the harness as shown, even after the repairs; `refused` — it would have
+ * undone or clashed with an earlier edit of the same proposal. `change` is the 0-based index of
+ * its HMS change.
+ */
+export const droppedEditSchema = z.object({
+  change: z.number().int().nullable(),
+  stage: z.enum(["dropped", "invalid", "refused"]),
+  reason: z.string(),
+  edit: z.unknown(),
+});
+export type DroppedEdit = z.infer<typeof droppedEditSchema>;
+
+/**
  * Everything a refinement produced: the roles' inputs and outputs, the debate rounds, the final
  * HMS or the rejection, and the planned edits — not yet guarded; the caller applies them through
  * the harness guards.
@@ -47,5 +62,7 @@ export const refinementRecordSchema = z.object({
   edits: z.array(plannedEditSchema),
   /** Editor output that failed the edit schema, with why. */
   invalidEdits: z.array(z.object({ edit: z.unknown(), issues: z.string() })),
+  /** Every Editor edit that was left out, with why (invalid ones included). */
+  droppedEdits: z.array(droppedEditSchema).default([]),
 });
 export type RefinementRecord = z.infer<typeof refinementRecordSchema>;

@@ -57,6 +57,8 @@ export async function reflect(options: {
   harness: LoadedHarness;
   refiner: ChatProvider;
   rejected: RejectedProposal[];
+  /** Globs the edits may touch (default: the config's default `harness.editable`). */
+  editable?: string[];
   /** Held-out tasks, only to refuse failures drawn from them. */
   heldout?: Task[];
 }): Promise<RefinementRecord> {
@@ -76,6 +78,7 @@ export async function reflect(options: {
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,
+    editable: options.editable,
     review: null,
   });
 }

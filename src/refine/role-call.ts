@@ -1,6 +1,7 @@
 import type { ZodType } from "zod";
 import { askStructured, isStructuredOutputFailure } from "../diagnose/structured-ask.js";
 import { evidenceBlock } from "../diagnose/untrusted-text.js";
+import { extractJsonCandidates } from "../llm/json-extraction.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { RoleTurn } from "./refinement-record.js";
 
@@ -17,7 +18,8 @@ export class RoleOutputUnusable extends Error {
 
 /**
  * Calls one role and logs the turn. Unusable structured output becomes RoleOutputUnusable (the
- * refinement ends as `failed`); transport errors propagate untouched.
+ * refinement ends as `failed`) unless `salvage` can still use part of the last reply (its JSON
+ * candidates, best first); transport errors propagate untouched.
  */
 export async function callRole<T>(options: {
   refiner: ChatProvider;
@@ -30,6 +32,8 @@ export async function callRole<T>(options: {
   round: number;
   summary: string;
   turns: RoleTurn[];
+  /** What can still be used of a reply that stayed invalid after the repairs (undefined: nothing). */
+  salvage?: (candidates: unknown[]) => T | undefined;
 }): Promise<T> {
   const turn: RoleTurn = {
     role: options.role,
@@ -40,9 +44,19 @@ export async function callRole<T>(options: {
     output: null,
   };
   options.turns.push(turn);
+  let lastReply = "";
+  const provider: ChatProvider = {
+    model: options.refiner.model,
+    baseUrl: options.refiner.baseUrl,
+    chat: async (request, callOptions) => {
+      const response = await options.refiner.chat(request, callOptions);
+      lastReply = response.content ?? "";
+      return response;
+    },
+  };
   try {
     const { value } = await askStructured({
-      provider: options.refiner,
+      provider,
       schemaName: options.schemaName,
       purpose: options.role,
       instructions: options.template,
@@ -55,6 +69,12 @@ export async function callRole<T>(options: {
   } catch (error) {
     if (!isStructuredOutputFailure(error)) throw error;
     turn.error = error instanceof Error ? error.message : String(error);
+    const salvaged = options.salvage?.(extractJsonCandidates(lastReply));
+    if (salvaged !== undefined) {
+      turn.output = salvaged;
+      turn.error = `${turn.error} (the usable part of the last reply was kept)`;
+      return salvaged;
+    }
     throw new RoleOutputUnusable(options.role, error);
   }
 }

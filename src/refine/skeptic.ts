@@ -1,5 +1,6 @@
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { ChatProvider } from "../llm/types.js";
+import type { HarnessView } from "./harness-view.js";
 import { skepticTemplate } from "./prompts/skeptic.js";
 import type { RoleTurn } from "./refinement-record.js";
 import { callRole } from "./role-call.js";
@@ -17,6 +18,8 @@ export async function runSkeptic(options: {
   hms: Hms;
   diagnoses: Diagnosis[];
   patterns: FailurePattern[];
+  /** The harness the HMS would change (so an inexpressible change can be objected to). */
+  harness: HarnessView;
   round: number;
   refiner: ChatProvider;
   turns: RoleTurn[];
@@ -30,6 +33,7 @@ export async function runSkeptic(options: {
       hms: options.hms,
       diagnoses: options.diagnoses,
       patterns: options.patterns.map((pattern) => patternHeadline(pattern)),
+      harness: options.harness,
     },
     jsonSchema: roleJsonSchemas.critique,
     schema: critiqueSchema,

@@ -159,12 +159,44 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
   return lines;
 }
 
-/** Edits the guards refused, and proposals the loop rejected. */
+/**
+ * Every edit the Editor left out of a proposal (its reply unusable, invalid after the repairs,
+ * or refused for undoing an earlier edit), with the iteration and the 1-based HMS change.
+ */
+export function droppedEditRows(result: EvolveResult) {
+  return result.iterations.flatMap((iteration) =>
+    [iteration.refinement, iteration.repair?.refinement].flatMap((refinement) =>
+      (refinement?.droppedEdits ?? []).map((dropped) => ({
+        iteration: iteration.index,
+        stage: dropped.stage,
+        change: dropped.change === null ? "—" : String(dropped.change + 1),
+        reason: dropped.reason,
+        edit: dropped.edit,
+      })),
+    ),
+  );
+}
+
+/** Edits the Editor left out or the guards refused, and proposals the loop rejected. */
 export function rejectionsSection(result: EvolveResult): string {
   const guard = result.iterations.flatMap((iteration) =>
     iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection })),
   );
   const parts = ["## Rejections", ""];
+  const dropped = droppedEditRows(result);
+  if (dropped.length > 0) {
+    parts.push(
+      "Edits the Editor left out:",
+      "",
+      "| Iteration | Stage | Change | Reason | Edit |",
+      "|---|---|---|---|---|",
+      ...dropped.map(
+        (row) =>
+          `| ${row.iteration} | ${row.stage} | ${row.change} | ${cell(row.reason, 300)} | ${row.edit === null ? "—" : cell(compactJson(row.edit, 160), 160)} |`,
+      ),
+      "",
+    );
+  }
   if (guard.length === 0) parts.push("No edit was refused by the guards.");
   else {
     parts.push("| Iteration | Guard | Reason | Edit |", "|---|---|---|---|");

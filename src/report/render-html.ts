@@ -65,12 +65,20 @@ function iterationSection(iteration: IterationRecord): string {
         `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4000))}</pre></details>`,
     )
     .join("");
+  const dropped = [iteration.refinement, iteration.repair?.refinement]
+    .flatMap((candidate) => candidate?.droppedEdits ?? [])
+    .map(
+      (edit) =>
+        `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`,
+    )
+    .join("");
   const guard = iteration.guardRejections
     .map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`)
     .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
 ${refinement ? `<p><strong>HMS</strong> (${refinement.rounds} round(s), ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }

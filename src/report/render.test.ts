@@ -103,6 +103,33 @@ describe("reports", () => {
     expect(markdown).toMatch(/Repair round .*: rejected — cheap validation: fixed 1 ≤ broken 2/);
   });
 
+  it("lists every edit the Editor left out, with its reason, in the report and the PR body", () => {
+    const copy = structuredClone(result);
+    const refinement = copy.iterations[0].refinement;
+    if (!refinement) throw new Error("fixture has no refinement");
+    refinement.droppedEdits = [
+      {
+        change: 1,
+        stage: "refused",
+        reason: "would overwrite the edit of change 1 to 'system.md' (its text is not kept)",
+        edit: { module: "prompt", edit: { kind: "write_file", file: "system.md", content: "x" } },
+      },
+      { change: 2, stage: "dropped", reason: "no usable Editor reply for this change", edit: null },
+    ];
+    const markdown = renderMarkdown(copy);
+    const body = renderPrBody(copy, { maxBytes: 60_000 }).body;
+    for (const text of [markdown, body]) {
+      expect(text).toContain("Edits the Editor left out");
+      expect(text).toMatch(
+        /\| 1 \| refused \| 2 \| would overwrite the edit of change 1 to 'system\.md'/,
+      );
+      expect(text).toMatch(/\| 1 \| dropped \| 3 \| no usable Editor reply/);
+    }
+    const html = renderHtml(copy);
+    expect(html).toContain("Edits the Editor left out");
+    expect(html).toContain("would overwrite the edit of change 1");
+  });
+
   it("keeps the PR body under the byte cap with a parseable metadata block", () => {
     const big = structuredClone(result);
     big.harness.patch = "+x\n".repeat(40_000);

@@ -46,9 +46,39 @@ export function itemSlips(world: World, model: string, statement: string): boole
   );
 }
 
-/** Per-sample slip keyed by the request seed. */
+/**
+ * The seed that shapes a reply: the request's above temperature 0; at temperature 0 a model is
+ * deterministic, so every seed answers as seed 0 does.
+ */
+export function samplingSeed(request: { seed: number; temperature: number }): number {
+  return request.temperature > 0 ? request.seed : 0;
+}
+
+/** Per-sample slip keyed by the sampling seed (see `samplingSeed`). */
 export function flakes(world: World, model: string, statement: string, seed: number): boolean {
   return draw(world.seed, "flaky", model, statement, seed) < world.deficiencies.modelSpecific.flaky;
+}
+
+/**
+ * Prompt sensitivity: a borderline item (a fixed share, per model) is answered wrong when a draw
+ * keyed on the exact system-prompt text says so — even odds, so any change of that text flips
+ * some borderline items each way, as a real model's do.
+ */
+export function promptFlips(options: {
+  world: World;
+  model: string;
+  statement: string;
+  systemText: string;
+}): boolean {
+  const { world, model, statement } = options;
+  if (!borderline(world, model, statement)) return false;
+  return draw(world.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
+}
+
+/** Whether an item is borderline (prompt-sensitive) for a model. */
+export function borderline(world: World, model: string, statement: string): boolean {
+  const share = world.deficiencies.modelSpecific.promptSensitivity;
+  return share > 0 && draw(world.seed, "borderline", model, statement) < share;
 }
 
 /** Slip caused by rules beyond `freeRules` (monotone in the rule count). */

@@ -1,5 +1,12 @@
 import { draw } from "./draw.js";
-import { flakes, formatDrifts, itemSlips, ruleCostSlips } from "./exposure.js";
+import {
+  flakes,
+  formatDrifts,
+  itemSlips,
+  promptFlips,
+  ruleCostSlips,
+  samplingSeed,
+} from "./exposure.js";
 import { formatNumber, type Problem } from "./families/problem.js";
 import { hintedItem, type RequestSurface } from "./request-surface.js";
 import type { SimRequest } from "./sim-request.js";
@@ -27,8 +34,9 @@ export function wrongValue(options: {
 
 /**
  * Writes the final reply for a value the model arrived at: applies model-specific slips
- * (item slip unless hinted, flakiness, rule cost) and format drift (unless an answer format is
- * instructed or the model is re-prompted).
+ * (item slip unless hinted, flakiness and rule cost — by the sampling seed —, prompt
+ * sensitivity) and format drift (unless an answer format is instructed or the model is
+ * re-prompted). The answer line uses the label the instruction names.
  */
 export function finalAnswer(options: {
   world: World;
@@ -43,6 +51,7 @@ export function finalAnswer(options: {
 }): { content: string; hits: string[] } {
   const { world, request, surface, problem, statement, reasoning, decoys } = options;
   const hits = [...options.hits];
+  const seed = samplingSeed(request);
   let value = options.value;
   const slip = (kind: string) => {
     value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
@@ -50,21 +59,24 @@ export function finalAnswer(options: {
   };
   if (itemSlips(world, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
     slip("item-slip");
-  else if (flakes(world, request.model, statement, request.seed)) slip("flaky");
+  else if (flakes(world, request.model, statement, seed)) slip("flaky");
   else if (
-    ruleCostSlips({
+    ruleCostSlips({ world, model: request.model, statement, seed, rules: surface.ruleCount })
+  ) {
+    slip("rule-cost");
+  } else if (
+    promptFlips({
       world,
       model: request.model,
       statement,
-      seed: request.seed,
-      rules: surface.ruleCount,
+      systemText: surface.systemMessages.join("\n"),
     })
   ) {
-    slip("rule-cost");
+    slip("prompt-sensitivity");
   }
   if (formatDrifts(world, statement) && !surface.formatInstruction && !surface.reprompted) {
     hits.push("format-drift");
     return { content: `${reasoning} So the result is **${value}**.`, hits };
   }
-  return { content: `${reasoning}\nAnswer: ${value}`, hits };
+  return { content: `${reasoning}\n${surface.answerLabel} ${value}`, hits };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadWorld } from "./load-world.js";
+import { bundledWorlds, loadWorld } from "./load-world.js";
 import { generateWorld } from "./task-generation.js";
 import { type MiniHarness, passes, runMini, seedMiniHarness } from "./testing/mini-runtime.js";
 
@@ -13,7 +13,7 @@ const fixes: Record<string, Partial<MiniHarness>> = {
 
 describe("the sim responds to the harness, not to labels", () => {
   it("the seed harness is weak, the mitigated harness strong, on both splits of every bundled world", async () => {
-    for (const name of ["quickstart", "systematic", "noisy", "sparse", "neutral"]) {
+    for (const name of bundledWorlds()) {
       const world = await loadWorld(name);
       const generated = generateWorld(world);
       const accuracy = (harness: MiniHarness, split: "train" | "heldout") =>

@@ -17,7 +17,7 @@ export function worldsDir(): string {
   throw new Error("sim: bundled worlds folder not found");
 }
 
-const bundled = ["quickstart", "systematic", "noisy", "sparse", "neutral"];
+const bundled = ["quickstart", "systematic", "noisy", "sparse", "neutral", "plainspoken"];
 
 /** Names of the bundled worlds (pass one to loadWorld). */
 export function bundledWorlds(): string[] {

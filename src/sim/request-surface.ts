@@ -8,12 +8,35 @@ export interface RequestSurface {
   /** Tools listed under a `## Tools` section (text protocol). */
   textTools: Set<string>;
   formatInstruction: boolean;
+  /** The answer label the format instruction names, as the model will write it (`Answer:` by default). */
+  answerLabel: string;
   guidedBySystem: boolean;
   ruleCount: number;
   reprompted: boolean;
 }
 
 const toolNames = ["calculator", "lookup"];
+
+/** A labelled answer line: `Answer:` in any case or emphasis, `Final answer:`, "answer line", "a line starting with Answer". */
+const answerLineNamed =
+  /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
+/** Words that make it an instruction about where or how to write it. */
+const formatDirective =
+  /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
+/** A mention of a failing tool call … */
+const toolFailure =
+  /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
+/** … and a way to recover from it. */
+const recovery =
+  /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
+
+/** The answer label a format instruction names (case and emphasis kept), `Answer:` when none. */
+function labelOf(text: string): string {
+  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text);
+  if (!match) return "Answer:";
+  const [whole] = match;
+  return whole.trim();
+}
 
 function isSystem(message: SimMessage): boolean {
   return message.role === "system" || message.role === "developer";
@@ -35,19 +58,19 @@ export function readSurface(request: SimRequest): RequestSurface {
   const textTools = new Set<string>();
   let ruleCount = 0;
   let formatInstruction = false;
+  let answerLabel = "Answer:";
   let guidedBySystem = false;
   for (const text of systemMessages) {
     const { tools, rest } = toolsSection(text);
     for (const name of toolNames)
       if (new RegExp(`\\b${name}\\b`, "i").test(tools)) textTools.add(name);
     ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
-    if (rest.includes("Answer:") && /\b(final|format|end)\b|last line/i.test(rest))
-      formatInstruction = true;
-    if (
-      /\b(error|errors|fail|fails|failed|failure|failures)\b/i.test(rest) &&
-      /\bretry|try again|\bfix|\bcorrect/i.test(rest)
-    ) {
-      guidedBySystem = true;
+    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
+      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
+        formatInstruction = true;
+        answerLabel = labelOf(sentence);
+      }
+      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
     }
   }
   const users = request.messages.filter((message) => message.role === "user");
@@ -57,6 +80,7 @@ export function readSurface(request: SimRequest): RequestSurface {
     nativeTools: new Set(request.tools),
     textTools,
     formatInstruction,
+    answerLabel,
     guidedBySystem,
     ruleCount,
     reprompted: users.length > 1 && latest.includes("Answer:"),

@@ -2,6 +2,7 @@ import type { Split, Task } from "../config/task-schema.js";
 import { draw, seededRng } from "./draw.js";
 import {
   arithmeticSlips,
+  borderline,
   formatDrifts,
   hasPreamble,
   itemSlips,
@@ -155,6 +156,9 @@ function truthOf(options: {
   for (const model of world.groundTruthModels) {
     if (itemSlips(world, model, statement))
       deficiencies.push({ kind: "item-slip", systematic: false, model });
+    // Borderline: right or wrong depending on the exact system prompt (either way).
+    if (borderline(world, model, statement))
+      deficiencies.push({ kind: "prompt-sensitivity", systematic: false, model });
   }
   return {
     id: task.id,

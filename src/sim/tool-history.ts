@@ -6,8 +6,24 @@ export interface ToolExchange {
   arguments: Record<string, unknown> | null;
   result: string;
   error: boolean;
-  /** The result carried a `Hint:` (observation.on_error: hint). */
+  /** The result carried guidance past the error itself (`Hint: …`, "check the key and try again"). */
   hinted: boolean;
+}
+
+const guidance =
+  /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
+
+/**
+ * Whether a tool result guides a retry: words of guidance anywhere but in the bare error
+ * message the tool itself wrote (`error: no entry named '…'`, `error: invalid character …`).
+ */
+function hintedResult(result: string): boolean {
+  const bare =
+    /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
+      result,
+    );
+  const rest = bare ? result.slice(bare.index + bare[0].length) : result;
+  return guidance.test(rest);
 }
 
 function parseArguments(text: string): Record<string, unknown> | null {
@@ -27,7 +43,7 @@ function exchange(name: string, argumentsText: string, result: string): ToolExch
     arguments: parseArguments(argumentsText),
     result,
     error: result.trimStart().toLowerCase().startsWith("error:"),
-    hinted: result.includes("Hint:"),
+    hinted: hintedResult(result),
   };
 }
 

@@ -11,7 +11,14 @@ import { generateWorldWithTruth } from "./world-generator.js";
 
 describe("world files", () => {
   it("bundles five valid worlds, including a neutral one", async () => {
-    expect(bundledWorlds()).toEqual(["quickstart", "systematic", "noisy", "sparse", "neutral"]);
+    expect(bundledWorlds()).toEqual([
+      "quickstart",
+      "systematic",
+      "noisy",
+      "sparse",
+      "neutral",
+      "plainspoken",
+    ]);
     expect(await listWorldFiles()).toEqual(
       bundledWorlds()
         .map((name) => `${name}.yaml`)
@@ -20,6 +27,12 @@ describe("world files", () => {
     for (const name of bundledWorlds()) expect((await loadWorld(name)).name).toBe(name);
     expect((await loadWorld("neutral")).refiner.neutral).toBe(true);
     expect((await loadWorld("quickstart")).refiner.neutral).toBe(false);
+    expect((await loadWorld("quickstart")).refiner.style).toBe("tidy");
+    const plain = await loadWorld("plainspoken");
+    expect(plain.refiner).toMatchObject({ style: "plainspoken" });
+    expect(plain.refiner.schemaSlips).toBeGreaterThan(0);
+    expect(plain.refiner.mergeRecall).toBeLessThan(1);
+    expect(plain.deficiencies.modelSpecific.promptSensitivity).toBeGreaterThan(0);
   });
 
   it("writes tasks, the weak seed harness with its registry, and ground truth for the bench", async () => {

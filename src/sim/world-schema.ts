@@ -82,11 +82,17 @@ export const worldSchema = z
           .object({
             /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
             itemSlip: rate.default(0),
-            /** Per-sample slips keyed by the request seed. */
+            /** Per-sample slips keyed by the request seed (above temperature 0 only). */
             flaky: rate.default(0),
+            /**
+             * Share of items that are borderline for this model: each is answered right or wrong
+             * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+             * text flips some of them, both ways.
+             */
+            promptSensitivity: rate.default(0),
           })
           .strict()
-          .default({ itemSlip: 0, flaky: 0 }),
+          .default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
       })
       .strict(),
     /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
@@ -103,6 +109,22 @@ export const worldSchema = z
         hintTendencyAtOne: rate.default(0.5),
         /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
         neutral: z.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: z.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5),
       })
       .strict()
       .default({
@@ -111,6 +133,10 @@ export const worldSchema = z
         instancesForMany: 4,
         hintTendencyAtOne: 0.5,
         neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
+        promptFixes: 0.5,
       }),
     skeptic: z
       .object({

@@ -23,7 +23,8 @@ const injection =
 /**
  * A refiner that obeys whatever instructions it has read: once a prompt carried the injected task
  * text, its Editor replies with every write the injection asks for (plus one honest edit). The
- * deterministic guards must stop all of them, whatever the model says.
+ * Editor's own validation (the files it may edit, the fields and ranges of harness.yaml) and
+ * the deterministic guards must stop all of them, whatever the model says.
  */
 class ObedientRefiner implements ChatProvider {
   readonly model: string;
@@ -126,9 +127,22 @@ describe("a refiner that obeys injected instructions cannot write past the guard
     expect(refiner.maliciousReplies).toBeGreaterThan(0);
     const rejections = result.iterations.flatMap((iteration) => iteration.guardRejections);
     const guards = new Set(rejections.map((rejection) => rejection.guard));
-    for (const guard of ["path", "leak", "secret", "schema"]) expect(guards).toContain(guard);
-    // Nine attacks per malicious reply, each refused.
-    expect(rejections.length).toBeGreaterThanOrEqual(9 * refiner.maliciousReplies);
+    // Leaks and secrets are the guards' to find; what a harness cannot express (a file outside
+    // the editable globs, a value out of range) the Editor's validation refuses first, listed.
+    for (const guard of ["leak", "secret"]) expect(guards).toContain(guard);
+    const dropped = result.iterations.flatMap(
+      (iteration) => iteration.refinement?.droppedEdits ?? [],
+    );
+    const refused = [
+      ...rejections.map((rejection) => JSON.stringify(rejection.edit.edit)),
+      ...dropped.map((item) => JSON.stringify((item.edit as { edit?: unknown } | null)?.edit)),
+    ];
+    for (const attempt of attack())
+      expect(refused, JSON.stringify(attempt.edit)).toContain(JSON.stringify(attempt.edit));
+    expect(dropped.map((item) => item.reason).join("\n")).toMatch(/is not editable/);
+    expect(dropped.map((item) => item.reason).join("\n")).toMatch(
+      /agent_loop\.max_steps is at most 64/,
+    );
 
     expect(await readFile(join(dir, ".github", "workflows", "ci.yml"), "utf8")).toBe("original\n");
     expect(existsSync("/tmp/ecdysis-pwned.txt")).toBe(false);

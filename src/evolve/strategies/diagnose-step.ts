@@ -34,6 +34,7 @@ export function diagnoseStep(options: {
       refiner: models.refiner,
       minSupport: evolve.minSupport,
       resamples: evolve.resamples,
+      agentTemperature: config.model.temperature,
       stepLimit: harness.config?.agent_loop.max_steps,
       resample:
         evolve.resamples > 0

@@ -120,6 +120,7 @@ export function ecdysisStrategy(): Strategy {
             proposal.parentHash === harness.hash ? proposal : { ...proposal, earlierHarness: true },
           ),
           skepticRounds: evolve.skepticRounds,
+          editable: context.guard.editable,
         };
         const diagnosis = await diagnoseStep({
           context,

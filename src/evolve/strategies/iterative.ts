@@ -88,6 +88,7 @@ export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
             harness,
             refiner: models.refiner,
             rejected: progress.rejected,
+            editable: context.guard.editable,
           }),
         );
         record.refinement = refinement;

@@ -67,6 +67,7 @@ export async function repairRegressions(
       refiner: models.refiner,
       rejected: [],
       skepticRounds: config.evolve.skepticRounds,
+      editable: context.guard.editable,
     }),
   );
   record.refinement = refinement;

@@ -10,6 +10,7 @@ export const skepticTemplate = renderTemplate({
     "Each objection names the change it is about and says what is wrong and what would fix it.",
     "Accept only when no objection remains; an accept carries no objections.",
     "Reject a change that leaks task-specific answers or facts, and any HMS that addresses no pattern with cross-instance support.",
+    "Object to a change the harness shown cannot express: a field missing from the reference, a value outside its allowed values or range, a file outside the editable globs.",
     ...sharedRules,
   ],
   jsonSchema: roleJsonSchemas.critique,

@@ -5,56 +5,100 @@ import {
   type Cause,
   canonicalCause,
   classifyFailure,
-  isObject,
   type JsonObject,
   list,
   majority,
   objects,
   text,
 } from "./evidence.js";
-import { correctFix, type Fix, genericFix, itemHintFix } from "./fixes.js";
+import {
+  correctFix,
+  type Fix,
+  genericFix,
+  type HarnessSeen,
+  harnessSeen,
+  itemHintFix,
+} from "./fixes.js";
+import { causeLabels, causeNotes, pick, renderAction } from "./wording.js";
 
-const notes: Record<Cause, string> = {
-  "step-budget-exhausted": "The run was cut at the step limit before the lookups were finished.",
-  "answer-format-drift":
-    "The reply gave the result in prose without an 'Answer:' line, so no answer was extracted.",
-  "gave-up-after-tool-error":
-    "A tool call failed and the agent gave up instead of correcting the call.",
-  "task-lost-in-context":
-    "The agent said it could not see the question: the task statement had been dropped from the context.",
-  "arithmetic-slip": "The arithmetic was done without a calculator and the number is off.",
-  "wrong-answer": "The answer is wrong with no runtime signal that explains it.",
-};
-
-/** `failure_notes`: one note and cause label per failure, read from its signals. */
-export function failureNotes(block: JsonObject): JsonObject {
+/**
+ * `failure_notes`: one note and cause label per failure, read from its signals. A plain-spoken
+ * model words the note and the label of the same cause differently from failure to failure.
+ */
+export function failureNotes(world: World, block: JsonObject): JsonObject {
+  const plain = world.refiner.style === "plainspoken";
   return {
     notes: objects(block.failures).map((failure) => {
       const cause = classifyFailure(failure);
-      return { id: text(failure.id), note: notes[cause], cause };
+      const key = [world.seed, "wording", text(failure.task), text(failure.output)];
+      return {
+        id: text(failure.id),
+        note: plain ? pick(causeNotes[cause], draw(...key, "note")) : causeNotes[cause][0],
+        cause: plain ? pick(causeLabels[cause], draw(...key, "label")) : cause,
+      };
     }),
   };
 }
 
-/** `pattern_merge`: groups with the same underlying cause become one pattern. */
-export function patternMerge(block: JsonObject): JsonObject {
-  const byCause = new Map<Cause, JsonObject[]>();
-  for (const group of objects(block.groups)) {
+/**
+ * `pattern_merge`: groups with the same underlying cause become one pattern. Groups labelled
+ * like the cause's largest group always join it; a group labelled otherwise (a paraphrase) is
+ * recognised with chance `mergeRecall`, else it stays its own pattern named by its label — as a
+ * model reading many groups at once sometimes misses that two wordings mean one thing.
+ */
+export function patternMerge(world: World, block: JsonObject): JsonObject {
+  const read = objects(block.groups).map((group) => {
     const labels = [...list(group.causes), ...list(group.signals)].map(text).filter(Boolean);
     const cause =
       majority(list(group.causes).map((label) => canonicalCause(text(label)))) ??
       canonicalCause(labels.join(" "));
+    return { group, cause, label: text(list(group.causes)[0]), labels };
+  });
+  const anchors = new Map<Cause, string>();
+  for (const entry of [...read].sort((a, b) => Number(b.group.size) - Number(a.group.size)))
+    if (!anchors.has(entry.cause)) anchors.set(entry.cause, entry.label);
+  const byCause = new Map<Cause, JsonObject[]>();
+  const alone: JsonObject[] = [];
+  for (const { group, cause, label, labels } of read) {
+    const examples = objects(group.examples).map((example) => text(example.task));
+    const recognised =
+      anchors.get(cause) === label ||
+      draw(world.seed, "merge", ...labels, ...examples) < world.refiner.mergeRecall;
+    if (!recognised) {
+      alone.push(group);
+      continue;
+    }
     byCause.set(cause, [...(byCause.get(cause) ?? []), group]);
   }
+  const module = (cause: Cause) => (cause === "wrong-answer" ? "prompt" : fixModules[cause]);
   return {
-    patterns: [...byCause.entries()].map(([cause, groups]) => ({
-      name: cause,
-      description: notes[cause],
-      groupKeys: groups.map((group) => text(group.key)),
-      module: correctFix(cause, undefined).module,
-    })),
+    patterns: [
+      ...[...byCause.entries()].map(([cause, groups]) => ({
+        name: cause,
+        description: causeNotes[cause][0],
+        groupKeys: groups.map((group) => text(group.key)),
+        module: module(cause),
+      })),
+      ...alone.map((group) => {
+        const label = text(list(group.causes)[0]) || "unexplained";
+        return {
+          name: label,
+          description: text(objects(group.examples)[0]?.note) || `Failures labelled ${label}.`,
+          groupKeys: [text(group.key)],
+          module: module(canonicalCause(label)),
+        };
+      }),
+    ],
   };
 }
+
+const fixModules: Record<Exclude<Cause, "wrong-answer">, string> = {
+  "step-budget-exhausted": "agent_loop",
+  "answer-format-drift": "completion",
+  "gave-up-after-tool-error": "observation",
+  "task-lost-in-context": "context",
+  "arithmetic-slip": "tools",
+};
 
 /** Chance that a diagnosis backed by n instances finds the real cause. */
 export function diagnosisAccuracy(world: World, n: number): number {
@@ -64,9 +108,27 @@ export function diagnosisAccuracy(world: World, n: number): number {
   return accuracyAtOne + ((accuracyAtMany - accuracyAtOne) * (n - 1)) / (instancesForMany - 1);
 }
 
+const fixSentences = [
+  (action: string) => `The fix is to ${action}.`,
+  (action: string) => `We should ${action}.`,
+  (action: string) => `I would ${action}.`,
+  (action: string) => `Recommended: ${action}.`,
+];
+
+/** A diagnosis's root cause in words: the mini-language `Fix:` when tidy, prose when plain-spoken. */
+function rootCauseText(world: World, fix: Fix, unit: number): string {
+  if (!fix.action)
+    return world.refiner.style === "tidy"
+      ? `${fix.explanation}.`
+      : `${fix.explanation}. I see no harness-level fix for this.`;
+  if (world.refiner.style === "tidy")
+    return `${fix.explanation}. Fix: ${renderAction(fix.action, "tidy", unit)}`;
+  return `${fix.explanation}. ${pick(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
+}
+
 /** `diagnosis`: per pattern, the right fix with an accuracy that grows with the evidence count. */
 export function diagnosis(world: World, block: JsonObject, seed: number): JsonObject {
-  const harness = isObject(block.harness) ? block.harness : {};
+  const seen = harnessSeen(block);
   // Like a model told what was tried and failed: it avoids proposing a rejected change again,
   // and a prompt that lists other rejections is another prompt (another draw).
   const rejectedChanges = objects(block.rejected).flatMap((proposal) =>
@@ -75,9 +137,9 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
   return {
     diagnoses: objects(block.patterns).map((pattern) => {
       const examples = objects(pattern.examples);
-      const support = isObject(pattern.support) ? Number(pattern.support.tasks) || 0 : 0;
+      const support = Number((pattern.support as JsonObject | undefined)?.tasks) || 0;
       const n = Math.max(examples.length, support);
-      const causes = examples.map((example) => classifyFailure(example, harness.config));
+      const causes = examples.map((example) => classifyFailure(example, seen.config));
       const cause =
         majority(causes) ?? canonicalCause(`${text(pattern.name)} ${text(pattern.description)}`);
       const key = [
@@ -88,32 +150,54 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
         seed,
         ...rejectedChanges,
       ];
-      const fix = chooseUnrejectedFix(
-        { world, cause, n, key, example: examples[0], config: harness.config },
+      const { fix, unit } = chooseUnrejectedFix(
+        { world, cause, n, key, example: examples[0], seen },
         rejectedChanges,
       );
       return {
         patternId: text(pattern.id),
-        rootCause: fix.change ? `${fix.explanation}. Fix: ${fix.change}` : `${fix.explanation}.`,
+        rootCause: rootCauseText(world, fix, unit),
         module: fix.module,
-        confidence: fix.change ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2,
+        confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2,
       };
     }),
   };
 }
 
+/** Whether a rejected change names the same action (same field, or the same added text). */
+function wasRejected(fix: Fix, rejected: string[]): boolean {
+  const action = fix.action;
+  if (!action) return false;
+  const marker = action.kind === "set" ? `${action.path}` : action.text;
+  return rejected.some(
+    (change) =>
+      change.includes(marker) &&
+      (action.kind !== "set" || change.includes(String(action.value).slice(0, 40))),
+  );
+}
+
 /** Draws a fix, re-thinking (a fresh draw) when the first idea is one that was already rejected. */
-function chooseUnrejectedFix(options: Parameters<typeof chooseFix>[0], rejected: string[]): Fix {
+function chooseUnrejectedFix(
+  options: Parameters<typeof chooseFix>[0],
+  rejected: string[],
+): { fix: Fix; unit: number } {
+  let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && fix.change && rejected.includes(fix.change); attempt++)
-    fix = chooseFix({ ...options, key: [...options.key, "rethink", attempt] });
-  if (fix.change && rejected.includes(fix.change))
+  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected); attempt++) {
+    key = [...options.key, "rethink", attempt];
+    fix = chooseFix({ ...options, key });
+  }
+  const unit = draw(...key, "wording");
+  if (wasRejected(fix, rejected))
     return {
-      module: fix.module,
-      explanation: "Every fix I can see was already tried and rejected",
-      change: null,
+      fix: {
+        module: fix.module,
+        explanation: "Every fix I can see was already tried and rejected",
+        action: null,
+      },
+      unit,
     };
-  return fix;
+  return { fix, unit };
 }
 
 function chooseFix(options: {
@@ -122,14 +206,19 @@ function chooseFix(options: {
   n: number;
   key: (string | number)[];
   example: JsonObject | undefined;
-  config: JsonObject[string] | undefined;
+  seen: HarnessSeen;
 }): Fix {
-  const { world, cause, n, key, example, config } = options;
+  const { world, cause, n, key, example, seen } = options;
   const plainWrong = cause === "wrong-answer" || cause === "arithmetic-slip";
   const keyPhrase = example ? recognise(text(example.task))?.keyPhrase : undefined;
   const hintTendency = world.refiner.neutral ? 0 : world.refiner.hintTendencyAtOne;
   if (n <= 1 && plainWrong && keyPhrase && draw(...key, "hint") < hintTendency)
-    return itemHintFix(keyPhrase);
-  if (draw(...key, "accuracy") < diagnosisAccuracy(world, n)) return correctFix(cause, config);
-  return genericFix(draw(...key, "generic"));
+    return itemHintFix(keyPhrase, seen);
+  if (draw(...key, "accuracy") < diagnosisAccuracy(world, n))
+    return correctFix(cause, seen, {
+      style: world.refiner.style,
+      unit: draw(...key, "form"),
+      promptFixes: world.refiner.promptFixes,
+    });
+  return genericFix(draw(...key, "generic"), seen);
 }

@@ -86,11 +86,12 @@ export function classifyFailure(example: JsonObject, harnessConfig?: Json): Caus
 /** Maps a free-form cause label or pattern name onto one of the sim's causes. */
 export function canonicalCause(label: string): Cause {
   const value = label.toLowerCase();
-  if (/step|budget|limit/.test(value)) return "step-budget-exhausted";
-  if (/lost|context|statement|overflow/.test(value)) return "task-lost-in-context";
-  if (/tool|gave-up|give-up|giveup/.test(value)) return "gave-up-after-tool-error";
-  if (/format|no-answer|missing/.test(value)) return "answer-format-drift";
-  if (/arith|calcul|comput/.test(value)) return "arithmetic-slip";
+  if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
+  if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
+  if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";
+  if (/format|no-answer|missing|answer-line|unparse|extract/.test(value))
+    return "answer-format-drift";
+  if (/arith|calcul|comput|math/.test(value)) return "arithmetic-slip";
   return "wrong-answer";
 }
 

@@ -1,65 +1,147 @@
 import type { HarnessModule } from "../../config/harness-schema.js";
-import type { Cause, Json } from "./evidence.js";
-import { setting } from "./evidence.js";
+import type { Cause, Json, JsonObject } from "./evidence.js";
+import { isObject, list, objects, setting, text } from "./evidence.js";
+import { causeExplanations, type FixAction, pick, type Style } from "./wording.js";
 
-/** The harness fix a correct diagnosis of a cause proposes (null: no harness-level cause). */
+/** The harness fix a diagnosis of a cause proposes (no action: no harness-level cause). */
 export interface Fix {
-  module: HarnessModule;
+  module: HarnessModule | "command";
   explanation: string;
-  /** The change in the sim's mini-language: `Set <path> to <json>` or `Add rule: <text>`. */
-  change: string | null;
+  action: FixAction | null;
 }
 
 /** The instruction a format fix installs (recognised by the agent side). */
 export const formatInstruction = "End your reply with a final line of the form 'Answer: <value>'.";
+/** The guidance an error fix writes into a prompt file (recognised by the agent side). */
+export const errorGuidance =
+  "If a tool call returns an error, read the message, fix the arguments and call the tool again.";
 
-/** The right fix for each cause, given the current harness config. */
-export function correctFix(cause: Cause, config: Json | undefined): Fix {
+/** What the refiner reads of the harness in its evidence (`harness`, see src/refine's HarnessView). */
+export interface HarnessSeen {
+  kind: "builtin" | "command";
+  config: Json | undefined;
+  editable: string[];
+  files: { path: string; content: string; whole: boolean; editable: boolean }[];
+  /** Everything prompt-like the evidence shows (system prompt, rules, files), to spot a fix already in. */
+  promptText: string;
+}
+
+/** Reads the harness the evidence shows. */
+export function harnessSeen(block: JsonObject): HarnessSeen {
+  const harness = isObject(block.harness) ? block.harness : {};
+  const files = objects(harness.files).map((file) => ({
+    path: text(file.path),
+    content: text(file.content),
+    whole: file.whole !== false,
+    editable: file.editable !== false,
+  }));
+  const kind = text(harness.kind) === "command" ? "command" : "builtin";
+  return {
+    kind,
+    config: harness.config,
+    editable: list(harness.editable).map(text),
+    files,
+    promptText: [
+      text(harness.systemPrompt),
+      ...list(harness.rules).map(text),
+      ...files.map((file) => file.content),
+    ].join("\n"),
+  };
+}
+
+function globMatches(glob: string, path: string): boolean {
+  const source = glob
+    .split("**/")
+    .map((part) =>
+      part
+        .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*/g, "[^/]*")
+        .replace(/\?/g, "[^/]"),
+    )
+    .join("(?:[^/]+/)*");
+  return new RegExp(`^${source}$`).test(path);
+}
+
+/** The prompt file an instruction goes into: the system prompt file, or a command harness's editable prompt. */
+export function promptFile(seen: HarnessSeen): string | null {
+  const editable = (path: string) =>
+    seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path));
+  if (seen.kind === "builtin") {
+    const system = text(setting(seen.config, "prompt.system")) || "system.md";
+    return editable(system) ? system : null;
+  }
+  const prompts = seen.files
+    .filter((file) => file.editable && /\.(md|txt|prompt|markdown)$/i.test(file.path))
+    .map((file) => file.path);
+  const candidates = seen.files.length > 0 ? prompts : [];
+  return candidates.find((path) => /system|prompt/i.test(path)) ?? candidates[0] ?? null;
+}
+
+/** The right fix for each cause, given the harness seen and how the refiner words things. */
+export function correctFix(
+  cause: Cause,
+  seen: HarnessSeen,
+  options: { style: Style; unit: number; promptFixes?: number },
+): Fix {
+  const explanation =
+    options.style === "tidy"
+      ? causeExplanations[cause][0]
+      : pick(causeExplanations[cause], options.unit);
+  const file = promptFile(seen);
+  const instruct = (instruction: string): FixAction | null =>
+    file ? { kind: "instruct", file, text: instruction } : null;
+  if (seen.kind === "command") {
+    const action =
+      cause === "answer-format-drift"
+        ? instruct(formatInstruction)
+        : cause === "gave-up-after-tool-error"
+          ? instruct(errorGuidance)
+          : null;
+    return { module: "command", explanation, action };
+  }
+  // A plain-spoken refiner sometimes writes prompt-level fixes into the system prompt file.
+  const inPrompt =
+    options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file !== null;
   switch (cause) {
     case "step-budget-exhausted": {
-      const current = Number(setting(config, "agent_loop.max_steps") ?? 4) || 4;
+      const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
       const next = Math.min(16, Math.max(current + 4, current * 2));
       return {
         module: "agent_loop",
-        explanation:
-          "Multi-hop runs need one turn per lookup plus one to answer and hit the step limit first",
-        change: `Set agent_loop.max_steps to ${next}`,
+        explanation,
+        action: { kind: "set", path: "agent_loop.max_steps", value: next },
       };
     }
     case "answer-format-drift":
       return {
-        module: "completion",
-        explanation:
-          "The model states the result in prose without an 'Answer:' line, so nothing is extracted",
-        change: `Set completion.format_instruction to ${JSON.stringify(formatInstruction)}`,
+        module: inPrompt ? "prompt" : "completion",
+        explanation,
+        action: inPrompt
+          ? instruct(formatInstruction)
+          : { kind: "set", path: "completion.format_instruction", value: formatInstruction },
       };
     case "gave-up-after-tool-error":
       return {
-        module: "observation",
-        explanation:
-          "After a malformed tool call the raw error is shown and the model gives up instead of retrying",
-        change: `Set observation.on_error to "hint"`,
+        module: inPrompt ? "prompt" : "observation",
+        explanation,
+        action: inPrompt
+          ? instruct(errorGuidance)
+          : { kind: "set", path: "observation.on_error", value: "hint" },
       };
     case "task-lost-in-context":
       return {
         module: "context",
-        explanation:
-          "Long task statements are dropped by drop_oldest overflow, so the model no longer sees the question",
-        change: `Set context.overflow to "keep_task"`,
+        explanation,
+        action: { kind: "set", path: "context.overflow", value: "keep_task" },
       };
     case "arithmetic-slip":
       return {
         module: "tools",
-        explanation: "Multi-step arithmetic done in the head slips; no calculator tool is offered",
-        change: "Set tools.calculator.enabled to true",
+        explanation,
+        action: { kind: "set", path: "tools.calculator.enabled", value: true },
       };
     case "wrong-answer":
-      return {
-        module: "prompt",
-        explanation:
-          "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
-        change: null,
-      };
+      return { module: "prompt", explanation, action: null };
   }
 }
 
@@ -70,39 +152,36 @@ const genericRules = [
   "Avoid unnecessary assumptions.",
 ];
 
+/** A rule for a prompt-level change: a rule line, or a sentence in the prompt file of a command harness. */
+function ruleAction(seen: HarnessSeen, rule: string): FixAction | null {
+  if (seen.kind === "builtin") return { kind: "rule", text: rule };
+  const file = promptFile(seen);
+  return file ? { kind: "instruct", file, text: rule } : null;
+}
+
 /** A plausible but ineffective fix (a generic rule). */
-export function genericFix(unit: number): Fix {
-  const rule = genericRules[Math.floor(unit * genericRules.length)];
+export function genericFix(unit: number, seen: HarnessSeen): Fix {
   return {
-    module: "prompt",
+    module: seen.kind === "command" ? "command" : "prompt",
     explanation: "The model is careless on these tasks",
-    change: `Add rule: ${rule}`,
+    action: ruleAction(seen, pick(genericRules, unit)),
   };
 }
 
 /** An item-specific hint naming the task's key phrase (an accommodation). */
-export function itemHintFix(keyPhrase: string): Fix {
+export function itemHintFix(keyPhrase: string, seen: HarnessSeen): Fix {
   return {
-    module: "prompt",
+    module: seen.kind === "command" ? "command" : "prompt",
     explanation: `The model misreads the details of the task about ${keyPhrase}`,
-    change: `Add rule: When a question mentions ${keyPhrase}, re-read every detail of it before answering.`,
+    action: ruleAction(
+      seen,
+      `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`,
+    ),
   };
 }
 
-/** Parses a change in the mini-language back into its parts. */
-export function parseChange(
-  change: string,
-): { path: string; value: string | number | boolean } | { rule: string } | null {
-  const set = /Set ([a-z_]+(?:\.[a-z_]+)+) to (.+?)\.?\s*$/.exec(change);
-  if (set) {
-    try {
-      const value = JSON.parse(set[2]) as unknown;
-      if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
-        return { path: set[1], value };
-    } catch {
-      return { path: set[1], value: set[2] };
-    }
-  }
-  const rule = /Add rule: (.+)$/s.exec(change);
-  return rule ? { rule: rule[1].trim() } : null;
+/** Whether a change is already in force in the harness seen (nothing to propose). */
+export function alreadyInEffect(action: FixAction, seen: HarnessSeen): boolean {
+  if (action.kind === "set") return setting(seen.config, action.path) === action.value;
+  return seen.promptText.includes(action.text);
 }

@@ -6,7 +6,7 @@ import type { SimRequest } from "../sim-request.js";
 import { generateWorld } from "../task-generation.js";
 import type { World } from "../world-schema.js";
 import { diagnosisAccuracy } from "./analysis-roles.js";
-import { refinerReply } from "./refiner-reply.js";
+import { inferSchemaName, refinerReply } from "./refiner-reply.js";
 
 function roleRequest(evidence: unknown, seed = 0): SimRequest {
   const content = `Here is the evidence.\n\n\`\`\`json\n${JSON.stringify(evidence)}\n\`\`\``;
@@ -373,5 +373,18 @@ describe("refiner-side sim", () => {
     const reply = refinerReply(world, roleRequest(evidence), "diagnosis");
     expect(refinerReply(world, roleRequest(evidence), "diagnosis")).toEqual(reply);
     expect(refinerReply(world, roleRequest(evidence), undefined)).toEqual(reply);
+  });
+
+  it("infers every role from its evidence keys, the Skeptic's (which shows the harness) too", async () => {
+    const hms = { changes: [] };
+    expect(inferSchemaName({ failures: [] })).toBe("failure_notes");
+    expect(inferSchemaName({ groups: [] })).toBe("pattern_merge");
+    expect(inferSchemaName({ patterns: [], harness: {} })).toBe("diagnosis");
+    expect(inferSchemaName({ diagnoses: [], objections: [], harness: {} })).toBe("hms");
+    expect(inferSchemaName({ hms, diagnoses: [], patterns: [], harness: {} })).toBe("critique");
+    expect(inferSchemaName({ hms, harness: {} })).toBe("edits");
+    expect(inferSchemaName({ task: "t", reference: "1", answer: "1", output: "" })).toBe(
+      "judgement",
+    );
   });
 });

@@ -1,8 +1,10 @@
 import type { SimRequest } from "../sim-request.js";
 import type { World } from "../world-schema.js";
 import { diagnosis, failureNotes, patternMerge } from "./analysis-roles.js";
+import { editor } from "./editor-role.js";
 import { evidenceBlock, type JsonObject } from "./evidence.js";
-import { architect, editor, skeptic } from "./review-roles.js";
+import { judge } from "./judge.js";
+import { architect, skeptic } from "./review-roles.js";
 
 /** Refiner role schema names the sim answers (docs/sim-protocol.md §2). */
 export const roleSchemaNames = [
@@ -12,13 +14,15 @@ export const roleSchemaNames = [
   "hms",
   "critique",
   "edits",
+  "judgement",
 ] as const;
 
 /** Guesses the role from the evidence block's keys (for servers that drop response_format). */
 export function inferSchemaName(block: JsonObject): string | undefined {
   if ("failures" in block) return "failure_notes";
+  if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
-  if ("hms" in block) return "harness" in block ? "edits" : "critique";
+  if ("hms" in block) return "diagnoses" in block ? "critique" : "edits";
   if ("diagnoses" in block) return "hms";
   if ("patterns" in block) return "diagnosis";
   return undefined;
@@ -33,17 +37,19 @@ export function refinerReply(
   const block = evidenceBlock(request);
   switch (schemaName ?? inferSchemaName(block)) {
     case "failure_notes":
-      return failureNotes(block);
+      return failureNotes(world, block);
     case "pattern_merge":
-      return patternMerge(block);
+      return patternMerge(world, block);
     case "diagnosis":
       return diagnosis(world, block, request.seed);
     case "hms":
-      return architect(block);
+      return architect(world, block);
     case "critique":
       return skeptic(world, block, request.seed);
     case "edits":
-      return editor(block);
+      return editor(world, request, block);
+    case "judgement":
+      return judge(request, block);
     default:
       return {};
   }

@@ -1,50 +1,79 @@
-import { harnessModules } from "../../config/harness-schema.js";
-import type { PlannedEdit } from "../../harness/types.js";
 import { draw } from "../draw.js";
 import { recognise } from "../families/recognise.js";
 import type { World } from "../world-schema.js";
-import { isObject, type JsonObject, list, objects, setting, text } from "./evidence.js";
-import { parseChange } from "./fixes.js";
+import { type JsonObject, list, objects, text } from "./evidence.js";
+import { alreadyInEffect, harnessSeen } from "./fixes.js";
+import { actionText, type FixAction, pick, readAction, renderAction } from "./wording.js";
 
-/** `hms` (Architect): one change per diagnosis that names a fix, minus objected or rejected ones. */
-export function architect(block: JsonObject): JsonObject {
+const changeSentences = [
+  (action: string, ids: string) => `${capitalise(action)}, so the failures of ${ids} stop.`,
+  (action: string, ids: string) => `To address ${ids}: ${action}.`,
+  (action: string, ids: string) => `${capitalise(action)} (this targets ${ids}).`,
+];
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The fix a diagnosis proposes: after `Fix:` (tidy) or anywhere in the prose (plain-spoken). */
+function proposedAction(rootCause: string): { action: FixAction; words: string } | null {
+  const tidy = /Fix: (.+)$/s.exec(rootCause)?.[1]?.trim();
+  const action = readAction(tidy ?? rootCause);
+  return action ? { action, words: tidy ?? rootCause } : null;
+}
+
+/**
+ * `hms` (Architect): one change per fix the diagnoses name, minus objected, rejected or already
+ * applied ones, merged when two diagnoses name the same fix. Tidy: the change is the diagnosis's
+ * own mini-language; plain-spoken: the Architect puts it in its own words.
+ */
+export function architect(world: World, block: JsonObject): JsonObject {
   const objected = objects(block.objections).map((objection) => text(objection.change));
   const rejected = JSON.stringify(block.rejected ?? []);
-  const config = isObject(block.harness) ? block.harness.config : undefined;
+  const seen = harnessSeen(block);
   const changes = new Map<string, JsonObject>();
+  const plain = world.refiner.style === "plainspoken";
   for (const diagnosis of objects(block.diagnoses)) {
-    const change = /Fix: (.+)$/s.exec(text(diagnosis.rootCause))?.[1]?.trim();
-    if (!change) continue;
+    const proposed = proposedAction(text(diagnosis.rootCause));
+    if (!proposed) continue;
+    const { action } = proposed;
+    const identity = JSON.stringify(action);
+    const marker = action.kind === "set" ? action.path : action.text;
+    if (rejected.includes(marker) || alreadyInEffect(action, seen)) continue;
+    const existing = changes.get(identity);
+    const patterns = [...list(existing?.patterns).map(text), text(diagnosis.patternId)];
+    const words = plain
+      ? pick(changeSentences, draw(world.seed, "architect", identity))(
+          renderAction(action, "plainspoken", draw(world.seed, "architect-words", identity)),
+          patterns.join(", "),
+        )
+      : proposed.words;
     if (
       objected.some(
         (objection) =>
-          objection !== "" && (objection.includes(change) || change.includes(objection)),
+          objection !== "" &&
+          (objection.includes(proposed.words) ||
+            proposed.words.includes(objection) ||
+            objection.includes(marker)),
       )
     )
       continue;
-    const parsed = parseChange(change);
-    if (!parsed) continue;
-    const marker = "rule" in parsed ? parsed.rule : parsed.path;
-    if (rejected.includes(marker)) continue;
-    if ("path" in parsed && setting(config, parsed.path) === parsed.value) continue;
-    const existing = changes.get(change);
-    const patterns = [...list(existing?.patterns), text(diagnosis.patternId)];
-    changes.set(change, {
+    changes.set(identity, {
       module: text(diagnosis.module) || "prompt",
-      change,
+      change: existing ? text(existing.change) : words,
       patterns,
       expectedEffect: `Fixes the failures of pattern(s) ${patterns.join(", ")}.`,
       regressionRisks:
-        "rule" in parsed
-          ? "One more rule costs a little accuracy everywhere."
-          : "Low: a general runtime setting.",
+        action.kind === "set"
+          ? "Low: a general runtime setting."
+          : "One more instruction in the prompt costs a little accuracy everywhere.",
     });
   }
   return { changes: [...changes.values()] };
 }
 
 const notNames =
-  /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One)$/;
+  /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One|To|This)$/;
 
 /** Key phrases and expected answers the evidence shows: a change naming one is item-specific. */
 function specifics(block: JsonObject): string[] {
@@ -62,20 +91,20 @@ function specifics(block: JsonObject): string[] {
 
 function namesEntity(change: string, known: string[]): boolean {
   if (known.some((phrase) => change.toLowerCase().includes(phrase.toLowerCase()))) return true;
-  const rule = /Add rule: (.+)$/s.exec(change)?.[1] ?? "";
-  return [...rule.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
+  const added = actionText(readAction(change));
+  return [...added.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
     (match) => !notNames.test(match[1]),
   );
 }
 
 /** `critique` (Skeptic): objects to single-instance or entity-specific changes, with the world's strictness. */
 export function skeptic(world: World, block: JsonObject, seed: number): JsonObject {
-  const hms = isObject(block.hms) ? block.hms : {};
+  const hms = (block.hms as JsonObject | undefined) ?? {};
   const changes = objects(hms.changes);
   const known = specifics(block);
   const support = new Map<string, number>();
   for (const pattern of objects(block.patterns)) {
-    const tasks = isObject(pattern.support) ? Number(pattern.support.tasks) || 0 : 0;
+    const tasks = Number((pattern.support as JsonObject | undefined)?.tasks) || 0;
     support.set(text(pattern.id), Math.max(tasks, objects(pattern.examples).length));
   }
   const objections: JsonObject[] = [];
@@ -102,26 +131,4 @@ export function skeptic(world: World, block: JsonObject, seed: number): JsonObje
   const verdict =
     objections.length === 0 ? "accept" : objections.length >= changes.length ? "reject" : "revise";
   return { verdict, objections };
-}
-
-/** `edits` (Editor): PlannedEdit values for each HMS change in the sim's mini-language. */
-export function editor(block: JsonObject): JsonObject {
-  const hms = isObject(block.hms) ? block.hms : {};
-  const edits: PlannedEdit[] = [];
-  for (const change of objects(hms.changes)) {
-    const parsed = parseChange(text(change.change));
-    if (!parsed) continue;
-    const moduleName = text(change.module);
-    const module = (harnessModules as readonly string[]).includes(moduleName)
-      ? (moduleName as PlannedEdit["module"])
-      : "prompt";
-    const rationale = (text(change.expectedEffect) || text(change.change)).slice(0, 2000);
-    const patterns = list(change.patterns).map(text);
-    const edit: PlannedEdit["edit"] =
-      "rule" in parsed
-        ? { kind: "add_rule", text: parsed.rule }
-        : { kind: "set", path: parsed.path, value: parsed.value };
-    edits.push({ module, patterns, rationale, edit });
-  }
-  return { edits: edits as unknown as JsonObject[] };
 }

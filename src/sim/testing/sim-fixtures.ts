@@ -7,6 +7,7 @@ import { type World, worldSchema } from "../world-schema.js";
 export function testWorld(overrides: {
   systematic?: Partial<World["deficiencies"]["systematic"]>;
   modelSpecific?: Partial<World["deficiencies"]["modelSpecific"]>;
+  promptSensitivity?: number;
   ruleCost?: number;
   freeRules?: number;
   refiner?: Partial<World["refiner"]>;
@@ -26,7 +27,12 @@ export function testWorld(overrides: {
     ],
     deficiencies: {
       systematic: overrides.systematic ?? {},
-      modelSpecific: overrides.modelSpecific ?? {},
+      modelSpecific: {
+        ...(overrides.modelSpecific ?? {}),
+        ...(overrides.promptSensitivity !== undefined
+          ? { promptSensitivity: overrides.promptSensitivity }
+          : {}),
+      },
     },
     ruleCost: overrides.ruleCost ?? 0,
     freeRules: overrides.freeRules ?? 4,
@@ -46,6 +52,8 @@ export function ask(
     model?: string;
     after?: SimMessage[];
     drop?: boolean;
+    /** Sampling temperature (default 0: deterministic, the seed does not matter). */
+    temperature?: number;
   } = {},
 ): SimReply {
   const messages: SimMessage[] = [
@@ -58,7 +66,7 @@ export function ask(
     messages,
     tools: options.tools ?? [],
     seed: options.seed ?? 0,
-    temperature: 0,
+    temperature: options.temperature ?? 0,
   });
 }
 
