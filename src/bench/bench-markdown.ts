@@ -122,7 +122,7 @@ export function settingsLine(result: BenchResult): string {
   const s = result.settings;
   return (
     `Arms ${s.strategies.join(", ")}${s.decomposition ? " (+ decomposition)" : ""} · seeds ${s.seeds.join(", ")} · budgets ${s.budgets.join(" and ")} full-split evaluations per run · ` +
-    `probe ≤ ${s.probeSize} held-out tasks · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency} · ` +
+    `probe ≤ ${s.probeSize} held-out tasks · agent temperature ${s.temperature} · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency} · ` +
     `iteration cap ${s.maxIterations} (a safety net) · bootstrap ${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed} · whole bench ${(result.benchWallMs / 60_000).toFixed(1)} min`
   );
 }

@@ -22,6 +22,7 @@ describe("benchOptionsSchema", () => {
       latencyScale: 0.5,
       concurrency: 16,
       maxIterations: defaultMaxIterations,
+      temperature: 0.7,
       probeSize: 30,
       bootstrapResamples: 2000,
       bootstrapSeed: 1,

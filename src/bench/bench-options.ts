@@ -15,6 +15,8 @@ const commaList = (value: string | string[]) =>
 export const defaultMaxIterations = 1000;
 /** Default budgets, in full-split evaluations of the train split (rollouts = evaluations × tasks). */
 export const defaultBudgets = "5,15";
+/** Default agent temperature (self-consistency's usual setting; see `temperature`). */
+export const defaultTemperature = 0.7;
 /** Default seeds: ten per world, so every median gets a bootstrap interval worth the name. */
 export const defaultSeeds = "1,2,3,4,5,6,7,8,9,10";
 
@@ -69,6 +71,13 @@ export const benchOptionsSchema = z
      */
     latencyScale: z.coerce.number().min(0).optional(),
     concurrency: z.coerce.number().int().positive().max(256).default(8),
+    /**
+     * The agent's sampling temperature, the same for every arm. Above 0 the sim's per-sample
+     * slips act (flakiness, sample-dependent slips): evaluations are noisy, as with a hosted
+     * model sampled warm, and a majority vote has something to vote on. At 0 the sim is
+     * deterministic and `sampling` is the seed harness.
+     */
+    temperature: z.coerce.number().min(0).max(2).default(defaultTemperature),
     /** `evolve.maxIterations` for every arm: a safety net only (see `defaultMaxIterations`). */
     maxIterations: z.coerce.number().int().positive().default(defaultMaxIterations),
     /** Most held-out tasks in the probe set of a world × seed (the whole split when smaller). */

@@ -21,6 +21,7 @@ function result(runs: BenchRun[]): BenchResult {
       latencyScale: null,
       concurrency: 1,
       maxIterations: 1000,
+      temperature: 0.7,
       probeSize: 40,
       bootstrap: { resamples: 300, seed: 1 },
       decomposition: false,

@@ -13,15 +13,22 @@ export interface ByConstruction {
   holdsIn?: (world: BenchWorld) => boolean;
 }
 
+/** `deficiencies.sampleDependent.share` of a world (0 when the world does not set it). */
+function sampleDependentShare(world: BenchWorld): number {
+  const deficiencies = world.parameters.deficiencies as
+    | { sampleDependent?: { share?: number } }
+    | undefined;
+  return deficiencies?.sampleDependent?.share ?? 0;
+}
+
 /**
  * Every figure of the bench that holds by construction of the sim (src/sim), with the mechanism.
  * A claim that holds by construction says nothing about real models; the bench marks it so.
  */
 export const byConstruction: readonly ByConstruction[] = [
   {
-    figure: "accommodations by Ecdysis",
-    claim: "no-accommodations",
-    text: "Zero. The sim's refiner turns a diagnosis into an item-specific hint only when it rests on a single instance of a plain wrong answer (`refiner.hintTendencyAtOne`, src/sim/refiner/analysis-roles.ts); Ecdysis refines only systematic patterns, which need a support of at least 3 tasks, so its diagnoses never rest on one instance. Leaked answers cannot occur for any arm: the sim's Editor writes only fixes of its mini-language (settings, generic rules, key-phrase hints), never an expected answer.",
+    figure: "leaked answers",
+    text: "None, for every arm: the sim's Editor writes only fixes of its mini-language (settings, generic rules, key-phrase hints), never an expected answer. Item-specific hints do occur: the sim's refiner turns a diagnosis into one only when a single example shows a plain wrong answer (`refiner.hintTendencyAtOne`, src/sim/refiner/analysis-roles.ts). Ecdysis refines only patterns of support ≥ 3, so a hint needs an impure pattern (one wrong-answer example among others); its accommodation count is measured, not guaranteed.",
   },
   {
     figure: "final held-out accuracy Ecdysis − sampling",

@@ -23,6 +23,8 @@ export interface SharedRunSettings {
   latencyScale?: number;
   concurrency: number;
   maxIterations: number;
+  /** The agent's (and refiner's) sampling temperature. */
+  temperature: number;
 }
 
 /**

@@ -11,6 +11,7 @@ export {
   defaultBudgets,
   defaultMaxIterations,
   defaultSeeds,
+  defaultTemperature,
 } from "./bench-options.js";
 export { bootstrapMedian, median } from "./bootstrap.js";
 export { type ClaimCheck, checkClaims, paperSpeedup } from "./claims.js";

@@ -27,6 +27,7 @@ export function projectConfigYaml(options: {
       baseUrl: options.baseUrl,
       apiKeyEnv: benchKeyEnv,
       model: options.model,
+      temperature: settings.temperature,
       maxConcurrency: settings.concurrency,
     },
     harness: { kind: "builtin", dir: options.harnessDir },

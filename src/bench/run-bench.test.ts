@@ -152,6 +152,7 @@ describe("runBench", () => {
           latencyScale: 0.25,
           concurrency: 4,
           maxIterations: 7,
+          temperature: 0.7,
         }),
       ]),
     );
@@ -227,7 +228,8 @@ describe("runBench", () => {
       /\*\*neutral\*\*, budget 2 — held-out time-to-match iterative \/ Ecdysis ≥ 1\.84×: no, measured 1\.50×/,
     );
     expect(markdown).toContain('"accuracyAtOne":0.4');
-    expect(markdown).toContain("accommodations by Ecdysis = 0 (by construction)");
+    expect(markdown).toContain("final held-out accuracy Ecdysis − sampling > 0 (by construction)");
+    expect(markdown).not.toContain("accommodations by Ecdysis = 0 (by construction)");
 
     const section = renderReadmeSection(result);
     expect(section).toContain("**Budget 2 full-split evaluations.**");

@@ -75,6 +75,7 @@ export async function runBench(
           latencyScale: options.latencyScale,
           concurrency: options.concurrency,
           maxIterations: options.maxIterations,
+          temperature: options.temperature,
         };
         const runDir = path.join(outDir, "runs", runFolder(world.name, seed, plan));
         const started = clock.now();
@@ -127,6 +128,7 @@ export async function runBench(
       latencyScale: options.latencyScale ?? null,
       concurrency: options.concurrency,
       maxIterations: options.maxIterations,
+      temperature: options.temperature,
       probeSize: options.probeSize,
       bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed },
       decomposition: options.decomposition,

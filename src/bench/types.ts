@@ -240,6 +240,8 @@ export const benchResultSchema = z.object({
     latencyScale: z.number().nullable(),
     concurrency: z.number().int(),
     maxIterations: z.number().int(),
+    /** The agent's sampling temperature, the same for every arm. */
+    temperature: z.number(),
     /** Most held-out tasks in a probe set (the whole split when it is smaller). */
     probeSize: z.number().int(),
     bootstrap: z.object({ resamples: z.number().int(), seed: z.number().int() }),
