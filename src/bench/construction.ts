@@ -33,7 +33,8 @@ export const byConstruction: readonly ByConstruction[] = [
   {
     figure: "final held-out accuracy Ecdysis − sampling",
     claim: "heldout-vs-sampling",
-    text: "Positive whenever Ecdysis fixes anything. Every systematic deficiency and every item slip is keyed on the task statement (and model), not on the request's seed (src/sim/exposure.ts), so a majority vote over samples can only undo per-sample slips (`modelSpecific.flaky`, and the rule-cost slips of rules beyond `freeRules`); sampling cannot repair a systematic deficiency by construction.",
+    text: "Positive whenever Ecdysis fixes anything, in every world without sample-dependent slips (`deficiencies.sampleDependent.share` = 0). There every systematic deficiency and every item slip is keyed on the task statement (and model), not on the sampling seed (src/sim/exposure.ts), so a majority vote over samples can only undo per-sample slips (`modelSpecific.flaky`, and the rule-cost slips of rules beyond `freeRules`); sampling cannot repair a systematic deficiency by construction. In a world with sample-dependent slips a vote repairs some systematic slips too, and the comparison is a measurement. At temperature 0 every sample is the same sample and sampling is the seed harness.",
+    holdsIn: (world) => sampleDependentShare(world) === 0,
   },
   {
     figure: "held-out gain of a correct fix",
@@ -41,7 +42,7 @@ export const byConstruction: readonly ByConstruction[] = [
   },
   {
     figure: "diagnosis accuracy",
-    text: "A function of the number of instances n behind a diagnosis only: `accuracyAtOne` at n ≤ 1, rising linearly to `accuracyAtMany` at `instancesForMany` (src/sim/refiner/analysis-roles.ts). Today n is the larger of the examples shown and the support the prompt claims (`support.tasks`): an arm is credited for the support it states, not only for the evidence it shows. This is what gives cross-instance aggregation its diagnostic advantage in non-neutral worlds.",
+    text: "A function of the evidence only: n is the number of distinct tasks among the examples shown to the role that show the diagnosed cause — never the support the prompt claims — and accuracy is `accuracyAtOne` at n ≤ 1, rising linearly to `accuracyAtMany` at `instancesForMany` (src/sim/refiner/analysis-roles.ts). Examples of different causes in one pattern each get their own diagnosis from their own count (a reflector's minibatch of unrelated failures gets one fix per cause); the Skeptic counts single-instance evidence the same way. This is what gives cross-instance aggregation its diagnostic advantage in non-neutral worlds.",
   },
   {
     figure: "the neutral-refiner decomposition",
