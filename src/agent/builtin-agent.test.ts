@@ -33,13 +33,8 @@ const reply = (content: string | null, toolCalls: ToolCall[] = []): Partial<Chat
 const kinds = (events: { kind: string }[]) => events.map((event) => event.kind);
 const steps = (...replies: Partial<ChatResponse>[]) =>
   new ScriptedProvider((_request, index) => replies[index]);
-const run = (
-  yaml: string,
-  provider: ScriptedProvider,
-  input = "What is 6*7?",
-  options: { textProtocol?: boolean } = {},
-) =>
-  builtinAgent(options).run({
+const run = (yaml: string, provider: ScriptedProvider, input = "What is 6*7?") =>
+  builtinAgent().run({
     task: testTask(input),
     harness: inMemoryHarness(yaml, { "knowledge.md": knowledge }),
     provider,
@@ -252,24 +247,5 @@ describe("builtinAgent: context policy", () => {
     expect(last[2].role).toBe("assistant");
     expect(kinds(trace.events)).toContain("context-overflow");
     expect(last.length).toBeLessThan(1 + 1 + 3 * 2);
-  });
-});
-
-describe("builtinAgent: text protocol", () => {
-  it("lists tools under ## Tools, parses CALL lines and answers with RESULT messages", async () => {
-    const provider = steps(reply('CALL calculator {"expression": "6*7"}'), reply("Answer: 42"));
-    const trace = await run(toolYaml, provider, "What is 6*7?", { textProtocol: true });
-    const system = provider.calls[0].messages[0].content ?? "";
-    expect(provider.calls[0].tools).toBeUndefined();
-    expect(system).toContain("## Tools\n- calculator: Does arithmetic.");
-    expect(system).toContain("CALL <name> <json-arguments>");
-    expect(provider.calls[1].messages.at(-1)).toEqual({
-      role: "user",
-      content: "RESULT calculator: 42",
-    });
-    expect(trace.steps[0].toolCalls).toEqual([
-      { name: "calculator", arguments: '{"expression": "6*7"}', result: "42", error: false },
-    ]);
-    expect(trace.answer).toBe("42");
   });
 });

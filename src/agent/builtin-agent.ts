@@ -3,7 +3,6 @@ import { InputError } from "../errors/input-error.js";
 import { renderSystemPrompt } from "../harness/render.js";
 import { extractAnswer } from "./completion.js";
 import { Conversation } from "./conversation.js";
-import { renderToolsSection } from "./text-protocol.js";
 import { enabledTools } from "./tools.js";
 import { type AgentClock, monotonicClock, TraceRecorder } from "./trace-recorder.js";
 import type { AgentAdapter, Trace } from "./types.js";
@@ -14,14 +13,12 @@ export const selfCheckMessage =
 
 /**
  * The built-in agent runtime: renders a built-in harness into chat requests (docs/sim-protocol.md
- * §1) and runs its loop, tools, observation, context and completion policies. `textProtocol`
- * lists the tools in the system prompt and parses `CALL` lines, for servers without native tool
- * calls. Transport errors end the trace with an `llm-error` event; the runner decides.
+ * §1) and runs its loop, tools, observation, context and completion policies. Tools are always
+ * offered as native tool calls; for a server without them the provider speaks the text protocol
+ * (src/llm/text-tool-protocol.ts). Transport errors end the trace with an `llm-error` event; the
+ * runner decides.
  */
-export function builtinAgent(
-  options: { textProtocol?: boolean; clock?: AgentClock } = {},
-): AgentAdapter {
-  const textProtocol = options.textProtocol ?? false;
+export function builtinAgent(options: { clock?: AgentClock } = {}): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
   return {
     async run({ task, harness, provider, sampleIndex, signal }): Promise<Trace> {
@@ -33,8 +30,7 @@ export function builtinAgent(
         );
       const recorder = new TraceRecorder(clock);
       const tools = config.agent_loop.style === "react" ? enabledTools(config) : [];
-      const toolsSection = textProtocol && tools.length > 0 ? renderToolsSection(tools) : undefined;
-      const system = renderSystemPrompt(harness, { toolsSection });
+      const system = renderSystemPrompt(harness);
       const conversation = new Conversation({
         harness,
         config,
@@ -42,7 +38,6 @@ export function builtinAgent(
         recorder,
         system,
         tools,
-        textProtocol,
         seed: sampleIndex,
         signal,
       });

@@ -99,13 +99,15 @@ describe("commandAgent", () => {
       const grandchild = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "inherit" });
       console.error("grandchild " + grandchild.pid);
       setInterval(() => {}, 1000);`;
-    const { trace } = await runWith(script, 300);
+    // Long enough for two Node start-ups on a loaded machine: the grandchild must exist (and have
+    // printed its pid) before the timeout fires, or there is nothing to check.
+    const { trace } = await runWith(script, 5_000);
     expect(trace.events.map((event) => event.kind)).toEqual(["timeout"]);
     expect(trace.answer).toBeNull();
     const pid = Number(/grandchild (\d+)/.exec(trace.stderr ?? "")?.[1]);
     expect(pid).toBeGreaterThan(0);
     let alive = true;
-    for (let attempt = 0; attempt < 100 && alive; attempt += 1) {
+    for (let attempt = 0; attempt < 250 && alive; attempt += 1) {
       try {
         process.kill(pid, 0);
         await new Promise((resolve) => setTimeout(resolve, 20));

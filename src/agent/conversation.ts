@@ -3,7 +3,6 @@ import type { LoadedHarness } from "../harness/types.js";
 import type { ChatMessage, ChatProvider, ChatResponse, ToolSpec } from "../llm/types.js";
 import { fitHistory } from "./context-window.js";
 import { shapeObservation } from "./observation.js";
-import { parseTextCalls, textResultMessage } from "./text-protocol.js";
 import { runTool } from "./tools.js";
 import type { TraceRecorder } from "./trace-recorder.js";
 
@@ -15,8 +14,8 @@ export interface TurnResult {
 
 /**
  * One rollout's conversation with the model: the system prompt, the history (every message
- * after it), the tools offered and how (native or text protocol). `turn()` sends one request
- * under the context policy, records it and runs the tools it called.
+ * after it) and the tools offered. `turn()` sends one request under the context policy, records
+ * it and runs the tools it called.
  */
 export class Conversation {
   readonly history: ChatMessage[] = [];
@@ -30,7 +29,6 @@ export class Conversation {
       system: string;
       /** Tools the model may call this rollout (empty for single-shot). */
       tools: ToolSpec[];
-      textProtocol: boolean;
       seed: number;
       signal?: AbortSignal;
     },
@@ -43,7 +41,7 @@ export class Conversation {
 
   /** Sends one request; null when the LLM call failed (recorded as an `llm-error` event). */
   async turn(): Promise<TurnResult | null> {
-    const { recorder, config, tools, textProtocol } = this.setup;
+    const { recorder, config, tools } = this.setup;
     const fitted = fitHistory({ history: this.history, config: config.context });
     if (fitted.droppedMessages > 0) {
       const what = fitted.taskDropped ? "; the task statement was dropped" : "";
@@ -56,11 +54,15 @@ export class Conversation {
     const messages: ChatMessage[] = this.setup.system
       ? [{ role: "system", content: this.setup.system }, ...fitted.messages]
       : fitted.messages;
-    const nativeTools = !textProtocol && tools.length > 0 ? tools : undefined;
     let response: ChatResponse;
     try {
       response = await this.setup.provider.chat(
-        { messages, tools: nativeTools, seed: this.setup.seed, purpose: "agent" },
+        {
+          messages,
+          tools: tools.length > 0 ? tools : undefined,
+          seed: this.setup.seed,
+          purpose: "agent",
+        },
         { signal: this.setup.signal },
       );
     } catch (error) {
@@ -77,7 +79,7 @@ export class Conversation {
       this.history.push({ role: "assistant", content: response.content });
       return { text: response.content, calledTools: false };
     }
-    return textProtocol ? this.runTextCalls(response) : this.runNativeCalls(response);
+    return this.runNativeCalls(response);
   }
 
   private runNativeCalls(response: ChatResponse): TurnResult {
@@ -95,14 +97,6 @@ export class Conversation {
       const text = this.runCall(call.name, call.arguments);
       this.history.push({ role: "tool", content: text, toolCallId: call.id });
     }
-    return { text: response.content, calledTools: calls.length > 0 };
-  }
-
-  private runTextCalls(response: ChatResponse): TurnResult {
-    this.history.push({ role: "assistant", content: response.content });
-    const calls = parseTextCalls(response.content);
-    for (const call of calls)
-      this.say(textResultMessage(call.name, this.runCall(call.name, call.arguments)));
     return { text: response.content, calledTools: calls.length > 0 };
   }
 

@@ -6,7 +6,6 @@ export { type CommandOutput, commandOutputSchema } from "./command-output.js";
 export { extractAnswer } from "./completion.js";
 export { fitHistory } from "./context-window.js";
 export { lookupKey } from "./lookup.js";
-export { parseTextCalls, renderToolsSection } from "./text-protocol.js";
 export { enabledTools } from "./tools.js";
 export { type AgentClock, monotonicClock } from "./trace-recorder.js";
 export type { AgentAdapter, AgentEvent, Trace, TraceStep } from "./types.js";

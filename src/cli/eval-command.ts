@@ -6,7 +6,7 @@ import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
-import { formatEvalSummary } from "./eval-summary.js";
+import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
 import { writeShardMarker } from "./shard-marker.js";
 
 const evalFlagsSchema = z
@@ -53,7 +53,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const shard = flags.shard ? parseShard(flags.shard) : undefined;
     const loaded = await loadConfig(resolvePath(io, flags.config));
     const outDir = resolvePath(io, flags.out);
-    const { results, records } = await runEval({
+    const { results, records, downgrades } = await runEval({
       loaded,
       split: flags.split,
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : undefined,
@@ -68,6 +68,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       (name) => results[name],
     );
     for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
+    io.stdout.write(formatDowngrades(downgrades));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return 0;

@@ -7,6 +7,7 @@ import { createProgress } from "../eval/progress.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { type EvolveResult, runEvolve } from "../evolve/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { formatDowngrades } from "./eval-summary.js";
 
 const evolveFlagsSchema = z
   .object({
@@ -71,13 +72,22 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
   },
 };
 
-/** A few lines from result.json: accuracy before → after on both splits, accepted edits, gate. */
+/**
+ * A few lines from result.json: accuracy before → after on both splits (with the rollouts that
+ * did not reach the model, when there were any), accepted edits, and what the endpoints could
+ * not do.
+ */
 function summariseEvolve(result: EvolveResult): string {
   const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
+  const infra = (split: "train" | "heldout") => {
+    const count =
+      (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+    return count > 0 ? `  (${count} rollout(s) did not reach the model, not scored)` : "";
+  };
   return [
-    `train:   ${pct(result.baseline.train.accuracy)} → ${pct(result.final.train.accuracy)}`,
-    `heldout: ${pct(result.baseline.heldout.accuracy)} → ${pct(result.final.heldout.accuracy)}`,
+    `train:   ${pct(result.baseline.train.accuracy)} → ${pct(result.final.train.accuracy)}${infra("train")}`,
+    `heldout: ${pct(result.baseline.heldout.accuracy)} → ${pct(result.final.heldout.accuracy)}${infra("heldout")}`,
     `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
-    "",
+    formatDowngrades(result.endpoints?.downgrades ?? []),
   ].join("\n");
 }

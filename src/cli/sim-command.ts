@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
-import { generateWorldFiles, loadWorld, startSimServer } from "../sim/index.js";
+import { generateWorldFiles, loadWorld, quirkSchema, startSimServer } from "../sim/index.js";
 import {
   type CliCommand,
   type CliIo,
@@ -17,6 +17,16 @@ const serveSchema = z
     host: z.string().default("127.0.0.1"),
     model: z.string().optional(),
     "latency-scale": z.coerce.number().min(0).optional(),
+    quirks: z
+      .string()
+      .transform((list) =>
+        list
+          .split(",")
+          .map((name) => name.trim())
+          .filter(Boolean),
+      )
+      .pipe(z.array(quirkSchema))
+      .optional(),
   })
   .strict();
 
@@ -37,8 +47,12 @@ async function serve(args: ParsedArgs, io: CliIo): Promise<number> {
     host: flags.host,
     port: flags.port,
     latencyScale: flags["latency-scale"],
+    quirks: flags.quirks,
   });
-  io.stdout.write(`sim serving world '${flags.world}' at ${server.url} (Ctrl-C to stop)\n`);
+  const behaviour = flags.quirks?.length ? ` with ${flags.quirks.join(", ")}` : "";
+  io.stdout.write(
+    `sim serving world '${flags.world}'${behaviour} at ${server.url} (Ctrl-C to stop)\n`,
+  );
   await new Promise<void>((resolve) => {
     if (io.signal.aborted) resolve();
     io.signal.addEventListener("abort", () => resolve(), { once: true });
@@ -61,11 +75,14 @@ async function world(args: ParsedArgs, io: CliIo): Promise<number> {
 export const simCommand: CliCommand = {
   name: "sim",
   summary: "run the simulated model, or generate a world's tasks and seed harness",
-  help: `Usage: ecdysis sim serve [--world W] [--port P] [--host H] [--model NAME] [--latency-scale X]
+  help: `Usage: ecdysis sim serve [--world W] [--port P] [--host H] [--model NAME] [--latency-scale X] [--quirks Q,..]
        ecdysis sim world --world W [--seed N] --out DIR
 
 serve   starts the OpenAI-compatible simulated model on loopback and prints its base URL
-        (point any OpenAI client at it); stops on Ctrl-C.
+        (point any OpenAI client at it); stops on Ctrl-C. --quirks makes it answer like a
+        server that cannot do everything: rejects-tools (Ollama's 400), rejects-json-schema
+        (JSON mode only), reasoning-model (400 to max_tokens and temperature), fenced-json,
+        prose-json, ignore-response-format, no-native-tools.
 world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl and DIR/harness/ (the weak seed
         harness). The ground truth stays with \`ecdysis bench\`, which reads world files itself.
 
@@ -77,6 +94,7 @@ W is a bundled world name (e.g. quickstart) or a world file (YAML/JSON).
     host: { type: "string" },
     model: { type: "string" },
     "latency-scale": { type: "string" },
+    quirks: { type: "string" },
     seed: { type: "string" },
     out: { type: "string" },
   },

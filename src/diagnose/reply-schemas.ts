@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strictJsonSchema } from "../llm/strict-json-schema.js";
 
 /** Wire shape of a `failure_notes` reply (sent to the model as JSON Schema). */
 export const failureNotesWireSchema = z.object({
@@ -50,12 +51,6 @@ export const patternMergeReplySchema = z.object({
 });
 export type PatternMergeReply = z.infer<typeof patternMergeReplySchema>;
 
-/** JSON Schemas sent in `response_format` and quoted in the prompts. */
-export const failureNotesJsonSchema = z.toJSONSchema(failureNotesWireSchema) as Record<
-  string,
-  unknown
->;
-export const patternMergeJsonSchema = z.toJSONSchema(patternMergeWireSchema) as Record<
-  string,
-  unknown
->;
+/** JSON Schemas sent in `response_format` (strict), in OpenAI's strict-mode subset. */
+export const failureNotesJsonSchema = strictJsonSchema(failureNotesWireSchema);
+export const patternMergeJsonSchema = strictJsonSchema(patternMergeWireSchema);

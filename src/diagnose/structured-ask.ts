@@ -28,7 +28,7 @@ export async function askStructured<T>(options: {
       { role: "system", content: options.instructions },
       { role: "user", content: `${evidencePreamble}\n\n${evidenceBlock(options.evidence)}` },
     ],
-    temperature: 0,
+    // No temperature here: the refiner's configured one applies (reasoning models take none).
     jsonSchema: { name: options.schemaName, schema: options.jsonSchema },
     purpose: options.purpose,
   };

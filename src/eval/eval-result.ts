@@ -51,6 +51,8 @@ export function buildEvalResult(options: {
   model: string;
   tasks: TaskResult[];
   cost: EvalCost;
+  /** Rollouts that did not reach the model (default 0). */
+  infraErrors?: number;
 }): EvalResult {
   const { tasks } = options;
   const passed = tasks.filter((task) => task.pass).length;
@@ -72,6 +74,7 @@ export function buildEvalResult(options: {
     model: options.model,
     accuracy: tasks.length ? passed / tasks.length : 0,
     n: tasks.length,
+    infraErrors: options.infraErrors ?? 0,
     interval: wilsonInterval(passed, tasks.length),
     byCategory,
     tasks,

@@ -2,12 +2,14 @@ import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { AgentAdapter } from "../agent/types.js";
 import { TransportError } from "../errors/transport-error.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import type { ChatRequest } from "../llm/types.js";
 import { evaluate } from "./evaluate.js";
 import { RolloutCache } from "./rollout-cache.js";
 import { exactScorer } from "./scorers/exact-scorer.js";
+import type { Scorer } from "./scorers/scorer.js";
 import { EchoAgent } from "./testing/echo-agent.js";
 import { askedNumber, fakeHarness, numberedTasks } from "./testing/fixtures.js";
 import type { RolloutRecord } from "./types.js";
@@ -178,7 +180,7 @@ describe("evaluate", () => {
     expect(await cache.get(key)).toBeDefined();
   });
 
-  it("records LLM transport failures as infra errors, uncached, and carries on", async () => {
+  it("counts LLM transport failures as infra errors: unscored, uncached, not among the records", async () => {
     const dir = await tempDir();
     const cache = new RolloutCache(dir);
     const provider = new ScriptedProvider((request) => {
@@ -186,7 +188,8 @@ describe("evaluate", () => {
       if (number === "4")
         throw new TransportError("llm", "503 from endpoint", { status: 503, retryable: true });
       return { content: number };
-    });
+    }, "test-model");
+    const seen: string[] = [];
     const { result, records } = await evaluate({
       tasks: numberedTasks(6),
       harness: fakeHarness(),
@@ -196,16 +199,28 @@ describe("evaluate", () => {
       concurrency: 2,
       split: "train",
       cache,
+      onRecord: (record) => seen.push(record.taskId),
     });
-    const failedRecord = records.find((record) => record.taskId === "q4");
-    expect(failedRecord?.verdict.reason).toBe("infra-error");
-    expect(failedRecord?.trace.events[0].kind).toBe("llm-error");
-    expect(result.accuracy).toBeCloseTo(5 / 6);
-    expect(await cache.get(failedRecord?.key ?? "")).toBeUndefined();
+    expect(records.map((record) => record.taskId)).not.toContain("q4");
+    expect(seen).not.toContain("q4");
+    expect(result).toMatchObject({ accuracy: 1, n: 5, infraErrors: 1 });
+    expect(result.tasks.map((task) => task.taskId)).not.toContain("q4");
     expect(await cache.get(records[0].key)).toBeDefined();
+    const again = await evaluate({
+      tasks: numberedTasks(6),
+      harness: fakeHarness(),
+      provider: model(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 2,
+      split: "train",
+      cache,
+    });
+    expect(again.result).toMatchObject({ accuracy: 1, n: 6, infraErrors: 0 });
+    expect(again.result.cost).toMatchObject({ cachedRollouts: 5, rollouts: 1 });
   });
 
-  it("aborts with a TransportError when most rollouts cannot reach the model", async () => {
+  it("stops with a TransportError once infra errors exceed the tolerated share", async () => {
     const provider = new ScriptedProvider(() => {
       throw new TransportError("llm", "connection refused", { retryable: true });
     });
@@ -219,8 +234,68 @@ describe("evaluate", () => {
       split: "train",
     }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TransportError);
-    expect((error as Error).message).toContain("6 of 10 rollouts failed");
-    expect(provider.calls).toHaveLength(6);
+    expect((error as Error).message).toContain("2 of 10 rollouts did not reach the model");
+    expect((error as Error).message).toContain("connection refused");
+    expect(provider.calls).toHaveLength(2);
+    const tolerant = await evaluate({
+      tasks: numberedTasks(4),
+      harness: fakeHarness(),
+      provider: new ScriptedProvider((request, index) => {
+        if (index < 2) throw new TransportError("llm", "reset", { retryable: true });
+        return { content: askedNumber(String(request.messages[0].content)) };
+      }),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 1,
+      split: "train",
+      maxInfraErrorShare: 0.5,
+    });
+    expect(tolerant.result).toMatchObject({ n: 2, infraErrors: 2, accuracy: 1 });
+  });
+
+  it("stops at the first refused key, quota or model: every rollout would meet it", async () => {
+    const provider = new ScriptedProvider(() => {
+      throw new TransportError("llm", "401 from endpoint: the API key in $K was refused", {
+        status: 401,
+        retryable: false,
+      });
+    });
+    const adapter: AgentAdapter = {
+      run: async (input) => {
+        await input.provider.chat({ messages: [{ role: "user", content: input.task.input }] });
+        throw new Error("unreachable");
+      },
+    };
+    const error = await evaluate({
+      tasks: numberedTasks(20),
+      harness: fakeHarness(),
+      provider,
+      adapter,
+      scorer,
+      concurrency: 1,
+      split: "train",
+    }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toContain("was refused");
+    expect(provider.calls).toHaveLength(1);
+  });
+
+  it("a judge that cannot be reached makes an infra error, not a failed verdict", async () => {
+    const judgeDown: Scorer = {
+      score: async () => {
+        throw new TransportError("llm", "judge timed out", { retryable: true });
+      },
+    };
+    const { result, records } = await evaluate({
+      tasks: numberedTasks(10),
+      harness: fakeHarness(),
+      provider: model(),
+      adapter: new EchoAgent(),
+      scorer: (task) => (task.id === "q3" ? judgeDown : scorer()),
+      concurrency: 2,
+      split: "train",
+    });
+    expect(result).toMatchObject({ n: 9, infraErrors: 1, accuracy: 1 });
+    expect(records.map((record) => record.taskId)).not.toContain("q3");
   });
 
   it("writes nothing but complete records into the cache folder", async () => {

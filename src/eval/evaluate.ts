@@ -9,7 +9,7 @@ import type { ProgressSink } from "./progress.js";
 import { promisePool } from "./promise-pool.js";
 import type { RolloutCache } from "./rollout-cache.js";
 import { rolloutKey } from "./rollout-key.js";
-import { failed, type Scorer } from "./scorers/scorer.js";
+import type { Scorer } from "./scorers/scorer.js";
 import type { EvalResult, RolloutRecord, Verdict } from "./types.js";
 
 /** Options of `evaluate` (see docs/stage-interfaces.md). */
@@ -35,6 +35,8 @@ export interface EvaluateOptions {
   clock?: { now(): number };
   /** Called with each record as soon as it is scored (cached or not); must not throw. */
   onRecord?: (record: RolloutRecord) => void;
+  /** Share of the rollouts that may fail to reach the model before the evaluation stops. */
+  maxInfraErrorShare?: number;
   /**
    * The run's secrets: every trace an agent returns is scrubbed of their values and of
    * credential shapes before it is scored, cached or handed on. Default: credential shapes only.
@@ -43,12 +45,26 @@ export interface EvaluateOptions {
 }
 
 /**
+ * Default share of a batch's rollouts that may fail to reach the model before the evaluation
+ * stops: above it the accuracy would say more about the endpoint than about the harness.
+ */
+export const defaultMaxInfraErrorShare = 0.1;
+
+/** A rollout that did not reach the model: counted, never scored, cached or handed on. */
+const infraFailure = Symbol("infra-failure");
+type Outcome = RolloutRecord | { [infraFailure]: string };
+
+/**
  * Runs every task × sample of a batch under one harness, concurrently, through the rollout
  * cache; scores, folds samples by majority and summarises. What a harness printed is untrusted
  * and may carry a secret: each trace is scrubbed (`redactor`) the moment the agent returns it,
- * so no cache, record file, journal, report or refiner prompt ever sees it. A rollout whose LLM transport failed
- * is recorded (`llm-error` event, verdict `infra-error`) and not cached; when more than half of
- * the rollouts fail that way the evaluation aborts with a TransportError.
+ * so no cache, record file, journal, report or refiner prompt ever sees it. A rollout whose LLM
+ * transport failed (an `llm-error` in its trace, a judge that could not be reached) is an
+ * infrastructure error: it is not scored, not cached, not returned among the records (so nothing
+ * diagnoses it) and its task counts only through the samples that reached the model; the result
+ * says how many there were (`infraErrors`). When they exceed `maxInfraErrorShare` of the batch
+ * (at least one is tolerated), or the endpoint refuses the key, quota or model, the evaluation
+ * stops with a TransportError that says why.
  */
 export async function evaluate(
   options: EvaluateOptions,
@@ -70,10 +86,14 @@ export async function evaluate(
   const cost = emptyCost();
   let done = 0;
   let passed = 0;
-  let infraFailures = 0;
+  const abortWith = (error: TransportError): never => {
+    controller.abort(error);
+    throw error;
+  };
+  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const records = await promisePool({
+    const outcomes = await promisePool<(typeof jobs)[number], Outcome>({
       items: jobs,
       concurrency: options.concurrency,
       work: async ({ task, sampleIndex }) => {
@@ -85,65 +105,31 @@ export async function evaluate(
           params,
           sampleIndex,
         });
-        const scorer = options.scorer(task);
-        const hit = await options.cache?.get(key);
-        let record: RolloutRecord;
-        if (hit) {
-          // Re-score: the cache keys the rollout, not the scorer, so a changed scorer still applies.
-          const verdict = await scorer.score(task, { answer: hit.answer, output: hit.output });
-          record = { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
-          cost.cachedRollouts += 1;
-        } else {
-          const runStarted = clock.now();
-          const trace = redactor.json(
-            await runRollout({ options, task, sampleIndex, signal: controller.signal }),
-          );
-          controller.signal.throwIfAborted();
-          const infra = trace.events.some((event) => event.kind === "llm-error");
-          const verdict: Verdict = infra
-            ? failed("infra-error")
-            : await scorer.score(task, { answer: trace.answer, output: trace.output });
-          record = {
-            key,
-            taskId: task.id,
-            category: task.category,
-            harnessHash: options.harness.hash,
-            model,
-            sampleIndex,
-            output: trace.output,
-            answer: trace.answer,
-            verdict,
-            trace,
-            latencyMs: clock.now() - runStarted,
-            cached: false,
-          };
-          cost.rollouts += 1;
-          cost.llmCalls += trace.usage.llmCalls;
-          cost.promptTokens += trace.usage.promptTokens;
-          cost.completionTokens += trace.usage.completionTokens;
-          cost.costUsd += trace.usage.costUsd;
-          if (infra) {
-            infraFailures += 1;
-            if (infraFailures * 2 > jobs.length) {
-              const error = new TransportError(
-                "llm",
-                `${infraFailures} of ${jobs.length} rollouts failed to reach the model (last: ${lastLlmError(trace)}); evaluation aborted — check the endpoint, key and rate limits`,
-                { retryable: true },
-              );
-              controller.abort(error);
-              throw error;
-            }
-          } else if (options.cache) {
-            await options.cache.put(record);
-          }
+        const outcome = await runOne({
+          options,
+          task,
+          sampleIndex,
+          key,
+          cost,
+          redactor,
+          signal: controller.signal,
+        }).catch((error: unknown) =>
+          isEndpointFailure(error) ? abortWith(error as TransportError) : Promise.reject(error),
+        );
+        if (!(infraFailure in outcome)) {
+          options.onRecord?.(outcome);
+          done += 1;
+          if (outcome.verdict.pass) passed += 1;
+          options.progress?.tick(done, passed);
+          return outcome;
         }
-        options.onRecord?.(record);
-        done += 1;
-        if (record.verdict.pass) passed += 1;
-        options.progress?.tick(done, passed);
-        return record;
+        infra.count(outcome[infraFailure]);
+        return outcome;
       },
     });
+    const records = outcomes.filter(
+      (outcome): outcome is RolloutRecord => !(infraFailure in outcome),
+    );
     cost.wallMs = clock.now() - started;
     const result = buildEvalResult({
       split: options.split,
@@ -151,12 +137,124 @@ export async function evaluate(
       model,
       tasks: foldTaskResults(records),
       cost,
+      infraErrors: infra.total(),
     });
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+
+/**
+ * Counts the rollouts that did not reach the model and stops the evaluation (through `abortWith`)
+ * once they exceed `share` of the batch; at least one is always tolerated.
+ */
+function infraTally(options: {
+  jobs: number;
+  share?: number;
+  abortWith(error: TransportError): never;
+}): { count(detail: string): void; total(): number } {
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs),
+  );
+  let total = 0;
+  return {
+    count(detail) {
+      total += 1;
+      if (total <= tolerated) return;
+      options.abortWith(
+        new TransportError(
+          "llm",
+          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached — check the endpoint, key and rate limits, then run again`,
+          { retryable: true },
+        ),
+      );
+    },
+    total: () => total,
+  };
+}
+
+/** One rollout: a cache hit re-scored, or a run that is scored and cached — or an infra failure. */
+async function runOne(input: {
+  options: EvaluateOptions;
+  task: Task;
+  sampleIndex: number;
+  key: string;
+  cost: ReturnType<typeof emptyCost>;
+  redactor: SecretRedactor;
+  signal: AbortSignal;
+}): Promise<Outcome> {
+  const { options, task, sampleIndex, key, cost, signal } = input;
+  const scorer = options.scorer(task);
+  const hit = await options.cache?.get(key);
+  if (hit) {
+    // Re-score: the cache keys the rollout, not the scorer, so a changed scorer still applies.
+    const verdict = await scoreOrInfra(scorer, task, { answer: hit.answer, output: hit.output });
+    if (typeof verdict === "string") return { [infraFailure]: verdict };
+    cost.cachedRollouts += 1;
+    return { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
+  }
+  const runStarted = (options.clock ?? Date).now();
+  // Scrubbed the moment the agent returns it: nothing downstream ever sees a secret it printed.
+  const trace = input.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
+  signal.throwIfAborted();
+  cost.rollouts += 1;
+  cost.llmCalls += trace.usage.llmCalls;
+  cost.promptTokens += trace.usage.promptTokens;
+  cost.completionTokens += trace.usage.completionTokens;
+  cost.costUsd += trace.usage.costUsd;
+  const llmError = trace.events.find((event) => event.kind === "llm-error");
+  if (llmError) return { [infraFailure]: llmError.detail ?? "llm-error" };
+  const verdict = await scoreOrInfra(scorer, task, { answer: trace.answer, output: trace.output });
+  if (typeof verdict === "string") return { [infraFailure]: verdict };
+  const record: RolloutRecord = {
+    key,
+    taskId: task.id,
+    category: task.category,
+    harnessHash: options.harness.hash,
+    model: options.provider.model,
+    sampleIndex,
+    output: trace.output,
+    answer: trace.answer,
+    verdict,
+    trace,
+    latencyMs: (options.clock ?? Date).now() - runStarted,
+    cached: false,
+  };
+  await options.cache?.put(record);
+  return record;
+}
+
+/** The verdict, or (as a string) why a judge model could not be reached: that is not a score. */
+async function scoreOrInfra(
+  scorer: Scorer,
+  task: Task,
+  output: { answer: string | null; output: string },
+): Promise<Verdict | string> {
+  try {
+    return await scorer.score(task, output);
+  } catch (error) {
+    if (error instanceof TransportError && error.service === "llm") {
+      if (isEndpointFailure(error)) throw error;
+      return `judge: ${error.message}`;
+    }
+    throw error;
+  }
+}
+
+/**
+ * A failure every rollout would meet (a refused key, no quota, an unknown model or route):
+ * not worth a retry per rollout, so the evaluation stops at once.
+ */
+function isEndpointFailure(error: unknown): boolean {
+  return (
+    error instanceof TransportError &&
+    error.service === "llm" &&
+    !error.details.retryable &&
+    [401, 403, 404, 429].includes(error.details.status ?? 0)
+  );
 }
 
 async function runRollout(input: {
@@ -175,7 +273,9 @@ async function runRollout(input: {
       signal,
     });
   } catch (error) {
-    // An adapter should record transport failures itself; one that throws them still yields a record.
+    // An adapter should record transport failures itself; one that throws them still yields a
+    // record, unless every rollout would meet the same failure.
+    if (isEndpointFailure(error)) throw error;
     if (error instanceof TransportError && error.service === "llm" && !signal.aborted) {
       return {
         steps: [],
@@ -188,10 +288,4 @@ async function runRollout(input: {
     }
     throw error;
   }
-}
-
-function lastLlmError(trace: Trace): string {
-  return (
-    trace.events.find((event) => event.kind === "llm-error")?.detail?.slice(0, 200) ?? "llm-error"
-  );
 }

@@ -39,6 +39,7 @@ export function mergeEvalResults(results: readonly EvalResult[], source = "shard
     model: first.model,
     tasks,
     cost: addCosts(results.map((result) => result.cost)),
+    infraErrors: results.reduce((sum, result) => sum + (result.infraErrors ?? 0), 0),
   });
 }
 

@@ -52,10 +52,61 @@ describe("openModels", () => {
       const models = await openModels(loaded, { env: { MY_KEY: "k" } });
       expect(models.probe).toBeUndefined();
       await models.agent.chat(ask);
-      expect(server.requests()).toBe(1);
+      // The one-token endpoint check, then the call.
+      expect(server.requests()).toBe(2);
+      expect(server.requestHeaders().map((headers) => headers.authorization)).toEqual([
+        "Bearer k",
+        "Bearer k",
+      ]);
       await models.close();
     } finally {
       await server.close();
     }
+  });
+
+  it("sends no key to a keyless server, and $OPENAI_API_KEY when apiKeyEnv is left out", async () => {
+    const server = await startSimServer({ world: await loadWorld("quickstart"), latencyScale: 0 });
+    try {
+      const loaded = await config(
+        `model:\n  provider: openai\n  baseUrl: ${server.url}\n  model: sim-1\n`,
+      );
+      const keyless = await openModels(loaded, { env: {} });
+      await keyless.agent.chat(ask);
+      await keyless.close();
+      const withDefault = await openModels(loaded, { env: { OPENAI_API_KEY: "sk-default" } });
+      await withDefault.agent.chat(ask);
+      await withDefault.close();
+      const auth = server.requestHeaders().map((headers) => headers.authorization);
+      expect(auth).toEqual([undefined, undefined, "Bearer sk-default", "Bearer sk-default"]);
+      expect(server.requestHeaders().every((headers) => headers["api-key"] === undefined)).toBe(
+        true,
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("opens the judge from its own section, else the refiner's", async () => {
+    const loaded = await config(
+      "model:\n  provider: sim\n  model: sim-1\n  world: quickstart\nrefiner:\n  provider: sim\n  model: sim-r\n  world: quickstart\njudge:\n  provider: sim\n  model: sim-j\n  world: quickstart\n",
+    );
+    const models = await openModels(loaded, { latencyScale: 0 });
+    try {
+      expect([models.agent.model, models.refiner.model, models.judge.model]).toEqual([
+        "sim-1",
+        "sim-r",
+        "sim-j",
+      ]);
+    } finally {
+      await models.close();
+    }
+    const fallback = await openModels(
+      await config(
+        "model:\n  provider: sim\n  model: sim-1\n  world: quickstart\nrefiner:\n  provider: sim\n  model: sim-r\n  world: quickstart\n",
+      ),
+      { latencyScale: 0 },
+    );
+    expect(fallback.judge.model).toBe("sim-r");
+    await fallback.close();
   });
 });

@@ -1,15 +1,32 @@
 import { stat } from "node:fs/promises";
-import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import { join } from "node:path";
+import { defaultApiKeyEnv, type LoadedConfig, type ModelConfig } from "../config/config-schema.js";
 import { stableStringify } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
-import { type AccountedProvider, type Clock, createProvider } from "../llm/index.js";
+import {
+  type AccountedProvider,
+  CapabilityMemory,
+  CapabilityState,
+  type Clock,
+  createProvider,
+  type Downgrade,
+  EndpointLimitRegistry,
+  endpointKey,
+  type OpenAIProvider,
+  systemClock,
+} from "../llm/index.js";
 import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
+import { rolloutParams } from "./rollout-params.js";
 
-/** The models of a run: the agent's, the refiner roles' and the optional probe. */
+/** The models of a run: the agent's, the refiner roles', the optional probe, and the judge. */
 export interface OpenModels {
   agent: AccountedProvider;
   refiner: AccountedProvider;
   probe?: AccountedProvider;
+  /** The `llm_judge` scorer's model: `judge`, else `refiner`, else `model`. */
+  judge: AccountedProvider;
+  /** Capability steps the endpoints forced (this run's and remembered ones), one per step. */
+  downgrades(): Downgrade[];
   /** Stops the in-process sim servers (a no-op for remote endpoints). */
   close(): Promise<void>;
 }
@@ -21,19 +38,38 @@ export interface OpenModelsOptions {
   /** Environment the API keys are read from. Default process.env. */
   env?: Record<string, string | undefined>;
   clock?: Clock;
+  /** Check every `provider: openai` endpoint before returning (default true). */
+  preflight?: boolean;
+  /** Where learned capability steps are kept; default `<cacheDir>/endpoints.json`. */
+  memoryPath?: string;
+}
+
+type Role = "model" | "refiner" | "probe" | "judge";
+
+interface Resolved {
+  role: Role;
+  config: ModelConfig;
+  baseUrl: string;
+  apiKey?: string;
+  keySource?: string;
+  /** Identity of the endpoint in the capability memory (base URL; for the sim, its world). */
+  identity: string;
 }
 
 /**
  * Opens the configured models. `provider: sim` starts the simulated model in-process on
  * loopback (one server per distinct world/model/quirks) and talks to it through the real
- * OpenAI-compatible client; `provider: openai` uses `baseUrl` and the key from the environment
- * variable named by `apiKeyEnv`. The refiner defaults to the agent's model config.
+ * OpenAI-compatible client; `provider: openai` uses `baseUrl` and the key from `$apiKeyEnv` (when
+ * `apiKeyEnv` is left out: `$OPENAI_API_KEY` if set, else no key). Roles on the same endpoint and
+ * key share one set of limits; roles on the same model share what was learned about it. Every
+ * remote endpoint is checked once (`preflight.ts`) before this returns.
  */
 export async function openModels(
   loaded: LoadedConfig,
   options: OpenModelsOptions = {},
 ): Promise<OpenModels> {
   const env = options.env ?? process.env;
+  const clock = options.clock ?? systemClock;
   const servers = new Map<string, Promise<{ url: string; close(): Promise<void> }>>();
   const closeAll = async () => {
     const started = await Promise.allSettled(servers.values());
@@ -41,55 +77,161 @@ export async function openModels(
       started.map((entry) => (entry.status === "fulfilled" ? entry.value.close() : undefined)),
     );
   };
-  const open = async (config: ModelConfig, field: string): Promise<AccountedProvider> => {
-    if (config.provider === "sim") {
-      await checkWorldFile(loaded, config, field);
-      const identity = stableStringify({
-        world: config.world,
-        model: config.model,
-        quirks: config.quirks,
-      });
-      let server = servers.get(identity);
-      if (!server) {
-        server = (async () =>
-          startSimServer({
-            world: await loadWorld(config.world ?? ""),
-            model: config.model,
-            quirks: config.quirks,
-            latencyScale: options.latencyScale,
-          }))();
-        servers.set(identity, server);
-      }
-      const { url } = await server;
-      return createProvider({
-        config,
-        baseUrl: url,
-        apiKey: "sim-placeholder-key",
-        clock: options.clock,
-      });
+  const simUrl = (config: ModelConfig): Promise<string> => {
+    const identity = stableStringify({
+      world: config.world,
+      model: config.model,
+      quirks: config.quirks,
+    });
+    let server = servers.get(identity);
+    if (!server) {
+      server = (async () =>
+        startSimServer({
+          world: await loadWorld(config.world ?? ""),
+          model: config.model,
+          quirks: config.quirks,
+          latencyScale: options.latencyScale,
+        }))();
+      servers.set(identity, server);
     }
-    const apiKey = env[config.apiKeyEnv];
-    if (!apiKey) {
-      throw new InputError(
-        loaded.path,
-        `the environment variable ${config.apiKeyEnv} is not set (it must hold the API key)`,
-        {
-          field: `${field}.apiKeyEnv`,
-        },
-      );
-    }
-    return createProvider({ config, baseUrl: config.baseUrl ?? "", apiKey, clock: options.clock });
+    return server.then((started) => started.url);
   };
   try {
-    const { model, refiner, probe } = loaded.config;
-    const agent = await open(model, "model");
-    const refinerProvider = await open(refiner ?? model, refiner ? "refiner" : "model");
-    const probeProvider = probe ? await open(probe, "probe") : undefined;
-    return { agent, refiner: refinerProvider, probe: probeProvider, close: closeAll };
+    const { model, refiner, probe, judge } = loaded.config;
+    const roles: [Role, ModelConfig][] = [
+      ["model", model],
+      ["refiner", refiner ?? model],
+      ...(probe ? [["probe", probe] as [Role, ModelConfig]] : []),
+      ["judge", judge ?? refiner ?? model],
+    ];
+    const resolved: Resolved[] = [];
+    for (const [role, config] of roles) {
+      const field =
+        role === "refiner" && !refiner
+          ? "model"
+          : role === "judge" && !judge
+            ? refiner
+              ? "refiner"
+              : "model"
+            : role;
+      resolved.push(await resolve({ loaded, role, field, config, env, simUrl }));
+    }
+    const memory = await CapabilityMemory.open(
+      options.memoryPath ?? join(loaded.config.cacheDir, "endpoints.json"),
+    );
+    const providers = build(resolved, memory, clock);
+    if (options.preflight ?? true) await preflight(resolved, providers);
+    const [agent, refinerProvider, ...rest] = providers;
+    const probeProvider = probe ? rest[0] : undefined;
+    const judgeProvider = rest[rest.length - 1];
+    return {
+      agent,
+      refiner: refinerProvider,
+      probe: probeProvider,
+      judge: judgeProvider,
+      downgrades: () => uniqueDowngrades(providers),
+      close: closeAll,
+    };
   } catch (error) {
     await closeAll();
     throw error;
   }
+}
+
+async function resolve(input: {
+  loaded: LoadedConfig;
+  role: Role;
+  field: string;
+  config: ModelConfig;
+  env: Record<string, string | undefined>;
+  simUrl(config: ModelConfig): Promise<string>;
+}): Promise<Resolved> {
+  const { config, role } = input;
+  if (config.provider === "sim") {
+    await checkWorldFile(input.loaded, config, input.field);
+    const baseUrl = await input.simUrl(config);
+    return { role, config, baseUrl, identity: rolloutParams(config).endpoint };
+  }
+  const baseUrl = config.baseUrl ?? "";
+  if (config.apiKeyEnv) {
+    const apiKey = input.env[config.apiKeyEnv];
+    if (!apiKey) {
+      throw new InputError(
+        input.loaded.path,
+        `the environment variable ${config.apiKeyEnv} is not set (it must hold the API key; leave apiKeyEnv out for a server that needs no key)`,
+        {
+          line: input.loaded.lines?.[`${input.field}.apiKeyEnv`],
+          field: `${input.field}.apiKeyEnv`,
+        },
+      );
+    }
+    return { role, config, baseUrl, apiKey, keySource: `$${config.apiKeyEnv}`, identity: baseUrl };
+  }
+  const fallback = input.env[defaultApiKeyEnv] || undefined;
+  return {
+    role,
+    config,
+    baseUrl,
+    apiKey: fallback,
+    keySource: fallback ? `$${defaultApiKeyEnv}` : undefined,
+    identity: baseUrl,
+  };
+}
+
+/** One provider per role, sharing limits per endpoint and key and capabilities per model. */
+function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): OpenAIProvider[] {
+  const limits = new EndpointLimitRegistry(clock);
+  for (const entry of resolved)
+    limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
+  const states = new Map<string, CapabilityState>();
+  return resolved.map((entry) => {
+    const stateKey = stableStringify({
+      identity: entry.identity,
+      model: entry.config.model,
+      capabilities: entry.config.capabilities,
+    });
+    let capabilities = states.get(stateKey);
+    if (!capabilities) {
+      capabilities = new CapabilityState({
+        config: entry.config,
+        endpoint: entry.identity,
+        memory,
+      });
+      states.set(stateKey, capabilities);
+    }
+    return createProvider({
+      config: entry.config,
+      baseUrl: entry.baseUrl,
+      apiKey: entry.apiKey,
+      keySource: entry.keySource,
+      clock,
+      limits: limits.limitsFor(endpointKey(entry.baseUrl, entry.apiKey)),
+      capabilities,
+    });
+  });
+}
+
+/** Checks each distinct remote endpoint, key and model once, side by side. */
+async function preflight(resolved: Resolved[], providers: OpenAIProvider[]): Promise<void> {
+  const checked = new Map<string, Promise<unknown>>();
+  resolved.forEach((entry, index) => {
+    if (entry.config.provider !== "openai") return;
+    const key = `${endpointKey(entry.baseUrl, entry.apiKey)} ${entry.config.model}`;
+    if (!checked.has(key)) checked.set(key, providers[index].check());
+  });
+  await Promise.all(checked.values());
+}
+
+function uniqueDowngrades(providers: OpenAIProvider[]): Downgrade[] {
+  const seen = new Set<string>();
+  const all: Downgrade[] = [];
+  for (const downgrade of providers.flatMap((provider) => provider.downgrades())) {
+    const key = `${downgrade.endpoint} ${downgrade.model} ${downgrade.parameter} ${downgrade.from}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    all.push(downgrade);
+  }
+  return all;
 }
 
 /** A world file named in the config must exist: the error names the config's line and field. */

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import { replyVariant } from "../llm/capabilities.js";
 import { worldsDir } from "../sim/index.js";
 
 /** What keys rollouts of a model besides its name (`rolloutKey`'s `params`). */
@@ -14,6 +15,8 @@ export interface RolloutParams {
    * server (or a test's loopback port) may change between runs of the same model.
    */
   endpoint: string;
+  /** Reasoning effort, extra body fields, fixed capabilities (`replyVariant`); absent when unset. */
+  variant?: string;
 }
 
 /**
@@ -22,10 +25,12 @@ export interface RolloutParams {
  * instead of serving another model's rollouts.
  */
 export function rolloutParams(model: ModelConfig): RolloutParams {
+  const variant = replyVariant(model);
   return {
     temperature: model.temperature,
     maxTokens: model.maxTokens,
     endpoint: endpointIdentity(model),
+    ...(variant ? { variant } : {}),
   };
 }
 

@@ -6,6 +6,7 @@ import { loadSplits } from "../config/split-overlap.js";
 import type { Split, Task } from "../config/task-schema.js";
 import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
@@ -44,6 +45,8 @@ export interface RunEvalResult {
   results: Record<string, EvalResult>;
   records: RolloutRecord[];
   harness: LoadedHarness;
+  /** Capability steps the endpoints forced (for the summary). */
+  downgrades: Downgrade[];
 }
 
 /**
@@ -73,11 +76,11 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     const adapter =
       options.adapter ??
       (config.harness.kind === "builtin"
-        ? builtinAgent({ textProtocol: config.model.quirks.includes("no-native-tools") })
+        ? builtinAgent()
         : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
-      judge: models.refiner,
+      judge: models.judge,
       file: loaded.path,
     });
     const cache = new RolloutCache(rolloutCacheDir(loaded));
@@ -109,7 +112,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     }
     if (splits.length > 1)
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
-    return { results, records, harness };
+    return { results, records, harness, downgrades: models.downgrades() };
   } finally {
     if (!options.models) await models.close();
   }
@@ -127,5 +130,6 @@ function combine(parts: EvalResult[], harnessHash: string, model: string): EvalR
     model,
     tasks: parts.flatMap((part) => part.tasks),
     cost,
+    infraErrors: parts.reduce((sum, part) => sum + (part.infraErrors ?? 0), 0),
   });
 }

@@ -43,8 +43,14 @@ export interface EvalResult {
   split: string;
   harnessHash: string;
   model: string;
+  /** Over the tasks with at least one rollout that reached the model (`n` of them). */
   accuracy: number;
   n: number;
+  /**
+   * Rollouts that never reached the model (the endpoint failed, or answered with something that
+   * is not a completion): not scored, not cached, not in `tasks`; shown next to the accuracy.
+   */
+  infraErrors?: number;
   /** Wilson 95% interval of the accuracy. */
   interval: [number, number];
   byCategory: Record<string, { accuracy: number; n: number }>;

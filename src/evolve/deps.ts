@@ -5,6 +5,7 @@ import type { ProgressSink } from "../eval/progress.js";
 import type { Scorer as ScorerLike } from "../eval/scorers/scorer.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
 import type {
@@ -52,6 +53,10 @@ export interface Models {
   agent: ChatProvider;
   refiner: ChatProvider;
   probe?: ChatProvider;
+  /** The llm_judge scorer's model; the refiner's when absent. */
+  judge?: ChatProvider;
+  /** Capability steps the endpoints forced so far (src/eval `openModels`). */
+  downgrades?(): Downgrade[];
 }
 
 /** Options of the diagnosis stage (src/diagnose's `diagnoseBatch`). */

@@ -52,6 +52,9 @@ export function wrapModels(options: {
     probe: models.probe
       ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
       : undefined,
+    judge: models.judge
+      ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })
+      : undefined,
   };
 }
 

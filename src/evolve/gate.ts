@@ -66,7 +66,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       redactor,
     });
     const cache = deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts"));
-    const scorer = scorerFactory({ loaded, deps, judge: models.refiner });
+    const scorer = scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner });
     const evaluateFrom = (root: string) =>
       makeEvaluate({
         loaded,

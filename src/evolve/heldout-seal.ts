@@ -89,6 +89,7 @@ function sealedProvider(provider: ChatProvider, seal: HeldoutSeal): ChatProvider
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
+    variant: provider.variant,
     chat(request, options) {
       const text = request.messages.map((message) => message.content ?? "").join("\n");
       seal.check(text, request.purpose ?? "refiner call");

@@ -20,6 +20,7 @@ export function meterProvider(options: {
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
+    variant: provider.variant,
     async chat(
       request: ChatRequest,
       callOptions?: { signal?: AbortSignal },

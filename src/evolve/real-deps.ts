@@ -133,7 +133,7 @@ export const realDeps: EvolveDeps = {
     const harness = loaded.config.harness;
     if (harness.kind === "command")
       return commandAgent({ timeoutMs: harness.timeoutMs, cwd: loaded.root });
-    return builtinAgent({ textProtocol: loaded.config.model.quirks.includes("no-native-tools") });
+    return builtinAgent();
   },
   createRolloutCache: (dir) => new RolloutCache(dir),
   openModels: (loaded) => openModels(loaded),

@@ -20,7 +20,12 @@ export function restrictPassMap(map: PassMap, taskIds: ReadonlySet<string>): Map
 
 /** Accuracy, n and interval of an evaluation. */
 export function scoreOf(result: EvalResult): Score {
-  return { accuracy: result.accuracy, n: result.n, interval: result.interval };
+  return {
+    accuracy: result.accuracy,
+    n: result.n,
+    interval: result.interval,
+    ...(result.infraErrors ? { infraErrors: result.infraErrors } : {}),
+  };
 }
 
 const maxText = 1500;

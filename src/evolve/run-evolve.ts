@@ -109,7 +109,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       deps,
       models,
       cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.refiner }),
+      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
       budget,
       phases: progressPhases(options.progress),
       redactor,
@@ -257,6 +257,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         final: finalHeldout.result,
         gate: config.gate,
       }),
+      ...endpointsSection(options.models ?? opened),
     };
     await writeOutputs({
       outDir,
@@ -271,6 +272,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   } finally {
     await opened?.close();
   }
+}
+
+/** result.json's `endpoints` section, present only when an endpoint forced a capability step. */
+function endpointsSection(models: Models | undefined): Pick<EvolveResult, "endpoints"> {
+  const downgrades = models?.downgrades?.() ?? [];
+  return downgrades.length > 0 ? { endpoints: { downgrades } } : {};
 }
 
 /**

@@ -2,6 +2,7 @@ import type { EcdysisConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import type { PairedComparison, SampleComparison } from "./acceptance.js";
 import type { Spend } from "./budget.js";
 import type { EvolveDeps, GuardContextLike, Models } from "./deps.js";
@@ -25,6 +26,8 @@ export interface Score {
   accuracy: number;
   n: number;
   interval: [number, number];
+  /** Rollouts that did not reach the model (not in `n`, never scored). */
+  infraErrors?: number;
 }
 
 /** A trace excerpt kept for the report (train rollouts only). */
@@ -216,4 +219,6 @@ export interface EvolveResult {
     patch: string;
   };
   gate: EvolveGate;
+  /** What the endpoints could not do: the capability steps taken (src/llm `Downgrade`). */
+  endpoints?: { downgrades: Downgrade[] };
 }

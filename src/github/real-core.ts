@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import type { LoadedConfig } from "../config/config-schema.js";
+import { defaultApiKeyEnv, type LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
 import { createProgress } from "../eval/progress.js";
@@ -29,10 +29,12 @@ export function applyOverrides(
   if (llm.baseUrl) Object.assign(model, { provider: "openai", baseUrl: llm.baseUrl });
   if (llm.model) model.model = llm.model;
   if (llm.apiKey) {
+    const { refiner, probe, judge } = loaded.config;
     for (const name of [
-      model.apiKeyEnv,
-      loaded.config.refiner?.apiKeyEnv,
-      loaded.config.probe?.apiKeyEnv,
+      model.apiKeyEnv ?? defaultApiKeyEnv,
+      refiner && (refiner.apiKeyEnv ?? defaultApiKeyEnv),
+      probe && (probe.apiKeyEnv ?? defaultApiKeyEnv),
+      judge && (judge.apiKeyEnv ?? defaultApiKeyEnv),
     ]) {
       if (name && !process.env[name]) process.env[name] = llm.apiKey;
     }

@@ -137,6 +137,17 @@ describe("withCallCache", () => {
     expect(files.every((file) => file.endsWith(".json"))).toBe(true);
   });
 
+  it("keys on the provider's variant too: another reasoning effort is another answer", async () => {
+    const low = Object.assign(upstream(), { variant: '{"reasoningEffort":"low"}' });
+    const high = Object.assign(upstream(), { variant: '{"reasoningEffort":"high"}' });
+    await withCallCache(low, dir).chat(request);
+    const replay = await withCallCache(low, dir).chat(request);
+    const other = await withCallCache(high, dir).chat(request);
+    expect(replay.cached).toBe(true);
+    expect(other.cached).toBeUndefined();
+    expect(high.calls).toHaveLength(1);
+  });
+
   it("does not cache failures", async () => {
     let fail = true;
     const flaky = new ScriptedProvider(() => {

@@ -94,7 +94,10 @@ export function withCallCache(
     request: ChatRequest,
     options?: { signal?: AbortSignal },
   ): Promise<ChatResponse> {
-    const key = callCacheKey(provider.model, request);
+    const key = callCacheKey(
+      provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
+      request,
+    );
     // Registered synchronously, so identical concurrent requests share one lookup and at most
     // one upstream call; every sharer but the caller that made it gets a replay.
     const pending = inFlight.get(key);
@@ -128,7 +131,13 @@ export function withCallCache(
     };
   }
 
-  return { model: provider.model, baseUrl: provider.baseUrl, chat, totals };
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    chat,
+    totals,
+  };
 }
 
 function entryPath(dir: string, key: string): string {

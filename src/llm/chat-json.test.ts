@@ -153,14 +153,15 @@ describe("chatJson", () => {
     expect(blocks.at(-1)?.[1]).toBe('{"failures": []}');
   });
 
-  it("re-asks when the server returned no choices", async () => {
+  it("leaves a reply with no choices to the transport: retried as sent, not re-asked", async () => {
     const provider = await providerFor([
       { kind: "completion", noChoices: true },
       { kind: "completion", content: valid },
     ]);
     const result = await chatJson(provider, request, critiqueSchema);
-    expect(result.repairs).toBe(1);
-    expect(userMessages(1).at(-1)).toContain("no choices");
+    expect(result.repairs).toBe(0);
+    expect(result.response.retries).toBe(1);
+    expect(userMessages(1).at(-1)).not.toContain("Note about your previous reply");
   });
 
   it("makes exactly one call when maxRepairs is 0", async () => {

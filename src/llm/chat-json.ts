@@ -64,8 +64,6 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; issues: string[] };
 
 function readStructured<T>(response: ChatResponse, schema: ZodType<T>): Outcome<T> {
   const text = response.content ?? "";
-  if (response.finishReason === "empty")
-    return { ok: false, issues: ["the server returned no choices"] };
   if (text.trim() === "") return { ok: false, issues: ["the reply was empty"] };
   const candidates = extractJsonCandidates(text);
   if (candidates.length === 0) {

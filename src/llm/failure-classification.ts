@@ -1,12 +1,17 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { TransportError } from "../errors/transport-error.js";
+import { NotACompletionError } from "./completion-check.js";
 import { redactSecret } from "./redact.js";
 import { retryAfterMs } from "./retry-timing.js";
+import type { ServerReason } from "./server-reason.js";
+import { refusedParameter } from "./unsupported-parameter.js";
 
 /** What the retry loop should do about one failed attempt. */
 export type FailureDecision =
   /** Try again, after the server's requested delay when it gave one. */
   | { action: "retry"; waitMs?: number; summary: string }
+  /** The server refused a parameter it does not support: step down, or fail when it is fixed. */
+  | { action: "refused"; parameter: string; error: TransportError }
   /** Give up now with this error. */
   | { action: "fail"; error: TransportError }
   /** The caller aborted, or the error is not a transport failure (a bug): rethrow it untouched. */
@@ -16,22 +21,27 @@ export type FailureDecision =
 export interface FailureContext {
   baseUrl: string;
   model: string;
-  apiKeyEnv: string;
-  apiKey: string;
+  /** Where the key came from (`$NAME`), or undefined when none was sent. */
+  keySource?: string;
+  apiKey?: string;
   timeoutMs: number;
   nowMs: number;
   /** Longest Retry-After we are willing to wait. */
   maxRetryAfterMs: number;
+  /** Top-level body fields the failed request carried. */
+  sent: ReadonlySet<string>;
+  /** The server's error body, read from the raw response (see `openai-client.ts`). */
+  reason?: (error: APIError) => ServerReason | undefined;
 }
 
-/** Sorts one failed attempt into retry / fail fast / abort, without ever quoting the API key. */
+/** Sorts one failed attempt into retry / step down / fail fast / abort, never quoting the key. */
 export function classifyFailure(error: unknown, context: FailureContext): FailureDecision {
   if (error instanceof APIUserAbortError) return { action: "rethrow" };
   if (error instanceof APIConnectionTimeoutError) {
     return { action: "retry", summary: `timed out after ${context.timeoutMs} ms` };
   }
   if (error instanceof APIConnectionError) {
-    const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+    const cause = error.cause instanceof Error ? `: ${causeText(error.cause)}` : "";
     return {
       action: "retry",
       summary: `connection failed (${redactSecret(error.message + cause, context.apiKey)})`,
@@ -39,28 +49,57 @@ export function classifyFailure(error: unknown, context: FailureContext): Failur
   }
   if (error instanceof APIError && typeof error.status === "number")
     return classifyStatus(error, context);
+  if (error instanceof NotACompletionError)
+    return { action: "retry", summary: redactSecret(error.reason, context.apiKey) };
   if (error instanceof SyntaxError) {
-    return { action: "retry", summary: "the response body was not valid JSON" };
+    return { action: "retry", summary: "the response body was not valid JSON (cut off?)" };
+  }
+  if (isDroppedConnection(error)) {
+    return {
+      action: "retry",
+      summary: `connection dropped mid-response (${causeText(error as Error)})`,
+    };
   }
   return { action: "rethrow" };
 }
 
+/**
+ * undici's `TypeError: terminated` (the socket closed while the body was read) and its
+ * relatives: the reply was cut off by the network, not refused by the server.
+ */
+function isDroppedConnection(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return (
+    (error instanceof TypeError && /^(terminated|fetch failed)$/i.test(error.message)) ||
+    (typeof code === "string" && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code))
+  );
+}
+
+function causeText(error: Error): string {
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
+  return `${error.message}${cause}`;
+}
+
 function classifyStatus(error: APIError, context: FailureContext): FailureDecision {
   const status = error.status as number;
-  const said = serverSaid(error, context.apiKey);
+  const reason = context.reason?.(error) ?? fallbackReason(error);
+  const said = serverSaid(reason, context.apiKey);
   const from = `${status} from ${context.baseUrl}`;
-  const fail = (message: string, retryable = false): FailureDecision => ({
-    action: "fail",
-    error: new TransportError("llm", message, {
+  const failure = (message: string, retryable = false) =>
+    new TransportError("llm", message, {
       status,
       retryable,
-      cause: safeCause(error, context.apiKey),
-    }),
+      cause: safeCause(error, reason, context.apiKey),
+    });
+  const fail = (message: string, retryable = false): FailureDecision => ({
+    action: "fail",
+    error: failure(message, retryable),
   });
   if (status === 429) {
-    if (isQuotaExhausted(error)) {
+    if (isQuotaExhausted(error, reason)) {
       return fail(
-        `${from}: insufficient_quota — the account behind $${context.apiKeyEnv} has no quota or credit left; add credit or use another key${said}`,
+        `${from}: insufficient_quota — the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`,
       );
     }
     const waitMs = retryAfterMs(error.headers, context.nowMs);
@@ -72,6 +111,17 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     }
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
+  const parameter =
+    status === 400 || status === 422 || status >= 500
+      ? refusedParameter({ status, ...reason }, context.sent)
+      : undefined;
+  if (parameter) {
+    return {
+      action: "refused",
+      parameter,
+      error: failure(`${from}: the server does not accept '${parameter}'${said}`),
+    };
+  }
   if (status === 408 || status === 409 || status >= 500) {
     const waitMs = retryAfterMs(error.headers, context.nowMs);
     if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
@@ -82,50 +132,68 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     }
     return { action: "retry", waitMs, summary: `${status}${said}` };
   }
-  if (status === 401)
-    return fail(
-      `${from}: the API key in $${context.apiKeyEnv} was refused; set it to a valid key for this endpoint${said}`,
-    );
-  if (status === 403) {
-    return fail(
-      `${from}: the API key in $${context.apiKeyEnv} is not allowed to use model '${context.model}' here; check the key's permissions${said}`,
-    );
-  }
-  if (status === 404) {
-    return fail(
-      `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1)${said}`,
-    );
-  }
-  if (status === 400 || status === 422) {
-    return fail(
-      `${from}: the endpoint rejected the request; it may not support a parameter Ecdysis sent (tools, seed, response_format) or the prompt is too long${said}`,
-    );
-  }
-  return fail(`${from}: unexpected status${said}`);
+  return fail(refusedRequestMessage(status, context) + said);
 }
 
-function isQuotaExhausted(error: APIError): boolean {
-  return error.code === "insufficient_quota" || error.type === "insufficient_quota";
+/** What a 4xx that is final says and what to fix (401, 403, 404, 400/422, anything else). */
+function refusedRequestMessage(status: number, context: FailureContext): string {
+  const from = `${status} from ${context.baseUrl}`;
+  const key = context.keySource ? `the API key in ${context.keySource}` : undefined;
+  if (status === 401) {
+    return key
+      ? `${from}: ${key} was refused; set it to a valid key for this endpoint`
+      : `${from}: no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server asks for one; name the variable that holds it in model.apiKeyEnv`;
+  }
+  if (status === 403)
+    return `${from}: ${key ?? "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name`;
+  if (status === 404)
+    return `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)`;
+  if (status === 400 || status === 422)
+    return `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)`;
+  return `${from}: unexpected status`;
 }
 
-/** The server's own explanation, bounded and scrubbed of the key. */
-function serverSaid(error: APIError, apiKey: string): string {
+function fallbackReason(error: APIError): ServerReason {
   const body = error.error as { message?: unknown } | undefined;
-  const raw =
+  const message =
     typeof body?.message === "string" ? body.message : error.message.replace(/^\d{3}\s*/, "");
-  const text = redactSecret(raw, apiKey).trim().slice(0, 300);
-  return text && !/status code \(no body\)/.test(text) ? ` (server said: ${text})` : "";
+  return {
+    message: /status code \(no body\)/.test(message) ? "" : message,
+    param: typeof error.param === "string" ? error.param : undefined,
+    code: typeof error.code === "string" ? error.code : undefined,
+    type: typeof error.type === "string" ? error.type : undefined,
+  };
+}
+
+function isQuotaExhausted(error: APIError, reason: ServerReason): boolean {
+  return [error.code, error.type, reason.code, reason.type].includes("insufficient_quota");
+}
+
+/**
+ * The server's whole explanation, on one line and scrubbed of the key. Only an unbounded
+ * non-JSON body (a proxy's HTML page) is cut, at 2 000 characters.
+ */
+function serverSaid(reason: ServerReason, apiKey: string | undefined): string {
+  let text = redactSecret(reason.message, apiKey).replace(/\s+/g, " ").trim();
+  if (text.length > 2_000)
+    text = `${text.slice(0, 2_000)}… (${text.length - 2_000} more characters)`;
+  return text ? ` (server said: ${text})` : "";
 }
 
 /** A plain-data cause: the SDK error object carries headers and bodies we do not want logged. */
-function safeCause(error: APIError, apiKey: string): Record<string, unknown> {
+function safeCause(
+  error: APIError,
+  reason: ServerReason,
+  apiKey: string | undefined,
+): Record<string, unknown> {
   return {
     name: error.constructor.name,
     status: error.status,
-    code: error.code ?? undefined,
-    type: error.type ?? undefined,
+    code: reason.code ?? error.code ?? undefined,
+    type: reason.type ?? error.type ?? undefined,
+    param: reason.param ?? undefined,
     requestId: error.requestID ?? undefined,
-    message: redactSecret(error.message, apiKey).slice(0, 500),
+    message: redactSecret(reason.message, apiKey),
   };
 }
 

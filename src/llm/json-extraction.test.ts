@@ -27,4 +27,9 @@ describe("extractJsonCandidates", () => {
     expect(candidates).toContainEqual({ x: 1 });
     expect(candidates).toContainEqual({ y: 2 });
   });
+  it("reads the answer after a reasoning model's <think> block, never a draft inside it", () => {
+    const text =
+      '<think>\nMaybe {"verdict": "reject", "objections": [{"change": "0", "reason": "too broad, on reflection"}]}? No.\n</think>\n{"verdict": "accept", "objections": []}';
+    expect(extractJsonCandidates(text)).toEqual([{ verdict: "accept", objections: [] }]);
+  });
 });

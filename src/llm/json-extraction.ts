@@ -1,9 +1,11 @@
 /**
  * Finds the JSON a model meant to send in what it actually sent: the whole reply, ```json fences,
  * or balanced `{…}` / `[…]` spans inside prose, each also tried with trailing commas removed.
- * Returns every distinct value that parses, most likely first.
+ * A reasoning model's `<think>…</think>` block is left out first: a draft inside it is not the
+ * answer. Returns every distinct value that parses, most likely first.
  */
-export function extractJsonCandidates(text: string): unknown[] {
+export function extractJsonCandidates(reply: string): unknown[] {
+  const text = reply.replace(/<think>[\s\S]*?<\/think>/gi, "");
   const sources: string[] = [text.trim()];
   for (const match of text.matchAll(/```[a-zA-Z0-9_-]*[ \t]*\r?\n?([\s\S]*?)```/g)) {
     sources.push(match[1].trim());

@@ -28,12 +28,17 @@ describe("fromOpenAIResponse", () => {
     expect(mapped.finishReason).toBe("tool_calls");
   });
 
-  it("reads missing usage as zero tokens and missing choices as an empty reply", () => {
-    const mapped = fromOpenAIResponse(completion({ model: "x" }));
+  it("reads missing usage as zero tokens and a refusal as the content", () => {
+    const mapped = fromOpenAIResponse(
+      completion({
+        model: "x",
+        choices: [{ message: { content: null, refusal: "I can't help with that." } }],
+      }),
+    );
     expect(mapped).toEqual({
-      content: null,
+      content: "I can't help with that.",
       toolCalls: [],
-      finishReason: "empty",
+      finishReason: "stop",
       promptTokens: 0,
       completionTokens: 0,
       model: "x",

@@ -130,8 +130,11 @@ describe("createProvider", () => {
     expect(body).not.toHaveProperty("tools");
   });
 
-  it("reports a reply without choices as finishReason 'empty' instead of crashing", async () => {
-    const fake = await serve([{ kind: "completion", noChoices: true }]);
+  it("treats a reply without choices as a transport failure: retried, never returned", async () => {
+    const fake = await serve([
+      { kind: "completion", noChoices: true },
+      { kind: "completion", content: "fine" },
+    ]);
     const provider = createProvider({
       config: testModelConfig(fake.url),
       baseUrl: fake.url,
@@ -139,7 +142,8 @@ describe("createProvider", () => {
       clock: new RecordingClock(),
     });
     const response = await provider.chat({ messages: [{ role: "user", content: "hi" }] });
-    expect(response).toMatchObject({ content: null, toolCalls: [], finishReason: "empty" });
+    expect(response).toMatchObject({ content: "fine", retries: 1 });
+    expect(provider.totals()).toMatchObject({ calls: 1, retries: 1 });
   });
 
   it("keeps totals overall and by purpose, including retries", async () => {

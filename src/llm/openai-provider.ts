@@ -1,23 +1,40 @@
-import OpenAI, { APIConnectionTimeoutError } from "openai";
+import { APIConnectionTimeoutError, type APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
+import {
+  type Downgrade,
+  replyVariant,
+  type WireParameter,
+  type WireSettings,
+} from "./capabilities.js";
+import { CapabilityState } from "./capability-state.js";
 import { type Clock, systemClock } from "./clock.js";
-import { classifyFailure } from "./failure-classification.js";
+import { completionProblem, NotACompletionError } from "./completion-check.js";
+import { type EndpointLimits, ownLimits } from "./endpoint-limits.js";
+import {
+  classifyFailure,
+  type FailureContext,
+  type FailureDecision,
+} from "./failure-classification.js";
+import { createEndpointClient, type EndpointClient } from "./openai-client.js";
 import { fromOpenAIResponse, toOpenAIRequest } from "./openai-mapping.js";
-import { RateLimiter } from "./rate-limiter.js";
+import { type CheckOutcome, checkEndpoint } from "./preflight.js";
+import { redactSecret } from "./redact.js";
 import { type BackoffOptions, backoffDelayMs, defaultBackoff } from "./retry-timing.js";
 import { type RandomSource, seededRandom } from "./seeded-random.js";
-import { Semaphore } from "./semaphore.js";
+import { serverReason } from "./server-reason.js";
 import type { ChatRequest, ChatResponse } from "./types.js";
 import { type AccountedProvider, costOf, UsageAccount } from "./usage-accounting.js";
 
 /** Options of {@link createProvider}. */
 export interface CreateProviderOptions {
   config: ModelConfig;
-  /** OpenAI-compatible base URL, usually ending in `/v1`. */
+  /** OpenAI-compatible base URL, usually ending in `/v1` (Azure: the deployment URL). */
   baseUrl: string;
-  /** The key itself (read from `$config.apiKeyEnv` by the caller); never echoed anywhere. */
-  apiKey: string;
+  /** The key itself (read by the caller); never echoed anywhere. Undefined: a keyless server. */
+  apiKey?: string;
+  /** Where the key came from, for messages (`$OPENAI_API_KEY`). Default `$<apiKeyEnv>`. */
+  keySource?: string;
   /** Time source for retry waits, rate limiting and latency; the system clock by default. */
   clock?: Clock;
   /** Jitter source for backoff; a fixed-seed generator by default, so runs are reproducible. */
@@ -26,54 +43,151 @@ export interface CreateProviderOptions {
   maxRetryAfterMs?: number;
   /** Backoff for retries the server gave no `Retry-After` for. */
   backoff?: BackoffOptions;
+  /** Limits shared with the other roles on this endpoint and key; by default the provider's own. */
+  limits?: EndpointLimits;
+  /** Wire settings shared with the other roles on this model; by default the provider's own. */
+  capabilities?: CapabilityState;
+}
+
+/** A provider over the `openai` SDK: chat, the endpoint check, and what it learned about the server. */
+export interface OpenAIProvider extends AccountedProvider {
+  /** The preflight: one cheap check that the URL, key, quota and model are right (`preflight.ts`). */
+  check(): Promise<CheckOutcome>;
+  /** Capability steps taken so far (or remembered from the cache). */
+  downgrades(): Downgrade[];
 }
 
 /** Default cap on a server-requested wait. */
 export const defaultMaxRetryAfterMs = 60_000;
 
-/**
- * A chat provider over the `openai` SDK for any OpenAI-compatible endpoint, with our own retry
- * loop (the SDK's is disabled), client-side concurrency and RPM limits, and usage accounting.
- */
-export function createProvider(options: CreateProviderOptions): AccountedProvider {
-  const { config, baseUrl, apiKey } = options;
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? seededRandom(0x5eed);
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? defaultMaxRetryAfterMs;
-  const backoff = options.backoff ?? defaultBackoff;
-  const client = new OpenAI({
-    baseURL: baseUrl,
-    apiKey,
-    maxRetries: 0,
-    timeout: config.timeoutMs,
-    logLevel: "off",
-  });
-  const semaphore = new Semaphore(config.maxConcurrency);
-  const limiter = config.requestsPerMinute
-    ? new RateLimiter(config.requestsPerMinute, clock)
-    : undefined;
-  const account = new UsageAccount();
-  const defaults = {
-    model: config.model,
-    temperature: config.temperature,
-    maxTokens: config.maxTokens,
-  };
+/** At most this many capability steps in one call (every ladder together is shorter). */
+const maxStepsPerCall = 8;
 
-  async function attempt(
+/**
+ * A chat provider over the `openai` SDK for any OpenAI-compatible endpoint: our own retry loop
+ * (the SDK's is disabled), capability steps on a refused parameter, a 200 that is not a
+ * completion treated like a transport failure, shared concurrency/RPM/TPM limits, accounting.
+ */
+export function createProvider(options: CreateProviderOptions): OpenAIProvider {
+  const chat = new OpenAIChat(options);
+  const { config, baseUrl } = options;
+  return {
+    model: config.model,
+    baseUrl,
+    variant: replyVariant(config),
+    chat: (request, callOptions) => chat.send(request, callOptions?.signal, false),
+    totals: () => chat.account.totals(),
+    downgrades: () => chat.state.downgrades(),
+    check: () => chat.check(),
+  };
+}
+
+/** The state and the steps of one provider: attempts, the retry loop, capability steps. */
+class OpenAIChat {
+  readonly account = new UsageAccount();
+  readonly state: CapabilityState;
+  private readonly config: ModelConfig;
+  private readonly endpoint: EndpointClient;
+  private readonly limits: EndpointLimits;
+  private readonly clock: Clock;
+  private readonly random: RandomSource;
+  private readonly keySource: string | undefined;
+
+  constructor(private readonly options: CreateProviderOptions) {
+    const { config, baseUrl, apiKey } = options;
+    this.config = config;
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? seededRandom(0x5eed);
+    this.endpoint = createEndpointClient({
+      baseUrl,
+      apiKey,
+      auth: config.auth,
+      apiVersion: config.apiVersion,
+      headers: config.headers,
+      timeoutMs: config.timeoutMs,
+    });
+    this.limits = options.limits ?? ownLimits(config, this.clock);
+    this.state = options.capabilities ?? new CapabilityState({ config, endpoint: baseUrl });
+    this.keySource =
+      options.keySource ?? (apiKey ? `$${config.apiKeyEnv ?? "OPENAI_API_KEY"}` : undefined);
+  }
+
+  /** The preflight (`preflight.ts`); its one-token completion is not accounted. */
+  check(): Promise<CheckOutcome> {
+    return checkEndpoint({
+      client: this.endpoint.client,
+      model: this.config.model,
+      baseUrl: this.options.baseUrl,
+      classify: (error) => classifyFailure(error, this.failureContext(new Set())),
+      complete: (request) => this.send(request, undefined, true),
+    });
+  }
+
+  /** One call with retries and capability steps; a `probe` (the preflight) is not accounted. */
+  async send(
     request: ChatRequest,
     signal: AbortSignal | undefined,
+    probe: boolean,
+  ): Promise<ChatResponse> {
+    let retries = 0;
+    let steps = 0;
+    for (;;) {
+      await this.limits.requests?.acquire(signal);
+      const settings = this.state.current();
+      try {
+        const attempt = await this.attempt(request, settings, signal, probe);
+        const response: ChatResponse = { ...attempt, retries };
+        if (!probe) this.account.recordResponse(request.purpose, response);
+        return response;
+      } catch (error) {
+        const sent = new Set(Object.keys(this.body(request, settings)));
+        const decision = classifyFailure(error, this.failureContext(sent));
+        if (decision.action === "refused" && steps < maxStepsPerCall) {
+          if ((await this.stepDown(decision.parameter, settings, decision.error)) === "retry") {
+            steps += 1;
+            continue;
+          }
+        }
+        if (decision.action !== "retry" || retries >= this.config.maxRetries) {
+          if (!probe) this.account.recordFailedRetries(retries);
+          throw this.finalError(decision, error, retries);
+        }
+        const waitMs =
+          decision.waitMs ??
+          backoffDelayMs(retries, this.random, this.options.backoff ?? defaultBackoff);
+        retries += 1;
+        await this.clock.sleep(waitMs, signal);
+      }
+    }
+  }
+
+  /** One request under the shared limits and the attempt deadline, read and checked. */
+  private async attempt(
+    request: ChatRequest,
+    settings: WireSettings,
+    signal: AbortSignal | undefined,
+    shapeOnly: boolean,
   ): Promise<Omit<ChatResponse, "retries">> {
-    const body = toOpenAIRequest(request, defaults);
-    return semaphore.run(() =>
+    const { config, clock } = this;
+    const body = this.body(request, settings);
+    const tokenLimit = request.maxTokens ?? config.maxTokens;
+    const settle = await this.limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
+    return this.limits.concurrency.run(() =>
       withDeadline(config.timeoutMs, signal, async (attemptSignal) => {
         const started = clock.now();
-        const completion = await client.chat.completions.create(body, { signal: attemptSignal });
+        const { data, response } = await this.endpoint.client.chat.completions
+          .create(body, { signal: attemptSignal })
+          .withResponse();
         const latencyMs = Math.max(0, clock.now() - started);
-        const mapped = fromOpenAIResponse(completion);
+        const contentType = response.headers.get("content-type");
+        const problem = completionProblem(data, { contentType, tokenLimit, shapeOnly });
+        if (problem) throw new NotACompletionError(problem);
+        const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
         const usage = {
           promptTokens: mapped.promptTokens,
           completionTokens: mapped.completionTokens,
         };
+        settle?.(usage.promptTokens + usage.completionTokens);
         return {
           content: mapped.content,
           toolCalls: mapped.toolCalls,
@@ -87,52 +201,75 @@ export function createProvider(options: CreateProviderOptions): AccountedProvide
     );
   }
 
-  async function chat(
-    request: ChatRequest,
-    callOptions?: { signal?: AbortSignal },
-  ): Promise<ChatResponse> {
-    const signal = callOptions?.signal;
-    let retries = 0;
-    for (;;) {
-      await limiter?.acquire(signal);
-      try {
-        const response: ChatResponse = { ...(await attempt(request, signal)), retries };
-        account.recordResponse(request.purpose, response);
-        return response;
-      } catch (error) {
-        const decision = classifyFailure(error, {
-          baseUrl,
-          model: config.model,
-          apiKeyEnv: config.apiKeyEnv,
-          apiKey,
-          timeoutMs: config.timeoutMs,
-          nowMs: clock.now(),
-          maxRetryAfterMs,
-        });
-        if (decision.action === "rethrow") {
-          account.recordFailedRetries(retries);
-          throw error;
-        }
-        if (decision.action === "fail") {
-          account.recordFailedRetries(retries);
-          throw decision.error;
-        }
-        if (retries >= config.maxRetries) {
-          account.recordFailedRetries(retries);
-          throw new TransportError(
-            "llm",
-            `LLM call to ${baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
-            { retryable: true },
-          );
-        }
-        const waitMs = decision.waitMs ?? backoffDelayMs(retries, random, backoff);
-        retries += 1;
-        await clock.sleep(waitMs, signal);
-      }
-    }
+  private body(request: ChatRequest, settings: WireSettings) {
+    return toOpenAIRequest(request, { ...this.config, settings });
   }
 
-  return { model: config.model, baseUrl: options.baseUrl, chat, totals: () => account.totals() };
+  private failureContext(sent: ReadonlySet<string>): FailureContext {
+    return {
+      baseUrl: this.options.baseUrl,
+      model: this.config.model,
+      keySource: this.keySource,
+      apiKey: this.options.apiKey,
+      timeoutMs: this.config.timeoutMs,
+      nowMs: this.clock.now(),
+      maxRetryAfterMs: this.options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+      sent,
+      reason: (error: APIError) => {
+        const body = this.endpoint.errorBody(error.headers);
+        return body === undefined ? undefined : serverReason(body);
+      },
+    };
+  }
+
+  /** The error a call ends with when this failure is not (or no longer) retried. */
+  private finalError(decision: FailureDecision, error: unknown, retries: number): unknown {
+    if (decision.action === "rethrow") return error;
+    if (decision.action === "fail") return decision.error;
+    if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
+    return new TransportError(
+      "llm",
+      `LLM call to ${this.options.baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+      { retryable: true },
+    );
+  }
+
+  /** Hands a refusal to the shared capability state: step down (and re-send) or not. */
+  private async stepDown(
+    parameter: string,
+    sent: WireSettings,
+    error: TransportError,
+  ): Promise<"retry" | "fixed"> {
+    const reason = String((error.details.cause as { message?: unknown })?.message ?? error.message);
+    const outcome = await this.state.refused(
+      parameter as WireParameter,
+      sent,
+      redactSecret(reason, this.options.apiKey),
+    );
+    return outcome.kind;
+  }
+}
+
+/** The refusal of a parameter the config fixes (or with no step left), with what to change. */
+function fixedSettingError(parameter: string, error: TransportError): TransportError {
+  const fix: Record<string, string> = {
+    tools: "set model.capabilities.tools to text (or auto)",
+    response_format: "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
+    max_tokens: "set model.capabilities.tokenLimit to max_completion_tokens or none (or auto)",
+    max_completion_tokens: "set model.capabilities.tokenLimit to max_tokens or none (or auto)",
+    temperature: "set model.capabilities.temperature to omit (or auto)",
+    reasoning_effort: "remove model.reasoningEffort",
+  };
+  const hint = fix[parameter] ?? `remove '${parameter}' from model.extraBody`;
+  return new TransportError("llm", `${error.message}; ${hint}`, {
+    ...error.details,
+    retryable: false,
+  });
+}
+
+/** Tokens a request may count against a TPM limit: its text (chars / 4) plus the completion limit. */
+function estimateTokens(body: object, tokenLimit: number): number {
+  return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit;
 }
 
 /**

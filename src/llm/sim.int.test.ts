@@ -85,5 +85,27 @@ describe("llm layer against the sim", () => {
     expect(faulty.results.some((result) => result.repairs > 0)).toBe(true);
     expect(faulty.clock.sleeps).toContain(3_000);
     expect(faulty.provider.totals().retries).toBeGreaterThan(0);
+
+    // The faults the network and proxies add: a login page answered with 200, a reset before
+    // the headers, a connection dropped mid-body. Each is retried; none becomes a repair.
+    for (const nonCompletion of [
+      "html",
+      "no-choices",
+      "empty-choices",
+      "null-content",
+      "length-empty",
+    ] as const) {
+      const outage = await ask({ faults: { nonCompletionEvery: 2, nonCompletion }, times: 2 });
+      for (const result of outage.results)
+        expect(result.value, nonCompletion).toEqual(baseline.value);
+      expect(
+        outage.results.map((result) => result.repairs),
+        nonCompletion,
+      ).toEqual([0, 0]);
+      expect(outage.provider.totals().retries, nonCompletion).toBe(1);
+    }
+    const network = await ask({ faults: { resetEvery: 2, dropMidBodyEvery: 3 }, times: 3 });
+    for (const result of network.results) expect(result.value).toEqual(baseline.value);
+    expect(network.provider.totals().retries).toBeGreaterThanOrEqual(2);
   });
 });

@@ -61,6 +61,11 @@ export interface ChatProvider {
    * A command harness is told it, so the user's own agent can reach the same model.
    */
   readonly baseUrl?: string;
+  /**
+   * What besides `model` shapes the replies (reasoning effort, extra body fields, fixed wire
+   * settings; src/llm `replyVariant`): part of the call cache's key. Undefined when nothing does.
+   */
+  readonly variant?: string;
   chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse>;
 }
 

@@ -67,6 +67,7 @@ export function withAccounting(provider: ChatProvider): AccountedProvider {
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
+    variant: provider.variant,
     async chat(request, options) {
       const response = await provider.chat(request, options);
       account.recordResponse(request.purpose, response);

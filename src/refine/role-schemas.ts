@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plannedEditSchema } from "../harness/types.js";
+import { strictJsonSchema } from "../llm/strict-json-schema.js";
 
 const moduleDescription =
   "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
@@ -113,10 +114,13 @@ export const rejectedProposalSchema = z.object({
 });
 export type RejectedProposal = z.infer<typeof rejectedProposalSchema>;
 
-/** JSON Schemas sent in `response_format` and quoted in the prompts. */
+/**
+ * JSON Schemas sent in `response_format` (strict), in OpenAI's strict-mode subset: the limits
+ * they drop (lengths, ranges) are the wire zod schemas', checked after parsing.
+ */
 export const roleJsonSchemas = {
-  diagnosis: z.toJSONSchema(diagnosisWireSchema) as Record<string, unknown>,
-  hms: z.toJSONSchema(hmsWireSchema) as Record<string, unknown>,
-  critique: z.toJSONSchema(critiqueWireSchema) as Record<string, unknown>,
-  edits: z.toJSONSchema(editsWireSchema) as Record<string, unknown>,
+  diagnosis: strictJsonSchema(diagnosisWireSchema),
+  hms: strictJsonSchema(hmsWireSchema),
+  critique: strictJsonSchema(critiqueWireSchema),
+  edits: strictJsonSchema(editsWireSchema),
 };

@@ -1,13 +1,30 @@
-import type { Score } from "../evolve/types.js";
+import type { EvolveResult, Score } from "../evolve/types.js";
 
 /** A proportion as a percentage with one decimal. */
 export function percent(value: number): string {
   return `${(value * 100).toFixed(1)}%`;
 }
 
-/** `71.0% [62.1–78.6] (n=100)`. */
+/**
+ * `71.0% [62.1–78.6] (n=100)`, and `(n=98, 2 infra errors not scored)` when rollouts did not
+ * reach the model: the accuracy is over the tasks that did.
+ */
 export function formatScore(score: Score): string {
-  return `${percent(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}–${(score.interval[1] * 100).toFixed(1)}] (n=${score.n})`;
+  const infra = score.infraErrors
+    ? `, ${score.infraErrors} infra error${score.infraErrors === 1 ? "" : "s"} not scored`
+    : "";
+  return `${percent(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}–${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
+}
+
+/**
+ * One line per capability step an endpoint forced (`tools: native → text for model 'x'
+ * (server said …)`), for the summary and the report; empty when there was none.
+ */
+export function downgradeLines(result: EvolveResult): string[] {
+  return (result.endpoints?.downgrades ?? []).map(
+    (step) =>
+      `${step.parameter}: ${step.from} → ${step.to} for model '${step.model}' at ${step.endpoint}${step.remembered ? " (remembered from an earlier run)" : ""} — ${clip(step.reason, 300)}`,
+  );
 }
 
 /** Signed difference in percentage points. */

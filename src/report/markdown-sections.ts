@@ -4,6 +4,7 @@ import {
   clip,
   codeSpan,
   compactJson,
+  downgradeLines,
   fenced,
   formatDelta,
   formatScore,
@@ -29,7 +30,20 @@ export function summarySection(result: EvolveResult): string {
     `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+    ...endpointLines(result),
   ].join("\n");
+}
+
+/** What the endpoints could not do, as a list under the summary (nothing when they could). */
+function endpointLines(result: EvolveResult): string[] {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return [];
+  return [
+    "",
+    "**Endpoint capabilities stepped down** (the server refused a parameter; see docs/endpoints.md):",
+    "",
+    ...lines.map((line) => `- ${cell(line, 600)}`),
+  ];
 }
 
 function patternRows(iteration: IterationRecord): string[] {

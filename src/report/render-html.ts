@@ -1,6 +1,6 @@
 import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/types.js";
 import { accuracySeries } from "./accuracy-series.js";
-import { compactJson, formatDelta, formatScore, percent, usd } from "./format.js";
+import { compactJson, downgradeLines, formatDelta, formatScore, percent, usd } from "./format.js";
 import { anchorId, escapeHtml } from "./html.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
@@ -22,7 +22,13 @@ function summary(result: EvolveResult): string {
     .join("");
   return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
 <p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>, stopped by <code>${h(result.stoppedBy)}</code>.</p>
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(result.gate.reason)}</p>`;
+<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(result.gate.reason)}</p>${endpoints(result)}`;
+}
+
+function endpoints(result: EvolveResult): string {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return "";
+  return `\n<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
 }
 
 function trace(excerpt: TraceExcerpt): string {

@@ -3,8 +3,10 @@
  * What the pipeline may use; the ground truth is not here (src/sim/world-generator.ts).
  */
 
+export { endpointFromQuirks, type SimEndpoint } from "./endpoint-behaviour.js";
+export type { NonCompletion, SimFaults } from "./faults.js";
 export { bundledWorlds, loadWorld, parseWorld, worldsDir } from "./load-world.js";
-export { type SimFaults, type SimServer, type SimServerOptions, startSimServer } from "./server.js";
+export { type SimServer, type SimServerOptions, startSimServer } from "./server.js";
 // Tasks and the seed harness only; the ground truth and generator are src/sim/world-generator.ts.
 export { generateWorldFiles, type WorldFiles } from "./world-files.js";
 export {

@@ -41,6 +41,9 @@ export const chatBodySchema = z
       .optional(),
     seed: z.number().int().optional(),
     temperature: z.number().optional(),
+    max_tokens: z.number().int().optional(),
+    max_completion_tokens: z.number().int().optional(),
+    reasoning_effort: z.string().optional(),
     response_format: z
       .object({
         type: z.string(),
@@ -60,10 +63,10 @@ function contentText(content: z.infer<typeof contentSchema>): string {
   return content.map((part) => part.text ?? "").join("");
 }
 
-/** Normalises a wire body into what the sim reads. */
+/** Normalises a wire body into what the sim reads (`model`: the one being served). */
 export function toSimRequest(
   body: ChatBody,
-  options: { defaultModel: string; nativeTools: boolean },
+  options: { model: string; nativeTools: boolean },
 ): SimRequest {
   const messages: SimMessage[] = body.messages.map((message) => ({
     role: message.role,
@@ -76,7 +79,7 @@ export function toSimRequest(
     toolCallId: message.tool_call_id,
   }));
   return {
-    model: body.model || options.defaultModel,
+    model: options.model,
     messages,
     tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
     seed: body.seed ?? 0,
@@ -99,4 +102,45 @@ export function promptTokens(body: ChatBody): number {
     (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? ""),
   );
   return estimateTokens(parts.join("") + JSON.stringify(body.tools ?? ""));
+}
+
+/** A function tool call as the wire carries it. */
+export interface WireToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A `chat.completion` body as OpenAI sends it. */
+export function completionBody(reply: {
+  id: string;
+  model: string;
+  content: string | null;
+  toolCalls: WireToolCall[];
+  prompt: number;
+  completionTokens: number;
+}): unknown {
+  return {
+    id: `chatcmpl-${reply.id}`,
+    object: "chat.completion",
+    created: 0,
+    model: reply.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: reply.content,
+          ...(reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}),
+        },
+        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        logprobs: null,
+      },
+    ],
+    usage: {
+      prompt_tokens: reply.prompt,
+      completion_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens,
+    },
+  };
 }

@@ -27,6 +27,9 @@ export const quirkSchema = z.enum([
   "prose-json",
   "ignore-response-format",
   "no-native-tools",
+  "rejects-tools",
+  "rejects-json-schema",
+  "reasoning-model",
 ]);
 /** One server quirk. */
 export type Quirk = z.infer<typeof quirkSchema>;

@@ -137,8 +137,13 @@ describe("a refiner that obeys injected instructions cannot write past the guard
       ...rejections.map((rejection) => JSON.stringify(rejection.edit.edit)),
       ...dropped.map((item) => JSON.stringify((item.edit as { edit?: unknown } | null)?.edit)),
     ];
+    // Records are scrubbed before they are kept: the secret-bearing edit is listed with the
+    // key replaced by the redaction marker, never verbatim.
+    const listed = (edit: unknown) =>
+      JSON.stringify(edit).replace("sk-live1234567890abcdefghij", "[REDACTED-SECRET]");
     for (const attempt of attack())
-      expect(refused, JSON.stringify(attempt.edit)).toContain(JSON.stringify(attempt.edit));
+      expect(refused, JSON.stringify(attempt.edit)).toContain(listed(attempt.edit));
+    expect(refused.join("\n")).not.toContain("sk-live");
     expect(dropped.map((item) => item.reason).join("\n")).toMatch(/is not editable/);
     expect(dropped.map((item) => item.reason).join("\n")).toMatch(
       /agent_loop\.max_steps is at most 64/,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { TransportError } from "../../errors/transport-error.js";
 import { ScriptedProvider } from "../../llm/scripted-provider.js";
+import { strictSchemaViolations } from "../../llm/strict-json-schema.js";
 import { llmJudgeScorer, parseJudgement } from "./llm-judge-scorer.js";
 import { answered, taskExpecting } from "./test-task.js";
 
@@ -16,6 +18,36 @@ describe("llmJudgeScorer", () => {
     expect(parseJudgement('{"pass": true}', 0.5)).toEqual({ pass: true, score: 1 });
     expect(parseJudgement("looks good to me", 0.5)).toBeNull();
     expect(parseJudgement('{"reason":"?"}', 0.5)).toBeNull();
+    expect(
+      parseJudgement(
+        '<think>{"pass": false} would be harsh.</think>\n{"pass": true, "score": 0.9, "reason": "ok"}',
+        0.5,
+      ),
+    ).toEqual({ pass: true, score: 0.9 });
+  });
+
+  it("sends a strict judgement schema and no hard-coded temperature", async () => {
+    const judge = new ScriptedProvider(() => ({
+      content: '{"pass":true,"score":1,"reason":"ok"}',
+    }));
+    await llmJudgeScorer({ rubric: "r", passThreshold: 0.5 }, judge).score(
+      taskExpecting("x"),
+      answered("x"),
+    );
+    expect(judge.calls[0].temperature).toBeUndefined();
+    expect(strictSchemaViolations(judge.calls[0].jsonSchema?.schema ?? {})).toEqual([]);
+  });
+
+  it("lets a judge that cannot be reached fail as a transport error, not a verdict", async () => {
+    const down = llmJudgeScorer(
+      { rubric: "r", passThreshold: 0.5 },
+      new ScriptedProvider(() => {
+        throw new TransportError("llm", "judge down", { retryable: true });
+      }),
+    );
+    await expect(down.score(taskExpecting("x"), answered("x"))).rejects.toBeInstanceOf(
+      TransportError,
+    );
   });
 
   it("asks the judge with the rubric and the `judgement` schema", async () => {

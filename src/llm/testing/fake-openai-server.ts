@@ -13,6 +13,10 @@ export type FakeReply =
       model?: string;
       /** Reply with `choices: []`, as some servers do on internal errors. */
       noChoices?: boolean;
+      /** Leave the `choices` field out altogether. */
+      omitChoices?: boolean;
+      /** A `refusal` on the message (OpenAI's structured-output refusals carry `content: null`). */
+      refusal?: string;
       /** Keep the request open until the test calls `releaseOne()`. */
       hold?: boolean;
     }
@@ -25,7 +29,15 @@ export type FakeReply =
       headers?: Record<string, string>;
     }
   /** Never answer (or, with `afterHeaders`, send 200 and half a body, then stop); the client's timeout must fire. */
-  | { kind: "stall"; afterHeaders?: boolean };
+  | { kind: "stall"; afterHeaders?: boolean }
+  /** Any body under any status and content type (an HTML login page answered with 200, …). */
+  | { kind: "body"; status?: number; contentType?: string; body: string }
+  /**
+   * The connection is dropped: `before-headers` resets the socket before any byte of the reply
+   * (ECONNRESET); `mid-body` sends 200, the headers and part of the body, then destroys the
+   * socket (undici's `TypeError: terminated`).
+   */
+  | { kind: "drop"; stage: "before-headers" | "mid-body" };
 
 /** A request as the server received it. */
 export interface RecordedRequest {
@@ -112,6 +124,20 @@ export async function startFakeOpenAIServer(options: FakeServerOptions): Promise
           res.writeHead(200, { "content-type": "application/json" });
           res.write('{"id":"chatcmpl-stalled","choices":[');
         }
+      } else if (reply.kind === "body") {
+        res
+          .writeHead(reply.status ?? 200, {
+            "content-type": reply.contentType ?? "application/json",
+          })
+          .end(reply.body);
+      } else if (reply.kind === "drop") {
+        if (reply.stage === "before-headers") req.socket.destroy();
+        else {
+          // A declared length the body never reaches, flushed, then the socket goes away.
+          res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+          res.write('{"id":"chatcmpl-dropped","object":"chat.completion","choices":[{"index":0,');
+          setImmediate(() => req.socket.destroy());
+        }
       } else if (reply.kind === "error") {
         const headers = { "content-type": "application/json", ...reply.headers };
         res
@@ -182,26 +208,34 @@ function completionBody(reply: Extract<FakeReply, { kind: "completion" }>, index
     object: "chat.completion",
     created: 0,
     model: reply.model ?? "fake-model",
-    choices: reply.noChoices
-      ? []
-      : [
-          {
-            index: 0,
-            message: {
-              role: "assistant",
-              content: reply.content ?? null,
-              ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
-            },
-            finish_reason: reply.finishReason ?? (toolCalls?.length ? "tool_calls" : "stop"),
-            logprobs: null,
-          },
-        ],
+    ...(reply.omitChoices ? {} : { choices: choicesOf(reply, toolCalls) }),
     usage: {
       prompt_tokens: usage.promptTokens,
       completion_tokens: usage.completionTokens,
       total_tokens: usage.promptTokens + usage.completionTokens,
     },
   };
+}
+
+function choicesOf(
+  reply: Extract<FakeReply, { kind: "completion" }>,
+  toolCalls: unknown[] | undefined,
+): unknown[] {
+  return reply.noChoices
+    ? []
+    : [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: reply.content ?? null,
+            ...(reply.refusal ? { refusal: reply.refusal } : {}),
+            ...(toolCalls?.length ? { tool_calls: toolCalls } : {}),
+          },
+          finish_reason: reply.finishReason ?? (toolCalls?.length ? "tool_calls" : "stop"),
+          logprobs: null,
+        },
+      ];
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Architect (`hms`): writes or revises the Harness Modification Specification. */
@@ -14,5 +13,4 @@ export const architectTemplate = renderTemplate({
     "A change to a config field names the field as a dotted path and its new value; a change to a file names the file and says what to add, remove or reword.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.hms,
 });

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Diagnostician (`diagnosis`): root cause and module per pattern. */
@@ -13,5 +12,4 @@ export const diagnosticianTemplate = renderTemplate({
     "Explain the mechanism in general terms (e.g. 'no calculator is offered, so multi-digit arithmetic is done in the head'), never in terms of a particular task.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.diagnosis,
 });

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Editor (`edits`): turns an accepted HMS into structured harness edits. */
@@ -15,5 +14,4 @@ export const editorTemplate = renderTemplate({
     "Emit only edits the HMS asks for; nothing in .git/, .github/, task files, scorers or the project config.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.edits,
 });

@@ -1,5 +1,4 @@
 import { renderTemplate } from "../../diagnose/prompts/render-template.js";
-import { roleJsonSchemas } from "../role-schemas.js";
 import { sharedRules } from "./shared-rules.js";
 
 /** System prompt of the Skeptic (`critique`): accepts, sends back, or rejects an HMS. */
@@ -13,5 +12,4 @@ export const skepticTemplate = renderTemplate({
     "Object to a change the harness shown cannot express: a field missing from the reference, a value outside its allowed values or range, a file outside the editable globs.",
     ...sharedRules,
   ],
-  jsonSchema: roleJsonSchemas.critique,
 });
