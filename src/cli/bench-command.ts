@@ -8,7 +8,8 @@ export const benchCommand: CliCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
   help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ecdysis,iterative,sampling]
-                    [--budgets 5,15] [--decomposition] [--latency-scale X] [--concurrency C]
+                    [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
+                    [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
 
 Runs every strategy on every world × seed at every budget with the same latency model, measures
 every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
@@ -22,6 +23,10 @@ refiner at the largest budget.
     strategies: { type: "string" },
     budgets: { type: "string" },
     decomposition: { type: "boolean" },
+    temperature: { type: "string" },
+    "probe-size": { type: "string" },
+    "bootstrap-resamples": { type: "string" },
+    "bootstrap-seed": { type: "string" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
     out: { type: "string" },
@@ -38,6 +43,10 @@ refiner at the largest budget.
       strategies: text("strategies"),
       budgets: text("budgets"),
       decomposition: args.values.decomposition === true,
+      temperature: text("temperature"),
+      probeSize: text("probe-size"),
+      bootstrapResamples: text("bootstrap-resamples"),
+      bootstrapSeed: text("bootstrap-seed"),
       latencyScale: text("latency-scale"),
       concurrency: text("concurrency"),
       outDir: out === undefined ? undefined : resolvePath(io, out),
