@@ -663,14 +663,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count = units;
+  let count3 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count--;
+      count3--;
       i++;
     }
   }
-  return count;
+  return count3;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1597,8 +1597,8 @@ var init_regexes = __esm({
     _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
     ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
     ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-    mac = (delimiter) => {
-      const escapedDelim = escapeRegex(delimiter ?? ":");
+    mac = (delimiter2) => {
+      const escapedDelim = escapeRegex(delimiter2 ?? ":");
       return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
     };
     cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -4650,17 +4650,17 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve10) {
-  const cached3 = recursive.get(inst);
-  if (cached3 !== void 0)
-    return cached3 ? PROVEN : NONE;
+function isRecursive(inst, stack, resolve12) {
+  const cached4 = recursive.get(inst);
+  if (cached4 !== void 0)
+    return cached4 ? PROVEN : NONE;
   if (stack.has(inst))
     return PROVEN;
   stack.add(inst);
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve10);
+      const answer = isRecursive(child, stack, resolve12);
       if (answer > result)
         result = answer;
     }
@@ -4671,7 +4671,7 @@ function isRecursive(inst, stack, resolve10) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve10) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve12) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4735,7 +4735,7 @@ function isRecursive(inst, stack, resolve10) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve10 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve12 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5161,8 +5161,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getBelarusianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -7935,8 +7935,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count, one, many) {
-  return Math.abs(count) === 1 ? one : many;
+function getArmenianPlural(count3, one, many) {
+  return Math.abs(count3) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10509,8 +10509,8 @@ var init_pt = __esm({
           case "not_multiple_of":
             return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
           case "unrecognized_keys": {
-            const plural2 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+            const plural3 = issue2.keys.length > 1 ? "s" : "";
+            return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
           }
           case "invalid_key":
             return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -10660,8 +10660,8 @@ var init_pt_BR = __esm({
           case "not_multiple_of":
             return `N\xFAmero inv\xE1lido: deve ser m\xFAltiplo de ${issue2.divisor}`;
           case "unrecognized_keys": {
-            const plural2 = issue2.keys.length > 1 ? "s" : "";
-            return `Chave${plural2} inv\xE1lida${plural2}: ${joinValues(issue2.keys, ", ")}`;
+            const plural3 = issue2.keys.length > 1 ? "s" : "";
+            return `Chave${plural3} inv\xE1lida${plural3}: ${joinValues(issue2.keys, ", ")}`;
           }
           case "invalid_key":
             return `Entrada inv\xE1lida n${translateOriginWithArticle(issue2.origin, "definite")}`;
@@ -10811,8 +10811,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count, one, few, many) {
-  const absCount = Math.abs(count);
+function getRussianPlural(count3, one, few, many) {
+  const absCount = Math.abs(count3);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -19990,16 +19990,16 @@ function visit(schema, fnOrHandlers) {
     return h2 ? h2(node2, rewritten) : node2;
   };
   const cache2 = /* @__PURE__ */ new Map();
-  function run(s) {
-    const cached3 = cache2.get(s);
-    if (cached3 === RESOLVING) {
+  function run2(s) {
+    const cached4 = cache2.get(s);
+    if (cached4 === RESOLVING) {
       return new $ZodLazy({
         type: "lazy",
         getter: () => cache2.get(s)
       });
     }
-    if (cached3 !== void 0)
-      return cached3;
+    if (cached4 !== void 0)
+      return cached4;
     cache2.set(s, RESOLVING);
     const inner = mapInner(s);
     const mapped = fn(inner, inner !== s);
@@ -20016,21 +20016,21 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newShape = {};
         for (const k of keys) {
-          const mapped = run(oldShape[k]);
+          const mapped = run2(oldShape[k]);
           if (mapped !== oldShape[k])
             changed = true;
           newShape[k] = mapped;
         }
         let newCatchall = def.catchall;
         if (def.catchall) {
-          newCatchall = run(def.catchall);
+          newCatchall = run2(def.catchall);
           if (newCatchall !== def.catchall)
             changed = true;
         }
         return changed ? clone(s, { ...def, shape: newShape, catchall: newCatchall }) : s;
       }
       case "array": {
-        const mapped = run(def.element);
+        const mapped = run2(def.element);
         return mapped === def.element ? s : clone(s, { ...def, element: mapped });
       }
       case "tuple": {
@@ -20038,14 +20038,14 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newItems = [];
         for (const item of oldItems) {
-          const mapped = run(item);
+          const mapped = run2(item);
           if (mapped !== item)
             changed = true;
           newItems.push(mapped);
         }
         let newRest = def.rest;
         if (def.rest) {
-          newRest = run(def.rest);
+          newRest = run2(def.rest);
           if (newRest !== def.rest)
             changed = true;
         }
@@ -20053,12 +20053,12 @@ function visit(schema, fnOrHandlers) {
       }
       case "record":
       case "map": {
-        const newKey = run(def.keyType);
-        const newVal = run(def.valueType);
+        const newKey = run2(def.keyType);
+        const newVal = run2(def.valueType);
         return newKey === def.keyType && newVal === def.valueType ? s : clone(s, { ...def, keyType: newKey, valueType: newVal });
       }
       case "set": {
-        const newVal = run(def.valueType);
+        const newVal = run2(def.valueType);
         return newVal === def.valueType ? s : clone(s, { ...def, valueType: newVal });
       }
       case "union": {
@@ -20066,7 +20066,7 @@ function visit(schema, fnOrHandlers) {
         let changed = false;
         const newOptions = [];
         for (const opt of oldOptions) {
-          const mapped = run(opt);
+          const mapped = run2(opt);
           if (mapped !== opt)
             changed = true;
           newOptions.push(mapped);
@@ -20074,8 +20074,8 @@ function visit(schema, fnOrHandlers) {
         return changed ? clone(s, { ...def, options: newOptions }) : s;
       }
       case "intersection": {
-        const newLeft = run(def.left);
-        const newRight = run(def.right);
+        const newLeft = run2(def.left);
+        const newRight = run2(def.right);
         return newLeft === def.left && newRight === def.right ? s : clone(s, { ...def, left: newLeft, right: newRight });
       }
       case "optional":
@@ -20087,23 +20087,23 @@ function visit(schema, fnOrHandlers) {
       case "nonoptional":
       case "promise":
       case "success": {
-        const newInner = run(def.innerType);
+        const newInner = run2(def.innerType);
         return newInner === def.innerType ? s : clone(s, { ...def, innerType: newInner });
       }
       case "pipe": {
-        const newIn = run(def.in);
-        const newOut = run(def.out);
+        const newIn = run2(def.in);
+        const newOut = run2(def.out);
         return newIn === def.in && newOut === def.out ? s : clone(s, { ...def, in: newIn, out: newOut });
       }
       case "function": {
-        const newInput = run(def.input);
-        const newOutput = run(def.output);
+        const newInput = run2(def.input);
+        const newOutput = run2(def.output);
         return newInput === def.input && newOutput === def.output ? s : clone(s, { ...def, input: newInput, output: newOutput });
       }
       case "lazy": {
         const original = def.getter;
         const { _cachedInner, ...rest } = def;
-        return clone(s, { ...rest, getter: () => run(original()) });
+        return clone(s, { ...rest, getter: () => run2(original()) });
       }
       // A leaf by choice: `parts` are regex fragments, not data positions.
       case "template_literal":
@@ -20134,7 +20134,7 @@ function visit(schema, fnOrHandlers) {
       }
     }
   }
-  return run(schema);
+  return run2(schema);
 }
 var RESOLVING;
 var init_visit = __esm({
@@ -21687,8 +21687,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -21796,13 +21796,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count = 0;
+        let count3 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count)
-            count = c;
+          if (c > count3)
+            count3 = c;
         }
-        return count;
+        return count3;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -24755,8 +24755,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count);
+          for (const { count: count3, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count3);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -24833,12 +24833,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count = 1;
+        let count3 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count);
+        const pointer = " ".repeat(ci) + "^".repeat(count3);
         error62.message += `:
 
 ${lineStr}
@@ -25082,10 +25082,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -25099,7 +25099,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep4) {
+          if (!keyProps.anchor && !keyProps.tag && !sep6) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -25123,7 +25123,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -25139,7 +25139,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep4, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -25230,7 +25230,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep4 = "";
+        let sep6 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -25244,13 +25244,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep4 + cb;
-              sep4 = "";
+                comment += sep6 + cb;
+              sep6 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep4 += source;
+                sep6 += source;
               hasSpace = true;
               break;
             default:
@@ -25293,18 +25293,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep4, value } = collItem;
+        const { start, key, sep: sep6, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep4?.[0],
+          next: key ?? sep6?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep4 && !value) {
+          if (!props.anchor && !props.tag && !sep6 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25358,8 +25358,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep4 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep4, null, props, onError);
+        if (!isMap3 && !sep6 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25371,7 +25371,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep4 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25382,8 +25382,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap3 && !props.found && ctx.options.strict) {
-              if (sep4)
-                for (const st of sep4) {
+              if (sep6)
+                for (const st of sep6) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25400,7 +25400,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep4, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -25580,7 +25580,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep4 = "";
+      let sep6 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -25597,24 +25597,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep4 === " ")
-            sep4 = "\n";
-          else if (!prevMoreIndented && sep4 === "\n")
-            sep4 = "\n\n";
-          value += sep4 + indent.slice(trimIndent) + content;
-          sep4 = "\n";
+          if (sep6 === " ")
+            sep6 = "\n";
+          else if (!prevMoreIndented && sep6 === "\n")
+            sep6 = "\n\n";
+          value += sep6 + indent.slice(trimIndent) + content;
+          sep6 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep4 === "\n")
+          if (sep6 === "\n")
             value += "\n";
           else
-            sep4 = "\n";
+            sep6 = "\n";
         } else {
-          value += sep4 + content;
-          sep4 = " ";
+          value += sep6 + content;
+          sep6 = " ";
           prevMoreIndented = false;
         }
       }
@@ -25797,25 +25797,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep4 = " ";
+      let sep6 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep4 === "\n")
-            res += sep4;
+          if (sep6 === "\n")
+            res += sep6;
           else
-            sep4 = "\n";
+            sep6 = "\n";
         } else {
-          res += sep4 + lm;
-          sep4 = " ";
+          res += sep6 + lm;
+          sep6 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep4 + (match?.[1] ?? "");
+      return res + sep6 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26625,14 +26625,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep4, value }) {
+    function stringifyItem({ start, key, sep: sep6, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep4)
-        for (const st of sep4)
+      if (sep6)
+        for (const st of sep6)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -27799,18 +27799,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep4;
+          let sep6;
           if (scalar.end) {
-            sep4 = scalar.end;
-            sep4.push(this.sourceToken);
+            sep6 = scalar.end;
+            sep6.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep4 = [this.sourceToken];
+            sep6 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep4 }]
+            items: [{ start, key: scalar, sep: sep6 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -27963,15 +27963,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep4 = it.sep;
-                  sep4.push(this.sourceToken);
+                  const sep6 = it.sep;
+                  sep6.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep4 }]
+                    items: [{ start: start2, key, sep: sep6 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -28165,13 +28165,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep4 = fc.end.splice(1, fc.end.length);
-            sep4.push(this.sourceToken);
+            const sep6 = fc.end.splice(1, fc.end.length);
+            sep6.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep4 }]
+              items: [{ start, key: fc, sep: sep6 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -29204,6 +29204,9 @@ function wilsonInterval(passes, n, z2 = 1.959963984540054) {
 function majorityPass(passes, samples) {
   return passes * 2 > samples;
 }
+function formatPValue(p) {
+  return p < 5e-5 ? "p < 0.0001" : `p = ${p.toFixed(4)}`;
+}
 var init_statistics = __esm({
   "src/eval/statistics.ts"() {
     "use strict";
@@ -29596,9 +29599,9 @@ var init_secrets = __esm({
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
-        let count = 0;
-        for (const form of this.forms) count += compact.split(form.replace(/\s+/g, "")).length - 1;
-        return count;
+        let count3 = 0;
+        for (const form of this.forms) count3 += compact.split(form.replace(/\s+/g, "")).length - 1;
+        return count3;
       }
     };
   }
@@ -29901,7 +29904,7 @@ function withCallCache(provider, dir, options = {}) {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve10(key, request, signal) {
+  async function resolve12(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
     const response = redact(await provider.chat(request, { signal }));
@@ -29921,7 +29924,7 @@ function withCallCache(provider, dir, options = {}) {
     );
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve10(key, request, options2?.signal);
+    const call = resolve12(key, request, options2?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -30476,7 +30479,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve10, reject) => {
+      sleep: (ms, signal) => new Promise((resolve12, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -30488,7 +30491,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve10();
+            resolve12();
           },
           Math.max(0, ms)
         );
@@ -30601,7 +30604,7 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve10) => this.waiters.push(resolve10));
+        return new Promise((resolve12) => this.waiters.push(resolve12));
       }
       release() {
         const next = this.waiters.shift();
@@ -30984,7 +30987,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve10) => setTimeout(resolve10, ms));
+    sleep = (ms) => new Promise((resolve12) => setTimeout(resolve12, ms));
   }
 });
 
@@ -31856,10 +31859,10 @@ async function* iterSSEChunks(iterator) {
     yield data;
   }
 }
-function partition(str2, delimiter) {
-  const index = str2.indexOf(delimiter);
+function partition(str2, delimiter2) {
+  const index = str2.indexOf(delimiter2);
   if (index !== -1) {
-    return [str2.substring(0, index), delimiter, str2.substring(index + delimiter.length)];
+    return [str2.substring(0, index), delimiter2, str2.substring(index + delimiter2.length)];
   }
   return [str2, "", ""];
 }
@@ -32177,8 +32180,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve10) => {
-          resolve10(null);
+        super((resolve12) => {
+          resolve12(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -32601,9 +32604,9 @@ function getName(value) {
 }
 function supportsFormData(fetchObject) {
   const fetch2 = typeof fetchObject === "function" ? fetchObject : fetchObject.fetch;
-  const cached3 = supportsFormDataMap.get(fetch2);
-  if (cached3)
-    return cached3;
+  const cached4 = supportsFormDataMap.get(fetch2);
+  if (cached4)
+    return cached4;
   const promise2 = (async () => {
     try {
       const FetchResponse = "Response" in fetch2 ? fetch2.Response : (await fetch2("data:,")).constructor;
@@ -33148,12 +33151,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve10, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve10, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve12, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve12, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve10, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve10, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve12, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve12, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -33253,11 +33256,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve10, reject) => {
+        return new Promise((resolve12, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve10);
+          this.once(event, resolve12);
         });
       }
       /**
@@ -33340,8 +33343,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve10, reject) => {
-              readQueue.push({ resolve: resolve10, reject });
+            return new Promise((resolve12, reject) => {
+              readQueue.push({ resolve: resolve12, reject });
             });
           },
           return: () => {
@@ -34559,7 +34562,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -34649,7 +34652,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -38443,7 +38446,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -38483,10 +38486,10 @@ var init_AssistantStream = __esm({
         }));
         return runner;
       }
-      async _createToolAssistantStream(run, runId, params, options) {
+      async _createToolAssistantStream(run2, runId, params, options) {
         this._listenForAbort(options?.signal);
         const body = { ...params, stream: true };
-        const stream = await run.submitToolOutputs(runId, body, {
+        const stream = await run2.submitToolOutputs(runId, body, {
           ...options,
           signal: this.controller.signal
         });
@@ -38554,10 +38557,10 @@ var init_AssistantStream = __esm({
         }
         return this._addRun(__classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_endRequest).call(this));
       }
-      async _createAssistantStream(run, threadId, params, options) {
+      async _createAssistantStream(run2, threadId, params, options) {
         this._listenForAbort(options?.signal);
         const body = { ...params, stream: true };
-        const stream = await run.create(threadId, body, { ...options, signal: this.controller.signal });
+        const stream = await run2.create(threadId, body, { ...options, signal: this.controller.signal });
         this._connected();
         for await (const event of stream) {
           __classPrivateFieldGet(this, _AssistantStream_instances, "m", _AssistantStream_addEvent).call(this, event);
@@ -38620,8 +38623,8 @@ var init_AssistantStream = __esm({
         }
         return acc;
       }
-      _addRun(run) {
-        return run;
+      _addRun(run2) {
+        return run2;
       }
       async _threadAssistantStream(params, thread, options) {
         return await this._createThreadAssistantStream(thread, params, options);
@@ -38970,8 +38973,8 @@ var init_runs = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async createAndPoll(threadId, body, options) {
-        const run = await this.create(threadId, body, options);
-        return await this.poll(run.id, { thread_id: threadId }, options);
+        const run2 = await this.create(threadId, body, options);
+        return await this.poll(run2.id, { thread_id: threadId }, options);
       }
       /**
        * Create a Run stream
@@ -38995,11 +38998,11 @@ var init_runs = __esm({
           }
         ]);
         while (true) {
-          const { data: run, response } = await this.retrieve(runId, params, {
+          const { data: run2, response } = await this.retrieve(runId, params, {
             ...options,
             headers: { ...options?.headers, ...headers }
           }).withResponse();
-          switch (run.status) {
+          switch (run2.status) {
             //If we are in any sort of intermediate state we poll
             case "queued":
             case "in_progress":
@@ -39025,7 +39028,7 @@ var init_runs = __esm({
             case "completed":
             case "failed":
             case "expired":
-              return run;
+              return run2;
           }
         }
       }
@@ -39052,8 +39055,8 @@ var init_runs = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async submitToolOutputsAndPoll(runId, params, options) {
-        const run = await this.submitToolOutputs(runId, params, options);
-        return await this.poll(run.id, params, options);
+        const run2 = await this.submitToolOutputs(runId, params, options);
+        return await this.poll(run2.id, params, options);
       }
       /**
        * Submit the tool outputs from a previous run and stream the run to a terminal
@@ -39152,8 +39155,8 @@ var init_threads2 = __esm({
        * https://platform.openai.com/docs/assistants/how-it-works/runs-and-run-steps
        */
       async createAndRunPoll(body, options) {
-        const run = await this.createAndRun(body, options);
-        return await this.runs.poll(run.id, { thread_id: run.thread_id }, options);
+        const run2 = await this.createAndRun(body, options);
+        return await this.runs.poll(run2.id, { thread_id: run2.thread_id }, options);
       }
       /**
        * Create a thread and stream the run back
@@ -41107,7 +41110,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve10, reject) => readQueue.push({ resolve: resolve10, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -43691,7 +43694,7 @@ function fixedSettingError(parameter, error62) {
 function estimateTokens(body, tokenLimit) {
   return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit;
 }
-async function withDeadline(timeoutMs, callerSignal, run) {
+async function withDeadline(timeoutMs, callerSignal, run2) {
   const controller2 = new AbortController();
   const forwardAbort = () => controller2.abort(callerSignal?.reason);
   if (callerSignal?.aborted) forwardAbort();
@@ -43702,7 +43705,7 @@ async function withDeadline(timeoutMs, callerSignal, run) {
     controller2.abort();
   }, timeoutMs);
   try {
-    return await run(controller2.signal);
+    return await run2(controller2.signal);
   } catch (error62) {
     if (timedOut && !callerSignal?.aborted) throw new APIConnectionTimeoutError();
     throw error62;
@@ -44642,6 +44645,7 @@ function classifyFailure2(example, harnessConfig) {
   const output2 = text2(example.output);
   const calls = objects(example.toolCalls);
   if (events.includes("step-limit")) return "step-budget-exhausted";
+  if (/don't know how to do this task/i.test(output2)) return "unknown-task";
   if (/cannot see the question/i.test(output2)) return "task-lost-in-context";
   const toolError = calls.some((call) => call.error === true) || events.includes("tool-error");
   if (toolError && /returned an error|cannot finish/i.test(output2))
@@ -44657,6 +44661,7 @@ function classifyFailure2(example, harnessConfig) {
 }
 function canonicalCause(label) {
   const value = label.toLowerCase();
+  if (/unknown|not[- ]know|outside/.test(value)) return "unknown-task";
   if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
   if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
   if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";
@@ -44670,7 +44675,7 @@ function majority(items) {
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count] of counts) if (count > bestCount) [best, bestCount] = [item, count];
+  for (const [item, count3] of counts) if (count3 > bestCount) [best, bestCount] = [item, count3];
   return best;
 }
 var init_evidence = __esm({
@@ -44812,6 +44817,12 @@ var init_wording = __esm({
         "math-mistake",
         "wrong-arithmetic"
       ],
+      "unknown-task": [
+        "unknown-task",
+        "model-does-not-know-the-task",
+        "task-outside-model-knowledge",
+        "does-not-know-how-to-solve"
+      ],
       "wrong-answer": [
         "wrong-answer",
         "incorrect-answer",
@@ -44846,6 +44857,11 @@ var init_wording = __esm({
         "Mental arithmetic went wrong; the result is close but not right.",
         "Computed by hand and got the number wrong."
       ],
+      "unknown-task": [
+        "The model said it does not know how to do this task: a task outside what it can solve, not a runtime fault.",
+        "The model declined: it does not know how to solve this kind of task.",
+        "No attempt at an answer; the model said the task is not one it can do."
+      ],
       "wrong-answer": [
         "The answer is wrong with no runtime signal that explains it.",
         "Plain wrong answer; nothing in the trace points at the harness.",
@@ -44877,6 +44893,11 @@ var init_wording = __esm({
         "Multi-step arithmetic done in the head slips; no calculator tool is offered",
         "The model computes by hand because no calculator is available, and multi-digit results drift",
         "Without a calculator the arithmetic is error-prone"
+      ],
+      "unknown-task": [
+        "The model says it does not know how to do these tasks; no harness change teaches it a task it cannot do",
+        "These tasks are outside what the model can do: it declines them, whatever the harness says",
+        "The model does not know this kind of task; the harness is not at fault"
       ],
       "wrong-answer": [
         "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
@@ -44970,6 +44991,8 @@ function correctFix(cause, seen, options) {
         explanation,
         action: { kind: "set", path: "tools.calculator.enabled", value: true }
       };
+    case "unknown-task":
+      return { module: "prompt", explanation, action: null };
     case "wrong-answer":
       return { module: "prompt", explanation, action: null };
   }
@@ -45089,7 +45112,7 @@ function rootCauseText(world2, fix, unit) {
 function diagnosis(world2, block, seed) {
   const seen = harnessSeen(block);
   const rejectedChanges = objects(block.rejected).flatMap(
-    (proposal) => objects(proposal.changes).map((change) => text2(change.change))
+    (proposal) => objects(proposal.changes).map((change2) => text2(change2.change))
   );
   return {
     diagnoses: objects(block.patterns).map((pattern) => {
@@ -45124,7 +45147,7 @@ function wasRejected(fix, rejected) {
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
   return rejected.some(
-    (change) => change.includes(marker) && (action.kind !== "set" || change.includes(String(action.value).slice(0, 40)))
+    (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
   );
 }
 function chooseUnrejectedFix(options, rejected) {
@@ -45175,7 +45198,8 @@ var init_analysis_roles = __esm({
       "answer-format-drift": "completion",
       "gave-up-after-tool-error": "observation",
       "task-lost-in-context": "context",
-      "arithmetic-slip": "tools"
+      "arithmetic-slip": "tools",
+      "unknown-task": "prompt"
     };
     fixSentences = [
       (action) => `The fix is to ${action}.`,
@@ -45431,19 +45455,22 @@ var init_tool_history = __esm({
 });
 
 // src/sim/agent-behaviour.ts
+function statementVisible(request) {
+  const first = request.messages.find(
+    (message) => message.role !== "system" && message.role !== "developer"
+  );
+  return first?.role === "user" && !first.content.startsWith("RESULT ") && !first.content.includes("Answer:");
+}
 function agentReply(world2, request) {
   const surface = readSurface(request);
   const users = request.messages.filter((message) => message.role === "user");
   const found = users.map((message) => ({ message, problem: recognise(message.content) })).find((entry) => entry.problem);
   if (!found?.problem) {
+    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
     const lost = request.messages.some(
       (message) => message.role === "assistant" || message.role === "tool"
     );
-    return {
-      content: "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?",
-      toolCalls: [],
-      hits: lost ? ["context-loss"] : []
-    };
+    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
   }
   const problem = found.problem;
   const statement = statementOf(found.message.content);
@@ -45623,7 +45650,7 @@ function chainStep(context) {
     hits: []
   };
 }
-var giveUp;
+var unknownTaskReply, lostStatementReply, giveUp;
 var init_agent_behaviour = __esm({
   "src/sim/agent-behaviour.ts"() {
     "use strict";
@@ -45634,6 +45661,8 @@ var init_agent_behaviour = __esm({
     init_final_answer();
     init_request_surface();
     init_tool_history();
+    unknownTaskReply = "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
+    lostStatementReply = "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
     giveUp = (tool) => ({
       kind: "say",
       text: `The ${tool} tool returned an error, so I cannot finish this task.`,
@@ -45648,7 +45677,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve10) => setTimeout(resolve10, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve12) => setTimeout(resolve12, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -45719,7 +45748,7 @@ var init_faults = __esm({
   "src/sim/faults.ts"() {
     "use strict";
     init_latency();
-    every = (n, count) => n !== void 0 && n > 0 && count % n === 0;
+    every = (n, count3) => n !== void 0 && n > 0 && count3 % n === 0;
   }
 });
 
@@ -45832,19 +45861,19 @@ function editor(world2, request, block) {
     (message) => message.role === "user" && message.content.includes(repairNote2)
   );
   const edits = [];
-  for (const change of objects(hms.changes)) {
-    const action = readAction(text2(change.change));
+  for (const change2 of objects(hms.changes)) {
+    const action = readAction(text2(change2.change));
     const operation = action ? operationFor(action, seen) : null;
     if (!operation) continue;
     const planned = {
-      module: moduleOf(text2(change.module), seen),
-      patterns: list(change.patterns).map(text2),
-      rationale: (text2(change.expectedEffect) || text2(change.change)).slice(0, 2e3),
+      module: moduleOf(text2(change2.module), seen),
+      patterns: list(change2.patterns).map(text2),
+      rationale: (text2(change2.expectedEffect) || text2(change2.change)).slice(0, 2e3),
       edit: operation
     };
-    const slipped = !repairing && draw(world2.seed, "slip", text2(change.change)) < world2.refiner.schemaSlips;
+    const slipped = !repairing && draw(world2.seed, "slip", text2(change2.change)) < world2.refiner.schemaSlips;
     edits.push(
-      slipped ? slip(planned, draw(world2.seed, "slip-kind", text2(change.change))) : planned
+      slipped ? slip(planned, draw(world2.seed, "slip-kind", text2(change2.change))) : planned
     );
   }
   return { edits };
@@ -46020,9 +46049,9 @@ function specifics(block) {
   }
   return found;
 }
-function namesEntity(change, known) {
-  if (known.some((phrase) => change.toLowerCase().includes(phrase.toLowerCase()))) return true;
-  const added = actionText(readAction(change));
+function namesEntity(change2, known) {
+  if (known.some((phrase) => change2.toLowerCase().includes(phrase.toLowerCase()))) return true;
+  const added = actionText(readAction(change2));
   return [...added.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
     (match) => !notNames.test(match[1])
   );
@@ -46037,11 +46066,11 @@ function skeptic(world2, block, seed) {
     support.set(text2(pattern.id), Math.max(tasks, objects(pattern.examples).length));
   }
   const objections = [];
-  for (const change of changes) {
-    const description = text2(change.change);
+  for (const change2 of changes) {
+    const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
-    const counts = list(change.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts.length > 0 && counts.every((count) => count !== void 0 && count <= 1);
+    const counts = list(change2.patterns).map((id) => support.get(text2(id)));
+    const singleInstance = counts.length > 0 && counts.every((count3) => count3 !== void 0 && count3 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -46171,7 +46200,7 @@ async function startSimServer(options) {
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
-  let count = 0;
+  let count3 = 0;
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
     const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
@@ -46211,7 +46240,7 @@ async function startSimServer(options) {
     return { content: reply.content, toolCalls };
   };
   const chat = async (raw, deployment, response) => {
-    const number4 = ++count;
+    const number4 = ++count3;
     if (await playFault(faults, number4, response)) return;
     const parsed = parseChatBody(raw);
     if ("error" in parsed)
@@ -46259,7 +46288,7 @@ async function startSimServer(options) {
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
       if (refused) {
-        count += 1;
+        count3 += 1;
         return send(response, refused.status, refused.body);
       }
       return chat(raw, route.deployment, response);
@@ -46268,22 +46297,22 @@ async function startSimServer(options) {
         send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
     });
   });
-  await new Promise((resolve10, reject) => {
+  await new Promise((resolve12, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve10());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve12());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count,
+    requests: () => count3,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next) => {
       faults = next;
     },
     close: async () => {
-      await new Promise((resolve10) => {
-        server.close(() => resolve10());
+      await new Promise((resolve12) => {
+        server.close(() => resolve12());
         server.closeAllConnections();
       });
       await log.flush();
@@ -46836,91 +46865,6 @@ var init_open_models = __esm({
 });
 
 // src/eval/progress.ts
-function createProgress(options) {
-  const env = options.env ?? {};
-  const plain2 = !options.stream.isTTY || env.CI === "true" || env.TERM === "dumb";
-  return plain2 ? plainProgress(options) : barProgress(options);
-}
-function percent3(done, total) {
-  return total === 0 ? 100 : Math.floor(done / total * 100);
-}
-function seconds2(ms) {
-  return ms < 1e4 ? `${(ms / 1e3).toFixed(1)}s` : `${Math.round(ms / 1e3)}s`;
-}
-function plainProgress(options) {
-  const interval = options.intervalMs ?? 1e4;
-  const now = options.now ?? Date.now;
-  let label = "";
-  let total = 0;
-  let startedAt = 0;
-  let lastLineAt = 0;
-  let done = 0;
-  let passed2 = 0;
-  let open2 = false;
-  return {
-    fork: () => plainProgress(options),
-    start(name3, count) {
-      label = name3;
-      total = count;
-      done = 0;
-      passed2 = 0;
-      open2 = true;
-      startedAt = now();
-      lastLineAt = startedAt;
-      options.stream.write(`${label}: ${total} rollouts\u2026
-`);
-    },
-    tick(doneNow, passedNow) {
-      done = doneNow;
-      passed2 = passedNow;
-      const at = now();
-      if (done >= total || at - lastLineAt < interval) return;
-      lastLineAt = at;
-      options.stream.write(
-        `${label}: ${done}/${total} rollouts (${percent3(done, total)}%), ${passed2} passed, ${seconds2(at - startedAt)}
-`
-      );
-    },
-    end() {
-      if (!open2) return;
-      open2 = false;
-      const accuracy = done === 0 ? "\u2013" : `${(passed2 / done * 100).toFixed(1)}%`;
-      const partial2 = done < total ? ` (${done}/${total} ran)` : "";
-      options.stream.write(
-        `${label}: ${passed2}/${done} passed = ${accuracy}${partial2} in ${seconds2(now() - startedAt)}
-`
-      );
-    }
-  };
-}
-function barProgress(options) {
-  let label = "";
-  let total = 0;
-  let drawn = false;
-  const draw2 = (done, passed2) => {
-    const width = Math.max(10, Math.min(40, (options.stream.columns ?? 80) - label.length - 40));
-    const filled = total === 0 ? width : Math.round(done / total * width);
-    const bar = `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
-    options.stream.write(
-      `\r${label} ${bar} ${done}/${total} ${percent3(done, total)}% \xB7 ${passed2} passed\x1B[K`
-    );
-    drawn = true;
-  };
-  return {
-    // A phase running beside the bar reports in plain lines of its own.
-    fork: () => plainProgress({ ...options, intervalMs: Number.POSITIVE_INFINITY }),
-    start(name3, count) {
-      label = name3;
-      total = count;
-      draw2(0, 0);
-    },
-    tick: draw2,
-    end() {
-      if (drawn) options.stream.write("\n");
-      drawn = false;
-    }
-  };
-}
 var init_progress = __esm({
   "src/eval/progress.ts"() {
     "use strict";
@@ -47796,7 +47740,7 @@ function childEnv(input2) {
   return env;
 }
 function runProcess(input2) {
-  return new Promise((resolve10, reject) => {
+  return new Promise((resolve12, reject) => {
     const child = spawn(input2.command[0], input2.command.slice(1), {
       cwd: input2.cwd,
       env: input2.env,
@@ -47847,7 +47791,7 @@ function runProcess(input2) {
         reject(input2.signal.reason);
         return;
       }
-      resolve10({
+      resolve12({
         stdout: Buffer.concat(stdout).toString("utf8"),
         stderr,
         exitCode,
@@ -48089,11 +48033,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count = before.split(edit.find).length - 1;
-      if (count !== 1)
+      const count3 = before.split(edit.find).length - 1;
+      if (count3 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count3} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -48143,8 +48087,8 @@ function matchGlob(pattern, path9) {
   return globToRegExp(pattern).test(path9);
 }
 function globToRegExp(pattern) {
-  const cached3 = cache.get(pattern);
-  if (cached3) return cached3;
+  const cached4 = cache.get(pattern);
+  if (cached4) return cached4;
   let source = "";
   let index = 0;
   while (index < pattern.length) {
@@ -48550,7 +48494,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count) => `${count === 0 ? start - 1 : start},${count}`;
+  const range = (start, count3) => `${count3 === 0 ? start - 1 : start},${count3}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -48798,6 +48742,30 @@ var init_harness = __esm({
   }
 });
 
+// src/eval/limit-tasks.ts
+function limitTasks(tasks, limit2) {
+  if (limit2 === void 0 || limit2 >= tasks.length) return tasks;
+  const byCategory = /* @__PURE__ */ new Map();
+  for (const task of tasks) {
+    const category = task.category ?? "";
+    byCategory.set(category, [...byCategory.get(category) ?? [], task]);
+  }
+  const queues = [...byCategory.values()];
+  const chosen = /* @__PURE__ */ new Set();
+  for (let round = 0; chosen.size < limit2; round++) {
+    for (const queue of queues) {
+      if (chosen.size >= limit2) break;
+      if (round < queue.length) chosen.add(queue[round]);
+    }
+  }
+  return tasks.filter((task) => chosen.has(task));
+}
+var init_limit_tasks = __esm({
+  "src/eval/limit-tasks.ts"() {
+    "use strict";
+  }
+});
+
 // src/eval/scorers/normalise.ts
 function normaliseAnswer(text3) {
   let value = text3.normalize("NFKC").replace(/\s+/g, " ").trim();
@@ -48898,7 +48866,7 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve10) => {
+  return new Promise((resolve12) => {
     const child = spawn2("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "ignore", "ignore"],
@@ -48909,7 +48877,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve10(outcome);
+      resolve12(outcome);
     };
     const timer = setTimeout(() => {
       try {
@@ -49222,19 +49190,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count) {
+function shardOf(taskId, count3) {
   const digest = createHash9("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count;
+  return digest.readUInt32BE(0) % count3;
 }
 function parseShard(text3) {
   const match = /^(\d+)\/(\d+)$/.exec(text3.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text3}'`);
   const index = Number(match[1]);
-  const count = Number(match[2]);
-  if (count < 1 || index < 1 || index > count) {
-    throw new InputError("--shard", `shard ${text3} is outside 1/${count}..${count}/${count}`);
+  const count3 = Number(match[2]);
+  if (count3 < 1 || index < 1 || index > count3) {
+    throw new InputError("--shard", `shard ${text3} is outside 1/${count3}..${count3}/${count3}`);
   }
-  return { index: index - 1, count };
+  return { index: index - 1, count: count3 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -49251,7 +49219,7 @@ async function runEval(options) {
   const loadedSplits = await loadSplits(loaded);
   const tasksBySplit = /* @__PURE__ */ new Map();
   for (const split of splits) {
-    const tasks = loadedSplits[split];
+    const tasks = limitTasks(loadedSplits[split], options.limit);
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -49259,7 +49227,7 @@ async function runEval(options) {
     kind: config2.harness.kind,
     command: config2.harness.command
   });
-  const models = options.models ?? await openModels(loaded);
+  const models = options.models ?? await openModels(loaded, { env: options.env });
   try {
     const adapter = options.adapter ?? (config2.harness.kind === "builtin" ? builtinAgent() : commandAgent({ timeoutMs: config2.harness.timeoutMs, cwd: harness.dir }));
     const scorer = scorerForTasks(config2.tasks.scorer, {
@@ -49325,6 +49293,7 @@ var init_run_eval = __esm({
     init_secrets();
     init_eval_result();
     init_evaluate();
+    init_limit_tasks();
     init_open_models();
     init_rollout_cache();
     init_rollout_params();
@@ -49559,12 +49528,12 @@ var init_budget = __esm({
 });
 
 // src/report/format.ts
-function percent4(value) {
+function percent3(value) {
   return `${(value * 100).toFixed(1)}%`;
 }
 function formatScore(score) {
   const infra = score.infraErrors ? `, ${score.infraErrors} infra error${score.infraErrors === 1 ? "" : "s"} not scored` : "";
-  return `${percent4(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
+  return `${percent3(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
 }
 function downgradeLines(result) {
   return (result.endpoints?.downgrades ?? []).map(
@@ -49649,7 +49618,7 @@ function renderGateComment(gate, options = {}) {
     `| Cost per task | ${usd(gate.base.costPerTask)} | ${usd(gate.head.costPerTask)} |`,
     `| Tokens per task | ${gate.base.tokensPerTask.toFixed(0)} | ${gate.head.tokensPerTask.toFixed(0)} |`,
     "",
-    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided p (better) = ${gate.comparison.pValue.toFixed(4)}, p (worse) = ${gate.pWorse.toFixed(4)}. Tolerance ${gate.tolerance}.`,
+    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided (better) ${formatPValue(gate.comparison.pValue)}, (worse) ${formatPValue(gate.pWorse)}. Tolerance ${gate.tolerance}.`,
     "",
     flipTable("Flips by category", gate.flips.byCategory),
     "",
@@ -49663,6 +49632,7 @@ var gateCommentMarker;
 var init_gate_comment = __esm({
   "src/report/gate-comment.ts"() {
     "use strict";
+    init_statistics();
     init_format();
     init_scrub();
     gateCommentMarker = "<!-- ecdysis-gate -->";
@@ -49674,14 +49644,34 @@ function isCachedResponse(response) {
   return response.cached === true;
 }
 function meterProvider(options) {
-  const { provider, budget, role } = options;
+  const { provider, budget, role, onCall } = options;
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
     variant: provider.variant,
     async chat(request, callOptions) {
-      const response = await provider.chat(request, callOptions);
-      if (!isCachedResponse(response)) {
+      const purpose = request.purpose ?? role;
+      onCall?.({ phase: "start", role, purpose });
+      let response;
+      try {
+        response = await provider.chat(request, callOptions);
+      } catch (error62) {
+        onCall?.({ phase: "error", role, purpose });
+        throw error62;
+      }
+      const cached4 = isCachedResponse(response);
+      onCall?.({
+        phase: "end",
+        role,
+        purpose,
+        cached: cached4,
+        ...cached4 ? {} : {
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd
+        }
+      });
+      if (!cached4) {
         const tokens = response.usage.promptTokens + response.usage.completionTokens;
         budget.add({
           llmCalls: 1,
@@ -49727,14 +49717,14 @@ function scorerFactory(options) {
   };
 }
 function wrapModels(options) {
-  const { models, loaded, deps, budget } = options;
+  const { models, loaded, deps, budget, onCall } = options;
   const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached3 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
+  const cached4 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
-    agent: meterProvider({ provider: cached3(models.agent), budget, role: "agent" }),
-    refiner: meterProvider({ provider: cached3(models.refiner), budget, role: "refiner" }),
-    probe: models.probe ? meterProvider({ provider: cached3(models.probe), budget, role: "agent" }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached3(models.judge), budget, role: "refiner" }) : void 0
+    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
+    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
   };
 }
 function progressPhases(sink) {
@@ -49974,6 +49964,9 @@ var init_gate_result = __esm({
 });
 
 // src/diagnose/evidence.ts
+function saysUnknownTask(output2) {
+  return unknownTaskWording.test(output2);
+}
 function parseNumber(value) {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value !== "string") return null;
@@ -49997,7 +49990,8 @@ function extractEvidence(options) {
   const stepLimit = stepLimitOf(record3, options.stepLimit);
   const answer = record3.answer ?? trace2.answer;
   const output2 = record3.output || trace2.output;
-  const gaveUp = gaveUpWording.test(output2);
+  const unknownTask = saysUnknownTask(output2);
+  const gaveUp = !unknownTask && gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
   const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
     (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
@@ -50009,6 +50003,7 @@ function extractEvidence(options) {
   signals2.add(record3.verdict.reason || "failed");
   if (answer === null) signals2.add("no-answer");
   if (gaveUp) signals2.add("gave-up");
+  if (unknownTask) signals2.add("unknown-task");
   if (taskDropped) signals2.add("task-dropped");
   if (overflow) signals2.add("context-overflow");
   if (toolErrors > 0) signals2.add("tool-error");
@@ -50031,6 +50026,7 @@ function extractEvidence(options) {
     toolNames: [...new Set(calls.map((call) => call.name))].sort(),
     answerExtracted: answer !== null,
     gaveUp,
+    unknownTask,
     taskDropped,
     numericDistance,
     signals: sorted,
@@ -50050,7 +50046,7 @@ function extractBatchEvidence(options) {
     })
   );
 }
-var evidenceSchema, gaveUpWording, cannotSeeTask;
+var evidenceSchema, gaveUpWording, unknownTaskWording, cannotSeeTask;
 var init_evidence2 = __esm({
   "src/diagnose/evidence.ts"() {
     "use strict";
@@ -50073,6 +50069,8 @@ var init_evidence2 = __esm({
       toolNames: external_exports.array(external_exports.string()),
       answerExtracted: external_exports.boolean(),
       gaveUp: external_exports.boolean(),
+      /** The model said it does not know how to do the task (a task outside what it can do, not a runtime fault). */
+      unknownTask: external_exports.boolean().default(false),
       /** The task statement was lost to context overflow. */
       taskDropped: external_exports.boolean(),
       /** |answer − expected| when both are numbers, else null. */
@@ -50089,6 +50087,7 @@ var init_evidence2 = __esm({
       label: external_exports.string().optional()
     });
     gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
+    unknownTaskWording = /\b(i (do not|don['’]t|dont) know how to (do|solve|answer|approach) (this|that|these|the)\b|(this|that|it) is not a (kind|type|sort) of (task|question|problem) i (can|know how to)\b)/i;
     cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
   }
 });
@@ -50376,7 +50375,8 @@ var init_failure_pattern = __esm({
         "supported",
         "reproducible",
         "probe-fails",
-        "untested"
+        "untested",
+        "unknown-task"
       ]),
       detail: external_exports.string()
     });
@@ -50651,39 +50651,58 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   let tried = 0;
   let passed2 = 0;
   for (const taskId of taskIds) {
-    const runs = reruns.filter((run) => run.taskId === taskId && !excludeKeys.has(run.key));
+    const runs = reruns.filter((run2) => run2.taskId === taskId && !excludeKeys.has(run2.key));
     if (runs.length === 0) continue;
     tried += 1;
-    if (runs.filter((run) => run.verdict.pass).length * 2 > runs.length) passed2 += 1;
+    if (runs.filter((run2) => run2.verdict.pass).length * 2 > runs.length) passed2 += 1;
   }
   return { tried, passed: passed2 };
+}
+function count(n, singular, plural3) {
+  return `${n} ${n === 1 ? singular : plural3}`;
 }
 function supportReasons(pattern, minSupport) {
   const { tasks, categories } = pattern.support;
   if (tasks < minSupport.tasks) {
     return [
-      tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : { code: "narrow", detail: `${tasks} tasks (minimum ${minSupport.tasks})` }
+      tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : {
+        code: "narrow",
+        detail: `${count(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
+      }
     ];
   }
   if (categories < minSupport.categories) {
     return [
-      { code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` }
+      {
+        code: "narrow",
+        detail: `${count(categories, "category", "categories")} (minimum ${minSupport.categories})`
+      }
     ];
   }
   return [];
+}
+function unknownTaskReason(pattern, keys) {
+  if (!keys || keys.size === 0) return void 0;
+  const said = pattern.memberKeys.filter((key) => keys.has(key)).length;
+  if (said * 2 <= pattern.memberKeys.length) return void 0;
+  return {
+    code: "unknown-task",
+    detail: `the model said it does not know how to do ${said} of ${pattern.memberKeys.length} member runs`
+  };
 }
 async function classifyPatterns(options) {
   const records = new Map(options.records.map((record3) => [record3.key, record3]));
   const memberKeys = new Set(options.records.map((record3) => record3.key));
   const state = options.patterns.map((pattern) => {
-    const reasons = supportReasons(pattern, options.minSupport);
+    const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
+    const reasons = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
     return { pattern, reasons, open: reasons.length === 0 };
   });
   for (const entry of state.filter((item) => item.open)) {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${tasks} tasks across ${categories} categories`
+      detail: `${count(tasks, "task", "tasks")} across ${count(categories, "category", "categories")}`
     });
   }
   const toResample = state.filter((item) => item.open);
@@ -50887,10 +50906,11 @@ function resampleSelection(evidence, records) {
   const chosen = [];
   for (const item of evidence) {
     const record3 = byKey.get(item.rolloutKey);
-    const count = perSignal.get(item.signalKey) ?? 0;
-    if (!record3 || tasks.has(record3.taskId) || count >= resampledPerSignal) continue;
+    const count3 = perSignal.get(item.signalKey) ?? 0;
+    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count3 >= resampledPerSignal)
+      continue;
     tasks.add(record3.taskId);
-    perSignal.set(item.signalKey, count + 1);
+    perSignal.set(item.signalKey, count3 + 1);
     chosen.push(record3);
   }
   return chosen;
@@ -50905,7 +50925,7 @@ function startResample(options) {
     settled,
     resample: async (records) => {
       const ids = new Set(records.map((record3) => record3.taskId));
-      return (await early).filter((run) => ids.has(run.taskId));
+      return (await early).filter((run2) => ids.has(run2.taskId));
     }
   };
 }
@@ -50953,6 +50973,9 @@ async function diagnoseBatch(options) {
       patterns,
       records: failed3,
       minSupport: options.minSupport,
+      unknownTaskKeys: new Set(
+        evidence.filter((item) => item.unknownTask).map((item) => item.rolloutKey)
+      ),
       resample: early.resample,
       resamples: options.resamples,
       ...deterministic && options.resample ? { untested: "the agent model runs at temperature 0: a re-sample would repeat the run" } : {},
@@ -51180,7 +51203,7 @@ function rejectedForPattern(pattern, rejected) {
   if (mine.length === 0) return {};
   return {
     previousAttempts: mine.slice(-5).map((proposal) => ({
-      changes: proposal.hms.changes.map((change) => untrustedText(change.change, 400)),
+      changes: proposal.hms.changes.map((change2) => untrustedText(change2.change, 400)),
       // A change pruned on this very harness would be dropped if proposed again; on an earlier
       // one, the failure that masked it may be gone.
       outcome: !proposal.earlierHarness ? "rejected" : proposal.pruned ? "inconclusive" : "rejected on an earlier harness",
@@ -51190,9 +51213,9 @@ function rejectedForPattern(pattern, rejected) {
 }
 function rejectedForRoles(rejected) {
   return rejected.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
-    changes: proposal.hms.changes.map((change) => ({
-      module: change.module,
-      change: untrustedText(change.change, 800)
+    changes: proposal.hms.changes.map((change2) => ({
+      module: change2.module,
+      change: untrustedText(change2.change, 800)
     })),
     reason: untrustedText(proposal.reason, 300),
     patterns: proposal.patternIds
@@ -51317,7 +51340,7 @@ async function runArchitect(options) {
     summary: revising ? `revision ${options.round}: ${options.objections.length} objection(s) on ${options.previous?.changes.length ?? 0} change(s)` : `${options.diagnoses.length} diagnosis(es), ${options.rejected.length} rejected proposal(s)`,
     turns: options.turns
   });
-  return { changes: hms.changes.filter((change) => change.change.trim() !== "") };
+  return { changes: hms.changes.filter((change2) => change2.change.trim() !== "") };
 }
 var init_architect2 = __esm({
   "src/refine/architect.ts"() {
@@ -51419,7 +51442,7 @@ function changedSpan(before, after) {
     suffix++;
   return { start, beforeEnd: before.length - suffix, afterEnd: after.length - suffix };
 }
-function record2(earlier, before, after, change) {
+function record2(earlier, before, after, change2) {
   const span = changedSpan(before, after);
   const delta = after.length - before.length;
   const kept = [];
@@ -51431,7 +51454,7 @@ function record2(earlier, before, after, change) {
   kept.push({
     start: span.start,
     end: span.afterEnd,
-    change,
+    change: change2,
     text: after.slice(span.start, span.afterEnd)
   });
   return kept.sort((a, b) => a.start - b.start);
@@ -51466,7 +51489,7 @@ var init_compose_edits = __esm({
        * Tries the edits of change `change` in order. With `commit` the accepted ones are kept;
        * without, nothing changes (used to decide whether to re-draft the change first).
        */
-      add(change, edits, options) {
+      add(change2, edits, options) {
         const state = {
           files: { ...this.files },
           regions: new Map([...this.regions].map(([file2, list2]) => [file2, [...list2]])),
@@ -51474,7 +51497,7 @@ var init_compose_edits = __esm({
         };
         const result = { accepted: [], conflicts: [] };
         for (const planned of edits) {
-          const conflict = this.place(planned, change, state);
+          const conflict = this.place(planned, change2, state);
           if (conflict) result.conflicts.push({ edit: planned, ...conflict });
           else result.accepted.push(planned);
         }
@@ -51486,7 +51509,7 @@ var init_compose_edits = __esm({
         return result;
       }
       /** Applies one edit to `state`, or says why it cannot join the proposal. */
-      place(planned, change, state) {
+      place(planned, change2, state) {
         const target = editTarget(planned.edit, this.base.config);
         if ("reason" in target) return { reason: target.reason, redraft: false };
         const file2 = target.file;
@@ -51511,13 +51534,13 @@ var init_compose_edits = __esm({
         const earlier = state.regions.get(file2) ?? [];
         const clash = overlapping(planned, before ?? "", earlier);
         if (clash) {
-          const who = clash.change === change ? "an earlier edit of the same change" : `change ${clash.change + 1}`;
+          const who = clash.change === change2 ? "an earlier edit of the same change" : `change ${clash.change + 1}`;
           const reason = planned.edit.kind === "write_file" ? `would overwrite the edit of ${who} to '${file2}' (its text is not kept)` : `quotes a passage of '${file2}' that the edit of ${who} wrote`;
-          return { reason, redraft: clash.change !== change };
+          return { reason, redraft: clash.change !== change2 };
         }
         if (planned.edit.kind === "set")
-          state.setBy.set(planned.edit.path, { value: planned.edit.value, change });
-        state.regions.set(file2, record2(earlier, before ?? "", applied.text, change));
+          state.setBy.set(planned.edit.path, { value: planned.edit.value, change: change2 });
+        state.regions.set(file2, record2(earlier, before ?? "", applied.text, change2));
         state.files[file2] = applied.text;
         return void 0;
       }
@@ -51703,12 +51726,12 @@ function harnessIssues(planned, view) {
   }
   if (!shown)
     return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
-  const count = shown.content.split(edit.find).length - 1;
-  if (count === 1) return [];
+  const count3 = shown.content.split(edit.find).length - 1;
+  if (count3 === 1) return [];
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count === 0 ? `${JSON.stringify(clip3(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip3(edit.find))} occurs ${count} times in ${where}; quote enough around it to make it unique`
+    count3 === 0 ? `${JSON.stringify(clip3(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip3(edit.find))} occurs ${count3} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
@@ -51822,17 +51845,17 @@ function showFile(path9, text3, maxChars) {
   if (cleaned === text3 && text3.length <= maxChars) return { path: path9, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
-  let count = 0;
-  while (count < lines.length && used + lines[count].length + 1 <= maxChars) {
-    used += lines[count].length + 1;
-    count++;
+  let count3 = 0;
+  while (count3 < lines.length && used + lines[count3].length + 1 <= maxChars) {
+    used += lines[count3].length + 1;
+    count3++;
   }
-  if (count === 0) return void 0;
+  if (count3 === 0) return void 0;
   return {
     path: path9,
     whole: false,
-    content: lines.slice(0, count).join("\n"),
-    lines: { from: 1, to: count, of: lines.length }
+    content: lines.slice(0, count3).join("\n"),
+    lines: { from: 1, to: count3, of: lines.length }
   };
 }
 function referenceLines() {
@@ -51886,9 +51909,9 @@ var init_editor = __esm({
 
 // src/refine/editor.ts
 async function runEditor(options) {
-  const draft = (change, harness, earlier) => draftChange({ ...options, change, harness, earlier });
+  const draft = (change2, harness, earlier) => draftChange({ ...options, change: change2, harness, earlier });
   const settled = await Promise.allSettled(
-    options.hms.changes.map((change) => draft(change, options.harness))
+    options.hms.changes.map((change2) => draft(change2, options.harness))
   );
   const errors = settled.flatMap(
     (outcome) => outcome.status === "rejected" ? [outcome.reason] : []
@@ -51943,15 +51966,15 @@ async function runEditor(options) {
   return result;
 }
 async function draftChange(options) {
-  const { change } = options;
+  const { change: change2 } = options;
   const view = harnessView(options.harness, { role: "editor", editable: options.editable });
   const context = {
     view,
-    defaults: { module: change.module, patterns: change.patterns }
+    defaults: { module: change2.module, patterns: change2.patterns }
   };
   const redraft = options.earlier !== void 0;
   const evidence = {
-    hms: { changes: [change] },
+    hms: { changes: [change2] },
     harness: view,
     ...redraft ? {
       alreadyApplied: {
@@ -51972,7 +51995,7 @@ async function draftChange(options) {
       invalid: []
     })),
     round: 0,
-    summary: `${redraft ? "re-draft on the earlier changes: " : ""}${change.module}: ${change.change.slice(0, 120)} (${view.files?.length ?? 0} file(s) shown)`,
+    summary: `${redraft ? "re-draft on the earlier changes: " : ""}${change2.module}: ${change2.change.slice(0, 120)} (${view.files?.length ?? 0} file(s) shown)`,
     turns: options.turns,
     salvage: (candidates) => {
       for (const candidate of candidates) {
@@ -52186,7 +52209,7 @@ function finish(draft, result) {
     hms: result.hms ?? null,
     rejection: result.rejection ? {
       reason: result.rejection.reason,
-      objections: result.rejection.objections.map(({ change, reason }) => ({ change, reason }))
+      objections: result.rejection.objections.map(({ change: change2, reason }) => ({ change: change2, reason }))
     } : null,
     edits: result.edits ?? [],
     invalidEdits: result.invalidEdits ?? [],
@@ -52394,7 +52417,7 @@ function toPatternView(pattern) {
   };
 }
 function toRefinementView(record3) {
-  const summary2 = record3.hms ? record3.hms.changes.map((change) => `${change.module}: ${change.change}`).join("; ") : record3.rejection?.reason ?? record3.outcome;
+  const summary2 = record3.hms ? record3.hms.changes.map((change2) => `${change2.module}: ${change2.change}`).join("; ") : record3.rejection?.reason ?? record3.outcome;
   const { turns, ...rest } = record3;
   return {
     verdict: record3.outcome === "accepted" ? "accepted" : "rejected",
@@ -52728,125 +52751,91 @@ var init_html = __esm({
   }
 });
 
-// src/report/svg-chart.ts
-function svgAccuracyChart(points, options = {}) {
-  const width = options.width ?? 560;
-  const height = options.height ?? 240;
-  const margin = { left: 44, right: 16, top: 16, bottom: 32 };
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
-  const maxIteration = Math.max(1, ...points.map((point) => point.iteration));
-  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
-  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
-  const grid = [0, 0.25, 0.5, 0.75, 1].map(
-    (level) => `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" class="grid"/><text x="${margin.left - 6}" y="${(y(level) + 4).toFixed(1)}" text-anchor="end">${level * 100}%</text>`
-  ).join("");
-  const ticks = points.map(
-    (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
-  ).join("");
-  const path9 = points.map(
-    (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
-  ).join(" ");
-  const dots = points.map(
-    (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
-  ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path9}" class="line"/>${dots}</svg>`;
+// src/report/wording.ts
+function plural2(count3, singular, pluralForm = `${singular}s`) {
+  return `${count3} ${count3 === 1 ? singular : pluralForm}`;
 }
-var init_svg_chart = __esm({
-  "src/report/svg-chart.ts"() {
-    "use strict";
+function reasonCodes(reasons) {
+  return new Set(reasons.map((reason) => reason.split(":")[0].trim()));
+}
+function patternStanding(pattern) {
+  if (pattern.kind === "systematic") return "systematic";
+  const codes = reasonCodes(pattern.reasons);
+  if (codes.has("unknown-task")) return "unknown task";
+  if (codes.has("flaky") || codes.has("model-only")) return "model-specific";
+  if (codes.has("singleton") || codes.has("narrow")) return "insufficient support";
+  return "not repaired";
+}
+function proposalTally(result) {
+  const proposals = result.iterations.filter(
+    (iteration) => iteration.verdict === "accepted" || iteration.verdict === "rejected"
+  ).length;
+  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
+  return {
+    iterations: result.iterations.length,
+    proposals,
+    accepted,
+    edits: result.acceptedEdits.length
+  };
+}
+function acceptedSentence(result) {
+  const tally = proposalTally(result);
+  return `${plural2(tally.edits, "accepted edit")} in ${plural2(tally.accepted, "accepted proposal")} (${plural2(tally.proposals, "proposal")} over ${plural2(tally.iterations, "iteration")})`;
+}
+function stopSentence(result) {
+  const last = result.iterations.at(-1);
+  if (last?.verdict === "stopped" && last.reason) return `stopped: ${last.reason}`;
+  const code = result.stoppedBy;
+  if (code.startsWith("budget:")) {
+    const resource = code.slice("budget:".length);
+    return `stopped: the ${budgetWords[resource] ?? resource} budget is spent`;
   }
-});
-
-// src/report/render-html.ts
-function summary(result) {
-  const rows = ["train", "heldout"].map(
-    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${h(formatScore(result.baseline[split]))}</td><td>${h(formatScore(result.final[split]))}</td><td>${h(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
-  ).join("");
-  return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
-<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>, stopped by <code>${h(result.stoppedBy)}</code>.</p>
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${h(result.gate.reason)}</p>${endpoints(result)}`;
+  return `stopped: ${stopWords[code] ?? code}`;
 }
-function endpoints(result) {
-  const lines = downgradeLines(result);
-  if (lines.length === 0) return "";
-  return `
-<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
+function runSentence(result) {
+  const run2 = result.run;
+  if (!run2) return void 0;
+  const parts = [`finished ${run2.finishedAt.replace("T", " ").slice(0, 16)} UTC`];
+  if (run2.ecdysisVersion) parts.push(`Ecdysis ${run2.ecdysisVersion}`);
+  if (run2.git)
+    parts.push(
+      `commit ${run2.git.commit.slice(0, 7)}${run2.git.dirty ? " (uncommitted changes)" : ""}`
+    );
+  if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
+  return parts.join(" \xB7 ");
 }
-function trace(excerpt3) {
-  const steps = excerpt3.steps.map(
-    (step, index) => `<li>${step.assistant === null ? "<em>(no text)</em>" : `<pre>${h(step.assistant)}</pre>`}${step.toolCalls.map(
-      (call) => `<div>${call.error ? "\u26A0 " : ""}<code>${h(call.name)}(${h(call.arguments)})</code> \u2192 <code>${h(call.result)}</code></div>`
-    ).join("")}<small>step ${index + 1}</small></li>`
-  ).join("");
-  return `<details id="${anchorId("trace", excerpt3.key)}"><summary>Trace of <code>${h(excerpt3.taskId)}</code> (${h(excerpt3.category)}): ${h(excerpt3.verdict.reason)}${excerpt3.events.length ? `, events ${h(excerpt3.events.join(", "))}` : ""}</summary>
-<p>Answer: <code>${h(excerpt3.answer ?? "(none)")}</code></p><ol>${steps}</ol><p>Output:</p><pre>${h(excerpt3.output)}</pre></details>`;
-}
-function iterationSection(iteration) {
-  const byTask = new Map(iteration.traces.map((excerpt3) => [excerpt3.taskId, excerpt3]));
-  const byKey = new Map(iteration.traces.map((excerpt3) => [excerpt3.key, excerpt3]));
-  const patterns = (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const links = pattern.examples.map((example) => {
-      const excerpt3 = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      return excerpt3 ? `<a href="#${anchorId("trace", excerpt3.key)}">${h(example.taskId)}</a>` : h(example.taskId);
-    }).join(", ");
-    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${pattern.kind}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
-  }).join("");
-  const refinement = iteration.refinement;
-  const roles = (refinement?.roles ?? []).map(
-    (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
-  ).join("");
-  const dropped = [iteration.refinement, iteration.repair?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
-    (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
-  ).join("");
-  const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
-  return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
-${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${refinement.rounds} round(s), ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
-${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
-${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
-${iteration.traces.map(trace).join("\n")}</section>`;
-}
-function renderHtml(result, options = {}) {
-  const cost = result.cost;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ecdysis report (${h(result.strategy)})</title><style>${style}</style></head><body>
-<h1>Ecdysis report (${h(result.strategy)})</h1>
-${summary(result)}
-<h2>Accuracy per iteration</h2>${svgAccuracyChart(accuracySeries(result))}
-<h2>Iterations</h2>${result.iterations.map(iterationSection).join("\n") || "<p>No iteration ran.</p>"}
-<h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
-<h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent4(cost.refinementShare)}</td></tr></table>
-</body></html>
-`;
-  return scrubSecrets(html, options.secrets);
-}
-var style, h;
-var init_render_html = __esm({
-  "src/report/render-html.ts"() {
+var stopWords, budgetWords;
+var init_wording2 = __esm({
+  "src/report/wording.ts"() {
     "use strict";
-    init_accuracy_series();
-    init_format();
-    init_html();
-    init_scrub();
-    init_svg_chart();
-    style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}details{margin:.3em 0}
-.systematic{color:#1a7f37}.model-specific{color:#9a6700}.accepted{color:#1a7f37}.rejected{color:#cf222e}
-svg text{font-size:11px;fill:#57606a}svg .grid{stroke:#eaeef2}svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle{fill:#0969da}`;
-    h = escapeHtml;
+    stopWords = {
+      "no-failures": "every task of the batch passed",
+      "no-systematic-pattern": "no systematic pattern found",
+      "attempts-exhausted": "every systematic pattern left has used its attempts",
+      "max-iterations": "evolve.maxIterations reached",
+      patience: "evolve.patience proposals in a row without improvement",
+      "no-evolution": "no evolution (sampling baseline)"
+    };
+    budgetWords = {
+      rollouts: "rollout",
+      tokens: "token",
+      costUsd: "cost",
+      wallMs: "wall-time"
+    };
   }
 });
 
 // src/report/markdown-sections.ts
+function gateSentence(result) {
+  const { comparison } = result.gate;
+  return `${result.gate.reason} (fixed ${comparison.fixed.length}, broken ${comparison.broken.length}, one-sided McNemar ${formatPValue(comparison.pValue)})`;
+}
 function summarySection(result) {
   const rows = ["train", "heldout"].map((split) => {
     const before = result.baseline[split];
     const after = result.final[split];
     return `| ${split === "train" ? "Train" : "Held-out"} | ${formatScore(before)} | ${formatScore(after)} | ${formatDelta(before.accuracy, after.accuracy)} |`;
   });
-  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return [
     "## Summary",
     "",
@@ -52854,9 +52843,10 @@ function summarySection(result) {
     "|---|---|---|---|",
     ...rows,
     "",
-    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
+    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${acceptedSentence(result)}; ${cell(stopSentence(result), 600)} (\`${result.stoppedBy}\`).`,
+    ...runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : [],
     "",
-    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** \u2014 ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** \u2014 ${cell(gateSentence(result), 600)}.`,
     ...endpointLines(result)
   ].join("\n");
 }
@@ -52873,7 +52863,7 @@ function endpointLines(result) {
 function patternRows(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
     const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
-    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
   });
 }
 function patternsSection(result) {
@@ -52912,7 +52902,7 @@ function reasoningSection(result, options = {}) {
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${refinement.rounds} round(s), ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`
+      `**HMS** (${plural2(refinement.rounds, "round")}, ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`
     );
     for (const turn of refinement.roles) {
       parts.push(
@@ -52941,7 +52931,7 @@ function reasoningSection(result, options = {}) {
       );
     if (validation.full)
       parts.push(
-        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`
+        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, ${formatPValue(validation.full.pValue)}.`
       );
     parts.push(...validationDetails(iteration));
   }
@@ -52952,7 +52942,7 @@ function validationDetails(iteration) {
   const { confirm, ablation } = iteration.validation;
   if (confirm)
     lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`
+      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`
     );
   const undone = iteration.validation.pruningUndone;
   const without = iteration.validation.cheapPruned;
@@ -52960,9 +52950,9 @@ function validationDetails(iteration) {
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
     );
-  for (const change of iteration.pruned ?? [])
+  for (const change2 of iteration.pruned ?? [])
     lines.push(
-      `Pruned: ${cell(change.patternNames.join(", "), 200)} \u2014 ${cell(change.reason, 300)}.`
+      `Pruned: ${cell(change2.patternNames.join(", "), 200)} \u2014 ${cell(change2.reason, 300)}.`
     );
   if (ablation && ablation.length > 0)
     lines.push(
@@ -52970,7 +52960,7 @@ function validationDetails(iteration) {
       "| change (patterns) | alone: fixed | alone: broken | kept |",
       "|---|---|---|---|",
       ...ablation.map(
-        (change) => `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`
+        (change2) => `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
       )
     );
   const repair = iteration.repair;
@@ -52979,7 +52969,7 @@ function validationDetails(iteration) {
       "",
       `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} \u2014 ${cell(repair.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) => `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`
+        (pattern) => `- regression pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
       )
     );
   return lines;
@@ -53052,7 +53042,7 @@ function costSection(result) {
     "",
     "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
     "|---|---|---|---|---|---|---|",
-    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent4(cost.refinementShare)} |`,
+    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent3(cost.refinementShare)} |`,
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free)."
   ].join("\n");
@@ -53060,7 +53050,123 @@ function costSection(result) {
 var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
+    init_statistics();
     init_format();
+    init_wording2();
+  }
+});
+
+// src/report/svg-chart.ts
+function svgAccuracyChart(points, options = {}) {
+  const width = options.width ?? 560;
+  const height = options.height ?? 240;
+  const margin = { left: 44, right: 16, top: 16, bottom: 32 };
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const maxIteration = Math.max(1, ...points.map((point) => point.iteration));
+  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
+  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
+  const grid = [0, 0.25, 0.5, 0.75, 1].map(
+    (level) => `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" class="grid"/><text x="${margin.left - 6}" y="${(y(level) + 4).toFixed(1)}" text-anchor="end">${level * 100}%</text>`
+  ).join("");
+  const ticks = points.map(
+    (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
+  ).join("");
+  const path9 = points.map(
+    (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
+  ).join(" ");
+  const dots = points.map(
+    (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
+  ).join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path9}" class="line"/>${dots}</svg>`;
+}
+var init_svg_chart = __esm({
+  "src/report/svg-chart.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/render-html.ts
+function summary(result) {
+  const rows = ["train", "heldout"].map(
+    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${h(formatScore(result.baseline[split]))}</td><td>${h(formatScore(result.final[split]))}</td><td>${h(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
+  ).join("");
+  return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
+<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
+${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
+<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${h(gateSentence(result))}</p>${endpoints(result)}`;
+}
+function endpoints(result) {
+  const lines = downgradeLines(result);
+  if (lines.length === 0) return "";
+  return `
+<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
+}
+function trace(excerpt3) {
+  const steps = excerpt3.steps.map(
+    (step, index) => `<li>${step.assistant === null ? "<em>(no text)</em>" : `<pre>${h(step.assistant)}</pre>`}${step.toolCalls.map(
+      (call) => `<div>${call.error ? "\u26A0 " : ""}<code>${h(call.name)}(${h(call.arguments)})</code> \u2192 <code>${h(call.result)}</code></div>`
+    ).join("")}<small>step ${index + 1}</small></li>`
+  ).join("");
+  return `<details id="${anchorId("trace", excerpt3.key)}"><summary>Trace of <code>${h(excerpt3.taskId)}</code> (${h(excerpt3.category)}): ${h(excerpt3.verdict.reason)}${excerpt3.events.length ? `, events ${h(excerpt3.events.join(", "))}` : ""}</summary>
+<p>Answer: <code>${h(excerpt3.answer ?? "(none)")}</code></p><ol>${steps}</ol><p>Output:</p><pre>${h(excerpt3.output)}</pre></details>`;
+}
+function iterationSection(iteration) {
+  const byTask = new Map(iteration.traces.map((excerpt3) => [excerpt3.taskId, excerpt3]));
+  const byKey = new Map(iteration.traces.map((excerpt3) => [excerpt3.key, excerpt3]));
+  const patterns = (iteration.diagnosis?.patterns ?? []).map((pattern) => {
+    const links = pattern.examples.map((example) => {
+      const excerpt3 = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
+      return excerpt3 ? `<a href="#${anchorId("trace", excerpt3.key)}">${h(example.taskId)}</a>` : h(example.taskId);
+    }).join(", ");
+    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
+  }).join("");
+  const refinement = iteration.refinement;
+  const roles = (refinement?.roles ?? []).map(
+    (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
+  ).join("");
+  const dropped = [iteration.refinement, iteration.repair?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
+    (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
+  ).join("");
+  const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
+  return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
+${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
+${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds, "round")}, ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
+${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
+${iteration.traces.map(trace).join("\n")}</section>`;
+}
+function renderHtml(result, options = {}) {
+  const cost = result.cost;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ecdysis report (${h(result.strategy)})</title><style>${style}</style></head><body>
+<h1>Ecdysis report (${h(result.strategy)})</h1>
+${summary(result)}
+<h2>Accuracy per iteration</h2>${svgAccuracyChart(accuracySeries(result))}
+<h2>Iterations</h2>${result.iterations.map(iterationSection).join("\n") || "<p>No iteration ran.</p>"}
+<h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
+<h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table>
+</body></html>
+`;
+  return scrubSecrets(html, options.secrets);
+}
+var style, h;
+var init_render_html = __esm({
+  "src/report/render-html.ts"() {
+    "use strict";
+    init_accuracy_series();
+    init_format();
+    init_html();
+    init_markdown_sections();
+    init_scrub();
+    init_svg_chart();
+    init_wording2();
+    style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa}pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}details{margin:.3em 0}
+.systematic{color:#1a7f37}.model-specific{color:#9a6700}.accepted{color:#1a7f37}.rejected{color:#cf222e}
+svg text{font-size:11px;fill:#57606a}svg .grid{stroke:#eaeef2}svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle{fill:#0969da}`;
+    h = escapeHtml;
   }
 });
 
@@ -53279,10 +53385,10 @@ var init_journal = __esm({
         return [...this.entries.keys()];
       }
       /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run) {
+      async stage(name3, run2) {
         const done = this.entries.get(name3);
         if (done) return done.output;
-        const { value, spend } = await this.budget.measure(run);
+        const { value, spend } = await this.budget.measure(run2);
         const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
         const recorded = {};
         for (const key of Object.keys(emptySpend()))
@@ -53424,6 +53530,18 @@ function mayAttempt(pattern, rejected, options) {
     (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
   );
 }
+function exhaustedReason(systematic, rejected, options) {
+  if (systematic.length === 0) return void 0;
+  const each = systematic.map((pattern) => {
+    const mine = rejectedFor(pattern, rejected);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count3 = systematic.length;
+  return `${count3} systematic pattern${count3 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
 function editsKey(edits) {
   return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
 }
@@ -53452,27 +53570,27 @@ var init_pattern_memory = __esm({
 async function ablateChanges(options) {
   const { context, index, before } = options;
   return Promise.all(
-    options.changes.map(async (change, position) => {
-      const ids = /* @__PURE__ */ new Set([...options.flipped, ...change.targets]);
+    options.changes.map(async (change2, position) => {
+      const ids = /* @__PURE__ */ new Set([...options.flipped, ...change2.targets]);
       const tasks = options.batch.filter((task) => ids.has(task.id));
-      const patternNames = change.patterns.map((pattern) => pattern.name);
+      const patternNames2 = change2.patterns.map((pattern) => pattern.name);
       const alone = context.deps.applyEdits({
         harness: options.parent,
-        edits: change.edits,
+        edits: change2.edits,
         guard: context.guard
       }).harness;
-      const run = await context.stage(
+      const run2 = await context.stage(
         `${options.scope}/ablate-${position + 1}`,
         () => context.evaluate({
           tasks,
           harness: alone,
-          label: `iteration ${index}: ${patternNames.join(", ")} alone`
+          label: `iteration ${index}: ${patternNames2.join(", ")} alone`
         })
       );
-      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
+      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       return {
-        edits: change.edits,
-        patternNames,
+        edits: change2.edits,
+        patternNames: patternNames2,
         alone: comparison,
         kept: comparison.fixed.length > comparison.broken.length
       };
@@ -53512,12 +53630,12 @@ function attributeChanges(options) {
   });
 }
 function prunedChanges(attributions) {
-  return attributions.filter((change) => change.targets.length > 0 && change.fixed.length === 0).map((change) => ({
-    edits: change.edits,
-    patterns: change.patterns.map((pattern) => pattern.id),
-    patternNames: change.patterns.map((pattern) => pattern.name),
-    targets: change.targets.length,
-    reason: `fixed none of the ${change.targets.length} failing member(s) of ${change.patterns.map((pattern) => pattern.name).join(", ")} in cheap validation (possibly masked by another failure)`
+  return attributions.filter((change2) => change2.targets.length > 0 && change2.fixed.length === 0).map((change2) => ({
+    edits: change2.edits,
+    patterns: change2.patterns.map((pattern) => pattern.id),
+    patternNames: change2.patterns.map((pattern) => pattern.name),
+    targets: change2.targets.length,
+    reason: `fixed none of the ${change2.targets.length} failing member(s) of ${change2.patterns.map((pattern) => pattern.name).join(", ")} in cheap validation (possibly masked by another failure)`
   }));
 }
 var init_attribution = __esm({
@@ -53547,7 +53665,7 @@ async function confirmDiscordant(options) {
   const { context, index } = options;
   const discordant = /* @__PURE__ */ new Set([...options.full.fixed, ...options.full.broken]);
   const tasks = options.batch.filter((task) => discordant.has(task.id));
-  const run = (harness, side2) => context.stage(
+  const run2 = (harness, side2) => context.stage(
     `${options.stage}-confirm-${side2}`,
     () => context.evaluate({
       tasks,
@@ -53560,8 +53678,8 @@ async function confirmDiscordant(options) {
     })
   );
   const [parentRun, candidateRun] = await Promise.all([
-    run(options.parent, "parent"),
-    run(options.candidate, "candidate")
+    run2(options.parent, "parent"),
+    run2(options.candidate, "candidate")
   ]);
   return compareSamples(
     withFirstDraw(outcomes(parentRun.records), new Map(options.before)),
@@ -53626,8 +53744,8 @@ function streamFailureNotes(options) {
             }).catch(() => void 0)
           );
         if (closed) break;
-        await new Promise((resolve10) => {
-          wake = resolve10;
+        await new Promise((resolve12) => {
+          wake = resolve12;
         });
       }
       await Promise.all(calls);
@@ -53684,13 +53802,13 @@ async function validateProposal(options) {
   const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
   const cheapIds = new Set(cheapTasks.map((task) => task.id));
   const runCheap = async (harness, stage) => {
-    const run = await evaluateNotingFailures(context, {
+    const run2 = await evaluateNotingFailures(context, {
       stage: `${scope}/${stage}`,
       tasks: cheapTasks,
       harness,
       label: `iteration ${index}: ${stage}`
     });
-    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run.result));
+    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run2.result));
   };
   let candidate = options.candidate;
   let kept = options.applied;
@@ -53709,9 +53827,9 @@ async function validateProposal(options) {
     });
     const pruned = prunedChanges(attributions);
     if (pruned.length === 0) break;
-    const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
+    const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
     const remaining = attributions.filter(
-      (change) => !change.edits.some((edit) => prunedEdits.has(edit))
+      (change2) => !change2.edits.some((edit) => prunedEdits.has(edit))
     );
     if (remaining.length === 0 || round > maxPruneRounds) {
       prune(pruned);
@@ -53720,7 +53838,7 @@ async function validateProposal(options) {
         reason: `no change fixed any of its own pattern's failing members (${pruned.length} change(s) pruned)`
       };
     }
-    const keptSet = new Set(remaining.flatMap((change) => change.edits));
+    const keptSet = new Set(remaining.flatMap((change2) => change2.edits));
     const rebuilt2 = context.deps.applyEdits({
       harness: options.parent,
       edits: kept.filter((edit) => keptSet.has(edit)),
@@ -53739,7 +53857,7 @@ async function validateProposal(options) {
     );
     record3.validation.cheapPruned = without;
     if (isPromising(cheap) && !isPromising(without)) {
-      record3.validation.pruningUndone = pruned.map((change) => change.patternNames.join(", "));
+      record3.validation.pruningUndone = pruned.map((change2) => change2.patternNames.join(", "));
       break;
     }
     prune(pruned);
@@ -53773,18 +53891,18 @@ async function validateProposal(options) {
     changes,
     flipped: [...first.full.fixed, ...first.full.broken]
   });
-  record3.validation.ablation = ablated.map((change) => ({
-    patterns: change.patternNames,
-    fixed: change.alone.fixed.length,
-    broken: change.alone.broken.length,
-    kept: change.kept
+  record3.validation.ablation = ablated.map((change2) => ({
+    patterns: change2.patternNames,
+    fixed: change2.alone.fixed.length,
+    broken: change2.alone.broken.length,
+    kept: change2.kept
   }));
-  const helping = ablated.filter((change) => change.kept);
+  const helping = ablated.filter((change2) => change2.kept);
   if (helping.length === 0 || helping.length === ablated.length) return first;
-  options.onDropped(ablated.filter((change) => !change.kept));
+  options.onDropped(ablated.filter((change2) => !change2.kept));
   const rebuilt = context.deps.applyEdits({
     harness: options.parent,
-    edits: helping.flatMap((change) => change.edits),
+    edits: helping.flatMap((change2) => change2.edits),
     guard: context.guard
   });
   record3.candidateHash = rebuilt.harness.hash;
@@ -53835,10 +53953,10 @@ async function testOnBatch(options) {
   });
   if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
-    return accepted(`${tally}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`);
+    return accepted(`${tally}, ${formatPValue(full.pValue)}, below alpha ${evolve.alpha}`);
   if (evolve.confirmSamples === 0)
     return rejected(
-      `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`
+      `full batch: ${tally}, one-sided McNemar ${formatPValue(full.pValue)} (needs < ${evolve.alpha})`
     );
   context.background(
     () => prefetchDiagnosis({
@@ -53861,15 +53979,16 @@ async function testOnBatch(options) {
     candidate,
     samples: evolve.confirmSamples
   });
-  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}`;
+  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}`;
   if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
-    return accepted(`${tally}; ${draws} < ${evolve.alpha}`, confirm);
+    return accepted(`${tally}; ${draws}, below alpha ${evolve.alpha}`, confirm);
   return rejected(`full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`, confirm);
 }
 var maxPruneRounds;
 var init_validate_proposal = __esm({
   "src/evolve/strategies/validate-proposal.ts"() {
     "use strict";
+    init_statistics();
     init_acceptance();
     init_records();
     init_stratified_sample();
@@ -53990,19 +54109,19 @@ function namesOf(patterns) {
 function hmsFor(refinement, patternIds) {
   const hms = refinement.hms;
   const changes = (hms?.changes ?? []).filter(
-    (change) => (change.patterns ?? []).some((id) => patternIds.includes(id))
+    (change2) => (change2.patterns ?? []).some((id) => patternIds.includes(id))
   );
   return changes.length > 0 ? { changes } : void 0;
 }
-function prunedProposal(refinement, change, patterns, parentHash) {
+function prunedProposal(refinement, change2, patterns, parentHash) {
   return {
     pruned: true,
     parentHash,
-    hmsSummary: change.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
-    reason: `pruned: ${change.reason}`,
-    patterns: namesOf(patterns.filter((pattern) => change.patterns.includes(pattern.id))),
-    hms: hmsFor(refinement, change.patterns),
-    edits: change.edits
+    hmsSummary: change2.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
+    reason: `pruned: ${change2.reason}`,
+    patterns: namesOf(patterns.filter((pattern) => change2.patterns.includes(pattern.id))),
+    hms: hmsFor(refinement, change2.patterns),
+    edits: change2.edits
   };
 }
 function ecdysisStrategy() {
@@ -54080,15 +54199,18 @@ function ecdysisStrategy() {
         });
         record3.diagnosis = diagnosis2;
         collectTraces(record3, diagnosis2.patterns, batchEval.records);
-        const systematic = diagnosis2.patterns.filter(
-          (pattern) => pattern.kind === "systematic" && attemptable(pattern)
-        );
+        const found = diagnosis2.patterns.filter((pattern) => pattern.kind === "systematic");
+        const systematic = found.filter(attemptable);
         if (systematic.length === 0) {
+          const spent = exhaustedReason(found, progress.rejected, {
+            maxAttempts: evolve.maxAttemptsPerPattern,
+            harnessHash: harness.hash
+          });
           finish2(
             "stopped",
-            "no systematic pattern left to attempt (model-specific ones are not repaired)"
+            spent ?? "no systematic pattern in this batch (the patterns found are reported, not repaired)"
           );
-          stoppedBy = "no-systematic-pattern";
+          stoppedBy = spent ? "attempts-exhausted" : "no-systematic-pattern";
           break;
         }
         const refine3 = () => deps.refine({ ...refineOptions, patterns: systematic });
@@ -54127,17 +54249,17 @@ function ecdysisStrategy() {
         let prunedAll = false;
         const callbacks = {
           onPruned: (pruned) => {
-            for (const change of pruned)
-              progress.rejected.push(prunedProposal(refinement, change, addressed, harness.hash));
+            for (const change2 of pruned)
+              progress.rejected.push(prunedProposal(refinement, change2, addressed, harness.hash));
             prunedAll = pruned.length > 0;
           },
           onDropped: (dropped) => {
-            for (const change of dropped)
+            for (const change2 of dropped)
               progress.rejected.push({
-                hmsSummary: change.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
-                reason: `alone it fixed ${change.alone.fixed.length} and broke ${change.alone.broken.length} of the tasks its bundle flipped`,
-                patterns: change.patternNames,
-                edits: change.edits,
+                hmsSummary: change2.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
+                reason: `alone it fixed ${change2.alone.fixed.length} and broke ${change2.alone.broken.length} of the tasks its bundle flipped`,
+                patterns: change2.patternNames,
+                edits: change2.edits,
                 parentHash: harness.hash
               });
           }
@@ -54164,7 +54286,7 @@ function ecdysisStrategy() {
         }
         if (outcome.verdict === "rejected") {
           const rest = guarded.applied.filter(
-            (edit) => !(record3.pruned ?? []).some((change) => change.edits.includes(edit))
+            (edit) => !(record3.pruned ?? []).some((change2) => change2.edits.includes(edit))
           );
           if (rest.length > 0 || !prunedAll) reject(outcome.reason, rest);
           else finish2("rejected", outcome.reason);
@@ -54212,10 +54334,10 @@ var init_ecdysis = __esm({
 // src/evolve/strategies/iterative.ts
 function pickFailures(failures, options) {
   const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
-  const count = Math.min(options.size, sorted.length);
+  const count3 = Math.min(options.size, sorted.length);
   const offset = options.start + (options.index - 1) * options.size;
   return Array.from(
-    { length: count },
+    { length: count3 },
     (_, position) => sorted[(offset + position) % sorted.length]
   );
 }
@@ -54404,6 +54526,7 @@ async function runEvolve(options) {
   const deps = options.deps ?? await defaultDeps();
   const clock = options.clock ?? { now: () => Date.now() };
   const strategy = options.strategy ?? strategyByName(config2.evolve.strategy);
+  const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(config2.evolve.budget, () => clock.now());
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
@@ -54414,17 +54537,21 @@ async function runEvolve(options) {
     kind: config2.harness.kind,
     command: config2.harness.command
   });
-  const { train, heldout } = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
+  const splits = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
+  const train = limitTasks(splits.train, options.limit);
+  const heldout = limitTasks(splits.heldout, options.limit);
   const guard = {
-    ...buildGuardContext({ loaded, train, heldout }),
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
     secretValues: [...redactor.values]
   };
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
   const journal = await Journal.open({
     outDir,
     runKey: sha256(`${loaded.hash}
-${strategy.name}`),
+${strategy.name}${limited ? `
+${limited.trim()}` : ""}`),
     configHash: loaded.hash,
-    strategy: strategy.name,
+    strategy: `${strategy.name}${limited}`,
     budget,
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value)
@@ -54438,7 +54565,8 @@ ${strategy.name}`),
       deps,
       budget,
       callCache,
-      redactor
+      redactor,
+      onCall: options.onCall
     });
     const shared = {
       loaded,
@@ -54462,7 +54590,7 @@ ${strategy.name}`),
       models,
       evaluate: trainingEvaluate,
       train,
-      heldout,
+      heldout: splits.heldout,
       seedHarness
     });
     const progress = { harness: seedHarness, iterations: [], rejected: [] };
@@ -54480,7 +54608,7 @@ ${strategy.name}`),
           models: sealed.models,
           callCache,
           evaluate: sealed.evaluate,
-          stage: (name3, run2) => journal.stage(name3, run2),
+          stage: (name3, run3) => journal.stage(name3, run3),
           rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
           checkBudget: () => budget.check(),
           remainingRollouts: () => budget.remainingRollouts(),
@@ -54515,7 +54643,7 @@ ${strategy.name}`),
       split
     });
     const finalSamples = outcome.evaluationSamples ?? config2.samples;
-    const run = (name3, split, which) => measure(split)({
+    const run2 = (name3, split, which) => measure(split)({
       tasks: split === "train" ? train : heldout,
       harness: which === "seed" ? seedHarness : outcome.finalHarness,
       samples: which === "seed" ? config2.samples : finalSamples,
@@ -54526,13 +54654,13 @@ ${strategy.name}`),
       "final/measure",
       async () => {
         const seedRuns = Promise.all([
-          run("seed: train", "train", "seed"),
-          run("seed: held-out", "heldout", "seed")
+          run2("seed: train", "train", "seed"),
+          run2("seed: held-out", "heldout", "seed")
         ]);
         if (sameHarness) await seedRuns;
         const finalRuns = Promise.all([
-          run("final: train", "train", "final"),
-          run("final: held-out", "heldout", "final")
+          run2("final: train", "train", "final"),
+          run2("final: held-out", "heldout", "final")
         ]);
         const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
         return [...seedResults, ...finalResults];
@@ -54578,6 +54706,12 @@ ${strategy.name}`),
         final: finalHeldout.result,
         gate: config2.gate
       }),
+      run: {
+        startedAt,
+        finishedAt: new Date(clock.now()).toISOString(),
+        ...options.metadata,
+        ...options.limit === void 0 ? {} : { limit: options.limit }
+      },
       ...endpointsSection(options.models ?? opened)
     };
     await writeOutputs({
@@ -54622,6 +54756,7 @@ var init_run_evolve = __esm({
     init_configured_secrets();
     init_split_overlap();
     init_budget_error();
+    init_limit_tasks();
     init_final_harness_guard();
     init_render_html();
     init_render_markdown();
@@ -54979,19 +55114,19 @@ import { join as join13 } from "node:path";
 
 // src/bench/time-to-match.ts
 var epsilon = 1e-9;
-function firstReach(run, target) {
-  const point = run.trajectory.find((entry) => entry.accuracy >= target - epsilon);
+function firstReach(run2, target) {
+  const point = run2.trajectory.find((entry) => entry.accuracy >= target - epsilon);
   return point ? point.elapsedMs : null;
 }
-function bestAccuracy(run) {
+function bestAccuracy(run2) {
   const values = [
-    ...run.trajectorySeedAccuracy === null ? [] : [run.trajectorySeedAccuracy],
-    ...run.trajectory.map((point) => point.accuracy)
+    ...run2.trajectorySeedAccuracy === null ? [] : [run2.trajectorySeedAccuracy],
+    ...run2.trajectory.map((point) => point.accuracy)
   ];
   return values.length === 0 ? null : Math.max(...values);
 }
-function coversTrain(run) {
-  return run.trajectory.every((point) => run.trainTasks === 0 || point.tasks >= run.trainTasks);
+function coversTrain(run2) {
+  return run2.trajectory.every((point) => run2.trainTasks === 0 || point.tasks >= run2.trainTasks);
 }
 function timeToMatch(options) {
   const { ecdysis, iterative } = options;
@@ -55033,12 +55168,12 @@ function timeToMatch(options) {
   };
 }
 function timeToMatchPairs(runs) {
-  const key = (run) => `${run.world}\0${run.seed}`;
+  const key = (run2) => `${run2.world}\0${run2.seed}`;
   const iterative = new Map(
-    runs.filter((run) => run.strategy === "iterative").map((run) => [key(run), run])
+    runs.filter((run2) => run2.strategy === "iterative").map((run2) => [key(run2), run2])
   );
   const pairs2 = [];
-  for (const ecdysis of runs.filter((run) => run.strategy === "ecdysis")) {
+  for (const ecdysis of runs.filter((run2) => run2.strategy === "ecdysis")) {
     const other = iterative.get(key(ecdysis));
     if (other) pairs2.push(timeToMatch({ ecdysis, iterative: other }));
   }
@@ -55302,29 +55437,29 @@ function spread(values) {
 }
 function summarise(runs) {
   const byStrategy = /* @__PURE__ */ new Map();
-  for (const run of runs)
-    byStrategy.set(run.strategy, [...byStrategy.get(run.strategy) ?? [], run]);
+  for (const run2 of runs)
+    byStrategy.set(run2.strategy, [...byStrategy.get(run2.strategy) ?? [], run2]);
   const summary2 = {};
   for (const [strategy, strategyRuns] of byStrategy) {
     const figures = {};
     for (const figure of benchFigures)
-      figures[figure] = spread(strategyRuns.map((run) => figureOf(run, figure)));
+      figures[figure] = spread(strategyRuns.map((run2) => figureOf(run2, figure)));
     summary2[strategy] = figures;
   }
   return summary2;
 }
-function figureOf(run, figure) {
-  return run[figure];
+function figureOf(run2, figure) {
+  return run2[figure];
 }
 function pairs(runs, left, right) {
-  const key = (run) => `${run.world}\0${run.seed}`;
+  const key = (run2) => `${run2.world}\0${run2.seed}`;
   const rights = new Map(
-    runs.filter((run) => run.strategy === right).map((run) => [key(run), run])
+    runs.filter((run2) => run2.strategy === right).map((run2) => [key(run2), run2])
   );
   const result = [];
-  for (const run of runs.filter((candidate) => candidate.strategy === left)) {
-    const other = rights.get(key(run));
-    if (other) result.push([run, other]);
+  for (const run2 of runs.filter((candidate) => candidate.strategy === left)) {
+    const other = rights.get(key(run2));
+    if (other) result.push([run2, other]);
   }
   return result;
 }
@@ -55369,9 +55504,9 @@ function computeRatios(runs) {
   };
 }
 function ratiosByWorld(runs) {
-  const worlds = [...new Set(runs.map((run) => run.world))];
+  const worlds = [...new Set(runs.map((run2) => run2.world))];
   return Object.fromEntries(
-    worlds.map((world2) => [world2, computeRatios(runs.filter((run) => run.world === world2))])
+    worlds.map((world2) => [world2, computeRatios(runs.filter((run2) => run2.world === world2))])
   );
 }
 
@@ -55400,9 +55535,9 @@ function claimsFor(options) {
   if (ratios.wallTimeIterativeOverEcdysis !== null) {
     const value = ratios.wallTimeIterativeOverEcdysis;
     const ecdysis = result.runs.filter(
-      (run) => run.strategy === "ecdysis" && (!world2 || run.world === world2.name)
+      (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
     );
-    const gain = median(ecdysis.map((run) => run.heldoutAccuracy - run.seedHeldoutAccuracy)) ?? 0;
+    const gain = median(ecdysis.map((run2) => run2.heldoutAccuracy - run2.seedHeldoutAccuracy)) ?? 0;
     const fast = value >= paperSpeedup;
     checks.push({
       scope,
@@ -55444,18 +55579,18 @@ function claimsFor(options) {
     });
   }
   const ecdysisRuns = result.runs.filter(
-    (run) => run.strategy === "ecdysis" && (!world2 || run.world === world2.name)
+    (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
   );
   if (ecdysisRuns.length > 0) {
-    const total = ecdysisRuns.reduce((sum, run) => sum + run.accommodations, 0);
+    const total = ecdysisRuns.reduce((sum, run2) => sum + run2.accommodations, 0);
     checks.push({
       scope,
       claim: "no-accommodations",
       holds: total === 0,
       measured: String(total),
       explanation: total === 0 ? void 0 : ecdysisRuns.flatMap(
-        (run) => run.accommodationReasons.map(
-          (reason) => `${run.world} seed ${run.seed}: ${reason}`
+        (run2) => run2.accommodationReasons.map(
+          (reason) => `${run2.world} seed ${run2.seed}: ${reason}`
         )
       ).join("; ")
     });
@@ -55493,7 +55628,7 @@ function timeToMatchCheck(options) {
 }
 function firstStepNote(result, world2) {
   const first = (strategy) => median(
-    result.runs.filter((run) => run.strategy === strategy && (!world2 || run.world === world2.name)).flatMap((run) => run.trajectory[0] ? [run.trajectory[0].elapsedMs] : [])
+    result.runs.filter((run2) => run2.strategy === strategy && (!world2 || run2.world === world2.name)).flatMap((run2) => run2.trajectory[0] ? [run2.trajectory[0].elapsedMs] : [])
   );
   const e = first("ecdysis");
   const i = first("iterative");
@@ -55504,14 +55639,14 @@ function speedupExplanation(options) {
   const { wallRatio, rolloutRatio, result, world: world2 } = options;
   const figures = (strategy) => {
     const runs = result.runs.filter(
-      (run) => run.strategy === strategy && (!world2 || run.world === world2.name)
+      (run2) => run2.strategy === strategy && (!world2 || run2.world === world2.name)
     );
     const of = (pick3) => median(runs.map(pick3)) ?? 0;
     return {
-      rollouts: of((run) => run.rollouts),
-      calls: of((run) => run.llmCalls),
-      share: of((run) => run.refinementShare),
-      edits: of((run) => run.acceptedEdits)
+      rollouts: of((run2) => run2.rollouts),
+      calls: of((run2) => run2.llmCalls),
+      share: of((run2) => run2.refinementShare),
+      edits: of((run2) => run2.acceptedEdits)
     };
   };
   const e = figures("ecdysis");
@@ -55526,10 +55661,10 @@ function speedupExplanation(options) {
 function samplingExplanation(options) {
   const { difference, result, world: world2 } = options;
   const ecdysis = result.runs.filter(
-    (run) => run.strategy === "ecdysis" && (!world2 || run.world === world2.name)
+    (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
   );
-  const edits = median(ecdysis.map((run) => run.acceptedEdits)) ?? 0;
-  const gain = median(ecdysis.map((run) => run.heldoutAccuracy - run.seedHeldoutAccuracy)) ?? 0;
+  const edits = median(ecdysis.map((run2) => run2.acceptedEdits)) ?? 0;
+  const gain = median(ecdysis.map((run2) => run2.heldoutAccuracy - run2.seedHeldoutAccuracy)) ?? 0;
   const why = edits === 0 ? "Ecdysis accepted no edit, so it ended at the seed harness, which the majority vote at least matches." : `Ecdysis accepted a median of ${edits} edit(s), moving held-out accuracy ${percent(gain)} from the seed harness; where failures are per-sample flakiness a majority vote repairs what no harness edit can.`;
   return `evolution did not beat spending the same budget on repeated samples (${percent(difference)}). ${why}`;
 }
@@ -55564,10 +55699,10 @@ var speedDefinitions = [
   "strategy: Ecdysis stops when no systematic pattern is left, iterative when its budget or",
   "iteration cap is spent, so that ratio compares different stopping rules, not speed to a quality."
 ].join("\n");
-function formatTrajectory(run) {
-  if (!run) return "\u2013";
-  const start = percent2(run.trajectorySeedAccuracy);
-  const steps = run.trajectory.map(
+function formatTrajectory(run2) {
+  if (!run2) return "\u2013";
+  const start = percent2(run2.trajectorySeedAccuracy);
+  const steps = run2.trajectory.map(
     (point) => `${seconds(point.elapsedMs)} ${percent2(point.accuracy)}`
   );
   return [start, ...steps].join(" \u2192 ");
@@ -55586,7 +55721,7 @@ function statusText(pair) {
 }
 function timeToMatchTable(result) {
   const find = (pair, strategy) => result.runs.find(
-    (run) => run.world === pair.world && run.seed === pair.seed && run.strategy === strategy
+    (run2) => run2.world === pair.world && run2.seed === pair.seed && run2.strategy === strategy
   );
   return [
     "| world | seed | A* (iterative's best train acc.) | T_iter | T_ecd | time-to-match | total-time ratio | iterative trajectory | Ecdysis trajectory |",
@@ -55720,7 +55855,7 @@ function runsTable(runs) {
     "| world | seed | strategy | training wall time | rollouts | LLM calls | train acc. | held-out acc. (seed \u2192 final) | edits | accommodations | ineffective | purity |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...runs.map(
-      (run) => `| ${run.world} | ${run.seed} | ${run.strategy} | ${f.seconds(run.wallMs)} | ${run.rollouts} | ${run.llmCalls} | ${f.accuracy(run.trainAccuracy)} | ${f.accuracy(run.seedHeldoutAccuracy)} \u2192 ${f.accuracy(run.heldoutAccuracy)} | ${run.acceptedEdits} | ${run.accommodations} | ${run.ineffectiveEdits} | ${run.patternPurity === null ? "\u2013" : f.accuracy(run.patternPurity)} |`
+      (run2) => `| ${run2.world} | ${run2.seed} | ${run2.strategy} | ${f.seconds(run2.wallMs)} | ${run2.rollouts} | ${run2.llmCalls} | ${f.accuracy(run2.trainAccuracy)} | ${f.accuracy(run2.seedHeldoutAccuracy)} \u2192 ${f.accuracy(run2.heldoutAccuracy)} | ${run2.acceptedEdits} | ${run2.accommodations} | ${run2.ineffectiveEdits} | ${run2.patternPurity === null ? "\u2013" : f.accuracy(run2.patternPurity)} |`
     )
   ].join("\n");
 }
@@ -55746,7 +55881,7 @@ function whereItDoesNotHold(checks) {
 function renderBenchMarkdown(result) {
   const checks = checkClaims(result);
   const perWorld = result.worlds.map((world2) => {
-    const runs = result.runs.filter((run) => run.world === world2.name);
+    const runs = result.runs.filter((run2) => run2.world === world2.name);
     return `### ${world2.name}
 
 ${summaryTable(summarise(runs))}`;
@@ -56017,16 +56152,16 @@ function findIneffectiveEdits(options) {
   return ineffective;
 }
 function addedText(edit) {
-  const change = edit.edit;
-  switch (change.kind) {
+  const change2 = edit.edit;
+  switch (change2.kind) {
     case "add_rule":
-      return change.text;
+      return change2.text;
     case "replace_text":
-      return change.replace.split(change.find).join("\n");
+      return change2.replace.split(change2.find).join("\n");
     case "write_file":
-      return change.content;
+      return change2.content;
     case "set":
-      return typeof change.value === "string" ? change.value : "";
+      return typeof change2.value === "string" ? change2.value : "";
     case "remove_rule":
       return "";
   }
@@ -56053,14 +56188,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
     }
-    const [label, count] = [...counts.entries()].sort(
+    const [label, count3] = [...counts.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count / members2.length
+      purity: count3 / members2.length
     });
   }
   return results;
@@ -56105,9 +56240,9 @@ async function runBench(input2) {
           clock
         });
         const wallMs = clock.now() - started;
-        const run = scoreRun({ strategy, world: world2.name, seed, wallMs, outcome, truth });
-        runs.push(run);
-        onRun?.(run, runs.length - 1, total);
+        const run2 = scoreRun({ strategy, world: world2.name, seed, wallMs, outcome, truth });
+        runs.push(run2);
+        onRun?.(run2, runs.length - 1, total);
       }
     }
   }
@@ -56230,6 +56365,10 @@ function resolveWorldFlag(io, command, world2) {
     { field: "--world" }
   );
 }
+function withConcurrency(loaded, concurrency) {
+  if (concurrency === void 0) return loaded;
+  return { ...loaded, config: { ...loaded.config, concurrency } };
+}
 
 // src/cli/bench-command.ts
 var benchCommand = {
@@ -56276,9 +56415,9 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
     await runBench({
       ...raw,
       outDir,
-      onRun: (run, index, total) => {
+      onRun: (run2, index, total) => {
         io.stderr.write(
-          `bench: run ${index + 1}/${total} done (${run.world} seed ${run.seed} ${run.strategy})
+          `bench: run ${index + 1}/${total} done (${run2.world} seed ${run2.seed} ${run2.strategy})
 `
         );
       }
@@ -56289,25 +56428,340 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
   }
 };
 
+// src/cli/compare-command.ts
+init_zod();
+init_input_error();
+import { readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { join as join14, relative as relative4 } from "node:path";
+
+// src/report/run-comparison.ts
+init_statistics();
+
+// src/report/accepted-changes.ts
+init_format();
+function describeEdit(edit, max = 120) {
+  switch (edit.kind) {
+    case "set":
+      return clip(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
+    case "add_rule":
+      return clip(`add rule ${JSON.stringify(edit.text)}`, max);
+    case "remove_rule":
+      return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
+    case "replace_text":
+      return describeReplacement(edit, max);
+    case "write_file":
+      return `write ${edit.file} (${edit.content.length} characters)`;
+  }
+}
+function describeReplacement(edit, max) {
+  const { find, replace } = edit;
+  let start = 0;
+  while (start < find.length && find[start] === replace[start]) start += 1;
+  let end = 0;
+  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
+    end += 1;
+  const before = find.slice(start, find.length - end);
+  const after = replace.slice(start, replace.length - end);
+  const room = Math.max(20, max - 40);
+  const quote = (text3) => JSON.stringify(clip(text3, room));
+  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
+  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip(before, 24))} \u2192 ${quote(after)}`;
+}
+function patternNames(iteration) {
+  const names = /* @__PURE__ */ new Map();
+  for (const record3 of [iteration, iteration.repair]) {
+    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  }
+  return names;
+}
+function acceptedChanges(result) {
+  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
+    const names = patternNames(iteration);
+    return iteration.applied.map((planned) => ({
+      iteration: iteration.index,
+      module: planned.module,
+      change: describeEdit(planned.edit),
+      patterns: planned.patterns.map((id) => names.get(id) ?? id)
+    }));
+  });
+}
+
+// src/report/run-comparison.ts
+init_format();
+init_wording2();
+function when(result) {
+  if (!result.run) return "(not recorded)";
+  const time3 = result.run.finishedAt.replace("T", " ").slice(0, 16);
+  const git = result.run.git ? ` \xB7 ${result.run.git.commit.slice(0, 7)}${result.run.git.dirty ? " (dirty)" : ""}` : "";
+  return `${time3}${git}`;
+}
+var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.interval[1];
+function money(delta) {
+  return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
+}
+function count2(delta) {
+  return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
+}
+function scoreRows(a, b) {
+  const rows = [];
+  for (const split of ["train", "heldout"]) {
+    const name3 = split === "train" ? "train" : "held-out";
+    for (const which of ["baseline", "final"]) {
+      const left = a[which][split];
+      const right = b[which][split];
+      rows.push({
+        label: `${name3}: ${which === "baseline" ? "seed" : "final"}`,
+        a: formatScore(left),
+        b: formatScore(right),
+        delta: formatDelta(left.accuracy, right.accuracy)
+      });
+    }
+  }
+  return rows;
+}
+function costRows(a, b) {
+  const split = (result) => `agent ${usd(result.cost.costUsd - result.cost.refinement.costUsd)} \xB7 refiner ${usd(result.cost.refinement.costUsd)}`;
+  const tokens = (result) => result.cost.promptTokens + result.cost.completionTokens;
+  return [
+    {
+      label: "cost",
+      a: usd(a.cost.costUsd),
+      b: usd(b.cost.costUsd),
+      delta: money(b.cost.costUsd - a.cost.costUsd)
+    },
+    { label: "  split", a: split(a), b: split(b) },
+    {
+      label: "LLM calls",
+      a: String(a.cost.llmCalls),
+      b: String(b.cost.llmCalls),
+      delta: count2(b.cost.llmCalls - a.cost.llmCalls)
+    },
+    {
+      label: "tokens",
+      a: tokens(a).toLocaleString("en-US"),
+      b: tokens(b).toLocaleString("en-US"),
+      delta: count2(tokens(b) - tokens(a))
+    },
+    {
+      label: "rollouts",
+      a: String(a.cost.rollouts),
+      b: String(b.cost.rollouts),
+      delta: count2(b.cost.rollouts - a.cost.rollouts)
+    },
+    {
+      label: "wall time",
+      a: `${(a.cost.wallMs / 1e3).toFixed(1)} s`,
+      b: `${(b.cost.wallMs / 1e3).toFixed(1)} s`,
+      delta: `${b.cost.wallMs >= a.cost.wallMs ? "+" : "\u2212"}${(Math.abs(b.cost.wallMs - a.cost.wallMs) / 1e3).toFixed(1)} s`
+    }
+  ];
+}
+function changeKeys(result) {
+  return acceptedChanges(result).map((change2) => `${change2.module}: ${change2.change}`);
+}
+function compareRuns(a, b) {
+  const tally = (result) => {
+    const counts = proposalTally(result);
+    return `${plural2(counts.edits, "edit")} (${counts.accepted}/${counts.proposals} proposals accepted)`;
+  };
+  const gate = (result) => `${result.gate.passed ? "passed" : "failed"} (${formatPValue(result.gate.comparison.pValue)})`;
+  const rows = [
+    { label: "strategy", a: `${a.strategy}, seed ${a.seed}`, b: `${b.strategy}, seed ${b.seed}` },
+    { label: "model", a: a.model, b: b.model },
+    { label: "finished, commit", a: when(a), b: when(b) },
+    {
+      label: "version",
+      a: a.run?.ecdysisVersion ?? "(not recorded)",
+      b: b.run?.ecdysisVersion ?? "(not recorded)"
+    },
+    ...scoreRows(a, b),
+    { label: "held-out gate", a: gate(a), b: gate(b) },
+    {
+      label: "accepted",
+      a: tally(a),
+      b: tally(b),
+      delta: count2(b.acceptedEdits.length - a.acceptedEdits.length)
+    },
+    {
+      label: "stopped",
+      a: clip(stopSentence(a).replace(/^stopped: /, ""), 60),
+      b: clip(stopSentence(b).replace(/^stopped: /, ""), 60)
+    },
+    ...costRows(a, b)
+  ];
+  const left = changeKeys(a);
+  const right = changeKeys(b);
+  const changes = {
+    both: left.filter((key) => right.includes(key)),
+    onlyA: left.filter((key) => !right.includes(key)),
+    onlyB: right.filter((key) => !left.includes(key))
+  };
+  const notes = [];
+  for (const split of ["train", "heldout"]) {
+    if (a.final[split].n !== b.final[split].n)
+      notes.push(
+        `the ${split === "train" ? "train" : "held-out"} splits differ in size (${a.final[split].n} vs ${b.final[split].n} tasks): their accuracies are not directly comparable`
+      );
+  }
+  if (a.configHash !== b.configHash)
+    notes.push("the runs used different configs (config hash differs)");
+  if (a.harness.seedHash !== b.harness.seedHash)
+    notes.push("the runs started from different seed harnesses");
+  if (overlap(a.final.heldout, b.final.heldout) && a.final.heldout.accuracy !== b.final.heldout.accuracy)
+    notes.push(
+      "the final held-out 95% intervals overlap: the difference may be noise (result.json keeps no per-task results for a paired test; 'ecdysis gate' pairs two harnesses)"
+    );
+  return { rows, changes, notes };
+}
+function formatComparison(comparison, names) {
+  const header = {
+    label: "",
+    a: `A: ${names.a}`,
+    b: `B: ${names.b}`,
+    delta: "B \u2212 A"
+  };
+  const rows = [header, ...comparison.rows];
+  const width = (pick3) => Math.max(...rows.map((row) => [...pick3(row)].length));
+  const widths = {
+    label: width((row) => row.label),
+    a: width((row) => row.a),
+    b: width((row) => row.b)
+  };
+  const pad = (text3, size) => text3 + " ".repeat(Math.max(0, size - [...text3].length));
+  const lines = rows.map(
+    (row) => `${pad(row.label, widths.label)}  ${pad(row.a, widths.a)}  ${pad(row.b, widths.b)}  ${row.delta ?? ""}`.trimEnd()
+  );
+  const { both, onlyA, onlyB } = comparison.changes;
+  lines.push("", "accepted changes:");
+  if (both.length + onlyA.length + onlyB.length === 0) lines.push("  none in either run");
+  for (const [label, list2] of [
+    ["both", both],
+    ["A only", onlyA],
+    ["B only", onlyB]
+  ])
+    for (const change2 of list2) lines.push(`  ${label.padEnd(6)}  ${change2}`);
+  if (comparison.notes.length > 0)
+    lines.push("", ...comparison.notes.map((note) => `note: ${note}`));
+  return `${lines.join("\n")}
+`;
+}
+
+// src/cli/compare-command.ts
+var scoreSchema = external_exports.object({
+  accuracy: external_exports.number(),
+  n: external_exports.number().int(),
+  interval: external_exports.tuple([external_exports.number(), external_exports.number()])
+});
+var comparedResultSchema = external_exports.object({
+  version: external_exports.literal(1),
+  strategy: external_exports.string(),
+  seed: external_exports.number(),
+  model: external_exports.string(),
+  configHash: external_exports.string(),
+  stoppedBy: external_exports.string(),
+  baseline: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
+  final: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
+  iterations: external_exports.array(
+    external_exports.object({ verdict: external_exports.string(), applied: external_exports.array(external_exports.unknown()) }).passthrough()
+  ),
+  acceptedEdits: external_exports.array(external_exports.unknown()),
+  cost: external_exports.object({
+    rollouts: external_exports.number(),
+    llmCalls: external_exports.number(),
+    promptTokens: external_exports.number(),
+    completionTokens: external_exports.number(),
+    costUsd: external_exports.number(),
+    wallMs: external_exports.number(),
+    refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() })
+  }).passthrough(),
+  harness: external_exports.object({ seedHash: external_exports.string(), finalHash: external_exports.string() }).passthrough(),
+  gate: external_exports.object({ passed: external_exports.boolean(), comparison: external_exports.object({ pValue: external_exports.number() }).passthrough() }).passthrough()
+}).passthrough();
+async function readResult(path9) {
+  const isDir = await stat5(path9).then(
+    (info) => info.isDirectory(),
+    () => {
+      throw new InputError(
+        path9,
+        "no such file or folder: give an evolve --out folder or its result.json"
+      );
+    }
+  );
+  const file2 = isDir ? join14(path9, "result.json") : path9;
+  const text3 = await readFile11(file2, "utf8").catch(() => {
+    throw new InputError(
+      file2,
+      "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
+    );
+  });
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message})`);
+  }
+  const parsed = comparedResultSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
+      field: issue2.path.join(".") || void 0
+    });
+  }
+  return { file: file2, result: parsed.data };
+}
+var compareCommand = {
+  name: "compare",
+  summary: "compare two evolve runs (accuracies with intervals, gate, cost, accepted changes)",
+  help: `Usage: ecdysis compare RUN_A RUN_B
+
+Reads the result.json of two 'ecdysis evolve' runs (their --out folders, or the files) and
+prints them side by side: seed and final accuracy with 95% intervals on train and held-out and
+the difference B \u2212 A, the held-out gate with its p-value, accepted edits, why each run stopped,
+cost split agent/refiner, calls, tokens, rollouts and wall time; then the accepted changes both
+runs made and those only one did. Notes say when the runs are not comparable (other task sets,
+config or seed harness) or when the held-out difference lies within overlapping intervals.
+
+Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
+`,
+  options: {},
+  allowPositionals: true,
+  async run(args, io) {
+    if (args.positionals.length !== 2)
+      throw new InputError(
+        "ecdysis compare",
+        "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
+      );
+    const [a, b] = await Promise.all(
+      args.positionals.map((path9) => readResult(resolvePath(io, path9)))
+    );
+    const name3 = (file2) => relative4(io.cwd, file2) || file2;
+    io.stdout.write(
+      formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
+    );
+    return 0;
+  }
+};
+
 // src/cli/eval-command.ts
 init_zod();
 init_load_config();
 init_eval_output();
-init_progress();
 init_run_eval();
 init_shard_tasks();
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // src/cli/eval-summary.ts
-var percent5 = (value) => `${(value * 100).toFixed(1)}%`;
+init_wording2();
+var percent4 = (value) => `${(value * 100).toFixed(1)}%`;
 function formatEvalSummary(result) {
   const passed2 = result.tasks.filter((task) => task.pass).length;
-  const infra = result.infraErrors ? `, ${result.infraErrors} rollout(s) did not reach the model (not scored)` : "";
+  const infra = result.infraErrors ? `, ${plural2(result.infraErrors, "rollout")} did not reach the model (not scored)` : "";
   const lines = [
-    `${result.split}: accuracy ${percent5(result.accuracy)} (${passed2}/${result.n}${infra}), 95% CI ${percent5(result.interval[0])}\u2013${percent5(result.interval[1])}  [harness ${result.harnessHash.slice(0, 12)}, model ${result.model}]`
+    `${result.split}: accuracy ${percent4(result.accuracy)} (${passed2}/${result.n}${infra}), 95% CI ${percent4(result.interval[0])}\u2013${percent4(result.interval[1])}  [harness ${result.harnessHash.slice(0, 12)}, model ${result.model}]`
   ];
   for (const [category, entry] of Object.entries(result.byCategory)) {
-    lines.push(`  ${category.padEnd(24)} ${percent5(entry.accuracy).padStart(6)}  (n=${entry.n})`);
+    lines.push(`  ${category.padEnd(24)} ${percent4(entry.accuracy).padStart(6)}  (n=${entry.n})`);
   }
   const { cost } = result;
   const tokens = cost.promptTokens + cost.completionTokens;
@@ -56327,13 +56781,318 @@ ${lines.join("\n")}
 `;
 }
 
+// src/cli/run-status.ts
+init_wording2();
+
+// src/cli/call-tally.ts
+function idleActivity() {
+  return {
+    running: 0,
+    byPurpose: /* @__PURE__ */ new Map(),
+    finishedByPurpose: /* @__PURE__ */ new Map(),
+    done: 0,
+    replayed: 0,
+    tokens: 0,
+    costUsd: 0,
+    lastLineAt: 0
+  };
+}
+var bump = (map2, key, by) => map2.set(key, (map2.get(key) ?? 0) + by);
+var CallTally = class {
+  calls = 0;
+  replayed = 0;
+  tokens = 0;
+  agentCostUsd = 0;
+  refinerCostUsd = 0;
+  activity = idleActivity();
+  /** Adds an event at time `at`; returns the purpose when it starts a refiner busy period. */
+  add(event, at) {
+    const tokens = (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
+    if (event.phase === "end" && event.cached) this.replayed += 1;
+    else if (event.phase === "end") {
+      this.calls += 1;
+      this.tokens += tokens;
+      if (event.role === "agent") this.agentCostUsd += event.costUsd ?? 0;
+      else this.refinerCostUsd += event.costUsd ?? 0;
+    }
+    if (event.role !== "refiner") return void 0;
+    const activity = this.activity;
+    let started;
+    if (event.phase === "start") {
+      if (activity.since === void 0) {
+        activity.since = at;
+        activity.lastLineAt = at;
+        started = event.purpose;
+      }
+      activity.running += 1;
+      bump(activity.byPurpose, event.purpose, 1);
+    } else {
+      activity.running = Math.max(0, activity.running - 1);
+      bump(activity.byPurpose, event.purpose, -1);
+      if (event.phase === "end" && event.cached) activity.replayed += 1;
+      else if (event.phase === "end") {
+        activity.done += 1;
+        activity.tokens += tokens;
+        activity.costUsd += event.costUsd ?? 0;
+        bump(activity.finishedByPurpose, event.purpose, 1);
+      }
+    }
+    activity.lastActivityAt = at;
+    return started;
+  }
+  /** The refiner's current busy period. */
+  refiner() {
+    return this.activity;
+  }
+  /** The finished busy period when the refiner has been idle for `idleMs`, else undefined. */
+  idleSince(at, idleMs) {
+    const activity = this.activity;
+    if (activity.since === void 0 || activity.running > 0) return void 0;
+    return at - (activity.lastActivityAt ?? at) >= idleMs ? activity : void 0;
+  }
+  /** Starts a new (idle) period after a finished one was reported. */
+  resetActivity() {
+    this.activity = idleActivity();
+  }
+  /** Records that plain mode wrote an interim refiner line. */
+  markLine(at) {
+    this.activity.lastLineAt = at;
+  }
+  /** Totals so far: uncached calls, replays, tokens and cost split agent/refiner. */
+  totals() {
+    return {
+      calls: this.calls,
+      replayed: this.replayed,
+      tokens: this.tokens,
+      costUsd: this.agentCostUsd + this.refinerCostUsd,
+      agentCostUsd: this.agentCostUsd,
+      refinerCostUsd: this.refinerCostUsd
+    };
+  }
+};
+
+// src/cli/status-format.ts
+function duration3(ms) {
+  const seconds2 = Math.max(0, ms) / 1e3;
+  if (seconds2 < 10) return `${seconds2.toFixed(1)}s`;
+  if (seconds2 < 60) return `${Math.floor(seconds2)}s`;
+  const minutes = Math.floor(seconds2 / 60);
+  if (minutes < 60) return `${minutes}m${String(Math.floor(seconds2 % 60)).padStart(2, "0")}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
+}
+function compactCount(value) {
+  if (value < 1e3) return String(value);
+  if (value < 1e6) return `${(value / 1e3).toFixed(value < 1e4 ? 2 : 1)}k`;
+  return `${(value / 1e6).toFixed(2)}M`;
+}
+function money2(value) {
+  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
+}
+function eta(options) {
+  const { done, total, elapsedMs } = options;
+  if (done <= 0 || done >= total) return void 0;
+  return elapsedMs / done * (total - done);
+}
+function bar(done, total, width) {
+  const filled = total === 0 ? width : Math.min(width, Math.round(done / total * width));
+  return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
+}
+function runningRoles(running) {
+  return [...running].filter(([, count3]) => count3 > 0).map(([purpose, count3]) => count3 > 1 ? `${purpose} \xD7${count3}` : purpose).join(", ");
+}
+function fitWidth(line, columns) {
+  const chars = [...line];
+  return chars.length < columns ? line : `${chars.slice(0, Math.max(1, columns - 2)).join("")}\u2026`;
+}
+
+// src/cli/run-status.ts
+var spinner = "\u280B\u2819\u2839\u2838\u283C\u2834\u2826\u2827\u2807\u280F";
+function defaultTicker(redraw) {
+  const timer = setInterval(redraw, 250);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+var RunStatus = class {
+  constructor(options) {
+    this.options = options;
+    const env = options.env;
+    this.tty = options.stream.isTTY === true && env.CI !== "true" && env.TERM !== "dumb";
+    this.now = options.now ?? Date.now;
+    this.startedAt = this.now();
+    this.stopTicker = (options.ticker ?? defaultTicker)(() => this.tick());
+    options.signal?.addEventListener("abort", this.onAbort, { once: true });
+  }
+  options;
+  tty;
+  now;
+  phases = [];
+  calls = new CallTally();
+  startedAt;
+  drawnLines = 0;
+  frame = 0;
+  closed = false;
+  stopTicker;
+  onAbort = () => this.close("interrupted");
+  /** A progress sink for one evaluation; its `fork` gives a concurrent phase its own line. */
+  progress() {
+    let phase;
+    return {
+      start: (label, total) => {
+        if (this.closed) return;
+        const at = this.now();
+        phase = { label, total, done: 0, passed: 0, startedAt: at, lastLineAt: at };
+        this.phases.push(phase);
+        if (this.tty) this.redraw();
+        else this.write(`${label}: ${total} rollouts\u2026
+`);
+      },
+      tick: (done, passed2) => {
+        if (!phase || this.closed) return;
+        phase.done = done;
+        phase.passed = passed2;
+        if (!this.tty) this.plainInterim(phase);
+      },
+      end: () => {
+        if (!phase || this.closed) return;
+        const ended = phase;
+        phase = void 0;
+        this.phases.splice(this.phases.indexOf(ended), 1);
+        this.permanent([this.endLine(ended)]);
+      },
+      fork: () => this.progress()
+    };
+  }
+  /** Takes a model call event (agent or refiner). */
+  onCall(event) {
+    if (this.closed) return;
+    const startedBusy = this.calls.add(event, this.now());
+    if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
+`);
+  }
+  /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
+  close(note) {
+    if (this.closed) return;
+    const lines = this.phases.map(
+      (phase) => note ? `${phase.label}: ${note} at ${phase.done}/${phase.total}` : this.endLine(phase)
+    );
+    const refiner = this.calls.refiner();
+    if (refiner.running > 0 && note)
+      lines.push(`refiner: ${note} with ${plural2(refiner.running, "call")} running`);
+    else if (refiner.since !== void 0 && refiner.done > 0)
+      lines.push(this.refinerSummary(refiner));
+    this.phases.length = 0;
+    this.closed = true;
+    if (this.tty) this.redraw(lines);
+    else this.permanent(lines);
+    this.stopTicker();
+    this.options.signal?.removeEventListener("abort", this.onAbort);
+  }
+  /** Periodic work: idle detection, plain interim lines, and the redraw on a TTY. */
+  tick() {
+    if (this.closed) return;
+    const at = this.now();
+    const idle = this.calls.idleSince(at, this.options.idleMs ?? 1500);
+    if (idle) {
+      if (idle.done > 0) this.permanent([this.refinerSummary(idle)]);
+      this.calls.resetActivity();
+    }
+    if (this.tty) {
+      this.frame += 1;
+      this.redraw();
+      return;
+    }
+    for (const phase of this.phases) this.plainInterim(phase);
+    const refiner = this.calls.refiner();
+    if (refiner.running > 0 && refiner.since !== void 0 && at - refiner.lastLineAt >= this.interval) {
+      this.calls.markLine(at);
+      this.write(`${this.refinerLine(refiner, at)}
+`);
+    }
+  }
+  get interval() {
+    return this.options.intervalMs ?? 1e4;
+  }
+  plainInterim(phase) {
+    const at = this.now();
+    if (phase.done >= phase.total || at - phase.lastLineAt < this.interval) return;
+    phase.lastLineAt = at;
+    const left = eta({ done: phase.done, total: phase.total, elapsedMs: at - phase.startedAt });
+    const percent5 = phase.total === 0 ? 100 : Math.floor(phase.done / phase.total * 100);
+    this.write(
+      `${phase.label}: ${phase.done}/${phase.total} rollouts (${percent5}%), ${phase.passed} passed, ${duration3(at - phase.startedAt)}${left === void 0 ? "" : `, ETA ${duration3(left)}`}
+`
+    );
+  }
+  endLine(phase) {
+    const accuracy = phase.done === 0 ? "\u2013" : `${(phase.passed / phase.done * 100).toFixed(1)}%`;
+    const partial2 = phase.done < phase.total ? ` (${phase.done}/${phase.total} ran)` : "";
+    return `${phase.label}: ${phase.passed}/${phase.done} passed = ${accuracy}${partial2} in ${duration3(this.now() - phase.startedAt)}`;
+  }
+  refinerLine(refiner, at) {
+    const roles = runningRoles(refiner.byPurpose);
+    return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
+  }
+  refinerSummary(refiner) {
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count3]) => `${purpose} ${count3}`).join(", ");
+    const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
+    const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
+    return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
+  }
+  header(at) {
+    const totals = this.calls.totals();
+    const replayed = totals.replayed > 0 ? ` (+${totals.replayed} replayed)` : "";
+    const spin = spinner[this.frame % spinner.length];
+    const head = `${spin} ${this.options.title} \xB7 ${duration3(at - this.startedAt)}`;
+    if (totals.calls === 0 && totals.replayed === 0) return head;
+    return `${head} \xB7 ${totals.calls} calls${replayed} \xB7 ${compactCount(totals.tokens)} tokens \xB7 ${money2(totals.costUsd)} (agent ${money2(totals.agentCostUsd)}, refiner ${money2(totals.refinerCostUsd)})`;
+  }
+  liveLines() {
+    const at = this.now();
+    const columns = this.options.stream.columns ?? 80;
+    const lines = [this.header(at)];
+    for (const phase of this.phases) {
+      const elapsed = at - phase.startedAt;
+      const left = eta({ done: phase.done, total: phase.total, elapsedMs: elapsed });
+      const width = Math.max(10, Math.min(30, columns - phase.label.length - 50));
+      lines.push(
+        `  ${phase.label} ${bar(phase.done, phase.total, width)} ${phase.done}/${phase.total} \xB7 ${phase.passed} passed \xB7 ${duration3(elapsed)}${left === void 0 ? "" : ` \xB7 ETA ${duration3(left)}`}`
+      );
+    }
+    const refiner = this.calls.refiner();
+    if (refiner.since !== void 0) lines.push(`  ${this.refinerLine(refiner, at)}`);
+    return lines.map((line) => fitWidth(line, columns));
+  }
+  /** Writes lines that stay (above the live block on a TTY). */
+  permanent(lines) {
+    if (lines.length === 0) return;
+    if (!this.tty) {
+      this.write(lines.map((line) => `${line}
+`).join(""));
+      return;
+    }
+    this.redraw(lines);
+  }
+  /** Clears the live block, writes `above`, and draws the block again (nothing once closed). */
+  redraw(above = []) {
+    const up = this.drawnLines > 0 ? `\x1B[${this.drawnLines}A` : "";
+    const live = this.closed ? [] : this.liveLines();
+    const text3 = [...above, ...live].map((line) => `${line}\x1B[K
+`).join("");
+    this.write(`\r${up}\x1B[J${text3}`);
+    this.drawnLines = live.length;
+  }
+  write(text3) {
+    this.options.stream.write(text3);
+  }
+};
+
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile11, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { readFile as readFile12, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
+import { join as join15 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join14(dir, "shard.json");
+var markerFile = (dir) => join15(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm4(markerFile(dir), { force: true });
   else await writeFile13(markerFile(dir), `${JSON.stringify(shard)}
@@ -56342,7 +57101,7 @@ async function writeShardMarker(dir, shard) {
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile11(markerFile(dir), "utf8");
+    text3 = await readFile12(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -56363,30 +57122,63 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count = marked[0].marker?.count ?? 0;
+  const count3 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count) {
+    if (marker.count !== count3) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count3}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count3} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count3; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count}`).join(", ")} missing: give all ${count} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count3}`).join(", ")} missing: give all ${count3} shard folders of the run`
     );
   }
+}
+
+// src/cli/unknown-task-warning.ts
+init_evidence2();
+init_sim();
+function countUnknownTasks(result, records) {
+  const failing = result.tasks.filter((task) => !task.pass).map((task) => task.taskId);
+  const unknown2 = failing.filter((taskId) => {
+    const runs = records.filter((record3) => record3.taskId === taskId && !record3.verdict.pass);
+    return runs.length > 0 && runs.every((record3) => saysUnknownTask(record3.output));
+  });
+  return { failing: failing.length, unknown: unknown2.length };
+}
+function countUnknownInEvolve(result) {
+  const first = result.iterations.find((iteration) => iteration.diagnosis);
+  if (!first?.diagnosis) return { failing: 0, unknown: 0 };
+  const { score } = first.batch;
+  const failing = Math.round(score.n * (1 - score.accuracy));
+  const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.startsWith("unknown-task"))).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
+  return { failing, unknown: Math.min(unknown2, failing) };
+}
+async function unknownTaskWarning(model, count3) {
+  if (count3.failing === 0 || count3.unknown * 2 <= count3.failing) return void 0;
+  const share = `${count3.unknown} of ${count3.failing} failing tasks`;
+  if (model.provider !== "sim")
+    return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
+`;
+  const world2 = await loadWorld(model.world ?? "").catch(() => void 0);
+  const name3 = world2?.name ?? model.world ?? "";
+  const families = [...new Set(world2?.families.map((family) => family.kind) ?? [])];
+  const knows = families.length > 0 ? ` (it knows ${families.join(", ")} tasks)` : "";
+  return `warning: ${share} got "I don't know how to do this task" from the simulated model: these tasks are outside the simulated world '${name3}'${knows}. The sim cannot solve your own tasks: to evaluate them, point 'model' in ecdysis.yml at a real endpoint (provider: openai, baseUrl, apiKeyEnv).
+`;
 }
 
 // src/cli/eval-command.ts
@@ -56396,12 +57188,15 @@ var evalFlagsSchema = external_exports.object({
   harness: external_exports.string().min(1).optional(),
   shard: external_exports.string().optional(),
   samples: external_exports.coerce.number().int().positive().optional(),
+  limit: external_exports.coerce.number().int().positive().optional(),
+  concurrency: external_exports.coerce.number().int().positive().max(256).optional(),
   out: external_exports.string().min(1)
 }).strict();
 var evalCommand = {
   name: "eval",
   summary: "evaluate a harness on the train or held-out tasks",
   help: `Usage: ecdysis eval --config FILE --out DIR [--split train|heldout|all] [--harness DIR] [--shard I/N] [--samples K]
+                    [--limit N] [--concurrency C]
 
 Runs the harness on every task of the split (K samples each, pass = majority) through the rollout
 cache and writes DIR/eval.json (accuracy, 95% interval, per-category and per-task results, cost)
@@ -56414,6 +57209,10 @@ DIR/eval-heldout.json hold the splits and DIR/eval.json the combined result.
   --harness DIR     evaluate this harness folder instead of the config's
   --shard I/N       only shard I of N (1-based; deterministic by task id); combine with 'ecdysis merge'
   --samples K       samples per task (default: the config's 'samples')
+  --limit N         a quick subset: at most N tasks per split, the same every time, categories
+                    taking turns (applied before --shard)
+  --concurrency C   rollouts in flight (default: the config's 'concurrency'; the model's
+                    'maxConcurrency' still caps its calls in flight)
 
 Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout --out .ecdysis/eval
 `,
@@ -56423,30 +57222,48 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     harness: { type: "string" },
     shard: { type: "string" },
     samples: { type: "string" },
+    limit: { type: "string" },
+    concurrency: { type: "string" },
     out: { type: "string" }
   },
   async run(args, io) {
     const flags = validateFlags("eval", evalFlagsSchema, args.values);
     const shard = flags.shard ? parseShard(flags.shard) : void 0;
-    const loaded = await loadConfig(resolvePath(io, flags.config));
+    const loaded = withConcurrency(
+      await loadConfig(resolvePath(io, flags.config)),
+      flags.concurrency
+    );
     const outDir = resolvePath(io, flags.out);
+    const status = new RunStatus({
+      stream: io.stderr,
+      env: io.env,
+      title: "ecdysis eval",
+      signal: io.signal
+    });
     const { results, records, downgrades } = await runEval({
       loaded,
+      env: io.env,
+      limit: flags.limit,
       split: flags.split,
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : void 0,
       shard,
       samples: flags.samples,
-      progress: createProgress({ stream: io.stderr, env: io.env }),
+      progress: status.progress(),
       signal: io.signal
-    });
+    }).finally(() => status.close());
     await writeEvalOutput(outDir, { results, records });
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
       (name3) => results[name3]
     );
     for (const name3 of order) io.stdout.write(formatEvalSummary(results[name3]));
+    const warning = await unknownTaskWarning(
+      loaded.config.model,
+      countUnknownTasks(results["eval.json"], records)
+    );
+    if (warning) io.stderr.write(warning);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join15(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join16(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -56457,26 +57274,205 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
 init_zod();
 init_load_config();
 init_input_error();
-init_progress();
 init_evolve();
-import { access } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { access, readFile as readFile13, writeFile as writeFile14 } from "node:fs/promises";
+import { join as join21, resolve as resolve10 } from "node:path";
+
+// src/cli/evolve-summary.ts
+import { join as join19 } from "node:path";
+init_format();
+init_markdown_sections();
+init_wording2();
+
+// src/cli/shell-command.ts
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute as isAbsolute3, join as join18, relative as relative5 } from "node:path";
+
+// src/cli/version.ts
+import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { dirname as dirname7, join as join17 } from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
+function packageRoot() {
+  let dir = dirname7(fileURLToPath2(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const file2 = join17(dir, "package.json");
+    if (existsSync3(file2) && readName(file2) === "ecdysis") return dir;
+    dir = dirname7(dir);
+  }
+  throw new Error("ecdysis: package.json of the ecdysis package not found");
+}
+function readName(file2) {
+  try {
+    return JSON.parse(readFileSync2(file2, "utf8")).name;
+  } catch {
+    return void 0;
+  }
+}
+var cached3;
+function ecdysisVersion() {
+  cached3 ??= JSON.parse(readFileSync2(join17(packageRoot(), "package.json"), "utf8")).version;
+  return cached3;
+}
+
+// src/cli/shell-command.ts
+function shellQuote(word2) {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
+}
+function pathFrom(cwd, path9) {
+  const rel = relative5(cwd, path9);
+  if (rel === "") return ".";
+  return rel.startsWith("..") || isAbsolute3(rel) ? path9 : rel;
+}
+function onPath(name3, env) {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join18(dir, name3), constants.X_OK);
+      return true;
+    } catch {
+    }
+  }
+  return false;
+}
+function cliInvocation(env) {
+  if (onPath("ecdysis", env)) return "ecdysis";
+  return `node ${shellQuote(join18(packageRoot(), "bin", "ecdysis.js"))}`;
+}
+
+// src/cli/evolve-summary.ts
+var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
+function unscored(result, split) {
+  const count3 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count3 > 0 ? `  (${plural2(count3, "rollout")} did not reach the model, not scored)` : "";
+}
+function costLine(result) {
+  const { cost } = result;
+  const tokens = cost.promptTokens + cost.completionTokens;
+  const agent = {
+    calls: cost.llmCalls - cost.refinement.llmCalls,
+    tokens: tokens - cost.refinement.tokens,
+    costUsd: cost.costUsd - cost.refinement.costUsd
+  };
+  return `cost: ${money2(cost.costUsd)} \u2014 agent ${money2(agent.costUsd)} (${plural2(agent.calls, "call")}, ${compactCount(agent.tokens)} tokens), refiner ${money2(cost.refinement.costUsd)} (${plural2(cost.refinement.llmCalls, "call")}, ${compactCount(cost.refinement.tokens)} tokens); ${plural2(cost.rollouts, "rollout")}; ${duration3(cost.wallMs)} (uncached work only)`;
+}
+function applyLines(options) {
+  const { cwd, base } = options;
+  const patch = join19(options.outDir, "harness.patch");
+  const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
+  const fromRoot = shellQuote(pathFrom(base.root, patch));
+  const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
+  return [`apply the evolved harness (paths relative to ${where}):`, `  ${command}`];
+}
+function formatEvolveSummary(options) {
+  const { result, outDir } = options;
+  const changes = acceptedChanges(result);
+  const width = Math.max(0, ...changes.map((entry) => entry.module.length));
+  const lines = [
+    `train:    ${change(result.baseline.train, result.final.train)}${unscored(result, "train")}`,
+    `held-out: ${change(result.baseline.heldout, result.final.heldout)}${unscored(result, "heldout")}`,
+    `${acceptedSentence(result)}; ${stopSentence(result)}`,
+    ...changes.length > 0 ? ["accepted edits:"] : [],
+    ...changes.map(
+      (entry) => `  ${entry.module.padEnd(width)}  ${entry.change} \u2014 ${entry.patterns.join(", ") || "no named pattern"} (iteration ${entry.iteration})`
+    ),
+    `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
+    costLine(result),
+    `report: ${join19(outDir, "report.html")} (and report.md, result.json)`,
+    ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
+  ];
+  return `${lines.join("\n")}
+${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
+}
+
+// src/cli/git-state.ts
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+var run = promisify(execFile);
+async function gitState(dir) {
+  try {
+    const head = await run("git", ["rev-parse", "HEAD"], { cwd: dir });
+    const status = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: dir
+    });
+    return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
+  } catch {
+    return void 0;
+  }
+}
+
+// src/cli/patch-root.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { dirname as dirname8, join as join20, relative as relative6, sep as sep4 } from "node:path";
+function findGitRoot(dir) {
+  let current = dir;
+  for (; ; ) {
+    if (existsSync4(join20(current, ".git"))) return current;
+    const parent = dirname8(current);
+    if (parent === current) return void 0;
+    current = parent;
+  }
+}
+function patchBase(options) {
+  const repository = findGitRoot(options.configDir);
+  const root = repository ?? options.configDir;
+  return {
+    root,
+    prefix: relative6(root, options.harnessDir).split(sep4).join("/"),
+    inRepository: repository !== void 0
+  };
+}
+function rebasePatch(patch, prefix) {
+  if (prefix === "" || patch === "") return patch;
+  const lines = patch.split("\n");
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("\\")) continue;
+      if (line[0] !== "+") oldLeft -= 1;
+      if (line[0] !== "-") newLeft -= 1;
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[2] ?? 1);
+    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
+    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
+  }
+  return lines.join("\n");
+}
+
+// src/cli/evolve-command.ts
 var evolveFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   strategy: external_exports.enum(["ecdysis", "iterative", "sampling"]).optional(),
   out: external_exports.string().min(1),
-  resume: external_exports.boolean().default(false)
+  resume: external_exports.boolean().default(false),
+  limit: external_exports.coerce.number().int().positive().optional(),
+  concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
+var exists = (path9) => access(path9).then(
+  () => true,
+  () => false
+);
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
   help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ecdysis|iterative|sampling] [--resume]
+                      [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
-DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch. The run
-journals its stages in DIR: re-running into the same DIR with the same config continues where it
-stopped, without repeating finished rollouts or LLM calls. --resume insists on that (it fails
-when DIR holds no run).
+DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
+paths are relative to the repository root holding the config (else the config folder), so
+'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
+into the same DIR with the same config continues where it stopped, without repeating finished
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+
+  --limit N         a quick run on at most N train and N held-out tasks, the same every time
+                    (categories in turn); another run than the full one (its own journal key)
+  --concurrency C   rollouts in flight (default: the config's 'concurrency')
 
 Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/quickstart
 `,
@@ -56484,21 +57480,20 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     config: { type: "string" },
     strategy: { type: "string" },
     out: { type: "string" },
-    resume: { type: "boolean" }
+    resume: { type: "boolean" },
+    limit: { type: "string" },
+    concurrency: { type: "string" }
   },
   async run(args, io) {
     const flags = validateFlags("evolve", evolveFlagsSchema, args.values);
-    const loaded = await loadConfig(resolvePath(io, flags.config));
+    const loaded = withConcurrency(
+      await loadConfig(resolvePath(io, flags.config)),
+      flags.concurrency
+    );
     const outDir = resolvePath(io, flags.out);
-    if (flags.resume) {
-      const journal = join16(outDir, "journal.jsonl");
-      const found = await access(journal).then(
-        () => true,
-        () => false
-      );
-      if (!found)
-        throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
-    }
+    const journal = join21(outDir, "journal.jsonl");
+    if (flags.resume && !await exists(journal))
+      throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
       ...loaded,
       config: {
@@ -56506,37 +57501,38 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
         evolve: { ...loaded.config.evolve, strategy: flags.strategy }
       }
     } : loaded;
+    const status = new RunStatus({
+      stream: io.stderr,
+      env: io.env,
+      title: "ecdysis evolve",
+      signal: io.signal
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
-      progress: createProgress({ stream: io.stderr, env: io.env })
+      progress: status.progress(),
+      onCall: (event) => status.onCall(event),
+      limit: flags.limit,
+      metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
+    }).finally(() => status.close());
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve10(loaded.root, loaded.config.harness.dir)
     });
-    io.stdout.write(
-      `${summariseEvolve(result)}wrote ${join16(outDir, "result.json")} and ${join16(outDir, "report.md")}
-`
-    );
+    const patchFile = join21(outDir, "harness.patch");
+    await writeFile14(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
+    const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
+    if (warning) io.stderr.write(warning);
+    io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
     return 0;
   }
 };
-function summariseEvolve(result) {
-  const pct = (value) => `${(value * 100).toFixed(1)}%`;
-  const infra = (split) => {
-    const count = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-    return count > 0 ? `  (${count} rollout(s) did not reach the model, not scored)` : "";
-  };
-  return [
-    `train:   ${pct(result.baseline.train.accuracy)} \u2192 ${pct(result.final.train.accuracy)}${infra("train")}`,
-    `heldout: ${pct(result.baseline.heldout.accuracy)} \u2192 ${pct(result.final.heldout.accuracy)}${infra("heldout")}`,
-    `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
-    formatDowngrades(result.endpoints?.downgrades ?? [])
-  ].join("\n");
-}
 
 // src/cli/gate-command.ts
 init_zod();
 init_load_config();
 init_evolve();
-import { join as join17 } from "node:path";
+import { join as join22 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -56570,7 +57566,7 @@ than the base by more than 'gate.tolerance'.
     });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join17(outDir, "gate.json")} and ${join17(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join22(outDir, "gate.json")} and ${join22(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -56583,14 +57579,14 @@ init_harness_schema();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir14, mkdtemp, readFile as readFile12, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp2, mkdir as mkdir14, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join as join18, relative as relative4 } from "node:path";
+import { dirname as dirname9, join as join23, relative as relative7, resolve as resolve11, sep as sep5 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 var ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
-function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER) {
+function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER, harnessDir = "harness") {
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA` : action;
   const editNote = placeholder ? `# EDIT ME before the first run: replace both '${ACTION_PLACEHOLDER}' below with the Ecdysis
@@ -56610,7 +57606,7 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "harness/**"
+      - "${harnessDir}/**"
       - "${configPath}"
 
 permissions: {}
@@ -56683,10 +57679,25 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists = (path9) => access2(path9).then(
+var exists2 = (path9) => access2(path9).then(
   () => true,
   () => false
 );
+var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
+async function writeIgnoreLines(path9) {
+  const current = await readFile14(path9, "utf8").catch(() => void 0);
+  if (current === void 0) {
+    await writeFile15(path9, `${ignoreLines.join("\n")}
+`);
+    return "created";
+  }
+  const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
+  if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
+  const separator = current === "" || current.endsWith("\n") ? "" : "\n";
+  await writeFile15(path9, `${current}${separator}${ignoreLines.join("\n")}
+`);
+  return "updated";
+}
 var initCommand = {
   name: "init",
   summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
@@ -56694,12 +57705,15 @@ var initCommand = {
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
-.github/workflows/ecdysis.yml (weekly evolve, gate on PRs). Refuses to overwrite anything.
+.github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
+holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
+run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
              without it the workflow holds the placeholder ${ACTION_PLACEHOLDER}, marked EDIT ME
 Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
+      ecdysis evolve --config ecdysis.yml --out .ecdysis/evolve
 `,
   options: { world: { type: "string" }, action: { type: "string" } },
   allowPositionals: true,
@@ -56715,55 +57729,70 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    const targets = ["ecdysis.yml", "harness", "tasks", ".github/workflows/ecdysis.yml"];
+    const base = findGitRoot(dir) ?? dir;
+    const workflowFile = join23(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path9) => relative7(base, join23(dir, path9)).split(sep5).join("/");
+    const targets = [
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join23(dir, name3)),
+      workflowFile
+    ];
     const taken = [];
-    for (const target of targets) if (await exists(join18(dir, target))) taken.push(target);
+    for (const target of targets) if (await exists2(target)) taken.push(relative7(dir, target));
     if (taken.length > 0) {
       throw new InputError(
-        join18(dir, taken[0]),
+        resolve11(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled2 = source === flags.world && bundledWorlds().includes(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join18(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join23(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir14(join18(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join18(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join18(dir, "tasks", "heldout.jsonl"));
-      await cp2(files.harnessDir, join18(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join18(dir, "harness", "harness.yaml"));
-      await writeFile14(
-        join18(dir, "ecdysis.yml"),
-        initialConfig(bundled2 ? flags.world : relative4(dir, source) || source)
+      await mkdir14(join23(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join23(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join23(dir, "tasks", "heldout.jsonl"));
+      await cp2(files.harnessDir, join23(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join23(dir, "harness", "harness.yaml"));
+      await writeFile15(
+        join23(dir, "ecdysis.yml"),
+        initialConfig(bundled2 ? flags.world : relative7(dir, source) || source)
       );
-      await mkdir14(join18(dir, ".github", "workflows"), { recursive: true });
-      await writeFile14(
-        join18(dir, ".github", "workflows", "ecdysis.yml"),
-        exampleWorkflow("ecdysis.yml", flags.action)
+      await mkdir14(dirname9(workflowFile), { recursive: true });
+      await writeFile15(
+        workflowFile,
+        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
       await rm5(staging, { recursive: true, force: true });
     }
-    for (const target of targets) io.stdout.write(`created ${join18(dir, target)}
+    const ignore = await writeIgnoreLines(join23(dir, ".gitignore"));
+    for (const target of targets) io.stdout.write(`created ${target}
+`);
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join23(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
-        `edit ${join18(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
+        `edit ${workflowFile}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA
 `
       );
     }
+    const cli = cliInvocation(io.env);
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join23(dir, ...parts)));
     io.stdout.write(
-      `next: ecdysis eval --config ${join18(dir, "ecdysis.yml")} --out ${join18(dir, ".ecdysis", "eval")}
-`
+      [
+        "next:",
+        `  ${cli} eval --config ${arg("ecdysis.yml")} --out ${arg(".ecdysis", "eval")}`,
+        `  ${cli} evolve --config ${arg("ecdysis.yml")} --out ${arg(".ecdysis", "evolve")}`,
+        ""
+      ].join("\n")
     );
     return 0;
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile12(file2, "utf8");
+  let text3 = await readFile14(file2, "utf8");
   for (const [path9, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
@@ -56772,7 +57801,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path9}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile14(file2, text3);
+  await writeFile15(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -56781,7 +57810,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join19 } from "node:path";
+import { join as join24 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -56823,7 +57852,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join19(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join24(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -56892,9 +57921,9 @@ async function serve(args, io) {
     `sim serving world '${flags.world}'${behaviour} at ${server.url} (Ctrl-C to stop)
 `
   );
-  await new Promise((resolve10) => {
-    if (io.signal.aborted) resolve10();
-    io.signal.addEventListener("abort", () => resolve10(), { once: true });
+  await new Promise((resolve12) => {
+    if (io.signal.aborted) resolve12();
+    io.signal.addEventListener("abort", () => resolve12(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -56960,6 +57989,7 @@ var commands = [
   evalCommand,
   mergeCommand,
   evolveCommand,
+  compareCommand,
   gateCommand,
   benchCommand,
   simCommand,
@@ -56975,7 +58005,7 @@ Ecdysis trains the runtime harness of an LLM agent from failures diagnosed acros
 Commands:
 ${list2}
 
-Global flags: --debug (print stack traces of unexpected errors), --help
+Global flags: --debug (print stack traces of unexpected errors), --help, --version
 `;
 }
 async function main(argv, io) {
@@ -56985,6 +58015,11 @@ async function main(argv, io) {
   if (name3 === void 0 || name3 === "--help" || name3 === "-h" || name3 === "help") {
     io.stdout.write(generalHelp());
     return name3 === void 0 ? 2 : 0;
+  }
+  if (name3 === "--version" || name3 === "-V") {
+    io.stdout.write(`ecdysis ${ecdysisVersion()}
+`);
+    return 0;
   }
   const command = commands.find((candidate) => candidate.name === name3);
   if (!command) {
@@ -57029,10 +58064,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve10, reject) => {
+  return new Promise((resolve12, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve10, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve12, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
+import type { LoadedConfig } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { bundledWorlds } from "../sim/index.js";
 
@@ -101,4 +102,16 @@ export function resolveWorldFlag(io: CliIo, command: string, world: string): str
     `unknown world '${world}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
     { field: "--world" },
   );
+}
+
+/**
+ * The config with `--concurrency` in force (rollouts in flight). Results do not depend on it,
+ * so the config hash (cache and journal keys) stays the file's.
+ */
+export function withConcurrency(
+  loaded: LoadedConfig,
+  concurrency: number | undefined,
+): LoadedConfig {
+  if (concurrency === undefined) return loaded;
+  return { ...loaded, config: { ...loaded.config, concurrency } };
 }

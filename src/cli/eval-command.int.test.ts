@@ -1,4 +1,6 @@
 import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -102,6 +104,65 @@ describe("ecdysis eval (end to end on the sim)", () => {
     const combined = await readResult(join(project, "seed"));
     expect(combined.split).toBe("all");
     expect(combined.n).toBe(80);
+  });
+
+  it("--limit runs a deterministic subset over every category; --concurrency caps rollouts in flight", async () => {
+    const world = await loadWorld("quickstart");
+    const server = await startSimServer({ world, latencyScale: 0.2 });
+    // A loopback proxy in front of the sim that counts requests in flight.
+    let inFlight = 0;
+    let peak = 0;
+    const proxy = createServer(async (request, response) => {
+      inFlight += 1;
+      peak = Math.max(peak, inFlight);
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const upstream = await fetch(`${server.url}${request.url?.replace(/^\/v1/, "")}`, {
+        method: request.method,
+        headers: { "content-type": "application/json" },
+        body: request.method === "POST" ? Buffer.concat(chunks) : undefined,
+      });
+      response.writeHead(upstream.status, { "content-type": "application/json" });
+      response.end(Buffer.from(await upstream.arrayBuffer()));
+      inFlight -= 1;
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const port = (proxy.address() as AddressInfo).port;
+    try {
+      const dir = await mkdtemp(join(tmpdir(), "ecdysis-limit-"));
+      for (const name of ["harness", "tasks"])
+        await cp(join(project, name), join(dir, name), { recursive: true });
+      await writeFile(
+        join(dir, "ecdysis.yml"),
+        `model:\n  provider: openai\n  baseUrl: http://127.0.0.1:${port}/v1\n  model: sim-1\n  apiKeyEnv: SIM_KEY\nharness:\n  dir: harness\ntasks:\n  train: tasks/train.jsonl\n  heldout: tasks/heldout.jsonl\nconcurrency: 8\n`,
+      );
+      const argv = ["eval", "--config", "ecdysis.yml", "--limit", "7", "--concurrency", "1"];
+      const first = await runCli([...argv, "--out", "a"], { cwd: dir, env: { SIM_KEY: "x" } });
+      expect(first.code, first.stderr).toBe(0);
+      expect(peak).toBe(1);
+      const result = await readResult(join(dir, "a"));
+      expect(result.n).toBe(7);
+      expect(Object.keys(result.byCategory)).toHaveLength(5);
+      const again = await runCli(
+        ["eval", "--config", "ecdysis.yml", "--limit", "7", "--out", "b"],
+        {
+          cwd: dir,
+          env: { SIM_KEY: "x" },
+        },
+      );
+      expect(again.code).toBe(0);
+      expect((await readResult(join(dir, "b"))).tasks.map((task) => task.taskId)).toEqual(
+        result.tasks.map((task) => task.taskId),
+      );
+      const bad = await runCli(["eval", "--config", "ecdysis.yml", "--limit", "0", "--out", "c"], {
+        cwd: dir,
+      });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain("--limit");
+    } finally {
+      proxy.close();
+      await server.close();
+    }
   });
 
   it("merges three shards into the unsharded result", async () => {

@@ -2,12 +2,13 @@ import { join } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
-import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
-import { type CliCommand, resolvePath, validateFlags } from "./command.js";
+import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
+import { RunStatus } from "./run-status.js";
 import { writeShardMarker } from "./shard-marker.js";
+import { countUnknownTasks, unknownTaskWarning } from "./unknown-task-warning.js";
 
 const evalFlagsSchema = z
   .object({
@@ -16,6 +17,8 @@ const evalFlagsSchema = z
     harness: z.string().min(1).optional(),
     shard: z.string().optional(),
     samples: z.coerce.number().int().positive().optional(),
+    limit: z.coerce.number().int().positive().optional(),
+    concurrency: z.coerce.number().int().positive().max(256).optional(),
     out: z.string().min(1),
   })
   .strict();
@@ -25,6 +28,7 @@ export const evalCommand: CliCommand = {
   name: "eval",
   summary: "evaluate a harness on the train or held-out tasks",
   help: `Usage: ecdysis eval --config FILE --out DIR [--split train|heldout|all] [--harness DIR] [--shard I/N] [--samples K]
+                    [--limit N] [--concurrency C]
 
 Runs the harness on every task of the split (K samples each, pass = majority) through the rollout
 cache and writes DIR/eval.json (accuracy, 95% interval, per-category and per-task results, cost)
@@ -37,6 +41,10 @@ DIR/eval-heldout.json hold the splits and DIR/eval.json the combined result.
   --harness DIR     evaluate this harness folder instead of the config's
   --shard I/N       only shard I of N (1-based; deterministic by task id); combine with 'ecdysis merge'
   --samples K       samples per task (default: the config's 'samples')
+  --limit N         a quick subset: at most N tasks per split, the same every time, categories
+                    taking turns (applied before --shard)
+  --concurrency C   rollouts in flight (default: the config's 'concurrency'; the model's
+                    'maxConcurrency' still caps its calls in flight)
 
 Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout --out .ecdysis/eval
 `,
@@ -46,28 +54,46 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     harness: { type: "string" },
     shard: { type: "string" },
     samples: { type: "string" },
+    limit: { type: "string" },
+    concurrency: { type: "string" },
     out: { type: "string" },
   },
   async run(args, io) {
     const flags = validateFlags("eval", evalFlagsSchema, args.values);
     const shard = flags.shard ? parseShard(flags.shard) : undefined;
-    const loaded = await loadConfig(resolvePath(io, flags.config));
+    const loaded = withConcurrency(
+      await loadConfig(resolvePath(io, flags.config)),
+      flags.concurrency,
+    );
     const outDir = resolvePath(io, flags.out);
+    const status = new RunStatus({
+      stream: io.stderr,
+      env: io.env,
+      title: "ecdysis eval",
+      signal: io.signal,
+    });
     const { results, records, downgrades } = await runEval({
       loaded,
+      env: io.env,
+      limit: flags.limit,
       split: flags.split,
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : undefined,
       shard,
       samples: flags.samples,
-      progress: createProgress({ stream: io.stderr, env: io.env }),
+      progress: status.progress(),
       signal: io.signal,
-    });
+    }).finally(() => status.close());
     await writeEvalOutput(outDir, { results, records });
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
       (name) => results[name],
     );
     for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
+    const warning = await unknownTaskWarning(
+      loaded.config.model,
+      countUnknownTasks(results["eval.json"], records),
+    );
+    if (warning) io.stderr.write(warning);
     io.stdout.write(formatDowngrades(downgrades));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);

@@ -1,5 +1,6 @@
 import type { EvalResult } from "../eval/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
+import { plural } from "../report/wording.js";
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
@@ -7,7 +8,7 @@ const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 export function formatEvalSummary(result: EvalResult): string {
   const passed = result.tasks.filter((task) => task.pass).length;
   const infra = result.infraErrors
-    ? `, ${result.infraErrors} rollout(s) did not reach the model (not scored)`
+    ? `, ${plural(result.infraErrors, "rollout")} did not reach the model (not scored)`
     : "";
   const lines = [
     `${result.split}: accuracy ${percent(result.accuracy)} (${passed}/${result.n}${infra}), 95% CI ${percent(result.interval[0])}–${percent(result.interval[1])}  [harness ${result.harnessHash.slice(0, 12)}, model ${result.model}]`,

@@ -1,13 +1,17 @@
-import { access } from "node:fs/promises";
-import { join } from "node:path";
+import { access, readFile, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
-import { createProgress } from "../eval/progress.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
-import { type EvolveResult, runEvolve } from "../evolve/index.js";
-import { type CliCommand, resolvePath, validateFlags } from "./command.js";
-import { formatDowngrades } from "./eval-summary.js";
+import { runEvolve } from "../evolve/index.js";
+import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
+import { formatEvolveSummary } from "./evolve-summary.js";
+import { gitState } from "./git-state.js";
+import { patchBase, rebasePatch } from "./patch-root.js";
+import { RunStatus } from "./run-status.js";
+import { countUnknownInEvolve, unknownTaskWarning } from "./unknown-task-warning.js";
+import { ecdysisVersion } from "./version.js";
 
 const evolveFlagsSchema = z
   .object({
@@ -15,20 +19,34 @@ const evolveFlagsSchema = z
     strategy: z.enum(["ecdysis", "iterative", "sampling"]).optional(),
     out: z.string().min(1),
     resume: z.boolean().default(false),
+    limit: z.coerce.number().int().positive().optional(),
+    concurrency: z.coerce.number().int().positive().max(256).optional(),
   })
   .strict();
+
+const exists = (path: string) =>
+  access(path).then(
+    () => true,
+    () => false,
+  );
 
 /** `ecdysis evolve`: trains the harness and writes result.json, the report and the evolved harness. */
 export const evolveCommand: CliCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
   help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ecdysis|iterative|sampling] [--resume]
+                      [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
-DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch. The run
-journals its stages in DIR: re-running into the same DIR with the same config continues where it
-stopped, without repeating finished rollouts or LLM calls. --resume insists on that (it fails
-when DIR holds no run).
+DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
+paths are relative to the repository root holding the config (else the config folder), so
+'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
+into the same DIR with the same config continues where it stopped, without repeating finished
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+
+  --limit N         a quick run on at most N train and N held-out tasks, the same every time
+                    (categories in turn); another run than the full one (its own journal key)
+  --concurrency C   rollouts in flight (default: the config's 'concurrency')
 
 Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/quickstart
 `,
@@ -37,20 +55,19 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    limit: { type: "string" },
+    concurrency: { type: "string" },
   },
   async run(args, io) {
     const flags = validateFlags("evolve", evolveFlagsSchema, args.values);
-    const loaded = await loadConfig(resolvePath(io, flags.config));
+    const loaded = withConcurrency(
+      await loadConfig(resolvePath(io, flags.config)),
+      flags.concurrency,
+    );
     const outDir = resolvePath(io, flags.out);
-    if (flags.resume) {
-      const journal = join(outDir, "journal.jsonl");
-      const found = await access(journal).then(
-        () => true,
-        () => false,
-      );
-      if (!found)
-        throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
-    }
+    const journal = join(outDir, "journal.jsonl");
+    if (flags.resume && !(await exists(journal)))
+      throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy
       ? {
           ...loaded,
@@ -60,34 +77,29 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
           },
         }
       : loaded;
+    const status = new RunStatus({
+      stream: io.stderr,
+      env: io.env,
+      title: "ecdysis evolve",
+      signal: io.signal,
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
-      progress: createProgress({ stream: io.stderr, env: io.env }),
+      progress: status.progress(),
+      onCall: (event) => status.onCall(event),
+      limit: flags.limit,
+      metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) },
+    }).finally(() => status.close());
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve(loaded.root, loaded.config.harness.dir),
     });
-    io.stdout.write(
-      `${summariseEvolve(result)}wrote ${join(outDir, "result.json")} and ${join(outDir, "report.md")}\n`,
-    );
+    const patchFile = join(outDir, "harness.patch");
+    await writeFile(patchFile, rebasePatch(await readFile(patchFile, "utf8"), base.prefix));
+    const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
+    if (warning) io.stderr.write(warning);
+    io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
     return 0;
   },
 };
-
-/**
- * A few lines from result.json: accuracy before → after on both splits (with the rollouts that
- * did not reach the model, when there were any), accepted edits, and what the endpoints could
- * not do.
- */
-function summariseEvolve(result: EvolveResult): string {
-  const pct = (value: number) => `${(value * 100).toFixed(1)}%`;
-  const infra = (split: "train" | "heldout") => {
-    const count =
-      (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-    return count > 0 ? `  (${count} rollout(s) did not reach the model, not scored)` : "";
-  };
-  return [
-    `train:   ${pct(result.baseline.train.accuracy)} → ${pct(result.final.train.accuracy)}${infra("train")}`,
-    `heldout: ${pct(result.baseline.heldout.accuracy)} → ${pct(result.final.heldout.accuracy)}${infra("heldout")}`,
-    `${result.acceptedEdits.length} accepted edits over ${result.iterations.length} iterations (stopped by ${result.stoppedBy})`,
-    formatDowngrades(result.endpoints?.downgrades ?? []),
-  ].join("\n");
-}

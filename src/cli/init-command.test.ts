@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
+import { spawnSync } from "node:child_process";
+import { chmod, mkdir, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,6 +11,21 @@ import { generateWorldFiles, loadWorld } from "../sim/index.js";
 import { repoRoot, runCli } from "./testing/run-cli.js";
 import { ACTION_PLACEHOLDER, exampleWorkflow } from "./workflow-template.js";
 
+/** The indented command lines under `next:` in init's output. */
+function nextSteps(stdout: string): string[] {
+  const after = stdout.split("\nnext:\n")[1] ?? "";
+  return after
+    .split("\n")
+    .filter((line) => line.startsWith("  "))
+    .map((line) => line.trim());
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const run = spawnSync("git", args, { cwd, encoding: "utf8" });
+  if (run.status !== 0) throw new Error(`git ${args.join(" ")}: ${run.stderr}`);
+  return run.stdout;
+}
+
 const usesLines = (text: string) =>
   text.split("\n").filter((line) => /^\s+- uses: /.test(line) && !line.includes("actions/"));
 
@@ -19,7 +35,14 @@ describe("ecdysis init", () => {
     const run = await runCli(["init", "project"], { cwd: dir });
     expect(run.code).toBe(0);
     const project = join(dir, "project");
-    expect((await readdir(project)).sort()).toEqual([".github", "ecdysis.yml", "harness", "tasks"]);
+    expect((await readdir(project)).sort()).toEqual([
+      ".github",
+      ".gitignore",
+      "ecdysis.yml",
+      "harness",
+      "tasks",
+    ]);
+    expect(await readFile(join(project, ".gitignore"), "utf8")).toMatch(/^\.ecdysis\/$/m);
     expect(await readdir(join(project, "tasks"))).toEqual(["heldout.jsonl", "train.jsonl"]);
     const loaded = await loadConfig(join(project, "ecdysis.yml"));
     expect(loaded.config.model).toMatchObject({ provider: "sim", world: "quickstart" });
@@ -29,6 +52,74 @@ describe("ecdysis init", () => {
     expect(workflow).toContain("permissions:");
     expect(workflow).toContain(`uses: ${ACTION_PLACEHOLDER} # EDIT ME`);
     expect(run.stdout).toContain(`replace ${ACTION_PLACEHOLDER}`);
+  });
+
+  it("adds its ignore lines to an existing .gitignore once, keeping the user's lines", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    await writeFile(join(dir, ".gitignore"), "node_modules/\n");
+    const run = await runCli(["init"], { cwd: dir });
+    expect(run.code).toBe(0);
+    const ignore = await readFile(join(dir, ".gitignore"), "utf8");
+    expect(ignore.startsWith("node_modules/\n")).toBe(true);
+    expect(ignore.match(/^\.ecdysis\/$/gm)).toHaveLength(1);
+    expect(run.stdout).toContain(`updated ${join(dir, ".gitignore")}`);
+  });
+
+  it("prints next steps that run as printed, and git add -A then stages no cache file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    git(dir, "init", "-q");
+    // `ecdysis` on PATH runs this checkout's CLI (as an installed one would).
+    const bin = await mkdtemp(join(tmpdir(), "ecdysis-bin-"));
+    const shim = join(bin, "ecdysis");
+    await writeFile(
+      shim,
+      `#!/bin/sh\nexec "${process.execPath}" --import "${join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs")}" "${join(repoRoot, "src", "cli.ts")}" "$@"\n`,
+    );
+    await chmod(shim, 0o755);
+    const env = { PATH: `${bin}:${process.env.PATH}` };
+    const run = await runCli(["init", "agent"], { cwd: dir, env });
+    expect(run.code).toBe(0);
+    const steps = nextSteps(run.stdout);
+    expect(steps).toEqual([
+      "ecdysis eval --config agent/ecdysis.yml --out agent/.ecdysis/eval",
+      "ecdysis evolve --config agent/ecdysis.yml --out agent/.ecdysis/evolve",
+    ]);
+    const evalRun = spawnSync("sh", ["-c", steps[0]], {
+      cwd: dir,
+      env: { ...process.env, ...env, CI: "true" },
+      encoding: "utf8",
+    });
+    expect(evalRun.status, evalRun.stderr).toBe(0);
+    expect(evalRun.stdout).toMatch(/^train: accuracy/);
+    git(dir, "add", "-A");
+    const staged = git(dir, "diff", "--cached", "--name-only").trim().split("\n");
+    expect(staged).toContain("agent/ecdysis.yml");
+    expect(staged.filter((path) => path.includes(".ecdysis/"))).toEqual([]);
+  });
+
+  it("puts the workflow at the repository root when DIR is a subfolder, with paths from the root", async () => {
+    const repo = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    git(repo, "init", "-q");
+    const run = await runCli(["init", "agent"], { cwd: repo });
+    expect(run.code).toBe(0);
+    expect(await readdir(join(repo, "agent"))).not.toContain(".github");
+    const workflow = await readFile(join(repo, ".github", "workflows", "ecdysis.yml"), "utf8");
+    expect(workflow).toContain("config: agent/ecdysis.yml");
+    expect(workflow).toContain('- "agent/harness/**"');
+    expect(run.stdout).toContain(`created ${join(repo, ".github", "workflows", "ecdysis.yml")}`);
+    // Never overwrites: a second project in the same repository is refused, nothing written.
+    const again = await runCli(["init", "other"], { cwd: repo });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(".github/workflows/ecdysis.yml");
+    await expect(readdir(join(repo, "other"))).rejects.toThrow();
+  });
+
+  it("prints `node <its bin>` when no ecdysis is on PATH", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    const run = await runCli(["init"], { cwd: dir, env: { PATH: "/nonexistent" } });
+    expect(nextSteps(run.stdout)[0]).toBe(
+      `node ${join(repoRoot, "bin", "ecdysis.js")} eval --config ecdysis.yml --out .ecdysis/eval`,
+    );
   });
 
   it("writes a seed harness that tells the model how to state its answer", async () => {

@@ -1,12 +1,14 @@
 import { access, copyFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
+import { findGitRoot } from "./patch-root.js";
+import { cliInvocation, pathFrom, shellQuote } from "./shell-command.js";
 import {
   ACTION_PLACEHOLDER,
   ACTION_REF_PATTERN,
@@ -20,6 +22,26 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** What `.gitignore` gets: the caches and run outputs under `.ecdysis/` (cacheDir and --out). */
+const ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
+
+/**
+ * Adds the ignore lines to `.gitignore` (created when absent; an existing one keeps its lines
+ * and gets only what it lacks). Returns what happened to the file.
+ */
+async function writeIgnoreLines(path: string): Promise<"created" | "updated" | "kept"> {
+  const current = await readFile(path, "utf8").catch(() => undefined);
+  if (current === undefined) {
+    await writeFile(path, `${ignoreLines.join("\n")}\n`);
+    return "created";
+  }
+  const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
+  if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
+  const separator = current === "" || current.endsWith("\n") ? "" : "\n";
+  await writeFile(path, `${current}${separator}${ignoreLines.join("\n")}\n`);
+  return "updated";
+}
+
 /** `ecdysis init`: scaffolds a project (config, seed harness, tasks from a sim world, workflow). */
 export const initCommand: CliCommand = {
   name: "init",
@@ -28,12 +50,15 @@ export const initCommand: CliCommand = {
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
-.github/workflows/ecdysis.yml (weekly evolve, gate on PRs). Refuses to overwrite anything.
+.github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
+holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
+run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
              without it the workflow holds the placeholder ${ACTION_PLACEHOLDER}, marked EDIT ME
 Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
+      ecdysis evolve --config ecdysis.yml --out .ecdysis/evolve
 `,
   options: { world: { type: "string" }, action: { type: "string" } },
   allowPositionals: true,
@@ -54,12 +79,20 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    const targets = ["ecdysis.yml", "harness", "tasks", ".github/workflows/ecdysis.yml"];
+    // GitHub reads workflows only at the repository root: a project in a subfolder gets its
+    // workflow there, with the config and harness paths written from the root.
+    const base = findGitRoot(dir) ?? dir;
+    const workflowFile = join(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path: string) => relative(base, join(dir, path)).split(sep).join("/");
+    const targets = [
+      ...["ecdysis.yml", "harness", "tasks"].map((name) => join(dir, name)),
+      workflowFile,
+    ];
     const taken = [];
-    for (const target of targets) if (await exists(join(dir, target))) taken.push(target);
+    for (const target of targets) if (await exists(target)) taken.push(relative(dir, target));
     if (taken.length > 0) {
       throw new InputError(
-        join(dir, taken[0]),
+        resolve(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`,
       );
     }
@@ -79,22 +112,31 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
         join(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative(dir, source) || source),
       );
-      await mkdir(join(dir, ".github", "workflows"), { recursive: true });
+      await mkdir(dirname(workflowFile), { recursive: true });
       await writeFile(
-        join(dir, ".github", "workflows", "ecdysis.yml"),
-        exampleWorkflow("ecdysis.yml", flags.action),
+        workflowFile,
+        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness")),
       );
     } finally {
       await rm(staging, { recursive: true, force: true });
     }
-    for (const target of targets) io.stdout.write(`created ${join(dir, target)}\n`);
+    const ignore = await writeIgnoreLines(join(dir, ".gitignore"));
+    for (const target of targets) io.stdout.write(`created ${target}\n`);
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join(dir, ".gitignore")}\n`);
     if (flags.action === undefined) {
       io.stdout.write(
-        `edit ${join(dir, ".github/workflows/ecdysis.yml")}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA\n`,
+        `edit ${workflowFile}: replace ${ACTION_PLACEHOLDER} with your fork or release of the Ecdysis Action, pinned to a full commit SHA\n`,
       );
     }
+    const cli = cliInvocation(io.env);
+    const arg = (...parts: string[]) => shellQuote(pathFrom(io.cwd, join(dir, ...parts)));
     io.stdout.write(
-      `next: ecdysis eval --config ${join(dir, "ecdysis.yml")} --out ${join(dir, ".ecdysis", "eval")}\n`,
+      [
+        "next:",
+        `  ${cli} eval --config ${arg("ecdysis.yml")} --out ${arg(".ecdysis", "eval")}`,
+        `  ${cli} evolve --config ${arg("ecdysis.yml")} --out ${arg(".ecdysis", "evolve")}`,
+        "",
+      ].join("\n"),
     );
     return 0;
   },

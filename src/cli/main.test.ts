@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { commands } from "./main.js";
-import { runCli } from "./testing/run-cli.js";
+import { repoRoot, runCli } from "./testing/run-cli.js";
 
 const cwd = tmpdir();
 
@@ -18,6 +18,16 @@ describe("ecdysis CLI", () => {
       expect(help.stdout).toMatch(new RegExp(`^Usage: ecdysis ${command.name}`));
     }
     expect((await runCli([], { cwd })).code).toBe(2);
+  });
+
+  it("prints its version with --version and -V", async () => {
+    const { version } = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
+    for (const flag of ["--version", "-V"]) {
+      const run = await runCli([flag], { cwd });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toBe(`ecdysis ${version}\n`);
+    }
+    expect((await runCli(["--help"], { cwd })).stdout).toContain("--version");
   });
 
   it("rejects an unknown command and an unknown flag with exit 2 and one line", async () => {

@@ -2,6 +2,7 @@ import { EcdysisError } from "../errors/ecdysis-error.js";
 import { escapeInvisible } from "../safety/guard-text.js";
 import { benchCommand } from "./bench-command.js";
 import { type CliCommand, type CliIo, parseCommandArgs } from "./command.js";
+import { compareCommand } from "./compare-command.js";
 import { evalCommand } from "./eval-command.js";
 import { evolveCommand } from "./evolve-command.js";
 import { gateCommand } from "./gate-command.js";
@@ -9,6 +10,7 @@ import { initCommand } from "./init-command.js";
 import { mergeCommand } from "./merge-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { simCommand } from "./sim-command.js";
+import { ecdysisVersion } from "./version.js";
 
 /** Every command, in the order `ecdysis --help` lists them. */
 export const commands: CliCommand[] = [
@@ -16,6 +18,7 @@ export const commands: CliCommand[] = [
   evalCommand,
   mergeCommand,
   evolveCommand,
+  compareCommand,
   gateCommand,
   benchCommand,
   simCommand,
@@ -35,7 +38,7 @@ Ecdysis trains the runtime harness of an LLM agent from failures diagnosed acros
 Commands:
 ${list}
 
-Global flags: --debug (print stack traces of unexpected errors), --help
+Global flags: --debug (print stack traces of unexpected errors), --help, --version
 `;
 }
 
@@ -50,6 +53,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (name === undefined || name === "--help" || name === "-h" || name === "help") {
     io.stdout.write(generalHelp());
     return name === undefined ? 2 : 0;
+  }
+  if (name === "--version" || name === "-V") {
+    io.stdout.write(`ecdysis ${ecdysisVersion()}\n`);
+    return 0;
   }
   const command = commands.find((candidate) => candidate.name === name);
   if (!command) {

@@ -11,9 +11,14 @@ export const ACTION_REF_PATTERN =
 /**
  * The example GitHub workflow `ecdysis init` writes (evolve weekly and on demand; gate PRs that
  * touch the harness). `action` is the `uses:` reference; by default the placeholder, marked
- * `EDIT ME`, which a workflow run rejects until it is replaced.
+ * `EDIT ME`, which a workflow run rejects until it is replaced. `configPath` and `harnessDir`
+ * are relative to the repository root, where GitHub reads workflows.
  */
-export function exampleWorkflow(configPath: string, action: string = ACTION_PLACEHOLDER): string {
+export function exampleWorkflow(
+  configPath: string,
+  action: string = ACTION_PLACEHOLDER,
+  harnessDir = "harness",
+): string {
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder
     ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA`
@@ -37,7 +42,7 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "harness/**"
+      - "${harnessDir}/**"
       - "${configPath}"
 
 permissions: {}

@@ -74,6 +74,26 @@ describe("classifyPatterns", () => {
     ]);
   });
 
+  it("writes its reasons with singular and plural counts", async () => {
+    const one = members("x", 3, ["a"]);
+    const result = await classifyPatterns({
+      patterns: [pattern("one", one)],
+      records: one,
+      minSupport: { tasks: 3, categories: 1 },
+      resample: rerunner(() => false).run,
+    });
+    expect(result[0].reasons.map((reason) => reason.detail)).toEqual([
+      "3 tasks across 1 category",
+      "3 of 3 failing tasks failed again when re-sampled",
+    ]);
+    const narrow = await classifyPatterns({
+      patterns: [pattern("o", members("o", 4, ["a"]))],
+      records: members("o", 4, ["a"]),
+      minSupport,
+    });
+    expect(narrow[0].reasons[0].detail).toBe("1 category (minimum 2)");
+  });
+
   it("calls a pattern whose failures vanish on re-sampling flaky, and keeps a reproducible one systematic", async () => {
     const flaky = members("f", 4);
     const stable = members("r", 4);

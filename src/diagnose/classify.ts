@@ -36,6 +36,11 @@ function tasksThatPass(taskIds: string[], reruns: RolloutRecord[], excludeKeys: 
   return { tried, passed };
 }
 
+/** `1 category`, `3 categories`. */
+function count(n: number, singular: string, plural: string): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
 function supportReasons(
   pattern: UnclassifiedPattern,
   minSupport: { tasks: number; categories: number },
@@ -45,19 +50,40 @@ function supportReasons(
     return [
       tasks <= 1
         ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` }
-        : { code: "narrow", detail: `${tasks} tasks (minimum ${minSupport.tasks})` },
+        : {
+            code: "narrow",
+            detail: `${count(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`,
+          },
     ];
   }
   if (categories < minSupport.categories) {
     return [
-      { code: "narrow", detail: `${categories} categories (minimum ${minSupport.categories})` },
+      {
+        code: "narrow",
+        detail: `${count(categories, "category", "categories")} (minimum ${minSupport.categories})`,
+      },
     ];
   }
   return [];
 }
 
+/** The `unknown-task` reason when most member runs said the model does not know the task. */
+function unknownTaskReason(
+  pattern: UnclassifiedPattern,
+  keys: ReadonlySet<string> | undefined,
+): ClassificationReason | undefined {
+  if (!keys || keys.size === 0) return undefined;
+  const said = pattern.memberKeys.filter((key) => keys.has(key)).length;
+  if (said * 2 <= pattern.memberKeys.length) return undefined;
+  return {
+    code: "unknown-task",
+    detail: `the model said it does not know how to do ${said} of ${pattern.memberKeys.length} member runs`,
+  };
+}
+
 /**
- * Systematic vs model-specific, with the reasons recorded: support below `minSupport` →
+ * Systematic vs model-specific, with the reasons recorded: mostly runs where the model said it
+ * does not know the task → `unknown-task`; support below `minSupport` →
  * `singleton`/`narrow`; most failing tasks pass when re-sampled → `flaky`; the probe model
  * passes most of the tasks → `model-only`. Re-runs are batched: one `resample` call and one
  * `probe` call over all patterns still in question. `onSupported` is told, before the re-runs,
@@ -68,6 +94,12 @@ export async function classifyPatterns(options: {
   patterns: UnclassifiedPattern[];
   records: RolloutRecord[];
   minSupport: { tasks: number; categories: number };
+  /**
+   * Keys of the failed runs whose model said it does not know how to do the task. A pattern
+   * made mostly of them is never systematic (`unknown-task`): it is the model's limit, not the
+   * harness's, whatever the notes called it.
+   */
+  unknownTaskKeys?: ReadonlySet<string>;
   resample?: Resample;
   resamples?: number;
   probe?: Probe;
@@ -78,7 +110,8 @@ export async function classifyPatterns(options: {
   const records = new Map(options.records.map((record) => [record.key, record]));
   const memberKeys = new Set(options.records.map((record) => record.key));
   const state = options.patterns.map((pattern) => {
-    const reasons = supportReasons(pattern, options.minSupport);
+    const unknown = unknownTaskReason(pattern, options.unknownTaskKeys);
+    const reasons = unknown ? [unknown] : supportReasons(pattern, options.minSupport);
     return { pattern, reasons, open: reasons.length === 0 } as {
       pattern: UnclassifiedPattern;
       reasons: ClassificationReason[];
@@ -91,7 +124,7 @@ export async function classifyPatterns(options: {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${tasks} tasks across ${categories} categories`,
+      detail: `${count(tasks, "task", "tasks")} across ${count(categories, "category", "categories")}`,
     });
   }
 

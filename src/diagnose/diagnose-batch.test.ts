@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GuardError } from "../errors/guard-error.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import type { ChatRequest } from "../llm/types.js";
+import { unknownTaskReply } from "../sim/agent-behaviour.js";
 import { diagnoseBatch, diagnosisReportSchema, resampledPerSignal } from "./diagnose-batch.js";
 import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtures.js";
 
@@ -163,6 +164,59 @@ describe("diagnoseBatch", () => {
       systematic: 1,
       modelSpecific: 1,
     });
+  });
+
+  it("never makes a harness pattern of tasks the model says it does not know, whatever the notes call them", async () => {
+    const tasks = Array.from({ length: 6 }, (_, index) =>
+      makeTask(`u${index}`, { category: index % 2 ? "geo" : "history" }),
+    );
+    const records = tasks.map((task) =>
+      makeRecord({
+        taskId: task.id,
+        category: task.category,
+        output: unknownTaskReply,
+        answer: null,
+        reason: "no-answer",
+      }),
+    );
+    // A refiner that calls it answer-format drift (a harness bug) and merges everything.
+    const provider = new ScriptedProvider((request: ChatRequest) => {
+      const evidence = evidenceOf(request);
+      if (request.jsonSchema?.name === "failure_notes")
+        return json({
+          notes: (evidence.failures as Failure[]).map((failure) => ({
+            id: failure.id,
+            note: "no Answer: line",
+            cause: "answer-format-drift",
+          })),
+        });
+      const groups = evidence.groups as Group[];
+      return json({
+        patterns: [
+          {
+            name: "answer-format-drift",
+            description: "no answer line",
+            groupKeys: groups.map((group) => group.key),
+            module: "completion",
+          },
+        ],
+      });
+    });
+    const report = await diagnoseBatch({
+      records,
+      tasks,
+      refiner: provider,
+      minSupport: { tasks: 3, categories: 1 },
+    });
+    expect(report.evidence.every((item) => item.signals.includes("unknown-task"))).toBe(true);
+    expect(report.evidence.some((item) => item.taskDropped || item.gaveUp)).toBe(false);
+    expect(report.patterns).toHaveLength(1);
+    expect(report.patterns[0].kind).not.toBe("systematic");
+    expect(report.patterns[0].reasons[0]).toEqual({
+      code: "unknown-task",
+      detail: "the model said it does not know how to do 6 of 6 member runs",
+    });
+    expect(report.stats?.systematic).toBe(0);
   });
 
   it("makes no LLM call for a batch without failures", async () => {

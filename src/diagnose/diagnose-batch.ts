@@ -45,7 +45,9 @@ function resampleSelection(evidence: Evidence[], records: RolloutRecord[]): Roll
   for (const item of evidence) {
     const record = byKey.get(item.rolloutKey);
     const count = perSignal.get(item.signalKey) ?? 0;
-    if (!record || tasks.has(record.taskId) || count >= resampledPerSignal) continue;
+    // A task the model does not know is not re-sampled: its pattern is never systematic.
+    if (!record || item.unknownTask || tasks.has(record.taskId) || count >= resampledPerSignal)
+      continue;
     tasks.add(record.taskId);
     perSignal.set(item.signalKey, count + 1);
     chosen.push(record);
@@ -155,6 +157,9 @@ export async function diagnoseBatch(options: {
       patterns,
       records: failed,
       minSupport: options.minSupport,
+      unknownTaskKeys: new Set(
+        evidence.filter((item) => item.unknownTask).map((item) => item.rolloutKey),
+      ),
       resample: early.resample,
       resamples: options.resamples,
       ...(deterministic && options.resample

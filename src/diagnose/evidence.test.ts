@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentEventKinds } from "../agent/types.js";
+import { unknownTaskReply } from "../sim/agent-behaviour.js";
 import { extractBatchEvidence, extractEvidence, parseNumber } from "./evidence.js";
 import { makeRecord, makeTask, step } from "./testing/rollout-fixtures.js";
 
@@ -61,6 +62,24 @@ describe("extractEvidence", () => {
     expect(extractEvidence({ record, id: "f1" }).gaveUp).toBe(true);
     const fine = makeRecord({ taskId: "t2", output: "Answer: 7" });
     expect(extractEvidence({ record: fine, id: "f2" }).gaveUp).toBe(false);
+  });
+
+  it("recognises a model saying it does not know how to do the task (not a lost statement, not giving up)", () => {
+    for (const output of [
+      unknownTaskReply,
+      "I'm sorry, but I don't know how to do this task.",
+      "That is not a kind of question I can answer.",
+    ]) {
+      const evidence = extractEvidence({
+        record: makeRecord({ taskId: "t1", answer: null, output }),
+        id: "f1",
+      });
+      expect(evidence.signals, output).toContain("unknown-task");
+      expect(evidence.unknownTask, output).toBe(true);
+      expect(evidence.taskDropped || evidence.gaveUp, output).toBe(false);
+    }
+    const unsure = makeRecord({ taskId: "t2", answer: null, output: "I don't know the answer." });
+    expect(extractEvidence({ record: unsure, id: "f2" }).unknownTask).toBe(false);
   });
 
   it("detects a task statement lost to context overflow", () => {

@@ -21,6 +21,8 @@ export const evidenceSchema = z.object({
   toolNames: z.array(z.string()),
   answerExtracted: z.boolean(),
   gaveUp: z.boolean(),
+  /** The model said it does not know how to do the task (a task outside what it can do, not a runtime fault). */
+  unknownTask: z.boolean().default(false),
   /** The task statement was lost to context overflow. */
   taskDropped: z.boolean(),
   /** |answer − expected| when both are numbers, else null. */
@@ -40,6 +42,19 @@ export type Evidence = z.infer<typeof evidenceSchema>;
 
 const gaveUpWording =
   /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
+/**
+ * A model saying it does not know how to do the task at all (`I don't know how to do this
+ * task`, `That is not a kind of question I can answer`) — not a lost statement, not giving up
+ * after trouble: no harness change teaches a model a task it cannot do.
+ */
+const unknownTaskWording =
+  /\b(i (do not|don['’]t|dont) know how to (do|solve|answer|approach) (this|that|these|the)\b|(this|that|it) is not a (kind|type|sort) of (task|question|problem) i (can|know how to)\b)/i;
+
+/** Whether a reply says the model does not know how to do the task (see `unknownTaskWording`). */
+export function saysUnknownTask(output: string): boolean {
+  return unknownTaskWording.test(output);
+}
+
 const cannotSeeTask =
   /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
 
@@ -78,7 +93,8 @@ export function extractEvidence(options: {
   const stepLimit = stepLimitOf(record, options.stepLimit);
   const answer = record.answer ?? trace.answer;
   const output = record.output || trace.output;
-  const gaveUp = gaveUpWording.test(output);
+  const unknownTask = saysUnknownTask(output);
+  const gaveUp = !unknownTask && gaveUpWording.test(output);
   const overflow = eventKinds.includes("context-overflow");
   const taskDropped =
     cannotSeeTask.test(output) ||
@@ -99,6 +115,7 @@ export function extractEvidence(options: {
   signals.add(record.verdict.reason || "failed");
   if (answer === null) signals.add("no-answer");
   if (gaveUp) signals.add("gave-up");
+  if (unknownTask) signals.add("unknown-task");
   if (taskDropped) signals.add("task-dropped");
   if (overflow) signals.add("context-overflow");
   if (toolErrors > 0) signals.add("tool-error");
@@ -122,6 +139,7 @@ export function extractEvidence(options: {
     toolNames: [...new Set(calls.map((call) => call.name))].sort(),
     answerExtracted: answer !== null,
     gaveUp,
+    unknownTask,
     taskDropped,
     numericDistance,
     signals: sorted,

@@ -28,6 +28,7 @@ export const classificationReasonSchema = z.object({
     "reproducible",
     "probe-fails",
     "untested",
+    "unknown-task",
   ]),
   detail: z.string(),
 });

@@ -10,6 +10,7 @@ import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
+import { limitTasks } from "./limit-tasks.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
@@ -28,6 +29,8 @@ export interface RunEvalOptions {
   shard?: { index: number; count: number };
   /** Samples per task; default the config's `samples`. */
   samples?: number;
+  /** At most this many tasks per split: a deterministic subset over the categories (`limitTasks`), before sharding. */
+  limit?: number;
   /** Already-open models (left open); by default they are opened and closed here. */
   models?: OpenModels;
   /** Agent adapter; by default the built-in runtime or the command adapter per config. */
@@ -36,7 +39,10 @@ export interface RunEvalOptions {
   signal?: AbortSignal;
   /** Secret values besides the configured ones (`configuredSecrets`), scrubbed from every record. */
   secrets?: string[];
-  /** Environment the configured secrets are read from. Default process.env. */
+  /**
+   * Environment the configured secrets — and, when the models are opened here, the API keys —
+   * are read from. Default process.env.
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -63,7 +69,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const loadedSplits = await loadSplits(loaded);
   const tasksBySplit = new Map<Split, Task[]>();
   for (const split of splits) {
-    const tasks = loadedSplits[split];
+    const tasks = limitTasks(loadedSplits[split], options.limit);
     tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
   }
   const harness = await loadHarness({
@@ -71,7 +77,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const models = options.models ?? (await openModels(loaded));
+  const models = options.models ?? (await openModels(loaded, { env: options.env }));
   try {
     const adapter =
       options.adapter ??

@@ -13,3 +13,8 @@ export function wilsonInterval(passes: number, n: number, z = 1.959963984540054)
 export function majorityPass(passes: number, samples: number): boolean {
   return passes * 2 > samples;
 }
+
+/** A p-value as reports print it: `p = 0.0195`, and `p < 0.0001` when four decimals would show 0.0000. */
+export function formatPValue(p: number): string {
+  return p < 0.00005 ? "p < 0.0001" : `p = ${p.toFixed(4)}`;
+}

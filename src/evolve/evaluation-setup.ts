@@ -7,7 +7,7 @@ import type { ChatProvider } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
 import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
-import { meterProvider } from "./meter.js";
+import { type ModelCallEvent, meterProvider } from "./meter.js";
 import type { EvaluateFn } from "./types.js";
 
 /** Per-task scorer factory: a task's own scorer overrides the config's default; one instance per spec. */
@@ -39,18 +39,20 @@ export function wrapModels(options: {
   deps: EvolveDeps;
   budget: BudgetTracker;
   callCache: boolean;
+  /** Told of every model call (live progress). */
+  onCall?: (event: ModelCallEvent) => void;
   /** Scrubs what the call cache stores. */
   redactor?: SecretRedactor;
 }): Models {
-  const { models, loaded, deps, budget } = options;
+  const { models, loaded, deps, budget, onCall } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
     options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
   return {
-    agent: meterProvider({ provider: cached(models.agent), budget, role: "agent" }),
-    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner" }),
+    agent: meterProvider({ provider: cached(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner", onCall }),
     probe: models.probe
-      ? meterProvider({ provider: cached(models.probe), budget, role: "agent" })
+      ? meterProvider({ provider: cached(models.probe), budget, role: "agent", onCall })
       : undefined,
     judge: models.judge
       ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })

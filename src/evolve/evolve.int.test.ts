@@ -66,11 +66,13 @@ async function evolveIn(
   }
 }
 
-/** result.json without wall times (wallMs, elapsedMs) and the config hash (the endpoint URL differs per server). */
+/** result.json without wall times (wallMs, elapsedMs), run metadata (each invocation's own times) and the config hash (the endpoint URL differs per server). */
 function comparable(result: EvolveResult): unknown {
   return JSON.parse(
     JSON.stringify(result, (key, value) =>
-      key === "wallMs" || key === "elapsedMs" || key === "configHash" ? undefined : value,
+      key === "wallMs" || key === "elapsedMs" || key === "configHash" || key === "run"
+        ? undefined
+        : value,
     ),
   );
 }

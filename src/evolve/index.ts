@@ -28,6 +28,7 @@ export {
   type GateSide,
 } from "./gate-result.js";
 export { buildGuardContext } from "./guard-context.js";
+export type { ModelCallEvent } from "./meter.js";
 export { createRng, deriveSeed, type Rng } from "./rng.js";
 export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
 export * from "./stage-views.js";

@@ -8,15 +8,31 @@ function isCachedResponse(response: ChatResponse): boolean {
 }
 
 /**
+ * One model call as live progress sees it: its start, then its end (with the usage and cost of
+ * an uncached call; a replay from the call cache is `cached` and costs nothing) or its failure.
+ */
+export interface ModelCallEvent {
+  phase: "start" | "end" | "error";
+  role: "agent" | "refiner";
+  /** The request's `purpose` (`agent`, `failure-notes`, `pattern-merge`, `diagnostician`, …). */
+  purpose: string;
+  cached?: boolean;
+  promptTokens?: number;
+  completionTokens?: number;
+  costUsd?: number;
+}
+
+/**
  * Wraps a provider so every uncached response is added to the budget (as agent or refiner
- * spend). Cached replays cost nothing and are not counted.
+ * spend). Cached replays cost nothing and are not counted. `onCall` is told of each call.
  */
 export function meterProvider(options: {
   provider: ChatProvider;
   budget: BudgetTracker;
   role: "agent" | "refiner";
+  onCall?: (event: ModelCallEvent) => void;
 }): ChatProvider {
-  const { provider, budget, role } = options;
+  const { provider, budget, role, onCall } = options;
   return {
     model: provider.model,
     baseUrl: provider.baseUrl,
@@ -25,8 +41,30 @@ export function meterProvider(options: {
       request: ChatRequest,
       callOptions?: { signal?: AbortSignal },
     ): Promise<ChatResponse> {
-      const response = await provider.chat(request, callOptions);
-      if (!isCachedResponse(response)) {
+      const purpose = request.purpose ?? role;
+      onCall?.({ phase: "start", role, purpose });
+      let response: ChatResponse;
+      try {
+        response = await provider.chat(request, callOptions);
+      } catch (error) {
+        onCall?.({ phase: "error", role, purpose });
+        throw error;
+      }
+      const cached = isCachedResponse(response);
+      onCall?.({
+        phase: "end",
+        role,
+        purpose,
+        cached,
+        ...(cached
+          ? {}
+          : {
+              promptTokens: response.usage.promptTokens,
+              completionTokens: response.usage.completionTokens,
+              costUsd: response.costUsd,
+            }),
+      });
+      if (!cached) {
         const tokens = response.usage.promptTokens + response.usage.completionTokens;
         budget.add({
           llmCalls: 1,

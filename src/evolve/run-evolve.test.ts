@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors/input-error.js";
 import type { ChatRequest } from "../llm/types.js";
+import type { ModelCallEvent } from "./meter.js";
 import { runEvolve } from "./run-evolve.js";
 import { ecdysisStrategy } from "./strategies/ecdysis.js";
 import { fakeStages } from "./testing/fake-stages.js";
@@ -35,6 +36,56 @@ function models() {
 }
 
 describe("runEvolve", () => {
+  it("records run metadata, runs a --limit subset under its own run key, and reports every model call", async () => {
+    const loaded = await fakeProject({ train, heldout });
+    const outDir = `${loaded.root}/out`;
+    const events: ModelCallEvent[] = [];
+    let now = Date.parse("2030-01-02T03:04:05.000Z");
+    const result = await runEvolve({
+      loaded,
+      strategy: ecdysisStrategy(),
+      outDir,
+      models: models(),
+      deps: fakeStages().deps,
+      clock: { now: () => now++ },
+      limit: 5,
+      metadata: { ecdysisVersion: "9.9.9", git: { commit: "abc123", dirty: true } },
+      onCall: (event) => events.push(event),
+    });
+    expect(result.baseline.train.n).toBe(5);
+    expect(result.baseline.heldout.n).toBe(5);
+    expect(result.run).toMatchObject({
+      startedAt: "2030-01-02T03:04:05.000Z",
+      ecdysisVersion: "9.9.9",
+      git: { commit: "abc123", dirty: true },
+      limit: 5,
+    });
+    expect(Date.parse(result.run?.finishedAt ?? "")).toBeGreaterThan(
+      Date.parse(result.run?.startedAt ?? ""),
+    );
+    const started = events.filter((event) => event.phase === "start");
+    const ended = events.filter((event) => event.phase === "end");
+    expect(started.length).toBeGreaterThan(0);
+    expect(ended).toHaveLength(started.length);
+    expect(new Set(started.map((event) => event.role))).toEqual(new Set(["agent", "refiner"]));
+    expect(started.some((event) => event.purpose === "refine")).toBe(true);
+    const tokens = ended
+      .filter((event) => !event.cached)
+      .reduce((sum, event) => sum + (event.promptTokens ?? 0) + (event.completionTokens ?? 0), 0);
+    expect(tokens).toBe(result.cost.promptTokens + result.cost.completionTokens);
+    // The whole split is another run: the journal refuses to mix them.
+    await expect(
+      runEvolve({
+        loaded,
+        strategy: ecdysisStrategy(),
+        outDir,
+        models: models(),
+        deps: fakeStages().deps,
+        clock,
+      }),
+    ).rejects.toThrow(/another configuration.*--limit 5/);
+  });
+
   it("writes result.json, reports, the evolved harness, a patch and a journal", async () => {
     const loaded = await fakeProject({
       train,

@@ -5,6 +5,7 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
+import { limitTasks } from "../eval/limit-tasks.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { renderHtml } from "../report/render-html.js";
@@ -17,11 +18,17 @@ import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard-context.js";
 import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
-import { meterAdapter } from "./meter.js";
+import { type ModelCallEvent, meterAdapter } from "./meter.js";
 import { scoreOf } from "./records.js";
 import { createRng, deriveSeed } from "./rng.js";
 import { strategyByName } from "./strategies/index.js";
-import type { EvolveResult, Strategy, StrategyOutcome, StrategyProgress } from "./types.js";
+import type {
+  EvolveResult,
+  RunMetadata,
+  Strategy,
+  StrategyOutcome,
+  StrategyProgress,
+} from "./types.js";
 
 /** Options of runEvolve. */
 export interface RunEvolveOptions {
@@ -46,6 +53,15 @@ export interface RunEvolveOptions {
   secrets?: string[];
   /** Environment the configured secrets are read from. Default process.env. */
   env?: Record<string, string | undefined>;
+  /**
+   * At most this many train and held-out tasks (`--limit`, `limitTasks`: deterministic, the
+   * categories in turn). Part of the run key; the guard and the seal still see every task.
+   */
+  limit?: number;
+  /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
+  metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
+  /** Told of every model call, agent and refiner roles (live progress). */
+  onCall?: (event: ModelCallEvent) => void;
 }
 
 async function defaultDeps(): Promise<EvolveDeps> {
@@ -68,6 +84,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   const deps = options.deps ?? (await defaultDeps());
   const clock = options.clock ?? { now: () => Date.now() };
   const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
+  const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
@@ -79,16 +96,19 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const { train, heldout } = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const splits = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const train = limitTasks(splits.train, options.limit);
+  const heldout = limitTasks(splits.heldout, options.limit);
   const guard = {
-    ...buildGuardContext({ loaded, train, heldout }),
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
     secretValues: [...redactor.values],
   };
+  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const journal = await Journal.open({
     outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}`),
+    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
     configHash: loaded.hash,
-    strategy: strategy.name,
+    strategy: `${strategy.name}${limited}`,
     budget,
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
@@ -103,6 +123,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       budget,
       callCache,
       redactor,
+      onCall: options.onCall,
     });
     const shared = {
       loaded,
@@ -127,7 +148,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       models,
       evaluate: trainingEvaluate,
       train,
-      heldout,
+      heldout: splits.heldout,
       seedHarness,
     });
     const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
@@ -257,6 +278,12 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
         final: finalHeldout.result,
         gate: config.gate,
       }),
+      run: {
+        startedAt,
+        finishedAt: new Date(clock.now()).toISOString(),
+        ...options.metadata,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      },
       ...endpointsSection(options.models ?? opened),
     };
     await writeOutputs({

@@ -16,6 +16,8 @@ export type StrategyName = "ecdysis" | "iterative" | "sampling";
 export type StopReason =
   | "no-failures"
   | "no-systematic-pattern"
+  /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
+  | "attempts-exhausted"
   | "max-iterations"
   | "patience"
   | "no-evolution"
@@ -198,6 +200,19 @@ export interface EvolveGate {
   requireImprovement: boolean;
 }
 
+/** Who ran what, when: `run` in result.json. */
+export interface RunMetadata {
+  /** ISO times this invocation started and finished (the run's clock). */
+  startedAt: string;
+  finishedAt: string;
+  /** The Ecdysis version that wrote the result. */
+  ecdysisVersion?: string;
+  /** The commit of the repository holding the config; `dirty` with uncommitted changes. */
+  git?: { commit: string; dirty: boolean };
+  /** `--limit`: at most this many tasks of each split were used. */
+  limit?: number;
+}
+
 /** What runEvolve writes to result.json. */
 export interface EvolveResult {
   version: 1;
@@ -219,6 +234,8 @@ export interface EvolveResult {
     patch: string;
   };
   gate: EvolveGate;
+  /** Run metadata (absent in results written before it existed). */
+  run?: RunMetadata;
   /** What the endpoints could not do: the capability steps taken (src/llm `Downgrade`). */
   endpoints?: { downgrades: Downgrade[] };
 }

@@ -1,3 +1,4 @@
+import { formatPValue } from "../eval/statistics.js";
 import type { FlipGroup, GateResult } from "../evolve/gate-result.js";
 import { cell, codeSpan, formatDelta, formatScore, usd } from "./format.js";
 import { scrubSecrets } from "./scrub.js";
@@ -44,7 +45,7 @@ export function renderGateComment(
     `| Cost per task | ${usd(gate.base.costPerTask)} | ${usd(gate.head.costPerTask)} |`,
     `| Tokens per task | ${gate.base.tokensPerTask.toFixed(0)} | ${gate.head.tokensPerTask.toFixed(0)} |`,
     "",
-    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided p (better) = ${gate.comparison.pValue.toFixed(4)}, p (worse) = ${gate.pWorse.toFixed(4)}. Tolerance ${gate.tolerance}.`,
+    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided (better) ${formatPValue(gate.comparison.pValue)}, (worse) ${formatPValue(gate.pWorse)}. Tolerance ${gate.tolerance}.`,
     "",
     flipTable("Flips by category", gate.flips.byCategory),
     "",

@@ -5,6 +5,9 @@ import { formatScore } from "./format.js";
 import { renderGateComment } from "./gate-comment.js";
 import { costSection, summarySection } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
+import { acceptedSentence } from "./wording.js";
+
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** Markdown for the Actions job summary of an evolve and/or gate run (tables, Mermaid chart). */
 export function renderJobSummary(input: {
@@ -15,13 +18,10 @@ export function renderJobSummary(input: {
 }): string {
   const parts = ["# Ecdysis"];
   if (input.evolve) {
-    const accepted = input.evolve.iterations.filter(
-      (iteration) => iteration.verdict === "accepted",
-    );
     parts.push(
       summarySection(input.evolve),
       mermaidAccuracyChart(input.evolve),
-      `Accepted edits: ${accepted.reduce((sum, iteration) => sum + iteration.applied.length, 0)} in ${accepted.length} iteration(s). Final held-out ${formatScore(input.evolve.final.heldout)}.`,
+      `${capitalise(acceptedSentence(input.evolve))}. Final held-out ${formatScore(input.evolve.final.heldout)}.`,
       costSection(input.evolve),
     );
   }

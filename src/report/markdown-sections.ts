@@ -1,3 +1,4 @@
+import { formatPValue } from "../eval/statistics.js";
 import type { EvolveResult, IterationRecord } from "../evolve/types.js";
 import {
   cell,
@@ -11,6 +12,13 @@ import {
   percent,
   usd,
 } from "./format.js";
+import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
+
+/** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
+export function gateSentence(result: EvolveResult): string {
+  const { comparison } = result.gate;
+  return `${result.gate.reason} (fixed ${comparison.fixed.length}, broken ${comparison.broken.length}, one-sided McNemar ${formatPValue(comparison.pValue)})`;
+}
 
 /** Baseline vs final on train and held-out, with 95% Wilson intervals, and the gate. */
 export function summarySection(result: EvolveResult): string {
@@ -19,7 +27,6 @@ export function summarySection(result: EvolveResult): string {
     const after = result.final[split];
     return `| ${split === "train" ? "Train" : "Held-out"} | ${formatScore(before)} | ${formatScore(after)} | ${formatDelta(before.accuracy, after.accuracy)} |`;
   });
-  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return [
     "## Summary",
     "",
@@ -27,9 +34,10 @@ export function summarySection(result: EvolveResult): string {
     "|---|---|---|---|",
     ...rows,
     "",
-    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${result.iterations.length} iteration(s), ${accepted} accepted; stopped by \`${result.stoppedBy}\`.`,
+    `Strategy \`${result.strategy}\`, seed ${result.seed}, model \`${cell(result.model, 80)}\`; ${acceptedSentence(result)}; ${cell(stopSentence(result), 600)} (\`${result.stoppedBy}\`).`,
+    ...(runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : []),
     "",
-    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(result.gate.reason, 400)} (fixed ${result.gate.comparison.fixed.length}, broken ${result.gate.comparison.broken.length}, one-sided McNemar p = ${result.gate.comparison.pValue.toFixed(4)}).`,
+    `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(gateSentence(result), 600)}.`,
     ...endpointLines(result),
   ].join("\n");
 }
@@ -49,11 +57,14 @@ function endpointLines(result: EvolveResult): string[] {
 function patternRows(iteration: IterationRecord): string[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
     const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
-    return `| ${cell(pattern.name, 80)} | ${pattern.kind} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
   });
 }
 
-/** Patterns found per iteration: support, categories, example task ids, systematic vs model-specific with reasons. */
+/**
+ * Patterns found per iteration: support, categories, example task ids, and their standing
+ * (systematic, model-specific, insufficient support, unknown task) with the reasons.
+ */
 export function patternsSection(result: EvolveResult): string {
   const parts = ["## Failure patterns"];
   const withPatterns = result.iterations.filter(
@@ -95,7 +106,7 @@ export function reasoningSection(
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${refinement.rounds} round(s), ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`,
+      `**HMS** (${plural(refinement.rounds, "round")}, ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`,
     );
     for (const turn of refinement.roles) {
       parts.push(
@@ -125,7 +136,7 @@ export function reasoningSection(
       );
     if (validation.full)
       parts.push(
-        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, p = ${validation.full.pValue.toFixed(4)}.`,
+        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, ${formatPValue(validation.full.pValue)}.`,
       );
     parts.push(...validationDetails(iteration));
   }
@@ -138,7 +149,7 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
   const { confirm, ablation } = iteration.validation;
   if (confirm)
     lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}.`,
+      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`,
     );
   const undone = iteration.validation.pruningUndone;
   const without = iteration.validation.cheapPruned;
@@ -167,7 +178,7 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
       `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} — ${cell(repair.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) =>
-          `- regression pattern ${cell(pattern.name, 120)}: ${pattern.support.tasks} task(s)`,
+          `- regression pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
       ),
     );
   return lines;

@@ -2,8 +2,10 @@ import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/type
 import { accuracySeries } from "./accuracy-series.js";
 import { compactJson, downgradeLines, formatDelta, formatScore, percent, usd } from "./format.js";
 import { anchorId, escapeHtml } from "./html.js";
+import { gateSentence } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
+import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
 const style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
@@ -21,8 +23,9 @@ function summary(result: EvolveResult): string {
     )
     .join("");
   return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
-<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>, stopped by <code>${h(result.stoppedBy)}</code>.</p>
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(result.gate.reason)}</p>${endpoints(result)}`;
+<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
+${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
+<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> — ${h(gateSentence(result))}</p>${endpoints(result)}`;
 }
 
 function endpoints(result: EvolveResult): string {
@@ -61,7 +64,7 @@ function iterationSection(iteration: IterationRecord): string {
             : h(example.taskId);
         })
         .join(", ");
-      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${pattern.kind}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
+      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
     })
     .join("");
   const refinement = iteration.refinement;
@@ -83,7 +86,7 @@ function iterationSection(iteration: IterationRecord): string {
     .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${refinement.rounds} round(s), ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${refinement ? `<p><strong>HMS</strong> (${plural(refinement.rounds, "round")}, ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
 ${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;

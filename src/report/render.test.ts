@@ -16,6 +16,7 @@ import { parseMetadataBlock, renderPrBody } from "./pr-body.js";
 import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { scrubSecrets } from "./scrub.js";
+import { acceptedSentence, stopSentence } from "./wording.js";
 
 let result: EvolveResult;
 
@@ -223,6 +224,44 @@ describe("reports", () => {
     expect(comment).toContain("| even | 1 | 1 |");
     expect(comment).toContain("| wrong-answer | 2 | 1 |");
     expect(renderJobSummary({ evolve: result, gate })).toContain("xychart-beta");
+  });
+
+  it("words patterns, p-values, accepted edits and the stop reason honestly on every surface", () => {
+    const copy = structuredClone(result);
+    const patterns = copy.iterations[0].diagnosis?.patterns ?? [];
+    patterns.push({
+      ...structuredClone(patterns[0]),
+      id: "p-narrow",
+      name: "narrow-one",
+      kind: "model-specific",
+      reasons: ["narrow: 2 tasks (minimum 3)"],
+    });
+    copy.gate.comparison.pValue = 0.000004;
+    copy.run = {
+      startedAt: "2030-01-02T03:00:00.000Z",
+      finishedAt: "2030-01-02T03:04:05.000Z",
+      ecdysisVersion: "0.1.0",
+      git: { commit: "0123456789abcdef0123456789abcdef01234567", dirty: true },
+    };
+    const markdown = renderMarkdown(copy);
+    const html = renderHtml(copy);
+    const summary = renderJobSummary({ evolve: copy });
+    const body = renderPrBody(copy).body;
+    expect(markdown).toMatch(/\| narrow-one \| insufficient support \|/);
+    expect(html).toContain(">insufficient support</td>");
+    // As a reader sees it: entities decoded (Markdown cells and HTML escape `<`).
+    const decode = (text: string) =>
+      text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    for (const text of [markdown, html, summary, body].map(decode)) {
+      expect(text).not.toContain("p = 0.0000");
+      expect(text).toContain("p < 0.0001");
+      expect(text).toContain(acceptedSentence(copy));
+      expect(text).toContain(stopSentence(copy));
+      expect(text).toContain(
+        "Run: finished 2030-01-02 03:04 UTC · Ecdysis 0.1.0 · commit 0123456 (uncommitted changes).",
+      );
+      expect(text).not.toMatch(/\b1 (categories|tasks|iterations|rounds)\b|\(s\)/);
+    }
   });
 
   it("scrubs credential-looking strings and given secret values", () => {

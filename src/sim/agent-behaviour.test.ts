@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Task } from "../config/task-schema.js";
+import { unknownTaskReply } from "./agent-behaviour.js";
 import type { SimMessage } from "./sim-request.js";
 import { generateWorld } from "./task-generation.js";
 import { answerLine, ask, testWorld } from "./testing/sim-fixtures.js";
@@ -218,6 +219,40 @@ describe("agent-side sim", () => {
     expect(lost.content).toMatch(/cannot see the question/);
     expect(lost.hits).toEqual(["context-loss"]);
     expect(ask(world, task, { tools: ["lookup"] }).toolCalls[0].name).toBe("lookup");
+  });
+
+  it("says plainly that it does not know a task outside its world, which is not a lost statement", () => {
+    const world = testWorld({});
+    const task: Task = {
+      id: "x",
+      input: "What is the capital of France?",
+      expected: "Paris",
+      category: "geography",
+    };
+    const first = ask(world, task, { tools: ["lookup", "calculator"] });
+    expect(first.content).toBe(unknownTaskReply);
+    expect(first.content).not.toMatch(/cannot see the question|Answer:/);
+    expect(first.toolCalls).toEqual([]);
+    expect(first.hits).toEqual([]);
+    // Still visible later in the conversation (re-prompted for an answer line): still unknown.
+    const reprompt = [
+      { role: "assistant" as const, content: unknownTaskReply },
+      { role: "user" as const, content: "End with one line of the form 'Answer: <value>'." },
+    ];
+    expect(ask(world, task, { after: reprompt }).content).toBe(unknownTaskReply);
+    // The statement dropped from the context: that is the other reply.
+    const dropped = ask(world, task, {
+      drop: true,
+      after: [
+        {
+          role: "assistant",
+          content: "",
+          toolCalls: [{ id: "c1", name: "lookup", arguments: "{}" }],
+        },
+        { role: "tool", toolCallId: "c1", content: "error: no entry named ''" },
+      ],
+    });
+    expect(dropped.content).toMatch(/cannot see the question/);
   });
 
   it("an item hint flips only that item's slip; another model slips on other items", () => {

@@ -20,6 +20,36 @@ type Step =
   | { kind: "answer"; value: string; reasoning: string; decoys: string[]; hits: string[] }
   | { kind: "say"; text: string; hits: string[] };
 
+/**
+ * What the sim says to a task statement it can read but that is none of its world's families
+ * ("What is the capital of France?"): like a model that does not know how to do a task — plain,
+ * no answer line, no tool call. Not the lost-statement reply: the statement is right there.
+ */
+export const unknownTaskReply =
+  "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
+
+/** The lost-statement reply: the conversation no longer shows a task statement. */
+const lostStatementReply =
+  "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
+
+/**
+ * Whether the conversation still opens with the task statement: the first message after the
+ * system prompt is a user message that is neither a text-protocol tool result nor a re-prompt
+ * for the answer line. Context overflow
+ * (`drop_oldest`) removes it, and the history then opens with an assistant or tool turn.
+ */
+function statementVisible(request: SimRequest): boolean {
+  const first = request.messages.find(
+    (message) => message.role !== "system" && message.role !== "developer",
+  );
+  // A re-prompt for the answer line (it holds the literal `Answer:`) left alone is not a task.
+  return (
+    first?.role === "user" &&
+    !first.content.startsWith("RESULT ") &&
+    !first.content.includes("Answer:")
+  );
+}
+
 /** The agent-side sim: answers a task conversation from the request alone (docs/sim-protocol.md §1). */
 export function agentReply(world: World, request: SimRequest): SimReply {
   const surface = readSurface(request);
@@ -28,15 +58,11 @@ export function agentReply(world: World, request: SimRequest): SimReply {
     .map((message) => ({ message, problem: recognise(message.content) }))
     .find((entry) => entry.problem);
   if (!found?.problem) {
+    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
     const lost = request.messages.some(
       (message) => message.role === "assistant" || message.role === "tool",
     );
-    return {
-      content:
-        "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?",
-      toolCalls: [],
-      hits: lost ? ["context-loss"] : [],
-    };
+    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
   }
   const problem = found.problem;
   const statement = statementOf(found.message.content);

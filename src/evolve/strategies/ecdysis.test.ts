@@ -123,6 +123,10 @@ describe("ecdysis strategy", () => {
     ]);
     expect(result.rejectedProposals[0]).toMatchObject({ nothingProposed: true });
     expect(calls.refine).toHaveLength(1);
+    expect(result.stoppedBy).toBe("attempts-exhausted");
+    expect(result.iterations[1].reason).toBe(
+      "1 systematic pattern left, none attemptable: calc (the roles proposed no change for it on this harness)",
+    );
   });
 
   it("stops re-attempting a pattern after evolve.maxAttemptsPerPattern rejected proposals", async () => {
@@ -140,6 +144,13 @@ describe("ecdysis strategy", () => {
       "stopped",
     ]);
     expect(calls.refine).toHaveLength(1);
+    // The systematic pattern is still there: the run says its attempts ran out, not that none is left.
+    expect(result.stoppedBy).toBe("attempts-exhausted");
+    const last = result.iterations.at(-1);
+    expect(last?.diagnosis?.patterns.some((pattern) => pattern.kind === "systematic")).toBe(true);
+    expect(last?.reason).toBe(
+      "1 systematic pattern left, none attemptable: calc (1 of 1 attempts used)",
+    );
   });
 
   it("prunes a bundled change that fixed none of its own pattern's members and accepts the rest", async () => {
@@ -184,7 +195,10 @@ describe("ecdysis strategy", () => {
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
-    expect(result.stoppedBy).toBe("no-systematic-pattern");
+    expect(result.stoppedBy).toBe("attempts-exhausted");
+    expect(result.iterations[3].reason).toBe(
+      "1 systematic pattern left, none attemptable: date (3 of 3 attempts used)",
+    );
   });
 
   it("keeps a change that fixed none of its own targets when the bundle is not promising without it", async () => {

@@ -13,7 +13,7 @@ import type { IterationRecord, PrunedChange, Strategy, StrategyOutcome } from ".
 import type { AblatedChange } from "./ablate-changes.js";
 import { diagnoseStep } from "./diagnose-step.js";
 import { guardProposal } from "./guard-proposal.js";
-import { identicalRejected, mayAttempt } from "./pattern-memory.js";
+import { exhaustedReason, identicalRejected, mayAttempt } from "./pattern-memory.js";
 import { repairRegressions } from "./repair-regressions.js";
 import { evaluateNotingFailures } from "./stream-notes.js";
 import { type ProposalUnderTest, validateProposal } from "./validate-proposal.js";
@@ -146,15 +146,19 @@ export function ecdysisStrategy(): Strategy {
         record.diagnosis = diagnosis;
         collectTraces(record, diagnosis.patterns, batchEval.records);
         // Model-specific patterns are reported, never repaired.
-        const systematic = diagnosis.patterns.filter(
-          (pattern) => pattern.kind === "systematic" && attemptable(pattern),
-        );
+        const found = diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+        const systematic = found.filter(attemptable);
         if (systematic.length === 0) {
+          const spent = exhaustedReason(found, progress.rejected, {
+            maxAttempts: evolve.maxAttemptsPerPattern,
+            harnessHash: harness.hash,
+          });
           finish(
             "stopped",
-            "no systematic pattern left to attempt (model-specific ones are not repaired)",
+            spent ??
+              "no systematic pattern in this batch (the patterns found are reported, not repaired)",
           );
-          stoppedBy = "no-systematic-pattern";
+          stoppedBy = spent ? "attempts-exhausted" : "no-systematic-pattern";
           break;
         }
         const refine = () => deps.refine({ ...refineOptions, patterns: systematic });

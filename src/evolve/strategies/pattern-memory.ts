@@ -31,6 +31,30 @@ export function mayAttempt(
   );
 }
 
+/**
+ * Why systematic patterns that are still there are not attempted again (`undefined` when there
+ * are none): per pattern, its attempts used up or the roles' empty answer on this harness. A run
+ * that stops here has systematic patterns left; it must not say that none is.
+ */
+export function exhaustedReason(
+  systematic: PatternView[],
+  rejected: RejectedProposalView[],
+  options: { maxAttempts: number; harnessHash: string },
+): string | undefined {
+  if (systematic.length === 0) return undefined;
+  const each = systematic.map((pattern) => {
+    const mine = rejectedFor(pattern, rejected);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash,
+    )
+      ? "the roles proposed no change for it on this harness"
+      : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count = systematic.length;
+  return `${count} systematic pattern${count === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
+
 /** A canonical key of a set of edits: what they change, not why or for which pattern. */
 export function editsKey(edits: PlannedEdit[]): string {
   return edits

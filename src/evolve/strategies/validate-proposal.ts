@@ -1,4 +1,5 @@
 import type { Task } from "../../config/task-schema.js";
+import { formatPValue } from "../../eval/statistics.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   comparePaired,
@@ -268,10 +269,10 @@ async function testOnBatch(options: {
   });
   if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
   if (isAccepted(full, evolve.alpha))
-    return accepted(`${tally}, p = ${full.pValue.toFixed(4)} < ${evolve.alpha}`);
+    return accepted(`${tally}, ${formatPValue(full.pValue)}, below alpha ${evolve.alpha}`);
   if (evolve.confirmSamples === 0)
     return rejected(
-      `full batch: ${tally}, one-sided McNemar p = ${full.pValue.toFixed(4)} (needs < ${evolve.alpha})`,
+      `full batch: ${tally}, one-sided McNemar ${formatPValue(full.pValue)} (needs < ${evolve.alpha})`,
     );
   // Too few tasks flipped for a per-task test: re-draw them, and test draw by draw. Meanwhile the
   // refiner prepares the next diagnosis, should the candidate be accepted (not waited for: the
@@ -297,8 +298,8 @@ async function testOnBatch(options: {
     candidate,
     samples: evolve.confirmSamples,
   });
-  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, p = ${confirm.pValue.toFixed(4)}`;
+  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}`;
   if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
-    return accepted(`${tally}; ${draws} < ${evolve.alpha}`, confirm);
+    return accepted(`${tally}; ${draws}, below alpha ${evolve.alpha}`, confirm);
   return rejected(`full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`, confirm);
 }

@@ -98,6 +98,7 @@ const fixModules: Record<Exclude<Cause, "wrong-answer">, string> = {
   "gave-up-after-tool-error": "observation",
   "task-lost-in-context": "context",
   "arithmetic-slip": "tools",
+  "unknown-task": "prompt",
 };
 
 /** Chance that a diagnosis backed by n instances finds the real cause. */

@@ -56,6 +56,7 @@ export type Cause =
   | "gave-up-after-tool-error"
   | "task-lost-in-context"
   | "arithmetic-slip"
+  | "unknown-task"
   | "wrong-answer";
 
 /** Event kinds of an example, whether listed as strings or as {kind} objects. */
@@ -69,6 +70,7 @@ export function classifyFailure(example: JsonObject, harnessConfig?: Json): Caus
   const output = text(example.output);
   const calls = objects(example.toolCalls);
   if (events.includes("step-limit")) return "step-budget-exhausted";
+  if (/don't know how to do this task/i.test(output)) return "unknown-task";
   if (/cannot see the question/i.test(output)) return "task-lost-in-context";
   const toolError = calls.some((call) => call.error === true) || events.includes("tool-error");
   if (toolError && /returned an error|cannot finish/i.test(output))
@@ -86,6 +88,7 @@ export function classifyFailure(example: JsonObject, harnessConfig?: Json): Caus
 /** Maps a free-form cause label or pattern name onto one of the sim's causes. */
 export function canonicalCause(label: string): Cause {
   const value = label.toLowerCase();
+  if (/unknown|not[- ]know|outside/.test(value)) return "unknown-task";
   if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
   if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
   if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";

@@ -140,6 +140,8 @@ export function correctFix(
         explanation,
         action: { kind: "set", path: "tools.calculator.enabled", value: true },
       };
+    case "unknown-task":
+      return { module: "prompt", explanation, action: null };
     case "wrong-answer":
       return { module: "prompt", explanation, action: null };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { plannedEditSchema } from "../../harness/types.js";
+import { unknownTaskReply } from "../agent-behaviour.js";
 import { loadWorld } from "../load-world.js";
 import type { SimRequest } from "../sim-request.js";
 import { generateWorld } from "../task-generation.js";
@@ -144,6 +145,45 @@ describe("refiner-side sim", () => {
       "gave-up-after-tool-error",
       "answer-format-drift",
     ]);
+  });
+
+  it("failure_notes names a task the model said it does not know, with no harness fix", async () => {
+    const failures = [
+      {
+        id: "u",
+        task: "What is the capital of France?",
+        output: unknownTaskReply,
+        answer: null,
+        verdict: "fail",
+        events: ["no-answer"],
+        toolCalls: [],
+        steps: 1,
+      },
+    ];
+    const world = await loadWorld("quickstart");
+    const notes = notesSchema.parse(
+      refinerReply(world, roleRequest({ failures }), "failure_notes"),
+    );
+    expect(notes.notes[0].cause).toBe("unknown-task");
+    expect(notes.notes[0].note).toMatch(/does not know how to do/);
+    const diagnosis = diagnosesSchema.parse(
+      refinerReply(
+        world,
+        roleRequest({
+          patterns: [
+            {
+              id: "p-u",
+              name: "unknown-task",
+              description: "",
+              support: { tasks: 8 },
+              examples: failures,
+            },
+          ],
+        }),
+        "diagnosis",
+      ),
+    );
+    expect(diagnosis.diagnoses[0].rootCause).not.toContain("Fix:");
   });
 
   it("pattern_merge merges groups with the same cause", async () => {

@@ -56,6 +56,12 @@ export const causeLabels: Record<Cause, readonly string[]> = {
     "math-mistake",
     "wrong-arithmetic",
   ],
+  "unknown-task": [
+    "unknown-task",
+    "model-does-not-know-the-task",
+    "task-outside-model-knowledge",
+    "does-not-know-how-to-solve",
+  ],
   "wrong-answer": [
     "wrong-answer",
     "incorrect-answer",
@@ -92,6 +98,11 @@ export const causeNotes: Record<Cause, readonly string[]> = {
     "Mental arithmetic went wrong; the result is close but not right.",
     "Computed by hand and got the number wrong.",
   ],
+  "unknown-task": [
+    "The model said it does not know how to do this task: a task outside what it can solve, not a runtime fault.",
+    "The model declined: it does not know how to solve this kind of task.",
+    "No attempt at an answer; the model said the task is not one it can do.",
+  ],
   "wrong-answer": [
     "The answer is wrong with no runtime signal that explains it.",
     "Plain wrong answer; nothing in the trace points at the harness.",
@@ -125,6 +136,11 @@ export const causeExplanations: Record<Cause, readonly string[]> = {
     "Multi-step arithmetic done in the head slips; no calculator tool is offered",
     "The model computes by hand because no calculator is available, and multi-digit results drift",
     "Without a calculator the arithmetic is error-prone",
+  ],
+  "unknown-task": [
+    "The model says it does not know how to do these tasks; no harness change teaches it a task it cannot do",
+    "These tasks are outside what the model can do: it declines them, whatever the harness says",
+    "The model does not know this kind of task; the harness is not at fault",
   ],
   "wrong-answer": [
     "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",

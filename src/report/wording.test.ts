@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { formatPValue } from "../eval/statistics.js";
+import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { acceptedSentence, patternStanding, plural, stopSentence } from "./wording.js";
+
+function iteration(
+  verdict: IterationRecord["verdict"],
+  edits: number,
+  reason = "",
+): IterationRecord {
+  return {
+    index: 0,
+    parentHash: "h",
+    batch: { taskIds: [], score: { accuracy: 0, n: 0, interval: [0, 0] } },
+    applied: Array.from({ length: edits }, () => ({
+      module: "prompt",
+      edit: { kind: "add_rule", text: "x" },
+      rationale: "",
+      patterns: [],
+    })) as IterationRecord["applied"],
+    guardRejections: [],
+    validation: {},
+    verdict,
+    reason,
+    accuracyAfter: 0,
+    traces: [],
+  };
+}
+
+function runOf(iterations: IterationRecord[], stoppedBy: EvolveResult["stoppedBy"]): EvolveResult {
+  return {
+    iterations,
+    stoppedBy,
+    acceptedEdits: iterations
+      .filter((entry) => entry.verdict === "accepted")
+      .flatMap((entry) => entry.applied),
+  } as EvolveResult;
+}
+
+describe("report wording", () => {
+  it("labels a pattern below the support threshold 'insufficient support', not model-specific", () => {
+    const narrow = { kind: "model-specific" as const, reasons: ["narrow: 2 tasks (minimum 3)"] };
+    const singleton = { kind: "model-specific" as const, reasons: ["singleton"] };
+    expect(patternStanding(narrow)).toBe("insufficient support");
+    expect(patternStanding(singleton)).toBe("insufficient support");
+  });
+
+  it("calls a pattern model-specific only when re-sampling or a probe showed it", () => {
+    const flaky = {
+      kind: "model-specific" as const,
+      reasons: ["supported: 4 tasks across 2 categories", "flaky: 3 of 4 failing tasks passed"],
+    };
+    const probe = {
+      kind: "model-specific" as const,
+      reasons: [
+        "supported: 4 tasks",
+        "reproducible: 4 of 4",
+        "model-only: the probe passed 3 of 4",
+      ],
+    };
+    expect(patternStanding(flaky)).toBe("model-specific");
+    expect(patternStanding(probe)).toBe("model-specific");
+    expect(patternStanding({ kind: "systematic", reasons: ["supported: 9 tasks"] })).toBe(
+      "systematic",
+    );
+    expect(
+      patternStanding({ kind: "model-specific", reasons: ["unknown-task: the model said so"] }),
+    ).toBe("unknown task");
+  });
+
+  it("writes p < 0.0001 instead of p = 0.0000", () => {
+    expect(formatPValue(0.00001)).toBe("p < 0.0001");
+    expect(formatPValue(0)).toBe("p < 0.0001");
+    expect(formatPValue(0.0195)).toBe("p = 0.0195");
+    expect(formatPValue(1)).toBe("p = 1.0000");
+  });
+
+  it("counts one thing as accepted edits, and says how many proposals carried them", () => {
+    const run = runOf(
+      [
+        iteration("accepted", 2),
+        iteration("accepted", 2),
+        iteration("accepted", 1),
+        iteration("stopped", 0),
+      ],
+      "no-systematic-pattern",
+    );
+    expect(acceptedSentence(run)).toBe(
+      "5 accepted edits in 3 accepted proposals (3 proposals over 4 iterations)",
+    );
+    const one = runOf([iteration("accepted", 1), iteration("rejected", 1)], "max-iterations");
+    expect(acceptedSentence(one)).toBe(
+      "1 accepted edit in 1 accepted proposal (2 proposals over 2 iterations)",
+    );
+  });
+
+  it("states the true stop reason, from the iteration that stopped when there is one", () => {
+    const exhausted = runOf(
+      [
+        iteration("rejected", 1),
+        iteration(
+          "stopped",
+          0,
+          "1 systematic pattern left, none attemptable: calc (3 of 3 attempts used)",
+        ),
+      ],
+      "attempts-exhausted",
+    );
+    expect(stopSentence(exhausted)).toBe(
+      "stopped: 1 systematic pattern left, none attemptable: calc (3 of 3 attempts used)",
+    );
+    expect(stopSentence(runOf([], "budget:rollouts"))).toBe("stopped: the rollout budget is spent");
+    expect(stopSentence(runOf([iteration("accepted", 1)], "max-iterations"))).toBe(
+      "stopped: evolve.maxIterations reached",
+    );
+  });
+
+  it("writes singular and plural counts", () => {
+    expect(plural(1, "category", "categories")).toBe("1 category");
+    expect(plural(3, "category", "categories")).toBe("3 categories");
+    expect(plural(0, "task")).toBe("0 tasks");
+  });
+});
