@@ -50,6 +50,14 @@ export const byConstruction: readonly ByConstruction[] = [
     holdsIn: (world) => world.neutralRefiner,
   },
   {
+    figure: "prompt-sensitive items",
+    text: "Items a world marks borderline (`modelSpecific.promptSensitivity`) are answered right or wrong by a draw keyed on the exact system-prompt text (src/sim/exposure.ts): any change of that text flips some of them, both ways, whatever the change means. What a validation measures on them is noise, the same for every arm; an arm that validates on more tasks averages more of it out, and no edit fixes them for good.",
+  },
+  {
+    figure: "per-sample slips",
+    text: "Flakiness (`modelSpecific.flaky`), the rule-cost slips and sample-dependent slips are keyed on the sampling seed, which is the request's seed above temperature 0 and 0 at temperature 0 (src/sim/exposure.ts): at temperature 0 the sim is deterministic and none of them varies between samples. The bench runs every arm at the same temperature (default 0.7).",
+  },
+  {
     figure: "Skeptic objections",
     text: "The Skeptic objects (with chance `skeptic.strictness`) only to changes backed by one instance or naming a task entity; the iterative reflector runs without a Skeptic, as GEPA does.",
   },
