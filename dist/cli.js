@@ -335,10 +335,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path9) {
-  if (!path9)
+function getElementAtPath(obj, path10) {
+  if (!path10)
     return obj;
-  return path9.reduce((acc, key) => acc?.[key], obj);
+  return path10.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -597,11 +597,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path9, issues) {
+function prefixIssues(path10, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path9);
+    iss.path.unshift(path10);
     return iss;
   });
 }
@@ -1134,16 +1134,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path9 = []) => {
+  const processError = (error63, path10 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path10, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
       } else {
-        const fullpath = [...path9, ...issue2.path];
+        const fullpath = [...path10, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1182,17 +1182,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path9 = []) => {
+  const processError = (error63, path10 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path9, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path10, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path9, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path10, ...issue2.path]);
       } else {
-        const fullpath = [...path9, ...issue2.path];
+        const fullpath = [...path10, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1231,8 +1231,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path9 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path9) {
+  const path10 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path10) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2765,12 +2765,12 @@ function handleCatchResult(payload, result, def, ctx) {
   });
   return payload;
 }
-function handlePipeResult(left, next, ctx) {
+function handlePipeResult(left, next2, ctx) {
   if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
     left.aborted = true;
     return left;
   }
-  return next._zod.run({ value: left.value, issues: left.issues }, ctx);
+  return next2._zod.run({ value: left.value, issues: left.issues }, ctx);
 }
 function handleCodecAResult(result, def, ctx) {
   if (result.issues.length) {
@@ -19264,13 +19264,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path9 = ref.slice(1).split("/").filter(Boolean);
-  if (path9.length === 0) {
+  const path10 = ref.slice(1).split("/").filter(Boolean);
+  if (path10.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path9[0] === defsKey) {
-    const key = path9[1] === void 0 ? void 0 : decodeJSONPointerSegment(path9[1]);
+  if (path10[0] === defsKey) {
+    const key = path10[1] === void 0 ? void 0 : decodeJSONPointerSegment(path10[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20521,226 +20521,6 @@ var init_zod = __esm({
   }
 });
 
-// src/config/harness-schema.ts
-var harnessModules, harnessModuleSchema, defaultAnswerPattern, recommendedFormatInstruction, toolSchema, harnessModuleDescriptions, harnessConfigSchema;
-var init_harness_schema = __esm({
-  "src/config/harness-schema.ts"() {
-    "use strict";
-    init_zod();
-    harnessModules = [
-      "agent_loop",
-      "tools",
-      "observation",
-      "context",
-      "completion",
-      "prompt"
-    ];
-    harnessModuleSchema = external_exports.enum(harnessModules);
-    defaultAnswerPattern = "(?:[Aa]nswer|ANSWER)(?:\\*\\*|__|\\*|_)?\\s*:\\s*(.+)";
-    recommendedFormatInstruction = "End your reply with a final line of the form 'Answer: <value>', giving only the value.";
-    toolSchema = external_exports.object({
-      enabled: external_exports.boolean().default(false).describe("offer this tool to the model"),
-      description: external_exports.string().max(2e3).optional().describe("the tool description the model reads (unset: the built-in one)")
-    }).strict();
-    harnessModuleDescriptions = {
-      agent_loop: "the turn loop: single completion or tool loop, the step budget, an optional self-check",
-      tools: "which built-in tools the model is offered, and their descriptions",
-      observation: "how tool output is shown: length cap, raw errors or errors followed by a hint",
-      context: "the history budget and what survives when it overflows",
-      completion: "how the final answer is recognised and extracted, the format instruction, what happens when it is missing",
-      prompt: "the system prompt file and the rules file (each '- ' line is one rule)"
-    };
-    harnessConfigSchema = external_exports.object({
-      agent_loop: external_exports.object({
-        style: external_exports.enum(["react", "single_shot"]).default("react").describe(
-          "react: tool loop (native or text-protocol tool calls); single_shot: one completion, no tools"
-        ),
-        max_steps: external_exports.number().int().min(1).max(64).default(4).describe(
-          "model turns allowed before the run is cut with a step-limit event (each tool call takes a turn)"
-        ),
-        self_check: external_exports.boolean().default(false).describe("after a candidate answer, ask the model once to verify it")
-      }).strict().default({ style: "react", max_steps: 4, self_check: false }).describe(harnessModuleDescriptions.agent_loop),
-      tools: external_exports.object({
-        calculator: toolSchema.default({ enabled: false }).describe(
-          "calculator(expression): evaluates digits, + - * / ( ) . % and spaces; anything else is a tool error"
-        ),
-        lookup: toolSchema.extend({
-          files: external_exports.array(external_exports.string()).default(["knowledge.md"]).describe("knowledge files (inside the harness folder) the lookup tool searches")
-        }).strict().default({ enabled: false, files: ["knowledge.md"] }).describe(
-          "lookup(key): returns the '## <key>' entry of the knowledge files (case-insensitive); no entry is a tool error"
-        )
-      }).strict().default({
-        calculator: { enabled: false },
-        lookup: { enabled: false, files: ["knowledge.md"] }
-      }).describe(harnessModuleDescriptions.tools),
-      observation: external_exports.object({
-        max_chars: external_exports.number().int().min(50).max(1e5).default(2e3).describe("tool output longer than this is cut and marked with a truncation event"),
-        on_error: external_exports.enum(["show", "hint"]).default("show").describe("show: the raw tool error; hint: the error followed by error_hint"),
-        error_hint: external_exports.string().max(1e3).default("Hint: check the tool's argument format and call it again.").describe("text appended to a tool error when on_error is hint")
-      }).strict().default({
-        max_chars: 2e3,
-        on_error: "show",
-        error_hint: "Hint: check the tool's argument format and call it again."
-      }).describe(harnessModuleDescriptions.observation),
-      context: external_exports.object({
-        max_chars: external_exports.number().int().min(200).max(1e6).default(8e3).describe("budget for the conversation history in characters (system prompt excluded)"),
-        overflow: external_exports.enum(["drop_oldest", "keep_task"]).default("drop_oldest").describe(
-          "what survives overflow: drop_oldest drops from the front (the task first); keep_task pins the task message"
-        )
-      }).strict().default({ max_chars: 8e3, overflow: "drop_oldest" }).describe(harnessModuleDescriptions.context),
-      completion: external_exports.object({
-        answer_pattern: external_exports.string().default(defaultAnswerPattern).describe(
-          "regular expression whose first group is the final answer (the last match counts)"
-        ),
-        format_instruction: external_exports.string().max(2e3).default("").describe(
-          "text added to the system prompt under '## Answer format' (empty: no instruction)"
-        ),
-        on_missing: external_exports.enum(["fail", "reprompt"]).default("fail").describe(
-          "fail: a reply without an answer ends the run; reprompt: ask once more with reprompt_message"
-        ),
-        reprompt_message: external_exports.string().max(1e3).default(
-          "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
-        ).describe("the user message sent when on_missing is reprompt")
-      }).strict().default({
-        answer_pattern: defaultAnswerPattern,
-        format_instruction: "",
-        on_missing: "fail",
-        reprompt_message: "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
-      }).describe(harnessModuleDescriptions.completion),
-      prompt: external_exports.object({
-        system: external_exports.string().default("system.md").describe("Markdown file with the system prompt, relative to the harness folder"),
-        rules: external_exports.string().default("rules.md").describe("Markdown file whose '- ' lines are the rules, rendered under '## Rules'")
-      }).strict().default({ system: "system.md", rules: "rules.md" }).describe(harnessModuleDescriptions.prompt)
-    }).strict();
-  }
-});
-
-// src/harness/types.ts
-var harnessEditSchema, plannedEditSchema;
-var init_types = __esm({
-  "src/harness/types.ts"() {
-    "use strict";
-    init_zod();
-    init_harness_schema();
-    harnessEditSchema = external_exports.discriminatedUnion("kind", [
-      /** Set a field of harness.yaml by dotted path (e.g. `tools.calculator.enabled`). */
-      external_exports.object({
-        kind: external_exports.literal("set"),
-        path: external_exports.string().min(1),
-        value: external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])
-      }).strict(),
-      /** Append a rule line to the rules file (the runtime renders it under "## Rules"). */
-      external_exports.object({ kind: external_exports.literal("add_rule"), text: external_exports.string().min(1).max(600) }).strict(),
-      /** Remove a rule line (exact text). */
-      external_exports.object({ kind: external_exports.literal("remove_rule"), text: external_exports.string().min(1) }).strict(),
-      /** Replace an exact passage of a text file inside the harness folder. */
-      external_exports.object({
-        kind: external_exports.literal("replace_text"),
-        file: external_exports.string().min(1),
-        find: external_exports.string().min(1),
-        replace: external_exports.string()
-      }).strict(),
-      /** Write a whole text file inside the harness folder (command harnesses, new knowledge files). */
-      external_exports.object({ kind: external_exports.literal("write_file"), file: external_exports.string().min(1), content: external_exports.string() }).strict()
-    ]);
-    plannedEditSchema = external_exports.object({
-      module: harnessModuleSchema.or(external_exports.literal("command")),
-      patterns: external_exports.array(external_exports.string()),
-      rationale: external_exports.string().max(2e3),
-      edit: harnessEditSchema
-    });
-  }
-});
-
-// src/errors/input-error.ts
-var InputError;
-var init_input_error = __esm({
-  "src/errors/input-error.ts"() {
-    "use strict";
-    init_guard_text();
-    init_ecdysis_error();
-    InputError = class extends EcdysisError {
-      constructor(file2, problem, location = {}) {
-        const where = [
-          file2,
-          location.line ? `line ${location.line}` : "",
-          location.field ? `'${location.field}'` : ""
-        ].filter(Boolean).join(": ");
-        super(escapeInvisible(`${where}: ${problem}`));
-        this.file = file2;
-        this.problem = problem;
-        this.location = location;
-        this.name = "InputError";
-      }
-      file;
-      problem;
-      location;
-      code = "input";
-      exitCode = 2;
-    };
-  }
-});
-
-// src/config/config-paths.ts
-import { existsSync } from "node:fs";
-import { realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
-async function checkConfigPaths(loaded) {
-  await checkCacheDir(loaded);
-  await checkHarnessDir(loaded);
-}
-async function checkCacheDir(loaded) {
-  const dir = loaded.config.cacheDir;
-  for (let probe = dir; ; probe = dirname(probe)) {
-    const found = await stat(probe).then(
-      (stats) => stats,
-      (error62) => error62.code === "ENOENT" || error62.code === "ENOTDIR" ? "missing" : "unknown"
-    );
-    if (found === "unknown") return;
-    if (found !== "missing") {
-      if (found.isDirectory()) return;
-      throw new InputError(
-        loaded.path,
-        `'${probe}' is a file, not a folder; point 'cacheDir' at a folder (it is created when missing)`,
-        { line: loaded.lines?.cacheDir, field: "cacheDir" }
-      );
-    }
-    if (dirname(probe) === probe) return;
-  }
-}
-async function checkHarnessDir(loaded) {
-  const dir = loaded.config.harness.dir;
-  const real = await realpath(dir).catch(() => void 0);
-  if (real === void 0) return;
-  const repository = repositoryRoot(loaded.root);
-  const realRepository = await realpath(repository).catch(() => repository);
-  if (inside(realRepository, real)) return;
-  throw new InputError(
-    loaded.path,
-    `the harness folder resolves to '${real}', outside the repository '${realRepository}'${real === dir ? "" : " (through a symlink)"}; keep the harness inside the repository`,
-    { line: loaded.lines?.["harness.dir"], field: "harness.dir" }
-  );
-}
-function repositoryRoot(start) {
-  let probe = start;
-  for (; ; ) {
-    if (existsSync(join(probe, ".git"))) return probe;
-    const parent = dirname(probe);
-    if (parent === probe) return start;
-    probe = parent;
-  }
-}
-function inside(root, candidate) {
-  const difference = relative(root, candidate);
-  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep}`) && !isAbsolute(difference);
-}
-var init_config_paths = __esm({
-  "src/config/config-paths.ts"() {
-    "use strict";
-    init_input_error();
-  }
-});
-
 // src/config/task-schema.ts
 function validRegexFlags(flags) {
   try {
@@ -20793,7 +20573,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20910,8 +20690,10 @@ var init_config_schema = __esm({
       costUsd: external_exports.number().positive().optional(),
       wallMs: external_exports.number().int().positive().optional()
     }).strict();
+    strategyNames = ["ecdysis", "iterative", "sampling"];
+    strategyNameSchema = external_exports.enum(strategyNames);
     evolveConfigSchema = external_exports.object({
-      strategy: external_exports.enum(["ecdysis", "iterative", "sampling"]).default("ecdysis"),
+      strategy: strategyNameSchema.default("ecdysis"),
       /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
       batchSize: external_exports.number().int().positive().default(60),
       maxIterations: external_exports.number().int().positive().default(4),
@@ -20997,6 +20779,231 @@ var init_config_schema = __esm({
   }
 });
 
+// src/config/harness-schema.ts
+var harnessModules, harnessModuleSchema, defaultAnswerPattern, recommendedFormatInstruction, toolSchema, harnessModuleDescriptions, harnessConfigSchema;
+var init_harness_schema = __esm({
+  "src/config/harness-schema.ts"() {
+    "use strict";
+    init_zod();
+    harnessModules = [
+      "agent_loop",
+      "tools",
+      "observation",
+      "context",
+      "completion",
+      "prompt"
+    ];
+    harnessModuleSchema = external_exports.enum(harnessModules);
+    defaultAnswerPattern = "(?:[Aa]nswer|ANSWER)(?:\\*\\*|__|\\*|_)?\\s*:\\s*(.+)";
+    recommendedFormatInstruction = "End your reply with a final line of the form 'Answer: <value>', giving only the value.";
+    toolSchema = external_exports.object({
+      enabled: external_exports.boolean().default(false).describe("offer this tool to the model"),
+      description: external_exports.string().max(2e3).optional().describe("the tool description the model reads (unset: the built-in one)")
+    }).strict();
+    harnessModuleDescriptions = {
+      agent_loop: "the turn loop: single completion or tool loop, the step budget, an optional self-check",
+      tools: "which built-in tools the model is offered, and their descriptions",
+      observation: "how tool output is shown: length cap, raw errors or errors followed by a hint",
+      context: "the history budget and what survives when it overflows",
+      completion: "how the final answer is recognised and extracted, the format instruction, what happens when it is missing",
+      prompt: "the system prompt file and the rules file (each '- ' line is one rule)"
+    };
+    harnessConfigSchema = external_exports.object({
+      agent_loop: external_exports.object({
+        style: external_exports.enum(["react", "single_shot"]).default("react").describe(
+          "react: tool loop (native or text-protocol tool calls); single_shot: one completion, no tools"
+        ),
+        max_steps: external_exports.number().int().min(1).max(64).default(4).describe(
+          "model turns allowed before the run is cut with a step-limit event (each tool call takes a turn)"
+        ),
+        self_check: external_exports.boolean().default(false).describe("after a candidate answer, ask the model once to verify it")
+      }).strict().default({ style: "react", max_steps: 4, self_check: false }).describe(harnessModuleDescriptions.agent_loop),
+      tools: external_exports.object({
+        calculator: toolSchema.default({ enabled: false }).describe(
+          "calculator(expression): evaluates digits, + - * / ( ) . % and spaces; anything else is a tool error"
+        ),
+        lookup: toolSchema.extend({
+          files: external_exports.array(external_exports.string()).default(["knowledge.md"]).describe("knowledge files (inside the harness folder) the lookup tool searches")
+        }).strict().default({ enabled: false, files: ["knowledge.md"] }).describe(
+          "lookup(key): returns the '## <key>' entry of the knowledge files (case-insensitive); no entry is a tool error"
+        )
+      }).strict().default({
+        calculator: { enabled: false },
+        lookup: { enabled: false, files: ["knowledge.md"] }
+      }).describe(harnessModuleDescriptions.tools),
+      observation: external_exports.object({
+        max_chars: external_exports.number().int().min(50).max(1e5).default(2e3).describe("tool output longer than this is cut and marked with a truncation event"),
+        on_error: external_exports.enum(["show", "hint"]).default("show").describe("show: the raw tool error; hint: the error followed by error_hint"),
+        error_hint: external_exports.string().max(1e3).default("Hint: check the tool's argument format and call it again.").describe("text appended to a tool error when on_error is hint")
+      }).strict().default({
+        max_chars: 2e3,
+        on_error: "show",
+        error_hint: "Hint: check the tool's argument format and call it again."
+      }).describe(harnessModuleDescriptions.observation),
+      context: external_exports.object({
+        max_chars: external_exports.number().int().min(200).max(1e6).default(8e3).describe("budget for the conversation history in characters (system prompt excluded)"),
+        overflow: external_exports.enum(["drop_oldest", "keep_task"]).default("drop_oldest").describe(
+          "what survives overflow: drop_oldest drops from the front (the task first); keep_task pins the task message"
+        )
+      }).strict().default({ max_chars: 8e3, overflow: "drop_oldest" }).describe(harnessModuleDescriptions.context),
+      completion: external_exports.object({
+        answer_pattern: external_exports.string().default(defaultAnswerPattern).describe(
+          "regular expression whose first group is the final answer (the last match counts)"
+        ),
+        format_instruction: external_exports.string().max(2e3).default("").describe(
+          "text added to the system prompt under '## Answer format' (empty: no instruction)"
+        ),
+        on_missing: external_exports.enum(["fail", "reprompt"]).default("fail").describe(
+          "fail: a reply without an answer ends the run; reprompt: ask once more with reprompt_message"
+        ),
+        reprompt_message: external_exports.string().max(1e3).default(
+          "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
+        ).describe("the user message sent when on_missing is reprompt")
+      }).strict().default({
+        answer_pattern: defaultAnswerPattern,
+        format_instruction: "",
+        on_missing: "fail",
+        reprompt_message: "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'."
+      }).describe(harnessModuleDescriptions.completion),
+      prompt: external_exports.object({
+        system: external_exports.string().default("system.md").describe("Markdown file with the system prompt, relative to the harness folder"),
+        rules: external_exports.string().default("rules.md").describe("Markdown file whose '- ' lines are the rules, rendered under '## Rules'")
+      }).strict().default({ system: "system.md", rules: "rules.md" }).describe(harnessModuleDescriptions.prompt)
+    }).strict();
+  }
+});
+
+// src/harness/types.ts
+var harnessEditSchema, plannedEditSchema, guardRejectionSchema;
+var init_types = __esm({
+  "src/harness/types.ts"() {
+    "use strict";
+    init_zod();
+    init_harness_schema();
+    harnessEditSchema = external_exports.discriminatedUnion("kind", [
+      /** Set a field of harness.yaml by dotted path (e.g. `tools.calculator.enabled`). */
+      external_exports.object({
+        kind: external_exports.literal("set"),
+        path: external_exports.string().min(1),
+        value: external_exports.union([external_exports.string(), external_exports.number(), external_exports.boolean()])
+      }).strict(),
+      /** Append a rule line to the rules file (the runtime renders it under "## Rules"). */
+      external_exports.object({ kind: external_exports.literal("add_rule"), text: external_exports.string().min(1).max(600) }).strict(),
+      /** Remove a rule line (exact text). */
+      external_exports.object({ kind: external_exports.literal("remove_rule"), text: external_exports.string().min(1) }).strict(),
+      /** Replace an exact passage of a text file inside the harness folder. */
+      external_exports.object({
+        kind: external_exports.literal("replace_text"),
+        file: external_exports.string().min(1),
+        find: external_exports.string().min(1),
+        replace: external_exports.string()
+      }).strict(),
+      /** Write a whole text file inside the harness folder (command harnesses, new knowledge files). */
+      external_exports.object({ kind: external_exports.literal("write_file"), file: external_exports.string().min(1), content: external_exports.string() }).strict()
+    ]);
+    plannedEditSchema = external_exports.object({
+      module: harnessModuleSchema.or(external_exports.literal("command")),
+      patterns: external_exports.array(external_exports.string()),
+      rationale: external_exports.string().max(2e3),
+      edit: harnessEditSchema
+    });
+    guardRejectionSchema = external_exports.object({
+      edit: plannedEditSchema,
+      guard: external_exports.enum(["path", "schema", "size", "leak", "secret"]),
+      reason: external_exports.string()
+    });
+  }
+});
+
+// src/errors/input-error.ts
+var InputError;
+var init_input_error = __esm({
+  "src/errors/input-error.ts"() {
+    "use strict";
+    init_guard_text();
+    init_ecdysis_error();
+    InputError = class extends EcdysisError {
+      constructor(file2, problem, location = {}) {
+        const where = [
+          file2,
+          location.line ? `line ${location.line}` : "",
+          location.field ? `'${location.field}'` : ""
+        ].filter(Boolean).join(": ");
+        super(escapeInvisible(`${where}: ${problem}`));
+        this.file = file2;
+        this.problem = problem;
+        this.location = location;
+        this.name = "InputError";
+      }
+      file;
+      problem;
+      location;
+      code = "input";
+      exitCode = 2;
+    };
+  }
+});
+
+// src/config/config-paths.ts
+import { existsSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, sep } from "node:path";
+async function checkConfigPaths(loaded) {
+  await checkCacheDir(loaded);
+  await checkHarnessDir(loaded);
+}
+async function checkCacheDir(loaded) {
+  const dir = loaded.config.cacheDir;
+  for (let probe = dir; ; probe = dirname(probe)) {
+    const found = await stat(probe).then(
+      (stats) => stats,
+      (error62) => error62.code === "ENOENT" || error62.code === "ENOTDIR" ? "missing" : "unknown"
+    );
+    if (found === "unknown") return;
+    if (found !== "missing") {
+      if (found.isDirectory()) return;
+      throw new InputError(
+        loaded.path,
+        `'${probe}' is a file, not a folder; point 'cacheDir' at a folder (it is created when missing)`,
+        { line: loaded.lines?.cacheDir, field: "cacheDir" }
+      );
+    }
+    if (dirname(probe) === probe) return;
+  }
+}
+async function checkHarnessDir(loaded) {
+  const dir = loaded.config.harness.dir;
+  const real = await realpath(dir).catch(() => void 0);
+  if (real === void 0) return;
+  const repository = repositoryRoot(loaded.root);
+  const realRepository = await realpath(repository).catch(() => repository);
+  if (inside(realRepository, real)) return;
+  throw new InputError(
+    loaded.path,
+    `the harness folder resolves to '${real}', outside the repository '${realRepository}'${real === dir ? "" : " (through a symlink)"}; keep the harness inside the repository`,
+    { line: loaded.lines?.["harness.dir"], field: "harness.dir" }
+  );
+}
+function repositoryRoot(start) {
+  let probe = start;
+  for (; ; ) {
+    if (existsSync(join(probe, ".git"))) return probe;
+    const parent = dirname(probe);
+    if (parent === probe) return start;
+    probe = parent;
+  }
+}
+function inside(root, candidate) {
+  const difference = relative(root, candidate);
+  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep}`) && !isAbsolute(difference);
+}
+var init_config_paths = __esm({
+  "src/config/config-paths.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
 // src/config/configured-secrets.ts
 function configuredSecrets(loaded, env = process.env) {
   const { model, refiner, probe, judge: judge2 } = loaded.config;
@@ -21039,10 +21046,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path9, module, into) {
+function collect(node2, path10, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path9, key], module, into);
+      collect(child, [...path10, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21052,7 +21059,7 @@ function collect(node2, path9, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path9.join("."),
+    path: path10.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21103,8 +21110,8 @@ function hasNestedQuantifier(pattern) {
     else if (char === "(") groups.push(false);
     else if (char === ")") {
       const repeatsInside = groups.pop() ?? false;
-      const next = pattern[index + 1];
-      const repeated = next === "*" || next === "+" || next === "{";
+      const next2 = pattern[index + 1];
+      const repeated = next2 === "*" || next2 === "+" || next2 === "{";
       if (repeatsInside && repeated) return true;
       if (groups.length > 0 && (repeatsInside || repeated)) groups[groups.length - 1] = true;
     } else if ((char === "*" || char === "+" || char === "{") && groups.length > 0) {
@@ -21132,7 +21139,7 @@ var require_identity = __commonJS({
     var NODE_TYPE = /* @__PURE__ */ Symbol.for("yaml.node.type");
     var isAlias = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === ALIAS;
     var isDocument = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === DOC;
-    var isMap3 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
+    var isMap2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === MAP;
     var isPair2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === PAIR;
     var isScalar2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SCALAR;
     var isSeq2 = (node2) => !!node2 && typeof node2 === "object" && node2[NODE_TYPE] === SEQ;
@@ -21168,7 +21175,7 @@ var require_identity = __commonJS({
     exports.isAlias = isAlias;
     exports.isCollection = isCollection;
     exports.isDocument = isDocument;
-    exports.isMap = isMap3;
+    exports.isMap = isMap2;
     exports.isNode = isNode;
     exports.isPair = isPair2;
     exports.isScalar = isScalar2;
@@ -21196,17 +21203,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path9) {
-      const ctrl = callVisitor(key, node2, visitor, path9);
+    function visit_(key, node2, visitor, path10) {
+      const ctrl = callVisitor(key, node2, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visit_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visit_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
+          path10 = Object.freeze(path10.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path9);
+            const ci = visit_(i, node2.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21217,13 +21224,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path9);
+          const cv = visit_("value", node2.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21244,17 +21251,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path9) {
-      const ctrl = await callVisitor(key, node2, visitor, path9);
+    async function visitAsync_(key, node2, visitor, path10) {
+      const ctrl = await callVisitor(key, node2, visitor, path10);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path9, ctrl);
-        return visitAsync_(key, ctrl, visitor, path9);
+        replaceNode(key, path10, ctrl);
+        return visitAsync_(key, ctrl, visitor, path10);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
+          path10 = Object.freeze(path10.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path9);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path10);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21265,13 +21272,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path9 = Object.freeze(path9.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path9);
+          path10 = Object.freeze(path10.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path10);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path9);
+          const cv = await visitAsync_("value", node2.value, visitor, path10);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21298,23 +21305,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path9) {
+    function callVisitor(key, node2, visitor, path10) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path9);
+        return visitor(key, node2, path10);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path9);
+        return visitor.Map?.(key, node2, path10);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path9);
+        return visitor.Seq?.(key, node2, path10);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path9);
+        return visitor.Pair?.(key, node2, path10);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path9);
+        return visitor.Scalar?.(key, node2, path10);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path9);
+        return visitor.Alias?.(key, node2, path10);
       return void 0;
     }
-    function replaceNode(key, path9, node2) {
-      const parent = path9[path9.length - 1];
+    function replaceNode(key, path10, node2) {
+      const parent = path10[path10.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -21926,10 +21933,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path9, value) {
+    function collectionFromPath(schema, path10, value) {
       let v = value;
-      for (let i = path9.length - 1; i >= 0; --i) {
-        const k = path9[i];
+      for (let i = path10.length - 1; i >= 0; --i) {
+        const k = path10[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -21948,7 +21955,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path9) => path9 == null || typeof path9 === "object" && !!path9[Symbol.iterator]().next().done;
+    var isEmptyPath = (path10) => path10 == null || typeof path10 === "object" && !!path10[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -21978,11 +21985,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path9, value) {
-        if (isEmptyPath(path9))
+      addIn(path10, value) {
+        if (isEmptyPath(path10))
           this.add(value);
         else {
-          const [key, ...rest] = path9;
+          const [key, ...rest] = path10;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -21996,8 +22003,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        const [key, ...rest] = path9;
+      deleteIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22011,8 +22018,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        const [key, ...rest] = path9;
+      getIn(path10, keepScalar) {
+        const [key, ...rest] = path10;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22030,8 +22037,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path9) {
-        const [key, ...rest] = path9;
+      hasIn(path10) {
+        const [key, ...rest] = path10;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22041,8 +22048,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        const [key, ...rest] = path9;
+      setIn(path10, value) {
+        const [key, ...rest] = path10;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22139,8 +22146,8 @@ var require_foldFlowLines = __commonJS({
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next = text3[i + 1];
-            if (next && next !== " " && next !== "\n" && next !== "	")
+            const next2 = text3[i + 1];
+            if (next2 && next2 !== " " && next2 !== "\n" && next2 !== "	")
               split = i;
           }
           if (i >= end) {
@@ -24557,9 +24564,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path9, value) {
+      addIn(path10, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path9, value);
+          this.contents.addIn(path10, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24634,14 +24641,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path9) {
-        if (Collection.isEmptyPath(path9)) {
+      deleteIn(path10) {
+        if (Collection.isEmptyPath(path10)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path9) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path10) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24656,10 +24663,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path9, keepScalar) {
-        if (Collection.isEmptyPath(path9))
+      getIn(path10, keepScalar) {
+        if (Collection.isEmptyPath(path10))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path9, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path10, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24670,10 +24677,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path9) {
-        if (Collection.isEmptyPath(path9))
+      hasIn(path10) {
+        if (Collection.isEmptyPath(path10))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path9) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path10) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -24690,13 +24697,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path9, value) {
-        if (Collection.isEmptyPath(path9)) {
+      setIn(path10, value) {
+        if (Collection.isEmptyPath(path10)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path9), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path10), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path9, value);
+          this.contents.setIn(path10, value);
         }
       }
       /**
@@ -24857,7 +24864,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next: next2, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -24886,7 +24893,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next2?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -24965,10 +24972,10 @@ var require_resolve_props = __commonJS({
       }
       const last = tokens[tokens.length - 1];
       const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next && next.type !== "space" && next.type !== "newline" && next.type !== "comma" && (next.type !== "scalar" || next.source !== "")) {
-        onError(next.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      if (reqSpace && next2 && next2.type !== "space" && next2.type !== "newline" && next2.type !== "comma" && (next2.type !== "scalar" || next2.source !== "")) {
+        onError(next2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
       }
-      if (tab && (atNewline && tab.indent <= parentIndent || next?.type === "block-map" || next?.type === "block-seq"))
+      if (tab && (atNewline && tab.indent <= parentIndent || next2?.type === "block-map" || next2?.type === "block-seq"))
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
@@ -25280,9 +25287,9 @@ var require_resolve_flow_collection = __commonJS({
     var blockMsg = "Block collections are not allowed within flow collections";
     var isBlock = (token) => token && (token.type === "block-map" || token.type === "block-seq");
     function resolveFlowCollection({ composeNode, composeEmptyNode }, ctx, fc, onError, tag) {
-      const isMap3 = fc.start.source === "{";
-      const fcName = isMap3 ? "flow map" : "flow sequence";
-      const NodeClass = tag?.nodeClass ?? (isMap3 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
+      const isMap2 = fc.start.source === "{";
+      const fcName = isMap2 ? "flow map" : "flow sequence";
+      const NodeClass = tag?.nodeClass ?? (isMap2 ? YAMLMap.YAMLMap : YAMLSeq.YAMLSeq);
       const coll = new NodeClass(ctx.schema);
       coll.flow = true;
       const atRoot = ctx.atRoot;
@@ -25318,7 +25325,7 @@ var require_resolve_flow_collection = __commonJS({
             offset = props.end;
             continue;
           }
-          if (!isMap3 && ctx.options.strict && utilContainsNewline.containsNewline(key))
+          if (!isMap2 && ctx.options.strict && utilContainsNewline.containsNewline(key))
             onError(
               key,
               // checked by containsNewline()
@@ -25358,7 +25365,7 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap3 && !sep6 && !props.found) {
+        if (!isMap2 && !sep6 && !props.found) {
           const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
@@ -25381,7 +25388,7 @@ var require_resolve_flow_collection = __commonJS({
             startOnNewline: false
           });
           if (valueProps.found) {
-            if (!isMap3 && !props.found && ctx.options.strict) {
+            if (!isMap2 && !props.found && ctx.options.strict) {
               if (sep6)
                 for (const st of sep6) {
                   if (st === valueProps.found)
@@ -25413,7 +25420,7 @@ var require_resolve_flow_collection = __commonJS({
           const pair = new Pair.Pair(keyNode, valueNode);
           if (ctx.options.keepSourceTokens)
             pair.srcToken = collItem;
-          if (isMap3) {
+          if (isMap2) {
             const map2 = coll;
             if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
               onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
@@ -25429,7 +25436,7 @@ var require_resolve_flow_collection = __commonJS({
           offset = valueNode ? valueNode.range[2] : valueProps.end;
         }
       }
-      const expectedEnd = isMap3 ? "}" : "]";
+      const expectedEnd = isMap2 ? "}" : "]";
       const [ce, ...ee] = fc.end;
       let cePos = offset;
       if (ce?.source === expectedEnd)
@@ -25828,20 +25835,20 @@ var require_resolve_flow_scalar = __commonJS({
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next = source[++i];
-          const cc = escapeCodes[next];
+          let next2 = source[++i];
+          const cc = escapeCodes[next2];
           if (cc)
             res += cc;
-          else if (next === "\n") {
-            next = source[i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "\r" && source[i + 1] === "\n") {
-            next = source[++i + 1];
-            while (next === " " || next === "	")
-              next = source[++i + 1];
-          } else if (next === "x" || next === "u" || next === "U") {
-            const length = next === "x" ? 2 : next === "u" ? 4 : 8;
+          else if (next2 === "\n") {
+            next2 = source[i + 1];
+            while (next2 === " " || next2 === "	")
+              next2 = source[++i + 1];
+          } else if (next2 === "\r" && source[i + 1] === "\n") {
+            next2 = source[++i + 1];
+            while (next2 === " " || next2 === "	")
+              next2 = source[++i + 1];
+          } else if (next2 === "x" || next2 === "u" || next2 === "U") {
+            const length = next2 === "x" ? 2 : next2 === "u" ? 4 : 8;
             res += parseCharCode(source, i + 1, length, onError);
             i += length;
           } else {
@@ -25851,10 +25858,10 @@ var require_resolve_flow_scalar = __commonJS({
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next = source[i + 1];
-          while (next === " " || next === "	")
-            next = source[++i + 1];
-          if (next !== "\n" && !(next === "\r" && source[i + 2] === "\n"))
+          let next2 = source[i + 1];
+          while (next2 === " " || next2 === "	")
+            next2 = source[++i + 1];
+          if (next2 !== "\n" && !(next2 === "\r" && source[i + 2] === "\n"))
             res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
@@ -26657,9 +26664,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path9) => {
+    visit2.itemAtPath = (cst, path10) => {
       let item = cst;
-      for (const [field, index] of path9) {
+      for (const [field, index] of path10) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26668,23 +26675,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path9) => {
-      const parent = visit2.itemAtPath(cst, path9.slice(0, -1));
-      const field = path9[path9.length - 1][0];
+    visit2.parentCollection = (cst, path10) => {
+      const parent = visit2.itemAtPath(cst, path10.slice(0, -1));
+      const field = path10[path10.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path9, item, visitor) {
-      let ctrl = visitor(item, path9);
+    function _visit(path10, item, visitor) {
+      let ctrl = visitor(item, path10);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path9.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path10.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -26695,10 +26702,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path9);
+            ctrl = ctrl(item, path10);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path9) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path10) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -26856,9 +26863,9 @@ var require_lexer = __commonJS({
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
-        let next = this.next ?? "stream";
-        while (next && (incomplete || this.hasChars(1)))
-          next = yield* this.parseNext(next);
+        let next2 = this.next ?? "stream";
+        while (next2 && (incomplete || this.hasChars(1)))
+          next2 = yield* this.parseNext(next2);
       }
       atLineEnd() {
         let i = this.pos;
@@ -26881,8 +26888,8 @@ var require_lexer = __commonJS({
           while (ch === " ")
             ch = this.buffer[++indent + offset];
           if (ch === "\r") {
-            const next = this.buffer[indent + offset + 1];
-            if (next === "\n" || !next && !this.atEnd)
+            const next2 = this.buffer[indent + offset + 1];
+            if (next2 === "\n" || !next2 && !this.atEnd)
               return offset + indent + 1;
           }
           return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
@@ -26919,8 +26926,8 @@ var require_lexer = __commonJS({
       peek(n) {
         return this.buffer.substr(this.pos, n);
       }
-      *parseNext(next) {
-        switch (next) {
+      *parseNext(next2) {
+        switch (next2) {
           case "stream":
             return yield* this.parseStream();
           case "line-start":
@@ -27109,8 +27116,8 @@ var require_lexer = __commonJS({
             this.flowKey = true;
             return yield* this.parseQuotedScalar();
           case ":": {
-            const next = this.charAt(1);
-            if (this.flowKey || isEmpty(next) || next === ",") {
+            const next2 = this.charAt(1);
+            if (this.flowKey || isEmpty(next2) || next2 === ",") {
               this.flowKey = false;
               yield* this.pushCount(1);
               yield* this.pushSpaces(true);
@@ -27189,10 +27196,10 @@ var require_lexer = __commonJS({
               indent = 0;
               break;
             case "\r": {
-              const next = this.buffer[i2 + 1];
-              if (!next && !this.atEnd)
+              const next2 = this.buffer[i2 + 1];
+              if (!next2 && !this.atEnd)
                 return this.setNext("block-scalar");
-              if (next === "\n")
+              if (next2 === "\n")
                 break;
             }
             // fallthrough
@@ -27254,21 +27261,21 @@ var require_lexer = __commonJS({
         let ch;
         while (ch = this.buffer[++i]) {
           if (ch === ":") {
-            const next = this.buffer[i + 1];
-            if (isEmpty(next) || inFlow && flowIndicatorChars.has(next))
+            const next2 = this.buffer[i + 1];
+            if (isEmpty(next2) || inFlow && flowIndicatorChars.has(next2))
               break;
             end = i;
           } else if (isEmpty(ch)) {
-            let next = this.buffer[i + 1];
+            let next2 = this.buffer[i + 1];
             if (ch === "\r") {
-              if (next === "\n") {
+              if (next2 === "\n") {
                 i += 1;
                 ch = "\n";
-                next = this.buffer[i + 1];
+                next2 = this.buffer[i + 1];
               } else
                 end = i;
             }
-            if (next === "#" || inFlow && flowIndicatorChars.has(next))
+            if (next2 === "#" || inFlow && flowIndicatorChars.has(next2))
               break;
             if (ch === "\n") {
               const cs = this.continueScalar(i + 1);
@@ -27399,7 +27406,7 @@ var require_lexer = __commonJS({
 var require_line_counter = __commonJS({
   "node_modules/yaml/dist/parse/line-counter.js"(exports) {
     "use strict";
-    var LineCounter3 = class {
+    var LineCounter2 = class {
       constructor() {
         this.lineStarts = [];
         this.addNewLine = (offset) => this.lineStarts.push(offset);
@@ -27422,7 +27429,7 @@ var require_line_counter = __commonJS({
         };
       }
     };
-    exports.LineCounter = LineCounter3;
+    exports.LineCounter = LineCounter2;
   }
 });
 
@@ -28330,7 +28337,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument4(source, options = {}) {
+    function parseDocument3(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -28356,7 +28363,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument4(src, options);
+      const doc = parseDocument3(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -28392,7 +28399,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument4;
+    exports.parseDocument = parseDocument3;
     exports.stringify = stringify3;
   }
 });
@@ -28471,10 +28478,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path9) {
+    lineOf(path10) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path9) {
+      for (const segment of path10) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28497,9 +28504,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path9) {
+function dottedField(path10) {
   let out = "";
-  for (const segment of path9) {
+  for (const segment of path10) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28507,20 +28514,20 @@ function dottedField(path9) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path10 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path11 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path10),
+      field: dottedField(path11),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path9 = [...prefix, ...issue2.path];
+  const path10 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path9),
+    field: dottedField(path10),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path9)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path10)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28550,8 +28557,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path9 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path9), field: path9.join(".") };
+  const path10 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path10), field: path10.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28615,229 +28622,13 @@ var init_json_schema2 = __esm({
   }
 });
 
-// src/sim/world-schema.ts
-var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
-var init_world_schema = __esm({
-  "src/sim/world-schema.ts"() {
-    "use strict";
-    init_zod();
-    familyKinds = [
-      "arithmetic",
-      "unit-conversion",
-      "multi-hop",
-      "date-reasoning",
-      "extraction"
-    ];
-    familyKindSchema = external_exports.enum(familyKinds);
-    quirkSchema = external_exports.enum([
-      "fenced-json",
-      "prose-json",
-      "ignore-response-format",
-      "no-native-tools",
-      "rejects-tools",
-      "rejects-json-schema",
-      "reasoning-model"
-    ]);
-    rate = external_exports.number().min(0).max(1);
-    familySchema = external_exports.object({
-      kind: familyKindSchema,
-      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
-      /** Multi-hop only: number of lookups a chain needs. */
-      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
-    }).strict();
-    worldSchema = external_exports.object({
-      name: external_exports.string().min(1),
-      description: external_exports.string().default(""),
-      seed: external_exports.number().int(),
-      families: external_exports.array(familySchema).min(1),
-      deficiencies: external_exports.object({
-        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
-        systematic: external_exports.object({
-          /** Share of items answered in prose unless an answer format is instructed. */
-          "format-drift": rate.default(0),
-          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
-          "arithmetic-slip": rate.default(0),
-          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
-          "step-budget": rate.default(0),
-          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
-          "tool-error-giveup": rate.default(0),
-          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
-          "context-loss": rate.default(0)
-        }).strict().default({
-          "format-drift": 0,
-          "arithmetic-slip": 0,
-          "step-budget": 0,
-          "tool-error-giveup": 0,
-          "context-loss": 0
-        }),
-        modelSpecific: external_exports.object({
-          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
-          itemSlip: rate.default(0),
-          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
-          flaky: rate.default(0),
-          /**
-           * Share of items that are borderline for this model: each is answered right or wrong
-           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
-           * text flips some of them, both ways.
-           */
-          promptSensitivity: rate.default(0)
-        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 })
-      }).strict(),
-      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
-      ruleCost: rate.default(0.01),
-      freeRules: external_exports.number().int().min(0).default(4),
-      refiner: external_exports.object({
-        /** Chance a one-instance diagnosis finds the real cause. */
-        accuracyAtOne: rate.default(0.4),
-        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
-        accuracyAtMany: rate.default(0.95),
-        instancesForMany: external_exports.number().int().min(1).default(4),
-        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
-        hintTendencyAtOne: rate.default(0.5),
-        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
-        neutral: external_exports.boolean().default(false),
-        /**
-         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
-         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
-         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
-         * prompt file, and schema slips at `schemaSlips`.
-         */
-        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
-        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
-        schemaSlips: rate.default(0),
-        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
-        mergeRecall: rate.default(1),
-        /**
-         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
-         * errors) is written into the system prompt file rather than set as a config field.
-         */
-        promptFixes: rate.default(0.5)
-      }).strict().default({
-        accuracyAtOne: 0.4,
-        accuracyAtMany: 0.95,
-        instancesForMany: 4,
-        hintTendencyAtOne: 0.5,
-        neutral: false,
-        style: "tidy",
-        schemaSlips: 0,
-        mergeRecall: 1,
-        promptFixes: 0.5
-      }),
-      skeptic: external_exports.object({
-        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
-        strictness: rate.default(0.8)
-      }).strict().default({ strictness: 0.8 }),
-      latency: external_exports.object({
-        fixedMs: external_exports.number().min(0).default(600),
-        perTokenMs: external_exports.number().min(0).default(10),
-        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
-        scale: external_exports.number().min(0).default(0.05)
-      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
-      /** The weak seed harness written by generateWorldFiles. */
-      seedHarness: external_exports.object({
-        maxSteps: external_exports.number().int().min(1).default(3),
-        contextChars: external_exports.number().int().min(200).default(1600)
-      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
-      /** Model names whose item slips are listed in ground-truth.json. */
-      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
-    }).strict();
-  }
-});
-
-// src/sim/load-world.ts
-import { existsSync as existsSync2 } from "node:fs";
-import { readdir, readFile as readFile2 } from "node:fs/promises";
-import { dirname as dirname2, join as join3, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-function worldsDir() {
-  let dir = dirname2(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const candidate = join3(dir, "worlds");
-    if (existsSync2(join3(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname2(dir);
-  }
-  throw new Error("sim: bundled worlds folder not found");
-}
-function bundledWorlds() {
-  return [...bundled];
-}
-function parseWorld(file2, text3) {
-  const lineCounter = new import_yaml2.LineCounter();
-  const document = (0, import_yaml2.parseDocument)(text3, { lineCounter, prettyErrors: false });
-  const syntax = document.errors[0];
-  if (syntax) {
-    throw new InputError(file2, `invalid YAML/JSON: ${syntax.message.split("\n")[0]}`, {
-      line: lineCounter.linePos(syntax.pos[0]).line
-    });
-  }
-  let value;
-  try {
-    value = document.toJS({ maxAliasCount: 100 });
-  } catch (error62) {
-    if (!(error62 instanceof ReferenceError)) throw error62;
-    throw new InputError(
-      file2,
-      'too many YAML aliases (a "billion laughs" file?); write the values out instead'
-    );
-  }
-  const parsed = worldSchema.safeParse(value ?? {});
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    const path9 = issue2.path.map(String);
-    if (issue2.code === "unrecognized_keys" && issue2.keys.length > 0) path9.push(issue2.keys[0]);
-    let line;
-    for (let length = path9.length; length > 0 && line === void 0; length--) {
-      const node2 = document.getIn(
-        path9.slice(0, length).map((part) => /^\d+$/.test(part) ? Number(part) : part),
-        true
-      );
-      if (node2?.range) line = lineCounter.linePos(node2.range[0]).line;
-    }
-    if (line === void 0 && (0, import_yaml2.isMap)(document.contents) && document.contents.range) line = 1;
-    throw new InputError(file2, issue2.message, { line, field: path9.join(".") || void 0 });
-  }
-  const world2 = parsed.data;
-  world2.families.forEach((family, index) => {
-    if (family.hops.min > family.hops.max) {
-      throw new InputError(file2, "hops.min must not exceed hops.max", {
-        field: `families.${index}.hops`
-      });
-    }
-  });
-  return world2;
-}
-async function loadWorld(path9) {
-  const file2 = bundled.includes(path9) ? join3(worldsDir(), `${path9}.yaml`) : resolve(path9);
-  let text3;
-  try {
-    text3 = await readFile2(file2, "utf8");
-  } catch (error62) {
-    const known = bundled.join(", ");
-    throw new InputError(
-      file2,
-      `cannot read world file (${error62.code}); bundled worlds: ${known}`
-    );
-  }
-  return parseWorld(file2, text3);
-}
-var import_yaml2, bundled;
-var init_load_world = __esm({
-  "src/sim/load-world.ts"() {
-    "use strict";
-    import_yaml2 = __toESM(require_dist(), 1);
-    init_input_error();
-    init_world_schema();
-    bundled = ["quickstart", "systematic", "noisy", "sparse", "neutral", "plainspoken"];
-  }
-});
-
 // src/config/read-text.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 async function readUserText(input2) {
   const { file: file2, what, maxBytes } = input2;
   let buffer;
   try {
-    buffer = await readFile3(file2);
+    buffer = await readFile2(file2);
   } catch (error62) {
     const code = error62.code;
     const problem = code === "ENOENT" ? `${what} not found` : code === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code ?? String(error62)})`;
@@ -28883,8 +28674,8 @@ function sequenceLength(buffer, index) {
   const second = buffer[index + 1];
   if (second < low || second > high) return 0;
   for (let offset = 2; offset < length; offset++) {
-    const next = buffer[index + offset];
-    if (next < 128 || next > 191) return 0;
+    const next2 = buffer[index + offset];
+    if (next2 < 128 || next2 > 191) return 0;
   }
   return length;
 }
@@ -28895,11 +28686,37 @@ var init_read_text = __esm({
   }
 });
 
+// src/config/world-names.ts
+function isWorldName(value) {
+  return /^[a-z0-9-]+$/i.test(value);
+}
+function isBundledWorld(value) {
+  return bundledWorldNames.includes(value);
+}
+function worldNameProblem(value) {
+  if (!isWorldName(value) || isBundledWorld(value)) return void 0;
+  return `unknown world '${value}': bundled worlds are ${bundledWorldNames.join(", ")}; a world file is a path such as ./my-world.yaml`;
+}
+var bundledWorldNames;
+var init_world_names = __esm({
+  "src/config/world-names.ts"() {
+    "use strict";
+    bundledWorldNames = [
+      "quickstart",
+      "systematic",
+      "noisy",
+      "sparse",
+      "neutral",
+      "plainspoken"
+    ];
+  }
+});
+
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
-import { dirname as dirname3, resolve as resolve2 } from "node:path";
-async function loadConfig(path9) {
-  const absolute = resolve2(path9);
+import { dirname as dirname2, resolve } from "node:path";
+async function loadConfig(path10) {
+  const absolute = resolve(path10);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -28918,7 +28735,7 @@ async function loadConfig(path9) {
   const lines = fieldLines(located);
   checkValueSizes({ file: absolute, value: located.value, lines });
   const parsed = validateLocated({ file: absolute, located, schema: ecdysisConfigSchema });
-  const root = dirname3(absolute);
+  const root = dirname2(absolute);
   const config2 = resolvePaths(parsed, root);
   checkWorlds({ file: absolute, located, config: config2 });
   const loaded = { config: config2, path: absolute, root, hash: configHash(parsed), lines };
@@ -28927,28 +28744,28 @@ async function loadConfig(path9) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path9, depth) => {
-    if (path9.length > 0) {
-      const line = located.lineOf(path9);
-      if (line !== void 0) lines[dottedPath(path9)] = line;
+  const visit2 = (value, path10, depth) => {
+    if (path10.length > 0) {
+      const line = located.lineOf(path10);
+      if (line !== void 0) lines[dottedPath(path10)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path9, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path10, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path9) {
-  return path9.reduce(
+function dottedPath(path10) {
+  return path10.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path9) => {
+  const visit2 = (value, path10) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path9);
+      const field = dottedPath(path10);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -28957,25 +28774,22 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path9, key]);
+    for (const [key, item] of entries) visit2(item, [...path10, key]);
   };
   visit2(input2.value, []);
 }
 function checkWorlds(input2) {
   const { file: file2, located, config: config2 } = input2;
   const models = { model: config2.model, refiner: config2.refiner, probe: config2.probe };
-  const known = bundledWorlds();
   for (const [key, model] of Object.entries(models)) {
     const world2 = model?.world;
     if (model?.provider !== "sim" || world2 === void 0) continue;
-    const where = { line: located.lineOf([key, "world"]), field: `${key}.world` };
-    if (isBundledName(world2) && !known.includes(world2)) {
-      throw new InputError(
-        file2,
-        `unknown world '${world2}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
-        where
-      );
-    }
+    const problem = worldNameProblem(world2);
+    if (problem)
+      throw new InputError(file2, problem, {
+        line: located.lineOf([key, "world"]),
+        field: `${key}.world`
+      });
   }
 }
 function configHash(config2) {
@@ -28999,30 +28813,27 @@ function resolvePaths(config2, root) {
     model: model(config2.model),
     refiner: config2.refiner ? model(config2.refiner) : void 0,
     probe: config2.probe ? model(config2.probe) : void 0,
-    harness: { ...config2.harness, dir: resolve2(root, config2.harness.dir) },
+    harness: { ...config2.harness, dir: resolve(root, config2.harness.dir) },
     tasks: {
       ...config2.tasks,
-      train: resolve2(root, config2.tasks.train),
-      heldout: resolve2(root, config2.tasks.heldout)
+      train: resolve(root, config2.tasks.train),
+      heldout: resolve(root, config2.tasks.heldout)
     },
-    cacheDir: resolve2(root, config2.cacheDir)
+    cacheDir: resolve(root, config2.cacheDir)
   };
 }
 function resolveWorld(root, world2) {
-  return isBundledName(world2) ? world2 : resolve2(root, world2);
-}
-function isBundledName(world2) {
-  return /^[a-z0-9-]+$/i.test(world2);
+  return isWorldName(world2) ? world2 : resolve(root, world2);
 }
 var maxConfigBytes, maxConfigValueChars;
 var init_load_config = __esm({
   "src/config/load-config.ts"() {
     "use strict";
     init_input_error();
-    init_load_world();
     init_config_paths();
     init_config_schema();
     init_read_text();
+    init_world_names();
     init_yaml_document();
     maxConfigBytes = 256 * 1024;
     maxConfigValueChars = 16 * 1024;
@@ -29030,12 +28841,12 @@ var init_load_config = __esm({
 });
 
 // src/config/load-tasks.ts
-import { resolve as resolve3 } from "node:path";
+import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path9) {
-  const file2 = resolve3(path9);
+async function loadTasks(path10) {
+  const file2 = resolve2(path10);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29082,8 +28893,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path9 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path9);
+    const path10 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field = dottedField(path10);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field });
@@ -29106,7 +28917,7 @@ var init_load_tasks = __esm({
 
 // src/config/split-overlap.ts
 import { realpath as realpath2, stat as stat2 } from "node:fs/promises";
-import { resolve as resolve4 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 function checkSplitOverlap(input2) {
   const { train, heldout } = input2;
   const byId = /* @__PURE__ */ new Map();
@@ -29133,8 +28944,8 @@ function checkSplitOverlap(input2) {
 }
 async function loadSplits(loaded, load2 = loadTasks) {
   const files = {
-    train: resolve4(loaded.root, loaded.config.tasks.train),
-    heldout: resolve4(loaded.root, loaded.config.tasks.heldout)
+    train: resolve3(loaded.root, loaded.config.tasks.train),
+    heldout: resolve3(loaded.root, loaded.config.tasks.heldout)
   };
   const train = await load2(await existingFile(loaded, "train", files.train));
   const heldoutFile = await existingFile(loaded, "heldout", files.heldout);
@@ -29187,6 +28998,7 @@ var init_config = __esm({
     init_read_text();
     init_split_overlap();
     init_task_schema();
+    init_world_names();
     init_yaml_document();
   }
 });
@@ -29430,44 +29242,44 @@ var init_types3 = __esm({
 });
 
 // src/eval/eval-output.ts
-import { mkdir as mkdir2, readdir as readdir2, readFile as readFile4, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join4 } from "node:path";
-async function writeAtomic(path9, text3) {
-  const temporary = `${path9}.${process.pid}.tmp`;
+import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join3 } from "node:path";
+async function writeAtomic(path10, text3) {
+  const temporary = `${path10}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path9);
+  await rename2(temporary, path10);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
   for (const [name3, result] of Object.entries(output2.results)) {
-    await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
+    await writeAtomic(join3(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
   const lines = sortRecords(output2.records).map((record3) => JSON.stringify(record3));
-  await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
+  await writeAtomic(join3(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
 }
 async function readEvalOutput(dir) {
   let names;
   try {
-    names = await readdir2(dir);
+    names = await readdir(dir);
   } catch {
     throw new InputError(dir, "not a folder written by 'ecdysis eval --out'");
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path9 = join4(dir, name3);
+    const path10 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path9, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path10, "utf8"));
     } catch (error62) {
-      throw new InputError(path9, `unreadable result (${error62.message})`);
+      throw new InputError(path10, `unreadable result (${error62.message})`);
     }
   }
-  if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
-  const recordsPath = join4(dir, "records.jsonl");
+  if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
+  const recordsPath = join3(dir, "records.jsonl");
   let text3;
   try {
-    text3 = await readFile4(recordsPath, "utf8");
+    text3 = await readFile3(recordsPath, "utf8");
   } catch {
     throw new InputError(recordsPath, "file not found");
   }
@@ -29611,12 +29423,12 @@ var init_secrets = __esm({
 async function promisePool(options) {
   const { items, work } = options;
   const results = new Array(items.length);
-  let next = 0;
+  let next2 = 0;
   let failure2;
   const worker = async () => {
-    while (!failure2 && next < items.length) {
-      const index = next;
-      next += 1;
+    while (!failure2 && next2 < items.length) {
+      const index = next2;
+      next2 += 1;
       try {
         results[index] = await work(items[index], index);
       } catch (error62) {
@@ -29894,8 +29706,8 @@ var init_usage_accounting = __esm({
 
 // src/llm/call-cache.ts
 import { createHash as createHash3, randomUUID } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile5, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { mkdir as mkdir3, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
+import { join as join4 } from "node:path";
 function callCacheKey(model, request) {
   return createHash3("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
@@ -29959,12 +29771,12 @@ function withCallCache(provider, dir, options = {}) {
   };
 }
 function entryPath(dir, key) {
-  return join5(dir, key.slice(0, 2), `${key}.json`);
+  return join4(dir, key.slice(0, 2), `${key}.json`);
 }
 async function load(dir, key) {
   let text3;
   try {
-    text3 = await readFile5(entryPath(dir, key), "utf8");
+    text3 = await readFile4(entryPath(dir, key), "utf8");
   } catch {
     return void 0;
   }
@@ -29976,12 +29788,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path9 = entryPath(dir, entry.key);
-  await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path9}.${process.pid}.${randomUUID()}.tmp`;
+  const path10 = entryPath(dir, entry.key);
+  await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
+  const temp = `${path10}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path9);
+  await rename3(temp, path10);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30130,8 +29942,8 @@ var init_capabilities = __esm({
 
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile6, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname4 } from "node:path";
+import { mkdir as mkdir4, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { dirname as dirname3 } from "node:path";
 var downgradeSchema, memoryFileSchema, CapabilityMemory;
 var init_capability_memory = __esm({
   "src/llm/capability-memory.ts"() {
@@ -30156,8 +29968,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path9, known) {
-        this.path = path9;
+      constructor(path10, known) {
+        this.path = path10;
         this.known = known;
       }
       path;
@@ -30165,14 +29977,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path9) {
+      static async open(path10) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path9, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path10, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path9, downgrades);
+        return new _CapabilityMemory(path10, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30189,15 +30001,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path9 = this.path;
-        if (!path9) return;
+        const path10 = this.path;
+        if (!path10) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path9), { recursive: true });
-          const temp = `${path9}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path10), { recursive: true });
+          const temp = `${path10}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path9);
+          await rename4(temp, path10);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -30216,14 +30028,14 @@ var init_capability_state = __esm({
         this.options = options;
         this.auto = autoSettings(options.config);
         this.settings = initialSettings(options.config);
-        for (const remembered of options.memory?.downgradesOf(options.endpoint, options.config.model) ?? []) {
-          const setting2 = settingOf(remembered.parameter);
+        for (const remembered2 of options.memory?.downgradesOf(options.endpoint, options.config.model) ?? []) {
+          const setting2 = settingOf(remembered2.parameter);
           if (!setting2 || !this.auto[setting2]) continue;
-          const next = nextSettings(this.settings, remembered.parameter, this.refusedTokenLimits);
-          if (!next) continue;
-          this.refuse(remembered.parameter);
-          this.settings = next;
-          this.steps.push({ ...remembered, remembered: true });
+          const next2 = nextSettings(this.settings, remembered2.parameter, this.refusedTokenLimits);
+          if (!next2) continue;
+          this.refuse(remembered2.parameter);
+          this.settings = next2;
+          this.steps.push({ ...remembered2, remembered: true });
         }
       }
       options;
@@ -30248,19 +30060,19 @@ var init_capability_state = __esm({
         if (!setting2) return { kind: "fixed" };
         if (this.settings[setting2] !== sent[setting2]) return { kind: "retry" };
         if (!this.auto[setting2]) return { kind: "fixed", setting: setting2 };
-        const next = nextSettings(this.settings, parameter, this.refusedTokenLimits);
-        if (!next) return { kind: "fixed", setting: setting2 };
+        const next2 = nextSettings(this.settings, parameter, this.refusedTokenLimits);
+        if (!next2) return { kind: "fixed", setting: setting2 };
         this.refuse(parameter);
         const downgrade = {
           endpoint: this.options.endpoint,
           model: this.options.config.model,
           parameter,
           from: describeSetting(this.settings, setting2),
-          to: describeSetting(next, setting2),
+          to: describeSetting(next2, setting2),
           reason,
           remembered: false
         };
-        this.settings = next;
+        this.settings = next2;
         this.steps.push(downgrade);
         await this.options.memory?.record(downgrade);
         return { kind: "retry", downgrade };
@@ -30607,8 +30419,8 @@ var init_semaphore = __esm({
         return new Promise((resolve12) => this.waiters.push(resolve12));
       }
       release() {
-        const next = this.waiters.shift();
-        if (next) next();
+        const next2 = this.waiters.shift();
+        if (next2) next2();
         else this.active -= 1;
       }
     };
@@ -32912,12 +32724,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path9(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path10(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path10 = statics.reduce((previousValue, currentValue, index) => {
+      const path11 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32934,7 +32746,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path10.split(/[?#]/, 1)[0];
+      const pathOnly = path11.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32955,10 +32767,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path10}
+${path11}
 ${underline}`);
       }
-      return path10;
+      return path11;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42510,9 +42322,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path9, query, defaultBaseURL) {
+      buildURL(path10, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path9) ? new URL(path9) : new URL(baseURL + (baseURL.endsWith("/") && path9.startsWith("/") ? path9.slice(1) : path9));
+        const url2 = isAbsoluteURL(path10) ? new URL(path10) : new URL(baseURL + (baseURL.endsWith("/") && path10.startsWith("/") ? path10.slice(1) : path10));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42542,24 +42354,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path9, opts) {
-        return this.methodRequest("get", path9, opts);
+      get(path10, opts) {
+        return this.methodRequest("get", path10, opts);
       }
-      post(path9, opts) {
-        return this.methodRequest("post", path9, opts);
+      post(path10, opts) {
+        return this.methodRequest("post", path10, opts);
       }
-      patch(path9, opts) {
-        return this.methodRequest("patch", path9, opts);
+      patch(path10, opts) {
+        return this.methodRequest("patch", path10, opts);
       }
-      put(path9, opts) {
-        return this.methodRequest("put", path9, opts);
+      put(path10, opts) {
+        return this.methodRequest("put", path10, opts);
       }
-      delete(path9, opts) {
-        return this.methodRequest("delete", path9, opts);
+      delete(path10, opts) {
+        return this.methodRequest("delete", path10, opts);
       }
-      methodRequest(method, path9, opts) {
+      methodRequest(method, path10, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path9, ...opts2 };
+          return { method, path: path10, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42684,8 +42496,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path9, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path9, ...opts2 })) : { method: "get", path: path9, ...opts });
+      getAPIList(path10, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path10, ...opts2 })) : { method: "get", path: path10, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42779,8 +42591,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path9, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path9, query, defaultBaseURL);
+        const { method, path: path10, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path10, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43283,32 +43095,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path9, depth, problems) {
-  if (depth > 10) problems.push(`${path9}: nested deeper than 10 levels`);
+function walk(node2, path10, depth, problems) {
+  if (depth > 10) problems.push(`${path10}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path9}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path10}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path9}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path10}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path9}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path10}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path9}: additionalProperties must be false`);
+      problems.push(`${path10}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path9}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path10}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path9}.${name3}`, depth + 1, problems);
+      walk(property, `${path10}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path9}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path10}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path9}|${index}`, depth, problems);
+    walk(option, `${path10}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43954,25 +43766,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path9 = parsed.pathname.replace(/\/+$/, "");
+  const path10 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path9);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path10);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path9 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path9 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path10 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path10 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path9 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path9 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path10 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path10 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path9})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path10})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44540,7 +44352,7 @@ function shortHash(...parts) {
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
-  const next = () => {
+  const next2 = () => {
     state = state + 1831565813 >>> 0;
     let t = state;
     t = Math.imul(t ^ t >>> 15, t | 1);
@@ -44548,9 +44360,9 @@ function seededRng(...parts) {
     return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
   };
   return {
-    next,
-    int: (min, max) => min + Math.floor(next() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next() * items.length)]
+    next: next2,
+    int: (min, max) => min + Math.floor(next2() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next2() * items.length)]
   };
 }
 var init_draw = __esm({
@@ -44561,7 +44373,7 @@ var init_draw = __esm({
 
 // src/sim/ground-truth-log.ts
 import { appendFile, mkdir as mkdir5 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname4 } from "node:path";
 function groundTruthKey(statement, model, seed) {
   return shortHash("task", statement, model, seed);
 }
@@ -44571,8 +44383,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path9) {
-        this.path = path9;
+      constructor(path10) {
+        this.path = path10;
       }
       path;
       chain = Promise.resolve();
@@ -44580,16 +44392,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path9 = this.path;
-        if (!path9) return;
+        const path10 = this.path;
+        if (!path10) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path9), { recursive: true });
+              await mkdir5(dirname4(path10), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path9, `${JSON.stringify(entry)}
+            await appendFile(path10, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -44602,6 +44414,191 @@ var init_ground_truth_log = __esm({
         if (this.failure !== void 0) throw this.failure;
       }
     };
+  }
+});
+
+// src/sim/world-schema.ts
+var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
+var init_world_schema = __esm({
+  "src/sim/world-schema.ts"() {
+    "use strict";
+    init_zod();
+    familyKinds = [
+      "arithmetic",
+      "unit-conversion",
+      "multi-hop",
+      "date-reasoning",
+      "extraction"
+    ];
+    familyKindSchema = external_exports.enum(familyKinds);
+    quirkSchema = external_exports.enum([
+      "fenced-json",
+      "prose-json",
+      "ignore-response-format",
+      "no-native-tools",
+      "rejects-tools",
+      "rejects-json-schema",
+      "reasoning-model"
+    ]);
+    rate = external_exports.number().min(0).max(1);
+    familySchema = external_exports.object({
+      kind: familyKindSchema,
+      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
+      /** Multi-hop only: number of lookups a chain needs. */
+      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
+    }).strict();
+    worldSchema = external_exports.object({
+      name: external_exports.string().min(1),
+      description: external_exports.string().default(""),
+      seed: external_exports.number().int(),
+      families: external_exports.array(familySchema).min(1),
+      deficiencies: external_exports.object({
+        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
+        systematic: external_exports.object({
+          /** Share of items answered in prose unless an answer format is instructed. */
+          "format-drift": rate.default(0),
+          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
+          "arithmetic-slip": rate.default(0),
+          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
+          "step-budget": rate.default(0),
+          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
+          "tool-error-giveup": rate.default(0),
+          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
+          "context-loss": rate.default(0)
+        }).strict().default({
+          "format-drift": 0,
+          "arithmetic-slip": 0,
+          "step-budget": 0,
+          "tool-error-giveup": 0,
+          "context-loss": 0
+        }),
+        modelSpecific: external_exports.object({
+          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
+          itemSlip: rate.default(0),
+          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
+          flaky: rate.default(0),
+          /**
+           * Share of items that are borderline for this model: each is answered right or wrong
+           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+           * text flips some of them, both ways.
+           */
+          promptSensitivity: rate.default(0)
+        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 })
+      }).strict(),
+      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
+      ruleCost: rate.default(0.01),
+      freeRules: external_exports.number().int().min(0).default(4),
+      refiner: external_exports.object({
+        /** Chance a one-instance diagnosis finds the real cause. */
+        accuracyAtOne: rate.default(0.4),
+        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
+        accuracyAtMany: rate.default(0.95),
+        instancesForMany: external_exports.number().int().min(1).default(4),
+        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
+        hintTendencyAtOne: rate.default(0.5),
+        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
+        neutral: external_exports.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5)
+      }).strict().default({
+        accuracyAtOne: 0.4,
+        accuracyAtMany: 0.95,
+        instancesForMany: 4,
+        hintTendencyAtOne: 0.5,
+        neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
+        promptFixes: 0.5
+      }),
+      skeptic: external_exports.object({
+        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
+        strictness: rate.default(0.8)
+      }).strict().default({ strictness: 0.8 }),
+      latency: external_exports.object({
+        fixedMs: external_exports.number().min(0).default(600),
+        perTokenMs: external_exports.number().min(0).default(10),
+        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
+        scale: external_exports.number().min(0).default(0.05)
+      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
+      /** The weak seed harness written by generateWorldFiles. */
+      seedHarness: external_exports.object({
+        maxSteps: external_exports.number().int().min(1).default(3),
+        contextChars: external_exports.number().int().min(200).default(1600)
+      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
+      /** Model names whose item slips are listed in ground-truth.json. */
+      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
+    }).strict();
+  }
+});
+
+// src/sim/load-world.ts
+import { existsSync as existsSync2 } from "node:fs";
+import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
+import { dirname as dirname5, join as join5, resolve as resolve4 } from "node:path";
+import { fileURLToPath } from "node:url";
+function worldsDir() {
+  let dir = dirname5(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join5(dir, "worlds");
+    if (existsSync2(join5(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname5(dir);
+  }
+  throw new Error("sim: bundled worlds folder not found");
+}
+function bundledWorlds() {
+  return [...bundledWorldNames];
+}
+function parseWorld(file2, text3) {
+  const world2 = validateLocated({
+    file: file2,
+    located: parseLocatedYaml(file2, text3),
+    schema: worldSchema
+  });
+  world2.families.forEach((family, index) => {
+    if (family.hops.min > family.hops.max) {
+      throw new InputError(file2, "hops.min must not exceed hops.max", {
+        field: `families[${index}].hops`
+      });
+    }
+  });
+  return world2;
+}
+async function loadWorld(path10) {
+  const file2 = isBundledWorld(path10) ? join5(worldsDir(), `${path10}.yaml`) : resolve4(path10);
+  let text3;
+  try {
+    text3 = await readFile6(file2, "utf8");
+  } catch (error62) {
+    const known = bundledWorldNames.join(", ");
+    throw new InputError(
+      file2,
+      `cannot read world file (${error62.code}); bundled worlds: ${known}`
+    );
+  }
+  return parseWorld(file2, text3);
+}
+var init_load_world = __esm({
+  "src/sim/load-world.ts"() {
+    "use strict";
+    init_world_names();
+    init_yaml_document();
+    init_input_error();
+    init_world_schema();
   }
 });
 
@@ -44632,9 +44629,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path9) {
+function setting(config2, path10) {
   let current = config2;
-  for (const part of path9.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path10.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -44699,17 +44696,17 @@ function renderAction(action, style2, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path9 } = action;
+    const { path: path10 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path9}`, `enable ${path9}`, `set ${path9} to true`], unit);
+      return pick2([`turn on ${path10}`, `enable ${path10}`, `set ${path10} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path9} to ${value}`, `set ${path9} to ${value}`, `increase ${path9} to ${value}`],
+        [`raise ${path10} to ${value}`, `set ${path10} to ${value}`, `increase ${path10} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path9} to ${value}`, `set ${path9} to ${value}`, `change ${path9} to ${value}`],
+      [`switch ${path10} to ${value}`, `set ${path10} to ${value}`, `change ${path10} to ${value}`],
       unit
     );
   }
@@ -44752,15 +44749,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path9 = dottedPath2.exec(text3);
-  if (path9) {
-    const before = text3.slice(0, path9.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path9[1], value: true };
+  const path10 = dottedPath2.exec(text3);
+  if (path10) {
+    const before = text3.slice(0, path10.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path10[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path9[1], value: false };
-    const after = text3.slice(path9.index + path9[0].length);
+      return { kind: "set", path: path10[1], value: false };
+    const after = text3.slice(path10.index + path10[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path9[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path10[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -44932,21 +44929,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path9) {
+function globMatches(glob, path10) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path9);
+  return new RegExp(`^${source}$`).test(path10);
 }
 function promptFile(seen) {
-  const editable = (path9) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path9));
+  const editable = (path10) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path10));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path9) => /system|prompt/i.test(path9)) ?? candidates[0] ?? null;
+  return candidates.find((path10) => /system|prompt/i.test(path10)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -44960,11 +44957,11 @@ function correctFix(cause, seen, options) {
   switch (cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
-      const next = Math.min(16, Math.max(current + 4, current * 2));
+      const next2 = Math.min(16, Math.max(current + 4, current * 2));
       return {
         module: "agent_loop",
         explanation,
-        action: { kind: "set", path: "agent_loop.max_steps", value: next }
+        action: { kind: "set", path: "agent_loop.max_steps", value: next2 }
       };
     }
     case "answer-format-drift":
@@ -45272,8 +45269,8 @@ function toolsSection(text3) {
   const at = text3.search(/^## Tools\s*$/m);
   if (at < 0) return { tools: "", rest: text3 };
   const after = text3.slice(at);
-  const next = after.slice(1).search(/^## /m);
-  const end = next < 0 ? text3.length : at + 1 + next;
+  const next2 = after.slice(1).search(/^## /m);
+  const end = next2 < 0 ? text3.length : at + 1 + next2;
   return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
 }
 function readSurface(request) {
@@ -45606,7 +45603,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path9 = [problem.start];
+  const path10 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45617,20 +45614,20 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path9.push("\u2026", current);
+        path10.push("\u2026", current);
         found = entryOf(current);
       }
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next = { kind: "call", name: "lookup", arguments: { key: current }, note };
+    const next2 = { kind: "call", name: "lookup", arguments: { key: current }, note };
     if (!found) {
       const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next);
+      if (last?.error) return afterError(context, last, next2);
       if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
         return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
       }
-      return next;
+      return next2;
     }
     const value = readEntry(found.result)[relation];
     if (!value)
@@ -45640,13 +45637,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path9.push(current);
+    path10.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path9.join(" \u2192 ")}.`,
-    decoys: path9.slice(0, -1),
+    reasoning: `Following the registry: ${path10.join(" \u2192 ")}.`,
+    decoys: path10.slice(0, -1),
     hits: []
   };
 }
@@ -46307,8 +46304,8 @@ async function startSimServer(options) {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
     requests: () => count3,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next) => {
-      faults = next;
+    setFaults: (next2) => {
+      faults = next2;
     },
     close: async () => {
       await new Promise((resolve12) => {
@@ -46677,7 +46674,7 @@ function rolloutParams(model) {
 }
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
-  const file2 = model.world && /^[a-z0-9-]+$/i.test(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
+  const file2 = model.world && isWorldName(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
   const world2 = file2 ? createHash7("sha256").update(readFileSync(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
@@ -46687,6 +46684,7 @@ function rolloutCacheDir(loaded) {
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
     "use strict";
+    init_world_names();
     init_capabilities();
     init_sim();
   }
@@ -46945,8 +46943,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path9, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path9 });
+    config2.tools.lookup.files.forEach((path10, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path10 });
     });
   }
   return references;
@@ -46969,15 +46967,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path9) {
-  if (path9.includes("\\") || path9.includes("\0") || path9.startsWith("/") || /^[A-Za-z]:/.test(path9))
+function normaliseRelative(path10) {
+  if (path10.includes("\\") || path10.includes("\0") || path10.startsWith("/") || /^[A-Za-z]:/.test(path10))
     return null;
-  const segments = path9.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path10.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path9) {
-  const normalised = normaliseRelative(path9);
+function harnessFile(files, path10) {
+  const normalised = normaliseRelative(path10);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47304,7 +47302,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path9) => harnessFile(input2.harness.files, path9) ?? ""
+    (path10) => harnessFile(input2.harness.files, path10) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -47669,7 +47667,7 @@ function commandAgent(options) {
         sampleIndex,
         model: provider.model
       });
-      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.cwd });
+      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.projectRoot });
       const result = await runProcess({
         command,
         cwd: harness.dir,
@@ -47819,6 +47817,21 @@ var init_command_agent = __esm({
   }
 });
 
+// src/agent/create-agent-adapter.ts
+function createAgentAdapter(loaded) {
+  const { harness } = loaded.config;
+  if (harness.kind === "command")
+    return commandAgent({ timeoutMs: harness.timeoutMs, projectRoot: loaded.root });
+  return builtinAgent();
+}
+var init_create_agent_adapter = __esm({
+  "src/agent/create-agent-adapter.ts"() {
+    "use strict";
+    init_builtin_agent();
+    init_command_agent();
+  }
+});
+
 // src/agent/index.ts
 var init_agent = __esm({
   "src/agent/index.ts"() {
@@ -47829,6 +47842,7 @@ var init_agent = __esm({
     init_command_output();
     init_completion();
     init_context_window();
+    init_create_agent_adapter();
     init_lookup();
     init_tools();
     init_trace_recorder();
@@ -47945,7 +47959,7 @@ function setYamlPath(input2) {
     return { ok: false, reason: `'${input2.path}' is a section or list, not a single value` };
   }
   const value = coerce(leaf, input2.value);
-  const document = (0, import_yaml3.parseDocument)(input2.text);
+  const document = (0, import_yaml2.parseDocument)(input2.text);
   if (document.errors.length > 0) return { ok: false, reason: "harness.yaml does not parse" };
   document.setIn(segments, value);
   return { ok: true, text: document.toString(), value };
@@ -47976,11 +47990,11 @@ function coerce(leaf, value) {
     return Number(trimmed);
   return value;
 }
-var import_yaml3;
+var import_yaml2;
 var init_yaml_set = __esm({
   "src/harness/yaml-set.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml2 = __toESM(require_dist(), 1);
     init_zod();
     init_harness_schema();
   }
@@ -48069,9 +48083,9 @@ import { createHash as createHash8 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash8("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path9 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path9];
-    hash2.update(`${path9}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path10 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path10];
+    hash2.update(`${path10}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48083,8 +48097,8 @@ var init_hash = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path9) {
-  return globToRegExp(pattern).test(path9);
+function matchGlob(pattern, path10) {
+  return globToRegExp(pattern).test(path10);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48123,10 +48137,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path9, existing = []) {
-  const bytes = Buffer.byteLength(path9);
+function portablePathProblem(path10, existing = []) {
+  const bytes = Buffer.byteLength(path10);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path9.split("/");
+  const segments = path10.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48138,8 +48152,8 @@ function portablePathProblem(path9, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path9.toLowerCase();
-  const twin = existing.find((other) => other !== path9 && other.toLowerCase() === folded);
+  const folded = path10.toLowerCase();
+  const twin = existing.find((other) => other !== path10 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48163,21 +48177,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path9 } = input2;
-  if (path9.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path9.includes("\\")) return { ok: false, reason: `path '${path9}' contains a backslash` };
-  if (isAbsolute2(path9) || /^[A-Za-z]:/.test(path9))
-    return { ok: false, reason: `path '${path9}' is absolute` };
-  if (path9.split("/").includes(".."))
-    return { ok: false, reason: `path '${path9}' contains a '..' segment` };
-  const normalised = normaliseRelative(path9);
+  const { path: path10 } = input2;
+  if (path10.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path10.includes("\\")) return { ok: false, reason: `path '${path10}' contains a backslash` };
+  if (isAbsolute2(path10) || /^[A-Za-z]:/.test(path10))
+    return { ok: false, reason: `path '${path10}' is absolute` };
+  if (path10.split("/").includes(".."))
+    return { ok: false, reason: `path '${path10}' contains a '..' segment` };
+  const normalised = normaliseRelative(path10);
   if (normalised === null)
-    return { ok: false, reason: `path '${path9}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path10}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path9}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path10}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48197,7 +48211,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve6(protectedPath), realTarget(resolve6(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path10) => isInside(candidate, path10) || isInside(candidate.toLowerCase(), path10.toLowerCase())
+      (path11) => isInside(candidate, path11) || isInside(candidate.toLowerCase(), path11.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48208,12 +48222,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path9) {
-  return path9.length <= 80 ? path9 : `${path9.slice(0, 60)}\u2026${path9.slice(-16)}`;
+function shorten(path10) {
+  return path10.length <= 80 ? path10 : `${path10.slice(0, 60)}\u2026${path10.slice(-16)}`;
 }
-function escapingSymlink(dir, path9) {
+function escapingSymlink(dir, path10) {
   const realDir = realTarget(resolve6(dir));
-  const segments = path9.split("/");
+  const segments = path10.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48275,13 +48289,13 @@ function applyEdits(options) {
     state.changed.add(outcome.file);
     applied.push(planned);
   }
-  const next = {
+  const next2 = {
     ...harness,
     files: state.files,
     config: state.config,
     hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command })
   };
-  return { harness: next, applied, rejected };
+  return { harness: next2, applied, rejected };
 }
 function checkEdit(input2) {
   const { planned, harness, guard, rules, state } = input2;
@@ -48295,15 +48309,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path9 = checkEditPath({
+  const path10 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path9.ok) return { ok: false, guard: "path", reason: path9.reason };
-  const file2 = path9.path;
+  if (!path10.ok) return { ok: false, guard: "path", reason: path10.reason };
+  const file2 = path10.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48516,11 +48530,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path9 of paths) {
-    const filePatch = unifiedDiff({ path: path9, before: before.files[path9], after: after.files[path9] });
+  for (const path10 of paths) {
+    const filePatch = unifiedDiff({ path: path10, before: before.files[path10], after: after.files[path10] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path9, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path10, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -48595,8 +48609,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path9 of paths) {
-    const absolute = join11(dir, path9);
+  for (const path10 of paths) {
+    const absolute = join11(dir, path10);
     const buffer = await readFile8(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -48604,7 +48618,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path9] = decodeText(absolute, buffer);
+    files[path10] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -48676,12 +48690,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path9, content] of Object.entries(harness.files).sort(
+  for (const [path10, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path9);
-    if (normalised === null || normalised !== path9)
-      throw new GuardError("path", `refusing to write '${path9}': not a plain relative path`);
+    const normalised = normaliseRelative(path10);
+    if (normalised === null || normalised !== path10)
+      throw new GuardError("path", `refusing to write '${path10}': not a plain relative path`);
     const target = join12(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
@@ -49229,7 +49243,7 @@ async function runEval(options) {
   });
   const models = options.models ?? await openModels(loaded, { env: options.env });
   try {
-    const adapter = options.adapter ?? (config2.harness.kind === "builtin" ? builtinAgent() : commandAgent({ timeoutMs: config2.harness.timeoutMs, cwd: harness.dir }));
+    const adapter = options.adapter ?? createAgentAdapter(loaded);
     const scorer = scorerForTasks(config2.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -49325,76 +49339,122 @@ var init_eval = __esm({
 });
 
 // src/evolve/acceptance.ts
-function logFactorial(n) {
-  let total = 0;
-  for (let k = 2; k <= n; k++) total += Math.log(k);
-  return total;
+function tally(comparison) {
+  return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length}`;
 }
-function binomialUpperTail(successes, trials) {
-  if (successes <= 0) return 1;
-  if (successes > trials) return 0;
-  const logN = logFactorial(trials);
-  let total = 0;
-  for (let k = successes; k <= trials; k++) {
-    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
-  }
-  return Math.min(1, total);
-}
-function mcnemarOneSided(fixed, broken) {
-  return binomialUpperTail(fixed, fixed + broken);
-}
-function comparePaired(before, after) {
-  const fixed = [];
-  const broken = [];
-  let n = 0;
-  let passesBefore = 0;
-  let passesAfter = 0;
-  for (const [taskId, passedBefore] of before) {
-    const passedAfter = after.get(taskId);
-    if (passedAfter === void 0) continue;
-    n += 1;
-    if (passedBefore) passesBefore += 1;
-    if (passedAfter) passesAfter += 1;
-    if (!passedBefore && passedAfter) fixed.push(taskId);
-    if (passedBefore && !passedAfter) broken.push(taskId);
-  }
-  fixed.sort();
-  broken.sort();
-  return {
-    n,
-    before: passesBefore,
-    after: passesAfter,
-    fixed,
-    broken,
-    pValue: mcnemarOneSided(fixed.length, broken.length)
-  };
-}
-function isPromising(comparison) {
+function fixesMoreThanItBreaks(comparison) {
   return comparison.fixed.length > comparison.broken.length;
 }
-function isAccepted(comparison, alpha) {
-  return comparison.fixed.length > comparison.broken.length && comparison.pValue < alpha;
+function promising(cheap) {
+  const fixed = cheap.fixed.length;
+  const broken = cheap.broken.length;
+  return fixesMoreThanItBreaks(cheap) ? { accepted: true, reason: `cheap validation: fixed ${fixed} > broken ${broken}` } : { accepted: false, reason: `cheap validation: fixed ${fixed} \u2264 broken ${broken}` };
 }
-function compareSamples(parent, candidate) {
-  let pairs2 = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (const [taskId, draws] of parent) {
-    const other = candidate.get(taskId);
-    if (!other) continue;
-    for (const [sample, passedBefore] of draws) {
-      const passedAfter = other.get(sample);
-      if (passedAfter === void 0) continue;
-      pairs2 += 1;
-      if (!passedBefore && passedAfter) fixed += 1;
-      if (passedBefore && !passedAfter) broken += 1;
-    }
+function significant(alpha) {
+  return (full) => {
+    if (!fixesMoreThanItBreaks(full))
+      return { accepted: false, reason: `full batch: ${tally(full)}` };
+    const p = formatPValue(full.pValue);
+    if (full.pValue < alpha)
+      return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
+    return {
+      accepted: false,
+      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`
+    };
+  };
+}
+function worthRedrawing(full) {
+  return fixesMoreThanItBreaks(full);
+}
+function significantOverDraws(alpha) {
+  return (full, draws) => {
+    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
+    if (draws.fixed > draws.broken && draws.pValue < alpha)
+      return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
+    return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };
+  };
+}
+function helpsAlone(alone) {
+  return {
+    accepted: alone.fixed > alone.broken,
+    reason: `alone it fixed ${alone.fixed} and broke ${alone.broken} of the tasks its bundle flipped`
+  };
+}
+function fixedOwnTargets(change2) {
+  return change2.fixed > 0 ? { accepted: true, reason: `fixed ${change2.fixed} of its ${change2.targets} target(s)` } : {
+    accepted: false,
+    reason: `fixed none of the ${change2.targets} failing member(s) of ${change2.patternNames.join(", ")} in cheap validation (possibly masked by another failure)`
+  };
+}
+function nothingLeftAfterPruning(pruned) {
+  return {
+    accepted: false,
+    reason: `no change fixed any of its own pattern's failing members (${pruned} change(s) pruned)`
+  };
+}
+function unchangedAfterPruning() {
+  return { accepted: false, reason: "after pruning, the edits leave the harness unchanged" };
+}
+function strictImprovement(label) {
+  return (before, after) => after > before ? { accepted: true, reason: `${label} ${after.toFixed(3)} > ${before.toFixed(3)}` } : {
+    accepted: false,
+    reason: `${label} ${after.toFixed(3)} is not above ${before.toFixed(3)}`
+  };
+}
+function heldOutGate(gate) {
+  return (seed, final) => {
+    const accepted = gate.requireImprovement ? final > seed : final >= seed - gate.tolerance - 1e-12;
+    const relation = gate.requireImprovement ? "must be above" : `must not be below (tolerance ${gate.tolerance})`;
+    return {
+      accepted,
+      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed.toFixed(3)}: ${accepted ? "passed" : "failed"}`
+    };
+  };
+}
+function withinTolerance(tolerance) {
+  return (base, head) => {
+    const accepted = head >= base - tolerance - 1e-12;
+    const sign = accepted ? "\u2265" : "<";
+    return {
+      accepted,
+      reason: `head accuracy ${head.toFixed(3)} ${sign} base ${base.toFixed(3)} \u2212 tolerance ${tolerance}`
+    };
+  };
+}
+function decide(stages) {
+  const last = stages.at(-1);
+  if (!last) return { accepted: false, reason: "nothing was validated" };
+  const earlier = () => decide(stages.slice(0, -1));
+  if (last.stage === "repaired") {
+    const repaired = decide(last.evidence);
+    return repaired.accepted ? { ...repaired, reason: `after repairing what it broke: ${repaired.reason}` } : earlier();
   }
-  return { pairs: pairs2, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+  if (last.stage === "ablated" || last.stage === "pruned" && last.undone) return earlier();
+  if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
+    return {
+      accepted: true,
+      reason: last.decision.reason,
+      candidateHash: last.candidateHash,
+      accuracy: accuracyOf(stages, last.candidateHash)
+    };
+  const ablation = stages.findIndex((stage) => stage.stage === "ablated");
+  if (ablation >= 0 && ablation < stages.length - 1)
+    return {
+      accepted: false,
+      reason: `${decide(stages.slice(0, ablation)).reason}; without the changes that hurt alone: ${last.decision.reason}`
+    };
+  return { accepted: false, reason: last.decision.reason };
+}
+function accuracyOf(stages, candidateHash) {
+  const full = stages.findLast(
+    (stage) => stage.stage === "full" && stage.candidateHash === candidateHash
+  );
+  return full?.stage === "full" ? full.score.accuracy : Number.NaN;
 }
 var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
+    init_statistics();
   }
 });
 
@@ -49440,11 +49500,24 @@ function refinementShare(spend) {
   if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
   return tokens > 0 ? spend.refinerTokens / tokens : 0;
 }
-var BudgetTracker;
+var spendSchema, BudgetTracker;
 var init_budget = __esm({
   "src/evolve/budget.ts"() {
     "use strict";
+    init_zod();
     init_budget_error();
+    spendSchema = external_exports.object({
+      rollouts: external_exports.number(),
+      llmCalls: external_exports.number(),
+      promptTokens: external_exports.number(),
+      completionTokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      /** The part of the LLM spend made by the refiner roles (diagnosis, refinement). */
+      refinerCalls: external_exports.number(),
+      refinerTokens: external_exports.number(),
+      refinerCostUsd: external_exports.number(),
+      wallMs: external_exports.number()
+    });
     BudgetTracker = class {
       constructor(limits, now, startedAt = now()) {
         this.limits = limits;
@@ -49491,10 +49564,6 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
-      /** Rollouts still allowed (Infinity without a rollout limit). */
-      remainingRollouts() {
-        return this.limits.rollouts === void 0 ? Number.POSITIVE_INFINITY : Math.max(0, this.limits.rollouts - this.spent.rollouts);
-      }
       /** The exhausted resource, if any. */
       exceeded() {
         this.evaluateLimits();
@@ -49524,442 +49593,6 @@ var init_budget = __esm({
         }
       }
     };
-  }
-});
-
-// src/report/format.ts
-function percent3(value) {
-  return `${(value * 100).toFixed(1)}%`;
-}
-function formatScore(score) {
-  const infra = score.infraErrors ? `, ${score.infraErrors} infra error${score.infraErrors === 1 ? "" : "s"} not scored` : "";
-  return `${percent3(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
-}
-function downgradeLines(result) {
-  return (result.endpoints?.downgrades ?? []).map(
-    (step) => `${step.parameter}: ${step.from} \u2192 ${step.to} for model '${step.model}' at ${step.endpoint}${step.remembered ? " (remembered from an earlier run)" : ""} \u2014 ${clip(step.reason, 300)}`
-  );
-}
-function formatDelta(before, after) {
-  const points = (after - before) * 100;
-  return `${points >= 0 ? "+" : "\u2212"}${Math.abs(points).toFixed(1)} pts`;
-}
-function clip(text3, max) {
-  return text3.length > max ? `${text3.slice(0, max)}\u2026` : text3;
-}
-function cell(text3, max = 200) {
-  return clip(text3, max).replace(/\r?\n/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
-function codeSpan(text3, max = 200) {
-  const flat = clip(text3, max).replace(/\r?\n/g, " ");
-  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  if (flat.trim() === "") return "` `";
-  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
-  return `${fence2}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence2}`;
-}
-function fenced(text3, language = "") {
-  const longest = Math.max(2, ...[...text3.matchAll(/`+/g)].map((match) => match[0].length));
-  const fence2 = "`".repeat(longest + 1);
-  return `${fence2}${language}
-${text3}
-${fence2}`;
-}
-function compactJson(value, max = 1200) {
-  const text3 = typeof value === "string" ? value : JSON.stringify(value, null, 1);
-  return clip(text3 ?? "", max);
-}
-function usd(value) {
-  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
-}
-var init_format = __esm({
-  "src/report/format.ts"() {
-    "use strict";
-  }
-});
-
-// src/report/scrub.ts
-function scrubSecrets(text3, secrets = []) {
-  return redactSecrets(text3, { values: secrets });
-}
-var init_scrub = __esm({
-  "src/report/scrub.ts"() {
-    "use strict";
-    init_secrets();
-  }
-});
-
-// src/report/gate-comment.ts
-function flipTable(title, groups) {
-  if (groups.length === 0) return `### ${title}
-
-No task flipped.`;
-  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 12).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : "");
-  return [
-    `### ${title}`,
-    "",
-    "| Group | Fixed | Broken | Fixed tasks | Broken tasks |",
-    "|---|---|---|---|---|",
-    ...groups.map(
-      (group2) => `| ${cell(group2.key, 120)} | ${group2.fixed.length} | ${group2.broken.length} | ${list2(group2.fixed)} | ${list2(group2.broken)} |`
-    )
-  ].join("\n");
-}
-function renderGateComment(gate, options = {}) {
-  const text3 = [
-    gateCommentMarker,
-    `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}`,
-    "",
-    cell(gate.reason, 500),
-    "",
-    "| | Base | Head |",
-    "|---|---|---|",
-    `| Held-out accuracy | ${formatScore(gate.base.score)} | ${formatScore(gate.head.score)} (${formatDelta(gate.base.score.accuracy, gate.head.score.accuracy)}) |`,
-    `| Cost per task | ${usd(gate.base.costPerTask)} | ${usd(gate.head.costPerTask)} |`,
-    `| Tokens per task | ${gate.base.tokensPerTask.toFixed(0)} | ${gate.head.tokensPerTask.toFixed(0)} |`,
-    "",
-    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided (better) ${formatPValue(gate.comparison.pValue)}, (worse) ${formatPValue(gate.pWorse)}. Tolerance ${gate.tolerance}.`,
-    "",
-    flipTable("Flips by category", gate.flips.byCategory),
-    "",
-    flipTable("Flips by failure pattern", gate.flips.bySignal),
-    "",
-    options.reportUrl ? `Details: ${options.reportUrl}` : ""
-  ].join("\n");
-  return scrubSecrets(text3, options.secrets);
-}
-var gateCommentMarker;
-var init_gate_comment = __esm({
-  "src/report/gate-comment.ts"() {
-    "use strict";
-    init_statistics();
-    init_format();
-    init_scrub();
-    gateCommentMarker = "<!-- ecdysis-gate -->";
-  }
-});
-
-// src/evolve/meter.ts
-function isCachedResponse(response) {
-  return response.cached === true;
-}
-function meterProvider(options) {
-  const { provider, budget, role, onCall } = options;
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    async chat(request, callOptions) {
-      const purpose = request.purpose ?? role;
-      onCall?.({ phase: "start", role, purpose });
-      let response;
-      try {
-        response = await provider.chat(request, callOptions);
-      } catch (error62) {
-        onCall?.({ phase: "error", role, purpose });
-        throw error62;
-      }
-      const cached4 = isCachedResponse(response);
-      onCall?.({
-        phase: "end",
-        role,
-        purpose,
-        cached: cached4,
-        ...cached4 ? {} : {
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd
-        }
-      });
-      if (!cached4) {
-        const tokens = response.usage.promptTokens + response.usage.completionTokens;
-        budget.add({
-          llmCalls: 1,
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd,
-          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
-        });
-      }
-      return response;
-    }
-  };
-}
-function meterAdapter(options) {
-  const { adapter, budget } = options;
-  return {
-    async run(input2) {
-      if (options.enforce) budget.check();
-      budget.add({ rollouts: 1 });
-      return adapter.run(input2);
-    }
-  };
-}
-var init_meter = __esm({
-  "src/evolve/meter.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/evaluation-setup.ts
-import path2 from "node:path";
-function scorerFactory(options) {
-  const scorers = /* @__PURE__ */ new Map();
-  return (task) => {
-    const spec = task.scorer ?? options.loaded.config.tasks.scorer;
-    const key = JSON.stringify(spec);
-    let scorer = scorers.get(key);
-    if (!scorer) {
-      scorer = options.deps.createScorer(spec, { root: options.loaded.root, judge: options.judge });
-      scorers.set(key, scorer);
-    }
-    return scorer;
-  };
-}
-function wrapModels(options) {
-  const { models, loaded, deps, budget, onCall } = options;
-  const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached4 = (provider) => options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
-  return {
-    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
-    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
-  };
-}
-function progressPhases(sink) {
-  let active = 0;
-  return {
-    next() {
-      if (!sink) return void 0;
-      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
-      active += 1;
-      let ended = false;
-      return {
-        start: (label, total) => phase.start(label, total),
-        tick: (done, passed2) => phase.tick(done, passed2),
-        end: () => {
-          phase.end();
-          if (!ended) active -= 1;
-          ended = true;
-        }
-      };
-    }
-  };
-}
-function makeEvaluate(options) {
-  const { loaded, deps, models, budget } = options;
-  return async (request) => {
-    if (options.enforce) budget.check();
-    const provider = request.provider === "probe" ? models.probe : models.agent;
-    if (!provider) throw new Error("evaluate: no probe model is configured");
-    let outcome;
-    try {
-      outcome = await deps.evaluate({
-        tasks: request.tasks,
-        harness: request.harness,
-        provider,
-        adapter: options.adapter,
-        scorer: options.scorer,
-        samples: request.samples ?? loaded.config.samples,
-        firstSample: request.firstSample,
-        params: rolloutParams(
-          request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model
-        ),
-        concurrency: loaded.config.concurrency,
-        cache: options.cache,
-        progress: options.phases?.next(),
-        signal: options.enforce ? budget.signal : void 0,
-        split: options.split,
-        label: request.label,
-        onRecord: request.onRecord,
-        redactor: options.redactor
-      });
-    } catch (error62) {
-      const exhausted2 = options.enforce ? budget.exceeded() : void 0;
-      throw exhausted2 ?? error62;
-    }
-    const exhausted = options.enforce ? budget.exceeded() : void 0;
-    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
-    return outcome;
-  };
-}
-var init_evaluation_setup = __esm({
-  "src/evolve/evaluation-setup.ts"() {
-    "use strict";
-    init_rollout_params();
-    init_meter();
-  }
-});
-
-// src/evolve/records.ts
-function passMapOf(result) {
-  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
-}
-function restrictPassMap(map2, taskIds) {
-  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
-}
-function scoreOf(result) {
-  return {
-    accuracy: result.accuracy,
-    n: result.n,
-    interval: result.interval,
-    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
-  };
-}
-function clip2(text3) {
-  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
-}
-function traceExcerpt(record3) {
-  return {
-    key: record3.key,
-    taskId: record3.taskId,
-    category: record3.category,
-    output: clip2(record3.output),
-    answer: record3.answer,
-    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
-    events: record3.trace.events.map((event) => event.kind),
-    steps: record3.trace.steps.slice(0, 12).map((step) => ({
-      assistant: step.assistant === null ? null : clip2(step.assistant),
-      toolCalls: step.toolCalls.map((call) => ({
-        ...call,
-        arguments: clip2(call.arguments),
-        result: clip2(call.result)
-      }))
-    }))
-  };
-}
-function failingRecords(result, records) {
-  const passes = passMapOf(result);
-  const seen = /* @__PURE__ */ new Set();
-  const failing = [];
-  for (const record3 of records) {
-    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
-      continue;
-    seen.add(record3.taskId);
-    failing.push(record3);
-  }
-  return failing;
-}
-function openIterationRecord(options) {
-  return {
-    index: options.index,
-    parentHash: options.parentHash,
-    batch: { taskIds: options.taskIds, score: options.score },
-    applied: [],
-    guardRejections: [],
-    validation: {},
-    verdict: "no-proposal",
-    reason: "",
-    accuracyAfter: options.score.accuracy,
-    traces: []
-  };
-}
-function iterationCloser(options) {
-  const { record: record3, progress, context } = options;
-  return (verdict, reason) => {
-    record3.verdict = verdict;
-    record3.reason = reason;
-    progress.iterations.push(record3);
-    context.onIteration?.(record3);
-  };
-}
-var maxText;
-var init_records = __esm({
-  "src/evolve/records.ts"() {
-    "use strict";
-    maxText = 1500;
-  }
-});
-
-// src/evolve/gate-result.ts
-function side(result, records) {
-  const n = Math.max(1, result.n);
-  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
-  const tokens = records.reduce(
-    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
-    0
-  );
-  return {
-    harnessHash: result.harnessHash,
-    score: scoreOf(result),
-    costPerTask: cost / n,
-    tokensPerTask: tokens / n
-  };
-}
-function failureSignal(record3) {
-  if (!record3) return "unknown";
-  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
-  return [record3.verdict.reason, ...events].join(" + ");
-}
-function group(taskIds, keyOf) {
-  const groups = /* @__PURE__ */ new Map();
-  const add = (taskId, fixed) => {
-    const key = keyOf(taskId, fixed);
-    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
-    (fixed ? entry.fixed : entry.broken).push(taskId);
-    groups.set(key, entry);
-  };
-  for (const taskId of taskIds.fixed) add(taskId, true);
-  for (const taskId of taskIds.broken) add(taskId, false);
-  return [...groups.values()].sort(
-    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
-  );
-}
-function compareGate(options) {
-  const { base, head, gate } = options;
-  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
-  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
-  const failed3 = (records) => new Map(
-    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
-  );
-  const baseFailed = failed3(base.records);
-  const headFailed = failed3(head.records);
-  const baseSide = side(base.result, base.records);
-  const headSide = side(head.result, head.records);
-  const floor = baseSide.score.accuracy - gate.tolerance;
-  const passed2 = headSide.score.accuracy >= floor - 1e-12;
-  const reason = passed2 ? `head accuracy ${headSide.score.accuracy.toFixed(3)} \u2265 base ${baseSide.score.accuracy.toFixed(3)} \u2212 tolerance ${gate.tolerance}` : `head accuracy ${headSide.score.accuracy.toFixed(3)} < base ${baseSide.score.accuracy.toFixed(3)} \u2212 tolerance ${gate.tolerance}`;
-  return {
-    verdict: passed2 ? "pass" : "fail",
-    passed: passed2,
-    reason,
-    statusContext: gate.statusContext,
-    tolerance: gate.tolerance,
-    base: baseSide,
-    head: headSide,
-    comparison,
-    pWorse: binomialUpperTail(
-      comparison.broken.length,
-      comparison.fixed.length + comparison.broken.length
-    ),
-    flips: {
-      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
-      bySignal: group(
-        comparison,
-        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
-      )
-    }
-  };
-}
-function evolveGate(options) {
-  const { baseline, final, gate } = options;
-  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const passed2 = gate.requireImprovement ? final.accuracy > baseline.accuracy : final.accuracy >= baseline.accuracy - gate.tolerance - 1e-12;
-  const relation = gate.requireImprovement ? "must be above" : `must not be below (tolerance ${gate.tolerance})`;
-  return {
-    passed: passed2,
-    reason: `final held-out accuracy ${final.accuracy.toFixed(3)} ${relation} seed ${baseline.accuracy.toFixed(3)}: ${passed2 ? "passed" : "failed"}`,
-    comparison,
-    tolerance: gate.tolerance,
-    requireImprovement: gate.requireImprovement
-  };
-}
-var init_gate_result = __esm({
-  "src/evolve/gate-result.ts"() {
-    "use strict";
-    init_acceptance();
-    init_records();
   }
 });
 
@@ -50638,6 +50271,74 @@ var init_aggregate = __esm({
   }
 });
 
+// src/diagnose/canonical-causes.ts
+function wordsOf(label) {
+  return [
+    ...new Set(
+      label.split("-").filter((word2) => word2 !== "" && !joiningWords.has(word2)).map(
+        (word2) => word2.length > 3 && word2.endsWith("s") && !word2.endsWith("ss") ? word2.slice(0, -1) : word2
+      )
+    )
+  ].sort().join(" ");
+}
+function mostFrequent(labels) {
+  const counts = /* @__PURE__ */ new Map();
+  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
+}
+function canonicaliseCauses(evidence) {
+  const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
+  const explained = evidence.filter((item) => item.cause !== "unexplained");
+  const bySignature = /* @__PURE__ */ new Map();
+  const byWords = /* @__PURE__ */ new Map();
+  for (const item of explained) {
+    const key = signature(item);
+    if (key !== "") bySignature.set(key, [...bySignature.get(key) ?? [], item.cause]);
+    const words = wordsOf(item.cause);
+    byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
+  }
+  return evidence.map((item) => {
+    const label = item.label ?? item.cause;
+    if (item.cause === "unexplained") return { ...item, label };
+    const key = signature(item);
+    const cause = key !== "" ? mostFrequent(bySignature.get(key) ?? [item.cause]) : mostFrequent(byWords.get(wordsOf(item.cause)) ?? [item.cause]);
+    return { ...item, cause, label };
+  });
+}
+var decisiveSignals, joiningWords;
+var init_canonical_causes = __esm({
+  "src/diagnose/canonical-causes.ts"() {
+    "use strict";
+    decisiveSignals = [
+      "step-limit",
+      "task-dropped",
+      "no-answer",
+      "gave-up",
+      "tool-error",
+      "numeric-mismatch",
+      "timeout",
+      "process-error",
+      "llm-error",
+      "scorer-error"
+    ];
+    joiningWords = /* @__PURE__ */ new Set([
+      "a",
+      "an",
+      "the",
+      "in",
+      "of",
+      "on",
+      "at",
+      "by",
+      "for",
+      "to",
+      "with",
+      "from",
+      "and"
+    ]);
+  }
+});
+
 // src/diagnose/classify.ts
 function representatives(pattern, records) {
   const byTask = /* @__PURE__ */ new Map();
@@ -50777,74 +50478,6 @@ function dedupe(records) {
 var init_classify = __esm({
   "src/diagnose/classify.ts"() {
     "use strict";
-  }
-});
-
-// src/diagnose/canonical-causes.ts
-function wordsOf(label) {
-  return [
-    ...new Set(
-      label.split("-").filter((word2) => word2 !== "" && !joiningWords.has(word2)).map(
-        (word2) => word2.length > 3 && word2.endsWith("s") && !word2.endsWith("ss") ? word2.slice(0, -1) : word2
-      )
-    )
-  ].sort().join(" ");
-}
-function mostFrequent(labels) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
-  return [...counts.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
-}
-function canonicaliseCauses(evidence) {
-  const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
-  const explained = evidence.filter((item) => item.cause !== "unexplained");
-  const bySignature = /* @__PURE__ */ new Map();
-  const byWords = /* @__PURE__ */ new Map();
-  for (const item of explained) {
-    const key = signature(item);
-    if (key !== "") bySignature.set(key, [...bySignature.get(key) ?? [], item.cause]);
-    const words = wordsOf(item.cause);
-    byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
-  }
-  return evidence.map((item) => {
-    const label = item.label ?? item.cause;
-    if (item.cause === "unexplained") return { ...item, label };
-    const key = signature(item);
-    const cause = key !== "" ? mostFrequent(bySignature.get(key) ?? [item.cause]) : mostFrequent(byWords.get(wordsOf(item.cause)) ?? [item.cause]);
-    return { ...item, cause, label };
-  });
-}
-var decisiveSignals, joiningWords;
-var init_canonical_causes = __esm({
-  "src/diagnose/canonical-causes.ts"() {
-    "use strict";
-    decisiveSignals = [
-      "step-limit",
-      "task-dropped",
-      "no-answer",
-      "gave-up",
-      "tool-error",
-      "numeric-mismatch",
-      "timeout",
-      "process-error",
-      "llm-error",
-      "scorer-error"
-    ];
-    joiningWords = /* @__PURE__ */ new Set([
-      "a",
-      "an",
-      "the",
-      "in",
-      "of",
-      "on",
-      "at",
-      "by",
-      "for",
-      "to",
-      "with",
-      "from",
-      "and"
-    ]);
   }
 });
 
@@ -51026,21 +50659,1478 @@ var init_diagnose_batch = __esm({
   }
 });
 
-// src/diagnose/index.ts
-var init_diagnose = __esm({
-  "src/diagnose/index.ts"() {
+// src/refine/role-schemas.ts
+var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
+var init_role_schemas = __esm({
+  "src/refine/role-schemas.ts"() {
     "use strict";
-    init_aggregate();
-    init_classify();
+    init_zod();
+    init_types();
+    init_strict_json_schema();
+    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
+    diagnosisWireSchema = external_exports.object({
+      diagnoses: external_exports.array(
+        external_exports.object({
+          patternId: external_exports.string().describe("id of the pattern from the evidence"),
+          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
+          module: external_exports.string().describe(moduleDescription),
+          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
+        })
+      )
+    });
+    diagnosisSchema = external_exports.object({
+      patternId: external_exports.string(),
+      rootCause: external_exports.string().default(""),
+      module: external_exports.string().default("prompt"),
+      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
+    }).loose();
+    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
+    hmsWireSchema = external_exports.object({
+      changes: external_exports.array(
+        external_exports.object({
+          module: external_exports.string().describe(moduleDescription),
+          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
+          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
+          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
+          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
+        })
+      )
+    });
+    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
+    hmsChangeSchema = external_exports.object({
+      module: external_exports.string(),
+      change: external_exports.string(),
+      patterns: external_exports.array(external_exports.string()).default([]),
+      expectedEffect: external_exports.string().default(""),
+      regressionRisks: riskText
+    }).loose();
+    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
+    critiqueWireSchema = external_exports.object({
+      verdict: external_exports.enum(["accept", "revise", "reject"]),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
+          reason: external_exports.string().describe("what is wrong and what would fix it")
+        })
+      )
+    });
+    critiqueSchema = external_exports.object({
+      verdict: external_exports.preprocess(
+        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
+        external_exports.enum(["accept", "revise", "reject"])
+      ),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
+          reason: external_exports.string().default("")
+        }).loose()
+      ).default([])
+    });
+    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
+    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
+    rejectedProposalSchema = external_exports.object({
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      patternIds: external_exports.array(external_exports.string()).default([]),
+      /**
+       * A change pruned because it fixed none of its pattern's failures while other changes were in
+       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
+       */
+      pruned: external_exports.boolean().optional(),
+      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
+      earlierHarness: external_exports.boolean().optional()
+    });
+    roleJsonSchemas = {
+      diagnosis: strictJsonSchema(diagnosisWireSchema),
+      hms: strictJsonSchema(hmsWireSchema),
+      critique: strictJsonSchema(critiqueWireSchema),
+      edits: strictJsonSchema(editsWireSchema)
+    };
+  }
+});
+
+// src/refine/refinement-record.ts
+function summariseHms(hms) {
+  return hms.changes.map((change2) => `${change2.module}: ${change2.change}`).join("; ");
+}
+function refinementSummary(record3) {
+  return record3.hms ? summariseHms(record3.hms) : record3.rejection?.reason ?? record3.outcome;
+}
+var roleTurnSchema, debateRoundSchema, droppedEditSchema, refinementRecordSchema;
+var init_refinement_record = __esm({
+  "src/refine/refinement-record.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_role_schemas();
+    roleTurnSchema = external_exports.object({
+      role: external_exports.enum(["diagnostician", "architect", "skeptic", "editor"]),
+      schemaName: external_exports.string(),
+      round: external_exports.number().int(),
+      /** Human-readable summary of the evidence the role was shown. */
+      input: external_exports.string(),
+      evidenceChars: external_exports.number().int(),
+      /** The validated output, or null when the reply stayed unusable. */
+      output: external_exports.unknown(),
+      error: external_exports.string().optional()
+    });
+    debateRoundSchema = external_exports.object({
+      round: external_exports.number().int(),
+      hms: hmsSchema,
+      critique: critiqueSchema.nullable()
+    });
+    droppedEditSchema = external_exports.object({
+      change: external_exports.number().int().nullable(),
+      stage: external_exports.enum(["dropped", "invalid", "refused"]),
+      reason: external_exports.string(),
+      edit: external_exports.unknown()
+    });
+    refinementRecordSchema = external_exports.object({
+      mode: external_exports.enum(["refine", "reflect"]),
+      patternIds: external_exports.array(external_exports.string()),
+      turns: external_exports.array(roleTurnSchema),
+      diagnoses: external_exports.array(diagnosisSchema),
+      rounds: external_exports.array(debateRoundSchema),
+      /** accepted: edits planned; rejected: the Skeptic said no or rounds ran out; failed: a role's reply stayed unusable. */
+      outcome: external_exports.enum(["accepted", "rejected", "no-patterns", "no-changes", "failed"]),
+      hms: hmsSchema.nullable(),
+      rejection: external_exports.object({
+        reason: external_exports.string(),
+        objections: external_exports.array(external_exports.object({ change: external_exports.string(), reason: external_exports.string() }))
+      }).nullable(),
+      edits: external_exports.array(plannedEditSchema),
+      /** Editor output that failed the edit schema, with why. */
+      invalidEdits: external_exports.array(external_exports.object({ edit: external_exports.unknown(), issues: external_exports.string() })),
+      /** Every Editor edit that was left out, with why (invalid ones included). */
+      droppedEdits: external_exports.array(droppedEditSchema).default([])
+    });
+  }
+});
+
+// src/evolve/paired-test.ts
+function logFactorial(n) {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+function binomialUpperTail(successes, trials) {
+  if (successes <= 0) return 1;
+  if (successes > trials) return 0;
+  const logN = logFactorial(trials);
+  let total = 0;
+  for (let k = successes; k <= trials; k++) {
+    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
+  }
+  return Math.min(1, total);
+}
+function mcnemarOneSided(fixed, broken) {
+  return binomialUpperTail(fixed, fixed + broken);
+}
+function comparePaired(before, after) {
+  const fixed = [];
+  const broken = [];
+  let n = 0;
+  let passesBefore = 0;
+  let passesAfter = 0;
+  for (const [taskId, passedBefore] of before) {
+    const passedAfter = after.get(taskId);
+    if (passedAfter === void 0) continue;
+    n += 1;
+    if (passedBefore) passesBefore += 1;
+    if (passedAfter) passesAfter += 1;
+    if (!passedBefore && passedAfter) fixed.push(taskId);
+    if (passedBefore && !passedAfter) broken.push(taskId);
+  }
+  fixed.sort();
+  broken.sort();
+  return {
+    n,
+    before: passesBefore,
+    after: passesAfter,
+    fixed,
+    broken,
+    pValue: mcnemarOneSided(fixed.length, broken.length)
+  };
+}
+function compareSamples(parent, candidate) {
+  let pairs2 = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [taskId, draws] of parent) {
+    const other = candidate.get(taskId);
+    if (!other) continue;
+    for (const [sample, passedBefore] of draws) {
+      const passedAfter = other.get(sample);
+      if (passedAfter === void 0) continue;
+      pairs2 += 1;
+      if (!passedBefore && passedAfter) fixed += 1;
+      if (passedBefore && !passedAfter) broken += 1;
+    }
+  }
+  return { pairs: pairs2, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+}
+var pairedComparisonSchema, sampleComparisonSchema;
+var init_paired_test = __esm({
+  "src/evolve/paired-test.ts"() {
+    "use strict";
+    init_zod();
+    pairedComparisonSchema = external_exports.object({
+      /** Tasks both sides ran. */
+      n: external_exports.number().int(),
+      /** Passes before and after. */
+      before: external_exports.number().int(),
+      after: external_exports.number().int(),
+      /** Failed before, pass after (sorted task ids). */
+      fixed: external_exports.array(external_exports.string()),
+      /** Passed before, fail after (sorted task ids). */
+      broken: external_exports.array(external_exports.string()),
+      /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
+      pValue: external_exports.number()
+    });
+    sampleComparisonSchema = external_exports.object({
+      /** Sample pairs (same task, same sample index) compared. */
+      pairs: external_exports.number().int(),
+      /** Pairs failed under the parent and passed under the candidate. */
+      fixed: external_exports.number().int(),
+      /** Pairs passed under the parent and failed under the candidate. */
+      broken: external_exports.number().int(),
+      /** One-sided exact McNemar p-value over the sample pairs. */
+      pValue: external_exports.number()
+    });
+  }
+});
+
+// src/evolve/evidence.ts
+function firstStage(stages, kind) {
+  return stages.find((stage) => stage.stage === kind);
+}
+function lastStage(stages, kind) {
+  return stages.findLast((stage) => stage.stage === kind);
+}
+function prunedChangesOf(stages) {
+  const pruned = stages.flatMap(
+    (stage) => stage.stage === "pruned" && !stage.undone ? stage.changes : []
+  );
+  return pruned.length > 0 ? pruned : void 0;
+}
+function undonePruningOf(stages) {
+  const undone = stages.find((stage) => stage.stage === "pruned" && stage.undone);
+  return undone?.stage === "pruned" ? undone.changes.map((change2) => change2.patternNames.join(", ")) : void 0;
+}
+var scoreSchema, decisionSchema, prunedChangeSchema, ablatedChangeSchema, diagnosisSummarySchema, cheapStage, prunedStage, fullStage, confirmStage, ablatedStage, repairedStage, evidenceStageSchema;
+var init_evidence3 = __esm({
+  "src/evolve/evidence.ts"() {
+    "use strict";
+    init_zod();
     init_diagnose_batch();
-    init_evidence2();
-    init_failure_notes2();
-    init_failure_pattern();
+    init_types();
+    init_refinement_record();
+    init_paired_test();
+    scoreSchema = external_exports.object({
+      accuracy: external_exports.number(),
+      n: external_exports.number().int(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      /** Rollouts that did not reach the model (not in `n`, never scored). */
+      infraErrors: external_exports.number().int().optional()
+    });
+    decisionSchema = external_exports.object({ accepted: external_exports.boolean(), reason: external_exports.string() });
+    prunedChangeSchema = external_exports.object({
+      edits: external_exports.array(plannedEditSchema),
+      /** Ids of the patterns it addressed. */
+      patterns: external_exports.array(external_exports.string()),
+      patternNames: external_exports.array(external_exports.string()),
+      /** Failing members of those patterns in the batch. */
+      targets: external_exports.number().int(),
+      reason: external_exports.string()
+    });
+    ablatedChangeSchema = external_exports.object({
+      edits: external_exports.array(plannedEditSchema),
+      /** Names of the patterns it addressed. */
+      patterns: external_exports.array(external_exports.string()),
+      fixed: external_exports.number().int(),
+      broken: external_exports.number().int(),
+      kept: external_exports.boolean()
+    });
+    diagnosisSummarySchema = external_exports.object({
+      patterns: diagnosisReportSchema.shape.patterns,
+      evidenceCount: external_exports.number().int(),
+      stats: diagnosisReportSchema.shape.stats
+    });
+    cheapStage = external_exports.object({
+      stage: external_exports.literal("cheap"),
+      candidateHash: external_exports.string(),
+      /** The failing members of the addressed patterns plus a stratified sample of passing tasks. */
+      comparison: pairedComparisonSchema,
+      decision: decisionSchema
+    });
+    prunedStage = external_exports.object({
+      stage: external_exports.literal("pruned"),
+      round: external_exports.number().int(),
+      changes: external_exports.array(prunedChangeSchema),
+      /** The candidate without them, when one was built and run on the cheap subset. */
+      candidateHash: external_exports.string().optional(),
+      comparison: pairedComparisonSchema.optional(),
+      /** Kept after all: the candidate was promising with them and is not without them. */
+      undone: external_exports.boolean(),
+      decision: decisionSchema
+    });
+    fullStage = external_exports.object({
+      stage: external_exports.literal("full"),
+      candidateHash: external_exports.string(),
+      comparison: pairedComparisonSchema,
+      score: scoreSchema,
+      decision: decisionSchema
+    });
+    confirmStage = external_exports.object({
+      stage: external_exports.literal("confirm"),
+      candidateHash: external_exports.string(),
+      /** The flipped tasks of the full batch re-drawn under both harnesses, paired draw by draw. */
+      comparison: sampleComparisonSchema,
+      decision: decisionSchema
+    });
+    ablatedStage = external_exports.object({
+      stage: external_exports.literal("ablated"),
+      changes: external_exports.array(ablatedChangeSchema)
+    });
+    repairedStage = external_exports.object({
+      stage: external_exports.literal("repaired"),
+      diagnosis: diagnosisSummarySchema.optional(),
+      refinement: refinementRecordSchema.optional(),
+      guardRejections: external_exports.array(guardRejectionSchema),
+      applied: external_exports.array(plannedEditSchema),
+      candidateHash: external_exports.string().optional(),
+      evidence: external_exports.array(external_exports.lazy(() => evidenceStageSchema)),
+      decision: decisionSchema
+    });
+    evidenceStageSchema = external_exports.union([
+      cheapStage,
+      prunedStage,
+      fullStage,
+      confirmStage,
+      ablatedStage,
+      repairedStage
+    ]);
+  }
+});
+
+// src/evolve/meter.ts
+function isCachedResponse(response) {
+  return response.cached === true;
+}
+function meterProvider(options) {
+  const { provider, budget, role, onCall } = options;
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    async chat(request, callOptions) {
+      const purpose = request.purpose ?? role;
+      onCall?.({ phase: "start", role, purpose });
+      let response;
+      try {
+        response = await provider.chat(request, callOptions);
+      } catch (error62) {
+        onCall?.({ phase: "error", role, purpose });
+        throw error62;
+      }
+      const cached4 = isCachedResponse(response);
+      onCall?.({
+        phase: "end",
+        role,
+        purpose,
+        cached: cached4,
+        ...cached4 ? {} : {
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd
+        }
+      });
+      if (!cached4) {
+        const tokens = response.usage.promptTokens + response.usage.completionTokens;
+        budget.add({
+          llmCalls: 1,
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd,
+          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
+        });
+      }
+      return response;
+    }
+  };
+}
+function meterAdapter(options) {
+  const { adapter, budget } = options;
+  return {
+    async run(input2) {
+      if (options.enforce) budget.check();
+      budget.add({ rollouts: 1 });
+      return adapter.run(input2);
+    }
+  };
+}
+var init_meter = __esm({
+  "src/evolve/meter.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/evaluation-setup.ts
+import path2 from "node:path";
+function wrapModels(options) {
+  const { models, loaded, budget, onCall } = options;
+  const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
+  return {
+    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
+    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
+  };
+}
+function redactResponses(redactor) {
+  return redactor && { redact: (response) => redactor.json(response) };
+}
+function progressPhases(sink) {
+  let active = 0;
+  return {
+    next() {
+      if (!sink) return void 0;
+      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
+      active += 1;
+      let ended = false;
+      return {
+        start: (label, total) => phase.start(label, total),
+        tick: (done, passed2) => phase.tick(done, passed2),
+        end: () => {
+          phase.end();
+          if (!ended) active -= 1;
+          ended = true;
+        }
+      };
+    }
+  };
+}
+function makeEvaluate(options) {
+  const { loaded, models, budget } = options;
+  return async (request) => {
+    if (options.enforce) budget.check();
+    const provider = request.provider === "probe" ? models.probe : models.agent;
+    if (!provider) throw new Error("evaluate: no probe model is configured");
+    const model = request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model;
+    let outcome;
+    try {
+      outcome = await evaluate({
+        tasks: request.tasks,
+        harness: request.harness,
+        provider,
+        adapter: options.adapter,
+        scorer: options.scorer,
+        samples: request.samples ?? loaded.config.samples,
+        firstSample: request.firstSample,
+        params: rolloutParams(model),
+        concurrency: loaded.config.concurrency,
+        cache: options.cache,
+        progress: options.phases?.next(),
+        signal: options.enforce ? budget.signal : void 0,
+        split: options.split,
+        label: request.label,
+        onRecord: request.onRecord,
+        redactor: options.redactor
+      });
+    } catch (error62) {
+      throw (options.enforce ? budget.exceeded() : void 0) ?? error62;
+    }
+    const exhausted = options.enforce ? budget.exceeded() : void 0;
+    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
+    return outcome;
+  };
+}
+function runEvaluations(options) {
+  const { loaded, models, budget } = options;
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path2.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(loaded.config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.judge ?? models.refiner,
+      file: loaded.path
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+    redactor: options.redactor
+  };
+  return ({ enforce, split, adapter }) => {
+    const chosen = adapter ?? options.adapter;
+    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
+    return makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter: chosen, budget, enforce }),
+      enforce,
+      split
+    });
+  };
+}
+var init_evaluation_setup = __esm({
+  "src/evolve/evaluation-setup.ts"() {
+    "use strict";
+    init_evaluate();
+    init_rollout_cache();
+    init_rollout_params();
+    init_create_scorer();
+    init_call_cache();
+    init_meter();
+  }
+});
+
+// src/evolve/records.ts
+function passMapOf(result) {
+  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
+}
+function restrictPassMap(map2, taskIds) {
+  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
+}
+function scoreOf(result) {
+  return {
+    accuracy: result.accuracy,
+    n: result.n,
+    interval: result.interval,
+    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
+  };
+}
+function clip(text3) {
+  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
+}
+function traceExcerpt(record3) {
+  return {
+    key: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    output: clip(record3.output),
+    answer: record3.answer,
+    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
+    events: record3.trace.events.map((event) => event.kind),
+    steps: record3.trace.steps.slice(0, 12).map((step) => ({
+      assistant: step.assistant === null ? null : clip(step.assistant),
+      toolCalls: step.toolCalls.map((call) => ({
+        ...call,
+        arguments: clip(call.arguments),
+        result: clip(call.result)
+      }))
+    }))
+  };
+}
+function failingRecords(result, records) {
+  const passes = passMapOf(result);
+  const seen = /* @__PURE__ */ new Set();
+  const failing = [];
+  for (const record3 of records) {
+    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
+      continue;
+    seen.add(record3.taskId);
+    failing.push(record3);
+  }
+  return failing;
+}
+function patternTraces(patterns, records) {
+  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
+  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
+  const traces = [];
+  for (const pattern of patterns) {
+    for (const example of pattern.examples) {
+      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
+      if (rollout && !traces.some((trace2) => trace2.key === rollout.key))
+        traces.push(traceExcerpt(rollout));
+    }
+  }
+  return traces;
+}
+var maxText;
+var init_records = __esm({
+  "src/evolve/records.ts"() {
+    "use strict";
+    maxText = 1500;
+  }
+});
+
+// src/evolve/gate-result.ts
+function side(result, records) {
+  const n = Math.max(1, result.n);
+  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
+  const tokens = records.reduce(
+    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
+    0
+  );
+  return {
+    harnessHash: result.harnessHash,
+    score: scoreOf(result),
+    costPerTask: cost / n,
+    tokensPerTask: tokens / n
+  };
+}
+function failureSignal(record3) {
+  if (!record3) return "unknown";
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
+  return [record3.verdict.reason, ...events].join(" + ");
+}
+function group(taskIds, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  const add = (taskId, fixed) => {
+    const key = keyOf(taskId, fixed);
+    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
+    (fixed ? entry.fixed : entry.broken).push(taskId);
+    groups.set(key, entry);
+  };
+  for (const taskId of taskIds.fixed) add(taskId, true);
+  for (const taskId of taskIds.broken) add(taskId, false);
+  return [...groups.values()].sort(
+    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
+  );
+}
+function compareGate(options) {
+  const { base, head, gate } = options;
+  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
+  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
+  const failed3 = (records) => new Map(
+    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
+  );
+  const baseFailed = failed3(base.records);
+  const headFailed = failed3(head.records);
+  const baseSide = side(base.result, base.records);
+  const headSide = side(head.result, head.records);
+  const decision = withinTolerance(gate.tolerance)(
+    baseSide.score.accuracy,
+    headSide.score.accuracy
+  );
+  const passed2 = decision.accepted;
+  const reason = decision.reason;
+  return {
+    verdict: passed2 ? "pass" : "fail",
+    passed: passed2,
+    reason,
+    statusContext: gate.statusContext,
+    tolerance: gate.tolerance,
+    base: baseSide,
+    head: headSide,
+    comparison,
+    pWorse: binomialUpperTail(
+      comparison.broken.length,
+      comparison.fixed.length + comparison.broken.length
+    ),
+    flips: {
+      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
+      bySignal: group(
+        comparison,
+        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
+      )
+    }
+  };
+}
+function evolveGate(options) {
+  const { baseline, final, gate } = options;
+  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
+  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
+  return {
+    passed: decision.accepted,
+    reason: decision.reason,
+    comparison,
+    tolerance: gate.tolerance,
+    requireImprovement: gate.requireImprovement
+  };
+}
+var init_gate_result = __esm({
+  "src/evolve/gate-result.ts"() {
+    "use strict";
+    init_acceptance();
+    init_paired_test();
+    init_records();
+  }
+});
+
+// src/evolve/gate.ts
+import { mkdir as mkdir9, writeFile as writeFile8 } from "node:fs/promises";
+import path3 from "node:path";
+async function runGate(options) {
+  const { loaded } = options;
+  const config2 = loaded.config;
+  const load2 = (dir) => loadHarness({
+    dir: path3.resolve(dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const base = await load2(options.base.harnessDir);
+  const head = await load2(options.head.harnessDir);
+  const { heldout } = await loadSplits(loaded);
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+  const opened = options.models ? void 0 : await openModels(loaded);
+  try {
+    const budget = new BudgetTracker({}, () => 0);
+    const models = wrapModels({
+      models: options.models ?? opened,
+      loaded,
+      budget,
+      callCache: options.callCache ?? true,
+      redactor
+    });
+    const evaluations = runEvaluations({ loaded, models, budget, redactor });
+    const evaluateFrom = (root) => evaluations({
+      enforce: false,
+      split: "heldout",
+      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root })
+    });
+    const baseRun = await evaluateFrom(loaded.root)({
+      tasks: heldout,
+      harness: base,
+      label: "gate: base"
+    });
+    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+      tasks: heldout,
+      harness: head,
+      label: "gate: head"
+    });
+    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config2.gate }));
+    await mkdir9(options.outDir, { recursive: true });
+    const json2 = `${JSON.stringify(result, null, 2)}
+`;
+    await writeFile8(path3.join(options.outDir, "gate.json"), redactor.text(json2));
+    return result;
+  } finally {
+    await opened?.close();
+  }
+}
+var init_gate = __esm({
+  "src/evolve/gate.ts"() {
+    "use strict";
+    init_create_agent_adapter();
+    init_configured_secrets();
+    init_split_overlap();
+    init_open_models();
+    init_load_harness();
+    init_secrets();
+    init_budget();
+    init_evaluation_setup();
+    init_gate_result();
+  }
+});
+
+// src/evolve/guard.ts
+import path4 from "node:path";
+function expectedStrings(expected) {
+  if (expected === null || expected === void 0) return [];
+  if (typeof expected === "string") return [expected];
+  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
+  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
+  return [JSON.stringify(expected)];
+}
+function buildGuardContext(options) {
+  const { loaded, train, heldout } = options;
+  const { config: config2, root } = loaded;
+  const protectedPaths = [
+    loaded.path,
+    path4.resolve(root, config2.tasks.train),
+    path4.resolve(root, config2.tasks.heldout)
+  ];
+  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
+  for (const scorer of scorers) {
+    if (scorer?.kind !== "command") continue;
+    for (const word2 of scorer.command.split(/\s+/))
+      if (/[./]/.test(word2)) protectedPaths.push(path4.resolve(root, word2));
+  }
+  const all = [...train, ...heldout];
+  return {
+    editable: [...config2.harness.editable],
+    protectedPaths: [...new Set(protectedPaths)],
+    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
+      (text3) => text3.trim() !== ""
+    ),
+    forbiddenInputs: all.map((task) => task.input)
+  };
+}
+function guardRefinement(options) {
+  const { harness, refinement, guard } = options;
+  if (refinement.outcome !== "accepted") {
+    const why = refinement.rejection?.reason ?? refinement.outcome;
+    return { applied: [], guardRejections: [], reason: `refinement rejected: ${why}` };
+  }
+  if (refinement.edits.length === 0)
+    return { applied: [], guardRejections: [], reason: "the Editor planned no edits" };
+  const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
+  const base = { applied: guarded2.applied, guardRejections: guarded2.rejected };
+  if (guarded2.applied.length === 0)
+    return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
+  if (guarded2.harness.hash === harness.hash)
+    return { ...base, reason: "the edits leave the harness unchanged" };
+  return { ...base, candidate: guarded2.harness };
+}
+function rebuildCandidate(options) {
+  const rebuilt = applyEdits({
+    harness: options.parent,
+    edits: options.edits,
+    guard: options.guard
+  });
+  return { harness: rebuilt.harness, applied: rebuilt.applied };
+}
+var init_guard = __esm({
+  "src/evolve/guard.ts"() {
+    "use strict";
+    init_apply_edits();
+  }
+});
+
+// src/evolve/memory.ts
+function rememberedHms(hms, summary2, patternIds) {
+  const parsed = hmsSchema.safeParse(hms);
+  if (parsed.success) return parsed.data;
+  return {
+    changes: [
+      {
+        module: "unknown",
+        change: summary2,
+        patterns: patternIds,
+        expectedEffect: "",
+        regressionRisks: ""
+      }
+    ]
+  };
+}
+function editsSummary(edits) {
+  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
+}
+function shownToRoles(memory, harnessHash2) {
+  return memory.map((proposal) => {
+    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
+    return {
+      hms: proposal.hms,
+      reason: proposal.reason,
+      patternIds: proposal.patternIds,
+      ...proposal.pruned ? { pruned: true } : {},
+      ...earlier ? { earlierHarness: true } : {}
+    };
+  });
+}
+function rememberedFor(pattern, memory) {
+  return memory.filter(
+    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
+  );
+}
+function mayAttempt(pattern, memory, options) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < options.maxAttempts && !mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+  );
+}
+function exhaustedReason(systematic, memory, options) {
+  if (systematic.length === 0) return void 0;
+  const each = systematic.map((pattern) => {
+    const mine = rememberedFor(pattern, memory);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count3 = systematic.length;
+  return `${count3} systematic pattern${count3 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
+function editsKey(edits) {
+  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
+}
+function sortKeys2(value) {
+  if (Array.isArray(value)) return value.map(sortKeys2);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
+    );
+  return value;
+}
+function identicalRejected(edits, memory, parentHash) {
+  if (edits.length === 0) return void 0;
+  const key = editsKey(edits);
+  return memory.find(
+    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
+  );
+}
+var rememberedProposalSchema;
+var init_memory = __esm({
+  "src/evolve/memory.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_role_schemas();
+    rememberedProposalSchema = external_exports.object({
+      /** One line: the HMS's changes, or the edits' rationales. */
+      summary: external_exports.string(),
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
+      patternIds: external_exports.array(external_exports.string()),
+      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
+      pruned: external_exports.boolean().optional(),
+      edits: external_exports.array(plannedEditSchema).optional(),
+      /** The harness the edits were tried on. */
+      parentHash: external_exports.string().optional(),
+      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+      nothingProposed: external_exports.boolean().optional()
+    });
+  }
+});
+
+// src/evolve/result-schema.ts
+function parseEvolveResult(file2, value) {
+  const version2 = value?.schemaVersion;
+  if (version2 !== resultSchemaVersion)
+    throw new InputError(
+      file2,
+      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads version ${resultSchemaVersion} \u2014 re-run evolve to write it`,
+      { field: "schemaVersion" }
+    );
+  const parsed = evolveResultSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
+}
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var init_result_schema = __esm({
+  "src/evolve/result-schema.ts"() {
+    "use strict";
+    init_zod();
+    init_config_schema();
+    init_input_error();
+    init_types();
+    init_refinement_record();
+    init_budget();
+    init_evidence3();
+    init_memory();
+    init_paired_test();
+    resultSchemaVersion = 2;
+    stopReasonSchema = external_exports.union([
+      external_exports.enum([
+        "no-failures",
+        "no-systematic-pattern",
+        /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
+        "attempts-exhausted",
+        "max-iterations",
+        "patience",
+        "no-evolution"
+      ]),
+      external_exports.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"])
+    ]);
+    traceExcerptSchema = external_exports.object({
+      key: external_exports.string(),
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      output: external_exports.string(),
+      answer: external_exports.string().nullable(),
+      verdict: external_exports.object({ pass: external_exports.boolean(), reason: external_exports.string() }),
+      events: external_exports.array(external_exports.string()),
+      steps: external_exports.array(
+        external_exports.object({
+          assistant: external_exports.string().nullable(),
+          toolCalls: external_exports.array(
+            external_exports.object({
+              name: external_exports.string(),
+              arguments: external_exports.string(),
+              result: external_exports.string(),
+              error: external_exports.boolean()
+            })
+          )
+        })
+      )
+    });
+    iterationRecordSchema = external_exports.object({
+      index: external_exports.number().int(),
+      parentHash: external_exports.string(),
+      /** The last candidate validated (after pruning or ablation, the rebuilt one). */
+      candidateHash: external_exports.string().optional(),
+      /** The batch the proposal was made on, under the parent harness. */
+      batch: external_exports.object({ taskIds: external_exports.array(external_exports.string()), score: scoreSchema }),
+      diagnosis: diagnosisSummarySchema.optional(),
+      refinement: refinementRecordSchema.optional(),
+      /** The edits in force: an accepted candidate's kept edits, else those that passed the guards. */
+      applied: external_exports.array(plannedEditSchema),
+      guardRejections: external_exports.array(guardRejectionSchema),
+      /** The validation's stages in the order they ran (empty: nothing was validated). */
+      evidence: external_exports.array(evidenceStageSchema),
+      verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
+      reason: external_exports.string(),
+      /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
+      accuracyAfter: external_exports.number(),
+      /** Training wall time (ms, the budget's clock) when this iteration finished (the bench's time-to-match). */
+      elapsedMs: external_exports.number(),
+      /** Example traces of the patterns (ecdysis) or of the failures shown (iterative), for the HTML report. */
+      traces: external_exports.array(traceExcerptSchema)
+    });
+    costSummarySchema = external_exports.object({
+      rollouts: external_exports.number(),
+      llmCalls: external_exports.number(),
+      promptTokens: external_exports.number(),
+      completionTokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      wallMs: external_exports.number(),
+      /** Refiner share of the tokens (and of cost when priced), 0–1. */
+      refinementShare: external_exports.number(),
+      refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
+      training: spendSchema
+    });
+    evolveGateSchema = external_exports.object({
+      passed: external_exports.boolean(),
+      reason: external_exports.string(),
+      comparison: pairedComparisonSchema,
+      tolerance: external_exports.number(),
+      requireImprovement: external_exports.boolean()
+    });
+    splitScoresSchema = external_exports.object({ train: scoreSchema, heldout: scoreSchema });
+    downgradeSchema2 = external_exports.object({
+      endpoint: external_exports.string(),
+      model: external_exports.string(),
+      parameter: external_exports.custom((value) => typeof value === "string"),
+      from: external_exports.string(),
+      to: external_exports.string(),
+      reason: external_exports.string(),
+      remembered: external_exports.boolean()
+    });
+    runMetadataSchema = external_exports.object({
+      /** ISO times this invocation started and finished (the run's clock). */
+      startedAt: external_exports.string(),
+      finishedAt: external_exports.string(),
+      /** The Ecdysis version that wrote the result. */
+      ecdysisVersion: external_exports.string().optional(),
+      /** The commit of the repository holding the config; `dirty` with uncommitted changes. */
+      git: external_exports.object({ commit: external_exports.string(), dirty: external_exports.boolean() }).optional(),
+      /** `--limit`: at most this many tasks of each split were used. */
+      limit: external_exports.number().int().positive().optional()
+    });
+    evolveResultSchema = external_exports.object({
+      schemaVersion: external_exports.literal(resultSchemaVersion),
+      strategy: strategyNameSchema,
+      seed: external_exports.number().int(),
+      configHash: external_exports.string(),
+      model: external_exports.string(),
+      stoppedBy: stopReasonSchema,
+      baseline: splitScoresSchema,
+      final: splitScoresSchema,
+      iterations: external_exports.array(iterationRecordSchema),
+      acceptedEdits: external_exports.array(plannedEditSchema),
+      /** Every proposal the loop rejected, as the later refinements were shown it. */
+      rejectedProposals: external_exports.array(rememberedProposalSchema),
+      cost: costSummarySchema,
+      harness: external_exports.object({
+        seedHash: external_exports.string(),
+        finalHash: external_exports.string(),
+        changedFiles: external_exports.array(
+          external_exports.object({ path: external_exports.string(), added: external_exports.number().int(), removed: external_exports.number().int() })
+        ),
+        patch: external_exports.string()
+      }),
+      gate: evolveGateSchema,
+      run: runMetadataSchema,
+      /** What the endpoints could not do: the capability steps taken; present only when there were some. */
+      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
+    });
+  }
+});
+
+// src/evolve/rng.ts
+function createRng(seed) {
+  let state = (Math.imul(seed | 0, 2654435761) ^ 2246822507) >>> 0;
+  return {
+    next() {
+      state = state + 1831565813 >>> 0;
+      let t = state;
+      t = Math.imul(t ^ t >>> 15, t | 1);
+      t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+      return ((t ^ t >>> 14) >>> 0) / 4294967296;
+    }
+  };
+}
+function deriveSeed(seed, ...parts) {
+  let value = seed | 0;
+  for (const part of parts) value = Math.imul(value ^ (part | 0), 16777619) + 2135587861 | 0;
+  return value;
+}
+function shuffled(items, rng) {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(rng.next() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+var init_rng = __esm({
+  "src/evolve/rng.ts"() {
+    "use strict";
+  }
+});
+
+// src/harness/final-harness-guard.ts
+function assertHarnessSealed(input2) {
+  const { seed, final } = input2;
+  const rules = contentRules(input2.guard);
+  const seedPaths = Object.keys(seed.files);
+  for (const [path10, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path10);
+    if (!(path10 in seed.files)) {
+      const problem = normaliseRelative(path10) === path10 ? portablePathProblem(path10, seedPaths) : "not a plain relative path";
+      if (problem)
+        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
+    }
+    const isConfig = path10 === "harness.yaml" && final.kind === "builtin";
+    const finding = introducedContent({
+      before: guardedText(seed.files[path10] ?? "", isConfig ? seed.config : void 0),
+      after: guardedText(text3, isConfig ? final.config : void 0),
+      rules
+    });
+    if (finding) {
+      throw new GuardError(
+        finding.guard,
+        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
+      );
+    }
+  }
+}
+var init_final_harness_guard = __esm({
+  "src/harness/final-harness-guard.ts"() {
+    "use strict";
+    init_guard_error();
+    init_guard_text();
+    init_content_guards();
+    init_harness_references();
+    init_portable_path();
+  }
+});
+
+// src/evolve/heldout-seal.ts
+function sealHeldout(options) {
+  const { heldout } = options;
+  const seal = new HeldoutSeal({
+    heldout,
+    allowed: [
+      ...options.train.map((task) => task.input),
+      ...Object.values(options.seedHarness.files)
+    ]
+  });
+  const door = (stage, tasks) => refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
+  const models = {
+    ...options.models,
+    refiner: sealedProvider(options.models.refiner, seal)
+  };
+  const evaluate3 = (request) => {
+    door("training evaluation", {
+      ids: request.tasks.map((task) => task.id),
+      inputs: request.tasks.map((task) => task.input)
+    });
+    return options.evaluate(request);
+  };
+  return { stages: sealedStages({ stages: options.stages, heldout, door }), models, evaluate: evaluate3 };
+}
+function sealedStages(options) {
+  const { stages, heldout, door } = options;
+  return {
+    diagnose(request) {
+      door("diagnose", {
+        ids: [
+          ...request.records.map((record3) => record3.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
+      });
+      return stages.diagnose({ ...request, heldout });
+    },
+    noteFailure(request) {
+      door("failure notes", {
+        ids: [request.record.taskId],
+        inputs: request.task ? [request.task.input] : []
+      });
+      return stages.noteFailure(request);
+    },
+    refine(request) {
+      door("refine", {
+        ids: request.patterns.flatMap((pattern) => [
+          ...pattern.taskIds,
+          ...pattern.examples.map((example) => example.taskId)
+        ]),
+        inputs: []
+      });
+      return stages.refine({ ...request, heldout });
+    },
+    reflect(request) {
+      door("reflect", {
+        ids: [
+          ...request.failures.map((record3) => record3.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
+      });
+      return stages.reflect({ ...request, heldout });
+    }
+  };
+}
+function sealedProvider(provider, seal) {
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    chat(request, options) {
+      const text3 = request.messages.map((message) => message.content ?? "").join("\n");
+      seal.check(text3, request.purpose ?? "refiner call");
+      return provider.chat(request, options);
+    }
+  };
+}
+var init_heldout_seal = __esm({
+  "src/evolve/heldout-seal.ts"() {
+    "use strict";
     init_heldout_guard();
-    init_pattern_examples();
-    init_render_template();
-    init_structured_ask();
-    init_untrusted_text();
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile2, mkdir as mkdir10, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
+import path5 from "node:path";
+function readJournal(options) {
+  const { file: file2 } = options;
+  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
+  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
+  if (!header.success)
+    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
+      line: 1
+    });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
+      { line: 1 }
+    );
+  if (header.data.runKey !== options.runKey)
+    throw new InputError(
+      file2,
+      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
+      { line: 1 }
+    );
+  const entries = [];
+  for (const line of lines.slice(1)) {
+    let parsed;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const entry = entrySchema.safeParse(parsed);
+    if (entry.success) entries.push(entry.data);
+  }
+  return entries;
+}
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var journalFormat, headerSchema, entrySchema, Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_budget();
+    journalFormat = 2;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      configHash: external_exports.string(),
+      strategy: external_exports.string()
+    });
+    entrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional()
+    });
+    Journal = class _Journal {
+      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
+        this.file = file2;
+        this.entries = entries;
+        this.budget = budget;
+        this.afterStage = afterStage;
+        this.redact = redact;
+      }
+      file;
+      entries;
+      budget;
+      afterStage;
+      redact;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path5.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let text3;
+        try {
+          text3 = await readFile10(file2, "utf8");
+        } catch {
+          text3 = void 0;
+        }
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir10(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            configHash: options.configHash,
+            strategy: options.strategy
+          };
+          await writeFile9(file2, `${JSON.stringify(header)}
+`);
+        } else {
+          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
+        }
+        options.budget.add(replayedSpend([...entries.values()]));
+        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
+      async stage(name3, run2) {
+        const done = this.entries.get(name3);
+        if (done) return done.output;
+        const { value, spend } = await this.budget.measure(run2);
+        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend[key] !== 0) recorded[key] = spend[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: this.budget.snapshot().wallMs
+        };
+        await appendFile2(this.file, `${JSON.stringify(entry)}
+`);
+        this.entries.set(name3, entry);
+        this.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/loop.ts
+async function runLoop2(options) {
+  const { run: run2, context } = options;
+  const iterations = [];
+  let state = { harness: options.seed, memory: [] };
+  const end = (stoppedBy) => ({
+    finalHarness: state.harness,
+    iterations,
+    stoppedBy,
+    memory: state.memory
+  });
+  try {
+    state = await run2.start(options.seed);
+    for (let index = 1; ; index++) {
+      const stop = stopBefore({ run: run2, state, index, context });
+      if (stop) return end(stop);
+      const proposal = await run2.propose(state, index);
+      if (proposal.kind === "stop") {
+        iterations.push(stoppedRecord(proposal, context));
+        return end(proposal.stoppedBy);
+      }
+      const evidence = proposal.kind === "candidate" ? await run2.validate(proposal, state) : nothing;
+      const verdict = proposal.kind === "candidate" ? decide(evidence.stages) : { accepted: false, reason: proposal.reason };
+      const step = { proposal, evidence, verdict };
+      iterations.push(decidedRecord(step, context));
+      state = run2.next(state, step);
+    }
+  } catch (error62) {
+    if (!(error62 instanceof BudgetExhaustedError)) throw error62;
+    return end(`budget:${error62.resource}`);
+  }
+}
+function stopBefore(options) {
+  const own2 = options.run.stop?.(options.state);
+  if (own2) return own2;
+  if (options.index > options.context.config.evolve.maxIterations) return "max-iterations";
+  const exhausted = options.context.exhausted();
+  return exhausted ? `budget:${exhausted.resource}` : void 0;
+}
+function observed(seen, context) {
+  const diagnosis2 = seen.diagnosis && {
+    patterns: seen.diagnosis.patterns,
+    evidenceCount: seen.diagnosis.evidence.length,
+    stats: seen.diagnosis.stats
+  };
+  return {
+    index: seen.index,
+    parentHash: seen.parent.hash,
+    batch: {
+      taskIds: seen.batch.tasks.map((task) => task.id),
+      score: scoreOf(seen.batch.run.result)
+    },
+    ...diagnosis2 ? { diagnosis: diagnosis2 } : {},
+    elapsedMs: context.elapsedMs(),
+    traces: seen.traces
+  };
+}
+function stoppedRecord(proposal, context) {
+  const seen = observed(proposal.seen, context);
+  return {
+    ...seen,
+    applied: [],
+    guardRejections: [],
+    evidence: [],
+    verdict: "stopped",
+    reason: proposal.reason,
+    accuracyAfter: seen.batch.score.accuracy
+  };
+}
+function decidedRecord(step, context) {
+  const { proposal, verdict, evidence } = step;
+  const seen = observed(proposal.seen, context);
+  const candidateHash = proposal.kind === "candidate" ? lastCandidateHash(evidence.stages) ?? proposal.candidate.hash : void 0;
+  const accepted = verdict.accepted ? evidence.candidates.get(verdict.candidateHash) : void 0;
+  return {
+    ...seen,
+    ...candidateHash ? { candidateHash } : {},
+    refinement: proposal.refinement,
+    applied: accepted?.kept ?? proposal.guarded.applied,
+    guardRejections: proposal.guarded.guardRejections,
+    evidence: evidence.stages,
+    verdict: verdict.accepted ? "accepted" : "rejected",
+    reason: verdict.reason,
+    accuracyAfter: verdict.accepted ? verdict.accuracy : seen.batch.score.accuracy
+  };
+}
+function lastCandidateHash(stages) {
+  for (const stage of [...stages].reverse()) {
+    if (stage.stage === "repaired" || stage.stage === "ablated") continue;
+    if (stage.stage === "pruned" && (stage.undone || !stage.candidateHash)) continue;
+    return stage.candidateHash;
+  }
+  return void 0;
+}
+var nothing;
+var init_loop = __esm({
+  "src/evolve/loop.ts"() {
+    "use strict";
+    init_budget_error();
+    init_acceptance();
+    init_records();
+    nothing = { stages: [], candidates: /* @__PURE__ */ new Map() };
   }
 });
 
@@ -51225,96 +52315,6 @@ var init_role_evidence = __esm({
   "src/refine/role-evidence.ts"() {
     "use strict";
     init_untrusted_text();
-  }
-});
-
-// src/refine/role-schemas.ts
-var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
-var init_role_schemas = __esm({
-  "src/refine/role-schemas.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_strict_json_schema();
-    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
-    diagnosisWireSchema = external_exports.object({
-      diagnoses: external_exports.array(
-        external_exports.object({
-          patternId: external_exports.string().describe("id of the pattern from the evidence"),
-          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
-          module: external_exports.string().describe(moduleDescription),
-          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
-        })
-      )
-    });
-    diagnosisSchema = external_exports.object({
-      patternId: external_exports.string(),
-      rootCause: external_exports.string().default(""),
-      module: external_exports.string().default("prompt"),
-      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
-    }).loose();
-    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
-    hmsWireSchema = external_exports.object({
-      changes: external_exports.array(
-        external_exports.object({
-          module: external_exports.string().describe(moduleDescription),
-          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
-          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
-          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
-          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
-        })
-      )
-    });
-    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
-    hmsChangeSchema = external_exports.object({
-      module: external_exports.string(),
-      change: external_exports.string(),
-      patterns: external_exports.array(external_exports.string()).default([]),
-      expectedEffect: external_exports.string().default(""),
-      regressionRisks: riskText
-    }).loose();
-    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
-    critiqueWireSchema = external_exports.object({
-      verdict: external_exports.enum(["accept", "revise", "reject"]),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
-          reason: external_exports.string().describe("what is wrong and what would fix it")
-        })
-      )
-    });
-    critiqueSchema = external_exports.object({
-      verdict: external_exports.preprocess(
-        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
-        external_exports.enum(["accept", "revise", "reject"])
-      ),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
-          reason: external_exports.string().default("")
-        }).loose()
-      ).default([])
-    });
-    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
-    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
-    rejectedProposalSchema = external_exports.object({
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      patternIds: external_exports.array(external_exports.string()).default([]),
-      /**
-       * A change pruned because it fixed none of its pattern's failures while other changes were in
-       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
-       */
-      pruned: external_exports.boolean().optional(),
-      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
-      earlierHarness: external_exports.boolean().optional()
-    });
-    roleJsonSchemas = {
-      diagnosis: strictJsonSchema(diagnosisWireSchema),
-      hms: strictJsonSchema(hmsWireSchema),
-      critique: strictJsonSchema(critiqueWireSchema),
-      edits: strictJsonSchema(editsWireSchema)
-    };
   }
 });
 
@@ -51504,7 +52504,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path9, entry] of state.setBy) this.setBy.set(path9, entry);
+          for (const [path10, entry] of state.setBy) this.setBy.set(path10, entry);
         }
         return result;
       }
@@ -51591,8 +52591,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path9, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path9);
+function coerceValue(path10, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path10);
   if (!field) return value;
   if (field.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -51691,8 +52691,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path9, message) {
-  return path9.join(".") === "edit.kind" || path9.length === 1 && path9[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path10, message) {
+  return path10.join(".") === "edit.kind" || path10.length === 1 && path10[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -51731,39 +52731,39 @@ function harnessIssues(planned, view) {
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count3 === 0 ? `${JSON.stringify(clip3(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip3(edit.find))} occurs ${count3} times in ${where}; quote enough around it to make it unique`
+    count3 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count3} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
   return file2.lines ? `'${file2.path}' was shown only in part (lines ${file2.lines.from}\u2013${file2.lines.to} of ${file2.lines.of})` : `'${file2.path}' was shown only in part`;
 }
-function clip3(text3) {
+function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path9, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path9);
-  if (!field) return [`'${path9}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path10, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path10);
+  if (!field) return [`'${path10}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field, value);
 }
 function valueIssues(field, value) {
-  const path9 = field.path;
-  if (field.type === "list") return [`${path9} is a list; edit harness.yaml with replace_text`];
+  const path10 = field.path;
+  if (field.type === "list") return [`${path10} is a list; edit harness.yaml with replace_text`];
   if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path9} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path10} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field.type === "boolean" && typeof value !== "boolean")
-    return [`${path9} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path10} is a boolean (got ${JSON.stringify(value)})`];
   if (field.type === "integer" || field.type === "number") {
     if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path9} is an ${field.type} (got ${JSON.stringify(value)})`];
+      return [`${path10} is an ${field.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field.range ?? {};
-    if (max !== void 0 && value > max) return [`${path9} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path9} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path10} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path10} is at least ${min} (got ${value})`];
   }
   if (field.type === "string") {
-    if (typeof value !== "string") return [`${path9} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path10} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path9} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path10} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -51808,7 +52808,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path9) => editable.some((glob) => matchGlob(glob, path9));
+  const isEditable = (path10) => editable.some((glob) => matchGlob(glob, path10));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -51818,31 +52818,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path9) => textFile.test(path9)).sort();
+  const paths = Object.keys(harness.files).filter((path10) => textFile.test(path10)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path9) => !isEditable(path9)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path10) => !isEditable(path10)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path9 of ordered) {
-    const shown = left > 0 ? showFile(path9, harness.files[path9], Math.min(budget.perFile, left)) : void 0;
+  for (const path10 of ordered) {
+    const shown = left > 0 ? showFile(path10, harness.files[path10], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path9)) notShown.push(path9);
+      if (isEditable(path10)) notShown.push(path10);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path9) });
+    files.push({ ...shown, editable: isEditable(path10) });
     left -= shown.content.length;
   }
-  for (const path9 of Object.keys(harness.files).sort())
-    if (!textFile.test(path9) && isEditable(path9)) notShown.push(path9);
+  for (const path10 of Object.keys(harness.files).sort())
+    if (!textFile.test(path10) && isEditable(path10)) notShown.push(path10);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path9, text3, maxChars) {
+function showFile(path10, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path9, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path10, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count3 = 0;
@@ -51852,7 +52852,7 @@ function showFile(path9, text3, maxChars) {
   }
   if (count3 === 0) return void 0;
   return {
-    path: path9,
+    path: path10,
     whole: false,
     content: lines.slice(0, count3).join("\n"),
     lines: { from: 1, to: count3, of: lines.length }
@@ -52164,11 +53164,11 @@ async function debate(options) {
         (critique2) => ({ critique: critique2 }),
         (error62) => ({ error: error62 })
       ),
-      options.draftEdits(hms)
+      options.speculativeEditor ? options.draftEdits(hms) : void 0
     ]);
     options.turns.push(...skepticTurns);
     const discardDraft = () => options.turns.push(
-      ...drafted.turns.map((turn) => ({
+      ...(drafted?.turns ?? []).map((turn) => ({
         ...turn,
         error: "speculative draft discarded: the Skeptic did not accept this HMS"
       }))
@@ -52244,7 +53244,8 @@ async function refine2(options) {
     refiner: options.refiner,
     rejected: options.rejected,
     editable: options.editable,
-    review: { rounds: options.skepticRounds }
+    review: { rounds: options.skepticRounds },
+    speculativeEditor: options.speculativeEditor ?? false
   });
 }
 var init_refine = __esm({
@@ -52252,58 +53253,6 @@ var init_refine = __esm({
     "use strict";
     init_heldout_guard();
     init_collaborate();
-  }
-});
-
-// src/refine/refinement-record.ts
-var roleTurnSchema, debateRoundSchema, droppedEditSchema, refinementRecordSchema;
-var init_refinement_record = __esm({
-  "src/refine/refinement-record.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_role_schemas();
-    roleTurnSchema = external_exports.object({
-      role: external_exports.enum(["diagnostician", "architect", "skeptic", "editor"]),
-      schemaName: external_exports.string(),
-      round: external_exports.number().int(),
-      /** Human-readable summary of the evidence the role was shown. */
-      input: external_exports.string(),
-      evidenceChars: external_exports.number().int(),
-      /** The validated output, or null when the reply stayed unusable. */
-      output: external_exports.unknown(),
-      error: external_exports.string().optional()
-    });
-    debateRoundSchema = external_exports.object({
-      round: external_exports.number().int(),
-      hms: hmsSchema,
-      critique: critiqueSchema.nullable()
-    });
-    droppedEditSchema = external_exports.object({
-      change: external_exports.number().int().nullable(),
-      stage: external_exports.enum(["dropped", "invalid", "refused"]),
-      reason: external_exports.string(),
-      edit: external_exports.unknown()
-    });
-    refinementRecordSchema = external_exports.object({
-      mode: external_exports.enum(["refine", "reflect"]),
-      patternIds: external_exports.array(external_exports.string()),
-      turns: external_exports.array(roleTurnSchema),
-      diagnoses: external_exports.array(diagnosisSchema),
-      rounds: external_exports.array(debateRoundSchema),
-      /** accepted: edits planned; rejected: the Skeptic said no or rounds ran out; failed: a role's reply stayed unusable. */
-      outcome: external_exports.enum(["accepted", "rejected", "no-patterns", "no-changes", "failed"]),
-      hms: hmsSchema.nullable(),
-      rejection: external_exports.object({
-        reason: external_exports.string(),
-        objections: external_exports.array(external_exports.object({ change: external_exports.string(), reason: external_exports.string() }))
-      }).nullable(),
-      edits: external_exports.array(plannedEditSchema),
-      /** Editor output that failed the edit schema, with why. */
-      invalidEdits: external_exports.array(external_exports.object({ edit: external_exports.unknown(), issues: external_exports.string() })),
-      /** Every Editor edit that was left out, with why (invalid ones included). */
-      droppedEdits: external_exports.array(droppedEditSchema).default([])
-    });
   }
 });
 
@@ -52371,342 +53320,1360 @@ var init_reflect = __esm({
   }
 });
 
-// src/refine/index.ts
-var init_refine2 = __esm({
-  "src/refine/index.ts"() {
+// src/evolve/stage-port.ts
+var realStages;
+var init_stage_port = __esm({
+  "src/evolve/stage-port.ts"() {
     "use strict";
-    init_collaborate();
-    init_editor2();
-    init_harness_view();
-    init_architect();
-    init_diagnostician();
-    init_editor();
-    init_skeptic();
+    init_diagnose_batch();
+    init_failure_notes2();
     init_refine();
-    init_refinement_record();
     init_reflect();
-    init_role_schemas();
+    realStages = { diagnose: diagnoseBatch, noteFailure, refine: refine2, reflect };
   }
 });
 
-// src/evolve/real-deps.ts
-var real_deps_exports = {};
-__export(real_deps_exports, {
-  realDeps: () => realDeps,
-  toPatternView: () => toPatternView,
-  toRefinementView: () => toRefinementView,
-  toRejectedProposal: () => toRejectedProposal
+// src/evolve/speed/prefetch-diagnosis.ts
+function prefetchDiagnosis(inner, context) {
+  return {
+    ...inner,
+    confirm(step) {
+      const records = step.candidateRun.records;
+      const reused = step.batch.length === context.train.length;
+      if (reused && !records.every((record3) => record3.verdict.pass))
+        context.background(
+          () => context.stage(`${step.stage}-prefetch-diagnosis`, async () => {
+            await context.stages.diagnose({
+              records,
+              tasks: step.batch,
+              refiner: context.models.refiner,
+              minSupport: context.config.evolve.minSupport,
+              resamples: 0,
+              stepLimit: step.candidate.config?.agent_loop.max_steps
+            });
+            return null;
+          })
+        );
+      return inner.confirm(step);
+    }
+  };
+}
+var init_prefetch_diagnosis = __esm({
+  "src/evolve/speed/prefetch-diagnosis.ts"() {
+    "use strict";
+  }
 });
-function toPatternView(pattern) {
+
+// src/evolve/speed/refine-ahead.ts
+function refineAhead(inner, context) {
+  const early = /* @__PURE__ */ new Map();
   return {
-    id: pattern.id,
-    name: pattern.name,
-    description: pattern.description,
-    kind: pattern.kind,
-    reasons: pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`),
-    module: pattern.module,
-    support: pattern.support,
-    taskIds: pattern.taskIds,
-    memberKeys: pattern.memberKeys,
-    examples: pattern.examples.map((example) => ({
-      taskId: example.taskId,
-      rolloutKey: example.rolloutKey,
-      note: example.note
-    })),
-    source: pattern
+    ...inner,
+    diagnose(step) {
+      const { followedBy } = step;
+      if (!followedBy) return inner.diagnose(step);
+      return inner.diagnose({
+        ...step,
+        request: {
+          ...step.request,
+          onSupported: (patterns) => {
+            const expected = patterns.filter(followedBy.attemptable);
+            if (expected.length === 0) return;
+            const ahead = { stage: `${followedBy.stage}-ahead`, request: followedBy.request };
+            early.set(followedBy.stage, {
+              ids: idsOf(expected),
+              work: context.background(
+                () => inner.refine({ ...ahead, request: { ...ahead.request, patterns: expected } })
+              )
+            });
+          }
+        }
+      });
+    },
+    refine(step) {
+      const ahead = early.get(step.stage);
+      early.delete(step.stage);
+      if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
+      return context.stage(
+        step.stage,
+        () => ahead.work.catch(() => context.stages.refine(step.request))
+      );
+    }
   };
 }
-function toRefinementView(record3) {
-  const summary2 = record3.hms ? record3.hms.changes.map((change2) => `${change2.module}: ${change2.change}`).join("; ") : record3.rejection?.reason ?? record3.outcome;
-  const { turns, ...rest } = record3;
+function idsOf(patterns) {
+  return patterns.map((pattern) => pattern.id).join(",");
+}
+var init_refine_ahead = __esm({
+  "src/evolve/speed/refine-ahead.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/speed/stream-notes.ts
+function streamNotes(inner, context) {
   return {
-    verdict: record3.outcome === "accepted" ? "accepted" : "rejected",
-    reason: record3.rejection?.reason ?? (record3.outcome === "accepted" ? void 0 : record3.outcome),
-    hmsSummary: summary2,
-    hms: record3.hms,
-    rounds: record3.rounds.length,
-    roles: turns.map((turn) => ({
-      role: turn.role,
-      round: turn.round,
-      output: turn.output ?? { error: turn.error ?? "no usable reply" }
-    })),
-    edits: record3.edits,
-    droppedEdits: record3.droppedEdits,
-    source: rest
+    ...inner,
+    async evaluate(step) {
+      const stream = openNoteStream({ context, ...step });
+      try {
+        return await inner.evaluate({ ...step, onRecord: stream.onRecord });
+      } finally {
+        stream.close();
+      }
+    }
   };
 }
-function toRejectedProposal(view) {
-  const parsed = hmsSchema.safeParse(view.hms);
-  const hms = parsed.success ? parsed.data : {
-    changes: [
+function openNoteStream(options) {
+  const { context } = options;
+  const tasks = new Map(options.tasks.map((task) => [task.id, task]));
+  const stepLimit = options.harness.config?.agent_loop.max_steps;
+  const pending = [];
+  let closed = false;
+  let wake;
+  const notify = () => {
+    wake?.();
+    wake = void 0;
+  };
+  context.background(
+    () => context.stage(`${options.stage}-notes`, async () => {
+      const calls = [];
+      for (; ; ) {
+        for (const record3 of pending.splice(0))
+          calls.push(
+            context.stages.noteFailure({
+              record: record3,
+              task: tasks.get(record3.taskId),
+              refiner: context.models.refiner,
+              stepLimit
+            }).catch(() => void 0)
+          );
+        if (closed) break;
+        await new Promise((resolve12) => {
+          wake = resolve12;
+        });
+      }
+      await Promise.all(calls);
+      return null;
+    })
+  );
+  return {
+    onRecord: (record3) => {
+      if (record3.verdict.pass || record3.cached || record3.sampleIndex >= context.config.samples)
+        return;
+      pending.push(record3);
+      notify();
+    },
+    close: () => {
+      closed = true;
+      notify();
+    }
+  };
+}
+var init_stream_notes = __esm({
+  "src/evolve/speed/stream-notes.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/speed/index.ts
+function withSpeedups(plain2, context) {
+  return speculativeEditor(
+    refineAhead(prefetchDiagnosis(streamNotes(plain2, context), context), context)
+  );
+}
+function speculativeEditor(inner) {
+  return {
+    ...inner,
+    diagnose: (step) => inner.diagnose(
+      step.followedBy ? {
+        ...step,
+        followedBy: {
+          ...step.followedBy,
+          request: { ...step.followedBy.request, speculativeEditor: true }
+        }
+      } : step
+    ),
+    refine: (step) => inner.refine({ ...step, request: { ...step.request, speculativeEditor: true } })
+  };
+}
+var init_speed = __esm({
+  "src/evolve/speed/index.ts"() {
+    "use strict";
+    init_prefetch_diagnosis();
+    init_refine_ahead();
+    init_stream_notes();
+  }
+});
+
+// src/evolve/stratified-sample.ts
+function stratifiedSample(options) {
+  const { items, size, category, rng } = options;
+  if (size <= 0) return [];
+  if (items.length <= size) return [...items];
+  const groups = /* @__PURE__ */ new Map();
+  for (const item of items) {
+    const key = category(item);
+    const group2 = groups.get(key) ?? [];
+    group2.push(item);
+    groups.set(key, group2);
+  }
+  const keys = [...groups.keys()].sort();
+  const quotas = keys.map((key) => {
+    const exact = (groups.get(key)?.length ?? 0) * size / items.length;
+    return { key, quota: Math.floor(exact), remainder: exact - Math.floor(exact) };
+  });
+  let missing = size - quotas.reduce((sum, entry) => sum + entry.quota, 0);
+  for (const entry of shuffled(quotas, rng).sort((a, b) => b.remainder - a.remainder)) {
+    if (missing <= 0) break;
+    entry.quota += 1;
+    missing -= 1;
+  }
+  const chosen = /* @__PURE__ */ new Set();
+  for (const entry of quotas) {
+    for (const item of shuffled(groups.get(entry.key) ?? [], rng).slice(0, entry.quota))
+      chosen.add(item);
+  }
+  return items.filter((item) => chosen.has(item));
+}
+var init_stratified_sample = __esm({
+  "src/evolve/stratified-sample.ts"() {
+    "use strict";
+    init_rng();
+  }
+});
+
+// src/evolve/strategies/ecdysis-propose.ts
+async function proposeEcdysis(options) {
+  const { context, steps, state, index } = options;
+  const { evolve } = context.config;
+  const harness = state.harness;
+  const seen = await observeBatch(options);
+  const { tasks, run: run2 } = seen.batch;
+  if (failingRecords(run2.result, run2.records).length === 0)
+    return {
+      kind: "stop",
+      seen,
+      stoppedBy: "no-failures",
+      reason: "every task of the batch passed"
+    };
+  const attemptable = (pattern) => mayAttempt(pattern, state.memory, {
+    maxAttempts: evolve.maxAttemptsPerPattern,
+    harnessHash: harness.hash
+  });
+  const refine3 = {
+    harness,
+    refiner: context.models.refiner,
+    rejected: shownToRoles(state.memory, harness.hash),
+    skepticRounds: evolve.skepticRounds,
+    editable: context.guard.editable
+  };
+  seen.diagnosis = await steps.diagnose({
+    stage: `iteration-${index}/diagnose`,
+    request: diagnoseRequest({ context, index, batch: tasks, records: run2.records, harness }),
+    followedBy: { stage: `iteration-${index}/refine`, request: refine3, attemptable }
+  });
+  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
+  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  const systematic = found.filter(attemptable);
+  if (systematic.length === 0)
+    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
+  const refinement = await steps.refine({
+    stage: `iteration-${index}/refine`,
+    request: { ...refine3, patterns: systematic }
+  });
+  return guarded({ context, state, seen, refinement, systematic });
+}
+function stopWithout(options) {
+  const { seen } = options;
+  const spent = exhaustedReason(options.found, options.state.memory, {
+    maxAttempts: options.maxAttempts,
+    harnessHash: seen.parent.hash
+  });
+  if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
+  return {
+    kind: "stop",
+    seen,
+    stoppedBy: "no-systematic-pattern",
+    reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)"
+  };
+}
+async function observeBatch(options) {
+  const { context, state, index } = options;
+  const tasks = stratifiedSample({
+    items: context.train,
+    size: context.config.evolve.batchSize,
+    category: (task) => task.category,
+    rng: context.rng(index, 1)
+  });
+  const run2 = await options.steps.evaluate({
+    stage: `iteration-${index}/batch`,
+    tasks,
+    harness: state.harness,
+    label: `iteration ${index}: batch`
+  });
+  return { index, parent: state.harness, batch: { tasks, run: run2 }, traces: [] };
+}
+function guarded(options) {
+  const { context, state, seen, refinement } = options;
+  const addressed = addressedPatterns(options.systematic, refinement);
+  const targets = [...new Set(addressed.flatMap((pattern) => [pattern.id, pattern.name]))];
+  const edits = guardRefinement({ harness: seen.parent, refinement, guard: context.guard });
+  const base = { seen, refinement, guarded: edits, addressed, targets };
+  if (!edits.candidate) return { ...base, kind: "refused", reason: edits.reason ?? "no candidate" };
+  const same = identicalRejected(edits.applied, state.memory, seen.parent.hash);
+  if (same)
+    return {
+      ...base,
+      kind: "refused",
+      reason: `identical to a rejected proposal (${same.reason}); not validated again`
+    };
+  return { ...base, kind: "candidate", candidate: edits.candidate };
+}
+function addressedPatterns(systematic, refinement) {
+  const named = new Set(refinement.edits.flatMap((edit) => edit.patterns));
+  const addressed = systematic.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name)
+  );
+  return addressed.length > 0 ? addressed : systematic;
+}
+function tasksOf(records, tasks) {
+  const ids = new Set(records.map((record3) => record3.taskId));
+  return tasks.filter((task) => ids.has(task.id));
+}
+function diagnoseRequest(options) {
+  const { context, index, batch, harness } = options;
+  const { config: config2, models } = context;
+  const { evolve } = config2;
+  return {
+    records: options.records,
+    tasks: batch,
+    refiner: models.refiner,
+    minSupport: evolve.minSupport,
+    resamples: evolve.resamples,
+    agentTemperature: config2.model.temperature,
+    stepLimit: harness.config?.agent_loop.max_steps,
+    resample: evolve.resamples > 0 ? async (records, k) => (await context.evaluate({
+      tasks: tasksOf(records, batch),
+      harness,
+      samples: k,
+      firstSample: config2.samples,
+      label: `iteration ${index}: re-sampling failures`
+    })).records : void 0,
+    probe: models.probe ? async (records) => (await context.evaluate({
+      tasks: tasksOf(records, batch),
+      harness,
+      provider: "probe",
+      label: `iteration ${index}: probe`
+    })).records : void 0
+  };
+}
+var init_ecdysis_propose = __esm({
+  "src/evolve/strategies/ecdysis-propose.ts"() {
+    "use strict";
+    init_guard();
+    init_memory();
+    init_records();
+    init_stratified_sample();
+  }
+});
+
+// src/evolve/strategies/attribution.ts
+function attributeChanges(options) {
+  const { addressed, before, cheap } = options;
+  const groups = /* @__PURE__ */ new Map();
+  for (const edit of options.applied) {
+    const named = addressed.filter(
+      (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name)
+    );
+    const patterns = named.length > 0 ? named : addressed;
+    const key = patterns.map((pattern) => pattern.id).join(",");
+    const group2 = groups.get(key) ?? { edits: [], patterns };
+    group2.edits.push(edit);
+    groups.set(key, group2);
+  }
+  const fixed = new Set(cheap.fixed);
+  return [...groups.values()].map(({ edits, patterns }) => {
+    const targets = [
+      ...new Set(
+        patterns.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
+      )
+    ];
+    return { edits, patterns, targets, fixed: targets.filter((taskId) => fixed.has(taskId)) };
+  });
+}
+function prunedChanges(attributions) {
+  return attributions.flatMap((change2) => {
+    if (change2.targets.length === 0) return [];
+    const patternNames2 = change2.patterns.map((pattern) => pattern.name);
+    const decision = fixedOwnTargets({
+      targets: change2.targets.length,
+      fixed: change2.fixed.length,
+      patternNames: patternNames2
+    });
+    if (decision.accepted) return [];
+    return [
       {
-        module: "unknown",
-        change: view.hmsSummary,
-        patterns: view.patterns,
-        expectedEffect: "",
-        regressionRisks: ""
+        edits: change2.edits,
+        patterns: change2.patterns.map((pattern) => pattern.id),
+        patternNames: patternNames2,
+        targets: change2.targets.length,
+        reason: decision.reason
+      }
+    ];
+  });
+}
+var init_attribution = __esm({
+  "src/evolve/strategies/attribution.ts"() {
+    "use strict";
+    init_acceptance();
+  }
+});
+
+// src/evolve/strategies/ablate.ts
+async function ablateRejected(options) {
+  const { validation } = options;
+  const { context, index, before, parent } = validation;
+  const changes = attributeChanges({
+    applied: options.kept,
+    addressed: validation.addressed,
+    before,
+    cheap: options.cheap
+  });
+  if (changes.length < 2) return void 0;
+  const flipped = [...options.full.fixed, ...options.full.broken];
+  const ablated = await Promise.all(
+    changes.map(async (change2, position) => {
+      const ids = /* @__PURE__ */ new Set([...flipped, ...change2.targets]);
+      const tasks = validation.batch.filter((task) => ids.has(task.id));
+      const patterns = change2.patterns.map((pattern) => pattern.name);
+      const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
+      const run2 = await context.stage(
+        `${validation.scope}/ablate-${position + 1}`,
+        () => context.evaluate({
+          tasks,
+          harness: alone.harness,
+          label: `iteration ${index}: ${patterns.join(", ")} alone`
+        })
+      );
+      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
+      const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+      return { edits: change2.edits, patterns, ...counts, kept: helpsAlone(counts).accepted };
+    })
+  );
+  validation.stages.push({ stage: "ablated", changes: ablated });
+  const helping = ablated.filter((change2) => change2.kept);
+  if (helping.length === 0 || helping.length === ablated.length) return void 0;
+  const rebuilt = rebuildCandidate({
+    parent,
+    edits: helping.flatMap((change2) => change2.edits),
+    guard: context.guard
+  });
+  validation.candidates.set(rebuilt.harness.hash, {
+    harness: rebuilt.harness,
+    kept: rebuilt.applied
+  });
+  return rebuilt.harness;
+}
+var init_ablate = __esm({
+  "src/evolve/strategies/ablate.ts"() {
+    "use strict";
+    init_acceptance();
+    init_guard();
+    init_paired_test();
+    init_records();
+    init_attribution();
+  }
+});
+
+// src/evolve/strategies/prune.ts
+async function pruneChanges(options) {
+  const { validation } = options;
+  const { stages, parent } = validation;
+  let { candidate, kept, cheap } = options;
+  for (let round = 1; ; round++) {
+    const attributions = attributeChanges({
+      applied: kept,
+      addressed: validation.addressed,
+      before: validation.before,
+      cheap
+    });
+    const changes = prunedChanges(attributions);
+    if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
+    const remaining = withoutChanges(attributions, changes);
+    if (remaining.length === 0 || round > maxPruneRounds) {
+      const decision = nothingLeftAfterPruning(changes.length);
+      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      return { candidate, kept, cheap, terminal: true };
+    }
+    const keptEdits = new Set(remaining.flatMap((change2) => change2.edits));
+    const rebuilt = rebuildCandidate({
+      parent,
+      edits: kept.filter((edit) => keptEdits.has(edit)),
+      guard: validation.context.guard
+    });
+    if (rebuilt.harness.hash === parent.hash) {
+      const decision = unchangedAfterPruning();
+      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      return { candidate, kept, cheap, terminal: true };
+    }
+    const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
+    const without = await options.runCheap(rebuilt.harness, stage);
+    const undone = promising(cheap).accepted && !promising(without).accepted;
+    stages.push({
+      stage: "pruned",
+      round,
+      changes,
+      candidateHash: rebuilt.harness.hash,
+      comparison: without,
+      undone,
+      decision: promising(without)
+    });
+    if (undone) return { candidate, kept, cheap, terminal: false };
+    validation.candidates.set(rebuilt.harness.hash, {
+      harness: rebuilt.harness,
+      kept: rebuilt.applied
+    });
+    candidate = rebuilt.harness;
+    kept = rebuilt.applied;
+    cheap = without;
+  }
+}
+function withoutChanges(attributions, pruned) {
+  const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
+  return attributions.filter((change2) => !change2.edits.some((edit) => prunedEdits.has(edit)));
+}
+var maxPruneRounds;
+var init_prune = __esm({
+  "src/evolve/strategies/prune.ts"() {
+    "use strict";
+    init_acceptance();
+    init_guard();
+    init_attribution();
+    maxPruneRounds = 3;
+  }
+});
+
+// src/evolve/strategies/repair.ts
+async function repairRegressions(options) {
+  const { validation, proposal } = options;
+  const { context, index } = validation;
+  const { candidate } = proposal;
+  const scope = `iteration-${index}/repair`;
+  const refused = (reason2, found2 = {}) => void validation.stages.push({
+    stage: "repaired",
+    guardRejections: [],
+    applied: [],
+    evidence: [],
+    ...found2,
+    decision: { accepted: false, reason: reason2 }
+  });
+  const report = await diagnoseRegressions({ validation, candidate, scope });
+  if (!report) return refused("no regression on the whole batch");
+  const { patterns: found, stats } = report;
+  const diagnosis2 = { patterns: found, evidenceCount: report.evidence.length, stats };
+  const patterns = found.filter((pattern) => pattern.kind === "systematic");
+  if (patterns.length === 0)
+    return refused("no systematic pattern among the regressions", { diagnosis: diagnosis2 });
+  const refinement = await validation.steps.refine({
+    stage: `${scope}/refine`,
+    request: {
+      patterns,
+      harness: candidate,
+      refiner: context.models.refiner,
+      rejected: [],
+      skepticRounds: context.config.evolve.skepticRounds,
+      editable: context.guard.editable
+    }
+  });
+  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  const base = { diagnosis: diagnosis2, refinement, guardRejections: guarded2.guardRejections };
+  if (!guarded2.candidate) return refused(guarded2.reason ?? "no repair candidate", base);
+  const applied = [...proposal.guarded.applied, ...guarded2.applied];
+  const repaired = await validateEcdysis({
+    context,
+    steps: validation.steps,
+    scope,
+    proposal: {
+      ...proposal,
+      addressed: [...proposal.addressed, ...patterns],
+      guarded: { ...guarded2, applied },
+      candidate: guarded2.candidate
+    }
+  });
+  for (const [hash2, kept] of repaired.candidates) validation.candidates.set(hash2, kept);
+  const { accepted, reason } = decide(repaired.stages);
+  const evidence = repaired.stages;
+  const candidateHash = guarded2.candidate.hash;
+  const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
+  validation.stages.push({ stage: "repaired", ...stage });
+}
+async function diagnoseRegressions(options) {
+  const { validation, candidate, scope } = options;
+  const { context, index, batch, before } = validation;
+  const run2 = await context.stage(
+    `${scope}/batch`,
+    () => context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${index}: what it broke`
+    })
+  );
+  const broken = run2.records.filter(
+    (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true
+  );
+  if (broken.length === 0) return void 0;
+  return validation.steps.diagnose({
+    stage: `${scope}/diagnose`,
+    request: {
+      records: broken,
+      tasks: batch,
+      refiner: context.models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps
+    }
+  });
+}
+var init_repair = __esm({
+  "src/evolve/strategies/repair.ts"() {
+    "use strict";
+    init_acceptance();
+    init_guard();
+    init_ecdysis_validate();
+  }
+});
+
+// src/evolve/strategies/ecdysis-validate.ts
+async function validateEcdysis(options) {
+  const { context, proposal } = options;
+  const { seen } = proposal;
+  const validation = {
+    context,
+    steps: options.steps,
+    index: seen.index,
+    scope: options.scope ?? `iteration-${seen.index}`,
+    batch: seen.batch.tasks,
+    before: passMapOf(seen.batch.run.result),
+    parent: seen.parent,
+    addressed: proposal.addressed,
+    stages: [],
+    candidates: /* @__PURE__ */ new Map([
+      [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }]
+    ])
+  };
+  await validateCandidate(validation, proposal.candidate, proposal.guarded.applied);
+  const repairable = options.scope === void 0 && context.config.evolve.repairRegressions && !decide(validation.stages).accepted && regressions(validation.stages).length > 0;
+  if (repairable) await repairRegressions({ validation, proposal });
+  return { stages: validation.stages, candidates: validation.candidates };
+}
+async function validateCandidate(validation, candidate, applied) {
+  const cheapTasks = cheapSubset(validation);
+  const runCheap = (harness, stage) => cheapComparison(validation, { harness, stage, tasks: cheapTasks });
+  const cheap = await runCheap(candidate, "validate-cheap");
+  validation.stages.push({
+    stage: "cheap",
+    candidateHash: candidate.hash,
+    comparison: cheap,
+    decision: promising(cheap)
+  });
+  const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
+  if (pruned.terminal || !promising(pruned.cheap).accepted) return;
+  const first = await testOnBatch(validation, pruned.candidate, "validate-full");
+  if (first.accepted) return;
+  const rebuilt = await ablateRejected({
+    validation,
+    kept: pruned.kept,
+    cheap: pruned.cheap,
+    full: first.full
+  });
+  if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
+}
+function cheapSubset(validation) {
+  const { batch, before, context } = validation;
+  const failingMembers = new Set(
+    validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
+  );
+  const regression = new Set(
+    stratifiedSample({
+      items: batch.filter((task) => before.get(task.id) === true),
+      size: context.config.evolve.regressionSample,
+      category: (task) => task.category,
+      rng: context.rng(validation.index, 2)
+    }).map((task) => task.id)
+  );
+  return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
+}
+async function cheapComparison(validation, run2) {
+  const evaluation = await validation.steps.evaluate({
+    stage: `${validation.scope}/${run2.stage}`,
+    tasks: run2.tasks,
+    harness: run2.harness,
+    label: `iteration ${validation.index}: ${run2.stage}`
+  });
+  const ids = new Set(run2.tasks.map((task) => task.id));
+  return comparePaired(restrictPassMap(validation.before, ids), passMapOf(evaluation.result));
+}
+async function testOnBatch(validation, candidate, stage) {
+  const { context, index, batch, before, scope } = validation;
+  const { alpha, confirmSamples } = context.config.evolve;
+  const run2 = await validation.steps.evaluate({
+    stage: `${scope}/${stage}`,
+    tasks: batch,
+    harness: candidate,
+    label: `iteration ${index}: full batch`
+  });
+  const full = comparePaired(before, passMapOf(run2.result));
+  const decision = significant(alpha)(full);
+  validation.stages.push({
+    stage: "full",
+    candidateHash: candidate.hash,
+    comparison: full,
+    score: scoreOf(run2.result),
+    decision
+  });
+  if (decision.accepted || !worthRedrawing(full) || confirmSamples === 0)
+    return { accepted: decision.accepted, full };
+  const draws = await validation.steps.confirm({
+    stage: `${scope}/${stage}`,
+    index,
+    batch,
+    full,
+    before,
+    parent: validation.parent,
+    candidate,
+    candidateRun: run2
+  });
+  const confirmed = significantOverDraws(alpha)(full, draws);
+  validation.stages.push({
+    stage: "confirm",
+    candidateHash: candidate.hash,
+    comparison: draws,
+    decision: confirmed
+  });
+  return { accepted: confirmed.accepted, full };
+}
+function regressions(stages) {
+  const full = firstStage(stages, "full");
+  if (full) return full.comparison.broken;
+  const last = stages.at(-1);
+  if (last?.stage === "cheap" || last?.stage === "pruned") return last.comparison?.broken ?? [];
+  return [];
+}
+var init_ecdysis_validate = __esm({
+  "src/evolve/strategies/ecdysis-validate.ts"() {
+    "use strict";
+    init_acceptance();
+    init_evidence3();
+    init_paired_test();
+    init_records();
+    init_stratified_sample();
+    init_ablate();
+    init_prune();
+    init_repair();
+  }
+});
+
+// src/evolve/strategies/steps.ts
+function plainSteps(context) {
+  return {
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+    confirm: (step) => confirmFlips(context, step)
+  };
+}
+async function confirmFlips(context, step) {
+  const discordant = /* @__PURE__ */ new Set([...step.full.fixed, ...step.full.broken]);
+  const tasks = step.batch.filter((task) => discordant.has(task.id));
+  const run2 = (harness, side2) => context.stage(
+    `${step.stage}-confirm-${side2}`,
+    () => context.evaluate({
+      tasks,
+      harness,
+      samples: context.config.evolve.confirmSamples,
+      // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
+      // at, so the parent's draws of the tasks it failed are already in the cache.
+      firstSample: context.config.samples,
+      label: `iteration ${step.index}: confirming flips (${side2})`
+    })
+  );
+  const [parentRun, candidateRun] = await Promise.all([
+    run2(step.parent, "parent"),
+    run2(step.candidate, "candidate")
+  ]);
+  const after = new Map(step.candidateRun.result.tasks.map((task) => [task.taskId, task.pass]));
+  return compareSamples(
+    withFirstDraw(outcomes(parentRun.records), step.before),
+    withFirstDraw(outcomes(candidateRun.records), after)
+  );
+}
+function outcomes(records) {
+  const byTask = /* @__PURE__ */ new Map();
+  for (const record3 of records) {
+    const draws = byTask.get(record3.taskId) ?? /* @__PURE__ */ new Map();
+    draws.set(record3.sampleIndex, record3.verdict.pass);
+    byTask.set(record3.taskId, draws);
+  }
+  return byTask;
+}
+function withFirstDraw(draws, first) {
+  for (const [taskId, passed2] of first) {
+    if (!draws.has(taskId)) continue;
+    draws.get(taskId)?.set(0, passed2);
+  }
+  return draws;
+}
+var init_steps2 = __esm({
+  "src/evolve/strategies/steps.ts"() {
+    "use strict";
+    init_paired_test();
+  }
+});
+
+// src/evolve/strategies/ecdysis.ts
+function ecdysisStrategy() {
+  return {
+    name: "ecdysis",
+    open(context) {
+      const plain2 = plainSteps(context);
+      const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
+      return {
+        start: async (seed) => ({ harness: seed, memory: [] }),
+        propose: (state, index) => proposeEcdysis({ context, steps, state, index }),
+        validate: (proposal) => validateEcdysis({ context, steps, proposal }),
+        next: (state, step) => ({
+          harness: step.verdict.accepted ? step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness : state.harness,
+          memory: [...state.memory, ...remembered(step, state.harness.hash)]
+        })
+      };
+    }
+  };
+}
+function remembered(step, parentHash) {
+  const { proposal, evidence, verdict } = step;
+  const out = fromStages(evidence.stages, { proposal, parentHash });
+  if (verdict.accepted) return out;
+  const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
+  const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
+  if (proposal.kind === "candidate" && rest.length === 0) return out;
+  const summary2 = refinementSummary(proposal.refinement);
+  return [
+    ...out,
+    {
+      summary: summary2,
+      hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+      reason: verdict.reason,
+      patternIds: proposal.targets,
+      parentHash,
+      ...rest.length > 0 ? { edits: rest } : {},
+      ...proposal.refinement.outcome === "no-changes" ? { nothingProposed: true } : {}
+    }
+  ];
+}
+function fromStages(stages, options) {
+  return stages.flatMap((stage) => {
+    if (stage.stage === "pruned" && !stage.undone)
+      return stage.changes.map((change2) => prunedChange(change2, options));
+    if (stage.stage === "ablated") {
+      const kept = stage.changes.filter((change2) => change2.kept).length;
+      if (kept === 0 || kept === stage.changes.length) return [];
+      return stage.changes.filter((change2) => !change2.kept).map((change2) => {
+        const summary2 = editsSummary(change2.edits);
+        return {
+          summary: summary2,
+          hms: rememberedHms(void 0, summary2, change2.patterns),
+          reason: helpsAlone(change2).reason,
+          patternIds: change2.patterns,
+          edits: change2.edits,
+          parentHash: options.parentHash
+        };
+      });
+    }
+    if (stage.stage === "repaired") return fromStages(stage.evidence, options);
+    return [];
+  });
+}
+function prunedChange(change2, options) {
+  const { proposal, parentHash } = options;
+  const summary2 = editsSummary(change2.edits);
+  const patterns = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
+  const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
+  return {
+    summary: summary2,
+    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary2, patternIds),
+    reason: `pruned: ${change2.reason}`,
+    patternIds,
+    pruned: true,
+    edits: change2.edits,
+    parentHash
+  };
+}
+function hmsFor(hms, patternIds) {
+  const changes = (hms?.changes ?? []).filter(
+    (change2) => change2.patterns.some((id) => patternIds.includes(id))
+  );
+  return changes.length > 0 ? { changes } : void 0;
+}
+var init_ecdysis = __esm({
+  "src/evolve/strategies/ecdysis.ts"() {
+    "use strict";
+    init_refinement_record();
+    init_acceptance();
+    init_evidence3();
+    init_memory();
+    init_speed();
+    init_ecdysis_propose();
+    init_ecdysis_validate();
+    init_steps2();
+  }
+});
+
+// src/evolve/strategies/iterative.ts
+function pickFailures(failures, options) {
+  const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
+  const count3 = Math.min(options.size, sorted.length);
+  const offset = options.start + (options.index - 1) * options.size;
+  return Array.from(
+    { length: count3 },
+    (_, position) => sorted[(offset + position) % sorted.length]
+  );
+}
+function iterativeStrategy(options = {}) {
+  return {
+    name: "iterative",
+    open: (context) => iterativeRun(context, options)
+  };
+}
+function iterativeRun(context, options) {
+  const { evolve } = context.config;
+  const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
+  const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
+  return {
+    async start(seed) {
+      const current = await context.stage(
+        "iterative/evaluate-seed",
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
+      );
+      return { harness: seed, memory: [], current, withoutImprovement: 0 };
+    },
+    stop: (state) => state.withoutImprovement >= patience ? "patience" : void 0,
+    propose: (state, index) => propose({ context, state, index, start }),
+    validate: (proposal, state) => validate2(context, proposal, state),
+    next: (state, step) => next(state, step)
+  };
+}
+async function propose(options) {
+  const { context, state, index } = options;
+  const { harness, current } = state;
+  const seen = {
+    index,
+    parent: harness,
+    batch: { tasks: context.train, run: current },
+    traces: []
+  };
+  const failing = failingRecords(current.result, current.records);
+  if (failing.length === 0)
+    return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
+  const size = context.config.evolve.iterativeMinibatch;
+  const failures = pickFailures(failing, { index, size, start: options.start });
+  seen.traces = failures.map(traceExcerpt);
+  const ids = new Set(failures.map((failure2) => failure2.taskId));
+  const refinement = await context.stage(
+    `iteration-${index}/reflect`,
+    () => context.stages.reflect({
+      failures,
+      tasks: context.train.filter((task) => ids.has(task.id)),
+      harness,
+      refiner: context.models.refiner,
+      rejected: shownToRoles(state.memory),
+      editable: context.guard.editable
+    })
+  );
+  const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
+  const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
+  if (!guarded2.candidate)
+    return { ...base, kind: "refused", reason: guarded2.reason ?? "no candidate" };
+  return { ...base, kind: "candidate", candidate: guarded2.candidate };
+}
+async function validate2(context, proposal, state) {
+  const { candidate, seen } = proposal;
+  const run2 = await context.stage(
+    `iteration-${seen.index}/evaluate`,
+    () => context.evaluate({
+      tasks: context.train,
+      harness: candidate,
+      label: `iteration ${seen.index}: train`
+    })
+  );
+  const before = state.current.result.accuracy;
+  return {
+    stages: [
+      {
+        stage: "full",
+        candidateHash: candidate.hash,
+        comparison: comparePaired(passMapOf(state.current.result), passMapOf(run2.result)),
+        score: scoreOf(run2.result),
+        decision: strictImprovement("train accuracy")(before, run2.result.accuracy)
+      }
+    ],
+    candidates: /* @__PURE__ */ new Map([
+      [candidate.hash, { harness: candidate, kept: proposal.guarded.applied, run: run2 }]
+    ])
+  };
+}
+function next(state, step) {
+  const { proposal, evidence, verdict } = step;
+  if (verdict.accepted) {
+    const accepted = evidence.candidates.get(verdict.candidateHash);
+    if (accepted?.run)
+      return { ...state, harness: accepted.harness, current: accepted.run, withoutImprovement: 0 };
+  }
+  const summary2 = refinementSummary(proposal.refinement);
+  return {
+    ...state,
+    withoutImprovement: state.withoutImprovement + 1,
+    memory: [
+      ...state.memory,
+      {
+        summary: summary2,
+        hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+        reason: verdict.reason,
+        patternIds: proposal.targets
       }
     ]
   };
-  return {
-    hms,
-    reason: view.reason,
-    patternIds: view.patterns,
-    ...view.pruned ? { pruned: true } : {},
-    ...view.earlierHarness ? { earlierHarness: true } : {}
-  };
 }
-var realDeps;
-var init_real_deps = __esm({
-  "src/evolve/real-deps.ts"() {
+var init_iterative = __esm({
+  "src/evolve/strategies/iterative.ts"() {
     "use strict";
-    init_builtin_agent();
-    init_command_agent();
-    init_load_tasks();
-    init_diagnose();
-    init_eval();
-    init_harness();
-    init_llm();
-    init_refine2();
-    realDeps = {
-      evaluate: (options) => evaluate({ ...options, cache: options.cache }),
-      async diagnose(options) {
-        const { onSupported } = options;
-        const report = await diagnoseBatch({
-          ...options,
-          onSupported: onSupported && ((patterns) => onSupported(patterns.map(toPatternView)))
-        });
-        return {
-          patterns: report.patterns.map(toPatternView),
-          evidenceCount: report.evidence.length,
-          source: { stats: report.stats }
-        };
-      },
-      noteFailure,
-      async refine(options) {
-        const record3 = await refine2({
-          patterns: options.patterns.map((pattern) => failurePatternSchema.parse(pattern.source)),
-          harness: options.harness,
-          refiner: options.refiner,
-          rejected: options.rejected.map(toRejectedProposal),
-          skepticRounds: options.skepticRounds,
-          heldout: options.heldout,
-          editable: options.editable
-        });
-        return toRefinementView(record3);
-      },
-      async reflect(options) {
-        return toRefinementView(
-          await reflect({ ...options, rejected: options.rejected.map(toRejectedProposal) })
-        );
-      },
-      applyEdits: (options) => applyEdits(options),
-      diffHarness: (before, after) => diffHarness(before, after),
-      loadHarness: (options) => loadHarness(options),
-      writeHarness: (harness, dir) => writeHarness(harness, dir),
-      loadTasks: (file2) => loadTasks(file2),
-      createScorer: (spec, context) => createScorer(spec, context),
-      createAdapter(loaded) {
-        const harness = loaded.config.harness;
-        if (harness.kind === "command")
-          return commandAgent({ timeoutMs: harness.timeoutMs, cwd: loaded.root });
-        return builtinAgent();
-      },
-      createRolloutCache: (dir) => new RolloutCache(dir),
-      openModels: (loaded) => openModels(loaded),
-      withCallCache: (provider, dir, redactor) => withCallCache(provider, dir, redactor && { redact: (response) => redactor.json(response) })
-    };
+    init_refinement_record();
+    init_acceptance();
+    init_guard();
+    init_memory();
+    init_paired_test();
+    init_records();
   }
 });
 
-// src/evolve/gate.ts
-import { mkdir as mkdir9, writeFile as writeFile8 } from "node:fs/promises";
-import path3 from "node:path";
-async function runGate(options) {
+// src/evolve/strategies/sampling.ts
+function samplingVotes(options) {
+  const { config: config2, trainSize, heldoutSize } = options;
+  const budget = config2.evolve.budget.rollouts;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const bounded = Math.max(1, raw);
+  return bounded % 2 === 1 ? bounded : bounded - 1;
+}
+function samplingStrategy() {
+  return {
+    name: "sampling",
+    open: (context) => ({
+      start: async (seed) => ({ harness: seed, memory: [] }),
+      stop: () => "no-evolution",
+      propose: () => Promise.reject(new Error("the sampling baseline proposes nothing")),
+      validate: () => Promise.reject(new Error("the sampling baseline validates nothing")),
+      next: (state) => state,
+      finalSamples: samplingVotes({
+        config: context.config,
+        trainSize: context.train.length,
+        heldoutSize: context.heldoutSize
+      })
+    })
+  };
+}
+var init_sampling = __esm({
+  "src/evolve/strategies/sampling.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/strategies/index.ts
+function strategyByName(name3) {
+  const strategies = {
+    ecdysis: ecdysisStrategy,
+    iterative: iterativeStrategy,
+    sampling: samplingStrategy
+  };
+  return strategies[name3]();
+}
+var init_strategies = __esm({
+  "src/evolve/strategies/index.ts"() {
+    "use strict";
+    init_ecdysis();
+    init_iterative();
+    init_sampling();
+    init_ecdysis();
+    init_iterative();
+    init_sampling();
+  }
+});
+
+// src/evolve/run-evolve.ts
+import { createHash as createHash11 } from "node:crypto";
+import { mkdir as mkdir11, writeFile as writeFile10 } from "node:fs/promises";
+import path6 from "node:path";
+async function runEvolve(options) {
   const { loaded } = options;
-  const config2 = loaded.config;
-  const deps = options.deps ?? (await Promise.resolve().then(() => (init_real_deps(), real_deps_exports))).realDeps;
-  const load2 = (dir) => deps.loadHarness({
-    dir: path3.resolve(dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const base = await load2(options.base.harnessDir);
-  const head = await load2(options.head.harnessDir);
-  const { heldout } = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
+  const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const startedAt = new Date(clock.now()).toISOString();
+  const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
   ]);
-  const opened = options.models ? void 0 : await deps.openModels(loaded);
+  const inputs = await loadInputs(loaded, options.limit);
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const journal = await Journal.open({
+    outDir: options.outDir,
+    runKey: sha256(`${loaded.hash}
+${strategy.name}${limited ? `
+${limited.trim()}` : ""}`),
+    configHash: loaded.hash,
+    strategy: `${strategy.name}${limited}`,
+    budget,
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value)
+  });
+  const opened = options.models ? void 0 : await openModels(loaded);
   try {
-    const budget = new BudgetTracker({}, () => 0);
-    const models = wrapModels({
-      models: options.models ?? opened,
-      loaded,
-      deps,
-      budget,
-      callCache: options.callCache ?? true,
-      redactor
-    });
-    const cache2 = deps.createRolloutCache(path3.resolve(loaded.root, config2.cacheDir, "rollouts"));
-    const scorer = scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner });
-    const evaluateFrom = (root) => makeEvaluate({
-      loaded,
-      deps,
-      models,
-      adapter: meterAdapter({
-        adapter: deps.createAdapter({ ...loaded, root }),
-        budget,
-        enforce: false
-      }),
-      cache: cache2,
-      scorer,
-      budget,
-      enforce: false,
-      split: "heldout",
-      redactor
-    });
-    const baseRun = await evaluateFrom(loaded.root)({
-      tasks: heldout,
-      harness: base,
-      label: "gate: base"
-    });
-    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
-      tasks: heldout,
-      harness: head,
-      label: "gate: head"
-    });
-    const result = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
-    await mkdir9(options.outDir, { recursive: true });
-    const write = (name3, text3) => writeFile8(path3.join(options.outDir, name3), redactor.text(text3));
-    await write("gate.json", `${JSON.stringify(redactor.json(result), null, 2)}
-`);
-    await write("gate.md", renderGateComment(result, { secrets: [...redactor.values] }));
+    const models = options.models ?? opened;
+    const run2 = openRun({ options, journal, budget, redactor, models, inputs });
+    const strategyRun = strategy.open(run2.context);
+    let outcome;
+    try {
+      outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
+    } finally {
+      await Promise.all(run2.background);
+    }
+    const training = budget.snapshot();
+    const samples = strategyRun.finalSamples ?? loaded.config.samples;
+    const measured = await measureFinal({ run: run2, outcome, samples });
+    const result = redactor.json(
+      evolveResult({
+        loaded,
+        strategy,
+        run: run2,
+        outcome,
+        measured,
+        training,
+        downgrades: models.downgrades?.() ?? [],
+        metadata: {
+          startedAt,
+          finishedAt: new Date(clock.now()).toISOString(),
+          ...options.metadata,
+          ...options.limit === void 0 ? {} : { limit: options.limit }
+        }
+      })
+    );
+    await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
     return result;
   } finally {
     await opened?.close();
   }
 }
-var init_gate = __esm({
-  "src/evolve/gate.ts"() {
+async function loadInputs(loaded, limit2) {
+  const { config: config2 } = loaded;
+  const seed = await loadHarness({
+    dir: path6.resolve(loaded.root, config2.harness.dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const splits = await loadSplits(loaded);
+  const train = limitTasks(splits.train, limit2);
+  const heldout = limitTasks(splits.heldout, limit2);
+  return { seed, splits, train, heldout };
+}
+function openRun(input2) {
+  const { options, journal, budget, redactor } = input2;
+  const { loaded } = options;
+  const { config: config2 } = loaded;
+  const { seed, splits, train, heldout } = input2.inputs;
+  const callCache = options.callCache ?? true;
+  const models = wrapModels({
+    models: input2.models,
+    loaded,
+    budget,
+    callCache,
+    redactor,
+    onCall: options.onCall
+  });
+  const evaluations = runEvaluations({
+    loaded,
+    models,
+    budget,
+    adapter: options.adapter ?? createAgentAdapter(loaded),
+    progress: options.progress,
+    redactor
+  });
+  const { background, start } = backgroundWork(budget);
+  const context = {
+    config: config2,
+    train,
+    heldoutSize: heldout.length,
+    guard: {
+      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+      secretValues: [...redactor.values]
+    },
+    // The strategy's view: every role call and stage door checked against the held-out split
+    // (the LLM judge of the evaluations keeps the unsealed refiner).
+    ...sealHeldout({
+      stages: options.stages ?? realStages,
+      models,
+      evaluate: evaluations({ enforce: true, split: "train" }),
+      train,
+      heldout: splits.heldout,
+      seedHarness: seed
+    }),
+    stage: (name3, work) => journal.stage(name3, work),
+    rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
+    background: start,
+    speedups: callCache && (options.speedups ?? true),
+    exhausted: () => budget.exceeded(),
+    elapsedMs: () => budget.snapshot().wallMs
+  };
+  const measure = (split) => evaluations({ enforce: false, split });
+  return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+function backgroundWork(budget) {
+  const background = [];
+  const start = (work) => {
+    const started = budget.detached(work);
+    background.push(started.catch(() => void 0));
+    return started;
+  };
+  return { background, start };
+}
+async function measureFinal(input2) {
+  const { run: run2, outcome } = input2;
+  const { config: config2, train } = run2.context;
+  const measure = (label, split, final) => run2.measure(split)({
+    tasks: split === "train" ? train : run2.heldout,
+    harness: final ? outcome.finalHarness : run2.seed,
+    samples: final ? input2.samples : config2.samples,
+    label
+  });
+  const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
+  return run2.journal.stage("final/measure", async () => {
+    const seedRuns = Promise.all([
+      measure("seed: train", "train", false),
+      measure("seed: held-out", "heldout", false)
+    ]);
+    if (sameHarness) await seedRuns;
+    const finalRuns = Promise.all([
+      measure("final: train", "train", true),
+      measure("final: held-out", "heldout", true)
+    ]);
+    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+    return [...seedResults, ...finalResults];
+  });
+}
+function evolveResult(input2) {
+  const { loaded, run: run2, outcome } = input2;
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
+  const diff = diffHarness(run2.seed, outcome.finalHarness);
+  const spend = run2.budget.snapshot();
+  return evolveResultSchema.parse({
+    schemaVersion: resultSchemaVersion,
+    strategy: input2.strategy.name,
+    seed: loaded.config.seed,
+    configHash: loaded.hash,
+    model: run2.context.models.agent.model,
+    stoppedBy: outcome.stoppedBy,
+    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
+    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
+    iterations: outcome.iterations,
+    acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
+    rejectedProposals: outcome.memory,
+    cost: {
+      rollouts: spend.rollouts,
+      llmCalls: spend.llmCalls,
+      promptTokens: spend.promptTokens,
+      completionTokens: spend.completionTokens,
+      costUsd: spend.costUsd,
+      wallMs: spend.wallMs,
+      refinementShare: refinementShare(spend),
+      refinement: {
+        llmCalls: spend.refinerCalls,
+        tokens: spend.refinerTokens,
+        costUsd: spend.refinerCostUsd
+      },
+      training: input2.training
+    },
+    harness: {
+      seedHash: run2.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      changedFiles: diff.files,
+      patch: diff.patch
+    },
+    gate: evolveGate({
+      baseline: seedHeldout.result,
+      final: finalHeldout.result,
+      gate: loaded.config.gate
+    }),
+    run: input2.metadata,
+    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
+  });
+}
+async function writeOutputs(options) {
+  const { outDir, result, run: run2 } = options;
+  assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
+  const write = (name3, text3) => writeFile10(path6.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir11(path6.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path6.join(outDir, "harness"));
+  await write("harness.patch", result.harness.patch);
+  await write("result.json", `${JSON.stringify(result, null, 2)}
+`);
+}
+function sha256(text3) {
+  return createHash11("sha256").update(text3).digest("hex");
+}
+var init_run_evolve = __esm({
+  "src/evolve/run-evolve.ts"() {
     "use strict";
+    init_create_agent_adapter();
     init_configured_secrets();
     init_split_overlap();
-    init_gate_comment();
+    init_limit_tasks();
+    init_open_models();
+    init_diff_harness();
+    init_final_harness_guard();
+    init_load_harness();
+    init_write_harness();
     init_secrets();
     init_budget();
     init_evaluation_setup();
     init_gate_result();
-    init_meter();
+    init_guard();
+    init_heldout_seal();
+    init_journal();
+    init_loop();
+    init_records();
+    init_result_schema();
+    init_rng();
+    init_stage_port();
+    init_strategies();
   }
 });
 
-// src/evolve/guard-context.ts
-import path4 from "node:path";
-function expectedStrings(expected) {
-  if (expected === null || expected === void 0) return [];
-  if (typeof expected === "string") return [expected];
-  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
-  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
-  return [JSON.stringify(expected)];
-}
-function buildGuardContext(options) {
-  const { loaded, train, heldout } = options;
-  const { config: config2, root } = loaded;
-  const protectedPaths = [
-    loaded.path,
-    path4.resolve(root, config2.tasks.train),
-    path4.resolve(root, config2.tasks.heldout)
-  ];
-  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
-  for (const scorer of scorers) {
-    if (scorer?.kind !== "command") continue;
-    for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path4.resolve(root, word2));
-  }
-  const all = [...train, ...heldout];
-  return {
-    editable: [...config2.harness.editable],
-    protectedPaths: [...new Set(protectedPaths)],
-    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
-      (text3) => text3.trim() !== ""
-    ),
-    forbiddenInputs: all.map((task) => task.input)
-  };
-}
-var init_guard_context2 = __esm({
-  "src/evolve/guard-context.ts"() {
+// src/evolve/index.ts
+var init_evolve = __esm({
+  "src/evolve/index.ts"() {
     "use strict";
-  }
-});
-
-// src/evolve/rng.ts
-function createRng(seed) {
-  let state = (Math.imul(seed | 0, 2654435761) ^ 2246822507) >>> 0;
-  return {
-    next() {
-      state = state + 1831565813 >>> 0;
-      let t = state;
-      t = Math.imul(t ^ t >>> 15, t | 1);
-      t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-      return ((t ^ t >>> 14) >>> 0) / 4294967296;
-    }
-  };
-}
-function deriveSeed(seed, ...parts) {
-  let value = seed | 0;
-  for (const part of parts) value = Math.imul(value ^ (part | 0), 16777619) + 2135587861 | 0;
-  return value;
-}
-function shuffled(items, rng) {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index--) {
-    const other = Math.floor(rng.next() * (index + 1));
-    [copy[index], copy[other]] = [copy[other], copy[index]];
-  }
-  return copy;
-}
-var init_rng = __esm({
-  "src/evolve/rng.ts"() {
-    "use strict";
-  }
-});
-
-// src/harness/final-harness-guard.ts
-function assertHarnessSealed(input2) {
-  const { seed, final } = input2;
-  const rules = contentRules(input2.guard);
-  const seedPaths = Object.keys(seed.files);
-  for (const [path9, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path9);
-    if (!(path9 in seed.files)) {
-      const problem = normaliseRelative(path9) === path9 ? portablePathProblem(path9, seedPaths) : "not a plain relative path";
-      if (problem)
-        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
-    }
-    const isConfig = path9 === "harness.yaml" && final.kind === "builtin";
-    const finding = introducedContent({
-      before: guardedText(seed.files[path9] ?? "", isConfig ? seed.config : void 0),
-      after: guardedText(text3, isConfig ? final.config : void 0),
-      rules
-    });
-    if (finding) {
-      throw new GuardError(
-        finding.guard,
-        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
-      );
-    }
-  }
-}
-var init_final_harness_guard = __esm({
-  "src/harness/final-harness-guard.ts"() {
-    "use strict";
-    init_guard_error();
-    init_guard_text();
-    init_content_guards();
-    init_harness_references();
-    init_portable_path();
+    init_acceptance();
+    init_budget();
+    init_evidence3();
+    init_gate();
+    init_gate_result();
+    init_guard();
+    init_memory();
+    init_paired_test();
+    init_result_schema();
+    init_rng();
+    init_run_evolve();
+    init_stage_port();
+    init_strategies();
+    init_stratified_sample();
   }
 });
 
@@ -52738,6 +54705,118 @@ var init_accuracy_series = __esm({
   }
 });
 
+// src/report/format.ts
+function percent3(value) {
+  return `${(value * 100).toFixed(1)}%`;
+}
+function formatScore(score) {
+  const infra = score.infraErrors ? `, ${score.infraErrors} infra error${score.infraErrors === 1 ? "" : "s"} not scored` : "";
+  return `${percent3(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
+}
+function downgradeLines(result) {
+  return (result.endpoints?.downgrades ?? []).map(
+    (step) => `${step.parameter}: ${step.from} \u2192 ${step.to} for model '${step.model}' at ${step.endpoint}${step.remembered ? " (remembered from an earlier run)" : ""} \u2014 ${clip3(step.reason, 300)}`
+  );
+}
+function formatDelta(before, after) {
+  const points = (after - before) * 100;
+  return `${points >= 0 ? "+" : "\u2212"}${Math.abs(points).toFixed(1)} pts`;
+}
+function clip3(text3, max) {
+  return text3.length > max ? `${text3.slice(0, max)}\u2026` : text3;
+}
+function cell(text3, max = 200) {
+  return clip3(text3, max).replace(/\r?\n/g, " ").replace(/\|/g, "\\|").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+function codeSpan(text3, max = 200) {
+  const flat = clip3(text3, max).replace(/\r?\n/g, " ");
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  if (flat.trim() === "") return "` `";
+  const pad = flat.startsWith("`") || flat.endsWith("`") ? " " : "";
+  return `${fence2}${pad}${flat.replace(/\|/g, "\\|")}${pad}${fence2}`;
+}
+function fenced(text3, language = "") {
+  const longest = Math.max(2, ...[...text3.matchAll(/`+/g)].map((match) => match[0].length));
+  const fence2 = "`".repeat(longest + 1);
+  return `${fence2}${language}
+${text3}
+${fence2}`;
+}
+function compactJson(value, max = 1200) {
+  const text3 = typeof value === "string" ? value : JSON.stringify(value, null, 1);
+  return clip3(text3 ?? "", max);
+}
+function usd(value) {
+  return `$${value < 1 ? value.toFixed(4) : value.toFixed(2)}`;
+}
+var init_format = __esm({
+  "src/report/format.ts"() {
+    "use strict";
+  }
+});
+
+// src/report/scrub.ts
+function scrubSecrets(text3, secrets = []) {
+  return redactSecrets(text3, { values: secrets });
+}
+var init_scrub = __esm({
+  "src/report/scrub.ts"() {
+    "use strict";
+    init_secrets();
+  }
+});
+
+// src/report/gate-comment.ts
+function flipTable(title, groups) {
+  if (groups.length === 0) return `### ${title}
+
+No task flipped.`;
+  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 12).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 12 ? ` \u2026 (+${ids.length - 12})` : "");
+  return [
+    `### ${title}`,
+    "",
+    "| Group | Fixed | Broken | Fixed tasks | Broken tasks |",
+    "|---|---|---|---|---|",
+    ...groups.map(
+      (group2) => `| ${cell(group2.key, 120)} | ${group2.fixed.length} | ${group2.broken.length} | ${list2(group2.fixed)} | ${list2(group2.broken)} |`
+    )
+  ].join("\n");
+}
+function renderGateComment(gate, options = {}) {
+  const text3 = [
+    gateCommentMarker,
+    `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}`,
+    "",
+    cell(gate.reason, 500),
+    "",
+    "| | Base | Head |",
+    "|---|---|---|",
+    `| Held-out accuracy | ${formatScore(gate.base.score)} | ${formatScore(gate.head.score)} (${formatDelta(gate.base.score.accuracy, gate.head.score.accuracy)}) |`,
+    `| Cost per task | ${usd(gate.base.costPerTask)} | ${usd(gate.head.costPerTask)} |`,
+    `| Tokens per task | ${gate.base.tokensPerTask.toFixed(0)} | ${gate.head.tokensPerTask.toFixed(0)} |`,
+    "",
+    `Paired on ${gate.comparison.n} tasks: fixed ${gate.comparison.fixed.length}, broken ${gate.comparison.broken.length}; exact McNemar one-sided (better) ${formatPValue(gate.comparison.pValue)}, (worse) ${formatPValue(gate.pWorse)}. Tolerance ${gate.tolerance}.`,
+    "",
+    flipTable("Flips by category", gate.flips.byCategory),
+    "",
+    flipTable("Flips by failure pattern", gate.flips.bySignal),
+    "",
+    options.reportUrl ? `Details: ${options.reportUrl}` : ""
+  ].join("\n");
+  return scrubSecrets(text3, options.secrets);
+}
+var gateCommentMarker;
+var init_gate_comment = __esm({
+  "src/report/gate-comment.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    init_scrub();
+    gateCommentMarker = "<!-- ecdysis-gate -->";
+  }
+});
+
 // src/report/html.ts
 function escapeHtml(text3) {
   return text3.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
@@ -52751,12 +54830,29 @@ var init_html = __esm({
   }
 });
 
+// src/report/records.ts
+function patternReasons(pattern) {
+  return pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`).join("; ");
+}
+function roleTurns(refinement) {
+  return refinement.turns.map((turn) => ({
+    role: turn.role,
+    round: turn.round,
+    output: turn.output ?? { error: turn.error ?? "no usable reply" }
+  }));
+}
+var init_records2 = __esm({
+  "src/report/records.ts"() {
+    "use strict";
+  }
+});
+
 // src/report/wording.ts
 function plural2(count3, singular, pluralForm = `${singular}s`) {
   return `${count3} ${count3 === 1 ? singular : pluralForm}`;
 }
 function reasonCodes(reasons) {
-  return new Set(reasons.map((reason) => reason.split(":")[0].trim()));
+  return new Set(reasons.map((reason) => reason.code));
 }
 function patternStanding(pattern) {
   if (pattern.kind === "systematic") return "systematic";
@@ -52779,8 +54875,8 @@ function proposalTally(result) {
   };
 }
 function acceptedSentence(result) {
-  const tally = proposalTally(result);
-  return `${plural2(tally.edits, "accepted edit")} in ${plural2(tally.accepted, "accepted proposal")} (${plural2(tally.proposals, "proposal")} over ${plural2(tally.iterations, "iteration")})`;
+  const tally2 = proposalTally(result);
+  return `${plural2(tally2.edits, "accepted edit")} in ${plural2(tally2.accepted, "accepted proposal")} (${plural2(tally2.proposals, "proposal")} over ${plural2(tally2.iterations, "iteration")})`;
 }
 function stopSentence(result) {
   const last = result.iterations.at(-1);
@@ -52863,7 +54959,7 @@ function endpointLines(result) {
 function patternRows(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
     const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
-    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
   });
 }
 function patternsSection(result) {
@@ -52902,9 +54998,9 @@ function reasoningSection(result, options = {}) {
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${plural2(refinement.rounds, "round")}, ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`
+      `**HMS** (${plural2(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`
     );
-    for (const turn of refinement.roles) {
+    for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
@@ -52923,15 +55019,16 @@ function reasoningSection(result, options = {}) {
         )
       );
     }
-    const validation = iteration.validation;
-    if (validation.cheap)
+    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
+    const full = firstStage(iteration.evidence, "full")?.comparison;
+    if (cheap)
       parts.push(
         "",
-        `Cheap validation: fixed ${validation.cheap.fixed.length}, broken ${validation.cheap.broken.length} of ${validation.cheap.n}.`
+        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`
       );
-    if (validation.full)
+    if (full)
       parts.push(
-        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, ${formatPValue(validation.full.pValue)}.`
+        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`
       );
     parts.push(...validationDetails(iteration));
   }
@@ -52939,18 +55036,19 @@ function reasoningSection(result, options = {}) {
 }
 function validationDetails(iteration) {
   const lines = [];
-  const { confirm, ablation } = iteration.validation;
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
   if (confirm)
     lines.push(
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`
     );
-  const undone = iteration.validation.pruningUndone;
-  const without = iteration.validation.cheapPruned;
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
   if (undone && without)
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
     );
-  for (const change2 of iteration.pruned ?? [])
+  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(
       `Pruned: ${cell(change2.patternNames.join(", "), 200)} \u2014 ${cell(change2.reason, 300)}.`
     );
@@ -52963,11 +55061,11 @@ function validationDetails(iteration) {
         (change2) => `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
       )
     );
-  const repair = iteration.repair;
+  const repair = firstStage(iteration.evidence, "repaired");
   if (repair)
     lines.push(
       "",
-      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} \u2014 ${cell(repair.reason, 400)}.`,
+      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) => `- regression pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
       )
@@ -52976,7 +55074,7 @@ function validationDetails(iteration) {
 }
 function droppedEditRows(result) {
   return result.iterations.flatMap(
-    (iteration) => [iteration.refinement, iteration.repair?.refinement].flatMap(
+    (iteration) => [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
       (refinement) => (refinement?.droppedEdits ?? []).map((dropped) => ({
         iteration: iteration.index,
         stage: dropped.stage,
@@ -53017,7 +55115,7 @@ function rejectionsSection(result) {
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.hmsSummary, 240)} \u2014 ${cell(proposal.reason, 240)}`);
+      parts.push(`- ${cell(proposal.summary, 240)} \u2014 ${cell(proposal.reason, 240)}`);
   }
   return parts.join("\n");
 }
@@ -53032,7 +55130,7 @@ function diffSection(result, maxChars = 2e4) {
     "",
     ...files,
     "",
-    fenced(clip(result.harness.patch, maxChars), "diff")
+    fenced(clip3(result.harness.patch, maxChars), "diff")
   ].join("\n");
 }
 function costSection(result) {
@@ -53051,8 +55149,34 @@ var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
     init_statistics();
+    init_evidence3();
+    init_refinement_record();
     init_format();
+    init_records2();
     init_wording2();
+  }
+});
+
+// src/report/job-summary.ts
+var init_job_summary = __esm({
+  "src/report/job-summary.ts"() {
+    "use strict";
+    init_accuracy_series();
+    init_format();
+    init_gate_comment();
+    init_markdown_sections();
+    init_scrub();
+    init_wording2();
+  }
+});
+
+// src/report/pr-body.ts
+var init_pr_body = __esm({
+  "src/report/pr-body.ts"() {
+    "use strict";
+    init_format();
+    init_markdown_sections();
+    init_scrub();
   }
 });
 
@@ -53072,13 +55196,13 @@ function svgAccuracyChart(points, options = {}) {
   const ticks = points.map(
     (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
   ).join("");
-  const path9 = points.map(
+  const path10 = points.map(
     (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
   ).join(" ");
   const dots = points.map(
     (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
   ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path9}" class="line"/>${dots}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path10}" class="line"/>${dots}</svg>`;
 }
 var init_svg_chart = __esm({
   "src/report/svg-chart.ts"() {
@@ -53119,19 +55243,19 @@ function iterationSection(iteration) {
       const excerpt3 = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
       return excerpt3 ? `<a href="#${anchorId("trace", excerpt3.key)}">${h(example.taskId)}</a>` : h(example.taskId);
     }).join(", ");
-    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
+    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(patternReasons(pattern))}</td></tr>`;
   }).join("");
   const refinement = iteration.refinement;
-  const roles = (refinement?.roles ?? []).map(
+  const roles = (refinement ? roleTurns(refinement) : []).map(
     (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
   ).join("");
-  const dropped = [iteration.refinement, iteration.repair?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
+  const dropped = [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
     (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
   ).join("");
   const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds, "round")}, ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
 ${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
@@ -53154,10 +55278,13 @@ var style, h;
 var init_render_html = __esm({
   "src/report/render-html.ts"() {
     "use strict";
+    init_evidence3();
+    init_refinement_record();
     init_accuracy_series();
     init_format();
     init_html();
     init_markdown_sections();
+    init_records2();
     init_scrub();
     init_svg_chart();
     init_wording2();
@@ -53203,1684 +55330,47 @@ var init_render_markdown = __esm({
   }
 });
 
-// src/evolve/heldout-seal.ts
-function sealHeldout(options) {
-  const { deps, heldout } = options;
-  const seal = new HeldoutSeal({
-    heldout,
-    allowed: [
-      ...options.train.map((task) => task.input),
-      ...Object.values(options.seedHarness.files)
-    ]
-  });
-  const door = (stage, tasks) => refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
-  const sealed = {
-    ...deps,
-    diagnose(request) {
-      door("diagnose", {
-        ids: [
-          ...request.records.map((record3) => record3.taskId),
-          ...request.tasks.map((task) => task.id)
-        ],
-        inputs: request.tasks.map((task) => task.input)
-      });
-      return deps.diagnose({ ...request, heldout });
-    },
-    noteFailure(request) {
-      door("failure notes", {
-        ids: [request.record.taskId],
-        inputs: request.task ? [request.task.input] : []
-      });
-      return deps.noteFailure(request);
-    },
-    refine(request) {
-      door("refine", {
-        ids: request.patterns.flatMap((pattern) => [
-          ...pattern.taskIds,
-          ...pattern.examples.map((example) => example.taskId)
-        ]),
-        inputs: []
-      });
-      return deps.refine({ ...request, heldout });
-    },
-    reflect(request) {
-      door("reflect", {
-        ids: [
-          ...request.failures.map((record3) => record3.taskId),
-          ...request.tasks.map((task) => task.id)
-        ],
-        inputs: request.tasks.map((task) => task.input)
-      });
-      return deps.reflect({ ...request, heldout });
-    }
-  };
-  const models = {
-    ...options.models,
-    refiner: sealedProvider(options.models.refiner, seal)
-  };
-  const evaluate3 = (request) => {
-    door("training evaluation", {
-      ids: request.tasks.map((task) => task.id),
-      inputs: request.tasks.map((task) => task.input)
-    });
-    return options.evaluate(request);
-  };
-  return { deps: sealed, models, evaluate: evaluate3 };
+// src/report/write-reports.ts
+import { mkdir as mkdir12, writeFile as writeFile11 } from "node:fs/promises";
+import path7 from "node:path";
+async function writeEvolveReports(options) {
+  const { outDir, result, secrets } = options;
+  await mkdir12(outDir, { recursive: true });
+  const markdown = path7.join(outDir, "report.md");
+  const html = path7.join(outDir, "report.html");
+  await writeFile11(markdown, renderMarkdown(result, { secrets }));
+  await writeFile11(html, renderHtml(result, { secrets }));
+  return { markdown, html };
 }
-function sealedProvider(provider, seal) {
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    chat(request, options) {
-      const text3 = request.messages.map((message) => message.content ?? "").join("\n");
-      seal.check(text3, request.purpose ?? "refiner call");
-      return provider.chat(request, options);
-    }
-  };
+async function writeGateReport(options) {
+  const file2 = path7.join(options.outDir, "gate.md");
+  await mkdir12(options.outDir, { recursive: true });
+  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  return file2;
 }
-var init_heldout_seal = __esm({
-  "src/evolve/heldout-seal.ts"() {
+var init_write_reports = __esm({
+  "src/report/write-reports.ts"() {
     "use strict";
-    init_heldout_guard();
-  }
-});
-
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir10, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var headerSchema, entrySchema, Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_budget();
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      runKey: external_exports.string(),
-      configHash: external_exports.string(),
-      strategy: external_exports.string()
-    });
-    entrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional()
-    });
-    Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
-        this.file = file2;
-        this.entries = entries;
-        this.budget = budget;
-        this.afterStage = afterStage;
-        this.redact = redact;
-      }
-      file;
-      entries;
-      budget;
-      afterStage;
-      redact;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path5.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let text3;
-        try {
-          text3 = await readFile10(file2, "utf8");
-        } catch {
-          text3 = void 0;
-        }
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir10(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            runKey: options.runKey,
-            configHash: options.configHash,
-            strategy: options.strategy
-          };
-          await writeFile9(file2, `${JSON.stringify(header)}
-`);
-        } else {
-          const lines = text3.split("\n").filter((line) => line.trim() !== "");
-          const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-          if (!header.success)
-            throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
-              line: 1
-            });
-          if (header.data.runKey !== options.runKey) {
-            throw new InputError(
-              file2,
-              `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-              { line: 1 }
-            );
-          }
-          for (const line of lines.slice(1)) {
-            let parsed;
-            try {
-              parsed = JSON.parse(line);
-            } catch {
-              continue;
-            }
-            const entry = entrySchema.safeParse(parsed);
-            if (entry.success) entries.set(entry.data.stage, entry.data);
-          }
-        }
-        options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run2) {
-        const done = this.entries.get(name3);
-        if (done) return done.output;
-        const { value, spend } = await this.budget.measure(run2);
-        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend[key] !== 0) recorded[key] = spend[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: this.budget.snapshot().wallMs
-        };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.entries.set(name3, entry);
-        this.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
-// src/evolve/stratified-sample.ts
-function stratifiedSample(options) {
-  const { items, size, category, rng } = options;
-  if (size <= 0) return [];
-  if (items.length <= size) return [...items];
-  const groups = /* @__PURE__ */ new Map();
-  for (const item of items) {
-    const key = category(item);
-    const group2 = groups.get(key) ?? [];
-    group2.push(item);
-    groups.set(key, group2);
-  }
-  const keys = [...groups.keys()].sort();
-  const quotas = keys.map((key) => {
-    const exact = (groups.get(key)?.length ?? 0) * size / items.length;
-    return { key, quota: Math.floor(exact), remainder: exact - Math.floor(exact) };
-  });
-  let missing = size - quotas.reduce((sum, entry) => sum + entry.quota, 0);
-  for (const entry of shuffled(quotas, rng).sort((a, b) => b.remainder - a.remainder)) {
-    if (missing <= 0) break;
-    entry.quota += 1;
-    missing -= 1;
-  }
-  const chosen = /* @__PURE__ */ new Set();
-  for (const entry of quotas) {
-    for (const item of shuffled(groups.get(entry.key) ?? [], rng).slice(0, entry.quota))
-      chosen.add(item);
-  }
-  return items.filter((item) => chosen.has(item));
-}
-var init_stratified_sample = __esm({
-  "src/evolve/stratified-sample.ts"() {
-    "use strict";
-    init_rng();
-  }
-});
-
-// src/evolve/strategies/diagnose-step.ts
-function tasksOf(records, tasks) {
-  const ids = new Set(records.map((record3) => record3.taskId));
-  return tasks.filter((task) => ids.has(task.id));
-}
-function diagnoseStep(options) {
-  const { context, index, batch, harness } = options;
-  const { config: config2, deps, models } = context;
-  const evolve = config2.evolve;
-  return context.stage(
-    `iteration-${index}/diagnose`,
-    () => deps.diagnose({
-      onSupported: context.callCache ? options.onSupported : void 0,
-      records: options.records,
-      tasks: batch,
-      refiner: models.refiner,
-      minSupport: evolve.minSupport,
-      resamples: evolve.resamples,
-      agentTemperature: config2.model.temperature,
-      stepLimit: harness.config?.agent_loop.max_steps,
-      resample: evolve.resamples > 0 ? async (records, k) => (await context.evaluate({
-        tasks: tasksOf(records, batch),
-        harness,
-        samples: k,
-        firstSample: config2.samples,
-        label: `iteration ${index}: re-sampling failures`
-      })).records : void 0,
-      probe: models.probe ? async (records) => (await context.evaluate({
-        tasks: tasksOf(records, batch),
-        harness,
-        provider: "probe",
-        label: `iteration ${index}: probe`
-      })).records : void 0
-    })
-  );
-}
-var init_diagnose_step = __esm({
-  "src/evolve/strategies/diagnose-step.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/guard-proposal.ts
-function guardProposal(context, harness, refinement) {
-  if (refinement.verdict === "rejected") {
-    return {
-      applied: [],
-      guardRejections: [],
-      reason: `refinement rejected: ${refinement.reason ?? "the Skeptic rejected the specification"}`
-    };
-  }
-  if (refinement.edits.length === 0)
-    return { applied: [], guardRejections: [], reason: "the Editor planned no edits" };
-  const guarded = context.deps.applyEdits({
-    harness,
-    edits: refinement.edits,
-    guard: context.guard
-  });
-  const base = { applied: guarded.applied, guardRejections: guarded.rejected };
-  if (guarded.applied.length === 0)
-    return { ...base, reason: `every edit was refused by the guards (${guarded.rejected.length})` };
-  if (guarded.harness.hash === harness.hash)
-    return { ...base, reason: "the edits leave the harness unchanged" };
-  return { ...base, candidate: guarded.harness };
-}
-var init_guard_proposal = __esm({
-  "src/evolve/strategies/guard-proposal.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/pattern-memory.ts
-function rejectedFor(pattern, rejected) {
-  return rejected.filter(
-    (proposal) => proposal.patterns.includes(pattern.id) || proposal.patterns.includes(pattern.name)
-  );
-}
-function mayAttempt(pattern, rejected, options) {
-  const mine = rejectedFor(pattern, rejected);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-  );
-}
-function exhaustedReason(systematic, rejected, options) {
-  if (systematic.length === 0) return void 0;
-  const each = systematic.map((pattern) => {
-    const mine = rejectedFor(pattern, rejected);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
-    return `${pattern.name} (${why})`;
-  });
-  const count3 = systematic.length;
-  return `${count3} systematic pattern${count3 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
-}
-function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
-}
-function identicalRejected(edits, rejected, parentHash) {
-  if (edits.length === 0) return void 0;
-  const key = editsKey(edits);
-  return rejected.find(
-    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
-  );
-}
-var init_pattern_memory = __esm({
-  "src/evolve/strategies/pattern-memory.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/ablate-changes.ts
-async function ablateChanges(options) {
-  const { context, index, before } = options;
-  return Promise.all(
-    options.changes.map(async (change2, position) => {
-      const ids = /* @__PURE__ */ new Set([...options.flipped, ...change2.targets]);
-      const tasks = options.batch.filter((task) => ids.has(task.id));
-      const patternNames2 = change2.patterns.map((pattern) => pattern.name);
-      const alone = context.deps.applyEdits({
-        harness: options.parent,
-        edits: change2.edits,
-        guard: context.guard
-      }).harness;
-      const run2 = await context.stage(
-        `${options.scope}/ablate-${position + 1}`,
-        () => context.evaluate({
-          tasks,
-          harness: alone,
-          label: `iteration ${index}: ${patternNames2.join(", ")} alone`
-        })
-      );
-      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
-      return {
-        edits: change2.edits,
-        patternNames: patternNames2,
-        alone: comparison,
-        kept: comparison.fixed.length > comparison.broken.length
-      };
-    })
-  );
-}
-var init_ablate_changes = __esm({
-  "src/evolve/strategies/ablate-changes.ts"() {
-    "use strict";
-    init_acceptance();
-    init_records();
-  }
-});
-
-// src/evolve/strategies/attribution.ts
-function attributeChanges(options) {
-  const { addressed, before, cheap } = options;
-  const groups = /* @__PURE__ */ new Map();
-  for (const edit of options.applied) {
-    const named = addressed.filter(
-      (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name)
-    );
-    const patterns = named.length > 0 ? named : addressed;
-    const key = patterns.map((pattern) => pattern.id).join(",");
-    const group2 = groups.get(key) ?? { edits: [], patterns };
-    group2.edits.push(edit);
-    groups.set(key, group2);
-  }
-  const fixed = new Set(cheap.fixed);
-  return [...groups.values()].map(({ edits, patterns }) => {
-    const targets = [
-      ...new Set(
-        patterns.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
-      )
-    ];
-    return { edits, patterns, targets, fixed: targets.filter((taskId) => fixed.has(taskId)) };
-  });
-}
-function prunedChanges(attributions) {
-  return attributions.filter((change2) => change2.targets.length > 0 && change2.fixed.length === 0).map((change2) => ({
-    edits: change2.edits,
-    patterns: change2.patterns.map((pattern) => pattern.id),
-    patternNames: change2.patterns.map((pattern) => pattern.name),
-    targets: change2.targets.length,
-    reason: `fixed none of the ${change2.targets.length} failing member(s) of ${change2.patterns.map((pattern) => pattern.name).join(", ")} in cheap validation (possibly masked by another failure)`
-  }));
-}
-var init_attribution = __esm({
-  "src/evolve/strategies/attribution.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/confirm-discordant.ts
-function outcomes(records) {
-  const byTask = /* @__PURE__ */ new Map();
-  for (const record3 of records) {
-    const draws = byTask.get(record3.taskId) ?? /* @__PURE__ */ new Map();
-    draws.set(record3.sampleIndex, record3.verdict.pass);
-    byTask.set(record3.taskId, draws);
-  }
-  return byTask;
-}
-function withFirstDraw(draws, first) {
-  for (const [taskId, passed2] of first) {
-    if (!draws.has(taskId)) continue;
-    draws.get(taskId)?.set(0, passed2);
-  }
-  return draws;
-}
-async function confirmDiscordant(options) {
-  const { context, index } = options;
-  const discordant = /* @__PURE__ */ new Set([...options.full.fixed, ...options.full.broken]);
-  const tasks = options.batch.filter((task) => discordant.has(task.id));
-  const run2 = (harness, side2) => context.stage(
-    `${options.stage}-confirm-${side2}`,
-    () => context.evaluate({
-      tasks,
-      harness,
-      samples: options.samples,
-      // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
-      // at, so the parent's draws of the tasks it failed are already in the cache.
-      firstSample: context.config.samples,
-      label: `iteration ${index}: confirming flips (${side2})`
-    })
-  );
-  const [parentRun, candidateRun] = await Promise.all([
-    run2(options.parent, "parent"),
-    run2(options.candidate, "candidate")
-  ]);
-  return compareSamples(
-    withFirstDraw(outcomes(parentRun.records), new Map(options.before)),
-    withFirstDraw(outcomes(candidateRun.records), new Map(options.after))
-  );
-}
-var init_confirm_discordant = __esm({
-  "src/evolve/strategies/confirm-discordant.ts"() {
-    "use strict";
-    init_acceptance();
-  }
-});
-
-// src/evolve/strategies/prefetch-diagnosis.ts
-async function prefetchDiagnosis(options) {
-  const { context, batch, records } = options;
-  const reused = context.callCache && batch.length === context.train.length;
-  if (!reused || records.every((record3) => record3.verdict.pass)) return;
-  await context.stage(options.stage, async () => {
-    await context.deps.diagnose({
-      records,
-      tasks: batch,
-      refiner: context.models.refiner,
-      minSupport: context.config.evolve.minSupport,
-      resamples: 0,
-      stepLimit: options.candidate.config?.agent_loop.max_steps
-    });
-    return null;
-  });
-}
-var init_prefetch_diagnosis = __esm({
-  "src/evolve/strategies/prefetch-diagnosis.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/stream-notes.ts
-function streamFailureNotes(options) {
-  const { context } = options;
-  if (!context.callCache) return { close: () => {
-  } };
-  const tasks = new Map(options.tasks.map((task) => [task.id, task]));
-  const stepLimit = options.harness.config?.agent_loop.max_steps;
-  const pending = [];
-  let closed = false;
-  let wake;
-  const notify = () => {
-    wake?.();
-    wake = void 0;
-  };
-  context.background(
-    () => context.stage(`${options.stage}-notes`, async () => {
-      const calls = [];
-      for (; ; ) {
-        for (const record3 of pending.splice(0))
-          calls.push(
-            context.deps.noteFailure({
-              record: record3,
-              task: tasks.get(record3.taskId),
-              refiner: context.models.refiner,
-              stepLimit
-            }).catch(() => void 0)
-          );
-        if (closed) break;
-        await new Promise((resolve12) => {
-          wake = resolve12;
-        });
-      }
-      await Promise.all(calls);
-      return null;
-    })
-  );
-  return {
-    onRecord: (record3) => {
-      if (record3.verdict.pass || record3.cached || record3.sampleIndex >= context.config.samples)
-        return;
-      pending.push(record3);
-      notify();
-    },
-    close: () => {
-      closed = true;
-      notify();
-    }
-  };
-}
-async function evaluateNotingFailures(context, request) {
-  const { stage, tasks, harness, label } = request;
-  const stream = streamFailureNotes({ context, stage, tasks, harness });
-  try {
-    return await context.stage(
-      stage,
-      () => context.evaluate({ tasks, harness, label, onRecord: stream.onRecord })
-    );
-  } finally {
-    stream.close();
-  }
-}
-var init_stream_notes = __esm({
-  "src/evolve/strategies/stream-notes.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/validate-proposal.ts
-async function validateProposal(options) {
-  const { context, index, batch, before, record: record3 } = options;
-  const scope = options.scope ?? `iteration-${index}`;
-  const evolve = context.config.evolve;
-  const failingMembers = new Set(
-    options.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
-  );
-  const regression = new Set(
-    stratifiedSample({
-      items: batch.filter((task) => before.get(task.id) === true),
-      size: evolve.regressionSample,
-      category: (task) => task.category,
-      rng: context.rng(index, 2)
-    }).map((task) => task.id)
-  );
-  const cheapTasks = batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
-  const cheapIds = new Set(cheapTasks.map((task) => task.id));
-  const runCheap = async (harness, stage) => {
-    const run2 = await evaluateNotingFailures(context, {
-      stage: `${scope}/${stage}`,
-      tasks: cheapTasks,
-      harness,
-      label: `iteration ${index}: ${stage}`
-    });
-    return comparePaired(restrictPassMap(before, cheapIds), passMapOf(run2.result));
-  };
-  let candidate = options.candidate;
-  let kept = options.applied;
-  const prune = (pruned) => {
-    record3.pruned = [...record3.pruned ?? [], ...pruned];
-    options.onPruned(pruned);
-  };
-  let cheap = await runCheap(candidate, "validate-cheap");
-  record3.validation.cheap = cheap;
-  for (let round = 1; ; round++) {
-    const attributions = attributeChanges({
-      applied: kept,
-      addressed: options.addressed,
-      before,
-      cheap
-    });
-    const pruned = prunedChanges(attributions);
-    if (pruned.length === 0) break;
-    const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
-    const remaining = attributions.filter(
-      (change2) => !change2.edits.some((edit) => prunedEdits.has(edit))
-    );
-    if (remaining.length === 0 || round > maxPruneRounds) {
-      prune(pruned);
-      return {
-        verdict: "rejected",
-        reason: `no change fixed any of its own pattern's failing members (${pruned.length} change(s) pruned)`
-      };
-    }
-    const keptSet = new Set(remaining.flatMap((change2) => change2.edits));
-    const rebuilt2 = context.deps.applyEdits({
-      harness: options.parent,
-      edits: kept.filter((edit) => keptSet.has(edit)),
-      guard: context.guard
-    });
-    if (rebuilt2.harness.hash === options.parent.hash) {
-      prune(pruned);
-      return {
-        verdict: "rejected",
-        reason: "after pruning, the edits leave the harness unchanged"
-      };
-    }
-    const without = await runCheap(
-      rebuilt2.harness,
-      round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`
-    );
-    record3.validation.cheapPruned = without;
-    if (isPromising(cheap) && !isPromising(without)) {
-      record3.validation.pruningUndone = pruned.map((change2) => change2.patternNames.join(", "));
-      break;
-    }
-    prune(pruned);
-    candidate = rebuilt2.harness;
-    kept = rebuilt2.applied;
-    record3.candidateHash = candidate.hash;
-    cheap = without;
-  }
-  if (!isPromising(cheap))
-    return {
-      verdict: "rejected",
-      reason: `cheap validation: fixed ${cheap.fixed.length} \u2264 broken ${cheap.broken.length}`,
-      broken: cheap.broken
-    };
-  const shared = { context, index, batch, before, parent: options.parent, scope };
-  const first = await testOnBatch({ ...shared, candidate, kept, stage: "validate-full" });
-  record3.validation.full = first.full;
-  record3.validation.confirm = first.confirm;
-  record3.validation.candidate = first.score;
-  if (first.verdict === "accepted") return first;
-  first.broken = first.full.broken;
-  const changes = attributeChanges({ applied: kept, addressed: options.addressed, before, cheap });
-  if (changes.length < 2) return first;
-  const ablated = await ablateChanges({
-    context,
-    index,
-    scope,
-    batch,
-    before,
-    parent: options.parent,
-    changes,
-    flipped: [...first.full.fixed, ...first.full.broken]
-  });
-  record3.validation.ablation = ablated.map((change2) => ({
-    patterns: change2.patternNames,
-    fixed: change2.alone.fixed.length,
-    broken: change2.alone.broken.length,
-    kept: change2.kept
-  }));
-  const helping = ablated.filter((change2) => change2.kept);
-  if (helping.length === 0 || helping.length === ablated.length) return first;
-  options.onDropped(ablated.filter((change2) => !change2.kept));
-  const rebuilt = context.deps.applyEdits({
-    harness: options.parent,
-    edits: helping.flatMap((change2) => change2.edits),
-    guard: context.guard
-  });
-  record3.candidateHash = rebuilt.harness.hash;
-  const second = await testOnBatch({
-    ...shared,
-    candidate: rebuilt.harness,
-    kept: rebuilt.applied,
-    stage: "validate-full-ablated"
-  });
-  record3.validation.fullAblated = second.full;
-  record3.validation.confirmAblated = second.confirm;
-  if (second.score) record3.validation.candidate = second.score;
-  return second.verdict === "accepted" ? second : {
-    verdict: "rejected",
-    reason: `${first.reason}; without the changes that hurt alone: ${second.reason}`,
-    broken: first.broken
-  };
-}
-async function testOnBatch(options) {
-  const { context, index, batch, before, candidate, kept, stage, scope } = options;
-  const evolve = context.config.evolve;
-  const fullEval = await evaluateNotingFailures(context, {
-    stage: `${scope}/${stage}`,
-    tasks: batch,
-    harness: candidate,
-    label: `iteration ${index}: full batch`
-  });
-  const after = passMapOf(fullEval.result);
-  const full = comparePaired(before, after);
-  const score = scoreOf(fullEval.result);
-  const tally = `fixed ${full.fixed.length}, broken ${full.broken.length}`;
-  const accepted = (reason, confirm2) => ({
-    verdict: "accepted",
-    candidate,
-    kept,
-    accuracy: fullEval.result.accuracy,
-    reason,
-    full,
-    confirm: confirm2,
-    score
-  });
-  const rejected = (reason, confirm2) => ({
-    verdict: "rejected",
-    reason,
-    full,
-    confirm: confirm2,
-    score
-  });
-  if (full.fixed.length <= full.broken.length) return rejected(`full batch: ${tally}`);
-  if (isAccepted(full, evolve.alpha))
-    return accepted(`${tally}, ${formatPValue(full.pValue)}, below alpha ${evolve.alpha}`);
-  if (evolve.confirmSamples === 0)
-    return rejected(
-      `full batch: ${tally}, one-sided McNemar ${formatPValue(full.pValue)} (needs < ${evolve.alpha})`
-    );
-  context.background(
-    () => prefetchDiagnosis({
-      context,
-      stage: `${scope}/${stage}-prefetch-diagnosis`,
-      batch,
-      records: fullEval.records,
-      candidate
-    })
-  );
-  const confirm = await confirmDiscordant({
-    context,
-    index,
-    stage: `${scope}/${stage}`,
-    batch,
-    full,
-    before,
-    after,
-    parent: options.parent,
-    candidate,
-    samples: evolve.confirmSamples
-  });
-  const draws = `over ${confirm.pairs} draws of the flipped tasks: fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}`;
-  if (confirm.fixed > confirm.broken && confirm.pValue < evolve.alpha)
-    return accepted(`${tally}; ${draws}, below alpha ${evolve.alpha}`, confirm);
-  return rejected(`full batch: ${tally}; ${draws} (needs < ${evolve.alpha})`, confirm);
-}
-var maxPruneRounds;
-var init_validate_proposal = __esm({
-  "src/evolve/strategies/validate-proposal.ts"() {
-    "use strict";
-    init_statistics();
-    init_acceptance();
-    init_records();
-    init_stratified_sample();
-    init_ablate_changes();
-    init_attribution();
-    init_confirm_discordant();
-    init_prefetch_diagnosis();
-    init_stream_notes();
-    maxPruneRounds = 3;
-  }
-});
-
-// src/evolve/strategies/repair-regressions.ts
-async function repairRegressions(options) {
-  const { context, index, batch, candidate } = options;
-  const { deps, models, config: config2 } = context;
-  const scope = `iteration-${index}/repair`;
-  const record3 = openIterationRecord({
-    index,
-    parentHash: options.parent.hash,
-    taskIds: [],
-    score: { accuracy: 0, n: 0, interval: [0, 0] }
-  });
-  const batchRun = await context.stage(
-    `${scope}/batch`,
-    () => context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke`
-    })
-  );
-  const regressions = batchRun.records.filter(
-    (rollout) => !rollout.verdict.pass && options.before.get(rollout.taskId) === true
-  );
-  if (regressions.length === 0) {
-    record3.reason = "no regression on the whole batch";
-    return { record: record3 };
-  }
-  const diagnosis2 = await context.stage(
-    `${scope}/diagnose`,
-    () => deps.diagnose({
-      records: regressions,
-      tasks: batch,
-      refiner: models.refiner,
-      minSupport: { tasks: 1, categories: 1 },
-      resamples: 0,
-      stepLimit: candidate.config?.agent_loop.max_steps
-    })
-  );
-  record3.diagnosis = diagnosis2;
-  const patterns = diagnosis2.patterns.filter((pattern) => pattern.kind === "systematic");
-  if (patterns.length === 0) {
-    record3.reason = "no systematic pattern among the regressions";
-    return { record: record3 };
-  }
-  const refinement = await context.stage(
-    `${scope}/refine`,
-    () => deps.refine({
-      patterns,
-      harness: candidate,
-      refiner: models.refiner,
-      rejected: [],
-      skepticRounds: config2.evolve.skepticRounds,
-      editable: context.guard.editable
-    })
-  );
-  record3.refinement = refinement;
-  const guarded = guardProposal(context, candidate, refinement);
-  record3.guardRejections = guarded.guardRejections;
-  if (!guarded.candidate) {
-    record3.verdict = "rejected";
-    record3.reason = guarded.reason ?? "no repair candidate";
-    return { record: record3 };
-  }
-  const applied = [...options.applied, ...guarded.applied];
-  record3.applied = applied;
-  record3.candidateHash = guarded.candidate.hash;
-  const outcome = await validateProposal({
-    context,
-    index,
-    batch,
-    before: options.before,
-    parent: options.parent,
-    candidate: guarded.candidate,
-    applied,
-    addressed: [...options.addressed, ...patterns],
-    record: record3,
-    scope,
-    ...options.callbacks
-  });
-  record3.verdict = outcome.verdict;
-  record3.reason = outcome.reason;
-  return { record: record3, outcome };
-}
-var init_repair_regressions = __esm({
-  "src/evolve/strategies/repair-regressions.ts"() {
-    "use strict";
-    init_records();
-    init_guard_proposal();
-    init_validate_proposal();
-  }
-});
-
-// src/evolve/strategies/ecdysis.ts
-function addressedPatterns(systematic, refinement) {
-  const named = new Set(refinement.edits.flatMap((edit) => edit.patterns));
-  const addressed = systematic.filter(
-    (pattern) => named.has(pattern.id) || named.has(pattern.name)
-  );
-  return addressed.length > 0 ? addressed : systematic;
-}
-function idsOf(patterns) {
-  return patterns.map((pattern) => pattern.id).join(",");
-}
-function namesOf(patterns) {
-  return [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
-}
-function hmsFor(refinement, patternIds) {
-  const hms = refinement.hms;
-  const changes = (hms?.changes ?? []).filter(
-    (change2) => (change2.patterns ?? []).some((id) => patternIds.includes(id))
-  );
-  return changes.length > 0 ? { changes } : void 0;
-}
-function prunedProposal(refinement, change2, patterns, parentHash) {
-  return {
-    pruned: true,
-    parentHash,
-    hmsSummary: change2.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
-    reason: `pruned: ${change2.reason}`,
-    patterns: namesOf(patterns.filter((pattern) => change2.patterns.includes(pattern.id))),
-    hms: hmsFor(refinement, change2.patterns),
-    edits: change2.edits
-  };
-}
-function ecdysisStrategy() {
-  return {
-    name: "ecdysis",
-    async run(context, progress) {
-      const { config: config2, deps, models } = context;
-      const evolve = config2.evolve;
-      let stoppedBy = "max-iterations";
-      for (let index = 1; index <= evolve.maxIterations; index++) {
-        context.checkBudget();
-        const harness = progress.harness;
-        const batch = stratifiedSample({
-          items: context.train,
-          size: evolve.batchSize,
-          category: (task) => task.category,
-          rng: context.rng(index, 1)
-        });
-        const batchEval = await evaluateNotingFailures(context, {
-          stage: `iteration-${index}/batch`,
-          tasks: batch,
-          harness,
-          label: `iteration ${index}: batch`
-        });
-        const before = passMapOf(batchEval.result);
-        const record3 = openIterationRecord({
-          index,
-          parentHash: harness.hash,
-          taskIds: batch.map((task) => task.id),
-          score: scoreOf(batchEval.result)
-        });
-        const finish2 = iterationCloser({ record: record3, progress, context });
-        if (failingRecords(batchEval.result, batchEval.records).length === 0) {
-          finish2("stopped", "every task of the batch passed");
-          stoppedBy = "no-failures";
-          break;
-        }
-        const attemptable = (pattern) => mayAttempt(pattern, progress.rejected, {
-          maxAttempts: evolve.maxAttemptsPerPattern,
-          harnessHash: harness.hash
-        });
-        let ahead;
-        const refineOptions = {
-          harness,
-          refiner: models.refiner,
-          // A rejection on an earlier harness may no longer hold (the failure that sank it may
-          // be fixed since): the roles see it marked as such.
-          rejected: progress.rejected.map(
-            (proposal2) => proposal2.parentHash === harness.hash ? proposal2 : { ...proposal2, earlierHarness: true }
-          ),
-          skepticRounds: evolve.skepticRounds,
-          editable: context.guard.editable
-        };
-        const diagnosis2 = await diagnoseStep({
-          context,
-          index,
-          batch,
-          records: batchEval.records,
-          harness,
-          // While classification re-samples, the refinement of the patterns that passed the
-          // support test starts; it is the refinement when classification keeps them all.
-          onSupported: (patterns) => {
-            const expected = patterns.filter(attemptable);
-            if (expected.length === 0) return;
-            ahead = {
-              ids: idsOf(expected),
-              view: context.background(
-                () => context.stage(
-                  `iteration-${index}/refine-ahead`,
-                  () => deps.refine({ ...refineOptions, patterns: expected })
-                )
-              )
-            };
-          }
-        });
-        record3.diagnosis = diagnosis2;
-        collectTraces(record3, diagnosis2.patterns, batchEval.records);
-        const found = diagnosis2.patterns.filter((pattern) => pattern.kind === "systematic");
-        const systematic = found.filter(attemptable);
-        if (systematic.length === 0) {
-          const spent = exhaustedReason(found, progress.rejected, {
-            maxAttempts: evolve.maxAttemptsPerPattern,
-            harnessHash: harness.hash
-          });
-          finish2(
-            "stopped",
-            spent ?? "no systematic pattern in this batch (the patterns found are reported, not repaired)"
-          );
-          stoppedBy = spent ? "attempts-exhausted" : "no-systematic-pattern";
-          break;
-        }
-        const refine3 = () => deps.refine({ ...refineOptions, patterns: systematic });
-        const early = ahead?.ids === idsOf(systematic) ? ahead.view : void 0;
-        const refinement = await context.stage(
-          `iteration-${index}/refine`,
-          () => early ? early.catch(refine3) : refine3()
-        );
-        record3.refinement = refinement;
-        const addressed = addressedPatterns(systematic, refinement);
-        const reject = (reason, edits) => {
-          progress.rejected.push({
-            hmsSummary: refinement.hmsSummary,
-            reason,
-            patterns: namesOf(addressed),
-            hms: refinement.hms,
-            parentHash: harness.hash,
-            ...edits && edits.length > 0 ? { edits } : {},
-            ...refinement.verdict === "rejected" && refinement.reason === "no-changes" ? { nothingProposed: true } : {}
-          });
-          finish2("rejected", reason);
-        };
-        const guarded = guardProposal(context, harness, refinement);
-        record3.applied = guarded.applied;
-        record3.guardRejections = guarded.guardRejections;
-        if (!guarded.candidate) {
-          reject(guarded.reason ?? "no candidate");
-          continue;
-        }
-        const same = identicalRejected(guarded.applied, progress.rejected, harness.hash);
-        if (same) {
-          reject(`identical to a rejected proposal (${same.reason}); not validated again`);
-          continue;
-        }
-        record3.candidateHash = guarded.candidate.hash;
-        let prunedAll = false;
-        const callbacks = {
-          onPruned: (pruned) => {
-            for (const change2 of pruned)
-              progress.rejected.push(prunedProposal(refinement, change2, addressed, harness.hash));
-            prunedAll = pruned.length > 0;
-          },
-          onDropped: (dropped) => {
-            for (const change2 of dropped)
-              progress.rejected.push({
-                hmsSummary: change2.edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; "),
-                reason: `alone it fixed ${change2.alone.fixed.length} and broke ${change2.alone.broken.length} of the tasks its bundle flipped`,
-                patterns: change2.patternNames,
-                edits: change2.edits,
-                parentHash: harness.hash
-              });
-          }
-        };
-        const proposal = {
-          context,
-          index,
-          batch,
-          before,
-          parent: harness,
-          candidate: guarded.candidate,
-          applied: guarded.applied,
-          addressed
-        };
-        let outcome = await validateProposal({ ...proposal, ...callbacks, record: record3 });
-        if (outcome.verdict === "rejected" && outcome.broken?.length && evolve.repairRegressions) {
-          const repair = await repairRegressions({ ...proposal, callbacks });
-          record3.repair = repair.record;
-          if (repair.outcome?.verdict === "accepted")
-            outcome = {
-              ...repair.outcome,
-              reason: `after repairing what it broke: ${repair.outcome.reason}`
-            };
-        }
-        if (outcome.verdict === "rejected") {
-          const rest = guarded.applied.filter(
-            (edit) => !(record3.pruned ?? []).some((change2) => change2.edits.includes(edit))
-          );
-          if (rest.length > 0 || !prunedAll) reject(outcome.reason, rest);
-          else finish2("rejected", outcome.reason);
-          continue;
-        }
-        record3.applied = outcome.kept;
-        progress.harness = outcome.candidate;
-        record3.accuracyAfter = outcome.accuracy;
-        finish2("accepted", outcome.reason);
-      }
-      return {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy,
-        rejected: progress.rejected
-      };
-    }
-  };
-}
-function collectTraces(record3, patterns, records) {
-  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
-  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
-  for (const pattern of patterns) {
-    for (const example of pattern.examples) {
-      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !record3.traces.some((trace2) => trace2.key === rollout.key))
-        record3.traces.push(traceExcerpt(rollout));
-    }
-  }
-}
-var init_ecdysis = __esm({
-  "src/evolve/strategies/ecdysis.ts"() {
-    "use strict";
-    init_records();
-    init_stratified_sample();
-    init_diagnose_step();
-    init_guard_proposal();
-    init_pattern_memory();
-    init_repair_regressions();
-    init_stream_notes();
-    init_validate_proposal();
-  }
-});
-
-// src/evolve/strategies/iterative.ts
-function pickFailures(failures, options) {
-  const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
-  const count3 = Math.min(options.size, sorted.length);
-  const offset = options.start + (options.index - 1) * options.size;
-  return Array.from(
-    { length: count3 },
-    (_, position) => sorted[(offset + position) % sorted.length]
-  );
-}
-function iterativeStrategy(options = {}) {
-  return {
-    name: "iterative",
-    async run(context, progress) {
-      const { config: config2, deps, models } = context;
-      const evolve = config2.evolve;
-      const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
-      let current = await context.stage(
-        "iterative/evaluate-seed",
-        () => context.evaluate({
-          tasks: context.train,
-          harness: progress.harness,
-          label: "seed: train"
-        })
-      );
-      const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
-      let withoutImprovement = 0;
-      let stoppedBy = "max-iterations";
-      for (let index = 1; index <= evolve.maxIterations; index++) {
-        context.checkBudget();
-        const harness = progress.harness;
-        const failing = failingRecords(current.result, current.records);
-        const record3 = openIterationRecord({
-          index,
-          parentHash: harness.hash,
-          taskIds: context.train.map((task) => task.id),
-          score: scoreOf(current.result)
-        });
-        const finish2 = iterationCloser({ record: record3, progress, context });
-        if (failing.length === 0) {
-          finish2("stopped", "every train task passed");
-          stoppedBy = "no-failures";
-          break;
-        }
-        const failures = pickFailures(failing, { index, size: evolve.iterativeMinibatch, start });
-        record3.traces = failures.map(traceExcerpt);
-        const ids = new Set(failures.map((failure2) => failure2.taskId));
-        const refinement = await context.stage(
-          `iteration-${index}/reflect`,
-          () => deps.reflect({
-            failures,
-            tasks: context.train.filter((task) => ids.has(task.id)),
-            harness,
-            refiner: models.refiner,
-            rejected: progress.rejected,
-            editable: context.guard.editable
-          })
-        );
-        record3.refinement = refinement;
-        const reject = (reason) => {
-          progress.rejected.push({
-            hmsSummary: refinement.hmsSummary,
-            reason,
-            patterns: [...ids],
-            hms: refinement.hms
-          });
-          finish2("rejected", reason);
-          withoutImprovement += 1;
-        };
-        const guarded = guardProposal(context, harness, refinement);
-        record3.applied = guarded.applied;
-        record3.guardRejections = guarded.guardRejections;
-        if (!guarded.candidate) {
-          reject(guarded.reason ?? "no candidate");
-        } else {
-          const candidate = guarded.candidate;
-          record3.candidateHash = candidate.hash;
-          const evaluated = await context.stage(
-            `iteration-${index}/evaluate`,
-            () => context.evaluate({
-              tasks: context.train,
-              harness: candidate,
-              label: `iteration ${index}: train`
-            })
-          );
-          record3.validation.full = comparePaired(
-            passMapOf(current.result),
-            passMapOf(evaluated.result)
-          );
-          record3.validation.candidate = scoreOf(evaluated.result);
-          if (evaluated.result.accuracy > current.result.accuracy) {
-            progress.harness = candidate;
-            current = evaluated;
-            withoutImprovement = 0;
-            record3.accuracyAfter = evaluated.result.accuracy;
-            finish2(
-              "accepted",
-              `train accuracy ${current.result.accuracy.toFixed(3)} > ${record3.batch.score.accuracy.toFixed(3)}`
-            );
-          } else {
-            reject(
-              `train accuracy ${evaluated.result.accuracy.toFixed(3)} is not above ${current.result.accuracy.toFixed(3)}`
-            );
-          }
-        }
-        if (withoutImprovement >= patience) {
-          stoppedBy = "patience";
-          break;
-        }
-      }
-      return {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy,
-        rejected: progress.rejected
-      };
-    }
-  };
-}
-var init_iterative = __esm({
-  "src/evolve/strategies/iterative.ts"() {
-    "use strict";
-    init_acceptance();
-    init_records();
-    init_guard_proposal();
-  }
-});
-
-// src/evolve/strategies/sampling.ts
-function samplingVotes(options) {
-  const { config: config2, trainSize, heldoutSize } = options;
-  const budget = config2.evolve.budget.rollouts;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
-  const bounded = Math.max(1, raw);
-  return bounded % 2 === 1 ? bounded : bounded - 1;
-}
-function samplingStrategy() {
-  return {
-    name: "sampling",
-    async run(context, progress) {
-      progress.evaluationSamples = samplingVotes({
-        config: context.config,
-        trainSize: context.train.length,
-        heldoutSize: context.heldoutSize
-      });
-      return {
-        finalHarness: progress.harness,
-        iterations: [],
-        stoppedBy: "no-evolution",
-        rejected: [],
-        evaluationSamples: progress.evaluationSamples
-      };
-    }
-  };
-}
-var init_sampling = __esm({
-  "src/evolve/strategies/sampling.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/strategies/index.ts
-function strategyByName(name3) {
-  if (name3 === "iterative") return iterativeStrategy();
-  if (name3 === "sampling") return samplingStrategy();
-  return ecdysisStrategy();
-}
-var init_strategies = __esm({
-  "src/evolve/strategies/index.ts"() {
-    "use strict";
-    init_ecdysis();
-    init_iterative();
-    init_sampling();
-    init_ecdysis();
-    init_iterative();
-    init_sampling();
-  }
-});
-
-// src/evolve/run-evolve.ts
-import { createHash as createHash11 } from "node:crypto";
-import { mkdir as mkdir11, writeFile as writeFile10 } from "node:fs/promises";
-import path6 from "node:path";
-async function defaultDeps() {
-  return (await Promise.resolve().then(() => (init_real_deps(), real_deps_exports))).realDeps;
-}
-function sha256(text3) {
-  return createHash11("sha256").update(text3).digest("hex");
-}
-async function runEvolve(options) {
-  const { loaded, outDir } = options;
-  const config2 = loaded.config;
-  const deps = options.deps ?? await defaultDeps();
-  const clock = options.clock ?? { now: () => Date.now() };
-  const strategy = options.strategy ?? strategyByName(config2.evolve.strategy);
-  const startedAt = new Date(clock.now()).toISOString();
-  const budget = new BudgetTracker(config2.evolve.budget, () => clock.now());
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...options.secrets ?? []
-  ]);
-  const seedHarness = await deps.loadHarness({
-    dir: path6.resolve(loaded.root, config2.harness.dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const splits = await loadSplits(loaded, (file2) => deps.loadTasks(file2));
-  const train = limitTasks(splits.train, options.limit);
-  const heldout = limitTasks(splits.heldout, options.limit);
-  const guard = {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-    secretValues: [...redactor.values]
-  };
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
-    outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
-  });
-  const opened = options.models ? void 0 : await deps.openModels(loaded);
-  const callCache = options.callCache ?? true;
-  try {
-    const models = wrapModels({
-      models: options.models ?? opened,
-      loaded,
-      deps,
-      budget,
-      callCache,
-      redactor,
-      onCall: options.onCall
-    });
-    const shared = {
-      loaded,
-      deps,
-      models,
-      cache: deps.createRolloutCache(path6.resolve(loaded.root, config2.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
-      budget,
-      phases: progressPhases(options.progress),
-      redactor
-    };
-    const adapter = deps.createAdapter(loaded);
-    const trainingEvaluate = makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter, budget, enforce: true }),
-      enforce: true,
-      split: "train"
-    });
-    const sealed = sealHeldout({
-      deps,
-      models,
-      evaluate: trainingEvaluate,
-      train,
-      heldout: splits.heldout,
-      seedHarness
-    });
-    const progress = { harness: seedHarness, iterations: [], rejected: [] };
-    const background = [];
-    let outcome;
-    try {
-      outcome = await strategy.run(
-        {
-          config: config2,
-          seedHarness,
-          train,
-          heldoutSize: heldout.length,
-          guard,
-          deps: sealed.deps,
-          models: sealed.models,
-          callCache,
-          evaluate: sealed.evaluate,
-          stage: (name3, run3) => journal.stage(name3, run3),
-          rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
-          checkBudget: () => budget.check(),
-          remainingRollouts: () => budget.remainingRollouts(),
-          background: (start) => {
-            const work = budget.detached(start);
-            background.push(work.catch(() => void 0));
-            return work;
-          },
-          onIteration: (record3) => {
-            record3.elapsedMs = budget.snapshot().wallMs;
-          }
-        },
-        progress
-      );
-    } catch (error62) {
-      if (!(error62 instanceof BudgetExhaustedError)) throw error62;
-      outcome = {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy: `budget:${error62.resource}`,
-        rejected: progress.rejected,
-        evaluationSamples: progress.evaluationSamples
-      };
-    } finally {
-      await Promise.all(background);
-    }
-    const training = budget.snapshot();
-    const measure = (split) => makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter, budget, enforce: false }),
-      enforce: false,
-      split
-    });
-    const finalSamples = outcome.evaluationSamples ?? config2.samples;
-    const run2 = (name3, split, which) => measure(split)({
-      tasks: split === "train" ? train : heldout,
-      harness: which === "seed" ? seedHarness : outcome.finalHarness,
-      samples: which === "seed" ? config2.samples : finalSamples,
-      label: name3
-    });
-    const sameHarness = outcome.finalHarness.hash === seedHarness.hash;
-    const [baselineTrain, baselineHeldout, finalTrain, finalHeldout] = await journal.stage(
-      "final/measure",
-      async () => {
-        const seedRuns = Promise.all([
-          run2("seed: train", "train", "seed"),
-          run2("seed: held-out", "heldout", "seed")
-        ]);
-        if (sameHarness) await seedRuns;
-        const finalRuns = Promise.all([
-          run2("final: train", "train", "final"),
-          run2("final: held-out", "heldout", "final")
-        ]);
-        const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-        return [...seedResults, ...finalResults];
-      }
-    );
-    const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
-    const spend = budget.snapshot();
-    const result = {
-      version: 1,
-      strategy: strategy.name,
-      seed: config2.seed,
-      configHash: loaded.hash,
-      model: models.agent.model,
-      stoppedBy: outcome.stoppedBy,
-      baseline: { train: scoreOf(baselineTrain.result), heldout: scoreOf(baselineHeldout.result) },
-      final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
-      iterations: outcome.iterations,
-      acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
-      rejectedProposals: outcome.rejected,
-      cost: {
-        rollouts: spend.rollouts,
-        llmCalls: spend.llmCalls,
-        promptTokens: spend.promptTokens,
-        completionTokens: spend.completionTokens,
-        costUsd: spend.costUsd,
-        wallMs: spend.wallMs,
-        refinementShare: refinementShare(spend),
-        refinement: {
-          llmCalls: spend.refinerCalls,
-          tokens: spend.refinerTokens,
-          costUsd: spend.refinerCostUsd
-        },
-        training
-      },
-      harness: {
-        seedHash: seedHarness.hash,
-        finalHash: outcome.finalHarness.hash,
-        changedFiles: diff.files,
-        patch: diff.patch
-      },
-      gate: evolveGate({
-        baseline: baselineHeldout.result,
-        final: finalHeldout.result,
-        gate: config2.gate
-      }),
-      run: {
-        startedAt,
-        finishedAt: new Date(clock.now()).toISOString(),
-        ...options.metadata,
-        ...options.limit === void 0 ? {} : { limit: options.limit }
-      },
-      ...endpointsSection(options.models ?? opened)
-    };
-    await writeOutputs({
-      outDir,
-      result,
-      deps,
-      seedHarness,
-      finalHarness: outcome.finalHarness,
-      guard,
-      redactor
-    });
-    return result;
-  } finally {
-    await opened?.close();
-  }
-}
-function endpointsSection(models) {
-  const downgrades = models?.downgrades?.() ?? [];
-  return downgrades.length > 0 ? { endpoints: { downgrades } } : {};
-}
-async function writeOutputs(options) {
-  const { outDir, redactor } = options;
-  assertHarnessSealed({
-    seed: options.seedHarness,
-    final: options.finalHarness,
-    guard: options.guard
-  });
-  const result = redactor.json(options.result);
-  const secrets = [...redactor.values];
-  await mkdir11(path6.join(outDir, "harness"), { recursive: true });
-  await options.deps.writeHarness(options.finalHarness, path6.join(outDir, "harness"));
-  const write = (name3, text3) => writeFile10(path6.join(outDir, name3), redactor.text(text3));
-  await write("harness.patch", result.harness.patch);
-  await write("result.json", `${JSON.stringify(result, null, 2)}
-`);
-  await write("report.md", renderMarkdown(result, { secrets }));
-  await write("report.html", renderHtml(result, { secrets }));
-}
-var init_run_evolve = __esm({
-  "src/evolve/run-evolve.ts"() {
-    "use strict";
-    init_configured_secrets();
-    init_split_overlap();
-    init_budget_error();
-    init_limit_tasks();
-    init_final_harness_guard();
+    init_gate_comment();
     init_render_html();
     init_render_markdown();
-    init_secrets();
-    init_budget();
-    init_evaluation_setup();
-    init_gate_result();
-    init_guard_context2();
-    init_heldout_seal();
-    init_journal();
-    init_meter();
-    init_records();
-    init_rng();
-    init_strategies();
   }
 });
 
-// src/evolve/stage-views.ts
-var patternViewSchema2, diagnosisViewSchema, roleTurnSchema2, refinementViewSchema, rejectedProposalViewSchema;
-var init_stage_views = __esm({
-  "src/evolve/stage-views.ts"() {
+// src/report/index.ts
+var init_report = __esm({
+  "src/report/index.ts"() {
     "use strict";
-    init_zod();
-    init_types();
-    patternViewSchema2 = external_exports.object({
-      id: external_exports.string(),
-      name: external_exports.string(),
-      description: external_exports.string(),
-      kind: external_exports.enum(["systematic", "model-specific"]),
-      /** Why it was classified so (`singleton`, `narrow`, `flaky`, `model-only`, `recurring` …). */
-      reasons: external_exports.array(external_exports.string()),
-      module: external_exports.string().optional(),
-      support: external_exports.object({
-        tasks: external_exports.number().int(),
-        categories: external_exports.number().int(),
-        categoryNames: external_exports.array(external_exports.string())
-      }),
-      taskIds: external_exports.array(external_exports.string()),
-      memberKeys: external_exports.array(external_exports.string()),
-      examples: external_exports.array(
-        external_exports.object({
-          taskId: external_exports.string(),
-          rolloutKey: external_exports.string().optional(),
-          note: external_exports.string().optional()
-        })
-      ),
-      source: external_exports.unknown().optional()
-    });
-    diagnosisViewSchema = external_exports.object({
-      patterns: external_exports.array(patternViewSchema2),
-      evidenceCount: external_exports.number().int(),
-      source: external_exports.unknown().optional()
-    });
-    roleTurnSchema2 = external_exports.object({
-      role: external_exports.string(),
-      round: external_exports.number().int(),
-      output: external_exports.unknown()
-    });
-    refinementViewSchema = external_exports.object({
-      verdict: external_exports.enum(["accepted", "rejected"]),
-      reason: external_exports.string().optional(),
-      /** One-paragraph summary of the Harness Modification Specification (what, where, why). */
-      hmsSummary: external_exports.string(),
-      hms: external_exports.unknown(),
-      rounds: external_exports.number().int(),
-      roles: external_exports.array(roleTurnSchema2),
-      /** Planned edits, not yet guarded. */
-      edits: external_exports.array(plannedEditSchema),
-      /** Editor edits left out of `edits`, with why (dropped, invalid after repairs, refused). */
-      droppedEdits: external_exports.array(
-        external_exports.object({
-          change: external_exports.number().int().nullable(),
-          stage: external_exports.string(),
-          reason: external_exports.string(),
-          edit: external_exports.unknown()
-        })
-      ).optional(),
-      source: external_exports.unknown().optional()
-    });
-    rejectedProposalViewSchema = external_exports.object({
-      hmsSummary: external_exports.string(),
-      reason: external_exports.string(),
-      patterns: external_exports.array(external_exports.string()),
-      hms: external_exports.unknown().optional(),
-      /** The guarded edits that were tried (a later identical proposal is dropped unvalidated). */
-      edits: external_exports.array(plannedEditSchema).optional(),
-      /**
-       * A change pruned by per-change attribution (it fixed none of its own targets while the rest
-       * of its proposal was in force — possibly masked by another failure): an attempt at its
-       * patterns, shown with them, but not a rejected proposal.
-       */
-      pruned: external_exports.boolean().optional(),
-      /** The harness the edits were tried on (a pruned change may be retried on another one). */
-      parentHash: external_exports.string().optional(),
-      /** Tried on an earlier harness than the one being refined now. */
-      earlierHarness: external_exports.boolean().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
-    });
-  }
-});
-
-// src/evolve/wilson.ts
-var init_wilson = __esm({
-  "src/evolve/wilson.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/index.ts
-var init_evolve = __esm({
-  "src/evolve/index.ts"() {
-    "use strict";
-    init_acceptance();
-    init_budget();
-    init_gate();
-    init_gate_result();
-    init_guard_context2();
-    init_rng();
-    init_run_evolve();
-    init_stage_views();
-    init_strategies();
-    init_stratified_sample();
-    init_wilson();
+    init_accuracy_series();
+    init_gate_comment();
+    init_html();
+    init_job_summary();
+    init_pr_body();
+    init_render_html();
+    init_render_markdown();
+    init_scrub();
+    init_svg_chart();
+    init_write_reports();
   }
 });
 
@@ -54893,7 +55383,7 @@ function toEvolveOutcome(result) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
     if (iteration.verdict !== "accepted") continue;
-    const fixed = iteration.validation.full?.fixed ?? iteration.validation.cheap?.fixed ?? [];
+    const fixed = firstStage(iteration.evidence, "full")?.comparison.fixed ?? firstStage(iteration.evidence, "cheap")?.comparison.fixed ?? [];
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
@@ -54901,14 +55391,12 @@ function toEvolveOutcome(result) {
         fixedTaskIds: [...new Set(fixed)]
       });
     }
-    if (iteration.elapsedMs !== void 0) {
-      trajectory.push({
-        iteration: iteration.index,
-        elapsedMs: iteration.elapsedMs,
-        accuracy: iteration.accuracyAfter,
-        tasks: iteration.batch.taskIds.length
-      });
-    }
+    trajectory.push({
+      iteration: iteration.index,
+      elapsedMs: iteration.elapsedMs,
+      accuracy: iteration.accuracyAfter,
+      tasks: iteration.batch.taskIds.length
+    });
   }
   return {
     baseline: {
@@ -54965,6 +55453,7 @@ var init_from_evolve_result = __esm({
   "src/bench/from-evolve-result.ts"() {
     "use strict";
     init_budget();
+    init_evidence3();
   }
 });
 
@@ -54990,13 +55479,13 @@ function projectConfigYaml(options) {
     }
   };
   return `# Written by ecdysis bench; one run of one strategy.
-${(0, import_yaml4.stringify)(config2)}`;
+${(0, import_yaml3.stringify)(config2)}`;
 }
-var import_yaml4;
+var import_yaml3;
 var init_project_config = __esm({
   "src/bench/project-config.ts"() {
     "use strict";
-    import_yaml4 = __toESM(require_dist(), 1);
+    import_yaml3 = __toESM(require_dist(), 1);
   }
 });
 
@@ -55005,8 +55494,8 @@ var sim_engine_exports = {};
 __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
-import { cp, mkdir as mkdir12, rm as rm3, writeFile as writeFile11 } from "node:fs/promises";
-import path7 from "node:path";
+import { cp, mkdir as mkdir13, rm as rm3, writeFile as writeFile12 } from "node:fs/promises";
+import path8 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const projectFiles = /* @__PURE__ */ new Map();
@@ -55020,21 +55509,20 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const bundled2 = bundledWorlds().includes(nameOrPath);
-      const source = bundled2 ? nameOrPath : path7.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path8.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
       await rm3(dir, { recursive: true, force: true });
-      await mkdir12(dir, { recursive: true });
+      await mkdir13(dir, { recursive: true });
       const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile11(path7.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile12(path8.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       projectFiles.set(dir, {
-        train: path7.relative(dir, files.train),
-        heldout: path7.relative(dir, files.heldout),
-        harnessDir: path7.relative(dir, files.harnessDir)
+        train: path8.relative(dir, files.train),
+        heldout: path8.relative(dir, files.heldout),
+        harnessDir: path8.relative(dir, files.harnessDir)
       });
       return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
     },
@@ -55047,33 +55535,30 @@ function simEngine() {
 }
 async function runOne2(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path7.join(outDir, "project");
+  const projectDir = path8.join(outDir, "project");
   await rm3(outDir, { recursive: true, force: true });
-  await mkdir12(outDir, { recursive: true });
+  await mkdir13(outDir, { recursive: true });
   await cp(project.dir, projectDir, {
     recursive: true,
     filter: (source) => !source.endsWith("ground-truth.json")
   });
-  const configPath = path7.join(projectDir, "ecdysis.yml");
-  await writeFile11(
+  const configPath = path8.join(projectDir, "ecdysis.yml");
+  await writeFile12(
     configPath,
     projectConfigYaml({
       strategy,
       settings,
       model: project.agentModel ?? "sim-1",
-      worldFile: path7.join(projectDir, "world.json"),
+      worldFile: path8.join(projectDir, "world.json"),
       ...files
     })
   );
   const loaded = await loadConfig(configPath);
   const models = await openModels(loaded, { latencyScale: settings.latencyScale });
   try {
-    const result = await runEvolve({
-      loaded,
-      outDir: path7.join(outDir, "evolve"),
-      models,
-      clock: options.clock
-    });
+    const evolveDir = path8.join(outDir, "evolve");
+    const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
+    await writeEvolveReports({ outDir: evolveDir, result });
     return toEvolveOutcome(result);
   } finally {
     await models.close();
@@ -55099,6 +55584,7 @@ var init_sim_engine = __esm({
     init_config();
     init_eval();
     init_evolve();
+    init_report();
     init_sim();
     init_from_evolve_result();
     init_project_config();
@@ -55193,11 +55679,12 @@ function summariseTimeToMatch(pairs2) {
 
 // src/bench/types.ts
 init_zod();
+init_config_schema();
 
 // src/bench/evolve-outcome.ts
 init_zod();
 init_types();
-var patternViewSchema = external_exports.object({
+var foundPatternSchema = external_exports.object({
   id: external_exports.string(),
   name: external_exports.string(),
   kind: external_exports.enum(["systematic", "model-specific"]),
@@ -55240,11 +55727,11 @@ var evolveOutcomeSchema = external_exports.object({
   /** Spend of the whole run, the seed and final measurements on both splits included. */
   total: spendViewSchema,
   /** Every pattern found in any iteration. */
-  patterns: external_exports.array(patternViewSchema),
+  patterns: external_exports.array(foundPatternSchema),
   acceptedEdits: external_exports.array(acceptedEditViewSchema),
   /**
    * Accuracy over training time: one point per accepted step, in order. Empty when nothing was
-   * accepted or the result carries no per-iteration time.
+   * accepted.
    */
   trajectory: external_exports.array(trajectoryPointSchema).default([]),
   /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */
@@ -55252,7 +55739,7 @@ var evolveOutcomeSchema = external_exports.object({
 });
 
 // src/bench/types.ts
-var benchStrategySchema = external_exports.enum(["ecdysis", "iterative", "sampling"]);
+var benchStrategySchema = strategyNameSchema;
 var benchRunSchema = external_exports.object({
   strategy: benchStrategySchema,
   world: external_exports.string(),
@@ -55931,6 +56418,7 @@ ${runsTable(result.runs)}
 
 // src/bench/bench-options.ts
 init_zod();
+init_config_schema();
 var commaList = (value) => (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(",")).map((item) => item.trim()).filter((item) => item.length > 0);
 var defaultMaxIterations = 12;
 var defaultBudgetRollouts = 600;
@@ -55949,7 +56437,7 @@ var benchOptionsSchema = external_exports.object({
     }
     return [...new Set(seeds)];
   }),
-  strategies: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).default("ecdysis,iterative,sampling").transform((value) => commaList(value)).pipe(external_exports.array(benchStrategySchema).min(1)),
+  strategies: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).default(strategyNames.join(",")).transform((value) => commaList(value)).pipe(external_exports.array(benchStrategySchema).min(1)),
   budgetRollouts: external_exports.coerce.number().int().positive().default(defaultBudgetRollouts),
   /**
    * Factor on the sim's latency model; absent, each world's own `latency.scale` applies (the
@@ -56090,8 +56578,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir13, rename as rename7, writeFile as writeFile12 } from "node:fs/promises";
-import path8 from "node:path";
+import { mkdir as mkdir14, rename as rename7, writeFile as writeFile13 } from "node:fs/promises";
+import path9 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -56210,7 +56698,7 @@ async function runBench(input2) {
   const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
   const options = benchOptionsSchema.parse(raw);
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path8.resolve(options.outDir);
+  const outDir = path9.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -56218,7 +56706,7 @@ async function runBench(input2) {
   const total = worlds.length * options.seeds.length * options.strategies.length;
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path8.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path9.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const settings = {
@@ -56229,7 +56717,7 @@ async function runBench(input2) {
         maxIterations: options.maxIterations
       };
       for (const strategy of options.strategies) {
-        const runDir = path8.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
+        const runDir = path9.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -56265,10 +56753,10 @@ async function runBench(input2) {
     ratiosByWorld: ratiosByWorld(runs),
     timeToMatch: timeToMatchPairs(runs)
   };
-  await mkdir13(outDir, { recursive: true });
-  await writeAtomically(path8.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir14(outDir, { recursive: true });
+  await writeAtomically(path9.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path8.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path9.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -56313,13 +56801,16 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile12(temporary, text3);
+  await writeFile13(temporary, text3);
   await rename7(temporary, file2);
 }
 
+// src/cli/bench-command.ts
+init_config_schema();
+
 // src/cli/command.ts
+init_world_names();
 init_input_error();
-init_sim();
 import { resolve as resolve9 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
@@ -56352,18 +56843,14 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field
   });
 }
-function resolvePath(io, path9) {
-  return resolve9(io.cwd, path9);
+function resolvePath(io, path10) {
+  return resolve9(io.cwd, path10);
 }
 function resolveWorldFlag(io, command, world2) {
-  if (!/^[a-z0-9-]+$/i.test(world2)) return resolvePath(io, world2);
-  const known = bundledWorlds();
-  if (known.includes(world2)) return world2;
-  throw new InputError(
-    `ecdysis ${command}`,
-    `unknown world '${world2}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
-    { field: "--world" }
-  );
+  if (!isWorldName(world2)) return resolvePath(io, world2);
+  const problem = worldNameProblem(world2);
+  if (problem) throw new InputError(`ecdysis ${command}`, problem, { field: "--world" });
+  return world2;
 }
 function withConcurrency(loaded, concurrency) {
   if (concurrency === void 0) return loaded;
@@ -56374,7 +56861,7 @@ function withConcurrency(loaded, concurrency) {
 var benchCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ecdysis,iterative,sampling]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ${strategyNames.join(",")}]
                     [--budget-rollouts N] [--latency-scale X] [--concurrency C]
 
 Runs every strategy on every world \xD7 seed with the same budget and latency model, and writes
@@ -56429,8 +56916,8 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
 };
 
 // src/cli/compare-command.ts
-init_zod();
 init_input_error();
+init_result_schema();
 import { readFile as readFile11, stat as stat5 } from "node:fs/promises";
 import { join as join14, relative as relative4 } from "node:path";
 
@@ -56438,15 +56925,16 @@ import { join as join14, relative as relative4 } from "node:path";
 init_statistics();
 
 // src/report/accepted-changes.ts
+init_evidence3();
 init_format();
 function describeEdit(edit, max = 120) {
   switch (edit.kind) {
     case "set":
-      return clip(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
+      return clip3(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
     case "add_rule":
-      return clip(`add rule ${JSON.stringify(edit.text)}`, max);
+      return clip3(`add rule ${JSON.stringify(edit.text)}`, max);
     case "remove_rule":
-      return clip(`remove rule ${JSON.stringify(edit.text)}`, max);
+      return clip3(`remove rule ${JSON.stringify(edit.text)}`, max);
     case "replace_text":
       return describeReplacement(edit, max);
     case "write_file":
@@ -56463,14 +56951,14 @@ function describeReplacement(edit, max) {
   const before = find.slice(start, find.length - end);
   const after = replace.slice(start, replace.length - end);
   const room = Math.max(20, max - 40);
-  const quote = (text3) => JSON.stringify(clip(text3, room));
+  const quote = (text3) => JSON.stringify(clip3(text3, room));
   if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
   if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
-  return `edit ${edit.file}: ${JSON.stringify(clip(before, 24))} \u2192 ${quote(after)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
 }
 function patternNames(iteration) {
   const names = /* @__PURE__ */ new Map();
-  for (const record3 of [iteration, iteration.repair]) {
+  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
     for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
   }
   return names;
@@ -56561,7 +57049,7 @@ function changeKeys(result) {
   return acceptedChanges(result).map((change2) => `${change2.module}: ${change2.change}`);
 }
 function compareRuns(a, b) {
-  const tally = (result) => {
+  const tally2 = (result) => {
     const counts = proposalTally(result);
     return `${plural2(counts.edits, "edit")} (${counts.accepted}/${counts.proposals} proposals accepted)`;
   };
@@ -56579,14 +57067,14 @@ function compareRuns(a, b) {
     { label: "held-out gate", a: gate(a), b: gate(b) },
     {
       label: "accepted",
-      a: tally(a),
-      b: tally(b),
+      a: tally2(a),
+      b: tally2(b),
       delta: count2(b.acceptedEdits.length - a.acceptedEdits.length)
     },
     {
       label: "stopped",
-      a: clip(stopSentence(a).replace(/^stopped: /, ""), 60),
-      b: clip(stopSentence(b).replace(/^stopped: /, ""), 60)
+      a: clip3(stopSentence(a).replace(/^stopped: /, ""), 60),
+      b: clip3(stopSentence(b).replace(/^stopped: /, ""), 60)
     },
     ...costRows(a, b)
   ];
@@ -56648,47 +57136,17 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-var scoreSchema = external_exports.object({
-  accuracy: external_exports.number(),
-  n: external_exports.number().int(),
-  interval: external_exports.tuple([external_exports.number(), external_exports.number()])
-});
-var comparedResultSchema = external_exports.object({
-  version: external_exports.literal(1),
-  strategy: external_exports.string(),
-  seed: external_exports.number(),
-  model: external_exports.string(),
-  configHash: external_exports.string(),
-  stoppedBy: external_exports.string(),
-  baseline: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
-  final: external_exports.object({ train: scoreSchema, heldout: scoreSchema }),
-  iterations: external_exports.array(
-    external_exports.object({ verdict: external_exports.string(), applied: external_exports.array(external_exports.unknown()) }).passthrough()
-  ),
-  acceptedEdits: external_exports.array(external_exports.unknown()),
-  cost: external_exports.object({
-    rollouts: external_exports.number(),
-    llmCalls: external_exports.number(),
-    promptTokens: external_exports.number(),
-    completionTokens: external_exports.number(),
-    costUsd: external_exports.number(),
-    wallMs: external_exports.number(),
-    refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() })
-  }).passthrough(),
-  harness: external_exports.object({ seedHash: external_exports.string(), finalHash: external_exports.string() }).passthrough(),
-  gate: external_exports.object({ passed: external_exports.boolean(), comparison: external_exports.object({ pValue: external_exports.number() }).passthrough() }).passthrough()
-}).passthrough();
-async function readResult(path9) {
-  const isDir = await stat5(path9).then(
+async function readResult(path10) {
+  const isDir = await stat5(path10).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path9,
+        path10,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join14(path9, "result.json") : path9;
+  const file2 = isDir ? join14(path10, "result.json") : path10;
   const text3 = await readFile11(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -56701,14 +57159,7 @@ async function readResult(path9) {
   } catch (error62) {
     throw new InputError(file2, `is not JSON (${error62.message})`);
   }
-  const parsed = comparedResultSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
-      field: issue2.path.join(".") || void 0
-    });
-  }
-  return { file: file2, result: parsed.data };
+  return { file: file2, result: parseEvolveResult(file2, value) };
 }
 var compareCommand = {
   name: "compare",
@@ -56733,7 +57184,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path9) => readResult(resolvePath(io, path9)))
+      args.positionals.map((path10) => readResult(resolvePath(io, path10)))
     );
     const name3 = (file2) => relative4(io.cwd, file2) || file2;
     io.stdout.write(
@@ -57089,13 +57540,13 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile12, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
+import { readFile as readFile12, rm as rm4, writeFile as writeFile14 } from "node:fs/promises";
 import { join as join15 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join15(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm4(markerFile(dir), { force: true });
-  else await writeFile13(markerFile(dir), `${JSON.stringify(shard)}
+  else await writeFile14(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
@@ -57164,7 +57615,7 @@ function countUnknownInEvolve(result) {
   if (!first?.diagnosis) return { failing: 0, unknown: 0 };
   const { score } = first.batch;
   const failing = Math.round(score.n * (1 - score.accuracy));
-  const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.startsWith("unknown-task"))).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
+  const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task")).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
 async function unknownTaskWarning(model, count3) {
@@ -57272,10 +57723,12 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
 
 // src/cli/evolve-command.ts
 init_zod();
+init_config_schema();
 init_load_config();
 init_input_error();
 init_evolve();
-import { access, readFile as readFile13, writeFile as writeFile14 } from "node:fs/promises";
+init_report();
+import { access, readFile as readFile13, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join21, resolve as resolve10 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -57318,10 +57771,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path9) {
-  const rel = relative5(cwd, path9);
+function pathFrom(cwd, path10) {
+  const rel = relative5(cwd, path10);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute3(rel) ? path9 : rel;
+  return rel.startsWith("..") || isAbsolute3(rel) ? path10 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -57447,20 +57900,20 @@ function rebasePatch(patch, prefix) {
 // src/cli/evolve-command.ts
 var evolveFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
-  strategy: external_exports.enum(["ecdysis", "iterative", "sampling"]).optional(),
+  strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path9) => access(path9).then(
+var exists = (path10) => access(path10).then(
   () => true,
   () => false
 );
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ecdysis|iterative|sampling] [--resume]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
                       [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
@@ -57519,8 +57972,9 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       configDir: loaded.root,
       harnessDir: resolve10(loaded.root, loaded.config.harness.dir)
     });
+    await writeEvolveReports({ outDir, result });
     const patchFile = join21(outDir, "harness.patch");
-    await writeFile14(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
+    await writeFile15(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -57532,6 +57986,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
 init_zod();
 init_load_config();
 init_evolve();
+init_report();
 import { join as join22 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
@@ -57564,6 +58019,7 @@ than the base by more than 'gate.tolerance'.
       loaded,
       outDir
     });
+    await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
       `gate ${passed2 ? "passed" : "failed"}; wrote ${join22(outDir, "gate.json")} and ${join22(outDir, "gate.md")}
@@ -57576,10 +58032,11 @@ than the base by more than 'gate.tolerance'.
 // src/cli/init-command.ts
 init_zod();
 init_harness_schema();
+init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir14, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp2, mkdir as mkdir15, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile16 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join23, relative as relative7, resolve as resolve11, sep as sep5 } from "node:path";
 
@@ -57679,22 +58136,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path9) => access2(path9).then(
+var exists2 = (path10) => access2(path10).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path9) {
-  const current = await readFile14(path9, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path10) {
+  const current = await readFile14(path10, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile15(path9, `${ignoreLines.join("\n")}
+    await writeFile16(path10, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile15(path9, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile16(path10, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -57731,7 +58188,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join23(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path9) => relative7(base, join23(dir, path9)).split(sep5).join("/");
+    const fromBase = (path10) => relative7(base, join23(dir, path10)).split(sep5).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join23(dir, name3)),
       workflowFile
@@ -57745,22 +58202,22 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled2 = source === flags.world && bundledWorlds().includes(source);
+    const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
     const staging = await mkdtemp(join23(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir14(join23(dir, "tasks"), { recursive: true });
+      await mkdir15(join23(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join23(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join23(dir, "tasks", "heldout.jsonl"));
       await cp2(files.harnessDir, join23(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join23(dir, "harness", "harness.yaml"));
-      await writeFile15(
+      await writeFile16(
         join23(dir, "ecdysis.yml"),
-        initialConfig(bundled2 ? flags.world : relative7(dir, source) || source)
+        initialConfig(bundled ? flags.world : relative7(dir, source) || source)
       );
-      await mkdir14(dirname9(workflowFile), { recursive: true });
-      await writeFile15(
+      await mkdir15(dirname9(workflowFile), { recursive: true });
+      await writeFile16(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
@@ -57793,15 +58250,15 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 };
 async function tellAnswerFormat(file2) {
   let text3 = await readFile14(file2, "utf8");
-  for (const [path9, value] of [
+  for (const [path10, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path9, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path9}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path10, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path10}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile15(file2, text3);
+  await writeFile16(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -57879,8 +58336,8 @@ editor completion, e.g. '# yaml-language-server: $schema=schemas/ecdysis.schema.
       external_exports.object({ out: external_exports.string().min(1) }).strict(),
       args.values
     );
-    for (const path9 of await writeJsonSchemas(resolvePath(io, flags.out)))
-      io.stdout.write(`wrote ${path9}
+    for (const path10 of await writeJsonSchemas(resolvePath(io, flags.out)))
+      io.stdout.write(`wrote ${path10}
 `);
     return 0;
   }

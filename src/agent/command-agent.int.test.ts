@@ -67,7 +67,7 @@ describe("command harness against the sim", () => {
     );
     if (!task) throw new Error("the quickstart world has no date-reasoning task");
     const before = server.requests();
-    const trace = await commandAgent({ timeoutMs: 20_000, cwd: dir }).run({
+    const trace = await commandAgent({ timeoutMs: 20_000, projectRoot: dir }).run({
       task: testTask(task.input),
       harness,
       provider,

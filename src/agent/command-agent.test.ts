@@ -23,7 +23,7 @@ async function commandHarness(script: string): Promise<LoadedHarness> {
 const provider = new ScriptedProvider(() => undefined, "model-x");
 const runWith = async (script: string, timeoutMs = 20_000) => {
   const harness = await commandHarness(script);
-  const trace = await commandAgent({ timeoutMs, cwd: "/project" }).run({
+  const trace = await commandAgent({ timeoutMs, projectRoot: "/project" }).run({
     task: testTask("What is 6*7?"),
     harness,
     provider,
@@ -124,7 +124,7 @@ describe("commandAgent", () => {
     const aborted = new AbortController();
     aborted.abort(new Error("stopped before"));
     const run = (harness: LoadedHarness, signal: AbortSignal) =>
-      commandAgent({ timeoutMs: 20_000, cwd: "/project" }).run({
+      commandAgent({ timeoutMs: 20_000, projectRoot: "/project" }).run({
         task: testTask("q"),
         harness,
         provider,
@@ -156,7 +156,7 @@ describe("commandAgent", () => {
 
   it("records a command that cannot start", async () => {
     const harness = { ...(await commandHarness("")), command: ["/nonexistent/agent-binary"] };
-    const trace = await commandAgent({ timeoutMs: 5000, cwd: "/" }).run({
+    const trace = await commandAgent({ timeoutMs: 5000, projectRoot: "/" }).run({
       task: testTask("q"),
       harness,
       provider,

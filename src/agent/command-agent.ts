@@ -26,11 +26,13 @@ interface ProcessResult {
  * with the task JSON (`{id, input, category, sampleIndex, model}` — never `expected`) on stdin
  * and reads one JSON object `{output, answer?, trace?}` from stdout. Stderr is kept (8 KB); on
  * timeout the whole process group is killed (`timeout` event); a non-zero exit or unusable
- * stdout is a `process-error` event. `cwd` is exported to the child as ECDYSIS_PROJECT_ROOT.
+ * stdout is a `process-error` event. `projectRoot` (the folder of the config) is exported to the
+ * child as ECDYSIS_PROJECT_ROOT.
  */
 export function commandAgent(options: {
   timeoutMs: number;
-  cwd: string;
+  /** The project root (the folder of `ecdysis.yml`); the command runs in the harness folder. */
+  projectRoot: string;
   clock?: AgentClock;
 }): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
@@ -54,7 +56,7 @@ export function commandAgent(options: {
         sampleIndex,
         model: provider.model,
       });
-      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.cwd });
+      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.projectRoot });
       const result = await runProcess({
         command,
         cwd: harness.dir,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strategyNames } from "../config/config-schema.js";
 import { benchStrategySchema } from "./types.js";
 
 const commaList = (value: string | string[]) =>
@@ -53,7 +54,7 @@ export const benchOptionsSchema = z
     seeds: numberList("seeds", Number.isInteger, "integers").prefault(defaultSeeds),
     strategies: z
       .union([z.string(), z.array(z.string())])
-      .default("ecdysis,iterative,sampling")
+      .default(strategyNames.join(","))
       .transform((value) => commaList(value))
       .pipe(z.array(benchStrategySchema).min(1)),
     /**

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { plannedEditSchema } from "../harness/types.js";
 
 /** A failure pattern as the bench scores it: its class and the tasks of its member rollouts. */
-export const patternViewSchema = z.object({
+export const foundPatternSchema = z.object({
   id: z.string(),
   name: z.string(),
   kind: z.enum(["systematic", "model-specific"]),
   memberTaskIds: z.array(z.string()),
 });
-export type PatternView = z.infer<typeof patternViewSchema>;
+export type FoundPattern = z.infer<typeof foundPatternSchema>;
 
 /** An accepted edit with the tasks whose failures it was meant to fix. */
 export const acceptedEditViewSchema = z.object({
@@ -70,11 +70,11 @@ export const evolveOutcomeSchema = z.object({
   /** Spend of the whole run, the seed and final measurements on both splits included. */
   total: spendViewSchema,
   /** Every pattern found in any iteration. */
-  patterns: z.array(patternViewSchema),
+  patterns: z.array(foundPatternSchema),
   acceptedEdits: z.array(acceptedEditViewSchema),
   /**
    * Accuracy over training time: one point per accepted step, in order. Empty when nothing was
-   * accepted or the result carries no per-iteration time.
+   * accepted.
    */
   trajectory: z.array(trajectoryPointSchema).default([]),
   /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { Spend } from "../evolve/budget.js";
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import type { EvidenceStage } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type { PlannedEdit } from "../harness/types.js";
 import { toEvolveOutcome } from "./from-evolve-result.js";
 
@@ -18,12 +20,17 @@ const spend = (rollouts: number, refinerTokens: number): Spend => ({
 
 const score = (accuracy: number) => ({ accuracy, n: 10, interval: [0, 1] as [number, number] });
 
-function pattern(id: string, name: string, taskIds: string[]) {
+function pattern(id: string, name: string, taskIds: string[]): FailurePattern {
   return {
     id,
     name,
     description: "",
-    kind: "systematic" as const,
+    module: "prompt",
+    namedBy: "fallback",
+    groupKeys: [],
+    signals: [],
+    causes: [],
+    kind: "systematic",
     reasons: [],
     support: { tasks: taskIds.length, categories: 1, categoryNames: ["a"] },
     taskIds,
@@ -48,10 +55,11 @@ function iteration(overrides: Partial<IterationRecord>): IterationRecord {
     batch: { taskIds: [], score: score(0.5) },
     applied: [],
     guardRejections: [],
-    validation: {},
+    evidence: [],
     verdict: "accepted",
     reason: "",
     accuracyAfter: 0.6,
+    elapsedMs: 0,
     traces: [],
     ...overrides,
   };
@@ -140,6 +148,20 @@ describe("toEvolveOutcome", () => {
       broken: [],
       pValue: 0.01,
     });
+    const decision = { accepted: true, reason: "" };
+    const cheap = (fixed: string[]): EvidenceStage => ({
+      stage: "cheap",
+      candidateHash: "c",
+      comparison: paired(fixed),
+      decision,
+    });
+    const full = (fixed: string[]): EvidenceStage => ({
+      stage: "full",
+      candidateHash: "c",
+      comparison: paired(fixed),
+      score: score(0.5),
+      decision,
+    });
     const result = {
       baseline: { train: score(0.4), heldout: score(0.3) },
       final: { train: score(0.9), heldout: score(0.8) },
@@ -163,7 +185,7 @@ describe("toEvolveOutcome", () => {
           accuracyAfter: 0.5,
           elapsedMs: 1200,
           candidateHash: "c1",
-          validation: { cheap: paired(["t9"]), full: paired(["t2", "t2"]) },
+          evidence: [cheap(["t9"]), full(["t2", "t2"])],
           applied: [planned([])],
           traces: [trace("t2", false)],
         }),
@@ -181,11 +203,9 @@ describe("toEvolveOutcome", () => {
           elapsedMs: 3100,
           parentHash: "c1",
           candidateHash: "c3",
-          validation: { cheap: paired(["t3"]) },
+          evidence: [cheap(["t3"])],
           applied: [planned([])],
         }),
-        // Accepted but untimed (a result written before elapsedMs existed): not on the trajectory.
-        iteration({ index: 4, accuracyAfter: 1 }),
       ],
     } as unknown as EvolveResult;
     const outcome = toEvolveOutcome(result);

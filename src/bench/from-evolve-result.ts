@@ -1,10 +1,11 @@
 import { refinementShare, type Spend } from "../evolve/budget.js";
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { firstStage } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type {
   AcceptedEditView,
   EvolveOutcome,
+  FoundPattern,
   InForcePoint,
-  PatternView,
   SpendView,
   TrajectoryPoint,
 } from "./evolve-outcome.js";
@@ -19,7 +20,7 @@ import type {
  * stopped, and the harness in force over training time (for the bench's held-out probe).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
-  const patterns: PatternView[] = [];
+  const patterns: FoundPattern[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
   const trajectory: TrajectoryPoint[] = [];
   const inForce: InForcePoint[] = [
@@ -29,7 +30,10 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
     if (iteration.verdict !== "accepted") continue;
-    const fixed = iteration.validation.full?.fixed ?? iteration.validation.cheap?.fixed ?? [];
+    const fixed =
+      firstStage(iteration.evidence, "full")?.comparison.fixed ??
+      firstStage(iteration.evidence, "cheap")?.comparison.fixed ??
+      [];
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
@@ -40,18 +44,16 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     if (iteration.candidateHash && iteration.candidateHash !== inForce.at(-1)?.harnessHash) {
       inForce.push({
         iteration: iteration.index,
-        elapsedMs: iteration.elapsedMs ?? 0,
+        elapsedMs: iteration.elapsedMs,
         harnessHash: iteration.candidateHash,
       });
     }
-    if (iteration.elapsedMs !== undefined) {
-      trajectory.push({
-        iteration: iteration.index,
-        elapsedMs: iteration.elapsedMs,
-        accuracy: iteration.accuracyAfter,
-        tasks: iteration.batch.taskIds.length,
-      });
-    }
+    trajectory.push({
+      iteration: iteration.index,
+      elapsedMs: iteration.elapsedMs,
+      accuracy: iteration.accuracyAfter,
+      tasks: iteration.batch.taskIds.length,
+    });
   }
   return {
     baseline: {
@@ -102,7 +104,7 @@ function spendView(spend: Spend): SpendView {
   };
 }
 
-function iterationPatterns(iteration: IterationRecord): PatternView[] {
+function iterationPatterns(iteration: IterationRecord): FoundPattern[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
     id: `${iteration.index}:${pattern.id}`,
     name: pattern.name,
@@ -113,7 +115,7 @@ function iterationPatterns(iteration: IterationRecord): PatternView[] {
 
 function addressedTasks(
   iteration: IterationRecord,
-  found: PatternView[],
+  found: FoundPattern[],
   names: string[],
 ): string[] {
   const wanted = new Set(names);

@@ -1,5 +1,5 @@
 import type { PlannedEdit } from "../harness/types.js";
-import type { AcceptedEditView, PatternView } from "./evolve-outcome.js";
+import type { AcceptedEditView, FoundPattern } from "./evolve-outcome.js";
 import type { GroundTruth, TaskTruth } from "./ground-truth.js";
 
 /** Why an accepted edit counts as an accommodation. */
@@ -144,7 +144,7 @@ function labelsOf(task: TaskTruth): string[] {
  * towards both labels). Ties go to the alphabetically first label, so the result is stable.
  */
 export function patternPurities(options: {
-  patterns: PatternView[];
+  patterns: FoundPattern[];
   truth: GroundTruth;
 }): PatternPurity[] {
   const results: PatternPurity[] = [];

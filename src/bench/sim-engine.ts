@@ -1,10 +1,11 @@
 import { cp, mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig } from "../config/index.js";
+import { isBundledWorld, loadConfig } from "../config/index.js";
 import { loadTasks } from "../config/load-tasks.js";
 import { openModels } from "../eval/index.js";
 import type { EvolveResult } from "../evolve/index.js";
 import { runEvolve } from "../evolve/index.js";
+import { writeEvolveReports } from "../report/index.js";
 import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
@@ -39,8 +40,7 @@ export function simEngine(): BenchEngine {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const bundled = bundledWorlds().includes(nameOrPath);
-      const source = bundled ? nameOrPath : path.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path.resolve(nameOrPath);
       return describe(await worldOf(source), source);
     },
     async prepareProject({ world, seed, dir }): Promise<PreparedProject> {
@@ -106,8 +106,10 @@ export function simEngine(): BenchEngine {
             outDir: path.join(outDir, "evolve"),
             models,
             clock,
-            ...(strategy === "ecdysis-serial" ? serialOptions() : {}),
+            // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
+            speedups: strategy !== "ecdysis-serial",
           });
+          await writeEvolveReports({ outDir: path.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -139,16 +141,6 @@ interface ProjectFiles {
   train: string;
   heldout: string;
   harnessDir: string;
-}
-
-/**
- * Options that switch Ecdysis's pipelining off; they exist once src/evolve exposes them.
- * Until then the serial arm cannot be run honestly, so it is refused rather than run as is.
- */
-function serialOptions(): Record<string, unknown> {
-  throw new Error(
-    "bench: the ecdysis-serial arm needs runEvolve's 'speedups' option (src/evolve/speed), which this build does not have",
-  );
 }
 
 /** The world the sim plays: as written, or with a neutral refiner (the decomposition's control). */

@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { strategyNames } from "../config/config-schema.js";
 import { trajectoryPointSchema } from "./evolve-outcome.js";
 
 /**
  * The arms a bench compares. `ecdysis`, `iterative` and `sampling` are the strategies of the
- * same names (`evolve.strategy`); `ecdysis-serial` is Ecdysis with its pipelining (the speed
- * wrappers of src/evolve/speed) switched off, for the decomposition.
+ * same names (`evolve.strategy`, config's `strategyNames`); `ecdysis-serial` is Ecdysis with its
+ * pipelining (the speed wrappers of src/evolve/speed) switched off, for the decomposition.
  */
-export const benchStrategySchema = z.enum(["ecdysis", "ecdysis-serial", "iterative", "sampling"]);
+export const benchStrategySchema = z.enum([...strategyNames, "ecdysis-serial"]);
 export type BenchStrategy = z.infer<typeof benchStrategySchema>;
 
 /**

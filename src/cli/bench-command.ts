@@ -1,13 +1,14 @@
 import { join } from "node:path";
 // Integration point: runBench from src/bench.
 import { benchOptionsSchema, runBench } from "../bench/index.js";
+import { strategyNames } from "../config/config-schema.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
 
 /** `ecdysis bench`: strategies × worlds × seeds on the simulated model, scored against ground truth. */
 export const benchCommand: CliCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ecdysis,iterative,sampling]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
                     [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
                     [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
 

@@ -2,8 +2,8 @@ import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
 import type { LoadedConfig } from "../config/config-schema.js";
+import { isWorldName, worldNameProblem } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
-import { bundledWorlds } from "../sim/index.js";
 
 /** A writable text stream (process.stdout/stderr or a test buffer). */
 export interface TextStream {
@@ -94,14 +94,10 @@ export function resolvePath(io: CliIo, path: string): string {
  * InputError naming the flag and the bundled worlds (not "cannot read file <cwd>/<typo>").
  */
 export function resolveWorldFlag(io: CliIo, command: string, world: string): string {
-  if (!/^[a-z0-9-]+$/i.test(world)) return resolvePath(io, world);
-  const known = bundledWorlds();
-  if (known.includes(world)) return world;
-  throw new InputError(
-    `ecdysis ${command}`,
-    `unknown world '${world}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
-    { field: "--world" },
-  );
+  if (!isWorldName(world)) return resolvePath(io, world);
+  const problem = worldNameProblem(world);
+  if (problem) throw new InputError(`ecdysis ${command}`, problem, { field: "--world" });
+  return world;
 }
 
 /**

@@ -2,16 +2,17 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { runEvolve } from "../evolve/run-evolve.js";
 import { ecdysisStrategy } from "../evolve/strategies/ecdysis.js";
 import { fakeStages } from "../evolve/testing/fake-stages.js";
 import {
+  fakeAgentAdapter,
   fakeAgentModel,
   fakeProject,
   fakeRefinerModel,
   specs,
 } from "../evolve/testing/fake-world.js";
-import type { EvolveResult } from "../evolve/types.js";
 import { runCli } from "./testing/run-cli.js";
 
 let dir: string;
@@ -30,7 +31,8 @@ async function evolveRun(train: ReturnType<typeof specs>) {
     strategy: ecdysisStrategy(),
     outDir: join(loaded.root, "out"),
     models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
-    deps: fakeStages().deps,
+    stages: fakeStages().stages,
+    adapter: fakeAgentAdapter,
     clock: { now: () => Date.parse("2030-01-01T00:00:00Z") },
     metadata: {
       ecdysisVersion: "0.1.0",

@@ -1,52 +1,9 @@
 import { readFile, stat } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
-import type { EvolveResult } from "../evolve/types.js";
+import { type EvolveResult, parseEvolveResult } from "../evolve/result-schema.js";
 import { compareRuns, formatComparison } from "../report/run-comparison.js";
 import { type CliCommand, resolvePath } from "./command.js";
-
-const scoreSchema = z.object({
-  accuracy: z.number(),
-  n: z.number().int(),
-  interval: z.tuple([z.number(), z.number()]),
-});
-
-/**
- * The fields of result.json that `compare` reads (the rest passes through untouched): enough to
- * refuse a file that is not an evolve result with the field that is wrong.
- */
-const comparedResultSchema = z
-  .object({
-    version: z.literal(1),
-    strategy: z.string(),
-    seed: z.number(),
-    model: z.string(),
-    configHash: z.string(),
-    stoppedBy: z.string(),
-    baseline: z.object({ train: scoreSchema, heldout: scoreSchema }),
-    final: z.object({ train: scoreSchema, heldout: scoreSchema }),
-    iterations: z.array(
-      z.object({ verdict: z.string(), applied: z.array(z.unknown()) }).passthrough(),
-    ),
-    acceptedEdits: z.array(z.unknown()),
-    cost: z
-      .object({
-        rollouts: z.number(),
-        llmCalls: z.number(),
-        promptTokens: z.number(),
-        completionTokens: z.number(),
-        costUsd: z.number(),
-        wallMs: z.number(),
-        refinement: z.object({ llmCalls: z.number(), tokens: z.number(), costUsd: z.number() }),
-      })
-      .passthrough(),
-    harness: z.object({ seedHash: z.string(), finalHash: z.string() }).passthrough(),
-    gate: z
-      .object({ passed: z.boolean(), comparison: z.object({ pValue: z.number() }).passthrough() })
-      .passthrough(),
-  })
-  .passthrough();
 
 /** Reads a run's result.json (a file, or a folder holding one), refusing anything else by file and field. */
 async function readResult(path: string): Promise<{ file: string; result: EvolveResult }> {
@@ -72,14 +29,8 @@ async function readResult(path: string): Promise<{ file: string; result: EvolveR
   } catch (error) {
     throw new InputError(file, `is not JSON (${(error as Error).message})`);
   }
-  const parsed = comparedResultSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new InputError(file, `is not an evolve result.json: ${issue.message}`, {
-      field: issue.path.join(".") || undefined,
-    });
-  }
-  return { file, result: parsed.data as unknown as EvolveResult };
+  // The one contract with the conductor: result.json's versioned schema.
+  return { file, result: parseEvolveResult(file, value) };
 }
 
 /** `ecdysis compare`: two evolve runs side by side (accuracies with intervals, cost, changes). */

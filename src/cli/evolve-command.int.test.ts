@@ -67,6 +67,8 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     expect(edits).not.toMatch(/\bp-[0-9a-f]{12}\b/);
     const result = JSON.parse(await readFile(join(project, "evo", "result.json"), "utf8"));
     expect(result.final.heldout.accuracy).toBeGreaterThan(result.baseline.heldout.accuracy);
+    expect(await readFile(join(project, "evo", "report.md"), "utf8")).toContain("xychart-beta");
+    expect(await readFile(join(project, "evo", "report.html"), "utf8")).toContain("<svg");
     expect(edits.trim().split("\n")).toHaveLength(result.acceptedEdits.length);
     const { version } = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8"));
     expect(result.run).toMatchObject({ ecdysisVersion: version });
@@ -108,6 +110,7 @@ describe("ecdysis evolve and gate (on the sim)", () => {
     );
     expect(gate.code).toBe(0);
     expect(gate.stdout).toMatch(/^gate passed/);
+    expect(await readFile(join(project, "gate", "gate.md"), "utf8")).toContain("ecdysis-gate");
     const reverse = await runCli(
       [
         "gate",

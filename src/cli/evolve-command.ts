@@ -1,10 +1,12 @@
 import { access, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { strategyNameSchema, strategyNames } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { runEvolve } from "../evolve/index.js";
+import { writeEvolveReports } from "../report/index.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
 import { gitState } from "./git-state.js";
@@ -16,7 +18,7 @@ import { ecdysisVersion } from "./version.js";
 const evolveFlagsSchema = z
   .object({
     config: z.string().min(1),
-    strategy: z.enum(["ecdysis", "iterative", "sampling"]).optional(),
+    strategy: strategyNameSchema.optional(),
     out: z.string().min(1),
     resume: z.boolean().default(false),
     limit: z.coerce.number().int().positive().optional(),
@@ -34,7 +36,7 @@ const exists = (path: string) =>
 export const evolveCommand: CliCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ecdysis|iterative|sampling] [--resume]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
                       [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
@@ -95,6 +97,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       configDir: loaded.root,
       harnessDir: resolve(loaded.root, loaded.config.harness.dir),
     });
+    await writeEvolveReports({ outDir, result });
     const patchFile = join(outDir, "harness.patch");
     await writeFile(patchFile, rebasePatch(await readFile(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import type { EvolveResult, Score } from "../evolve/types.js";
+import type { EvolveResult, Score } from "../evolve/result-schema.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { z } from "zod";
 import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/harness-schema.js";
+import { isBundledWorld } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
 import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
@@ -97,7 +98,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled = source === flags.world && bundledWorlds().includes(source);
+    const bundled = source === flags.world && isBundledWorld(source);
     const world = await loadWorld(source);
     const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
     try {

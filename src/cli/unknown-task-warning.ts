@@ -1,7 +1,7 @@
 import type { ModelConfig } from "../config/config-schema.js";
 import { saysUnknownTask } from "../diagnose/evidence.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { loadWorld } from "../sim/index.js";
 
 /** How many failing tasks there were, and how many of them the model said it does not know. */
@@ -30,7 +30,7 @@ export function countUnknownInEvolve(result: EvolveResult): UnknownTaskCount {
   const { score } = first.batch;
   const failing = Math.round(score.n * (1 - score.accuracy));
   const unknown = first.diagnosis.patterns
-    .filter((pattern) => pattern.reasons.some((reason) => reason.startsWith("unknown-task")))
+    .filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task"))
     .reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown, failing) };
 }

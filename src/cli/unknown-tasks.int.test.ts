@@ -2,7 +2,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { runCli } from "./testing/run-cli.js";
 
 let project: string;
@@ -69,7 +69,7 @@ describe("your own tasks on the simulated model", () => {
     const patterns = result.iterations.flatMap((iteration) => iteration.diagnosis?.patterns ?? []);
     expect(patterns.length).toBeGreaterThan(0);
     expect(patterns.filter((pattern) => pattern.kind === "systematic")).toEqual([]);
-    expect(patterns.every((pattern) => pattern.reasons.some((r) => r.startsWith("unknown-task"))));
+    expect(patterns.every((pattern) => pattern.reasons.some((r) => r.code === "unknown-task")));
     expect(patterns.some((pattern) => /context|lost/.test(pattern.name))).toBe(false);
     expect(result.acceptedEdits).toEqual([]);
     expect(result.stoppedBy).toBe("no-systematic-pattern");

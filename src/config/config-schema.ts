@@ -156,9 +156,16 @@ export const budgetSchema = z
   .strict();
 export type Budget = z.infer<typeof budgetSchema>;
 
+/** The built-in strategies (src/evolve/strategies), the one list every flag and input reads. */
+export const strategyNames = ["ecdysis", "iterative", "sampling"] as const;
+/** One of `strategyNames`. */
+export const strategyNameSchema = z.enum(strategyNames);
+/** The name of a built-in strategy. */
+export type StrategyName = z.infer<typeof strategyNameSchema>;
+
 export const evolveConfigSchema = z
   .object({
-    strategy: z.enum(["ecdysis", "iterative", "sampling"]).default("ecdysis"),
+    strategy: strategyNameSchema.default("ecdysis"),
     /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
     batchSize: z.number().int().positive().default(60),
     maxIterations: z.number().int().positive().default(4),

@@ -16,6 +16,13 @@ export { decodeUtf8, readUserText } from "./read-text.js";
 export { checkSplitOverlap, loadSplits, type Splits } from "./split-overlap.js";
 export * from "./task-schema.js";
 export {
+  type BundledWorldName,
+  bundledWorldNames,
+  isBundledWorld,
+  isWorldName,
+  worldNameProblem,
+} from "./world-names.js";
+export {
   dottedField,
   type LocatedYaml,
   parseLocatedYaml,

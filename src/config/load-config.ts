@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
-import { bundledWorlds } from "../sim/load-world.js";
 import { checkConfigPaths } from "./config-paths.js";
 import {
   type EcdysisConfig,
@@ -10,6 +9,7 @@ import {
   type ModelConfig,
 } from "./config-schema.js";
 import { readUserText } from "./read-text.js";
+import { isWorldName, worldNameProblem } from "./world-names.js";
 import { type LocatedYaml, parseLocatedYaml, validateLocated } from "./yaml-document.js";
 
 /** Largest config file accepted (a real one is a few KB). */
@@ -106,18 +106,15 @@ function checkValueSizes(input: {
 function checkWorlds(input: { file: string; located: LocatedYaml; config: EcdysisConfig }): void {
   const { file, located, config } = input;
   const models = { model: config.model, refiner: config.refiner, probe: config.probe };
-  const known = bundledWorlds();
   for (const [key, model] of Object.entries(models)) {
     const world = model?.world;
     if (model?.provider !== "sim" || world === undefined) continue;
-    const where = { line: located.lineOf([key, "world"]), field: `${key}.world` };
-    if (isBundledName(world) && !known.includes(world)) {
-      throw new InputError(
-        file,
-        `unknown world '${world}': bundled worlds are ${known.join(", ")}; a world file is a path such as ./my-world.yaml`,
-        where,
-      );
-    }
+    const problem = worldNameProblem(world);
+    if (problem)
+      throw new InputError(file, problem, {
+        line: located.lineOf([key, "world"]),
+        field: `${key}.world`,
+      });
   }
 }
 
@@ -161,9 +158,5 @@ function resolvePaths(config: EcdysisConfig, root: string): EcdysisConfig {
 
 /** A bare name without a path separator or extension is a bundled world; anything else a file. */
 function resolveWorld(root: string, world: string): string {
-  return isBundledName(world) ? world : resolve(root, world);
-}
-
-function isBundledName(world: string): boolean {
-  return /^[a-z0-9-]+$/i.test(world);
+  return isWorldName(world) ? world : resolve(root, world);
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
+import { isWorldName } from "../config/world-names.js";
 import { replyVariant } from "../llm/capabilities.js";
 import { worldsDir } from "../sim/index.js";
 
@@ -37,7 +38,7 @@ export function rolloutParams(model: ModelConfig): RolloutParams {
 function endpointIdentity(model: ModelConfig): string {
   if (model.provider !== "sim") return "";
   const file =
-    model.world && /^[a-z0-9-]+$/i.test(model.world)
+    model.world && isWorldName(model.world)
       ? join(worldsDir(), `${model.world}.yaml`)
       : model.world;
   const world = file ? createHash("sha256").update(readFileSync(file)).digest("hex") : "";

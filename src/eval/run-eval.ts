@@ -1,4 +1,4 @@
-import { builtinAgent, commandAgent } from "../agent/index.js";
+import { createAgentAdapter } from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -33,7 +33,7 @@ export interface RunEvalOptions {
   limit?: number;
   /** Already-open models (left open); by default they are opened and closed here. */
   models?: OpenModels;
-  /** Agent adapter; by default the built-in runtime or the command adapter per config. */
+  /** Agent adapter; by default the config's (`createAgentAdapter`). */
   adapter?: AgentAdapter;
   progress?: ProgressSink;
   signal?: AbortSignal;
@@ -79,11 +79,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   });
   const models = options.models ?? (await openModels(loaded, { env: options.env }));
   try {
-    const adapter =
-      options.adapter ??
-      (config.harness.kind === "builtin"
-        ? builtinAgent()
-        : commandAgent({ timeoutMs: config.harness.timeoutMs, cwd: harness.dir }));
+    const adapter = options.adapter ?? createAgentAdapter(loaded);
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,

@@ -1,59 +1,193 @@
 import { describe, expect, it } from "vitest";
+import { gateConfigSchema } from "../config/config-schema.js";
 import {
-  binomialUpperTail,
-  comparePaired,
-  isAccepted,
-  isPromising,
-  mcnemarOneSided,
+  decide,
+  fixedOwnTargets,
+  heldOutGate,
+  helpsAlone,
+  promising,
+  significant,
+  significantOverDraws,
+  strictImprovement,
+  withinTolerance,
 } from "./acceptance.js";
+import type { EvidenceStage } from "./evidence.js";
+import { comparePaired, type PairedComparison } from "./paired-test.js";
 
-describe("acceptance", () => {
-  it("computes the exact binomial upper tail", () => {
-    expect(binomialUpperTail(9, 10)).toBeCloseTo(11 / 1024, 12);
-    expect(binomialUpperTail(3, 3)).toBeCloseTo(1 / 8, 12);
-    expect(binomialUpperTail(0, 5)).toBe(1);
-    expect(binomialUpperTail(6, 5)).toBe(0);
-    expect(binomialUpperTail(600, 1000)).toBeGreaterThan(0);
-    expect(binomialUpperTail(600, 1000)).toBeLessThan(1e-9);
-  });
+/** A comparison with `fixed` tasks fixed and `broken` broken (and nothing else). */
+function flips(fixed: number, broken: number): PairedComparison {
+  const ids = [...Array(fixed + broken).keys()].map((index) => `t${index}`);
+  return comparePaired(
+    new Map(ids.map((id, index) => [id, index >= fixed])),
+    new Map(ids.map((id, index) => [id, index < fixed])),
+  );
+}
 
-  it("pairs outcomes and counts only discordant tasks", () => {
-    const before = new Map([
-      ["a", false],
-      ["b", false],
-      ["c", true],
-      ["d", true],
-      ["e", false],
-    ]);
-    const after = new Map([
-      ["a", true],
-      ["b", true],
-      ["c", false],
-      ["d", true],
-      ["x", true],
-    ]);
-    const comparison = comparePaired(before, after);
-    expect(comparison).toMatchObject({
-      n: 4,
-      before: 2,
-      after: 3,
-      fixed: ["a", "b"],
-      broken: ["c"],
+const score = { accuracy: 0.9, n: 10, interval: [0.6, 0.98] as [number, number] };
+
+function full(comparison: PairedComparison, alpha = 0.1, hash = "c1"): EvidenceStage {
+  return {
+    stage: "full",
+    candidateHash: hash,
+    comparison,
+    score,
+    decision: significant(alpha)(comparison),
+  };
+}
+
+describe("acceptance criteria", () => {
+  it("promising: worth the full batch only when it fixes more than it breaks", () => {
+    expect(promising(flips(2, 1))).toEqual({
+      accepted: true,
+      reason: "cheap validation: fixed 2 > broken 1",
     });
-    expect(comparison.pValue).toBeCloseTo(mcnemarOneSided(2, 1), 12);
-    expect(comparison.pValue).toBeCloseTo(0.5, 12);
+    expect(promising(flips(1, 1))).toEqual({
+      accepted: false,
+      reason: "cheap validation: fixed 1 ≤ broken 1",
+    });
   });
 
-  it("accepts only when fixed > broken and p < alpha", () => {
-    const make = (fixed: number, broken: number) =>
-      comparePaired(
-        new Map([...Array(fixed + broken).keys()].map((index) => [`t${index}`, index >= fixed])),
-        new Map([...Array(fixed + broken).keys()].map((index) => [`t${index}`, index < fixed])),
-      );
-    expect(isAccepted(make(5, 0), 0.1)).toBe(true); // p = 1/32
-    expect(isAccepted(make(3, 0), 0.1)).toBe(false); // p = 1/8
-    expect(isAccepted(make(6, 6), 0.99)).toBe(false);
-    expect(isPromising(make(2, 1))).toBe(true);
-    expect(isPromising(make(1, 1))).toBe(false);
+  it("significant(alpha): fixed > broken and the one-sided McNemar p below alpha", () => {
+    expect(significant(0.1)(flips(5, 0))).toEqual({
+      accepted: true,
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
+    });
+    expect(significant(0.1)(flips(3, 0))).toEqual({
+      accepted: false,
+      reason: "full batch: fixed 3, broken 0, one-sided McNemar p = 0.1250 (needs < 0.1)",
+    });
+    expect(significant(0.99)(flips(6, 6))).toEqual({
+      accepted: false,
+      reason: "full batch: fixed 6, broken 6",
+    });
+  });
+
+  it("significantOverDraws: the flips re-drawn and counted draw by draw", () => {
+    const held = { pairs: 9, fixed: 9, broken: 0, pValue: 1 / 512 };
+    expect(significantOverDraws(0.1)(flips(3, 0), held)).toEqual({
+      accepted: true,
+      reason:
+        "fixed 3, broken 0; over 9 draws of the flipped tasks: fixed 9, broken 0, p = 0.0020, below alpha 0.1",
+    });
+    const flaky = { pairs: 9, fixed: 4, broken: 3, pValue: 0.5 };
+    expect(significantOverDraws(0.1)(flips(3, 0), flaky).accepted).toBe(false);
+  });
+
+  it("strictImprovement, helpsAlone and fixedOwnTargets", () => {
+    expect(strictImprovement("train accuracy")(0.5, 0.625)).toEqual({
+      accepted: true,
+      reason: "train accuracy 0.625 > 0.500",
+    });
+    expect(strictImprovement("train accuracy")(0.5, 0.5).reason).toBe(
+      "train accuracy 0.500 is not above 0.500",
+    );
+    expect(helpsAlone({ fixed: 4, broken: 6 })).toEqual({
+      accepted: false,
+      reason: "alone it fixed 4 and broke 6 of the tasks its bundle flipped",
+    });
+    expect(fixedOwnTargets({ targets: 4, fixed: 0, patternNames: ["date"] }).reason).toBe(
+      "fixed none of the 4 failing member(s) of date in cheap validation (possibly masked by another failure)",
+    );
+    expect(fixedOwnTargets({ targets: 4, fixed: 1, patternNames: ["date"] }).accepted).toBe(true);
+  });
+
+  it("the gates: tolerance, and improvement when required", () => {
+    const gate = gateConfigSchema.parse({ tolerance: 0.05, requireImprovement: false });
+    expect(heldOutGate(gate)(0.5, 0.46).accepted).toBe(true);
+    expect(heldOutGate(gate)(0.5, 0.44).accepted).toBe(false);
+    const strict = gateConfigSchema.parse({ requireImprovement: true });
+    expect(heldOutGate(strict)(0.5, 0.5)).toEqual({
+      accepted: false,
+      reason: "final held-out accuracy 0.500 must be above seed 0.500: failed",
+    });
+    expect(withinTolerance(0.02)(0.8, 0.79)).toEqual({
+      accepted: true,
+      reason: "head accuracy 0.790 ≥ base 0.800 − tolerance 0.02",
+    });
+  });
+});
+
+describe("decide", () => {
+  const cheap: EvidenceStage = {
+    stage: "cheap",
+    candidateHash: "c1",
+    comparison: flips(3, 0),
+    decision: promising(flips(3, 0)),
+  };
+
+  it("accepts on the stage that accepted, with its candidate and accuracy", () => {
+    expect(decide([cheap, full(flips(5, 0))])).toEqual({
+      accepted: true,
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
+      candidateHash: "c1",
+      accuracy: 0.9,
+    });
+  });
+
+  it("rejects with the last deciding stage's reason; nothing validated is a rejection", () => {
+    const notPromising: EvidenceStage = { ...cheap, decision: promising(flips(1, 2)) };
+    expect(decide([notPromising]).reason).toBe("cheap validation: fixed 1 ≤ broken 2");
+    expect(decide([]).accepted).toBe(false);
+  });
+
+  it("a confirmed re-draw accepts the candidate of its full batch", () => {
+    const draws = { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 };
+    const verdict = decide([
+      cheap,
+      full(flips(3, 0)),
+      {
+        stage: "confirm",
+        candidateHash: "c1",
+        comparison: draws,
+        decision: significantOverDraws(0.1)(flips(3, 0), draws),
+      },
+    ]);
+    expect(verdict).toMatchObject({ accepted: true, candidateHash: "c1", accuracy: 0.9 });
+  });
+
+  it("after an ablation, the rest's verdict — with the bundle's rejection in front when it fails too", () => {
+    const ablated: EvidenceStage = { stage: "ablated", changes: [] };
+    const bundle = full(flips(4, 6));
+    expect(decide([cheap, bundle, ablated, full(flips(4, 0), 0.1, "c2")])).toMatchObject({
+      accepted: true,
+      candidateHash: "c2",
+    });
+    expect(decide([cheap, bundle, ablated, full(flips(2, 1), 0.1, "c2")]).reason).toBe(
+      "full batch: fixed 4, broken 6; without the changes that hurt alone: full batch: fixed 2, broken 1, one-sided McNemar p = 0.5000 (needs < 0.1)",
+    );
+    // Nothing re-validated after the ablation: the bundle's rejection stands.
+    expect(decide([cheap, bundle, ablated]).reason).toBe("full batch: fixed 4, broken 6");
+  });
+
+  it("an accepted repair round accepts its candidate; a failed one leaves the rejection", () => {
+    const bundle = full(flips(4, 6));
+    const repaired = (stages: EvidenceStage[]): EvidenceStage => ({
+      stage: "repaired",
+      guardRejections: [],
+      applied: [],
+      evidence: stages,
+      decision: { accepted: decide(stages).accepted, reason: decide(stages).reason },
+    });
+    expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
+      accepted: true,
+      reason: "after repairing what it broke: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
+      candidateHash: "c3",
+      accuracy: 0.9,
+    });
+    expect(decide([cheap, bundle, repaired([])]).reason).toBe("full batch: fixed 4, broken 6");
+  });
+
+  it("skips a pruning that was put back", () => {
+    const undone: EvidenceStage = {
+      stage: "pruned",
+      round: 1,
+      changes: [],
+      comparison: flips(1, 3),
+      candidateHash: "c4",
+      undone: true,
+      decision: promising(flips(1, 3)),
+    };
+    expect(decide([cheap, undone, full(flips(5, 0))]).accepted).toBe(true);
+    expect(decide([cheap, undone]).reason).toBe("cheap validation: fixed 3 > broken 0");
   });
 });

@@ -1,119 +1,184 @@
-/** Outcome per task id (pass or fail) of one harness on a set of tasks. */
-export type PassMap = ReadonlyMap<string, boolean>;
+import type { GateConfig } from "../config/config-schema.js";
+import { formatPValue } from "../eval/statistics.js";
+import type { Decision, EvidenceStage } from "./evidence.js";
+import type { PairedComparison, SampleComparison } from "./paired-test.js";
 
-/** The discordant tasks of a paired comparison. */
-export interface PairedComparison {
-  /** Tasks both sides ran. */
-  n: number;
-  before: number;
-  after: number;
-  /** Failed before, pass after. */
-  fixed: string[];
-  /** Passed before, fail after. */
-  broken: string[];
-  /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
-  pValue: number;
+// Where a proposal is accepted. Every decision of the loop — worth a full evaluation, accepted,
+// kept after ablation, pruned, through the held-out gate — is one of the small criteria below,
+// and each returns its decision with the reason the records show. `decide` reads a validation's
+// evidence into the verdict on the proposal. Criteria for new statistics (temperature-0 models,
+// other acceptance policies) go here, beside these.
+
+function tally(comparison: PairedComparison): string {
+  return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length}`;
 }
 
-/** Sum of log k for k = 1..n. */
-function logFactorial(n: number): number {
-  let total = 0;
-  for (let k = 2; k <= n; k++) total += Math.log(k);
-  return total;
-}
-
-/** Upper tail P[X ≥ successes] of Binomial(trials, ½), computed in log space so large n does not underflow. */
-export function binomialUpperTail(successes: number, trials: number): number {
-  if (successes <= 0) return 1;
-  if (successes > trials) return 0;
-  const logN = logFactorial(trials);
-  let total = 0;
-  for (let k = successes; k <= trials; k++) {
-    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
-  }
-  return Math.min(1, total);
-}
-
-/** One-sided exact McNemar test on the discordant pairs: small p means `fixed` outnumbers `broken` beyond noise. */
-export function mcnemarOneSided(fixed: number, broken: number): number {
-  return binomialUpperTail(fixed, fixed + broken);
-}
-
-/** Pairs two outcome maps over the tasks both contain. */
-export function comparePaired(before: PassMap, after: PassMap): PairedComparison {
-  const fixed: string[] = [];
-  const broken: string[] = [];
-  let n = 0;
-  let passesBefore = 0;
-  let passesAfter = 0;
-  for (const [taskId, passedBefore] of before) {
-    const passedAfter = after.get(taskId);
-    if (passedAfter === undefined) continue;
-    n += 1;
-    if (passedBefore) passesBefore += 1;
-    if (passedAfter) passesAfter += 1;
-    if (!passedBefore && passedAfter) fixed.push(taskId);
-    if (passedBefore && !passedAfter) broken.push(taskId);
-  }
-  fixed.sort();
-  broken.sort();
-  return {
-    n,
-    before: passesBefore,
-    after: passesAfter,
-    fixed,
-    broken,
-    pValue: mcnemarOneSided(fixed.length, broken.length),
-  };
-}
-
-/** Cheap validation: worth a full evaluation only when the candidate fixes more than it breaks. */
-export function isPromising(comparison: PairedComparison): boolean {
+function fixesMoreThanItBreaks(comparison: PairedComparison): boolean {
   return comparison.fixed.length > comparison.broken.length;
 }
 
-/** Acceptance: a real improvement, not noise — fixed > broken and the one-sided McNemar p below alpha. */
-export function isAccepted(comparison: PairedComparison, alpha: number): boolean {
-  return comparison.fixed.length > comparison.broken.length && comparison.pValue < alpha;
-}
-
-/** Pass/fail per (task, sample index) of one harness. */
-export type SampleOutcomes = ReadonlyMap<string, ReadonlyMap<number, boolean>>;
-
-/** Paired outcomes counted per sample draw over the discordant tasks, with their p-value. */
-export interface SampleComparison {
-  /** Sample pairs (same task, same sample index) compared. */
-  pairs: number;
-  /** Pairs failed under the parent and passed under the candidate. */
-  fixed: number;
-  /** Pairs passed under the parent and failed under the candidate. */
-  broken: number;
-  /** One-sided exact McNemar p-value over the sample pairs. */
-  pValue: number;
+/** Cheap validation: worth a full evaluation only when the candidate fixes more than it breaks. */
+export function promising(cheap: PairedComparison): Decision {
+  const fixed = cheap.fixed.length;
+  const broken = cheap.broken.length;
+  return fixesMoreThanItBreaks(cheap)
+    ? { accepted: true, reason: `cheap validation: fixed ${fixed} > broken ${broken}` }
+    : { accepted: false, reason: `cheap validation: fixed ${fixed} ≤ broken ${broken}` };
 }
 
 /**
- * Pairs two harnesses draw by draw (same task, same sample index, so the same request seed):
- * a fix that holds on every re-sample counts once per draw, a flip that comes and goes cancels
- * out. The test is against sampling noise; generalisation is the held-out gate's job.
+ * The full batch: a real improvement, not noise — fixed > broken and the one-sided exact McNemar
+ * p below `alpha`. Rejected on p alone, the flips may be re-drawn (`significantOverDraws`).
  */
-export function compareSamples(
-  parent: SampleOutcomes,
-  candidate: SampleOutcomes,
-): SampleComparison {
-  let pairs = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (const [taskId, draws] of parent) {
-    const other = candidate.get(taskId);
-    if (!other) continue;
-    for (const [sample, passedBefore] of draws) {
-      const passedAfter = other.get(sample);
-      if (passedAfter === undefined) continue;
-      pairs += 1;
-      if (!passedBefore && passedAfter) fixed += 1;
-      if (passedBefore && !passedAfter) broken += 1;
-    }
+export function significant(alpha: number): (full: PairedComparison) => Decision {
+  return (full) => {
+    if (!fixesMoreThanItBreaks(full))
+      return { accepted: false, reason: `full batch: ${tally(full)}` };
+    const p = formatPValue(full.pValue);
+    if (full.pValue < alpha)
+      return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
+    return {
+      accepted: false,
+      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`,
+    };
+  };
+}
+
+/** Whether a full batch rejected by `significant` is worth re-drawing: it fixed more than it broke. */
+export function worthRedrawing(full: PairedComparison): boolean {
+  return fixesMoreThanItBreaks(full);
+}
+
+/**
+ * Too few flips for a per-task test, re-drawn: accepted when, counted draw by draw, fixed >
+ * broken and the one-sided McNemar p over the draws is below `alpha`.
+ */
+export function significantOverDraws(
+  alpha: number,
+): (full: PairedComparison, draws: SampleComparison) => Decision {
+  return (full, draws) => {
+    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
+    if (draws.fixed > draws.broken && draws.pValue < alpha)
+      return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
+    return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };
+  };
+}
+
+/** Ablation: a change of a rejected bundle is kept when, alone on the parent, it fixes more than it breaks. */
+export function helpsAlone(alone: { fixed: number; broken: number }): Decision {
+  return {
+    accepted: alone.fixed > alone.broken,
+    reason: `alone it fixed ${alone.fixed} and broke ${alone.broken} of the tasks its bundle flipped`,
+  };
+}
+
+/** Attribution: a change is pruned when it fixed none of its own patterns' failing members. */
+export function fixedOwnTargets(change: {
+  targets: number;
+  fixed: number;
+  patternNames: string[];
+}): Decision {
+  return change.fixed > 0
+    ? { accepted: true, reason: `fixed ${change.fixed} of its ${change.targets} target(s)` }
+    : {
+        accepted: false,
+        reason: `fixed none of the ${change.targets} failing member(s) of ${change.patternNames.join(", ")} in cheap validation (possibly masked by another failure)`,
+      };
+}
+
+/** Pruning took out every change (or ran out of rounds): nothing is left to validate. */
+export function nothingLeftAfterPruning(pruned: number): Decision {
+  return {
+    accepted: false,
+    reason: `no change fixed any of its own pattern's failing members (${pruned} change(s) pruned)`,
+  };
+}
+
+/** Pruning left edits that change nothing in the harness. */
+export function unchangedAfterPruning(): Decision {
+  return { accepted: false, reason: "after pruning, the edits leave the harness unchanged" };
+}
+
+/** The iterative baseline's rule: the candidate's accuracy strictly above the parent's. */
+export function strictImprovement(label: string): (before: number, after: number) => Decision {
+  return (before, after) =>
+    after > before
+      ? { accepted: true, reason: `${label} ${after.toFixed(3)} > ${before.toFixed(3)}` }
+      : {
+          accepted: false,
+          reason: `${label} ${after.toFixed(3)} is not above ${before.toFixed(3)}`,
+        };
+}
+
+/** The held-out gate of an evolve run: the final harness beats the seed (`requireImprovement`) or does not lose beyond the tolerance. */
+export function heldOutGate(gate: GateConfig): (seed: number, final: number) => Decision {
+  return (seed, final) => {
+    const accepted = gate.requireImprovement
+      ? final > seed
+      : final >= seed - gate.tolerance - 1e-12;
+    const relation = gate.requireImprovement
+      ? "must be above"
+      : `must not be below (tolerance ${gate.tolerance})`;
+    return {
+      accepted,
+      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed.toFixed(3)}: ${accepted ? "passed" : "failed"}`,
+    };
+  };
+}
+
+/** The pull-request gate: the head's held-out accuracy not below the base's minus the tolerance. */
+export function withinTolerance(tolerance: number): (base: number, head: number) => Decision {
+  return (base, head) => {
+    const accepted = head >= base - tolerance - 1e-12;
+    const sign = accepted ? "≥" : "<";
+    return {
+      accepted,
+      reason: `head accuracy ${head.toFixed(3)} ${sign} base ${base.toFixed(3)} − tolerance ${tolerance}`,
+    };
+  };
+}
+
+/** The verdict on a proposal: accepted with the candidate that carried it, or rejected. */
+export type Verdict =
+  | { accepted: true; reason: string; candidateHash: string; accuracy: number }
+  | { accepted: false; reason: string };
+
+/**
+ * Reads a validation's evidence into the verdict: the decision of its last deciding stage —
+ * a repaired candidate's when the repair round was accepted; after an ablation, the re-validated
+ * rest's, with the bundle's rejection in front when it failed too.
+ */
+export function decide(stages: readonly EvidenceStage[]): Verdict {
+  const last = stages.at(-1);
+  if (!last) return { accepted: false, reason: "nothing was validated" };
+  const earlier = () => decide(stages.slice(0, -1));
+  if (last.stage === "repaired") {
+    const repaired = decide(last.evidence);
+    return repaired.accepted
+      ? { ...repaired, reason: `after repairing what it broke: ${repaired.reason}` }
+      : earlier();
   }
-  return { pairs, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+  if (last.stage === "ablated" || (last.stage === "pruned" && last.undone)) return earlier();
+  if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
+    return {
+      accepted: true,
+      reason: last.decision.reason,
+      candidateHash: last.candidateHash,
+      accuracy: accuracyOf(stages, last.candidateHash),
+    };
+  const ablation = stages.findIndex((stage) => stage.stage === "ablated");
+  if (ablation >= 0 && ablation < stages.length - 1)
+    return {
+      accepted: false,
+      reason: `${decide(stages.slice(0, ablation)).reason}; without the changes that hurt alone: ${last.decision.reason}`,
+    };
+  return { accepted: false, reason: last.decision.reason };
+}
+
+/** The candidate's accuracy on the full batch, from its full stage. */
+function accuracyOf(stages: readonly EvidenceStage[], candidateHash: string): number {
+  const full = stages.findLast(
+    (stage) => stage.stage === "full" && stage.candidateHash === candidateHash,
+  );
+  return full?.stage === "full" ? full.score.accuracy : Number.NaN;
 }

@@ -1,20 +1,23 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { z } from "zod";
 import type { Budget } from "../config/config-schema.js";
 import { BudgetExhaustedError } from "../errors/budget-error.js";
 
 /** Uncached work done, the unit budgets are counted in. */
-export interface Spend {
-  rollouts: number;
-  llmCalls: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
+export const spendSchema = z.object({
+  rollouts: z.number(),
+  llmCalls: z.number(),
+  promptTokens: z.number(),
+  completionTokens: z.number(),
+  costUsd: z.number(),
   /** The part of the LLM spend made by the refiner roles (diagnosis, refinement). */
-  refinerCalls: number;
-  refinerTokens: number;
-  refinerCostUsd: number;
-  wallMs: number;
-}
+  refinerCalls: z.number(),
+  refinerTokens: z.number(),
+  refinerCostUsd: z.number(),
+  wallMs: z.number(),
+});
+/** Uncached work done. */
+export type Spend = z.infer<typeof spendSchema>;
 
 /** A zero spend. */
 export function emptySpend(): Spend {
@@ -91,13 +94,6 @@ export class BudgetTracker {
   /** Spend so far, wall time included (this session's time plus replayed time). */
   snapshot(): Spend {
     return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
-  }
-
-  /** Rollouts still allowed (Infinity without a rollout limit). */
-  remainingRollouts(): number {
-    return this.limits.rollouts === undefined
-      ? Number.POSITIVE_INFINITY
-      : Math.max(0, this.limits.rollouts - this.spent.rollouts);
   }
 
   /** The exhausted resource, if any. */

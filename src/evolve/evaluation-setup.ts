@@ -2,32 +2,18 @@ import path from "node:path";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
+import { evaluate } from "../eval/evaluate.js";
+import type { ProgressSink } from "../eval/progress.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
 import { rolloutParams } from "../eval/rollout-params.js";
-import type { ChatProvider } from "../llm/types.js";
+import { scorerForTasks } from "../eval/scorers/create-scorer.js";
+import type { Scorer } from "../eval/scorers/scorer.js";
+import { withCallCache } from "../llm/call-cache.js";
+import type { ChatProvider, ChatResponse } from "../llm/types.js";
 import type { SecretRedactor } from "../safety/secrets.js";
 import type { BudgetTracker } from "./budget.js";
-import type { EvolveDeps, Models, ProgressSink, RolloutCacheLike, ScorerLike } from "./deps.js";
-import { type ModelCallEvent, meterProvider } from "./meter.js";
-import type { EvaluateFn } from "./types.js";
-
-/** Per-task scorer factory: a task's own scorer overrides the config's default; one instance per spec. */
-export function scorerFactory(options: {
-  loaded: LoadedConfig;
-  deps: EvolveDeps;
-  judge?: ChatProvider;
-}): (task: Task) => ScorerLike {
-  const scorers = new Map<string, ScorerLike>();
-  return (task) => {
-    const spec = task.scorer ?? options.loaded.config.tasks.scorer;
-    const key = JSON.stringify(spec);
-    let scorer = scorers.get(key);
-    if (!scorer) {
-      scorer = options.deps.createScorer(spec, { root: options.loaded.root, judge: options.judge });
-      scorers.set(key, scorer);
-    }
-    return scorer;
-  };
-}
+import { type ModelCallEvent, meterAdapter, meterProvider } from "./meter.js";
+import type { EvaluateFn, Models } from "./run-context.js";
 
 /**
  * The run's models, wrapped: the on-disk call cache (`<cacheDir>/calls`, so a resumed run repeats
@@ -36,7 +22,6 @@ export function scorerFactory(options: {
 export function wrapModels(options: {
   models: Models;
   loaded: LoadedConfig;
-  deps: EvolveDeps;
   budget: BudgetTracker;
   callCache: boolean;
   /** Told of every model call (live progress). */
@@ -44,10 +29,10 @@ export function wrapModels(options: {
   /** Scrubs what the call cache stores. */
   redactor?: SecretRedactor;
 }): Models {
-  const { models, loaded, deps, budget, onCall } = options;
+  const { models, loaded, budget, onCall } = options;
   const dir = path.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached = (provider: ChatProvider): ChatProvider =>
-    options.callCache ? deps.withCallCache(provider, dir, options.redactor) : provider;
+    options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent", onCall }),
     refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner", onCall }),
@@ -58,6 +43,11 @@ export function wrapModels(options: {
       ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })
       : undefined,
   };
+}
+
+/** The call cache's scrub of what it stores, from the run's redactor. */
+function redactResponses(redactor: SecretRedactor | undefined) {
+  return redactor && { redact: (response: ChatResponse) => redactor.json(response) };
 }
 
 /** Hands out one progress sink per evaluation (see `progressPhases`). */
@@ -98,11 +88,10 @@ export function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
  */
 export function makeEvaluate(options: {
   loaded: LoadedConfig;
-  deps: EvolveDeps;
   models: Models;
   adapter: AgentAdapter;
-  cache: RolloutCacheLike;
-  scorer: (task: Task) => ScorerLike;
+  cache: RolloutCache;
+  scorer: (task: Task) => Scorer;
   budget: BudgetTracker;
   enforce: boolean;
   /** One per run, shared by every evaluation of it (they may run concurrently). */
@@ -111,14 +100,18 @@ export function makeEvaluate(options: {
   /** The run's secrets, scrubbed from every trace. */
   redactor?: SecretRedactor;
 }): EvaluateFn {
-  const { loaded, deps, models, budget } = options;
+  const { loaded, models, budget } = options;
   return async (request) => {
     if (options.enforce) budget.check();
     const provider = request.provider === "probe" ? models.probe : models.agent;
     if (!provider) throw new Error("evaluate: no probe model is configured");
+    const model =
+      request.provider === "probe"
+        ? (loaded.config.probe ?? loaded.config.model)
+        : loaded.config.model;
     let outcome: Awaited<ReturnType<EvaluateFn>>;
     try {
-      outcome = await deps.evaluate({
+      outcome = await evaluate({
         tasks: request.tasks,
         harness: request.harness,
         provider,
@@ -126,11 +119,7 @@ export function makeEvaluate(options: {
         scorer: options.scorer,
         samples: request.samples ?? loaded.config.samples,
         firstSample: request.firstSample,
-        params: rolloutParams(
-          request.provider === "probe"
-            ? (loaded.config.probe ?? loaded.config.model)
-            : loaded.config.model,
-        ),
+        params: rolloutParams(model),
         concurrency: loaded.config.concurrency,
         cache: options.cache,
         progress: options.phases?.next(),
@@ -141,11 +130,51 @@ export function makeEvaluate(options: {
         redactor: options.redactor,
       });
     } catch (error) {
-      const exhausted = options.enforce ? budget.exceeded() : undefined;
-      throw exhausted ?? error;
+      throw (options.enforce ? budget.exceeded() : undefined) ?? error;
     }
     const exhausted = options.enforce ? budget.exceeded() : undefined;
     if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
     return outcome;
+  };
+}
+
+/**
+ * The evaluations of one run (evolve or gate), sharing its rollout cache (`<cacheDir>/rollouts`),
+ * scorers, progress display, adapter and budget. `enforce`: the budget may stop it (training);
+ * otherwise it only counts (the seed and final measurements, the gate).
+ */
+export function runEvaluations(options: {
+  loaded: LoadedConfig;
+  models: Models;
+  budget: BudgetTracker;
+  /** The adapter of every evaluation that does not bring its own. */
+  adapter?: AgentAdapter;
+  progress?: ProgressSink;
+  /** The run's secrets, scrubbed from every trace. */
+  redactor?: SecretRedactor;
+}): (use: { enforce: boolean; split: string; adapter?: AgentAdapter }) => EvaluateFn {
+  const { loaded, models, budget } = options;
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(loaded.config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.judge ?? models.refiner,
+      file: loaded.path,
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+    redactor: options.redactor,
+  };
+  return ({ enforce, split, adapter }) => {
+    const chosen = adapter ?? options.adapter;
+    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
+    return makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter: chosen, budget, enforce }),
+      enforce,
+      split,
+    });
   };
 }

@@ -8,8 +8,9 @@ import { loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 // Ground truth, for this test's assertions only (allowed in src/bench/ground-truth-boundary.test.ts).
 import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
+import { firstStage, lastStage } from "./evidence.js";
+import type { EvolveResult, IterationRecord } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
-import type { EvolveResult, IterationRecord } from "./types.js";
 
 // The "must show" on the real sim: the quickstart world, its files generated into a
 // temp dir, the sim served on 127.0.0.1 with no latency, the real stages end to end. The
@@ -140,7 +141,8 @@ describe("evolve on the quickstart world (real sim, real stages)", () => {
         expect(hits * 2, JSON.stringify(planned.edit)).toBeGreaterThan(tasks.length);
         // Every accepted edit fixed some of its own targets (per-change attribution).
         const fixed = new Set(
-          iteration.validation.cheapPruned?.fixed ?? iteration.validation.cheap?.fixed,
+          lastStage(iteration.evidence, "pruned")?.comparison?.fixed ??
+            firstStage(iteration.evidence, "cheap")?.comparison.fixed,
         );
         expect(
           tasks.some((taskId) => fixed.has(taskId)),

@@ -1,8 +1,10 @@
 import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
-import { binomialUpperTail, comparePaired, type PairedComparison } from "./acceptance.js";
+import { heldOutGate, withinTolerance } from "./acceptance.js";
+import type { Score } from "./evidence.js";
+import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
 import { passMapOf, scoreOf } from "./records.js";
-import type { EvolveGate, Score } from "./types.js";
+import type { EvolveGate } from "./result-schema.js";
 
 /** One side of the gate: a harness on the held-out split. */
 export interface GateSide {
@@ -99,11 +101,12 @@ export function compareGate(options: {
   const headFailed = failed(head.records);
   const baseSide = side(base.result, base.records);
   const headSide = side(head.result, head.records);
-  const floor = baseSide.score.accuracy - gate.tolerance;
-  const passed = headSide.score.accuracy >= floor - 1e-12;
-  const reason = passed
-    ? `head accuracy ${headSide.score.accuracy.toFixed(3)} ≥ base ${baseSide.score.accuracy.toFixed(3)} − tolerance ${gate.tolerance}`
-    : `head accuracy ${headSide.score.accuracy.toFixed(3)} < base ${baseSide.score.accuracy.toFixed(3)} − tolerance ${gate.tolerance}`;
+  const decision = withinTolerance(gate.tolerance)(
+    baseSide.score.accuracy,
+    headSide.score.accuracy,
+  );
+  const passed = decision.accepted;
+  const reason = decision.reason;
   return {
     verdict: passed ? "pass" : "fail",
     passed,
@@ -134,15 +137,10 @@ export function evolveGate(options: {
 }): EvolveGate {
   const { baseline, final, gate } = options;
   const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const passed = gate.requireImprovement
-    ? final.accuracy > baseline.accuracy
-    : final.accuracy >= baseline.accuracy - gate.tolerance - 1e-12;
-  const relation = gate.requireImprovement
-    ? "must be above"
-    : `must not be below (tolerance ${gate.tolerance})`;
+  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
   return {
-    passed,
-    reason: `final held-out accuracy ${final.accuracy.toFixed(3)} ${relation} seed ${baseline.accuracy.toFixed(3)}: ${passed ? "passed" : "failed"}`,
+    passed: decision.accepted,
+    reason: decision.reason,
     comparison,
     tolerance: gate.tolerance,
     requireImprovement: gate.requireImprovement,

@@ -1,15 +1,17 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
-import { renderGateComment } from "../report/gate-comment.js";
+import { openModels } from "../eval/open-models.js";
+import { loadHarness } from "../harness/load-harness.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
-import type { EvolveDeps, Models } from "./deps.js";
-import { makeEvaluate, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { compareGate, type GateResult } from "./gate-result.js";
-import { meterAdapter } from "./meter.js";
+import type { Models } from "./run-context.js";
 
 /** Options of runGate. */
 export interface RunGateOptions {
@@ -23,7 +25,8 @@ export interface RunGateOptions {
   loaded: LoadedConfig;
   outDir: string;
   models?: Models;
-  deps?: EvolveDeps;
+  /** The agent adapter; by default the config's (`createAgentAdapter`). */
+  adapter?: AgentAdapter;
   callCache?: boolean;
   /** Secret values besides the configured ones, scrubbed from what the gate writes. */
   secrets?: string[];
@@ -33,56 +36,45 @@ export interface RunGateOptions {
 
 /**
  * The held-out gate for any harness change: evaluates base and head on the base's held-out
- * split, compares them pairwise, and writes gate.json and gate.md (the sticky comment's text).
- * Both task files are read first: overlapping splits are refused before any rollout.
+ * split, compares them pairwise, and writes gate.json (its callers render gate.md from it).
+ * Both task files are read first: overlapping splits are refused before any rollout. What it
+ * writes and returns is scrubbed of the run's secrets.
  */
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
   const config = loaded.config;
-  const deps = options.deps ?? (await import("./real-deps.js")).realDeps;
   const load = (dir: string) =>
-    deps.loadHarness({
+    loadHarness({
       dir: path.resolve(dir),
       kind: config.harness.kind,
       command: config.harness.command,
     });
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
-  const { heldout } = await loadSplits(loaded, (file) => deps.loadTasks(file));
+  const { heldout } = await loadSplits(loaded);
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
   ]);
-  const opened = options.models ? undefined : await deps.openModels(loaded);
+  const opened = options.models ? undefined : await openModels(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
     const budget = new BudgetTracker({}, () => 0);
     const models = wrapModels({
       models: options.models ?? (opened as Models),
       loaded,
-      deps,
       budget,
       callCache: options.callCache ?? true,
       redactor,
     });
-    const cache = deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts"));
-    const scorer = scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner });
+    const evaluations = runEvaluations({ loaded, models, budget, redactor });
+    // The head runs from its own project root when given (the Action's PR harness: a root
+    // without the base's task files); the base from the config's.
     const evaluateFrom = (root: string) =>
-      makeEvaluate({
-        loaded,
-        deps,
-        models,
-        adapter: meterAdapter({
-          adapter: deps.createAdapter({ ...loaded, root }),
-          budget,
-          enforce: false,
-        }),
-        cache,
-        scorer,
-        budget,
+      evaluations({
         enforce: false,
         split: "heldout",
-        redactor,
+        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }),
       });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -94,12 +86,10 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       harness: head,
       label: "gate: head",
     });
-    const result = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config.gate }));
     await mkdir(options.outDir, { recursive: true });
-    const write = (name: string, text: string) =>
-      writeFile(path.join(options.outDir, name), redactor.text(text));
-    await write("gate.json", `${JSON.stringify(redactor.json(result), null, 2)}\n`);
-    await write("gate.md", renderGateComment(result, { secrets: [...redactor.values] }));
+    const json = `${JSON.stringify(result, null, 2)}\n`;
+    await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
     return result;
   } finally {
     await opened?.close();

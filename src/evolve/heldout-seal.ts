@@ -2,8 +2,11 @@ import type { Task } from "../config/task-schema.js";
 import { HeldoutSeal, refuseHeldout } from "../diagnose/heldout-guard.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { ChatProvider } from "../llm/types.js";
-import type { EvolveDeps, Models } from "./deps.js";
-import type { EvaluateFn } from "./types.js";
+import type { EvaluateFn, Models } from "./run-context.js";
+import type { StagePort } from "./stage-port.js";
+
+/** Refuses held-out tasks (by id or input) at one stage's door. */
+type Door = (stage: string, tasks: { ids: string[]; inputs: string[] }) => void;
 
 /**
  * Seals the held-out split for a strategy: what it gets back calls the same stages, but every
@@ -13,14 +16,14 @@ import type { EvaluateFn } from "./types.js";
  * then reaches only the guard context and the final/gate measurements, whatever a strategy does.
  */
 export function sealHeldout(options: {
-  deps: EvolveDeps;
+  stages: StagePort;
   models: Models;
   evaluate: EvaluateFn;
   train: Task[];
   heldout: Task[];
   seedHarness: LoadedHarness;
-}): { deps: EvolveDeps; models: Models; evaluate: EvaluateFn } {
-  const { deps, heldout } = options;
+}): { stages: StagePort; models: Models; evaluate: EvaluateFn } {
+  const { heldout } = options;
   const seal = new HeldoutSeal({
     heldout,
     allowed: [
@@ -28,48 +31,8 @@ export function sealHeldout(options: {
       ...Object.values(options.seedHarness.files),
     ],
   });
-  const door = (stage: string, tasks: { ids: string[]; inputs: string[] }) =>
+  const door: Door = (stage, tasks) =>
     refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
-  const sealed: EvolveDeps = {
-    ...deps,
-    diagnose(request) {
-      door("diagnose", {
-        ids: [
-          ...request.records.map((record) => record.taskId),
-          ...request.tasks.map((task) => task.id),
-        ],
-        inputs: request.tasks.map((task) => task.input),
-      });
-      return deps.diagnose({ ...request, heldout });
-    },
-    noteFailure(request) {
-      door("failure notes", {
-        ids: [request.record.taskId],
-        inputs: request.task ? [request.task.input] : [],
-      });
-      return deps.noteFailure(request);
-    },
-    refine(request) {
-      door("refine", {
-        ids: request.patterns.flatMap((pattern) => [
-          ...pattern.taskIds,
-          ...pattern.examples.map((example) => example.taskId),
-        ]),
-        inputs: [],
-      });
-      return deps.refine({ ...request, heldout });
-    },
-    reflect(request) {
-      door("reflect", {
-        ids: [
-          ...request.failures.map((record) => record.taskId),
-          ...request.tasks.map((task) => task.id),
-        ],
-        inputs: request.tasks.map((task) => task.input),
-      });
-      return deps.reflect({ ...request, heldout });
-    },
-  };
   const models: Models = {
     ...options.models,
     refiner: sealedProvider(options.models.refiner, seal),
@@ -81,7 +44,51 @@ export function sealHeldout(options: {
     });
     return options.evaluate(request);
   };
-  return { deps: sealed, models, evaluate };
+  return { stages: sealedStages({ stages: options.stages, heldout, door }), models, evaluate };
+}
+
+/** The stage port with a door before each stage, and the held-out tasks handed on to it. */
+function sealedStages(options: { stages: StagePort; heldout: Task[]; door: Door }): StagePort {
+  const { stages, heldout, door } = options;
+  return {
+    diagnose(request) {
+      door("diagnose", {
+        ids: [
+          ...request.records.map((record) => record.taskId),
+          ...request.tasks.map((task) => task.id),
+        ],
+        inputs: request.tasks.map((task) => task.input),
+      });
+      return stages.diagnose({ ...request, heldout });
+    },
+    noteFailure(request) {
+      door("failure notes", {
+        ids: [request.record.taskId],
+        inputs: request.task ? [request.task.input] : [],
+      });
+      return stages.noteFailure(request);
+    },
+    refine(request) {
+      door("refine", {
+        ids: request.patterns.flatMap((pattern) => [
+          ...pattern.taskIds,
+          ...pattern.examples.map((example) => example.taskId),
+        ]),
+        inputs: [],
+      });
+      return stages.refine({ ...request, heldout });
+    },
+    reflect(request) {
+      door("reflect", {
+        ids: [
+          ...request.failures.map((record) => record.taskId),
+          ...request.tasks.map((task) => task.id),
+        ],
+        inputs: request.tasks.map((task) => task.input),
+      });
+      return stages.reflect({ ...request, heldout });
+    },
+  };
 }
 
 /** A provider that runs the seal over every request's messages before passing it on. */

@@ -1,23 +1,27 @@
-/** The evolution loop: strategies, acceptance, budget, the held-out gate. */
+/** The evolution loop: strategies, acceptance, budget, the held-out gate, and result.json. */
 export {
-  binomialUpperTail,
-  comparePaired,
-  isAccepted,
-  isPromising,
-  mcnemarOneSided,
-  type PairedComparison,
-  type PassMap,
+  decide,
+  heldOutGate,
+  helpsAlone,
+  promising,
+  significant,
+  significantOverDraws,
+  strictImprovement,
+  type Verdict,
+  withinTolerance,
 } from "./acceptance.js";
-export { BudgetTracker, emptySpend, type Spend } from "./budget.js";
-export type {
-  EvaluateOptions,
-  EvolveDeps,
-  GuardContextLike,
-  Models,
-  ProgressSink,
-  RolloutCacheLike,
-  ScorerLike,
-} from "./deps.js";
+export { BudgetTracker, emptySpend, refinementShare, type Spend, spendSchema } from "./budget.js";
+export {
+  type Decision,
+  type DiagnosisSummary,
+  type EvidenceStage,
+  evidenceStageSchema,
+  firstStage,
+  lastStage,
+  type PrunedChange,
+  type Score,
+  scoreSchema,
+} from "./evidence.js";
 export { type RunGateOptions, runGate } from "./gate.js";
 export {
   compareGate,
@@ -27,11 +31,37 @@ export {
   type GateResult,
   type GateSide,
 } from "./gate-result.js";
-export { buildGuardContext } from "./guard-context.js";
+export { buildGuardContext } from "./guard.js";
+export { type RememberedProposal, rememberedProposalSchema } from "./memory.js";
 export type { ModelCallEvent } from "./meter.js";
+export {
+  binomialUpperTail,
+  comparePaired,
+  compareSamples,
+  mcnemarOneSided,
+  type PairedComparison,
+  type PassMap,
+  pairedComparisonSchema,
+  type SampleComparison,
+  sampleComparisonSchema,
+} from "./paired-test.js";
+export {
+  type CostSummary,
+  type EvolveGate,
+  type EvolveResult,
+  evolveResultSchema,
+  type IterationRecord,
+  iterationRecordSchema,
+  parseEvolveResult,
+  readEvolveResult,
+  resultSchemaVersion,
+  type StopReason,
+  type TraceExcerpt,
+} from "./result-schema.js";
 export { createRng, deriveSeed, type Rng } from "./rng.js";
+export type { Models, RunContext } from "./run-context.js";
 export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
-export * from "./stage-views.js";
+export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,
   type IterativeOptions,
@@ -40,6 +70,5 @@ export {
   samplingVotes,
   strategyByName,
 } from "./strategies/index.js";
+export type { Strategy, StrategyRun } from "./strategy.js";
 export { stratifiedSample } from "./stratified-sample.js";
-export type * from "./types.js";
-export { wilsonInterval } from "./wilson.js";

@@ -1,7 +1,8 @@
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { InputError } from "../errors/input-error.js";
 import { BudgetTracker } from "./budget.js";
 import { Journal } from "./journal.js";
 
@@ -53,5 +54,18 @@ describe("Journal", () => {
     const resumed = new BudgetTracker({}, () => 500);
     await open(outDir, resumed);
     expect(resumed.snapshot().wallMs).toBe(100);
+  });
+
+  it("refuses a journal written by another version of Ecdysis instead of replaying its outputs", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    const header = { type: "header", runKey: "k", configHash: "h", strategy: "ecdysis" };
+    const stage = { type: "stage", stage: "iteration-1/diagnose", output: {}, spend: {} };
+    await writeFile(
+      path.join(outDir, "journal.jsonl"),
+      `${JSON.stringify(header)}\n${JSON.stringify(stage)}\n`,
+    );
+    const attempt = open(outDir, new BudgetTracker({}, () => 0));
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toThrow(/another version of Ecdysis \(journal format 1/);
   });
 });

@@ -4,8 +4,16 @@ import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { type BudgetTracker, emptySpend, type Spend } from "./budget.js";
 
+/**
+ * The shape of the stage outputs this code writes and replays. A journal of another format (an
+ * earlier Ecdysis: its diagnoses and refinements were other records) is refused, not replayed.
+ */
+export const journalFormat = 2;
+
 const headerSchema = z.object({
   type: z.literal("header"),
+  /** Absent in the first format. */
+  format: z.number().int().optional(),
   runKey: z.string(),
   configHash: z.string(),
   strategy: z.string(),
@@ -59,37 +67,14 @@ export class Journal {
       await mkdir(options.outDir, { recursive: true });
       const header = {
         type: "header",
+        format: journalFormat,
         runKey: options.runKey,
         configHash: options.configHash,
         strategy: options.strategy,
       };
       await writeFile(file, `${JSON.stringify(header)}\n`);
     } else {
-      const lines = text.split("\n").filter((line) => line.trim() !== "");
-      const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-      if (!header.success)
-        throw new InputError(file, "is not an Ecdysis run journal; choose another --out folder", {
-          line: 1,
-        });
-      if (header.data.runKey !== options.runKey) {
-        throw new InputError(
-          file,
-          `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; ` +
-            `now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-          { line: 1 },
-        );
-      }
-      for (const line of lines.slice(1)) {
-        // A line cut short by a kill is the stage that did not finish: it simply runs again.
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          continue;
-        }
-        const entry = entrySchema.safeParse(parsed);
-        if (entry.success) entries.set(entry.data.stage, entry.data);
-      }
+      for (const entry of readJournal({ file, text, ...options })) entries.set(entry.stage, entry);
     }
     options.budget.add(replayedSpend([...entries.values()]));
     return new Journal(file, entries, options.budget, options.afterStage, options.redact);
@@ -124,6 +109,50 @@ export class Journal {
     this.afterStage?.(name);
     return output;
   }
+}
+
+/** The finished stages of a journal, after checking its header is this run's. */
+function readJournal(options: {
+  file: string;
+  text: string;
+  runKey: string;
+  configHash: string;
+  strategy: string;
+}): JournalEntry[] {
+  const { file } = options;
+  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
+  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
+  if (!header.success)
+    throw new InputError(file, "is not an Ecdysis run journal; choose another --out folder", {
+      line: 1,
+    });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
+      { line: 1 },
+    );
+  if (header.data.runKey !== options.runKey)
+    throw new InputError(
+      file,
+      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; ` +
+        `now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
+      { line: 1 },
+    );
+  const entries: JournalEntry[] = [];
+  for (const line of lines.slice(1)) {
+    // A line cut short by a kill is the stage that did not finish: it simply runs again.
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    const entry = entrySchema.safeParse(parsed);
+    if (entry.success) entries.push(entry.data);
+  }
+  return entries;
 }
 
 /**

@@ -1,12 +1,8 @@
+import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
-import type { PassMap } from "./acceptance.js";
-import type {
-  IterationRecord,
-  Score,
-  StrategyContext,
-  StrategyProgress,
-  TraceExcerpt,
-} from "./types.js";
+import type { Score } from "./evidence.js";
+import type { PassMap } from "./paired-test.js";
+import type { TraceExcerpt } from "./result-schema.js";
 
 /** Task id → pass of an evaluation. */
 export function passMapOf(result: EvalResult): Map<string, boolean> {
@@ -69,41 +65,21 @@ export function failingRecords(result: EvalResult, records: RolloutRecord[]): Ro
   return failing;
 }
 
-/** A new iteration record: what the iteration started from, nothing decided yet. */
-export function openIterationRecord(options: {
-  index: number;
-  parentHash: string;
-  taskIds: string[];
-  score: Score;
-}): IterationRecord {
-  return {
-    index: options.index,
-    parentHash: options.parentHash,
-    batch: { taskIds: options.taskIds, score: options.score },
-    applied: [],
-    guardRejections: [],
-    validation: {},
-    verdict: "no-proposal",
-    reason: "",
-    accuracyAfter: options.score.accuracy,
-    traces: [],
-  };
-}
-
-/**
- * A closer for an open iteration record: sets its verdict and reason, appends it to the run's
- * iterations and reports it (`onIteration`).
- */
-export function iterationCloser(options: {
-  record: IterationRecord;
-  progress: StrategyProgress;
-  context: StrategyContext;
-}): (verdict: IterationRecord["verdict"], reason: string) => void {
-  const { record, progress, context } = options;
-  return (verdict, reason) => {
-    record.verdict = verdict;
-    record.reason = reason;
-    progress.iterations.push(record);
-    context.onIteration?.(record);
-  };
+/** Trace excerpts of the patterns' example rollouts, one per rollout, for the report. */
+export function patternTraces(
+  patterns: FailurePattern[],
+  records: RolloutRecord[],
+): TraceExcerpt[] {
+  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
+  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
+  const traces: TraceExcerpt[] = [];
+  for (const pattern of patterns) {
+    for (const example of pattern.examples) {
+      const rollout =
+        (example.rolloutKey && byKey.get(example.rolloutKey)) || byTask.get(example.taskId);
+      if (rollout && !traces.some((trace) => trace.key === rollout.key))
+        traces.push(traceExcerpt(rollout));
+    }
+  }
+  return traces;
 }

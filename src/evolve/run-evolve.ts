@@ -1,34 +1,41 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
-import { BudgetExhaustedError } from "../errors/budget-error.js";
 import { limitTasks } from "../eval/limit-tasks.js";
-import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import { openModels } from "../eval/open-models.js";
+import type { ProgressSink } from "../eval/progress.js";
+import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
-import { renderHtml } from "../report/render-html.js";
-import { renderMarkdown } from "../report/render-markdown.js";
+import { loadHarness } from "../harness/load-harness.js";
+import type { LoadedHarness } from "../harness/types.js";
+import { writeHarness } from "../harness/write-harness.js";
+import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
-import type { EvolveDeps, GuardContextLike, Models, ProgressSink } from "./deps.js";
-import { makeEvaluate, progressPhases, scorerFactory, wrapModels } from "./evaluation-setup.js";
+import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
-import { buildGuardContext } from "./guard-context.js";
+import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
-import { type ModelCallEvent, meterAdapter } from "./meter.js";
+import { type LoopOutcome, runLoop } from "./loop.js";
+import type { ModelCallEvent } from "./meter.js";
 import { scoreOf } from "./records.js";
+import {
+  type EvolveResult,
+  evolveResultSchema,
+  type RunMetadata,
+  resultSchemaVersion,
+} from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
+import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
-import type {
-  EvolveResult,
-  RunMetadata,
-  Strategy,
-  StrategyOutcome,
-  StrategyProgress,
-} from "./types.js";
+import type { Strategy } from "./strategy.js";
 
 /** Options of runEvolve. */
 export interface RunEvolveOptions {
@@ -40,10 +47,17 @@ export interface RunEvolveOptions {
   models?: Models;
   progress?: ProgressSink;
   clock?: { now(): number };
-  /** The other stages; defaults to the real ones. */
-  deps?: EvolveDeps;
+  /** The LLM-backed stages (diagnose, notes, refine, reflect); the real ones by default. */
+  stages?: StagePort;
+  /** The agent adapter; by default the config's (`createAgentAdapter`). */
+  adapter?: AgentAdapter;
   /** Wrap models with the on-disk call cache (default true). */
   callCache?: boolean;
+  /**
+   * The speed tricks (src/evolve/speed): on by default when the call cache is. Off, a run has
+   * the same results, only slower.
+   */
+  speedups?: boolean;
   /** Test hook called after each stage is journaled (a crash injected here simulates a kill). */
   afterStage?: (stage: string) => void;
   /**
@@ -64,48 +78,40 @@ export interface RunEvolveOptions {
   onCall?: (event: ModelCallEvent) => void;
 }
 
-async function defaultDeps(): Promise<EvolveDeps> {
-  return (await import("./real-deps.js")).realDeps;
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
+/** A run opened: its journal, budget, inputs, models and the loop's context. */
+interface OpenRun {
+  journal: Journal;
+  budget: BudgetTracker;
+  redactor: SecretRedactor;
+  seed: LoadedHarness;
+  heldout: RunContext["train"];
+  context: RunContext;
+  measure: (split: "train" | "heldout") => RunContext["evaluate"];
+  background: Promise<unknown>[];
 }
 
 /**
  * Runs a strategy on the train split, then the held-out gate (seed versus final harness on the
- * held-out split, whose records no role ever sees), and writes into `outDir`: result.json,
- * report.md, report.html, harness/ (the evolved files), harness.patch and journal.jsonl.
- * Re-running into the same folder with the same config resumes: finished stages are replayed.
+ * held-out split, whose records no role ever sees), and writes into `outDir`: result.json
+ * (`evolveResultSchema`), harness/ (the evolved files), harness.patch and journal.jsonl; its
+ * callers render the reports. Re-running into the same folder with the same config resumes:
+ * finished stages are replayed.
  */
 export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult> {
-  const { loaded, outDir } = options;
-  const config = loaded.config;
-  const deps = options.deps ?? (await defaultDeps());
+  const { loaded } = options;
+  const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
-  const strategy = options.strategy ?? strategyByName(config.evolve.strategy);
   const startedAt = new Date(clock.now()).toISOString();
-  const budget = new BudgetTracker(config.evolve.budget, () => clock.now());
+  const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const seedHarness = await deps.loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const splits = await loadSplits(loaded, (file) => deps.loadTasks(file));
-  const train = limitTasks(splits.train, options.limit);
-  const heldout = limitTasks(splits.heldout, options.limit);
-  const guard = {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-    secretValues: [...redactor.values],
-  };
+  const inputs = await loadInputs(loaded, options.limit);
   const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
   const journal = await Journal.open({
-    outDir,
+    outDir: options.outDir,
     runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
     configHash: loaded.hash,
     strategy: `${strategy.name}${limited}`,
@@ -113,198 +119,231 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     afterStage: options.afterStage,
     redact: (value) => redactor.json(value),
   });
-  const opened = options.models ? undefined : await deps.openModels(loaded);
-  const callCache = options.callCache ?? true;
+  const opened = options.models ? undefined : await openModels(loaded);
   try {
-    const models = wrapModels({
-      models: options.models ?? (opened as Models),
-      loaded,
-      deps,
-      budget,
-      callCache,
-      redactor,
-      onCall: options.onCall,
-    });
-    const shared = {
-      loaded,
-      deps,
-      models,
-      cache: deps.createRolloutCache(path.resolve(loaded.root, config.cacheDir, "rollouts")),
-      scorer: scorerFactory({ loaded, deps, judge: models.judge ?? models.refiner }),
-      budget,
-      phases: progressPhases(options.progress),
-      redactor,
-    };
-    const adapter = deps.createAdapter(loaded);
-    const trainingEvaluate = makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter, budget, enforce: true }),
-      enforce: true,
-      split: "train",
-    });
-    // The strategy's view: every role call and stage door checked against the held-out split.
-    const sealed = sealHeldout({
-      deps,
-      models,
-      evaluate: trainingEvaluate,
-      train,
-      heldout: splits.heldout,
-      seedHarness,
-    });
-    const progress: StrategyProgress = { harness: seedHarness, iterations: [], rejected: [] };
-    const background: Promise<unknown>[] = [];
-    let outcome: StrategyOutcome;
+    const models = options.models ?? (opened as Models);
+    const run = openRun({ options, journal, budget, redactor, models, inputs });
+    const strategyRun = strategy.open(run.context);
+    let outcome: LoopOutcome;
     try {
-      outcome = await strategy.run(
-        {
-          config,
-          seedHarness,
-          train,
-          heldoutSize: heldout.length,
-          guard,
-          deps: sealed.deps,
-          models: sealed.models,
-          callCache,
-          evaluate: sealed.evaluate,
-          stage: (name, run) => journal.stage(name, run),
-          rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
-          checkBudget: () => budget.check(),
-          remainingRollouts: () => budget.remainingRollouts(),
-          background: (start) => {
-            const work = budget.detached(start);
-            background.push(work.catch(() => undefined));
-            return work;
-          },
-          onIteration: (record) => {
-            record.elapsedMs = budget.snapshot().wallMs;
-          },
-        },
-        progress,
-      );
-    } catch (error) {
-      if (!(error instanceof BudgetExhaustedError)) throw error;
-      outcome = {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy: `budget:${error.resource}`,
-        rejected: progress.rejected,
-        evaluationSamples: progress.evaluationSamples,
-      };
+      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
     } finally {
-      await Promise.all(background);
+      await Promise.all(run.background);
     }
     const training = budget.snapshot();
-    // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
-    const measure = (split: "train" | "heldout") =>
-      makeEvaluate({
-        ...shared,
-        adapter: meterAdapter({ adapter, budget, enforce: false }),
-        enforce: false,
-        split,
-      });
-    const finalSamples = outcome.evaluationSamples ?? config.samples;
-    const run = (
-      name: string,
-      split: "train" | "heldout",
-      which: "seed" | "final",
-    ): Promise<{ result: EvalResult; records: RolloutRecord[] }> =>
-      measure(split)({
-        tasks: split === "train" ? train : heldout,
-        harness: which === "seed" ? seedHarness : outcome.finalHarness,
-        samples: which === "seed" ? config.samples : finalSamples,
-        label: name,
-      });
-    // The four measurements are independent: one journal stage runs them concurrently (each
-    // evaluation keeps its own rollout concurrency; rollouts are keyed, so results do not depend
-    // on the order). One stage, so the recorded spend is not counted twice on resume. When the
-    // final harness is the seed harness, the final runs wait for the seed runs: they share
-    // rollouts through the cache, which concurrent runs would both miss.
-    const sameHarness = outcome.finalHarness.hash === seedHarness.hash;
-    const [baselineTrain, baselineHeldout, finalTrain, finalHeldout] = await journal.stage(
-      "final/measure",
-      async () => {
-        const seedRuns = Promise.all([
-          run("seed: train", "train", "seed"),
-          run("seed: held-out", "heldout", "seed"),
-        ]);
-        if (sameHarness) await seedRuns;
-        const finalRuns = Promise.all([
-          run("final: train", "train", "final"),
-          run("final: held-out", "heldout", "final"),
-        ]);
-        const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-        return [...seedResults, ...finalResults];
-      },
-    );
-    const diff = deps.diffHarness(seedHarness, outcome.finalHarness);
-    const spend = budget.snapshot();
-    const result: EvolveResult = {
-      version: 1,
-      strategy: strategy.name,
-      seed: config.seed,
-      configHash: loaded.hash,
-      model: models.agent.model,
-      stoppedBy: outcome.stoppedBy,
-      baseline: { train: scoreOf(baselineTrain.result), heldout: scoreOf(baselineHeldout.result) },
-      final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
-      iterations: outcome.iterations,
-      acceptedEdits: outcome.iterations
-        .filter((iteration) => iteration.verdict === "accepted")
-        .flatMap((iteration) => iteration.applied),
-      rejectedProposals: outcome.rejected,
-      cost: {
-        rollouts: spend.rollouts,
-        llmCalls: spend.llmCalls,
-        promptTokens: spend.promptTokens,
-        completionTokens: spend.completionTokens,
-        costUsd: spend.costUsd,
-        wallMs: spend.wallMs,
-        refinementShare: refinementShare(spend),
-        refinement: {
-          llmCalls: spend.refinerCalls,
-          tokens: spend.refinerTokens,
-          costUsd: spend.refinerCostUsd,
-        },
+    const samples = strategyRun.finalSamples ?? loaded.config.samples;
+    const measured = await measureFinal({ run, outcome, samples });
+    const result = redactor.json(
+      evolveResult({
+        loaded,
+        strategy,
+        run,
+        outcome,
+        measured,
         training,
-      },
-      harness: {
-        seedHash: seedHarness.hash,
-        finalHash: outcome.finalHarness.hash,
-        changedFiles: diff.files,
-        patch: diff.patch,
-      },
-      gate: evolveGate({
-        baseline: baselineHeldout.result,
-        final: finalHeldout.result,
-        gate: config.gate,
+        downgrades: models.downgrades?.() ?? [],
+        metadata: {
+          startedAt,
+          finishedAt: new Date(clock.now()).toISOString(),
+          ...options.metadata,
+          ...(options.limit === undefined ? {} : { limit: options.limit }),
+        },
       }),
-      run: {
-        startedAt,
-        finishedAt: new Date(clock.now()).toISOString(),
-        ...options.metadata,
-        ...(options.limit === undefined ? {} : { limit: options.limit }),
-      },
-      ...endpointsSection(options.models ?? opened),
-    };
-    await writeOutputs({
-      outDir,
-      result,
-      deps,
-      seedHarness,
-      finalHarness: outcome.finalHarness,
-      guard,
-      redactor,
-    });
+    );
+    await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
   } finally {
     await opened?.close();
   }
 }
 
-/** result.json's `endpoints` section, present only when an endpoint forced a capability step. */
-function endpointsSection(models: Models | undefined): Pick<EvolveResult, "endpoints"> {
-  const downgrades = models?.downgrades?.() ?? [];
-  return downgrades.length > 0 ? { endpoints: { downgrades } } : {};
+/**
+ * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
+ * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
+ */
+async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
+  const { config } = loaded;
+  const seed = await loadHarness({
+    dir: path.resolve(loaded.root, config.harness.dir),
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  const splits = await loadSplits(loaded);
+  const train = limitTasks(splits.train, limit);
+  const heldout = limitTasks(splits.heldout, limit);
+  return { seed, splits, train, heldout };
+}
+
+function openRun(input: {
+  options: RunEvolveOptions;
+  journal: Journal;
+  budget: BudgetTracker;
+  redactor: SecretRedactor;
+  models: Models;
+  inputs: Awaited<ReturnType<typeof loadInputs>>;
+}): OpenRun {
+  const { options, journal, budget, redactor } = input;
+  const { loaded } = options;
+  const { config } = loaded;
+  const { seed, splits, train, heldout } = input.inputs;
+  const callCache = options.callCache ?? true;
+  const models = wrapModels({
+    models: input.models,
+    loaded,
+    budget,
+    callCache,
+    redactor,
+    onCall: options.onCall,
+  });
+  const evaluations = runEvaluations({
+    loaded,
+    models,
+    budget,
+    adapter: options.adapter ?? createAgentAdapter(loaded),
+    progress: options.progress,
+    redactor,
+  });
+  const { background, start } = backgroundWork(budget);
+  const context: RunContext = {
+    config,
+    train,
+    heldoutSize: heldout.length,
+    guard: {
+      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+      secretValues: [...redactor.values],
+    },
+    // The strategy's view: every role call and stage door checked against the held-out split
+    // (the LLM judge of the evaluations keeps the unsealed refiner).
+    ...sealHeldout({
+      stages: options.stages ?? realStages,
+      models,
+      evaluate: evaluations({ enforce: true, split: "train" }),
+      train,
+      heldout: splits.heldout,
+      seedHarness: seed,
+    }),
+    stage: (name, work) => journal.stage(name, work),
+    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
+    background: start,
+    speedups: callCache && (options.speedups ?? true),
+    exhausted: () => budget.exceeded(),
+    elapsedMs: () => budget.snapshot().wallMs,
+  };
+  // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
+  const measure = (split: string) => evaluations({ enforce: false, split });
+  return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+
+/**
+ * Work started ahead of the step that needs it, outside every running stage (so only a stage of
+ * its own records its spend); the run awaits `background`, whatever its outcome.
+ */
+function backgroundWork(budget: BudgetTracker) {
+  const background: Promise<unknown>[] = [];
+  const start = <T>(work: () => Promise<T>): Promise<T> => {
+    const started = budget.detached(work);
+    background.push(started.catch(() => undefined));
+    return started;
+  };
+  return { background, start };
+}
+
+/**
+ * The seed and final harnesses on both splits. The four measurements are independent: one
+ * journal stage runs them concurrently (each evaluation keeps its own rollout concurrency;
+ * rollouts are keyed, so results do not depend on the order). One stage, so the recorded spend
+ * is not counted twice on resume. When the final harness is the seed harness, the final runs
+ * wait for the seed runs: they share rollouts through the cache, which concurrent runs would
+ * both miss.
+ */
+async function measureFinal(input: {
+  run: OpenRun;
+  outcome: LoopOutcome;
+  samples: number;
+}): Promise<Evaluation[]> {
+  const { run, outcome } = input;
+  const { config, train } = run.context;
+  const measure = (label: string, split: "train" | "heldout", final: boolean) =>
+    run.measure(split)({
+      tasks: split === "train" ? train : run.heldout,
+      harness: final ? outcome.finalHarness : run.seed,
+      samples: final ? input.samples : config.samples,
+      label,
+    });
+  const sameHarness = outcome.finalHarness.hash === run.seed.hash;
+  return run.journal.stage("final/measure", async () => {
+    const seedRuns = Promise.all([
+      measure("seed: train", "train", false),
+      measure("seed: held-out", "heldout", false),
+    ]);
+    if (sameHarness) await seedRuns;
+    const finalRuns = Promise.all([
+      measure("final: train", "train", true),
+      measure("final: held-out", "heldout", true),
+    ]);
+    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+    return [...seedResults, ...finalResults];
+  });
+}
+
+function evolveResult(input: {
+  loaded: LoadedConfig;
+  strategy: Strategy;
+  run: OpenRun;
+  outcome: LoopOutcome;
+  measured: Evaluation[];
+  training: ReturnType<BudgetTracker["snapshot"]>;
+  /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
+  downgrades: Downgrade[];
+  metadata: RunMetadata;
+}): EvolveResult {
+  const { loaded, run, outcome } = input;
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input.measured;
+  const diff = diffHarness(run.seed, outcome.finalHarness);
+  const spend = run.budget.snapshot();
+  return evolveResultSchema.parse({
+    schemaVersion: resultSchemaVersion,
+    strategy: input.strategy.name,
+    seed: loaded.config.seed,
+    configHash: loaded.hash,
+    model: run.context.models.agent.model,
+    stoppedBy: outcome.stoppedBy,
+    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
+    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
+    iterations: outcome.iterations,
+    acceptedEdits: outcome.iterations
+      .filter((iteration) => iteration.verdict === "accepted")
+      .flatMap((iteration) => iteration.applied),
+    rejectedProposals: outcome.memory,
+    cost: {
+      rollouts: spend.rollouts,
+      llmCalls: spend.llmCalls,
+      promptTokens: spend.promptTokens,
+      completionTokens: spend.completionTokens,
+      costUsd: spend.costUsd,
+      wallMs: spend.wallMs,
+      refinementShare: refinementShare(spend),
+      refinement: {
+        llmCalls: spend.refinerCalls,
+        tokens: spend.refinerTokens,
+        costUsd: spend.refinerCostUsd,
+      },
+      training: input.training,
+    },
+    harness: {
+      seedHash: run.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      changedFiles: diff.files,
+      patch: diff.patch,
+    },
+    gate: evolveGate({
+      baseline: seedHeldout.result,
+      final: finalHeldout.result,
+      gate: loaded.config.gate,
+    }),
+    run: input.metadata,
+    ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
+  });
 }
 
 /**
@@ -315,26 +354,19 @@ function endpointsSection(models: Models | undefined): Pick<EvolveResult, "endpo
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
-  deps: EvolveDeps;
-  seedHarness: StrategyOutcome["finalHarness"];
-  finalHarness: StrategyOutcome["finalHarness"];
-  guard: GuardContextLike;
-  redactor: SecretRedactor;
+  run: OpenRun;
+  finalHarness: LoadedHarness;
 }): Promise<void> {
-  const { outDir, redactor } = options;
-  assertHarnessSealed({
-    seed: options.seedHarness,
-    final: options.finalHarness,
-    guard: options.guard,
-  });
-  const result = redactor.json(options.result);
-  const secrets = [...redactor.values];
-  await mkdir(path.join(outDir, "harness"), { recursive: true });
-  await options.deps.writeHarness(options.finalHarness, path.join(outDir, "harness"));
+  const { outDir, result, run } = options;
+  assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
   const write = (name: string, text: string) =>
-    writeFile(path.join(outDir, name), redactor.text(text));
+    writeFile(path.join(outDir, name), run.redactor.text(text));
+  await mkdir(path.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
-  await write("report.md", renderMarkdown(result, { secrets }));
-  await write("report.html", renderHtml(result, { secrets }));
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }

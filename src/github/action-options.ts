@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
 
 const optionalText = z
@@ -50,7 +51,7 @@ export const actionInputsSchema = z.object({
   "budget-rollouts": positiveNumber(true),
   "budget-cost-usd": positiveNumber(false),
   "max-iterations": positiveNumber(true),
-  strategy: optionalText.pipe(z.enum(["ecdysis", "iterative", "sampling"]).optional()),
+  strategy: optionalText.pipe(strategyNameSchema.optional()),
 });
 
 /** The validated options object the Action runs on. */

@@ -1,7 +1,7 @@
 import { relative, sep } from "node:path";
 import * as core from "@actions/core";
 import { InputError } from "../errors/input-error.js";
-import type { EvolveOutcome } from "./action-core.js";
+import type { EvolveOutcome } from "./action-engine.js";
 import { updateHarnessBranch } from "./branch-update.js";
 import { publishUpdate } from "./evolve-publish.js";
 import { defaultBranchFor, type Git, sanitizeBranchName } from "./git.js";

@@ -1,5 +1,5 @@
 import * as core from "@actions/core";
-import type { EvolveOutcome } from "./action-core.js";
+import type { EvolveOutcome } from "./action-engine.js";
 import type { BranchUpdate } from "./branch-update.js";
 import { postCommitStatus, upsertStickyComment } from "./commit-status.js";
 import type { ModeContext } from "./mode-context.js";

@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
-import type { ActionCore } from "./action-core.js";
+import type { ActionEngine } from "./action-engine.js";
 import { parseActionOptions } from "./action-options.js";
 import type { ArtifactUploader } from "./artifact.js";
 import type { CacheService } from "./cache.js";
@@ -22,7 +22,7 @@ export { describeFailure } from "./run-report.js";
 
 /** What the entry can be given instead of the real services (tests inject a fake engine); all default to the real ones. */
 export interface RunDependencies {
-  engine: ActionCore;
+  engine: ActionEngine;
   waiter?: Waiter;
   cacheService?: CacheService;
   uploader?: ArtifactUploader;
@@ -66,7 +66,7 @@ export async function run(dependencies: Partial<RunDependencies> = {}): Promise<
     const runName = `ecdysis-${options.mode}-${run.runId}-${process.pid}`;
     scratchDir = join(temp, `${runName}-scratch`);
     const context: ModeContext = {
-      engine: dependencies.engine ?? (await import("./real-core.js")).realCore(),
+      engine: dependencies.engine ?? (await import("./real-engine.js")).realEngine(),
       options,
       run,
       client,

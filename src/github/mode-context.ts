@@ -1,4 +1,4 @@
-import type { ActionCore } from "./action-core.js";
+import type { ActionEngine } from "./action-engine.js";
 import type { ActionOptions } from "./action-options.js";
 import type { ArtifactUploader } from "./artifact.js";
 import type { CacheService } from "./cache.js";
@@ -12,7 +12,7 @@ export { formatAccuracy } from "./run-report.js";
 
 /** What every mode gets from the entry: validated options, the run context and its services. */
 export interface ModeContext {
-  engine: ActionCore;
+  engine: ActionEngine;
   options: ActionOptions;
   run: RunContext;
   /** Absent when no `github-token` was given (dry runs and eval need none). */

@@ -1,5 +1,5 @@
 import * as core from "@actions/core";
-import type { ConfigFacts } from "./action-core.js";
+import type { ConfigFacts } from "./action-engine.js";
 import { uploadRunArtifact } from "./artifact.js";
 import { restoreRolloutCache, rolloutCacheKeys, saveRolloutCache } from "./cache.js";
 import type { ModeContext } from "./mode-context.js";

@@ -7,5 +7,5 @@ export { harnessHash } from "./hash.js";
 export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
 export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
 export type { GuardRejection, HarnessEdit, LoadedHarness, PlannedEdit } from "./types.js";
-export { harnessEditSchema, plannedEditSchema } from "./types.js";
+export { guardRejectionSchema, harnessEditSchema, plannedEditSchema } from "./types.js";
 export { writeHarness } from "./write-harness.js";

@@ -58,8 +58,10 @@ export const plannedEditSchema = z.object({
 export type PlannedEdit = z.infer<typeof plannedEditSchema>;
 
 /** Why a guard refused an edit. */
-export interface GuardRejection {
-  edit: PlannedEdit;
-  guard: "path" | "schema" | "size" | "leak" | "secret";
-  reason: string;
-}
+export const guardRejectionSchema = z.object({
+  edit: plannedEditSchema,
+  guard: z.enum(["path", "schema", "size", "leak", "secret"]),
+  reason: z.string(),
+});
+/** Why a guard refused an edit. */
+export type GuardRejection = z.infer<typeof guardRejectionSchema>;

@@ -27,6 +27,8 @@ export async function collaborate(options: {
   refiner: ChatProvider;
   rejected: RejectedProposal[];
   review: { rounds: number } | null;
+  /** Draft the Editor's edits while the Skeptic reviews (see `refine`); default off. */
+  speculativeEditor?: boolean;
   /** Globs the edits may touch (shown to every role; the Editor sees those files). */
   editable?: string[];
 }): Promise<RefinementRecord> {
@@ -119,8 +121,9 @@ async function debate(options: {
   diagnoses: Diagnosis[];
   summary: HarnessView;
   rounds: DebateRound[];
-  /** Drafts the Editor's edits for an HMS; run alongside the Skeptic's review (speculatively). */
+  /** Drafts the Editor's edits for an HMS; run alongside the Skeptic's review when speculative. */
   draftEdits: (hms: Hms) => Promise<DraftedEdits>;
+  speculativeEditor?: boolean;
 }): Promise<Debated> {
   let previous: Hms | undefined;
   let objections: Critique["objections"] = [];
@@ -141,8 +144,8 @@ async function debate(options: {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    // The Editor drafts while the Skeptic reviews: the Skeptic usually accepts, and then the
-    // edits are ready one role call sooner. A draft for an HMS that is sent back is discarded
+    // Speculative: the Editor drafts while the Skeptic reviews: the Skeptic usually accepts, and
+    // then the edits are ready one role call sooner. A draft for an HMS that is sent back is discarded
     // (its call stays in the record, marked).
     // Both settle before anything returns or throws: a failed Skeptic call neither leaves the
     // draft running past the refinement nor drops the turns from the record.
@@ -152,12 +155,12 @@ async function debate(options: {
         (critique) => ({ critique }),
         (error: unknown) => ({ error }),
       ),
-      options.draftEdits(hms),
+      options.speculativeEditor ? options.draftEdits(hms) : undefined,
     ]);
     options.turns.push(...skepticTurns);
     const discardDraft = () =>
       options.turns.push(
-        ...drafted.turns.map((turn) => ({
+        ...(drafted?.turns ?? []).map((turn) => ({
           ...turn,
           error: "speculative draft discarded: the Skeptic did not accept this HMS",
         })),

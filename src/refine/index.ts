@@ -18,7 +18,9 @@ export {
   type RefinementRecord,
   type RoleTurn,
   refinementRecordSchema,
+  refinementSummary,
   roleTurnSchema,
+  summariseHms,
 } from "./refinement-record.js";
 export { minibatchPattern, reflect } from "./reflect.js";
 export {

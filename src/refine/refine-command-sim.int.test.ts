@@ -98,7 +98,7 @@ describe.each(["tidy", "plainspoken"] as const)(
         tasks,
         harness: candidate,
         provider,
-        adapter: commandAgent({ timeoutMs: 20_000, cwd: dir }),
+        adapter: commandAgent({ timeoutMs: 20_000, projectRoot: dir }),
         scorer: scorerForTasks({ kind: "exact" }, { root: dir }),
         concurrency: 4,
         split: "train",

@@ -288,6 +288,7 @@ describe("refine", () => {
       refiner: provider,
       rejected: [],
       skepticRounds: 2,
+      speculativeEditor: true,
     });
     // The Editor drafts alongside each review; the draft for the sent-back HMS is discarded.
     expect(provider.calls.map((call) => call.jsonSchema?.name).sort()).toEqual(
@@ -314,6 +315,35 @@ describe("refine", () => {
     expect(record.rounds.map((round) => round.critique?.verdict)).toEqual(["revise", "accept"]);
   });
 
+  it("without the speculative Editor, runs the roles one after another to the same outcome", async () => {
+    const script = (index: number) =>
+      index === 0
+        ? { verdict: "revise", objections: [objection] }
+        : { verdict: "accept", objections: [] };
+    const run = async (speculativeEditor: boolean) => {
+      let reviews = 0;
+      const provider = roleProvider({
+        ...defaultScripts,
+        critique: () => json(script(reviews++)),
+      });
+      const record = await refine({
+        patterns: [makePattern("p1")],
+        harness,
+        refiner: provider,
+        rejected: [],
+        skepticRounds: 2,
+        speculativeEditor,
+      });
+      return { record, calls: provider.calls.length };
+    };
+    const plain = await run(false);
+    const speculative = await run(true);
+    expect(plain.record.turns.some((turn) => turn.error !== undefined)).toBe(false);
+    expect(plain.calls).toBe(speculative.calls - 1);
+    const settled = (record: typeof plain.record) => ({ ...record, turns: [] });
+    expect(settled(plain.record)).toEqual(settled(speculative.record));
+  });
+
   it("rejects: the Editor's speculative draft is discarded, the rejection carries the objections", async () => {
     const provider = roleProvider({
       ...defaultScripts,
@@ -325,6 +355,7 @@ describe("refine", () => {
       refiner: provider,
       rejected: [],
       skepticRounds: 2,
+      speculativeEditor: true,
     });
     expect(record.turns.find((turn) => turn.role === "editor")?.error).toMatch(/discarded/);
     expect(record).toMatchObject({
@@ -491,6 +522,7 @@ describe("refine", () => {
       refiner: provider,
       rejected: [],
       skepticRounds: 1,
+      speculativeEditor: true,
     });
     expect(record.outcome).toBe("failed");
     expect(record.rejection?.reason).toMatch(/skeptic/);

@@ -66,3 +66,13 @@ export const refinementRecordSchema = z.object({
   droppedEdits: z.array(droppedEditSchema).default([]),
 });
 export type RefinementRecord = z.infer<typeof refinementRecordSchema>;
+
+/** An HMS in one line: `module: change; module: change`. */
+export function summariseHms(hms: { changes: { module: string; change: string }[] }): string {
+  return hms.changes.map((change) => `${change.module}: ${change.change}`).join("; ");
+}
+
+/** What a refinement came to, in one line: its HMS, or why there is none. */
+export function refinementSummary(record: RefinementRecord): string {
+  return record.hms ? summariseHms(record.hms) : (record.rejection?.reason ?? record.outcome);
+}

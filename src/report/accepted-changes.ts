@@ -1,4 +1,5 @@
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { firstStage } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type { HarnessEdit } from "../harness/types.js";
 import { clip } from "./format.js";
 
@@ -56,7 +57,7 @@ function describeReplacement(
 /** Pattern id → name over an iteration's diagnosis and its repair round's. */
 function patternNames(iteration: IterationRecord): Map<string, string> {
   const names = new Map<string, string>();
-  for (const record of [iteration, iteration.repair]) {
+  for (const record of [iteration, firstStage(iteration.evidence, "repaired")]) {
     for (const pattern of record?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
   }
   return names;

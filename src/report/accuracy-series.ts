@@ -1,4 +1,4 @@
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 
 /** One point of the accuracy-per-iteration chart. */
 export interface AccuracyPoint {

@@ -2,7 +2,7 @@ import MarkdownIt from "markdown-it";
 import { describe, expect, it } from "vitest";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { compareGate } from "../evolve/gate-result.js";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { codeSpan } from "./format.js";
 import { renderGateComment } from "./gate-comment.js";
 import { patternsSection } from "./markdown-sections.js";
@@ -104,7 +104,7 @@ describe("PR body with hostile task ids", () => {
       description: "",
       support: { tasks: 3, categories: 2, categoryNames: ["a", "b"] },
       examples: [{ taskId: "q`**bold** @org/team`" }, { taskId: "plain-1" }],
-      reasons: ["recurs"],
+      reasons: [{ code: "supported", detail: "recurs" }],
     };
     const result = {
       iterations: [{ index: 1, diagnosis: { patterns: [pattern] } }],

@@ -1,4 +1,5 @@
-import type { EvolveResult, Score } from "../evolve/types.js";
+import type { Score } from "../evolve/evidence.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 
 /** A proportion as a percentage with one decimal. */
 export function percent(value: number): string {

@@ -16,3 +16,4 @@ export { renderHtml } from "./render-html.js";
 export { renderMarkdown } from "./render-markdown.js";
 export { scrubSecrets } from "./scrub.js";
 export { svgAccuracyChart } from "./svg-chart.js";
+export { writeEvolveReports, writeGateReport } from "./write-reports.js";

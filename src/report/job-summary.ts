@@ -1,5 +1,5 @@
 import type { GateResult } from "../evolve/gate-result.js";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
 import { formatScore } from "./format.js";
 import { renderGateComment } from "./gate-comment.js";

@@ -1,5 +1,7 @@
 import { formatPValue } from "../eval/statistics.js";
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
+import { refinementSummary } from "../refine/refinement-record.js";
 import {
   cell,
   clip,
@@ -12,6 +14,7 @@ import {
   percent,
   usd,
 } from "./format.js";
+import { patternReasons, roleTurns } from "./records.js";
 import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
 /** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
@@ -57,7 +60,7 @@ function endpointLines(result: EvolveResult): string[] {
 function patternRows(iteration: IterationRecord): string[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => {
     const examples = pattern.examples.map((example) => codeSpan(example.taskId, 60)).join(", ");
-    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(pattern.reasons.join("; "), 240)} |`;
+    return `| ${cell(pattern.name, 80)} | ${patternStanding(pattern)} | ${pattern.support.tasks} / ${pattern.support.categories} | ${cell(pattern.support.categoryNames.join(", "), 120)} | ${examples} | ${cell(patternReasons(pattern), 240)} |`;
   });
 }
 
@@ -106,9 +109,9 @@ export function reasoningSection(
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${plural(refinement.rounds, "round")}, ${refinement.verdict}): ${cell(refinement.hmsSummary, 1500)}`,
+      `**HMS** (${plural(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`,
     );
-    for (const turn of refinement.roles) {
+    for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
@@ -128,15 +131,16 @@ export function reasoningSection(
         ),
       );
     }
-    const validation = iteration.validation;
-    if (validation.cheap)
+    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
+    const full = firstStage(iteration.evidence, "full")?.comparison;
+    if (cheap)
       parts.push(
         "",
-        `Cheap validation: fixed ${validation.cheap.fixed.length}, broken ${validation.cheap.broken.length} of ${validation.cheap.n}.`,
+        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`,
       );
-    if (validation.full)
+    if (full)
       parts.push(
-        `Full batch: fixed ${validation.full.fixed.length}, broken ${validation.full.broken.length} of ${validation.full.n}, ${formatPValue(validation.full.pValue)}.`,
+        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`,
       );
     parts.push(...validationDetails(iteration));
   }
@@ -146,18 +150,19 @@ export function reasoningSection(
 /** Re-draws, pruned changes, ablation and the repair round of one iteration, when there were any. */
 function validationDetails(iteration: EvolveResult["iterations"][number]): string[] {
   const lines: string[] = [];
-  const { confirm, ablation } = iteration.validation;
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
   if (confirm)
     lines.push(
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`,
     );
-  const undone = iteration.validation.pruningUndone;
-  const without = iteration.validation.cheapPruned;
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
   if (undone && without)
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`,
     );
-  for (const change of iteration.pruned ?? [])
+  for (const change of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(
       `Pruned: ${cell(change.patternNames.join(", "), 200)} — ${cell(change.reason, 300)}.`,
     );
@@ -171,11 +176,11 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
           `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
       ),
     );
-  const repair = iteration.repair;
+  const repair = firstStage(iteration.evidence, "repaired");
   if (repair)
     lines.push(
       "",
-      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.verdict} — ${cell(repair.reason, 400)}.`,
+      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) =>
           `- regression pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
@@ -190,14 +195,15 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
  */
 export function droppedEditRows(result: EvolveResult) {
   return result.iterations.flatMap((iteration) =>
-    [iteration.refinement, iteration.repair?.refinement].flatMap((refinement) =>
-      (refinement?.droppedEdits ?? []).map((dropped) => ({
-        iteration: iteration.index,
-        stage: dropped.stage,
-        change: dropped.change === null ? "—" : String(dropped.change + 1),
-        reason: dropped.reason,
-        edit: dropped.edit,
-      })),
+    [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
+      (refinement) =>
+        (refinement?.droppedEdits ?? []).map((dropped) => ({
+          iteration: iteration.index,
+          stage: dropped.stage,
+          change: dropped.change === null ? "—" : String(dropped.change + 1),
+          reason: dropped.reason,
+          edit: dropped.edit,
+        })),
     ),
   );
 }
@@ -234,7 +240,7 @@ export function rejectionsSection(result: EvolveResult): string {
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.hmsSummary, 240)} — ${cell(proposal.reason, 240)}`);
+      parts.push(`- ${cell(proposal.summary, 240)} — ${cell(proposal.reason, 240)}`);
   }
   return parts.join("\n");
 }

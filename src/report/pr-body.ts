@@ -1,4 +1,4 @@
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { formatDelta, percent } from "./format.js";
 import {
   costSection,

@@ -1,8 +1,11 @@
-import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/types.js";
+import { firstStage } from "../evolve/evidence.js";
+import type { EvolveResult, IterationRecord, TraceExcerpt } from "../evolve/result-schema.js";
+import { refinementSummary } from "../refine/refinement-record.js";
 import { accuracySeries } from "./accuracy-series.js";
 import { compactJson, downgradeLines, formatDelta, formatScore, percent, usd } from "./format.js";
 import { anchorId, escapeHtml } from "./html.js";
 import { gateSentence } from "./markdown-sections.js";
+import { patternReasons, roleTurns } from "./records.js";
 import { scrubSecrets } from "./scrub.js";
 import { svgAccuracyChart } from "./svg-chart.js";
 import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
@@ -64,17 +67,17 @@ function iterationSection(iteration: IterationRecord): string {
             : h(example.taskId);
         })
         .join(", ");
-      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(pattern.reasons.join("; "))}</td></tr>`;
+      return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(patternReasons(pattern))}</td></tr>`;
     })
     .join("");
   const refinement = iteration.refinement;
-  const roles = (refinement?.roles ?? [])
+  const roles = (refinement ? roleTurns(refinement) : [])
     .map(
       (turn) =>
         `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4000))}</pre></details>`,
     )
     .join("");
-  const dropped = [iteration.refinement, iteration.repair?.refinement]
+  const dropped = [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement]
     .flatMap((candidate) => candidate?.droppedEdits ?? [])
     .map(
       (edit) =>
@@ -86,7 +89,7 @@ function iterationSection(iteration: IterationRecord): string {
     .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${plural(refinement.rounds, "round")}, ${h(refinement.verdict)}): ${h(refinement.hmsSummary)}</p>${roles}` : ""}
+${refinement ? `<p><strong>HMS</strong> (${plural(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
 ${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;

@@ -1,4 +1,4 @@
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
 import {
   costSection,

@@ -1,15 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { compareGate } from "../evolve/gate-result.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { runEvolve } from "../evolve/run-evolve.js";
 import { ecdysisStrategy } from "../evolve/strategies/ecdysis.js";
 import { fakeStages } from "../evolve/testing/fake-stages.js";
 import {
+  fakeAgentAdapter,
   fakeAgentModel,
   fakeProject,
   fakeRefinerModel,
   specs,
 } from "../evolve/testing/fake-world.js";
-import type { EvolveResult } from "../evolve/types.js";
 import { gateCommentMarker, renderGateComment } from "./gate-comment.js";
 import { renderJobSummary } from "./job-summary.js";
 import { parseMetadataBlock, renderPrBody } from "./pr-body.js";
@@ -36,7 +37,8 @@ beforeAll(async () => {
     strategy: ecdysisStrategy(),
     outDir: `${loaded.root}/out`,
     models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
-    deps: fakeStages().deps,
+    stages: fakeStages().stages,
+    adapter: fakeAgentAdapter,
     clock: { now: () => 0 },
   });
 });
@@ -75,25 +77,48 @@ describe("reports", () => {
   it("shows re-draws, undone pruning, ablation and the repair round of an iteration", () => {
     const copy = structuredClone(result);
     const first = copy.iterations[0];
-    first.validation.confirm = { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 };
-    first.validation.cheapPruned = {
-      n: 25,
-      before: 12,
-      after: 11,
-      fixed: ["a"],
-      broken: ["b", "c"],
-      pValue: 0.875,
-    };
-    first.validation.pruningUndone = ["gave-up-after-tool-error"];
-    first.validation.ablation = [
-      { patterns: ["calc"], fixed: 1, broken: 4, kept: false },
-      { patterns: ["format"], fixed: 5, broken: 0, kept: true },
-    ];
-    first.repair = {
-      ...structuredClone(first),
-      verdict: "rejected",
-      reason: "cheap validation: fixed 1 ≤ broken 2",
-    };
+    const hash = first.candidateHash ?? "h";
+    const decision = { accepted: false, reason: "cheap validation: fixed 1 ≤ broken 2" };
+    first.evidence.push(
+      {
+        stage: "confirm",
+        candidateHash: hash,
+        comparison: { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 },
+        decision: { accepted: true, reason: "re-drawn" },
+      },
+      {
+        stage: "pruned",
+        round: 1,
+        changes: [
+          {
+            edits: [],
+            patterns: ["p-tool"],
+            patternNames: ["gave-up-after-tool-error"],
+            targets: 2,
+            reason: "fixed none",
+          },
+        ],
+        candidateHash: "h2",
+        comparison: {
+          n: 25,
+          before: 12,
+          after: 11,
+          fixed: ["a"],
+          broken: ["b", "c"],
+          pValue: 0.875,
+        },
+        undone: true,
+        decision,
+      },
+      {
+        stage: "ablated",
+        changes: [
+          { edits: [], patterns: ["calc"], fixed: 1, broken: 4, kept: false },
+          { edits: [], patterns: ["format"], fixed: 5, broken: 0, kept: true },
+        ],
+      },
+      { stage: "repaired", guardRejections: [], applied: [], evidence: [], decision },
+    );
     const markdown = renderMarkdown(copy);
     expect(markdown).toContain("Re-drawn flipped tasks: over 9 draws fixed 9, broken 0");
     expect(markdown).toContain(
@@ -234,7 +259,7 @@ describe("reports", () => {
       id: "p-narrow",
       name: "narrow-one",
       kind: "model-specific",
-      reasons: ["narrow: 2 tasks (minimum 3)"],
+      reasons: [{ code: "narrow", detail: "2 tasks (minimum 3)" }],
     });
     copy.gate.comparison.pValue = 0.000004;
     copy.run = {

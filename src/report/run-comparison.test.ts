@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EvolveResult } from "../evolve/types.js";
+import type { EvolveResult } from "../evolve/result-schema.js";
 import { describeEdit } from "./accepted-changes.js";
 import { compareRuns } from "./run-comparison.js";
 

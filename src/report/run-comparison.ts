@@ -1,5 +1,5 @@
 import { formatPValue } from "../eval/statistics.js";
-import type { EvolveResult, Score } from "../evolve/types.js";
+import type { EvolveResult, Score } from "../evolve/result-schema.js";
 import { acceptedChanges } from "./accepted-changes.js";
 import { clip, formatDelta, formatScore, usd } from "./format.js";
 import { plural, proposalTally, stopSentence } from "./wording.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import { formatPValue } from "../eval/statistics.js";
-import type { EvolveResult, IterationRecord } from "../evolve/types.js";
+import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import { acceptedSentence, patternStanding, plural, stopSentence } from "./wording.js";
 
 function iteration(
@@ -19,7 +20,8 @@ function iteration(
       patterns: [],
     })) as IterationRecord["applied"],
     guardRejections: [],
-    validation: {},
+    evidence: [],
+    elapsedMs: 0,
     verdict,
     reason,
     accuracyAfter: 0,
@@ -37,10 +39,24 @@ function runOf(iterations: IterationRecord[], stoppedBy: EvolveResult["stoppedBy
   } as EvolveResult;
 }
 
+/** Classification reasons from their `code: detail` spelling. */
+function reasons(spelled: string[]): FailurePattern["reasons"] {
+  return spelled.map((text) => {
+    const [code, ...detail] = text.split(":");
+    return {
+      code: code.trim() as FailurePattern["reasons"][number]["code"],
+      detail: detail.join(":").trim(),
+    };
+  });
+}
+
 describe("report wording", () => {
   it("labels a pattern below the support threshold 'insufficient support', not model-specific", () => {
-    const narrow = { kind: "model-specific" as const, reasons: ["narrow: 2 tasks (minimum 3)"] };
-    const singleton = { kind: "model-specific" as const, reasons: ["singleton"] };
+    const narrow = {
+      kind: "model-specific" as const,
+      reasons: reasons(["narrow: 2 tasks (minimum 3)"]),
+    };
+    const singleton = { kind: "model-specific" as const, reasons: reasons(["singleton"]) };
     expect(patternStanding(narrow)).toBe("insufficient support");
     expect(patternStanding(singleton)).toBe("insufficient support");
   });
@@ -48,23 +64,29 @@ describe("report wording", () => {
   it("calls a pattern model-specific only when re-sampling or a probe showed it", () => {
     const flaky = {
       kind: "model-specific" as const,
-      reasons: ["supported: 4 tasks across 2 categories", "flaky: 3 of 4 failing tasks passed"],
+      reasons: reasons([
+        "supported: 4 tasks across 2 categories",
+        "flaky: 3 of 4 failing tasks passed",
+      ]),
     };
     const probe = {
       kind: "model-specific" as const,
-      reasons: [
+      reasons: reasons([
         "supported: 4 tasks",
         "reproducible: 4 of 4",
         "model-only: the probe passed 3 of 4",
-      ],
+      ]),
     };
     expect(patternStanding(flaky)).toBe("model-specific");
     expect(patternStanding(probe)).toBe("model-specific");
-    expect(patternStanding({ kind: "systematic", reasons: ["supported: 9 tasks"] })).toBe(
+    expect(patternStanding({ kind: "systematic", reasons: reasons(["supported: 9 tasks"]) })).toBe(
       "systematic",
     );
     expect(
-      patternStanding({ kind: "model-specific", reasons: ["unknown-task: the model said so"] }),
+      patternStanding({
+        kind: "model-specific",
+        reasons: reasons(["unknown-task: the model said so"]),
+      }),
     ).toBe("unknown task");
   });
 

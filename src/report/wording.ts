@@ -1,5 +1,5 @@
-import type { PatternView } from "../evolve/stage-views.js";
-import type { EvolveResult, StopReason } from "../evolve/types.js";
+import type { FailurePattern } from "../diagnose/failure-pattern.js";
+import type { EvolveResult, StopReason } from "../evolve/result-schema.js";
 
 /** `1 category`, `3 categories` (the plural defaults to singular + "s"). */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
@@ -14,9 +14,9 @@ export type PatternStanding =
   | "unknown task"
   | "not repaired";
 
-/** The reason codes of a pattern (`narrow: 2 tasks (minimum 3)` → `narrow`). */
-function reasonCodes(reasons: string[]): Set<string> {
-  return new Set(reasons.map((reason) => reason.split(":")[0].trim()));
+/** The reason codes of a pattern (`narrow`, `flaky`, …). */
+function reasonCodes(reasons: FailurePattern["reasons"]): Set<string> {
+  return new Set(reasons.map((reason) => reason.code));
 }
 
 /**
@@ -25,7 +25,9 @@ function reasonCodes(reasons: string[]): Set<string> {
  * support" (nothing showed it to be the model's); "unknown task" when the model said it does
  * not know how to do the tasks.
  */
-export function patternStanding(pattern: Pick<PatternView, "kind" | "reasons">): PatternStanding {
+export function patternStanding(
+  pattern: Pick<FailurePattern, "kind" | "reasons">,
+): PatternStanding {
   if (pattern.kind === "systematic") return "systematic";
   const codes = reasonCodes(pattern.reasons);
   if (codes.has("unknown-task")) return "unknown task";

@@ -91,7 +91,7 @@ describe("world files", () => {
     );
     const error = await loadWorld(file).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(InputError);
-    expect((error as InputError).location).toEqual({ line: 4, field: "families.0.kind" });
+    expect((error as InputError).location).toEqual({ line: 4, field: "families[0].kind" });
     await writeFile(file, "name: bad\nseed: 1\nfamilies: []\ndeficiencies: {}\nextra: 1\n");
     expect(
       ((await loadWorld(file).catch((caught: unknown) => caught)) as InputError).message,

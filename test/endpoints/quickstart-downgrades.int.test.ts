@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../../src/cli/testing/run-cli.js";
-import type { EvolveResult } from "../../src/evolve/types.js";
+import type { EvolveResult } from "../../src/evolve/result-schema.js";
 import { loadWorld, type SimServer, startSimServer } from "../../src/sim/index.js";
 import type { Quirk } from "../../src/sim/world-schema.js";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parse } from "yaml";
-import type { ActionCore, ConfigFacts } from "../../src/github/action-core.js";
+import type { ActionEngine, ConfigFacts } from "../../src/github/action-engine.js";
 
 /** What the fake engine is told to do, passed as JSON in `ECDYSIS_FAKE_CORE`. */
 export interface FakeScenario {
@@ -79,8 +79,8 @@ function writeReport(outDir: string, title: string, plant: string | undefined): 
   return join(outDir, "report.md");
 }
 
-/** An ActionCore over real files without any model: for the Action's own tests. */
-export function fakeCore(scenario: FakeScenario): ActionCore {
+/** An ActionEngine over real files without any model: for the Action's own tests. */
+export function fakeCore(scenario: FakeScenario): ActionEngine {
   const describe = async ({ configPath }: { configPath: string }): Promise<ConfigFacts> => {
     const { config, root } = readConfig(configPath);
     const harnessDir = resolve(root, config.harness?.dir ?? "harness");

@@ -5,16 +5,19 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/testing/run-cli.js";
 import { GuardError } from "../../src/errors/guard-error.js";
+import type { RunContext } from "../../src/evolve/run-context.js";
 import { runEvolve } from "../../src/evolve/run-evolve.js";
+import type { Strategy } from "../../src/evolve/strategy.js";
 import { fakeStages } from "../../src/evolve/testing/fake-stages.js";
 import {
+  fakeAgentAdapter,
   fakeAgentModel,
   fakeProject,
   fakeRefinerModel,
   fakeTask,
   specs,
 } from "../../src/evolve/testing/fake-world.js";
-import type { Strategy } from "../../src/evolve/types.js";
+import type { LoadedHarness } from "../../src/harness/types.js";
 
 // Issue #10 item 1: the held-out split stays sealed. Overlapping splits are refused before any
 // rollout; in production every role call and every stage door is checked against held-out data.
@@ -107,31 +110,33 @@ describe("in production, held-out data never reaches a role", () => {
 
   /** A strategy with a bug: it shows a role something that came from the held-out file. */
   function leakyStrategy(
-    leak: (context: Parameters<Strategy["run"]>[0]) => Promise<unknown>,
+    leak: (context: RunContext, seed: LoadedHarness) => Promise<unknown>,
   ): Strategy {
     return {
       name: "ecdysis",
-      async run(context, progress) {
-        await leak(context);
-        return {
-          finalHarness: progress.harness,
-          iterations: [],
-          stoppedBy: "no-failures",
-          rejected: [],
-        };
-      },
+      open: (context) => ({
+        async start(seed) {
+          await leak(context, seed);
+          return { harness: seed, memory: [] };
+        },
+        stop: () => "no-failures",
+        propose: () => Promise.reject(new Error("not reached")),
+        validate: () => Promise.reject(new Error("not reached")),
+        next: (state) => state,
+      }),
     };
   }
 
-  async function runLeaky(leak: (context: Parameters<Strategy["run"]>[0]) => Promise<unknown>) {
+  async function runLeaky(leak: (context: RunContext, seed: LoadedHarness) => Promise<unknown>) {
     const loaded = await fakeProject({ train, heldout });
-    const { deps } = fakeStages();
+    const { stages } = fakeStages();
     return runEvolve({
       loaded,
       strategy: leakyStrategy(leak),
       outDir: join(loaded.root, "out"),
       models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
-      deps,
+      stages,
+      adapter: fakeAgentAdapter,
       clock: { now: () => 0 },
     });
   }
@@ -153,7 +158,7 @@ describe("in production, held-out data never reaches a role", () => {
 
   it("refuses a diagnosis handed a held-out task", async () => {
     const leak = runLeaky((context) =>
-      context.deps.diagnose({
+      context.stages.diagnose({
         records: [],
         tasks: [...context.train, { ...secretTask, id: "renamed" }],
         refiner: context.models.refiner,
@@ -164,8 +169,8 @@ describe("in production, held-out data never reaches a role", () => {
   });
 
   it("refuses a training evaluation of a held-out task", async () => {
-    const leak = runLeaky((context) =>
-      context.evaluate({ tasks: [secretTask], harness: context.seedHarness, label: "leak" }),
+    const leak = runLeaky((context, seed) =>
+      context.evaluate({ tasks: [secretTask], harness: seed, label: "leak" }),
     );
     await expect(leak).rejects.toThrow(/held-out/);
   });

@@ -1,13 +1,14 @@
+import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { PlannedEdit } from "../../harness/types.js";
-import type { PairedComparison, PassMap } from "../acceptance.js";
-import type { PatternView } from "../stage-views.js";
-import type { PrunedChange } from "../types.js";
+import { fixedOwnTargets } from "../acceptance.js";
+import type { PrunedChange } from "../evidence.js";
+import type { PairedComparison, PassMap } from "../paired-test.js";
 
 /** One change of a proposal (the edits naming the same patterns) and what it fixed of its own targets. */
 export interface ChangeAttribution {
   edits: PlannedEdit[];
   /** The addressed patterns it aims at. */
-  patterns: PatternView[];
+  patterns: FailurePattern[];
   /** Failing members (task ids) of those patterns. */
   targets: string[];
   /** Targets that pass under the candidate. */
@@ -21,12 +22,12 @@ export interface ChangeAttribution {
  */
 export function attributeChanges(options: {
   applied: PlannedEdit[];
-  addressed: PatternView[];
+  addressed: FailurePattern[];
   before: PassMap;
   cheap: PairedComparison;
 }): ChangeAttribution[] {
   const { addressed, before, cheap } = options;
-  const groups = new Map<string, { edits: PlannedEdit[]; patterns: PatternView[] }>();
+  const groups = new Map<string, { edits: PlannedEdit[]; patterns: FailurePattern[] }>();
   for (const edit of options.applied) {
     const named = addressed.filter(
       (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name),
@@ -50,17 +51,27 @@ export function attributeChanges(options: {
   });
 }
 
-/** The changes that fixed none of their own targets, as recorded in the iteration. */
+/** The changes attribution prunes (`fixedOwnTargets` refuses them), as the evidence records them. */
 export function prunedChanges(attributions: ChangeAttribution[]): PrunedChange[] {
   // A change with no failing target in the batch (e.g. one that repairs what another change
   // broke) cannot be judged this way; it is left to the paired tests.
-  return attributions
-    .filter((change) => change.targets.length > 0 && change.fixed.length === 0)
-    .map((change) => ({
-      edits: change.edits,
-      patterns: change.patterns.map((pattern) => pattern.id),
-      patternNames: change.patterns.map((pattern) => pattern.name),
+  return attributions.flatMap((change) => {
+    if (change.targets.length === 0) return [];
+    const patternNames = change.patterns.map((pattern) => pattern.name);
+    const decision = fixedOwnTargets({
       targets: change.targets.length,
-      reason: `fixed none of the ${change.targets.length} failing member(s) of ${change.patterns.map((pattern) => pattern.name).join(", ")} in cheap validation (possibly masked by another failure)`,
-    }));
+      fixed: change.fixed.length,
+      patternNames,
+    });
+    if (decision.accepted) return [];
+    return [
+      {
+        edits: change.edits,
+        patterns: change.patterns.map((pattern) => pattern.id),
+        patternNames,
+        targets: change.targets.length,
+        reason: decision.reason,
+      },
+    ];
+  });
 }

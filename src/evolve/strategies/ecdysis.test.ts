@@ -1,9 +1,16 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evidence.js";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../testing/fake-world.js";
 import { ecdysisStrategy } from "./ecdysis.js";
 
 const clock = { now: () => 0 };
@@ -22,14 +29,15 @@ async function run(options: {
     heldout: options.heldout,
     evolve: options.evolve,
   });
-  const { deps, calls } = fakeStages({ propose: options.propose, supported: options.supported });
+  const { stages, calls } = fakeStages({ propose: options.propose, supported: options.supported });
   const models = { agent: fakeAgentModel({ breaks: options.breaks }), refiner: fakeRefinerModel() };
   const result = await runEvolve({
     loaded,
     strategy: ecdysisStrategy(),
     outDir: `${loaded.root}/out`,
     models,
-    deps,
+    stages,
+    adapter: fakeAgentAdapter,
     clock,
     callCache: options.callCache,
   });
@@ -64,7 +72,7 @@ describe("ecdysis strategy", () => {
       "stopped",
     ]);
     expect(result.stoppedBy).toBe("no-systematic-pattern");
-    expect(result.iterations[0].validation.full?.fixed).toHaveLength(8);
+    expect(firstStage(result.iterations[0].evidence, "full")?.comparison.fixed).toHaveLength(8);
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
@@ -92,7 +100,7 @@ describe("ecdysis strategy", () => {
     });
     expect(result.iterations[0].verdict).toBe("rejected");
     expect(result.iterations[0].reason).toMatch(/^cheap validation: fixed 3 ≤ broken 4/);
-    expect(result.iterations[0].validation.full).toBeUndefined();
+    expect(firstStage(result.iterations[0].evidence, "full")).toBeUndefined();
     // Re-attempted (maxAttemptsPerPattern 3) with the rejection in memory; the same edits again
     // are dropped without spending validation rollouts.
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
@@ -102,7 +110,7 @@ describe("ecdysis strategy", () => {
       "stopped",
     ]);
     expect(result.iterations[1].reason).toMatch(/^identical to a rejected proposal/);
-    expect(result.iterations[1].validation.cheap).toBeUndefined();
+    expect(firstStage(result.iterations[1].evidence, "cheap")).toBeUndefined();
     expect(calls.refine.map((call) => call.rejected.length)).toEqual([0, 1, 2]);
     expect(result.rejectedProposals).toHaveLength(3);
     expect(result.harness.finalHash).toBe(result.harness.seedHash);
@@ -172,16 +180,18 @@ describe("ecdysis strategy", () => {
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
-    expect(first.pruned?.map((change) => [change.patterns, change.edits[0].edit])).toEqual([
-      [["p-date"], { kind: "add_rule", text: "fix:useless" }],
-    ]);
-    expect(first.pruned?.[0].reason).toMatch(/fixed none of the 4 failing member\(s\) of date/);
-    expect(first.validation.cheapPruned?.fixed).toHaveLength(4);
+    expect(
+      prunedChangesOf(first.evidence)?.map((change) => [change.patterns, change.edits[0].edit]),
+    ).toEqual([[["p-date"], { kind: "add_rule", text: "fix:useless" }]]);
+    expect(prunedChangesOf(first.evidence)?.[0].reason).toMatch(
+      /fixed none of the 4 failing member\(s\) of date/,
+    );
+    expect(lastStage(first.evidence, "pruned")?.comparison?.fixed).toHaveLength(4);
     // The pruned change is remembered for its own pattern. On the new harness it is tried again
     // (the failure masking it may be gone), alone it fixes nothing and is rejected; proposed once
     // more on the same harness it is dropped unvalidated; then the pattern's attempts are spent.
     expect(
-      calls.refine[1].rejected.map((proposal) => [proposal.patterns, proposal.pruned]),
+      calls.refine[1].rejected.map((proposal) => [proposal.patternIds, proposal.pruned]),
     ).toEqual([[["p-date", "date"], true]]);
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
       "accepted",
@@ -191,7 +201,7 @@ describe("ecdysis strategy", () => {
     ]);
     expect(result.iterations[1].reason).toMatch(/^no change fixed any/);
     expect(result.iterations[2].reason).toMatch(/^identical to a rejected proposal/);
-    expect(result.iterations[2].validation.cheap).toBeUndefined();
+    expect(firstStage(result.iterations[2].evidence, "cheap")).toBeUndefined();
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
@@ -219,10 +229,15 @@ describe("ecdysis strategy", () => {
         ),
     });
     const first = result.iterations[0];
-    expect(first.validation.cheap).toMatchObject({ fixed: ["c1", "c2", "c3"], broken: [] });
-    expect(first.validation.cheapPruned?.broken.length).toBeGreaterThanOrEqual(3);
-    expect(first.validation.pruningUndone).toEqual(["date"]);
-    expect(first.pruned).toBeUndefined();
+    expect(firstStage(first.evidence, "cheap")?.comparison).toMatchObject({
+      fixed: ["c1", "c2", "c3"],
+      broken: [],
+    });
+    expect(lastStage(first.evidence, "pruned")?.comparison?.broken.length).toBeGreaterThanOrEqual(
+      3,
+    );
+    expect(undonePruningOf(first.evidence)).toEqual(["date"]);
+    expect(prunedChangesOf(first.evidence)).toBeUndefined();
     expect(first.verdict).toBe("accepted");
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
@@ -239,7 +254,9 @@ describe("ecdysis strategy", () => {
     const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
     const strict = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 0 } });
     expect(strict.result.iterations[0].verdict).toBe("rejected");
-    expect(strict.result.iterations[0].validation.full?.pValue).toBeCloseTo(0.125);
+    expect(firstStage(strict.result.iterations[0].evidence, "full")?.comparison.pValue).toBeCloseTo(
+      0.125,
+    );
     const lenient = await run({ train, heldout, evolve: { alpha: 0.2, confirmSamples: 0 } });
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
   });
@@ -252,9 +269,13 @@ describe("ecdysis strategy", () => {
     const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
     const { result } = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 2 } });
     const first = result.iterations[0];
-    expect(first.validation.full?.pValue).toBeCloseTo(0.125);
+    expect(firstStage(first.evidence, "full")?.comparison.pValue).toBeCloseTo(0.125);
     // 3 flipped tasks × (the first draw + 2 re-draws), all fixed under the candidate.
-    expect(first.validation.confirm).toMatchObject({ pairs: 9, fixed: 9, broken: 0 });
+    expect(firstStage(first.evidence, "confirm")?.comparison).toMatchObject({
+      pairs: 9,
+      fixed: 9,
+      broken: 0,
+    });
     expect(first.verdict).toBe("accepted");
   });
 
@@ -268,7 +289,7 @@ describe("ecdysis strategy", () => {
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
       evolve: { alpha: 0.1, confirmSamples: 2 },
     });
-    expect(result.iterations[0].validation.confirm).toBeDefined();
+    expect(firstStage(result.iterations[0].evidence, "confirm")).toBeDefined();
     expect(result.iterations[0].verdict).toBe("accepted");
     // Iteration 1's diagnosis, the prefetch (the candidate's records, no re-samples, no probe),
     // then iteration 2's on the same records.
@@ -371,16 +392,18 @@ describe("ecdysis strategy", () => {
       breaks: { "fix:calc": "b" },
     });
     const first = result.iterations[0];
-    expect(first.validation.full).toMatchObject({
+    expect(firstStage(first.evidence, "full")?.comparison).toMatchObject({
       fixed: expect.any(Array),
       broken: expect.any(Array),
     });
-    expect(first.validation.full?.broken).toHaveLength(6);
-    expect(first.validation.ablation).toEqual([
+    expect(firstStage(first.evidence, "full")?.comparison.broken).toHaveLength(6);
+    expect(
+      firstStage(first.evidence, "ablated")?.changes.map(({ edits: _, ...change }) => change),
+    ).toEqual([
       { patterns: ["calc"], fixed: 4, broken: 6, kept: false },
       { patterns: ["date"], fixed: 4, broken: 0, kept: true },
     ]);
-    expect(first.validation.fullAblated?.broken).toHaveLength(0);
+    expect(lastStage(first.evidence, "full")?.comparison.broken).toHaveLength(0);
     expect(first.verdict).toBe("accepted");
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:date" },
@@ -399,9 +422,11 @@ describe("ecdysis strategy", () => {
       evolve: { maxIterations: 1 },
     });
     const first = result.iterations[0];
-    expect(first.validation.cheap?.broken.length).toBeGreaterThan(0);
+    expect(firstStage(first.evidence, "cheap")?.comparison.broken.length).toBeGreaterThan(0);
     // The broken tasks form their own pattern, refined on top of the candidate.
-    expect(first.repair?.diagnosis?.patterns.map((pattern) => pattern.name)).toEqual(["none"]);
+    expect(
+      firstStage(first.evidence, "repaired")?.diagnosis?.patterns.map((pattern) => pattern.name),
+    ).toEqual(["none"]);
     expect(calls.refine[1].patterns.map((pattern) => pattern.name)).toEqual(["none"]);
     expect(first.verdict).toBe("accepted");
     expect(first.reason).toMatch(/^after repairing what it broke/);

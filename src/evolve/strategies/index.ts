@@ -1,4 +1,5 @@
-import type { Strategy, StrategyName } from "../types.js";
+import type { StrategyName } from "../../config/config-schema.js";
+import type { Strategy } from "../strategy.js";
 import { ecdysisStrategy } from "./ecdysis.js";
 import { iterativeStrategy } from "./iterative.js";
 import { samplingStrategy } from "./sampling.js";
@@ -9,7 +10,10 @@ export { samplingStrategy, samplingVotes } from "./sampling.js";
 
 /** The built-in strategy of that name with default options. */
 export function strategyByName(name: StrategyName): Strategy {
-  if (name === "iterative") return iterativeStrategy();
-  if (name === "sampling") return samplingStrategy();
-  return ecdysisStrategy();
+  const strategies: Record<StrategyName, () => Strategy> = {
+    ecdysis: ecdysisStrategy,
+    iterative: iterativeStrategy,
+    sampling: samplingStrategy,
+  };
+  return strategies[name]();
 }

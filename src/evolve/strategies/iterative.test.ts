@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
+import { firstStage } from "../evidence.js";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages } from "../testing/fake-stages.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../testing/fake-world.js";
 import { iterativeStrategy } from "./iterative.js";
 
 async function runIterative(options: { evolve: Record<string, unknown>; patience?: number }) {
@@ -19,7 +26,8 @@ async function runIterative(options: { evolve: Record<string, unknown>; patience
     strategy: iterativeStrategy({ patience: options.patience }),
     outDir: `${loaded.root}/out`,
     models: { agent: fakeAgentModel({ breaks: { "fix:date": "z" } }), refiner: fakeRefinerModel() },
-    deps: fakeStages().deps,
+    stages: fakeStages().stages,
+    adapter: fakeAgentAdapter,
     clock: { now: () => 0 },
   });
 }
@@ -51,7 +59,7 @@ describe("iterative strategy", () => {
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
       evolve: { maxIterations: 6, iterativeMinibatch: 1 },
     });
-    const { deps, calls } = fakeStages();
+    const { stages, calls } = fakeStages();
     // The date fix breaks the two tasks of category z: +2 −2, no strict improvement.
     const models = {
       agent: fakeAgentModel({ breaks: { "fix:date": "z" } }),
@@ -62,13 +70,15 @@ describe("iterative strategy", () => {
       strategy: iterativeStrategy({ patience: 3 }),
       outDir: `${loaded.root}/out`,
       models,
-      deps,
+      stages,
+      adapter: fakeAgentAdapter,
       clock: { now: () => 0 },
     });
     expect(calls.reflect.every((call) => call.failures.length === 1)).toBe(true);
     for (const iteration of result.iterations) {
       const improved =
-        (iteration.validation.candidate?.accuracy ?? -1) > iteration.batch.score.accuracy;
+        (firstStage(iteration.evidence, "full")?.score.accuracy ?? -1) >
+        iteration.batch.score.accuracy;
       expect(iteration.verdict === "accepted").toBe(improved);
     }
     const dateProposals = result.iterations.filter((iteration) =>
@@ -88,6 +98,10 @@ describe("iterative strategy", () => {
       "rejected",
     ]);
     // Every proposal is followed by a full re-evaluation of the train split.
-    expect(result.iterations.every((iteration) => iteration.validation.full?.n === 7)).toBe(true);
+    expect(
+      result.iterations.every(
+        (iteration) => firstStage(iteration.evidence, "full")?.comparison.n === 7,
+      ),
+    ).toBe(true);
   });
 });

@@ -1,15 +1,21 @@
-import type { EvalResult, RolloutRecord } from "../../eval/types.js";
-import { comparePaired } from "../acceptance.js";
-import {
-  failingRecords,
-  iterationCloser,
-  openIterationRecord,
-  passMapOf,
-  scoreOf,
-  traceExcerpt,
-} from "../records.js";
-import type { Strategy, StrategyOutcome } from "../types.js";
-import { guardProposal } from "./guard-proposal.js";
+import type { RolloutRecord } from "../../eval/types.js";
+import { refinementSummary } from "../../refine/refinement-record.js";
+import { strictImprovement } from "../acceptance.js";
+import type { Evidence } from "../evidence.js";
+import { guardRefinement } from "../guard.js";
+import { rememberedHms, shownToRoles } from "../memory.js";
+import { comparePaired } from "../paired-test.js";
+import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
+import type { Evaluation, RunContext } from "../run-context.js";
+import type {
+  CandidateProposal,
+  LoopState,
+  LoopStep,
+  Observation,
+  Proposal,
+  Strategy,
+  StrategyRun,
+} from "../strategy.js";
 
 /** Options of the iterative baseline. */
 export interface IterativeOptions {
@@ -18,6 +24,12 @@ export interface IterativeOptions {
    * unset there too, there is none: the search runs until its budget or maxIterations is spent.
    */
   patience?: number;
+}
+
+/** The iterative baseline's state: the current harness's train evaluation, and its patience count. */
+interface IterativeState extends LoopState {
+  current: Evaluation;
+  withoutImprovement: number;
 }
 
 /** Seeded rotation over the failing tasks: proposal `index` takes the next `size` failures from a seeded start. */
@@ -38,116 +50,124 @@ function pickFailures(
  * The iterative baseline (per-instance search, as GEPA-style optimisers do): evaluate the full
  * train split; then, serially, show `iterativeMinibatch` failure(s) to one reflector, guard its
  * edits, re-evaluate the candidate on the FULL train split and keep it only when its accuracy is
- * strictly higher. Stops on budget or `maxIterations` proposals — like GEPA, which searches until
- * `max_metric_calls` is spent — or, only when a patience is set, after that many proposals
- * without improvement. Each evaluation uses the same rollout concurrency as ecdysis: what is serial is
- * proposal → full evaluation → next proposal, as in the method it stands for.
+ * strictly higher (`strictImprovement`). Stops on budget or `maxIterations` proposals — like
+ * GEPA, which searches until `max_metric_calls` is spent — or, only when a patience is set,
+ * after that many proposals without improvement. Each evaluation uses the same rollout
+ * concurrency as ecdysis: what is serial is proposal → full evaluation → next proposal.
  */
 export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
   return {
     name: "iterative",
-    async run(context, progress): Promise<StrategyOutcome> {
-      const { config, deps, models } = context;
-      const evolve = config.evolve;
-      const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
-      let current: { result: EvalResult; records: RolloutRecord[] } = await context.stage(
-        "iterative/evaluate-seed",
-        () =>
-          context.evaluate({
-            tasks: context.train,
-            harness: progress.harness,
-            label: "seed: train",
-          }),
+    open: (context) => iterativeRun(context, options),
+  };
+}
+
+function iterativeRun(context: RunContext, options: IterativeOptions): StrategyRun<IterativeState> {
+  const { evolve } = context.config;
+  const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
+  const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
+  return {
+    async start(seed) {
+      const current = await context.stage("iterative/evaluate-seed", () =>
+        context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
       );
-      const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
-      let withoutImprovement = 0;
-      let stoppedBy: StrategyOutcome["stoppedBy"] = "max-iterations";
-      for (let index = 1; index <= evolve.maxIterations; index++) {
-        context.checkBudget();
-        const harness = progress.harness;
-        const failing = failingRecords(current.result, current.records);
-        const record = openIterationRecord({
-          index,
-          parentHash: harness.hash,
-          taskIds: context.train.map((task) => task.id),
-          score: scoreOf(current.result),
-        });
-        const finish = iterationCloser({ record, progress, context });
-        if (failing.length === 0) {
-          finish("stopped", "every train task passed");
-          stoppedBy = "no-failures";
-          break;
-        }
-        const failures = pickFailures(failing, { index, size: evolve.iterativeMinibatch, start });
-        record.traces = failures.map(traceExcerpt);
-        const ids = new Set(failures.map((failure) => failure.taskId));
-        const refinement = await context.stage(`iteration-${index}/reflect`, () =>
-          deps.reflect({
-            failures,
-            tasks: context.train.filter((task) => ids.has(task.id)),
-            harness,
-            refiner: models.refiner,
-            rejected: progress.rejected,
-            editable: context.guard.editable,
-          }),
-        );
-        record.refinement = refinement;
-        const reject = (reason: string): void => {
-          progress.rejected.push({
-            hmsSummary: refinement.hmsSummary,
-            reason,
-            patterns: [...ids],
-            hms: refinement.hms,
-          });
-          finish("rejected", reason);
-          withoutImprovement += 1;
-        };
-        const guarded = guardProposal(context, harness, refinement);
-        record.applied = guarded.applied;
-        record.guardRejections = guarded.guardRejections;
-        if (!guarded.candidate) {
-          reject(guarded.reason ?? "no candidate");
-        } else {
-          const candidate = guarded.candidate;
-          record.candidateHash = candidate.hash;
-          const evaluated = await context.stage(`iteration-${index}/evaluate`, () =>
-            context.evaluate({
-              tasks: context.train,
-              harness: candidate,
-              label: `iteration ${index}: train`,
-            }),
-          );
-          record.validation.full = comparePaired(
-            passMapOf(current.result),
-            passMapOf(evaluated.result),
-          );
-          record.validation.candidate = scoreOf(evaluated.result);
-          if (evaluated.result.accuracy > current.result.accuracy) {
-            progress.harness = candidate;
-            current = evaluated;
-            withoutImprovement = 0;
-            record.accuracyAfter = evaluated.result.accuracy;
-            finish(
-              "accepted",
-              `train accuracy ${current.result.accuracy.toFixed(3)} > ${record.batch.score.accuracy.toFixed(3)}`,
-            );
-          } else {
-            reject(
-              `train accuracy ${evaluated.result.accuracy.toFixed(3)} is not above ${current.result.accuracy.toFixed(3)}`,
-            );
-          }
-        }
-        if (withoutImprovement >= patience) {
-          stoppedBy = "patience";
-          break;
-        }
-      }
-      return {
-        finalHarness: progress.harness,
-        iterations: progress.iterations,
-        stoppedBy,
-        rejected: progress.rejected,
-      };
+      return { harness: seed, memory: [], current, withoutImprovement: 0 };
     },
+    stop: (state) => (state.withoutImprovement >= patience ? "patience" : undefined),
+    propose: (state, index) => propose({ context, state, index, start }),
+    validate: (proposal, state) => validate(context, proposal, state),
+    next: (state, step) => next(state, step),
+  };
+}
+
+async function propose(options: {
+  context: RunContext;
+  state: IterativeState;
+  index: number;
+  start: number;
+}): Promise<Proposal> {
+  const { context, state, index } = options;
+  const { harness, current } = state;
+  const seen: Observation = {
+    index,
+    parent: harness,
+    batch: { tasks: context.train, run: current },
+    traces: [],
+  };
+  const failing = failingRecords(current.result, current.records);
+  if (failing.length === 0)
+    return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
+  const size = context.config.evolve.iterativeMinibatch;
+  const failures = pickFailures(failing, { index, size, start: options.start });
+  seen.traces = failures.map(traceExcerpt);
+  const ids = new Set(failures.map((failure) => failure.taskId));
+  const refinement = await context.stage(`iteration-${index}/reflect`, () =>
+    context.stages.reflect({
+      failures,
+      tasks: context.train.filter((task) => ids.has(task.id)),
+      harness,
+      refiner: context.models.refiner,
+      rejected: shownToRoles(state.memory),
+      editable: context.guard.editable,
+    }),
+  );
+  const guarded = guardRefinement({ harness, refinement, guard: context.guard });
+  const base = { seen, refinement, guarded, addressed: [], targets: [...ids] };
+  if (!guarded.candidate)
+    return { ...base, kind: "refused", reason: guarded.reason ?? "no candidate" };
+  return { ...base, kind: "candidate", candidate: guarded.candidate };
+}
+
+/** The candidate on the full train split, judged by `strictImprovement` over the current accuracy. */
+async function validate(
+  context: RunContext,
+  proposal: CandidateProposal,
+  state: IterativeState,
+): Promise<Evidence> {
+  const { candidate, seen } = proposal;
+  const run = await context.stage(`iteration-${seen.index}/evaluate`, () =>
+    context.evaluate({
+      tasks: context.train,
+      harness: candidate,
+      label: `iteration ${seen.index}: train`,
+    }),
+  );
+  const before = state.current.result.accuracy;
+  return {
+    stages: [
+      {
+        stage: "full",
+        candidateHash: candidate.hash,
+        comparison: comparePaired(passMapOf(state.current.result), passMapOf(run.result)),
+        score: scoreOf(run.result),
+        decision: strictImprovement("train accuracy")(before, run.result.accuracy),
+      },
+    ],
+    candidates: new Map([
+      [candidate.hash, { harness: candidate, kept: proposal.guarded.applied, run }],
+    ]),
+  };
+}
+
+function next(state: IterativeState, step: LoopStep): IterativeState {
+  const { proposal, evidence, verdict } = step;
+  if (verdict.accepted) {
+    const accepted = evidence.candidates.get(verdict.candidateHash);
+    if (accepted?.run)
+      return { ...state, harness: accepted.harness, current: accepted.run, withoutImprovement: 0 };
+  }
+  const summary = refinementSummary(proposal.refinement);
+  return {
+    ...state,
+    withoutImprovement: state.withoutImprovement + 1,
+    memory: [
+      ...state.memory,
+      {
+        summary,
+        hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
+        reason: verdict.reason,
+        patternIds: proposal.targets,
+      },
+    ],
   };
 }

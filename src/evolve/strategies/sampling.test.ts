@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { ecdysisConfigSchema } from "../../config/config-schema.js";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages } from "../testing/fake-stages.js";
-import { fakeAgentModel, fakeProject, fakeRefinerModel, specs } from "../testing/fake-world.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../testing/fake-world.js";
 import { samplingStrategy, samplingVotes } from "./sampling.js";
 
 function config(evolve: Record<string, unknown>) {
@@ -48,14 +54,15 @@ describe("sampling strategy", () => {
       heldout: specs({ prefix: "h", count: 2 }),
       evolve: { budget: { rollouts: 18 } },
     });
-    const { deps, calls } = fakeStages();
+    const { stages, calls } = fakeStages();
     const agent = fakeAgentModel();
     const result = await runEvolve({
       loaded,
       strategy: samplingStrategy(),
       outDir: `${loaded.root}/out`,
       models: { agent, refiner: fakeRefinerModel() },
-      deps,
+      stages,
+      adapter: fakeAgentAdapter,
       clock: { now: () => 0 },
     });
     expect(result.stoppedBy).toBe("no-evolution");

@@ -1,5 +1,5 @@
 import type { EcdysisConfig } from "../../config/config-schema.js";
-import type { Strategy, StrategyOutcome } from "../types.js";
+import type { Strategy } from "../strategy.js";
 
 /**
  * Votes per task of the sampling baseline. With a rollout budget B: the largest odd K with
@@ -27,19 +27,17 @@ export function samplingVotes(options: {
 export function samplingStrategy(): Strategy {
   return {
     name: "sampling",
-    async run(context, progress): Promise<StrategyOutcome> {
-      progress.evaluationSamples = samplingVotes({
+    open: (context) => ({
+      start: async (seed) => ({ harness: seed, memory: [] }),
+      stop: () => "no-evolution",
+      propose: () => Promise.reject(new Error("the sampling baseline proposes nothing")),
+      validate: () => Promise.reject(new Error("the sampling baseline validates nothing")),
+      next: (state) => state,
+      finalSamples: samplingVotes({
         config: context.config,
         trainSize: context.train.length,
         heldoutSize: context.heldoutSize,
-      });
-      return {
-        finalHarness: progress.harness,
-        iterations: [],
-        stoppedBy: "no-evolution",
-        rejected: [],
-        evaluationSamples: progress.evaluationSamples,
-      };
-    },
+      }),
+    }),
   };
 }

@@ -1,18 +1,23 @@
 import type { Task } from "../../config/task-schema.js";
+import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
+import { extractBatchEvidence } from "../../diagnose/evidence.js";
+import type { FailurePattern } from "../../diagnose/failure-pattern.js";
+import { toExample } from "../../diagnose/pattern-examples.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { PlannedEdit } from "../../harness/types.js";
-import type { DiagnoseOptions, EvolveDeps } from "../deps.js";
-import { realDeps } from "../real-deps.js";
-import type { PatternView, RefinementView, RejectedProposalView } from "../stage-views.js";
-import { fakeAgentAdapter, faultOf } from "./fake-world.js";
+import type { ChatProvider } from "../../llm/types.js";
+import type { RefinementRecord } from "../../refine/refinement-record.js";
+import type { RejectedProposal } from "../../refine/role-schemas.js";
+import type { StagePort } from "../stage-port.js";
+import { faultOf } from "./fake-world.js";
 
 /** Calls the fake stages received, for assertions. */
 export interface FakeStageCalls {
-  diagnose: DiagnoseOptions[];
+  diagnose: Parameters<StagePort["diagnose"]>[0][];
   /** Keys of the records noted ahead of their diagnosis. */
   notes: string[];
-  refine: { patterns: PatternView[]; rejected: RejectedProposalView[] }[];
-  reflect: { failures: RolloutRecord[]; rejected: RejectedProposalView[] }[];
+  refine: { patterns: FailurePattern[]; rejected: RejectedProposal[] }[];
+  reflect: { failures: RolloutRecord[]; rejected: RejectedProposal[] }[];
 }
 
 /** The fake refiner's edit for a fault: the rule `fix:<fault>`, aimed at `patterns`. */
@@ -25,138 +30,156 @@ export function ruleEdit(fault: string, patterns: string[]): PlannedEdit {
   };
 }
 
-function proposal(edits: PlannedEdit[]): RefinementView {
+/** A refinement record as src/refine returns it, proposing these edits (none: `no-changes`). */
+function proposal(options: {
+  mode: RefinementRecord["mode"];
+  patternIds: string[];
+  edits: PlannedEdit[];
+}): RefinementRecord {
+  const { edits } = options;
+  const changes = edits.map((edit) => ({
+    module: edit.module,
+    change: `add rule '${edit.edit.kind === "add_rule" ? edit.edit.text : ""}'`,
+    patterns: edit.patterns,
+    expectedEffect: edit.rationale,
+    regressionRisks: "",
+  }));
   return {
-    verdict: edits.length > 0 ? "accepted" : "rejected",
-    reason: edits.length > 0 ? undefined : "no-changes",
-    hmsSummary: edits
-      .map((edit) => `prompt: add rule '${edit.edit.kind === "add_rule" ? edit.edit.text : ""}'`)
-      .join("; "),
-    hms: {
-      changes: edits.map((edit) => ({
-        module: edit.module,
-        change: edit.rationale,
-        patterns: edit.patterns,
-      })),
-    },
-    rounds: 1,
-    roles: [{ role: "architect", round: 1, output: { changes: edits.length } }],
+    mode: options.mode,
+    patternIds: options.patternIds,
+    turns: [
+      {
+        role: "architect",
+        schemaName: "hms",
+        round: 0,
+        input: `${options.patternIds.length} pattern(s)`,
+        evidenceChars: 0,
+        output: { changes: changes.length },
+      },
+    ],
+    diagnoses: [],
+    rounds: [{ round: 0, hms: { changes }, critique: null }],
+    outcome: edits.length > 0 ? "accepted" : "no-changes",
+    hms: edits.length > 0 ? { changes } : null,
+    rejection: null,
     edits,
+    invalidEdits: [],
+    droppedEdits: [],
+  };
+}
+
+/** Failing records grouped by the fault written in their task, as real failure patterns. */
+function patternsOf(
+  request: Parameters<StagePort["diagnose"]>[0],
+  evidence: DiagnosisReport["evidence"],
+): FailurePattern[] {
+  const tasks = new Map<string, Task>(request.tasks.map((task) => [task.id, task]));
+  const records = new Map(request.records.map((record) => [record.key, record]));
+  const groups = new Map<string, DiagnosisReport["evidence"]>();
+  for (const item of evidence) {
+    const fault = faultOf(tasks.get(item.taskId)?.input ?? "");
+    groups.set(fault, [...(groups.get(fault) ?? []), { ...item, note: fault, cause: fault }]);
+  }
+  return [...groups].map(([fault, members]) => {
+    const taskIds = [...new Set(members.map((member) => member.taskId))];
+    const categoryNames = [...new Set(members.map((member) => member.category))].sort();
+    const systematic =
+      taskIds.length >= request.minSupport.tasks &&
+      categoryNames.length >= request.minSupport.categories;
+    return {
+      id: `p-${fault}`,
+      name: fault,
+      description: `tasks failing with ${fault}`,
+      module: "prompt",
+      namedBy: "fallback",
+      groupKeys: [fault],
+      signals: [],
+      causes: [fault],
+      memberKeys: members.map((member) => member.rolloutKey),
+      taskIds,
+      support: { tasks: taskIds.length, categories: categoryNames.length, categoryNames },
+      examples: members.slice(0, 3).map((member) =>
+        toExample({
+          evidence: member,
+          record: records.get(member.rolloutKey),
+          task: tasks.get(member.taskId),
+        }),
+      ),
+      kind: systematic ? "systematic" : "model-specific",
+      reasons: [
+        systematic
+          ? { code: "supported", detail: `${taskIds.length} tasks` }
+          : { code: "singleton", detail: `${taskIds.length} task(s)` },
+      ],
+    };
+  });
+}
+
+function ask(refiner: ChatProvider, content: string, purpose: string) {
+  return refiner.chat({ messages: [{ role: "user", content }], purpose });
+}
+
+/** The fake refine (a `fix:<pattern>` rule per pattern, or `propose`) and reflect (one per fault shown). */
+function fakeRefiners(options: {
+  calls: FakeStageCalls;
+  propose?: (patterns: FailurePattern[]) => PlannedEdit[];
+}): Pick<StagePort, "refine" | "reflect"> {
+  const { calls } = options;
+  return {
+    async refine(request) {
+      calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
+      const ids = request.patterns.map((pattern) => pattern.id);
+      await ask(request.refiner, `refine ${ids.join(",")}`, "refine");
+      const edits = options.propose
+        ? options.propose(request.patterns)
+        : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id]));
+      return proposal({ mode: "refine", patternIds: ids, edits });
+    },
+    async reflect(request) {
+      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
+      const keys = request.failures.map((record) => record.key).join(",");
+      await ask(request.refiner, `reflect ${keys}`, "reflect");
+      const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
+      const failing = request.failures.map((record) => record.taskId);
+      const edits = faults.map((fault) => ruleEdit(fault, failing));
+      return proposal({ mode: "reflect", patternIds: [], edits });
+    },
   };
 }
 
 /**
- * The real eval, harness and call-cache stages with fake diagnosis and refinement: diagnosis
- * groups failing rollouts by the fault written in the task (systematic when the pattern spans at
- * least `minSupport.tasks` tasks, else model-specific `singleton`) and announces its systematic
- * patterns as supported first (or `supported(systematic)`); refinement proposes the rule
- * `fix:<pattern name>` for each pattern it is given (or `propose(patterns)` when set). Each fake
- * makes one refiner call so call counting sees them. Records every call.
+ * A `StagePort` double over the fake world: diagnosis groups failing rollouts by the fault
+ * written in the task (systematic when the pattern spans at least `minSupport` tasks and
+ * categories, else model-specific `singleton`; the deterministic evidence is src/diagnose's own)
+ * and announces its systematic patterns as supported first (or `supported(systematic)`);
+ * refinement proposes the rule `fix:<pattern name>` for each pattern it is given (or
+ * `propose(patterns)` when set). Each fake makes one refiner call so call counting sees them.
+ * Records every call.
  */
 export function fakeStages(
   options: {
-    propose?: (patterns: PatternView[]) => PlannedEdit[];
+    propose?: (patterns: FailurePattern[]) => PlannedEdit[];
     /** What the diagnosis announces as supported before classifying (default: its systematic patterns). */
-    supported?: (systematic: PatternView[]) => PatternView[];
+    supported?: (systematic: FailurePattern[]) => FailurePattern[];
   } = {},
-): { deps: EvolveDeps; calls: FakeStageCalls } {
-  const calls: FakeStageCalls = {
-    diagnose: [],
-    notes: [],
-    refine: [],
-    reflect: [],
-  };
-  const deps: EvolveDeps = {
-    ...realDeps,
-    createAdapter: () => fakeAgentAdapter,
-    openModels: () => Promise.reject(new Error("fakeStages: pass models to runEvolve")),
+): { stages: StagePort; calls: FakeStageCalls } {
+  const calls: FakeStageCalls = { diagnose: [], notes: [], refine: [], reflect: [] };
+  const stages: StagePort = {
     async diagnose(request) {
       calls.diagnose.push(request);
-      await request.refiner.chat({
-        messages: [
-          {
-            role: "user",
-            content: `diagnose ${request.records.map((record) => record.key).join(",")}`,
-          },
-        ],
-        purpose: "diagnose",
-      });
-      const inputs = new Map<string, Task>(request.tasks.map((task) => [task.id, task]));
-      const groups = new Map<string, RolloutRecord[]>();
-      for (const record of request.records.filter((rollout) => !rollout.verdict.pass)) {
-        const fault = faultOf(inputs.get(record.taskId)?.input ?? "");
-        groups.set(fault, [...(groups.get(fault) ?? []), record]);
-      }
-      const patterns: PatternView[] = [...groups].map(([fault, members]) => {
-        const taskIds = [...new Set(members.map((member) => member.taskId))];
-        const categoryNames = [...new Set(members.map((member) => member.category))].sort();
-        const systematic =
-          taskIds.length >= request.minSupport.tasks &&
-          categoryNames.length >= request.minSupport.categories;
-        return {
-          id: `p-${fault}`,
-          name: fault,
-          description: `tasks failing with ${fault}`,
-          kind: systematic ? "systematic" : "model-specific",
-          reasons: [systematic ? "supported" : "singleton"],
-          support: { tasks: taskIds.length, categories: categoryNames.length, categoryNames },
-          taskIds,
-          memberKeys: members.map((member) => member.key),
-          examples: members
-            .slice(0, 3)
-            .map((member) => ({ taskId: member.taskId, rolloutKey: member.key, note: fault })),
-        };
-      });
+      const keys = request.records.map((record) => record.key).join(",");
+      await ask(request.refiner, `diagnose ${keys}`, "diagnose");
+      const evidence = extractBatchEvidence({ records: request.records, tasks: request.tasks });
+      const patterns = patternsOf(request, evidence);
       const systematic = patterns.filter((pattern) => pattern.kind === "systematic");
       request.onSupported?.(options.supported?.(systematic) ?? systematic);
-      return { patterns, evidenceCount: request.records.length };
+      return { evidence, patterns };
     },
     async noteFailure(request) {
       calls.notes.push(request.record.key);
-      await request.refiner.chat({
-        messages: [{ role: "user", content: `note ${request.record.key}` }],
-        purpose: "failure-notes",
-      });
+      await ask(request.refiner, `note ${request.record.key}`, "failure-notes");
     },
-
-    async refine(request) {
-      calls.refine.push({ patterns: request.patterns, rejected: [...request.rejected] });
-      await request.refiner.chat({
-        messages: [
-          {
-            role: "user",
-            content: `refine ${request.patterns.map((pattern) => pattern.id).join(",")}`,
-          },
-        ],
-        purpose: "refine",
-      });
-      return proposal(
-        options.propose
-          ? options.propose(request.patterns)
-          : request.patterns.map((pattern) => ruleEdit(pattern.name, [pattern.id])),
-      );
-    },
-    async reflect(request) {
-      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
-      await request.refiner.chat({
-        messages: [
-          {
-            role: "user",
-            content: `reflect ${request.failures.map((record) => record.key).join(",")}`,
-          },
-        ],
-        purpose: "reflect",
-      });
-      const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
-      return proposal(
-        faults.map((fault) =>
-          ruleEdit(
-            fault,
-            request.failures.map((record) => record.taskId),
-          ),
-        ),
-      );
-    },
+    ...fakeRefiners({ calls, propose: options.propose }),
   };
-  return { deps, calls };
+  return { stages, calls };
 }

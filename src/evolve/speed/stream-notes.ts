@@ -1,28 +1,45 @@
 import type { Task } from "../../config/task-schema.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
-import type { StrategyContext } from "../types.js";
+import type { RunContext } from "../run-context.js";
+import type { IterationSteps } from "../strategies/steps.js";
 
-/** What `streamFailureNotes` hands the evaluation it watches. */
+/** What `openNoteStream` hands the evaluation it watches. */
 interface NoteStream {
   /** Pass as the evaluation's `onRecord`. */
-  onRecord?: (record: RolloutRecord) => void;
+  onRecord: (record: RolloutRecord) => void;
   /** Call once the evaluation is over (whatever its outcome). */
   close(): void;
 }
 
 /**
- * Writes the failure note of each failing rollout of an evaluation as soon as it is scored, while
- * the rest still runs: a later diagnosis of these records (the batch's, or the next iteration's
- * when this harness is accepted) finds those calls in the call cache or joins them in flight,
- * instead of starting them after the whole batch. Only fresh rollouts of a run's own draws
- * (sample indices below `samples`, not re-draws) and only with the call cache on; the notes of a
- * rejected candidate are spent for nothing. The calls run in a background journal stage of
- * their own (`<stage>-notes`), so their spend is recorded there; a failed call is left to the
- * diagnosis, which meets it again.
+ * Notes failures as they come in: wraps `evaluate` so that the failure note of each failing
+ * rollout is written as soon as it is scored, while the rest still runs. A later diagnosis of
+ * these records (the batch's, or the next iteration's when this harness is accepted) finds
+ * those calls in the call cache or joins them in flight, instead of starting them after the
+ * whole batch. Only fresh rollouts of a run's own draws (sample indices below `samples`, not
+ * re-draws); the notes of a rejected candidate are spent for nothing.
  */
-function streamFailureNotes(options: {
-  context: StrategyContext;
+export function streamNotes(inner: IterationSteps, context: RunContext): IterationSteps {
+  return {
+    ...inner,
+    async evaluate(step) {
+      const stream = openNoteStream({ context, ...step });
+      try {
+        return await inner.evaluate({ ...step, onRecord: stream.onRecord });
+      } finally {
+        stream.close();
+      }
+    },
+  };
+}
+
+/**
+ * The note calls run in a background journal stage of their own (`<stage>-notes`), so their
+ * spend is recorded there; a failed call is left to the diagnosis, which meets it again.
+ */
+function openNoteStream(options: {
+  context: RunContext;
   /** Journal stage of the watched evaluation. */
   stage: string;
   tasks: Task[];
@@ -30,7 +47,6 @@ function streamFailureNotes(options: {
   harness: LoadedHarness;
 }): NoteStream {
   const { context } = options;
-  if (!context.callCache) return { close: () => {} };
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
   const stepLimit = options.harness.config?.agent_loop.max_steps;
   const pending: RolloutRecord[] = [];
@@ -47,7 +63,7 @@ function streamFailureNotes(options: {
       for (;;) {
         for (const record of pending.splice(0))
           calls.push(
-            context.deps
+            context.stages
               .noteFailure({
                 record,
                 task: tasks.get(record.taskId),
@@ -78,20 +94,4 @@ function streamFailureNotes(options: {
       notify();
     },
   };
-}
-
-/** A journaled evaluation stage whose failures are noted as they come in (`streamFailureNotes`). */
-export async function evaluateNotingFailures(
-  context: StrategyContext,
-  request: { stage: string; tasks: Task[]; harness: LoadedHarness; label: string },
-): ReturnType<StrategyContext["evaluate"]> {
-  const { stage, tasks, harness, label } = request;
-  const stream = streamFailureNotes({ context, stage, tasks, harness });
-  try {
-    return await context.stage(stage, () =>
-      context.evaluate({ tasks, harness, label, onRecord: stream.onRecord }),
-    );
-  } finally {
-    stream.close();
-  }
 }

@@ -12,8 +12,10 @@ import {
   renderGateComment,
   renderJobSummary,
   renderPrBody,
+  writeEvolveReports,
+  writeGateReport,
 } from "../report/index.js";
-import type { ActionCore, EvolveOverrides, LlmOverrides } from "./action-core.js";
+import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engine.js";
 
 /**
  * Apply the Action's endpoint inputs to a loaded config: `base-url` switches the agent model to
@@ -61,7 +63,7 @@ function logProgress() {
 }
 
 /** The engine of src/config, src/eval, src/evolve and src/report behind the Action's port. */
-export function realCore(): ActionCore {
+export function realEngine(): ActionEngine {
   return {
     async describe({ configPath }) {
       const loaded = await loadConfig(configPath);
@@ -88,6 +90,7 @@ export function realCore(): ActionCore {
       const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
       const result = await runEvolve({ loaded, outDir, progress: logProgress() });
       const secrets = secretsOf(llm);
+      const reports = await writeEvolveReports({ outDir, result, secrets });
       const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
       return {
         runId,
@@ -96,7 +99,7 @@ export function realCore(): ActionCore {
         gatePassed: result.gate.passed,
         targetHarnessDir: resolve(loaded.root, loaded.config.harness.dir),
         evolvedHarnessDir: join(outDir, "harness"),
-        reportPath: join(outDir, "report.md"),
+        reportPath: reports.markdown,
         statusContext: loaded.config.gate.statusContext,
         prTitle: pr.title,
         prBody: pr.body,
@@ -122,6 +125,7 @@ export function realCore(): ActionCore {
         outDir,
       });
       const secrets = secretsOf(llm);
+      const reportPath = await writeGateReport({ outDir, result, secrets });
       return {
         verdict: result.verdict,
         baseAccuracy: result.base.score.accuracy,
@@ -130,7 +134,7 @@ export function realCore(): ActionCore {
         statusContext: result.statusContext,
         commentBody: stripMarker(renderGateComment(result, { reportUrl: runUrl, secrets })),
         summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
-        reportPath: join(outDir, "gate.md"),
+        reportPath,
         outDir,
       };
     },

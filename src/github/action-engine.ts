@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { strategyNameSchema } from "../config/config-schema.js";
 
 /** The model endpoint the Action inputs override in the loaded config (all optional). */
 export const llmOverridesSchema = z.object({
@@ -13,7 +14,7 @@ export const evolveOverridesSchema = z.object({
   budgetRollouts: z.number().int().positive().optional(),
   budgetCostUsd: z.number().positive().optional(),
   maxIterations: z.number().int().positive().optional(),
-  strategy: z.enum(["ecdysis", "iterative", "sampling"]).optional(),
+  strategy: strategyNameSchema.optional(),
 });
 export type EvolveOverrides = z.infer<typeof evolveOverridesSchema>;
 
@@ -85,9 +86,9 @@ export interface ConfigFacts {
 
 /**
  * The engine as the Action sees it: three verbs over the stages in src/config, src/eval,
- * src/evolve and src/report. The real one is `realCore()`; tests inject a fake through `run()`.
+ * src/evolve and src/report. The real one is `realEngine()`; tests inject a fake through `run()`.
  */
-export interface ActionCore {
+export interface ActionEngine {
   /** Facts of a config (harness folder, cache folder and keys), read before any run. */
   describe(options: { configPath: string }): Promise<ConfigFacts>;
   evolve(options: {

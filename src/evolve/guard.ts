@@ -1,0 +1,99 @@
+import path from "node:path";
+import type { LoadedConfig } from "../config/config-schema.js";
+import type { Task } from "../config/task-schema.js";
+import { applyEdits } from "../harness/apply-edits.js";
+import type { GuardContext } from "../harness/guard-context.js";
+import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import type { RefinementRecord } from "../refine/refinement-record.js";
+
+// Where an edit is guarded: every edit the loop applies — a refinement's, a pruned or ablated
+// candidate's rebuild — goes through src/harness's applyEdits with the run's guard context here.
+
+/** Renders an expected value as the strings an answer leak would contain. */
+function expectedStrings(expected: unknown): string[] {
+  if (expected === null || expected === undefined) return [];
+  if (typeof expected === "string") return [expected];
+  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
+  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
+  return [JSON.stringify(expected)];
+}
+
+/**
+ * The guard context of a run: editable globs from the config; protected paths (the config file,
+ * both task files, a command scorer's script); and the expected answers and inputs of train AND
+ * held-out tasks. Only the guard sees held-out data; no role ever does.
+ */
+export function buildGuardContext(options: {
+  loaded: LoadedConfig;
+  train: Task[];
+  heldout: Task[];
+}): GuardContext {
+  const { loaded, train, heldout } = options;
+  const { config, root } = loaded;
+  const protectedPaths = [
+    loaded.path,
+    path.resolve(root, config.tasks.train),
+    path.resolve(root, config.tasks.heldout),
+  ];
+  const scorers = [config.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
+  for (const scorer of scorers) {
+    if (scorer?.kind !== "command") continue;
+    // The scorer command is a shell line; every word that names an existing-looking path is protected.
+    for (const word of scorer.command.split(/\s+/))
+      if (/[./]/.test(word)) protectedPaths.push(path.resolve(root, word));
+  }
+  const all = [...train, ...heldout];
+  return {
+    editable: [...config.harness.editable],
+    protectedPaths: [...new Set(protectedPaths)],
+    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
+      (text) => text.trim() !== "",
+    ),
+    forbiddenInputs: all.map((task) => task.input),
+  };
+}
+
+/** A refinement after the guards: the edits that passed, the ones refused, and the candidate. */
+export interface GuardedEdits {
+  applied: PlannedEdit[];
+  guardRejections: GuardRejection[];
+  /** Absent when there is nothing to validate (`reason` says why). */
+  candidate?: LoadedHarness;
+  reason?: string;
+}
+
+/** Applies a refinement's planned edits to `harness` through the guards (pure; replays identically on resume). */
+export function guardRefinement(options: {
+  harness: LoadedHarness;
+  refinement: RefinementRecord;
+  guard: GuardContext;
+}): GuardedEdits {
+  const { harness, refinement, guard } = options;
+  if (refinement.outcome !== "accepted") {
+    const why = refinement.rejection?.reason ?? refinement.outcome;
+    return { applied: [], guardRejections: [], reason: `refinement rejected: ${why}` };
+  }
+  if (refinement.edits.length === 0)
+    return { applied: [], guardRejections: [], reason: "the Editor planned no edits" };
+  const guarded = applyEdits({ harness, edits: refinement.edits, guard });
+  const base = { applied: guarded.applied, guardRejections: guarded.rejected };
+  if (guarded.applied.length === 0)
+    return { ...base, reason: `every edit was refused by the guards (${guarded.rejected.length})` };
+  if (guarded.harness.hash === harness.hash)
+    return { ...base, reason: "the edits leave the harness unchanged" };
+  return { ...base, candidate: guarded.harness };
+}
+
+/** A candidate rebuilt on `parent` from some of a proposal's edits (pruning, ablation), through the guards. */
+export function rebuildCandidate(options: {
+  parent: LoadedHarness;
+  edits: PlannedEdit[];
+  guard: GuardContext;
+}): { harness: LoadedHarness; applied: PlannedEdit[] } {
+  const rebuilt = applyEdits({
+    harness: options.parent,
+    edits: options.edits,
+    guard: options.guard,
+  });
+  return { harness: rebuilt.harness, applied: rebuilt.applied };
+}

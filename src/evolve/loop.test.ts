@@ -1,0 +1,195 @@
+import { describe, expect, it } from "vitest";
+import { ecdysisConfigSchema } from "../config/config-schema.js";
+import { BudgetExhaustedError } from "../errors/budget-error.js";
+import type { EvalResult } from "../eval/types.js";
+import type { LoadedHarness } from "../harness/types.js";
+import { promising, significant } from "./acceptance.js";
+import { runLoop } from "./loop.js";
+import { comparePaired } from "./paired-test.js";
+import type { RunContext } from "./run-context.js";
+import type { CandidateProposal, LoopState, Observation, StrategyRun } from "./strategy.js";
+
+const harness = (hash: string): LoadedHarness => ({ kind: "builtin", dir: "/h", files: {}, hash });
+
+const result: EvalResult = {
+  split: "train",
+  harnessHash: "seed",
+  model: "m",
+  n: 2,
+  accuracy: 0.5,
+  interval: [0.1, 0.9],
+  tasks: [
+    { taskId: "a", category: "x", samples: 1, passes: 0, pass: false },
+    { taskId: "b", category: "x", samples: 1, passes: 1, pass: true },
+  ],
+  cost: { rollouts: 0, llmCalls: 0, promptTokens: 0, completionTokens: 0, costUsd: 0, wallMs: 0 },
+} as unknown as EvalResult;
+
+function context(options: { maxIterations?: number; exhausted?: () => boolean } = {}): RunContext {
+  const config = ecdysisConfigSchema.parse({
+    model: { provider: "sim", world: "quickstart", model: "m" },
+    harness: {},
+    tasks: { train: "t", heldout: "h" },
+    evolve: { maxIterations: options.maxIterations ?? 3 },
+  });
+  return {
+    config,
+    elapsedMs: () => 42,
+    exhausted: () => (options.exhausted?.() ? new BudgetExhaustedError("rollouts", 10) : undefined),
+  } as unknown as RunContext;
+}
+
+/** A comparison with `fixed` tasks fixed and `broken` broken. */
+function flips(fixed: number, broken: number) {
+  const ids = [...Array(fixed + broken).keys()].map((index) => `t${index}`);
+  return comparePaired(
+    new Map(ids.map((id, index) => [id, index >= fixed])),
+    new Map(ids.map((id, index) => [id, index < fixed])),
+  );
+}
+
+function seen(index: number, parent: LoadedHarness): Observation {
+  return { index, parent, batch: { tasks: [], run: { result, records: [] } }, traces: [] };
+}
+
+/** A strategy whose proposal `index` is a candidate named `c<index>`, fixing `a` on the full batch when `good(index)`. */
+function scripted(
+  good: (index: number) => boolean,
+  onPropose?: (index: number) => void,
+): StrategyRun {
+  return {
+    start: async (seed) => ({ harness: seed, memory: [] }),
+    async propose(state, index): Promise<CandidateProposal> {
+      onPropose?.(index);
+      const candidate = harness(`c${index}`);
+      const refinement = {
+        hms: null,
+        outcome: "accepted",
+      } as unknown as CandidateProposal["refinement"];
+      return {
+        kind: "candidate",
+        seen: seen(index, state.harness),
+        refinement,
+        guarded: { applied: [], guardRejections: [], candidate },
+        addressed: [],
+        targets: [],
+        candidate,
+      };
+    },
+    async validate(proposal) {
+      const hash = proposal.candidate.hash;
+      const comparison = good(proposal.seen.index) ? flips(5, 0) : flips(0, 1);
+      return {
+        stages: [
+          { stage: "cheap", candidateHash: hash, comparison, decision: promising(comparison) },
+          {
+            stage: "full",
+            candidateHash: hash,
+            comparison,
+            score: { accuracy: 0.75, n: 4, interval: [0, 1] },
+            decision: significant(0.1)(comparison),
+          },
+        ],
+        candidates: new Map([[hash, { harness: proposal.candidate, kept: [] }]]),
+      };
+    },
+    next: (state: LoopState, step) => ({
+      harness: step.verdict.accepted
+        ? (step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness)
+        : state.harness,
+      memory: state.memory,
+    }),
+  };
+}
+
+describe("runLoop", () => {
+  it("writes one record per decided proposal and puts an accepted candidate in force", async () => {
+    const outcome = await runLoop({
+      run: scripted((index) => index === 2),
+      context: context(),
+      seed: harness("seed"),
+    });
+    expect(outcome.stoppedBy).toBe("max-iterations");
+    expect(outcome.iterations.map((record) => [record.index, record.verdict])).toEqual([
+      [1, "rejected"],
+      [2, "accepted"],
+      [3, "rejected"],
+    ]);
+    expect(outcome.iterations[1]).toMatchObject({
+      parentHash: "seed",
+      candidateHash: "c2",
+      accuracyAfter: 0.75,
+      elapsedMs: 42,
+      reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
+    });
+    expect(outcome.iterations[2].parentHash).toBe("c2");
+    expect(outcome.finalHarness.hash).toBe("c2");
+  });
+
+  it("checks the budget before each proposal, and drops a proposal the budget cut short", async () => {
+    let spent = false;
+    const run = scripted(
+      () => true,
+      (index) => {
+        if (index === 2) {
+          spent = true;
+          throw new BudgetExhaustedError("rollouts", 10);
+        }
+      },
+    );
+    const cut = await runLoop({ run, context: context(), seed: harness("seed") });
+    expect(cut.stoppedBy).toBe("budget:rollouts");
+    expect(cut.iterations.map((record) => record.index)).toEqual([1]);
+    expect(cut.finalHarness.hash).toBe("c1");
+    expect(spent).toBe(true);
+
+    let proposals = 0;
+    const checked = await runLoop({
+      run: scripted(
+        () => true,
+        () => {
+          proposals += 1;
+        },
+      ),
+      context: context({ exhausted: () => proposals >= 1 }),
+      seed: harness("seed"),
+    });
+    expect(checked.stoppedBy).toBe("budget:rollouts");
+    expect(proposals).toBe(1);
+  });
+
+  it("lets the strategy's own stop come first, then maxIterations, then the budget", async () => {
+    const run: StrategyRun = { ...scripted(() => false), stop: () => "patience" };
+    const stopped = await runLoop({
+      run,
+      context: context({ maxIterations: 1, exhausted: () => true }),
+      seed: harness("seed"),
+    });
+    expect(stopped).toMatchObject({ stoppedBy: "patience", iterations: [] });
+    let proposals = 0;
+    const capped = await runLoop({
+      run: scripted(
+        () => false,
+        () => {
+          proposals += 1;
+        },
+      ),
+      context: context({ maxIterations: 1, exhausted: () => proposals >= 1 }),
+      seed: harness("seed"),
+    });
+    expect(capped.stoppedBy).toBe("max-iterations");
+    expect(capped.iterations).toHaveLength(1);
+  });
+
+  it("rethrows anything but budget exhaustion", async () => {
+    const run = scripted(
+      () => true,
+      () => {
+        throw new Error("a real bug");
+      },
+    );
+    await expect(runLoop({ run, context: context(), seed: harness("seed") })).rejects.toThrow(
+      "a real bug",
+    );
+  });
+});

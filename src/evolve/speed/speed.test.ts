@@ -1,0 +1,99 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import type { EvolveResult } from "../result-schema.js";
+import { runEvolve } from "../run-evolve.js";
+import { ecdysisStrategy } from "../strategies/ecdysis.js";
+import { fakeStages } from "../testing/fake-stages.js";
+import {
+  fakeAgentAdapter,
+  fakeAgentModel,
+  fakeProject,
+  fakeRefinerModel,
+  specs,
+} from "../testing/fake-world.js";
+
+type Scenario = {
+  train: ReturnType<typeof specs>;
+  heldout: ReturnType<typeof specs>;
+  evolve?: Record<string, unknown>;
+  supported?: NonNullable<Parameters<typeof fakeStages>[0]>["supported"];
+};
+
+async function run(scenario: Scenario, speedups: boolean) {
+  const loaded = await fakeProject(scenario);
+  const { stages, calls } = fakeStages({ supported: scenario.supported });
+  const outDir = path.join(loaded.root, "out");
+  const result = await runEvolve({
+    loaded,
+    strategy: ecdysisStrategy(),
+    outDir,
+    models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+    stages,
+    adapter: fakeAgentAdapter,
+    clock: { now: () => 0 },
+    speedups,
+  });
+  const stagesRun = (await readFile(path.join(outDir, "journal.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((line) => (JSON.parse(line) as { stage: string }).stage);
+  return { result, calls, stagesRun };
+}
+
+/** The result without what the speed tricks change: the spend and the times. */
+function outcome(result: EvolveResult): unknown {
+  const skipped = new Set(["cost", "elapsedMs", "wallMs", "run"]);
+  return JSON.parse(JSON.stringify(result, (key, value) => (skipped.has(key) ? undefined : value)));
+}
+
+const scenarios: Record<string, Scenario> = {
+  // Notes streamed, and the next diagnosis prepared while too few flips are re-drawn.
+  "re-drawn flips": {
+    train: [
+      ...specs({ prefix: "c", count: 3, fault: "calc" }),
+      ...specs({ prefix: "q", count: 1, fault: "quirk" }),
+      ...specs({ prefix: "n", count: 4 }),
+    ],
+    heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+    evolve: { alpha: 0.1, confirmSamples: 2 },
+  },
+  // The refinement started ahead, and wasted: classification drops a supported pattern.
+  "a dropped pattern": {
+    train: [
+      ...specs({ prefix: "c", count: 8, fault: "calc" }),
+      ...specs({ prefix: "n", count: 8 }),
+    ],
+    heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+    supported: (systematic) => [...systematic, { ...systematic[0], id: "p-flaky", name: "flaky" }],
+  },
+};
+
+describe("the speed tricks", () => {
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    it(`only start work early: without them the same result (${name})`, async () => {
+      const fast = await run(scenario, true);
+      const plain = await run(scenario, false);
+      expect(fast.result.iterations[0].verdict).toBe("accepted");
+      expect(outcome(plain.result)).toEqual(outcome(fast.result));
+      expect(plain.calls.notes).toEqual([]);
+      expect(
+        plain.stagesRun.filter((stage) => /-(notes|ahead|prefetch-diagnosis)$/.test(stage)),
+      ).toEqual([]);
+      expect(fast.stagesRun.some((stage) => stage.endsWith("-notes"))).toBe(true);
+      expect(fast.result.cost.llmCalls).toBeGreaterThan(plain.result.cost.llmCalls);
+    });
+  }
+
+  it("each scenario exercises the trick it is there for", async () => {
+    const redrawn = await run(scenarios["re-drawn flips"], true);
+    expect(redrawn.stagesRun).toContain("iteration-1/validate-full-prefetch-diagnosis");
+    const dropped = await run(scenarios["a dropped pattern"], true);
+    expect(dropped.stagesRun).toContain("iteration-1/refine-ahead");
+    expect(dropped.calls.refine.map((call) => call.patterns.map((pattern) => pattern.id))).toEqual([
+      ["p-calc", "p-flaky"],
+      ["p-calc"],
+    ]);
+  });
+});

@@ -1,0 +1,64 @@
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import { helpsAlone } from "../acceptance.js";
+import { rebuildCandidate } from "../guard.js";
+import { comparePaired, type PairedComparison } from "../paired-test.js";
+import { passMapOf, restrictPassMap } from "../records.js";
+import { attributeChanges } from "./attribution.js";
+import type { Validation } from "./ecdysis-validate.js";
+
+/**
+ * When a bundle of changes is rejected on the full batch, tries each change alone on the parent
+ * harness — all concurrently, on the tasks the bundle flipped plus the change's own failing
+ * targets — and keeps the changes that help alone (`helpsAlone`). One change that breaks tasks
+ * (say, a tool that exposes a latent failure) then no longer sinks the good changes it was
+ * bundled with. Records an `ablated` stage; returns the candidate rebuilt from the kept changes
+ * when some, but not all, were kept.
+ */
+export async function ablateRejected(options: {
+  validation: Validation;
+  kept: PlannedEdit[];
+  cheap: PairedComparison;
+  full: PairedComparison;
+}): Promise<LoadedHarness | undefined> {
+  const { validation } = options;
+  const { context, index, before, parent } = validation;
+  const changes = attributeChanges({
+    applied: options.kept,
+    addressed: validation.addressed,
+    before,
+    cheap: options.cheap,
+  });
+  if (changes.length < 2) return undefined;
+  const flipped = [...options.full.fixed, ...options.full.broken];
+  const ablated = await Promise.all(
+    changes.map(async (change, position) => {
+      const ids = new Set([...flipped, ...change.targets]);
+      const tasks = validation.batch.filter((task) => ids.has(task.id));
+      const patterns = change.patterns.map((pattern) => pattern.name);
+      const alone = rebuildCandidate({ parent, edits: change.edits, guard: context.guard });
+      const run = await context.stage(`${validation.scope}/ablate-${position + 1}`, () =>
+        context.evaluate({
+          tasks,
+          harness: alone.harness,
+          label: `iteration ${index}: ${patterns.join(", ")} alone`,
+        }),
+      );
+      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
+      const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+      return { edits: change.edits, patterns, ...counts, kept: helpsAlone(counts).accepted };
+    }),
+  );
+  validation.stages.push({ stage: "ablated", changes: ablated });
+  const helping = ablated.filter((change) => change.kept);
+  if (helping.length === 0 || helping.length === ablated.length) return undefined;
+  const rebuilt = rebuildCandidate({
+    parent,
+    edits: helping.flatMap((change) => change.edits),
+    guard: context.guard,
+  });
+  validation.candidates.set(rebuilt.harness.hash, {
+    harness: rebuilt.harness,
+    kept: rebuilt.applied,
+  });
+  return rebuilt.harness;
+}

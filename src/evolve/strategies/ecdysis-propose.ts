@@ -1,0 +1,201 @@
+import type { Task } from "../../config/task-schema.js";
+import type { FailurePattern } from "../../diagnose/failure-pattern.js";
+import type { RolloutRecord } from "../../eval/types.js";
+import type { LoadedHarness } from "../../harness/types.js";
+import type { RefinementRecord } from "../../refine/refinement-record.js";
+import { guardRefinement } from "../guard.js";
+import { exhaustedReason, identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
+import { failingRecords, patternTraces } from "../records.js";
+import type { RunContext } from "../run-context.js";
+import type { LoopState, Observation, Proposal } from "../strategy.js";
+import { stratifiedSample } from "../stratified-sample.js";
+import type { IterationSteps } from "./steps.js";
+
+/**
+ * An ecdysis proposal: a stratified train batch under the current harness → cross-instance
+ * diagnosis (src/diagnose: where a failure pattern is born) → collaborative refinement of the
+ * systematic patterns that still have attempts left → the guards. Stops when the batch has no
+ * failure or no systematic pattern is left to attempt; a proposal identical to one rejected on
+ * this harness is refused without validation.
+ */
+export async function proposeEcdysis(options: {
+  context: RunContext;
+  steps: IterationSteps;
+  state: LoopState;
+  index: number;
+}): Promise<Proposal> {
+  const { context, steps, state, index } = options;
+  const { evolve } = context.config;
+  const harness = state.harness;
+  const seen = await observeBatch(options);
+  const { tasks, run } = seen.batch;
+  if (failingRecords(run.result, run.records).length === 0)
+    return {
+      kind: "stop",
+      seen,
+      stoppedBy: "no-failures",
+      reason: "every task of the batch passed",
+    };
+  const attemptable = (pattern: FailurePattern) =>
+    mayAttempt(pattern, state.memory, {
+      maxAttempts: evolve.maxAttemptsPerPattern,
+      harnessHash: harness.hash,
+    });
+  const refine = {
+    harness,
+    refiner: context.models.refiner,
+    rejected: shownToRoles(state.memory, harness.hash),
+    skepticRounds: evolve.skepticRounds,
+    editable: context.guard.editable,
+  };
+  seen.diagnosis = await steps.diagnose({
+    stage: `iteration-${index}/diagnose`,
+    request: diagnoseRequest({ context, index, batch: tasks, records: run.records, harness }),
+    followedBy: { stage: `iteration-${index}/refine`, request: refine, attemptable },
+  });
+  seen.traces = patternTraces(seen.diagnosis.patterns, run.records);
+  // Model-specific patterns are reported, never repaired.
+  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  const systematic = found.filter(attemptable);
+  if (systematic.length === 0)
+    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
+  const refinement = await steps.refine({
+    stage: `iteration-${index}/refine`,
+    request: { ...refine, patterns: systematic },
+  });
+  return guarded({ context, state, seen, refinement, systematic });
+}
+
+/**
+ * The stop when nothing is left to attempt: the systematic patterns that remain have used their
+ * attempts (`attempts-exhausted`, the reason names them), or the batch has none.
+ */
+function stopWithout(options: {
+  seen: Observation;
+  found: FailurePattern[];
+  state: LoopState;
+  maxAttempts: number;
+}): Proposal {
+  const { seen } = options;
+  const spent = exhaustedReason(options.found, options.state.memory, {
+    maxAttempts: options.maxAttempts,
+    harnessHash: seen.parent.hash,
+  });
+  if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
+  return {
+    kind: "stop",
+    seen,
+    stoppedBy: "no-systematic-pattern",
+    reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)",
+  };
+}
+
+/** A stratified train batch (the iteration's own seeded draw) under the current harness. */
+async function observeBatch(options: {
+  context: RunContext;
+  steps: IterationSteps;
+  state: LoopState;
+  index: number;
+}): Promise<Observation> {
+  const { context, state, index } = options;
+  const tasks = stratifiedSample({
+    items: context.train,
+    size: context.config.evolve.batchSize,
+    category: (task) => task.category,
+    rng: context.rng(index, 1),
+  });
+  const run = await options.steps.evaluate({
+    stage: `iteration-${index}/batch`,
+    tasks,
+    harness: state.harness,
+    label: `iteration ${index}: batch`,
+  });
+  return { index, parent: state.harness, batch: { tasks, run }, traces: [] };
+}
+
+/** The refinement through the guards, as a proposal: a candidate, or why there is none. */
+function guarded(options: {
+  context: RunContext;
+  state: LoopState;
+  seen: Observation;
+  refinement: RefinementRecord;
+  systematic: FailurePattern[];
+}): Proposal {
+  const { context, state, seen, refinement } = options;
+  const addressed = addressedPatterns(options.systematic, refinement);
+  const targets = [...new Set(addressed.flatMap((pattern) => [pattern.id, pattern.name]))];
+  const edits = guardRefinement({ harness: seen.parent, refinement, guard: context.guard });
+  const base = { seen, refinement, guarded: edits, addressed, targets };
+  if (!edits.candidate) return { ...base, kind: "refused", reason: edits.reason ?? "no candidate" };
+  const same = identicalRejected(edits.applied, state.memory, seen.parent.hash);
+  if (same)
+    return {
+      ...base,
+      kind: "refused",
+      reason: `identical to a rejected proposal (${same.reason}); not validated again`,
+    };
+  return { ...base, kind: "candidate", candidate: edits.candidate };
+}
+
+/** The systematic patterns the edits name (all of them when the edits name none). */
+function addressedPatterns(
+  systematic: FailurePattern[],
+  refinement: RefinementRecord,
+): FailurePattern[] {
+  const named = new Set(refinement.edits.flatMap((edit) => edit.patterns));
+  const addressed = systematic.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name),
+  );
+  return addressed.length > 0 ? addressed : systematic;
+}
+
+function tasksOf(records: RolloutRecord[], tasks: Task[]): Task[] {
+  const ids = new Set(records.map((record) => record.taskId));
+  return tasks.filter((task) => ids.has(task.id));
+}
+
+/** Diagnosis of a batch, with re-samples of failing members and (configured) probe-model runs. */
+function diagnoseRequest(options: {
+  context: RunContext;
+  index: number;
+  batch: Task[];
+  records: RolloutRecord[];
+  harness: LoadedHarness;
+}) {
+  const { context, index, batch, harness } = options;
+  const { config, models } = context;
+  const { evolve } = config;
+  return {
+    records: options.records,
+    tasks: batch,
+    refiner: models.refiner,
+    minSupport: evolve.minSupport,
+    resamples: evolve.resamples,
+    agentTemperature: config.model.temperature,
+    stepLimit: harness.config?.agent_loop.max_steps,
+    resample:
+      evolve.resamples > 0
+        ? async (records: RolloutRecord[], k: number) =>
+            (
+              await context.evaluate({
+                tasks: tasksOf(records, batch),
+                harness,
+                samples: k,
+                firstSample: config.samples,
+                label: `iteration ${index}: re-sampling failures`,
+              })
+            ).records
+        : undefined,
+    probe: models.probe
+      ? async (records: RolloutRecord[]) =>
+          (
+            await context.evaluate({
+              tasks: tasksOf(records, batch),
+              harness,
+              provider: "probe",
+              label: `iteration ${index}: probe`,
+            })
+          ).records
+      : undefined,
+  };
+}

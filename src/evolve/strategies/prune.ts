@@ -1,0 +1,94 @@
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import { nothingLeftAfterPruning, promising, unchangedAfterPruning } from "../acceptance.js";
+import type { PrunedChange } from "../evidence.js";
+import { rebuildCandidate } from "../guard.js";
+import type { PairedComparison } from "../paired-test.js";
+import { attributeChanges, prunedChanges } from "./attribution.js";
+import type { Validation } from "./ecdysis-validate.js";
+
+/** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
+const maxPruneRounds = 3;
+
+/** Where pruning left the candidate. */
+export interface Pruned {
+  candidate: LoadedHarness;
+  kept: PlannedEdit[];
+  /** The cheap comparison of `candidate`. */
+  cheap: PairedComparison;
+  /** Nothing is left to validate (every change pruned, or the rest changes nothing). */
+  terminal: boolean;
+}
+
+/**
+ * Per-change attribution after cheap validation: changes that fixed none of their own
+ * patterns' failing members are pruned and the cheap subset re-run on the candidate without
+ * them — unless that run is no longer promising while the bundle was: a change can help its
+ * bundle without fixing its own targets (it may repair what another change breaks), so it stays
+ * (`undone`). Each round is a `pruned` stage of the evidence.
+ */
+export async function pruneChanges(options: {
+  validation: Validation;
+  candidate: LoadedHarness;
+  kept: PlannedEdit[];
+  cheap: PairedComparison;
+  runCheap: (harness: LoadedHarness, stage: string) => Promise<PairedComparison>;
+}): Promise<Pruned> {
+  const { validation } = options;
+  const { stages, parent } = validation;
+  let { candidate, kept, cheap } = options;
+  for (let round = 1; ; round++) {
+    const attributions = attributeChanges({
+      applied: kept,
+      addressed: validation.addressed,
+      before: validation.before,
+      cheap,
+    });
+    const changes = prunedChanges(attributions);
+    if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
+    const remaining = withoutChanges(attributions, changes);
+    if (remaining.length === 0 || round > maxPruneRounds) {
+      const decision = nothingLeftAfterPruning(changes.length);
+      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      return { candidate, kept, cheap, terminal: true };
+    }
+    const keptEdits = new Set(remaining.flatMap((change) => change.edits));
+    const rebuilt = rebuildCandidate({
+      parent,
+      edits: kept.filter((edit) => keptEdits.has(edit)),
+      guard: validation.context.guard,
+    });
+    if (rebuilt.harness.hash === parent.hash) {
+      const decision = unchangedAfterPruning();
+      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      return { candidate, kept, cheap, terminal: true };
+    }
+    const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
+    const without = await options.runCheap(rebuilt.harness, stage);
+    const undone = promising(cheap).accepted && !promising(without).accepted;
+    stages.push({
+      stage: "pruned",
+      round,
+      changes,
+      candidateHash: rebuilt.harness.hash,
+      comparison: without,
+      undone,
+      decision: promising(without),
+    });
+    if (undone) return { candidate, kept, cheap, terminal: false };
+    validation.candidates.set(rebuilt.harness.hash, {
+      harness: rebuilt.harness,
+      kept: rebuilt.applied,
+    });
+    candidate = rebuilt.harness;
+    kept = rebuilt.applied;
+    cheap = without;
+  }
+}
+
+function withoutChanges<T extends { edits: PlannedEdit[] }>(
+  attributions: T[],
+  pruned: PrunedChange[],
+): T[] {
+  const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
+  return attributions.filter((change) => !change.edits.some((edit) => prunedEdits.has(edit)));
+}
