@@ -202,8 +202,16 @@ export const evolveConfigSchema = z
      * default): like GEPA-style search, run until the budget or maxIterations is spent.
      */
     patience: z.number().int().positive().optional(),
-    /** Iterative baseline: failures shown to its reflector per proposal. */
-    iterativeMinibatch: z.number().int().min(1).default(1),
+    /**
+     * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
+     * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
+     */
+    iterativeMinibatch: z.number().int().min(1).default(3),
+    /**
+     * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
+     * change — `round-robin` (GEPA's default: one module per reflection, in turn per parent) or `all`.
+     */
+    iterativeComponents: z.enum(["round-robin", "all"]).default("round-robin"),
     budget: budgetSchema.default({}),
   })
   .strict();

@@ -1,14 +1,12 @@
-import { z } from "zod";
+import type { EvolveConfig } from "../../../config/config-schema.js";
 
 // GEPA's component selectors (src/gepa/strategies/component_selector.py): which of a candidate's
 // named components one reflection rewrites. `round-robin` (GEPA's default) keeps a pointer per
 // candidate and advances it each time the candidate is a parent; a child starts from the largest
 // pointer of its parents (core/state.py, update_state_with_new_program). `all` rewrites every one.
 
-/** GEPA's `module_selector`: one component per reflection in turn, or all of them. */
-export const componentSelectorSchema = z.enum(["round-robin", "all"]);
-/** GEPA's `module_selector`. */
-export type ComponentSelector = z.infer<typeof componentSelectorSchema>;
+/** GEPA's `module_selector` (`evolve.iterativeComponents`): one component per reflection in turn, or all. */
+export type ComponentSelector = EvolveConfig["iterativeComponents"];
 
 /** The components a reflection on this parent updates, and the parent's pointer afterwards. */
 export function selectComponents(options: {

@@ -9,7 +9,8 @@ import {
   withoutDominated,
 } from "./pareto.js";
 
-const scores = (entries: Record<string, number>): InstanceScores => new Map(Object.entries(entries));
+const scores = (entries: Record<string, number>): InstanceScores =>
+  new Map(Object.entries(entries));
 
 describe("Pareto candidate selection (GEPA's ParetoCandidateSelector)", () => {
   // 0: seed, passes t1; 1: passes t1, t2; 2: passes t3 only; 3: exactly 1's scores.
