@@ -90,7 +90,12 @@ export async function measureProbe(options: {
   }
 }
 
-/** Hash → harness for the seed and every accepted iteration's candidate, checked against the record. */
+/**
+ * Hash → harness for the seed and every candidate an iteration built from a known parent,
+ * checked against the record: an accepted one must rebuild (its parent too: the iterative
+ * baseline's parents are drawn from its Pareto pool, which holds fully evaluated children that
+ * were never in force); a rejected one is kept only when it rebuilds to the recorded hash.
+ */
 async function rebuildHarnesses(options: {
   seed: LoadedHarness;
   result: EvolveResult;
@@ -101,17 +106,20 @@ async function rebuildHarnesses(options: {
     throw new Error("bench: the run's seed harness is not the project's seed harness");
   const harnesses = new Map([[seed.hash, seed]]);
   for (const iteration of result.iterations) {
-    if (iteration.verdict !== "accepted" || !iteration.candidateHash) continue;
+    if (!iteration.candidateHash) continue;
+    const accepted = iteration.verdict === "accepted";
     const parent = harnesses.get(iteration.parentHash);
-    if (!parent)
-      throw new Error(`bench: iteration ${iteration.index} starts from an unknown harness`);
+    if (!parent) {
+      if (accepted)
+        throw new Error(`bench: iteration ${iteration.index} starts from an unknown harness`);
+      continue;
+    }
     const rebuilt = applyEdits({ harness: parent, edits: iteration.applied, guard }).harness;
-    if (rebuilt.hash !== iteration.candidateHash) {
+    if (rebuilt.hash === iteration.candidateHash) harnesses.set(rebuilt.hash, rebuilt);
+    else if (accepted)
       throw new Error(
         `bench: iteration ${iteration.index}'s accepted edits rebuild harness ${rebuilt.hash.slice(0, 12)}, not the recorded ${iteration.candidateHash.slice(0, 12)}`,
       );
-    }
-    harnesses.set(rebuilt.hash, rebuilt);
   }
   return harnesses;
 }

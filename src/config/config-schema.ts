@@ -209,9 +209,12 @@ export const evolveConfigSchema = z
     iterativeMinibatch: z.number().int().min(1).default(3),
     /**
      * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
-     * change — `round-robin` (GEPA's default: one module per reflection, in turn per parent) or `all`.
+     * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
+     * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
+     * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
+     * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
      */
-    iterativeComponents: z.enum(["round-robin", "all"]).default("round-robin"),
+    iterativeComponents: z.enum(["round-robin", "all"]).default("all"),
     budget: budgetSchema.default({}),
   })
   .strict();
