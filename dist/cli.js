@@ -20712,12 +20712,15 @@ var init_config_schema = __esm({
       alpha: external_exports.number().gt(0).lt(1).default(0.1),
       /**
        * Extra samples of every discordant task, under both harnesses, before the paired test: one
-       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip.
+       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
+       * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
+       * re-draw that repeats an earlier one word for word counts once.
        */
       confirmSamples: external_exports.number().int().min(0).max(8).default(2),
       /**
-       * When a candidate breaks tasks that passed before, diagnose what it broke and refine a
-       * follow-up change on top of it (one round) before giving the proposal up.
+       * When a candidate breaks tasks that passed before, or its targets now fail differently
+       * (masked by another failure), diagnose those failures with the candidate's others and
+       * refine a follow-up change on top of it (one round) before giving the proposal up.
        */
       repairRegressions: external_exports.boolean().default(true),
       /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
@@ -20873,13 +20876,281 @@ var init_harness_schema = __esm({
   }
 });
 
+// src/safety/secrets.ts
+function redactSecrets(text3, options = {}) {
+  const replacement = options.replacement ?? "***";
+  let result = text3;
+  const values = [...options.values ?? []].filter((value) => value.length >= 4);
+  for (const value of values.sort((a, b) => b.length - a.length))
+    result = result.split(value).join(replacement);
+  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
+  return result;
+}
+function secretValueForms(secret) {
+  const value = secret.trim();
+  if (value.length < minSecretValueLength) return [];
+  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  const forms = [
+    value,
+    Buffer.from(value).toString("base64"),
+    Buffer.from(`x-access-token:${value}`).toString("base64"),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+    html
+  ];
+  return [...new Set(forms)];
+}
+function redactValue(value, redact) {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [key, member] of Object.entries(value))
+      out[redact(key)] = redactValue(member, redact);
+    return out;
+  }
+  return value;
+}
+var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
+var init_secrets = __esm({
+  "src/safety/secrets.ts"() {
+    "use strict";
+    secretPatterns = [
+      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
+      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
+      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
+      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+      {
+        name: "an AWS secret key",
+        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
+      },
+      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
+      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
+    ];
+    redactionMarker = "[REDACTED-SECRET]";
+    minSecretValueLength = 8;
+    SecretRedactor = class {
+      constructor(values = [], replacement = redactionMarker) {
+        this.replacement = replacement;
+        const kept = values.flatMap((value) => {
+          const trimmed = value?.trim() ?? "";
+          return trimmed.length >= minSecretValueLength ? [trimmed] : [];
+        });
+        this.values = [...new Set(kept)];
+        const forms = this.values.flatMap(secretValueForms);
+        this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+      }
+      replacement;
+      /** The configured values long enough to be secrets (trimmed, deduplicated). */
+      values;
+      /** Every form of every value, longest first (so a value inside another is masked whole). */
+      forms;
+      /** `text` with every secret form and credential shape replaced. */
+      text(text3) {
+        let result = text3;
+        for (const form of this.forms) result = result.split(form).join(this.replacement);
+        return redactSecrets(result, { replacement: this.replacement });
+      }
+      /** A deep copy of a JSON-like value with every string redacted (keys included). */
+      json(value) {
+        return redactValue(value, (text3) => this.text(text3));
+      }
+      /**
+       * How many times `text` carries a secret value in any form, read with all whitespace removed
+       * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
+       */
+      countValue(text3) {
+        if (this.forms.length === 0) return 0;
+        const compact = text3.replace(/\s+/g, "");
+        let count3 = 0;
+        for (const form of this.forms) count3 += compact.split(form.replace(/\s+/g, "")).length - 1;
+        return count3;
+      }
+    };
+  }
+});
+
+// src/harness/content-guards.ts
+function isCheckableAnswer(value) {
+  const trimmed = guardText(value).trim();
+  if (trimmed.length < 3) return false;
+  if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
+  return true;
+}
+function labelKey(text3) {
+  return guardText(text3).toLowerCase().replace(/\s+/g, " ").trim();
+}
+function countToken(text3, needle) {
+  const escaped = needle.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "giu");
+  return text3.match(pattern)?.length ?? 0;
+}
+function normalisedWords(text3) {
+  return guardText(text3).toLowerCase().split(/\s+/).map((word2) => word2.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((word2) => word2.length > 0);
+}
+function ngramsOf(text3) {
+  const words = normalisedWords(text3);
+  const grams = [];
+  for (let index = 0; index + leakNgramWords <= words.length; index += 1)
+    grams.push(words.slice(index, index + leakNgramWords).join(" "));
+  return grams;
+}
+function ngramSet(texts) {
+  return new Set(texts.flatMap(ngramsOf));
+}
+function contentRules(guard) {
+  const labels = /* @__PURE__ */ new Map();
+  for (const label of guard.labelWords ?? []) {
+    const text3 = guardText(label.text).trim();
+    if (isCheckableAnswer(text3) && !labels.has(labelKey(text3)))
+      labels.set(labelKey(text3), { text: text3, why: label.why });
+  }
+  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter((text3) => isCheckableAnswer(text3) && !labels.has(labelKey(text3))).map((text3) => ({ text: text3, probe: collapse(text3) }));
+  return {
+    answers,
+    labels: [...labels.values()].map((label) => ({ ...label, probe: collapse(label.text) })),
+    grams: ngramSet(guard.forbiddenInputs),
+    secrets: new SecretRedactor(guard.secretValues ?? [])
+  };
+}
+function introducedContent(input2) {
+  const { rules } = input2;
+  const after = guardText(input2.after);
+  const before = guardText(input2.before);
+  if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
+    return { guard: "secret", reason: "it would contain the value of a configured secret" };
+  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
+    return {
+      guard: "secret",
+      reason: "it would carry a secret that was redacted from the records"
+    };
+  for (const { name: name3, pattern } of secretPatterns) {
+    const found = after.match(pattern) ?? [];
+    if (found.length === 0) continue;
+    const known = new Set(before.match(pattern) ?? []);
+    if (found.some((match) => !known.has(match)))
+      return { guard: "secret", reason: `it would contain what looks like ${name3}` };
+  }
+  const collapsedAfter = collapse(after);
+  for (const answer of rules.answers) {
+    if (!collapsedAfter.includes(answer.probe)) continue;
+    if (countToken(after, answer.text) > countToken(before, answer.text))
+      return { guard: "leak", reason: "it would introduce the expected answer of a task" };
+  }
+  if (rules.grams.size > 0) {
+    const added = ngramsOf(after).filter((gram) => rules.grams.has(gram));
+    if (added.length > 0) {
+      const existing = new Set(ngramsOf(before));
+      if (added.some((gram) => !existing.has(gram)))
+        return {
+          guard: "leak",
+          reason: `it would copy a ${leakNgramWords}-word run of a task input`
+        };
+    }
+  }
+  return null;
+}
+function introducedLabels(input2) {
+  const after = guardText(input2.after);
+  const before = guardText(input2.before);
+  const collapsedAfter = collapse(after);
+  return input2.rules.labels.filter(
+    (label) => collapsedAfter.includes(label.probe) && countToken(after, label.text) > countToken(before, label.text)
+  ).sort((a, b) => collapsedAfter.indexOf(a.probe) - collapsedAfter.indexOf(b.probe)).map(({ text: text3, why }) => ({ text: text3, why }));
+}
+function collapse(text3) {
+  return text3.toLowerCase().replace(/\s+/g, " ");
+}
+function guardedText(text3, config2) {
+  if (config2 === void 0) return text3;
+  const strings = [];
+  const visit2 = (value) => {
+    if (typeof value === "string") strings.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit2(item);
+    else if (value && typeof value === "object")
+      for (const item of Object.values(value)) visit2(item);
+  };
+  visit2(config2);
+  return `${text3}
+${strings.join("\n")}`;
+}
+var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles, leakNgramWords;
+var init_content_guards = __esm({
+  "src/harness/content-guards.ts"() {
+    "use strict";
+    init_guard_text();
+    init_secrets();
+    init_secrets();
+    defaultMaxFileBytes = 64 * 1024;
+    defaultMaxEditBytes = 8 * 1024;
+    maxEditedFiles = 20;
+    leakNgramWords = 8;
+  }
+});
+
+// src/harness/label-words.ts
+function expectedAnswerStrings(expected) {
+  if (expected === null || expected === void 0) return [];
+  if (typeof expected === "string") return [expected];
+  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
+  if (Array.isArray(expected)) return expected.flatMap(expectedAnswerStrings);
+  return [JSON.stringify(expected)];
+}
+function labelWords(input2) {
+  const { train } = input2;
+  const choices = new Set(
+    [input2.scorer, ...train.map((task) => task.scorer)].flatMap(
+      (scorer) => scorer?.kind === "choice" ? scorer.choices.map(labelKey) : []
+    )
+  );
+  const answersOf = train.map(
+    (task) => new Set(expectedAnswerStrings(task.expected).map(labelKey))
+  );
+  const answerCounts = /* @__PURE__ */ new Map();
+  for (const answers of answersOf)
+    for (const key of answers) answerCounts.set(key, (answerCounts.get(key) ?? 0) + 1);
+  const minTasks = Math.max(
+    input2.minTasks ?? labelMinTasks,
+    Math.ceil(train.length * labelMinShare)
+  );
+  const inputs = train.map((task) => labelKey(task.input));
+  const inOtherInput = (text3, key) => inputs.some(
+    (taskInput, index) => taskInput.includes(key) && !answersOf[index]?.has(key) && countToken(taskInput, text3) > 0
+  );
+  const found = /* @__PURE__ */ new Map();
+  for (const task of [...train, ...input2.heldout]) {
+    for (const answer of expectedAnswerStrings(task.expected)) {
+      const text3 = guardText(answer).trim();
+      const key = labelKey(text3);
+      if (key === "" || found.has(key)) continue;
+      const why = choices.has(key) ? "choice" : (answerCounts.get(key) ?? 0) >= minTasks ? "common-answer" : inOtherInput(text3, key) ? "in-inputs" : null;
+      if (why) found.set(key, { text: text3, why });
+    }
+  }
+  return [...found.values()];
+}
+var labelReasonSchema, labelWordSchema, labelMinTasks, labelMinShare;
+var init_label_words = __esm({
+  "src/harness/label-words.ts"() {
+    "use strict";
+    init_zod();
+    init_guard_text();
+    init_content_guards();
+    labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs"]);
+    labelWordSchema = external_exports.object({ text: external_exports.string().min(1), why: labelReasonSchema });
+    labelMinTasks = 3;
+    labelMinShare = 0.05;
+  }
+});
+
 // src/harness/types.ts
-var harnessEditSchema, plannedEditSchema, guardRejectionSchema;
+var harnessEditSchema, plannedEditSchema, labelFlagSchema, guardRejectionSchema;
 var init_types = __esm({
   "src/harness/types.ts"() {
     "use strict";
     init_zod();
     init_harness_schema();
+    init_label_words();
     harnessEditSchema = external_exports.discriminatedUnion("kind", [
       /** Set a field of harness.yaml by dotted path (e.g. `tools.calculator.enabled`). */
       external_exports.object({
@@ -20906,6 +21177,11 @@ var init_types = __esm({
       patterns: external_exports.array(external_exports.string()),
       rationale: external_exports.string().max(2e3),
       edit: harnessEditSchema
+    });
+    labelFlagSchema = external_exports.object({
+      edit: plannedEditSchema,
+      file: external_exports.string(),
+      words: external_exports.array(labelWordSchema)
     });
     guardRejectionSchema = external_exports.object({
       edit: plannedEditSchema,
@@ -29321,100 +29597,6 @@ var init_transport_error = __esm({
       service;
       details;
       code = "transport";
-    };
-  }
-});
-
-// src/safety/secrets.ts
-function redactSecrets(text3, options = {}) {
-  const replacement = options.replacement ?? "***";
-  let result = text3;
-  const values = [...options.values ?? []].filter((value) => value.length >= 4);
-  for (const value of values.sort((a, b) => b.length - a.length))
-    result = result.split(value).join(replacement);
-  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
-  return result;
-}
-function secretValueForms(secret) {
-  const value = secret.trim();
-  if (value.length < minSecretValueLength) return [];
-  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-  const forms = [
-    value,
-    Buffer.from(value).toString("base64"),
-    Buffer.from(`x-access-token:${value}`).toString("base64"),
-    encodeURIComponent(value),
-    JSON.stringify(value).slice(1, -1),
-    html
-  ];
-  return [...new Set(forms)];
-}
-function redactValue(value, redact) {
-  if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
-  if (value && typeof value === "object") {
-    const out = {};
-    for (const [key, member] of Object.entries(value))
-      out[redact(key)] = redactValue(member, redact);
-    return out;
-  }
-  return value;
-}
-var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
-var init_secrets = __esm({
-  "src/safety/secrets.ts"() {
-    "use strict";
-    secretPatterns = [
-      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
-      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
-      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
-      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-      {
-        name: "an AWS secret key",
-        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
-      },
-      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
-    ];
-    redactionMarker = "[REDACTED-SECRET]";
-    minSecretValueLength = 8;
-    SecretRedactor = class {
-      constructor(values = [], replacement = redactionMarker) {
-        this.replacement = replacement;
-        const kept = values.flatMap((value) => {
-          const trimmed = value?.trim() ?? "";
-          return trimmed.length >= minSecretValueLength ? [trimmed] : [];
-        });
-        this.values = [...new Set(kept)];
-        const forms = this.values.flatMap(secretValueForms);
-        this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
-      }
-      replacement;
-      /** The configured values long enough to be secrets (trimmed, deduplicated). */
-      values;
-      /** Every form of every value, longest first (so a value inside another is masked whole). */
-      forms;
-      /** `text` with every secret form and credential shape replaced. */
-      text(text3) {
-        let result = text3;
-        for (const form of this.forms) result = result.split(form).join(this.replacement);
-        return redactSecrets(result, { replacement: this.replacement });
-      }
-      /** A deep copy of a JSON-like value with every string redacted (keys included). */
-      json(value) {
-        return redactValue(value, (text3) => this.text(text3));
-      }
-      /**
-       * How many times `text` carries a secret value in any form, read with all whitespace removed
-       * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
-       */
-      countValue(text3) {
-        if (this.forms.length === 0) return 0;
-        const compact = text3.replace(/\s+/g, "");
-        let count3 = 0;
-        for (const form of this.forms) count3 += compact.split(form.replace(/\s+/g, "")).length - 1;
-        return count3;
-      }
     };
   }
 });
@@ -47850,106 +48032,6 @@ var init_agent = __esm({
   }
 });
 
-// src/harness/content-guards.ts
-function isCheckableAnswer(value) {
-  const trimmed = guardText(value).trim();
-  if (trimmed.length < 3) return false;
-  if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
-  return true;
-}
-function countToken(text3, needle) {
-  const escaped = needle.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "giu");
-  return text3.match(pattern)?.length ?? 0;
-}
-function normalisedWords(text3) {
-  return guardText(text3).toLowerCase().split(/\s+/).map((word2) => word2.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((word2) => word2.length > 0);
-}
-function ngramsOf(text3) {
-  const words = normalisedWords(text3);
-  const grams = [];
-  for (let index = 0; index + leakNgramWords <= words.length; index += 1)
-    grams.push(words.slice(index, index + leakNgramWords).join(" "));
-  return grams;
-}
-function ngramSet(texts) {
-  return new Set(texts.flatMap(ngramsOf));
-}
-function contentRules(guard) {
-  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter(isCheckableAnswer).map((text3) => ({ text: text3, probe: collapse(text3) }));
-  return {
-    answers,
-    grams: ngramSet(guard.forbiddenInputs),
-    secrets: new SecretRedactor(guard.secretValues ?? [])
-  };
-}
-function introducedContent(input2) {
-  const { rules } = input2;
-  const after = guardText(input2.after);
-  const before = guardText(input2.before);
-  if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
-    return { guard: "secret", reason: "it would contain the value of a configured secret" };
-  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
-    return {
-      guard: "secret",
-      reason: "it would carry a secret that was redacted from the records"
-    };
-  for (const { name: name3, pattern } of secretPatterns) {
-    const found = after.match(pattern) ?? [];
-    if (found.length === 0) continue;
-    const known = new Set(before.match(pattern) ?? []);
-    if (found.some((match) => !known.has(match)))
-      return { guard: "secret", reason: `it would contain what looks like ${name3}` };
-  }
-  const collapsedAfter = collapse(after);
-  for (const answer of rules.answers) {
-    if (!collapsedAfter.includes(answer.probe)) continue;
-    if (countToken(after, answer.text) > countToken(before, answer.text))
-      return { guard: "leak", reason: "it would introduce the expected answer of a task" };
-  }
-  if (rules.grams.size > 0) {
-    const added = ngramsOf(after).filter((gram) => rules.grams.has(gram));
-    if (added.length > 0) {
-      const existing = new Set(ngramsOf(before));
-      if (added.some((gram) => !existing.has(gram)))
-        return {
-          guard: "leak",
-          reason: `it would copy a ${leakNgramWords}-word run of a task input`
-        };
-    }
-  }
-  return null;
-}
-function collapse(text3) {
-  return text3.toLowerCase().replace(/\s+/g, " ");
-}
-function guardedText(text3, config2) {
-  if (config2 === void 0) return text3;
-  const strings = [];
-  const visit2 = (value) => {
-    if (typeof value === "string") strings.push(value);
-    else if (Array.isArray(value)) for (const item of value) visit2(item);
-    else if (value && typeof value === "object")
-      for (const item of Object.values(value)) visit2(item);
-  };
-  visit2(config2);
-  return `${text3}
-${strings.join("\n")}`;
-}
-var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles, leakNgramWords;
-var init_content_guards = __esm({
-  "src/harness/content-guards.ts"() {
-    "use strict";
-    init_guard_text();
-    init_secrets();
-    init_secrets();
-    defaultMaxFileBytes = 64 * 1024;
-    defaultMaxEditBytes = 8 * 1024;
-    maxEditedFiles = 20;
-    leakNgramWords = 8;
-  }
-});
-
 // src/harness/yaml-set.ts
 function setYamlPath(input2) {
   const segments = input2.path.split(".");
@@ -48278,6 +48360,7 @@ function applyEdits(options) {
   const state = { files: { ...harness.files }, config: harness.config, changed: /* @__PURE__ */ new Set() };
   const applied = [];
   const rejected = [];
+  const flagged = [];
   for (const planned of options.edits) {
     const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
@@ -48288,6 +48371,8 @@ function applyEdits(options) {
     state.config = outcome.config;
     state.changed.add(outcome.file);
     applied.push(planned);
+    if (outcome.labels.length > 0)
+      flagged.push({ edit: planned, file: outcome.file, words: outcome.labels });
   }
   const next2 = {
     ...harness,
@@ -48295,7 +48380,7 @@ function applyEdits(options) {
     config: state.config,
     hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command })
   };
-  return { harness: next2, applied, rejected };
+  return { harness: next2, applied, rejected, flagged };
 }
 function checkEdit(input2) {
   const { planned, harness, guard, rules, state } = input2;
@@ -48344,14 +48429,16 @@ function checkEdit(input2) {
     };
   }
   const isConfig = file2 === "harness.yaml" && harness.kind === "builtin";
-  const finding = introducedContent({
+  const texts = {
     before: guardedText(before ?? "", isConfig ? state.config : void 0),
     after: guardedText(result.text, isConfig ? validated.config : void 0),
     rules
-  });
+  };
+  const finding = introducedContent(texts);
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file2}' ${finding.reason}` };
-  return { ok: true, file: file2, text: result.text, config: validated.config };
+  const labels = introducedLabels(texts);
+  return { ok: true, file: file2, text: result.text, config: validated.config, labels };
 }
 function validateConfig(input2) {
   if (input2.harness.kind !== "builtin") return { config: void 0 };
@@ -48551,6 +48638,7 @@ var init_guard_context = __esm({
   "src/harness/guard-context.ts"() {
     "use strict";
     init_zod();
+    init_label_words();
     guardContextSchema = external_exports.object({
       /** Globs relative to the harness folder that edits may touch. */
       editable: external_exports.array(external_exports.string().min(1)),
@@ -48558,6 +48646,12 @@ var init_guard_context = __esm({
       protectedPaths: external_exports.array(external_exports.string()),
       /** Expected answers of train and held-out tasks; an edit may not introduce them. */
       forbiddenStrings: external_exports.array(external_exports.string()),
+      /**
+       * Expected answers that are label words (a scorer's choices, the answer of many train tasks, a
+       * word of the train inputs; see `labelWords`): an edit may introduce them and is flagged for
+       * the reviewer instead of refused. Absent: every checkable expected answer is refused.
+       */
+      labelWords: external_exports.array(labelWordSchema).optional(),
       /** Task inputs; an edit may not copy any 8-word run of them. */
       forbiddenInputs: external_exports.array(external_exports.string()),
       /**
@@ -48749,6 +48843,7 @@ var init_harness = __esm({
     init_glob();
     init_guard_context();
     init_hash();
+    init_label_words();
     init_load_harness();
     init_render();
     init_types();
@@ -49366,9 +49461,17 @@ function significant(alpha) {
 function worthRedrawing(full) {
   return fixesMoreThanItBreaks(full);
 }
+function deterministicAgent(config2) {
+  if (config2.harness.kind !== "builtin" || config2.model.temperature !== 0) return void 0;
+  return "the agent model runs at temperature 0, so a re-draw would repeat the run: the per-task test decides";
+}
+function notRedrawnDecision(perTask, why) {
+  return { accepted: perTask.accepted, reason: `${perTask.reason}; not re-drawn: ${why}` };
+}
 function significantOverDraws(alpha) {
   return (full, draws) => {
-    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
+    const repeats = draws.repeats > 0 ? ` (${draws.repeats} identical repeat(s) counted once)` : "";
+    const over = `over ${draws.pairs} draws of the flipped tasks${repeats}: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
     if (draws.fixed > draws.broken && draws.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
     return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };
@@ -49381,10 +49484,21 @@ function helpsAlone(alone) {
   };
 }
 function fixedOwnTargets(change2) {
-  return change2.fixed > 0 ? { accepted: true, reason: `fixed ${change2.fixed} of its ${change2.targets} target(s)` } : {
+  if (change2.fixed > 0)
+    return { accepted: true, reason: `fixed ${change2.fixed} of its ${change2.targets} target(s)` };
+  if ((change2.shifted ?? 0) > 0)
+    return {
+      accepted: true,
+      reason: `fixed none of its ${change2.targets} target(s) yet, but ${change2.shifted} now fail differently (masked by another failure)`
+    };
+  return {
     accepted: false,
-    reason: `fixed none of the ${change2.targets} failing member(s) of ${change2.patternNames.join(", ")} in cheap validation (possibly masked by another failure)`
+    reason: `fixed none of the ${change2.targets} failing member(s) of ${change2.patternNames.join(", ")} in cheap validation, and none fails differently`
   };
+}
+function worseWithout(withThem, without) {
+  const net = (comparison) => comparison.fixed.length - comparison.broken.length;
+  return net(without) < net(withThem);
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -49427,7 +49541,7 @@ function decide(stages) {
   const earlier = () => decide(stages.slice(0, -1));
   if (last.stage === "repaired") {
     const repaired = decide(last.evidence);
-    return repaired.accepted ? { ...repaired, reason: `after repairing what it broke: ${repaired.reason}` } : earlier();
+    return repaired.accepted ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` } : earlier();
   }
   if (last.stage === "ablated" || last.stage === "pruned" && last.undone) return earlier();
   if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
@@ -50396,8 +50510,8 @@ async function classifyPatterns(options) {
   const memberKeys = new Set(options.records.map((record3) => record3.key));
   const state = options.patterns.map((pattern) => {
     const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
-    const reasons = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
-    return { pattern, reasons, open: reasons.length === 0 };
+    const reasons2 = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
+    return { pattern, reasons: reasons2, open: reasons2.length === 0 };
   });
   for (const entry of state.filter((item) => item.open)) {
     const { tasks, categories } = entry.pattern.support;
@@ -50854,20 +50968,28 @@ function comparePaired(before, after) {
 }
 function compareSamples(parent, candidate) {
   let pairs2 = 0;
+  let repeats = 0;
   let fixed = 0;
   let broken = 0;
   for (const [taskId, draws] of parent) {
     const other = candidate.get(taskId);
     if (!other) continue;
-    for (const [sample, passedBefore] of draws) {
-      const passedAfter = other.get(sample);
-      if (passedAfter === void 0) continue;
+    const seen = /* @__PURE__ */ new Set();
+    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
+      const after = other.get(sample);
+      if (after === void 0) continue;
       pairs2 += 1;
-      if (!passedBefore && passedAfter) fixed += 1;
-      if (passedBefore && !passedAfter) broken += 1;
+      const pair = JSON.stringify([before.said, after.said]);
+      if (seen.has(pair)) {
+        repeats += 1;
+        continue;
+      }
+      seen.add(pair);
+      if (!before.pass && after.pass) fixed += 1;
+      if (before.pass && !after.pass) broken += 1;
     }
   }
-  return { pairs: pairs2, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+  return { pairs: pairs2, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
 }
 var pairedComparisonSchema, sampleComparisonSchema;
 var init_paired_test = __esm({
@@ -50884,17 +51006,27 @@ var init_paired_test = __esm({
       fixed: external_exports.array(external_exports.string()),
       /** Passed before, fail after (sorted task ids). */
       broken: external_exports.array(external_exports.string()),
+      /**
+       * Failed before and after, but differently (other deterministic signals; sorted task ids):
+       * the change acted on them and another failure masks it. Set by cheap validation.
+       */
+      shifted: external_exports.array(external_exports.string()).optional(),
       /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
       pValue: external_exports.number()
     });
     sampleComparisonSchema = external_exports.object({
-      /** Sample pairs (same task, same sample index) compared. */
+      /** Sample pairs (same task, same sample index) compared, repeats included. */
       pairs: external_exports.number().int(),
-      /** Pairs failed under the parent and passed under the candidate. */
+      /**
+       * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
+       * and answer under the parent and under the candidate): counted once, not in fixed/broken.
+       */
+      repeats: external_exports.number().int().default(0),
+      /** Distinct pairs failed under the parent and passed under the candidate. */
       fixed: external_exports.number().int(),
-      /** Pairs passed under the parent and failed under the candidate. */
+      /** Distinct pairs passed under the parent and failed under the candidate. */
       broken: external_exports.number().int(),
-      /** One-sided exact McNemar p-value over the sample pairs. */
+      /** One-sided exact McNemar p-value over the distinct sample pairs. */
       pValue: external_exports.number()
     });
   }
@@ -50979,7 +51111,9 @@ var init_evidence3 = __esm({
       candidateHash: external_exports.string(),
       comparison: pairedComparisonSchema,
       score: scoreSchema,
-      decision: decisionSchema
+      decision: decisionSchema,
+      /** Why the flips were not re-drawn though the per-task test alone could not pass (a deterministic agent). */
+      notRedrawn: external_exports.string().optional()
     });
     confirmStage = external_exports.object({
       stage: external_exports.literal("confirm"),
@@ -50997,6 +51131,7 @@ var init_evidence3 = __esm({
       diagnosis: diagnosisSummarySchema.optional(),
       refinement: refinementRecordSchema.optional(),
       guardRejections: external_exports.array(guardRejectionSchema),
+      labelFlags: external_exports.array(labelFlagSchema).optional(),
       applied: external_exports.array(plannedEditSchema),
       candidateHash: external_exports.string().optional(),
       evidence: external_exports.array(external_exports.lazy(() => evidenceStageSchema)),
@@ -51246,10 +51381,32 @@ function patternTraces(patterns, records) {
   }
   return traces;
 }
+function failingDifferently(options) {
+  const keysOf = (records, stepLimit) => {
+    const keys = /* @__PURE__ */ new Map();
+    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
+      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
+      set2.add(evidence.signalKey);
+      keys.set(evidence.taskId, set2);
+    }
+    return keys;
+  };
+  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
+  const before = keysOf(options.before, options.stepLimits.before);
+  const after = keysOf(options.after, options.stepLimits.after);
+  const shifted = [];
+  for (const [taskId, keys] of after) {
+    const earlier = before.get(taskId);
+    if (!earlier || passedAfter.has(taskId)) continue;
+    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
+  }
+  return shifted.sort();
+}
 var maxText;
 var init_records = __esm({
   "src/evolve/records.ts"() {
     "use strict";
+    init_evidence2();
     maxText = 1500;
   }
 });
@@ -51447,19 +51604,34 @@ function buildGuardContext(options) {
     forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
       (text3) => text3.trim() !== ""
     ),
-    forbiddenInputs: all.map((task) => task.input)
+    forbiddenInputs: all.map((task) => task.input),
+    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
   };
 }
 function guardRefinement(options) {
   const { harness, refinement, guard } = options;
   if (refinement.outcome !== "accepted") {
     const why = refinement.rejection?.reason ?? refinement.outcome;
-    return { applied: [], guardRejections: [], reason: `refinement rejected: ${why}` };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: `refinement rejected: ${why}`
+    };
   }
   if (refinement.edits.length === 0)
-    return { applied: [], guardRejections: [], reason: "the Editor planned no edits" };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: "the Editor planned no edits"
+    };
   const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
-  const base = { applied: guarded2.applied, guardRejections: guarded2.rejected };
+  const base = {
+    applied: guarded2.applied,
+    guardRejections: guarded2.rejected,
+    labelFlags: guarded2.flagged
+  };
   if (guarded2.applied.length === 0)
     return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
   if (guarded2.harness.hash === harness.hash)
@@ -51478,6 +51650,7 @@ var init_guard = __esm({
   "src/evolve/guard.ts"() {
     "use strict";
     init_apply_edits();
+    init_label_words();
   }
 });
 
@@ -51654,6 +51827,8 @@ var init_result_schema = __esm({
       /** The edits in force: an accepted candidate's kept edits, else those that passed the guards. */
       applied: external_exports.array(plannedEditSchema),
       guardRejections: external_exports.array(guardRejectionSchema),
+      /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
+      labelFlags: external_exports.array(labelFlagSchema).optional(),
       /** The validation's stages in the order they ran (empty: nothing was validated). */
       evidence: external_exports.array(evidenceStageSchema),
       verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
@@ -52092,6 +52267,7 @@ function stoppedRecord(proposal, context) {
     ...seen,
     applied: [],
     guardRejections: [],
+    labelFlags: [],
     evidence: [],
     verdict: "stopped",
     reason: proposal.reason,
@@ -52109,6 +52285,7 @@ function decidedRecord(step, context) {
     refinement: proposal.refinement,
     applied: accepted?.kept ?? proposal.guarded.applied,
     guardRejections: proposal.guarded.guardRejections,
+    labelFlags: proposal.guarded.labelFlags,
     evidence: evidence.stages,
     verdict: verdict.accepted ? "accepted" : "rejected",
     reason: verdict.reason,
@@ -53651,7 +53828,8 @@ function diagnoseRequest(options) {
     refiner: models.refiner,
     minSupport: evolve.minSupport,
     resamples: evolve.resamples,
-    agentTemperature: config2.model.temperature,
+    // A command harness's own model runs at a temperature Ecdysis does not set: re-sample it.
+    agentTemperature: config2.harness.kind === "builtin" ? config2.model.temperature : void 0,
     stepLimit: harness.config?.agent_loop.max_steps,
     resample: evolve.resamples > 0 ? async (records, k) => (await context.evaluate({
       tasks: tasksOf(records, batch),
@@ -53693,13 +53871,20 @@ function attributeChanges(options) {
     groups.set(key, group2);
   }
   const fixed = new Set(cheap.fixed);
+  const shifted = new Set(cheap.shifted ?? []);
   return [...groups.values()].map(({ edits, patterns }) => {
     const targets = [
       ...new Set(
         patterns.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
       )
     ];
-    return { edits, patterns, targets, fixed: targets.filter((taskId) => fixed.has(taskId)) };
+    return {
+      edits,
+      patterns,
+      targets,
+      fixed: targets.filter((taskId) => fixed.has(taskId)),
+      shifted: targets.filter((taskId) => shifted.has(taskId))
+    };
   });
 }
 function prunedChanges(attributions) {
@@ -53709,6 +53894,7 @@ function prunedChanges(attributions) {
     const decision = fixedOwnTargets({
       targets: change2.targets.length,
       fixed: change2.fixed.length,
+      shifted: change2.shifted.length,
       patternNames: patternNames2
     });
     if (decision.accepted) return [];
@@ -53819,7 +54005,7 @@ async function pruneChanges(options) {
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const undone = promising(cheap).accepted && !promising(without).accepted;
+    const undone = worseWithout(cheap, without);
     stages.push({
       stage: "pruned",
       round,
@@ -53869,12 +54055,12 @@ async function repairRegressions(options) {
     decision: { accepted: false, reason: reason2 }
   });
   const report = await diagnoseRegressions({ validation, candidate, scope });
-  if (!report) return refused("no regression on the whole batch");
+  if (!report) return refused("nothing broken or exposed on the whole batch");
   const { patterns: found, stats } = report;
   const diagnosis2 = { patterns: found, evidenceCount: report.evidence.length, stats };
   const patterns = found.filter((pattern) => pattern.kind === "systematic");
   if (patterns.length === 0)
-    return refused("no systematic pattern among the regressions", { diagnosis: diagnosis2 });
+    return refused("no systematic pattern among what it broke or exposed", { diagnosis: diagnosis2 });
   const refinement = await validation.steps.refine({
     stage: `${scope}/refine`,
     request: {
@@ -53887,7 +54073,8 @@ async function repairRegressions(options) {
     }
   });
   const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  const base = { diagnosis: diagnosis2, refinement, guardRejections: guarded2.guardRejections };
+  const { guardRejections, labelFlags } = guarded2;
+  const base = { diagnosis: diagnosis2, refinement, guardRejections, labelFlags };
   if (!guarded2.candidate) return refused(guarded2.reason ?? "no repair candidate", base);
   const applied = [...proposal.guarded.applied, ...guarded2.applied];
   const repaired = await validateEcdysis({
@@ -53916,17 +54103,19 @@ async function diagnoseRegressions(options) {
     () => context.evaluate({
       tasks: batch,
       harness: candidate,
-      label: `iteration ${index}: what it broke`
+      label: `iteration ${index}: what it broke or exposed`
     })
   );
-  const broken = run2.records.filter(
-    (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true
-  );
-  if (broken.length === 0) return void 0;
-  return validation.steps.diagnose({
+  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
+  const wanted = /* @__PURE__ */ new Set([
+    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map((r) => r.taskId),
+    ...exposed(validation.stages)
+  ]);
+  if (wanted.size === 0) return void 0;
+  const report = await validation.steps.diagnose({
     stage: `${scope}/diagnose`,
     request: {
-      records: broken,
+      records: failing,
       tasks: batch,
       refiner: context.models.refiner,
       minSupport: { tasks: 1, categories: 1 },
@@ -53934,6 +54123,10 @@ async function diagnoseRegressions(options) {
       stepLimit: candidate.config?.agent_loop.max_steps
     }
   });
+  const patterns = report.patterns.filter(
+    (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
+  );
+  return { ...report, patterns };
 }
 var init_repair = __esm({
   "src/evolve/strategies/repair.ts"() {
@@ -53955,6 +54148,7 @@ async function validateEcdysis(options) {
     scope: options.scope ?? `iteration-${seen.index}`,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
+    parentRun: seen.batch.run,
     parent: seen.parent,
     addressed: proposal.addressed,
     stages: [],
@@ -53963,7 +54157,7 @@ async function validateEcdysis(options) {
     ])
   };
   await validateCandidate(validation, proposal.candidate, proposal.guarded.applied);
-  const repairable = options.scope === void 0 && context.config.evolve.repairRegressions && !decide(validation.stages).accepted && regressions(validation.stages).length > 0;
+  const repairable = options.scope === void 0 && context.config.evolve.repairRegressions && !decide(validation.stages).accepted && regressions(validation.stages).length + exposed(validation.stages).length > 0;
   if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
@@ -54012,7 +54206,20 @@ async function cheapComparison(validation, run2) {
     label: `iteration ${validation.index}: ${run2.stage}`
   });
   const ids = new Set(run2.tasks.map((task) => task.id));
-  return comparePaired(restrictPassMap(validation.before, ids), passMapOf(evaluation.result));
+  const comparison = comparePaired(
+    restrictPassMap(validation.before, ids),
+    passMapOf(evaluation.result)
+  );
+  const shifted = failingDifferently({
+    before: validation.parentRun.records.filter((record3) => ids.has(record3.taskId)),
+    after: evaluation.records,
+    tasks: run2.tasks,
+    stepLimits: {
+      before: validation.parent.config?.agent_loop.max_steps,
+      after: run2.harness.config?.agent_loop.max_steps
+    }
+  });
+  return { ...comparison, shifted };
 }
 async function testOnBatch(validation, candidate, stage) {
   const { context, index, batch, before, scope } = validation;
@@ -54024,16 +54231,19 @@ async function testOnBatch(validation, candidate, stage) {
     label: `iteration ${index}: full batch`
   });
   const full = comparePaired(before, passMapOf(run2.result));
-  const decision = significant(alpha)(full);
+  const perTask = significant(alpha)(full);
+  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const notRedrawn = redraw ? deterministicAgent(context.config) : void 0;
+  const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
     stage: "full",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run2.result),
-    decision
+    decision,
+    ...notRedrawn ? { notRedrawn } : {}
   });
-  if (decision.accepted || !worthRedrawing(full) || confirmSamples === 0)
-    return { accepted: decision.accepted, full };
+  if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
     stage: `${scope}/${stage}`,
     index,
@@ -54042,6 +54252,7 @@ async function testOnBatch(validation, candidate, stage) {
     before,
     parent: validation.parent,
     candidate,
+    parentRun: validation.parentRun,
     candidateRun: run2
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
@@ -54052,6 +54263,14 @@ async function testOnBatch(validation, candidate, stage) {
     decision: confirmed
   });
   return { accepted: confirmed.accepted, full };
+}
+function exposed(stages) {
+  let current;
+  for (const stage of stages) {
+    if (stage.stage === "cheap") current = stage.comparison;
+    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
+  }
+  return current?.shifted ?? [];
 }
 function regressions(stages) {
   const full = firstStage(stages, "full");
@@ -54102,27 +54321,21 @@ async function confirmFlips(context, step) {
     run2(step.parent, "parent"),
     run2(step.candidate, "candidate")
   ]);
-  const after = new Map(step.candidateRun.result.tasks.map((task) => [task.taskId, task.pass]));
   return compareSamples(
-    withFirstDraw(outcomes(parentRun.records), step.before),
-    withFirstDraw(outcomes(candidateRun.records), after)
+    outcomes([...step.parentRun.records, ...parentRun.records], discordant),
+    outcomes([...step.candidateRun.records, ...candidateRun.records], discordant)
   );
 }
-function outcomes(records) {
+function outcomes(records, taskIds) {
   const byTask = /* @__PURE__ */ new Map();
   for (const record3 of records) {
+    if (!taskIds.has(record3.taskId)) continue;
     const draws = byTask.get(record3.taskId) ?? /* @__PURE__ */ new Map();
-    draws.set(record3.sampleIndex, record3.verdict.pass);
+    const said = JSON.stringify([record3.output, record3.answer ?? null]);
+    draws.set(record3.sampleIndex, { pass: record3.verdict.pass, said });
     byTask.set(record3.taskId, draws);
   }
   return byTask;
-}
-function withFirstDraw(draws, first) {
-  for (const [taskId, passed2] of first) {
-    if (!draws.has(taskId)) continue;
-    draws.get(taskId)?.set(0, passed2);
-  }
-  return draws;
 }
 var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
@@ -54851,8 +55064,8 @@ var init_records2 = __esm({
 function plural2(count3, singular, pluralForm = `${singular}s`) {
   return `${count3} ${count3 === 1 ? singular : pluralForm}`;
 }
-function reasonCodes(reasons) {
-  return new Set(reasons.map((reason) => reason.code));
+function reasonCodes(reasons2) {
+  return new Set(reasons2.map((reason) => reason.code));
 }
 function patternStanding(pattern) {
   if (pattern.kind === "systematic") return "systematic";
@@ -55065,9 +55278,9 @@ function validationDetails(iteration) {
   if (repair)
     lines.push(
       "",
-      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${cell(repair.decision.reason, 400)}.`,
+      `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) => `- regression pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
+        (pattern) => `- pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
       )
     );
   return lines;
@@ -55170,11 +55383,63 @@ var init_job_summary = __esm({
   }
 });
 
+// src/report/label-words-section.ts
+function sameEdit(a, b) {
+  return JSON.stringify(a.edit) === JSON.stringify(b.edit) && a.module === b.module;
+}
+function labelFlagRows(result) {
+  const rows = [];
+  for (const iteration of result.iterations) {
+    const repaired = iteration.evidence.flatMap(
+      (stage) => stage.stage === "repaired" ? stage.labelFlags ?? [] : []
+    );
+    for (const flag of [...iteration.labelFlags ?? [], ...repaired]) {
+      const inFinal = result.acceptedEdits.some((edit) => sameEdit(edit, flag.edit));
+      rows.push({ iteration: iteration.index, flag, inFinal });
+    }
+  }
+  return rows;
+}
+function labelWordsSection(result, options = {}) {
+  const rows = labelFlagRows(result).filter((row) => !options.finalOnly || row.inFinal);
+  if (rows.length === 0) return "";
+  const lines = [
+    "## Label words for the reviewer",
+    "",
+    "These edits write words that are also expected answers. The leak guard let them through as label words (a choice of the scorer, the answer of many train tasks, or a word of the train inputs), not as leaked answers; check that they name the allowed labels and do not answer a task.",
+    "",
+    options.finalOnly ? "| Iteration | File | Words | Edit |" : "| Iteration | File | Words | In final harness | Edit |",
+    options.finalOnly ? "|---|---|---|---|" : "|---|---|---|---|---|"
+  ];
+  for (const { iteration, flag, inFinal } of rows) {
+    const words = flag.words.map((word2) => `${codeSpan(word2.text, 60)} (${reasons[word2.why]})`).join(", ");
+    const edit = cell(compactJson(flag.edit.edit, 160), 160);
+    const file2 = codeSpan(flag.file, 120);
+    lines.push(
+      options.finalOnly ? `| ${iteration} | ${file2} | ${words} | ${edit} |` : `| ${iteration} | ${file2} | ${words} | ${inFinal ? "yes" : "no"} | ${edit} |`
+    );
+  }
+  return lines.join("\n");
+}
+var reasons;
+var init_label_words_section = __esm({
+  "src/report/label-words-section.ts"() {
+    "use strict";
+    init_format();
+    reasons = {
+      choice: "a choice of the scorer",
+      "common-answer": "the answer of many train tasks",
+      "in-inputs": "a word of the train inputs"
+    };
+  }
+});
+
 // src/report/pr-body.ts
 var init_pr_body = __esm({
   "src/report/pr-body.ts"() {
     "use strict";
     init_format();
+    init_label_words_section();
     init_markdown_sections();
     init_scrub();
   }
@@ -55253,11 +55518,16 @@ function iterationSection(iteration) {
     (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
   ).join("");
   const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
+  const repaired = firstStage(iteration.evidence, "repaired")?.labelFlags ?? [];
+  const labels = [...iteration.labelFlags ?? [], ...repaired].map(
+    (flag) => `<li>${h(flag.file)}: ${h(flag.words.map((word2) => `${word2.text} (${word2.why})`).join(", "))} \u2014 <code>${h(compactJson(flag.edit.edit, 200))}</code></li>`
+  ).join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
 ${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
 ${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
+${labels ? `<p>Label words for the reviewer (expected answers written as labels, not leaks):</p><ul>${labels}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }
 function renderHtml(result, options = {}) {
@@ -55299,6 +55569,7 @@ svg text{font-size:11px;fill:#57606a}svg .grid{stroke:#eaeef2}svg .line{fill:non
 
 // src/report/render-markdown.ts
 function renderMarkdown(result, options = {}) {
+  const labels = labelWordsSection(result);
   const text3 = [
     `# Ecdysis report (${result.strategy})`,
     "",
@@ -55314,6 +55585,7 @@ function renderMarkdown(result, options = {}) {
     "",
     rejectionsSection(result),
     "",
+    ...labels ? [labels, ""] : [],
     diffSection(result),
     "",
     costSection(result),
@@ -55325,6 +55597,7 @@ var init_render_markdown = __esm({
   "src/report/render-markdown.ts"() {
     "use strict";
     init_accuracy_series();
+    init_label_words_section();
     init_markdown_sections();
     init_scrub();
   }

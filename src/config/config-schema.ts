@@ -187,12 +187,15 @@ export const evolveConfigSchema = z
     alpha: z.number().gt(0).lt(1).default(0.1),
     /**
      * Extra samples of every discordant task, under both harnesses, before the paired test: one
-     * draw per task cannot tell a consistent fix from sampling noise when few tasks flip.
+     * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
+     * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
+     * re-draw that repeats an earlier one word for word counts once.
      */
     confirmSamples: z.number().int().min(0).max(8).default(2),
     /**
-     * When a candidate breaks tasks that passed before, diagnose what it broke and refine a
-     * follow-up change on top of it (one round) before giving the proposal up.
+     * When a candidate breaks tasks that passed before, or its targets now fail differently
+     * (masked by another failure), diagnose those failures with the candidate's others and
+     * refine a follow-up change on top of it (one round) before giving the proposal up.
      */
     repairRegressions: z.boolean().default(true),
     /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */

@@ -2,14 +2,17 @@ import { describe, expect, it } from "vitest";
 import { gateConfigSchema } from "../config/config-schema.js";
 import {
   decide,
+  deterministicAgent,
   fixedOwnTargets,
   heldOutGate,
   helpsAlone,
+  notRedrawnDecision,
   promising,
   significant,
   significantOverDraws,
   strictImprovement,
   withinTolerance,
+  worseWithout,
 } from "./acceptance.js";
 import type { EvidenceStage } from "./evidence.js";
 import { comparePaired, type PairedComparison } from "./paired-test.js";
@@ -63,14 +66,37 @@ describe("acceptance criteria", () => {
   });
 
   it("significantOverDraws: the flips re-drawn and counted draw by draw", () => {
-    const held = { pairs: 9, fixed: 9, broken: 0, pValue: 1 / 512 };
+    const held = { pairs: 9, repeats: 0, fixed: 9, broken: 0, pValue: 1 / 512 };
     expect(significantOverDraws(0.1)(flips(3, 0), held)).toEqual({
       accepted: true,
       reason:
         "fixed 3, broken 0; over 9 draws of the flipped tasks: fixed 9, broken 0, p = 0.0020, below alpha 0.1",
     });
-    const flaky = { pairs: 9, fixed: 4, broken: 3, pValue: 0.5 };
+    const flaky = { pairs: 9, repeats: 0, fixed: 4, broken: 3, pValue: 0.5 };
     expect(significantOverDraws(0.1)(flips(3, 0), flaky).accepted).toBe(false);
+    const repeated = { pairs: 9, repeats: 6, fixed: 3, broken: 0, pValue: 0.125 };
+    expect(significantOverDraws(0.1)(flips(3, 0), repeated)).toEqual({
+      accepted: false,
+      reason:
+        "full batch: fixed 3, broken 0; over 9 draws of the flipped tasks (6 identical repeat(s) counted once): fixed 3, broken 0, p = 0.1250 (needs < 0.1)",
+    });
+  });
+
+  it("deterministicAgent: a built-in harness at temperature 0 is not re-drawn; the per-task test decides", () => {
+    const why = deterministicAgent({ model: { temperature: 0 }, harness: { kind: "builtin" } });
+    expect(why).toMatch(/temperature 0/);
+    expect(deterministicAgent({ model: { temperature: 0.7 }, harness: { kind: "builtin" } })).toBe(
+      undefined,
+    );
+    // A command harness runs its own model: its temperature is not ours to know.
+    expect(deterministicAgent({ model: { temperature: 0 }, harness: { kind: "command" } })).toBe(
+      undefined,
+    );
+    const perTask = significant(0.1)(flips(2, 0));
+    expect(notRedrawnDecision(perTask, why ?? "")).toEqual({
+      accepted: false,
+      reason: `full batch: fixed 2, broken 0, one-sided McNemar p = 0.2500 (needs < 0.1); not re-drawn: ${why}`,
+    });
   });
 
   it("strictImprovement, helpsAlone and fixedOwnTargets", () => {
@@ -86,9 +112,21 @@ describe("acceptance criteria", () => {
       reason: "alone it fixed 4 and broke 6 of the tasks its bundle flipped",
     });
     expect(fixedOwnTargets({ targets: 4, fixed: 0, patternNames: ["date"] }).reason).toBe(
-      "fixed none of the 4 failing member(s) of date in cheap validation (possibly masked by another failure)",
+      "fixed none of the 4 failing member(s) of date in cheap validation, and none fails differently",
     );
     expect(fixedOwnTargets({ targets: 4, fixed: 1, patternNames: ["date"] }).accepted).toBe(true);
+    // Masked: none passes yet, but the change acted on them (they fail another way now).
+    expect(fixedOwnTargets({ targets: 4, fixed: 0, shifted: 3, patternNames: ["date"] })).toEqual({
+      accepted: true,
+      reason:
+        "fixed none of its 4 target(s) yet, but 3 now fail differently (masked by another failure)",
+    });
+  });
+
+  it("worseWithout: pruning is undone when the candidate loses net fixes without the pruned changes", () => {
+    expect(worseWithout(flips(7, 1), flips(4, 3))).toBe(true);
+    expect(worseWithout(flips(4, 0), flips(4, 0))).toBe(false);
+    expect(worseWithout(flips(3, 1), flips(4, 1))).toBe(false);
   });
 
   it("the gates: tolerance, and improvement when required", () => {
@@ -131,7 +169,7 @@ describe("decide", () => {
   });
 
   it("a confirmed re-draw accepts the candidate of its full batch", () => {
-    const draws = { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 };
+    const draws = { pairs: 9, repeats: 0, fixed: 9, broken: 0, pValue: 0.002 };
     const verdict = decide([
       cheap,
       full(flips(3, 0)),
@@ -170,7 +208,8 @@ describe("decide", () => {
     });
     expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
       accepted: true,
-      reason: "after repairing what it broke: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
+      reason:
+        "after repairing what it broke or exposed: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
       candidateHash: "c3",
       accuracy: 0.9,
     });

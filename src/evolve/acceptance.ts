@@ -50,14 +50,35 @@ export function worthRedrawing(full: PairedComparison): boolean {
 }
 
 /**
- * Too few flips for a per-task test, re-drawn: accepted when, counted draw by draw, fixed >
- * broken and the one-sided McNemar p over the draws is below `alpha`.
+ * Why the flips of a full batch are not re-drawn, or undefined when they may be: a built-in
+ * harness's agent at temperature 0 is deterministic (a real endpoint at 0 is, up to rare
+ * ties; the sim is), so a re-draw would repeat the run. A command harness runs its own model at
+ * a temperature Ecdysis does not set: its re-draws are made, and identical ones count once.
+ */
+export function deterministicAgent(config: {
+  model: { temperature: number };
+  harness: { kind: "builtin" | "command" };
+}): string | undefined {
+  if (config.harness.kind !== "builtin" || config.model.temperature !== 0) return undefined;
+  return "the agent model runs at temperature 0, so a re-draw would repeat the run: the per-task test decides";
+}
+
+/** The per-task decision on a full batch whose flips were not re-drawn, with why not. */
+export function notRedrawnDecision(perTask: Decision, why: string): Decision {
+  return { accepted: perTask.accepted, reason: `${perTask.reason}; not re-drawn: ${why}` };
+}
+
+/**
+ * Too few flips for a per-task test, re-drawn: accepted when, counted draw by draw (a pair that
+ * repeats an earlier one word for word counted once), fixed > broken and the one-sided McNemar p
+ * over the distinct draws is below `alpha`.
  */
 export function significantOverDraws(
   alpha: number,
 ): (full: PairedComparison, draws: SampleComparison) => Decision {
   return (full, draws) => {
-    const over = `over ${draws.pairs} draws of the flipped tasks: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
+    const repeats = draws.repeats > 0 ? ` (${draws.repeats} identical repeat(s) counted once)` : "";
+    const over = `over ${draws.pairs} draws of the flipped tasks${repeats}: fixed ${draws.fixed}, broken ${draws.broken}, ${formatPValue(draws.pValue)}`;
     if (draws.fixed > draws.broken && draws.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}; ${over}, below alpha ${alpha}` };
     return { accepted: false, reason: `full batch: ${tally(full)}; ${over} (needs < ${alpha})` };
@@ -72,18 +93,41 @@ export function helpsAlone(alone: { fixed: number; broken: number }): Decision {
   };
 }
 
-/** Attribution: a change is pruned when it fixed none of its own patterns' failing members. */
+/**
+ * Attribution: a change is pruned when it fixed none of its own patterns' failing members and
+ * none of them fails differently now. A target that still fails, but with other deterministic
+ * signals (`shifted`), shows the change acted on it and another failure masks the fix (a retry
+ * hint whose retries now hit the step budget): the change stays, and the follow-up round looks
+ * at what it exposed.
+ */
 export function fixedOwnTargets(change: {
   targets: number;
   fixed: number;
+  shifted?: number;
   patternNames: string[];
 }): Decision {
-  return change.fixed > 0
-    ? { accepted: true, reason: `fixed ${change.fixed} of its ${change.targets} target(s)` }
-    : {
-        accepted: false,
-        reason: `fixed none of the ${change.targets} failing member(s) of ${change.patternNames.join(", ")} in cheap validation (possibly masked by another failure)`,
-      };
+  if (change.fixed > 0)
+    return { accepted: true, reason: `fixed ${change.fixed} of its ${change.targets} target(s)` };
+  if ((change.shifted ?? 0) > 0)
+    return {
+      accepted: true,
+      reason: `fixed none of its ${change.targets} target(s) yet, but ${change.shifted} now fail differently (masked by another failure)`,
+    };
+  return {
+    accepted: false,
+    reason: `fixed none of the ${change.targets} failing member(s) of ${change.patternNames.join(", ")} in cheap validation, and none fails differently`,
+  };
+}
+
+/**
+ * Pruning is undone — the changes that fixed none of their own targets stay — when the candidate
+ * without them does worse on the cheap subset than with them (fewer fixed minus broken): a
+ * change can help its bundle without fixing its own targets (it repairs what another change
+ * breaks, or fixes tasks of another pattern, like a retry hint for a newly enabled tool).
+ */
+export function worseWithout(withThem: PairedComparison, without: PairedComparison): boolean {
+  const net = (comparison: PairedComparison) => comparison.fixed.length - comparison.broken.length;
+  return net(without) < net(withThem);
 }
 
 /** Pruning took out every change (or ran out of rounds): nothing is left to validate. */
@@ -178,7 +222,7 @@ export function decide(stages: readonly EvidenceStage[]): Verdict {
   if (last.stage === "repaired") {
     const repaired = decide(last.evidence);
     return repaired.accepted
-      ? { ...repaired, reason: `after repairing what it broke: ${repaired.reason}` }
+      ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` }
       : earlier();
   }
   if (last.stage === "ablated" || (last.stage === "pruned" && last.undone)) return earlier();

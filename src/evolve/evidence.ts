@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { diagnosisReportSchema } from "../diagnose/diagnose-batch.js";
-import { guardRejectionSchema, type LoadedHarness, plannedEditSchema } from "../harness/types.js";
+import {
+  guardRejectionSchema,
+  type LoadedHarness,
+  labelFlagSchema,
+  plannedEditSchema,
+} from "../harness/types.js";
 import { refinementRecordSchema } from "../refine/refinement-record.js";
 import { pairedComparisonSchema, sampleComparisonSchema } from "./paired-test.js";
 import type { Evaluation } from "./run-context.js";
@@ -77,6 +82,8 @@ const fullStage = z.object({
   comparison: pairedComparisonSchema,
   score: scoreSchema,
   decision: decisionSchema,
+  /** Why the flips were not re-drawn though the per-task test alone could not pass (a deterministic agent). */
+  notRedrawn: z.string().optional(),
 });
 const confirmStage = z.object({
   stage: z.literal("confirm"),
@@ -105,6 +112,8 @@ export interface RepairedStage {
   diagnosis?: DiagnosisSummary;
   refinement?: z.infer<typeof refinementRecordSchema>;
   guardRejections: z.infer<typeof guardRejectionSchema>[];
+  /** The repair's applied edits that bring label words. */
+  labelFlags?: z.infer<typeof labelFlagSchema>[];
   /** The original edits plus the repair's. */
   applied: z.infer<typeof plannedEditSchema>[];
   candidateHash?: string;
@@ -117,6 +126,7 @@ const repairedStage: z.ZodType<RepairedStage> = z.object({
   diagnosis: diagnosisSummarySchema.optional(),
   refinement: refinementRecordSchema.optional(),
   guardRejections: z.array(guardRejectionSchema),
+  labelFlags: z.array(labelFlagSchema).optional(),
   applied: z.array(plannedEditSchema),
   candidateHash: z.string().optional(),
   evidence: z.array(z.lazy(() => evidenceStageSchema)),

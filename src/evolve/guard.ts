@@ -3,7 +3,8 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { applyEdits } from "../harness/apply-edits.js";
 import type { GuardContext } from "../harness/guard-context.js";
-import type { GuardRejection, LoadedHarness, PlannedEdit } from "../harness/types.js";
+import { labelWords } from "../harness/label-words.js";
+import type { GuardRejection, LabelFlag, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { RefinementRecord } from "../refine/refinement-record.js";
 
 // Where an edit is guarded: every edit the loop applies — a refinement's, a pruned or ablated
@@ -50,6 +51,7 @@ export function buildGuardContext(options: {
       (text) => text.trim() !== "",
     ),
     forbiddenInputs: all.map((task) => task.input),
+    labelWords: labelWords({ train, heldout, scorer: config.tasks.scorer }),
   };
 }
 
@@ -57,6 +59,8 @@ export function buildGuardContext(options: {
 export interface GuardedEdits {
   applied: PlannedEdit[];
   guardRejections: GuardRejection[];
+  /** Applied edits that bring label words: allowed, listed for the reviewer. */
+  labelFlags: LabelFlag[];
   /** Absent when there is nothing to validate (`reason` says why). */
   candidate?: LoadedHarness;
   reason?: string;
@@ -71,12 +75,26 @@ export function guardRefinement(options: {
   const { harness, refinement, guard } = options;
   if (refinement.outcome !== "accepted") {
     const why = refinement.rejection?.reason ?? refinement.outcome;
-    return { applied: [], guardRejections: [], reason: `refinement rejected: ${why}` };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: `refinement rejected: ${why}`,
+    };
   }
   if (refinement.edits.length === 0)
-    return { applied: [], guardRejections: [], reason: "the Editor planned no edits" };
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: "the Editor planned no edits",
+    };
   const guarded = applyEdits({ harness, edits: refinement.edits, guard });
-  const base = { applied: guarded.applied, guardRejections: guarded.rejected };
+  const base = {
+    applied: guarded.applied,
+    guardRejections: guarded.rejected,
+    labelFlags: guarded.flagged,
+  };
   if (guarded.applied.length === 0)
     return { ...base, reason: `every edit was refused by the guards (${guarded.rejected.length})` };
   if (guarded.harness.hash === harness.hash)

@@ -70,7 +70,7 @@ function scripted(
         kind: "candidate",
         seen: seen(index, state.harness),
         refinement,
-        guarded: { applied: [], guardRejections: [], candidate },
+        guarded: { applied: [], guardRejections: [], labelFlags: [], candidate },
         addressed: [],
         targets: [],
         candidate,

@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   binomialUpperTail,
   comparePaired,
   compareSamples,
+  type Draw,
   mcnemarOneSided,
 } from "./paired-test.js";
 
@@ -43,35 +45,71 @@ describe("paired test", () => {
     expect(comparison.pValue).toBeCloseTo(0.5, 12);
   });
 
+  const draw = (pass: boolean, said = pass ? "right" : "wrong"): Draw => ({ pass, said });
+  const byIndex = (...draws: Draw[]) => new Map(draws.map((each, index) => [index, each]));
+
   it("pairs draws of the same task and sample index, and ignores draws only one side has", () => {
     const parent = new Map([
-      [
-        "a",
-        new Map([
-          [0, false],
-          [1, false],
-          [2, true],
-        ]),
-      ],
-      ["b", new Map([[0, true]])],
+      ["a", byIndex(draw(false, "w0"), draw(false, "w1"), draw(true, "r2"))],
+      ["b", byIndex(draw(true))],
     ]);
     const candidate = new Map([
-      [
-        "a",
-        new Map([
-          [0, true],
-          [1, true],
-          [2, true],
-          [3, true],
-        ]),
-      ],
-      ["c", new Map([[0, true]])],
+      ["a", byIndex(draw(true, "r0"), draw(true, "r1"), draw(true, "r2"), draw(true, "r3"))],
+      ["c", byIndex(draw(true))],
     ]);
     expect(compareSamples(parent, candidate)).toEqual({
       pairs: 3,
+      repeats: 0,
       fixed: 2,
       broken: 0,
       pValue: 0.25,
     });
+  });
+
+  it("counts a pair that repeats an earlier one word for word once", () => {
+    // A deterministic model: every re-draw says what the first draw said, on both sides.
+    const parent = new Map([
+      ["a", byIndex(draw(false), draw(false), draw(false))],
+      ["b", byIndex(draw(false), draw(false), draw(false))],
+    ]);
+    const candidate = new Map([
+      ["a", byIndex(draw(true), draw(true), draw(true))],
+      ["b", byIndex(draw(true), draw(true), draw(true))],
+    ]);
+    expect(compareSamples(parent, candidate)).toEqual({
+      pairs: 6,
+      repeats: 4,
+      fixed: 2,
+      broken: 0,
+      pValue: 0.25,
+    });
+  });
+
+  it("never lowers the p-value by an identical re-draw (property)", () => {
+    const task = fc.record({ parent: fc.boolean(), candidate: fc.boolean(), repeats: fc.nat(4) });
+    fc.assert(
+      fc.property(fc.array(task, { minLength: 1, maxLength: 12 }), (tasks) => {
+        const once = (side: "parent" | "candidate", copies: (t: (typeof tasks)[0]) => number) =>
+          new Map(
+            tasks.map((t, id) => [
+              `t${id}`,
+              byIndex(
+                ...Array.from({ length: copies(t) }, () => draw(t[side], `${side}-${t[side]}`)),
+              ),
+            ]),
+          );
+        const first = compareSamples(
+          once("parent", () => 1),
+          once("candidate", () => 1),
+        );
+        const redrawn = compareSamples(
+          once("parent", (t) => 1 + t.repeats),
+          once("candidate", (t) => 1 + t.repeats),
+        );
+        expect(redrawn.pValue).toBe(first.pValue);
+        expect([redrawn.fixed, redrawn.broken]).toEqual([first.fixed, first.broken]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -19,6 +19,11 @@ export const pairedComparisonSchema = z.object({
   fixed: z.array(z.string()),
   /** Passed before, fail after (sorted task ids). */
   broken: z.array(z.string()),
+  /**
+   * Failed before and after, but differently (other deterministic signals; sorted task ids):
+   * the change acted on them and another failure masks it. Set by cheap validation.
+   */
+  shifted: z.array(z.string()).optional(),
   /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
   pValue: z.number(),
 });
@@ -77,18 +82,32 @@ export function comparePaired(before: PassMap, after: PassMap): PairedComparison
   };
 }
 
-/** Pass/fail per (task, sample index) of one harness. */
-export type SampleOutcomes = ReadonlyMap<string, ReadonlyMap<number, boolean>>;
+/**
+ * One draw of a task under one harness: whether it passed, and what it said (its output and
+ * extracted answer, in one string): two draws that said the same thing are one observation.
+ */
+export interface Draw {
+  pass: boolean;
+  said: string;
+}
+
+/** The draws per (task, sample index) of one harness. */
+export type SampleOutcomes = ReadonlyMap<string, ReadonlyMap<number, Draw>>;
 
 /** Paired outcomes counted per sample draw over the discordant tasks, with their p-value. */
 export const sampleComparisonSchema = z.object({
-  /** Sample pairs (same task, same sample index) compared. */
+  /** Sample pairs (same task, same sample index) compared, repeats included. */
   pairs: z.number().int(),
-  /** Pairs failed under the parent and passed under the candidate. */
+  /**
+   * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
+   * and answer under the parent and under the candidate): counted once, not in fixed/broken.
+   */
+  repeats: z.number().int().default(0),
+  /** Distinct pairs failed under the parent and passed under the candidate. */
   fixed: z.number().int(),
-  /** Pairs passed under the parent and failed under the candidate. */
+  /** Distinct pairs passed under the parent and failed under the candidate. */
   broken: z.number().int(),
-  /** One-sided exact McNemar p-value over the sample pairs. */
+  /** One-sided exact McNemar p-value over the distinct sample pairs. */
   pValue: z.number(),
 });
 /** Paired outcomes counted per sample draw. */
@@ -96,26 +115,37 @@ export type SampleComparison = z.infer<typeof sampleComparisonSchema>;
 
 /**
  * Pairs two harnesses draw by draw (same task, same sample index, so the same request seed):
- * a fix that holds on every re-sample counts once per draw, a flip that comes and goes cancels
- * out. The test is against sampling noise; generalisation is the held-out gate's job.
+ * a fix that holds on every re-sample counts once per distinct draw, a flip that comes and goes
+ * cancels out. A pair that repeats an earlier pair of its task word for word is one observation
+ * seen twice — a deterministic model's re-draw — and counts once, so re-drawing a deterministic
+ * model never lowers the p-value below the per-task test's. The test is against sampling noise;
+ * generalisation is the held-out gate's job (docs/acceptance-statistics.md).
  */
 export function compareSamples(
   parent: SampleOutcomes,
   candidate: SampleOutcomes,
 ): SampleComparison {
   let pairs = 0;
+  let repeats = 0;
   let fixed = 0;
   let broken = 0;
   for (const [taskId, draws] of parent) {
     const other = candidate.get(taskId);
     if (!other) continue;
-    for (const [sample, passedBefore] of draws) {
-      const passedAfter = other.get(sample);
-      if (passedAfter === undefined) continue;
+    const seen = new Set<string>();
+    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
+      const after = other.get(sample);
+      if (after === undefined) continue;
       pairs += 1;
-      if (!passedBefore && passedAfter) fixed += 1;
-      if (passedBefore && !passedAfter) broken += 1;
+      const pair = JSON.stringify([before.said, after.said]);
+      if (seen.has(pair)) {
+        repeats += 1;
+        continue;
+      }
+      seen.add(pair);
+      if (!before.pass && after.pass) fixed += 1;
+      if (before.pass && !after.pass) broken += 1;
     }
   }
-  return { pairs, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
 }

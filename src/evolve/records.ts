@@ -1,3 +1,5 @@
+import type { Task } from "../config/task-schema.js";
+import { extractBatchEvidence } from "../diagnose/evidence.js";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { Score } from "./evidence.js";
@@ -82,4 +84,37 @@ export function patternTraces(
     }
   }
   return traces;
+}
+
+/**
+ * Tasks that fail under both harnesses, but differently: none of the deterministic signal sets
+ * (src/diagnose `extractEvidence`: events, tool errors, step limit, missing answer, …) of the
+ * task's failing draws under `after` is among those under `before`. The change acted on them —
+ * a retry hint that now runs into the step budget — and another failure masks whatever it fixed.
+ */
+export function failingDifferently(options: {
+  before: RolloutRecord[];
+  after: RolloutRecord[];
+  tasks: Task[];
+  stepLimits: { before?: number; after?: number };
+}): string[] {
+  const keysOf = (records: RolloutRecord[], stepLimit?: number) => {
+    const keys = new Map<string, Set<string>>();
+    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
+      const set = keys.get(evidence.taskId) ?? new Set<string>();
+      set.add(evidence.signalKey);
+      keys.set(evidence.taskId, set);
+    }
+    return keys;
+  };
+  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
+  const before = keysOf(options.before, options.stepLimits.before);
+  const after = keysOf(options.after, options.stepLimits.after);
+  const shifted: string[] = [];
+  for (const [taskId, keys] of after) {
+    const earlier = before.get(taskId);
+    if (!earlier || passedAfter.has(taskId)) continue;
+    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
+  }
+  return shifted.sort();
 }

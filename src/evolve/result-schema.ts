@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
-import { guardRejectionSchema, plannedEditSchema } from "../harness/types.js";
+import { guardRejectionSchema, labelFlagSchema, plannedEditSchema } from "../harness/types.js";
 import type { WireParameter } from "../llm/capabilities.js";
 import { refinementRecordSchema } from "../refine/refinement-record.js";
 import { spendSchema } from "./budget.js";
@@ -73,6 +73,8 @@ export const iterationRecordSchema = z.object({
   /** The edits in force: an accepted candidate's kept edits, else those that passed the guards. */
   applied: z.array(plannedEditSchema),
   guardRejections: z.array(guardRejectionSchema),
+  /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
+  labelFlags: z.array(labelFlagSchema).optional(),
   /** The validation's stages in the order they ran (empty: nothing was validated). */
   evidence: z.array(evidenceStageSchema),
   verdict: z.enum(["accepted", "rejected", "stopped"]),

@@ -8,6 +8,7 @@ import {
   defaultMaxFileBytes,
   guardedText,
   introducedContent,
+  introducedLabels,
   maxEditedFiles,
 } from "./content-guards.js";
 import { applyToText, editNewText, editTarget } from "./edit-operations.js";
@@ -18,6 +19,7 @@ import { checkEditPath } from "./path-guard.js";
 import {
   type GuardRejection,
   harnessEditSchema,
+  type LabelFlag,
   type LoadedHarness,
   type PlannedEdit,
 } from "./types.js";
@@ -27,6 +29,8 @@ export interface ApplyEditsResult {
   harness: LoadedHarness;
   applied: PlannedEdit[];
   rejected: GuardRejection[];
+  /** Applied edits that introduce label words (allowed; shown to the reviewer). */
+  flagged: LabelFlag[];
 }
 
 interface State {
@@ -36,7 +40,13 @@ interface State {
 }
 
 type Outcome =
-  | { ok: true; file: string; text: string; config: HarnessConfig | undefined }
+  | {
+      ok: true;
+      file: string;
+      text: string;
+      config: HarnessConfig | undefined;
+      labels: LabelFlag["words"];
+    }
   | { ok: false; guard: GuardRejection["guard"]; reason: string };
 
 /**
@@ -44,7 +54,8 @@ type Outcome =
  * (path, schema, size, leak, secret) whatever an LLM said. The content guards read the whole
  * file each edit would leave, normalised (`introducedContent`), not only the edit's own text:
  * two edits that each carry half of a key or of a held-out 8-gram are caught at the second. A
- * rejected edit changes nothing and is reported; the others still apply. Pure except for
+ * rejected edit changes nothing and is reported; the others still apply. An applied edit that
+ * brings a label word (`GuardContext.labelWords`) is listed in `flagged` for the reviewer. Pure except for
  * lstat/realpath reads of the folder.
  */
 export function applyEdits(options: {
@@ -57,6 +68,7 @@ export function applyEdits(options: {
   const state: State = { files: { ...harness.files }, config: harness.config, changed: new Set() };
   const applied: PlannedEdit[] = [];
   const rejected: GuardRejection[] = [];
+  const flagged: LabelFlag[] = [];
   for (const planned of options.edits) {
     const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
@@ -67,6 +79,8 @@ export function applyEdits(options: {
     state.config = outcome.config;
     state.changed.add(outcome.file);
     applied.push(planned);
+    if (outcome.labels.length > 0)
+      flagged.push({ edit: planned, file: outcome.file, words: outcome.labels });
   }
   const next: LoadedHarness = {
     ...harness,
@@ -74,7 +88,7 @@ export function applyEdits(options: {
     config: state.config,
     hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command }),
   };
-  return { harness: next, applied, rejected };
+  return { harness: next, applied, rejected, flagged };
 }
 
 function checkEdit(input: {
@@ -130,14 +144,16 @@ function checkEdit(input: {
     };
   }
   const isConfig = file === "harness.yaml" && harness.kind === "builtin";
-  const finding = introducedContent({
+  const texts = {
     before: guardedText(before ?? "", isConfig ? state.config : undefined),
     after: guardedText(result.text, isConfig ? validated.config : undefined),
     rules,
-  });
+  };
+  const finding = introducedContent(texts);
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file}' ${finding.reason}` };
-  return { ok: true, file, text: result.text, config: validated.config };
+  const labels = introducedLabels(texts);
+  return { ok: true, file, text: result.text, config: validated.config, labels };
 }
 
 function validateConfig(input: {

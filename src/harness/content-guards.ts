@@ -1,6 +1,7 @@
 import { guardText } from "../safety/guard-text.js";
 import { redactionMarker, SecretRedactor, secretPatterns } from "../safety/secrets.js";
 import type { GuardContext } from "./guard-context.js";
+import type { LabelWord } from "./label-words.js";
 
 /** Default cap on a harness file's size after an edit. */
 export const defaultMaxFileBytes = 64 * 1024;
@@ -19,6 +20,11 @@ export function isCheckableAnswer(value: string): boolean {
   if (trimmed.length < 3) return false;
   if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
   return true;
+}
+
+/** The comparison key of an answer or label: guard-normalised, lower-cased, spaces collapsed, trimmed. */
+export function labelKey(text: string): string {
+  return guardText(text).toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 /** Occurrences of `needle` in `text` as a whole token (not inside a longer word or number), case-insensitive. */
@@ -62,8 +68,13 @@ export function sharedNgram(text: string, grams: Set<string>): string | null {
 
 /** What the content guards forbid, prepared once from a guard context (normalised). */
 export interface ContentRules {
-  /** Checkable expected answers, normalised; `probe` is the lower-cased, space-collapsed form. */
+  /**
+   * Checkable expected answers an edit may not introduce, normalised; `probe` is the
+   * lower-cased, space-collapsed form. Label words are not among them.
+   */
   answers: { text: string; probe: string }[];
+  /** Checkable label words: an edit may introduce them, and is flagged for the reviewer. */
+  labels: (LabelWord & { probe: string })[];
   /** n-grams of the task inputs. */
   grams: Set<string>;
   /** The configured secret values, in every form they can leak in. */
@@ -72,11 +83,18 @@ export interface ContentRules {
 
 /** Prepares a guard context's forbidden content for `introducedContent`. */
 export function contentRules(guard: GuardContext): ContentRules {
+  const labels = new Map<string, LabelWord>();
+  for (const label of guard.labelWords ?? []) {
+    const text = guardText(label.text).trim();
+    if (isCheckableAnswer(text) && !labels.has(labelKey(text)))
+      labels.set(labelKey(text), { text, why: label.why });
+  }
   const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))]
-    .filter(isCheckableAnswer)
+    .filter((text) => isCheckableAnswer(text) && !labels.has(labelKey(text)))
     .map((text) => ({ text, probe: collapse(text) }));
   return {
     answers,
+    labels: [...labels.values()].map((label) => ({ ...label, probe: collapse(label.text) })),
     grams: ngramSet(guard.forbiddenInputs),
     secrets: new SecretRedactor(guard.secretValues ?? []),
   };
@@ -138,6 +156,29 @@ export function introducedContent(input: {
     }
   }
   return null;
+}
+
+/**
+ * The label words the whole text `after` has more of than `before` (compared like
+ * `introducedContent`'s answers), in the order they appear: allowed, but shown to the reviewer
+ * with the edit and file.
+ */
+export function introducedLabels(input: {
+  before: string;
+  after: string;
+  rules: ContentRules;
+}): LabelWord[] {
+  const after = guardText(input.after);
+  const before = guardText(input.before);
+  const collapsedAfter = collapse(after);
+  return input.rules.labels
+    .filter(
+      (label) =>
+        collapsedAfter.includes(label.probe) &&
+        countToken(after, label.text) > countToken(before, label.text),
+    )
+    .sort((a, b) => collapsedAfter.indexOf(a.probe) - collapsedAfter.indexOf(b.probe))
+    .map(({ text, why }) => ({ text, why }));
 }
 
 function collapse(text: string): string {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { labelWordSchema } from "./label-words.js";
 
 /** What the deterministic guards check every edit against (see docs/stage-interfaces.md). */
 export const guardContextSchema = z.object({
@@ -8,6 +9,12 @@ export const guardContextSchema = z.object({
   protectedPaths: z.array(z.string()),
   /** Expected answers of train and held-out tasks; an edit may not introduce them. */
   forbiddenStrings: z.array(z.string()),
+  /**
+   * Expected answers that are label words (a scorer's choices, the answer of many train tasks, a
+   * word of the train inputs; see `labelWords`): an edit may introduce them and is flagged for
+   * the reviewer instead of refused. Absent: every checkable expected answer is refused.
+   */
+  labelWords: z.array(labelWordSchema).optional(),
   /** Task inputs; an edit may not copy any 8-word run of them. */
   forbiddenInputs: z.array(z.string()),
   /**

@@ -4,8 +4,26 @@ export { diffHarness, type HarnessDiff } from "./diff-harness.js";
 export { matchGlob } from "./glob.js";
 export { type GuardContext, guardContextSchema } from "./guard-context.js";
 export { harnessHash } from "./hash.js";
+export {
+  expectedAnswerStrings,
+  type LabelReason,
+  type LabelWord,
+  labelWordSchema,
+  labelWords,
+} from "./label-words.js";
 export { loadHarness, maxHarnessFileBytes, maxHarnessFiles } from "./load-harness.js";
 export { harnessRules, parseRules, renderSystemPrompt } from "./render.js";
-export type { GuardRejection, HarnessEdit, LoadedHarness, PlannedEdit } from "./types.js";
-export { guardRejectionSchema, harnessEditSchema, plannedEditSchema } from "./types.js";
+export type {
+  GuardRejection,
+  HarnessEdit,
+  LabelFlag,
+  LoadedHarness,
+  PlannedEdit,
+} from "./types.js";
+export {
+  guardRejectionSchema,
+  harnessEditSchema,
+  labelFlagSchema,
+  plannedEditSchema,
+} from "./types.js";
 export { writeHarness } from "./write-harness.js";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type HarnessConfig, harnessModuleSchema } from "../config/harness-schema.js";
+import { labelWordSchema } from "./label-words.js";
 
 /**
  * A harness as data: every file of its folder (relative path → text), the parsed config for
@@ -56,6 +57,17 @@ export const plannedEditSchema = z.object({
   edit: harnessEditSchema,
 });
 export type PlannedEdit = z.infer<typeof plannedEditSchema>;
+
+/**
+ * An applied edit that brings label words (expected answers that are labels, not leaks: see
+ * `labelWords`), with the file it changed: allowed, and listed for the reviewer.
+ */
+export const labelFlagSchema = z.object({
+  edit: plannedEditSchema,
+  file: z.string(),
+  words: z.array(labelWordSchema),
+});
+export type LabelFlag = z.infer<typeof labelFlagSchema>;
 
 /** Why a guard refused an edit. */
 export const guardRejectionSchema = z.object({

@@ -180,10 +180,10 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
   if (repair)
     lines.push(
       "",
-      `Repair round (what the candidate broke, diagnosed and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
+      `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
       ...(repair.diagnosis?.patterns ?? []).map(
         (pattern) =>
-          `- regression pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
+          `- pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
       ),
     );
   return lines;

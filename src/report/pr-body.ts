@@ -1,5 +1,6 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { formatDelta, percent } from "./format.js";
+import { labelWordsSection } from "./label-words-section.js";
 import {
   costSection,
   diffSection,
@@ -60,9 +61,10 @@ function byteLength(text: string): number {
 
 /**
  * The PR title and body for src/github: summary with intervals, patterns, the roles' reasoning
- * and HMS, rejections, diff, cost, and a hidden metadata block. The body stays under `maxBytes`:
- * the least important sections (reasoning, then diff, then rejections, then patterns) are
- * replaced by a pointer to the full report until it fits; the summary, cost and metadata stay.
+ * and HMS, rejections, label words, diff, cost, and a hidden metadata block. The body stays under
+ * `maxBytes`: the least important sections (reasoning, then diff, then rejections, then
+ * patterns) are replaced by a pointer to the full report until it fits; the summary, the label
+ * words, cost and metadata stay.
  */
 export function renderPrBody(
   result: EvolveResult,
@@ -81,12 +83,15 @@ export function renderPrBody(
     final: { train: result.final.train.accuracy, heldout: result.final.heldout.accuracy },
     gatePassed: result.gate.passed,
   });
+  const labels = labelWordsSection(result, { finalOnly: true });
   // Order = importance; `drop` = the order in which sections give way to the byte cap.
   const sections: { name: string; text: string; drop?: number }[] = [
     { name: "summary", text: summarySection(result) },
     { name: "patterns", text: patternsSection(result), drop: 4 },
     { name: "reasoning", text: reasoningSection(result, { maxRoleChars: 800 }), drop: 1 },
     { name: "rejections", text: rejectionsSection(result), drop: 3 },
+    // Never dropped: the reviewer must see the expected answers an edit writes as label words.
+    ...(labels ? [{ name: "label words", text: labels }] : []),
     { name: "diff", text: diffSection(result, 15_000), drop: 2 },
     { name: "cost", text: costSection(result) },
   ];

@@ -87,11 +87,19 @@ function iterationSection(iteration: IterationRecord): string {
   const guard = iteration.guardRejections
     .map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`)
     .join("");
+  const repaired = firstStage(iteration.evidence, "repaired")?.labelFlags ?? [];
+  const labels = [...(iteration.labelFlags ?? []), ...repaired]
+    .map(
+      (flag) =>
+        `<li>${h(flag.file)}: ${h(flag.words.map((word) => `${word.text} (${word.why})`).join(", "))} — <code>${h(compactJson(flag.edit.edit, 200))}</code></li>`,
+    )
+    .join("");
   return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
 ${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
 ${refinement ? `<p><strong>HMS</strong> (${plural(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
 ${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
 ${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
+${labels ? `<p>Label words for the reviewer (expected answers written as labels, not leaks):</p><ul>${labels}</ul>` : ""}
 ${iteration.traces.map(trace).join("\n")}</section>`;
 }
 

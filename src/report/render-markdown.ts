@@ -1,5 +1,6 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
+import { labelWordsSection } from "./label-words-section.js";
 import {
   costSection,
   diffSection,
@@ -10,8 +11,9 @@ import {
 } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 
-/** report.md of an evolve run: summary, chart, patterns, the roles' reasoning, rejections, diff, cost. Secrets scrubbed. */
+/** report.md of an evolve run: summary, chart, patterns, the roles' reasoning, rejections, label words, diff, cost. Secrets scrubbed. */
 export function renderMarkdown(result: EvolveResult, options: { secrets?: string[] } = {}): string {
+  const labels = labelWordsSection(result);
   const text = [
     `# Ecdysis report (${result.strategy})`,
     "",
@@ -27,6 +29,7 @@ export function renderMarkdown(result: EvolveResult, options: { secrets?: string
     "",
     rejectionsSection(result),
     "",
+    ...(labels ? [labels, ""] : []),
     diffSection(result),
     "",
     costSection(result),

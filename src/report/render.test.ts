@@ -83,7 +83,7 @@ describe("reports", () => {
       {
         stage: "confirm",
         candidateHash: hash,
-        comparison: { pairs: 9, fixed: 9, broken: 0, pValue: 0.002 },
+        comparison: { pairs: 9, repeats: 0, fixed: 9, broken: 0, pValue: 0.002 },
         decision: { accepted: true, reason: "re-drawn" },
       },
       {

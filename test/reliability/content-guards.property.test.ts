@@ -14,7 +14,7 @@ import { minimumFuzzCases, runProperty } from "./fuzz-cases.js";
 // a configured secret value, an sk- key, an expected answer, an 8-word run of a task input —
 // even when it is split across up to four edits (and files' neighbouring text), disguised with
 // zero-width, bidi and tag characters, fullwidth forms, case and spacing, or spelled with YAML
-// escapes in harness.yaml. The same edits without the guards do assemble it (so every case
+// escapes in harness.yaml — and whatever label words the context allows. The same edits without the guards do assemble it (so every case
 // tests something), and the final-harness check agrees with the edit guards.
 
 let harness: LoadedHarness;
@@ -239,6 +239,15 @@ function contextFor(target: Item): GuardContext {
     forbiddenStrings: target.kind === "answer" ? [target.forbidden] : ["Thessaloniki"],
     forbiddenInputs: target.kind === "ngram" ? [target.forbidden] : [],
     secretValues: target.kind === "secret-value" ? [target.forbidden] : [],
+    // Label words are allowed (flagged), but never open the door to an answer that is not one:
+    // not even a label that is the forbidden answer's own prefix.
+    labelWords: [
+      { text: "yes", why: "common-answer" },
+      { text: "positive", why: "choice" },
+      ...(target.kind === "answer"
+        ? [{ text: target.forbidden.slice(0, 4), why: "in-inputs" as const }]
+        : []),
+    ],
   };
 }
 

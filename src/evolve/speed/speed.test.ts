@@ -18,17 +18,22 @@ type Scenario = {
   heldout: ReturnType<typeof specs>;
   evolve?: Record<string, unknown>;
   supported?: NonNullable<Parameters<typeof fakeStages>[0]>["supported"];
+  /** A sampling agent (above temperature 0, its wording varies by draw). */
+  sampling?: boolean;
 };
 
 async function run(scenario: Scenario, speedups: boolean) {
-  const loaded = await fakeProject(scenario);
+  const loaded = await fakeProject({ ...scenario, temperature: scenario.sampling ? 0.7 : 0 });
   const { stages, calls } = fakeStages({ supported: scenario.supported });
   const outDir = path.join(loaded.root, "out");
   const result = await runEvolve({
     loaded,
     strategy: ecdysisStrategy(),
     outDir,
-    models: { agent: fakeAgentModel(), refiner: fakeRefinerModel() },
+    models: {
+      agent: fakeAgentModel({ variedWording: scenario.sampling }),
+      refiner: fakeRefinerModel(),
+    },
     stages,
     adapter: fakeAgentAdapter,
     clock: { now: () => 0 },
@@ -58,6 +63,8 @@ const scenarios: Record<string, Scenario> = {
     ],
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
     evolve: { alpha: 0.1, confirmSamples: 2 },
+    // Re-drawn only above temperature 0, and counted only where the draws differ.
+    sampling: true,
   },
   // The refinement started ahead, and wasted: classification drops a supported pattern.
   "a dropped pattern": {

@@ -13,12 +13,14 @@ export interface ChangeAttribution {
   targets: string[];
   /** Targets that pass under the candidate. */
   fixed: string[];
+  /** Targets that still fail under the candidate, but differently (`PairedComparison.shifted`). */
+  shifted: string[];
 }
 
 /**
  * Splits the applied edits into changes (grouped by the patterns each edit names; an edit naming
  * none of the addressed patterns aims at all of them) and counts, per change, the failing members
- * of its own patterns that cheap validation fixed.
+ * of its own patterns that cheap validation fixed, and those that now fail differently.
  */
 export function attributeChanges(options: {
   applied: PlannedEdit[];
@@ -39,6 +41,7 @@ export function attributeChanges(options: {
     groups.set(key, group);
   }
   const fixed = new Set(cheap.fixed);
+  const shifted = new Set(cheap.shifted ?? []);
   return [...groups.values()].map(({ edits, patterns }) => {
     const targets = [
       ...new Set(
@@ -47,7 +50,13 @@ export function attributeChanges(options: {
           .filter((taskId) => before.get(taskId) === false),
       ),
     ];
-    return { edits, patterns, targets, fixed: targets.filter((taskId) => fixed.has(taskId)) };
+    return {
+      edits,
+      patterns,
+      targets,
+      fixed: targets.filter((taskId) => fixed.has(taskId)),
+      shifted: targets.filter((taskId) => shifted.has(taskId)),
+    };
   });
 }
 
@@ -61,6 +70,7 @@ export function prunedChanges(attributions: ChangeAttribution[]): PrunedChange[]
     const decision = fixedOwnTargets({
       targets: change.targets.length,
       fixed: change.fixed.length,
+      shifted: change.shifted.length,
       patternNames,
     });
     if (decision.accepted) return [];

@@ -171,7 +171,8 @@ function diagnoseRequest(options: {
     refiner: models.refiner,
     minSupport: evolve.minSupport,
     resamples: evolve.resamples,
-    agentTemperature: config.model.temperature,
+    // A command harness's own model runs at a temperature Ecdysis does not set: re-sample it.
+    agentTemperature: config.harness.kind === "builtin" ? config.model.temperature : undefined,
     stepLimit: harness.config?.agent_loop.max_steps,
     resample:
       evolve.resamples > 0

@@ -3,6 +3,8 @@ import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   decide,
+  deterministicAgent,
+  notRedrawnDecision,
   promising,
   significant,
   significantOverDraws,
@@ -10,8 +12,8 @@ import {
 } from "../acceptance.js";
 import { type Candidate, type Evidence, type EvidenceStage, firstStage } from "../evidence.js";
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
-import { passMapOf, restrictPassMap, scoreOf } from "../records.js";
-import type { RunContext } from "../run-context.js";
+import { failingDifferently, passMapOf, restrictPassMap, scoreOf } from "../records.js";
+import type { Evaluation, RunContext } from "../run-context.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import { ablateRejected } from "./ablate.js";
@@ -29,6 +31,8 @@ export interface Validation {
   batch: Task[];
   /** Pass/fail per batch task under the parent. */
   before: PassMap;
+  /** The parent's batch run (`before` is its pass map). */
+  parentRun: Evaluation;
   parent: LoadedHarness;
   addressed: FailurePattern[];
   stages: EvidenceStage[];
@@ -58,6 +62,7 @@ export async function validateEcdysis(options: {
     scope: options.scope ?? `iteration-${seen.index}`,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
+    parentRun: seen.batch.run,
     parent: seen.parent,
     addressed: proposal.addressed,
     stages: [],
@@ -70,7 +75,7 @@ export async function validateEcdysis(options: {
     options.scope === undefined &&
     context.config.evolve.repairRegressions &&
     !decide(validation.stages).accepted &&
-    regressions(validation.stages).length > 0;
+    regressions(validation.stages).length + exposed(validation.stages).length > 0;
   if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
@@ -132,10 +137,27 @@ async function cheapComparison(
     label: `iteration ${validation.index}: ${run.stage}`,
   });
   const ids = new Set(run.tasks.map((task) => task.id));
-  return comparePaired(restrictPassMap(validation.before, ids), passMapOf(evaluation.result));
+  const comparison = comparePaired(
+    restrictPassMap(validation.before, ids),
+    passMapOf(evaluation.result),
+  );
+  const shifted = failingDifferently({
+    before: validation.parentRun.records.filter((record) => ids.has(record.taskId)),
+    after: evaluation.records,
+    tasks: run.tasks,
+    stepLimits: {
+      before: validation.parent.config?.agent_loop.max_steps,
+      after: run.harness.config?.agent_loop.max_steps,
+    },
+  });
+  return { ...comparison, shifted };
 }
 
-/** The full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test. */
+/**
+ * The full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test —
+ * unless the agent model is deterministic: its re-draws would repeat the run, so the per-task
+ * test decides and the full stage says why there was no re-draw (`notRedrawn`).
+ */
 async function testOnBatch(
   validation: Validation,
   candidate: LoadedHarness,
@@ -150,16 +172,19 @@ async function testOnBatch(
     label: `iteration ${index}: full batch`,
   });
   const full = comparePaired(before, passMapOf(run.result));
-  const decision = significant(alpha)(full);
+  const perTask = significant(alpha)(full);
+  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const notRedrawn = redraw ? deterministicAgent(context.config) : undefined;
+  const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
     stage: "full",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run.result),
     decision,
+    ...(notRedrawn ? { notRedrawn } : {}),
   });
-  if (decision.accepted || !worthRedrawing(full) || confirmSamples === 0)
-    return { accepted: decision.accepted, full };
+  if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
     stage: `${scope}/${stage}`,
     index,
@@ -168,6 +193,7 @@ async function testOnBatch(
     before,
     parent: validation.parent,
     candidate,
+    parentRun: validation.parentRun,
     candidateRun: run,
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
@@ -178,6 +204,20 @@ async function testOnBatch(
     decision: confirmed,
   });
   return { accepted: confirmed.accepted, full };
+}
+
+/**
+ * What a rejected candidate exposed, for the follow-up round: the failing targets that fail
+ * differently under the candidate as it was last run on the cheap subset (its pruned form, or
+ * the bundle when pruning was undone) — the failure that now masks its fix.
+ */
+export function exposed(stages: readonly EvidenceStage[]): string[] {
+  let current: PairedComparison | undefined;
+  for (const stage of stages) {
+    if (stage.stage === "cheap") current = stage.comparison;
+    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
+  }
+  return current?.shifted ?? [];
 }
 
 /**

@@ -23,14 +23,18 @@ async function run(options: {
   propose?: NonNullable<Parameters<typeof fakeStages>[0]>["propose"];
   supported?: NonNullable<Parameters<typeof fakeStages>[0]>["supported"];
   callCache?: boolean;
+  temperature?: number;
+  variedWording?: boolean;
 }) {
   const loaded = await fakeProject({
     train: options.train,
     heldout: options.heldout,
     evolve: options.evolve,
+    temperature: options.temperature,
   });
   const { stages, calls } = fakeStages({ propose: options.propose, supported: options.supported });
-  const models = { agent: fakeAgentModel({ breaks: options.breaks }), refiner: fakeRefinerModel() };
+  const agent = fakeAgentModel({ breaks: options.breaks, variedWording: options.variedWording });
+  const models = { agent, refiner: fakeRefinerModel() };
   const result = await runEvolve({
     loaded,
     strategy: ecdysisStrategy(),
@@ -214,7 +218,7 @@ describe("ecdysis strategy", () => {
   it("keeps a change that fixed none of its own targets when the bundle is not promising without it", async () => {
     const { result } = await run({
       train: [
-        ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
         ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
         ...specs({ prefix: "n", count: 6, categories: ["b"] }),
       ],
@@ -230,7 +234,7 @@ describe("ecdysis strategy", () => {
     });
     const first = result.iterations[0];
     expect(firstStage(first.evidence, "cheap")?.comparison).toMatchObject({
-      fixed: ["c1", "c2", "c3"],
+      fixed: ["c1", "c2", "c3", "c4"],
       broken: [],
     });
     expect(lastStage(first.evidence, "pruned")?.comparison?.broken.length).toBeGreaterThanOrEqual(
@@ -244,6 +248,34 @@ describe("ecdysis strategy", () => {
       { kind: "add_rule", text: "fix:none" },
     ]);
     expect(result.rejectedProposals.some((proposal) => proposal.pruned)).toBe(false);
+  });
+
+  it("keeps a change that fixed none of its own targets when the bundle does worse without it", async () => {
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 6, fault: "calc", categories: ["a"] }),
+        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
+        ...specs({ prefix: "n", count: 2, categories: ["b"] }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+      // Without fix:none the bundle is still promising (6 fixed > 2 broken) but worse: the
+      // change that fixes no date task is what keeps fix:calc from breaking category b.
+      breaks: { "fix:calc": "b" },
+      evolve: { repairRegressions: false },
+      propose: (patterns) =>
+        patterns.map((pattern) =>
+          ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id]),
+        ),
+    });
+    const first = result.iterations[0];
+    expect(lastStage(first.evidence, "pruned")?.comparison).toMatchObject({ broken: ["n1", "n2"] });
+    expect(undonePruningOf(first.evidence)).toEqual(["date"]);
+    expect(firstStage(first.evidence, "full")?.comparison).toMatchObject({ broken: [] });
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+      { kind: "add_rule", text: "fix:none" },
+    ]);
   });
 
   it("accepts only on a significant paired test (p < alpha)", async () => {
@@ -261,19 +293,47 @@ describe("ecdysis strategy", () => {
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
   });
 
-  it("re-draws too few flipped tasks and accepts a fix that holds on every draw", async () => {
-    const train = [
-      ...specs({ prefix: "c", count: 3, fault: "calc" }),
-      ...specs({ prefix: "n", count: 5 }),
-    ];
-    const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
-    const { result } = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 2 } });
+  // Issue #15 item 4: the statistics fit the model. 2 fixed, 0 broken is p = 0.25; re-drawing a
+  // deterministic model's flips twice more used to count each identical repeat again (6 fixed
+  // draws, p = 0.016) and accept.
+  const twoFlips = {
+    train: [
+      ...specs({ prefix: "c", count: 2, fault: "calc" }),
+      ...specs({ prefix: "n", count: 6 }),
+    ],
+    heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+    evolve: { alpha: 0.1, confirmSamples: 2, minSupport: { tasks: 2, categories: 1 } },
+  };
+
+  it("at temperature 0 does not re-draw: the per-task test decides, and the record says so", async () => {
+    const { result } = await run({ ...twoFlips, temperature: 0 });
     const first = result.iterations[0];
-    expect(firstStage(first.evidence, "full")?.comparison.pValue).toBeCloseTo(0.125);
-    // 3 flipped tasks × (the first draw + 2 re-draws), all fixed under the candidate.
+    const full = firstStage(first.evidence, "full");
+    expect(full?.comparison.pValue).toBeCloseTo(0.25);
+    expect(firstStage(first.evidence, "confirm")).toBeUndefined();
+    expect(full?.notRedrawn).toMatch(/temperature 0/);
+    expect(full?.decision.reason).toMatch(/not re-drawn/);
+    expect(first.verdict).toBe("rejected");
+  });
+
+  it("above temperature 0 counts an identical re-draw once: a deterministic model's p-value stays", async () => {
+    const { result } = await run({ ...twoFlips, temperature: 0.7 });
+    const first = result.iterations[0];
+    const confirm = firstStage(first.evidence, "confirm");
+    // 2 flipped tasks × 3 draws; every re-draw repeats its first draw word for word.
+    expect(confirm?.comparison).toMatchObject({ pairs: 6, repeats: 4, fixed: 2, broken: 0 });
+    expect(confirm?.comparison.pValue).toBeCloseTo(0.25);
+    expect(first.verdict).toBe("rejected");
+  });
+
+  it("above temperature 0 counts re-draws that differ: a fix that holds on every draw is accepted", async () => {
+    const { result } = await run({ ...twoFlips, temperature: 0.7, variedWording: true });
+    const first = result.iterations[0];
+    expect(firstStage(first.evidence, "full")?.comparison.pValue).toBeCloseTo(0.25);
     expect(firstStage(first.evidence, "confirm")?.comparison).toMatchObject({
-      pairs: 9,
-      fixed: 9,
+      pairs: 6,
+      repeats: 0,
+      fixed: 6,
       broken: 0,
     });
     expect(first.verdict).toBe("accepted");
@@ -288,6 +348,9 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
       evolve: { alpha: 0.1, confirmSamples: 2 },
+      // A sampling model, so the flips are re-drawn.
+      temperature: 0.7,
+      variedWording: true,
     });
     expect(firstStage(result.iterations[0].evidence, "confirm")).toBeDefined();
     expect(result.iterations[0].verdict).toBe("accepted");
@@ -317,6 +380,8 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
       evolve: { alpha: 0.1, confirmSamples: 2 },
+      temperature: 0.7,
+      variedWording: true,
     };
     const { result, calls, loaded } = await run(scenario);
     expect(result.iterations[0].verdict).toBe("accepted");

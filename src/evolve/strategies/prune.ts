@@ -1,5 +1,10 @@
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
-import { nothingLeftAfterPruning, promising, unchangedAfterPruning } from "../acceptance.js";
+import {
+  nothingLeftAfterPruning,
+  promising,
+  unchangedAfterPruning,
+  worseWithout,
+} from "../acceptance.js";
 import type { PrunedChange } from "../evidence.js";
 import { rebuildCandidate } from "../guard.js";
 import type { PairedComparison } from "../paired-test.js";
@@ -22,7 +27,7 @@ export interface Pruned {
 /**
  * Per-change attribution after cheap validation: changes that fixed none of their own
  * patterns' failing members are pruned and the cheap subset re-run on the candidate without
- * them — unless that run is no longer promising while the bundle was: a change can help its
+ * them — unless the candidate does worse without them (`worseWithout`): a change can help its
  * bundle without fixing its own targets (it may repair what another change breaks), so it stays
  * (`undone`). Each round is a `pruned` stage of the evidence.
  */
@@ -64,7 +69,7 @@ export async function pruneChanges(options: {
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const undone = promising(cheap).accepted && !promising(without).accepted;
+    const undone = worseWithout(cheap, without);
     stages.push({
       stage: "pruned",
       round,

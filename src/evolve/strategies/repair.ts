@@ -4,16 +4,18 @@ import { decide } from "../acceptance.js";
 import type { RepairedStage } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
 import type { CandidateProposal } from "../strategy.js";
-import { type Validation, validateEcdysis } from "./ecdysis-validate.js";
+import { exposed, type Validation, validateEcdysis } from "./ecdysis-validate.js";
 
 /**
- * One repair round for a rejected candidate that broke tasks which passed before: its new
- * failures on the whole batch are diagnosed across instances (they are systematic by
- * construction — our change caused them), the roles refine a follow-up change on top of the
+ * One repair round for a rejected candidate that broke tasks which passed before, or whose
+ * targets now fail differently (masked by another failure): those failures are diagnosed across
+ * instances with the candidate's others on the whole batch (they are systematic by construction
+ * — our change caused or exposed them), the roles refine a follow-up change on top of the
  * candidate, and the combination (original + repair edits) is validated against the parent like
  * any proposal. A change that exposes a latent deficiency (a tool whose malformed calls now
- * fail) then travels with the fix for what it exposed, instead of being thrown away. Records a
- * `repaired` stage, with the round's own evidence and candidates.
+ * fail, a retry hint that now runs out of steps) then travels with the fix for what it exposed,
+ * instead of being thrown away. Records a `repaired` stage, with the round's own evidence and
+ * candidates.
  */
 export async function repairRegressions(options: {
   validation: Validation;
@@ -33,12 +35,12 @@ export async function repairRegressions(options: {
       decision: { accepted: false, reason },
     });
   const report = await diagnoseRegressions({ validation, candidate, scope });
-  if (!report) return refused("no regression on the whole batch");
+  if (!report) return refused("nothing broken or exposed on the whole batch");
   const { patterns: found, stats } = report;
   const diagnosis = { patterns: found, evidenceCount: report.evidence.length, stats };
   const patterns = found.filter((pattern) => pattern.kind === "systematic");
   if (patterns.length === 0)
-    return refused("no systematic pattern among the regressions", { diagnosis });
+    return refused("no systematic pattern among what it broke or exposed", { diagnosis });
   const refinement = await validation.steps.refine({
     stage: `${scope}/refine`,
     request: {
@@ -51,7 +53,8 @@ export async function repairRegressions(options: {
     },
   });
   const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  const base = { diagnosis, refinement, guardRejections: guarded.guardRejections };
+  const { guardRejections, labelFlags } = guarded;
+  const base = { diagnosis, refinement, guardRejections, labelFlags };
   if (!guarded.candidate) return refused(guarded.reason ?? "no repair candidate", base);
   const applied = [...proposal.guarded.applied, ...guarded.applied];
   const repaired = await validateEcdysis({
@@ -74,9 +77,12 @@ export async function repairRegressions(options: {
 }
 
 /**
- * What the candidate broke on the whole batch — not only what the cheap subset saw: more
- * instances of what the change broke make a better diagnosis (cached rollouts cost nothing) —
- * diagnosed across instances. Undefined when it broke nothing.
+ * What the candidate broke on the whole batch — not only what the cheap subset saw — and the
+ * targets it exposed (they fail differently now), diagnosed across instances: all of the
+ * candidate's failures on the batch are diagnosed together, so a regression joins the other
+ * failures that fail the same way (two malformed calls of a new tool beside four earlier tool
+ * errors make a better diagnosis than the two alone; cached rollouts cost nothing), and the
+ * patterns that hold a broken or exposed task are kept. Undefined when there is neither.
  */
 async function diagnoseRegressions(options: {
   validation: Validation;
@@ -89,17 +95,19 @@ async function diagnoseRegressions(options: {
     context.evaluate({
       tasks: batch,
       harness: candidate,
-      label: `iteration ${index}: what it broke`,
+      label: `iteration ${index}: what it broke or exposed`,
     }),
   );
-  const broken = run.records.filter(
-    (rollout) => !rollout.verdict.pass && before.get(rollout.taskId) === true,
-  );
-  if (broken.length === 0) return undefined;
-  return validation.steps.diagnose({
+  const failing = run.records.filter((rollout) => !rollout.verdict.pass);
+  const wanted = new Set([
+    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map((r) => r.taskId),
+    ...exposed(validation.stages),
+  ]);
+  if (wanted.size === 0) return undefined;
+  const report = await validation.steps.diagnose({
     stage: `${scope}/diagnose`,
     request: {
-      records: broken,
+      records: failing,
       tasks: batch,
       refiner: context.models.refiner,
       minSupport: { tasks: 1, categories: 1 },
@@ -107,4 +115,8 @@ async function diagnoseRegressions(options: {
       stepLimit: candidate.config?.agent_loop.max_steps,
     },
   });
+  const patterns = report.patterns.filter((pattern) =>
+    pattern.taskIds.some((taskId) => wanted.has(taskId)),
+  );
+  return { ...report, patterns };
 }

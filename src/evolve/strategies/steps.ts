@@ -6,6 +6,7 @@ import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
 import {
   compareSamples,
+  type Draw,
   type PairedComparison,
   type PassMap,
   type SampleComparison,
@@ -60,6 +61,8 @@ export interface ConfirmStep {
   before: PassMap;
   parent: LoadedHarness;
   candidate: LoadedHarness;
+  /** The parent's batch run (`before` is its pass map): its draws are the flips' first draws. */
+  parentRun: Evaluation;
   /** The candidate's full-batch run (`full` compares it with `before`). */
   candidateRun: Evaluation;
 }
@@ -78,7 +81,8 @@ export function plainSteps(context: RunContext): IterationSteps {
 /**
  * Re-draws every discordant task of the full-batch comparison `confirmSamples` more times under
  * the parent and under the candidate (same sample indices, so the same request seeds), and pairs
- * the outcomes draw by draw. Both runs go through the rollout cache, so a resumed run pays nothing.
+ * the draws — the batch runs' own and the re-draws — draw by draw, an identical repeat counted
+ * once (`compareSamples`). Both runs go through the rollout cache, so a resumed run pays nothing.
  */
 async function confirmFlips(context: RunContext, step: ConfirmStep): Promise<SampleComparison> {
   const discordant = new Set([...step.full.fixed, ...step.full.broken]);
@@ -99,28 +103,21 @@ async function confirmFlips(context: RunContext, step: ConfirmStep): Promise<Sam
     run(step.parent, "parent"),
     run(step.candidate, "candidate"),
   ]);
-  const after = new Map(step.candidateRun.result.tasks.map((task) => [task.taskId, task.pass]));
   return compareSamples(
-    withFirstDraw(outcomes(parentRun.records), step.before),
-    withFirstDraw(outcomes(candidateRun.records), after),
+    outcomes([...step.parentRun.records, ...parentRun.records], discordant),
+    outcomes([...step.candidateRun.records, ...candidateRun.records], discordant),
   );
 }
 
-function outcomes(records: RolloutRecord[]): Map<string, Map<number, boolean>> {
-  const byTask = new Map<string, Map<number, boolean>>();
+/** The draws of the given tasks, by task and sample index (the batch's own draws first). */
+function outcomes(records: RolloutRecord[], taskIds: ReadonlySet<string>): SampleOutcomes {
+  const byTask = new Map<string, Map<number, Draw>>();
   for (const record of records) {
-    const draws = byTask.get(record.taskId) ?? new Map<number, boolean>();
-    draws.set(record.sampleIndex, record.verdict.pass);
+    if (!taskIds.has(record.taskId)) continue;
+    const draws = byTask.get(record.taskId) ?? new Map<number, Draw>();
+    const said = JSON.stringify([record.output, record.answer ?? null]);
+    draws.set(record.sampleIndex, { pass: record.verdict.pass, said });
     byTask.set(record.taskId, draws);
   }
   return byTask;
-}
-
-/** Adds the first draw of each task (its pass in the batch comparison) as sample 0. */
-function withFirstDraw(draws: Map<string, Map<number, boolean>>, first: PassMap): SampleOutcomes {
-  for (const [taskId, passed] of first) {
-    if (!draws.has(taskId)) continue;
-    draws.get(taskId)?.set(0, passed);
-  }
-  return draws;
 }

@@ -47,7 +47,14 @@ function rulesOf(request: ChatRequest): string[] {
  * `fix:none` is also present (the fake diagnosis names the broken, fault-less tasks `none`).
  */
 export function fakeAgentModel(
-  options: { breaks?: Record<string, string> } = {},
+  options: {
+    breaks?: Record<string, string>;
+    /**
+     * Words its reply differently on every draw (the request seed), the answer unchanged, like a
+     * real model sampling above temperature 0. Off: the same request gets the same reply.
+     */
+    variedWording?: boolean;
+  } = {},
 ): ScriptedProvider {
   return new ScriptedProvider((request) => {
     const user = request.messages.find((message) => message.role === "user")?.content ?? "";
@@ -61,7 +68,8 @@ export function fakeAgentModel(
         ([rule, target]) => rules.includes(rule) && category === target,
       );
     const fixed = fault === "none" || rules.includes(`fix:${fault}`);
-    return { content: fixed && !broken ? answer : "wrong" };
+    const reply = fixed && !broken ? answer : "wrong";
+    return { content: options.variedWording ? `${reply} (draw ${request.seed ?? 0})` : reply };
   }, "fake-agent");
 }
 
@@ -86,6 +94,8 @@ export const fakeAgentAdapter: AgentAdapter = {
       { signal },
     );
     const output = response.content ?? "";
+    // The answer is the reply's first word (a varied-wording reply adds words after it).
+    const answer = output.split(" ")[0] ?? "";
     return {
       steps: [
         {
@@ -98,7 +108,7 @@ export const fakeAgentAdapter: AgentAdapter = {
       ],
       events: [],
       output,
-      answer: output,
+      answer,
       usage: { ...response.usage, llmCalls: 1, costUsd: response.costUsd },
       latencyMs: 0,
     };
@@ -111,6 +121,8 @@ export async function fakeProject(options: {
   heldout: FakeTaskSpec[];
   evolve?: Record<string, unknown>;
   gate?: Record<string, unknown>;
+  /** The agent model's sampling temperature (default 0, the config's default). */
+  temperature?: number;
   root?: string;
 }): Promise<LoadedConfig> {
   const root = options.root ?? (await mkdtemp(path.join(tmpdir(), "ecdysis-evolve-")));
@@ -128,7 +140,12 @@ export async function fakeProject(options: {
   const world = path.join(tmpdir(), "ecdysis-fake-world.yaml");
   await writeFile(world, "# fake world: the fake agent model reads faults from the task text\n");
   const config = ecdysisConfigSchema.parse({
-    model: { provider: "sim", world, model: "fake-agent" },
+    model: {
+      provider: "sim",
+      world,
+      model: "fake-agent",
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    },
     harness: { dir: "harness", editable: ["rules.md"] },
     tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
     cacheDir: ".ecdysis/cache",
