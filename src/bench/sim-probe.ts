@@ -96,7 +96,7 @@ export async function measureProbe(options: {
  * baseline's parents are drawn from its Pareto pool, which holds fully evaluated children that
  * were never in force); a rejected one is kept only when it rebuilds to the recorded hash.
  */
-async function rebuildHarnesses(options: {
+export async function rebuildHarnesses(options: {
   seed: LoadedHarness;
   result: EvolveResult;
   guard: ReturnType<typeof buildGuardContext>;
