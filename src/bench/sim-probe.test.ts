@@ -22,8 +22,9 @@ const guard: GuardContext = {
 describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
   it("rebuilds an accepted candidate whose parent is a pooled child that was never in force", async () => {
     const seed = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
-    const pooled = applyEdits({ harness: seed, edits: [rule("Show your work.")], guard }).harness;
+    const pooled = applyEdits({ harness: seed, edits: [rule("State the unit of every number.")], guard }).harness;
     const best = applyEdits({ harness: pooled, edits: [rule("Check units.")], guard }).harness;
+    expect(new Set([seed.hash, pooled.hash, best.hash]).size).toBe(3);
     const result = {
       harness: { seedHash: seed.hash, finalHash: best.hash },
       iterations: [
@@ -33,7 +34,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           parentHash: seed.hash,
           candidateHash: pooled.hash,
           verdict: "rejected",
-          applied: [rule("Show your work.")],
+          applied: [rule("State the unit of every number.")],
         },
         // A rejected candidate that does not rebuild (a pruned rebuild): skipped, not fatal.
         {
