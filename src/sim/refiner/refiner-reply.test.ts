@@ -176,7 +176,13 @@ describe("refiner-side sim", () => {
               name: "unknown-task",
               description: "",
               support: { tasks: 8 },
-              examples: failures,
+              // Four distinct tasks shown: the sim diagnoses from what it is shown, and one
+              // example is one instance of evidence whatever support the pattern claims.
+              examples: ["France", "Peru", "Chad", "Laos"].map((country, index) => ({
+                ...failures[0],
+                id: `u${index}`,
+                task: `What is the capital of ${country}?`,
+              })),
             },
           ],
         }),
