@@ -1,3 +1,4 @@
+import { decide } from "../evolve/acceptance.js";
 import { refinementShare, type Spend } from "../evolve/budget.js";
 import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
@@ -41,13 +42,9 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
         fixedTaskIds: [...new Set(fixed)],
       });
     }
-    if (iteration.candidateHash && iteration.candidateHash !== inForce.at(-1)?.harnessHash) {
-      inForce.push({
-        iteration: iteration.index,
-        elapsedMs: iteration.elapsedMs,
-        harnessHash: iteration.candidateHash,
-      });
-    }
+    const harnessHash = acceptedHarnessHash(iteration);
+    if (harnessHash && harnessHash !== inForce.at(-1)?.harnessHash)
+      inForce.push({ iteration: iteration.index, elapsedMs: iteration.elapsedMs, harnessHash });
     trajectory.push({
       iteration: iteration.index,
       elapsedMs: iteration.elapsedMs,
@@ -130,4 +127,15 @@ function addressedTasks(
     .filter((trace) => !trace.verdict.pass)
     .map((trace) => trace.taskId);
   return [...new Set(failing)];
+}
+
+/**
+ * The harness an accepted iteration put in force: the verdict's candidate, read from the evidence
+ * as the loop decided it — a repaired acceptance's is the repair's candidate, not the one the
+ * record's `candidateHash` names (the candidate the validation itself ran).
+ */
+export function acceptedHarnessHash(iteration: IterationRecord): string | undefined {
+  if (iteration.verdict !== "accepted") return undefined;
+  const verdict = decide(iteration.evidence);
+  return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
 }

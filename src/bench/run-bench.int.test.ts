@@ -62,7 +62,10 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 describe("runBench on the real sim and evolve loop", () => {
-  it("is deterministic in everything but wall time, and probes every harness in force", async () => {
+  // Two full bench runs on the real sim: minutes under a loaded machine, so a generous timeout.
+  it("is deterministic in everything but wall time, and probes every harness in force", {
+    timeout: 300_000,
+  }, async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "bench-int-"));
     const worldFile = path.join(dir, "tiny.yaml");
     await writeFile(worldFile, tinyWorld);

@@ -22,7 +22,11 @@ const guard: GuardContext = {
 describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
   it("rebuilds an accepted candidate whose parent is a pooled child that was never in force", async () => {
     const seed = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
-    const pooled = applyEdits({ harness: seed, edits: [rule("State the unit of every number.")], guard }).harness;
+    const pooled = applyEdits({
+      harness: seed,
+      edits: [rule("State the unit of every number.")],
+      guard,
+    }).harness;
     const best = applyEdits({ harness: pooled, edits: [rule("Check units.")], guard }).harness;
     expect(new Set([seed.hash, pooled.hash, best.hash]).size).toBe(3);
     const result = {
@@ -35,6 +39,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: pooled.hash,
           verdict: "rejected",
           applied: [rule("State the unit of every number.")],
+          evidence: [],
         },
         // A rejected candidate that does not rebuild (a pruned rebuild): skipped, not fatal.
         {
@@ -43,6 +48,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: "not-this",
           verdict: "rejected",
           applied: [rule("Other.")],
+          evidence: [],
         },
         {
           index: 3,
@@ -50,6 +56,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: best.hash,
           verdict: "accepted",
           applied: [rule("Check units.")],
+          evidence: [],
         },
       ],
     } as unknown as EvolveResult;

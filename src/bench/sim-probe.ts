@@ -9,6 +9,7 @@ import { createProvider } from "../llm/index.js";
 import { startSimServer } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
 import type { InForcePoint } from "./evolve-outcome.js";
+import { acceptedHarnessHash } from "./from-evolve-result.js";
 import type { ProbeTrajectory } from "./types.js";
 
 /** Concurrency of probe evaluations (no simulated latency: this only bounds open requests). */
@@ -106,8 +107,9 @@ export async function rebuildHarnesses(options: {
     throw new Error("bench: the run's seed harness is not the project's seed harness");
   const harnesses = new Map([[seed.hash, seed]]);
   for (const iteration of result.iterations) {
-    if (!iteration.candidateHash) continue;
     const accepted = iteration.verdict === "accepted";
+    const candidateHash = accepted ? acceptedHarnessHash(iteration) : iteration.candidateHash;
+    if (!candidateHash) continue;
     const parent = harnesses.get(iteration.parentHash);
     if (!parent) {
       if (accepted)
@@ -115,10 +117,10 @@ export async function rebuildHarnesses(options: {
       continue;
     }
     const rebuilt = applyEdits({ harness: parent, edits: iteration.applied, guard }).harness;
-    if (rebuilt.hash === iteration.candidateHash) harnesses.set(rebuilt.hash, rebuilt);
+    if (rebuilt.hash === candidateHash) harnesses.set(rebuilt.hash, rebuilt);
     else if (accepted)
       throw new Error(
-        `bench: iteration ${iteration.index}'s accepted edits rebuild harness ${rebuilt.hash.slice(0, 12)}, not the recorded ${iteration.candidateHash.slice(0, 12)}`,
+        `bench: iteration ${iteration.index}'s accepted edits rebuild harness ${rebuilt.hash.slice(0, 12)}, not the recorded ${candidateHash.slice(0, 12)}`,
       );
   }
   return harnesses;
