@@ -1,5 +1,6 @@
 import { type ClaimCheck, checkClaims, claimLabel } from "./claims.js";
 import {
+  baselineLine,
   budgetUseTable,
   decompositionTable,
   formatters,
@@ -149,7 +150,9 @@ ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result
 
 ${settingsLine(result)}. Runs executed one after another in one process. *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
 
-## Headline: Ecdysis against the GEPA-style baseline
+## Headline: Ecdysis against the GEPA-faithful baseline
+
+${baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)")}
 
 ${speedDefinitions}
 

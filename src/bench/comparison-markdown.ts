@@ -194,3 +194,7 @@ export function pairTable(result: BenchResult, budgetEvals: number): string {
     }),
   ].join("\n");
 }
+
+/** What the iterative arm is, in one paragraph (the README and bench.md both say it). */
+export const baselineLine =
+  "The `iterative` arm is GEPA's defaults reimplemented (choice by choice against GEPA's files: [docs/bench/gepa-baseline.md](docs/bench/gepa-baseline.md)): a parent drawn from the Pareto front of per-task train scores, an epoch-shuffled reflection minibatch of 3 it fails on, the child scored on that minibatch and fully evaluated only when strictly better there, every fully evaluated child kept as a possible parent, rejections remembered on their parent, no cap but the budget; every module editable per reflection (GEPA's `all` selector — round-robin over our typed modules discards most fixes), the same concurrency, caches and budget accounting as Ecdysis.";

@@ -1,6 +1,11 @@
 import { claimsTable, settingsLine, whereItDoesNotHold } from "./bench-markdown.js";
 import { checkClaims } from "./claims.js";
-import { decompositionTable, headlineTable, speedDefinitions } from "./comparison-markdown.js";
+import {
+  baselineLine,
+  decompositionTable,
+  headlineTable,
+  speedDefinitions,
+} from "./comparison-markdown.js";
 import { byConstruction } from "./construction.js";
 import type { BenchResult } from "./types.js";
 
@@ -29,6 +34,8 @@ export function renderReadmeSection(
   return [
     `Measured ${result.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, by \`npm run bench\`, on worlds ${worlds.join(", ")}.`,
     `${settingsLine(result)}.`,
+    "",
+    baselineLine,
     "",
     speedDefinitions,
     "",
