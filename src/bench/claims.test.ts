@@ -163,6 +163,18 @@ describe("checkClaims", () => {
       "w seed 1 (max-iterations, 300 of 400 unspent)",
     );
     expect(spentFairly(run("iterative", 1, { rollouts: 320, budgetRollouts: 400 }))).toBe(true);
+    // Stopped because its reflections gave nothing new to evaluate: fair, and counted apart.
+    const exhausted = run("iterative", 3, {
+      rollouts: 120,
+      budgetRollouts: 400,
+      unspentRollouts: 280,
+      stoppedBy: "attempts-exhausted",
+    });
+    expect(spentFairly(exhausted)).toBe(true);
+    const withExhausted = byClaim(
+      checkClaims(result([run("ecdysis", 1, {}), run("iterative", 1, {}), exhausted])),
+    );
+    expect(withExhausted["fair-baseline"].measured).toMatch(/stopped with nothing new to evaluate/);
   });
 
   it("explains accommodations and a held-out loss", () => {

@@ -228,9 +228,19 @@ function accommodationCheck(
   };
 }
 
-/** Whether a baseline run counts as fairly run: it spent ≥ 80% of its budget or passed every train task. */
+/**
+ * Whether a baseline run counts as fairly run: it spent ≥ 80% of its budget, passed every train
+ * task, or stopped because two epochs of its reflections gave nothing new to evaluate
+ * (`attempts-exhausted`: the reflector proposed nothing or repeated scored children — spending
+ * the rest would buy cached repeats, as it does Ecdysis when it stops on the same reason). A cap
+ * (`max-iterations`, `patience`) with budget left is not fair.
+ */
 export function spentFairly(run: BenchRun): boolean {
-  return run.stoppedBy === "no-failures" || run.rollouts >= baselineSpendShare * run.budgetRollouts;
+  return (
+    run.stoppedBy === "no-failures" ||
+    run.stoppedBy === "attempts-exhausted" ||
+    run.rollouts >= baselineSpendShare * run.budgetRollouts
+  );
 }
 
 function fairBaselineCheck(
@@ -239,11 +249,17 @@ function fairBaselineCheck(
 ): ClaimCheck {
   const unfair = runs.filter((run) => !spentFairly(run));
   const spent = median(runs.map((run) => run.rollouts / run.budgetRollouts)) ?? 0;
+  const exhausted = runs.filter(
+    (run) =>
+      run.stoppedBy === "attempts-exhausted" &&
+      run.rollouts < baselineSpendShare * run.budgetRollouts,
+  ).length;
+  const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
   return {
     ...base,
     claim: "fair-baseline",
     verdict: unfair.length === 0 ? "yes" : "no",
-    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent)`,
+    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
     explanation:
       unfair.length === 0
         ? undefined
@@ -267,6 +283,6 @@ export function claimLabel(claim: ClaimName): string {
     case "no-accommodations":
       return "accommodations by Ecdysis = 0";
     case "fair-baseline":
-      return `baseline spent ≥ ${baselineSpendShare * 100}% of its budget or passed every train task`;
+      return `baseline spent ≥ ${baselineSpendShare * 100}% of its budget, passed every train task, or had nothing new to evaluate`;
   }
 }

@@ -222,7 +222,7 @@ describe("runBench", () => {
       "| 2 (40 rollouts) | mostly-systematic | iterative | budget:rollouts ×1, patience ×1 |",
     );
     expect(markdown).toMatch(
-      /\*\*mostly-systematic\*\*, budget 2 — baseline spent ≥ 80% of its budget or passed every train task: no/,
+      /\*\*mostly-systematic\*\*, budget 2 — baseline spent ≥ 80% of its budget, passed every train task, or had nothing new to evaluate: no/,
     );
     expect(markdown).toMatch(
       /\*\*neutral\*\*, budget 2 — held-out time-to-match iterative \/ Ecdysis ≥ 1\.84×: no, measured 1\.50×/,

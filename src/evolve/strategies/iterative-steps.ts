@@ -31,6 +31,10 @@ export interface IterativeState extends LoopState {
   /** Minibatches drawn so far, skipped ones included (GEPA's iteration counter for its sampler). */
   draws: number;
   withoutImprovement: number;
+  /** Hashes of every candidate scored so far (the seed's, every child's minibatch run). */
+  scored: string[];
+  /** Proposals in a row without a candidate not scored before (`staleProposals` stops the search). */
+  withoutNewCandidate: number;
 }
 
 /** Per-task scores of an evaluation: passes over samples (GEPA's per-instance validation scores). */

@@ -174,4 +174,20 @@ describe("iterative strategy (GEPA's defaults)", () => {
     const onChild = calls.reflect.find((call) => call.harnessHash !== seedHash);
     expect(onChild?.rejected).toEqual([]);
   });
+
+  it("stops when two epochs of minibatches gave nothing new to evaluate (repeats are free with the cache)", async () => {
+    // A reflector that proposes the same useless rule every time: the first child is new, every
+    // later one repeats it, and nothing else is ever proposed.
+    const same = (port: StagePort): StagePort => ({
+      ...port,
+      async reflect(request) {
+        const record = await port.reflect(request);
+        return { ...record, edits: [ruleEdit("nothing", [])] };
+      },
+    });
+    const { result } = await runIterative({ evolve: { maxIterations: 100 }, stages: same });
+    expect(result.stoppedBy).toBe("attempts-exhausted");
+    // 7 train tasks: 3 minibatches per epoch, so 1 new proposal and then 6 stale ones.
+    expect(result.iterations).toHaveLength(7);
+  });
 });

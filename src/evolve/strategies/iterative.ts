@@ -3,6 +3,7 @@ import { rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { childPointer } from "./gepa/component-selector.js";
+import { minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
 import { bestCandidate } from "./gepa/pareto.js";
 import {
   type IterativeState,
@@ -44,6 +45,7 @@ export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
 
 function iterativeRun(context: RunContext, options: IterativeOptions): StrategyRun<IterativeState> {
   const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+  const staleLimit = staleProposals(context);
   // What each proposal drew (parent, pointer, minibatch), read back by its validation and `next`.
   const pending = new Map<number, Pending>();
   return {
@@ -52,9 +54,21 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
         context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
       );
       const entry: PoolEntry = { harness: seed, run, scores: instanceScores(run), pointer: 0 };
-      return { harness: seed, memory: [], pool: [entry], best: 0, draws: 0, withoutImprovement: 0 };
+      return {
+        harness: seed,
+        memory: [],
+        pool: [entry],
+        best: 0,
+        draws: 0,
+        withoutImprovement: 0,
+        scored: [seed.hash],
+        withoutNewCandidate: 0,
+      };
     },
-    stop: (state) => (state.withoutImprovement >= patience ? "patience" : undefined),
+    stop: (state) => {
+      if (state.withoutImprovement >= patience) return "patience";
+      return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : undefined;
+    },
     propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
     validate: (proposal, state) =>
       validateOnMinibatch({
@@ -65,6 +79,17 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
       }),
     next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index)),
   };
+}
+
+/**
+ * Proposals in a row that gave no candidate not scored before — the reflector proposed nothing,
+ * the edits were refused, or the child repeats one already scored — after which the search has
+ * nothing new to evaluate: two epochs of minibatches. GEPA would go on paying a minibatch of the
+ * parent per iteration until its metric budget is spent; with the call cache those repeats cost
+ * nothing here, so without this stop the loop would spin on free refiner calls until maxIterations.
+ */
+export function staleProposals(context: RunContext): number {
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
 }
 
 function pendingOf(pending: Map<number, Pending>, index: number): Pending {
@@ -89,7 +114,16 @@ function next(state: IterativeState, step: LoopStep, drawn: Pending): IterativeS
       pointer: childPointer([drawn.pointer]),
     });
   const best = bestCandidate(pool.map((entry) => entry.scores));
-  const base = { ...state, pool, best, harness: pool[best].harness, draws: drawn.draws };
+  const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
+  const base = {
+    ...state,
+    pool,
+    best,
+    harness: pool[best].harness,
+    draws: drawn.draws,
+    scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
+    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1,
+  };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
   // A child that joined the pool is a parent to come, not a rejection to remember.
