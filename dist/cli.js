@@ -367,10 +367,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path11) {
-  if (!path11)
+function getElementAtPath(obj, path12) {
+  if (!path12)
     return obj;
-  return path11.reduce((acc, key) => acc?.[key], obj);
+  return path12.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -629,11 +629,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path11, issues) {
+function prefixIssues(path12, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path11);
+    iss.path.unshift(path12);
     return iss;
   });
 }
@@ -695,14 +695,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count3 = units;
+  let count4 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count3--;
+      count4--;
       i++;
     }
   }
-  return count3;
+  return count4;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1166,16 +1166,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path11 = []) => {
+  const processError = (error63, path12 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path11, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else {
-        const fullpath = [...path11, ...issue2.path];
+        const fullpath = [...path12, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1214,17 +1214,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path11 = []) => {
+  const processError = (error63, path12 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path11, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path11, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
       } else {
-        const fullpath = [...path11, ...issue2.path];
+        const fullpath = [...path12, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1263,8 +1263,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path11 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path11) {
+  const path12 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path12) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -4682,7 +4682,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve12) {
+function isRecursive(inst, stack, resolve13) {
   const cached4 = recursive.get(inst);
   if (cached4 !== void 0)
     return cached4 ? PROVEN : NONE;
@@ -4692,7 +4692,7 @@ function isRecursive(inst, stack, resolve12) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve12);
+      const answer = isRecursive(child, stack, resolve13);
       if (answer > result)
         result = answer;
     }
@@ -4703,7 +4703,7 @@ function isRecursive(inst, stack, resolve12) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve12) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4767,7 +4767,7 @@ function isRecursive(inst, stack, resolve12) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve12 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5193,8 +5193,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getBelarusianPlural(count4, one, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -7967,8 +7967,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count3, one, many) {
-  return Math.abs(count3) === 1 ? one : many;
+function getArmenianPlural(count4, one, many) {
+  return Math.abs(count4) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10843,8 +10843,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count3, one, few, many) {
-  const absCount = Math.abs(count3);
+function getRussianPlural(count4, one, few, many) {
+  const absCount = Math.abs(count4);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -19296,13 +19296,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path11 = ref.slice(1).split("/").filter(Boolean);
-  if (path11.length === 0) {
+  const path12 = ref.slice(1).split("/").filter(Boolean);
+  if (path12.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path11[0] === defsKey) {
-    const key = path11[1] === void 0 ? void 0 : decodeJSONPointerSegment(path11[1]);
+  if (path12[0] === defsKey) {
+    const key = path12[1] === void 0 ? void 0 : decodeJSONPointerSegment(path12[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -21005,9 +21005,9 @@ var init_secrets = __esm({
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
-        let count3 = 0;
-        for (const form of this.forms) count3 += compact.split(form.replace(/\s+/g, "")).length - 1;
-        return count3;
+        let count4 = 0;
+        for (const form of this.forms) count4 += compact.split(form.replace(/\s+/g, "")).length - 1;
+        return count4;
       }
     };
   }
@@ -21365,10 +21365,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path11, module, into) {
+function collect(node2, path12, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path11, key], module, into);
+      collect(child, [...path12, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21378,7 +21378,7 @@ function collect(node2, path11, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path11.join("."),
+    path: path12.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21522,17 +21522,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path11) {
-      const ctrl = callVisitor(key, node2, visitor, path11);
+    function visit_(key, node2, visitor, path12) {
+      const ctrl = callVisitor(key, node2, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visit_(key, ctrl, visitor, path11);
+        replaceNode(key, path12, ctrl);
+        return visit_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
+          path12 = Object.freeze(path12.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path11);
+            const ci = visit_(i, node2.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21543,13 +21543,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path11);
+          path12 = Object.freeze(path12.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path11);
+          const cv = visit_("value", node2.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21570,17 +21570,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path11) {
-      const ctrl = await callVisitor(key, node2, visitor, path11);
+    async function visitAsync_(key, node2, visitor, path12) {
+      const ctrl = await callVisitor(key, node2, visitor, path12);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path11, ctrl);
-        return visitAsync_(key, ctrl, visitor, path11);
+        replaceNode(key, path12, ctrl);
+        return visitAsync_(key, ctrl, visitor, path12);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
+          path12 = Object.freeze(path12.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path11);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path12);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21591,13 +21591,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path11 = Object.freeze(path11.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path11);
+          path12 = Object.freeze(path12.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path12);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path11);
+          const cv = await visitAsync_("value", node2.value, visitor, path12);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21624,23 +21624,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path11) {
+    function callVisitor(key, node2, visitor, path12) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path11);
+        return visitor(key, node2, path12);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path11);
+        return visitor.Map?.(key, node2, path12);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path11);
+        return visitor.Seq?.(key, node2, path12);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path11);
+        return visitor.Pair?.(key, node2, path12);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path11);
+        return visitor.Scalar?.(key, node2, path12);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path11);
+        return visitor.Alias?.(key, node2, path12);
       return void 0;
     }
-    function replaceNode(key, path11, node2) {
-      const parent = path11[path11.length - 1];
+    function replaceNode(key, path12, node2) {
+      const parent = path12[path12.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22013,8 +22013,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22122,13 +22122,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count3 = 0;
+        let count4 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count3)
-            count3 = c;
+          if (c > count4)
+            count4 = c;
         }
-        return count3;
+        return count4;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -22252,10 +22252,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path11, value) {
+    function collectionFromPath(schema, path12, value) {
       let v = value;
-      for (let i = path11.length - 1; i >= 0; --i) {
-        const k = path11[i];
+      for (let i = path12.length - 1; i >= 0; --i) {
+        const k = path12[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22274,7 +22274,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path11) => path11 == null || typeof path11 === "object" && !!path11[Symbol.iterator]().next().done;
+    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22304,11 +22304,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path11, value) {
-        if (isEmptyPath(path11))
+      addIn(path12, value) {
+        if (isEmptyPath(path12))
           this.add(value);
         else {
-          const [key, ...rest] = path11;
+          const [key, ...rest] = path12;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22322,8 +22322,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        const [key, ...rest] = path11;
+      deleteIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22337,8 +22337,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        const [key, ...rest] = path11;
+      getIn(path12, keepScalar) {
+        const [key, ...rest] = path12;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22356,8 +22356,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path11) {
-        const [key, ...rest] = path11;
+      hasIn(path12) {
+        const [key, ...rest] = path12;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22367,8 +22367,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        const [key, ...rest] = path11;
+      setIn(path12, value) {
+        const [key, ...rest] = path12;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24654,8 +24654,8 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:set": set2.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
-    function getTags(customTags, schemaName, addMergeTag) {
-      const schemaTags = schemas.get(schemaName);
+    function getTags(customTags, schemaName2, addMergeTag) {
+      const schemaTags = schemas.get(schemaName2);
       if (schemaTags && !customTags) {
         return addMergeTag && !schemaTags.includes(merge2.merge) ? schemaTags.concat(merge2.merge) : schemaTags.slice();
       }
@@ -24665,7 +24665,7 @@ var require_tags = __commonJS({
           tags = [];
         else {
           const keys = Array.from(schemas.keys()).filter((key) => key !== "yaml11").map((key) => JSON.stringify(key)).join(", ");
-          throw new Error(`Unknown schema "${schemaName}"; use one of ${keys} or define customTags array`);
+          throw new Error(`Unknown schema "${schemaName2}"; use one of ${keys} or define customTags array`);
         }
       }
       if (Array.isArray(customTags)) {
@@ -24883,9 +24883,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path11, value) {
+      addIn(path12, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path11, value);
+          this.contents.addIn(path12, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24960,14 +24960,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path11) {
-        if (Collection.isEmptyPath(path11)) {
+      deleteIn(path12) {
+        if (Collection.isEmptyPath(path12)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path11) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24982,10 +24982,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path11, keepScalar) {
-        if (Collection.isEmptyPath(path11))
+      getIn(path12, keepScalar) {
+        if (Collection.isEmptyPath(path12))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path11, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24996,10 +24996,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path11) {
-        if (Collection.isEmptyPath(path11))
+      hasIn(path12) {
+        if (Collection.isEmptyPath(path12))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path11) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25016,13 +25016,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path11, value) {
-        if (Collection.isEmptyPath(path11)) {
+      setIn(path12, value) {
+        if (Collection.isEmptyPath(path12)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path11), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path11, value);
+          this.contents.setIn(path12, value);
         }
       }
       /**
@@ -25081,8 +25081,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count3, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count3);
+          for (const { count: count4, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count4);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25159,12 +25159,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count3 = 1;
+        let count4 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count3);
+        const pointer = " ".repeat(ci) + "^".repeat(count4);
         error62.message += `:
 
 ${lineStr}
@@ -25408,10 +25408,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -25425,7 +25425,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep6) {
+          if (!keyProps.anchor && !keyProps.tag && !sep7) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -25449,7 +25449,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -25465,7 +25465,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep6, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -25556,7 +25556,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep6 = "";
+        let sep7 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -25570,13 +25570,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep6 + cb;
-              sep6 = "";
+                comment += sep7 + cb;
+              sep7 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep6 += source;
+                sep7 += source;
               hasSpace = true;
               break;
             default:
@@ -25619,18 +25619,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep6, value } = collItem;
+        const { start, key, sep: sep7, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep6?.[0],
+          next: key ?? sep7?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep6 && !value) {
+          if (!props.anchor && !props.tag && !sep7 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25684,8 +25684,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep6 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep6, null, props, onError);
+        if (!isMap2 && !sep7 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25697,7 +25697,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep6 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25708,8 +25708,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep6)
-                for (const st of sep6) {
+              if (sep7)
+                for (const st of sep7) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25726,7 +25726,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -25906,7 +25906,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep6 = "";
+      let sep7 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -25923,24 +25923,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep6 === " ")
-            sep6 = "\n";
-          else if (!prevMoreIndented && sep6 === "\n")
-            sep6 = "\n\n";
-          value += sep6 + indent.slice(trimIndent) + content;
-          sep6 = "\n";
+          if (sep7 === " ")
+            sep7 = "\n";
+          else if (!prevMoreIndented && sep7 === "\n")
+            sep7 = "\n\n";
+          value += sep7 + indent.slice(trimIndent) + content;
+          sep7 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep6 === "\n")
+          if (sep7 === "\n")
             value += "\n";
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          value += sep6 + content;
-          sep6 = " ";
+          value += sep7 + content;
+          sep7 = " ";
           prevMoreIndented = false;
         }
       }
@@ -26123,25 +26123,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep6 = " ";
+      let sep7 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep6 === "\n")
-            res += sep6;
+          if (sep7 === "\n")
+            res += sep7;
           else
-            sep6 = "\n";
+            sep7 = "\n";
         } else {
-          res += sep6 + lm;
-          sep6 = " ";
+          res += sep7 + lm;
+          sep7 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep6 + (match?.[1] ?? "");
+      return res + sep7 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26951,14 +26951,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep6, value }) {
+    function stringifyItem({ start, key, sep: sep7, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep6)
-        for (const st of sep6)
+      if (sep7)
+        for (const st of sep7)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -26983,9 +26983,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path11) => {
+    visit2.itemAtPath = (cst, path12) => {
       let item = cst;
-      for (const [field, index] of path11) {
+      for (const [field, index] of path12) {
         const tok = item?.[field];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -26994,23 +26994,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path11) => {
-      const parent = visit2.itemAtPath(cst, path11.slice(0, -1));
-      const field = path11[path11.length - 1][0];
+    visit2.parentCollection = (cst, path12) => {
+      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
+      const field = path12[path12.length - 1][0];
       const coll = parent?.[field];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path11, item, visitor) {
-      let ctrl = visitor(item, path11);
+    function _visit(path12, item, visitor) {
+      let ctrl = visitor(item, path12);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field of ["key", "value"]) {
         const token = item[field];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path11.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27021,10 +27021,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path11);
+            ctrl = ctrl(item, path12);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path11) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28125,18 +28125,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep6;
+          let sep7;
           if (scalar.end) {
-            sep6 = scalar.end;
-            sep6.push(this.sourceToken);
+            sep7 = scalar.end;
+            sep7.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep6 = [this.sourceToken];
+            sep7 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep6 }]
+            items: [{ start, key: scalar, sep: sep7 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -28289,15 +28289,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep6 = it.sep;
-                  sep6.push(this.sourceToken);
+                  const sep7 = it.sep;
+                  sep7.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep6 }]
+                    items: [{ start: start2, key, sep: sep7 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -28491,13 +28491,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep6 = fc.end.splice(1, fc.end.length);
-            sep6.push(this.sourceToken);
+            const sep7 = fc.end.splice(1, fc.end.length);
+            sep7.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep6 }]
+              items: [{ start, key: fc, sep: sep7 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -28656,7 +28656,7 @@ var require_public_api = __commonJS({
         return docs;
       return Object.assign([], { empty: true }, composer$1.streamInfo());
     }
-    function parseDocument3(source, options = {}) {
+    function parseDocument4(source, options = {}) {
       const { lineCounter: lineCounter2, prettyErrors } = parseOptions(options);
       const parser$1 = new parser.Parser(lineCounter2?.addNewLine);
       const composer$1 = new composer.Composer(options);
@@ -28682,7 +28682,7 @@ var require_public_api = __commonJS({
       } else if (options === void 0 && reviver && typeof reviver === "object") {
         options = reviver;
       }
-      const doc = parseDocument3(src, options);
+      const doc = parseDocument4(src, options);
       if (!doc)
         return null;
       doc.warnings.forEach((warning) => log.warn(doc.options.logLevel, warning));
@@ -28718,7 +28718,7 @@ var require_public_api = __commonJS({
     }
     exports.parse = parse3;
     exports.parseAllDocuments = parseAllDocuments;
-    exports.parseDocument = parseDocument3;
+    exports.parseDocument = parseDocument4;
     exports.stringify = stringify3;
   }
 });
@@ -28797,10 +28797,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path11) {
+    lineOf(path12) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path11) {
+      for (const segment of path12) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28823,9 +28823,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path11) {
+function dottedField(path12) {
   let out = "";
-  for (const segment of path11) {
+  for (const segment of path12) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28833,20 +28833,20 @@ function dottedField(path11) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path12 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path13 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path12),
+      field: dottedField(path13),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path11 = [...prefix, ...issue2.path];
+  const path12 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path11),
+    field: dottedField(path12),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path11)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path12)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28876,8 +28876,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path11 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path11), field: path11.join(".") };
+  const path12 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path12), field: path12.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28919,10 +28919,10 @@ function jsonSchemas() {
     "harness.schema.json": render(harnessConfigSchema, "harness.schema.json", "harness.yaml")
   };
 }
-async function writeJsonSchemas(outDir) {
+async function writeJsonSchemas(outDir, schemas = jsonSchemas()) {
   await mkdir(outDir, { recursive: true });
   const written = [];
-  for (const [name3, schema] of Object.entries(jsonSchemas())) {
+  for (const [name3, schema] of Object.entries(schemas)) {
     const target = join2(outDir, name3);
     const temporary = `${target}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(schema, null, 2)}
@@ -29034,8 +29034,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path11) {
-  const absolute = resolve(path11);
+async function loadConfig(path12) {
+  const absolute = resolve(path12);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29063,28 +29063,28 @@ async function loadConfig(path11) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path11, depth) => {
-    if (path11.length > 0) {
-      const line = located.lineOf(path11);
-      if (line !== void 0) lines[dottedPath(path11)] = line;
+  const visit2 = (value, path12, depth) => {
+    if (path12.length > 0) {
+      const line = located.lineOf(path12);
+      if (line !== void 0) lines[dottedPath(path12)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path11, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path12, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path11) {
-  return path11.reduce(
+function dottedPath(path12) {
+  return path12.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path11) => {
+  const visit2 = (value, path12) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path11);
+      const field = dottedPath(path12);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29093,7 +29093,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path11, key]);
+    for (const [key, item] of entries) visit2(item, [...path12, key]);
   };
   visit2(input2.value, []);
 }
@@ -29164,8 +29164,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path11) {
-  const file2 = resolve2(path11);
+async function loadTasks(path12) {
+  const file2 = resolve2(path12);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29212,8 +29212,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path11 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path11);
+    const path12 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field = dottedField(path12);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field });
@@ -29492,7 +29492,9 @@ var init_types2 = __esm({
       "invalid-tool-call",
       "llm-error",
       "timeout",
-      "process-error"
+      "process-error",
+      /** A command harness's own event kind, kept as a generic event (its detail starts with the kind). */
+      "agent-event"
     ];
     agentEventSchema = external_exports.object({
       kind: external_exports.enum(agentEventKinds),
@@ -29563,10 +29565,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path11, text3) {
-  const temporary = `${path11}.${process.pid}.tmp`;
+async function writeAtomic(path12, text3) {
+  const temporary = `${path12}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path11);
+  await rename2(temporary, path12);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29587,11 +29589,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path11 = join3(dir, name3);
+    const path12 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path11, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path12, "utf8"));
     } catch (error62) {
-      throw new InputError(path11, `unreadable result (${error62.message})`);
+      throw new InputError(path12, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -29941,7 +29943,7 @@ function withCallCache(provider, dir, options = {}) {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve12(key, request, signal) {
+  async function resolve13(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
     const response = redact(await provider.chat(request, { signal }));
@@ -29961,7 +29963,7 @@ function withCallCache(provider, dir, options = {}) {
     );
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve12(key, request, options2?.signal);
+    const call = resolve13(key, request, options2?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -30013,12 +30015,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path11 = entryPath(dir, entry.key);
+  const path12 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path11}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path12}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path11);
+  await rename3(temp, path12);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30193,8 +30195,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path11, known) {
-        this.path = path11;
+      constructor(path12, known) {
+        this.path = path12;
         this.known = known;
       }
       path;
@@ -30202,14 +30204,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path11) {
+      static async open(path12) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path11, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path12, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path11, downgrades);
+        return new _CapabilityMemory(path12, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30226,15 +30228,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path11 = this.path;
-        if (!path11) return;
+        const path12 = this.path;
+        if (!path12) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path11), { recursive: true });
-          const temp = `${path11}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path12), { recursive: true });
+          const temp = `${path12}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path11);
+          await rename4(temp, path12);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -30414,11 +30416,11 @@ var init_structured_output_error = __esm({
     "use strict";
     init_ecdysis_error();
     StructuredOutputError = class extends EcdysisError {
-      constructor(schemaName, attempts, issues, rawExcerpt) {
+      constructor(schemaName2, attempts, issues, rawExcerpt) {
         super(
-          `structured output '${schemaName}' was still invalid after ${attempts} attempt(s): ${issues.slice(0, 3).join("; ") || "no usable reply"} \u2014 last reply began: ${JSON.stringify(rawExcerpt.slice(0, 200))}. A more capable model, or a server that honours response_format, usually fixes this`
+          `structured output '${schemaName2}' was still invalid after ${attempts} attempt(s): ${issues.slice(0, 3).join("; ") || "no usable reply"} \u2014 last reply began: ${JSON.stringify(rawExcerpt.slice(0, 200))}. A more capable model, or a server that honours response_format, usually fixes this`
         );
-        this.schemaName = schemaName;
+        this.schemaName = schemaName2;
         this.attempts = attempts;
         this.issues = issues;
         this.rawExcerpt = rawExcerpt;
@@ -30485,9 +30487,9 @@ function withRepairNote(original, note) {
 ${note}` };
   return messages;
 }
-function repairNote(schemaName, response, issues) {
+function repairNote(schemaName2, response, issues) {
   const listed = issues.slice(0, 10).map((issue2) => `- ${issue2}`).join("\n").slice(0, maxIssueChars);
-  const head = response.finishReason === "length" ? `Your previous reply was cut off at the token limit before the JSON was complete. Reply again with a shorter JSON object for '${schemaName}'.` : `Your previous reply could not be used as the JSON object '${schemaName}'.`;
+  const head = response.finishReason === "length" ? `Your previous reply was cut off at the token limit before the JSON was complete. Reply again with a shorter JSON object for '${schemaName2}'.` : `Your previous reply could not be used as the JSON object '${schemaName2}'.`;
   const reply = (response.content ?? "").trim().slice(0, maxEchoedReplyChars);
   const echo = reply ? `
 Your previous reply began:
@@ -30516,7 +30518,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve12, reject) => {
+      sleep: (ms, signal) => new Promise((resolve13, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -30528,7 +30530,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve12();
+            resolve13();
           },
           Math.max(0, ms)
         );
@@ -30641,7 +30643,7 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve12) => this.waiters.push(resolve12));
+        return new Promise((resolve13) => this.waiters.push(resolve13));
       }
       release() {
         const next2 = this.waiters.shift();
@@ -31024,7 +31026,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve12) => setTimeout(resolve12, ms));
+    sleep = (ms) => new Promise((resolve13) => setTimeout(resolve13, ms));
   }
 });
 
@@ -32217,8 +32219,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve12) => {
-          resolve12(null);
+        super((resolve13) => {
+          resolve13(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -32949,12 +32951,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path11(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path12(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path12 = statics.reduce((previousValue, currentValue, index) => {
+      const path13 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32971,7 +32973,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path12.split(/[?#]/, 1)[0];
+      const pathOnly = path13.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32992,10 +32994,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path12}
+${path13}
 ${underline}`);
       }
-      return path12;
+      return path13;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -33188,12 +33190,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve12, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve12, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve13, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve13, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve12, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve12, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve13, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve13, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -33293,11 +33295,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve12, reject) => {
+        return new Promise((resolve13, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve12);
+          this.once(event, resolve13);
         });
       }
       /**
@@ -33380,8 +33382,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve12, reject) => {
-              readQueue.push({ resolve: resolve12, reject });
+            return new Promise((resolve13, reject) => {
+              readQueue.push({ resolve: resolve13, reject });
             });
           },
           return: () => {
@@ -34599,7 +34601,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -34689,7 +34691,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -38483,7 +38485,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -41147,7 +41149,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve12, reject) => readQueue.push({ resolve: resolve12, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -42547,9 +42549,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path11, query, defaultBaseURL) {
+      buildURL(path12, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path11) ? new URL(path11) : new URL(baseURL + (baseURL.endsWith("/") && path11.startsWith("/") ? path11.slice(1) : path11));
+        const url2 = isAbsoluteURL(path12) ? new URL(path12) : new URL(baseURL + (baseURL.endsWith("/") && path12.startsWith("/") ? path12.slice(1) : path12));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42579,24 +42581,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path11, opts) {
-        return this.methodRequest("get", path11, opts);
+      get(path12, opts) {
+        return this.methodRequest("get", path12, opts);
       }
-      post(path11, opts) {
-        return this.methodRequest("post", path11, opts);
+      post(path12, opts) {
+        return this.methodRequest("post", path12, opts);
       }
-      patch(path11, opts) {
-        return this.methodRequest("patch", path11, opts);
+      patch(path12, opts) {
+        return this.methodRequest("patch", path12, opts);
       }
-      put(path11, opts) {
-        return this.methodRequest("put", path11, opts);
+      put(path12, opts) {
+        return this.methodRequest("put", path12, opts);
       }
-      delete(path11, opts) {
-        return this.methodRequest("delete", path11, opts);
+      delete(path12, opts) {
+        return this.methodRequest("delete", path12, opts);
       }
-      methodRequest(method, path11, opts) {
+      methodRequest(method, path12, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path11, ...opts2 };
+          return { method, path: path12, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42721,8 +42723,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path11, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path11, ...opts2 })) : { method: "get", path: path11, ...opts });
+      getAPIList(path12, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path12, ...opts2 })) : { method: "get", path: path12, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42816,8 +42818,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path11, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path11, query, defaultBaseURL);
+        const { method, path: path12, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path12, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43320,32 +43322,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path11, depth, problems) {
-  if (depth > 10) problems.push(`${path11}: nested deeper than 10 levels`);
+function walk(node2, path12, depth, problems) {
+  if (depth > 10) problems.push(`${path12}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path11}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path12}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path11}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path12}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path11}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path12}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path11}: additionalProperties must be false`);
+      problems.push(`${path12}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path11}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path12}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path11}.${name3}`, depth + 1, problems);
+      walk(property, `${path12}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path11}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path12}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path11}|${index}`, depth, problems);
+    walk(option, `${path12}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43991,25 +43993,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path11 = parsed.pathname.replace(/\/+$/, "");
+  const path12 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path11);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path12);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path11 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path11 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path12 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path12 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path11 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path11 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path12 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path12 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path11})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path12})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44282,8 +44284,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path11) {
-  const file2 = isBundledWorld(path11) ? join5(worldsDir(), `${path11}.yaml`) : resolve4(path11);
+async function loadWorld(path12) {
+  const file2 = isBundledWorld(path12) ? join5(worldsDir(), `${path12}.yaml`) : resolve4(path12);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -44755,9 +44757,9 @@ function recognise(text3) {
   const statement = at >= 0 ? text3.slice(at + statementMarker.length) : text3;
   const direct = parseAny(statement);
   if (direct) return direct;
-  const tail = text3.slice(-600);
-  for (const match of tail.matchAll(/(?:^|[\s…])(?=[A-Z])/g)) {
-    const problem = parseAny(tail.slice(match.index + match[0].length));
+  const tail2 = text3.slice(-600);
+  for (const match of tail2.matchAll(/(?:^|[\s…])(?=[A-Z])/g)) {
+    const problem = parseAny(tail2.slice(match.index + match[0].length));
     if (problem) return problem;
   }
   return null;
@@ -45195,7 +45197,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path11 = [problem.start];
+  const path12 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45206,7 +45208,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path11.push("\u2026", current);
+        path12.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45229,13 +45231,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path11.push(current);
+    path12.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path11.join(" \u2192 ")}.`,
-    decoys: path11.slice(0, -1),
+    reasoning: `Following the registry: ${path12.join(" \u2192 ")}.`,
+    decoys: path12.slice(0, -1),
     hits: []
   };
 }
@@ -45266,7 +45268,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve12) => setTimeout(resolve12, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve13) => setTimeout(resolve13, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -45337,7 +45339,7 @@ var init_faults = __esm({
   "src/sim/faults.ts"() {
     "use strict";
     init_latency();
-    every = (n, count3) => n !== void 0 && n > 0 && count3 % n === 0;
+    every = (n, count4) => n !== void 0 && n > 0 && count4 % n === 0;
   }
 });
 
@@ -45353,8 +45355,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path11) {
-        this.path = path11;
+      constructor(path12) {
+        this.path = path12;
       }
       path;
       chain = Promise.resolve();
@@ -45362,16 +45364,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path11 = this.path;
-        if (!path11) return;
+        const path12 = this.path;
+        if (!path12) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path11), { recursive: true });
+              await mkdir5(dirname5(path12), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path11, `${JSON.stringify(entry)}
+            await appendFile(path12, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45515,9 +45517,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path11) {
+function setting(config2, path12) {
   let current = config2;
-  for (const part of path11.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path12.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45558,7 +45560,7 @@ function majority(items) {
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count3] of counts) if (count3 > bestCount) [best, bestCount] = [item, count3];
+  for (const [item, count4] of counts) if (count4 > bestCount) [best, bestCount] = [item, count4];
   return best;
 }
 var init_evidence = __esm({
@@ -45582,17 +45584,17 @@ function renderAction(action, style2, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path11 } = action;
+    const { path: path12 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path11}`, `enable ${path11}`, `set ${path11} to true`], unit);
+      return pick2([`turn on ${path12}`, `enable ${path12}`, `set ${path12} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path11} to ${value}`, `set ${path11} to ${value}`, `increase ${path11} to ${value}`],
+        [`raise ${path12} to ${value}`, `set ${path12} to ${value}`, `increase ${path12} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path11} to ${value}`, `set ${path11} to ${value}`, `change ${path11} to ${value}`],
+      [`switch ${path12} to ${value}`, `set ${path12} to ${value}`, `change ${path12} to ${value}`],
       unit
     );
   }
@@ -45635,15 +45637,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path11 = dottedPath2.exec(text3);
-  if (path11) {
-    const before = text3.slice(0, path11.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path11[1], value: true };
+  const path12 = dottedPath2.exec(text3);
+  if (path12) {
+    const before = text3.slice(0, path12.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path12[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path11[1], value: false };
-    const after = text3.slice(path11.index + path11[0].length);
+      return { kind: "set", path: path12[1], value: false };
+    const after = text3.slice(path12.index + path12[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path11[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path12[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45815,21 +45817,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path11) {
+function globMatches(glob, path12) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path11);
+  return new RegExp(`^${source}$`).test(path12);
 }
 function promptFile(seen) {
-  const editable = (path11) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path11));
+  const editable = (path12) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path12));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path11) => /system|prompt/i.test(path11)) ?? candidates[0] ?? null;
+  return candidates.find((path12) => /system|prompt/i.test(path12)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -46329,7 +46331,7 @@ function skeptic(world2, block, seed) {
     const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
     const counts = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts.length > 0 && counts.every((count3) => count3 !== void 0 && count3 <= 1);
+    const singleInstance = counts.length > 0 && counts.every((count4) => count4 !== void 0 && count4 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -46373,9 +46375,9 @@ function inferSchemaName(block) {
   if ("patterns" in block) return "diagnosis";
   return void 0;
 }
-function refinerReply(world2, request, schemaName) {
+function refinerReply(world2, request, schemaName2) {
   const block = evidenceBlock(request);
-  switch (schemaName ?? inferSchemaName(block)) {
+  switch (schemaName2 ?? inferSchemaName(block)) {
     case "failure_notes":
       return failureNotes(world2, block);
     case "pattern_merge":
@@ -46459,7 +46461,7 @@ async function startSimServer(options) {
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
-  let count3 = 0;
+  let count4 = 0;
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
     const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
@@ -46499,7 +46501,7 @@ async function startSimServer(options) {
     return { content: reply.content, toolCalls };
   };
   const chat = async (raw, deployment, response) => {
-    const number4 = ++count3;
+    const number4 = ++count4;
     if (await playFault(faults, number4, response)) return;
     const parsed = parseChatBody(raw);
     if ("error" in parsed)
@@ -46547,7 +46549,7 @@ async function startSimServer(options) {
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
       if (refused) {
-        count3 += 1;
+        count4 += 1;
         return send(response, refused.status, refused.body);
       }
       return chat(raw, route.deployment, response);
@@ -46556,22 +46558,22 @@ async function startSimServer(options) {
         send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
     });
   });
-  await new Promise((resolve12, reject) => {
+  await new Promise((resolve13, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve12());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve13());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count3,
+    requests: () => count4,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next2) => {
       faults = next2;
     },
     close: async () => {
-      await new Promise((resolve12) => {
-        server.close(() => resolve12());
+      await new Promise((resolve13) => {
+        server.close(() => resolve13());
         server.closeAllConnections();
       });
       await log.flush();
@@ -47201,8 +47203,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path11, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path11 });
+    config2.tools.lookup.files.forEach((path12, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path12 });
     });
   }
   return references;
@@ -47225,15 +47227,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path11) {
-  if (path11.includes("\\") || path11.includes("\0") || path11.startsWith("/") || /^[A-Za-z]:/.test(path11))
+function normaliseRelative(path12) {
+  if (path12.includes("\\") || path12.includes("\0") || path12.startsWith("/") || /^[A-Za-z]:/.test(path12))
     return null;
-  const segments = path11.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path12.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path11) {
-  const normalised = normaliseRelative(path11);
+function harnessFile(files, path12) {
+  const normalised = normaliseRelative(path12);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47560,7 +47562,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path11) => harnessFile(input2.harness.files, path11) ?? ""
+    (path12) => harnessFile(input2.harness.files, path12) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -47857,6 +47859,14 @@ var init_builtin_agent = __esm({
 });
 
 // src/agent/command-output.ts
+function commandOutputJsonSchema() {
+  return {
+    $id: "command-output.schema.json",
+    title: "stdout of a command harness",
+    description: "One JSON object a command harness prints on stdout per task (it reads the task JSON on stdin: id, input, category, sampleIndex, model).",
+    ...external_exports.toJSONSchema(commandOutputSchema, { io: "input", unrepresentable: "any" })
+  };
+}
 function parseCommandOutput(stdout) {
   let json2;
   try {
@@ -47865,48 +47875,101 @@ function parseCommandOutput(stdout) {
     return { ok: false, reason: `stdout is not one JSON object: ${excerpt2(stdout)}` };
   }
   const parsed = commandOutputSchema.safeParse(json2);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    return {
-      ok: false,
-      reason: `stdout JSON ${issue2.path.join(".") || "value"}: ${issue2.message}`
-    };
-  }
+  if (!parsed.success) return { ok: false, reason: issueReason(parsed.error.issues[0]) };
   return { ok: true, value: parsed.data };
+}
+function issueReason(issue2) {
+  const where = issue2.path.length === 0 ? "stdout JSON" : `stdout JSON field '${issue2.path.join(".")}'`;
+  const message = issue2.message.replace(/^Invalid input: /, "");
+  const missing = /^expected (\w+), received undefined$/.exec(message);
+  const what = missing ? `is required (expected ${missing[1]})` : `: ${message}`;
+  return `${where}${what.startsWith(":") ? what : ` ${what}`} (see ${schemaName})`;
 }
 function excerpt2(text3, max = 300) {
   const trimmed = text3.trim();
   if (trimmed === "") return "(empty)";
   return trimmed.length > max ? `${trimmed.slice(0, max)}\u2026` : trimmed;
 }
-var commandOutputSchema;
+function tail(text3, max = 1200) {
+  const trimmed = text3.trim();
+  if (trimmed === "") return "(empty)";
+  return trimmed.length > max ? `\u2026${trimmed.slice(-max)}` : trimmed;
+}
+var maxDetail, schemaName, count, toText, commandToolCallSchema, commandStepSchema, commandEventSchema, commandUsageSchema, commandOutputSchema;
 var init_command_output = __esm({
   "src/agent/command-output.ts"() {
     "use strict";
     init_zod();
     init_types2();
+    maxDetail = 2e3;
+    schemaName = "schemas/command-output.schema.json";
+    count = external_exports.number().min(0).describe("a count (a fraction is rounded)");
+    toText = (value) => typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
+    commandToolCallSchema = external_exports.object({
+      name: external_exports.string().describe("the tool's name"),
+      arguments: external_exports.unknown().optional().describe("the arguments as sent (text or a JSON value); default empty"),
+      result: external_exports.unknown().optional().describe("what the tool returned (text or a JSON value)"),
+      error: external_exports.boolean().optional().describe("the call failed (default false)")
+    }).transform((call) => ({
+      name: call.name,
+      arguments: call.arguments === void 0 ? "" : toText(call.arguments),
+      result: call.result === void 0 ? "" : toText(call.result),
+      error: call.error ?? false
+    }));
+    commandStepSchema = external_exports.object({
+      assistant: external_exports.string().nullable().optional().describe("what the model said (default null)"),
+      toolCalls: external_exports.array(commandToolCallSchema).optional().describe("tool calls of this turn"),
+      promptTokens: count.optional(),
+      completionTokens: count.optional(),
+      latencyMs: external_exports.number().min(0).optional()
+    }).transform(
+      (step) => ({
+        assistant: step.assistant ?? null,
+        toolCalls: step.toolCalls ?? [],
+        promptTokens: Math.round(step.promptTokens ?? 0),
+        completionTokens: Math.round(step.completionTokens ?? 0),
+        latencyMs: step.latencyMs ?? 0
+      })
+    );
+    commandEventSchema = external_exports.object({
+      kind: external_exports.union([external_exports.enum(agentEventKinds), external_exports.string().min(1)]).describe("a known kind, or the agent's own (kept as a generic agent-event)"),
+      step: external_exports.number().optional().describe("the step it happened at (default 0)"),
+      detail: external_exports.unknown().optional().describe(`free text or a JSON value (kept as text, cut at ${maxDetail} characters)`)
+    }).transform((event) => {
+      const known = agentEventKinds.includes(event.kind);
+      const text3 = event.detail === void 0 ? void 0 : toText(event.detail);
+      const detail = known ? text3 : [event.kind, text3].filter((part) => part !== void 0).join(": ");
+      return {
+        kind: known ? event.kind : "agent-event",
+        step: Math.max(0, Math.round(event.step ?? 0)),
+        ...detail === void 0 ? {} : { detail: detail.slice(0, maxDetail) }
+      };
+    });
+    commandUsageSchema = external_exports.object({
+      promptTokens: count.optional().describe("prompt tokens of every model call of this rollout"),
+      completionTokens: count.optional().describe("completion tokens of every model call"),
+      llmCalls: count.optional().describe("model calls made"),
+      costUsd: external_exports.number().min(0).optional().describe("the agent's own cost estimate (USD)")
+    });
     commandOutputSchema = external_exports.object({
-      output: external_exports.string(),
-      answer: external_exports.string().nullable().optional(),
+      output: external_exports.string().describe("the agent's final text (what the answer is extracted from)"),
+      answer: external_exports.union([external_exports.string(), external_exports.number()], { error: "expected text or a number (or null)" }).nullable().optional().transform((answer) => typeof answer === "number" ? String(answer) : answer).describe("the final answer; a number is taken as its text; absent: extracted from output"),
       trace: external_exports.object({
-        steps: external_exports.array(traceStepSchema).optional(),
-        events: external_exports.array(agentEventSchema).optional(),
-        usage: external_exports.object({
-          promptTokens: external_exports.number().int().min(0).default(0),
-          completionTokens: external_exports.number().int().min(0).default(0),
-          llmCalls: external_exports.number().int().min(0).default(0),
-          costUsd: external_exports.number().min(0).default(0)
-        }).optional()
-      }).optional()
+        steps: external_exports.array(commandStepSchema).optional(),
+        events: external_exports.array(commandEventSchema).optional(),
+        usage: commandUsageSchema.optional()
+      }).optional().describe("how the agent got there (all optional)")
     });
   }
 });
 
 // src/agent/command-agent.ts
 import { spawn } from "node:child_process";
+import { isAbsolute as isAbsolute2, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
 function commandAgent(options) {
   const clock = options.clock ?? monotonicClock;
   return {
+    usageFromTrace: true,
     async run({ task, harness, provider, sampleIndex, signal }) {
       const command = harness.command;
       if (harness.kind !== "command" || !command || command.length === 0) {
@@ -47925,21 +47988,23 @@ function commandAgent(options) {
         sampleIndex,
         model: provider.model
       });
-      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.projectRoot });
+      const folder = await options.workspace.folderOf(harness);
+      signal?.throwIfAborted();
+      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
       const result = await runProcess({
-        command,
-        cwd: harness.dir,
+        command: candidateArgv(command, options.harnessHome ?? harness.dir),
+        cwd: folder,
         stdin,
         env,
         timeoutMs: options.timeoutMs,
         signal
       });
-      const trace2 = toTrace(result);
+      const trace2 = toTrace(result, options.price?.(provider.model));
       return { ...trace2, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     }
   };
 }
-function toTrace(result) {
+function toTrace(result, price) {
   const empty = {
     steps: [],
     output: "",
@@ -47948,36 +48013,54 @@ function toTrace(result) {
   };
   const failure2 = (kind, detail) => ({
     ...empty,
-    events: [{ kind, step: 0, detail: detail.slice(0, 2e3) }]
+    events: [{ kind, step: 0, detail: withStderr(detail, result.stderr) }]
   });
   if (result.spawnError) return failure2("process-error", `could not start: ${result.spawnError}`);
-  if (result.timedOut)
-    return failure2("timeout", `killed after the timeout; stderr: ${excerpt2(result.stderr)}`);
+  if (result.timedOut) return failure2("timeout", "killed after the timeout");
   if (result.exitCode !== 0) {
     const how = result.exitCode === null ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
-    return failure2("process-error", `${how}; stderr: ${excerpt2(result.stderr)}`);
+    return failure2("process-error", how);
   }
   if (result.stdoutOverflow)
     return failure2("process-error", `stdout exceeded ${maxStdoutBytes} bytes`);
   const parsed = parseCommandOutput(result.stdout);
-  if (!parsed.ok)
-    return failure2(
-      "process-error",
-      `exit code 0 but ${parsed.reason}; stderr: ${excerpt2(result.stderr)}`
-    );
+  if (!parsed.ok) {
+    const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
+    return failure2("process-error", `exit code 0 but ${parsed.reason}${hint}`);
+  }
   const { output: output2, answer, trace: trace2 } = parsed.value;
+  const steps = trace2?.steps ?? [];
   return {
-    steps: trace2?.steps ?? [],
+    steps,
     events: trace2?.events ?? [],
     output: output2,
     answer: answer ?? extractAnswer(output2, defaultAnswerPattern2),
-    usage: {
-      promptTokens: trace2?.usage?.promptTokens ?? 0,
-      completionTokens: trace2?.usage?.completionTokens ?? 0,
-      llmCalls: trace2?.usage?.llmCalls ?? 0,
-      costUsd: trace2?.usage?.costUsd ?? 0
-    }
+    usage: reportedUsage(trace2, price)
   };
+}
+function withStderr(detail, stderr) {
+  return `${detail}; stderr: ${tail(stderr, Math.max(300, 1900 - detail.length))}`.slice(0, 2e3);
+}
+function reportedUsage(trace2, price) {
+  const steps = trace2?.steps ?? [];
+  const usage = trace2?.usage;
+  const sum = (field) => Math.round(usage?.[field] ?? steps.reduce((total, step) => total + step[field], 0));
+  const tokens = { promptTokens: sum("promptTokens"), completionTokens: sum("completionTokens") };
+  const priced = price && price.promptPerMTok + price.completionPerMTok > 0;
+  return {
+    ...tokens,
+    llmCalls: Math.round(usage?.llmCalls ?? steps.length),
+    costUsd: priced ? costOf(tokens, price) : usage?.costUsd ?? 0
+  };
+}
+function candidateArgv(command, sourceDir) {
+  return command.map((word2) => {
+    if (!word2.startsWith("../")) return word2;
+    const target = resolve6(sourceDir, word2);
+    const inside2 = relative2(sourceDir, target);
+    if (inside2.startsWith("..") || isAbsolute2(inside2)) return target;
+    return `./${inside2.split(sep2).join("/")}`;
+  });
 }
 function harnessEnvironment(env) {
   return Object.fromEntries(Object.entries(env).filter(([name3]) => !withheld.test(name3)));
@@ -47996,7 +48079,7 @@ function childEnv(input2) {
   return env;
 }
 function runProcess(input2) {
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve13, reject) => {
     const child = spawn(input2.command[0], input2.command.slice(1), {
       cwd: input2.cwd,
       env: input2.env,
@@ -48026,6 +48109,7 @@ function runProcess(input2) {
     }, input2.timeoutMs);
     const onAbort = () => killGroup();
     input2.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input2.signal?.aborted) onAbort();
     child.stdout.on("data", (chunk) => {
       stdoutBytes += chunk.byteLength;
       if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
@@ -48047,7 +48131,7 @@ function runProcess(input2) {
         reject(input2.signal.reason);
         return;
       }
-      resolve12({
+      resolve13({
         stdout: Buffer.concat(stdout).toString("utf8"),
         stderr,
         exitCode,
@@ -48065,6 +48149,7 @@ var init_command_agent = __esm({
     "use strict";
     init_harness_schema();
     init_input_error();
+    init_usage_accounting();
     init_command_output();
     init_completion();
     init_trace_recorder();
@@ -48075,16 +48160,395 @@ var init_command_agent = __esm({
   }
 });
 
+// src/errors/guard-error.ts
+var GuardError;
+var init_guard_error = __esm({
+  "src/errors/guard-error.ts"() {
+    "use strict";
+    init_guard_text();
+    init_ecdysis_error();
+    GuardError = class extends EcdysisError {
+      constructor(guard, message) {
+        super(escapeInvisible(message));
+        this.guard = guard;
+        this.name = "GuardError";
+      }
+      guard;
+      code = "guard";
+    };
+  }
+});
+
+// src/harness/glob.ts
+function matchGlob(pattern, path12) {
+  return globToRegExp(pattern).test(path12);
+}
+function globToRegExp(pattern) {
+  const cached4 = cache.get(pattern);
+  if (cached4) return cached4;
+  let source = "";
+  let index = 0;
+  while (index < pattern.length) {
+    const char = pattern[index];
+    if (char === "*" && pattern[index + 1] === "*") {
+      const atSegmentStart = index === 0 || pattern[index - 1] === "/";
+      const followedBySlash = pattern[index + 2] === "/";
+      if (atSegmentStart && followedBySlash) {
+        source += "(?:[^/]+/)*";
+        index += 3;
+        continue;
+      }
+      source += ".*";
+      index += 2;
+      continue;
+    }
+    if (char === "*") source += "[^/]*";
+    else if (char === "?") source += "[^/]";
+    else source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+    index += 1;
+  }
+  const compiled = new RegExp(`^${source}$`);
+  cache.set(pattern, compiled);
+  return compiled;
+}
+var cache;
+var init_glob = __esm({
+  "src/harness/glob.ts"() {
+    "use strict";
+    cache = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/harness/portable-path.ts
+function portablePathProblem(path12, existing = []) {
+  const bytes = Buffer.byteLength(path12);
+  if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
+  const segments = path12.split("/");
+  if (segments.length > maxPathSegments)
+    return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
+  for (const segment of segments) {
+    const length = Buffer.byteLength(segment);
+    if (length > maxSegmentBytes)
+      return `a path segment is ${length} bytes; at most ${maxSegmentBytes} bytes allowed`;
+    if (!portableSegment.test(segment))
+      return "a new file's path may only use the portable characters A-Z a-z 0-9 . _ -";
+    if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
+    if (segment.endsWith(".")) return "a path segment may not end with a dot";
+  }
+  const folded = path12.toLowerCase();
+  const twin = existing.find((other) => other !== path12 && other.toLowerCase() === folded);
+  if (twin) return `it differs from the existing '${twin}' only in case`;
+  return null;
+}
+var maxSegmentBytes, maxPathBytes, maxPathSegments, reservedNames, portableSegment;
+var init_portable_path = __esm({
+  "src/harness/portable-path.ts"() {
+    "use strict";
+    maxSegmentBytes = 255;
+    maxPathBytes = 512;
+    maxPathSegments = 16;
+    reservedNames = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
+    portableSegment = /^[A-Za-z0-9._-]+$/;
+  }
+});
+
+// src/harness/path-guard.ts
+import { lstatSync, realpathSync } from "node:fs";
+import { isAbsolute as isAbsolute3, join as join10, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+function checkEditPath(input2) {
+  const verdict = checkPath(input2);
+  return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
+}
+function checkPath(input2) {
+  const { path: path12 } = input2;
+  if (path12.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path12.includes("\\")) return { ok: false, reason: `path '${path12}' contains a backslash` };
+  if (isAbsolute3(path12) || /^[A-Za-z]:/.test(path12))
+    return { ok: false, reason: `path '${path12}' is absolute` };
+  if (path12.split("/").includes(".."))
+    return { ok: false, reason: `path '${path12}' contains a '..' segment` };
+  const normalised = normaliseRelative(path12);
+  if (normalised === null)
+    return { ok: false, reason: `path '${path12}' is not a file path inside the harness` };
+  const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
+  if (forbiddenSegment)
+    return {
+      ok: false,
+      reason: `path '${path12}' is inside '${forbiddenSegment}/', which edits never touch`
+    };
+  const existing = input2.existing ?? [];
+  if (!existing.includes(normalised)) {
+    const problem = portablePathProblem(normalised, existing);
+    if (problem) return { ok: false, reason: `path '${shorten(normalised)}': ${problem}` };
+  }
+  if (!input2.editable.some((glob) => globToRegExp(glob).test(normalised))) {
+    return {
+      ok: false,
+      reason: `path '${normalised}' matches none of the editable globs (${input2.editable.join(", ")})`
+    };
+  }
+  const symlink2 = escapingSymlink(input2.dir, normalised);
+  if (symlink2) return { ok: false, reason: symlink2 };
+  const target = resolve7(input2.dir, normalised);
+  const real = realTarget(target);
+  for (const protectedPath of input2.protectedPaths) {
+    const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
+    const hits = (candidate) => [target, real].some(
+      (path13) => isInside(candidate, path13) || isInside(candidate.toLowerCase(), path13.toLowerCase())
+    );
+    if (candidates.some(hits)) {
+      return {
+        ok: false,
+        reason: `path '${normalised}' resolves to protected path '${protectedPath}'`
+      };
+    }
+  }
+  return { ok: true, path: normalised };
+}
+function shorten(path12) {
+  return path12.length <= 80 ? path12 : `${path12.slice(0, 60)}\u2026${path12.slice(-16)}`;
+}
+function escapingSymlink(dir, path12) {
+  const realDir = realTarget(resolve7(dir));
+  const segments = path12.split("/");
+  for (let index = 1; index <= segments.length; index += 1) {
+    const partial2 = join10(dir, ...segments.slice(0, index));
+    let isLink = false;
+    try {
+      isLink = lstatSync(partial2).isSymbolicLink();
+    } catch {
+      return null;
+    }
+    if (!isLink) continue;
+    let real;
+    try {
+      real = realpathSync(partial2);
+    } catch {
+      return `'${segments.slice(0, index).join("/")}' is a dangling symlink`;
+    }
+    if (!isInside(realDir, real))
+      return `'${segments.slice(0, index).join("/")}' is a symlink pointing outside the harness folder`;
+  }
+  return null;
+}
+function realTarget(target) {
+  try {
+    return realpathSync(target);
+  } catch {
+    const parent = resolve7(target, "..");
+    if (parent === target) return target;
+    return join10(realTarget(parent), relative3(parent, target));
+  }
+}
+function isInside(root, candidate) {
+  const difference = relative3(root, candidate);
+  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep3}`) && !isAbsolute3(difference);
+}
+var init_path_guard = __esm({
+  "src/harness/path-guard.ts"() {
+    "use strict";
+    init_guard_text();
+    init_glob();
+    init_harness_references();
+    init_portable_path();
+  }
+});
+
+// src/harness/write-harness.ts
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { lstat, mkdir as mkdir8, readFile as readFile8, realpath as realpath3, rename as rename6, rm as rm2, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname6, join as join11, resolve as resolve8 } from "node:path";
+async function writeHarness(harness, dir) {
+  const root = resolve8(dir);
+  await mkdir8(root, { recursive: true });
+  const realRoot = await realpath3(root);
+  const planned = [];
+  for (const [path12, content] of Object.entries(harness.files).sort(
+    ([a], [b]) => a.localeCompare(b)
+  )) {
+    const normalised = normaliseRelative(path12);
+    if (normalised === null || normalised !== path12)
+      throw new GuardError("path", `refusing to write '${path12}': not a plain relative path`);
+    const target = join11(root, normalised);
+    await assertInside(realRoot, target);
+    const existing = await readFile8(target, "utf8").catch(() => void 0);
+    if (existing !== content) planned.push({ target, content });
+  }
+  for (const { target, content } of planned) {
+    await mkdir8(dirname6(target), { recursive: true });
+    await assertInside(realRoot, target);
+    const temporary = join11(dirname6(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    try {
+      await writeFile7(temporary, content, { flag: "wx" });
+      await rename6(temporary, target);
+    } catch (error62) {
+      await rm2(temporary, { force: true });
+      throw error62;
+    }
+  }
+}
+async function assertInside(realRoot, target) {
+  let probe = target;
+  for (; ; ) {
+    const stats = await lstat(probe).catch(() => void 0);
+    if (stats) break;
+    const parent = dirname6(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  const real = await realpath3(probe).catch(() => probe);
+  if (!isInside(realRoot, real)) {
+    throw new GuardError(
+      "path",
+      `refusing to write '${target}': it resolves outside '${realRoot}'`
+    );
+  }
+}
+var init_write_harness = __esm({
+  "src/harness/write-harness.ts"() {
+    "use strict";
+    init_guard_error();
+    init_harness_references();
+    init_path_guard();
+  }
+});
+
+// src/harness/workspace.ts
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename7, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join12 } from "node:path";
+function openHarnessWorkspace(options) {
+  const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
+  const root = join12(options.parent, id);
+  const folders = /* @__PURE__ */ new Map();
+  let prepared;
+  const prepare = () => {
+    prepared ??= (async () => {
+      await removeStaleRuns(options.parent);
+      await mkdir9(root, { recursive: true });
+    })();
+    return prepared;
+  };
+  return {
+    root,
+    folderOf(harness) {
+      let folder = folders.get(harness.hash);
+      if (!folder) {
+        folder = prepare().then(() => materialise(harness, root));
+        folders.set(harness.hash, folder);
+        folder.catch(() => folders.delete(harness.hash));
+      }
+      return folder;
+    },
+    async close(closeOptions = {}) {
+      if (!prepared) return;
+      await Promise.allSettled(folders.values());
+      if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
+      await rm3(root, { recursive: true, force: true });
+      await rmdir(options.parent).catch(() => void 0);
+      folders.clear();
+      prepared = void 0;
+    }
+  };
+}
+async function materialise(harness, root) {
+  const target = join12(root, harness.hash);
+  if (await isFolder(target)) return target;
+  const temporary = join12(
+    root,
+    `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
+  );
+  try {
+    await writeHarness(harness, temporary);
+    await copyModes(harness, temporary);
+    await linkDependencies(harness.dir, temporary);
+    await rename7(temporary, target);
+  } catch (error62) {
+    await rm3(temporary, { recursive: true, force: true });
+    if (await isFolder(target)) return target;
+    throw error62;
+  }
+  return target;
+}
+async function copyModes(harness, folder) {
+  for (const path12 of Object.keys(harness.files)) {
+    const source = await stat4(join12(harness.dir, path12)).catch(() => void 0);
+    if (source?.isFile() && (source.mode & 73) !== 0)
+      await chmod(join12(folder, path12), source.mode & 511);
+  }
+}
+async function linkDependencies(sourceDir, folder) {
+  for (const name3 of linkedFolders) {
+    const source = join12(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join12(folder, name3), "dir");
+  }
+}
+async function keepFolders(root, keepIn) {
+  await mkdir9(keepIn, { recursive: true });
+  for (const name3 of await readdir4(root)) {
+    if (name3.startsWith(".tmp-")) continue;
+    const target = join12(keepIn, name3);
+    if (await isFolder(target)) continue;
+    await rename7(join12(root, name3), target).catch(async () => {
+      await cp(join12(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    });
+  }
+}
+async function removeStaleRuns(parent) {
+  const names = await readdir4(parent).catch(() => []);
+  for (const name3 of names) {
+    const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    await rm3(join12(parent, name3), { recursive: true, force: true });
+  }
+}
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function isFolder(path12) {
+  return (await stat4(path12).catch(() => void 0))?.isDirectory() ?? false;
+}
+var linkedFolders;
+var init_workspace = __esm({
+  "src/harness/workspace.ts"() {
+    "use strict";
+    init_write_harness();
+    linkedFolders = ["node_modules"];
+  }
+});
+
 // src/agent/create-agent-adapter.ts
-function createAgentAdapter(loaded) {
-  const { harness } = loaded.config;
+import path2 from "node:path";
+function createAgentAdapter(loaded, options) {
+  const { harness, model, probe } = loaded.config;
+  const prices = new Map([
+    ...probe ? [[probe.model, probe.price]] : [],
+    [model.model, model.price]
+  ]);
   if (harness.kind === "command")
-    return commandAgent({ timeoutMs: harness.timeoutMs, projectRoot: loaded.root });
+    return commandAgent({
+      timeoutMs: harness.timeoutMs,
+      projectRoot: loaded.root,
+      harnessHome: path2.resolve(loaded.root, harness.dir),
+      workspace: options.workspace,
+      price: (name3) => prices.get(name3)
+    });
   return builtinAgent();
+}
+function runWorkspace(loaded) {
+  return openHarnessWorkspace({
+    parent: path2.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
+  });
 }
 var init_create_agent_adapter = __esm({
   "src/agent/create-agent-adapter.ts"() {
     "use strict";
+    init_workspace();
     init_builtin_agent();
     init_command_agent();
   }
@@ -48205,11 +48669,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count3 = before.split(edit.find).length - 1;
-      if (count3 !== 1)
+      const count4 = before.split(edit.find).length - 1;
+      if (count4 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count3} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count4} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -48241,9 +48705,9 @@ import { createHash as createHash8 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash8("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path11 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path11];
-    hash2.update(`${path11}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path12 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path12];
+    hash2.update(`${path12}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48251,181 +48715,6 @@ function harnessHash(parts) {
 var init_hash = __esm({
   "src/harness/hash.ts"() {
     "use strict";
-  }
-});
-
-// src/harness/glob.ts
-function matchGlob(pattern, path11) {
-  return globToRegExp(pattern).test(path11);
-}
-function globToRegExp(pattern) {
-  const cached4 = cache.get(pattern);
-  if (cached4) return cached4;
-  let source = "";
-  let index = 0;
-  while (index < pattern.length) {
-    const char = pattern[index];
-    if (char === "*" && pattern[index + 1] === "*") {
-      const atSegmentStart = index === 0 || pattern[index - 1] === "/";
-      const followedBySlash = pattern[index + 2] === "/";
-      if (atSegmentStart && followedBySlash) {
-        source += "(?:[^/]+/)*";
-        index += 3;
-        continue;
-      }
-      source += ".*";
-      index += 2;
-      continue;
-    }
-    if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-    index += 1;
-  }
-  const compiled = new RegExp(`^${source}$`);
-  cache.set(pattern, compiled);
-  return compiled;
-}
-var cache;
-var init_glob = __esm({
-  "src/harness/glob.ts"() {
-    "use strict";
-    cache = /* @__PURE__ */ new Map();
-  }
-});
-
-// src/harness/portable-path.ts
-function portablePathProblem(path11, existing = []) {
-  const bytes = Buffer.byteLength(path11);
-  if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path11.split("/");
-  if (segments.length > maxPathSegments)
-    return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
-  for (const segment of segments) {
-    const length = Buffer.byteLength(segment);
-    if (length > maxSegmentBytes)
-      return `a path segment is ${length} bytes; at most ${maxSegmentBytes} bytes allowed`;
-    if (!portableSegment.test(segment))
-      return "a new file's path may only use the portable characters A-Z a-z 0-9 . _ -";
-    if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
-    if (segment.endsWith(".")) return "a path segment may not end with a dot";
-  }
-  const folded = path11.toLowerCase();
-  const twin = existing.find((other) => other !== path11 && other.toLowerCase() === folded);
-  if (twin) return `it differs from the existing '${twin}' only in case`;
-  return null;
-}
-var maxSegmentBytes, maxPathBytes, maxPathSegments, reservedNames, portableSegment;
-var init_portable_path = __esm({
-  "src/harness/portable-path.ts"() {
-    "use strict";
-    maxSegmentBytes = 255;
-    maxPathBytes = 512;
-    maxPathSegments = 16;
-    reservedNames = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
-    portableSegment = /^[A-Za-z0-9._-]+$/;
-  }
-});
-
-// src/harness/path-guard.ts
-import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute2, join as join10, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
-function checkEditPath(input2) {
-  const verdict = checkPath(input2);
-  return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
-}
-function checkPath(input2) {
-  const { path: path11 } = input2;
-  if (path11.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path11.includes("\\")) return { ok: false, reason: `path '${path11}' contains a backslash` };
-  if (isAbsolute2(path11) || /^[A-Za-z]:/.test(path11))
-    return { ok: false, reason: `path '${path11}' is absolute` };
-  if (path11.split("/").includes(".."))
-    return { ok: false, reason: `path '${path11}' contains a '..' segment` };
-  const normalised = normaliseRelative(path11);
-  if (normalised === null)
-    return { ok: false, reason: `path '${path11}' is not a file path inside the harness` };
-  const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
-  if (forbiddenSegment)
-    return {
-      ok: false,
-      reason: `path '${path11}' is inside '${forbiddenSegment}/', which edits never touch`
-    };
-  const existing = input2.existing ?? [];
-  if (!existing.includes(normalised)) {
-    const problem = portablePathProblem(normalised, existing);
-    if (problem) return { ok: false, reason: `path '${shorten(normalised)}': ${problem}` };
-  }
-  if (!input2.editable.some((glob) => globToRegExp(glob).test(normalised))) {
-    return {
-      ok: false,
-      reason: `path '${normalised}' matches none of the editable globs (${input2.editable.join(", ")})`
-    };
-  }
-  const symlink = escapingSymlink(input2.dir, normalised);
-  if (symlink) return { ok: false, reason: symlink };
-  const target = resolve6(input2.dir, normalised);
-  const real = realTarget(target);
-  for (const protectedPath of input2.protectedPaths) {
-    const candidates = [resolve6(protectedPath), realTarget(resolve6(protectedPath))];
-    const hits = (candidate) => [target, real].some(
-      (path12) => isInside(candidate, path12) || isInside(candidate.toLowerCase(), path12.toLowerCase())
-    );
-    if (candidates.some(hits)) {
-      return {
-        ok: false,
-        reason: `path '${normalised}' resolves to protected path '${protectedPath}'`
-      };
-    }
-  }
-  return { ok: true, path: normalised };
-}
-function shorten(path11) {
-  return path11.length <= 80 ? path11 : `${path11.slice(0, 60)}\u2026${path11.slice(-16)}`;
-}
-function escapingSymlink(dir, path11) {
-  const realDir = realTarget(resolve6(dir));
-  const segments = path11.split("/");
-  for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join10(dir, ...segments.slice(0, index));
-    let isLink = false;
-    try {
-      isLink = lstatSync(partial2).isSymbolicLink();
-    } catch {
-      return null;
-    }
-    if (!isLink) continue;
-    let real;
-    try {
-      real = realpathSync(partial2);
-    } catch {
-      return `'${segments.slice(0, index).join("/")}' is a dangling symlink`;
-    }
-    if (!isInside(realDir, real))
-      return `'${segments.slice(0, index).join("/")}' is a symlink pointing outside the harness folder`;
-  }
-  return null;
-}
-function realTarget(target) {
-  try {
-    return realpathSync(target);
-  } catch {
-    const parent = resolve6(target, "..");
-    if (parent === target) return target;
-    return join10(realTarget(parent), relative2(parent, target));
-  }
-}
-function isInside(root, candidate) {
-  const difference = relative2(root, candidate);
-  return difference === "" || difference !== ".." && !difference.startsWith(`..${sep2}`) && !isAbsolute2(difference);
-}
-var init_path_guard = __esm({
-  "src/harness/path-guard.ts"() {
-    "use strict";
-    init_guard_text();
-    init_glob();
-    init_harness_references();
-    init_portable_path();
   }
 });
 
@@ -48470,15 +48759,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path11 = checkEditPath({
+  const path12 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path11.ok) return { ok: false, guard: "path", reason: path11.reason };
-  const file2 = path11.path;
+  if (!path12.ok) return { ok: false, guard: "path", reason: path12.reason };
+  const file2 = path12.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48671,7 +48960,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count3) => `${count3 === 0 ? start - 1 : start},${count3}`;
+  const range = (start, count4) => `${count4 === 0 ? start - 1 : start},${count4}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -48693,11 +48982,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path11 of paths) {
-    const filePatch = unifiedDiff({ path: path11, before: before.files[path11], after: after.files[path11] });
+  for (const path12 of paths) {
+    const filePatch = unifiedDiff({ path: path12, before: before.files[path12], after: after.files[path12] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path11, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path12, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -48742,11 +49031,11 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir4, readFile as readFile8, stat as stat4 } from "node:fs/promises";
-import { join as join11, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { readdir as readdir5, readFile as readFile9, stat as stat5 } from "node:fs/promises";
+import { join as join13, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 async function loadHarness(options) {
-  const dir = resolve7(options.dir);
-  const stats = await stat4(dir).catch(() => void 0);
+  const dir = resolve9(options.dir);
+  const stats = await stat5(dir).catch(() => void 0);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
   if (options.kind === "command" && (!options.command || options.command.length === 0)) {
@@ -48765,7 +49054,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join11(dir, "harness.yaml");
+  const yamlPath = join13(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -48779,27 +49068,27 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path11 of paths) {
-    const absolute = join11(dir, path11);
-    const buffer = await readFile8(absolute);
+  for (const path12 of paths) {
+    const absolute = join13(dir, path12);
+    const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path11] = decodeText(absolute, buffer);
+    files[path12] = decodeText(absolute, buffer);
   }
   return files;
 }
 async function collect2(root, folder, paths) {
-  const entries = await readdir4(folder, { withFileTypes: true });
+  const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join11(folder, entry.name);
+    const absolute = join13(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
-      paths.push(relative3(root, absolute).split(sep3).join("/"));
+      paths.push(relative4(root, absolute).split(sep4).join("/"));
       if (paths.length > maxHarnessFiles) {
         throw new InputError(
           root,
@@ -48832,84 +49121,6 @@ var init_load_harness = __esm({
   }
 });
 
-// src/errors/guard-error.ts
-var GuardError;
-var init_guard_error = __esm({
-  "src/errors/guard-error.ts"() {
-    "use strict";
-    init_guard_text();
-    init_ecdysis_error();
-    GuardError = class extends EcdysisError {
-      constructor(guard, message) {
-        super(escapeInvisible(message));
-        this.guard = guard;
-        this.name = "GuardError";
-      }
-      guard;
-      code = "guard";
-    };
-  }
-});
-
-// src/harness/write-harness.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename6, rm as rm2, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname6, join as join12, resolve as resolve8 } from "node:path";
-async function writeHarness(harness, dir) {
-  const root = resolve8(dir);
-  await mkdir8(root, { recursive: true });
-  const realRoot = await realpath3(root);
-  const planned = [];
-  for (const [path11, content] of Object.entries(harness.files).sort(
-    ([a], [b]) => a.localeCompare(b)
-  )) {
-    const normalised = normaliseRelative(path11);
-    if (normalised === null || normalised !== path11)
-      throw new GuardError("path", `refusing to write '${path11}': not a plain relative path`);
-    const target = join12(root, normalised);
-    await assertInside(realRoot, target);
-    const existing = await readFile9(target, "utf8").catch(() => void 0);
-    if (existing !== content) planned.push({ target, content });
-  }
-  for (const { target, content } of planned) {
-    await mkdir8(dirname6(target), { recursive: true });
-    await assertInside(realRoot, target);
-    const temporary = join12(dirname6(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
-    try {
-      await writeFile7(temporary, content, { flag: "wx" });
-      await rename6(temporary, target);
-    } catch (error62) {
-      await rm2(temporary, { force: true });
-      throw error62;
-    }
-  }
-}
-async function assertInside(realRoot, target) {
-  let probe = target;
-  for (; ; ) {
-    const stats = await lstat(probe).catch(() => void 0);
-    if (stats) break;
-    const parent = dirname6(probe);
-    if (parent === probe) break;
-    probe = parent;
-  }
-  const real = await realpath3(probe).catch(() => probe);
-  if (!isInside(realRoot, real)) {
-    throw new GuardError(
-      "path",
-      `refusing to write '${target}': it resolves outside '${realRoot}'`
-    );
-  }
-}
-var init_write_harness = __esm({
-  "src/harness/write-harness.ts"() {
-    "use strict";
-    init_guard_error();
-    init_harness_references();
-    init_path_guard();
-  }
-});
-
 // src/harness/index.ts
 var init_harness = __esm({
   "src/harness/index.ts"() {
@@ -48923,6 +49134,7 @@ var init_harness = __esm({
     init_load_harness();
     init_render();
     init_types();
+    init_workspace();
     init_write_harness();
   }
 });
@@ -49051,7 +49263,7 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve12) => {
+  return new Promise((resolve13) => {
     const child = spawn2("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "ignore", "ignore"],
@@ -49062,7 +49274,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve12(outcome);
+      resolve13(outcome);
     };
     const timer = setTimeout(() => {
       try {
@@ -49375,19 +49587,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count3) {
+function shardOf(taskId, count4) {
   const digest = createHash9("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count3;
+  return digest.readUInt32BE(0) % count4;
 }
 function parseShard(text3) {
   const match = /^(\d+)\/(\d+)$/.exec(text3.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text3}'`);
   const index = Number(match[1]);
-  const count3 = Number(match[2]);
-  if (count3 < 1 || index < 1 || index > count3) {
-    throw new InputError("--shard", `shard ${text3} is outside 1/${count3}..${count3}/${count3}`);
+  const count4 = Number(match[2]);
+  if (count4 < 1 || index < 1 || index > count4) {
+    throw new InputError("--shard", `shard ${text3} is outside 1/${count4}..${count4}/${count4}`);
   }
-  return { index: index - 1, count: count3 };
+  return { index: index - 1, count: count4 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -49413,8 +49625,9 @@ async function runEval(options) {
     command: config2.harness.command
   });
   const models = options.models ?? await openModels(loaded, { env: options.env });
+  const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded);
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
     const scorer = scorerForTasks(config2.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -49451,6 +49664,7 @@ async function runEval(options) {
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
     return { results, records, harness, downgrades: models.downgrades() };
   } finally {
+    await workspace.close();
     if (!options.models) await models.close();
   }
 }
@@ -50552,7 +50766,7 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   }
   return { tried, passed: passed2 };
 }
-function count(n, singular, plural3) {
+function count2(n, singular, plural3) {
   return `${n} ${n === 1 ? singular : plural3}`;
 }
 function supportReasons(pattern, minSupport) {
@@ -50561,7 +50775,7 @@ function supportReasons(pattern, minSupport) {
     return [
       tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : {
         code: "narrow",
-        detail: `${count(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
+        detail: `${count2(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
       }
     ];
   }
@@ -50569,7 +50783,7 @@ function supportReasons(pattern, minSupport) {
     return [
       {
         code: "narrow",
-        detail: `${count(categories, "category", "categories")} (minimum ${minSupport.categories})`
+        detail: `${count2(categories, "category", "categories")} (minimum ${minSupport.categories})`
       }
     ];
   }
@@ -50596,7 +50810,7 @@ async function classifyPatterns(options) {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${count(tasks, "task", "tasks")} across ${count(categories, "category", "categories")}`
+      detail: `${count2(tasks, "task", "tasks")} across ${count2(categories, "category", "categories")}`
     });
   }
   const toResample = state.filter((item) => item.open);
@@ -50732,11 +50946,11 @@ function resampleSelection(evidence, records) {
   const chosen = [];
   for (const item of evidence) {
     const record3 = byKey.get(item.rolloutKey);
-    const count3 = perSignal.get(item.signalKey) ?? 0;
-    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count3 >= resampledPerSignal)
+    const count4 = perSignal.get(item.signalKey) ?? 0;
+    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count4 >= resampledPerSignal)
       continue;
     tasks.add(record3.taskId);
-    perSignal.set(item.signalKey, count3 + 1);
+    perSignal.set(item.signalKey, count4 + 1);
     chosen.push(record3);
   }
   return chosen;
@@ -51274,12 +51488,22 @@ function meterProvider(options) {
   };
 }
 function meterAdapter(options) {
-  const { adapter, budget } = options;
+  const { adapter, budget, onCall } = options;
   return {
+    ...adapter.usageFromTrace ? { usageFromTrace: true } : {},
     async run(input2) {
       if (options.enforce) budget.check();
       budget.add({ rollouts: 1 });
-      return adapter.run(input2);
+      const trace2 = await adapter.run(input2);
+      if (adapter.usageFromTrace) {
+        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace2.usage;
+        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
+        if (llmCalls > 0) {
+          const event = { role: "agent", purpose: "agent", calls: llmCalls };
+          onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
+        }
+      }
+      return trace2;
     }
   };
 }
@@ -51290,10 +51514,10 @@ var init_meter = __esm({
 });
 
 // src/evolve/evaluation-setup.ts
-import path2 from "node:path";
+import path3 from "node:path";
 function wrapModels(options) {
   const { models, loaded, budget, onCall } = options;
-  const dir = path2.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const dir = path3.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
@@ -51365,7 +51589,7 @@ function runEvaluations(options) {
   const shared = {
     loaded,
     models,
-    cache: new RolloutCache(path2.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path3.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     scorer: scorerForTasks(loaded.config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge ?? models.refiner,
@@ -51380,7 +51604,7 @@ function runEvaluations(options) {
     if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
     return makeEvaluate({
       ...shared,
-      adapter: meterAdapter({ adapter: chosen, budget, enforce }),
+      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
       enforce,
       split
     });
@@ -51585,13 +51809,13 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir9, writeFile as writeFile8 } from "node:fs/promises";
-import path3 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
+import path4 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
   const config2 = loaded.config;
   const load2 = (dir) => loadHarness({
-    dir: path3.resolve(dir),
+    dir: path4.resolve(dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -51603,6 +51827,7 @@ async function runGate(options) {
     ...options.secrets ?? []
   ]);
   const opened = options.models ? void 0 : await openModels(loaded);
+  const workspace = runWorkspace(loaded);
   try {
     const budget = new BudgetTracker({}, () => 0);
     const models = wrapModels({
@@ -51616,7 +51841,7 @@ async function runGate(options) {
     const evaluateFrom = (root) => evaluations({
       enforce: false,
       split: "heldout",
-      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root })
+      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace })
     });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -51629,12 +51854,13 @@ async function runGate(options) {
       label: "gate: head"
     });
     const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config2.gate }));
-    await mkdir9(options.outDir, { recursive: true });
+    await mkdir10(options.outDir, { recursive: true });
     const json2 = `${JSON.stringify(result, null, 2)}
 `;
-    await writeFile8(path3.join(options.outDir, "gate.json"), redactor.text(json2));
+    await writeFile8(path4.join(options.outDir, "gate.json"), redactor.text(json2));
     return result;
   } finally {
+    await workspace.close();
     await opened?.close();
   }
 }
@@ -51654,7 +51880,7 @@ var init_gate = __esm({
 });
 
 // src/evolve/guard.ts
-import path4 from "node:path";
+import path5 from "node:path";
 function expectedStrings(expected) {
   if (expected === null || expected === void 0) return [];
   if (typeof expected === "string") return [expected];
@@ -51667,14 +51893,14 @@ function buildGuardContext(options) {
   const { config: config2, root } = loaded;
   const protectedPaths = [
     loaded.path,
-    path4.resolve(root, config2.tasks.train),
-    path4.resolve(root, config2.tasks.heldout)
+    path5.resolve(root, config2.tasks.train),
+    path5.resolve(root, config2.tasks.heldout)
   ];
   const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
   for (const scorer of scorers) {
     if (scorer?.kind !== "command") continue;
     for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path4.resolve(root, word2));
+      if (/[./]/.test(word2)) protectedPaths.push(path5.resolve(root, word2));
   }
   const all = [...train, ...heldout];
   return {
@@ -51784,8 +52010,8 @@ function exhaustedReason(systematic, memory, options) {
     ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
-  const count3 = systematic.length;
-  return `${count3} systematic pattern${count3 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+  const count4 = systematic.length;
+  return `${count4} systematic pattern${count4 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
   return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
@@ -51994,16 +52220,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path11, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path11);
-    if (!(path11 in seed.files)) {
-      const problem = normaliseRelative(path11) === path11 ? portablePathProblem(path11, seedPaths) : "not a plain relative path";
+  for (const [path12, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path12);
+    if (!(path12 in seed.files)) {
+      const problem = normaliseRelative(path12) === path12 ? portablePathProblem(path12, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path11 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path12 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path11] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path12] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52023,6 +52249,135 @@ var init_final_harness_guard = __esm({
     init_content_guards();
     init_harness_references();
     init_portable_path();
+  }
+});
+
+// src/harness/parse-check.ts
+import { spawn as spawn3 } from "node:child_process";
+import { extname, join as join14 } from "node:path";
+async function parseProblems(options) {
+  const { candidate, parent, folder, checkers } = options;
+  const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
+  const problems = [];
+  for (const file2 of changed) {
+    const message = await checkFile({ file: file2, text: candidate.files[file2], folder, checkers });
+    if (message) problems.push({ file: file2, message: message.slice(0, maxMessage) });
+  }
+  return problems;
+}
+function parseProblemsReason(problems) {
+  const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
+  return `the edited files no longer parse (${each}); not run`;
+}
+async function checkFile(input2) {
+  const { file: file2, text: text3, checkers } = input2;
+  const extension = extname(file2).toLowerCase();
+  if (extension === ".json") return jsonProblem(text3);
+  if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
+  if ([".js", ".mjs", ".cjs"].includes(extension)) {
+    const path12 = join14(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path12] });
+    return result && `node --check: ${nodeMessage(result, path12)}`;
+  }
+  if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
+    const args = ["--no-warnings", "-e", typescriptParse];
+    const result = await runChecker({ command: checkers.node, args, stdin: text3 });
+    return result && `TypeScript: ${result.trim().split("\n")[0]}`;
+  }
+  if (extension === ".py" && checkers.python) {
+    const result = await runChecker({
+      command: checkers.python,
+      args: ["-I", "-c", pythonCompile, file2],
+      stdin: text3
+    });
+    return result && `python3: ${result.trim().split("\n").at(-1)}`;
+  }
+  return void 0;
+}
+function jsonProblem(text3) {
+  try {
+    JSON.parse(text3);
+    return void 0;
+  } catch (error62) {
+    const message = error62.message;
+    const position = Number(/at position (\d+)/.exec(message)?.[1]);
+    const line = Number.isInteger(position) ? text3.slice(0, position).split("\n").length : 0;
+    return line > 0 ? `JSON: line ${line}: ${message}` : `JSON: ${message}`;
+  }
+}
+function yamlProblem(text3) {
+  const [error62] = (0, import_yaml3.parseDocument)(text3, { prettyErrors: false }).errors;
+  if (!error62) return void 0;
+  const line = text3.slice(0, error62.pos[0]).split("\n").length;
+  return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
+}
+function nodeMessage(stderr, path12) {
+  const lines = stderr.split("\n");
+  const line = new RegExp(`${escapeRegExp(path12)}:(\\d+)`).exec(stderr)?.[1];
+  const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
+  return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function runChecker(input2) {
+  return new Promise((resolve13) => {
+    const child = spawn3(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      if (stderr.length < 16384) stderr += chunk.toString("utf8");
+    });
+    child.on("error", () => resolve13(void 0));
+    child.on("close", (code) => resolve13(code === 0 ? void 0 : stderr || `exit code ${code}`));
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(input2.stdin ?? "");
+  });
+}
+async function localParseCheckers() {
+  const python = await new Promise((resolve13) => {
+    const child = spawn3("python3", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve13(false));
+    child.on("close", (code) => resolve13(code === 0));
+  });
+  const nodeModule = await import("node:module");
+  return {
+    node: process.execPath,
+    python: python ? "python3" : null,
+    nodeStripsTypes: typeof nodeModule.stripTypeScriptTypes === "function"
+  };
+}
+function candidateParseCheck(workspace) {
+  let checkers;
+  return async ({ candidate, parent }) => {
+    checkers ??= localParseCheckers();
+    const folder = await workspace.folderOf(candidate);
+    const problems = await parseProblems({ candidate, parent, folder, checkers: await checkers });
+    return problems.length > 0 ? parseProblemsReason(problems) : void 0;
+  };
+}
+var import_yaml3, maxMessage, typescriptParse, pythonCompile;
+var init_parse_check = __esm({
+  "src/harness/parse-check.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    maxMessage = 600;
+    typescriptParse = [
+      "let source = '';",
+      "process.stdin.on('data', (chunk) => (source += chunk));",
+      "process.stdin.on('end', () => {",
+      "  try { require('node:module').stripTypeScriptTypes(source); }",
+      "  catch (error) { console.error(error.message.split('\\n')[0]); process.exit(1); }",
+      "});"
+    ].join("\n");
+    pythonCompile = [
+      "import sys",
+      "source = sys.stdin.read()",
+      "try:",
+      "    compile(source, sys.argv[1], 'exec', dont_inherit=True)",
+      "except SyntaxError as error:",
+      "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
+      "    sys.exit(1)"
+    ].join("\n");
   }
 });
 
@@ -52112,8 +52467,8 @@ var init_heldout_seal = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir10, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
+import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
+import path6 from "node:path";
 function readJournal(options) {
   const { file: file2 } = options;
   const lines = options.text.split("\n").filter((line) => line.trim() !== "");
@@ -52196,7 +52551,7 @@ var init_journal = __esm({
       redact;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path5.join(options.outDir, "journal.jsonl");
+        const file2 = path6.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let text3;
         try {
@@ -52205,7 +52560,7 @@ var init_journal = __esm({
           text3 = void 0;
         }
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir10(options.outDir, { recursive: true });
+          await mkdir11(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -52267,7 +52622,7 @@ async function runLoop2(options) {
     for (let index = 1; ; index++) {
       const stop = stopBefore({ run: run2, state, index, context });
       if (stop) return end(stop);
-      const proposal = await run2.propose(state, index);
+      const proposal = await runnable(await run2.propose(state, index), context);
       if (proposal.kind === "stop") {
         iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
@@ -52282,6 +52637,12 @@ async function runLoop2(options) {
     if (!(error62 instanceof BudgetExhaustedError)) throw error62;
     return end(`budget:${error62.resource}`);
   }
+}
+async function runnable(proposal, context) {
+  if (proposal.kind !== "candidate" || !context.checkCandidate) return proposal;
+  const { candidate, ...refined } = proposal;
+  const reason = await context.checkCandidate({ candidate, parent: proposal.seen.parent });
+  return reason ? { ...refined, kind: "refused", reason } : proposal;
 }
 function stopBefore(options) {
   const own2 = options.run.stop?.(options.state);
@@ -52729,7 +53090,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path11, entry] of state.setBy) this.setBy.set(path11, entry);
+          for (const [path12, entry] of state.setBy) this.setBy.set(path12, entry);
         }
         return result;
       }
@@ -52816,8 +53177,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path11, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path11);
+function coerceValue(path12, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
   if (!field) return value;
   if (field.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -52916,8 +53277,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path11, message) {
-  return path11.join(".") === "edit.kind" || path11.length === 1 && path11[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path12, message) {
+  return path12.join(".") === "edit.kind" || path12.length === 1 && path12[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -52951,12 +53312,12 @@ function harnessIssues(planned, view) {
   }
   if (!shown)
     return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
-  const count3 = shown.content.split(edit.find).length - 1;
-  if (count3 === 1) return [];
+  const count4 = shown.content.split(edit.find).length - 1;
+  if (count4 === 1) return [];
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count3 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count3} times in ${where}; quote enough around it to make it unique`
+    count4 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count4} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
@@ -52965,30 +53326,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path11, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path11);
-  if (!field) return [`'${path11}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path12, value) {
+  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
+  if (!field) return [`'${path12}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field, value);
 }
 function valueIssues(field, value) {
-  const path11 = field.path;
-  if (field.type === "list") return [`${path11} is a list; edit harness.yaml with replace_text`];
+  const path12 = field.path;
+  if (field.type === "list") return [`${path12} is a list; edit harness.yaml with replace_text`];
   if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path11} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path12} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field.type === "boolean" && typeof value !== "boolean")
-    return [`${path11} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path12} is a boolean (got ${JSON.stringify(value)})`];
   if (field.type === "integer" || field.type === "number") {
     if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path11} is an ${field.type} (got ${JSON.stringify(value)})`];
+      return [`${path12} is an ${field.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field.range ?? {};
-    if (max !== void 0 && value > max) return [`${path11} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path11} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path12} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path12} is at least ${min} (got ${value})`];
   }
   if (field.type === "string") {
-    if (typeof value !== "string") return [`${path11} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path12} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path11} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path12} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -53033,7 +53394,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path11) => editable.some((glob) => matchGlob(glob, path11));
+  const isEditable = (path12) => editable.some((glob) => matchGlob(glob, path12));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -53043,44 +53404,44 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path11) => textFile.test(path11)).sort();
+  const paths = Object.keys(harness.files).filter((path12) => textFile.test(path12)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path11) => !isEditable(path11)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path12) => !isEditable(path12)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path11 of ordered) {
-    const shown = left > 0 ? showFile(path11, harness.files[path11], Math.min(budget.perFile, left)) : void 0;
+  for (const path12 of ordered) {
+    const shown = left > 0 ? showFile(path12, harness.files[path12], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path11)) notShown.push(path11);
+      if (isEditable(path12)) notShown.push(path12);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path11) });
+    files.push({ ...shown, editable: isEditable(path12) });
     left -= shown.content.length;
   }
-  for (const path11 of Object.keys(harness.files).sort())
-    if (!textFile.test(path11) && isEditable(path11)) notShown.push(path11);
+  for (const path12 of Object.keys(harness.files).sort())
+    if (!textFile.test(path12) && isEditable(path12)) notShown.push(path12);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path11, text3, maxChars) {
+function showFile(path12, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path11, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path12, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
-  let count3 = 0;
-  while (count3 < lines.length && used + lines[count3].length + 1 <= maxChars) {
-    used += lines[count3].length + 1;
-    count3++;
+  let count4 = 0;
+  while (count4 < lines.length && used + lines[count4].length + 1 <= maxChars) {
+    used += lines[count4].length + 1;
+    count4++;
   }
-  if (count3 === 0) return void 0;
+  if (count4 === 0) return void 0;
   return {
-    path: path11,
+    path: path12,
     whole: false,
-    content: lines.slice(0, count3).join("\n"),
-    lines: { from: 1, to: count3, of: lines.length }
+    content: lines.slice(0, count4).join("\n"),
+    lines: { from: 1, to: count4, of: lines.length }
   };
 }
 function referenceLines() {
@@ -53674,8 +54035,8 @@ function openNoteStream(options) {
             }).catch(() => void 0)
           );
         if (closed) break;
-        await new Promise((resolve12) => {
-          wake = resolve12;
+        await new Promise((resolve13) => {
+          wake = resolve13;
         });
       }
       await Promise.all(calls);
@@ -54120,7 +54481,7 @@ async function repairRegressions(options) {
       editable: context.guard.editable
     }
   });
-  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  const guarded2 = await runnableRepair({ validation, candidate, refinement });
   const { guardRejections, labelFlags } = guarded2;
   const base = { diagnosis: diagnosis2, refinement, guardRejections, labelFlags };
   if (!guarded2.candidate) return refused(guarded2.reason ?? "no repair candidate", base);
@@ -54142,6 +54503,17 @@ async function repairRegressions(options) {
   const candidateHash = guarded2.candidate.hash;
   const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
   validation.stages.push({ stage: "repaired", ...stage });
+}
+async function runnableRepair(input2) {
+  const { context } = input2.validation;
+  const { candidate, refinement } = input2;
+  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  if (!guarded2.candidate) return guarded2;
+  const unparsable = await context.checkCandidate?.({
+    candidate: guarded2.candidate,
+    parent: candidate
+  });
+  return unparsable ? { ...guarded2, candidate: void 0, reason: unparsable } : guarded2;
 }
 async function diagnoseRegressions(options) {
   const { validation, candidate, scope } = options;
@@ -54611,12 +54983,12 @@ function selectParent(pool, rng) {
   for (const members2 of front.values())
     for (const member of members2) frequency.set(member, (frequency.get(member) ?? 0) + 1);
   const weighted = [...frequency].sort(([a], [b]) => a - b);
-  const total = weighted.reduce((sum, [, count3]) => sum + count3, 0);
+  const total = weighted.reduce((sum, [, count4]) => sum + count4, 0);
   if (total === 0) return bestCandidate(pool);
   let draw2 = Math.floor(rng.next() * total);
-  for (const [candidate, count3] of weighted) {
-    if (draw2 < count3) return candidate;
-    draw2 -= count3;
+  for (const [candidate, count4] of weighted) {
+    if (draw2 < count4) return candidate;
+    draw2 -= count4;
   }
   return weighted[weighted.length - 1][0];
 }
@@ -54950,8 +55322,8 @@ var init_strategies = __esm({
 
 // src/evolve/run-evolve.ts
 import { createHash as createHash11 } from "node:crypto";
-import { mkdir as mkdir11, writeFile as writeFile10 } from "node:fs/promises";
-import path6 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
+import path7 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -54963,22 +55335,12 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
-  });
+  const journal = await openJournal({ options, strategy, budget, redactor });
   const opened = options.models ? void 0 : await openModels(loaded);
+  const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
-    const run2 = openRun({ options, journal, budget, redactor, models, inputs });
+    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace });
     const strategyRun = strategy.open(run2.context);
     let outcome;
     try {
@@ -55009,13 +55371,31 @@ ${limited.trim()}` : ""}`),
     await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
     return result;
   } finally {
+    const keepIn = options.keepCandidates ? path7.join(options.outDir, "candidates") : void 0;
+    await workspace.close({ keepIn });
     await opened?.close();
   }
+}
+function openJournal(input2) {
+  const { options, strategy, redactor } = input2;
+  const { loaded } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  return Journal.open({
+    outDir: options.outDir,
+    runKey: sha256(`${loaded.hash}
+${strategy.name}${limited ? `
+${limited.trim()}` : ""}`),
+    configHash: loaded.hash,
+    strategy: `${strategy.name}${limited}`,
+    budget: input2.budget,
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value)
+  });
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path6.resolve(loaded.root, config2.harness.dir),
+    dir: path7.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -55025,26 +55405,21 @@ async function loadInputs(loaded, limit2) {
   return { seed, splits, train, heldout };
 }
 function openRun(input2) {
-  const { options, journal, budget, redactor } = input2;
+  const { options, journal, budget, redactor, workspace } = input2;
   const { loaded } = options;
   const { config: config2 } = loaded;
   const { seed, splits, train, heldout } = input2.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({
-    models: input2.models,
-    loaded,
-    budget,
-    callCache,
-    redactor,
-    onCall: options.onCall
-  });
+  const { onCall } = options;
+  const models = wrapModels({ models: input2.models, loaded, budget, callCache, redactor, onCall });
   const evaluations = runEvaluations({
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
     progress: options.progress,
-    redactor
+    redactor,
+    onCall
   });
   const { background, start } = backgroundWork(budget);
   const context = {
@@ -55069,6 +55444,8 @@ function openRun(input2) {
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
+    // A command harness's edited code is parsed in the folder it would run from, before it runs.
+    ...config2.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) },
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs
   };
@@ -55158,9 +55535,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path6.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir11(path6.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path6.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile10(path7.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir12(path7.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path7.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
@@ -55179,6 +55556,7 @@ var init_run_evolve = __esm({
     init_diff_harness();
     init_final_harness_guard();
     init_load_harness();
+    init_parse_check();
     init_write_harness();
     init_secrets();
     init_budget();
@@ -55388,8 +55766,8 @@ var init_records2 = __esm({
 });
 
 // src/report/wording.ts
-function plural2(count3, singular, pluralForm = `${singular}s`) {
-  return `${count3} ${count3 === 1 ? singular : pluralForm}`;
+function plural2(count4, singular, pluralForm = `${singular}s`) {
+  return `${count4} ${count4 === 1 ? singular : pluralForm}`;
 }
 function reasonCodes(reasons2) {
   return new Set(reasons2.map((reason) => reason.code));
@@ -55673,6 +56051,14 @@ function diffSection(result, maxChars = 2e4) {
     fenced(clip3(result.harness.patch, maxChars), "diff")
   ].join("\n");
 }
+function spendSplit(cost) {
+  const { refinement } = cost;
+  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
+  const agentCalls = cost.llmCalls - refinement.llmCalls;
+  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural2(agentCalls, "call")}, ${agentTokens} tokens)`;
+  const refiner = `${usd(refinement.costUsd)} (${plural2(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
+  return `Agent ${agent} \xB7 refiner ${refiner}.`;
+}
 function costSection(result) {
   const cost = result.cost;
   return [
@@ -55681,6 +56067,8 @@ function costSection(result) {
     "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
     "|---|---|---|---|---|---|---|",
     `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
+    "",
+    spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free)."
   ].join("\n");
@@ -55788,13 +56176,13 @@ function svgAccuracyChart(points2, options = {}) {
   const ticks = points2.map(
     (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
   ).join("");
-  const path11 = points2.map(
+  const path12 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
   ).join(" ");
   const dots = points2.map(
     (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
   ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path11}" class="line"/>${dots}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path12}" class="line"/>${dots}</svg>`;
 }
 var init_svg_chart = __esm({
   "src/report/svg-chart.ts"() {
@@ -55931,20 +56319,20 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir12, writeFile as writeFile11 } from "node:fs/promises";
-import path7 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import path8 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir12(outDir, { recursive: true });
-  const markdown = path7.join(outDir, "report.md");
-  const html = path7.join(outDir, "report.html");
+  await mkdir13(outDir, { recursive: true });
+  const markdown = path8.join(outDir, "report.md");
+  const html = path8.join(outDir, "report.html");
   await writeFile11(markdown, renderMarkdown(result, { secrets }));
   await writeFile11(html, renderHtml(result, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path7.join(options.outDir, "gate.md");
-  await mkdir12(options.outDir, { recursive: true });
+  const file2 = path8.join(options.outDir, "gate.md");
+  await mkdir13(options.outDir, { recursive: true });
   await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
@@ -55976,11 +56364,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile12 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join15 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join13(outDir, "ground-truth.json");
+  const groundTruth = join15(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile12(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -56126,29 +56514,29 @@ function projectConfigYaml(options) {
     }
   };
   return `# Written by ecdysis bench; one run of one arm.
-${(0, import_yaml3.stringify)(config2)}`;
+${(0, import_yaml4.stringify)(config2)}`;
 }
-var import_yaml3, benchKeyEnv;
+var import_yaml4, benchKeyEnv;
 var init_project_config = __esm({
   "src/bench/project-config.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
+    import_yaml4 = __toESM(require_dist(), 1);
     benchKeyEnv = "ECDYSIS_BENCH_SIM_KEY";
   }
 });
 
 // src/bench/sim-probe.ts
-import path8 from "node:path";
+import path9 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path8.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path8.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path9.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path9.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path8.resolve(loaded.root, config2.harness.dir),
+      dir: path9.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -56244,8 +56632,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp, mkdir as mkdir13, rm as rm3, writeFile as writeFile13 } from "node:fs/promises";
-import path9 from "node:path";
+import { cp as cp2, mkdir as mkdir14, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
+import path10 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -56265,22 +56653,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path9.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path10.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm3(dir, { recursive: true, force: true });
-      await mkdir13(dir, { recursive: true });
+      await rm4(dir, { recursive: true, force: true });
+      await mkdir14(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile13(path9.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile13(path10.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path9.relative(dir, files.train),
-          heldout: path9.relative(dir, files.heldout),
-          harnessDir: path9.relative(dir, files.harnessDir)
+          train: path10.relative(dir, files.train),
+          heldout: path10.relative(dir, files.heldout),
+          harnessDir: path10.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -56295,11 +56683,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path9.join(outDir, "project");
-      await rm3(outDir, { recursive: true, force: true });
-      await mkdir13(projectDir, { recursive: true });
-      for (const relative8 of [files.train, files.heldout, files.harnessDir]) {
-        await cp(path9.join(project.dir, relative8), path9.join(projectDir, relative8), {
+      const projectDir = path10.join(outDir, "project");
+      await rm4(outDir, { recursive: true, force: true });
+      await mkdir14(projectDir, { recursive: true });
+      for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
+        await cp2(path10.join(project.dir, relative9), path10.join(projectDir, relative9), {
           recursive: true
         });
       }
@@ -56309,7 +56697,7 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path9.join(projectDir, "ecdysis.yml");
+        const configPath = path10.join(projectDir, "ecdysis.yml");
         await writeFile13(
           configPath,
           projectConfigYaml({
@@ -56325,13 +56713,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path9.join(outDir, "evolve"),
+            outDir: path10.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path9.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path10.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -56348,8 +56736,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path9.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path9.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path10.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path10.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -56404,7 +56792,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join14 } from "node:path";
+import { join as join16 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -56852,7 +57240,7 @@ function budgetUseTable(result) {
     const first = runs[0];
     const stops = /* @__PURE__ */ new Map();
     for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
-    const stopped = [...stops].map(([reason, count3]) => `${reason} \xD7${count3}`).join(", ");
+    const stopped = [...stops].map(([reason, count4]) => `${reason} \xD7${count4}`).join(", ");
     const unspent = runs.map((run2) => run2.unspentRollouts);
     const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
     const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
@@ -57579,8 +57967,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir14, rename as rename7, writeFile as writeFile14 } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir as mkdir15, rename as rename8, writeFile as writeFile14 } from "node:fs/promises";
+import path11 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -57713,14 +58101,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
     }
-    const [label, count3] = [...counts.entries()].sort(
+    const [label, count4] = [...counts.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count3 / members2.length
+      purity: count4 / members2.length
     });
   }
   return results;
@@ -57768,7 +58156,7 @@ async function runBench(input2) {
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path10.resolve(options.outDir);
+  const outDir = path11.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -57779,7 +58167,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path10.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path11.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -57796,7 +58184,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path10.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path11.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -57856,10 +58244,10 @@ async function runBench(input2) {
     }),
     benchWallMs: Math.round(clock.now() - benchStarted)
   };
-  await mkdir14(outDir, { recursive: true });
-  await writeAtomically(path10.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir15(outDir, { recursive: true });
+  await writeAtomically(path11.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path10.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path11.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -57911,7 +58299,7 @@ function safeName(name3) {
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
   await writeFile14(temporary, text3);
-  await rename7(temporary, file2);
+  await rename8(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -57920,7 +58308,7 @@ init_config_schema();
 // src/cli/command.ts
 init_world_names();
 init_input_error();
-import { resolve as resolve9 } from "node:path";
+import { resolve as resolve10 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -57952,8 +58340,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field
   });
 }
-function resolvePath(io, path11) {
-  return resolve9(io.cwd, path11);
+function resolvePath(io, path12) {
+  return resolve10(io.cwd, path12);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -58032,7 +58420,7 @@ refiner at the largest budget.
         );
       }
     });
-    io.stdout.write(`wrote ${join14(outDir, "bench.json")} and ${join14(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join16(outDir, "bench.json")} and ${join16(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -58041,8 +58429,8 @@ refiner at the largest budget.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile11, stat as stat5 } from "node:fs/promises";
-import { join as join15, relative as relative4 } from "node:path";
+import { readFile as readFile11, stat as stat6 } from "node:fs/promises";
+import { join as join17, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -58111,7 +58499,7 @@ var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.int
 function money(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
 }
-function count2(delta) {
+function count3(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
 }
 function scoreRows(a, b) {
@@ -58146,19 +58534,19 @@ function costRows(a, b) {
       label: "LLM calls",
       a: String(a.cost.llmCalls),
       b: String(b.cost.llmCalls),
-      delta: count2(b.cost.llmCalls - a.cost.llmCalls)
+      delta: count3(b.cost.llmCalls - a.cost.llmCalls)
     },
     {
       label: "tokens",
       a: tokens(a).toLocaleString("en-US"),
       b: tokens(b).toLocaleString("en-US"),
-      delta: count2(tokens(b) - tokens(a))
+      delta: count3(tokens(b) - tokens(a))
     },
     {
       label: "rollouts",
       a: String(a.cost.rollouts),
       b: String(b.cost.rollouts),
-      delta: count2(b.cost.rollouts - a.cost.rollouts)
+      delta: count3(b.cost.rollouts - a.cost.rollouts)
     },
     {
       label: "wall time",
@@ -58192,7 +58580,7 @@ function compareRuns(a, b) {
       label: "accepted",
       a: tally2(a),
       b: tally2(b),
-      delta: count2(b.acceptedEdits.length - a.acceptedEdits.length)
+      delta: count3(b.acceptedEdits.length - a.acceptedEdits.length)
     },
     {
       label: "stopped",
@@ -58259,17 +58647,17 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path11) {
-  const isDir = await stat5(path11).then(
+async function readResult(path12) {
+  const isDir = await stat6(path12).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path11,
+        path12,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join15(path11, "result.json") : path11;
+  const file2 = isDir ? join17(path12, "result.json") : path12;
   const text3 = await readFile11(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -58307,9 +58695,9 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path11) => readResult(resolvePath(io, path11)))
+      args.positionals.map((path12) => readResult(resolvePath(io, path12)))
     );
-    const name3 = (file2) => relative4(io.cwd, file2) || file2;
+    const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -58323,7 +58711,21 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join17 } from "node:path";
+import { join as join19 } from "node:path";
+
+// src/cli/agent-error-warning.ts
+var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+function agentErrorWarning(records) {
+  const failed3 = records.filter(
+    (record3) => record3.trace.events.some((event) => agentErrorKinds.has(event.kind))
+  );
+  if (failed3.length === 0) return void 0;
+  const first = failed3[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
+  const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
+  const of = `${failed3.length} of ${records.length} rollouts`;
+  return `warning: ${of} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed3[0].taskId}: ${first?.kind}: ${detail}
+`;
+}
 
 // src/cli/eval-summary.ts
 init_wording2();
@@ -58384,7 +58786,7 @@ var CallTally = class {
     const tokens = (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
     if (event.phase === "end" && event.cached) this.replayed += 1;
     else if (event.phase === "end") {
-      this.calls += 1;
+      this.calls += event.calls ?? 1;
       this.tokens += tokens;
       if (event.role === "agent") this.agentCostUsd += event.costUsd ?? 0;
       else this.refinerCostUsd += event.costUsd ?? 0;
@@ -58472,7 +58874,7 @@ function bar(done, total, width) {
   return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
 }
 function runningRoles(running) {
-  return [...running].filter(([, count3]) => count3 > 0).map(([purpose, count3]) => count3 > 1 ? `${purpose} \xD7${count3}` : purpose).join(", ");
+  return [...running].filter(([, count4]) => count4 > 0).map(([purpose, count4]) => count4 > 1 ? `${purpose} \xD7${count4}` : purpose).join(", ");
 }
 function fitWidth(line, columns) {
   const chars = [...line];
@@ -58607,7 +59009,7 @@ var RunStatus = class {
     return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
   }
   refinerSummary(refiner) {
-    const purposes = [...refiner.finishedByPurpose].map(([purpose, count3]) => `${purpose} ${count3}`).join(", ");
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count4]) => `${purpose} ${count4}`).join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
     const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
     return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
@@ -58663,12 +59065,12 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile12, rm as rm4, writeFile as writeFile15 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { readFile as readFile12, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join16(dir, "shard.json");
+var markerFile = (dir) => join18(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm4(markerFile(dir), { force: true });
+  if (shard === void 0) await rm5(markerFile(dir), { force: true });
   else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
@@ -58696,28 +59098,28 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count3 = marked[0].marker?.count ?? 0;
+  const count4 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count3) {
+    if (marker.count !== count4) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count3}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count4}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count3} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count4} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count3; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count4; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count3}`).join(", ")} missing: give all ${count3} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count4}`).join(", ")} missing: give all ${count4} shard folders of the run`
     );
   }
 }
@@ -58741,9 +59143,9 @@ function countUnknownInEvolve(result) {
   const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task")).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
-async function unknownTaskWarning(model, count3) {
-  if (count3.failing === 0 || count3.unknown * 2 <= count3.failing) return void 0;
-  const share = `${count3.unknown} of ${count3.failing} failing tasks`;
+async function unknownTaskWarning(model, count4) {
+  if (count4.failing === 0 || count4.unknown * 2 <= count4.failing) return void 0;
+  const share = `${count4.unknown} of ${count4.failing} failing tasks`;
   if (model.provider !== "sim")
     return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
 `;
@@ -58836,8 +59238,10 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records)
     );
     if (warning) io.stderr.write(warning);
+    const agentErrors = agentErrorWarning(records);
+    if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join17(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join19(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -58852,26 +59256,26 @@ init_input_error();
 init_evolve();
 init_report();
 import { access, readFile as readFile13, writeFile as writeFile16 } from "node:fs/promises";
-import { join as join22, resolve as resolve10 } from "node:path";
+import { join as join24, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
-import { join as join20 } from "node:path";
+import { join as join22 } from "node:path";
 init_format();
 init_markdown_sections();
 init_wording2();
 
 // src/cli/shell-command.ts
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute3, join as join19, relative as relative5 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
 
 // src/cli/version.ts
 import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
-import { dirname as dirname7, join as join18 } from "node:path";
+import { dirname as dirname7, join as join20 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
   let dir = dirname7(fileURLToPath2(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
-    const file2 = join18(dir, "package.json");
+    const file2 = join20(dir, "package.json");
     if (existsSync3(file2) && readName(file2) === "ecdysis") return dir;
     dir = dirname7(dir);
   }
@@ -58886,7 +59290,7 @@ function readName(file2) {
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync2(join18(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync2(join20(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -58894,16 +59298,16 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path11) {
-  const rel = relative5(cwd, path11);
+function pathFrom(cwd, path12) {
+  const rel = relative6(cwd, path12);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute3(rel) ? path11 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path12 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {
-      accessSync(join19(dir, name3), constants.X_OK);
+      accessSync(join21(dir, name3), constants.X_OK);
       return true;
     } catch {
     }
@@ -58912,14 +59316,14 @@ function onPath(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join19(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join21(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
-  const count3 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-  return count3 > 0 ? `  (${plural2(count3, "rollout")} did not reach the model, not scored)` : "";
+  const count4 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count4 > 0 ? `  (${plural2(count4, "rollout")} did not reach the model, not scored)` : "";
 }
 function costLine(result) {
   const { cost } = result;
@@ -58933,7 +59337,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join20(options.outDir, "harness.patch");
+  const patch = join22(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -58953,7 +59357,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join20(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join22(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -58978,11 +59382,11 @@ async function gitState(dir) {
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join21, relative as relative6, sep as sep4 } from "node:path";
+import { dirname as dirname8, join as join23, relative as relative7, sep as sep5 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join21(current, ".git"))) return current;
+    if (existsSync4(join23(current, ".git"))) return current;
     const parent = dirname8(current);
     if (parent === current) return void 0;
     current = parent;
@@ -58993,7 +59397,7 @@ function patchBase(options) {
   const root = repository ?? options.configDir;
   return {
     root,
-    prefix: relative6(root, options.harnessDir).split(sep4).join("/"),
+    prefix: relative7(root, options.harnessDir).split(sep5).join("/"),
     inRepository: repository !== void 0
   };
 }
@@ -59029,7 +59433,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path11) => access(path11).then(
+var exists = (path12) => access(path12).then(
   () => true,
   () => false
 );
@@ -59067,7 +59471,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join22(outDir, "journal.jsonl");
+    const journal = join24(outDir, "journal.jsonl");
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -59093,10 +59497,10 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     }).finally(() => status.close());
     const base = patchBase({
       configDir: loaded.root,
-      harnessDir: resolve10(loaded.root, loaded.config.harness.dir)
+      harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join22(outDir, "harness.patch");
+    const patchFile = join24(outDir, "harness.patch");
     await writeFile16(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
@@ -59110,7 +59514,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join23 } from "node:path";
+import { join as join25 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -59145,7 +59549,7 @@ than the base by more than 'gate.tolerance'.
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join23(outDir, "gate.json")} and ${join23(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join25(outDir, "gate.json")} and ${join25(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -59159,9 +59563,9 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp2, mkdir as mkdir15, mkdtemp, readFile as readFile14, rm as rm5, writeFile as writeFile17 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile14, rm as rm6, writeFile as writeFile17 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join24, relative as relative7, resolve as resolve11, sep as sep5 } from "node:path";
+import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -59259,22 +59663,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path11) => access2(path11).then(
+var exists2 = (path12) => access2(path12).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path11) {
-  const current = await readFile14(path11, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path12) {
+  const current = await readFile14(path12, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile17(path11, `${ignoreLines.join("\n")}
+    await writeFile17(path12, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile17(path11, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile17(path12, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -59310,47 +59714,47 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join24(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path11) => relative7(base, join24(dir, path11)).split(sep5).join("/");
+    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path12) => relative8(base, join26(dir, path12)).split(sep6).join("/");
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join24(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
     ];
     const taken = [];
-    for (const target of targets) if (await exists2(target)) taken.push(relative7(dir, target));
+    for (const target of targets) if (await exists2(target)) taken.push(relative8(dir, target));
     if (taken.length > 0) {
       throw new InputError(
-        resolve11(dir, taken[0]),
+        resolve12(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join24(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir15(join24(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join24(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join24(dir, "tasks", "heldout.jsonl"));
-      await cp2(files.harnessDir, join24(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join24(dir, "harness", "harness.yaml"));
+      await mkdir16(join26(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
+      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
       await writeFile17(
-        join24(dir, "ecdysis.yml"),
-        initialConfig(bundled ? flags.world : relative7(dir, source) || source)
+        join26(dir, "ecdysis.yml"),
+        initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir15(dirname9(workflowFile), { recursive: true });
+      await mkdir16(dirname9(workflowFile), { recursive: true });
       await writeFile17(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm5(staging, { recursive: true, force: true });
+      await rm6(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join24(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join24(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join26(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -59359,7 +59763,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join24(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join26(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -59373,12 +59777,12 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 };
 async function tellAnswerFormat(file2) {
   let text3 = await readFile14(file2, "utf8");
-  for (const [path11, value] of [
+  for (const [path12, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path11, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path11}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path12, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path12}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile17(file2, text3);
@@ -59390,7 +59794,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join25 } from "node:path";
+import { join as join27 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -59432,7 +59836,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join25(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join27(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -59443,14 +59847,16 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
 
 // src/cli/schema-command.ts
 init_zod();
+init_command_output();
 init_json_schema2();
 var schemaCommand = {
   name: "schema",
-  summary: "write JSON Schemas of ecdysis.yml and harness.yaml",
+  summary: "write JSON Schemas of ecdysis.yml, harness.yaml and a command harness's stdout",
   help: `Usage: ecdysis schema --out DIR
 
 Writes DIR/ecdysis.schema.json and DIR/harness.schema.json (generated from the zod schemas), for
-editor completion, e.g. '# yaml-language-server: $schema=schemas/ecdysis.schema.json'.
+editor completion, e.g. '# yaml-language-server: $schema=schemas/ecdysis.schema.json', and
+DIR/command-output.schema.json: the JSON object a command harness prints on stdout.
 `,
   options: { out: { type: "string" } },
   async run(args, io) {
@@ -59459,8 +59865,12 @@ editor completion, e.g. '# yaml-language-server: $schema=schemas/ecdysis.schema.
       external_exports.object({ out: external_exports.string().min(1) }).strict(),
       args.values
     );
-    for (const path11 of await writeJsonSchemas(resolvePath(io, flags.out)))
-      io.stdout.write(`wrote ${path11}
+    const schemas = {
+      ...jsonSchemas(),
+      "command-output.schema.json": commandOutputJsonSchema()
+    };
+    for (const path12 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path12}
 `);
     return 0;
   }
@@ -59501,9 +59911,9 @@ async function serve(args, io) {
     `sim serving world '${flags.world}'${behaviour} at ${server.url} (Ctrl-C to stop)
 `
   );
-  await new Promise((resolve12) => {
-    if (io.signal.aborted) resolve12();
-    io.signal.addEventListener("abort", () => resolve12(), { once: true });
+  await new Promise((resolve13) => {
+    if (io.signal.aborted) resolve13();
+    io.signal.addEventListener("abort", () => resolve13(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -59641,10 +60051,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve12, reject) => {
+  return new Promise((resolve13, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve12, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve13, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

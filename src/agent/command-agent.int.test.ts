@@ -6,6 +6,7 @@ import { modelConfigSchema } from "../config/config-schema.js";
 import { loadTasks } from "../config/load-tasks.js";
 import { harnessHash } from "../harness/hash.js";
 import type { LoadedHarness } from "../harness/types.js";
+import { openHarnessWorkspace } from "../harness/workspace.js";
 import { createProvider, withAccounting } from "../llm/index.js";
 import { generateWorldFiles, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 import { commandAgent } from "./command-agent.js";
@@ -67,7 +68,11 @@ describe("command harness against the sim", () => {
     );
     if (!task) throw new Error("the quickstart world has no date-reasoning task");
     const before = server.requests();
-    const trace = await commandAgent({ timeoutMs: 20_000, projectRoot: dir }).run({
+    const trace = await commandAgent({
+      timeoutMs: 20_000,
+      projectRoot: dir,
+      workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }),
+    }).run({
       task: testTask(task.input),
       harness,
       provider,

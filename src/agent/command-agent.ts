@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { harnessConfigSchema } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
+import type { HarnessWorkspace } from "../harness/workspace.js";
 import type { ChatProvider } from "../llm/types.js";
-import { excerpt, parseCommandOutput } from "./command-output.js";
+import { costOf, type Price } from "../llm/usage-accounting.js";
+import { type CommandOutput, parseCommandOutput, tail } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
 import { type AgentClock, monotonicClock } from "./trace-recorder.js";
 import type { AgentAdapter, AgentEvent, Trace } from "./types.js";
@@ -22,21 +25,33 @@ interface ProcessResult {
 }
 
 /**
- * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness folder
- * with the task JSON (`{id, input, category, sampleIndex, model}` — never `expected`) on stdin
- * and reads one JSON object `{output, answer?, trace?}` from stdout. Stderr is kept (8 KB); on
- * timeout the whole process group is killed (`timeout` event); a non-zero exit or unusable
- * stdout is a `process-error` event. `projectRoot` (the folder of the config) is exported to the
- * child as ECDYSIS_PROJECT_ROOT.
+ * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
+ * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
+ * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
+ * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
+ * Stderr is kept (8 KB); on timeout the whole process group is killed (`timeout` event); a
+ * non-zero exit or unusable stdout is a `process-error` event. `projectRoot` (the folder of the
+ * config) is exported to the child as ECDYSIS_PROJECT_ROOT, the folder as ECDYSIS_HARNESS_DIR.
  */
 export function commandAgent(options: {
   timeoutMs: number;
   /** The project root (the folder of `ecdysis.yml`); the command runs in the harness folder. */
   projectRoot: string;
+  /** Where each harness is materialised (one folder per content hash) and run from. */
+  workspace: HarnessWorkspace;
+  /**
+   * The configured harness folder (`harness.dir` of the config): a `../` argv word names a file
+   * beside it, whichever folder a harness was loaded from (the gate's head is loaded from
+   * another folder and must run the same command). Default: the folder each harness came from.
+   */
+  harnessHome?: string;
+  /** The configured price of a model by name: the tokens the agent reports are priced with it. */
+  price?: (model: string) => Price | undefined;
   clock?: AgentClock;
 }): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
   return {
+    usageFromTrace: true,
     async run({ task, harness, provider, sampleIndex, signal }): Promise<Trace> {
       const command = harness.command;
       if (harness.kind !== "command" || !command || command.length === 0) {
@@ -56,61 +71,99 @@ export function commandAgent(options: {
         sampleIndex,
         model: provider.model,
       });
-      const env = childEnv({ provider, harnessDir: harness.dir, projectRoot: options.projectRoot });
+      const folder = await options.workspace.folderOf(harness);
+      signal?.throwIfAborted();
+      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
       const result = await runProcess({
-        command,
-        cwd: harness.dir,
+        command: candidateArgv(command, options.harnessHome ?? harness.dir),
+        cwd: folder,
         stdin,
         env,
         timeoutMs: options.timeoutMs,
         signal,
       });
-      const trace = toTrace(result);
+      const trace = toTrace(result, options.price?.(provider.model));
       return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     },
   };
 }
 
-function toTrace(result: ProcessResult): Omit<Trace, "latencyMs"> {
+function toTrace(result: ProcessResult, price: Price | undefined): Omit<Trace, "latencyMs"> {
   const empty = {
     steps: [],
     output: "",
     answer: null,
     usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0, costUsd: 0 },
   };
+  // An agent error names what happened and ends with the end of stderr (where a traceback names its error).
   const failure = (kind: AgentEvent["kind"], detail: string) => ({
     ...empty,
-    events: [{ kind, step: 0, detail: detail.slice(0, 2000) }],
+    events: [{ kind, step: 0, detail: withStderr(detail, result.stderr) }],
   });
   if (result.spawnError) return failure("process-error", `could not start: ${result.spawnError}`);
-  if (result.timedOut)
-    return failure("timeout", `killed after the timeout; stderr: ${excerpt(result.stderr)}`);
+  if (result.timedOut) return failure("timeout", "killed after the timeout");
   if (result.exitCode !== 0) {
     const how =
       result.exitCode === null ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
-    return failure("process-error", `${how}; stderr: ${excerpt(result.stderr)}`);
+    return failure("process-error", how);
   }
   if (result.stdoutOverflow)
     return failure("process-error", `stdout exceeded ${maxStdoutBytes} bytes`);
   const parsed = parseCommandOutput(result.stdout);
-  if (!parsed.ok)
-    return failure(
-      "process-error",
-      `exit code 0 but ${parsed.reason}; stderr: ${excerpt(result.stderr)}`,
-    );
+  if (!parsed.ok) {
+    // Stdout that is not JSON at all is most often logging: say where logs go.
+    const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
+    return failure("process-error", `exit code 0 but ${parsed.reason}${hint}`);
+  }
   const { output, answer, trace } = parsed.value;
+  const steps = trace?.steps ?? [];
   return {
-    steps: trace?.steps ?? [],
+    steps,
     events: trace?.events ?? [],
     output,
     answer: answer ?? extractAnswer(output, defaultAnswerPattern),
-    usage: {
-      promptTokens: trace?.usage?.promptTokens ?? 0,
-      completionTokens: trace?.usage?.completionTokens ?? 0,
-      llmCalls: trace?.usage?.llmCalls ?? 0,
-      costUsd: trace?.usage?.costUsd ?? 0,
-    },
+    usage: reportedUsage(trace, price),
   };
+}
+
+/** `detail; stderr: <its end>`, within an event's 2000 characters. */
+function withStderr(detail: string, stderr: string): string {
+  return `${detail}; stderr: ${tail(stderr, Math.max(300, 1900 - detail.length))}`.slice(0, 2000);
+}
+
+/**
+ * The agent's own spend: the usage it reports (or its steps' tokens, one call per step), priced
+ * with the model's configured price; the agent's own `costUsd` only when no price is configured.
+ */
+function reportedUsage(trace: CommandOutput["trace"], price: Price | undefined): Trace["usage"] {
+  const steps = trace?.steps ?? [];
+  const usage = trace?.usage;
+  const sum = (field: "promptTokens" | "completionTokens") =>
+    Math.round(usage?.[field] ?? steps.reduce((total, step) => total + step[field], 0));
+  const tokens = { promptTokens: sum("promptTokens"), completionTokens: sum("completionTokens") };
+  const priced = price && price.promptPerMTok + price.completionPerMTok > 0;
+  return {
+    ...tokens,
+    llmCalls: Math.round(usage?.llmCalls ?? steps.length),
+    costUsd: priced ? costOf(tokens, price) : (usage?.costUsd ?? 0),
+  };
+}
+
+/**
+ * The argv as it runs from a candidate's folder: a word that starts with `../` and leads out of
+ * the harness folder (`../.venv/bin/python`) names a file beside the harness, not a harness
+ * file, so it is made absolute against the folder the harness was loaded from; everything else
+ * (`agent.py`, `./run.sh`, a `../` path back into the harness) is relative to the candidate's
+ * own folder, and so its own files.
+ */
+export function candidateArgv(command: string[], sourceDir: string): string[] {
+  return command.map((word) => {
+    if (!word.startsWith("../")) return word;
+    const target = resolve(sourceDir, word);
+    const inside = relative(sourceDir, target);
+    if (inside.startsWith("..") || isAbsolute(inside)) return target;
+    return `./${inside.split(sep).join("/")}`;
+  });
 }
 
 /**
@@ -184,6 +237,7 @@ function runProcess(input: {
     }, input.timeoutMs);
     const onAbort = () => killGroup();
     input.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input.signal?.aborted) onAbort();
     child.stdout.on("data", (chunk: Buffer) => {
       stdoutBytes += chunk.byteLength;
       if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);

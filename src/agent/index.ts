@@ -5,7 +5,7 @@ export { commandAgent } from "./command-agent.js";
 export { type CommandOutput, commandOutputSchema } from "./command-output.js";
 export { extractAnswer } from "./completion.js";
 export { fitHistory } from "./context-window.js";
-export { createAgentAdapter } from "./create-agent-adapter.js";
+export { createAgentAdapter, runWorkspace } from "./create-agent-adapter.js";
 export { lookupKey } from "./lookup.js";
 export { enabledTools } from "./tools.js";
 export { type AgentClock, monotonicClock } from "./trace-recorder.js";

@@ -16,6 +16,8 @@ export const agentEventKinds = [
   "llm-error",
   "timeout",
   "process-error",
+  /** A command harness's own event kind, kept as a generic event (its detail starts with the kind). */
+  "agent-event",
 ] as const;
 export const agentEventSchema = z.object({
   kind: z.enum(agentEventKinds),
@@ -57,6 +59,12 @@ export type Trace = z.infer<typeof traceSchema>;
 
 /** Runs one task under one harness; the built-in runtime and the command adapter implement it. */
 export interface AgentAdapter {
+  /**
+   * The agent calls its model itself, not through the provider it is given (a command harness
+   * reaches the endpoint over HTTP): the trace's usage is the only account of that spend, and
+   * the run adds it to its budget. Absent: every call went through the provider (and its meter).
+   */
+  readonly usageFromTrace?: boolean;
   run(input: {
     task: Task;
     harness: LoadedHarness;

@@ -55,7 +55,7 @@ export class CallTally {
     const tokens = (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
     if (event.phase === "end" && event.cached) this.replayed += 1;
     else if (event.phase === "end") {
-      this.calls += 1;
+      this.calls += event.calls ?? 1;
       this.tokens += tokens;
       if (event.role === "agent") this.agentCostUsd += event.costUsd ?? 0;
       else this.refinerCostUsd += event.costUsd ?? 0;

@@ -4,6 +4,7 @@ import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
+import { agentErrorWarning } from "./agent-error-warning.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
 import { RunStatus } from "./run-status.js";
@@ -94,6 +95,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records),
     );
     if (warning) io.stderr.write(warning);
+    const agentErrors = agentErrorWarning(records);
+    if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);

@@ -93,6 +93,7 @@ describe("ecdysis CLI", () => {
     const run = await runCli(["schema", "--out", "schemas"], { cwd: dir });
     expect(run.code).toBe(0);
     expect((await readdir(join(dir, "schemas"))).sort()).toEqual([
+      "command-output.schema.json",
       "ecdysis.schema.json",
       "harness.schema.json",
     ]);

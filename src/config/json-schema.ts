@@ -17,11 +17,18 @@ export function jsonSchemas(): Record<string, Record<string, unknown>> {
   };
 }
 
-/** Writes `ecdysis.schema.json` and `harness.schema.json` into `outDir`; returns the paths. */
-export async function writeJsonSchemas(outDir: string): Promise<string[]> {
+/**
+ * Writes JSON Schemas into `outDir` (each atomically), by default `ecdysis.schema.json` and
+ * `harness.schema.json`; the CLI adds the later stages' (the command-harness protocol). Returns
+ * the paths.
+ */
+export async function writeJsonSchemas(
+  outDir: string,
+  schemas: Record<string, Record<string, unknown>> = jsonSchemas(),
+): Promise<string[]> {
   await mkdir(outDir, { recursive: true });
   const written: string[] = [];
-  for (const [name, schema] of Object.entries(jsonSchemas())) {
+  for (const [name, schema] of Object.entries(schemas)) {
     const target = join(outDir, name);
     const temporary = `${target}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(schema, null, 2)}\n`);

@@ -1,4 +1,4 @@
-import { createAgentAdapter } from "../agent/index.js";
+import { createAgentAdapter, runWorkspace } from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -78,8 +78,9 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     command: config.harness.command,
   });
   const models = options.models ?? (await openModels(loaded, { env: options.env }));
+  const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded);
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -116,6 +117,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
     return { results, records, harness, downgrades: models.downgrades() };
   } finally {
+    await workspace.close();
     if (!options.models) await models.close();
   }
 }

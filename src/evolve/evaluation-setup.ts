@@ -152,6 +152,8 @@ export function runEvaluations(options: {
   progress?: ProgressSink;
   /** The run's secrets, scrubbed from every trace. */
   redactor?: SecretRedactor;
+  /** Told of the calls an agent makes itself (a command harness; live progress). */
+  onCall?: (event: ModelCallEvent) => void;
 }): (use: { enforce: boolean; split: string; adapter?: AgentAdapter }) => EvaluateFn {
   const { loaded, models, budget } = options;
   const shared = {
@@ -172,7 +174,7 @@ export function runEvaluations(options: {
     if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
     return makeEvaluate({
       ...shared,
-      adapter: meterAdapter({ adapter: chosen, budget, enforce }),
+      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
       enforce,
       split,
     });

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -57,6 +57,8 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     ...(options.secrets ?? []),
   ]);
   const opened = options.models ? undefined : await openModels(loaded);
+  // Both harnesses run from their own folders, like every candidate of evolve.
+  const workspace = runWorkspace(loaded);
   try {
     // No limits: the gate measures, it does not train; the tracker only counts.
     const budget = new BudgetTracker({}, () => 0);
@@ -74,7 +76,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       evaluations({
         enforce: false,
         split: "heldout",
-        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }),
+        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace }),
       });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -92,6 +94,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
     return result;
   } finally {
+    await workspace.close();
     await opened?.close();
   }
 }

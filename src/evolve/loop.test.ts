@@ -181,6 +181,40 @@ describe("runLoop", () => {
     expect(capped.iterations).toHaveLength(1);
   });
 
+  it("refuses a candidate that cannot run before any validation, with the parser's reason", async () => {
+    const validated: string[] = [];
+    const base = scripted(() => true);
+    const run: StrategyRun = {
+      ...base,
+      validate: (proposal, state) => {
+        validated.push(proposal.candidate.hash);
+        return base.validate(proposal, state);
+      },
+    };
+    const checked: string[] = [];
+    const checking: RunContext = {
+      ...context({ maxIterations: 2 }),
+      checkCandidate: async ({ candidate, parent }) => {
+        checked.push(`${parent.hash}->${candidate.hash}`);
+        return candidate.hash === "c1"
+          ? "the edited files no longer parse (agent.py: python3: line 3: SyntaxError: invalid syntax); not run"
+          : undefined;
+      },
+    };
+    const outcome = await runLoop({ run, context: checking, seed: harness("seed") });
+    expect(checked).toEqual(["seed->c1", "seed->c2"]);
+    expect(validated).toEqual(["c2"]);
+    expect(outcome.iterations[0]).toMatchObject({
+      verdict: "rejected",
+      reason: expect.stringMatching(
+        /^the edited files no longer parse \(agent\.py: python3: line 3/,
+      ),
+    });
+    expect(outcome.iterations[0].candidateHash).toBeUndefined();
+    expect(outcome.iterations[1].verdict).toBe("accepted");
+    expect(outcome.finalHarness.hash).toBe("c2");
+  });
+
   it("rethrows anything but budget exhaustion", async () => {
     const run = scripted(
       () => true,

@@ -44,7 +44,7 @@ export async function runLoop(options: {
     for (let index = 1; ; index++) {
       const stop = stopBefore({ run, state, index, context });
       if (stop) return end(stop);
-      const proposal = await run.propose(state, index);
+      const proposal = await runnable(await run.propose(state, index), context);
       if (proposal.kind === "stop") {
         iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
@@ -63,6 +63,18 @@ export async function runLoop(options: {
     if (!(error instanceof BudgetExhaustedError)) throw error;
     return end(`budget:${error.resource}`);
   }
+}
+
+/**
+ * A candidate that cannot run (its edited files no longer parse) is refused before any rollout:
+ * its reason — file, line, the parser's words — is the iteration's, and is remembered for the
+ * later refinements of its patterns, never scored as a zero.
+ */
+async function runnable(proposal: Proposal, context: RunContext): Promise<Proposal> {
+  if (proposal.kind !== "candidate" || !context.checkCandidate) return proposal;
+  const { candidate, ...refined } = proposal;
+  const reason = await context.checkCandidate({ candidate, parent: proposal.seen.parent });
+  return reason ? { ...refined, kind: "refused", reason } : proposal;
 }
 
 function stopBefore(options: {

@@ -17,6 +17,11 @@ export interface ModelCallEvent {
   /** The request's `purpose` (`agent`, `failure-notes`, `pattern-merge`, `diagnostician`, …). */
   purpose: string;
   cached?: boolean;
+  /**
+   * How many model calls an `end` stands for (default 1): a command harness calls its model
+   * itself and reports a rollout's calls at once, in one `end` after the rollout.
+   */
+  calls?: number;
   promptTokens?: number;
   completionTokens?: number;
   costUsd?: number;
@@ -84,19 +89,33 @@ export function meterProvider(options: {
 /**
  * Wraps an agent adapter so each uncached rollout (evaluation calls the adapter only on a cache
  * miss) is counted; when `enforce`, it refuses to start one once the budget is spent, so the
- * evaluation ends at the rollout boundary. Final (gate) evaluations count but never refuse.
+ * evaluation ends at the rollout boundary. Final (gate) evaluations count but never refuse. An
+ * agent that calls its model itself (`usageFromTrace`: a command harness) has its reported,
+ * priced usage counted as agent spend, against the same limits as the metered calls.
  */
 export function meterAdapter(options: {
   adapter: AgentAdapter;
   budget: BudgetTracker;
   enforce: boolean;
+  /** Told of an agent's own calls (`usageFromTrace`), one `end` per rollout that made some. */
+  onCall?: (event: ModelCallEvent) => void;
 }): AgentAdapter {
-  const { adapter, budget } = options;
+  const { adapter, budget, onCall } = options;
   return {
+    ...(adapter.usageFromTrace ? { usageFromTrace: true } : {}),
     async run(input) {
       if (options.enforce) budget.check();
       budget.add({ rollouts: 1 });
-      return adapter.run(input);
+      const trace = await adapter.run(input);
+      if (adapter.usageFromTrace) {
+        const { llmCalls, promptTokens, completionTokens, costUsd } = trace.usage;
+        budget.add({ llmCalls, promptTokens, completionTokens, costUsd });
+        if (llmCalls > 0) {
+          const event = { role: "agent", purpose: "agent", calls: llmCalls } as const;
+          onCall?.({ ...event, phase: "end", promptTokens, completionTokens, costUsd });
+        }
+      }
+      return trace;
     },
   };
 }

@@ -63,6 +63,15 @@ export interface RunContext {
   background<T>(start: () => Promise<T>): Promise<T>;
   /** The speed tricks are on (src/evolve/speed; they need the call cache): work started early, same results. */
   speedups: boolean;
+  /**
+   * Why a candidate may not run at all — a command harness's edited files no longer parse — or
+   * undefined. Checked before any rollout of a candidate (loop.ts, the repair round). Absent:
+   * every candidate may run (a built-in harness's edits are schema-checked by the guards).
+   */
+  checkCandidate?(input: {
+    candidate: LoadedHarness;
+    parent: LoadedHarness;
+  }): Promise<string | undefined>;
   /** The spent budget resource, if any: the loop's stop condition. */
   exhausted(): BudgetExhaustedError | undefined;
   /** Training wall time so far (ms, the budget's clock). */

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createAgentAdapter } from "../agent/create-agent-adapter.js";
+import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -12,7 +12,9 @@ import type { ProgressSink } from "../eval/progress.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
+import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
+import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
@@ -76,6 +78,11 @@ export interface RunEvolveOptions {
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
+  /**
+   * Keep the folders a command harness's candidates ran from, in `<outDir>/candidates/<hash>`
+   * (default: removed when the run ends).
+   */
+  keepCandidates?: boolean;
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -109,20 +116,13 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
-  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
-  const journal = await Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value),
-  });
+  const journal = await openJournal({ options, strategy, budget, redactor });
   const opened = options.models ? undefined : await openModels(loaded);
+  // Every command-harness candidate runs from its own folder here (seed, validation, final).
+  const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -153,8 +153,31 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
     return result;
   } finally {
+    const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
+    await workspace.close({ keepIn });
     await opened?.close();
   }
+}
+
+/** The run's journal in `outDir`, keyed by the config, the strategy and `--limit`. */
+function openJournal(input: {
+  options: RunEvolveOptions;
+  strategy: Strategy;
+  budget: BudgetTracker;
+  redactor: SecretRedactor;
+}): Promise<Journal> {
+  const { options, strategy, redactor } = input;
+  const { loaded } = options;
+  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
+  return Journal.open({
+    outDir: options.outDir,
+    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
+    configHash: loaded.hash,
+    strategy: `${strategy.name}${limited}`,
+    budget: input.budget,
+    afterStage: options.afterStage,
+    redact: (value) => redactor.json(value),
+  });
 }
 
 /**
@@ -181,27 +204,23 @@ function openRun(input: {
   redactor: SecretRedactor;
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
+  workspace: HarnessWorkspace;
 }): OpenRun {
-  const { options, journal, budget, redactor } = input;
+  const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
   const { config } = loaded;
   const { seed, splits, train, heldout } = input.inputs;
   const callCache = options.callCache ?? true;
-  const models = wrapModels({
-    models: input.models,
-    loaded,
-    budget,
-    callCache,
-    redactor,
-    onCall: options.onCall,
-  });
+  const { onCall } = options;
+  const models = wrapModels({ models: input.models, loaded, budget, callCache, redactor, onCall });
   const evaluations = runEvaluations({
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
     progress: options.progress,
     redactor,
+    onCall,
   });
   const { background, start } = backgroundWork(budget);
   const context: RunContext = {
@@ -226,6 +245,8 @@ function openRun(input: {
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
+    // A command harness's edited code is parsed in the folder it would run from, before it runs.
+    ...(config.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) }),
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs,
   };

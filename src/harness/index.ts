@@ -26,4 +26,5 @@ export {
   labelFlagSchema,
   plannedEditSchema,
 } from "./types.js";
+export { type HarnessWorkspace, openHarnessWorkspace } from "./workspace.js";
 export { writeHarness } from "./write-harness.js";

@@ -8,7 +8,7 @@ import { loadTasks } from "../config/load-tasks.js";
 import type { Task } from "../config/task-schema.js";
 import { diagnoseBatch } from "../diagnose/index.js";
 import { evaluate, scorerForTasks } from "../eval/index.js";
-import { applyEdits, loadHarness, writeHarness } from "../harness/index.js";
+import { applyEdits, loadHarness, openHarnessWorkspace, writeHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { type AccountedProvider, createProvider } from "../llm/index.js";
 import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
@@ -98,7 +98,11 @@ describe.each(["tidy", "plainspoken"] as const)(
         tasks,
         harness: candidate,
         provider,
-        adapter: commandAgent({ timeoutMs: 20_000, projectRoot: dir }),
+        adapter: commandAgent({
+          timeoutMs: 20_000,
+          projectRoot: dir,
+          workspace: openHarnessWorkspace({ parent: join(dir, "workspace") }),
+        }),
         scorer: scorerForTasks({ kind: "exact" }, { root: dir }),
         concurrency: 4,
         split: "train",

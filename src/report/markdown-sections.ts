@@ -261,7 +261,17 @@ export function diffSection(result: EvolveResult, maxChars = 20_000): string {
   ].join("\n");
 }
 
-/** Cost: rollouts, calls, tokens, cost, wall time, and the refinement share. */
+/** The agent's spend (its rollouts' calls, a command harness's own included) and the refiner roles', apart. */
+function spendSplit(cost: EvolveResult["cost"]): string {
+  const { refinement } = cost;
+  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
+  const agentCalls = cost.llmCalls - refinement.llmCalls;
+  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural(agentCalls, "call")}, ${agentTokens} tokens)`;
+  const refiner = `${usd(refinement.costUsd)} (${plural(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
+  return `Agent ${agent} · refiner ${refiner}.`;
+}
+
+/** Cost: rollouts, calls, tokens, cost, wall time, the refinement share, and agent and refiner spend apart. */
 export function costSection(result: EvolveResult): string {
   const cost = result.cost;
   return [
@@ -270,6 +280,8 @@ export function costSection(result: EvolveResult): string {
     "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
     "|---|---|---|---|---|---|---|",
     `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1000).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
+    "",
+    spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
   ].join("\n");

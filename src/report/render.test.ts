@@ -156,6 +156,22 @@ describe("reports", () => {
     expect(html).toContain("would overwrite the edit of change 1");
   });
 
+  it("shows the agent's and the refiner's spend apart in the cost section", () => {
+    const priced = structuredClone(result);
+    priced.cost = {
+      ...priced.cost,
+      llmCalls: 467,
+      promptTokens: 125_928,
+      completionTokens: 7_069,
+      costUsd: 0.0231,
+      refinement: { llmCalls: 44, tokens: 47_044, costUsd: 0.0081 },
+    };
+    const markdown = renderMarkdown(priced);
+    expect(markdown).toContain(
+      "Agent $0.0150 (423 calls, 85953 tokens) · refiner $0.0081 (44 calls, 47044 tokens).",
+    );
+  });
+
   it("keeps the PR body under the byte cap with a parseable metadata block", () => {
     const big = structuredClone(result);
     big.harness.patch = "+x\n".repeat(40_000);

@@ -1,8 +1,9 @@
 import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
 import type { LoadedHarness } from "../../harness/types.js";
+import type { RefinementRecord } from "../../refine/refinement-record.js";
 import { decide } from "../acceptance.js";
 import type { RepairedStage } from "../evidence.js";
-import { guardRefinement } from "../guard.js";
+import { type GuardedEdits, guardRefinement } from "../guard.js";
 import type { CandidateProposal } from "../strategy.js";
 import { exposed, type Validation, validateEcdysis } from "./ecdysis-validate.js";
 
@@ -52,7 +53,7 @@ export async function repairRegressions(options: {
       editable: context.guard.editable,
     },
   });
-  const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  const guarded = await runnableRepair({ validation, candidate, refinement });
   const { guardRejections, labelFlags } = guarded;
   const base = { diagnosis, refinement, guardRejections, labelFlags };
   if (!guarded.candidate) return refused(guarded.reason ?? "no repair candidate", base);
@@ -74,6 +75,23 @@ export async function repairRegressions(options: {
   const candidateHash = guarded.candidate.hash;
   const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
   validation.stages.push({ stage: "repaired", ...stage });
+}
+
+/** The repair's edits through the guards on top of the candidate; no candidate when its edited files no longer parse. */
+async function runnableRepair(input: {
+  validation: Validation;
+  candidate: LoadedHarness;
+  refinement: RefinementRecord;
+}): Promise<GuardedEdits> {
+  const { context } = input.validation;
+  const { candidate, refinement } = input;
+  const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  if (!guarded.candidate) return guarded;
+  const unparsable = await context.checkCandidate?.({
+    candidate: guarded.candidate,
+    parent: candidate,
+  });
+  return unparsable ? { ...guarded, candidate: undefined, reason: unparsable } : guarded;
 }
 
 /**

@@ -1,0 +1,72 @@
+import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "./testing/run-cli.js";
+
+// A user's agent that crashes on every task must not read as a model that answers wrong.
+
+const dirs: string[] = [];
+afterAll(async () => {
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+async function project(agentScript: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "ecdysis-agent-error-"));
+  dirs.push(dir);
+  await cp(join(repoRoot, "examples", "quickstart", "tasks"), join(dir, "tasks"), {
+    recursive: true,
+  });
+  await mkdir(join(dir, "agent"));
+  await writeFile(join(dir, "agent", "agent.js"), agentScript);
+  const config = [
+    "model: { provider: sim, model: sim-1, world: quickstart }",
+    "harness:",
+    "  kind: command",
+    "  dir: agent",
+    `  command: [${JSON.stringify(process.execPath)}, agent.js]`,
+    "  editable: ['*.md']",
+    "tasks: { train: tasks/train.jsonl, heldout: tasks/heldout.jsonl }",
+    "",
+  ].join("\n");
+  await writeFile(join(dir, "ecdysis.yml"), config);
+  return dir;
+}
+
+describe("ecdysis eval of a command harness whose agent fails", () => {
+  it("warns with how many rollouts ended in an agent error and the end of the first one's stderr", async () => {
+    const dir = await project(
+      `console.error("Traceback (most recent call last):\\n  File agent.py, line 3\\nKeyError: 'OPENAI_API_KEY'"); process.exit(1);`,
+    );
+    const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"], {
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: 3 of 3 rollouts ended in an agent error \(the command exited non-zero.*\)\. First, task [\w-]+: process-error: exit code 1; stderr: .*KeyError: 'OPENAI_API_KEY'/,
+    );
+  });
+
+  it("names the stdout field that is wrong", async () => {
+    const dir = await project(
+      `process.stdout.write(JSON.stringify({ answer: "4", trace: { steps: [] } }));`,
+    );
+    const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "2"], {
+      cwd: dir,
+    });
+    expect(run.stderr).toMatch(
+      /2 of 2 rollouts ended in an agent error .* process-error: exit code 0 but stdout JSON field 'output' is required \(expected string\)/,
+    );
+  });
+
+  it("says nothing when the agent ran (a wrong answer is not an agent error)", async () => {
+    const dir = await project(
+      `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "Answer: 0" })));`,
+    );
+    const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "2"], {
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toMatch(/agent error/);
+  });
+});

@@ -1,0 +1,143 @@
+import { spawnSync } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot, runCli } from "../../src/cli/testing/run-cli.js";
+import { loadConfig } from "../../src/config/load-config.js";
+import type { GateResult } from "../../src/evolve/gate-result.js";
+import type { EvolveResult } from "../../src/evolve/result-schema.js";
+import { runEvolve } from "../../src/evolve/run-evolve.js";
+import { realStages, type StagePort } from "../../src/evolve/stage-port.js";
+import type { PlannedEdit } from "../../src/harness/types.js";
+
+// #13's "must show" on examples/python-agent: the user's own agent in Python (standard library
+// only) as a command harness. `ecdysis evolve` on the simulated model (served on loopback, the
+// agent calls it over HTTP) raises its held-out accuracy; the agent's and the refiner's spend
+// are counted apart; `ecdysis gate` between the seed and the evolved harness, with a cache of
+// its own (every rollout re-run), measures the same held-out accuracies the evolve run did.
+
+const python = spawnSync("python3", ["--version"]).status === 0;
+const example = join(repoRoot, "examples", "python-agent");
+const read = async <T>(path: string) => JSON.parse(await readFile(path, "utf8")) as T;
+
+describe.skipIf(!python)("examples/python-agent", () => {
+  let dir: string;
+  let evolved: { code: number; stdout: string; stderr: string };
+  let result: EvolveResult;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "ecdysis-python-agent-"));
+    await cp(example, dir, { recursive: true, filter: (path) => !path.includes(".ecdysis") });
+    evolved = await runCli(["evolve", "--config", "ecdysis.yml", "--out", "out"], { cwd: dir });
+    result = await read<EvolveResult>(join(dir, "out", "result.json"));
+  }, 300_000);
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("evolves the agent's own prompt file and raises its held-out accuracy", async () => {
+    expect(evolved.code, evolved.stderr).toBe(0);
+    expect(result.final.heldout.accuracy).toBeGreaterThanOrEqual(
+      result.baseline.heldout.accuracy + 0.3,
+    );
+    expect(result.harness.changedFiles.map((file) => file.path)).toEqual(["prompts/system.md"]);
+    const prompt = await readFile(join(dir, "out", "harness", "prompts", "system.md"), "utf8");
+    expect(prompt).toMatch(/Answer: <value>/);
+    // The written patch applies from the config's folder (here not in a git repository).
+    const patch = await readFile(join(dir, "out", "harness.patch"), "utf8");
+    expect(patch).toContain("+++ b/agent/prompts/system.md");
+  });
+
+  it("prices the agent's own calls and shows them apart from the refiner's", () => {
+    const { cost } = result;
+    const agentCost = cost.costUsd - cost.refinement.costUsd;
+    expect(cost.refinement.costUsd).toBeGreaterThan(0);
+    expect(agentCost).toBeGreaterThan(0);
+    // The agent's calls are most of the calls: they came from the Python process, not the meter.
+    expect(cost.llmCalls - cost.refinement.llmCalls).toBeGreaterThan(cost.refinement.llmCalls);
+    expect(evolved.stdout).toMatch(/cost: \$[\d.]+ — agent \$[\d.]+ \(\d+ calls/);
+  });
+
+  it("shows the agent's and the refiner's spend apart in the report", async () => {
+    const report = await readFile(join(dir, "out", "report.md"), "utf8");
+    const agentCalls = result.cost.llmCalls - result.cost.refinement.llmCalls;
+    expect(report).toContain(`Agent $`);
+    expect(report).toContain(`(${agentCalls} calls, `);
+    expect(report).toContain(`refiner $${result.cost.refinement.costUsd.toFixed(4)}`);
+  });
+
+  it("gates the seed against the evolved harness to the accuracies the evolve run measured", async () => {
+    // A cache of its own: the gate re-runs every held-out rollout instead of replaying evolve's.
+    const config = (await readFile(join(dir, "ecdysis.yml"), "utf8")).replace(
+      "cacheDir: .ecdysis/cache",
+      "cacheDir: .ecdysis/gate-cache",
+    );
+    expect(config).toContain("gate-cache");
+    await writeFile(join(dir, "gate.yml"), config);
+    const gate = await runCli(
+      ["gate", "--config", "gate.yml", "--base", "agent", "--head", "out/harness", "--out", "gate"],
+      { cwd: dir },
+    );
+    expect(gate.code, gate.stderr).toBe(0);
+    const measured = await read<GateResult>(join(dir, "gate", "gate.json"));
+    expect(measured.base.harnessHash).toBe(result.harness.seedHash);
+    expect(measured.head.harnessHash).toBe(result.harness.finalHash);
+    expect(measured.base.score.accuracy).toBe(result.baseline.heldout.accuracy);
+    expect(measured.head.score.accuracy).toBe(result.final.heldout.accuracy);
+  }, 120_000);
+});
+
+describe.skipIf(!python)("examples/python-agent: an edit that breaks the agent's code", () => {
+  it("is refused before any rollout with the parser's reason, which the next refinement sees", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ecdysis-python-agent-parse-"));
+    try {
+      await cp(example, dir, { recursive: true, filter: (path) => !path.includes(".ecdysis") });
+      const config = (await readFile(join(dir, "ecdysis.yml"), "utf8"))
+        .replace("editable: [prompts/*.md, tools/*.json, settings.json]", 'editable: ["**/*"]')
+        .replace("maxIterations: 4", "maxIterations: 2");
+      await writeFile(join(dir, "ecdysis.yml"), config);
+      const loaded = await loadConfig(join(dir, "ecdysis.yml"));
+      // The first refinement's edits become a slip a real model makes in code: a broken line.
+      const broken: PlannedEdit = {
+        module: "command",
+        patterns: [],
+        rationale: "retry after a tool error",
+        edit: {
+          kind: "replace_text",
+          file: "agent.py",
+          find: '    for step in range(settings["max_steps"]):',
+          replace: '    for step in range(settings["max_steps"]:',
+        },
+      };
+      const rejectedSeen: string[][] = [];
+      let calls = 0;
+      const stages: StagePort = {
+        ...realStages,
+        refine: async (request) => {
+          rejectedSeen.push(request.rejected.map((rejected) => rejected.reason));
+          const refinement = await realStages.refine(request);
+          calls += 1;
+          if (calls > 1 || refinement.outcome !== "accepted") return refinement;
+          return { ...refinement, edits: [{ ...broken, patterns: refinement.edits[0].patterns }] };
+        },
+      };
+      const result = await runEvolve({ loaded, outDir: join(dir, "out"), stages });
+      const first = result.iterations[0];
+      expect(first.verdict).toBe("rejected");
+      // Python's own words vary by version ("invalid syntax", "'(' was never closed").
+      expect(first.reason).toMatch(
+        /^the edited files no longer parse \(agent\.py: python3: line 96: SyntaxError: .+\); not run$/,
+      );
+      expect(first.candidateHash).toBeUndefined();
+      expect(first.evidence).toEqual([]);
+      // The next refinement is shown why, and the broken agent never ships.
+      expect(rejectedSeen[1]).toContain(first.reason);
+      const shipped = await readFile(join(dir, "out", "harness", "agent.py"), "utf8");
+      expect(shipped).toContain('for step in range(settings["max_steps"]):');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
