@@ -266,12 +266,12 @@ function cleanRegex(source) {
   return source.slice(start, end);
 }
 function floatSafeRemainder(val, step) {
-  const ratio = val / step;
-  const roundedRatio = Math.round(ratio);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio), 1);
-  if (Math.abs(ratio - roundedRatio) < tolerance)
+  const ratio2 = val / step;
+  const roundedRatio = Math.round(ratio2);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio2), 1);
+  if (Math.abs(ratio2 - roundedRatio) < tolerance)
     return 0;
-  return ratio - roundedRatio;
+  return ratio2 - roundedRatio;
 }
 function defineLazy(object2, key, getter) {
   let value = void 0;
@@ -367,10 +367,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path12) {
-  if (!path12)
+function getElementAtPath(obj, path14) {
+  if (!path14)
     return obj;
-  return path12.reduce((acc, key) => acc?.[key], obj);
+  return path14.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -629,11 +629,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path12, issues) {
+function prefixIssues(path14, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path12);
+    iss.path.unshift(path14);
     return iss;
   });
 }
@@ -1166,16 +1166,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path12 = []) => {
+  const processError = (error63, path14 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else {
-        const fullpath = [...path12, ...issue2.path];
+        const fullpath = [...path14, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1214,17 +1214,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path12 = []) => {
+  const processError = (error63, path14 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path12, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path12, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
       } else {
-        const fullpath = [...path12, ...issue2.path];
+        const fullpath = [...path14, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1263,8 +1263,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path12 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path12) {
+  const path14 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path14) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2343,12 +2343,12 @@ function isIso7064Mod97(iban3) {
   let remainder = 0;
   const len = iban3.length;
   for (let i = 4; i < len; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code2 = iban3.charCodeAt(i);
+    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
   }
   for (let i = 0; i < 4; i++) {
-    const code = iban3.charCodeAt(i);
-    remainder = (code >= 65 ? remainder * 100 + (code - 55) : remainder * 10 + (code - 48)) % 97;
+    const code2 = iban3.charCodeAt(i);
+    remainder = (code2 >= 65 ? remainder * 100 + (code2 - 55) : remainder * 10 + (code2 - 48)) % 97;
   }
   return remainder === 1;
 }
@@ -3568,14 +3568,14 @@ var init_schemas = __esm({
         const shape = zod.def.shape;
         const propValues = {};
         for (const key in shape) {
-          const field = shape[key]._zod;
-          if (field.values) {
+          const field2 = shape[key]._zod;
+          if (field2.values) {
             if (!Object.prototype.hasOwnProperty.call(propValues, key)) {
               assignProp(propValues, key, /* @__PURE__ */ new Set());
             }
-            for (const v of field.values)
+            for (const v of field2.values)
               propValues[key].add(v);
-            if (field.optin !== void 0)
+            if (field2.optin !== void 0)
               propValues[key].add(void 0);
           }
         }
@@ -13116,12 +13116,12 @@ function compileFn(schema, options) {
   doc.write(outputAccessor === null ? `return true;` : `return ${outputAccessor};`);
   const constantNames = ["INVALID", ...ctx.constants.keys()];
   const constantValues = [INVALID, ...ctx.constants.values()];
-  const code = doc.content.join("\n");
+  const code2 = doc.content.join("\n");
   const fullCode = options?.debug ? constantNames.length > 0 ? `// Constants: ${constantNames.join(", ")}
-${code}` : code : "";
+${code2}` : code2 : "";
   const F = Function;
   const factoryCode = `return (input) => {
-${code}
+${code2}
 }`;
   let fn;
   try {
@@ -16716,8 +16716,8 @@ var init_json_schema_processors = __esm({
       }
       const requiredKeys = [];
       for (const key of Object.keys(shape)) {
-        const field = def.shape[key];
-        if (ctx.io === "input" ? inputOptin(field) === void 0 : field._zod.optout === void 0) {
+        const field2 = def.shape[key];
+        if (ctx.io === "input" ? inputOptin(field2) === void 0 : field2._zod.optout === void 0) {
           requiredKeys.push(key);
         }
       }
@@ -19296,13 +19296,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path12 = ref.slice(1).split("/").filter(Boolean);
-  if (path12.length === 0) {
+  const path14 = ref.slice(1).split("/").filter(Boolean);
+  if (path14.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path12[0] === defsKey) {
-    const key = path12[1] === void 0 ? void 0 : decodeJSONPointerSegment(path12[1]);
+  if (path14[0] === defsKey) {
+    const key = path14[1] === void 0 ? void 0 : decodeJSONPointerSegment(path14[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20605,7 +20605,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20675,13 +20675,13 @@ var init_config_schema = __esm({
       reasoningEffort: external_exports.enum(["none", "minimal", "low", "medium", "high"]).optional(),
       /** Free fields added to every request body (e.g. vLLM's `top_k`, Ollama's `num_ctx`). */
       extraBody: external_exports.record(external_exports.string(), external_exports.unknown()).superRefine((body, context) => {
-        for (const field of Object.keys(body)) {
-          const owner = reservedBodyFields[field];
+        for (const field2 of Object.keys(body)) {
+          const owner = reservedBodyFields[field2];
           if (owner)
             context.addIssue({
               code: "custom",
-              path: [field],
-              message: `'${field}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
+              path: [field2],
+              message: `'${field2}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
             });
         }
       }).optional(),
@@ -20784,6 +20784,14 @@ var init_config_schema = __esm({
       requireImprovement: external_exports.boolean().default(true),
       statusContext: external_exports.string().default("ecdysis/heldout")
     }).strict();
+    reportConfigSchema = external_exports.object({
+      /**
+       * Keep the refiner's prompts and replies (prompts.jsonl beside result.json, scrubbed of
+       * secrets), so report.html shows what each role call was shown. They hold train task text
+       * and agent output, never held-out data.
+       */
+      keepPrompts: external_exports.boolean().default(true)
+    }).strict();
     ecdysisConfigSchema = external_exports.object({
       model: modelConfigSchema,
       /** Model for the refiner roles; defaults to `model`. */
@@ -20820,7 +20828,9 @@ var init_config_schema = __esm({
       seed: external_exports.number().int().default(1),
       cacheDir: external_exports.string().default(".ecdysis/cache"),
       evolve: evolveConfigSchema.default(evolveConfigSchema.parse({})),
-      gate: gateConfigSchema.default(gateConfigSchema.parse({}))
+      gate: gateConfigSchema.default(gateConfigSchema.parse({})),
+      /** What a run keeps for its reports (absent: the defaults; absent, it leaves the config hash as it was). */
+      report: reportConfigSchema.optional()
     }).strict();
   }
 });
@@ -21351,24 +21361,24 @@ function harnessReference() {
     io: "input",
     unrepresentable: "any"
   });
-  const sections = root.properties ?? {};
+  const sections2 = root.properties ?? {};
   const fields2 = [];
-  for (const module of harnessModules) collect(sections[module] ?? {}, [module], module, fields2);
-  const tools = Object.entries(sections.tools?.properties ?? {}).map(([name3, node2]) => ({
+  for (const module of harnessModules) collect(sections2[module] ?? {}, [module], module, fields2);
+  const tools = Object.entries(sections2.tools?.properties ?? {}).map(([name3, node2]) => ({
     name: name3,
     description: node2.description ?? ""
   }));
   const modules = harnessModules.map((name3) => ({
     name: name3,
-    description: sections[name3]?.description ?? ""
+    description: sections2[name3]?.description ?? ""
   }));
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path12, module, into) {
+function collect(node2, path14, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path12, key], module, into);
+      collect(child, [...path14, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21378,7 +21388,7 @@ function collect(node2, path12, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path12.join("."),
+    path: path14.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21393,14 +21403,14 @@ function fieldType(node2) {
     return node2.type;
   return "string";
 }
-function describeField(field) {
-  const facts = [field.type];
-  if (field.allowed) facts[0] = `one of ${field.allowed.join(" | ")}`;
-  const { min, max, maxLength: maxLength2 } = field.range ?? {};
+function describeField(field2) {
+  const facts = [field2.type];
+  if (field2.allowed) facts[0] = `one of ${field2.allowed.join(" | ")}`;
+  const { min, max, maxLength: maxLength2 } = field2.range ?? {};
   if (min !== void 0 || max !== void 0) facts.push(`${min ?? "\u2026"}\u2013${max ?? "\u2026"}`);
   if (maxLength2 !== void 0) facts.push(`at most ${maxLength2} chars`);
-  if (field.default !== void 0) facts.push(`default ${JSON.stringify(field.default)}`);
-  return `${field.path} (${facts.join(", ")}): ${field.description}`;
+  if (field2.default !== void 0) facts.push(`default ${JSON.stringify(field2.default)}`);
+  return `${field2.path} (${facts.join(", ")}): ${field2.description}`;
 }
 var cached2;
 var init_harness_reference = __esm({
@@ -21522,17 +21532,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path12) {
-      const ctrl = callVisitor(key, node2, visitor, path12);
+    function visit_(key, node2, visitor, path14) {
+      const ctrl = callVisitor(key, node2, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visit_(key, ctrl, visitor, path12);
+        replaceNode(key, path14, ctrl);
+        return visit_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path12);
+            const ci = visit_(i, node2.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21543,13 +21553,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path12);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path12);
+          const cv = visit_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21570,17 +21580,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path12) {
-      const ctrl = await callVisitor(key, node2, visitor, path12);
+    async function visitAsync_(key, node2, visitor, path14) {
+      const ctrl = await callVisitor(key, node2, visitor, path14);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path12, ctrl);
-        return visitAsync_(key, ctrl, visitor, path12);
+        replaceNode(key, path14, ctrl);
+        return visitAsync_(key, ctrl, visitor, path14);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
+          path14 = Object.freeze(path14.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path12);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path14);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21591,13 +21601,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path12 = Object.freeze(path12.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path12);
+          path14 = Object.freeze(path14.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path14);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path12);
+          const cv = await visitAsync_("value", node2.value, visitor, path14);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21624,23 +21634,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path12) {
+    function callVisitor(key, node2, visitor, path14) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path12);
+        return visitor(key, node2, path14);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path12);
+        return visitor.Map?.(key, node2, path14);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path12);
+        return visitor.Seq?.(key, node2, path14);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path12);
+        return visitor.Pair?.(key, node2, path14);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path12);
+        return visitor.Scalar?.(key, node2, path14);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path12);
+        return visitor.Alias?.(key, node2, path14);
       return void 0;
     }
-    function replaceNode(key, path12, node2) {
-      const parent = path12[path12.length - 1];
+    function replaceNode(key, path14, node2) {
+      const parent = path14[path14.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22252,10 +22262,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path12, value) {
+    function collectionFromPath(schema, path14, value) {
       let v = value;
-      for (let i = path12.length - 1; i >= 0; --i) {
-        const k = path12[i];
+      for (let i = path14.length - 1; i >= 0; --i) {
+        const k = path14[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22274,7 +22284,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path12) => path12 == null || typeof path12 === "object" && !!path12[Symbol.iterator]().next().done;
+    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22304,11 +22314,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path12, value) {
-        if (isEmptyPath(path12))
+      addIn(path14, value) {
+        if (isEmptyPath(path14))
           this.add(value);
         else {
-          const [key, ...rest] = path12;
+          const [key, ...rest] = path14;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22322,8 +22332,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        const [key, ...rest] = path12;
+      deleteIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22337,8 +22347,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        const [key, ...rest] = path12;
+      getIn(path14, keepScalar) {
+        const [key, ...rest] = path14;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22356,8 +22366,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path12) {
-        const [key, ...rest] = path12;
+      hasIn(path14) {
+        const [key, ...rest] = path14;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22367,8 +22377,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        const [key, ...rest] = path12;
+      setIn(path14, value) {
+        const [key, ...rest] = path14;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22592,8 +22602,8 @@ var require_stringifyString = __commonJS({
             case "u":
               {
                 str2 += json2.slice(start, i);
-                const code = json2.substr(i + 2, 4);
-                switch (code) {
+                const code2 = json2.substr(i + 2, 4);
+                switch (code2) {
                   case "0000":
                     str2 += "\\0";
                     break;
@@ -22619,8 +22629,8 @@ var require_stringifyString = __commonJS({
                     str2 += "\\P";
                     break;
                   default:
-                    if (code.substr(0, 2) === "00")
-                      str2 += "\\x" + code.substr(2);
+                    if (code2.substr(0, 2) === "00")
+                      str2 += "\\x" + code2.substr(2);
                     else
                       str2 += json2.substr(i, 6);
                 }
@@ -24883,9 +24893,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path12, value) {
+      addIn(path14, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path12, value);
+          this.contents.addIn(path14, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24960,14 +24970,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path12) {
-        if (Collection.isEmptyPath(path12)) {
+      deleteIn(path14) {
+        if (Collection.isEmptyPath(path14)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path12) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24982,10 +24992,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path12, keepScalar) {
-        if (Collection.isEmptyPath(path12))
+      getIn(path14, keepScalar) {
+        if (Collection.isEmptyPath(path14))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path12, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -24996,10 +25006,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path12) {
-        if (Collection.isEmptyPath(path12))
+      hasIn(path14) {
+        if (Collection.isEmptyPath(path14))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path12) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25016,13 +25026,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path12, value) {
-        if (Collection.isEmptyPath(path12)) {
+      setIn(path14, value) {
+        if (Collection.isEmptyPath(path14)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path12), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path12, value);
+          this.contents.setIn(path14, value);
         }
       }
       /**
@@ -25119,22 +25129,22 @@ var require_errors = __commonJS({
   "node_modules/yaml/dist/errors.js"(exports) {
     "use strict";
     var YAMLError = class extends Error {
-      constructor(name3, pos, code, message) {
+      constructor(name3, pos, code2, message) {
         super();
         this.name = name3;
-        this.code = code;
+        this.code = code2;
         this.message = message;
         this.pos = pos;
       }
     };
     var YAMLParseError = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLParseError", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLParseError", pos, code2, message);
       }
     };
     var YAMLWarning = class extends YAMLError {
-      constructor(pos, code, message) {
-        super("YAMLWarning", pos, code, message);
+      constructor(pos, code2, message) {
+        super("YAMLWarning", pos, code2, message);
       }
     };
     var prettifyError2 = (src, lc) => (error62) => {
@@ -26043,7 +26053,7 @@ var require_resolve_flow_scalar = __commonJS({
       const { offset, type, source, end } = scalar;
       let _type;
       let value;
-      const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
+      const _onError = (rel, code2, msg) => onError(offset + rel, code2, msg);
       switch (type) {
         case "scalar":
           _type = Scalar.Scalar.PLAIN;
@@ -26241,9 +26251,9 @@ var require_resolve_flow_scalar = __commonJS({
     function parseCharCode(source, offset, length, onError) {
       const cc = source.substr(offset, length);
       const ok = cc.length === length && /^[0-9a-fA-F]+$/.test(cc);
-      const code = ok ? parseInt(cc, 16) : NaN;
+      const code2 = ok ? parseInt(cc, 16) : NaN;
       try {
-        return String.fromCodePoint(code);
+        return String.fromCodePoint(code2);
       } catch {
         const raw = source.substr(offset - 2, length + 2);
         onError(offset - 2, "BAD_DQ_ESCAPE", `Invalid escape sequence ${raw}`);
@@ -26565,12 +26575,12 @@ var require_composer = __commonJS({
         this.prelude = [];
         this.errors = [];
         this.warnings = [];
-        this.onError = (source, code, message, warning) => {
+        this.onError = (source, code2, message, warning) => {
           const pos = getErrorPos(source);
           if (warning)
-            this.warnings.push(new errors.YAMLWarning(pos, code, message));
+            this.warnings.push(new errors.YAMLWarning(pos, code2, message));
           else
-            this.errors.push(new errors.YAMLParseError(pos, code, message));
+            this.errors.push(new errors.YAMLParseError(pos, code2, message));
         };
         this.directives = new directives.Directives({ version: options.version || "1.2" });
         this.options = options;
@@ -26732,12 +26742,12 @@ var require_cst_scalar = __commonJS({
     var stringifyString = require_stringifyString();
     function resolveAsScalar(token, strict = true, onError) {
       if (token) {
-        const _onError = (pos, code, message) => {
+        const _onError = (pos, code2, message) => {
           const offset = typeof pos === "number" ? pos : Array.isArray(pos) ? pos[0] : pos.offset;
           if (onError)
-            onError(offset, code, message);
+            onError(offset, code2, message);
           else
-            throw new errors.YAMLParseError([offset, offset + 1], code, message);
+            throw new errors.YAMLParseError([offset, offset + 1], code2, message);
         };
         switch (token.type) {
           case "scalar":
@@ -26983,10 +26993,10 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path12) => {
+    visit2.itemAtPath = (cst, path14) => {
       let item = cst;
-      for (const [field, index] of path12) {
-        const tok = item?.[field];
+      for (const [field2, index] of path14) {
+        const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
         } else
@@ -26994,23 +27004,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path12) => {
-      const parent = visit2.itemAtPath(cst, path12.slice(0, -1));
-      const field = path12[path12.length - 1][0];
-      const coll = parent?.[field];
+    visit2.parentCollection = (cst, path14) => {
+      const parent = visit2.itemAtPath(cst, path14.slice(0, -1));
+      const field2 = path14[path14.length - 1][0];
+      const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path12, item, visitor) {
-      let ctrl = visitor(item, path12);
+    function _visit(path14, item, visitor) {
+      let ctrl = visitor(item, path14);
       if (typeof ctrl === "symbol")
         return ctrl;
-      for (const field of ["key", "value"]) {
-        const token = item[field];
+      for (const field2 of ["key", "value"]) {
+        const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path12.concat([[field, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path14.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27020,11 +27030,11 @@ var require_cst_visit = __commonJS({
               i -= 1;
             }
           }
-          if (typeof ctrl === "function" && field === "key")
-            ctrl = ctrl(item, path12);
+          if (typeof ctrl === "function" && field2 === "key")
+            ctrl = ctrl(item, path14);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path12) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28797,10 +28807,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path12) {
+    lineOf(path14) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path12) {
+      for (const segment of path14) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28823,9 +28833,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path12) {
+function dottedField(path14) {
   let out = "";
-  for (const segment of path12) {
+  for (const segment of path14) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28833,20 +28843,20 @@ function dottedField(path12) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path13 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path15 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path13),
+      field: dottedField(path15),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path12 = [...prefix, ...issue2.path];
+  const path14 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path12),
+    field: dottedField(path14),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path12)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path14)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28876,8 +28886,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path12 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path12), field: path12.join(".") };
+  const path14 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path14), field: path14.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28949,8 +28959,8 @@ async function readUserText(input2) {
   try {
     buffer = await readFile2(file2);
   } catch (error62) {
-    const code = error62.code;
-    const problem = code === "ENOENT" ? `${what} not found` : code === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code ?? String(error62)})`;
+    const code2 = error62.code;
+    const problem = code2 === "ENOENT" ? `${what} not found` : code2 === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code2 ?? String(error62)})`;
     throw new InputError(file2, problem);
   }
   if (buffer.byteLength > maxBytes) {
@@ -29034,8 +29044,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path12) {
-  const absolute = resolve(path12);
+async function loadConfig(path14) {
+  const absolute = resolve(path14);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29063,37 +29073,37 @@ async function loadConfig(path12) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path12, depth) => {
-    if (path12.length > 0) {
-      const line = located.lineOf(path12);
-      if (line !== void 0) lines[dottedPath(path12)] = line;
+  const visit2 = (value, path14, depth) => {
+    if (path14.length > 0) {
+      const line = located.lineOf(path14);
+      if (line !== void 0) lines[dottedPath(path14)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path12, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path14, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path12) {
-  return path12.reduce(
+function dottedPath(path14) {
+  return path14.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path12) => {
+  const visit2 = (value, path14) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field = dottedPath(path12);
+      const field2 = dottedPath(path14);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
-        { line: input2.lines[field], field }
+        { line: input2.lines[field2], field: field2 }
       );
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path12, key]);
+    for (const [key, item] of entries) visit2(item, [...path14, key]);
   };
   visit2(input2.value, []);
 }
@@ -29164,8 +29174,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path12) {
-  const file2 = resolve2(path12);
+async function loadTasks(path14) {
+  const file2 = resolve2(path14);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29212,11 +29222,11 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path12 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field = dottedField(path12);
+    const path14 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path14);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
-    const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field}' is required` : issue2.message;
-    throw new InputError(file2, problem, { line, field });
+    const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
+    throw new InputError(file2, problem, { line, field: field2 });
   }
   return result.data;
 }
@@ -29283,13 +29293,13 @@ async function loadSplits(loaded, load2 = loadTasks) {
   return { train, heldout };
 }
 async function existingFile(loaded, split, file2) {
-  const field = `tasks.${split}`;
+  const field2 = `tasks.${split}`;
   const found = await stat2(file2).catch(() => void 0);
   if (found?.isFile()) return file2;
   throw new InputError(
     loaded.path,
     `${found ? "is a folder, not a tasks file" : "tasks file not found"}: ${file2}`,
-    { line: loaded.lines?.[field], field }
+    { line: loaded.lines?.[field2], field: field2 }
   );
 }
 var init_split_overlap = __esm({
@@ -29428,11 +29438,11 @@ function mergeEvalResults(results, source = "shards") {
   const [first] = results;
   if (!first) throw new InputError(source, "nothing to merge: no eval.json found");
   for (const result of results) {
-    for (const field of ["split", "harnessHash", "model"]) {
-      if (result[field] !== first[field]) {
+    for (const field2 of ["split", "harnessHash", "model"]) {
+      if (result[field2] !== first[field2]) {
         throw new InputError(
           source,
-          `shards disagree on '${field}' (${first[field]} vs ${result[field]}); merge shards of one evaluation only`
+          `shards disagree on '${field2}' (${first[field2]} vs ${result[field2]}); merge shards of one evaluation only`
         );
       }
     }
@@ -29565,10 +29575,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path12, text3) {
-  const temporary = `${path12}.${process.pid}.tmp`;
+async function writeAtomic(path14, text3) {
+  const temporary = `${path14}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path12);
+  await rename2(temporary, path14);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29589,11 +29599,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path12 = join3(dir, name3);
+    const path14 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path12, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path14, "utf8"));
     } catch (error62) {
-      throw new InputError(path12, `unreadable result (${error62.message})`);
+      throw new InputError(path14, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -29720,7 +29730,7 @@ async function evaluate(options) {
   const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const outcomes2 = await promisePool({
+    const outcomes3 = await promisePool({
       items: jobs,
       concurrency: options.concurrency,
       work: async ({ task, sampleIndex }) => {
@@ -29754,7 +29764,7 @@ async function evaluate(options) {
         return outcome;
       }
     });
-    const records = outcomes2.filter(
+    const records = outcomes3.filter(
       (outcome) => !(infraFailure in outcome)
     );
     cost.wallMs = clock.now() - started;
@@ -29804,16 +29814,16 @@ async function runOne(input2) {
     return { ...hit, category: task.category, verdict: verdict2, latencyMs: 0, cached: true };
   }
   const runStarted = (options.clock ?? Date).now();
-  const trace2 = input2.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
+  const trace = input2.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
   signal.throwIfAborted();
   cost.rollouts += 1;
-  cost.llmCalls += trace2.usage.llmCalls;
-  cost.promptTokens += trace2.usage.promptTokens;
-  cost.completionTokens += trace2.usage.completionTokens;
-  cost.costUsd += trace2.usage.costUsd;
-  const llmError = trace2.events.find((event) => event.kind === "llm-error");
+  cost.llmCalls += trace.usage.llmCalls;
+  cost.promptTokens += trace.usage.promptTokens;
+  cost.completionTokens += trace.usage.completionTokens;
+  cost.costUsd += trace.usage.costUsd;
+  const llmError = trace.events.find((event) => event.kind === "llm-error");
   if (llmError) return { [infraFailure]: llmError.detail ?? "llm-error" };
-  const verdict = await scoreOrInfra(scorer, task, { answer: trace2.answer, output: trace2.output });
+  const verdict = await scoreOrInfra(scorer, task, { answer: trace.answer, output: trace.output });
   if (typeof verdict === "string") return { [infraFailure]: verdict };
   const record3 = {
     key,
@@ -29822,10 +29832,10 @@ async function runOne(input2) {
     harnessHash: options.harness.hash,
     model: options.provider.model,
     sampleIndex,
-    output: trace2.output,
-    answer: trace2.answer,
+    output: trace.output,
+    answer: trace.answer,
     verdict,
-    trace: trace2,
+    trace,
     latencyMs: (options.clock ?? Date).now() - runStarted,
     cached: false
   };
@@ -30015,12 +30025,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path12 = entryPath(dir, entry.key);
+  const path14 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path12}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path14}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path12);
+  await rename3(temp, path14);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30195,8 +30205,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path12, known) {
-        this.path = path12;
+      constructor(path14, known) {
+        this.path = path14;
         this.known = known;
       }
       path;
@@ -30204,14 +30214,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path12) {
+      static async open(path14) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path12, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path14, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path12, downgrades);
+        return new _CapabilityMemory(path14, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30228,15 +30238,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path12 = this.path;
-        if (!path12) return;
+        const path14 = this.path;
+        if (!path14) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path12), { recursive: true });
-          const temp = `${path12}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path14), { recursive: true });
+          const temp = `${path14}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path12);
+          await rename4(temp, path14);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32571,11 +32581,11 @@ function* iterateHeaders(headers) {
     shouldClear = true;
     iter = Object.entries(headers ?? {});
   }
-  for (let row of iter) {
-    const name3 = row[0];
+  for (let row2 of iter) {
+    const name3 = row2[0];
     if (typeof name3 !== "string")
       throw new TypeError("expected header name to be a string");
-    const values = isReadonlyArray(row[1]) ? row[1] : [row[1]];
+    const values = isReadonlyArray(row2[1]) ? row2[1] : [row2[1]];
     let didClear = false;
     for (const value of values) {
       if (value === void 0)
@@ -32951,12 +32961,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path12(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path14(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path13 = statics.reduce((previousValue, currentValue, index) => {
+      const path15 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32973,7 +32983,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path13.split(/[?#]/, 1)[0];
+      const pathOnly = path15.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -32994,10 +33004,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path13}
+${path15}
 ${underline}`);
       }
-      return path13;
+      return path15;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42549,9 +42559,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path12, query, defaultBaseURL) {
+      buildURL(path14, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path12) ? new URL(path12) : new URL(baseURL + (baseURL.endsWith("/") && path12.startsWith("/") ? path12.slice(1) : path12));
+        const url2 = isAbsoluteURL(path14) ? new URL(path14) : new URL(baseURL + (baseURL.endsWith("/") && path14.startsWith("/") ? path14.slice(1) : path14));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42581,24 +42591,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path12, opts) {
-        return this.methodRequest("get", path12, opts);
+      get(path14, opts) {
+        return this.methodRequest("get", path14, opts);
       }
-      post(path12, opts) {
-        return this.methodRequest("post", path12, opts);
+      post(path14, opts) {
+        return this.methodRequest("post", path14, opts);
       }
-      patch(path12, opts) {
-        return this.methodRequest("patch", path12, opts);
+      patch(path14, opts) {
+        return this.methodRequest("patch", path14, opts);
       }
-      put(path12, opts) {
-        return this.methodRequest("put", path12, opts);
+      put(path14, opts) {
+        return this.methodRequest("put", path14, opts);
       }
-      delete(path12, opts) {
-        return this.methodRequest("delete", path12, opts);
+      delete(path14, opts) {
+        return this.methodRequest("delete", path14, opts);
       }
-      methodRequest(method, path12, opts) {
+      methodRequest(method, path14, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path12, ...opts2 };
+          return { method, path: path14, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42723,8 +42733,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path12, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path12, ...opts2 })) : { method: "get", path: path12, ...opts });
+      getAPIList(path14, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path14, ...opts2 })) : { method: "get", path: path14, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42818,8 +42828,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path12, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path12, query, defaultBaseURL);
+        const { method, path: path14, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path14, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43154,8 +43164,8 @@ function classifyFailure(error62, context) {
 }
 function isDroppedConnection(error62) {
   if (!(error62 instanceof Error)) return false;
-  const code = error62.cause?.code;
-  return error62 instanceof TypeError && /^(terminated|fetch failed)$/i.test(error62.message) || typeof code === "string" && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code);
+  const code2 = error62.cause?.code;
+  return error62 instanceof TypeError && /^(terminated|fetch failed)$/i.test(error62.message) || typeof code2 === "string" && /^(UND_ERR_SOCKET|ECONNRESET|EPIPE|UND_ERR_CLOSED)$/.test(code2);
 }
 function causeText(error62) {
   const cause = error62.cause instanceof Error ? `: ${error62.cause.message}` : "";
@@ -43322,32 +43332,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path12, depth, problems) {
-  if (depth > 10) problems.push(`${path12}: nested deeper than 10 levels`);
+function walk(node2, path14, depth, problems) {
+  if (depth > 10) problems.push(`${path14}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path12}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path14}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path12}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path14}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path12}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path14}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path12}: additionalProperties must be false`);
+      problems.push(`${path14}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path12}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path14}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path12}.${name3}`, depth + 1, problems);
+      walk(property, `${path14}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path12}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path14}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path12}|${index}`, depth, problems);
+    walk(option, `${path14}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43621,12 +43631,12 @@ function listing(listed) {
 }
 function unreachable(where, error62) {
   const cause = error62.cause instanceof Error ? error62.cause : void 0;
-  const code = cause?.cause?.code ?? cause?.code;
-  const detail = code ?? ([cause?.message, error62.message].find((text3) => text3 && text3 !== "fetch failed") || "no answer");
+  const code2 = cause?.cause?.code ?? cause?.code;
+  const detail = code2 ?? ([cause?.message, error62.message].find((text3) => text3 && text3 !== "fetch failed") || "no answer");
   return new TransportError(
     "llm",
     `endpoint check failed for ${where}: cannot connect (${detail}); check model.baseUrl and that the server is running`,
-    { retryable: false, cause: { code } }
+    { retryable: false, cause: { code: code2 } }
   );
 }
 function failed(where, decision) {
@@ -43920,6 +43930,18 @@ var init_openai_provider = __esm({
   }
 });
 
+// src/llm/request-digest.ts
+import { createHash as createHash6 } from "node:crypto";
+function requestDigest(messages) {
+  const canonical = JSON.stringify(messages.map((message) => [message.role, message.content]));
+  return createHash6("sha256").update(canonical).digest("hex").slice(0, 16);
+}
+var init_request_digest = __esm({
+  "src/llm/request-digest.ts"() {
+    "use strict";
+  }
+});
+
 // src/llm/scripted-provider.ts
 var init_scripted_provider = __esm({
   "src/llm/scripted-provider.ts"() {
@@ -43970,6 +43992,7 @@ var init_llm = __esm({
     init_preflight();
     init_rate_limiter();
     init_redact();
+    init_request_digest();
     init_retry_timing();
     init_scripted_provider();
     init_seeded_random();
@@ -43993,25 +44016,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path12 = parsed.pathname.replace(/\/+$/, "");
+  const path14 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path12);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path14);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path12 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path12 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path14 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path14 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path12 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path12 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path14 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path14 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path12})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path14})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44041,17 +44064,17 @@ function refuseChat(endpoint, body, model) {
   }
   return void 0;
 }
-function refusal(status, message, type, param = null, code = null) {
-  return { status, body: openAIError(message, type, param, code) };
+function refusal(status, message, type, param = null, code2 = null) {
+  return { status, body: openAIError(message, type, param, code2) };
 }
 var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures;
 var init_endpoint_behaviour = __esm({
   "src/sim/endpoint-behaviour.ts"() {
     "use strict";
-    openAIError = (message, type, param, code) => ({
-      error: { message, type, param, code }
+    openAIError = (message, type, param, code2) => ({
+      error: { message, type, param, code: code2 }
     });
-    azureError = (code, message) => ({ error: { code, message } });
+    azureError = (code2, message) => ({ error: { code: code2, message } });
     refuseAccount = (endpoint, _body, model) => {
       if (endpoint.models && !endpoint.models.includes(model)) {
         return refusal(
@@ -44073,7 +44096,7 @@ var init_endpoint_behaviour = __esm({
     };
     refuseFields = (endpoint, body) => {
       const unknown2 = endpoint.rejectFields?.find(
-        (field) => field in body
+        (field2) => field2 in body
       );
       if (!unknown2) return void 0;
       return refusal(
@@ -44284,8 +44307,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path12) {
-  const file2 = isBundledWorld(path12) ? join5(worldsDir(), `${path12}.yaml`) : resolve4(path12);
+async function loadWorld(path14) {
+  const file2 = isBundledWorld(path14) ? join5(worldsDir(), `${path14}.yaml`) : resolve4(path14);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -44309,13 +44332,13 @@ var init_load_world = __esm({
 });
 
 // src/sim/draw.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function draw(...parts) {
-  const digest = createHash6("sha256").update(parts.join("\u241F")).digest();
+  const digest = createHash7("sha256").update(parts.join("\u241F")).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 function shortHash(...parts) {
-  return createHash6("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+  return createHash7("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
@@ -44528,10 +44551,10 @@ var init_date_reasoning = __esm({
 function generateExtraction(rng, names) {
   const sender = names.person();
   const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
-  const code = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
+  const code2 = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
   const weight = formatNumber(rng.int(5, 500) / 10);
   const values = {
-    "tracking code": code,
+    "tracking code": code2,
     destination: names.place(),
     "weight in kg": weight,
     "client organisation": names.organisation()
@@ -44539,16 +44562,16 @@ function generateExtraction(rng, names) {
   const sentences2 = [
     `${sender} sent the parcel on behalf of ${values["client organisation"]}.`,
     `It weighs ${weight} kg.`,
-    `The tracking code is ${code}.`,
+    `The tracking code is ${code2}.`,
     `It is bound for ${values.destination}.`
   ];
   const body = [sentences2[0], ...shuffle(rng, sentences2.slice(1))].join(" ");
-  const field = rng.pick(fieldNames);
-  const question = `Shipping note: ${body} Question: what is the ${field} of ${sender}'s parcel?`;
-  const numeric = field === "weight in kg";
+  const field2 = rng.pick(fieldNames);
+  const question = `Shipping note: ${body} Question: what is the ${field2} of ${sender}'s parcel?`;
+  const numeric = field2 === "weight in kg";
   return {
     question,
-    expected: numeric ? Number(weight) : values[field],
+    expected: numeric ? Number(weight) : values[field2],
     keyPhrase: sender,
     scorer: numeric ? numericScorer : void 0
   };
@@ -44556,17 +44579,17 @@ function generateExtraction(rng, names) {
 function parseExtraction(text3) {
   const match = questionPattern.exec(text3.trim());
   if (!match) return null;
-  const [, body, field, sender] = match;
+  const [, body, field2, sender] = match;
   const found = fieldNames.map((name3) => [name3, fields[name3].exec(body)?.[1]]);
-  const answer = found.find(([name3]) => name3 === field)?.[1];
+  const answer = found.find(([name3]) => name3 === field2)?.[1];
   if (answer === void 0) return null;
-  const decoys = found.filter(([name3, value]) => name3 !== field && value !== void 0).map(([, value]) => value);
+  const decoys = found.filter(([name3, value]) => name3 !== field2 && value !== void 0).map(([, value]) => value);
   return {
     kind: "direct",
     family: "extraction",
     keyPhrase: sender,
     answer,
-    numeric: field === "weight in kg",
+    numeric: field2 === "weight in kg",
     decoys
   };
 }
@@ -45197,7 +45220,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path12 = [problem.start];
+  const path14 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45208,7 +45231,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path12.push("\u2026", current);
+        path14.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45231,13 +45254,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path12.push(current);
+    path14.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path12.join(" \u2192 ")}.`,
-    decoys: path12.slice(0, -1),
+    reasoning: `Following the registry: ${path14.join(" \u2192 ")}.`,
+    decoys: path14.slice(0, -1),
     hits: []
   };
 }
@@ -45355,8 +45378,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path12) {
-        this.path = path12;
+      constructor(path14) {
+        this.path = path14;
       }
       path;
       chain = Promise.resolve();
@@ -45364,16 +45387,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path12 = this.path;
-        if (!path12) return;
+        const path14 = this.path;
+        if (!path14) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path12), { recursive: true });
+              await mkdir5(dirname5(path14), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path12, `${JSON.stringify(entry)}
+            await appendFile(path14, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45517,9 +45540,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path12) {
+function setting(config2, path14) {
   let current = config2;
-  for (const part of path12.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path14.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45577,24 +45600,24 @@ function pick2(items, unit) {
 function valueText(value) {
   return typeof value === "string" && /[\s'"<>]/.test(value) ? JSON.stringify(value) : String(value);
 }
-function renderAction(action, style2, unit) {
-  if (style2 === "tidy") {
+function renderAction(action, style, unit) {
+  if (style === "tidy") {
     if (action.kind === "set") return `Set ${action.path} to ${JSON.stringify(action.value)}`;
     if (action.kind === "rule") return `Add rule: ${action.text}`;
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path12 } = action;
+    const { path: path14 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path12}`, `enable ${path12}`, `set ${path12} to true`], unit);
+      return pick2([`turn on ${path14}`, `enable ${path14}`, `set ${path14} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path12} to ${value}`, `set ${path12} to ${value}`, `increase ${path12} to ${value}`],
+        [`raise ${path14} to ${value}`, `set ${path14} to ${value}`, `increase ${path14} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path12} to ${value}`, `set ${path12} to ${value}`, `change ${path12} to ${value}`],
+      [`switch ${path14} to ${value}`, `set ${path14} to ${value}`, `change ${path14} to ${value}`],
       unit
     );
   }
@@ -45637,15 +45660,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path12 = dottedPath2.exec(text3);
-  if (path12) {
-    const before = text3.slice(0, path12.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path12[1], value: true };
+  const path14 = dottedPath2.exec(text3);
+  if (path14) {
+    const before = text3.slice(0, path14.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path14[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path12[1], value: false };
-    const after = text3.slice(path12.index + path12[0].length);
+      return { kind: "set", path: path14[1], value: false };
+    const after = text3.slice(path14.index + path14[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path12[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path14[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45817,21 +45840,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path12) {
+function globMatches(glob, path14) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path12);
+  return new RegExp(`^${source}$`).test(path14);
 }
 function promptFile(seen) {
-  const editable = (path12) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path12));
+  const editable = (path14) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path14));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path12) => /system|prompt/i.test(path12)) ?? candidates[0] ?? null;
+  return candidates.find((path14) => /system|prompt/i.test(path14)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -46323,8 +46346,8 @@ function skeptic(world2, block, seed) {
   const known = specifics(block);
   const support = /* @__PURE__ */ new Map();
   for (const pattern of objects(block.patterns)) {
-    const distinct = new Set(objects(pattern.examples).map((example) => text2(example.task)));
-    support.set(text2(pattern.id), distinct.size);
+    const distinct2 = new Set(objects(pattern.examples).map((example) => text2(example.task)));
+    support.set(text2(pattern.id), distinct2.size);
   }
   const objections = [];
   for (const change2 of changes) {
@@ -46921,7 +46944,7 @@ var init_sim = __esm({
 });
 
 // src/eval/rollout-params.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join as join7 } from "node:path";
 function rolloutParams(model) {
@@ -46936,7 +46959,7 @@ function rolloutParams(model) {
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
   const file2 = model.world && isWorldName(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash7("sha256").update(readFileSync(file2)).digest("hex") : "";
+  const world2 = file2 ? createHash8("sha256").update(readFileSync(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
@@ -46992,8 +47015,8 @@ async function openModels(loaded, options = {}) {
     ];
     const resolved = [];
     for (const [role, config2] of roles) {
-      const field = role === "refiner" && !refiner ? "model" : role === "judge" && !judge2 ? refiner ? "refiner" : "model" : role;
-      resolved.push(await resolve5({ loaded, role, field, config: config2, env, simUrl }));
+      const field2 = role === "refiner" && !refiner ? "model" : role === "judge" && !judge2 ? refiner ? "refiner" : "model" : role;
+      resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
     }
     const memory = await CapabilityMemory.open(
       options.memoryPath ?? join8(loaded.config.cacheDir, "endpoints.json")
@@ -47099,7 +47122,7 @@ function uniqueDowngrades(providers) {
   }
   return all;
 }
-async function checkWorldFile(loaded, config2, field) {
+async function checkWorldFile(loaded, config2, field2) {
   const world2 = config2.world ?? "";
   if (bundledWorlds().includes(world2)) return;
   const found = await stat3(world2).catch(() => void 0);
@@ -47107,7 +47130,7 @@ async function checkWorldFile(loaded, config2, field) {
   throw new InputError(
     loaded.path,
     `${found ? "is a folder, not a world file" : "world file not found"}: ${world2} (bundled worlds: ${bundledWorlds().join(", ")})`,
-    { line: loaded.lines?.[`${field}.world`], field: `${field}.world` }
+    { line: loaded.lines?.[`${field2}.world`], field: `${field2}.world` }
   );
 }
 var init_open_models = __esm({
@@ -47203,8 +47226,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path12, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path12 });
+    config2.tools.lookup.files.forEach((path14, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path14 });
     });
   }
   return references;
@@ -47227,15 +47250,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path12) {
-  if (path12.includes("\\") || path12.includes("\0") || path12.startsWith("/") || /^[A-Za-z]:/.test(path12))
+function normaliseRelative(path14) {
+  if (path14.includes("\\") || path14.includes("\0") || path14.startsWith("/") || /^[A-Za-z]:/.test(path14))
     return null;
-  const segments = path12.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path14.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path12) {
-  const normalised = normaliseRelative(path12);
+function harnessFile(files, path14) {
+  const normalised = normaliseRelative(path14);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47261,18 +47284,18 @@ function parseRules(text3) {
 function renderSystemPrompt(harness, options = {}) {
   const config2 = harness.config;
   if (!config2) return "";
-  const sections = [];
+  const sections2 = [];
   const system = (harnessFile(harness.files, config2.prompt.system) ?? "").trim();
-  if (system) sections.push(system);
+  if (system) sections2.push(system);
   const rules = harnessRules(harness);
-  if (rules.length > 0) sections.push(["## Rules", ...rules.map((rule) => `- ${rule}`)].join("\n"));
+  if (rules.length > 0) sections2.push(["## Rules", ...rules.map((rule) => `- ${rule}`)].join("\n"));
   const format = config2.completion.format_instruction.trim();
-  if (format) sections.push(`## Answer format
+  if (format) sections2.push(`## Answer format
 ${format}`);
   const tools = options.toolsSection?.trim();
-  if (tools) sections.push(`## Tools
+  if (tools) sections2.push(`## Tools
 ${tools}`);
-  return sections.join("\n\n");
+  return sections2.join("\n\n");
 }
 var init_render = __esm({
   "src/harness/render.ts"() {
@@ -47547,11 +47570,11 @@ function runTool(input2) {
       invalidCall: false
     };
   }
-  const field = input2.name === "calculator" ? "expression" : "key";
-  const value = readField(input2.arguments, field);
+  const field2 = input2.name === "calculator" ? "expression" : "key";
+  const value = readField(input2.arguments, field2);
   if (value === null) {
     return {
-      text: `error: arguments must be a JSON object like {"${field}": "..."}`,
+      text: `error: arguments must be a JSON object like {"${field2}": "..."}`,
       error: true,
       invalidCall: true
     };
@@ -47562,12 +47585,12 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path12) => harnessFile(input2.harness.files, path12) ?? ""
+    (path14) => harnessFile(input2.harness.files, path14) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
 }
-function readField(raw, field) {
+function readField(raw, field2) {
   let parsed;
   try {
     parsed = JSON.parse(raw.trim() === "" ? "null" : raw);
@@ -47575,7 +47598,7 @@ function readField(raw, field) {
     return null;
   }
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return null;
-  const value = parsed[field];
+  const value = parsed[field2];
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
   return null;
@@ -47999,8 +48022,8 @@ function commandAgent(options) {
         timeoutMs: options.timeoutMs,
         signal
       });
-      const trace2 = toTrace(result, options.price?.(provider.model));
-      return { ...trace2, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
+      const trace = toTrace(result, options.price?.(provider.model));
+      return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     }
   };
 }
@@ -48028,23 +48051,23 @@ function toTrace(result, price) {
     const hint = parsed.reason.startsWith("stdout is not") ? " (logs go to stderr)" : "";
     return failure2("process-error", `exit code 0 but ${parsed.reason}${hint}`);
   }
-  const { output: output2, answer, trace: trace2 } = parsed.value;
-  const steps = trace2?.steps ?? [];
+  const { output: output2, answer, trace } = parsed.value;
+  const steps = trace?.steps ?? [];
   return {
     steps,
-    events: trace2?.events ?? [],
+    events: trace?.events ?? [],
     output: output2,
     answer: answer ?? extractAnswer(output2, defaultAnswerPattern2),
-    usage: reportedUsage(trace2, price)
+    usage: reportedUsage(trace, price)
   };
 }
 function withStderr(detail, stderr) {
   return `${detail}; stderr: ${tail(stderr, Math.max(300, 1900 - detail.length))}`.slice(0, 2e3);
 }
-function reportedUsage(trace2, price) {
-  const steps = trace2?.steps ?? [];
-  const usage = trace2?.usage;
-  const sum = (field) => Math.round(usage?.[field] ?? steps.reduce((total, step) => total + step[field], 0));
+function reportedUsage(trace, price) {
+  const steps = trace?.steps ?? [];
+  const usage = trace?.usage;
+  const sum = (field2) => Math.round(usage?.[field2] ?? steps.reduce((total, step) => total + step[field2], 0));
   const tokens = { promptTokens: sum("promptTokens"), completionTokens: sum("completionTokens") };
   const priced = price && price.promptPerMTok + price.completionPerMTok > 0;
   return {
@@ -48180,8 +48203,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path12) {
-  return globToRegExp(pattern).test(path12);
+function matchGlob(pattern, path14) {
+  return globToRegExp(pattern).test(path14);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48220,10 +48243,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path12, existing = []) {
-  const bytes = Buffer.byteLength(path12);
+function portablePathProblem(path14, existing = []) {
+  const bytes = Buffer.byteLength(path14);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path12.split("/");
+  const segments = path14.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48235,8 +48258,8 @@ function portablePathProblem(path12, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path12.toLowerCase();
-  const twin = existing.find((other) => other !== path12 && other.toLowerCase() === folded);
+  const folded = path14.toLowerCase();
+  const twin = existing.find((other) => other !== path14 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48260,21 +48283,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path12 } = input2;
-  if (path12.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path12.includes("\\")) return { ok: false, reason: `path '${path12}' contains a backslash` };
-  if (isAbsolute3(path12) || /^[A-Za-z]:/.test(path12))
-    return { ok: false, reason: `path '${path12}' is absolute` };
-  if (path12.split("/").includes(".."))
-    return { ok: false, reason: `path '${path12}' contains a '..' segment` };
-  const normalised = normaliseRelative(path12);
+  const { path: path14 } = input2;
+  if (path14.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path14.includes("\\")) return { ok: false, reason: `path '${path14}' contains a backslash` };
+  if (isAbsolute3(path14) || /^[A-Za-z]:/.test(path14))
+    return { ok: false, reason: `path '${path14}' is absolute` };
+  if (path14.split("/").includes(".."))
+    return { ok: false, reason: `path '${path14}' contains a '..' segment` };
+  const normalised = normaliseRelative(path14);
   if (normalised === null)
-    return { ok: false, reason: `path '${path12}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path14}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path12}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path14}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48294,7 +48317,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path13) => isInside(candidate, path13) || isInside(candidate.toLowerCase(), path13.toLowerCase())
+      (path15) => isInside(candidate, path15) || isInside(candidate.toLowerCase(), path15.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48305,12 +48328,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path12) {
-  return path12.length <= 80 ? path12 : `${path12.slice(0, 60)}\u2026${path12.slice(-16)}`;
+function shorten(path14) {
+  return path14.length <= 80 ? path14 : `${path14.slice(0, 60)}\u2026${path14.slice(-16)}`;
 }
-function escapingSymlink(dir, path12) {
+function escapingSymlink(dir, path14) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path12.split("/");
+  const segments = path14.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48363,12 +48386,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path12, content] of Object.entries(harness.files).sort(
+  for (const [path14, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path12);
-    if (normalised === null || normalised !== path12)
-      throw new GuardError("path", `refusing to write '${path12}': not a plain relative path`);
+    const normalised = normaliseRelative(path14);
+    if (normalised === null || normalised !== path14)
+      throw new GuardError("path", `refusing to write '${path14}': not a plain relative path`);
     const target = join11(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
@@ -48471,10 +48494,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path12 of Object.keys(harness.files)) {
-    const source = await stat4(join12(harness.dir, path12)).catch(() => void 0);
+  for (const path14 of Object.keys(harness.files)) {
+    const source = await stat4(join12(harness.dir, path14)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join12(folder, path12), source.mode & 511);
+      await chmod(join12(folder, path14), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48510,8 +48533,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path12) {
-  return (await stat4(path12).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path14) {
+  return (await stat4(path14).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48701,13 +48724,13 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash8("sha256");
+  const hash2 = createHash9("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path12 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path12];
-    hash2.update(`${path12}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path14 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path14];
+    hash2.update(`${path14}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48759,15 +48782,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path12 = checkEditPath({
+  const path14 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path12.ok) return { ok: false, guard: "path", reason: path12.reason };
-  const file2 = path12.path;
+  if (!path14.ok) return { ok: false, guard: "path", reason: path14.reason };
+  const file2 = path14.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48866,10 +48889,10 @@ function myers(a, b) {
   const max = n + m;
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
-  const trace2 = [];
+  const trace = [];
   let found = false;
   for (let d = 0; d <= max && !found; d += 1) {
-    trace2.push(v.slice());
+    trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || k !== d && v[offset + k - 1] < v[offset + k + 1] ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
@@ -48884,15 +48907,15 @@ function myers(a, b) {
       }
     }
   }
-  return backtrack({ a, b, trace: trace2, offset });
+  return backtrack({ a, b, trace, offset });
 }
 function backtrack(input2) {
-  const { a, b, trace: trace2, offset } = input2;
+  const { a, b, trace, offset } = input2;
   const script = [];
   let x = a.length;
   let y = b.length;
-  for (let d = trace2.length - 1; d >= 0; d -= 1) {
-    const v = trace2[d];
+  for (let d = trace.length - 1; d >= 0; d -= 1) {
+    const v = trace[d];
     const k = x - y;
     const previousK = k === -d || k !== d && v[offset + k - 1] < v[offset + k + 1] ? k + 1 : k - 1;
     const previousX = d === 0 ? 0 : v[offset + previousK];
@@ -48982,11 +49005,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path12 of paths) {
-    const filePatch = unifiedDiff({ path: path12, before: before.files[path12], after: after.files[path12] });
+  for (const path14 of paths) {
+    const filePatch = unifiedDiff({ path: path14, before: before.files[path14], after: after.files[path14] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path12, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path14, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49068,8 +49091,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path12 of paths) {
-    const absolute = join13(dir, path12);
+  for (const path14 of paths) {
+    const absolute = join13(dir, path14);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49077,7 +49100,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path12] = decodeText(absolute, buffer);
+    files[path14] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49287,8 +49310,8 @@ function runWithStdin(options) {
     child.on("error", (error62) => finish2({ kind: "error", detail: error62.message }));
     child.on(
       "close",
-      (code, signal) => finish2(
-        code === null ? { kind: "error", detail: `killed by ${signal}` } : { kind: "exit", code }
+      (code2, signal) => finish2(
+        code2 === null ? { kind: "error", detail: `killed by ${signal}` } : { kind: "exit", code: code2 }
       )
     );
     child.stdin.on("error", () => {
@@ -49577,7 +49600,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -49588,7 +49611,7 @@ function shardTasks(tasks, shard) {
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
 function shardOf(taskId, count4) {
-  const digest = createHash9("sha256").update(taskId).digest();
+  const digest = createHash10("sha256").update(taskId).digest();
   return digest.readUInt32BE(0) % count4;
 }
 function parseShard(text3) {
@@ -49671,7 +49694,7 @@ async function runEval(options) {
 function combine(parts, harnessHash2, model) {
   const cost = emptyCost();
   for (const part of parts) {
-    for (const field of Object.keys(cost)) cost[field] += part.cost[field];
+    for (const field2 of Object.keys(cost)) cost[field2] += part.cost[field2];
   }
   return buildEvalResult({
     split: "all",
@@ -49902,10 +49925,10 @@ function emptySpend() {
     wallMs: 0
   };
 }
-function refinementShare(spend) {
-  const tokens = spend.promptTokens + spend.completionTokens;
-  if (spend.costUsd > 0) return spend.refinerCostUsd / spend.costUsd;
-  return tokens > 0 ? spend.refinerTokens / tokens : 0;
+function refinementShare(spend2) {
+  const tokens = spend2.promptTokens + spend2.completionTokens;
+  if (spend2.costUsd > 0) return spend2.refinerCostUsd / spend2.costUsd;
+  return tokens > 0 ? spend2.refinerTokens / tokens : 0;
 }
 var spendSchema, BudgetTracker;
 var init_budget = __esm({
@@ -49948,7 +49971,7 @@ var init_budget = __esm({
         const measured = this.measuring.getStore() ?? [];
         for (const [key, value] of Object.entries(delta)) {
           this.spent[key] += value;
-          for (const spend of measured) spend[key] += value;
+          for (const spend2 of measured) spend2[key] += value;
         }
         this.evaluateLimits();
       }
@@ -49957,11 +49980,11 @@ var init_budget = __esm({
        * outside it (another stage) is not counted, work it started is, however deeply nested.
        */
       async measure(work) {
-        const spend = emptySpend();
+        const spend2 = emptySpend();
         const started = this.now();
-        const value = await this.measuring.run([...this.measuring.getStore() ?? [], spend], work);
-        spend.wallMs = this.now() - started;
-        return { value, spend };
+        const value = await this.measuring.run([...this.measuring.getStore() ?? [], spend2], work);
+        spend2.wallMs = this.now() - started;
+        return { value, spend: spend2 };
       }
       /** Runs `work` outside every `measure`: what it spends counts only in the measures it opens. */
       detached(work) {
@@ -49983,13 +50006,13 @@ var init_budget = __esm({
       }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend = this.snapshot();
-        const tokens = spend.promptTokens + spend.completionTokens;
+        const spend2 = this.snapshot();
+        const tokens = spend2.promptTokens + spend2.completionTokens;
         const checks = [
-          ["rollouts", spend.rollouts, this.limits.rollouts],
+          ["rollouts", spend2.rollouts, this.limits.rollouts],
           ["tokens", tokens, this.limits.tokens],
-          ["costUsd", spend.costUsd, this.limits.costUsd],
-          ["wallMs", spend.wallMs, this.limits.wallMs]
+          ["costUsd", spend2.costUsd, this.limits.costUsd],
+          ["wallMs", spend2.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
           if (limit2 !== void 0 && used >= limit2) {
@@ -50023,17 +50046,17 @@ function stepLimitOf(record3, fallback) {
 }
 function extractEvidence(options) {
   const { record: record3, task } = options;
-  const trace2 = record3.trace;
-  const eventKinds2 = [...new Set(trace2.events.map((event) => event.kind))];
-  const calls = trace2.steps.flatMap((step) => step.toolCalls);
+  const trace = record3.trace;
+  const eventKinds2 = [...new Set(trace.events.map((event) => event.kind))];
+  const calls = trace.steps.flatMap((step) => step.toolCalls);
   const toolErrors = calls.filter((call) => call.error).length;
   const stepLimit = stepLimitOf(record3, options.stepLimit);
-  const answer = record3.answer ?? trace2.answer;
-  const output2 = record3.output || trace2.output;
+  const answer = record3.answer ?? trace.answer;
+  const output2 = record3.output || trace.output;
   const unknownTask = saysUnknownTask(output2);
   const gaveUp = !unknownTask && gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace2.events.some(
+  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
     (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
   );
   const expectedNumber = task ? parseNumber(task.expected) : null;
@@ -50048,7 +50071,7 @@ function extractEvidence(options) {
   if (overflow) signals2.add("context-overflow");
   if (toolErrors > 0) signals2.add("tool-error");
   if (calls.length === 0) signals2.add("no-tool-calls");
-  if (stepLimit !== null && trace2.steps.length >= stepLimit) signals2.add("step-limit");
+  if (stepLimit !== null && trace.steps.length >= stepLimit) signals2.add("step-limit");
   if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
   const sorted = [...signals2].sort();
   return {
@@ -50059,7 +50082,7 @@ function extractEvidence(options) {
     sampleIndex: record3.sampleIndex,
     verdictReason: record3.verdict.reason,
     eventKinds: eventKinds2,
-    steps: trace2.steps.length,
+    steps: trace.steps.length,
     stepLimit,
     toolCalls: calls.length,
     toolErrors,
@@ -50383,9 +50406,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash10("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash11("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -51179,7 +51202,12 @@ var init_refinement_record = __esm({
       evidenceChars: external_exports.number().int(),
       /** The validated output, or null when the reply stayed unusable. */
       output: external_exports.unknown(),
-      error: external_exports.string().optional()
+      error: external_exports.string().optional(),
+      /**
+       * The `requestDigest` of each call the turn made (repairs included), in order: where the run
+       * keeps prompts (prompts.jsonl), the report shows each call's prompt and reply under these ids.
+       */
+      callIds: external_exports.array(external_exports.string()).optional()
     });
     debateRoundSchema = external_exports.object({
       round: external_exports.number().int(),
@@ -51494,16 +51522,16 @@ function meterAdapter(options) {
     async run(input2) {
       if (options.enforce) budget.check();
       budget.add({ rollouts: 1 });
-      const trace2 = await adapter.run(input2);
+      const trace = await adapter.run(input2);
       if (adapter.usageFromTrace) {
-        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace2.usage;
+        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
         budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
         if (llmCalls > 0) {
           const event = { role: "agent", purpose: "agent", calls: llmCalls };
           onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
         }
       }
-      return trace2;
+      return trace;
     }
   };
 }
@@ -51678,7 +51706,7 @@ function patternTraces(patterns, records) {
   for (const pattern of patterns) {
     for (const example of pattern.examples) {
       const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !traces.some((trace2) => trace2.key === rollout.key))
+      if (rollout && !traces.some((trace) => trace.key === rollout.key))
         traces.push(traceExcerpt(rollout));
     }
   }
@@ -51960,14 +51988,14 @@ var init_guard = __esm({
 });
 
 // src/evolve/memory.ts
-function rememberedHms(hms, summary2, patternIds) {
+function rememberedHms(hms, summary, patternIds) {
   const parsed = hmsSchema.safeParse(hms);
   if (parsed.success) return parsed.data;
   return {
     changes: [
       {
         module: "unknown",
-        change: summary2,
+        change: summary,
         patterns: patternIds,
         expectedEffect: "",
         regressionRisks: ""
@@ -52072,7 +52100,7 @@ function parseEvolveResult(file2, value) {
     field: issue2.path.map(String).join(".") || void 0
   });
 }
-var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
 var init_result_schema = __esm({
   "src/evolve/result-schema.ts"() {
     "use strict";
@@ -52157,6 +52185,12 @@ var init_result_schema = __esm({
       refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
       training: spendSchema
     });
+    measureSummarySchema = external_exports.object({
+      tokensPerTask: external_exports.number(),
+      costPerTask: external_exports.number(),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ passed: external_exports.number().int(), n: external_exports.number().int() }))
+    });
+    measureSidesSchema = external_exports.object({ seed: measureSummarySchema, final: measureSummarySchema });
     evolveGateSchema = external_exports.object({
       passed: external_exports.boolean(),
       reason: external_exports.string(),
@@ -52209,6 +52243,8 @@ var init_result_schema = __esm({
       }),
       gate: evolveGateSchema,
       run: runMetadataSchema,
+      /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
+      measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
       endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
     });
@@ -52220,16 +52256,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path12, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path12);
-    if (!(path12 in seed.files)) {
-      const problem = normaliseRelative(path12) === path12 ? portablePathProblem(path12, seedPaths) : "not a plain relative path";
+  for (const [path14, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path14);
+    if (!(path14 in seed.files)) {
+      const problem = normaliseRelative(path14) === path14 ? portablePathProblem(path14, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path12 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path14 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path12] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path14] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52275,9 +52311,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path12 = join14(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path12] });
-    return result && `node --check: ${nodeMessage(result, path12)}`;
+    const path14 = join14(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path14] });
+    return result && `node --check: ${nodeMessage(result, path14)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52311,9 +52347,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path12) {
+function nodeMessage(stderr, path14) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path12)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path14)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -52328,7 +52364,7 @@ function runChecker(input2) {
       if (stderr.length < 16384) stderr += chunk.toString("utf8");
     });
     child.on("error", () => resolve13(void 0));
-    child.on("close", (code) => resolve13(code === 0 ? void 0 : stderr || `exit code ${code}`));
+    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
     child.stdin.on("error", () => void 0);
     child.stdin.end(input2.stdin ?? "");
   });
@@ -52337,7 +52373,7 @@ async function localParseCheckers() {
   const python = await new Promise((resolve13) => {
     const child = spawn3("python3", ["--version"], { stdio: "ignore" });
     child.on("error", () => resolve13(false));
-    child.on("close", (code) => resolve13(code === 0));
+    child.on("close", (code2) => resolve13(code2 === 0));
   });
   const nodeModule = await import("node:module");
   return {
@@ -52584,11 +52620,11 @@ var init_journal = __esm({
       async stage(name3, run2) {
         const done = this.entries.get(name3);
         if (done) return done.output;
-        const { value, spend } = await this.budget.measure(run2);
+        const { value, spend: spend2 } = await this.budget.measure(run2);
         const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
         const recorded = {};
         for (const key of Object.keys(emptySpend()))
-          if (spend[key] !== 0) recorded[key] = spend[key];
+          if (spend2[key] !== 0) recorded[key] = spend2[key];
         const entry = {
           type: "stage",
           stage: name3,
@@ -52719,6 +52755,271 @@ var init_loop = __esm({
   }
 });
 
+// src/evolve/prompt-log.ts
+import { appendFile as appendFile3, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import path7 from "node:path";
+async function readPromptLog(outDir) {
+  let text3;
+  try {
+    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+  } catch {
+    return [];
+  }
+  const byId = /* @__PURE__ */ new Map();
+  for (const line of text3.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed;
+    try {
+      parsed = promptCallSchema.safeParse(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    byId.delete(parsed.data.id);
+    byId.set(parsed.data.id, parsed.data);
+  }
+  return [...byId.values()];
+}
+var promptLogFile, promptCallSchema, PromptLog, noTokens;
+var init_prompt_log = __esm({
+  "src/evolve/prompt-log.ts"() {
+    "use strict";
+    init_zod();
+    init_request_digest();
+    promptLogFile = "prompts.jsonl";
+    promptCallSchema = external_exports.object({
+      id: external_exports.string(),
+      purpose: external_exports.string(),
+      messages: external_exports.array(external_exports.object({ role: external_exports.string(), content: external_exports.string() })),
+      reply: external_exports.string().nullable(),
+      /** The call failed (transport): no reply. */
+      error: external_exports.string().optional(),
+      cached: external_exports.boolean(),
+      promptTokens: external_exports.number().int(),
+      completionTokens: external_exports.number().int()
+    });
+    PromptLog = class _PromptLog {
+      constructor(file2, redactor) {
+        this.file = file2;
+        this.redactor = redactor;
+      }
+      file;
+      redactor;
+      pending = Promise.resolve();
+      failure;
+      /**
+       * Opens the log of a run in `outDir`. A fresh run (no finished stage to replay) starts it
+       * empty; with `keep: false` no log is kept and a stale one is removed.
+       */
+      static async open(options) {
+        const file2 = path7.join(options.outDir, promptLogFile);
+        if (options.fresh || !options.keep) await rm4(file2, { force: true });
+        return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
+      }
+      /** Wraps a provider so each of its calls is logged once it ends. */
+      provider(inner) {
+        return {
+          model: inner.model,
+          baseUrl: inner.baseUrl,
+          variant: inner.variant,
+          chat: async (request, callOptions) => {
+            const base = {
+              id: requestDigest(request.messages),
+              purpose: request.purpose ?? "refiner",
+              messages: request.messages.map((message) => ({
+                role: message.role,
+                content: message.content ?? ""
+              }))
+            };
+            try {
+              const response = await inner.chat(request, callOptions);
+              this.append({
+                ...base,
+                reply: response.content,
+                cached: response.cached === true,
+                promptTokens: response.usage.promptTokens,
+                completionTokens: response.usage.completionTokens
+              });
+              return response;
+            } catch (error62) {
+              const message = error62 instanceof Error ? error62.message : String(error62);
+              this.append({ ...base, reply: null, error: message, cached: false, ...noTokens });
+              throw error62;
+            }
+          }
+        };
+      }
+      /** Waits for every logged call to be written; throws the first write failure. */
+      async settled() {
+        await this.pending;
+        if (this.failure !== void 0) throw this.failure;
+      }
+      append(call) {
+        const line = `${JSON.stringify(this.redactor.json(call))}
+`;
+        this.pending = this.pending.then(
+          () => appendFile3(this.file, line).catch((error62) => {
+            this.failure ??= error62;
+          })
+        );
+      }
+    };
+    noTokens = { promptTokens: 0, completionTokens: 0 };
+  }
+});
+
+// src/evolve/run-records.ts
+import { readFile as readFile12 } from "node:fs/promises";
+import path8 from "node:path";
+function outcomes(evaluation, keys) {
+  const spend2 = /* @__PURE__ */ new Map();
+  for (const record3 of evaluation.records) {
+    const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
+    const usage = record3.trace.usage;
+    entry.tokens += usage.promptTokens + usage.completionTokens;
+    entry.costUsd += usage.costUsd;
+    spend2.set(record3.taskId, entry);
+  }
+  return evaluation.result.tasks.map((task) => ({
+    taskId: task.taskId,
+    category: task.category,
+    pass: task.pass,
+    passes: task.passes,
+    samples: task.samples,
+    ...spend2.get(task.taskId) ?? { tokens: 0, costUsd: 0 },
+    ...keys ? { rolloutKeys: task.rolloutKeys } : {}
+  }));
+}
+function measureSummary(evaluation) {
+  const tasks = outcomes(evaluation, false);
+  const n = Math.max(1, evaluation.result.n);
+  const byCategory = {};
+  for (const task of tasks) {
+    const entry = byCategory[task.category] ?? { passed: 0, n: 0 };
+    entry.n += 1;
+    if (task.pass) entry.passed += 1;
+    byCategory[task.category] = entry;
+  }
+  const sum = (pick3) => tasks.reduce((total, task) => total + pick3(task), 0);
+  return {
+    tokensPerTask: sum((task) => task.tokens) / n,
+    costPerTask: sum((task) => task.costUsd) / n,
+    byCategory: Object.fromEntries(
+      Object.entries(byCategory).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    )
+  };
+}
+function namedKeys(iteration) {
+  const fromStages2 = (stages) => stages.flatMap(
+    (stage) => stage.stage === "repaired" ? [
+      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+      ...fromStages2(stage.evidence)
+    ] : []
+  );
+  return [
+    ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+    ...iteration.traces.map((trace) => trace.key),
+    ...fromStages2(iteration.evidence)
+  ];
+}
+async function buildRunRecords(options) {
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = options.measured;
+  const rollouts = /* @__PURE__ */ new Map();
+  for (const record3 of [...seedTrain.records, ...finalTrain.records])
+    if (!record3.verdict.pass) rollouts.set(record3.key, record3);
+  const missing = [];
+  const wanted = [...new Set(options.iterations.flatMap(namedKeys))].filter(
+    (key) => !rollouts.has(key)
+  );
+  for (const key of wanted) {
+    const record3 = await options.cache.get(key);
+    if (record3 && !record3.verdict.pass) rollouts.set(key, { ...record3, cached: false });
+    else if (!record3) missing.push(key);
+  }
+  const used = new Set([...rollouts.values()].map((record3) => record3.taskId));
+  return {
+    schemaVersion: runRecordsVersion,
+    tasks: options.train.filter((task) => used.has(task.id)).map((task) => ({
+      id: task.id,
+      category: task.category,
+      input: task.input,
+      expected: task.expected
+    })),
+    rollouts: [...rollouts.values()],
+    measures: {
+      train: {
+        seed: { harnessHash: seedTrain.result.harnessHash, tasks: outcomes(seedTrain, true) },
+        final: { harnessHash: finalTrain.result.harnessHash, tasks: outcomes(finalTrain, true) }
+      },
+      heldout: {
+        seed: { harnessHash: seedHeldout.result.harnessHash, tasks: outcomes(seedHeldout, false) },
+        final: {
+          harnessHash: finalHeldout.result.harnessHash,
+          tasks: outcomes(finalHeldout, false)
+        }
+      }
+    },
+    missing: missing.sort()
+  };
+}
+async function readRunRecords(outDir) {
+  const file2 = path8.join(outDir, runRecordsFile);
+  let text3;
+  try {
+    text3 = await readFile12(file2, "utf8");
+  } catch {
+    return void 0;
+  }
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message}) \u2014 re-run evolve`);
+  }
+  const parsed = runRecordsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not a run's records.json: ${issue2.message} \u2014 re-run evolve`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
+}
+var runRecordsFile, runRecordsVersion, taskOutcomeSchema, measureSchema, sidesSchema, runRecordsSchema;
+var init_run_records = __esm({
+  "src/evolve/run-records.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_types3();
+    runRecordsFile = "records.json";
+    runRecordsVersion = 1;
+    taskOutcomeSchema = external_exports.object({
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      pass: external_exports.boolean(),
+      passes: external_exports.number().int(),
+      samples: external_exports.number().int(),
+      tokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      /** Train only: the rollouts of the task (the failing ones are in `rollouts`). */
+      rolloutKeys: external_exports.array(external_exports.string()).optional()
+    });
+    measureSchema = external_exports.object({ harnessHash: external_exports.string(), tasks: external_exports.array(taskOutcomeSchema) });
+    sidesSchema = external_exports.object({ seed: measureSchema, final: measureSchema });
+    runRecordsSchema = external_exports.object({
+      schemaVersion: external_exports.literal(runRecordsVersion),
+      /** The train tasks of the kept rollouts: what the agent was asked and what was expected. */
+      tasks: external_exports.array(
+        external_exports.object({ id: external_exports.string(), category: external_exports.string(), input: external_exports.string(), expected: external_exports.unknown() })
+      ),
+      /** Every failing train rollout the run names: pattern members, shown failures, seed and final failures. */
+      rollouts: external_exports.array(rolloutRecordSchema),
+      measures: external_exports.object({ train: sidesSchema, heldout: sidesSchema }),
+      /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
+      missing: external_exports.array(external_exports.string())
+    });
+  }
+});
+
 // src/refine/prompts/shared-rules.ts
 var sharedRules;
 var init_shared_rules = __esm({
@@ -52764,7 +53065,8 @@ async function callRole(options) {
     round: options.round,
     input: options.summary,
     evidenceChars: evidenceBlock2(options.evidence).length,
-    output: null
+    output: null,
+    callIds: []
   };
   options.turns.push(turn);
   let lastReply = "";
@@ -52772,6 +53074,7 @@ async function callRole(options) {
     model: options.refiner.model,
     baseUrl: options.refiner.baseUrl,
     chat: async (request, callOptions) => {
+      turn.callIds?.push(requestDigest(request.messages));
       const response = await options.refiner.chat(request, callOptions);
       lastReply = response.content ?? "";
       return response;
@@ -52818,6 +53121,7 @@ var init_role_call = __esm({
     init_structured_ask();
     init_untrusted_text();
     init_json_extraction();
+    init_request_digest();
     RoleOutputUnusable = class extends Error {
       constructor(role, reason) {
         super(`${role}: ${reason instanceof Error ? reason.message : String(reason)}`);
@@ -53090,7 +53394,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path12, entry] of state.setBy) this.setBy.set(path12, entry);
+          for (const [path14, entry] of state.setBy) this.setBy.set(path14, entry);
         }
         return result;
       }
@@ -53167,9 +53471,9 @@ function coerceOperation(raw) {
   const kind = kindAliases[normalised];
   if (!kind) return { ...raw, kind: named };
   const edit = { kind };
-  for (const [field, aliases] of Object.entries(fieldAliases[kind])) {
+  for (const [field2, aliases] of Object.entries(fieldAliases[kind])) {
     const alias = aliases.find((name3) => raw[name3] !== void 0);
-    if (alias !== void 0) edit[field] = raw[alias];
+    if (alias !== void 0) edit[field2] = raw[alias];
   }
   if (kind === "set" && typeof edit.path === "string") {
     edit.path = edit.path.trim().replace(/^harness\.yaml[:#.]/, "");
@@ -53177,19 +53481,19 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path12, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
-  if (!field) return value;
-  if (field.type === "boolean" && typeof value === "string") {
+function coerceValue(path14, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path14);
+  if (!field2) return value;
+  if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
     if (["true", "yes", "on"].includes(word2)) return true;
     if (["false", "no", "off"].includes(word2)) return false;
   }
-  if ((field.type === "integer" || field.type === "number") && typeof value === "string") {
+  if ((field2.type === "integer" || field2.type === "number") && typeof value === "string") {
     const number4 = Number(value.trim());
     if (value.trim() !== "" && Number.isFinite(number4)) return number4;
   }
-  if (field.type === "string" && (typeof value === "number" || typeof value === "boolean"))
+  if (field2.type === "string" && (typeof value === "number" || typeof value === "boolean"))
     return String(value);
   return value;
 }
@@ -53277,12 +53581,12 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path12, message) {
-  return path12.join(".") === "edit.kind" || path12.length === 1 && path12[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path14, message) {
+  return path14.join(".") === "edit.kind" || path14.length === 1 && path14[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
-  const at = (field, message) => [{ path: ["edit", field], message }];
+  const at = (field2, message) => [{ path: ["edit", field2], message }];
   if (edit.kind === "set" || edit.kind === "add_rule" || edit.kind === "remove_rule") {
     if (view.kind !== "builtin")
       return at(
@@ -53326,30 +53630,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path12, value) {
-  const field = harnessReference().fields.find((candidate) => candidate.path === path12);
-  if (!field) return [`'${path12}' is not a field of harness.yaml (see the reference's fields)`];
-  return valueIssues(field, value);
+function setIssues(path14, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path14);
+  if (!field2) return [`'${path14}' is not a field of harness.yaml (see the reference's fields)`];
+  return valueIssues(field2, value);
 }
-function valueIssues(field, value) {
-  const path12 = field.path;
-  if (field.type === "list") return [`${path12} is a list; edit harness.yaml with replace_text`];
-  if (field.allowed && !field.allowed.includes(String(value)))
-    return [`${path12} must be one of ${field.allowed.join(", ")} (got ${JSON.stringify(value)})`];
-  if (field.type === "boolean" && typeof value !== "boolean")
-    return [`${path12} is a boolean (got ${JSON.stringify(value)})`];
-  if (field.type === "integer" || field.type === "number") {
-    if (typeof value !== "number" || field.type === "integer" && !Number.isInteger(value))
-      return [`${path12} is an ${field.type} (got ${JSON.stringify(value)})`];
-    const { min, max } = field.range ?? {};
-    if (max !== void 0 && value > max) return [`${path12} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path12} is at least ${min} (got ${value})`];
+function valueIssues(field2, value) {
+  const path14 = field2.path;
+  if (field2.type === "list") return [`${path14} is a list; edit harness.yaml with replace_text`];
+  if (field2.allowed && !field2.allowed.includes(String(value)))
+    return [`${path14} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+  if (field2.type === "boolean" && typeof value !== "boolean")
+    return [`${path14} is a boolean (got ${JSON.stringify(value)})`];
+  if (field2.type === "integer" || field2.type === "number") {
+    if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
+      return [`${path14} is an ${field2.type} (got ${JSON.stringify(value)})`];
+    const { min, max } = field2.range ?? {};
+    if (max !== void 0 && value > max) return [`${path14} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path14} is at least ${min} (got ${value})`];
   }
-  if (field.type === "string") {
-    if (typeof value !== "string") return [`${path12} is text (got ${JSON.stringify(value)})`];
-    const maxLength2 = field.range?.maxLength;
+  if (field2.type === "string") {
+    if (typeof value !== "string") return [`${path14} is text (got ${JSON.stringify(value)})`];
+    const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path12} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path14} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -53394,7 +53698,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path12) => editable.some((glob) => matchGlob(glob, path12));
+  const isEditable = (path14) => editable.some((glob) => matchGlob(glob, path14));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -53404,31 +53708,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path12) => textFile.test(path12)).sort();
+  const paths = Object.keys(harness.files).filter((path14) => textFile.test(path14)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path12) => !isEditable(path12)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path14) => !isEditable(path14)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path12 of ordered) {
-    const shown = left > 0 ? showFile(path12, harness.files[path12], Math.min(budget.perFile, left)) : void 0;
+  for (const path14 of ordered) {
+    const shown = left > 0 ? showFile(path14, harness.files[path14], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path12)) notShown.push(path12);
+      if (isEditable(path14)) notShown.push(path14);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path12) });
+    files.push({ ...shown, editable: isEditable(path14) });
     left -= shown.content.length;
   }
-  for (const path12 of Object.keys(harness.files).sort())
-    if (!textFile.test(path12) && isEditable(path12)) notShown.push(path12);
+  for (const path14 of Object.keys(harness.files).sort())
+    if (!textFile.test(path14) && isEditable(path14)) notShown.push(path14);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path12, text3, maxChars) {
+function showFile(path14, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path12, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path14, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -53438,7 +53742,7 @@ function showFile(path12, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path12,
+    path: path14,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -53670,13 +53974,13 @@ async function collaborate(options) {
     rounds: []
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
-  const summary2 = harnessView(options.harness, { role: "analysis", editable: options.editable });
+  const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
   const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
       ...common,
       patterns: options.patterns,
-      harness: summary2,
+      harness: summary,
       rejected: options.rejected
     });
     const draftEdits = async (hms) => {
@@ -53700,7 +54004,7 @@ async function collaborate(options) {
       ...options,
       ...common,
       diagnoses: draft.diagnoses,
-      summary: summary2,
+      summary,
       rounds: draft.rounds,
       draftEdits
     });
@@ -54742,11 +55046,11 @@ async function confirmFlips(context, step) {
     run2(step.candidate, "candidate")
   ]);
   return compareSamples(
-    outcomes([...step.parentRun.records, ...parentRun.records], discordant),
-    outcomes([...step.candidateRun.records, ...candidateRun.records], discordant)
+    outcomes2([...step.parentRun.records, ...parentRun.records], discordant),
+    outcomes2([...step.candidateRun.records, ...candidateRun.records], discordant)
   );
 }
-function outcomes(records, taskIds) {
+function outcomes2(records, taskIds) {
   const byTask = /* @__PURE__ */ new Map();
   for (const record3 of records) {
     if (!taskIds.has(record3.taskId)) continue;
@@ -54790,12 +55094,12 @@ function remembered(step, parentHash) {
   const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
   if (proposal.kind === "candidate" && rest.length === 0) return out;
-  const summary2 = refinementSummary(proposal.refinement);
+  const summary = refinementSummary(proposal.refinement);
   return [
     ...out,
     {
-      summary: summary2,
-      hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+      summary,
+      hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
       reason: verdict.reason,
       patternIds: proposal.targets,
       parentHash,
@@ -54812,10 +55116,10 @@ function fromStages(stages, options) {
       const kept = stage.changes.filter((change2) => change2.kept).length;
       if (kept === 0 || kept === stage.changes.length) return [];
       return stage.changes.filter((change2) => !change2.kept).map((change2) => {
-        const summary2 = editsSummary(change2.edits);
+        const summary = editsSummary(change2.edits);
         return {
-          summary: summary2,
-          hms: rememberedHms(void 0, summary2, change2.patterns),
+          summary,
+          hms: rememberedHms(void 0, summary, change2.patterns),
           reason: helpsAlone(change2).reason,
           patternIds: change2.patterns,
           edits: change2.edits,
@@ -54829,12 +55133,12 @@ function fromStages(stages, options) {
 }
 function prunedChange(change2, options) {
   const { proposal, parentHash } = options;
-  const summary2 = editsSummary(change2.edits);
+  const summary = editsSummary(change2.edits);
   const patterns = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
   const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
-    summary: summary2,
-    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary2, patternIds),
+    summary,
+    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary, patternIds),
     reason: `pruned: ${change2.reason}`,
     patternIds,
     pruned: true,
@@ -55240,15 +55544,15 @@ function next(state, step, drawn) {
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
   if (child?.run) return { ...base, withoutImprovement };
-  const summary2 = refinementSummary(proposal.refinement);
+  const summary = refinementSummary(proposal.refinement);
   return {
     ...base,
     withoutImprovement,
     memory: [
       ...state.memory,
       {
-        summary: summary2,
-        hms: rememberedHms(proposal.refinement.hms, summary2, proposal.targets),
+        summary,
+        hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
         reason: verdict.reason,
         patternIds: proposal.targets,
         parentHash: proposal.seen.parent.hash
@@ -55321,9 +55625,9 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { createHash as createHash11 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path7 from "node:path";
+import path9 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -55336,11 +55640,17 @@ async function runEvolve(options) {
   ]);
   const inputs = await loadInputs(loaded, options.limit);
   const journal = await openJournal({ options, strategy, budget, redactor });
+  const prompts = await PromptLog.open({
+    outDir: options.outDir,
+    fresh: journal.finished().length === 0,
+    keep: loaded.config.report?.keepPrompts ?? true,
+    redactor
+  });
   const opened = options.models ? void 0 : await openModels(loaded);
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
-    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace });
+    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run2.context);
     let outcome;
     try {
@@ -55348,30 +55658,19 @@ async function runEvolve(options) {
     } finally {
       await Promise.all(run2.background);
     }
-    const training = budget.snapshot();
-    const samples = strategyRun.finalSamples ?? loaded.config.samples;
-    const measured = await measureFinal({ run: run2, outcome, samples });
-    const result = redactor.json(
-      evolveResult({
-        loaded,
-        strategy,
-        run: run2,
-        outcome,
-        measured,
-        training,
-        downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...options.limit === void 0 ? {} : { limit: options.limit }
-        }
-      })
-    );
-    await writeOutputs({ outDir: options.outDir, result, run: run2, finalHarness: outcome.finalHarness });
-    return result;
+    return await finishRun({
+      options,
+      strategy,
+      run: run2,
+      outcome,
+      samples: strategyRun.finalSamples ?? loaded.config.samples,
+      downgrades: models.downgrades?.() ?? [],
+      prompts,
+      startedAt,
+      clock
+    });
   } finally {
-    const keepIn = options.keepCandidates ? path7.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path9.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
   }
@@ -55392,10 +55691,43 @@ ${limited.trim()}` : ""}`),
     redact: (value) => redactor.json(value)
   });
 }
+async function finishRun(input2) {
+  const { options, run: run2, outcome } = input2;
+  const { loaded } = options;
+  const training = run2.budget.snapshot();
+  const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const result = run2.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: input2.strategy,
+      run: run2,
+      outcome,
+      measured,
+      training,
+      downgrades: input2.downgrades,
+      metadata: {
+        startedAt: input2.startedAt,
+        finishedAt: new Date(input2.clock.now()).toISOString(),
+        ...options.metadata,
+        ...options.limit === void 0 ? {} : { limit: options.limit }
+      }
+    })
+  );
+  await input2.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    run: run2,
+    finalHarness: outcome.finalHarness,
+    measured,
+    cache: new RolloutCache(path9.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+  });
+  return result;
+}
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path7.resolve(loaded.root, config2.harness.dir),
+    dir: path9.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -55426,15 +55758,13 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: {
-      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-      secretValues: [...redactor.values]
-    },
+    guard: runGuard({ loaded, splits, redactor }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
-      models,
+      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
+      models: withPromptLog(models, input2.prompts),
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
@@ -55451,6 +55781,16 @@ function openRun(input2) {
   };
   const measure = (split) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+function runGuard(input2) {
+  const { loaded, splits, redactor } = input2;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values]
+  };
+}
+function withPromptLog(models, prompts) {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
 }
 function backgroundWork(budget) {
   const background = [];
@@ -55485,11 +55825,28 @@ async function measureFinal(input2) {
     return [...seedResults, ...finalResults];
   });
 }
+function costOf2(spend2, training) {
+  return {
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    costUsd: spend2.costUsd,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2),
+    refinement: {
+      llmCalls: spend2.refinerCalls,
+      tokens: spend2.refinerTokens,
+      costUsd: spend2.refinerCostUsd
+    },
+    training
+  };
+}
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
   const diff = diffHarness(run2.seed, outcome.finalHarness);
-  const spend = run2.budget.snapshot();
+  const spend2 = run2.budget.snapshot();
   return evolveResultSchema.parse({
     schemaVersion: resultSchemaVersion,
     strategy: input2.strategy.name,
@@ -55502,21 +55859,7 @@ function evolveResult(input2) {
     iterations: outcome.iterations,
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd
-      },
-      training: input2.training
-    },
+    cost: costOf2(spend2, input2.training),
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -55529,21 +55872,32 @@ function evolveResult(input2) {
       gate: loaded.config.gate
     }),
     run: input2.metadata,
+    measures: {
+      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
+      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
+    },
     ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
   });
 }
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path7.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir12(path7.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path7.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile10(path9.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir12(path9.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path9.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
+  const records = await buildRunRecords({
+    train: run2.context.train,
+    iterations: result.iterations,
+    measured: options.measured,
+    cache: options.cache
+  });
+  await write(runRecordsFile, JSON.stringify(run2.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
 }
 function sha256(text3) {
-  return createHash11("sha256").update(text3).digest("hex");
+  return createHash12("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -55553,6 +55907,7 @@ var init_run_evolve = __esm({
     init_split_overlap();
     init_limit_tasks();
     init_open_models();
+    init_rollout_cache();
     init_diff_harness();
     init_final_harness_guard();
     init_load_harness();
@@ -55566,9 +55921,11 @@ var init_run_evolve = __esm({
     init_heldout_seal();
     init_journal();
     init_loop();
+    init_prompt_log();
     init_records();
     init_result_schema();
     init_rng();
+    init_run_records();
     init_stage_port();
     init_strategies();
   }
@@ -55742,32 +56099,111 @@ function escapeHtml(text3) {
 function anchorId(prefix, value) {
   return `${prefix}-${value.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80)}`;
 }
+function preText(text3, max = maxFieldChars) {
+  if (text3.length <= max) return `<pre>${h(text3)}</pre>`;
+  return `<pre>${h(text3.slice(0, max))}</pre><p class="muted">\u2026 ${text3.length - max} more characters (see the run's records)</p>`;
+}
+function code(text3, max = 300) {
+  return `<code>${h(text3.length > max ? `${text3.slice(0, max)}\u2026` : text3)}</code>`;
+}
+function collapsedList(items, visible = 8, separator = ", ") {
+  if (items.length <= visible + 1) return items.join(separator) || "\u2014";
+  const rest = items.slice(visible);
+  return `${items.slice(0, visible).join(separator)} <details class="more"><summary>+${rest.length} more</summary>${rest.join(separator)}</details>`;
+}
+function detailsBlock(options) {
+  const id = options.id ? ` id="${options.id}"` : "";
+  const cls = options.className ? ` class="${options.className}"` : "";
+  return `<details${id}${cls}${options.attributes ?? ""}><summary>${options.summary}</summary>${options.body}</details>`;
+}
+function filterAttributes(group2, fields2) {
+  const data = Object.entries(fields2).map(([key, value]) => ` data-${key}="${h(value)}"`).join("");
+  return ` data-filter-item="${group2}"${data}`;
+}
+function filterBar(options) {
+  const selects = options.selects.filter((select) => select.values.length > 1).map(
+    (select) => `<label>${h(select.label)} <select data-filter-select="${options.group}" data-key="${select.key}"><option value="">all</option>${select.values.map((value) => `<option value="${h(value)}">${h(value)}</option>`).join("")}</select></label>`
+  ).join(" ");
+  return `<div class="filter-bar" data-filter-bar="${options.group}"><input type="search" data-filter-input="${options.group}" placeholder="${h(options.placeholder)}" aria-label="${h(options.placeholder)}"> ${selects} <span class="muted" data-filter-count="${options.group}"></span></div>`;
+}
+function distinct(values) {
+  return [...new Set(values)].sort();
+}
+var h, maxFieldChars;
 var init_html = __esm({
   "src/report/html.ts"() {
     "use strict";
+    h = escapeHtml;
+    maxFieldChars = 12e3;
   }
 });
 
-// src/report/records.ts
-function patternReasons(pattern) {
-  return pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`).join("; ");
+// src/report/measure-rows.ts
+function ratio(seed, final) {
+  return seed > 0 ? `${(final / seed).toFixed(1)}\xD7` : "\u2014";
 }
-function roleTurns(refinement) {
-  return refinement.turns.map((turn) => ({
-    role: turn.role,
-    round: turn.round,
-    output: turn.output ?? { error: turn.error ?? "no usable reply" }
+function spendRows(result) {
+  const measures = result.measures;
+  if (!measures) return [];
+  return ["train", "heldout"].flatMap((split) => {
+    const { seed, final } = measures[split];
+    const name3 = split === "train" ? "train" : "held-out";
+    return [
+      {
+        label: `Tokens per task (${name3})`,
+        seed: seed.tokensPerTask.toFixed(0),
+        final: final.tokensPerTask.toFixed(0),
+        ratio: ratio(seed.tokensPerTask, final.tokensPerTask)
+      },
+      {
+        label: `Cost per task (${name3})`,
+        seed: usd(seed.costPerTask),
+        final: usd(final.costPerTask),
+        ratio: ratio(seed.costPerTask, final.costPerTask)
+      }
+    ];
+  });
+}
+function categoryScore(summary, category) {
+  const entry = summary.byCategory[category] ?? { passed: 0, n: 0 };
+  return {
+    ...entry,
+    accuracy: entry.n ? entry.passed / entry.n : 0,
+    interval: wilsonInterval(entry.passed, entry.n)
+  };
+}
+function heldoutCategoryRows(result) {
+  const heldout = result.measures?.heldout;
+  if (!heldout) return [];
+  const categories = [
+    .../* @__PURE__ */ new Set([...Object.keys(heldout.seed.byCategory), ...Object.keys(heldout.final.byCategory)])
+  ].sort();
+  return categories.map((category) => ({
+    category,
+    seed: categoryScore(heldout.seed, category),
+    final: categoryScore(heldout.final, category)
   }));
 }
-var init_records2 = __esm({
-  "src/report/records.ts"() {
+function formatCategoryScore(score) {
+  return `${score.passed}/${score.n} = ${(score.accuracy * 100).toFixed(1)}% [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}]`;
+}
+var init_measure_rows = __esm({
+  "src/report/measure-rows.ts"() {
     "use strict";
+    init_statistics();
+    init_format();
   }
 });
 
 // src/report/wording.ts
 function plural2(count4, singular, pluralForm = `${singular}s`) {
   return `${count4} ${count4 === 1 ? singular : pluralForm}`;
+}
+function resolvePlurals(text3) {
+  return text3.replace(
+    /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
+    (_match, count4, word2, suffix) => count4 === "1" ? `${count4} ${word2}` : `${count4} ${word2}${suffix}`
+  );
 }
 function reasonCodes(reasons2) {
   return new Set(reasons2.map((reason) => reason.code));
@@ -55799,12 +56235,12 @@ function acceptedSentence(result) {
 function stopSentence(result) {
   const last = result.iterations.at(-1);
   if (last?.verdict === "stopped" && last.reason) return `stopped: ${last.reason}`;
-  const code = result.stoppedBy;
-  if (code.startsWith("budget:")) {
-    const resource = code.slice("budget:".length);
+  const code2 = result.stoppedBy;
+  if (code2.startsWith("budget:")) {
+    const resource = code2.slice("budget:".length);
     return `stopped: the ${budgetWords[resource] ?? resource} budget is spent`;
   }
-  return `stopped: ${stopWords[code] ?? code}`;
+  return `stopped: ${stopWords[code2] ?? code2}`;
 }
 function runSentence(result) {
   const run2 = result.run;
@@ -55836,6 +56272,124 @@ var init_wording2 = __esm({
       costUsd: "cost",
       wallMs: "wall-time"
     };
+  }
+});
+
+// src/report/markdown-measures.ts
+function heldoutSection(result) {
+  const rows = heldoutCategoryRows(result);
+  const { comparison } = result.gate;
+  const list2 = (ids) => ids.length === 0 ? "\u2014" : ids.slice(0, 20).map((id) => codeSpan(id, 60)).join(", ") + (ids.length > 20 ? ` \u2026 (+${ids.length - 20})` : "");
+  const parts = ["## Held-out by category"];
+  if (rows.length === 0) parts.push("", "Per-category results were not kept by this run.");
+  else
+    parts.push(
+      "",
+      "| Category | Seed harness | Final harness | Change |",
+      "|---|---|---|---|",
+      ...rows.map(
+        (row2) => `| ${cell(row2.category, 80)} | ${formatCategoryScore(row2.seed)} | ${formatCategoryScore(row2.final)} | ${formatDelta(row2.seed.accuracy, row2.final.accuracy)} |`
+      )
+    );
+  parts.push(
+    "",
+    `Flipped on ${comparison.n} paired tasks (${formatPValue(comparison.pValue)}): fixed ${list2(comparison.fixed)}; broken ${list2(comparison.broken)}.`
+  );
+  return parts.join("\n");
+}
+function spendSplit(cost) {
+  const { refinement } = cost;
+  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
+  const agentCalls = cost.llmCalls - refinement.llmCalls;
+  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural2(agentCalls, "call")}, ${agentTokens} tokens)`;
+  const refiner = `${usd(refinement.costUsd)} (${plural2(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
+  return `Agent ${agent} \xB7 refiner ${refiner}.`;
+}
+function costSection(result) {
+  const cost = result.cost;
+  const spend2 = spendRows(result);
+  return [
+    "## Cost",
+    "",
+    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
+    "|---|---|---|---|---|---|---|",
+    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
+    "",
+    spendSplit(cost),
+    "",
+    "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...spend2.length === 0 ? [] : [
+      "",
+      "| Per task (every sample, cached or not) | Seed harness | Final harness | Final \xF7 seed |",
+      "|---|---|---|---|",
+      ...spend2.map((row2) => `| ${row2.label} | ${row2.seed} | ${row2.final} | ${row2.ratio} |`)
+    ]
+  ].join("\n");
+}
+var init_markdown_measures = __esm({
+  "src/report/markdown-measures.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    init_measure_rows();
+    init_wording2();
+  }
+});
+
+// src/report/pattern-names.ts
+function linkPatternIds(text3, index, iteration) {
+  return escapeHtml(text3).replace(patternIdPattern, (id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">${id}</small>` : id;
+  });
+}
+function preWithPatternIds(options) {
+  const { text: text3, index, iteration, max } = options;
+  const shown = text3.length > max ? text3.slice(0, max) : text3;
+  const body = escapeHtml(shown).replace(patternIdPattern, (id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-id" href="#${ref.anchor}" title="${escapeHtml(ref.name)}">${id}</a>` : id;
+  });
+  const rest = text3.length > max ? `<p class="muted">\u2026 ${text3.length - max} more characters (see the run's records)</p>` : "";
+  return `<pre>${body}</pre>${rest}`;
+}
+function patternNameMap(result) {
+  const names = /* @__PURE__ */ new Map();
+  for (const iteration of result.iterations)
+    for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")])
+      for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  return names;
+}
+function namePatternIds(text3, names) {
+  return text3.replace(patternIdPattern, (id) => {
+    const name3 = names.get(id);
+    return name3 ? `${name3} (${id})` : id;
+  });
+}
+var patternIdPattern;
+var init_pattern_names = __esm({
+  "src/report/pattern-names.ts"() {
+    "use strict";
+    init_evidence3();
+    init_html();
+    patternIdPattern = /\bp-[0-9a-f]{12}\b/g;
+  }
+});
+
+// src/report/records.ts
+function patternReasons(pattern) {
+  return pattern.reasons.map((reason) => `${reason.code}: ${reason.detail}`).join("; ");
+}
+function roleTurns(refinement) {
+  return refinement.turns.map((turn) => ({
+    role: turn.role,
+    round: turn.round,
+    output: turn.output ?? { error: turn.error ?? "no usable reply" }
+  }));
+}
+var init_records2 = __esm({
+  "src/report/records.ts"() {
+    "use strict";
   }
 });
 
@@ -55905,6 +56459,8 @@ function patternsSection(result) {
 }
 function reasoningSection(result, options = {}) {
   const parts = ["## Refinement"];
+  const names = patternNameMap(result);
+  const named = (text3) => namePatternIds(text3, names);
   for (const iteration of result.iterations) {
     parts.push(
       "",
@@ -55916,14 +56472,14 @@ function reasoningSection(result, options = {}) {
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${plural2(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`
+      `**HMS** (${plural2(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(named(refinementSummary(refinement)), 1500)}`
     );
     for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
         "",
-        fenced(compactJson(turn.output, options.maxRoleChars ?? 1200), "json"),
+        fenced(named(compactJson(turn.output, options.maxRoleChars ?? 1200)), "json"),
         "",
         "</details>"
       );
@@ -55933,7 +56489,7 @@ function reasoningSection(result, options = {}) {
         "",
         "Edits:",
         ...iteration.applied.map(
-          (planned) => `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} \u2014 ${cell(planned.rationale, 300)}`
+          (planned) => `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} \u2014 ${cell(named(planned.rationale), 300)}`
         )
       );
     }
@@ -56016,7 +56572,7 @@ function rejectionsSection(result) {
       "| Iteration | Stage | Change | Reason | Edit |",
       "|---|---|---|---|---|",
       ...dropped.map(
-        (row) => `| ${row.iteration} | ${row.stage} | ${row.change} | ${cell(row.reason, 300)} | ${row.edit === null ? "\u2014" : cell(compactJson(row.edit, 160), 160)} |`
+        (row2) => `| ${row2.iteration} | ${row2.stage} | ${row2.change} | ${cell(row2.reason, 300)} | ${row2.edit === null ? "\u2014" : cell(compactJson(row2.edit, 160), 160)} |`
       ),
       ""
     );
@@ -56032,8 +56588,11 @@ function rejectionsSection(result) {
   }
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
+    const names = patternNameMap(result);
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.summary, 240)} \u2014 ${cell(proposal.reason, 240)}`);
+      parts.push(
+        `- ${cell(namePatternIds(proposal.summary, names), 240)} \u2014 ${cell(proposal.reason, 240)}`
+      );
   }
   return parts.join("\n");
 }
@@ -56051,28 +56610,6 @@ function diffSection(result, maxChars = 2e4) {
     fenced(clip3(result.harness.patch, maxChars), "diff")
   ].join("\n");
 }
-function spendSplit(cost) {
-  const { refinement } = cost;
-  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
-  const agentCalls = cost.llmCalls - refinement.llmCalls;
-  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural2(agentCalls, "call")}, ${agentTokens} tokens)`;
-  const refiner = `${usd(refinement.costUsd)} (${plural2(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
-  return `Agent ${agent} \xB7 refiner ${refiner}.`;
-}
-function costSection(result) {
-  const cost = result.cost;
-  return [
-    "## Cost",
-    "",
-    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
-    "|---|---|---|---|---|---|---|",
-    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
-    "",
-    spendSplit(cost),
-    "",
-    "Counted: uncached work only (cached rollouts and replayed calls are free)."
-  ].join("\n");
-}
 var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
@@ -56080,6 +56617,7 @@ var init_markdown_sections = __esm({
     init_evidence3();
     init_refinement_record();
     init_format();
+    init_pattern_names();
     init_records2();
     init_wording2();
   }
@@ -56092,6 +56630,7 @@ var init_job_summary = __esm({
     init_accuracy_series();
     init_format();
     init_gate_comment();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
     init_wording2();
@@ -56099,6 +56638,9 @@ var init_job_summary = __esm({
 });
 
 // src/report/label-words-section.ts
+function labelWhy(why) {
+  return reasons[why];
+}
 function sameEdit(a, b) {
   return JSON.stringify(a.edit) === JSON.stringify(b.edit) && a.module === b.module;
 }
@@ -56116,7 +56658,7 @@ function labelFlagRows(result) {
   return rows;
 }
 function labelWordsSection(result, options = {}) {
-  const rows = labelFlagRows(result).filter((row) => !options.finalOnly || row.inFinal);
+  const rows = labelFlagRows(result).filter((row2) => !options.finalOnly || row2.inFinal);
   if (rows.length === 0) return "";
   const lines = [
     "## Label words for the reviewer",
@@ -56155,130 +56697,946 @@ var init_pr_body = __esm({
     "use strict";
     init_format();
     init_label_words_section();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
   }
 });
 
-// src/report/svg-chart.ts
-function svgAccuracyChart(points2, options = {}) {
-  const width = options.width ?? 560;
-  const height = options.height ?? 240;
-  const margin = { left: 44, right: 16, top: 16, bottom: 32 };
-  const plotWidth = width - margin.left - margin.right;
-  const plotHeight = height - margin.top - margin.bottom;
-  const maxIteration = Math.max(1, ...points2.map((point) => point.iteration));
-  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
-  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
-  const grid = [0, 0.25, 0.5, 0.75, 1].map(
-    (level) => `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y(level).toFixed(1)}" y2="${y(level).toFixed(1)}" class="grid"/><text x="${margin.left - 6}" y="${(y(level) + 4).toFixed(1)}" text-anchor="end">${level * 100}%</text>`
-  ).join("");
-  const ticks = points2.map(
-    (point) => `<text x="${x(point.iteration).toFixed(1)}" y="${height - 10}" text-anchor="middle">${point.iteration}</text>`
-  ).join("");
-  const path12 = points2.map(
-    (point, index) => `${index === 0 ? "M" : "L"}${x(point.iteration).toFixed(1)},${y(point.accuracy).toFixed(1)}`
-  ).join(" ");
-  const dots = points2.map(
-    (point) => `<circle cx="${x(point.iteration).toFixed(1)}" cy="${y(point.accuracy).toFixed(1)}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}%</title></circle>`
-  ).join("");
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}<path d="${path12}" class="line"/>${dots}</svg>`;
+// src/report/accepted-changes.ts
+function describeEdit(edit, max = 120) {
+  switch (edit.kind) {
+    case "set":
+      return clip3(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
+    case "add_rule":
+      return clip3(`add rule ${JSON.stringify(edit.text)}`, max);
+    case "remove_rule":
+      return clip3(`remove rule ${JSON.stringify(edit.text)}`, max);
+    case "replace_text":
+      return describeReplacement(edit, max);
+    case "write_file":
+      return `write ${edit.file} (${edit.content.length} characters)`;
+  }
 }
-var init_svg_chart = __esm({
-  "src/report/svg-chart.ts"() {
+function describeReplacement(edit, max) {
+  const { find, replace } = edit;
+  let start = 0;
+  while (start < find.length && find[start] === replace[start]) start += 1;
+  let end = 0;
+  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
+    end += 1;
+  const before = find.slice(start, find.length - end);
+  const after = replace.slice(start, replace.length - end);
+  const room = Math.max(20, max - 40);
+  const quote = (text3) => JSON.stringify(clip3(text3, room));
+  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
+  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
+  return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
+}
+function patternNames(iteration) {
+  const names = /* @__PURE__ */ new Map();
+  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
+    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  }
+  return names;
+}
+function acceptedChanges(result) {
+  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
+    const names = patternNames(iteration);
+    return iteration.applied.map((planned) => ({
+      iteration: iteration.index,
+      module: planned.module,
+      change: describeEdit(planned.edit),
+      patterns: planned.patterns.map((id) => names.get(id) ?? id)
+    }));
+  });
+}
+var init_accepted_changes = __esm({
+  "src/report/accepted-changes.ts"() {
     "use strict";
+    init_evidence3();
+    init_format();
   }
 });
 
-// src/report/render-html.ts
-function summary(result) {
+// src/report/report-index.ts
+function patternRefs(iterations) {
+  const refs = [];
+  for (const iteration of iterations) {
+    const repaired = firstStage(iteration.evidence, "repaired");
+    for (const [diagnosis2, repair] of [
+      [iteration.diagnosis, false],
+      [repaired?.diagnosis, true]
+    ]) {
+      for (const pattern of diagnosis2?.patterns ?? [])
+        refs.push({
+          id: pattern.id,
+          name: pattern.name,
+          anchor: anchorId(`pattern-${iteration.index}${repair ? "r" : ""}`, pattern.id),
+          iteration: iteration.index,
+          repair,
+          pattern
+        });
+    }
+  }
+  return refs;
+}
+function harnessLabels(result) {
+  const labels = /* @__PURE__ */ new Map();
+  for (const iteration of result.iterations) {
+    if (!iteration.candidateHash || labels.has(iteration.candidateHash)) continue;
+    labels.set(
+      iteration.candidateHash,
+      iteration.verdict === "accepted" ? `after iteration ${iteration.index}` : `rejected candidate of iteration ${iteration.index}`
+    );
+  }
+  labels.set(result.harness.finalHash, "final");
+  labels.set(result.harness.seedHash, "seed");
+  return labels;
+}
+function harnessRank(result, hash2) {
+  if (hash2 === result.harness.seedHash) return -1;
+  if (hash2 === result.harness.finalHash) return 1e6;
+  const position = result.iterations.findIndex((iteration) => iteration.candidateHash === hash2);
+  return position === -1 ? 1e5 : position;
+}
+function indexReport(input2) {
+  const patterns = patternRefs(input2.result.iterations);
+  const byMember = /* @__PURE__ */ new Map();
+  for (const ref of patterns)
+    for (const key of ref.pattern.memberKeys)
+      byMember.set(key, [...byMember.get(key) ?? [], ref]);
+  const labels = harnessLabels(input2.result);
+  const edits = input2.result.iterations.flatMap(
+    (iteration) => iteration.applied.map((edit) => ({
+      iteration: iteration.index,
+      verdict: iteration.verdict,
+      edit
+    }))
+  );
+  return {
+    ...input2,
+    patterns,
+    rollouts: new Map((input2.records?.rollouts ?? []).map((record3) => [record3.key, record3])),
+    tasks: new Map((input2.records?.tasks ?? []).map((task) => [task.id, task])),
+    calls: new Map((input2.prompts ?? []).map((call) => [call.id, call])),
+    patternsOf: (key) => byMember.get(key) ?? [],
+    patternRef: (id, iteration) => patterns.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns.findLast((ref) => ref.id === id),
+    editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
+    harnessLabel: (hash2) => labels.get(hash2) ?? `harness ${hash2.slice(0, 12)}`,
+    harnessRank: (hash2) => harnessRank(input2.result, hash2)
+  };
+}
+var rolloutAnchor, taskAnchor, callAnchor, candidateAnchor;
+var init_report_index = __esm({
+  "src/report/report-index.ts"() {
+    "use strict";
+    init_evidence3();
+    init_html();
+    rolloutAnchor = (key) => anchorId("rollout", key);
+    taskAnchor = (taskId) => anchorId("task", taskId);
+    callAnchor = (id) => anchorId("call", id);
+    candidateAnchor = (index) => `candidate-${index}`;
+  }
+});
+
+// src/report/html-candidates.ts
+function patternLinks(ids, index, iteration) {
+  return ids.map((id) => {
+    const ref = index.patternRef(id, iteration);
+    return ref ? `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a>` : `<span class="muted" title="${escapeHtml(id)}">observed failures</span>`;
+  }).join(", ");
+}
+function taskLinks(ids) {
+  return collapsedList(
+    ids.map((id) => `<a href="#${taskAnchor(id)}">${escapeHtml(id)}</a>`),
+    6
+  );
+}
+function editLine(planned, index, iteration) {
+  const patterns = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
+  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
+}
+function comparisonCell(comparison) {
+  if (!comparison) return "\u2014";
+  return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${escapeHtml(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
+}
+function fullCell(iteration) {
+  const full = firstStage(iteration.evidence, "full");
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const lines = full ? [`${escapeHtml(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
+  if (confirm)
+    lines.push(
+      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${escapeHtml(formatPValue(confirm.pValue))}`
+    );
+  for (const change2 of firstStage(iteration.evidence, "ablated")?.changes ?? [])
+    lines.push(
+      `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
+    );
+  return lines.join("<br>") || "\u2014";
+}
+function cheapCell(iteration) {
+  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
+  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
+    lines.push(`<small>pruned: ${escapeHtml(change2.patternNames.join(", "))} \u2014 ${escapeHtml(change2.reason)}</small>`);
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  if (undone && without)
+    lines.push(
+      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`
+    );
+  return lines.join("<br>");
+}
+function leftOutCell(iteration, dropped) {
+  const items = [
+    ...dropped.filter((row2) => row2.iteration === iteration.index).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
+    ...iteration.guardRejections.map(
+      (rejection) => `<li>guard <code>${escapeHtml(rejection.guard)}</code>: ${escapeHtml(rejection.reason)}</li>`
+    )
+  ];
+  return items.length ? `<ul>${items.join("")}</ul>` : "\u2014";
+}
+function row(iteration, index) {
+  const dropped = droppedEditRows(index.result);
+  const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
+  const hms = iteration.refinement ? escapeHtml(refinementSummary(iteration.refinement)) : "";
+  const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "\u2014";
+  const repair = firstStage(iteration.evidence, "repaired");
+  const repairLine = repair ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${escapeHtml(repair.decision.reason)}</small>` : "";
+  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+}
+function labelWordsHtml(index) {
+  const rows = labelFlagRows(index.result);
+  if (rows.length === 0) return "";
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows.map(
+    ({ iteration, flag, inFinal }) => `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${escapeHtml(flag.file)}</code></td><td>${flag.words.map((word2) => `<code>${escapeHtml(word2.text)}</code> (${escapeHtml(labelWhy(word2.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${escapeHtml(describeEdit(flag.edit.edit, 200))}</code></td></tr>`
+  ).join("")}</table>`;
+}
+function candidatesHtml(index) {
+  const { iterations } = index.result;
+  if (iterations.length === 0)
+    return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
+}
+var short;
+var init_html_candidates = __esm({
+  "src/report/html-candidates.ts"() {
+    "use strict";
+    init_statistics();
+    init_evidence3();
+    init_refinement_record();
+    init_accepted_changes();
+    init_format();
+    init_html();
+    init_label_words_section();
+    init_markdown_sections();
+    init_pattern_names();
+    init_report_index();
+    short = (hash2) => hash2 ? hash2.slice(0, 10) : "\u2014";
+  }
+});
+
+// src/report/html-heldout.ts
+function categoryTable(index) {
+  const rows = heldoutCategoryRows(index.result);
+  if (rows.length === 0) return "<p>Per-category results were not kept by this run.</p>";
+  return `<table class="numeric"><tr><th>Category</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows.map(
+    (row2) => `<tr><td>${escapeHtml(row2.category)}</td><td>${escapeHtml(formatCategoryScore(row2.seed))}</td><td>${escapeHtml(formatCategoryScore(row2.final))}</td><td>${escapeHtml(formatDelta(row2.seed.accuracy, row2.final.accuracy))}</td></tr>`
+  ).join("")}</table>`;
+}
+function flipRows(ids, kind, outcomes3) {
+  return ids.map((id) => {
+    const before = outcomes3.seed.get(id);
+    const after = outcomes3.final.get(id);
+    return `<tr><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(before?.category ?? after?.category ?? "\u2014")}</td><td class="${kind === "fixed" ? "accepted" : "rejected"}">${kind === "fixed" ? "fail \u2192 pass" : "pass \u2192 fail"}</td><td>${before?.tokens ?? "\u2014"} \u2192 ${after?.tokens ?? "\u2014"}</td></tr>`;
+  });
+}
+function spendLine(index) {
+  const rows = spendRows(index.result).filter((row2) => row2.label.endsWith("(held-out)"));
+  if (rows.length === 0) return "";
+  return `<p>${rows.map((row2) => `${escapeHtml(row2.label)}: ${escapeHtml(row2.seed)} \u2192 ${escapeHtml(row2.final)} (${escapeHtml(row2.ratio)})`).join("; ")}.</p>`;
+}
+function heldoutHtml(index) {
+  const { result } = index;
+  const { comparison } = result.gate;
+  const measures = index.records?.measures.heldout;
+  const outcomes3 = {
+    seed: new Map((measures?.seed.tasks ?? []).map((task) => [task.taskId, task])),
+    final: new Map((measures?.final.tasks ?? []).map((task) => [task.taskId, task]))
+  };
+  const flips = [
+    ...flipRows(comparison.fixed, "fixed", outcomes3),
+    ...flipRows(comparison.broken, "broken", outcomes3)
+  ];
+  return `<section id="heldout"><h2>Held-out</h2><p>Seed ${escapeHtml(formatScore(result.baseline.heldout))} \u2192 final ${escapeHtml(formatScore(result.final.heldout))} (${escapeHtml(formatDelta(result.baseline.heldout.accuracy, result.final.heldout.accuracy))}). Paired on ${comparison.n} tasks: fixed ${comparison.fixed.length}, broken ${comparison.broken.length}, one-sided McNemar ${escapeHtml(formatPValue(comparison.pValue))}. <strong class="${result.gate.passed ? "accepted" : "rejected"}">Gate ${result.gate.passed ? "passed" : "failed"}</strong>: ${escapeHtml(result.gate.reason)}.</p>
+${spendLine(index)}<p class="muted">No refiner role saw these tasks; they are shown as results only.</p>
+<h3>By category</h3>${categoryTable(index)}
+<h3>Flipped tasks</h3>${flips.length ? `<table><tr><th>Task</th><th>Category</th><th>Seed \u2192 final</th><th>Tokens seed \u2192 final</th></tr>${flips.join("")}</table>` : "<p>No held-out task flipped.</p>"}</section>`;
+}
+var init_html_heldout = __esm({
+  "src/report/html-heldout.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    init_html();
+    init_measure_rows();
+  }
+});
+
+// src/report/html-patterns.ts
+function memberLinks(ref, index) {
+  const links = ref.pattern.memberKeys.map((key) => {
+    const record3 = index.rollouts.get(key);
+    if (record3) {
+      const sample = record3.sampleIndex > 0 ? ` <small>(sample ${record3.sampleIndex + 1})</small>` : "";
+      return `<a href="#${rolloutAnchor(key)}">${escapeHtml(record3.taskId)}</a>${sample}`;
+    }
+    const example = ref.pattern.examples.find((item) => item.rolloutKey === key);
+    const excerpt3 = index.result.iterations.find((iteration) => iteration.index === ref.iteration)?.traces.find((trace) => trace.key === key);
+    if (excerpt3) return `<a href="#${rolloutAnchor(key)}">${escapeHtml(excerpt3.taskId)}</a>`;
+    return escapeHtml(example?.taskId ?? key.slice(0, 12));
+  });
+  return collapsedList(links, 8);
+}
+function addressingEdits(ids, index) {
+  const entries = [...new Set(ids.flatMap((id) => index.editsFor(id)))];
+  const items = entries.map(
+    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.iteration)}">iteration ${entry.iteration}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
+  );
+  return items.length ? `<ul>${items.join("")}</ul>` : `<span class="muted">no edit</span>`;
+}
+function patternRow(ref, index) {
+  const { pattern } = ref;
+  const standing = patternStanding(pattern);
+  const attributes = filterAttributes("patterns", {
+    standing,
+    iteration: String(ref.iteration)
+  });
+  return `<tr id="${ref.anchor}"${attributes}><td><strong>${escapeHtml(pattern.name)}</strong> <small class="muted">${escapeHtml(pattern.id)}</small><br><small>${escapeHtml(pattern.description)}</small><br><small class="muted">module <code>${escapeHtml(pattern.module)}</code></small></td><td class="${pattern.kind}">${escapeHtml(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${escapeHtml(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${escapeHtml(patternReasons(pattern))}</small></td><td><small>${addressingEdits([pattern.id], index)}</small></td></tr>`;
+}
+function patternsHtml(index) {
+  if (index.patterns.length === 0)
+    return `<section id="patterns"><h2>Failure patterns</h2><p>No cross-instance diagnosis was run (or no failure was found).</p></section>`;
+  const groups = /* @__PURE__ */ new Map();
+  for (const ref of index.patterns) {
+    const key = `${ref.iteration}${ref.repair ? "r" : ""}`;
+    groups.set(key, [...groups.get(key) ?? [], ref]);
+  }
+  const tables = [...groups.values()].map((refs) => {
+    const first = refs[0];
+    const title = `Iteration ${first.iteration}${first.repair ? ": repair round (what the candidate broke)" : ""}`;
+    return `<h3>${escapeHtml(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th><th>Edits for it</th></tr>${refs.map((ref) => patternRow(ref, index)).join("")}</table>`;
+  }).join("");
+  const bar2 = filterBar({
+    group: "patterns",
+    placeholder: "Search patterns (name, description, task id)",
+    selects: [
+      {
+        key: "standing",
+        label: "Standing",
+        values: distinct(index.patterns.map((ref) => patternStanding(ref.pattern)))
+      },
+      {
+        key: "iteration",
+        label: "Iteration",
+        values: distinct(index.patterns.map((ref) => String(ref.iteration)))
+      }
+    ]
+  });
+  return `<section id="patterns"><h2>Failure patterns</h2>${bar2}${tables}</section>`;
+}
+var init_html_patterns = __esm({
+  "src/report/html-patterns.ts"() {
+    "use strict";
+    init_accepted_changes();
+    init_html();
+    init_records2();
+    init_report_index();
+    init_wording2();
+  }
+});
+
+// src/report/html-rejections.ts
+function rejectionsHtml(index) {
+  const { result } = index;
+  const dropped = droppedEditRows(result);
+  const guard = result.iterations.flatMap(
+    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection }))
+  );
+  const parts = [`<section id="rejections"><h2>Rejections</h2>`];
+  if (dropped.length > 0)
+    parts.push(
+      `<h3>Edits the Editor left out</h3><table><tr><th>Iteration</th><th>Stage</th><th>Change</th><th>Reason</th><th>Edit</th></tr>${dropped.map(
+        (row2) => `<tr><td><a href="#candidate-${row2.iteration}">${row2.iteration}</a></td><td>${escapeHtml(row2.stage)}</td><td>${escapeHtml(row2.change)}</td><td>${escapeHtml(row2.reason)}</td><td>${row2.edit === null ? "\u2014" : `<code>${escapeHtml(compactJson(row2.edit, 400))}</code>`}</td></tr>`
+      ).join("")}</table>`
+    );
+  parts.push(
+    guard.length === 0 ? "<p>No edit was refused by the guards.</p>" : `<h3>Refused by the guards</h3><table><tr><th>Iteration</th><th>Guard</th><th>Reason</th><th>Edit</th></tr>${guard.map(
+      ({ iteration, rejection }) => `<tr><td><a href="#candidate-${iteration}">${iteration}</a></td><td>${escapeHtml(rejection.guard)}</td><td>${escapeHtml(rejection.reason)}</td><td><code>${escapeHtml(compactJson(rejection.edit.edit, 400))}</code></td></tr>`
+    ).join("")}</table>`
+  );
+  if (result.rejectedProposals.length > 0)
+    parts.push(
+      `<h3>Rejected proposals</h3><p class="muted">Remembered and shown to later refinement.</p><ul>${result.rejectedProposals.map(
+        (proposal) => `<li>${linkPatternIds(proposal.summary, index)} \u2014 ${escapeHtml(proposal.reason)}${proposal.patternIds.length ? ` <small>(patterns: ${linkPatternIds(proposal.patternIds.join(", "), index)})</small>` : ""}</li>`
+      ).join("")}</ul>`
+    );
+  parts.push("</section>");
+  return parts.join("");
+}
+var init_html_rejections = __esm({
+  "src/report/html-rejections.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_markdown_sections();
+    init_pattern_names();
+  }
+});
+
+// src/report/html-roles.ts
+function callDetails(options) {
+  const { call, index, rendered, label, iteration } = options;
+  const pre = (text3) => preWithPatternIds({ text: text3, index, iteration, max: maxPromptChars });
+  const first = !rendered.has(call.id);
+  rendered.add(call.id);
+  const title = `${escapeHtml(label ?? call.purpose)} call <code>${escapeHtml(call.id)}</code>${call.cached ? " (replayed from the call cache)" : ""} \xB7 ${call.promptTokens + call.completionTokens} tokens`;
+  if (!first) return `<p><a href="#${callAnchor(call.id)}">${title}</a> (shown above)</p>`;
+  const messages = call.messages.map((message) => `<h5>${escapeHtml(message.role)}</h5>${pre(message.content)}`).join("");
+  const reply = call.error ? `<p class="rejected">failed: ${escapeHtml(call.error)}</p>` : `<h5>reply</h5>${call.reply === null ? "<p><em>(no text)</em></p>" : pre(call.reply)}`;
+  return detailsBlock({
+    id: callAnchor(call.id),
+    className: "call",
+    summary: title,
+    body: `${messages}${reply}`
+  });
+}
+function turnCalls(options) {
+  const { ids, index, rendered, iteration } = options;
+  if (ids.length === 0) return "";
+  if (index.calls.size === 0)
+    return `<p class="muted">Prompts not kept (report.keepPrompts: false, or a run before they were kept).</p>`;
+  return ids.map((id, attempt) => {
+    const call = index.calls.get(id);
+    const label = attempt === 0 ? "the" : `repair ${attempt}:`;
+    return call ? callDetails({ call, index, rendered, label, iteration }) : `<p class="muted">call <code>${escapeHtml(id)}</code> not kept</p>`;
+  }).join("");
+}
+function refinementHtml(options) {
+  const { refinement, index, iteration, rendered } = options;
+  const turns = roleTurns(refinement).map((turn, position) => {
+    const record3 = refinement.turns[position];
+    const output2 = linkPatternIds(compactJson(turn.output, 8e3), index, iteration);
+    const body = `<p class="muted">${record3.evidenceChars} characters of evidence; its reply:</p><pre>${output2}</pre>${turnCalls({ ids: record3.callIds ?? [], index, rendered, iteration })}`;
+    return detailsBlock({
+      className: "turn",
+      summary: `<strong>${escapeHtml(turn.role)}</strong> (round ${turn.round}) <span class="muted">\u2014 ${escapeHtml(resolvePlurals(record3.input))}</span>${record3.error ? ` <span class="rejected">\u2014 ${escapeHtml(record3.error)}</span>` : ""}`,
+      body
+    });
+  });
+  return `<p><strong>HMS</strong> (${refinement.rounds.length} round${refinement.rounds.length === 1 ? "" : "s"}, ${escapeHtml(refinement.outcome)}): ${linkPatternIds(refinementSummary(refinement), index, iteration)}</p>${turns.join("")}`;
+}
+function iterationHtml(iteration, index, rendered) {
+  const repair = firstStage(iteration.evidence, "repaired");
+  const main2 = iteration.refinement ? refinementHtml({
+    refinement: iteration.refinement,
+    index,
+    iteration: iteration.index,
+    rendered
+  }) : "<p>No refinement ran.</p>";
+  const repaired = repair?.refinement ? `<h4>Repair round</h4>${refinementHtml({ refinement: repair.refinement, index, iteration: iteration.index, rendered })}` : "";
+  return `<section id="iteration-${iteration.index}" class="iteration"><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#candidate-${iteration.index}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}${repaired}</section>`;
+}
+function otherCalls(index, rendered) {
+  const rest = [...index.calls.values()].filter((call) => !rendered.has(call.id));
+  if (rest.length === 0) return "";
+  const byPurpose = /* @__PURE__ */ new Map();
+  for (const call of rest)
+    byPurpose.set(call.purpose, [...byPurpose.get(call.purpose) ?? [], call]);
+  const shown = 200;
+  const groups = [...byPurpose.entries()].map(
+    ([purpose, calls]) => detailsBlock({
+      summary: `${escapeHtml(purpose)}: ${calls.length} call${calls.length === 1 ? "" : "s"}`,
+      body: calls.slice(0, shown).map((call) => callDetails({ call, index, rendered })).join("") + (calls.length > shown ? `<p class="muted">+${calls.length - shown} more in prompts.jsonl</p>` : "")
+    })
+  );
+  return `<h3 id="other-calls">Other refiner calls</h3>${groups.join("")}`;
+}
+function rolesHtml(index) {
+  const rendered = /* @__PURE__ */ new Set();
+  const iterations = index.result.iterations.map((iteration) => iterationHtml(iteration, index, rendered)).join("");
+  return `<section id="refinement"><h2>Refinement</h2>${iterations || "<p>No iteration ran.</p>"}${otherCalls(index, rendered)}</section>`;
+}
+var maxPromptChars;
+var init_html_roles = __esm({
+  "src/report/html-roles.ts"() {
+    "use strict";
+    init_evidence3();
+    init_refinement_record();
+    init_format();
+    init_html();
+    init_pattern_names();
+    init_records2();
+    init_report_index();
+    init_wording2();
+    maxPromptChars = 3e4;
+  }
+});
+
+// src/report/html-tasks.ts
+function taskStatus(seed, final) {
+  const before = seed?.pass ?? false;
+  const after = final?.pass ?? false;
+  if (!before && after) return "fixed";
+  if (before && !after) return "broken";
+  return after ? "passing" : "still failing";
+}
+function passCell(outcome) {
+  if (!outcome) return "\u2014";
+  const samples = outcome.samples > 1 ? ` <small>(${outcome.passes}/${outcome.samples})</small>` : "";
+  return `<span class="${outcome.pass ? "accepted" : "rejected"}">${outcome.pass ? "pass" : "fail"}</span>${samples}`;
+}
+function spendCell(seed, final) {
+  const tokens = `${seed?.tokens ?? 0} \u2192 ${final?.tokens ?? 0}`;
+  const cost = (seed?.costUsd ?? 0) + (final?.costUsd ?? 0) > 0 ? `<br><small>${usd(seed?.costUsd ?? 0)} \u2192 ${usd(final?.costUsd ?? 0)}</small>` : "";
+  return `${tokens}${cost}`;
+}
+function tasksHtml(index) {
+  const measures = index.records?.measures.train;
+  if (!measures)
+    return `<section id="tasks"><h2>Train tasks</h2><p>This run kept no records.json: per-task outcomes are not available.</p></section>`;
+  const seed = new Map(measures.seed.tasks.map((task) => [task.taskId, task]));
+  const final = new Map(measures.final.tasks.map((task) => [task.taskId, task]));
+  const ids = distinct([...seed.keys(), ...final.keys()]);
+  const failing = /* @__PURE__ */ new Map();
+  const ordered = [...index.rollouts.values()].sort(
+    (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash)
+  );
+  for (const record3 of ordered)
+    failing.set(record3.taskId, [
+      ...failing.get(record3.taskId) ?? [],
+      `<a href="#${rolloutAnchor(record3.key)}">${escapeHtml(index.harnessLabel(record3.harnessHash))}</a>`
+    ]);
+  const rows = ids.map((id) => {
+    const before = seed.get(id);
+    const after = final.get(id);
+    const status = taskStatus(before, after);
+    const category = before?.category ?? after?.category ?? "";
+    const attributes = filterAttributes("tasks", { status, category });
+    return `<tr id="${taskAnchor(id)}"${attributes}><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(category)}</td><td>${passCell(before)}</td><td>${passCell(after)}</td><td class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</td><td>${spendCell(before, after)}</td><td>${collapsedList(failing.get(id) ?? [], 3)}</td></tr>`;
+  });
+  const statuses = distinct(ids.map((id) => taskStatus(seed.get(id), final.get(id))));
+  const bar2 = filterBar({
+    group: "tasks",
+    placeholder: "Search tasks (id, category)",
+    selects: [
+      { key: "status", label: "Status", values: statuses },
+      {
+        key: "category",
+        label: "Category",
+        values: distinct(measures.seed.tasks.map((task) => task.category))
+      }
+    ]
+  });
+  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar2}<table class="tasks"><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed \u2192 final</th><th>Failing rollouts</th></tr>${rows.join("")}</table></section>`;
+}
+var init_html_tasks = __esm({
+  "src/report/html-tasks.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_report_index();
+  }
+});
+
+// src/report/html-rollouts.ts
+function expectedText2(expected) {
+  return typeof expected === "string" ? expected : JSON.stringify(expected, null, 1);
+}
+function traceSteps(steps) {
+  const items = steps.map(
+    (step, index) => `<li><small class="muted">step ${index + 1}</small>${step.assistant === null ? " <em>(no text)</em>" : preText(step.assistant)}${step.toolCalls.map(
+      (call) => `<div class="tool${call.error ? " tool-error" : ""}">${call.error ? "\u26A0 " : ""}${code(`${call.name}(${call.arguments})`, 2e3)} \u2192 ${preText(call.result, 4e3)}</div>`
+    ).join("")}</li>`
+  );
+  return items.length ? `<ol class="trace">${items.join("")}</ol>` : "<p><em>No step recorded.</em></p>";
+}
+function field(name3, body) {
+  return `<dt>${escapeHtml(name3)}</dt><dd>${body}</dd>`;
+}
+function taskNow(taskId, index) {
+  const train = index.records?.measures.train;
+  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
+  const final = train?.final.tasks.find((task) => task.taskId === taskId);
+  if (!seed && !final) return "<em>not measured</em>";
+  const status = taskStatus(seed, final);
+  return `<span class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
+}
+function rolloutBody(record3, index) {
+  const task = index.tasks.get(record3.taskId);
+  const patterns = index.patternsOf(record3.key);
+  const usage = record3.trace.usage;
+  const steps = record3.trace.steps.length;
+  const events = record3.trace.events.map(
+    (event) => `<li><code>${escapeHtml(event.kind)}</code> ${event.step < steps ? `at step ${event.step + 1}` : "after the last step"}${event.detail ? `: ${escapeHtml(event.detail)}` : ""}</li>`
+  );
+  return `<dl class="rollout-fields">${[
+    field("Task input", task ? preText(task.input) : "<em>not kept</em>"),
+    field("Expected", task ? preText(expectedText2(task.expected)) : "<em>not kept</em>"),
+    field("Output", preText(record3.output)),
+    field(
+      "Extracted answer",
+      record3.answer === null ? "<em>none found</em>" : code(record3.answer, 2e3)
+    ),
+    field(
+      "Scorer",
+      `<span class="rejected">${escapeHtml(record3.verdict.reason)}</span> (score ${record3.verdict.score})`
+    ),
+    field("Events", events.length ? `<ul>${events.join("")}</ul>` : "none"),
+    field(
+      "Patterns",
+      patterns.length ? patterns.map(
+        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`
+      ).join(", ") : "none"
+    ),
+    field(
+      "Edits for its patterns",
+      addressingEdits(
+        patterns.map((ref) => ref.id),
+        index
+      )
+    ),
+    field("Task now", taskNow(record3.taskId, index)),
+    field(
+      "Rollout",
+      `harness ${escapeHtml(index.harnessLabel(record3.harnessHash))} <code>${escapeHtml(record3.harnessHash.slice(0, 12))}</code>, sample ${record3.sampleIndex + 1}, model <code>${escapeHtml(record3.model)}</code>, ${plural2(usage.llmCalls, "call")}, ${plural2(usage.promptTokens + usage.completionTokens, "token")}`
+    )
+  ].join(
+    ""
+  )}</dl><h4>Trace</h4>${traceSteps(record3.trace.steps)}${record3.trace.stderr ? `<h4>stderr</h4>${preText(record3.trace.stderr)}` : ""}`;
+}
+function rolloutDetails(record3, index) {
+  const harness = index.harnessLabel(record3.harnessHash);
+  const patterns = index.patternsOf(record3.key).map((ref) => ref.name);
+  const attributes = filterAttributes("rollouts", {
+    harness,
+    category: record3.category,
+    reason: record3.verdict.reason
+  });
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))];
+  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
+}
+function excerptDetails(excerpt3) {
+  return `<details id="${rolloutAnchor(excerpt3.key)}" class="rollout"${filterAttributes("rollouts", { category: excerpt3.category })}><summary>${code(excerpt3.taskId, 120)} \xB7 ${escapeHtml(excerpt3.category)} \xB7 <span class="rejected">${escapeHtml(excerpt3.verdict.reason)}</span>${excerpt3.events.length ? ` \xB7 ${escapeHtml(excerpt3.events.join(", "))}` : ""}</summary><dl class="rollout-fields">${field("Output", preText(excerpt3.output))}${field("Extracted answer", excerpt3.answer === null ? "<em>none found</em>" : code(excerpt3.answer))}</dl><h4>Trace</h4>${traceSteps(excerpt3.steps)}</details>`;
+}
+function rolloutsHtml(index) {
+  const records = [...index.rollouts.values()].sort(
+    (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash) || a.taskId.localeCompare(b.taskId) || a.sampleIndex - b.sampleIndex
+  );
+  const head = `<section id="rollouts"><h2>Failing rollouts</h2>`;
+  if (records.length === 0) {
+    const excerpts = [
+      ...new Map(
+        index.result.iterations.flatMap((iteration) => iteration.traces).map((trace) => [trace.key, trace])
+      ).values()
+    ];
+    const note = index.records ? "<p>No train rollout failed.</p>" : "<p>This run kept no records.json: only the pattern examples of result.json are shown, without their task input and expected answer.</p>";
+    return `${head}${note}${excerpts.map(excerptDetails).join("")}</section>`;
+  }
+  const missing = index.records?.missing.length ? `<p class="muted">${index.records.missing.length} named rollouts were no longer in the rollout cache.</p>` : "";
+  const bar2 = filterBar({
+    group: "rollouts",
+    placeholder: "Search rollouts (task id, input, output, trace)",
+    selects: [
+      {
+        key: "harness",
+        label: "Harness",
+        values: distinct(records.map((record3) => index.harnessLabel(record3.harnessHash)))
+      },
+      {
+        key: "category",
+        label: "Category",
+        values: distinct(records.map((record3) => record3.category))
+      },
+      {
+        key: "reason",
+        label: "Scorer reason",
+        values: distinct(records.map((record3) => record3.verdict.reason))
+      }
+    ]
+  });
+  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar2}${records.map((record3) => rolloutDetails(record3, index)).join("")}</section>`;
+}
+var init_html_rollouts = __esm({
+  "src/report/html-rollouts.ts"() {
+    "use strict";
+    init_html();
+    init_html_patterns();
+    init_html_tasks();
+    init_report_index();
+    init_wording2();
+  }
+});
+
+// src/report/html-script.ts
+import { createHash as createHash13 } from "node:crypto";
+function cspHash(text3) {
+  return `'sha256-${createHash13("sha256").update(text3, "utf8").digest("base64")}'`;
+}
+function reportCsp() {
+  return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
+}
+var reportScript, reportStyle;
+var init_html_script = __esm({
+  "src/report/html-script.ts"() {
+    "use strict";
+    reportScript = `(function () {
+  "use strict";
+  function reveal(element) {
+    for (var node = element; node; node = node.parentElement) {
+      if (node.tagName === "DETAILS") node.open = true;
+      if (node.hidden && node.hasAttribute("data-filter-item")) node.hidden = false;
+    }
+  }
+  function openHash() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var target = document.getElementById(id);
+    if (!target) return;
+    reveal(target);
+    document.querySelectorAll(".targeted").forEach(function (node) { node.classList.remove("targeted"); });
+    target.classList.add("targeted");
+    target.scrollIntoView({ block: "start" });
+  }
+  window.addEventListener("hashchange", openHash);
+  document.addEventListener("click", function (event) {
+    var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
+    if (link && link.getAttribute("href") === location.hash) setTimeout(openHash, 0);
+  });
+  function applyFilter(group) {
+    var input = document.querySelector('[data-filter-input="' + group + '"]');
+    var query = input ? input.value.trim().toLowerCase() : "";
+    var selects = document.querySelectorAll('[data-filter-select="' + group + '"]');
+    var items = document.querySelectorAll('[data-filter-item="' + group + '"]');
+    var shown = 0;
+    items.forEach(function (item) {
+      var visible = !query || item.textContent.toLowerCase().indexOf(query) !== -1;
+      selects.forEach(function (select) {
+        var key = select.getAttribute("data-key");
+        if (select.value && item.getAttribute("data-" + key) !== select.value) visible = false;
+      });
+      item.hidden = !visible;
+      if (visible) shown += 1;
+    });
+    var count = document.querySelector('[data-filter-count="' + group + '"]');
+    if (count) count.textContent = shown + " of " + items.length + " shown";
+  }
+  document.querySelectorAll("[data-filter-bar]").forEach(function (bar) {
+    var group = bar.getAttribute("data-filter-bar");
+    bar.addEventListener("input", function () { applyFilter(group); });
+    bar.addEventListener("change", function () { applyFilter(group); });
+    applyFilter(group);
+  });
+  openHash();
+})();`;
+    reportStyle = `:root{color-scheme:light}
+body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:0 auto;padding:0 1.2em 3em;color:#1b1f24;background:#fff}
+h1{margin:.6em 0 .2em}h2{border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:1.6em}h3{margin:1.2em 0 .4em}h4{margin:.8em 0 .3em}h5{margin:.6em 0 .2em;font-size:12px;text-transform:uppercase;color:#57606a}
+nav.toc{border-bottom:1px solid #d0d7de;padding:.5em 0}nav.toc a{margin-right:1em}
+table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}th{background:#f6f8fa}
+table.numeric td:not(:first-child){font-variant-numeric:tabular-nums}.wide{overflow-x:auto}
+table.candidates td{min-width:90px}td.hashes{white-space:nowrap}table.candidates td:nth-child(3){min-width:260px}table.candidates ul,td ul{margin:0;padding-left:1.1em}
+pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap;word-break:break-word;margin:.3em 0;max-height:36em}pre.diff{max-height:none}
+code{background:#f6f8fa;padding:0 3px;border-radius:3px;word-break:break-word}
+details{margin:.3em 0}summary{cursor:pointer}details.more{display:inline}details.more[open]{display:block}
+details.rollout,details.call,details.turn{border:1px solid #d0d7de;border-radius:6px;padding:4px 8px}details.rollout[open],details.call[open]{background:#fcfcfd}
+details.call{margin-left:1em}
+dl.rollout-fields{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:.5em 0}dl.rollout-fields dt{font-weight:600}dl.rollout-fields dd{margin:0;min-width:0}
+ol.trace{padding-left:1.4em}ol.trace li{margin:.4em 0}.tool{margin:.2em 0 .2em 1em}.tool-error{color:#9a6700}
+.muted{color:#57606a}small{font-size:12px}
+.systematic,.accepted,.status-fixed{color:#1a7f37}.model-specific,.status-still-failing{color:#9a6700}.rejected,.status-broken{color:#cf222e}.stopped{color:#57606a}
+a.pattern-ref{font-weight:600}
+.targeted{outline:3px solid #0969da;outline-offset:2px}
+.filter-bar{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:center;margin:.5em 0;padding:6px 8px;background:#f6f8fa;border-radius:6px}
+.filter-bar input[type=search]{min-width:22em;padding:3px 6px}
+svg text{font-size:11px;fill:#57606a}svg .axis-title{font-size:12px;fill:#1b1f24}svg .grid{stroke:#eaeef2}
+svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle.batch{fill:#0969da}svg rect.heldout{fill:#bf3989}
+svg .accepted-mark line{stroke:#1a7f37;stroke-dasharray:4 3;stroke-width:1.5}svg .accepted-mark path{fill:#1a7f37}`;
+  }
+});
+
+// src/report/html-summary.ts
+function summaryHtml(result) {
   const rows = ["train", "heldout"].map(
-    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${h(formatScore(result.baseline[split]))}</td><td>${h(formatScore(result.final[split]))}</td><td>${h(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
+    (split) => `<tr><td>${split === "train" ? "Train" : "Held-out"}</td><td>${escapeHtml(formatScore(result.baseline[split]))}</td><td>${escapeHtml(formatScore(result.final[split]))}</td><td>${escapeHtml(formatDelta(result.baseline[split].accuracy, result.final[split].accuracy))}</td></tr>`
   ).join("");
-  return `<h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
-<p>Strategy <code>${h(result.strategy)}</code>, seed ${result.seed}, model <code>${h(result.model)}</code>; ${h(acceptedSentence(result))}; ${h(stopSentence(result))} (<code>${h(result.stoppedBy)}</code>).</p>
-${runSentence(result) ? `<p>Run: ${h(runSentence(result) ?? "")}.</p>` : ""}
-<p><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${h(gateSentence(result))}</p>${endpoints(result)}`;
+  const run2 = runSentence(result);
+  return `<section id="summary"><h2>Summary</h2><table><tr><th>Split</th><th>Seed harness</th><th>Final harness</th><th>Change</th></tr>${rows}</table>
+<p>Strategy <code>${escapeHtml(result.strategy)}</code>, seed ${result.seed}, model <code>${escapeHtml(result.model)}</code>; ${escapeHtml(acceptedSentence(result))}; ${escapeHtml(stopSentence(result))} (<code>${escapeHtml(result.stoppedBy)}</code>).</p>
+${run2 ? `<p>Run: ${escapeHtml(run2)}.</p>` : ""}
+<p class="gate ${result.gate.passed ? "accepted" : "rejected"}"><strong>Held-out gate: ${result.gate.passed ? "passed" : "failed"}</strong> \u2014 ${escapeHtml(gateSentence(result))}</p>${endpoints(result)}${spend(result)}</section>`;
 }
 function endpoints(result) {
   const lines = downgradeLines(result);
   if (lines.length === 0) return "";
   return `
-<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${h(line)}</li>`).join("")}</ul>`;
+<p><strong>Endpoint capabilities stepped down</strong> (the server refused a parameter):</p><ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>`;
 }
-function trace(excerpt3) {
-  const steps = excerpt3.steps.map(
-    (step, index) => `<li>${step.assistant === null ? "<em>(no text)</em>" : `<pre>${h(step.assistant)}</pre>`}${step.toolCalls.map(
-      (call) => `<div>${call.error ? "\u26A0 " : ""}<code>${h(call.name)}(${h(call.arguments)})</code> \u2192 <code>${h(call.result)}</code></div>`
-    ).join("")}<small>step ${index + 1}</small></li>`
-  ).join("");
-  return `<details id="${anchorId("trace", excerpt3.key)}"><summary>Trace of <code>${h(excerpt3.taskId)}</code> (${h(excerpt3.category)}): ${h(excerpt3.verdict.reason)}${excerpt3.events.length ? `, events ${h(excerpt3.events.join(", "))}` : ""}</summary>
-<p>Answer: <code>${h(excerpt3.answer ?? "(none)")}</code></p><ol>${steps}</ol><p>Output:</p><pre>${h(excerpt3.output)}</pre></details>`;
+function spend(result) {
+  const rows = spendRows(result);
+  if (rows.length === 0) return "";
+  return `<h3 id="spend">Cost and tokens per task</h3><table class="numeric"><tr><th></th><th>Seed harness</th><th>Final harness</th><th>Final \xF7 seed</th></tr>${rows.map(
+    (row2) => `<tr><td>${escapeHtml(row2.label)}</td><td>${escapeHtml(row2.seed)}</td><td>${escapeHtml(row2.final)}</td><td>${escapeHtml(row2.ratio)}</td></tr>`
+  ).join(
+    ""
+  )}</table><p class="muted">Every sample's rollouts, cached or not (what running the harness costs, not what this run paid).</p>`;
 }
-function iterationSection(iteration) {
-  const byTask = new Map(iteration.traces.map((excerpt3) => [excerpt3.taskId, excerpt3]));
-  const byKey = new Map(iteration.traces.map((excerpt3) => [excerpt3.key, excerpt3]));
-  const patterns = (iteration.diagnosis?.patterns ?? []).map((pattern) => {
-    const links = pattern.examples.map((example) => {
-      const excerpt3 = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      return excerpt3 ? `<a href="#${anchorId("trace", excerpt3.key)}">${h(example.taskId)}</a>` : h(example.taskId);
-    }).join(", ");
-    return `<tr><td>${h(pattern.name)}<br><small>${h(pattern.description)}</small></td><td class="${pattern.kind}">${patternStanding(pattern)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${h(pattern.support.categoryNames.join(", "))}</td><td>${links}</td><td>${h(patternReasons(pattern))}</td></tr>`;
-  }).join("");
-  const refinement = iteration.refinement;
-  const roles = (refinement ? roleTurns(refinement) : []).map(
-    (turn) => `<details><summary>${h(turn.role)} (round ${turn.round})</summary><pre>${h(compactJson(turn.output, 4e3))}</pre></details>`
-  ).join("");
-  const dropped = [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap((candidate) => candidate?.droppedEdits ?? []).map(
-    (edit) => `<li>${h(edit.stage)}${edit.change === null ? "" : ` (change ${edit.change + 1})`}: ${h(edit.reason)}</li>`
-  ).join("");
-  const guard = iteration.guardRejections.map((rejection) => `<li>${h(rejection.guard)}: ${h(rejection.reason)}</li>`).join("");
-  const repaired = firstStage(iteration.evidence, "repaired")?.labelFlags ?? [];
-  const labels = [...iteration.labelFlags ?? [], ...repaired].map(
-    (flag) => `<li>${h(flag.file)}: ${h(flag.words.map((word2) => `${word2.text} (${word2.why})`).join(", "))} \u2014 <code>${h(compactJson(flag.edit.edit, 200))}</code></li>`
-  ).join("");
-  return `<section><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span></h3><p>${h(iteration.reason)}</p>
-${patterns ? `<table><tr><th>Pattern</th><th>Kind</th><th>Support (tasks / categories)</th><th>Categories</th><th>Examples</th><th>Reasons</th></tr>${patterns}</table>` : ""}
-${refinement ? `<p><strong>HMS</strong> (${plural2(refinement.rounds.length, "round")}, ${h(refinement.outcome)}): ${h(refinementSummary(refinement))}</p>${roles}` : ""}
-${dropped ? `<p>Edits the Editor left out:</p><ul>${dropped}</ul>` : ""}
-${guard ? `<p>Guard rejections:</p><ul>${guard}</ul>` : ""}
-${labels ? `<p>Label words for the reviewer (expected answers written as labels, not leaks):</p><ul>${labels}</ul>` : ""}
-${iteration.traces.map(trace).join("\n")}</section>`;
-}
-function renderHtml(result, options = {}) {
+function costHtml(result) {
   const cost = result.cost;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ecdysis report (${h(result.strategy)})</title><style>${style}</style></head><body>
-<h1>Ecdysis report (${h(result.strategy)})</h1>
-${summary(result)}
-<h2>Accuracy per iteration</h2>${svgAccuracyChart(accuracySeries(result))}
-<h2>Iterations</h2>${result.iterations.map(iterationSection).join("\n") || "<p>No iteration ran.</p>"}
-<h2>Harness diff</h2><pre>${h(result.harness.patch || "(no change)")}</pre>
-<h2>Cost</h2><table><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table>
+  return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+}
+function diffHtml(result) {
+  const files = result.harness.changedFiles.map((file2) => `<li><code>${escapeHtml(file2.path)}</code> +${file2.added} \u2212${file2.removed}</li>`).join("");
+  return `<section id="diff"><h2>Harness diff</h2>${files ? `<ul>${files}</ul>` : ""}<pre class="diff">${escapeHtml(result.harness.patch || "(no change: the final harness is the seed harness)")}</pre></section>`;
+}
+var init_html_summary = __esm({
+  "src/report/html-summary.ts"() {
+    "use strict";
+    init_format();
+    init_html();
+    init_markdown_measures();
+    init_markdown_sections();
+    init_measure_rows();
+    init_wording2();
+  }
+});
+
+// src/report/svg-chart.ts
+function svgAccuracyChart(points2, options = {}) {
+  const width = options.width ?? 760;
+  const height = options.height ?? 280;
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const maxIteration = Math.max(1, ...points2.map((point) => point.iteration));
+  const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
+  const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
+  const f2 = (value) => value.toFixed(1);
+  const grid = [0, 0.25, 0.5, 0.75, 1].map(
+    (level) => `<line x1="${margin.left}" x2="${margin.left + plotWidth}" y1="${f2(y(level))}" y2="${f2(y(level))}" class="grid"/><text x="${margin.left - 6}" y="${f2(y(level) + 4)}" text-anchor="end">${level * 100}%</text>`
+  ).join("");
+  const ticks = points2.map(
+    (point) => `<text x="${f2(x(point.iteration))}" y="${margin.top + plotHeight + 16}" text-anchor="middle">${point.iteration}</text>`
+  ).join("");
+  const titles = `<text class="axis-title" x="${f2(margin.left + plotWidth / 2)}" y="${height - 6}" text-anchor="middle">iteration (0 = seed harness)</text><text class="axis-title" transform="translate(14 ${f2(margin.top + plotHeight / 2)}) rotate(-90)" text-anchor="middle">accuracy</text>`;
+  const accepted = (options.accepted ?? []).map(
+    (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
+  ).join("");
+  const path14 = points2.map(
+    (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
+  ).join(" ");
+  const dots = points2.map(
+    (point) => `<circle class="batch" cx="${f2(x(point.iteration))}" cy="${f2(y(point.accuracy))}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}% on its batch</title></circle>`
+  ).join("");
+  const heldout = options.heldout ? [
+    { iteration: 0, accuracy: options.heldout.seed, who: "seed" },
+    { iteration: maxIteration, accuracy: options.heldout.final, who: "final" }
+  ].map(
+    (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
+  ).join("") : "";
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path14}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+}
+function legend(width, options) {
+  const left = width - margin.right + 16;
+  const rows = [
+    `<line x1="${left}" x2="${left + 18}" y1="24" y2="24" class="line"/><circle class="batch" cx="${left + 9}" cy="24" r="3.5"/><text x="${left + 24}" y="28">train batch</text>`,
+    options.heldout ? `<rect class="heldout" x="${left + 4}" y="39" width="10" height="10"/><text x="${left + 24}" y="48">held-out (seed, final)</text>` : "",
+    (options.accepted ?? []).length > 0 ? `<g class="accepted-mark"><line x1="${left + 9}" x2="${left + 9}" y1="58" y2="74"/></g><text x="${left + 24}" y="70">accepted proposal</text>` : ""
+  ];
+  return `<g class="legend">${rows.join("")}</g>`;
+}
+var margin;
+var init_svg_chart = __esm({
+  "src/report/svg-chart.ts"() {
+    "use strict";
+    init_html();
+    margin = { left: 56, right: 190, top: 16, bottom: 46 };
+  }
+});
+
+// src/report/render-html.ts
+function chartHtml(index) {
+  const { result } = index;
+  const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").map((iteration) => ({
+    iteration: iteration.index,
+    label: iteration.applied.map((planned) => `${planned.module}: ${describeEdit(planned.edit, 80)}`).join("; ")
+  }));
+  const chart = svgAccuracyChart(accuracySeries(result), {
+    heldout: { seed: result.baseline.heldout.accuracy, final: result.final.heldout.accuracy },
+    accepted
+  });
+  return `<section id="chart"><h2>Accuracy per iteration</h2><p class="muted">The line is each iteration's train batch under the harness in force after it; the squares are the held-out accuracy of the seed and final harnesses; dashed lines mark accepted proposals (hover for their edits).</p><div class="wide">${chart}</div></section>`;
+}
+function renderHtml(input2, options = {}) {
+  const index = indexReport("result" in input2 ? input2 : { result: input2 });
+  const { result } = index;
+  const nav = sections.map(([id, label]) => `<a href="#${id}">${label}</a>`).join("");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${reportCsp()}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Ecdysis report (${escapeHtml(result.strategy)})</title><style>${reportStyle}</style></head><body>
+<h1>Ecdysis report (${escapeHtml(result.strategy)})</h1>
+<nav class="toc">${nav}</nav>
+${summaryHtml(result)}
+${chartHtml(index)}
+${candidatesHtml(index)}
+${heldoutHtml(index)}
+${patternsHtml(index)}
+${rolloutsHtml(index)}
+${tasksHtml(index)}
+${rolesHtml(index)}
+${rejectionsHtml(index)}
+${diffHtml(result)}
+${costHtml(result)}
+<script>${reportScript}</script>
 </body></html>
 `;
-  return scrubSecrets(html, options.secrets);
+  const secrets = options.secrets ?? [];
+  return scrubSecrets(html, [...secrets, ...secrets.flatMap(secretValueForms)]);
 }
-var style, h;
+var sections;
 var init_render_html = __esm({
   "src/report/render-html.ts"() {
     "use strict";
-    init_evidence3();
-    init_refinement_record();
+    init_secrets();
+    init_accepted_changes();
     init_accuracy_series();
-    init_format();
     init_html();
-    init_markdown_sections();
-    init_records2();
+    init_html_candidates();
+    init_html_heldout();
+    init_html_patterns();
+    init_html_rejections();
+    init_html_roles();
+    init_html_rollouts();
+    init_html_script();
+    init_html_summary();
+    init_html_tasks();
+    init_report_index();
     init_scrub();
     init_svg_chart();
-    init_wording2();
-    style = `body{font:14px/1.5 system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#1b1f24}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #d0d7de;padding:4px 8px;text-align:left;vertical-align:top}
-th{background:#f6f8fa}pre{background:#f6f8fa;padding:8px;overflow:auto;white-space:pre-wrap}details{margin:.3em 0}
-.systematic{color:#1a7f37}.model-specific{color:#9a6700}.accepted{color:#1a7f37}.rejected{color:#cf222e}
-svg text{font-size:11px;fill:#57606a}svg .grid{stroke:#eaeef2}svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle{fill:#0969da}`;
-    h = escapeHtml;
+    sections = [
+      ["summary", "Summary"],
+      ["chart", "Chart"],
+      ["candidates", "Candidates"],
+      ["heldout", "Held-out"],
+      ["patterns", "Patterns"],
+      ["rollouts", "Failing rollouts"],
+      ["tasks", "Tasks"],
+      ["refinement", "Refinement"],
+      ["rejections", "Rejections"],
+      ["diff", "Diff"],
+      ["cost", "Cost"]
+    ];
   }
 });
 
@@ -56293,6 +57651,8 @@ function renderMarkdown(result, options = {}) {
     "## Accuracy per iteration",
     "",
     mermaidAccuracyChart(result),
+    "",
+    heldoutSection(result),
     "",
     patternsSection(result),
     "",
@@ -56313,6 +57673,7 @@ var init_render_markdown = __esm({
     "use strict";
     init_accuracy_series();
     init_label_words_section();
+    init_markdown_measures();
     init_markdown_sections();
     init_scrub();
   }
@@ -56320,18 +57681,20 @@ var init_render_markdown = __esm({
 
 // src/report/write-reports.ts
 import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path8 from "node:path";
+import path10 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir13(outDir, { recursive: true });
-  const markdown = path8.join(outDir, "report.md");
-  const html = path8.join(outDir, "report.html");
+  const markdown = path10.join(outDir, "report.md");
+  const html = path10.join(outDir, "report.html");
   await writeFile11(markdown, renderMarkdown(result, { secrets }));
-  await writeFile11(html, renderHtml(result, { secrets }));
+  const records = await readRunRecords(outDir);
+  const prompts = await readPromptLog(outDir);
+  await writeFile11(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path8.join(options.outDir, "gate.md");
+  const file2 = path10.join(options.outDir, "gate.md");
   await mkdir13(options.outDir, { recursive: true });
   await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
@@ -56339,6 +57702,8 @@ async function writeGateReport(options) {
 var init_write_reports = __esm({
   "src/report/write-reports.ts"() {
     "use strict";
+    init_prompt_log();
+    init_run_records();
     init_gate_comment();
     init_render_html();
     init_render_markdown();
@@ -56449,14 +57814,14 @@ function checkedInForce(inForce, finalHash) {
   }
   return inForce;
 }
-function spendView(spend) {
+function spendView(spend2) {
   return {
-    rollouts: spend.rollouts,
-    llmCalls: spend.llmCalls,
-    promptTokens: spend.promptTokens,
-    completionTokens: spend.completionTokens,
-    wallMs: spend.wallMs,
-    refinementShare: refinementShare(spend)
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2)
   };
 }
 function iterationPatterns(iteration) {
@@ -56473,7 +57838,7 @@ function addressedTasks(iteration, found, names) {
     (pattern) => wanted.has(pattern.name) || wanted.has(pattern.id) || wanted.has(pattern.id.split(":").slice(1).join(":"))
   );
   if (matched.length > 0) return [...new Set(matched.flatMap((pattern) => pattern.memberTaskIds))];
-  const failing = iteration.traces.filter((trace2) => !trace2.verdict.pass).map((trace2) => trace2.taskId);
+  const failing = iteration.traces.filter((trace) => !trace.verdict.pass).map((trace) => trace.taskId);
   return [...new Set(failing)];
 }
 function acceptedHarnessHash(iteration) {
@@ -56526,17 +57891,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path9 from "node:path";
+import path11 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path9.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path9.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path11.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path11.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path9.resolve(loaded.root, config2.harness.dir),
+      dir: path11.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -56632,8 +57997,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir14, rm as rm4, writeFile as writeFile13 } from "node:fs/promises";
-import path10 from "node:path";
+import { cp as cp2, mkdir as mkdir14, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
+import path12 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -56653,22 +58018,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path10.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path12.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm4(dir, { recursive: true, force: true });
+      await rm5(dir, { recursive: true, force: true });
       await mkdir14(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile13(path10.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile13(path12.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path10.relative(dir, files.train),
-          heldout: path10.relative(dir, files.heldout),
-          harnessDir: path10.relative(dir, files.harnessDir)
+          train: path12.relative(dir, files.train),
+          heldout: path12.relative(dir, files.heldout),
+          harnessDir: path12.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -56683,11 +58048,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path10.join(outDir, "project");
-      await rm4(outDir, { recursive: true, force: true });
+      const projectDir = path12.join(outDir, "project");
+      await rm5(outDir, { recursive: true, force: true });
       await mkdir14(projectDir, { recursive: true });
       for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path10.join(project.dir, relative9), path10.join(projectDir, relative9), {
+        await cp2(path12.join(project.dir, relative9), path12.join(projectDir, relative9), {
           recursive: true
         });
       }
@@ -56697,7 +58062,7 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path10.join(projectDir, "ecdysis.yml");
+        const configPath = path12.join(projectDir, "ecdysis.yml");
         await writeFile13(
           configPath,
           projectConfigYaml({
@@ -56713,13 +58078,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path10.join(outDir, "evolve"),
+            outDir: path12.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path10.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path12.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -56736,8 +58101,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path10.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path10.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path12.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path12.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -57392,7 +58757,7 @@ function armsTable(arms) {
   return [
     "| arm | budget | training time | rollouts | unspent | LLM calls | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((row) => `| ${row} |`)
+    ...rows.map((row2) => `| ${row2} |`)
   ].join("\n");
 }
 var verdictText = { yes: "yes", inconclusive: "*inconclusive*", no: "**no**" };
@@ -57968,7 +59333,7 @@ function describeMachine() {
 
 // src/bench/run-bench.ts
 import { mkdir as mkdir15, rename as rename8, writeFile as writeFile14 } from "node:fs/promises";
-import path11 from "node:path";
+import path13 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -58156,7 +59521,7 @@ async function runBench(input2) {
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path11.resolve(options.outDir);
+  const outDir = path13.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -58167,7 +59532,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path11.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path13.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -58184,7 +59549,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path11.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path13.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -58245,9 +59610,9 @@ async function runBench(input2) {
     benchWallMs: Math.round(clock.now() - benchStarted)
   };
   await mkdir15(outDir, { recursive: true });
-  await writeAtomically(path11.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path13.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path11.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path13.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -58333,15 +59698,15 @@ function validateFlags(command, schema, value, flagNames = {}) {
   const issue2 = result.error.issues[0];
   const key = issue2.code === "unrecognized_keys" ? issue2.keys[0] : issue2.path[0];
   const name3 = key === void 0 ? void 0 : String(key);
-  const field = name3 ? `--${flagNames[name3] ?? name3.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : void 0;
+  const field2 = name3 ? `--${flagNames[name3] ?? name3.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}` : void 0;
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
-  const problem = missing ? `${field} is required` : issue2.message;
+  const problem = missing ? `${field2} is required` : issue2.message;
   throw new InputError(`ecdysis ${command}`, `${problem} (see 'ecdysis ${command} --help')`, {
-    field
+    field: field2
   });
 }
-function resolvePath(io, path12) {
-  return resolve10(io.cwd, path12);
+function resolvePath(io, path14) {
+  return resolve10(io.cwd, path14);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -58429,64 +59794,12 @@ refiner at the largest budget.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile11, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile13, stat as stat6 } from "node:fs/promises";
 import { join as join17, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
-
-// src/report/accepted-changes.ts
-init_evidence3();
-init_format();
-function describeEdit(edit, max = 120) {
-  switch (edit.kind) {
-    case "set":
-      return clip3(`set ${edit.path} = ${JSON.stringify(edit.value)}`, max);
-    case "add_rule":
-      return clip3(`add rule ${JSON.stringify(edit.text)}`, max);
-    case "remove_rule":
-      return clip3(`remove rule ${JSON.stringify(edit.text)}`, max);
-    case "replace_text":
-      return describeReplacement(edit, max);
-    case "write_file":
-      return `write ${edit.file} (${edit.content.length} characters)`;
-  }
-}
-function describeReplacement(edit, max) {
-  const { find, replace } = edit;
-  let start = 0;
-  while (start < find.length && find[start] === replace[start]) start += 1;
-  let end = 0;
-  while (end < find.length - start && end < replace.length - start && find[find.length - 1 - end] === replace[replace.length - 1 - end])
-    end += 1;
-  const before = find.slice(start, find.length - end);
-  const after = replace.slice(start, replace.length - end);
-  const room = Math.max(20, max - 40);
-  const quote = (text3) => JSON.stringify(clip3(text3, room));
-  if (before === "") return `edit ${edit.file}: insert ${quote(after)}`;
-  if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
-  return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
-}
-function patternNames(iteration) {
-  const names = /* @__PURE__ */ new Map();
-  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
-  }
-  return names;
-}
-function acceptedChanges(result) {
-  return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names = patternNames(iteration);
-    return iteration.applied.map((planned) => ({
-      iteration: iteration.index,
-      module: planned.module,
-      change: describeEdit(planned.edit),
-      patterns: planned.patterns.map((id) => names.get(id) ?? id)
-    }));
-  });
-}
-
-// src/report/run-comparison.ts
+init_accepted_changes();
 init_format();
 init_wording2();
 function when(result) {
@@ -58621,15 +59934,15 @@ function formatComparison(comparison, names) {
     delta: "B \u2212 A"
   };
   const rows = [header, ...comparison.rows];
-  const width = (pick3) => Math.max(...rows.map((row) => [...pick3(row)].length));
+  const width = (pick3) => Math.max(...rows.map((row2) => [...pick3(row2)].length));
   const widths = {
-    label: width((row) => row.label),
-    a: width((row) => row.a),
-    b: width((row) => row.b)
+    label: width((row2) => row2.label),
+    a: width((row2) => row2.a),
+    b: width((row2) => row2.b)
   };
   const pad = (text3, size) => text3 + " ".repeat(Math.max(0, size - [...text3].length));
   const lines = rows.map(
-    (row) => `${pad(row.label, widths.label)}  ${pad(row.a, widths.a)}  ${pad(row.b, widths.b)}  ${row.delta ?? ""}`.trimEnd()
+    (row2) => `${pad(row2.label, widths.label)}  ${pad(row2.a, widths.a)}  ${pad(row2.b, widths.b)}  ${row2.delta ?? ""}`.trimEnd()
   );
   const { both, onlyA, onlyB } = comparison.changes;
   lines.push("", "accepted changes:");
@@ -58647,18 +59960,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path12) {
-  const isDir = await stat6(path12).then(
+async function readResult(path14) {
+  const isDir = await stat6(path14).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path12,
+        path14,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join17(path12, "result.json") : path12;
-  const text3 = await readFile11(file2, "utf8").catch(() => {
+  const file2 = isDir ? join17(path14, "result.json") : path14;
+  const text3 = await readFile13(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -58695,7 +60008,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path12) => readResult(resolvePath(io, path12)))
+      args.positionals.map((path14) => readResult(resolvePath(io, path14)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -59065,19 +60378,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile12, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
+import { readFile as readFile14, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join18(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm5(markerFile(dir), { force: true });
+  if (shard === void 0) await rm6(markerFile(dir), { force: true });
   else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile12(markerFile(dir), "utf8");
+    text3 = await readFile14(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -59255,14 +60568,15 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile13, writeFile as writeFile16 } from "node:fs/promises";
+import { access, readFile as readFile15, writeFile as writeFile16 } from "node:fs/promises";
 import { join as join24, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
-import { join as join22 } from "node:path";
+init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_wording2();
+import { join as join22 } from "node:path";
 
 // src/cli/shell-command.ts
 import { accessSync, constants } from "node:fs";
@@ -59298,10 +60612,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path12) {
-  const rel = relative6(cwd, path12);
+function pathFrom(cwd, path14) {
+  const rel = relative6(cwd, path14);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path12 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path14 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -59433,7 +60747,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path12) => access(path12).then(
+var exists = (path14) => access(path14).then(
   () => true,
   () => false
 );
@@ -59501,7 +60815,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join24(outDir, "harness.patch");
-    await writeFile16(patchFile, rebasePatch(await readFile13(patchFile, "utf8"), base.prefix));
+    await writeFile16(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -59563,7 +60877,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile14, rm as rm6, writeFile as writeFile17 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -59663,22 +60977,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path12) => access2(path12).then(
+var exists2 = (path14) => access2(path14).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path12) {
-  const current = await readFile14(path12, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path14) {
+  const current = await readFile16(path14, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile17(path12, `${ignoreLines.join("\n")}
+    await writeFile17(path14, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile17(path12, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile17(path14, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -59715,7 +61029,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path12) => relative8(base, join26(dir, path12)).split(sep6).join("/");
+    const fromBase = (path14) => relative8(base, join26(dir, path14)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
@@ -59749,7 +61063,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm6(staging, { recursive: true, force: true });
+      await rm7(staging, { recursive: true, force: true });
     }
     const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
@@ -59776,13 +61090,13 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile14(file2, "utf8");
-  for (const [path12, value] of [
+  let text3 = await readFile16(file2, "utf8");
+  for (const [path14, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path12, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path12}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path14, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path14}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile17(file2, text3);
@@ -59869,8 +61183,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path12 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path12}
+    for (const path14 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path14}
 `);
     return 0;
   }

@@ -234,6 +234,18 @@ export const gateConfigSchema = z
   .strict();
 export type GateConfig = z.infer<typeof gateConfigSchema>;
 
+export const reportConfigSchema = z
+  .object({
+    /**
+     * Keep the refiner's prompts and replies (prompts.jsonl beside result.json, scrubbed of
+     * secrets), so report.html shows what each role call was shown. They hold train task text
+     * and agent output, never held-out data.
+     */
+    keepPrompts: z.boolean().default(true),
+  })
+  .strict();
+export type ReportConfig = z.infer<typeof reportConfigSchema>;
+
 /** `ecdysis.yml`: the whole project configuration. Paths are relative to the config file. */
 export const ecdysisConfigSchema = z
   .object({
@@ -281,6 +293,8 @@ export const ecdysisConfigSchema = z
     cacheDir: z.string().default(".ecdysis/cache"),
     evolve: evolveConfigSchema.default(evolveConfigSchema.parse({})),
     gate: gateConfigSchema.default(gateConfigSchema.parse({})),
+    /** What a run keeps for its reports (absent: the defaults; absent, it leaves the config hash as it was). */
+    report: reportConfigSchema.optional(),
   })
   .strict();
 export type EcdysisConfig = z.infer<typeof ecdysisConfigSchema>;

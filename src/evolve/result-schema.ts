@@ -105,6 +105,20 @@ export const costSummarySchema = z.object({
 /** The `cost` section of result.json. */
 export type CostSummary = z.infer<typeof costSummarySchema>;
 
+/**
+ * One harness measured on one split: what a task cost on average (every sample's rollouts,
+ * cached or not — the gate's per-task figures) and passes per category (the held-out view).
+ */
+export const measureSummarySchema = z.object({
+  tokensPerTask: z.number(),
+  costPerTask: z.number(),
+  byCategory: z.record(z.string(), z.object({ passed: z.number().int(), n: z.number().int() })),
+});
+/** One harness measured on one split. */
+export type MeasureSummary = z.infer<typeof measureSummarySchema>;
+
+const measureSidesSchema = z.object({ seed: measureSummarySchema, final: measureSummarySchema });
+
 /** Held-out gate of an evolve run: seed versus final harness. */
 export const evolveGateSchema = z.object({
   passed: z.boolean(),
@@ -169,6 +183,8 @@ export const evolveResultSchema = z.object({
   }),
   gate: evolveGateSchema,
   run: runMetadataSchema,
+  /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
+  measures: z.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
   /** What the endpoints could not do: the capability steps taken; present only when there were some. */
   endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),
 });

@@ -9,6 +9,7 @@ import { loadSplits } from "../config/split-overlap.js";
 import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
+import { RolloutCache } from "../eval/rollout-cache.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
@@ -26,6 +27,7 @@ import { sealHeldout } from "./heldout-seal.js";
 import { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import type { ModelCallEvent } from "./meter.js";
+import { PromptLog } from "./prompt-log.js";
 import { scoreOf } from "./records.js";
 import {
   type EvolveResult,
@@ -35,6 +37,7 @@ import {
 } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy } from "./strategy.js";
@@ -117,12 +120,18 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
   const journal = await openJournal({ options, strategy, budget, redactor });
+  const prompts = await PromptLog.open({
+    outDir: options.outDir,
+    fresh: journal.finished().length === 0,
+    keep: loaded.config.report?.keepPrompts ?? true,
+    redactor,
+  });
   const opened = options.models ? undefined : await openModels(loaded);
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -130,28 +139,17 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     } finally {
       await Promise.all(run.background);
     }
-    const training = budget.snapshot();
-    const samples = strategyRun.finalSamples ?? loaded.config.samples;
-    const measured = await measureFinal({ run, outcome, samples });
-    const result = redactor.json(
-      evolveResult({
-        loaded,
-        strategy,
-        run,
-        outcome,
-        measured,
-        training,
-        downgrades: models.downgrades?.() ?? [],
-        metadata: {
-          startedAt,
-          finishedAt: new Date(clock.now()).toISOString(),
-          ...options.metadata,
-          ...(options.limit === undefined ? {} : { limit: options.limit }),
-        },
-      }),
-    );
-    await writeOutputs({ outDir: options.outDir, result, run, finalHarness: outcome.finalHarness });
-    return result;
+    return await finishRun({
+      options,
+      strategy,
+      run,
+      outcome,
+      samples: strategyRun.finalSamples ?? loaded.config.samples,
+      downgrades: models.downgrades?.() ?? [],
+      prompts,
+      startedAt,
+      clock,
+    });
   } finally {
     const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
     await workspace.close({ keepIn });
@@ -181,6 +179,54 @@ function openJournal(input: {
 }
 
 /**
+ * After the loop: the seed and final harnesses measured (outside the training budget), result.json
+ * built and scrubbed, the kept prompts flushed, and the outputs written.
+ */
+async function finishRun(input: {
+  options: RunEvolveOptions;
+  strategy: Strategy;
+  run: OpenRun;
+  outcome: LoopOutcome;
+  samples: number;
+  downgrades: Downgrade[];
+  prompts?: PromptLog;
+  startedAt: string;
+  clock: { now(): number };
+}): Promise<EvolveResult> {
+  const { options, run, outcome } = input;
+  const { loaded } = options;
+  const training = run.budget.snapshot();
+  const measured = await measureFinal({ run, outcome, samples: input.samples });
+  const result = run.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: input.strategy,
+      run,
+      outcome,
+      measured,
+      training,
+      downgrades: input.downgrades,
+      metadata: {
+        startedAt: input.startedAt,
+        finishedAt: new Date(input.clock.now()).toISOString(),
+        ...options.metadata,
+        ...(options.limit === undefined ? {} : { limit: options.limit }),
+      },
+    }),
+  );
+  await input.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    run,
+    finalHarness: outcome.finalHarness,
+    measured,
+    cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+  });
+  return result;
+}
+
+/**
  * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
  * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
  */
@@ -205,6 +251,8 @@ function openRun(input: {
   models: Models;
   inputs: Awaited<ReturnType<typeof loadInputs>>;
   workspace: HarnessWorkspace;
+  /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
+  prompts?: PromptLog;
 }): OpenRun {
   const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
@@ -227,15 +275,13 @@ function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: {
-      ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-      secretValues: [...redactor.values],
-    },
+    guard: runGuard({ loaded, splits, redactor }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
       stages: options.stages ?? realStages,
-      models,
+      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
+      models: withPromptLog(models, input.prompts),
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
@@ -253,6 +299,24 @@ function openRun(input: {
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
   return { journal, budget, redactor, seed, heldout, context, measure, background };
+}
+
+/** The guard context of a run: both splits (leak checks) and the configured secret values. */
+function runGuard(input: {
+  loaded: LoadedConfig;
+  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  redactor: SecretRedactor;
+}): RunContext["guard"] {
+  const { loaded, splits, redactor } = input;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values],
+  };
+}
+
+/** The models with the refiner's calls kept in the prompt log (when the run keeps one). */
+function withPromptLog(models: Models, prompts: PromptLog | undefined): Models {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
 }
 
 /**
@@ -307,6 +371,28 @@ async function measureFinal(input: {
   });
 }
 
+/** result.json's `cost`: the whole run's spend, the refinement's part, and training alone. */
+function costOf(
+  spend: ReturnType<BudgetTracker["snapshot"]>,
+  training: ReturnType<BudgetTracker["snapshot"]>,
+): EvolveResult["cost"] {
+  return {
+    rollouts: spend.rollouts,
+    llmCalls: spend.llmCalls,
+    promptTokens: spend.promptTokens,
+    completionTokens: spend.completionTokens,
+    costUsd: spend.costUsd,
+    wallMs: spend.wallMs,
+    refinementShare: refinementShare(spend),
+    refinement: {
+      llmCalls: spend.refinerCalls,
+      tokens: spend.refinerTokens,
+      costUsd: spend.refinerCostUsd,
+    },
+    training,
+  };
+}
+
 function evolveResult(input: {
   loaded: LoadedConfig;
   strategy: Strategy;
@@ -336,21 +422,7 @@ function evolveResult(input: {
       .filter((iteration) => iteration.verdict === "accepted")
       .flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
-    cost: {
-      rollouts: spend.rollouts,
-      llmCalls: spend.llmCalls,
-      promptTokens: spend.promptTokens,
-      completionTokens: spend.completionTokens,
-      costUsd: spend.costUsd,
-      wallMs: spend.wallMs,
-      refinementShare: refinementShare(spend),
-      refinement: {
-        llmCalls: spend.refinerCalls,
-        tokens: spend.refinerTokens,
-        costUsd: spend.refinerCostUsd,
-      },
-      training: input.training,
-    },
+    cost: costOf(spend, input.training),
     harness: {
       seedHash: run.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -363,6 +435,10 @@ function evolveResult(input: {
       gate: loaded.config.gate,
     }),
     run: input.metadata,
+    measures: {
+      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
+      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
+    },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
   });
 }
@@ -370,13 +446,17 @@ function evolveResult(input: {
 /**
  * Writes the run's outputs. The final harness goes through the content and path guards once
  * more (`assertHarnessSealed`) before anything is written — the Action commits and pushes what
- * lands here — and every text written is scrubbed of the run's secrets.
+ * lands here — and every text written is scrubbed of the run's secrets. records.json keeps what
+ * the drill-down report shows beyond result.json (`buildRunRecords`).
  */
 async function writeOutputs(options: {
   outDir: string;
   result: EvolveResult;
   run: OpenRun;
   finalHarness: LoadedHarness;
+  measured: Evaluation[];
+  /** Where the failing rollouts the iterations name are read back from. */
+  cache: RolloutCache;
 }): Promise<void> {
   const { outDir, result, run } = options;
   assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
@@ -385,6 +465,13 @@ async function writeOutputs(options: {
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
+  const records = await buildRunRecords({
+    train: run.context.train,
+    iterations: result.iterations,
+    measured: options.measured,
+    cache: options.cache,
+  });
+  await write(runRecordsFile, JSON.stringify(run.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
 }
 

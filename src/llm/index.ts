@@ -40,6 +40,7 @@ export {
 export { type CheckOutcome, preflightRequest } from "./preflight.js";
 export { RateLimiter } from "./rate-limiter.js";
 export { redactSecret } from "./redact.js";
+export { requestDigest } from "./request-digest.js";
 export {
   type BackoffOptions,
   backoffDelayMs,

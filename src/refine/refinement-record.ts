@@ -13,6 +13,11 @@ export const roleTurnSchema = z.object({
   /** The validated output, or null when the reply stayed unusable. */
   output: z.unknown(),
   error: z.string().optional(),
+  /**
+   * The `requestDigest` of each call the turn made (repairs included), in order: where the run
+   * keeps prompts (prompts.jsonl), the report shows each call's prompt and reply under these ids.
+   */
+  callIds: z.array(z.string()).optional(),
 });
 export type RoleTurn = z.infer<typeof roleTurnSchema>;
 

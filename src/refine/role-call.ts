@@ -2,6 +2,7 @@ import type { ZodType } from "zod";
 import { askStructured, isStructuredOutputFailure } from "../diagnose/structured-ask.js";
 import { evidenceBlock } from "../diagnose/untrusted-text.js";
 import { extractJsonCandidates } from "../llm/json-extraction.js";
+import { requestDigest } from "../llm/request-digest.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { RoleTurn } from "./refinement-record.js";
 
@@ -42,6 +43,7 @@ export async function callRole<T>(options: {
     input: options.summary,
     evidenceChars: evidenceBlock(options.evidence).length,
     output: null,
+    callIds: [],
   };
   options.turns.push(turn);
   let lastReply = "";
@@ -49,6 +51,7 @@ export async function callRole<T>(options: {
     model: options.refiner.model,
     baseUrl: options.refiner.baseUrl,
     chat: async (request, callOptions) => {
+      turn.callIds?.push(requestDigest(request.messages));
       const response = await options.refiner.chat(request, callOptions);
       lastReply = response.content ?? "";
       return response;

@@ -3,7 +3,8 @@ import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
 import { formatScore } from "./format.js";
 import { renderGateComment } from "./gate-comment.js";
-import { costSection, summarySection } from "./markdown-sections.js";
+import { costSection } from "./markdown-measures.js";
+import { summarySection } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 import { acceptedSentence } from "./wording.js";
 

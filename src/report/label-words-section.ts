@@ -9,6 +9,11 @@ const reasons: Record<LabelFlag["words"][number]["why"], string> = {
   "in-inputs": "a word of the train inputs",
 };
 
+/** Why a word is a label, in the reviewer's words. */
+export function labelWhy(why: LabelFlag["words"][number]["why"]): string {
+  return reasons[why];
+}
+
 /** One flagged edit of a run, with its iteration and whether the final harness carries it. */
 export interface LabelFlagRow {
   iteration: number;

@@ -11,9 +11,8 @@ import {
   fenced,
   formatDelta,
   formatScore,
-  percent,
-  usd,
 } from "./format.js";
+import { namePatternIds, patternNameMap } from "./pattern-names.js";
 import { patternReasons, roleTurns } from "./records.js";
 import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
@@ -98,6 +97,9 @@ export function reasoningSection(
   options: { maxRoleChars?: number } = {},
 ): string {
   const parts = ["## Refinement"];
+  // The roles name patterns by id; a reader knows them by name.
+  const names = patternNameMap(result);
+  const named = (text: string) => namePatternIds(text, names);
   for (const iteration of result.iterations) {
     parts.push(
       "",
@@ -109,14 +111,14 @@ export function reasoningSection(
     if (!refinement) continue;
     parts.push(
       "",
-      `**HMS** (${plural(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(refinementSummary(refinement), 1500)}`,
+      `**HMS** (${plural(refinement.rounds.length, "round")}, ${refinement.outcome}): ${cell(named(refinementSummary(refinement)), 1500)}`,
     );
     for (const turn of roleTurns(refinement)) {
       parts.push(
         "",
         `<details><summary>${cell(turn.role, 40)} (round ${turn.round})</summary>`,
         "",
-        fenced(compactJson(turn.output, options.maxRoleChars ?? 1200), "json"),
+        fenced(named(compactJson(turn.output, options.maxRoleChars ?? 1200)), "json"),
         "",
         "</details>",
       );
@@ -127,7 +129,7 @@ export function reasoningSection(
         "Edits:",
         ...iteration.applied.map(
           (planned) =>
-            `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} — ${cell(planned.rationale, 300)}`,
+            `- \`${planned.module}\` ${cell(compactJson(planned.edit, 300), 300)} — ${cell(named(planned.rationale), 300)}`,
         ),
       );
     }
@@ -239,8 +241,11 @@ export function rejectionsSection(result: EvolveResult): string {
   }
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
+    const names = patternNameMap(result);
     for (const proposal of result.rejectedProposals)
-      parts.push(`- ${cell(proposal.summary, 240)} — ${cell(proposal.reason, 240)}`);
+      parts.push(
+        `- ${cell(namePatternIds(proposal.summary, names), 240)} — ${cell(proposal.reason, 240)}`,
+      );
   }
   return parts.join("\n");
 }
@@ -258,31 +263,5 @@ export function diffSection(result: EvolveResult, maxChars = 20_000): string {
     ...files,
     "",
     fenced(clip(result.harness.patch, maxChars), "diff"),
-  ].join("\n");
-}
-
-/** The agent's spend (its rollouts' calls, a command harness's own included) and the refiner roles', apart. */
-function spendSplit(cost: EvolveResult["cost"]): string {
-  const { refinement } = cost;
-  const agentTokens = cost.promptTokens + cost.completionTokens - refinement.tokens;
-  const agentCalls = cost.llmCalls - refinement.llmCalls;
-  const agent = `${usd(cost.costUsd - refinement.costUsd)} (${plural(agentCalls, "call")}, ${agentTokens} tokens)`;
-  const refiner = `${usd(refinement.costUsd)} (${plural(refinement.llmCalls, "call")}, ${refinement.tokens} tokens)`;
-  return `Agent ${agent} · refiner ${refiner}.`;
-}
-
-/** Cost: rollouts, calls, tokens, cost, wall time, the refinement share, and agent and refiner spend apart. */
-export function costSection(result: EvolveResult): string {
-  const cost = result.cost;
-  return [
-    "## Cost",
-    "",
-    "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
-    "|---|---|---|---|---|---|---|",
-    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1000).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
-    "",
-    spendSplit(cost),
-    "",
-    "Counted: uncached work only (cached rollouts and replayed calls are free).",
   ].join("\n");
 }

@@ -1,8 +1,8 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { formatDelta, percent } from "./format.js";
 import { labelWordsSection } from "./label-words-section.js";
+import { costSection, heldoutSection } from "./markdown-measures.js";
 import {
-  costSection,
   diffSection,
   patternsSection,
   reasoningSection,
@@ -87,6 +87,7 @@ export function renderPrBody(
   // Order = importance; `drop` = the order in which sections give way to the byte cap.
   const sections: { name: string; text: string; drop?: number }[] = [
     { name: "summary", text: summarySection(result) },
+    { name: "held-out by category", text: heldoutSection(result), drop: 5 },
     { name: "patterns", text: patternsSection(result), drop: 4 },
     { name: "reasoning", text: reasoningSection(result, { maxRoleChars: 800 }), drop: 1 },
     { name: "rejections", text: rejectionsSection(result), drop: 3 },

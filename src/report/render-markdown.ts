@@ -1,8 +1,8 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { mermaidAccuracyChart } from "./accuracy-series.js";
 import { labelWordsSection } from "./label-words-section.js";
+import { costSection, heldoutSection } from "./markdown-measures.js";
 import {
-  costSection,
   diffSection,
   patternsSection,
   reasoningSection,
@@ -11,7 +11,7 @@ import {
 } from "./markdown-sections.js";
 import { scrubSecrets } from "./scrub.js";
 
-/** report.md of an evolve run: summary, chart, patterns, the roles' reasoning, rejections, label words, diff, cost. Secrets scrubbed. */
+/** report.md of an evolve run: summary, chart, held-out by category, patterns, the roles' reasoning, rejections, label words, diff, cost. Secrets scrubbed. */
 export function renderMarkdown(result: EvolveResult, options: { secrets?: string[] } = {}): string {
   const labels = labelWordsSection(result);
   const text = [
@@ -22,6 +22,8 @@ export function renderMarkdown(result: EvolveResult, options: { secrets?: string
     "## Accuracy per iteration",
     "",
     mermaidAccuracyChart(result),
+    "",
+    heldoutSection(result),
     "",
     patternsSection(result),
     "",

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import { formatPValue } from "../eval/statistics.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
-import { acceptedSentence, patternStanding, plural, stopSentence } from "./wording.js";
+import {
+  acceptedSentence,
+  patternStanding,
+  plural,
+  resolvePlurals,
+  stopSentence,
+} from "./wording.js";
 
 function iteration(
   verdict: IterationRecord["verdict"],
@@ -141,5 +147,20 @@ describe("report wording", () => {
     expect(plural(1, "category", "categories")).toBe("1 category");
     expect(plural(3, "category", "categories")).toBe("3 categories");
     expect(plural(0, "task")).toBe("0 tasks");
+  });
+
+  it("resolves the (s) plurals of the roles' summaries, over up to three words", () => {
+    expect(resolvePlurals("answer-format-drift: 8 tasks, 0 rejected proposal(s)")).toBe(
+      "answer-format-drift: 8 tasks, 0 rejected proposals",
+    );
+    expect(resolvePlurals("1 diagnosis(es), 1 rejected proposal(s)")).toBe(
+      "1 diagnosis, 1 rejected proposal",
+    );
+    expect(resolvePlurals("round 2: 3 change(s) over 1 pattern(s)")).toBe(
+      "round 2: 3 changes over 1 pattern",
+    );
+    expect(resolvePlurals("still contested after 2 revision round(s)")).toBe(
+      "still contested after 2 revision rounds",
+    );
   });
 });

@@ -6,6 +6,18 @@ export function plural(count: number, singular: string, pluralForm = `${singular
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
 
+/**
+ * Text written with `(s)` plurals (`3 change(s)`, `1 diagnosis(es)`, as the role summaries of
+ * src/refine are) in proper words: `3 changes`, `1 diagnosis`.
+ */
+export function resolvePlurals(text: string): string {
+  return text.replace(
+    /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
+    (_match, count: string, word: string, suffix: string) =>
+      count === "1" ? `${count} ${word}` : `${count} ${word}${suffix}`,
+  );
+}
+
 /** How a report names a pattern's standing (its `kind` plus why it is not repaired). */
 export type PatternStanding =
   | "systematic"

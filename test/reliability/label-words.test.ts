@@ -20,6 +20,7 @@ import { loadHarness } from "../../src/harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../src/harness/testing/harness-fixture.js";
 import type { LoadedHarness } from "../../src/harness/types.js";
 import { renderPrBody } from "../../src/report/pr-body.js";
+import { renderHtml } from "../../src/report/render-html.js";
 import { renderMarkdown } from "../../src/report/render-markdown.js";
 
 // Issue #15 item 6: the leak guard tells a leaked answer from a label word. An expected answer
@@ -224,5 +225,8 @@ describe("a flagged label word reaches the reviewer", () => {
       /## Label words for the reviewer[\s\S]*?rules\.md.*`yes` \(the answer of many train tasks\).*Answer with yes or no/;
     expect(renderMarkdown(result)).toMatch(section);
     expect(renderPrBody(result).body).toMatch(section);
+    expect(renderHtml(result)).toMatch(
+      /<h3 id="label-words">Label words for the reviewer<\/h3>[\s\S]*?<code>rules\.md<\/code><\/td><td><code>yes<\/code> \(the answer of many train tasks\)<\/td><td>yes<\/td><td><code>add rule &quot;Answer with yes or no/,
+    );
   });
 });

@@ -1,0 +1,132 @@
+import { formatPValue } from "../eval/statistics.js";
+import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
+import type { PairedComparison } from "../evolve/paired-test.js";
+import type { IterationRecord } from "../evolve/result-schema.js";
+import type { PlannedEdit } from "../harness/types.js";
+import { refinementSummary } from "../refine/refinement-record.js";
+import { describeEdit } from "./accepted-changes.js";
+import { formatScore } from "./format.js";
+import { collapsedList, escapeHtml as h } from "./html.js";
+import { labelFlagRows, labelWhy } from "./label-words-section.js";
+import { droppedEditRows } from "./markdown-sections.js";
+import { linkPatternIds } from "./pattern-names.js";
+import { candidateAnchor, type ReportIndex, taskAnchor } from "./report-index.js";
+
+const short = (hash: string | undefined) => (hash ? hash.slice(0, 10) : "—");
+
+/** Pattern ids as links by name (an id the run did not list: the iterative minibatch). */
+export function patternLinks(
+  ids: readonly string[],
+  index: ReportIndex,
+  iteration: number,
+): string {
+  return ids
+    .map((id) => {
+      const ref = index.patternRef(id, iteration);
+      return ref
+        ? `<a class="pattern-ref" href="#${ref.anchor}">${h(ref.name)}</a>`
+        : `<span class="muted" title="${h(id)}">observed failures</span>`;
+    })
+    .join(", ");
+}
+
+function taskLinks(ids: readonly string[]): string {
+  return collapsedList(
+    ids.map((id) => `<a href="#${taskAnchor(id)}">${h(id)}</a>`),
+    6,
+  );
+}
+
+function editLine(planned: PlannedEdit, index: ReportIndex, iteration: number): string {
+  const patterns = planned.patterns.length
+    ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>`
+    : "";
+  return `<li><code>${h(planned.module)}</code> ${h(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
+}
+
+function comparisonCell(comparison: PairedComparison | undefined): string {
+  if (!comparison) return "—";
+  return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${h(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
+}
+
+function fullCell(iteration: IterationRecord): string {
+  const full = firstStage(iteration.evidence, "full");
+  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
+  const lines = full ? [`${h(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
+  if (confirm)
+    lines.push(
+      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${h(formatPValue(confirm.pValue))}`,
+    );
+  for (const change of firstStage(iteration.evidence, "ablated")?.changes ?? [])
+    lines.push(
+      `alone: ${h(change.patterns.join(", "))} fixed ${change.fixed}, broken ${change.broken} — ${change.kept ? "kept" : "dropped"}`,
+    );
+  return lines.join("<br>") || "—";
+}
+
+function cheapCell(iteration: IterationRecord): string {
+  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
+  for (const change of prunedChangesOf(iteration.evidence) ?? [])
+    lines.push(`<small>pruned: ${h(change.patternNames.join(", "))} — ${h(change.reason)}</small>`);
+  const undone = undonePruningOf(iteration.evidence);
+  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  if (undone && without)
+    lines.push(
+      `<small>kept although it fixed none of its targets: ${h(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`,
+    );
+  return lines.join("<br>");
+}
+
+function leftOutCell(
+  iteration: IterationRecord,
+  dropped: ReturnType<typeof droppedEditRows>,
+): string {
+  const items = [
+    ...dropped
+      .filter((row) => row.iteration === iteration.index)
+      .map((row) => `<li>Editor ${h(row.stage)} (change ${h(row.change)}): ${h(row.reason)}</li>`),
+    ...iteration.guardRejections.map(
+      (rejection) => `<li>guard <code>${h(rejection.guard)}</code>: ${h(rejection.reason)}</li>`,
+    ),
+  ];
+  return items.length ? `<ul>${items.join("")}</ul>` : "—";
+}
+
+function row(iteration: IterationRecord, index: ReportIndex): string {
+  const dropped = droppedEditRows(index.result);
+  const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
+  const hms = iteration.refinement ? h(refinementSummary(iteration.refinement)) : "";
+  const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "—";
+  const repair = firstStage(iteration.evidence, "repaired");
+  const repairLine = repair
+    ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} — ${h(repair.decision.reason)}</small>`
+    : "";
+  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${h(iteration.parentHash)}">${short(iteration.parentHash)}</code> →<br><code title="${h(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${h(iteration.verdict)}</strong><br><small>${h(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+}
+
+/** The edits that write expected answers as label words, for the reviewer (report.md's section). */
+function labelWordsHtml(index: ReportIndex): string {
+  const rows = labelFlagRows(index.result);
+  if (rows.length === 0) return "";
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows
+    .map(
+      ({ iteration, flag, inFinal }) =>
+        `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${h(flag.file)}</code></td><td>${flag.words.map((word) => `<code>${h(word.text)}</code> (${h(labelWhy(word.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${h(describeEdit(flag.edit.edit, 200))}</code></td></tr>`,
+    )
+    .join("")}</table>`;
+}
+
+/**
+ * The candidate table: one row per iteration — parent and candidate hash, the changes (by
+ * module, with the patterns they address by name), cheap and full validation with fixed/broken
+ * tasks and the one-sided McNemar p, pruning, re-draws and ablation, the verdict with its reason,
+ * and the edits the Editor left out or the guards refused; then the edits that wrote label words.
+ */
+export function candidatesHtml(index: ReportIndex): string {
+  const { iterations } = index.result;
+  if (iterations.length === 0)
+    return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent → candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations
+    .map((iteration) => row(iteration, index))
+    .join("")}</table></div>${labelWordsHtml(index)}</section>`;
+}
