@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // The README's reliability matrix is written by the run that tests it.
+    reporters: ["default", "./test/reliability/matrix-reporter.ts"],
   },
 });

@@ -367,10 +367,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path14) {
-  if (!path14)
+function getElementAtPath(obj, path16) {
+  if (!path16)
     return obj;
-  return path14.reduce((acc, key) => acc?.[key], obj);
+  return path16.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -629,11 +629,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path14, issues) {
+function prefixIssues(path16, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path14);
+    iss.path.unshift(path16);
     return iss;
   });
 }
@@ -1166,16 +1166,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path14 = []) => {
+  const processError = (error63, path16 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path14, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1214,17 +1214,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path14 = []) => {
+  const processError = (error63, path16 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path14, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path14, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path14, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1263,8 +1263,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path14 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path14) {
+  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path16) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2275,9 +2275,9 @@ function parseURLObject(trimmed, def) {
 function stripTabAndNewline(value) {
   return value.replace(asciiTabOrNewline, "");
 }
-function urlHostnameOk(url2, hostname3) {
-  hostname3.lastIndex = 0;
-  return hostname3.test(url2.hostname);
+function urlHostnameOk(url2, hostname4) {
+  hostname4.lastIndex = 0;
+  return hostname4.test(url2.hostname);
 }
 function urlProtocolOk(url2, protocol) {
   protocol.lastIndex = 0;
@@ -19296,13 +19296,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path14 = ref.slice(1).split("/").filter(Boolean);
-  if (path14.length === 0) {
+  const path16 = ref.slice(1).split("/").filter(Boolean);
+  if (path16.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path14[0] === defsKey) {
-    const key = path14[1] === void 0 ? void 0 : decodeJSONPointerSegment(path14[1]);
+  if (path16[0] === defsKey) {
+    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20605,7 +20605,7 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
@@ -20716,11 +20716,20 @@ var init_config_schema = __esm({
       }
     });
     defaultEditableGlobs = ["harness.yaml", "*.md"];
+    budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
       rollouts: external_exports.number().int().positive().optional(),
       tokens: external_exports.number().int().positive().optional(),
       costUsd: external_exports.number().positive().optional(),
-      wallMs: external_exports.number().int().positive().optional()
+      wallMs: external_exports.number().int().positive().optional(),
+      /**
+       * `training` (the default): the limits bound the search; the seed and final measurement on
+       * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
+       * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
+       * cost, projected from the rollouts so far), and a rollout limit too small for the
+       * measurement alone is refused before anything runs.
+       */
+      scope: external_exports.enum(budgetScopes).default("training")
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
@@ -20775,7 +20784,7 @@ var init_config_schema = __esm({
        * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
        */
       iterativeComponents: external_exports.enum(["round-robin", "all"]).default("all"),
-      budget: budgetSchema.default({})
+      budget: budgetSchema.default({ scope: "training" })
     }).strict();
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
@@ -21375,10 +21384,10 @@ function harnessReference() {
   cached2 = { modules, tools, fields: fields2 };
   return cached2;
 }
-function collect(node2, path14, module, into) {
+function collect(node2, path16, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path14, key], module, into);
+      collect(child, [...path16, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21388,7 +21397,7 @@ function collect(node2, path14, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path14.join("."),
+    path: path16.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21532,17 +21541,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path14) {
-      const ctrl = callVisitor(key, node2, visitor, path14);
+    function visit_(key, node2, visitor, path16) {
+      const ctrl = callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visit_(key, ctrl, visitor, path14);
+        replaceNode(key, path16, ctrl);
+        return visit_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path14);
+            const ci = visit_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21553,13 +21562,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path14);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path14);
+          const cv = visit_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21580,17 +21589,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path14) {
-      const ctrl = await callVisitor(key, node2, visitor, path14);
+    async function visitAsync_(key, node2, visitor, path16) {
+      const ctrl = await callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path14, ctrl);
-        return visitAsync_(key, ctrl, visitor, path14);
+        replaceNode(key, path16, ctrl);
+        return visitAsync_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path14);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21601,13 +21610,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path14 = Object.freeze(path14.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path14);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path14);
+          const cv = await visitAsync_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21634,23 +21643,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path14) {
+    function callVisitor(key, node2, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path14);
+        return visitor(key, node2, path16);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path14);
+        return visitor.Map?.(key, node2, path16);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path14);
+        return visitor.Seq?.(key, node2, path16);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path14);
+        return visitor.Pair?.(key, node2, path16);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path14);
+        return visitor.Scalar?.(key, node2, path16);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path14);
+        return visitor.Alias?.(key, node2, path16);
       return void 0;
     }
-    function replaceNode(key, path14, node2) {
-      const parent = path14[path14.length - 1];
+    function replaceNode(key, path16, node2) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22262,10 +22271,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path14, value) {
+    function collectionFromPath(schema, path16, value) {
       let v = value;
-      for (let i = path14.length - 1; i >= 0; --i) {
-        const k = path14[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22284,7 +22293,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path14) => path14 == null || typeof path14 === "object" && !!path14[Symbol.iterator]().next().done;
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22314,11 +22323,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path14, value) {
-        if (isEmptyPath(path14))
+      addIn(path16, value) {
+        if (isEmptyPath(path16))
           this.add(value);
         else {
-          const [key, ...rest] = path14;
+          const [key, ...rest] = path16;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22332,8 +22341,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        const [key, ...rest] = path14;
+      deleteIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22347,8 +22356,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        const [key, ...rest] = path14;
+      getIn(path16, keepScalar) {
+        const [key, ...rest] = path16;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22366,8 +22375,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path14) {
-        const [key, ...rest] = path14;
+      hasIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22377,8 +22386,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        const [key, ...rest] = path14;
+      setIn(path16, value) {
+        const [key, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24893,9 +24902,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path14, value) {
+      addIn(path16, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path14, value);
+          this.contents.addIn(path16, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24970,14 +24979,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path14) {
-        if (Collection.isEmptyPath(path14)) {
+      deleteIn(path16) {
+        if (Collection.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path14) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -24992,10 +25001,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path14, keepScalar) {
-        if (Collection.isEmptyPath(path14))
+      getIn(path16, keepScalar) {
+        if (Collection.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path14, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25006,10 +25015,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path14) {
-        if (Collection.isEmptyPath(path14))
+      hasIn(path16) {
+        if (Collection.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path14) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25026,13 +25035,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path14, value) {
-        if (Collection.isEmptyPath(path14)) {
+      setIn(path16, value) {
+        if (Collection.isEmptyPath(path16)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path14), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path14, value);
+          this.contents.setIn(path16, value);
         }
       }
       /**
@@ -26993,9 +27002,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path14) => {
+    visit2.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field2, index] of path14) {
+      for (const [field2, index] of path16) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27004,23 +27013,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path14) => {
-      const parent = visit2.itemAtPath(cst, path14.slice(0, -1));
-      const field2 = path14[path14.length - 1][0];
+    visit2.parentCollection = (cst, path16) => {
+      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
+      const field2 = path16[path16.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path14, item, visitor) {
-      let ctrl = visitor(item, path14);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path14.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27031,10 +27040,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path14);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path14) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28807,10 +28816,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path14) {
+    lineOf(path16) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path14) {
+      for (const segment of path16) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28833,9 +28842,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path14) {
+function dottedField(path16) {
   let out = "";
-  for (const segment of path14) {
+  for (const segment of path16) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28843,20 +28852,20 @@ function dottedField(path14) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path15 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path17 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path15),
+      field: dottedField(path17),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path14 = [...prefix, ...issue2.path];
+  const path16 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path14),
+    field: dottedField(path16),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path14)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path16)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28886,8 +28895,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path14 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path14), field: path14.join(".") };
+  const path16 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path16), field: path16.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29044,8 +29053,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname2, resolve } from "node:path";
-async function loadConfig(path14) {
-  const absolute = resolve(path14);
+async function loadConfig(path16) {
+  const absolute = resolve(path16);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29073,28 +29082,28 @@ async function loadConfig(path14) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path14, depth) => {
-    if (path14.length > 0) {
-      const line = located.lineOf(path14);
-      if (line !== void 0) lines[dottedPath(path14)] = line;
+  const visit2 = (value, path16, depth) => {
+    if (path16.length > 0) {
+      const line = located.lineOf(path16);
+      if (line !== void 0) lines[dottedPath(path16)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path14, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path16, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path14) {
-  return path14.reduce(
+function dottedPath(path16) {
+  return path16.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path14) => {
+  const visit2 = (value, path16) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path14);
+      const field2 = dottedPath(path16);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29103,7 +29112,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path14, key]);
+    for (const [key, item] of entries) visit2(item, [...path16, key]);
   };
   visit2(input2.value, []);
 }
@@ -29174,8 +29183,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path14) {
-  const file2 = resolve2(path14);
+async function loadTasks(path16) {
+  const file2 = resolve2(path16);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29222,8 +29231,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path14 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path14);
+    const path16 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path16);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29575,10 +29584,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
-async function writeAtomic(path14, text3) {
-  const temporary = `${path14}.${process.pid}.tmp`;
+async function writeAtomic(path16, text3) {
+  const temporary = `${path16}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path14);
+  await rename2(temporary, path16);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29599,11 +29608,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path14 = join3(dir, name3);
+    const path16 = join3(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path14, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path16, "utf8"));
     } catch (error62) {
-      throw new InputError(path14, `unreadable result (${error62.message})`);
+      throw new InputError(path16, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
@@ -30025,12 +30034,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path14 = entryPath(dir, entry.key);
+  const path16 = entryPath(dir, entry.key);
   await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path14}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path16}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path14);
+  await rename3(temp, path16);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30205,8 +30214,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path14, known) {
-        this.path = path14;
+      constructor(path16, known) {
+        this.path = path16;
         this.known = known;
       }
       path;
@@ -30214,14 +30223,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path14) {
+      static async open(path16) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path14, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path16, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path14, downgrades);
+        return new _CapabilityMemory(path16, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30238,15 +30247,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path14 = this.path;
-        if (!path14) return;
+        const path16 = this.path;
+        if (!path16) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path14), { recursive: true });
-          const temp = `${path14}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname3(path16), { recursive: true });
+          const temp = `${path16}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path14);
+          await rename4(temp, path16);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32961,12 +32970,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path14(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path16(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path15 = statics.reduce((previousValue, currentValue, index) => {
+      const path17 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -32983,7 +32992,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path15.split(/[?#]/, 1)[0];
+      const pathOnly = path17.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33004,10 +33013,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path15}
+${path17}
 ${underline}`);
       }
-      return path15;
+      return path17;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42559,9 +42568,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path14, query, defaultBaseURL) {
+      buildURL(path16, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path14) ? new URL(path14) : new URL(baseURL + (baseURL.endsWith("/") && path14.startsWith("/") ? path14.slice(1) : path14));
+        const url2 = isAbsoluteURL(path16) ? new URL(path16) : new URL(baseURL + (baseURL.endsWith("/") && path16.startsWith("/") ? path16.slice(1) : path16));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42591,24 +42600,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path14, opts) {
-        return this.methodRequest("get", path14, opts);
+      get(path16, opts) {
+        return this.methodRequest("get", path16, opts);
       }
-      post(path14, opts) {
-        return this.methodRequest("post", path14, opts);
+      post(path16, opts) {
+        return this.methodRequest("post", path16, opts);
       }
-      patch(path14, opts) {
-        return this.methodRequest("patch", path14, opts);
+      patch(path16, opts) {
+        return this.methodRequest("patch", path16, opts);
       }
-      put(path14, opts) {
-        return this.methodRequest("put", path14, opts);
+      put(path16, opts) {
+        return this.methodRequest("put", path16, opts);
       }
-      delete(path14, opts) {
-        return this.methodRequest("delete", path14, opts);
+      delete(path16, opts) {
+        return this.methodRequest("delete", path16, opts);
       }
-      methodRequest(method, path14, opts) {
+      methodRequest(method, path16, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path14, ...opts2 };
+          return { method, path: path16, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42733,8 +42742,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path14, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path14, ...opts2 })) : { method: "get", path: path14, ...opts });
+      getAPIList(path16, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path16, ...opts2 })) : { method: "get", path: path16, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42828,8 +42837,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path14, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path14, query, defaultBaseURL);
+        const { method, path: path16, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path16, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43332,32 +43341,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path14, depth, problems) {
-  if (depth > 10) problems.push(`${path14}: nested deeper than 10 levels`);
+function walk(node2, path16, depth, problems) {
+  if (depth > 10) problems.push(`${path16}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path14}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path16}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path14}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path16}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path14}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path16}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path14}: additionalProperties must be false`);
+      problems.push(`${path16}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path14}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path16}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path14}.${name3}`, depth + 1, problems);
+      walk(property, `${path16}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path14}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path16}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path14}|${index}`, depth, problems);
+    walk(option, `${path16}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -44016,25 +44025,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path14 = parsed.pathname.replace(/\/+$/, "");
+  const path16 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path14);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path16);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path14 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path14 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path16 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path16 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path14 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path14 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path16 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path16 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path14})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path16})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44307,8 +44316,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path14) {
-  const file2 = isBundledWorld(path14) ? join5(worldsDir(), `${path14}.yaml`) : resolve4(path14);
+async function loadWorld(path16) {
+  const file2 = isBundledWorld(path16) ? join5(worldsDir(), `${path16}.yaml`) : resolve4(path16);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -45220,7 +45229,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path14 = [problem.start];
+  const path16 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45231,7 +45240,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path14.push("\u2026", current);
+        path16.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45254,13 +45263,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path14.push(current);
+    path16.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path14.join(" \u2192 ")}.`,
-    decoys: path14.slice(0, -1),
+    reasoning: `Following the registry: ${path16.join(" \u2192 ")}.`,
+    decoys: path16.slice(0, -1),
     hits: []
   };
 }
@@ -45378,8 +45387,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path14) {
-        this.path = path14;
+      constructor(path16) {
+        this.path = path16;
       }
       path;
       chain = Promise.resolve();
@@ -45387,16 +45396,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path14 = this.path;
-        if (!path14) return;
+        const path16 = this.path;
+        if (!path16) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path14), { recursive: true });
+              await mkdir5(dirname5(path16), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path14, `${JSON.stringify(entry)}
+            await appendFile(path16, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45540,9 +45549,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path14) {
+function setting(config2, path16) {
   let current = config2;
-  for (const part of path14.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path16.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45607,17 +45616,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path14 } = action;
+    const { path: path16 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path14}`, `enable ${path14}`, `set ${path14} to true`], unit);
+      return pick2([`turn on ${path16}`, `enable ${path16}`, `set ${path16} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path14} to ${value}`, `set ${path14} to ${value}`, `increase ${path14} to ${value}`],
+        [`raise ${path16} to ${value}`, `set ${path16} to ${value}`, `increase ${path16} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path14} to ${value}`, `set ${path14} to ${value}`, `change ${path14} to ${value}`],
+      [`switch ${path16} to ${value}`, `set ${path16} to ${value}`, `change ${path16} to ${value}`],
       unit
     );
   }
@@ -45660,15 +45669,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path14 = dottedPath2.exec(text3);
-  if (path14) {
-    const before = text3.slice(0, path14.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path14[1], value: true };
+  const path16 = dottedPath2.exec(text3);
+  if (path16) {
+    const before = text3.slice(0, path16.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path16[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path14[1], value: false };
-    const after = text3.slice(path14.index + path14[0].length);
+      return { kind: "set", path: path16[1], value: false };
+    const after = text3.slice(path16.index + path16[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path14[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path16[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45840,21 +45849,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path14) {
+function globMatches(glob, path16) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path14);
+  return new RegExp(`^${source}$`).test(path16);
 }
 function promptFile(seen) {
-  const editable = (path14) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path14));
+  const editable = (path16) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path16));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path14) => /system|prompt/i.test(path14)) ?? candidates[0] ?? null;
+  return candidates.find((path16) => /system|prompt/i.test(path16)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -47226,8 +47235,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path14, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path14 });
+    config2.tools.lookup.files.forEach((path16, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path16 });
     });
   }
   return references;
@@ -47250,15 +47259,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path14) {
-  if (path14.includes("\\") || path14.includes("\0") || path14.startsWith("/") || /^[A-Za-z]:/.test(path14))
+function normaliseRelative(path16) {
+  if (path16.includes("\\") || path16.includes("\0") || path16.startsWith("/") || /^[A-Za-z]:/.test(path16))
     return null;
-  const segments = path14.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path16.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path14) {
-  const normalised = normaliseRelative(path14);
+function harnessFile(files, path16) {
+  const normalised = normaliseRelative(path16);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47585,7 +47594,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path14) => harnessFile(input2.harness.files, path14) ?? ""
+    (path16) => harnessFile(input2.harness.files, path16) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48203,8 +48212,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path14) {
-  return globToRegExp(pattern).test(path14);
+function matchGlob(pattern, path16) {
+  return globToRegExp(pattern).test(path16);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48243,10 +48252,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path14, existing = []) {
-  const bytes = Buffer.byteLength(path14);
+function portablePathProblem(path16, existing = []) {
+  const bytes = Buffer.byteLength(path16);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path14.split("/");
+  const segments = path16.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48258,8 +48267,8 @@ function portablePathProblem(path14, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path14.toLowerCase();
-  const twin = existing.find((other) => other !== path14 && other.toLowerCase() === folded);
+  const folded = path16.toLowerCase();
+  const twin = existing.find((other) => other !== path16 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48283,21 +48292,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path14 } = input2;
-  if (path14.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path14.includes("\\")) return { ok: false, reason: `path '${path14}' contains a backslash` };
-  if (isAbsolute3(path14) || /^[A-Za-z]:/.test(path14))
-    return { ok: false, reason: `path '${path14}' is absolute` };
-  if (path14.split("/").includes(".."))
-    return { ok: false, reason: `path '${path14}' contains a '..' segment` };
-  const normalised = normaliseRelative(path14);
+  const { path: path16 } = input2;
+  if (path16.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path16.includes("\\")) return { ok: false, reason: `path '${path16}' contains a backslash` };
+  if (isAbsolute3(path16) || /^[A-Za-z]:/.test(path16))
+    return { ok: false, reason: `path '${path16}' is absolute` };
+  if (path16.split("/").includes(".."))
+    return { ok: false, reason: `path '${path16}' contains a '..' segment` };
+  const normalised = normaliseRelative(path16);
   if (normalised === null)
-    return { ok: false, reason: `path '${path14}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path16}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path14}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path16}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48317,7 +48326,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path15) => isInside(candidate, path15) || isInside(candidate.toLowerCase(), path15.toLowerCase())
+      (path17) => isInside(candidate, path17) || isInside(candidate.toLowerCase(), path17.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48328,12 +48337,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path14) {
-  return path14.length <= 80 ? path14 : `${path14.slice(0, 60)}\u2026${path14.slice(-16)}`;
+function shorten(path16) {
+  return path16.length <= 80 ? path16 : `${path16.slice(0, 60)}\u2026${path16.slice(-16)}`;
 }
-function escapingSymlink(dir, path14) {
+function escapingSymlink(dir, path16) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path14.split("/");
+  const segments = path16.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join10(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48386,12 +48395,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path14, content] of Object.entries(harness.files).sort(
+  for (const [path16, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path14);
-    if (normalised === null || normalised !== path14)
-      throw new GuardError("path", `refusing to write '${path14}': not a plain relative path`);
+    const normalised = normaliseRelative(path16);
+    if (normalised === null || normalised !== path16)
+      throw new GuardError("path", `refusing to write '${path16}': not a plain relative path`);
     const target = join11(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
@@ -48494,10 +48503,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path14 of Object.keys(harness.files)) {
-    const source = await stat4(join12(harness.dir, path14)).catch(() => void 0);
+  for (const path16 of Object.keys(harness.files)) {
+    const source = await stat4(join12(harness.dir, path16)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join12(folder, path14), source.mode & 511);
+      await chmod(join12(folder, path16), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48533,8 +48542,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path14) {
-  return (await stat4(path14).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path16) {
+  return (await stat4(path16).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48728,9 +48737,9 @@ import { createHash as createHash9 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash9("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path14 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path14];
-    hash2.update(`${path14}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path16 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path16];
+    hash2.update(`${path16}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48782,15 +48791,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path14 = checkEditPath({
+  const path16 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path14.ok) return { ok: false, guard: "path", reason: path14.reason };
-  const file2 = path14.path;
+  if (!path16.ok) return { ok: false, guard: "path", reason: path16.reason };
+  const file2 = path16.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -49005,11 +49014,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path14 of paths) {
-    const filePatch = unifiedDiff({ path: path14, before: before.files[path14], after: after.files[path14] });
+  for (const path16 of paths) {
+    const filePatch = unifiedDiff({ path: path16, before: before.files[path16], after: after.files[path16] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path14, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path16, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49091,8 +49100,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path14 of paths) {
-    const absolute = join13(dir, path14);
+  for (const path16 of paths) {
+    const absolute = join13(dir, path16);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49100,7 +49109,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path14] = decodeText(absolute, buffer);
+    files[path16] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49925,6 +49934,16 @@ function emptySpend() {
     wallMs: 0
   };
 }
+function projectMeasurement(spend2, rollouts) {
+  if (rollouts === 0 || spend2.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
+  const agentTokens = spend2.promptTokens + spend2.completionTokens - spend2.refinerTokens;
+  const agentCost = spend2.costUsd - spend2.refinerCostUsd;
+  return {
+    rollouts,
+    tokens: agentTokens / spend2.rollouts * rollouts,
+    costUsd: agentCost / spend2.rollouts * rollouts
+  };
+}
 function refinementShare(spend2) {
   const tokens = spend2.promptTokens + spend2.completionTokens;
   if (spend2.costUsd > 0) return spend2.refinerCostUsd / spend2.costUsd;
@@ -49962,6 +49981,10 @@ var init_budget = __esm({
       measuring = new AsyncLocalStorage();
       controller = new AbortController();
       exhausted;
+      /** The seed/final measurement's spend (`countMeasurement`). */
+      measurement = emptySpend();
+      /** Rollouts kept free for the measurement (`scope: run`). */
+      reservedRollouts = 0;
       /** Aborts when a limit is reached; pass it to evaluations. */
       get signal() {
         return this.controller.signal;
@@ -49994,6 +50017,38 @@ var init_budget = __esm({
       snapshot() {
         return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
       }
+      /**
+       * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
+       * `scope: training` it is outside the limits, so it never stops or shortens training; under
+       * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
+       * added when it is known in advance (a replayed stage), so no limit is reached on the way.
+       */
+      countMeasurement(spend2) {
+        for (const [key, value] of Object.entries(spend2))
+          this.measurement[key] += value;
+      }
+      /**
+       * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
+       * what would eat into them, and its tokens and cost are checked with the measurement's
+       * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
+       */
+      reserve(rollouts) {
+        this.reservedRollouts = rollouts;
+      }
+      /** Rollouts kept free for the measurement. */
+      reserved() {
+        return this.reservedRollouts;
+      }
+      /** Spend so far without the measurement's: what the strategy's search cost. */
+      training() {
+        const spend2 = this.snapshot();
+        for (const key of Object.keys(spend2)) spend2[key] -= this.measurement[key];
+        return spend2;
+      }
+      /** Spend so far that counts against the limits. */
+      bounded() {
+        return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
       /** The exhausted resource, if any. */
       exceeded() {
         this.evaluateLimits();
@@ -50004,14 +50059,18 @@ var init_budget = __esm({
         const error62 = this.exceeded();
         if (error62) throw error62;
       }
+      projectedMeasurement(spend2) {
+        return projectMeasurement(spend2, this.reservedRollouts);
+      }
       evaluateLimits() {
         if (this.exhausted) return;
-        const spend2 = this.snapshot();
+        const spend2 = this.bounded();
         const tokens = spend2.promptTokens + spend2.completionTokens;
+        const held2 = this.projectedMeasurement(spend2);
         const checks = [
-          ["rollouts", spend2.rollouts, this.limits.rollouts],
-          ["tokens", tokens, this.limits.tokens],
-          ["costUsd", spend2.costUsd, this.limits.costUsd],
+          ["rollouts", spend2.rollouts + held2.rollouts, this.limits.rollouts],
+          ["tokens", tokens + held2.tokens, this.limits.tokens],
+          ["costUsd", spend2.costUsd + held2.costUsd, this.limits.costUsd],
           ["wallMs", spend2.wallMs, this.limits.wallMs]
         ];
         for (const [resource, used, limit2] of checks) {
@@ -51481,6 +51540,7 @@ function meterProvider(options) {
     variant: provider.variant,
     async chat(request, callOptions) {
       const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response;
       try {
@@ -51549,9 +51609,21 @@ function wrapModels(options) {
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached4(models.refiner), budget, role: "refiner", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
     probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    judge: models.judge ? meterProvider({ provider: cached4(models.judge), budget, role: "refiner" }) : void 0
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
   };
 }
 function redactResponses(redactor) {
@@ -52242,6 +52314,12 @@ var init_result_schema = __esm({
         patch: external_exports.string()
       }),
       gate: evolveGateSchema,
+      /**
+       * The configured limits and what they covered: `training` (the seed/final measurement, at
+       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+       * before it was recorded.
+       */
+      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
       run: runMetadataSchema,
       /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
       measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
@@ -52256,16 +52334,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path14, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path14);
-    if (!(path14 in seed.files)) {
-      const problem = normaliseRelative(path14) === path14 ? portablePathProblem(path14, seedPaths) : "not a plain relative path";
+  for (const [path16, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path16);
+    if (!(path16 in seed.files)) {
+      const problem = normaliseRelative(path16) === path16 ? portablePathProblem(path16, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path14 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path16 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path14] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path16] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52311,9 +52389,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path14 = join14(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path14] });
-    return result && `node --check: ${nodeMessage(result, path14)}`;
+    const path16 = join14(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path16] });
+    return result && `node --check: ${nodeMessage(result, path16)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52347,9 +52425,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path14) {
+function nodeMessage(stderr, path16) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path14)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path16)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -52502,146 +52580,6 @@ var init_heldout_seal = __esm({
   }
 });
 
-// src/evolve/journal.ts
-import { appendFile as appendFile2, mkdir as mkdir11, readFile as readFile10, writeFile as writeFile9 } from "node:fs/promises";
-import path6 from "node:path";
-function readJournal(options) {
-  const { file: file2 } = options;
-  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
-  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-  if (!header.success)
-    throw new InputError(file2, "is not an Ecdysis run journal; choose another --out folder", {
-      line: 1
-    });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
-      { line: 1 }
-    );
-  if (header.data.runKey !== options.runKey)
-    throw new InputError(
-      file2,
-      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-      { line: 1 }
-    );
-  const entries = [];
-  for (const line of lines.slice(1)) {
-    let parsed;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const entry = entrySchema.safeParse(parsed);
-    if (entry.success) entries.push(entry.data);
-  }
-  return entries;
-}
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var journalFormat, headerSchema, entrySchema, Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_budget();
-    journalFormat = 2;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      configHash: external_exports.string(),
-      strategy: external_exports.string()
-    });
-    entrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional()
-    });
-    Journal = class _Journal {
-      constructor(file2, entries, budget, afterStage, redact = (value) => value) {
-        this.file = file2;
-        this.entries = entries;
-        this.budget = budget;
-        this.afterStage = afterStage;
-        this.redact = redact;
-      }
-      file;
-      entries;
-      budget;
-      afterStage;
-      redact;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path6.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let text3;
-        try {
-          text3 = await readFile10(file2, "utf8");
-        } catch {
-          text3 = void 0;
-        }
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir11(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            configHash: options.configHash,
-            strategy: options.strategy
-          };
-          await writeFile9(file2, `${JSON.stringify(header)}
-`);
-        } else {
-          for (const entry of readJournal({ file: file2, text: text3, ...options })) entries.set(entry.stage, entry);
-        }
-        options.budget.add(replayedSpend([...entries.values()]));
-        return new _Journal(file2, entries, options.budget, options.afterStage, options.redact);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-      async stage(name3, run2) {
-        const done = this.entries.get(name3);
-        if (done) return done.output;
-        const { value, spend: spend2 } = await this.budget.measure(run2);
-        const output2 = this.redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend2[key] !== 0) recorded[key] = spend2[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: this.budget.snapshot().wallMs
-        };
-        await appendFile2(this.file, `${JSON.stringify(entry)}
-`);
-        this.entries.set(name3, entry);
-        this.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -52756,12 +52694,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile3, readFile as readFile11, rm as rm4 } from "node:fs/promises";
-import path7 from "node:path";
+import { appendFile as appendFile2, readFile as readFile10, rm as rm4 } from "node:fs/promises";
+import path6 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile10(path6.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -52812,7 +52750,7 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path7.join(options.outDir, promptLogFile);
+        const file2 = path6.join(options.outDir, promptLogFile);
         if (options.fresh || !options.keep) await rm4(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
@@ -52858,7 +52796,7 @@ var init_prompt_log = __esm({
         const line = `${JSON.stringify(this.redactor.json(call))}
 `;
         this.pending = this.pending.then(
-          () => appendFile3(this.file, line).catch((error62) => {
+          () => appendFile2(this.file, line).catch((error62) => {
             this.failure ??= error62;
           })
         );
@@ -52869,8 +52807,8 @@ var init_prompt_log = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile12 } from "node:fs/promises";
-import path8 from "node:path";
+import { readFile as readFile11 } from "node:fs/promises";
+import path7 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -52963,10 +52901,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path8.join(outDir, runRecordsFile);
+  const file2 = path7.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile12(file2, "utf8");
+    text3 = await readFile11(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -53017,6 +52955,561 @@ var init_run_records = __esm({
       /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
       missing: external_exports.array(external_exports.string())
     });
+  }
+});
+
+// src/errors/folder-locked-error.ts
+var FolderLockedError;
+var init_folder_locked_error = __esm({
+  "src/errors/folder-locked-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    FolderLockedError = class extends EcdysisError {
+      constructor(folder, lockFile, holder, what) {
+        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
+        super(
+          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
+        );
+        this.folder = folder;
+        this.lockFile = lockFile;
+        this.holder = holder;
+        this.what = what;
+        this.name = "FolderLockedError";
+      }
+      folder;
+      lockFile;
+      holder;
+      what;
+      code = "locked";
+      exitCode = 3;
+    };
+  }
+});
+
+// src/evolve/folder-lock.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
+import { link, mkdir as mkdir11, readFile as readFile12, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import path8 from "node:path";
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [file2, token] of held) removeIfOurs(file2, token);
+  });
+}
+function removeIfOurs(file2, token) {
+  try {
+    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
+  } catch {
+  }
+}
+function isAlive2(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function acquireFolderLock(options) {
+  const { folder } = options;
+  const file2 = path8.join(folder, lockFileName);
+  await mkdir11(folder, { recursive: true });
+  const token = randomBytes4(12).toString("hex");
+  const record3 = {
+    pid: process.pid,
+    host: hostname3(),
+    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    purpose: options.purpose,
+    token
+  };
+  const temporary = `${file2}.${process.pid}.${token}.tmp`;
+  await writeFile9(temporary, `${JSON.stringify(record3)}
+`);
+  try {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        await link(temporary, file2);
+        installExitHook();
+        held.set(file2, token);
+        return { file: file2, release: () => release(file2, token) };
+      } catch (error62) {
+        if (error62.code !== "EEXIST") throw error62;
+      }
+      const holder = await readHolder(file2);
+      if (holder === "gone") continue;
+      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
+        throw new FolderLockedError(folder, file2, holder, options.what);
+      if (await takeOver(file2, holder)) {
+        options.warn?.(
+          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
+        );
+      }
+    }
+    throw new FolderLockedError(folder, file2, void 0, options.what);
+  } finally {
+    await unlink(temporary).catch(() => void 0);
+  }
+}
+async function readHolder(file2) {
+  let text3;
+  try {
+    text3 = await readFile12(file2, "utf8");
+  } catch (error62) {
+    return error62.code === "ENOENT" ? "gone" : void 0;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function takeOver(file2, stale) {
+  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
+  try {
+    await rename8(file2, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readHolder(aside);
+  if (typeof moved === "object" && moved.token === stale.token) {
+    await unlink(aside).catch(() => void 0);
+    return true;
+  }
+  await link(aside, file2).catch(() => void 0);
+  await unlink(aside).catch(() => void 0);
+  return false;
+}
+async function release(file2, token) {
+  if (held.get(file2) !== token) return;
+  held.delete(file2);
+  removeIfOurs(file2, token);
+}
+var lockFileName, holderSchema, held, exitHookInstalled;
+var init_folder_lock = __esm({
+  "src/evolve/folder-lock.ts"() {
+    "use strict";
+    init_zod();
+    init_folder_locked_error();
+    lockFileName = ".ecdysis.lock";
+    holderSchema = external_exports.object({
+      pid: external_exports.number().int(),
+      host: external_exports.string(),
+      startedAt: external_exports.string(),
+      purpose: external_exports.string(),
+      token: external_exports.string()
+    });
+    held = /* @__PURE__ */ new Map();
+    exitHookInstalled = false;
+  }
+});
+
+// src/evolve/run-key.ts
+import { createHash as createHash12 } from "node:crypto";
+import { readFile as readFile13 } from "node:fs/promises";
+import path9 from "node:path";
+async function runKeyParts(input2) {
+  const { loaded } = input2;
+  const { config: config2 } = loaded;
+  const roles = [
+    ["model", config2.model],
+    ["refiner", config2.refiner],
+    ["probe", config2.probe],
+    ["judge", config2.judge]
+  ];
+  const models = Object.fromEntries(
+    roles.flatMap(
+      ([role, model]) => model ? [[role, { model: model.model, params: rolloutParams(model) }]] : []
+    )
+  );
+  return {
+    config: loaded.hash,
+    strategy: input2.strategy,
+    limit: input2.limit === void 0 ? "none" : String(input2.limit),
+    seedHarness: input2.seed.hash,
+    trainTasks: tasksHash(input2.splits.train),
+    heldoutTasks: tasksHash(input2.splits.heldout),
+    models: sha256(stableStringify(models)),
+    scorer: await scorerHash(loaded),
+    ecdysis: input2.ecdysisVersion ?? "unknown"
+  };
+}
+function runKeyOf(parts) {
+  return sha256(stableStringify(parts));
+}
+function changedParts(before, now) {
+  return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
+    const show = (value) => shownAsValue.has(part) ? value : value.slice(0, 12);
+    return `${partNames[part]} (${show(before[part])} \u2192 ${show(now[part])})`;
+  });
+}
+function tasksHash(tasks) {
+  return sha256(stableStringify(tasks));
+}
+async function scorerHash(loaded) {
+  const spec = loaded.config.tasks.scorer;
+  const files = {};
+  if (spec.kind === "command") {
+    for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
+      const file2 = path9.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile13(file2).catch(() => void 0);
+      if (content) files[word2] = createHash12("sha256").update(content).digest("hex");
+    }
+  }
+  return sha256(stableStringify({ spec, files }));
+}
+function sha256(text3) {
+  return createHash12("sha256").update(text3).digest("hex");
+}
+var runKeyPartsSchema, partNames, shownAsValue;
+var init_run_key = __esm({
+  "src/evolve/run-key.ts"() {
+    "use strict";
+    init_zod();
+    init_load_config();
+    init_rollout_params();
+    runKeyPartsSchema = external_exports.object({
+      /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
+      config: external_exports.string(),
+      /** The strategy (the config's or `--strategy`). */
+      strategy: external_exports.string(),
+      /** `--limit`, or "none". */
+      limit: external_exports.string(),
+      /** Content hash of the seed harness folder. */
+      seedHarness: external_exports.string(),
+      /** The train tasks as loaded (ids, inputs, expectations, categories, per-task scorers, order). */
+      trainTasks: external_exports.string(),
+      /** The held-out tasks as loaded. */
+      heldoutTasks: external_exports.string(),
+      /**
+       * What answers each role: model name, sampling parameters and endpoint identity — for the
+       * sim its world file's content and behaviour version (`rolloutParams`).
+       */
+      models: external_exports.string(),
+      /** The scorer spec and the files a `command` scorer names in the config folder. */
+      scorer: external_exports.string(),
+      /** The Ecdysis version that wrote the journal ("unknown" when the caller did not say). */
+      ecdysis: external_exports.string()
+    }).strict();
+    partNames = {
+      seedHarness: "the seed harness",
+      trainTasks: "the train tasks",
+      heldoutTasks: "the held-out tasks",
+      config: "the config file",
+      strategy: "the strategy",
+      models: "the models (model, parameters or simulated world)",
+      scorer: "the scorer",
+      limit: "--limit",
+      ecdysis: "the Ecdysis version"
+    };
+    shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
+  }
+});
+
+// src/evolve/journal-file.ts
+function readJournalText(options) {
+  const { file: file2, text: text3 } = options;
+  const rawLines = text3.split("\n");
+  const endsWithNewline = text3.endsWith("\n");
+  if (endsWithNewline) rawLines.pop();
+  checkHeader({ ...options, line: rawLines[0] ?? "" });
+  const entries = [];
+  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
+  let repair;
+  for (let index = 1; index < rawLines.length; index++) {
+    const raw = rawLines[index];
+    const line = index + 1;
+    const last = index === rawLines.length - 1;
+    const start = offset;
+    offset += Buffer.byteLength(raw) + 1;
+    if (raw.trim() === "") continue;
+    const parsed = parseJson(raw);
+    if (parsed === void 0 && last && !endsWithNewline) {
+      repair = { truncateTo: start, dropped: line };
+      return { entries, lines: index, repair };
+    }
+    if (parsed === void 0)
+      throw new InputError(
+        file2,
+        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
+        { line }
+      );
+    const entry = journalEntrySchema.safeParse(parsed);
+    if (!entry.success) {
+      const issue2 = entry.error.issues[0];
+      const field2 = issue2?.path.join(".") || void 0;
+      throw new InputError(
+        file2,
+        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
+        { line, field: field2 }
+      );
+    }
+    entries.push({ entry: entry.data, line });
+    if (last && !endsWithNewline) repair = "newline";
+  }
+  return { entries, lines: rawLines.length, repair };
+}
+function checkHeader(options) {
+  const { file: file2 } = options;
+  const parsed = parseJson(options.line);
+  if (parsed === void 0)
+    throw new InputError(
+      file2,
+      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
+      { line: 1 }
+    );
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success)
+    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
+      { line: 1 }
+    );
+  if (header.data.runKey === options.runKey) return;
+  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
+  throw new InputError(
+    file2,
+    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
+    { line: 1 }
+  );
+}
+function parseJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+var journalFormat, headerSchema, journalEntrySchema, wayOut;
+var init_journal_file = __esm({
+  "src/evolve/journal-file.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_run_key();
+    journalFormat = 3;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      /** Since format 3: what the run key covers, part by part. */
+      parts: runKeyPartsSchema.optional()
+    });
+    journalEntrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional(),
+      /** The seed/final measurement (its spend is kept apart from training's). */
+      measurement: external_exports.literal(true).optional()
+    });
+    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile3, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import path10 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_budget();
+    init_journal_file();
+    init_journal_file();
+    Journal = class _Journal {
+      constructor(file2, entries, options, lines) {
+        this.file = file2;
+        this.entries = entries;
+        this.options = options;
+        this.lines = lines;
+      }
+      file;
+      entries;
+      options;
+      lines;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path10.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let finished = [];
+        let lines = 1;
+        if (options.restart) await rm5(file2, { force: true });
+        const text3 = await readFile14(file2, "utf8").catch(() => void 0);
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir12(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            parts: options.parts
+          };
+          const temporary = `${file2}.${process.pid}.tmp`;
+          await writeFile10(temporary, `${JSON.stringify(header)}
+`);
+          await rename9(temporary, file2);
+        } else {
+          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
+          if (read.repair === "newline") await appendFile3(file2, "\n");
+          else if (read.repair) {
+            await truncate(file2, read.repair.truncateTo);
+            options.warn?.(
+              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
+            );
+          }
+          for (const located of read.entries) entries.set(located.entry.stage, located);
+          finished = read.entries.map((located) => located.entry);
+          lines = read.lines;
+        }
+        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+        options.budget.add(replayedSpend(finished));
+        return new _Journal(file2, entries, options, lines);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /**
+       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       */
+      async stage(name3, run2, options = {}) {
+        const { schema } = options;
+        const done = this.entries.get(name3);
+        if (done) {
+          const checked = schema?.safeParse(done.entry.output);
+          if (!checked || checked.success) return done.entry.output;
+          const issue2 = checked.error.issues[0];
+          this.options.warn?.(
+            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
+          );
+          this.entries.delete(name3);
+        }
+        const { budget } = this.options;
+        const { value, spend: spend2 } = await budget.measure(run2);
+        if (options.measurement) budget.countMeasurement(spend2);
+        const redact = this.options.redact ?? ((inner) => inner);
+        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend2[key] !== 0) recorded[key] = spend2[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: budget.snapshot().wallMs,
+          ...options.measurement ? { measurement: true } : {}
+        };
+        await appendFile3(this.file, `${JSON.stringify(entry)}
+`);
+        this.lines += 1;
+        this.entries.set(name3, { entry, line: this.lines });
+        this.options.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/measurement-budget.ts
+function measurementRollouts(input2) {
+  const { config: config2 } = input2.loaded;
+  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
+  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
+  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
+}
+function coverMeasurement(input2) {
+  const { loaded } = input2;
+  const { scope, rollouts } = loaded.config.evolve.budget;
+  const needed = measurementRollouts(input2);
+  if (scope !== "run") return { scope, measurementRollouts: needed };
+  if (rollouts !== void 0 && rollouts < needed)
+    throw new InputError(
+      loaded.path,
+      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
+      { field: "evolve.budget.rollouts" }
+    );
+  input2.budget.reserve(needed);
+  return { scope, measurementRollouts: needed };
+}
+var init_measurement_budget = __esm({
+  "src/evolve/measurement-budget.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
+// src/evolve/run-start.ts
+async function startRun(options) {
+  const { outDir, warn } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
+  const { inputs } = options;
+  const coverage = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits
+  });
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now
+  });
+  try {
+    const journal = await Journal.open({
+      outDir,
+      runKey: runKeyOf(parts),
+      parts,
+      budget: options.budget,
+      afterStage: options.afterStage,
+      redact: options.redact,
+      restart: options.restart,
+      warn
+    });
+    return { journal, release: () => lock.release(), coverage };
+  } catch (error62) {
+    await lock.release();
+    throw error62;
+  }
+}
+var init_run_start = __esm({
+  "src/evolve/run-start.ts"() {
+    "use strict";
+    init_folder_lock();
+    init_journal();
+    init_measurement_budget();
+    init_run_key();
   }
 });
 
@@ -53394,7 +53887,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path14, entry] of state.setBy) this.setBy.set(path14, entry);
+          for (const [path16, entry] of state.setBy) this.setBy.set(path16, entry);
         }
         return result;
       }
@@ -53481,8 +53974,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path14, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path14);
+function coerceValue(path16, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -53581,8 +54074,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path14, message) {
-  return path14.join(".") === "edit.kind" || path14.length === 1 && path14[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path16, message) {
+  return path16.join(".") === "edit.kind" || path16.length === 1 && path16[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -53630,30 +54123,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path14, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path14);
-  if (!field2) return [`'${path14}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path16, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
+  if (!field2) return [`'${path16}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path14 = field2.path;
-  if (field2.type === "list") return [`${path14} is a list; edit harness.yaml with replace_text`];
+  const path16 = field2.path;
+  if (field2.type === "list") return [`${path16} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path14} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path16} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path14} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path16} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path14} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path16} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path14} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path14} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path16} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path16} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path14} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path16} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path14} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path16} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -53698,7 +54191,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path14) => editable.some((glob) => matchGlob(glob, path14));
+  const isEditable = (path16) => editable.some((glob) => matchGlob(glob, path16));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -53708,31 +54201,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path14) => textFile.test(path14)).sort();
+  const paths = Object.keys(harness.files).filter((path16) => textFile.test(path16)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path14) => !isEditable(path14)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path16) => !isEditable(path16)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path14 of ordered) {
-    const shown = left > 0 ? showFile(path14, harness.files[path14], Math.min(budget.perFile, left)) : void 0;
+  for (const path16 of ordered) {
+    const shown = left > 0 ? showFile(path16, harness.files[path16], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path14)) notShown.push(path14);
+      if (isEditable(path16)) notShown.push(path16);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path14) });
+    files.push({ ...shown, editable: isEditable(path16) });
     left -= shown.content.length;
   }
-  for (const path14 of Object.keys(harness.files).sort())
-    if (!textFile.test(path14) && isEditable(path14)) notShown.push(path14);
+  for (const path16 of Object.keys(harness.files).sort())
+    if (!textFile.test(path16) && isEditable(path16)) notShown.push(path16);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path14, text3, maxChars) {
+function showFile(path16, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path14, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path16, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -53742,7 +54235,7 @@ function showFile(path14, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path14,
+    path: path16,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -54223,6 +54716,60 @@ var init_stage_port = __esm({
   }
 });
 
+// src/evolve/stage-schemas.ts
+var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
+var init_stage_schemas = __esm({
+  "src/evolve/stage-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_diagnose_batch();
+    init_types3();
+    init_refinement_record();
+    countSchema = external_exports.number().min(0);
+    evalResultSchema = external_exports.object({
+      split: external_exports.string(),
+      harnessHash: external_exports.string(),
+      model: external_exports.string(),
+      accuracy: external_exports.number().min(0).max(1),
+      n: external_exports.number().int().min(0),
+      infraErrors: external_exports.number().int().min(0).optional(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
+      tasks: external_exports.array(
+        external_exports.object({
+          taskId: external_exports.string(),
+          category: external_exports.string(),
+          pass: external_exports.boolean(),
+          passes: external_exports.number().int().min(0),
+          samples: external_exports.number().int().min(0),
+          rolloutKeys: external_exports.array(external_exports.string())
+        })
+      ),
+      cost: external_exports.object({
+        rollouts: countSchema,
+        cachedRollouts: countSchema,
+        llmCalls: countSchema,
+        promptTokens: countSchema,
+        completionTokens: countSchema,
+        costUsd: countSchema,
+        wallMs: countSchema
+      })
+    });
+    evaluationSchema = external_exports.object({
+      result: evalResultSchema,
+      records: external_exports.array(rolloutRecordSchema)
+    });
+    stageSchemas = {
+      evaluation: evaluationSchema,
+      measurements: external_exports.array(evaluationSchema),
+      diagnosis: diagnosisReportSchema,
+      refinement: refinementRecordSchema,
+      /** Background stages whose work lives in the call cache. */
+      nothing: external_exports.null()
+    };
+  }
+});
+
 // src/evolve/speed/prefetch-diagnosis.ts
 function prefetchDiagnosis(inner, context) {
   return {
@@ -54286,7 +54833,8 @@ function refineAhead(inner, context) {
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
       return context.stage(
         step.stage,
-        () => ahead.work.catch(() => context.stages.refine(step.request))
+        () => ahead.work.catch(() => context.stages.refine(step.request)),
+        stageSchemas.refinement
       );
     }
   };
@@ -54297,6 +54845,7 @@ function idsOf(patterns) {
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
     "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -54653,7 +55202,8 @@ async function ablateRejected(options) {
           tasks,
           harness: alone.harness,
           label: `iteration ${index}: ${patterns.join(", ")} alone`
-        })
+        }),
+        stageSchemas.evaluation
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
@@ -54681,6 +55231,7 @@ var init_ablate = __esm({
     init_guard();
     init_paired_test();
     init_records();
+    init_stage_schemas();
     init_attribution();
   }
 });
@@ -54828,7 +55379,8 @@ async function diagnoseRegressions(options) {
       tasks: batch,
       harness: candidate,
       label: `iteration ${index}: what it broke or exposed`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = /* @__PURE__ */ new Set([
@@ -54857,6 +55409,7 @@ var init_repair = __esm({
     "use strict";
     init_acceptance();
     init_guard();
+    init_stage_schemas();
     init_ecdysis_validate();
   }
 });
@@ -55020,9 +55573,13 @@ var init_ecdysis_validate = __esm({
 // src/evolve/strategies/steps.ts
 function plainSteps(context) {
   return {
-    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+    evaluate: ({ stage, tasks, harness, label, onRecord }) => context.stage(
+      stage,
+      () => context.evaluate({ tasks, harness, label, onRecord }),
+      stageSchemas.evaluation
+    ),
+    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
+    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
     confirm: (step) => confirmFlips(context, step)
   };
 }
@@ -55039,7 +55596,8 @@ async function confirmFlips(context, step) {
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
       label: `iteration ${step.index}: confirming flips (${side2})`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const [parentRun, candidateRun] = await Promise.all([
     run2(step.parent, "parent"),
@@ -55065,6 +55623,7 @@ var init_steps2 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
+    init_stage_schemas();
   }
 });
 
@@ -55334,7 +55893,12 @@ async function drawMinibatch(options) {
     const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     const parentRun = await context.stage(
       `iteration-${index}/parent-minibatch-${draws + 1}`,
-      () => context.evaluate({ tasks, harness: parent.harness, label: `iteration ${index}: minibatch` })
+      () => context.evaluate({
+        tasks,
+        harness: parent.harness,
+        label: `iteration ${index}: minibatch`
+      }),
+      stageSchemas.evaluation
     );
     if (minibatchSum(ids, parentRun) < ids.length)
       return { draws: draws + 1, ids, tasks, parentRun };
@@ -55387,7 +55951,8 @@ async function proposeFromMinibatch(options) {
       rejected: memoryOn(state.memory, parent.harness.hash),
       editable: context.guard.editable,
       ...selected.components.length === 1 ? { module: selected.components[0] } : {}
-    })
+    }),
+    stageSchemas.refinement
   );
   const scoped = inSelectedComponents(refinement, selected.components);
   const guarded2 = guardRefinement({
@@ -55410,7 +55975,8 @@ async function validateOnMinibatch(options) {
       tasks: drawn.tasks,
       harness: candidate,
       label: `iteration ${seen.index}: minibatch`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const cheap = {
     stage: "cheap",
@@ -55433,7 +55999,8 @@ async function validateOnMinibatch(options) {
       tasks: context.train,
       harness: candidate,
       label: `iteration ${seen.index}: train`
-    })
+    }),
+    stageSchemas.evaluation
   );
   const best = state.pool[state.best];
   const full = {
@@ -55458,6 +56025,7 @@ var init_iterative_steps = __esm({
     init_memory();
     init_paired_test();
     init_records();
+    init_stage_schemas();
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
@@ -55481,7 +56049,8 @@ function iterativeRun(context, options) {
     async start(seed) {
       const run2 = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" })
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation
       );
       const entry = { harness: seed, run: run2, scores: instanceScores(run2), pointer: 0 };
       return {
@@ -55565,6 +56134,7 @@ var init_iterative = __esm({
     "use strict";
     init_refinement_record();
     init_memory();
+    init_stage_schemas();
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
@@ -55576,13 +56146,16 @@ var init_iterative = __esm({
 function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / Math.max(1, trainSize + heldoutSize));
+  const tasks = Math.max(1, trainSize + heldoutSize);
+  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
 function samplingStrategy() {
   return {
     name: "sampling",
+    finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
       stop: () => "no-evolution",
@@ -55625,9 +56198,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { createHash as createHash12 } from "node:crypto";
-import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
-import path9 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
+import path11 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -55639,14 +56211,22 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options.limit);
-  const journal = await openJournal({ options, strategy, budget, redactor });
+  const { journal, release: release2, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
+    budget,
+    redact: (value) => redactor.json(value),
+    now: () => clock.now()
+  });
+  const opened = await openOwnModels(options, release2);
   const prompts = await PromptLog.open({
     outDir: options.outDir,
     fresh: journal.finished().length === 0,
     keep: loaded.config.report?.keepPrompts ?? true,
     redactor
   });
-  const opened = options.models ? void 0 : await openModels(loaded);
   const workspace = runWorkspace(loaded);
   try {
     const models = options.models ?? opened;
@@ -55667,35 +56247,28 @@ async function runEvolve(options) {
       downgrades: models.downgrades?.() ?? [],
       prompts,
       startedAt,
-      clock
+      clock,
+      coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path9.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path11.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
+    await release2();
   }
 }
-function openJournal(input2) {
-  const { options, strategy, redactor } = input2;
-  const { loaded } = options;
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  return Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}
-${strategy.name}${limited ? `
-${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget: input2.budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value)
+async function openOwnModels(options, release2) {
+  if (options.models) return void 0;
+  return openModels(options.loaded).catch(async (error62) => {
+    await release2();
+    throw error62;
   });
 }
 async function finishRun(input2) {
   const { options, run: run2, outcome } = input2;
   const { loaded } = options;
-  const training = run2.budget.snapshot();
   const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const training = run2.budget.training();
   const result = run2.redactor.json(
     evolveResult({
       loaded,
@@ -55704,6 +56277,7 @@ async function finishRun(input2) {
       outcome,
       measured,
       training,
+      coverage: input2.coverage,
       downgrades: input2.downgrades,
       metadata: {
         startedAt: input2.startedAt,
@@ -55720,14 +56294,14 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path9.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path11.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path9.resolve(loaded.root, config2.harness.dir),
+    dir: path11.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -55770,7 +56344,7 @@ function openRun(input2) {
       heldout: splits.heldout,
       seedHarness: seed
     }),
-    stage: (name3, work) => journal.stage(name3, work),
+    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -55811,19 +56385,23 @@ async function measureFinal(input2) {
     label
   });
   const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false)
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true)
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false)
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true)
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, measurement: true }
+  );
 }
 function costOf2(spend2, training) {
   return {
@@ -55860,6 +56438,7 @@ function evolveResult(input2) {
     acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
     cost: costOf2(spend2, input2.training),
+    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
     harness: {
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -55882,9 +56461,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile10(path9.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir12(path9.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path9.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile11(path11.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir13(path11.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path11.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -55895,9 +56474,6 @@ async function writeOutputs(options) {
   await write(runRecordsFile, JSON.stringify(run2.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}
 `);
-}
-function sha256(text3) {
-  return createHash12("sha256").update(text3).digest("hex");
 }
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
@@ -55919,14 +56495,15 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
-    init_journal();
     init_loop();
     init_prompt_log();
     init_records();
     init_result_schema();
     init_rng();
     init_run_records();
+    init_run_start();
     init_stage_port();
+    init_stage_schemas();
     init_strategies();
   }
 });
@@ -56254,6 +56831,22 @@ function runSentence(result) {
   if (run2.limit !== void 0) parts.push(`--limit ${run2.limit} (a quick subset)`);
   return parts.join(" \xB7 ");
 }
+function budgetSentence(result) {
+  const budget = result.budget;
+  if (!budget) return void 0;
+  const limits = [
+    budget.rollouts === void 0 ? "" : plural2(budget.rollouts, "rollout"),
+    budget.tokens === void 0 ? "" : plural2(budget.tokens, "token"),
+    budget.costUsd === void 0 ? "" : `$${budget.costUsd}`,
+    budget.wallMs === void 0 ? "" : `${budget.wallMs / 1e3} s`
+  ].filter(Boolean);
+  const measurement = `the seed and final measurement (at most ${plural2(budget.measurementRollouts, "rollout")})`;
+  if (limits.length === 0)
+    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
+  if (budget.scope === "run")
+    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included \u2014 its rollouts were kept free while the search ran.`;
+  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
+}
 var stopWords, budgetWords;
 var init_wording2 = __esm({
   "src/report/wording.ts"() {
@@ -56318,6 +56911,7 @@ function costSection(result) {
     spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== void 0).flatMap((line) => ["", line]),
     ...spend2.length === 0 ? [] : [
       "",
       "| Per task (every sample, cached or not) | Seed harness | Final harness | Final \xF7 seed |",
@@ -57494,7 +58088,11 @@ function spend(result) {
 function costHtml(result) {
   const cost = result.cost;
   return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p>${budgetParagraph(result)}</section>`;
+}
+function budgetParagraph(result) {
+  const sentence = budgetSentence(result);
+  return sentence ? `<p>${escapeHtml(sentence)}</p>` : "";
 }
 function diffHtml(result) {
   const files = result.harness.changedFiles.map((file2) => `<li><code>${escapeHtml(file2.path)}</code> +${file2.added} \u2212${file2.removed}</li>`).join("");
@@ -57532,7 +58130,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path14 = points2.map(
+  const path16 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -57544,7 +58142,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path14}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path16}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -57680,23 +58278,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path10 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import path12 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir13(outDir, { recursive: true });
-  const markdown = path10.join(outDir, "report.md");
-  const html = path10.join(outDir, "report.html");
-  await writeFile11(markdown, renderMarkdown(result, { secrets }));
+  await mkdir14(outDir, { recursive: true });
+  const markdown = path12.join(outDir, "report.md");
+  const html = path12.join(outDir, "report.html");
+  await writeFile12(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile11(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile12(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path10.join(options.outDir, "gate.md");
-  await mkdir13(options.outDir, { recursive: true });
-  await writeFile11(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path12.join(options.outDir, "gate.md");
+  await mkdir14(options.outDir, { recursive: true });
+  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -57728,14 +58326,14 @@ var init_report = __esm({
 });
 
 // src/sim/world-generator.ts
-import { writeFile as writeFile12 } from "node:fs/promises";
+import { writeFile as writeFile13 } from "node:fs/promises";
 import { join as join15 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
   const groundTruth = join15(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile12(groundTruth, `${JSON.stringify(truth, null, 2)}
+  await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
   return { ...paths, groundTruth };
 }
@@ -57891,17 +58489,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path11 from "node:path";
+import path13 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path11.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path11.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path13.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path13.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path11.resolve(loaded.root, config2.harness.dir),
+      dir: path13.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -57997,8 +58595,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir14, rm as rm5, writeFile as writeFile13 } from "node:fs/promises";
-import path12 from "node:path";
+import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile14 } from "node:fs/promises";
+import path14 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -58018,22 +58616,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path12.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path14.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm5(dir, { recursive: true, force: true });
-      await mkdir14(dir, { recursive: true });
+      await rm6(dir, { recursive: true, force: true });
+      await mkdir15(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile13(path12.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile14(path14.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path12.relative(dir, files.train),
-          heldout: path12.relative(dir, files.heldout),
-          harnessDir: path12.relative(dir, files.harnessDir)
+          train: path14.relative(dir, files.train),
+          heldout: path14.relative(dir, files.heldout),
+          harnessDir: path14.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -58048,11 +58646,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path12.join(outDir, "project");
-      await rm5(outDir, { recursive: true, force: true });
-      await mkdir14(projectDir, { recursive: true });
+      const projectDir = path14.join(outDir, "project");
+      await rm6(outDir, { recursive: true, force: true });
+      await mkdir15(projectDir, { recursive: true });
       for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path12.join(project.dir, relative9), path12.join(projectDir, relative9), {
+        await cp2(path14.join(project.dir, relative9), path14.join(projectDir, relative9), {
           recursive: true
         });
       }
@@ -58062,8 +58660,8 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path12.join(projectDir, "ecdysis.yml");
-        await writeFile13(
+        const configPath = path14.join(projectDir, "ecdysis.yml");
+        await writeFile14(
           configPath,
           projectConfigYaml({
             strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
@@ -58078,13 +58676,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path12.join(outDir, "evolve"),
+            outDir: path14.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path12.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path14.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -58101,8 +58699,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path12.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path12.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path14.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path14.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -58627,8 +59225,8 @@ function decompositionTable(result, budgetEvals) {
     const serial = find("ecdysis", "ecdysis-serial", "world");
     const serialVsIterative = find("ecdysis-serial", "iterative", "world");
     const ttm = (c) => formatEstimate(c.figures.timeToMatch, f.ratio);
-    const held = (c) => formatEstimate(c.figures.heldoutDiff, f.points);
-    return `| ${scope} | ${cell2(standard, ttm)} | ${cell2(neutral, ttm)} | ${cell2(standard, held)} | ${cell2(neutral, held)} | ${cell2(serial, (c) => formatEstimate(c.figures.wallRatio, f.ratio))} | ${cell2(serialVsIterative, ttm)} | ${cell2(serialVsIterative, held)} |`;
+    const held2 = (c) => formatEstimate(c.figures.heldoutDiff, f.points);
+    return `| ${scope} | ${cell2(standard, ttm)} | ${cell2(neutral, ttm)} | ${cell2(standard, held2)} | ${cell2(neutral, held2)} | ${cell2(serial, (c) => formatEstimate(c.figures.wallRatio, f.ratio))} | ${cell2(serialVsIterative, ttm)} | ${cell2(serialVsIterative, held2)} |`;
   });
   return [
     "| scope | time-to-match, world's refiner | time-to-match, neutral refiner | held-out Ecdysis \u2212 iterative, world's refiner | held-out, neutral refiner | training time Ecdysis serial / pipelined | time-to-match iterative / serial Ecdysis | held-out serial Ecdysis \u2212 iterative |",
@@ -59332,8 +59930,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir15, rename as rename8, writeFile as writeFile14 } from "node:fs/promises";
-import path13 from "node:path";
+import { mkdir as mkdir16, rename as rename10, writeFile as writeFile15 } from "node:fs/promises";
+import path15 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -59521,7 +60119,7 @@ async function runBench(input2) {
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path13.resolve(options.outDir);
+  const outDir = path15.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -59532,7 +60130,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path13.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path15.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -59549,7 +60147,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path13.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path15.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -59609,10 +60207,10 @@ async function runBench(input2) {
     }),
     benchWallMs: Math.round(clock.now() - benchStarted)
   };
-  await mkdir15(outDir, { recursive: true });
-  await writeAtomically(path13.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir16(outDir, { recursive: true });
+  await writeAtomically(path15.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path13.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path15.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -59663,8 +60261,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile14(temporary, text3);
-  await rename8(temporary, file2);
+  await writeFile15(temporary, text3);
+  await rename10(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -59705,8 +60303,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path14) {
-  return resolve10(io.cwd, path14);
+function resolvePath(io, path16) {
+  return resolve10(io.cwd, path16);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -59794,7 +60392,7 @@ refiner at the largest budget.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile13, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile15, stat as stat6 } from "node:fs/promises";
 import { join as join17, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -59960,18 +60558,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path14) {
-  const isDir = await stat6(path14).then(
+async function readResult(path16) {
+  const isDir = await stat6(path16).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path14,
+        path16,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join17(path14, "result.json") : path14;
-  const text3 = await readFile13(file2, "utf8").catch(() => {
+  const file2 = isDir ? join17(path16, "result.json") : path16;
+  const text3 = await readFile15(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -60008,7 +60606,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path14) => readResult(resolvePath(io, path14)))
+      args.positionals.map((path16) => readResult(resolvePath(io, path16)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -60258,6 +60856,12 @@ var RunStatus = class {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}\u2026
 `);
   }
+  /** Writes a line that stays (a warning), above the live block on a TTY. */
+  note(line) {
+    if (this.closed) this.write(`${line}
+`);
+    else this.permanent([line]);
+  }
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note) {
     if (this.closed) return;
@@ -60378,19 +60982,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile14, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
+import { readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join18(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm6(markerFile(dir), { force: true });
-  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm7(markerFile(dir), { force: true });
+  else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile14(markerFile(dir), "utf8");
+    text3 = await readFile16(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -60568,7 +61172,7 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile15, writeFile as writeFile16 } from "node:fs/promises";
+import { access, readFile as readFile17, writeFile as writeFile17 } from "node:fs/promises";
 import { join as join24, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -60583,7 +61187,7 @@ import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
 
 // src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
 import { dirname as dirname7, join as join20 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function packageRoot() {
@@ -60597,14 +61201,14 @@ function packageRoot() {
 }
 function readName(file2) {
   try {
-    return JSON.parse(readFileSync2(file2, "utf8")).name;
+    return JSON.parse(readFileSync3(file2, "utf8")).name;
   } catch {
     return void 0;
   }
 }
 var cached3;
 function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync2(join20(packageRoot(), "package.json"), "utf8")).version;
+  cached3 ??= JSON.parse(readFileSync3(join20(packageRoot(), "package.json"), "utf8")).version;
   return cached3;
 }
 
@@ -60612,10 +61216,10 @@ function ecdysisVersion() {
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path14) {
-  const rel = relative6(cwd, path14);
+function pathFrom(cwd, path16) {
+  const rel = relative6(cwd, path16);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path14 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path16 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -60744,25 +61348,34 @@ var evolveFlagsSchema = external_exports.object({
   strategy: strategyNameSchema.optional(),
   out: external_exports.string().min(1),
   resume: external_exports.boolean().default(false),
+  restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path14) => access(path14).then(
+var exists = (path16) => access(path16).then(
   () => true,
   () => false
 );
 var evolveCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
-                      [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
+                      [--resume | --restart] [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
+is keyed by everything that determines the result (seed harness, task files, config, models and
+simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
+
+  --restart         discard the journal in DIR and start the run over (cached rollouts and
+                    LLM calls are still reused, so only work of changed inputs is paid again)
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -60775,6 +61388,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" }
   },
@@ -60786,6 +61400,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join24(outDir, "journal.jsonl");
+    if (flags.resume && flags.restart)
+      throw new InputError(
+        "ecdysis evolve",
+        "--resume and --restart exclude each other: choose one",
+        {
+          field: "--restart"
+        }
+      );
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy ? {
@@ -60807,6 +61429,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
+      restart: flags.restart,
+      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
     const base = patchBase({
@@ -60815,7 +61439,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join24(outDir, "harness.patch");
-    await writeFile16(patchFile, rebasePatch(await readFile15(patchFile, "utf8"), base.prefix));
+    await writeFile17(patchFile, rebasePatch(await readFile17(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -60877,7 +61501,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir16, mkdtemp, readFile as readFile16, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile18, rm as rm8, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -60977,22 +61601,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path14) => access2(path14).then(
+var exists2 = (path16) => access2(path16).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path14) {
-  const current = await readFile16(path14, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path16) {
+  const current = await readFile18(path16, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile17(path14, `${ignoreLines.join("\n")}
+    await writeFile18(path16, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile17(path14, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path16, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -61029,7 +61653,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path14) => relative8(base, join26(dir, path14)).split(sep6).join("/");
+    const fromBase = (path16) => relative8(base, join26(dir, path16)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
@@ -61048,22 +61672,22 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir16(join26(dir, "tasks"), { recursive: true });
+      await mkdir17(join26(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
-      await writeFile17(
+      await writeFile18(
         join26(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir16(dirname9(workflowFile), { recursive: true });
-      await writeFile17(
+      await mkdir17(dirname9(workflowFile), { recursive: true });
+      await writeFile18(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm7(staging, { recursive: true, force: true });
+      await rm8(staging, { recursive: true, force: true });
     }
     const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
@@ -61090,16 +61714,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile16(file2, "utf8");
-  for (const [path14, value] of [
+  let text3 = await readFile18(file2, "utf8");
+  for (const [path16, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path14, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path14}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path16, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path16}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile17(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -61183,8 +61807,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path14 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path14}
+    for (const path16 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path16}
 `);
     return 0;
   }

@@ -39,7 +39,7 @@ describe("ecdysis evolve and gate (on the sim)", () => {
       cwd: project,
     });
     expect(full.code).toBe(2);
-    expect(full.stderr).toContain("--limit 6");
+    expect(full.stderr).toContain("--limit (6 → none)");
   });
 
   it("evolves the init harness, and the gate passes the result and fails the reverse", async () => {

@@ -21,6 +21,7 @@ const evolveFlagsSchema = z
     strategy: strategyNameSchema.optional(),
     out: z.string().min(1),
     resume: z.boolean().default(false),
+    restart: z.boolean().default(false),
     limit: z.coerce.number().int().positive().optional(),
     concurrency: z.coerce.number().int().positive().max(256).optional(),
   })
@@ -36,15 +37,23 @@ const exists = (path: string) =>
 export const evolveCommand: CliCommand = {
   name: "evolve",
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
-  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}] [--resume]
-                      [--limit N] [--concurrency C]
+  help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
+                      [--resume | --restart] [--limit N] [--concurrency C]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
 paths are relative to the repository root holding the config (else the config folder), so
 'git apply DIR/harness.patch' works from there. The run journals its stages in DIR: re-running
 into the same DIR with the same config continues where it stopped, without repeating finished
-rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run).
+rollouts or LLM calls. --resume insists on that (it fails when DIR holds no run). The journal
+is keyed by everything that determines the result (seed harness, task files, config, models and
+simulated world, scorer, --limit, Ecdysis version): a run of other inputs is refused, naming
+what changed; a damaged journal is refused naming its line (a last line cut short by a kill is
+dropped, with a warning). One run at a time: DIR is locked while it runs (a second run refuses,
+naming the holder; the lock of a killed run is taken over).
+
+  --restart         discard the journal in DIR and start the run over (cached rollouts and
+                    LLM calls are still reused, so only work of changed inputs is paid again)
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
@@ -57,6 +66,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     strategy: { type: "string" },
     out: { type: "string" },
     resume: { type: "boolean" },
+    restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" },
   },
@@ -68,6 +78,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     );
     const outDir = resolvePath(io, flags.out);
     const journal = join(outDir, "journal.jsonl");
+    if (flags.resume && flags.restart)
+      throw new InputError(
+        "ecdysis evolve",
+        "--resume and --restart exclude each other: choose one",
+        {
+          field: "--restart",
+        },
+      );
     if (flags.resume && !(await exists(journal)))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
     const chosen = flags.strategy
@@ -91,6 +109,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
+      restart: flags.restart,
+      warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) },
     }).finally(() => status.close());
     const base = patchBase({

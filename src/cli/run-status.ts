@@ -112,6 +112,12 @@ export class RunStatus {
     if (!this.tty && startedBusy) this.write(`refiner: ${startedBusy}…\n`);
   }
 
+  /** Writes a line that stays (a warning), above the live block on a TTY. */
+  note(line: string): void {
+    if (this.closed) this.write(`${line}\n`);
+    else this.permanent([line]);
+  }
+
   /** Ends the display: open phases and the refiner get a last line (`note`, e.g. interrupted). */
   close(note?: string): void {
     if (this.closed) return;

@@ -146,12 +146,23 @@ export type ModelConfig = z.infer<typeof modelConfigSchema>;
 /** The globs a harness's refiner may edit when the config names none (`harness.editable`). */
 export const defaultEditableGlobs: readonly string[] = ["harness.yaml", "*.md"];
 
+/** What a budget bounds (`evolve.budget.scope`). */
+export const budgetScopes = ["training", "run"] as const;
+
 export const budgetSchema = z
   .object({
     rollouts: z.number().int().positive().optional(),
     tokens: z.number().int().positive().optional(),
     costUsd: z.number().positive().optional(),
     wallMs: z.number().int().positive().optional(),
+    /**
+     * `training` (the default): the limits bound the search; the seed and final measurement on
+     * both splits runs after it, outside them (counted in the cost). `run`: the limits bound the
+     * whole run; the measurement's rollouts are kept free while training runs (and its tokens and
+     * cost, projected from the rollouts so far), and a rollout limit too small for the
+     * measurement alone is refused before anything runs.
+     */
+    scope: z.enum(budgetScopes).default("training"),
   })
   .strict();
 export type Budget = z.infer<typeof budgetSchema>;
@@ -218,7 +229,7 @@ export const evolveConfigSchema = z
      * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
      */
     iterativeComponents: z.enum(["round-robin", "all"]).default("all"),
-    budget: budgetSchema.default({}),
+    budget: budgetSchema.default({ scope: "training" }),
   })
   .strict();
 export type EvolveConfig = z.infer<typeof evolveConfigSchema>;

@@ -52,9 +52,13 @@ export class BudgetTracker {
   private readonly measuring = new AsyncLocalStorage<Spend[]>();
   private readonly controller = new AbortController();
   private exhausted: BudgetExhaustedError | undefined;
+  /** The seed/final measurement's spend (`countMeasurement`). */
+  private readonly measurement = emptySpend();
+  /** Rollouts kept free for the measurement (`scope: run`). */
+  private reservedRollouts = 0;
 
   constructor(
-    private readonly limits: Budget,
+    private readonly limits: Partial<Budget>,
     private readonly now: () => number,
     private readonly startedAt = now(),
   ) {}
@@ -96,6 +100,43 @@ export class BudgetTracker {
     return { ...this.spent, wallMs: this.spent.wallMs + (this.now() - this.startedAt) };
   }
 
+  /**
+   * Records `spend` as the seed/final measurement's (also `add`ed, live or replayed). Under
+   * `scope: training` it is outside the limits, so it never stops or shortens training; under
+   * `scope: run` it counts like the rest (its rollouts were reserved). Call it before the spend is
+   * added when it is known in advance (a replayed stage), so no limit is reached on the way.
+   */
+  countMeasurement(spend: Partial<Spend>): void {
+    for (const [key, value] of Object.entries(spend) as [keyof Spend, number][])
+      this.measurement[key] += value;
+  }
+
+  /**
+   * Keeps `rollouts` free for the seed/final measurement (`scope: run`): training is refused
+   * what would eat into them, and its tokens and cost are checked with the measurement's
+   * projected on top (the agent's mean per uncached rollout so far, times `rollouts`).
+   */
+  reserve(rollouts: number): void {
+    this.reservedRollouts = rollouts;
+  }
+
+  /** Rollouts kept free for the measurement. */
+  reserved(): number {
+    return this.reservedRollouts;
+  }
+
+  /** Spend so far without the measurement's: what the strategy's search cost. */
+  training(): Spend {
+    const spend = this.snapshot();
+    for (const key of Object.keys(spend) as (keyof Spend)[]) spend[key] -= this.measurement[key];
+    return spend;
+  }
+
+  /** Spend so far that counts against the limits. */
+  private bounded(): Spend {
+    return this.limits.scope === "run" ? this.snapshot() : this.training();
+  }
+
   /** The exhausted resource, if any. */
   exceeded(): BudgetExhaustedError | undefined {
     this.evaluateLimits();
@@ -108,14 +149,19 @@ export class BudgetTracker {
     if (error) throw error;
   }
 
+  private projectedMeasurement(spend: Spend) {
+    return projectMeasurement(spend, this.reservedRollouts);
+  }
+
   private evaluateLimits(): void {
     if (this.exhausted) return;
-    const spend = this.snapshot();
+    const spend = this.bounded();
     const tokens = spend.promptTokens + spend.completionTokens;
+    const held = this.projectedMeasurement(spend);
     const checks: [BudgetExhaustedError["resource"], number, number | undefined][] = [
-      ["rollouts", spend.rollouts, this.limits.rollouts],
-      ["tokens", tokens, this.limits.tokens],
-      ["costUsd", spend.costUsd, this.limits.costUsd],
+      ["rollouts", spend.rollouts + held.rollouts, this.limits.rollouts],
+      ["tokens", tokens + held.tokens, this.limits.tokens],
+      ["costUsd", spend.costUsd + held.costUsd, this.limits.costUsd],
       ["wallMs", spend.wallMs, this.limits.wallMs],
     ];
     for (const [resource, used, limit] of checks) {
@@ -126,6 +172,18 @@ export class BudgetTracker {
       }
     }
   }
+}
+
+/** The measurement's share of the limits while training runs (zero under `scope: training`). */
+function projectMeasurement(spend: Spend, rollouts: number) {
+  if (rollouts === 0 || spend.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
+  const agentTokens = spend.promptTokens + spend.completionTokens - spend.refinerTokens;
+  const agentCost = spend.costUsd - spend.refinerCostUsd;
+  return {
+    rollouts,
+    tokens: (agentTokens / spend.rollouts) * rollouts,
+    costUsd: (agentCost / spend.rollouts) * rollouts,
+  };
 }
 
 /** The refinement roles' share of a spend: of its cost when priced, else of its tokens. */

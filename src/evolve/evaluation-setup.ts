@@ -35,13 +35,23 @@ export function wrapModels(options: {
     options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({ provider: cached(models.refiner), budget, role: "refiner", onCall }),
+    refiner: meterProvider({
+      provider: cached(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true,
+    }),
     probe: models.probe
       ? meterProvider({ provider: cached(models.probe), budget, role: "agent", onCall })
       : undefined,
-    judge: models.judge
-      ? meterProvider({ provider: cached(models.judge), budget, role: "refiner" })
-      : undefined,
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached(models.judge ?? models.refiner),
+      budget,
+      role: "refiner",
+    }),
   };
 }
 

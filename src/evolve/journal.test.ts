@@ -1,14 +1,34 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { BudgetTracker } from "./budget.js";
 import { Journal } from "./journal.js";
+import type { RunKeyParts } from "./run-key.js";
 
-async function open(outDir: string, budget: BudgetTracker) {
-  return Journal.open({ outDir, runKey: "k", configHash: "h", strategy: "ecdysis", budget });
+const parts: RunKeyParts = {
+  config: "c".repeat(64),
+  strategy: "ecdysis",
+  limit: "none",
+  seedHarness: "s".repeat(64),
+  trainTasks: "t".repeat(64),
+  heldoutTasks: "h".repeat(64),
+  models: "m".repeat(64),
+  scorer: "x".repeat(64),
+  ecdysis: "1.0.0",
+};
+
+async function open(
+  outDir: string,
+  budget: BudgetTracker,
+  extra: Partial<Parameters<typeof Journal.open>[0]> = {},
+) {
+  return Journal.open({ outDir, runKey: "k", parts, budget, ...extra });
 }
+
+const file = (outDir: string) => path.join(outDir, "journal.jsonl");
 
 describe("Journal", () => {
   it("replays finished stages, and counts the spend of every one of them at open", async () => {
@@ -58,7 +78,7 @@ describe("Journal", () => {
 
   it("refuses a journal written by another version of Ecdysis instead of replaying its outputs", async () => {
     const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
-    const header = { type: "header", runKey: "k", configHash: "h", strategy: "ecdysis" };
+    const header = { type: "header", format: 2, runKey: "k", configHash: "h", strategy: "ecdysis" };
     const stage = { type: "stage", stage: "iteration-1/diagnose", output: {}, spend: {} };
     await writeFile(
       path.join(outDir, "journal.jsonl"),
@@ -66,6 +86,113 @@ describe("Journal", () => {
     );
     const attempt = open(outDir, new BudgetTracker({}, () => 0));
     await expect(attempt).rejects.toBeInstanceOf(InputError);
-    await expect(attempt).rejects.toThrow(/another version of Ecdysis \(journal format 1/);
+    await expect(attempt).rejects.toThrow(/another version of Ecdysis \(journal format 2/);
+  });
+
+  it("refuses a journal of other inputs, naming each part that changed and the way out", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    await open(outDir, new BudgetTracker({}, () => 0));
+    const changed = { ...parts, seedHarness: "n".repeat(64), limit: "5", ecdysis: "1.1.0" };
+    const attempt = open(outDir, new BudgetTracker({}, () => 0), { runKey: "k2", parts: changed });
+    await expect(attempt).rejects.toBeInstanceOf(InputError);
+    await expect(attempt).rejects.toThrow(
+      /line 1: .*the seed harness \(ssssssssssss → nnnnnnnnnnnn\); --limit \(none → 5\); the Ecdysis version \(1\.0\.0 → 1\.1\.0\).*--restart.*fresh --out/,
+    );
+    // --restart discards it and starts over.
+    const restarted = await open(outDir, new BudgetTracker({}, () => 0), {
+      runKey: "k2",
+      parts: changed,
+      restart: true,
+    });
+    expect(restarted.finished()).toEqual([]);
+    expect(JSON.parse((await readFile(file(outDir), "utf8")).split("\n")[0])).toMatchObject({
+      runKey: "k2",
+      parts: changed,
+    });
+  });
+
+  it("a damaged header or a middle line of the wrong shape is an InputError naming the line", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    await writeFile(file(outDir), '{"type":"head\n');
+    await expect(open(outDir, new BudgetTracker({}, () => 0))).rejects.toThrow(
+      /journal\.jsonl: line 1: is not valid JSON: the run journal's header is damaged.*--restart/,
+    );
+    const first = await open(outDir, new BudgetTracker({}, () => 0), { restart: true });
+    await first.stage("a", async () => "A");
+    await first.stage("b", async () => "B");
+    const lines = (await readFile(file(outDir), "utf8")).split("\n");
+    lines[1] = JSON.stringify({ type: "stage", stage: "a", output: "A", spend: "lots" });
+    await writeFile(file(outDir), lines.join("\n"));
+    const shape = open(outDir, new BudgetTracker({}, () => 0));
+    await expect(shape).rejects.toBeInstanceOf(InputError);
+    await expect(shape).rejects.toThrow(/line 2: 'spend': is not a stage entry/);
+    lines[1] = "not json at all";
+    await writeFile(file(outDir), lines.join("\n"));
+    await expect(open(outDir, new BudgetTracker({}, () => 0))).rejects.toThrow(
+      /line 2: is not valid JSON/,
+    );
+  });
+
+  it("drops a last line cut short by a kill (with a warning), cuts the file back and runs that stage again", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    const first = await open(outDir, new BudgetTracker({}, () => 0));
+    await first.stage("a", async () => "A");
+    const whole = JSON.stringify({ type: "stage", stage: "b", output: "B", spend: {} });
+    await appendFile(file(outDir), whole.slice(0, 20));
+    const warnings: string[] = [];
+    const resumed = await open(outDir, new BudgetTracker({}, () => 0), {
+      warn: (message) => warnings.push(message),
+    });
+    expect(warnings).toEqual([expect.stringMatching(/line 3 was cut short .* runs again/)]);
+    expect(resumed.finished()).toEqual(["a"]);
+    let ran = false;
+    await resumed.stage("b", async () => {
+      ran = true;
+      return "B2";
+    });
+    expect(ran).toBe(true);
+    const lines = (await readFile(file(outDir), "utf8")).trim().split("\n");
+    expect(lines.map((line) => JSON.parse(line).stage ?? "header")).toEqual(["header", "a", "b"]);
+    // A whole last line that lost only its newline is kept, and the newline restored.
+    await writeFile(file(outDir), lines.join("\n"));
+    const again = await open(outDir, new BudgetTracker({}, () => 0));
+    expect(again.finished()).toEqual(["a", "b"]);
+    await again.stage("c", async () => "C");
+    expect((await readFile(file(outDir), "utf8")).trim().split("\n")).toHaveLength(4);
+  });
+
+  it("recomputes a replayed output that does not match its stage's schema, and counts both spends", async () => {
+    const outDir = await mkdtemp(path.join(tmpdir(), "ecdysis-journal-"));
+    const budget = new BudgetTracker({}, () => 0);
+    const first = await open(outDir, budget);
+    await first.stage("a", async () => {
+      budget.add({ rollouts: 1 });
+      return { count: "three" };
+    });
+    const warnings: string[] = [];
+    const resumedBudget = new BudgetTracker({}, () => 0);
+    const resumed = await open(outDir, resumedBudget, {
+      warn: (message) => warnings.push(message),
+    });
+    const schema = z.object({ count: z.number() });
+    const value = await resumed.stage(
+      "a",
+      async () => {
+        resumedBudget.add({ rollouts: 2 });
+        return { count: 3 };
+      },
+      { schema },
+    );
+    expect(value).toEqual({ count: 3 });
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /line 2: the recorded output of stage 'a' is not valid \(count: .*\); the stage runs again/,
+      ),
+    ]);
+    const third = await open(outDir, new BudgetTracker({}, () => 0));
+    expect(await third.stage("a", async () => ({ count: 0 }), { schema })).toEqual({ count: 3 });
+    const replayed = new BudgetTracker({}, () => 0);
+    await open(outDir, replayed);
+    expect(replayed.snapshot().rollouts).toBe(3);
   });
 });

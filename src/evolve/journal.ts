@@ -1,83 +1,88 @@
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
-import { InputError } from "../errors/input-error.js";
+import type { z } from "zod";
 import { type BudgetTracker, emptySpend, type Spend } from "./budget.js";
+import {
+  type JournalEntry,
+  journalFormat,
+  type LocatedEntry,
+  readJournalText,
+} from "./journal-file.js";
+import type { RunKeyParts } from "./run-key.js";
+
+export { type JournalEntry, journalFormat } from "./journal-file.js";
+
+/** Options of `Journal.open`. */
+export interface JournalOptions {
+  outDir: string;
+  runKey: string;
+  /** What the run key covers; a journal of other parts is refused naming the ones that changed. */
+  parts: RunKeyParts;
+  budget: BudgetTracker;
+  afterStage?: (stage: string) => void;
+  /** Scrubs every stage output before it is written (the run's secrets, credential shapes). */
+  redact?: <T>(value: T) => T;
+  /** Discard a journal already in `outDir` and start over (`--restart`). */
+  restart?: boolean;
+  /** Told of what was repaired or recomputed (a dropped last line, a replayed output that was invalid). */
+  warn?: (message: string) => void;
+}
 
 /**
- * The shape of the stage outputs this code writes and replays. A journal of another format (an
- * earlier Ecdysis: its diagnoses and refinements were other records) is refused, not replayed.
- */
-export const journalFormat = 2;
-
-const headerSchema = z.object({
-  type: z.literal("header"),
-  /** Absent in the first format. */
-  format: z.number().int().optional(),
-  runKey: z.string(),
-  configHash: z.string(),
-  strategy: z.string(),
-});
-const entrySchema = z.object({
-  type: z.literal("stage"),
-  stage: z.string(),
-  output: z.unknown(),
-  spend: z.record(z.string(), z.number()),
-  /** The run's training clock (ms) when the stage finished. */
-  clockMs: z.number().optional(),
-});
-/** One finished stage in journal.jsonl. */
-export type JournalEntry = z.infer<typeof entrySchema>;
-
-/**
- * journal.jsonl of an evolve run: a header line, then one line per finished stage with its
- * output and the uncached spend it cost. Re-running into the same folder counts the spend of
- * every finished stage and replays their outputs instead of running them; a different config
- * is refused.
+ * journal.jsonl of an evolve run: a header line (the run key and its parts), then one line per
+ * finished stage with its output and the uncached spend it cost. Re-running into the same
+ * folder counts the spend of every finished stage and replays their outputs instead of running
+ * them; a journal of other inputs is refused, naming what changed. A last line cut short by a
+ * kill is dropped (that stage runs again); a replayed output that fails its stage's schema is
+ * recomputed; any other damage is an InputError naming the file and line.
  */
 export class Journal {
   private constructor(
     private readonly file: string,
-    private readonly entries: Map<string, JournalEntry>,
-    private readonly budget: BudgetTracker,
-    private readonly afterStage?: (stage: string) => void,
-    private readonly redact: <T>(value: T) => T = (value) => value,
+    private readonly entries: Map<string, LocatedEntry>,
+    private readonly options: JournalOptions,
+    /** Lines in the file (the next entry's line number is one more). */
+    private lines: number,
   ) {}
 
   /** Opens (or creates) the journal in `outDir`. */
-  static async open(options: {
-    outDir: string;
-    runKey: string;
-    configHash: string;
-    strategy: string;
-    budget: BudgetTracker;
-    afterStage?: (stage: string) => void;
-    /** Scrubs every stage output before it is written (the run's secrets, credential shapes). */
-    redact?: <T>(value: T) => T;
-  }): Promise<Journal> {
+  static async open(options: JournalOptions): Promise<Journal> {
     const file = path.join(options.outDir, "journal.jsonl");
-    const entries = new Map<string, JournalEntry>();
-    let text: string | undefined;
-    try {
-      text = await readFile(file, "utf8");
-    } catch {
-      text = undefined;
-    }
+    const entries = new Map<string, LocatedEntry>();
+    let finished: JournalEntry[] = [];
+    let lines = 1;
+    if (options.restart) await rm(file, { force: true });
+    const text = await readFile(file, "utf8").catch(() => undefined);
     if (text === undefined || text.trim() === "") {
       await mkdir(options.outDir, { recursive: true });
       const header = {
         type: "header",
         format: journalFormat,
         runKey: options.runKey,
-        configHash: options.configHash,
-        strategy: options.strategy,
+        parts: options.parts,
       };
-      await writeFile(file, `${JSON.stringify(header)}\n`);
+      // Written whole (temp file + rename): a kill cannot leave half a header.
+      const temporary = `${file}.${process.pid}.tmp`;
+      await writeFile(temporary, `${JSON.stringify(header)}\n`);
+      await rename(temporary, file);
     } else {
-      for (const entry of readJournal({ file, text, ...options })) entries.set(entry.stage, entry);
+      const read = readJournalText({ file, text, runKey: options.runKey, parts: options.parts });
+      if (read.repair === "newline") await appendFile(file, "\n");
+      else if (read.repair) {
+        await truncate(file, read.repair.truncateTo);
+        options.warn?.(
+          `${file}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`,
+        );
+      }
+      // A stage recorded twice (recomputed after an invalid output) replays its last record.
+      for (const located of read.entries) entries.set(located.entry.stage, located);
+      finished = read.entries.map((located) => located.entry);
+      lines = read.lines;
     }
-    options.budget.add(replayedSpend([...entries.values()]));
-    return new Journal(file, entries, options.budget, options.afterStage, options.redact);
+    // Every recorded stage was paid for, a recomputed one too; the measurement's kept apart.
+    options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+    options.budget.add(replayedSpend(finished));
+    return new Journal(file, entries, options, lines);
   }
 
   /** Names of the finished stages. */
@@ -85,15 +90,36 @@ export class Journal {
     return [...this.entries.keys()];
   }
 
-  /** Runs a stage once: a finished one returns its recorded output (its spend counted at open). */
-  async stage<T>(name: string, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+   * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+   * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+   * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+   */
+  async stage<T>(
+    name: string,
+    run: () => Promise<T>,
+    options: { schema?: z.ZodType; measurement?: boolean } = {},
+  ): Promise<T> {
+    const { schema } = options;
     const done = this.entries.get(name);
-    if (done) return done.output as T;
+    if (done) {
+      const checked = schema?.safeParse(done.entry.output);
+      if (!checked || checked.success) return done.entry.output as T;
+      const issue = checked.error.issues[0];
+      this.options.warn?.(
+        `${this.file}: line ${done.line}: the recorded output of stage '${name}' is not valid (${issue?.path.join(".") || "output"}: ${issue?.message}); the stage runs again`,
+      );
+      this.entries.delete(name);
+    }
+    const { budget } = this.options;
     // Only this stage's own spend is recorded: stages may run concurrently.
-    const { value, spend } = await this.budget.measure(run);
+    const { value, spend } = await budget.measure(run);
+    if (options.measurement) budget.countMeasurement(spend);
     // Round-trip through JSON (and the scrub) so a fresh run continues with exactly what a
     // resumed run would read.
-    const output = this.redact(JSON.parse(JSON.stringify(value ?? null)) as T);
+    const redact = this.options.redact ?? (<V>(inner: V) => inner);
+    const output = redact(JSON.parse(JSON.stringify(value ?? null)) as T);
     const recorded: Partial<Spend> = {};
     for (const key of Object.keys(emptySpend()) as (keyof Spend)[])
       if (spend[key] !== 0) recorded[key] = spend[key];
@@ -102,57 +128,16 @@ export class Journal {
       stage: name,
       output,
       spend: recorded,
-      clockMs: this.budget.snapshot().wallMs,
+      clockMs: budget.snapshot().wallMs,
+      ...(options.measurement ? { measurement: true } : {}),
     };
+    // One write per line: a kill mid-append leaves at most this line cut short.
     await appendFile(this.file, `${JSON.stringify(entry)}\n`);
-    this.entries.set(name, entry);
-    this.afterStage?.(name);
+    this.lines += 1;
+    this.entries.set(name, { entry, line: this.lines });
+    this.options.afterStage?.(name);
     return output;
   }
-}
-
-/** The finished stages of a journal, after checking its header is this run's. */
-function readJournal(options: {
-  file: string;
-  text: string;
-  runKey: string;
-  configHash: string;
-  strategy: string;
-}): JournalEntry[] {
-  const { file } = options;
-  const lines = options.text.split("\n").filter((line) => line.trim() !== "");
-  const header = headerSchema.safeParse(JSON.parse(lines[0] ?? "{}"));
-  if (!header.success)
-    throw new InputError(file, "is not an Ecdysis run journal; choose another --out folder", {
-      line: 1,
-    });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; write to another --out folder`,
-      { line: 1 },
-    );
-  if (header.data.runKey !== options.runKey)
-    throw new InputError(
-      file,
-      `holds a run of another configuration (config hash ${header.data.configHash.slice(0, 12)}, strategy ${header.data.strategy}; ` +
-        `now ${options.configHash.slice(0, 12)}, ${options.strategy}); resume it with the same config or write to another --out folder`,
-      { line: 1 },
-    );
-  const entries: JournalEntry[] = [];
-  for (const line of lines.slice(1)) {
-    // A line cut short by a kill is the stage that did not finish: it simply runs again.
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    const entry = entrySchema.safeParse(parsed);
-    if (entry.success) entries.push(entry.data);
-  }
-  return entries;
 }
 
 /**

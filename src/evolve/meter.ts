@@ -29,13 +29,17 @@ export interface ModelCallEvent {
 
 /**
  * Wraps a provider so every uncached response is added to the budget (as agent or refiner
- * spend). Cached replays cost nothing and are not counted. `onCall` is told of each call.
+ * spend). Cached replays cost nothing and are not counted. `onCall` is told of each call. When
+ * `enforce` (the refiner roles, which only training calls), a call is refused before it starts
+ * once a limit is reached, background calls included; agent calls are admitted with their
+ * rollout (`meterAdapter`).
  */
 export function meterProvider(options: {
   provider: ChatProvider;
   budget: BudgetTracker;
   role: "agent" | "refiner";
   onCall?: (event: ModelCallEvent) => void;
+  enforce?: boolean;
 }): ChatProvider {
   const { provider, budget, role, onCall } = options;
   return {
@@ -47,6 +51,7 @@ export function meterProvider(options: {
       callOptions?: { signal?: AbortSignal },
     ): Promise<ChatResponse> {
       const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
       onCall?.({ phase: "start", role, purpose });
       let response: ChatResponse;
       try {

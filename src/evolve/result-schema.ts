@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { strategyNameSchema } from "../config/config-schema.js";
+import { budgetSchema, strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { guardRejectionSchema, labelFlagSchema, plannedEditSchema } from "../harness/types.js";
 import type { WireParameter } from "../llm/capabilities.js";
@@ -182,6 +182,12 @@ export const evolveResultSchema = z.object({
     patch: z.string(),
   }),
   gate: evolveGateSchema,
+  /**
+   * The configured limits and what they covered: `training` (the seed/final measurement, at
+   * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+   * before it was recorded.
+   */
+  budget: budgetSchema.extend({ measurementRollouts: z.number().int().min(0) }).optional(),
   run: runMetadataSchema,
   /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
   measures: z.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),

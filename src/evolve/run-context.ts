@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import type { EcdysisConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import type { BudgetExhaustedError } from "../errors/budget-error.js";
@@ -51,8 +52,11 @@ export interface RunContext {
   /** The LLM-backed stages (diagnose, notes, refine, reflect). */
   stages: StagePort;
   evaluate: EvaluateFn;
-  /** Runs a stage once per run: a finished stage is replayed from the journal on resume. */
-  stage<T>(name: string, run: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a stage once per run: a finished stage is replayed from the journal on resume. With
+   * `schema` (`stageSchemas`), a replayed output that does not match it is recomputed.
+   */
+  stage<T>(name: string, run: () => Promise<T>, schema?: z.ZodType): Promise<T>;
   /** Seeded RNG for a named sub-stream (deterministic across resumes). */
   rng(...parts: number[]): Rng;
   /**

@@ -91,7 +91,7 @@ describe("runEvolve", () => {
         adapter: fakeAgentAdapter,
         clock,
       }),
-    ).rejects.toThrow(/another configuration.*--limit 5/);
+    ).rejects.toThrow(/other inputs.*--limit \(5 → none\)/);
   });
 
   it("writes result.json, the evolved harness, a patch and a journal (reports are its callers')", async () => {
@@ -212,7 +212,7 @@ describe("runEvolve", () => {
       clock,
     });
     await expect(attempt).rejects.toBeInstanceOf(InputError);
-    await expect(attempt).rejects.toThrow(/another configuration/);
+    await expect(attempt).rejects.toThrow(/other inputs.*the config file \(/);
   });
 
   it("stops cleanly at the rollout budget and keeps the seed harness", async () => {

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
@@ -24,8 +23,9 @@ import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
-import { Journal } from "./journal.js";
+import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
+import type { BudgetCoverage } from "./measurement-budget.js";
 import type { ModelCallEvent } from "./meter.js";
 import { PromptLog } from "./prompt-log.js";
 import { scoreOf } from "./records.js";
@@ -38,7 +38,9 @@ import {
 import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
+import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
+import { stageSchemas } from "./stage-schemas.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy } from "./strategy.js";
 
@@ -82,6 +84,13 @@ export interface RunEvolveOptions {
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
   /**
+   * Discard the journal of an earlier run in `outDir` and start over (`--restart`): the way out
+   * when the inputs changed or the journal is damaged. Cached rollouts and calls are still reused.
+   */
+  restart?: boolean;
+  /** Told of what a resume repaired or took over (a dropped journal line, a stale lock). */
+  warn?: (message: string) => void;
+  /**
    * Keep the folders a command harness's candidates ran from, in `<outDir>/candidates/<hash>`
    * (default: removed when the run ends).
    */
@@ -119,14 +128,22 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options.limit);
-  const journal = await openJournal({ options, strategy, budget, redactor });
+  const { journal, release, coverage } = await startRun({
+    ...options,
+    strategy,
+    inputs,
+    ecdysisVersion: options.metadata?.ecdysisVersion,
+    budget,
+    redact: (value) => redactor.json(value),
+    now: () => clock.now(),
+  });
+  const opened = await openOwnModels(options, release);
   const prompts = await PromptLog.open({
     outDir: options.outDir,
     fresh: journal.finished().length === 0,
     keep: loaded.config.report?.keepPrompts ?? true,
     redactor,
   });
-  const opened = options.models ? undefined : await openModels(loaded);
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
   try {
@@ -149,32 +166,22 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       prompts,
       startedAt,
       clock,
+      coverage,
     });
   } finally {
     const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
     await workspace.close({ keepIn });
     await opened?.close();
+    await release();
   }
 }
 
-/** The run's journal in `outDir`, keyed by the config, the strategy and `--limit`. */
-function openJournal(input: {
-  options: RunEvolveOptions;
-  strategy: Strategy;
-  budget: BudgetTracker;
-  redactor: SecretRedactor;
-}): Promise<Journal> {
-  const { options, strategy, redactor } = input;
-  const { loaded } = options;
-  const limited = options.limit === undefined ? "" : ` --limit ${options.limit}`;
-  return Journal.open({
-    outDir: options.outDir,
-    runKey: sha256(`${loaded.hash}\n${strategy.name}${limited ? `\n${limited.trim()}` : ""}`),
-    configHash: loaded.hash,
-    strategy: `${strategy.name}${limited}`,
-    budget: input.budget,
-    afterStage: options.afterStage,
-    redact: (value) => redactor.json(value),
+/** The models of the config, unless the caller brought its own; the locks go if they fail to open. */
+async function openOwnModels(options: RunEvolveOptions, release: () => Promise<void>) {
+  if (options.models) return undefined;
+  return openModels(options.loaded).catch(async (error) => {
+    await release();
+    throw error;
   });
 }
 
@@ -192,11 +199,13 @@ async function finishRun(input: {
   prompts?: PromptLog;
   startedAt: string;
   clock: { now(): number };
+  coverage: BudgetCoverage;
 }): Promise<EvolveResult> {
   const { options, run, outcome } = input;
   const { loaded } = options;
-  const training = run.budget.snapshot();
   const measured = await measureFinal({ run, outcome, samples: input.samples });
+  // Everything but the measurement, replayed stages included.
+  const training = run.budget.training();
   const result = run.redactor.json(
     evolveResult({
       loaded,
@@ -205,6 +214,7 @@ async function finishRun(input: {
       outcome,
       measured,
       training,
+      coverage: input.coverage,
       downgrades: input.downgrades,
       metadata: {
         startedAt: input.startedAt,
@@ -287,7 +297,7 @@ function openRun(input: {
       heldout: splits.heldout,
       seedHarness: seed,
     }),
-    stage: (name, work) => journal.stage(name, work),
+    stage: (name, work, schema) => journal.stage(name, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
@@ -356,19 +366,23 @@ async function measureFinal(input: {
       label,
     });
   const sameHarness = outcome.finalHarness.hash === run.seed.hash;
-  return run.journal.stage("final/measure", async () => {
-    const seedRuns = Promise.all([
-      measure("seed: train", "train", false),
-      measure("seed: held-out", "heldout", false),
-    ]);
-    if (sameHarness) await seedRuns;
-    const finalRuns = Promise.all([
-      measure("final: train", "train", true),
-      measure("final: held-out", "heldout", true),
-    ]);
-    const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-    return [...seedResults, ...finalResults];
-  });
+  return run.journal.stage(
+    "final/measure",
+    async () => {
+      const seedRuns = Promise.all([
+        measure("seed: train", "train", false),
+        measure("seed: held-out", "heldout", false),
+      ]);
+      if (sameHarness) await seedRuns;
+      const finalRuns = Promise.all([
+        measure("final: train", "train", true),
+        measure("final: held-out", "heldout", true),
+      ]);
+      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
+      return [...seedResults, ...finalResults];
+    },
+    { schema: stageSchemas.measurements, measurement: true },
+  );
 }
 
 /** result.json's `cost`: the whole run's spend, the refinement's part, and training alone. */
@@ -400,6 +414,7 @@ function evolveResult(input: {
   outcome: LoopOutcome;
   measured: Evaluation[];
   training: ReturnType<BudgetTracker["snapshot"]>;
+  coverage: BudgetCoverage;
   /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
   downgrades: Downgrade[];
   metadata: RunMetadata;
@@ -423,6 +438,7 @@ function evolveResult(input: {
       .flatMap((iteration) => iteration.applied),
     rejectedProposals: outcome.memory,
     cost: costOf(spend, input.training),
+    budget: { ...loaded.config.evolve.budget, ...input.coverage },
     harness: {
       seedHash: run.seed.hash,
       finalHash: outcome.finalHarness.hash,
@@ -473,8 +489,4 @@ async function writeOutputs(options: {
   });
   await write(runRecordsFile, JSON.stringify(run.redactor.json(records)));
   await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }

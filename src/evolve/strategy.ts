@@ -1,4 +1,4 @@
-import type { StrategyName } from "../config/config-schema.js";
+import type { EcdysisConfig, StrategyName } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import type { DiagnosisReport } from "../diagnose/diagnose-batch.js";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
@@ -83,4 +83,9 @@ export interface StrategyRun<S extends LoopState = LoopState> {
 export interface Strategy {
   readonly name: StrategyName;
   open(context: RunContext): StrategyRun<LoopState>;
+  /**
+   * Samples per task of the final measurement, known before the run opens (the budget reserves
+   * them under `scope: run`); its runs' `finalSamples` agree. Default: the config's samples.
+   */
+  finalSamples?(input: { config: EcdysisConfig; trainSize: number; heldoutSize: number }): number;
 }

@@ -4,7 +4,7 @@ import { escapeHtml as h } from "./html.js";
 import { spendSplit } from "./markdown-measures.js";
 import { gateSentence } from "./markdown-sections.js";
 import { spendRows } from "./measure-rows.js";
-import { acceptedSentence, runSentence, stopSentence } from "./wording.js";
+import { acceptedSentence, budgetSentence, runSentence, stopSentence } from "./wording.js";
 
 /** Seed versus final on train and held-out, the run in one sentence, the gate, per-task spend. */
 export function summaryHtml(result: EvolveResult): string {
@@ -44,7 +44,13 @@ function spend(result: EvolveResult): string {
 export function costHtml(result: EvolveResult): string {
   const cost = result.cost;
   return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1000).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${h(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p></section>`;
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1000).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${h(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p>${budgetParagraph(result)}</section>`;
+}
+
+/** What the budget covered (`budgetSentence`), when the result records it. */
+function budgetParagraph(result: EvolveResult): string {
+  const sentence = budgetSentence(result);
+  return sentence ? `<p>${h(sentence)}</p>` : "";
 }
 
 /** The harness diff as a patch. */

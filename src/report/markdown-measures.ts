@@ -2,7 +2,7 @@ import { formatPValue } from "../eval/statistics.js";
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { cell, codeSpan, formatDelta, percent, usd } from "./format.js";
 import { formatCategoryScore, heldoutCategoryRows, spendRows } from "./measure-rows.js";
-import { plural } from "./wording.js";
+import { budgetSentence, plural } from "./wording.js";
 
 /**
  * The held-out view in Markdown (as report.html shows it): accuracy per category with 95%
@@ -62,6 +62,7 @@ export function costSection(result: EvolveResult): string {
     spendSplit(cost),
     "",
     "Counted: uncached work only (cached rollouts and replayed calls are free).",
+    ...[budgetSentence(result)].filter((line) => line !== undefined).flatMap((line) => ["", line]),
     ...(spend.length === 0
       ? []
       : [

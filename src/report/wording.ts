@@ -115,3 +115,25 @@ export function runSentence(result: Pick<EvolveResult, "run">): string | undefin
   if (run.limit !== undefined) parts.push(`--limit ${run.limit} (a quick subset)`);
   return parts.join(" · ");
 }
+
+/**
+ * What the budget covered, in one sentence for the cost section (report, PR body, job summary):
+ * the limits, and whether the seed/final measurement ran inside them. Undefined for a result
+ * written before it was recorded.
+ */
+export function budgetSentence(result: Pick<EvolveResult, "budget">): string | undefined {
+  const budget = result.budget;
+  if (!budget) return undefined;
+  const limits = [
+    budget.rollouts === undefined ? "" : plural(budget.rollouts, "rollout"),
+    budget.tokens === undefined ? "" : plural(budget.tokens, "token"),
+    budget.costUsd === undefined ? "" : `$${budget.costUsd}`,
+    budget.wallMs === undefined ? "" : `${budget.wallMs / 1000} s`,
+  ].filter(Boolean);
+  const measurement = `the seed and final measurement (at most ${plural(budget.measurementRollouts, "rollout")})`;
+  if (limits.length === 0)
+    return `Budget: none set; the search ran until its own stop, then ${measurement}.`;
+  if (budget.scope === "run")
+    return `Budget (whole run): ${limits.join(", ")} bound everything, ${measurement} included — its rollouts were kept free while the search ran.`;
+  return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
+}

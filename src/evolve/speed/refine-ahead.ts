@@ -1,5 +1,6 @@
 import type { RefinementRecord } from "../../refine/refinement-record.js";
 import type { RunContext } from "../run-context.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type { IterationSteps } from "../strategies/steps.js";
 
 /**
@@ -39,8 +40,10 @@ export function refineAhead(inner: IterationSteps, context: RunContext): Iterati
       const ahead = early.get(step.stage);
       early.delete(step.stage);
       if (!ahead || ahead.ids !== idsOf(step.request.patterns)) return inner.refine(step);
-      return context.stage(step.stage, () =>
-        ahead.work.catch(() => context.stages.refine(step.request)),
+      return context.stage(
+        step.stage,
+        () => ahead.work.catch(() => context.stages.refine(step.request)),
+        stageSchemas.refinement,
       );
     },
   };

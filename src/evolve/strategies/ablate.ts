@@ -3,6 +3,7 @@ import { helpsAlone } from "../acceptance.js";
 import { rebuildCandidate } from "../guard.js";
 import { comparePaired, type PairedComparison } from "../paired-test.js";
 import { passMapOf, restrictPassMap } from "../records.js";
+import { stageSchemas } from "../stage-schemas.js";
 import { attributeChanges } from "./attribution.js";
 import type { Validation } from "./ecdysis-validate.js";
 
@@ -36,12 +37,15 @@ export async function ablateRejected(options: {
       const tasks = validation.batch.filter((task) => ids.has(task.id));
       const patterns = change.patterns.map((pattern) => pattern.name);
       const alone = rebuildCandidate({ parent, edits: change.edits, guard: context.guard });
-      const run = await context.stage(`${validation.scope}/ablate-${position + 1}`, () =>
-        context.evaluate({
-          tasks,
-          harness: alone.harness,
-          label: `iteration ${index}: ${patterns.join(", ")} alone`,
-        }),
+      const run = await context.stage(
+        `${validation.scope}/ablate-${position + 1}`,
+        () =>
+          context.evaluate({
+            tasks,
+            harness: alone.harness,
+            label: `iteration ${index}: ${patterns.join(", ")} alone`,
+          }),
+        stageSchemas.evaluation,
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };

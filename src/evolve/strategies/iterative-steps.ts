@@ -9,6 +9,7 @@ import { type RememberedProposal, shownToRoles } from "../memory.js";
 import { comparePaired } from "../paired-test.js";
 import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal, LoopState, Observation, Proposal } from "../strategy.js";
 import { selectComponents } from "./gepa/component-selector.js";
 import { minibatchAt, minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
@@ -98,8 +99,15 @@ async function drawMinibatch(options: {
     });
     const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     // The parent's own rollouts on these tasks: replayed from the call cache after its full evaluation.
-    const parentRun = await context.stage(`iteration-${index}/parent-minibatch-${draws + 1}`, () =>
-      context.evaluate({ tasks, harness: parent.harness, label: `iteration ${index}: minibatch` }),
+    const parentRun = await context.stage(
+      `iteration-${index}/parent-minibatch-${draws + 1}`,
+      () =>
+        context.evaluate({
+          tasks,
+          harness: parent.harness,
+          label: `iteration ${index}: minibatch`,
+        }),
+      stageSchemas.evaluation,
     );
     if (minibatchSum(ids, parentRun) < ids.length)
       return { draws: draws + 1, ids, tasks, parentRun };
@@ -159,16 +167,19 @@ export async function proposeFromMinibatch(options: {
   options.pending.set(index, { ...drawn, parentIndex, pointer: selected.pointer });
   seen.traces = drawn.parentRun.records.map(traceExcerpt);
   const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
-  const refinement = await context.stage(`iteration-${index}/reflect`, () =>
-    context.stages.reflect({
-      failures,
-      tasks: drawn.tasks,
-      harness: parent.harness,
-      refiner: context.models.refiner,
-      rejected: memoryOn(state.memory, parent.harness.hash),
-      editable: context.guard.editable,
-      ...(selected.components.length === 1 ? { module: selected.components[0] } : {}),
-    }),
+  const refinement = await context.stage(
+    `iteration-${index}/reflect`,
+    () =>
+      context.stages.reflect({
+        failures,
+        tasks: drawn.tasks,
+        harness: parent.harness,
+        refiner: context.models.refiner,
+        rejected: memoryOn(state.memory, parent.harness.hash),
+        editable: context.guard.editable,
+        ...(selected.components.length === 1 ? { module: selected.components[0] } : {}),
+      }),
+    stageSchemas.refinement,
   );
   const scoped = inSelectedComponents(refinement, selected.components);
   const guarded = guardRefinement({
@@ -195,12 +206,15 @@ export async function validateOnMinibatch(options: {
 }): Promise<Evidence> {
   const { context, proposal, state, drawn } = options;
   const { candidate, seen } = proposal;
-  const childRun = await context.stage(`iteration-${seen.index}/minibatch`, () =>
-    context.evaluate({
-      tasks: drawn.tasks,
-      harness: candidate,
-      label: `iteration ${seen.index}: minibatch`,
-    }),
+  const childRun = await context.stage(
+    `iteration-${seen.index}/minibatch`,
+    () =>
+      context.evaluate({
+        tasks: drawn.tasks,
+        harness: candidate,
+        label: `iteration ${seen.index}: minibatch`,
+      }),
+    stageSchemas.evaluation,
   );
   const cheap = {
     stage: "cheap" as const,
@@ -217,12 +231,15 @@ export async function validateOnMinibatch(options: {
       stages: [cheap],
       candidates: new Map([[candidate.hash, { harness: candidate, kept }]]),
     };
-  const run = await context.stage(`iteration-${seen.index}/evaluate`, () =>
-    context.evaluate({
-      tasks: context.train,
-      harness: candidate,
-      label: `iteration ${seen.index}: train`,
-    }),
+  const run = await context.stage(
+    `iteration-${seen.index}/evaluate`,
+    () =>
+      context.evaluate({
+        tasks: context.train,
+        harness: candidate,
+        label: `iteration ${seen.index}: train`,
+      }),
+    stageSchemas.evaluation,
   );
   const best = state.pool[state.best];
   const full = {

@@ -1,6 +1,7 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
 import { rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { childPointer } from "./gepa/component-selector.js";
 import { minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
@@ -50,8 +51,10 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
   const pending = new Map<number, Pending>();
   return {
     async start(seed) {
-      const run = await context.stage("iterative/evaluate-seed", () =>
-        context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+      const run = await context.stage(
+        "iterative/evaluate-seed",
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation,
       );
       const entry: PoolEntry = { harness: seed, run, scores: instanceScores(run), pointer: 0 };
       return {

@@ -4,6 +4,7 @@ import type { RefinementRecord } from "../../refine/refinement-record.js";
 import { decide } from "../acceptance.js";
 import type { RepairedStage } from "../evidence.js";
 import { type GuardedEdits, guardRefinement } from "../guard.js";
+import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal } from "../strategy.js";
 import { exposed, type Validation, validateEcdysis } from "./ecdysis-validate.js";
 
@@ -109,12 +110,15 @@ async function diagnoseRegressions(options: {
 }): Promise<DiagnosisReport | undefined> {
   const { validation, candidate, scope } = options;
   const { context, index, batch, before } = validation;
-  const run = await context.stage(`${scope}/batch`, () =>
-    context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke or exposed`,
-    }),
+  const run = await context.stage(
+    `${scope}/batch`,
+    () =>
+      context.evaluate({
+        tasks: batch,
+        harness: candidate,
+        label: `iteration ${index}: what it broke or exposed`,
+      }),
+    stageSchemas.evaluation,
   );
   const failing = run.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = new Set([

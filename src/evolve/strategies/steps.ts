@@ -14,6 +14,7 @@ import {
 } from "../paired-test.js";
 import type { Evaluation, RunContext } from "../run-context.js";
 import type { StagePort } from "../stage-port.js";
+import { stageSchemas } from "../stage-schemas.js";
 
 /** What `refine` is asked (src/refine's own options). */
 export type RefineRequest = Parameters<StagePort["refine"]>[0];
@@ -71,9 +72,15 @@ export interface ConfirmStep {
 export function plainSteps(context: RunContext): IterationSteps {
   return {
     evaluate: ({ stage, tasks, harness, label, onRecord }) =>
-      context.stage(stage, () => context.evaluate({ tasks, harness, label, onRecord })),
-    diagnose: ({ stage, request }) => context.stage(stage, () => context.stages.diagnose(request)),
-    refine: ({ stage, request }) => context.stage(stage, () => context.stages.refine(request)),
+      context.stage(
+        stage,
+        () => context.evaluate({ tasks, harness, label, onRecord }),
+        stageSchemas.evaluation,
+      ),
+    diagnose: ({ stage, request }) =>
+      context.stage(stage, () => context.stages.diagnose(request), stageSchemas.diagnosis),
+    refine: ({ stage, request }) =>
+      context.stage(stage, () => context.stages.refine(request), stageSchemas.refinement),
     confirm: (step) => confirmFlips(context, step),
   };
 }
@@ -88,16 +95,19 @@ async function confirmFlips(context: RunContext, step: ConfirmStep): Promise<Sam
   const discordant = new Set([...step.full.fixed, ...step.full.broken]);
   const tasks = step.batch.filter((task) => discordant.has(task.id));
   const run = (harness: LoadedHarness, side: string) =>
-    context.stage(`${step.stage}-confirm-${side}`, () =>
-      context.evaluate({
-        tasks,
-        harness,
-        samples: context.config.evolve.confirmSamples,
-        // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
-        // at, so the parent's draws of the tasks it failed are already in the cache.
-        firstSample: context.config.samples,
-        label: `iteration ${step.index}: confirming flips (${side})`,
-      }),
+    context.stage(
+      `${step.stage}-confirm-${side}`,
+      () =>
+        context.evaluate({
+          tasks,
+          harness,
+          samples: context.config.evolve.confirmSamples,
+          // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
+          // at, so the parent's draws of the tasks it failed are already in the cache.
+          firstSample: context.config.samples,
+          label: `iteration ${step.index}: confirming flips (${side})`,
+        }),
+      stageSchemas.evaluation,
     );
   const [parentRun, candidateRun] = await Promise.all([
     run(step.parent, "parent"),
