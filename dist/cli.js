@@ -48,6 +48,37 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   mod
 ));
 
+// src/config/ecdysis-version.ts
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+function packageRoot() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const file2 = join(dir, "package.json");
+    if (existsSync(file2) && readName(file2) === "ecdysis") return dir;
+    dir = dirname(dir);
+  }
+  throw new Error("ecdysis: package.json of the ecdysis package not found");
+}
+function readName(file2) {
+  try {
+    return JSON.parse(readFileSync(file2, "utf8")).name;
+  } catch {
+    return void 0;
+  }
+}
+function ecdysisVersion() {
+  cached ??= JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version;
+  return cached;
+}
+var cached;
+var init_ecdysis_version = __esm({
+  "src/config/ecdysis-version.ts"() {
+    "use strict";
+  }
+});
+
 // src/errors/ecdysis-error.ts
 var EcdysisError;
 var init_ecdysis_error = __esm({
@@ -163,7 +194,7 @@ __export(util_exports, {
   attachSchema: () => attachSchema,
   base64ToUint8Array: () => base64ToUint8Array,
   base64urlToUint8Array: () => base64urlToUint8Array,
-  cached: () => cached,
+  cached: () => cached2,
   captureStackTrace: () => captureStackTrace,
   cleanEnum: () => cleanEnum,
   cleanRegex: () => cleanRegex,
@@ -254,7 +285,7 @@ function jsonStringifyReplacer(_, value) {
     return value.toString();
   return value;
 }
-function cached(getter) {
+function cached2(getter) {
   return new Cached(getter);
 }
 function nullish(input2) {
@@ -910,7 +941,7 @@ var init_util = __esm({
     EVALUATING = /* @__PURE__ */ Symbol("evaluating");
     captureStackTrace = "captureStackTrace" in Error ? Error.captureStackTrace : (..._args) => {
     };
-    allowsEval = /* @__PURE__ */ cached(() => {
+    allowsEval = /* @__PURE__ */ cached2(() => {
       if (globalConfig.jitless) {
         return false;
       }
@@ -3563,7 +3594,7 @@ var init_schemas = __esm({
         get.raw = sh;
         Object.defineProperty(def, "shape", { get });
       }
-      const _normalized = cached(() => normalizeDef(def));
+      const _normalized = cached2(() => normalizeDef(def));
       defineLazyInternal(inst, "propValues", (zod) => {
         const shape = zod.def.shape;
         const propValues = {};
@@ -3630,7 +3661,7 @@ var init_schemas = __esm({
     $ZodObjectJIT = /* @__PURE__ */ $constructor("$ZodObjectJIT", (inst, def) => {
       $ZodObject.init(inst, def);
       const superParse = inst._zod.parse;
-      const _normalized = cached(() => normalizeDef(def));
+      const _normalized = cached2(() => normalizeDef(def));
       const memo2 = globalConfig.memoizer;
       const generateFastpass = (shape) => {
         const normalized = _normalized.value;
@@ -3860,7 +3891,7 @@ var init_schemas = __esm({
           throw new Error(`Invalid discriminated union option at index "${i}"`);
         }
       });
-      const disc = cached(() => discriminatorMap(def));
+      const disc = cached2(() => discriminatorMap(def));
       inst._zod.parse = (payload, ctx) => {
         const input2 = payload.value;
         if (!isObject(input2)) {
@@ -21283,16 +21314,16 @@ var init_input_error = __esm({
 });
 
 // src/config/config-paths.ts
-import { existsSync } from "node:fs";
+import { existsSync as existsSync2 } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative, sep } from "node:path";
+import { dirname as dirname2, isAbsolute, join as join2, relative, sep } from "node:path";
 async function checkConfigPaths(loaded) {
   await checkCacheDir(loaded);
   await checkHarnessDir(loaded);
 }
 async function checkCacheDir(loaded) {
   const dir = loaded.config.cacheDir;
-  for (let probe = dir; ; probe = dirname(probe)) {
+  for (let probe = dir; ; probe = dirname2(probe)) {
     const found = await stat(probe).then(
       (stats) => stats,
       (error62) => error62.code === "ENOENT" || error62.code === "ENOTDIR" ? "missing" : "unknown"
@@ -21306,7 +21337,7 @@ async function checkCacheDir(loaded) {
         { line: loaded.lines?.cacheDir, field: "cacheDir" }
       );
     }
-    if (dirname(probe) === probe) return;
+    if (dirname2(probe) === probe) return;
   }
 }
 async function checkHarnessDir(loaded) {
@@ -21325,8 +21356,8 @@ async function checkHarnessDir(loaded) {
 function repositoryRoot(start) {
   let probe = start;
   for (; ; ) {
-    if (existsSync(join(probe, ".git"))) return probe;
-    const parent = dirname(probe);
+    if (existsSync2(join2(probe, ".git"))) return probe;
+    const parent = dirname2(probe);
     if (parent === probe) return start;
     probe = parent;
   }
@@ -21363,9 +21394,31 @@ var init_configured_secrets = __esm({
   }
 });
 
+// src/config/git-state.ts
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+async function gitState(dir) {
+  try {
+    const head = await run("git", ["rev-parse", "HEAD"], { cwd: dir });
+    const status = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
+      cwd: dir
+    });
+    return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
+  } catch {
+    return void 0;
+  }
+}
+var run;
+var init_git_state = __esm({
+  "src/config/git-state.ts"() {
+    "use strict";
+    run = promisify(execFile);
+  }
+});
+
 // src/config/harness-reference.ts
 function harnessReference() {
-  if (cached2) return cached2;
+  if (cached3) return cached3;
   const root = external_exports.toJSONSchema(harnessConfigSchema, {
     io: "input",
     unrepresentable: "any"
@@ -21381,8 +21434,8 @@ function harnessReference() {
     name: name3,
     description: sections2[name3]?.description ?? ""
   }));
-  cached2 = { modules, tools, fields: fields2 };
-  return cached2;
+  cached3 = { modules, tools, fields: fields2 };
+  return cached3;
 }
 function collect(node2, path16, module, into) {
   if (node2.type === "object" && node2.properties) {
@@ -21421,7 +21474,7 @@ function describeField(field2) {
   if (field2.default !== void 0) facts.push(`default ${JSON.stringify(field2.default)}`);
   return `${field2.path} (${facts.join(", ")}): ${field2.description}`;
 }
-var cached2;
+var cached3;
 var init_harness_reference = __esm({
   "src/config/harness-reference.ts"() {
     "use strict";
@@ -28926,7 +28979,7 @@ var init_harness_yaml = __esm({
 
 // src/config/json-schema.ts
 import { mkdir, rename, writeFile } from "node:fs/promises";
-import { join as join2 } from "node:path";
+import { join as join3 } from "node:path";
 function jsonSchemas() {
   const render = (schema, id, title) => ({
     $id: id,
@@ -28942,7 +28995,7 @@ async function writeJsonSchemas(outDir, schemas = jsonSchemas()) {
   await mkdir(outDir, { recursive: true });
   const written = [];
   for (const [name3, schema] of Object.entries(schemas)) {
-    const target = join2(outDir, name3);
+    const target = join3(outDir, name3);
     const temporary = `${target}.${process.pid}.tmp`;
     await writeFile(temporary, `${JSON.stringify(schema, null, 2)}
 `);
@@ -29052,7 +29105,7 @@ var init_world_names = __esm({
 
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
-import { dirname as dirname2, resolve } from "node:path";
+import { dirname as dirname3, resolve } from "node:path";
 async function loadConfig(path16) {
   const absolute = resolve(path16);
   const text3 = await readUserText({
@@ -29073,7 +29126,7 @@ async function loadConfig(path16) {
   const lines = fieldLines(located);
   checkValueSizes({ file: absolute, value: located.value, lines });
   const parsed = validateLocated({ file: absolute, located, schema: ecdysisConfigSchema });
-  const root = dirname2(absolute);
+  const root = dirname3(absolute);
   const config2 = resolvePaths(parsed, root);
   checkWorlds({ file: absolute, located, config: config2 });
   const loaded = { config: config2, path: absolute, root, hash: configHash(parsed), lines };
@@ -29327,6 +29380,8 @@ var init_config = __esm({
     init_config_paths();
     init_config_schema();
     init_configured_secrets();
+    init_ecdysis_version();
+    init_git_state();
     init_harness_reference();
     init_harness_schema();
     init_harness_yaml();
@@ -29583,7 +29638,7 @@ var init_types3 = __esm({
 
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join3 } from "node:path";
+import { join as join4 } from "node:path";
 async function writeAtomic(path16, text3) {
   const temporary = `${path16}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
@@ -29592,11 +29647,11 @@ async function writeAtomic(path16, text3) {
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
   for (const [name3, result] of Object.entries(output2.results)) {
-    await writeAtomic(join3(dir, name3), `${JSON.stringify(result, null, 2)}
+    await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
   const lines = sortRecords(output2.records).map((record3) => JSON.stringify(record3));
-  await writeAtomic(join3(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
+  await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
 }
 async function readEvalOutput(dir) {
@@ -29608,15 +29663,15 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path16 = join3(dir, name3);
+    const path16 = join4(dir, name3);
     try {
       results[name3] = JSON.parse(await readFile3(path16, "utf8"));
     } catch (error62) {
       throw new InputError(path16, `unreadable result (${error62.message})`);
     }
   }
-  if (!results["eval.json"]) throw new InputError(join3(dir, "eval.json"), "file not found");
-  const recordsPath = join3(dir, "records.jsonl");
+  if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
+  const recordsPath = join4(dir, "records.jsonl");
   let text3;
   try {
     text3 = await readFile3(recordsPath, "utf8");
@@ -29953,7 +30008,7 @@ var init_usage_accounting = __esm({
 // src/llm/call-cache.ts
 import { createHash as createHash3, randomUUID } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 function callCacheKey(model, request) {
   return createHash3("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
@@ -30017,7 +30072,7 @@ function withCallCache(provider, dir, options = {}) {
   };
 }
 function entryPath(dir, key) {
-  return join4(dir, key.slice(0, 2), `${key}.json`);
+  return join5(dir, key.slice(0, 2), `${key}.json`);
 }
 async function load(dir, key) {
   let text3;
@@ -30035,7 +30090,7 @@ async function load(dir, key) {
 }
 async function store(dir, entry) {
   const path16 = entryPath(dir, entry.key);
-  await mkdir3(join4(dir, entry.key.slice(0, 2)), { recursive: true });
+  await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
   const temp = `${path16}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
@@ -30189,7 +30244,7 @@ var init_capabilities = __esm({
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { mkdir as mkdir4, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
-import { dirname as dirname3 } from "node:path";
+import { dirname as dirname4 } from "node:path";
 var downgradeSchema, memoryFileSchema, CapabilityMemory;
 var init_capability_memory = __esm({
   "src/llm/capability-memory.ts"() {
@@ -30250,7 +30305,7 @@ var init_capability_memory = __esm({
         const path16 = this.path;
         if (!path16) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname3(path16), { recursive: true });
+          await mkdir4(dirname4(path16), { recursive: true });
           const temp = `${path16}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
@@ -44285,16 +44340,16 @@ var init_world_schema = __esm({
 });
 
 // src/sim/load-world.ts
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname4, join as join5, resolve as resolve4 } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname as dirname5, join as join6, resolve as resolve4 } from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 function worldsDir() {
-  let dir = dirname4(fileURLToPath(import.meta.url));
+  let dir = dirname5(fileURLToPath2(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
-    const candidate = join5(dir, "worlds");
-    if (existsSync2(join5(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname4(dir);
+    const candidate = join6(dir, "worlds");
+    if (existsSync3(join6(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname5(dir);
   }
   throw new Error("sim: bundled worlds folder not found");
 }
@@ -44317,7 +44372,7 @@ function parseWorld(file2, text3) {
   return world2;
 }
 async function loadWorld(path16) {
-  const file2 = isBundledWorld(path16) ? join5(worldsDir(), `${path16}.yaml`) : resolve4(path16);
+  const file2 = isBundledWorld(path16) ? join6(worldsDir(), `${path16}.yaml`) : resolve4(path16);
   let text3;
   try {
     text3 = await readFile6(file2, "utf8");
@@ -45377,7 +45432,7 @@ var init_faults = __esm({
 
 // src/sim/ground-truth-log.ts
 import { appendFile, mkdir as mkdir5 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 function groundTruthKey(statement, model, seed) {
   return shortHash("task", statement, model, seed);
 }
@@ -45402,7 +45457,7 @@ var init_ground_truth_log = __esm({
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path16), { recursive: true });
+              await mkdir5(dirname6(path16), { recursive: true });
               this.ready = true;
             }
             await appendFile(path16, `${JSON.stringify(entry)}
@@ -46909,7 +46964,7 @@ var init_task_generation = __esm({
 
 // src/sim/world-files.ts
 import { mkdir as mkdir6, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 async function generateWorldFiles(options) {
   return (await writeWorld(options)).paths;
 }
@@ -46917,16 +46972,16 @@ async function writeWorld(options) {
   const { world: world2, outDir } = options;
   const generated = generateWorld(world2);
   const paths = {
-    train: join6(outDir, "tasks", "train.jsonl"),
-    heldout: join6(outDir, "tasks", "heldout.jsonl"),
-    harnessDir: join6(outDir, "harness")
+    train: join7(outDir, "tasks", "train.jsonl"),
+    heldout: join7(outDir, "tasks", "heldout.jsonl"),
+    harnessDir: join7(outDir, "harness")
   };
-  await mkdir6(join6(outDir, "tasks"), { recursive: true });
+  await mkdir6(join7(outDir, "tasks"), { recursive: true });
   await mkdir6(paths.harnessDir, { recursive: true });
   await writeFile5(paths.train, jsonl(generated.train));
   await writeFile5(paths.heldout, jsonl(generated.heldout));
   for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
-    await writeFile5(join6(paths.harnessDir, file2), text3);
+    await writeFile5(join7(paths.harnessDir, file2), text3);
   }
   return { paths, generated };
 }
@@ -46954,8 +47009,8 @@ var init_sim = __esm({
 
 // src/eval/rollout-params.ts
 import { createHash as createHash8 } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join as join7 } from "node:path";
+import { readFileSync as readFileSync2 } from "node:fs";
+import { join as join8 } from "node:path";
 function rolloutParams(model) {
   const variant = replyVariant(model);
   return {
@@ -46967,12 +47022,12 @@ function rolloutParams(model) {
 }
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
-  const file2 = model.world && isWorldName(model.world) ? join7(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash8("sha256").update(readFileSync(file2)).digest("hex") : "";
+  const file2 = model.world && isWorldName(model.world) ? join8(worldsDir(), `${model.world}.yaml`) : model.world;
+  const world2 = file2 ? createHash8("sha256").update(readFileSync2(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
-  return join7(loaded.config.cacheDir, "rollouts");
+  return join8(loaded.config.cacheDir, "rollouts");
 }
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
@@ -46985,7 +47040,7 @@ var init_rollout_params = __esm({
 
 // src/eval/open-models.ts
 import { stat as stat3 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 async function openModels(loaded, options = {}) {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
@@ -47028,7 +47083,7 @@ async function openModels(loaded, options = {}) {
       resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
     }
     const memory = await CapabilityMemory.open(
-      options.memoryPath ?? join8(loaded.config.cacheDir, "endpoints.json")
+      options.memoryPath ?? join9(loaded.config.cacheDir, "endpoints.json")
     );
     const providers = build(resolved, memory, clock);
     if (options.preflight ?? true) await preflight(resolved, providers);
@@ -47164,7 +47219,7 @@ var init_progress = __esm({
 // src/eval/rollout-cache.ts
 import { randomBytes } from "node:crypto";
 import { mkdir as mkdir7, readdir as readdir3, readFile as readFile7, rename as rename5, rm, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 var RolloutCache;
 var init_rollout_cache = __esm({
   "src/eval/rollout-cache.ts"() {
@@ -47194,7 +47249,7 @@ var init_rollout_cache = __esm({
       /** Stores a record under its key (atomic replace). */
       async put(record3) {
         const target = this.pathOf(record3.key);
-        await mkdir7(join9(this.dir, record3.key.slice(0, 2)), { recursive: true });
+        await mkdir7(join10(this.dir, record3.key.slice(0, 2)), { recursive: true });
         const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
         const stored = { ...record3, cached: false };
         try {
@@ -47214,7 +47269,7 @@ var init_rollout_cache = __esm({
           return;
         }
         for (const bucket of buckets) {
-          const names = (await readdir3(join9(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
+          const names = (await readdir3(join10(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
           for (const name3 of names) {
             const record3 = await this.get(name3.slice(0, -".json".length));
             if (record3) yield record3;
@@ -47222,7 +47277,7 @@ var init_rollout_cache = __esm({
         }
       }
       pathOf(key) {
-        return join9(this.dir, key.slice(0, 2), `${key}.json`);
+        return join10(this.dir, key.slice(0, 2), `${key}.json`);
       }
     };
   }
@@ -48286,7 +48341,7 @@ var init_portable_path = __esm({
 
 // src/harness/path-guard.ts
 import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join10, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join11, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
@@ -48344,7 +48399,7 @@ function escapingSymlink(dir, path16) {
   const realDir = realTarget(resolve7(dir));
   const segments = path16.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join10(dir, ...segments.slice(0, index));
+    const partial2 = join11(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
       isLink = lstatSync(partial2).isSymbolicLink();
@@ -48369,7 +48424,7 @@ function realTarget(target) {
   } catch {
     const parent = resolve7(target, "..");
     if (parent === target) return target;
-    return join10(realTarget(parent), relative3(parent, target));
+    return join11(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -48389,7 +48444,7 @@ var init_path_guard = __esm({
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import { lstat, mkdir as mkdir8, readFile as readFile8, realpath as realpath3, rename as rename6, rm as rm2, writeFile as writeFile7 } from "node:fs/promises";
-import { dirname as dirname6, join as join11, resolve as resolve8 } from "node:path";
+import { dirname as dirname7, join as join12, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
   await mkdir8(root, { recursive: true });
@@ -48401,15 +48456,15 @@ async function writeHarness(harness, dir) {
     const normalised = normaliseRelative(path16);
     if (normalised === null || normalised !== path16)
       throw new GuardError("path", `refusing to write '${path16}': not a plain relative path`);
-    const target = join11(root, normalised);
+    const target = join12(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir8(dirname6(target), { recursive: true });
+    await mkdir8(dirname7(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join11(dirname6(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join12(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
       await writeFile7(temporary, content, { flag: "wx" });
       await rename6(temporary, target);
@@ -48424,7 +48479,7 @@ async function assertInside(realRoot, target) {
   for (; ; ) {
     const stats = await lstat(probe).catch(() => void 0);
     if (stats) break;
-    const parent = dirname6(probe);
+    const parent = dirname7(probe);
     if (parent === probe) break;
     probe = parent;
   }
@@ -48448,10 +48503,10 @@ var init_write_harness = __esm({
 // src/harness/workspace.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
 import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename7, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { join as join13 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
-  const root = join12(options.parent, id);
+  const root = join13(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared;
   const prepare = () => {
@@ -48484,9 +48539,9 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join12(root, harness.hash);
+  const target = join13(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join12(
+  const temporary = join13(
     root,
     `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
   );
@@ -48504,25 +48559,25 @@ async function materialise(harness, root) {
 }
 async function copyModes(harness, folder) {
   for (const path16 of Object.keys(harness.files)) {
-    const source = await stat4(join12(harness.dir, path16)).catch(() => void 0);
+    const source = await stat4(join13(harness.dir, path16)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join12(folder, path16), source.mode & 511);
+      await chmod(join13(folder, path16), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join12(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join12(folder, name3), "dir");
+    const source = join13(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join13(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
   await mkdir9(keepIn, { recursive: true });
   for (const name3 of await readdir4(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join12(keepIn, name3);
+    const target = join13(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename7(join12(root, name3), target).catch(async () => {
-      await cp(join12(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename7(join13(root, name3), target).catch(async () => {
+      await cp(join13(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
@@ -48531,7 +48586,7 @@ async function removeStaleRuns(parent) {
   for (const name3 of names) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm3(join12(parent, name3), { recursive: true, force: true });
+    await rm3(join13(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -49064,7 +49119,7 @@ var init_guard_context = __esm({
 
 // src/harness/load-harness.ts
 import { readdir as readdir5, readFile as readFile9, stat as stat5 } from "node:fs/promises";
-import { join as join13, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { join as join14, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 async function loadHarness(options) {
   const dir = resolve9(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
@@ -49086,7 +49141,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join13(dir, "harness.yaml");
+  const yamlPath = join14(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -49101,7 +49156,7 @@ async function readHarnessFiles(dir) {
   paths.sort();
   const files = {};
   for (const path16 of paths) {
-    const absolute = join13(dir, path16);
+    const absolute = join14(dir, path16);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49116,7 +49171,7 @@ async function readHarnessFiles(dir) {
 async function collect2(root, folder, paths) {
   const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join13(folder, entry.name);
+    const absolute = join14(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
@@ -52368,7 +52423,7 @@ var init_final_harness_guard = __esm({
 
 // src/harness/parse-check.ts
 import { spawn as spawn3 } from "node:child_process";
-import { extname, join as join14 } from "node:path";
+import { extname, join as join15 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -52389,7 +52444,7 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path16 = join14(input2.folder, file2);
+    const path16 = join15(input2.folder, file2);
     const result = await runChecker({ command: checkers.node, args: ["--check", path16] });
     return result && `node --check: ${nodeMessage(result, path16)}`;
   }
@@ -52988,7 +53043,7 @@ var init_folder_locked_error = __esm({
 
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { readFileSync as readFileSync2, unlinkSync } from "node:fs";
+import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
 import { link, mkdir as mkdir11, readFile as readFile12, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import path8 from "node:path";
@@ -53001,7 +53056,7 @@ function installExitHook() {
 }
 function removeIfOurs(file2, token) {
   try {
-    if (JSON.parse(readFileSync2(file2, "utf8")).token === token) unlinkSync(file2);
+    if (JSON.parse(readFileSync3(file2, "utf8")).token === token) unlinkSync(file2);
   } catch {
   }
 }
@@ -53210,6 +53265,7 @@ var init_run_key = __esm({
 });
 
 // src/evolve/journal-file.ts
+import { appendFile as appendFile3 } from "node:fs/promises";
 function readJournalText(options) {
   const { file: file2, text: text3 } = options;
   const rawLines = text3.split("\n");
@@ -53286,6 +53342,13 @@ function parseJson(line) {
     return void 0;
   }
 }
+async function appendJournalLine(file2, text3, line) {
+  if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
+    await appendFile3(file2, text3.slice(0, Math.floor(text3.length / 2)));
+    process.kill(process.pid, "SIGKILL");
+  }
+  await appendFile3(file2, text3);
+}
 var journalFormat, headerSchema, journalEntrySchema, wayOut;
 var init_journal_file = __esm({
   "src/evolve/journal-file.ts"() {
@@ -53317,7 +53380,7 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile3, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
+import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
 import path10 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -53368,7 +53431,7 @@ var init_journal = __esm({
           await rename9(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
-          if (read.repair === "newline") await appendFile3(file2, "\n");
+          if (read.repair === "newline") await appendFile4(file2, "\n");
           else if (read.repair) {
             await truncate(file2, read.repair.truncateTo);
             options.warn?.(
@@ -53421,8 +53484,8 @@ var init_journal = __esm({
           clockMs: budget.snapshot().wallMs,
           ...options.measurement ? { measurement: true } : {}
         };
-        await appendFile3(this.file, `${JSON.stringify(entry)}
-`);
+        await appendJournalLine(this.file, `${JSON.stringify(entry)}
+`, this.lines + 1);
         this.lines += 1;
         this.entries.set(name3, { entry, line: this.lines });
         this.options.afterStage?.(name3);
@@ -58327,11 +58390,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile13 } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join15(outDir, "ground-truth.json");
+  const groundTruth = join16(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -58751,11 +58814,12 @@ var init_sim_engine = __esm({
 });
 
 // src/cli/main.ts
+init_ecdysis_version();
 init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -60383,7 +60447,7 @@ refiner at the largest budget.
         );
       }
     });
-    io.stdout.write(`wrote ${join16(outDir, "bench.json")} and ${join16(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join17(outDir, "bench.json")} and ${join17(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -60393,7 +60457,7 @@ refiner at the largest budget.
 init_input_error();
 init_result_schema();
 import { readFile as readFile15, stat as stat6 } from "node:fs/promises";
-import { join as join17, relative as relative5 } from "node:path";
+import { join as join18, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -60568,7 +60632,7 @@ async function readResult(path16) {
       );
     }
   );
-  const file2 = isDir ? join17(path16, "result.json") : path16;
+  const file2 = isDir ? join18(path16, "result.json") : path16;
   const text3 = await readFile15(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -60622,7 +60686,7 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -60983,9 +61047,9 @@ var RunStatus = class {
 init_zod();
 init_input_error();
 import { readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join18(dir, "shard.json");
+var markerFile = (dir) => join19(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm7(markerFile(dir), { force: true });
   else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
@@ -61158,7 +61222,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join19(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join20(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -61168,6 +61232,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
 // src/cli/evolve-command.ts
 init_zod();
 init_config_schema();
+init_ecdysis_version();
+init_git_state();
 init_load_config();
 init_input_error();
 init_evolve();
@@ -61183,36 +61249,9 @@ init_wording2();
 import { join as join22 } from "node:path";
 
 // src/cli/shell-command.ts
+init_ecdysis_version();
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
-
-// src/cli/version.ts
-import { existsSync as existsSync3, readFileSync as readFileSync3 } from "node:fs";
-import { dirname as dirname7, join as join20 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-function packageRoot() {
-  let dir = dirname7(fileURLToPath2(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const file2 = join20(dir, "package.json");
-    if (existsSync3(file2) && readName(file2) === "ecdysis") return dir;
-    dir = dirname7(dir);
-  }
-  throw new Error("ecdysis: package.json of the ecdysis package not found");
-}
-function readName(file2) {
-  try {
-    return JSON.parse(readFileSync3(file2, "utf8")).name;
-  } catch {
-    return void 0;
-  }
-}
-var cached3;
-function ecdysisVersion() {
-  cached3 ??= JSON.parse(readFileSync3(join20(packageRoot(), "package.json"), "utf8")).version;
-  return cached3;
-}
-
-// src/cli/shell-command.ts
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
@@ -61280,22 +61319,6 @@ function formatEvolveSummary(options) {
   ];
   return `${lines.join("\n")}
 ${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
-}
-
-// src/cli/git-state.ts
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-var run = promisify(execFile);
-async function gitState(dir) {
-  try {
-    const head = await run("git", ["rev-parse", "HEAD"], { cwd: dir });
-    const status = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
-      cwd: dir
-    });
-    return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
-  } catch {
-    return void 0;
-  }
 }
 
 // src/cli/patch-root.ts

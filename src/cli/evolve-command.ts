@@ -2,6 +2,8 @@ import { access, readFile, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { strategyNameSchema, strategyNames } from "../config/config-schema.js";
+import { ecdysisVersion } from "../config/ecdysis-version.js";
+import { gitState } from "../config/git-state.js";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
@@ -9,11 +11,9 @@ import { runEvolve } from "../evolve/index.js";
 import { writeEvolveReports } from "../report/index.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
-import { gitState } from "./git-state.js";
 import { patchBase, rebasePatch } from "./patch-root.js";
 import { RunStatus } from "./run-status.js";
 import { countUnknownInEvolve, unknownTaskWarning } from "./unknown-task-warning.js";
-import { ecdysisVersion } from "./version.js";
 
 const evolveFlagsSchema = z
   .object({

@@ -1,3 +1,4 @@
+import { ecdysisVersion } from "../config/ecdysis-version.js";
 import { EcdysisError } from "../errors/ecdysis-error.js";
 import { escapeInvisible } from "../safety/guard-text.js";
 import { benchCommand } from "./bench-command.js";
@@ -10,7 +11,6 @@ import { initCommand } from "./init-command.js";
 import { mergeCommand } from "./merge-command.js";
 import { schemaCommand } from "./schema-command.js";
 import { simCommand } from "./sim-command.js";
-import { ecdysisVersion } from "./version.js";
 
 /** Every command, in the order `ecdysis --help` lists them. */
 export const commands: CliCommand[] = [

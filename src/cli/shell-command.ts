@@ -1,6 +1,6 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, isAbsolute, join, relative } from "node:path";
-import { packageRoot } from "./version.js";
+import { packageRoot } from "../config/ecdysis-version.js";
 
 /** A word quoted for a POSIX shell only when it needs it (`agent/ecdysis.yml` stays bare). */
 export function shellQuote(word: string): string {

@@ -1,6 +1,8 @@
 export { checkConfigPaths, repositoryRoot } from "./config-paths.js";
 export * from "./config-schema.js";
 export { configuredSecrets, githubTokenVariables } from "./configured-secrets.js";
+export { ecdysisVersion, packageRoot } from "./ecdysis-version.js";
+export { gitState } from "./git-state.js";
 export {
   describeField,
   type HarnessFieldReference,

@@ -1,3 +1,4 @@
+import { appendFile } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { changedParts, type RunKeyParts, runKeyPartsSchema } from "./run-key.js";
@@ -147,4 +148,17 @@ function parseJson(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Appends one journal line in one write, so a kill leaves at most this line cut short. The
+ * failpoint `ECDYSIS_FAILPOINT_JOURNAL_APPEND=N` (for the reliability tests, never set in use)
+ * writes half of line N and then kills the process with SIGKILL: a real kill during an append.
+ */
+export async function appendJournalLine(file: string, text: string, line: number): Promise<void> {
+  if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
+    await appendFile(file, text.slice(0, Math.floor(text.length / 2)));
+    process.kill(process.pid, "SIGKILL");
+  }
+  await appendFile(file, text);
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { type BudgetTracker, emptySpend, type Spend } from "./budget.js";
 import {
+  appendJournalLine,
   type JournalEntry,
   journalFormat,
   type LocatedEntry,
@@ -131,8 +132,7 @@ export class Journal {
       clockMs: budget.snapshot().wallMs,
       ...(options.measurement ? { measurement: true } : {}),
     };
-    // One write per line: a kill mid-append leaves at most this line cut short.
-    await appendFile(this.file, `${JSON.stringify(entry)}\n`);
+    await appendJournalLine(this.file, `${JSON.stringify(entry)}\n`, this.lines + 1);
     this.lines += 1;
     this.entries.set(name, { entry, line: this.lines });
     this.options.afterStage?.(name);

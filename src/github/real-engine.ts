@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { defaultApiKeyEnv, type LoadedConfig } from "../config/config-schema.js";
+import { ecdysisVersion } from "../config/ecdysis-version.js";
+import { gitState } from "../config/git-state.js";
 import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
 import { createProgress } from "../eval/progress.js";
@@ -88,7 +90,12 @@ export function realEngine(): ActionEngine {
 
     async evolve({ configPath, outDir, llm, overrides, runId, runUrl }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
-      const result = await runEvolve({ loaded, outDir, progress: logProgress() });
+      const result = await runEvolve({
+        loaded,
+        outDir,
+        progress: logProgress(),
+        metadata: { ecdysisVersion: actionVersion(), git: await gitState(loaded.root) },
+      });
       const secrets = secretsOf(llm);
       const reports = await writeEvolveReports({ outDir, result, secrets });
       const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
@@ -164,4 +171,16 @@ export function realEngine(): ActionEngine {
       };
     },
   };
+}
+
+/**
+ * The version of the Ecdysis running this Action (its package.json beside dist/), or undefined
+ * when the Action was vendored without it: metadata and part of the run key, never a reason to fail.
+ */
+function actionVersion(): string | undefined {
+  try {
+    return ecdysisVersion();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { node24, repoRoot, runAction } from "./action-runner.js";
 import { GitHubApiDouble } from "./api-double/github-api-double.js";
@@ -42,6 +42,13 @@ describe.skipIf(!existsSync(dist))("dist/index.js with ecdysis.yml at the reposi
     expect(changed.every((path) => path.startsWith("harness/"))).toBe(true);
     expect(double.state.pulls).toMatchObject([{ head: "ecdysis/harness", base: "main" }]);
     double.assertValid();
+    // The run says which Ecdysis and which commit made it (the run key records the version too).
+    const result = JSON.parse(
+      readFileSync(join(dirname(run.outputs["report-path"] ?? ""), "result.json"), "utf8"),
+    );
+    const version = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")).version;
+    expect(result.run.ecdysisVersion).toBe(version);
+    expect(result.run.git?.commit).toBe(repo.git(["rev-parse", "HEAD"]).trim());
   });
 
   it("gate (default config input) copies the base from the root and posts its verdict", async () => {

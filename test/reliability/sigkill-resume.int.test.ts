@@ -57,25 +57,43 @@ afterAll(async () => {
 
 describe("kill -9 mid-run, then resume", () => {
   // Journal lines written when the kill lands: after the first batch, mid-iteration, late.
-  it.each([2, 9, 18])(
-    "killed once the journal holds %i lines: the resume redoes no finished work and ends with the same result",
-    async (lines) => {
+  // `between`: the test kills the process once the journal holds that many lines. `append`: the
+  // process kills itself (SIGKILL) halfway through writing that journal line — the failpoint
+  // ECDYSIS_FAILPOINT_JOURNAL_APPEND — so the kill lands during a journal append for real.
+  it.each([
+    [2, "between"],
+    [9, "between"],
+    [18, "between"],
+    [9, "append"],
+  ] as const)(
+    "killed at journal line %i (%s): the resume redoes no finished work and ends with the same result",
+    async (lines, when) => {
       const dir = await quickstartProject();
       await useEndpoint(dir, ledger.url);
       ledger.reset();
       let child: { kill(signal: NodeJS.Signals): boolean; pid?: number } | undefined;
       const killed = spawnCli(evolve, {
         cwd: dir,
-        env: ledgerEnv,
+        env:
+          when === "append"
+            ? { ...ledgerEnv, ECDYSIS_FAILPOINT_JOURNAL_APPEND: String(lines) }
+            : ledgerEnv,
         onStart: (started) => {
           child = started;
         },
       });
-      await waitFor(() => journalLines(dir).length >= lines);
-      child?.kill("SIGKILL");
+      if (when === "between") {
+        await waitFor(() => journalLines(dir).length >= lines);
+        child?.kill("SIGKILL");
+      }
       const first = await killed;
       expect(first.signal).toBe("SIGKILL");
       const before = journalLines(dir);
+      if (when === "append") {
+        // The line the kill cut short is on disk, not JSON, and the last one.
+        expect(before).toHaveLength(lines);
+        expect(before.at(-1)?.endsWith("}")).toBe(false);
+      }
       const session1: LedgerEntry[] = [...ledger.entries];
       const cachedCalls1 = await cachedCalls(dir);
       ledger.reset();
@@ -88,6 +106,10 @@ describe("kill -9 mid-run, then resume", () => {
         ),
       );
       const session2: LedgerEntry[] = [...ledger.entries];
+      if (when === "append")
+        expect(resumed.stderr).toMatch(
+          `line ${lines} was cut short (the run was killed while writing it)`,
+        );
 
       // The same result as the uninterrupted run.
       expect(work(await readEvolveResult(join(dir, "out", "result.json")))).toEqual(reference);
@@ -116,7 +138,7 @@ describe("kill -9 mid-run, then resume", () => {
         referenceCalls.size + inFlight + Math.max(0, unrecorded) + 1,
       );
       console.log(
-        `sigkill at ${lines} journal lines: ${session1.length} calls before the kill (${inFlight} in flight, ${Math.max(0, unrecorded)} answered but not recorded), ${session2.length} after; uninterrupted run ${referenceCalls.size}; asked again ${repaid.length}`,
+        `sigkill at ${lines} journal lines (${when}): ${session1.length} calls before the kill (${inFlight} in flight, ${Math.max(0, unrecorded)} answered but not recorded), ${session2.length} after; uninterrupted run ${referenceCalls.size}; asked again ${repaid.length}`,
       );
     },
     240_000,
