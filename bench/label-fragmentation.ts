@@ -26,7 +26,8 @@ import { writeFailureNotes } from "../src/diagnose/failure-notes.js";
 import { evaluate, scorerForTasks } from "../src/eval/index.js";
 import { loadHarness } from "../src/harness/index.js";
 import { createProvider } from "../src/llm/index.js";
-import { generateWorldFiles, loadWorld, startSimServer } from "../src/sim/index.js";
+import { loadWorld, startSimServer } from "../src/sim/index.js";
+import { generateWorldWithTruth } from "../src/sim/world-generator.js";
 
 const { values } = parseArgs({
   options: {
@@ -47,7 +48,7 @@ type Row = {
 async function measure(seed: number): Promise<{ raw: Row; canonical: Row }> {
   const world = { ...(await loadWorld(values.world)), seed };
   const dir = await mkdtemp(path.join(os.tmpdir(), "ecdysis-labels-"));
-  const files = await generateWorldFiles({ world, outDir: dir });
+  const files = await generateWorldWithTruth({ world, outDir: dir });
   const truth = JSON.parse(await readFile(files.groundTruth, "utf8")) as {
     tasks: { id: string; deficiencies: { kind: string; systematic: boolean }[] }[];
   };

@@ -1,22 +1,33 @@
 /**
- * `npm run bench`: the standard suite — every bundled world × seeds 1, 2, 3 × the three
- * strategies, same budget and latency model — then rewrites the README's performance section
- * (between `<!-- bench:start -->` and `<!-- bench:end -->`) with the figures, date and machine.
+ * `npm run bench`: the standard suite — every bundled world × seeds 1–10 × the three arms at
+ * two budgets (full-split evaluations), plus the decomposition (Ecdysis without pipelining; a
+ * neutral refiner) at the larger one — then rewrites the README's performance section (between
+ * `<!-- bench:start -->` and `<!-- bench:end -->`) with the figures, date and machine.
  *
- * Options: --out DIR (default .ecdysis/bench), --seeds 1,2,3, --world a,b, --no-readme.
- * Figures are printed, never asserted: benchmarks do not gate CI.
+ * Options: --out DIR (default .ecdysis/bench), --seeds 1,...,10, --world a,b, --budgets 5,15,
+ * --no-decomposition, --no-readme. Figures are printed, never asserted: benchmarks do not gate CI.
  */
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { renderReadmeSection, replaceReadmeSection, runBench } from "../src/bench/index.js";
+import {
+  defaultBudgets,
+  defaultSeeds,
+  type Estimate,
+  findComparison,
+  renderReadmeSection,
+  replaceReadmeSection,
+  runBench,
+} from "../src/bench/index.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
   options: {
     out: { type: "string", default: path.join(root, ".ecdysis", "bench") },
-    seeds: { type: "string", default: "1,2,3" },
+    seeds: { type: "string", default: defaultSeeds },
     world: { type: "string" },
+    budgets: { type: "string", default: defaultBudgets },
+    "no-decomposition": { type: "boolean", default: false },
     "no-readme": { type: "boolean", default: false },
   },
 });
@@ -25,13 +36,15 @@ const result = await runBench({
   worlds: values.world,
   seeds: values.seeds,
   strategies: "ecdysis,iterative,sampling",
+  budgets: values.budgets,
+  decomposition: !values["no-decomposition"],
   outDir: values.out,
   onRun: (run, index, total) => {
     process.stdout.write(
-      `[${index + 1}/${total}] ${run.world} seed ${run.seed} ${run.strategy}: ` +
+      `[${index + 1}/${total}] ${run.world}${run.refiner === "neutral" ? " (neutral refiner)" : ""} seed ${run.seed} budget ${run.budgetEvals} ${run.strategy}: ` +
         `training ${(run.wallMs / 1000).toFixed(1)} s, ${run.rollouts} rollouts, ` +
         `held-out ${(run.seedHeldoutAccuracy * 100).toFixed(1)}% → ${(run.heldoutAccuracy * 100).toFixed(1)}%, ` +
-        `${run.acceptedEdits} edits (${run.accommodations} accommodations)\n`,
+        `${run.acceptedEdits} edits (${run.accommodations} accommodations), stopped by ${run.stoppedBy}\n`,
     );
   },
 });
@@ -54,15 +67,28 @@ if (!values["no-readme"]) {
   );
 }
 
-const r = result.ratios;
-const show = (value: number | null, scale = 1, unit = "") =>
-  value === null ? "n/a" : `${(value * scale).toFixed(2)}${unit}`;
+const show = (value: Estimate | null | undefined, scale = 1, unit = "") =>
+  value
+    ? `${(value.median * scale).toFixed(2)}${unit} [${(value.low * scale).toFixed(2)}, ${(value.high * scale).toFixed(2)}]`
+    : "n/a";
+for (const budgetEvals of result.settings.budgets) {
+  const x = findComparison(result.comparisons, {
+    left: "ecdysis",
+    right: "iterative",
+    budgetEvals,
+  })?.figures;
+  const sampling = findComparison(result.comparisons, {
+    left: "ecdysis",
+    right: "sampling",
+    budgetEvals,
+  })?.figures;
+  process.stdout.write(
+    `\nbudget ${budgetEvals}: held-out time-to-match iterative/Ecdysis ${show(x?.timeToMatch, 1, "×")}, ` +
+      `mean held-out accuracy over time Ecdysis − iterative ${show(x?.aucDiff, 100, " pp")}, ` +
+      `training time iterative/Ecdysis ${show(x?.wallRatio, 1, "×")}, rollouts ${show(x?.rolloutsRatio, 1, "×")}, ` +
+      `final held-out Ecdysis − iterative ${show(x?.heldoutDiff, 100, " pp")}, Ecdysis − sampling ${show(sampling?.heldoutDiff, 100, " pp")}\n`,
+  );
+}
 process.stdout.write(
-  `\ntime-to-match iterative/Ecdysis ${show(r.timeToMatchIterativeOverEcdysis, 1, "×")} ` +
-    `(${r.timeToMatchPairs} pairs, ${r.timeToMatchFailures} not matched, ${r.timeToMatchNoTarget} without target), ` +
-    `total training wall time iterative/Ecdysis ${show(r.wallTimeIterativeOverEcdysis, 1, "×")}, ` +
-    `rollouts ${show(r.rolloutsIterativeOverEcdysis, 1, "×")}, ` +
-    `held-out Ecdysis − iterative ${show(r.heldoutDiffEcdysisMinusIterative, 100, " pp")}, ` +
-    `Ecdysis − sampling ${show(r.heldoutDiffEcdysisMinusSampling, 100, " pp")}\n` +
-    `full results: ${path.join(values.out, "bench.md")}\n`,
+  `whole bench ${(result.benchWallMs / 60_000).toFixed(1)} min; full results: ${path.join(values.out, "bench.md")}\n`,
 );

@@ -144,6 +144,38 @@ var init_guard_text = __esm({
   }
 });
 
+// src/evolve/rng.ts
+function createRng(seed) {
+  let state = (Math.imul(seed | 0, 2654435761) ^ 2246822507) >>> 0;
+  return {
+    next() {
+      state = state + 1831565813 >>> 0;
+      let t = state;
+      t = Math.imul(t ^ t >>> 15, t | 1);
+      t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+      return ((t ^ t >>> 14) >>> 0) / 4294967296;
+    }
+  };
+}
+function deriveSeed(seed, ...parts) {
+  let value = seed | 0;
+  for (const part of parts) value = Math.imul(value ^ (part | 0), 16777619) + 2135587861 | 0;
+  return value;
+}
+function shuffled(items, rng) {
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index--) {
+    const other = Math.floor(rng.next() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+var init_rng = __esm({
+  "src/evolve/rng.ts"() {
+    "use strict";
+  }
+});
+
 // node_modules/zod/v4/core/util.js
 var util_exports = {};
 __export(util_exports, {
@@ -265,12 +297,12 @@ function cleanRegex(source) {
   return source.slice(start, end);
 }
 function floatSafeRemainder(val, step) {
-  const ratio3 = val / step;
-  const roundedRatio = Math.round(ratio3);
-  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio3), 1);
-  if (Math.abs(ratio3 - roundedRatio) < tolerance)
+  const ratio2 = val / step;
+  const roundedRatio = Math.round(ratio2);
+  const tolerance = 4 * Number.EPSILON * Math.max(Math.abs(ratio2), 1);
+  if (Math.abs(ratio2 - roundedRatio) < tolerance)
     return 0;
-  return ratio3 - roundedRatio;
+  return ratio2 - roundedRatio;
 }
 function defineLazy(object2, key, getter) {
   let value = void 0;
@@ -366,10 +398,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path15) {
-  if (!path15)
+function getElementAtPath(obj, path16) {
+  if (!path16)
     return obj;
-  return path15.reduce((acc, key) => acc?.[key], obj);
+  return path16.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -628,11 +660,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path15, issues) {
+function prefixIssues(path16, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path15);
+    iss.path.unshift(path16);
     return iss;
   });
 }
@@ -1165,16 +1197,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1213,17 +1245,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path15 = []) => {
+  const processError = (error63, path16 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path15, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path15, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
       } else {
-        const fullpath = [...path15, ...issue2.path];
+        const fullpath = [...path16, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1262,8 +1294,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path15 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path15) {
+  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path16) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -2663,7 +2695,7 @@ function handleIntersectionResults(result, left, right) {
     if (!collect3(iss, "r"))
       result.issues.push(iss);
   }
-  const bothKeys = [...unrecKeys].filter(([, f]) => f.l && f.r).map(([k]) => k);
+  const bothKeys = [...unrecKeys].filter(([, f2]) => f2.l && f2.r).map(([k]) => k);
   if (bothKeys.length) {
     const aggregated = unrecIssue ? bothKeys.filter((k) => unrecIssue.keys.includes(k)) : [];
     if (aggregated.length)
@@ -13006,8 +13038,8 @@ var init_registries = __esm({
         if (p) {
           const pm = { ...this.get(p) ?? {} };
           delete pm.id;
-          const f = { ...pm, ...this._map.get(schema) };
-          return Object.keys(f).length ? f : void 0;
+          const f2 = { ...pm, ...this._map.get(schema) };
+          return Object.keys(f2).length ? f2 : void 0;
         }
         return this._map.get(schema);
       }
@@ -19295,13 +19327,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path15 = ref.slice(1).split("/").filter(Boolean);
-  if (path15.length === 0) {
+  const path16 = ref.slice(1).split("/").filter(Boolean);
+  if (path16.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path15[0] === defsKey) {
-    const key = path15[1] === void 0 ? void 0 : decodeJSONPointerSegment(path15[1]);
+  if (path16[0] === defsKey) {
+    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20770,8 +20802,19 @@ var init_config_schema = __esm({
        * default): like GEPA-style search, run until the budget or maxIterations is spent.
        */
       patience: external_exports.number().int().positive().optional(),
-      /** Iterative baseline: failures shown to its reflector per proposal. */
-      iterativeMinibatch: external_exports.number().int().min(1).default(1),
+      /**
+       * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
+       * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
+       */
+      iterativeMinibatch: external_exports.number().int().min(1).default(3),
+      /**
+       * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
+       * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
+       * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
+       * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
+       * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
+       */
+      iterativeComponents: external_exports.enum(["round-robin", "all"]).default("all"),
       budget: budgetSchema.default({ scope: "training" })
     }).strict();
     gateConfigSchema = external_exports.object({
@@ -21394,10 +21437,10 @@ function harnessReference() {
   cached3 = { modules, tools, fields: fields2 };
   return cached3;
 }
-function collect(node2, path15, module, into) {
+function collect(node2, path16, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path15, key], module, into);
+      collect(child, [...path16, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21407,7 +21450,7 @@ function collect(node2, path15, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path15.join("."),
+    path: path16.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21551,17 +21594,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path15) {
-      const ctrl = callVisitor(key, node2, visitor, path15);
+    function visit_(key, node2, visitor, path16) {
+      const ctrl = callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visit_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visit_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path15);
+            const ci = visit_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21572,13 +21615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path15);
+          const cv = visit_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21599,17 +21642,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path15) {
-      const ctrl = await callVisitor(key, node2, visitor, path15);
+    async function visitAsync_(key, node2, visitor, path16) {
+      const ctrl = await callVisitor(key, node2, visitor, path16);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path15, ctrl);
-        return visitAsync_(key, ctrl, visitor, path15);
+        replaceNode(key, path16, ctrl);
+        return visitAsync_(key, ctrl, visitor, path16);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
+          path16 = Object.freeze(path16.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path15);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21620,13 +21663,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path15 = Object.freeze(path15.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path15);
+          path16 = Object.freeze(path16.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path16);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path15);
+          const cv = await visitAsync_("value", node2.value, visitor, path16);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21653,23 +21696,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path15) {
+    function callVisitor(key, node2, visitor, path16) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path15);
+        return visitor(key, node2, path16);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path15);
+        return visitor.Map?.(key, node2, path16);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path15);
+        return visitor.Seq?.(key, node2, path16);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path15);
+        return visitor.Pair?.(key, node2, path16);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path15);
+        return visitor.Scalar?.(key, node2, path16);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path15);
+        return visitor.Alias?.(key, node2, path16);
       return void 0;
     }
-    function replaceNode(key, path15, node2) {
-      const parent = path15[path15.length - 1];
+    function replaceNode(key, path16, node2) {
+      const parent = path16[path16.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22281,10 +22324,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path15, value) {
+    function collectionFromPath(schema, path16, value) {
       let v = value;
-      for (let i = path15.length - 1; i >= 0; --i) {
-        const k = path15[i];
+      for (let i = path16.length - 1; i >= 0; --i) {
+        const k = path16[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22303,7 +22346,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path15) => path15 == null || typeof path15 === "object" && !!path15[Symbol.iterator]().next().done;
+    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22333,11 +22376,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path15, value) {
-        if (isEmptyPath(path15))
+      addIn(path16, value) {
+        if (isEmptyPath(path16))
           this.add(value);
         else {
-          const [key, ...rest] = path15;
+          const [key, ...rest] = path16;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22351,8 +22394,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        const [key, ...rest] = path15;
+      deleteIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22366,8 +22409,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        const [key, ...rest] = path15;
+      getIn(path16, keepScalar) {
+        const [key, ...rest] = path16;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22385,8 +22428,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path15) {
-        const [key, ...rest] = path15;
+      hasIn(path16) {
+        const [key, ...rest] = path16;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22396,8 +22439,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        const [key, ...rest] = path15;
+      setIn(path16, value) {
+        const [key, ...rest] = path16;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24127,8 +24170,8 @@ ${cn.comment}` : item.comment;
     }
     function createPairs(schema, iterable, ctx) {
       const { replacer } = ctx;
-      const pairs3 = new YAMLSeq.YAMLSeq(schema);
-      pairs3.tag = "tag:yaml.org,2002:pairs";
+      const pairs2 = new YAMLSeq.YAMLSeq(schema);
+      pairs2.tag = "tag:yaml.org,2002:pairs";
       let i = 0;
       if (iterable && Symbol.iterator in Object(iterable))
         for (let it of iterable) {
@@ -24152,11 +24195,11 @@ ${cn.comment}` : item.comment;
           } else {
             key = it;
           }
-          pairs3.items.push(Pair.createPair(key, value, ctx));
+          pairs2.items.push(Pair.createPair(key, value, ctx));
         }
-      return pairs3;
+      return pairs2;
     }
-    var pairs2 = {
+    var pairs = {
       collection: "seq",
       default: false,
       tag: "tag:yaml.org,2002:pairs",
@@ -24164,7 +24207,7 @@ ${cn.comment}` : item.comment;
       createNode: createPairs
     };
     exports.createPairs = createPairs;
-    exports.pairs = pairs2;
+    exports.pairs = pairs;
     exports.resolvePairs = resolvePairs;
   }
 });
@@ -24177,7 +24220,7 @@ var require_omap = __commonJS({
     var toJS = require_toJS();
     var YAMLMap = require_YAMLMap();
     var YAMLSeq = require_YAMLSeq();
-    var pairs2 = require_pairs();
+    var pairs = require_pairs();
     var YAMLOMap = class _YAMLOMap extends YAMLSeq.YAMLSeq {
       constructor() {
         super();
@@ -24213,7 +24256,7 @@ var require_omap = __commonJS({
         return map2;
       }
       static from(schema, iterable, ctx) {
-        const pairs$1 = pairs2.createPairs(schema, iterable, ctx);
+        const pairs$1 = pairs.createPairs(schema, iterable, ctx);
         const omap2 = new this();
         omap2.items = pairs$1.items;
         return omap2;
@@ -24227,7 +24270,7 @@ var require_omap = __commonJS({
       default: false,
       tag: "tag:yaml.org,2002:omap",
       resolve(seq, onError) {
-        const pairs$1 = pairs2.resolvePairs(seq, onError);
+        const pairs$1 = pairs.resolvePairs(seq, onError);
         const seenKeys = [];
         for (const { key } of pairs$1.items) {
           if (identity.isScalar(key)) {
@@ -24314,9 +24357,9 @@ var require_float2 = __commonJS({
         const node2 = new Scalar.Scalar(parseFloat(str2.replace(/_/g, "")));
         const dot = str2.indexOf(".");
         if (dot !== -1) {
-          const f = str2.substring(dot + 1).replace(/_/g, "");
-          if (f[f.length - 1] === "0")
-            node2.minFractionDigits = f.length;
+          const f2 = str2.substring(dot + 1).replace(/_/g, "");
+          if (f2[f2.length - 1] === "0")
+            node2.minFractionDigits = f2.length;
         }
         return node2;
       },
@@ -24598,7 +24641,7 @@ var require_schema3 = __commonJS({
     var int2 = require_int2();
     var merge2 = require_merge();
     var omap = require_omap();
-    var pairs2 = require_pairs();
+    var pairs = require_pairs();
     var set2 = require_set();
     var timestamp = require_timestamp();
     var schema = [
@@ -24618,7 +24661,7 @@ var require_schema3 = __commonJS({
       binary.binary,
       merge2.merge,
       omap.omap,
-      pairs2.pairs,
+      pairs.pairs,
       set2.set,
       timestamp.intTime,
       timestamp.floatTime,
@@ -24644,7 +24687,7 @@ var require_tags = __commonJS({
     var binary = require_binary();
     var merge2 = require_merge();
     var omap = require_omap();
-    var pairs2 = require_pairs();
+    var pairs = require_pairs();
     var schema$2 = require_schema3();
     var set2 = require_set();
     var timestamp = require_timestamp();
@@ -24670,7 +24713,7 @@ var require_tags = __commonJS({
       merge: merge2.merge,
       null: _null4.nullTag,
       omap: omap.omap,
-      pairs: pairs2.pairs,
+      pairs: pairs.pairs,
       seq: seq.seq,
       set: set2.set,
       timestamp: timestamp.timestamp
@@ -24679,7 +24722,7 @@ var require_tags = __commonJS({
       "tag:yaml.org,2002:binary": binary.binary,
       "tag:yaml.org,2002:merge": merge2.merge,
       "tag:yaml.org,2002:omap": omap.omap,
-      "tag:yaml.org,2002:pairs": pairs2.pairs,
+      "tag:yaml.org,2002:pairs": pairs.pairs,
       "tag:yaml.org,2002:set": set2.set,
       "tag:yaml.org,2002:timestamp": timestamp.timestamp
     };
@@ -24912,9 +24955,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path15, value) {
+      addIn(path16, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path15, value);
+          this.contents.addIn(path16, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -24989,14 +25032,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path15) {
-        if (Collection.isEmptyPath(path15)) {
+      deleteIn(path16) {
+        if (Collection.isEmptyPath(path16)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path15) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25011,10 +25054,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path15, keepScalar) {
-        if (Collection.isEmptyPath(path15))
+      getIn(path16, keepScalar) {
+        if (Collection.isEmptyPath(path16))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path15, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25025,10 +25068,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path15) {
-        if (Collection.isEmptyPath(path15))
+      hasIn(path16) {
+        if (Collection.isEmptyPath(path16))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path15) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25045,13 +25088,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path15, value) {
-        if (Collection.isEmptyPath(path15)) {
+      setIn(path16, value) {
+        if (Collection.isEmptyPath(path16)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path15), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path15, value);
+          this.contents.setIn(path16, value);
         }
       }
       /**
@@ -27012,9 +27055,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path15) => {
+    visit2.itemAtPath = (cst, path16) => {
       let item = cst;
-      for (const [field2, index] of path15) {
+      for (const [field2, index] of path16) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27023,23 +27066,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path15) => {
-      const parent = visit2.itemAtPath(cst, path15.slice(0, -1));
-      const field2 = path15[path15.length - 1][0];
+    visit2.parentCollection = (cst, path16) => {
+      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
+      const field2 = path16[path16.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path15, item, visitor) {
-      let ctrl = visitor(item, path15);
+    function _visit(path16, item, visitor) {
+      let ctrl = visitor(item, path16);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path15.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path16.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27050,10 +27093,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path15);
+            ctrl = ctrl(item, path16);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path15) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28826,10 +28869,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path15) {
+    lineOf(path16) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path15) {
+      for (const segment of path16) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28852,9 +28895,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path15) {
+function dottedField(path16) {
   let out = "";
-  for (const segment of path15) {
+  for (const segment of path16) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28862,20 +28905,20 @@ function dottedField(path15) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path16 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path17 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path16),
+      field: dottedField(path17),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path15 = [...prefix, ...issue2.path];
+  const path16 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path15),
+    field: dottedField(path16),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path15)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path16)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28905,8 +28948,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path15 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path15), field: path15.join(".") };
+  const path16 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path16), field: path16.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29063,8 +29106,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path15) {
-  const absolute = resolve(path15);
+async function loadConfig(path16) {
+  const absolute = resolve(path16);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29092,28 +29135,28 @@ async function loadConfig(path15) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path15, depth) => {
-    if (path15.length > 0) {
-      const line = located.lineOf(path15);
-      if (line !== void 0) lines[dottedPath(path15)] = line;
+  const visit2 = (value, path16, depth) => {
+    if (path16.length > 0) {
+      const line = located.lineOf(path16);
+      if (line !== void 0) lines[dottedPath(path16)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path15, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path16, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path15) {
-  return path15.reduce(
+function dottedPath(path16) {
+  return path16.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path15) => {
+  const visit2 = (value, path16) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path15);
+      const field2 = dottedPath(path16);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29122,7 +29165,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path15, key]);
+    for (const [key, item] of entries) visit2(item, [...path16, key]);
   };
   visit2(input2.value, []);
 }
@@ -29193,8 +29236,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path15) {
-  const file2 = resolve2(path15);
+async function loadTasks(path16) {
+  const file2 = resolve2(path16);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29241,8 +29284,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path15 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path15);
+    const path16 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path16);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29596,10 +29639,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path15, text3) {
-  const temporary = `${path15}.${process.pid}.tmp`;
+async function writeAtomic(path16, text3) {
+  const temporary = `${path16}.${process.pid}.tmp`;
   await writeFile2(temporary, text3);
-  await rename2(temporary, path15);
+  await rename2(temporary, path16);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29620,11 +29663,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path15 = join4(dir, name3);
+    const path16 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path15, "utf8"));
+      results[name3] = JSON.parse(await readFile3(path16, "utf8"));
     } catch (error62) {
-      throw new InputError(path15, `unreadable result (${error62.message})`);
+      throw new InputError(path16, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -30046,12 +30089,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path15 = entryPath(dir, entry.key);
+  const path16 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path15}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path16}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile3(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path15);
+  await rename3(temp, path16);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30226,8 +30269,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path15, known) {
-        this.path = path15;
+      constructor(path16, known) {
+        this.path = path16;
         this.known = known;
       }
       path;
@@ -30235,14 +30278,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path15) {
+      static async open(path16) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path15, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path16, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path15, downgrades);
+        return new _CapabilityMemory(path16, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30259,15 +30302,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path15 = this.path;
-        if (!path15) return;
+        const path16 = this.path;
+        if (!path16) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path15), { recursive: true });
-          const temp = `${path15}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path16), { recursive: true });
+          const temp = `${path16}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile4(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path15);
+          await rename4(temp, path16);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -30790,21 +30833,21 @@ var init_endpoint_limits = __esm({
 });
 
 // node_modules/openai/internal/tslib.mjs
-function __classPrivateFieldSet(receiver, state, value, kind, f) {
+function __classPrivateFieldSet(receiver, state, value, kind, f2) {
   if (kind === "m")
     throw new TypeError("Private method is not writable");
-  if (kind === "a" && !f)
+  if (kind === "a" && !f2)
     throw new TypeError("Private accessor was defined without a setter");
-  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+  if (typeof state === "function" ? receiver !== state || !f2 : !state.has(receiver))
     throw new TypeError("Cannot write private member to an object whose class did not declare it");
-  return kind === "a" ? f.call(receiver, value) : f ? f.value = value : state.set(receiver, value), value;
+  return kind === "a" ? f2.call(receiver, value) : f2 ? f2.value = value : state.set(receiver, value), value;
 }
-function __classPrivateFieldGet(receiver, state, kind, f) {
-  if (kind === "a" && !f)
+function __classPrivateFieldGet(receiver, state, kind, f2) {
+  if (kind === "a" && !f2)
     throw new TypeError("Private accessor was defined without a getter");
-  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver))
+  if (typeof state === "function" ? receiver !== state || !f2 : !state.has(receiver))
     throw new TypeError("Cannot read private member from an object whose class did not declare it");
-  return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+  return kind === "m" ? f2 : kind === "a" ? f2.call(receiver) : f2 ? f2.value : state.get(receiver);
 }
 var init_tslib = __esm({
   "node_modules/openai/internal/tslib.mjs"() {
@@ -32982,12 +33025,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path15(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path16(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path16 = statics.reduce((previousValue, currentValue, index) => {
+      const path17 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33004,7 +33047,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path16.split(/[?#]/, 1)[0];
+      const pathOnly = path17.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33025,10 +33068,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path16}
+${path17}
 ${underline}`);
       }
-      return path16;
+      return path17;
     };
     path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -33702,9 +33745,9 @@ var init_AbstractChatCompletionRunner = __esm({
           return tool;
         });
         const functionsByName = {};
-        for (const f of inputTools) {
-          if (f.type === "function") {
-            functionsByName[f.function.name || f.function.function.name] = f.function;
+        for (const f2 of inputTools) {
+          if (f2.type === "function") {
+            functionsByName[f2.function.name || f2.function.function.name] = f2.function;
           }
         }
         const tools = "tools" in params ? inputTools.map((t) => t.type === "function" ? {
@@ -42580,9 +42623,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path15, query, defaultBaseURL) {
+      buildURL(path16, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path15) ? new URL(path15) : new URL(baseURL + (baseURL.endsWith("/") && path15.startsWith("/") ? path15.slice(1) : path15));
+        const url2 = isAbsoluteURL(path16) ? new URL(path16) : new URL(baseURL + (baseURL.endsWith("/") && path16.startsWith("/") ? path16.slice(1) : path16));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42612,24 +42655,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path15, opts) {
-        return this.methodRequest("get", path15, opts);
+      get(path16, opts) {
+        return this.methodRequest("get", path16, opts);
       }
-      post(path15, opts) {
-        return this.methodRequest("post", path15, opts);
+      post(path16, opts) {
+        return this.methodRequest("post", path16, opts);
       }
-      patch(path15, opts) {
-        return this.methodRequest("patch", path15, opts);
+      patch(path16, opts) {
+        return this.methodRequest("patch", path16, opts);
       }
-      put(path15, opts) {
-        return this.methodRequest("put", path15, opts);
+      put(path16, opts) {
+        return this.methodRequest("put", path16, opts);
       }
-      delete(path15, opts) {
-        return this.methodRequest("delete", path15, opts);
+      delete(path16, opts) {
+        return this.methodRequest("delete", path16, opts);
       }
-      methodRequest(method, path15, opts) {
+      methodRequest(method, path16, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path15, ...opts2 };
+          return { method, path: path16, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42754,8 +42797,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path15, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path15, ...opts2 })) : { method: "get", path: path15, ...opts });
+      getAPIList(path16, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path16, ...opts2 })) : { method: "get", path: path16, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42849,8 +42892,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path15, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path15, query, defaultBaseURL);
+        const { method, path: path16, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path16, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43353,32 +43396,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path15, depth, problems) {
-  if (depth > 10) problems.push(`${path15}: nested deeper than 10 levels`);
+function walk(node2, path16, depth, problems) {
+  if (depth > 10) problems.push(`${path16}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path15}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path16}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path15}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path16}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path15}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path16}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path15}: additionalProperties must be false`);
+      problems.push(`${path16}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path15}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path16}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path15}.${name3}`, depth + 1, problems);
+      walk(property, `${path16}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path15}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path16}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path15}|${index}`, depth, problems);
+    walk(option, `${path16}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -44037,25 +44080,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path15 = parsed.pathname.replace(/\/+$/, "");
+  const path16 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path15);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path16);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path15 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path15 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path16 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path16 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path15 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path15 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path16 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path16 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path15})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path16})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44156,6 +44199,229 @@ var init_endpoint_behaviour = __esm({
         "invalid_request_error"
       );
     };
+  }
+});
+
+// src/sim/world-schema.ts
+var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
+var init_world_schema = __esm({
+  "src/sim/world-schema.ts"() {
+    "use strict";
+    init_zod();
+    familyKinds = [
+      "arithmetic",
+      "unit-conversion",
+      "multi-hop",
+      "date-reasoning",
+      "extraction"
+    ];
+    familyKindSchema = external_exports.enum(familyKinds);
+    quirkSchema = external_exports.enum([
+      "fenced-json",
+      "prose-json",
+      "ignore-response-format",
+      "no-native-tools",
+      "rejects-tools",
+      "rejects-json-schema",
+      "reasoning-model"
+    ]);
+    rate = external_exports.number().min(0).max(1);
+    familySchema = external_exports.object({
+      kind: familyKindSchema,
+      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
+      /** Multi-hop only: number of lookups a chain needs. */
+      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
+    }).strict();
+    worldSchema = external_exports.object({
+      name: external_exports.string().min(1),
+      description: external_exports.string().default(""),
+      seed: external_exports.number().int(),
+      families: external_exports.array(familySchema).min(1),
+      deficiencies: external_exports.object({
+        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
+        systematic: external_exports.object({
+          /** Share of items answered in prose unless an answer format is instructed. */
+          "format-drift": rate.default(0),
+          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
+          "arithmetic-slip": rate.default(0),
+          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
+          "step-budget": rate.default(0),
+          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
+          "tool-error-giveup": rate.default(0),
+          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
+          "context-loss": rate.default(0)
+        }).strict().default({
+          "format-drift": 0,
+          "arithmetic-slip": 0,
+          "step-budget": 0,
+          "tool-error-giveup": 0,
+          "context-loss": 0
+        }),
+        modelSpecific: external_exports.object({
+          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
+          itemSlip: rate.default(0),
+          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
+          flaky: rate.default(0),
+          /**
+           * Share of items that are borderline for this model: each is answered right or wrong
+           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+           * text flips some of them, both ways.
+           */
+          promptSensitivity: rate.default(0)
+        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
+        /**
+         * Sample-dependent systematic slips. Of the items an arithmetic slip or a format drift
+         * hits, `share` slip only on some samples: each sample slips with `chance`, keyed by the
+         * sampling seed (at temperature 0 every sample is seed 0: such an item then slips always
+         * or never). A majority vote over samples repairs those of them whose `chance` < 1/2 loses;
+         * the harness fix (a calculator, an answer format) repairs every one, on every sample.
+         */
+        sampleDependent: external_exports.object({ share: rate.default(0), chance: rate.default(0.35) }).strict().default({ share: 0, chance: 0.35 })
+      }).strict(),
+      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
+      ruleCost: rate.default(0.01),
+      freeRules: external_exports.number().int().min(0).default(4),
+      refiner: external_exports.object({
+        /** Chance a one-instance diagnosis finds the real cause. */
+        accuracyAtOne: rate.default(0.4),
+        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
+        accuracyAtMany: rate.default(0.95),
+        instancesForMany: external_exports.number().int().min(1).default(4),
+        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
+        hintTendencyAtOne: rate.default(0.5),
+        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
+        neutral: external_exports.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5)
+      }).strict().default({
+        accuracyAtOne: 0.4,
+        accuracyAtMany: 0.95,
+        instancesForMany: 4,
+        hintTendencyAtOne: 0.5,
+        neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
+        promptFixes: 0.5
+      }),
+      skeptic: external_exports.object({
+        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
+        strictness: rate.default(0.8)
+      }).strict().default({ strictness: 0.8 }),
+      latency: external_exports.object({
+        fixedMs: external_exports.number().min(0).default(600),
+        perTokenMs: external_exports.number().min(0).default(10),
+        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
+        scale: external_exports.number().min(0).default(0.05)
+      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
+      /** The weak seed harness written by generateWorldFiles. */
+      seedHarness: external_exports.object({
+        maxSteps: external_exports.number().int().min(1).default(3),
+        contextChars: external_exports.number().int().min(200).default(1600)
+      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
+      /** Model names whose item slips are listed in ground-truth.json. */
+      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
+    }).strict();
+  }
+});
+
+// src/sim/load-world.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
+import { dirname as dirname5, join as join6, resolve as resolve4 } from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
+function worldsDir() {
+  let dir = dirname5(fileURLToPath2(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join6(dir, "worlds");
+    if (existsSync3(join6(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname5(dir);
+  }
+  throw new Error("sim: bundled worlds folder not found");
+}
+function bundledWorlds() {
+  return [...bundledWorldNames];
+}
+function parseWorld(file2, text3) {
+  const world2 = validateLocated({
+    file: file2,
+    located: parseLocatedYaml(file2, text3),
+    schema: worldSchema
+  });
+  world2.families.forEach((family, index) => {
+    if (family.hops.min > family.hops.max) {
+      throw new InputError(file2, "hops.min must not exceed hops.max", {
+        field: `families[${index}].hops`
+      });
+    }
+  });
+  return world2;
+}
+async function loadWorld(path16) {
+  const file2 = isBundledWorld(path16) ? join6(worldsDir(), `${path16}.yaml`) : resolve4(path16);
+  let text3;
+  try {
+    text3 = await readFile6(file2, "utf8");
+  } catch (error62) {
+    const known = bundledWorldNames.join(", ");
+    throw new InputError(
+      file2,
+      `cannot read world file (${error62.code}); bundled worlds: ${known}`
+    );
+  }
+  return parseWorld(file2, text3);
+}
+var init_load_world = __esm({
+  "src/sim/load-world.ts"() {
+    "use strict";
+    init_world_names();
+    init_yaml_document();
+    init_input_error();
+    init_world_schema();
+  }
+});
+
+// src/sim/draw.ts
+import { createHash as createHash7 } from "node:crypto";
+function draw(...parts) {
+  const digest = createHash7("sha256").update(parts.join("\u241F")).digest();
+  return digest.readUInt32BE(0) / 2 ** 32;
+}
+function shortHash(...parts) {
+  return createHash7("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+}
+function seededRng(...parts) {
+  let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
+  const next2 = () => {
+    state = state + 1831565813 >>> 0;
+    let t = state;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
+  };
+  return {
+    next: next2,
+    int: (min, max) => min + Math.floor(next2() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next2() * items.length)]
+  };
+}
+var init_draw = __esm({
+  "src/sim/draw.ts"() {
+    "use strict";
   }
 });
 
@@ -44612,39 +44878,561 @@ var init_recognise = __esm({
   }
 });
 
-// src/sim/draw.ts
-import { createHash as createHash7 } from "node:crypto";
-function draw(...parts) {
-  const digest = createHash7("sha256").update(parts.join("\u241F")).digest();
-  return digest.readUInt32BE(0) / 2 ** 32;
+// src/sim/exposure.ts
+function statementOf(text3) {
+  const at = text3.lastIndexOf(statementMarker);
+  return (at >= 0 ? text3.slice(at + statementMarker.length) : text3).trim();
 }
-function shortHash(...parts) {
-  return createHash7("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+function hasPreamble(text3) {
+  return text3.includes(statementMarker);
 }
-function seededRng(...parts) {
-  let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
-  const next2 = () => {
-    state = state + 1831565813 >>> 0;
-    let t = state;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
-  };
-  return {
-    next: next2,
-    int: (min, max) => min + Math.floor(next2() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next2() * items.length)]
-  };
+function formatDrifts(world2, statement) {
+  return draw(world2.seed, "format-drift", statement) < world2.deficiencies.systematic["format-drift"];
 }
-var init_draw = __esm({
-  "src/sim/draw.ts"() {
+function arithmeticSlips(world2, problem, statement) {
+  return problem.kind === "compute" && draw(world2.seed, "arithmetic-slip", statement) < world2.deficiencies.systematic["arithmetic-slip"];
+}
+function slipsOnSample(options) {
+  const { world: world2, kind, statement, seed } = options;
+  if (!sampleDependent(world2, kind, statement)) return true;
+  return draw(world2.seed, `${kind}-sample`, statement, seed) < world2.deficiencies.sampleDependent.chance;
+}
+function sampleDependent(world2, kind, statement) {
+  const { share } = world2.deficiencies.sampleDependent;
+  return share > 0 && draw(world2.seed, `${kind}-sampled`, statement) < share;
+}
+function toolCallMalformed(world2, problem, statement) {
+  return problem.kind !== "direct" && draw(world2.seed, "tool-error-giveup", statement) < world2.deficiencies.systematic["tool-error-giveup"];
+}
+function itemSlips(world2, model, statement) {
+  return draw(world2.seed, "item-slip", model, statement) < world2.deficiencies.modelSpecific.itemSlip;
+}
+function samplingSeed(request) {
+  return request.temperature > 0 ? request.seed : 0;
+}
+function flakes(world2, model, statement, seed) {
+  return draw(world2.seed, "flaky", model, statement, seed) < world2.deficiencies.modelSpecific.flaky;
+}
+function promptFlips(options) {
+  const { world: world2, model, statement } = options;
+  if (!borderline(world2, model, statement)) return false;
+  return draw(world2.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
+}
+function borderline(world2, model, statement) {
+  const share = world2.deficiencies.modelSpecific.promptSensitivity;
+  return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
+}
+function ruleCostSlips(options) {
+  const { world: world2, model, statement, seed, rules } = options;
+  const extra = Math.max(0, rules - world2.freeRules);
+  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed) < extra * world2.ruleCost;
+}
+var init_exposure = __esm({
+  "src/sim/exposure.ts"() {
     "use strict";
+    init_draw();
+    init_recognise();
+  }
+});
+
+// src/sim/request-surface.ts
+function labelOf(text3) {
+  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text3);
+  if (!match) return "Answer:";
+  const [whole] = match;
+  return whole.trim();
+}
+function isSystem(message) {
+  return message.role === "system" || message.role === "developer";
+}
+function toolsSection(text3) {
+  const at = text3.search(/^## Tools\s*$/m);
+  if (at < 0) return { tools: "", rest: text3 };
+  const after = text3.slice(at);
+  const next2 = after.slice(1).search(/^## /m);
+  const end = next2 < 0 ? text3.length : at + 1 + next2;
+  return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
+}
+function readSurface(request) {
+  const systemMessages = request.messages.filter(isSystem).map((message) => message.content);
+  const textTools = /* @__PURE__ */ new Set();
+  let ruleCount = 0;
+  let formatInstruction2 = false;
+  let answerLabel = "Answer:";
+  let guidedBySystem = false;
+  for (const text3 of systemMessages) {
+    const { tools, rest } = toolsSection(text3);
+    for (const name3 of toolNames)
+      if (new RegExp(`\\b${name3}\\b`, "i").test(tools)) textTools.add(name3);
+    ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
+    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
+      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
+        formatInstruction2 = true;
+        answerLabel = labelOf(sentence);
+      }
+      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
+    }
+  }
+  const users = request.messages.filter((message) => message.role === "user");
+  const latest = users.at(-1)?.content ?? "";
+  return {
+    systemMessages,
+    nativeTools: new Set(request.tools),
+    textTools,
+    formatInstruction: formatInstruction2,
+    answerLabel,
+    guidedBySystem,
+    ruleCount,
+    reprompted: users.length > 1 && latest.includes("Answer:")
+  };
+}
+function hintedItem(surface, keyPhrase) {
+  const needle = keyPhrase.toLowerCase();
+  return surface.systemMessages.some((text3) => text3.toLowerCase().includes(needle));
+}
+function toolChannel(surface, name3) {
+  if (surface.nativeTools.has(name3)) return "native";
+  if (surface.textTools.has(name3)) return "text";
+  return null;
+}
+var toolNames, answerLineNamed, formatDirective, toolFailure, recovery;
+var init_request_surface = __esm({
+  "src/sim/request-surface.ts"() {
+    "use strict";
+    toolNames = ["calculator", "lookup"];
+    answerLineNamed = /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
+    formatDirective = /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
+    toolFailure = /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
+    recovery = /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
+  }
+});
+
+// src/sim/final-answer.ts
+function wrongValue(options) {
+  const { problem, value, decoys, salt } = options;
+  const numeric = problem.kind === "compute" || problem.kind === "direct" && problem.numeric;
+  if (numeric) {
+    const offset = offsets[Math.floor(draw("offset", salt, value) * offsets.length)];
+    return formatNumber(Number(value) + offset);
+  }
+  const candidates = decoys.filter((decoy) => decoy !== value);
+  if (candidates.length === 0) return `${value}?`;
+  return candidates[Math.floor(draw("decoy", salt, value) * candidates.length)];
+}
+function finalAnswer(options) {
+  const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
+  const hits = [...options.hits];
+  const seed = samplingSeed(request);
+  let value = options.value;
+  const slip2 = (kind) => {
+    value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
+    hits.push(kind);
+  };
+  if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
+    slip2("item-slip");
+  else if (flakes(world2, request.model, statement, seed)) slip2("flaky");
+  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed, rules: surface.ruleCount })) {
+    slip2("rule-cost");
+  } else if (promptFlips({
+    world: world2,
+    model: request.model,
+    statement,
+    systemText: surface.systemMessages.join("\n")
+  })) {
+    slip2("prompt-sensitivity");
+  }
+  if (formatDrifts(world2, statement) && slipsOnSample({ world: world2, kind: "format-drift", statement, seed }) && !surface.formatInstruction && !surface.reprompted) {
+    hits.push("format-drift");
+    return { content: `${reasoning} So the result is **${value}**.`, hits };
+  }
+  return { content: `${reasoning}
+${surface.answerLabel} ${value}`, hits };
+}
+var offsets;
+var init_final_answer = __esm({
+  "src/sim/final-answer.ts"() {
+    "use strict";
+    init_draw();
+    init_exposure();
+    init_problem();
+    init_request_surface();
+    offsets = [1, -1, 2, -2, 10, -10, 3];
+  }
+});
+
+// src/sim/tool-history.ts
+function hintedResult(result) {
+  const bare = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
+    result
+  );
+  const rest = bare ? result.slice(bare.index + bare[0].length) : result;
+  return guidance.test(rest);
+}
+function parseArguments(text3) {
+  try {
+    const value = JSON.parse(text3);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+function exchange(name3, argumentsText, result) {
+  return {
+    name: name3,
+    arguments: parseArguments(argumentsText),
+    result,
+    error: result.trimStart().toLowerCase().startsWith("error:"),
+    hinted: hintedResult(result)
+  };
+}
+function orphanExchange(result) {
+  if (/^error:.*expression/i.test(result.trim())) return exchange("calculator", "{}", result);
+  const missing = /^error: no entry named '(.*)'/i.exec(result.trim());
+  if (missing) return exchange("lookup", JSON.stringify({ key: missing[1] }), result);
+  const heading = /^## (.+)$/m.exec(result);
+  if (heading) return exchange("lookup", JSON.stringify({ key: heading[1].trim() }), result);
+  if (Number.isFinite(Number(result.trim())) && result.trim() !== "")
+    return exchange("calculator", "{}", result);
+  return null;
+}
+function toolHistory(request) {
+  const exchanges = [];
+  const { messages } = request;
+  const callIds = new Set(
+    messages.flatMap((message) => (message.toolCalls ?? []).map((call) => call.id))
+  );
+  messages.forEach((message, index) => {
+    if (message.role === "tool" && !callIds.has(message.toolCallId ?? "")) {
+      const orphan = orphanExchange(message.content);
+      if (orphan) exchanges.push(orphan);
+    }
+    if (message.role !== "assistant") return;
+    for (const call of message.toolCalls ?? []) {
+      const result = messages.find(
+        (other) => other.role === "tool" && other.toolCallId === call.id
+      );
+      if (result) exchanges.push(exchange(call.name, call.arguments, result.content));
+    }
+    const text3 = /^CALL (\w+) (.*)$/m.exec(message.content);
+    if (!text3) return;
+    const reply = messages[index + 1];
+    const prefix = `RESULT ${text3[1]}: `;
+    if (reply?.role === "user" && reply.content.startsWith(prefix)) {
+      exchanges.push(exchange(text3[1], text3[2], reply.content.slice(prefix.length)));
+    }
+  });
+  return exchanges;
+}
+var guidance;
+var init_tool_history = __esm({
+  "src/sim/tool-history.ts"() {
+    "use strict";
+    guidance = /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
+  }
+});
+
+// src/sim/agent-behaviour.ts
+function statementVisible(request) {
+  const first = request.messages.find(
+    (message) => message.role !== "system" && message.role !== "developer"
+  );
+  return first?.role === "user" && !first.content.startsWith("RESULT ") && !first.content.includes("Answer:");
+}
+function agentReply(world2, request) {
+  const surface = readSurface(request);
+  const users = request.messages.filter((message) => message.role === "user");
+  const found = users.map((message) => ({ message, problem: recognise(message.content) })).find((entry) => entry.problem);
+  if (!found?.problem) {
+    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
+    const lost = request.messages.some(
+      (message) => message.role === "assistant" || message.role === "tool"
+    );
+    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
+  }
+  const problem = found.problem;
+  const statement = statementOf(found.message.content);
+  const history = toolHistory(request);
+  const messagesNotes = request.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+  const seed = samplingSeed(request);
+  const context = { world: world2, surface, problem, statement, history, messagesNotes, seed };
+  const step = problem.kind === "compute" ? computeStep(context) : problem.kind === "chain" ? chainStep(context) : directStep(problem);
+  if (step.kind === "say") return { content: step.text, toolCalls: [], hits: step.hits, statement };
+  if (step.kind === "call") {
+    const argumentsText = JSON.stringify(step.arguments);
+    if (toolChannel(surface, step.name) === "native") {
+      return {
+        content: step.note ?? null,
+        toolCalls: [{ name: step.name, arguments: argumentsText }],
+        hits: [],
+        statement
+      };
+    }
+    const prefix = step.note ? `${step.note}
+` : "";
+    return {
+      content: `${prefix}CALL ${step.name} ${argumentsText}`,
+      toolCalls: [],
+      hits: [],
+      statement
+    };
+  }
+  const { content, hits } = finalAnswer({
+    world: world2,
+    request,
+    surface,
+    problem,
+    statement,
+    value: step.value,
+    reasoning: step.reasoning,
+    decoys: step.decoys,
+    hits: step.hits
+  });
+  return { content, toolCalls: [], hits, statement };
+}
+function chainAnchors(notes, length) {
+  const anchors = [];
+  for (const note of notes) {
+    for (const match of note.matchAll(/Lookup (\d+) of (\d+): (.+?)\.$/gm)) {
+      if (Number(match[2]) === length)
+        anchors.push({ position: Number(match[1]) - 1, entity: match[3] });
+    }
+  }
+  return anchors.sort((a, b) => b.position - a.position);
+}
+function afterError(context, last, retry) {
+  const errors = context.history.filter(
+    (exchange2) => exchange2.name === last.name && exchange2.error
+  ).length;
+  const guided = context.surface.guidedBySystem || last.hinted;
+  return guided && errors < 3 ? retry : giveUp(last.name);
+}
+function directStep(problem) {
+  if (problem.kind !== "direct") throw new Error("directStep: not a direct problem");
+  return {
+    kind: "answer",
+    value: problem.answer,
+    reasoning: "Reading the statement carefully.",
+    decoys: problem.decoys,
+    hits: []
+  };
+}
+function computeStep(context) {
+  const { world: world2, surface, problem, statement, history, seed } = context;
+  if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
+  const exact = formatNumber(problem.value);
+  if (!toolChannel(surface, "calculator")) {
+    const reasoning = (value) => `Working it out: ${problem.expression} = ${value}.`;
+    if (arithmeticSlips(world2, problem, statement) && slipsOnSample({ world: world2, kind: "arithmetic-slip", statement, seed })) {
+      const value = wrongValue({
+        problem,
+        value: exact,
+        decoys: [],
+        salt: `arithmetic${statement}`
+      });
+      return {
+        kind: "answer",
+        value,
+        reasoning: reasoning(value),
+        decoys: [],
+        hits: ["arithmetic-slip"]
+      };
+    }
+    return { kind: "answer", value: exact, reasoning: reasoning(exact), decoys: [], hits: [] };
+  }
+  const calls = history.filter((exchange2) => exchange2.name === "calculator");
+  const success2 = calls.findLast(
+    (exchange2) => !exchange2.error && Number.isFinite(Number(exchange2.result.trim()))
+  );
+  if (success2) {
+    const value = formatNumber(Number(success2.result.trim()));
+    return {
+      kind: "answer",
+      value,
+      reasoning: `The calculator gives ${value}.`,
+      decoys: [],
+      hits: []
+    };
+  }
+  const correct = {
+    kind: "call",
+    name: "calculator",
+    arguments: { expression: problem.expression }
+  };
+  const last = calls.at(-1);
+  if (last?.error) return afterError(context, last, correct);
+  if (calls.length === 0 && toolCallMalformed(world2, problem, statement)) {
+    return {
+      kind: "call",
+      name: "calculator",
+      arguments: { expression: problem.expression.replaceAll("*", "\xD7") }
+    };
+  }
+  return correct;
+}
+function chainStep(context) {
+  const { world: world2, surface, problem, statement, history } = context;
+  if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
+  if (!toolChannel(surface, "lookup")) {
+    return {
+      kind: "say",
+      text: `I have no way to look up ${problem.start} in the registry, so I cannot answer.`,
+      hits: []
+    };
+  }
+  const lookups = history.filter((exchange2) => exchange2.name === "lookup");
+  const entryOf = (entity) => lookups.find(
+    (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
+  );
+  const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
+  const path16 = [problem.start];
+  let current = problem.start;
+  for (let position = 0; position < problem.relations.length; position++) {
+    let found = entryOf(current);
+    if (!found) {
+      const anchor2 = anchors.find(
+        (candidate) => candidate.position > position && entryOf(candidate.entity)
+      );
+      if (anchor2) {
+        position = anchor2.position;
+        current = anchor2.entity;
+        path16.push("\u2026", current);
+        found = entryOf(current);
+      }
+    }
+    const relation = problem.relations[position];
+    const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
+    const next2 = { kind: "call", name: "lookup", arguments: { key: current }, note };
+    if (!found) {
+      const last = lookups.at(-1);
+      if (last?.error) return afterError(context, last, next2);
+      if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
+        return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
+      }
+      return next2;
+    }
+    const value = readEntry(found.result)[relation];
+    if (!value)
+      return {
+        kind: "say",
+        text: `The registry entry for ${current} does not list a ${relation}.`,
+        hits: []
+      };
+    current = value;
+    path16.push(current);
+  }
+  return {
+    kind: "answer",
+    value: current,
+    reasoning: `Following the registry: ${path16.join(" \u2192 ")}.`,
+    decoys: path16.slice(0, -1),
+    hits: []
+  };
+}
+var unknownTaskReply, lostStatementReply, giveUp;
+var init_agent_behaviour = __esm({
+  "src/sim/agent-behaviour.ts"() {
+    "use strict";
+    init_exposure();
+    init_multi_hop();
+    init_problem();
+    init_recognise();
+    init_final_answer();
+    init_request_surface();
+    init_tool_history();
+    unknownTaskReply = "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
+    lostStatementReply = "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
+    giveUp = (tool) => ({
+      kind: "say",
+      text: `The ${tool} tool returned an error, so I cannot finish this task.`,
+      hits: ["tool-error-giveup"]
+    });
+  }
+});
+
+// src/sim/latency.ts
+function latencyMs(world2, completionTokens, scaleOverride) {
+  const scale = scaleOverride ?? world2.latency.scale;
+  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
+}
+function wait(ms) {
+  return ms > 0 ? new Promise((resolve13) => setTimeout(resolve13, ms)) : Promise.resolve();
+}
+var init_latency = __esm({
+  "src/sim/latency.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/faults.ts
+async function playFault(faults, number4, response) {
+  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
+  if (every(faults.resetEvery, number4)) {
+    response.socket?.destroy();
+    return true;
+  }
+  if (every(faults.dropMidBodyEvery, number4)) {
+    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
+    setImmediate(() => response.socket?.destroy());
+    return true;
+  }
+  if (every(faults.status429Every, number4)) {
+    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
+      "retry-after": String(faults.retryAfterSeconds ?? 0)
+    });
+    return true;
+  }
+  if (every(faults.status500Every, number4)) {
+    send(response, 500, errorBody("server error (injected)", "server_error"));
+    return true;
+  }
+  if (every(faults.nonCompletionEvery, number4)) {
+    sendNonCompletion(response, faults.nonCompletion ?? "html");
+    return true;
+  }
+  return false;
+}
+function sendNonCompletion(response, kind) {
+  if (kind === "html") {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(
+      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
+    );
+    return;
+  }
+  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
+  const message = (content) => ({
+    index: 0,
+    message: { role: "assistant", content }
+  });
+  const bodies = {
+    "no-choices": base,
+    "empty-choices": { ...base, choices: [] },
+    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
+    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
+  };
+  send(response, 200, bodies[kind]);
+}
+function errorBody(message, type) {
+  return { error: { message, type, code: null, param: null } };
+}
+function send(response, status, body, headers = {}) {
+  if (response.destroyed) return;
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+var every;
+var init_faults = __esm({
+  "src/sim/faults.ts"() {
+    "use strict";
+    init_latency();
+    every = (n, count4) => n !== void 0 && n > 0 && count4 % n === 0;
   }
 });
 
 // src/sim/ground-truth-log.ts
 import { appendFile, mkdir as mkdir5 } from "node:fs/promises";
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 function groundTruthKey(statement, model, seed) {
   return shortHash("task", statement, model, seed);
 }
@@ -44654,8 +45442,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path15) {
-        this.path = path15;
+      constructor(path16) {
+        this.path = path16;
       }
       path;
       chain = Promise.resolve();
@@ -44663,16 +45451,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path15 = this.path;
-        if (!path15) return;
+        const path16 = this.path;
+        if (!path16) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname5(path15), { recursive: true });
+              await mkdir5(dirname6(path16), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path15, `${JSON.stringify(entry)}
+            await appendFile(path16, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -44688,188 +45476,104 @@ var init_ground_truth_log = __esm({
   }
 });
 
-// src/sim/world-schema.ts
-var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
-var init_world_schema = __esm({
-  "src/sim/world-schema.ts"() {
+// src/sim/openai-wire.ts
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (!content) return "";
+  return content.map((part) => part.text ?? "").join("");
+}
+function toSimRequest(body, options) {
+  const messages = body.messages.map((message) => ({
+    role: message.role,
+    content: contentText(message.content),
+    toolCalls: message.tool_calls?.map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments
+    })),
+    toolCallId: message.tool_call_id
+  }));
+  return {
+    model: options.model,
+    messages,
+    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
+    seed: body.seed ?? 0,
+    temperature: body.temperature ?? 1,
+    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
+  };
+}
+function estimateTokens2(text3) {
+  return Math.max(1, Math.ceil(text3.length / 4));
+}
+function promptTokens(body) {
+  const parts = body.messages.map(
+    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
+  );
+  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
+}
+function completionBody(reply) {
+  return {
+    id: `chatcmpl-${reply.id}`,
+    object: "chat.completion",
+    created: 0,
+    model: reply.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: reply.content,
+          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
+        },
+        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        logprobs: null
+      }
+    ],
+    usage: {
+      prompt_tokens: reply.prompt,
+      completion_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens
+    }
+  };
+}
+var contentSchema, messageSchema, chatBodySchema;
+var init_openai_wire = __esm({
+  "src/sim/openai-wire.ts"() {
     "use strict";
     init_zod();
-    familyKinds = [
-      "arithmetic",
-      "unit-conversion",
-      "multi-hop",
-      "date-reasoning",
-      "extraction"
-    ];
-    familyKindSchema = external_exports.enum(familyKinds);
-    quirkSchema = external_exports.enum([
-      "fenced-json",
-      "prose-json",
-      "ignore-response-format",
-      "no-native-tools",
-      "rejects-tools",
-      "rejects-json-schema",
-      "reasoning-model"
-    ]);
-    rate = external_exports.number().min(0).max(1);
-    familySchema = external_exports.object({
-      kind: familyKindSchema,
-      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
-      /** Multi-hop only: number of lookups a chain needs. */
-      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
-    }).strict();
-    worldSchema = external_exports.object({
-      name: external_exports.string().min(1),
-      description: external_exports.string().default(""),
-      seed: external_exports.number().int(),
-      families: external_exports.array(familySchema).min(1),
-      deficiencies: external_exports.object({
-        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
-        systematic: external_exports.object({
-          /** Share of items answered in prose unless an answer format is instructed. */
-          "format-drift": rate.default(0),
-          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
-          "arithmetic-slip": rate.default(0),
-          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
-          "step-budget": rate.default(0),
-          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
-          "tool-error-giveup": rate.default(0),
-          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
-          "context-loss": rate.default(0)
-        }).strict().default({
-          "format-drift": 0,
-          "arithmetic-slip": 0,
-          "step-budget": 0,
-          "tool-error-giveup": 0,
-          "context-loss": 0
-        }),
-        modelSpecific: external_exports.object({
-          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
-          itemSlip: rate.default(0),
-          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
-          flaky: rate.default(0),
-          /**
-           * Share of items that are borderline for this model: each is answered right or wrong
-           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
-           * text flips some of them, both ways.
-           */
-          promptSensitivity: rate.default(0)
-        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 })
-      }).strict(),
-      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
-      ruleCost: rate.default(0.01),
-      freeRules: external_exports.number().int().min(0).default(4),
-      refiner: external_exports.object({
-        /** Chance a one-instance diagnosis finds the real cause. */
-        accuracyAtOne: rate.default(0.4),
-        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
-        accuracyAtMany: rate.default(0.95),
-        instancesForMany: external_exports.number().int().min(1).default(4),
-        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
-        hintTendencyAtOne: rate.default(0.5),
-        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
-        neutral: external_exports.boolean().default(false),
-        /**
-         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
-         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
-         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
-         * prompt file, and schema slips at `schemaSlips`.
-         */
-        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
-        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
-        schemaSlips: rate.default(0),
-        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
-        mergeRecall: rate.default(1),
-        /**
-         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
-         * errors) is written into the system prompt file rather than set as a config field.
-         */
-        promptFixes: rate.default(0.5)
-      }).strict().default({
-        accuracyAtOne: 0.4,
-        accuracyAtMany: 0.95,
-        instancesForMany: 4,
-        hintTendencyAtOne: 0.5,
-        neutral: false,
-        style: "tidy",
-        schemaSlips: 0,
-        mergeRecall: 1,
-        promptFixes: 0.5
-      }),
-      skeptic: external_exports.object({
-        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
-        strictness: rate.default(0.8)
-      }).strict().default({ strictness: 0.8 }),
-      latency: external_exports.object({
-        fixedMs: external_exports.number().min(0).default(600),
-        perTokenMs: external_exports.number().min(0).default(10),
-        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
-        scale: external_exports.number().min(0).default(0.05)
-      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
-      /** The weak seed harness written by generateWorldFiles. */
-      seedHarness: external_exports.object({
-        maxSteps: external_exports.number().int().min(1).default(3),
-        contextChars: external_exports.number().int().min(200).default(1600)
-      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
-      /** Model names whose item slips are listed in ground-truth.json. */
-      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
-    }).strict();
-  }
-});
-
-// src/sim/load-world.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
-import { dirname as dirname6, join as join6, resolve as resolve4 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-function worldsDir() {
-  let dir = dirname6(fileURLToPath2(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const candidate = join6(dir, "worlds");
-    if (existsSync3(join6(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname6(dir);
-  }
-  throw new Error("sim: bundled worlds folder not found");
-}
-function bundledWorlds() {
-  return [...bundledWorldNames];
-}
-function parseWorld(file2, text3) {
-  const world2 = validateLocated({
-    file: file2,
-    located: parseLocatedYaml(file2, text3),
-    schema: worldSchema
-  });
-  world2.families.forEach((family, index) => {
-    if (family.hops.min > family.hops.max) {
-      throw new InputError(file2, "hops.min must not exceed hops.max", {
-        field: `families[${index}].hops`
-      });
-    }
-  });
-  return world2;
-}
-async function loadWorld(path15) {
-  const file2 = isBundledWorld(path15) ? join6(worldsDir(), `${path15}.yaml`) : resolve4(path15);
-  let text3;
-  try {
-    text3 = await readFile6(file2, "utf8");
-  } catch (error62) {
-    const known = bundledWorldNames.join(", ");
-    throw new InputError(
-      file2,
-      `cannot read world file (${error62.code}); bundled worlds: ${known}`
-    );
-  }
-  return parseWorld(file2, text3);
-}
-var init_load_world = __esm({
-  "src/sim/load-world.ts"() {
-    "use strict";
-    init_world_names();
-    init_yaml_document();
-    init_input_error();
-    init_world_schema();
+    contentSchema = external_exports.union([
+      external_exports.string(),
+      external_exports.null(),
+      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
+    ]).optional();
+    messageSchema = external_exports.object({
+      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
+      content: contentSchema,
+      tool_calls: external_exports.array(
+        external_exports.object({
+          id: external_exports.string(),
+          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
+        }).passthrough()
+      ).optional(),
+      tool_call_id: external_exports.string().optional()
+    }).passthrough();
+    chatBodySchema = external_exports.object({
+      model: external_exports.string().default(""),
+      messages: external_exports.array(messageSchema).min(1),
+      tools: external_exports.array(
+        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
+      ).optional(),
+      seed: external_exports.number().int().optional(),
+      temperature: external_exports.number().optional(),
+      max_tokens: external_exports.number().int().optional(),
+      max_completion_tokens: external_exports.number().int().optional(),
+      reasoning_effort: external_exports.string().optional(),
+      response_format: external_exports.object({
+        type: external_exports.string(),
+        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
+      }).passthrough().optional(),
+      stream: external_exports.boolean().optional()
+    }).passthrough();
   }
 });
 
@@ -44900,9 +45604,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path15) {
+function setting(config2, path16) {
   let current = config2;
-  for (const part of path15.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path16.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -44967,17 +45671,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path15 } = action;
+    const { path: path16 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path15}`, `enable ${path15}`, `set ${path15} to true`], unit);
+      return pick2([`turn on ${path16}`, `enable ${path16}`, `set ${path16} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path15} to ${value}`, `set ${path15} to ${value}`, `increase ${path15} to ${value}`],
+        [`raise ${path16} to ${value}`, `set ${path16} to ${value}`, `increase ${path16} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path15} to ${value}`, `set ${path15} to ${value}`, `change ${path15} to ${value}`],
+      [`switch ${path16} to ${value}`, `set ${path16} to ${value}`, `change ${path16} to ${value}`],
       unit
     );
   }
@@ -45020,15 +45724,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path15 = dottedPath2.exec(text3);
-  if (path15) {
-    const before = text3.slice(0, path15.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path15[1], value: true };
+  const path16 = dottedPath2.exec(text3);
+  if (path16) {
+    const before = text3.slice(0, path16.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path16[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path15[1], value: false };
-    const after = text3.slice(path15.index + path15[0].length);
+      return { kind: "set", path: path16[1], value: false };
+    const after = text3.slice(path16.index + path16[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path15[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path16[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45200,21 +45904,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path15) {
+function globMatches(glob, path16) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path15);
+  return new RegExp(`^${source}$`).test(path16);
 }
 function promptFile(seen) {
-  const editable = (path15) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path15));
+  const editable = (path16) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path16));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path15) => /system|prompt/i.test(path15)) ?? candidates[0] ?? null;
+  return candidates.find((path16) => /system|prompt/i.test(path16)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -45377,36 +46081,55 @@ function rootCauseText(world2, fix, unit) {
     return `${fix.explanation}. Fix: ${renderAction(fix.action, "tidy", unit)}`;
   return `${fix.explanation}. ${pick2(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
 }
+function causesShown(examples, config2) {
+  const byCause = /* @__PURE__ */ new Map();
+  for (const example of examples) {
+    const cause = classifyFailure2(example, config2);
+    const entry = byCause.get(cause) ?? { tasks: /* @__PURE__ */ new Set(), first: example };
+    entry.tasks.add(text2(example.task));
+    byCause.set(cause, entry);
+  }
+  return [...byCause.entries()].map(([cause, entry]) => ({ cause, tasks: [...entry.tasks], first: entry.first })).sort((a, b) => b.tasks.length - a.tasks.length);
+}
 function diagnosis(world2, block, seed) {
   const seen = harnessSeen(block);
   const rejectedChanges = objects(block.rejected).flatMap(
     (proposal) => objects(proposal.changes).map((change2) => text2(change2.change))
   );
   return {
-    diagnoses: objects(block.patterns).map((pattern) => {
+    diagnoses: objects(block.patterns).flatMap((pattern) => {
       const examples = objects(pattern.examples);
-      const support = Number(pattern.support?.tasks) || 0;
-      const n = Math.max(examples.length, support);
-      const causes = examples.map((example) => classifyFailure2(example, seen.config));
-      const cause = majority(causes) ?? canonicalCause(`${text2(pattern.name)} ${text2(pattern.description)}`);
-      const key = [
-        world2.seed,
-        "diagnosis",
-        text2(pattern.id),
-        ...examples.map((example) => text2(example.task)),
-        seed,
-        ...rejectedChanges
+      const shown = causesShown(examples, seen.config);
+      const causes = shown.length > 0 ? shown : [
+        {
+          cause: canonicalCause(`${text2(pattern.name)} ${text2(pattern.description)}`),
+          tasks: [""],
+          first: void 0
+        }
       ];
-      const { fix, unit } = chooseUnrejectedFix(
-        { world: world2, cause, n, key, example: examples[0], seen },
-        rejectedChanges
-      );
-      return {
-        patternId: text2(pattern.id),
-        rootCause: rootCauseText(world2, fix, unit),
-        module: fix.module,
-        confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
-      };
+      return causes.map(({ cause, tasks, first }) => {
+        const n = tasks.length;
+        const key = [
+          world2.seed,
+          "diagnosis",
+          text2(pattern.id),
+          ...examples.map((example) => text2(example.task)),
+          seed,
+          ...rejectedChanges,
+          // A single cause keeps the key it always had; each of several gets its own draws.
+          ...causes.length > 1 ? [cause] : []
+        ];
+        const { fix, unit } = chooseUnrejectedFix(
+          { world: world2, cause, n, key, example: first, seen },
+          rejectedChanges
+        );
+        return {
+          patternId: text2(pattern.id),
+          rootCause: rootCauseText(world2, fix, unit),
+          module: fix.module,
+          confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
+        };
+      });
     })
   };
 }
@@ -45475,649 +46198,6 @@ var init_analysis_roles = __esm({
       (action) => `I would ${action}.`,
       (action) => `Recommended: ${action}.`
     ];
-  }
-});
-
-// src/sim/exposure.ts
-function statementOf(text3) {
-  const at = text3.lastIndexOf(statementMarker);
-  return (at >= 0 ? text3.slice(at + statementMarker.length) : text3).trim();
-}
-function hasPreamble(text3) {
-  return text3.includes(statementMarker);
-}
-function formatDrifts(world2, statement) {
-  return draw(world2.seed, "format-drift", statement) < world2.deficiencies.systematic["format-drift"];
-}
-function arithmeticSlips(world2, problem, statement) {
-  return problem.kind === "compute" && draw(world2.seed, "arithmetic-slip", statement) < world2.deficiencies.systematic["arithmetic-slip"];
-}
-function toolCallMalformed(world2, problem, statement) {
-  return problem.kind !== "direct" && draw(world2.seed, "tool-error-giveup", statement) < world2.deficiencies.systematic["tool-error-giveup"];
-}
-function itemSlips(world2, model, statement) {
-  return draw(world2.seed, "item-slip", model, statement) < world2.deficiencies.modelSpecific.itemSlip;
-}
-function samplingSeed(request) {
-  return request.temperature > 0 ? request.seed : 0;
-}
-function flakes(world2, model, statement, seed) {
-  return draw(world2.seed, "flaky", model, statement, seed) < world2.deficiencies.modelSpecific.flaky;
-}
-function promptFlips(options) {
-  const { world: world2, model, statement } = options;
-  if (!borderline(world2, model, statement)) return false;
-  return draw(world2.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
-}
-function borderline(world2, model, statement) {
-  const share = world2.deficiencies.modelSpecific.promptSensitivity;
-  return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
-}
-function ruleCostSlips(options) {
-  const { world: world2, model, statement, seed, rules } = options;
-  const extra = Math.max(0, rules - world2.freeRules);
-  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed) < extra * world2.ruleCost;
-}
-var init_exposure = __esm({
-  "src/sim/exposure.ts"() {
-    "use strict";
-    init_draw();
-    init_recognise();
-  }
-});
-
-// src/sim/request-surface.ts
-function labelOf(text3) {
-  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text3);
-  if (!match) return "Answer:";
-  const [whole] = match;
-  return whole.trim();
-}
-function isSystem(message) {
-  return message.role === "system" || message.role === "developer";
-}
-function toolsSection(text3) {
-  const at = text3.search(/^## Tools\s*$/m);
-  if (at < 0) return { tools: "", rest: text3 };
-  const after = text3.slice(at);
-  const next2 = after.slice(1).search(/^## /m);
-  const end = next2 < 0 ? text3.length : at + 1 + next2;
-  return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
-}
-function readSurface(request) {
-  const systemMessages = request.messages.filter(isSystem).map((message) => message.content);
-  const textTools = /* @__PURE__ */ new Set();
-  let ruleCount = 0;
-  let formatInstruction2 = false;
-  let answerLabel = "Answer:";
-  let guidedBySystem = false;
-  for (const text3 of systemMessages) {
-    const { tools, rest } = toolsSection(text3);
-    for (const name3 of toolNames)
-      if (new RegExp(`\\b${name3}\\b`, "i").test(tools)) textTools.add(name3);
-    ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
-    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
-      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
-        formatInstruction2 = true;
-        answerLabel = labelOf(sentence);
-      }
-      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
-    }
-  }
-  const users = request.messages.filter((message) => message.role === "user");
-  const latest = users.at(-1)?.content ?? "";
-  return {
-    systemMessages,
-    nativeTools: new Set(request.tools),
-    textTools,
-    formatInstruction: formatInstruction2,
-    answerLabel,
-    guidedBySystem,
-    ruleCount,
-    reprompted: users.length > 1 && latest.includes("Answer:")
-  };
-}
-function hintedItem(surface, keyPhrase) {
-  const needle = keyPhrase.toLowerCase();
-  return surface.systemMessages.some((text3) => text3.toLowerCase().includes(needle));
-}
-function toolChannel(surface, name3) {
-  if (surface.nativeTools.has(name3)) return "native";
-  if (surface.textTools.has(name3)) return "text";
-  return null;
-}
-var toolNames, answerLineNamed, formatDirective, toolFailure, recovery;
-var init_request_surface = __esm({
-  "src/sim/request-surface.ts"() {
-    "use strict";
-    toolNames = ["calculator", "lookup"];
-    answerLineNamed = /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
-    formatDirective = /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
-    toolFailure = /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
-    recovery = /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
-  }
-});
-
-// src/sim/final-answer.ts
-function wrongValue(options) {
-  const { problem, value, decoys, salt } = options;
-  const numeric = problem.kind === "compute" || problem.kind === "direct" && problem.numeric;
-  if (numeric) {
-    const offset = offsets[Math.floor(draw("offset", salt, value) * offsets.length)];
-    return formatNumber(Number(value) + offset);
-  }
-  const candidates = decoys.filter((decoy) => decoy !== value);
-  if (candidates.length === 0) return `${value}?`;
-  return candidates[Math.floor(draw("decoy", salt, value) * candidates.length)];
-}
-function finalAnswer(options) {
-  const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
-  const hits = [...options.hits];
-  const seed = samplingSeed(request);
-  let value = options.value;
-  const slip2 = (kind) => {
-    value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
-    hits.push(kind);
-  };
-  if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
-    slip2("item-slip");
-  else if (flakes(world2, request.model, statement, seed)) slip2("flaky");
-  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed, rules: surface.ruleCount })) {
-    slip2("rule-cost");
-  } else if (promptFlips({
-    world: world2,
-    model: request.model,
-    statement,
-    systemText: surface.systemMessages.join("\n")
-  })) {
-    slip2("prompt-sensitivity");
-  }
-  if (formatDrifts(world2, statement) && !surface.formatInstruction && !surface.reprompted) {
-    hits.push("format-drift");
-    return { content: `${reasoning} So the result is **${value}**.`, hits };
-  }
-  return { content: `${reasoning}
-${surface.answerLabel} ${value}`, hits };
-}
-var offsets;
-var init_final_answer = __esm({
-  "src/sim/final-answer.ts"() {
-    "use strict";
-    init_draw();
-    init_exposure();
-    init_problem();
-    init_request_surface();
-    offsets = [1, -1, 2, -2, 10, -10, 3];
-  }
-});
-
-// src/sim/tool-history.ts
-function hintedResult(result) {
-  const bare = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
-    result
-  );
-  const rest = bare ? result.slice(bare.index + bare[0].length) : result;
-  return guidance.test(rest);
-}
-function parseArguments(text3) {
-  try {
-    const value = JSON.parse(text3);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-function exchange(name3, argumentsText, result) {
-  return {
-    name: name3,
-    arguments: parseArguments(argumentsText),
-    result,
-    error: result.trimStart().toLowerCase().startsWith("error:"),
-    hinted: hintedResult(result)
-  };
-}
-function orphanExchange(result) {
-  if (/^error:.*expression/i.test(result.trim())) return exchange("calculator", "{}", result);
-  const missing = /^error: no entry named '(.*)'/i.exec(result.trim());
-  if (missing) return exchange("lookup", JSON.stringify({ key: missing[1] }), result);
-  const heading = /^## (.+)$/m.exec(result);
-  if (heading) return exchange("lookup", JSON.stringify({ key: heading[1].trim() }), result);
-  if (Number.isFinite(Number(result.trim())) && result.trim() !== "")
-    return exchange("calculator", "{}", result);
-  return null;
-}
-function toolHistory(request) {
-  const exchanges = [];
-  const { messages } = request;
-  const callIds = new Set(
-    messages.flatMap((message) => (message.toolCalls ?? []).map((call) => call.id))
-  );
-  messages.forEach((message, index) => {
-    if (message.role === "tool" && !callIds.has(message.toolCallId ?? "")) {
-      const orphan = orphanExchange(message.content);
-      if (orphan) exchanges.push(orphan);
-    }
-    if (message.role !== "assistant") return;
-    for (const call of message.toolCalls ?? []) {
-      const result = messages.find(
-        (other) => other.role === "tool" && other.toolCallId === call.id
-      );
-      if (result) exchanges.push(exchange(call.name, call.arguments, result.content));
-    }
-    const text3 = /^CALL (\w+) (.*)$/m.exec(message.content);
-    if (!text3) return;
-    const reply = messages[index + 1];
-    const prefix = `RESULT ${text3[1]}: `;
-    if (reply?.role === "user" && reply.content.startsWith(prefix)) {
-      exchanges.push(exchange(text3[1], text3[2], reply.content.slice(prefix.length)));
-    }
-  });
-  return exchanges;
-}
-var guidance;
-var init_tool_history = __esm({
-  "src/sim/tool-history.ts"() {
-    "use strict";
-    guidance = /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
-  }
-});
-
-// src/sim/agent-behaviour.ts
-function statementVisible(request) {
-  const first = request.messages.find(
-    (message) => message.role !== "system" && message.role !== "developer"
-  );
-  return first?.role === "user" && !first.content.startsWith("RESULT ") && !first.content.includes("Answer:");
-}
-function agentReply(world2, request) {
-  const surface = readSurface(request);
-  const users = request.messages.filter((message) => message.role === "user");
-  const found = users.map((message) => ({ message, problem: recognise(message.content) })).find((entry) => entry.problem);
-  if (!found?.problem) {
-    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
-    const lost = request.messages.some(
-      (message) => message.role === "assistant" || message.role === "tool"
-    );
-    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
-  }
-  const problem = found.problem;
-  const statement = statementOf(found.message.content);
-  const history = toolHistory(request);
-  const messagesNotes = request.messages.filter((message) => message.role === "assistant").map((message) => message.content);
-  const context = { world: world2, surface, problem, statement, history, messagesNotes };
-  const step = problem.kind === "compute" ? computeStep(context) : problem.kind === "chain" ? chainStep(context) : directStep(problem);
-  if (step.kind === "say") return { content: step.text, toolCalls: [], hits: step.hits, statement };
-  if (step.kind === "call") {
-    const argumentsText = JSON.stringify(step.arguments);
-    if (toolChannel(surface, step.name) === "native") {
-      return {
-        content: step.note ?? null,
-        toolCalls: [{ name: step.name, arguments: argumentsText }],
-        hits: [],
-        statement
-      };
-    }
-    const prefix = step.note ? `${step.note}
-` : "";
-    return {
-      content: `${prefix}CALL ${step.name} ${argumentsText}`,
-      toolCalls: [],
-      hits: [],
-      statement
-    };
-  }
-  const { content, hits } = finalAnswer({
-    world: world2,
-    request,
-    surface,
-    problem,
-    statement,
-    value: step.value,
-    reasoning: step.reasoning,
-    decoys: step.decoys,
-    hits: step.hits
-  });
-  return { content, toolCalls: [], hits, statement };
-}
-function chainAnchors(notes, length) {
-  const anchors = [];
-  for (const note of notes) {
-    for (const match of note.matchAll(/Lookup (\d+) of (\d+): (.+?)\.$/gm)) {
-      if (Number(match[2]) === length)
-        anchors.push({ position: Number(match[1]) - 1, entity: match[3] });
-    }
-  }
-  return anchors.sort((a, b) => b.position - a.position);
-}
-function afterError(context, last, retry) {
-  const errors = context.history.filter(
-    (exchange2) => exchange2.name === last.name && exchange2.error
-  ).length;
-  const guided = context.surface.guidedBySystem || last.hinted;
-  return guided && errors < 3 ? retry : giveUp(last.name);
-}
-function directStep(problem) {
-  if (problem.kind !== "direct") throw new Error("directStep: not a direct problem");
-  return {
-    kind: "answer",
-    value: problem.answer,
-    reasoning: "Reading the statement carefully.",
-    decoys: problem.decoys,
-    hits: []
-  };
-}
-function computeStep(context) {
-  const { world: world2, surface, problem, statement, history } = context;
-  if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
-  const exact = formatNumber(problem.value);
-  if (!toolChannel(surface, "calculator")) {
-    const reasoning = (value) => `Working it out: ${problem.expression} = ${value}.`;
-    if (arithmeticSlips(world2, problem, statement)) {
-      const value = wrongValue({
-        problem,
-        value: exact,
-        decoys: [],
-        salt: `arithmetic${statement}`
-      });
-      return {
-        kind: "answer",
-        value,
-        reasoning: reasoning(value),
-        decoys: [],
-        hits: ["arithmetic-slip"]
-      };
-    }
-    return { kind: "answer", value: exact, reasoning: reasoning(exact), decoys: [], hits: [] };
-  }
-  const calls = history.filter((exchange2) => exchange2.name === "calculator");
-  const success2 = calls.findLast(
-    (exchange2) => !exchange2.error && Number.isFinite(Number(exchange2.result.trim()))
-  );
-  if (success2) {
-    const value = formatNumber(Number(success2.result.trim()));
-    return {
-      kind: "answer",
-      value,
-      reasoning: `The calculator gives ${value}.`,
-      decoys: [],
-      hits: []
-    };
-  }
-  const correct = {
-    kind: "call",
-    name: "calculator",
-    arguments: { expression: problem.expression }
-  };
-  const last = calls.at(-1);
-  if (last?.error) return afterError(context, last, correct);
-  if (calls.length === 0 && toolCallMalformed(world2, problem, statement)) {
-    return {
-      kind: "call",
-      name: "calculator",
-      arguments: { expression: problem.expression.replaceAll("*", "\xD7") }
-    };
-  }
-  return correct;
-}
-function chainStep(context) {
-  const { world: world2, surface, problem, statement, history } = context;
-  if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
-  if (!toolChannel(surface, "lookup")) {
-    return {
-      kind: "say",
-      text: `I have no way to look up ${problem.start} in the registry, so I cannot answer.`,
-      hits: []
-    };
-  }
-  const lookups = history.filter((exchange2) => exchange2.name === "lookup");
-  const entryOf = (entity) => lookups.find(
-    (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
-  );
-  const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path15 = [problem.start];
-  let current = problem.start;
-  for (let position = 0; position < problem.relations.length; position++) {
-    let found = entryOf(current);
-    if (!found) {
-      const anchor2 = anchors.find(
-        (candidate) => candidate.position > position && entryOf(candidate.entity)
-      );
-      if (anchor2) {
-        position = anchor2.position;
-        current = anchor2.entity;
-        path15.push("\u2026", current);
-        found = entryOf(current);
-      }
-    }
-    const relation = problem.relations[position];
-    const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next2 = { kind: "call", name: "lookup", arguments: { key: current }, note };
-    if (!found) {
-      const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next2);
-      if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
-        return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
-      }
-      return next2;
-    }
-    const value = readEntry(found.result)[relation];
-    if (!value)
-      return {
-        kind: "say",
-        text: `The registry entry for ${current} does not list a ${relation}.`,
-        hits: []
-      };
-    current = value;
-    path15.push(current);
-  }
-  return {
-    kind: "answer",
-    value: current,
-    reasoning: `Following the registry: ${path15.join(" \u2192 ")}.`,
-    decoys: path15.slice(0, -1),
-    hits: []
-  };
-}
-var unknownTaskReply, lostStatementReply, giveUp;
-var init_agent_behaviour = __esm({
-  "src/sim/agent-behaviour.ts"() {
-    "use strict";
-    init_exposure();
-    init_multi_hop();
-    init_problem();
-    init_recognise();
-    init_final_answer();
-    init_request_surface();
-    init_tool_history();
-    unknownTaskReply = "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
-    lostStatementReply = "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
-    giveUp = (tool) => ({
-      kind: "say",
-      text: `The ${tool} tool returned an error, so I cannot finish this task.`,
-      hits: ["tool-error-giveup"]
-    });
-  }
-});
-
-// src/sim/latency.ts
-function latencyMs(world2, completionTokens, scaleOverride) {
-  const scale = scaleOverride ?? world2.latency.scale;
-  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
-}
-function wait(ms) {
-  return ms > 0 ? new Promise((resolve13) => setTimeout(resolve13, ms)) : Promise.resolve();
-}
-var init_latency = __esm({
-  "src/sim/latency.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/faults.ts
-async function playFault(faults, number4, response) {
-  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
-  if (every(faults.resetEvery, number4)) {
-    response.socket?.destroy();
-    return true;
-  }
-  if (every(faults.dropMidBodyEvery, number4)) {
-    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
-    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
-    setImmediate(() => response.socket?.destroy());
-    return true;
-  }
-  if (every(faults.status429Every, number4)) {
-    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
-      "retry-after": String(faults.retryAfterSeconds ?? 0)
-    });
-    return true;
-  }
-  if (every(faults.status500Every, number4)) {
-    send(response, 500, errorBody("server error (injected)", "server_error"));
-    return true;
-  }
-  if (every(faults.nonCompletionEvery, number4)) {
-    sendNonCompletion(response, faults.nonCompletion ?? "html");
-    return true;
-  }
-  return false;
-}
-function sendNonCompletion(response, kind) {
-  if (kind === "html") {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(
-      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
-    );
-    return;
-  }
-  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
-  const message = (content) => ({
-    index: 0,
-    message: { role: "assistant", content }
-  });
-  const bodies = {
-    "no-choices": base,
-    "empty-choices": { ...base, choices: [] },
-    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
-    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
-  };
-  send(response, 200, bodies[kind]);
-}
-function errorBody(message, type) {
-  return { error: { message, type, code: null, param: null } };
-}
-function send(response, status, body, headers = {}) {
-  if (response.destroyed) return;
-  response.writeHead(status, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-var every;
-var init_faults = __esm({
-  "src/sim/faults.ts"() {
-    "use strict";
-    init_latency();
-    every = (n, count4) => n !== void 0 && n > 0 && count4 % n === 0;
-  }
-});
-
-// src/sim/openai-wire.ts
-function contentText(content) {
-  if (typeof content === "string") return content;
-  if (!content) return "";
-  return content.map((part) => part.text ?? "").join("");
-}
-function toSimRequest(body, options) {
-  const messages = body.messages.map((message) => ({
-    role: message.role,
-    content: contentText(message.content),
-    toolCalls: message.tool_calls?.map((call) => ({
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments
-    })),
-    toolCallId: message.tool_call_id
-  }));
-  return {
-    model: options.model,
-    messages,
-    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
-    seed: body.seed ?? 0,
-    temperature: body.temperature ?? 1,
-    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
-  };
-}
-function estimateTokens2(text3) {
-  return Math.max(1, Math.ceil(text3.length / 4));
-}
-function promptTokens(body) {
-  const parts = body.messages.map(
-    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
-  );
-  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
-}
-function completionBody(reply) {
-  return {
-    id: `chatcmpl-${reply.id}`,
-    object: "chat.completion",
-    created: 0,
-    model: reply.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: reply.content,
-          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
-        },
-        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
-        logprobs: null
-      }
-    ],
-    usage: {
-      prompt_tokens: reply.prompt,
-      completion_tokens: reply.completionTokens,
-      total_tokens: reply.prompt + reply.completionTokens
-    }
-  };
-}
-var contentSchema, messageSchema, chatBodySchema;
-var init_openai_wire = __esm({
-  "src/sim/openai-wire.ts"() {
-    "use strict";
-    init_zod();
-    contentSchema = external_exports.union([
-      external_exports.string(),
-      external_exports.null(),
-      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
-    ]).optional();
-    messageSchema = external_exports.object({
-      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
-      content: contentSchema,
-      tool_calls: external_exports.array(
-        external_exports.object({
-          id: external_exports.string(),
-          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
-        }).passthrough()
-      ).optional(),
-      tool_call_id: external_exports.string().optional()
-    }).passthrough();
-    chatBodySchema = external_exports.object({
-      model: external_exports.string().default(""),
-      messages: external_exports.array(messageSchema).min(1),
-      tools: external_exports.array(
-        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
-      ).optional(),
-      seed: external_exports.number().int().optional(),
-      temperature: external_exports.number().optional(),
-      max_tokens: external_exports.number().int().optional(),
-      max_completion_tokens: external_exports.number().int().optional(),
-      reasoning_effort: external_exports.string().optional(),
-      response_format: external_exports.object({
-        type: external_exports.string(),
-        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
-      }).passthrough().optional(),
-      stream: external_exports.boolean().optional()
-    }).passthrough();
   }
 });
 
@@ -46330,8 +46410,8 @@ function skeptic(world2, block, seed) {
   const known = specifics(block);
   const support = /* @__PURE__ */ new Map();
   for (const pattern of objects(block.patterns)) {
-    const tasks = Number(pattern.support?.tasks) || 0;
-    support.set(text2(pattern.id), Math.max(tasks, objects(pattern.examples).length));
+    const distinct2 = new Set(objects(pattern.examples).map((example) => text2(example.task)));
+    support.set(text2(pattern.id), distinct2.size);
   }
   const objections = [];
   for (const change2 of changes) {
@@ -46603,6 +46683,48 @@ var init_server = __esm({
   }
 });
 
+// src/sim/seed-harness.ts
+function seedHarnessFiles(world2, knowledge) {
+  const yaml = `# Seed harness generated by the Ecdysis sim for world '${world2.name}'.
+agent_loop:
+  style: react
+  max_steps: ${world2.seedHarness.maxSteps}
+  self_check: false
+tools:
+  calculator:
+    enabled: false
+  lookup:
+    enabled: true
+    description: Look up an entry of the registry by its exact name.
+    files:
+      - knowledge.md
+observation:
+  max_chars: 2000
+  on_error: show
+context:
+  max_chars: ${world2.seedHarness.contextChars}
+  overflow: drop_oldest
+completion:
+  answer_pattern: "Answer:\\\\s*(.+)"
+  format_instruction: ""
+  on_missing: fail
+prompt:
+  system: system.md
+  rules: rules.md
+`;
+  return {
+    "harness.yaml": yaml,
+    "system.md": "You are a helpful assistant. Solve the user's task. Use the tools you are given when they help.\n",
+    "rules.md": "# Rules\n\n- Be polite.\n- Keep replies short.\n",
+    "knowledge.md": knowledge
+  };
+}
+var init_seed_harness = __esm({
+  "src/sim/seed-harness.ts"() {
+    "use strict";
+  }
+});
+
 // src/sim/names.ts
 function word(rng) {
   const middle = rng.next() < 0.5 ? rng.pick(middles) : "";
@@ -46786,9 +46908,11 @@ function truthOf(options) {
   if (!problem) throw new Error(`sim: generated task ${task.id} is not recognisable: ${statement}`);
   const deficiencies = [];
   const latent = [];
-  const add = (kind) => deficiencies.push({ kind, systematic: true });
-  if (formatDrifts(world2, statement)) add("format-drift");
-  if (arithmeticSlips(world2, problem, statement)) add("arithmetic-slip");
+  const add = (kind, sampled = false) => deficiencies.push({ kind, systematic: true, ...sampled ? { sampled } : {} });
+  if (formatDrifts(world2, statement))
+    add("format-drift", sampleDependent(world2, "format-drift", statement));
+  if (arithmeticSlips(world2, problem, statement))
+    add("arithmetic-slip", sampleDependent(world2, "arithmetic-slip", statement));
   if (item.hops !== void 0 && item.hops + 1 > world2.seedHarness.maxSteps) add("step-budget");
   if (toolCallMalformed(world2, problem, statement)) {
     if (problem.kind === "chain") add("tool-error-giveup");
@@ -46838,59 +46962,19 @@ var init_task_generation = __esm({
   }
 });
 
-// src/sim/seed-harness.ts
-function seedHarnessFiles(world2, knowledge) {
-  const yaml = `# Seed harness generated by the Ecdysis sim for world '${world2.name}'.
-agent_loop:
-  style: react
-  max_steps: ${world2.seedHarness.maxSteps}
-  self_check: false
-tools:
-  calculator:
-    enabled: false
-  lookup:
-    enabled: true
-    description: Look up an entry of the registry by its exact name.
-    files:
-      - knowledge.md
-observation:
-  max_chars: 2000
-  on_error: show
-context:
-  max_chars: ${world2.seedHarness.contextChars}
-  overflow: drop_oldest
-completion:
-  answer_pattern: "Answer:\\\\s*(.+)"
-  format_instruction: ""
-  on_missing: fail
-prompt:
-  system: system.md
-  rules: rules.md
-`;
-  return {
-    "harness.yaml": yaml,
-    "system.md": "You are a helpful assistant. Solve the user's task. Use the tools you are given when they help.\n",
-    "rules.md": "# Rules\n\n- Be polite.\n- Keep replies short.\n",
-    "knowledge.md": knowledge
-  };
-}
-var init_seed_harness = __esm({
-  "src/sim/seed-harness.ts"() {
-    "use strict";
-  }
-});
-
 // src/sim/world-files.ts
 import { mkdir as mkdir6, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 async function generateWorldFiles(options) {
+  return (await writeWorld(options)).paths;
+}
+async function writeWorld(options) {
   const { world: world2, outDir } = options;
   const generated = generateWorld(world2);
   const paths = {
     train: join7(outDir, "tasks", "train.jsonl"),
     heldout: join7(outDir, "tasks", "heldout.jsonl"),
-    harnessDir: join7(outDir, "harness"),
-    groundTruth: join7(outDir, "ground-truth.json")
+    harnessDir: join7(outDir, "harness")
   };
   await mkdir6(join7(outDir, "tasks"), { recursive: true });
   await mkdir6(paths.harnessDir, { recursive: true });
@@ -46899,10 +46983,7 @@ async function generateWorldFiles(options) {
   for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
     await writeFile5(join7(paths.harnessDir, file2), text3);
   }
-  const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile5(paths.groundTruth, `${JSON.stringify(truth, null, 2)}
-`);
-  return paths;
+  return { paths, generated };
 }
 var jsonl;
 var init_world_files = __esm({
@@ -46919,12 +47000,8 @@ var init_sim = __esm({
   "src/sim/index.ts"() {
     "use strict";
     init_endpoint_behaviour();
-    init_recognise();
-    init_ground_truth_log();
     init_load_world();
-    init_analysis_roles();
     init_server();
-    init_task_generation();
     init_world_files();
     init_world_schema();
   }
@@ -46986,8 +47063,7 @@ async function openModels(loaded, options = {}) {
         world: await loadWorld(config2.world ?? ""),
         model: config2.model,
         quirks: config2.quirks,
-        latencyScale: options.latencyScale,
-        groundTruthPath: options.groundTruthPath
+        latencyScale: options.latencyScale
       }))();
       servers.set(identity, server);
     }
@@ -47214,8 +47290,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path15, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path15 });
+    config2.tools.lookup.files.forEach((path16, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path16 });
     });
   }
   return references;
@@ -47238,15 +47314,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path15) {
-  if (path15.includes("\\") || path15.includes("\0") || path15.startsWith("/") || /^[A-Za-z]:/.test(path15))
+function normaliseRelative(path16) {
+  if (path16.includes("\\") || path16.includes("\0") || path16.startsWith("/") || /^[A-Za-z]:/.test(path16))
     return null;
-  const segments = path15.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path16.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path15) {
-  const normalised = normaliseRelative(path15);
+function harnessFile(files, path16) {
+  const normalised = normaliseRelative(path16);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47573,7 +47649,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path15) => harnessFile(input2.harness.files, path15) ?? ""
+    (path16) => harnessFile(input2.harness.files, path16) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48191,8 +48267,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path15) {
-  return globToRegExp(pattern).test(path15);
+function matchGlob(pattern, path16) {
+  return globToRegExp(pattern).test(path16);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48231,10 +48307,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path15, existing = []) {
-  const bytes = Buffer.byteLength(path15);
+function portablePathProblem(path16, existing = []) {
+  const bytes = Buffer.byteLength(path16);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path15.split("/");
+  const segments = path16.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48246,8 +48322,8 @@ function portablePathProblem(path15, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path15.toLowerCase();
-  const twin = existing.find((other) => other !== path15 && other.toLowerCase() === folded);
+  const folded = path16.toLowerCase();
+  const twin = existing.find((other) => other !== path16 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48271,21 +48347,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path15 } = input2;
-  if (path15.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path15.includes("\\")) return { ok: false, reason: `path '${path15}' contains a backslash` };
-  if (isAbsolute3(path15) || /^[A-Za-z]:/.test(path15))
-    return { ok: false, reason: `path '${path15}' is absolute` };
-  if (path15.split("/").includes(".."))
-    return { ok: false, reason: `path '${path15}' contains a '..' segment` };
-  const normalised = normaliseRelative(path15);
+  const { path: path16 } = input2;
+  if (path16.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path16.includes("\\")) return { ok: false, reason: `path '${path16}' contains a backslash` };
+  if (isAbsolute3(path16) || /^[A-Za-z]:/.test(path16))
+    return { ok: false, reason: `path '${path16}' is absolute` };
+  if (path16.split("/").includes(".."))
+    return { ok: false, reason: `path '${path16}' contains a '..' segment` };
+  const normalised = normaliseRelative(path16);
   if (normalised === null)
-    return { ok: false, reason: `path '${path15}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path16}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path15}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path16}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48305,7 +48381,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path16) => isInside(candidate, path16) || isInside(candidate.toLowerCase(), path16.toLowerCase())
+      (path17) => isInside(candidate, path17) || isInside(candidate.toLowerCase(), path17.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48316,12 +48392,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path15) {
-  return path15.length <= 80 ? path15 : `${path15.slice(0, 60)}\u2026${path15.slice(-16)}`;
+function shorten(path16) {
+  return path16.length <= 80 ? path16 : `${path16.slice(0, 60)}\u2026${path16.slice(-16)}`;
 }
-function escapingSymlink(dir, path15) {
+function escapingSymlink(dir, path16) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path15.split("/");
+  const segments = path16.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join11(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48374,12 +48450,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path15, content] of Object.entries(harness.files).sort(
+  for (const [path16, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path15);
-    if (normalised === null || normalised !== path15)
-      throw new GuardError("path", `refusing to write '${path15}': not a plain relative path`);
+    const normalised = normaliseRelative(path16);
+    if (normalised === null || normalised !== path16)
+      throw new GuardError("path", `refusing to write '${path16}': not a plain relative path`);
     const target = join12(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile8(target, "utf8").catch(() => void 0);
@@ -48482,10 +48558,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path15 of Object.keys(harness.files)) {
-    const source = await stat4(join13(harness.dir, path15)).catch(() => void 0);
+  for (const path16 of Object.keys(harness.files)) {
+    const source = await stat4(join13(harness.dir, path16)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join13(folder, path15), source.mode & 511);
+      await chmod(join13(folder, path16), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48521,8 +48597,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path15) {
-  return (await stat4(path15).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path16) {
+  return (await stat4(path16).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48716,9 +48792,9 @@ import { createHash as createHash9 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash9("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path15 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path15];
-    hash2.update(`${path15}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path16 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path16];
+    hash2.update(`${path16}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48770,15 +48846,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path15 = checkEditPath({
+  const path16 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path15.ok) return { ok: false, guard: "path", reason: path15.reason };
-  const file2 = path15.path;
+  if (!path16.ok) return { ok: false, guard: "path", reason: path16.reason };
+  const file2 = path16.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -48993,11 +49069,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path15 of paths) {
-    const filePatch = unifiedDiff({ path: path15, before: before.files[path15], after: after.files[path15] });
+  for (const path16 of paths) {
+    const filePatch = unifiedDiff({ path: path16, before: before.files[path16], after: after.files[path16] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path15, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path16, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49079,8 +49155,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path15 of paths) {
-    const absolute = join14(dir, path15);
+  for (const path16 of paths) {
+    const absolute = join14(dir, path16);
     const buffer = await readFile9(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49088,7 +49164,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path15] = decodeText(absolute, buffer);
+    files[path16] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49810,10 +49886,13 @@ function nothingLeftAfterPruning(pruned) {
 function unchangedAfterPruning() {
   return { accepted: false, reason: "after pruning, the edits leave the harness unchanged" };
 }
-function strictImprovement(label) {
-  return (before, after) => after > before ? { accepted: true, reason: `${label} ${after.toFixed(3)} > ${before.toFixed(3)}` } : {
+function betterOnMinibatch(before, after) {
+  return after > before ? { accepted: true, reason: `minibatch score ${after} > ${before}: worth a full evaluation` } : { accepted: false, reason: `minibatch score ${after} is not above the parent's ${before}` };
+}
+function aboveBest(best, child) {
+  return child > best ? { accepted: true, reason: `train accuracy ${child.toFixed(3)} > best ${best.toFixed(3)}` } : {
     accepted: false,
-    reason: `${label} ${after.toFixed(3)} is not above ${before.toFixed(3)}`
+    reason: `train accuracy ${child.toFixed(3)} is not above the best ${best.toFixed(3)} (kept in the Pareto pool as a parent)`
   };
 }
 function heldOutGate(gate) {
@@ -51323,7 +51402,7 @@ function comparePaired(before, after) {
   };
 }
 function compareSamples(parent, candidate) {
-  let pairs2 = 0;
+  let pairs = 0;
   let repeats = 0;
   let fixed = 0;
   let broken = 0;
@@ -51334,7 +51413,7 @@ function compareSamples(parent, candidate) {
     for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
       const after = other.get(sample);
       if (after === void 0) continue;
-      pairs2 += 1;
+      pairs += 1;
       const pair = JSON.stringify([before.said, after.said]);
       if (seen.has(pair)) {
         repeats += 1;
@@ -51345,7 +51424,7 @@ function compareSamples(parent, candidate) {
       if (before.pass && !after.pass) broken += 1;
     }
   }
-  return { pairs: pairs2, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
 }
 var pairedComparisonSchema, sampleComparisonSchema;
 var init_paired_test = __esm({
@@ -52305,53 +52384,21 @@ var init_result_schema = __esm({
   }
 });
 
-// src/evolve/rng.ts
-function createRng(seed) {
-  let state = (Math.imul(seed | 0, 2654435761) ^ 2246822507) >>> 0;
-  return {
-    next() {
-      state = state + 1831565813 >>> 0;
-      let t = state;
-      t = Math.imul(t ^ t >>> 15, t | 1);
-      t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-      return ((t ^ t >>> 14) >>> 0) / 4294967296;
-    }
-  };
-}
-function deriveSeed(seed, ...parts) {
-  let value = seed | 0;
-  for (const part of parts) value = Math.imul(value ^ (part | 0), 16777619) + 2135587861 | 0;
-  return value;
-}
-function shuffled(items, rng) {
-  const copy = [...items];
-  for (let index = copy.length - 1; index > 0; index--) {
-    const other = Math.floor(rng.next() * (index + 1));
-    [copy[index], copy[other]] = [copy[other], copy[index]];
-  }
-  return copy;
-}
-var init_rng = __esm({
-  "src/evolve/rng.ts"() {
-    "use strict";
-  }
-});
-
 // src/harness/final-harness-guard.ts
 function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path15, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path15);
-    if (!(path15 in seed.files)) {
-      const problem = normaliseRelative(path15) === path15 ? portablePathProblem(path15, seedPaths) : "not a plain relative path";
+  for (const [path16, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path16);
+    if (!(path16 in seed.files)) {
+      const problem = normaliseRelative(path16) === path16 ? portablePathProblem(path16, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path15 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path16 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path15] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path16] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52397,9 +52444,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path15 = join15(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path15] });
-    return result && `node --check: ${nodeMessage(result, path15)}`;
+    const path16 = join15(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path16] });
+    return result && `node --check: ${nodeMessage(result, path16)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52433,9 +52480,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path15) {
+function nodeMessage(stderr, path16) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path15)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path16)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -53793,10 +53840,11 @@ async function runDiagnostician(options) {
         summary: `${pattern.name}: ${pattern.support.tasks} tasks, ${options.rejected.length} rejected proposal(s)`,
         turns: options.turns
       });
-      return reply.diagnoses.find((diagnosis2) => diagnosis2.patternId === pattern.id);
+      const mine = reply.diagnoses.filter((diagnosis2) => diagnosis2.patternId === pattern.id);
+      return mine.length > 0 ? mine : void 0;
     })
   );
-  return diagnoses.filter((diagnosis2) => diagnosis2 !== void 0);
+  return diagnoses.filter((diagnosis2) => diagnosis2 !== void 0).flat();
 }
 var init_diagnostician2 = __esm({
   "src/refine/diagnostician.ts"() {
@@ -53902,7 +53950,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path15, entry] of state.setBy) this.setBy.set(path15, entry);
+          for (const [path16, entry] of state.setBy) this.setBy.set(path16, entry);
         }
         return result;
       }
@@ -53989,8 +54037,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path15, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path15);
+function coerceValue(path16, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -54089,8 +54137,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path15, message) {
-  return path15.join(".") === "edit.kind" || path15.length === 1 && path15[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path16, message) {
+  return path16.join(".") === "edit.kind" || path16.length === 1 && path16[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -54138,30 +54186,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path15, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path15);
-  if (!field2) return [`'${path15}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path16, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
+  if (!field2) return [`'${path16}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path15 = field2.path;
-  if (field2.type === "list") return [`${path15} is a list; edit harness.yaml with replace_text`];
+  const path16 = field2.path;
+  if (field2.type === "list") return [`${path16} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path15} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path16} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path15} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path16} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path15} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path16} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path15} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path15} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path16} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path16} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path15} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path16} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path15} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path16} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -54206,7 +54254,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path15) => editable.some((glob) => matchGlob(glob, path15));
+  const isEditable = (path16) => editable.some((glob) => matchGlob(glob, path16));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -54216,31 +54264,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path15) => textFile.test(path15)).sort();
+  const paths = Object.keys(harness.files).filter((path16) => textFile.test(path16)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path15) => !isEditable(path15)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path16) => !isEditable(path16)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path15 of ordered) {
-    const shown = left > 0 ? showFile(path15, harness.files[path15], Math.min(budget.perFile, left)) : void 0;
+  for (const path16 of ordered) {
+    const shown = left > 0 ? showFile(path16, harness.files[path16], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path15)) notShown.push(path15);
+      if (isEditable(path16)) notShown.push(path16);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path15) });
+    files.push({ ...shown, editable: isEditable(path16) });
     left -= shown.content.length;
   }
-  for (const path15 of Object.keys(harness.files).sort())
-    if (!textFile.test(path15) && isEditable(path15)) notShown.push(path15);
+  for (const path16 of Object.keys(harness.files).sort())
+    if (!textFile.test(path16) && isEditable(path16)) notShown.push(path16);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path15, text3, maxChars) {
+function showFile(path16, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path15, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path16, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -54250,7 +54298,7 @@ function showFile(path15, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path15,
+    path: path16,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -54668,7 +54716,7 @@ function minibatchPattern(options) {
     id: patternId(options.failures.map((record3) => record3.key)),
     name: "observed-failure",
     description: `The failure(s) observed in this minibatch (${options.failures.length} run(s)), showing ${signals2.join(", ") || "no runtime signal"}.`,
-    module: "prompt",
+    module: options.module ?? "prompt",
     namedBy: "fallback",
     groupKeys: [],
     signals: signals2,
@@ -54699,7 +54747,7 @@ async function reflect(options) {
   const failed3 = options.failures.filter((record3) => !record3.verdict.pass);
   return collaborate({
     mode: "reflect",
-    patterns: failed3.length === 0 ? [] : [minibatchPattern({ failures: failed3, tasks: options.tasks })],
+    patterns: failed3.length === 0 ? [] : [minibatchPattern({ failures: failed3, tasks: options.tasks, module: options.module })],
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,
@@ -55740,77 +55788,274 @@ var init_ecdysis = __esm({
   }
 });
 
-// src/evolve/strategies/iterative.ts
-function pickFailures(failures, options) {
-  const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
-  const count4 = Math.min(options.size, sorted.length);
-  const offset = options.start + (options.index - 1) * options.size;
-  return Array.from(
-    { length: count4 },
-    (_, position) => sorted[(offset + position) % sorted.length]
+// src/evolve/strategies/gepa/component-selector.ts
+function selectComponents(options) {
+  const { selector, components, pointer } = options;
+  if (components.length === 0) throw new Error("component selector: the harness has no components");
+  if (selector === "all") return { components: [...components], pointer };
+  const at = pointer % components.length;
+  return { components: [components[at]], pointer: (at + 1) % components.length };
+}
+function childPointer(parentPointers) {
+  return parentPointers.length === 0 ? 0 : Math.max(...parentPointers);
+}
+var init_component_selector = __esm({
+  "src/evolve/strategies/gepa/component-selector.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/strategies/gepa/epoch-sampler.ts
+function epochOrder(ids, size, rng) {
+  const order = shuffled(ids, rng);
+  const remainder = order.length % size;
+  const padding = remainder === 0 ? 0 : size - remainder;
+  const base = [...order];
+  for (let index = 0; index < padding; index++)
+    order.push(base[(base.length - 1 - index + base.length * size) % base.length]);
+  return order;
+}
+function minibatchAt(options) {
+  const { ids, size, draw: draw2 } = options;
+  if (ids.length === 0) throw new Error("epoch sampler: no train ids to draw a minibatch from");
+  if (size < 1) throw new Error(`epoch sampler: minibatch size ${size} must be at least 1`);
+  const length = ids.length + (size - ids.length % size) % size;
+  const start = draw2 * size;
+  const epoch = Math.floor(start / length);
+  const order = epochOrder(ids, size, options.rngOfEpoch(epoch));
+  const offset = start % length;
+  return order.slice(offset, offset + size);
+}
+function minibatchesPerEpoch(trainSize, size) {
+  return Math.ceil(trainSize / size);
+}
+var init_epoch_sampler = __esm({
+  "src/evolve/strategies/gepa/epoch-sampler.ts"() {
+    "use strict";
+    init_rng();
+  }
+});
+
+// src/evolve/strategies/gepa/pareto.ts
+function averageScore(scores) {
+  if (scores.size === 0) return Number.NEGATIVE_INFINITY;
+  let sum = 0;
+  for (const score of scores.values()) sum += score;
+  return sum / scores.size;
+}
+function bestCandidate(pool) {
+  let best = -1;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  let bestCoverage = -1;
+  pool.forEach((scores, index) => {
+    const average = averageScore(scores);
+    if (average > bestScore || average === bestScore && scores.size > bestCoverage) {
+      best = index;
+      bestScore = average;
+      bestCoverage = scores.size;
+    }
+  });
+  return best;
+}
+function instanceFront(pool) {
+  const top = /* @__PURE__ */ new Map();
+  const front = /* @__PURE__ */ new Map();
+  pool.forEach((scores, index) => {
+    for (const [taskId, score] of scores) {
+      const previous = top.get(taskId) ?? Number.NEGATIVE_INFINITY;
+      if (score > previous) {
+        top.set(taskId, score);
+        front.set(taskId, /* @__PURE__ */ new Set([index]));
+      } else if (score === previous) front.get(taskId)?.add(index);
+    }
+  });
+  return front;
+}
+function dominated(candidate, others, front) {
+  for (const members2 of front.values()) {
+    if (!members2.has(candidate)) continue;
+    if (![...members2].some((other) => others.has(other))) return false;
+  }
+  return true;
+}
+function withoutDominated(front, averages) {
+  const onFront = [...new Set([...front.values()].flatMap((members2) => [...members2]))];
+  const order = onFront.sort((a, b) => averages[a] - averages[b] || a - b);
+  const removed = /* @__PURE__ */ new Set();
+  for (let found = true; found; ) {
+    found = false;
+    for (const candidate of order) {
+      if (removed.has(candidate)) continue;
+      const others = new Set(order.filter((other) => other !== candidate && !removed.has(other)));
+      if (dominated(candidate, others, front)) {
+        removed.add(candidate);
+        found = true;
+        break;
+      }
+    }
+  }
+  return new Map(
+    [...front].map(([taskId, members2]) => [
+      taskId,
+      new Set([...members2].filter((member) => !removed.has(member)))
+    ])
   );
 }
-function iterativeStrategy(options = {}) {
-  return {
-    name: "iterative",
-    open: (context) => iterativeRun(context, options)
-  };
+function selectParent(pool, rng) {
+  if (pool.length === 0) throw new Error("pareto selection: the candidate pool is empty");
+  const averages = pool.map(averageScore);
+  const front = withoutDominated(instanceFront(pool), averages);
+  const frequency = /* @__PURE__ */ new Map();
+  for (const members2 of front.values())
+    for (const member of members2) frequency.set(member, (frequency.get(member) ?? 0) + 1);
+  const weighted = [...frequency].sort(([a], [b]) => a - b);
+  const total = weighted.reduce((sum, [, count4]) => sum + count4, 0);
+  if (total === 0) return bestCandidate(pool);
+  let draw2 = Math.floor(rng.next() * total);
+  for (const [candidate, count4] of weighted) {
+    if (draw2 < count4) return candidate;
+    draw2 -= count4;
+  }
+  return weighted[weighted.length - 1][0];
 }
-function iterativeRun(context, options) {
-  const { evolve } = context.config;
-  const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
-  const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
-  return {
-    async start(seed) {
-      const current = await context.stage(
-        "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
-        stageSchemas.evaluation
-      );
-      return { harness: seed, memory: [], current, withoutImprovement: 0 };
-    },
-    stop: (state) => state.withoutImprovement >= patience ? "patience" : void 0,
-    propose: (state, index) => propose({ context, state, index, start }),
-    validate: (proposal, state) => validate2(context, proposal, state),
-    next: (state, step) => next(state, step)
-  };
+var init_pareto = __esm({
+  "src/evolve/strategies/gepa/pareto.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/strategies/iterative-steps.ts
+function instanceScores(run2) {
+  return new Map(
+    run2.result.tasks.map((task) => [
+      task.taskId,
+      task.samples > 0 ? task.passes / task.samples : 0
+    ])
+  );
 }
-async function propose(options) {
+function componentsOf(harness) {
+  return harness.kind === "command" ? ["command"] : [...harnessModules];
+}
+function minibatchSum(ids, run2) {
+  const scores = instanceScores(run2);
+  return ids.reduce((sum, id) => sum + (scores.get(id) ?? 0), 0);
+}
+async function drawMinibatch(options) {
+  const { context, state, index, parent } = options;
+  const size = context.config.evolve.iterativeMinibatch;
+  const byId = new Map(context.train.map((task) => [task.id, task]));
+  const trainIds = context.train.map((task) => task.id);
+  const tries = 2 * minibatchesPerEpoch(trainIds.length, size);
+  for (let draws = state.draws; draws < state.draws + tries; draws++) {
+    const ids = minibatchAt({
+      ids: trainIds,
+      size,
+      draw: draws,
+      rngOfEpoch: (epoch) => context.rng(epochStream, epoch)
+    });
+    const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
+    const parentRun = await context.stage(
+      `iteration-${index}/parent-minibatch-${draws + 1}`,
+      () => context.evaluate({
+        tasks,
+        harness: parent.harness,
+        label: `iteration ${index}: minibatch`
+      }),
+      stageSchemas.evaluation
+    );
+    if (minibatchSum(ids, parentRun) < ids.length)
+      return { draws: draws + 1, ids, tasks, parentRun };
+  }
+  return void 0;
+}
+function inSelectedComponents(refinement, components) {
+  const kept = refinement.edits.filter((edit) => components.includes(edit.module));
+  const dropped = refinement.edits.length - kept.length;
+  const why = dropped > 0 && kept.length === 0 ? `every edit (${dropped}) changes another module than ${components.join(", ")}, the component the round-robin selector gave this reflection` : void 0;
+  return { refinement: { ...refinement, edits: kept }, why };
+}
+function memoryOn(memory, parentHash) {
+  return shownToRoles(
+    memory.filter((proposal) => proposal.parentHash === parentHash),
+    parentHash
+  );
+}
+async function proposeFromMinibatch(options) {
   const { context, state, index } = options;
-  const { harness, current } = state;
+  const parentIndex = selectParent(
+    state.pool.map((entry) => entry.scores),
+    context.rng(parentStream, index)
+  );
+  const parent = state.pool[parentIndex];
   const seen = {
     index,
-    parent: harness,
-    batch: { tasks: context.train, run: current },
+    parent: parent.harness,
+    batch: { tasks: context.train, run: parent.run },
     traces: []
   };
-  const failing = failingRecords(current.result, current.records);
-  if (failing.length === 0)
+  const drawn = failingRecords(parent.run.result, parent.run.records).length === 0 ? void 0 : await drawMinibatch({ context, state, index, parent });
+  if (!drawn)
     return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
-  const size = context.config.evolve.iterativeMinibatch;
-  const failures = pickFailures(failing, { index, size, start: options.start });
-  seen.traces = failures.map(traceExcerpt);
-  const ids = new Set(failures.map((failure2) => failure2.taskId));
+  const selected = selectComponents({
+    selector: context.config.evolve.iterativeComponents,
+    components: componentsOf(parent.harness),
+    pointer: parent.pointer
+  });
+  options.pending.set(index, { ...drawn, parentIndex, pointer: selected.pointer });
+  seen.traces = drawn.parentRun.records.map(traceExcerpt);
+  const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
   const refinement = await context.stage(
     `iteration-${index}/reflect`,
     () => context.stages.reflect({
       failures,
-      tasks: context.train.filter((task) => ids.has(task.id)),
-      harness,
+      tasks: drawn.tasks,
+      harness: parent.harness,
       refiner: context.models.refiner,
-      rejected: shownToRoles(state.memory),
-      editable: context.guard.editable
+      rejected: memoryOn(state.memory, parent.harness.hash),
+      editable: context.guard.editable,
+      ...selected.components.length === 1 ? { module: selected.components[0] } : {}
     }),
     stageSchemas.refinement
   );
-  const guarded2 = guardRefinement({ harness, refinement, guard: context.guard });
-  const base = { seen, refinement, guarded: guarded2, addressed: [], targets: [...ids] };
+  const scoped = inSelectedComponents(refinement, selected.components);
+  const guarded2 = guardRefinement({
+    harness: parent.harness,
+    refinement: scoped.refinement,
+    guard: context.guard
+  });
+  const targets = failures.map((record3) => record3.taskId);
+  const base = { seen, refinement, guarded: guarded2, addressed: [], targets };
   if (!guarded2.candidate)
-    return { ...base, kind: "refused", reason: guarded2.reason ?? "no candidate" };
+    return { ...base, kind: "refused", reason: scoped.why ?? guarded2.reason ?? "no candidate" };
   return { ...base, kind: "candidate", candidate: guarded2.candidate };
 }
-async function validate2(context, proposal, state) {
+async function validateOnMinibatch(options) {
+  const { context, proposal, state, drawn } = options;
   const { candidate, seen } = proposal;
+  const childRun = await context.stage(
+    `iteration-${seen.index}/minibatch`,
+    () => context.evaluate({
+      tasks: drawn.tasks,
+      harness: candidate,
+      label: `iteration ${seen.index}: minibatch`
+    }),
+    stageSchemas.evaluation
+  );
+  const cheap = {
+    stage: "cheap",
+    candidateHash: candidate.hash,
+    comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
+    decision: betterOnMinibatch(
+      minibatchSum(drawn.ids, drawn.parentRun),
+      minibatchSum(drawn.ids, childRun)
+    )
+  };
+  const kept = proposal.guarded.applied;
+  if (!cheap.decision.accepted)
+    return {
+      stages: [cheap],
+      candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept }]])
+    };
   const run2 = await context.stage(
     `iteration-${seen.index}/evaluate`,
     () => context.evaluate({
@@ -55820,40 +56065,129 @@ async function validate2(context, proposal, state) {
     }),
     stageSchemas.evaluation
   );
-  const before = state.current.result.accuracy;
+  const best = state.pool[state.best];
+  const full = {
+    stage: "full",
+    candidateHash: candidate.hash,
+    comparison: comparePaired(passMapOf(best.run.result), passMapOf(run2.result)),
+    score: scoreOf(run2.result),
+    decision: aboveBest(averageScore(best.scores), averageScore(instanceScores(run2)))
+  };
   return {
-    stages: [
-      {
-        stage: "full",
-        candidateHash: candidate.hash,
-        comparison: comparePaired(passMapOf(state.current.result), passMapOf(run2.result)),
-        score: scoreOf(run2.result),
-        decision: strictImprovement("train accuracy")(before, run2.result.accuracy)
-      }
-    ],
-    candidates: /* @__PURE__ */ new Map([
-      [candidate.hash, { harness: candidate, kept: proposal.guarded.applied, run: run2 }]
-    ])
+    stages: [cheap, full],
+    candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept, run: run2 }]])
   };
 }
-function next(state, step) {
-  const { proposal, evidence, verdict } = step;
-  if (verdict.accepted) {
-    const accepted = evidence.candidates.get(verdict.candidateHash);
-    if (accepted?.run)
-      return { ...state, harness: accepted.harness, current: accepted.run, withoutImprovement: 0 };
+var parentStream, epochStream;
+var init_iterative_steps = __esm({
+  "src/evolve/strategies/iterative-steps.ts"() {
+    "use strict";
+    init_harness_schema();
+    init_acceptance();
+    init_guard();
+    init_memory();
+    init_paired_test();
+    init_records();
+    init_stage_schemas();
+    init_component_selector();
+    init_epoch_sampler();
+    init_pareto();
+    parentStream = 41;
+    epochStream = 42;
   }
+});
+
+// src/evolve/strategies/iterative.ts
+function iterativeStrategy(options = {}) {
+  return {
+    name: "iterative",
+    open: (context) => iterativeRun(context, options)
+  };
+}
+function iterativeRun(context, options) {
+  const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+  const staleLimit = staleProposals(context);
+  const pending = /* @__PURE__ */ new Map();
+  return {
+    async start(seed) {
+      const run2 = await context.stage(
+        "iterative/evaluate-seed",
+        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        stageSchemas.evaluation
+      );
+      const entry = { harness: seed, run: run2, scores: instanceScores(run2), pointer: 0 };
+      return {
+        harness: seed,
+        memory: [],
+        pool: [entry],
+        best: 0,
+        draws: 0,
+        withoutImprovement: 0,
+        scored: [seed.hash],
+        withoutNewCandidate: 0
+      };
+    },
+    stop: (state) => {
+      if (state.withoutImprovement >= patience) return "patience";
+      return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : void 0;
+    },
+    propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
+    validate: (proposal, state) => validateOnMinibatch({
+      context,
+      proposal,
+      state,
+      drawn: pendingOf(pending, proposal.seen.index)
+    }),
+    next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index))
+  };
+}
+function staleProposals(context) {
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
+}
+function pendingOf(pending, index) {
+  const drawn = pending.get(index);
+  if (!drawn) throw new Error(`iterative: proposal ${index} was not drawn by this run`);
+  return drawn;
+}
+function next(state, step, drawn) {
+  const { proposal, evidence, verdict } = step;
+  const pool = state.pool.map(
+    (entry, index) => index === drawn.parentIndex ? { ...entry, pointer: drawn.pointer } : entry
+  );
+  const child = proposal.kind === "candidate" ? evidence.candidates.get(proposal.candidate.hash) : void 0;
+  if (child?.run)
+    pool.push({
+      harness: child.harness,
+      run: child.run,
+      scores: instanceScores(child.run),
+      pointer: childPointer([drawn.pointer])
+    });
+  const best = bestCandidate(pool.map((entry) => entry.scores));
+  const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
+  const base = {
+    ...state,
+    pool,
+    best,
+    harness: pool[best].harness,
+    draws: drawn.draws,
+    scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
+    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1
+  };
+  if (verdict.accepted) return { ...base, withoutImprovement: 0 };
+  const withoutImprovement = state.withoutImprovement + 1;
+  if (child?.run) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
-    ...state,
-    withoutImprovement: state.withoutImprovement + 1,
+    ...base,
+    withoutImprovement,
     memory: [
       ...state.memory,
       {
         summary,
         hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
         reason: verdict.reason,
-        patternIds: proposal.targets
+        patternIds: proposal.targets,
+        parentHash: proposal.seen.parent.hash
       }
     ]
   };
@@ -55862,12 +56196,12 @@ var init_iterative = __esm({
   "src/evolve/strategies/iterative.ts"() {
     "use strict";
     init_refinement_record();
-    init_acceptance();
-    init_guard();
     init_memory();
-    init_paired_test();
-    init_records();
     init_stage_schemas();
+    init_component_selector();
+    init_epoch_sampler();
+    init_pareto();
+    init_iterative_steps();
   }
 });
 
@@ -56261,22 +56595,22 @@ var init_evolve = __esm({
 // src/report/accuracy-series.ts
 function accuracySeries(result) {
   const first = result.iterations[0];
-  const points = [
+  const points2 = [
     { iteration: 0, accuracy: first ? first.batch.score.accuracy : result.baseline.train.accuracy }
   ];
   for (const iteration of result.iterations)
-    points.push({ iteration: iteration.index, accuracy: iteration.accuracyAfter });
-  return points;
+    points2.push({ iteration: iteration.index, accuracy: iteration.accuracyAfter });
+  return points2;
 }
 function mermaidAccuracyChart(result) {
-  const points = accuracySeries(result);
+  const points2 = accuracySeries(result);
   return [
     "```mermaid",
     "xychart-beta",
     '  title "Accuracy per iteration (batch)"',
-    `  x-axis [${points.map((point) => point.iteration).join(", ")}]`,
+    `  x-axis [${points2.map((point) => point.iteration).join(", ")}]`,
     '  y-axis "accuracy %" 0 --> 100',
-    `  line [${points.map((point) => (point.accuracy * 100).toFixed(1)).join(", ")}]`,
+    `  line [${points2.map((point) => (point.accuracy * 100).toFixed(1)).join(", ")}]`,
     "```"
   ].join("\n");
 }
@@ -56287,12 +56621,12 @@ var init_accuracy_series = __esm({
 });
 
 // src/report/format.ts
-function percent3(value) {
+function percent(value) {
   return `${(value * 100).toFixed(1)}%`;
 }
 function formatScore(score) {
   const infra = score.infraErrors ? `, ${score.infraErrors} infra error${score.infraErrors === 1 ? "" : "s"} not scored` : "";
-  return `${percent3(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
+  return `${percent(score.accuracy)} [${(score.interval[0] * 100).toFixed(1)}\u2013${(score.interval[1] * 100).toFixed(1)}] (n=${score.n}${infra})`;
 }
 function downgradeLines(result) {
   return (result.endpoints?.downgrades ?? []).map(
@@ -56300,8 +56634,8 @@ function downgradeLines(result) {
   );
 }
 function formatDelta(before, after) {
-  const points = (after - before) * 100;
-  return `${points >= 0 ? "+" : "\u2212"}${Math.abs(points).toFixed(1)} pts`;
+  const points2 = (after - before) * 100;
+  return `${points2 >= 0 ? "+" : "\u2212"}${Math.abs(points2).toFixed(1)} pts`;
 }
 function clip3(text3, max) {
   return text3.length > max ? `${text3.slice(0, max)}\u2026` : text3;
@@ -56445,7 +56779,7 @@ var init_html = __esm({
 });
 
 // src/report/measure-rows.ts
-function ratio2(seed, final) {
+function ratio(seed, final) {
   return seed > 0 ? `${(final / seed).toFixed(1)}\xD7` : "\u2014";
 }
 function spendRows(result) {
@@ -56459,13 +56793,13 @@ function spendRows(result) {
         label: `Tokens per task (${name3})`,
         seed: seed.tokensPerTask.toFixed(0),
         final: final.tokensPerTask.toFixed(0),
-        ratio: ratio2(seed.tokensPerTask, final.tokensPerTask)
+        ratio: ratio(seed.tokensPerTask, final.tokensPerTask)
       },
       {
         label: `Cost per task (${name3})`,
         seed: usd(seed.costPerTask),
         final: usd(final.costPerTask),
-        ratio: ratio2(seed.costPerTask, final.costPerTask)
+        ratio: ratio(seed.costPerTask, final.costPerTask)
       }
     ];
   });
@@ -56635,7 +56969,7 @@ function costSection(result) {
     "",
     "| Rollouts | LLM calls | Prompt tokens | Completion tokens | Cost | Wall time | Refinement share |",
     "|---|---|---|---|---|---|---|",
-    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent3(cost.refinementShare)} |`,
+    `| ${cost.rollouts} | ${cost.llmCalls} | ${cost.promptTokens} | ${cost.completionTokens} | ${usd(cost.costUsd)} | ${(cost.wallMs / 1e3).toFixed(1)} s | ${percent(cost.refinementShare)} |`,
     "",
     spendSplit(cost),
     "",
@@ -57817,7 +58151,7 @@ function spend(result) {
 function costHtml(result) {
   const cost = result.cost;
   return `<section id="cost"><h2>Cost of this run</h2><table class="numeric"><tr><th>Rollouts</th><th>LLM calls</th><th>Prompt tokens</th><th>Completion tokens</th><th>Cost</th><th>Wall time</th><th>Refinement share</th></tr>
-<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent3(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p>${budgetParagraph(result)}</section>`;
+<tr><td>${cost.rollouts}</td><td>${cost.llmCalls}</td><td>${cost.promptTokens}</td><td>${cost.completionTokens}</td><td>${usd(cost.costUsd)}</td><td>${(cost.wallMs / 1e3).toFixed(1)} s</td><td>${percent(cost.refinementShare)}</td></tr></table><p>${escapeHtml(spendSplit(cost))}</p><p class="muted">Counted: uncached work only (cached rollouts and replayed calls are free).</p>${budgetParagraph(result)}</section>`;
 }
 function budgetParagraph(result) {
   const sentence = budgetSentence(result);
@@ -57840,38 +58174,38 @@ var init_html_summary = __esm({
 });
 
 // src/report/svg-chart.ts
-function svgAccuracyChart(points, options = {}) {
+function svgAccuracyChart(points2, options = {}) {
   const width = options.width ?? 760;
   const height = options.height ?? 280;
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
-  const maxIteration = Math.max(1, ...points.map((point) => point.iteration));
+  const maxIteration = Math.max(1, ...points2.map((point) => point.iteration));
   const x = (iteration) => margin.left + iteration / maxIteration * plotWidth;
   const y = (accuracy) => margin.top + (1 - accuracy) * plotHeight;
-  const f = (value) => value.toFixed(1);
+  const f2 = (value) => value.toFixed(1);
   const grid = [0, 0.25, 0.5, 0.75, 1].map(
-    (level) => `<line x1="${margin.left}" x2="${margin.left + plotWidth}" y1="${f(y(level))}" y2="${f(y(level))}" class="grid"/><text x="${margin.left - 6}" y="${f(y(level) + 4)}" text-anchor="end">${level * 100}%</text>`
+    (level) => `<line x1="${margin.left}" x2="${margin.left + plotWidth}" y1="${f2(y(level))}" y2="${f2(y(level))}" class="grid"/><text x="${margin.left - 6}" y="${f2(y(level) + 4)}" text-anchor="end">${level * 100}%</text>`
   ).join("");
-  const ticks = points.map(
-    (point) => `<text x="${f(x(point.iteration))}" y="${margin.top + plotHeight + 16}" text-anchor="middle">${point.iteration}</text>`
+  const ticks = points2.map(
+    (point) => `<text x="${f2(x(point.iteration))}" y="${margin.top + plotHeight + 16}" text-anchor="middle">${point.iteration}</text>`
   ).join("");
-  const titles = `<text class="axis-title" x="${f(margin.left + plotWidth / 2)}" y="${height - 6}" text-anchor="middle">iteration (0 = seed harness)</text><text class="axis-title" transform="translate(14 ${f(margin.top + plotHeight / 2)}) rotate(-90)" text-anchor="middle">accuracy</text>`;
+  const titles = `<text class="axis-title" x="${f2(margin.left + plotWidth / 2)}" y="${height - 6}" text-anchor="middle">iteration (0 = seed harness)</text><text class="axis-title" transform="translate(14 ${f2(margin.top + plotHeight / 2)}) rotate(-90)" text-anchor="middle">accuracy</text>`;
   const accepted = (options.accepted ?? []).map(
-    (mark) => `<g class="accepted-mark"><line x1="${f(x(mark.iteration))}" x2="${f(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
+    (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path15 = points.map(
-    (point, index) => `${index === 0 ? "M" : "L"}${f(x(point.iteration))},${f(y(point.accuracy))}`
+  const path16 = points2.map(
+    (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
-  const dots = points.map(
-    (point) => `<circle class="batch" cx="${f(x(point.iteration))}" cy="${f(y(point.accuracy))}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}% on its batch</title></circle>`
+  const dots = points2.map(
+    (point) => `<circle class="batch" cx="${f2(x(point.iteration))}" cy="${f2(y(point.accuracy))}" r="3.5"><title>iteration ${point.iteration}: ${(point.accuracy * 100).toFixed(1)}% on its batch</title></circle>`
   ).join("");
   const heldout = options.heldout ? [
     { iteration: 0, accuracy: options.heldout.seed, who: "seed" },
     { iteration: maxIteration, accuracy: options.heldout.final, who: "final" }
   ].map(
-    (point) => `<rect class="heldout" x="${f(x(point.iteration) - 5)}" y="${f(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
+    (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path15}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path16}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -58054,11 +58388,36 @@ var init_report = __esm({
   }
 });
 
+// src/sim/world-generator.ts
+import { writeFile as writeFile13 } from "node:fs/promises";
+import { join as join16 } from "node:path";
+async function generateWorldWithTruth(options) {
+  const { world: world2, outDir } = options;
+  const { paths, generated } = await writeWorld(options);
+  const groundTruth = join16(outDir, "ground-truth.json");
+  const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
+  await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
+`);
+  return { ...paths, groundTruth };
+}
+var init_world_generator = __esm({
+  "src/sim/world-generator.ts"() {
+    "use strict";
+    init_world_files();
+    init_ground_truth_log();
+    init_analysis_roles();
+    init_task_generation();
+  }
+});
+
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
   const patterns = [];
   const acceptedEdits = [];
   const trajectory = [];
+  const inForce = [
+    { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash }
+  ];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
@@ -58071,6 +58430,9 @@ function toEvolveOutcome(result) {
         fixedTaskIds: [...new Set(fixed)]
       });
     }
+    const harnessHash2 = acceptedHarnessHash(iteration);
+    if (harnessHash2 && harnessHash2 !== inForce.at(-1)?.harnessHash)
+      inForce.push({ iteration: iteration.index, elapsedMs: iteration.elapsedMs, harnessHash: harnessHash2 });
     trajectory.push({
       iteration: iteration.index,
       elapsedMs: iteration.elapsedMs,
@@ -58099,8 +58461,19 @@ function toEvolveOutcome(result) {
     patterns,
     acceptedEdits,
     trajectory,
-    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null
+    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
+    stoppedBy: result.stoppedBy,
+    inForce: checkedInForce(inForce, result.harness.finalHash)
   };
+}
+function checkedInForce(inForce, finalHash) {
+  const last = inForce.at(-1)?.harnessHash;
+  if (last !== finalHash) {
+    throw new Error(
+      `bench: the accepted steps end at harness ${last?.slice(0, 12)}, but the run returned ${finalHash.slice(0, 12)}`
+    );
+  }
+  return inForce;
 }
 function spendView(spend2) {
   return {
@@ -58129,9 +58502,15 @@ function addressedTasks(iteration, found, names) {
   const failing = iteration.traces.filter((trace) => !trace.verdict.pass).map((trace) => trace.taskId);
   return [...new Set(failing)];
 }
+function acceptedHarnessHash(iteration) {
+  if (iteration.verdict !== "accepted") return void 0;
+  const verdict = decide(iteration.evidence);
+  return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
+}
 var init_from_evolve_result = __esm({
   "src/bench/from-evolve-result.ts"() {
     "use strict";
+    init_acceptance();
     init_budget();
     init_evidence3();
   }
@@ -58142,9 +58521,11 @@ function projectConfigYaml(options) {
   const { settings } = options;
   const config2 = {
     model: {
-      provider: "sim",
+      provider: "openai",
+      baseUrl: options.baseUrl,
+      apiKeyEnv: benchKeyEnv,
       model: options.model,
-      world: options.worldFile,
+      temperature: settings.temperature,
       maxConcurrency: settings.concurrency
     },
     harness: { kind: "builtin", dir: options.harnessDir },
@@ -58158,27 +58539,131 @@ function projectConfigYaml(options) {
       budget: { rollouts: settings.budgetRollouts }
     }
   };
-  return `# Written by ecdysis bench; one run of one strategy.
+  return `# Written by ecdysis bench; one run of one arm.
 ${(0, import_yaml4.stringify)(config2)}`;
 }
-var import_yaml4;
+var import_yaml4, benchKeyEnv;
 var init_project_config = __esm({
   "src/bench/project-config.ts"() {
     "use strict";
     import_yaml4 = __toESM(require_dist(), 1);
+    benchKeyEnv = "ECDYSIS_BENCH_SIM_KEY";
+  }
+});
+
+// src/bench/sim-probe.ts
+import path13 from "node:path";
+async function measureProbe(options) {
+  const loaded = await loadConfig(options.configPath);
+  const { config: config2 } = loaded;
+  const train = await loadTasks(path13.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path13.resolve(loaded.root, config2.tasks.heldout));
+  const wanted = new Set(options.taskIds);
+  const tasks = heldout.filter((task) => wanted.has(task.id));
+  const harnesses = await rebuildHarnesses({
+    seed: await loadHarness({
+      dir: path13.resolve(loaded.root, config2.harness.dir),
+      kind: "builtin"
+    }),
+    result: options.result,
+    guard: buildGuardContext({ loaded, train, heldout })
+  });
+  const server = await startSimServer({
+    world: options.world,
+    model: options.model,
+    latencyScale: 0
+  });
+  try {
+    const modelConfig = { ...config2.model, maxConcurrency: probeConcurrency };
+    const provider = createProvider({
+      config: modelConfig,
+      baseUrl: server.url,
+      apiKey: "bench-probe"
+    });
+    const scorer = scorerForTasks(config2.tasks.scorer, {
+      root: loaded.root,
+      judge: provider,
+      file: loaded.path
+    });
+    const cache2 = new RolloutCache(options.cacheDir);
+    const points2 = [];
+    for (const point of options.inForce) {
+      const harness = harnesses.get(point.harnessHash);
+      if (!harness)
+        throw new Error(
+          `bench: cannot rebuild harness ${point.harnessHash.slice(0, 12)} of the run`
+        );
+      const { result } = await evaluate({
+        tasks,
+        harness,
+        provider,
+        adapter: builtinAgent(),
+        scorer,
+        concurrency: probeConcurrency,
+        cache: cache2,
+        split: "heldout",
+        label: "bench probe",
+        params: rolloutParams(modelConfig)
+      });
+      points2.push({ ...point, accuracy: result.accuracy });
+    }
+    return { tasks: tasks.length, points: points2 };
+  } finally {
+    await server.close();
+  }
+}
+async function rebuildHarnesses(options) {
+  const { seed, result, guard } = options;
+  if (seed.hash !== result.harness.seedHash)
+    throw new Error("bench: the run's seed harness is not the project's seed harness");
+  const harnesses = /* @__PURE__ */ new Map([[seed.hash, seed]]);
+  for (const iteration of result.iterations) {
+    const accepted = iteration.verdict === "accepted";
+    const candidateHash = accepted ? acceptedHarnessHash(iteration) : iteration.candidateHash;
+    if (!candidateHash) continue;
+    const parent = harnesses.get(iteration.parentHash);
+    if (!parent) {
+      if (accepted)
+        throw new Error(`bench: iteration ${iteration.index} starts from an unknown harness`);
+      continue;
+    }
+    const rebuilt = applyEdits({ harness: parent, edits: iteration.applied, guard }).harness;
+    if (rebuilt.hash === candidateHash) harnesses.set(rebuilt.hash, rebuilt);
+    else if (accepted)
+      throw new Error(
+        `bench: iteration ${iteration.index}'s accepted edits rebuild harness ${rebuilt.hash.slice(0, 12)}, not the recorded ${candidateHash.slice(0, 12)}`
+      );
+  }
+  return harnesses;
+}
+var probeConcurrency;
+var init_sim_probe = __esm({
+  "src/bench/sim-probe.ts"() {
+    "use strict";
+    init_agent();
+    init_config();
+    init_eval();
+    init_evolve();
+    init_harness();
+    init_llm();
+    init_sim();
+    init_from_evolve_result();
+    probeConcurrency = 8;
   }
 });
 
 // src/bench/sim-engine.ts
 var sim_engine_exports = {};
 __export(sim_engine_exports, {
+  playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile13 } from "node:fs/promises";
-import path13 from "node:path";
+import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile14 } from "node:fs/promises";
+import path14 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
-  const projectFiles = /* @__PURE__ */ new Map();
+  const prepared = /* @__PURE__ */ new Map();
+  const results = /* @__PURE__ */ new Map();
   const worldOf = async (source) => {
     const known = loaded.get(source);
     if (known) return known;
@@ -58186,63 +58671,117 @@ function simEngine() {
     loaded.set(source, world2);
     return world2;
   };
+  const preparedOf = (dir) => {
+    const entry = prepared.get(dir);
+    if (!entry) throw new Error(`bench: project ${dir} was not prepared by this engine`);
+    return entry;
+  };
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path13.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path14.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
       await rm6(dir, { recursive: true, force: true });
       await mkdir15(dir, { recursive: true });
-      const files = await generateWorldFiles({ world: seeded, outDir: dir });
-      await writeFile13(path13.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
+      await writeFile14(path14.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
-      projectFiles.set(dir, {
-        train: path13.relative(dir, files.train),
-        heldout: path13.relative(dir, files.heldout),
-        harnessDir: path13.relative(dir, files.harnessDir)
+      prepared.set(dir, {
+        world: seeded,
+        files: {
+          train: path14.relative(dir, files.train),
+          heldout: path14.relative(dir, files.heldout),
+          harnessDir: path14.relative(dir, files.harnessDir)
+        }
       });
-      return { dir, groundTruthPath: files.groundTruth, agentModel: agentModelOf(seeded) };
+      const train = await loadTasks(files.train);
+      const heldout = await loadTasks(files.heldout);
+      return {
+        dir,
+        groundTruthPath: files.groundTruth,
+        agentModel: agentModelOf(seeded),
+        trainTasks: train.length,
+        heldoutTaskIds: heldout.map((task) => task.id)
+      };
     },
-    async runStrategy({ project, strategy, settings, outDir, clock }) {
-      const files = projectFiles.get(project.dir);
-      if (!files) throw new Error(`bench: project ${project.dir} was not prepared by this engine`);
-      return runOne2({ project, files, strategy, settings, outDir, clock });
+    async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
+      const { world: world2, files } = preparedOf(project.dir);
+      const projectDir = path14.join(outDir, "project");
+      await rm6(outDir, { recursive: true, force: true });
+      await mkdir15(projectDir, { recursive: true });
+      for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
+        await cp2(path14.join(project.dir, relative9), path14.join(projectDir, relative9), {
+          recursive: true
+        });
+      }
+      const server = await startSimServer({
+        world: playedWorld(world2, refiner),
+        model: project.agentModel,
+        latencyScale: settings.latencyScale
+      });
+      try {
+        const configPath = path14.join(projectDir, "ecdysis.yml");
+        await writeFile14(
+          configPath,
+          projectConfigYaml({
+            strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
+            settings,
+            model: project.agentModel ?? "sim-1",
+            baseUrl: server.url,
+            ...files
+          })
+        );
+        const config2 = await loadConfig(configPath);
+        const models = await openModels(config2, { env: { [benchKeyEnv]: "bench-sim" } });
+        try {
+          const result = await runEvolve({
+            loaded: config2,
+            outDir: path14.join(outDir, "evolve"),
+            models,
+            clock,
+            // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
+            speedups: strategy !== "ecdysis-serial"
+          });
+          await writeEvolveReports({ outDir: path14.join(outDir, "evolve"), result });
+          results.set(outDir, result);
+          return toEvolveOutcome(result);
+        } finally {
+          await models.close();
+        }
+      } finally {
+        await server.close();
+      }
+    },
+    async probe({ project, refiner, outDir, inForce, taskIds }) {
+      const { world: world2 } = preparedOf(project.dir);
+      const result = results.get(outDir);
+      if (!result) throw new Error(`bench: no finished run in ${outDir} to probe`);
+      return measureProbe({
+        world: playedWorld(world2, refiner),
+        model: project.agentModel ?? "sim-1",
+        configPath: path14.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path14.join(project.dir, `probe-cache-${refiner}`),
+        result,
+        inForce,
+        taskIds
+      });
     }
   };
 }
-async function runOne2(options) {
-  const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path13.join(outDir, "project");
-  await rm6(outDir, { recursive: true, force: true });
-  await mkdir15(outDir, { recursive: true });
-  await cp2(project.dir, projectDir, {
-    recursive: true,
-    filter: (source) => !source.endsWith("ground-truth.json")
-  });
-  const configPath = path13.join(projectDir, "ecdysis.yml");
-  await writeFile13(
-    configPath,
-    projectConfigYaml({
-      strategy,
-      settings,
-      model: project.agentModel ?? "sim-1",
-      worldFile: path13.join(projectDir, "world.json"),
-      ...files
-    })
-  );
-  const loaded = await loadConfig(configPath);
-  const models = await openModels(loaded, { latencyScale: settings.latencyScale });
-  try {
-    const evolveDir = path13.join(outDir, "evolve");
-    const result = await runEvolve({ loaded, outDir: evolveDir, models, clock: options.clock });
-    await writeEvolveReports({ outDir: evolveDir, result });
-    return toEvolveOutcome(result);
-  } finally {
-    await models.close();
-  }
+function playedWorld(world2, refiner) {
+  if (refiner === "world") return world2;
+  return {
+    ...world2,
+    refiner: {
+      ...world2.refiner,
+      accuracyAtOne: world2.refiner.accuracyAtMany,
+      hintTendencyAtOne: 0,
+      neutral: true
+    }
+  };
 }
 function agentModelOf(world2) {
   return world2.groundTruthModels[0] ?? "sim-1";
@@ -58262,12 +58801,15 @@ var init_sim_engine = __esm({
   "src/bench/sim-engine.ts"() {
     "use strict";
     init_config();
+    init_load_tasks();
     init_eval();
     init_evolve();
     init_report();
     init_sim();
+    init_world_generator();
     init_from_evolve_result();
     init_project_config();
+    init_sim_probe();
   }
 });
 
@@ -58277,86 +58819,729 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 
-// src/bench/time-to-match.ts
+// src/bench/bootstrap.ts
+init_rng();
+function median(values) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+function bootstrapMedian(options) {
+  const { values, resamples, rng } = options;
+  const point = median(values.map((entry) => entry.value));
+  if (point === null) return null;
+  const strata = /* @__PURE__ */ new Map();
+  for (const entry of values)
+    strata.set(entry.stratum, [...strata.get(entry.stratum) ?? [], entry.value]);
+  const groups = [...strata.values()];
+  const statistics = [];
+  for (let round = 0; round < resamples; round++) {
+    const drawn = [];
+    for (const group2 of groups) {
+      for (let index = 0; index < group2.length; index++)
+        drawn.push(group2[Math.floor(rng.next() * group2.length)]);
+    }
+    statistics.push(median(drawn));
+  }
+  statistics.sort((a, b) => a - b);
+  const at = (share) => statistics.length === 0 ? point : statistics[Math.min(statistics.length - 1, Math.floor(share * statistics.length))];
+  return { median: point, low: at(0.025), high: at(0.975), n: values.length };
+}
+function bootstrapRng(seed, key) {
+  let hash2 = 2166136261;
+  for (const char of key) hash2 = Math.imul(hash2 ^ char.charCodeAt(0), 16777619);
+  return createRng(deriveSeed(seed, hash2 | 0));
+}
+
+// src/bench/heldout-trajectory.ts
 var epsilon = 1e-9;
-function firstReach(run2, target) {
-  const point = run2.trajectory.find((entry) => entry.accuracy >= target - epsilon);
+function firstReach(probe, target) {
+  const point = probe.points.find((entry) => entry.accuracy >= target - epsilon);
   return point ? point.elapsedMs : null;
 }
-function bestAccuracy(run2) {
-  const values = [
-    ...run2.trajectorySeedAccuracy === null ? [] : [run2.trajectorySeedAccuracy],
-    ...run2.trajectory.map((point) => point.accuracy)
-  ];
-  return values.length === 0 ? null : Math.max(...values);
+function bestAccuracy(probe) {
+  return Math.max(...probe.points.map((point) => point.accuracy));
 }
-function coversTrain(run2) {
-  return run2.trajectory.every((point) => run2.trainTasks === 0 || point.tasks >= run2.trainTasks);
+function meanAccuracy(probe, horizon) {
+  if (horizon <= 0) return probe.points[0].accuracy;
+  let area = 0;
+  const points2 = [...probe.points].sort((a, b) => a.elapsedMs - b.elapsedMs);
+  for (let index = 0; index < points2.length; index++) {
+    const from = Math.min(Math.max(points2[index].elapsedMs, 0), horizon);
+    const to = index + 1 < points2.length ? Math.min(points2[index + 1].elapsedMs, horizon) : horizon;
+    if (to > from) area += (to - from) * points2[index].accuracy;
+  }
+  const start = Math.min(points2[0].elapsedMs, horizon);
+  if (start > 0) area += start * points2[0].accuracy;
+  return area / horizon;
 }
-function timeToMatch(options) {
-  const { ecdysis, iterative } = options;
-  const base = {
-    world: iterative.world,
-    seed: iterative.seed,
-    fullTrainSplit: coversTrain(ecdysis) && coversTrain(iterative)
-  };
-  const target = bestAccuracy(iterative);
-  const seeds = [iterative.trajectorySeedAccuracy, ecdysis.trajectorySeedAccuracy].filter(
-    (value) => value !== null
-  );
-  const seedBest = seeds.length > 0 ? Math.max(...seeds) : null;
-  if (target === null || seedBest === null || target <= seedBest + epsilon) {
-    return {
-      ...base,
-      target,
-      iterativeMs: null,
-      ecdysisMs: null,
-      ratio: null,
-      status: "no-target"
-    };
-  }
-  const iterativeMs = firstReach(iterative, target);
-  if (iterativeMs === null) {
-    return { ...base, target, iterativeMs, ecdysisMs: null, ratio: null, status: "no-timing" };
-  }
-  const ecdysisMs = firstReach(ecdysis, target);
-  if (ecdysisMs === null) {
-    return { ...base, target, iterativeMs, ecdysisMs, ratio: 0, status: "not-reached" };
-  }
+function matchTarget(options) {
+  const { left, right, owner } = options;
+  const target = bestAccuracy(owner === "left" ? left : right);
+  const seed = Math.max(left.points[0].accuracy, right.points[0].accuracy);
+  const leftMs = firstReach(left, target);
+  const rightMs = firstReach(right, target);
+  if (target <= seed + epsilon)
+    return { target, leftMs, rightMs, ratio: null, status: "no-target" };
+  if (leftMs === null) return { target, leftMs, rightMs, ratio: 0, status: "not-reached" };
+  if (rightMs === null) return { target, leftMs, rightMs, ratio: null, status: "not-reached" };
   return {
-    ...base,
     target,
-    iterativeMs,
-    ecdysisMs,
-    ratio: ecdysisMs > 0 ? iterativeMs / ecdysisMs : null,
+    leftMs,
+    rightMs,
+    ratio: leftMs > 0 ? rightMs / leftMs : null,
     status: "matched"
   };
 }
-function timeToMatchPairs(runs) {
-  const key = (run2) => `${run2.world}\0${run2.seed}`;
-  const iterative = new Map(
-    runs.filter((run2) => run2.strategy === "iterative").map((run2) => [key(run2), run2])
-  );
-  const pairs2 = [];
-  for (const ecdysis of runs.filter((run2) => run2.strategy === "ecdysis")) {
-    const other = iterative.get(key(ecdysis));
-    if (other) pairs2.push(timeToMatch({ ecdysis, iterative: other }));
+function pairFigures(options) {
+  const { left, right } = options;
+  const base = {
+    world: left.world,
+    seed: left.seed,
+    heldoutDiff: left.heldoutAccuracy - right.heldoutAccuracy
+  };
+  if (!left.probe || !right.probe) {
+    return {
+      ...base,
+      timeToMatch: null,
+      reverse: null,
+      aucDiff: null,
+      wallRatio: null,
+      rolloutsRatio: null
+    };
   }
-  return pairs2;
-}
-function summariseTimeToMatch(pairs2) {
-  const counted = pairs2.filter(
-    (pair) => (pair.status === "matched" || pair.status === "not-reached") && pair.ratio !== null
-  );
+  const horizon = Math.max(left.wallMs, right.wallMs);
   return {
-    median: median(counted.map((pair) => pair.ratio)),
-    pairs: counted.length,
-    failures: pairs2.filter((pair) => pair.status === "not-reached").length,
-    noTarget: pairs2.filter((pair) => pair.status === "no-target").length
+    ...base,
+    timeToMatch: matchTarget({ left: left.probe, right: right.probe, owner: "right" }),
+    reverse: matchTarget({ left: left.probe, right: right.probe, owner: "left" }),
+    aucDiff: meanAccuracy(left.probe, horizon) - meanAccuracy(right.probe, horizon),
+    wallRatio: left.wallMs > 0 ? right.wallMs / left.wallMs : null,
+    rolloutsRatio: left.rollouts > 0 ? right.rollouts / left.rollouts : null
   };
 }
+
+// src/bench/comparisons.ts
+var comparedArms = [
+  ["ecdysis", "iterative"],
+  ["ecdysis", "sampling"],
+  ["ecdysis-serial", "iterative"],
+  ["ecdysis", "ecdysis-serial"]
+];
+var allWorlds = "all worlds";
+function computeComparisons(runs, bootstrap) {
+  const comparisons = [];
+  const budgets2 = [...new Set(runs.map((run2) => run2.budgetEvals))].sort((a, b) => a - b);
+  const refiners = [...new Set(runs.map((run2) => run2.refiner))].sort();
+  for (const budgetEvals of budgets2) {
+    for (const refiner of refiners) {
+      for (const [left, right] of comparedArms) {
+        const pairs = pairRuns({ runs, budgetEvals, refiner, left, right });
+        if (pairs.length === 0) continue;
+        const worlds = [...new Set(pairs.map((pair) => pair.world))];
+        for (const scope of [allWorlds, ...worlds]) {
+          const scoped = scope === allWorlds ? pairs : pairs.filter((pair) => pair.world === scope);
+          const key = `${budgetEvals}|${refiner}|${left}|${right}|${scope}`;
+          comparisons.push({
+            left,
+            right,
+            budgetEvals,
+            refiner,
+            scope,
+            pairs: scoped,
+            figures: summarisePairs(scoped, { ...bootstrap, key })
+          });
+        }
+      }
+    }
+  }
+  return comparisons;
+}
+function pairRuns(options) {
+  const { runs, budgetEvals, refiner } = options;
+  const scoped = runs.filter((run2) => run2.budgetEvals === budgetEvals && run2.refiner === refiner);
+  const key = (run2) => `${run2.world}\0${run2.seed}`;
+  const rights = new Map(
+    scoped.filter((run2) => run2.strategy === options.right).map((run2) => [key(run2), run2])
+  );
+  return scoped.filter((run2) => run2.strategy === options.left).flatMap((left) => {
+    const right = rights.get(key(left));
+    return right ? [pairFigures({ left, right })] : [];
+  });
+}
+function summarisePairs(pairs, bootstrap) {
+  const estimate = (figure, pick3) => bootstrapMedian({
+    values: pairs.flatMap((pair) => {
+      const value = pick3(pair);
+      return value === null || !Number.isFinite(value) ? [] : [{ stratum: pair.world, value }];
+    }),
+    resamples: bootstrap.resamples,
+    rng: bootstrapRng(bootstrap.seed, `${bootstrap.key}|${figure}`)
+  });
+  const forward = pairs.flatMap((pair) => pair.timeToMatch ? [pair.timeToMatch] : []);
+  const reverse = pairs.flatMap((pair) => pair.reverse ? [pair.reverse] : []);
+  return {
+    timeToMatch: estimate(
+      "timeToMatch",
+      (pair) => pair.timeToMatch && pair.timeToMatch.status !== "no-target" ? pair.timeToMatch.ratio : null
+    ),
+    timeToMatchNotReached: forward.filter((match) => match.status === "not-reached").length,
+    timeToMatchNoTarget: forward.filter((match) => match.status === "no-target").length,
+    reverseTimeToMatch: estimate(
+      "reverse",
+      (pair) => pair.reverse?.status === "matched" ? pair.reverse.ratio : null
+    ),
+    reverseReached: reverse.filter((match) => match.status === "matched").length,
+    reverseNotReached: reverse.filter((match) => match.status === "not-reached").length,
+    reverseNoTarget: reverse.filter((match) => match.status === "no-target").length,
+    aucDiff: estimate("aucDiff", (pair) => pair.aucDiff),
+    wallRatio: estimate("wallRatio", (pair) => pair.wallRatio),
+    rolloutsRatio: estimate("rolloutsRatio", (pair) => pair.rolloutsRatio),
+    heldoutDiff: estimate("heldoutDiff", (pair) => pair.heldoutDiff)
+  };
+}
+function findComparison(comparisons, query) {
+  return comparisons.find(
+    (comparison) => comparison.left === query.left && comparison.right === query.right && comparison.budgetEvals === query.budgetEvals && comparison.refiner === (query.refiner ?? "world") && comparison.scope === (query.scope ?? allWorlds)
+  );
+}
+
+// src/bench/claims.ts
+var paperSpeedup = 1.84;
+var baselineSpendShare = 0.8;
+var points = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
+var times = (value) => `${value.toFixed(2)}\xD7`;
+function formatEstimate(value, format) {
+  if (!value) return "n/a";
+  return `${format(value.median)} [${format(value.low)}, ${format(value.high)}]`;
+}
+function verdictOf(value, bar2, strict = false) {
+  const clears = (x) => strict ? x > bar2 : x >= bar2;
+  if (!clears(value.median)) return "no";
+  return clears(value.low) ? "yes" : "inconclusive";
+}
+function checkClaims(result) {
+  const checks = [];
+  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  for (const budgetEvals of result.settings.budgets) {
+    for (const scope of scopes) checks.push(...claimsFor({ result, budgetEvals, scope }));
+  }
+  return checks;
+}
+function claimsFor(options) {
+  const { result, budgetEvals, scope } = options;
+  const runs = result.runs.filter(
+    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && (scope === allWorlds || run2.world === scope)
+  );
+  const iterative = findComparison(result.comparisons, {
+    left: "ecdysis",
+    right: "iterative",
+    budgetEvals,
+    scope
+  });
+  const sampling = findComparison(result.comparisons, {
+    left: "ecdysis",
+    right: "sampling",
+    budgetEvals,
+    scope
+  });
+  const base = { scope, budgetEvals };
+  const checks = [];
+  if (iterative) checks.push(...versusIterative({ comparison: iterative, runs, base }));
+  const heldout = sampling?.figures.heldoutDiff;
+  if (heldout) {
+    const verdict = verdictOf(heldout, 0, true);
+    checks.push({
+      ...base,
+      claim: "heldout-vs-sampling",
+      verdict,
+      measured: formatEstimate(heldout, points),
+      explanation: verdict === "yes" ? void 0 : "Spending the budget on repeated samples and a majority vote did as well as evolving the harness here."
+    });
+  }
+  const ecdysis = runs.filter((run2) => run2.strategy === "ecdysis");
+  if (ecdysis.length > 0) checks.push(accommodationCheck(ecdysis, base));
+  const baseline = runs.filter((run2) => run2.strategy === "iterative");
+  if (baseline.length > 0) checks.push(fairBaselineCheck(baseline, base));
+  return checks;
+}
+function versusIterative(options) {
+  const { comparison, runs, base } = options;
+  const f2 = comparison.figures;
+  const checks = [];
+  const counts = `${f2.timeToMatch?.n ?? 0} pairs, ${f2.timeToMatchNotReached} not reached (0\xD7), ${f2.timeToMatchNoTarget} without target`;
+  if (f2.timeToMatch) {
+    const verdict = verdictOf(f2.timeToMatch, paperSpeedup);
+    checks.push({
+      ...base,
+      claim: "speedup",
+      verdict,
+      measured: `${formatEstimate(f2.timeToMatch, times)} (${counts})`,
+      explanation: verdict === "yes" ? void 0 : speedExplanation(comparison, runs)
+    });
+  } else if (f2.timeToMatchNoTarget > 0) {
+    checks.push({
+      ...base,
+      claim: "speedup",
+      verdict: "no",
+      measured: `n/a (${counts})`,
+      explanation: "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match."
+    });
+  }
+  if (f2.aucDiff) {
+    const verdict = verdictOf(f2.aucDiff, 0, true);
+    checks.push({
+      ...base,
+      claim: "mean-accuracy-over-time",
+      verdict,
+      measured: formatEstimate(f2.aucDiff, points),
+      explanation: verdict === "yes" ? void 0 : "Over the common training horizon the baseline's harnesses were on average as accurate on held-out tasks."
+    });
+  }
+  if (f2.wallRatio) {
+    checks.push({
+      ...base,
+      claim: "total-time",
+      verdict: verdictOf(f2.wallRatio, paperSpeedup),
+      measured: formatEstimate(f2.wallRatio, times),
+      explanation: `Rollouts iterative / Ecdysis ${formatEstimate(f2.rolloutsRatio, times)}; the arms stop for different reasons (Ecdysis when no systematic pattern is left, the baseline when its budget is spent or every train task passes).`
+    });
+  }
+  if (f2.heldoutDiff) {
+    const verdict = verdictOf(f2.heldoutDiff, 0);
+    checks.push({
+      ...base,
+      claim: "heldout-vs-iterative",
+      verdict,
+      measured: formatEstimate(f2.heldoutDiff, points),
+      explanation: verdict === "yes" ? void 0 : verdict === "no" ? "The baseline's final harness was more accurate on the held-out split." : "The interval includes a loss: the final harnesses are about as accurate on held-out tasks."
+    });
+  }
+  return checks;
+}
+function speedExplanation(comparison, runs) {
+  const failed3 = comparison.pairs.filter((pair) => pair.timeToMatch?.status === "not-reached");
+  const reached = failed3.length === 0 ? "" : ` Ecdysis never reached the baseline's best held-out accuracy on ${failed3.map((pair) => `${pair.world} seed ${pair.seed}`).join(", ")} (0\xD7 each).`;
+  const first = (strategy) => median(
+    runs.filter((run2) => run2.strategy === strategy && run2.probe && run2.probe.points.length > 1).map((run2) => run2.probe?.points[1]?.elapsedMs ?? 0)
+  );
+  const e = first("ecdysis");
+  const i = first("iterative");
+  const steps = e === null || i === null ? "" : ` First change of harness (median): Ecdysis at ${(e / 1e3).toFixed(2)} s, iterative at ${(i / 1e3).toFixed(2)} s.`;
+  return `Median held-out time-to-match ${formatEstimate(comparison.figures.timeToMatch, times)}.${reached}${steps}`.trim();
+}
+function accommodationCheck(runs, base) {
+  const total = runs.reduce((sum, run2) => sum + run2.accommodations, 0);
+  return {
+    ...base,
+    claim: "no-accommodations",
+    verdict: total === 0 ? "yes" : "no",
+    measured: `${total} in ${runs.length} runs`,
+    explanation: total === 0 ? void 0 : runs.flatMap(
+      (run2) => run2.accommodationReasons.map((reason) => `${run2.world} seed ${run2.seed}: ${reason}`)
+    ).join("; ")
+  };
+}
+function spentFairly(run2) {
+  return run2.stoppedBy === "no-failures" || run2.stoppedBy === "attempts-exhausted" || run2.rollouts >= baselineSpendShare * run2.budgetRollouts;
+}
+function fairBaselineCheck(runs, base) {
+  const unfair = runs.filter((run2) => !spentFairly(run2));
+  const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
+  const exhausted = runs.filter(
+    (run2) => run2.stoppedBy === "attempts-exhausted" && run2.rollouts < baselineSpendShare * run2.budgetRollouts
+  ).length;
+  const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
+  return {
+    ...base,
+    claim: "fair-baseline",
+    verdict: unfair.length === 0 ? "yes" : "no",
+    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
+    explanation: unfair.length === 0 ? void 0 : `Stopped early: ${unfair.map((run2) => `${run2.world} seed ${run2.seed} (${run2.stoppedBy}, ${run2.unspentRollouts} of ${run2.budgetRollouts} unspent)`).join("; ")}.`
+  };
+}
+function claimLabel(claim2) {
+  switch (claim2) {
+    case "speedup":
+      return `held-out time-to-match iterative / Ecdysis \u2265 ${paperSpeedup}\xD7`;
+    case "mean-accuracy-over-time":
+      return "mean held-out accuracy over training time, Ecdysis \u2212 iterative > 0";
+    case "total-time":
+      return `total training time iterative / Ecdysis \u2265 ${paperSpeedup}\xD7 (shown, not the claim)`;
+    case "heldout-vs-iterative":
+      return "final held-out accuracy Ecdysis \u2212 iterative \u2265 0";
+    case "heldout-vs-sampling":
+      return "final held-out accuracy Ecdysis \u2212 sampling > 0";
+    case "no-accommodations":
+      return "accommodations by Ecdysis = 0";
+    case "fair-baseline":
+      return `baseline spent \u2265 ${baselineSpendShare * 100}% of its budget, passed every train task, or had nothing new to evaluate`;
+  }
+}
+
+// src/bench/comparison-markdown.ts
+var formatters = {
+  seconds: (ms) => `${(ms / 1e3).toFixed(1)} s`,
+  count: (n) => Number.isInteger(n) ? String(n) : n.toFixed(1),
+  accuracy: (n) => `${(n * 100).toFixed(1)}%`,
+  share: (n) => `${(n * 100).toFixed(0)}%`,
+  ratio: (n) => `${n.toFixed(2)}\xD7`,
+  points: (n) => `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`
+};
+var speedDefinitions = [
+  "*Held-out time-to-match* (the speed claim): the bench \u2014 never the pipeline \u2014 measures every",
+  "harness each run had in force on a fixed probe set drawn from the held-out split (the same",
+  "tasks for both arms of a world \xD7 seed), timed on the run's training clock. A* is the baseline's",
+  "best probe accuracy; T_iter its training time when it first reached A*, T_ecd Ecdysis's when it",
+  "first reached \u2265 A*; the figure is T_iter / T_ecd (a pair where Ecdysis never reached A* counts",
+  "as 0\xD7; a pair where the baseline never rose above the seed harness has no target and is left",
+  "out, counted). *Reverse*: the baseline's time to Ecdysis's best over Ecdysis's, over the pairs",
+  "where the baseline got there at all. *Mean accuracy over time*: the area under probe accuracy",
+  "versus training time over the longer run's training time, divided by it (a stopped run keeps",
+  "its last harness), Ecdysis \u2212 baseline. Every figure is the median over world \xD7 seed pairs with",
+  "a bootstrap 95% interval (pairs resampled within each world, seeded)."
+].join("\n");
+var f = formatters;
+function matchCounts(comparison) {
+  const x = comparison.figures;
+  return `${x.timeToMatch?.n ?? 0} / ${x.timeToMatchNotReached} / ${x.timeToMatchNoTarget}`;
+}
+function reverseText(comparison) {
+  const x = comparison.figures;
+  const of = x.reverseReached + x.reverseNotReached;
+  const reached = `${x.reverseReached} of ${of}`;
+  return x.reverseTimeToMatch ? `${reached}: ${formatEstimate(x.reverseTimeToMatch, f.ratio)}` : reached;
+}
+function armMedian(runs, pick3) {
+  const value = median(runs.map(pick3));
+  return value === null ? "\u2013" : f.accuracy(value);
+}
+function headlineTable(result, budgetEvals) {
+  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const rows = scopes.flatMap((scope) => {
+    const iterative = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "iterative",
+      budgetEvals,
+      scope
+    });
+    if (!iterative) return [];
+    const sampling = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "sampling",
+      budgetEvals,
+      scope
+    });
+    const runs = result.runs.filter(
+      (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && (scope === allWorlds || run2.world === scope)
+    );
+    const x = iterative.figures;
+    const heldout = `${armMedian(
+      runs.filter((run2) => run2.strategy === "ecdysis"),
+      (run2) => run2.heldoutAccuracy
+    )} / ${armMedian(
+      runs.filter((run2) => run2.strategy === "iterative"),
+      (run2) => run2.heldoutAccuracy
+    )}`;
+    return [
+      `| ${scope} | ${formatEstimate(x.timeToMatch, f.ratio)} | ${matchCounts(iterative)} | ${reverseText(iterative)} | ${formatEstimate(x.aucDiff, f.points)} | ${formatEstimate(x.wallRatio, f.ratio)} | ${formatEstimate(x.rolloutsRatio, f.ratio)} | ${heldout} | ${formatEstimate(x.heldoutDiff, f.points)} | ${formatEstimate(sampling?.figures.heldoutDiff ?? null, f.points)} |`
+    ];
+  });
+  return [
+    "| scope | held-out time-to-match iterative / Ecdysis | pairs / not reached / no target | iterative reached Ecdysis's best (time ratio) | mean held-out acc. over time, Ecdysis \u2212 iterative | training time iterative / Ecdysis | rollouts iterative / Ecdysis | final held-out acc. Ecdysis / iterative (median) | final held-out Ecdysis \u2212 iterative | final held-out Ecdysis \u2212 sampling |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...rows
+  ].join("\n");
+}
+function budgetUseTable(result) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const run2 of result.runs) {
+    if (run2.strategy === "sampling") continue;
+    const key = `${run2.budgetEvals}\0${run2.world}\0${run2.refiner}\0${run2.strategy}`;
+    groups.set(key, [...groups.get(key) ?? [], run2]);
+  }
+  const rows = [...groups.values()].map((runs) => {
+    const first = runs[0];
+    const stops = /* @__PURE__ */ new Map();
+    for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
+    const stopped = [...stops].map(([reason, count4]) => `${reason} \xD7${count4}`).join(", ");
+    const unspent = runs.map((run2) => run2.unspentRollouts);
+    const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
+    const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
+    return `| ${first.budgetEvals} (${first.budgetRollouts} rollouts) | ${first.world}${refiner} | ${first.strategy} | ${stopped} | ${f.share(spent)} | ${median(unspent)} (max ${Math.max(...unspent)}) |`;
+  });
+  return [
+    "| budget (full-split evaluations) | world | arm | stopped by (runs) | budget spent (median) | rollouts unspent (median, max) |",
+    "|---|---|---|---|---|---|",
+    ...rows
+  ].join("\n");
+}
+function decompositionTable(result, budgetEvals) {
+  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const cell2 = (comparison, pick3) => comparison ? pick3(comparison) : "\u2013";
+  const rows = scopes.map((scope) => {
+    const find = (left, right, refiner) => findComparison(result.comparisons, { left, right, budgetEvals, refiner, scope });
+    const standard = find("ecdysis", "iterative", "world");
+    const neutral = find("ecdysis", "iterative", "neutral");
+    const serial = find("ecdysis", "ecdysis-serial", "world");
+    const serialVsIterative = find("ecdysis-serial", "iterative", "world");
+    const ttm = (c) => formatEstimate(c.figures.timeToMatch, f.ratio);
+    const held2 = (c) => formatEstimate(c.figures.heldoutDiff, f.points);
+    return `| ${scope} | ${cell2(standard, ttm)} | ${cell2(neutral, ttm)} | ${cell2(standard, held2)} | ${cell2(neutral, held2)} | ${cell2(serial, (c) => formatEstimate(c.figures.wallRatio, f.ratio))} | ${cell2(serialVsIterative, ttm)} | ${cell2(serialVsIterative, held2)} |`;
+  });
+  return [
+    "| scope | time-to-match, world's refiner | time-to-match, neutral refiner | held-out Ecdysis \u2212 iterative, world's refiner | held-out, neutral refiner | training time Ecdysis serial / pipelined | time-to-match iterative / serial Ecdysis | held-out serial Ecdysis \u2212 iterative |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows
+  ].join("\n");
+}
+function trajectoryText(probe) {
+  if (!probe) return "\u2013";
+  return probe.points.map(
+    (point, index) => index === 0 ? f.accuracy(point.accuracy) : `${(point.elapsedMs / 1e3).toFixed(2)} s ${f.accuracy(point.accuracy)}`
+  ).join(" \u2192 ");
+}
+function matchText(match) {
+  if (!match) return "\u2013";
+  if (match.status === "no-target") return "no target";
+  if (match.status === "not-reached")
+    return match.ratio === 0 ? "**not reached** (0\xD7)" : "not reached";
+  return f.ratio(match.ratio ?? 0);
+}
+function pairTable(result, budgetEvals) {
+  const comparison = findComparison(result.comparisons, {
+    left: "ecdysis",
+    right: "iterative",
+    budgetEvals
+  });
+  if (!comparison) return "No world \xD7 seed had both Ecdysis and iterative at this budget.";
+  const find = (world2, seed, strategy) => result.runs.find(
+    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && run2.world === world2 && run2.seed === seed && run2.strategy === strategy
+  );
+  const seconds = (ms) => ms === null || ms === void 0 ? "\u2013" : `${(ms / 1e3).toFixed(2)} s`;
+  return [
+    "| world | seed | A* (iterative's best probe acc.) | T_iter | T_ecd | time-to-match | reverse | mean acc. over time, E \u2212 I | iterative probe trajectory | Ecdysis probe trajectory |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...comparison.pairs.map((pair) => {
+      const m = pair.timeToMatch;
+      const timed = m && m.status !== "no-target" ? m : void 0;
+      return `| ${pair.world} | ${pair.seed} | ${m ? f.accuracy(m.target) : "\u2013"} | ${seconds(timed?.rightMs)} | ${seconds(timed?.leftMs)} | ${matchText(m)} | ${matchText(pair.reverse)} | ${pair.aucDiff === null ? "\u2013" : f.points(pair.aucDiff)} | ${trajectoryText(find(pair.world, pair.seed, "iterative")?.probe)} | ${trajectoryText(find(pair.world, pair.seed, "ecdysis")?.probe)} |`;
+    })
+  ].join("\n");
+}
+var baselineLine = "The `iterative` arm is GEPA's defaults reimplemented (choice by choice against GEPA's files: [docs/bench/gepa-baseline.md](docs/bench/gepa-baseline.md)): a parent drawn from the Pareto front of per-task train scores, an epoch-shuffled reflection minibatch of 3 it fails on, the child scored on that minibatch and fully evaluated only when strictly better there, every fully evaluated child kept as a possible parent, rejections remembered on their parent, no cap but the budget; every module editable per reflection (GEPA's `all` selector \u2014 round-robin over our typed modules discards most fixes), the same concurrency, caches and budget accounting as Ecdysis.";
+
+// src/bench/construction.ts
+function sampleDependentShare(world2) {
+  const deficiencies = world2.parameters.deficiencies;
+  return deficiencies?.sampleDependent?.share ?? 0;
+}
+var byConstruction = [
+  {
+    figure: "leaked answers",
+    text: "None, for every arm: the sim's Editor writes only fixes of its mini-language (settings, generic rules, key-phrase hints), never an expected answer. Item-specific hints do occur: the sim's refiner turns a diagnosis into one only when a single example shows a plain wrong answer (`refiner.hintTendencyAtOne`, src/sim/refiner/analysis-roles.ts). Ecdysis refines only patterns of support \u2265 3, so a hint needs an impure pattern (one wrong-answer example among others); its accommodation count is measured, not guaranteed."
+  },
+  {
+    figure: "final held-out accuracy Ecdysis \u2212 sampling",
+    claim: "heldout-vs-sampling",
+    text: "Positive whenever Ecdysis fixes anything, in every world without sample-dependent slips (`deficiencies.sampleDependent.share` = 0). There every systematic deficiency and every item slip is keyed on the task statement (and model), not on the sampling seed (src/sim/exposure.ts), so a majority vote over samples can only undo per-sample slips (`modelSpecific.flaky`, and the rule-cost slips of rules beyond `freeRules`); sampling cannot repair a systematic deficiency by construction. In a world with sample-dependent slips a vote repairs some systematic slips too, and the comparison is a measurement. At temperature 0 every sample is the same sample and sampling is the seed harness.",
+    holdsIn: (world2) => sampleDependentShare(world2) === 0
+  },
+  {
+    figure: "held-out gain of a correct fix",
+    text: "A correct diagnosis maps each systematic cause to one harness setting that removes it for every task (src/sim/refiner/fixes.ts); train and held-out tasks draw their deficiencies with the same rates, so a setting that fixes train failures fixes the same share of held-out ones. An item hint fixes only the train item it names, and a generic rule fixes nothing and costs `ruleCost` per rule beyond `freeRules`. Held-out gains therefore come only from systematic fixes."
+  },
+  {
+    figure: "diagnosis accuracy",
+    text: "A function of the evidence only: n is the number of distinct tasks among the examples shown to the role that show the diagnosed cause \u2014 never the support the prompt claims \u2014 and accuracy is `accuracyAtOne` at n \u2264 1, rising linearly to `accuracyAtMany` at `instancesForMany` (src/sim/refiner/analysis-roles.ts). Examples of different causes in one pattern each get their own diagnosis from their own count (a reflector's minibatch of unrelated failures gets one fix per cause); the Skeptic counts single-instance evidence the same way. This is what gives cross-instance aggregation its diagnostic advantage in non-neutral worlds."
+  },
+  {
+    figure: "the neutral-refiner decomposition",
+    text: "With a neutral refiner every diagnosis gets `accuracyAtMany` and no hint, whatever the evidence: accommodations are 0 for every arm, and what remains of Ecdysis's advantage comes from batching, cheap validation and pipelining, not from aggregation.",
+    holdsIn: (world2) => world2.neutralRefiner
+  },
+  {
+    figure: "prompt-sensitive items",
+    text: "Items a world marks borderline (`modelSpecific.promptSensitivity`) are answered right or wrong by a draw keyed on the exact system-prompt text (src/sim/exposure.ts): any change of that text flips some of them, both ways, whatever the change means. What a validation measures on them is noise, the same for every arm; an arm that validates on more tasks averages more of it out, and no edit fixes them for good."
+  },
+  {
+    figure: "per-sample slips",
+    text: "Flakiness (`modelSpecific.flaky`), the rule-cost slips and sample-dependent slips are keyed on the sampling seed, which is the request's seed above temperature 0 and 0 at temperature 0 (src/sim/exposure.ts): at temperature 0 the sim is deterministic and none of them varies between samples. The bench runs every arm at the same temperature (default 0.7)."
+  },
+  {
+    figure: "Skeptic objections",
+    text: "The Skeptic objects (with chance `skeptic.strictness`) only to changes backed by one instance or naming a task entity; the iterative reflector runs without a Skeptic, as GEPA does."
+  },
+  {
+    figure: "wall times",
+    text: "Every LLM call costs `latency.fixedMs + perTokenMs \xD7 completion tokens`, times `latency.scale`, and the sim has no rate limit: concurrent calls never slow each other down, so an arm's speed from running more calls at once is not bounded by provider limits as it would be with a hosted model."
+  },
+  {
+    figure: "reproducibility",
+    text: "Replies depend only on the request, the world and its seed; two bench runs with the same options agree in everything but wall times (src/bench/run-bench.int.test.ts)."
+  }
+];
+function claimByConstruction(claim2, worlds) {
+  const entry = byConstruction.find((candidate) => candidate.claim === claim2);
+  if (!entry) return false;
+  return worlds.every((world2) => !entry.holdsIn || entry.holdsIn(world2));
+}
+
+// src/bench/bench-markdown.ts
+function formatSpread(value, format) {
+  if (!value) return "\u2013";
+  return value.min === value.max ? format(value.median) : `${format(value.median)} (${format(value.min)}\u2013${format(value.max)})`;
+}
+function armsTable(arms) {
+  const f2 = formatters;
+  const rows = arms.map((arm) => {
+    const s = arm.figures;
+    return [
+      arm.strategy + (arm.refiner === "neutral" ? " (neutral refiner)" : ""),
+      String(arm.budgetEvals),
+      formatSpread(s.wallMs, f2.seconds),
+      formatSpread(s.rollouts, f2.count),
+      formatSpread(s.unspentRollouts, f2.count),
+      formatSpread(s.llmCalls, f2.count),
+      formatSpread(s.refinementShare, f2.share),
+      formatSpread(s.trainAccuracy, f2.accuracy),
+      formatSpread(s.heldoutAccuracy, f2.accuracy),
+      formatSpread(s.seedHeldoutAccuracy, f2.accuracy),
+      formatSpread(s.acceptedEdits, f2.count),
+      formatSpread(s.accommodations, f2.count),
+      formatSpread(s.ineffectiveEdits, f2.count),
+      formatSpread(s.patternPurity, f2.accuracy)
+    ].join(" | ");
+  });
+  return [
+    "| arm | budget | training time | rollouts | unspent | LLM calls | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((row2) => `| ${row2} |`)
+  ].join("\n");
+}
+var verdictText = { yes: "yes", inconclusive: "*inconclusive*", no: "**no**" };
+function claimsTable(checks, result) {
+  return [
+    "| budget | scope | claim | measured (median [95% interval]) | holds |",
+    "|---|---|---|---|---|",
+    ...checks.map((check2) => {
+      const worlds = result.worlds.filter(
+        (world2) => check2.scope === "all worlds" || world2.name === check2.scope
+      );
+      const mark = claimByConstruction(check2.claim, worlds) ? " (by construction)" : "";
+      return `| ${check2.budgetEvals} | ${check2.scope} | ${claimLabel(check2.claim)}${mark} | ${check2.measured} | ${verdictText[check2.verdict]} |`;
+    })
+  ].join("\n");
+}
+function whereItDoesNotHold(checks) {
+  const failing = checks.filter((check2) => check2.verdict !== "yes");
+  if (failing.length === 0)
+    return "Every checked claim holds in this run, at every budget, on every world.";
+  return failing.map(
+    (check2) => `- **${check2.scope}**, budget ${check2.budgetEvals} \u2014 ${claimLabel(check2.claim)}: ${check2.verdict}, measured ${check2.measured}. ${check2.explanation ?? ""}`.trimEnd()
+  ).join("\n");
+}
+function constructionSection() {
+  return byConstruction.map((entry) => `- **${entry.figure}.** ${entry.text}`).join("\n");
+}
+function runsTable(runs) {
+  const f2 = formatters;
+  return [
+    "| world | refiner | budget | seed | arm | stopped by | training time | rollouts (unspent) | LLM calls | train acc. | held-out acc. (seed \u2192 final) | probe best | edits | accommodations | ineffective | purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...runs.map((run2) => {
+      const best = run2.probe ? f2.accuracy(Math.max(...run2.probe.points.map((point) => point.accuracy))) : "\u2013";
+      return `| ${run2.world} | ${run2.refiner} | ${run2.budgetEvals} | ${run2.seed} | ${run2.strategy} | ${run2.stoppedBy} | ${f2.seconds(run2.wallMs)} | ${run2.rollouts} (${run2.unspentRollouts}) | ${run2.llmCalls} | ${f2.accuracy(run2.trainAccuracy)} | ${f2.accuracy(run2.seedHeldoutAccuracy)} \u2192 ${f2.accuracy(run2.heldoutAccuracy)} | ${best} | ${run2.acceptedEdits} | ${run2.accommodations} | ${run2.ineffectiveEdits} | ${run2.patternPurity === null ? "\u2013" : f2.accuracy(run2.patternPurity)} |`;
+    })
+  ].join("\n");
+}
+function assumptions(result) {
+  return result.worlds.map(
+    (world2) => [
+      `### ${world2.name}${world2.neutralRefiner ? " (neutral refiner)" : ""}`,
+      "",
+      ...world2.description ? [world2.description, ""] : [],
+      `- source: \`${world2.source}\``,
+      `- parameters: \`${JSON.stringify(world2.parameters)}\``,
+      `- refiner assumptions: \`${JSON.stringify(world2.refinerAssumptions)}\``
+    ].join("\n")
+  ).join("\n\n");
+}
+function settingsLine(result) {
+  const s = result.settings;
+  return `Arms ${s.strategies.join(", ")}${s.decomposition ? " (+ decomposition)" : ""} \xB7 seeds ${s.seeds.join(", ")} \xB7 budgets ${s.budgets.join(" and ")} full-split evaluations per run \xB7 probe \u2264 ${s.probeSize} held-out tasks \xB7 agent temperature ${s.temperature} \xB7 sim latency scale ${s.latencyScale ?? "as each world sets it"} \xB7 concurrency ${s.concurrency} \xB7 iteration cap ${s.maxIterations} (a safety net) \xB7 bootstrap ${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed} \xB7 whole bench ${(result.benchWallMs / 6e4).toFixed(1)} min`;
+}
+function renderBenchMarkdown(result) {
+  const checks = checkClaims(result);
+  const budgets2 = result.settings.budgets;
+  const largest = budgets2.at(-1);
+  const headline = budgets2.map(
+    (budget) => `### Budget ${budget} full-split evaluations
+
+${headlineTable(result, budget)}`
+  ).join("\n\n");
+  const pairs = budgets2.map((budget) => `### Budget ${budget}
+
+${pairTable(result, budget)}`).join("\n\n");
+  const decomposition = result.settings.decomposition ? `## Decomposition (budget ${largest})
+
+${decompositionTable(result, largest)}
+
+` : "";
+  return `# Ecdysis bench
+
+${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}
+
+${settingsLine(result)}. Runs executed one after another in one process. *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
+
+## Headline: Ecdysis against the GEPA-faithful baseline
+
+${baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)")}
+
+${speedDefinitions}
+
+${headline}
+
+## How the arms used their budgets
+
+${budgetUseTable(result)}
+
+## Claims
+
+${claimsTable(checks, result)}
+
+## Where it does not hold
+
+${whereItDoesNotHold(checks)}
+
+${decomposition}## What holds by construction
+
+${constructionSection()}
+
+## Per arm (median, min\u2013max over worlds and seeds)
+
+${armsTable(result.arms)}
+
+## Held-out time-to-match per pair
+
+${pairs}
+
+## Worlds and the sim's assumptions
+
+${assumptions(result)}
+
+## All runs
+
+${runsTable(result.runs)}
+`;
+}
+
+// src/bench/bench-options.ts
+init_zod();
+init_config_schema();
 
 // src/bench/types.ts
 init_zod();
@@ -58399,6 +59584,12 @@ var trajectoryPointSchema = external_exports.object({
   /** How many tasks that accuracy was measured on. */
   tasks: external_exports.number().int()
 });
+var inForcePointSchema = external_exports.object({
+  /** The iteration that made it current (0: the seed harness). */
+  iteration: external_exports.number().int(),
+  elapsedMs: external_exports.number(),
+  harnessHash: external_exports.string()
+});
 var splitScoreSchema = external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() });
 var evolveOutcomeSchema = external_exports.object({
   baseline: external_exports.object({ train: splitScoreSchema, heldout: splitScoreSchema }),
@@ -58416,15 +59607,45 @@ var evolveOutcomeSchema = external_exports.object({
    */
   trajectory: external_exports.array(trajectoryPointSchema).default([]),
   /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */
-  trajectorySeedAccuracy: external_exports.number().nullable().default(null)
+  trajectorySeedAccuracy: external_exports.number().nullable().default(null),
+  /** Why the strategy stopped. */
+  stoppedBy: external_exports.string(),
+  /**
+   * The harness in force over training time: the seed harness at 0 ms, then one point per
+   * accepted step that changed it (empty for a strategy without training).
+   */
+  inForce: external_exports.array(inForcePointSchema)
 });
 
 // src/bench/types.ts
-var benchStrategySchema = strategyNameSchema;
+var benchStrategySchema = external_exports.enum([...strategyNames, "ecdysis-serial"]);
+var refinerVariantSchema = external_exports.enum(["world", "neutral"]);
+var probePointSchema = external_exports.object({
+  /** The iteration whose acceptance made this harness current (0: the seed harness). */
+  iteration: external_exports.number().int(),
+  /** Training wall time (ms, the run's budget clock) from which this harness was in force. */
+  elapsedMs: external_exports.number(),
+  /** Accuracy on the probe set (0–1). */
+  accuracy: external_exports.number(),
+  harnessHash: external_exports.string()
+});
+var probeTrajectorySchema = external_exports.object({
+  tasks: external_exports.number().int(),
+  /** First point: the seed harness at 0 ms; then one point per change of the harness in force. */
+  points: external_exports.array(probePointSchema).min(1)
+});
 var benchRunSchema = external_exports.object({
   strategy: benchStrategySchema,
   world: external_exports.string(),
+  refiner: refinerVariantSchema,
   seed: external_exports.number().int(),
+  /** The budget in full-split evaluations, and the rollouts that makes on this world's train split. */
+  budgetEvals: external_exports.number(),
+  budgetRollouts: external_exports.number().int(),
+  /** Why the strategy stopped (`budget:rollouts`, `no-failures`, `no-systematic-pattern`, …). */
+  stoppedBy: external_exports.string(),
+  /** Training rollouts of the budget left unspent when it stopped (0 when it spent it all). */
+  unspentRollouts: external_exports.number().int(),
   /** Training wall time (the strategy's search, without the final measurements and gate). */
   wallMs: external_exports.number(),
   /** Uncached training rollouts, LLM calls and tokens (what the budget bounds). */
@@ -58439,9 +59660,10 @@ var benchRunSchema = external_exports.object({
   /** Uncached rollouts of the whole run (seed and final measurements included). */
   totalRollouts: external_exports.number().int(),
   trainAccuracy: external_exports.number(),
-  /** Size of the train split (the trajectory is comparable across strategies when it covers it). */
-  trainTasks: external_exports.number().int().default(0),
+  trainTasks: external_exports.number().int(),
+  /** Accuracy of the final harness on the whole held-out split (the gate's measurement). */
   heldoutAccuracy: external_exports.number(),
+  heldoutTasks: external_exports.number().int(),
   seedTrainAccuracy: external_exports.number(),
   seedHeldoutAccuracy: external_exports.number(),
   acceptedEdits: external_exports.number().int(),
@@ -58449,17 +59671,13 @@ var benchRunSchema = external_exports.object({
   accommodations: external_exports.number().int(),
   /** Why each accommodation was counted (one line each), for the report. */
   accommodationReasons: external_exports.array(external_exports.string()),
-  /**
-   * Accepted edits that are not accommodations but had no visible effect: none of the tasks they
-   * addressed was among those their accepting validation saw fixed (e.g. a generic rule riding
-   * along with a systematic pattern that another edit of the same candidate repaired).
-   */
-  ineffectiveEdits: external_exports.number().int().default(0),
-  /** Accuracy over training time, one point per accepted step (see `TrajectoryPoint`). */
-  trajectory: external_exports.array(trajectoryPointSchema).default([]),
-  /** The seed harness's accuracy on the first batch, where the trajectory starts (null: none). */
-  trajectorySeedAccuracy: external_exports.number().nullable().default(null),
-  /** Mean purity of the patterns the run found (null when it found none, e.g. `sampling`). */
+  /** Accepted edits that are not accommodations but had no visible effect (see README). */
+  ineffectiveEdits: external_exports.number().int(),
+  /** Train accuracy on each accepted step's batch, as the pipeline measured it (not a claim). */
+  trajectory: external_exports.array(trajectoryPointSchema),
+  /** Held-out probe trajectory (null: the arm does no training, e.g. `sampling`). */
+  probe: probeTrajectorySchema.nullable(),
+  /** Mean purity of the patterns the run found (null when it found none). */
   patternPurity: external_exports.number().nullable(),
   patternsFound: external_exports.number().int()
 });
@@ -58467,6 +59685,7 @@ var benchFigures = [
   "wallMs",
   "totalWallMs",
   "rollouts",
+  "unspentRollouts",
   "llmCalls",
   "promptTokens",
   "completionTokens",
@@ -58485,68 +59704,68 @@ var spreadSchema = external_exports.object({
   max: external_exports.number(),
   n: external_exports.number().int()
 });
-var figureSpread = spreadSchema.nullable();
-var strategySummarySchema = external_exports.object({
-  wallMs: figureSpread,
-  totalWallMs: figureSpread,
-  rollouts: figureSpread,
-  llmCalls: figureSpread,
-  promptTokens: figureSpread,
-  completionTokens: figureSpread,
-  refinementShare: figureSpread,
-  trainAccuracy: figureSpread,
-  heldoutAccuracy: figureSpread,
-  seedHeldoutAccuracy: figureSpread,
-  acceptedEdits: figureSpread,
-  accommodations: figureSpread,
-  ineffectiveEdits: figureSpread.default(null),
-  patternPurity: figureSpread
+var armSummarySchema = external_exports.object({
+  strategy: benchStrategySchema,
+  refiner: refinerVariantSchema,
+  budgetEvals: external_exports.number(),
+  runs: external_exports.number().int(),
+  figures: external_exports.record(external_exports.string(), spreadSchema.nullable()),
+  /** How many runs stopped for each reason. */
+  stoppedBy: external_exports.record(external_exports.string(), external_exports.number().int())
 });
-var benchRatiosSchema = external_exports.object({
-  /**
-   * Time-to-match: iterative's time to first reach its best train accuracy A* / Ecdysis's time to
-   * first reach ≥ A*; median over the pairs where iterative improved on the seed harness, a pair
-   * where Ecdysis never reached A* counting as 0 (see src/bench/README.md).
-   */
-  timeToMatchIterativeOverEcdysis: external_exports.number().nullable().default(null),
-  /** Pairs the time-to-match median was taken over (failures included). */
-  timeToMatchPairs: external_exports.number().int().default(0),
-  /** Of those, pairs where Ecdysis never reached iterative's best train accuracy. */
-  timeToMatchFailures: external_exports.number().int().default(0),
-  /** Pairs left out because iterative never improved on the seed harness (nothing to match). */
-  timeToMatchNoTarget: external_exports.number().int().default(0),
-  /** iterative total training wall time / ecdysis total training wall time. */
-  wallTimeIterativeOverEcdysis: external_exports.number().nullable(),
-  /** iterative rollouts / ecdysis rollouts. */
-  rolloutsIterativeOverEcdysis: external_exports.number().nullable(),
-  /** held-out accuracy of ecdysis − iterative (absolute, 0–1). */
-  heldoutDiffEcdysisMinusIterative: external_exports.number().nullable(),
-  /** (ecdysis − iterative) / iterative held-out accuracy. */
-  heldoutRelativeGainOverIterative: external_exports.number().nullable(),
-  /** held-out accuracy of ecdysis − sampling (absolute, 0–1). */
-  heldoutDiffEcdysisMinusSampling: external_exports.number().nullable(),
-  /** How many world × seed pairs the ratios were taken over. */
-  pairs: external_exports.number().int()
+var estimateSchema = external_exports.object({
+  median: external_exports.number(),
+  low: external_exports.number(),
+  high: external_exports.number(),
+  n: external_exports.number().int()
 });
-var timeToMatchPairSchema = external_exports.object({
+var matchSchema = external_exports.object({
+  target: external_exports.number(),
+  /** Left's training time when it first reached the target (null: never). */
+  leftMs: external_exports.number().nullable(),
+  /** Right's training time when it first reached the target (null: never). */
+  rightMs: external_exports.number().nullable(),
+  /** rightMs / leftMs (> 1: left got there faster); forward not-reached: 0; otherwise null when undefined. */
+  ratio: external_exports.number().nullable(),
+  status: external_exports.enum(["matched", "not-reached", "no-target"])
+});
+var pairFiguresSchema = external_exports.object({
   world: external_exports.string(),
   seed: external_exports.number().int(),
-  /** A*: iterative's best train accuracy during its search (null: no iterative iteration ran). */
-  target: external_exports.number().nullable(),
-  /** Iterative's training time when it first reached A*. */
-  iterativeMs: external_exports.number().nullable(),
-  /** Ecdysis's training time when it first reached ≥ A* (null: never). */
-  ecdysisMs: external_exports.number().nullable(),
-  /** iterativeMs / ecdysisMs; 0 when Ecdysis never reached A*; null when there is nothing to match. */
-  ratio: external_exports.number().nullable(),
-  /**
-   * `matched`; `not-reached` (Ecdysis never reached A*: a failure of the claim); `no-target`
-   * (iterative never rose above the seed harness, so there is no quality to match);
-   * `no-timing` (a run without per-iteration times).
-   */
-  status: external_exports.enum(["matched", "not-reached", "no-target", "no-timing"]),
-  /** False when a trajectory was measured on a batch smaller than the train split. */
-  fullTrainSplit: external_exports.boolean()
+  /** Left reaching right's best held-out probe accuracy: ratio T_right / T_left (> 1: left faster). */
+  timeToMatch: matchSchema.nullable(),
+  /** Right reaching left's best: ratio T_right / T_left as well (right never reaching it: not-reached). */
+  reverse: matchSchema.nullable(),
+  /** Area under probe accuracy × training time over the common horizon, left − right (0–1). */
+  aucDiff: external_exports.number().nullable(),
+  wallRatio: external_exports.number().nullable(),
+  rolloutsRatio: external_exports.number().nullable(),
+  heldoutDiff: external_exports.number()
+});
+var comparisonFiguresSchema = external_exports.object({
+  /** Left's time-to-match of right's best (not-reached as 0, no-target left out). */
+  timeToMatch: estimateSchema.nullable(),
+  timeToMatchNotReached: external_exports.number().int(),
+  timeToMatchNoTarget: external_exports.number().int(),
+  /** Right's time to left's best over left's, over the pairs where right reached it. */
+  reverseTimeToMatch: estimateSchema.nullable(),
+  reverseReached: external_exports.number().int(),
+  reverseNotReached: external_exports.number().int(),
+  reverseNoTarget: external_exports.number().int(),
+  aucDiff: estimateSchema.nullable(),
+  wallRatio: estimateSchema.nullable(),
+  rolloutsRatio: estimateSchema.nullable(),
+  heldoutDiff: estimateSchema.nullable()
+});
+var comparisonSchema = external_exports.object({
+  left: benchStrategySchema,
+  right: benchStrategySchema,
+  budgetEvals: external_exports.number(),
+  refiner: refinerVariantSchema,
+  /** `all worlds` or a world name. */
+  scope: external_exports.string(),
+  pairs: external_exports.array(pairFiguresSchema),
+  figures: comparisonFiguresSchema
 });
 var benchWorldSchema = external_exports.object({
   name: external_exports.string(),
@@ -58566,560 +59785,63 @@ var machineSchema = external_exports.object({
   memoryGb: external_exports.number()
 });
 var benchResultSchema = external_exports.object({
-  version: external_exports.literal(1),
+  version: external_exports.literal(2),
   date: external_exports.string(),
   machine: machineSchema,
   settings: external_exports.object({
     strategies: external_exports.array(benchStrategySchema),
     seeds: external_exports.array(external_exports.number().int()),
-    budgetRollouts: external_exports.number().int(),
+    /** Budgets in full-split evaluations (rollouts = evaluations × train tasks of the world). */
+    budgets: external_exports.array(external_exports.number()),
     /** Null: each world's own latency scale. */
     latencyScale: external_exports.number().nullable(),
     concurrency: external_exports.number().int(),
-    maxIterations: external_exports.number().int()
+    maxIterations: external_exports.number().int(),
+    /** The agent's sampling temperature, the same for every arm. */
+    temperature: external_exports.number(),
+    /** Most held-out tasks in a probe set (the whole split when it is smaller). */
+    probeSize: external_exports.number().int(),
+    bootstrap: external_exports.object({ resamples: external_exports.number().int(), seed: external_exports.number().int() }),
+    /** Whether the decomposition arms ran (neutral refiner, Ecdysis without pipelining). */
+    decomposition: external_exports.boolean()
   }),
   worlds: external_exports.array(benchWorldSchema),
   runs: external_exports.array(benchRunSchema),
-  summary: external_exports.record(external_exports.string(), strategySummarySchema),
-  ratios: benchRatiosSchema,
-  /** The same ratios per world, for the "where it does not hold" section. */
-  ratiosByWorld: external_exports.record(external_exports.string(), benchRatiosSchema),
-  /** Time-to-match per world × seed pair (see `timeToMatchPairSchema`). */
-  timeToMatch: external_exports.array(timeToMatchPairSchema).default([])
+  arms: external_exports.array(armSummarySchema),
+  comparisons: external_exports.array(comparisonSchema),
+  /** Wall time of the whole bench (ms), so a re-run can be planned. */
+  benchWallMs: external_exports.number()
 });
 
-// src/bench/summary.ts
-function median(values) {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-function spread(values) {
-  const finite = values.filter(
-    (value) => value !== null && Number.isFinite(value)
-  );
-  const middle = median(finite);
-  if (middle === null) return null;
-  return { median: middle, min: Math.min(...finite), max: Math.max(...finite), n: finite.length };
-}
-function summarise(runs) {
-  const byStrategy = /* @__PURE__ */ new Map();
-  for (const run2 of runs)
-    byStrategy.set(run2.strategy, [...byStrategy.get(run2.strategy) ?? [], run2]);
-  const summary = {};
-  for (const [strategy, strategyRuns] of byStrategy) {
-    const figures = {};
-    for (const figure of benchFigures)
-      figures[figure] = spread(strategyRuns.map((run2) => figureOf(run2, figure)));
-    summary[strategy] = figures;
-  }
-  return summary;
-}
-function figureOf(run2, figure) {
-  return run2[figure];
-}
-function pairs(runs, left, right) {
-  const key = (run2) => `${run2.world}\0${run2.seed}`;
-  const rights = new Map(
-    runs.filter((run2) => run2.strategy === right).map((run2) => [key(run2), run2])
-  );
-  const result = [];
-  for (const run2 of runs.filter((candidate) => candidate.strategy === left)) {
-    const other = rights.get(key(run2));
-    if (other) result.push([run2, other]);
-  }
-  return result;
-}
-function medianOver(items, figure) {
-  return median(
-    items.map(figure).filter((value) => value !== null && Number.isFinite(value))
-  );
-}
-function ratio(numerator, denominator) {
-  return denominator === 0 ? null : numerator / denominator;
-}
-function computeRatios(runs) {
-  const versusIterative = pairs(runs, "ecdysis", "iterative");
-  const versusSampling = pairs(runs, "ecdysis", "sampling");
-  const matched = summariseTimeToMatch(timeToMatchPairs(runs));
-  return {
-    timeToMatchIterativeOverEcdysis: matched.median,
-    timeToMatchPairs: matched.pairs,
-    timeToMatchFailures: matched.failures,
-    timeToMatchNoTarget: matched.noTarget,
-    wallTimeIterativeOverEcdysis: medianOver(
-      versusIterative,
-      ([e, i]) => ratio(i.wallMs, e.wallMs)
-    ),
-    rolloutsIterativeOverEcdysis: medianOver(
-      versusIterative,
-      ([e, i]) => ratio(i.rollouts, e.rollouts)
-    ),
-    heldoutDiffEcdysisMinusIterative: medianOver(
-      versusIterative,
-      ([e, i]) => e.heldoutAccuracy - i.heldoutAccuracy
-    ),
-    heldoutRelativeGainOverIterative: medianOver(
-      versusIterative,
-      ([e, i]) => ratio(e.heldoutAccuracy - i.heldoutAccuracy, i.heldoutAccuracy)
-    ),
-    heldoutDiffEcdysisMinusSampling: medianOver(
-      versusSampling,
-      ([e, s]) => e.heldoutAccuracy - s.heldoutAccuracy
-    ),
-    pairs: Math.max(versusIterative.length, versusSampling.length)
-  };
-}
-function ratiosByWorld(runs) {
-  const worlds = [...new Set(runs.map((run2) => run2.world))];
-  return Object.fromEntries(
-    worlds.map((world2) => [world2, computeRatios(runs.filter((run2) => run2.world === world2))])
-  );
-}
-
-// src/bench/claims.ts
-var paperSpeedup = 1.84;
-var percent = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
-function checkClaims(result) {
-  const checks = claimsFor({
-    scope: "all worlds",
-    ratios: result.ratios,
-    result,
-    world: void 0
-  });
-  for (const world2 of result.worlds) {
-    const ratios = result.ratiosByWorld[world2.name];
-    if (ratios) checks.push(...claimsFor({ scope: world2.name, ratios, result, world: world2 }));
-  }
-  return checks;
-}
-function claimsFor(options) {
-  const { scope, ratios, result, world: world2 } = options;
-  const checks = [];
-  const why = (reason) => world2?.neutralRefiner ? `${reason} ${neutralNote}` : reason;
-  const speed = timeToMatchCheck({ scope, ratios, result, world: world2 });
-  if (speed) checks.push({ ...speed, explanation: speed.explanation && why(speed.explanation) });
-  if (ratios.wallTimeIterativeOverEcdysis !== null) {
-    const value = ratios.wallTimeIterativeOverEcdysis;
-    const ecdysis = result.runs.filter(
-      (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
-    );
-    const gain = median(ecdysis.map((run2) => run2.heldoutAccuracy - run2.seedHeldoutAccuracy)) ?? 0;
-    const fast = value >= paperSpeedup;
-    checks.push({
-      scope,
-      claim: "total-time",
-      holds: fast && gain > 0,
-      measured: fast && gain <= 0 ? `${value.toFixed(2)}\xD7 (no held-out gain)` : `${value.toFixed(2)}\xD7`,
-      explanation: !fast ? why(
-        speedupExplanation({
-          wallRatio: value,
-          rolloutRatio: ratios.rolloutsIterativeOverEcdysis,
-          result,
-          world: world2
-        })
-      ) : gain <= 0 ? why(
-        `Ecdysis was faster only because it stopped without improving the seed harness (median held-out gain ${percent(gain)}); a run that repairs nothing is quick but not a speed-up.`
-      ) : void 0
-    });
-  }
-  if (ratios.heldoutDiffEcdysisMinusIterative !== null) {
-    const value = ratios.heldoutDiffEcdysisMinusIterative;
-    checks.push({
-      scope,
-      claim: "heldout-vs-iterative",
-      holds: value >= 0,
-      measured: percent(value),
-      explanation: value >= 0 ? void 0 : why(
-        `Ecdysis's held-out accuracy is ${(-value * 100).toFixed(1)} pp below iterative's.`
-      )
-    });
-  }
-  if (ratios.heldoutDiffEcdysisMinusSampling !== null) {
-    const value = ratios.heldoutDiffEcdysisMinusSampling;
-    checks.push({
-      scope,
-      claim: "heldout-vs-sampling",
-      holds: value > 0,
-      measured: percent(value),
-      explanation: value > 0 ? void 0 : samplingExplanation({ difference: value, result, world: world2 })
-    });
-  }
-  const ecdysisRuns = result.runs.filter(
-    (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
-  );
-  if (ecdysisRuns.length > 0) {
-    const total = ecdysisRuns.reduce((sum, run2) => sum + run2.accommodations, 0);
-    checks.push({
-      scope,
-      claim: "no-accommodations",
-      holds: total === 0,
-      measured: String(total),
-      explanation: total === 0 ? void 0 : ecdysisRuns.flatMap(
-        (run2) => run2.accommodationReasons.map(
-          (reason) => `${run2.world} seed ${run2.seed}: ${reason}`
-        )
-      ).join("; ")
-    });
-  }
-  return checks;
-}
-function timeToMatchCheck(options) {
-  const { scope, ratios, result, world: world2 } = options;
-  const pairs2 = result.timeToMatch.filter((pair) => !world2 || pair.world === world2.name);
-  if (pairs2.length === 0) return void 0;
-  const value = ratios.timeToMatchIterativeOverEcdysis;
-  const counts = `${ratios.timeToMatchPairs} pair(s), ${ratios.timeToMatchFailures} not matched, ${ratios.timeToMatchNoTarget} without target`;
-  if (value === null) {
-    return {
-      scope,
-      claim: "speedup",
-      holds: false,
-      measured: `n/a (${counts})`,
-      explanation: "Iterative never rose above the seed harness here, so there was no quality for Ecdysis to match and no time-to-match to measure."
-    };
-  }
-  const failed3 = pairs2.filter((pair) => pair.status === "not-reached");
-  const holds = value >= paperSpeedup;
-  const failures = failed3.length === 0 ? "" : ` Ecdysis never reached iterative's best train accuracy on ${failed3.map(
-    (pair) => `${pair.world} seed ${pair.seed} (A* ${((pair.target ?? 0) * 100).toFixed(1)}%)`
-  ).join(", ")}; each such pair counts as 0\xD7.`;
-  const partial2 = pairs2.some((pair) => !pair.fullTrainSplit) ? " Some trajectories were measured on a batch smaller than the train split." : "";
-  return {
-    scope,
-    claim: "speedup",
-    holds,
-    measured: `${value.toFixed(2)}\xD7 (${counts})`,
-    explanation: holds ? failures || partial2 ? `${failures}${partial2}`.trim() : void 0 : `Median time-to-match ${value.toFixed(2)}\xD7 over ${ratios.timeToMatchPairs} pair(s).${failures}${partial2} ${firstStepNote(result, world2)}`.trimEnd()
-  };
-}
-function firstStepNote(result, world2) {
-  const first = (strategy) => median(
-    result.runs.filter((run2) => run2.strategy === strategy && (!world2 || run2.world === world2.name)).flatMap((run2) => run2.trajectory[0] ? [run2.trajectory[0].elapsedMs] : [])
-  );
-  const e = first("ecdysis");
-  const i = first("iterative");
-  if (e === null || i === null) return "";
-  return `First accepted step (median over runs that had one): Ecdysis at ${(e / 1e3).toFixed(2)} s, iterative at ${(i / 1e3).toFixed(2)} s.`;
-}
-function speedupExplanation(options) {
-  const { wallRatio, rolloutRatio, result, world: world2 } = options;
-  const figures = (strategy) => {
-    const runs = result.runs.filter(
-      (run2) => run2.strategy === strategy && (!world2 || run2.world === world2.name)
-    );
-    const of = (pick3) => median(runs.map(pick3)) ?? 0;
-    return {
-      rollouts: of((run2) => run2.rollouts),
-      calls: of((run2) => run2.llmCalls),
-      share: of((run2) => run2.refinementShare),
-      edits: of((run2) => run2.acceptedEdits)
-    };
-  };
-  const e = figures("ecdysis");
-  const i = figures("iterative");
-  const describe4 = (name3, f) => `${name3} ${f.rollouts} rollouts, ${f.calls} LLM calls (${(f.share * 100).toFixed(0)}% refinement tokens), ${f.edits} accepted edit(s)`;
-  const head = `Medians: ${describe4("Ecdysis", e)}; ${describe4("iterative", i)}.`;
-  if (rolloutRatio !== null && rolloutRatio < paperSpeedup) {
-    return `${head} The baseline stopped after ${rolloutRatio.toFixed(2)}\xD7 Ecdysis's rollouts, so there was little serial re-evaluation for batching to save${wallRatio < 1 ? ", and Ecdysis's own refinement calls made it the slower of the two" : ""}.`;
-  }
-  return `${head} Ecdysis's saving in rollouts did not become a saving in time: its refinement calls were the bottleneck.`;
-}
-function samplingExplanation(options) {
-  const { difference, result, world: world2 } = options;
-  const ecdysis = result.runs.filter(
-    (run2) => run2.strategy === "ecdysis" && (!world2 || run2.world === world2.name)
-  );
-  const edits = median(ecdysis.map((run2) => run2.acceptedEdits)) ?? 0;
-  const gain = median(ecdysis.map((run2) => run2.heldoutAccuracy - run2.seedHeldoutAccuracy)) ?? 0;
-  const why = edits === 0 ? "Ecdysis accepted no edit, so it ended at the seed harness, which the majority vote at least matches." : `Ecdysis accepted a median of ${edits} edit(s), moving held-out accuracy ${percent(gain)} from the seed harness; where failures are per-sample flakiness a majority vote repairs what no harness edit can.`;
-  return `evolution did not beat spending the same budget on repeated samples (${percent(difference)}). ${why}`;
-}
-var neutralNote = "This world's refiner assumptions are neutral (one failure is diagnosed as well as many), so cross-instance aggregation buys no diagnostic accuracy here; what remains is batching.";
-function claimLabel(claim2) {
-  switch (claim2) {
-    case "speedup":
-      return `time-to-match iterative / Ecdysis \u2265 ${paperSpeedup}\xD7`;
-    case "total-time":
-      return `total training wall time iterative / Ecdysis \u2265 ${paperSpeedup}\xD7 (shown, not the claim)`;
-    case "heldout-vs-iterative":
-      return "held-out accuracy Ecdysis \u2212 iterative \u2265 0";
-    case "heldout-vs-sampling":
-      return "held-out accuracy Ecdysis \u2212 sampling > 0";
-    case "no-accommodations":
-      return "accommodations by Ecdysis = 0";
-  }
-}
-
-// src/bench/time-to-match-markdown.ts
-var seconds = (ms) => ms === null ? "\u2013" : `${(ms / 1e3).toFixed(2)} s`;
-var percent2 = (value) => value === null ? "\u2013" : `${(value * 100).toFixed(1)}%`;
-var times = (value) => value === null ? "n/a" : `${value.toFixed(2)}\xD7`;
-var speedDefinitions = [
-  "*Time-to-match* (the speed claim): for each world \xD7 seed, A* is iterative's best train",
-  "accuracy during its search; T_iter is iterative's training time when it first reached A*, and",
-  "T_ecd Ecdysis's training time when it first reached \u2265 A* (both read from the accuracy",
-  "trajectory: the train accuracy of the current harness after every accepted step, timed on the",
-  "run's training clock). Ratio T_iter / T_ecd. A pair where Ecdysis never reached A* is a failure",
-  "of the claim and counts as 0\xD7; a pair where iterative never rose above the seed harness has",
-  "nothing to match and is left out (counted). *Total training time* is the whole search of each",
-  "strategy: Ecdysis stops when no systematic pattern is left, iterative when its budget or",
-  "iteration cap is spent, so that ratio compares different stopping rules, not speed to a quality."
-].join("\n");
-function formatTrajectory(run2) {
-  if (!run2) return "\u2013";
-  const start = percent2(run2.trajectorySeedAccuracy);
-  const steps = run2.trajectory.map(
-    (point) => `${seconds(point.elapsedMs)} ${percent2(point.accuracy)}`
-  );
-  return [start, ...steps].join(" \u2192 ");
-}
-function statusText(pair) {
-  switch (pair.status) {
-    case "matched":
-      return times(pair.ratio);
-    case "not-reached":
-      return "**not reached** (0\xD7)";
-    case "no-target":
-      return "no target (iterative did not improve)";
-    case "no-timing":
-      return "no per-iteration times";
-  }
-}
-function timeToMatchTable(result) {
-  const find = (pair, strategy) => result.runs.find(
-    (run2) => run2.world === pair.world && run2.seed === pair.seed && run2.strategy === strategy
-  );
-  return [
-    "| world | seed | A* (iterative's best train acc.) | T_iter | T_ecd | time-to-match | total-time ratio | iterative trajectory | Ecdysis trajectory |",
-    "|---|---|---|---|---|---|---|---|---|",
-    ...result.timeToMatch.map((pair) => {
-      const iterative = find(pair, "iterative");
-      const ecdysis = find(pair, "ecdysis");
-      const total = iterative && ecdysis && ecdysis.wallMs > 0 ? times(iterative.wallMs / ecdysis.wallMs) : "n/a";
-      return `| ${pair.world} | ${pair.seed} | ${percent2(pair.target)} | ${seconds(pair.iterativeMs)} | ${seconds(pair.ecdysisMs)} | ${statusText(pair)}${pair.fullTrainSplit ? "" : " (batch < train split)"} | ${total} | ${formatTrajectory(iterative)} | ${formatTrajectory(ecdysis)} |`;
-    })
-  ].join("\n");
-}
-function speedByWorldTable(result) {
-  const rows = Object.entries(result.ratiosByWorld).map(([world2, ratios]) => {
-    const summary = summariseTimeToMatch(result.timeToMatch.filter((pair) => pair.world === world2));
-    return `| ${world2} | ${times(summary.median)} | ${summary.pairs} / ${summary.failures} / ${summary.noTarget} | ${times(ratios.wallTimeIterativeOverEcdysis)} | ${times(ratios.rolloutsIterativeOverEcdysis)} |`;
-  });
-  return [
-    "| world | time-to-match (median) | pairs / not matched / no target | total training time | rollouts |",
-    "|---|---|---|---|---|",
-    ...rows
-  ].join("\n");
-}
-function timeToMatchSection(result) {
-  if (result.timeToMatch.length === 0) return "No world \xD7 seed had both Ecdysis and iterative.";
-  return [speedDefinitions, speedByWorldTable(result), timeToMatchTable(result)].join("\n\n");
-}
-
-// src/bench/bench-markdown.ts
-function formatSpread(value, format) {
-  if (!value) return "\u2013";
-  return value.min === value.max ? format(value.median) : `${format(value.median)} (${format(value.min)}\u2013${format(value.max)})`;
-}
-var formatters = {
-  seconds: (ms) => `${(ms / 1e3).toFixed(1)} s`,
-  count: (n) => Number.isInteger(n) ? String(n) : n.toFixed(1),
-  accuracy: (n) => `${(n * 100).toFixed(1)}%`,
-  share: (n) => `${(n * 100).toFixed(0)}%`,
-  ratio: (n) => n === null ? "n/a" : `${n.toFixed(2)}\xD7`,
-  points: (n) => n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`,
-  gain: (n) => n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`
-};
-function summaryTable(summary) {
-  const f = formatters;
-  const rows = Object.entries(summary).map(
-    ([strategy, s]) => [
-      strategy,
-      formatSpread(s.wallMs, f.seconds),
-      formatSpread(s.totalWallMs, f.seconds),
-      formatSpread(s.rollouts, f.count),
-      formatSpread(s.llmCalls, f.count),
-      formatSpread(s.promptTokens, f.count),
-      formatSpread(s.completionTokens, f.count),
-      formatSpread(s.refinementShare, f.share),
-      formatSpread(s.trainAccuracy, f.accuracy),
-      formatSpread(s.heldoutAccuracy, f.accuracy),
-      formatSpread(s.seedHeldoutAccuracy, f.accuracy),
-      formatSpread(s.acceptedEdits, f.count),
-      formatSpread(s.accommodations, f.count),
-      formatSpread(s.ineffectiveEdits, f.count),
-      formatSpread(s.patternPurity, f.accuracy)
-    ].join(" | ")
-  );
-  return [
-    "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((row2) => `| ${row2} |`)
-  ].join("\n");
-}
-function ratiosTable(ratios) {
-  const f = formatters;
-  return [
-    "| figure (median over world \xD7 seed) | value |",
-    "|---|---|",
-    `| time-to-match, iterative / Ecdysis (the speed claim) | ${f.ratio(ratios.timeToMatchIterativeOverEcdysis)} over ${ratios.timeToMatchPairs} pair(s), ${ratios.timeToMatchFailures} not matched (0\xD7), ${ratios.timeToMatchNoTarget} without target |`,
-    `| total training wall time, iterative / Ecdysis | ${f.ratio(ratios.wallTimeIterativeOverEcdysis)} |`,
-    `| rollouts, iterative / Ecdysis | ${f.ratio(ratios.rolloutsIterativeOverEcdysis)} |`,
-    `| held-out accuracy, Ecdysis \u2212 iterative | ${f.points(ratios.heldoutDiffEcdysisMinusIterative)} |`,
-    `| held-out accuracy, relative gain over iterative | ${f.gain(ratios.heldoutRelativeGainOverIterative)} |`,
-    `| held-out accuracy, Ecdysis \u2212 sampling | ${f.points(ratios.heldoutDiffEcdysisMinusSampling)} |`,
-    `| world \xD7 seed pairs | ${ratios.pairs} |`
-  ].join("\n");
-}
-function claimsTable(checks) {
-  return [
-    "| scope | claim | measured | holds |",
-    "|---|---|---|---|",
-    ...checks.map(
-      (check2) => `| ${check2.scope} | ${claimLabel(check2.claim)} | ${check2.measured} | ${check2.holds ? "yes" : "**no**"} |`
-    )
-  ].join("\n");
-}
-function mermaidBars(options) {
-  const top = Math.max(...options.values, 0);
-  return [
-    "```mermaid",
-    "xychart-beta",
-    `  title "${options.title}"`,
-    `  x-axis [${options.labels.map((label) => `"${label}"`).join(", ")}]`,
-    `  y-axis "${options.axis}" 0 --> ${niceCeiling(top)}`,
-    `  bar [${options.values.map((value) => Number(value.toFixed(3))).join(", ")}]`,
-    "```"
-  ].join("\n");
-}
-function niceCeiling(value) {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  return Math.ceil(value * 1.1 / magnitude) * magnitude;
-}
-function charts(summary) {
-  const strategies = Object.keys(summary);
-  const medianOf = (figure, scale) => strategies.map((strategy) => (summary[strategy][figure]?.median ?? 0) * scale);
-  return [
-    mermaidBars({
-      title: "Training wall time (median)",
-      axis: "seconds",
-      labels: strategies,
-      values: medianOf("wallMs", 1 / 1e3)
-    }),
-    mermaidBars({
-      title: "Held-out accuracy (median)",
-      axis: "%",
-      labels: strategies,
-      values: medianOf("heldoutAccuracy", 100)
-    })
-  ].join("\n\n");
-}
-function runsTable(runs) {
-  const f = formatters;
-  return [
-    "| world | seed | strategy | training wall time | rollouts | LLM calls | train acc. | held-out acc. (seed \u2192 final) | edits | accommodations | ineffective | purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...runs.map(
-      (run2) => `| ${run2.world} | ${run2.seed} | ${run2.strategy} | ${f.seconds(run2.wallMs)} | ${run2.rollouts} | ${run2.llmCalls} | ${f.accuracy(run2.trainAccuracy)} | ${f.accuracy(run2.seedHeldoutAccuracy)} \u2192 ${f.accuracy(run2.heldoutAccuracy)} | ${run2.acceptedEdits} | ${run2.accommodations} | ${run2.ineffectiveEdits} | ${run2.patternPurity === null ? "\u2013" : f.accuracy(run2.patternPurity)} |`
-    )
-  ].join("\n");
-}
-function assumptions(result) {
-  return result.worlds.map(
-    (world2) => [
-      `### ${world2.name}${world2.neutralRefiner ? " (neutral refiner)" : ""}`,
-      "",
-      ...world2.description ? [world2.description, ""] : [],
-      `- source: \`${world2.source}\``,
-      `- parameters: \`${JSON.stringify(world2.parameters)}\``,
-      `- refiner assumptions: \`${JSON.stringify(world2.refinerAssumptions)}\``
-    ].join("\n")
-  ).join("\n\n");
-}
-function whereItDoesNotHold(checks) {
-  const failing = checks.filter((check2) => !check2.holds);
-  if (failing.length === 0) return "Every checked claim holds in this run, on every world.";
-  return failing.map(
-    (check2) => `- **${check2.scope}** \u2014 ${claimLabel(check2.claim)}: measured ${check2.measured}. ${check2.explanation ?? ""}`.trimEnd()
-  ).join("\n");
-}
-function renderBenchMarkdown(result) {
-  const checks = checkClaims(result);
-  const perWorld = result.worlds.map((world2) => {
-    const runs = result.runs.filter((run2) => run2.world === world2.name);
-    return `### ${world2.name}
-
-${summaryTable(summarise(runs))}`;
-  }).join("\n\n");
-  const s = result.settings;
-  return `# Ecdysis bench
-
-${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}
-
-Strategies ${s.strategies.join(", ")} \xB7 seeds ${s.seeds.join(", ")} \xB7 rollout budget ${s.budgetRollouts} per run \xB7 sim latency scale ${s.latencyScale ?? "as each world sets it"} \xB7 concurrency ${s.concurrency} \xB7 at most ${s.maxIterations} iterations (proposals) per run. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
-
-## Headline
-
-${ratiosTable(result.ratios)}
-
-## Time to match
-
-${timeToMatchSection(result)}
-
-## Per strategy (median, min\u2013max over all worlds and seeds)
-
-${summaryTable(result.summary)}
-
-${charts(result.summary)}
-
-## Claims
-
-${claimsTable(checks)}
-
-## Where it does not hold
-
-${whereItDoesNotHold(checks)}
-
-## Per world
-
-${perWorld}
-
-## Worlds and the sim's assumptions
-
-${assumptions(result)}
-
-## All runs
-
-${runsTable(result.runs)}
-`;
-}
-
 // src/bench/bench-options.ts
-init_zod();
-init_config_schema();
 var commaList = (value) => (Array.isArray(value) ? value : [value]).flatMap((item) => item.split(",")).map((item) => item.trim()).filter((item) => item.length > 0);
-var defaultMaxIterations = 12;
-var defaultBudgetRollouts = 600;
+var defaultMaxIterations = 1e3;
+var defaultBudgets = "5,15";
+var defaultTemperature = 0.7;
+var defaultSeeds = "1,2,3,4,5,6,7,8,9,10";
+var numberList = (what, check2, rule) => external_exports.union([external_exports.string(), external_exports.array(external_exports.union([external_exports.number(), external_exports.string()])), external_exports.number()]).transform((value, context) => {
+  const items = typeof value === "number" ? [String(value)] : commaList(Array.isArray(value) ? value.map(String) : value);
+  const numbers = items.map(Number);
+  if (numbers.length === 0 || numbers.some((item) => !check2(item))) {
+    context.addIssue({
+      code: "custom",
+      message: `${what} must be ${rule} separated by commas, got '${items.join(",")}'`
+    });
+    return external_exports.NEVER;
+  }
+  return [...new Set(numbers)];
+});
 var benchOptionsSchema = external_exports.object({
   /** Bundled world names or world file paths. Empty: every bundled world. */
   worlds: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).optional().transform((value) => value === void 0 ? [] : commaList(value)),
-  seeds: external_exports.union([external_exports.string(), external_exports.array(external_exports.union([external_exports.number(), external_exports.string()])), external_exports.number()]).default("1,2,3").transform((value, context) => {
-    const items = typeof value === "number" ? [String(value)] : commaList(Array.isArray(value) ? value.map(String) : value);
-    const seeds = items.map(Number);
-    if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed))) {
-      context.addIssue({
-        code: "custom",
-        message: `seeds must be integers separated by commas, got '${items.join(",")}'`
-      });
-      return external_exports.NEVER;
-    }
-    return [...new Set(seeds)];
-  }),
+  seeds: numberList("seeds", Number.isInteger, "integers").prefault(defaultSeeds),
   strategies: external_exports.union([external_exports.string(), external_exports.array(external_exports.string())]).default(strategyNames.join(",")).transform((value) => commaList(value)).pipe(external_exports.array(benchStrategySchema).min(1)),
-  budgetRollouts: external_exports.coerce.number().int().positive().default(defaultBudgetRollouts),
+  /**
+   * Budgets in full-split evaluations: a run on a world with N train tasks may spend
+   * `budget × N` training rollouts, so a larger split gets a proportionally larger budget.
+   * Every arm runs at every budget.
+   */
+  budgets: numberList("budgets", (value) => value > 0, "positive numbers").prefault(defaultBudgets).transform((values) => [...values].sort((a, b) => a - b)),
   /**
    * Factor on the sim's latency model; absent, each world's own `latency.scale` applies (the
    * bundled worlds model hundreds of ms per call, as hosted models take, scaled down so the
@@ -59128,12 +59850,25 @@ var benchOptionsSchema = external_exports.object({
   latencyScale: external_exports.coerce.number().min(0).optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).default(8),
   /**
-   * `evolve.maxIterations` for every strategy. High by default so that the shared rollout
-   * budget (or a strategy's own stopping rule), not an iteration count, ends each run: an
-   * iterative proposal is far smaller than an Ecdysis iteration, and capping both at the same
-   * count would starve the baseline.
+   * The agent's sampling temperature, the same for every arm. Above 0 the sim's per-sample
+   * slips act (flakiness, sample-dependent slips): evaluations are noisy, as with a hosted
+   * model sampled warm, and a majority vote has something to vote on. At 0 the sim is
+   * deterministic and `sampling` is the seed harness.
    */
+  temperature: external_exports.coerce.number().min(0).max(2).default(defaultTemperature),
+  /** `evolve.maxIterations` for every arm: a safety net only (see `defaultMaxIterations`). */
   maxIterations: external_exports.coerce.number().int().positive().default(defaultMaxIterations),
+  /** Most held-out tasks in the probe set of a world × seed (the whole split when smaller). */
+  probeSize: external_exports.coerce.number().int().positive().default(60),
+  /** Bootstrap resamples per interval, and the seed of every interval's random stream. */
+  bootstrapResamples: external_exports.coerce.number().int().min(100).default(2e3),
+  bootstrapSeed: external_exports.coerce.number().int().default(1),
+  /**
+   * Also run the decomposition at the largest budget: Ecdysis without its pipelining
+   * (`ecdysis-serial`) on every world, and Ecdysis and iterative on every world with a neutral
+   * refiner (worlds whose refiner is neutral already are not repeated).
+   */
+  decomposition: external_exports.union([external_exports.boolean(), external_exports.enum(["true", "false"])]).default(false).transform((value) => value === true || value === "true"),
   /** Output folder for bench.json, bench.md and the per-run folders. */
   outDir: external_exports.string().min(1)
 }).strict();
@@ -59259,11 +59994,47 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename10, writeFile as writeFile14 } from "node:fs/promises";
-import path14 from "node:path";
+import { mkdir as mkdir16, rename as rename10, writeFile as writeFile15 } from "node:fs/promises";
+import path15 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
+
+// src/bench/run-plan.ts
+init_rng();
+function planRuns(options, world2) {
+  const plans = [];
+  for (const budgetEvals of options.budgets) {
+    for (const strategy of options.strategies)
+      plans.push({ strategy, refiner: "world", budgetEvals });
+  }
+  if (!options.decomposition) return plans;
+  const largest = options.budgets.at(-1);
+  const has2 = (strategy, refiner) => plans.some(
+    (plan) => plan.strategy === strategy && plan.refiner === refiner && plan.budgetEvals === largest
+  );
+  if (!has2("ecdysis-serial", "world"))
+    plans.push({ strategy: "ecdysis-serial", refiner: "world", budgetEvals: largest });
+  if (!world2.neutralRefiner) {
+    for (const strategy of ["ecdysis", "iterative"])
+      plans.push({ strategy, refiner: "neutral", budgetEvals: largest });
+  }
+  return plans;
+}
+function budgetRollouts(budgetEvals, trainTasks) {
+  return Math.max(1, Math.round(budgetEvals * trainTasks));
+}
+function probeTaskIds(options) {
+  const { heldout, size, seed } = options;
+  if (heldout.length <= size) return [...heldout];
+  const chosen = new Set(shuffled(heldout, createRng(deriveSeed(seed, 1886547810))).slice(0, size));
+  return heldout.filter((id) => chosen.has(id));
+}
+function runFolder(world2, seed, plan) {
+  const safe = world2.replace(/[^A-Za-z0-9._-]+/g, "_");
+  const refiner = plan.refiner === "neutral" ? "-neutral-refiner" : "";
+  return `${safe}-seed${seed}-b${plan.budgetEvals}${refiner}-${plan.strategy}`;
+}
 
 // src/bench/scoring.ts
 var minimumLeakLength = 3;
@@ -59374,70 +60145,136 @@ function meanPurity(purities) {
   return purities.reduce((sum, entry) => sum + entry.purity, 0) / purities.length;
 }
 
+// src/bench/summary.ts
+function spread(values) {
+  const finite = values.filter(
+    (value) => value !== null && Number.isFinite(value)
+  );
+  const middle = median(finite);
+  if (middle === null) return null;
+  return { median: middle, min: Math.min(...finite), max: Math.max(...finite), n: finite.length };
+}
+function summariseArms(runs, world2) {
+  const groups = /* @__PURE__ */ new Map();
+  for (const run2 of runs) {
+    if (world2 !== void 0 && run2.world !== world2) continue;
+    const key = `${run2.budgetEvals}\0${run2.refiner}\0${run2.strategy}`;
+    groups.set(key, [...groups.get(key) ?? [], run2]);
+  }
+  return [...groups.values()].map((group2) => {
+    const figures = {};
+    for (const figure of benchFigures) figures[figure] = spread(group2.map((run2) => run2[figure]));
+    const stoppedBy = {};
+    for (const run2 of group2) stoppedBy[run2.stoppedBy] = (stoppedBy[run2.stoppedBy] ?? 0) + 1;
+    return {
+      strategy: group2[0].strategy,
+      refiner: group2[0].refiner,
+      budgetEvals: group2[0].budgetEvals,
+      runs: group2.length,
+      figures,
+      stoppedBy
+    };
+  });
+}
+
 // src/bench/run-bench.ts
 async function runBench(input2) {
   const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
   const options = benchOptionsSchema.parse(raw);
+  const benchStarted = clock.now();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path14.resolve(options.outDir);
+  const outDir = path15.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
   const runs = [];
-  const total = worlds.length * options.seeds.length * options.strategies.length;
+  const total = worlds.reduce(
+    (sum, world2) => sum + planRuns(options, world2).length * options.seeds.length,
+    0
+  );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path14.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path15.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
-      const settings = {
-        seed,
-        budgetRollouts: options.budgetRollouts,
-        latencyScale: options.latencyScale,
-        concurrency: options.concurrency,
-        maxIterations: options.maxIterations
-      };
-      for (const strategy of options.strategies) {
-        const runDir = path14.join(outDir, "runs", `${safeName(world2.name)}-seed${seed}-${strategy}`);
+      const taskIds = probeTaskIds({
+        heldout: project.heldoutTaskIds,
+        size: options.probeSize,
+        seed
+      });
+      for (const plan of planRuns(options, world2)) {
+        const settings = {
+          seed,
+          budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
+          latencyScale: options.latencyScale,
+          concurrency: options.concurrency,
+          maxIterations: options.maxIterations,
+          temperature: options.temperature
+        };
+        const runDir = path15.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
           world: world2,
-          strategy,
+          strategy: plan.strategy,
+          refiner: plan.refiner,
           settings,
           outDir: runDir,
           clock
         });
         const wallMs = clock.now() - started;
-        const run2 = scoreRun({ strategy, world: world2.name, seed, wallMs, outcome, truth });
+        const probe = plan.strategy === "sampling" ? null : await engine.probe({
+          project,
+          world: world2,
+          refiner: plan.refiner,
+          outDir: runDir,
+          inForce: outcome.inForce,
+          taskIds
+        });
+        const run2 = scoreRun({
+          ...plan,
+          world: world2.name,
+          seed,
+          budgetRollouts: settings.budgetRollouts,
+          wallMs,
+          outcome,
+          probe,
+          truth
+        });
         runs.push(run2);
         onRun?.(run2, runs.length - 1, total);
       }
     }
   }
   const result = {
-    version: 1,
+    version: 2,
     date: (date5 ?? /* @__PURE__ */ new Date()).toISOString(),
     machine: machine ?? describeMachine(),
     settings: {
       strategies: options.strategies,
       seeds: options.seeds,
-      budgetRollouts: options.budgetRollouts,
+      budgets: options.budgets,
       latencyScale: options.latencyScale ?? null,
       concurrency: options.concurrency,
-      maxIterations: options.maxIterations
+      maxIterations: options.maxIterations,
+      temperature: options.temperature,
+      probeSize: options.probeSize,
+      bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed },
+      decomposition: options.decomposition
     },
     worlds,
     runs,
-    summary: summarise(runs),
-    ratios: computeRatios(runs),
-    ratiosByWorld: ratiosByWorld(runs),
-    timeToMatch: timeToMatchPairs(runs)
+    arms: summariseArms(runs),
+    comparisons: computeComparisons(runs, {
+      resamples: options.bootstrapResamples,
+      seed: options.bootstrapSeed
+    }),
+    benchWallMs: Math.round(clock.now() - benchStarted)
   };
   await mkdir16(outDir, { recursive: true });
-  await writeAtomically(path14.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path15.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path14.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path15.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -59451,7 +60288,12 @@ function scoreRun(options) {
   return {
     strategy: options.strategy,
     world: options.world,
+    refiner: options.refiner,
     seed: options.seed,
+    budgetEvals: options.budgetEvals,
+    budgetRollouts: options.budgetRollouts,
+    stoppedBy: outcome.stoppedBy,
+    unspentRollouts: Math.max(0, options.budgetRollouts - outcome.training.rollouts),
     wallMs: Math.round(outcome.training.wallMs),
     rollouts: outcome.training.rollouts,
     llmCalls: outcome.training.llmCalls,
@@ -59463,6 +60305,7 @@ function scoreRun(options) {
     trainAccuracy: outcome.final.train.accuracy,
     trainTasks: outcome.final.train.n,
     heldoutAccuracy: outcome.final.heldout.accuracy,
+    heldoutTasks: outcome.final.heldout.n,
     seedTrainAccuracy: outcome.baseline.train.accuracy,
     seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
     acceptedEdits: outcome.acceptedEdits.length,
@@ -59472,7 +60315,7 @@ function scoreRun(options) {
     ),
     ineffectiveEdits: ineffective.length,
     trajectory: outcome.trajectory,
-    trajectorySeedAccuracy: outcome.trajectorySeedAccuracy,
+    probe: options.probe,
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length
   };
@@ -59482,7 +60325,7 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile14(temporary, text3);
+  await writeFile15(temporary, text3);
   await rename10(temporary, file2);
 }
 
@@ -59524,8 +60367,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path15) {
-  return resolve10(io.cwd, path15);
+function resolvePath(io, path16) {
+  return resolve10(io.cwd, path16);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -59542,17 +60385,26 @@ function withConcurrency(loaded, concurrency) {
 var benchCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ${strategyNames.join(",")}]
-                    [--budget-rollouts N] [--latency-scale X] [--concurrency C]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
+                    [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
+                    [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
 
-Runs every strategy on every world \xD7 seed with the same budget and latency model, and writes
-DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
+Runs every strategy on every world \xD7 seed at every budget with the same latency model, measures
+every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
+DIR/bench.md. Budgets are full-split evaluations (rollouts = budget \xD7 train tasks). Without
+--world, all bundled worlds. --decomposition adds Ecdysis without pipelining and a neutral
+refiner at the largest budget.
 `,
   options: {
     world: { type: "string" },
     seeds: { type: "string" },
     strategies: { type: "string" },
-    "budget-rollouts": { type: "string" },
+    budgets: { type: "string" },
+    decomposition: { type: "boolean" },
+    temperature: { type: "string" },
+    "probe-size": { type: "string" },
+    "bootstrap-resamples": { type: "string" },
+    "bootstrap-seed": { type: "string" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
     out: { type: "string" }
@@ -59567,7 +60419,12 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
       worlds: text3("world"),
       seeds: text3("seeds"),
       strategies: text3("strategies"),
-      budgetRollouts: text3("budget-rollouts"),
+      budgets: text3("budgets"),
+      decomposition: args.values.decomposition === true,
+      temperature: text3("temperature"),
+      probeSize: text3("probe-size"),
+      bootstrapResamples: text3("bootstrap-resamples"),
+      bootstrapSeed: text3("bootstrap-seed"),
       latencyScale: text3("latency-scale"),
       concurrency: text3("concurrency"),
       outDir: out === void 0 ? void 0 : resolvePath(io, out)
@@ -59590,7 +60447,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
         );
       }
     });
-    io.stdout.write(`wrote ${join16(outDir, "bench.json")} and ${join16(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join17(outDir, "bench.json")} and ${join17(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -59600,7 +60457,7 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
 init_input_error();
 init_result_schema();
 import { readFile as readFile15, stat as stat6 } from "node:fs/promises";
-import { join as join17, relative as relative5 } from "node:path";
+import { join as join18, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -59765,17 +60622,17 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path15) {
-  const isDir = await stat6(path15).then(
+async function readResult(path16) {
+  const isDir = await stat6(path16).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path15,
+        path16,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join17(path15, "result.json") : path15;
+  const file2 = isDir ? join18(path16, "result.json") : path16;
   const text3 = await readFile15(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -59813,7 +60670,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path15) => readResult(resolvePath(io, path15)))
+      args.positionals.map((path16) => readResult(resolvePath(io, path16)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -59829,7 +60686,7 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -59847,15 +60704,15 @@ function agentErrorWarning(records) {
 
 // src/cli/eval-summary.ts
 init_wording2();
-var percent4 = (value) => `${(value * 100).toFixed(1)}%`;
+var percent2 = (value) => `${(value * 100).toFixed(1)}%`;
 function formatEvalSummary(result) {
   const passed2 = result.tasks.filter((task) => task.pass).length;
   const infra = result.infraErrors ? `, ${plural2(result.infraErrors, "rollout")} did not reach the model (not scored)` : "";
   const lines = [
-    `${result.split}: accuracy ${percent4(result.accuracy)} (${passed2}/${result.n}${infra}), 95% CI ${percent4(result.interval[0])}\u2013${percent4(result.interval[1])}  [harness ${result.harnessHash.slice(0, 12)}, model ${result.model}]`
+    `${result.split}: accuracy ${percent2(result.accuracy)} (${passed2}/${result.n}${infra}), 95% CI ${percent2(result.interval[0])}\u2013${percent2(result.interval[1])}  [harness ${result.harnessHash.slice(0, 12)}, model ${result.model}]`
   ];
   for (const [category, entry] of Object.entries(result.byCategory)) {
-    lines.push(`  ${category.padEnd(24)} ${percent4(entry.accuracy).padStart(6)}  (n=${entry.n})`);
+    lines.push(`  ${category.padEnd(24)} ${percent2(entry.accuracy).padStart(6)}  (n=${entry.n})`);
   }
   const { cost } = result;
   const tokens = cost.promptTokens + cost.completionTokens;
@@ -59967,11 +60824,11 @@ var CallTally = class {
 
 // src/cli/status-format.ts
 function duration3(ms) {
-  const seconds2 = Math.max(0, ms) / 1e3;
-  if (seconds2 < 10) return `${seconds2.toFixed(1)}s`;
-  if (seconds2 < 60) return `${Math.floor(seconds2)}s`;
-  const minutes = Math.floor(seconds2 / 60);
-  if (minutes < 60) return `${minutes}m${String(Math.floor(seconds2 % 60)).padStart(2, "0")}s`;
+  const seconds = Math.max(0, ms) / 1e3;
+  if (seconds < 10) return `${seconds.toFixed(1)}s`;
+  if (seconds < 60) return `${Math.floor(seconds)}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(Math.floor(seconds % 60)).padStart(2, "0")}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, "0")}m`;
 }
 function compactCount(value) {
@@ -60117,9 +60974,9 @@ var RunStatus = class {
     if (phase.done >= phase.total || at - phase.lastLineAt < this.interval) return;
     phase.lastLineAt = at;
     const left = eta({ done: phase.done, total: phase.total, elapsedMs: at - phase.startedAt });
-    const percent5 = phase.total === 0 ? 100 : Math.floor(phase.done / phase.total * 100);
+    const percent3 = phase.total === 0 ? 100 : Math.floor(phase.done / phase.total * 100);
     this.write(
-      `${phase.label}: ${phase.done}/${phase.total} rollouts (${percent5}%), ${phase.passed} passed, ${duration3(at - phase.startedAt)}${left === void 0 ? "" : `, ETA ${duration3(left)}`}
+      `${phase.label}: ${phase.done}/${phase.total} rollouts (${percent3}%), ${phase.passed} passed, ${duration3(at - phase.startedAt)}${left === void 0 ? "" : `, ETA ${duration3(left)}`}
 `
     );
   }
@@ -60189,13 +61046,13 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
+import { join as join19 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join18(dir, "shard.json");
+var markerFile = (dir) => join19(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm7(markerFile(dir), { force: true });
-  else await writeFile15(markerFile(dir), `${JSON.stringify(shard)}
+  else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
@@ -60365,7 +61222,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join19(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join20(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -60381,33 +61238,33 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_report();
-import { access, readFile as readFile17, writeFile as writeFile16 } from "node:fs/promises";
-import { join as join23, resolve as resolve11 } from "node:path";
+import { access, readFile as readFile17, writeFile as writeFile17 } from "node:fs/promises";
+import { join as join24, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
 init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_wording2();
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join20, relative as relative6 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path15) {
-  const rel = relative6(cwd, path15);
+function pathFrom(cwd, path16) {
+  const rel = relative6(cwd, path16);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path15 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path16 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {
-      accessSync(join20(dir, name3), constants.X_OK);
+      accessSync(join21(dir, name3), constants.X_OK);
       return true;
     } catch {
     }
@@ -60416,7 +61273,7 @@ function onPath(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join20(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join21(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -60437,7 +61294,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join21(options.outDir, "harness.patch");
+  const patch = join22(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -60457,7 +61314,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join21(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join22(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -60466,11 +61323,11 @@ ${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join22, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname8, join as join23, relative as relative7, sep as sep5 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join22(current, ".git"))) return current;
+    if (existsSync4(join23(current, ".git"))) return current;
     const parent = dirname8(current);
     if (parent === current) return void 0;
     current = parent;
@@ -60518,7 +61375,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path15) => access(path15).then(
+var exists = (path16) => access(path16).then(
   () => true,
   () => false
 );
@@ -60565,7 +61422,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join23(outDir, "journal.jsonl");
+    const journal = join24(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
         "ecdysis evolve",
@@ -60604,8 +61461,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join23(outDir, "harness.patch");
-    await writeFile16(patchFile, rebasePatch(await readFile17(patchFile, "utf8"), base.prefix));
+    const patchFile = join24(outDir, "harness.patch");
+    await writeFile17(patchFile, rebasePatch(await readFile17(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
@@ -60618,7 +61475,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -60653,7 +61510,7 @@ than the base by more than 'gate.tolerance'.
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join24(outDir, "gate.json")} and ${join24(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join25(outDir, "gate.json")} and ${join25(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -60667,9 +61524,9 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile18, rm as rm8, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join25, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
+import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -60767,22 +61624,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path15) => access2(path15).then(
+var exists2 = (path16) => access2(path16).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path15) {
-  const current = await readFile18(path15, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path16) {
+  const current = await readFile18(path16, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile17(path15, `${ignoreLines.join("\n")}
+    await writeFile18(path16, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile17(path15, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path16, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -60818,10 +61675,10 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join25(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path15) => relative8(base, join25(dir, path15)).split(sep6).join("/");
+    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path16) => relative8(base, join26(dir, path16)).split(sep6).join("/");
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join25(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
     ];
     const taken = [];
@@ -60835,30 +61692,30 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join25(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join25(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join25(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join25(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join25(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join25(dir, "harness", "harness.yaml"));
-      await writeFile17(
-        join25(dir, "ecdysis.yml"),
+      await mkdir17(join26(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
+      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
+      await writeFile18(
+        join26(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
       await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile17(
+      await writeFile18(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
       await rm8(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join25(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join25(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join26(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -60867,7 +61724,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join25(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join26(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -60881,15 +61738,15 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 };
 async function tellAnswerFormat(file2) {
   let text3 = await readFile18(file2, "utf8");
-  for (const [path15, value] of [
+  for (const [path16, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path15, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path15}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path16, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path16}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile17(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -60898,7 +61755,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -60940,7 +61797,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join26(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join27(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -60973,8 +61830,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path15 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path15}
+    for (const path16 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path16}
 `);
     return 0;
   }
@@ -61029,13 +61886,10 @@ async function world(args, io) {
   const loaded = await loadWorld(resolveWorldFlag(io, "sim", flags.world));
   const seeded = flags.seed === void 0 ? loaded : { ...loaded, seed: flags.seed };
   const files = await generateWorldFiles({ world: seeded, outDir: resolvePath(io, flags.out) });
-  io.stdout.write(
-    `wrote ${files.train}
+  io.stdout.write(`wrote ${files.train}
 wrote ${files.heldout}
 wrote ${files.harnessDir}/
-wrote ${files.groundTruth} (ground truth: for benchmarks only)
-`
-  );
+`);
   return 0;
 }
 var simCommand = {
@@ -61049,8 +61903,8 @@ serve   starts the OpenAI-compatible simulated model on loopback and prints its 
         server that cannot do everything: rejects-tools (Ollama's 400), rejects-json-schema
         (JSON mode only), reasoning-model (400 to max_tokens and temperature), fenced-json,
         prose-json, ignore-response-format, no-native-tools.
-world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl, DIR/harness/ (the weak seed
-        harness) and DIR/ground-truth.json (read only by benchmarks).
+world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl and DIR/harness/ (the weak seed
+        harness). The ground truth stays with \`ecdysis bench\`, which reads world files itself.
 
 W is a bundled world name (e.g. quickstart) or a world file (YAML/JSON).
 `,

@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelConfigSchema } from "../config/config-schema.js";
+import { loadTasks } from "../config/load-tasks.js";
 import { harnessHash } from "../harness/hash.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { openHarnessWorkspace } from "../harness/workspace.js";
 import { createProvider, withAccounting } from "../llm/index.js";
-import { generateWorld, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
+import { generateWorldFiles, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 import { commandAgent } from "./command-agent.js";
 import { testTask } from "./testing/in-memory-harness.js";
 
@@ -58,8 +59,13 @@ describe("command harness against the sim", () => {
       command,
       hash: harnessHash({ kind: "command", files: {}, command }),
     };
-    const world = generateWorld(await loadWorld("quickstart"));
-    const task = world.train.find((candidate) => candidate.category === "date-reasoning");
+    const files = await generateWorldFiles({
+      world: await loadWorld("quickstart"),
+      outDir: join(dir, "world"),
+    });
+    const task = (await loadTasks(files.train)).find(
+      (candidate) => candidate.category === "date-reasoning",
+    );
     if (!task) throw new Error("the quickstart world has no date-reasoning task");
     const before = server.requests();
     const trace = await commandAgent({

@@ -1,40 +1,39 @@
 import { type ClaimCheck, checkClaims, claimLabel } from "./claims.js";
-import { summarise } from "./summary.js";
-import { timeToMatchSection } from "./time-to-match-markdown.js";
-import type { BenchRatios, BenchResult, BenchRun, Spread, StrategySummary } from "./types.js";
+import {
+  baselineLine,
+  budgetUseTable,
+  decompositionTable,
+  formatters,
+  headlineTable,
+  pairTable,
+  speedDefinitions,
+} from "./comparison-markdown.js";
+import { byConstruction, claimByConstruction } from "./construction.js";
+import type { ArmSummary, BenchResult, BenchRun, Spread } from "./types.js";
 
 /** Formats a spread as `median (min–max)` with the given value formatter. */
-export function formatSpread(value: Spread | null, format: (n: number) => string): string {
+export function formatSpread(
+  value: Spread | null | undefined,
+  format: (n: number) => string,
+): string {
   if (!value) return "–";
   return value.min === value.max
     ? format(value.median)
     : `${format(value.median)} (${format(value.min)}–${format(value.max)})`;
 }
 
-/** Formatters shared by the report and the README section. */
-export const formatters = {
-  seconds: (ms: number) => `${(ms / 1000).toFixed(1)} s`,
-  count: (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1)),
-  accuracy: (n: number) => `${(n * 100).toFixed(1)}%`,
-  share: (n: number) => `${(n * 100).toFixed(0)}%`,
-  ratio: (n: number | null) => (n === null ? "n/a" : `${n.toFixed(2)}×`),
-  points: (n: number | null) =>
-    n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)} pp`,
-  gain: (n: number | null) => (n === null ? "n/a" : `${n >= 0 ? "+" : ""}${(n * 100).toFixed(1)}%`),
-};
-
-/** The per-strategy summary as a Markdown table. */
-export function summaryTable(summary: Record<string, StrategySummary>): string {
+/** The per-arm summary as a Markdown table (one row per arm × budget × refiner variant). */
+export function armsTable(arms: readonly ArmSummary[]): string {
   const f = formatters;
-  const rows = Object.entries(summary).map(([strategy, s]) =>
-    [
-      strategy,
+  const rows = arms.map((arm) => {
+    const s = arm.figures;
+    return [
+      arm.strategy + (arm.refiner === "neutral" ? " (neutral refiner)" : ""),
+      String(arm.budgetEvals),
       formatSpread(s.wallMs, f.seconds),
-      formatSpread(s.totalWallMs, f.seconds),
       formatSpread(s.rollouts, f.count),
+      formatSpread(s.unspentRollouts, f.count),
       formatSpread(s.llmCalls, f.count),
-      formatSpread(s.promptTokens, f.count),
-      formatSpread(s.completionTokens, f.count),
       formatSpread(s.refinementShare, f.share),
       formatSpread(s.trainAccuracy, f.accuracy),
       formatSpread(s.heldoutAccuracy, f.accuracy),
@@ -43,99 +42,64 @@ export function summaryTable(summary: Record<string, StrategySummary>): string {
       formatSpread(s.accommodations, f.count),
       formatSpread(s.ineffectiveEdits, f.count),
       formatSpread(s.patternPurity, f.accuracy),
-    ].join(" | "),
-  );
+    ].join(" | ");
+  });
   return [
-    "| strategy | training wall time | whole run | rollouts | LLM calls | prompt tokens | completion tokens | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| arm | budget | training time | rollouts | unspent | LLM calls | refinement share | train acc. | held-out acc. | seed held-out acc. | accepted edits | accommodations | ineffective edits | pattern purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
 
-/** The headline ratios as a Markdown table. */
-export function ratiosTable(ratios: BenchRatios): string {
+const verdictText = { yes: "yes", inconclusive: "*inconclusive*", no: "**no**" } as const;
+
+/** The claim checks as a Markdown table; a claim the sim guarantees is marked. */
+export function claimsTable(checks: readonly ClaimCheck[], result: BenchResult): string {
+  return [
+    "| budget | scope | claim | measured (median [95% interval]) | holds |",
+    "|---|---|---|---|---|",
+    ...checks.map((check) => {
+      const worlds = result.worlds.filter(
+        (world) => check.scope === "all worlds" || world.name === check.scope,
+      );
+      const mark = claimByConstruction(check.claim, worlds) ? " (by construction)" : "";
+      return `| ${check.budgetEvals} | ${check.scope} | ${claimLabel(check.claim)}${mark} | ${check.measured} | ${verdictText[check.verdict]} |`;
+    }),
+  ].join("\n");
+}
+
+/** The "where it does not hold" section: every claim that is not a clear yes, with its reason. */
+export function whereItDoesNotHold(checks: readonly ClaimCheck[]): string {
+  const failing = checks.filter((check) => check.verdict !== "yes");
+  if (failing.length === 0)
+    return "Every checked claim holds in this run, at every budget, on every world.";
+  return failing
+    .map((check) =>
+      `- **${check.scope}**, budget ${check.budgetEvals} — ${claimLabel(check.claim)}: ${check.verdict}, measured ${check.measured}. ${check.explanation ?? ""}`.trimEnd(),
+    )
+    .join("\n");
+}
+
+/** The "what holds by construction" section. */
+export function constructionSection(): string {
+  return byConstruction.map((entry) => `- **${entry.figure}.** ${entry.text}`).join("\n");
+}
+
+function runsTable(runs: readonly BenchRun[]): string {
   const f = formatters;
   return [
-    "| figure (median over world × seed) | value |",
-    "|---|---|",
-    `| time-to-match, iterative / Ecdysis (the speed claim) | ${f.ratio(ratios.timeToMatchIterativeOverEcdysis)} over ${ratios.timeToMatchPairs} pair(s), ${ratios.timeToMatchFailures} not matched (0×), ${ratios.timeToMatchNoTarget} without target |`,
-    `| total training wall time, iterative / Ecdysis | ${f.ratio(ratios.wallTimeIterativeOverEcdysis)} |`,
-    `| rollouts, iterative / Ecdysis | ${f.ratio(ratios.rolloutsIterativeOverEcdysis)} |`,
-    `| held-out accuracy, Ecdysis − iterative | ${f.points(ratios.heldoutDiffEcdysisMinusIterative)} |`,
-    `| held-out accuracy, relative gain over iterative | ${f.gain(ratios.heldoutRelativeGainOverIterative)} |`,
-    `| held-out accuracy, Ecdysis − sampling | ${f.points(ratios.heldoutDiffEcdysisMinusSampling)} |`,
-    `| world × seed pairs | ${ratios.pairs} |`,
-  ].join("\n");
-}
-
-/** The claim checks as a Markdown table. */
-export function claimsTable(checks: ClaimCheck[]): string {
-  return [
-    "| scope | claim | measured | holds |",
-    "|---|---|---|---|",
-    ...checks.map(
-      (check) =>
-        `| ${check.scope} | ${claimLabel(check.claim)} | ${check.measured} | ${check.holds ? "yes" : "**no**"} |`,
-    ),
-  ].join("\n");
-}
-
-/** A Mermaid bar chart of one figure's median per strategy. */
-export function mermaidBars(options: {
-  title: string;
-  axis: string;
-  labels: string[];
-  values: number[];
-}): string {
-  const top = Math.max(...options.values, 0);
-  return [
-    "```mermaid",
-    "xychart-beta",
-    `  title "${options.title}"`,
-    `  x-axis [${options.labels.map((label) => `"${label}"`).join(", ")}]`,
-    `  y-axis "${options.axis}" 0 --> ${niceCeiling(top)}`,
-    `  bar [${options.values.map((value) => Number(value.toFixed(3))).join(", ")}]`,
-    "```",
-  ].join("\n");
-}
-
-function niceCeiling(value: number): number {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  return Math.ceil((value * 1.1) / magnitude) * magnitude;
-}
-
-function charts(summary: Record<string, StrategySummary>): string {
-  const strategies = Object.keys(summary);
-  const medianOf = (figure: "wallMs" | "heldoutAccuracy", scale: number) =>
-    strategies.map((strategy) => (summary[strategy][figure]?.median ?? 0) * scale);
-  return [
-    mermaidBars({
-      title: "Training wall time (median)",
-      axis: "seconds",
-      labels: strategies,
-      values: medianOf("wallMs", 1 / 1000),
+    "| world | refiner | budget | seed | arm | stopped by | training time | rollouts (unspent) | LLM calls | train acc. | held-out acc. (seed → final) | probe best | edits | accommodations | ineffective | purity |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...runs.map((run) => {
+      const best = run.probe
+        ? f.accuracy(Math.max(...run.probe.points.map((point) => point.accuracy)))
+        : "–";
+      return (
+        `| ${run.world} | ${run.refiner} | ${run.budgetEvals} | ${run.seed} | ${run.strategy} | ${run.stoppedBy} | ${f.seconds(run.wallMs)} | ${run.rollouts} (${run.unspentRollouts}) | ${run.llmCalls} | ` +
+        `${f.accuracy(run.trainAccuracy)} | ${f.accuracy(run.seedHeldoutAccuracy)} → ${f.accuracy(run.heldoutAccuracy)} | ${best} | ` +
+        `${run.acceptedEdits} | ${run.accommodations} | ${run.ineffectiveEdits} | ${run.patternPurity === null ? "–" : f.accuracy(run.patternPurity)} |`
+      );
     }),
-    mermaidBars({
-      title: "Held-out accuracy (median)",
-      axis: "%",
-      labels: strategies,
-      values: medianOf("heldoutAccuracy", 100),
-    }),
-  ].join("\n\n");
-}
-
-function runsTable(runs: BenchRun[]): string {
-  const f = formatters;
-  return [
-    "| world | seed | strategy | training wall time | rollouts | LLM calls | train acc. | held-out acc. (seed → final) | edits | accommodations | ineffective | purity |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...runs.map(
-      (run) =>
-        `| ${run.world} | ${run.seed} | ${run.strategy} | ${f.seconds(run.wallMs)} | ${run.rollouts} | ${run.llmCalls} | ` +
-        `${f.accuracy(run.trainAccuracy)} | ${f.accuracy(run.seedHeldoutAccuracy)} → ${f.accuracy(run.heldoutAccuracy)} | ` +
-        `${run.acceptedEdits} | ${run.accommodations} | ${run.ineffectiveEdits} | ${run.patternPurity === null ? "–" : f.accuracy(run.patternPurity)} |`,
-    ),
   ].join("\n");
 }
 
@@ -154,58 +118,69 @@ function assumptions(result: BenchResult): string {
     .join("\n\n");
 }
 
-/** The "where it does not hold" section, computed from the claim checks. */
-export function whereItDoesNotHold(checks: ClaimCheck[]): string {
-  const failing = checks.filter((check) => !check.holds);
-  if (failing.length === 0) return "Every checked claim holds in this run, on every world.";
-  return failing
-    .map((check) =>
-      `- **${check.scope}** — ${claimLabel(check.claim)}: measured ${check.measured}. ${check.explanation ?? ""}`.trimEnd(),
-    )
-    .join("\n");
+/** The settings line of bench.md and the README section. */
+export function settingsLine(result: BenchResult): string {
+  const s = result.settings;
+  return (
+    `Arms ${s.strategies.join(", ")}${s.decomposition ? " (+ decomposition)" : ""} · seeds ${s.seeds.join(", ")} · budgets ${s.budgets.join(" and ")} full-split evaluations per run · ` +
+    `probe ≤ ${s.probeSize} held-out tasks · agent temperature ${s.temperature} · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency} · ` +
+    `iteration cap ${s.maxIterations} (a safety net) · bootstrap ${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed} · whole bench ${(result.benchWallMs / 60_000).toFixed(1)} min`
+  );
 }
 
-/** `DIR/bench.md`: tables, charts, assumptions and the claims that do not hold. */
+/** `DIR/bench.md`: headline, budget use, claims, decomposition, what holds by construction, runs. */
 export function renderBenchMarkdown(result: BenchResult): string {
   const checks = checkClaims(result);
-  const perWorld = result.worlds
-    .map((world) => {
-      const runs = result.runs.filter((run) => run.world === world.name);
-      return `### ${world.name}\n\n${summaryTable(summarise(runs))}`;
-    })
+  const budgets = result.settings.budgets;
+  const largest = budgets.at(-1) as number;
+  const headline = budgets
+    .map(
+      (budget) => `### Budget ${budget} full-split evaluations\n\n${headlineTable(result, budget)}`,
+    )
     .join("\n\n");
-  const s = result.settings;
+  const pairs = budgets
+    .map((budget) => `### Budget ${budget}\n\n${pairTable(result, budget)}`)
+    .join("\n\n");
+  const decomposition = result.settings.decomposition
+    ? `## Decomposition (budget ${largest})\n\n${decompositionTable(result, largest)}\n\n`
+    : "";
   return `# Ecdysis bench
 
 ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
 
-Strategies ${s.strategies.join(", ")} · seeds ${s.seeds.join(", ")} · rollout budget ${s.budgetRollouts} per run · sim latency scale ${s.latencyScale ?? "as each world sets it"} · concurrency ${s.concurrency} · at most ${s.maxIterations} iterations (proposals) per run. Runs executed one after another in one process. *Training wall time*, rollouts, calls and tokens cover the strategy's search (what the budget bounds); *whole run* is the entire \`runEvolve\` call, the seed/final measurements and the held-out gate included.
+${settingsLine(result)}. Runs executed one after another in one process. *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
 
-## Headline
+## Headline: Ecdysis against the GEPA-faithful baseline
 
-${ratiosTable(result.ratios)}
+${baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)")}
 
-## Time to match
+${speedDefinitions}
 
-${timeToMatchSection(result)}
+${headline}
 
-## Per strategy (median, min–max over all worlds and seeds)
+## How the arms used their budgets
 
-${summaryTable(result.summary)}
-
-${charts(result.summary)}
+${budgetUseTable(result)}
 
 ## Claims
 
-${claimsTable(checks)}
+${claimsTable(checks, result)}
 
 ## Where it does not hold
 
 ${whereItDoesNotHold(checks)}
 
-## Per world
+${decomposition}## What holds by construction
 
-${perWorld}
+${constructionSection()}
+
+## Per arm (median, min–max over worlds and seeds)
+
+${armsTable(result.arms)}
+
+## Held-out time-to-match per pair
+
+${pairs}
 
 ## Worlds and the sim's assumptions
 

@@ -8,10 +8,37 @@ const commaList = (value: string | string[]) =>
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
 
-/** Default iteration cap per run (see `maxIterations`). */
-export const defaultMaxIterations = 12;
-/** Default rollout budget per run, the same for every strategy. */
-export const defaultBudgetRollouts = 600;
+/**
+ * Default cap on iterations (proposals) per run: a safety net far above what any budget allows,
+ * so that the budget or a strategy's own stopping rule ends every run (a cap below the budget
+ * would stop the baseline early, as the 12-proposal cap of the first bench did).
+ */
+export const defaultMaxIterations = 1000;
+/** Default budgets, in full-split evaluations of the train split (rollouts = evaluations × tasks). */
+export const defaultBudgets = "5,15";
+/** Default agent temperature (self-consistency's usual setting; see `temperature`). */
+export const defaultTemperature = 0.7;
+/** Default seeds: ten per world, so every median gets a bootstrap interval worth the name. */
+export const defaultSeeds = "1,2,3,4,5,6,7,8,9,10";
+
+const numberList = (what: string, check: (value: number) => boolean, rule: string) =>
+  z
+    .union([z.string(), z.array(z.union([z.number(), z.string()])), z.number()])
+    .transform((value, context) => {
+      const items =
+        typeof value === "number"
+          ? [String(value)]
+          : commaList(Array.isArray(value) ? value.map(String) : value);
+      const numbers = items.map(Number);
+      if (numbers.length === 0 || numbers.some((item) => !check(item))) {
+        context.addIssue({
+          code: "custom",
+          message: `${what} must be ${rule} separated by commas, got '${items.join(",")}'`,
+        });
+        return z.NEVER;
+      }
+      return [...new Set(numbers)];
+    });
 
 /**
  * Options of `ecdysis bench`, accepting the CLI's raw flag strings (`--world a,b --seeds 1,2,3
@@ -24,30 +51,20 @@ export const benchOptionsSchema = z
       .union([z.string(), z.array(z.string())])
       .optional()
       .transform((value) => (value === undefined ? [] : commaList(value))),
-    seeds: z
-      .union([z.string(), z.array(z.union([z.number(), z.string()])), z.number()])
-      .default("1,2,3")
-      .transform((value, context) => {
-        const items =
-          typeof value === "number"
-            ? [String(value)]
-            : commaList(Array.isArray(value) ? value.map(String) : value);
-        const seeds = items.map(Number);
-        if (seeds.length === 0 || seeds.some((seed) => !Number.isInteger(seed))) {
-          context.addIssue({
-            code: "custom",
-            message: `seeds must be integers separated by commas, got '${items.join(",")}'`,
-          });
-          return z.NEVER;
-        }
-        return [...new Set(seeds)];
-      }),
+    seeds: numberList("seeds", Number.isInteger, "integers").prefault(defaultSeeds),
     strategies: z
       .union([z.string(), z.array(z.string())])
       .default(strategyNames.join(","))
       .transform((value) => commaList(value))
       .pipe(z.array(benchStrategySchema).min(1)),
-    budgetRollouts: z.coerce.number().int().positive().default(defaultBudgetRollouts),
+    /**
+     * Budgets in full-split evaluations: a run on a world with N train tasks may spend
+     * `budget × N` training rollouts, so a larger split gets a proportionally larger budget.
+     * Every arm runs at every budget.
+     */
+    budgets: numberList("budgets", (value) => value > 0, "positive numbers")
+      .prefault(defaultBudgets)
+      .transform((values) => [...values].sort((a, b) => a - b)),
     /**
      * Factor on the sim's latency model; absent, each world's own `latency.scale` applies (the
      * bundled worlds model hundreds of ms per call, as hosted models take, scaled down so the
@@ -56,12 +73,28 @@ export const benchOptionsSchema = z
     latencyScale: z.coerce.number().min(0).optional(),
     concurrency: z.coerce.number().int().positive().max(256).default(8),
     /**
-     * `evolve.maxIterations` for every strategy. High by default so that the shared rollout
-     * budget (or a strategy's own stopping rule), not an iteration count, ends each run: an
-     * iterative proposal is far smaller than an Ecdysis iteration, and capping both at the same
-     * count would starve the baseline.
+     * The agent's sampling temperature, the same for every arm. Above 0 the sim's per-sample
+     * slips act (flakiness, sample-dependent slips): evaluations are noisy, as with a hosted
+     * model sampled warm, and a majority vote has something to vote on. At 0 the sim is
+     * deterministic and `sampling` is the seed harness.
      */
+    temperature: z.coerce.number().min(0).max(2).default(defaultTemperature),
+    /** `evolve.maxIterations` for every arm: a safety net only (see `defaultMaxIterations`). */
     maxIterations: z.coerce.number().int().positive().default(defaultMaxIterations),
+    /** Most held-out tasks in the probe set of a world × seed (the whole split when smaller). */
+    probeSize: z.coerce.number().int().positive().default(60),
+    /** Bootstrap resamples per interval, and the seed of every interval's random stream. */
+    bootstrapResamples: z.coerce.number().int().min(100).default(2000),
+    bootstrapSeed: z.coerce.number().int().default(1),
+    /**
+     * Also run the decomposition at the largest budget: Ecdysis without its pipelining
+     * (`ecdysis-serial`) on every world, and Ecdysis and iterative on every world with a neutral
+     * refiner (worlds whose refiner is neutral already are not repeated).
+     */
+    decomposition: z
+      .union([z.boolean(), z.enum(["true", "false"])])
+      .default(false)
+      .transform((value) => value === true || value === "true"),
     /** Output folder for bench.json, bench.md and the per-run folders. */
     outDir: z.string().min(1),
   })

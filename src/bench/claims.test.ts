@@ -1,164 +1,202 @@
 import { describe, expect, it } from "vitest";
-import { checkClaims } from "./claims.js";
-import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
-import { benchRun } from "./testing/bench-run.js";
-import { timeToMatchPairs } from "./time-to-match.js";
+import { type ClaimCheck, checkClaims, spentFairly, verdictOf } from "./claims.js";
+import { computeComparisons } from "./comparisons.js";
+import { summariseArms } from "./summary.js";
+import { benchRun, probe } from "./testing/bench-run.js";
 import type { BenchResult, BenchRun, BenchStrategy } from "./types.js";
 
-function run(strategy: BenchStrategy, figures: Partial<BenchRun>): BenchRun {
-  return benchRun({ strategy, refinementShare: 0.3, ...figures });
+function run(strategy: BenchStrategy, seed: number, figures: Partial<BenchRun>): BenchRun {
+  return benchRun({ strategy, seed, refinementShare: 0.3, ...figures });
 }
 
 function result(runs: BenchRun[]): BenchResult {
   return {
-    version: 1,
+    version: 2,
     date: "2026-01-01T00:00:00.000Z",
     machine: { cpu: "c", cores: 1, node: "v20", platform: "p", memoryGb: 1 },
     settings: {
       strategies: ["ecdysis", "iterative", "sampling"],
-      seeds: [1],
-      budgetRollouts: 1,
-      maxIterations: 1,
+      seeds: [1, 2, 3],
+      budgets: [10],
       latencyScale: null,
       concurrency: 1,
+      maxIterations: 1000,
+      temperature: 0.7,
+      probeSize: 40,
+      bootstrap: { resamples: 300, seed: 1 },
+      decomposition: false,
     },
     worlds: [
       { name: "w", source: "w", parameters: {}, refinerAssumptions: {}, neutralRefiner: false },
     ],
     runs,
-    summary: summarise(runs),
-    ratios: computeRatios(runs),
-    ratiosByWorld: ratiosByWorld(runs),
-    timeToMatch: timeToMatchPairs(runs),
+    arms: summariseArms(runs),
+    comparisons: computeComparisons(runs, { resamples: 300, seed: 1 }),
+    benchWallMs: 1,
   };
 }
 
+const byClaim = (checks: ClaimCheck[]) =>
+  Object.fromEntries(
+    checks.filter((check) => check.scope === "all worlds").map((check) => [check.claim, check]),
+  );
+
+describe("verdictOf", () => {
+  it("says yes only when the whole interval clears the bar", () => {
+    expect(verdictOf({ median: 2, low: 1.9, high: 2.5, n: 10 }, 1.84)).toBe("yes");
+    expect(verdictOf({ median: 2, low: 1.2, high: 2.5, n: 10 }, 1.84)).toBe("inconclusive");
+    expect(verdictOf({ median: 1.5, low: 1.2, high: 2.5, n: 10 }, 1.84)).toBe("no");
+    expect(verdictOf({ median: 0, low: 0, high: 0, n: 10 }, 0)).toBe("yes");
+    expect(verdictOf({ median: 0, low: 0, high: 0, n: 10 }, 0, true)).toBe("no");
+  });
+});
+
 describe("checkClaims", () => {
-  it("passes every claim when Ecdysis is faster, better and clean", () => {
+  it("passes every claim when Ecdysis is consistently faster, better, clean and the baseline was fair", () => {
+    const runs = [1, 2, 3].flatMap((seed) => [
+      run("ecdysis", seed, {
+        wallMs: 100,
+        heldoutAccuracy: 0.8,
+        probe: probe([
+          [0, 0.4],
+          [50, 0.8],
+        ]),
+      }),
+      run("iterative", seed, {
+        wallMs: 400,
+        rollouts: 400,
+        heldoutAccuracy: 0.7,
+        probe: probe([
+          [0, 0.4],
+          [300, 0.7],
+        ]),
+      }),
+      run("sampling", seed, { heldoutAccuracy: 0.6 }),
+    ]);
+    const checks = checkClaims(result(runs));
+    expect(checks.filter((check) => check.verdict !== "yes")).toEqual([]);
+    expect(byClaim(checks).speedup.measured).toMatch(
+      /^6\.00× \[6\.00×, 6\.00×\] \(3 pairs, 0 not reached/,
+    );
+  });
+
+  it("calls a speed-up inconclusive when its interval reaches below the bar", () => {
+    const times = [100, 100, 300, 100, 250, 120];
+    const runs = times.flatMap((ecdysisMs, index) => [
+      run("ecdysis", index, {
+        probe: probe([
+          [0, 0.4],
+          [ecdysisMs, 0.8],
+        ]),
+      }),
+      run("iterative", index, {
+        probe: probe([
+          [0, 0.4],
+          [400, 0.7],
+        ]),
+      }),
+    ]);
+    const speed = byClaim(checkClaims(result(runs))).speedup;
+    expect(speed.verdict).toBe("inconclusive");
+    expect(speed.explanation).toMatch(/Median held-out time-to-match 3\.67× \[/);
+  });
+
+  it("counts a pair where Ecdysis never reaches the baseline's best held-out accuracy as 0×", () => {
     const checks = checkClaims(
       result([
-        run("ecdysis", {
-          wallMs: 100,
-          heldoutAccuracy: 0.8,
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 1, elapsedMs: 50, accuracy: 0.8, tasks: 20 }],
+        run("ecdysis", 1, {
+          probe: probe([
+            [0, 0.4],
+            [100, 0.5],
+          ]),
         }),
-        run("iterative", {
-          wallMs: 200,
-          heldoutAccuracy: 0.7,
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 3, elapsedMs: 150, accuracy: 0.7, tasks: 20 }],
+        run("iterative", 1, {
+          probe: probe([
+            [0, 0.4],
+            [900, 0.75],
+          ]),
         }),
-        run("sampling", { heldoutAccuracy: 0.6 }),
       ]),
     );
-    expect(checks).toHaveLength(10);
-    expect(checks[0]).toMatchObject({
-      claim: "speedup",
-      measured: "3.00× (1 pair(s), 0 not matched, 0 without target)",
+    const speed = byClaim(checks).speedup;
+    expect(speed).toMatchObject({ verdict: "no" });
+    expect(speed.measured).toMatch(/^0\.00× .*1 not reached/);
+    expect(speed.explanation).toMatch(
+      /never reached the baseline's best held-out accuracy on w seed 1/,
+    );
+    expect(speed.explanation).toMatch(/Ecdysis at 0\.10 s, iterative at 0\.90 s\.$/);
+  });
+
+  it("has nothing to match when the baseline never improved on the seed harness", () => {
+    const speed = byClaim(
+      checkClaims(result([run("ecdysis", 1, {}), run("iterative", 1, {})])),
+    ).speedup;
+    expect(speed).toMatchObject({ verdict: "no" });
+    expect(speed.measured).toMatch(/^n\/a .*1 without target/);
+  });
+
+  it("fails the fairness check when the baseline stopped with budget left", () => {
+    const checks = byClaim(
+      checkClaims(
+        result([
+          run("ecdysis", 1, {}),
+          run("iterative", 1, {
+            rollouts: 100,
+            budgetRollouts: 400,
+            unspentRollouts: 300,
+            stoppedBy: "max-iterations",
+          }),
+          run("iterative", 2, {
+            rollouts: 20,
+            budgetRollouts: 400,
+            unspentRollouts: 380,
+            stoppedBy: "no-failures",
+          }),
+        ]),
+      ),
+    );
+    expect(checks["fair-baseline"]).toMatchObject({
+      verdict: "no",
+      measured: "1 of 2 runs (median 15% of budget spent)",
     });
-    expect(checks.every((check) => check.holds)).toBe(true);
-  });
-
-  it("checks speed on time-to-match and shows the total-time ratio beside it", () => {
-    // Iterative keeps searching to its budget (long total) but reached its best late;
-    // Ecdysis stops early once no systematic pattern is left.
-    const checks = checkClaims(
-      result([
-        run("ecdysis", {
-          wallMs: 2000,
-          heldoutAccuracy: 0.8,
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 1, elapsedMs: 1000, accuracy: 0.8, tasks: 20 }],
-        }),
-        run("iterative", {
-          wallMs: 3000,
-          heldoutAccuracy: 0.6,
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 5, elapsedMs: 2900, accuracy: 0.6, tasks: 20 }],
-        }),
-      ]),
-    ).filter((check) => check.scope === "all worlds");
-    const byClaim = Object.fromEntries(checks.map((check) => [check.claim, check]));
-    expect(byClaim.speedup).toMatchObject({
-      holds: true,
-      measured: expect.stringMatching(/^2\.90×/),
+    expect(checks["fair-baseline"].explanation).toContain(
+      "w seed 1 (max-iterations, 300 of 400 unspent)",
+    );
+    expect(spentFairly(run("iterative", 1, { rollouts: 320, budgetRollouts: 400 }))).toBe(true);
+    // Stopped because its reflections gave nothing new to evaluate: fair, and counted apart.
+    const exhausted = run("iterative", 3, {
+      rollouts: 120,
+      budgetRollouts: 400,
+      unspentRollouts: 280,
+      stoppedBy: "attempts-exhausted",
     });
-    expect(byClaim["total-time"]).toMatchObject({ holds: false, measured: "1.50×" });
+    expect(spentFairly(exhausted)).toBe(true);
+    const withExhausted = byClaim(
+      checkClaims(result([run("ecdysis", 1, {}), run("iterative", 1, {}), exhausted])),
+    );
+    expect(withExhausted["fair-baseline"].measured).toMatch(/stopped with nothing new to evaluate/);
   });
 
-  it("fails the speed claim when Ecdysis never reaches iterative's best, and says where", () => {
-    const [speedup] = checkClaims(
-      result([
-        run("ecdysis", {
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 1, elapsedMs: 100, accuracy: 0.5, tasks: 20 }],
-        }),
-        run("iterative", {
-          trajectorySeedAccuracy: 0.4,
-          trajectory: [{ iteration: 1, elapsedMs: 900, accuracy: 0.75, tasks: 20 }],
-        }),
-      ]),
+  it("explains accommodations and a held-out loss", () => {
+    const checks = byClaim(
+      checkClaims(
+        result([
+          run("ecdysis", 1, {
+            heldoutAccuracy: 0.6,
+            accommodations: 1,
+            accommodationReasons: ["edit 1: item-hint (names the key phrase 'Ada' of t1)"],
+          }),
+          run("iterative", 1, { heldoutAccuracy: 0.7 }),
+          run("sampling", 1, { heldoutAccuracy: 0.65 }),
+        ]),
+      ),
     );
-    expect(speedup).toMatchObject({ claim: "speedup", holds: false });
-    expect(speedup.measured).toMatch(/^0\.00× \(1 pair\(s\), 1 not matched/);
-    expect(speedup.explanation).toMatch(
-      /never reached iterative's best train accuracy on w seed 1 \(A\* 75\.0%\)/,
-    );
-    expect(speedup.explanation).toMatch(/Ecdysis at 0\.10 s, iterative at 0\.90 s\.$/);
-  });
-
-  it("has no time-to-match when iterative never improved on the seed harness", () => {
-    const [speedup] = checkClaims(
-      result([
-        run("ecdysis", { trajectorySeedAccuracy: 0.4 }),
-        run("iterative", { trajectorySeedAccuracy: 0.4 }),
-      ]),
-    );
-    expect(speedup).toMatchObject({ claim: "speedup", holds: false });
-    expect(speedup.measured).toMatch(/^n\/a .*1 without target/);
-  });
-
-  it("does not count a fast run that improved nothing as a speed-up", () => {
-    const speedup = checkClaims(
-      result([
-        run("ecdysis", { wallMs: 100, heldoutAccuracy: 0.5, seedHeldoutAccuracy: 0.5 }),
-        run("iterative", { wallMs: 300, heldoutAccuracy: 0.5 }),
-      ]),
-    ).find((check) => check.claim === "total-time")!;
-    expect(speedup).toMatchObject({
-      claim: "total-time",
-      holds: false,
-      measured: "3.00× (no held-out gain)",
+    expect(checks["heldout-vs-iterative"]).toMatchObject({
+      verdict: "no",
+      measured: "-10.0 pp [-10.0 pp, -10.0 pp]",
     });
-    expect(speedup.explanation).toMatch(/stopped without improving/);
-  });
-
-  it("explains failed claims from the figures", () => {
-    const checks = checkClaims(
-      result([
-        run("ecdysis", {
-          wallMs: 300,
-          rollouts: 100,
-          heldoutAccuracy: 0.6,
-          seedHeldoutAccuracy: 0.6,
-          accommodations: 1,
-          accommodationReasons: ["edit 1: item-hint (names the key phrase 'Ada' of t1)"],
-        }),
-        run("iterative", { wallMs: 150, rollouts: 120, heldoutAccuracy: 0.7 }),
-        run("sampling", { heldoutAccuracy: 0.65 }),
-      ]),
-    ).filter((check) => check.scope === "w");
-    const byClaim = Object.fromEntries(checks.map((check) => [check.claim, check]));
-    expect(byClaim["total-time"]).toMatchObject({ holds: false, measured: "0.50×" });
-    expect(byClaim["total-time"].explanation).toMatch(
-      /stopped after 1\.20× Ecdysis's rollouts.*slower/,
-    );
-    expect(byClaim["heldout-vs-iterative"]).toMatchObject({ holds: false, measured: "-10.0 pp" });
-    expect(byClaim["heldout-vs-sampling"].explanation).toMatch(
-      /\(-5\.0 pp\)\. Ecdysis accepted no edit/,
-    );
-    expect(byClaim["no-accommodations"]).toMatchObject({ holds: false, measured: "1" });
-    expect(byClaim["no-accommodations"].explanation).toContain("w seed 1: edit 1: item-hint");
+    expect(checks["heldout-vs-sampling"]).toMatchObject({ verdict: "no" });
+    expect(checks["no-accommodations"]).toMatchObject({ verdict: "no", measured: "1 in 1 runs" });
+    expect(checks["no-accommodations"].explanation).toContain("w seed 1: edit 1: item-hint");
   });
 });

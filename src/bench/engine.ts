@@ -1,17 +1,21 @@
-import type { EvolveOutcome } from "./evolve-outcome.js";
-import type { BenchStrategy, BenchWorld } from "./types.js";
+import type { EvolveOutcome, InForcePoint } from "./evolve-outcome.js";
+import type { BenchStrategy, BenchWorld, ProbeTrajectory, RefinerVariant } from "./types.js";
 
 /** A project generated from one world with one seed, ready for `runEvolve`. */
 export interface PreparedProject {
-  /** Folder holding the generated tasks, seed harness and world file. */
+  /** Folder holding the generated tasks, seed harness, world file and ground truth (the bench's own). */
   dir: string;
   /** The per-task ground truth; read only by the bench's scoring. */
   groundTruthPath: string;
   /** The agent's model name (the sim keys per-item slips by it; ground truth lists them per model). */
   agentModel?: string;
+  /** Train split size (the budget is a number of full-split evaluations of it). */
+  trainTasks: number;
+  /** Held-out task ids, in file order (the probe set is drawn from them). */
+  heldoutTaskIds: string[];
 }
 
-/** The settings every strategy of a bench shares (same budget, latency model, concurrency). */
+/** The settings every arm of a bench shares (same budget, latency model, concurrency). */
 export interface SharedRunSettings {
   seed: number;
   budgetRollouts: number;
@@ -19,6 +23,8 @@ export interface SharedRunSettings {
   latencyScale?: number;
   concurrency: number;
   maxIterations: number;
+  /** The agent's (and refiner's) sampling temperature. */
+  temperature: number;
 }
 
 /**
@@ -37,18 +43,32 @@ export interface BenchEngine {
     dir: string;
   }): Promise<PreparedProject>;
   /**
-   * Runs one strategy on a private copy of a prepared project (its own rollout cache, so no
-   * strategy is served another's rollouts) and returns what the bench scores.
+   * Runs one arm on a private copy of a prepared project (its own rollout cache, so no arm is
+   * served another's rollouts), the sim playing the given refiner assumptions, and returns what
+   * the bench scores.
    */
   runStrategy(options: {
     project: PreparedProject;
     world: BenchWorld;
     strategy: BenchStrategy;
+    refiner: RefinerVariant;
     settings: SharedRunSettings;
     outDir: string;
     /** The bench's clock; the run times its training with it. */
     clock: BenchClock;
   }): Promise<EvolveOutcome>;
+  /**
+   * Measures every harness that was in force during the run in `outDir` on the probe tasks
+   * (held-out, the same for every arm of the project), outside the run's clock and budget.
+   */
+  probe(options: {
+    project: PreparedProject;
+    world: BenchWorld;
+    refiner: RefinerVariant;
+    outDir: string;
+    inForce: InForcePoint[];
+    taskIds: string[];
+  }): Promise<ProbeTrajectory>;
 }
 
 /** A monotonic millisecond clock; injected so tests do not depend on wall time. */

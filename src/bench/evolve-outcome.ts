@@ -47,6 +47,15 @@ export const trajectoryPointSchema = z.object({
 });
 export type TrajectoryPoint = z.infer<typeof trajectoryPointSchema>;
 
+/** From this training time on, this harness was the one the run would have returned. */
+export const inForcePointSchema = z.object({
+  /** The iteration that made it current (0: the seed harness). */
+  iteration: z.number().int(),
+  elapsedMs: z.number(),
+  harnessHash: z.string(),
+});
+export type InForcePoint = z.infer<typeof inForcePointSchema>;
+
 const splitScoreSchema = z.object({ accuracy: z.number(), n: z.number().int() });
 
 /**
@@ -70,5 +79,12 @@ export const evolveOutcomeSchema = z.object({
   trajectory: z.array(trajectoryPointSchema).default([]),
   /** Accuracy of the seed harness on the first iteration's batch (null: no iteration ran). */
   trajectorySeedAccuracy: z.number().nullable().default(null),
+  /** Why the strategy stopped. */
+  stoppedBy: z.string(),
+  /**
+   * The harness in force over training time: the seed harness at 0 ms, then one point per
+   * accepted step that changed it (empty for a strategy without training).
+   */
+  inForce: z.array(inForcePointSchema),
 });
 export type EvolveOutcome = z.infer<typeof evolveOutcomeSchema>;

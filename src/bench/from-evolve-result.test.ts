@@ -92,6 +92,8 @@ describe("toEvolveOutcome", () => {
         refinement: { llmCalls: 3, tokens: 2000, costUsd: 0 },
         training: spend(100, 250),
       },
+      stoppedBy: "no-systematic-pattern",
+      harness: { seedHash: "h", finalHash: "h" },
       iterations: [
         iteration({
           index: 1,
@@ -147,15 +149,15 @@ describe("toEvolveOutcome", () => {
       pValue: 0.01,
     });
     const decision = { accepted: true, reason: "" };
-    const cheap = (fixed: string[]): EvidenceStage => ({
+    const cheap = (fixed: string[], candidateHash = "c"): EvidenceStage => ({
       stage: "cheap",
-      candidateHash: "c",
+      candidateHash,
       comparison: paired(fixed),
       decision,
     });
-    const full = (fixed: string[]): EvidenceStage => ({
+    const full = (fixed: string[], candidateHash = "c"): EvidenceStage => ({
       stage: "full",
-      candidateHash: "c",
+      candidateHash,
       comparison: paired(fixed),
       score: score(0.5),
       decision,
@@ -174,23 +176,34 @@ describe("toEvolveOutcome", () => {
         refinement: { llmCalls: 0, tokens: 0, costUsd: 0 },
         training: spend(1, 0),
       },
+      stoppedBy: "budget:rollouts",
+      harness: { seedHash: "h", finalHash: "c3" },
       iterations: [
         iteration({
           index: 1,
           batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.25) },
           accuracyAfter: 0.5,
           elapsedMs: 1200,
-          evidence: [cheap(["t9"]), full(["t2", "t2"])],
+          candidateHash: "c1",
+          evidence: [cheap(["t9"], "c1"), full(["t2", "t2"], "c1")],
           applied: [planned([])],
           traces: [trace("t2", false)],
         }),
-        iteration({ index: 2, verdict: "rejected", accuracyAfter: 0.5, elapsedMs: 2000 }),
+        iteration({
+          index: 2,
+          verdict: "rejected",
+          accuracyAfter: 0.5,
+          elapsedMs: 2000,
+          candidateHash: "r2",
+        }),
         iteration({
           index: 3,
           batch: { taskIds: ["t1", "t2", "t3", "t4"], score: score(0.5) },
           accuracyAfter: 0.75,
           elapsedMs: 3100,
-          evidence: [cheap(["t3"])],
+          parentHash: "c1",
+          candidateHash: "c3",
+          evidence: [cheap(["t3"], "c3")],
           applied: [planned([])],
         }),
       ],
@@ -203,5 +216,66 @@ describe("toEvolveOutcome", () => {
     ]);
     // The full validation decides; the cheap one only when there was no full one.
     expect(outcome.acceptedEdits.map((edit) => edit.fixedTaskIds)).toEqual([["t2"], ["t3"]]);
+    // The harness in force: the seed, then each accepted candidate (a rejected one never is).
+    expect(outcome.stoppedBy).toBe("budget:rollouts");
+    expect(outcome.inForce).toEqual([
+      { iteration: 0, elapsedMs: 0, harnessHash: "h" },
+      { iteration: 1, elapsedMs: 1200, harnessHash: "c1" },
+      { iteration: 3, elapsedMs: 3100, harnessHash: "c3" },
+    ]);
+    // A record whose accepted steps do not end at the returned harness is refused, not guessed at.
+    expect(() =>
+      toEvolveOutcome({
+        ...result,
+        harness: { seedHash: "h", finalHash: "other" },
+      } as EvolveResult),
+    ).toThrow(/end at harness c3, but the run returned other/);
+  });
+
+  it("takes the harness in force from the verdict: a repaired acceptance puts the repaired candidate in force", () => {
+    const comparison = { n: 4, before: 1, after: 3, fixed: ["t1", "t2"], broken: [], pValue: 0.01 };
+    const yes = { accepted: true, reason: "ok" };
+    const no = { accepted: false, reason: "broke t3" };
+    const repaired: EvidenceStage = {
+      stage: "repaired",
+      guardRejections: [],
+      applied: [planned([])],
+      candidateHash: "r1",
+      evidence: [
+        { stage: "cheap", candidateHash: "r1", comparison, decision: yes },
+        { stage: "full", candidateHash: "r1", comparison, score: score(0.75), decision: yes },
+      ],
+      decision: yes,
+    };
+    const result = {
+      baseline: { train: score(0.4), heldout: score(0.3) },
+      final: { train: score(0.75), heldout: score(0.6) },
+      cost: {
+        rollouts: 1,
+        llmCalls: 1,
+        promptTokens: 1,
+        completionTokens: 1,
+        costUsd: 0,
+        wallMs: 1,
+        refinementShare: 0,
+        training: spend(1, 1),
+      },
+      stoppedBy: "no-systematic-pattern",
+      harness: { seedHash: "h", finalHash: "r1" },
+      iterations: [
+        iteration({
+          index: 1,
+          // The loop records the candidate the validation itself ran, not the repair's.
+          candidateHash: "c1",
+          evidence: [{ stage: "cheap", candidateHash: "c1", comparison, decision: no }, repaired],
+          accuracyAfter: 0.75,
+          elapsedMs: 500,
+        }),
+      ],
+    } as unknown as EvolveResult;
+    expect(toEvolveOutcome(result).inForce).toEqual([
+      { iteration: 0, elapsedMs: 0, harnessHash: "h" },
+      { iteration: 1, elapsedMs: 500, harnessHash: "r1" },
+    ]);
   });
 });

@@ -1,3 +1,4 @@
+import { decide } from "../evolve/acceptance.js";
 import { refinementShare, type Spend } from "../evolve/budget.js";
 import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
@@ -5,6 +6,7 @@ import type {
   AcceptedEditView,
   EvolveOutcome,
   FoundPattern,
+  InForcePoint,
   SpendView,
   TrajectoryPoint,
 } from "./evolve-outcome.js";
@@ -15,12 +17,16 @@ import type {
  * it addressed — the member tasks of the patterns it names or, when it names none that were
  * found (the iterative reflector's minibatch), the failing tasks shown in that iteration — and
  * the tasks its validation saw fixed, and the accuracy trajectory (one point per accepted step,
- * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score).
+ * at the iteration's `elapsedMs`; the seed point is the first iteration's batch score), why it
+ * stopped, and the harness in force over training time (for the bench's held-out probe).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
   const patterns: FoundPattern[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
   const trajectory: TrajectoryPoint[] = [];
+  const inForce: InForcePoint[] = [
+    { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash },
+  ];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
     patterns.push(...found);
@@ -36,6 +42,9 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
         fixedTaskIds: [...new Set(fixed)],
       });
     }
+    const harnessHash = acceptedHarnessHash(iteration);
+    if (harnessHash && harnessHash !== inForce.at(-1)?.harnessHash)
+      inForce.push({ iteration: iteration.index, elapsedMs: iteration.elapsedMs, harnessHash });
     trajectory.push({
       iteration: iteration.index,
       elapsedMs: iteration.elapsedMs,
@@ -65,7 +74,20 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     acceptedEdits,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
+    stoppedBy: result.stoppedBy,
+    inForce: checkedInForce(inForce, result.harness.finalHash),
   };
+}
+
+/** The harness in force at the end must be the one the run returned; anything else is a misread. */
+function checkedInForce(inForce: InForcePoint[], finalHash: string): InForcePoint[] {
+  const last = inForce.at(-1)?.harnessHash;
+  if (last !== finalHash) {
+    throw new Error(
+      `bench: the accepted steps end at harness ${last?.slice(0, 12)}, but the run returned ${finalHash.slice(0, 12)}`,
+    );
+  }
+  return inForce;
 }
 
 function spendView(spend: Spend): SpendView {
@@ -105,4 +127,15 @@ function addressedTasks(
     .filter((trace) => !trace.verdict.pass)
     .map((trace) => trace.taskId);
   return [...new Set(failing)];
+}
+
+/**
+ * The harness an accepted iteration put in force: the verdict's candidate, read from the evidence
+ * as the loop decided it — a repaired acceptance's is the repair's candidate, not the one the
+ * record's `candidateHash` names (the candidate the validation itself ran).
+ */
+export function acceptedHarnessHash(iteration: IterationRecord): string | undefined {
+  if (iteration.verdict !== "accepted") return undefined;
+  const verdict = decide(iteration.evidence);
+  return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
 }

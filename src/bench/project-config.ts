@@ -1,17 +1,21 @@
 import { stringify } from "yaml";
+import type { EvolveConfig } from "../config/config-schema.js";
 import type { SharedRunSettings } from "./engine.js";
-import type { BenchStrategy } from "./types.js";
+
+/** The environment variable the bench's runs read their (placeholder) API key from. */
+export const benchKeyEnv = "ECDYSIS_BENCH_SIM_KEY";
 
 /**
- * The `ecdysis.yml` of one bench run: the sim as agent and refiner, the generated tasks and seed
- * harness, and the settings every strategy shares (budget, concurrency, seed). Only the strategy
- * differs between the runs of one world × seed.
+ * The `ecdysis.yml` of one bench run: the sim, served by the bench, as an OpenAI-compatible
+ * endpoint for agent and refiner alike; the generated tasks and seed harness; and the settings
+ * every arm shares (budget, concurrency, seed). Only the strategy differs between the runs of
+ * one world × seed × budget.
  */
 export function projectConfigYaml(options: {
-  strategy: BenchStrategy;
+  strategy: EvolveConfig["strategy"];
   settings: SharedRunSettings;
   model: string;
-  worldFile: string;
+  baseUrl: string;
   train: string;
   heldout: string;
   harnessDir: string;
@@ -19,9 +23,11 @@ export function projectConfigYaml(options: {
   const { settings } = options;
   const config = {
     model: {
-      provider: "sim",
+      provider: "openai",
+      baseUrl: options.baseUrl,
+      apiKeyEnv: benchKeyEnv,
       model: options.model,
-      world: options.worldFile,
+      temperature: settings.temperature,
       maxConcurrency: settings.concurrency,
     },
     harness: { kind: "builtin", dir: options.harnessDir },
@@ -35,5 +41,5 @@ export function projectConfigYaml(options: {
       budget: { rollouts: settings.budgetRollouts },
     },
   };
-  return `# Written by ecdysis bench; one run of one strategy.\n${stringify(config)}`;
+  return `# Written by ecdysis bench; one run of one arm.\n${stringify(config)}`;
 }

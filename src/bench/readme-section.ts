@@ -1,52 +1,67 @@
-import {
-  claimsTable,
-  formatters,
-  ratiosTable,
-  summaryTable,
-  whereItDoesNotHold,
-} from "./bench-markdown.js";
+import { claimsTable, settingsLine, whereItDoesNotHold } from "./bench-markdown.js";
 import { checkClaims } from "./claims.js";
-import { speedDefinitions } from "./time-to-match-markdown.js";
+import {
+  baselineLine,
+  decompositionTable,
+  headlineTable,
+  speedDefinitions,
+} from "./comparison-markdown.js";
+import { byConstruction } from "./construction.js";
 import type { BenchResult } from "./types.js";
 
 /** Markers around the README's performance section; `npm run bench` rewrites what is between. */
 export const readmeMarkers = { start: "<!-- bench:start -->", end: "<!-- bench:end -->" } as const;
 
-/** The README's performance section: headline ratios, per-strategy table, claims, caveats. */
+/**
+ * The README's performance section: the headline at each budget, the claims over all worlds
+ * and every per-world claim that is not a clear yes, the decomposition, and what holds by
+ * construction (by name; the full text is in bench.md).
+ */
 export function renderReadmeSection(
   result: BenchResult,
   options: { fullResults?: string } = {},
 ): string {
   const m = result.machine;
-  const s = result.settings;
+  const checks = checkClaims(result);
+  const shown = checks.filter((check) => check.scope === "all worlds" || check.verdict !== "yes");
+  const largest = result.settings.budgets.at(-1) as number;
+  const full = options.fullResults
+    ? `[${options.fullResults}](${options.fullResults})`
+    : "`bench.md`";
   const worlds = result.worlds.map(
     (world) => `\`${world.name}\`${world.neutralRefiner ? " (neutral refiner)" : ""}`,
   );
   return [
-    `Measured ${result.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, by \`npm run bench\`:`,
-    `worlds ${worlds.join(", ")} × seeds ${s.seeds.join(", ")} × strategies ${s.strategies.join(", ")},`,
-    `rollout budget ${s.budgetRollouts} and at most ${s.maxIterations} iterations per run, concurrency ${s.concurrency}, sim latency scale ${s.latencyScale ?? "per world"}.`,
-    `Time-to-match (median over world × seed): Ecdysis reached the iterative baseline's best train accuracy`,
-    `${formatters.ratio(result.ratios.timeToMatchIterativeOverEcdysis)} faster than the baseline did (${result.ratios.timeToMatchPairs} pair(s), ${result.ratios.timeToMatchFailures} where it never did, counted as 0×; ${result.ratios.timeToMatchNoTarget} where the baseline never improved, left out).`,
-    `Total training wall time iterative / Ecdysis: ${formatters.ratio(result.ratios.wallTimeIterativeOverEcdysis)}; rollouts ${formatters.ratio(result.ratios.rolloutsIterativeOverEcdysis)}.`,
-    `Held-out accuracy Ecdysis − iterative ${formatters.points(result.ratios.heldoutDiffEcdysisMinusIterative)}`,
-    `(${formatters.gain(result.ratios.heldoutRelativeGainOverIterative)} relative) and`,
-    `${formatters.points(result.ratios.heldoutDiffEcdysisMinusSampling)} over majority-vote sampling at the same budget.`,
+    `Measured ${result.date.slice(0, 10)} on ${m.cpu} (${m.cores} cores), Node ${m.node}, by \`npm run bench\`, on worlds ${worlds.join(", ")}.`,
+    `${settingsLine(result)}.`,
     "",
-    ratiosTable(result.ratios),
+    baselineLine,
     "",
     speedDefinitions,
     "",
-    summaryTable(result.summary),
+    ...result.settings.budgets.flatMap((budget) => [
+      `**Budget ${budget} full-split evaluations.**`,
+      "",
+      headlineTable(result, budget),
+      "",
+    ]),
+    "**Claims** (all worlds, and every per-world row that is not a clear yes):",
     "",
-    claimsTable(checkClaims(result)),
+    claimsTable(shown, result),
     "",
     "**Where it does not hold.**",
     "",
-    whereItDoesNotHold(checkClaims(result)),
+    whereItDoesNotHold(checks),
     "",
-    "The sim's refiner-side assumptions (how diagnosis accuracy grows with the number of instances",
-    `shown) are world parameters, printed with the full results${options.fullResults ? ` in [${options.fullResults}](${options.fullResults})` : " in `bench.md`"}.`,
+    ...(result.settings.decomposition
+      ? [
+          `**Decomposition** (budget ${largest}): where each figure comes from.`,
+          "",
+          decompositionTable(result, largest),
+          "",
+        ]
+      : []),
+    `**What holds by construction of the sim** (explained in ${full}): ${byConstruction.map((entry) => entry.figure).join("; ")}.`,
   ].join("\n");
 }
 

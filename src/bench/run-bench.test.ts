@@ -2,6 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { findComparison } from "./comparisons.js";
 import { renderReadmeSection } from "./readme-section.js";
 import { runBench } from "./run-bench.js";
 import { FakeBenchEngine, type FakeWorld, fakeOutcome } from "./testing/fake-bench-engine.js";
@@ -36,14 +37,20 @@ const worlds: FakeWorld[] = [
 const machine = { cpu: "test cpu", cores: 4, node: "v20.0.0", platform: "linux x64", memoryGb: 8 };
 
 function engine() {
-  return new FakeBenchEngine(worlds, ({ world: name, seed, strategy }) => {
-    if (strategy === "ecdysis") {
+  return new FakeBenchEngine(worlds, ({ world: name, seed, strategy, budgetRollouts }) => {
+    if (strategy === "ecdysis" || strategy === "ecdysis-serial") {
+      const slow = strategy === "ecdysis-serial" ? 2 : 1;
       return {
-        elapsedMs: 1100,
+        elapsedMs: 1100 * slow,
+        probe: [
+          [0, 0.5],
+          [400 * slow, 0.8],
+        ],
         outcome: fakeOutcome({
-          trainingWallMs: 1000,
+          trainingWallMs: 1000 * slow,
           heldout: name === "neutral" ? 0.6 : 0.8,
           rollouts: 100,
+          stoppedBy: "no-systematic-pattern",
           patterns: [{ id: "p", name: "steps", kind: "systematic", memberTaskIds: ["t2"] }],
           trajectory: [{ iteration: 1, elapsedMs: 400, accuracy: 0.8, tasks: 20 }],
           acceptedEdits: [
@@ -64,10 +71,16 @@ function engine() {
     if (strategy === "iterative") {
       return {
         elapsedMs: 5000,
+        probe: [
+          [0, 0.5],
+          [name === "neutral" ? 600 : 1600, 0.7],
+        ],
         outcome: fakeOutcome({
           trainingWallMs: name === "neutral" ? 1200 : 2000 + seed * 1000,
           heldout: 0.7,
-          rollouts: 300,
+          // Seed 2 stops early on the first world: the bench must say so.
+          rollouts: name === "mostly-systematic" && seed === 2 ? 10 : budgetRollouts,
+          stoppedBy: name === "mostly-systematic" && seed === 2 ? "patience" : "budget:rollouts",
           trajectory: [
             { iteration: 2, elapsedMs: name === "neutral" ? 600 : 1600, accuracy: 0.7, tasks: 20 },
           ],
@@ -86,12 +99,15 @@ function engine() {
         }),
       };
     }
-    return { elapsedMs: 700, outcome: fakeOutcome({ heldout: 0.55, trainingWallMs: 500 }) };
+    return {
+      elapsedMs: 700,
+      outcome: fakeOutcome({ heldout: 0.55, trainingWallMs: 0, rollouts: 0 }),
+    };
   });
 }
 
 describe("runBench", () => {
-  it("runs every strategy on every world and seed, one at a time, with shared settings", async () => {
+  it("runs every arm on every world, seed and budget, one at a time, with shared settings", async () => {
     const fake = engine();
     const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-"));
     const result = await runBench({
@@ -101,68 +117,98 @@ describe("runBench", () => {
       date: new Date("2026-01-02T03:04:05Z"),
       seeds: "1,2",
       strategies: "ecdysis,iterative,sampling",
-      budgetRollouts: 321,
+      budgets: "4,2",
       latencyScale: 0.25,
       concurrency: 4,
       maxIterations: 7,
+      bootstrapResamples: 200,
       outDir,
     });
     const runCalls = fake.calls.filter((call) => call.method === "runStrategy");
-    expect(runCalls.map((call) => `${call.world}/${call.seed}/${call.strategy}`)).toEqual([
-      "mostly-systematic/1/ecdysis",
-      "mostly-systematic/1/iterative",
-      "mostly-systematic/1/sampling",
-      "mostly-systematic/2/ecdysis",
-      "mostly-systematic/2/iterative",
-      "mostly-systematic/2/sampling",
-      "neutral/1/ecdysis",
-      "neutral/1/iterative",
-      "neutral/1/sampling",
-      "neutral/2/ecdysis",
-      "neutral/2/iterative",
-      "neutral/2/sampling",
+    expect(runCalls).toHaveLength(2 * 2 * 2 * 3);
+    expect(
+      runCalls
+        .slice(0, 6)
+        .map(
+          (call) => `${call.world}/${call.seed}/${call.settings?.budgetRollouts}/${call.strategy}`,
+        ),
+    ).toEqual([
+      "mostly-systematic/1/40/ecdysis",
+      "mostly-systematic/1/40/iterative",
+      "mostly-systematic/1/40/sampling",
+      "mostly-systematic/1/80/ecdysis",
+      "mostly-systematic/1/80/iterative",
+      "mostly-systematic/1/80/sampling",
     ]);
-    expect(new Set(runCalls.map((call) => JSON.stringify({ ...call.settings, seed: 0 })))).toEqual(
+    expect(
+      new Set(
+        runCalls.map((call) => JSON.stringify({ ...call.settings, seed: 0, budgetRollouts: 0 })),
+      ),
+    ).toEqual(
       new Set([
         JSON.stringify({
           seed: 0,
-          budgetRollouts: 321,
+          budgetRollouts: 0,
           latencyScale: 0.25,
           concurrency: 4,
           maxIterations: 7,
+          temperature: 0.7,
         }),
       ]),
     );
+    expect(runCalls.every((call) => call.refiner === "world")).toBe(true);
     expect(fake.maxConcurrentRuns).toBe(1);
     expect(fake.calls.filter((call) => call.method === "prepareProject")).toHaveLength(4);
+    // Sampling does no training: it is not probed. Every probe of a world × seed uses the same tasks.
+    const probes = fake.calls.filter((call) => call.method === "probe");
+    expect(probes).toHaveLength(2 * 2 * 2 * 2);
+    expect(new Set(probes.map((call) => call.taskIds?.length))).toEqual(new Set([30]));
 
     const iterative = result.runs.find(
-      (run) => run.strategy === "iterative" && run.world === "mostly-systematic" && run.seed === 2,
+      (run) =>
+        run.strategy === "iterative" &&
+        run.world === "mostly-systematic" &&
+        run.seed === 2 &&
+        run.budgetEvals === 2,
     );
     expect(iterative).toMatchObject({
       wallMs: 4000,
-      rollouts: 300,
-      acceptedEdits: 1,
+      rollouts: 10,
+      budgetRollouts: 40,
+      unspentRollouts: 30,
+      stoppedBy: "patience",
       accommodations: 1,
     });
     expect(iterative?.accommodationReasons[0]).toMatch(/leaked-answer/);
     const ecdysis = result.runs.find(
       (run) => run.strategy === "ecdysis" && run.world === "mostly-systematic",
     );
-    expect(ecdysis).toMatchObject({ accommodations: 0, patternPurity: 1, patternsFound: 1 });
-    expect(result.ratiosByWorld["mostly-systematic"].wallTimeIterativeOverEcdysis).toBe(3.5);
-    expect(result.ratiosByWorld.neutral.wallTimeIterativeOverEcdysis).toBeCloseTo(1.2);
-    expect(result.ratios.rolloutsIterativeOverEcdysis).toBe(3);
-    // Time-to-match: iterative reached its best (70%) at 1.6 s / 0.6 s, Ecdysis passed it at 0.4 s.
-    expect(result.timeToMatch.map((pair) => pair.ratio)).toEqual([4, 4, 1.5, 1.5]);
-    expect(result.ratiosByWorld["mostly-systematic"].timeToMatchIterativeOverEcdysis).toBe(4);
-    expect(result.ratios).toMatchObject({
-      timeToMatchIterativeOverEcdysis: 2.75,
-      timeToMatchPairs: 4,
-      timeToMatchFailures: 0,
+    expect(ecdysis).toMatchObject({
+      accommodations: 0,
+      patternPurity: 1,
+      patternsFound: 1,
+      refiner: "world",
     });
-    expect(ecdysis?.trajectory).toHaveLength(1);
-    expect(ecdysis?.ineffectiveEdits).toBe(0);
+    expect(ecdysis?.probe?.points.map((point) => point.accuracy)).toEqual([0.5, 0.8]);
+
+    const headline = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "iterative",
+      budgetEvals: 2,
+    });
+    // Iterative reached its best (70%) at 1.6 s (0.6 s on neutral); Ecdysis passed it at 0.4 s.
+    expect(headline?.pairs.map((pair) => pair.timeToMatch?.ratio)).toEqual([4, 4, 1.5, 1.5]);
+    expect(headline?.figures.timeToMatch).toMatchObject({ median: 2.75, n: 4 });
+    expect(headline?.figures.timeToMatch?.low).toBeLessThanOrEqual(2.75);
+    expect(headline?.figures).toMatchObject({ reverseReached: 0, reverseNotReached: 4 });
+    const perWorld = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "iterative",
+      budgetEvals: 2,
+      scope: "mostly-systematic",
+    });
+    expect(perWorld?.figures.timeToMatch).toEqual({ median: 4, low: 4, high: 4, n: 2 });
+    expect(perWorld?.figures.wallRatio?.median).toBe(3.5);
 
     const written = benchResultSchema.parse(
       JSON.parse(await readFile(path.join(outDir, "bench.json"), "utf8")),
@@ -170,29 +216,71 @@ describe("runBench", () => {
     expect(written).toEqual(result);
     const markdown = await readFile(path.join(outDir, "bench.md"), "utf8");
     if (process.env.SHOW_BENCH) console.log(markdown);
-    expect(markdown).toContain("```mermaid");
     expect(markdown).toContain("test cpu (4 cores");
-    expect(markdown).toMatch(
-      /\*\*neutral\*\* — time-to-match iterative \/ Ecdysis ≥ 1\.84×: measured 1\.50×.*neutral/,
-    );
-    expect(markdown).toMatch(
-      /\*\*neutral\*\* — total training wall time iterative \/ Ecdysis ≥ 1\.84× \(shown, not the claim\): measured 1\.20×/,
-    );
-    expect(markdown).not.toMatch(/\*\*mostly-systematic\*\* — /);
+    expect(markdown).toContain("## What holds by construction");
     expect(markdown).toContain(
-      "| mostly-systematic | 1 | 70.0% | 1.60 s | 0.40 s | 4.00× | 3.00× |",
+      "| 2 (40 rollouts) | mostly-systematic | iterative | budget:rollouts ×1, patience ×1 |",
+    );
+    expect(markdown).toMatch(
+      /\*\*mostly-systematic\*\*, budget 2 — baseline spent ≥ 80% of its budget, passed every train task, or had nothing new to evaluate: no/,
+    );
+    expect(markdown).toMatch(
+      /\*\*neutral\*\*, budget 2 — held-out time-to-match iterative \/ Ecdysis ≥ 1\.84×: no, measured 1\.50×/,
     );
     expect(markdown).toContain('"accuracyAtOne":0.4');
-    expect(markdown).toContain("*Time-to-match* (the speed claim)");
+    expect(markdown).toContain("final held-out accuracy Ecdysis − sampling > 0 (by construction)");
+    expect(markdown).not.toContain("accommodations by Ecdysis = 0 (by construction)");
 
     const section = renderReadmeSection(result);
-    expect(section).toMatch(
-      /best train accuracy\n2\.75× faster than the baseline did \(4 pair\(s\), 0 where it never did/,
-    );
-    expect(section).toContain(
-      "Total training wall time iterative / Ecdysis: 2.10×; rollouts 3.00×.",
-    );
-    expect(section).toContain("*Total training time* is the whole search");
+    expect(section).toContain("**Budget 2 full-split evaluations.**");
+    expect(section).toContain("| all worlds | 2.75× [");
+    expect(section).toContain("*Held-out time-to-match* (the speed claim)");
+  });
+
+  it("adds the decomposition arms at the largest budget", async () => {
+    const fake = engine();
+    const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-"));
+    const result = await runBench({
+      engine: fake,
+      clock: fake.clock,
+      machine,
+      seeds: [1],
+      strategies: "ecdysis,iterative",
+      budgets: "1,3",
+      decomposition: true,
+      bootstrapResamples: 100,
+      outDir,
+    });
+    const planned = fake.calls
+      .filter((call) => call.method === "runStrategy" && call.settings?.budgetRollouts === 60)
+      .map((call) => `${call.world}/${call.strategy}/${call.refiner}`);
+    expect(planned).toEqual([
+      "mostly-systematic/ecdysis/world",
+      "mostly-systematic/iterative/world",
+      "mostly-systematic/ecdysis-serial/world",
+      "mostly-systematic/ecdysis/neutral",
+      "mostly-systematic/iterative/neutral",
+      // The neutral world's refiner is neutral already: no repeat.
+      "neutral/ecdysis/world",
+      "neutral/iterative/world",
+      "neutral/ecdysis-serial/world",
+    ]);
+    const pipelining = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "ecdysis-serial",
+      budgetEvals: 3,
+    });
+    expect(pipelining?.figures.wallRatio?.median).toBe(2);
+    expect(
+      findComparison(result.comparisons, {
+        left: "ecdysis",
+        right: "iterative",
+        budgetEvals: 3,
+        refiner: "neutral",
+      })?.pairs,
+    ).toHaveLength(1);
+    const markdown = await readFile(path.join(outDir, "bench.md"), "utf8");
+    expect(markdown).toContain("## Decomposition (budget 3)");
   });
 
   it("runs the bundled worlds when none are named, and rejects unknown strategies", async () => {
@@ -203,11 +291,12 @@ describe("runBench", () => {
       clock: fake.clock,
       machine,
       seeds: [1],
+      budgets: [1],
       strategies: ["sampling"],
       outDir,
     });
     expect(result.worlds.map((entry) => entry.name)).toEqual(["mostly-systematic", "neutral"]);
-    expect(result.ratios.wallTimeIterativeOverEcdysis).toBeNull();
+    expect(result.comparisons).toEqual([]);
     await expect(runBench({ engine: fake, strategies: "ecdysis,greedy", outDir })).rejects.toThrow(
       /greedy|strategies/,
     );

@@ -2,33 +2,37 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { renderBenchMarkdown } from "./bench-markdown.js";
 import { type BenchOptionsInput, benchOptionsSchema } from "./bench-options.js";
-import {
-  type BenchClock,
-  type BenchEngine,
-  type SharedRunSettings,
-  systemBenchClock,
-} from "./engine.js";
+import { computeComparisons } from "./comparisons.js";
+import { type BenchClock, type BenchEngine, systemBenchClock } from "./engine.js";
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import { type GroundTruth, readGroundTruth } from "./ground-truth.js";
 import { describeMachine } from "./machine.js";
+import { budgetRollouts, planRuns, probeTaskIds, runFolder } from "./run-plan.js";
 import {
   findAccommodations,
   findIneffectiveEdits,
   meanPurity,
   patternPurities,
 } from "./scoring.js";
-import { computeRatios, ratiosByWorld, summarise } from "./summary.js";
-import { timeToMatchPairs } from "./time-to-match.js";
-import type { BenchResult, BenchRun, BenchStrategy, BenchWorld, Machine } from "./types.js";
+import { summariseArms } from "./summary.js";
+import type {
+  BenchResult,
+  BenchRun,
+  BenchStrategy,
+  BenchWorld,
+  Machine,
+  ProbeTrajectory,
+  RefinerVariant,
+} from "./types.js";
 
 /** Called after each finished run (for progress lines); `index` counts from 0. */
 export type BenchRunListener = (run: BenchRun, index: number, total: number) => void;
 
 /**
- * Runs every strategy on every world × seed with the same budget, latency model and
+ * Runs every arm on every world × seed at every budget with the same latency model and
  * concurrency, one run after another (two runs at once would share the CPU and distort wall
- * times), scores each run against the sim's ground truth and writes `bench.json` and `bench.md`
- * to `outDir`. Returns what it wrote.
+ * times); measures the harnesses each run had in force on a held-out probe set; scores each run
+ * against the sim's ground truth and writes `bench.json` and `bench.md` to `outDir`.
  */
 export async function runBench(
   input: BenchOptionsInput & {
@@ -42,6 +46,7 @@ export async function runBench(
 ): Promise<BenchResult> {
   const { engine: injected, clock = systemBenchClock, date, machine, onRun, ...raw } = input;
   const options = benchOptionsSchema.parse(raw);
+  const benchStarted = clock.now();
   const engine = injected ?? (await import("./sim-engine.js")).simEngine();
   const outDir = path.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
@@ -49,32 +54,63 @@ export async function runBench(
   for (const name of names) worlds.push(await engine.describeWorld(name));
 
   const runs: BenchRun[] = [];
-  const total = worlds.length * options.seeds.length * options.strategies.length;
+  const total = worlds.reduce(
+    (sum, world) => sum + planRuns(options, world).length * options.seeds.length,
+    0,
+  );
   for (const world of worlds) {
     for (const seed of options.seeds) {
       const projectDir = path.join(outDir, "projects", `${safeName(world.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
-      const settings: SharedRunSettings = {
+      const taskIds = probeTaskIds({
+        heldout: project.heldoutTaskIds,
+        size: options.probeSize,
         seed,
-        budgetRollouts: options.budgetRollouts,
-        latencyScale: options.latencyScale,
-        concurrency: options.concurrency,
-        maxIterations: options.maxIterations,
-      };
-      for (const strategy of options.strategies) {
-        const runDir = path.join(outDir, "runs", `${safeName(world.name)}-seed${seed}-${strategy}`);
+      });
+      for (const plan of planRuns(options, world)) {
+        const settings = {
+          seed,
+          budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
+          latencyScale: options.latencyScale,
+          concurrency: options.concurrency,
+          maxIterations: options.maxIterations,
+          temperature: options.temperature,
+        };
+        const runDir = path.join(outDir, "runs", runFolder(world.name, seed, plan));
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
           world,
-          strategy,
+          strategy: plan.strategy,
+          refiner: plan.refiner,
           settings,
           outDir: runDir,
           clock,
         });
         const wallMs = clock.now() - started;
-        const run = scoreRun({ strategy, world: world.name, seed, wallMs, outcome, truth });
+        // Measured after the run's clock stopped: the probe is the bench's, not the strategy's.
+        const probe =
+          plan.strategy === "sampling"
+            ? null
+            : await engine.probe({
+                project,
+                world,
+                refiner: plan.refiner,
+                outDir: runDir,
+                inForce: outcome.inForce,
+                taskIds,
+              });
+        const run = scoreRun({
+          ...plan,
+          world: world.name,
+          seed,
+          budgetRollouts: settings.budgetRollouts,
+          wallMs,
+          outcome,
+          probe,
+          truth,
+        });
         runs.push(run);
         onRun?.(run, runs.length - 1, total);
       }
@@ -82,23 +118,29 @@ export async function runBench(
   }
 
   const result: BenchResult = {
-    version: 1,
+    version: 2,
     date: (date ?? new Date()).toISOString(),
     machine: machine ?? describeMachine(),
     settings: {
       strategies: options.strategies,
       seeds: options.seeds,
-      budgetRollouts: options.budgetRollouts,
+      budgets: options.budgets,
       latencyScale: options.latencyScale ?? null,
       concurrency: options.concurrency,
       maxIterations: options.maxIterations,
+      temperature: options.temperature,
+      probeSize: options.probeSize,
+      bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed },
+      decomposition: options.decomposition,
     },
     worlds,
     runs,
-    summary: summarise(runs),
-    ratios: computeRatios(runs),
-    ratiosByWorld: ratiosByWorld(runs),
-    timeToMatch: timeToMatchPairs(runs),
+    arms: summariseArms(runs),
+    comparisons: computeComparisons(runs, {
+      resamples: options.bootstrapResamples,
+      seed: options.bootstrapSeed,
+    }),
+    benchWallMs: Math.round(clock.now() - benchStarted),
   };
   await mkdir(outDir, { recursive: true });
   await writeAtomically(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
@@ -109,11 +151,15 @@ export async function runBench(
 /** Turns one evolve outcome into a bench run, scored against the world's ground truth. */
 export function scoreRun(options: {
   strategy: BenchStrategy;
+  refiner: RefinerVariant;
   world: string;
   seed: number;
+  budgetEvals: number;
+  budgetRollouts: number;
   /** Wall time of the whole run as the bench measured it. */
   wallMs: number;
   outcome: EvolveOutcome;
+  probe: ProbeTrajectory | null;
   truth: GroundTruth;
 }): BenchRun {
   const { outcome, truth } = options;
@@ -126,7 +172,12 @@ export function scoreRun(options: {
   return {
     strategy: options.strategy,
     world: options.world,
+    refiner: options.refiner,
     seed: options.seed,
+    budgetEvals: options.budgetEvals,
+    budgetRollouts: options.budgetRollouts,
+    stoppedBy: outcome.stoppedBy,
+    unspentRollouts: Math.max(0, options.budgetRollouts - outcome.training.rollouts),
     wallMs: Math.round(outcome.training.wallMs),
     rollouts: outcome.training.rollouts,
     llmCalls: outcome.training.llmCalls,
@@ -138,6 +189,7 @@ export function scoreRun(options: {
     trainAccuracy: outcome.final.train.accuracy,
     trainTasks: outcome.final.train.n,
     heldoutAccuracy: outcome.final.heldout.accuracy,
+    heldoutTasks: outcome.final.heldout.n,
     seedTrainAccuracy: outcome.baseline.train.accuracy,
     seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
     acceptedEdits: outcome.acceptedEdits.length,
@@ -147,7 +199,7 @@ export function scoreRun(options: {
     ),
     ineffectiveEdits: ineffective.length,
     trajectory: outcome.trajectory,
-    trajectorySeedAccuracy: outcome.trajectorySeedAccuracy,
+    probe: options.probe,
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
   };

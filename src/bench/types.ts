@@ -1,16 +1,58 @@
 import { z } from "zod";
-import { strategyNameSchema } from "../config/config-schema.js";
+import { strategyNames } from "../config/config-schema.js";
 import { trajectoryPointSchema } from "./evolve-outcome.js";
 
-/** The strategies a bench compares (the same names as `evolve.strategy`). */
-export const benchStrategySchema = strategyNameSchema;
+/**
+ * The arms a bench compares. `ecdysis`, `iterative` and `sampling` are the strategies of the
+ * same names (`evolve.strategy`, config's `strategyNames`); `ecdysis-serial` is Ecdysis with its
+ * pipelining (the speed wrappers of src/evolve/speed) switched off, for the decomposition.
+ */
+export const benchStrategySchema = z.enum([...strategyNames, "ecdysis-serial"]);
 export type BenchStrategy = z.infer<typeof benchStrategySchema>;
 
-/** One strategy on one world with one seed: what it cost and what it produced. */
+/**
+ * Which refiner assumptions the sim plays: the world's own, or the world with a neutral refiner
+ * (one instance diagnosed as well as many, no item hints) — the decomposition's control.
+ */
+export const refinerVariantSchema = z.enum(["world", "neutral"]);
+export type RefinerVariant = z.infer<typeof refinerVariantSchema>;
+
+/** One held-out probe measurement: the harness in force at a training time, and its accuracy. */
+export const probePointSchema = z.object({
+  /** The iteration whose acceptance made this harness current (0: the seed harness). */
+  iteration: z.number().int(),
+  /** Training wall time (ms, the run's budget clock) from which this harness was in force. */
+  elapsedMs: z.number(),
+  /** Accuracy on the probe set (0–1). */
+  accuracy: z.number(),
+  harnessHash: z.string(),
+});
+export type ProbePoint = z.infer<typeof probePointSchema>;
+
+/**
+ * Held-out accuracy over training time, measured by the bench (never by the pipeline) on a fixed
+ * probe set drawn from the held-out split: the same tasks for every arm of a world × seed.
+ */
+export const probeTrajectorySchema = z.object({
+  tasks: z.number().int(),
+  /** First point: the seed harness at 0 ms; then one point per change of the harness in force. */
+  points: z.array(probePointSchema).min(1),
+});
+export type ProbeTrajectory = z.infer<typeof probeTrajectorySchema>;
+
+/** One arm on one world × refiner variant × budget × seed: what it cost and what it produced. */
 export const benchRunSchema = z.object({
   strategy: benchStrategySchema,
   world: z.string(),
+  refiner: refinerVariantSchema,
   seed: z.number().int(),
+  /** The budget in full-split evaluations, and the rollouts that makes on this world's train split. */
+  budgetEvals: z.number(),
+  budgetRollouts: z.number().int(),
+  /** Why the strategy stopped (`budget:rollouts`, `no-failures`, `no-systematic-pattern`, …). */
+  stoppedBy: z.string(),
+  /** Training rollouts of the budget left unspent when it stopped (0 when it spent it all). */
+  unspentRollouts: z.number().int(),
   /** Training wall time (the strategy's search, without the final measurements and gate). */
   wallMs: z.number(),
   /** Uncached training rollouts, LLM calls and tokens (what the budget bounds). */
@@ -25,9 +67,10 @@ export const benchRunSchema = z.object({
   /** Uncached rollouts of the whole run (seed and final measurements included). */
   totalRollouts: z.number().int(),
   trainAccuracy: z.number(),
-  /** Size of the train split (the trajectory is comparable across strategies when it covers it). */
-  trainTasks: z.number().int().default(0),
+  trainTasks: z.number().int(),
+  /** Accuracy of the final harness on the whole held-out split (the gate's measurement). */
   heldoutAccuracy: z.number(),
+  heldoutTasks: z.number().int(),
   seedTrainAccuracy: z.number(),
   seedHeldoutAccuracy: z.number(),
   acceptedEdits: z.number().int(),
@@ -35,27 +78,24 @@ export const benchRunSchema = z.object({
   accommodations: z.number().int(),
   /** Why each accommodation was counted (one line each), for the report. */
   accommodationReasons: z.array(z.string()),
-  /**
-   * Accepted edits that are not accommodations but had no visible effect: none of the tasks they
-   * addressed was among those their accepting validation saw fixed (e.g. a generic rule riding
-   * along with a systematic pattern that another edit of the same candidate repaired).
-   */
-  ineffectiveEdits: z.number().int().default(0),
-  /** Accuracy over training time, one point per accepted step (see `TrajectoryPoint`). */
-  trajectory: z.array(trajectoryPointSchema).default([]),
-  /** The seed harness's accuracy on the first batch, where the trajectory starts (null: none). */
-  trajectorySeedAccuracy: z.number().nullable().default(null),
-  /** Mean purity of the patterns the run found (null when it found none, e.g. `sampling`). */
+  /** Accepted edits that are not accommodations but had no visible effect (see README). */
+  ineffectiveEdits: z.number().int(),
+  /** Train accuracy on each accepted step's batch, as the pipeline measured it (not a claim). */
+  trajectory: z.array(trajectoryPointSchema),
+  /** Held-out probe trajectory (null: the arm does no training, e.g. `sampling`). */
+  probe: probeTrajectorySchema.nullable(),
+  /** Mean purity of the patterns the run found (null when it found none). */
   patternPurity: z.number().nullable(),
   patternsFound: z.number().int(),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
 
-/** The figures summarised per strategy. */
+/** The figures summarised per arm. */
 export const benchFigures = [
   "wallMs",
   "totalWallMs",
   "rollouts",
+  "unspentRollouts",
   "llmCalls",
   "promptTokens",
   "completionTokens",
@@ -70,7 +110,7 @@ export const benchFigures = [
 ] as const;
 export type BenchFigure = (typeof benchFigures)[number];
 
-/** Median and range of one figure over a strategy's runs (null when no run had a value). */
+/** Median and range of one figure over an arm's runs. */
 export const spreadSchema = z.object({
   median: z.number(),
   min: z.number(),
@@ -79,78 +119,90 @@ export const spreadSchema = z.object({
 });
 export type Spread = z.infer<typeof spreadSchema>;
 
-const figureSpread = spreadSchema.nullable();
-/** Figure name → spread, for one strategy. */
-export const strategySummarySchema = z.object({
-  wallMs: figureSpread,
-  totalWallMs: figureSpread,
-  rollouts: figureSpread,
-  llmCalls: figureSpread,
-  promptTokens: figureSpread,
-  completionTokens: figureSpread,
-  refinementShare: figureSpread,
-  trainAccuracy: figureSpread,
-  heldoutAccuracy: figureSpread,
-  seedHeldoutAccuracy: figureSpread,
-  acceptedEdits: figureSpread,
-  accommodations: figureSpread,
-  ineffectiveEdits: figureSpread.default(null),
-  patternPurity: figureSpread,
-}) satisfies z.ZodType<Record<BenchFigure, Spread | null>>;
-/** Figure name → spread, for one strategy. */
-export type StrategySummary = z.infer<typeof strategySummarySchema>;
-
-/** Headline comparisons, each the median over the world × seed pairs where both strategies ran. */
-export const benchRatiosSchema = z.object({
-  /**
-   * Time-to-match: iterative's time to first reach its best train accuracy A* / Ecdysis's time to
-   * first reach ≥ A*; median over the pairs where iterative improved on the seed harness, a pair
-   * where Ecdysis never reached A* counting as 0 (see src/bench/README.md).
-   */
-  timeToMatchIterativeOverEcdysis: z.number().nullable().default(null),
-  /** Pairs the time-to-match median was taken over (failures included). */
-  timeToMatchPairs: z.number().int().default(0),
-  /** Of those, pairs where Ecdysis never reached iterative's best train accuracy. */
-  timeToMatchFailures: z.number().int().default(0),
-  /** Pairs left out because iterative never improved on the seed harness (nothing to match). */
-  timeToMatchNoTarget: z.number().int().default(0),
-  /** iterative total training wall time / ecdysis total training wall time. */
-  wallTimeIterativeOverEcdysis: z.number().nullable(),
-  /** iterative rollouts / ecdysis rollouts. */
-  rolloutsIterativeOverEcdysis: z.number().nullable(),
-  /** held-out accuracy of ecdysis − iterative (absolute, 0–1). */
-  heldoutDiffEcdysisMinusIterative: z.number().nullable(),
-  /** (ecdysis − iterative) / iterative held-out accuracy. */
-  heldoutRelativeGainOverIterative: z.number().nullable(),
-  /** held-out accuracy of ecdysis − sampling (absolute, 0–1). */
-  heldoutDiffEcdysisMinusSampling: z.number().nullable(),
-  /** How many world × seed pairs the ratios were taken over. */
-  pairs: z.number().int(),
+/** One arm at one budget and refiner variant, summarised over its worlds and seeds. */
+export const armSummarySchema = z.object({
+  strategy: benchStrategySchema,
+  refiner: refinerVariantSchema,
+  budgetEvals: z.number(),
+  runs: z.number().int(),
+  figures: z.record(z.string(), spreadSchema.nullable()),
+  /** How many runs stopped for each reason. */
+  stoppedBy: z.record(z.string(), z.number().int()),
 });
-export type BenchRatios = z.infer<typeof benchRatiosSchema>;
+export type ArmSummary = z.infer<typeof armSummarySchema>;
 
-/** Time-to-match on one world × seed: how long each strategy took to reach iterative's best. */
-export const timeToMatchPairSchema = z.object({
+/** A median over world × seed pairs with its bootstrap 95% interval (null: no pair had a value). */
+export const estimateSchema = z.object({
+  median: z.number(),
+  low: z.number(),
+  high: z.number(),
+  n: z.number().int(),
+});
+export type Estimate = z.infer<typeof estimateSchema>;
+
+/**
+ * Time for both arms to reach one target held-out accuracy (one arm's best): `matched`;
+ * `not-reached` (the chasing arm never reached it); `no-target` (the target is no better than
+ * the seed harness: nothing to match).
+ */
+export const matchSchema = z.object({
+  target: z.number(),
+  /** Left's training time when it first reached the target (null: never). */
+  leftMs: z.number().nullable(),
+  /** Right's training time when it first reached the target (null: never). */
+  rightMs: z.number().nullable(),
+  /** rightMs / leftMs (> 1: left got there faster); forward not-reached: 0; otherwise null when undefined. */
+  ratio: z.number().nullable(),
+  status: z.enum(["matched", "not-reached", "no-target"]),
+});
+export type Match = z.infer<typeof matchSchema>;
+
+/** Every figure of one left-versus-right pair on one world × seed. */
+export const pairFiguresSchema = z.object({
   world: z.string(),
   seed: z.number().int(),
-  /** A*: iterative's best train accuracy during its search (null: no iterative iteration ran). */
-  target: z.number().nullable(),
-  /** Iterative's training time when it first reached A*. */
-  iterativeMs: z.number().nullable(),
-  /** Ecdysis's training time when it first reached ≥ A* (null: never). */
-  ecdysisMs: z.number().nullable(),
-  /** iterativeMs / ecdysisMs; 0 when Ecdysis never reached A*; null when there is nothing to match. */
-  ratio: z.number().nullable(),
-  /**
-   * `matched`; `not-reached` (Ecdysis never reached A*: a failure of the claim); `no-target`
-   * (iterative never rose above the seed harness, so there is no quality to match);
-   * `no-timing` (a run without per-iteration times).
-   */
-  status: z.enum(["matched", "not-reached", "no-target", "no-timing"]),
-  /** False when a trajectory was measured on a batch smaller than the train split. */
-  fullTrainSplit: z.boolean(),
+  /** Left reaching right's best held-out probe accuracy: ratio T_right / T_left (> 1: left faster). */
+  timeToMatch: matchSchema.nullable(),
+  /** Right reaching left's best: ratio T_right / T_left as well (right never reaching it: not-reached). */
+  reverse: matchSchema.nullable(),
+  /** Area under probe accuracy × training time over the common horizon, left − right (0–1). */
+  aucDiff: z.number().nullable(),
+  wallRatio: z.number().nullable(),
+  rolloutsRatio: z.number().nullable(),
+  heldoutDiff: z.number(),
 });
-export type TimeToMatchPair = z.infer<typeof timeToMatchPairSchema>;
+export type PairFigures = z.infer<typeof pairFiguresSchema>;
+
+/** The figures of a comparison, each a median over pairs with a bootstrap 95% interval. */
+export const comparisonFiguresSchema = z.object({
+  /** Left's time-to-match of right's best (not-reached as 0, no-target left out). */
+  timeToMatch: estimateSchema.nullable(),
+  timeToMatchNotReached: z.number().int(),
+  timeToMatchNoTarget: z.number().int(),
+  /** Right's time to left's best over left's, over the pairs where right reached it. */
+  reverseTimeToMatch: estimateSchema.nullable(),
+  reverseReached: z.number().int(),
+  reverseNotReached: z.number().int(),
+  reverseNoTarget: z.number().int(),
+  aucDiff: estimateSchema.nullable(),
+  wallRatio: estimateSchema.nullable(),
+  rolloutsRatio: estimateSchema.nullable(),
+  heldoutDiff: estimateSchema.nullable(),
+});
+export type ComparisonFigures = z.infer<typeof comparisonFiguresSchema>;
+
+/** Left versus right on one scope (all worlds, or one world) at one budget and refiner variant. */
+export const comparisonSchema = z.object({
+  left: benchStrategySchema,
+  right: benchStrategySchema,
+  budgetEvals: z.number(),
+  refiner: refinerVariantSchema,
+  /** `all worlds` or a world name. */
+  scope: z.string(),
+  pairs: z.array(pairFiguresSchema),
+  figures: comparisonFiguresSchema,
+});
+export type Comparison = z.infer<typeof comparisonSchema>;
 
 /** A world as the bench reports it: its parameters and the refiner-side assumptions. */
 export const benchWorldSchema = z.object({
@@ -177,25 +229,31 @@ export type Machine = z.infer<typeof machineSchema>;
 
 /** `DIR/bench.json`. */
 export const benchResultSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   date: z.string(),
   machine: machineSchema,
   settings: z.object({
     strategies: z.array(benchStrategySchema),
     seeds: z.array(z.number().int()),
-    budgetRollouts: z.number().int(),
+    /** Budgets in full-split evaluations (rollouts = evaluations × train tasks of the world). */
+    budgets: z.array(z.number()),
     /** Null: each world's own latency scale. */
     latencyScale: z.number().nullable(),
     concurrency: z.number().int(),
     maxIterations: z.number().int(),
+    /** The agent's sampling temperature, the same for every arm. */
+    temperature: z.number(),
+    /** Most held-out tasks in a probe set (the whole split when it is smaller). */
+    probeSize: z.number().int(),
+    bootstrap: z.object({ resamples: z.number().int(), seed: z.number().int() }),
+    /** Whether the decomposition arms ran (neutral refiner, Ecdysis without pipelining). */
+    decomposition: z.boolean(),
   }),
   worlds: z.array(benchWorldSchema),
   runs: z.array(benchRunSchema),
-  summary: z.record(z.string(), strategySummarySchema),
-  ratios: benchRatiosSchema,
-  /** The same ratios per world, for the "where it does not hold" section. */
-  ratiosByWorld: z.record(z.string(), benchRatiosSchema),
-  /** Time-to-match per world × seed pair (see `timeToMatchPairSchema`). */
-  timeToMatch: z.array(timeToMatchPairSchema).default([]),
+  arms: z.array(armSummarySchema),
+  comparisons: z.array(comparisonSchema),
+  /** Wall time of the whole bench (ms), so a re-run can be planned. */
+  benchWallMs: z.number(),
 });
 export type BenchResult = z.infer<typeof benchResultSchema>;

@@ -16,8 +16,8 @@ describe("ecdysis bench", () => {
         "1",
         "--strategies",
         "sampling",
-        "--budget-rollouts",
-        "120",
+        "--budgets",
+        "3",
         "--latency-scale",
         "0",
         "--out",
@@ -29,7 +29,13 @@ describe("ecdysis bench", () => {
     expect(run.code).toBe(0);
     const bench = JSON.parse(await readFile(join(dir, "b", "bench.json"), "utf8"));
     expect(bench.runs).toHaveLength(1);
-    expect(bench.runs[0]).toMatchObject({ strategy: "sampling", world: "quickstart", seed: 1 });
+    expect(bench.runs[0]).toMatchObject({
+      strategy: "sampling",
+      world: "quickstart",
+      seed: 1,
+      budgetEvals: 3,
+      budgetRollouts: 120,
+    });
     expect(await readFile(join(dir, "b", "bench.md"), "utf8")).toContain("sampling");
   });
 

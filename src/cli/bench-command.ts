@@ -8,17 +8,26 @@ import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from ".
 export const benchCommand: CliCommand = {
   name: "bench",
   summary: "benchmark ecdysis against the iterative and sampling baselines on sim worlds",
-  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,2,3] [--strategies ${strategyNames.join(",")}]
-                    [--budget-rollouts N] [--latency-scale X] [--concurrency C]
+  help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
+                    [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
+                    [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
 
-Runs every strategy on every world × seed with the same budget and latency model, and writes
-DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
+Runs every strategy on every world × seed at every budget with the same latency model, measures
+every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
+DIR/bench.md. Budgets are full-split evaluations (rollouts = budget × train tasks). Without
+--world, all bundled worlds. --decomposition adds Ecdysis without pipelining and a neutral
+refiner at the largest budget.
 `,
   options: {
     world: { type: "string" },
     seeds: { type: "string" },
     strategies: { type: "string" },
-    "budget-rollouts": { type: "string" },
+    budgets: { type: "string" },
+    decomposition: { type: "boolean" },
+    temperature: { type: "string" },
+    "probe-size": { type: "string" },
+    "bootstrap-resamples": { type: "string" },
+    "bootstrap-seed": { type: "string" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
     out: { type: "string" },
@@ -33,7 +42,12 @@ DIR/bench.json and DIR/bench.md. Without --world, all bundled worlds.
       worlds: text("world"),
       seeds: text("seeds"),
       strategies: text("strategies"),
-      budgetRollouts: text("budget-rollouts"),
+      budgets: text("budgets"),
+      decomposition: args.values.decomposition === true,
+      temperature: text("temperature"),
+      probeSize: text("probe-size"),
+      bootstrapResamples: text("bootstrap-resamples"),
+      bootstrapSeed: text("bootstrap-seed"),
       latencyScale: text("latency-scale"),
       concurrency: text("concurrency"),
       outDir: out === undefined ? undefined : resolvePath(io, out),

@@ -32,14 +32,11 @@ describe("ecdysis sim", () => {
       { cwd: dir },
     );
     expect(run.code).toBe(0);
-    for (const file of [
-      "tasks/train.jsonl",
-      "tasks/heldout.jsonl",
-      "harness/harness.yaml",
-      "ground-truth.json",
-    ]) {
+    for (const file of ["tasks/train.jsonl", "tasks/heldout.jsonl", "harness/harness.yaml"]) {
       await access(join(dir, "w", file));
     }
+    // The ground truth is the bench's alone: a generated project never holds it.
+    await expect(access(join(dir, "w", "ground-truth.json"))).rejects.toThrow();
     const bad = await runCli(["sim", "start"], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("expected 'serve' or 'world'");

@@ -67,9 +67,7 @@ async function world(args: ParsedArgs, io: CliIo): Promise<number> {
   const loaded = await loadWorld(resolveWorldFlag(io, "sim", flags.world));
   const seeded = flags.seed === undefined ? loaded : { ...loaded, seed: flags.seed };
   const files = await generateWorldFiles({ world: seeded, outDir: resolvePath(io, flags.out) });
-  io.stdout.write(
-    `wrote ${files.train}\nwrote ${files.heldout}\nwrote ${files.harnessDir}/\nwrote ${files.groundTruth} (ground truth: for benchmarks only)\n`,
-  );
+  io.stdout.write(`wrote ${files.train}\nwrote ${files.heldout}\nwrote ${files.harnessDir}/\n`);
   return 0;
 }
 
@@ -85,8 +83,8 @@ serve   starts the OpenAI-compatible simulated model on loopback and prints its 
         server that cannot do everything: rejects-tools (Ollama's 400), rejects-json-schema
         (JSON mode only), reasoning-model (400 to max_tokens and temperature), fenced-json,
         prose-json, ignore-response-format, no-native-tools.
-world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl, DIR/harness/ (the weak seed
-        harness) and DIR/ground-truth.json (read only by benchmarks).
+world   writes DIR/tasks/train.jsonl, DIR/tasks/heldout.jsonl and DIR/harness/ (the weak seed
+        harness). The ground truth stays with \`ecdysis bench\`, which reads world files itself.
 
 W is a bundled world name (e.g. quickstart) or a world file (YAML/JSON).
 `,

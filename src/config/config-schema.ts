@@ -216,8 +216,19 @@ export const evolveConfigSchema = z
      * default): like GEPA-style search, run until the budget or maxIterations is spent.
      */
     patience: z.number().int().positive().optional(),
-    /** Iterative baseline: failures shown to its reflector per proposal. */
-    iterativeMinibatch: z.number().int().min(1).default(1),
+    /**
+     * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
+     * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
+     */
+    iterativeMinibatch: z.number().int().min(1).default(3),
+    /**
+     * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
+     * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
+     * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
+     * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
+     * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
+     */
+    iterativeComponents: z.enum(["round-robin", "all"]).default("all"),
     budget: budgetSchema.default({ scope: "training" }),
   })
   .strict();

@@ -33,8 +33,6 @@ export interface OpenModels {
 
 /** Options of `openModels`. */
 export interface OpenModelsOptions {
-  /** Sim only: where the sim writes which deficiency hit which request (read by the bench only). */
-  groundTruthPath?: string;
   /** Sim only: multiplies the world's latency model (0 = no simulated latency). */
   latencyScale?: number;
   /** Environment the API keys are read from. Default process.env. */
@@ -93,7 +91,6 @@ export async function openModels(
           model: config.model,
           quirks: config.quirks,
           latencyScale: options.latencyScale,
-          groundTruthPath: options.groundTruthPath,
         }))();
       servers.set(identity, server);
     }

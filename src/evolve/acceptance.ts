@@ -154,6 +154,29 @@ export function strictImprovement(label: string): (before: number, after: number
         };
 }
 
+/**
+ * The iterative baseline's minibatch gate (GEPA's `StrictImprovementAcceptance`): the child's
+ * summed score on the parent's reflection minibatch strictly above the parent's.
+ */
+export function betterOnMinibatch(before: number, after: number): Decision {
+  return after > before
+    ? { accepted: true, reason: `minibatch score ${after} > ${before}: worth a full evaluation` }
+    : { accepted: false, reason: `minibatch score ${after} is not above the parent's ${before}` };
+}
+
+/**
+ * The iterative baseline's full evaluation: the child joins the Pareto pool either way; it
+ * becomes the harness in force only when its train accuracy is strictly above the best's.
+ */
+export function aboveBest(best: number, child: number): Decision {
+  return child > best
+    ? { accepted: true, reason: `train accuracy ${child.toFixed(3)} > best ${best.toFixed(3)}` }
+    : {
+        accepted: false,
+        reason: `train accuracy ${child.toFixed(3)} is not above the best ${best.toFixed(3)} (kept in the Pareto pool as a parent)`,
+      };
+}
+
 /** The held-out gate of an evolve run: the final harness beats the seed (`requireImprovement`) or does not lose beyond the tolerance. */
 export function heldOutGate(gate: GateConfig): (seed: number, final: number) => Decision {
   return (seed, final) => {

@@ -3,9 +3,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
-import type { Task } from "../config/task-schema.js";
 import { openModels } from "../eval/open-models.js";
-import { generateWorld, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
+import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
 import { type RecordingProxy, startRecordingProxy } from "../sim/testing/recording-proxy.js";
 import type { EvolveResult } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
@@ -48,8 +47,6 @@ const world = worldSchema.parse({
   deficiencies: { systematic: { "format-drift": 0.6 } },
 });
 
-const jsonl = (tasks: Task[]) => `${tasks.map((task) => JSON.stringify(task)).join("\n")}\n`;
-
 /** System prompts of the agent's chat requests (the roles' requests carry a response_format). */
 function agentPrompts(proxy: RecordingProxy): string[] {
   return proxy.recorded().flatMap(({ body }) => {
@@ -73,13 +70,14 @@ describe("evolve a command harness: every candidate runs from its own files", ()
     server = await startSimServer({ world, latencyScale: 0 });
     proxy = await startRecordingProxy(server.url);
     dir = await mkdtemp(path.join(tmpdir(), "ecdysis-command-evolve-"));
-    const generated = generateWorld(world);
+    // The world's task files as the sim writes them (its ground truth stays out of this test).
+    const generated = await generateWorldFiles({ world, outDir: path.join(dir, "world") });
     await mkdir(path.join(dir, "agent", "prompts"), { recursive: true });
     await mkdir(path.join(dir, "tasks"), { recursive: true });
     await writeFile(path.join(dir, "agent", "agent.js"), agentScript);
     await writeFile(path.join(dir, "agent", "prompts", "system.md"), seedPrompt);
-    await writeFile(path.join(dir, "tasks", "train.jsonl"), jsonl(generated.train));
-    await writeFile(path.join(dir, "tasks", "heldout.jsonl"), jsonl(generated.heldout));
+    await writeFile(path.join(dir, "tasks", "train.jsonl"), await readFile(generated.train));
+    await writeFile(path.join(dir, "tasks", "heldout.jsonl"), await readFile(generated.heldout));
     const config = [
       "model:",
       "  provider: openai",

@@ -4,7 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import { openModels } from "../eval/open-models.js";
-import { generateWorldFiles, loadWorld, type SimServer, startSimServer } from "../sim/index.js";
+import { loadWorld, type SimServer, startSimServer } from "../sim/index.js";
+// Ground truth, for this test's assertions only (allowed in src/bench/ground-truth-boundary.test.ts).
+import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
 import { firstStage, lastStage } from "./evidence.js";
 import type { EvolveResult, IterationRecord } from "./result-schema.js";
@@ -26,7 +28,7 @@ const env = { ECDYSIS_INT_KEY: "not-a-secret" };
 
 async function project(world: World, url: string) {
   const dir = await mkdtemp(path.join(tmpdir(), "ecdysis-evolve-int-"));
-  const files = await generateWorldFiles({ world, outDir: dir });
+  const files = await generateWorldWithTruth({ world, outDir: dir });
   const config = [
     "model:",
     "  provider: openai",

@@ -4,9 +4,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ModelConfig } from "../config/config-schema.js";
+import { loadTasks } from "../config/load-tasks.js";
 import { TransportError } from "../errors/transport-error.js";
 import {
-  generateWorld,
+  generateWorldFiles,
   loadWorld,
   type SimEndpoint,
   type SimServer,
@@ -81,7 +82,11 @@ const structured = {
   purpose: "failure-notes",
 };
 const world = await loadWorld("quickstart");
-const chain = generateWorld(world).train.find((task) => task.category === "multi-hop");
+const worldFiles = await generateWorldFiles({
+  world,
+  outDir: await mkdtemp(join(tmpdir(), "ecdysis-world-")),
+});
+const chain = (await loadTasks(worldFiles.train)).find((task) => task.category === "multi-hop");
 const lookup: ChatRequest = {
   messages: [
     { role: "system", content: "End with a final line 'Answer: <value>'." },

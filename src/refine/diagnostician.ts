@@ -17,7 +17,9 @@ import {
  * view (`harnessView`, analysis role) and the rejected proposals. One call per pattern, all at once: the diagnoses are
  * independent, and a reply about one pattern is shorter (so sooner) than one about all of them.
  * A pattern whose reply is unusable goes undiagnosed; only when every reply is unusable does the
- * role fail. Diagnoses of other pattern ids than the one asked about are dropped.
+ * role fail. Diagnoses of other pattern ids than the one asked about are dropped; several of the
+ * one asked about are kept (failures of different causes in one pattern — a minibatch of the
+ * iterative reflector, an impure pattern — each get their own root cause and change).
  */
 export async function runDiagnostician(options: {
   patterns: FailurePattern[];
@@ -46,8 +48,9 @@ export async function runDiagnostician(options: {
         summary: `${pattern.name}: ${pattern.support.tasks} tasks, ${options.rejected.length} rejected proposal(s)`,
         turns: options.turns,
       });
-      return reply.diagnoses.find((diagnosis) => diagnosis.patternId === pattern.id);
+      const mine = reply.diagnoses.filter((diagnosis) => diagnosis.patternId === pattern.id);
+      return mine.length > 0 ? mine : undefined;
     }),
   );
-  return diagnoses.filter((diagnosis) => diagnosis !== undefined);
+  return diagnoses.filter((diagnosis) => diagnosis !== undefined).flat();
 }

@@ -4,13 +4,14 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandAgent } from "../agent/command-agent.js";
 import { modelConfigSchema } from "../config/config-schema.js";
+import { loadTasks } from "../config/load-tasks.js";
 import type { Task } from "../config/task-schema.js";
 import { diagnoseBatch } from "../diagnose/index.js";
 import { evaluate, scorerForTasks } from "../eval/index.js";
 import { applyEdits, loadHarness, openHarnessWorkspace, writeHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { type AccountedProvider, createProvider } from "../llm/index.js";
-import { generateWorld, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
+import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
 import { refine } from "./refine.js";
 
 /** A user's own agent: its system prompt lives in an editable file of its harness folder. */
@@ -64,7 +65,9 @@ describe.each(["tidy", "plainspoken"] as const)(
       const world = worldFor(style);
       server = await startSimServer({ world, latencyScale: 0 });
       dir = await mkdtemp(join(tmpdir(), "ecdysis-refine-command-"));
-      tasks = generateWorld(world).train;
+      tasks = await loadTasks(
+        (await generateWorldFiles({ world, outDir: join(dir, "world") })).train,
+      );
       const seedDir = join(dir, "seed");
       for (const [file, text] of Object.entries({
         "agent.js": agentScript,

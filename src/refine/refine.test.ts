@@ -177,6 +177,32 @@ describe("refine", () => {
     expect(diagnosticianTurns.map((turn) => turn.error === undefined)).toEqual([true, false, true]);
   });
 
+  it("keeps every diagnosis of the pattern asked about (one per cause), drops those of others", async () => {
+    const provider = roleProvider({
+      ...defaultScripts,
+      diagnosis: () => ({
+        content: JSON.stringify({
+          diagnoses: [
+            { patternId: "p1", rootCause: "too few steps", module: "agent_loop", confidence: 0.7 },
+            { patternId: "p1", rootCause: "prose answers", module: "completion", confidence: 0.6 },
+            { patternId: "zz", rootCause: "not asked", module: "prompt", confidence: 0.9 },
+          ],
+        }),
+      }),
+    });
+    const record = await refine({
+      patterns: [makePattern("p1")],
+      harness,
+      refiner: provider,
+      rejected: [],
+      skepticRounds: 2,
+    });
+    expect(record.diagnoses.map((diagnosis) => [diagnosis.patternId, diagnosis.module])).toEqual([
+      ["p1", "agent_loop"],
+      ["p1", "completion"],
+    ]);
+  });
+
   it("drafts the edits of each HMS change in its own call, in the HMS's order", async () => {
     const change = (module: string, text: string) => ({
       module,

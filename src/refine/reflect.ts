@@ -14,6 +14,8 @@ import type { RejectedProposal } from "./role-schemas.js";
 export function minibatchPattern(options: {
   failures: RolloutRecord[];
   tasks: Task[];
+  /** The module the reflection is asked to change (GEPA's selected component); default prompt. */
+  module?: FailurePattern["module"];
 }): FailurePattern {
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
   const records = new Map(options.failures.map((record) => [record.key, record]));
@@ -27,7 +29,7 @@ export function minibatchPattern(options: {
     id: patternId(options.failures.map((record) => record.key)),
     name: "observed-failure",
     description: `The failure(s) observed in this minibatch (${options.failures.length} run(s)), showing ${signals.join(", ") || "no runtime signal"}.`,
-    module: "prompt",
+    module: options.module ?? "prompt",
     namedBy: "fallback",
     groupKeys: [],
     signals,
@@ -61,6 +63,8 @@ export async function reflect(options: {
   editable?: string[];
   /** Held-out tasks, only to refuse failures drawn from them. */
   heldout?: Task[];
+  /** The module the reflection is asked to change (the iterative baseline's selected component). */
+  module?: FailurePattern["module"];
 }): Promise<RefinementRecord> {
   const failingIds = new Set(options.failures.map((record) => record.taskId));
   refuseHeldout({
@@ -74,7 +78,9 @@ export async function reflect(options: {
   return collaborate({
     mode: "reflect",
     patterns:
-      failed.length === 0 ? [] : [minibatchPattern({ failures: failed, tasks: options.tasks })],
+      failed.length === 0
+        ? []
+        : [minibatchPattern({ failures: failed, tasks: options.tasks, module: options.module })],
     harness: options.harness,
     refiner: options.refiner,
     rejected: options.rejected,

@@ -104,6 +104,48 @@ describe("agent-side sim", () => {
     }
   });
 
+  it("sample-dependent slips: some arithmetic slips depend on the sample, so a vote repairs some; a calculator repairs all", () => {
+    const world = testWorld({
+      systematic: { "arithmetic-slip": 1 },
+      sampleDependent: { share: 0.5, chance: 0.3 },
+    });
+    const generated = generateWorld(world);
+    const affected = generated.train.filter((task) =>
+      generated.truth
+        .find((entry) => entry.id === task.id)
+        ?.deficiencies.some((d) => d.kind === "arithmetic-slip"),
+    );
+    const sampled = affected.filter((task) =>
+      generated.truth
+        .find((entry) => entry.id === task.id)
+        ?.deficiencies.some((d) => d.kind === "arithmetic-slip" && d.sampled),
+    );
+    expect(sampled.length).toBeGreaterThan(0);
+    expect(sampled.length).toBeLessThan(affected.length);
+    const warm = { temperature: 0.7 };
+    const wrongShare = (task: Task) => {
+      const seeds = Array.from({ length: 15 }, (_, seed) => seed);
+      const wrong = seeds.filter(
+        (seed) => Number(answerLine(ask(world, task, { seed, ...warm }))) !== task.expected,
+      );
+      return wrong.length / seeds.length;
+    };
+    // A sample-dependent item slips on some samples only; a majority of 15 is right for most.
+    const shares = sampled.map(wrongShare);
+    expect(shares.every((share) => share < 1)).toBe(true);
+    expect(shares.filter((share) => share < 0.5).length).toBeGreaterThan(sampled.length / 2);
+    // The others slip on every sample, and at temperature 0 every sample is the same sample.
+    for (const task of affected.filter((candidate) => !sampled.includes(candidate)))
+      expect(wrongShare(task)).toBe(1);
+    for (const task of sampled)
+      expect(ask(world, task, { seed: 3 }).content).toBe(ask(world, task, { seed: 0 }).content);
+    // A calculator repairs every one of them, on every sample.
+    for (const task of sampled)
+      expect(ask(world, task, { tools: ["calculator"], ...warm }).toolCalls[0]?.name).toBe(
+        "calculator",
+      );
+  });
+
   it("tool error: a malformed call, then giving up unless a hint or a system rule guides a retry", () => {
     const world = testWorld({ systematic: { "tool-error-giveup": 0.5 } });
     const affected = tasksOf(world, (kinds) => kinds.includes("tool-error-giveup"));

@@ -1,4 +1,10 @@
-import { arithmeticSlips, statementOf, toolCallMalformed } from "./exposure.js";
+import {
+  arithmeticSlips,
+  samplingSeed,
+  slipsOnSample,
+  statementOf,
+  toolCallMalformed,
+} from "./exposure.js";
 import { readEntry } from "./families/multi-hop.js";
 import { formatNumber, type Problem } from "./families/problem.js";
 import { recognise } from "./families/recognise.js";
@@ -64,7 +70,8 @@ export function agentReply(world: World, request: SimRequest): SimReply {
   const messagesNotes = request.messages
     .filter((message) => message.role === "assistant")
     .map((message) => message.content);
-  const context = { world, surface, problem, statement, history, messagesNotes };
+  const seed = samplingSeed(request);
+  const context = { world, surface, problem, statement, history, messagesNotes, seed };
   const step =
     problem.kind === "compute"
       ? computeStep(context)
@@ -112,6 +119,8 @@ interface StepContext {
   history: ToolExchange[];
   /** Text of the assistant messages still visible (the model's own progress notes). */
   messagesNotes: string[];
+  /** The sampling seed (0 at temperature 0). */
+  seed: number;
 }
 
 /** Positions in a chain the model noted in its own visible messages ("Lookup i of k: X."), latest first. */
@@ -153,12 +162,15 @@ function directStep(problem: Problem): Step {
 }
 
 function computeStep(context: StepContext): Step {
-  const { world, surface, problem, statement, history } = context;
+  const { world, surface, problem, statement, history, seed } = context;
   if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
   const exact = formatNumber(problem.value);
   if (!toolChannel(surface, "calculator")) {
     const reasoning = (value: string) => `Working it out: ${problem.expression} = ${value}.`;
-    if (arithmeticSlips(world, problem, statement)) {
+    if (
+      arithmeticSlips(world, problem, statement) &&
+      slipsOnSample({ world, kind: "arithmetic-slip", statement, seed })
+    ) {
       const value = wrongValue({
         problem,
         value: exact,

@@ -30,6 +30,34 @@ export function arithmeticSlips(world: World, problem: Problem, statement: strin
   );
 }
 
+/**
+ * Whether an item a sample-dependent kind (`format-drift`, `arithmetic-slip`) hits slips on this
+ * sample: always, unless the item is one of `deficiencies.sampleDependent.share`, which slip with
+ * `chance` per sampling seed.
+ */
+export function slipsOnSample(options: {
+  world: World;
+  kind: "format-drift" | "arithmetic-slip";
+  statement: string;
+  seed: number;
+}): boolean {
+  const { world, kind, statement, seed } = options;
+  if (!sampleDependent(world, kind, statement)) return true;
+  return (
+    draw(world.seed, `${kind}-sample`, statement, seed) < world.deficiencies.sampleDependent.chance
+  );
+}
+
+/** Whether an item's slip of this kind depends on the sample (see `slipsOnSample`). */
+export function sampleDependent(
+  world: World,
+  kind: "format-drift" | "arithmetic-slip",
+  statement: string,
+): boolean {
+  const { share } = world.deficiencies.sampleDependent;
+  return share > 0 && draw(world.seed, `${kind}-sampled`, statement) < share;
+}
+
 /** Whether a tool-using item's first tool call is malformed (and the model gives up unless guided). */
 export function toolCallMalformed(world: World, problem: Problem, statement: string): boolean {
   return (

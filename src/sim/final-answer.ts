@@ -6,6 +6,7 @@ import {
   promptFlips,
   ruleCostSlips,
   samplingSeed,
+  slipsOnSample,
 } from "./exposure.js";
 import { formatNumber, type Problem } from "./families/problem.js";
 import { hintedItem, type RequestSurface } from "./request-surface.js";
@@ -74,7 +75,12 @@ export function finalAnswer(options: {
   ) {
     slip("prompt-sensitivity");
   }
-  if (formatDrifts(world, statement) && !surface.formatInstruction && !surface.reprompted) {
+  if (
+    formatDrifts(world, statement) &&
+    slipsOnSample({ world, kind: "format-drift", statement, seed }) &&
+    !surface.formatInstruction &&
+    !surface.reprompted
+  ) {
     hits.push("format-drift");
     return { content: `${reasoning} So the result is **${value}**.`, hits };
   }

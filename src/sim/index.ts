@@ -1,19 +1,14 @@
-/** The simulated model: an OpenAI-compatible endpoint answering from a world file (DESIGN.md §5). */
+/**
+ * The simulated model: an OpenAI-compatible endpoint answering from a world file (DESIGN.md §5).
+ * What the pipeline may use; the ground truth is not here (src/sim/world-generator.ts).
+ */
 
 export { endpointFromQuirks, type SimEndpoint } from "./endpoint-behaviour.js";
-export { recognise } from "./families/recognise.js";
 export type { NonCompletion, SimFaults } from "./faults.js";
-export { type GroundTruthEntry, groundTruthKey } from "./ground-truth-log.js";
 export { bundledWorlds, loadWorld, parseWorld, worldsDir } from "./load-world.js";
-export { diagnosisAccuracy } from "./refiner/analysis-roles.js";
 export { type SimServer, type SimServerOptions, startSimServer } from "./server.js";
-export {
-  type GeneratedWorld,
-  generateWorld,
-  type TaskDeficiency,
-  type TaskTruth,
-} from "./task-generation.js";
-export { generateWorldFiles } from "./world-files.js";
+// Tasks and the seed harness only; the ground truth and generator are src/sim/world-generator.ts.
+export { generateWorldFiles, type WorldFiles } from "./world-files.js";
 export {
   type FamilyKind,
   familyKinds,

@@ -6,6 +6,7 @@ import {
   formatDrifts,
   hasPreamble,
   itemSlips,
+  sampleDependent,
   statementOf,
   toolCallMalformed,
 } from "./exposure.js";
@@ -26,6 +27,8 @@ export interface TaskDeficiency {
   systematic: boolean;
   /** Item slips: the model name they are keyed by. */
   model?: string;
+  /** Sample-dependent: slips only on some samples (`deficiencies.sampleDependent`). */
+  sampled?: boolean;
 }
 
 /** Ground truth of one task: read only by the benchmark. */
@@ -141,9 +144,12 @@ function truthOf(options: {
   if (!problem) throw new Error(`sim: generated task ${task.id} is not recognisable: ${statement}`);
   const deficiencies: TaskDeficiency[] = [];
   const latent: string[] = [];
-  const add = (kind: string) => deficiencies.push({ kind, systematic: true });
-  if (formatDrifts(world, statement)) add("format-drift");
-  if (arithmeticSlips(world, problem, statement)) add("arithmetic-slip");
+  const add = (kind: string, sampled = false) =>
+    deficiencies.push({ kind, systematic: true, ...(sampled ? { sampled } : {}) });
+  if (formatDrifts(world, statement))
+    add("format-drift", sampleDependent(world, "format-drift", statement));
+  if (arithmeticSlips(world, problem, statement))
+    add("arithmetic-slip", sampleDependent(world, "arithmetic-slip", statement));
   if (item.hops !== undefined && item.hops + 1 > world.seedHarness.maxSteps) add("step-budget");
   if (toolCallMalformed(world, problem, statement)) {
     if (problem.kind === "chain") add("tool-error-giveup");

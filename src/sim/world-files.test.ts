@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,6 +7,7 @@ import { taskSchema } from "../config/task-schema.js";
 import { InputError } from "../errors/input-error.js";
 import { bundledWorlds, listWorldFiles, loadWorld } from "./load-world.js";
 import { generateWorldFiles } from "./world-files.js";
+import { generateWorldWithTruth } from "./world-generator.js";
 
 describe("world files", () => {
   it("bundles five valid worlds, including a neutral one", async () => {
@@ -34,9 +35,9 @@ describe("world files", () => {
     expect(plain.deficiencies.modelSpecific.promptSensitivity).toBeGreaterThan(0);
   });
 
-  it("writes tasks, the weak seed harness with its registry, and ground truth", async () => {
+  it("writes tasks, the weak seed harness with its registry, and ground truth for the bench", async () => {
     const outDir = await mkdtemp(join(tmpdir(), "sim-world-"));
-    const paths = await generateWorldFiles({ world: await loadWorld("quickstart"), outDir });
+    const paths = await generateWorldWithTruth({ world: await loadWorld("quickstart"), outDir });
     const train = (await readFile(paths.train, "utf8"))
       .trim()
       .split("\n")
@@ -67,6 +68,18 @@ describe("world files", () => {
     };
     expect(truth.tasks).toHaveLength(80);
     expect(truth.tasks.map((task) => task.id)).toContain(train[0].id);
+  });
+
+  it("writes no ground truth into a user project", async () => {
+    const outDir = await mkdtemp(join(tmpdir(), "sim-world-"));
+    const paths = await generateWorldFiles({ world: await loadWorld("quickstart"), outDir });
+    expect(Object.keys(paths).sort()).toEqual(["harnessDir", "heldout", "train"]);
+    expect((await readdir(outDir)).sort()).toEqual(["harness", "tasks"]);
+    const project = [
+      ...(await readdir(join(outDir, "tasks"))),
+      ...(await readdir(paths.harnessDir)),
+    ];
+    expect(project.filter((name) => /truth|world/i.test(name))).toEqual([]);
   });
 
   it("reports a bad world file with file, line and field", async () => {

@@ -8,15 +8,29 @@ import type { World } from "./world-schema.js";
 const jsonl = (tasks: Task[]) =>
   tasks.map((task) => JSON.stringify(task)).join("\n") + (tasks.length ? "\n" : "");
 
-/**
- * Writes a world's files: tasks/train.jsonl, tasks/heldout.jsonl, harness/ (the weak seed
- * harness with knowledge.md) and ground-truth.json (read only by the benchmark).
- */
-export async function generateWorldFiles(options: { world: World; outDir: string }): Promise<{
+/** Paths of a world's project files. */
+export interface WorldFiles {
   train: string;
   heldout: string;
   harnessDir: string;
-  groundTruth: string;
+}
+
+/**
+ * Writes what a user project of a world holds: tasks/train.jsonl, tasks/heldout.jsonl and
+ * harness/ (the weak seed harness with knowledge.md). Never the ground truth: which deficiency
+ * hits which task is the bench's alone (src/sim/world-generator.ts).
+ */
+export async function generateWorldFiles(options: {
+  world: World;
+  outDir: string;
+}): Promise<WorldFiles> {
+  return (await writeWorld(options)).paths;
+}
+
+/** Writes the project files and returns them with the generated world (truth included). */
+export async function writeWorld(options: { world: World; outDir: string }): Promise<{
+  paths: WorldFiles;
+  generated: ReturnType<typeof generateWorld>;
 }> {
   const { world, outDir } = options;
   const generated = generateWorld(world);
@@ -24,7 +38,6 @@ export async function generateWorldFiles(options: { world: World; outDir: string
     train: join(outDir, "tasks", "train.jsonl"),
     heldout: join(outDir, "tasks", "heldout.jsonl"),
     harnessDir: join(outDir, "harness"),
-    groundTruth: join(outDir, "ground-truth.json"),
   };
   await mkdir(join(outDir, "tasks"), { recursive: true });
   await mkdir(paths.harnessDir, { recursive: true });
@@ -33,7 +46,5 @@ export async function generateWorldFiles(options: { world: World; outDir: string
   for (const [file, text] of Object.entries(seedHarnessFiles(world, generated.knowledge))) {
     await writeFile(join(paths.harnessDir, file), text);
   }
-  const truth = { world: world.name, seed: world.seed, parameters: world, tasks: generated.truth };
-  await writeFile(paths.groundTruth, `${JSON.stringify(truth, null, 2)}\n`);
-  return paths;
+  return { paths, generated };
 }

@@ -96,6 +96,17 @@ export const worldSchema = z
           })
           .strict()
           .default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
+        /**
+         * Sample-dependent systematic slips. Of the items an arithmetic slip or a format drift
+         * hits, `share` slip only on some samples: each sample slips with `chance`, keyed by the
+         * sampling seed (at temperature 0 every sample is seed 0: such an item then slips always
+         * or never). A majority vote over samples repairs those of them whose `chance` < 1/2 loses;
+         * the harness fix (a calculator, an answer format) repairs every one, on every sample.
+         */
+        sampleDependent: z
+          .object({ share: rate.default(0), chance: rate.default(0.35) })
+          .strict()
+          .default({ share: 0, chance: 0.35 }),
       })
       .strict(),
     /** Chance of a slip per rollout added by every rule beyond `freeRules`. */

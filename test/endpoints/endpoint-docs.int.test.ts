@@ -6,10 +6,11 @@ import { parse } from "yaml";
 import { z } from "zod";
 import { repoRoot } from "../../src/cli/testing/run-cli.js";
 import { loadConfig } from "../../src/config/load-config.js";
+import { loadTasks } from "../../src/config/load-tasks.js";
 import { openModels } from "../../src/eval/open-models.js";
 import { chatJson, isAzureHost, strictJsonSchema } from "../../src/llm/index.js";
 import {
-  generateWorld,
+  generateWorldFiles,
   loadWorld,
   type SimEndpoint,
   type SimServer,
@@ -70,7 +71,11 @@ const notes = z.object({
   notes: z.array(z.object({ id: z.string(), note: z.string(), cause: z.string() })),
 });
 const world = await loadWorld("quickstart");
-const chain = generateWorld(world).train.find((task) => task.category === "multi-hop");
+const worldFiles = await generateWorldFiles({
+  world,
+  outDir: await mkdtemp(join(tmpdir(), "ecdysis-world-")),
+});
+const chain = (await loadTasks(worldFiles.train)).find((task) => task.category === "multi-hop");
 
 describe("docs/endpoints.md", () => {
   it("has a snippet for every service the README promises", async () => {

@@ -1,13 +1,19 @@
-import type { BenchRun } from "../types.js";
+import type { BenchRun, ProbeTrajectory } from "../types.js";
 
 /**
- * Test double: a bench run with neutral figures (one world, seed 1, nothing accepted), every
- * field overridable. Tests state only the figures their assertion depends on.
+ * Test double: a bench run with neutral figures (world `w`, seed 1, budget 10 evaluations,
+ * nothing accepted), every field overridable. Tests state only the figures their assertion
+ * depends on.
  */
 export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">): BenchRun {
   return {
     world: "w",
+    refiner: "world",
     seed: 1,
+    budgetEvals: 10,
+    budgetRollouts: 400,
+    stoppedBy: "budget:rollouts",
+    unspentRollouts: 0,
     wallMs: 1000,
     totalWallMs: 1000,
     rollouts: 100,
@@ -17,7 +23,9 @@ export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">
     completionTokens: 0,
     refinementShare: 0,
     trainAccuracy: 0.5,
+    trainTasks: 40,
     heldoutAccuracy: 0.5,
+    heldoutTasks: 40,
     seedTrainAccuracy: 0.5,
     seedHeldoutAccuracy: 0.5,
     acceptedEdits: 0,
@@ -25,10 +33,22 @@ export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">
     accommodationReasons: [],
     ineffectiveEdits: 0,
     trajectory: [],
-    trajectorySeedAccuracy: null,
-    trainTasks: 0,
+    probe: figures.strategy === "sampling" ? null : probe([[0, 0.5]]),
     patternPurity: null,
     patternsFound: 0,
     ...figures,
+  };
+}
+
+/** A probe trajectory from `[ms, accuracy]` steps (the first is the seed harness, at 0 ms). */
+export function probe(steps: [number, number][], tasks = 40): ProbeTrajectory {
+  return {
+    tasks,
+    points: steps.map(([elapsedMs, accuracy], iteration) => ({
+      iteration,
+      elapsedMs,
+      accuracy,
+      harnessHash: `h${iteration}`,
+    })),
   };
 }

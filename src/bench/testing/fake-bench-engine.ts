@@ -1,9 +1,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "../engine.js";
-import type { EvolveOutcome } from "../evolve-outcome.js";
+import type { EvolveOutcome, InForcePoint } from "../evolve-outcome.js";
 import type { TaskTruth } from "../ground-truth.js";
-import type { BenchStrategy, BenchWorld } from "../types.js";
+import type { BenchStrategy, BenchWorld, ProbeTrajectory, RefinerVariant } from "../types.js";
+import { probe } from "./bench-run.js";
 
 /** A world the fake engine knows: its report entry and the ground truth it writes. */
 export interface FakeWorld {
@@ -16,6 +17,8 @@ export interface FakeRunReply {
   outcome: EvolveOutcome;
   /** Milliseconds the injected clock advances during the run. */
   elapsedMs: number;
+  /** The held-out probe trajectory the bench will measure, as `[ms, accuracy]` steps. */
+  probe?: [number, number][];
 }
 
 /** A manual clock the fake engine advances; pass it to `runBench` as its clock. */
@@ -40,8 +43,11 @@ export class FakeBenchEngine implements BenchEngine {
     world: string;
     seed?: number;
     strategy?: BenchStrategy;
+    refiner?: RefinerVariant;
     settings?: SharedRunSettings;
+    taskIds?: string[];
   }[] = [];
+  private readonly probes = new Map<string, [number, number][]>();
   /** Runs in progress; must never exceed 1 (the bench runs strictly one after another). */
   private running = 0;
   maxConcurrentRuns = 0;
@@ -52,6 +58,8 @@ export class FakeBenchEngine implements BenchEngine {
       world: string;
       seed: number;
       strategy: BenchStrategy;
+      refiner: RefinerVariant;
+      budgetRollouts: number;
     }) => FakeRunReply | undefined,
     readonly clock = new ManualBenchClock(),
   ) {}
@@ -75,39 +83,71 @@ export class FakeBenchEngine implements BenchEngine {
     await mkdir(options.dir, { recursive: true });
     const groundTruthPath = path.join(options.dir, "ground-truth.json");
     await writeFile(groundTruthPath, JSON.stringify({ tasks: entry.truth }));
-    return { dir: options.dir, groundTruthPath };
+    return {
+      dir: options.dir,
+      groundTruthPath,
+      trainTasks: 20,
+      heldoutTaskIds: Array.from({ length: 30 }, (_, index) => `h${index + 1}`),
+    };
   }
 
   async runStrategy(options: {
     project: PreparedProject;
     world: BenchWorld;
     strategy: BenchStrategy;
+    refiner: RefinerVariant;
     settings: SharedRunSettings;
     outDir: string;
     clock: BenchClock;
   }): Promise<EvolveOutcome> {
-    const { world, strategy, settings } = options;
+    const { world, strategy, refiner, settings } = options;
     this.calls.push({
       method: "runStrategy",
       world: world.name,
       seed: settings.seed,
       strategy,
+      refiner,
       settings,
     });
     this.running += 1;
     this.maxConcurrentRuns = Math.max(this.maxConcurrentRuns, this.running);
     try {
       await new Promise((resolve) => setImmediate(resolve));
-      const answer = this.reply({ world: world.name, seed: settings.seed, strategy });
+      const answer = this.reply({
+        world: world.name,
+        seed: settings.seed,
+        strategy,
+        refiner,
+        budgetRollouts: settings.budgetRollouts,
+      });
       if (!answer)
         throw new Error(
           `FakeBenchEngine: unexpected run ${world.name}/${settings.seed}/${strategy}`,
         );
       this.clock.advance(answer.elapsedMs);
+      this.probes.set(
+        options.outDir,
+        answer.probe ?? [[0, answer.outcome.baseline.heldout.accuracy]],
+      );
       return answer.outcome;
     } finally {
       this.running -= 1;
     }
+  }
+
+  async probe(options: {
+    project: PreparedProject;
+    world: BenchWorld;
+    refiner: RefinerVariant;
+    outDir: string;
+    inForce: InForcePoint[];
+    taskIds: string[];
+  }): Promise<ProbeTrajectory> {
+    this.calls.push({ method: "probe", world: options.world.name, taskIds: options.taskIds });
+    const steps = this.probes.get(options.outDir);
+    if (!steps)
+      throw new Error(`FakeBenchEngine: probe of a run that did not happen (${options.outDir})`);
+    return probe(steps, options.taskIds.length);
   }
 
   private find(name: string): FakeWorld {
@@ -131,6 +171,7 @@ export function fakeOutcome(overrides: {
   trajectory?: EvolveOutcome["trajectory"];
   /** Seed accuracy where the trajectory starts (default: the seed held-out accuracy). */
   trajectorySeedAccuracy?: number | null;
+  stoppedBy?: string;
 }): EvolveOutcome {
   const seedHeldout = overrides.seedHeldout ?? 0.5;
   const spend = {
@@ -163,5 +204,7 @@ export function fakeOutcome(overrides: {
       overrides.trajectorySeedAccuracy === undefined
         ? seedHeldout
         : overrides.trajectorySeedAccuracy,
+    stoppedBy: overrides.stoppedBy ?? "budget:rollouts",
+    inForce: [{ iteration: 0, elapsedMs: 0, harnessHash: "seed" }],
   };
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { harnessModules } from "../../config/harness-schema.js";
 import { firstStage } from "../evidence.js";
 import { runEvolve } from "../run-evolve.js";
-import { fakeStages } from "../testing/fake-stages.js";
+import type { StagePort } from "../stage-port.js";
+import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
 import {
   fakeAgentAdapter,
   fakeAgentModel,
@@ -11,97 +13,181 @@ import {
 } from "../testing/fake-world.js";
 import { iterativeStrategy } from "./iterative.js";
 
-async function runIterative(options: { evolve: Record<string, unknown>; patience?: number }) {
+const train = [
+  ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
+  ...specs({ prefix: "d", count: 2, fault: "date", categories: ["a"] }),
+  ...specs({ prefix: "n", count: 2, categories: ["z"] }),
+];
+
+async function runIterative(
+  options: {
+    evolve?: Record<string, unknown>;
+    patience?: number;
+    stages?: (port: StagePort) => StagePort;
+  } = {},
+) {
   const loaded = await fakeProject({
-    train: [
-      ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
-      ...specs({ prefix: "d", count: 2, fault: "date", categories: ["a"] }),
-      ...specs({ prefix: "n", count: 2, categories: ["z"] }),
-    ],
+    train,
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-    evolve: { iterativeMinibatch: 1, ...options.evolve },
+    evolve: { iterativeComponents: "all", ...options.evolve },
   });
-  return runEvolve({
+  const fake = fakeStages();
+  const result = await runEvolve({
     loaded,
     strategy: iterativeStrategy({ patience: options.patience }),
     outDir: `${loaded.root}/out`,
     models: { agent: fakeAgentModel({ breaks: { "fix:date": "z" } }), refiner: fakeRefinerModel() },
-    stages: fakeStages().stages,
+    stages: options.stages ? options.stages(fake.stages) : fake.stages,
     adapter: fakeAgentAdapter,
     clock: { now: () => 0 },
   });
+  return { result, calls: fake.calls };
 }
 
-describe("iterative strategy", () => {
+/** A reflector whose first `count` proposals (or every one) add a rule that fixes nothing. */
+function useless(count = Number.POSITIVE_INFINITY) {
+  let calls = 0;
+  return (port: StagePort): StagePort => ({
+    ...port,
+    async reflect(request) {
+      const record = await port.reflect(request);
+      calls += 1;
+      if (calls > count) return record;
+      return { ...record, edits: [ruleEdit(`nothing-${calls}`, [])] };
+    },
+  });
+}
+
+describe("iterative strategy (GEPA's defaults)", () => {
   it("has no patience by default: like GEPA it searches until maxIterations (or the budget) is spent", async () => {
-    const result = await runIterative({ evolve: { maxIterations: 7 } });
+    const { result } = await runIterative({ evolve: { maxIterations: 7 }, stages: useless() });
     expect(result.stoppedBy).toBe("max-iterations");
     expect(result.iterations).toHaveLength(7);
+    const budgeted = await runIterative({
+      evolve: { maxIterations: 500, budget: { rollouts: 40 } },
+      stages: useless(),
+    });
+    expect(budgeted.result.stoppedBy).toBe("budget:rollouts");
   });
 
-  it("stops after evolve.patience proposals without improvement when it is set", async () => {
-    const result = await runIterative({ evolve: { maxIterations: 7, patience: 2 } });
+  it("stops after evolve.patience proposals without a new best when it is set", async () => {
+    const { result } = await runIterative({
+      evolve: { maxIterations: 12 },
+      patience: 2,
+      stages: useless(),
+    });
     expect(result.stoppedBy).toBe("patience");
     expect(result.iterations.slice(-2).map((iteration) => iteration.verdict)).toEqual([
       "rejected",
       "rejected",
     ]);
-    expect(result.iterations.length).toBeLessThan(7);
   });
 
-  it("keeps a candidate only when full-train accuracy is strictly higher", async () => {
-    const loaded = await fakeProject({
-      train: [
-        ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
-        ...specs({ prefix: "d", count: 2, fault: "date", categories: ["a"] }),
-        ...specs({ prefix: "n", count: 2, categories: ["z"] }),
-      ],
-      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      evolve: { maxIterations: 6, iterativeMinibatch: 1 },
-    });
-    const { stages, calls } = fakeStages();
-    // The date fix breaks the two tasks of category z: +2 −2, no strict improvement.
-    const models = {
-      agent: fakeAgentModel({ breaks: { "fix:date": "z" } }),
-      refiner: fakeRefinerModel(),
-    };
-    const result = await runEvolve({
-      loaded,
-      strategy: iterativeStrategy({ patience: 3 }),
-      outDir: `${loaded.root}/out`,
-      models,
-      stages,
-      adapter: fakeAgentAdapter,
-      clock: { now: () => 0 },
-    });
-    expect(calls.reflect.every((call) => call.failures.length === 1)).toBe(true);
+  it("reflects on a minibatch of 3 the parent fails on, scores the child there first, and evaluates the full split only when it is strictly better there", async () => {
+    const { result, calls } = await runIterative({ evolve: { maxIterations: 8 } });
+    // Minibatches the parent passes entirely are skipped: every reflection sees a failure.
+    expect(calls.reflect.length).toBeGreaterThan(0);
+    for (const call of calls.reflect) expect(call.failures.length).toBeGreaterThan(0);
+    let full = 0;
     for (const iteration of result.iterations) {
-      const improved =
-        (firstStage(iteration.evidence, "full")?.score.accuracy ?? -1) >
-        iteration.batch.score.accuracy;
-      expect(iteration.verdict === "accepted").toBe(improved);
+      expect(iteration.traces.length).toBeLessThanOrEqual(3);
+      const cheap = firstStage(iteration.evidence, "cheap");
+      if (!cheap) continue;
+      expect(cheap.comparison.n).toBeLessThanOrEqual(3);
+      const fullStage = firstStage(iteration.evidence, "full");
+      expect(Boolean(fullStage)).toBe(cheap.decision.accepted);
+      if (fullStage) {
+        full += 1;
+        expect(fullStage.comparison.n).toBe(7);
+      }
     }
-    const dateProposals = result.iterations.filter((iteration) =>
-      iteration.applied.some(
-        (edit) => edit.edit.kind === "add_rule" && edit.edit.text === "fix:date",
+    expect(full).toBeGreaterThan(0);
+    // The calc fix helps every calc task and breaks nothing: it is found and kept.
+    expect(result.acceptedEdits.map((edit) => edit.edit)).toContainEqual({
+      kind: "add_rule",
+      text: "fix:calc",
+    });
+    expect(result.final.train.accuracy).toBeGreaterThan(result.baseline.train.accuracy);
+  });
+
+  it("a fully evaluated child that is not the best still joins the pool and is drawn as a parent; the harness in force stays the best", async () => {
+    // A reflector that only ever proposes the date rule: it fixes the date tasks and breaks the
+    // two of category z, so on the full split it is no better than the seed — but it leads on
+    // the date tasks, so Pareto selection draws it as a parent.
+    const dateOnly = (port: StagePort): StagePort => ({
+      ...port,
+      async reflect(request) {
+        const record = await port.reflect(request);
+        return { ...record, edits: [ruleEdit("date", [])] };
+      },
+    });
+    const { result } = await runIterative({ evolve: { maxIterations: 12 }, stages: dateOnly });
+    const pooled = result.iterations.filter(
+      (iteration) => iteration.verdict === "rejected" && firstStage(iteration.evidence, "full"),
+    );
+    expect(pooled.length).toBeGreaterThan(0);
+    for (const iteration of pooled)
+      expect(iteration.reason).toMatch(/kept in the Pareto pool as a parent/);
+    const pooledHashes = new Set(pooled.map((iteration) => iteration.candidateHash));
+    expect(result.iterations.some((iteration) => pooledHashes.has(iteration.parentHash))).toBe(
+      true,
+    );
+    expect(result.iterations.some((iteration) => iteration.verdict === "accepted")).toBe(false);
+    expect(result.harness.finalHash).toBe(result.harness.seedHash);
+  });
+
+  it("round-robin: reflections on one parent ask for the modules in turn; edits to other modules are left out", async () => {
+    // A reflector that always edits the prompt, whatever module it is asked to change.
+    const promptOnly = (port: StagePort): StagePort => ({
+      ...port,
+      async reflect(request) {
+        const record = await port.reflect(request);
+        return { ...record, edits: record.edits.map((edit) => ({ ...edit, module: "prompt" })) };
+      },
+    });
+    const { result, calls } = await runIterative({
+      evolve: { maxIterations: 8, iterativeComponents: "round-robin" },
+      stages: promptOnly,
+    });
+    const seedHash = result.harness.seedHash;
+    const onSeed = calls.reflect.filter((call) => call.harnessHash === seedHash);
+    expect(onSeed.slice(0, 6).map((call) => call.module)).toEqual(
+      harnessModules.slice(0, Math.min(6, onSeed.length)),
+    );
+    const refused = result.iterations.filter((iteration) =>
+      /changes another module than (agent_loop|tools|observation|context|completion)/.test(
+        iteration.reason,
       ),
     );
-    expect(dateProposals.length).toBeGreaterThan(0);
-    expect(dateProposals.every((iteration) => iteration.verdict === "rejected")).toBe(true);
-    expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
-      { kind: "add_rule", text: "fix:calc" },
-    ]);
-    expect(result.stoppedBy).toBe("patience");
-    expect(result.iterations.slice(-3).map((iteration) => iteration.verdict)).toEqual([
-      "rejected",
-      "rejected",
-      "rejected",
-    ]);
-    // Every proposal is followed by a full re-evaluation of the train split.
-    expect(
-      result.iterations.every(
-        (iteration) => firstStage(iteration.evidence, "full")?.comparison.n === 7,
-      ),
-    ).toBe(true);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const iteration of refused) expect(iteration.evidence).toEqual([]);
+  });
+
+  it("remembers a rejection on the harness it was made on: a new parent starts with none", async () => {
+    const { result, calls } = await runIterative({
+      evolve: { maxIterations: 6 },
+      stages: useless(2),
+    });
+    const seedHash = result.harness.seedHash;
+    expect(calls.reflect.slice(0, 3).map((call) => call.rejected.length)).toEqual([0, 1, 2]);
+    expect(calls.reflect.slice(0, 3).every((call) => call.harnessHash === seedHash)).toBe(true);
+    const onChild = calls.reflect.find((call) => call.harnessHash !== seedHash);
+    expect(onChild?.rejected).toEqual([]);
+  });
+
+  it("stops when two epochs of minibatches gave nothing new to evaluate (repeats are free with the cache)", async () => {
+    // A reflector that proposes the same useless rule every time: the first child is new, every
+    // later one repeats it, and nothing else is ever proposed.
+    const same = (port: StagePort): StagePort => ({
+      ...port,
+      async reflect(request) {
+        const record = await port.reflect(request);
+        return { ...record, edits: [ruleEdit("nothing", [])] };
+      },
+    });
+    const { result } = await runIterative({ evolve: { maxIterations: 100 }, stages: same });
+    expect(result.stoppedBy).toBe("attempts-exhausted");
+    // 7 train tasks: 3 minibatches per epoch, so 1 new proposal and then 6 stale ones.
+    expect(result.iterations).toHaveLength(7);
   });
 });

@@ -1,60 +1,41 @@
-import type { RolloutRecord } from "../../eval/types.js";
 import { refinementSummary } from "../../refine/refinement-record.js";
-import { strictImprovement } from "../acceptance.js";
-import type { Evidence } from "../evidence.js";
-import { guardRefinement } from "../guard.js";
-import { rememberedHms, shownToRoles } from "../memory.js";
-import { comparePaired } from "../paired-test.js";
-import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
-import type { Evaluation, RunContext } from "../run-context.js";
+import { rememberedHms } from "../memory.js";
+import type { RunContext } from "../run-context.js";
 import { stageSchemas } from "../stage-schemas.js";
-import type {
-  CandidateProposal,
-  LoopState,
-  LoopStep,
-  Observation,
-  Proposal,
-  Strategy,
-  StrategyRun,
-} from "../strategy.js";
+import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
+import { childPointer } from "./gepa/component-selector.js";
+import { minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
+import { bestCandidate } from "./gepa/pareto.js";
+import {
+  type IterativeState,
+  instanceScores,
+  type Pending,
+  type PoolEntry,
+  proposeFromMinibatch,
+  validateOnMinibatch,
+} from "./iterative-steps.js";
 
 /** Options of the iterative baseline. */
 export interface IterativeOptions {
   /**
-   * Proposals in a row without improvement before it stops. Defaults to `evolve.patience`;
-   * unset there too, there is none: the search runs until its budget or maxIterations is spent.
+   * Proposals in a row without a new best before it stops. Defaults to `evolve.patience`; unset
+   * there too, there is none: like GEPA it searches until its budget or maxIterations is spent.
    */
   patience?: number;
 }
 
-/** The iterative baseline's state: the current harness's train evaluation, and its patience count. */
-interface IterativeState extends LoopState {
-  current: Evaluation;
-  withoutImprovement: number;
-}
-
-/** Seeded rotation over the failing tasks: proposal `index` takes the next `size` failures from a seeded start. */
-function pickFailures(
-  failures: RolloutRecord[],
-  options: { index: number; size: number; start: number },
-): RolloutRecord[] {
-  const sorted = [...failures].sort((a, b) => a.taskId.localeCompare(b.taskId));
-  const count = Math.min(options.size, sorted.length);
-  const offset = options.start + (options.index - 1) * options.size;
-  return Array.from(
-    { length: count },
-    (_, position) => sorted[(offset + position) % sorted.length],
-  );
-}
-
 /**
- * The iterative baseline (per-instance search, as GEPA-style optimisers do): evaluate the full
- * train split; then, serially, show `iterativeMinibatch` failure(s) to one reflector, guard its
- * edits, re-evaluate the candidate on the FULL train split and keep it only when its accuracy is
- * strictly higher (`strictImprovement`). Stops on budget or `maxIterations` proposals — like
- * GEPA, which searches until `max_metric_calls` is spent — or, only when a patience is set,
- * after that many proposals without improvement. Each evaluation uses the same rollout
- * concurrency as ecdysis: what is serial is proposal → full evaluation → next proposal.
+ * The iterative baseline, GEPA's defaults (src/gepa/core/engine.py, proposer/reflective_mutation,
+ * strategies/): the seed evaluated on the train split (GEPA's valset, as when none is given);
+ * then, serially, a parent drawn from the Pareto front of per-task train scores, a reflection
+ * minibatch of `iterativeMinibatch` (3) train tasks from an epoch-shuffled sampler (minibatches
+ * the parent passes entirely are skipped), the reflector shown that minibatch and asked to change
+ * the module the round-robin selector names (`iterativeComponents`), the child scored on the same
+ * minibatch and fully evaluated only when its summed score there is strictly higher; a fully
+ * evaluated child joins the pool, and becomes the harness in force when its mean train score is
+ * the best. Rejections are remembered on the parent they were made on. It runs until the budget
+ * or `maxIterations` is spent. Evaluations use the run's concurrency and call cache.
+ * docs/bench/gepa-baseline.md maps each choice to the GEPA file it mirrors.
  */
 export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
   return {
@@ -64,111 +45,96 @@ export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
 }
 
 function iterativeRun(context: RunContext, options: IterativeOptions): StrategyRun<IterativeState> {
-  const { evolve } = context.config;
-  const patience = options.patience ?? evolve.patience ?? Number.POSITIVE_INFINITY;
-  const start = Math.floor(context.rng(0, 3).next() * Math.max(1, context.train.length));
+  const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+  const staleLimit = staleProposals(context);
+  // What each proposal drew (parent, pointer, minibatch), read back by its validation and `next`.
+  const pending = new Map<number, Pending>();
   return {
     async start(seed) {
-      const current = await context.stage(
+      const run = await context.stage(
         "iterative/evaluate-seed",
         () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
         stageSchemas.evaluation,
       );
-      return { harness: seed, memory: [], current, withoutImprovement: 0 };
+      const entry: PoolEntry = { harness: seed, run, scores: instanceScores(run), pointer: 0 };
+      return {
+        harness: seed,
+        memory: [],
+        pool: [entry],
+        best: 0,
+        draws: 0,
+        withoutImprovement: 0,
+        scored: [seed.hash],
+        withoutNewCandidate: 0,
+      };
     },
-    stop: (state) => (state.withoutImprovement >= patience ? "patience" : undefined),
-    propose: (state, index) => propose({ context, state, index, start }),
-    validate: (proposal, state) => validate(context, proposal, state),
-    next: (state, step) => next(state, step),
-  };
-}
-
-async function propose(options: {
-  context: RunContext;
-  state: IterativeState;
-  index: number;
-  start: number;
-}): Promise<Proposal> {
-  const { context, state, index } = options;
-  const { harness, current } = state;
-  const seen: Observation = {
-    index,
-    parent: harness,
-    batch: { tasks: context.train, run: current },
-    traces: [],
-  };
-  const failing = failingRecords(current.result, current.records);
-  if (failing.length === 0)
-    return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
-  const size = context.config.evolve.iterativeMinibatch;
-  const failures = pickFailures(failing, { index, size, start: options.start });
-  seen.traces = failures.map(traceExcerpt);
-  const ids = new Set(failures.map((failure) => failure.taskId));
-  const refinement = await context.stage(
-    `iteration-${index}/reflect`,
-    () =>
-      context.stages.reflect({
-        failures,
-        tasks: context.train.filter((task) => ids.has(task.id)),
-        harness,
-        refiner: context.models.refiner,
-        rejected: shownToRoles(state.memory),
-        editable: context.guard.editable,
+    stop: (state) => {
+      if (state.withoutImprovement >= patience) return "patience";
+      return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : undefined;
+    },
+    propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
+    validate: (proposal, state) =>
+      validateOnMinibatch({
+        context,
+        proposal,
+        state,
+        drawn: pendingOf(pending, proposal.seen.index),
       }),
-    stageSchemas.refinement,
-  );
-  const guarded = guardRefinement({ harness, refinement, guard: context.guard });
-  const base = { seen, refinement, guarded, addressed: [], targets: [...ids] };
-  if (!guarded.candidate)
-    return { ...base, kind: "refused", reason: guarded.reason ?? "no candidate" };
-  return { ...base, kind: "candidate", candidate: guarded.candidate };
-}
-
-/** The candidate on the full train split, judged by `strictImprovement` over the current accuracy. */
-async function validate(
-  context: RunContext,
-  proposal: CandidateProposal,
-  state: IterativeState,
-): Promise<Evidence> {
-  const { candidate, seen } = proposal;
-  const run = await context.stage(
-    `iteration-${seen.index}/evaluate`,
-    () =>
-      context.evaluate({
-        tasks: context.train,
-        harness: candidate,
-        label: `iteration ${seen.index}: train`,
-      }),
-    stageSchemas.evaluation,
-  );
-  const before = state.current.result.accuracy;
-  return {
-    stages: [
-      {
-        stage: "full",
-        candidateHash: candidate.hash,
-        comparison: comparePaired(passMapOf(state.current.result), passMapOf(run.result)),
-        score: scoreOf(run.result),
-        decision: strictImprovement("train accuracy")(before, run.result.accuracy),
-      },
-    ],
-    candidates: new Map([
-      [candidate.hash, { harness: candidate, kept: proposal.guarded.applied, run }],
-    ]),
+    next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index)),
   };
 }
 
-function next(state: IterativeState, step: LoopStep): IterativeState {
+/**
+ * Proposals in a row that gave no candidate not scored before — the reflector proposed nothing,
+ * the edits were refused, or the child repeats one already scored — after which the search has
+ * nothing new to evaluate: two epochs of minibatches. GEPA would go on paying a minibatch of the
+ * parent per iteration until its metric budget is spent; with the call cache those repeats cost
+ * nothing here, so without this stop the loop would spin on free refiner calls until maxIterations.
+ */
+export function staleProposals(context: RunContext): number {
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
+}
+
+function pendingOf(pending: Map<number, Pending>, index: number): Pending {
+  const drawn = pending.get(index);
+  if (!drawn) throw new Error(`iterative: proposal ${index} was not drawn by this run`);
+  return drawn;
+}
+
+/** The pool after a proposal: the parent's pointer advanced, a fully evaluated child added, the best re-chosen. */
+function next(state: IterativeState, step: LoopStep, drawn: Pending): IterativeState {
   const { proposal, evidence, verdict } = step;
-  if (verdict.accepted) {
-    const accepted = evidence.candidates.get(verdict.candidateHash);
-    if (accepted?.run)
-      return { ...state, harness: accepted.harness, current: accepted.run, withoutImprovement: 0 };
-  }
+  const pool = state.pool.map((entry, index) =>
+    index === drawn.parentIndex ? { ...entry, pointer: drawn.pointer } : entry,
+  );
+  const child =
+    proposal.kind === "candidate" ? evidence.candidates.get(proposal.candidate.hash) : undefined;
+  if (child?.run)
+    pool.push({
+      harness: child.harness,
+      run: child.run,
+      scores: instanceScores(child.run),
+      pointer: childPointer([drawn.pointer]),
+    });
+  const best = bestCandidate(pool.map((entry) => entry.scores));
+  const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
+  const base = {
+    ...state,
+    pool,
+    best,
+    harness: pool[best].harness,
+    draws: drawn.draws,
+    scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
+    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1,
+  };
+  if (verdict.accepted) return { ...base, withoutImprovement: 0 };
+  const withoutImprovement = state.withoutImprovement + 1;
+  // A child that joined the pool is a parent to come, not a rejection to remember.
+  if (child?.run) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
-    ...state,
-    withoutImprovement: state.withoutImprovement + 1,
+    ...base,
+    withoutImprovement,
     memory: [
       ...state.memory,
       {
@@ -176,6 +142,7 @@ function next(state: IterativeState, step: LoopStep): IterativeState {
         hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
         reason: verdict.reason,
         patternIds: proposal.targets,
+        parentHash: proposal.seen.parent.hash,
       },
     ],
   };

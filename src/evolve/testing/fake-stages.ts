@@ -1,3 +1,4 @@
+import { harnessModuleSchema } from "../../config/harness-schema.js";
 import type { Task } from "../../config/task-schema.js";
 import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
 import { extractBatchEvidence } from "../../diagnose/evidence.js";
@@ -17,7 +18,12 @@ export interface FakeStageCalls {
   /** Keys of the records noted ahead of their diagnosis. */
   notes: string[];
   refine: { patterns: FailurePattern[]; rejected: RejectedProposal[] }[];
-  reflect: { failures: RolloutRecord[]; rejected: RejectedProposal[] }[];
+  reflect: {
+    failures: RolloutRecord[];
+    rejected: RejectedProposal[];
+    harnessHash: string;
+    module?: string;
+  }[];
 }
 
 /** The fake refiner's edit for a fault: the rule `fix:<fault>`, aimed at `patterns`. */
@@ -136,12 +142,22 @@ function fakeRefiners(options: {
       return proposal({ mode: "refine", patternIds: ids, edits });
     },
     async reflect(request) {
-      calls.reflect.push({ failures: request.failures, rejected: [...request.rejected] });
+      calls.reflect.push({
+        failures: request.failures,
+        rejected: [...request.rejected],
+        harnessHash: request.harness.hash,
+        module: request.module,
+      });
       const keys = request.failures.map((record) => record.key).join(",");
       await ask(request.refiner, `reflect ${keys}`, "reflect");
       const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
       const failing = request.failures.map((record) => record.taskId);
-      const edits = faults.map((fault) => ruleEdit(fault, failing));
+      // Asked to change one module (the iterative baseline's round-robin), it labels its edits so.
+      const module = harnessModuleSchema.safeParse(request.module);
+      const edits = faults.map((fault) => ({
+        ...ruleEdit(fault, failing),
+        ...(module.success ? { module: module.data } : {}),
+      }));
       return proposal({ mode: "reflect", patternIds: [], edits });
     },
   };

@@ -127,7 +127,34 @@ function rootCauseText(world: World, fix: Fix, unit: number): string {
   return `${fix.explanation}. ${pick(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
 }
 
-/** `diagnosis`: per pattern, the right fix with an accuracy that grows with the evidence count. */
+/**
+ * The causes a pattern's examples show, each with the distinct tasks that show it, most
+ * frequent first. The evidence behind a diagnosis is what the role was shown — distinct
+ * examples — never the support the prompt claims: a pattern that says "10 tasks" but shows one
+ * example is one instance of evidence, and the same task shown twice is one too.
+ */
+export function causesShown(
+  examples: JsonObject[],
+  config: HarnessSeen["config"],
+): { cause: Cause; tasks: string[]; first: JsonObject }[] {
+  const byCause = new Map<Cause, { tasks: Set<string>; first: JsonObject }>();
+  for (const example of examples) {
+    const cause = classifyFailure(example, config);
+    const entry = byCause.get(cause) ?? { tasks: new Set<string>(), first: example };
+    entry.tasks.add(text(example.task));
+    byCause.set(cause, entry);
+  }
+  return [...byCause.entries()]
+    .map(([cause, entry]) => ({ cause, tasks: [...entry.tasks], first: entry.first }))
+    .sort((a, b) => b.tasks.length - a.tasks.length);
+}
+
+/**
+ * `diagnosis`: per pattern, one diagnosis per distinct cause its examples show (as a model
+ * reading a minibatch of unrelated failures names each), each right with an accuracy that grows
+ * with the number of distinct examples showing that cause. A pattern without examples is
+ * diagnosed from its name, as one instance.
+ */
 export function diagnosis(world: World, block: JsonObject, seed: number): JsonObject {
   const seen = harnessSeen(block);
   // Like a model told what was tried and failed: it avoids proposing a rejected change again,
@@ -136,31 +163,42 @@ export function diagnosis(world: World, block: JsonObject, seed: number): JsonOb
     objects(proposal.changes).map((change) => text(change.change)),
   );
   return {
-    diagnoses: objects(block.patterns).map((pattern) => {
+    diagnoses: objects(block.patterns).flatMap((pattern) => {
       const examples = objects(pattern.examples);
-      const support = Number((pattern.support as JsonObject | undefined)?.tasks) || 0;
-      const n = Math.max(examples.length, support);
-      const causes = examples.map((example) => classifyFailure(example, seen.config));
-      const cause =
-        majority(causes) ?? canonicalCause(`${text(pattern.name)} ${text(pattern.description)}`);
-      const key = [
-        world.seed,
-        "diagnosis",
-        text(pattern.id),
-        ...examples.map((example) => text(example.task)),
-        seed,
-        ...rejectedChanges,
-      ];
-      const { fix, unit } = chooseUnrejectedFix(
-        { world, cause, n, key, example: examples[0], seen },
-        rejectedChanges,
-      );
-      return {
-        patternId: text(pattern.id),
-        rootCause: rootCauseText(world, fix, unit),
-        module: fix.module,
-        confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2,
-      };
+      const shown = causesShown(examples, seen.config);
+      const causes =
+        shown.length > 0
+          ? shown
+          : [
+              {
+                cause: canonicalCause(`${text(pattern.name)} ${text(pattern.description)}`),
+                tasks: [""],
+                first: undefined,
+              },
+            ];
+      return causes.map(({ cause, tasks, first }) => {
+        const n = tasks.length;
+        const key = [
+          world.seed,
+          "diagnosis",
+          text(pattern.id),
+          ...examples.map((example) => text(example.task)),
+          seed,
+          ...rejectedChanges,
+          // A single cause keeps the key it always had; each of several gets its own draws.
+          ...(causes.length > 1 ? [cause] : []),
+        ];
+        const { fix, unit } = chooseUnrejectedFix(
+          { world, cause, n, key, example: first, seen },
+          rejectedChanges,
+        );
+        return {
+          patternId: text(pattern.id),
+          rootCause: rootCauseText(world, fix, unit),
+          module: fix.module,
+          confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2,
+        };
+      });
     }),
   };
 }

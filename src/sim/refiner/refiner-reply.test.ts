@@ -176,7 +176,13 @@ describe("refiner-side sim", () => {
               name: "unknown-task",
               description: "",
               support: { tasks: 8 },
-              examples: failures,
+              // Four distinct tasks shown: the sim diagnoses from what it is shown, and one
+              // example is one instance of evidence whatever support the pattern claims.
+              examples: ["France", "Peru", "Chad", "Laos"].map((country, index) => ({
+                ...failures[0],
+                id: `u${index}`,
+                task: `What is the capital of ${country}?`,
+              })),
             },
           ],
         }),
@@ -321,7 +327,7 @@ describe("refiner-side sim", () => {
   it("the Architect, Skeptic and Editor turn diagnoses into guarded-shape edits", async () => {
     const world = await loadWorld("quickstart");
     const strict: World = { ...world, skeptic: { strictness: 1 } };
-    const [task] = await tasksOf("quickstart");
+    const [task, second, third] = await tasksOf("quickstart");
     const keyPhrase = /^([A-Z][a-z]+ [A-Z][a-z]+)/.exec(task.input)?.[1];
     const diagnoses = [
       {
@@ -349,7 +355,7 @@ describe("refiner-side sim", () => {
         id: "p1",
         name: "format",
         support: { tasks: 6, categories: 3 },
-        examples: [{ task: task.input }],
+        examples: [{ task: task.input }, { task: second.input }, { task: third.input }],
       },
       {
         id: "p2",
@@ -426,5 +432,107 @@ describe("refiner-side sim", () => {
     expect(inferSchemaName({ task: "t", reference: "1", answer: "1", output: "" })).toBe(
       "judgement",
     );
+  });
+});
+
+describe("the refiner-side sim reads evidence, not claims", () => {
+  const harness = {
+    config: { agent_loop: { max_steps: 3 }, tools: { calculator: { enabled: false } } },
+    rules: [],
+  };
+  const ask = (world: World, patterns: object[]) =>
+    diagnosesSchema.parse(
+      refinerReply(world, roleRequest({ patterns, harness, rejected: [] }), "diagnosis"),
+    ).diagnoses;
+  const drift = (task: string) => ({
+    task,
+    output: "So it is 7.",
+    answer: null,
+    events: ["no-answer"],
+    note: "",
+    toolCalls: [],
+  });
+  const stepFixed = (diagnoses: { rootCause: string }[]) =>
+    diagnoses.filter((d) => d.rootCause.includes("Set agent_loop.max_steps to 7")).length /
+    diagnoses.length;
+
+  it("keys diagnosis accuracy on the distinct examples shown, not the support the prompt claims", async () => {
+    const world = await loadWorld("quickstart");
+    const tasks = [...(await tasksOf("systematic")), ...(await tasksOf("quickstart"))].map(
+      (task) => task.input,
+    );
+    const shown = (count: number, claimed: number, repeat = false) =>
+      tasks.slice(0, 80).map((task, index) => ({
+        id: `p${index}`,
+        name: "failures",
+        description: "",
+        support: { tasks: claimed, categories: 1 },
+        examples: Array.from({ length: count }, (_, offset) =>
+          stepLimit(repeat ? task : tasks[(index + offset * 17) % tasks.length]),
+        ),
+      }));
+    const many = stepFixed(ask(world, shown(5, 5)));
+    const one = stepFixed(ask(world, shown(1, 1)));
+    // One example with a claimed support of 10 is diagnosed as one example is, not as ten.
+    const claimed = stepFixed(ask(world, shown(1, 10)));
+    expect(many).toBeGreaterThan(one + 0.3);
+    expect(Math.abs(claimed - one)).toBeLessThan(0.15);
+    // The same task shown five times is one instance of evidence.
+    expect(Math.abs(stepFixed(ask(world, shown(5, 5, true))) - one)).toBeLessThan(0.15);
+  });
+
+  it("proposes one fix per distinct cause it sees in a pattern, each from its own examples", async () => {
+    const world = await loadWorld("neutral");
+    const tasks = (await tasksOf("quickstart")).map((task) => task.input);
+    const patterns = tasks.slice(0, 20).map((task, index) => ({
+      id: `m${index}`,
+      name: "observed-failure",
+      description: "",
+      support: { tasks: 3, categories: 2 },
+      examples: [
+        stepLimit(task),
+        stepLimit(tasks[(index + 7) % tasks.length]),
+        drift(tasks[(index + 13) % tasks.length]),
+      ],
+    }));
+    const diagnoses = ask(world, patterns);
+    for (const pattern of patterns) {
+      const mine = diagnoses.filter((d) => d.patternId === pattern.id);
+      expect(mine).toHaveLength(2);
+    }
+    // The neutral refiner diagnoses almost every cause right: both fixes appear, per pattern.
+    const withBoth = patterns.filter((pattern) => {
+      const causes = diagnoses.filter((d) => d.patternId === pattern.id).map((d) => d.rootCause);
+      return (
+        causes.some((c) => c.includes("agent_loop.max_steps")) &&
+        causes.some((c) => c.includes("completion.format_instruction"))
+      );
+    });
+    expect(withBoth.length).toBeGreaterThan(14);
+  });
+
+  it("objects to a change whose pattern claims many tasks but shows one example", async () => {
+    const world = await loadWorld("quickstart");
+    const strict: World = { ...world, skeptic: { strictness: 1 } };
+    const tasks = await tasksOf("quickstart");
+    const change = 'Set completion.format_instruction to "End with Answer: <value>."';
+    const hms = { changes: [{ module: "completion", change, patterns: ["p1"] }] };
+    const critique = (examples: object[]) =>
+      critiqueSchema.parse(
+        refinerReply(
+          strict,
+          roleRequest({
+            hms,
+            diagnoses: [],
+            patterns: [
+              { id: "p1", name: "format", support: { tasks: 9, categories: 3 }, examples },
+            ],
+          }),
+          "critique",
+        ),
+      );
+    expect(critique([{ task: tasks[0].input }]).verdict).toBe("reject");
+    expect(critique([{ task: tasks[0].input }, { task: tasks[0].input }]).verdict).toBe("reject");
+    expect(critique([{ task: tasks[0].input }, { task: tasks[1].input }]).verdict).toBe("accept");
   });
 });

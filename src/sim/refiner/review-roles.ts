@@ -102,10 +102,12 @@ export function skeptic(world: World, block: JsonObject, seed: number): JsonObje
   const hms = (block.hms as JsonObject | undefined) ?? {};
   const changes = objects(hms.changes);
   const known = specifics(block);
+  // The evidence behind a change is the distinct examples its patterns show, not the support
+  // they claim: "9 tasks" with one example shown is a single instance.
   const support = new Map<string, number>();
   for (const pattern of objects(block.patterns)) {
-    const tasks = Number((pattern.support as JsonObject | undefined)?.tasks) || 0;
-    support.set(text(pattern.id), Math.max(tasks, objects(pattern.examples).length));
+    const distinct = new Set(objects(pattern.examples).map((example) => text(example.task)));
+    support.set(text(pattern.id), distinct.size);
   }
   const objections: JsonObject[] = [];
   for (const change of changes) {

@@ -7,6 +7,7 @@ import { type World, worldSchema } from "../world-schema.js";
 export function testWorld(overrides: {
   systematic?: Partial<World["deficiencies"]["systematic"]>;
   modelSpecific?: Partial<World["deficiencies"]["modelSpecific"]>;
+  sampleDependent?: Partial<World["deficiencies"]["sampleDependent"]>;
   promptSensitivity?: number;
   ruleCost?: number;
   freeRules?: number;
@@ -33,6 +34,7 @@ export function testWorld(overrides: {
           ? { promptSensitivity: overrides.promptSensitivity }
           : {}),
       },
+      ...(overrides.sampleDependent ? { sampleDependent: overrides.sampleDependent } : {}),
     },
     ruleCost: overrides.ruleCost ?? 0,
     freeRules: overrides.freeRules ?? 4,
