@@ -56284,14 +56284,14 @@ async function runEvolve(options) {
     now: () => clock.now()
   });
   const opened = await openOwnModels(options, release2);
-  const prompts = await PromptLog.open({
-    outDir: options.outDir,
-    fresh: journal.finished().length === 0,
-    keep: loaded.config.report?.keepPrompts ?? true,
-    redactor
-  });
   const workspace = runWorkspace(loaded);
   try {
+    const prompts = await PromptLog.open({
+      outDir: options.outDir,
+      fresh: journal.finished().length === 0,
+      keep: loaded.config.report?.keepPrompts ?? true,
+      redactor
+    });
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run2.context);

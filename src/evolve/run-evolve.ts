@@ -138,15 +138,16 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     now: () => clock.now(),
   });
   const opened = await openOwnModels(options, release);
-  const prompts = await PromptLog.open({
-    outDir: options.outDir,
-    fresh: journal.finished().length === 0,
-    keep: loaded.config.report?.keepPrompts ?? true,
-    redactor,
-  });
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
   try {
+    // Inside the try: a prompt log that cannot open still releases the lock and the models.
+    const prompts = await PromptLog.open({
+      outDir: options.outDir,
+      fresh: journal.finished().length === 0,
+      keep: loaded.config.report?.keepPrompts ?? true,
+      redactor,
+    });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run.context);
