@@ -5,8 +5,12 @@
  * `<!-- bench:start -->` and `<!-- bench:end -->`) with the figures, date and machine.
  *
  * Options: --out DIR (default .ecdysis/bench), --seeds 1,...,10, --world a,b, --budgets 5,15,
- * --no-decomposition, --no-readme. Figures are printed, never asserted: benchmarks do not gate CI.
+ * --no-decomposition, --no-readme, --resume (reuse the runs a crashed bench finished in DIR),
+ * --jobs N (N bench processes side by side, the seeds dealt out between them, then one pass that
+ * assembles their recorded runs; implies --resume). Figures are printed, never asserted:
+ * benchmarks do not gate CI.
  */
+import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -29,8 +33,19 @@ const { values } = parseArgs({
     budgets: { type: "string", default: defaultBudgets },
     "no-decomposition": { type: "boolean", default: false },
     "no-readme": { type: "boolean", default: false },
+    resume: { type: "boolean", default: false },
+    jobs: { type: "string", default: "1" },
+    /** Set on the processes --jobs starts: run the runs, record them, write nothing else. */
+    child: { type: "boolean", default: false },
   },
 });
+const startedAtMs = Date.now();
+const jobs = Number(values.jobs);
+if (!Number.isInteger(jobs) || jobs < 1) {
+  process.stderr.write(`bench: --jobs must be a positive integer, got '${values.jobs}'\n`);
+  process.exit(2);
+}
+if (jobs > 1) await runSideBySide(jobs);
 
 const result = await runBench({
   worlds: values.world,
@@ -39,15 +54,21 @@ const result = await runBench({
   budgets: values.budgets,
   decomposition: !values["no-decomposition"],
   outDir: values.out,
-  onRun: (run, index, total) => {
+  resume: values.resume || jobs > 1,
+  processes: jobs,
+  startedAtMs,
+  onRun: (run, index, total, reused) => {
+    if (reused) return;
     process.stdout.write(
-      `[${index + 1}/${total}] ${run.world}${run.refiner === "neutral" ? " (neutral refiner)" : ""} seed ${run.seed} budget ${run.budgetEvals} ${run.strategy}: ` +
+      `${values.child ? `[seeds ${values.seeds}] ` : ""}[${index + 1}/${total}] ${run.world}${run.refiner === "neutral" ? " (neutral refiner)" : ""} seed ${run.seed} budget ${run.budgetEvals} ${run.strategy}: ` +
         `training ${(run.wallMs / 1000).toFixed(1)} s, ${run.rollouts} rollouts, ` +
         `held-out ${(run.seedHeldoutAccuracy * 100).toFixed(1)}% → ${(run.heldoutAccuracy * 100).toFixed(1)}%, ` +
         `${run.acceptedEdits} edits (${run.accommodations} accommodations), stopped by ${run.stoppedBy}\n`,
     );
   },
 });
+
+if (values.child) process.exit(0);
 
 // Keep the full figures the README quotes in the repository (outside the linted source folders).
 const results = path.join(root, "docs", "bench");
@@ -92,3 +113,47 @@ for (const budgetEvals of result.settings.budgets) {
 process.stdout.write(
   `whole bench ${(result.benchWallMs / 60_000).toFixed(1)} min; full results: ${path.join(values.out, "bench.md")}\n`,
 );
+
+/**
+ * Starts `jobs` copies of this script on the same folder, each with every jobs-th seed, and
+ * waits for all of them; the caller then assembles their recorded runs. A failed copy stops the
+ * bench (its finished runs stay recorded: run the same command again to go on).
+ */
+async function runSideBySide(count: number): Promise<void> {
+  const seeds = values.seeds
+    .split(",")
+    .map((seed) => seed.trim())
+    .filter(Boolean);
+  const shares = Array.from({ length: count }, (_, job) =>
+    seeds.filter((_seed, index) => index % count === job),
+  ).filter((share) => share.length > 0);
+  const forwarded = [
+    "--out",
+    values.out,
+    "--budgets",
+    values.budgets,
+    ...(values.world ? ["--world", values.world] : []),
+    ...(values["no-decomposition"] ? ["--no-decomposition"] : []),
+    "--resume",
+    "--child",
+  ];
+  const codes = await Promise.all(
+    shares.map(
+      (share) =>
+        new Promise<number>((resolve) => {
+          const child = spawn(
+            process.execPath,
+            [...process.execArgv, import.meta.filename, ...forwarded, "--seeds", share.join(",")],
+            { stdio: "inherit" },
+          );
+          child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+        }),
+    ),
+  );
+  if (codes.some((code) => code !== 0)) {
+    process.stderr.write(
+      "bench: a bench process failed; its finished runs are recorded — run the same command again to go on\n",
+    );
+    process.exit(1);
+  }
+}

@@ -128,6 +128,24 @@ export function settingsLine(result: BenchResult): string {
   );
 }
 
+/** How the runs were made: the code, the processes side by side, the runs reused. */
+export function executionLine(result: BenchResult): string {
+  if (!result.execution) return "Runs executed one after another in one process.";
+  const { code, processes, reusedRuns } = result.execution;
+  const commit = code.commit
+    ? ` at commit ${code.commit.slice(0, 12)}${code.dirty ? " with uncommitted changes" : ""}`
+    : "";
+  const side =
+    processes === 1
+      ? "Runs executed one after another in one process."
+      : `Runs executed in ${processes} bench processes side by side (seeds split between them), each running its runs one after another: on ${result.machine.cores} cores the processes share the CPU, so wall times include some contention.`;
+  const reused =
+    reusedRuns > 0
+      ? ` ${reusedRuns} of ${result.runs.length} runs were assembled from their recorded figures (\`--resume\`), made by the same code under the same settings.`
+      : "";
+  return `Ecdysis ${code.version}${commit}. ${side}${reused}`;
+}
+
 /** `DIR/bench.md`: headline, budget use, claims, decomposition, what holds by construction, runs. */
 export function renderBenchMarkdown(result: BenchResult): string {
   const checks = checkClaims(result);
@@ -148,7 +166,7 @@ export function renderBenchMarkdown(result: BenchResult): string {
 
 ${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
 
-${settingsLine(result)}. Runs executed one after another in one process. *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
+${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
 
 ## Headline: Ecdysis against the GEPA-faithful baseline
 

@@ -12,6 +12,8 @@ describe("benchOptionsSchema", () => {
       concurrency: "16",
       probeSize: "30",
       decomposition: "true",
+      resume: "true",
+      processes: "2",
       outDir: "out",
     });
     expect(options).toEqual({
@@ -27,6 +29,8 @@ describe("benchOptionsSchema", () => {
       bootstrapResamples: 2000,
       bootstrapSeed: 1,
       decomposition: true,
+      resume: true,
+      processes: 2,
       outDir: "out",
     });
   });

@@ -95,6 +95,24 @@ export const benchOptionsSchema = z
       .union([z.boolean(), z.enum(["true", "false"])])
       .default(false)
       .transform((value) => value === true || value === "true"),
+    /**
+     * Reuse the runs an earlier bench finished in the same folder under the same key (world,
+     * seed, arm, refiner, budget, settings, probe tasks, Ecdysis version and commit): a crashed
+     * bench resumes without redoing finished runs, and benches of disjoint seeds side by side
+     * are assembled by one more pass. Runs made on a checkout with uncommitted changes are
+     * never reused.
+     */
+    resume: z
+      .union([z.boolean(), z.enum(["true", "false"])])
+      .default(false)
+      .transform((value) => value === true || value === "true"),
+    /**
+     * How many bench processes made the runs side by side (reported, not acted on; set by
+     * `npm run bench -- --jobs N` for its assembly pass).
+     */
+    processes: z.coerce.number().int().positive().default(1),
+    /** Epoch ms the whole bench started at, when an outer script split it (for `benchWallMs`). */
+    startedAtMs: z.coerce.number().int().positive().optional(),
     /** Output folder for bench.json, bench.md and the per-run folders. */
     outDir: z.string().min(1),
   })

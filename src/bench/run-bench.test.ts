@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -281,6 +281,107 @@ describe("runBench", () => {
     ).toHaveLength(1);
     const markdown = await readFile(path.join(outDir, "bench.md"), "utf8");
     expect(markdown).toContain("## Decomposition (budget 3)");
+  });
+
+  it("with resume, reuses the runs an earlier bench finished under the same key and makes the rest", async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-"));
+    const code = { version: "1.2.3", commit: "a".repeat(40), dirty: false };
+    const bench = (fake: FakeBenchEngine, extra: Record<string, unknown> = {}) =>
+      runBench({
+        engine: fake,
+        clock: fake.clock,
+        machine,
+        code,
+        worlds: "mostly-systematic",
+        strategies: "ecdysis,iterative",
+        budgets: "2",
+        bootstrapResamples: 200,
+        outDir,
+        ...extra,
+      });
+    const runsOf = (fake: FakeBenchEngine) =>
+      fake.calls.filter((call) => call.method === "runStrategy").map((call) => call.seed);
+
+    // Two benches of disjoint seeds in one folder, then one pass over all seeds: nothing is redone.
+    const first = engine();
+    await bench(first, { seeds: "1", resume: true });
+    const second = engine();
+    await bench(second, { seeds: "2", resume: true });
+    const assembly = engine();
+    const reused: boolean[] = [];
+    const whole = await bench(assembly, {
+      seeds: "1,2",
+      resume: true,
+      processes: 2,
+      onRun: (_run: unknown, _index: number, _total: number, wasReused: boolean) =>
+        reused.push(wasReused),
+    });
+    expect(runsOf(first)).toEqual([1, 1]);
+    expect(runsOf(second)).toEqual([2, 2]);
+    expect(runsOf(assembly)).toEqual([]);
+    expect(reused).toEqual([true, true, true, true]);
+    expect(whole.runs.map((run) => `${run.seed}/${run.strategy}`)).toEqual([
+      "1/ecdysis",
+      "1/iterative",
+      "2/ecdysis",
+      "2/iterative",
+    ]);
+    expect(whole.execution).toEqual({ code, processes: 2, reusedRuns: 4 });
+    const markdown = await readFile(path.join(outDir, "bench.md"), "utf8");
+    expect(markdown).toContain("in 2 bench processes side by side");
+    expect(markdown).toContain("4 of 4 runs were assembled from their recorded figures");
+
+    // Another setting, another commit, no --resume, or a damaged record: the run is made again.
+    const warmer = engine();
+    await bench(warmer, { seeds: "1", resume: true, temperature: 0.2 });
+    expect(runsOf(warmer)).toEqual([1, 1]);
+    const moved = engine();
+    await runBench({
+      engine: moved,
+      clock: moved.clock,
+      machine,
+      code: { ...code, commit: "b".repeat(40) },
+      worlds: "mostly-systematic",
+      strategies: "ecdysis",
+      budgets: "2",
+      seeds: "2",
+      resume: true,
+      bootstrapResamples: 200,
+      outDir,
+    });
+    expect(runsOf(moved)).toEqual([2]);
+    const fresh = engine();
+    await bench(fresh, { seeds: "2" });
+    expect(runsOf(fresh)).toEqual([2, 2]);
+    await writeFile(
+      path.join(outDir, "runs", "mostly-systematic-seed2-b2-iterative", "bench-run.json"),
+      "{ cut short",
+    );
+    const damaged = engine();
+    await bench(damaged, { seeds: "2", resume: true });
+    expect(runsOf(damaged)).toEqual([2]);
+  });
+
+  it("never reuses runs made on a checkout with uncommitted changes", async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), "bench-"));
+    const code = { version: "1.2.3", commit: "a".repeat(40), dirty: true };
+    for (let pass = 0; pass < 2; pass++) {
+      const fake = engine();
+      await runBench({
+        engine: fake,
+        clock: fake.clock,
+        machine,
+        code,
+        worlds: "mostly-systematic",
+        strategies: "ecdysis",
+        budgets: "2",
+        seeds: "1",
+        resume: true,
+        bootstrapResamples: 200,
+        outDir,
+      });
+      expect(fake.calls.filter((call) => call.method === "runStrategy")).toHaveLength(1);
+    }
   });
 
   it("runs the bundled worlds when none are named, and rejects unknown strategies", async () => {

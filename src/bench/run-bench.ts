@@ -9,6 +9,13 @@ import { type GroundTruth, readGroundTruth } from "./ground-truth.js";
 import { describeMachine } from "./machine.js";
 import { budgetRollouts, planRuns, probeTaskIds, runFolder } from "./run-plan.js";
 import {
+  type BenchCode,
+  readRunRecord,
+  reusableCode,
+  runRecordKey,
+  writeRunRecord,
+} from "./run-record.js";
+import {
   findAccommodations,
   findIneffectiveEdits,
   meanPurity,
@@ -25,8 +32,16 @@ import type {
   RefinerVariant,
 } from "./types.js";
 
-/** Called after each finished run (for progress lines); `index` counts from 0. */
-export type BenchRunListener = (run: BenchRun, index: number, total: number) => void;
+/**
+ * Called after each finished run (for progress lines); `index` counts from 0; `reused` when the
+ * run was recorded by an earlier bench in the same folder and `resume` reused it.
+ */
+export type BenchRunListener = (
+  run: BenchRun,
+  index: number,
+  total: number,
+  reused: boolean,
+) => void;
 
 /**
  * Runs every arm on every world × seed at every budget with the same latency model and
@@ -41,12 +56,25 @@ export async function runBench(
     /** Fixed date/machine for reproducible output in tests. */
     date?: Date;
     machine?: Machine;
+    /** The code the runs are made with (default: this package's version and checkout). */
+    code?: BenchCode;
     onRun?: BenchRunListener;
   },
 ): Promise<BenchResult> {
-  const { engine: injected, clock = systemBenchClock, date, machine, onRun, ...raw } = input;
+  const {
+    engine: injected,
+    clock = systemBenchClock,
+    date,
+    machine,
+    code: given,
+    onRun,
+    ...raw
+  } = input;
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
+  const code = given ?? (await currentCode());
+  const canReuse = options.resume && reusableCode(code);
+  let reusedRuns = 0;
   const engine = injected ?? (await import("./sim-engine.js")).simEngine();
   const outDir = path.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
@@ -78,6 +106,14 @@ export async function runBench(
           temperature: options.temperature,
         };
         const runDir = path.join(outDir, "runs", runFolder(world.name, seed, plan));
+        const key = runRecordKey({ world, seed, plan, settings, probeTaskIds: taskIds, code });
+        const recorded = canReuse ? await readRunRecord(runDir, key) : undefined;
+        if (recorded) {
+          runs.push(recorded);
+          reusedRuns += 1;
+          onRun?.(recorded, runs.length - 1, total, true);
+          continue;
+        }
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -111,8 +147,12 @@ export async function runBench(
           probe,
           truth,
         });
+        if (reusableCode(code)) {
+          await mkdir(runDir, { recursive: true });
+          await writeRunRecord(runDir, { key, code, run });
+        }
         runs.push(run);
-        onRun?.(run, runs.length - 1, total);
+        onRun?.(run, runs.length - 1, total, false);
       }
     }
   }
@@ -133,6 +173,7 @@ export async function runBench(
       bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed },
       decomposition: options.decomposition,
     },
+    execution: { code, processes: options.processes, reusedRuns },
     worlds,
     runs,
     arms: summariseArms(runs),
@@ -140,7 +181,11 @@ export async function runBench(
       resamples: options.bootstrapResamples,
       seed: options.bootstrapSeed,
     }),
-    benchWallMs: Math.round(clock.now() - benchStarted),
+    benchWallMs: Math.round(
+      options.startedAtMs === undefined
+        ? clock.now() - benchStarted
+        : Date.now() - options.startedAtMs,
+    ),
   };
   await mkdir(outDir, { recursive: true });
   await writeAtomically(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
@@ -203,6 +248,12 @@ export function scoreRun(options: {
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
   };
+}
+
+async function currentCode(): Promise<BenchCode> {
+  const { ecdysisVersion, gitState, packageRoot } = await import("../config/index.js");
+  const git = await gitState(packageRoot());
+  return { version: ecdysisVersion(), commit: git?.commit, dirty: git?.dirty ?? false };
 }
 
 function safeName(name: string): string {

@@ -249,11 +249,21 @@ export const benchResultSchema = z.object({
     /** Whether the decomposition arms ran (neutral refiner, Ecdysis without pipelining). */
     decomposition: z.boolean(),
   }),
+  /** How the runs were made: the code, how many processes side by side, how many were reused. */
+  execution: z
+    .object({
+      code: z.object({ version: z.string(), commit: z.string().optional(), dirty: z.boolean() }),
+      /** Bench processes that made the runs side by side (each runs its own one after another). */
+      processes: z.number().int().positive(),
+      /** Runs recorded by an earlier bench in the same folder under the same key (`resume`). */
+      reusedRuns: z.number().int().nonnegative(),
+    })
+    .optional(),
   worlds: z.array(benchWorldSchema),
   runs: z.array(benchRunSchema),
   arms: z.array(armSummarySchema),
   comparisons: z.array(comparisonSchema),
-  /** Wall time of the whole bench (ms), so a re-run can be planned. */
+  /** Wall time of the whole bench (ms; from `startedAtMs` when given), so a re-run can be planned. */
   benchWallMs: z.number(),
 });
 export type BenchResult = z.infer<typeof benchResultSchema>;

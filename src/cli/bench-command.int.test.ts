@@ -20,6 +20,7 @@ describe("ecdysis bench", () => {
         "3",
         "--latency-scale",
         "0",
+        "--resume",
         "--out",
         "b",
       ],

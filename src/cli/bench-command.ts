@@ -11,12 +11,15 @@ export const benchCommand: CliCommand = {
   help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
                     [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
                     [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
+                    [--resume]
 
 Runs every strategy on every world × seed at every budget with the same latency model, measures
 every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
 DIR/bench.md. Budgets are full-split evaluations (rollouts = budget × train tasks). Without
 --world, all bundled worlds. --decomposition adds Ecdysis without pipelining and a neutral
-refiner at the largest budget.
+refiner at the largest budget. --resume reuses the runs an earlier bench finished in DIR under
+the same settings and the same committed code (each run keeps DIR/runs/*/bench-run.json), so a
+crashed bench goes on where it stopped and benches of other seeds in DIR are assembled.
 `,
   options: {
     world: { type: "string" },
@@ -30,6 +33,7 @@ refiner at the largest budget.
     "bootstrap-seed": { type: "string" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
+    resume: { type: "boolean" },
     out: { type: "string" },
   },
   async run(args, io) {
@@ -50,6 +54,7 @@ refiner at the largest budget.
       bootstrapSeed: text("bootstrap-seed"),
       latencyScale: text("latency-scale"),
       concurrency: text("concurrency"),
+      resume: args.values.resume === true,
       outDir: out === undefined ? undefined : resolvePath(io, out),
     };
     const options = validateFlags("bench", benchOptionsSchema, raw, {
@@ -63,9 +68,9 @@ refiner at the largest budget.
     await runBench({
       ...raw,
       outDir,
-      onRun: (run, index, total) => {
+      onRun: (run, index, total, reused) => {
         io.stderr.write(
-          `bench: run ${index + 1}/${total} done (${run.world} seed ${run.seed} ${run.strategy})\n`,
+          `bench: run ${index + 1}/${total} ${reused ? "reused" : "done"} (${run.world} seed ${run.seed} ${run.strategy})\n`,
         );
       },
     });
