@@ -398,10 +398,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path16) {
-  if (!path16)
+function getElementAtPath(obj, path17) {
+  if (!path17)
     return obj;
-  return path16.reduce((acc, key) => acc?.[key], obj);
+  return path17.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -660,11 +660,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path16, issues) {
+function prefixIssues(path17, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path16);
+    iss.path.unshift(path17);
     return iss;
   });
 }
@@ -1197,16 +1197,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path16 = []) => {
+  const processError = (error63, path17 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path16, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1245,17 +1245,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path16 = []) => {
+  const processError = (error63, path17 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path16, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path16, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
       } else {
-        const fullpath = [...path16, ...issue2.path];
+        const fullpath = [...path17, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1294,8 +1294,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path16 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path16) {
+  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path17) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19327,13 +19327,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path16 = ref.slice(1).split("/").filter(Boolean);
-  if (path16.length === 0) {
+  const path17 = ref.slice(1).split("/").filter(Boolean);
+  if (path17.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path16[0] === defsKey) {
-    const key = path16[1] === void 0 ? void 0 : decodeJSONPointerSegment(path16[1]);
+  if (path17[0] === defsKey) {
+    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -21437,10 +21437,10 @@ function harnessReference() {
   cached3 = { modules, tools, fields: fields2 };
   return cached3;
 }
-function collect(node2, path16, module, into) {
+function collect(node2, path17, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path16, key], module, into);
+      collect(child, [...path17, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21450,7 +21450,7 @@ function collect(node2, path16, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path16.join("."),
+    path: path17.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21594,17 +21594,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path16) {
-      const ctrl = callVisitor(key, node2, visitor, path16);
+    function visit_(key, node2, visitor, path17) {
+      const ctrl = callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visit_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visit_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path16);
+            const ci = visit_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21615,13 +21615,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path16);
+          const cv = visit_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21642,17 +21642,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path16) {
-      const ctrl = await callVisitor(key, node2, visitor, path16);
+    async function visitAsync_(key, node2, visitor, path17) {
+      const ctrl = await callVisitor(key, node2, visitor, path17);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path16, ctrl);
-        return visitAsync_(key, ctrl, visitor, path16);
+        replaceNode(key, path17, ctrl);
+        return visitAsync_(key, ctrl, visitor, path17);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
+          path17 = Object.freeze(path17.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path16);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21663,13 +21663,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path16 = Object.freeze(path16.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path16);
+          path17 = Object.freeze(path17.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path17);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path16);
+          const cv = await visitAsync_("value", node2.value, visitor, path17);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21696,23 +21696,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path16) {
+    function callVisitor(key, node2, visitor, path17) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path16);
+        return visitor(key, node2, path17);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path16);
+        return visitor.Map?.(key, node2, path17);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path16);
+        return visitor.Seq?.(key, node2, path17);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path16);
+        return visitor.Pair?.(key, node2, path17);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path16);
+        return visitor.Scalar?.(key, node2, path17);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path16);
+        return visitor.Alias?.(key, node2, path17);
       return void 0;
     }
-    function replaceNode(key, path16, node2) {
-      const parent = path16[path16.length - 1];
+    function replaceNode(key, path17, node2) {
+      const parent = path17[path17.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22324,10 +22324,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path16, value) {
+    function collectionFromPath(schema, path17, value) {
       let v = value;
-      for (let i = path16.length - 1; i >= 0; --i) {
-        const k = path16[i];
+      for (let i = path17.length - 1; i >= 0; --i) {
+        const k = path17[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22346,7 +22346,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path16) => path16 == null || typeof path16 === "object" && !!path16[Symbol.iterator]().next().done;
+    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22376,11 +22376,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path16, value) {
-        if (isEmptyPath(path16))
+      addIn(path17, value) {
+        if (isEmptyPath(path17))
           this.add(value);
         else {
-          const [key, ...rest] = path16;
+          const [key, ...rest] = path17;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22394,8 +22394,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        const [key, ...rest] = path16;
+      deleteIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22409,8 +22409,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        const [key, ...rest] = path16;
+      getIn(path17, keepScalar) {
+        const [key, ...rest] = path17;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22428,8 +22428,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path16) {
-        const [key, ...rest] = path16;
+      hasIn(path17) {
+        const [key, ...rest] = path17;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22439,8 +22439,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        const [key, ...rest] = path16;
+      setIn(path17, value) {
+        const [key, ...rest] = path17;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -24955,9 +24955,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path16, value) {
+      addIn(path17, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path16, value);
+          this.contents.addIn(path17, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25032,14 +25032,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path16) {
-        if (Collection.isEmptyPath(path16)) {
+      deleteIn(path17) {
+        if (Collection.isEmptyPath(path17)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path16) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25054,10 +25054,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path16, keepScalar) {
-        if (Collection.isEmptyPath(path16))
+      getIn(path17, keepScalar) {
+        if (Collection.isEmptyPath(path17))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path16, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25068,10 +25068,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path16) {
-        if (Collection.isEmptyPath(path16))
+      hasIn(path17) {
+        if (Collection.isEmptyPath(path17))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path16) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25088,13 +25088,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path16, value) {
-        if (Collection.isEmptyPath(path16)) {
+      setIn(path17, value) {
+        if (Collection.isEmptyPath(path17)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path16), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path16, value);
+          this.contents.setIn(path17, value);
         }
       }
       /**
@@ -27055,9 +27055,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path16) => {
+    visit2.itemAtPath = (cst, path17) => {
       let item = cst;
-      for (const [field2, index] of path16) {
+      for (const [field2, index] of path17) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27066,23 +27066,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path16) => {
-      const parent = visit2.itemAtPath(cst, path16.slice(0, -1));
-      const field2 = path16[path16.length - 1][0];
+    visit2.parentCollection = (cst, path17) => {
+      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
+      const field2 = path17[path17.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path16, item, visitor) {
-      let ctrl = visitor(item, path16);
+    function _visit(path17, item, visitor) {
+      let ctrl = visitor(item, path17);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path16.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path17.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27093,10 +27093,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path16);
+            ctrl = ctrl(item, path17);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path16) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28869,10 +28869,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path16) {
+    lineOf(path17) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path16) {
+      for (const segment of path17) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -28895,9 +28895,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path16) {
+function dottedField(path17) {
   let out = "";
-  for (const segment of path16) {
+  for (const segment of path17) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -28905,20 +28905,20 @@ function dottedField(path16) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path17 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path18 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path17),
+      field: dottedField(path18),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path16 = [...prefix, ...issue2.path];
+  const path17 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path16),
+    field: dottedField(path17),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path16)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path17)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -28948,8 +28948,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path16 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path16), field: path16.join(".") };
+  const path17 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path17), field: path17.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -28978,7 +28978,7 @@ var init_harness_yaml = __esm({
 });
 
 // src/config/json-schema.ts
-import { mkdir, rename, writeFile } from "node:fs/promises";
+import { mkdir, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join3 } from "node:path";
 function jsonSchemas() {
   const render = (schema, id, title) => ({
@@ -28997,9 +28997,9 @@ async function writeJsonSchemas(outDir, schemas = jsonSchemas()) {
   for (const [name3, schema] of Object.entries(schemas)) {
     const target = join3(outDir, name3);
     const temporary = `${target}.${process.pid}.tmp`;
-    await writeFile(temporary, `${JSON.stringify(schema, null, 2)}
+    await writeFile2(temporary, `${JSON.stringify(schema, null, 2)}
 `);
-    await rename(temporary, target);
+    await rename2(temporary, target);
     written.push(target);
   }
   return written;
@@ -29014,12 +29014,12 @@ var init_json_schema2 = __esm({
 });
 
 // src/config/read-text.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 async function readUserText(input2) {
   const { file: file2, what, maxBytes } = input2;
   let buffer;
   try {
-    buffer = await readFile2(file2);
+    buffer = await readFile3(file2);
   } catch (error62) {
     const code2 = error62.code;
     const problem = code2 === "ENOENT" ? `${what} not found` : code2 === "EISDIR" ? `${what} is a folder, not a file` : `cannot read the ${what} (${code2 ?? String(error62)})`;
@@ -29104,10 +29104,10 @@ var init_world_names = __esm({
 });
 
 // src/config/load-config.ts
-import { createHash } from "node:crypto";
+import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path16) {
-  const absolute = resolve(path16);
+async function loadConfig(path17) {
+  const absolute = resolve(path17);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29135,28 +29135,28 @@ async function loadConfig(path16) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path16, depth) => {
-    if (path16.length > 0) {
-      const line = located.lineOf(path16);
-      if (line !== void 0) lines[dottedPath(path16)] = line;
+  const visit2 = (value, path17, depth) => {
+    if (path17.length > 0) {
+      const line = located.lineOf(path17);
+      if (line !== void 0) lines[dottedPath(path17)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path16, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path17, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path16) {
-  return path16.reduce(
+function dottedPath(path17) {
+  return path17.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path16) => {
+  const visit2 = (value, path17) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path16);
+      const field2 = dottedPath(path17);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29165,7 +29165,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path16, key]);
+    for (const [key, item] of entries) visit2(item, [...path17, key]);
   };
   visit2(input2.value, []);
 }
@@ -29184,7 +29184,7 @@ function checkWorlds(input2) {
   }
 }
 function configHash(config2) {
-  return createHash("sha256").update(stableStringify(config2)).digest("hex");
+  return createHash2("sha256").update(stableStringify(config2)).digest("hex");
 }
 function stableStringify(value) {
   return JSON.stringify(value, (_key, inner) => {
@@ -29236,8 +29236,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path16) {
-  const file2 = resolve2(path16);
+async function loadTasks(path17) {
+  const file2 = resolve2(path17);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29284,8 +29284,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path16 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path16);
+    const path17 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path17);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29374,6 +29374,61 @@ var init_split_overlap = __esm({
 });
 
 // src/config/index.ts
+var config_exports = {};
+__export(config_exports, {
+  budgetSchema: () => budgetSchema,
+  budgetScopes: () => budgetScopes,
+  bundledWorldNames: () => bundledWorldNames,
+  capabilitiesSchema: () => capabilitiesSchema,
+  checkConfigPaths: () => checkConfigPaths,
+  checkSplitOverlap: () => checkSplitOverlap,
+  configHash: () => configHash,
+  configuredSecrets: () => configuredSecrets,
+  decodeUtf8: () => decodeUtf8,
+  defaultAnswerPattern: () => defaultAnswerPattern,
+  defaultApiKeyEnv: () => defaultApiKeyEnv,
+  defaultEditableGlobs: () => defaultEditableGlobs,
+  describeField: () => describeField,
+  dottedField: () => dottedField,
+  ecdysisConfigSchema: () => ecdysisConfigSchema,
+  ecdysisVersion: () => ecdysisVersion,
+  evolveConfigSchema: () => evolveConfigSchema,
+  gateConfigSchema: () => gateConfigSchema,
+  gitState: () => gitState,
+  githubTokenVariables: () => githubTokenVariables,
+  harnessConfigSchema: () => harnessConfigSchema,
+  harnessModuleDescriptions: () => harnessModuleDescriptions,
+  harnessModuleSchema: () => harnessModuleSchema,
+  harnessModules: () => harnessModules,
+  harnessReference: () => harnessReference,
+  isBundledWorld: () => isBundledWorld,
+  isWorldName: () => isWorldName,
+  jsonSchemas: () => jsonSchemas,
+  loadConfig: () => loadConfig,
+  loadSplits: () => loadSplits,
+  loadTasks: () => loadTasks,
+  modelConfigSchema: () => modelConfigSchema,
+  modelQuirks: () => modelQuirks,
+  packageRoot: () => packageRoot,
+  parseHarnessYaml: () => parseHarnessYaml,
+  parseLocatedYaml: () => parseLocatedYaml,
+  parseTasks: () => parseTasks,
+  priceSchema: () => priceSchema,
+  readUserText: () => readUserText,
+  recommendedFormatInstruction: () => recommendedFormatInstruction,
+  reportConfigSchema: () => reportConfigSchema,
+  repositoryRoot: () => repositoryRoot,
+  reservedBodyFields: () => reservedBodyFields,
+  scorerSpecSchema: () => scorerSpecSchema,
+  stableStringify: () => stableStringify,
+  strategyNameSchema: () => strategyNameSchema,
+  strategyNames: () => strategyNames,
+  taskOrigin: () => taskOrigin,
+  taskSchema: () => taskSchema,
+  validateLocated: () => validateLocated,
+  worldNameProblem: () => worldNameProblem,
+  writeJsonSchemas: () => writeJsonSchemas
+});
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
@@ -29637,12 +29692,12 @@ var init_types3 = __esm({
 });
 
 // src/eval/eval-output.ts
-import { mkdir as mkdir2, readdir, readFile as readFile3, rename as rename2, writeFile as writeFile2 } from "node:fs/promises";
+import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path16, text3) {
-  const temporary = `${path16}.${process.pid}.tmp`;
-  await writeFile2(temporary, text3);
-  await rename2(temporary, path16);
+async function writeAtomic(path17, text3) {
+  const temporary = `${path17}.${process.pid}.tmp`;
+  await writeFile3(temporary, text3);
+  await rename3(temporary, path17);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29663,18 +29718,18 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path16 = join4(dir, name3);
+    const path17 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile3(path16, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path17, "utf8"));
     } catch (error62) {
-      throw new InputError(path16, `unreadable result (${error62.message})`);
+      throw new InputError(path17, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
   const recordsPath = join4(dir, "records.jsonl");
   let text3;
   try {
-    text3 = await readFile3(recordsPath, "utf8");
+    text3 = await readFile4(recordsPath, "utf8");
   } catch {
     throw new InputError(recordsPath, "file not found");
   }
@@ -29749,7 +29804,7 @@ var init_promise_pool = __esm({
 });
 
 // src/eval/rollout-key.ts
-import { createHash as createHash2 } from "node:crypto";
+import { createHash as createHash3 } from "node:crypto";
 function rolloutKey(parts) {
   const material = stableStringify({
     version: 1,
@@ -29759,7 +29814,7 @@ function rolloutKey(parts) {
     params: parts.params,
     sampleIndex: parts.sampleIndex
   });
-  return createHash2("sha256").update(material).digest("hex");
+  return createHash3("sha256").update(material).digest("hex");
 }
 var init_rollout_key = __esm({
   "src/eval/rollout-key.ts"() {
@@ -30006,11 +30061,11 @@ var init_usage_accounting = __esm({
 });
 
 // src/llm/call-cache.ts
-import { createHash as createHash3, randomUUID } from "node:crypto";
-import { mkdir as mkdir3, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
+import { createHash as createHash4, randomUUID } from "node:crypto";
+import { mkdir as mkdir3, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 function callCacheKey(model, request) {
-  return createHash3("sha256").update(canonicalJson({ model, request })).digest("hex");
+  return createHash4("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
 function withCallCache(provider, dir, options = {}) {
   const redact = options.redact ?? ((response) => response);
@@ -30077,7 +30132,7 @@ function entryPath(dir, key) {
 async function load(dir, key) {
   let text3;
   try {
-    text3 = await readFile4(entryPath(dir, key), "utf8");
+    text3 = await readFile5(entryPath(dir, key), "utf8");
   } catch {
     return void 0;
   }
@@ -30089,12 +30144,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path16 = entryPath(dir, entry.key);
+  const path17 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path16}.${process.pid}.${randomUUID()}.tmp`;
-  await writeFile3(temp, `${JSON.stringify(entry)}
+  const temp = `${path17}.${process.pid}.${randomUUID()}.tmp`;
+  await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename3(temp, path16);
+  await rename4(temp, path17);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30243,7 +30298,7 @@ var init_capabilities = __esm({
 
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
-import { mkdir as mkdir4, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
+import { mkdir as mkdir4, readFile as readFile6, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
 import { dirname as dirname4 } from "node:path";
 var downgradeSchema, memoryFileSchema, CapabilityMemory;
 var init_capability_memory = __esm({
@@ -30269,8 +30324,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path16, known) {
-        this.path = path16;
+      constructor(path17, known) {
+        this.path = path17;
         this.known = known;
       }
       path;
@@ -30278,14 +30333,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path16) {
+      static async open(path17) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile5(path16, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path17, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path16, downgrades);
+        return new _CapabilityMemory(path17, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30302,15 +30357,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path16 = this.path;
-        if (!path16) return;
+        const path17 = this.path;
+        if (!path17) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path16), { recursive: true });
-          const temp = `${path16}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path17), { recursive: true });
+          const temp = `${path17}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
-          await writeFile4(temp, `${JSON.stringify(body, null, 2)}
+          await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename4(temp, path16);
+          await rename5(temp, path17);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -30776,9 +30831,9 @@ var init_token_rate_limiter = __esm({
 });
 
 // src/llm/endpoint-limits.ts
-import { createHash as createHash4 } from "node:crypto";
+import { createHash as createHash5 } from "node:crypto";
 function endpointKey(baseUrl, apiKey) {
-  const key = apiKey ? createHash4("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
+  const key = apiKey ? createHash5("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
   return `${baseUrl.replace(/\/+$/, "")} ${key}`;
 }
 function strictest(a, b) {
@@ -33020,17 +33075,17 @@ var init_resource = __esm({
 function encodeURIPath(str2) {
   return str2.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g, encodeURIComponent);
 }
-var EMPTY, createPathTagFunction, path;
+var EMPTY, createPathTagFunction, path2;
 var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path16(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path17 = statics.reduce((previousValue, currentValue, index) => {
+      const path18 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33047,7 +33102,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path17.split(/[?#]/, 1)[0];
+      const pathOnly = path18.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33068,12 +33123,12 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path17}
+${path18}
 ${underline}`);
       }
-      return path17;
+      return path18;
     };
-    path = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
+    path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
 });
 
@@ -33100,7 +33155,7 @@ var init_messages = __esm({
        * ```
        */
       list(completionID, query = {}, options) {
-        return this._client.getAPIList(path`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/chat/completions/${completionID}/messages`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -34838,7 +34893,7 @@ var init_completions = __esm({
        * ```
        */
       retrieve(completionID, options) {
-        return this._client.get(path`/chat/completions/${completionID}`, {
+        return this._client.get(path2`/chat/completions/${completionID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -34857,7 +34912,7 @@ var init_completions = __esm({
        * ```
        */
       update(completionID, body, options) {
-        return this._client.post(path`/chat/completions/${completionID}`, {
+        return this._client.post(path2`/chat/completions/${completionID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -34893,7 +34948,7 @@ var init_completions = __esm({
        * ```
        */
       delete(completionID, options) {
-        return this._client.delete(path`/chat/completions/${completionID}`, {
+        return this._client.delete(path2`/chat/completions/${completionID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -35003,7 +35058,7 @@ var init_admin_api_keys = __esm({
        * ```
        */
       retrieve(keyID, options) {
-        return this._client.get(path`/organization/admin_api_keys/${keyID}`, {
+        return this._client.get(path2`/organization/admin_api_keys/${keyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35038,7 +35093,7 @@ var init_admin_api_keys = __esm({
        * ```
        */
       delete(keyID, options) {
-        return this._client.delete(path`/organization/admin_api_keys/${keyID}`, {
+        return this._client.delete(path2`/organization/admin_api_keys/${keyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35119,7 +35174,7 @@ var init_certificates = __esm({
        * ```
        */
       retrieve(certificateID, query = {}, options) {
-        return this._client.get(path`/organization/certificates/${certificateID}`, {
+        return this._client.get(path2`/organization/certificates/${certificateID}`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35137,7 +35192,7 @@ var init_certificates = __esm({
        * ```
        */
       update(certificateID, body, options) {
-        return this._client.post(path`/organization/certificates/${certificateID}`, {
+        return this._client.post(path2`/organization/certificates/${certificateID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35171,7 +35226,7 @@ var init_certificates = __esm({
        * ```
        */
       delete(certificateID, options) {
-        return this._client.delete(path`/organization/certificates/${certificateID}`, {
+        return this._client.delete(path2`/organization/certificates/${certificateID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35304,7 +35359,7 @@ var init_invites = __esm({
        * ```
        */
       retrieve(inviteID, options) {
-        return this._client.get(path`/organization/invites/${inviteID}`, {
+        return this._client.get(path2`/organization/invites/${inviteID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35339,7 +35394,7 @@ var init_invites = __esm({
        * ```
        */
       delete(inviteID, options) {
-        return this._client.delete(path`/organization/invites/${inviteID}`, {
+        return this._client.delete(path2`/organization/invites/${inviteID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35385,7 +35440,7 @@ var init_roles = __esm({
        * ```
        */
       retrieve(roleID, options) {
-        return this._client.get(path`/organization/roles/${roleID}`, {
+        return this._client.get(path2`/organization/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35401,7 +35456,7 @@ var init_roles = __esm({
        * ```
        */
       update(roleID, body, options) {
-        return this._client.post(path`/organization/roles/${roleID}`, {
+        return this._client.post(path2`/organization/roles/${roleID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35436,7 +35491,7 @@ var init_roles = __esm({
        * ```
        */
       delete(roleID, options) {
-        return this._client.delete(path`/organization/roles/${roleID}`, {
+        return this._client.delete(path2`/organization/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35489,7 +35544,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       retrieve(alertID, options) {
-        return this._client.get(path`/organization/spend_alerts/${alertID}`, {
+        return this._client.get(path2`/organization/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35515,7 +35570,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       update(alertID, body, options) {
-        return this._client.post(path`/organization/spend_alerts/${alertID}`, {
+        return this._client.post(path2`/organization/spend_alerts/${alertID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35547,7 +35602,7 @@ var init_spend_alerts = __esm({
        * ```
        */
       delete(alertID, options) {
-        return this._client.delete(path`/organization/spend_alerts/${alertID}`, {
+        return this._client.delete(path2`/organization/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35845,7 +35900,7 @@ var init_roles2 = __esm({
        * ```
        */
       create(groupID, body, options) {
-        return this._client.post(path`/organization/groups/${groupID}/roles`, {
+        return this._client.post(path2`/organization/groups/${groupID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35865,7 +35920,7 @@ var init_roles2 = __esm({
        */
       retrieve(roleID, params, options) {
         const { group_id } = params;
-        return this._client.get(path`/organization/groups/${group_id}/roles/${roleID}`, {
+        return this._client.get(path2`/organization/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35884,7 +35939,7 @@ var init_roles2 = __esm({
        * ```
        */
       list(groupID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a group within the organization.
@@ -35900,7 +35955,7 @@ var init_roles2 = __esm({
        */
       delete(roleID, params, options) {
         const { group_id } = params;
-        return this._client.delete(path`/organization/groups/${group_id}/roles/${roleID}`, {
+        return this._client.delete(path2`/organization/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35930,7 +35985,7 @@ var init_users = __esm({
        * ```
        */
       create(groupID, body, options) {
-        return this._client.post(path`/organization/groups/${groupID}/users`, {
+        return this._client.post(path2`/organization/groups/${groupID}/users`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -35950,7 +36005,7 @@ var init_users = __esm({
        */
       retrieve(userID, params, options) {
         const { group_id } = params;
-        return this._client.get(path`/organization/groups/${group_id}/users/${userID}`, {
+        return this._client.get(path2`/organization/groups/${group_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -35969,7 +36024,7 @@ var init_users = __esm({
        * ```
        */
       list(groupID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/groups/${groupID}/users`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Removes a user from a group.
@@ -35985,7 +36040,7 @@ var init_users = __esm({
        */
       delete(userID, params, options) {
         const { group_id } = params;
-        return this._client.delete(path`/organization/groups/${group_id}/users/${userID}`, {
+        return this._client.delete(path2`/organization/groups/${group_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36040,7 +36095,7 @@ var init_groups = __esm({
        * ```
        */
       retrieve(groupID, options) {
-        return this._client.get(path`/organization/groups/${groupID}`, {
+        return this._client.get(path2`/organization/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36057,7 +36112,7 @@ var init_groups = __esm({
        * ```
        */
       update(groupID, body, options) {
-        return this._client.post(path`/organization/groups/${groupID}`, {
+        return this._client.post(path2`/organization/groups/${groupID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36092,7 +36147,7 @@ var init_groups = __esm({
        * ```
        */
       delete(groupID, options) {
-        return this._client.delete(path`/organization/groups/${groupID}`, {
+        return this._client.delete(path2`/organization/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36125,7 +36180,7 @@ var init_api_keys = __esm({
        */
       retrieve(apiKeyID, params, options) {
         const { project_id } = params;
-        return this._client.get(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+        return this._client.get(path2`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36144,7 +36199,7 @@ var init_api_keys = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/api_keys`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes an API key from the project.
@@ -36163,7 +36218,7 @@ var init_api_keys = __esm({
        */
       delete(apiKeyID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
+        return this._client.delete(path2`/organization/projects/${project_id}/api_keys/${apiKeyID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36194,7 +36249,7 @@ var init_certificates2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Activate certificates at the project level.
@@ -36213,7 +36268,7 @@ var init_certificates2 = __esm({
        * ```
        */
       activate(projectID, body, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates/activate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deactivate certificates at the project level. You can atomically and
@@ -36231,7 +36286,7 @@ var init_certificates2 = __esm({
        * ```
        */
       deactivate(projectID, body, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/certificates/deactivate`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -36256,7 +36311,7 @@ var init_data_retention2 = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path`/organization/projects/${projectID}/data_retention`, {
+        return this._client.get(path2`/organization/projects/${projectID}/data_retention`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36274,7 +36329,7 @@ var init_data_retention2 = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/data_retention`, {
+        return this._client.post(path2`/organization/projects/${projectID}/data_retention`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36303,7 +36358,7 @@ var init_hosted_tool_permissions = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
+        return this._client.get(path2`/organization/projects/${projectID}/hosted_tool_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36320,7 +36375,7 @@ var init_hosted_tool_permissions = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/hosted_tool_permissions`, {
+        return this._client.post(path2`/organization/projects/${projectID}/hosted_tool_permissions`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36349,7 +36404,7 @@ var init_model_permissions = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.get(path2`/organization/projects/${projectID}/model_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36367,7 +36422,7 @@ var init_model_permissions = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.post(path2`/organization/projects/${projectID}/model_permissions`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36385,7 +36440,7 @@ var init_model_permissions = __esm({
        * ```
        */
       delete(projectID, options) {
-        return this._client.delete(path`/organization/projects/${projectID}/model_permissions`, {
+        return this._client.delete(path2`/organization/projects/${projectID}/model_permissions`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36416,7 +36471,7 @@ var init_rate_limits = __esm({
        * ```
        */
       listRateLimits(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/rate_limits`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Updates a project rate limit.
@@ -36432,7 +36487,7 @@ var init_rate_limits = __esm({
        */
       updateRateLimit(rateLimitID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
+        return this._client.post(path2`/organization/projects/${project_id}/rate_limits/${rateLimitID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36463,7 +36518,7 @@ var init_roles3 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path`/projects/${projectID}/roles`, {
+        return this._client.post(path2`/projects/${projectID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36483,7 +36538,7 @@ var init_roles3 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id } = params;
-        return this._client.get(path`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.get(path2`/projects/${project_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36502,7 +36557,7 @@ var init_roles3 = __esm({
        */
       update(roleID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.post(path2`/projects/${project_id}/roles/${roleID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36522,7 +36577,7 @@ var init_roles3 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/projects/${projectID}/roles`, NextCursorPage, {
+        return this._client.getAPIList(path2`/projects/${projectID}/roles`, NextCursorPage, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36542,7 +36597,7 @@ var init_roles3 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/projects/${project_id}/roles/${roleID}`, {
+        return this._client.delete(path2`/projects/${project_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36580,7 +36635,7 @@ var init_spend_alerts2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/spend_alerts`, {
+        return this._client.post(path2`/organization/projects/${projectID}/spend_alerts`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36600,7 +36655,7 @@ var init_spend_alerts2 = __esm({
        */
       retrieve(alertID, params, options) {
         const { project_id } = params;
-        return this._client.get(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.get(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36628,7 +36683,7 @@ var init_spend_alerts2 = __esm({
        */
       update(alertID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.post(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36648,7 +36703,7 @@ var init_spend_alerts2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/spend_alerts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a project spend alert.
@@ -36664,7 +36719,7 @@ var init_spend_alerts2 = __esm({
        */
       delete(alertID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
+        return this._client.delete(path2`/organization/projects/${project_id}/spend_alerts/${alertID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36692,7 +36747,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.get(path2`/organization/projects/${projectID}/spend_limit`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36714,7 +36769,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.post(path2`/organization/projects/${projectID}/spend_limit`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36732,7 +36787,7 @@ var init_spend_limit2 = __esm({
        * ```
        */
       delete(projectID, options) {
-        return this._client.delete(path`/organization/projects/${projectID}/spend_limit`, {
+        return this._client.delete(path2`/organization/projects/${projectID}/spend_limit`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36763,7 +36818,7 @@ var init_roles4 = __esm({
        */
       create(groupID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/projects/${project_id}/groups/${groupID}/roles`, {
+        return this._client.post(path2`/projects/${project_id}/groups/${groupID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36783,7 +36838,7 @@ var init_roles4 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id, group_id } = params;
-        return this._client.get(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+        return this._client.get(path2`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36804,7 +36859,7 @@ var init_roles4 = __esm({
        */
       list(groupID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/projects/${project_id}/groups/${groupID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a group within a project.
@@ -36820,7 +36875,7 @@ var init_roles4 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id, group_id } = params;
-        return this._client.delete(path`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
+        return this._client.delete(path2`/projects/${project_id}/groups/${group_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36856,7 +36911,7 @@ var init_groups2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/groups`, {
+        return this._client.post(path2`/organization/projects/${projectID}/groups`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36876,7 +36931,7 @@ var init_groups2 = __esm({
        */
       retrieve(groupID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.get(path`/organization/projects/${project_id}/groups/${groupID}`, {
+        return this._client.get(path2`/organization/projects/${project_id}/groups/${groupID}`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36896,7 +36951,7 @@ var init_groups2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/groups`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Revokes a group's access to a project.
@@ -36912,7 +36967,7 @@ var init_groups2 = __esm({
        */
       delete(groupID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/groups/${groupID}`, {
+        return this._client.delete(path2`/organization/projects/${project_id}/groups/${groupID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -36943,7 +36998,7 @@ var init_api_keys2 = __esm({
        */
       create(serviceAccountID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}/api_keys`, { body, ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -36977,7 +37032,7 @@ var init_service_accounts = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/service_accounts`, {
+        return this._client.post(path2`/organization/projects/${projectID}/service_accounts`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -36997,7 +37052,7 @@ var init_service_accounts = __esm({
        */
       retrieve(serviceAccountID, params, options) {
         const { project_id } = params;
-        return this._client.get(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
+        return this._client.get(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37016,7 +37071,7 @@ var init_service_accounts = __esm({
        */
       update(serviceAccountID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.post(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { body, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Returns a list of service accounts in the project.
@@ -37032,7 +37087,7 @@ var init_service_accounts = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/service_accounts`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a service account from the project.
@@ -37051,7 +37106,7 @@ var init_service_accounts = __esm({
        */
       delete(serviceAccountID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path2`/organization/projects/${project_id}/service_accounts/${serviceAccountID}`, { ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
     ServiceAccounts.APIKeys = APIKeys2;
@@ -37080,7 +37135,7 @@ var init_roles5 = __esm({
        */
       create(userID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/projects/${project_id}/users/${userID}/roles`, {
+        return this._client.post(path2`/projects/${project_id}/users/${userID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37100,7 +37155,7 @@ var init_roles5 = __esm({
        */
       retrieve(roleID, params, options) {
         const { project_id, user_id } = params;
-        return this._client.get(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+        return this._client.get(path2`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37121,7 +37176,7 @@ var init_roles5 = __esm({
        */
       list(userID, params, options) {
         const { project_id, ...query } = params;
-        return this._client.getAPIList(path`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/projects/${project_id}/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns a project role from a user within a project.
@@ -37137,7 +37192,7 @@ var init_roles5 = __esm({
        */
       delete(roleID, params, options) {
         const { project_id, user_id } = params;
-        return this._client.delete(path`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
+        return this._client.delete(path2`/projects/${project_id}/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37174,7 +37229,7 @@ var init_users2 = __esm({
        * ```
        */
       create(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}/users`, {
+        return this._client.post(path2`/organization/projects/${projectID}/users`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37194,7 +37249,7 @@ var init_users2 = __esm({
        */
       retrieve(userID, params, options) {
         const { project_id } = params;
-        return this._client.get(path`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.get(path2`/organization/projects/${project_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37213,7 +37268,7 @@ var init_users2 = __esm({
        */
       update(userID, params, options) {
         const { project_id, ...body } = params;
-        return this._client.post(path`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.post(path2`/organization/projects/${project_id}/users/${userID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37233,7 +37288,7 @@ var init_users2 = __esm({
        * ```
        */
       list(projectID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/projects/${projectID}/users`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Deletes a user from the project.
@@ -37252,7 +37307,7 @@ var init_users2 = __esm({
        */
       delete(userID, params, options) {
         const { project_id } = params;
-        return this._client.delete(path`/organization/projects/${project_id}/users/${userID}`, {
+        return this._client.delete(path2`/organization/projects/${project_id}/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37340,7 +37395,7 @@ var init_projects = __esm({
        * ```
        */
       retrieve(projectID, options) {
-        return this._client.get(path`/organization/projects/${projectID}`, {
+        return this._client.get(path2`/organization/projects/${projectID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37357,7 +37412,7 @@ var init_projects = __esm({
        * ```
        */
       update(projectID, body, options) {
-        return this._client.post(path`/organization/projects/${projectID}`, {
+        return this._client.post(path2`/organization/projects/${projectID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37394,7 +37449,7 @@ var init_projects = __esm({
        * ```
        */
       archive(projectID, options) {
-        return this._client.post(path`/organization/projects/${projectID}/archive`, {
+        return this._client.post(path2`/organization/projects/${projectID}/archive`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37436,7 +37491,7 @@ var init_roles6 = __esm({
        * ```
        */
       create(userID, body, options) {
-        return this._client.post(path`/organization/users/${userID}/roles`, {
+        return this._client.post(path2`/organization/users/${userID}/roles`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37456,7 +37511,7 @@ var init_roles6 = __esm({
        */
       retrieve(roleID, params, options) {
         const { user_id } = params;
-        return this._client.get(path`/organization/users/${user_id}/roles/${roleID}`, {
+        return this._client.get(path2`/organization/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37475,7 +37530,7 @@ var init_roles6 = __esm({
        * ```
        */
       list(userID, query = {}, options) {
-        return this._client.getAPIList(path`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/organization/users/${userID}/roles`, NextCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * Unassigns an organization role from a user within the organization.
@@ -37491,7 +37546,7 @@ var init_roles6 = __esm({
        */
       delete(roleID, params, options) {
         const { user_id } = params;
-        return this._client.delete(path`/organization/users/${user_id}/roles/${roleID}`, {
+        return this._client.delete(path2`/organization/users/${user_id}/roles/${roleID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37524,7 +37579,7 @@ var init_users3 = __esm({
        * ```
        */
       retrieve(userID, options) {
-        return this._client.get(path`/organization/users/${userID}`, {
+        return this._client.get(path2`/organization/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37539,7 +37594,7 @@ var init_users3 = __esm({
        * ```
        */
       update(userID, body, options) {
-        return this._client.post(path`/organization/users/${userID}`, {
+        return this._client.post(path2`/organization/users/${userID}`, {
           body,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -37574,7 +37629,7 @@ var init_users3 = __esm({
        * ```
        */
       delete(userID, options) {
-        return this._client.delete(path`/organization/users/${userID}`, {
+        return this._client.delete(path2`/organization/users/${userID}`, {
           ...options,
           __security: { adminAPIKeyAuth: true }
         });
@@ -37776,7 +37831,7 @@ var init_batches = __esm({
        * Retrieves a batch.
        */
       retrieve(batchID, options) {
-        return this._client.get(path`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/batches/${batchID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * List your organization's batches.
@@ -37794,7 +37849,7 @@ var init_batches = __esm({
        * (if any) available in the output file.
        */
       cancel(batchID, options) {
-        return this._client.post(path`/batches/${batchID}/cancel`, {
+        return this._client.post(path2`/batches/${batchID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -37831,7 +37886,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       retrieve(assistantID, options) {
-        return this._client.get(path`/assistants/${assistantID}`, {
+        return this._client.get(path2`/assistants/${assistantID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -37843,7 +37898,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       update(assistantID, body, options) {
-        return this._client.post(path`/assistants/${assistantID}`, {
+        return this._client.post(path2`/assistants/${assistantID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -37869,7 +37924,7 @@ var init_assistants = __esm({
        * @deprecated
        */
       delete(assistantID, options) {
-        return this._client.delete(path`/assistants/${assistantID}`, {
+        return this._client.delete(path2`/assistants/${assistantID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38008,7 +38063,7 @@ var init_sessions2 = __esm({
        * ```
        */
       cancel(sessionID, options) {
-        return this._client.post(path`/chatkit/sessions/${sessionID}/cancel`, {
+        return this._client.post(path2`/chatkit/sessions/${sessionID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38037,7 +38092,7 @@ var init_threads = __esm({
        * ```
        */
       retrieve(threadID, options) {
-        return this._client.get(path`/chatkit/threads/${threadID}`, {
+        return this._client.get(path2`/chatkit/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38073,7 +38128,7 @@ var init_threads = __esm({
        * ```
        */
       delete(threadID, options) {
-        return this._client.delete(path`/chatkit/threads/${threadID}`, {
+        return this._client.delete(path2`/chatkit/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38093,7 +38148,7 @@ var init_threads = __esm({
        * ```
        */
       listItems(threadID, query = {}, options) {
-        return this._client.getAPIList(path`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
+        return this._client.getAPIList(path2`/chatkit/threads/${threadID}/items`, ConversationCursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "chatkit_beta=v1" }, options?.headers]),
@@ -38149,7 +38204,7 @@ var init_input_items = __esm({
        */
       list(responseID, params = {}, options) {
         const { betas, ...query } = params ?? {};
-        return this._client.getAPIList(path`/responses/${responseID}/input_items?beta=true`, CursorPage, {
+        return this._client.getAPIList(path2`/responses/${responseID}/input_items?beta=true`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([
@@ -38230,7 +38285,7 @@ var init_responses = __esm({
       }
       retrieve(responseID, params = {}, options) {
         const { betas, ...query } = params ?? {};
-        return this._client.get(path`/responses/${responseID}?beta=true`, {
+        return this._client.get(path2`/responses/${responseID}?beta=true`, {
           query,
           ...options,
           headers: buildHeaders([
@@ -38253,7 +38308,7 @@ var init_responses = __esm({
        */
       delete(responseID, params = {}, options) {
         const { betas } = params ?? {};
-        return this._client.delete(path`/responses/${responseID}?beta=true`, {
+        return this._client.delete(path2`/responses/${responseID}?beta=true`, {
           ...options,
           headers: buildHeaders([
             { Accept: "*/*", ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -38276,7 +38331,7 @@ var init_responses = __esm({
        */
       cancel(responseID, params = {}, options) {
         const { betas } = params ?? {};
-        return this._client.post(path`/responses/${responseID}/cancel?beta=true`, {
+        return this._client.post(path2`/responses/${responseID}/cancel?beta=true`, {
           ...options,
           headers: buildHeaders([
             { ...betas?.toString() != null ? { "openai-beta": betas?.toString() } : void 0 },
@@ -38334,7 +38389,7 @@ var init_messages2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       create(threadID, body, options) {
-        return this._client.post(path`/threads/${threadID}/messages`, {
+        return this._client.post(path2`/threads/${threadID}/messages`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -38348,7 +38403,7 @@ var init_messages2 = __esm({
        */
       retrieve(messageID, params, options) {
         const { thread_id } = params;
-        return this._client.get(path`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.get(path2`/threads/${thread_id}/messages/${messageID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38361,7 +38416,7 @@ var init_messages2 = __esm({
        */
       update(messageID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.post(path2`/threads/${thread_id}/messages/${messageID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -38374,7 +38429,7 @@ var init_messages2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       list(threadID, query = {}, options) {
-        return this._client.getAPIList(path`/threads/${threadID}/messages`, CursorPage, {
+        return this._client.getAPIList(path2`/threads/${threadID}/messages`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -38388,7 +38443,7 @@ var init_messages2 = __esm({
        */
       delete(messageID, params, options) {
         const { thread_id } = params;
-        return this._client.delete(path`/threads/${thread_id}/messages/${messageID}`, {
+        return this._client.delete(path2`/threads/${thread_id}/messages/${messageID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -38414,7 +38469,7 @@ var init_steps = __esm({
        */
       retrieve(stepID, params, options) {
         const { thread_id, run_id, ...query } = params;
-        return this._client.get(path`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
+        return this._client.get(path2`/threads/${thread_id}/runs/${run_id}/steps/${stepID}`, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -38428,7 +38483,7 @@ var init_steps = __esm({
        */
       list(runID, params, options) {
         const { thread_id, ...query } = params;
-        return this._client.getAPIList(path`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
+        return this._client.getAPIList(path2`/threads/${thread_id}/runs/${runID}/steps`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39017,7 +39072,7 @@ var init_runs = __esm({
       }
       create(threadID, params, options) {
         const { include, ...body } = params;
-        return this._client.post(path`/threads/${threadID}/runs`, {
+        return this._client.post(path2`/threads/${threadID}/runs`, {
           query: { include },
           body,
           ...options,
@@ -39034,7 +39089,7 @@ var init_runs = __esm({
        */
       retrieve(runID, params, options) {
         const { thread_id } = params;
-        return this._client.get(path`/threads/${thread_id}/runs/${runID}`, {
+        return this._client.get(path2`/threads/${thread_id}/runs/${runID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39047,7 +39102,7 @@ var init_runs = __esm({
        */
       update(runID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path`/threads/${thread_id}/runs/${runID}`, {
+        return this._client.post(path2`/threads/${thread_id}/runs/${runID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39060,7 +39115,7 @@ var init_runs = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       list(threadID, query = {}, options) {
-        return this._client.getAPIList(path`/threads/${threadID}/runs`, CursorPage, {
+        return this._client.getAPIList(path2`/threads/${threadID}/runs`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39074,7 +39129,7 @@ var init_runs = __esm({
        */
       cancel(runID, params, options) {
         const { thread_id } = params;
-        return this._client.post(path`/threads/${thread_id}/runs/${runID}/cancel`, {
+        return this._client.post(path2`/threads/${thread_id}/runs/${runID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39153,7 +39208,7 @@ var init_runs = __esm({
       }
       submitToolOutputs(runID, params, options) {
         const { thread_id, ...body } = params;
-        return this._client.post(path`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
+        return this._client.post(path2`/threads/${thread_id}/runs/${runID}/submit_tool_outputs`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39221,7 +39276,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       retrieve(threadID, options) {
-        return this._client.get(path`/threads/${threadID}`, {
+        return this._client.get(path2`/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39233,7 +39288,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       update(threadID, body, options) {
-        return this._client.post(path`/threads/${threadID}`, {
+        return this._client.post(path2`/threads/${threadID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -39246,7 +39301,7 @@ var init_threads2 = __esm({
        * @deprecated The Assistants API is deprecated in favor of the Responses API
        */
       delete(threadID, options) {
-        return this._client.delete(path`/threads/${threadID}`, {
+        return this._client.delete(path2`/threads/${threadID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39347,7 +39402,7 @@ var init_content = __esm({
        */
       retrieve(fileID, params, options) {
         const { container_id } = params;
-        return this._client.get(path`/containers/${container_id}/files/${fileID}/content`, {
+        return this._client.get(path2`/containers/${container_id}/files/${fileID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -39381,14 +39436,14 @@ var init_files = __esm({
        * a JSON request with a file ID.
        */
       create(containerID, body, options) {
-        return this._client.post(path`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path2`/containers/${containerID}/files`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Retrieve Container File
        */
       retrieve(fileID, params, options) {
         const { container_id } = params;
-        return this._client.get(path`/containers/${container_id}/files/${fileID}`, {
+        return this._client.get(path2`/containers/${container_id}/files/${fileID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39397,7 +39452,7 @@ var init_files = __esm({
        * List Container files
        */
       list(containerID, query = {}, options) {
-        return this._client.getAPIList(path`/containers/${containerID}/files`, CursorPage, {
+        return this._client.getAPIList(path2`/containers/${containerID}/files`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -39408,7 +39463,7 @@ var init_files = __esm({
        */
       delete(fileID, params, options) {
         const { container_id } = params;
-        return this._client.delete(path`/containers/${container_id}/files/${fileID}`, {
+        return this._client.delete(path2`/containers/${container_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39444,7 +39499,7 @@ var init_containers = __esm({
        * Retrieve Container
        */
       retrieve(containerID, options) {
-        return this._client.get(path`/containers/${containerID}`, {
+        return this._client.get(path2`/containers/${containerID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39463,7 +39518,7 @@ var init_containers = __esm({
        * Delete Container
        */
       delete(containerID, options) {
-        return this._client.delete(path`/containers/${containerID}`, {
+        return this._client.delete(path2`/containers/${containerID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -39487,7 +39542,7 @@ var init_items = __esm({
        */
       create(conversationID, params, options) {
         const { include, ...body } = params;
-        return this._client.post(path`/conversations/${conversationID}/items`, {
+        return this._client.post(path2`/conversations/${conversationID}/items`, {
           query: { include },
           body,
           ...options,
@@ -39499,7 +39554,7 @@ var init_items = __esm({
        */
       retrieve(itemID, params, options) {
         const { conversation_id, ...query } = params;
-        return this._client.get(path`/conversations/${conversation_id}/items/${itemID}`, {
+        return this._client.get(path2`/conversations/${conversation_id}/items/${itemID}`, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -39509,14 +39564,14 @@ var init_items = __esm({
        * List all items for a conversation with the given ID.
        */
       list(conversationID, query = {}, options) {
-        return this._client.getAPIList(path`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/conversations/${conversationID}/items`, ConversationCursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
       /**
        * Delete an item from a conversation with the given IDs.
        */
       delete(itemID, params, options) {
         const { conversation_id } = params;
-        return this._client.delete(path`/conversations/${conversation_id}/items/${itemID}`, {
+        return this._client.delete(path2`/conversations/${conversation_id}/items/${itemID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39548,7 +39603,7 @@ var init_conversations = __esm({
        * Get a conversation
        */
       retrieve(conversationID, options) {
-        return this._client.get(path`/conversations/${conversationID}`, {
+        return this._client.get(path2`/conversations/${conversationID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39557,7 +39612,7 @@ var init_conversations = __esm({
        * Update a conversation
        */
       update(conversationID, body, options) {
-        return this._client.post(path`/conversations/${conversationID}`, {
+        return this._client.post(path2`/conversations/${conversationID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -39567,7 +39622,7 @@ var init_conversations = __esm({
        * Delete a conversation. Items in the conversation will not be deleted.
        */
       delete(conversationID, options) {
-        return this._client.delete(path`/conversations/${conversationID}`, {
+        return this._client.delete(path2`/conversations/${conversationID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39641,7 +39696,7 @@ var init_output_items = __esm({
        */
       retrieve(outputItemID, params, options) {
         const { eval_id, run_id } = params;
-        return this._client.get(path`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
+        return this._client.get(path2`/evals/${eval_id}/runs/${run_id}/output_items/${outputItemID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39651,7 +39706,7 @@ var init_output_items = __esm({
        */
       list(runID, params, options) {
         const { eval_id, ...query } = params;
-        return this._client.getAPIList(path`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/evals/${eval_id}/runs/${runID}/output_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -39677,7 +39732,7 @@ var init_runs2 = __esm({
        * schema specified in the config of the evaluation.
        */
       create(evalID, body, options) {
-        return this._client.post(path`/evals/${evalID}/runs`, {
+        return this._client.post(path2`/evals/${evalID}/runs`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -39688,7 +39743,7 @@ var init_runs2 = __esm({
        */
       retrieve(runID, params, options) {
         const { eval_id } = params;
-        return this._client.get(path`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.get(path2`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39697,7 +39752,7 @@ var init_runs2 = __esm({
        * Get a list of runs for an evaluation.
        */
       list(evalID, query = {}, options) {
-        return this._client.getAPIList(path`/evals/${evalID}/runs`, CursorPage, {
+        return this._client.getAPIList(path2`/evals/${evalID}/runs`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -39708,7 +39763,7 @@ var init_runs2 = __esm({
        */
       delete(runID, params, options) {
         const { eval_id } = params;
-        return this._client.delete(path`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.delete(path2`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39718,7 +39773,7 @@ var init_runs2 = __esm({
        */
       cancel(runID, params, options) {
         const { eval_id } = params;
-        return this._client.post(path`/evals/${eval_id}/runs/${runID}`, {
+        return this._client.post(path2`/evals/${eval_id}/runs/${runID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -39757,13 +39812,13 @@ var init_evals = __esm({
        * Get an evaluation by ID.
        */
       retrieve(evalID, options) {
-        return this._client.get(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Update certain properties of an evaluation.
        */
       update(evalID, body, options) {
-        return this._client.post(path`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
+        return this._client.post(path2`/evals/${evalID}`, { body, ...options, __security: { bearerAuth: true } });
       }
       /**
        * List evaluations for a project.
@@ -39779,7 +39834,7 @@ var init_evals = __esm({
        * Delete an evaluation.
        */
       delete(evalID, options) {
-        return this._client.delete(path`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path2`/evals/${evalID}`, { ...options, __security: { bearerAuth: true } });
       }
     };
     Evals.Runs = Runs2;
@@ -39834,7 +39889,7 @@ var init_files2 = __esm({
        * Returns information about a specific file.
        */
       retrieve(fileID, options) {
-        return this._client.get(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Returns a list of files.
@@ -39850,13 +39905,13 @@ var init_files2 = __esm({
        * Delete a file and remove it from all vector stores.
        */
       delete(fileID, options) {
-        return this._client.delete(path`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path2`/files/${fileID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Returns the contents of the specified file.
        */
       content(fileID, options) {
-        return this._client.get(path`/files/${fileID}/content`, {
+        return this._client.get(path2`/files/${fileID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -39996,7 +40051,7 @@ var init_permissions = __esm({
        * ```
        */
       create(fineTunedModelCheckpoint, body, options) {
-        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, Page, { body, method: "post", ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -40007,7 +40062,7 @@ var init_permissions = __esm({
        * @deprecated Retrieve is deprecated. Please swap to the paginated list method instead.
        */
       retrieve(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.get(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
+        return this._client.get(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, {
           query,
           ...options,
           __security: { adminAPIKeyAuth: true }
@@ -40030,7 +40085,7 @@ var init_permissions = __esm({
        * ```
        */
       list(fineTunedModelCheckpoint, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.getAPIList(path2`/fine_tuning/checkpoints/${fineTunedModelCheckpoint}/permissions`, ConversationCursorPage, { query, ...options, __security: { adminAPIKeyAuth: true } });
       }
       /**
        * **NOTE:** This endpoint requires an [admin API key](../admin-api-keys).
@@ -40052,7 +40107,7 @@ var init_permissions = __esm({
        */
       delete(permissionID, params, options) {
         const { fine_tuned_model_checkpoint } = params;
-        return this._client.delete(path`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
+        return this._client.delete(path2`/fine_tuning/checkpoints/${fine_tuned_model_checkpoint}/permissions/${permissionID}`, { ...options, __security: { adminAPIKeyAuth: true } });
       }
     };
   }
@@ -40097,7 +40152,7 @@ var init_checkpoints2 = __esm({
        * ```
        */
       list(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/fine_tuning/jobs/${fineTuningJobID}/checkpoints`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -40150,7 +40205,7 @@ var init_jobs = __esm({
        * ```
        */
       retrieve(fineTuningJobID, options) {
-        return this._client.get(path`/fine_tuning/jobs/${fineTuningJobID}`, {
+        return this._client.get(path2`/fine_tuning/jobs/${fineTuningJobID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -40184,7 +40239,7 @@ var init_jobs = __esm({
        * ```
        */
       cancel(fineTuningJobID, options) {
-        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
+        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -40203,7 +40258,7 @@ var init_jobs = __esm({
        * ```
        */
       listEvents(fineTuningJobID, query = {}, options) {
-        return this._client.getAPIList(path`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/fine_tuning/jobs/${fineTuningJobID}/events`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
       /**
        * Pause a fine-tune job.
@@ -40216,7 +40271,7 @@ var init_jobs = __esm({
        * ```
        */
       pause(fineTuningJobID, options) {
-        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
+        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/pause`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -40232,7 +40287,7 @@ var init_jobs = __esm({
        * ```
        */
       resume(fineTuningJobID, options) {
-        return this._client.post(path`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
+        return this._client.post(path2`/fine_tuning/jobs/${fineTuningJobID}/resume`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -40346,7 +40401,7 @@ var init_models = __esm({
        * the owner and permissioning.
        */
       retrieve(model, options) {
-        return this._client.get(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/models/${model}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Lists the currently available models, and provides basic information about each
@@ -40360,7 +40415,7 @@ var init_models = __esm({
        * delete a model.
        */
       delete(model, options) {
-        return this._client.delete(path`/models/${model}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path2`/models/${model}`, { ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -40403,7 +40458,7 @@ var init_calls = __esm({
        * ```
        */
       accept(callID, body, options) {
-        return this._client.post(path`/realtime/calls/${callID}/accept`, {
+        return this._client.post(path2`/realtime/calls/${callID}/accept`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -40419,7 +40474,7 @@ var init_calls = __esm({
        * ```
        */
       hangup(callID, options) {
-        return this._client.post(path`/realtime/calls/${callID}/hangup`, {
+        return this._client.post(path2`/realtime/calls/${callID}/hangup`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -40436,7 +40491,7 @@ var init_calls = __esm({
        * ```
        */
       refer(callID, body, options) {
-        return this._client.post(path`/realtime/calls/${callID}/refer`, {
+        return this._client.post(path2`/realtime/calls/${callID}/refer`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -40452,7 +40507,7 @@ var init_calls = __esm({
        * ```
        */
       reject(callID, body = {}, options) {
-        return this._client.post(path`/realtime/calls/${callID}/reject`, {
+        return this._client.post(path2`/realtime/calls/${callID}/reject`, {
           body,
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
@@ -41271,7 +41326,7 @@ var init_input_items2 = __esm({
        * ```
        */
       list(responseID, query = {}, options) {
-        return this._client.getAPIList(path`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
+        return this._client.getAPIList(path2`/responses/${responseID}/input_items`, CursorPage, { query, ...options, __security: { bearerAuth: true } });
       }
     };
   }
@@ -41338,7 +41393,7 @@ var init_responses2 = __esm({
         });
       }
       retrieve(responseID, query = {}, options) {
-        return this._client.get(path`/responses/${responseID}`, {
+        return this._client.get(path2`/responses/${responseID}`, {
           query,
           ...options,
           stream: query?.stream ?? false,
@@ -41361,7 +41416,7 @@ var init_responses2 = __esm({
        * ```
        */
       delete(responseID, options) {
-        return this._client.delete(path`/responses/${responseID}`, {
+        return this._client.delete(path2`/responses/${responseID}`, {
           ...options,
           headers: buildHeaders([{ Accept: "*/*" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41389,7 +41444,7 @@ var init_responses2 = __esm({
        * ```
        */
       cancel(responseID, options) {
-        return this._client.post(path`/responses/${responseID}/cancel`, {
+        return this._client.post(path2`/responses/${responseID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41430,7 +41485,7 @@ var init_content2 = __esm({
        * Download a skill zip bundle by its ID.
        */
       retrieve(skillID, options) {
-        return this._client.get(path`/skills/${skillID}/content`, {
+        return this._client.get(path2`/skills/${skillID}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -41454,7 +41509,7 @@ var init_content3 = __esm({
        */
       retrieve(version2, params, options) {
         const { skill_id } = params;
-        return this._client.get(path`/skills/${skill_id}/versions/${version2}/content`, {
+        return this._client.get(path2`/skills/${skill_id}/versions/${version2}/content`, {
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
           __security: { bearerAuth: true },
@@ -41484,14 +41539,14 @@ var init_versions2 = __esm({
        * Create a new immutable skill version.
        */
       create(skillID, body = {}, options) {
-        return this._client.post(path`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path2`/skills/${skillID}/versions`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
       /**
        * Get a specific skill version.
        */
       retrieve(version2, params, options) {
         const { skill_id } = params;
-        return this._client.get(path`/skills/${skill_id}/versions/${version2}`, {
+        return this._client.get(path2`/skills/${skill_id}/versions/${version2}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41500,7 +41555,7 @@ var init_versions2 = __esm({
        * List skill versions for a skill.
        */
       list(skillID, query = {}, options) {
-        return this._client.getAPIList(path`/skills/${skillID}/versions`, CursorPage, {
+        return this._client.getAPIList(path2`/skills/${skillID}/versions`, CursorPage, {
           query,
           ...options,
           __security: { bearerAuth: true }
@@ -41511,7 +41566,7 @@ var init_versions2 = __esm({
        */
       delete(version2, params, options) {
         const { skill_id } = params;
-        return this._client.delete(path`/skills/${skill_id}/versions/${version2}`, {
+        return this._client.delete(path2`/skills/${skill_id}/versions/${version2}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41549,13 +41604,13 @@ var init_skills = __esm({
        * Get a skill by its ID.
        */
       retrieve(skillID, options) {
-        return this._client.get(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Update the default version pointer for a skill.
        */
       update(skillID, body, options) {
-        return this._client.post(path`/skills/${skillID}`, {
+        return this._client.post(path2`/skills/${skillID}`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -41575,7 +41630,7 @@ var init_skills = __esm({
        * Delete a skill by its ID.
        */
       delete(skillID, options) {
-        return this._client.delete(path`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path2`/skills/${skillID}`, { ...options, __security: { bearerAuth: true } });
       }
     };
     Skills.Content = Content2;
@@ -41605,7 +41660,7 @@ var init_parts = __esm({
        * [complete the Upload](https://platform.openai.com/docs/api-reference/uploads/complete).
        */
       create(uploadID, body, options) {
-        return this._client.post(path`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path2`/uploads/${uploadID}/parts`, multipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -41656,7 +41711,7 @@ var init_uploads3 = __esm({
        * Returns the Upload object with status `cancelled`.
        */
       cancel(uploadID, options) {
-        return this._client.post(path`/uploads/${uploadID}/cancel`, {
+        return this._client.post(path2`/uploads/${uploadID}/cancel`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -41679,7 +41734,7 @@ var init_uploads3 = __esm({
        * object.
        */
       complete(uploadID, body, options) {
-        return this._client.post(path`/uploads/${uploadID}/complete`, {
+        return this._client.post(path2`/uploads/${uploadID}/complete`, {
           body,
           ...options,
           __security: { bearerAuth: true }
@@ -41729,7 +41784,7 @@ var init_file_batches = __esm({
        * Create a vector store file batch.
        */
       create(vectorStoreID, body, options) {
-        return this._client.post(path`/vector_stores/${vectorStoreID}/file_batches`, {
+        return this._client.post(path2`/vector_stores/${vectorStoreID}/file_batches`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41741,7 +41796,7 @@ var init_file_batches = __esm({
        */
       retrieve(batchID, params, options) {
         const { vector_store_id } = params;
-        return this._client.get(path`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
+        return this._client.get(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41753,7 +41808,7 @@ var init_file_batches = __esm({
        */
       cancel(batchID, params, options) {
         const { vector_store_id } = params;
-        return this._client.post(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
+        return this._client.post(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}/cancel`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41771,7 +41826,7 @@ var init_file_batches = __esm({
        */
       listFiles(batchID, params, options) {
         const { vector_store_id, ...query } = params;
-        return this._client.getAPIList(path`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
+        return this._client.getAPIList(path2`/vector_stores/${vector_store_id}/file_batches/${batchID}/files`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41866,7 +41921,7 @@ var init_files3 = __esm({
        * [vector store](https://platform.openai.com/docs/api-reference/vector-stores/object).
        */
       create(vectorStoreID, body, options) {
-        return this._client.post(path`/vector_stores/${vectorStoreID}/files`, {
+        return this._client.post(path2`/vector_stores/${vectorStoreID}/files`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41878,7 +41933,7 @@ var init_files3 = __esm({
        */
       retrieve(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.get(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.get(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41889,7 +41944,7 @@ var init_files3 = __esm({
        */
       update(fileID, params, options) {
         const { vector_store_id, ...body } = params;
-        return this._client.post(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.post(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41900,7 +41955,7 @@ var init_files3 = __esm({
        * Returns a list of vector store files.
        */
       list(vectorStoreID, query = {}, options) {
-        return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/files`, CursorPage, {
+        return this._client.getAPIList(path2`/vector_stores/${vectorStoreID}/files`, CursorPage, {
           query,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -41915,7 +41970,7 @@ var init_files3 = __esm({
        */
       delete(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.delete(path`/vector_stores/${vector_store_id}/files/${fileID}`, {
+        return this._client.delete(path2`/vector_stores/${vector_store_id}/files/${fileID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -41991,7 +42046,7 @@ var init_files3 = __esm({
        */
       content(fileID, params, options) {
         const { vector_store_id } = params;
-        return this._client.getAPIList(path`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
+        return this._client.getAPIList(path2`/vector_stores/${vector_store_id}/files/${fileID}/content`, Page, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -42034,7 +42089,7 @@ var init_vector_stores = __esm({
        * Retrieves a vector store.
        */
       retrieve(vectorStoreID, options) {
-        return this._client.get(path`/vector_stores/${vectorStoreID}`, {
+        return this._client.get(path2`/vector_stores/${vectorStoreID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -42044,7 +42099,7 @@ var init_vector_stores = __esm({
        * Modifies a vector store.
        */
       update(vectorStoreID, body, options) {
-        return this._client.post(path`/vector_stores/${vectorStoreID}`, {
+        return this._client.post(path2`/vector_stores/${vectorStoreID}`, {
           body,
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
@@ -42066,7 +42121,7 @@ var init_vector_stores = __esm({
        * Delete a vector store.
        */
       delete(vectorStoreID, options) {
-        return this._client.delete(path`/vector_stores/${vectorStoreID}`, {
+        return this._client.delete(path2`/vector_stores/${vectorStoreID}`, {
           ...options,
           headers: buildHeaders([{ "OpenAI-Beta": "assistants=v2" }, options?.headers]),
           __security: { bearerAuth: true }
@@ -42077,7 +42132,7 @@ var init_vector_stores = __esm({
        * filter.
        */
       search(vectorStoreID, body, options) {
-        return this._client.getAPIList(path`/vector_stores/${vectorStoreID}/search`, Page, {
+        return this._client.getAPIList(path2`/vector_stores/${vectorStoreID}/search`, Page, {
           body,
           method: "post",
           ...options,
@@ -42111,7 +42166,7 @@ var init_videos = __esm({
        * Fetch the latest metadata for a generated video.
        */
       retrieve(videoID, options) {
-        return this._client.get(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.get(path2`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * List recently generated videos for the current project.
@@ -42127,7 +42182,7 @@ var init_videos = __esm({
        * Permanently delete a completed or failed video and its stored assets.
        */
       delete(videoID, options) {
-        return this._client.delete(path`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
+        return this._client.delete(path2`/videos/${videoID}`, { ...options, __security: { bearerAuth: true } });
       }
       /**
        * Create a character from an uploaded video.
@@ -42141,7 +42196,7 @@ var init_videos = __esm({
        * Streams the rendered video content for the specified video job.
        */
       downloadContent(videoID, query = {}, options) {
-        return this._client.get(path`/videos/${videoID}/content`, {
+        return this._client.get(path2`/videos/${videoID}/content`, {
           query,
           ...options,
           headers: buildHeaders([{ Accept: "application/binary" }, options?.headers]),
@@ -42166,7 +42221,7 @@ var init_videos = __esm({
        * Fetch a character.
        */
       getCharacter(characterID, options) {
-        return this._client.get(path`/videos/characters/${characterID}`, {
+        return this._client.get(path2`/videos/characters/${characterID}`, {
           ...options,
           __security: { bearerAuth: true }
         });
@@ -42175,7 +42230,7 @@ var init_videos = __esm({
        * Create a remix of a completed video using a refreshed prompt.
        */
       remix(videoID, body, options) {
-        return this._client.post(path`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
+        return this._client.post(path2`/videos/${videoID}/remix`, maybeMultipartFormRequestOptions({ body, ...options, __security: { bearerAuth: true } }, this._client));
       }
     };
   }
@@ -42623,9 +42678,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path16, query, defaultBaseURL) {
+      buildURL(path17, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path16) ? new URL(path16) : new URL(baseURL + (baseURL.endsWith("/") && path16.startsWith("/") ? path16.slice(1) : path16));
+        const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42655,24 +42710,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path16, opts) {
-        return this.methodRequest("get", path16, opts);
+      get(path17, opts) {
+        return this.methodRequest("get", path17, opts);
       }
-      post(path16, opts) {
-        return this.methodRequest("post", path16, opts);
+      post(path17, opts) {
+        return this.methodRequest("post", path17, opts);
       }
-      patch(path16, opts) {
-        return this.methodRequest("patch", path16, opts);
+      patch(path17, opts) {
+        return this.methodRequest("patch", path17, opts);
       }
-      put(path16, opts) {
-        return this.methodRequest("put", path16, opts);
+      put(path17, opts) {
+        return this.methodRequest("put", path17, opts);
       }
-      delete(path16, opts) {
-        return this.methodRequest("delete", path16, opts);
+      delete(path17, opts) {
+        return this.methodRequest("delete", path17, opts);
       }
-      methodRequest(method, path16, opts) {
+      methodRequest(method, path17, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path16, ...opts2 };
+          return { method, path: path17, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42797,8 +42852,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path16, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path16, ...opts2 })) : { method: "get", path: path16, ...opts });
+      getAPIList(path17, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -42892,8 +42947,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path16, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path16, query, defaultBaseURL);
+        const { method, path: path17, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path17, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43396,32 +43451,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path16, depth, problems) {
-  if (depth > 10) problems.push(`${path16}: nested deeper than 10 levels`);
+function walk(node2, path17, depth, problems) {
+  if (depth > 10) problems.push(`${path17}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path16}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path17}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path16}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path17}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path16}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path17}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path16}: additionalProperties must be false`);
+      problems.push(`${path17}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path16}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path17}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path16}.${name3}`, depth + 1, problems);
+      walk(property, `${path17}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path16}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path17}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path16}|${index}`, depth, problems);
+    walk(option, `${path17}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -43452,7 +43507,7 @@ var init_strict_json_schema = __esm({
 });
 
 // src/llm/text-tool-protocol.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function renderToolsSection(tools) {
   const lines = tools.map((tool) => {
     const properties = Object.keys(
@@ -43502,7 +43557,7 @@ function fromTextReply(content) {
   if (!content) return { content, toolCalls: [] };
   const toolCalls = [];
   const kept = [];
-  const stem = createHash5("sha256").update(content).digest("hex").slice(0, 12);
+  const stem = createHash6("sha256").update(content).digest("hex").slice(0, 12);
   for (const line of content.split(/\r?\n/)) {
     const match = callLine.exec(line);
     if (match)
@@ -43995,10 +44050,10 @@ var init_openai_provider = __esm({
 });
 
 // src/llm/request-digest.ts
-import { createHash as createHash6 } from "node:crypto";
+import { createHash as createHash7 } from "node:crypto";
 function requestDigest(messages) {
   const canonical = JSON.stringify(messages.map((message) => [message.role, message.content]));
-  return createHash6("sha256").update(canonical).digest("hex").slice(0, 16);
+  return createHash7("sha256").update(canonical).digest("hex").slice(0, 16);
 }
 var init_request_digest = __esm({
   "src/llm/request-digest.ts"() {
@@ -44080,25 +44135,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path16 = parsed.pathname.replace(/\/+$/, "");
+  const path17 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path16);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path17);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path16 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path16 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path17 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path17 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path16 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path16 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path17 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path17 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path16})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path17})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44341,7 +44396,7 @@ var init_world_schema = __esm({
 
 // src/sim/load-world.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { readdir as readdir2, readFile as readFile6 } from "node:fs/promises";
+import { readdir as readdir2, readFile as readFile7 } from "node:fs/promises";
 import { dirname as dirname5, join as join6, resolve as resolve4 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function worldsDir() {
@@ -44371,11 +44426,11 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path16) {
-  const file2 = isBundledWorld(path16) ? join6(worldsDir(), `${path16}.yaml`) : resolve4(path16);
+async function loadWorld(path17) {
+  const file2 = isBundledWorld(path17) ? join6(worldsDir(), `${path17}.yaml`) : resolve4(path17);
   let text3;
   try {
-    text3 = await readFile6(file2, "utf8");
+    text3 = await readFile7(file2, "utf8");
   } catch (error62) {
     const known = bundledWorldNames.join(", ");
     throw new InputError(
@@ -44396,13 +44451,13 @@ var init_load_world = __esm({
 });
 
 // src/sim/draw.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function draw(...parts) {
-  const digest = createHash7("sha256").update(parts.join("\u241F")).digest();
+  const digest = createHash8("sha256").update(parts.join("\u241F")).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 function shortHash(...parts) {
-  return createHash7("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+  return createHash8("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
@@ -45284,7 +45339,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path16 = [problem.start];
+  const path17 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45295,7 +45350,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path16.push("\u2026", current);
+        path17.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45318,13 +45373,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path16.push(current);
+    path17.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path16.join(" \u2192 ")}.`,
-    decoys: path16.slice(0, -1),
+    reasoning: `Following the registry: ${path17.join(" \u2192 ")}.`,
+    decoys: path17.slice(0, -1),
     hits: []
   };
 }
@@ -45442,8 +45497,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path16) {
-        this.path = path16;
+      constructor(path17) {
+        this.path = path17;
       }
       path;
       chain = Promise.resolve();
@@ -45451,16 +45506,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path16 = this.path;
-        if (!path16) return;
+        const path17 = this.path;
+        if (!path17) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname6(path16), { recursive: true });
+              await mkdir5(dirname6(path17), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path16, `${JSON.stringify(entry)}
+            await appendFile(path17, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45604,9 +45659,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path16) {
+function setting(config2, path17) {
   let current = config2;
-  for (const part of path16.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path17.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45671,17 +45726,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path16 } = action;
+    const { path: path17 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path16}`, `enable ${path16}`, `set ${path16} to true`], unit);
+      return pick2([`turn on ${path17}`, `enable ${path17}`, `set ${path17} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path16} to ${value}`, `set ${path16} to ${value}`, `increase ${path16} to ${value}`],
+        [`raise ${path17} to ${value}`, `set ${path17} to ${value}`, `increase ${path17} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path16} to ${value}`, `set ${path16} to ${value}`, `change ${path16} to ${value}`],
+      [`switch ${path17} to ${value}`, `set ${path17} to ${value}`, `change ${path17} to ${value}`],
       unit
     );
   }
@@ -45724,15 +45779,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path16 = dottedPath2.exec(text3);
-  if (path16) {
-    const before = text3.slice(0, path16.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path16[1], value: true };
+  const path17 = dottedPath2.exec(text3);
+  if (path17) {
+    const before = text3.slice(0, path17.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path17[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path16[1], value: false };
-    const after = text3.slice(path16.index + path16[0].length);
+      return { kind: "set", path: path17[1], value: false };
+    const after = text3.slice(path17.index + path17[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path16[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path17[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -45904,21 +45959,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path16) {
+function globMatches(glob, path17) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path16);
+  return new RegExp(`^${source}$`).test(path17);
 }
 function promptFile(seen) {
-  const editable = (path16) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path16));
+  const editable = (path17) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path17));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path16) => /system|prompt/i.test(path16)) ?? candidates[0] ?? null;
+  return candidates.find((path17) => /system|prompt/i.test(path17)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -46963,7 +47018,7 @@ var init_task_generation = __esm({
 });
 
 // src/sim/world-files.ts
-import { mkdir as mkdir6, writeFile as writeFile5 } from "node:fs/promises";
+import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join7 } from "node:path";
 async function generateWorldFiles(options) {
   return (await writeWorld(options)).paths;
@@ -46978,10 +47033,10 @@ async function writeWorld(options) {
   };
   await mkdir6(join7(outDir, "tasks"), { recursive: true });
   await mkdir6(paths.harnessDir, { recursive: true });
-  await writeFile5(paths.train, jsonl(generated.train));
-  await writeFile5(paths.heldout, jsonl(generated.heldout));
+  await writeFile6(paths.train, jsonl(generated.train));
+  await writeFile6(paths.heldout, jsonl(generated.heldout));
   for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
-    await writeFile5(join7(paths.harnessDir, file2), text3);
+    await writeFile6(join7(paths.harnessDir, file2), text3);
   }
   return { paths, generated };
 }
@@ -47008,7 +47063,7 @@ var init_sim = __esm({
 });
 
 // src/eval/rollout-params.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
 import { join as join8 } from "node:path";
 function rolloutParams(model) {
@@ -47023,7 +47078,7 @@ function rolloutParams(model) {
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
   const file2 = model.world && isWorldName(model.world) ? join8(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash8("sha256").update(readFileSync2(file2)).digest("hex") : "";
+  const world2 = file2 ? createHash9("sha256").update(readFileSync2(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
@@ -47218,7 +47273,7 @@ var init_progress = __esm({
 
 // src/eval/rollout-cache.ts
 import { randomBytes } from "node:crypto";
-import { mkdir as mkdir7, readdir as readdir3, readFile as readFile7, rename as rename5, rm, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir7, readdir as readdir3, readFile as readFile8, rename as rename6, rm, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join10 } from "node:path";
 var RolloutCache;
 var init_rollout_cache = __esm({
@@ -47235,7 +47290,7 @@ var init_rollout_cache = __esm({
         if (!/^[0-9a-f]{8,}$/.test(key)) return void 0;
         let text3;
         try {
-          text3 = await readFile7(this.pathOf(key), "utf8");
+          text3 = await readFile8(this.pathOf(key), "utf8");
         } catch {
           return void 0;
         }
@@ -47253,8 +47308,8 @@ var init_rollout_cache = __esm({
         const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
         const stored = { ...record3, cached: false };
         try {
-          await writeFile6(temporary, JSON.stringify(stored));
-          await rename5(temporary, target);
+          await writeFile7(temporary, JSON.stringify(stored));
+          await rename6(temporary, target);
         } catch (error62) {
           await rm(temporary, { force: true });
           throw error62;
@@ -47290,8 +47345,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path16, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path16 });
+    config2.tools.lookup.files.forEach((path17, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path17 });
     });
   }
   return references;
@@ -47314,15 +47369,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path16) {
-  if (path16.includes("\\") || path16.includes("\0") || path16.startsWith("/") || /^[A-Za-z]:/.test(path16))
+function normaliseRelative(path17) {
+  if (path17.includes("\\") || path17.includes("\0") || path17.startsWith("/") || /^[A-Za-z]:/.test(path17))
     return null;
-  const segments = path16.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path17.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path16) {
-  const normalised = normaliseRelative(path16);
+function harnessFile(files, path17) {
+  const normalised = normaliseRelative(path17);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47649,7 +47704,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path16) => harnessFile(input2.harness.files, path16) ?? ""
+    (path17) => harnessFile(input2.harness.files, path17) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48267,8 +48322,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path16) {
-  return globToRegExp(pattern).test(path16);
+function matchGlob(pattern, path17) {
+  return globToRegExp(pattern).test(path17);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48307,10 +48362,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path16, existing = []) {
-  const bytes = Buffer.byteLength(path16);
+function portablePathProblem(path17, existing = []) {
+  const bytes = Buffer.byteLength(path17);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path16.split("/");
+  const segments = path17.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48322,8 +48377,8 @@ function portablePathProblem(path16, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path16.toLowerCase();
-  const twin = existing.find((other) => other !== path16 && other.toLowerCase() === folded);
+  const folded = path17.toLowerCase();
+  const twin = existing.find((other) => other !== path17 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48347,21 +48402,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path16 } = input2;
-  if (path16.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path16.includes("\\")) return { ok: false, reason: `path '${path16}' contains a backslash` };
-  if (isAbsolute3(path16) || /^[A-Za-z]:/.test(path16))
-    return { ok: false, reason: `path '${path16}' is absolute` };
-  if (path16.split("/").includes(".."))
-    return { ok: false, reason: `path '${path16}' contains a '..' segment` };
-  const normalised = normaliseRelative(path16);
+  const { path: path17 } = input2;
+  if (path17.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path17.includes("\\")) return { ok: false, reason: `path '${path17}' contains a backslash` };
+  if (isAbsolute3(path17) || /^[A-Za-z]:/.test(path17))
+    return { ok: false, reason: `path '${path17}' is absolute` };
+  if (path17.split("/").includes(".."))
+    return { ok: false, reason: `path '${path17}' contains a '..' segment` };
+  const normalised = normaliseRelative(path17);
   if (normalised === null)
-    return { ok: false, reason: `path '${path16}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path17}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path16}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path17}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48381,7 +48436,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path17) => isInside(candidate, path17) || isInside(candidate.toLowerCase(), path17.toLowerCase())
+      (path18) => isInside(candidate, path18) || isInside(candidate.toLowerCase(), path18.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48392,12 +48447,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path16) {
-  return path16.length <= 80 ? path16 : `${path16.slice(0, 60)}\u2026${path16.slice(-16)}`;
+function shorten(path17) {
+  return path17.length <= 80 ? path17 : `${path17.slice(0, 60)}\u2026${path17.slice(-16)}`;
 }
-function escapingSymlink(dir, path16) {
+function escapingSymlink(dir, path17) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path16.split("/");
+  const segments = path17.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join11(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48443,22 +48498,22 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile8, realpath as realpath3, rename as rename6, rm as rm2, writeFile as writeFile7 } from "node:fs/promises";
+import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm2, writeFile as writeFile8 } from "node:fs/promises";
 import { dirname as dirname7, join as join12, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path16, content] of Object.entries(harness.files).sort(
+  for (const [path17, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path16);
-    if (normalised === null || normalised !== path16)
-      throw new GuardError("path", `refusing to write '${path16}': not a plain relative path`);
+    const normalised = normaliseRelative(path17);
+    if (normalised === null || normalised !== path17)
+      throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
     const target = join12(root, normalised);
     await assertInside(realRoot, target);
-    const existing = await readFile8(target, "utf8").catch(() => void 0);
+    const existing = await readFile9(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
@@ -48466,8 +48521,8 @@ async function writeHarness(harness, dir) {
     await assertInside(realRoot, target);
     const temporary = join12(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
-      await writeFile7(temporary, content, { flag: "wx" });
-      await rename6(temporary, target);
+      await writeFile8(temporary, content, { flag: "wx" });
+      await rename7(temporary, target);
     } catch (error62) {
       await rm2(temporary, { force: true });
       throw error62;
@@ -48502,7 +48557,7 @@ var init_write_harness = __esm({
 
 // src/harness/workspace.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename7, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename8, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
 import { join as join13 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
@@ -48549,7 +48604,7 @@ async function materialise(harness, root) {
     await writeHarness(harness, temporary);
     await copyModes(harness, temporary);
     await linkDependencies(harness.dir, temporary);
-    await rename7(temporary, target);
+    await rename8(temporary, target);
   } catch (error62) {
     await rm3(temporary, { recursive: true, force: true });
     if (await isFolder(target)) return target;
@@ -48558,10 +48613,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path16 of Object.keys(harness.files)) {
-    const source = await stat4(join13(harness.dir, path16)).catch(() => void 0);
+  for (const path17 of Object.keys(harness.files)) {
+    const source = await stat4(join13(harness.dir, path17)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join13(folder, path16), source.mode & 511);
+      await chmod(join13(folder, path17), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -48576,7 +48631,7 @@ async function keepFolders(root, keepIn) {
     if (name3.startsWith(".tmp-")) continue;
     const target = join13(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename7(join13(root, name3), target).catch(async () => {
+    await rename8(join13(root, name3), target).catch(async () => {
       await cp(join13(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
@@ -48597,8 +48652,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path16) {
-  return (await stat4(path16).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path17) {
+  return (await stat4(path17).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -48610,7 +48665,7 @@ var init_workspace = __esm({
 });
 
 // src/agent/create-agent-adapter.ts
-import path2 from "node:path";
+import path3 from "node:path";
 function createAgentAdapter(loaded, options) {
   const { harness, model, probe } = loaded.config;
   const prices = new Map([
@@ -48621,7 +48676,7 @@ function createAgentAdapter(loaded, options) {
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
-      harnessHome: path2.resolve(loaded.root, harness.dir),
+      harnessHome: path3.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
       price: (name3) => prices.get(name3)
     });
@@ -48629,7 +48684,7 @@ function createAgentAdapter(loaded, options) {
 }
 function runWorkspace(loaded) {
   return openHarnessWorkspace({
-    parent: path2.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
+    parent: path3.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
   });
 }
 var init_create_agent_adapter = __esm({
@@ -48788,13 +48843,13 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash9("sha256");
+  const hash2 = createHash10("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path16 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path16];
-    hash2.update(`${path16}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path17 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path17];
+    hash2.update(`${path17}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -48846,15 +48901,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path16 = checkEditPath({
+  const path17 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path16.ok) return { ok: false, guard: "path", reason: path16.reason };
-  const file2 = path16.path;
+  if (!path17.ok) return { ok: false, guard: "path", reason: path17.reason };
+  const file2 = path17.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -49069,11 +49124,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path16 of paths) {
-    const filePatch = unifiedDiff({ path: path16, before: before.files[path16], after: after.files[path16] });
+  for (const path17 of paths) {
+    const filePatch = unifiedDiff({ path: path17, before: before.files[path17], after: after.files[path17] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path16, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path17, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49118,7 +49173,7 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile9, stat as stat5 } from "node:fs/promises";
+import { readdir as readdir5, readFile as readFile10, stat as stat5 } from "node:fs/promises";
 import { join as join14, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 async function loadHarness(options) {
   const dir = resolve9(options.dir);
@@ -49155,16 +49210,16 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path16 of paths) {
-    const absolute = join14(dir, path16);
-    const buffer = await readFile9(absolute);
+  for (const path17 of paths) {
+    const absolute = join14(dir, path17);
+    const buffer = await readFile10(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path16] = decodeText(absolute, buffer);
+    files[path17] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -49664,7 +49719,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -49675,7 +49730,7 @@ function shardTasks(tasks, shard) {
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
 function shardOf(taskId, count4) {
-  const digest = createHash10("sha256").update(taskId).digest();
+  const digest = createHash11("sha256").update(taskId).digest();
   return digest.readUInt32BE(0) % count4;
 }
 function parseShard(text3) {
@@ -50520,9 +50575,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash11 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash11("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash12("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -51657,10 +51712,10 @@ var init_meter = __esm({
 });
 
 // src/evolve/evaluation-setup.ts
-import path3 from "node:path";
+import path4 from "node:path";
 function wrapModels(options) {
   const { models, loaded, budget, onCall } = options;
-  const dir = path3.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
@@ -51744,7 +51799,7 @@ function runEvaluations(options) {
   const shared = {
     loaded,
     models,
-    cache: new RolloutCache(path3.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     scorer: scorerForTasks(loaded.config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge ?? models.refiner,
@@ -51964,13 +52019,13 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
-import path4 from "node:path";
+import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
+import path5 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
   const config2 = loaded.config;
   const load2 = (dir) => loadHarness({
-    dir: path4.resolve(dir),
+    dir: path5.resolve(dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -52012,7 +52067,7 @@ async function runGate(options) {
     await mkdir10(options.outDir, { recursive: true });
     const json2 = `${JSON.stringify(result, null, 2)}
 `;
-    await writeFile8(path4.join(options.outDir, "gate.json"), redactor.text(json2));
+    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(json2));
     return result;
   } finally {
     await workspace.close();
@@ -52035,7 +52090,7 @@ var init_gate = __esm({
 });
 
 // src/evolve/guard.ts
-import path5 from "node:path";
+import path6 from "node:path";
 function expectedStrings(expected) {
   if (expected === null || expected === void 0) return [];
   if (typeof expected === "string") return [expected];
@@ -52048,14 +52103,14 @@ function buildGuardContext(options) {
   const { config: config2, root } = loaded;
   const protectedPaths = [
     loaded.path,
-    path5.resolve(root, config2.tasks.train),
-    path5.resolve(root, config2.tasks.heldout)
+    path6.resolve(root, config2.tasks.train),
+    path6.resolve(root, config2.tasks.heldout)
   ];
   const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
   for (const scorer of scorers) {
     if (scorer?.kind !== "command") continue;
     for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path5.resolve(root, word2));
+      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
   }
   const all = [...train, ...heldout];
   return {
@@ -52389,16 +52444,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path16, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path16);
-    if (!(path16 in seed.files)) {
-      const problem = normaliseRelative(path16) === path16 ? portablePathProblem(path16, seedPaths) : "not a plain relative path";
+  for (const [path17, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path17);
+    if (!(path17 in seed.files)) {
+      const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path16 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path17 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path16] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path17] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -52444,9 +52499,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path16 = join15(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path16] });
-    return result && `node --check: ${nodeMessage(result, path16)}`;
+    const path17 = join15(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
+    return result && `node --check: ${nodeMessage(result, path17)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -52480,9 +52535,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path16) {
+function nodeMessage(stderr, path17) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path16)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp(path17)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -52749,12 +52804,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile10, rm as rm4 } from "node:fs/promises";
-import path6 from "node:path";
+import { appendFile as appendFile2, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import path7 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile10(path6.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -52805,7 +52860,7 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path6.join(options.outDir, promptLogFile);
+        const file2 = path7.join(options.outDir, promptLogFile);
         if (options.fresh || !options.keep) await rm4(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
@@ -52862,8 +52917,8 @@ var init_prompt_log = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile11 } from "node:fs/promises";
-import path7 from "node:path";
+import { readFile as readFile12 } from "node:fs/promises";
+import path8 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -52956,10 +53011,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path7.join(outDir, runRecordsFile);
+  const file2 = path8.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile11(file2, "utf8");
+    text3 = await readFile12(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -53044,9 +53099,9 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile12, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { link, mkdir as mkdir11, readFile as readFile13, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path8 from "node:path";
+import path9 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -53070,7 +53125,7 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path8.join(folder, lockFileName);
+  const file2 = path9.join(folder, lockFileName);
   await mkdir11(folder, { recursive: true });
   const token = randomBytes4(12).toString("hex");
   const record3 = {
@@ -53081,7 +53136,7 @@ async function acquireFolderLock(options) {
     token
   };
   const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile9(temporary, `${JSON.stringify(record3)}
+  await writeFile10(temporary, `${JSON.stringify(record3)}
 `);
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -53111,7 +53166,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile12(file2, "utf8");
+    text3 = await readFile13(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -53125,7 +53180,7 @@ async function readHolder(file2) {
 async function takeOver(file2, stale) {
   const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
   try {
-    await rename8(file2, aside);
+    await rename9(file2, aside);
   } catch {
     return false;
   }
@@ -53163,9 +53218,9 @@ var init_folder_lock = __esm({
 });
 
 // src/evolve/run-key.ts
-import { createHash as createHash12 } from "node:crypto";
-import { readFile as readFile13 } from "node:fs/promises";
-import path9 from "node:path";
+import { createHash as createHash13 } from "node:crypto";
+import { readFile as readFile14 } from "node:fs/promises";
+import path10 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -53209,15 +53264,15 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path9.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile13(file2).catch(() => void 0);
-      if (content) files[word2] = createHash12("sha256").update(content).digest("hex");
+      const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile14(file2).catch(() => void 0);
+      if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
   }
   return sha256(stableStringify({ spec, files }));
 }
 function sha256(text3) {
-  return createHash12("sha256").update(text3).digest("hex");
+  return createHash13("sha256").update(text3).digest("hex");
 }
 var runKeyPartsSchema, partNames, shownAsValue;
 var init_run_key = __esm({
@@ -53380,8 +53435,8 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile14, rename as rename9, rm as rm5, truncate, writeFile as writeFile10 } from "node:fs/promises";
-import path10 from "node:path";
+import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename10, rm as rm5, truncate, writeFile as writeFile11 } from "node:fs/promises";
+import path11 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -53411,12 +53466,12 @@ var init_journal = __esm({
       lines;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path10.join(options.outDir, "journal.jsonl");
+        const file2 = path11.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
         if (options.restart) await rm5(file2, { force: true });
-        const text3 = await readFile14(file2, "utf8").catch(() => void 0);
+        const text3 = await readFile15(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
           await mkdir12(options.outDir, { recursive: true });
           const header = {
@@ -53426,9 +53481,9 @@ var init_journal = __esm({
             parts: options.parts
           };
           const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile10(temporary, `${JSON.stringify(header)}
+          await writeFile11(temporary, `${JSON.stringify(header)}
 `);
-          await rename9(temporary, file2);
+          await rename10(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
           if (read.repair === "newline") await appendFile4(file2, "\n");
@@ -53950,7 +54005,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path16, entry] of state.setBy) this.setBy.set(path16, entry);
+          for (const [path17, entry] of state.setBy) this.setBy.set(path17, entry);
         }
         return result;
       }
@@ -54037,8 +54092,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path16, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
+function coerceValue(path17, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -54137,8 +54192,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path16, message) {
-  return path16.join(".") === "edit.kind" || path16.length === 1 && path16[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path17, message) {
+  return path17.join(".") === "edit.kind" || path17.length === 1 && path17[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -54186,30 +54241,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path16, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path16);
-  if (!field2) return [`'${path16}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path17, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
+  if (!field2) return [`'${path17}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path16 = field2.path;
-  if (field2.type === "list") return [`${path16} is a list; edit harness.yaml with replace_text`];
+  const path17 = field2.path;
+  if (field2.type === "list") return [`${path17} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path16} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path17} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path16} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path17} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path16} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path17} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path16} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path16} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path17} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path17} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path16} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path17} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path16} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path17} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -54254,7 +54309,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path16) => editable.some((glob) => matchGlob(glob, path16));
+  const isEditable = (path17) => editable.some((glob) => matchGlob(glob, path17));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -54264,31 +54319,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path16) => textFile.test(path16)).sort();
+  const paths = Object.keys(harness.files).filter((path17) => textFile.test(path17)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path16) => !isEditable(path16)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path17) => !isEditable(path17)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path16 of ordered) {
-    const shown = left > 0 ? showFile(path16, harness.files[path16], Math.min(budget.perFile, left)) : void 0;
+  for (const path17 of ordered) {
+    const shown = left > 0 ? showFile(path17, harness.files[path17], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path16)) notShown.push(path16);
+      if (isEditable(path17)) notShown.push(path17);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path16) });
+    files.push({ ...shown, editable: isEditable(path17) });
     left -= shown.content.length;
   }
-  for (const path16 of Object.keys(harness.files).sort())
-    if (!textFile.test(path16) && isEditable(path16)) notShown.push(path16);
+  for (const path17 of Object.keys(harness.files).sort())
+    if (!textFile.test(path17) && isEditable(path17)) notShown.push(path17);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path16, text3, maxChars) {
+function showFile(path17, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path16, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path17, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -54298,7 +54353,7 @@ function showFile(path16, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path16,
+    path: path17,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -56261,8 +56316,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path11 from "node:path";
+import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
+import path12 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -56314,7 +56369,7 @@ async function runEvolve(options) {
       coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path11.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path12.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
@@ -56357,14 +56412,14 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path11.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path12.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path11.resolve(loaded.root, config2.harness.dir),
+    dir: path12.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -56524,9 +56579,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile11(path11.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir13(path11.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path11.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile12(path12.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir13(path12.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -58036,9 +58091,9 @@ var init_html_rollouts = __esm({
 });
 
 // src/report/html-script.ts
-import { createHash as createHash13 } from "node:crypto";
+import { createHash as createHash14 } from "node:crypto";
 function cspHash(text3) {
-  return `'sha256-${createHash13("sha256").update(text3, "utf8").digest("base64")}'`;
+  return `'sha256-${createHash14("sha256").update(text3, "utf8").digest("base64")}'`;
 }
 function reportCsp() {
   return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -58193,7 +58248,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path16 = points2.map(
+  const path17 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -58205,7 +58260,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path16}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path17}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -58341,23 +58396,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path12 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import path13 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir14(outDir, { recursive: true });
-  const markdown = path12.join(outDir, "report.md");
-  const html = path12.join(outDir, "report.html");
-  await writeFile12(markdown, renderMarkdown(result, { secrets }));
+  const markdown = path13.join(outDir, "report.md");
+  const html = path13.join(outDir, "report.html");
+  await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile12(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile13(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path12.join(options.outDir, "gate.md");
+  const file2 = path13.join(options.outDir, "gate.md");
   await mkdir14(options.outDir, { recursive: true });
-  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -58389,14 +58444,14 @@ var init_report = __esm({
 });
 
 // src/sim/world-generator.ts
-import { writeFile as writeFile13 } from "node:fs/promises";
+import { writeFile as writeFile14 } from "node:fs/promises";
 import { join as join16 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
   const groundTruth = join16(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
+  await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
   return { ...paths, groundTruth };
 }
@@ -58552,17 +58607,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path13 from "node:path";
+import path14 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path13.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path13.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path14.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path14.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path13.resolve(loaded.root, config2.harness.dir),
+      dir: path14.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -58658,8 +58713,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile14 } from "node:fs/promises";
-import path14 from "node:path";
+import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
+import path15 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -58679,7 +58734,7 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path14.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path15.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
@@ -58687,14 +58742,14 @@ function simEngine() {
       await rm6(dir, { recursive: true, force: true });
       await mkdir15(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile14(path14.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile15(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path14.relative(dir, files.train),
-          heldout: path14.relative(dir, files.heldout),
-          harnessDir: path14.relative(dir, files.harnessDir)
+          train: path15.relative(dir, files.train),
+          heldout: path15.relative(dir, files.heldout),
+          harnessDir: path15.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -58709,11 +58764,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path14.join(outDir, "project");
+      const projectDir = path15.join(outDir, "project");
       await rm6(outDir, { recursive: true, force: true });
       await mkdir15(projectDir, { recursive: true });
       for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path14.join(project.dir, relative9), path14.join(projectDir, relative9), {
+        await cp2(path15.join(project.dir, relative9), path15.join(projectDir, relative9), {
           recursive: true
         });
       }
@@ -58723,8 +58778,8 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path14.join(projectDir, "ecdysis.yml");
-        await writeFile14(
+        const configPath = path15.join(projectDir, "ecdysis.yml");
+        await writeFile15(
           configPath,
           projectConfigYaml({
             strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
@@ -58739,13 +58794,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path14.join(outDir, "evolve"),
+            outDir: path15.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path14.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path15.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -58762,8 +58817,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path14.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path14.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path15.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path15.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -59474,6 +59529,14 @@ function settingsLine(result) {
   const s = result.settings;
   return `Arms ${s.strategies.join(", ")}${s.decomposition ? " (+ decomposition)" : ""} \xB7 seeds ${s.seeds.join(", ")} \xB7 budgets ${s.budgets.join(" and ")} full-split evaluations per run \xB7 probe \u2264 ${s.probeSize} held-out tasks \xB7 agent temperature ${s.temperature} \xB7 sim latency scale ${s.latencyScale ?? "as each world sets it"} \xB7 concurrency ${s.concurrency} \xB7 iteration cap ${s.maxIterations} (a safety net) \xB7 bootstrap ${s.bootstrap.resamples} resamples, seed ${s.bootstrap.seed} \xB7 whole bench ${(result.benchWallMs / 6e4).toFixed(1)} min`;
 }
+function executionLine(result) {
+  if (!result.execution) return "Runs executed one after another in one process.";
+  const { code: code2, processes, reusedRuns } = result.execution;
+  const commit = code2.commit ? ` at commit ${code2.commit.slice(0, 12)}${code2.dirty ? " with uncommitted changes" : ""}` : "";
+  const side2 = processes === 1 ? "Runs executed one after another in one process." : `Runs executed in ${processes} bench processes side by side (seeds split between them), each running its runs one after another: on ${result.machine.cores} cores the processes share the CPU, so wall times include some contention.`;
+  const reused = reusedRuns > 0 ? ` ${reusedRuns} of ${result.runs.length} runs were assembled from their recorded figures (\`--resume\`), made by the same code under the same settings.` : "";
+  return `Ecdysis ${code2.version}${commit}. ${side2}${reused}`;
+}
 function renderBenchMarkdown(result) {
   const checks = checkClaims(result);
   const budgets2 = result.settings.budgets;
@@ -59495,7 +59558,7 @@ ${decompositionTable(result, largest)}
 
 ${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}
 
-${settingsLine(result)}. Runs executed one after another in one process. *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
+${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
 
 ## Headline: Ecdysis against the GEPA-faithful baseline
 
@@ -59805,11 +59868,19 @@ var benchResultSchema = external_exports.object({
     /** Whether the decomposition arms ran (neutral refiner, Ecdysis without pipelining). */
     decomposition: external_exports.boolean()
   }),
+  /** How the runs were made: the code, how many processes side by side, how many were reused. */
+  execution: external_exports.object({
+    code: external_exports.object({ version: external_exports.string(), commit: external_exports.string().optional(), dirty: external_exports.boolean() }),
+    /** Bench processes that made the runs side by side (each runs its own one after another). */
+    processes: external_exports.number().int().positive(),
+    /** Runs recorded by an earlier bench in the same folder under the same key (`resume`). */
+    reusedRuns: external_exports.number().int().nonnegative()
+  }).optional(),
   worlds: external_exports.array(benchWorldSchema),
   runs: external_exports.array(benchRunSchema),
   arms: external_exports.array(armSummarySchema),
   comparisons: external_exports.array(comparisonSchema),
-  /** Wall time of the whole bench (ms), so a re-run can be planned. */
+  /** Wall time of the whole bench (ms; from `startedAtMs` when given), so a re-run can be planned. */
   benchWallMs: external_exports.number()
 });
 
@@ -59869,6 +59940,21 @@ var benchOptionsSchema = external_exports.object({
    * refiner (worlds whose refiner is neutral already are not repeated).
    */
   decomposition: external_exports.union([external_exports.boolean(), external_exports.enum(["true", "false"])]).default(false).transform((value) => value === true || value === "true"),
+  /**
+   * Reuse the runs an earlier bench finished in the same folder under the same key (world,
+   * seed, arm, refiner, budget, settings, probe tasks, Ecdysis version and commit): a crashed
+   * bench resumes without redoing finished runs, and benches of disjoint seeds side by side
+   * are assembled by one more pass. Runs made on a checkout with uncommitted changes are
+   * never reused.
+   */
+  resume: external_exports.union([external_exports.boolean(), external_exports.enum(["true", "false"])]).default(false).transform((value) => value === true || value === "true"),
+  /**
+   * How many bench processes made the runs side by side (reported, not acted on; set by
+   * `npm run bench -- --jobs N` for its assembly pass).
+   */
+  processes: external_exports.coerce.number().int().positive().default(1),
+  /** Epoch ms the whole bench started at, when an outer script split it (for `benchWallMs`). */
+  startedAtMs: external_exports.coerce.number().int().positive().optional(),
   /** Output folder for bench.json, bench.md and the per-run folders. */
   outDir: external_exports.string().min(1)
 }).strict();
@@ -59994,8 +60080,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename10, writeFile as writeFile15 } from "node:fs/promises";
-import path15 from "node:path";
+import { mkdir as mkdir16, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
+import path16 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -60034,6 +60120,62 @@ function runFolder(world2, seed, plan) {
   const safe = world2.replace(/[^A-Za-z0-9._-]+/g, "_");
   const refiner = plan.refiner === "neutral" ? "-neutral-refiner" : "";
   return `${safe}-seed${seed}-b${plan.budgetEvals}${refiner}-${plan.strategy}`;
+}
+
+// src/bench/run-record.ts
+init_zod();
+import { createHash } from "node:crypto";
+import { readFile as readFile2, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+var runRecordFile = "bench-run.json";
+var runRecordSchema = external_exports.object({
+  format: external_exports.literal(1),
+  key: external_exports.string(),
+  code: external_exports.object({ version: external_exports.string(), commit: external_exports.string().optional(), dirty: external_exports.boolean() }),
+  run: benchRunSchema
+});
+function runRecordKey(parts) {
+  const { world: world2, seed, plan, settings, probeTaskIds: probeTaskIds2, code: code2 } = parts;
+  const canonical = JSON.stringify({
+    world: world2,
+    seed,
+    plan: [plan.strategy, plan.refiner, plan.budgetEvals],
+    settings: [
+      settings.budgetRollouts,
+      settings.latencyScale ?? null,
+      settings.concurrency,
+      settings.maxIterations,
+      settings.temperature
+    ],
+    probeTaskIds: probeTaskIds2,
+    code: [code2.version, code2.commit ?? null]
+  });
+  return createHash("sha256").update(canonical).digest("hex");
+}
+function reusableCode(code2) {
+  return code2.commit !== void 0 && !code2.dirty;
+}
+async function readRunRecord(runDir, key) {
+  let text3;
+  try {
+    text3 = await readFile2(path.join(runDir, runRecordFile), "utf8");
+  } catch {
+    return void 0;
+  }
+  try {
+    const record3 = runRecordSchema.safeParse(JSON.parse(text3));
+    if (!record3.success || record3.data.key !== key) return void 0;
+    return record3.data.run;
+  } catch {
+    return void 0;
+  }
+}
+async function writeRunRecord(runDir, record3) {
+  const file2 = path.join(runDir, runRecordFile);
+  const temporary = `${file2}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ format: 1, ...record3 }, null, 2)}
+`);
+  await rename(temporary, file2);
 }
 
 // src/bench/scoring.ts
@@ -60179,11 +60321,22 @@ function summariseArms(runs, world2) {
 
 // src/bench/run-bench.ts
 async function runBench(input2) {
-  const { engine: injected, clock = systemBenchClock, date: date5, machine, onRun, ...raw } = input2;
+  const {
+    engine: injected,
+    clock = systemBenchClock,
+    date: date5,
+    machine,
+    code: given,
+    onRun,
+    ...raw
+  } = input2;
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
+  const code2 = given ?? await currentCode();
+  const canReuse = options.resume && reusableCode(code2);
+  let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path15.resolve(options.outDir);
+  const outDir = path16.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -60194,7 +60347,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path15.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -60211,7 +60364,15 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path15.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const key = runRecordKey({ world: world2, seed, plan, settings, probeTaskIds: taskIds, code: code2 });
+        const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
+        if (recorded) {
+          runs.push(recorded);
+          reusedRuns += 1;
+          onRun?.(recorded, runs.length - 1, total, true);
+          continue;
+        }
         const started = clock.now();
         const outcome = await engine.runStrategy({
           project,
@@ -60241,8 +60402,12 @@ async function runBench(input2) {
           probe,
           truth
         });
+        if (reusableCode(code2)) {
+          await mkdir16(runDir, { recursive: true });
+          await writeRunRecord(runDir, { key, code: code2, run: run2 });
+        }
         runs.push(run2);
-        onRun?.(run2, runs.length - 1, total);
+        onRun?.(run2, runs.length - 1, total, false);
       }
     }
   }
@@ -60262,6 +60427,7 @@ async function runBench(input2) {
       bootstrap: { resamples: options.bootstrapResamples, seed: options.bootstrapSeed },
       decomposition: options.decomposition
     },
+    execution: { code: code2, processes: options.processes, reusedRuns },
     worlds,
     runs,
     arms: summariseArms(runs),
@@ -60269,12 +60435,14 @@ async function runBench(input2) {
       resamples: options.bootstrapResamples,
       seed: options.bootstrapSeed
     }),
-    benchWallMs: Math.round(clock.now() - benchStarted)
+    benchWallMs: Math.round(
+      options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
+    )
   };
   await mkdir16(outDir, { recursive: true });
-  await writeAtomically(path15.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path16.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path15.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path16.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -60320,13 +60488,18 @@ function scoreRun(options) {
     patternsFound: outcome.patterns.length
   };
 }
+async function currentCode() {
+  const { ecdysisVersion: ecdysisVersion2, gitState: gitState2, packageRoot: packageRoot2 } = await Promise.resolve().then(() => (init_config(), config_exports));
+  const git = await gitState2(packageRoot2());
+  return { version: ecdysisVersion2(), commit: git?.commit, dirty: git?.dirty ?? false };
+}
 function safeName(name3) {
   return name3.replace(/[^A-Za-z0-9._-]+/g, "_");
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile15(temporary, text3);
-  await rename10(temporary, file2);
+  await writeFile16(temporary, text3);
+  await rename11(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -60367,8 +60540,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path16) {
-  return resolve10(io.cwd, path16);
+function resolvePath(io, path17) {
+  return resolve10(io.cwd, path17);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -60388,12 +60561,15 @@ var benchCommand = {
   help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
                     [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
                     [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
+                    [--resume]
 
 Runs every strategy on every world \xD7 seed at every budget with the same latency model, measures
 every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
 DIR/bench.md. Budgets are full-split evaluations (rollouts = budget \xD7 train tasks). Without
 --world, all bundled worlds. --decomposition adds Ecdysis without pipelining and a neutral
-refiner at the largest budget.
+refiner at the largest budget. --resume reuses the runs an earlier bench finished in DIR under
+the same settings and the same committed code (each run keeps DIR/runs/*/bench-run.json), so a
+crashed bench goes on where it stopped and benches of other seeds in DIR are assembled.
 `,
   options: {
     world: { type: "string" },
@@ -60407,6 +60583,7 @@ refiner at the largest budget.
     "bootstrap-seed": { type: "string" },
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
+    resume: { type: "boolean" },
     out: { type: "string" }
   },
   async run(args, io) {
@@ -60427,6 +60604,7 @@ refiner at the largest budget.
       bootstrapSeed: text3("bootstrap-seed"),
       latencyScale: text3("latency-scale"),
       concurrency: text3("concurrency"),
+      resume: args.values.resume === true,
       outDir: out === void 0 ? void 0 : resolvePath(io, out)
     };
     const options = validateFlags("bench", benchOptionsSchema, raw, {
@@ -60440,9 +60618,9 @@ refiner at the largest budget.
     await runBench({
       ...raw,
       outDir,
-      onRun: (run2, index, total) => {
+      onRun: (run2, index, total, reused) => {
         io.stderr.write(
-          `bench: run ${index + 1}/${total} done (${run2.world} seed ${run2.seed} ${run2.strategy})
+          `bench: run ${index + 1}/${total} ${reused ? "reused" : "done"} (${run2.world} seed ${run2.seed} ${run2.strategy})
 `
         );
       }
@@ -60456,7 +60634,7 @@ refiner at the largest budget.
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile15, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile16, stat as stat6 } from "node:fs/promises";
 import { join as join18, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -60622,18 +60800,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path16) {
-  const isDir = await stat6(path16).then(
+async function readResult(path17) {
+  const isDir = await stat6(path17).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path16,
+        path17,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join18(path16, "result.json") : path16;
-  const text3 = await readFile15(file2, "utf8").catch(() => {
+  const file2 = isDir ? join18(path17, "result.json") : path17;
+  const text3 = await readFile16(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -60670,7 +60848,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path16) => readResult(resolvePath(io, path16)))
+      args.positionals.map((path17) => readResult(resolvePath(io, path17)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -60690,16 +60868,24 @@ import { join as join20 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
-function agentErrorWarning(records) {
+function agentErrorWarning(records, of = { total: records.length, what: "rollouts" }) {
   const failed3 = records.filter(
     (record3) => record3.trace.events.some((event) => agentErrorKinds.has(event.kind))
   );
   if (failed3.length === 0) return void 0;
   const first = failed3[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
   const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
-  const of = `${failed3.length} of ${records.length} rollouts`;
-  return `warning: ${of} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed3[0].taskId}: ${first?.kind}: ${detail}
+  return `warning: ${failed3.length} of ${of.total} ${of.what} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed3[0].taskId}: ${first?.kind}: ${detail}
 `;
+}
+function evolveAgentErrorWarning(records) {
+  const seed = records.measures.train.seed.tasks;
+  const keys = new Set(seed.flatMap((task) => task.rolloutKeys ?? []));
+  const total = seed.reduce((sum, task) => sum + task.samples, 0);
+  return agentErrorWarning(
+    records.rollouts.filter((record3) => keys.has(record3.key)),
+    { total, what: "train rollouts of the seed harness" }
+  );
 }
 
 // src/cli/eval-summary.ts
@@ -61046,19 +61232,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile16, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
+import { readFile as readFile17, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
 import { join as join19 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join19(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm7(markerFile(dir), { force: true });
-  else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
+  else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile16(markerFile(dir), "utf8");
+    text3 = await readFile17(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -61237,8 +61423,9 @@ init_git_state();
 init_load_config();
 init_input_error();
 init_evolve();
+init_run_records();
 init_report();
-import { access, readFile as readFile17, writeFile as writeFile17 } from "node:fs/promises";
+import { access, readFile as readFile18, writeFile as writeFile18 } from "node:fs/promises";
 import { join as join24, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -61255,10 +61442,10 @@ import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relat
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path16) {
-  const rel = relative6(cwd, path16);
+function pathFrom(cwd, path17) {
+  const rel = relative6(cwd, path17);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path16 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path17 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -61375,7 +61562,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path16) => access(path16).then(
+var exists = (path17) => access(path17).then(
   () => true,
   () => false
 );
@@ -61462,9 +61649,12 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join24(outDir, "harness.patch");
-    await writeFile17(patchFile, rebasePatch(await readFile17(patchFile, "utf8"), base.prefix));
+    await writeFile18(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
+    const records = await readRunRecords(outDir);
+    const agentErrors = records && evolveAgentErrorWarning(records);
+    if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
     return 0;
   }
@@ -61524,7 +61714,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile18, rm as rm8, writeFile as writeFile18 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -61624,22 +61814,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path16) => access2(path16).then(
+var exists2 = (path17) => access2(path17).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path16) {
-  const current = await readFile18(path16, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path17) {
+  const current = await readFile19(path17, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile18(path16, `${ignoreLines.join("\n")}
+    await writeFile19(path17, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile18(path16, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path17, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -61676,7 +61866,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path16) => relative8(base, join26(dir, path16)).split(sep6).join("/");
+    const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
@@ -61700,12 +61890,12 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
-      await writeFile18(
+      await writeFile19(
         join26(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
       await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile18(
+      await writeFile19(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
@@ -61737,16 +61927,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile18(file2, "utf8");
-  for (const [path16, value] of [
+  let text3 = await readFile19(file2, "utf8");
+  for (const [path17, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path16, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path16}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path17, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path17}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile18(file2, text3);
+  await writeFile19(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -61830,8 +62020,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path16 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path16}
+    for (const path17 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path17}
 `);
     return 0;
   }

@@ -70,3 +70,19 @@ describe("ecdysis eval of a command harness whose agent fails", () => {
     expect(run.stderr).not.toMatch(/agent error/);
   });
 });
+
+describe("ecdysis evolve of a command harness whose agent fails", () => {
+  it("warns how many of the seed harness's train rollouts ended in an agent error", async () => {
+    const dir = await project(
+      `console.error("Traceback (most recent call last):\\nKeyError: 'OPENAI_API_KEY'"); process.exit(1);`,
+    );
+    const run = await runCli(
+      ["evolve", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(
+      /warning: 3 of 3 train rollouts of the seed harness ended in an agent error \(the command exited non-zero.*\)\. First, task [\w-]+: process-error: exit code 1; stderr: .*KeyError: 'OPENAI_API_KEY'/,
+    );
+  });
+});

@@ -1,4 +1,5 @@
 import type { RolloutRecord } from "../eval/types.js";
+import type { RunRecords } from "../evolve/run-records.js";
 
 /** Event kinds that mean the agent process itself failed (a command harness), not its answer. */
 const agentErrorKinds = new Set(["process-error", "timeout"]);
@@ -9,13 +10,29 @@ const agentErrorKinds = new Set(["process-error", "timeout"]);
  * and shows the first one's detail (which ends with the stderr tail), so a crashing agent is
  * never read as a model that answers wrong. `undefined` when there were none.
  */
-export function agentErrorWarning(records: RolloutRecord[]): string | undefined {
+export function agentErrorWarning(
+  records: RolloutRecord[],
+  of: { total: number; what: string } = { total: records.length, what: "rollouts" },
+): string | undefined {
   const failed = records.filter((record) =>
     record.trace.events.some((event) => agentErrorKinds.has(event.kind)),
   );
   if (failed.length === 0) return undefined;
   const first = failed[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
   const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
-  const of = `${failed.length} of ${records.length} rollouts`;
-  return `warning: ${of} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed[0].taskId}: ${first?.kind}: ${detail}\n`;
+  return `warning: ${failed.length} of ${of.total} ${of.what} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed[0].taskId}: ${first?.kind}: ${detail}\n`;
+}
+
+/**
+ * The same warning for an evolve run, from its records.json: over the seed harness's train
+ * rollouts (records.json keeps the failing ones in full and every train task's rollout keys).
+ */
+export function evolveAgentErrorWarning(records: RunRecords): string | undefined {
+  const seed = records.measures.train.seed.tasks;
+  const keys = new Set(seed.flatMap((task) => task.rolloutKeys ?? []));
+  const total = seed.reduce((sum, task) => sum + task.samples, 0);
+  return agentErrorWarning(
+    records.rollouts.filter((record) => keys.has(record.key)),
+    { total, what: "train rollouts of the seed harness" },
+  );
 }

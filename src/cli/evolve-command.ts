@@ -8,7 +8,9 @@ import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { runEvolve } from "../evolve/index.js";
+import { readRunRecords } from "../evolve/run-records.js";
 import { writeEvolveReports } from "../report/index.js";
+import { evolveAgentErrorWarning } from "./agent-error-warning.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
 import { patchBase, rebasePatch } from "./patch-root.js";
@@ -122,6 +124,9 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     await writeFile(patchFile, rebasePatch(await readFile(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
+    const records = await readRunRecords(outDir);
+    const agentErrors = records && evolveAgentErrorWarning(records);
+    if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
     return 0;
   },
