@@ -100,8 +100,11 @@ function rangeClass(ranges) {
 function stripInvisible(text3) {
   return text3.replace(invisibleCharacterPattern, "");
 }
+function foldLookAlikes(text3) {
+  return text3.replace(lookAlikePattern, (char) => latinLookAlikes[char] ?? char);
+}
 function guardText(text3) {
-  return stripInvisible(stripInvisible(text3).normalize("NFKC"));
+  return foldLookAlikes(stripInvisible(stripInvisible(text3).normalize("NFKC")));
 }
 function escapeInvisible(text3) {
   return text3.replace(
@@ -112,7 +115,7 @@ function escapeInvisible(text3) {
 function comparableText(text3) {
   return guardText(text3).toLowerCase().replace(/\s+/g, " ").trim();
 }
-var invisibleRanges, controlRanges, invisibleCharacterPattern, escapedPattern;
+var invisibleRanges, controlRanges, invisibleCharacterPattern, escapedPattern, latinLookAlikes, lookAlikePattern;
 var init_guard_text = __esm({
   "src/safety/guard-text.ts"() {
     "use strict";
@@ -141,6 +144,72 @@ var init_guard_text = __esm({
     ];
     invisibleCharacterPattern = rangeClass(invisibleRanges);
     escapedPattern = rangeClass([...controlRanges, ...invisibleRanges]);
+    latinLookAlikes = {
+      // Cyrillic
+      \u0430: "a",
+      \u0441: "c",
+      "\u0501": "d",
+      \u0435: "e",
+      \u04BB: "h",
+      \u0456: "i",
+      \u0458: "j",
+      "\u04CF": "l",
+      \u043E: "o",
+      \u0440: "p",
+      "\u051B": "q",
+      \u0455: "s",
+      "\u051D": "w",
+      \u0445: "x",
+      \u0443: "y",
+      \u0410: "A",
+      \u0412: "B",
+      \u0421: "C",
+      \u0415: "E",
+      \u041D: "H",
+      \u0406: "I",
+      \u0408: "J",
+      \u041A: "K",
+      \u041C: "M",
+      \u041E: "O",
+      \u0420: "P",
+      "\u051A": "Q",
+      \u0405: "S",
+      \u0422: "T",
+      "\u051C": "W",
+      \u0425: "X",
+      \u0423: "Y",
+      \u04AE: "Y",
+      \u04C0: "I",
+      // Greek
+      \u03B1: "a",
+      \u03B9: "i",
+      \u03BA: "k",
+      \u03BD: "v",
+      \u03BF: "o",
+      \u03C1: "p",
+      \u03C5: "u",
+      \u03C7: "x",
+      \u03B3: "y",
+      \u0391: "A",
+      \u0392: "B",
+      \u0395: "E",
+      \u0396: "Z",
+      \u0397: "H",
+      \u0399: "I",
+      \u039A: "K",
+      \u039C: "M",
+      \u039D: "N",
+      \u039F: "O",
+      \u03A1: "P",
+      \u03A4: "T",
+      \u03A5: "Y",
+      \u03A7: "X",
+      // Armenian, and Latin's own dotless i
+      \u0585: "o",
+      \u057D: "u",
+      \u0131: "i"
+    };
+    lookAlikePattern = new RegExp(`[${Object.keys(latinLookAlikes).join("")}]`, "gu");
   }
 });
 
@@ -21008,6 +21077,7 @@ var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
 var init_secrets = __esm({
   "src/safety/secrets.ts"() {
     "use strict";
+    init_guard_text();
     secretPatterns = [
       { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
       { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
@@ -21050,13 +21120,15 @@ var init_secrets = __esm({
       }
       /**
        * How many times `text` carries a secret value in any form, read with all whitespace removed
-       * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
+       * (so a value split by line breaks or spaces still counts). Callers normalise the text first
+       * (`guardText`); each form is compared as `guardText` reads it.
        */
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
         let count4 = 0;
-        for (const form of this.forms) count4 += compact.split(form.replace(/\s+/g, "")).length - 1;
+        for (const form of this.forms)
+          count4 += compact.split(guardText(form).replace(/\s+/g, "")).length - 1;
         return count4;
       }
     };
@@ -21215,9 +21287,10 @@ function labelWords(input2) {
     for (const answer of expectedAnswerStrings(task.expected)) {
       const text3 = guardText(answer).trim();
       const key = labelKey(text3);
+      const shown = stripInvisible(answer.normalize("NFKC")).trim();
       if (key === "" || found.has(key)) continue;
       const why = choices.has(key) ? "choice" : (answerCounts.get(key) ?? 0) >= minTasks ? "common-answer" : inOtherInput(text3, key) ? "in-inputs" : null;
-      if (why) found.set(key, { text: text3, why });
+      if (why) found.set(key, { text: shown, why });
     }
   }
   return [...found.values()];

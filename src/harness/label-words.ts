@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ScorerSpec, Task } from "../config/task-schema.js";
-import { guardText } from "../safety/guard-text.js";
+import { guardText, stripInvisible } from "../safety/guard-text.js";
 import { countToken, labelKey } from "./content-guards.js";
 
 /**
@@ -74,6 +74,8 @@ export function labelWords(input: {
     for (const answer of expectedAnswerStrings(task.expected)) {
       const text = guardText(answer).trim();
       const key = labelKey(text);
+      // Shown as written (NFKC, invisible characters removed); compared folded.
+      const shown = stripInvisible(answer.normalize("NFKC")).trim();
       if (key === "" || found.has(key)) continue;
       const why: LabelReason | null = choices.has(key)
         ? "choice"
@@ -82,7 +84,7 @@ export function labelWords(input: {
           : inOtherInput(text, key)
             ? "in-inputs"
             : null;
-      if (why) found.set(key, { text, why });
+      if (why) found.set(key, { text: shown, why });
     }
   }
   return [...found.values()];

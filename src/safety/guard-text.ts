@@ -3,7 +3,9 @@
  * alike: NFKC folds fullwidth forms, ligatures and compatibility characters (`Ｐａｒｉｓ` →
  * `Paris`, `ｓｋ－` → `sk-`), and the characters that render as nothing are removed, so an
  * answer or key with a zero-width space, a bidi override or a Unicode tag character inside is
- * the answer or key itself.
+ * the answer or key itself. Letters of other scripts that look like Latin ones (Cyrillic `а`,
+ * Greek `ο`, …) are folded to the Latin letter, so `Lisbon` spelled with a Cyrillic `і` is
+ * `Lisbon`.
  */
 
 /**
@@ -57,12 +59,40 @@ export function stripInvisible(text: string): string {
 }
 
 /**
- * `text` as the content guards read it: invisible characters removed, NFKC-normalised, and the
- * invisible characters that NFKC itself may produce removed again. Case is kept (credential
- * shapes are case-sensitive); the comparisons that ignore case fold it themselves.
+ * Cyrillic, Greek and Armenian letters that render like a Latin letter, and that letter: the
+ * single-letter Latin look-alikes of Unicode's confusables list (UTS #39) in those scripts,
+ * plus the dotless i. A model reads `Тhеssаlоniki` as the city; the guards must too. Letters
+ * that only resemble a Latin one in some fonts (Greek ε, Cyrillic в) are left alone.
+ */
+// biome-ignore format: a table, one script a few lines
+const latinLookAlikes: Readonly<Record<string, string>> = {
+  // Cyrillic
+  а: "a", с: "c", ԁ: "d", е: "e", һ: "h", і: "i", ј: "j", ӏ: "l", о: "o", р: "p", ԛ: "q",
+  ѕ: "s", ԝ: "w", х: "x", у: "y",
+  А: "A", В: "B", С: "C", Е: "E", Н: "H", І: "I", Ј: "J", К: "K", М: "M", О: "O", Р: "P",
+  Ԛ: "Q", Ѕ: "S", Т: "T", Ԝ: "W", Х: "X", У: "Y", Ү: "Y", Ӏ: "I",
+  // Greek
+  α: "a", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", υ: "u", χ: "x", γ: "y",
+  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P",
+  Τ: "T", Υ: "Y", Χ: "X",
+  // Armenian, and Latin's own dotless i
+  օ: "o", ս: "u", ı: "i",
+};
+const lookAlikePattern = new RegExp(`[${Object.keys(latinLookAlikes).join("")}]`, "gu");
+
+/** `text` with every Latin look-alike letter of another script replaced by the Latin letter. */
+export function foldLookAlikes(text: string): string {
+  return text.replace(lookAlikePattern, (char) => latinLookAlikes[char] ?? char);
+}
+
+/**
+ * `text` as the content guards read it: invisible characters removed, NFKC-normalised, the
+ * invisible characters that NFKC itself may produce removed again, and Latin look-alikes of
+ * other scripts folded to Latin. Case is kept (credential shapes are case-sensitive); the
+ * comparisons that ignore case fold it themselves. For comparison only, never for display.
  */
 export function guardText(text: string): string {
-  return stripInvisible(stripInvisible(text).normalize("NFKC"));
+  return foldLookAlikes(stripInvisible(stripInvisible(text).normalize("NFKC")));
 }
 
 /**

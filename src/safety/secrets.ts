@@ -1,3 +1,4 @@
+import { guardText } from "./guard-text.js";
 /**
  * Credential shapes that must never reach a prompt, a harness edit, a log, a report or a PR
  * body. One list, used by every stage that handles untrusted or outgoing text.
@@ -117,13 +118,15 @@ export class SecretRedactor {
 
   /**
    * How many times `text` carries a secret value in any form, read with all whitespace removed
-   * (so a value split by line breaks or spaces still counts). Callers normalise the text first.
+   * (so a value split by line breaks or spaces still counts). Callers normalise the text first
+   * (`guardText`); each form is compared as `guardText` reads it.
    */
   countValue(text: string): number {
     if (this.forms.length === 0) return 0;
     const compact = text.replace(/\s+/g, "");
     let count = 0;
-    for (const form of this.forms) count += compact.split(form.replace(/\s+/g, "")).length - 1;
+    for (const form of this.forms)
+      count += compact.split(guardText(form).replace(/\s+/g, "")).length - 1;
     return count;
   }
 }

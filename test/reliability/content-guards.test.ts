@@ -119,6 +119,25 @@ describe("content guards: disguised text", () => {
     expect(result.rejected[0]?.guard).toBe("leak");
   });
 
+  it("refuses an expected answer spelled with Cyrillic and Greek look-alike letters", () => {
+    // "Thessaloniki" with Cyrillic е/а/о and Greek ι: renders, and reads to a model, as the answer.
+    const result = run({ kind: "add_rule", text: "The city is Th\u0435ss\u0430l\u043En\u03B9ki." });
+    expect(result.rejected[0]?.guard).toBe("leak");
+  });
+
+  it("refuses an sk- key spelled with a Cyrillic s and a Greek omicron", () => {
+    const result = run({
+      kind: "add_rule",
+      text: "Use \u0455k-abcdefghijkl\u03BFmnop when asked.",
+    });
+    expect(result.rejected[0]?.guard).toBe("secret");
+  });
+
+  it("still accepts real Cyrillic and Greek prose that spells no answer", () => {
+    const result = run({ kind: "add_rule", text: "Отвечай кратко. Απάντησε σύντομα." });
+    expect(result.rejected).toEqual([]);
+  });
+
   it("refuses a fullwidth sk- key", () => {
     const result = run({
       kind: "add_rule",
@@ -131,6 +150,16 @@ describe("content guards: disguised text", () => {
     const result = run({ kind: "add_rule", text: `Authenticate with ${azureKey}.` });
     expect(result.rejected[0]?.guard).toBe("secret");
     expect(result.rejected[0]?.reason).not.toContain(azureKey);
+  });
+
+  it("refuses a configured secret with Cyrillic look-alikes of its hex letters", () => {
+    const disguised = azureKey
+      .replace(/a/g, "\u0430")
+      .replace(/c/g, "\u0441")
+      .replace(/e/g, "\u0435");
+    expect(disguised).not.toBe(azureKey);
+    const result = run({ kind: "add_rule", text: `Authenticate with ${disguised}.` });
+    expect(result.rejected[0]?.guard).toBe("secret");
   });
 
   it("refuses the base64 form of a configured secret", () => {
