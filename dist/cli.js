@@ -21170,7 +21170,11 @@ function contentRules(guard) {
     if (isCheckableAnswer(text3) && !labels.has(labelKey(text3)))
       labels.set(labelKey(text3), { text: text3, why: label.why });
   }
-  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter((text3) => isCheckableAnswer(text3) && !labels.has(labelKey(text3))).map((text3) => ({ text: text3, probe: collapse(text3) }));
+  const exempt = (text3) => {
+    const label = labels.get(labelKey(text3));
+    return label !== void 0 && label.why !== "one-task";
+  };
+  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter((text3) => isCheckableAnswer(text3) && !exempt(text3)).map((text3) => ({ text: text3, probe: collapse(text3) }));
   return {
     answers,
     labels: [...labels.values()].map((label) => ({ ...label, probe: collapse(label.text) })),
@@ -21253,6 +21257,46 @@ var init_content_guards = __esm({
   }
 });
 
+// src/harness/item-phrases.ts
+function singleTaskPhrases(train, skip) {
+  const texts = train.map((task) => ({ id: task.id, words: guardText(task.input).split(/\s+/) }));
+  const lower = new Set(
+    texts.flatMap(({ words }) => words.filter((word2) => new RegExp("^\\p{Ll}", "u").test(word2)).map(bare))
+  );
+  const seen = /* @__PURE__ */ new Map();
+  for (const { id, words } of texts) {
+    for (let index = 0; index + 1 < words.length; index++) {
+      const first = words[index];
+      const second = bare(words[index + 1]);
+      if (!capitalised.test(first) || !capitalised.test(second)) continue;
+      const starts2 = index === 0 || /[.!?:]$/.test(words[index - 1]);
+      const plain2 = first.toLowerCase();
+      if (starts2 && (sentenceStarters.has(plain2) || lower.has(plain2))) continue;
+      const text3 = `${first} ${second}`;
+      const key = labelKey(text3);
+      const entry = seen.get(key) ?? { text: text3, tasks: /* @__PURE__ */ new Set() };
+      entry.tasks.add(id);
+      seen.set(key, entry);
+    }
+  }
+  return [...seen.entries()].filter(([key, entry]) => entry.tasks.size === 1 && !skip.has(key)).map(([, entry]) => entry.text);
+}
+function bare(word2) {
+  return word2.replace(/[^\p{L}\p{M}\p{N}]+$/u, "");
+}
+var capitalised, sentenceStarters;
+var init_item_phrases = __esm({
+  "src/harness/item-phrases.ts"() {
+    "use strict";
+    init_guard_text();
+    init_content_guards();
+    capitalised = new RegExp("^\\p{Lu}[\\p{L}\\p{M}\\p{N}'\u2019-]*$", "u");
+    sentenceStarters = new Set(
+      "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
+    );
+  }
+});
+
 // src/harness/label-words.ts
 function expectedAnswerStrings(expected) {
   if (expected === null || expected === void 0) return [];
@@ -21272,8 +21316,8 @@ function labelWords(input2) {
     (task) => new Set(expectedAnswerStrings(task.expected).map(labelKey))
   );
   const answerCounts = /* @__PURE__ */ new Map();
-  for (const answers of answersOf)
-    for (const key of answers) answerCounts.set(key, (answerCounts.get(key) ?? 0) + 1);
+  for (const answers2 of answersOf)
+    for (const key of answers2) answerCounts.set(key, (answerCounts.get(key) ?? 0) + 1);
   const minTasks = Math.max(
     input2.minTasks ?? labelMinTasks,
     Math.ceil(train.length * labelMinShare)
@@ -21293,6 +21337,13 @@ function labelWords(input2) {
       if (why) found.set(key, { text: shown, why });
     }
   }
+  const answers = new Set(
+    [...train, ...input2.heldout].flatMap(
+      (task) => expectedAnswerStrings(task.expected).map(labelKey)
+    )
+  );
+  for (const text3 of singleTaskPhrases(train, answers))
+    if (!found.has(labelKey(text3))) found.set(labelKey(text3), { text: text3, why: "one-task" });
   return [...found.values()];
 }
 var labelReasonSchema, labelWordSchema, labelMinTasks, labelMinShare;
@@ -21302,7 +21353,8 @@ var init_label_words = __esm({
     init_zod();
     init_guard_text();
     init_content_guards();
-    labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs"]);
+    init_item_phrases();
+    labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs", "one-task"]);
     labelWordSchema = external_exports.object({ text: external_exports.string().min(1), why: labelReasonSchema });
     labelMinTasks = 3;
     labelMinShare = 0.05;
@@ -45190,10 +45242,10 @@ var init_final_answer = __esm({
 
 // src/sim/tool-history.ts
 function hintedResult(result) {
-  const bare = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
+  const bare2 = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
     result
   );
-  const rest = bare ? result.slice(bare.index + bare[0].length) : result;
+  const rest = bare2 ? result.slice(bare2.index + bare2[0].length) : result;
   return guidance.test(rest);
 }
 function parseArguments(text3) {
@@ -57448,7 +57500,7 @@ function labelWordsSection(result, options = {}) {
   const lines = [
     "## Label words for the reviewer",
     "",
-    "These edits write words that are also expected answers. The leak guard let them through as label words (a choice of the scorer, the answer of many train tasks, or a word of the train inputs), not as leaked answers; check that they name the allowed labels and do not answer a task.",
+    "These edits write words that are also expected answers, which the leak guard let through as label words (a choice of the scorer, the answer of many train tasks, or a word of the train inputs), or names that only one train task's input carries; check that they name the allowed labels and neither answer nor single out a task.",
     "",
     options.finalOnly ? "| Iteration | File | Words | Edit |" : "| Iteration | File | Words | In final harness | Edit |",
     options.finalOnly ? "|---|---|---|---|" : "|---|---|---|---|---|"
@@ -57471,7 +57523,8 @@ var init_label_words_section = __esm({
     reasons = {
       choice: "a choice of the scorer",
       "common-answer": "the answer of many train tasks",
-      "in-inputs": "a word of the train inputs"
+      "in-inputs": "a word of the train inputs",
+      "one-task": "a name only one train task's input carries: a hint for that task?"
     };
   }
 });
@@ -57693,7 +57746,7 @@ function row(iteration, index) {
 function labelWordsHtml(index) {
   const rows = labelFlagRows(index.result);
   if (rows.length === 0) return "";
-  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows.map(
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers, which the leak guard let through as label words, or names that only one train task's input carries; check that they name the allowed labels and neither answer nor single out a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows.map(
     ({ iteration, flag, inFinal }) => `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${escapeHtml(flag.file)}</code></td><td>${flag.words.map((word2) => `<code>${escapeHtml(word2.text)}</code> (${escapeHtml(labelWhy(word2.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${escapeHtml(describeEdit(flag.edit.edit, 200))}</code></td></tr>`
   ).join("")}</table>`;
 }

@@ -89,8 +89,13 @@ export function contentRules(guard: GuardContext): ContentRules {
     if (isCheckableAnswer(text) && !labels.has(labelKey(text)))
       labels.set(labelKey(text), { text, why: label.why });
   }
+  // A one-task name is flagged, never exempted: only answer labels exempt an answer.
+  const exempt = (text: string) => {
+    const label = labels.get(labelKey(text));
+    return label !== undefined && label.why !== "one-task";
+  };
   const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))]
-    .filter((text) => isCheckableAnswer(text) && !labels.has(labelKey(text)))
+    .filter((text) => isCheckableAnswer(text) && !exempt(text))
     .map((text) => ({ text, probe: collapse(text) }));
   return {
     answers,

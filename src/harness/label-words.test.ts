@@ -86,6 +86,31 @@ describe("content rules with label words", () => {
     );
   });
 
+  it("flags a name only one train input carries, and never lets it exempt an answer", () => {
+    const train = [
+      task("a", "Which letter did Rinmark Faolla sign?", "the third"),
+      task("b", "Who wrote to Ada Quill?", "Ada Quill"),
+      task("c", "Name the harbour.", "Port Varnaby"),
+    ];
+    const words = labelWords({ train, heldout: [] });
+    expect(words).toEqual([{ text: "Rinmark Faolla", why: "one-task" }]);
+    const rules = contentRules({
+      ...guard,
+      forbiddenStrings: ["Ada Quill", "Rinmark Faolla"],
+      labelWords: words,
+    });
+    const hint = "- When a question mentions Rinmark Faolla, re-read every detail.\n";
+    // Allowed (a name can be an example), shown to the reviewer as a hint for one task …
+    expect(introducedLabels({ before: "", after: hint, rules })).toEqual([
+      { text: "Rinmark Faolla", why: "one-task" },
+    ]);
+    // … but an answer that is also such a name stays a leak.
+    expect(introducedContent({ before: "", after: hint, rules })?.guard).toBe("leak");
+    expect(introducedContent({ before: "", after: "Mention Ada Quill.", rules })?.guard).toBe(
+      "leak",
+    );
+  });
+
   it("refuses every answer when the context names no label words", () => {
     const rules = contentRules({ ...guard, labelWords: undefined });
     expect(introducedContent({ before: "", after: "Answer yes.", rules })?.guard).toBe("leak");

@@ -2,17 +2,21 @@ import { z } from "zod";
 import type { ScorerSpec, Task } from "../config/task-schema.js";
 import { guardText, stripInvisible } from "../safety/guard-text.js";
 import { countToken, labelKey } from "./content-guards.js";
+import { singleTaskPhrases } from "./item-phrases.js";
 
 /**
  * Why an expected answer is a label word rather than a leak:
  * - `choice`: one of the choices of the configured `choice` scorer (ecdysis.yml, or a train
  *   task's own scorer);
  * - `common-answer`: the expected answer of many train tasks (see `labelMinTasks`);
- * - `in-inputs`: a word of the input of a train task that does not expect it.
+ * - `in-inputs`: a word of the input of a train task that does not expect it;
+ * - `one-task`: not an answer but a name only one train input carries (`singleTaskPhrases`):
+ *   an edit that writes it reads as a hint for that task. Never exempts anything from the
+ *   leak guard.
  * Every reason rests on what the refinement may see (the config and the train split), so a
  * string that only the held-out split answers is never a label word, however often.
  */
-export const labelReasonSchema = z.enum(["choice", "common-answer", "in-inputs"]);
+export const labelReasonSchema = z.enum(["choice", "common-answer", "in-inputs", "one-task"]);
 export type LabelReason = z.infer<typeof labelReasonSchema>;
 
 /** An expected answer an edit may write (flagged for the reviewer), with why. */
@@ -87,5 +91,12 @@ export function labelWords(input: {
       if (why) found.set(key, { text: shown, why });
     }
   }
+  const answers = new Set(
+    [...train, ...input.heldout].flatMap((task) =>
+      expectedAnswerStrings(task.expected).map(labelKey),
+    ),
+  );
+  for (const text of singleTaskPhrases(train, answers))
+    if (!found.has(labelKey(text))) found.set(labelKey(text), { text, why: "one-task" });
   return [...found.values()];
 }

@@ -108,7 +108,7 @@ function row(iteration: IterationRecord, index: ReportIndex): string {
 function labelWordsHtml(index: ReportIndex): string {
   const rows = labelFlagRows(index.result);
   if (rows.length === 0) return "";
-  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers. The leak guard let them through as label words, not as leaked answers; check that they name the allowed labels and do not answer a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows
+  return `<h3 id="label-words">Label words for the reviewer</h3><p>These edits write words that are also expected answers, which the leak guard let through as label words, or names that only one train task's input carries; check that they name the allowed labels and neither answer nor single out a task.</p><table><tr><th>Iteration</th><th>File</th><th>Words</th><th>In final harness</th><th>Edit</th></tr>${rows
     .map(
       ({ iteration, flag, inFinal }) =>
         `<tr><td><a href="#${candidateAnchor(iteration)}">${iteration}</a></td><td><code>${h(flag.file)}</code></td><td>${flag.words.map((word) => `<code>${h(word.text)}</code> (${h(labelWhy(word.why))})`).join(", ")}</td><td>${inFinal ? "yes" : "no"}</td><td><code>${h(describeEdit(flag.edit.edit, 200))}</code></td></tr>`,

@@ -7,6 +7,7 @@ const reasons: Record<LabelFlag["words"][number]["why"], string> = {
   choice: "a choice of the scorer",
   "common-answer": "the answer of many train tasks",
   "in-inputs": "a word of the train inputs",
+  "one-task": "a name only one train task's input carries: a hint for that task?",
 };
 
 /** Why a word is a label, in the reviewer's words. */
@@ -59,7 +60,7 @@ export function labelWordsSection(
   const lines = [
     "## Label words for the reviewer",
     "",
-    "These edits write words that are also expected answers. The leak guard let them through as label words (a choice of the scorer, the answer of many train tasks, or a word of the train inputs), not as leaked answers; check that they name the allowed labels and do not answer a task.",
+    "These edits write words that are also expected answers, which the leak guard let through as label words (a choice of the scorer, the answer of many train tasks, or a word of the train inputs), or names that only one train task's input carries; check that they name the allowed labels and neither answer nor single out a task.",
     "",
     options.finalOnly
       ? "| Iteration | File | Words | Edit |"

@@ -103,6 +103,23 @@ describe("label words are flagged, not refused", () => {
     expect(result.rejected[0].reason).not.toMatch(/varnaby/i);
   });
 
+  it("flags a rule naming a name only one train input carries (a hint for that task)", () => {
+    const train = [
+      ...yesNoTrain,
+      task("t-letter", "Which letter did Rinmark Faolla sign first?", "the third"),
+    ];
+    const guard = buildGuardContext({ loaded: loaded(), train, heldout: yesNoHeldout });
+    const result = addRule(
+      "When a question mentions Rinmark Faolla, re-read every detail of it before answering.",
+      guard,
+    );
+    expect(result.rejected).toEqual([]);
+    expect(result.flagged[0]?.words).toEqual([{ text: "Rinmark Faolla", why: "one-task" }]);
+    // A name the held-out split alone carries is never read: no flag, no hint of it.
+    const heldoutOnly = addRule("Mind the Zelalis fleet.", guard);
+    expect(heldoutOnly.flagged).toEqual([]);
+  });
+
   it("refuses a distinctive train answer, even one its own input contains", () => {
     const train = [
       ...yesNoTrain,

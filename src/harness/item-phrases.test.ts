@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import type { Task } from "../config/task-schema.js";
+import { singleTaskPhrases } from "./item-phrases.js";
+
+const task = (id: string, input: string): Task => ({ id, input, expected: "x", category: "c" });
+
+describe("singleTaskPhrases", () => {
+  it("finds the names only one train input carries", () => {
+    const train = [
+      task("a", "Which letter did Rinmark Faolla sign in Port Varnaby?"),
+      task("b", "Port Varnaby lies on which coast?"),
+      task("c", "Is Vantor a city? Convert 3 km to miles."),
+    ];
+    // 'Port Varnaby' is in two inputs; 'Is Vantor' and 'Convert 3' start a sentence.
+    expect(singleTaskPhrases(train, new Set())).toEqual(["Rinmark Faolla"]);
+  });
+
+  it("keeps a name that opens the input, and leaves out phrases that are answers", () => {
+    const train = [task("a", "Rinmark Faolla signed which letter?"), task("b", "Harbour Street?")];
+    expect(singleTaskPhrases(train, new Set())).toEqual(["Rinmark Faolla", "Harbour Street"]);
+    expect(singleTaskPhrases(train, new Set(["harbour street"]))).toEqual(["Rinmark Faolla"]);
+  });
+
+  it("reads the inputs as the guards do (look-alike letters folded)", () => {
+    const train = [task("a", "Who is Rinm\u0430rk Faolla?")];
+    expect(singleTaskPhrases(train, new Set())).toEqual(["Rinmark Faolla"]);
+  });
+});

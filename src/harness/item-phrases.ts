@@ -1,0 +1,56 @@
+import type { Task } from "../config/task-schema.js";
+import { guardText } from "../safety/guard-text.js";
+import { labelKey } from "./content-guards.js";
+
+/** A word that starts with a capital letter (a name's word: `Rinmark`, `O'Neill`, `Saint-Malo`). */
+const capitalised = /^\p{Lu}[\p{L}\p{M}\p{N}'’-]*$/u;
+
+/** Words that start a sentence without being a name (a question's or an instruction's first word). */
+const sentenceStarters = new Set(
+  (
+    "a an and are at but can could convert compute calculate did do does find for from give given " +
+    "how if in is it its list name of on or please say should tell that the there these this " +
+    "those to was were what when where which who whom why will would"
+  ).split(" "),
+);
+
+/**
+ * Names that only one train task's input carries: every two capitalised words in a row (`Rinmark
+ * Faolla`, `Harbour Street`) found in exactly one train input. An edit that writes one names a
+ * single item — "When a question mentions Rinmark Faolla, re-read it" is a hint for that task,
+ * not a harness fix — so the guards flag it for the reviewer (it is allowed: a name can be a
+ * legitimate example). A sentence's first word counts only when it is not a common sentence
+ * starter and the inputs never write it in lower case (`Is Vantor` is no name). Phrases that
+ * are an expected answer (`skip`) are left out: those are the leak guard's. Held-out inputs are
+ * never read.
+ */
+export function singleTaskPhrases(train: Task[], skip: ReadonlySet<string>): string[] {
+  const texts = train.map((task) => ({ id: task.id, words: guardText(task.input).split(/\s+/) }));
+  const lower = new Set(
+    texts.flatMap(({ words }) => words.filter((word) => /^\p{Ll}/u.test(word)).map(bare)),
+  );
+  const seen = new Map<string, { text: string; tasks: Set<string> }>();
+  for (const { id, words } of texts) {
+    for (let index = 0; index + 1 < words.length; index++) {
+      const first = words[index];
+      const second = bare(words[index + 1]);
+      if (!capitalised.test(first) || !capitalised.test(second)) continue;
+      const starts = index === 0 || /[.!?:]$/.test(words[index - 1]);
+      const plain = first.toLowerCase();
+      if (starts && (sentenceStarters.has(plain) || lower.has(plain))) continue;
+      const text = `${first} ${second}`;
+      const key = labelKey(text);
+      const entry = seen.get(key) ?? { text, tasks: new Set<string>() };
+      entry.tasks.add(id);
+      seen.set(key, entry);
+    }
+  }
+  return [...seen.entries()]
+    .filter(([key, entry]) => entry.tasks.size === 1 && !skip.has(key))
+    .map(([, entry]) => entry.text);
+}
+
+/** A word without the punctuation that ends it. */
+function bare(word: string): string {
+  return word.replace(/[^\p{L}\p{M}\p{N}]+$/u, "");
+}
