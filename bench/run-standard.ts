@@ -10,7 +10,6 @@
  * assembles their recorded runs; implies --resume). Figures are printed, never asserted:
  * benchmarks do not gate CI.
  */
-import { spawn } from "node:child_process";
 import { copyFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -23,6 +22,7 @@ import {
   replaceReadmeSection,
   runBench,
 } from "../src/bench/index.js";
+import { runShares, seedShares } from "../src/cli/side-by-side.js";
 
 const root = path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -60,7 +60,7 @@ const result = await runBench({
   onRun: (run, index, total, reused) => {
     if (reused) return;
     process.stdout.write(
-      `${values.child ? `[seeds ${values.seeds}] ` : ""}[${index + 1}/${total}] ${run.world}${run.refiner === "neutral" ? " (neutral refiner)" : ""} seed ${run.seed} budget ${run.budgetEvals} ${run.strategy}: ` +
+      `[${index + 1}/${total}] ${run.world}${run.refiner === "neutral" ? " (neutral refiner)" : ""} seed ${run.seed} budget ${run.budgetEvals} ${run.strategy}: ` +
         `training ${(run.wallMs / 1000).toFixed(1)} s, ${run.rollouts} rollouts, ` +
         `held-out ${(run.seedHeldoutAccuracy * 100).toFixed(1)}% → ${(run.heldoutAccuracy * 100).toFixed(1)}%, ` +
         `${run.acceptedEdits} edits (${run.accommodations} accommodations), stopped by ${run.stoppedBy}\n`,
@@ -122,11 +122,8 @@ process.stdout.write(
 async function runSideBySide(count: number): Promise<void> {
   const seeds = values.seeds
     .split(",")
-    .map((seed) => seed.trim())
-    .filter(Boolean);
-  const shares = Array.from({ length: count }, (_, job) =>
-    seeds.filter((_seed, index) => index % count === job),
-  ).filter((share) => share.length > 0);
+    .map((seed) => Number(seed.trim()))
+    .filter((seed) => Number.isInteger(seed));
   const forwarded = [
     "--out",
     values.out,
@@ -137,19 +134,12 @@ async function runSideBySide(count: number): Promise<void> {
     "--resume",
     "--child",
   ];
-  const codes = await Promise.all(
-    shares.map(
-      (share) =>
-        new Promise<number>((resolve) => {
-          const child = spawn(
-            process.execPath,
-            [...process.execArgv, import.meta.filename, ...forwarded, "--seeds", share.join(",")],
-            { stdio: "inherit" },
-          );
-          child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-        }),
-    ),
-  );
+  const codes = await runShares({
+    command: [process.execPath, ...process.execArgv, import.meta.filename],
+    shares: seedShares(seeds, count),
+    argsFor: (share) => [...forwarded, "--seeds", share.join(",")],
+    onLine: (line) => process.stdout.write(`${line}\n`),
+  });
   if (codes.some((code) => code !== 0)) {
     process.stderr.write(
       "bench: a bench process failed; its finished runs are recorded — run the same command again to go on\n",

@@ -60630,6 +60630,7 @@ async function writeAtomically(file2, text3) {
 
 // src/cli/bench-command.ts
 init_config_schema();
+init_input_error();
 
 // src/cli/command.ts
 init_world_names();
@@ -60680,6 +60681,33 @@ function withConcurrency(loaded, concurrency) {
   return { ...loaded, config: { ...loaded.config, concurrency } };
 }
 
+// src/cli/side-by-side.ts
+import { spawn as spawn4 } from "node:child_process";
+import { createInterface } from "node:readline";
+function seedShares(seeds, count4) {
+  return Array.from(
+    { length: count4 },
+    (_, job) => seeds.filter((_seed, index) => index % count4 === job)
+  ).filter((share) => share.length > 0);
+}
+async function runShares(options) {
+  const [file2, ...prefix] = options.command;
+  return Promise.all(
+    options.shares.map(
+      (share) => new Promise((resolve13, reject) => {
+        const child = spawn4(file2, [...prefix, ...options.argsFor(share)], {
+          stdio: ["ignore", "pipe", "pipe"]
+        });
+        const tag = `[seeds ${share.join(",")}] `;
+        for (const stream of [child.stdout, child.stderr])
+          createInterface({ input: stream }).on("line", (line) => options.onLine(tag + line));
+        child.on("error", reject);
+        child.on("close", (code2, signal) => resolve13(code2 ?? (signal ? 1 : 0)));
+      })
+    )
+  );
+}
+
 // src/cli/bench-command.ts
 var benchCommand = {
   name: "bench",
@@ -60687,7 +60715,7 @@ var benchCommand = {
   help: `Usage: ecdysis bench --out DIR [--world W[,W2...]] [--seeds 1,...,10] [--strategies ${strategyNames.join(",")}]
                     [--budgets 5,15] [--decomposition] [--temperature T] [--probe-size N]
                     [--bootstrap-resamples N] [--bootstrap-seed S] [--latency-scale X] [--concurrency C]
-                    [--resume]
+                    [--resume] [--jobs N]
 
 Runs every strategy on every world \xD7 seed at every budget with the same latency model, measures
 every harness each run had in force on a held-out probe set, and writes DIR/bench.json and
@@ -60696,6 +60724,9 @@ DIR/bench.md. Budgets are full-split evaluations (rollouts = budget \xD7 train t
 refiner at the largest budget. --resume reuses the runs an earlier bench finished in DIR under
 the same settings and the same committed code (each run keeps DIR/runs/*/bench-run.json), so a
 crashed bench goes on where it stopped and benches of other seeds in DIR are assembled.
+--jobs N runs N bench processes side by side, the seeds dealt out between them, then assembles
+their runs (implies --resume); on a machine with fewer free cores than N they share the CPU,
+and bench.md says how the runs were made.
 `,
   options: {
     world: { type: "string" },
@@ -60710,6 +60741,7 @@ crashed bench goes on where it stopped and benches of other seeds in DIR are ass
     "latency-scale": { type: "string" },
     concurrency: { type: "string" },
     resume: { type: "boolean" },
+    jobs: { type: "string" },
     out: { type: "string" }
   },
   async run(args, io) {
@@ -60741,10 +60773,18 @@ crashed bench goes on where it stopped and benches of other seeds in DIR are ass
     for (const world2 of raw.worlds?.split(",") ?? []) {
       if (world2.trim() !== "") resolveWorldFlag(io, "bench", world2.trim());
     }
+    const jobs = jobsOf(text3("jobs"));
+    const startedAtMs = Date.now();
+    if (jobs > 1) {
+      const failed3 = await runSideBySide({ io, jobs, seeds: options.seeds, raw, outDir });
+      if (failed3) return 1;
+    }
     await runBench({
       ...raw,
       outDir,
+      ...jobs > 1 ? { resume: true, processes: jobs, startedAtMs } : {},
       onRun: (run2, index, total, reused) => {
+        if (jobs > 1 && reused) return;
         io.stderr.write(
           `bench: run ${index + 1}/${total} ${reused ? "reused" : "done"} (${run2.world} seed ${run2.seed} ${run2.strategy})
 `
@@ -60756,6 +60796,58 @@ crashed bench goes on where it stopped and benches of other seeds in DIR are ass
     return 0;
   }
 };
+function jobsOf(value) {
+  const jobs = value === void 0 ? 1 : Number(value);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 64)
+    throw new InputError(
+      "ecdysis bench",
+      `'--jobs' must be an integer from 1 to 64, got '${value}'`,
+      {
+        field: "--jobs"
+      }
+    );
+  return jobs;
+}
+async function runSideBySide(options) {
+  const { io, raw } = options;
+  if (!io.self)
+    throw new InputError(
+      "ecdysis bench",
+      "'--jobs' needs the ecdysis command itself (run it as a process)",
+      {
+        field: "--jobs"
+      }
+    );
+  const flag = (name3, value) => typeof value === "string" ? [`--${name3}`, value] : [];
+  const forwarded = [
+    "bench",
+    ...flag("world", raw.worlds),
+    ...flag("strategies", raw.strategies),
+    ...flag("budgets", raw.budgets),
+    ...raw.decomposition === true ? ["--decomposition"] : [],
+    ...flag("temperature", raw.temperature),
+    ...flag("probe-size", raw.probeSize),
+    ...flag("latency-scale", raw.latencyScale),
+    ...flag("concurrency", raw.concurrency),
+    "--resume",
+    "--out",
+    options.outDir
+  ];
+  const codes = await runShares({
+    command: io.self,
+    shares: seedShares(options.seeds, options.jobs),
+    argsFor: (share) => [...forwarded, "--seeds", share.join(",")],
+    onLine: (line) => {
+      if (!line.startsWith("wrote ")) io.stderr.write(`${line}
+`);
+    }
+  });
+  if (codes.every((code2) => code2 === 0)) return false;
+  io.stderr.write(
+    "bench: a bench process failed; its finished runs are recorded \u2014 run the same command again to go on\n"
+  );
+  return true;
+}
 
 // src/cli/compare-command.ts
 init_input_error();
@@ -62350,7 +62442,8 @@ process.exitCode = await main(process.argv.slice(2), {
   stderr: process.stderr,
   env: process.env,
   cwd: process.cwd(),
-  signal: controller.signal
+  signal: controller.signal,
+  self: [process.execPath, ...process.execArgv, process.argv[1]]
 });
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);

@@ -20,6 +20,7 @@ process.exitCode = await main(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   signal: controller.signal,
+  self: [process.execPath, ...process.execArgv, process.argv[1]],
 });
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);

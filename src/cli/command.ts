@@ -20,6 +20,8 @@ export interface CliIo {
   cwd: string;
   /** Aborted on SIGINT/SIGTERM: long commands stop at a rollout boundary (the cache keeps what finished). */
   signal: AbortSignal;
+  /** The command line that runs this CLI again (`bench --jobs`); absent when run in-process. */
+  self?: readonly string[];
 }
 
 /** Parsed flags and positionals of one command. */
