@@ -139,9 +139,11 @@ export function executionLine(result: BenchResult): string {
     processes === 1
       ? "Runs executed one after another in one process."
       : `Runs executed in ${processes} bench processes side by side (seeds split between them), each running its runs one after another: on ${result.machine.cores} cores the processes share the CPU, so wall times include some contention.`;
+  // With several processes every run is recorded by its process and assembled by one last pass:
+  // the side-by-side sentence says so, and records of an earlier attempt look the same.
   const reused =
-    reusedRuns > 0
-      ? ` ${reusedRuns} of ${result.runs.length} runs were assembled from their recorded figures (\`--resume\`), made by the same code under the same settings.`
+    processes === 1 && reusedRuns > 0
+      ? ` ${reusedRuns} of ${result.runs.length} runs were taken from the records of an earlier bench in the same folder (\`--resume\`), made by the same code under the same settings.`
       : "";
   return `Ecdysis ${code.version}${commit}. ${side}${reused}`;
 }

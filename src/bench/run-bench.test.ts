@@ -329,7 +329,14 @@ describe("runBench", () => {
     expect(whole.execution).toEqual({ code, processes: 2, reusedRuns: 4 });
     const markdown = await readFile(path.join(outDir, "bench.md"), "utf8");
     expect(markdown).toContain("in 2 bench processes side by side");
-    expect(markdown).toContain("4 of 4 runs were assembled from their recorded figures");
+    expect(markdown).not.toContain("taken from the records");
+    // One process resuming the finished bench: every run is taken from its record, and said so.
+    const again = engine();
+    await bench(again, { seeds: "1,2", resume: true });
+    expect(runsOf(again)).toEqual([]);
+    expect(await readFile(path.join(outDir, "bench.md"), "utf8")).toContain(
+      "4 of 4 runs were taken from the records of an earlier bench in the same folder",
+    );
 
     // Another setting, another commit, no --resume, or a damaged record: the run is made again.
     const warmer = engine();
