@@ -51696,7 +51696,9 @@ var init_evidence3 = __esm({
       patterns: external_exports.array(external_exports.string()),
       fixed: external_exports.number().int(),
       broken: external_exports.number().int(),
-      kept: external_exports.boolean()
+      kept: external_exports.boolean(),
+      /** Not run: alone on the parent its edited files would not parse (why). */
+      unparsable: external_exports.string().optional()
     });
     diagnosisSummarySchema = external_exports.object({
       patterns: diagnosisReportSchema.shape.patterns,
@@ -55439,6 +55441,9 @@ async function ablateRejected(options) {
       const tasks = validation.batch.filter((task) => ids.has(task.id));
       const patterns = change2.patterns.map((pattern) => pattern.name);
       const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
+      const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
+      if (unparsable)
+        return { edits: change2.edits, patterns, fixed: 0, broken: 0, kept: false, unparsable };
       const run2 = await context.stage(
         `${validation.scope}/ablate-${position + 1}`,
         () => context.evaluate({
@@ -55461,6 +55466,7 @@ async function ablateRejected(options) {
     edits: helping.flatMap((change2) => change2.edits),
     guard: context.guard
   });
+  if (await context.checkCandidate?.({ candidate: rebuilt.harness, parent })) return void 0;
   validation.candidates.set(rebuilt.harness.hash, {
     harness: rebuilt.harness,
     kept: rebuilt.applied
@@ -55499,16 +55505,10 @@ async function pruneChanges(options) {
       stages.push({ stage: "pruned", round, changes, undone: false, decision });
       return { candidate, kept, cheap, terminal: true };
     }
-    const keptEdits = new Set(remaining.flatMap((change2) => change2.edits));
-    const rebuilt = rebuildCandidate({
-      parent,
-      edits: kept.filter((edit) => keptEdits.has(edit)),
-      guard: validation.context.guard
-    });
-    if (rebuilt.harness.hash === parent.hash) {
-      const decision = unchangedAfterPruning();
-      stages.push({ stage: "pruned", round, changes, undone: false, decision });
-      return { candidate, kept, cheap, terminal: true };
+    const rebuilt = await rebuildWithout({ validation, kept, remaining });
+    if ("decision" in rebuilt) {
+      stages.push({ stage: "pruned", round, changes, ...rebuilt });
+      return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
@@ -55531,6 +55531,25 @@ async function pruneChanges(options) {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+async function rebuildWithout(options) {
+  const { validation } = options;
+  const { parent } = validation;
+  const keptEdits = new Set(options.remaining.flatMap((change2) => change2.edits));
+  const rebuilt = rebuildCandidate({
+    parent,
+    edits: options.kept.filter((edit) => keptEdits.has(edit)),
+    guard: validation.context.guard
+  });
+  if (rebuilt.harness.hash === parent.hash)
+    return { undone: false, decision: unchangedAfterPruning() };
+  const unparsable = await validation.context.checkCandidate?.({
+    candidate: rebuilt.harness,
+    parent
+  });
+  if (unparsable)
+    return { undone: true, decision: { accepted: false, reason: `without them ${unparsable}` } };
+  return rebuilt;
 }
 function withoutChanges(attributions, pruned) {
   const prunedEdits = new Set(pruned.flatMap((change2) => change2.edits));
@@ -57354,10 +57373,15 @@ function validationDetails(iteration) {
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`
     );
   const undone = undonePruningOf(iteration.evidence);
-  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  const pruned = lastStage(iteration.evidence, "pruned");
+  const without = pruned?.comparison;
   if (undone && without)
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
+    );
+  else if (undone && pruned)
+    lines.push(
+      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 ${cell(pruned.decision.reason, 300)}.`
     );
   for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(
@@ -57369,7 +57393,7 @@ function validationDetails(iteration) {
       "| change (patterns) | alone: fixed | alone: broken | kept |",
       "|---|---|---|---|",
       ...ablation.map(
-        (change2) => `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
+        (change2) => change2.unparsable ? `| ${cell(change2.patterns.join(", "), 200)} | \u2013 | \u2013 | no (not run: alone ${cell(change2.unparsable, 200)}) |` : `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
       )
     );
   const repair = firstStage(iteration.evidence, "repaired");
@@ -57709,7 +57733,7 @@ function fullCell(iteration) {
     );
   for (const change2 of firstStage(iteration.evidence, "ablated")?.changes ?? [])
     lines.push(
-      `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
+      change2.unparsable ? `alone: ${escapeHtml(change2.patterns.join(", "))} not run (${escapeHtml(change2.unparsable)}) \u2014 dropped` : `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
     );
   return lines.join("<br>") || "\u2014";
 }
@@ -57718,10 +57742,15 @@ function cheapCell(iteration) {
   for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(`<small>pruned: ${escapeHtml(change2.patternNames.join(", "))} \u2014 ${escapeHtml(change2.reason)}</small>`);
   const undone = undonePruningOf(iteration.evidence);
-  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  const pruned = lastStage(iteration.evidence, "pruned");
+  const without = pruned?.comparison;
   if (undone && without)
     lines.push(
       `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`
+    );
+  else if (undone && pruned)
+    lines.push(
+      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (${escapeHtml(pruned.decision.reason)})</small>`
     );
   return lines.join("<br>");
 }
@@ -59660,7 +59689,7 @@ function executionLine(result) {
   const { code: code2, processes, reusedRuns } = result.execution;
   const commit = code2.commit ? ` at commit ${code2.commit.slice(0, 12)}${code2.dirty ? " with uncommitted changes" : ""}` : "";
   const side2 = processes === 1 ? "Runs executed one after another in one process." : `Runs executed in ${processes} bench processes side by side (seeds split between them), each running its runs one after another: on ${result.machine.cores} cores the processes share the CPU, so wall times include some contention.`;
-  const reused = reusedRuns > 0 ? ` ${reusedRuns} of ${result.runs.length} runs were assembled from their recorded figures (\`--resume\`), made by the same code under the same settings.` : "";
+  const reused = processes === 1 && reusedRuns > 0 ? ` ${reusedRuns} of ${result.runs.length} runs were taken from the records of an earlier bench in the same folder (\`--resume\`), made by the same code under the same settings.` : "";
   return `Ecdysis ${code2.version}${commit}. ${side2}${reused}`;
 }
 function renderBenchMarkdown(result) {

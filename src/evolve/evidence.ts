@@ -47,6 +47,8 @@ export const ablatedChangeSchema = z.object({
   fixed: z.number().int(),
   broken: z.number().int(),
   kept: z.boolean(),
+  /** Not run: alone on the parent its edited files would not parse (why). */
+  unparsable: z.string().optional(),
 });
 
 /** The diagnosis an iteration saw, as the record keeps it: the patterns once, the evidence counted. */

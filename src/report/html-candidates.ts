@@ -59,7 +59,9 @@ function fullCell(iteration: IterationRecord): string {
     );
   for (const change of firstStage(iteration.evidence, "ablated")?.changes ?? [])
     lines.push(
-      `alone: ${h(change.patterns.join(", "))} fixed ${change.fixed}, broken ${change.broken} — ${change.kept ? "kept" : "dropped"}`,
+      change.unparsable
+        ? `alone: ${h(change.patterns.join(", "))} not run (${h(change.unparsable)}) — dropped`
+        : `alone: ${h(change.patterns.join(", "))} fixed ${change.fixed}, broken ${change.broken} — ${change.kept ? "kept" : "dropped"}`,
     );
   return lines.join("<br>") || "—";
 }
@@ -69,10 +71,15 @@ function cheapCell(iteration: IterationRecord): string {
   for (const change of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(`<small>pruned: ${h(change.patternNames.join(", "))} — ${h(change.reason)}</small>`);
   const undone = undonePruningOf(iteration.evidence);
-  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  const pruned = lastStage(iteration.evidence, "pruned");
+  const without = pruned?.comparison;
   if (undone && without)
     lines.push(
       `<small>kept although it fixed none of its targets: ${h(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`,
+    );
+  else if (undone && pruned)
+    lines.push(
+      `<small>kept although it fixed none of its targets: ${h(undone.join("; "))} (${h(pruned.decision.reason)})</small>`,
     );
   return lines.join("<br>");
 }

@@ -159,10 +159,15 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
       `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`,
     );
   const undone = undonePruningOf(iteration.evidence);
-  const without = lastStage(iteration.evidence, "pruned")?.comparison;
+  const pruned = lastStage(iteration.evidence, "pruned");
+  const without = pruned?.comparison;
   if (undone && without)
     lines.push(
       `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`,
+    );
+  else if (undone && pruned)
+    lines.push(
+      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — ${cell(pruned.decision.reason, 300)}.`,
     );
   for (const change of prunedChangesOf(iteration.evidence) ?? [])
     lines.push(
@@ -173,9 +178,10 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
       "",
       "| change (patterns) | alone: fixed | alone: broken | kept |",
       "|---|---|---|---|",
-      ...ablation.map(
-        (change) =>
-          `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
+      ...ablation.map((change) =>
+        change.unparsable
+          ? `| ${cell(change.patterns.join(", "), 200)} | – | – | no (not run: alone ${cell(change.unparsable, 200)}) |`
+          : `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
       ),
     );
   const repair = firstStage(iteration.evidence, "repaired");

@@ -12,8 +12,9 @@ import type { Validation } from "./ecdysis-validate.js";
  * harness — all concurrently, on the tasks the bundle flipped plus the change's own failing
  * targets — and keeps the changes that help alone (`helpsAlone`). One change that breaks tasks
  * (say, a tool that exposes a latent failure) then no longer sinks the good changes it was
- * bundled with. Records an `ablated` stage; returns the candidate rebuilt from the kept changes
- * when some, but not all, were kept.
+ * bundled with. A change whose files do not parse alone (a command harness) is not run and not
+ * kept. Records an `ablated` stage; returns the candidate rebuilt from the kept changes when
+ * some, but not all, were kept (and it parses).
  */
 export async function ablateRejected(options: {
   validation: Validation;
@@ -37,6 +38,10 @@ export async function ablateRejected(options: {
       const tasks = validation.batch.filter((task) => ids.has(task.id));
       const patterns = change.patterns.map((pattern) => pattern.name);
       const alone = rebuildCandidate({ parent, edits: change.edits, guard: context.guard });
+      // Alone on the parent its files may not parse (an edit that needs another): not run, not kept.
+      const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
+      if (unparsable)
+        return { edits: change.edits, patterns, fixed: 0, broken: 0, kept: false, unparsable };
       const run = await context.stage(
         `${validation.scope}/ablate-${position + 1}`,
         () =>
@@ -60,6 +65,7 @@ export async function ablateRejected(options: {
     edits: helping.flatMap((change) => change.edits),
     guard: context.guard,
   });
+  if (await context.checkCandidate?.({ candidate: rebuilt.harness, parent })) return undefined;
   validation.candidates.set(rebuilt.harness.hash, {
     harness: rebuilt.harness,
     kept: rebuilt.applied,

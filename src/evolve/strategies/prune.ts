@@ -29,7 +29,8 @@ export interface Pruned {
  * patterns' failing members are pruned and the cheap subset re-run on the candidate without
  * them — unless the candidate does worse without them (`worseWithout`): a change can help its
  * bundle without fixing its own targets (it may repair what another change breaks), so it stays
- * (`undone`). Each round is a `pruned` stage of the evidence.
+ * (`undone`), or the candidate without them would not parse (a command harness's edited files;
+ * then they stay, unrun). Each round is a `pruned` stage of the evidence.
  */
 export async function pruneChanges(options: {
   validation: Validation;
@@ -56,16 +57,10 @@ export async function pruneChanges(options: {
       stages.push({ stage: "pruned", round, changes, undone: false, decision });
       return { candidate, kept, cheap, terminal: true };
     }
-    const keptEdits = new Set(remaining.flatMap((change) => change.edits));
-    const rebuilt = rebuildCandidate({
-      parent,
-      edits: kept.filter((edit) => keptEdits.has(edit)),
-      guard: validation.context.guard,
-    });
-    if (rebuilt.harness.hash === parent.hash) {
-      const decision = unchangedAfterPruning();
-      stages.push({ stage: "pruned", round, changes, undone: false, decision });
-      return { candidate, kept, cheap, terminal: true };
+    const rebuilt = await rebuildWithout({ validation, kept, remaining });
+    if ("decision" in rebuilt) {
+      stages.push({ stage: "pruned", round, changes, ...rebuilt });
+      return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
@@ -88,6 +83,38 @@ export async function pruneChanges(options: {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+
+/**
+ * The candidate without the pruned changes, or why there is none to run: it changes nothing
+ * (terminal), or — a command harness's files may parse only with every edit in — it would not
+ * parse (then nothing is pruned: `undone`, unrun).
+ */
+async function rebuildWithout(options: {
+  validation: Validation;
+  kept: PlannedEdit[];
+  remaining: { edits: PlannedEdit[] }[];
+}): Promise<
+  | { harness: LoadedHarness; applied: PlannedEdit[] }
+  | { undone: boolean; decision: { accepted: boolean; reason: string } }
+> {
+  const { validation } = options;
+  const { parent } = validation;
+  const keptEdits = new Set(options.remaining.flatMap((change) => change.edits));
+  const rebuilt = rebuildCandidate({
+    parent,
+    edits: options.kept.filter((edit) => keptEdits.has(edit)),
+    guard: validation.context.guard,
+  });
+  if (rebuilt.harness.hash === parent.hash)
+    return { undone: false, decision: unchangedAfterPruning() };
+  const unparsable = await validation.context.checkCandidate?.({
+    candidate: rebuilt.harness,
+    parent,
+  });
+  if (unparsable)
+    return { undone: true, decision: { accepted: false, reason: `without them ${unparsable}` } };
+  return rebuilt;
 }
 
 function withoutChanges<T extends { edits: PlannedEdit[] }>(

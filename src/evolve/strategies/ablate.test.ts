@@ -1,0 +1,88 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FailurePattern } from "../../diagnose/failure-pattern.js";
+import { loadHarness } from "../../harness/load-harness.js";
+import { fixtureFiles, makeHarnessDir } from "../../harness/testing/harness-fixture.js";
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import type { PairedComparison } from "../paired-test.js";
+import type { RunContext } from "../run-context.js";
+import { ablateRejected } from "./ablate.js";
+import type { Validation } from "./ecdysis-validate.js";
+
+// A change of a rejected command-harness bundle may not parse alone on the parent: it is not
+// run (its rollouts would all be agent errors) and not kept.
+
+const guard = {
+  editable: ["rules.md"],
+  protectedPaths: [],
+  forbiddenStrings: [],
+  forbiddenInputs: [],
+};
+const rule = (text: string, pattern: string): PlannedEdit => ({
+  module: "prompt",
+  patterns: [pattern],
+  rationale: "r",
+  edit: { kind: "add_rule", text },
+});
+const comparison = (fixed: string[], broken: string[]): PairedComparison => ({
+  n: 4,
+  before: 1,
+  after: 1,
+  fixed,
+  broken,
+  shifted: [],
+  pValue: 0.5,
+});
+
+let parent: LoadedHarness;
+beforeAll(async () => {
+  parent = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
+});
+
+describe("ablateRejected", () => {
+  it("does not run a change whose files would not parse alone, and keeps none of them", async () => {
+    const evaluated: string[] = [];
+    const context = {
+      guard,
+      checkCandidate: async () => "rules.md: line 4: unclosed block",
+      stage: async (name: string) => {
+        evaluated.push(name);
+        throw new Error("must not run");
+      },
+    } as unknown as RunContext;
+    const validation = {
+      context,
+      index: 1,
+      scope: "iteration-1",
+      parent,
+      batch: ["c1", "d1", "n1"].map((id) => ({ id, input: id, category: "c", expected: "x" })),
+      addressed: [
+        { id: "calc", name: "calc", kind: "systematic", taskIds: ["c1"] },
+        { id: "date", name: "date", kind: "systematic", taskIds: ["d1"] },
+      ] as unknown as FailurePattern[],
+      before: new Map([
+        ["c1", false],
+        ["d1", false],
+        ["n1", true],
+      ]),
+      stages: [],
+      candidates: new Map(),
+    } as unknown as Validation;
+    const rebuilt = await ablateRejected({
+      validation,
+      kept: [rule("fix:calc", "calc"), rule("fix:date", "date")],
+      cheap: comparison(["c1", "d1"], []),
+      full: comparison(["c1"], ["n1"]),
+    });
+    expect(rebuilt).toBeUndefined();
+    expect(evaluated).toEqual([]);
+    expect(validation.stages).toMatchObject([
+      {
+        stage: "ablated",
+        changes: [
+          { patterns: ["calc"], kept: false, unparsable: "rules.md: line 4: unclosed block" },
+          { patterns: ["date"], kept: false, unparsable: "rules.md: line 4: unclosed block" },
+        ],
+      },
+    ]);
+  });
+});

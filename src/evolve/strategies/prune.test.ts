@@ -1,0 +1,106 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FailurePattern } from "../../diagnose/failure-pattern.js";
+import { loadHarness } from "../../harness/load-harness.js";
+import { fixtureFiles, makeHarnessDir } from "../../harness/testing/harness-fixture.js";
+import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import { rebuildCandidate } from "../guard.js";
+import type { PairedComparison } from "../paired-test.js";
+import type { RunContext } from "../run-context.js";
+import type { Validation } from "./ecdysis-validate.js";
+import { pruneChanges } from "./prune.js";
+
+// A command harness's edits can need each other to parse (one opens what the other closes):
+// pruning one of them must not run a candidate that cannot run.
+
+const guard = {
+  editable: ["rules.md"],
+  protectedPaths: [],
+  forbiddenStrings: [],
+  forbiddenInputs: [],
+};
+const rule = (text: string, pattern: string): PlannedEdit => ({
+  module: "prompt",
+  patterns: [pattern],
+  rationale: "r",
+  edit: { kind: "add_rule", text },
+});
+const pattern = (id: string, taskIds: string[]) =>
+  ({ id, name: id, kind: "systematic", taskIds }) as unknown as FailurePattern;
+const edits = [rule("fix:calc", "calc"), rule("fix:none", "date")];
+const cheap: PairedComparison = {
+  n: 4,
+  before: 1,
+  after: 3,
+  fixed: ["c1", "c2"],
+  broken: [],
+  shifted: [],
+  pValue: 0.25,
+};
+
+let parent: LoadedHarness;
+beforeAll(async () => {
+  parent = await loadHarness({ dir: await makeHarnessDir(fixtureFiles), kind: "builtin" });
+});
+
+function validation(checkCandidate: RunContext["checkCandidate"]): Validation {
+  return {
+    context: { guard, checkCandidate } as unknown as RunContext,
+    parent,
+    addressed: [pattern("calc", ["c1", "c2"]), pattern("date", ["d1"])],
+    before: new Map([
+      ["c1", false],
+      ["c2", false],
+      ["d1", false],
+      ["n1", true],
+    ]),
+    stages: [],
+    candidates: new Map(),
+  } as unknown as Validation;
+}
+
+describe("pruneChanges", () => {
+  it("keeps a change it would prune when the candidate without it would not parse, without running it", async () => {
+    const candidate = rebuildCandidate({ parent, edits, guard });
+    const ran: string[] = [];
+    const checked = validation(async ({ candidate: without }) =>
+      without.hash === candidate.harness.hash ? undefined : "rules.md: line 3: unclosed block",
+    );
+    const pruned = await pruneChanges({
+      validation: checked,
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap,
+      runCheap: async (_harness, stage) => {
+        ran.push(stage);
+        return cheap;
+      },
+    });
+    expect(ran).toEqual([]);
+    expect(pruned.terminal).toBe(false);
+    expect(pruned.kept).toEqual(candidate.applied);
+    expect(checked.stages).toMatchObject([
+      {
+        stage: "pruned",
+        undone: true,
+        decision: { accepted: false, reason: "without them rules.md: line 3: unclosed block" },
+      },
+    ]);
+  });
+
+  it("runs the pruned candidate on the cheap subset when it parses", async () => {
+    const candidate = rebuildCandidate({ parent, edits, guard });
+    const ran: string[] = [];
+    const pruned = await pruneChanges({
+      validation: validation(async () => undefined),
+      candidate: candidate.harness,
+      kept: candidate.applied,
+      cheap,
+      runCheap: async (_harness, stage) => {
+        ran.push(stage);
+        return cheap;
+      },
+    });
+    expect(ran).toEqual(["validate-cheap-pruned"]);
+    expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
+  });
+});
