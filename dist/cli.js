@@ -55488,7 +55488,7 @@ var init_ablate = __esm({
 // src/evolve/strategies/prune.ts
 async function pruneChanges(options) {
   const { validation } = options;
-  const { stages, parent } = validation;
+  const { stages } = validation;
   let { candidate, kept, cheap } = options;
   for (let round = 1; ; round++) {
     const attributions = attributeChanges({

@@ -40,7 +40,7 @@ export async function pruneChanges(options: {
   runCheap: (harness: LoadedHarness, stage: string) => Promise<PairedComparison>;
 }): Promise<Pruned> {
   const { validation } = options;
-  const { stages, parent } = validation;
+  const { stages } = validation;
   let { candidate, kept, cheap } = options;
   for (let round = 1; ; round++) {
     const attributions = attributeChanges({
