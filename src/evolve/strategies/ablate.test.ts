@@ -2,36 +2,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import { loadHarness } from "../../harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../harness/testing/harness-fixture.js";
-import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
-import type { PairedComparison } from "../paired-test.js";
+import type { LoadedHarness } from "../../harness/types.js";
 import type { RunContext } from "../run-context.js";
+import { flips, ruleFor, rulesOnlyGuard } from "../testing/validation-fixture.js";
 import { ablateRejected } from "./ablate.js";
 import type { Validation } from "./ecdysis-validate.js";
 
 // A change of a rejected command-harness bundle may not parse alone on the parent: it is not
 // run (its rollouts would all be agent errors) and not kept.
-
-const guard = {
-  editable: ["rules.md"],
-  protectedPaths: [],
-  forbiddenStrings: [],
-  forbiddenInputs: [],
-};
-const rule = (text: string, pattern: string): PlannedEdit => ({
-  module: "prompt",
-  patterns: [pattern],
-  rationale: "r",
-  edit: { kind: "add_rule", text },
-});
-const comparison = (fixed: string[], broken: string[]): PairedComparison => ({
-  n: 4,
-  before: 1,
-  after: 1,
-  fixed,
-  broken,
-  shifted: [],
-  pValue: 0.5,
-});
 
 let parent: LoadedHarness;
 beforeAll(async () => {
@@ -42,7 +20,7 @@ describe("ablateRejected", () => {
   it("does not run a change whose files would not parse alone, and keeps none of them", async () => {
     const evaluated: string[] = [];
     const context = {
-      guard,
+      guard: rulesOnlyGuard,
       checkCandidate: async () => "rules.md: line 4: unclosed block",
       stage: async (name: string) => {
         evaluated.push(name);
@@ -69,9 +47,9 @@ describe("ablateRejected", () => {
     } as unknown as Validation;
     const rebuilt = await ablateRejected({
       validation,
-      kept: [rule("fix:calc", "calc"), rule("fix:date", "date")],
-      cheap: comparison(["c1", "d1"], []),
-      full: comparison(["c1"], ["n1"]),
+      kept: [ruleFor("fix:calc", "calc"), ruleFor("fix:date", "date")],
+      cheap: flips(["c1", "d1"], []),
+      full: flips(["c1"], ["n1"]),
     });
     expect(rebuilt).toBeUndefined();
     expect(evaluated).toEqual([]);

@@ -2,40 +2,30 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import { loadHarness } from "../../harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../harness/testing/harness-fixture.js";
-import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
+import type { LoadedHarness } from "../../harness/types.js";
 import { rebuildCandidate } from "../guard.js";
-import type { PairedComparison } from "../paired-test.js";
 import type { RunContext } from "../run-context.js";
+import { flips, ruleFor, rulesOnlyGuard } from "../testing/validation-fixture.js";
 import type { Validation } from "./ecdysis-validate.js";
 import { pruneChanges } from "./prune.js";
 
 // A command harness's edits can need each other to parse (one opens what the other closes):
 // pruning one of them must not run a candidate that cannot run.
 
-const guard = {
-  editable: ["rules.md"],
-  protectedPaths: [],
-  forbiddenStrings: [],
-  forbiddenInputs: [],
-};
-const rule = (text: string, pattern: string): PlannedEdit => ({
-  module: "prompt",
-  patterns: [pattern],
-  rationale: "r",
-  edit: { kind: "add_rule", text },
-});
 const pattern = (id: string, taskIds: string[]) =>
   ({ id, name: id, kind: "systematic", taskIds }) as unknown as FailurePattern;
-const edits = [rule("fix:calc", "calc"), rule("fix:none", "date")];
-const cheap: PairedComparison = {
-  n: 4,
-  before: 1,
-  after: 3,
-  fixed: ["c1", "c2"],
-  broken: [],
-  shifted: [],
-  pValue: 0.25,
-};
+const edits = [ruleFor("fix:calc", "calc"), ruleFor("fix:none", "date")];
+const cheap = flips(["c1", "c2"], []);
+
+/** A cheap-subset runner that records the stages it ran. */
+function recorder() {
+  const ran: string[] = [];
+  const runCheap = async (_harness: LoadedHarness, stage: string) => {
+    ran.push(stage);
+    return cheap;
+  };
+  return { ran, runCheap };
+}
 
 let parent: LoadedHarness;
 beforeAll(async () => {
@@ -44,7 +34,7 @@ beforeAll(async () => {
 
 function validation(checkCandidate: RunContext["checkCandidate"]): Validation {
   return {
-    context: { guard, checkCandidate } as unknown as RunContext,
+    context: { guard: rulesOnlyGuard, checkCandidate } as unknown as RunContext,
     parent,
     addressed: [pattern("calc", ["c1", "c2"]), pattern("date", ["d1"])],
     before: new Map([
@@ -60,8 +50,8 @@ function validation(checkCandidate: RunContext["checkCandidate"]): Validation {
 
 describe("pruneChanges", () => {
   it("keeps a change it would prune when the candidate without it would not parse, without running it", async () => {
-    const candidate = rebuildCandidate({ parent, edits, guard });
-    const ran: string[] = [];
+    const candidate = rebuildCandidate({ parent, edits, guard: rulesOnlyGuard });
+    const { ran, runCheap } = recorder();
     const checked = validation(async ({ candidate: without }) =>
       without.hash === candidate.harness.hash ? undefined : "rules.md: line 3: unclosed block",
     );
@@ -70,10 +60,7 @@ describe("pruneChanges", () => {
       candidate: candidate.harness,
       kept: candidate.applied,
       cheap,
-      runCheap: async (_harness, stage) => {
-        ran.push(stage);
-        return cheap;
-      },
+      runCheap,
     });
     expect(ran).toEqual([]);
     expect(pruned.terminal).toBe(false);
@@ -88,17 +75,14 @@ describe("pruneChanges", () => {
   });
 
   it("runs the pruned candidate on the cheap subset when it parses", async () => {
-    const candidate = rebuildCandidate({ parent, edits, guard });
-    const ran: string[] = [];
+    const candidate = rebuildCandidate({ parent, edits, guard: rulesOnlyGuard });
+    const { ran, runCheap } = recorder();
     const pruned = await pruneChanges({
       validation: validation(async () => undefined),
       candidate: candidate.harness,
       kept: candidate.applied,
       cheap,
-      runCheap: async (_harness, stage) => {
-        ran.push(stage);
-        return cheap;
-      },
+      runCheap,
     });
     expect(ran).toEqual(["validate-cheap-pruned"]);
     expect(pruned.kept.map((edit) => edit.edit)).toEqual([{ kind: "add_rule", text: "fix:calc" }]);
