@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { promptFileAgentScript } from "../agent/testing/prompt-file-agent.js";
 import { loadConfig } from "../config/load-config.js";
 import { openModels } from "../eval/open-models.js";
 import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
@@ -12,28 +13,6 @@ import { runEvolve } from "./run-evolve.js";
 // #13 item 1 on the wire: a user's agent in a child process reads its system prompt from the
 // folder Ecdysis runs it in, and calls the model over HTTP through a recording proxy. The
 // question is what the agent process really sent while a candidate was being validated.
-
-/** The user's agent: its system prompt is the one editable file of its harness folder. */
-const agentScript = `
-const { readFileSync } = require("node:fs");
-const { join } = require("node:path");
-let input = "";
-process.stdin.on("data", (chunk) => (input += chunk));
-process.stdin.on("end", async () => {
-  const task = JSON.parse(input);
-  const system = readFileSync(join(process.env.ECDYSIS_HARNESS_DIR, "prompts", "system.md"), "utf8");
-  const reply = await fetch(process.env.ECDYSIS_BASE_URL + "/chat/completions", {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer unused" },
-    body: JSON.stringify({
-      model: process.env.ECDYSIS_MODEL,
-      temperature: 0,
-      seed: task.sampleIndex,
-      messages: [{ role: "system", content: system }, { role: "user", content: task.input }],
-    }),
-  }).then((response) => response.json());
-  process.stdout.write(JSON.stringify({ output: reply.choices[0].message.content }));
-});`;
 
 const seedPrompt = "You are a careful assistant.\nSolve the user's task.\n";
 
@@ -74,7 +53,7 @@ describe("evolve a command harness: every candidate runs from its own files", ()
     const generated = await generateWorldFiles({ world, outDir: path.join(dir, "world") });
     await mkdir(path.join(dir, "agent", "prompts"), { recursive: true });
     await mkdir(path.join(dir, "tasks"), { recursive: true });
-    await writeFile(path.join(dir, "agent", "agent.js"), agentScript);
+    await writeFile(path.join(dir, "agent", "agent.js"), promptFileAgentScript);
     await writeFile(path.join(dir, "agent", "prompts", "system.md"), seedPrompt);
     await writeFile(path.join(dir, "tasks", "train.jsonl"), await readFile(generated.train));
     await writeFile(path.join(dir, "tasks", "heldout.jsonl"), await readFile(generated.heldout));

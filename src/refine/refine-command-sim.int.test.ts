@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commandAgent } from "../agent/command-agent.js";
+import { promptFileAgentScript } from "../agent/testing/prompt-file-agent.js";
 import { modelConfigSchema } from "../config/config-schema.js";
 import { loadTasks } from "../config/load-tasks.js";
 import type { Task } from "../config/task-schema.js";
@@ -13,27 +14,6 @@ import type { LoadedHarness } from "../harness/types.js";
 import { type AccountedProvider, createProvider } from "../llm/index.js";
 import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
 import { refine } from "./refine.js";
-
-/** A user's own agent: its system prompt lives in an editable file of its harness folder. */
-const agentScript = `
-const { readFileSync } = require("node:fs");
-const { join } = require("node:path");
-let input = "";
-process.stdin.on("data", (chunk) => (input += chunk));
-process.stdin.on("end", async () => {
-  const task = JSON.parse(input);
-  const system = readFileSync(join(process.env.ECDYSIS_HARNESS_DIR, "prompts", "system.md"), "utf8");
-  const reply = await fetch(process.env.ECDYSIS_BASE_URL + "/chat/completions", {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer unused" },
-    body: JSON.stringify({
-      model: process.env.ECDYSIS_MODEL,
-      temperature: 0,
-      messages: [{ role: "system", content: system }, { role: "user", content: task.input }],
-    }),
-  }).then((response) => response.json());
-  process.stdout.write(JSON.stringify({ output: reply.choices[0].message.content }));
-});`;
 
 const worldFor = (style: "tidy" | "plainspoken") =>
   worldSchema.parse({
@@ -70,7 +50,7 @@ describe.each(["tidy", "plainspoken"] as const)(
       );
       const seedDir = join(dir, "seed");
       for (const [file, text] of Object.entries({
-        "agent.js": agentScript,
+        "agent.js": promptFileAgentScript,
         "prompts/system.md": "You are a careful assistant.\nSolve the user's task.\n",
       })) {
         await mkdir(dirname(join(seedDir, file)), { recursive: true });
