@@ -21102,12 +21102,15 @@ var init_secrets = __esm({
         this.values = [...new Set(kept)];
         const forms = this.values.flatMap(secretValueForms);
         this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+        this.compactForms = this.forms.map((form) => guardText(form).replace(/\s+/g, ""));
       }
       replacement;
       /** The configured values long enough to be secrets (trimmed, deduplicated). */
       values;
       /** Every form of every value, longest first (so a value inside another is masked whole). */
       forms;
+      /** The forms as `countValue` compares them: as `guardText` reads them, whitespace removed. */
+      compactForms;
       /** `text` with every secret form and credential shape replaced. */
       text(text3) {
         let result = text3;
@@ -21127,8 +21130,7 @@ var init_secrets = __esm({
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
         let count4 = 0;
-        for (const form of this.forms)
-          count4 += compact.split(guardText(form).replace(/\s+/g, "")).length - 1;
+        for (const form of this.compactForms) count4 += compact.split(form).length - 1;
         return count4;
       }
     };

@@ -90,6 +90,8 @@ export class SecretRedactor {
   readonly values: readonly string[];
   /** Every form of every value, longest first (so a value inside another is masked whole). */
   readonly forms: readonly string[];
+  /** The forms as `countValue` compares them: as `guardText` reads them, whitespace removed. */
+  private readonly compactForms: readonly string[];
 
   constructor(
     values: readonly (string | undefined)[] = [],
@@ -102,6 +104,7 @@ export class SecretRedactor {
     this.values = [...new Set(kept)];
     const forms = this.values.flatMap(secretValueForms);
     this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+    this.compactForms = this.forms.map((form) => guardText(form).replace(/\s+/g, ""));
   }
 
   /** `text` with every secret form and credential shape replaced. */
@@ -125,8 +128,7 @@ export class SecretRedactor {
     if (this.forms.length === 0) return 0;
     const compact = text.replace(/\s+/g, "");
     let count = 0;
-    for (const form of this.forms)
-      count += compact.split(guardText(form).replace(/\s+/g, "")).length - 1;
+    for (const form of this.compactForms) count += compact.split(form).length - 1;
     return count;
   }
 }
