@@ -83,23 +83,19 @@ describe("the refiner's prompt log", () => {
     expect(off).toBeUndefined();
     await expect(stat(path.join(outDir, promptLogFile))).rejects.toThrow();
 
-    const first = await PromptLog.open({
-      outDir,
-      fresh: true,
-      keep: true,
-      redactor: new SecretRedactor(),
-    });
-    await first?.provider(new ScriptedProvider(() => ({ content: "a" }))).chat(request("one"));
-    await first?.settled();
+    const logOne = async (fresh: boolean, reply: string, prompt: string) => {
+      const log = await PromptLog.open({
+        outDir,
+        fresh,
+        keep: true,
+        redactor: new SecretRedactor(),
+      });
+      await log?.provider(new ScriptedProvider(() => ({ content: reply }))).chat(request(prompt));
+      await log?.settled();
+    };
+    await logOne(true, "a", "one");
     // A resumed run (not fresh) appends to what the crashed one kept.
-    const resumed = await PromptLog.open({
-      outDir,
-      fresh: false,
-      keep: true,
-      redactor: new SecretRedactor(),
-    });
-    await resumed?.provider(new ScriptedProvider(() => ({ content: "b" }))).chat(request("two"));
-    await resumed?.settled();
+    await logOne(false, "b", "two");
     expect((await readPromptLog(outDir)).map((call) => call.reply)).toEqual(["a", "b"]);
   });
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "../engine.js";
-import type { EvolveOutcome, InForcePoint } from "../evolve-outcome.js";
+import type { EvolveOutcome } from "../evolve-outcome.js";
 import type { TaskTruth } from "../ground-truth.js";
 import type { BenchStrategy, BenchWorld, ProbeTrajectory, RefinerVariant } from "../types.js";
 import { probe } from "./bench-run.js";
@@ -135,14 +135,7 @@ export class FakeBenchEngine implements BenchEngine {
     }
   }
 
-  async probe(options: {
-    project: PreparedProject;
-    world: BenchWorld;
-    refiner: RefinerVariant;
-    outDir: string;
-    inForce: InForcePoint[];
-    taskIds: string[];
-  }): Promise<ProbeTrajectory> {
+  async probe(options: Parameters<BenchEngine["probe"]>[0]): Promise<ProbeTrajectory> {
     this.calls.push({ method: "probe", world: options.world.name, taskIds: options.taskIds });
     const steps = this.probes.get(options.outDir);
     if (!steps)

@@ -48,6 +48,25 @@ async function run(options: {
   return { result, calls, loaded };
 }
 
+/**
+ * fix:calc fixes the calc tasks but breaks category b; the change proposed for date (fix:none)
+ * fixes no date task and prevents that breakage. No repair round.
+ */
+function calcBreaksB(calc: number, passing: number) {
+  return {
+    train: [
+      ...specs({ prefix: "c", count: calc, fault: "calc", categories: ["a"] }),
+      ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
+      ...specs({ prefix: "n", count: passing, categories: ["b"] }),
+    ],
+    heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
+    breaks: { "fix:calc": "b" },
+    evolve: { repairRegressions: false },
+    propose: (patterns: { name: string; id: string }[]) =>
+      patterns.map((pattern) => ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id])),
+  };
+}
+
 async function journalOf(root: string) {
   const lines = (await readFile(path.join(root, "out", "journal.jsonl"), "utf8"))
     .trim()
@@ -217,20 +236,9 @@ describe("ecdysis strategy", () => {
 
   it("keeps a change that fixed none of its own targets when the bundle is not promising without it", async () => {
     const { result } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
-        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
-        ...specs({ prefix: "n", count: 6, categories: ["b"] }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
       // fix:calc breaks category b; the change proposed for date fixes no date task but
       // prevents that breakage (fix:none), so pruning it would sink the candidate.
-      breaks: { "fix:calc": "b" },
-      evolve: { repairRegressions: false },
-      propose: (patterns) =>
-        patterns.map((pattern) =>
-          ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id]),
-        ),
+      ...calcBreaksB(4, 6),
     });
     const first = result.iterations[0];
     expect(firstStage(first.evidence, "cheap")?.comparison).toMatchObject({
@@ -252,20 +260,9 @@ describe("ecdysis strategy", () => {
 
   it("keeps a change that fixed none of its own targets when the bundle does worse without it", async () => {
     const { result } = await run({
-      train: [
-        ...specs({ prefix: "c", count: 6, fault: "calc", categories: ["a"] }),
-        ...specs({ prefix: "d", count: 3, fault: "date", categories: ["c"] }),
-        ...specs({ prefix: "n", count: 2, categories: ["b"] }),
-      ],
-      heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
       // Without fix:none the bundle is still promising (6 fixed > 2 broken) but worse: the
       // change that fixes no date task is what keeps fix:calc from breaking category b.
-      breaks: { "fix:calc": "b" },
-      evolve: { repairRegressions: false },
-      propose: (patterns) =>
-        patterns.map((pattern) =>
-          ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id]),
-        ),
+      ...calcBreaksB(6, 2),
     });
     const first = result.iterations[0];
     expect(lastStage(first.evidence, "pruned")?.comparison).toMatchObject({ broken: ["n1", "n2"] });
