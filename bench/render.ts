@@ -1,5 +1,5 @@
 /**
- * Re-renders `bench.md` (and, unless --no-readme, the README's performance section) from an
+ * Re-renders `bench.md` (and, unless --no-readme, the performance section of docs/performance.md) from an
  * existing `bench.json`, without re-running anything: `tsx bench/render.ts docs/bench/standard.json`.
  * Use it after a change to the report format; the figures stay those of the recorded run.
  */
@@ -24,9 +24,9 @@ const markdown = file.replace(/\.json$/, ".md");
 await writeFile(markdown, renderBenchMarkdown(result));
 process.stdout.write(`wrote ${markdown}\n`);
 if (!values["no-readme"]) {
-  const readmePath = path.join(root, "README.md");
+  const readmePath = path.join(root, "docs", "performance.md");
   const readme = await readFile(readmePath, "utf8");
-  const link = path.relative(root, markdown);
+  const link = path.relative(path.join(root, "docs"), markdown);
   await writeFile(
     readmePath,
     replaceReadmeSection(readme, renderReadmeSection(result, { fullResults: link })),

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: the standard suite — every bundled world × seeds 1–10 × the three arms at
  * two budgets (full-split evaluations), plus the decomposition (Ecdysis without pipelining; a
- * neutral refiner) at the larger one — then rewrites the README's performance section (between
+ * neutral refiner) at the larger one — then rewrites the performance section of docs/performance.md (between
  * `<!-- bench:start -->` and `<!-- bench:end -->`) with the figures, date and machine.
  *
  * Options: --out DIR (default .ecdysis/bench), --seeds 1,...,10, --world a,b, --budgets 5,15,
@@ -77,13 +77,13 @@ await copyFile(path.join(values.out, "bench.json"), path.join(results, "standard
 await copyFile(path.join(values.out, "bench.md"), path.join(results, "standard.md"));
 
 if (!values["no-readme"]) {
-  const readmePath = path.join(root, "README.md");
+  const readmePath = path.join(root, "docs", "performance.md");
   const readme = await readFile(readmePath, "utf8");
   await writeFile(
     readmePath,
     replaceReadmeSection(
       readme,
-      renderReadmeSection(result, { fullResults: "docs/bench/standard.md" }),
+      renderReadmeSection(result, { fullResults: "bench/standard.md" }),
     ),
   );
 }

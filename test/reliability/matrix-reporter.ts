@@ -3,7 +3,7 @@ import { join, relative } from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
 
 /**
- * Writes the README's reliability matrix from the test run: one row per test of the
+ * Writes the reliability matrix (docs/reliability.md) from the test run: one row per test of the
  * reliability files (`test/reliability/`, `test/security/`) — the fault (its describe block),
  * the expected behaviour (the test's name), the file and the result this run gave. It writes
  * only when every test of those files ran (a full `npm test`, or `vitest run test/reliability
@@ -26,7 +26,7 @@ export default class ReliabilityMatrixReporter implements Reporter {
     const rows = expected.flatMap((file) => rowsOf(file, ran.get(file) as TestModule));
     // A filtered run (-t) skips rows: it is not the matrix.
     if (rows.some((row) => row.result !== "passed" && row.result !== "failed")) return;
-    const readme = join(this.root, "README.md");
+    const readme = join(this.root, "docs", "reliability.md");
     const text = readFileSync(readme, "utf8");
     const start = "<!-- reliability-matrix:start -->";
     const end = "<!-- reliability-matrix:end -->";
