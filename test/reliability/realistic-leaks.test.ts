@@ -108,7 +108,9 @@ describe("a task input reworded or in pieces", () => {
   it("refuses a held-out input with its clauses swapped, a synonym, or a word dropped", () => {
     expect(inputOf("arithmetic-h0-000")).toMatch(/^Haldane Zelalis saves 27 coins a week/);
     expect(inputOf("unit-conversion-h1-000")).toMatch(/^Ysemir Ysruvin spent 26 hours/);
-    expect(inputOf("multi-hop-h2-006")).toBe("Using the registry, what is the mentor of Lunlla Ashmir?");
+    expect(inputOf("multi-hop-h2-006")).toBe(
+      "Using the registry, what is the mentor of Lunlla Ashmir?",
+    );
     const forms = [
       "How many coins remain? Haldane Zelalis puts aside 27 coins each week for 31 weeks, then uses 550 coins on a lantern.",
       "How many minutes is that? Ysemir Ysruvin spent 26 hours and 3 minutes at the workshop.",
