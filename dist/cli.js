@@ -21060,17 +21060,23 @@ function asciiDigits(text3) {
   });
 }
 function normalText(text3) {
-  return asciiDigits(guardText(decodeEntities(guardText(text3))));
+  const guarded2 = guardText(text3);
+  const decoded = guarded2.includes("&") ? guardText(decodeEntities(guarded2)) : guarded2;
+  return /[^ -~\s]/.test(decoded) ? asciiDigits(decoded) : decoded;
 }
 function normalTokens(text3) {
   const tokens = [];
   let line = 0;
-  for (const match of normalText(text3).matchAll(tokenPattern)) {
-    const [, digits, letters, newline, op] = match;
-    if (newline) line += 1;
-    else if (letters) tokens.push({ kind: "word", key: letters.toLowerCase(), values: [], line });
-    else if (op) tokens.push({ kind: "op", key: op === "\u2212" ? "-" : op, values: [], line });
-    else if (digits) for (const token of numberTokens(digits, line)) tokens.push(token);
+  for (const piece of normalText(text3).match(tokenPattern) ?? []) {
+    const first = piece.charCodeAt(0);
+    if (first === 10) line += 1;
+    else if (first >= 48 && first <= 57)
+      for (const token of numberTokens(piece, line)) tokens.push(token);
+    else if (piece.length === 1 && operators.has(piece))
+      tokens.push({ kind: "op", key: piece === "\u2212" ? "-" : piece, values: [], line });
+    else if (first === 32 || first === 9)
+      tokens.push({ kind: "op", key: "-", values: [], line, spaced: true });
+    else tokens.push({ kind: "word", key: piece.toLowerCase(), values: [], line });
   }
   return joinSpaceGroups(tokens);
 }
@@ -21085,15 +21091,16 @@ function canonicalNumber(integer2, fraction = "") {
 function numberTokens(digits, line) {
   const groups = digits.split(/[.,'’_]/);
   const seps = digits.match(/[.,'’_]/g) ?? [];
-  const number4 = (values) => ({
+  const number4 = (values, written) => ({
     kind: "number",
     key: values[0],
     values: [...new Set(values)],
+    written,
     line
   });
-  if (seps.length === 0) return [{ ...number4([canonicalNumber(digits)]), key: digits }];
+  if (seps.length === 0) return [{ ...number4([canonicalNumber(digits)], digits), key: digits }];
   const readings = numberReadings(groups, seps);
-  return readings.length > 0 ? [number4(readings)] : groups.map((group2) => number4([canonicalNumber(group2)]));
+  return readings.length > 0 ? [number4(readings, digits)] : groups.map((group2) => number4([canonicalNumber(group2)], group2));
 }
 function numberReadings(groups, seps) {
   const [head, ...rest] = groups;
@@ -21119,21 +21126,24 @@ function numberReadings(groups, seps) {
 function joinSpaceGroups(tokens) {
   for (let index = 0; index < tokens.length; index += 1) {
     const head = tokens[index];
-    if (head.kind !== "number" || !/^\d{1,3}$/.test(head.key)) continue;
-    let joined = head.key;
+    if (head.kind !== "number" || !/^\d{1,3}$/.test(head.written ?? "")) continue;
+    let integer2 = head.written ?? "";
+    let fraction = "";
     let next2 = index + 1;
-    while (isGroup(tokens[next2], head.line)) {
-      joined += tokens[next2].key;
+    while (!fraction && isGroup(tokens[next2], head.line)) {
+      const [group2, decimals = ""] = (tokens[next2].written ?? "").split(/[.,]/);
+      integer2 += group2;
+      fraction = decimals;
       next2 += 1;
     }
-    if (next2 > index + 1) head.values.push(canonicalNumber(joined));
+    if (next2 > index + 1) head.values.push(canonicalNumber(integer2, fraction));
   }
   return tokens;
 }
 function isGroup(token, line) {
-  return token !== void 0 && token.kind === "number" && token.line === line && /^\d{3}$/.test(token.key);
+  return token !== void 0 && token.kind === "number" && token.line === line && /^\d{3}(?:[.,]\d+)?$/.test(token.written ?? "");
 }
-var namedEntities, tokenPattern;
+var namedEntities, tokenPattern, operators;
 var init_normal_form = __esm({
   "src/safety/normal-form.ts"() {
     "use strict";
@@ -21156,7 +21166,8 @@ var init_normal_form = __esm({
       divide: "\xF7",
       minus: "\u2212"
     };
-    tokenPattern = /(\d+(?:[.,'’_]\d+)*)|([\p{L}\p{M}]+)|(\n)|([×*+/÷=−·-])/gu;
+    tokenPattern = /\d+(?:[.,'’_]\d+)*|[\p{L}\p{M}]+|\n|[ \t]+[-−][ \t]+|[×*+/÷=−·-]/gu;
+    operators = /* @__PURE__ */ new Set(["\xD7", "*", "+", "/", "\xF7", "=", "\u2212", "\xB7", "-"]);
   }
 });
 
@@ -21273,7 +21284,12 @@ function tokenFeatures(tokens) {
   return new Set(shingleKeys(contentTokens(tokens).map((token) => token.key)).map(featureHash));
 }
 function sentenceKeys(text3) {
-  return normalText(text3).split(/(?<=[.?!:;])\s+|\n+/).map((sentence) => contentTokens(normalTokens(sentence)).map((token) => token.key)).filter((keys) => keys.length > 0);
+  const known = sentenceMemo.get(text3);
+  if (known) return known;
+  const keys = normalText(text3).split(/(?<=[.?!:;])\s+|\n+/).map((sentence) => contentTokens(normalTokens(sentence)).map((token) => token.key)).filter((sentence) => sentence.length > 0);
+  if (sentenceMemo.size >= 8192) sentenceMemo.clear();
+  sentenceMemo.set(text3, keys);
+  return keys;
 }
 function wordCasing(texts) {
   const named = /* @__PURE__ */ new Set();
@@ -21288,12 +21304,13 @@ function wordCasing(texts) {
   }
   return { named, lower };
 }
-var pairGap, sentenceStarters;
+var pairGap, sentenceMemo, sentenceStarters;
 var init_text_features = __esm({
   "src/safety/text-features.ts"() {
     "use strict";
     init_normal_form();
     pairGap = 2;
+    sentenceMemo = /* @__PURE__ */ new Map();
     sentenceStarters = new Set(
       "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
     );
@@ -29504,20 +29521,28 @@ function indexInputs(inputs, options) {
   }
   const cap = rareCap(inputs.length);
   const { named, lower } = wordCasing(inputs);
-  const idf = (word2) => Math.log(1 + inputs.length / (documentFrequency.get(word2) ?? 1));
-  const rare = (word2) => (documentFrequency.get(word2) ?? 0) <= cap;
-  const specificWord = (word2) => rare(word2) && (/^\d/.test(word2) || named.has(word2) && !lower.has(word2));
+  const factsOf = /* @__PURE__ */ new Map();
+  const facts = (word2) => {
+    const known = factsOf.get(word2);
+    if (known) return known;
+    const frequency = documentFrequency.get(word2) ?? 1;
+    const rare = frequency <= cap;
+    const isName = rare && named.has(word2) && !lower.has(word2);
+    const found = {
+      idf: Math.log(1 + inputs.length / frequency),
+      rare,
+      name: isName,
+      specific: isName || rare && /^\d/.test(word2)
+    };
+    factsOf.set(word2, found);
+    return found;
+  };
   const kept = (sentence) => !options.dropShared || (sentences2.get(featureHash(sentence.join(" "))) ?? 0) < 2;
   const signatures = /* @__PURE__ */ new Map();
   const signature = (task) => {
     const known = signatures.get(task);
     if (known) return known;
-    const made = signatureOf(sentenceKeys(inputs[task]).filter(kept), {
-      idf,
-      specificWord,
-      rare,
-      nameWord: (word2) => specificWord(word2) && !/^\d/.test(word2)
-    });
+    const made = signatureOf(sentenceKeys(inputs[task]).filter(kept), facts);
     if (signatures.size >= 4096) signatures.clear();
     signatures.set(task, made);
     return made;
@@ -29535,34 +29560,47 @@ function indexInputs(inputs, options) {
   }
   return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
 }
-function signatureOf(sentences2, words) {
+function signatureOf(sentences2, facts) {
   const weights = /* @__PURE__ */ new Map();
+  const wording = /* @__PURE__ */ new Map();
   const specific = /* @__PURE__ */ new Set();
   const named = /* @__PURE__ */ new Set();
   const fallback = /* @__PURE__ */ new Set();
-  const anySpecific = sentences2.some((sentence) => sentence.some(words.specificWord));
-  for (const sentence of sentences2) {
-    for (const shingle of shingleKeys(sentence)) {
-      const parts = shingle.split(" ");
-      const hash2 = featureHash(shingle);
-      const weight = Math.max(...parts.map(words.idf));
-      weights.set(hash2, weight);
-      if (parts.some(words.specificWord)) specific.add(hash2);
-      if (parts.some(words.nameWord)) named.add(hash2);
-      else if (!anySpecific && parts.some(words.rare)) fallback.add(hash2);
+  const known = sentences2.map((sentence) => sentence.map(facts));
+  const anySpecific = known.some((sentence) => sentence.some((word2) => word2.specific));
+  const add = (text3, parts) => {
+    const hash2 = featureHash(text3);
+    weights.set(hash2, Math.max(...parts.map((part) => part.idf)));
+    if (parts.some((part) => part.specific)) specific.add(hash2);
+    else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash2);
+    if (parts.some((part) => part.name)) named.add(hash2);
+  };
+  sentences2.forEach((sentence, at) => {
+    const words = known[at];
+    for (let index = 0; index < sentence.length; index += 1) {
+      add(sentence[index], [words[index]]);
+      if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
+        add(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
     }
-  }
-  let total = 0;
-  for (const weight of weights.values()) total += weight;
-  return { weights, total, specific: anySpecific ? specific : fallback, named };
+  });
+  const sum = (map2) => [...map2.values()].reduce((a, b) => a + b, 0);
+  return {
+    weights,
+    total: sum(weights),
+    wording,
+    wordingTotal: sum(wording),
+    specific: anySpecific ? specific : fallback,
+    named
+  };
 }
 function coverage(signature, text3) {
   let carried = 0;
-  for (const [hash2, weight] of signature.weights) if (text3.has(hash2)) carried += weight;
+  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
   let specific = 0;
   for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
   return {
-    all: signature.total > 0 ? carried / signature.total : 0,
+    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
     specific: signature.specific.size > 0 ? specific / signature.specific.size : 0
   };
 }
@@ -29611,8 +29649,8 @@ var init_near_duplicates = __esm({
     "use strict";
     init_text_features();
     nearCopyThresholds = {
-      /** Least idf-weighted share of a task's shingles the text must carry. */
-      all: 0.4,
+      /** Least idf-weighted share of a task's wording (its words that are not specific). */
+      all: 0.45,
       /** Least share of its specific shingles. */
       specific: 0.1
     };
@@ -49222,7 +49260,8 @@ function spelled(tokens, index) {
   let last = null;
   for (let at = index; at < tokens.length; at += 1) {
     const { key, kind } = tokens[at];
-    if (key === "-" && last === "ten" && tokens[at + 1]?.key in units) continue;
+    if (key === "-" && !tokens[at].spaced && last === "ten" && tokens[at + 1]?.key in units)
+      continue;
     if (kind !== "word") break;
     if (key in units && last !== "unit") {
       current += units[key];
@@ -49237,7 +49276,7 @@ function spelled(tokens, index) {
       total += current * scales[key];
       current = 0;
       last = "scale";
-    } else if (key === "and" && last !== null && isNumberWord(tokens[at + 1])) {
+    } else if (key === "and" && (last === "hundred" || last === "scale") && isNumberWord(tokens[at + 1])) {
       continue;
     } else break;
     end = at + 1;
@@ -49489,7 +49528,7 @@ function buildRules(guard) {
     grams: sortedGrams(inputs),
     inputs: indexInputs(inputs, { dropShared: true }),
     answersOf: smallAnswersOf(tasks, answers),
-    baseline: guard.seedFiles ? baselineLines(Object.values(guard.seedFiles)) : void 0,
+    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path17, text3]) => [path17, lineKeysOf(text3)])) : void 0,
     secrets: new SecretRedactor(guard.secretValues ?? []),
     scans: /* @__PURE__ */ new Map()
   };
@@ -49510,24 +49549,30 @@ function smallAnswersOf(tasks, answers) {
   return result;
 }
 function sortedGrams(inputs) {
+  const keys = inputs.map((input2) => contentTokens(normalTokens(input2)).map((token) => token.key));
+  const frequency = /* @__PURE__ */ new Map();
+  for (const words of keys)
+    for (const word2 of new Set(words)) frequency.set(word2, (frequency.get(word2) ?? 0) + 1);
+  const cap = rareCap(inputs.length);
+  const { named, lower } = wordCasing(inputs);
+  const specific = (word2) => (frequency.get(word2) ?? 0) <= cap && (/^\d/.test(word2) || named.has(word2) && !lower.has(word2));
   const hashes = [];
-  for (const input2 of inputs)
-    for (const hash2 of ngramHashes(contentTokens(normalTokens(input2)).map((token) => token.key)))
-      hashes.push(hash2);
+  for (const words of keys) {
+    const rare = words.map(specific);
+    ngramHashes(words).forEach((hash2, at) => {
+      if (rare.slice(at, at + leakNgramWords).includes(true)) hashes.push(hash2);
+    });
+  }
   return Float64Array.from(hashes).sort();
 }
-function baselineLines(texts) {
-  const keys = /* @__PURE__ */ new Set();
-  for (const text3 of texts) {
-    const lines = /* @__PURE__ */ new Map();
-    for (const token of contentTokens(normalTokens(text3))) {
-      const line = lines.get(token.line);
-      if (line) line.push(token.key);
-      else lines.set(token.line, [token.key]);
-    }
-    for (const line of lines.values()) keys.add(line.join(" "));
+function lineKeysOf(text3) {
+  const lines = /* @__PURE__ */ new Map();
+  for (const token of contentTokens(normalTokens(text3))) {
+    const line = lines.get(token.line);
+    if (line) line.push(token.key);
+    else lines.set(token.line, [token.key]);
   }
-  return keys;
+  return new Set([...lines.values()].map((line) => line.join(" ")));
 }
 var prepared;
 var init_content_rules = __esm({
@@ -49536,6 +49581,7 @@ var init_content_rules = __esm({
     init_near_duplicates();
     init_normal_form();
     init_secrets();
+    init_text_features();
     init_answer_index();
     init_harness_scan();
     prepared = /* @__PURE__ */ new WeakMap();
@@ -49557,9 +49603,10 @@ function introducedContent(input2) {
   const grams = new Set(before.flatMap((scan) => [...scan.grams]));
   if (after.some((scan) => [...scan.grams].some((gram) => !grams.has(gram))))
     return leak(`it would copy a ${leakNgramWords}-word run of a task input`);
-  const baseline = rules.baseline ?? new Set(before.flatMap((scan) => scan.lines.map((l) => l.key)));
-  const copied = new Set(nearCopies(rules.inputs, evidence(before, baseline)));
-  if (nearCopies(rules.inputs, evidence(after, baseline)).some((task) => !copied.has(task)))
+  const baseline = rules.baseline ?? linesByFile(input2.before, before);
+  const copied = new Set(nearCopies(rules.inputs, evidence(input2.before, before, baseline)));
+  const copies = nearCopies(rules.inputs, evidence(input2.after, after, baseline));
+  if (copies.some((task) => !copied.has(task)))
     return leak("it would copy a task input (reworded or in pieces)");
   return null;
 }
@@ -49575,9 +49622,17 @@ function introducedLabels(input2) {
   });
   return [...grown.entries()].filter(([id, count4]) => count4 > (before.get(id) ?? 0)).sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0)).map(([id]) => rules.labelWords[id]);
 }
+function pathsOf(harness) {
+  return typeof harness === "string" ? [""] : Object.keys(harness).sort();
+}
 function scans(rules, harness) {
-  const files = typeof harness === "string" ? { "": harness } : harness;
-  return Object.keys(files).sort().map((path17) => scanFile(rules, files[path17] ?? ""));
+  return pathsOf(harness).map(
+    (path17) => scanFile(rules, typeof harness === "string" ? harness : harness[path17] ?? "")
+  );
+}
+function linesByFile(harness, list2) {
+  const paths = pathsOf(harness);
+  return new Map(list2.map((scan, at) => [paths[at], new Set(scan.lines.map((line) => line.key))]));
 }
 function counts(labels) {
   return new Map([...labels].map(([id, { count: count4 }]) => [id, count4]));
@@ -49607,12 +49662,14 @@ function introducedSecret(before, after) {
         return `it would contain what looks like ${name3}`;
   return null;
 }
-function evidence(list2, baseline) {
+function evidence(harness, list2, baseline) {
+  const paths = pathsOf(harness);
   const hashes = /* @__PURE__ */ new Set();
-  for (const scan of list2) {
-    const keys = scan.lines.filter((line) => !baseline.has(line.key)).flatMap((line) => line.keys);
+  list2.forEach((scan, at) => {
+    const old = baseline.get(paths[at]);
+    const keys = scan.lines.filter((line) => !old?.has(line.key)).flatMap((line) => line.keys);
     for (const shingle of shingleKeys(keys)) hashes.add(featureHash(shingle));
-  }
+  });
   return hashes;
 }
 function guardedText(text3, config2) {

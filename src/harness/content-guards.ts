@@ -57,10 +57,10 @@ export function introducedContent(input: {
   const grams = new Set(before.flatMap((scan) => [...scan.grams]));
   if (after.some((scan) => [...scan.grams].some((gram) => !grams.has(gram))))
     return leak(`it would copy a ${leakNgramWords}-word run of a task input`);
-  const baseline =
-    rules.baseline ?? new Set(before.flatMap((scan) => scan.lines.map((l) => l.key)));
-  const copied = new Set(nearCopies(rules.inputs, evidence(before, baseline)));
-  if (nearCopies(rules.inputs, evidence(after, baseline)).some((task) => !copied.has(task)))
+  const baseline = rules.baseline ?? linesByFile(input.before, before);
+  const copied = new Set(nearCopies(rules.inputs, evidence(input.before, before, baseline)));
+  const copies = nearCopies(rules.inputs, evidence(input.after, after, baseline));
+  if (copies.some((task) => !copied.has(task)))
     return leak("it would copy a task input (reworded or in pieces)");
   return null;
 }
@@ -90,12 +90,22 @@ export function introducedLabels(input: {
     .map(([id]) => rules.labelWords[id]);
 }
 
+/** A harness's file paths in order (one text is the file ""). */
+function pathsOf(harness: GuardedHarness): string[] {
+  return typeof harness === "string" ? [""] : Object.keys(harness).sort();
+}
+
 /** The scans of a harness's files, in path order. */
 function scans(rules: ContentRules, harness: GuardedHarness): FileScan[] {
-  const files = typeof harness === "string" ? { "": harness } : harness;
-  return Object.keys(files)
-    .sort()
-    .map((path) => scanFile(rules, files[path] ?? ""));
+  return pathsOf(harness).map((path) =>
+    scanFile(rules, typeof harness === "string" ? harness : (harness[path] ?? "")),
+  );
+}
+
+/** Each file's line keys (the baseline when the context names no seed files). */
+function linesByFile(harness: GuardedHarness, list: FileScan[]): Map<string, Set<string>> {
+  const paths = pathsOf(harness);
+  return new Map(list.map((scan, at) => [paths[at], new Set(scan.lines.map((line) => line.key))]));
 }
 
 function counts(labels: FileScan["labels"]): Map<number, number> {
@@ -137,15 +147,21 @@ function introducedSecret(before: FileScan[], after: FileScan[]): string | null 
 }
 
 /**
- * The shingles of the lines of a harness that are not in `baseline` (the seed's lines): the
- * text the refinement wrote, read file by file in line order.
+ * The shingles of the lines of a harness that its file did not have in `baseline` (the seed's
+ * lines, file by file): the text the refinement wrote, read file by file in line order.
  */
-function evidence(list: FileScan[], baseline: ReadonlySet<string>): Set<number> {
+function evidence(
+  harness: GuardedHarness,
+  list: FileScan[],
+  baseline: ReadonlyMap<string, ReadonlySet<string>>,
+): Set<number> {
+  const paths = pathsOf(harness);
   const hashes = new Set<number>();
-  for (const scan of list) {
-    const keys = scan.lines.filter((line) => !baseline.has(line.key)).flatMap((line) => line.keys);
+  list.forEach((scan, at) => {
+    const old = baseline.get(paths[at]);
+    const keys = scan.lines.filter((line) => !old?.has(line.key)).flatMap((line) => line.keys);
     for (const shingle of shingleKeys(keys)) hashes.add(featureHash(shingle));
-  }
+  });
   return hashes;
 }
 

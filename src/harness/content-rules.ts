@@ -1,10 +1,11 @@
-import { type InputIndex, indexInputs } from "../safety/near-duplicates.js";
+import { type InputIndex, indexInputs, rareCap } from "../safety/near-duplicates.js";
 import { contentTokens, normalTokens } from "../safety/normal-form.js";
 import { SecretRedactor } from "../safety/secrets.js";
+import { wordCasing } from "../safety/text-features.js";
 import { type AnswerIndex, answerIndex, labelKey } from "./answer-index.js";
 import type { GuardContext } from "./guard-context.js";
 import type { FileScan } from "./harness-scan.js";
-import { ngramHashes } from "./harness-scan.js";
+import { leakNgramWords, ngramHashes } from "./harness-scan.js";
 import type { LabelWord } from "./label-words.js";
 
 /** What the content guards forbid, prepared once per guard context (see `contentRules`). */
@@ -20,8 +21,8 @@ export interface ContentRules {
   inputs: InputIndex;
   /** Task index (in `inputs`) → ids of its small answers in `answers`. */
   answersOf: Map<number, number[]>;
-  /** Normal-form keys of the seed harness's lines: never evidence of a copy. */
-  baseline?: Set<string>;
+  /** Per file of the seed harness, its lines' normal-form keys: never evidence of a copy. */
+  baseline?: Map<string, Set<string>>;
   secrets: SecretRedactor;
   /** Scans of file texts already read. */
   scans: Map<string, FileScan>;
@@ -67,7 +68,9 @@ function buildRules(guard: GuardContext): ContentRules {
     grams: sortedGrams(inputs),
     inputs: indexInputs(inputs, { dropShared: true }),
     answersOf: smallAnswersOf(tasks, answers),
-    baseline: guard.seedFiles ? baselineLines(Object.values(guard.seedFiles)) : undefined,
+    baseline: guard.seedFiles
+      ? new Map(Object.entries(guard.seedFiles).map(([path, text]) => [path, lineKeysOf(text)]))
+      : undefined,
     secrets: new SecretRedactor(guard.secretValues ?? []),
     scans: new Map(),
   };
@@ -95,25 +98,39 @@ function smallAnswersOf(
   return result;
 }
 
+/**
+ * The 8-gram hashes of the task inputs, sorted, without the template's: a run with no specific
+ * word (a number or a name in at most `rareCap` inputs, as the near-copy index reads them) names
+ * no task — "Using the registry, what is the employer of" — and a rule that quotes it is about
+ * the task family, not a copy of a task.
+ */
 function sortedGrams(inputs: readonly string[]): Float64Array {
+  const keys = inputs.map((input) => contentTokens(normalTokens(input)).map((token) => token.key));
+  const frequency = new Map<string, number>();
+  for (const words of keys)
+    for (const word of new Set(words)) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const cap = rareCap(inputs.length);
+  const { named, lower } = wordCasing(inputs);
+  const specific = (word: string) =>
+    (frequency.get(word) ?? 0) <= cap &&
+    (/^\d/.test(word) || (named.has(word) && !lower.has(word)));
   const hashes: number[] = [];
-  for (const input of inputs)
-    for (const hash of ngramHashes(contentTokens(normalTokens(input)).map((token) => token.key)))
-      hashes.push(hash);
+  for (const words of keys) {
+    const rare = words.map(specific);
+    ngramHashes(words).forEach((hash, at) => {
+      if (rare.slice(at, at + leakNgramWords).includes(true)) hashes.push(hash);
+    });
+  }
   return Float64Array.from(hashes).sort();
 }
 
-/** The normal-form keys of every non-empty line of `texts`. */
-export function baselineLines(texts: readonly string[]): Set<string> {
-  const keys = new Set<string>();
-  for (const text of texts) {
-    const lines = new Map<number, string[]>();
-    for (const token of contentTokens(normalTokens(text))) {
-      const line = lines.get(token.line);
-      if (line) line.push(token.key);
-      else lines.set(token.line, [token.key]);
-    }
-    for (const line of lines.values()) keys.add(line.join(" "));
+/** The normal-form keys of every non-empty line of `text`. */
+export function lineKeysOf(text: string): Set<string> {
+  const lines = new Map<number, string[]>();
+  for (const token of contentTokens(normalTokens(text))) {
+    const line = lines.get(token.line);
+    if (line) line.push(token.key);
+    else lines.set(token.line, [token.key]);
   }
-  return keys;
+  return new Set([...lines.values()].map((line) => line.join(" ")));
 }

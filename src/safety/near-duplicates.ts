@@ -1,4 +1,4 @@
-import { featureHash, sentenceKeys, shingleKeys, wordCasing } from "./text-features.js";
+import { featureHash, pairGap, sentenceKeys, wordCasing } from "./text-features.js";
 
 /**
  * Near-duplicate task inputs, found in near-linear time. Each input's *signature* is its word
@@ -14,8 +14,8 @@ import { featureHash, sentenceKeys, shingleKeys, wordCasing } from "./text-featu
 
 /** Thresholds of `nearCopies`, measured on the bundled worlds (src/harness/README.md). */
 export const nearCopyThresholds = {
-  /** Least idf-weighted share of a task's shingles the text must carry. */
-  all: 0.4,
+  /** Least idf-weighted share of a task's wording (its words that are not specific). */
+  all: 0.45,
   /** Least share of its specific shingles. */
   specific: 0.1,
 } as const;
@@ -31,6 +31,9 @@ export interface Signature {
   /** Shingle hash → weight. */
   weights: Map<number, number>;
   total: number;
+  /** Its wording: the words that are not specific (the template's), hash → idf weight. */
+  wording: Map<number, number>;
+  wordingTotal: number;
   specific: Set<number>;
   /** The specific shingles with a name word. */
   named: Set<number>;
@@ -78,22 +81,29 @@ export function indexInputs(
   }
   const cap = rareCap(inputs.length);
   const { named, lower } = wordCasing(inputs);
-  const idf = (word: string) => Math.log(1 + inputs.length / (documentFrequency.get(word) ?? 1));
-  const rare = (word: string) => (documentFrequency.get(word) ?? 0) <= cap;
-  const specificWord = (word: string) =>
-    rare(word) && (/^\d/.test(word) || (named.has(word) && !lower.has(word)));
+  const factsOf = new Map<string, WordFacts>();
+  const facts = (word: string): WordFacts => {
+    const known = factsOf.get(word);
+    if (known) return known;
+    const frequency = documentFrequency.get(word) ?? 1;
+    const rare = frequency <= cap;
+    const isName = rare && named.has(word) && !lower.has(word);
+    const found = {
+      idf: Math.log(1 + inputs.length / frequency),
+      rare,
+      name: isName,
+      specific: isName || (rare && /^\d/.test(word)),
+    };
+    factsOf.set(word, found);
+    return found;
+  };
   const kept = (sentence: string[]) =>
     !options.dropShared || (sentences.get(featureHash(sentence.join(" "))) ?? 0) < 2;
   const signatures = new Map<number, Signature>();
   const signature = (task: number): Signature => {
     const known = signatures.get(task);
     if (known) return known;
-    const made = signatureOf(sentenceKeys(inputs[task]).filter(kept), {
-      idf,
-      specificWord,
-      rare,
-      nameWord: (word) => specificWord(word) && !/^\d/.test(word),
-    });
+    const made = signatureOf(sentenceKeys(inputs[task]).filter(kept), facts);
     // A bounded memo: signatures are cheap to recompute, and a large set would not fit.
     if (signatures.size >= 4096) signatures.clear();
     signatures.set(task, made);
@@ -113,35 +123,48 @@ export function indexInputs(
   return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
 }
 
-/** The signature of one input's kept sentences. */
-function signatureOf(
-  sentences: string[][],
-  words: {
-    idf: (word: string) => number;
-    specificWord: (word: string) => boolean;
-    nameWord: (word: string) => boolean;
-    rare: (word: string) => boolean;
-  },
-): Signature {
+/** What a signature needs to know of a word. */
+interface WordFacts {
+  idf: number;
+  specific: boolean;
+  name: boolean;
+  rare: boolean;
+}
+
+/** The signature of one input's kept sentences (shingles as `shingleKeys` makes them). */
+function signatureOf(sentences: string[][], facts: (word: string) => WordFacts): Signature {
   const weights = new Map<number, number>();
+  const wording = new Map<number, number>();
   const specific = new Set<number>();
   const named = new Set<number>();
   const fallback = new Set<number>();
-  const anySpecific = sentences.some((sentence) => sentence.some(words.specificWord));
-  for (const sentence of sentences) {
-    for (const shingle of shingleKeys(sentence)) {
-      const parts = shingle.split(" ");
-      const hash = featureHash(shingle);
-      const weight = Math.max(...parts.map(words.idf));
-      weights.set(hash, weight);
-      if (parts.some(words.specificWord)) specific.add(hash);
-      if (parts.some(words.nameWord)) named.add(hash);
-      else if (!anySpecific && parts.some(words.rare)) fallback.add(hash);
+  const known = sentences.map((sentence) => sentence.map(facts));
+  const anySpecific = known.some((sentence) => sentence.some((word) => word.specific));
+  const add = (text: string, parts: WordFacts[]) => {
+    const hash = featureHash(text);
+    weights.set(hash, Math.max(...parts.map((part) => part.idf)));
+    if (parts.some((part) => part.specific)) specific.add(hash);
+    else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash);
+    if (parts.some((part) => part.name)) named.add(hash);
+  };
+  sentences.forEach((sentence, at) => {
+    const words = known[at];
+    for (let index = 0; index < sentence.length; index += 1) {
+      add(sentence[index], [words[index]]);
+      if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
+        add(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
     }
-  }
-  let total = 0;
-  for (const weight of weights.values()) total += weight;
-  return { weights, total, specific: anySpecific ? specific : fallback, named };
+  });
+  const sum = (map: Map<number, number>) => [...map.values()].reduce((a, b) => a + b, 0);
+  return {
+    weights,
+    total: sum(weights),
+    wording,
+    wordingTotal: sum(wording),
+    specific: anySpecific ? specific : fallback,
+    named,
+  };
 }
 
 /** How much of `signature` the shingle set `text` carries: weighted overall, and of its specific shingles. */
@@ -150,11 +173,11 @@ export function coverage(
   text: ReadonlySet<number>,
 ): { all: number; specific: number } {
   let carried = 0;
-  for (const [hash, weight] of signature.weights) if (text.has(hash)) carried += weight;
+  for (const [hash, weight] of signature.wording) if (text.has(hash)) carried += weight;
   let specific = 0;
   for (const hash of signature.specific) if (text.has(hash)) specific += 1;
   return {
-    all: signature.total > 0 ? carried / signature.total : 0,
+    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
     specific: signature.specific.size > 0 ? specific / signature.specific.size : 0,
   };
 }

@@ -120,7 +120,8 @@ function spelled(tokens: readonly NormalToken[], index: number): Term | null {
   for (let at = index; at < tokens.length; at += 1) {
     const { key, kind } = tokens[at];
     // `forty-two`: the hyphen joins a ten and a unit.
-    if (key === "-" && last === "ten" && tokens[at + 1]?.key in units) continue;
+    if (key === "-" && !tokens[at].spaced && last === "ten" && tokens[at + 1]?.key in units)
+      continue;
     if (kind !== "word") break;
     if (key in units && last !== "unit") {
       current += units[key];
@@ -135,7 +136,11 @@ function spelled(tokens: readonly NormalToken[], index: number): Term | null {
       total += current * scales[key];
       current = 0;
       last = "scale";
-    } else if (key === "and" && last !== null && isNumberWord(tokens[at + 1])) {
+    } else if (
+      key === "and" &&
+      (last === "hundred" || last === "scale") &&
+      isNumberWord(tokens[at + 1])
+    ) {
       continue;
     } else break;
     end = at + 1;

@@ -37,12 +37,23 @@ export function tokenFeatures(tokens: readonly NormalToken[]): Set<number> {
   return new Set(shingleKeys(contentTokens(tokens).map((token) => token.key)).map(featureHash));
 }
 
-/** A text's sentences (split after `.`, `?`, `!`, `:` or `;` and at line breaks), each as its token keys. */
+const sentenceMemo = new Map<string, string[][]>();
+
+/**
+ * A text's sentences (split after `.`, `?`, `!`, `:` or `;` and at line breaks), each as its
+ * token keys. Remembered for the last few thousand texts: the same task inputs are indexed
+ * again by every check of a run's splits and guards.
+ */
 export function sentenceKeys(text: string): string[][] {
-  return normalText(text)
+  const known = sentenceMemo.get(text);
+  if (known) return known;
+  const keys = normalText(text)
     .split(/(?<=[.?!:;])\s+|\n+/)
     .map((sentence) => contentTokens(normalTokens(sentence)).map((token) => token.key))
-    .filter((keys) => keys.length > 0);
+    .filter((sentence) => sentence.length > 0);
+  if (sentenceMemo.size >= 8192) sentenceMemo.clear();
+  sentenceMemo.set(text, keys);
+  return keys;
 }
 
 /** Words that start a sentence without being a name (a question's or an instruction's first word). */
