@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { agentEnvNamesSchema, sandboxConfigSchema } from "./sandbox-config.js";
 import { scorerSpecSchema } from "./task-schema.js";
 
 /** Price table entry, USD per million tokens. */
@@ -279,6 +280,10 @@ export const ecdysisConfigSchema = z
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: z.array(z.string().min(1)).min(1).optional(),
         timeoutMs: z.number().int().positive().default(120_000),
+        /** Command harness: the OS sandbox (`auto`, `required`, `off`, or `{mode, read}`); src/config/sandbox-config.ts. */
+        sandbox: sandboxConfigSchema.optional(),
+        /** Command harness: names of the variables passed to the agent beyond its own (model endpoint, ECDYSIS_*). */
+        env: agentEnvNamesSchema.optional(),
       })
       .strict()
       .superRefine((value, context) => {

@@ -1,5 +1,7 @@
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import type { ReachFlag } from "../harness/code-reaches.js";
 import { heldOutGate, withinTolerance } from "./acceptance.js";
 import type { Score } from "./evidence.js";
 import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
@@ -36,6 +38,10 @@ export interface GateResult {
   /** One-sided exact McNemar p-value for "head is worse". */
   pWorse: number;
   flips: { byCategory: FlipGroup[]; bySignal: FlipGroup[] };
+  /** A command harness: whether the head's code ran in the OS sandbox, and the warning when it did not. */
+  sandbox?: SandboxStatus;
+  /** What the head's code files newly reach for, compared with the base's (flagged for the reviewer). */
+  reaches?: ReachFlag[];
 }
 
 function side(result: EvalResult, records: RolloutRecord[]): GateSide {

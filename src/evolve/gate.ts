@@ -1,11 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import { decideSandbox, type SandboxDecision } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { openModels } from "../eval/open-models.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { loadHarness } from "../harness/load-harness.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
@@ -52,6 +54,16 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const base = await load(options.base.harnessDir);
   const head = await load(options.head.harnessDir);
   const { heldout } = await loadSplits(loaded);
+  // Before any rollout: the head is a pull request's code, never run unsandboxed under `auto`.
+  const headRoot = options.head.projectRoot ?? loaded.root;
+  const sandboxes = {
+    head: await decideSandbox({
+      loaded,
+      root: headRoot,
+      untrusted: "the gate runs a pull request's head harness",
+    }),
+    base: await decideSandbox({ loaded }),
+  };
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
@@ -72,23 +84,38 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     const evaluations = runEvaluations({ loaded, models, budget, redactor });
     // The head runs from its own project root when given (the Action's PR harness: a root
     // without the base's task files); the base from the config's.
-    const evaluateFrom = (root: string) =>
+    const evaluateFrom = (root: string, sandbox: SandboxDecision) =>
       evaluations({
         enforce: false,
         split: "heldout",
-        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace }),
+        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox }),
       });
-    const baseRun = await evaluateFrom(loaded.root)({
+    const baseRun = await evaluateFrom(
+      loaded.root,
+      sandboxes.base,
+    )({
       tasks: heldout,
       harness: base,
       label: "gate: base",
     });
-    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+    const headRun = await evaluateFrom(
+      headRoot,
+      sandboxes.head,
+    )({
       tasks: heldout,
       harness: head,
       label: "gate: head",
     });
-    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config.gate }));
+    const compared = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    const result = redactor.json(
+      config.harness.kind === "command"
+        ? {
+            ...compared,
+            sandbox: sandboxes.head.status,
+            reaches: codeReaches(base.files, head.files),
+          }
+        : compared,
+    );
     await mkdir(options.outDir, { recursive: true });
     const json = `${JSON.stringify(result, null, 2)}\n`;
     await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));

@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { sandboxStatusSchema } from "../agent/sandbox/sandbox-policy.js";
 import { budgetSchema, strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
+import { reachFlagSchema } from "../harness/code-reaches.js";
 import { guardRejectionSchema, labelFlagSchema, plannedEditSchema } from "../harness/types.js";
 import type { WireParameter } from "../llm/capabilities.js";
 import { refinementRecordSchema } from "../refine/refinement-record.js";
@@ -193,6 +195,10 @@ export const evolveResultSchema = z.object({
   measures: z.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
   /** What the endpoints could not do: the capability steps taken; present only when there were some. */
   endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),
+  /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
+  sandbox: sandboxStatusSchema.optional(),
+  /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
+  reaches: z.array(reachFlagSchema).optional(),
 });
 /** result.json of an evolve run. */
 export type EvolveResult = z.infer<typeof evolveResultSchema>;

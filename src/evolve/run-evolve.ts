@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import { decideSandbox, type SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -9,6 +10,7 @@ import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { loadHarness } from "../harness/load-harness.js";
@@ -107,6 +109,8 @@ interface OpenRun {
   context: RunContext;
   measure: (split: "train" | "heldout") => RunContext["evaluate"];
   background: Promise<unknown>[];
+  /** How the command harness ran (result.json's `sandbox`). */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -251,7 +255,9 @@ async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
   const splits = await loadSplits(loaded);
   const train = limitTasks(splits.train, limit);
   const heldout = limitTasks(splits.heldout, limit);
-  return { seed, splits, train, heldout };
+  // Before any rollout: every candidate after the seed is code the Editor wrote.
+  const sandbox = await decideSandbox({ loaded, untrusted: "evolve runs LLM-edited candidates" });
+  return { seed, splits, train, heldout, sandbox };
 }
 
 function openRun(input: {
@@ -276,7 +282,8 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter:
+      options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall,
@@ -309,7 +316,8 @@ function openRun(input: {
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const sandbox = input.inputs.sandbox.status;
+  return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
 /** The guard context of a run: both splits (leak checks) and the configured secret values. */
@@ -457,6 +465,9 @@ function evolveResult(input: {
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
     },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
+    ...(loaded.config.harness.kind === "command"
+      ? { sandbox: run.sandbox, reaches: codeReaches(run.seed.files, outcome.finalHarness.files) }
+      : {}),
   });
 }
 

@@ -9,6 +9,7 @@ import {
   rejectionsSection,
   summarySection,
 } from "./markdown-sections.js";
+import { codeReachSection, sandboxWarning } from "./sandbox-section.js";
 import { scrubSecrets } from "./scrub.js";
 
 /** GitHub's PR body limit is 65,536 characters; we keep a margin. */
@@ -84,8 +85,11 @@ export function renderPrBody(
     gatePassed: result.gate.passed,
   });
   const labels = labelWordsSection(result, { finalOnly: true });
+  const warning = sandboxWarning(result.sandbox);
+  const reach = codeReachSection(result.reaches);
   // Order = importance; `drop` = the order in which sections give way to the byte cap.
   const sections: { name: string; text: string; drop?: number }[] = [
+    ...(warning ? [{ name: "sandbox", text: warning }] : []),
     { name: "summary", text: summarySection(result) },
     { name: "held-out by category", text: heldoutSection(result), drop: 5 },
     { name: "patterns", text: patternsSection(result), drop: 4 },
@@ -93,6 +97,8 @@ export function renderPrBody(
     { name: "rejections", text: rejectionsSection(result), drop: 3 },
     // Never dropped: the reviewer must see the expected answers an edit writes as label words.
     ...(labels ? [{ name: "label words", text: labels }] : []),
+    // Never dropped either: what the code edits newly reach for.
+    ...(reach ? [{ name: "code reach", text: reach }] : []),
     { name: "diff", text: diffSection(result, 15_000), drop: 2 },
     { name: "cost", text: costSection(result) },
   ];
