@@ -795,14 +795,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count4 = units;
+  let count5 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count4--;
+      count5--;
       i++;
     }
   }
-  return count4;
+  return count5;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1729,8 +1729,8 @@ var init_regexes = __esm({
     _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
     ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
     ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-    mac = (delimiter2) => {
-      const escapedDelim = escapeRegex(delimiter2 ?? ":");
+    mac = (delimiter3) => {
+      const escapedDelim = escapeRegex(delimiter3 ?? ":");
       return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
     };
     cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -3866,8 +3866,8 @@ var init_schemas = __esm({
       });
       defineLazyInternal(inst, "pattern", (zod) => {
         if (zod.def.options.every((o) => o._zod.pattern)) {
-          const patterns = zod.def.options.map((o) => o._zod.pattern);
-          return new RegExp(`^(${patterns.map((p) => cleanRegex(p.source)).join("|")})$`);
+          const patterns2 = zod.def.options.map((o) => o._zod.pattern);
+          return new RegExp(`^(${patterns2.map((p) => cleanRegex(p.source)).join("|")})$`);
         }
         return void 0;
       });
@@ -4782,7 +4782,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve15) {
   const cached4 = recursive.get(inst);
   if (cached4 !== void 0)
     return cached4 ? PROVEN : NONE;
@@ -4792,7 +4792,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve13);
+      const answer = isRecursive(child, stack, resolve15);
       if (answer > result)
         result = answer;
     }
@@ -4803,7 +4803,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4867,7 +4867,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5293,8 +5293,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getBelarusianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -8067,8 +8067,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count4, one, many) {
-  return Math.abs(count4) === 1 ? one : many;
+function getArmenianPlural(count5, one, many) {
+  return Math.abs(count5) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10943,8 +10943,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getRussianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -16578,7 +16578,7 @@ var init_json_schema_processors = __esm({
     stringProcessor = (schema, ctx, _json, _params) => {
       const json2 = _json;
       json2.type = "string";
-      const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
+      const { minimum, maximum, format, patterns: patterns2, contentEncoding, laxFormat } = aggregateChecks(schema);
       if (typeof minimum === "number")
         json2.minLength = minimum;
       if (typeof maximum === "number")
@@ -16593,8 +16593,8 @@ var init_json_schema_processors = __esm({
       }
       if (contentEncoding)
         json2.contentEncoding = contentEncoding;
-      if (patterns && patterns.size > 0) {
-        const patternList = [...patterns].map(exactPattern);
+      if (patterns2 && patterns2.size > 0) {
+        const patternList = [...patterns2].map(exactPattern);
         if (patternList.length === 1)
           json2.pattern = patternList[0].source;
         else if (patternList.length > 1) {
@@ -16937,14 +16937,14 @@ var init_json_schema_processors = __esm({
       const def = schema._zod.def;
       json2.type = "object";
       const keyType = def.keyType;
-      const patterns = aggregateChecks(keyType).patterns;
-      if (def.mode === "loose" && patterns && patterns.size > 0) {
+      const patterns2 = aggregateChecks(keyType).patterns;
+      if (def.mode === "loose" && patterns2 && patterns2.size > 0) {
         const valueSchema = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
         json2.patternProperties = {};
-        for (const pattern of patterns) {
+        for (const pattern of patterns2) {
           assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
         }
       } else {
@@ -19795,7 +19795,7 @@ function convertBaseSchema(schema, ctx) {
         }
         if (schema.additionalProperties === false) {
           const propertyKeys = Object.keys(shape);
-          const patterns = patternKeys.map((p) => new RegExp(p));
+          const patterns2 = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
             if (!isPlainObject(payload.value))
@@ -19804,7 +19804,7 @@ function convertBaseSchema(schema, ctx) {
             for (const key of Object.keys(payload.value)) {
               if (propertyKeys.includes(key))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns2.some((regex) => regex.test(key)))
                 continue;
               unrecognized.push(key);
             }
@@ -20653,6 +20653,34 @@ var init_zod = __esm({
   }
 });
 
+// src/config/sandbox-config.ts
+function sandboxSettings(config2) {
+  if (config2 === void 0) return { mode: "auto", read: [] };
+  if (typeof config2 === "string") return { mode: config2, read: [] };
+  return { mode: config2.mode, read: config2.read };
+}
+var sandboxModeSchema, sandboxConfigSchema, runnerOnlyVariable, agentEnvNamesSchema;
+var init_sandbox_config = __esm({
+  "src/config/sandbox-config.ts"() {
+    "use strict";
+    init_zod();
+    sandboxModeSchema = external_exports.enum(["auto", "required", "off"]);
+    sandboxConfigSchema = external_exports.union([
+      sandboxModeSchema,
+      external_exports.object({
+        mode: sandboxModeSchema.default("auto"),
+        read: external_exports.array(external_exports.string().min(1)).default([])
+      }).strict()
+    ]);
+    runnerOnlyVariable = /^(GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT|INPUT_.*|ACTIONS_.*|GITHUB_(ENV|OUTPUT|PATH|STEP_SUMMARY|STATE))$/i;
+    agentEnvNamesSchema = external_exports.array(
+      external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name (letters, digits, _)").refine((name3) => !runnerOnlyVariable.test(name3), {
+        message: "belongs to the runner or the repository and is never given to the agent"
+      })
+    );
+  }
+});
+
 // src/config/task-schema.ts
 function validRegexFlags(flags) {
   try {
@@ -20710,6 +20738,7 @@ var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
     init_zod();
+    init_sandbox_config();
     init_task_schema();
     priceSchema = external_exports.object({
       promptPerMTok: external_exports.number().min(0).default(0),
@@ -20916,7 +20945,11 @@ var init_config_schema = __esm({
         editable: external_exports.array(external_exports.string().min(1)).min(1).default([...defaultEditableGlobs]),
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: external_exports.array(external_exports.string().min(1)).min(1).optional(),
-        timeoutMs: external_exports.number().int().positive().default(12e4)
+        timeoutMs: external_exports.number().int().positive().default(12e4),
+        /** Command harness: the OS sandbox (`auto`, `required`, `off`, or `{mode, read}`); src/config/sandbox-config.ts. */
+        sandbox: sandboxConfigSchema.optional(),
+        /** Command harness: names of the variables passed to the agent beyond its own (model endpoint, ECDYSIS_*). */
+        env: agentEnvNamesSchema.optional()
       }).strict().superRefine((value, context) => {
         if (value.kind === "command" && !value.command) {
           context.addIssue({
@@ -21129,9 +21162,9 @@ var init_secrets = __esm({
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
-        let count4 = 0;
-        for (const form of this.compactForms) count4 += compact.split(form).length - 1;
-        return count4;
+        let count5 = 0;
+        for (const form of this.compactForms) count5 += compact.split(form).length - 1;
+        return count5;
       }
     };
   }
@@ -22212,8 +22245,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22321,13 +22354,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count4 = 0;
+        let count5 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count4)
-            count4 = c;
+          if (c > count5)
+            count5 = c;
         }
-        return count4;
+        return count5;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -25280,8 +25313,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25358,12 +25391,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count4 = 1;
+        let count5 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count4);
+        const pointer = " ".repeat(ci) + "^".repeat(count5);
         error62.message += `:
 
 ${lineStr}
@@ -25607,10 +25640,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -25624,7 +25657,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -25648,7 +25681,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -25664,7 +25697,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -25755,7 +25788,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -25769,13 +25802,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -25818,18 +25851,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25883,8 +25916,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap2 && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25896,7 +25929,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25907,8 +25940,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st of sep7) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25925,7 +25958,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -26105,7 +26138,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -26122,24 +26155,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -26322,25 +26355,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -27150,14 +27183,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st of sep7)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -28324,18 +28357,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep9;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -28488,15 +28521,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep7 = it.sep;
-                  sep7.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -28690,13 +28723,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -29503,6 +29536,7 @@ var init_split_overlap = __esm({
 // src/config/index.ts
 var config_exports = {};
 __export(config_exports, {
+  agentEnvNamesSchema: () => agentEnvNamesSchema,
   budgetSchema: () => budgetSchema,
   budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
@@ -29546,6 +29580,10 @@ __export(config_exports, {
   reportConfigSchema: () => reportConfigSchema,
   repositoryRoot: () => repositoryRoot,
   reservedBodyFields: () => reservedBodyFields,
+  runnerOnlyVariable: () => runnerOnlyVariable,
+  sandboxConfigSchema: () => sandboxConfigSchema,
+  sandboxModeSchema: () => sandboxModeSchema,
+  sandboxSettings: () => sandboxSettings,
   scorerSpecSchema: () => scorerSpecSchema,
   stableStringify: () => stableStringify,
   strategyNameSchema: () => strategyNameSchema,
@@ -29571,6 +29609,7 @@ var init_config = __esm({
     init_load_config();
     init_load_tasks();
     init_read_text();
+    init_sandbox_config();
     init_split_overlap();
     init_task_schema();
     init_world_names();
@@ -29620,15 +29659,15 @@ function foldTaskResults(records) {
     byTask.set(record3.taskId, list2);
   }
   return [...byTask.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([taskId, list2]) => {
-    const ordered = [...list2].sort((a, b) => a.sampleIndex - b.sampleIndex);
-    const passes = ordered.filter((record3) => record3.verdict.pass).length;
+    const ordered2 = [...list2].sort((a, b) => a.sampleIndex - b.sampleIndex);
+    const passes = ordered2.filter((record3) => record3.verdict.pass).length;
     return {
       taskId,
-      category: ordered[0].category,
-      pass: majorityPass(passes, ordered.length),
+      category: ordered2[0].category,
+      pass: majorityPass(passes, ordered2.length),
       passes,
-      samples: ordered.length,
-      rolloutKeys: ordered.map((record3) => record3.key)
+      samples: ordered2.length,
+      rolloutKeys: ordered2.map((record3) => record3.key)
     };
   });
 }
@@ -30199,7 +30238,7 @@ function withCallCache(provider, dir, options = {}) {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve13(key, request, signal) {
+  async function resolve15(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
     const response = redact(await provider.chat(request, { signal }));
@@ -30219,7 +30258,7 @@ function withCallCache(provider, dir, options = {}) {
     );
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve13(key, request, options2?.signal);
+    const call = resolve15(key, request, options2?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -30621,8 +30660,8 @@ function balancedSpans(text3) {
   const spans = [];
   let index = 0;
   while (index < text3.length) {
-    const open2 = text3[index];
-    if (open2 !== "{" && open2 !== "[") {
+    const open3 = text3[index];
+    if (open3 !== "{" && open3 !== "[") {
       index++;
       continue;
     }
@@ -30774,7 +30813,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve13, reject) => {
+      sleep: (ms, signal) => new Promise((resolve15, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -30786,7 +30825,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve13();
+            resolve15();
           },
           Math.max(0, ms)
         );
@@ -30899,7 +30938,7 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve13) => this.waiters.push(resolve13));
+        return new Promise((resolve15) => this.waiters.push(resolve15));
       }
       release() {
         const next2 = this.waiters.shift();
@@ -31282,7 +31321,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve13) => setTimeout(resolve13, ms));
+    sleep = (ms) => new Promise((resolve15) => setTimeout(resolve15, ms));
   }
 });
 
@@ -32154,10 +32193,10 @@ async function* iterSSEChunks(iterator) {
     yield data;
   }
 }
-function partition(str2, delimiter2) {
-  const index = str2.indexOf(delimiter2);
+function partition(str2, delimiter3) {
+  const index = str2.indexOf(delimiter3);
   if (index !== -1) {
-    return [str2.substring(0, index), delimiter2, str2.substring(index + delimiter2.length)];
+    return [str2.substring(0, index), delimiter3, str2.substring(index + delimiter3.length)];
   }
   return [str2, "", ""];
 }
@@ -32475,8 +32514,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve13) => {
-          resolve13(null);
+        super((resolve15) => {
+          resolve15(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -33446,12 +33485,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve13, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve13, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve15, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve15, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve13, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve13, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve15, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve15, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -33551,11 +33590,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve13);
+          this.once(event, resolve15);
         });
       }
       /**
@@ -33638,8 +33677,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve13, reject) => {
-              readQueue.push({ resolve: resolve13, reject });
+            return new Promise((resolve15, reject) => {
+              readQueue.push({ resolve: resolve15, reject });
             });
           },
           return: () => {
@@ -34857,7 +34896,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -34947,7 +34986,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -38741,7 +38780,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -41405,7 +41444,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -43258,8 +43297,8 @@ function isAzureHost(baseUrl) {
     return false;
   }
 }
-function createEndpointClient(access3) {
-  const auth = access3.apiKey ? access3.auth ?? (isAzureHost(access3.baseUrl) ? "api-key" : "bearer") : "none";
+function createEndpointClient(access4) {
+  const auth = access4.apiKey ? access4.auth ?? (isAzureHost(access4.baseUrl) ? "api-key" : "bearer") : "none";
   const bodies = /* @__PURE__ */ new WeakMap();
   const keepErrorBodies = async (input2, init) => {
     const response = await fetch(input2, init);
@@ -43273,17 +43312,17 @@ function createEndpointClient(access3) {
     bodies.set(copy.headers, text3);
     return copy;
   };
-  const headers = { ...access3.headers ?? {} };
+  const headers = { ...access4.headers ?? {} };
   if (auth !== "bearer") headers.Authorization = null;
-  if (auth === "api-key") headers["api-key"] = access3.apiKey ?? "";
+  if (auth === "api-key") headers["api-key"] = access4.apiKey ?? "";
   const client = new OpenAI({
-    baseURL: access3.baseUrl,
+    baseURL: access4.baseUrl,
     // A placeholder the SDK insists on; with auth `none`/`api-key` the header it would make is removed.
-    apiKey: auth === "bearer" ? access3.apiKey : "unused",
+    apiKey: auth === "bearer" ? access4.apiKey : "unused",
     defaultHeaders: headers,
-    defaultQuery: access3.apiVersion ? { "api-version": access3.apiVersion } : void 0,
+    defaultQuery: access4.apiVersion ? { "api-version": access4.apiVersion } : void 0,
     maxRetries: 0,
-    timeout: access3.timeoutMs,
+    timeout: access4.timeoutMs,
     logLevel: "off",
     fetch: keepErrorBodies
   });
@@ -45537,7 +45576,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve13) => setTimeout(resolve13, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -45608,7 +45647,7 @@ var init_faults = __esm({
   "src/sim/faults.ts"() {
     "use strict";
     init_latency();
-    every = (n, count4) => n !== void 0 && n > 0 && count4 % n === 0;
+    every = (n, count5) => n !== void 0 && n > 0 && count5 % n === 0;
   }
 });
 
@@ -45829,7 +45868,7 @@ function majority(items) {
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count4] of counts) if (count4 > bestCount) [best, bestCount] = [item, count4];
+  for (const [item, count5] of counts) if (count5 > bestCount) [best, bestCount] = [item, count5];
   return best;
 }
 var init_evidence = __esm({
@@ -46548,10 +46587,10 @@ function architect(world2, block) {
     const marker = action.kind === "set" ? action.path : action.text;
     if (rejected.includes(marker) || alreadyInEffect(action, seen)) continue;
     const existing = changes.get(identity);
-    const patterns = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
+    const patterns2 = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
     const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
       renderAction(action, "plainspoken", draw(world2.seed, "architect-words", identity)),
-      patterns.join(", ")
+      patterns2.join(", ")
     ) : proposed.words;
     if (objected.some(
       (objection) => objection !== "" && (objection.includes(proposed.words) || proposed.words.includes(objection) || objection.includes(marker))
@@ -46560,8 +46599,8 @@ function architect(world2, block) {
     changes.set(identity, {
       module: text2(diagnosis2.module) || "prompt",
       change: existing ? text2(existing.change) : words,
-      patterns,
-      expectedEffect: `Fixes the failures of pattern(s) ${patterns.join(", ")}.`,
+      patterns: patterns2,
+      expectedEffect: `Fixes the failures of pattern(s) ${patterns2.join(", ")}.`,
       regressionRisks: action.kind === "set" ? "Low: a general runtime setting." : "One more instruction in the prompt costs a little accuracy everywhere."
     });
   }
@@ -46600,7 +46639,7 @@ function skeptic(world2, block, seed) {
     const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
     const counts = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts.length > 0 && counts.every((count4) => count4 !== void 0 && count4 <= 1);
+    const singleInstance = counts.length > 0 && counts.every((count5) => count5 !== void 0 && count5 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -46730,7 +46769,7 @@ async function startSimServer(options) {
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
-  let count4 = 0;
+  let count5 = 0;
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
     const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
@@ -46770,7 +46809,7 @@ async function startSimServer(options) {
     return { content: reply.content, toolCalls };
   };
   const chat = async (raw, deployment, response) => {
-    const number4 = ++count4;
+    const number4 = ++count5;
     if (await playFault(faults, number4, response)) return;
     const parsed = parseChatBody(raw);
     if ("error" in parsed)
@@ -46818,7 +46857,7 @@ async function startSimServer(options) {
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
       if (refused) {
-        count4 += 1;
+        count5 += 1;
         return send(response, refused.status, refused.body);
       }
       return chat(raw, route.deployment, response);
@@ -46827,22 +46866,22 @@ async function startSimServer(options) {
         send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
     });
   });
-  await new Promise((resolve13, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve13());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count4,
+    requests: () => count5,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next2) => {
       faults = next2;
     },
     close: async () => {
-      await new Promise((resolve13) => {
-        server.close(() => resolve13());
+      await new Promise((resolve15) => {
+        server.close(() => resolve15());
         server.closeAllConnections();
       });
       await log.flush();
@@ -47462,6 +47501,43 @@ var init_rollout_cache = __esm({
         return join10(this.dir, key.slice(0, 2), `${key}.json`);
       }
     };
+  }
+});
+
+// src/agent/agent-environment.ts
+function agentEnvironment(input2) {
+  const { parent, model } = input2;
+  const env = {};
+  for (const name3 of input2.pass ?? []) {
+    const value = parent[name3];
+    if (value !== void 0) env[name3] = value;
+  }
+  Object.assign(env, {
+    PATH: parent.PATH || fallbackPath,
+    HOME: input2.home,
+    TMPDIR: input2.tmpdir,
+    TMP: input2.tmpdir,
+    TEMP: input2.tmpdir,
+    LANG: parent.LANG || "C.UTF-8",
+    ECDYSIS_MODEL: model.name,
+    ECDYSIS_HARNESS_DIR: input2.harnessDir,
+    ECDYSIS_PROJECT_ROOT: input2.projectRoot
+  });
+  if (parent.TZ) env.TZ = parent.TZ;
+  if (model.baseUrl) {
+    env.ECDYSIS_BASE_URL = model.baseUrl;
+    env.OPENAI_BASE_URL = model.baseUrl;
+  }
+  const key = model.key ?? parent[model.keyFrom ?? model.keyVariable];
+  if (key !== void 0) env[model.keyVariable] = key;
+  else delete env[model.keyVariable];
+  return env;
+}
+var fallbackPath;
+var init_agent_environment = __esm({
+  "src/agent/agent-environment.ts"() {
+    "use strict";
+    fallbackPath = "/usr/local/bin:/usr/bin:/bin";
   }
 });
 
@@ -48232,9 +48308,270 @@ var init_command_output = __esm({
   }
 });
 
-// src/agent/command-agent.ts
+// src/agent/sandbox/model-relay.ts
+import { createConnection, createServer as createServer2 } from "node:net";
+function startModelRelay(options) {
+  const connections = /* @__PURE__ */ new Set();
+  const server = createServer2((client) => {
+    const upstream = createConnection({ host: options.host, port: options.port });
+    for (const end of [client, upstream]) {
+      connections.add(end);
+      end.on("close", () => connections.delete(end));
+      end.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  return new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(options.socket, () => {
+      resolve15({
+        socket: options.socket,
+        close: () => new Promise((done) => {
+          for (const connection of connections) connection.destroy();
+          server.close(() => done());
+        })
+      });
+    });
+  });
+}
+var insideRelaySource;
+var init_model_relay = __esm({
+  "src/agent/sandbox/model-relay.ts"() {
+    "use strict";
+    insideRelaySource = `
+const net = require("node:net");
+const { spawn } = require("node:child_process");
+const [port, socket, ...argv] = process.argv.slice(1);
+const relay = (client) => {
+  const upstream = net.createConnection(socket);
+  client.pipe(upstream).pipe(client);
+  const end = () => { client.destroy(); upstream.destroy(); };
+  client.on("error", end);
+  upstream.on("error", end);
+};
+const listen = (host) => new Promise((resolve) => {
+  const server = net.createServer(relay);
+  server.on("error", () => resolve(false));
+  server.listen(Number(port), host, () => resolve(true));
+});
+Promise.all([listen("127.0.0.1"), listen("::1")]).then(([v4]) => {
+  if (!v4) { process.stderr.write("ecdysis sandbox: cannot listen on 127.0.0.1:" + port + "\\n"); process.exit(125); }
+  const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
+  child.on("error", (error) => { process.stderr.write("ecdysis sandbox: could not start " + argv[0] + ": " + error.message + "\\n"); process.exit(127); });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (require("node:os").constants.signals[signal] ?? 0)));
+});
+`;
+  }
+});
+
+// src/agent/model-access.ts
+import { join as join11 } from "node:path";
+var loopbackHosts, directModelAccess;
+var init_model_access = __esm({
+  "src/agent/model-access.ts"() {
+    "use strict";
+    init_input_error();
+    init_model_relay();
+    loopbackHosts = /* @__PURE__ */ new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+    directModelAccess = {
+      async open({ provider, sandboxed, scratch }) {
+        const baseUrl = provider.baseUrl;
+        const none = async () => {
+        };
+        if (!baseUrl || !sandboxed) return { baseUrl, close: none };
+        const url2 = new URL(baseUrl);
+        const port = Number(url2.port) || (url2.protocol === "https:" ? 443 : 80);
+        if (!loopbackHosts.has(url2.hostname) || port < 1024)
+          throw new InputError(
+            "ecdysis.yml",
+            `a sandboxed agent reaches its model through Ecdysis on loopback; ${url2.host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints)`,
+            { field: "model.baseUrl" }
+          );
+        const relay = await startModelRelay({
+          socket: join11(scratch, "model.sock"),
+          host: url2.hostname.replace(/^\[|\]$/g, ""),
+          port
+        });
+        return { baseUrl, relay: { port, socket: relay.socket }, close: () => relay.close() };
+      }
+    };
+  }
+});
+
+// src/agent/run-process.ts
 import { spawn } from "node:child_process";
-import { isAbsolute as isAbsolute2, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
+function runProcess(input2) {
+  return new Promise((resolve15, reject) => {
+    const child = spawn(input2.command[0], input2.command.slice(1), {
+      cwd: input2.cwd,
+      env: input2.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      shell: false
+    });
+    const stdout = [];
+    let stdoutBytes = 0;
+    let stderr = "";
+    let timedOut = false;
+    let spawnError;
+    const killGroup = () => {
+      try {
+        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const stopReading = (afterMs) => setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, afterMs).unref();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+      stopReading(1e3);
+    }, input2.timeoutMs);
+    const onAbort = () => killGroup();
+    input2.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input2.signal?.aborted) onAbort();
+    child.stdout.on("data", (chunk) => {
+      stdoutBytes += chunk.byteLength;
+      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
+    });
+    child.stderr.on("data", (chunk) => {
+      if (stderr.length < maxStderrBytes)
+        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(input2.stdin);
+    child.on("error", (error62) => {
+      spawnError = error62.message;
+    });
+    child.on("exit", () => {
+      killGroup();
+      stopReading(250);
+    });
+    child.on("close", (exitCode, signal) => {
+      clearTimeout(timer);
+      input2.signal?.removeEventListener("abort", onAbort);
+      if (input2.signal?.aborted) {
+        reject(input2.signal.reason);
+        return;
+      }
+      resolve15({
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr,
+        exitCode: child.exitCode ?? exitCode,
+        signal: child.signalCode ?? signal,
+        timedOut,
+        spawnError,
+        stdoutOverflow: stdoutBytes > maxStdoutBytes
+      });
+    });
+  });
+}
+var maxStderrBytes, maxStdoutBytes;
+var init_run_process = __esm({
+  "src/agent/run-process.ts"() {
+    "use strict";
+    maxStderrBytes = 8 * 1024;
+    maxStdoutBytes = 1024 * 1024;
+  }
+});
+
+// src/agent/sandbox/bwrap-args.ts
+import { lstatSync, readlinkSync } from "node:fs";
+function systemLayout() {
+  if (cachedSystem) return cachedSystem;
+  const system = [];
+  for (const path17 of systemFolders) {
+    const stat7 = lstatSync(path17, { throwIfNoEntry: false });
+    if (stat7?.isSymbolicLink()) system.push({ path: path17, linkTo: readlinkSync(path17) });
+    else if (stat7?.isDirectory()) system.push({ path: path17 });
+  }
+  const masked = [];
+  for (const path17 of maskedEtc) {
+    const stat7 = lstatSync(path17, { throwIfNoEntry: false });
+    if (stat7 && !stat7.isSymbolicLink()) masked.push({ path: path17, folder: stat7.isDirectory() });
+  }
+  cachedSystem = { system, masked };
+  return cachedSystem;
+}
+function filesystemArgs(layout) {
+  const args = [];
+  for (const mount of layout.system)
+    args.push(
+      ...mount.linkTo ? ["--symlink", mount.linkTo, mount.path] : ["--ro-bind", mount.path, mount.path]
+    );
+  for (const mask of layout.masked)
+    args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
+  for (const path17 of layout.readOnly) args.push("--ro-bind-try", path17, path17);
+  return args;
+}
+function bwrapArgs(command) {
+  const args = [...namespaceArgs, ...filesystemArgs(command.layout)];
+  const network = command.network;
+  if (network) args.push("--ro-bind", network.socket, insideSocket);
+  args.push("--remount-ro", "/", "--chdir", command.cwd, "--");
+  if (!network) return [...args, ...command.argv];
+  return [
+    ...args,
+    network.node,
+    "-e",
+    insideRelaySource,
+    String(network.port),
+    insideSocket,
+    ...command.argv
+  ];
+}
+function probeArgs() {
+  const layout = { ...systemLayout(), readOnly: [] };
+  return [...namespaceArgs, ...filesystemArgs(layout), "--remount-ro", "/", "--", "true"];
+}
+var insideSocket, insideHome, systemFolders, maskedEtc, cachedSystem, namespaceArgs;
+var init_bwrap_args = __esm({
+  "src/agent/sandbox/bwrap-args.ts"() {
+    "use strict";
+    init_model_relay();
+    insideSocket = "/run/ecdysis/model.sock";
+    insideHome = "/tmp/home";
+    systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+    maskedEtc = [
+      "/etc/shadow",
+      "/etc/shadow-",
+      "/etc/gshadow",
+      "/etc/gshadow-",
+      "/etc/sudoers",
+      "/etc/sudoers.d",
+      "/etc/ssh",
+      "/etc/security/opasswd"
+    ];
+    namespaceArgs = [
+      "--unshare-user",
+      "--unshare-pid",
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--disable-userns",
+      "--hostname",
+      "sandbox",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL"
+    ];
+  }
+});
+
+// src/agent/command-agent.ts
+import { mkdir as mkdir8, mkdtemp, rm as rm2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute as isAbsolute2, join as join12, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
 function commandAgent(options) {
   const clock = options.clock ?? monotonicClock;
   return {
@@ -48259,19 +48596,63 @@ function commandAgent(options) {
       });
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
-      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
-      const result = await runProcess({
-        command: candidateArgv(command, options.harnessHome ?? harness.dir),
-        cwd: folder,
-        stdin,
-        env,
-        timeoutMs: options.timeoutMs,
-        signal
+      const argv = candidateArgv(command, options.harnessHome ?? harness.dir);
+      const result = await withScratch(async (scratch) => {
+        const access4 = options.modelAccess ?? directModelAccess;
+        const route = await access4.open({ provider, sandboxed: !!options.sandbox, scratch });
+        try {
+          const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
+          const spawned = options.sandbox ? await options.sandbox.wrap({
+            argv,
+            cwd: folder,
+            path: env.PATH,
+            network: route.relay
+          }) : argv;
+          const run2 = { command: spawned, cwd: folder, stdin, env, timeoutMs: options.timeoutMs };
+          return startFailure(await runProcess({ ...run2, signal }), !!options.sandbox);
+        } finally {
+          await route.close();
+        }
       });
       const trace = toTrace(result, options.price?.(provider.model));
       return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     }
   };
+}
+async function withScratch(body) {
+  const scratch = await mkdtemp(join12(tmpdir(), "ecdysis-rollout-"));
+  try {
+    return await body(scratch);
+  } finally {
+    await rm2(scratch, { recursive: true, force: true });
+  }
+}
+async function rolloutEnvironment(input2) {
+  const { options, route, scratch } = input2;
+  const home = options.sandbox ? insideHome : join12(scratch, "home");
+  const temp = options.sandbox ? "/tmp" : join12(scratch, "tmp");
+  if (!options.sandbox) await Promise.all([mkdir8(home), mkdir8(temp)]);
+  const key = options.key ?? { variable: "OPENAI_API_KEY", from: () => "OPENAI_API_KEY" };
+  return agentEnvironment({
+    parent: process.env,
+    model: {
+      name: input2.provider.model,
+      baseUrl: route.baseUrl,
+      keyVariable: key.variable,
+      key: route.key,
+      keyFrom: key.from(input2.provider.model)
+    },
+    harnessDir: input2.folder,
+    projectRoot: options.projectRoot,
+    home,
+    tmpdir: temp,
+    pass: options.passEnv
+  });
+}
+function startFailure(result, sandboxed) {
+  if (!sandboxed || result.spawnError || result.exitCode === 0) return result;
+  const line = /^(?:bwrap: execvp |ecdysis sandbox: could not start )(.*)$/m.exec(result.stderr);
+  return line ? { ...result, spawnError: line[1] } : result;
 }
 function toTrace(result, price) {
   const empty = {
@@ -48331,101 +48712,21 @@ function candidateArgv(command, sourceDir) {
     return `./${inside2.split(sep2).join("/")}`;
   });
 }
-function harnessEnvironment(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name3]) => !withheld.test(name3)));
-}
-function childEnv(input2) {
-  const env = {
-    ...harnessEnvironment(process.env),
-    ECDYSIS_MODEL: input2.provider.model,
-    ECDYSIS_HARNESS_DIR: input2.harnessDir,
-    ECDYSIS_PROJECT_ROOT: input2.projectRoot
-  };
-  if (input2.provider.baseUrl) {
-    env.ECDYSIS_BASE_URL = input2.provider.baseUrl;
-    env.OPENAI_BASE_URL = input2.provider.baseUrl;
-  }
-  return env;
-}
-function runProcess(input2) {
-  return new Promise((resolve13, reject) => {
-    const child = spawn(input2.command[0], input2.command.slice(1), {
-      cwd: input2.cwd,
-      env: input2.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      shell: false
-    });
-    const stdout = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let timedOut = false;
-    let spawnError;
-    const killGroup = () => {
-      try {
-        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1e3).unref();
-    }, input2.timeoutMs);
-    const onAbort = () => killGroup();
-    input2.signal?.addEventListener("abort", onAbort, { once: true });
-    if (input2.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end(input2.stdin);
-    child.on("error", (error62) => {
-      spawnError = error62.message;
-    });
-    child.on("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      input2.signal?.removeEventListener("abort", onAbort);
-      if (input2.signal?.aborted) {
-        reject(input2.signal.reason);
-        return;
-      }
-      resolve13({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
-        exitCode,
-        signal,
-        timedOut,
-        spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes
-      });
-    });
-  });
-}
-var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern2, withheld;
+var defaultAnswerPattern2;
 var init_command_agent = __esm({
   "src/agent/command-agent.ts"() {
     "use strict";
     init_harness_schema();
     init_input_error();
     init_usage_accounting();
+    init_agent_environment();
     init_command_output();
     init_completion();
+    init_model_access();
+    init_run_process();
+    init_bwrap_args();
     init_trace_recorder();
-    maxStderrBytes = 8 * 1024;
-    maxStdoutBytes = 1024 * 1024;
     defaultAnswerPattern2 = harnessConfigSchema.parse({}).completion.answer_pattern;
-    withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
   }
 });
 
@@ -48522,8 +48823,8 @@ var init_portable_path = __esm({
 });
 
 // src/harness/path-guard.ts
-import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join11, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { lstatSync as lstatSync2, realpathSync } from "node:fs";
+import { isAbsolute as isAbsolute3, join as join13, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
@@ -48581,10 +48882,10 @@ function escapingSymlink(dir, path17) {
   const realDir = realTarget(resolve7(dir));
   const segments = path17.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join11(dir, ...segments.slice(0, index));
+    const partial2 = join13(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
-      isLink = lstatSync(partial2).isSymbolicLink();
+      isLink = lstatSync2(partial2).isSymbolicLink();
     } catch {
       return null;
     }
@@ -48606,7 +48907,7 @@ function realTarget(target) {
   } catch {
     const parent = resolve7(target, "..");
     if (parent === target) return target;
-    return join11(realTarget(parent), relative3(parent, target));
+    return join13(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -48625,11 +48926,11 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm2, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname7, join as join12, resolve as resolve8 } from "node:path";
+import { lstat, mkdir as mkdir9, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile8 } from "node:fs/promises";
+import { dirname as dirname7, join as join14, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
-  await mkdir8(root, { recursive: true });
+  await mkdir9(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
   for (const [path17, content] of Object.entries(harness.files).sort(
@@ -48638,20 +48939,20 @@ async function writeHarness(harness, dir) {
     const normalised = normaliseRelative(path17);
     if (normalised === null || normalised !== path17)
       throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
-    const target = join12(root, normalised);
+    const target = join14(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir8(dirname7(target), { recursive: true });
+    await mkdir9(dirname7(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join12(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join14(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
       await writeFile8(temporary, content, { flag: "wx" });
       await rename7(temporary, target);
     } catch (error62) {
-      await rm2(temporary, { force: true });
+      await rm3(temporary, { force: true });
       throw error62;
     }
   }
@@ -48684,17 +48985,17 @@ var init_write_harness = __esm({
 
 // src/harness/workspace.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename8, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { chmod, cp, mkdir as mkdir10, readdir as readdir4, rename as rename8, rm as rm4, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join15 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
-  const root = join13(options.parent, id);
+  const root = join15(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared;
   const prepare = () => {
     prepared ??= (async () => {
       await removeStaleRuns(options.parent);
-      await mkdir9(root, { recursive: true });
+      await mkdir10(root, { recursive: true });
     })();
     return prepared;
   };
@@ -48713,7 +49014,7 @@ function openHarnessWorkspace(options) {
       if (!prepared) return;
       await Promise.allSettled(folders.values());
       if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
-      await rm3(root, { recursive: true, force: true });
+      await rm4(root, { recursive: true, force: true });
       await rmdir(options.parent).catch(() => void 0);
       folders.clear();
       prepared = void 0;
@@ -48721,9 +49022,9 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join13(root, harness.hash);
+  const target = join15(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join13(
+  const temporary = join15(
     root,
     `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
   );
@@ -48733,7 +49034,7 @@ async function materialise(harness, root) {
     await linkDependencies(harness.dir, temporary);
     await rename8(temporary, target);
   } catch (error62) {
-    await rm3(temporary, { recursive: true, force: true });
+    await rm4(temporary, { recursive: true, force: true });
     if (await isFolder(target)) return target;
     throw error62;
   }
@@ -48741,25 +49042,25 @@ async function materialise(harness, root) {
 }
 async function copyModes(harness, folder) {
   for (const path17 of Object.keys(harness.files)) {
-    const source = await stat4(join13(harness.dir, path17)).catch(() => void 0);
+    const source = await stat4(join15(harness.dir, path17)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join13(folder, path17), source.mode & 511);
+      await chmod(join15(folder, path17), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join13(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join13(folder, name3), "dir");
+    const source = join15(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join15(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
-  await mkdir9(keepIn, { recursive: true });
+  await mkdir10(keepIn, { recursive: true });
   for (const name3 of await readdir4(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join13(keepIn, name3);
+    const target = join15(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename8(join13(root, name3), target).catch(async () => {
-      await cp(join13(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename8(join15(root, name3), target).catch(async () => {
+      await cp(join15(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
@@ -48768,7 +49069,7 @@ async function removeStaleRuns(parent) {
   for (const name3 of names) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm3(join13(parent, name3), { recursive: true, force: true });
+    await rm4(join15(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -48795,6 +49096,10 @@ var init_workspace = __esm({
 import path3 from "node:path";
 function createAgentAdapter(loaded, options) {
   const { harness, model, probe } = loaded.config;
+  const keyOf = new Map([
+    ...probe ? [[probe.model, probe.apiKeyEnv]] : [],
+    [model.model, model.apiKeyEnv]
+  ]);
   const prices = new Map([
     ...probe ? [[probe.model, probe.price]] : [],
     [model.model, model.price]
@@ -48805,7 +49110,14 @@ function createAgentAdapter(loaded, options) {
       projectRoot: loaded.root,
       harnessHome: path3.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
-      price: (name3) => prices.get(name3)
+      price: (name3) => prices.get(name3),
+      sandbox: options.sandbox.sandbox,
+      modelAccess: options.modelAccess,
+      key: {
+        variable: model.apiKeyEnv ?? defaultApiKeyEnv,
+        from: (name3) => keyOf.get(name3) ?? defaultApiKeyEnv
+      },
+      passEnv: harness.env
     });
   return builtinAgent();
 }
@@ -48817,9 +49129,323 @@ function runWorkspace(loaded) {
 var init_create_agent_adapter = __esm({
   "src/agent/create-agent-adapter.ts"() {
     "use strict";
+    init_config_schema();
     init_workspace();
     init_builtin_agent();
     init_command_agent();
+  }
+});
+
+// src/errors/sandbox-error.ts
+var SandboxUnavailableError;
+var init_sandbox_error = __esm({
+  "src/errors/sandbox-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    SandboxUnavailableError = class extends EcdysisError {
+      constructor(reason, fix, refused) {
+        super(`sandbox unavailable: ${reason}; ${refused}. Fix: ${fix} \u2014 or set harness.sandbox: off`);
+        this.reason = reason;
+        this.fix = fix;
+        this.refused = refused;
+        this.name = "SandboxUnavailableError";
+      }
+      reason;
+      fix;
+      refused;
+      code = "sandbox";
+      exitCode = 4;
+    };
+  }
+});
+
+// src/agent/sandbox/sandbox-mounts.ts
+import { constants } from "node:fs";
+import { access, lstat as lstat2, open as open2, readlink, realpath as realpath4 } from "node:fs/promises";
+import { homedir, tmpdir as tmpdir2 } from "node:os";
+import { basename, delimiter, dirname as dirname8, isAbsolute as isAbsolute4, join as join16, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+function exposureOf(input2) {
+  const env = input2.env ?? process.env;
+  const runner = [
+    "GITHUB_WORKSPACE",
+    "RUNNER_TEMP",
+    "GITHUB_ENV",
+    "GITHUB_OUTPUT",
+    "GITHUB_PATH",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_STATE"
+  ].flatMap((name3) => env[name3] ? [env[name3]] : []);
+  return {
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir2(), ...runner].filter(Boolean).map((path17) => resolve9(path17))
+  };
+}
+function exposureProblem(path17, exposure) {
+  if (path17.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path17 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path17));
+  if (held2) return `it holds ${held2}, which the agent must not read`;
+  return void 0;
+}
+async function onPath(name3, path17) {
+  for (const folder of (path17 ?? "").split(delimiter).filter(isAbsolute4)) {
+    const candidate = join16(folder, name3);
+    const stat7 = await lstat2(candidate).catch(() => void 0);
+    if (!stat7 || stat7.isDirectory()) continue;
+    if (await access(candidate, constants.X_OK).then(
+      () => true,
+      () => false
+    ))
+      return candidate;
+  }
+  return void 0;
+}
+async function shebangOf(file2) {
+  const handle = await open2(file2, "r").catch(() => void 0);
+  if (!handle) return void 0;
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+    const head = buffer.subarray(0, bytesRead).toString("utf8");
+    if (!head.startsWith("#!")) return void 0;
+    const words = head.slice(2).split("\n")[0].trim().split(/\s+/);
+    if (basename(words[0] ?? "") !== "env") return words[0] || void 0;
+    return words.slice(1).find((word2) => !word2.startsWith("-") && !word2.includes("="));
+  } finally {
+    await handle.close();
+  }
+}
+async function programMounts(file2, exposure) {
+  const real = await realpath4(file2).catch(() => file2);
+  const mounts = [];
+  for (const path17 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem2(path17)) continue;
+    const folder = basename(dirname8(path17));
+    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path17)) : path17;
+    if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
+    else if (!exposureProblem(path17, exposure)) mounts.push(path17);
+  }
+  return mounts;
+}
+async function commandMounts(input2) {
+  const mounts = [];
+  const locate = (word2) => word2.includes("/") ? Promise.resolve(resolve9(input2.cwd, word2)) : onPath(word2, input2.path);
+  let program = await locate(input2.argv0);
+  for (let depth = 0; program && depth < 3; depth++) {
+    if (!isWithin(program, input2.cwd))
+      mounts.push(...await programMounts(program, input2.exposure));
+    const interpreter = await shebangOf(program);
+    program = interpreter ? await locate(interpreter) : void 0;
+  }
+  for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
+  return [...new Set(mounts)];
+}
+async function linkedTarget(path17) {
+  const stat7 = await lstat2(path17).catch(() => void 0);
+  if (!stat7?.isSymbolicLink()) return void 0;
+  return resolve9(dirname8(path17), await readlink(path17));
+}
+var isWithin, systemPrefixes, isSystem2;
+var init_sandbox_mounts = __esm({
+  "src/agent/sandbox/sandbox-mounts.ts"() {
+    "use strict";
+    isWithin = (path17, folder) => {
+      const inside2 = relative4(folder, path17);
+      return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
+    };
+    systemPrefixes = [
+      "/usr/",
+      "/bin/",
+      "/sbin/",
+      "/lib/",
+      "/lib32/",
+      "/lib64/",
+      "/libx32/",
+      "/etc/"
+    ];
+    isSystem2 = (path17) => systemPrefixes.some((prefix) => path17.startsWith(prefix));
+  }
+});
+
+// src/agent/sandbox/agent-sandbox.ts
+import { resolve as resolve10, sep as sep5 } from "node:path";
+function declaredReads(input2) {
+  return input2.read.map((entry) => {
+    const path17 = resolve10(input2.root, entry);
+    const problem = exposureProblem(path17, input2.exposure);
+    if (problem)
+      throw new InputError(
+        input2.configFile,
+        `'${entry}' cannot be mounted for the agent: ${problem}`,
+        {
+          field: "harness.sandbox.read"
+        }
+      );
+    return path17;
+  });
+}
+function ordered(paths) {
+  const system = systemLayout().system.map((mount) => mount.path);
+  const shown = (path17) => system.some((folder) => path17 === folder || path17.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path17) => !shown(path17)).sort((a, b) => a.length - b.length);
+}
+function bubblewrapSandbox(options) {
+  const node2 = options.node ?? process.execPath;
+  return {
+    engine: "bubblewrap",
+    async wrap({ argv, cwd, path: path17, network }) {
+      const linked = await linkedTarget(resolve10(cwd, "node_modules"));
+      const programs = await commandMounts({
+        argv0: argv[0],
+        cwd,
+        path: path17,
+        exposure: options.exposure,
+        extra: network ? [node2] : []
+      });
+      const linkedOk = linked && !exposureProblem(linked, options.exposure) ? [linked] : [];
+      const readOnly = ordered([cwd, ...linkedOk, ...options.read, ...programs]);
+      const args = bwrapArgs({
+        layout: { ...systemLayout(), readOnly },
+        cwd,
+        argv,
+        network: network ? { ...network, node: node2 } : void 0
+      });
+      return [options.bwrap, ...args];
+    }
+  };
+}
+var init_agent_sandbox = __esm({
+  "src/agent/sandbox/agent-sandbox.ts"() {
+    "use strict";
+    init_input_error();
+    init_bwrap_args();
+    init_sandbox_mounts();
+  }
+});
+
+// src/agent/sandbox/sandbox-probe.ts
+import { spawn as spawn2 } from "node:child_process";
+import { readFile as readFile10 } from "node:fs/promises";
+function bwrapCommand(env = process.env) {
+  return env.ECDYSIS_BWRAP || "bwrap";
+}
+function probeSandbox(bwrap = bwrapCommand()) {
+  let probe = probes.get(bwrap);
+  if (!probe) {
+    probe = runProbe(bwrap);
+    probes.set(bwrap, probe);
+  }
+  return probe;
+}
+async function runProbe(bwrap) {
+  if (process.platform !== "linux")
+    return {
+      available: false,
+      reason: `the sandbox needs Linux with bubblewrap (this is ${process.platform})`,
+      fix: "run Ecdysis on Linux (a GitHub ubuntu runner, or a Linux container)"
+    };
+  const result = await tryRun(bwrap, probeArgs());
+  if (result.code === 0) return { available: true, engine: "bubblewrap", bwrap };
+  if (result.missing)
+    return {
+      available: false,
+      reason: `bubblewrap (${bwrap}) is not installed`,
+      fix: "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+    };
+  return {
+    available: false,
+    reason: `bubblewrap cannot start: ${result.stderr}`,
+    fix: await namespaceFix()
+  };
+}
+async function namespaceFix() {
+  const restricted = await readFile10(
+    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+    "utf8"
+  ).then((text3) => text3.trim() === "1").catch(() => false);
+  if (restricted)
+    return "AppArmor restricts user namespaces (Ubuntu 24.04): load an AppArmor profile granting bwrap `userns` (docs/security.md), or sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
+  return "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; in Docker: --security-opt seccomp=unconfined or run the container with user namespaces)";
+}
+function tryRun(command, args) {
+  return new Promise((resolve15) => {
+    const child = spawn2(command, args, { stdio: ["ignore", "ignore", "pipe"], env: {} });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(0, 400);
+    });
+    child.on(
+      "error",
+      (error62) => resolve15({ code: null, missing: error62.code === "ENOENT", stderr: error62.message })
+    );
+    child.on("close", (code2) => resolve15({ code: code2, missing: false, stderr: stderr.trim() }));
+  });
+}
+var probes;
+var init_sandbox_probe = __esm({
+  "src/agent/sandbox/sandbox-probe.ts"() {
+    "use strict";
+    init_bwrap_args();
+    probes = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/agent/sandbox/sandbox-policy.ts
+async function decideSandbox(input2) {
+  const { config: config2 } = input2.loaded;
+  const settings = sandboxSettings(config2.harness.sandbox);
+  if (config2.harness.kind !== "command") return { status: { mode: settings.mode, engine: "none" } };
+  if (settings.mode === "off")
+    return { status: { mode: "off", engine: "none", warning: sandboxOffWarning } };
+  const probe = await (input2.probe ?? probeSandbox)();
+  if (probe.available) {
+    const root = input2.root ?? input2.loaded.root;
+    const exposure = exposureOf({
+      root,
+      taskFiles: [config2.tasks.train, config2.tasks.heldout, input2.loaded.root]
+    });
+    const read = declaredReads({
+      read: settings.read,
+      root,
+      configFile: input2.loaded.path,
+      exposure
+    });
+    return {
+      sandbox: bubblewrapSandbox({ bwrap: probe.bwrap, read, exposure }),
+      status: { mode: settings.mode, engine: "bubblewrap" }
+    };
+  }
+  if (settings.mode === "required")
+    throw new SandboxUnavailableError(probe.reason, probe.fix, "harness.sandbox is required");
+  if (input2.untrusted)
+    throw new SandboxUnavailableError(
+      probe.reason,
+      probe.fix,
+      `${input2.untrusted}, which never run unsandboxed under harness.sandbox: auto`
+    );
+  return {
+    status: {
+      mode: settings.mode,
+      engine: "none",
+      warning: `the sandbox is unavailable (${probe.reason}): the harness ran unsandboxed. Fix: ${probe.fix}`
+    }
+  };
+}
+var sandboxStatusSchema, sandboxOffWarning;
+var init_sandbox_policy = __esm({
+  "src/agent/sandbox/sandbox-policy.ts"() {
+    "use strict";
+    init_zod();
+    init_sandbox_config();
+    init_sandbox_error();
+    init_agent_sandbox();
+    init_sandbox_mounts();
+    init_sandbox_probe();
+    sandboxStatusSchema = external_exports.object({
+      mode: sandboxModeSchema,
+      engine: external_exports.enum(["bubblewrap", "none"]),
+      /** Present when the agent's code ran (or would run) without the sandbox: what and why. */
+      warning: external_exports.string().optional()
+    });
+    sandboxOffWarning = "harness.sandbox is off: the agent's code ran unsandboxed, able to read what the runner can (tokens in other processes' environments, the task files, the checkout) and to leave processes behind";
   }
 });
 
@@ -48827,6 +49453,7 @@ var init_create_agent_adapter = __esm({
 var init_agent = __esm({
   "src/agent/index.ts"() {
     "use strict";
+    init_agent_environment();
     init_builtin_agent();
     init_calculator();
     init_command_agent();
@@ -48835,6 +49462,9 @@ var init_agent = __esm({
     init_context_window();
     init_create_agent_adapter();
     init_lookup();
+    init_model_access();
+    init_sandbox_policy();
+    init_sandbox_probe();
     init_tools();
     init_trace_recorder();
     init_types2();
@@ -48938,11 +49568,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count4 = before.split(edit.find).length - 1;
-      if (count4 !== 1)
+      const count5 = before.split(edit.find).length - 1;
+      if (count5 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count4} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count5} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -49229,7 +49859,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count4) => `${count4 === 0 ? start - 1 : start},${count4}`;
+  const range = (start, count5) => `${count5 === 0 ? start - 1 : start},${count5}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -49300,10 +49930,10 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile10, stat as stat5 } from "node:fs/promises";
-import { join as join14, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { readdir as readdir5, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { join as join17, relative as relative5, resolve as resolve11, sep as sep6 } from "node:path";
 async function loadHarness(options) {
-  const dir = resolve9(options.dir);
+  const dir = resolve11(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
@@ -49323,7 +49953,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join14(dir, "harness.yaml");
+  const yamlPath = join17(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -49338,8 +49968,8 @@ async function readHarnessFiles(dir) {
   paths.sort();
   const files = {};
   for (const path17 of paths) {
-    const absolute = join14(dir, path17);
-    const buffer = await readFile10(absolute);
+    const absolute = join17(dir, path17);
+    const buffer = await readFile11(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
@@ -49353,11 +49983,11 @@ async function readHarnessFiles(dir) {
 async function collect2(root, folder, paths) {
   const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join14(folder, entry.name);
+    const absolute = join17(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
-      paths.push(relative4(root, absolute).split(sep4).join("/"));
+      paths.push(relative5(root, absolute).split(sep6).join("/"));
       if (paths.length > maxHarnessFiles) {
         throw new InputError(
           root,
@@ -49515,7 +50145,7 @@ var init_choice_scorer = __esm({
 });
 
 // src/eval/scorers/command-scorer.ts
-import { spawn as spawn2 } from "node:child_process";
+import { spawn as spawn3 } from "node:child_process";
 function commandScorer(spec, context) {
   return {
     async score(task, output2) {
@@ -49532,8 +50162,8 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve13) => {
-    const child = spawn2("/bin/sh", ["-c", options.command], {
+  return new Promise((resolve15) => {
+    const child = spawn3("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "ignore", "ignore"],
       detached: true
@@ -49543,7 +50173,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve13(outcome);
+      resolve15(outcome);
     };
     const timer = setTimeout(() => {
       try {
@@ -49856,19 +50486,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count4) {
+function shardOf(taskId, count5) {
   const digest = createHash11("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count4;
+  return digest.readUInt32BE(0) % count5;
 }
 function parseShard(text3) {
   const match = /^(\d+)\/(\d+)$/.exec(text3.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text3}'`);
   const index = Number(match[1]);
-  const count4 = Number(match[2]);
-  if (count4 < 1 || index < 1 || index > count4) {
-    throw new InputError("--shard", `shard ${text3} is outside 1/${count4}..${count4}/${count4}`);
+  const count5 = Number(match[2]);
+  if (count5 < 1 || index < 1 || index > count5) {
+    throw new InputError("--shard", `shard ${text3} is outside 1/${count5}..${count5}/${count5}`);
   }
-  return { index: index - 1, count: count4 };
+  return { index: index - 1, count: count5 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -49893,10 +50523,11 @@ async function runEval(options) {
     kind: config2.harness.kind,
     command: config2.harness.command
   });
+  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted });
   const models = options.models ?? await openModels(loaded, { env: options.env });
   const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox });
     const scorer = scorerForTasks(config2.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -49931,7 +50562,7 @@ async function runEval(options) {
     }
     if (splits.length > 1)
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
-    return { results, records, harness, downgrades: models.downgrades() };
+    return { results, records, harness, downgrades: models.downgrades(), sandbox: sandbox.status };
   } finally {
     await workspace.close();
     if (!options.models) await models.close();
@@ -50932,12 +51563,12 @@ function applyMerge(options) {
   const context = { records: options.records, tasks: options.tasks };
   const byKey = new Map(options.groups.map((group2) => [group2.key, group2]));
   const claimed = /* @__PURE__ */ new Set();
-  const patterns = [];
+  const patterns2 = [];
   for (const proposed of options.reply?.patterns ?? []) {
     const groups = [...new Set(proposed.groupKeys.map((key) => key.trim()))].filter((key) => byKey.has(key) && !claimed.has(key)).map((key) => byKey.get(key));
     if (groups.length === 0) continue;
     for (const group2 of groups) claimed.add(group2.key);
-    patterns.push(
+    patterns2.push(
       buildPattern({
         groups,
         name: proposed.name.trim() ? proposed.name : void 0,
@@ -50953,8 +51584,8 @@ function applyMerge(options) {
     const key = group2.cause === "unexplained" ? `group:${group2.key}` : `cause:${group2.cause}`;
     leftOver.set(key, [...leftOver.get(key) ?? [], group2]);
   }
-  for (const groups of leftOver.values()) patterns.push(buildPattern({ groups, context }));
-  return patterns;
+  for (const groups of leftOver.values()) patterns2.push(buildPattern({ groups, context }));
+  return patterns2;
 }
 async function aggregateFailures(options) {
   const groups = groupEvidence(options.evidence);
@@ -51265,11 +51896,11 @@ function resampleSelection(evidence, records) {
   const chosen = [];
   for (const item of evidence) {
     const record3 = byKey.get(item.rolloutKey);
-    const count4 = perSignal.get(item.signalKey) ?? 0;
-    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count4 >= resampledPerSignal)
+    const count5 = perSignal.get(item.signalKey) ?? 0;
+    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count5 >= resampledPerSignal)
       continue;
     tasks.add(record3.taskId);
-    perSignal.set(item.signalKey, count4 + 1);
+    perSignal.set(item.signalKey, count5 + 1);
     chosen.push(record3);
   }
   return chosen;
@@ -51322,14 +51953,14 @@ async function diagnoseBatch(options) {
         notesPerCall: options.notesPerCall
       })
     );
-    const { patterns, groups, merged } = await aggregateFailures({
+    const { patterns: patterns2, groups, merged } = await aggregateFailures({
       evidence,
       records: failed3,
       tasks: options.tasks,
       refiner: options.refiner
     });
     const classified = await classifyPatterns({
-      patterns,
+      patterns: patterns2,
       records: failed3,
       minSupport: options.minSupport,
       unknownTaskKeys: new Set(
@@ -51767,6 +52398,115 @@ var init_evidence3 = __esm({
   }
 });
 
+// src/harness/code-reaches.ts
+function count3(text3, word2) {
+  return text3.match(patterns.get(word2))?.length ?? 0;
+}
+function codeReaches(before, after) {
+  const flags = [];
+  for (const [file2, text3] of Object.entries(after).sort(([a], [b]) => a.localeCompare(b))) {
+    if (dataFile.test(file2) || before[file2] === text3) continue;
+    const old = before[file2] ?? "";
+    for (const [kind, words] of Object.entries(reachWords)) {
+      const found = words.filter((word2) => count3(text3, word2) > count3(old, word2));
+      if (found.length > 0) flags.push({ file: file2, kind, words: found });
+    }
+  }
+  return flags;
+}
+var reachKindSchema, reachFlagSchema, reachWords, dataFile, escapeRegExp, patterns;
+var init_code_reaches = __esm({
+  "src/harness/code-reaches.ts"() {
+    "use strict";
+    init_zod();
+    reachKindSchema = external_exports.enum(["environment", "files", "network", "processes"]);
+    reachFlagSchema = external_exports.object({
+      file: external_exports.string(),
+      kind: reachKindSchema,
+      words: external_exports.array(external_exports.string()).min(1)
+    });
+    reachWords = {
+      environment: [
+        "os.environ",
+        "getenv(",
+        "process.env",
+        "environ",
+        "ENV[",
+        "printenv",
+        "/proc/self",
+        "/proc/$"
+      ],
+      files: [
+        "open(",
+        "readFile",
+        "writeFile",
+        "appendFile",
+        "readdir",
+        "fs.",
+        "node:fs",
+        "pathlib",
+        "shutil",
+        "os.walk",
+        "os.listdir",
+        "os.scandir",
+        "glob",
+        "/proc/",
+        "../",
+        "GITHUB_ENV",
+        "GITHUB_OUTPUT",
+        "GITHUB_PATH",
+        ".git/",
+        ".git-credentials",
+        "expanduser",
+        "homedir"
+      ],
+      network: [
+        "socket",
+        "urllib",
+        "requests.",
+        "http.client",
+        "httpx",
+        "aiohttp",
+        "fetch(",
+        "node:net",
+        "node:http",
+        "node:dgram",
+        "XMLHttpRequest",
+        "WebSocket",
+        "curl",
+        "wget",
+        "127.0.0.1",
+        "localhost"
+      ],
+      processes: [
+        "subprocess",
+        "os.system",
+        "os.popen",
+        "os.fork",
+        "os.exec",
+        "os.spawn",
+        "Popen",
+        "child_process",
+        "spawn(",
+        "exec(",
+        "execSync",
+        "execFile",
+        "fork(",
+        "setsid",
+        "nohup",
+        "eval(",
+        "os.kill",
+        "process.kill"
+      ]
+    };
+    dataFile = /\.(md|markdown|txt|json|jsonl|ya?ml|toml|csv|tsv|html?)$/i;
+    escapeRegExp = (text3) => text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    patterns = new Map(
+      Object.values(reachWords).flat().map((word2) => [word2, new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word2)}`, "g")])
+    );
+  }
+});
+
 // src/evolve/meter.ts
 function isCachedResponse(response) {
   return response.cached === true;
@@ -52010,11 +52750,11 @@ function failingRecords(result, records) {
   }
   return failing;
 }
-function patternTraces(patterns, records) {
+function patternTraces(patterns2, records) {
   const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
   const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
   const traces = [];
-  for (const pattern of patterns) {
+  for (const pattern of patterns2) {
     for (const example of pattern.examples) {
       const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
       if (rollout && !traces.some((trace) => trace.key === rollout.key))
@@ -52148,7 +52888,7 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
 import path5 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
@@ -52161,6 +52901,15 @@ async function runGate(options) {
   const base = await load2(options.base.harnessDir);
   const head = await load2(options.head.harnessDir);
   const { heldout } = await loadSplits(loaded);
+  const headRoot = options.head.projectRoot ?? loaded.root;
+  const sandboxes = {
+    head: await decideSandbox({
+      loaded,
+      root: headRoot,
+      untrusted: "the gate runs a pull request's head harness"
+    }),
+    base: await decideSandbox({ loaded })
+  };
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
@@ -52177,23 +52926,36 @@ async function runGate(options) {
       redactor
     });
     const evaluations = runEvaluations({ loaded, models, budget, redactor });
-    const evaluateFrom = (root) => evaluations({
+    const evaluateFrom = (root, sandbox) => evaluations({
       enforce: false,
       split: "heldout",
-      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace })
+      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox })
     });
-    const baseRun = await evaluateFrom(loaded.root)({
+    const baseRun = await evaluateFrom(
+      loaded.root,
+      sandboxes.base
+    )({
       tasks: heldout,
       harness: base,
       label: "gate: base"
     });
-    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
+    const headRun = await evaluateFrom(
+      headRoot,
+      sandboxes.head
+    )({
       tasks: heldout,
       harness: head,
       label: "gate: head"
     });
-    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config2.gate }));
-    await mkdir10(options.outDir, { recursive: true });
+    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const result = redactor.json(
+      config2.harness.kind === "command" ? {
+        ...compared,
+        sandbox: sandboxes.head.status,
+        reaches: codeReaches(base.files, head.files)
+      } : compared
+    );
+    await mkdir11(options.outDir, { recursive: true });
     const json2 = `${JSON.stringify(result, null, 2)}
 `;
     await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(json2));
@@ -52207,9 +52969,11 @@ var init_gate = __esm({
   "src/evolve/gate.ts"() {
     "use strict";
     init_create_agent_adapter();
+    init_sandbox_policy();
     init_configured_secrets();
     init_split_overlap();
     init_open_models();
+    init_code_reaches();
     init_load_harness();
     init_secrets();
     init_budget();
@@ -52349,8 +53113,8 @@ function exhaustedReason(systematic, memory, options) {
     ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
-  const count4 = systematic.length;
-  return `${count4} systematic pattern${count4 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+  const count5 = systematic.length;
+  return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
   return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
@@ -52416,8 +53180,10 @@ var init_result_schema = __esm({
   "src/evolve/result-schema.ts"() {
     "use strict";
     init_zod();
+    init_sandbox_policy();
     init_config_schema();
     init_input_error();
+    init_code_reaches();
     init_types();
     init_refinement_record();
     init_budget();
@@ -52563,7 +53329,11 @@ var init_result_schema = __esm({
       /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
       measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
-      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
+      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional(),
+      /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
+      sandbox: sandboxStatusSchema.optional(),
+      /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
+      reaches: external_exports.array(reachFlagSchema).optional()
     });
   }
 });
@@ -52606,8 +53376,8 @@ var init_final_harness_guard = __esm({
 });
 
 // src/harness/parse-check.ts
-import { spawn as spawn3 } from "node:child_process";
-import { extname, join as join15 } from "node:path";
+import { spawn as spawn4 } from "node:child_process";
+import { extname, join as join18 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -52628,7 +53398,7 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path17 = join15(input2.folder, file2);
+    const path17 = join18(input2.folder, file2);
     const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
     return result && `node --check: ${nodeMessage(result, path17)}`;
   }
@@ -52666,31 +53436,31 @@ function yamlProblem(text3) {
 }
 function nodeMessage(stderr, path17) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path17)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp2(path17)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
-function escapeRegExp(text3) {
+function escapeRegExp2(text3) {
   return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function runChecker(input2) {
-  return new Promise((resolve13) => {
-    const child = spawn3(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
+  return new Promise((resolve15) => {
+    const child = spawn4(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       if (stderr.length < 16384) stderr += chunk.toString("utf8");
     });
-    child.on("error", () => resolve13(void 0));
-    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
+    child.on("error", () => resolve15(void 0));
+    child.on("close", (code2) => resolve15(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
     child.stdin.on("error", () => void 0);
     child.stdin.end(input2.stdin ?? "");
   });
 }
 async function localParseCheckers() {
-  const python = await new Promise((resolve13) => {
-    const child = spawn3("python3", ["--version"], { stdio: "ignore" });
-    child.on("error", () => resolve13(false));
-    child.on("close", (code2) => resolve13(code2 === 0));
+  const python = await new Promise((resolve15) => {
+    const child = spawn4("python3", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve15(false));
+    child.on("close", (code2) => resolve15(code2 === 0));
   });
   const nodeModule = await import("node:module");
   return {
@@ -52933,12 +53703,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import { appendFile as appendFile2, readFile as readFile12, rm as rm5 } from "node:fs/promises";
 import path7 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile12(path7.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -52990,7 +53760,7 @@ var init_prompt_log = __esm({
        */
       static async open(options) {
         const file2 = path7.join(options.outDir, promptLogFile);
-        if (options.fresh || !options.keep) await rm4(file2, { force: true });
+        if (options.fresh || !options.keep) await rm5(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
       /** Wraps a provider so each of its calls is logged once it ends. */
@@ -53046,7 +53816,7 @@ var init_prompt_log = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile12 } from "node:fs/promises";
+import { readFile as readFile13 } from "node:fs/promises";
 import path8 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
@@ -53143,7 +53913,7 @@ async function readRunRecords(outDir) {
   const file2 = path8.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile12(file2, "utf8");
+    text3 = await readFile13(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -53228,7 +53998,7 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile13, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
+import { link, mkdir as mkdir12, readFile as readFile14, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import path9 from "node:path";
 function installExitHook() {
@@ -53255,7 +54025,7 @@ function isAlive2(pid) {
 async function acquireFolderLock(options) {
   const { folder } = options;
   const file2 = path9.join(folder, lockFileName);
-  await mkdir11(folder, { recursive: true });
+  await mkdir12(folder, { recursive: true });
   const token = randomBytes4(12).toString("hex");
   const record3 = {
     pid: process.pid,
@@ -53295,7 +54065,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile13(file2, "utf8");
+    text3 = await readFile14(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -53348,7 +54118,7 @@ var init_folder_lock = __esm({
 
 // src/evolve/run-key.ts
 import { createHash as createHash13 } from "node:crypto";
-import { readFile as readFile14 } from "node:fs/promises";
+import { readFile as readFile15 } from "node:fs/promises";
 import path10 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
@@ -53394,7 +54164,7 @@ async function scorerHash(loaded) {
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
       const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile14(file2).catch(() => void 0);
+      const content = await readFile15(file2).catch(() => void 0);
       if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
   }
@@ -53564,7 +54334,7 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename10, rm as rm5, truncate, writeFile as writeFile11 } from "node:fs/promises";
+import { appendFile as appendFile4, mkdir as mkdir13, readFile as readFile16, rename as rename10, rm as rm6, truncate, writeFile as writeFile11 } from "node:fs/promises";
 import path11 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -53599,10 +54369,10 @@ var init_journal = __esm({
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
-        if (options.restart) await rm5(file2, { force: true });
-        const text3 = await readFile15(file2, "utf8").catch(() => void 0);
+        if (options.restart) await rm6(file2, { force: true });
+        const text3 = await readFile16(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir12(options.outDir, { recursive: true });
+          await mkdir13(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -54356,12 +55126,12 @@ function harnessIssues(planned, view) {
   }
   if (!shown)
     return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
-  const count4 = shown.content.split(edit.find).length - 1;
-  if (count4 === 1) return [];
+  const count5 = shown.content.split(edit.find).length - 1;
+  if (count5 === 1) return [];
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count4 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count4} times in ${where}; quote enough around it to make it unique`
+    count5 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count5} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
@@ -54449,7 +55219,7 @@ function harnessView(harness, options) {
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
   const paths = Object.keys(harness.files).filter((path17) => textFile.test(path17)).sort();
-  const ordered = [
+  const ordered2 = [
     ...paths.filter(isEditable),
     ...harness.kind === "command" && options.role === "editor" ? paths.filter((path17) => !isEditable(path17)) : []
   ];
@@ -54457,7 +55227,7 @@ function harnessView(harness, options) {
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path17 of ordered) {
+  for (const path17 of ordered2) {
     const shown = left > 0 ? showFile(path17, harness.files[path17], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
       if (isEditable(path17)) notShown.push(path17);
@@ -54475,17 +55245,17 @@ function showFile(path17, text3, maxChars) {
   if (cleaned === text3 && text3.length <= maxChars) return { path: path17, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
-  let count4 = 0;
-  while (count4 < lines.length && used + lines[count4].length + 1 <= maxChars) {
-    used += lines[count4].length + 1;
-    count4++;
+  let count5 = 0;
+  while (count5 < lines.length && used + lines[count5].length + 1 <= maxChars) {
+    used += lines[count5].length + 1;
+    count5++;
   }
-  if (count4 === 0) return void 0;
+  if (count5 === 0) return void 0;
   return {
     path: path17,
     whole: false,
-    content: lines.slice(0, count4).join("\n"),
-    lines: { from: 1, to: count4, of: lines.length }
+    content: lines.slice(0, count5).join("\n"),
+    lines: { from: 1, to: count5, of: lines.length }
   };
 }
 function referenceLines() {
@@ -55060,8 +55830,8 @@ function refineAhead(inner, context) {
         ...step,
         request: {
           ...step.request,
-          onSupported: (patterns) => {
-            const expected = patterns.filter(followedBy.attemptable);
+          onSupported: (patterns2) => {
+            const expected = patterns2.filter(followedBy.attemptable);
             if (expected.length === 0) return;
             const ahead = { stage: `${followedBy.stage}-ahead`, request: followedBy.request };
             early.set(followedBy.stage, {
@@ -55086,8 +55856,8 @@ function refineAhead(inner, context) {
     }
   };
 }
-function idsOf(patterns) {
-  return patterns.map((pattern) => pattern.id).join(",");
+function idsOf(patterns2) {
+  return patterns2.map((pattern) => pattern.id).join(",");
 }
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
@@ -55135,8 +55905,8 @@ function openNoteStream(options) {
             }).catch(() => void 0)
           );
         if (closed) break;
-        await new Promise((resolve13) => {
-          wake = resolve13;
+        await new Promise((resolve15) => {
+          wake = resolve15;
         });
       }
       await Promise.all(calls);
@@ -55373,23 +56143,23 @@ function attributeChanges(options) {
     const named = addressed.filter(
       (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name)
     );
-    const patterns = named.length > 0 ? named : addressed;
-    const key = patterns.map((pattern) => pattern.id).join(",");
-    const group2 = groups.get(key) ?? { edits: [], patterns };
+    const patterns2 = named.length > 0 ? named : addressed;
+    const key = patterns2.map((pattern) => pattern.id).join(",");
+    const group2 = groups.get(key) ?? { edits: [], patterns: patterns2 };
     group2.edits.push(edit);
     groups.set(key, group2);
   }
   const fixed = new Set(cheap.fixed);
   const shifted = new Set(cheap.shifted ?? []);
-  return [...groups.values()].map(({ edits, patterns }) => {
+  return [...groups.values()].map(({ edits, patterns: patterns2 }) => {
     const targets = [
       ...new Set(
-        patterns.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
+        patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
       )
     ];
     return {
       edits,
-      patterns,
+      patterns: patterns2,
       targets,
       fixed: targets.filter((taskId) => fixed.has(taskId)),
       shifted: targets.filter((taskId) => shifted.has(taskId))
@@ -55441,23 +56211,23 @@ async function ablateRejected(options) {
     changes.map(async (change2, position) => {
       const ids = /* @__PURE__ */ new Set([...flipped, ...change2.targets]);
       const tasks = validation.batch.filter((task) => ids.has(task.id));
-      const patterns = change2.patterns.map((pattern) => pattern.name);
+      const patterns2 = change2.patterns.map((pattern) => pattern.name);
       const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
       const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
       if (unparsable)
-        return { edits: change2.edits, patterns, fixed: 0, broken: 0, kept: false, unparsable };
+        return { edits: change2.edits, patterns: patterns2, fixed: 0, broken: 0, kept: false, unparsable };
       const run2 = await context.stage(
         `${validation.scope}/ablate-${position + 1}`,
         () => context.evaluate({
           tasks,
           harness: alone.harness,
-          label: `iteration ${index}: ${patterns.join(", ")} alone`
+          label: `iteration ${index}: ${patterns2.join(", ")} alone`
         }),
         stageSchemas.evaluation
       );
       const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
       const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
-      return { edits: change2.edits, patterns, ...counts, kept: helpsAlone(counts).accepted };
+      return { edits: change2.edits, patterns: patterns2, ...counts, kept: helpsAlone(counts).accepted };
     })
   );
   validation.stages.push({ stage: "ablated", changes: ablated });
@@ -55586,13 +56356,13 @@ async function repairRegressions(options) {
   if (!report) return refused("nothing broken or exposed on the whole batch");
   const { patterns: found, stats } = report;
   const diagnosis2 = { patterns: found, evidenceCount: report.evidence.length, stats };
-  const patterns = found.filter((pattern) => pattern.kind === "systematic");
-  if (patterns.length === 0)
+  const patterns2 = found.filter((pattern) => pattern.kind === "systematic");
+  if (patterns2.length === 0)
     return refused("no systematic pattern among what it broke or exposed", { diagnosis: diagnosis2 });
   const refinement = await validation.steps.refine({
     stage: `${scope}/refine`,
     request: {
-      patterns,
+      patterns: patterns2,
       harness: candidate,
       refiner: context.models.refiner,
       rejected: [],
@@ -55611,7 +56381,7 @@ async function repairRegressions(options) {
     scope,
     proposal: {
       ...proposal,
-      addressed: [...proposal.addressed, ...patterns],
+      addressed: [...proposal.addressed, ...patterns2],
       guarded: { ...guarded2, applied },
       candidate: guarded2.candidate
     }
@@ -55663,10 +56433,10 @@ async function diagnoseRegressions(options) {
       stepLimit: candidate.config?.agent_loop.max_steps
     }
   });
-  const patterns = report.patterns.filter(
+  const patterns2 = report.patterns.filter(
     (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
   );
-  return { ...report, patterns };
+  return { ...report, patterns: patterns2 };
 }
 var init_repair = __esm({
   "src/evolve/strategies/repair.ts"() {
@@ -55957,8 +56727,8 @@ function fromStages(stages, options) {
 function prunedChange(change2, options) {
   const { proposal, parentHash } = options;
   const summary = editsSummary(change2.edits);
-  const patterns = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
-  const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
+  const patterns2 = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
+  const patternIds = [...new Set(patterns2.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
     summary,
     hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary, patternIds),
@@ -56110,12 +56880,12 @@ function selectParent(pool, rng) {
   for (const members2 of front.values())
     for (const member of members2) frequency.set(member, (frequency.get(member) ?? 0) + 1);
   const weighted = [...frequency].sort(([a], [b]) => a - b);
-  const total = weighted.reduce((sum, [, count4]) => sum + count4, 0);
+  const total = weighted.reduce((sum, [, count5]) => sum + count5, 0);
   if (total === 0) return bestCandidate(pool);
   let draw2 = Math.floor(rng.next() * total);
-  for (const [candidate, count4] of weighted) {
-    if (draw2 < count4) return candidate;
-    draw2 -= count4;
+  for (const [candidate, count5] of weighted) {
+    if (draw2 < count5) return candidate;
+    draw2 -= count5;
   }
   return weighted[weighted.length - 1][0];
 }
@@ -56462,7 +57232,7 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
 import path12 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
@@ -56572,7 +57342,8 @@ async function loadInputs(loaded, limit2) {
   const splits = await loadSplits(loaded);
   const train = limitTasks(splits.train, limit2);
   const heldout = limitTasks(splits.heldout, limit2);
-  return { seed, splits, train, heldout };
+  const sandbox = await decideSandbox({ loaded, untrusted: "evolve runs LLM-edited candidates" });
+  return { seed, splits, train, heldout, sandbox };
 }
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
@@ -56586,7 +57357,7 @@ function openRun(input2) {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input2.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall
@@ -56618,7 +57389,8 @@ function openRun(input2) {
     elapsedMs: () => budget.snapshot().wallMs
   };
   const measure = (split) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const sandbox = input2.inputs.sandbox.status;
+  return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 function runGuard(input2) {
   const { loaded, splits, redactor } = input2;
@@ -56719,14 +57491,15 @@ function evolveResult(input2) {
       train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
     },
-    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
+    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {},
+    ...loaded.config.harness.kind === "command" ? { sandbox: run2.sandbox, reaches: codeReaches(run2.seed.files, outcome.finalHarness.files) } : {}
   });
 }
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
   const write = (name3, text3) => writeFile12(path12.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir13(path12.join(outDir, "harness"), { recursive: true });
+  await mkdir14(path12.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
@@ -56743,11 +57516,13 @@ var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
     "use strict";
     init_create_agent_adapter();
+    init_sandbox_policy();
     init_configured_secrets();
     init_split_overlap();
     init_limit_tasks();
     init_open_models();
     init_rollout_cache();
+    init_code_reaches();
     init_diff_harness();
     init_final_harness_guard();
     init_load_harness();
@@ -56872,6 +57647,44 @@ var init_format = __esm({
   }
 });
 
+// src/report/sandbox-section.ts
+function sandboxWarning(status) {
+  if (!status?.warning) return "";
+  return `> [!WARNING]
+> **Unsandboxed agent code.** ${cell(status.warning, 600)}`;
+}
+function sandboxWarningLine(status) {
+  return status?.warning ? `warning: ${status.warning}
+` : "";
+}
+function codeReachSection(reaches, against = "the seed") {
+  if (!reaches || reaches.length === 0) return "";
+  return [
+    "## Code reach for the reviewer",
+    "",
+    `These code files reach for more than ${against} did; read these lines before merging. The sandbox contained them during the run, but not after a merge.`,
+    "",
+    "| File | Reaches for | Words |",
+    "|---|---|---|",
+    ...reaches.map(
+      (flag) => `| ${codeSpan(flag.file, 120)} | ${kindWords[flag.kind]} | ${flag.words.map((word2) => codeSpan(word2, 40)).join(", ")} |`
+    )
+  ].join("\n");
+}
+var kindWords;
+var init_sandbox_section = __esm({
+  "src/report/sandbox-section.ts"() {
+    "use strict";
+    init_format();
+    kindWords = {
+      environment: "environment variables",
+      files: "files and folders",
+      network: "the network",
+      processes: "other processes"
+    };
+  }
+});
+
 // src/report/scrub.ts
 function scrubSecrets(text3, secrets = []) {
   return redactSecrets(text3, { values: secrets });
@@ -56918,6 +57731,8 @@ function renderGateComment(gate, options = {}) {
     "",
     flipTable("Flips by failure pattern", gate.flips.bySignal),
     "",
+    ...gate.sandbox?.warning ? [sandboxWarning(gate.sandbox), ""] : [],
+    ...gate.reaches?.length ? [codeReachSection(gate.reaches, "the base"), ""] : [],
     options.reportUrl ? `Details: ${options.reportUrl}` : ""
   ].join("\n");
   return scrubSecrets(text3, options.secrets);
@@ -56928,6 +57743,7 @@ var init_gate_comment = __esm({
     "use strict";
     init_statistics();
     init_format();
+    init_sandbox_section();
     init_scrub();
     gateCommentMarker = "<!-- ecdysis-gate -->";
   }
@@ -57037,13 +57853,13 @@ var init_measure_rows = __esm({
 });
 
 // src/report/wording.ts
-function plural2(count4, singular, pluralForm = `${singular}s`) {
-  return `${count4} ${count4 === 1 ? singular : pluralForm}`;
+function plural2(count5, singular, pluralForm = `${singular}s`) {
+  return `${count5} ${count5 === 1 ? singular : pluralForm}`;
 }
 function resolvePlurals(text3) {
   return text3.replace(
     /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
-    (_match, count4, word2, suffix) => count4 === "1" ? `${count4} ${word2}` : `${count4} ${word2}${suffix}`
+    (_match, count5, word2, suffix) => count5 === "1" ? `${count5} ${word2}` : `${count5} ${word2}${suffix}`
   );
 }
 function reasonCodes(reasons2) {
@@ -57495,6 +58311,7 @@ var init_job_summary = __esm({
     init_gate_comment();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
     init_wording2();
   }
@@ -57563,6 +58380,7 @@ var init_pr_body = __esm({
     init_label_words_section();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
   }
 });
@@ -57665,9 +58483,9 @@ function harnessRank(result, hash2) {
   return position === -1 ? 1e5 : position;
 }
 function indexReport(input2) {
-  const patterns = patternRefs(input2.result.iterations);
+  const patterns2 = patternRefs(input2.result.iterations);
   const byMember = /* @__PURE__ */ new Map();
-  for (const ref of patterns)
+  for (const ref of patterns2)
     for (const key of ref.pattern.memberKeys)
       byMember.set(key, [...byMember.get(key) ?? [], ref]);
   const labels = harnessLabels(input2.result);
@@ -57680,12 +58498,12 @@ function indexReport(input2) {
   );
   return {
     ...input2,
-    patterns,
+    patterns: patterns2,
     rollouts: new Map((input2.records?.rollouts ?? []).map((record3) => [record3.key, record3])),
     tasks: new Map((input2.records?.tasks ?? []).map((task) => [task.id, task])),
     calls: new Map((input2.prompts ?? []).map((call) => [call.id, call])),
     patternsOf: (key) => byMember.get(key) ?? [],
-    patternRef: (id, iteration) => patterns.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns.findLast((ref) => ref.id === id),
+    patternRef: (id, iteration) => patterns2.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns2.findLast((ref) => ref.id === id),
     editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
     harnessLabel: (hash2) => labels.get(hash2) ?? `harness ${hash2.slice(0, 12)}`,
     harnessRank: (hash2) => harnessRank(input2.result, hash2)
@@ -57718,8 +58536,8 @@ function taskLinks(ids) {
   );
 }
 function editLine(planned, index, iteration) {
-  const patterns = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
-  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
+  const patterns2 = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
+  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns2}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
 }
 function comparisonCell(comparison) {
   if (!comparison) return "\u2014";
@@ -58078,10 +58896,10 @@ function tasksHtml(index) {
   const final = new Map(measures.final.tasks.map((task) => [task.taskId, task]));
   const ids = distinct([...seed.keys(), ...final.keys()]);
   const failing = /* @__PURE__ */ new Map();
-  const ordered = [...index.rollouts.values()].sort(
+  const ordered2 = [...index.rollouts.values()].sort(
     (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash)
   );
-  for (const record3 of ordered)
+  for (const record3 of ordered2)
     failing.set(record3.taskId, [
       ...failing.get(record3.taskId) ?? [],
       `<a href="#${rolloutAnchor(record3.key)}">${escapeHtml(index.harnessLabel(record3.harnessHash))}</a>`
@@ -58143,7 +58961,7 @@ function taskNow(taskId, index) {
 }
 function rolloutBody(record3, index) {
   const task = index.tasks.get(record3.taskId);
-  const patterns = index.patternsOf(record3.key);
+  const patterns2 = index.patternsOf(record3.key);
   const usage = record3.trace.usage;
   const steps = record3.trace.steps.length;
   const events = record3.trace.events.map(
@@ -58164,14 +58982,14 @@ function rolloutBody(record3, index) {
     field("Events", events.length ? `<ul>${events.join("")}</ul>` : "none"),
     field(
       "Patterns",
-      patterns.length ? patterns.map(
+      patterns2.length ? patterns2.map(
         (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`
       ).join(", ") : "none"
     ),
     field(
       "Edits for its patterns",
       addressingEdits(
-        patterns.map((ref) => ref.id),
+        patterns2.map((ref) => ref.id),
         index
       )
     ),
@@ -58186,14 +59004,14 @@ function rolloutBody(record3, index) {
 }
 function rolloutDetails(record3, index) {
   const harness = index.harnessLabel(record3.harnessHash);
-  const patterns = index.patternsOf(record3.key).map((ref) => ref.name);
+  const patterns2 = index.patternsOf(record3.key).map((ref) => ref.name);
   const attributes = filterAttributes("rollouts", {
     harness,
     category: record3.category,
     reason: record3.verdict.reason
   });
   const events = [...new Set(record3.trace.events.map((event) => event.kind))];
-  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
+  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns2.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns2)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
 }
 function excerptDetails(excerpt3) {
   return `<details id="${rolloutAnchor(excerpt3.key)}" class="rollout"${filterAttributes("rollouts", { category: excerpt3.category })}><summary>${code(excerpt3.taskId, 120)} \xB7 ${escapeHtml(excerpt3.category)} \xB7 <span class="rejected">${escapeHtml(excerpt3.verdict.reason)}</span>${excerpt3.events.length ? ` \xB7 ${escapeHtml(excerpt3.events.join(", "))}` : ""}</summary><dl class="rollout-fields">${field("Output", preText(excerpt3.output))}${field("Extracted answer", excerpt3.answer === null ? "<em>none found</em>" : code(excerpt3.answer))}</dl><h4>Trace</h4>${traceSteps(excerpt3.steps)}</details>`;
@@ -58516,9 +59334,12 @@ var init_render_html = __esm({
 // src/report/render-markdown.ts
 function renderMarkdown(result, options = {}) {
   const labels = labelWordsSection(result);
+  const warning = sandboxWarning(result.sandbox);
+  const reach = codeReachSection(result.reaches);
   const text3 = [
     `# Ecdysis report (${result.strategy})`,
     "",
+    ...warning ? [warning, ""] : [],
     summarySection(result),
     "",
     "## Accuracy per iteration",
@@ -58534,6 +59355,7 @@ function renderMarkdown(result, options = {}) {
     rejectionsSection(result),
     "",
     ...labels ? [labels, ""] : [],
+    ...reach ? [reach, ""] : [],
     diffSection(result),
     "",
     costSection(result),
@@ -58548,16 +59370,17 @@ var init_render_markdown = __esm({
     init_label_words_section();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
   }
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
 import path13 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir14(outDir, { recursive: true });
+  await mkdir15(outDir, { recursive: true });
   const markdown = path13.join(outDir, "report.md");
   const html = path13.join(outDir, "report.html");
   await writeFile13(markdown, renderMarkdown(result, { secrets }));
@@ -58568,7 +59391,7 @@ async function writeEvolveReports(options) {
 }
 async function writeGateReport(options) {
   const file2 = path13.join(options.outDir, "gate.md");
-  await mkdir14(options.outDir, { recursive: true });
+  await mkdir15(options.outDir, { recursive: true });
   await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
@@ -58594,6 +59417,7 @@ var init_report = __esm({
     init_pr_body();
     init_render_html();
     init_render_markdown();
+    init_sandbox_section();
     init_scrub();
     init_svg_chart();
     init_write_reports();
@@ -58602,11 +59426,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join19 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join16(outDir, "ground-truth.json");
+  const groundTruth = join19(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -58624,7 +59448,7 @@ var init_world_generator = __esm({
 
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
-  const patterns = [];
+  const patterns2 = [];
   const acceptedEdits = [];
   const trajectory = [];
   const inForce = [
@@ -58632,7 +59456,7 @@ function toEvolveOutcome(result) {
   ];
   for (const iteration of result.iterations) {
     const found = iterationPatterns(iteration);
-    patterns.push(...found);
+    patterns2.push(...found);
     if (iteration.verdict !== "accepted") continue;
     const fixed = firstStage(iteration.evidence, "full")?.comparison.fixed ?? firstStage(iteration.evidence, "cheap")?.comparison.fixed ?? [];
     for (const edit of iteration.applied) {
@@ -58670,7 +59494,7 @@ function toEvolveOutcome(result) {
       wallMs: result.cost.wallMs,
       refinementShare: result.cost.refinementShare
     },
-    patterns,
+    patterns: patterns2,
     acceptedEdits,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
@@ -58870,7 +59694,7 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
+import { cp as cp2, mkdir as mkdir16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
 import path15 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
@@ -58896,8 +59720,8 @@ function simEngine() {
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm6(dir, { recursive: true, force: true });
-      await mkdir15(dir, { recursive: true });
+      await rm7(dir, { recursive: true, force: true });
+      await mkdir16(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
       await writeFile15(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
@@ -58922,10 +59746,10 @@ function simEngine() {
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
       const projectDir = path15.join(outDir, "project");
-      await rm6(outDir, { recursive: true, force: true });
-      await mkdir15(projectDir, { recursive: true });
-      for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path15.join(project.dir, relative9), path15.join(projectDir, relative9), {
+      await rm7(outDir, { recursive: true, force: true });
+      await mkdir16(projectDir, { recursive: true });
+      for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
+        await cp2(path15.join(project.dir, relative10), path15.join(projectDir, relative10), {
           recursive: true
         });
       }
@@ -59031,7 +59855,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join17 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -59479,7 +60303,7 @@ function budgetUseTable(result) {
     const first = runs[0];
     const stops = /* @__PURE__ */ new Map();
     for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
-    const stopped = [...stops].map(([reason, count4]) => `${reason} \xD7${count4}`).join(", ");
+    const stopped = [...stops].map(([reason, count5]) => `${reason} \xD7${count5}`).join(", ");
     const unspent = runs.map((run2) => run2.unspentRollouts);
     const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
     const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
@@ -60237,7 +61061,7 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
+import { mkdir as mkdir17, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
 import path16 from "node:path";
 
 // src/bench/engine.ts
@@ -60427,14 +61251,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
     }
-    const [label, count4] = [...counts.entries()].sort(
+    const [label, count5] = [...counts.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count4 / members2.length
+      purity: count5 / members2.length
     });
   }
   return results;
@@ -60560,7 +61384,7 @@ async function runBench(input2) {
           truth
         });
         if (reusableCode(code2)) {
-          await mkdir16(runDir, { recursive: true });
+          await mkdir17(runDir, { recursive: true });
           await writeRunRecord(runDir, { key, code: code2, run: run2 });
         }
         runs.push(run2);
@@ -60596,7 +61420,7 @@ async function runBench(input2) {
       options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
     )
   };
-  await mkdir16(outDir, { recursive: true });
+  await mkdir17(outDir, { recursive: true });
   await writeAtomically(path16.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
   await writeAtomically(path16.join(outDir, "bench.md"), renderBenchMarkdown(result));
@@ -60666,7 +61490,7 @@ init_input_error();
 // src/cli/command.ts
 init_world_names();
 init_input_error();
-import { resolve as resolve10 } from "node:path";
+import { resolve as resolve12 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -60699,7 +61523,7 @@ function validateFlags(command, schema, value, flagNames = {}) {
   });
 }
 function resolvePath(io, path17) {
-  return resolve10(io.cwd, path17);
+  return resolve12(io.cwd, path17);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -60713,27 +61537,27 @@ function withConcurrency(loaded, concurrency) {
 }
 
 // src/cli/side-by-side.ts
-import { spawn as spawn4 } from "node:child_process";
+import { spawn as spawn5 } from "node:child_process";
 import { createInterface } from "node:readline";
-function seedShares(seeds, count4) {
+function seedShares(seeds, count5) {
   return Array.from(
-    { length: count4 },
-    (_, job) => seeds.filter((_seed, index) => index % count4 === job)
+    { length: count5 },
+    (_, job) => seeds.filter((_seed, index) => index % count5 === job)
   ).filter((share) => share.length > 0);
 }
 async function runShares(options) {
   const [file2, ...prefix] = options.command;
   return Promise.all(
     options.shares.map(
-      (share) => new Promise((resolve13, reject) => {
-        const child = spawn4(file2, [...prefix, ...options.argsFor(share)], {
+      (share) => new Promise((resolve15, reject) => {
+        const child = spawn5(file2, [...prefix, ...options.argsFor(share)], {
           stdio: ["ignore", "pipe", "pipe"]
         });
         const tag = `[seeds ${share.join(",")}] `;
         for (const stream of [child.stdout, child.stderr])
           createInterface({ input: stream }).on("line", (line) => options.onLine(tag + line));
         child.on("error", reject);
-        child.on("close", (code2, signal) => resolve13(code2 ?? (signal ? 1 : 0)));
+        child.on("close", (code2, signal) => resolve15(code2 ?? (signal ? 1 : 0)));
       })
     )
   );
@@ -60822,7 +61646,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join17(outDir, "bench.json")} and ${join17(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join20(outDir, "bench.json")} and ${join20(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -60883,8 +61707,8 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile16, stat as stat6 } from "node:fs/promises";
-import { join as join18, relative as relative5 } from "node:path";
+import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
+import { join as join21, relative as relative6 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -60901,7 +61725,7 @@ var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.int
 function money(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
 }
-function count3(delta) {
+function count4(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
 }
 function scoreRows(a, b) {
@@ -60936,19 +61760,19 @@ function costRows(a, b) {
       label: "LLM calls",
       a: String(a.cost.llmCalls),
       b: String(b.cost.llmCalls),
-      delta: count3(b.cost.llmCalls - a.cost.llmCalls)
+      delta: count4(b.cost.llmCalls - a.cost.llmCalls)
     },
     {
       label: "tokens",
       a: tokens(a).toLocaleString("en-US"),
       b: tokens(b).toLocaleString("en-US"),
-      delta: count3(tokens(b) - tokens(a))
+      delta: count4(tokens(b) - tokens(a))
     },
     {
       label: "rollouts",
       a: String(a.cost.rollouts),
       b: String(b.cost.rollouts),
-      delta: count3(b.cost.rollouts - a.cost.rollouts)
+      delta: count4(b.cost.rollouts - a.cost.rollouts)
     },
     {
       label: "wall time",
@@ -60982,7 +61806,7 @@ function compareRuns(a, b) {
       label: "accepted",
       a: tally2(a),
       b: tally2(b),
-      delta: count3(b.acceptedEdits.length - a.acceptedEdits.length)
+      delta: count4(b.acceptedEdits.length - a.acceptedEdits.length)
     },
     {
       label: "stopped",
@@ -61059,8 +61883,8 @@ async function readResult(path17) {
       );
     }
   );
-  const file2 = isDir ? join18(path17, "result.json") : path17;
-  const text3 = await readFile16(file2, "utf8").catch(() => {
+  const file2 = isDir ? join21(path17, "result.json") : path17;
+  const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -61099,7 +61923,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
     const [a, b] = await Promise.all(
       args.positionals.map((path17) => readResult(resolvePath(io, path17)))
     );
-    const name3 = (file2) => relative5(io.cwd, file2) || file2;
+    const name3 = (file2) => relative6(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -61113,7 +61937,8 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join20 } from "node:path";
+init_sandbox_section();
+import { join as join23 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -61284,7 +62109,7 @@ function bar(done, total, width) {
   return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
 }
 function runningRoles(running) {
-  return [...running].filter(([, count4]) => count4 > 0).map(([purpose, count4]) => count4 > 1 ? `${purpose} \xD7${count4}` : purpose).join(", ");
+  return [...running].filter(([, count5]) => count5 > 0).map(([purpose, count5]) => count5 > 1 ? `${purpose} \xD7${count5}` : purpose).join(", ");
 }
 function fitWidth(line, columns) {
   const chars = [...line];
@@ -61425,7 +62250,7 @@ var RunStatus = class {
     return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
   }
   refinerSummary(refiner) {
-    const purposes = [...refiner.finishedByPurpose].map(([purpose, count4]) => `${purpose} ${count4}`).join(", ");
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count5]) => `${purpose} ${count5}`).join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
     const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
     return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
@@ -61481,19 +62306,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile17, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
+import { join as join22 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join19(dir, "shard.json");
+var markerFile = (dir) => join22(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm7(markerFile(dir), { force: true });
+  if (shard === void 0) await rm8(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile17(markerFile(dir), "utf8");
+    text3 = await readFile18(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -61514,28 +62339,28 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count4 = marked[0].marker?.count ?? 0;
+  const count5 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count4) {
+    if (marker.count !== count5) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count4}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count5}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count4} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count5} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count4; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count5; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count4}`).join(", ")} missing: give all ${count4} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count5}`).join(", ")} missing: give all ${count5} shard folders of the run`
     );
   }
 }
@@ -61559,9 +62384,9 @@ function countUnknownInEvolve(result) {
   const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task")).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
-async function unknownTaskWarning(model, count4) {
-  if (count4.failing === 0 || count4.unknown * 2 <= count4.failing) return void 0;
-  const share = `${count4.unknown} of ${count4.failing} failing tasks`;
+async function unknownTaskWarning(model, count5) {
+  if (count5.failing === 0 || count5.unknown * 2 <= count5.failing) return void 0;
+  const share = `${count5.unknown} of ${count5.failing} failing tasks`;
   if (model.provider !== "sim")
     return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
 `;
@@ -61632,7 +62457,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal
     });
-    const { results, records, downgrades } = await runEval({
+    const { results, records, downgrades, sandbox } = await runEval({
       loaded,
       env: io.env,
       limit: flags.limit,
@@ -61657,7 +62482,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join20(outDir, name3));
+    io.stderr.write(sandboxWarningLine(sandbox));
+    const written = [...order, "records.jsonl"].map((name3) => join23(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -61674,33 +62500,34 @@ init_input_error();
 init_evolve();
 init_run_records();
 init_report();
-import { access, readFile as readFile18, writeFile as writeFile18 } from "node:fs/promises";
-import { join as join24, resolve as resolve11 } from "node:path";
+import { access as access2, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
+import { join as join27, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
 init_accepted_changes();
 init_format();
 init_markdown_sections();
+init_sandbox_section();
 init_wording2();
-import { join as join22 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
+import { accessSync, constants as constants2 } from "node:fs";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, relative as relative7 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
 function pathFrom(cwd, path17) {
-  const rel = relative6(cwd, path17);
+  const rel = relative7(cwd, path17);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path17 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path17 : rel;
 }
-function onPath(name3, env) {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
+function onPath2(name3, env) {
+  for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join21(dir, name3), constants.X_OK);
+      accessSync(join24(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -61708,15 +62535,15 @@ function onPath(name3, env) {
   return false;
 }
 function cliInvocation(env) {
-  if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join21(packageRoot(), "bin", "ecdysis.js"))}`;
+  if (onPath2("ecdysis", env)) return "ecdysis";
+  return `node ${shellQuote(join24(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
-  const count4 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-  return count4 > 0 ? `  (${plural2(count4, "rollout")} did not reach the model, not scored)` : "";
+  const count5 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count5 > 0 ? `  (${plural2(count5, "rollout")} did not reach the model, not scored)` : "";
 }
 function costLine(result) {
   const { cost } = result;
@@ -61730,7 +62557,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join22(options.outDir, "harness.patch");
+  const patch = join25(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -61750,21 +62577,21 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join22(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join25(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
-${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
+${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
 }
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join23, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname9, join as join26, relative as relative8, sep as sep7 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join23(current, ".git"))) return current;
-    const parent = dirname8(current);
+    if (existsSync4(join26(current, ".git"))) return current;
+    const parent = dirname9(current);
     if (parent === current) return void 0;
     current = parent;
   }
@@ -61774,7 +62601,7 @@ function patchBase(options) {
   const root = repository ?? options.configDir;
   return {
     root,
-    prefix: relative7(root, options.harnessDir).split(sep5).join("/"),
+    prefix: relative8(root, options.harnessDir).split(sep7).join("/"),
     inRepository: repository !== void 0
   };
 }
@@ -61811,7 +62638,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path17) => access(path17).then(
+var exists = (path17) => access2(path17).then(
   () => true,
   () => false
 );
@@ -61858,7 +62685,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join24(outDir, "journal.jsonl");
+    const journal = join27(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
         "ecdysis evolve",
@@ -61894,11 +62721,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     }).finally(() => status.close());
     const base = patchBase({
       configDir: loaded.root,
-      harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
+      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join24(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
+    const patchFile = join27(outDir, "harness.patch");
+    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -61914,7 +62741,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join25 } from "node:path";
+import { join as join28 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -61948,8 +62775,9 @@ than the base by more than 'gate.tolerance'.
     });
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
+    io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join25(outDir, "gate.json")} and ${join25(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join28(outDir, "gate.json")} and ${join28(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -61963,9 +62791,9 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm9, writeFile as writeFile19 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { dirname as dirname10, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -62063,13 +62891,13 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path17) => access2(path17).then(
+var exists2 = (path17) => access3(path17).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path17) {
-  const current = await readFile19(path17, "utf8").catch(() => void 0);
+  const current = await readFile20(path17, "utf8").catch(() => void 0);
   if (current === void 0) {
     await writeFile19(path17, `${ignoreLines.join("\n")}
 `);
@@ -62114,47 +62942,47 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
+    const workflowFile = join29(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path17) => relative9(base, join29(dir, path17)).split(sep8).join("/");
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join29(dir, name3)),
       workflowFile
     ];
     const taken = [];
-    for (const target of targets) if (await exists2(target)) taken.push(relative8(dir, target));
+    for (const target of targets) if (await exists2(target)) taken.push(relative9(dir, target));
     if (taken.length > 0) {
       throw new InputError(
-        resolve12(dir, taken[0]),
+        resolve14(dir, taken[0]),
         `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
       );
     }
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp2(join29(tmpdir3(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join26(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
+      await mkdir18(join29(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join29(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
+      await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
       await writeFile19(
-        join26(dir, "ecdysis.yml"),
-        initialConfig(bundled ? flags.world : relative8(dir, source) || source)
+        join29(dir, "ecdysis.yml"),
+        initialConfig(bundled ? flags.world : relative9(dir, source) || source)
       );
-      await mkdir17(dirname9(workflowFile), { recursive: true });
+      await mkdir18(dirname10(workflowFile), { recursive: true });
       await writeFile19(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm8(staging, { recursive: true, force: true });
+      await rm9(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join29(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join26(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join29(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -62163,7 +62991,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join26(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join29(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -62176,7 +63004,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile19(file2, "utf8");
+  let text3 = await readFile20(file2, "utf8");
   for (const [path17, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
@@ -62194,7 +63022,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join27 } from "node:path";
+import { join as join30 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -62236,7 +63064,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join27(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join30(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -62311,9 +63139,9 @@ async function serve(args, io) {
     `sim serving world '${flags.world}'${behaviour} at ${server.url} (Ctrl-C to stop)
 `
   );
-  await new Promise((resolve13) => {
-    if (io.signal.aborted) resolve13();
-    io.signal.addEventListener("abort", () => resolve13(), { once: true });
+  await new Promise((resolve15) => {
+    if (io.signal.aborted) resolve15();
+    io.signal.addEventListener("abort", () => resolve15(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -62451,10 +63279,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve13, reject) => {
+  return new Promise((resolve15, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve13, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve15, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +34,7 @@ export interface AttackScene {
 
 const jobFileNames = ["set_env", "add_path", "set_output", "step_summary"];
 
-/** Builds the scene around `project` (the folder holding the config; its `.git/config` gets a credential). */
+/** Builds the scene around `project` (the folder holding the config); `gitConfig` gets a credential. */
 export async function createAttackScene(project: string, gitConfig: string): Promise<AttackScene> {
   const runner = await mkdtemp(join(tmpdir(), "ecdysis-attack-runner-"));
   const home = join(runner, "home");
@@ -49,7 +49,8 @@ export async function createAttackScene(project: string, gitConfig: string): Pro
   const jobFiles = jobFileNames.map((name) => join(commands, `${name}_1`));
   for (const file of jobFiles) await writeFile(file, "");
   await mkdir(join(gitConfig, ".."), { recursive: true });
-  await writeFile(
+  // What actions/checkout persists: the token as an extra header of the checkout's git config.
+  await appendFile(
     gitConfig,
     '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic canary-extraheader-6604\n',
   );
