@@ -49395,7 +49395,7 @@ async function decideSandbox(input2) {
   if (config2.harness.kind !== "command") return { status: { mode: settings.mode, engine: "none" } };
   if (settings.mode === "off")
     return { status: { mode: "off", engine: "none", warning: sandboxOffWarning } };
-  const probe = await (input2.probe ?? probeSandbox)();
+  const probe = await (input2.probe ?? (() => probeSandbox(bwrapCommand(input2.env))))();
   if (probe.available) {
     const root = input2.root ?? input2.loaded.root;
     const exposure = exposureOf({
@@ -50523,7 +50523,7 @@ async function runEval(options) {
     kind: config2.harness.kind,
     command: config2.harness.command
   });
-  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted });
+  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
   const models = options.models ?? await openModels(loaded, { env: options.env });
   const workspace = runWorkspace(loaded);
   try {
@@ -52902,13 +52902,10 @@ async function runGate(options) {
   const head = await load2(options.head.harnessDir);
   const { heldout } = await loadSplits(loaded);
   const headRoot = options.head.projectRoot ?? loaded.root;
+  const untrusted = "the gate runs a pull request's head harness";
   const sandboxes = {
-    head: await decideSandbox({
-      loaded,
-      root: headRoot,
-      untrusted: "the gate runs a pull request's head harness"
-    }),
-    base: await decideSandbox({ loaded })
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env: options.env }),
+    base: await decideSandbox({ loaded, env: options.env })
   };
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
@@ -57244,7 +57241,7 @@ async function runEvolve(options) {
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
   ]);
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release: release2, coverage } = await startRun({
     ...options,
     strategy,
@@ -57332,7 +57329,8 @@ async function finishRun(input2) {
   });
   return result;
 }
-async function loadInputs(loaded, limit2) {
+async function loadInputs(loaded, options) {
+  const { limit: limit2 } = options;
   const { config: config2 } = loaded;
   const seed = await loadHarness({
     dir: path12.resolve(loaded.root, config2.harness.dir),
@@ -57342,7 +57340,8 @@ async function loadInputs(loaded, limit2) {
   const splits = await loadSplits(loaded);
   const train = limitTasks(splits.train, limit2);
   const heldout = limitTasks(splits.heldout, limit2);
-  const sandbox = await decideSandbox({ loaded, untrusted: "evolve runs LLM-edited candidates" });
+  const untrusted = "evolve runs LLM-edited candidates";
+  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
   return { seed, splits, train, heldout, sandbox };
 }
 function openRun(input2) {
@@ -62771,7 +62770,8 @@ than the base by more than 'gate.tolerance'.
       base: { harnessDir: resolvePath(io, flags.base) },
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
-      outDir
+      outDir,
+      env: io.env
     });
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";

@@ -40,6 +40,7 @@ than the base by more than 'gate.tolerance'.
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
       outDir,
+      env: io.env,
     });
     await writeGateReport({ outDir, result });
     const passed = result.verdict === "pass";

@@ -89,7 +89,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted });
+  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
   const models = options.models ?? (await openModels(loaded, { env: options.env }));
   const workspace = runWorkspace(loaded);
   try {

@@ -56,13 +56,10 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { heldout } = await loadSplits(loaded);
   // Before any rollout: the head is a pull request's code, never run unsandboxed under `auto`.
   const headRoot = options.head.projectRoot ?? loaded.root;
+  const untrusted = "the gate runs a pull request's head harness";
   const sandboxes = {
-    head: await decideSandbox({
-      loaded,
-      root: headRoot,
-      untrusted: "the gate runs a pull request's head harness",
-    }),
-    base: await decideSandbox({ loaded }),
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env: options.env }),
+    base: await decideSandbox({ loaded, env: options.env }),
   };
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),

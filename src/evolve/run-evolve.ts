@@ -131,7 +131,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     ...(options.secrets ?? []),
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release, coverage } = await startRun({
     ...options,
     strategy,
@@ -245,7 +245,11 @@ async function finishRun(input: {
  * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
  * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
  */
-async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
+async function loadInputs(
+  loaded: LoadedConfig,
+  options: { limit?: number; env?: NodeJS.ProcessEnv },
+) {
+  const { limit } = options;
   const { config } = loaded;
   const seed = await loadHarness({
     dir: path.resolve(loaded.root, config.harness.dir),
@@ -256,7 +260,8 @@ async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
   const train = limitTasks(splits.train, limit);
   const heldout = limitTasks(splits.heldout, limit);
   // Before any rollout: every candidate after the seed is code the Editor wrote.
-  const sandbox = await decideSandbox({ loaded, untrusted: "evolve runs LLM-edited candidates" });
+  const untrusted = "evolve runs LLM-edited candidates";
+  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
   return { seed, splits, train, heldout, sandbox };
 }
 

@@ -4,7 +4,7 @@ import { sandboxModeSchema, sandboxSettings } from "../../config/sandbox-config.
 import { SandboxUnavailableError } from "../../errors/sandbox-error.js";
 import { type AgentSandbox, bubblewrapSandbox, declaredReads } from "./agent-sandbox.js";
 import { exposureOf } from "./sandbox-mounts.js";
-import { probeSandbox, type SandboxProbe } from "./sandbox-probe.js";
+import { bwrapCommand, probeSandbox, type SandboxProbe } from "./sandbox-probe.js";
 
 /** How a run's command harness ran, for its records and reports: the mode, the engine, and a warning when unsandboxed. */
 export const sandboxStatusSchema = z.object({
@@ -40,6 +40,8 @@ export async function decideSandbox(input: {
   untrusted?: string;
   /** Where the project's files are, when not the config's folder (the gate's head). */
   root?: string;
+  /** The environment `ECDYSIS_BWRAP` is read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
   probe?: () => Promise<SandboxProbe>;
 }): Promise<SandboxDecision> {
   const { config } = input.loaded;
@@ -47,7 +49,7 @@ export async function decideSandbox(input: {
   if (config.harness.kind !== "command") return { status: { mode: settings.mode, engine: "none" } };
   if (settings.mode === "off")
     return { status: { mode: "off", engine: "none", warning: sandboxOffWarning } };
-  const probe = await (input.probe ?? probeSandbox)();
+  const probe = await (input.probe ?? (() => probeSandbox(bwrapCommand(input.env))))();
   if (probe.available) {
     const root = input.root ?? input.loaded.root;
     const exposure = exposureOf({
