@@ -15,6 +15,7 @@ import { gitAuthEnv } from "./git-auth.js";
 import { createGitHubClient, type Waiter } from "./github-client.js";
 import type { ModeContext } from "./mode-context.js";
 import { describeFailure, RunReport } from "./run-report.js";
+import { prepareSandboxFor, realSandboxHost } from "./sandbox-host.js";
 import { neutraliseWorkflowCommands, SecretScrubber } from "./secrets.js";
 import { writeJobSummary } from "./summary.js";
 
@@ -79,6 +80,11 @@ export async function run(dependencies: Partial<RunDependencies> = {}): Promise<
       cacheService: dependencies.cacheService,
       uploader: dependencies.uploader,
     };
+    if (!dependencies.engine)
+      await prepareSandboxFor(
+        context.configPath,
+        realSandboxHost((line) => core.info(line)),
+      );
     await modes[options.mode](context);
   } catch (error) {
     report.problem(describeFailure(error));
