@@ -1,19 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
-import { decideSandbox, type SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
-import { loadSplits } from "../config/split-overlap.js";
-import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
 import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
-import { loadHarness } from "../harness/load-harness.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
@@ -39,6 +36,7 @@ import {
 } from "./result-schema.js";
 import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { loadInputs, type RunInputs } from "./run-inputs.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
@@ -241,37 +239,13 @@ async function finishRun(input: {
   return result;
 }
 
-/**
- * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
- * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
- */
-async function loadInputs(
-  loaded: LoadedConfig,
-  options: { limit?: number; env?: NodeJS.ProcessEnv },
-) {
-  const { limit } = options;
-  const { config } = loaded;
-  const seed = await loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit);
-  const heldout = limitTasks(splits.heldout, limit);
-  // Before any rollout: every candidate after the seed is code the Editor wrote.
-  const untrusted = "evolve runs LLM-edited candidates";
-  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
-  return { seed, splits, train, heldout, sandbox };
-}
-
 function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
   budget: BudgetTracker;
   redactor: SecretRedactor;
   models: Models;
-  inputs: Awaited<ReturnType<typeof loadInputs>>;
+  inputs: RunInputs;
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
@@ -328,7 +302,7 @@ function openRun(input: {
 /** The guard context of a run: both splits (leak checks) and the configured secret values. */
 function runGuard(input: {
   loaded: LoadedConfig;
-  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  splits: RunInputs["splits"];
   redactor: SecretRedactor;
 }): RunContext["guard"] {
   const { loaded, splits, redactor } = input;

@@ -31,7 +31,8 @@ describe.skipIf(!python)("examples/python-agent", () => {
     await cp(example, dir, { recursive: true, filter: (path) => !path.includes(".ecdysis") });
     evolved = await runCli(["evolve", "--config", "ecdysis.yml", "--out", "out"], { cwd: dir });
     result = await read<EvolveResult>(join(dir, "out", "result.json"));
-  }, 300_000);
+    // 280 sandboxed rollouts of a pyenv-shimmed python3: minutes on two busy cores.
+  }, 900_000);
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
@@ -86,7 +87,7 @@ describe.skipIf(!python)("examples/python-agent", () => {
     expect(measured.head.harnessHash).toBe(result.harness.finalHash);
     expect(measured.base.score.accuracy).toBe(result.baseline.heldout.accuracy);
     expect(measured.head.score.accuracy).toBe(result.final.heldout.accuracy);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.skipIf(!python)("examples/python-agent: an edit that breaks the agent's code", () => {
