@@ -140,5 +140,5 @@ describe.skipIf(!python)("examples/python-agent: an edit that breaks the agent's
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-  }, 300_000);
+  }, 600_000);
 });
