@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path18) {
+  if (!path18)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path18.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path18, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path18);
     return iss;
   });
 }
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path18) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path18 = ref.slice(1).split("/").filter(Boolean);
+  if (path18.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path18[0] === defsKey) {
+    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -21597,10 +21597,10 @@ function harnessReference() {
   cached3 = { modules, tools, fields: fields2 };
   return cached3;
 }
-function collect(node2, path17, module, into) {
+function collect(node2, path18, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path17, key], module, into);
+      collect(child, [...path18, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21610,7 +21610,7 @@ function collect(node2, path17, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path17.join("."),
+    path: path18.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21754,17 +21754,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path17) {
-      const ctrl = callVisitor(key, node2, visitor, path17);
+    function visit_(key, node2, visitor, path18) {
+      const ctrl = callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path17);
+            const ci = visit_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21775,13 +21775,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path17);
+          const cv = visit_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21802,17 +21802,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path17) {
-      const ctrl = await callVisitor(key, node2, visitor, path17);
+    async function visitAsync_(key, node2, visitor, path18) {
+      const ctrl = await callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21823,13 +21823,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path17);
+          const cv = await visitAsync_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21856,23 +21856,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path17) {
+    function callVisitor(key, node2, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path17);
+        return visitor(key, node2, path18);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path17);
+        return visitor.Map?.(key, node2, path18);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path17);
+        return visitor.Seq?.(key, node2, path18);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path17);
+        return visitor.Pair?.(key, node2, path18);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path17);
+        return visitor.Scalar?.(key, node2, path18);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path17);
+        return visitor.Alias?.(key, node2, path18);
       return void 0;
     }
-    function replaceNode(key, path17, node2) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path18, node2) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22484,10 +22484,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path18, value) {
       let v = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22506,7 +22506,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22536,11 +22536,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path18, value) {
+        if (isEmptyPath(path18))
           this.add(value);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path18;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22554,8 +22554,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22569,8 +22569,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22588,8 +22588,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22599,8 +22599,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key, ...rest] = path17;
+      setIn(path18, value) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25115,9 +25115,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path18, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path18, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25192,14 +25192,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection.isEmptyPath(path17)) {
+      deleteIn(path18) {
+        if (Collection.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25214,10 +25214,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection.isEmptyPath(path17))
+      getIn(path18, keepScalar) {
+        if (Collection.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25228,10 +25228,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection.isEmptyPath(path17))
+      hasIn(path18) {
+        if (Collection.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25248,13 +25248,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection.isEmptyPath(path17)) {
+      setIn(path18, value) {
+        if (Collection.isEmptyPath(path18)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path18, value);
         }
       }
       /**
@@ -27215,9 +27215,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path17) => {
+    visit2.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field2, index] of path17) {
+      for (const [field2, index] of path18) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27226,23 +27226,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path17) => {
-      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
-      const field2 = path17[path17.length - 1][0];
+    visit2.parentCollection = (cst, path18) => {
+      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
+      const field2 = path18[path18.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27253,10 +27253,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29029,10 +29029,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path17) {
+    lineOf(path18) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path17) {
+      for (const segment of path18) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29055,9 +29055,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path17) {
+function dottedField(path18) {
   let out = "";
-  for (const segment of path17) {
+  for (const segment of path18) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29065,20 +29065,20 @@ function dottedField(path17) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path18 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path19 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path18),
+      field: dottedField(path19),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path17 = [...prefix, ...issue2.path];
+  const path18 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path17),
+    field: dottedField(path18),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path17)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path18)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29108,8 +29108,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path17 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path17), field: path17.join(".") };
+  const path18 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path18), field: path18.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29266,8 +29266,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path17) {
-  const absolute = resolve(path17);
+async function loadConfig(path18) {
+  const absolute = resolve(path18);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29295,28 +29295,28 @@ async function loadConfig(path17) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path17, depth) => {
-    if (path17.length > 0) {
-      const line = located.lineOf(path17);
-      if (line !== void 0) lines[dottedPath(path17)] = line;
+  const visit2 = (value, path18, depth) => {
+    if (path18.length > 0) {
+      const line = located.lineOf(path18);
+      if (line !== void 0) lines[dottedPath(path18)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path18, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path17) {
-  return path17.reduce(
+function dottedPath(path18) {
+  return path18.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path17) => {
+  const visit2 = (value, path18) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path17);
+      const field2 = dottedPath(path18);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29325,7 +29325,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key]);
+    for (const [key, item] of entries) visit2(item, [...path18, key]);
   };
   visit2(input2.value, []);
 }
@@ -29396,8 +29396,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path17) {
-  const file2 = resolve2(path17);
+async function loadTasks(path18) {
+  const file2 = resolve2(path18);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29444,8 +29444,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path17 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path17);
+    const path18 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path18);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29860,10 +29860,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path17, text3) {
-  const temporary = `${path17}.${process.pid}.tmp`;
+async function writeAtomic(path18, text3) {
+  const temporary = `${path18}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path17);
+  await rename3(temporary, path18);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29884,11 +29884,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path17 = join4(dir, name3);
+    const path18 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path17, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path18, "utf8"));
     } catch (error62) {
-      throw new InputError(path17, `unreadable result (${error62.message})`);
+      throw new InputError(path18, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -30310,12 +30310,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path17 = entryPath(dir, entry.key);
+  const path18 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path17}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path18}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path17);
+  await rename4(temp, path18);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30490,8 +30490,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path17, known) {
-        this.path = path17;
+      constructor(path18, known) {
+        this.path = path18;
         this.known = known;
       }
       path;
@@ -30499,14 +30499,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path17) {
+      static async open(path18) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path17, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path18, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path17, downgrades);
+        return new _CapabilityMemory(path18, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30523,15 +30523,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path17 = this.path;
-        if (!path17) return;
+        const path18 = this.path;
+        if (!path18) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path17), { recursive: true });
-          const temp = `${path17}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path18), { recursive: true });
+          const temp = `${path18}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path17);
+          await rename5(temp, path18);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -33246,12 +33246,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path18 = statics.reduce((previousValue, currentValue, index) => {
+      const path19 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33268,7 +33268,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path18.split(/[?#]/, 1)[0];
+      const pathOnly = path19.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33289,10 +33289,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path18}
+${path19}
 ${underline}`);
       }
-      return path18;
+      return path19;
     };
     path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42844,9 +42844,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path17, query, defaultBaseURL) {
+      buildURL(path18, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
+        const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42876,24 +42876,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path17, opts) {
-        return this.methodRequest("get", path17, opts);
+      get(path18, opts) {
+        return this.methodRequest("get", path18, opts);
       }
-      post(path17, opts) {
-        return this.methodRequest("post", path17, opts);
+      post(path18, opts) {
+        return this.methodRequest("post", path18, opts);
       }
-      patch(path17, opts) {
-        return this.methodRequest("patch", path17, opts);
+      patch(path18, opts) {
+        return this.methodRequest("patch", path18, opts);
       }
-      put(path17, opts) {
-        return this.methodRequest("put", path17, opts);
+      put(path18, opts) {
+        return this.methodRequest("put", path18, opts);
       }
-      delete(path17, opts) {
-        return this.methodRequest("delete", path17, opts);
+      delete(path18, opts) {
+        return this.methodRequest("delete", path18, opts);
       }
-      methodRequest(method, path17, opts) {
+      methodRequest(method, path18, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path17, ...opts2 };
+          return { method, path: path18, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -43018,8 +43018,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path17, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
+      getAPIList(path18, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -43113,8 +43113,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path17, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path17, query, defaultBaseURL);
+        const { method, path: path18, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path18, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43617,32 +43617,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path17, depth, problems) {
-  if (depth > 10) problems.push(`${path17}: nested deeper than 10 levels`);
+function walk(node2, path18, depth, problems) {
+  if (depth > 10) problems.push(`${path18}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path17}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path18}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path17}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path18}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path17}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path18}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path17}: additionalProperties must be false`);
+      problems.push(`${path18}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path17}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path18}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path17}.${name3}`, depth + 1, problems);
+      walk(property, `${path18}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path17}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path18}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path17}|${index}`, depth, problems);
+    walk(option, `${path18}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -44301,25 +44301,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path17 = parsed.pathname.replace(/\/+$/, "");
+  const path18 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path17);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path18);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path17 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path17 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path18 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path18 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path17 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path17 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path18 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path18 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path17})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path18})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44592,8 +44592,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path17) {
-  const file2 = isBundledWorld(path17) ? join6(worldsDir(), `${path17}.yaml`) : resolve4(path17);
+async function loadWorld(path18) {
+  const file2 = isBundledWorld(path18) ? join6(worldsDir(), `${path18}.yaml`) : resolve4(path18);
   let text3;
   try {
     text3 = await readFile7(file2, "utf8");
@@ -45505,7 +45505,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path17 = [problem.start];
+  const path18 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45516,7 +45516,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path17.push("\u2026", current);
+        path18.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45539,13 +45539,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path17.push(current);
+    path18.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path17.join(" \u2192 ")}.`,
-    decoys: path17.slice(0, -1),
+    reasoning: `Following the registry: ${path18.join(" \u2192 ")}.`,
+    decoys: path18.slice(0, -1),
     hits: []
   };
 }
@@ -45663,8 +45663,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path17) {
-        this.path = path17;
+      constructor(path18) {
+        this.path = path18;
       }
       path;
       chain = Promise.resolve();
@@ -45672,16 +45672,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path17 = this.path;
-        if (!path17) return;
+        const path18 = this.path;
+        if (!path18) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname6(path17), { recursive: true });
+              await mkdir5(dirname6(path18), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path17, `${JSON.stringify(entry)}
+            await appendFile(path18, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45825,9 +45825,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path17) {
+function setting(config2, path18) {
   let current = config2;
-  for (const part of path17.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path18.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45892,17 +45892,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path17 } = action;
+    const { path: path18 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path17}`, `enable ${path17}`, `set ${path17} to true`], unit);
+      return pick2([`turn on ${path18}`, `enable ${path18}`, `set ${path18} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path17} to ${value}`, `set ${path17} to ${value}`, `increase ${path17} to ${value}`],
+        [`raise ${path18} to ${value}`, `set ${path18} to ${value}`, `increase ${path18} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path17} to ${value}`, `set ${path17} to ${value}`, `change ${path17} to ${value}`],
+      [`switch ${path18} to ${value}`, `set ${path18} to ${value}`, `change ${path18} to ${value}`],
       unit
     );
   }
@@ -45945,15 +45945,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path17 = dottedPath2.exec(text3);
-  if (path17) {
-    const before = text3.slice(0, path17.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path17[1], value: true };
+  const path18 = dottedPath2.exec(text3);
+  if (path18) {
+    const before = text3.slice(0, path18.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path18[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path17[1], value: false };
-    const after = text3.slice(path17.index + path17[0].length);
+      return { kind: "set", path: path18[1], value: false };
+    const after = text3.slice(path18.index + path18[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path17[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path18[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -46125,21 +46125,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path17) {
+function globMatches(glob, path18) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path17);
+  return new RegExp(`^${source}$`).test(path18);
 }
 function promptFile(seen) {
-  const editable = (path17) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path17));
+  const editable = (path18) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path18));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path17) => /system|prompt/i.test(path17)) ?? candidates[0] ?? null;
+  return candidates.find((path18) => /system|prompt/i.test(path18)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -47548,8 +47548,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path17, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path17 });
+    config2.tools.lookup.files.forEach((path18, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path18 });
     });
   }
   return references;
@@ -47572,15 +47572,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path17) {
-  if (path17.includes("\\") || path17.includes("\0") || path17.startsWith("/") || /^[A-Za-z]:/.test(path17))
+function normaliseRelative(path18) {
+  if (path18.includes("\\") || path18.includes("\0") || path18.startsWith("/") || /^[A-Za-z]:/.test(path18))
     return null;
-  const segments = path17.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path18.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path17) {
-  const normalised = normaliseRelative(path17);
+function harnessFile(files, path18) {
+  const normalised = normaliseRelative(path18);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -47907,7 +47907,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path17) => harnessFile(input2.harness.files, path17) ?? ""
+    (path18) => harnessFile(input2.harness.files, path18) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48369,6 +48369,23 @@ Promise.all([listen("127.0.0.1"), listen("::1")]).then(([v4]) => {
 
 // src/agent/model-access.ts
 import { join as join11 } from "node:path";
+function relayable(baseUrl) {
+  const url2 = new URL(baseUrl);
+  const port = Number(url2.port) || (url2.protocol === "https:" ? 443 : 80);
+  if (!loopbackHosts.has(url2.hostname) || port < 1024) return void 0;
+  return { host: url2.hostname.replace(/^\[|\]$/g, ""), port };
+}
+function notRelayable(baseUrl, configFile, field2) {
+  return new InputError(
+    configFile,
+    `a sandboxed agent reaches its model through Ecdysis on loopback; ${new URL(baseUrl).host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints; until then set harness.sandbox: off for it)`,
+    { field: field2 }
+  );
+}
+function checkDirectAccess(input2) {
+  for (const { field: field2, baseUrl } of input2.endpoints)
+    if (baseUrl && !relayable(baseUrl)) throw notRelayable(baseUrl, input2.configFile, field2);
+}
 var loopbackHosts, directModelAccess;
 var init_model_access = __esm({
   "src/agent/model-access.ts"() {
@@ -48382,20 +48399,14 @@ var init_model_access = __esm({
         const none = async () => {
         };
         if (!baseUrl || !sandboxed) return { baseUrl, close: none };
-        const url2 = new URL(baseUrl);
-        const port = Number(url2.port) || (url2.protocol === "https:" ? 443 : 80);
-        if (!loopbackHosts.has(url2.hostname) || port < 1024)
-          throw new InputError(
-            "ecdysis.yml",
-            `a sandboxed agent reaches its model through Ecdysis on loopback; ${url2.host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints)`,
-            { field: "model.baseUrl" }
-          );
-        const relay = await startModelRelay({
-          socket: join11(scratch, "model.sock"),
-          host: url2.hostname.replace(/^\[|\]$/g, ""),
-          port
-        });
-        return { baseUrl, relay: { port, socket: relay.socket }, close: () => relay.close() };
+        const target = relayable(baseUrl);
+        if (!target) throw notRelayable(baseUrl, "ecdysis.yml", "model.baseUrl");
+        const relay = await startModelRelay({ socket: join11(scratch, "model.sock"), ...target });
+        return {
+          baseUrl,
+          relay: { port: target.port, socket: relay.socket },
+          close: () => relay.close()
+        };
       }
     };
   }
@@ -48487,15 +48498,15 @@ import { lstatSync, readlinkSync } from "node:fs";
 function systemLayout() {
   if (cachedSystem) return cachedSystem;
   const system = [];
-  for (const path17 of systemFolders) {
-    const stat7 = lstatSync(path17, { throwIfNoEntry: false });
-    if (stat7?.isSymbolicLink()) system.push({ path: path17, linkTo: readlinkSync(path17) });
-    else if (stat7?.isDirectory()) system.push({ path: path17 });
+  for (const path18 of systemFolders) {
+    const stat7 = lstatSync(path18, { throwIfNoEntry: false });
+    if (stat7?.isSymbolicLink()) system.push({ path: path18, linkTo: readlinkSync(path18) });
+    else if (stat7?.isDirectory()) system.push({ path: path18 });
   }
   const masked = [];
-  for (const path17 of maskedEtc) {
-    const stat7 = lstatSync(path17, { throwIfNoEntry: false });
-    if (stat7 && !stat7.isSymbolicLink()) masked.push({ path: path17, folder: stat7.isDirectory() });
+  for (const path18 of maskedEtc) {
+    const stat7 = lstatSync(path18, { throwIfNoEntry: false });
+    if (stat7 && !stat7.isSymbolicLink()) masked.push({ path: path18, folder: stat7.isDirectory() });
   }
   cachedSystem = { system, masked };
   return cachedSystem;
@@ -48509,7 +48520,7 @@ function filesystemArgs(layout) {
   for (const mask of layout.masked)
     args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
-  for (const path17 of layout.readOnly) args.push("--ro-bind-try", path17, path17);
+  for (const path18 of layout.readOnly) args.push("--ro-bind-try", path18, path18);
   return args;
 }
 function bwrapArgs(command) {
@@ -48750,8 +48761,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path17) {
-  return globToRegExp(pattern).test(path17);
+function matchGlob(pattern, path18) {
+  return globToRegExp(pattern).test(path18);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48790,10 +48801,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path17, existing = []) {
-  const bytes = Buffer.byteLength(path17);
+function portablePathProblem(path18, existing = []) {
+  const bytes = Buffer.byteLength(path18);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path17.split("/");
+  const segments = path18.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48805,8 +48816,8 @@ function portablePathProblem(path17, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path17.toLowerCase();
-  const twin = existing.find((other) => other !== path17 && other.toLowerCase() === folded);
+  const folded = path18.toLowerCase();
+  const twin = existing.find((other) => other !== path18 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48830,21 +48841,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path17 } = input2;
-  if (path17.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path17.includes("\\")) return { ok: false, reason: `path '${path17}' contains a backslash` };
-  if (isAbsolute3(path17) || /^[A-Za-z]:/.test(path17))
-    return { ok: false, reason: `path '${path17}' is absolute` };
-  if (path17.split("/").includes(".."))
-    return { ok: false, reason: `path '${path17}' contains a '..' segment` };
-  const normalised = normaliseRelative(path17);
+  const { path: path18 } = input2;
+  if (path18.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path18.includes("\\")) return { ok: false, reason: `path '${path18}' contains a backslash` };
+  if (isAbsolute3(path18) || /^[A-Za-z]:/.test(path18))
+    return { ok: false, reason: `path '${path18}' is absolute` };
+  if (path18.split("/").includes(".."))
+    return { ok: false, reason: `path '${path18}' contains a '..' segment` };
+  const normalised = normaliseRelative(path18);
   if (normalised === null)
-    return { ok: false, reason: `path '${path17}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path18}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path17}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path18}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48864,7 +48875,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path18) => isInside(candidate, path18) || isInside(candidate.toLowerCase(), path18.toLowerCase())
+      (path19) => isInside(candidate, path19) || isInside(candidate.toLowerCase(), path19.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48875,12 +48886,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path17) {
-  return path17.length <= 80 ? path17 : `${path17.slice(0, 60)}\u2026${path17.slice(-16)}`;
+function shorten(path18) {
+  return path18.length <= 80 ? path18 : `${path18.slice(0, 60)}\u2026${path18.slice(-16)}`;
 }
-function escapingSymlink(dir, path17) {
+function escapingSymlink(dir, path18) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path17.split("/");
+  const segments = path18.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join13(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48933,12 +48944,12 @@ async function writeHarness(harness, dir) {
   await mkdir9(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path17, content] of Object.entries(harness.files).sort(
+  for (const [path18, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path17);
-    if (normalised === null || normalised !== path17)
-      throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
+    const normalised = normaliseRelative(path18);
+    if (normalised === null || normalised !== path18)
+      throw new GuardError("path", `refusing to write '${path18}': not a plain relative path`);
     const target = join14(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
@@ -49041,10 +49052,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path17 of Object.keys(harness.files)) {
-    const source = await stat4(join15(harness.dir, path17)).catch(() => void 0);
+  for (const path18 of Object.keys(harness.files)) {
+    const source = await stat4(join15(harness.dir, path18)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join15(folder, path17), source.mode & 511);
+      await chmod(join15(folder, path18), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -49080,8 +49091,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path17) {
-  return (await stat4(path17).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path18) {
+  return (await stat4(path18).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -49104,6 +49115,20 @@ function createAgentAdapter(loaded, options) {
     ...probe ? [[probe.model, probe.price]] : [],
     [model.model, model.price]
   ]);
+  if (harness.kind === "command" && options.sandbox.sandbox && !options.modelAccess)
+    checkDirectAccess({
+      configFile: loaded.path,
+      endpoints: [
+        {
+          field: "model.baseUrl",
+          baseUrl: model.provider === "openai" ? model.baseUrl : void 0
+        },
+        {
+          field: "probe.baseUrl",
+          baseUrl: probe?.provider === "openai" ? probe.baseUrl : void 0
+        }
+      ]
+    });
   if (harness.kind === "command")
     return commandAgent({
       timeoutMs: harness.timeoutMs,
@@ -49133,6 +49158,7 @@ var init_create_agent_adapter = __esm({
     init_workspace();
     init_builtin_agent();
     init_command_agent();
+    init_model_access();
   }
 });
 
@@ -49176,18 +49202,18 @@ function exposureOf(input2) {
     "GITHUB_STATE"
   ].flatMap((name3) => env[name3] ? [env[name3]] : []);
   return {
-    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir2(), ...runner].filter(Boolean).map((path17) => resolve9(path17))
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir2(), ...runner].filter(Boolean).map((path18) => resolve9(path18))
   };
 }
-function exposureProblem(path17, exposure) {
-  if (path17.split(sep4).includes(".git")) return "it is a .git folder or inside one";
-  if (path17 === "/") return "it is the whole filesystem";
-  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path17));
+function exposureProblem(path18, exposure) {
+  if (path18.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path18 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path18));
   if (held2) return `it holds ${held2}, which the agent must not read`;
   return void 0;
 }
-async function onPath(name3, path17) {
-  for (const folder of (path17 ?? "").split(delimiter).filter(isAbsolute4)) {
+async function onPath(name3, path18) {
+  for (const folder of (path18 ?? "").split(delimiter).filter(isAbsolute4)) {
     const candidate = join16(folder, name3);
     const stat7 = await lstat2(candidate).catch(() => void 0);
     if (!stat7 || stat7.isDirectory()) continue;
@@ -49216,12 +49242,12 @@ async function shebangOf(file2) {
 async function programMounts(file2, exposure) {
   const real = await realpath4(file2).catch(() => file2);
   const mounts = [];
-  for (const path17 of /* @__PURE__ */ new Set([file2, real])) {
-    if (isSystem2(path17)) continue;
-    const folder = basename(dirname8(path17));
-    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path17)) : path17;
+  for (const path18 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem2(path18)) continue;
+    const folder = basename(dirname8(path18));
+    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path18)) : path18;
     if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
-    else if (!exposureProblem(path17, exposure)) mounts.push(path17);
+    else if (!exposureProblem(path18, exposure)) mounts.push(path18);
   }
   return mounts;
 }
@@ -49238,17 +49264,17 @@ async function commandMounts(input2) {
   for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
   return [...new Set(mounts)];
 }
-async function linkedTarget(path17) {
-  const stat7 = await lstat2(path17).catch(() => void 0);
+async function linkedTarget(path18) {
+  const stat7 = await lstat2(path18).catch(() => void 0);
   if (!stat7?.isSymbolicLink()) return void 0;
-  return resolve9(dirname8(path17), await readlink(path17));
+  return resolve9(dirname8(path18), await readlink(path18));
 }
 var isWithin, systemPrefixes, isSystem2;
 var init_sandbox_mounts = __esm({
   "src/agent/sandbox/sandbox-mounts.ts"() {
     "use strict";
-    isWithin = (path17, folder) => {
-      const inside2 = relative4(folder, path17);
+    isWithin = (path18, folder) => {
+      const inside2 = relative4(folder, path18);
       return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
     };
     systemPrefixes = [
@@ -49261,7 +49287,7 @@ var init_sandbox_mounts = __esm({
       "/libx32/",
       "/etc/"
     ];
-    isSystem2 = (path17) => systemPrefixes.some((prefix) => path17.startsWith(prefix));
+    isSystem2 = (path18) => systemPrefixes.some((prefix) => path18.startsWith(prefix));
   }
 });
 
@@ -49269,8 +49295,8 @@ var init_sandbox_mounts = __esm({
 import { resolve as resolve10, sep as sep5 } from "node:path";
 function declaredReads(input2) {
   return input2.read.map((entry) => {
-    const path17 = resolve10(input2.root, entry);
-    const problem = exposureProblem(path17, input2.exposure);
+    const path18 = resolve10(input2.root, entry);
+    const problem = exposureProblem(path18, input2.exposure);
     if (problem)
       throw new InputError(
         input2.configFile,
@@ -49279,24 +49305,24 @@ function declaredReads(input2) {
           field: "harness.sandbox.read"
         }
       );
-    return path17;
+    return path18;
   });
 }
 function ordered(paths) {
   const system = systemLayout().system.map((mount) => mount.path);
-  const shown = (path17) => system.some((folder) => path17 === folder || path17.startsWith(folder + sep5));
-  return [...new Set(paths)].filter((path17) => !shown(path17)).sort((a, b) => a.length - b.length);
+  const shown = (path18) => system.some((folder) => path18 === folder || path18.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path18) => !shown(path18)).sort((a, b) => a.length - b.length);
 }
 function bubblewrapSandbox(options) {
   const node2 = options.node ?? process.execPath;
   return {
     engine: "bubblewrap",
-    async wrap({ argv, cwd, path: path17, network }) {
+    async wrap({ argv, cwd, path: path18, network }) {
       const linked = await linkedTarget(resolve10(cwd, "node_modules"));
       const programs = await commandMounts({
         argv0: argv[0],
         cwd,
-        path: path17,
+        path: path18,
         exposure: options.exposure,
         extra: network ? [node2] : []
       });
@@ -49604,9 +49630,9 @@ import { createHash as createHash10 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash10("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path17 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path17];
-    hash2.update(`${path17}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path18 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path18];
+    hash2.update(`${path18}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -49658,15 +49684,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path17 = checkEditPath({
+  const path18 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path17.ok) return { ok: false, guard: "path", reason: path17.reason };
-  const file2 = path17.path;
+  if (!path18.ok) return { ok: false, guard: "path", reason: path18.reason };
+  const file2 = path18.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -49881,11 +49907,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path17 of paths) {
-    const filePatch = unifiedDiff({ path: path17, before: before.files[path17], after: after.files[path17] });
+  for (const path18 of paths) {
+    const filePatch = unifiedDiff({ path: path18, before: before.files[path18], after: after.files[path18] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path17, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path18, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49967,8 +49993,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path17 of paths) {
-    const absolute = join17(dir, path17);
+  for (const path18 of paths) {
+    const absolute = join17(dir, path18);
     const buffer = await readFile11(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49976,7 +50002,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path17] = decodeText(absolute, buffer);
+    files[path18] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -52893,20 +52919,9 @@ import path5 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
   const config2 = loaded.config;
-  const load2 = (dir) => loadHarness({
-    dir: path5.resolve(dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const base = await load2(options.base.harnessDir);
-  const head = await load2(options.head.harnessDir);
-  const { heldout } = await loadSplits(loaded);
+  const { base, head, heldout } = await loadSides(options);
   const headRoot = options.head.projectRoot ?? loaded.root;
-  const untrusted = "the gate runs a pull request's head harness";
-  const sandboxes = {
-    head: await decideSandbox({ loaded, root: headRoot, untrusted, env: options.env }),
-    base: await decideSandbox({ loaded, env: options.env })
-  };
+  const sandboxes = await gateSandboxes(options, headRoot);
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
@@ -52923,45 +52938,53 @@ async function runGate(options) {
       redactor
     });
     const evaluations = runEvaluations({ loaded, models, budget, redactor });
-    const evaluateFrom = (root, sandbox) => evaluations({
-      enforce: false,
-      split: "heldout",
-      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox })
-    });
-    const baseRun = await evaluateFrom(
-      loaded.root,
-      sandboxes.base
-    )({
-      tasks: heldout,
-      harness: base,
-      label: "gate: base"
-    });
-    const headRun = await evaluateFrom(
-      headRoot,
-      sandboxes.head
-    )({
-      tasks: heldout,
-      harness: head,
-      label: "gate: head"
-    });
+    const sides = {
+      base: { root: loaded.root, sandbox: sandboxes.base, harness: base },
+      head: { root: headRoot, sandbox: sandboxes.head, harness: head }
+    };
+    const measure = (name3) => {
+      const { root, sandbox, harness } = sides[name3];
+      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+      const evaluate3 = evaluations({ enforce: false, split: "heldout", adapter });
+      return evaluate3({ tasks: heldout, harness, label: `gate: ${name3}` });
+    };
+    const baseRun = await measure("base");
+    const headRun = await measure("head");
     const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const command = config2.harness.kind === "command";
+    const reaches = command ? codeReaches(base.files, head.files) : void 0;
     const result = redactor.json(
-      config2.harness.kind === "command" ? {
-        ...compared,
-        sandbox: sandboxes.head.status,
-        reaches: codeReaches(base.files, head.files)
-      } : compared
+      command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
     );
     await mkdir11(options.outDir, { recursive: true });
-    const json2 = `${JSON.stringify(result, null, 2)}
-`;
-    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(json2));
+    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
     return result;
   } finally {
     await workspace.close();
     await opened?.close();
   }
 }
+async function gateSandboxes(options, headRoot) {
+  const { loaded, env } = options;
+  const untrusted = "the gate runs a pull request's head harness";
+  return {
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env }),
+    base: await decideSandbox({ loaded, env })
+  };
+}
+async function loadSides(options) {
+  const { config: config2 } = options.loaded;
+  const load2 = (dir) => loadHarness({
+    dir: path5.resolve(dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const base = await load2(options.base.harnessDir);
+  const head = await load2(options.head.harnessDir);
+  const { heldout } = await loadSplits(options.loaded);
+  return { base, head, heldout };
+}
+var jsonText;
 var init_gate = __esm({
   "src/evolve/gate.ts"() {
     "use strict";
@@ -52976,6 +52999,8 @@ var init_gate = __esm({
     init_budget();
     init_evaluation_setup();
     init_gate_result();
+    jsonText = (value) => `${JSON.stringify(value, null, 2)}
+`;
   }
 });
 
@@ -53340,16 +53365,16 @@ function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path17, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path17);
-    if (!(path17 in seed.files)) {
-      const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
+  for (const [path18, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path18);
+    if (!(path18 in seed.files)) {
+      const problem = normaliseRelative(path18) === path18 ? portablePathProblem(path18, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path17 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path18 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path17] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed.files[path18] ?? "", isConfig ? seed.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -53395,9 +53420,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path17 = join18(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
-    return result && `node --check: ${nodeMessage(result, path17)}`;
+    const path18 = join18(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path18] });
+    return result && `node --check: ${nodeMessage(result, path18)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -53431,9 +53456,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path17) {
+function nodeMessage(stderr, path18) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp2(path17)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp2(path18)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -53812,9 +53837,36 @@ var init_prompt_log = __esm({
   }
 });
 
+// src/evolve/run-inputs.ts
+import path8 from "node:path";
+async function loadInputs(loaded, options) {
+  const { limit: limit2 } = options;
+  const { config: config2 } = loaded;
+  const seed = await loadHarness({
+    dir: path8.resolve(loaded.root, config2.harness.dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const splits = await loadSplits(loaded);
+  const train = limitTasks(splits.train, limit2);
+  const heldout = limitTasks(splits.heldout, limit2);
+  const untrusted = "evolve runs LLM-edited candidates";
+  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
+  return { seed, splits, train, heldout, sandbox };
+}
+var init_run_inputs = __esm({
+  "src/evolve/run-inputs.ts"() {
+    "use strict";
+    init_sandbox_policy();
+    init_split_overlap();
+    init_limit_tasks();
+    init_load_harness();
+  }
+});
+
 // src/evolve/run-records.ts
 import { readFile as readFile13 } from "node:fs/promises";
-import path8 from "node:path";
+import path9 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -53907,7 +53959,7 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path8.join(outDir, runRecordsFile);
+  const file2 = path9.join(outDir, runRecordsFile);
   let text3;
   try {
     text3 = await readFile13(file2, "utf8");
@@ -53997,7 +54049,7 @@ import { randomBytes as randomBytes4 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
 import { link, mkdir as mkdir12, readFile as readFile14, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path9 from "node:path";
+import path10 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -54021,7 +54073,7 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path9.join(folder, lockFileName);
+  const file2 = path10.join(folder, lockFileName);
   await mkdir12(folder, { recursive: true });
   const token = randomBytes4(12).toString("hex");
   const record3 = {
@@ -54116,7 +54168,7 @@ var init_folder_lock = __esm({
 // src/evolve/run-key.ts
 import { createHash as createHash13 } from "node:crypto";
 import { readFile as readFile15 } from "node:fs/promises";
-import path10 from "node:path";
+import path11 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -54160,7 +54212,7 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const file2 = path11.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
       const content = await readFile15(file2).catch(() => void 0);
       if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
@@ -54332,7 +54384,7 @@ var init_journal_file = __esm({
 
 // src/evolve/journal.ts
 import { appendFile as appendFile4, mkdir as mkdir13, readFile as readFile16, rename as rename10, rm as rm6, truncate, writeFile as writeFile11 } from "node:fs/promises";
-import path11 from "node:path";
+import path12 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -54362,7 +54414,7 @@ var init_journal = __esm({
       lines;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path11.join(options.outDir, "journal.jsonl");
+        const file2 = path12.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
@@ -54901,7 +54953,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path17, entry] of state.setBy) this.setBy.set(path17, entry);
+          for (const [path18, entry] of state.setBy) this.setBy.set(path18, entry);
         }
         return result;
       }
@@ -54988,8 +55040,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
+function coerceValue(path18, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -55088,8 +55140,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path17, message) {
-  return path17.join(".") === "edit.kind" || path17.length === 1 && path17[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path18, message) {
+  return path18.join(".") === "edit.kind" || path18.length === 1 && path18[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -55137,30 +55189,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
-  if (!field2) return [`'${path17}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path18, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
+  if (!field2) return [`'${path18}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path17 = field2.path;
-  if (field2.type === "list") return [`${path17} is a list; edit harness.yaml with replace_text`];
+  const path18 = field2.path;
+  if (field2.type === "list") return [`${path18} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path17} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path18} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path17} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path18} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path17} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path18} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path17} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path17} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path18} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path18} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path17} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path18} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path17} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path18} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -55205,7 +55257,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path17) => editable.some((glob) => matchGlob(glob, path17));
+  const isEditable = (path18) => editable.some((glob) => matchGlob(glob, path18));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -55215,31 +55267,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path17) => textFile.test(path17)).sort();
+  const paths = Object.keys(harness.files).filter((path18) => textFile.test(path18)).sort();
   const ordered2 = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path17) => !isEditable(path17)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path18) => !isEditable(path18)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path17 of ordered2) {
-    const shown = left > 0 ? showFile(path17, harness.files[path17], Math.min(budget.perFile, left)) : void 0;
+  for (const path18 of ordered2) {
+    const shown = left > 0 ? showFile(path18, harness.files[path18], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path17)) notShown.push(path17);
+      if (isEditable(path18)) notShown.push(path18);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path17) });
+    files.push({ ...shown, editable: isEditable(path18) });
     left -= shown.content.length;
   }
-  for (const path17 of Object.keys(harness.files).sort())
-    if (!textFile.test(path17) && isEditable(path17)) notShown.push(path17);
+  for (const path18 of Object.keys(harness.files).sort())
+    if (!textFile.test(path18) && isEditable(path18)) notShown.push(path18);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path17, text3, maxChars) {
+function showFile(path18, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path17, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path18, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count5 = 0;
@@ -55249,7 +55301,7 @@ function showFile(path17, text3, maxChars) {
   }
   if (count5 === 0) return void 0;
   return {
-    path: path17,
+    path: path18,
     whole: false,
     content: lines.slice(0, count5).join("\n"),
     lines: { from: 1, to: count5, of: lines.length }
@@ -57230,7 +57282,7 @@ var init_strategies = __esm({
 
 // src/evolve/run-evolve.ts
 import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path12 from "node:path";
+import path13 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -57282,7 +57334,7 @@ async function runEvolve(options) {
       coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path12.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path13.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
@@ -57325,24 +57377,9 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path12.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
-}
-async function loadInputs(loaded, options) {
-  const { limit: limit2 } = options;
-  const { config: config2 } = loaded;
-  const seed = await loadHarness({
-    dir: path12.resolve(loaded.root, config2.harness.dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit2);
-  const heldout = limitTasks(splits.heldout, limit2);
-  const untrusted = "evolve runs LLM-edited candidates";
-  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
-  return { seed, splits, train, heldout, sandbox };
 }
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
@@ -57497,9 +57534,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile12(path12.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir14(path12.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir14(path13.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -57515,16 +57552,12 @@ var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
     "use strict";
     init_create_agent_adapter();
-    init_sandbox_policy();
     init_configured_secrets();
-    init_split_overlap();
-    init_limit_tasks();
     init_open_models();
     init_rollout_cache();
     init_code_reaches();
     init_diff_harness();
     init_final_harness_guard();
-    init_load_harness();
     init_parse_check();
     init_write_harness();
     init_secrets();
@@ -57538,6 +57571,7 @@ var init_run_evolve = __esm({
     init_records();
     init_result_schema();
     init_rng();
+    init_run_inputs();
     init_run_records();
     init_run_start();
     init_stage_port();
@@ -59222,7 +59256,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path17 = points2.map(
+  const path18 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -59234,7 +59268,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path17}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path18}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -59376,12 +59410,12 @@ var init_render_markdown = __esm({
 
 // src/report/write-reports.ts
 import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
-import path13 from "node:path";
+import path14 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir15(outDir, { recursive: true });
-  const markdown = path13.join(outDir, "report.md");
-  const html = path13.join(outDir, "report.html");
+  const markdown = path14.join(outDir, "report.md");
+  const html = path14.join(outDir, "report.html");
   await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
@@ -59389,7 +59423,7 @@ async function writeEvolveReports(options) {
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path13.join(options.outDir, "gate.md");
+  const file2 = path14.join(options.outDir, "gate.md");
   await mkdir15(options.outDir, { recursive: true });
   await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
@@ -59587,17 +59621,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path14 from "node:path";
+import path15 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path14.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path14.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path15.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path15.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path14.resolve(loaded.root, config2.harness.dir),
+      dir: path15.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -59694,7 +59728,7 @@ __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
 import { cp as cp2, mkdir as mkdir16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
-import path15 from "node:path";
+import path16 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -59714,7 +59748,7 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path15.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path16.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
@@ -59722,14 +59756,14 @@ function simEngine() {
       await rm7(dir, { recursive: true, force: true });
       await mkdir16(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile15(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile15(path16.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path15.relative(dir, files.train),
-          heldout: path15.relative(dir, files.heldout),
-          harnessDir: path15.relative(dir, files.harnessDir)
+          train: path16.relative(dir, files.train),
+          heldout: path16.relative(dir, files.heldout),
+          harnessDir: path16.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -59744,11 +59778,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path15.join(outDir, "project");
+      const projectDir = path16.join(outDir, "project");
       await rm7(outDir, { recursive: true, force: true });
       await mkdir16(projectDir, { recursive: true });
       for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path15.join(project.dir, relative10), path15.join(projectDir, relative10), {
+        await cp2(path16.join(project.dir, relative10), path16.join(projectDir, relative10), {
           recursive: true
         });
       }
@@ -59758,7 +59792,7 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path15.join(projectDir, "ecdysis.yml");
+        const configPath = path16.join(projectDir, "ecdysis.yml");
         await writeFile15(
           configPath,
           projectConfigYaml({
@@ -59774,13 +59808,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path15.join(outDir, "evolve"),
+            outDir: path16.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path15.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path16.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -59797,8 +59831,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path15.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path15.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path16.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path16.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -61061,7 +61095,7 @@ function describeMachine() {
 
 // src/bench/run-bench.ts
 import { mkdir as mkdir17, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
-import path16 from "node:path";
+import path17 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -61316,7 +61350,7 @@ async function runBench(input2) {
   const canReuse = options.resume && reusableCode(code2);
   let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path16.resolve(options.outDir);
+  const outDir = path17.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -61327,7 +61361,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path17.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -61344,7 +61378,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path17.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const key = runRecordKey({ world: world2, seed, plan, settings, probeTaskIds: taskIds, code: code2 });
         const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
         if (recorded) {
@@ -61420,9 +61454,9 @@ async function runBench(input2) {
     )
   };
   await mkdir17(outDir, { recursive: true });
-  await writeAtomically(path16.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path17.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path16.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path17.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -61521,8 +61555,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path17) {
-  return resolve12(io.cwd, path17);
+function resolvePath(io, path18) {
+  return resolve12(io.cwd, path18);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -61872,17 +61906,17 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path17) {
-  const isDir = await stat6(path17).then(
+async function readResult(path18) {
+  const isDir = await stat6(path18).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path17,
+        path18,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join21(path17, "result.json") : path17;
+  const file2 = isDir ? join21(path18, "result.json") : path18;
   const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -61920,7 +61954,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path17) => readResult(resolvePath(io, path17)))
+      args.positionals.map((path18) => readResult(resolvePath(io, path18)))
     );
     const name3 = (file2) => relative6(io.cwd, file2) || file2;
     io.stdout.write(
@@ -62517,10 +62551,10 @@ import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, rel
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path17) {
-  const rel = relative7(cwd, path17);
+function pathFrom(cwd, path18) {
+  const rel = relative7(cwd, path18);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute5(rel) ? path17 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
 }
 function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
@@ -62637,7 +62671,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path17) => access2(path17).then(
+var exists = (path18) => access2(path18).then(
   () => true,
   () => false
 );
@@ -62892,22 +62926,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path17) => access3(path17).then(
+var exists2 = (path18) => access3(path18).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path17) {
-  const current = await readFile20(path17, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path18) {
+  const current = await readFile20(path18, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path17, `${ignoreLines.join("\n")}
+    await writeFile19(path18, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path17, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path18, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -62944,7 +62978,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join29(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative9(base, join29(dir, path17)).split(sep8).join("/");
+    const fromBase = (path18) => relative9(base, join29(dir, path18)).split(sep8).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join29(dir, name3)),
       workflowFile
@@ -63006,12 +63040,12 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 };
 async function tellAnswerFormat(file2) {
   let text3 = await readFile20(file2, "utf8");
-  for (const [path17, value] of [
+  for (const [path18, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path17, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path17}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path18, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile19(file2, text3);
@@ -63098,8 +63132,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path17 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path17}
+    for (const path18 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path18}
 `);
     return 0;
   }

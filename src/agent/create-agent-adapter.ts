@@ -3,7 +3,7 @@ import { defaultApiKeyEnv, type LoadedConfig } from "../config/config-schema.js"
 import { type HarnessWorkspace, openHarnessWorkspace } from "../harness/workspace.js";
 import { builtinAgent } from "./builtin-agent.js";
 import { commandAgent } from "./command-agent.js";
-import type { ModelAccess } from "./model-access.js";
+import { checkDirectAccess, type ModelAccess } from "./model-access.js";
 import type { SandboxDecision } from "./sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "./types.js";
 
@@ -27,6 +27,20 @@ export function createAgentAdapter(
     ...(probe ? [[probe.model, probe.price] as const] : []),
     [model.model, model.price] as const,
   ]);
+  if (harness.kind === "command" && options.sandbox.sandbox && !options.modelAccess)
+    checkDirectAccess({
+      configFile: loaded.path,
+      endpoints: [
+        {
+          field: "model.baseUrl",
+          baseUrl: model.provider === "openai" ? model.baseUrl : undefined,
+        },
+        {
+          field: "probe.baseUrl",
+          baseUrl: probe?.provider === "openai" ? probe.baseUrl : undefined,
+        },
+      ],
+    });
   if (harness.kind === "command")
     return commandAgent({
       timeoutMs: harness.timeoutMs,

@@ -29,6 +29,35 @@ export interface ModelAccess {
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
+/** A base URL the interim relay can carry into the sandbox: a loopback host on a port above 1023. */
+function relayable(baseUrl: string): { host: string; port: number } | undefined {
+  const url = new URL(baseUrl);
+  const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
+  if (!loopbackHosts.has(url.hostname) || port < 1024) return undefined;
+  return { host: url.hostname.replace(/^\[|\]$/g, ""), port };
+}
+
+function notRelayable(baseUrl: string, configFile: string, field: string): InputError {
+  return new InputError(
+    configFile,
+    `a sandboxed agent reaches its model through Ecdysis on loopback; ${new URL(baseUrl).host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints; until then set harness.sandbox: off for it)`,
+    { field },
+  );
+}
+
+/**
+ * Before any rollout: the endpoints a sandboxed agent calls (the agent model's and the probe's,
+ * when they are `provider: openai`) must be ones `directModelAccess` can relay. The embedded
+ * simulated model always is.
+ */
+export function checkDirectAccess(input: {
+  configFile: string;
+  endpoints: { field: string; baseUrl?: string }[];
+}): void {
+  for (const { field, baseUrl } of input.endpoints)
+    if (baseUrl && !relayable(baseUrl)) throw notRelayable(baseUrl, input.configFile, field);
+}
+
 /**
  * INTERIM, until the model gateway (issue #23) replaces it: the agent calls the provider's own
  * base URL. Unsandboxed, directly; sandboxed, through a relay from a unix socket in the
@@ -41,19 +70,13 @@ export const directModelAccess: ModelAccess = {
     const baseUrl = provider.baseUrl;
     const none = async () => {};
     if (!baseUrl || !sandboxed) return { baseUrl, close: none };
-    const url = new URL(baseUrl);
-    const port = Number(url.port) || (url.protocol === "https:" ? 443 : 80);
-    if (!loopbackHosts.has(url.hostname) || port < 1024)
-      throw new InputError(
-        "ecdysis.yml",
-        `a sandboxed agent reaches its model through Ecdysis on loopback; ${url.host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints)`,
-        { field: "model.baseUrl" },
-      );
-    const relay = await startModelRelay({
-      socket: join(scratch, "model.sock"),
-      host: url.hostname.replace(/^\[|\]$/g, ""),
-      port,
-    });
-    return { baseUrl, relay: { port, socket: relay.socket }, close: () => relay.close() };
+    const target = relayable(baseUrl);
+    if (!target) throw notRelayable(baseUrl, "ecdysis.yml", "model.baseUrl");
+    const relay = await startModelRelay({ socket: join(scratch, "model.sock"), ...target });
+    return {
+      baseUrl,
+      relay: { port: target.port, socket: relay.socket },
+      close: () => relay.close(),
+    };
   },
 };
