@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnCli } from "../../src/cli/testing/run-cli.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import type { SimServer } from "../../src/sim/index.js";
@@ -60,7 +61,12 @@ describe("the agent's process", () => {
   });
 
   /** Evaluates a command harness (`agent.js` = `script`) on the held-out split, `config` lines added. */
-  const evaluate = async (name: string, script: string, config: string[] = []) => {
+  const evaluate = async (
+    name: string,
+    script: string,
+    config: string[] = [],
+    timeoutMs = 30_000,
+  ) => {
     await mkdir(join(dir, name), { recursive: true });
     await writeFile(join(dir, name, "agent.js"), script);
     await writeFile(
@@ -71,7 +77,7 @@ describe("the agent's process", () => {
         "  kind: command",
         `  dir: ${name}`,
         "  command: [node, agent.js]",
-        "  timeoutMs: 30000",
+        `  timeoutMs: ${timeoutMs}`,
         ...config.map((line) => `  ${line}`),
         "tasks: { train: tasks/train.jsonl, heldout: tasks/heldout.jsonl }",
         `cacheDir: .cache-${name}`,
@@ -136,6 +142,61 @@ describe("the agent's process", () => {
         expect(results["eval.json"].accuracy).toBe(1);
         // In the sandbox the helper dies with the agent (its PID namespace); unsandboxed it escapes.
         if (mode === "auto") expect(processesWith(marker)).toEqual([]);
+      } finally {
+        for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
+      }
+    });
+  }
+
+  it("a rollout that times out takes its whole tree with it, setsid helpers included (sandboxed)", async () => {
+    const marker = `ecdysis-timed-out-${Date.now().toString(36)}`;
+    const hanging = `
+require("node:child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { detached: true, stdio: "ignore" }).unref();
+setInterval(() => {}, 1000);`;
+    try {
+      const { records } = await evaluate("timed-out", hanging, [], 3000);
+      expect(records.map((record) => record.trace.events[0]?.kind)).toEqual(["timeout", "timeout"]);
+      // SIGKILL is asynchronous: wait (bounded) for the namespace to be torn down.
+      for (let tries = 0; tries < 100 && processesWith(marker).length > 0; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(processesWith(marker)).toEqual([]);
+    } finally {
+      for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
+    }
+  });
+
+  for (const signal of ["SIGINT", "SIGKILL"] as const) {
+    it(`an interrupted run (${signal}) leaves no process of the agent behind (sandboxed)`, async () => {
+      const marker = `ecdysis-interrupted-${signal}-${Date.now().toString(36)}`;
+      const hanging = `
+require("node:child_process").spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "${marker}"], { detached: true, stdio: "ignore" }).unref();
+setInterval(() => {}, 1000);`;
+      await mkdir(join(dir, `interrupted-${signal}`), { recursive: true });
+      await writeFile(join(dir, `interrupted-${signal}`, "agent.js"), hanging);
+      const config = `interrupted-${signal}.yml`;
+      await writeFile(
+        join(dir, config),
+        `model: { provider: openai, baseUrl: "${sim.url}", model: sim-1 }\nharness: { kind: command, dir: interrupted-${signal}, command: [node, agent.js] }\ntasks: { train: tasks/train.jsonl, heldout: tasks/heldout.jsonl }\ncacheDir: .cache-interrupted-${signal}\n`,
+      );
+      try {
+        const run = await spawnCli(
+          ["eval", "--config", config, "--out", `out-${signal}`, "--split", "heldout"],
+          {
+            cwd: dir,
+            onStart: (child) => {
+              const poll = setInterval(() => {
+                if (processesWith(marker).length < 2) return;
+                clearInterval(poll);
+                child.kill(signal);
+              }, 50);
+              child.on("close", () => clearInterval(poll));
+            },
+          },
+        );
+        expect(run.signal ?? run.code).toBeTruthy();
+        for (let tries = 0; tries < 100 && processesWith(marker).length > 0; tries++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(processesWith(marker)).toEqual([]);
       } finally {
         for (const pid of processesWith(marker)) process.kill(Number(pid), "SIGKILL");
       }
