@@ -95,7 +95,10 @@ export async function run(dependencies: Partial<RunDependencies> = {}): Promise<
     const context = await modeContext({ options, dependencies, scrubber, report });
     scratchDir = context.scratchDir;
     if (!dependencies.engine)
-      await prepareSandboxFor(context.configPath, realSandboxHost((line) => core.info(line)));
+      await prepareSandboxFor(
+        context.configPath,
+        realSandboxHost((line) => core.info(line)),
+      );
     await modes[options.mode](context);
   } catch (error) {
     report.problem(describeFailure(error));
