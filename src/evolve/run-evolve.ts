@@ -35,9 +35,9 @@ import {
   type RunMetadata,
   resultSchemaVersion,
 } from "./result-schema.js";
-import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
+import { strategyScope } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
@@ -150,10 +150,16 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run.context);
+    const scope = strategyScope({
+      strategy: strategy.name,
+      streams: strategy.streams,
+      seed: loaded.config.seed,
+      stage: run.context.stage,
+    });
+    const strategyRun = strategy.open(run.context, scope);
     let outcome: LoopOutcome;
     try {
-      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
+      outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });
     } finally {
       await Promise.all(run.background);
     }
@@ -299,7 +305,6 @@ function openRun(input: {
       seedHarness: seed,
     }),
     stage: (name, work, schema) => journal.stage(name, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
