@@ -37,7 +37,7 @@ import {
 } from "./result-schema.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
-import { strategyScope } from "./run-scope.js";
+import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
@@ -150,13 +150,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const scope = strategyScope({
-      strategy: strategy.name,
-      streams: strategy.streams,
-      seed: loaded.config.seed,
-      stage: run.context.stage,
-    });
-    const strategyRun = strategy.open(run.context, scope);
+    const { strategyRun, scope } = openStrategy(strategy, run.context);
     let outcome: LoopOutcome;
     try {
       outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { createRng, deriveSeed, type Rng } from "./rng.js";
+import type { RunContext } from "./run-context.js";
+import type { Strategy, StrategyRun } from "./strategy.js";
 
 /**
  * A strategy's random streams, by name: the sub-seed path each draws from for one part (an
@@ -85,4 +87,21 @@ export function strategyScope<Stream extends string>(options: {
     rng,
     iteration: (index) => iteration(index, `iteration-${index}`),
   };
+}
+
+/**
+ * Opens a strategy on a run's context with its scopes: its stages under its name and its
+ * iterations, its streams from its own table, drawn from the run's seed.
+ */
+export function openStrategy(
+  strategy: Strategy,
+  context: RunContext,
+): { strategyRun: StrategyRun; scope: StrategyScope } {
+  const scope = strategyScope({
+    strategy: strategy.name,
+    streams: strategy.streams,
+    seed: context.config.seed,
+    stage: context.stage,
+  });
+  return { strategyRun: strategy.open(context, scope), scope };
 }

@@ -5,7 +5,7 @@ import { comparePaired, type PairedComparison } from "../paired-test.js";
 import { passMapOf, restrictPassMap } from "../records.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { ChangeOutcome } from "../validation.js";
-import { attributeChanges } from "./attribution.js";
+import { attributeChanges, type ChangeAttribution } from "./attribution.js";
 import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 
 /**
@@ -25,7 +25,7 @@ export async function ablateRejected(options: {
   full: PairedComparison;
 }): Promise<LoadedHarness | undefined> {
   const { validation } = options;
-  const { context, scope, before, parent } = validation;
+  const { context, before, parent } = validation;
   const changes = attributeChanges({
     applied: options.kept,
     addressed: validation.addressed,
@@ -35,45 +35,7 @@ export async function ablateRejected(options: {
   if (changes.length < 2) return undefined;
   const flipped = [...options.full.fixed, ...options.full.broken];
   const ablated = await Promise.all(
-    changes.map(async (change, position): Promise<ChangeOutcome> => {
-      const ids = new Set([...flipped, ...change.targets]);
-      const tasks = validation.batch.filter((task) => ids.has(task.id));
-      const patterns = change.patterns.map((pattern) => pattern.name);
-      const alone = rebuildCandidate({ parent, edits: change.edits, guard: context.guard });
-      // Alone on the parent its files may not parse (an edit that needs another): not run, not kept.
-      const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
-      if (unparsable) {
-        const none = { fixed: 0, broken: 0 };
-        return {
-          edits: change.edits,
-          patterns,
-          ...none,
-          kept: false,
-          reason: helpsAlone(none).reason,
-          unrun: unparsable,
-        };
-      }
-      const run = await scope.stage(
-        `ablate-${position + 1}`,
-        () =>
-          context.evaluate({
-            tasks,
-            harness: alone.harness,
-            label: `iteration ${scope.index}: ${patterns.join(", ")} alone`,
-          }),
-        stageSchemas.evaluation,
-      );
-      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
-      const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
-      const judged = helpsAlone(counts);
-      return {
-        edits: change.edits,
-        patterns,
-        ...counts,
-        kept: judged.accepted,
-        reason: judged.reason,
-      };
-    }),
+    changes.map((change, position) => tryAlone({ validation, change, position, flipped })),
   );
   const retry = ablationRetry(ablated);
   validation.stages.push({
@@ -95,4 +57,40 @@ export async function ablateRejected(options: {
     kept: rebuilt.applied,
   });
   return rebuilt.harness;
+}
+
+/** One change alone on the parent, on the tasks its bundle flipped plus its own failing targets. */
+async function tryAlone(options: {
+  validation: Validation;
+  change: ChangeAttribution;
+  position: number;
+  flipped: string[];
+}): Promise<ChangeOutcome> {
+  const { validation, change, position } = options;
+  const { context, scope, before, parent } = validation;
+  const ids = new Set([...options.flipped, ...change.targets]);
+  const tasks = validation.batch.filter((task) => ids.has(task.id));
+  const patterns = change.patterns.map((pattern) => pattern.name);
+  const alone = rebuildCandidate({ parent, edits: change.edits, guard: context.guard });
+  // Alone on the parent its files may not parse (an edit that needs another): not run, not kept.
+  const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
+  if (unparsable) {
+    const none = { fixed: 0, broken: 0 };
+    const reason = helpsAlone(none).reason;
+    return { edits: change.edits, patterns, ...none, kept: false, reason, unrun: unparsable };
+  }
+  const run = await scope.stage(
+    `ablate-${position + 1}`,
+    () =>
+      context.evaluate({
+        tasks,
+        harness: alone.harness,
+        label: `iteration ${scope.index}: ${patterns.join(", ")} alone`,
+      }),
+    stageSchemas.evaluation,
+  );
+  const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run.result));
+  const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  const judged = helpsAlone(counts);
+  return { edits: change.edits, patterns, ...counts, kept: judged.accepted, reason: judged.reason };
 }
