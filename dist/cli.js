@@ -55927,7 +55927,7 @@ function regressions(stages) {
   const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
   return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }
-var ecdysisStep;
+var ecdysisStep, ecdysisStreams;
 var init_ecdysis_validate = __esm({
   "src/evolve/strategies/ecdysis-validate.ts"() {
     "use strict";
@@ -55943,6 +55943,10 @@ var init_ecdysis_validate = __esm({
       full: "full batch",
       redraw: "re-drawn flips",
       ablation: "ablation"
+    };
+    ecdysisStreams = {
+      batch: (iteration) => [iteration, 1],
+      "regression-sample": (iteration) => [iteration, 2]
     };
   }
 });
@@ -56094,10 +56098,10 @@ function ecdysisStrategy() {
   return {
     name: "ecdysis",
     streams: ecdysisStreams,
-    open: (context, scope) => ecdysisRun(context, scope)
+    open: (context) => ecdysisRun(context)
   };
 }
-function ecdysisRun(context, _scope) {
+function ecdysisRun(context) {
   const plain2 = plainSteps(context);
   const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
   return {
@@ -56196,7 +56200,6 @@ function hmsFor(hms, patternIds) {
   );
   return changes.length > 0 ? { changes } : void 0;
 }
-var ecdysisStreams;
 var init_ecdysis = __esm({
   "src/evolve/strategies/ecdysis.ts"() {
     "use strict";
@@ -56208,10 +56211,6 @@ var init_ecdysis = __esm({
     init_ecdysis_validate();
     init_repair();
     init_steps2();
-    ecdysisStreams = {
-      batch: (iteration) => [iteration, 1],
-      "regression-sample": (iteration) => [iteration, 2]
-    };
   }
 });
 

@@ -7,8 +7,7 @@ import type { RunContext } from "../run-context.js";
 import { strategyScope } from "../run-scope.js";
 import { flips, ruleFor, rulesOnlyGuard } from "../testing/validation-fixture.js";
 import { ablateRejected } from "./ablate.js";
-import { ecdysisStreams } from "./ecdysis.js";
-import type { Validation } from "./ecdysis-validate.js";
+import { ecdysisStreams, type Validation } from "./ecdysis-validate.js";
 
 // A change of a rejected command-harness bundle may not parse alone on the parent: it is not
 // run (its rollouts would all be agent errors) and not kept.

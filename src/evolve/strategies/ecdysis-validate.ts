@@ -12,7 +12,7 @@ import {
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
 import { failingDifferently, passMapOf, restrictPassMap, scoreOf } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
-import type { IterationScope } from "../run-scope.js";
+import type { IterationScope, RandomStreams } from "../run-scope.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
@@ -37,8 +37,17 @@ export const ecdysisStep = {
   ablation: "ablation",
 } as const;
 
-/** The random streams of an ecdysis iteration: its batch, and the regression sample of cheap validation. */
-export type EcdysisStream = "batch" | "regression-sample";
+/**
+ * Ecdysis's random streams (run-scope.ts): each iteration's batch and cheap validation's
+ * regression sample, at the sub-seed paths they were first given. A step that draws adds its
+ * stream here, beside the steps.
+ */
+export const ecdysisStreams = {
+  batch: (iteration: number) => [iteration, 1],
+  "regression-sample": (iteration: number) => [iteration, 2],
+} satisfies RandomStreams;
+/** The name of one of Ecdysis's random streams. */
+export type EcdysisStream = keyof typeof ecdysisStreams;
 /** An ecdysis iteration's journal stages and random streams. */
 export type EcdysisScope = IterationScope<EcdysisStream>;
 

@@ -1,29 +1,19 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
 import { editsSummary, type RememberedProposal, rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
-import type { RandomStreams, StrategyScope } from "../run-scope.js";
 import { withSpeedups } from "../speed/index.js";
 import type { LoopState, LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
 import { proposeEcdysis } from "./ecdysis-propose.js";
 import {
   type EcdysisData,
-  type EcdysisStream,
+  ecdysisStreams,
   exposed,
   regressions,
   validateEcdysis,
 } from "./ecdysis-validate.js";
 import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
 import { plainSteps } from "./steps.js";
-
-/**
- * Ecdysis's random streams: each iteration's batch and cheap validation's regression sample
- * (the sub-seed paths they were first given; run-scope.ts).
- */
-export const ecdysisStreams: RandomStreams<EcdysisStream> = {
-  batch: (iteration) => [iteration, 1],
-  "regression-sample": (iteration) => [iteration, 2],
-};
 
 /** Ecdysis's state: the loop's, and the rejected candidate its next proposal repairs. */
 interface EcdysisState extends LoopState {
@@ -44,14 +34,12 @@ export function ecdysisStrategy(): Strategy {
   return {
     name: "ecdysis",
     streams: ecdysisStreams,
-    open: (context, scope) => ecdysisRun(context, scope),
+    open: (context) => ecdysisRun(context),
   };
 }
 
-function ecdysisRun(
-  context: RunContext,
-  _scope: StrategyScope,
-): StrategyRun<EcdysisState, EcdysisData> {
+/** Ecdysis on one run; its scopes come per iteration, from the loop. */
+function ecdysisRun(context: RunContext): StrategyRun<EcdysisState, EcdysisData> {
   const plain = plainSteps(context);
   const steps = context.speedups ? withSpeedups(plain, context) : plain;
   return {

@@ -15,6 +15,7 @@ import type { ValidationResult, ValidationStage } from "../validation.js";
 import { selectComponents } from "./gepa/component-selector.js";
 import { minibatchAt, minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
 import { averageScore, type InstanceScores, selectParent } from "./gepa/pareto.js";
+import type { IterativeStream } from "./iterative.js";
 
 /** A candidate of the Pareto pool: its harness, its full train evaluation, its per-task scores. */
 export interface PoolEntry {
@@ -69,8 +70,6 @@ export interface Drawn {
   parentRun: Evaluation;
 }
 
-/** The iterative baseline's random streams: the parent per iteration, the sampler's shuffle per epoch. */
-export type IterativeStream = "parent" | "epoch";
 type IterativeScope = IterationScope<IterativeStream>;
 
 /** GEPA's summed minibatch score: per drawn id (padding counts twice), passes over samples. */

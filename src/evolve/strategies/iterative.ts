@@ -10,7 +10,6 @@ import { bestCandidate } from "./gepa/pareto.js";
 import {
   type Drawn,
   type IterativeState,
-  type IterativeStream,
   instanceScores,
   type PoolEntry,
   proposeFromMinibatch,
@@ -21,10 +20,12 @@ import {
  * The iterative baseline's random streams: the parent drawn per iteration, the sampler's shuffle
  * per epoch (the sub-seed paths they were first given; run-scope.ts).
  */
-export const iterativeStreams: RandomStreams<IterativeStream> = {
-  parent: (iteration) => [41, iteration],
-  epoch: (epoch) => [42, epoch],
-};
+export const iterativeStreams = {
+  parent: (iteration: number) => [41, iteration],
+  epoch: (epoch: number) => [42, epoch],
+} satisfies RandomStreams;
+/** The name of one of the iterative baseline's random streams. */
+export type IterativeStream = keyof typeof iterativeStreams;
 
 /**
  * The iterative baseline, GEPA's defaults (src/gepa/core/engine.py, proposer/reflective_mutation,
