@@ -62169,28 +62169,38 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-init_yaml_set();
-init_sim();
 import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
+// src/github/harness-identity.ts
+function harnessName(harnessPath) {
+  const path17 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
+  return path17.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
+}
+
+// src/cli/init-command.ts
+init_yaml_set();
+init_sim();
+
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 var ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
-function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER, harnessDir = "harness") {
+function exampleWorkflow(configPath, options = {}) {
+  const action = options.action ?? ACTION_PLACEHOLDER;
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA` : action;
   const editNote = placeholder ? `# EDIT ME before the first run: replace both '${ACTION_PLACEHOLDER}' below with the Ecdysis
 # Action you use (your fork or a release), pinned to its full commit SHA, e.g.
 # 'my-org/ecdysis@0123456789abcdef0123456789abcdef01234567'. ('ecdysis init --action REF' fills it in.)
 ` : "";
+  const name3 = options.name ?? "";
   return `# Ecdysis: evolve the agent harness weekly (opens/updates one PR) and gate PRs that touch it.
 ${editNote}# Permissions are the minimum each job needs. For a real model, set the repository variables
 # ECDYSIS_BASE_URL / ECDYSIS_MODEL and the secret ECDYSIS_API_KEY, and use 'provider: openai'
 # in ${configPath}; the simulated model needs neither. See docs/action.md for repository settings
 # (evolve needs "Allow GitHub Actions to create and approve pull requests").
-name: ecdysis
+name: ${name3 === "" ? "ecdysis" : `ecdysis (${name3})`}
 
 on:
   schedule:
@@ -62198,18 +62208,22 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "${harnessDir}/**"
+      - "${options.harnessDir ?? "harness"}/**"
       - "${configPath}"
 
 permissions: {}
 
-jobs:
+${workflowJobs({ configPath, uses, group: name3 === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name3.replace(/[^A-Za-z0-9_.-]+/g, "-")}` })}`;
+}
+function workflowJobs(options) {
+  const { configPath, uses } = options;
+  return `jobs:
   evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 120
     concurrency:
-      group: ecdysis-evolve-\${{ github.repository }}
+      group: ${options.group}-\${{ github.repository }}
       cancel-in-progress: false
     permissions:
       contents: write        # push the ecdysis/<harness> branch
@@ -62290,6 +62304,28 @@ async function writeIgnoreLines(path17) {
 `);
   return "updated";
 }
+async function projectLayout(dir) {
+  const base = findGitRoot(dir) ?? dir;
+  const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
+  const workflows = join26(base, ".github", "workflows");
+  const first = join26(workflows, "ecdysis.yml");
+  const name3 = harnessName(fromBase("harness")) || "harness";
+  const layout = await exists2(first) ? {
+    workflowFile: join26(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
+    harnessName: name3
+  } : { workflowFile: first, harnessName: "" };
+  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join26(dir, entry))];
+  targets.push(layout.workflowFile);
+  const taken = [];
+  for (const target of targets) if (await exists2(target)) taken.push(relative8(dir, target));
+  if (taken.length > 0) {
+    throw new InputError(
+      resolve12(dir, taken[0]),
+      `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
+    );
+  }
+  return { ...layout, fromBase };
+}
 var initCommand = {
   name: "init",
   summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
@@ -62298,8 +62334,10 @@ var initCommand = {
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
 .github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
-holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
-run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
+holding DIR, where GitHub reads it, with paths from there; ecdysis-<harness>.yml when the
+repository has an Ecdysis workflow for another harness already), and adds .ecdysis/ (caches
+and run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next
+commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
@@ -62321,44 +62359,24 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
+    const layout = await projectLayout(dir);
+    const { workflowFile, fromBase } = layout;
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
       workflowFile
     ];
-    const taken = [];
-    for (const target of targets) if (await exists2(target)) taken.push(relative8(dir, target));
-    if (taken.length > 0) {
-      throw new InputError(
-        resolve12(dir, taken[0]),
-        `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
-      );
-    }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled = source === flags.world && isBundledWorld(source);
-    const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
-    try {
-      const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join26(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
-      await writeFile19(
-        join26(dir, "ecdysis.yml"),
-        initialConfig(bundled ? flags.world : relative8(dir, source) || source)
-      );
-      await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile19(
-        workflowFile,
-        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
-      );
-    } finally {
-      await rm8(staging, { recursive: true, force: true });
-    }
+    await writeProject({
+      dir,
+      source,
+      world: source === flags.world && isBundledWorld(source) ? flags.world : void 0,
+      workflow: exampleWorkflow(fromBase("ecdysis.yml"), {
+        action: flags.action,
+        harnessDir: fromBase("harness"),
+        name: layout.harnessName
+      }),
+      workflowFile
+    });
     const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
@@ -62383,6 +62401,27 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   }
 };
+async function writeProject(options) {
+  const { dir, source } = options;
+  const world2 = await loadWorld(source);
+  const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
+  try {
+    const files = await generateWorldFiles({ world: world2, outDir: staging });
+    await mkdir17(join26(dir, "tasks"), { recursive: true });
+    await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
+    await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
+    await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
+    await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
+    await writeFile19(
+      join26(dir, "ecdysis.yml"),
+      initialConfig(options.world ?? (relative8(dir, source) || source))
+    );
+    await mkdir17(dirname9(options.workflowFile), { recursive: true });
+    await writeFile19(options.workflowFile, options.workflow);
+  } finally {
+    await rm8(staging, { recursive: true, force: true });
+  }
+}
 async function tellAnswerFormat(file2) {
   let text3 = await readFile19(file2, "utf8");
   for (const [path17, value] of [

@@ -60,11 +60,30 @@ function byteLength(text: string): number {
 }
 
 /**
+ * The section to give way when the body is `excess` bytes over its cap: among the sections whose
+ * own size covers the excess, the least important one — so one oversized section goes first and
+ * the diff stays — else the least important of all. Undefined when nothing is over or left.
+ */
+function sectionToDrop<T extends { text: string; drop?: number }>(
+  sections: T[],
+  excess: number,
+  placeholder: (section: T) => string,
+): T | undefined {
+  if (excess <= 0) return undefined;
+  const droppable = sections
+    .filter((section) => section.drop !== undefined)
+    .sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
+  const frees = (section: T) => byteLength(section.text) - byteLength(placeholder(section));
+  return droppable.find((section) => frees(section) >= excess) ?? droppable[0];
+}
+
+/**
  * The PR title and body for src/github: summary with intervals, patterns, the roles' reasoning
  * and HMS, rejections, label words, diff, cost, and a hidden metadata block. The body stays under
- * `maxBytes`: the least important sections (reasoning, then diff, then rejections, then
- * patterns) are replaced by a pointer to the full report until it fits; the summary, the label
- * words, cost and metadata stay.
+ * `maxBytes`: sections are replaced by a pointer to the full report until it fits — first an
+ * oversized one that alone makes room, else the least important (reasoning, then diff, then
+ * rejections, then patterns) — so one huge section never costs the reviewer the diff; the
+ * summary, the label words, cost and metadata stay.
  */
 export function renderPrBody(
   result: EvolveResult,
@@ -100,12 +119,14 @@ export function renderPrBody(
   const scrub = (text: string): string => scrubSecrets(text, options.secrets);
   const assemble = (): string =>
     scrub([...sections.map((section) => section.text), footer, metadata].join("\n\n"));
+  const placeholder = (section: { name: string }) =>
+    `## ${section.name[0].toUpperCase()}${section.name.slice(1)}\n\n_Omitted to keep this description under GitHub's size limit; see the [full report](${link})._`;
   let body = assemble();
-  for (const section of [...sections]
-    .filter((entry) => entry.drop !== undefined)
-    .sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0))) {
-    if (byteLength(body) <= maxBytes) break;
-    section.text = `## ${section.name[0].toUpperCase()}${section.name.slice(1)}\n\n_Omitted to keep this description under GitHub's size limit; see the [full report](${link})._`;
+  for (;;) {
+    const section = sectionToDrop(sections, byteLength(body) - maxBytes, placeholder);
+    if (!section) break;
+    section.text = placeholder(section);
+    section.drop = undefined;
     body = assemble();
   }
   if (byteLength(body) > maxBytes) {

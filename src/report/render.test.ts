@@ -239,6 +239,28 @@ describe("reports", () => {
     expect(parseMetadataBlock(tiny.body)?.configHash).toBe(result.configHash);
   });
 
+  it("an oversized section gives way first: the diff stays in the PR body", () => {
+    const big = structuredClone(result);
+    const iteration = big.iterations.find((entry) => (entry.diagnosis?.patterns.length ?? 0) > 0);
+    if (!iteration?.diagnosis) throw new Error("fixture has no diagnosed iteration");
+    const pattern = iteration.diagnosis.patterns[0];
+    iteration.diagnosis.patterns = Array.from({ length: 3_000 }, (_, index) => ({
+      ...pattern,
+      id: `p${index}`,
+      name: `${pattern.name} ${index}`,
+    }));
+    const { body } = renderPrBody(big, { maxBytes: 60_000 });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(60_000);
+    expect(body).toMatch(
+      /## Patterns\n\n_Omitted to keep this description under GitHub's size limit/,
+    );
+    expect(body).toContain(
+      result.harness.patch.split("\n").find((line) => line.startsWith("+")) ?? "",
+    );
+    expect(body).toContain("## Harness diff\n");
+    expect(body).not.toMatch(/## Diff\n\n_Omitted/);
+  });
+
   it("renders the gate comment with its marker and flips grouped by category and signal", () => {
     const records = (pass: boolean[]) =>
       pass.map((ok, index) => ({
