@@ -2897,12 +2897,12 @@ function handleCatchResult(payload, result, def, ctx) {
   });
   return payload;
 }
-function handlePipeResult(left, next2, ctx) {
+function handlePipeResult(left, next3, ctx) {
   if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
     left.aborted = true;
     return left;
   }
-  return next2._zod.run({ value: left.value, issues: left.issues }, ctx);
+  return next3._zod.run({ value: left.value, issues: left.issues }, ctx);
 }
 function handleCodecAResult(result, def, ctx) {
   if (result.issues.length) {
@@ -20681,6 +20681,94 @@ var init_sandbox_config = __esm({
   }
 });
 
+// src/config/strategy-options.ts
+function refuseMovedKeys(value, context) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  for (const key of Object.keys(value)) {
+    const place = movedEvolveKeys[key];
+    if (place)
+      context.addIssue({
+        code: "custom",
+        path: [key],
+        message: `'evolve.${key}' moved to '${place}' (each strategy's options have their own section)`
+      });
+  }
+  return value;
+}
+var ecdysisOptionsSchema, iterativeOptionsSchema, movedEvolveKeys;
+var init_strategy_options = __esm({
+  "src/config/strategy-options.ts"() {
+    "use strict";
+    init_zod();
+    ecdysisOptionsSchema = external_exports.object({
+      /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
+      batchSize: external_exports.number().int().positive().default(60),
+      /** A pattern is systematic only with at least this support. */
+      minSupport: external_exports.object({
+        tasks: external_exports.number().int().min(1).default(3),
+        categories: external_exports.number().int().min(1).default(1)
+      }).strict().default({ tasks: 3, categories: 1 }),
+      /** Re-samples of failing members to tell flakiness from reproducible failure. */
+      resamples: external_exports.number().int().min(0).max(8).default(1),
+      /** Rounds the Skeptic may send the HMS back before it is dropped. */
+      skepticRounds: external_exports.number().int().min(0).max(5).default(2),
+      /** Passing tasks re-run as a regression check during cheap validation. */
+      regressionSample: external_exports.number().int().min(0).default(12),
+      /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
+      alpha: external_exports.number().gt(0).lt(1).default(0.1),
+      /**
+       * Extra samples of every discordant task, under both harnesses, before the paired test: one
+       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
+       * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
+       * re-draw that repeats an earlier one word for word counts once.
+       */
+      confirmSamples: external_exports.number().int().min(0).max(8).default(2),
+      /**
+       * When a candidate breaks tasks that passed before, or its targets now fail differently
+       * (masked by another failure), diagnose those failures with the candidate's others and
+       * refine a follow-up change on top of it (one round) before giving the proposal up.
+       */
+      repairRegressions: external_exports.boolean().default(true),
+      /** Proposals a systematic pattern may get (rejected ones are shown to later attempts). */
+      maxAttemptsPerPattern: external_exports.number().int().min(1).default(3)
+    }).strict();
+    iterativeOptionsSchema = external_exports.object({
+      /**
+       * Stop after this many proposals in a row without improvement. Unset (the default): like
+       * GEPA-style search, run until the budget or maxIterations is spent.
+       */
+      patience: external_exports.number().int().positive().optional(),
+      /**
+       * GEPA's `reflection_minibatch_size`: train tasks per reflection minibatch, drawn
+       * epoch-shuffled; the child is scored on the same minibatch first.
+       */
+      minibatch: external_exports.number().int().min(1).default(3),
+      /**
+       * GEPA's `module_selector`: the harness modules one reflection may change — `all` (default
+       * here) or `round-robin` (GEPA's default: one module per reflection, in turn per parent).
+       * GEPA's components are instruction texts that can each carry any fix; our modules are typed
+       * (a calculator fix lives only in `tools`), so round-robin over them discards most fixes —
+       * docs/bench/gepa-baseline.md has the measurement.
+       */
+      components: external_exports.enum(["round-robin", "all"]).default("all")
+    }).strict();
+    movedEvolveKeys = {
+      batchSize: "evolve.ecdysis.batchSize",
+      minSupport: "evolve.ecdysis.minSupport",
+      resamples: "evolve.ecdysis.resamples",
+      skepticRounds: "evolve.ecdysis.skepticRounds",
+      regressionSample: "evolve.ecdysis.regressionSample",
+      alpha: "evolve.ecdysis.alpha",
+      confirmSamples: "evolve.ecdysis.confirmSamples",
+      repairRegressions: "evolve.ecdysis.repairRegressions",
+      maxAttemptsPerPattern: "evolve.ecdysis.maxAttemptsPerPattern",
+      patience: "evolve.iterative.patience",
+      iterativeMinibatch: "evolve.iterative.minibatch",
+      iterativeComponents: "evolve.iterative.components"
+    };
+  }
+});
+
 // src/config/task-schema.ts
 function validRegexFlags(flags) {
   try {
@@ -20739,6 +20827,7 @@ var init_config_schema = __esm({
     "use strict";
     init_zod();
     init_sandbox_config();
+    init_strategy_options();
     init_task_schema();
     priceSchema = external_exports.object({
       promptPerMTok: external_exports.number().min(0).default(0),
@@ -20862,59 +20951,16 @@ var init_config_schema = __esm({
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
-    evolveConfigSchema = external_exports.object({
-      strategy: strategyNameSchema.default("ecdysis"),
-      /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
-      batchSize: external_exports.number().int().positive().default(60),
-      maxIterations: external_exports.number().int().positive().default(4),
-      /** A pattern is systematic only with at least this support. */
-      minSupport: external_exports.object({
-        tasks: external_exports.number().int().min(1).default(3),
-        categories: external_exports.number().int().min(1).default(1)
-      }).strict().default({ tasks: 3, categories: 1 }),
-      /** Re-samples of failing members to tell flakiness from reproducible failure. */
-      resamples: external_exports.number().int().min(0).max(8).default(1),
-      /** Rounds the Skeptic may send the HMS back before it is dropped. */
-      skepticRounds: external_exports.number().int().min(0).max(5).default(2),
-      /** Passing tasks re-run as a regression check during cheap validation. */
-      regressionSample: external_exports.number().int().min(0).default(12),
-      /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
-      alpha: external_exports.number().gt(0).lt(1).default(0.1),
-      /**
-       * Extra samples of every discordant task, under both harnesses, before the paired test: one
-       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
-       * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
-       * re-draw that repeats an earlier one word for word counts once.
-       */
-      confirmSamples: external_exports.number().int().min(0).max(8).default(2),
-      /**
-       * When a candidate breaks tasks that passed before, or its targets now fail differently
-       * (masked by another failure), diagnose those failures with the candidate's others and
-       * refine a follow-up change on top of it (one round) before giving the proposal up.
-       */
-      repairRegressions: external_exports.boolean().default(true),
-      /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
-      maxAttemptsPerPattern: external_exports.number().int().min(1).default(3),
-      /**
-       * Iterative baseline: stop after this many proposals in a row without improvement. Unset (the
-       * default): like GEPA-style search, run until the budget or maxIterations is spent.
-       */
-      patience: external_exports.number().int().positive().optional(),
-      /**
-       * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
-       * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
-       */
-      iterativeMinibatch: external_exports.number().int().min(1).default(3),
-      /**
-       * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
-       * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
-       * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
-       * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
-       * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
-       */
-      iterativeComponents: external_exports.enum(["round-robin", "all"]).default("all"),
-      budget: budgetSchema.default({ scope: "training" })
-    }).strict();
+    evolveConfigSchema = external_exports.preprocess(
+      refuseMovedKeys,
+      external_exports.object({
+        strategy: strategyNameSchema.default("ecdysis"),
+        maxIterations: external_exports.number().int().positive().default(4),
+        ecdysis: ecdysisOptionsSchema.default(ecdysisOptionsSchema.parse({})),
+        iterative: iterativeOptionsSchema.default(iterativeOptionsSchema.parse({})),
+        budget: budgetSchema.default({ scope: "training" })
+      }).strict()
+    );
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
       tolerance: external_exports.number().min(0).max(1).default(0),
@@ -21661,8 +21707,8 @@ function hasNestedQuantifier(pattern) {
     else if (char === "(") groups.push(false);
     else if (char === ")") {
       const repeatsInside = groups.pop() ?? false;
-      const next2 = pattern[index + 1];
-      const repeated = next2 === "*" || next2 === "+" || next2 === "{";
+      const next3 = pattern[index + 1];
+      const repeated = next3 === "*" || next3 === "+" || next3 === "{";
       if (repeatsInside && repeated) return true;
       if (groups.length > 0 && (repeatsInside || repeated)) groups[groups.length - 1] = true;
     } else if ((char === "*" || char === "+" || char === "{") && groups.length > 0) {
@@ -22697,8 +22743,8 @@ var require_foldFlowLines = __commonJS({
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next2 = text3[i + 1];
-            if (next2 && next2 !== " " && next2 !== "\n" && next2 !== "	")
+            const next3 = text3[i + 1];
+            if (next3 && next3 !== " " && next3 !== "\n" && next3 !== "	")
               split = i;
           }
           if (i >= end) {
@@ -25415,7 +25461,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next: next2, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next: next3, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -25444,7 +25490,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next2?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next3?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -25523,10 +25569,10 @@ var require_resolve_props = __commonJS({
       }
       const last = tokens[tokens.length - 1];
       const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next2 && next2.type !== "space" && next2.type !== "newline" && next2.type !== "comma" && (next2.type !== "scalar" || next2.source !== "")) {
-        onError(next2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      if (reqSpace && next3 && next3.type !== "space" && next3.type !== "newline" && next3.type !== "comma" && (next3.type !== "scalar" || next3.source !== "")) {
+        onError(next3.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
       }
-      if (tab && (atNewline && tab.indent <= parentIndent || next2?.type === "block-map" || next2?.type === "block-seq"))
+      if (tab && (atNewline && tab.indent <= parentIndent || next3?.type === "block-map" || next3?.type === "block-seq"))
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
@@ -26386,20 +26432,20 @@ var require_resolve_flow_scalar = __commonJS({
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next2 = source[++i];
-          const cc = escapeCodes[next2];
+          let next3 = source[++i];
+          const cc = escapeCodes[next3];
           if (cc)
             res += cc;
-          else if (next2 === "\n") {
-            next2 = source[i + 1];
-            while (next2 === " " || next2 === "	")
-              next2 = source[++i + 1];
-          } else if (next2 === "\r" && source[i + 1] === "\n") {
-            next2 = source[++i + 1];
-            while (next2 === " " || next2 === "	")
-              next2 = source[++i + 1];
-          } else if (next2 === "x" || next2 === "u" || next2 === "U") {
-            const length = next2 === "x" ? 2 : next2 === "u" ? 4 : 8;
+          else if (next3 === "\n") {
+            next3 = source[i + 1];
+            while (next3 === " " || next3 === "	")
+              next3 = source[++i + 1];
+          } else if (next3 === "\r" && source[i + 1] === "\n") {
+            next3 = source[++i + 1];
+            while (next3 === " " || next3 === "	")
+              next3 = source[++i + 1];
+          } else if (next3 === "x" || next3 === "u" || next3 === "U") {
+            const length = next3 === "x" ? 2 : next3 === "u" ? 4 : 8;
             res += parseCharCode(source, i + 1, length, onError);
             i += length;
           } else {
@@ -26409,10 +26455,10 @@ var require_resolve_flow_scalar = __commonJS({
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next2 = source[i + 1];
-          while (next2 === " " || next2 === "	")
-            next2 = source[++i + 1];
-          if (next2 !== "\n" && !(next2 === "\r" && source[i + 2] === "\n"))
+          let next3 = source[i + 1];
+          while (next3 === " " || next3 === "	")
+            next3 = source[++i + 1];
+          if (next3 !== "\n" && !(next3 === "\r" && source[i + 2] === "\n"))
             res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
@@ -27414,9 +27460,9 @@ var require_lexer = __commonJS({
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
-        let next2 = this.next ?? "stream";
-        while (next2 && (incomplete || this.hasChars(1)))
-          next2 = yield* this.parseNext(next2);
+        let next3 = this.next ?? "stream";
+        while (next3 && (incomplete || this.hasChars(1)))
+          next3 = yield* this.parseNext(next3);
       }
       atLineEnd() {
         let i = this.pos;
@@ -27439,8 +27485,8 @@ var require_lexer = __commonJS({
           while (ch === " ")
             ch = this.buffer[++indent + offset];
           if (ch === "\r") {
-            const next2 = this.buffer[indent + offset + 1];
-            if (next2 === "\n" || !next2 && !this.atEnd)
+            const next3 = this.buffer[indent + offset + 1];
+            if (next3 === "\n" || !next3 && !this.atEnd)
               return offset + indent + 1;
           }
           return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
@@ -27477,8 +27523,8 @@ var require_lexer = __commonJS({
       peek(n) {
         return this.buffer.substr(this.pos, n);
       }
-      *parseNext(next2) {
-        switch (next2) {
+      *parseNext(next3) {
+        switch (next3) {
           case "stream":
             return yield* this.parseStream();
           case "line-start":
@@ -27667,8 +27713,8 @@ var require_lexer = __commonJS({
             this.flowKey = true;
             return yield* this.parseQuotedScalar();
           case ":": {
-            const next2 = this.charAt(1);
-            if (this.flowKey || isEmpty(next2) || next2 === ",") {
+            const next3 = this.charAt(1);
+            if (this.flowKey || isEmpty(next3) || next3 === ",") {
               this.flowKey = false;
               yield* this.pushCount(1);
               yield* this.pushSpaces(true);
@@ -27747,10 +27793,10 @@ var require_lexer = __commonJS({
               indent = 0;
               break;
             case "\r": {
-              const next2 = this.buffer[i2 + 1];
-              if (!next2 && !this.atEnd)
+              const next3 = this.buffer[i2 + 1];
+              if (!next3 && !this.atEnd)
                 return this.setNext("block-scalar");
-              if (next2 === "\n")
+              if (next3 === "\n")
                 break;
             }
             // fallthrough
@@ -27812,21 +27858,21 @@ var require_lexer = __commonJS({
         let ch;
         while (ch = this.buffer[++i]) {
           if (ch === ":") {
-            const next2 = this.buffer[i + 1];
-            if (isEmpty(next2) || inFlow && flowIndicatorChars.has(next2))
+            const next3 = this.buffer[i + 1];
+            if (isEmpty(next3) || inFlow && flowIndicatorChars.has(next3))
               break;
             end = i;
           } else if (isEmpty(ch)) {
-            let next2 = this.buffer[i + 1];
+            let next3 = this.buffer[i + 1];
             if (ch === "\r") {
-              if (next2 === "\n") {
+              if (next3 === "\n") {
                 i += 1;
                 ch = "\n";
-                next2 = this.buffer[i + 1];
+                next3 = this.buffer[i + 1];
               } else
                 end = i;
             }
-            if (next2 === "#" || inFlow && flowIndicatorChars.has(next2))
+            if (next3 === "#" || inFlow && flowIndicatorChars.has(next3))
               break;
             if (ch === "\n") {
               const cs = this.continueScalar(i + 1);
@@ -29225,8 +29271,8 @@ function sequenceLength(buffer, index) {
   const second = buffer[index + 1];
   if (second < low || second > high) return 0;
   for (let offset = 2; offset < length; offset++) {
-    const next2 = buffer[index + offset];
-    if (next2 < 128 || next2 > 191) return 0;
+    const next3 = buffer[index + offset];
+    if (next3 < 128 || next3 > 191) return 0;
   }
   return length;
 }
@@ -29552,6 +29598,7 @@ __export(config_exports, {
   describeField: () => describeField,
   dottedField: () => dottedField,
   ecdysisConfigSchema: () => ecdysisConfigSchema,
+  ecdysisOptionsSchema: () => ecdysisOptionsSchema,
   ecdysisVersion: () => ecdysisVersion,
   evolveConfigSchema: () => evolveConfigSchema,
   gateConfigSchema: () => gateConfigSchema,
@@ -29564,12 +29611,14 @@ __export(config_exports, {
   harnessReference: () => harnessReference,
   isBundledWorld: () => isBundledWorld,
   isWorldName: () => isWorldName,
+  iterativeOptionsSchema: () => iterativeOptionsSchema,
   jsonSchemas: () => jsonSchemas,
   loadConfig: () => loadConfig,
   loadSplits: () => loadSplits,
   loadTasks: () => loadTasks,
   modelConfigSchema: () => modelConfigSchema,
   modelQuirks: () => modelQuirks,
+  movedEvolveKeys: () => movedEvolveKeys,
   packageRoot: () => packageRoot,
   parseHarnessYaml: () => parseHarnessYaml,
   parseLocatedYaml: () => parseLocatedYaml,
@@ -29577,6 +29626,7 @@ __export(config_exports, {
   priceSchema: () => priceSchema,
   readUserText: () => readUserText,
   recommendedFormatInstruction: () => recommendedFormatInstruction,
+  refuseMovedKeys: () => refuseMovedKeys,
   reportConfigSchema: () => reportConfigSchema,
   repositoryRoot: () => repositoryRoot,
   reservedBodyFields: () => reservedBodyFields,
@@ -29611,6 +29661,7 @@ var init_config = __esm({
     init_read_text();
     init_sandbox_config();
     init_split_overlap();
+    init_strategy_options();
     init_task_schema();
     init_world_names();
     init_yaml_document();
@@ -29945,12 +29996,12 @@ var init_transport_error = __esm({
 async function promisePool(options) {
   const { items, work } = options;
   const results = new Array(items.length);
-  let next2 = 0;
+  let next3 = 0;
   let failure2;
   const worker = async () => {
-    while (!failure2 && next2 < items.length) {
-      const index = next2;
-      next2 += 1;
+    while (!failure2 && next3 < items.length) {
+      const index = next3;
+      next3 += 1;
       try {
         results[index] = await work(items[index], index);
       } catch (error62) {
@@ -30550,14 +30601,14 @@ var init_capability_state = __esm({
         this.options = options;
         this.auto = autoSettings(options.config);
         this.settings = initialSettings(options.config);
-        for (const remembered2 of options.memory?.downgradesOf(options.endpoint, options.config.model) ?? []) {
-          const setting2 = settingOf(remembered2.parameter);
+        for (const remembered of options.memory?.downgradesOf(options.endpoint, options.config.model) ?? []) {
+          const setting2 = settingOf(remembered.parameter);
           if (!setting2 || !this.auto[setting2]) continue;
-          const next2 = nextSettings(this.settings, remembered2.parameter, this.refusedTokenLimits);
-          if (!next2) continue;
-          this.refuse(remembered2.parameter);
-          this.settings = next2;
-          this.steps.push({ ...remembered2, remembered: true });
+          const next3 = nextSettings(this.settings, remembered.parameter, this.refusedTokenLimits);
+          if (!next3) continue;
+          this.refuse(remembered.parameter);
+          this.settings = next3;
+          this.steps.push({ ...remembered, remembered: true });
         }
       }
       options;
@@ -30582,19 +30633,19 @@ var init_capability_state = __esm({
         if (!setting2) return { kind: "fixed" };
         if (this.settings[setting2] !== sent[setting2]) return { kind: "retry" };
         if (!this.auto[setting2]) return { kind: "fixed", setting: setting2 };
-        const next2 = nextSettings(this.settings, parameter, this.refusedTokenLimits);
-        if (!next2) return { kind: "fixed", setting: setting2 };
+        const next3 = nextSettings(this.settings, parameter, this.refusedTokenLimits);
+        if (!next3) return { kind: "fixed", setting: setting2 };
         this.refuse(parameter);
         const downgrade = {
           endpoint: this.options.endpoint,
           model: this.options.config.model,
           parameter,
           from: describeSetting(this.settings, setting2),
-          to: describeSetting(next2, setting2),
+          to: describeSetting(next3, setting2),
           reason,
           remembered: false
         };
-        this.settings = next2;
+        this.settings = next3;
         this.steps.push(downgrade);
         await this.options.memory?.record(downgrade);
         return { kind: "retry", downgrade };
@@ -30941,8 +30992,8 @@ var init_semaphore = __esm({
         return new Promise((resolve15) => this.waiters.push(resolve15));
       }
       release() {
-        const next2 = this.waiters.shift();
-        if (next2) next2();
+        const next3 = this.waiters.shift();
+        if (next3) next3();
         else this.active -= 1;
       }
     };
@@ -41917,12 +41968,12 @@ var init_Util = __esm({
   "node_modules/openai/lib/Util.mjs"() {
     allSettledWithThrow = async (promises) => {
       const results = await Promise.allSettled(promises);
-      const rejected = results.filter((result) => result.status === "rejected");
-      if (rejected.length) {
-        for (const result of rejected) {
+      const rejected2 = results.filter((result) => result.status === "rejected");
+      if (rejected2.length) {
+        for (const result of rejected2) {
           console.error(result.reason);
         }
-        throw new Error(`${rejected.length} promise(s) failed - see the above errors`);
+        throw new Error(`${rejected2.length} promise(s) failed - see the above errors`);
       }
       const values = [];
       for (const result of results) {
@@ -44627,7 +44678,7 @@ function shortHash(...parts) {
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
-  const next2 = () => {
+  const next3 = () => {
     state = state + 1831565813 >>> 0;
     let t = state;
     t = Math.imul(t ^ t >>> 15, t | 1);
@@ -44635,9 +44686,9 @@ function seededRng(...parts) {
     return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
   };
   return {
-    next: next2,
-    int: (min, max) => min + Math.floor(next2() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next2() * items.length)]
+    next: next3,
+    int: (min, max) => min + Math.floor(next3() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next3() * items.length)]
   };
 }
 var init_draw = __esm({
@@ -45170,8 +45221,8 @@ function toolsSection(text3) {
   const at = text3.search(/^## Tools\s*$/m);
   if (at < 0) return { tools: "", rest: text3 };
   const after = text3.slice(at);
-  const next2 = after.slice(1).search(/^## /m);
-  const end = next2 < 0 ? text3.length : at + 1 + next2;
+  const next3 = after.slice(1).search(/^## /m);
+  const end = next3 < 0 ? text3.length : at + 1 + next3;
   return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
 }
 function readSurface(request) {
@@ -45522,14 +45573,14 @@ function chainStep(context) {
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next2 = { kind: "call", name: "lookup", arguments: { key: current }, note };
+    const next3 = { kind: "call", name: "lookup", arguments: { key: current }, note };
     if (!found) {
       const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next2);
+      if (last?.error) return afterError(context, last, next3);
       if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
         return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
       }
-      return next2;
+      return next3;
     }
     const value = readEntry(found.result)[relation];
     if (!value)
@@ -46153,11 +46204,11 @@ function correctFix(cause, seen, options) {
   switch (cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
-      const next2 = Math.min(16, Math.max(current + 4, current * 2));
+      const next3 = Math.min(16, Math.max(current + 4, current * 2));
       return {
         module: "agent_loop",
         explanation,
-        action: { kind: "set", path: "agent_loop.max_steps", value: next2 }
+        action: { kind: "set", path: "agent_loop.max_steps", value: next3 }
       };
     }
     case "answer-format-drift":
@@ -46354,23 +46405,23 @@ function diagnosis(world2, block, seed) {
     })
   };
 }
-function wasRejected(fix, rejected) {
+function wasRejected(fix, rejected2) {
   const action = fix.action;
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
-  return rejected.some(
+  return rejected2.some(
     (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
   );
 }
-function chooseUnrejectedFix(options, rejected) {
+function chooseUnrejectedFix(options, rejected2) {
   let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected); attempt++) {
+  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected2); attempt++) {
     key = [...options.key, "rethink", attempt];
     fix = chooseFix({ ...options, key });
   }
   const unit = draw(...key, "wording");
-  if (wasRejected(fix, rejected))
+  if (wasRejected(fix, rejected2))
     return {
       fix: {
         module: fix.module,
@@ -46575,7 +46626,7 @@ function proposedAction(rootCause) {
 }
 function architect(world2, block) {
   const objected = objects(block.objections).map((objection) => text2(objection.change));
-  const rejected = JSON.stringify(block.rejected ?? []);
+  const rejected2 = JSON.stringify(block.rejected ?? []);
   const seen = harnessSeen(block);
   const changes = /* @__PURE__ */ new Map();
   const plain2 = world2.refiner.style === "plainspoken";
@@ -46585,7 +46636,7 @@ function architect(world2, block) {
     const { action } = proposed;
     const identity = JSON.stringify(action);
     const marker = action.kind === "set" ? action.path : action.text;
-    if (rejected.includes(marker) || alreadyInEffect(action, seen)) continue;
+    if (rejected2.includes(marker) || alreadyInEffect(action, seen)) continue;
     const existing = changes.get(identity);
     const patterns2 = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
     const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
@@ -46876,8 +46927,8 @@ async function startSimServer(options) {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
     requests: () => count5,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next2) => {
-      faults = next2;
+    setFaults: (next3) => {
+      faults = next3;
     },
     close: async () => {
       await new Promise((resolve15) => {
@@ -49649,12 +49700,12 @@ function applyEdits(options) {
   const rules = contentRules(guard);
   const state = { files: { ...harness.files }, config: harness.config, changed: /* @__PURE__ */ new Set() };
   const applied = [];
-  const rejected = [];
+  const rejected2 = [];
   const flagged = [];
   for (const planned of options.edits) {
     const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
-      rejected.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
+      rejected2.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
       continue;
     }
     state.files[outcome.file] = outcome.text;
@@ -49664,13 +49715,13 @@ function applyEdits(options) {
     if (outcome.labels.length > 0)
       flagged.push({ edit: planned, file: outcome.file, words: outcome.labels });
   }
-  const next2 = {
+  const next3 = {
     ...harness,
     files: state.files,
     config: state.config,
     hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command })
   };
-  return { harness: next2, applied, rejected, flagged };
+  return { harness: next3, applied, rejected: rejected2, flagged };
 }
 function checkEdit(input2) {
   const { planned, harness, guard, rules, state } = input2;
@@ -50649,6 +50700,180 @@ var init_eval = __esm({
   }
 });
 
+// src/evolve/paired-test.ts
+function logFactorial(n) {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+function binomialUpperTail(successes, trials) {
+  if (successes <= 0) return 1;
+  if (successes > trials) return 0;
+  const logN = logFactorial(trials);
+  let total = 0;
+  for (let k = successes; k <= trials; k++) {
+    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
+  }
+  return Math.min(1, total);
+}
+function mcnemarOneSided(fixed, broken) {
+  return binomialUpperTail(fixed, fixed + broken);
+}
+function comparePaired(before, after) {
+  const fixed = [];
+  const broken = [];
+  let n = 0;
+  let passesBefore = 0;
+  let passesAfter = 0;
+  for (const [taskId, passedBefore] of before) {
+    const passedAfter = after.get(taskId);
+    if (passedAfter === void 0) continue;
+    n += 1;
+    if (passedBefore) passesBefore += 1;
+    if (passedAfter) passesAfter += 1;
+    if (!passedBefore && passedAfter) fixed.push(taskId);
+    if (passedBefore && !passedAfter) broken.push(taskId);
+  }
+  fixed.sort();
+  broken.sort();
+  return {
+    n,
+    before: passesBefore,
+    after: passesAfter,
+    fixed,
+    broken,
+    pValue: mcnemarOneSided(fixed.length, broken.length)
+  };
+}
+function compareSamples(parent, candidate) {
+  let pairs = 0;
+  let repeats = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [taskId, draws] of parent) {
+    const other = candidate.get(taskId);
+    if (!other) continue;
+    const seen = /* @__PURE__ */ new Set();
+    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
+      const after = other.get(sample);
+      if (after === void 0) continue;
+      pairs += 1;
+      const pair = JSON.stringify([before.said, after.said]);
+      if (seen.has(pair)) {
+        repeats += 1;
+        continue;
+      }
+      seen.add(pair);
+      if (!before.pass && after.pass) fixed += 1;
+      if (before.pass && !after.pass) broken += 1;
+    }
+  }
+  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+}
+var pairedComparisonSchema, sampleComparisonSchema;
+var init_paired_test = __esm({
+  "src/evolve/paired-test.ts"() {
+    "use strict";
+    init_zod();
+    pairedComparisonSchema = external_exports.object({
+      /** Tasks both sides ran. */
+      n: external_exports.number().int(),
+      /** Passes before and after. */
+      before: external_exports.number().int(),
+      after: external_exports.number().int(),
+      /** Failed before, pass after (sorted task ids). */
+      fixed: external_exports.array(external_exports.string()),
+      /** Passed before, fail after (sorted task ids). */
+      broken: external_exports.array(external_exports.string()),
+      /**
+       * Failed before and after, but differently (other deterministic signals; sorted task ids):
+       * the change acted on them and another failure masks it. Set by cheap validation.
+       */
+      shifted: external_exports.array(external_exports.string()).optional(),
+      /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
+      pValue: external_exports.number()
+    });
+    sampleComparisonSchema = external_exports.object({
+      /** Sample pairs (same task, same sample index) compared, repeats included. */
+      pairs: external_exports.number().int(),
+      /**
+       * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
+       * and answer under the parent and under the candidate): counted once, not in fixed/broken.
+       */
+      repeats: external_exports.number().int().default(0),
+      /** Distinct pairs failed under the parent and passed under the candidate. */
+      fixed: external_exports.number().int(),
+      /** Distinct pairs passed under the parent and failed under the candidate. */
+      broken: external_exports.number().int(),
+      /** One-sided exact McNemar p-value over the distinct sample pairs. */
+      pValue: external_exports.number()
+    });
+  }
+});
+
+// src/evolve/validation.ts
+function decides(stage) {
+  return stage.role === "screen" || stage.role === "prune" || stage.role === "verdict";
+}
+function prunedChanges(stages) {
+  return stages.flatMap(
+    (stage) => stage.role === "prune" ? (stage.changes ?? []).filter((change2) => !change2.kept) : []
+  );
+}
+var scoreSchema, decisionSchema, stageRoles, changeOutcomeSchema, validationStageSchema;
+var init_validation = __esm({
+  "src/evolve/validation.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_paired_test();
+    scoreSchema = external_exports.object({
+      accuracy: external_exports.number(),
+      n: external_exports.number().int(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      /** Rollouts that did not reach the model (not in `n`, never scored). */
+      infraErrors: external_exports.number().int().optional()
+    });
+    decisionSchema = external_exports.object({ accepted: external_exports.boolean(), reason: external_exports.string() });
+    stageRoles = ["screen", "prune", "verdict", "retry", "note"];
+    changeOutcomeSchema = external_exports.object({
+      edits: external_exports.array(plannedEditSchema),
+      /** Names of the patterns it addressed (ids change across batches). */
+      patterns: external_exports.array(external_exports.string()),
+      /** Their ids, when the step knew them. */
+      patternIds: external_exports.array(external_exports.string()).optional(),
+      /** Whether it stays in the candidate. */
+      kept: external_exports.boolean(),
+      reason: external_exports.string(),
+      /** Failing members of its patterns in the batch. */
+      targets: external_exports.number().int().optional(),
+      /** Tasks it fixed and broke where it was run alone. */
+      fixed: external_exports.number().int().optional(),
+      broken: external_exports.number().int().optional(),
+      /** Not run: why (alone, its edited files would not parse). */
+      unrun: external_exports.string().optional()
+    });
+    validationStageSchema = external_exports.object({
+      /** The step, in the strategy's words (`cheap validation`, `full batch`, `minibatch`, …). */
+      step: external_exports.string(),
+      role: external_exports.enum(stageRoles),
+      /** The candidate it ran (a rebuilt one after pruning or ablation). */
+      candidateHash: external_exports.string().optional(),
+      /** Per-task pass/fail of the candidate against the parent on the tasks it ran. */
+      comparison: pairedComparisonSchema.optional(),
+      /** The same tasks re-drawn, paired draw by draw. */
+      draws: sampleComparisonSchema.optional(),
+      /** The candidate's accuracy on the tasks it ran (the verdict's accuracy when it accepts). */
+      score: scoreSchema.optional(),
+      /** Changes judged one by one. */
+      changes: external_exports.array(changeOutcomeSchema).optional(),
+      /** Other figures the step measured, by name (a pruning round; a test's power). */
+      figures: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+      decision: decisionSchema
+    });
+  }
+});
+
 // src/evolve/acceptance.ts
 function tally(comparison) {
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length}`;
@@ -50699,6 +50924,13 @@ function helpsAlone(alone) {
     reason: `alone it fixed ${alone.fixed} and broke ${alone.broken} of the tasks its bundle flipped`
   };
 }
+function ablationRetry(changes) {
+  const kept = changes.filter((change2) => change2.kept).length;
+  if (kept === 0) return { accepted: false, reason: "no change helps alone" };
+  if (kept === changes.length)
+    return { accepted: false, reason: "every change helps alone: none to drop" };
+  return { accepted: true, reason: "without the changes that hurt alone" };
+}
 function fixedOwnTargets(change2) {
   if (change2.fixed > 0)
     return { accepted: true, reason: `fixed ${change2.fixed} of its ${change2.targets} target(s)` };
@@ -50714,7 +50946,8 @@ function fixedOwnTargets(change2) {
 }
 function worseWithout(withThem, without) {
   const net = (comparison) => comparison.fixed.length - comparison.broken.length;
-  return net(without) < net(withThem);
+  const counts = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts}` } : { accepted: false, reason: counts };
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -50755,39 +50988,34 @@ function withinTolerance(tolerance) {
   };
 }
 function decide(stages) {
-  const last = stages.at(-1);
+  const last = stages.findLast(decides);
   if (!last) return { accepted: false, reason: "nothing was validated" };
-  const earlier = () => decide(stages.slice(0, -1));
-  if (last.stage === "repaired") {
-    const repaired = decide(last.evidence);
-    return repaired.accepted ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` } : earlier();
-  }
-  if (last.stage === "ablated" || last.stage === "pruned" && last.undone) return earlier();
-  if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
+  if (last.role === "verdict" && last.decision.accepted && last.candidateHash)
     return {
       accepted: true,
       reason: last.decision.reason,
       candidateHash: last.candidateHash,
       accuracy: accuracyOf(stages, last.candidateHash)
     };
-  const ablation = stages.findIndex((stage) => stage.stage === "ablated");
-  if (ablation >= 0 && ablation < stages.length - 1)
+  const retry = stages.findIndex((stage) => stage.role === "retry");
+  if (retry >= 0 && retry < stages.indexOf(last))
     return {
       accepted: false,
-      reason: `${decide(stages.slice(0, ablation)).reason}; without the changes that hurt alone: ${last.decision.reason}`
+      reason: `${decide(stages.slice(0, retry)).reason}; ${stages[retry].decision.reason}: ${last.decision.reason}`
     };
   return { accepted: false, reason: last.decision.reason };
 }
 function accuracyOf(stages, candidateHash) {
-  const full = stages.findLast(
-    (stage) => stage.stage === "full" && stage.candidateHash === candidateHash
+  const scored = stages.findLast(
+    (stage) => stage.candidateHash === candidateHash && stage.score !== void 0
   );
-  return full?.stage === "full" ? full.score.accuracy : Number.NaN;
+  return scored?.score?.accuracy ?? Number.NaN;
 }
 var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
     init_statistics();
+    init_validation();
   }
 });
 
@@ -50979,6 +51207,309 @@ var init_budget = __esm({
   }
 });
 
+// src/harness/code-reaches.ts
+function count2(text3, word2) {
+  return text3.match(patterns.get(word2))?.length ?? 0;
+}
+function codeReaches(before, after) {
+  const flags = [];
+  for (const [file2, text3] of Object.entries(after).sort(([a], [b]) => a.localeCompare(b))) {
+    if (dataFile.test(file2) || before[file2] === text3) continue;
+    const old = before[file2] ?? "";
+    for (const [kind, words] of Object.entries(reachWords)) {
+      const found = words.filter((word2) => count2(text3, word2) > count2(old, word2));
+      if (found.length > 0) flags.push({ file: file2, kind, words: found });
+    }
+  }
+  return flags;
+}
+var reachKindSchema, reachFlagSchema, reachWords, dataFile, escapeRegExp, patterns;
+var init_code_reaches = __esm({
+  "src/harness/code-reaches.ts"() {
+    "use strict";
+    init_zod();
+    reachKindSchema = external_exports.enum(["environment", "files", "network", "processes"]);
+    reachFlagSchema = external_exports.object({
+      file: external_exports.string(),
+      kind: reachKindSchema,
+      words: external_exports.array(external_exports.string()).min(1)
+    });
+    reachWords = {
+      environment: [
+        "os.environ",
+        "getenv(",
+        "process.env",
+        "environ",
+        "ENV[",
+        "printenv",
+        "/proc/self",
+        "/proc/$"
+      ],
+      files: [
+        "open(",
+        "readFile",
+        "writeFile",
+        "appendFile",
+        "readdir",
+        "fs.",
+        "node:fs",
+        "pathlib",
+        "shutil",
+        "os.walk",
+        "os.listdir",
+        "os.scandir",
+        "glob",
+        "/proc/",
+        "../",
+        "GITHUB_ENV",
+        "GITHUB_OUTPUT",
+        "GITHUB_PATH",
+        ".git/",
+        ".git-credentials",
+        "expanduser",
+        "homedir"
+      ],
+      network: [
+        "socket",
+        "urllib",
+        "requests.",
+        "http.client",
+        "httpx",
+        "aiohttp",
+        "fetch(",
+        "node:net",
+        "node:http",
+        "node:dgram",
+        "XMLHttpRequest",
+        "WebSocket",
+        "curl",
+        "wget",
+        "127.0.0.1",
+        "localhost"
+      ],
+      processes: [
+        "subprocess",
+        "os.system",
+        "os.popen",
+        "os.fork",
+        "os.exec",
+        "os.spawn",
+        "Popen",
+        "child_process",
+        "spawn(",
+        "exec(",
+        "execSync",
+        "execFile",
+        "fork(",
+        "setsid",
+        "nohup",
+        "eval(",
+        "os.kill",
+        "process.kill"
+      ]
+    };
+    dataFile = /\.(md|markdown|txt|json|jsonl|ya?ml|toml|csv|tsv|html?)$/i;
+    escapeRegExp = (text3) => text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    patterns = new Map(
+      Object.values(reachWords).flat().map((word2) => [word2, new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word2)}`, "g")])
+    );
+  }
+});
+
+// src/evolve/meter.ts
+function isCachedResponse(response) {
+  return response.cached === true;
+}
+function meterProvider(options) {
+  const { provider, budget, role, onCall } = options;
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    async chat(request, callOptions) {
+      const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
+      onCall?.({ phase: "start", role, purpose });
+      let response;
+      try {
+        response = await provider.chat(request, callOptions);
+      } catch (error62) {
+        onCall?.({ phase: "error", role, purpose });
+        throw error62;
+      }
+      const cached4 = isCachedResponse(response);
+      onCall?.({
+        phase: "end",
+        role,
+        purpose,
+        cached: cached4,
+        ...cached4 ? {} : {
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd
+        }
+      });
+      if (!cached4) {
+        const tokens = response.usage.promptTokens + response.usage.completionTokens;
+        budget.add({
+          llmCalls: 1,
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd,
+          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
+        });
+      }
+      return response;
+    }
+  };
+}
+function meterAdapter(options) {
+  const { adapter, budget, onCall } = options;
+  return {
+    ...adapter.usageFromTrace ? { usageFromTrace: true } : {},
+    async run(input2) {
+      if (options.enforce) budget.check();
+      budget.add({ rollouts: 1 });
+      const trace = await adapter.run(input2);
+      if (adapter.usageFromTrace) {
+        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
+        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
+        if (llmCalls > 0) {
+          const event = { role: "agent", purpose: "agent", calls: llmCalls };
+          onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
+        }
+      }
+      return trace;
+    }
+  };
+}
+var init_meter = __esm({
+  "src/evolve/meter.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/evaluation-setup.ts
+import path4 from "node:path";
+function wrapModels(options) {
+  const { models, loaded, budget, onCall } = options;
+  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
+  return {
+    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
+    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
+  };
+}
+function redactResponses(redactor) {
+  return redactor && { redact: (response) => redactor.json(response) };
+}
+function progressPhases(sink) {
+  let active = 0;
+  return {
+    next() {
+      if (!sink) return void 0;
+      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
+      active += 1;
+      let ended = false;
+      return {
+        start: (label, total) => phase.start(label, total),
+        tick: (done, passed2) => phase.tick(done, passed2),
+        end: () => {
+          phase.end();
+          if (!ended) active -= 1;
+          ended = true;
+        }
+      };
+    }
+  };
+}
+function makeEvaluate(options) {
+  const { loaded, models, budget } = options;
+  return async (request) => {
+    if (options.enforce) budget.check();
+    const provider = request.provider === "probe" ? models.probe : models.agent;
+    if (!provider) throw new Error("evaluate: no probe model is configured");
+    const model = request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model;
+    let outcome;
+    try {
+      outcome = await evaluate({
+        tasks: request.tasks,
+        harness: request.harness,
+        provider,
+        adapter: options.adapter,
+        scorer: options.scorer,
+        samples: request.samples ?? loaded.config.samples,
+        firstSample: request.firstSample,
+        params: rolloutParams(model),
+        concurrency: loaded.config.concurrency,
+        cache: options.cache,
+        progress: options.phases?.next(),
+        signal: options.enforce ? budget.signal : void 0,
+        split: options.split,
+        label: request.label,
+        onRecord: request.onRecord,
+        redactor: options.redactor
+      });
+    } catch (error62) {
+      throw (options.enforce ? budget.exceeded() : void 0) ?? error62;
+    }
+    const exhausted = options.enforce ? budget.exceeded() : void 0;
+    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
+    return outcome;
+  };
+}
+function runEvaluations(options) {
+  const { loaded, models, budget } = options;
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(loaded.config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.judge ?? models.refiner,
+      file: loaded.path
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+    redactor: options.redactor
+  };
+  return ({ enforce, split, adapter }) => {
+    const chosen = adapter ?? options.adapter;
+    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
+    return makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
+      enforce,
+      split
+    });
+  };
+}
+var init_evaluation_setup = __esm({
+  "src/evolve/evaluation-setup.ts"() {
+    "use strict";
+    init_evaluate();
+    init_rollout_cache();
+    init_rollout_params();
+    init_create_scorer();
+    init_call_cache();
+    init_meter();
+  }
+});
+
 // src/diagnose/evidence.ts
 function saysUnknownTask(output2) {
   return unknownTaskWording.test(output2);
@@ -51105,6 +51636,550 @@ var init_evidence2 = __esm({
     gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
     unknownTaskWording = /\b(i (do not|don['’]t|dont) know how to (do|solve|answer|approach) (this|that|these|the)\b|(this|that|it) is not a (kind|type|sort) of (task|question|problem) i (can|know how to)\b)/i;
     cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
+  }
+});
+
+// src/evolve/records.ts
+function passMapOf(result) {
+  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
+}
+function restrictPassMap(map2, taskIds) {
+  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
+}
+function scoreOf(result) {
+  return {
+    accuracy: result.accuracy,
+    n: result.n,
+    interval: result.interval,
+    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
+  };
+}
+function clip(text3) {
+  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
+}
+function traceExcerpt(record3) {
+  return {
+    key: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    output: clip(record3.output),
+    answer: record3.answer,
+    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
+    events: record3.trace.events.map((event) => event.kind),
+    steps: record3.trace.steps.slice(0, 12).map((step) => ({
+      assistant: step.assistant === null ? null : clip(step.assistant),
+      toolCalls: step.toolCalls.map((call) => ({
+        ...call,
+        arguments: clip(call.arguments),
+        result: clip(call.result)
+      }))
+    }))
+  };
+}
+function failingRecords(result, records) {
+  const passes = passMapOf(result);
+  const seen = /* @__PURE__ */ new Set();
+  const failing = [];
+  for (const record3 of records) {
+    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
+      continue;
+    seen.add(record3.taskId);
+    failing.push(record3);
+  }
+  return failing;
+}
+function patternTraces(patterns2, records) {
+  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
+  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
+  const traces = [];
+  for (const pattern of patterns2) {
+    for (const example of pattern.examples) {
+      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
+      if (rollout && !traces.some((trace) => trace.key === rollout.key))
+        traces.push(traceExcerpt(rollout));
+    }
+  }
+  return traces;
+}
+function failingDifferently(options) {
+  const keysOf = (records, stepLimit) => {
+    const keys = /* @__PURE__ */ new Map();
+    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
+      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
+      set2.add(evidence.signalKey);
+      keys.set(evidence.taskId, set2);
+    }
+    return keys;
+  };
+  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
+  const before = keysOf(options.before, options.stepLimits.before);
+  const after = keysOf(options.after, options.stepLimits.after);
+  const shifted = [];
+  for (const [taskId, keys] of after) {
+    const earlier = before.get(taskId);
+    if (!earlier || passedAfter.has(taskId)) continue;
+    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
+  }
+  return shifted.sort();
+}
+var maxText;
+var init_records = __esm({
+  "src/evolve/records.ts"() {
+    "use strict";
+    init_evidence2();
+    maxText = 1500;
+  }
+});
+
+// src/evolve/gate-result.ts
+function side(result, records) {
+  const n = Math.max(1, result.n);
+  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
+  const tokens = records.reduce(
+    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
+    0
+  );
+  return {
+    harnessHash: result.harnessHash,
+    score: scoreOf(result),
+    costPerTask: cost / n,
+    tokensPerTask: tokens / n
+  };
+}
+function failureSignal(record3) {
+  if (!record3) return "unknown";
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
+  return [record3.verdict.reason, ...events].join(" + ");
+}
+function group(taskIds, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  const add = (taskId, fixed) => {
+    const key = keyOf(taskId, fixed);
+    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
+    (fixed ? entry.fixed : entry.broken).push(taskId);
+    groups.set(key, entry);
+  };
+  for (const taskId of taskIds.fixed) add(taskId, true);
+  for (const taskId of taskIds.broken) add(taskId, false);
+  return [...groups.values()].sort(
+    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
+  );
+}
+function compareGate(options) {
+  const { base, head, gate } = options;
+  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
+  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
+  const failed3 = (records) => new Map(
+    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
+  );
+  const baseFailed = failed3(base.records);
+  const headFailed = failed3(head.records);
+  const baseSide = side(base.result, base.records);
+  const headSide = side(head.result, head.records);
+  const decision = withinTolerance(gate.tolerance)(
+    baseSide.score.accuracy,
+    headSide.score.accuracy
+  );
+  const passed2 = decision.accepted;
+  const reason = decision.reason;
+  return {
+    verdict: passed2 ? "pass" : "fail",
+    passed: passed2,
+    reason,
+    statusContext: gate.statusContext,
+    tolerance: gate.tolerance,
+    base: baseSide,
+    head: headSide,
+    comparison,
+    pWorse: binomialUpperTail(
+      comparison.broken.length,
+      comparison.fixed.length + comparison.broken.length
+    ),
+    flips: {
+      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
+      bySignal: group(
+        comparison,
+        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
+      )
+    }
+  };
+}
+function evolveGate(options) {
+  const { baseline, final, gate } = options;
+  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
+  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
+  return {
+    passed: decision.accepted,
+    reason: decision.reason,
+    comparison,
+    tolerance: gate.tolerance,
+    requireImprovement: gate.requireImprovement
+  };
+}
+var init_gate_result = __esm({
+  "src/evolve/gate-result.ts"() {
+    "use strict";
+    init_acceptance();
+    init_paired_test();
+    init_records();
+  }
+});
+
+// src/evolve/gate.ts
+import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
+import path5 from "node:path";
+async function runGate(options) {
+  const { loaded } = options;
+  const config2 = loaded.config;
+  const { base, head, heldout } = await loadSides(options);
+  const headRoot = options.head.projectRoot ?? loaded.root;
+  const sandboxes = await gateSandboxes(options, headRoot);
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+  const opened = options.models ? void 0 : await openModels(loaded);
+  const workspace = runWorkspace(loaded);
+  try {
+    const budget = new BudgetTracker({}, () => 0);
+    const models = wrapModels({
+      models: options.models ?? opened,
+      loaded,
+      budget,
+      callCache: options.callCache ?? true,
+      redactor
+    });
+    const evaluations = runEvaluations({ loaded, models, budget, redactor });
+    const sides = {
+      base: { root: loaded.root, sandbox: sandboxes.base, harness: base },
+      head: { root: headRoot, sandbox: sandboxes.head, harness: head }
+    };
+    const measure = (name3) => {
+      const { root, sandbox, harness } = sides[name3];
+      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+      const evaluate3 = evaluations({ enforce: false, split: "heldout", adapter });
+      return evaluate3({ tasks: heldout, harness, label: `gate: ${name3}` });
+    };
+    const baseRun = await measure("base");
+    const headRun = await measure("head");
+    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const command = config2.harness.kind === "command";
+    const reaches = command ? codeReaches(base.files, head.files) : void 0;
+    const result = redactor.json(
+      command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
+    );
+    await mkdir11(options.outDir, { recursive: true });
+    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
+    return result;
+  } finally {
+    await workspace.close();
+    await opened?.close();
+  }
+}
+async function gateSandboxes(options, headRoot) {
+  const { loaded, env } = options;
+  const untrusted = "the gate runs a pull request's head harness";
+  return {
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env }),
+    base: await decideSandbox({ loaded, env })
+  };
+}
+async function loadSides(options) {
+  const { config: config2 } = options.loaded;
+  const load2 = (dir) => loadHarness({
+    dir: path5.resolve(dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const base = await load2(options.base.harnessDir);
+  const head = await load2(options.head.harnessDir);
+  const { heldout } = await loadSplits(options.loaded);
+  return { base, head, heldout };
+}
+var jsonText;
+var init_gate = __esm({
+  "src/evolve/gate.ts"() {
+    "use strict";
+    init_create_agent_adapter();
+    init_sandbox_policy();
+    init_configured_secrets();
+    init_split_overlap();
+    init_open_models();
+    init_code_reaches();
+    init_load_harness();
+    init_secrets();
+    init_budget();
+    init_evaluation_setup();
+    init_gate_result();
+    jsonText = (value) => `${JSON.stringify(value, null, 2)}
+`;
+  }
+});
+
+// src/evolve/guard.ts
+import path6 from "node:path";
+function expectedStrings(expected) {
+  if (expected === null || expected === void 0) return [];
+  if (typeof expected === "string") return [expected];
+  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
+  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
+  return [JSON.stringify(expected)];
+}
+function buildGuardContext(options) {
+  const { loaded, train, heldout } = options;
+  const { config: config2, root } = loaded;
+  const protectedPaths = [
+    loaded.path,
+    path6.resolve(root, config2.tasks.train),
+    path6.resolve(root, config2.tasks.heldout)
+  ];
+  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
+  for (const scorer of scorers) {
+    if (scorer?.kind !== "command") continue;
+    for (const word2 of scorer.command.split(/\s+/))
+      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
+  }
+  const all = [...train, ...heldout];
+  return {
+    editable: [...config2.harness.editable],
+    protectedPaths: [...new Set(protectedPaths)],
+    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
+      (text3) => text3.trim() !== ""
+    ),
+    forbiddenInputs: all.map((task) => task.input),
+    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
+  };
+}
+function guardRefinement(options) {
+  const { harness, refinement, guard } = options;
+  if (refinement.outcome !== "accepted") {
+    const why = refinement.rejection?.reason ?? refinement.outcome;
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: `refinement rejected: ${why}`
+    };
+  }
+  if (refinement.edits.length === 0)
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: "the Editor planned no edits"
+    };
+  const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
+  const base = {
+    applied: guarded2.applied,
+    guardRejections: guarded2.rejected,
+    labelFlags: guarded2.flagged
+  };
+  if (guarded2.applied.length === 0)
+    return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
+  if (guarded2.harness.hash === harness.hash)
+    return { ...base, reason: "the edits leave the harness unchanged" };
+  return { ...base, candidate: guarded2.harness };
+}
+function rebuildCandidate(options) {
+  const rebuilt = applyEdits({
+    harness: options.parent,
+    edits: options.edits,
+    guard: options.guard
+  });
+  return { harness: rebuilt.harness, applied: rebuilt.applied };
+}
+var init_guard = __esm({
+  "src/evolve/guard.ts"() {
+    "use strict";
+    init_apply_edits();
+    init_label_words();
+  }
+});
+
+// src/refine/role-schemas.ts
+var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
+var init_role_schemas = __esm({
+  "src/refine/role-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_strict_json_schema();
+    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
+    diagnosisWireSchema = external_exports.object({
+      diagnoses: external_exports.array(
+        external_exports.object({
+          patternId: external_exports.string().describe("id of the pattern from the evidence"),
+          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
+          module: external_exports.string().describe(moduleDescription),
+          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
+        })
+      )
+    });
+    diagnosisSchema = external_exports.object({
+      patternId: external_exports.string(),
+      rootCause: external_exports.string().default(""),
+      module: external_exports.string().default("prompt"),
+      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
+    }).loose();
+    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
+    hmsWireSchema = external_exports.object({
+      changes: external_exports.array(
+        external_exports.object({
+          module: external_exports.string().describe(moduleDescription),
+          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
+          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
+          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
+          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
+        })
+      )
+    });
+    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
+    hmsChangeSchema = external_exports.object({
+      module: external_exports.string(),
+      change: external_exports.string(),
+      patterns: external_exports.array(external_exports.string()).default([]),
+      expectedEffect: external_exports.string().default(""),
+      regressionRisks: riskText
+    }).loose();
+    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
+    critiqueWireSchema = external_exports.object({
+      verdict: external_exports.enum(["accept", "revise", "reject"]),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
+          reason: external_exports.string().describe("what is wrong and what would fix it")
+        })
+      )
+    });
+    critiqueSchema = external_exports.object({
+      verdict: external_exports.preprocess(
+        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
+        external_exports.enum(["accept", "revise", "reject"])
+      ),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
+          reason: external_exports.string().default("")
+        }).loose()
+      ).default([])
+    });
+    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
+    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
+    rejectedProposalSchema = external_exports.object({
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      patternIds: external_exports.array(external_exports.string()).default([]),
+      /**
+       * A change pruned because it fixed none of its pattern's failures while other changes were in
+       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
+       */
+      pruned: external_exports.boolean().optional(),
+      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
+      earlierHarness: external_exports.boolean().optional()
+    });
+    roleJsonSchemas = {
+      diagnosis: strictJsonSchema(diagnosisWireSchema),
+      hms: strictJsonSchema(hmsWireSchema),
+      critique: strictJsonSchema(critiqueWireSchema),
+      edits: strictJsonSchema(editsWireSchema)
+    };
+  }
+});
+
+// src/evolve/memory.ts
+function rememberedHms(hms, summary, patternIds) {
+  const parsed = hmsSchema.safeParse(hms);
+  if (parsed.success) return parsed.data;
+  return {
+    changes: [
+      {
+        module: "unknown",
+        change: summary,
+        patterns: patternIds,
+        expectedEffect: "",
+        regressionRisks: ""
+      }
+    ]
+  };
+}
+function editsSummary(edits) {
+  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
+}
+function shownToRoles(memory, harnessHash2) {
+  return memory.map((proposal) => {
+    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
+    return {
+      hms: proposal.hms,
+      reason: proposal.reason,
+      patternIds: proposal.patternIds,
+      ...proposal.pruned ? { pruned: true } : {},
+      ...earlier ? { earlierHarness: true } : {}
+    };
+  });
+}
+function rememberedFor(pattern, memory) {
+  return memory.filter(
+    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
+  );
+}
+function mayAttempt(pattern, memory, options) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < options.maxAttempts && !mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+  );
+}
+function exhaustedReason(systematic, memory, options) {
+  if (systematic.length === 0) return void 0;
+  const each = systematic.map((pattern) => {
+    const mine = rememberedFor(pattern, memory);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count5 = systematic.length;
+  return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
+function editsKey(edits) {
+  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
+}
+function sortKeys2(value) {
+  if (Array.isArray(value)) return value.map(sortKeys2);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
+    );
+  return value;
+}
+function identicalRejected(edits, memory, parentHash) {
+  if (edits.length === 0) return void 0;
+  const key = editsKey(edits);
+  return memory.find(
+    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
+  );
+}
+var rememberedProposalSchema;
+var init_memory = __esm({
+  "src/evolve/memory.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_role_schemas();
+    rememberedProposalSchema = external_exports.object({
+      /** One line: the HMS's changes, or the edits' rationales. */
+      summary: external_exports.string(),
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
+      patternIds: external_exports.array(external_exports.string()),
+      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
+      pruned: external_exports.boolean().optional(),
+      edits: external_exports.array(plannedEditSchema).optional(),
+      /** The harness the edits were tried on. */
+      parentHash: external_exports.string().optional(),
+      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+      nothingProposed: external_exports.boolean().optional()
+    });
   }
 });
 
@@ -51742,7 +52817,7 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   }
   return { tried, passed: passed2 };
 }
-function count2(n, singular, plural3) {
+function count3(n, singular, plural3) {
   return `${n} ${n === 1 ? singular : plural3}`;
 }
 function supportReasons(pattern, minSupport) {
@@ -51751,7 +52826,7 @@ function supportReasons(pattern, minSupport) {
     return [
       tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : {
         code: "narrow",
-        detail: `${count2(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
+        detail: `${count3(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
       }
     ];
   }
@@ -51759,7 +52834,7 @@ function supportReasons(pattern, minSupport) {
     return [
       {
         code: "narrow",
-        detail: `${count2(categories, "category", "categories")} (minimum ${minSupport.categories})`
+        detail: `${count3(categories, "category", "categories")} (minimum ${minSupport.categories})`
       }
     ];
   }
@@ -51786,7 +52861,7 @@ async function classifyPatterns(options) {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${count2(tasks, "task", "tasks")} across ${count2(categories, "category", "categories")}`
+      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
     });
   }
   const toResample = state.filter((item) => item.open);
@@ -52042,96 +53117,6 @@ var init_diagnose_batch = __esm({
   }
 });
 
-// src/refine/role-schemas.ts
-var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
-var init_role_schemas = __esm({
-  "src/refine/role-schemas.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_strict_json_schema();
-    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
-    diagnosisWireSchema = external_exports.object({
-      diagnoses: external_exports.array(
-        external_exports.object({
-          patternId: external_exports.string().describe("id of the pattern from the evidence"),
-          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
-          module: external_exports.string().describe(moduleDescription),
-          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
-        })
-      )
-    });
-    diagnosisSchema = external_exports.object({
-      patternId: external_exports.string(),
-      rootCause: external_exports.string().default(""),
-      module: external_exports.string().default("prompt"),
-      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
-    }).loose();
-    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
-    hmsWireSchema = external_exports.object({
-      changes: external_exports.array(
-        external_exports.object({
-          module: external_exports.string().describe(moduleDescription),
-          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
-          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
-          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
-          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
-        })
-      )
-    });
-    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
-    hmsChangeSchema = external_exports.object({
-      module: external_exports.string(),
-      change: external_exports.string(),
-      patterns: external_exports.array(external_exports.string()).default([]),
-      expectedEffect: external_exports.string().default(""),
-      regressionRisks: riskText
-    }).loose();
-    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
-    critiqueWireSchema = external_exports.object({
-      verdict: external_exports.enum(["accept", "revise", "reject"]),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
-          reason: external_exports.string().describe("what is wrong and what would fix it")
-        })
-      )
-    });
-    critiqueSchema = external_exports.object({
-      verdict: external_exports.preprocess(
-        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
-        external_exports.enum(["accept", "revise", "reject"])
-      ),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
-          reason: external_exports.string().default("")
-        }).loose()
-      ).default([])
-    });
-    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
-    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
-    rejectedProposalSchema = external_exports.object({
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      patternIds: external_exports.array(external_exports.string()).default([]),
-      /**
-       * A change pruned because it fixed none of its pattern's failures while other changes were in
-       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
-       */
-      pruned: external_exports.boolean().optional(),
-      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
-      earlierHarness: external_exports.boolean().optional()
-    });
-    roleJsonSchemas = {
-      diagnosis: strictJsonSchema(diagnosisWireSchema),
-      hms: strictJsonSchema(hmsWireSchema),
-      critique: strictJsonSchema(critiqueWireSchema),
-      edits: strictJsonSchema(editsWireSchema)
-    };
-  }
-});
-
 // src/refine/refinement-record.ts
 function summariseHms(hms) {
   return hms.changes.map((change2) => `${change2.module}: ${change2.change}`).join("; ");
@@ -52195,1024 +53180,175 @@ var init_refinement_record = __esm({
   }
 });
 
-// src/evolve/paired-test.ts
-function logFactorial(n) {
-  let total = 0;
-  for (let k = 2; k <= n; k++) total += Math.log(k);
-  return total;
-}
-function binomialUpperTail(successes, trials) {
-  if (successes <= 0) return 1;
-  if (successes > trials) return 0;
-  const logN = logFactorial(trials);
-  let total = 0;
-  for (let k = successes; k <= trials; k++) {
-    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
-  }
-  return Math.min(1, total);
-}
-function mcnemarOneSided(fixed, broken) {
-  return binomialUpperTail(fixed, fixed + broken);
-}
-function comparePaired(before, after) {
-  const fixed = [];
-  const broken = [];
-  let n = 0;
-  let passesBefore = 0;
-  let passesAfter = 0;
-  for (const [taskId, passedBefore] of before) {
-    const passedAfter = after.get(taskId);
-    if (passedAfter === void 0) continue;
-    n += 1;
-    if (passedBefore) passesBefore += 1;
-    if (passedAfter) passesAfter += 1;
-    if (!passedBefore && passedAfter) fixed.push(taskId);
-    if (passedBefore && !passedAfter) broken.push(taskId);
-  }
-  fixed.sort();
-  broken.sort();
-  return {
-    n,
-    before: passesBefore,
-    after: passesAfter,
-    fixed,
-    broken,
-    pValue: mcnemarOneSided(fixed.length, broken.length)
-  };
-}
-function compareSamples(parent, candidate) {
-  let pairs = 0;
-  let repeats = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (const [taskId, draws] of parent) {
-    const other = candidate.get(taskId);
-    if (!other) continue;
-    const seen = /* @__PURE__ */ new Set();
-    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
-      const after = other.get(sample);
-      if (after === void 0) continue;
-      pairs += 1;
-      const pair = JSON.stringify([before.said, after.said]);
-      if (seen.has(pair)) {
-        repeats += 1;
-        continue;
-      }
-      seen.add(pair);
-      if (!before.pass && after.pass) fixed += 1;
-      if (before.pass && !after.pass) broken += 1;
-    }
-  }
-  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
-}
-var pairedComparisonSchema, sampleComparisonSchema;
-var init_paired_test = __esm({
-  "src/evolve/paired-test.ts"() {
-    "use strict";
-    init_zod();
-    pairedComparisonSchema = external_exports.object({
-      /** Tasks both sides ran. */
-      n: external_exports.number().int(),
-      /** Passes before and after. */
-      before: external_exports.number().int(),
-      after: external_exports.number().int(),
-      /** Failed before, pass after (sorted task ids). */
-      fixed: external_exports.array(external_exports.string()),
-      /** Passed before, fail after (sorted task ids). */
-      broken: external_exports.array(external_exports.string()),
-      /**
-       * Failed before and after, but differently (other deterministic signals; sorted task ids):
-       * the change acted on them and another failure masks it. Set by cheap validation.
-       */
-      shifted: external_exports.array(external_exports.string()).optional(),
-      /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
-      pValue: external_exports.number()
-    });
-    sampleComparisonSchema = external_exports.object({
-      /** Sample pairs (same task, same sample index) compared, repeats included. */
-      pairs: external_exports.number().int(),
-      /**
-       * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
-       * and answer under the parent and under the candidate): counted once, not in fixed/broken.
-       */
-      repeats: external_exports.number().int().default(0),
-      /** Distinct pairs failed under the parent and passed under the candidate. */
-      fixed: external_exports.number().int(),
-      /** Distinct pairs passed under the parent and failed under the candidate. */
-      broken: external_exports.number().int(),
-      /** One-sided exact McNemar p-value over the distinct sample pairs. */
-      pValue: external_exports.number()
-    });
-  }
-});
-
-// src/evolve/evidence.ts
-function firstStage(stages, kind) {
-  return stages.find((stage) => stage.stage === kind);
-}
-function lastStage(stages, kind) {
-  return stages.findLast((stage) => stage.stage === kind);
-}
-function prunedChangesOf(stages) {
-  const pruned = stages.flatMap(
-    (stage) => stage.stage === "pruned" && !stage.undone ? stage.changes : []
+// src/evolve/result-schema-v2.ts
+function upgradeV2(value) {
+  const result = value;
+  if (!Array.isArray(result.iterations)) return { ...result, schemaVersion: 3 };
+  const iterative = result.strategy === "iterative";
+  const iterations = result.iterations.flatMap(
+    (iteration) => upgradeIteration(iteration, iterative)
   );
-  return pruned.length > 0 ? pruned : void 0;
+  return { ...result, schemaVersion: 3, iterations };
 }
-function undonePruningOf(stages) {
-  const undone = stages.find((stage) => stage.stage === "pruned" && stage.undone);
-  return undone?.stage === "pruned" ? undone.changes.map((change2) => change2.patternNames.join(", ")) : void 0;
-}
-var scoreSchema, decisionSchema, prunedChangeSchema, ablatedChangeSchema, diagnosisSummarySchema, cheapStage, prunedStage, fullStage, confirmStage, ablatedStage, repairedStage, evidenceStageSchema;
-var init_evidence3 = __esm({
-  "src/evolve/evidence.ts"() {
-    "use strict";
-    init_zod();
-    init_diagnose_batch();
-    init_types();
-    init_refinement_record();
-    init_paired_test();
-    scoreSchema = external_exports.object({
-      accuracy: external_exports.number(),
-      n: external_exports.number().int(),
-      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
-      /** Rollouts that did not reach the model (not in `n`, never scored). */
-      infraErrors: external_exports.number().int().optional()
-    });
-    decisionSchema = external_exports.object({ accepted: external_exports.boolean(), reason: external_exports.string() });
-    prunedChangeSchema = external_exports.object({
-      edits: external_exports.array(plannedEditSchema),
-      /** Ids of the patterns it addressed. */
-      patterns: external_exports.array(external_exports.string()),
-      patternNames: external_exports.array(external_exports.string()),
-      /** Failing members of those patterns in the batch. */
-      targets: external_exports.number().int(),
-      reason: external_exports.string()
-    });
-    ablatedChangeSchema = external_exports.object({
-      edits: external_exports.array(plannedEditSchema),
-      /** Names of the patterns it addressed. */
-      patterns: external_exports.array(external_exports.string()),
-      fixed: external_exports.number().int(),
-      broken: external_exports.number().int(),
-      kept: external_exports.boolean(),
-      /** Not run: alone on the parent its edited files would not parse (why). */
-      unparsable: external_exports.string().optional()
-    });
-    diagnosisSummarySchema = external_exports.object({
-      patterns: diagnosisReportSchema.shape.patterns,
-      evidenceCount: external_exports.number().int(),
-      stats: diagnosisReportSchema.shape.stats
-    });
-    cheapStage = external_exports.object({
-      stage: external_exports.literal("cheap"),
-      candidateHash: external_exports.string(),
-      /** The failing members of the addressed patterns plus a stratified sample of passing tasks. */
-      comparison: pairedComparisonSchema,
-      decision: decisionSchema
-    });
-    prunedStage = external_exports.object({
-      stage: external_exports.literal("pruned"),
-      round: external_exports.number().int(),
-      changes: external_exports.array(prunedChangeSchema),
-      /** The candidate without them, when one was built and run on the cheap subset. */
-      candidateHash: external_exports.string().optional(),
-      comparison: pairedComparisonSchema.optional(),
-      /** Kept after all: the candidate was promising with them and is not without them. */
-      undone: external_exports.boolean(),
-      decision: decisionSchema
-    });
-    fullStage = external_exports.object({
-      stage: external_exports.literal("full"),
-      candidateHash: external_exports.string(),
-      comparison: pairedComparisonSchema,
-      score: scoreSchema,
-      decision: decisionSchema,
-      /** Why the flips were not re-drawn though the per-task test alone could not pass (a deterministic agent). */
-      notRedrawn: external_exports.string().optional()
-    });
-    confirmStage = external_exports.object({
-      stage: external_exports.literal("confirm"),
-      candidateHash: external_exports.string(),
-      /** The flipped tasks of the full batch re-drawn under both harnesses, paired draw by draw. */
-      comparison: sampleComparisonSchema,
-      decision: decisionSchema
-    });
-    ablatedStage = external_exports.object({
-      stage: external_exports.literal("ablated"),
-      changes: external_exports.array(ablatedChangeSchema)
-    });
-    repairedStage = external_exports.object({
-      stage: external_exports.literal("repaired"),
-      diagnosis: diagnosisSummarySchema.optional(),
-      refinement: refinementRecordSchema.optional(),
-      guardRejections: external_exports.array(guardRejectionSchema),
-      labelFlags: external_exports.array(labelFlagSchema).optional(),
-      applied: external_exports.array(plannedEditSchema),
-      candidateHash: external_exports.string().optional(),
-      evidence: external_exports.array(external_exports.lazy(() => evidenceStageSchema)),
-      decision: decisionSchema
-    });
-    evidenceStageSchema = external_exports.union([
-      cheapStage,
-      prunedStage,
-      fullStage,
-      confirmStage,
-      ablatedStage,
-      repairedStage
-    ]);
-  }
-});
-
-// src/harness/code-reaches.ts
-function count3(text3, word2) {
-  return text3.match(patterns.get(word2))?.length ?? 0;
-}
-function codeReaches(before, after) {
-  const flags = [];
-  for (const [file2, text3] of Object.entries(after).sort(([a], [b]) => a.localeCompare(b))) {
-    if (dataFile.test(file2) || before[file2] === text3) continue;
-    const old = before[file2] ?? "";
-    for (const [kind, words] of Object.entries(reachWords)) {
-      const found = words.filter((word2) => count3(text3, word2) > count3(old, word2));
-      if (found.length > 0) flags.push({ file: file2, kind, words: found });
-    }
-  }
-  return flags;
-}
-var reachKindSchema, reachFlagSchema, reachWords, dataFile, escapeRegExp, patterns;
-var init_code_reaches = __esm({
-  "src/harness/code-reaches.ts"() {
-    "use strict";
-    init_zod();
-    reachKindSchema = external_exports.enum(["environment", "files", "network", "processes"]);
-    reachFlagSchema = external_exports.object({
-      file: external_exports.string(),
-      kind: reachKindSchema,
-      words: external_exports.array(external_exports.string()).min(1)
-    });
-    reachWords = {
-      environment: [
-        "os.environ",
-        "getenv(",
-        "process.env",
-        "environ",
-        "ENV[",
-        "printenv",
-        "/proc/self",
-        "/proc/$"
-      ],
-      files: [
-        "open(",
-        "readFile",
-        "writeFile",
-        "appendFile",
-        "readdir",
-        "fs.",
-        "node:fs",
-        "pathlib",
-        "shutil",
-        "os.walk",
-        "os.listdir",
-        "os.scandir",
-        "glob",
-        "/proc/",
-        "../",
-        "GITHUB_ENV",
-        "GITHUB_OUTPUT",
-        "GITHUB_PATH",
-        ".git/",
-        ".git-credentials",
-        "expanduser",
-        "homedir"
-      ],
-      network: [
-        "socket",
-        "urllib",
-        "requests.",
-        "http.client",
-        "httpx",
-        "aiohttp",
-        "fetch(",
-        "node:net",
-        "node:http",
-        "node:dgram",
-        "XMLHttpRequest",
-        "WebSocket",
-        "curl",
-        "wget",
-        "127.0.0.1",
-        "localhost"
-      ],
-      processes: [
-        "subprocess",
-        "os.system",
-        "os.popen",
-        "os.fork",
-        "os.exec",
-        "os.spawn",
-        "Popen",
-        "child_process",
-        "spawn(",
-        "exec(",
-        "execSync",
-        "execFile",
-        "fork(",
-        "setsid",
-        "nohup",
-        "eval(",
-        "os.kill",
-        "process.kill"
-      ]
-    };
-    dataFile = /\.(md|markdown|txt|json|jsonl|ya?ml|toml|csv|tsv|html?)$/i;
-    escapeRegExp = (text3) => text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    patterns = new Map(
-      Object.values(reachWords).flat().map((word2) => [word2, new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word2)}`, "g")])
-    );
-  }
-});
-
-// src/evolve/meter.ts
-function isCachedResponse(response) {
-  return response.cached === true;
-}
-function meterProvider(options) {
-  const { provider, budget, role, onCall } = options;
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    async chat(request, callOptions) {
-      const purpose = request.purpose ?? role;
-      if (options.enforce) budget.check();
-      onCall?.({ phase: "start", role, purpose });
-      let response;
-      try {
-        response = await provider.chat(request, callOptions);
-      } catch (error62) {
-        onCall?.({ phase: "error", role, purpose });
-        throw error62;
-      }
-      const cached4 = isCachedResponse(response);
-      onCall?.({
-        phase: "end",
-        role,
-        purpose,
-        cached: cached4,
-        ...cached4 ? {} : {
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd
-        }
-      });
-      if (!cached4) {
-        const tokens = response.usage.promptTokens + response.usage.completionTokens;
-        budget.add({
-          llmCalls: 1,
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd,
-          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
-        });
-      }
-      return response;
-    }
+function upgradeIteration(iteration, iterative) {
+  const { evidence, ...rest } = iteration;
+  const stages = evidence ?? [];
+  const repaired = stages.find((stage) => stage.stage === "repaired");
+  const validation = stages.filter((stage) => stage !== repaired).map((stage) => upgradeStage(stage, iterative));
+  const own2 = { ...rest, validation };
+  if (!repaired) return [own2];
+  const repairAccepted = repaired.decision?.accepted === true;
+  const verdict = decide(validation);
+  const batch = rest.batch;
+  const repairStages = (repaired.evidence ?? []).map(
+    (stage) => upgradeStage(stage, iterative)
+  );
+  const combined = repaired.applied ?? [];
+  const followUp = {
+    index: rest.index,
+    followUp: { n: 1, purpose: repairPurpose },
+    parentHash: rest.parentHash,
+    ...repaired.candidateHash ? { candidateHash: repaired.candidateHash } : {},
+    batch: rest.batch,
+    ...repaired.diagnosis ? { diagnosis: repaired.diagnosis } : {},
+    ...repaired.refinement ? { refinement: repaired.refinement } : {},
+    applied: repairAccepted ? rest.applied : combined,
+    guardRejections: repaired.guardRejections ?? [],
+    ...repaired.labelFlags ? { labelFlags: repaired.labelFlags } : {},
+    validation: repairStages,
+    verdict: repairAccepted ? "accepted" : "rejected",
+    reason: repaired.decision?.reason ?? "",
+    accuracyAfter: repairAccepted ? rest.accuracyAfter : batch.score.accuracy,
+    elapsedMs: rest.elapsedMs,
+    traces: []
   };
-}
-function meterAdapter(options) {
-  const { adapter, budget, onCall } = options;
-  return {
-    ...adapter.usageFromTrace ? { usageFromTrace: true } : {},
-    async run(input2) {
-      if (options.enforce) budget.check();
-      budget.add({ rollouts: 1 });
-      const trace = await adapter.run(input2);
-      if (adapter.usageFromTrace) {
-        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
-        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
-        if (llmCalls > 0) {
-          const event = { role: "agent", purpose: "agent", calls: llmCalls };
-          onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
-        }
-      }
-      return trace;
-    }
+  if (!repairAccepted) return [own2, followUp];
+  const repairEdits = repaired.refinement?.edits ?? [];
+  const written = new Set(repairEdits.map((edit) => JSON.stringify(edit)));
+  const ownEdits = combined.filter((edit) => !written.has(JSON.stringify(edit)));
+  const rejected2 = {
+    ...own2,
+    applied: ownEdits,
+    verdict: "rejected",
+    reason: verdict.reason,
+    accuracyAfter: batch.score.accuracy
   };
+  return [rejected2, followUp];
 }
-var init_meter = __esm({
-  "src/evolve/meter.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/evaluation-setup.ts
-import path4 from "node:path";
-function wrapModels(options) {
-  const { models, loaded, budget, onCall } = options;
-  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
-  return {
-    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({
-      provider: cached4(models.refiner),
-      budget,
-      role: "refiner",
-      onCall,
-      enforce: true
-    }),
-    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
-    // measurement too, which the budget must not cut short.
-    judge: meterProvider({
-      provider: cached4(models.judge ?? models.refiner),
-      budget,
-      role: "refiner"
-    })
-  };
-}
-function redactResponses(redactor) {
-  return redactor && { redact: (response) => redactor.json(response) };
-}
-function progressPhases(sink) {
-  let active = 0;
-  return {
-    next() {
-      if (!sink) return void 0;
-      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
-      active += 1;
-      let ended = false;
+function upgradeStage(stage, iterative) {
+  const { stage: kind, decision, ...fields2 } = stage;
+  const common = { ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {} };
+  const decided2 = decision ?? { accepted: false, reason: "" };
+  const base = common;
+  switch (kind) {
+    case "cheap":
       return {
-        start: (label, total) => phase.start(label, total),
-        tick: (done, passed2) => phase.tick(done, passed2),
-        end: () => {
-          phase.end();
-          if (!ended) active -= 1;
-          ended = true;
-        }
+        ...base,
+        step: iterative ? "minibatch" : "cheap validation",
+        role: "screen",
+        comparison: fields2.comparison,
+        decision: decided2
       };
-    }
-  };
-}
-function makeEvaluate(options) {
-  const { loaded, models, budget } = options;
-  return async (request) => {
-    if (options.enforce) budget.check();
-    const provider = request.provider === "probe" ? models.probe : models.agent;
-    if (!provider) throw new Error("evaluate: no probe model is configured");
-    const model = request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model;
-    let outcome;
-    try {
-      outcome = await evaluate({
-        tasks: request.tasks,
-        harness: request.harness,
-        provider,
-        adapter: options.adapter,
-        scorer: options.scorer,
-        samples: request.samples ?? loaded.config.samples,
-        firstSample: request.firstSample,
-        params: rolloutParams(model),
-        concurrency: loaded.config.concurrency,
-        cache: options.cache,
-        progress: options.phases?.next(),
-        signal: options.enforce ? budget.signal : void 0,
-        split: options.split,
-        label: request.label,
-        onRecord: request.onRecord,
-        redactor: options.redactor
-      });
-    } catch (error62) {
-      throw (options.enforce ? budget.exceeded() : void 0) ?? error62;
-    }
-    const exhausted = options.enforce ? budget.exceeded() : void 0;
-    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
-    return outcome;
-  };
-}
-function runEvaluations(options) {
-  const { loaded, models, budget } = options;
-  const shared = {
-    loaded,
-    models,
-    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
-    scorer: scorerForTasks(loaded.config.tasks.scorer, {
-      root: loaded.root,
-      judge: models.judge ?? models.refiner,
-      file: loaded.path
-    }),
-    budget,
-    phases: progressPhases(options.progress),
-    redactor: options.redactor
-  };
-  return ({ enforce, split, adapter }) => {
-    const chosen = adapter ?? options.adapter;
-    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
-    return makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
-      enforce,
-      split
-    });
-  };
-}
-var init_evaluation_setup = __esm({
-  "src/evolve/evaluation-setup.ts"() {
-    "use strict";
-    init_evaluate();
-    init_rollout_cache();
-    init_rollout_params();
-    init_create_scorer();
-    init_call_cache();
-    init_meter();
+    case "full":
+      return {
+        ...base,
+        step: iterative ? "train split" : "full batch",
+        role: "verdict",
+        comparison: fields2.comparison,
+        score: fields2.score,
+        decision: decided2
+      };
+    case "confirm":
+      return {
+        ...base,
+        step: "re-drawn flips",
+        role: "verdict",
+        draws: fields2.comparison,
+        decision: decided2
+      };
+    case "pruned":
+      return upgradePruned(fields2, decided2);
+    default:
+      return upgradeAblated(fields2);
   }
-});
-
-// src/evolve/records.ts
-function passMapOf(result) {
-  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
 }
-function restrictPassMap(map2, taskIds) {
-  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
-}
-function scoreOf(result) {
+function upgradePruned(fields2, decision) {
+  const undone = fields2.undone === true;
+  const changes = fields2.changes.map((change2) => ({
+    edits: change2.edits,
+    patterns: change2.patternNames,
+    patternIds: change2.patterns,
+    kept: undone,
+    targets: change2.targets,
+    reason: change2.reason
+  }));
   return {
-    accuracy: result.accuracy,
-    n: result.n,
-    interval: result.interval,
-    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
+    step: "pruning",
+    role: undone ? "note" : "prune",
+    ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {},
+    ...fields2.comparison ? { comparison: fields2.comparison } : {},
+    changes,
+    figures: { round: fields2.round },
+    decision
   };
 }
-function clip(text3) {
-  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
+function upgradeAblated(fields2) {
+  const changes = fields2.changes.map((change2) => {
+    const counts = { fixed: change2.fixed, broken: change2.broken };
+    return {
+      edits: change2.edits,
+      patterns: change2.patterns,
+      kept: change2.kept,
+      reason: helpsAlone(counts).reason,
+      ...counts,
+      ...change2.unparsable ? { unrun: change2.unparsable } : {}
+    };
+  });
+  return { step: "ablation", role: "retry", changes, decision: ablationRetry(changes) };
 }
-function traceExcerpt(record3) {
-  return {
-    key: record3.key,
-    taskId: record3.taskId,
-    category: record3.category,
-    output: clip(record3.output),
-    answer: record3.answer,
-    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
-    events: record3.trace.events.map((event) => event.kind),
-    steps: record3.trace.steps.slice(0, 12).map((step) => ({
-      assistant: step.assistant === null ? null : clip(step.assistant),
-      toolCalls: step.toolCalls.map((call) => ({
-        ...call,
-        arguments: clip(call.arguments),
-        result: clip(call.result)
-      }))
-    }))
-  };
-}
-function failingRecords(result, records) {
-  const passes = passMapOf(result);
-  const seen = /* @__PURE__ */ new Set();
-  const failing = [];
-  for (const record3 of records) {
-    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
-      continue;
-    seen.add(record3.taskId);
-    failing.push(record3);
-  }
-  return failing;
-}
-function patternTraces(patterns2, records) {
-  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
-  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
-  const traces = [];
-  for (const pattern of patterns2) {
-    for (const example of pattern.examples) {
-      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !traces.some((trace) => trace.key === rollout.key))
-        traces.push(traceExcerpt(rollout));
-    }
-  }
-  return traces;
-}
-function failingDifferently(options) {
-  const keysOf = (records, stepLimit) => {
-    const keys = /* @__PURE__ */ new Map();
-    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
-      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
-      set2.add(evidence.signalKey);
-      keys.set(evidence.taskId, set2);
-    }
-    return keys;
-  };
-  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
-  const before = keysOf(options.before, options.stepLimits.before);
-  const after = keysOf(options.after, options.stepLimits.after);
-  const shifted = [];
-  for (const [taskId, keys] of after) {
-    const earlier = before.get(taskId);
-    if (!earlier || passedAfter.has(taskId)) continue;
-    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
-  }
-  return shifted.sort();
-}
-var maxText;
-var init_records = __esm({
-  "src/evolve/records.ts"() {
-    "use strict";
-    init_evidence2();
-    maxText = 1500;
-  }
-});
-
-// src/evolve/gate-result.ts
-function side(result, records) {
-  const n = Math.max(1, result.n);
-  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
-  const tokens = records.reduce(
-    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
-    0
-  );
-  return {
-    harnessHash: result.harnessHash,
-    score: scoreOf(result),
-    costPerTask: cost / n,
-    tokensPerTask: tokens / n
-  };
-}
-function failureSignal(record3) {
-  if (!record3) return "unknown";
-  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
-  return [record3.verdict.reason, ...events].join(" + ");
-}
-function group(taskIds, keyOf) {
-  const groups = /* @__PURE__ */ new Map();
-  const add = (taskId, fixed) => {
-    const key = keyOf(taskId, fixed);
-    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
-    (fixed ? entry.fixed : entry.broken).push(taskId);
-    groups.set(key, entry);
-  };
-  for (const taskId of taskIds.fixed) add(taskId, true);
-  for (const taskId of taskIds.broken) add(taskId, false);
-  return [...groups.values()].sort(
-    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
-  );
-}
-function compareGate(options) {
-  const { base, head, gate } = options;
-  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
-  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
-  const failed3 = (records) => new Map(
-    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
-  );
-  const baseFailed = failed3(base.records);
-  const headFailed = failed3(head.records);
-  const baseSide = side(base.result, base.records);
-  const headSide = side(head.result, head.records);
-  const decision = withinTolerance(gate.tolerance)(
-    baseSide.score.accuracy,
-    headSide.score.accuracy
-  );
-  const passed2 = decision.accepted;
-  const reason = decision.reason;
-  return {
-    verdict: passed2 ? "pass" : "fail",
-    passed: passed2,
-    reason,
-    statusContext: gate.statusContext,
-    tolerance: gate.tolerance,
-    base: baseSide,
-    head: headSide,
-    comparison,
-    pWorse: binomialUpperTail(
-      comparison.broken.length,
-      comparison.fixed.length + comparison.broken.length
-    ),
-    flips: {
-      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
-      bySignal: group(
-        comparison,
-        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
-      )
-    }
-  };
-}
-function evolveGate(options) {
-  const { baseline, final, gate } = options;
-  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
-  return {
-    passed: decision.accepted,
-    reason: decision.reason,
-    comparison,
-    tolerance: gate.tolerance,
-    requireImprovement: gate.requireImprovement
-  };
-}
-var init_gate_result = __esm({
-  "src/evolve/gate-result.ts"() {
+var repairPurpose;
+var init_result_schema_v2 = __esm({
+  "src/evolve/result-schema-v2.ts"() {
     "use strict";
     init_acceptance();
-    init_paired_test();
-    init_records();
-  }
-});
-
-// src/evolve/gate.ts
-import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
-async function runGate(options) {
-  const { loaded } = options;
-  const config2 = loaded.config;
-  const { base, head, heldout } = await loadSides(options);
-  const headRoot = options.head.projectRoot ?? loaded.root;
-  const sandboxes = await gateSandboxes(options, headRoot);
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...options.secrets ?? []
-  ]);
-  const opened = options.models ? void 0 : await openModels(loaded);
-  const workspace = runWorkspace(loaded);
-  try {
-    const budget = new BudgetTracker({}, () => 0);
-    const models = wrapModels({
-      models: options.models ?? opened,
-      loaded,
-      budget,
-      callCache: options.callCache ?? true,
-      redactor
-    });
-    const evaluations = runEvaluations({ loaded, models, budget, redactor });
-    const sides = {
-      base: { root: loaded.root, sandbox: sandboxes.base, harness: base },
-      head: { root: headRoot, sandbox: sandboxes.head, harness: head }
-    };
-    const measure = (name3) => {
-      const { root, sandbox, harness } = sides[name3];
-      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
-      const evaluate3 = evaluations({ enforce: false, split: "heldout", adapter });
-      return evaluate3({ tasks: heldout, harness, label: `gate: ${name3}` });
-    };
-    const baseRun = await measure("base");
-    const headRun = await measure("head");
-    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
-    const command = config2.harness.kind === "command";
-    const reaches = command ? codeReaches(base.files, head.files) : void 0;
-    const result = redactor.json(
-      command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
-    );
-    await mkdir11(options.outDir, { recursive: true });
-    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
-    return result;
-  } finally {
-    await workspace.close();
-    await opened?.close();
-  }
-}
-async function gateSandboxes(options, headRoot) {
-  const { loaded, env } = options;
-  const untrusted = "the gate runs a pull request's head harness";
-  return {
-    head: await decideSandbox({ loaded, root: headRoot, untrusted, env }),
-    base: await decideSandbox({ loaded, env })
-  };
-}
-async function loadSides(options) {
-  const { config: config2 } = options.loaded;
-  const load2 = (dir) => loadHarness({
-    dir: path5.resolve(dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const base = await load2(options.base.harnessDir);
-  const head = await load2(options.head.harnessDir);
-  const { heldout } = await loadSplits(options.loaded);
-  return { base, head, heldout };
-}
-var jsonText;
-var init_gate = __esm({
-  "src/evolve/gate.ts"() {
-    "use strict";
-    init_create_agent_adapter();
-    init_sandbox_policy();
-    init_configured_secrets();
-    init_split_overlap();
-    init_open_models();
-    init_code_reaches();
-    init_load_harness();
-    init_secrets();
-    init_budget();
-    init_evaluation_setup();
-    init_gate_result();
-    jsonText = (value) => `${JSON.stringify(value, null, 2)}
-`;
-  }
-});
-
-// src/evolve/guard.ts
-import path6 from "node:path";
-function expectedStrings(expected) {
-  if (expected === null || expected === void 0) return [];
-  if (typeof expected === "string") return [expected];
-  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
-  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
-  return [JSON.stringify(expected)];
-}
-function buildGuardContext(options) {
-  const { loaded, train, heldout } = options;
-  const { config: config2, root } = loaded;
-  const protectedPaths = [
-    loaded.path,
-    path6.resolve(root, config2.tasks.train),
-    path6.resolve(root, config2.tasks.heldout)
-  ];
-  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
-  for (const scorer of scorers) {
-    if (scorer?.kind !== "command") continue;
-    for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
-  }
-  const all = [...train, ...heldout];
-  return {
-    editable: [...config2.harness.editable],
-    protectedPaths: [...new Set(protectedPaths)],
-    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
-      (text3) => text3.trim() !== ""
-    ),
-    forbiddenInputs: all.map((task) => task.input),
-    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
-  };
-}
-function guardRefinement(options) {
-  const { harness, refinement, guard } = options;
-  if (refinement.outcome !== "accepted") {
-    const why = refinement.rejection?.reason ?? refinement.outcome;
-    return {
-      applied: [],
-      guardRejections: [],
-      labelFlags: [],
-      reason: `refinement rejected: ${why}`
-    };
-  }
-  if (refinement.edits.length === 0)
-    return {
-      applied: [],
-      guardRejections: [],
-      labelFlags: [],
-      reason: "the Editor planned no edits"
-    };
-  const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
-  const base = {
-    applied: guarded2.applied,
-    guardRejections: guarded2.rejected,
-    labelFlags: guarded2.flagged
-  };
-  if (guarded2.applied.length === 0)
-    return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
-  if (guarded2.harness.hash === harness.hash)
-    return { ...base, reason: "the edits leave the harness unchanged" };
-  return { ...base, candidate: guarded2.harness };
-}
-function rebuildCandidate(options) {
-  const rebuilt = applyEdits({
-    harness: options.parent,
-    edits: options.edits,
-    guard: options.guard
-  });
-  return { harness: rebuilt.harness, applied: rebuilt.applied };
-}
-var init_guard = __esm({
-  "src/evolve/guard.ts"() {
-    "use strict";
-    init_apply_edits();
-    init_label_words();
-  }
-});
-
-// src/evolve/memory.ts
-function rememberedHms(hms, summary, patternIds) {
-  const parsed = hmsSchema.safeParse(hms);
-  if (parsed.success) return parsed.data;
-  return {
-    changes: [
-      {
-        module: "unknown",
-        change: summary,
-        patterns: patternIds,
-        expectedEffect: "",
-        regressionRisks: ""
-      }
-    ]
-  };
-}
-function editsSummary(edits) {
-  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
-}
-function shownToRoles(memory, harnessHash2) {
-  return memory.map((proposal) => {
-    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
-    return {
-      hms: proposal.hms,
-      reason: proposal.reason,
-      patternIds: proposal.patternIds,
-      ...proposal.pruned ? { pruned: true } : {},
-      ...earlier ? { earlierHarness: true } : {}
-    };
-  });
-}
-function rememberedFor(pattern, memory) {
-  return memory.filter(
-    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
-  );
-}
-function mayAttempt(pattern, memory, options) {
-  const mine = rememberedFor(pattern, memory);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-  );
-}
-function exhaustedReason(systematic, memory, options) {
-  if (systematic.length === 0) return void 0;
-  const each = systematic.map((pattern) => {
-    const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
-    return `${pattern.name} (${why})`;
-  });
-  const count5 = systematic.length;
-  return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
-}
-function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
-}
-function identicalRejected(edits, memory, parentHash) {
-  if (edits.length === 0) return void 0;
-  const key = editsKey(edits);
-  return memory.find(
-    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
-  );
-}
-var rememberedProposalSchema;
-var init_memory = __esm({
-  "src/evolve/memory.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_role_schemas();
-    rememberedProposalSchema = external_exports.object({
-      /** One line: the HMS's changes, or the edits' rationales. */
-      summary: external_exports.string(),
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
-      patternIds: external_exports.array(external_exports.string()),
-      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
-      pruned: external_exports.boolean().optional(),
-      edits: external_exports.array(plannedEditSchema).optional(),
-      /** The harness the edits were tried on. */
-      parentHash: external_exports.string().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
-    });
+    repairPurpose = "repair what the rejected candidate broke or exposed";
   }
 });
 
 // src/evolve/result-schema.ts
 function parseEvolveResult(file2, value) {
   const version2 = value?.schemaVersion;
-  if (version2 !== resultSchemaVersion)
+  if (version2 !== resultSchemaVersion && version2 !== 2)
     throw new InputError(
       file2,
-      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads version ${resultSchemaVersion} \u2014 re-run evolve to write it`,
+      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads versions 2 and ${resultSchemaVersion} \u2014 re-run evolve to write it`,
       { field: "schemaVersion" }
     );
-  const parsed = evolveResultSchema.safeParse(value);
+  const parsed = evolveResultSchema.safeParse(version2 === 2 ? upgradeV2(value) : value);
   if (parsed.success) return parsed.data;
   const issue2 = parsed.error.issues[0];
   throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
     field: issue2.path.map(String).join(".") || void 0
   });
 }
-var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, diagnosisSummarySchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
 var init_result_schema = __esm({
   "src/evolve/result-schema.ts"() {
     "use strict";
     init_zod();
     init_sandbox_policy();
     init_config_schema();
+    init_diagnose_batch();
     init_input_error();
     init_code_reaches();
     init_types();
     init_refinement_record();
     init_budget();
-    init_evidence3();
     init_memory();
     init_paired_test();
-    resultSchemaVersion = 2;
+    init_result_schema_v2();
+    init_validation();
+    resultSchemaVersion = 3;
     stopReasonSchema = external_exports.union([
       external_exports.enum([
         "no-failures",
@@ -53247,8 +53383,18 @@ var init_result_schema = __esm({
         })
       )
     });
+    diagnosisSummarySchema = external_exports.object({
+      patterns: diagnosisReportSchema.shape.patterns,
+      evidenceCount: external_exports.number().int(),
+      stats: diagnosisReportSchema.shape.stats
+    });
     iterationRecordSchema = external_exports.object({
       index: external_exports.number().int(),
+      /**
+       * A follow-up of the iteration's proposal before it (the strategy's next proposal on its
+       * outcome, e.g. a repair of what a rejected candidate broke): the nth of the iteration, and why.
+       */
+      followUp: external_exports.object({ n: external_exports.number().int().positive(), purpose: external_exports.string() }).optional(),
       parentHash: external_exports.string(),
       /** The last candidate validated (after pruning or ablation, the rebuilt one). */
       candidateHash: external_exports.string().optional(),
@@ -53262,7 +53408,7 @@ var init_result_schema = __esm({
       /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
       labelFlags: external_exports.array(labelFlagSchema).optional(),
       /** The validation's stages in the order they ran (empty: nothing was validated). */
-      evidence: external_exports.array(evidenceStageSchema),
+      validation: external_exports.array(validationStageSchema),
       verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
       reason: external_exports.string(),
       /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
@@ -53624,24 +53770,38 @@ async function runLoop2(options) {
   });
   try {
     state = await run2.start(options.seed);
-    for (let index = 1; ; index++) {
-      const stop = stopBefore({ run: run2, state, index, context });
+    for (let turn; ; ) {
+      turn = nextTurn(turn, run2.followUp?.(state));
+      const stop = stopBefore({ run: run2, state, turn, context });
       if (stop) return end(stop);
-      const proposal = await runnable(await run2.propose(state, index), context);
+      const scope = options.scope.iteration(turn.index);
+      const proposal = await runnable(await run2.propose(state, scope), context);
       if (proposal.kind === "stop") {
         iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
       }
-      const evidence = proposal.kind === "candidate" ? await run2.validate(proposal, state) : nothing;
-      const verdict = proposal.kind === "candidate" ? decide(evidence.stages) : { accepted: false, reason: proposal.reason };
-      const step = { proposal, evidence, verdict };
-      iterations.push(decidedRecord(step, context));
+      const step = await decided({ run: run2, state, proposal, scope });
+      iterations.push(decidedRecord(step, context, turn.followUp));
       state = run2.next(state, step);
     }
   } catch (error62) {
     if (!(error62 instanceof BudgetExhaustedError)) throw error62;
     return end(`budget:${error62.resource}`);
   }
+}
+function nextTurn(previous, purpose) {
+  if (!previous) return { index: 1 };
+  if (purpose)
+    return { index: previous.index, followUp: { n: (previous.followUp?.n ?? 0) + 1, purpose } };
+  return { index: previous.index + 1 };
+}
+async function decided(options) {
+  const { run: run2, state, proposal, scope } = options;
+  if (proposal.kind !== "candidate")
+    return { proposal, validation: nothing, verdict: { accepted: false, reason: proposal.reason } };
+  const validation = await run2.validate(proposal, state, scope);
+  const verdict = decide(validation.stages);
+  return { proposal, validation, verdict };
 }
 async function runnable(proposal, context) {
   if (proposal.kind !== "candidate" || !context.checkCandidate) return proposal;
@@ -53650,10 +53810,11 @@ async function runnable(proposal, context) {
   return reason ? { ...refined, kind: "refused", reason } : proposal;
 }
 function stopBefore(options) {
-  const own2 = options.run.stop?.(options.state);
+  const { run: run2, state, turn, context } = options;
+  const own2 = run2.stop?.(state);
   if (own2) return own2;
-  if (options.index > options.context.config.evolve.maxIterations) return "max-iterations";
-  const exhausted = options.context.exhausted();
+  if (!turn.followUp && turn.index > context.config.evolve.maxIterations) return "max-iterations";
+  const exhausted = context.exhausted();
   return exhausted ? `budget:${exhausted.resource}` : void 0;
 }
 function observed(seen, context) {
@@ -53681,37 +53842,33 @@ function stoppedRecord(proposal, context) {
     applied: [],
     guardRejections: [],
     labelFlags: [],
-    evidence: [],
+    validation: [],
     verdict: "stopped",
     reason: proposal.reason,
     accuracyAfter: seen.batch.score.accuracy
   };
 }
-function decidedRecord(step, context) {
-  const { proposal, verdict, evidence } = step;
+function decidedRecord(step, context, followUp) {
+  const { proposal, verdict, validation } = step;
   const seen = observed(proposal.seen, context);
-  const candidateHash = proposal.kind === "candidate" ? lastCandidateHash(evidence.stages) ?? proposal.candidate.hash : void 0;
-  const accepted = verdict.accepted ? evidence.candidates.get(verdict.candidateHash) : void 0;
+  const candidateHash = proposal.kind === "candidate" ? lastCandidateHash(validation.stages) ?? proposal.candidate.hash : void 0;
+  const accepted = verdict.accepted ? validation.candidates.get(verdict.candidateHash) : void 0;
   return {
     ...seen,
+    ...followUp ? { followUp } : {},
     ...candidateHash ? { candidateHash } : {},
     refinement: proposal.refinement,
-    applied: accepted?.kept ?? proposal.guarded.applied,
-    guardRejections: proposal.guarded.guardRejections,
-    labelFlags: proposal.guarded.labelFlags,
-    evidence: evidence.stages,
+    applied: accepted?.kept ?? proposal.guarded?.applied ?? [],
+    guardRejections: proposal.guarded?.guardRejections ?? [],
+    labelFlags: proposal.guarded?.labelFlags,
+    validation: validation.stages,
     verdict: verdict.accepted ? "accepted" : "rejected",
     reason: verdict.reason,
     accuracyAfter: verdict.accepted ? verdict.accuracy : seen.batch.score.accuracy
   };
 }
 function lastCandidateHash(stages) {
-  for (const stage of [...stages].reverse()) {
-    if (stage.stage === "repaired" || stage.stage === "ablated") continue;
-    if (stage.stage === "pruned" && (stage.undone || !stage.candidateHash)) continue;
-    return stage.candidateHash;
-  }
-  return void 0;
+  return stages.findLast((stage) => stage.role !== "note" && stage.candidateHash)?.candidateHash;
 }
 var nothing;
 var init_loop = __esm({
@@ -53906,16 +54063,9 @@ function measureSummary(evaluation) {
   };
 }
 function namedKeys(iteration) {
-  const fromStages2 = (stages) => stages.flatMap(
-    (stage) => stage.stage === "repaired" ? [
-      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-      ...fromStages2(stage.evidence)
-    ] : []
-  );
   return [
     ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-    ...iteration.traces.map((trace) => trace.key),
-    ...fromStages2(iteration.evidence)
+    ...iteration.traces.map((trace) => trace.key)
   ];
 }
 async function buildRunRecords(options) {
@@ -54013,6 +54163,48 @@ var init_run_records = __esm({
       /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
       missing: external_exports.array(external_exports.string())
     });
+  }
+});
+
+// src/evolve/run-scope.ts
+function strategyScope(options) {
+  const { strategy, streams, seed, stage } = options;
+  const rng = (stream, part) => {
+    const path18 = streams[stream];
+    if (!path18) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed, ...path18(part)));
+  };
+  const iteration = (index, prefix) => {
+    const key2 = (name3) => `${prefix}/${name3}`;
+    return {
+      index,
+      key: key2,
+      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
+      rng: (stream) => rng(stream, index),
+      within: (name3) => iteration(index, key2(name3))
+    };
+  };
+  const key = (name3) => `${strategy}/${name3}`;
+  return {
+    key,
+    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
+    rng,
+    iteration: (index) => iteration(index, `iteration-${index}`)
+  };
+}
+function openStrategy(strategy, context) {
+  const scope = strategyScope({
+    strategy: strategy.name,
+    streams: strategy.streams,
+    seed: context.config.seed,
+    stage: context.stage
+  });
+  return { strategyRun: strategy.open(context, scope), scope };
+}
+var init_run_scope = __esm({
+  "src/evolve/run-scope.ts"() {
+    "use strict";
+    init_rng();
   }
 });
 
@@ -54695,7 +54887,7 @@ var init_role_call = __esm({
 });
 
 // src/refine/role-evidence.ts
-function patternForRoles(pattern, rejected = []) {
+function patternForRoles(pattern, rejected2 = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -54717,10 +54909,10 @@ function patternForRoles(pattern, rejected = []) {
         error: call.error
       }))
     })),
-    ...rejectedForPattern(pattern, rejected)
+    ...rejectedForPattern(pattern, rejected2)
   };
 }
-function patternHeadline(pattern, rejected = []) {
+function patternHeadline(pattern, rejected2 = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -54731,11 +54923,11 @@ function patternHeadline(pattern, rejected = []) {
       task: untrustedText(example.task, 400),
       note: untrustedText(example.note, 300)
     })),
-    ...rejectedForPattern(pattern, rejected)
+    ...rejectedForPattern(pattern, rejected2)
   };
 }
-function rejectedForPattern(pattern, rejected) {
-  const mine = rejected.filter(
+function rejectedForPattern(pattern, rejected2) {
+  const mine = rejected2.filter(
     (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
   );
   if (mine.length === 0) return {};
@@ -54749,8 +54941,8 @@ function rejectedForPattern(pattern, rejected) {
     }))
   };
 }
-function rejectedForRoles(rejected) {
-  return rejected.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
+function rejectedForRoles(rejected2) {
+  return rejected2.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
     changes: proposal.hms.changes.map((change2) => ({
       module: change2.module,
       change: untrustedText(change2.change, 800)
@@ -54824,7 +55016,7 @@ var init_diagnostician = __esm({
 // src/refine/diagnostician.ts
 async function runDiagnostician(options) {
   const harness = options.harness;
-  const rejected = rejectedForRoles(options.rejected);
+  const rejected2 = rejectedForRoles(options.rejected);
   const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {
       const reply = await callRole({
@@ -54835,7 +55027,7 @@ async function runDiagnostician(options) {
         evidence: {
           patterns: [patternForRoles(pattern, options.rejected)],
           harness,
-          rejected
+          rejected: rejected2
         },
         jsonSchema: roleJsonSchemas.diagnosis,
         schema: diagnosisReplySchema,
@@ -55850,7 +56042,7 @@ function prefetchDiagnosis(inner, context) {
               records,
               tasks: step.batch,
               refiner: context.models.refiner,
-              minSupport: context.config.evolve.minSupport,
+              minSupport: context.config.evolve.ecdysis.minSupport,
               resamples: 0,
               stepLimit: step.candidate.config?.agent_loop.max_steps
             });
@@ -56050,8 +56242,8 @@ var init_stratified_sample = __esm({
 
 // src/evolve/strategies/ecdysis-propose.ts
 async function proposeEcdysis(options) {
-  const { context, steps, state, index } = options;
-  const { evolve } = context.config;
+  const { context, steps, state, scope } = options;
+  const evolve = context.config.evolve.ecdysis;
   const harness = state.harness;
   const seen = await observeBatch(options);
   const { tasks, run: run2 } = seen.batch;
@@ -56074,9 +56266,15 @@ async function proposeEcdysis(options) {
     editable: context.guard.editable
   };
   seen.diagnosis = await steps.diagnose({
-    stage: `iteration-${index}/diagnose`,
-    request: diagnoseRequest({ context, index, batch: tasks, records: run2.records, harness }),
-    followedBy: { stage: `iteration-${index}/refine`, request: refine3, attemptable }
+    stage: scope.key("diagnose"),
+    request: diagnoseRequest({
+      context,
+      index: scope.index,
+      batch: tasks,
+      records: run2.records,
+      harness
+    }),
+    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
@@ -56084,7 +56282,7 @@ async function proposeEcdysis(options) {
   if (systematic.length === 0)
     return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
   const refinement = await steps.refine({
-    stage: `iteration-${index}/refine`,
+    stage: scope.key("refine"),
     request: { ...refine3, patterns: systematic }
   });
   return guarded({ context, state, seen, refinement, systematic });
@@ -56104,15 +56302,16 @@ function stopWithout(options) {
   };
 }
 async function observeBatch(options) {
-  const { context, state, index } = options;
+  const { context, state, scope } = options;
+  const { index } = scope;
   const tasks = stratifiedSample({
     items: context.train,
-    size: context.config.evolve.batchSize,
+    size: context.config.evolve.ecdysis.batchSize,
     category: (task) => task.category,
-    rng: context.rng(index, 1)
+    rng: scope.rng("batch")
   });
   const run2 = await options.steps.evaluate({
-    stage: `iteration-${index}/batch`,
+    stage: scope.key("batch"),
     tasks,
     harness: state.harness,
     label: `iteration ${index}: batch`
@@ -56124,7 +56323,7 @@ function guarded(options) {
   const addressed = addressedPatterns(options.systematic, refinement);
   const targets = [...new Set(addressed.flatMap((pattern) => [pattern.id, pattern.name]))];
   const edits = guardRefinement({ harness: seen.parent, refinement, guard: context.guard });
-  const base = { seen, refinement, guarded: edits, addressed, targets };
+  const base = { seen, refinement, guarded: edits, targets, data: { addressed } };
   if (!edits.candidate) return { ...base, kind: "refused", reason: edits.reason ?? "no candidate" };
   const same = identicalRejected(edits.applied, state.memory, seen.parent.hash);
   if (same)
@@ -56149,7 +56348,7 @@ function tasksOf(records, tasks) {
 function diagnoseRequest(options) {
   const { context, index, batch, harness } = options;
   const { config: config2, models } = context;
-  const { evolve } = config2;
+  const evolve = config2.evolve.ecdysis;
   return {
     records: options.records,
     tasks: batch,
@@ -56215,7 +56414,7 @@ function attributeChanges(options) {
     };
   });
 }
-function prunedChanges(attributions) {
+function prunedChanges2(attributions) {
   return attributions.flatMap((change2) => {
     if (change2.targets.length === 0) return [];
     const patternNames2 = change2.patterns.map((pattern) => pattern.name);
@@ -56229,8 +56428,9 @@ function prunedChanges(attributions) {
     return [
       {
         edits: change2.edits,
-        patterns: change2.patterns.map((pattern) => pattern.id),
-        patternNames: patternNames2,
+        patterns: patternNames2,
+        patternIds: change2.patterns.map((pattern) => pattern.id),
+        kept: false,
         targets: change2.targets.length,
         reason: decision.reason
       }
@@ -56247,7 +56447,7 @@ var init_attribution = __esm({
 // src/evolve/strategies/ablate.ts
 async function ablateRejected(options) {
   const { validation } = options;
-  const { context, index, before, parent } = validation;
+  const { context, before, parent } = validation;
   const changes = attributeChanges({
     applied: options.kept,
     addressed: validation.addressed,
@@ -56257,31 +56457,17 @@ async function ablateRejected(options) {
   if (changes.length < 2) return void 0;
   const flipped = [...options.full.fixed, ...options.full.broken];
   const ablated = await Promise.all(
-    changes.map(async (change2, position) => {
-      const ids = /* @__PURE__ */ new Set([...flipped, ...change2.targets]);
-      const tasks = validation.batch.filter((task) => ids.has(task.id));
-      const patterns2 = change2.patterns.map((pattern) => pattern.name);
-      const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
-      const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
-      if (unparsable)
-        return { edits: change2.edits, patterns: patterns2, fixed: 0, broken: 0, kept: false, unparsable };
-      const run2 = await context.stage(
-        `${validation.scope}/ablate-${position + 1}`,
-        () => context.evaluate({
-          tasks,
-          harness: alone.harness,
-          label: `iteration ${index}: ${patterns2.join(", ")} alone`
-        }),
-        stageSchemas.evaluation
-      );
-      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
-      const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
-      return { edits: change2.edits, patterns: patterns2, ...counts, kept: helpsAlone(counts).accepted };
-    })
+    changes.map((change2, position) => tryAlone({ validation, change: change2, position, flipped }))
   );
-  validation.stages.push({ stage: "ablated", changes: ablated });
+  const retry = ablationRetry(ablated);
+  validation.stages.push({
+    step: ecdysisStep.ablation,
+    role: "retry",
+    changes: ablated,
+    decision: retry
+  });
+  if (!retry.accepted) return void 0;
   const helping = ablated.filter((change2) => change2.kept);
-  if (helping.length === 0 || helping.length === ablated.length) return void 0;
   const rebuilt = rebuildCandidate({
     parent,
     edits: helping.flatMap((change2) => change2.edits),
@@ -56294,6 +56480,33 @@ async function ablateRejected(options) {
   });
   return rebuilt.harness;
 }
+async function tryAlone(options) {
+  const { validation, change: change2, position } = options;
+  const { context, scope, before, parent } = validation;
+  const ids = /* @__PURE__ */ new Set([...options.flipped, ...change2.targets]);
+  const tasks = validation.batch.filter((task) => ids.has(task.id));
+  const patterns2 = change2.patterns.map((pattern) => pattern.name);
+  const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
+  const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
+  if (unparsable) {
+    const none = { fixed: 0, broken: 0 };
+    const reason = helpsAlone(none).reason;
+    return { edits: change2.edits, patterns: patterns2, ...none, kept: false, reason, unrun: unparsable };
+  }
+  const run2 = await scope.stage(
+    `ablate-${position + 1}`,
+    () => context.evaluate({
+      tasks,
+      harness: alone.harness,
+      label: `iteration ${scope.index}: ${patterns2.join(", ")} alone`
+    }),
+    stageSchemas.evaluation
+  );
+  const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
+  const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  const judged = helpsAlone(counts);
+  return { edits: change2.edits, patterns: patterns2, ...counts, kept: judged.accepted, reason: judged.reason };
+}
 var init_ablate = __esm({
   "src/evolve/strategies/ablate.ts"() {
     "use strict";
@@ -56303,6 +56516,7 @@ var init_ablate = __esm({
     init_records();
     init_stage_schemas();
     init_attribution();
+    init_ecdysis_validate();
   }
 });
 
@@ -56318,31 +56532,27 @@ async function pruneChanges(options) {
       before: validation.before,
       cheap
     });
-    const changes = prunedChanges(attributions);
+    const changes = prunedChanges2(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
     if (remaining.length === 0 || round > maxPruneRounds) {
-      const decision = nothingLeftAfterPruning(changes.length);
-      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      stages.push(
+        pruningStage({ round, changes, decision: nothingLeftAfterPruning(changes.length) })
+      );
       return { candidate, kept, cheap, terminal: true };
     }
     const rebuilt = await rebuildWithout({ validation, kept, remaining });
     if ("decision" in rebuilt) {
-      stages.push({ stage: "pruned", round, changes, ...rebuilt });
+      stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const undone = worseWithout(cheap, without);
-    stages.push({
-      stage: "pruned",
-      round,
-      changes,
-      candidateHash: rebuilt.harness.hash,
-      comparison: without,
-      undone,
-      decision: promising(without)
-    });
+    const putBack = worseWithout(cheap, without);
+    const undone = putBack.accepted;
+    const decision = undone ? putBack : promising(without);
+    const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
+    stages.push(pruningStage({ round, changes, undone, decision, ran }));
     if (undone) return { candidate, kept, cheap, terminal: false };
     validation.candidates.set(rebuilt.harness.hash, {
       harness: rebuilt.harness,
@@ -56352,6 +56562,17 @@ async function pruneChanges(options) {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+function pruningStage(options) {
+  const undone = options.undone ?? false;
+  return {
+    step: ecdysisStep.pruning,
+    role: undone ? "note" : "prune",
+    ...options.ran,
+    changes: options.changes.map((change2) => ({ ...change2, kept: undone })),
+    figures: { round: options.round },
+    decision: options.decision
+  };
 }
 async function rebuildWithout(options) {
   const { validation } = options;
@@ -56383,142 +56604,30 @@ var init_prune = __esm({
     init_acceptance();
     init_guard();
     init_attribution();
-    maxPruneRounds = 3;
-  }
-});
-
-// src/evolve/strategies/repair.ts
-async function repairRegressions(options) {
-  const { validation, proposal } = options;
-  const { context, index } = validation;
-  const { candidate } = proposal;
-  const scope = `iteration-${index}/repair`;
-  const refused = (reason2, found2 = {}) => void validation.stages.push({
-    stage: "repaired",
-    guardRejections: [],
-    applied: [],
-    evidence: [],
-    ...found2,
-    decision: { accepted: false, reason: reason2 }
-  });
-  const report = await diagnoseRegressions({ validation, candidate, scope });
-  if (!report) return refused("nothing broken or exposed on the whole batch");
-  const { patterns: found, stats } = report;
-  const diagnosis2 = { patterns: found, evidenceCount: report.evidence.length, stats };
-  const patterns2 = found.filter((pattern) => pattern.kind === "systematic");
-  if (patterns2.length === 0)
-    return refused("no systematic pattern among what it broke or exposed", { diagnosis: diagnosis2 });
-  const refinement = await validation.steps.refine({
-    stage: `${scope}/refine`,
-    request: {
-      patterns: patterns2,
-      harness: candidate,
-      refiner: context.models.refiner,
-      rejected: [],
-      skepticRounds: context.config.evolve.skepticRounds,
-      editable: context.guard.editable
-    }
-  });
-  const guarded2 = await runnableRepair({ validation, candidate, refinement });
-  const { guardRejections, labelFlags } = guarded2;
-  const base = { diagnosis: diagnosis2, refinement, guardRejections, labelFlags };
-  if (!guarded2.candidate) return refused(guarded2.reason ?? "no repair candidate", base);
-  const applied = [...proposal.guarded.applied, ...guarded2.applied];
-  const repaired = await validateEcdysis({
-    context,
-    steps: validation.steps,
-    scope,
-    proposal: {
-      ...proposal,
-      addressed: [...proposal.addressed, ...patterns2],
-      guarded: { ...guarded2, applied },
-      candidate: guarded2.candidate
-    }
-  });
-  for (const [hash2, kept] of repaired.candidates) validation.candidates.set(hash2, kept);
-  const { accepted, reason } = decide(repaired.stages);
-  const evidence = repaired.stages;
-  const candidateHash = guarded2.candidate.hash;
-  const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
-  validation.stages.push({ stage: "repaired", ...stage });
-}
-async function runnableRepair(input2) {
-  const { context } = input2.validation;
-  const { candidate, refinement } = input2;
-  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  if (!guarded2.candidate) return guarded2;
-  const unparsable = await context.checkCandidate?.({
-    candidate: guarded2.candidate,
-    parent: candidate
-  });
-  return unparsable ? { ...guarded2, candidate: void 0, reason: unparsable } : guarded2;
-}
-async function diagnoseRegressions(options) {
-  const { validation, candidate, scope } = options;
-  const { context, index, batch, before } = validation;
-  const run2 = await context.stage(
-    `${scope}/batch`,
-    () => context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke or exposed`
-    }),
-    stageSchemas.evaluation
-  );
-  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
-  const wanted = /* @__PURE__ */ new Set([
-    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map((r) => r.taskId),
-    ...exposed(validation.stages)
-  ]);
-  if (wanted.size === 0) return void 0;
-  const report = await validation.steps.diagnose({
-    stage: `${scope}/diagnose`,
-    request: {
-      records: failing,
-      tasks: batch,
-      refiner: context.models.refiner,
-      minSupport: { tasks: 1, categories: 1 },
-      resamples: 0,
-      stepLimit: candidate.config?.agent_loop.max_steps
-    }
-  });
-  const patterns2 = report.patterns.filter(
-    (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
-  );
-  return { ...report, patterns: patterns2 };
-}
-var init_repair = __esm({
-  "src/evolve/strategies/repair.ts"() {
-    "use strict";
-    init_acceptance();
-    init_guard();
-    init_stage_schemas();
     init_ecdysis_validate();
+    maxPruneRounds = 3;
   }
 });
 
 // src/evolve/strategies/ecdysis-validate.ts
 async function validateEcdysis(options) {
-  const { context, proposal } = options;
+  const { context, proposal, scope } = options;
   const { seen } = proposal;
   const validation = {
     context,
     steps: options.steps,
-    index: seen.index,
-    scope: options.scope ?? `iteration-${seen.index}`,
+    scope,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
     parentRun: seen.batch.run,
     parent: seen.parent,
-    addressed: proposal.addressed,
+    addressed: proposal.data.addressed,
     stages: [],
     candidates: /* @__PURE__ */ new Map([
       [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }]
     ])
   };
   await validateCandidate(validation, proposal.candidate, proposal.guarded.applied);
-  const repairable = options.scope === void 0 && context.config.evolve.repairRegressions && !decide(validation.stages).accepted && regressions(validation.stages).length + exposed(validation.stages).length > 0;
-  if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
 async function validateCandidate(validation, candidate, applied) {
@@ -56526,7 +56635,8 @@ async function validateCandidate(validation, candidate, applied) {
   const runCheap = (harness, stage) => cheapComparison(validation, { harness, stage, tasks: cheapTasks });
   const cheap = await runCheap(candidate, "validate-cheap");
   validation.stages.push({
-    stage: "cheap",
+    step: ecdysisStep.cheap,
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: cheap,
     decision: promising(cheap)
@@ -56544,26 +56654,26 @@ async function validateCandidate(validation, candidate, applied) {
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
 }
 function cheapSubset(validation) {
-  const { batch, before, context } = validation;
+  const { batch, before, context, scope } = validation;
   const failingMembers = new Set(
     validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
   );
   const regression = new Set(
     stratifiedSample({
       items: batch.filter((task) => before.get(task.id) === true),
-      size: context.config.evolve.regressionSample,
+      size: context.config.evolve.ecdysis.regressionSample,
       category: (task) => task.category,
-      rng: context.rng(validation.index, 2)
+      rng: scope.rng("regression-sample")
     }).map((task) => task.id)
   );
   return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
 }
 async function cheapComparison(validation, run2) {
   const evaluation = await validation.steps.evaluate({
-    stage: `${validation.scope}/${run2.stage}`,
+    stage: validation.scope.key(run2.stage),
     tasks: run2.tasks,
     harness: run2.harness,
-    label: `iteration ${validation.index}: ${run2.stage}`
+    label: `iteration ${validation.scope.index}: ${run2.stage}`
   });
   const ids = new Set(run2.tasks.map((task) => task.id));
   const comparison = comparePaired(
@@ -56582,10 +56692,11 @@ async function cheapComparison(validation, run2) {
   return { ...comparison, shifted };
 }
 async function testOnBatch(validation, candidate, stage) {
-  const { context, index, batch, before, scope } = validation;
-  const { alpha, confirmSamples } = context.config.evolve;
+  const { context, batch, before, scope } = validation;
+  const { index } = scope;
+  const { alpha, confirmSamples } = context.config.evolve.ecdysis;
   const run2 = await validation.steps.evaluate({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     tasks: batch,
     harness: candidate,
     label: `iteration ${index}: full batch`
@@ -56596,16 +56707,16 @@ async function testOnBatch(validation, candidate, stage) {
   const notRedrawn = redraw ? deterministicAgent(context.config) : void 0;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
-    stage: "full",
+    step: ecdysisStep.full,
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run2.result),
-    decision,
-    ...notRedrawn ? { notRedrawn } : {}
+    decision
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     index,
     batch,
     full,
@@ -56617,39 +56728,130 @@ async function testOnBatch(validation, candidate, stage) {
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
   validation.stages.push({
-    stage: "confirm",
+    step: ecdysisStep.redraw,
+    role: "verdict",
     candidateHash: candidate.hash,
-    comparison: draws,
+    draws,
     decision: confirmed
   });
   return { accepted: confirmed.accepted, full };
 }
 function exposed(stages) {
-  let current;
-  for (const stage of stages) {
-    if (stage.stage === "cheap") current = stage.comparison;
-    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
-  }
-  return current?.shifted ?? [];
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
+  );
+  return cheap?.comparison?.shifted ?? [];
 }
 function regressions(stages) {
-  const full = firstStage(stages, "full");
-  if (full) return full.comparison.broken;
-  const last = stages.at(-1);
-  if (last?.stage === "cheap" || last?.stage === "pruned") return last.comparison?.broken ?? [];
-  return [];
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }
+var ecdysisStep, ecdysisStreams;
 var init_ecdysis_validate = __esm({
   "src/evolve/strategies/ecdysis-validate.ts"() {
     "use strict";
     init_acceptance();
-    init_evidence3();
     init_paired_test();
     init_records();
     init_stratified_sample();
     init_ablate();
     init_prune();
-    init_repair();
+    ecdysisStep = {
+      cheap: "cheap validation",
+      pruning: "pruning",
+      full: "full batch",
+      redraw: "re-drawn flips",
+      ablation: "ablation"
+    };
+    ecdysisStreams = {
+      batch: (iteration) => [iteration, 1],
+      "regression-sample": (iteration) => [iteration, 2]
+    };
+  }
+});
+
+// src/evolve/strategies/repair.ts
+async function proposeRepair(options) {
+  const { context, steps, repair } = options;
+  const { proposal } = repair;
+  const { candidate } = proposal;
+  const scope = options.scope.within("repair");
+  const report = await diagnoseRegressions({ context, steps, repair, scope });
+  const seen = { ...proposal.seen, diagnosis: report, traces: [] };
+  const data = { addressed: proposal.data.addressed, repair: true };
+  const refused = (reason) => ({ kind: "refused", seen, targets: proposal.targets, data, reason });
+  if (!report) return refused("nothing broken or exposed on the whole batch");
+  const patterns2 = report.patterns.filter((pattern) => pattern.kind === "systematic");
+  if (patterns2.length === 0) return refused("no systematic pattern among what it broke or exposed");
+  const refinement = await steps.refine({
+    stage: scope.key("refine"),
+    request: {
+      patterns: patterns2,
+      harness: candidate,
+      refiner: context.models.refiner,
+      rejected: [],
+      skepticRounds: context.config.evolve.ecdysis.skepticRounds,
+      editable: context.guard.editable
+    }
+  });
+  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  const applied = [...proposal.guarded.applied, ...guarded2.applied];
+  const base = {
+    ...refused(guarded2.reason ?? "no repair candidate"),
+    refinement,
+    guarded: { ...guarded2, applied },
+    data: { addressed: [...proposal.data.addressed, ...patterns2], repair: true }
+  };
+  return guarded2.candidate ? { ...base, kind: "candidate", candidate: guarded2.candidate } : base;
+}
+async function diagnoseRegressions(options) {
+  const { context, steps, repair, scope } = options;
+  const { candidate, seen } = repair.proposal;
+  const batch = seen.batch.tasks;
+  const before = passMapOf(seen.batch.run.result);
+  const run2 = await scope.stage(
+    "batch",
+    () => context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${scope.index}: what it broke or exposed`
+    }),
+    stageSchemas.evaluation
+  );
+  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
+  const wanted = /* @__PURE__ */ new Set([
+    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map(taskIdOf),
+    ...exposed(repair.stages)
+  ]);
+  if (wanted.size === 0) return void 0;
+  const report = await steps.diagnose({
+    stage: scope.key("diagnose"),
+    request: {
+      records: failing,
+      tasks: batch,
+      refiner: context.models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps
+    }
+  });
+  const patterns2 = report.patterns.filter(
+    (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
+  );
+  return { ...report, patterns: patterns2 };
+}
+function taskIdOf(record3) {
+  return record3.taskId;
+}
+var repairPurpose2;
+var init_repair = __esm({
+  "src/evolve/strategies/repair.ts"() {
+    "use strict";
+    init_guard();
+    init_records();
+    init_stage_schemas();
+    init_ecdysis_validate();
+    repairPurpose2 = "repair what the rejected candidate broke or exposed";
   }
 });
 
@@ -56674,7 +56876,7 @@ async function confirmFlips(context, step) {
     () => context.evaluate({
       tasks,
       harness,
-      samples: context.config.evolve.confirmSamples,
+      samples: context.config.evolve.ecdysis.confirmSamples,
       // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
@@ -56714,31 +56916,56 @@ var init_steps2 = __esm({
 function ecdysisStrategy() {
   return {
     name: "ecdysis",
-    open(context) {
-      const plain2 = plainSteps(context);
-      const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
-      return {
-        start: async (seed) => ({ harness: seed, memory: [] }),
-        propose: (state, index) => proposeEcdysis({ context, steps, state, index }),
-        validate: (proposal) => validateEcdysis({ context, steps, proposal }),
-        next: (state, step) => ({
-          harness: step.verdict.accepted ? step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness : state.harness,
-          memory: [...state.memory, ...remembered(step, state.harness.hash)]
-        })
-      };
-    }
+    streams: ecdysisStreams,
+    open: (context) => ecdysisRun(context)
   };
 }
-function remembered(step, parentHash) {
-  const { proposal, evidence, verdict } = step;
-  const out = fromStages(evidence.stages, { proposal, parentHash });
-  if (verdict.accepted) return out;
-  const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
+function ecdysisRun(context) {
+  const plain2 = plainSteps(context);
+  const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
+  return {
+    start: async (seed) => ({ harness: seed, memory: [] }),
+    followUp: (state) => state.repair ? repairPurpose2 : void 0,
+    propose: (state, scope) => state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope }),
+    validate: (proposal, _state, scope) => validateEcdysis({
+      context,
+      steps,
+      proposal,
+      scope: proposal.data.repair ? scope.within("repair") : scope
+    }),
+    next: (state, step) => next(context, state, step)
+  };
+}
+function next(context, state, step) {
+  const { proposal, validation, verdict } = step;
+  const harness = verdict.accepted ? validation.candidates.get(verdict.candidateHash)?.harness ?? state.harness : state.harness;
+  const parentHash = state.harness.hash;
+  if (state.repair) {
+    const { repair } = state;
+    const dropped2 = droppedChanges({
+      stages: validation.stages,
+      proposal: repair.proposal,
+      parentHash
+    });
+    const original = verdict.accepted ? [] : repair.rejection;
+    return { harness, memory: [...state.memory, ...repair.dropped, ...dropped2, ...original] };
+  }
+  const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const stages = validation.stages;
+  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0;
+  if (repairable)
+    return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
+  return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+function rejected(step, parentHash) {
+  const { proposal, validation, verdict } = step;
+  const pruned = new Set(prunedChanges(validation.stages).flatMap((change2) => change2.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
-  if (proposal.kind === "candidate" && rest.length === 0) return out;
+  if (proposal.kind === "candidate" && rest.length === 0) return [];
+  if (!proposal.refinement) return [];
   const summary = refinementSummary(proposal.refinement);
   return [
-    ...out,
     {
       summary,
       hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
@@ -56750,37 +56977,35 @@ function remembered(step, parentHash) {
     }
   ];
 }
-function fromStages(stages, options) {
-  return stages.flatMap((stage) => {
-    if (stage.stage === "pruned" && !stage.undone)
-      return stage.changes.map((change2) => prunedChange(change2, options));
-    if (stage.stage === "ablated") {
-      const kept = stage.changes.filter((change2) => change2.kept).length;
-      if (kept === 0 || kept === stage.changes.length) return [];
-      return stage.changes.filter((change2) => !change2.kept).map((change2) => {
-        const summary = editsSummary(change2.edits);
-        return {
-          summary,
-          hms: rememberedHms(void 0, summary, change2.patterns),
-          reason: helpsAlone(change2).reason,
-          patternIds: change2.patterns,
-          edits: change2.edits,
-          parentHash: options.parentHash
-        };
-      });
-    }
-    if (stage.stage === "repaired") return fromStages(stage.evidence, options);
+function droppedChanges(options) {
+  const { proposal, parentHash } = options;
+  return options.stages.flatMap((stage) => {
+    if (stage.role === "prune")
+      return (stage.changes ?? []).map((change2) => prunedChange(change2, proposal, parentHash));
+    if (stage.role === "retry" && stage.decision.accepted)
+      return (stage.changes ?? []).filter((change2) => !change2.kept).map((change2) => leftOut(change2, parentHash));
     return [];
   });
 }
-function prunedChange(change2, options) {
-  const { proposal, parentHash } = options;
+function leftOut(change2, parentHash) {
   const summary = editsSummary(change2.edits);
-  const patterns2 = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
+  return {
+    summary,
+    hms: rememberedHms(void 0, summary, change2.patterns),
+    reason: change2.reason,
+    patternIds: change2.patterns,
+    edits: change2.edits,
+    parentHash
+  };
+}
+function prunedChange(change2, proposal, parentHash) {
+  const ids = change2.patternIds ?? [];
+  const summary = editsSummary(change2.edits);
+  const patterns2 = proposal.data.addressed.filter((pattern) => ids.includes(pattern.id));
   const patternIds = [...new Set(patterns2.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
     summary,
-    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary, patternIds),
+    hms: rememberedHms(hmsFor(proposal.refinement?.hms ?? null, ids), summary, patternIds),
     reason: `pruned: ${change2.reason}`,
     patternIds,
     pruned: true,
@@ -56798,12 +57023,12 @@ var init_ecdysis = __esm({
   "src/evolve/strategies/ecdysis.ts"() {
     "use strict";
     init_refinement_record();
-    init_acceptance();
-    init_evidence3();
     init_memory();
     init_speed();
+    init_validation();
     init_ecdysis_propose();
     init_ecdysis_validate();
+    init_repair();
     init_steps2();
   }
 });
@@ -56961,8 +57186,8 @@ function minibatchSum(ids, run2) {
   return ids.reduce((sum, id) => sum + (scores.get(id) ?? 0), 0);
 }
 async function drawMinibatch(options) {
-  const { context, state, index, parent } = options;
-  const size = context.config.evolve.iterativeMinibatch;
+  const { context, runScope, state, scope, parent } = options;
+  const size = context.config.evolve.iterative.minibatch;
   const byId = new Map(context.train.map((task) => [task.id, task]));
   const trainIds = context.train.map((task) => task.id);
   const tries = 2 * minibatchesPerEpoch(trainIds.length, size);
@@ -56971,15 +57196,15 @@ async function drawMinibatch(options) {
       ids: trainIds,
       size,
       draw: draws,
-      rngOfEpoch: (epoch) => context.rng(epochStream, epoch)
+      rngOfEpoch: (epoch) => runScope.rng("epoch", epoch)
     });
     const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    const parentRun = await context.stage(
-      `iteration-${index}/parent-minibatch-${draws + 1}`,
+    const parentRun = await scope.stage(
+      `parent-minibatch-${draws + 1}`,
       () => context.evaluate({
         tasks,
         harness: parent.harness,
-        label: `iteration ${index}: minibatch`
+        label: `iteration ${scope.index}: minibatch`
       }),
       stageSchemas.evaluation
     );
@@ -57001,10 +57226,11 @@ function memoryOn(memory, parentHash) {
   );
 }
 async function proposeFromMinibatch(options) {
-  const { context, state, index } = options;
+  const { context, state, scope } = options;
+  const { index } = scope;
   const parentIndex = selectParent(
     state.pool.map((entry) => entry.scores),
-    context.rng(parentStream, index)
+    scope.rng("parent")
   );
   const parent = state.pool[parentIndex];
   const seen = {
@@ -57013,19 +57239,19 @@ async function proposeFromMinibatch(options) {
     batch: { tasks: context.train, run: parent.run },
     traces: []
   };
-  const drawn = failingRecords(parent.run.result, parent.run.records).length === 0 ? void 0 : await drawMinibatch({ context, state, index, parent });
+  const drawn = failingRecords(parent.run.result, parent.run.records).length === 0 ? void 0 : await drawMinibatch({ ...options, parent });
   if (!drawn)
     return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
   const selected = selectComponents({
-    selector: context.config.evolve.iterativeComponents,
+    selector: context.config.evolve.iterative.components,
     components: componentsOf(parent.harness),
     pointer: parent.pointer
   });
-  options.pending.set(index, { ...drawn, parentIndex, pointer: selected.pointer });
+  const data = { ...drawn, parentIndex, pointer: selected.pointer };
   seen.traces = drawn.parentRun.records.map(traceExcerpt);
   const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
-  const refinement = await context.stage(
-    `iteration-${index}/reflect`,
+  const refinement = await scope.stage(
+    "reflect",
     () => context.stages.reflect({
       failures,
       tasks: drawn.tasks,
@@ -57044,16 +57270,16 @@ async function proposeFromMinibatch(options) {
     guard: context.guard
   });
   const targets = failures.map((record3) => record3.taskId);
-  const base = { seen, refinement, guarded: guarded2, addressed: [], targets };
+  const base = { seen, refinement, guarded: guarded2, targets, data };
   if (!guarded2.candidate)
     return { ...base, kind: "refused", reason: scoped.why ?? guarded2.reason ?? "no candidate" };
   return { ...base, kind: "candidate", candidate: guarded2.candidate };
 }
 async function validateOnMinibatch(options) {
-  const { context, proposal, state, drawn } = options;
-  const { candidate, seen } = proposal;
-  const childRun = await context.stage(
-    `iteration-${seen.index}/minibatch`,
+  const { context, proposal, state, scope } = options;
+  const { candidate, seen, data: drawn } = proposal;
+  const childRun = await scope.stage(
+    "minibatch",
     () => context.evaluate({
       tasks: drawn.tasks,
       harness: candidate,
@@ -57062,7 +57288,8 @@ async function validateOnMinibatch(options) {
     stageSchemas.evaluation
   );
   const cheap = {
-    stage: "cheap",
+    step: "minibatch",
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
     decision: betterOnMinibatch(
@@ -57076,8 +57303,8 @@ async function validateOnMinibatch(options) {
       stages: [cheap],
       candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept }]])
     };
-  const run2 = await context.stage(
-    `iteration-${seen.index}/evaluate`,
+  const run2 = await scope.stage(
+    "evaluate",
     () => context.evaluate({
       tasks: context.train,
       harness: candidate,
@@ -57087,7 +57314,8 @@ async function validateOnMinibatch(options) {
   );
   const best = state.pool[state.best];
   const full = {
-    stage: "full",
+    step: "train split",
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(best.run.result), passMapOf(run2.result)),
     score: scoreOf(run2.result),
@@ -57098,7 +57326,6 @@ async function validateOnMinibatch(options) {
     candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept, run: run2 }]])
   };
 }
-var parentStream, epochStream;
 var init_iterative_steps = __esm({
   "src/evolve/strategies/iterative-steps.ts"() {
     "use strict";
@@ -57112,26 +57339,24 @@ var init_iterative_steps = __esm({
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
-    parentStream = 41;
-    epochStream = 42;
   }
 });
 
 // src/evolve/strategies/iterative.ts
-function iterativeStrategy(options = {}) {
+function iterativeStrategy() {
   return {
     name: "iterative",
-    open: (context) => iterativeRun(context, options)
+    streams: iterativeStreams,
+    open: (context, scope) => iterativeRun(context, scope)
   };
 }
-function iterativeRun(context, options) {
-  const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+function iterativeRun(context, runScope) {
+  const patience = context.config.evolve.iterative.patience ?? Number.POSITIVE_INFINITY;
   const staleLimit = staleProposals(context);
-  const pending = /* @__PURE__ */ new Map();
   return {
     async start(seed) {
-      const run2 = await context.stage(
-        "iterative/evaluate-seed",
+      const run2 = await runScope.stage(
+        "evaluate-seed",
         () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
         stageSchemas.evaluation
       );
@@ -57151,30 +57376,21 @@ function iterativeRun(context, options) {
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : void 0;
     },
-    propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
-    validate: (proposal, state) => validateOnMinibatch({
-      context,
-      proposal,
-      state,
-      drawn: pendingOf(pending, proposal.seen.index)
-    }),
-    next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index))
+    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
+    next: next2
   };
 }
 function staleProposals(context) {
-  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterative.minibatch);
 }
-function pendingOf(pending, index) {
-  const drawn = pending.get(index);
-  if (!drawn) throw new Error(`iterative: proposal ${index} was not drawn by this run`);
-  return drawn;
-}
-function next(state, step, drawn) {
-  const { proposal, evidence, verdict } = step;
+function next2(state, step) {
+  const { proposal, validation, verdict } = step;
+  const drawn = proposal.data;
   const pool = state.pool.map(
     (entry, index) => index === drawn.parentIndex ? { ...entry, pointer: drawn.pointer } : entry
   );
-  const child = proposal.kind === "candidate" ? evidence.candidates.get(proposal.candidate.hash) : void 0;
+  const child = proposal.kind === "candidate" ? validation.candidates.get(proposal.candidate.hash) : void 0;
   if (child?.run)
     pool.push({
       harness: child.harness,
@@ -57195,7 +57411,7 @@ function next(state, step, drawn) {
   };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
-  if (child?.run) return { ...base, withoutImprovement };
+  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,
@@ -57212,6 +57428,7 @@ function next(state, step, drawn) {
     ]
   };
 }
+var iterativeStreams;
 var init_iterative = __esm({
   "src/evolve/strategies/iterative.ts"() {
     "use strict";
@@ -57222,6 +57439,10 @@ var init_iterative = __esm({
     init_epoch_sampler();
     init_pareto();
     init_iterative_steps();
+    iterativeStreams = {
+      parent: (iteration) => [41, iteration],
+      epoch: (epoch) => [42, epoch]
+    };
   }
 });
 
@@ -57238,6 +57459,7 @@ function samplingVotes(options) {
 function samplingStrategy() {
   return {
     name: "sampling",
+    streams: {},
     finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),
@@ -57314,10 +57536,10 @@ async function runEvolve(options) {
     });
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run2.context);
+    const { strategyRun, scope } = openStrategy(strategy, run2.context);
     let outcome;
     try {
-      outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
+      outcome = await runLoop2({ run: strategyRun, context: run2.context, scope, seed: run2.seed });
     } finally {
       await Promise.all(run2.background);
     }
@@ -57416,7 +57638,6 @@ function openRun(input2) {
       seedHarness: seed
     }),
     stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
@@ -57570,9 +57791,9 @@ var init_run_evolve = __esm({
     init_prompt_log();
     init_records();
     init_result_schema();
-    init_rng();
     init_run_inputs();
     init_run_records();
+    init_run_scope();
     init_run_start();
     init_stage_port();
     init_stage_schemas();
@@ -57586,7 +57807,6 @@ var init_evolve = __esm({
     "use strict";
     init_acceptance();
     init_budget();
-    init_evidence3();
     init_gate();
     init_gate_result();
     init_guard();
@@ -57595,9 +57815,11 @@ var init_evolve = __esm({
     init_result_schema();
     init_rng();
     init_run_evolve();
+    init_run_scope();
     init_stage_port();
     init_strategies();
     init_stratified_sample();
+    init_validation();
   }
 });
 
@@ -57912,7 +58134,8 @@ function proposalTally(result) {
   ).length;
   const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return {
-    iterations: result.iterations.length,
+    // A follow-up (a repair round) is a proposal of its iteration, not an iteration of its own.
+    iterations: new Set(result.iterations.map((iteration) => iteration.index)).size,
     proposals,
     accepted,
     edits: result.acceptedEdits.length
@@ -57969,7 +58192,7 @@ var init_wording2 = __esm({
       "no-systematic-pattern": "no systematic pattern found",
       "attempts-exhausted": "every systematic pattern left has used its attempts",
       "max-iterations": "evolve.maxIterations reached",
-      patience: "evolve.patience proposals in a row without improvement",
+      patience: "evolve.iterative.patience proposals in a row without improvement",
       "no-evolution": "no evolution (sampling baseline)"
     };
     budgetWords = {
@@ -58063,8 +58286,7 @@ function preWithPatternIds(options) {
 function patternNameMap(result) {
   const names = /* @__PURE__ */ new Map();
   for (const iteration of result.iterations)
-    for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")])
-      for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+    for (const pattern of iteration.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
   return names;
 }
 function namePatternIds(text3, names) {
@@ -58077,7 +58299,6 @@ var patternIdPattern;
 var init_pattern_names = __esm({
   "src/report/pattern-names.ts"() {
     "use strict";
-    init_evidence3();
     init_html();
     patternIdPattern = /\bp-[0-9a-f]{12}\b/g;
   }
@@ -58097,6 +58318,67 @@ function roleTurns(refinement) {
 var init_records2 = __esm({
   "src/report/records.ts"() {
     "use strict";
+  }
+});
+
+// src/report/validation-stages.ts
+function recordKey(iteration) {
+  return iteration.followUp ? `${iteration.index}.${iteration.followUp.n}` : String(iteration.index);
+}
+function recordTitle(iteration) {
+  const purpose = iteration.followUp ? ` (${iteration.followUp.purpose})` : "";
+  return `Iteration ${recordKey(iteration)}${purpose}`;
+}
+function stageOutcome(stage) {
+  const [yes, no] = outcomeWords[stage.role];
+  return stage.decision.accepted ? yes : no;
+}
+function stageFigures(stage) {
+  const parts = [];
+  if (stage.score) parts.push(formatScore(stage.score));
+  const { comparison, draws } = stage;
+  if (comparison)
+    parts.push(
+      `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${formatPValue(comparison.pValue)}`
+    );
+  if (draws)
+    parts.push(
+      `over ${draws.pairs} draws fixed ${draws.fixed}, broken ${draws.broken}; ${formatPValue(draws.pValue)}`
+    );
+  for (const [name3, value] of Object.entries(stage.figures ?? {})) parts.push(`${name3} ${value}`);
+  return parts;
+}
+function changeLine(change2) {
+  const alone = change2.fixed !== void 0 && change2.broken !== void 0 && !change2.unrun ? ` (fixed ${change2.fixed}, broken ${change2.broken})` : "";
+  const unrun = change2.unrun ? ` (not run: ${change2.unrun})` : "";
+  return `${change2.patterns.join(", ") || "(no pattern)"}: ${change2.kept ? "kept" : "dropped"}${alone}${unrun} \u2014 ${change2.reason}`;
+}
+function stageMarkdownLines(stages, cell2) {
+  return stages.flatMap((stage) => [
+    `- ${cell2(stage.step, 80)} (${stageOutcome(stage)}): ${cell2([...stageFigures(stage), stage.decision.reason].join("; "), 600)}`,
+    ...(stage.changes ?? []).map((change2) => `  - ${cell2(changeLine(change2), 400)}`)
+  ]);
+}
+function splitByRole(stages) {
+  const deciding = (stage) => stage.role === "verdict" || stage.role === "retry";
+  return {
+    screening: stages.filter((stage) => !deciding(stage)),
+    deciding: stages.filter(deciding)
+  };
+}
+var outcomeWords;
+var init_validation_stages = __esm({
+  "src/report/validation-stages.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    outcomeWords = {
+      screen: ["passed", "failed"],
+      prune: ["pruned", "nothing left"],
+      verdict: ["accepted", "rejected"],
+      retry: ["retried", "no retry"],
+      note: ["noted", "noted"]
+    };
   }
 });
 
@@ -58151,7 +58433,7 @@ function patternsSection(result) {
   for (const iteration of withPatterns) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}`,
+      `### ${recordTitle(iteration)}`,
       "",
       "| Pattern | Kind | Support (tasks / categories) | Categories | Examples | Reasons |",
       "|---|---|---|---|---|---|",
@@ -58171,7 +58453,7 @@ function reasoningSection(result, options = {}) {
   for (const iteration of result.iterations) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}: ${iteration.verdict}`,
+      `### ${recordTitle(iteration)}: ${iteration.verdict}`,
       "",
       cell(iteration.reason, 600)
     );
@@ -58200,80 +58482,25 @@ function reasoningSection(result, options = {}) {
         )
       );
     }
-    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
-    const full = firstStage(iteration.evidence, "full")?.comparison;
-    if (cheap)
-      parts.push(
-        "",
-        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`
-      );
-    if (full)
-      parts.push(
-        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`
-      );
-    parts.push(...validationDetails(iteration));
+    if (iteration.validation.length > 0)
+      parts.push("", "Validation:", "", ...stageMarkdownLines(iteration.validation, cell));
   }
   return parts.join("\n");
 }
-function validationDetails(iteration) {
-  const lines = [];
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
-  if (confirm)
-    lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`
-    );
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
-    );
-  else if (undone && pruned)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 ${cell(pruned.decision.reason, 300)}.`
-    );
-  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(
-      `Pruned: ${cell(change2.patternNames.join(", "), 200)} \u2014 ${cell(change2.reason, 300)}.`
-    );
-  if (ablation && ablation.length > 0)
-    lines.push(
-      "",
-      "| change (patterns) | alone: fixed | alone: broken | kept |",
-      "|---|---|---|---|",
-      ...ablation.map(
-        (change2) => change2.unparsable ? `| ${cell(change2.patterns.join(", "), 200)} | \u2013 | \u2013 | no (not run: alone ${cell(change2.unparsable, 200)}) |` : `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
-      )
-    );
-  const repair = firstStage(iteration.evidence, "repaired");
-  if (repair)
-    lines.push(
-      "",
-      `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${cell(repair.decision.reason, 400)}.`,
-      ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) => `- pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
-      )
-    );
-  return lines;
-}
 function droppedEditRows(result) {
   return result.iterations.flatMap(
-    (iteration) => [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
-      (refinement) => (refinement?.droppedEdits ?? []).map((dropped) => ({
-        iteration: iteration.index,
-        stage: dropped.stage,
-        change: dropped.change === null ? "\u2014" : String(dropped.change + 1),
-        reason: dropped.reason,
-        edit: dropped.edit
-      }))
-    )
+    (iteration) => (iteration.refinement?.droppedEdits ?? []).map((dropped) => ({
+      iteration: recordKey(iteration),
+      stage: dropped.stage,
+      change: dropped.change === null ? "\u2014" : String(dropped.change + 1),
+      reason: dropped.reason,
+      edit: dropped.edit
+    }))
   );
 }
 function rejectionsSection(result) {
   const guard = result.iterations.flatMap(
-    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection }))
+    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: recordKey(iteration), rejection }))
   );
   const parts = ["## Rejections", ""];
   const dropped = droppedEditRows(result);
@@ -58326,11 +58553,11 @@ var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
     init_statistics();
-    init_evidence3();
     init_refinement_record();
     init_format();
     init_pattern_names();
     init_records2();
+    init_validation_stages();
     init_wording2();
   }
 });
@@ -58360,12 +58587,9 @@ function sameEdit(a, b) {
 function labelFlagRows(result) {
   const rows = [];
   for (const iteration of result.iterations) {
-    const repaired = iteration.evidence.flatMap(
-      (stage) => stage.stage === "repaired" ? stage.labelFlags ?? [] : []
-    );
-    for (const flag of [...iteration.labelFlags ?? [], ...repaired]) {
+    for (const flag of iteration.labelFlags ?? []) {
       const inFinal = result.acceptedEdits.some((edit) => sameEdit(edit, flag.edit));
-      rows.push({ iteration: iteration.index, flag, inFinal });
+      rows.push({ iteration: recordKey(iteration), flag, inFinal });
     }
   }
   return rows;
@@ -58396,6 +58620,7 @@ var init_label_words_section = __esm({
   "src/report/label-words-section.ts"() {
     "use strict";
     init_format();
+    init_validation_stages();
     reasons = {
       choice: "a choice of the scorer",
       "common-answer": "the answer of many train tasks",
@@ -58448,16 +58673,18 @@ function describeReplacement(edit, max) {
   if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
   return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
 }
-function patternNames(iteration) {
+function patternNames(iterations, iteration) {
   const names = /* @__PURE__ */ new Map();
-  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  for (const record3 of iterations) {
+    if (record3.index !== iteration.index) continue;
+    for (const pattern of record3.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+    if (record3 === iteration) break;
   }
   return names;
 }
 function acceptedChanges(result) {
   return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names = patternNames(iteration);
+    const names = patternNames(result.iterations, iteration);
     return iteration.applied.map((planned) => ({
       iteration: iteration.index,
       module: planned.module,
@@ -58469,7 +58696,6 @@ function acceptedChanges(result) {
 var init_accepted_changes = __esm({
   "src/report/accepted-changes.ts"() {
     "use strict";
-    init_evidence3();
     init_format();
   }
 });
@@ -58478,21 +58704,16 @@ var init_accepted_changes = __esm({
 function patternRefs(iterations) {
   const refs = [];
   for (const iteration of iterations) {
-    const repaired = firstStage(iteration.evidence, "repaired");
-    for (const [diagnosis2, repair] of [
-      [iteration.diagnosis, false],
-      [repaired?.diagnosis, true]
-    ]) {
-      for (const pattern of diagnosis2?.patterns ?? [])
-        refs.push({
-          id: pattern.id,
-          name: pattern.name,
-          anchor: anchorId(`pattern-${iteration.index}${repair ? "r" : ""}`, pattern.id),
-          iteration: iteration.index,
-          repair,
-          pattern
-        });
-    }
+    const record3 = recordKey(iteration);
+    for (const pattern of iteration.diagnosis?.patterns ?? [])
+      refs.push({
+        id: pattern.id,
+        name: pattern.name,
+        anchor: anchorId(`pattern-${record3}`, pattern.id),
+        iteration: iteration.index,
+        record: record3,
+        pattern
+      });
   }
   return refs;
 }
@@ -58502,7 +58723,7 @@ function harnessLabels(result) {
     if (!iteration.candidateHash || labels.has(iteration.candidateHash)) continue;
     labels.set(
       iteration.candidateHash,
-      iteration.verdict === "accepted" ? `after iteration ${iteration.index}` : `rejected candidate of iteration ${iteration.index}`
+      iteration.verdict === "accepted" ? `after iteration ${recordKey(iteration)}` : `rejected candidate of iteration ${recordKey(iteration)}`
     );
   }
   labels.set(result.harness.finalHash, "final");
@@ -58525,6 +58746,7 @@ function indexReport(input2) {
   const edits = input2.result.iterations.flatMap(
     (iteration) => iteration.applied.map((edit) => ({
       iteration: iteration.index,
+      record: recordKey(iteration),
       verdict: iteration.verdict,
       edit
     }))
@@ -58546,12 +58768,12 @@ var rolloutAnchor, taskAnchor, callAnchor, candidateAnchor;
 var init_report_index = __esm({
   "src/report/report-index.ts"() {
     "use strict";
-    init_evidence3();
     init_html();
+    init_validation_stages();
     rolloutAnchor = (key) => anchorId("rollout", key);
     taskAnchor = (taskId) => anchorId("task", taskId);
     callAnchor = (id) => anchorId("call", id);
-    candidateAnchor = (index) => `candidate-${index}`;
+    candidateAnchor = (key) => `candidate-${key}`;
   }
 });
 
@@ -58573,43 +58795,21 @@ function editLine(planned, index, iteration) {
   return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns2}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
 }
 function comparisonCell(comparison) {
-  if (!comparison) return "\u2014";
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${escapeHtml(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
 }
-function fullCell(iteration) {
-  const full = firstStage(iteration.evidence, "full");
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const lines = full ? [`${escapeHtml(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
-  if (confirm)
-    lines.push(
-      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${escapeHtml(formatPValue(confirm.pValue))}`
-    );
-  for (const change2 of firstStage(iteration.evidence, "ablated")?.changes ?? [])
-    lines.push(
-      change2.unparsable ? `alone: ${escapeHtml(change2.patterns.join(", "))} not run (${escapeHtml(change2.unparsable)}) \u2014 dropped` : `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
-    );
-  return lines.join("<br>") || "\u2014";
+function stageHtml(stage) {
+  const { comparison, ...rest } = stage;
+  const figures = stageFigures({ ...rest }).map(escapeHtml);
+  if (comparison) figures.push(comparisonCell(comparison));
+  const changes = (stage.changes ?? []).map((change2) => `<li>${escapeHtml(changeLine(change2))}</li>`);
+  return `<div class="stage"><strong>${escapeHtml(stage.step)}</strong> <span class="${stage.decision.accepted ? "accepted" : "rejected"}">${escapeHtml(stageOutcome(stage))}</span>${figures.length ? `<br>${figures.join("<br>")}` : ""}<br><small>${escapeHtml(stage.decision.reason)}</small>${changes.length ? `<ul>${changes.join("")}</ul>` : ""}</div>`;
 }
-function cheapCell(iteration) {
-  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
-  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(`<small>pruned: ${escapeHtml(change2.patternNames.join(", "))} \u2014 ${escapeHtml(change2.reason)}</small>`);
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`
-    );
-  else if (undone && pruned)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (${escapeHtml(pruned.decision.reason)})</small>`
-    );
-  return lines.join("<br>");
+function stagesCell(stages) {
+  return stages.map(stageHtml).join("") || "\u2014";
 }
 function leftOutCell(iteration, dropped) {
   const items = [
-    ...dropped.filter((row2) => row2.iteration === iteration.index).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
+    ...dropped.filter((row2) => row2.iteration === recordKey(iteration)).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
     ...iteration.guardRejections.map(
       (rejection) => `<li>guard <code>${escapeHtml(rejection.guard)}</code>: ${escapeHtml(rejection.reason)}</li>`
     )
@@ -58621,9 +58821,10 @@ function row(iteration, index) {
   const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
   const hms = iteration.refinement ? escapeHtml(refinementSummary(iteration.refinement)) : "";
   const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "\u2014";
-  const repair = firstStage(iteration.evidence, "repaired");
-  const repairLine = repair ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${escapeHtml(repair.decision.reason)}</small>` : "";
-  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+  const key = recordKey(iteration);
+  const followUp = iteration.followUp ? `<br><small>${escapeHtml(iteration.followUp.purpose)}</small>` : "";
+  const { screening, deciding } = splitByRole(iteration.validation);
+  return `<tr id="${candidateAnchor(key)}"><td><a href="#iteration-${key}">${key}</a>${followUp}</td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${stagesCell(screening)}</td><td>${stagesCell(deciding)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small></td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
 }
 function labelWordsHtml(index) {
   const rows = labelFlagRows(index.result);
@@ -58636,22 +58837,21 @@ function candidatesHtml(index) {
   const { iterations } = index.result;
   if (iterations.length === 0)
     return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
-  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Screening</th><th>Deciding tests</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
 }
 var short;
 var init_html_candidates = __esm({
   "src/report/html-candidates.ts"() {
     "use strict";
     init_statistics();
-    init_evidence3();
     init_refinement_record();
     init_accepted_changes();
-    init_format();
     init_html();
     init_label_words_section();
     init_markdown_sections();
     init_pattern_names();
     init_report_index();
+    init_validation_stages();
     short = (hash2) => hash2 ? hash2.slice(0, 10) : "\u2014";
   }
 });
@@ -58712,7 +58912,7 @@ function memberLinks(ref, index) {
       return `<a href="#${rolloutAnchor(key)}">${escapeHtml(record3.taskId)}</a>${sample}`;
     }
     const example = ref.pattern.examples.find((item) => item.rolloutKey === key);
-    const excerpt3 = index.result.iterations.find((iteration) => iteration.index === ref.iteration)?.traces.find((trace) => trace.key === key);
+    const excerpt3 = index.result.iterations.find((iteration) => recordKey(iteration) === ref.record)?.traces.find((trace) => trace.key === key);
     if (excerpt3) return `<a href="#${rolloutAnchor(key)}">${escapeHtml(excerpt3.taskId)}</a>`;
     return escapeHtml(example?.taskId ?? key.slice(0, 12));
   });
@@ -58721,7 +58921,7 @@ function memberLinks(ref, index) {
 function addressingEdits(ids, index) {
   const entries = [...new Set(ids.flatMap((id) => index.editsFor(id)))];
   const items = entries.map(
-    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.iteration)}">iteration ${entry.iteration}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
+    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.record)}">iteration ${entry.record}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
   );
   return items.length ? `<ul>${items.join("")}</ul>` : `<span class="muted">no edit</span>`;
 }
@@ -58730,7 +58930,7 @@ function patternRow(ref, index) {
   const standing = patternStanding(pattern);
   const attributes = filterAttributes("patterns", {
     standing,
-    iteration: String(ref.iteration)
+    iteration: ref.record
   });
   return `<tr id="${ref.anchor}"${attributes}><td><strong>${escapeHtml(pattern.name)}</strong> <small class="muted">${escapeHtml(pattern.id)}</small><br><small>${escapeHtml(pattern.description)}</small><br><small class="muted">module <code>${escapeHtml(pattern.module)}</code></small></td><td class="${pattern.kind}">${escapeHtml(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${escapeHtml(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${escapeHtml(patternReasons(pattern))}</small></td><td><small>${addressingEdits([pattern.id], index)}</small></td></tr>`;
 }
@@ -58738,13 +58938,13 @@ function patternsHtml(index) {
   if (index.patterns.length === 0)
     return `<section id="patterns"><h2>Failure patterns</h2><p>No cross-instance diagnosis was run (or no failure was found).</p></section>`;
   const groups = /* @__PURE__ */ new Map();
-  for (const ref of index.patterns) {
-    const key = `${ref.iteration}${ref.repair ? "r" : ""}`;
-    groups.set(key, [...groups.get(key) ?? [], ref]);
-  }
-  const tables = [...groups.values()].map((refs) => {
-    const first = refs[0];
-    const title = `Iteration ${first.iteration}${first.repair ? ": repair round (what the candidate broke)" : ""}`;
+  for (const ref of index.patterns)
+    groups.set(ref.record, [...groups.get(ref.record) ?? [], ref]);
+  const titles = new Map(
+    index.result.iterations.map((iteration) => [recordKey(iteration), recordTitle(iteration)])
+  );
+  const tables = [...groups.entries()].map(([record3, refs]) => {
+    const title = titles.get(record3) ?? `Iteration ${record3}`;
     return `<h3>${escapeHtml(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th><th>Edits for it</th></tr>${refs.map((ref) => patternRow(ref, index)).join("")}</table>`;
   }).join("");
   const bar2 = filterBar({
@@ -58759,7 +58959,7 @@ function patternsHtml(index) {
       {
         key: "iteration",
         label: "Iteration",
-        values: distinct(index.patterns.map((ref) => String(ref.iteration)))
+        values: distinct(index.patterns.map((ref) => ref.record))
       }
     ]
   });
@@ -58772,6 +58972,7 @@ var init_html_patterns = __esm({
     init_html();
     init_records2();
     init_report_index();
+    init_validation_stages();
     init_wording2();
   }
 });
@@ -58857,15 +59058,14 @@ function refinementHtml(options) {
   return `<p><strong>HMS</strong> (${refinement.rounds.length} round${refinement.rounds.length === 1 ? "" : "s"}, ${escapeHtml(refinement.outcome)}): ${linkPatternIds(refinementSummary(refinement), index, iteration)}</p>${turns.join("")}`;
 }
 function iterationHtml(iteration, index, rendered) {
-  const repair = firstStage(iteration.evidence, "repaired");
+  const key = recordKey(iteration);
   const main2 = iteration.refinement ? refinementHtml({
     refinement: iteration.refinement,
     index,
     iteration: iteration.index,
     rendered
   }) : "<p>No refinement ran.</p>";
-  const repaired = repair?.refinement ? `<h4>Repair round</h4>${refinementHtml({ refinement: repair.refinement, index, iteration: iteration.index, rendered })}` : "";
-  return `<section id="iteration-${iteration.index}" class="iteration"><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#candidate-${iteration.index}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}${repaired}</section>`;
+  return `<section id="iteration-${key}" class="iteration"><h3>${escapeHtml(recordTitle(iteration))}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#${candidateAnchor(key)}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}</section>`;
 }
 function otherCalls(index, rendered) {
   const rest = [...index.calls.values()].filter((call) => !rendered.has(call.id));
@@ -58891,13 +59091,13 @@ var maxPromptChars;
 var init_html_roles = __esm({
   "src/report/html-roles.ts"() {
     "use strict";
-    init_evidence3();
     init_refinement_record();
     init_format();
     init_html();
     init_pattern_names();
     init_records2();
     init_report_index();
+    init_validation_stages();
     init_wording2();
     maxPromptChars = 3e4;
   }
@@ -59016,7 +59216,7 @@ function rolloutBody(record3, index) {
     field(
       "Patterns",
       patterns2.length ? patterns2.map(
-        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`
+        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.record})</small>`
       ).join(", ") : "none"
     ),
     field(
@@ -59487,15 +59687,20 @@ function toEvolveOutcome(result) {
   const inForce = [
     { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash }
   ];
+  const firstOf = /* @__PURE__ */ new Map();
   for (const iteration of result.iterations) {
-    const found = iterationPatterns(iteration);
-    patterns2.push(...found);
+    if (!firstOf.has(iteration.index)) {
+      const found = iterationPatterns(iteration);
+      firstOf.set(iteration.index, { iteration, found });
+      patterns2.push(...found);
+    }
     if (iteration.verdict !== "accepted") continue;
-    const fixed = firstStage(iteration.evidence, "full")?.comparison.fixed ?? firstStage(iteration.evidence, "cheap")?.comparison.fixed ?? [];
+    const batch = firstOf.get(iteration.index) ?? { iteration, found: [] };
+    const fixed = fixedTasks(iteration);
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
-        addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
+        addressedTaskIds: addressedTasks(batch.iteration, batch.found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)]
       });
     }
@@ -59554,6 +59759,10 @@ function spendView(spend2) {
     refinementShare: refinementShare(spend2)
   };
 }
+function fixedTasks(iteration) {
+  const tested = (role) => iteration.validation.find((stage) => stage.role === role && stage.comparison);
+  return (tested("verdict") ?? tested("screen"))?.comparison?.fixed ?? [];
+}
 function iterationPatterns(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
     id: `${iteration.index}:${pattern.id}`,
@@ -59573,7 +59782,7 @@ function addressedTasks(iteration, found, names) {
 }
 function acceptedHarnessHash(iteration) {
   if (iteration.verdict !== "accepted") return void 0;
-  const verdict = decide(iteration.evidence);
+  const verdict = decide(iteration.validation);
   return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
 }
 var init_from_evolve_result = __esm({
@@ -59581,7 +59790,6 @@ var init_from_evolve_result = __esm({
     "use strict";
     init_acceptance();
     init_budget();
-    init_evidence3();
   }
 });
 

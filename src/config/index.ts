@@ -17,6 +17,7 @@ export { loadTasks, parseTasks, type TaskOrigin, taskOrigin } from "./load-tasks
 export { decodeUtf8, readUserText } from "./read-text.js";
 export * from "./sandbox-config.js";
 export { checkSplitOverlap, loadSplits, type Splits } from "./split-overlap.js";
+export * from "./strategy-options.js";
 export * from "./task-schema.js";
 export {
   type BundledWorldName,

@@ -3,10 +3,10 @@ import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { ReachFlag } from "../harness/code-reaches.js";
 import { heldOutGate, withinTolerance } from "./acceptance.js";
-import type { Score } from "./evidence.js";
 import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
 import { passMapOf, scoreOf } from "./records.js";
 import type { EvolveGate } from "./result-schema.js";
+import type { Score } from "./validation.js";
 
 /** One side of the gate: a harness on the held-out split. */
 export interface GateSide {

@@ -34,10 +34,10 @@ import {
   type RunMetadata,
   resultSchemaVersion,
 } from "./result-schema.js";
-import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { loadInputs, type RunInputs } from "./run-inputs.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
+import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
@@ -152,10 +152,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run.context);
+    const { strategyRun, scope } = openStrategy(strategy, run.context);
     let outcome: LoopOutcome;
     try {
-      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
+      outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });
     } finally {
       await Promise.all(run.background);
     }
@@ -285,7 +285,6 @@ function openRun(input: {
       seedHarness: seed,
     }),
     stage: (name, work, schema) => journal.stage(name, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.

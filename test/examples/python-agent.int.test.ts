@@ -132,7 +132,7 @@ describe.skipIf(!python)("examples/python-agent: an edit that breaks the agent's
         /^the edited files no longer parse \(agent\.py: python3: line 96: SyntaxError: .+\); not run$/,
       );
       expect(first.candidateHash).toBeUndefined();
-      expect(first.evidence).toEqual([]);
+      expect(first.validation).toEqual([]);
       // The next refinement is shown why, and the broken agent never ships.
       expect(rejectedSeen[1]).toContain(first.reason);
       const shipped = await readFile(join(dir, "out", "harness", "agent.py"), "utf8");
