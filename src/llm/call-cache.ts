@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { canonicalJson } from "../config/canonical-json.js";
 import type { ChatProvider, ChatRequest, ChatResponse, UsageTotals } from "./types.js";
 import { UsageAccount } from "./usage-accounting.js";
 
@@ -165,23 +166,4 @@ async function store(dir: string, entry: CacheEntry): Promise<void> {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(temp, `${JSON.stringify(entry)}\n`, "utf8");
   await rename(temp, path);
-}
-
-/** JSON with sorted object keys and undefined members dropped. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value))
-    return value.map((item) => (item === undefined ? null : sortKeys(item)));
-  if (value && typeof value === "object") {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = (value as Record<string, unknown>)[key];
-      if (member !== undefined) sorted[key] = sortKeys(member);
-    }
-    return sorted;
-  }
-  return value;
 }
