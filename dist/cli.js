@@ -21519,6 +21519,24 @@ var init_input_error = __esm({
   }
 });
 
+// src/config/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
+      const record3 = inner;
+      return Object.fromEntries(
+        Object.keys(record3).sort().map((key) => [key, record3[key]])
+      );
+    }
+    return inner;
+  });
+}
+var init_canonical_json = __esm({
+  "src/config/canonical-json.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/config-paths.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -29390,18 +29408,7 @@ function checkWorlds(input2) {
   }
 }
 function configHash(config2) {
-  return createHash2("sha256").update(stableStringify(config2)).digest("hex");
-}
-function stableStringify(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      const record3 = inner;
-      return Object.fromEntries(
-        Object.keys(record3).sort().map((key) => [key, record3[key]])
-      );
-    }
-    return inner;
-  });
+  return createHash2("sha256").update(canonicalJson(config2)).digest("hex");
 }
 function resolvePaths(config2, root) {
   const model = (value) => value.world ? { ...value, world: resolveWorld(root, value.world) } : value;
@@ -29427,6 +29434,7 @@ var init_load_config = __esm({
   "src/config/load-config.ts"() {
     "use strict";
     init_input_error();
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_read_text();
@@ -29586,6 +29594,7 @@ __export(config_exports, {
   budgetSchema: () => budgetSchema,
   budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
+  canonicalJson: () => canonicalJson,
   capabilitiesSchema: () => capabilitiesSchema,
   checkConfigPaths: () => checkConfigPaths,
   checkSplitOverlap: () => checkSplitOverlap,
@@ -29635,7 +29644,6 @@ __export(config_exports, {
   sandboxModeSchema: () => sandboxModeSchema,
   sandboxSettings: () => sandboxSettings,
   scorerSpecSchema: () => scorerSpecSchema,
-  stableStringify: () => stableStringify,
   strategyNameSchema: () => strategyNameSchema,
   strategyNames: () => strategyNames,
   taskOrigin: () => taskOrigin,
@@ -29647,6 +29655,7 @@ __export(config_exports, {
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_configured_secrets();
@@ -30023,7 +30032,7 @@ var init_promise_pool = __esm({
 // src/eval/rollout-key.ts
 import { createHash as createHash3 } from "node:crypto";
 function rolloutKey(parts) {
-  const material = stableStringify({
+  const material = canonicalJson({
     version: 1,
     harnessHash: parts.harnessHash,
     task: { id: parts.task.id, input: parts.task.input, expected: parts.task.expected },
@@ -30036,7 +30045,7 @@ function rolloutKey(parts) {
 var init_rollout_key = __esm({
   "src/eval/rollout-key.ts"() {
     "use strict";
-    init_load_config();
+    init_canonical_json();
   }
 });
 
@@ -30368,27 +30377,12 @@ async function store(dir, entry) {
 `, "utf8");
   await rename4(temp, path18);
 }
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value))
-    return value.map((item) => item === void 0 ? null : sortKeys(item));
-  if (value && typeof value === "object") {
-    const sorted = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = value[key];
-      if (member !== void 0) sorted[key] = sortKeys(member);
-    }
-    return sorted;
-  }
-  return value;
-}
 var toolCallSchema, chatResponseSchema, cacheEntrySchema;
 var init_call_cache = __esm({
   "src/llm/call-cache.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_usage_accounting();
     toolCallSchema = external_exports.object({ id: external_exports.string(), name: external_exports.string(), arguments: external_exports.string() });
     chatResponseSchema = external_exports.object({
@@ -47324,7 +47318,7 @@ async function openModels(loaded, options = {}) {
     );
   };
   const simUrl = (config2) => {
-    const identity = stableStringify({
+    const identity = canonicalJson({
       world: config2.world,
       model: config2.model,
       quirks: config2.quirks
@@ -47413,7 +47407,7 @@ function build(resolved, memory, clock) {
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = /* @__PURE__ */ new Map();
   return resolved.map((entry) => {
-    const stateKey = stableStringify({
+    const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
       capabilities: entry.config.capabilities
@@ -47472,8 +47466,8 @@ async function checkWorldFile(loaded, config2, field2) {
 var init_open_models = __esm({
   "src/eval/open-models.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_schema();
-    init_load_config();
     init_input_error();
     init_llm();
     init_sim();
@@ -52141,15 +52135,7 @@ function exhaustedReason(systematic, memory, options) {
   return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
+  return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
 }
 function identicalRejected(edits, memory, parentHash) {
   if (edits.length === 0) return void 0;
@@ -52163,6 +52149,7 @@ var init_memory = __esm({
   "src/evolve/memory.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_types();
     init_role_schemas();
     rememberedProposalSchema = external_exports.object({
@@ -54382,13 +54369,13 @@ async function runKeyParts(input2) {
     seedHarness: input2.seed.hash,
     trainTasks: tasksHash(input2.splits.train),
     heldoutTasks: tasksHash(input2.splits.heldout),
-    models: sha256(stableStringify(models)),
+    models: sha256(canonicalJson(models)),
     scorer: await scorerHash(loaded),
     ecdysis: input2.ecdysisVersion ?? "unknown"
   };
 }
 function runKeyOf(parts) {
-  return sha256(stableStringify(parts));
+  return sha256(canonicalJson(parts));
 }
 function changedParts(before, now) {
   return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
@@ -54397,7 +54384,7 @@ function changedParts(before, now) {
   });
 }
 function tasksHash(tasks) {
-  return sha256(stableStringify(tasks));
+  return sha256(canonicalJson(tasks));
 }
 async function scorerHash(loaded) {
   const spec = loaded.config.tasks.scorer;
@@ -54409,7 +54396,7 @@ async function scorerHash(loaded) {
       if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
   }
-  return sha256(stableStringify({ spec, files }));
+  return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
   return createHash13("sha256").update(text3).digest("hex");
@@ -54419,7 +54406,7 @@ var init_run_key = __esm({
   "src/evolve/run-key.ts"() {
     "use strict";
     init_zod();
-    init_load_config();
+    init_canonical_json();
     init_rollout_params();
     runKeyPartsSchema = external_exports.object({
       /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
@@ -57969,7 +57956,6 @@ No task flipped.`;
 }
 function renderGateComment(gate, options = {}) {
   const text3 = [
-    gateCommentMarker,
     `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}`,
     "",
     cell(gate.reason, 500),
@@ -57992,7 +57978,6 @@ function renderGateComment(gate, options = {}) {
   ].join("\n");
   return scrubSecrets(text3, options.secrets);
 }
-var gateCommentMarker;
 var init_gate_comment = __esm({
   "src/report/gate-comment.ts"() {
     "use strict";
@@ -58000,7 +57985,6 @@ var init_gate_comment = __esm({
     init_format();
     init_sandbox_section();
     init_scrub();
-    gateCommentMarker = "<!-- ecdysis-gate -->";
   }
 });
 
