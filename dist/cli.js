@@ -53659,6 +53659,55 @@ var init_parse_check = __esm({
   }
 });
 
+// src/harness/patch-root.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { dirname as dirname9, join as join19, relative as relative6, sep as sep7 } from "node:path";
+function findGitRoot(dir) {
+  let current = dir;
+  for (; ; ) {
+    if (existsSync4(join19(current, ".git"))) return current;
+    const parent = dirname9(current);
+    if (parent === current) return void 0;
+    current = parent;
+  }
+}
+function patchBase(options) {
+  const repository = findGitRoot(options.configDir);
+  const root = repository ?? options.configDir;
+  return {
+    root,
+    prefix: relative6(root, options.harnessDir).split(sep7).join("/"),
+    inRepository: repository !== void 0
+  };
+}
+function rebasePatch(patch, prefix) {
+  if (prefix === "" || patch === "") return patch;
+  const lines = patch.split("\n");
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("\\")) continue;
+      if (line[0] !== "+") oldLeft -= 1;
+      if (line[0] !== "-") newLeft -= 1;
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[2] ?? 1);
+    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
+    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
+  }
+  return lines.join("\n");
+}
+var init_patch_root = __esm({
+  "src/harness/patch-root.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/heldout-seal.ts
 function sealHeldout(options) {
   const { heldout } = options;
@@ -57586,7 +57635,8 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix
   });
   return result;
 }
@@ -57745,7 +57795,7 @@ async function writeOutputs(options) {
   const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
   await mkdir14(path13.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run2.context.train,
     iterations: result.iterations,
@@ -57767,6 +57817,7 @@ var init_run_evolve = __esm({
     init_diff_harness();
     init_final_harness_guard();
     init_parse_check();
+    init_patch_root();
     init_write_harness();
     init_secrets();
     init_budget();
@@ -59643,11 +59694,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join19(outDir, "ground-truth.json");
+  const groundTruth = join20(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -60080,7 +60131,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -61871,7 +61922,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join20(outDir, "bench.json")} and ${join20(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join21(outDir, "bench.json")} and ${join21(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -61933,7 +61984,7 @@ async function runSideBySide(options) {
 init_input_error();
 init_result_schema();
 import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
-import { join as join21, relative as relative6 } from "node:path";
+import { join as join22, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -62108,7 +62159,7 @@ async function readResult(path18) {
       );
     }
   );
-  const file2 = isDir ? join21(path18, "result.json") : path18;
+  const file2 = isDir ? join22(path18, "result.json") : path18;
   const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -62148,7 +62199,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
     const [a, b] = await Promise.all(
       args.positionals.map((path18) => readResult(resolvePath(io, path18)))
     );
-    const name3 = (file2) => relative6(io.cwd, file2) || file2;
+    const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -62163,7 +62214,7 @@ init_eval_output();
 init_run_eval();
 init_shard_tasks();
 init_sandbox_section();
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -62532,9 +62583,9 @@ var RunStatus = class {
 init_zod();
 init_input_error();
 import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join22(dir, "shard.json");
+var markerFile = (dir) => join23(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm8(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
@@ -62708,7 +62759,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name3) => join23(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join24(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -62724,8 +62775,9 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_run_records();
+init_patch_root();
 init_report();
-import { access as access2, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
+import { access as access2 } from "node:fs/promises";
 import { join as join27, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -62734,17 +62786,17 @@ init_format();
 init_markdown_sections();
 init_sandbox_section();
 init_wording2();
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants as constants2 } from "node:fs";
-import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, relative as relative7 } from "node:path";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join25, relative as relative8 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
 function pathFrom(cwd, path18) {
-  const rel = relative7(cwd, path18);
+  const rel = relative8(cwd, path18);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
 }
@@ -62752,7 +62804,7 @@ function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join24(dir, name3), constants2.X_OK);
+      accessSync(join25(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -62761,7 +62813,7 @@ function onPath2(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath2("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join24(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join25(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -62782,7 +62834,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join25(options.outDir, "harness.patch");
+  const patch = join26(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -62802,55 +62854,11 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join25(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join26(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
 ${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
-}
-
-// src/cli/patch-root.ts
-import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join26, relative as relative8, sep as sep7 } from "node:path";
-function findGitRoot(dir) {
-  let current = dir;
-  for (; ; ) {
-    if (existsSync4(join26(current, ".git"))) return current;
-    const parent = dirname9(current);
-    if (parent === current) return void 0;
-    current = parent;
-  }
-}
-function patchBase(options) {
-  const repository = findGitRoot(options.configDir);
-  const root = repository ?? options.configDir;
-  return {
-    root,
-    prefix: relative8(root, options.harnessDir).split(sep7).join("/"),
-    inRepository: repository !== void 0
-  };
-}
-function rebasePatch(patch, prefix) {
-  if (prefix === "" || patch === "") return patch;
-  const lines = patch.split("\n");
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    if (oldLeft > 0 || newLeft > 0) {
-      if (line.startsWith("\\")) continue;
-      if (line[0] !== "+") oldLeft -= 1;
-      if (line[0] !== "-") newLeft -= 1;
-      continue;
-    }
-    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
-      oldLeft = Number(hunk[1] ?? 1);
-      newLeft = Number(hunk[2] ?? 1);
-    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
-    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
-  }
-  return lines.join("\n");
 }
 
 // src/cli/evolve-command.ts
@@ -62934,9 +62942,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       title: "ecdysis evolve",
       signal: io.signal
     });
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      patchPrefix: base.prefix,
       env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
@@ -62945,13 +62958,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
-    const base = patchBase({
-      configDir: loaded.root,
-      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
-    });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join27(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -63016,7 +63023,7 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm9, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile19, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { dirname as dirname10, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
@@ -63027,6 +63034,7 @@ function harnessName(harnessPath) {
 }
 
 // src/cli/init-command.ts
+init_patch_root();
 init_yaml_set();
 init_sim();
 
@@ -63138,16 +63146,16 @@ var exists2 = (path18) => access3(path18).then(
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path18) {
-  const current = await readFile20(path18, "utf8").catch(() => void 0);
+  const current = await readFile19(path18, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path18, `${ignoreLines.join("\n")}
+    await writeFile18(path18, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path18, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path18, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -63259,18 +63267,18 @@ async function writeProject(options) {
     await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
     await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
     await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
-    await writeFile19(
+    await writeFile18(
       join29(dir, "ecdysis.yml"),
       initialConfig(options.world ?? (relative9(dir, source) || source))
     );
     await mkdir18(dirname10(options.workflowFile), { recursive: true });
-    await writeFile19(options.workflowFile, options.workflow);
+    await writeFile18(options.workflowFile, options.workflow);
   } finally {
     await rm9(staging, { recursive: true, force: true });
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile20(file2, "utf8");
+  let text3 = await readFile19(file2, "utf8");
   for (const [path18, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
@@ -63279,7 +63287,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile19(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts
