@@ -1,19 +1,19 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
-import { loadSplits } from "../config/split-overlap.js";
-import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { guardedFiles } from "../harness/index.js";
-import { loadHarness } from "../harness/load-harness.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
+import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
@@ -36,9 +36,10 @@ import {
   type RunMetadata,
   resultSchemaVersion,
 } from "./result-schema.js";
-import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { loadInputs, type RunInputs } from "./run-inputs.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
+import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
@@ -80,6 +81,12 @@ export interface RunEvolveOptions {
    * categories in turn). Part of the run key; the guard and the seal still see every task.
    */
   limit?: number;
+  /**
+   * The harness folder's path from where `git apply` runs (the repository root, `/`-separated):
+   * harness.patch's file headers carry it. Default "": paths relative to the harness folder,
+   * as result.json's `harness.patch` always is.
+   */
+  patchPrefix?: string;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
@@ -108,6 +115,8 @@ interface OpenRun {
   context: RunContext;
   measure: (split: "train" | "heldout") => RunContext["evaluate"];
   background: Promise<unknown>[];
+  /** How the command harness ran (result.json's `sandbox`). */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -128,7 +137,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     ...(options.secrets ?? []),
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release, coverage } = await startRun({
     ...options,
     strategy,
@@ -151,10 +160,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run.context);
+    const { strategyRun, scope } = openStrategy(strategy, run.context);
     let outcome: LoopOutcome;
     try {
-      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
+      outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });
     } finally {
       await Promise.all(run.background);
     }
@@ -234,25 +243,9 @@ async function finishRun(input: {
     finalHarness: outcome.finalHarness,
     measured,
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix,
   });
   return result;
-}
-
-/**
- * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
- * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
- */
-async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
-  const { config } = loaded;
-  const seed = await loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit);
-  const heldout = limitTasks(splits.heldout, limit);
-  return { seed, splits, train, heldout };
 }
 
 function openRun(input: {
@@ -261,7 +254,7 @@ function openRun(input: {
   budget: BudgetTracker;
   redactor: SecretRedactor;
   models: Models;
-  inputs: Awaited<ReturnType<typeof loadInputs>>;
+  inputs: RunInputs;
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
@@ -277,7 +270,8 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter:
+      options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall,
@@ -300,7 +294,6 @@ function openRun(input: {
       seedHarness: seed,
     }),
     stage: (name, work, schema) => journal.stage(name, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
@@ -310,7 +303,8 @@ function openRun(input: {
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const sandbox = input.inputs.sandbox.status;
+  return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
 /**
@@ -319,7 +313,7 @@ function openRun(input: {
  */
 function runGuard(input: {
   loaded: LoadedConfig;
-  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  splits: RunInputs["splits"];
   redactor: SecretRedactor;
   seed: LoadedHarness;
 }): RunContext["guard"] {
@@ -463,6 +457,9 @@ function evolveResult(input: {
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
     },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
+    ...(loaded.config.harness.kind === "command"
+      ? { sandbox: run.sandbox, reaches: codeReaches(run.seed.files, outcome.finalHarness.files) }
+      : {}),
   });
 }
 
@@ -480,6 +477,7 @@ async function writeOutputs(options: {
   measured: Evaluation[];
   /** Where the failing rollouts the iterations name are read back from. */
   cache: RolloutCache;
+  patchPrefix?: string;
 }): Promise<void> {
   const { outDir, result, run } = options;
   assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
@@ -487,7 +485,7 @@ async function writeOutputs(options: {
     writeFile(path.join(outDir, name), run.redactor.text(text));
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run.context.train,
     iterations: result.iterations,

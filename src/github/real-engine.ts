@@ -10,10 +10,10 @@ import { runEval } from "../eval/run-eval.js";
 import { runEvolve, runGate } from "../evolve/index.js";
 import { loadHarness } from "../harness/load-harness.js";
 import {
-  gateCommentMarker,
   renderGateComment,
   renderJobSummary,
   renderPrBody,
+  sandboxWarning,
   writeEvolveReports,
   writeGateReport,
 } from "../report/index.js";
@@ -53,10 +53,6 @@ export function applyOverrides(
 
 function secretsOf(llm: LlmOverrides): string[] {
   return llm.apiKey ? [llm.apiKey] : [];
-}
-
-function stripMarker(text: string): string {
-  return text.replace(`${gateCommentMarker}\n`, "").replace(gateCommentMarker, "");
 }
 
 /** Progress in the job log: plain lines (start, every ~10 s, end with accuracy) under CI. */
@@ -139,7 +135,7 @@ export function realEngine(): ActionEngine {
         headAccuracy: result.head.score.accuracy,
         description: result.reason,
         statusContext: result.statusContext,
-        commentBody: stripMarker(renderGateComment(result, { reportUrl: runUrl, secrets })),
+        commentBody: renderGateComment(result, { reportUrl: runUrl, secrets }),
         summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
         reportPath,
         outDir,
@@ -148,13 +144,17 @@ export function realEngine(): ActionEngine {
 
     async eval({ configPath, outDir, llm }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm);
-      const run = await runEval({ loaded, split: "heldout", progress: logProgress() });
+      // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
+      const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
+      const run = await runEval({ loaded, split: "heldout", progress: logProgress(), untrusted });
       await writeEvalOutput(outDir, { results: run.results, records: run.records });
       const result = run.results["eval.json"];
       const [low, high] = result.interval;
+      const warning = sandboxWarning(run.sandbox);
       const markdown = [
         "# Ecdysis eval",
         "",
+        ...(warning ? [warning, ""] : []),
         "| split | accuracy | 95% interval | tasks | rollouts | cost |",
         "|---|---|---|---|---|---|",
         `| heldout | ${(result.accuracy * 100).toFixed(1)}% | ${(low * 100).toFixed(1)}–${(high * 100).toFixed(1)}% | ${result.n} | ${result.cost.rollouts} | $${result.cost.costUsd.toFixed(4)} |`,

@@ -1,6 +1,6 @@
 /** Reports: Markdown, HTML, PR body, gate comment and job summary, rendered from run records only. */
 export { accuracySeries, mermaidAccuracyChart } from "./accuracy-series.js";
-export { gateCommentMarker, renderGateComment } from "./gate-comment.js";
+export { renderGateComment } from "./gate-comment.js";
 export { escapeHtml } from "./html.js";
 export { renderJobSummary } from "./job-summary.js";
 export {
@@ -14,6 +14,7 @@ export {
 } from "./pr-body.js";
 export { renderHtml } from "./render-html.js";
 export { renderMarkdown } from "./render-markdown.js";
+export { codeReachSection, sandboxWarning, sandboxWarningLine } from "./sandbox-section.js";
 export { scrubSecrets } from "./scrub.js";
 export { svgAccuracyChart } from "./svg-chart.js";
 export { writeEvolveReports, writeGateReport } from "./write-reports.js";
