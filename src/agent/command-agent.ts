@@ -3,10 +3,17 @@ import { isAbsolute, relative, resolve, sep } from "node:path";
 import { harnessConfigSchema } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
+import type { ModelGateway } from "../llm/index.js";
 import type { ChatProvider } from "../llm/types.js";
 import { costOf, type Price } from "../llm/usage-accounting.js";
 import { type CommandOutput, parseCommandOutput, tail } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
+import {
+  gatewayEnvironment,
+  openGatewayRoute,
+  retriedOnInfraError,
+  withGatewayTally,
+} from "./gateway-access.js";
 import { type AgentClock, monotonicClock } from "./trace-recorder.js";
 import type { AgentAdapter, AgentEvent, Trace } from "./types.js";
 
@@ -24,16 +31,8 @@ interface ProcessResult {
   stdoutOverflow: boolean;
 }
 
-/**
- * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
- * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
- * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
- * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
- * Stderr is kept (8 KB); on timeout the whole process group is killed (`timeout` event); a
- * non-zero exit or unusable stdout is a `process-error` event. `projectRoot` (the folder of the
- * config) is exported to the child as ECDYSIS_PROJECT_ROOT, the folder as ECDYSIS_HARNESS_DIR.
- */
-export function commandAgent(options: {
+/** Options of `commandAgent`. */
+export interface CommandAgentOptions {
   timeoutMs: number;
   /** The project root (the folder of `ecdysis.yml`); the command runs in the harness folder. */
   projectRoot: string;
@@ -47,8 +46,30 @@ export function commandAgent(options: {
   harnessHome?: string;
   /** The configured price of a model by name: the tokens the agent reports are priced with it. */
   price?: (model: string) => Price | undefined;
+  /**
+   * The run's model gateway: each rollout gets its own token on it, in `keyVariable`, and its
+   * usage is the gateway's count. Absent: the agent is told the provider's base URL and reports
+   * its own usage.
+   */
+  gateway?: ModelGateway;
+  /** The variable the agent reads its key from (`model.apiKeyEnv`, default `OPENAI_API_KEY`). */
+  keyVariable?: string;
+  /** Every variable a configured model's key is read from: none reaches the agent with a gateway. */
+  keyVariables?: readonly string[];
   clock?: AgentClock;
-}): AgentAdapter {
+}
+
+/**
+ * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
+ * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
+ * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
+ * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
+ * Stderr is kept (8 KB); on timeout the whole process group is killed (`timeout` event); a
+ * non-zero exit or unusable stdout is a `process-error` event. `projectRoot` (the folder of the
+ * config) is exported to the child as ECDYSIS_PROJECT_ROOT, the folder as ECDYSIS_HARNESS_DIR.
+ * With a `gateway`, the agent's model is reached through it (`gateway-access.ts`).
+ */
+export function commandAgent(options: CommandAgentOptions): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
   return {
     usageFromTrace: true,
@@ -73,19 +94,57 @@ export function commandAgent(options: {
       });
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
-      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
-      const result = await runProcess({
-        command: candidateArgv(command, options.harnessHome ?? harness.dir),
-        cwd: folder,
-        stdin,
-        env,
-        timeoutMs: options.timeoutMs,
-        signal,
-      });
-      const trace = toTrace(result, options.price?.(provider.model));
-      return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
+      const once = () =>
+        runRollout({
+          options,
+          provider,
+          sampleIndex,
+          run: {
+            command: candidateArgv(command, options.harnessHome ?? harness.dir),
+            cwd: folder,
+            stdin,
+            timeoutMs: options.timeoutMs,
+            signal,
+          },
+        });
+      const outcome = await retriedOnInfraError(once, signal);
+      const latencyMs = Math.max(0, clock.now() - startedAt);
+      return { ...outcome.trace, latencyMs, stderr: outcome.stderr };
     },
   };
+}
+
+/**
+ * One run of the command for a rollout, through the gateway when there is one (a token of its
+ * own, revoked when the process ends; the usage is the gateway's tally).
+ */
+async function runRollout(input: {
+  options: CommandAgentOptions;
+  provider: ChatProvider;
+  sampleIndex: number;
+  run: Omit<Parameters<typeof runProcess>[0], "env">;
+}): Promise<{ trace: Omit<Trace, "latencyMs">; stderr: string }> {
+  const { options, provider } = input;
+  const route = options.gateway
+    ? openGatewayRoute(options.gateway, { model: provider.model, sampleIndex: input.sampleIndex })
+    : undefined;
+  let result: ProcessResult;
+  try {
+    const base = childEnv({
+      provider,
+      harnessDir: input.run.cwd,
+      projectRoot: options.projectRoot,
+    });
+    const env = route ? gatewayEnvironment(base, { route, ...options }) : base;
+    result = await runProcess({ ...input.run, env });
+  } finally {
+    await route?.close();
+  }
+  const trace = toTrace(result, options.price?.(provider.model));
+  const counted = route
+    ? withGatewayTally(trace, route.tally())
+    : { ...trace, usageSource: "agent" as const };
+  return { trace: counted, stderr: result.stderr };
 }
 
 function toTrace(result: ProcessResult, price: Price | undefined): Omit<Trace, "latencyMs"> {

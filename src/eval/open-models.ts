@@ -9,11 +9,13 @@ import {
   CapabilityState,
   type Clock,
   createProvider,
+  createWireForwarder,
   type Downgrade,
   EndpointLimitRegistry,
   endpointKey,
   type OpenAIProvider,
   systemClock,
+  type WireForwarder,
 } from "../llm/index.js";
 import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 import { rolloutParams } from "./rollout-params.js";
@@ -27,6 +29,11 @@ export interface OpenModels {
   judge: AccountedProvider;
   /** Capability steps the endpoints forced (this run's and remembered ones), one per step. */
   downgrades(): Downgrade[];
+  /**
+   * The agent's and the probe's models for the model gateway (a command harness's own calls):
+   * the same endpoints, keys, shared limits and capability state as `agent` and `probe`.
+   */
+  upstreams?: WireForwarder[];
   /** Stops the in-process sim servers (a no-op for remote endpoints). */
   close(): Promise<void>;
 }
@@ -119,7 +126,7 @@ export async function openModels(
     const memory = await CapabilityMemory.open(
       options.memoryPath ?? join(loaded.config.cacheDir, "endpoints.json"),
     );
-    const providers = build(resolved, memory, clock);
+    const { providers, upstreams } = build(resolved, memory, clock);
     if (options.preflight ?? true) await preflight(resolved, providers);
     const [agent, refinerProvider, ...rest] = providers;
     const probeProvider = probe ? rest[0] : undefined;
@@ -130,6 +137,7 @@ export async function openModels(
       probe: probeProvider,
       judge: judgeProvider,
       downgrades: () => uniqueDowngrades(providers),
+      upstreams,
       close: closeAll,
     };
   } catch (error) {
@@ -178,13 +186,22 @@ async function resolve(input: {
   };
 }
 
-/** One provider per role, sharing limits per endpoint and key and capabilities per model. */
-function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): OpenAIProvider[] {
+/**
+ * One provider per role, sharing limits per endpoint and key and capabilities per model; and
+ * for the roles that run the agent (`model`, `probe`), a forwarder for the model gateway over
+ * the same endpoint, key, limits and capabilities.
+ */
+function build(
+  resolved: Resolved[],
+  memory: CapabilityMemory,
+  clock: Clock,
+): { providers: OpenAIProvider[]; upstreams: WireForwarder[] } {
   const limits = new EndpointLimitRegistry(clock);
   for (const entry of resolved)
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = new Map<string, CapabilityState>();
-  return resolved.map((entry) => {
+  const upstreams: WireForwarder[] = [];
+  const providers = resolved.map((entry) => {
     const stateKey = stableStringify({
       identity: entry.identity,
       model: entry.config.model,
@@ -199,7 +216,7 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       });
       states.set(stateKey, capabilities);
     }
-    return createProvider({
+    const options = {
       config: entry.config,
       baseUrl: entry.baseUrl,
       apiKey: entry.apiKey,
@@ -207,8 +224,12 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       clock,
       limits: limits.limitsFor(endpointKey(entry.baseUrl, entry.apiKey)),
       capabilities,
-    });
+    };
+    if (entry.role === "model" || entry.role === "probe")
+      upstreams.push(createWireForwarder(options));
+    return createProvider(options);
   });
+  return { providers, upstreams };
 }
 
 /** Checks each distinct remote endpoint, key and model once, side by side. */

@@ -7,10 +7,12 @@ import type { Split, Task } from "../config/task-schema.js";
 import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
+import type { ModelGateway } from "../llm/index.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
 import { limitTasks } from "./limit-tasks.js";
+import { openGateway } from "./open-gateway.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
@@ -79,8 +81,17 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   });
   const models = options.models ?? (await openModels(loaded, { env: options.env }));
   const workspace = runWorkspace(loaded);
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
+  let gateway: ModelGateway | undefined;
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
+    // A command harness's own calls go through the run's gateway (unless an adapter was brought).
+    gateway = options.adapter
+      ? undefined
+      : await openGateway({ loaded, models, redact: (body) => redactor.json(body) });
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, gateway });
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -88,10 +99,6 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     });
     const cache = new RolloutCache(rolloutCacheDir(loaded));
     const params = rolloutParams(config.model);
-    const redactor = new SecretRedactor([
-      ...configuredSecrets(loaded, options.env),
-      ...(options.secrets ?? []),
-    ]);
     const results: Record<string, EvalResult> = {};
     const records: RolloutRecord[] = [];
     for (const split of splits) {
@@ -117,6 +124,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
     return { results, records, harness, downgrades: models.downgrades() };
   } finally {
+    await gateway?.close();
     await workspace.close();
     if (!options.models) await models.close();
   }

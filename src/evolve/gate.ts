@@ -5,8 +5,10 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
+import { openGateway } from "../eval/open-gateway.js";
 import { openModels } from "../eval/open-models.js";
 import { loadHarness } from "../harness/load-harness.js";
+import type { ModelGateway } from "../llm/index.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
@@ -59,7 +61,17 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const opened = options.models ? undefined : await openModels(loaded);
   // Both harnesses run from their own folders, like every candidate of evolve.
   const workspace = runWorkspace(loaded);
+  let gateway: ModelGateway | undefined;
   try {
+    // Both harnesses' own calls go through the run's gateway (unless an adapter was brought).
+    gateway = options.adapter
+      ? undefined
+      : await openGateway({
+          loaded,
+          models: options.models ?? (opened as Models),
+          callCache: options.callCache ?? true,
+          redact: (body) => redactor.json(body),
+        });
     // No limits: the gate measures, it does not train; the tracker only counts.
     const budget = new BudgetTracker({}, () => 0);
     const models = wrapModels({
@@ -76,7 +88,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
       evaluations({
         enforce: false,
         split: "heldout",
-        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace }),
+        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, gateway }),
       });
     const baseRun = await evaluateFrom(loaded.root)({
       tasks: heldout,
@@ -94,6 +106,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
     return result;
   } finally {
+    await gateway?.close();
     await workspace.close();
     await opened?.close();
   }
