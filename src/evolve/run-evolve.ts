@@ -429,8 +429,18 @@ function costOf(
       tokens: spend.refinerTokens,
       costUsd: spend.refinerCostUsd,
     },
+    ...agentUsage(spend),
     training,
   };
+}
+
+/** Where a command harness's own spend was counted (result.json's `cost.agentUsage`). */
+function agentUsage(spend: ReturnType<BudgetTracker["snapshot"]>): Partial<EvolveResult["cost"]> {
+  const { gatewayRollouts, selfReportedRollouts } = spend;
+  if (gatewayRollouts + selfReportedRollouts === 0) return {};
+  const source =
+    selfReportedRollouts === 0 ? "gateway" : gatewayRollouts === 0 ? "agent-reported" : "mixed";
+  return { agentUsage: { source, gatewayRollouts, selfReportedRollouts } };
 }
 
 function evolveResult(input: {
