@@ -4,23 +4,22 @@ import { type ModelGateway, startModelGateway, type WireForwarder } from "../llm
 
 /**
  * The model gateway of a run whose harness is a command (eval, evolve, gate): started on
- * loopback with the agent's and the probe's models (`OpenModels.upstreams`, which hold the
- * keys), its replies kept under `<cacheDir>/gateway` unless `callCache` is false. Undefined for
- * the built-in runtime (its calls go through the providers already) or when the models were
- * brought without upstreams (test doubles): the agent is then given the provider's base URL.
+ * loopback with the agent's and the probe's models (`upstreams`, which hold the keys), its
+ * replies kept under `<cacheDir>/gateway` unless `callCache` is false. Undefined for the
+ * built-in runtime, whose calls go through the providers already.
  */
 export async function openGateway(input: {
   loaded: LoadedConfig;
-  models: { upstreams?: WireForwarder[] };
+  upstreams: WireForwarder[];
   /** Keep and replay the agent's calls (default true), like the providers' call cache. */
   callCache?: boolean;
   /** Scrubs what the gateway stores and sends (the run's secrets). */
   redact?: (body: unknown) => unknown;
 }): Promise<ModelGateway | undefined> {
-  const { loaded, models } = input;
-  if (loaded.config.harness.kind !== "command" || !models.upstreams?.length) return undefined;
+  const { loaded } = input;
+  if (loaded.config.harness.kind !== "command" || input.upstreams.length === 0) return undefined;
   return startModelGateway({
-    upstreams: models.upstreams,
+    upstreams: input.upstreams,
     cacheDir:
       input.callCache === false
         ? undefined

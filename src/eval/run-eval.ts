@@ -7,12 +7,10 @@ import type { Split, Task } from "../config/task-schema.js";
 import { loadHarness } from "../harness/index.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
-import type { ModelGateway } from "../llm/index.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
 import { limitTasks } from "./limit-tasks.js";
-import { openGateway } from "./open-gateway.js";
 import { type OpenModels, openModels } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
@@ -79,19 +77,12 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
-  const models = options.models ?? (await openModels(loaded, { env: options.env }));
+  const redactor = runRedactor(options);
+  const models = options.models ?? (await openModels(loaded, modelOptions(options, redactor)));
   const workspace = runWorkspace(loaded);
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...(options.secrets ?? []),
-  ]);
-  let gateway: ModelGateway | undefined;
   try {
-    // A command harness's own calls go through the run's gateway (unless an adapter was brought).
-    gateway = options.adapter
-      ? undefined
-      : await openGateway({ loaded, models, redact: (body) => redactor.json(body) });
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, gateway });
+    const adapter =
+      options.adapter ?? createAgentAdapter(loaded, { workspace, gateway: models.gateway });
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -124,10 +115,25 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
     return { results, records, harness, downgrades: models.downgrades() };
   } finally {
-    await gateway?.close();
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+
+/** The run's secrets (the configured keys' values, the caller's): scrubbed from everything it keeps. */
+function runRedactor(options: RunEvalOptions): SecretRedactor {
+  return new SecretRedactor([
+    ...configuredSecrets(options.loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
+}
+
+/**
+ * How `eval` opens the config's models: keys from its environment, the replies of a command
+ * harness's gateway (its own calls go through it) scrubbed of the run's secrets.
+ */
+function modelOptions(options: RunEvalOptions, redactor: SecretRedactor) {
+  return { env: options.env, redact: (body: unknown) => redactor.json(body) };
 }
 
 /** One result over several splits run one after the other (costs add up, wall time too). */

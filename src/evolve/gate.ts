@@ -5,10 +5,8 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
-import { openGateway } from "../eval/open-gateway.js";
 import { openModels } from "../eval/open-models.js";
 import { loadHarness } from "../harness/load-harness.js";
-import type { ModelGateway } from "../llm/index.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
@@ -58,20 +56,12 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
   ]);
-  const opened = options.models ? undefined : await openModels(loaded);
+  const opened = options.models ? undefined : await openGateModels(options, redactor);
+  // A command harness's own calls go through the models' gateway.
+  const gateway = (options.models ?? opened)?.gateway;
   // Both harnesses run from their own folders, like every candidate of evolve.
   const workspace = runWorkspace(loaded);
-  let gateway: ModelGateway | undefined;
   try {
-    // Both harnesses' own calls go through the run's gateway (unless an adapter was brought).
-    gateway = options.adapter
-      ? undefined
-      : await openGateway({
-          loaded,
-          models: options.models ?? (opened as Models),
-          callCache: options.callCache ?? true,
-          redact: (body) => redactor.json(body),
-        });
     // No limits: the gate measures, it does not train; the tracker only counts.
     const budget = new BudgetTracker({}, () => 0);
     const models = wrapModels({
@@ -106,8 +96,15 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
     return result;
   } finally {
-    await gateway?.close();
     await workspace.close();
     await opened?.close();
   }
+}
+
+/** The config's models for the gate, the gateway's replies kept with the call cache and scrubbed. */
+function openGateModels(options: RunGateOptions, redactor: SecretRedactor) {
+  return openModels(options.loaded, {
+    gatewayCache: options.callCache ?? true,
+    redact: (body) => redactor.json(body),
+  });
 }

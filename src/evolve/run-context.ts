@@ -6,7 +6,7 @@ import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardContext } from "../harness/guard-context.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
-import type { WireForwarder } from "../llm/index.js";
+import type { ModelGateway } from "../llm/index.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { Rng } from "./rng.js";
 import type { StagePort } from "./stage-port.js";
@@ -20,8 +20,8 @@ export interface Models {
   judge?: ChatProvider;
   /** Capability steps the endpoints forced so far (src/eval `openModels`). */
   downgrades?(): Downgrade[];
-  /** The agent's and the probe's models for the model gateway of a command harness (`openModels`). */
-  upstreams?: WireForwarder[];
+  /** The model gateway a command harness reaches its model through (src/eval `openModels`). */
+  gateway?: ModelGateway;
 }
 
 /** An evaluation's outcome: the result and its records. */

@@ -6,7 +6,6 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { limitTasks } from "../eval/limit-tasks.js";
-import { openGateway } from "../eval/open-gateway.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
@@ -18,7 +17,6 @@ import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
-import type { ModelGateway } from "../llm/index.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker, refinementShare } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
@@ -139,10 +137,9 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     redact: (value) => redactor.json(value),
     now: () => clock.now(),
   });
-  const opened = await openOwnModels(options, release);
+  const opened = await openOwnModels(options, release, redactor);
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
-  let gateway: ModelGateway | undefined;
   try {
     // Inside the try: a prompt log that cannot open still releases the lock and the models.
     const prompts = await PromptLog.open({
@@ -152,26 +149,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
       redactor,
     });
     const models = options.models ?? (opened as Models);
-    // A command harness's own calls go through the run's gateway (its adapter's, unless one was brought).
-    gateway = options.adapter
-      ? undefined
-      : await openGateway({
-          loaded,
-          models,
-          callCache: options.callCache ?? true,
-          redact: (body) => redactor.json(body),
-        });
-    const run = openRun({
-      options,
-      journal,
-      budget,
-      redactor,
-      models,
-      inputs,
-      workspace,
-      prompts,
-      gateway,
-    });
+    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
     const strategyRun = strategy.open(run.context);
     let outcome: LoopOutcome;
     try {
@@ -193,20 +171,30 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
   } finally {
     const keepIn = options.keepCandidates ? path.join(options.outDir, "candidates") : undefined;
-    await gateway?.close();
     await workspace.close({ keepIn });
     await opened?.close();
     await release();
   }
 }
 
-/** The models of the config, unless the caller brought its own; the locks go if they fail to open. */
-async function openOwnModels(options: RunEvolveOptions, release: () => Promise<void>) {
+/**
+ * The models of the config (and, for a command harness, their gateway, keeping its replies with
+ * the call cache and scrubbed of the run's secrets), unless the caller brought its own; the locks
+ * go if they fail to open.
+ */
+async function openOwnModels(
+  options: RunEvolveOptions,
+  release: () => Promise<void>,
+  redactor: SecretRedactor,
+) {
   if (options.models) return undefined;
-  return openModels(options.loaded).catch(async (error) => {
-    await release();
-    throw error;
-  });
+  const redact = (body: unknown) => redactor.json(body);
+  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
+    async (error) => {
+      await release();
+      throw error;
+    },
+  );
 }
 
 /**
@@ -287,8 +275,6 @@ function openRun(input: {
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
-  /** The run's model gateway (a command harness's calls). */
-  gateway?: ModelGateway;
 }): OpenRun {
   const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
@@ -301,7 +287,8 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace, gateway: input.gateway }),
+    adapter:
+      options.adapter ?? createAgentAdapter(loaded, { workspace, gateway: input.models.gateway }),
     progress: options.progress,
     redactor,
     onCall,
