@@ -1,66 +1,36 @@
 import { TransportError } from "../errors/transport-error.js";
 import type { ModelGateway, RolloutTally } from "../llm/index.js";
+import type { ModelAccess } from "./model-access.js";
 import type { Trace } from "./types.js";
 
 /**
- * One rollout's way to its model through the model gateway (src/llm/gateway): the base URL,
- * the loopback port and unix socket a sandbox relays (`relay`), and the rollout's own token
- * (`key`), given in the agent's key variable instead of any real key. `close` revokes the token;
- * `tally` is what the gateway counted for the rollout (read after `close`).
+ * The agent's way to its model through the run's model gateway (src/llm/gateway): per rollout,
+ * a fresh token bound to the rollout's model and sample, given in the agent's key variable
+ * instead of any real key; the gateway's base URL (`http://127.0.0.1:<port>/v1`, the same
+ * inside a sandbox, whose `127.0.0.1:<port>` is relayed to the gateway's unix socket — the
+ * sandbox's one way out). `close` revokes the token and cancels the rollout's open calls;
+ * `tally` is what the gateway counted for the rollout.
  */
-export interface GatewayRoute {
-  /** `http://127.0.0.1:<port>/v1`, the same inside a sandbox (its 127.0.0.1:<port> is relayed). */
-  baseUrl: string;
-  /** The port P the base URL names, and the unix socket S a sandbox relays that port to. */
-  relay: { port: number; socket: string };
-  /** The rollout's token: the agent's `OPENAI_API_KEY` (or `model.apiKeyEnv`). */
-  key: string;
-  /** Revokes the token and cancels the rollout's open calls. */
-  close(): Promise<void>;
-  /** The gateway's count of the rollout's calls (closes the route first if it is open). */
-  tally(): RolloutTally;
-}
-
-/** Opens a rollout on the gateway: a fresh token bound to the rollout's model and sample. */
-export function openGatewayRoute(
-  gateway: ModelGateway,
-  rollout: { model: string; sampleIndex: number },
-): GatewayRoute {
-  const lease = gateway.openRollout(rollout);
-  let tally: RolloutTally | undefined;
-  const close = () => {
-    tally ??= lease.close();
-    return tally;
-  };
+export function gatewayModelAccess(gateway: ModelGateway): ModelAccess {
   return {
-    baseUrl: gateway.baseUrl,
-    relay: { port: gateway.port, socket: gateway.socketPath },
-    key: lease.token,
-    close: async () => {
-      close();
+    async open({ provider, sandboxed, sampleIndex }) {
+      const lease = gateway.openRollout({ model: provider.model, sampleIndex });
+      let tally: RolloutTally | undefined;
+      const close = () => {
+        tally ??= lease.close();
+        return tally;
+      };
+      return {
+        baseUrl: gateway.baseUrl,
+        relay: sandboxed ? { port: gateway.port, socket: gateway.socketPath } : undefined,
+        key: lease.token,
+        close: async () => {
+          close();
+        },
+        tally: close,
+      };
     },
-    tally: close,
   };
-}
-
-/**
- * The rollout's environment with the gateway in it: `OPENAI_BASE_URL` and `ECDYSIS_BASE_URL`
- * name the gateway; the token is given in the agent's key variable (`keyVariable`, default
- * `OPENAI_API_KEY`) and in `OPENAI_API_KEY` (what the openai SDKs read when nothing is
- * configured); every other variable a configured model's key is read from (`keyVariables`) is
- * removed, so no real key reaches the agent.
- */
-export function gatewayEnvironment(
-  env: NodeJS.ProcessEnv,
-  input: { route: GatewayRoute; keyVariable?: string; keyVariables?: readonly string[] },
-): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = { ...env };
-  for (const name of input.keyVariables ?? []) delete out[name];
-  out[input.keyVariable ?? "OPENAI_API_KEY"] = input.route.key;
-  out.OPENAI_API_KEY = input.route.key;
-  out.OPENAI_BASE_URL = input.route.baseUrl;
-  out.ECDYSIS_BASE_URL = input.route.baseUrl;
-  return out;
 }
 
 /**
