@@ -88,7 +88,7 @@ const ask = async (task, report) => {
     method: "POST",
     headers: { "content-type": "application/json", authorization: "Bearer " + (process.env.OPENAI_API_KEY || "unused") },
     body: JSON.stringify({
-      user: "attack-report:" + report,
+      ...(report ? { user: "attack-report:" + report } : {}),
       model: process.env.ECDYSIS_MODEL,
       temperature: 0,
       seed: task.sampleIndex,
