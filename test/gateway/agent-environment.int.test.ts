@@ -101,7 +101,8 @@ describe("a sandboxed agent under the model gateway, its endpoint out of its rea
       { cwd: dir, env: { AGENT_MODEL_KEY: realKey, OPENAI_API_KEY: parentKey } },
     );
     result = JSON.parse(await readFile(join(dir, "out", "eval.json"), "utf8").catch(() => "{}"));
-    const records = await scoredRollouts(dir);
+    // None when the run was refused before any rollout (the first test shows why).
+    const records = await scoredRollouts(dir).catch(() => []);
     reports = records.map((record) => JSON.parse(record.output) as Report);
   }, 300_000);
 
@@ -125,6 +126,7 @@ describe("a sandboxed agent under the model gateway, its endpoint out of its rea
   });
 
   it("finds no real key in its environment nor in any /proc entry it can read", () => {
+    expect(reports).toHaveLength(6);
     for (const report of reports) {
       expect(report.envLeaks).toEqual([]);
       expect(report.procs).toBeGreaterThan(0);
@@ -133,6 +135,7 @@ describe("a sandboxed agent under the model gateway, its endpoint out of its rea
   });
 
   it("holds a token of its own rollout in its key variable, and the gateway's address", () => {
+    expect(reports).toHaveLength(6);
     for (const report of reports) {
       expect(report).toMatchObject({ token: true, baseUrl: true, sameBase: true });
       // The key variable the config names, only: the parent's OPENAI_API_KEY is not passed.

@@ -26,9 +26,10 @@ async function nodeAgentProject(script: string): Promise<string> {
   // The agent finds the project's `openai` package above its folder, as in a user's repository.
   await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
   const file = join(dir, "ecdysis.yml");
+  // The sandbox (evolve's candidates always run in it) mounts the project's node_modules, declared.
   const config = (await readFile(file, "utf8")).replace(
     "command: [python3, agent.py]",
-    `command: [${JSON.stringify(process.execPath)}, agent.mjs]`,
+    `command: [${JSON.stringify(process.execPath)}, agent.mjs]\n  sandbox: { mode: required, read: [node_modules] }`,
   );
   await writeFile(file, config);
   return dir;
