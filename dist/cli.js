@@ -58682,6 +58682,14 @@ async function finishRun(input2) {
   });
   return result;
 }
+function runAdapter(loaded, input2) {
+  const { workspace, inputs, models } = input2;
+  return createAgentAdapter(loaded, {
+    workspace,
+    sandbox: inputs.sandbox,
+    gateway: models.gateway
+  });
+}
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
   const { loaded } = options;
@@ -58694,11 +58702,7 @@ function openRun(input2) {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, {
-      workspace,
-      sandbox: input2.inputs.sandbox,
-      gateway: input2.models.gateway
-    }),
+    adapter: options.adapter ?? runAdapter(loaded, input2),
     progress: options.progress,
     redactor,
     onCall

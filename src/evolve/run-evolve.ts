@@ -250,6 +250,19 @@ async function finishRun(input: {
   return result;
 }
 
+/** The config's agent adapter, in the run's sandbox, its model reached through the models' gateway. */
+function runAdapter(
+  loaded: LoadedConfig,
+  input: { workspace: HarnessWorkspace; inputs: RunInputs; models: Models },
+) {
+  const { workspace, inputs, models } = input;
+  return createAgentAdapter(loaded, {
+    workspace,
+    sandbox: inputs.sandbox,
+    gateway: models.gateway,
+  });
+}
+
 function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
@@ -272,13 +285,7 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter:
-      options.adapter ??
-      createAgentAdapter(loaded, {
-        workspace,
-        sandbox: input.inputs.sandbox,
-        gateway: input.models.gateway,
-      }),
+    adapter: options.adapter ?? runAdapter(loaded, input),
     progress: options.progress,
     redactor,
     onCall,
