@@ -1,7 +1,8 @@
 /**
  * The sandbox's cost per rollout (`npx tsx bench/sandbox-cost.ts [-- --rollouts 40]`): a fast
- * command-harness agent (Node, one call to the simulated model on loopback, latency 0) run one
- * rollout at a time, sandboxed (bubblewrap, the in-sandbox relay) and unsandboxed, the two
+ * command-harness agent (Node, one call to the simulated model on loopback, latency 0, through
+ * the model gateway as in a run) run one rollout at a time, sandboxed (bubblewrap, the in-sandbox
+ * relay to the gateway's socket) and unsandboxed, the two
  * interleaved rollout by rollout (ABBA) so that the machine's load falls on both alike; and the
  * same for an agent that calls no model (the sandbox's fixed cost alone, without the relay).
  * Prints medians, the ratio and the difference, with the machine's load average, and writes them
@@ -13,6 +14,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { commandAgent } from "../src/agent/command-agent.js";
+import { gatewayModelAccess } from "../src/agent/gateway-access.js";
 import { bubblewrapSandbox } from "../src/agent/sandbox/agent-sandbox.js";
 import { exposureOf } from "../src/agent/sandbox/sandbox-mounts.js";
 import { probeSandbox } from "../src/agent/sandbox/sandbox-probe.js";
@@ -22,7 +24,13 @@ import { modelConfigSchema } from "../src/config/config-schema.js";
 import { harnessHash } from "../src/harness/hash.js";
 import type { LoadedHarness } from "../src/harness/types.js";
 import { openHarnessWorkspace } from "../src/harness/workspace.js";
-import { createProvider } from "../src/llm/index.js";
+import { CapabilityState } from "../src/llm/capability-state.js";
+import {
+  createProvider,
+  createWireForwarder,
+  startModelGateway,
+  systemClock,
+} from "../src/llm/index.js";
 import { loadWorld, startSimServer } from "../src/sim/index.js";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -42,6 +50,18 @@ const dir = await mkdtemp(path.join(os.tmpdir(), "ecdysis-sandbox-cost-"));
 const workspace = openHarnessWorkspace({ parent: path.join(dir, "harnesses") });
 const config = modelConfigSchema.parse({ provider: "openai", baseUrl: server.url, model: "sim-1" });
 const provider = createProvider({ config, baseUrl: server.url, apiKey: "unused" });
+const gateway = await startModelGateway({
+  upstreams: [
+    createWireForwarder({
+      config,
+      baseUrl: server.url,
+      apiKey: "unused",
+      clock: systemClock,
+      capabilities: new CapabilityState({ config, endpoint: server.url }),
+    }),
+  ],
+});
+const modelAccess = gatewayModelAccess(gateway);
 const sandbox = bubblewrapSandbox({
   bwrap: probe.bwrap,
   read: [],
@@ -72,8 +92,14 @@ const median = (values: number[]) => {
 
 async function measure(harness: LoadedHarness) {
   const arms = {
-    sandboxed: commandAgent({ timeoutMs: 60_000, projectRoot: dir, workspace, sandbox }),
-    unsandboxed: commandAgent({ timeoutMs: 60_000, projectRoot: dir, workspace }),
+    sandboxed: commandAgent({
+      timeoutMs: 60_000,
+      projectRoot: dir,
+      workspace,
+      sandbox,
+      modelAccess,
+    }),
+    unsandboxed: commandAgent({ timeoutMs: 60_000, projectRoot: dir, workspace, modelAccess }),
   };
   const times: Record<keyof typeof arms, number[]> = { sandboxed: [], unsandboxed: [] };
   const task = { id: "t", input: "What is 6 * 7?", expected: "42", category: "arithmetic" };
@@ -118,6 +144,7 @@ try {
   await writeFile(values.out, `${JSON.stringify(result, null, 2)}\n`);
 } finally {
   await workspace.close();
+  await gateway.close();
   await server.close();
   await rm(dir, { recursive: true, force: true });
 }

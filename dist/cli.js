@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path18) {
-  if (!path18)
+function getElementAtPath(obj, path19) {
+  if (!path19)
     return obj;
-  return path18.reduce((acc, key) => acc?.[key], obj);
+  return path19.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path18, issues) {
+function prefixIssues(path19, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path18);
+    iss.path.unshift(path19);
     return iss;
   });
 }
@@ -795,14 +795,14 @@ function codePointLength(str2) {
   const units2 = str2.length;
   if (!highSurrogate.test(str2))
     return units2;
-  let count5 = units2;
+  let count6 = units2;
   for (let i = 0; i < units2 - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count5--;
+      count6--;
       i++;
     }
   }
-  return count5;
+  return count6;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path18 = []) => {
+  const processError = (error63, path19 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
       } else {
-        const fullpath = [...path18, ...issue2.path];
+        const fullpath = [...path19, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path18 = []) => {
+  const processError = (error63, path19 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path19, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path19, ...issue2.path]);
       } else {
-        const fullpath = [...path18, ...issue2.path];
+        const fullpath = [...path19, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path18) {
+  const path19 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path19) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -5293,8 +5293,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count5, one, few, many) {
-  const absCount = Math.abs(count5);
+function getBelarusianPlural(count6, one, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -8067,8 +8067,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count5, one, many) {
-  return Math.abs(count5) === 1 ? one : many;
+function getArmenianPlural(count6, one, many) {
+  return Math.abs(count6) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10943,8 +10943,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count5, one, few, many) {
-  const absCount = Math.abs(count5);
+function getRussianPlural(count6, one, few, many) {
+  const absCount = Math.abs(count6);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path18 = ref.slice(1).split("/").filter(Boolean);
-  if (path18.length === 0) {
+  const path19 = ref.slice(1).split("/").filter(Boolean);
+  if (path19.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path18[0] === defsKey) {
-    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
+  if (path19[0] === defsKey) {
+    const key = path19[1] === void 0 ? void 0 : decodeJSONPointerSegment(path19[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -21729,10 +21729,10 @@ function harnessReference() {
   cached3 = { modules, tools, fields: fields2 };
   return cached3;
 }
-function collect(node2, path18, module, into) {
+function collect(node2, path19, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path18, key], module, into);
+      collect(child, [...path19, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21742,7 +21742,7 @@ function collect(node2, path18, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path18.join("."),
+    path: path19.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21886,17 +21886,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path18) {
-      const ctrl = callVisitor(key, node2, visitor, path18);
+    function visit_(key, node2, visitor, path19) {
+      const ctrl = callVisitor(key, node2, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visit_(key, ctrl, visitor, path18);
+        replaceNode(key, path19, ctrl);
+        return visit_(key, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
+          path19 = Object.freeze(path19.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path18);
+            const ci = visit_(i, node2.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21907,13 +21907,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path18);
+          path19 = Object.freeze(path19.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path18);
+          const cv = visit_("value", node2.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21934,17 +21934,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path18) {
-      const ctrl = await callVisitor(key, node2, visitor, path18);
+    async function visitAsync_(key, node2, visitor, path19) {
+      const ctrl = await callVisitor(key, node2, visitor, path19);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path18, ctrl);
-        return visitAsync_(key, ctrl, visitor, path18);
+        replaceNode(key, path19, ctrl);
+        return visitAsync_(key, ctrl, visitor, path19);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
+          path19 = Object.freeze(path19.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path19);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21955,13 +21955,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path18 = Object.freeze(path18.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path18);
+          path19 = Object.freeze(path19.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path19);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path18);
+          const cv = await visitAsync_("value", node2.value, visitor, path19);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21988,23 +21988,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path18) {
+    function callVisitor(key, node2, visitor, path19) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path18);
+        return visitor(key, node2, path19);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path18);
+        return visitor.Map?.(key, node2, path19);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path18);
+        return visitor.Seq?.(key, node2, path19);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path18);
+        return visitor.Pair?.(key, node2, path19);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path18);
+        return visitor.Scalar?.(key, node2, path19);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path18);
+        return visitor.Alias?.(key, node2, path19);
       return void 0;
     }
-    function replaceNode(key, path18, node2) {
-      const parent = path18[path18.length - 1];
+    function replaceNode(key, path19, node2) {
+      const parent = path19[path19.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22091,8 +22091,8 @@ var require_directives = __commonJS({
               if (parts.length < 2)
                 return false;
             }
-            const [handle, prefix] = parts;
-            this.tags[handle] = prefix;
+            const [handle2, prefix] = parts;
+            this.tags[handle2] = prefix;
             return true;
           }
           case "%YAML": {
@@ -22139,10 +22139,10 @@ var require_directives = __commonJS({
             onError("Verbatim tags must end with a >");
           return verbatim;
         }
-        const [, handle, suffix] = source.match(/^(.*!)([^!]*)$/s);
+        const [, handle2, suffix] = source.match(/^(.*!)([^!]*)$/s);
         if (!suffix)
           onError(`The ${source} tag has no suffix`);
-        const prefix = this.tags[handle];
+        const prefix = this.tags[handle2];
         if (prefix) {
           try {
             return prefix + decodeURIComponent(suffix);
@@ -22151,7 +22151,7 @@ var require_directives = __commonJS({
             return null;
           }
         }
-        if (handle === "!")
+        if (handle2 === "!")
           return source;
         onError(`Could not resolve tag: ${source}`);
         return null;
@@ -22161,9 +22161,9 @@ var require_directives = __commonJS({
        * taking into account current tag prefixes and defaults.
        */
       tagString(tag) {
-        for (const [handle, prefix] of Object.entries(this.tags)) {
+        for (const [handle2, prefix] of Object.entries(this.tags)) {
           if (tag.startsWith(prefix))
-            return handle + escapeTagName(tag.substring(prefix.length));
+            return handle2 + escapeTagName(tag.substring(prefix.length));
         }
         return tag[0] === "!" ? tag : `!<${tag}>`;
       }
@@ -22180,11 +22180,11 @@ var require_directives = __commonJS({
           tagNames = Object.keys(tags);
         } else
           tagNames = [];
-        for (const [handle, prefix] of tagEntries) {
-          if (handle === "!!" && prefix === "tag:yaml.org,2002:")
+        for (const [handle2, prefix] of tagEntries) {
+          if (handle2 === "!!" && prefix === "tag:yaml.org,2002:")
             continue;
           if (!doc || tagNames.some((tn) => tn.startsWith(prefix)))
-            lines.push(`%TAG ${handle} ${prefix}`);
+            lines.push(`%TAG ${handle2} ${prefix}`);
         }
         return lines.join("\n");
       }
@@ -22377,8 +22377,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count5, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count5);
+          for (const { count: count6, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count6);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22486,13 +22486,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count5 = 0;
+        let count6 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count5)
-            count5 = c;
+          if (c > count6)
+            count6 = c;
         }
-        return count5;
+        return count6;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -22616,10 +22616,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path18, value) {
+    function collectionFromPath(schema, path19, value) {
       let v = value;
-      for (let i = path18.length - 1; i >= 0; --i) {
-        const k = path18[i];
+      for (let i = path19.length - 1; i >= 0; --i) {
+        const k = path19[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22638,7 +22638,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
+    var isEmptyPath = (path19) => path19 == null || typeof path19 === "object" && !!path19[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22668,11 +22668,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path18, value) {
-        if (isEmptyPath(path18))
+      addIn(path19, value) {
+        if (isEmptyPath(path19))
           this.add(value);
         else {
-          const [key, ...rest] = path18;
+          const [key, ...rest] = path19;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22686,8 +22686,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        const [key, ...rest] = path18;
+      deleteIn(path19) {
+        const [key, ...rest] = path19;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22701,8 +22701,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        const [key, ...rest] = path18;
+      getIn(path19, keepScalar) {
+        const [key, ...rest] = path19;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22720,8 +22720,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path18) {
-        const [key, ...rest] = path18;
+      hasIn(path19) {
+        const [key, ...rest] = path19;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22731,8 +22731,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value) {
-        const [key, ...rest] = path18;
+      setIn(path19, value) {
+        const [key, ...rest] = path19;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25247,9 +25247,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path18, value) {
+      addIn(path19, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path18, value);
+          this.contents.addIn(path19, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25324,14 +25324,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path18) {
-        if (Collection.isEmptyPath(path18)) {
+      deleteIn(path19) {
+        if (Collection.isEmptyPath(path19)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path19) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25346,10 +25346,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path18, keepScalar) {
-        if (Collection.isEmptyPath(path18))
+      getIn(path19, keepScalar) {
+        if (Collection.isEmptyPath(path19))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path19, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25360,10 +25360,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path18) {
-        if (Collection.isEmptyPath(path18))
+      hasIn(path19) {
+        if (Collection.isEmptyPath(path19))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path19) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25380,13 +25380,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path18, value) {
-        if (Collection.isEmptyPath(path18)) {
+      setIn(path19, value) {
+        if (Collection.isEmptyPath(path19)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path19), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path18, value);
+          this.contents.setIn(path19, value);
         }
       }
       /**
@@ -25445,8 +25445,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count5, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count5);
+          for (const { count: count6, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count6);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25523,12 +25523,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count5 = 1;
+        let count6 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count6 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count5);
+        const pointer = " ".repeat(ci) + "^".repeat(count6);
         error62.message += `:
 
 ${lineStr}
@@ -27347,9 +27347,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path18) => {
+    visit2.itemAtPath = (cst, path19) => {
       let item = cst;
-      for (const [field2, index] of path18) {
+      for (const [field2, index] of path19) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27358,23 +27358,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path18) => {
-      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
-      const field2 = path18[path18.length - 1][0];
+    visit2.parentCollection = (cst, path19) => {
+      const parent = visit2.itemAtPath(cst, path19.slice(0, -1));
+      const field2 = path19[path19.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path18, item, visitor) {
-      let ctrl = visitor(item, path18);
+    function _visit(path19, item, visitor) {
+      let ctrl = visitor(item, path19);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path18.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path19.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27385,10 +27385,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path18);
+            ctrl = ctrl(item, path19);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path19) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29161,10 +29161,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path18) {
+    lineOf(path19) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path18) {
+      for (const segment of path19) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29187,9 +29187,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path18) {
+function dottedField(path19) {
   let out = "";
-  for (const segment of path18) {
+  for (const segment of path19) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29197,20 +29197,20 @@ function dottedField(path18) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path19 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path20 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path19),
+      field: dottedField(path20),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path18 = [...prefix, ...issue2.path];
+  const path19 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path18),
+    field: dottedField(path19),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path18)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path19)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29240,8 +29240,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path18 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path18), field: path18.join(".") };
+  const path19 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path19), field: path19.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29398,8 +29398,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path18) {
-  const absolute = resolve(path18);
+async function loadConfig(path19) {
+  const absolute = resolve(path19);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29427,28 +29427,28 @@ async function loadConfig(path18) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path18, depth) => {
-    if (path18.length > 0) {
-      const line = located.lineOf(path18);
-      if (line !== void 0) lines[dottedPath(path18)] = line;
+  const visit2 = (value, path19, depth) => {
+    if (path19.length > 0) {
+      const line = located.lineOf(path19);
+      if (line !== void 0) lines[dottedPath(path19)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path18, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path19, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path18) {
-  return path18.reduce(
+function dottedPath(path19) {
+  return path19.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path18) => {
+  const visit2 = (value, path19) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path18);
+      const field2 = dottedPath(path19);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29457,7 +29457,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path18, key]);
+    for (const [key, item] of entries) visit2(item, [...path19, key]);
   };
   visit2(input2.value, []);
 }
@@ -29518,8 +29518,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path18) {
-  const file2 = resolve2(path18);
+async function loadTasks(path19) {
+  const file2 = resolve2(path19);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29566,8 +29566,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path18 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path18);
+    const path19 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path19);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -30129,7 +30129,12 @@ var init_types2 = __esm({
       }),
       latencyMs: external_exports.number(),
       /** Command harness: captured stderr (bounded). */
-      stderr: external_exports.string().optional()
+      stderr: external_exports.string().optional(),
+      /**
+       * Command harness: where `usage` came from — the model gateway's count of the rollout's calls
+       * (exact) or the agent's own report (when it reached its model without the gateway).
+       */
+      usageSource: external_exports.enum(["gateway", "agent"]).optional()
     });
   }
 });
@@ -30168,10 +30173,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path18, text3) {
-  const temporary = `${path18}.${process.pid}.tmp`;
+async function writeAtomic(path19, text3) {
+  const temporary = `${path19}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path18);
+  await rename3(temporary, path19);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -30192,11 +30197,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path18 = join4(dir, name3);
+    const path19 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path18, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path19, "utf8"));
     } catch (error62) {
-      throw new InputError(path18, `unreadable result (${error62.message})`);
+      throw new InputError(path19, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -30340,9 +30345,9 @@ var init_secrets = __esm({
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
-        let count5 = 0;
-        for (const form of this.compactForms) count5 += compact.split(form).length - 1;
-        return count5;
+        let count6 = 0;
+        for (const form of this.compactForms) count6 += compact.split(form).length - 1;
+        return count6;
       }
     };
   }
@@ -30409,9 +30414,9 @@ async function evaluate(options) {
     (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
   );
   const controller2 = new AbortController();
-  const stop = () => controller2.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", stop, { once: true });
-  if (options.signal?.aborted) stop();
+  const stop2 = () => controller2.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", stop2, { once: true });
+  if (options.signal?.aborted) stop2();
   const cost = emptyCost();
   let done = 0;
   let passed2 = 0;
@@ -30470,7 +30475,7 @@ async function evaluate(options) {
     });
     return { result, records };
   } finally {
-    options.signal?.removeEventListener("abort", stop);
+    options.signal?.removeEventListener("abort", stop2);
     options.progress?.end();
   }
 }
@@ -30661,12 +30666,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path18 = entryPath(dir, entry.key);
+  const path19 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path18}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path19}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path18);
+  await rename4(temp, path19);
 }
 var toolCallSchema, chatResponseSchema, cacheEntrySchema, CallCache;
 var init_call_cache = __esm({
@@ -30893,8 +30898,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path18, known) {
-        this.path = path18;
+      constructor(path19, known) {
+        this.path = path19;
         this.known = known;
       }
       path;
@@ -30902,14 +30907,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path18) {
+      static async open(path19) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path18, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path19, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path18, downgrades);
+        return new _CapabilityMemory(path19, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30926,15 +30931,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path18 = this.path;
-        if (!path18) return;
+        const path19 = this.path;
+        if (!path19) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path18), { recursive: true });
-          const temp = `${path18}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path19), { recursive: true });
+          const temp = `${path19}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path18);
+          await rename5(temp, path19);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -31139,11 +31144,11 @@ async function chatJson(provider, request, schema, options = {}) {
   let messages = request.messages;
   let issues = [];
   let raw = "";
-  for (let attempt = 0; attempt <= maxRepairs; attempt++) {
+  for (let attempt2 = 0; attempt2 <= maxRepairs; attempt2++) {
     const response = await provider.chat({ ...request, messages }, { signal: options.signal });
     raw = response.content ?? "";
     const outcome = readStructured(response, schema);
-    if (outcome.ok) return { value: outcome.value, response, repairs: attempt };
+    if (outcome.ok) return { value: outcome.value, response, repairs: attempt2 };
     issues = outcome.issues;
     messages = withRepairNote(
       request.messages,
@@ -31453,6 +31458,972 @@ var init_endpoint_limits = __esm({
         return created;
       }
     };
+  }
+});
+
+// src/llm/gateway/event-stream.ts
+function pieces(text3, size = 24) {
+  if (text3 === "") return [""];
+  const out = [];
+  for (let start = 0; start < text3.length; start += size) out.push(text3.slice(start, start + size));
+  return out;
+}
+function chatCompletionEvents(completion, options) {
+  const base = {
+    id: completion.id,
+    object: "chat.completion.chunk",
+    created: completion.created ?? 0,
+    model: completion.model,
+    ...completion.system_fingerprint ? { system_fingerprint: completion.system_fingerprint } : {},
+    ...options.includeUsage ? { usage: null } : {}
+  };
+  const chunks = [];
+  const choices = Array.isArray(completion.choices) ? completion.choices : [];
+  for (const [position, choice] of choices.entries()) {
+    const index = choice.index ?? position;
+    const delta = (value, finish2 = null) => chunks.push({
+      ...base,
+      choices: [{ index, delta: value, finish_reason: finish2, logprobs: null }]
+    });
+    const message = choice.message ?? {};
+    delta({ role: "assistant", content: "" });
+    if (message.content) for (const piece of pieces(message.content)) delta({ content: piece });
+    if (message.refusal) for (const piece of pieces(message.refusal)) delta({ refusal: piece });
+    for (const [callIndex, call] of (message.tool_calls ?? []).entries()) {
+      const name3 = call.function?.name ?? "";
+      delta({
+        tool_calls: [
+          {
+            index: callIndex,
+            id: call.id,
+            type: call.type ?? "function",
+            function: { name: name3, arguments: "" }
+          }
+        ]
+      });
+      for (const piece of pieces(call.function?.arguments ?? ""))
+        delta({ tool_calls: [{ index: callIndex, function: { arguments: piece } }] });
+    }
+    delta({}, choice.finish_reason ?? "stop");
+  }
+  if (options.includeUsage) chunks.push({ ...base, choices: [], usage: completion.usage ?? null });
+  return [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}
+
+`), "data: [DONE]\n\n"];
+}
+function responseEvents(response) {
+  const events = [];
+  const emit = (type, fields2) => events.push({ type, ...fields2 });
+  const pending = { ...response, status: "in_progress", output: [], usage: null };
+  emit("response.created", { response: pending });
+  emit("response.in_progress", { response: pending });
+  const output2 = Array.isArray(response.output) ? response.output : [];
+  for (const [outputIndex, item] of output2.entries()) itemEvents(item, outputIndex, emit);
+  const status = String(response.status ?? "completed");
+  const final = status === "incomplete" || status === "failed" ? status : "completed";
+  emit(`response.${final}`, { response });
+  return events.map(
+    (event, sequence) => `event: ${event.type}
+data: ${JSON.stringify({ ...event, sequence_number: sequence })}
+
+`
+  );
+}
+function itemEvents(item, outputIndex, emit) {
+  const itemId = item.id ?? `item_${outputIndex}`;
+  if (item.type === "message") {
+    emit("response.output_item.added", {
+      output_index: outputIndex,
+      item: { ...item, status: "in_progress", content: [] }
+    });
+    for (const [contentIndex, part] of (item.content ?? []).entries()) {
+      const at = { item_id: itemId, output_index: outputIndex, content_index: contentIndex };
+      const kind = part.type === "refusal" ? "refusal" : "output_text";
+      const text3 = (kind === "refusal" ? part.refusal : part.text) ?? "";
+      const empty = kind === "refusal" ? { ...part, refusal: "" } : { ...part, text: "" };
+      emit("response.content_part.added", { ...at, part: empty });
+      for (const piece of pieces(text3))
+        emit(`response.${kind}.delta`, {
+          ...at,
+          delta: piece,
+          ...kind === "output_text" ? { logprobs: [] } : {}
+        });
+      emit(`response.${kind}.done`, {
+        ...at,
+        ...kind === "refusal" ? { refusal: text3 } : { text: text3, logprobs: [] }
+      });
+      emit("response.content_part.done", { ...at, part });
+    }
+  } else if (item.type === "function_call") {
+    emit("response.output_item.added", {
+      output_index: outputIndex,
+      item: { ...item, arguments: "", status: "in_progress" }
+    });
+    const at = { item_id: itemId, output_index: outputIndex };
+    for (const piece of pieces(item.arguments ?? ""))
+      emit("response.function_call_arguments.delta", { ...at, delta: piece });
+    emit("response.function_call_arguments.done", {
+      ...at,
+      name: item.name,
+      arguments: item.arguments ?? ""
+    });
+  } else {
+    emit("response.output_item.added", { output_index: outputIndex, item });
+  }
+  emit("response.output_item.done", { output_index: outputIndex, item });
+}
+var init_event_stream = __esm({
+  "src/llm/gateway/event-stream.ts"() {
+    "use strict";
+  }
+});
+
+// src/llm/gateway/reply-cache.ts
+import { createHash as createHash6, randomUUID as randomUUID3 } from "node:crypto";
+import { mkdir as mkdir5, readFile as readFile7, rename as rename6, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join6 } from "node:path";
+function replyCacheKey(input2) {
+  const { stream: _stream, stream_options: _options, ...body } = input2.body;
+  return createHash6("sha256").update(canonicalJson({ ...input2, body, gateway: 1 })).digest("hex");
+}
+var storedReplySchema, ReplyCache;
+var init_reply_cache = __esm({
+  "src/llm/gateway/reply-cache.ts"() {
+    "use strict";
+    init_zod();
+    init_canonical_json();
+    storedReplySchema = external_exports.object({
+      version: external_exports.literal(1),
+      key: external_exports.string(),
+      api: external_exports.string(),
+      model: external_exports.string(),
+      body: external_exports.unknown(),
+      usage: external_exports.object({
+        promptTokens: external_exports.number().int().min(0),
+        completionTokens: external_exports.number().int().min(0)
+      }),
+      costUsd: external_exports.number()
+    });
+    ReplyCache = class {
+      constructor(dir) {
+        this.dir = dir;
+      }
+      dir;
+      /** The stored reply of `key`, or undefined (a missing, unreadable or invalid file is a miss). */
+      async get(key) {
+        let text3;
+        try {
+          text3 = await readFile7(this.path(key), "utf8");
+        } catch {
+          return void 0;
+        }
+        try {
+          const parsed = storedReplySchema.safeParse(JSON.parse(text3));
+          return parsed.success && parsed.data.key === key ? parsed.data : void 0;
+        } catch {
+          return void 0;
+        }
+      }
+      /** Stores a reply atomically: a reader sees the whole entry or none. */
+      async put(entry) {
+        const path19 = this.path(entry.key);
+        await mkdir5(join6(this.dir, entry.key.slice(0, 2)), { recursive: true });
+        const temp = `${path19}.${process.pid}.${randomUUID3()}.tmp`;
+        await writeFile6(temp, `${JSON.stringify(entry)}
+`, "utf8");
+        await rename6(temp, path19);
+      }
+      path(key) {
+        return join6(this.dir, key.slice(0, 2), `${key}.json`);
+      }
+    };
+  }
+});
+
+// src/llm/gateway/rollout-leases.ts
+import { randomBytes } from "node:crypto";
+var emptyTally, RolloutLeases;
+var init_rollout_leases = __esm({
+  "src/llm/gateway/rollout-leases.ts"() {
+    "use strict";
+    emptyTally = () => ({
+      calls: 0,
+      promptTokens: 0,
+      completionTokens: 0,
+      costUsd: 0,
+      replayed: 0,
+      retries: 0,
+      refused: 0,
+      abandoned: 0,
+      otherModels: []
+    });
+    RolloutLeases = class {
+      active = /* @__PURE__ */ new Map();
+      closers = /* @__PURE__ */ new Map();
+      /** A fresh lease for one rollout of `model` at `sampleIndex`. */
+      open(input2) {
+        const token = `ecdysis-gw-${randomBytes(24).toString("base64url")}`;
+        const tally2 = emptyTally();
+        const controller2 = new AbortController();
+        const occurrences = /* @__PURE__ */ new Map();
+        let openCalls = 0;
+        const lease = {
+          model: input2.model,
+          sampleIndex: input2.sampleIndex,
+          signal: controller2.signal,
+          take(base) {
+            const slot = occurrences.get(base) ?? { next: 0, free: [] };
+            occurrences.set(base, slot);
+            slot.free.sort((a, b) => a - b);
+            return slot.free.shift() ?? slot.next++;
+          },
+          release: (base, occurrence) => occurrences.get(base)?.free.push(occurrence),
+          paid(usage, costUsd, retries) {
+            tally2.calls += 1;
+            tally2.promptTokens += usage.promptTokens;
+            tally2.completionTokens += usage.completionTokens;
+            tally2.costUsd += costUsd;
+            tally2.retries += retries;
+          },
+          replayed: () => {
+            tally2.replayed += 1;
+          },
+          refused(retries) {
+            tally2.refused += 1;
+            tally2.retries += retries;
+          },
+          failed: (error62) => {
+            tally2.failure ??= error62;
+          },
+          askedFor: (model) => {
+            if (!tally2.otherModels.includes(model)) tally2.otherModels.push(model);
+          },
+          open() {
+            openCalls += 1;
+            return () => {
+              openCalls -= 1;
+            };
+          }
+        };
+        const close = () => {
+          this.active.delete(token);
+          this.closers.delete(token);
+          tally2.abandoned = openCalls;
+          controller2.abort(new Error("the rollout ended"));
+          return { ...tally2, otherModels: [...tally2.otherModels] };
+        };
+        this.active.set(token, lease);
+        this.closers.set(token, close);
+        return { token, model: input2.model, close };
+      }
+      /** The lease a request's `Authorization: Bearer` (or `api-key`) token names, if it is open. */
+      authorize(headers) {
+        const bearer = /^Bearer\s+(.+)$/i.exec(String(headers.authorization ?? ""))?.[1]?.trim();
+        const token = bearer ?? (typeof headers["api-key"] === "string" ? headers["api-key"] : "");
+        return this.active.get(token);
+      }
+      /** Ends every lease (the gateway is closing). */
+      closeAll() {
+        for (const close of [...this.closers.values()]) close();
+      }
+    };
+  }
+});
+
+// src/llm/gateway/serve-call.ts
+async function serveCall(input2) {
+  const { lease, api, context, response } = input2;
+  const { stream, stream_options: streamOptions, ...rest } = input2.body;
+  const model = api === "embeddings" ? String(rest.model ?? "") : lease.model;
+  if (api !== "embeddings" && typeof rest.model === "string" && rest.model !== lease.model)
+    lease.askedFor(rest.model);
+  const body = { ...rest, model };
+  const served = context.upstream.variant ? `${model} ${context.upstream.variant}` : model;
+  const keyOf = (occurrence2) => replyCacheKey({ api, model: served, body, sampleIndex: lease.sampleIndex, occurrence: occurrence2 });
+  const base = keyOf(-1);
+  const occurrence = lease.take(base);
+  const done = lease.open();
+  try {
+    const reply = await replyFor({ lease, api, body, context, key: keyOf(occurrence) });
+    if (!reply) {
+      lease.release(base, occurrence);
+      return;
+    }
+    if ("refused" in reply) {
+      lease.release(base, occurrence);
+      return sendRaw(response, reply.refused.status, reply.refused.body);
+    }
+    const includeUsage = streamOptions?.include_usage === true;
+    if (stream === true && api !== "embeddings")
+      return sendEvents(response, api, reply.body, includeUsage);
+    return sendJson(response, 200, reply.body, {
+      "x-ecdysis-cache": reply.cached ? "hit" : "miss"
+    });
+  } catch (error62) {
+    lease.release(base, occurrence);
+    if (!(error62 instanceof TransportError)) throw error62;
+    lease.failed(error62);
+    sendJson(response, error62.details.status ?? 502, {
+      error: {
+        message: `Ecdysis gateway: ${error62.message}`,
+        type: "gateway_error",
+        code: "upstream_failed",
+        param: null
+      }
+    });
+  } finally {
+    done();
+  }
+}
+async function replyFor(input2) {
+  const { lease, api, body, context, key } = input2;
+  const hit = await context.cache?.get(key);
+  if (hit) {
+    lease.replayed();
+    return { body: hit.body, usage: hit.usage, costUsd: hit.costUsd, cached: true };
+  }
+  let outcome;
+  try {
+    outcome = await context.upstream.forward({ api, body, signal: lease.signal });
+  } catch (error62) {
+    if (lease.signal.aborted) return void 0;
+    throw error62;
+  }
+  if (outcome.kind === "refused") {
+    lease.refused(outcome.retries);
+    return { refused: outcome };
+  }
+  const costUsd = api === "embeddings" ? 0 : outcome.costUsd;
+  const scrubbed = context.redact(outcome.body);
+  lease.paid(outcome.usage, costUsd, outcome.retries);
+  await context.cache?.put({
+    version: 1,
+    key,
+    api,
+    model: String(body.model),
+    body: scrubbed,
+    usage: outcome.usage,
+    costUsd
+  }).catch(() => void 0);
+  return { body: scrubbed, usage: outcome.usage, costUsd, cached: false };
+}
+function sendJson(response, status, body, headers = {}) {
+  sendRaw(response, status, JSON.stringify(body), headers);
+}
+function sendRaw(response, status, text3, headers = {}) {
+  if (response.destroyed || response.headersSent) return;
+  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.end(text3);
+}
+function sendEvents(response, api, body, includeUsage) {
+  if (response.destroyed || response.headersSent) return;
+  const events = api === "responses" ? responseEvents(body) : chatCompletionEvents(body, { includeUsage });
+  response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache"
+  });
+  for (const event of events) response.write(event);
+  response.end();
+}
+var init_serve_call = __esm({
+  "src/llm/gateway/serve-call.ts"() {
+    "use strict";
+    init_transport_error();
+    init_event_stream();
+    init_reply_cache();
+  }
+});
+
+// src/llm/gateway/wire.ts
+function apiOfPath(path19) {
+  const route = path19.replace(/^\/v1/, "").replace(/\/+$/, "");
+  return Object.keys(wireApis).find((api) => wireApis[api] === route);
+}
+function usageOf(body) {
+  const usage = body?.usage;
+  if (!usage || typeof usage !== "object") return { promptTokens: 0, completionTokens: 0 };
+  return {
+    promptTokens: count(usage.prompt_tokens ?? usage.input_tokens),
+    completionTokens: count(usage.completion_tokens ?? usage.output_tokens)
+  };
+}
+function replyProblem(api, body, context) {
+  if (api === "chat") return completionProblem(body, context);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    const type = context.contentType ? `a ${context.contentType.split(";")[0]} body` : "no JSON";
+    return `200 with ${type}, not a ${api} reply: ${JSON.stringify(String(body).slice(0, 200))}`;
+  }
+  const reply = body;
+  if (api === "embeddings")
+    return Array.isArray(reply.data) ? void 0 : "200 without 'data', not an embeddings reply";
+  if (!Array.isArray(reply.output)) return "200 without 'output', not a Responses API reply";
+  if (reply.status === "failed")
+    return `a Responses API reply with status 'failed' (${JSON.stringify(reply.error ?? null).slice(0, 300)})`;
+  return void 0;
+}
+var wireApis, count;
+var init_wire = __esm({
+  "src/llm/gateway/wire.ts"() {
+    "use strict";
+    init_completion_check();
+    wireApis = {
+      chat: "/chat/completions",
+      responses: "/responses",
+      embeddings: "/embeddings"
+    };
+    count = (value) => typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+  }
+});
+
+// src/llm/gateway/model-gateway.ts
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join as join7 } from "node:path";
+async function startModelGateway(options) {
+  const leases = new RolloutLeases();
+  const cache2 = options.cacheDir ? new ReplyCache(options.cacheDir) : void 0;
+  const redact = options.redact ?? ((body) => body);
+  const serves = /* @__PURE__ */ new Map();
+  for (const upstream of options.upstreams)
+    if (!serves.has(upstream.model)) serves.set(upstream.model, { upstream, cache: cache2, redact });
+  const onRequest = (request, response) => {
+    handle(request, response, leases, serves).catch((error62) => {
+      if (response.headersSent) response.destroy();
+      else
+        sendJson(response, 500, gatewayError(`gateway failure: ${String(error62)}`, "gateway_error"));
+    });
+  };
+  const tcp = createServer(onRequest);
+  const unix = createServer(onRequest);
+  const folder = await mkdtemp(join7(options.socketParent ?? tmpdir(), "ecdysis-gateway-"));
+  await chmod(folder, 448);
+  const socketPath = join7(folder, "gateway.sock");
+  try {
+    await listen(tcp, (done) => tcp.listen(0, "127.0.0.1", done));
+    await listen(unix, (done) => unix.listen(socketPath, done));
+  } catch (error62) {
+    await Promise.all([stop(tcp), stop(unix)]);
+    await rm(folder, { recursive: true, force: true });
+    throw error62;
+  }
+  const port = tcp.address().port;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    port,
+    socketPath,
+    openRollout(input2) {
+      if (!serves.has(input2.model))
+        throw new Error(
+          `the model gateway does not serve model '${input2.model}' (it serves ${[...serves.keys()].join(", ")})`
+        );
+      return leases.open(input2);
+    },
+    async close() {
+      leases.closeAll();
+      await Promise.all([stop(tcp), stop(unix)]);
+      await rm(folder, { recursive: true, force: true });
+    }
+  };
+}
+async function handle(request, response, leases, serves) {
+  const method = request.method ?? "GET";
+  const path19 = new URL(request.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "");
+  const lease = leases.authorize(request.headers);
+  if (!lease) {
+    request.resume();
+    const message = "no valid rollout token: send the value of the key variable Ecdysis set (as Authorization: Bearer \u2026); a token ends with its rollout";
+    return sendJson(
+      response,
+      401,
+      gatewayError(message, "invalid_request_error", "invalid_api_key")
+    );
+  }
+  if (method === "GET" && /^(\/v1)?\/models(\/.*)?$/.test(path19))
+    return sendModels(response, lease, path19);
+  const api = method === "POST" ? apiOfPath(path19) : void 0;
+  if (!api) {
+    request.resume();
+    const message = `${method} ${path19} is not forwarded by the Ecdysis gateway; it serves POST /v1/chat/completions, /v1/responses and /v1/embeddings, and GET /v1/models`;
+    return sendJson(response, 404, gatewayError(message, "invalid_request_error", "unknown_route"));
+  }
+  const body = await readJsonObject(request);
+  if (typeof body === "string")
+    return sendJson(
+      response,
+      body.startsWith("request body is larger") ? 413 : 400,
+      gatewayError(body, "invalid_request_error")
+    );
+  const context = serves.get(lease.model);
+  await serveCall({ lease, api, body, context, response });
+}
+function sendModels(response, lease, path19) {
+  const model = { id: lease.model, object: "model", created: 0, owned_by: "ecdysis-gateway" };
+  const named = /\/models\/(.+)$/.exec(path19)?.[1];
+  if (named === void 0) sendJson(response, 200, { object: "list", data: [model] });
+  else if (decodeURIComponent(named) === lease.model) sendJson(response, 200, model);
+  else
+    sendJson(
+      response,
+      404,
+      gatewayError(
+        `model '${decodeURIComponent(named)}' is not served here; this rollout is served '${lease.model}'`,
+        "invalid_request_error",
+        "model_not_found"
+      )
+    );
+}
+async function readJsonObject(request) {
+  const chunks = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += chunk.byteLength;
+    if (size > maxBodyBytes) return `request body is larger than ${maxBodyBytes} bytes`;
+    chunks.push(chunk);
+  }
+  try {
+    const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed;
+    return "request body is not a JSON object";
+  } catch {
+    return "request body is not valid JSON";
+  }
+}
+function gatewayError(message, type, code2 = null) {
+  return { error: { message: `Ecdysis gateway: ${message}`, type, param: null, code: code2 } };
+}
+function listen(server, start) {
+  return new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    start(() => {
+      server.off("error", reject);
+      resolve15();
+    });
+  });
+}
+function stop(server) {
+  return new Promise((resolve15) => {
+    if (!server.listening) return resolve15();
+    server.close(() => resolve15());
+    server.closeAllConnections();
+  });
+}
+var maxBodyBytes;
+var init_model_gateway = __esm({
+  "src/llm/gateway/model-gateway.ts"() {
+    "use strict";
+    init_reply_cache();
+    init_rollout_leases();
+    init_serve_call();
+    init_wire();
+    maxBodyBytes = 32 * 1024 * 1024;
+  }
+});
+
+// src/llm/strict-json-schema.ts
+function strictJsonSchema(schema) {
+  return toStrict(external_exports.toJSONSchema(schema), true);
+}
+function toStrict(node2, root = false) {
+  const out = {};
+  for (const [key, value] of Object.entries(node2)) {
+    if (droppedKeywords.includes(key)) continue;
+    if (key === "oneOf" || key === "anyOf") out.anyOf = value.map((s) => toStrict(s));
+    else if (key === "items") out.items = toStrict(value);
+    else if (key === "$defs" || key === "definitions")
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name3, s]) => [name3, toStrict(s)])
+      );
+    else if (key !== "properties" && key !== "required" && key !== "additionalProperties")
+      out[key] = value;
+  }
+  if (Array.isArray(out.type) && out.type.filter((t) => t !== "null").length > 1) {
+    const types = out.type;
+    delete out.type;
+    out.anyOf = types.map((type) => ({ type }));
+  }
+  if (node2.type === "object" || node2.properties) {
+    const properties = node2.properties ?? {};
+    const required2 = new Set(node2.required ?? []);
+    out.properties = Object.fromEntries(
+      Object.entries(properties).map(([name3, property]) => {
+        const strict = toStrict(property);
+        return [name3, required2.has(name3) ? strict : nullable2(strict)];
+      })
+    );
+    out.required = Object.keys(properties);
+    out.additionalProperties = false;
+  }
+  if (root) delete out.$schema;
+  return out;
+}
+function nullable2(schema) {
+  if (typeof schema.type === "string") {
+    const widened = { ...schema, type: [schema.type, "null"] };
+    if (Array.isArray(schema.enum)) widened.enum = [...schema.enum, null];
+    return widened;
+  }
+  return { anyOf: [schema, { type: "null" }] };
+}
+function strictSchemaViolations(schema) {
+  const problems = [];
+  if ("$schema" in schema) problems.push("(root): $schema is not allowed");
+  if (schema.type !== "object") problems.push("(root): must be an object schema");
+  if ("anyOf" in schema) problems.push("(root): anyOf is not allowed at the root");
+  walk(schema, "(root)", 1, problems);
+  return problems;
+}
+function walk(node2, path19, depth, problems) {
+  if (depth > 10) problems.push(`${path19}: nested deeper than 10 levels`);
+  for (const keyword of [
+    ...droppedKeywords.filter((k) => k !== "$schema"),
+    "oneOf",
+    "allOf",
+    "not"
+  ])
+    if (keyword in node2) problems.push(`${path19}: '${keyword}' is not supported in strict mode`);
+  const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
+  if (!typed) problems.push(`${path19}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
+    problems.push(`${path19}: a type list may only add "null"; use anyOf`);
+  if (node2.type === "object") {
+    const properties = node2.properties ?? {};
+    if (node2.additionalProperties !== false)
+      problems.push(`${path19}: additionalProperties must be false`);
+    const required2 = new Set(node2.required ?? []);
+    for (const name3 of Object.keys(properties))
+      if (!required2.has(name3)) problems.push(`${path19}.${name3}: every property must be required`);
+    for (const [name3, property] of Object.entries(properties))
+      walk(property, `${path19}.${name3}`, depth + 1, problems);
+  }
+  if (node2.items) walk(node2.items, `${path19}[]`, depth + 1, problems);
+  for (const [index, option] of (node2.anyOf ?? []).entries())
+    walk(option, `${path19}|${index}`, depth, problems);
+  for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
+    walk(definition, `#/$defs/${name3}`, 1, problems);
+}
+var droppedKeywords;
+var init_strict_json_schema = __esm({
+  "src/llm/strict-json-schema.ts"() {
+    "use strict";
+    init_zod();
+    droppedKeywords = [
+      "$schema",
+      "default",
+      "minLength",
+      "maxLength",
+      "minItems",
+      "maxItems",
+      "minimum",
+      "maximum",
+      "exclusiveMinimum",
+      "exclusiveMaximum",
+      "multipleOf",
+      "pattern",
+      "format",
+      "minProperties",
+      "maxProperties",
+      "uniqueItems"
+    ];
+  }
+});
+
+// src/llm/text-tool-protocol.ts
+import { createHash as createHash7 } from "node:crypto";
+function renderToolsSection(tools) {
+  const lines = tools.map((tool) => {
+    const properties = Object.keys(
+      tool.parameters.properties ?? {}
+    );
+    const example = `{${properties.map((name3) => `"${name3}": "..."`).join(", ")}}`;
+    return `- ${tool.name}: ${tool.description} Arguments: ${example}`;
+  });
+  return [
+    ...lines,
+    "",
+    "To call a tool, reply with a single line `CALL <name> <json-arguments>` and nothing else,",
+    "The result comes back as a message starting `RESULT <name>: `."
+  ].join("\n");
+}
+function textResultMessage(name3, result) {
+  return `RESULT ${name3}: ${result}`;
+}
+function toTextProtocol(messages, tools) {
+  const section = `## Tools
+${renderToolsSection(tools).trim()}`;
+  const out = [];
+  const names = /* @__PURE__ */ new Map();
+  let placed = false;
+  for (const message of messages) {
+    if (message.role === "system" && !placed) {
+      placed = true;
+      const text3 = message.content.trim();
+      out.push({ role: "system", content: text3 ? `${text3}
+
+${section}` : section });
+    } else if (message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0) {
+      const calls = message.toolCalls ?? [];
+      for (const call of calls) names.set(call.id, call.name);
+      const lines = calls.map((call) => `CALL ${call.name} ${call.arguments}`);
+      const text3 = message.content?.trim() ? [message.content, ...lines] : lines;
+      out.push({ role: "assistant", content: text3.join("\n") });
+    } else if (message.role === "tool") {
+      const name3 = names.get(message.toolCallId) ?? "tool";
+      out.push({ role: "user", content: textResultMessage(name3, message.content) });
+    } else out.push(message);
+  }
+  if (!placed) out.unshift({ role: "system", content: section });
+  return out;
+}
+function fromTextReply(content) {
+  if (!content) return { content, toolCalls: [] };
+  const toolCalls = [];
+  const kept = [];
+  const stem = createHash7("sha256").update(content).digest("hex").slice(0, 12);
+  for (const line of content.split(/\r?\n/)) {
+    const match = callLine.exec(line);
+    if (match)
+      toolCalls.push({
+        id: `call_${stem}_${toolCalls.length}`,
+        name: match[1],
+        arguments: match[2]
+      });
+    else kept.push(line);
+  }
+  if (toolCalls.length === 0) return { content, toolCalls };
+  const text3 = kept.join("\n").trim();
+  return { content: text3 === "" ? null : text3, toolCalls };
+}
+var callLine;
+var init_text_tool_protocol = __esm({
+  "src/llm/text-tool-protocol.ts"() {
+    "use strict";
+    callLine = /^\s*`?CALL\s+([A-Za-z_][\w-]*)\s*(.*?)`?\s*$/;
+  }
+});
+
+// src/llm/openai-mapping.ts
+function schemaInstruction(schema) {
+  return `## Reply format
+Reply with a single JSON object and nothing else (no prose, no code fences). It must match this JSON Schema:
+${JSON.stringify(schema)}`;
+}
+function toOpenAIRequest(request, context) {
+  const { settings } = context;
+  const tools = request.tools && request.tools.length > 0 ? request.tools : void 0;
+  let messages = request.messages;
+  if (tools && settings.tools === "text") messages = toTextProtocol(messages, tools);
+  if (request.jsonSchema && settings.structuredOutput !== "json_schema")
+    messages = withSystemText(messages, schemaInstruction(request.jsonSchema.schema));
+  const body = {
+    model: context.model,
+    messages: messages.map(toOpenAIMessage)
+  };
+  if (settings.temperature) body.temperature = request.temperature ?? context.temperature;
+  const limit2 = request.maxTokens ?? context.maxTokens;
+  if (settings.tokenLimit === "max_tokens") body.max_tokens = limit2;
+  if (settings.tokenLimit === "max_completion_tokens") body.max_completion_tokens = limit2;
+  if (request.seed !== void 0 && settings.seed) body.seed = request.seed;
+  if (tools && settings.tools === "native") {
+    body.tools = tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters }
+    }));
+  }
+  if (request.jsonSchema && settings.structuredOutput === "json_schema") {
+    body.response_format = {
+      type: "json_schema",
+      json_schema: {
+        name: request.jsonSchema.name,
+        schema: request.jsonSchema.schema,
+        // Strict only when the schema is inside the subset strict mode accepts (ours are).
+        strict: strictSchemaViolations(request.jsonSchema.schema).length === 0
+      }
+    };
+  }
+  if (request.jsonSchema && settings.structuredOutput === "json_object")
+    body.response_format = { type: "json_object" };
+  if (context.reasoningEffort)
+    body.reasoning_effort = context.reasoningEffort;
+  return { ...body, ...context.extraBody ?? {} };
+}
+function withSystemText(messages, text3) {
+  const index = messages.findIndex((message) => message.role === "system");
+  if (index === -1) return [{ role: "system", content: text3 }, ...messages];
+  const copy = [...messages];
+  const content = messages[index].content.trim();
+  copy[index] = { role: "system", content: content ? `${content}
+
+${text3}` : text3 };
+  return copy;
+}
+function toOpenAIMessage(message) {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.content };
+    case "user":
+      return { role: "user", content: message.content };
+    case "tool":
+      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
+    case "assistant": {
+      const toolCalls = message.toolCalls ?? [];
+      if (toolCalls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        content: message.content,
+        tool_calls: toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments }
+        }))
+      };
+    }
+  }
+}
+function fromOpenAIResponse(completion, options = {}) {
+  const body = completion ?? {};
+  const choice = Array.isArray(body.choices) ? body.choices[0] : void 0;
+  const base = {
+    promptTokens: nonNegativeInt(body.usage?.prompt_tokens),
+    completionTokens: nonNegativeInt(body.usage?.completion_tokens),
+    model: typeof body.model === "string" ? body.model : void 0
+  };
+  const message = choice?.message;
+  const toolCalls = [];
+  for (const [index, call] of (message?.tool_calls ?? []).entries()) {
+    if (call.type !== void 0 && call.type !== "function") continue;
+    if (!call.function || typeof call.function.name !== "string") continue;
+    toolCalls.push({
+      // Some servers (llama.cpp builds, older vLLM) leave the id out; the tool reply must still pair up.
+      id: call.id || `call_${index}`,
+      name: call.function.name,
+      arguments: typeof call.function.arguments === "string" ? call.function.arguments : JSON.stringify(call.function.arguments ?? {})
+    });
+  }
+  let content = typeof message?.content === "string" ? message.content : typeof message?.refusal === "string" ? message.refusal : null;
+  if (options.textTools && toolCalls.length === 0) {
+    const read = fromTextReply(content);
+    content = read.content;
+    toolCalls.push(...read.toolCalls);
+  }
+  return {
+    content,
+    toolCalls,
+    finishReason: choice?.finish_reason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+    ...base
+  };
+}
+function nonNegativeInt(value) {
+  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
+}
+var init_openai_mapping = __esm({
+  "src/llm/openai-mapping.ts"() {
+    "use strict";
+    init_strict_json_schema();
+    init_text_tool_protocol();
+  }
+});
+
+// src/llm/gateway/wire-capabilities.ts
+function adaptToSettings(api, agentBody, settings) {
+  const body = { ...agentBody };
+  if (api === "embeddings") return { body, textTools: false };
+  if (!settings.temperature) delete body.temperature;
+  if (api !== "chat") return { body, textTools: false };
+  if (!settings.seed) delete body.seed;
+  stepTokenLimit(body, settings.tokenLimit);
+  stepResponseFormat(body, settings.structuredOutput);
+  const tools = functionTools(body.tools);
+  const textTools = settings.tools === "text" && tools.length > 0;
+  if (textTools) toTextTools(body, tools);
+  return { body, textTools };
+}
+function stepTokenLimit(body, form) {
+  const limit2 = body.max_completion_tokens ?? body.max_tokens;
+  if (limit2 === void 0) return;
+  delete body.max_tokens;
+  delete body.max_completion_tokens;
+  if (form !== "none") body[form] = limit2;
+}
+function stepResponseFormat(body, form) {
+  const format = body.response_format;
+  if (format?.type !== "json_schema" || form === "json_schema") return;
+  const schema = format.json_schema?.schema ?? {};
+  if (form === "json_object") body.response_format = { type: "json_object" };
+  else delete body.response_format;
+  body.messages = withSystemText2(body.messages, schemaInstruction(schema));
+}
+function functionTools(tools) {
+  if (!Array.isArray(tools)) return [];
+  return tools.filter((tool) => tool?.type === "function" && tool.function?.name).map((tool) => ({
+    name: String(tool.function.name),
+    description: String(tool.function.description ?? ""),
+    parameters: tool.function.parameters ?? {}
+  }));
+}
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => typeof part?.text === "string" ? part.text : "").join("");
+}
+function withSystemText2(messages, text3) {
+  const list2 = Array.isArray(messages) ? messages : [];
+  const at = list2.findIndex((message) => message.role === "system" || message.role === "developer");
+  if (at < 0) return [{ role: "system", content: text3 }, ...list2];
+  const current = textOf(list2[at].content).trim();
+  const merged = { ...list2[at], content: current ? `${current}
+
+${text3}` : text3 };
+  return list2.map((message, index) => index === at ? merged : message);
+}
+function toTextTools(body, tools) {
+  const names = /* @__PURE__ */ new Map();
+  const messages = (body.messages ?? []).map((message) => {
+    if (message.role === "assistant" && (message.tool_calls?.length ?? 0) > 0) {
+      const calls = message.tool_calls ?? [];
+      for (const call of calls) names.set(call.id ?? "", call.function?.name ?? "tool");
+      const lines = calls.map(
+        (call) => `CALL ${call.function?.name} ${call.function?.arguments ?? "{}"}`
+      );
+      const text3 = textOf(message.content).trim();
+      return { role: "assistant", content: (text3 ? [text3, ...lines] : lines).join("\n") };
+    }
+    if (message.role === "tool") {
+      const name3 = names.get(message.tool_call_id ?? "") ?? "tool";
+      return { role: "user", content: textResultMessage(name3, textOf(message.content)) };
+    }
+    return message;
+  });
+  body.messages = withSystemText2(messages, `## Tools
+${renderToolsSection(tools).trim()}`);
+  delete body.tools;
+  delete body.tool_choice;
+  delete body.parallel_tool_calls;
+}
+function readTextTools(reply) {
+  if (!Array.isArray(reply.choices)) return reply;
+  const choices = reply.choices.map((choice) => {
+    const message = choice?.message;
+    const read = fromTextReply(typeof message?.content === "string" ? message.content : null);
+    if (read.toolCalls.length === 0) return choice;
+    const toolCalls = read.toolCalls.map((call) => ({
+      id: call.id,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments }
+    }));
+    return {
+      ...choice,
+      message: { ...message, content: read.content, tool_calls: toolCalls },
+      finish_reason: "tool_calls"
+    };
+  });
+  return { ...reply, choices };
+}
+var init_wire_capabilities = __esm({
+  "src/llm/gateway/wire-capabilities.ts"() {
+    "use strict";
+    init_openai_mapping();
+    init_text_tool_protocol();
   }
 });
 
@@ -33649,12 +34620,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path19(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path19 = statics.reduce((previousValue, currentValue, index) => {
+      const path20 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33671,7 +34642,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path19.split(/[?#]/, 1)[0];
+      const pathOnly = path20.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33692,10 +34663,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path19}
+${path20}
 ${underline}`);
       }
-      return path19;
+      return path20;
     };
     path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -43247,9 +44218,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path18, query, defaultBaseURL) {
+      buildURL(path19, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
+        const url2 = isAbsoluteURL(path19) ? new URL(path19) : new URL(baseURL + (baseURL.endsWith("/") && path19.startsWith("/") ? path19.slice(1) : path19));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -43279,24 +44250,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path18, opts) {
-        return this.methodRequest("get", path18, opts);
+      get(path19, opts) {
+        return this.methodRequest("get", path19, opts);
       }
-      post(path18, opts) {
-        return this.methodRequest("post", path18, opts);
+      post(path19, opts) {
+        return this.methodRequest("post", path19, opts);
       }
-      patch(path18, opts) {
-        return this.methodRequest("patch", path18, opts);
+      patch(path19, opts) {
+        return this.methodRequest("patch", path19, opts);
       }
-      put(path18, opts) {
-        return this.methodRequest("put", path18, opts);
+      put(path19, opts) {
+        return this.methodRequest("put", path19, opts);
       }
-      delete(path18, opts) {
-        return this.methodRequest("delete", path18, opts);
+      delete(path19, opts) {
+        return this.methodRequest("delete", path19, opts);
       }
-      methodRequest(method, path18, opts) {
+      methodRequest(method, path19, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path18, ...opts2 };
+          return { method, path: path19, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -43421,8 +44392,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path18, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
+      getAPIList(path19, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path19, ...opts2 })) : { method: "get", path: path19, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -43516,8 +44487,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path18, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path18, query, defaultBaseURL);
+        const { method, path: path19, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path19, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43692,58 +44663,6 @@ var init_openai = __esm({
   }
 });
 
-// src/llm/openai-client.ts
-function isAzureHost(baseUrl) {
-  try {
-    return azureHost.test(new URL(baseUrl).hostname);
-  } catch {
-    return false;
-  }
-}
-function createEndpointClient(access4) {
-  const auth = access4.apiKey ? access4.auth ?? (isAzureHost(access4.baseUrl) ? "api-key" : "bearer") : "none";
-  const bodies = /* @__PURE__ */ new WeakMap();
-  const keepErrorBodies = async (input2, init) => {
-    const response = await fetch(input2, init);
-    if (response.ok) return response;
-    const text3 = await response.text().catch(() => "");
-    const copy = new Response(text3, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers
-    });
-    bodies.set(copy.headers, text3);
-    return copy;
-  };
-  const headers = { ...access4.headers ?? {} };
-  if (auth !== "bearer") headers.Authorization = null;
-  if (auth === "api-key") headers["api-key"] = access4.apiKey ?? "";
-  const client = new OpenAI({
-    baseURL: access4.baseUrl,
-    // A placeholder the SDK insists on; with auth `none`/`api-key` the header it would make is removed.
-    apiKey: auth === "bearer" ? access4.apiKey : "unused",
-    defaultHeaders: headers,
-    defaultQuery: access4.apiVersion ? { "api-version": access4.apiVersion } : void 0,
-    maxRetries: 0,
-    timeout: access4.timeoutMs,
-    logLevel: "off",
-    fetch: keepErrorBodies
-  });
-  return {
-    client,
-    auth,
-    errorBody: (responseHeaders) => responseHeaders ? bodies.get(responseHeaders) : void 0
-  };
-}
-var azureHost;
-var init_openai_client = __esm({
-  "src/llm/openai-client.ts"() {
-    "use strict";
-    init_openai();
-    azureHost = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i;
-  }
-});
-
 // src/llm/redact.ts
 function redactSecret(text3, secret) {
   let result = text3;
@@ -43772,8 +44691,8 @@ function retryAfterMs(headers, nowMs) {
   if (Number.isNaN(date5)) return void 0;
   return Math.max(0, date5 - nowMs);
 }
-function backoffDelayMs(attempt, random, options = defaultBackoff) {
-  const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt);
+function backoffDelayMs(attempt2, random, options = defaultBackoff) {
+  const exponential = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** attempt2);
   return Math.round(exponential / 2 + random() * (exponential / 2));
 }
 var defaultBackoff;
@@ -43967,307 +44886,55 @@ var init_failure_classification = __esm({
   }
 });
 
-// src/llm/strict-json-schema.ts
-function strictJsonSchema(schema) {
-  return toStrict(external_exports.toJSONSchema(schema), true);
-}
-function toStrict(node2, root = false) {
-  const out = {};
-  for (const [key, value] of Object.entries(node2)) {
-    if (droppedKeywords.includes(key)) continue;
-    if (key === "oneOf" || key === "anyOf") out.anyOf = value.map((s) => toStrict(s));
-    else if (key === "items") out.items = toStrict(value);
-    else if (key === "$defs" || key === "definitions")
-      out[key] = Object.fromEntries(
-        Object.entries(value).map(([name3, s]) => [name3, toStrict(s)])
-      );
-    else if (key !== "properties" && key !== "required" && key !== "additionalProperties")
-      out[key] = value;
-  }
-  if (Array.isArray(out.type) && out.type.filter((t) => t !== "null").length > 1) {
-    const types = out.type;
-    delete out.type;
-    out.anyOf = types.map((type) => ({ type }));
-  }
-  if (node2.type === "object" || node2.properties) {
-    const properties = node2.properties ?? {};
-    const required2 = new Set(node2.required ?? []);
-    out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name3, property]) => {
-        const strict = toStrict(property);
-        return [name3, required2.has(name3) ? strict : nullable2(strict)];
-      })
-    );
-    out.required = Object.keys(properties);
-    out.additionalProperties = false;
-  }
-  if (root) delete out.$schema;
-  return out;
-}
-function nullable2(schema) {
-  if (typeof schema.type === "string") {
-    const widened = { ...schema, type: [schema.type, "null"] };
-    if (Array.isArray(schema.enum)) widened.enum = [...schema.enum, null];
-    return widened;
-  }
-  return { anyOf: [schema, { type: "null" }] };
-}
-function strictSchemaViolations(schema) {
-  const problems = [];
-  if ("$schema" in schema) problems.push("(root): $schema is not allowed");
-  if (schema.type !== "object") problems.push("(root): must be an object schema");
-  if ("anyOf" in schema) problems.push("(root): anyOf is not allowed at the root");
-  walk(schema, "(root)", 1, problems);
-  return problems;
-}
-function walk(node2, path18, depth, problems) {
-  if (depth > 10) problems.push(`${path18}: nested deeper than 10 levels`);
-  for (const keyword of [
-    ...droppedKeywords.filter((k) => k !== "$schema"),
-    "oneOf",
-    "allOf",
-    "not"
-  ])
-    if (keyword in node2) problems.push(`${path18}: '${keyword}' is not supported in strict mode`);
-  const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path18}: every schema needs a type (or anyOf, enum, const, $ref)`);
-  if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path18}: a type list may only add "null"; use anyOf`);
-  if (node2.type === "object") {
-    const properties = node2.properties ?? {};
-    if (node2.additionalProperties !== false)
-      problems.push(`${path18}: additionalProperties must be false`);
-    const required2 = new Set(node2.required ?? []);
-    for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path18}.${name3}: every property must be required`);
-    for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path18}.${name3}`, depth + 1, problems);
-  }
-  if (node2.items) walk(node2.items, `${path18}[]`, depth + 1, problems);
-  for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path18}|${index}`, depth, problems);
-  for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
-    walk(definition, `#/$defs/${name3}`, 1, problems);
-}
-var droppedKeywords;
-var init_strict_json_schema = __esm({
-  "src/llm/strict-json-schema.ts"() {
-    "use strict";
-    init_zod();
-    droppedKeywords = [
-      "$schema",
-      "default",
-      "minLength",
-      "maxLength",
-      "minItems",
-      "maxItems",
-      "minimum",
-      "maximum",
-      "exclusiveMinimum",
-      "exclusiveMaximum",
-      "multipleOf",
-      "pattern",
-      "format",
-      "minProperties",
-      "maxProperties",
-      "uniqueItems"
-    ];
-  }
-});
-
-// src/llm/text-tool-protocol.ts
-import { createHash as createHash6 } from "node:crypto";
-function renderToolsSection(tools) {
-  const lines = tools.map((tool) => {
-    const properties = Object.keys(
-      tool.parameters.properties ?? {}
-    );
-    const example = `{${properties.map((name3) => `"${name3}": "..."`).join(", ")}}`;
-    return `- ${tool.name}: ${tool.description} Arguments: ${example}`;
-  });
-  return [
-    ...lines,
-    "",
-    "To call a tool, reply with a single line `CALL <name> <json-arguments>` and nothing else,",
-    "The result comes back as a message starting `RESULT <name>: `."
-  ].join("\n");
-}
-function textResultMessage(name3, result) {
-  return `RESULT ${name3}: ${result}`;
-}
-function toTextProtocol(messages, tools) {
-  const section = `## Tools
-${renderToolsSection(tools).trim()}`;
-  const out = [];
-  const names = /* @__PURE__ */ new Map();
-  let placed = false;
-  for (const message of messages) {
-    if (message.role === "system" && !placed) {
-      placed = true;
-      const text3 = message.content.trim();
-      out.push({ role: "system", content: text3 ? `${text3}
-
-${section}` : section });
-    } else if (message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0) {
-      const calls = message.toolCalls ?? [];
-      for (const call of calls) names.set(call.id, call.name);
-      const lines = calls.map((call) => `CALL ${call.name} ${call.arguments}`);
-      const text3 = message.content?.trim() ? [message.content, ...lines] : lines;
-      out.push({ role: "assistant", content: text3.join("\n") });
-    } else if (message.role === "tool") {
-      const name3 = names.get(message.toolCallId) ?? "tool";
-      out.push({ role: "user", content: textResultMessage(name3, message.content) });
-    } else out.push(message);
-  }
-  if (!placed) out.unshift({ role: "system", content: section });
-  return out;
-}
-function fromTextReply(content) {
-  if (!content) return { content, toolCalls: [] };
-  const toolCalls = [];
-  const kept = [];
-  const stem = createHash6("sha256").update(content).digest("hex").slice(0, 12);
-  for (const line of content.split(/\r?\n/)) {
-    const match = callLine.exec(line);
-    if (match)
-      toolCalls.push({
-        id: `call_${stem}_${toolCalls.length}`,
-        name: match[1],
-        arguments: match[2]
-      });
-    else kept.push(line);
-  }
-  if (toolCalls.length === 0) return { content, toolCalls };
-  const text3 = kept.join("\n").trim();
-  return { content: text3 === "" ? null : text3, toolCalls };
-}
-var callLine;
-var init_text_tool_protocol = __esm({
-  "src/llm/text-tool-protocol.ts"() {
-    "use strict";
-    callLine = /^\s*`?CALL\s+([A-Za-z_][\w-]*)\s*(.*?)`?\s*$/;
-  }
-});
-
-// src/llm/openai-mapping.ts
-function schemaInstruction(schema) {
-  return `## Reply format
-Reply with a single JSON object and nothing else (no prose, no code fences). It must match this JSON Schema:
-${JSON.stringify(schema)}`;
-}
-function toOpenAIRequest(request, context) {
-  const { settings } = context;
-  const tools = request.tools && request.tools.length > 0 ? request.tools : void 0;
-  let messages = request.messages;
-  if (tools && settings.tools === "text") messages = toTextProtocol(messages, tools);
-  if (request.jsonSchema && settings.structuredOutput !== "json_schema")
-    messages = withSystemText(messages, schemaInstruction(request.jsonSchema.schema));
-  const body = {
-    model: context.model,
-    messages: messages.map(toOpenAIMessage)
-  };
-  if (settings.temperature) body.temperature = request.temperature ?? context.temperature;
-  const limit2 = request.maxTokens ?? context.maxTokens;
-  if (settings.tokenLimit === "max_tokens") body.max_tokens = limit2;
-  if (settings.tokenLimit === "max_completion_tokens") body.max_completion_tokens = limit2;
-  if (request.seed !== void 0 && settings.seed) body.seed = request.seed;
-  if (tools && settings.tools === "native") {
-    body.tools = tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters }
-    }));
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_schema") {
-    body.response_format = {
-      type: "json_schema",
-      json_schema: {
-        name: request.jsonSchema.name,
-        schema: request.jsonSchema.schema,
-        // Strict only when the schema is inside the subset strict mode accepts (ours are).
-        strict: strictSchemaViolations(request.jsonSchema.schema).length === 0
-      }
-    };
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_object")
-    body.response_format = { type: "json_object" };
-  if (context.reasoningEffort)
-    body.reasoning_effort = context.reasoningEffort;
-  return { ...body, ...context.extraBody ?? {} };
-}
-function withSystemText(messages, text3) {
-  const index = messages.findIndex((message) => message.role === "system");
-  if (index === -1) return [{ role: "system", content: text3 }, ...messages];
-  const copy = [...messages];
-  const content = messages[index].content.trim();
-  copy[index] = { role: "system", content: content ? `${content}
-
-${text3}` : text3 };
-  return copy;
-}
-function toOpenAIMessage(message) {
-  switch (message.role) {
-    case "system":
-      return { role: "system", content: message.content };
-    case "user":
-      return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
-    case "assistant": {
-      const toolCalls = message.toolCalls ?? [];
-      if (toolCalls.length === 0) return { role: "assistant", content: message.content };
-      return {
-        role: "assistant",
-        content: message.content,
-        tool_calls: toolCalls.map((call) => ({
-          id: call.id,
-          type: "function",
-          function: { name: call.name, arguments: call.arguments }
-        }))
-      };
-    }
+// src/llm/openai-client.ts
+function isAzureHost(baseUrl) {
+  try {
+    return azureHost.test(new URL(baseUrl).hostname);
+  } catch {
+    return false;
   }
 }
-function fromOpenAIResponse(completion, options = {}) {
-  const body = completion ?? {};
-  const choice = Array.isArray(body.choices) ? body.choices[0] : void 0;
-  const base = {
-    promptTokens: nonNegativeInt(body.usage?.prompt_tokens),
-    completionTokens: nonNegativeInt(body.usage?.completion_tokens),
-    model: typeof body.model === "string" ? body.model : void 0
-  };
-  const message = choice?.message;
-  const toolCalls = [];
-  for (const [index, call] of (message?.tool_calls ?? []).entries()) {
-    if (call.type !== void 0 && call.type !== "function") continue;
-    if (!call.function || typeof call.function.name !== "string") continue;
-    toolCalls.push({
-      // Some servers (llama.cpp builds, older vLLM) leave the id out; the tool reply must still pair up.
-      id: call.id || `call_${index}`,
-      name: call.function.name,
-      arguments: typeof call.function.arguments === "string" ? call.function.arguments : JSON.stringify(call.function.arguments ?? {})
+function createEndpointClient(access4) {
+  const auth = access4.apiKey ? access4.auth ?? (isAzureHost(access4.baseUrl) ? "api-key" : "bearer") : "none";
+  const bodies = /* @__PURE__ */ new WeakMap();
+  const keepErrorBodies = async (input2, init) => {
+    const response = await fetch(input2, init);
+    if (response.ok) return response;
+    const text3 = await response.text().catch(() => "");
+    const copy = new Response(text3, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers
     });
-  }
-  let content = typeof message?.content === "string" ? message.content : typeof message?.refusal === "string" ? message.refusal : null;
-  if (options.textTools && toolCalls.length === 0) {
-    const read = fromTextReply(content);
-    content = read.content;
-    toolCalls.push(...read.toolCalls);
-  }
+    bodies.set(copy.headers, text3);
+    return copy;
+  };
+  const headers = { ...access4.headers ?? {} };
+  if (auth !== "bearer") headers.Authorization = null;
+  if (auth === "api-key") headers["api-key"] = access4.apiKey ?? "";
+  const client = new OpenAI({
+    baseURL: access4.baseUrl,
+    // A placeholder the SDK insists on; with auth `none`/`api-key` the header it would make is removed.
+    apiKey: auth === "bearer" ? access4.apiKey : "unused",
+    defaultHeaders: headers,
+    defaultQuery: access4.apiVersion ? { "api-version": access4.apiVersion } : void 0,
+    maxRetries: 0,
+    timeout: access4.timeoutMs,
+    logLevel: "off",
+    fetch: keepErrorBodies
+  });
   return {
-    content,
-    toolCalls,
-    finishReason: choice?.finish_reason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-    ...base
+    client,
+    auth,
+    errorBody: (responseHeaders) => responseHeaders ? bodies.get(responseHeaders) : void 0
   };
 }
-function nonNegativeInt(value) {
-  return typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
-}
-var init_openai_mapping = __esm({
-  "src/llm/openai-mapping.ts"() {
+var azureHost;
+var init_openai_client = __esm({
+  "src/llm/openai-client.ts"() {
     "use strict";
-    init_strict_json_schema();
-    init_text_tool_protocol();
+    init_openai();
+    azureHost = /\.(openai\.azure\.com|cognitiveservices\.azure\.com|services\.ai\.azure\.com)$/i;
   }
 });
 
@@ -44519,8 +45186,8 @@ var init_openai_provider = __esm({
           await this.limits.requests?.acquire(signal);
           const settings = this.state.current();
           try {
-            const attempt = await this.attempt(request, settings, signal, probe);
-            const response = { ...attempt, retries };
+            const attempt2 = await this.attempt(request, settings, signal, probe);
+            const response = { ...attempt2, retries };
             if (!probe) this.account.recordResponse(request.purpose, response);
             return response;
           } catch (error62) {
@@ -44618,11 +45285,174 @@ var init_openai_provider = __esm({
   }
 });
 
+// src/llm/gateway/wire-forwarder.ts
+function createWireForwarder(options) {
+  const { config: config2, baseUrl, apiKey } = options;
+  const clock = options.clock ?? systemClock;
+  const endpoint = createEndpointClient({
+    baseUrl,
+    apiKey,
+    auth: config2.auth,
+    apiVersion: config2.apiVersion,
+    headers: config2.headers,
+    timeoutMs: config2.timeoutMs
+  });
+  const keySource = options.keySource ?? (apiKey ? `$${config2.apiKeyEnv ?? "OPENAI_API_KEY"}` : void 0);
+  const deps = {
+    options,
+    clock,
+    random: options.random ?? seededRandom(27262),
+    limits: options.limits ?? ownLimits(config2, clock),
+    state: options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl }),
+    post: (path19, body, signal) => endpoint.client.post(path19, { body, signal }).withResponse(),
+    errorBody: (error62) => {
+      const raw = endpoint.errorBody(error62.headers);
+      return raw === void 0 ? void 0 : redactSecret(raw, apiKey);
+    },
+    context: (sent) => ({
+      baseUrl,
+      model: config2.model,
+      keySource,
+      apiKey,
+      timeoutMs: config2.timeoutMs,
+      nowMs: clock.now(),
+      maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
+      sent,
+      reason: (error62) => {
+        const body = endpoint.errorBody(error62.headers);
+        return body === void 0 ? void 0 : serverReason(body);
+      }
+    })
+  };
+  return {
+    model: config2.model,
+    variant: replyVariant(config2),
+    price: config2.price,
+    forward: (call) => forwardLoop(deps, call)
+  };
+}
+async function forwardLoop(deps, call) {
+  const { config: config2 } = deps.options;
+  let retries = 0;
+  let steps = 0;
+  for (; ; ) {
+    await deps.limits.requests?.acquire(call.signal);
+    const settings = deps.state.current();
+    const adapted = adaptToSettings(call.api, call.body, settings);
+    try {
+      return { ...await attempt(deps, call, adapted), retries };
+    } catch (error62) {
+      const decision = classifyFailure(error62, deps.context(new Set(Object.keys(adapted.body))));
+      if (decision.action === "refused" && steps < maxStepsPerCall2) {
+        const reason = redactSecret(decision.error.message, deps.options.apiKey);
+        const outcome = await deps.state.refused(
+          decision.parameter,
+          settings,
+          reason
+        );
+        steps += 1;
+        if (outcome.kind === "retry") continue;
+      }
+      if (decision.action === "rethrow") throw error62;
+      const status = error62.status;
+      const requestFault = decision.action === "refused" || decision.action === "fail" && typeof status === "number" && isRequestFault(status);
+      if (requestFault) {
+        const body = deps.errorBody(error62) ?? JSON.stringify({ error: { message: "" } });
+        return {
+          kind: "refused",
+          status: typeof status === "number" ? status : 400,
+          body,
+          retries
+        };
+      }
+      if (decision.action === "fail") throw routeError(call.api, decision.error, deps);
+      if (retries >= config2.maxRetries) {
+        throw new TransportError(
+          "llm",
+          `LLM call to ${deps.options.baseUrl}${wireApis[call.api]} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+          { retryable: true, ...typeof status === "number" ? { status } : {} }
+        );
+      }
+      const waitMs = decision.waitMs ?? backoffDelayMs(retries, deps.random, deps.options.backoff ?? defaultBackoff);
+      retries += 1;
+      await deps.clock.sleep(waitMs, call.signal);
+    }
+  }
+}
+function isRequestFault(status) {
+  return status >= 400 && status < 500 && ![401, 403, 404, 408, 409, 429].includes(status);
+}
+function routeError(api, error62, deps) {
+  if (api === "chat" || error62.details.status !== 404) return error62;
+  return new TransportError(
+    "llm",
+    `404 from ${deps.options.baseUrl}${wireApis[api]}: the endpoint does not serve this route (${api === "responses" ? "the Responses API" : "embeddings"}) or model '${deps.options.config.model}'; use an endpoint that does, or have the agent call /chat/completions`,
+    error62.details
+  );
+}
+async function attempt(deps, call, adapted) {
+  const { config: config2 } = deps.options;
+  const limit2 = Number(
+    adapted.body.max_completion_tokens ?? adapted.body.max_tokens ?? adapted.body.max_output_tokens ?? config2.maxTokens
+  );
+  const estimate = Math.ceil(JSON.stringify(adapted.body).length / 4) + (Number.isFinite(limit2) ? limit2 : config2.maxTokens);
+  const settle2 = await deps.limits.tokens?.acquire(estimate, call.signal);
+  return deps.limits.concurrency.run(
+    () => withDeadline(config2.timeoutMs, call.signal, async (signal) => {
+      const { data, response } = await deps.post(wireApis[call.api], adapted.body, signal);
+      const problem = replyProblem(call.api, data, {
+        contentType: response.headers.get("content-type")
+      });
+      if (problem) throw new NotACompletionError(problem);
+      const body = adapted.textTools ? readTextTools(data) : data;
+      const usage = usageOf(body);
+      settle2?.(usage.promptTokens + usage.completionTokens);
+      return { kind: "reply", body, usage, costUsd: costOf(usage, config2.price) };
+    })
+  );
+}
+var maxStepsPerCall2;
+var init_wire_forwarder = __esm({
+  "src/llm/gateway/wire-forwarder.ts"() {
+    "use strict";
+    init_transport_error();
+    init_capabilities();
+    init_capability_state();
+    init_clock();
+    init_completion_check();
+    init_endpoint_limits();
+    init_failure_classification();
+    init_openai_client();
+    init_openai_provider();
+    init_redact();
+    init_retry_timing();
+    init_seeded_random();
+    init_server_reason();
+    init_usage_accounting();
+    init_wire();
+    init_wire_capabilities();
+    maxStepsPerCall2 = 8;
+  }
+});
+
+// src/llm/gateway/index.ts
+var init_gateway = __esm({
+  "src/llm/gateway/index.ts"() {
+    "use strict";
+    init_event_stream();
+    init_model_gateway();
+    init_reply_cache();
+    init_wire();
+    init_wire_capabilities();
+    init_wire_forwarder();
+  }
+});
+
 // src/llm/request-digest.ts
-import { createHash as createHash7 } from "node:crypto";
+import { createHash as createHash8 } from "node:crypto";
 function requestDigest(messages) {
   const canonical = JSON.stringify(messages.map((message) => [message.role, message.content]));
-  return createHash7("sha256").update(canonical).digest("hex").slice(0, 16);
+  return createHash8("sha256").update(canonical).digest("hex").slice(0, 16);
 }
 var init_request_digest = __esm({
   "src/llm/request-digest.ts"() {
@@ -44674,6 +45504,7 @@ var init_llm = __esm({
     init_clock();
     init_completion_check();
     init_endpoint_limits();
+    init_gateway();
     init_json_extraction();
     init_openai_client();
     init_openai_provider();
@@ -44704,25 +45535,27 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path18 = parsed.pathname.replace(/\/+$/, "");
+  const path19 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path18);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path19);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path18 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path18 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path19 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "POST" && path19 === "/openai/v1/responses") return { kind: "responses" };
+    if (method === "GET" && path19 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path18 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path18 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path19 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path19 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "POST" && path19 === "/v1/responses") return { kind: "responses" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path18})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path19})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44965,14 +45798,14 @@ var init_world_schema = __esm({
 
 // src/sim/load-world.ts
 import { existsSync as existsSync3 } from "node:fs";
-import { readdir as readdir2, readFile as readFile7 } from "node:fs/promises";
-import { dirname as dirname5, join as join6, resolve as resolve4 } from "node:path";
+import { readdir as readdir2, readFile as readFile8 } from "node:fs/promises";
+import { dirname as dirname5, join as join8, resolve as resolve4 } from "node:path";
 import { fileURLToPath as fileURLToPath2 } from "node:url";
 function worldsDir() {
   let dir = dirname5(fileURLToPath2(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
-    const candidate = join6(dir, "worlds");
-    if (existsSync3(join6(candidate, "quickstart.yaml"))) return candidate;
+    const candidate = join8(dir, "worlds");
+    if (existsSync3(join8(candidate, "quickstart.yaml"))) return candidate;
     dir = dirname5(dir);
   }
   throw new Error("sim: bundled worlds folder not found");
@@ -44995,11 +45828,11 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path18) {
-  const file2 = isBundledWorld(path18) ? join6(worldsDir(), `${path18}.yaml`) : resolve4(path18);
+async function loadWorld(path19) {
+  const file2 = isBundledWorld(path19) ? join8(worldsDir(), `${path19}.yaml`) : resolve4(path19);
   let text3;
   try {
-    text3 = await readFile7(file2, "utf8");
+    text3 = await readFile8(file2, "utf8");
   } catch (error62) {
     const known = bundledWorldNames.join(", ");
     throw new InputError(
@@ -45020,13 +45853,13 @@ var init_load_world = __esm({
 });
 
 // src/sim/draw.ts
-import { createHash as createHash8 } from "node:crypto";
+import { createHash as createHash9 } from "node:crypto";
 function draw(...parts) {
-  const digest = createHash8("sha256").update(parts.join("\u241F")).digest();
+  const digest = createHash9("sha256").update(parts.join("\u241F")).digest();
   return digest.readUInt32BE(0) / 2 ** 32;
 }
 function shortHash(...parts) {
-  return createHash8("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+  return createHash9("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
@@ -45908,7 +46741,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path18 = [problem.start];
+  const path19 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45919,7 +46752,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path18.push("\u2026", current);
+        path19.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45942,13 +46775,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path18.push(current);
+    path19.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path18.join(" \u2192 ")}.`,
-    decoys: path18.slice(0, -1),
+    reasoning: `Following the registry: ${path19.join(" \u2192 ")}.`,
+    decoys: path19.slice(0, -1),
     hits: []
   };
 }
@@ -46050,12 +46883,12 @@ var init_faults = __esm({
   "src/sim/faults.ts"() {
     "use strict";
     init_latency();
-    every = (n, count5) => n !== void 0 && n > 0 && count5 % n === 0;
+    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
   }
 });
 
 // src/sim/ground-truth-log.ts
-import { appendFile, mkdir as mkdir5 } from "node:fs/promises";
+import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
 function groundTruthKey(statement, model, seed) {
   return shortHash("task", statement, model, seed);
@@ -46066,8 +46899,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path18) {
-        this.path = path18;
+      constructor(path19) {
+        this.path = path19;
       }
       path;
       chain = Promise.resolve();
@@ -46075,16 +46908,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path18 = this.path;
-        if (!path18) return;
+        const path19 = this.path;
+        if (!path19) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname6(path18), { recursive: true });
+              await mkdir6(dirname6(path19), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path18, `${JSON.stringify(entry)}
+            await appendFile(path19, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -46228,9 +47061,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path18) {
+function setting(config2, path19) {
   let current = config2;
-  for (const part of path18.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path19.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -46271,7 +47104,7 @@ function majority(items) {
   for (const item of items) counts2.set(item, (counts2.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count5] of counts2) if (count5 > bestCount) [best, bestCount] = [item, count5];
+  for (const [item, count6] of counts2) if (count6 > bestCount) [best, bestCount] = [item, count6];
   return best;
 }
 var init_evidence = __esm({
@@ -46295,17 +47128,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path18 } = action;
+    const { path: path19 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path18}`, `enable ${path18}`, `set ${path18} to true`], unit);
+      return pick2([`turn on ${path19}`, `enable ${path19}`, `set ${path19} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path18} to ${value}`, `set ${path18} to ${value}`, `increase ${path18} to ${value}`],
+        [`raise ${path19} to ${value}`, `set ${path19} to ${value}`, `increase ${path19} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path18} to ${value}`, `set ${path18} to ${value}`, `change ${path18} to ${value}`],
+      [`switch ${path19} to ${value}`, `set ${path19} to ${value}`, `change ${path19} to ${value}`],
       unit
     );
   }
@@ -46348,15 +47181,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path18 = dottedPath2.exec(text3);
-  if (path18) {
-    const before = text3.slice(0, path18.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path18[1], value: true };
+  const path19 = dottedPath2.exec(text3);
+  if (path19) {
+    const before = text3.slice(0, path19.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path19[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path18[1], value: false };
-    const after = text3.slice(path18.index + path18[0].length);
+      return { kind: "set", path: path19[1], value: false };
+    const after = text3.slice(path19.index + path19[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path18[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path19[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -46528,21 +47361,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path18) {
+function globMatches(glob, path19) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path18);
+  return new RegExp(`^${source}$`).test(path19);
 }
 function promptFile(seen) {
-  const editable = (path18) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path18));
+  const editable = (path19) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path19));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path18) => /system|prompt/i.test(path18)) ?? candidates[0] ?? null;
+  return candidates.find((path19) => /system|prompt/i.test(path19)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -46768,8 +47601,8 @@ function wasRejected(fix, rejected2) {
 function chooseUnrejectedFix(options, rejected2) {
   let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected2); attempt++) {
-    key = [...options.key, "rethink", attempt];
+  for (let attempt2 = 1; attempt2 <= 3 && wasRejected(fix, rejected2); attempt2++) {
+    key = [...options.key, "rethink", attempt2];
     fix = chooseFix({ ...options, key });
   }
   const unit = draw(...key, "wording");
@@ -47042,7 +47875,7 @@ function skeptic(world2, block, seed) {
     const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
     const counts2 = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts2.length > 0 && counts2.every((count5) => count5 !== void 0 && count5 <= 1);
+    const singleInstance = counts2.length > 0 && counts2.every((count6) => count6 !== void 0 && count6 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -47118,6 +47951,149 @@ var init_refiner_reply = __esm({
   }
 });
 
+// src/sim/responses-wire.ts
+function textOf2(content) {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((part) => part.text ?? "").join("");
+}
+function messagesOf(body) {
+  const messages = body.instructions ? [{ role: "system", content: body.instructions }] : [];
+  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  for (const item of items) {
+    if (item.type === "function_call") {
+      const call = {
+        id: item.call_id ?? "",
+        type: "function",
+        function: { name: item.name ?? "", arguments: item.arguments ?? "" }
+      };
+      const last = messages.at(-1);
+      if (last?.role === "assistant" && last.tool_calls) last.tool_calls.push(call);
+      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else if (item.type === "function_call_output") {
+      const output2 = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
+      messages.push({ role: "tool", content: output2, tool_call_id: item.call_id });
+    } else if (item.role && (item.type === void 0 || item.type === "message")) {
+      messages.push({ role: item.role, content: textOf2(item.content) });
+    }
+  }
+  return messages;
+}
+function chatBodyOfResponses(raw) {
+  const parsed = responsesBodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
+  }
+  const body = parsed.data;
+  if (body.previous_response_id)
+    return {
+      error: "previous_response_id is not supported: the sim stores no responses; send the whole conversation in 'input'"
+    };
+  const {
+    input: _input,
+    instructions: _instructions,
+    tools,
+    text: text3,
+    max_output_tokens,
+    temperature,
+    ...rest
+  } = body;
+  const format = text3?.format;
+  const chat = chatBodySchema.safeParse({
+    ...rest,
+    messages: messagesOf(body),
+    ...temperature === null || temperature === void 0 ? {} : { temperature },
+    ...max_output_tokens ? { max_tokens: max_output_tokens } : {},
+    tools: (tools ?? []).filter((tool) => tool.type === "function" && tool.name).map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description ?? "",
+        parameters: tool.parameters ?? {}
+      }
+    })),
+    ...format?.type === "json_schema" ? { response_format: { type: "json_schema", json_schema: { name: format.name ?? "reply" } } } : {}
+  });
+  if (!chat.success) return { error: `invalid request: ${chat.error.issues[0]?.message}` };
+  return { body: chat.data };
+}
+function responseBody(reply) {
+  const message = reply.content ? [
+    {
+      type: "message",
+      id: `msg_${reply.id}`,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: reply.content, annotations: [] }]
+    }
+  ] : [];
+  const calls = reply.toolCalls.map((call, index) => ({
+    type: "function_call",
+    id: `fc_${reply.id}_${index}`,
+    call_id: call.id,
+    name: call.function.name,
+    arguments: call.function.arguments,
+    status: "completed"
+  }));
+  return {
+    id: `resp_${reply.id}`,
+    object: "response",
+    created_at: 0,
+    status: "completed",
+    model: reply.model,
+    output: [...message, ...calls],
+    error: null,
+    incomplete_details: null,
+    usage: {
+      input_tokens: reply.prompt,
+      output_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 }
+    }
+  };
+}
+var textPartsSchema, inputItemSchema, responsesBodySchema;
+var init_responses_wire = __esm({
+  "src/sim/responses-wire.ts"() {
+    "use strict";
+    init_zod();
+    init_openai_wire();
+    textPartsSchema = external_exports.union([
+      external_exports.string(),
+      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
+    ]);
+    inputItemSchema = external_exports.object({
+      type: external_exports.string().optional(),
+      role: external_exports.enum(["system", "developer", "user", "assistant"]).optional(),
+      content: textPartsSchema.optional(),
+      call_id: external_exports.string().optional(),
+      name: external_exports.string().optional(),
+      arguments: external_exports.string().optional(),
+      output: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())]).optional()
+    }).passthrough();
+    responsesBodySchema = external_exports.object({
+      model: external_exports.string().default(""),
+      instructions: external_exports.string().nullish(),
+      input: external_exports.union([external_exports.string(), external_exports.array(inputItemSchema)]),
+      tools: external_exports.array(
+        external_exports.object({
+          type: external_exports.string(),
+          name: external_exports.string().optional(),
+          description: external_exports.string().nullish()
+        }).passthrough()
+      ).optional(),
+      temperature: external_exports.number().nullish(),
+      max_output_tokens: external_exports.number().int().nullish(),
+      previous_response_id: external_exports.string().nullish(),
+      text: external_exports.object({
+        format: external_exports.object({ type: external_exports.string(), name: external_exports.string().optional() }).passthrough().optional()
+      }).passthrough().optional(),
+      stream: external_exports.boolean().optional()
+    }).passthrough();
+  }
+});
+
 // src/sim/structured-format.ts
 function formatStructured(value, quirks) {
   const json2 = JSON.stringify(value);
@@ -47146,23 +48122,30 @@ var init_structured_format = __esm({
 });
 
 // src/sim/server.ts
-import { createServer } from "node:http";
+import { createServer as createServer2 } from "node:http";
 async function readBody(request) {
   const chunks = [];
   for await (const chunk of request) chunks.push(chunk);
   return Buffer.concat(chunks).toString("utf8");
 }
-function parseChatBody(raw) {
+function parseChatBody(raw, api) {
   let json2;
   try {
     json2 = JSON.parse(raw);
   } catch {
     return { error: "request body is not valid JSON" };
   }
+  if (api === "responses") return chatBodyOfResponses(json2);
   const parsed = chatBodySchema.safeParse(json2);
   if (parsed.success) return { body: parsed.data };
   const issue2 = parsed.error.issues[0];
   return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
+}
+function sendEvents2(response, events) {
+  if (response.destroyed) return;
+  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+  for (const event of events) response.write(event);
+  response.end();
 }
 async function startSimServer(options) {
   const { world: world2 } = options;
@@ -47172,7 +48155,7 @@ async function startSimServer(options) {
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
-  let count5 = 0;
+  let count6 = 0;
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
     const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
@@ -47211,20 +48194,14 @@ async function startSimServer(options) {
     }));
     return { content: reply.content, toolCalls };
   };
-  const chat = async (raw, deployment, response) => {
-    const number4 = ++count5;
+  const chat = async (raw, route, response) => {
+    const number4 = ++count6;
     if (await playFault(faults, number4, response)) return;
-    const parsed = parseChatBody(raw);
+    const parsed = parseChatBody(raw, route.api);
     if ("error" in parsed)
       return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
     const { body } = parsed;
-    if (body.stream)
-      return send(
-        response,
-        400,
-        errorBody("streaming is not supported by the sim", "invalid_request_error")
-      );
-    const model = deployment ?? (body.model || defaultModel);
+    const model = route.deployment ?? (body.model || defaultModel);
     const refusal2 = refuseChat(endpoint, body, model);
     if (refusal2) return send(response, refusal2.status, refusal2.body);
     const { content, toolCalls } = answer(body, raw, model, number4);
@@ -47232,20 +48209,24 @@ async function startSimServer(options) {
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
     );
     await wait(latencyMs(world2, completionTokens, options.latencyScale));
-    send(
-      response,
-      200,
-      completionBody({
-        id: shortHash(raw),
-        model,
-        content,
-        toolCalls,
-        prompt: promptTokens(body),
-        completionTokens
-      })
-    );
+    const reply = {
+      id: shortHash(raw),
+      model,
+      content,
+      toolCalls,
+      prompt: promptTokens(body),
+      completionTokens
+    };
+    if (route.api === "responses") {
+      const full2 = responseBody(reply);
+      return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
+    }
+    const full = completionBody(reply);
+    if (!body.stream) return send(response, 200, full);
+    const includeUsage = body.stream_options?.include_usage === true;
+    sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
   };
-  const server = createServer((request, response) => {
+  const server = createServer2((request, response) => {
     const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
     if (route.kind === "none") return send(response, route.status, route.body);
     const refused = refuseAuth(endpoint, request.headers);
@@ -47260,10 +48241,14 @@ async function startSimServer(options) {
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
       if (refused) {
-        count5 += 1;
+        count6 += 1;
         return send(response, refused.status, refused.body);
       }
-      return chat(raw, route.deployment, response);
+      return chat(
+        raw,
+        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
+        response
+      );
     }).catch((error62) => {
       if (!response.headersSent)
         send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
@@ -47277,7 +48262,7 @@ async function startSimServer(options) {
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count5,
+    requests: () => count6,
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next3) => {
       faults = next3;
@@ -47294,6 +48279,7 @@ async function startSimServer(options) {
 var init_server = __esm({
   "src/sim/server.ts"() {
     "use strict";
+    init_event_stream();
     init_agent_behaviour();
     init_draw();
     init_endpoint_behaviour();
@@ -47303,6 +48289,7 @@ var init_server = __esm({
     init_openai_wire();
     init_evidence();
     init_refiner_reply();
+    init_responses_wire();
     init_structured_format();
   }
 });
@@ -47412,7 +48399,7 @@ var init_names = __esm({
       rng;
       used = /* @__PURE__ */ new Set();
       unique(make) {
-        for (let attempt = 0; attempt < 1e3; attempt++) {
+        for (let attempt2 = 0; attempt2 < 1e3; attempt2++) {
           const name3 = make();
           if (!this.used.has(name3.toLowerCase())) {
             this.used.add(name3.toLowerCase());
@@ -47587,8 +48574,8 @@ var init_task_generation = __esm({
 });
 
 // src/sim/world-files.ts
-import { mkdir as mkdir6, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
+import { join as join9 } from "node:path";
 async function generateWorldFiles(options) {
   return (await writeWorld(options)).paths;
 }
@@ -47596,16 +48583,16 @@ async function writeWorld(options) {
   const { world: world2, outDir } = options;
   const generated = generateWorld(world2);
   const paths = {
-    train: join7(outDir, "tasks", "train.jsonl"),
-    heldout: join7(outDir, "tasks", "heldout.jsonl"),
-    harnessDir: join7(outDir, "harness")
+    train: join9(outDir, "tasks", "train.jsonl"),
+    heldout: join9(outDir, "tasks", "heldout.jsonl"),
+    harnessDir: join9(outDir, "harness")
   };
-  await mkdir6(join7(outDir, "tasks"), { recursive: true });
-  await mkdir6(paths.harnessDir, { recursive: true });
-  await writeFile6(paths.train, jsonl(generated.train));
-  await writeFile6(paths.heldout, jsonl(generated.heldout));
+  await mkdir7(join9(outDir, "tasks"), { recursive: true });
+  await mkdir7(paths.harnessDir, { recursive: true });
+  await writeFile7(paths.train, jsonl(generated.train));
+  await writeFile7(paths.heldout, jsonl(generated.heldout));
   for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
-    await writeFile6(join7(paths.harnessDir, file2), text3);
+    await writeFile7(join9(paths.harnessDir, file2), text3);
   }
   return { paths, generated };
 }
@@ -47631,10 +48618,28 @@ var init_sim = __esm({
   }
 });
 
+// src/eval/open-gateway.ts
+import path3 from "node:path";
+async function openGateway(input2) {
+  const { loaded } = input2;
+  if (loaded.config.harness.kind !== "command" || input2.upstreams.length === 0) return void 0;
+  return startModelGateway({
+    upstreams: input2.upstreams,
+    cacheDir: input2.callCache === false ? void 0 : path3.resolve(loaded.root, loaded.config.cacheDir, "gateway"),
+    redact: input2.redact
+  });
+}
+var init_open_gateway = __esm({
+  "src/eval/open-gateway.ts"() {
+    "use strict";
+    init_llm();
+  }
+});
+
 // src/eval/rollout-params.ts
-import { createHash as createHash9 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
-import { join as join8 } from "node:path";
+import { join as join10 } from "node:path";
 function rolloutParams(model) {
   const variant = replyVariant(model);
   return {
@@ -47646,12 +48651,12 @@ function rolloutParams(model) {
 }
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
-  const file2 = model.world && isWorldName(model.world) ? join8(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash9("sha256").update(readFileSync2(file2)).digest("hex") : "";
+  const file2 = model.world && isWorldName(model.world) ? join10(worldsDir(), `${model.world}.yaml`) : model.world;
+  const world2 = file2 ? createHash10("sha256").update(readFileSync2(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
-  return join8(loaded.config.cacheDir, "rollouts");
+  return join10(loaded.config.cacheDir, "rollouts");
 }
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
@@ -47664,68 +48669,85 @@ var init_rollout_params = __esm({
 
 // src/eval/open-models.ts
 import { stat as stat3 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { join as join11 } from "node:path";
 async function openModels(loaded, options = {}) {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const servers = /* @__PURE__ */ new Map();
+  const sims = simServers(options.latencyScale);
+  let gateway;
   const closeAll = async () => {
-    const started = await Promise.allSettled(servers.values());
-    await Promise.all(
-      started.map((entry) => entry.status === "fulfilled" ? entry.value.close() : void 0)
-    );
-  };
-  const simUrl = (config2) => {
-    const identity = canonicalJson({
-      world: config2.world,
-      model: config2.model,
-      quirks: config2.quirks
-    });
-    let server = servers.get(identity);
-    if (!server) {
-      server = (async () => startSimServer({
-        world: await loadWorld(config2.world ?? ""),
-        model: config2.model,
-        quirks: config2.quirks,
-        latencyScale: options.latencyScale
-      }))();
-      servers.set(identity, server);
-    }
-    return server.then((started) => started.url);
+    await gateway?.close();
+    await sims.close();
   };
   try {
-    const { model, refiner, probe, judge: judge2 } = loaded.config;
-    const roles = [
-      ["model", model],
-      ["refiner", refiner ?? model],
-      ...probe ? [["probe", probe]] : [],
-      ["judge", judge2 ?? refiner ?? model]
-    ];
-    const resolved = [];
-    for (const [role, config2] of roles) {
-      const field2 = role === "refiner" && !refiner ? "model" : role === "judge" && !judge2 ? refiner ? "refiner" : "model" : role;
-      resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
-    }
+    const resolved = await resolveRoles(loaded, env, sims.url);
     const memory = await CapabilityMemory.open(
-      options.memoryPath ?? join9(loaded.config.cacheDir, "endpoints.json")
+      options.memoryPath ?? join11(loaded.config.cacheDir, "endpoints.json")
     );
-    const providers = build(resolved, memory, clock);
+    const { providers, upstreams } = build(resolved, memory, clock);
     if (options.preflight ?? true) await preflight(resolved, providers);
+    gateway = await openGateway({
+      loaded,
+      upstreams,
+      callCache: options.gatewayCache,
+      redact: options.redact
+    });
     const [agent, refinerProvider, ...rest] = providers;
-    const probeProvider = probe ? rest[0] : void 0;
-    const judgeProvider = rest[rest.length - 1];
     return {
       agent,
       refiner: refinerProvider,
-      probe: probeProvider,
-      judge: judgeProvider,
+      probe: loaded.config.probe ? rest[0] : void 0,
+      judge: rest[rest.length - 1],
       downgrades: () => uniqueDowngrades(providers),
+      gateway,
       close: closeAll
     };
   } catch (error62) {
     await closeAll();
     throw error62;
   }
+}
+function simServers(latencyScale) {
+  const servers = /* @__PURE__ */ new Map();
+  return {
+    url(config2) {
+      const identity = canonicalJson({
+        world: config2.world,
+        model: config2.model,
+        quirks: config2.quirks
+      });
+      let server = servers.get(identity);
+      if (!server) {
+        server = (async () => startSimServer({
+          world: await loadWorld(config2.world ?? ""),
+          model: config2.model,
+          quirks: config2.quirks,
+          latencyScale
+        }))();
+        servers.set(identity, server);
+      }
+      return server.then((started) => started.url);
+    },
+    async close() {
+      const started = await Promise.allSettled(servers.values());
+      await Promise.all(
+        started.map((entry) => entry.status === "fulfilled" ? entry.value.close() : void 0)
+      );
+    }
+  };
+}
+async function resolveRoles(loaded, env, simUrl) {
+  const { model, refiner, probe, judge: judge2 } = loaded.config;
+  const roles = [
+    ["model", model, "model"],
+    ["refiner", refiner ?? model, refiner ? "refiner" : "model"],
+    ...probe ? [["probe", probe, "probe"]] : [],
+    ["judge", judge2 ?? refiner ?? model, judge2 ? "judge" : refiner ? "refiner" : "model"]
+  ];
+  const resolved = [];
+  for (const [role, config2, field2] of roles)
+    resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
+  return resolved;
 }
 async function resolve5(input2) {
   const { config: config2, role } = input2;
@@ -47764,7 +48786,8 @@ function build(resolved, memory, clock) {
   for (const entry of resolved)
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = /* @__PURE__ */ new Map();
-  return resolved.map((entry) => {
+  const upstreams = [];
+  const providers = resolved.map((entry) => {
     const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
@@ -47779,7 +48802,7 @@ function build(resolved, memory, clock) {
       });
       states.set(stateKey, capabilities);
     }
-    return createProvider({
+    const options = {
       config: entry.config,
       baseUrl: entry.baseUrl,
       apiKey: entry.apiKey,
@@ -47787,8 +48810,12 @@ function build(resolved, memory, clock) {
       clock,
       limits: limits.limitsFor(endpointKey(entry.baseUrl, entry.apiKey)),
       capabilities
-    });
+    };
+    if (entry.role === "model" || entry.role === "probe")
+      upstreams.push(createWireForwarder(options));
+    return createProvider(options);
   });
+  return { providers, upstreams };
 }
 async function preflight(resolved, providers) {
   const checked = /* @__PURE__ */ new Map();
@@ -47829,6 +48856,7 @@ var init_open_models = __esm({
     init_input_error();
     init_llm();
     init_sim();
+    init_open_gateway();
     init_rollout_params();
   }
 });
@@ -47841,9 +48869,9 @@ var init_progress = __esm({
 });
 
 // src/eval/rollout-cache.ts
-import { randomBytes } from "node:crypto";
-import { mkdir as mkdir7, readdir as readdir3, readFile as readFile8, rename as rename6, rm, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join10 } from "node:path";
+import { randomBytes as randomBytes2 } from "node:crypto";
+import { mkdir as mkdir8, readdir as readdir3, readFile as readFile9, rename as rename7, rm as rm2, writeFile as writeFile8 } from "node:fs/promises";
+import { join as join12 } from "node:path";
 var RolloutCache;
 var init_rollout_cache = __esm({
   "src/eval/rollout-cache.ts"() {
@@ -47859,7 +48887,7 @@ var init_rollout_cache = __esm({
         if (!/^[0-9a-f]{8,}$/.test(key)) return void 0;
         let text3;
         try {
-          text3 = await readFile8(this.pathOf(key), "utf8");
+          text3 = await readFile9(this.pathOf(key), "utf8");
         } catch {
           return void 0;
         }
@@ -47873,14 +48901,14 @@ var init_rollout_cache = __esm({
       /** Stores a record under its key (atomic replace). */
       async put(record3) {
         const target = this.pathOf(record3.key);
-        await mkdir7(join10(this.dir, record3.key.slice(0, 2)), { recursive: true });
-        const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+        await mkdir8(join12(this.dir, record3.key.slice(0, 2)), { recursive: true });
+        const temporary = `${target}.${process.pid}.${randomBytes2(4).toString("hex")}.tmp`;
         const stored = { ...record3, cached: false };
         try {
-          await writeFile7(temporary, JSON.stringify(stored));
-          await rename6(temporary, target);
+          await writeFile8(temporary, JSON.stringify(stored));
+          await rename7(temporary, target);
         } catch (error62) {
-          await rm(temporary, { force: true });
+          await rm2(temporary, { force: true });
           throw error62;
         }
       }
@@ -47893,7 +48921,7 @@ var init_rollout_cache = __esm({
           return;
         }
         for (const bucket of buckets) {
-          const names = (await readdir3(join10(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
+          const names = (await readdir3(join12(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
           for (const name3 of names) {
             const record3 = await this.get(name3.slice(0, -".json".length));
             if (record3) yield record3;
@@ -47901,7 +48929,7 @@ var init_rollout_cache = __esm({
         }
       }
       pathOf(key) {
-        return join10(this.dir, key.slice(0, 2), `${key}.json`);
+        return join12(this.dir, key.slice(0, 2), `${key}.json`);
       }
     };
   }
@@ -47951,8 +48979,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path18, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path18 });
+    config2.tools.lookup.files.forEach((path19, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path19 });
     });
   }
   return references;
@@ -47975,15 +49003,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path18) {
-  if (path18.includes("\\") || path18.includes("\0") || path18.startsWith("/") || /^[A-Za-z]:/.test(path18))
+function normaliseRelative(path19) {
+  if (path19.includes("\\") || path19.includes("\0") || path19.startsWith("/") || /^[A-Za-z]:/.test(path19))
     return null;
-  const segments = path18.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path19.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path18) {
-  const normalised = normaliseRelative(path18);
+function harnessFile(files, path19) {
+  const normalised = normaliseRelative(path19);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -48310,7 +49338,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path18) => harnessFile(input2.harness.files, path18) ?? ""
+    (path19) => harnessFile(input2.harness.files, path19) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -48643,7 +49671,7 @@ function tail(text3, max = 1200) {
   if (trimmed === "") return "(empty)";
   return trimmed.length > max ? `\u2026${trimmed.slice(-max)}` : trimmed;
 }
-var maxDetail, schemaName, count, toText, commandToolCallSchema, commandStepSchema, commandEventSchema, commandUsageSchema, commandOutputSchema;
+var maxDetail, schemaName, count2, toText, commandToolCallSchema, commandStepSchema, commandEventSchema, commandUsageSchema, commandOutputSchema;
 var init_command_output = __esm({
   "src/agent/command-output.ts"() {
     "use strict";
@@ -48651,7 +49679,7 @@ var init_command_output = __esm({
     init_types2();
     maxDetail = 2e3;
     schemaName = "schemas/command-output.schema.json";
-    count = external_exports.number().min(0).describe("a count (a fraction is rounded)");
+    count2 = external_exports.number().min(0).describe("a count (a fraction is rounded)");
     toText = (value) => typeof value === "string" ? value : JSON.stringify(value) ?? String(value);
     commandToolCallSchema = external_exports.object({
       name: external_exports.string().describe("the tool's name"),
@@ -48667,8 +49695,8 @@ var init_command_output = __esm({
     commandStepSchema = external_exports.object({
       assistant: external_exports.string().nullable().optional().describe("what the model said (default null)"),
       toolCalls: external_exports.array(commandToolCallSchema).optional().describe("tool calls of this turn"),
-      promptTokens: count.optional(),
-      completionTokens: count.optional(),
+      promptTokens: count2.optional(),
+      completionTokens: count2.optional(),
       latencyMs: external_exports.number().min(0).optional()
     }).transform(
       (step) => ({
@@ -48694,9 +49722,9 @@ var init_command_output = __esm({
       };
     });
     commandUsageSchema = external_exports.object({
-      promptTokens: count.optional().describe("prompt tokens of every model call of this rollout"),
-      completionTokens: count.optional().describe("completion tokens of every model call"),
-      llmCalls: count.optional().describe("model calls made"),
+      promptTokens: count2.optional().describe("prompt tokens of every model call of this rollout"),
+      completionTokens: count2.optional().describe("completion tokens of every model call"),
+      llmCalls: count2.optional().describe("model calls made"),
       costUsd: external_exports.number().min(0).optional().describe("the agent's own cost estimate (USD)")
     });
     commandOutputSchema = external_exports.object({
@@ -48711,107 +49739,71 @@ var init_command_output = __esm({
   }
 });
 
-// src/agent/sandbox/model-relay.ts
-import { createConnection, createServer as createServer2 } from "node:net";
-function startModelRelay(options) {
-  const connections = /* @__PURE__ */ new Set();
-  const server = createServer2((client) => {
-    const upstream = createConnection({ host: options.host, port: options.port });
-    for (const end of [client, upstream]) {
-      connections.add(end);
-      end.on("close", () => connections.delete(end));
-      end.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
+// src/agent/gateway-access.ts
+function gatewayModelAccess(gateway) {
+  return {
+    async open({ provider, sandboxed, sampleIndex }) {
+      const lease = gateway.openRollout({ model: provider.model, sampleIndex });
+      let tally2;
+      const close = () => {
+        tally2 ??= lease.close();
+        return tally2;
+      };
+      return {
+        baseUrl: gateway.baseUrl,
+        relay: sandboxed ? { port: gateway.port, socket: gateway.socketPath } : void 0,
+        key: lease.token,
+        close: async () => {
+          close();
+        },
+        tally: close
+      };
     }
-    client.pipe(upstream).pipe(client);
-  });
-  return new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(options.socket, () => {
-      resolve15({
-        socket: options.socket,
-        close: () => new Promise((done) => {
-          for (const connection of connections) connection.destroy();
-          server.close(() => done());
-        })
-      });
-    });
-  });
+  };
 }
-var insideRelaySource;
-var init_model_relay = __esm({
-  "src/agent/sandbox/model-relay.ts"() {
+function withGatewayTally(trace, tally2) {
+  const failure2 = tally2.failure;
+  const status = failure2?.details.status ?? 0;
+  if (failure2 && !failure2.details.retryable && [401, 403, 404, 429].includes(status))
+    throw new TransportError("llm", failure2.message, failure2.details);
+  const throughGateway = tally2.calls + tally2.replayed + tally2.refused > 0 || failure2 !== void 0;
+  const counted = throughGateway || trace.usage.llmCalls === 0 ? {
+    ...trace,
+    usage: {
+      promptTokens: tally2.promptTokens,
+      completionTokens: tally2.completionTokens,
+      llmCalls: tally2.calls,
+      costUsd: tally2.costUsd
+    },
+    usageSource: "gateway"
+  } : { ...trace, usageSource: "agent" };
+  if (!failure2) return counted;
+  const detail = `a model call of this rollout failed at the endpoint after the gateway's retries: ${failure2.message}`;
+  return {
+    ...counted,
+    events: [...counted.events, { kind: "llm-error", step: 0, detail: detail.slice(0, 2e3) }]
+  };
+}
+async function retriedOnInfraError(once, signal) {
+  const first = await once();
+  if (!isGatewayInfraError(first.trace) || signal?.aborted) return first;
+  const second = await once();
+  const sum = (key) => first.trace.usage[key] + second.trace.usage[key];
+  const usage = {
+    promptTokens: sum("promptTokens"),
+    completionTokens: sum("completionTokens"),
+    llmCalls: sum("llmCalls"),
+    costUsd: sum("costUsd")
+  };
+  return { ...second, trace: { ...second.trace, usage } };
+}
+function isGatewayInfraError(trace) {
+  return trace.usageSource === "gateway" && trace.events.some((event) => event.kind === "llm-error");
+}
+var init_gateway_access = __esm({
+  "src/agent/gateway-access.ts"() {
     "use strict";
-    insideRelaySource = `
-const net = require("node:net");
-const { spawn } = require("node:child_process");
-const [port, socket, ...argv] = process.argv.slice(1);
-const relay = (client) => {
-  const upstream = net.createConnection(socket);
-  client.pipe(upstream).pipe(client);
-  const end = () => { client.destroy(); upstream.destroy(); };
-  client.on("error", end);
-  upstream.on("error", end);
-};
-const listen = (host) => new Promise((resolve) => {
-  const server = net.createServer(relay);
-  server.on("error", () => resolve(false));
-  server.listen(Number(port), host, () => resolve(true));
-});
-Promise.all([listen("127.0.0.1"), listen("::1")]).then(([v4]) => {
-  if (!v4) { process.stderr.write("ecdysis sandbox: cannot listen on 127.0.0.1:" + port + "\\n"); process.exit(125); }
-  const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
-  child.on("error", (error) => { process.stderr.write("ecdysis sandbox: could not start " + argv[0] + ": " + error.message + "\\n"); process.exit(127); });
-  child.on("exit", (code, signal) => process.exit(code ?? 128 + (require("node:os").constants.signals[signal] ?? 0)));
-});
-`;
-  }
-});
-
-// src/agent/model-access.ts
-import { join as join11 } from "node:path";
-function relayable(baseUrl) {
-  const url2 = new URL(baseUrl);
-  const port = Number(url2.port) || (url2.protocol === "https:" ? 443 : 80);
-  if (!loopbackHosts.has(url2.hostname) || port < 1024) return void 0;
-  return { host: url2.hostname.replace(/^\[|\]$/g, ""), port };
-}
-function notRelayable(baseUrl, configFile, field2) {
-  return new InputError(
-    configFile,
-    `a sandboxed agent reaches its model through Ecdysis on loopback; ${new URL(baseUrl).host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints; until then set harness.sandbox: off for it)`,
-    { field: field2 }
-  );
-}
-function checkDirectAccess(input2) {
-  for (const { field: field2, baseUrl } of input2.endpoints)
-    if (baseUrl && !relayable(baseUrl)) throw notRelayable(baseUrl, input2.configFile, field2);
-}
-var loopbackHosts, directModelAccess;
-var init_model_access = __esm({
-  "src/agent/model-access.ts"() {
-    "use strict";
-    init_input_error();
-    init_model_relay();
-    loopbackHosts = /* @__PURE__ */ new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-    directModelAccess = {
-      async open({ provider, sandboxed, scratch }) {
-        const baseUrl = provider.baseUrl;
-        const none = async () => {
-        };
-        if (!baseUrl || !sandboxed) return { baseUrl, close: none };
-        const target = relayable(baseUrl);
-        if (!target) throw notRelayable(baseUrl, "ecdysis.yml", "model.baseUrl");
-        const relay = await startModelRelay({ socket: join11(scratch, "model.sock"), ...target });
-        return {
-          baseUrl,
-          relay: { port: target.port, socket: relay.socket },
-          close: () => relay.close()
-        };
-      }
-    };
+    init_transport_error();
   }
 });
 
@@ -48896,20 +49888,51 @@ var init_run_process = __esm({
   }
 });
 
+// src/agent/sandbox/model-relay.ts
+var insideRelaySource;
+var init_model_relay = __esm({
+  "src/agent/sandbox/model-relay.ts"() {
+    "use strict";
+    insideRelaySource = `
+const net = require("node:net");
+const { spawn } = require("node:child_process");
+const [port, socket, ...argv] = process.argv.slice(1);
+const relay = (client) => {
+  const upstream = net.createConnection(socket);
+  client.pipe(upstream).pipe(client);
+  const end = () => { client.destroy(); upstream.destroy(); };
+  client.on("error", end);
+  upstream.on("error", end);
+};
+const listen = (host) => new Promise((resolve) => {
+  const server = net.createServer(relay);
+  server.on("error", () => resolve(false));
+  server.listen(Number(port), host, () => resolve(true));
+});
+Promise.all([listen("127.0.0.1"), listen("::1")]).then(([v4]) => {
+  if (!v4) { process.stderr.write("ecdysis sandbox: cannot listen on 127.0.0.1:" + port + "\\n"); process.exit(125); }
+  const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
+  child.on("error", (error) => { process.stderr.write("ecdysis sandbox: could not start " + argv[0] + ": " + error.message + "\\n"); process.exit(127); });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (require("node:os").constants.signals[signal] ?? 0)));
+});
+`;
+  }
+});
+
 // src/agent/sandbox/bwrap-args.ts
 import { lstatSync, readlinkSync } from "node:fs";
 function systemLayout() {
   if (cachedSystem) return cachedSystem;
   const system = [];
-  for (const path18 of systemFolders) {
-    const stat7 = lstatSync(path18, { throwIfNoEntry: false });
-    if (stat7?.isSymbolicLink()) system.push({ path: path18, linkTo: readlinkSync(path18) });
-    else if (stat7?.isDirectory()) system.push({ path: path18 });
+  for (const path19 of systemFolders) {
+    const stat7 = lstatSync(path19, { throwIfNoEntry: false });
+    if (stat7?.isSymbolicLink()) system.push({ path: path19, linkTo: readlinkSync(path19) });
+    else if (stat7?.isDirectory()) system.push({ path: path19 });
   }
   const masked = [];
-  for (const path18 of maskedEtc) {
-    const stat7 = lstatSync(path18, { throwIfNoEntry: false });
-    if (stat7 && !stat7.isSymbolicLink()) masked.push({ path: path18, folder: stat7.isDirectory() });
+  for (const path19 of maskedEtc) {
+    const stat7 = lstatSync(path19, { throwIfNoEntry: false });
+    if (stat7 && !stat7.isSymbolicLink()) masked.push({ path: path19, folder: stat7.isDirectory() });
   }
   cachedSystem = { system, masked };
   return cachedSystem;
@@ -48923,7 +49946,7 @@ function filesystemArgs(layout) {
   for (const mask of layout.masked)
     args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
-  for (const path18 of layout.readOnly) args.push("--ro-bind-try", path18, path18);
+  for (const path19 of layout.readOnly) args.push("--ro-bind-try", path19, path19);
   return args;
 }
 function bwrapArgs(command) {
@@ -48983,9 +50006,9 @@ var init_bwrap_args = __esm({
 });
 
 // src/agent/command-agent.ts
-import { mkdir as mkdir8, mkdtemp, rm as rm2 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { isAbsolute as isAbsolute2, join as join12, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
+import { mkdir as mkdir9, mkdtemp as mkdtemp2, rm as rm3 } from "node:fs/promises";
+import { tmpdir as tmpdir2 } from "node:os";
+import { isAbsolute as isAbsolute2, join as join13, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
 function commandAgent(options) {
   const clock = options.clock ?? monotonicClock;
   return {
@@ -49011,41 +50034,62 @@ function commandAgent(options) {
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
       const argv = candidateArgv(command, options.harnessHome ?? harness.dir);
-      const result = await withScratch(async (scratch) => {
-        const access4 = options.modelAccess ?? directModelAccess;
-        const route = await access4.open({ provider, sandboxed: !!options.sandbox, scratch });
-        try {
-          const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
-          const spawned = options.sandbox ? await options.sandbox.wrap({
-            argv,
-            cwd: folder,
-            path: env.PATH,
-            network: route.relay
-          }) : argv;
-          const run2 = { command: spawned, cwd: folder, stdin, env, timeoutMs: options.timeoutMs };
-          return startFailure(await runProcess({ ...run2, signal }), !!options.sandbox);
-        } finally {
-          await route.close();
-        }
-      });
-      const trace = toTrace(result, options.price?.(provider.model));
-      return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
+      const once = () => runRollout2({ options, provider, sampleIndex, argv, folder, stdin, signal });
+      const outcome = await retriedOnInfraError(once, signal);
+      const latencyMs2 = Math.max(0, clock.now() - startedAt);
+      return { ...outcome.trace, latencyMs: latencyMs2, stderr: outcome.stderr };
     }
   };
 }
+async function runRollout2(input2) {
+  const { options, provider, folder } = input2;
+  return withScratch(async (scratch) => {
+    const access4 = options.modelAccess ?? directAccess;
+    const sandboxed = !!options.sandbox;
+    const route = await access4.open({
+      provider,
+      sandboxed,
+      scratch,
+      sampleIndex: input2.sampleIndex
+    });
+    let result;
+    try {
+      const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
+      const spawned = options.sandbox ? await options.sandbox.wrap({
+        argv: input2.argv,
+        cwd: folder,
+        path: env.PATH,
+        network: route.relay
+      }) : input2.argv;
+      const run2 = {
+        command: spawned,
+        cwd: folder,
+        stdin: input2.stdin,
+        env,
+        timeoutMs: options.timeoutMs
+      };
+      result = startFailure(await runProcess({ ...run2, signal: input2.signal }), sandboxed);
+    } finally {
+      await route.close();
+    }
+    const trace = toTrace(result, options.price?.(provider.model));
+    const counted = route.tally ? withGatewayTally(trace, route.tally()) : { ...trace, usageSource: "agent" };
+    return { trace: counted, stderr: result.stderr };
+  });
+}
 async function withScratch(body) {
-  const scratch = await mkdtemp(join12(tmpdir(), "ecdysis-rollout-"));
+  const scratch = await mkdtemp2(join13(tmpdir2(), "ecdysis-rollout-"));
   try {
     return await body(scratch);
   } finally {
-    await rm2(scratch, { recursive: true, force: true });
+    await rm3(scratch, { recursive: true, force: true });
   }
 }
 async function rolloutEnvironment(input2) {
   const { options, route, scratch } = input2;
-  const home = options.sandbox ? insideHome : join12(scratch, "home");
-  const temp = options.sandbox ? "/tmp" : join12(scratch, "tmp");
-  if (!options.sandbox) await Promise.all([mkdir8(home), mkdir8(temp)]);
+  const home = options.sandbox ? insideHome : join13(scratch, "home");
+  const temp = options.sandbox ? "/tmp" : join13(scratch, "tmp");
+  if (!options.sandbox) await Promise.all([mkdir9(home), mkdir9(temp)]);
   const key = options.key ?? { variable: "OPENAI_API_KEY", from: () => "OPENAI_API_KEY" };
   return agentEnvironment({
     parent: process.env,
@@ -49126,7 +50170,7 @@ function candidateArgv(command, sourceDir) {
     return `./${inside2.split(sep2).join("/")}`;
   });
 }
-var defaultAnswerPattern2;
+var defaultAnswerPattern2, directAccess;
 var init_command_agent = __esm({
   "src/agent/command-agent.ts"() {
     "use strict";
@@ -49136,11 +50180,17 @@ var init_command_agent = __esm({
     init_agent_environment();
     init_command_output();
     init_completion();
-    init_model_access();
+    init_gateway_access();
     init_run_process();
     init_bwrap_args();
     init_trace_recorder();
     defaultAnswerPattern2 = harnessConfigSchema.parse({}).completion.answer_pattern;
+    directAccess = {
+      async open({ provider, sandboxed }) {
+        return { baseUrl: sandboxed ? void 0 : provider.baseUrl, close: async () => {
+        } };
+      }
+    };
   }
 });
 
@@ -49164,8 +50214,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path18) {
-  return globToRegExp(pattern).test(path18);
+function matchGlob(pattern, path19) {
+  return globToRegExp(pattern).test(path19);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -49204,10 +50254,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path18, existing = []) {
-  const bytes = Buffer.byteLength(path18);
+function portablePathProblem(path19, existing = []) {
+  const bytes = Buffer.byteLength(path19);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path18.split("/");
+  const segments = path19.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -49219,19 +50269,19 @@ function portablePathProblem(path18, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path18.toLowerCase();
-  const twin = existing.find((other) => other !== path18 && other.toLowerCase() === folded);
+  const folded = path19.toLowerCase();
+  const twin = existing.find((other) => other !== path19 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
-  return fileFolderClash(path18, existing);
+  return fileFolderClash(path19, existing);
 }
-function fileFolderClash(path18, existing) {
-  const folded = path18.toLowerCase();
+function fileFolderClash(path19, existing) {
+  const folded = path19.toLowerCase();
   const files = new Set(existing.map((other) => other.toLowerCase()));
   const segments = folded.split("/");
-  for (let count5 = 1; count5 < segments.length; count5 += 1) {
-    const folder = segments.slice(0, count5).join("/");
+  for (let count6 = 1; count6 < segments.length; count6 += 1) {
+    const folder = segments.slice(0, count6).join("/");
     if (files.has(folder))
-      return `it would need '${path18.split("/").slice(0, count5).join("/")}' to be a folder, but that is a file of the harness`;
+      return `it would need '${path19.split("/").slice(0, count6).join("/")}' to be a folder, but that is a file of the harness`;
   }
   const inside2 = existing.find((other) => other.toLowerCase().startsWith(`${folded}/`));
   if (inside2) return `it is a folder of the harness (it holds '${inside2}'), not a file`;
@@ -49251,27 +50301,27 @@ var init_portable_path = __esm({
 
 // src/harness/path-guard.ts
 import { lstatSync as lstatSync2, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join13, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join14, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path18 } = input2;
-  if (path18.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path18.includes("\\")) return { ok: false, reason: `path '${path18}' contains a backslash` };
-  if (isAbsolute3(path18) || /^[A-Za-z]:/.test(path18))
-    return { ok: false, reason: `path '${path18}' is absolute` };
-  if (path18.split("/").includes(".."))
-    return { ok: false, reason: `path '${path18}' contains a '..' segment` };
-  const normalised = normaliseRelative(path18);
+  const { path: path19 } = input2;
+  if (path19.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path19.includes("\\")) return { ok: false, reason: `path '${path19}' contains a backslash` };
+  if (isAbsolute3(path19) || /^[A-Za-z]:/.test(path19))
+    return { ok: false, reason: `path '${path19}' is absolute` };
+  if (path19.split("/").includes(".."))
+    return { ok: false, reason: `path '${path19}' contains a '..' segment` };
+  const normalised = normaliseRelative(path19);
   if (normalised === null)
-    return { ok: false, reason: `path '${path18}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path19}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path18}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path19}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -49293,7 +50343,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path19) => isInside(candidate, path19) || isInside(candidate.toLowerCase(), path19.toLowerCase())
+      (path20) => isInside(candidate, path20) || isInside(candidate.toLowerCase(), path20.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -49304,14 +50354,14 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path18) {
-  return path18.length <= 80 ? path18 : `${path18.slice(0, 60)}\u2026${path18.slice(-16)}`;
+function shorten(path19) {
+  return path19.length <= 80 ? path19 : `${path19.slice(0, 60)}\u2026${path19.slice(-16)}`;
 }
-function escapingSymlink(dir, path18) {
+function escapingSymlink(dir, path19) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path18.split("/");
+  const segments = path19.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join13(dir, ...segments.slice(0, index));
+    const partial2 = join14(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
       isLink = lstatSync2(partial2).isSymbolicLink();
@@ -49330,19 +50380,19 @@ function escapingSymlink(dir, path18) {
   }
   return null;
 }
-function clashOnDisk(dir, path18) {
-  const segments = path18.split("/");
-  for (let count5 = 1; count5 <= segments.length; count5 += 1) {
-    const partial2 = segments.slice(0, count5).join("/");
+function clashOnDisk(dir, path19) {
+  const segments = path19.split("/");
+  for (let count6 = 1; count6 <= segments.length; count6 += 1) {
+    const partial2 = segments.slice(0, count6).join("/");
     let found;
     try {
-      found = lstatSync2(join13(dir, ...segments.slice(0, count5)));
+      found = lstatSync2(join14(dir, ...segments.slice(0, count6)));
     } catch (error62) {
-      return error62.code === "ENOTDIR" ? `it would need '${segments.slice(0, count5 - 1).join("/")}' to be a folder, but it is a file in the harness folder` : null;
+      return error62.code === "ENOTDIR" ? `it would need '${segments.slice(0, count6 - 1).join("/")}' to be a folder, but it is a file in the harness folder` : null;
     }
-    if (count5 < segments.length && !found.isDirectory() && !found.isSymbolicLink())
+    if (count6 < segments.length && !found.isDirectory() && !found.isSymbolicLink())
       return `it would need '${partial2}' to be a folder, but it is a file in the harness folder`;
-    if (count5 === segments.length && found.isDirectory())
+    if (count6 === segments.length && found.isDirectory())
       return "it is a folder in the harness folder, not a file";
   }
   return null;
@@ -49353,7 +50403,7 @@ function realTarget(target) {
   } catch {
     const parent = resolve7(target, "..");
     if (parent === target) return target;
-    return join13(realTarget(parent), relative3(parent, target));
+    return join14(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -49371,34 +50421,34 @@ var init_path_guard = __esm({
 });
 
 // src/harness/write-harness.ts
-import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir9, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname7, join as join14, resolve as resolve8 } from "node:path";
+import { randomBytes as randomBytes3 } from "node:crypto";
+import { lstat, mkdir as mkdir10, readFile as readFile10, realpath as realpath3, rename as rename8, rm as rm4, writeFile as writeFile9 } from "node:fs/promises";
+import { dirname as dirname7, join as join15, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
-  await mkdir9(root, { recursive: true });
+  await mkdir10(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path18, content] of Object.entries(harness.files).sort(
+  for (const [path19, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path18);
-    if (normalised === null || normalised !== path18)
-      throw new GuardError("path", `refusing to write '${path18}': not a plain relative path`);
-    const target = join14(root, normalised);
+    const normalised = normaliseRelative(path19);
+    if (normalised === null || normalised !== path19)
+      throw new GuardError("path", `refusing to write '${path19}': not a plain relative path`);
+    const target = join15(root, normalised);
     await assertInside(realRoot, target);
-    const existing = await readFile9(target, "utf8").catch(() => void 0);
+    const existing = await readFile10(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir9(dirname7(target), { recursive: true });
+    await mkdir10(dirname7(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join14(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join15(dirname7(target), `.${randomBytes3(6).toString("hex")}.ecdysis-tmp`);
     try {
-      await writeFile8(temporary, content, { flag: "wx" });
-      await rename7(temporary, target);
+      await writeFile9(temporary, content, { flag: "wx" });
+      await rename8(temporary, target);
     } catch (error62) {
-      await rm3(temporary, { force: true });
+      await rm4(temporary, { force: true });
       throw error62;
     }
   }
@@ -49430,18 +50480,18 @@ var init_write_harness = __esm({
 });
 
 // src/harness/workspace.ts
-import { randomBytes as randomBytes3 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir10, readdir as readdir4, rename as rename8, rm as rm4, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join15 } from "node:path";
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { chmod as chmod2, cp, mkdir as mkdir11, readdir as readdir4, rename as rename9, rm as rm5, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join16 } from "node:path";
 function openHarnessWorkspace(options) {
-  const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
-  const root = join15(options.parent, id);
+  const id = options.id ?? `run-${process.pid}-${randomBytes4(4).toString("hex")}`;
+  const root = join16(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared2;
   const prepare = () => {
     prepared2 ??= (async () => {
       await removeStaleRuns(options.parent);
-      await mkdir10(root, { recursive: true });
+      await mkdir11(root, { recursive: true });
     })();
     return prepared2;
   };
@@ -49460,7 +50510,7 @@ function openHarnessWorkspace(options) {
       if (!prepared2) return;
       await Promise.allSettled(folders.values());
       if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
-      await rm4(root, { recursive: true, force: true });
+      await rm5(root, { recursive: true, force: true });
       await rmdir(options.parent).catch(() => void 0);
       folders.clear();
       prepared2 = void 0;
@@ -49468,45 +50518,45 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join15(root, harness.hash);
+  const target = join16(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join15(
+  const temporary = join16(
     root,
-    `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
+    `.tmp-${harness.hash.slice(0, 12)}-${randomBytes4(4).toString("hex")}`
   );
   try {
     await writeHarness(harness, temporary);
     await copyModes(harness, temporary);
     await linkDependencies(harness.dir, temporary);
-    await rename8(temporary, target);
+    await rename9(temporary, target);
   } catch (error62) {
-    await rm4(temporary, { recursive: true, force: true });
+    await rm5(temporary, { recursive: true, force: true });
     if (await isFolder(target)) return target;
     throw error62;
   }
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path18 of Object.keys(harness.files)) {
-    const source = await stat4(join15(harness.dir, path18)).catch(() => void 0);
+  for (const path19 of Object.keys(harness.files)) {
+    const source = await stat4(join16(harness.dir, path19)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join15(folder, path18), source.mode & 511);
+      await chmod2(join16(folder, path19), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join15(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join15(folder, name3), "dir");
+    const source = join16(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join16(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
-  await mkdir10(keepIn, { recursive: true });
+  await mkdir11(keepIn, { recursive: true });
   for (const name3 of await readdir4(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join15(keepIn, name3);
+    const target = join16(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename8(join15(root, name3), target).catch(async () => {
-      await cp(join15(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename9(join16(root, name3), target).catch(async () => {
+      await cp(join16(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
@@ -49515,7 +50565,7 @@ async function removeStaleRuns(parent) {
   for (const name3 of names) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm4(join15(parent, name3), { recursive: true, force: true });
+    await rm5(join16(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -49526,8 +50576,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path18) {
-  return (await stat4(path18).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path19) {
+  return (await stat4(path19).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -49539,7 +50589,7 @@ var init_workspace = __esm({
 });
 
 // src/agent/create-agent-adapter.ts
-import path3 from "node:path";
+import path4 from "node:path";
 function createAgentAdapter(loaded, options) {
   const { harness, model, probe } = loaded.config;
   const keyOf = new Map([
@@ -49550,41 +50600,36 @@ function createAgentAdapter(loaded, options) {
     ...probe ? [[probe.model, probe.price]] : [],
     [model.model, model.price]
   ]);
-  if (harness.kind === "command" && options.sandbox.sandbox && !options.modelAccess)
-    checkDirectAccess({
-      configFile: loaded.path,
-      endpoints: [
-        {
-          field: "model.baseUrl",
-          baseUrl: model.provider === "openai" ? model.baseUrl : void 0
-        },
-        {
-          field: "probe.baseUrl",
-          baseUrl: probe?.provider === "openai" ? probe.baseUrl : void 0
-        }
-      ]
-    });
   if (harness.kind === "command")
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
-      harnessHome: path3.resolve(loaded.root, harness.dir),
+      harnessHome: path4.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
       price: (name3) => prices.get(name3),
       sandbox: options.sandbox.sandbox,
-      modelAccess: options.modelAccess,
+      modelAccess: options.gateway ? gatewayModelAccess(options.gateway) : void 0,
       key: {
         variable: model.apiKeyEnv ?? defaultApiKeyEnv,
         from: (name3) => keyOf.get(name3) ?? defaultApiKeyEnv
       },
-      passEnv: harness.env
+      passEnv: options.gateway ? withoutKeys(harness.env, loaded) : harness.env
     });
   return builtinAgent();
 }
 function runWorkspace(loaded) {
   return openHarnessWorkspace({
-    parent: path3.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
+    parent: path4.resolve(loaded.root, loaded.config.cacheDir, "harnesses")
   });
+}
+function withoutKeys(names, loaded) {
+  const { model, refiner, probe, judge: judge2 } = loaded.config;
+  const keys = new Set(
+    [model, refiner, probe, judge2].flatMap(
+      (role) => role ? [role.apiKeyEnv ?? defaultApiKeyEnv] : []
+    )
+  );
+  return names?.filter((name3) => !keys.has(name3));
 }
 var init_create_agent_adapter = __esm({
   "src/agent/create-agent-adapter.ts"() {
@@ -49593,7 +50638,7 @@ var init_create_agent_adapter = __esm({
     init_workspace();
     init_builtin_agent();
     init_command_agent();
-    init_model_access();
+    init_gateway_access();
   }
 });
 
@@ -49623,8 +50668,8 @@ var init_sandbox_error = __esm({
 // src/agent/sandbox/sandbox-mounts.ts
 import { constants } from "node:fs";
 import { access, lstat as lstat2, open as open2, readlink, realpath as realpath4 } from "node:fs/promises";
-import { homedir, tmpdir as tmpdir2 } from "node:os";
-import { basename, delimiter, dirname as dirname8, isAbsolute as isAbsolute4, join as join16, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { homedir, tmpdir as tmpdir3 } from "node:os";
+import { basename, delimiter, dirname as dirname8, isAbsolute as isAbsolute4, join as join17, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 function exposureOf(input2) {
   const env = input2.env ?? process.env;
   const runner = [
@@ -49637,19 +50682,19 @@ function exposureOf(input2) {
     "GITHUB_STATE"
   ].flatMap((name3) => env[name3] ? [env[name3]] : []);
   return {
-    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir2(), ...runner].filter(Boolean).map((path18) => resolve9(path18))
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path19) => resolve9(path19))
   };
 }
-function exposureProblem(path18, exposure) {
-  if (path18.split(sep4).includes(".git")) return "it is a .git folder or inside one";
-  if (path18 === "/") return "it is the whole filesystem";
-  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path18));
+function exposureProblem(path19, exposure) {
+  if (path19.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path19 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path19));
   if (held2) return `it holds ${held2}, which the agent must not read`;
   return void 0;
 }
-async function onPath(name3, path18) {
-  for (const folder of (path18 ?? "").split(delimiter).filter(isAbsolute4)) {
-    const candidate = join16(folder, name3);
+async function onPath(name3, path19) {
+  for (const folder of (path19 ?? "").split(delimiter).filter(isAbsolute4)) {
+    const candidate = join17(folder, name3);
     const stat7 = await lstat2(candidate).catch(() => void 0);
     if (!stat7 || stat7.isDirectory()) continue;
     if (await access(candidate, constants.X_OK).then(
@@ -49661,28 +50706,28 @@ async function onPath(name3, path18) {
   return void 0;
 }
 async function shebangOf(file2) {
-  const handle = await open2(file2, "r").catch(() => void 0);
-  if (!handle) return void 0;
+  const handle2 = await open2(file2, "r").catch(() => void 0);
+  if (!handle2) return void 0;
   try {
-    const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+    const { bytesRead, buffer } = await handle2.read(Buffer.alloc(256), 0, 256, 0);
     const head = buffer.subarray(0, bytesRead).toString("utf8");
     if (!head.startsWith("#!")) return void 0;
     const words = head.slice(2).split("\n")[0].trim().split(/\s+/);
     if (basename(words[0] ?? "") !== "env") return words[0] || void 0;
     return words.slice(1).find((word2) => !word2.startsWith("-") && !word2.includes("="));
   } finally {
-    await handle.close();
+    await handle2.close();
   }
 }
 async function programMounts(file2, exposure) {
   const real = await realpath4(file2).catch(() => file2);
   const mounts = [];
-  for (const path18 of /* @__PURE__ */ new Set([file2, real])) {
-    if (isSystem2(path18)) continue;
-    const folder = basename(dirname8(path18));
-    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path18)) : path18;
+  for (const path19 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem2(path19)) continue;
+    const folder = basename(dirname8(path19));
+    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path19)) : path19;
     if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
-    else if (!exposureProblem(path18, exposure)) mounts.push(path18);
+    else if (!exposureProblem(path19, exposure)) mounts.push(path19);
   }
   return mounts;
 }
@@ -49699,17 +50744,17 @@ async function commandMounts(input2) {
   for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
   return [...new Set(mounts)];
 }
-async function linkedTarget(path18) {
-  const stat7 = await lstat2(path18).catch(() => void 0);
+async function linkedTarget(path19) {
+  const stat7 = await lstat2(path19).catch(() => void 0);
   if (!stat7?.isSymbolicLink()) return void 0;
-  return resolve9(dirname8(path18), await readlink(path18));
+  return resolve9(dirname8(path19), await readlink(path19));
 }
 var isWithin, systemPrefixes, isSystem2;
 var init_sandbox_mounts = __esm({
   "src/agent/sandbox/sandbox-mounts.ts"() {
     "use strict";
-    isWithin = (path18, folder) => {
-      const inside2 = relative4(folder, path18);
+    isWithin = (path19, folder) => {
+      const inside2 = relative4(folder, path19);
       return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
     };
     systemPrefixes = [
@@ -49722,7 +50767,7 @@ var init_sandbox_mounts = __esm({
       "/libx32/",
       "/etc/"
     ];
-    isSystem2 = (path18) => systemPrefixes.some((prefix) => path18.startsWith(prefix));
+    isSystem2 = (path19) => systemPrefixes.some((prefix) => path19.startsWith(prefix));
   }
 });
 
@@ -49730,8 +50775,8 @@ var init_sandbox_mounts = __esm({
 import { resolve as resolve10, sep as sep5 } from "node:path";
 function declaredReads(input2) {
   return input2.read.map((entry) => {
-    const path18 = resolve10(input2.root, entry);
-    const problem = exposureProblem(path18, input2.exposure);
+    const path19 = resolve10(input2.root, entry);
+    const problem = exposureProblem(path19, input2.exposure);
     if (problem)
       throw new InputError(
         input2.configFile,
@@ -49740,24 +50785,24 @@ function declaredReads(input2) {
           field: "harness.sandbox.read"
         }
       );
-    return path18;
+    return path19;
   });
 }
 function ordered(paths) {
   const system = systemLayout().system.map((mount) => mount.path);
-  const shown = (path18) => system.some((folder) => path18 === folder || path18.startsWith(folder + sep5));
-  return [...new Set(paths)].filter((path18) => !shown(path18)).sort((a, b) => a.length - b.length);
+  const shown = (path19) => system.some((folder) => path19 === folder || path19.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path19) => !shown(path19)).sort((a, b) => a.length - b.length);
 }
 function bubblewrapSandbox(options) {
   const node2 = options.node ?? process.execPath;
   return {
     engine: "bubblewrap",
-    async wrap({ argv, cwd, path: path18, network }) {
+    async wrap({ argv, cwd, path: path19, network }) {
       const linked = await linkedTarget(resolve10(cwd, "node_modules"));
       const programs = await commandMounts({
         argv0: argv[0],
         cwd,
-        path: path18,
+        path: path19,
         exposure: options.exposure,
         extra: network ? [node2] : []
       });
@@ -49784,7 +50829,7 @@ var init_agent_sandbox = __esm({
 
 // src/agent/sandbox/sandbox-probe.ts
 import { spawn as spawn2 } from "node:child_process";
-import { readFile as readFile10 } from "node:fs/promises";
+import { readFile as readFile11 } from "node:fs/promises";
 function bwrapCommand(env = process.env) {
   return env.ECDYSIS_BWRAP || "bwrap";
 }
@@ -49818,7 +50863,7 @@ async function runProbe(bwrap) {
   };
 }
 async function namespaceFix() {
-  const restricted = await readFile10(
+  const restricted = await readFile11(
     "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
     "utf8"
   ).then((text3) => text3.trim() === "1").catch(() => false);
@@ -49922,8 +50967,8 @@ var init_agent = __esm({
     init_completion();
     init_context_window();
     init_create_agent_adapter();
+    init_gateway_access();
     init_lookup();
-    init_model_access();
     init_sandbox_policy();
     init_sandbox_probe();
     init_tools();
@@ -50178,8 +51223,8 @@ function sortedHas(sorted, value) {
   }
   return false;
 }
-function lineKeys(count5, tokens) {
-  const keys = Array.from({ length: count5 }, () => []);
+function lineKeys(count6, tokens) {
+  const keys = Array.from({ length: count6 }, () => []);
   for (const token of tokens) keys[token.line]?.push(token.key);
   return keys.filter((line) => line.length > 0).map((line) => ({ key: line.join(" "), keys: line }));
 }
@@ -50240,7 +51285,7 @@ function buildRules(guard) {
     grams: sortedGrams(inputs),
     inputs: indexInputs(inputs, { dropShared: true }),
     answersOf: smallAnswersOf(tasks, answers),
-    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path18, text3]) => [path18, lineKeysOf(text3)])) : void 0,
+    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path19, text3]) => [path19, lineKeysOf(text3)])) : void 0,
     secrets: new SecretRedactor(guard.secretValues ?? []),
     scans: /* @__PURE__ */ new Map()
   };
@@ -50332,14 +51377,14 @@ function introducedLabels(input2) {
     for (const [id, { first }] of scan.labels)
       if (!firstSeen.has(id)) firstSeen.set(id, file2 * 1e9 + first);
   });
-  return [...grown.entries()].filter(([id, count5]) => count5 > (before.get(id) ?? 0)).sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0)).map(([id]) => rules.labelWords[id]);
+  return [...grown.entries()].filter(([id, count6]) => count6 > (before.get(id) ?? 0)).sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0)).map(([id]) => rules.labelWords[id]);
 }
 function pathsOf(harness) {
   return typeof harness === "string" ? [""] : Object.keys(harness).sort();
 }
 function scans(rules, harness) {
   return pathsOf(harness).map(
-    (path18) => scanFile(rules, typeof harness === "string" ? harness : harness[path18] ?? "")
+    (path19) => scanFile(rules, typeof harness === "string" ? harness : harness[path19] ?? "")
   );
 }
 function linesByFile(harness, list2) {
@@ -50347,17 +51392,17 @@ function linesByFile(harness, list2) {
   return new Map(list2.map((scan, at) => [paths[at], new Set(scan.lines.map((line) => line.key))]));
 }
 function counts(labels) {
-  return new Map([...labels].map(([id, { count: count5 }]) => [id, count5]));
+  return new Map([...labels].map(([id, { count: count6 }]) => [id, count6]));
 }
 function totals(list2, pick3) {
   const sum = /* @__PURE__ */ new Map();
   for (const scan of list2)
-    for (const [key, count5] of pick3(scan)) sum.set(key, (sum.get(key) ?? 0) + count5);
+    for (const [key, count6] of pick3(scan)) sum.set(key, (sum.get(key) ?? 0) + count6);
   return sum;
 }
 function grew(before, after, pick3) {
   const was = totals(before, pick3);
-  return [...totals(after, pick3)].some(([key, count5]) => count5 > (was.get(key) ?? 0));
+  return [...totals(after, pick3)].some(([key, count6]) => count6 > (was.get(key) ?? 0));
 }
 function introducedSecret(before, after) {
   const sum = (list2, pick3) => list2.reduce((total, scan) => total + pick3(scan), 0);
@@ -50399,9 +51444,9 @@ ${strings.join("\n")}`;
 }
 function guardedFiles(harness) {
   const result = {};
-  for (const [path18, text3] of Object.entries(harness.files)) {
-    const isConfig = path18 === "harness.yaml" && harness.kind === "builtin";
-    result[path18] = guardedText(text3, isConfig ? harness.config : void 0);
+  for (const [path19, text3] of Object.entries(harness.files)) {
+    const isConfig = path19 === "harness.yaml" && harness.kind === "builtin";
+    result[path19] = guardedText(text3, isConfig ? harness.config : void 0);
   }
   return result;
 }
@@ -50518,11 +51563,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count5 = before.split(edit.find).length - 1;
-      if (count5 !== 1)
+      const count6 = before.split(edit.find).length - 1;
+      if (count6 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count5} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count6} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -50550,13 +51595,13 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash10 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash10("sha256");
+  const hash2 = createHash11("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path18 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path18];
-    hash2.update(`${path18}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path19 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path19];
+    hash2.update(`${path19}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -50608,15 +51653,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path18 = checkEditPath({
+  const path19 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path18.ok) return { ok: false, guard: "path", reason: path18.reason };
-  const file2 = path18.path;
+  if (!path19.ok) return { ok: false, guard: "path", reason: path19.reason };
+  const file2 = path19.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -50812,7 +51857,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count5) => `${count5 === 0 ? start - 1 : start},${count5}`;
+  const range = (start, count6) => `${count6 === 0 ? start - 1 : start},${count6}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -50834,11 +51879,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path18 of paths) {
-    const filePatch = unifiedDiff({ path: path18, before: before.files[path18], after: after.files[path18] });
+  for (const path19 of paths) {
+    const filePatch = unifiedDiff({ path: path19, before: before.files[path19], after: after.files[path19] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path18, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path19, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -50896,8 +51941,8 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile11, stat as stat5 } from "node:fs/promises";
-import { join as join17, relative as relative5, resolve as resolve11, sep as sep6 } from "node:path";
+import { readdir as readdir5, readFile as readFile12, stat as stat5 } from "node:fs/promises";
+import { join as join18, relative as relative5, resolve as resolve11, sep as sep6 } from "node:path";
 async function loadHarness(options) {
   const dir = resolve11(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
@@ -50919,7 +51964,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join17(dir, "harness.yaml");
+  const yamlPath = join18(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -50933,23 +51978,23 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path18 of paths) {
-    const absolute = join17(dir, path18);
-    const buffer = await readFile11(absolute);
+  for (const path19 of paths) {
+    const absolute = join18(dir, path19);
+    const buffer = await readFile12(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path18] = decodeText(absolute, buffer);
+    files[path19] = decodeText(absolute, buffer);
   }
   return files;
 }
 async function collect2(root, folder, paths) {
   const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join17(folder, entry.name);
+    const absolute = join18(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
@@ -51443,7 +52488,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash11 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -51453,19 +52498,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count5) {
-  const digest = createHash11("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count5;
+function shardOf(taskId, count6) {
+  const digest = createHash12("sha256").update(taskId).digest();
+  return digest.readUInt32BE(0) % count6;
 }
 function parseShard(text3) {
   const match = /^(\d+)\/(\d+)$/.exec(text3.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text3}'`);
   const index = Number(match[1]);
-  const count5 = Number(match[2]);
-  if (count5 < 1 || index < 1 || index > count5) {
-    throw new InputError("--shard", `shard ${text3} is outside 1/${count5}..${count5}/${count5}`);
+  const count6 = Number(match[2]);
+  if (count6 < 1 || index < 1 || index > count6) {
+    throw new InputError("--shard", `shard ${text3} is outside 1/${count6}..${count6}/${count6}`);
   }
-  return { index: index - 1, count: count5 };
+  return { index: index - 1, count: count6 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -51491,10 +52536,11 @@ async function runEval(options) {
     command: config2.harness.command
   });
   const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
-  const models = options.models ?? await openModels(loaded, { env: options.env });
+  const redactor = runRedactor(options);
+  const models = options.models ?? await openModels(loaded, modelOptions(options, redactor));
   const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox });
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox, gateway: models.gateway });
     const scorer = scorerForTasks(config2.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -51502,10 +52548,6 @@ async function runEval(options) {
     });
     const cache2 = new RolloutCache(rolloutCacheDir(loaded));
     const params = rolloutParams(config2.model);
-    const redactor = new SecretRedactor([
-      ...configuredSecrets(loaded, options.env),
-      ...options.secrets ?? []
-    ]);
     const results = {};
     const records = [];
     for (const split of splits) {
@@ -51534,6 +52576,15 @@ async function runEval(options) {
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+function runRedactor(options) {
+  return new SecretRedactor([
+    ...configuredSecrets(options.loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+}
+function modelOptions(options, redactor) {
+  return { env: options.env, redact: (body) => redactor.json(body) };
 }
 function combine(parts, harnessHash2, model) {
   const cost = emptyCost();
@@ -51943,7 +52994,9 @@ function emptySpend() {
     refinerCalls: 0,
     refinerTokens: 0,
     refinerCostUsd: 0,
-    wallMs: 0
+    wallMs: 0,
+    gatewayRollouts: 0,
+    selfReportedRollouts: 0
   };
 }
 function projectMeasurement(spend2, rollouts) {
@@ -51977,7 +53030,11 @@ var init_budget = __esm({
       refinerCalls: external_exports.number(),
       refinerTokens: external_exports.number(),
       refinerCostUsd: external_exports.number(),
-      wallMs: external_exports.number()
+      wallMs: external_exports.number(),
+      /** Command-harness rollouts whose agent spend was counted at the model gateway (exact). */
+      gatewayRollouts: external_exports.number().default(0),
+      /** Command-harness rollouts whose agent spend is the agent's own report (no gateway saw it). */
+      selfReportedRollouts: external_exports.number().default(0)
     });
     BudgetTracker = class {
       constructor(limits, now, startedAt = now()) {
@@ -52098,7 +53155,7 @@ var init_budget = __esm({
 });
 
 // src/harness/code-reaches.ts
-function count2(text3, word2) {
+function count3(text3, word2) {
   return text3.match(patterns.get(word2))?.length ?? 0;
 }
 function codeReaches(before, after) {
@@ -52107,7 +53164,7 @@ function codeReaches(before, after) {
     if (dataFile.test(file2) || before[file2] === text3) continue;
     const old = before[file2] ?? "";
     for (const [kind, words] of Object.entries(reachWords)) {
-      const found = words.filter((word2) => count2(text3, word2) > count2(old, word2));
+      const found = words.filter((word2) => count3(text3, word2) > count3(old, word2));
       if (found.length > 0) flags.push({ file: file2, kind, words: found });
     }
   }
@@ -52263,7 +53320,8 @@ function meterAdapter(options) {
       const trace = await adapter.run(input2);
       if (adapter.usageFromTrace) {
         const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
-        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
+        const source = trace.usageSource === "gateway" ? { gatewayRollouts: 1 } : trace.usageSource === "agent" ? { selfReportedRollouts: 1 } : {};
+        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd, ...source });
         if (llmCalls > 0) {
           const event = { role: "agent", purpose: "agent", calls: llmCalls };
           onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
@@ -52280,10 +53338,10 @@ var init_meter = __esm({
 });
 
 // src/evolve/evaluation-setup.ts
-import path4 from "node:path";
+import path5 from "node:path";
 function wrapModels(options) {
   const { models, loaded, budget, onCall } = options;
-  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const dir = path5.resolve(loaded.root, loaded.config.cacheDir, "calls");
   const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
   return {
     agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
@@ -52367,7 +53425,7 @@ function runEvaluations(options) {
   const shared = {
     loaded,
     models,
-    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path5.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     scorer: scorerForTasks(loaded.config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge ?? models.refiner,
@@ -52716,8 +53774,8 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
+import path6 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
   const config2 = loaded.config;
@@ -52728,7 +53786,8 @@ async function runGate(options) {
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
   ]);
-  const opened = options.models ? void 0 : await openModels(loaded);
+  const opened = options.models ? void 0 : await openGateModels(options, redactor);
+  const gateway = (options.models ?? opened)?.gateway;
   const workspace = runWorkspace(loaded);
   try {
     const budget = new BudgetTracker({}, () => 0);
@@ -52746,7 +53805,7 @@ async function runGate(options) {
     };
     const measure = (name3) => {
       const { root, sandbox, harness } = sides[name3];
-      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox, gateway });
       const evaluate3 = evaluations({ enforce: false, split: "heldout", adapter });
       return evaluate3({ tasks: heldout, harness, label: `gate: ${name3}` });
     };
@@ -52758,13 +53817,19 @@ async function runGate(options) {
     const result = redactor.json(
       command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
     );
-    await mkdir11(options.outDir, { recursive: true });
-    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
+    await mkdir12(options.outDir, { recursive: true });
+    await writeFile10(path6.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
     return result;
   } finally {
     await workspace.close();
     await opened?.close();
   }
+}
+function openGateModels(options, redactor) {
+  return openModels(options.loaded, {
+    gatewayCache: options.callCache ?? true,
+    redact: (body) => redactor.json(body)
+  });
 }
 async function gateSandboxes(options, headRoot) {
   const { loaded, env } = options;
@@ -52777,7 +53842,7 @@ async function gateSandboxes(options, headRoot) {
 async function loadSides(options) {
   const { config: config2 } = options.loaded;
   const load2 = (dir) => loadHarness({
-    dir: path5.resolve(dir),
+    dir: path6.resolve(dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -52807,20 +53872,20 @@ var init_gate = __esm({
 });
 
 // src/evolve/guard.ts
-import path6 from "node:path";
+import path7 from "node:path";
 function buildGuardContext(options) {
   const { loaded, train, heldout } = options;
   const { config: config2, root } = loaded;
   const protectedPaths = [
     loaded.path,
-    path6.resolve(root, config2.tasks.train),
-    path6.resolve(root, config2.tasks.heldout)
+    path7.resolve(root, config2.tasks.train),
+    path7.resolve(root, config2.tasks.heldout)
   ];
   const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
   for (const scorer of scorers) {
     if (scorer?.kind !== "command") continue;
     for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
+      if (/[./]/.test(word2)) protectedPaths.push(path7.resolve(root, word2));
   }
   const all = [...train, ...heldout];
   return {
@@ -53025,8 +54090,8 @@ function exhaustedReason(systematic, memory, options) {
     ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
-  const count5 = systematic.length;
-  return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+  const count6 = systematic.length;
+  return `${count6} systematic pattern${count6 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
   return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
@@ -53315,9 +54380,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash12 } from "node:crypto";
+import { createHash as createHash13 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash12("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash13("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -53698,7 +54763,7 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   }
   return { tried, passed: passed2 };
 }
-function count3(n, singular, plural3) {
+function count4(n, singular, plural3) {
   return `${n} ${n === 1 ? singular : plural3}`;
 }
 function supportReasons(pattern, minSupport) {
@@ -53707,7 +54772,7 @@ function supportReasons(pattern, minSupport) {
     return [
       tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : {
         code: "narrow",
-        detail: `${count3(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
+        detail: `${count4(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
       }
     ];
   }
@@ -53715,7 +54780,7 @@ function supportReasons(pattern, minSupport) {
     return [
       {
         code: "narrow",
-        detail: `${count3(categories, "category", "categories")} (minimum ${minSupport.categories})`
+        detail: `${count4(categories, "category", "categories")} (minimum ${minSupport.categories})`
       }
     ];
   }
@@ -53764,7 +54829,7 @@ function supportState(pattern, options) {
     const { tasks, categories } = pattern.support;
     reasons2.push({
       code: "supported",
-      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
+      detail: `${count4(tasks, "task", "tasks")} across ${count4(categories, "category", "categories")}`
     });
   }
   return { pattern, reasons: reasons2, open: open3 };
@@ -53889,11 +54954,11 @@ function resampleSelection(evidence2, records) {
   const chosen = [];
   for (const item of evidence2) {
     const record3 = byKey.get(item.rolloutKey);
-    const count5 = perSignal.get(item.signalKey) ?? 0;
-    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count5 >= resampledPerSignal)
+    const count6 = perSignal.get(item.signalKey) ?? 0;
+    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count6 >= resampledPerSignal)
       continue;
     tasks.add(record3.taskId);
-    perSignal.set(item.signalKey, count5 + 1);
+    perSignal.set(item.signalKey, count6 + 1);
     chosen.push(record3);
   }
   return chosen;
@@ -54320,6 +55385,17 @@ var init_result_schema = __esm({
       /** Refiner share of the tokens (and of cost when priced), 0–1. */
       refinementShare: external_exports.number(),
       refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
+      /**
+       * A command harness: where the agent's own spend was counted — at the model gateway (exact:
+       * what the endpoint answered for each rollout), from the agent's own report (when no gateway
+       * saw its calls), or both — and over how many uncached rollouts each. Absent for the built-in
+       * runtime (its calls are metered by the providers) and when no rollout ran.
+       */
+      agentUsage: external_exports.object({
+        source: external_exports.enum(["gateway", "agent-reported", "mixed"]),
+        gatewayRollouts: external_exports.number(),
+        selfReportedRollouts: external_exports.number()
+      }).optional(),
       training: spendSchema
     });
     measureSummarySchema = external_exports.object({
@@ -54402,13 +55478,13 @@ var init_result_schema = __esm({
 function assertHarnessSealed(input2) {
   const { seed, final } = input2;
   const seedPaths = Object.keys(seed.files);
-  for (const path18 of Object.keys(final.files)) {
-    if (path18 in seed.files) continue;
-    const problem = normaliseRelative(path18) === path18 ? portablePathProblem(path18, seedPaths) : "not a plain relative path";
+  for (const path19 of Object.keys(final.files)) {
+    if (path19 in seed.files) continue;
+    const problem = normaliseRelative(path19) === path19 ? portablePathProblem(path19, seedPaths) : "not a plain relative path";
     if (problem)
       throw new GuardError(
         "path",
-        `refusing to write the final harness: '${escapeInvisible(path18)}': ${problem}`
+        `refusing to write the final harness: '${escapeInvisible(path19)}': ${problem}`
       );
   }
   const rules = contentRules(input2.guard);
@@ -54416,11 +55492,11 @@ function assertHarnessSealed(input2) {
   const after = guardedFiles(final);
   const finding = introducedContent({ before, after, rules });
   if (!finding) return;
-  const changed = Object.keys(after).filter((path18) => after[path18] !== before[path18]);
+  const changed = Object.keys(after).filter((path19) => after[path19] !== before[path19]);
   const alone = changed.find(
-    (path18) => introducedContent({ before, after: { ...before, [path18]: after[path18] }, rules })
+    (path19) => introducedContent({ before, after: { ...before, [path19]: after[path19] }, rules })
   );
-  const files = (alone ? [alone] : changed).map((path18) => `'${escapeInvisible(path18)}'`);
+  const files = (alone ? [alone] : changed).map((path19) => `'${escapeInvisible(path19)}'`);
   throw new GuardError(
     finding.guard,
     `refusing to write the final harness: ${files.join(", ")} ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
@@ -54439,7 +55515,7 @@ var init_final_harness_guard = __esm({
 
 // src/harness/parse-check.ts
 import { spawn as spawn4 } from "node:child_process";
-import { extname, join as join18 } from "node:path";
+import { extname, join as join19 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -54460,9 +55536,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path18 = join18(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path18] });
-    return result && `node --check: ${nodeMessage(result, path18)}`;
+    const path19 = join19(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path19] });
+    return result && `node --check: ${nodeMessage(result, path19)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -54496,9 +55572,9 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path18) {
+function nodeMessage(stderr, path19) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp2(path18)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp2(path19)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
@@ -54568,11 +55644,11 @@ var init_parse_check = __esm({
 
 // src/harness/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join19, relative as relative6, sep as sep7 } from "node:path";
+import { dirname as dirname9, join as join20, relative as relative6, sep as sep7 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join19(current, ".git"))) return current;
+    if (existsSync4(join20(current, ".git"))) return current;
     const parent = dirname9(current);
     if (parent === current) return void 0;
     current = parent;
@@ -54715,8 +55791,8 @@ async function runLoop2(options) {
     state = await run2.start(options.seed);
     for (let turn; ; ) {
       turn = nextTurn(turn, run2.followUp?.(state));
-      const stop = stopBefore({ run: run2, state, turn, context });
-      if (stop) return end(stop);
+      const stop2 = stopBefore({ run: run2, state, turn, context });
+      if (stop2) return end(stop2);
       const scope = options.scope.iteration(turn.index);
       const proposal = await runnable(await run2.propose(state, scope), context);
       if (proposal.kind === "stop") {
@@ -54825,12 +55901,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile12, rm as rm5 } from "node:fs/promises";
-import path7 from "node:path";
+import { appendFile as appendFile2, readFile as readFile13, rm as rm6 } from "node:fs/promises";
+import path8 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile12(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile13(path8.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -54881,8 +55957,8 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path7.join(options.outDir, promptLogFile);
-        if (options.fresh || !options.keep) await rm5(file2, { force: true });
+        const file2 = path8.join(options.outDir, promptLogFile);
+        if (options.fresh || !options.keep) await rm6(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
       /** Wraps a provider so each of its calls is logged once it ends. */
@@ -54938,12 +56014,12 @@ var init_prompt_log = __esm({
 });
 
 // src/evolve/run-inputs.ts
-import path8 from "node:path";
+import path9 from "node:path";
 async function loadInputs(loaded, options) {
   const { limit: limit2 } = options;
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path8.resolve(loaded.root, config2.harness.dir),
+    dir: path9.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -54965,8 +56041,8 @@ var init_run_inputs = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile13 } from "node:fs/promises";
-import path9 from "node:path";
+import { readFile as readFile14 } from "node:fs/promises";
+import path10 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -55052,10 +56128,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path9.join(outDir, runRecordsFile);
+  const file2 = path10.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile13(file2, "utf8");
+    text3 = await readFile14(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -55113,9 +56189,9 @@ var init_run_records = __esm({
 function strategyScope(options) {
   const { strategy, streams, seed, stage } = options;
   const rng = (stream, part) => {
-    const path18 = streams[stream];
-    if (!path18) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
-    return createRng(deriveSeed(seed, ...path18(part)));
+    const path19 = streams[stream];
+    if (!path19) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed, ...path19(part)));
   };
   const iteration = (index, prefix) => {
     const key2 = (name3) => `${prefix}/${name3}`;
@@ -55180,11 +56256,11 @@ var init_folder_locked_error = __esm({
 });
 
 // src/evolve/folder-lock.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir12, readFile as readFile14, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
+import { link, mkdir as mkdir13, readFile as readFile15, rename as rename10, unlink, writeFile as writeFile11 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path10 from "node:path";
+import path11 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -55208,9 +56284,9 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path10.join(folder, lockFileName);
-  await mkdir12(folder, { recursive: true });
-  const token = randomBytes4(12).toString("hex");
+  const file2 = path11.join(folder, lockFileName);
+  await mkdir13(folder, { recursive: true });
+  const token = randomBytes5(12).toString("hex");
   const record3 = {
     pid: process.pid,
     host: hostname3(),
@@ -55219,10 +56295,10 @@ async function acquireFolderLock(options) {
     token
   };
   const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile10(temporary, `${JSON.stringify(record3)}
+  await writeFile11(temporary, `${JSON.stringify(record3)}
 `);
   try {
-    for (let attempt = 0; attempt < 5; attempt++) {
+    for (let attempt2 = 0; attempt2 < 5; attempt2++) {
       try {
         await link(temporary, file2);
         installExitHook();
@@ -55249,7 +56325,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile14(file2, "utf8");
+    text3 = await readFile15(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -55261,9 +56337,9 @@ async function readHolder(file2) {
   }
 }
 async function takeOver(file2, stale) {
-  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
+  const aside = `${file2}.stale.${randomBytes5(6).toString("hex")}`;
   try {
-    await rename9(file2, aside);
+    await rename10(file2, aside);
   } catch {
     return false;
   }
@@ -55301,9 +56377,9 @@ var init_folder_lock = __esm({
 });
 
 // src/evolve/run-key.ts
-import { createHash as createHash13 } from "node:crypto";
-import { readFile as readFile15 } from "node:fs/promises";
-import path11 from "node:path";
+import { createHash as createHash14 } from "node:crypto";
+import { readFile as readFile16 } from "node:fs/promises";
+import path12 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -55347,15 +56423,15 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path11.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile15(file2).catch(() => void 0);
-      if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
+      const file2 = path12.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile16(file2).catch(() => void 0);
+      if (content) files[word2] = createHash14("sha256").update(content).digest("hex");
     }
   }
   return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
-  return createHash13("sha256").update(text3).digest("hex");
+  return createHash14("sha256").update(text3).digest("hex");
 }
 var runKeyPartsSchema, partNames, shownAsValue;
 var init_run_key = __esm({
@@ -55518,8 +56594,8 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir13, readFile as readFile16, rename as rename10, rm as rm6, truncate, writeFile as writeFile11 } from "node:fs/promises";
-import path12 from "node:path";
+import { appendFile as appendFile4, mkdir as mkdir14, readFile as readFile17, rename as rename11, rm as rm7, truncate, writeFile as writeFile12 } from "node:fs/promises";
+import path13 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -55549,14 +56625,14 @@ var init_journal = __esm({
       lines;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path12.join(options.outDir, "journal.jsonl");
+        const file2 = path13.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
-        if (options.restart) await rm6(file2, { force: true });
-        const text3 = await readFile16(file2, "utf8").catch(() => void 0);
+        if (options.restart) await rm7(file2, { force: true });
+        const text3 = await readFile17(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir13(options.outDir, { recursive: true });
+          await mkdir14(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -55564,9 +56640,9 @@ var init_journal = __esm({
             parts: options.parts
           };
           const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile11(temporary, `${JSON.stringify(header)}
+          await writeFile12(temporary, `${JSON.stringify(header)}
 `);
-          await rename10(temporary, file2);
+          await rename11(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
           if (read.repair === "newline") await appendFile4(file2, "\n");
@@ -56088,7 +57164,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path18, entry] of state.setBy) this.setBy.set(path18, entry);
+          for (const [path19, entry] of state.setBy) this.setBy.set(path19, entry);
         }
         return result;
       }
@@ -56175,8 +57251,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path18, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
+function coerceValue(path19, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path19);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -56275,8 +57351,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path18, message) {
-  return path18.join(".") === "edit.kind" || path18.length === 1 && path18[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path19, message) {
+  return path19.join(".") === "edit.kind" || path19.length === 1 && path19[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -56310,12 +57386,12 @@ function harnessIssues(planned, view) {
   }
   if (!shown)
     return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
-  const count5 = shown.content.split(edit.find).length - 1;
-  if (count5 === 1) return [];
+  const count6 = shown.content.split(edit.find).length - 1;
+  if (count6 === 1) return [];
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count5 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count5} times in ${where}; quote enough around it to make it unique`
+    count6 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count6} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
@@ -56324,30 +57400,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path18, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
-  if (!field2) return [`'${path18}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path19, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path19);
+  if (!field2) return [`'${path19}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path18 = field2.path;
-  if (field2.type === "list") return [`${path18} is a list; edit harness.yaml with replace_text`];
+  const path19 = field2.path;
+  if (field2.type === "list") return [`${path19} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path18} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path19} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path18} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path19} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path18} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path19} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path18} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path18} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path19} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path19} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path18} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path19} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path18} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path19} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -56392,7 +57468,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path18) => editable.some((glob) => matchGlob(glob, path18));
+  const isEditable = (path19) => editable.some((glob) => matchGlob(glob, path19));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -56402,44 +57478,44 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path18) => textFile.test(path18)).sort();
+  const paths = Object.keys(harness.files).filter((path19) => textFile.test(path19)).sort();
   const ordered2 = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path18) => !isEditable(path18)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path19) => !isEditable(path19)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path18 of ordered2) {
-    const shown = left > 0 ? showFile(path18, harness.files[path18], Math.min(budget.perFile, left)) : void 0;
+  for (const path19 of ordered2) {
+    const shown = left > 0 ? showFile(path19, harness.files[path19], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path18)) notShown.push(path18);
+      if (isEditable(path19)) notShown.push(path19);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path18) });
+    files.push({ ...shown, editable: isEditable(path19) });
     left -= shown.content.length;
   }
-  for (const path18 of Object.keys(harness.files).sort())
-    if (!textFile.test(path18) && isEditable(path18)) notShown.push(path18);
+  for (const path19 of Object.keys(harness.files).sort())
+    if (!textFile.test(path19) && isEditable(path19)) notShown.push(path19);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path18, text3, maxChars) {
+function showFile(path19, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path18, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path19, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
-  let count5 = 0;
-  while (count5 < lines.length && used + lines[count5].length + 1 <= maxChars) {
-    used += lines[count5].length + 1;
-    count5++;
+  let count6 = 0;
+  while (count6 < lines.length && used + lines[count6].length + 1 <= maxChars) {
+    used += lines[count6].length + 1;
+    count6++;
   }
-  if (count5 === 0) return void 0;
+  if (count6 === 0) return void 0;
   return {
-    path: path18,
+    path: path19,
     whole: false,
-    content: lines.slice(0, count5).join("\n"),
-    lines: { from: 1, to: count5, of: lines.length }
+    content: lines.slice(0, count6).join("\n"),
+    lines: { from: 1, to: count6, of: lines.length }
   };
 }
 function referenceLines() {
@@ -58097,12 +59173,12 @@ function selectParent(pool, rng) {
   for (const members2 of front.values())
     for (const member of members2) frequency.set(member, (frequency.get(member) ?? 0) + 1);
   const weighted = [...frequency].sort(([a], [b]) => a - b);
-  const total = weighted.reduce((sum, [, count5]) => sum + count5, 0);
+  const total = weighted.reduce((sum, [, count6]) => sum + count6, 0);
   if (total === 0) return bestCandidate(pool);
   let draw2 = Math.floor(rng.next() * total);
-  for (const [candidate, count5] of weighted) {
-    if (draw2 < count5) return candidate;
-    draw2 -= count5;
+  for (const [candidate, count6] of weighted) {
+    if (draw2 < count6) return candidate;
+    draw2 -= count6;
   }
   return weighted[weighted.length - 1][0];
 }
@@ -58446,8 +59522,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path13 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
+import path14 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -58468,7 +59544,7 @@ async function runEvolve(options) {
     redact: (value) => redactor.json(value),
     now: () => clock.now()
   });
-  const opened = await openOwnModels(options, release2);
+  const opened = await openOwnModels(options, release2, redactor);
   const workspace = runWorkspace(loaded);
   try {
     const prompts = await PromptLog.open({
@@ -58499,18 +59575,21 @@ async function runEvolve(options) {
       coverage: coverage2
     });
   } finally {
-    const keepIn = options.keepCandidates ? path13.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path14.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
   }
 }
-async function openOwnModels(options, release2) {
+async function openOwnModels(options, release2, redactor) {
   if (options.models) return void 0;
-  return openModels(options.loaded).catch(async (error62) => {
-    await release2();
-    throw error62;
-  });
+  const redact = (body) => redactor.json(body);
+  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
+    async (error62) => {
+      await release2();
+      throw error62;
+    }
+  );
 }
 async function finishRun(input2) {
   const { options, run: run2, outcome } = input2;
@@ -58542,10 +59621,18 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    cache: new RolloutCache(path14.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     patchPrefix: options.patchPrefix
   });
   return result;
+}
+function runAdapter(loaded, input2) {
+  const { workspace, inputs, models } = input2;
+  return createAgentAdapter(loaded, {
+    workspace,
+    sandbox: inputs.sandbox,
+    gateway: models.gateway
+  });
 }
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
@@ -58559,7 +59646,7 @@ function openRun(input2) {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input2.inputs.sandbox }),
+    adapter: options.adapter ?? runAdapter(loaded, input2),
     progress: options.progress,
     redactor,
     onCall
@@ -58655,8 +59742,15 @@ function costOf2(spend2, training) {
       tokens: spend2.refinerTokens,
       costUsd: spend2.refinerCostUsd
     },
+    ...agentUsage(spend2),
     training
   };
+}
+function agentUsage(spend2) {
+  const { gatewayRollouts, selfReportedRollouts } = spend2;
+  if (gatewayRollouts + selfReportedRollouts === 0) return {};
+  const source = selfReportedRollouts === 0 ? "gateway" : gatewayRollouts === 0 ? "agent-reported" : "mixed";
+  return { agentUsage: { source, gatewayRollouts, selfReportedRollouts } };
 }
 function evolveResult(input2) {
   const { loaded, run: run2, outcome } = input2;
@@ -58700,9 +59794,9 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir14(path13.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile13(path14.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir15(path14.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path14.join(outDir, "harness"));
   await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -59052,13 +60146,13 @@ var init_measure_rows = __esm({
 });
 
 // src/report/wording.ts
-function plural2(count5, singular, pluralForm = `${singular}s`) {
-  return `${count5} ${count5 === 1 ? singular : pluralForm}`;
+function plural2(count6, singular, pluralForm = `${singular}s`) {
+  return `${count6} ${count6 === 1 ? singular : pluralForm}`;
 }
 function resolvePlurals(text3) {
   return text3.replace(
     /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
-    (_match, count5, word2, suffix) => count5 === "1" ? `${count5} ${word2}` : `${count5} ${word2}${suffix}`
+    (_match, count6, word2, suffix) => count6 === "1" ? `${count6} ${word2}` : `${count6} ${word2}${suffix}`
   );
 }
 function reasonCodes(reasons2) {
@@ -59981,9 +61075,9 @@ function turnCalls(options) {
   if (ids.length === 0) return "";
   if (index.calls.size === 0)
     return `<p class="muted">Prompts not kept (report.keepPrompts: false, or a run before they were kept).</p>`;
-  return ids.map((id, attempt) => {
+  return ids.map((id, attempt2) => {
     const call = index.calls.get(id);
-    const label = attempt === 0 ? "the" : `repair ${attempt}:`;
+    const label = attempt2 === 0 ? "the" : `repair ${attempt2}:`;
     return call ? callDetails({ call, index, rendered, label, iteration }) : `<p class="muted">call <code>${escapeHtml(id)}</code> not kept</p>`;
   }).join("");
 }
@@ -60243,9 +61337,9 @@ var init_html_rollouts = __esm({
 });
 
 // src/report/html-script.ts
-import { createHash as createHash14 } from "node:crypto";
+import { createHash as createHash15 } from "node:crypto";
 function cspHash(text3) {
-  return `'sha256-${createHash14("sha256").update(text3, "utf8").digest("base64")}'`;
+  return `'sha256-${createHash15("sha256").update(text3, "utf8").digest("base64")}'`;
 }
 function reportCsp() {
   return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -60400,7 +61494,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path18 = points2.map(
+  const path19 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -60412,7 +61506,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path18}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path19}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -60553,23 +61647,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
-import path14 from "node:path";
+import { mkdir as mkdir16, writeFile as writeFile14 } from "node:fs/promises";
+import path15 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir15(outDir, { recursive: true });
-  const markdown = path14.join(outDir, "report.md");
-  const html = path14.join(outDir, "report.html");
-  await writeFile13(markdown, renderMarkdown(result, { secrets }));
+  await mkdir16(outDir, { recursive: true });
+  const markdown = path15.join(outDir, "report.md");
+  const html = path15.join(outDir, "report.html");
+  await writeFile14(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile13(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile14(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path14.join(options.outDir, "gate.md");
-  await mkdir15(options.outDir, { recursive: true });
-  await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path15.join(options.outDir, "gate.md");
+  await mkdir16(options.outDir, { recursive: true });
+  await writeFile14(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -60602,14 +61696,14 @@ var init_report = __esm({
 });
 
 // src/sim/world-generator.ts
-import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { writeFile as writeFile15 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join20(outDir, "ground-truth.json");
+  const groundTruth = join21(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
+  await writeFile15(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
   return { ...paths, groundTruth };
 }
@@ -60773,16 +61867,16 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path15 from "node:path";
+import path16 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path15.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path15.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path16.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path16.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const seed = await loadHarness({
-    dir: path15.resolve(loaded.root, config2.harness.dir),
+    dir: path16.resolve(loaded.root, config2.harness.dir),
     kind: "builtin"
   });
   const harnesses = await rebuildHarnesses({
@@ -60881,8 +61975,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
-import path16 from "node:path";
+import { cp as cp2, mkdir as mkdir17, rm as rm8, writeFile as writeFile16 } from "node:fs/promises";
+import path17 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared2 = /* @__PURE__ */ new Map();
@@ -60902,22 +61996,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path16.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path17.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm7(dir, { recursive: true, force: true });
-      await mkdir16(dir, { recursive: true });
+      await rm8(dir, { recursive: true, force: true });
+      await mkdir17(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile15(path16.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile16(path17.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared2.set(dir, {
         world: seeded,
         files: {
-          train: path16.relative(dir, files.train),
-          heldout: path16.relative(dir, files.heldout),
-          harnessDir: path16.relative(dir, files.harnessDir)
+          train: path17.relative(dir, files.train),
+          heldout: path17.relative(dir, files.heldout),
+          harnessDir: path17.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -60932,11 +62026,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path16.join(outDir, "project");
-      await rm7(outDir, { recursive: true, force: true });
-      await mkdir16(projectDir, { recursive: true });
+      const projectDir = path17.join(outDir, "project");
+      await rm8(outDir, { recursive: true, force: true });
+      await mkdir17(projectDir, { recursive: true });
       for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path16.join(project.dir, relative10), path16.join(projectDir, relative10), {
+        await cp2(path17.join(project.dir, relative10), path17.join(projectDir, relative10), {
           recursive: true
         });
       }
@@ -60946,8 +62040,8 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path16.join(projectDir, "ecdysis.yml");
-        await writeFile15(
+        const configPath = path17.join(projectDir, "ecdysis.yml");
+        await writeFile16(
           configPath,
           projectConfigYaml({
             strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
@@ -60962,13 +62056,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path16.join(outDir, "evolve"),
+            outDir: path17.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path16.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path17.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -60985,8 +62079,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path16.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path16.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path17.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path17.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -61042,7 +62136,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join21 } from "node:path";
+import { join as join22 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -61490,7 +62584,7 @@ function budgetUseTable(result) {
     const first = runs[0];
     const stops = /* @__PURE__ */ new Map();
     for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
-    const stopped = [...stops].map(([reason, count5]) => `${reason} \xD7${count5}`).join(", ");
+    const stopped = [...stops].map(([reason, count6]) => `${reason} \xD7${count6}`).join(", ");
     const unspent = runs.map((run2) => run2.unspentRollouts);
     const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
     const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
@@ -62248,8 +63342,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir17, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
-import path17 from "node:path";
+import { mkdir as mkdir18, rename as rename12, writeFile as writeFile17 } from "node:fs/promises";
+import path18 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -62438,14 +63532,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts2.set(label2, (counts2.get(label2) ?? 0) + 1);
     }
-    const [label, count5] = [...counts2.entries()].sort(
+    const [label, count6] = [...counts2.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count5 / members2.length
+      purity: count6 / members2.length
     });
   }
   return results;
@@ -62504,7 +63598,7 @@ async function runBench(input2) {
   const canReuse = options.resume && reusableCode(code2);
   let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path17.resolve(options.outDir);
+  const outDir = path18.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -62515,7 +63609,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path17.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path18.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -62532,7 +63626,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path17.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path18.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const key = runRecordKey({ world: world2, seed, plan, settings, probeTaskIds: taskIds, code: code2 });
         const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
         if (recorded) {
@@ -62571,7 +63665,7 @@ async function runBench(input2) {
           truth
         });
         if (reusableCode(code2)) {
-          await mkdir17(runDir, { recursive: true });
+          await mkdir18(runDir, { recursive: true });
           await writeRunRecord(runDir, { key, code: code2, run: run2 });
         }
         runs.push(run2);
@@ -62607,10 +63701,10 @@ async function runBench(input2) {
       options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
     )
   };
-  await mkdir17(outDir, { recursive: true });
-  await writeAtomically(path17.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir18(outDir, { recursive: true });
+  await writeAtomically(path18.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path17.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path18.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -62666,8 +63760,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile16(temporary, text3);
-  await rename11(temporary, file2);
+  await writeFile17(temporary, text3);
+  await rename12(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -62709,8 +63803,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path18) {
-  return resolve12(io.cwd, path18);
+function resolvePath(io, path19) {
+  return resolve12(io.cwd, path19);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -62726,10 +63820,10 @@ function withConcurrency(loaded, concurrency) {
 // src/cli/side-by-side.ts
 import { spawn as spawn5 } from "node:child_process";
 import { createInterface } from "node:readline";
-function seedShares(seeds, count5) {
+function seedShares(seeds, count6) {
   return Array.from(
-    { length: count5 },
-    (_, job) => seeds.filter((_seed, index) => index % count5 === job)
+    { length: count6 },
+    (_, job) => seeds.filter((_seed, index) => index % count6 === job)
   ).filter((share) => share.length > 0);
 }
 async function runShares(options) {
@@ -62833,7 +63927,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join21(outDir, "bench.json")} and ${join21(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join22(outDir, "bench.json")} and ${join22(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -62894,8 +63988,8 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
-import { join as join22, relative as relative7 } from "node:path";
+import { readFile as readFile18, stat as stat6 } from "node:fs/promises";
+import { join as join23, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -62912,7 +64006,7 @@ var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.int
 function money(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
 }
-function count4(delta) {
+function count5(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
 }
 function scoreRows(a, b) {
@@ -62947,19 +64041,19 @@ function costRows(a, b) {
       label: "LLM calls",
       a: String(a.cost.llmCalls),
       b: String(b.cost.llmCalls),
-      delta: count4(b.cost.llmCalls - a.cost.llmCalls)
+      delta: count5(b.cost.llmCalls - a.cost.llmCalls)
     },
     {
       label: "tokens",
       a: tokens(a).toLocaleString("en-US"),
       b: tokens(b).toLocaleString("en-US"),
-      delta: count4(tokens(b) - tokens(a))
+      delta: count5(tokens(b) - tokens(a))
     },
     {
       label: "rollouts",
       a: String(a.cost.rollouts),
       b: String(b.cost.rollouts),
-      delta: count4(b.cost.rollouts - a.cost.rollouts)
+      delta: count5(b.cost.rollouts - a.cost.rollouts)
     },
     {
       label: "wall time",
@@ -62993,7 +64087,7 @@ function compareRuns(a, b) {
       label: "accepted",
       a: tally2(a),
       b: tally2(b),
-      delta: count4(b.acceptedEdits.length - a.acceptedEdits.length)
+      delta: count5(b.acceptedEdits.length - a.acceptedEdits.length)
     },
     {
       label: "stopped",
@@ -63060,18 +64154,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path18) {
-  const isDir = await stat6(path18).then(
+async function readResult(path19) {
+  const isDir = await stat6(path19).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path18,
+        path19,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join22(path18, "result.json") : path18;
-  const text3 = await readFile17(file2, "utf8").catch(() => {
+  const file2 = isDir ? join23(path19, "result.json") : path19;
+  const text3 = await readFile18(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -63108,7 +64202,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path18) => readResult(resolvePath(io, path18)))
+      args.positionals.map((path19) => readResult(resolvePath(io, path19)))
     );
     const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
@@ -63125,7 +64219,7 @@ init_eval_output();
 init_run_eval();
 init_shard_tasks();
 init_sandbox_section();
-import { join as join24 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -63296,7 +64390,7 @@ function bar(done, total, width) {
   return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
 }
 function runningRoles(running) {
-  return [...running].filter(([, count5]) => count5 > 0).map(([purpose, count5]) => count5 > 1 ? `${purpose} \xD7${count5}` : purpose).join(", ");
+  return [...running].filter(([, count6]) => count6 > 0).map(([purpose, count6]) => count6 > 1 ? `${purpose} \xD7${count6}` : purpose).join(", ");
 }
 function fitWidth(line, columns) {
   const chars = [...line];
@@ -63437,7 +64531,7 @@ var RunStatus = class {
     return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
   }
   refinerSummary(refiner) {
-    const purposes = [...refiner.finishedByPurpose].map(([purpose, count5]) => `${purpose} ${count5}`).join(", ");
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count6]) => `${purpose} ${count6}`).join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
     const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
     return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
@@ -63493,19 +64587,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join23 } from "node:path";
+import { readFile as readFile19, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
+import { join as join24 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join23(dir, "shard.json");
+var markerFile = (dir) => join24(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm8(markerFile(dir), { force: true });
-  else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm9(markerFile(dir), { force: true });
+  else await writeFile18(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile18(markerFile(dir), "utf8");
+    text3 = await readFile19(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -63526,28 +64620,28 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count5 = marked[0].marker?.count ?? 0;
+  const count6 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count5) {
+    if (marker.count !== count6) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count5}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count6}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count5} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count6} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count5; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count6; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count5}`).join(", ")} missing: give all ${count5} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count6}`).join(", ")} missing: give all ${count6} shard folders of the run`
     );
   }
 }
@@ -63571,9 +64665,9 @@ function countUnknownInEvolve(result) {
   const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task")).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
-async function unknownTaskWarning(model, count5) {
-  if (count5.failing === 0 || count5.unknown * 2 <= count5.failing) return void 0;
-  const share = `${count5.unknown} of ${count5.failing} failing tasks`;
+async function unknownTaskWarning(model, count6) {
+  if (count6.failing === 0 || count6.unknown * 2 <= count6.failing) return void 0;
+  const share = `${count6.unknown} of ${count6.failing} failing tasks`;
   if (model.provider !== "sim")
     return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
 `;
@@ -63670,7 +64764,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name3) => join24(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join25(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -63689,7 +64783,7 @@ init_run_records();
 init_patch_root();
 init_report();
 import { access as access2 } from "node:fs/promises";
-import { join as join27, resolve as resolve13 } from "node:path";
+import { join as join28, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
 init_accepted_changes();
@@ -63697,25 +64791,25 @@ init_format();
 init_markdown_sections();
 init_sandbox_section();
 init_wording2();
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants as constants2 } from "node:fs";
-import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join25, relative as relative8 } from "node:path";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join26, relative as relative8 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path18) {
-  const rel = relative8(cwd, path18);
+function pathFrom(cwd, path19) {
+  const rel = relative8(cwd, path19);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path19 : rel;
 }
 function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join25(dir, name3), constants2.X_OK);
+      accessSync(join26(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -63724,14 +64818,14 @@ function onPath2(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath2("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join25(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join26(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
-  const count5 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-  return count5 > 0 ? `  (${plural2(count5, "rollout")} did not reach the model, not scored)` : "";
+  const count6 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count6 > 0 ? `  (${plural2(count6, "rollout")} did not reach the model, not scored)` : "";
 }
 function costLine(result) {
   const { cost } = result;
@@ -63745,7 +64839,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join26(options.outDir, "harness.patch");
+  const patch = join27(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -63765,7 +64859,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join26(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join27(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -63782,7 +64876,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path18) => access2(path18).then(
+var exists = (path19) => access2(path19).then(
   () => true,
   () => false
 );
@@ -63829,7 +64923,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join27(outDir, "journal.jsonl");
+    const journal = join28(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
         "ecdysis evolve",
@@ -63885,7 +64979,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -63922,7 +65016,7 @@ than the base by more than 'gate.tolerance'.
     const passed2 = result.verdict === "pass";
     io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join28(outDir, "gate.json")} and ${join28(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join29(outDir, "gate.json")} and ${join29(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -63934,14 +65028,14 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile19, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
-import { tmpdir as tmpdir3 } from "node:os";
-import { dirname as dirname10, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir19, mkdtemp as mkdtemp3, readFile as readFile20, rm as rm10, writeFile as writeFile19 } from "node:fs/promises";
+import { tmpdir as tmpdir4 } from "node:os";
+import { dirname as dirname10, join as join30, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
 // src/github/harness-identity.ts
 function harnessName(harnessPath) {
-  const path18 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
-  return path18.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
+  const path19 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
+  return path19.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
 }
 
 // src/cli/init-command.ts
@@ -64051,36 +65145,36 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path18) => access3(path18).then(
+var exists2 = (path19) => access3(path19).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path18) {
-  const current = await readFile19(path18, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path19) {
+  const current = await readFile20(path19, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile18(path18, `${ignoreLines.join("\n")}
+    await writeFile19(path19, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile18(path18, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path19, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
 async function projectLayout(dir) {
   const base = findGitRoot(dir) ?? dir;
-  const fromBase = (path18) => relative9(base, join29(dir, path18)).split(sep8).join("/");
-  const workflows = join29(base, ".github", "workflows");
-  const first = join29(workflows, "ecdysis.yml");
+  const fromBase = (path19) => relative9(base, join30(dir, path19)).split(sep8).join("/");
+  const workflows = join30(base, ".github", "workflows");
+  const first = join30(workflows, "ecdysis.yml");
   const name3 = harnessName(fromBase("harness")) || "harness";
   const layout = await exists2(first) ? {
-    workflowFile: join29(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
+    workflowFile: join30(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
     harnessName: name3
   } : { workflowFile: first, harnessName: "" };
-  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join29(dir, entry))];
+  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join30(dir, entry))];
   targets.push(layout.workflowFile);
   const taken = [];
   for (const target of targets) if (await exists2(target)) taken.push(relative9(dir, target));
@@ -64128,7 +65222,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const layout = await projectLayout(dir);
     const { workflowFile, fromBase } = layout;
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join29(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join30(dir, name3)),
       workflowFile
     ];
     const source = resolveWorldFlag(io, "init", flags.world);
@@ -64143,10 +65237,10 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       }),
       workflowFile
     });
-    const ignore = await writeIgnoreLines(join29(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join30(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join29(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join30(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -64155,7 +65249,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join29(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join30(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -64170,35 +65264,35 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 async function writeProject(options) {
   const { dir, source } = options;
   const world2 = await loadWorld(source);
-  const staging = await mkdtemp2(join29(tmpdir3(), "ecdysis-init-"));
+  const staging = await mkdtemp3(join30(tmpdir4(), "ecdysis-init-"));
   try {
     const files = await generateWorldFiles({ world: world2, outDir: staging });
-    await mkdir18(join29(dir, "tasks"), { recursive: true });
-    await copyFile(files.train, join29(dir, "tasks", "train.jsonl"));
-    await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
-    await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
-    await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
-    await writeFile18(
-      join29(dir, "ecdysis.yml"),
+    await mkdir19(join30(dir, "tasks"), { recursive: true });
+    await copyFile(files.train, join30(dir, "tasks", "train.jsonl"));
+    await copyFile(files.heldout, join30(dir, "tasks", "heldout.jsonl"));
+    await cp3(files.harnessDir, join30(dir, "harness"), { recursive: true });
+    await tellAnswerFormat(join30(dir, "harness", "harness.yaml"));
+    await writeFile19(
+      join30(dir, "ecdysis.yml"),
       initialConfig(options.world ?? (relative9(dir, source) || source))
     );
-    await mkdir18(dirname10(options.workflowFile), { recursive: true });
-    await writeFile18(options.workflowFile, options.workflow);
+    await mkdir19(dirname10(options.workflowFile), { recursive: true });
+    await writeFile19(options.workflowFile, options.workflow);
   } finally {
-    await rm9(staging, { recursive: true, force: true });
+    await rm10(staging, { recursive: true, force: true });
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile19(file2, "utf8");
-  for (const [path18, value] of [
+  let text3 = await readFile20(file2, "utf8");
+  for (const [path19, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path18, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path19, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path19}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile18(file2, text3);
+  await writeFile19(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -64207,7 +65301,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join30 } from "node:path";
+import { join as join31 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -64249,7 +65343,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join30(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join31(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -64282,8 +65376,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path18 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path18}
+    for (const path19 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path19}
 `);
     return 0;
   }

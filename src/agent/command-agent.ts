@@ -9,7 +9,8 @@ import { costOf, type Price } from "../llm/usage-accounting.js";
 import { agentEnvironment } from "./agent-environment.js";
 import { type CommandOutput, parseCommandOutput, tail } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
-import { directModelAccess, type ModelAccess, type ModelRoute } from "./model-access.js";
+import { retriedOnInfraError, withGatewayTally } from "./gateway-access.js";
+import type { ModelAccess, ModelRoute } from "./model-access.js";
 import { maxStdoutBytes, type ProcessResult, runProcess } from "./run-process.js";
 import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 import { insideHome } from "./sandbox/bwrap-args.js";
@@ -43,7 +44,11 @@ export interface CommandAgentOptions {
   price?: (model: string) => Price | undefined;
   /** The OS sandbox every process of the command runs in; absent: none (`harness.sandbox: off`). */
   sandbox?: AgentSandbox;
-  /** How the agent reaches its model (default: the provider's base URL, relayed into the sandbox). */
+  /**
+   * How the agent reaches its model: the run's model gateway (`gatewayModelAccess`: a token per
+   * rollout, its usage the gateway's count). Absent: the provider's base URL, unsandboxed only
+   * (a sandboxed agent then has no network), and the agent reports its own usage.
+   */
   modelAccess?: ModelAccess;
   /** The key variable (default: `OPENAI_API_KEY`, read from the same name). */
   key?: AgentKeyVariables;
@@ -58,9 +63,9 @@ export interface CommandAgentOptions {
  * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
  * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
  * Every process of it runs in `sandbox` when given. Its environment is an allowlist
- * (`agentEnvironment`) with a private HOME and TMPDIR. Stderr is kept (8 KB); on timeout the
- * whole tree is killed (`timeout` event); a non-zero exit or unusable stdout is a
- * `process-error` event.
+ * (`agentEnvironment`) with a private HOME and TMPDIR; its model is reached through
+ * `modelAccess` (the run's gateway). Stderr is kept (8 KB); on timeout the whole tree is killed
+ * (`timeout` event); a non-zero exit or unusable stdout is a `process-error` event.
  */
 export function commandAgent(options: CommandAgentOptions): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
@@ -88,31 +93,78 @@ export function commandAgent(options: CommandAgentOptions): AgentAdapter {
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
       const argv = candidateArgv(command, options.harnessHome ?? harness.dir);
-      const result = await withScratch(async (scratch) => {
-        const access = options.modelAccess ?? directModelAccess;
-        const route = await access.open({ provider, sandboxed: !!options.sandbox, scratch });
-        try {
-          const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
-          const spawned = options.sandbox
-            ? await options.sandbox.wrap({
-                argv,
-                cwd: folder,
-                path: env.PATH,
-                network: route.relay,
-              })
-            : argv;
-          const run = { command: spawned, cwd: folder, stdin, env, timeoutMs: options.timeoutMs };
-          return startFailure(await runProcess({ ...run, signal }), !!options.sandbox);
-        } finally {
-          await route.close();
-        }
-      });
-      const trace = toTrace(result, options.price?.(provider.model));
-      return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
+      const once = () =>
+        runRollout({ options, provider, sampleIndex, argv, folder, stdin, signal });
+      const outcome = await retriedOnInfraError(once, signal);
+      const latencyMs = Math.max(0, clock.now() - startedAt);
+      return { ...outcome.trace, latencyMs, stderr: outcome.stderr };
     },
   };
 }
 
+/**
+ * One run of the command for a rollout, in its own scratch folder, its model reached through
+ * the route `modelAccess` opens for it (with the gateway: a token of its own, revoked when the
+ * process ends, and the usage is the gateway's tally; else the agent's own report).
+ */
+async function runRollout(input: {
+  options: CommandAgentOptions;
+  provider: ChatProvider;
+  sampleIndex: number;
+  argv: string[];
+  folder: string;
+  stdin: string;
+  signal?: AbortSignal;
+}): Promise<{ trace: Omit<Trace, "latencyMs">; stderr: string }> {
+  const { options, provider, folder } = input;
+  return withScratch(async (scratch) => {
+    const access = options.modelAccess ?? directAccess;
+    const sandboxed = !!options.sandbox;
+    const route = await access.open({
+      provider,
+      sandboxed,
+      scratch,
+      sampleIndex: input.sampleIndex,
+    });
+    let result: ProcessResult;
+    try {
+      const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
+      const spawned = options.sandbox
+        ? await options.sandbox.wrap({
+            argv: input.argv,
+            cwd: folder,
+            path: env.PATH,
+            network: route.relay,
+          })
+        : input.argv;
+      const run = {
+        command: spawned,
+        cwd: folder,
+        stdin: input.stdin,
+        env,
+        timeoutMs: options.timeoutMs,
+      };
+      result = startFailure(await runProcess({ ...run, signal: input.signal }), sandboxed);
+    } finally {
+      await route.close();
+    }
+    const trace = toTrace(result, options.price?.(provider.model));
+    const counted = route.tally
+      ? withGatewayTally(trace, route.tally())
+      : { ...trace, usageSource: "agent" as const };
+    return { trace: counted, stderr: result.stderr };
+  });
+}
+
+/**
+ * Without a gateway (models brought without one, as some tests do): the provider's base URL,
+ * reachable only unsandboxed — a sandboxed agent's one way out is the gateway's socket.
+ */
+const directAccess: ModelAccess = {
+  async open({ provider, sandboxed }) {
+    return { baseUrl: sandboxed ? undefined : provider.baseUrl, close: async () => {} };
+  },
+};
 /** Runs `body` with a private host folder of its own (0700), removed when it ends. */
 async function withScratch<T>(body: (scratch: string) => Promise<T>): Promise<T> {
   const scratch = await mkdtemp(join(tmpdir(), "ecdysis-rollout-"));

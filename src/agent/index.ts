@@ -8,8 +8,9 @@ export { type CommandOutput, commandOutputSchema } from "./command-output.js";
 export { extractAnswer } from "./completion.js";
 export { fitHistory } from "./context-window.js";
 export { createAgentAdapter, runWorkspace } from "./create-agent-adapter.js";
+export { gatewayModelAccess } from "./gateway-access.js";
 export { lookupKey } from "./lookup.js";
-export { directModelAccess, type ModelAccess, type ModelRoute } from "./model-access.js";
+export type { ModelAccess, ModelRoute } from "./model-access.js";
 export type { AgentSandbox } from "./sandbox/agent-sandbox.js";
 export {
   decideSandbox,

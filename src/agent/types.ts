@@ -54,6 +54,11 @@ export const traceSchema = z.object({
   latencyMs: z.number(),
   /** Command harness: captured stderr (bounded). */
   stderr: z.string().optional(),
+  /**
+   * Command harness: where `usage` came from — the model gateway's count of the rollout's calls
+   * (exact) or the agent's own report (when it reached its model without the gateway).
+   */
+  usageSource: z.enum(["gateway", "agent"]).optional(),
 });
 export type Trace = z.infer<typeof traceSchema>;
 

@@ -16,6 +16,8 @@ const spend = (rollouts: number, refinerTokens: number): Spend => ({
   refinerTokens,
   refinerCostUsd: 0,
   wallMs: 1234,
+  gatewayRollouts: 0,
+  selfReportedRollouts: 0,
 });
 
 const score = (accuracy: number) => ({ accuracy, n: 10, interval: [0, 1] as [number, number] });

@@ -9,13 +9,17 @@ import {
   CapabilityState,
   type Clock,
   createProvider,
+  createWireForwarder,
   type Downgrade,
   EndpointLimitRegistry,
   endpointKey,
+  type ModelGateway,
   type OpenAIProvider,
   systemClock,
+  type WireForwarder,
 } from "../llm/index.js";
 import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
+import { openGateway } from "./open-gateway.js";
 import { rolloutParams } from "./rollout-params.js";
 
 /** The models of a run: the agent's, the refiner roles', the optional probe, and the judge. */
@@ -27,7 +31,13 @@ export interface OpenModels {
   judge: AccountedProvider;
   /** Capability steps the endpoints forced (this run's and remembered ones), one per step. */
   downgrades(): Downgrade[];
-  /** Stops the in-process sim servers (a no-op for remote endpoints). */
+  /**
+   * A command harness's model gateway (src/llm/gateway): the agent's and the probe's models
+   * over the same endpoints, keys, shared limits and capability state as `agent` and `probe`.
+   * Undefined for the built-in runtime.
+   */
+  gateway?: ModelGateway;
+  /** Stops the model gateway and the in-process sim servers. */
   close(): Promise<void>;
 }
 
@@ -42,6 +52,10 @@ export interface OpenModelsOptions {
   preflight?: boolean;
   /** Where learned capability steps are kept; default `<cacheDir>/endpoints.json`. */
   memoryPath?: string;
+  /** Keep the model gateway's replies under `<cacheDir>/gateway` (default true). */
+  gatewayCache?: boolean;
+  /** Scrubs what the model gateway stores and sends (the run's secrets). */
+  redact?: (body: unknown) => unknown;
 }
 
 type Role = "model" | "refiner" | "probe" | "judge";
@@ -70,72 +84,90 @@ export async function openModels(
 ): Promise<OpenModels> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const servers = new Map<string, Promise<{ url: string; close(): Promise<void> }>>();
+  const sims = simServers(options.latencyScale);
+  let gateway: ModelGateway | undefined;
   const closeAll = async () => {
-    const started = await Promise.allSettled(servers.values());
-    await Promise.all(
-      started.map((entry) => (entry.status === "fulfilled" ? entry.value.close() : undefined)),
-    );
-  };
-  const simUrl = (config: ModelConfig): Promise<string> => {
-    const identity = canonicalJson({
-      world: config.world,
-      model: config.model,
-      quirks: config.quirks,
-    });
-    let server = servers.get(identity);
-    if (!server) {
-      server = (async () =>
-        startSimServer({
-          world: await loadWorld(config.world ?? ""),
-          model: config.model,
-          quirks: config.quirks,
-          latencyScale: options.latencyScale,
-        }))();
-      servers.set(identity, server);
-    }
-    return server.then((started) => started.url);
+    await gateway?.close();
+    await sims.close();
   };
   try {
-    const { model, refiner, probe, judge } = loaded.config;
-    const roles: [Role, ModelConfig][] = [
-      ["model", model],
-      ["refiner", refiner ?? model],
-      ...(probe ? [["probe", probe] as [Role, ModelConfig]] : []),
-      ["judge", judge ?? refiner ?? model],
-    ];
-    const resolved: Resolved[] = [];
-    for (const [role, config] of roles) {
-      const field =
-        role === "refiner" && !refiner
-          ? "model"
-          : role === "judge" && !judge
-            ? refiner
-              ? "refiner"
-              : "model"
-            : role;
-      resolved.push(await resolve({ loaded, role, field, config, env, simUrl }));
-    }
+    const resolved = await resolveRoles(loaded, env, sims.url);
     const memory = await CapabilityMemory.open(
       options.memoryPath ?? join(loaded.config.cacheDir, "endpoints.json"),
     );
-    const providers = build(resolved, memory, clock);
+    const { providers, upstreams } = build(resolved, memory, clock);
     if (options.preflight ?? true) await preflight(resolved, providers);
+    gateway = await openGateway({
+      loaded,
+      upstreams,
+      callCache: options.gatewayCache,
+      redact: options.redact,
+    });
     const [agent, refinerProvider, ...rest] = providers;
-    const probeProvider = probe ? rest[0] : undefined;
-    const judgeProvider = rest[rest.length - 1];
     return {
       agent,
       refiner: refinerProvider,
-      probe: probeProvider,
-      judge: judgeProvider,
+      probe: loaded.config.probe ? rest[0] : undefined,
+      judge: rest[rest.length - 1],
       downgrades: () => uniqueDowngrades(providers),
+      gateway,
       close: closeAll,
     };
   } catch (error) {
     await closeAll();
     throw error;
   }
+}
+
+/** The in-process sim servers of a run: one per distinct world, model and quirks. */
+function simServers(latencyScale: number | undefined) {
+  const servers = new Map<string, Promise<{ url: string; close(): Promise<void> }>>();
+  return {
+    url(config: ModelConfig): Promise<string> {
+      const identity = canonicalJson({
+        world: config.world,
+        model: config.model,
+        quirks: config.quirks,
+      });
+      let server = servers.get(identity);
+      if (!server) {
+        server = (async () =>
+          startSimServer({
+            world: await loadWorld(config.world ?? ""),
+            model: config.model,
+            quirks: config.quirks,
+            latencyScale,
+          }))();
+        servers.set(identity, server);
+      }
+      return server.then((started) => started.url);
+    },
+    async close(): Promise<void> {
+      const started = await Promise.allSettled(servers.values());
+      await Promise.all(
+        started.map((entry) => (entry.status === "fulfilled" ? entry.value.close() : undefined)),
+      );
+    },
+  };
+}
+
+/** Each role's model config, endpoint and key, in the order agent, refiner, probe?, judge. */
+async function resolveRoles(
+  loaded: LoadedConfig,
+  env: Record<string, string | undefined>,
+  simUrl: (config: ModelConfig) => Promise<string>,
+): Promise<Resolved[]> {
+  const { model, refiner, probe, judge } = loaded.config;
+  const roles: [Role, ModelConfig, string][] = [
+    ["model", model, "model"],
+    ["refiner", refiner ?? model, refiner ? "refiner" : "model"],
+    ...(probe ? [["probe", probe, "probe"] as [Role, ModelConfig, string]] : []),
+    ["judge", judge ?? refiner ?? model, judge ? "judge" : refiner ? "refiner" : "model"],
+  ];
+  const resolved: Resolved[] = [];
+  for (const [role, config, field] of roles)
+    resolved.push(await resolve({ loaded, role, field, config, env, simUrl }));
+  return resolved;
 }
 
 async function resolve(input: {
@@ -178,13 +210,22 @@ async function resolve(input: {
   };
 }
 
-/** One provider per role, sharing limits per endpoint and key and capabilities per model. */
-function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): OpenAIProvider[] {
+/**
+ * One provider per role, sharing limits per endpoint and key and capabilities per model; and
+ * for the roles that run the agent (`model`, `probe`), a forwarder for the model gateway over
+ * the same endpoint, key, limits and capabilities.
+ */
+function build(
+  resolved: Resolved[],
+  memory: CapabilityMemory,
+  clock: Clock,
+): { providers: OpenAIProvider[]; upstreams: WireForwarder[] } {
   const limits = new EndpointLimitRegistry(clock);
   for (const entry of resolved)
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = new Map<string, CapabilityState>();
-  return resolved.map((entry) => {
+  const upstreams: WireForwarder[] = [];
+  const providers = resolved.map((entry) => {
     const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
@@ -199,7 +240,7 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       });
       states.set(stateKey, capabilities);
     }
-    return createProvider({
+    const options = {
       config: entry.config,
       baseUrl: entry.baseUrl,
       apiKey: entry.apiKey,
@@ -207,8 +248,12 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
       clock,
       limits: limits.limitsFor(endpointKey(entry.baseUrl, entry.apiKey)),
       capabilities,
-    });
+    };
+    if (entry.role === "model" || entry.role === "probe")
+      upstreams.push(createWireForwarder(options));
+    return createProvider(options);
   });
+  return { providers, upstreams };
 }
 
 /** Checks each distinct remote endpoint, key and model once, side by side. */

@@ -90,10 +90,13 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     command: config.harness.command,
   });
   const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
-  const models = options.models ?? (await openModels(loaded, { env: options.env }));
+  const redactor = runRedactor(options);
+  const models = options.models ?? (await openModels(loaded, modelOptions(options, redactor)));
   const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox });
+    const adapter =
+      options.adapter ??
+      createAgentAdapter(loaded, { workspace, sandbox, gateway: models.gateway });
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -101,10 +104,6 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     });
     const cache = new RolloutCache(rolloutCacheDir(loaded));
     const params = rolloutParams(config.model);
-    const redactor = new SecretRedactor([
-      ...configuredSecrets(loaded, options.env),
-      ...(options.secrets ?? []),
-    ]);
     const results: Record<string, EvalResult> = {};
     const records: RolloutRecord[] = [];
     for (const split of splits) {
@@ -133,6 +132,22 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+
+/** The run's secrets (the configured keys' values, the caller's): scrubbed from everything it keeps. */
+function runRedactor(options: RunEvalOptions): SecretRedactor {
+  return new SecretRedactor([
+    ...configuredSecrets(options.loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
+}
+
+/**
+ * How `eval` opens the config's models: keys from its environment, the replies of a command
+ * harness's gateway (its own calls go through it) scrubbed of the run's secrets.
+ */
+function modelOptions(options: RunEvalOptions, redactor: SecretRedactor) {
+  return { env: options.env, redact: (body: unknown) => redactor.json(body) };
 }
 
 /** One result over several splits run one after the other (costs add up, wall time too). */

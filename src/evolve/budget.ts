@@ -15,6 +15,10 @@ export const spendSchema = z.object({
   refinerTokens: z.number(),
   refinerCostUsd: z.number(),
   wallMs: z.number(),
+  /** Command-harness rollouts whose agent spend was counted at the model gateway (exact). */
+  gatewayRollouts: z.number().default(0),
+  /** Command-harness rollouts whose agent spend is the agent's own report (no gateway saw it). */
+  selfReportedRollouts: z.number().default(0),
 });
 /** Uncached work done. */
 export type Spend = z.infer<typeof spendSchema>;
@@ -31,6 +35,8 @@ export function emptySpend(): Spend {
     refinerTokens: 0,
     refinerCostUsd: 0,
     wallMs: 0,
+    gatewayRollouts: 0,
+    selfReportedRollouts: 0,
   };
 }
 

@@ -52,7 +52,9 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
   ]);
-  const opened = options.models ? undefined : await openModels(loaded);
+  const opened = options.models ? undefined : await openGateModels(options, redactor);
+  // A command harness's own calls go through the models' gateway.
+  const gateway = (options.models ?? opened)?.gateway;
   // Both harnesses run from their own folders, like every candidate of evolve.
   const workspace = runWorkspace(loaded);
   try {
@@ -75,7 +77,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     const measure = (name: "base" | "head") => {
       const { root, sandbox, harness } = sides[name];
       const adapter =
-        options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+        options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox, gateway });
       const evaluate = evaluations({ enforce: false, split: "heldout", adapter });
       return evaluate({ tasks: heldout, harness, label: `gate: ${name}` });
     };
@@ -95,6 +97,14 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     await workspace.close();
     await opened?.close();
   }
+}
+
+/** The config's models for the gate, the gateway's replies kept with the call cache and scrubbed. */
+function openGateModels(options: RunGateOptions, redactor: SecretRedactor) {
+  return openModels(options.loaded, {
+    gatewayCache: options.callCache ?? true,
+    redact: (body) => redactor.json(body),
+  });
 }
 
 /**

@@ -114,7 +114,13 @@ export function meterAdapter(options: {
       const trace = await adapter.run(input);
       if (adapter.usageFromTrace) {
         const { llmCalls, promptTokens, completionTokens, costUsd } = trace.usage;
-        budget.add({ llmCalls, promptTokens, completionTokens, costUsd });
+        const source =
+          trace.usageSource === "gateway"
+            ? { gatewayRollouts: 1 }
+            : trace.usageSource === "agent"
+              ? { selfReportedRollouts: 1 }
+              : {};
+        budget.add({ llmCalls, promptTokens, completionTokens, costUsd, ...source });
         if (llmCalls > 0) {
           const event = { role: "agent", purpose: "agent", calls: llmCalls } as const;
           onCall?.({ ...event, phase: "end", promptTokens, completionTokens, costUsd });

@@ -118,6 +118,19 @@ export const costSummarySchema = z.object({
   /** Refiner share of the tokens (and of cost when priced), 0–1. */
   refinementShare: z.number(),
   refinement: z.object({ llmCalls: z.number(), tokens: z.number(), costUsd: z.number() }),
+  /**
+   * A command harness: where the agent's own spend was counted — at the model gateway (exact:
+   * what the endpoint answered for each rollout), from the agent's own report (when no gateway
+   * saw its calls), or both — and over how many uncached rollouts each. Absent for the built-in
+   * runtime (its calls are metered by the providers) and when no rollout ran.
+   */
+  agentUsage: z
+    .object({
+      source: z.enum(["gateway", "agent-reported", "mixed"]),
+      gatewayRollouts: z.number(),
+      selfReportedRollouts: z.number(),
+    })
+    .optional(),
   training: spendSchema,
 });
 /** The `cost` section of result.json. */

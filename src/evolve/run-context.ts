@@ -6,6 +6,7 @@ import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { GuardContext } from "../harness/guard-context.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
+import type { ModelGateway } from "../llm/index.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { StagePort } from "./stage-port.js";
 
@@ -18,6 +19,8 @@ export interface Models {
   judge?: ChatProvider;
   /** Capability steps the endpoints forced so far (src/eval `openModels`). */
   downgrades?(): Downgrade[];
+  /** The model gateway a command harness reaches its model through (src/eval `openModels`). */
+  gateway?: ModelGateway;
 }
 
 /** An evaluation's outcome: the result and its records. */

@@ -147,7 +147,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     redact: (value) => redactor.json(value),
     now: () => clock.now(),
   });
-  const opened = await openOwnModels(options, release);
+  const opened = await openOwnModels(options, release, redactor);
   // Every command-harness candidate runs from its own folder here (seed, validation, final).
   const workspace = runWorkspace(loaded);
   try {
@@ -187,13 +187,24 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
   }
 }
 
-/** The models of the config, unless the caller brought its own; the locks go if they fail to open. */
-async function openOwnModels(options: RunEvolveOptions, release: () => Promise<void>) {
+/**
+ * The models of the config (and, for a command harness, their gateway, keeping its replies with
+ * the call cache and scrubbed of the run's secrets), unless the caller brought its own; the locks
+ * go if they fail to open.
+ */
+async function openOwnModels(
+  options: RunEvolveOptions,
+  release: () => Promise<void>,
+  redactor: SecretRedactor,
+) {
   if (options.models) return undefined;
-  return openModels(options.loaded).catch(async (error) => {
-    await release();
-    throw error;
-  });
+  const redact = (body: unknown) => redactor.json(body);
+  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
+    async (error) => {
+      await release();
+      throw error;
+    },
+  );
 }
 
 /**
@@ -248,6 +259,19 @@ async function finishRun(input: {
   return result;
 }
 
+/** The config's agent adapter, in the run's sandbox, its model reached through the models' gateway. */
+function runAdapter(
+  loaded: LoadedConfig,
+  input: { workspace: HarnessWorkspace; inputs: RunInputs; models: Models },
+) {
+  const { workspace, inputs, models } = input;
+  return createAgentAdapter(loaded, {
+    workspace,
+    sandbox: inputs.sandbox,
+    gateway: models.gateway,
+  });
+}
+
 function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
@@ -270,8 +294,7 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter:
-      options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input.inputs.sandbox }),
+    adapter: options.adapter ?? runAdapter(loaded, input),
     progress: options.progress,
     redactor,
     onCall,
@@ -404,8 +427,18 @@ function costOf(
       tokens: spend.refinerTokens,
       costUsd: spend.refinerCostUsd,
     },
+    ...agentUsage(spend),
     training,
   };
+}
+
+/** Where a command harness's own spend was counted (result.json's `cost.agentUsage`). */
+function agentUsage(spend: ReturnType<BudgetTracker["snapshot"]>): Partial<EvolveResult["cost"]> {
+  const { gatewayRollouts, selfReportedRollouts } = spend;
+  if (gatewayRollouts + selfReportedRollouts === 0) return {};
+  const source =
+    selfReportedRollouts === 0 ? "gateway" : gatewayRollouts === 0 ? "agent-reported" : "mixed";
+  return { agentUsage: { source, gatewayRollouts, selfReportedRollouts } };
 }
 
 function evolveResult(input: {

@@ -29,6 +29,16 @@ export {
   endpointKey,
   type LimitSettings,
 } from "./endpoint-limits.js";
+export {
+  chatCompletionEvents,
+  createWireForwarder,
+  type ModelGateway,
+  type RolloutLease,
+  type RolloutTally,
+  responseEvents,
+  startModelGateway,
+  type WireForwarder,
+} from "./gateway/index.js";
 export { extractJsonCandidates } from "./json-extraction.js";
 export { type EndpointAccess, isAzureHost } from "./openai-client.js";
 export {

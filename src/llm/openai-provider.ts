@@ -277,7 +277,7 @@ function estimateTokens(body: object, tokenLimit: number): number {
  * SDK's own timeout stops at the headers, so a server that stalls mid-body would hang forever.
  * A deadline hit surfaces as the SDK's timeout error, so it is retried like one.
  */
-async function withDeadline<T>(
+export async function withDeadline<T>(
   timeoutMs: number,
   callerSignal: AbortSignal | undefined,
   run: (signal: AbortSignal) => Promise<T>,

@@ -44,6 +44,8 @@ export function endpointFromQuirks(quirks: readonly Quirk[]): SimEndpoint {
 /** What a request asks for, by route. */
 export type SimRoute =
   | { kind: "chat"; deployment?: string }
+  /** The Responses API (`POST /v1/responses`), answered like a chat request. */
+  | { kind: "responses" }
   | { kind: "models" }
   | { kind: "none"; status: number; body: unknown };
 
@@ -71,11 +73,13 @@ export function routeOf(endpoint: SimEndpoint, method: string, url: string): Sim
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
     if (method === "POST" && path === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "POST" && path === "/openai/v1/responses") return { kind: "responses" };
     if (method === "GET" && path === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
   if (method === "GET" && path === "/v1/models") return { kind: "models" };
   if (method === "POST" && path === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "POST" && path === "/v1/responses") return { kind: "responses" };
   return {
     kind: "none",
     status: 404,

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { chatCompletionEvents, responseEvents } from "../llm/gateway/event-stream.js";
 import { agentReply } from "./agent-behaviour.js";
 import { shortHash } from "./draw.js";
 import {
@@ -23,6 +24,7 @@ import {
 } from "./openai-wire.js";
 import { evidenceBlock } from "./refiner/evidence.js";
 import { inferSchemaName, refinerReply } from "./refiner/refiner-reply.js";
+import { chatBodyOfResponses, responseBody } from "./responses-wire.js";
 import { formatStructured } from "./structured-format.js";
 import type { Quirk, World } from "./world-schema.js";
 
@@ -64,17 +66,30 @@ async function readBody(request: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-function parseChatBody(raw: string): { body: ChatBody } | { error: string } {
+/** A chat-completions body, or a Responses API body read as one (`responses-wire.ts`). */
+function parseChatBody(
+  raw: string,
+  api: "chat" | "responses",
+): { body: ChatBody } | { error: string } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
     return { error: "request body is not valid JSON" };
   }
+  if (api === "responses") return chatBodyOfResponses(json);
   const parsed = chatBodySchema.safeParse(json);
   if (parsed.success) return { body: parsed.data };
   const issue = parsed.error.issues[0];
   return { error: `invalid request: ${issue?.path.join(".")}: ${issue?.message}` };
+}
+
+/** A streamed reply: the events of a finished reply, as OpenAI's servers send them. */
+function sendEvents(response: ServerResponse, events: string[]): void {
+  if (response.destroyed) return;
+  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+  for (const event of events) response.write(event);
+  response.end();
 }
 
 /** Starts the simulated model behind an OpenAI-compatible HTTP endpoint on loopback. */
@@ -132,22 +147,16 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
 
   const chat = async (
     raw: string,
-    deployment: string | undefined,
+    route: { api: "chat" | "responses"; deployment?: string },
     response: ServerResponse,
   ): Promise<void> => {
     const number = ++count;
     if (await playFault(faults, number, response)) return;
-    const parsed = parseChatBody(raw);
+    const parsed = parseChatBody(raw, route.api);
     if ("error" in parsed)
       return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
     const { body } = parsed;
-    if (body.stream)
-      return send(
-        response,
-        400,
-        errorBody("streaming is not supported by the sim", "invalid_request_error"),
-      );
-    const model = deployment ?? (body.model || defaultModel);
+    const model = route.deployment ?? (body.model || defaultModel);
     const refusal = refuseChat(endpoint, body, model);
     if (refusal) return send(response, refusal.status, refusal.body);
     const { content, toolCalls } = answer(body, raw, model, number);
@@ -155,18 +164,23 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join(""),
     );
     await wait(latencyMs(world, completionTokens, options.latencyScale));
-    send(
-      response,
-      200,
-      completionBody({
-        id: shortHash(raw),
-        model,
-        content,
-        toolCalls,
-        prompt: promptTokens(body),
-        completionTokens,
-      }),
-    );
+    const reply = {
+      id: shortHash(raw),
+      model,
+      content,
+      toolCalls,
+      prompt: promptTokens(body),
+      completionTokens,
+    };
+    if (route.api === "responses") {
+      const full = responseBody(reply);
+      return body.stream ? sendEvents(response, responseEvents(full)) : send(response, 200, full);
+    }
+    const full = completionBody(reply) as Record<string, unknown>;
+    if (!body.stream) return send(response, 200, full);
+    const includeUsage =
+      (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    sendEvents(response, chatCompletionEvents(full, { includeUsage }));
   };
 
   const server = createServer((request, response) => {
@@ -188,7 +202,13 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
           count += 1;
           return send(response, refused.status, refused.body);
         }
-        return chat(raw, route.deployment, response);
+        return chat(
+          raw,
+          route.kind === "responses"
+            ? { api: "responses" }
+            : { api: "chat", deployment: route.deployment },
+          response,
+        );
       })
       .catch((error: unknown) => {
         if (!response.headersSent)

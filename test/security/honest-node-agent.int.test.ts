@@ -50,7 +50,7 @@ const chatKit = `
 exports.chat = async (system, task) => {
   const reply = await fetch(process.env.OPENAI_BASE_URL + "/chat/completions", {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: { "content-type": "application/json", authorization: "Bearer " + (process.env.OPENAI_API_KEY || "unused") },
     body: JSON.stringify({
       model: process.env.ECDYSIS_MODEL,
       temperature: 0,

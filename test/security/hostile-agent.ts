@@ -19,7 +19,7 @@ export interface AttackPlan {
  * `ECDYSIS_PROJECT_ROOT`, `GITHUB_WORKSPACE`, every `/proc/*\/cwd`) and answering from it;
  * appending to the job's files; writing outside its folder; connecting to a loopback port that
  * is not the model; leaving a `setsid` process; reading git credentials. It tells the model what
- * it got (an `x-attack-report` header of counts, no secret) — the one channel a sandboxed agent
+ * it got (counts, no secret, in its calls' `user` field) — the one channel a sandboxed agent
  * has — so the test sees that it ran and what it reached.
  */
 export function hostileAgentScript(plan: AttackPlan): string {
@@ -78,15 +78,17 @@ const probePort = () => new Promise((resolve) => {
 /**
  * How both agents answer: the system prompt of their prompt file and the task, to the run's
  * model (`ECDYSIS_BASE_URL`), seeded with the sample index — `promptFileAgentScript`'s calls.
- * `report` (an attack report) rides along as a header.
+ * `report` (an attack report) rides along in the request's `user` field (the body is what the
+ * model gateway forwards), and the key is the rollout's token from OPENAI_API_KEY.
  */
 const answerSource = `
 const ask = async (task, report) => {
   const system = require("node:fs").readFileSync(require("node:path").join(process.env.ECDYSIS_HARNESS_DIR, "prompts", "system.md"), "utf8");
   const reply = await fetch(process.env.ECDYSIS_BASE_URL + "/chat/completions", {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer unused", "x-attack-report": report },
+    headers: { "content-type": "application/json", authorization: "Bearer " + (process.env.OPENAI_API_KEY || "unused") },
     body: JSON.stringify({
+      ...(report ? { user: "attack-report:" + report } : {}),
       model: process.env.ECDYSIS_MODEL,
       temperature: 0,
       seed: task.sampleIndex,

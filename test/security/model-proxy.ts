@@ -34,8 +34,8 @@ const readBody = (message: IncomingMessage) =>
 
 /**
  * A real HTTP endpoint for the `openai` SDK and the agents alike, forwarding every request to
- * the simulated model at `target` (same paths). It records the `x-attack-report` header of each
- * call; with `obey`, it plays an Editor that obeys injected task text: once any request carried
+ * the simulated model at `target` (same paths). It records the attack report each agent call carries (its body's `user` field);
+ * with `obey`, it plays an Editor that obeys injected task text: once any request carried
  * `obey.injection` (a poisoned task reached a prompt), every Editor reply (`response_format`
  * schema `edits`) is replaced by `obey.edits()` — what the injection asked for.
  */
@@ -47,9 +47,9 @@ export async function startModelProxy(options: {
   const proxy: Omit<ModelProxy, "url" | "close"> = { reports: [], sawInjection: false, obeyed: 0 };
   const server = createServer(async (incoming, outgoing) => {
     const body = await readBody(incoming);
-    const report = incoming.headers["x-attack-report"];
-    if (typeof report === "string" && report) proxy.reports.push(JSON.parse(report));
     const text = body.toString("utf8");
+    const report = attackReport(text);
+    if (report) proxy.reports.push(report);
     if (options.obey && text.includes(options.obey.injection)) proxy.sawInjection = true;
     const editor = /"name":\s*"edits"/.test(text) && proxy.sawInjection && options.obey;
     const upstream = httpRequest(
@@ -82,4 +82,16 @@ export async function startModelProxy(options: {
     url: `http://127.0.0.1:${port}/v1`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
+}
+
+/** The attack report a hostile agent's call carries (`user: "attack-report:<json>"`), if any. */
+function attackReport(text: string): AttackReport | undefined {
+  try {
+    const user = (JSON.parse(text) as { user?: unknown }).user;
+    if (typeof user === "string" && user.startsWith("attack-report:"))
+      return JSON.parse(user.slice("attack-report:".length)) as AttackReport;
+  } catch {
+    // Not JSON: not an agent's call.
+  }
+  return undefined;
 }

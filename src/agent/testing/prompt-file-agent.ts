@@ -1,8 +1,9 @@
 /**
  * A user's own agent, as a Node script for a command harness: it reads its system prompt from
  * the one editable file of its harness folder (`prompts/system.md` under ECDYSIS_HARNESS_DIR)
- * and calls the run's model over HTTP (ECDYSIS_BASE_URL, ECDYSIS_MODEL) with the task's sample
- * index as the request seed. Tests write it into a harness folder as `agent.js`.
+ * and calls the run's model over HTTP (ECDYSIS_BASE_URL, ECDYSIS_MODEL, the key in OPENAI_API_KEY
+ * — the model gateway's token for the rollout) with the task's sample index as the request seed.
+ * Tests write it into a harness folder as `agent.js`.
  */
 export const promptFileAgentScript = `
 const { readFileSync } = require("node:fs");
@@ -14,7 +15,7 @@ process.stdin.on("end", async () => {
   const system = readFileSync(join(process.env.ECDYSIS_HARNESS_DIR, "prompts", "system.md"), "utf8");
   const reply = await fetch(process.env.ECDYSIS_BASE_URL + "/chat/completions", {
     method: "POST",
-    headers: { "content-type": "application/json", authorization: "Bearer unused" },
+    headers: { "content-type": "application/json", authorization: "Bearer " + (process.env.OPENAI_API_KEY || "unused") },
     body: JSON.stringify({
       model: process.env.ECDYSIS_MODEL,
       temperature: 0,

@@ -74,6 +74,8 @@ export interface FakeOpenAIServer {
 export interface FakeServerOptions {
   /** Replies in order, or a function of the request and its index (undefined = unexpected). */
   replies: FakeReply[] | ((request: RecordedRequest) => FakeReply | undefined);
+  /** Script every POST, whatever its path (`/v1/responses`, `/v1/embeddings`), not only chat. */
+  anyPath?: boolean;
 }
 
 /** Starts the fake on 127.0.0.1 with an OS-assigned port. */
@@ -104,7 +106,8 @@ export async function startFakeOpenAIServer(options: FakeServerOptions): Promise
       };
       requests.push(recorded);
       const isChat =
-        recorded.method === "POST" && recorded.path.replace(/\?.*$/, "") === "/v1/chat/completions";
+        recorded.method === "POST" &&
+        (options.anyPath || recorded.path.replace(/\?.*$/, "") === "/v1/chat/completions");
       const reply = !isChat
         ? undefined
         : scripted
