@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -12,7 +12,7 @@ import { exactScorer } from "./scorers/exact-scorer.js";
 import type { Scorer } from "./scorers/scorer.js";
 import { EchoAgent } from "./testing/echo-agent.js";
 import { askedNumber, fakeHarness, numberedTasks } from "./testing/fixtures.js";
-import type { RolloutRecord } from "./types.js";
+import { type RolloutRecord, rolloutRecordSchema } from "./types.js";
 
 /** Answers right except for tasks listed in `wrong`; a counter of calls per task id. */
 function model(wrong: Set<string> = new Set()) {
@@ -172,12 +172,18 @@ describe("evaluate", () => {
     };
     const { records } = await evaluate({ ...options, provider: model() });
     const key = records[1].key;
-    await writeFile(join(dir, key.slice(0, 2), `${key}.json`), '{"key": "truncat');
+    // Damage that record's line in place (same length, so the others stay where they are).
+    const [segment] = await readdir(dir);
+    const text = await readFile(join(dir, segment), "utf8");
+    const lines = text.split("\n");
+    const at = lines.findIndex((line) => line.includes(key));
+    lines[at] = `${lines[at].slice(0, 80)}${"#".repeat(lines[at].length - 80)}`;
+    await writeFile(join(dir, segment), lines.join("\n"));
     const rerun = model();
-    const second = await evaluate({ ...options, provider: rerun });
+    const second = await evaluate({ ...options, cache: new RolloutCache(dir), provider: rerun });
     expect(rerun.calls).toHaveLength(1);
     expect(second.result.accuracy).toBe(1);
-    expect(await cache.get(key)).toBeDefined();
+    expect(await new RolloutCache(dir).get(key)).toBeDefined();
   });
 
   it("counts LLM transport failures as infra errors: unscored, uncached, not among the records", async () => {
@@ -310,9 +316,13 @@ describe("evaluate", () => {
       split: "train",
       cache: new RolloutCache(dir),
     });
-    const buckets = await readdir(dir);
-    const files = (await Promise.all(buckets.map((bucket) => readdir(join(dir, bucket))))).flat();
-    expect(files).toHaveLength(4);
-    expect(files.every((file) => /^[0-9a-f]{64}\.json$/.test(file))).toBe(true);
+    const files = await readdir(dir);
+    expect(files).toHaveLength(1);
+    const text = await readFile(join(dir, files[0]), "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(4);
+    for (const line of lines)
+      expect(rolloutRecordSchema.safeParse(JSON.parse(line)).success).toBe(true);
   });
 });
