@@ -23654,7 +23654,7 @@ var require_YAMLMap = __commonJS({
       static from(schema, obj, ctx) {
         const { keepUndefined, replacer } = ctx;
         const map2 = new this(schema);
-        const add = (key, value) => {
+        const add2 = (key, value) => {
           if (typeof replacer === "function")
             value = replacer.call(obj, key, value);
           else if (Array.isArray(replacer) && !replacer.includes(key))
@@ -23664,10 +23664,10 @@ var require_YAMLMap = __commonJS({
         };
         if (obj instanceof Map) {
           for (const [key, value] of obj)
-            add(key, value);
+            add2(key, value);
         } else if (obj && typeof obj === "object") {
           for (const key of Object.keys(obj))
-            add(key, obj[key]);
+            add2(key, obj[key]);
         }
         if (typeof schema.sortMapEntries === "function") {
           map2.items.sort(schema.sortMapEntries);
@@ -28525,14 +28525,14 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
+              const fs2 = this.flowScalar(this.type);
               if (atNextItem || it.value) {
-                map2.items.push({ start, key: fs, sep: [] });
+                map2.items.push({ start, key: fs2, sep: [] });
                 this.onKeyLine = true;
               } else if (it.sep) {
-                this.stack.push(fs);
+                this.stack.push(fs2);
               } else {
-                Object.assign(it, { key: fs, sep: [] });
+                Object.assign(it, { key: fs2, sep: [] });
                 this.onKeyLine = true;
               }
               return;
@@ -28660,13 +28660,13 @@ var require_parser = __commonJS({
             case "scalar":
             case "single-quoted-scalar":
             case "double-quoted-scalar": {
-              const fs = this.flowScalar(this.type);
+              const fs2 = this.flowScalar(this.type);
               if (!it || it.value)
-                fc.items.push({ start: [], key: fs, sep: [] });
+                fc.items.push({ start: [], key: fs2, sep: [] });
               else if (it.sep)
-                this.stack.push(fs);
+                this.stack.push(fs2);
               else
-                Object.assign(it, { key: fs, sep: [] });
+                Object.assign(it, { key: fs2, sep: [] });
               return;
             }
             case "flow-map-end":
@@ -30621,8 +30621,8 @@ function balancedSpans(text3) {
   const spans = [];
   let index = 0;
   while (index < text3.length) {
-    const open2 = text3[index];
-    if (open2 !== "{" && open2 !== "[") {
+    const open3 = text3[index];
+    if (open3 !== "{" && open3 !== "[") {
       index++;
       continue;
     }
@@ -31949,10 +31949,10 @@ var init_bytes = __esm({
 
 // node_modules/openai/internal/decoders/line.mjs
 function findNewlineIndex(buffer, startIndex) {
-  const newline = 10;
+  const newline2 = 10;
   const carriage = 13;
   for (let i = startIndex ?? 0; i < buffer.length; i++) {
-    if (buffer[i] === newline) {
+    if (buffer[i] === newline2) {
       return { preceding: i, index: i + 1, carriage: false };
     }
     if (buffer[i] === carriage) {
@@ -31962,16 +31962,16 @@ function findNewlineIndex(buffer, startIndex) {
   return null;
 }
 function findDoubleNewlineIndex(buffer) {
-  const newline = 10;
+  const newline2 = 10;
   const carriage = 13;
   for (let i = 0; i < buffer.length - 1; i++) {
-    if (buffer[i] === newline && buffer[i + 1] === newline) {
+    if (buffer[i] === newline2 && buffer[i + 1] === newline2) {
       return i + 2;
     }
     if (buffer[i] === carriage && buffer[i + 1] === carriage) {
       return i + 2;
     }
-    if (buffer[i] === carriage && buffer[i + 1] === newline && i + 3 < buffer.length && buffer[i + 2] === carriage && buffer[i + 3] === newline) {
+    if (buffer[i] === carriage && buffer[i + 1] === newline2 && i + 3 < buffer.length && buffer[i + 2] === carriage && buffer[i + 3] === newline2) {
       return i + 4;
     }
   }
@@ -44875,7 +44875,7 @@ function buildKnowledgeBase(rng, names, starts2) {
   };
   const startPeople = Array.from({ length: starts2 }, () => names.person());
   const entries = /* @__PURE__ */ new Map();
-  const add = (name3, type) => {
+  const add2 = (name3, type) => {
     const relations = {};
     for (const [relation, target] of Object.entries(relationTargets[type])) {
       const candidates = pool[target].filter((candidate) => candidate !== name3);
@@ -44884,8 +44884,8 @@ function buildKnowledgeBase(rng, names, starts2) {
     entries.set(name3, { type, relations });
   };
   for (const type of Object.keys(pool))
-    for (const name3 of pool[type]) add(name3, type);
-  for (const name3 of startPeople) add(name3, "person");
+    for (const name3 of pool[type]) add2(name3, type);
+  for (const name3 of startPeople) add2(name3, "person");
   return { kb: { entries }, startPeople };
 }
 function renderKnowledge(kb) {
@@ -46912,6 +46912,9 @@ function word(rng) {
   const middle = rng.next() < 0.5 ? rng.pick(middles) : "";
   return rng.pick(starts) + middle + rng.pick(ends);
 }
+function longWord(rng) {
+  return rng.pick(starts) + rng.pick(middles) + rng.pick(middles) + rng.pick(ends);
+}
 var starts, middles, ends, orgSuffixes, placeSuffixes, regionSuffixes, NameBook;
 var init_names = __esm({
   "src/sim/names.ts"() {
@@ -46969,33 +46972,53 @@ var init_names = __esm({
       }
       rng;
       used = /* @__PURE__ */ new Set();
-      unique(make) {
-        for (let attempt = 0; attempt < 1e3; attempt++) {
-          const name3 = make();
-          if (!this.used.has(name3.toLowerCase())) {
-            this.used.add(name3.toLowerCase());
-            return name3;
+      /** Kinds whose plain space ran out: they draw the longer form from then on. */
+      exhausted = /* @__PURE__ */ new Set();
+      unique(kind, make, longer) {
+        const forms = this.exhausted.has(kind) ? [longer] : [make, longer];
+        for (const form of forms) {
+          for (let attempt = 0; attempt < 1e3; attempt++) {
+            const name3 = form();
+            if (!this.used.has(name3.toLowerCase())) {
+              this.used.add(name3.toLowerCase());
+              return name3;
+            }
           }
+          this.exhausted.add(kind);
         }
-        throw new Error("NameBook: ran out of fictional names");
+        throw new Error(`NameBook: ran out of fictional ${kind} names`);
       }
       /** A person: two fictional words. */
       person() {
-        return this.unique(() => `${word(this.rng)} ${word(this.rng)}`);
+        return this.unique(
+          "person",
+          () => `${word(this.rng)} ${word(this.rng)}`,
+          () => `${longWord(this.rng)} ${longWord(this.rng)}`
+        );
       }
       /** An organisation: a fictional word and a trade. */
       organisation() {
-        return this.unique(() => `${word(this.rng)} ${this.rng.pick(orgSuffixes)}`);
+        return this.unique(
+          "organisation",
+          () => `${word(this.rng)} ${this.rng.pick(orgSuffixes)}`,
+          () => `${longWord(this.rng)} ${this.rng.pick(orgSuffixes)}`
+        );
       }
       /** A town. */
       place() {
         return this.unique(
-          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`
+          "place",
+          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`,
+          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`
         );
       }
       /** A region. */
       region() {
-        return this.unique(() => `${word(this.rng)} ${this.rng.pick(regionSuffixes)}`);
+        return this.unique(
+          "region",
+          () => `${word(this.rng)} ${this.rng.pick(regionSuffixes)}`,
+          () => `${longWord(this.rng)} ${this.rng.pick(regionSuffixes)}`
+        );
       }
     };
   }
@@ -47090,18 +47113,18 @@ function truthOf(options) {
   if (!problem) throw new Error(`sim: generated task ${task.id} is not recognisable: ${statement}`);
   const deficiencies = [];
   const latent = [];
-  const add = (kind, sampled = false) => deficiencies.push({ kind, systematic: true, ...sampled ? { sampled } : {} });
+  const add2 = (kind, sampled = false) => deficiencies.push({ kind, systematic: true, ...sampled ? { sampled } : {} });
   if (formatDrifts(world2, statement))
-    add("format-drift", sampleDependent(world2, "format-drift", statement));
+    add2("format-drift", sampleDependent(world2, "format-drift", statement));
   if (arithmeticSlips(world2, problem, statement))
-    add("arithmetic-slip", sampleDependent(world2, "arithmetic-slip", statement));
-  if (item.hops !== void 0 && item.hops + 1 > world2.seedHarness.maxSteps) add("step-budget");
+    add2("arithmetic-slip", sampleDependent(world2, "arithmetic-slip", statement));
+  if (item.hops !== void 0 && item.hops + 1 > world2.seedHarness.maxSteps) add2("step-budget");
   if (toolCallMalformed(world2, problem, statement)) {
-    if (problem.kind === "chain") add("tool-error-giveup");
+    if (problem.kind === "chain") add2("tool-error-giveup");
     else latent.push("tool-error-giveup");
   }
   if (hasPreamble(task.input)) {
-    if (problem.kind === "chain") add("context-loss");
+    if (problem.kind === "chain") add2("context-loss");
     else latent.push("context-loss");
   }
   for (const model of world2.groundTruthModels) {
@@ -47398,68 +47421,313 @@ var init_progress = __esm({
   }
 });
 
-// src/eval/rollout-cache.ts
+// src/eval/rollout-segments.ts
 import { randomBytes } from "node:crypto";
-import { mkdir as mkdir7, readdir as readdir3, readFile as readFile8, rename as rename6, rm, writeFile as writeFile7 } from "node:fs/promises";
+import fs, { closeSync, openSync, readSync } from "node:fs";
+import { mkdir as mkdir7, open as open2, readdir as readdir3 } from "node:fs/promises";
 import { join as join10 } from "node:path";
-var RolloutCache;
-var init_rollout_cache = __esm({
-  "src/eval/rollout-cache.ts"() {
+import { promisify as promisify2 } from "node:util";
+function readAt(location) {
+  const buffer = Buffer.alloc(location.length);
+  let fd;
+  try {
+    fd = openSync(location.file, "r");
+    const bytesRead = readSync(fd, buffer, 0, location.length, location.offset);
+    return bytesRead === location.length ? buffer.toString("utf8") : void 0;
+  } catch {
+    return void 0;
+  } finally {
+    if (fd !== void 0) closeSync(fd);
+  }
+}
+async function writevAll(fd, buffers) {
+  let written = 0;
+  let rest = buffers;
+  while (rest.length > 0) {
+    const count4 = await writev(fd, rest);
+    if (count4 === 0) break;
+    written += count4;
+    let skip = count4;
+    while (rest.length > 0 && skip >= rest[0].length) {
+      skip -= rest[0].length;
+      rest = rest.slice(1);
+    }
+    if (skip > 0) rest = [rest[0].subarray(skip), ...rest.slice(1)];
+  }
+  return written;
+}
+async function indexFolder(dir) {
+  const locations = /* @__PURE__ */ new Map();
+  let names;
+  try {
+    names = (await readdir3(dir)).filter((name3) => segmentPattern.test(name3)).sort();
+  } catch {
+    return locations;
+  }
+  for (const name3 of names) await indexSegment(join10(dir, name3), locations);
+  return locations;
+}
+function add(locations, key, location) {
+  let last = locations.get(key);
+  if (!last) {
+    locations.set(key, location);
+    return;
+  }
+  while (last.next) last = last.next;
+  last.next = location;
+}
+async function indexSegment(file2, locations) {
+  let handle;
+  try {
+    handle = await open2(file2, "r");
+  } catch {
+    return;
+  }
+  try {
+    let carry = Buffer.alloc(0);
+    let carryOffset = 0;
+    for (; ; ) {
+      const chunk = Buffer.alloc(chunkBytes);
+      const { bytesRead } = await handle.read(chunk, 0, chunkBytes, carryOffset + carry.length);
+      if (bytesRead === 0) return;
+      const buffer = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk;
+      const end = carry.length ? buffer.length : bytesRead;
+      let start = 0;
+      for (let stop = buffer.indexOf(newline, start); stop !== -1 && stop < end; ) {
+        const key = lineKey(buffer, start, stop);
+        if (key) add(locations, key, { file: file2, offset: carryOffset + start, length: stop - start });
+        start = stop + 1;
+        stop = buffer.indexOf(newline, start);
+      }
+      carry = Buffer.from(buffer.subarray(start, end));
+      carryOffset += start;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+function lineKey(buffer, start, stop) {
+  if (stop - start < keyPrefix.length + 9) return void 0;
+  if (buffer.compare(keyPrefix, 0, keyPrefix.length, start, start + keyPrefix.length) !== 0)
+    return void 0;
+  const from = start + keyPrefix.length;
+  const quote = buffer.indexOf(34, from);
+  if (quote === -1 || quote > stop) return void 0;
+  const key = buffer.toString("latin1", from, quote);
+  return /^[0-9a-f]{8,}$/.test(key) ? key : void 0;
+}
+var segmentPattern, keyPrefix, newline, chunkBytes, RolloutSegments, openFile, closeFile, writev;
+var init_rollout_segments = __esm({
+  "src/eval/rollout-segments.ts"() {
     "use strict";
-    init_types3();
-    RolloutCache = class {
+    segmentPattern = /^rollouts-[0-9a-z]+-[0-9a-f]+\.jsonl$/;
+    keyPrefix = Buffer.from('{"key":"');
+    newline = 10;
+    chunkBytes = 1 << 20;
+    RolloutSegments = class {
       constructor(dir) {
         this.dir = dir;
       }
       dir;
+      index;
+      /** This writer's segment file, named on its first append. */
+      file;
+      /** Its descriptor while writes come; closed after a second without any. */
+      fd;
+      idle;
+      created = false;
+      ownEnd = 0;
+      batch = [];
+      batchWritten;
+      writing = Promise.resolve();
+      /** The key → location index, read from the folder's segment files the first time it is needed. */
+      locations() {
+        this.index ??= indexFolder(this.dir);
+        return this.index;
+      }
+      /** Keys of every complete line, in no particular order. */
+      async keys() {
+        return [...(await this.locations()).keys()];
+      }
+      /**
+       * The first readable stored line of `key` (without its newline), or undefined when there is
+       * none. A copy whose file is gone or unreadable is forgotten.
+       */
+      async read(key) {
+        const locations = await this.locations();
+        for (let location = locations.get(key); location; location = locations.get(key)) {
+          const text3 = readAt(location);
+          if (text3 !== void 0) return text3;
+          await this.forget(key);
+        }
+        return void 0;
+      }
+      /** Forgets the line `read` returned, which did not hold a valid record: its next copy is read next. */
+      async forget(key) {
+        const locations = await this.locations();
+        const next2 = locations.get(key)?.next;
+        if (next2) locations.set(key, next2);
+        else locations.delete(key);
+      }
+      /** Appends `text` (one JSON object starting with its key, no newline) as the line of `key`. */
+      async append(key, text3) {
+        const locations = await this.locations();
+        this.file ??= join10(
+          this.dir,
+          `rollouts-${process.pid.toString(36)}-${randomBytes(6).toString("hex")}.jsonl`
+        );
+        const buffer = Buffer.from(`${text3}
+`);
+        const location = { file: this.file, offset: this.ownEnd, length: buffer.length - 1 };
+        this.ownEnd += buffer.length;
+        this.batch.push({ buffer, key, location });
+        this.batchWritten ??= this.writeBatch(locations);
+        await this.batchWritten;
+      }
+      /** Writes whatever was appended since the last write, after that write, as one `writev`. */
+      writeBatch(locations) {
+        const written = this.writing.then(async () => {
+          const entries = this.batch;
+          this.batch = [];
+          this.batchWritten = void 0;
+          clearTimeout(this.idle);
+          const buffers = entries.map((entry) => entry.buffer);
+          const total = buffers.reduce((sum, buffer) => sum + buffer.length, 0);
+          const bytesWritten = await writevAll(await this.descriptor(), buffers);
+          if (bytesWritten !== total)
+            throw new Error(`rollout cache: wrote ${bytesWritten} of ${total} bytes (disk full?)`);
+          for (const entry of entries)
+            locations.set(entry.key, { ...entry.location, next: locations.get(entry.key) });
+          this.idle = setTimeout(() => void this.closeWhenIdle(), 1e3);
+          this.idle.unref();
+        });
+        this.writing = written.catch(() => void 0);
+        return written;
+      }
+      /** The open descriptor of this writer's segment (created exclusively on the first write). */
+      descriptor() {
+        this.fd ??= (async () => {
+          await mkdir7(this.dir, { recursive: true });
+          const flags = this.created ? "a" : "ax";
+          this.created = true;
+          return openFile(this.file, flags);
+        })().catch((error62) => {
+          this.fd = void 0;
+          throw error62;
+        });
+        return this.fd;
+      }
+      /** Closes the segment's descriptor when no write is queued (the next write reopens it). */
+      async closeWhenIdle() {
+        if (this.batch.length > 0 || !this.fd) return;
+        const fd = this.fd;
+        this.fd = void 0;
+        await closeFile(await fd).catch(() => void 0);
+      }
+      /** Resolves once every append made so far is written. */
+      async flush() {
+        await this.batchWritten;
+        await this.writing;
+      }
+      /** Writes what is pending and closes the segment's descriptor (a later append reopens it). */
+      async close() {
+        await this.flush();
+        clearTimeout(this.idle);
+        await this.closeWhenIdle();
+      }
+    };
+    openFile = promisify2(fs.open);
+    closeFile = promisify2(fs.close);
+    writev = (fd, buffers) => new Promise(
+      (resolve13, reject) => fs.writev(fd, buffers, (error62, written) => error62 ? reject(error62) : resolve13(written))
+    );
+  }
+});
+
+// src/eval/rollout-cache.ts
+import { readdir as readdir4, readFile as readFile8 } from "node:fs/promises";
+import { join as join11 } from "node:path";
+function parseRecord(text3, key) {
+  try {
+    const parsed = rolloutRecordSchema.safeParse(JSON.parse(text3));
+    return parsed.success && parsed.data.key === key ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var keyPattern, bucketPattern, RolloutCache;
+var init_rollout_cache = __esm({
+  "src/eval/rollout-cache.ts"() {
+    "use strict";
+    init_rollout_segments();
+    init_types3();
+    keyPattern = /^[0-9a-f]{8,}$/;
+    bucketPattern = /^[0-9a-f]{2}$/;
+    RolloutCache = class {
+      constructor(dir) {
+        this.dir = dir;
+        this.segments = new RolloutSegments(dir);
+      }
+      dir;
+      segments;
+      legacy;
       /** The stored record of `key`, or undefined when absent, unreadable or invalid. */
       async get(key) {
-        if (!/^[0-9a-f]{8,}$/.test(key)) return void 0;
-        let text3;
-        try {
-          text3 = await readFile8(this.pathOf(key), "utf8");
-        } catch {
-          return void 0;
+        if (!keyPattern.test(key)) return void 0;
+        for (let line = await this.segments.read(key); line !== void 0; ) {
+          const record3 = parseRecord(line, key);
+          if (record3) return record3;
+          await this.segments.forget(key);
+          line = await this.segments.read(key);
         }
-        try {
-          const parsed = rolloutRecordSchema.safeParse(JSON.parse(text3));
-          return parsed.success && parsed.data.key === key ? parsed.data : void 0;
-        } catch {
-          return void 0;
-        }
+        return await this.hasLegacy() ? this.legacyGet(key) : void 0;
       }
-      /** Stores a record under its key (atomic replace). */
+      /** Stores a record under its key (appended as one whole line; resolves once written). */
       async put(record3) {
-        const target = this.pathOf(record3.key);
-        await mkdir7(join10(this.dir, record3.key.slice(0, 2)), { recursive: true });
-        const temporary = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-        const stored = { ...record3, cached: false };
-        try {
-          await writeFile7(temporary, JSON.stringify(stored));
-          await rename6(temporary, target);
-        } catch (error62) {
-          await rm(temporary, { force: true });
-          throw error62;
-        }
+        const { key, ...rest } = record3;
+        const stored = { key, ...rest, cached: false };
+        await this.segments.append(key, JSON.stringify(stored));
       }
-      /** Every valid record in the cache (for merging shard caches). */
+      /** Resolves once every record put so far is written (a checkpoint may copy the folder then). */
+      flush() {
+        return this.segments.flush();
+      }
+      /** Closes the file this cache writes to; a later put opens a new one. */
+      close() {
+        return this.segments.close();
+      }
+      /** Every valid record in the cache, ordered by key (for merging shard caches). */
       async *records() {
-        let buckets;
-        try {
-          buckets = (await readdir3(this.dir)).filter((name3) => /^[0-9a-f]{2}$/.test(name3)).sort();
-        } catch {
-          return;
-        }
-        for (const bucket of buckets) {
-          const names = (await readdir3(join10(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
-          for (const name3 of names) {
-            const record3 = await this.get(name3.slice(0, -".json".length));
-            if (record3) yield record3;
-          }
+        const keys = new Set(await this.segments.keys());
+        if (await this.hasLegacy()) for (const key of await this.legacyKeys()) keys.add(key);
+        for (const key of [...keys].sort()) {
+          const record3 = await this.get(key);
+          if (record3) yield record3;
         }
       }
-      pathOf(key) {
-        return join10(this.dir, key.slice(0, 2), `${key}.json`);
+      /** Whether the folder holds records of the one-file-per-rollout layout (checked once). */
+      hasLegacy() {
+        this.legacy ??= readdir4(this.dir).then(
+          (names) => names.some((name3) => bucketPattern.test(name3)),
+          () => false
+        );
+        return this.legacy;
+      }
+      async legacyGet(key) {
+        const text3 = await readFile8(join11(this.dir, key.slice(0, 2), `${key}.json`), "utf8").catch(
+          () => void 0
+        );
+        return text3 === void 0 ? void 0 : parseRecord(text3, key);
+      }
+      async legacyKeys() {
+        const buckets = (await readdir4(this.dir)).filter((name3) => bucketPattern.test(name3));
+        const keys = [];
+        for (const bucket of buckets) {
+          const names = await readdir4(join11(this.dir, bucket)).catch(() => []);
+          for (const name3 of names)
+            if (name3.endsWith(".json")) keys.push(name3.slice(0, -".json".length));
+        }
+        return keys.filter((key) => keyPattern.test(key));
       }
     };
   }
@@ -47745,17 +48013,6 @@ var init_calculator = __esm({
 });
 
 // src/agent/lookup.ts
-function lookupKey(input2) {
-  const wanted = normaliseKey(input2.key);
-  if (wanted === "") return { ok: false, error: "error: empty key" };
-  for (const text3 of input2.files) {
-    const entry = knowledgeEntries(text3).find(
-      (candidate) => normaliseKey(candidate.key) === wanted
-    );
-    if (entry) return { ok: true, text: entry.text };
-  }
-  return { ok: false, error: `error: no entry named '${input2.key.trim()}'` };
-}
 function knowledgeEntries(text3) {
   const entries = [];
   for (const line of text3.split(/\r?\n/)) {
@@ -47773,9 +48030,31 @@ function knowledgeEntries(text3) {
 function normaliseKey(key) {
   return key.trim().replace(/\s+/g, " ").toLowerCase();
 }
+var KnowledgeIndex;
 var init_lookup = __esm({
   "src/agent/lookup.ts"() {
     "use strict";
+    KnowledgeIndex = class {
+      entries = /* @__PURE__ */ new Map();
+      constructor(files) {
+        for (const text3 of files) {
+          for (const entry of knowledgeEntries(text3)) {
+            const key = normaliseKey(entry.key);
+            if (!this.entries.has(key)) this.entries.set(key, entry.text);
+          }
+        }
+      }
+      /**
+       * The `lookup` tool (docs/sim-protocol.md §1.4): the entry whose key matches case-insensitively
+       * after trimming and collapsing spaces, with its heading and lines.
+       */
+      find(key) {
+        const wanted = normaliseKey(key);
+        if (wanted === "") return { ok: false, error: "error: empty key" };
+        const text3 = this.entries.get(wanted);
+        return text3 === void 0 ? { ok: false, error: `error: no entry named '${key.trim()}'` } : { ok: true, text: text3 };
+      }
+    };
   }
 });
 
@@ -47829,12 +48108,19 @@ function runTool(input2) {
     const result2 = evaluateExpression(value);
     return result2.ok ? { text: result2.text, error: false, invalidCall: false } : { text: result2.error, error: true, invalidCall: false };
   }
-  const config2 = input2.harness.config;
-  const files = (config2?.tools.lookup.files ?? []).map(
-    (path17) => harnessFile(input2.harness.files, path17) ?? ""
-  );
-  const result = lookupKey({ key: value, files });
+  const result = knowledgeOf(input2.harness).find(value);
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
+}
+function knowledgeOf(harness) {
+  let index = knowledgeIndexes.get(harness);
+  if (!index) {
+    const files = (harness.config?.tools.lookup.files ?? []).map(
+      (path17) => harnessFile(harness.files, path17) ?? ""
+    );
+    index = new KnowledgeIndex(files);
+    knowledgeIndexes.set(harness, index);
+  }
+  return index;
 }
 function readField(raw, field2) {
   let parsed;
@@ -47849,7 +48135,7 @@ function readField(raw, field2) {
   if (typeof value === "number") return String(value);
   return null;
 }
-var defaultDescriptions;
+var defaultDescriptions, knowledgeIndexes;
 var init_tools = __esm({
   "src/agent/tools.ts"() {
     "use strict";
@@ -47860,6 +48146,7 @@ var init_tools = __esm({
       calculator: "Evaluate an arithmetic expression (digits, + - * / ( ) . % and spaces) and return the number.",
       lookup: "Look up an entry of the knowledge base by its exact name and return its facts."
     };
+    knowledgeIndexes = /* @__PURE__ */ new WeakMap();
   }
 });
 
@@ -48523,7 +48810,7 @@ var init_portable_path = __esm({
 
 // src/harness/path-guard.ts
 import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join11, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join12, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
@@ -48581,7 +48868,7 @@ function escapingSymlink(dir, path17) {
   const realDir = realTarget(resolve7(dir));
   const segments = path17.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join11(dir, ...segments.slice(0, index));
+    const partial2 = join12(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
       isLink = lstatSync(partial2).isSymbolicLink();
@@ -48606,7 +48893,7 @@ function realTarget(target) {
   } catch {
     const parent = resolve7(target, "..");
     if (parent === target) return target;
-    return join11(realTarget(parent), relative3(parent, target));
+    return join12(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -48625,8 +48912,8 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm2, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname7, join as join12, resolve as resolve8 } from "node:path";
+import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename6, rm, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname7, join as join13, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
   await mkdir8(root, { recursive: true });
@@ -48638,7 +48925,7 @@ async function writeHarness(harness, dir) {
     const normalised = normaliseRelative(path17);
     if (normalised === null || normalised !== path17)
       throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
-    const target = join12(root, normalised);
+    const target = join13(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
@@ -48646,12 +48933,12 @@ async function writeHarness(harness, dir) {
   for (const { target, content } of planned) {
     await mkdir8(dirname7(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join12(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join13(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
-      await writeFile8(temporary, content, { flag: "wx" });
-      await rename7(temporary, target);
+      await writeFile7(temporary, content, { flag: "wx" });
+      await rename6(temporary, target);
     } catch (error62) {
-      await rm2(temporary, { force: true });
+      await rm(temporary, { force: true });
       throw error62;
     }
   }
@@ -48684,11 +48971,11 @@ var init_write_harness = __esm({
 
 // src/harness/workspace.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename8, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { chmod, cp, mkdir as mkdir9, readdir as readdir5, rename as rename7, rm as rm2, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join14 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
-  const root = join13(options.parent, id);
+  const root = join14(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared;
   const prepare = () => {
@@ -48713,7 +49000,7 @@ function openHarnessWorkspace(options) {
       if (!prepared) return;
       await Promise.allSettled(folders.values());
       if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
-      await rm3(root, { recursive: true, force: true });
+      await rm2(root, { recursive: true, force: true });
       await rmdir(options.parent).catch(() => void 0);
       folders.clear();
       prepared = void 0;
@@ -48721,9 +49008,9 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join13(root, harness.hash);
+  const target = join14(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join13(
+  const temporary = join14(
     root,
     `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
   );
@@ -48731,9 +49018,9 @@ async function materialise(harness, root) {
     await writeHarness(harness, temporary);
     await copyModes(harness, temporary);
     await linkDependencies(harness.dir, temporary);
-    await rename8(temporary, target);
+    await rename7(temporary, target);
   } catch (error62) {
-    await rm3(temporary, { recursive: true, force: true });
+    await rm2(temporary, { recursive: true, force: true });
     if (await isFolder(target)) return target;
     throw error62;
   }
@@ -48741,34 +49028,34 @@ async function materialise(harness, root) {
 }
 async function copyModes(harness, folder) {
   for (const path17 of Object.keys(harness.files)) {
-    const source = await stat4(join13(harness.dir, path17)).catch(() => void 0);
+    const source = await stat4(join14(harness.dir, path17)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join13(folder, path17), source.mode & 511);
+      await chmod(join14(folder, path17), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join13(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join13(folder, name3), "dir");
+    const source = join14(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join14(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
   await mkdir9(keepIn, { recursive: true });
-  for (const name3 of await readdir4(root)) {
+  for (const name3 of await readdir5(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join13(keepIn, name3);
+    const target = join14(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename8(join13(root, name3), target).catch(async () => {
-      await cp(join13(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename7(join14(root, name3), target).catch(async () => {
+      await cp(join14(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
 async function removeStaleRuns(parent) {
-  const names = await readdir4(parent).catch(() => []);
+  const names = await readdir5(parent).catch(() => []);
   for (const name3 of names) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm3(join13(parent, name3), { recursive: true, force: true });
+    await rm2(join14(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -49300,8 +49587,8 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile10, stat as stat5 } from "node:fs/promises";
-import { join as join14, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { readdir as readdir6, readFile as readFile10, stat as stat5 } from "node:fs/promises";
+import { join as join15, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
 async function loadHarness(options) {
   const dir = resolve9(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
@@ -49323,7 +49610,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join14(dir, "harness.yaml");
+  const yamlPath = join15(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -49338,7 +49625,7 @@ async function readHarnessFiles(dir) {
   paths.sort();
   const files = {};
   for (const path17 of paths) {
-    const absolute = join14(dir, path17);
+    const absolute = join15(dir, path17);
     const buffer = await readFile10(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49351,9 +49638,9 @@ async function readHarnessFiles(dir) {
   return files;
 }
 async function collect2(root, folder, paths) {
-  const entries = await readdir5(folder, { withFileTypes: true });
+  const entries = await readdir6(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join14(folder, entry.name);
+    const absolute = join15(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
@@ -49384,7 +49671,7 @@ var init_load_harness = __esm({
     init_input_error();
     init_harness_references();
     init_hash();
-    maxHarnessFileBytes = 256 * 1024;
+    maxHarnessFileBytes = 16 * 1024 * 1024;
     maxHarnessFiles = 200;
     skippedFolders = /* @__PURE__ */ new Set([".git", "node_modules", "__pycache__"]);
   }
@@ -52075,14 +52362,14 @@ function failureSignal(record3) {
 }
 function group(taskIds, keyOf) {
   const groups = /* @__PURE__ */ new Map();
-  const add = (taskId, fixed) => {
+  const add2 = (taskId, fixed) => {
     const key = keyOf(taskId, fixed);
     const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
     (fixed ? entry.fixed : entry.broken).push(taskId);
     groups.set(key, entry);
   };
-  for (const taskId of taskIds.fixed) add(taskId, true);
-  for (const taskId of taskIds.broken) add(taskId, false);
+  for (const taskId of taskIds.fixed) add2(taskId, true);
+  for (const taskId of taskIds.broken) add2(taskId, false);
   return [...groups.values()].sort(
     (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
   );
@@ -52148,7 +52435,7 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
 import path5 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
@@ -52196,7 +52483,7 @@ async function runGate(options) {
     await mkdir10(options.outDir, { recursive: true });
     const json2 = `${JSON.stringify(result, null, 2)}
 `;
-    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(json2));
+    await writeFile8(path5.join(options.outDir, "gate.json"), redactor.text(json2));
     return result;
   } finally {
     await workspace.close();
@@ -52574,6 +52861,7 @@ function assertHarnessSealed(input2) {
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
   for (const [path17, text3] of Object.entries(final.files)) {
+    if (seed.files[path17] === text3) continue;
     const shown = escapeInvisible(path17);
     if (!(path17 in seed.files)) {
       const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
@@ -52607,7 +52895,7 @@ var init_final_harness_guard = __esm({
 
 // src/harness/parse-check.ts
 import { spawn as spawn3 } from "node:child_process";
-import { extname, join as join15 } from "node:path";
+import { extname, join as join16 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -52628,7 +52916,7 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path17 = join15(input2.folder, file2);
+    const path17 = join16(input2.folder, file2);
     const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
     return result && `node --check: ${nodeMessage(result, path17)}`;
   }
@@ -52933,7 +53221,7 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import { appendFile as appendFile2, readFile as readFile11, rm as rm3 } from "node:fs/promises";
 import path7 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
@@ -52990,7 +53278,7 @@ var init_prompt_log = __esm({
        */
       static async open(options) {
         const file2 = path7.join(options.outDir, promptLogFile);
-        if (options.fresh || !options.keep) await rm4(file2, { force: true });
+        if (options.fresh || !options.keep) await rm3(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
       /** Wraps a provider so each of its calls is logged once it ends. */
@@ -53228,7 +53516,7 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile13, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
+import { link, mkdir as mkdir11, readFile as readFile13, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import path9 from "node:path";
 function installExitHook() {
@@ -53265,7 +53553,7 @@ async function acquireFolderLock(options) {
     token
   };
   const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile10(temporary, `${JSON.stringify(record3)}
+  await writeFile9(temporary, `${JSON.stringify(record3)}
 `);
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -53309,7 +53597,7 @@ async function readHolder(file2) {
 async function takeOver(file2, stale) {
   const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
   try {
-    await rename9(file2, aside);
+    await rename8(file2, aside);
   } catch {
     return false;
   }
@@ -53564,7 +53852,7 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename10, rm as rm5, truncate, writeFile as writeFile11 } from "node:fs/promises";
+import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename9, rm as rm4, truncate, writeFile as writeFile10 } from "node:fs/promises";
 import path11 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -53599,7 +53887,7 @@ var init_journal = __esm({
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
-        if (options.restart) await rm5(file2, { force: true });
+        if (options.restart) await rm4(file2, { force: true });
         const text3 = await readFile15(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
           await mkdir12(options.outDir, { recursive: true });
@@ -53610,9 +53898,9 @@ var init_journal = __esm({
             parts: options.parts
           };
           const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile11(temporary, `${JSON.stringify(header)}
+          await writeFile10(temporary, `${JSON.stringify(header)}
 `);
-          await rename10(temporary, file2);
+          await rename9(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
           if (read.repair === "newline") await appendFile4(file2, "\n");
@@ -56462,7 +56750,7 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
+import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
 import path12 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
@@ -56725,7 +57013,7 @@ function evolveResult(input2) {
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile12(path12.join(outDir, name3), run2.redactor.text(text3));
+  const write = (name3, text3) => writeFile11(path12.join(outDir, name3), run2.redactor.text(text3));
   await mkdir13(path12.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
@@ -58553,23 +58841,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
 import path13 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir14(outDir, { recursive: true });
   const markdown = path13.join(outDir, "report.md");
   const html = path13.join(outDir, "report.html");
-  await writeFile13(markdown, renderMarkdown(result, { secrets }));
+  await writeFile12(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile13(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile12(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
   const file2 = path13.join(options.outDir, "gate.md");
   await mkdir14(options.outDir, { recursive: true });
-  await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -58601,14 +58889,14 @@ var init_report = __esm({
 });
 
 // src/sim/world-generator.ts
-import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { writeFile as writeFile13 } from "node:fs/promises";
+import { join as join17 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join16(outDir, "ground-truth.json");
+  const groundTruth = join17(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
+  await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
   return { ...paths, groundTruth };
 }
@@ -58870,7 +59158,7 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
+import { cp as cp2, mkdir as mkdir15, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
 import path15 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
@@ -58896,10 +59184,10 @@ function simEngine() {
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
-      await rm6(dir, { recursive: true, force: true });
+      await rm5(dir, { recursive: true, force: true });
       await mkdir15(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile15(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile14(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
@@ -58922,7 +59210,7 @@ function simEngine() {
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
       const projectDir = path15.join(outDir, "project");
-      await rm6(outDir, { recursive: true, force: true });
+      await rm5(outDir, { recursive: true, force: true });
       await mkdir15(projectDir, { recursive: true });
       for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
         await cp2(path15.join(project.dir, relative9), path15.join(projectDir, relative9), {
@@ -58936,7 +59224,7 @@ function simEngine() {
       });
       try {
         const configPath = path15.join(projectDir, "ecdysis.yml");
-        await writeFile15(
+        await writeFile14(
           configPath,
           projectConfigYaml({
             strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
@@ -59031,7 +59319,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -60237,7 +60525,7 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
+import { mkdir as mkdir16, rename as rename10, writeFile as writeFile15 } from "node:fs/promises";
 import path16 from "node:path";
 
 // src/bench/engine.ts
@@ -60655,8 +60943,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile16(temporary, text3);
-  await rename11(temporary, file2);
+  await writeFile15(temporary, text3);
+  await rename10(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -60822,7 +61110,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join17(outDir, "bench.json")} and ${join17(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join18(outDir, "bench.json")} and ${join18(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -60884,7 +61172,7 @@ async function runSideBySide(options) {
 init_input_error();
 init_result_schema();
 import { readFile as readFile16, stat as stat6 } from "node:fs/promises";
-import { join as join18, relative as relative5 } from "node:path";
+import { join as join19, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -61059,7 +61347,7 @@ async function readResult(path17) {
       );
     }
   );
-  const file2 = isDir ? join18(path17, "result.json") : path17;
+  const file2 = isDir ? join19(path17, "result.json") : path17;
   const text3 = await readFile16(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -61113,7 +61401,7 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -61481,13 +61769,13 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile17, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { readFile as readFile17, rm as rm6, writeFile as writeFile16 } from "node:fs/promises";
+import { join as join20 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join19(dir, "shard.json");
+var markerFile = (dir) => join20(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm7(markerFile(dir), { force: true });
-  else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
+  if (shard === void 0) await rm6(markerFile(dir), { force: true });
+  else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
@@ -61657,7 +61945,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join20(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join21(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -61674,20 +61962,20 @@ init_input_error();
 init_evolve();
 init_run_records();
 init_report();
-import { access, readFile as readFile18, writeFile as writeFile18 } from "node:fs/promises";
-import { join as join24, resolve as resolve11 } from "node:path";
+import { access, readFile as readFile18, writeFile as writeFile17 } from "node:fs/promises";
+import { join as join25, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-summary.ts
 init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_wording2();
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join22, relative as relative6 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
@@ -61700,7 +61988,7 @@ function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {
-      accessSync(join21(dir, name3), constants.X_OK);
+      accessSync(join22(dir, name3), constants.X_OK);
       return true;
     } catch {
     }
@@ -61709,7 +61997,7 @@ function onPath(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join21(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join22(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -61730,7 +62018,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join22(options.outDir, "harness.patch");
+  const patch = join23(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -61750,7 +62038,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join22(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join23(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -61759,11 +62047,11 @@ ${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join23, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname8, join as join24, relative as relative7, sep as sep5 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join23(current, ".git"))) return current;
+    if (existsSync4(join24(current, ".git"))) return current;
     const parent = dirname8(current);
     if (parent === current) return void 0;
     current = parent;
@@ -61858,7 +62146,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join24(outDir, "journal.jsonl");
+    const journal = join25(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
         "ecdysis evolve",
@@ -61897,8 +62185,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join24(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
+    const patchFile = join25(outDir, "harness.patch");
+    await writeFile17(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -61914,7 +62202,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -61949,7 +62237,7 @@ than the base by more than 'gate.tolerance'.
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join25(outDir, "gate.json")} and ${join25(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join26(outDir, "gate.json")} and ${join26(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -61963,9 +62251,9 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm7, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
+import { dirname as dirname9, join as join27, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -62071,14 +62359,14 @@ var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/
 async function writeIgnoreLines(path17) {
   const current = await readFile19(path17, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path17, `${ignoreLines.join("\n")}
+    await writeFile18(path17, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path17, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path17, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -62114,10 +62402,10 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
+    const workflowFile = join27(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path17) => relative8(base, join27(dir, path17)).split(sep6).join("/");
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join27(dir, name3)),
       workflowFile
     ];
     const taken = [];
@@ -62131,30 +62419,30 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp(join27(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join26(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
-      await writeFile19(
-        join26(dir, "ecdysis.yml"),
+      await mkdir17(join27(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join27(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join27(dir, "tasks", "heldout.jsonl"));
+      await cp3(files.harnessDir, join27(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join27(dir, "harness", "harness.yaml"));
+      await writeFile18(
+        join27(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
       await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile19(
+      await writeFile18(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm8(staging, { recursive: true, force: true });
+      await rm7(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join27(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join26(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join27(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -62163,7 +62451,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join26(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join27(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -62185,7 +62473,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path17}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile19(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -62194,7 +62482,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -62236,7 +62524,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join27(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join28(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
