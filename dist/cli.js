@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path20) {
+  if (!path20)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path20.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path20, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path20);
     return iss;
   });
 }
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path20 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path20 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path20, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path20, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path20, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path20 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path20) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -16067,11 +16067,11 @@ function foldObjects(members2) {
     for (const key of object2.required ?? [])
       required2.add(key);
   }
-  const folded = { type: "object", properties };
+  const folded2 = { type: "object", properties };
   if (required2.size)
-    folded.required = [...required2];
+    folded2.required = [...required2];
   if (objects2.every((object2) => object2.additionalProperties === false)) {
-    folded.additionalProperties = false;
+    folded2.additionalProperties = false;
   } else {
     const constraints = [];
     for (const object2 of objects2) {
@@ -16080,11 +16080,11 @@ function foldObjects(members2) {
         constraints.push(constraint);
     }
     if (constraints.length === 1)
-      folded.additionalProperties = constraints[0];
+      folded2.additionalProperties = constraints[0];
     else if (constraints.length > 1)
-      folded.additionalProperties = { allOf: constraints };
+      folded2.additionalProperties = { allOf: constraints };
   }
-  return folded;
+  return folded2;
 }
 function foldIntersection(json2) {
   const allOf = json2.allOf;
@@ -16094,9 +16094,9 @@ function foldIntersection(json2) {
     if (key in json2)
       return;
   const unions = allOf.filter((m) => UNION_KEYS.some((k) => Array.isArray(m[k])));
-  let folded = null;
+  let folded2 = null;
   if (!unions.length) {
-    folded = foldObjects(allOf);
+    folded2 = foldObjects(allOf);
   } else {
     const union2 = unions[0];
     const keyword = UNION_KEYS.find((k) => Array.isArray(union2[k]));
@@ -16106,12 +16106,12 @@ function foldIntersection(json2) {
     const branches = union2[keyword].map((branch) => foldObjects([...rest, branch]));
     if (branches.some((b) => !b))
       return;
-    folded = { [keyword]: branches };
+    folded2 = { [keyword]: branches };
   }
-  if (!folded)
+  if (!folded2)
     return;
   delete json2.allOf;
-  assignProps(json2, folded);
+  assignProps(json2, folded2);
 }
 function finalize(ctx, schema) {
   const root = ctx.seen.get(schema);
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path20 = ref.slice(1).split("/").filter(Boolean);
+  if (path20.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path20[0] === defsKey) {
+    const key = path20[1] === void 0 ? void 0 : decodeJSONPointerSegment(path20[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -21527,10 +21527,10 @@ import { promisify } from "node:util";
 async function gitState(dir) {
   try {
     const head = await run("git", ["rev-parse", "HEAD"], { cwd: dir });
-    const status = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
+    const status2 = await run("git", ["status", "--porcelain", "--untracked-files=no"], {
       cwd: dir
     });
-    return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== "" };
+    return { commit: head.stdout.trim(), dirty: status2.stdout.trim() !== "" };
   } catch {
     return void 0;
   }
@@ -21564,10 +21564,10 @@ function harnessReference() {
   cached3 = { modules, tools, fields: fields2 };
   return cached3;
 }
-function collect(node2, path17, module, into) {
+function collect(node2, path20, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path17, key], module, into);
+      collect(child, [...path20, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21577,7 +21577,7 @@ function collect(node2, path17, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path17.join("."),
+    path: path20.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21721,17 +21721,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path17) {
-      const ctrl = callVisitor(key, node2, visitor, path17);
+    function visit_(key, node2, visitor, path20) {
+      const ctrl = callVisitor(key, node2, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path20, ctrl);
+        return visit_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path17);
+            const ci = visit_(i, node2.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21742,13 +21742,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path17);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path17);
+          const cv = visit_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21769,17 +21769,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path17) {
-      const ctrl = await callVisitor(key, node2, visitor, path17);
+    async function visitAsync_(key, node2, visitor, path20) {
+      const ctrl = await callVisitor(key, node2, visitor, path20);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path20, ctrl);
+        return visitAsync_(key, ctrl, visitor, path20);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path20 = Object.freeze(path20.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path20);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21790,13 +21790,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path17);
+          path20 = Object.freeze(path20.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path20);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path17);
+          const cv = await visitAsync_("value", node2.value, visitor, path20);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21823,23 +21823,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path17) {
+    function callVisitor(key, node2, visitor, path20) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path17);
+        return visitor(key, node2, path20);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path17);
+        return visitor.Map?.(key, node2, path20);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path17);
+        return visitor.Seq?.(key, node2, path20);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path17);
+        return visitor.Pair?.(key, node2, path20);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path17);
+        return visitor.Scalar?.(key, node2, path20);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path17);
+        return visitor.Alias?.(key, node2, path20);
       return void 0;
     }
-    function replaceNode(key, path17, node2) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path20, node2) {
+      const parent = path20[path20.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22451,10 +22451,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path20, value) {
       let v = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path20.length - 1; i >= 0; --i) {
+        const k = path20[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22473,7 +22473,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path20) => path20 == null || typeof path20 === "object" && !!path20[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22503,11 +22503,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path20, value) {
+        if (isEmptyPath(path20))
           this.add(value);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path20;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22521,8 +22521,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22536,8 +22536,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path20, keepScalar) {
+        const [key, ...rest] = path20;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22555,8 +22555,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path20) {
+        const [key, ...rest] = path20;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22566,8 +22566,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key, ...rest] = path17;
+      setIn(path20, value) {
+        const [key, ...rest] = path20;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25082,9 +25082,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path20, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path20, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25159,14 +25159,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection.isEmptyPath(path17)) {
+      deleteIn(path20) {
+        if (Collection.isEmptyPath(path20)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path20) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25181,10 +25181,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection.isEmptyPath(path17))
+      getIn(path20, keepScalar) {
+        if (Collection.isEmptyPath(path20))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path20, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25195,10 +25195,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection.isEmptyPath(path17))
+      hasIn(path20) {
+        if (Collection.isEmptyPath(path20))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path20) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25215,13 +25215,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection.isEmptyPath(path17)) {
+      setIn(path20, value) {
+        if (Collection.isEmptyPath(path20)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path20), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path20, value);
         }
       }
       /**
@@ -27182,9 +27182,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path17) => {
+    visit2.itemAtPath = (cst, path20) => {
       let item = cst;
-      for (const [field2, index] of path17) {
+      for (const [field2, index] of path20) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27193,23 +27193,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path17) => {
-      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
-      const field2 = path17[path17.length - 1][0];
+    visit2.parentCollection = (cst, path20) => {
+      const parent = visit2.itemAtPath(cst, path20.slice(0, -1));
+      const field2 = path20[path20.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path20, item, visitor) {
+      let ctrl = visitor(item, path20);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path20.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27220,10 +27220,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path20);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path20) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -28996,10 +28996,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path17) {
+    lineOf(path20) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path17) {
+      for (const segment of path20) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29022,9 +29022,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path17) {
+function dottedField(path20) {
   let out = "";
-  for (const segment of path17) {
+  for (const segment of path20) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29032,20 +29032,20 @@ function dottedField(path17) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path18 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path21 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path18),
+      field: dottedField(path21),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path17 = [...prefix, ...issue2.path];
+  const path20 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path17),
+    field: dottedField(path20),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path17)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path20)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29075,8 +29075,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path17 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path17), field: path17.join(".") };
+  const path20 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path20), field: path20.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29233,8 +29233,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path17) {
-  const absolute = resolve(path17);
+async function loadConfig(path20) {
+  const absolute = resolve(path20);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29262,28 +29262,28 @@ async function loadConfig(path17) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path17, depth) => {
-    if (path17.length > 0) {
-      const line = located.lineOf(path17);
-      if (line !== void 0) lines[dottedPath(path17)] = line;
+  const visit2 = (value, path20, depth) => {
+    if (path20.length > 0) {
+      const line = located.lineOf(path20);
+      if (line !== void 0) lines[dottedPath(path20)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path20, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path17) {
-  return path17.reduce(
+function dottedPath(path20) {
+  return path20.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path17) => {
+  const visit2 = (value, path20) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path17);
+      const field2 = dottedPath(path20);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29292,7 +29292,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key]);
+    for (const [key, item] of entries) visit2(item, [...path20, key]);
   };
   visit2(input2.value, []);
 }
@@ -29363,8 +29363,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path17) {
-  const file2 = resolve2(path17);
+async function loadTasks(path20) {
+  const file2 = resolve2(path20);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29411,8 +29411,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path17 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path17);
+    const path20 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path20);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29821,10 +29821,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path17, text3) {
-  const temporary = `${path17}.${process.pid}.tmp`;
+async function writeAtomic(path20, text3) {
+  const temporary = `${path20}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path17);
+  await rename3(temporary, path20);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29845,11 +29845,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path17 = join4(dir, name3);
+    const path20 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path17, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path20, "utf8"));
     } catch (error62) {
-      throw new InputError(path17, `unreadable result (${error62.message})`);
+      throw new InputError(path20, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -30004,29 +30004,33 @@ async function evaluate(options) {
           done += 1;
           if (outcome.verdict.pass) passed2 += 1;
           options.progress?.tick(done, passed2);
-          return outcome;
+          return folded(outcome, options.keep);
         }
         infra.count(outcome[infraFailure]);
-        return outcome;
+        return void 0;
       }
     });
-    const records = outcomes3.filter(
-      (outcome) => !(infraFailure in outcome)
-    );
+    const scored = outcomes3.filter((outcome) => outcome !== void 0);
     cost.wallMs = clock.now() - started;
     const result = buildEvalResult({
       split: options.split,
       harnessHash: options.harness.hash,
       model,
-      tasks: foldTaskResults(records),
+      tasks: foldTaskResults(scored),
       cost,
       infraErrors: infra.total()
     });
+    const records = scored.flatMap((outcome) => outcome.kept ? [outcome.kept] : []);
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+function folded(record3, keep) {
+  const { key, taskId, category, sampleIndex } = record3;
+  const kept = !keep || keep(record3) ? record3 : void 0;
+  return { key, taskId, category, sampleIndex, verdict: { pass: record3.verdict.pass }, kept };
 }
 function infraTally(options) {
   const tolerated = Math.max(
@@ -30104,14 +30108,15 @@ function isEndpointFailure(error62) {
 }
 async function runRollout(input2) {
   const { options, task, sampleIndex, signal } = input2;
+  const run2 = () => options.adapter.run({
+    task,
+    harness: options.harness,
+    provider: options.provider,
+    sampleIndex,
+    signal
+  });
   try {
-    return await options.adapter.run({
-      task,
-      harness: options.harness,
-      provider: options.provider,
-      sampleIndex,
-      signal
-    });
+    return await (options.slots ? options.slots.run(run2, signal) : run2());
   } catch (error62) {
     if (isEndpointFailure(error62)) throw error62;
     if (error62 instanceof TransportError && error62.service === "llm" && !signal.aborted) {
@@ -30271,12 +30276,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path17 = entryPath(dir, entry.key);
+  const path20 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path17}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path20}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path17);
+  await rename4(temp, path20);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -30451,8 +30456,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path17, known) {
-        this.path = path17;
+      constructor(path20, known) {
+        this.path = path20;
         this.known = known;
       }
       path;
@@ -30460,14 +30465,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path17) {
+      static async open(path20) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path17, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path20, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path17, downgrades);
+        return new _CapabilityMemory(path20, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -30484,15 +30489,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path17 = this.path;
-        if (!path17) return;
+        const path20 = this.path;
+        if (!path20) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path17), { recursive: true });
-          const temp = `${path17}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path20), { recursive: true });
+          const temp = `${path20}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path17);
+          await rename5(temp, path20);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -31097,9 +31102,9 @@ var init_error = __esm({
     OpenAIError = class extends Error {
     };
     APIError = class _APIError extends OpenAIError {
-      constructor(status, error62, message, headers) {
-        super(`${_APIError.makeMessage(status, error62, message)}`);
-        this.status = status;
+      constructor(status2, error62, message, headers) {
+        super(`${_APIError.makeMessage(status2, error62, message)}`);
+        this.status = status2;
         this.headers = headers;
         this.requestID = headers?.get("x-request-id");
         this.error = error62;
@@ -31108,49 +31113,49 @@ var init_error = __esm({
         this.param = data?.["param"];
         this.type = data?.["type"];
       }
-      static makeMessage(status, error62, message) {
+      static makeMessage(status2, error62, message) {
         const msg = error62?.message ? typeof error62.message === "string" ? error62.message : JSON.stringify(error62.message) : error62 ? JSON.stringify(error62) : message;
-        if (status && msg) {
-          return `${status} ${msg}`;
+        if (status2 && msg) {
+          return `${status2} ${msg}`;
         }
-        if (status) {
-          return `${status} status code (no body)`;
+        if (status2) {
+          return `${status2} status code (no body)`;
         }
         if (msg) {
           return msg;
         }
         return "(no status code or body)";
       }
-      static generate(status, errorResponse, message, headers) {
-        if (!status || !headers) {
+      static generate(status2, errorResponse, message, headers) {
+        if (!status2 || !headers) {
           return new APIConnectionError({ message, cause: castToError(errorResponse) });
         }
         const error62 = errorResponse?.["error"];
-        if (status === 400) {
-          return new BadRequestError(status, error62, message, headers);
+        if (status2 === 400) {
+          return new BadRequestError(status2, error62, message, headers);
         }
-        if (status === 401) {
-          return new AuthenticationError(status, error62, message, headers);
+        if (status2 === 401) {
+          return new AuthenticationError(status2, error62, message, headers);
         }
-        if (status === 403) {
-          return new PermissionDeniedError(status, error62, message, headers);
+        if (status2 === 403) {
+          return new PermissionDeniedError(status2, error62, message, headers);
         }
-        if (status === 404) {
-          return new NotFoundError(status, error62, message, headers);
+        if (status2 === 404) {
+          return new NotFoundError(status2, error62, message, headers);
         }
-        if (status === 409) {
-          return new ConflictError(status, error62, message, headers);
+        if (status2 === 409) {
+          return new ConflictError(status2, error62, message, headers);
         }
-        if (status === 422) {
-          return new UnprocessableEntityError(status, error62, message, headers);
+        if (status2 === 422) {
+          return new UnprocessableEntityError(status2, error62, message, headers);
         }
-        if (status === 429) {
-          return new RateLimitError(status, error62, message, headers);
+        if (status2 === 429) {
+          return new RateLimitError(status2, error62, message, headers);
         }
-        if (status >= 500) {
-          return new InternalServerError(status, error62, message, headers);
+        if (status2 >= 500) {
+          return new InternalServerError(status2, error62, message, headers);
         }
-        return new _APIError(status, error62, message, headers);
+        return new _APIError(status2, error62, message, headers);
       }
     };
     APIUserAbortError = class extends APIError {
@@ -31202,7 +31207,7 @@ var init_error = __esm({
       }
     };
     OAuthError = class extends APIError {
-      constructor(status, error62, headers) {
+      constructor(status2, error62, headers) {
         let finalMessage = "OAuth2 authentication error";
         let error_code = void 0;
         if (error62 && typeof error62 === "object") {
@@ -31215,7 +31220,7 @@ var init_error = __esm({
             finalMessage = error_code;
           }
         }
-        super(status, error62, finalMessage, headers);
+        super(status2, error62, finalMessage, headers);
         this.error_code = error_code;
       }
     };
@@ -33207,12 +33212,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path20(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path18 = statics.reduce((previousValue, currentValue, index) => {
+      const path21 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33229,7 +33234,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path18.split(/[?#]/, 1)[0];
+      const pathOnly = path21.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33250,10 +33255,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path18}
+${path21}
 ${underline}`);
       }
-      return path18;
+      return path21;
     };
     path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -42778,8 +42783,8 @@ var init_client = __esm({
       defaultIdempotencyKey() {
         return `stainless-node-retry-${uuid42()}`;
       }
-      makeStatusError(status, error62, message, headers) {
-        return APIError.generate(status, error62, message, headers);
+      makeStatusError(status2, error62, message, headers) {
+        return APIError.generate(status2, error62, message, headers);
       }
       async _callApiKey() {
         if (this._provider)
@@ -42805,9 +42810,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path17, query, defaultBaseURL) {
+      buildURL(path20, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
+        const url2 = isAbsoluteURL(path20) ? new URL(path20) : new URL(baseURL + (baseURL.endsWith("/") && path20.startsWith("/") ? path20.slice(1) : path20));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -42837,24 +42842,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path17, opts) {
-        return this.methodRequest("get", path17, opts);
+      get(path20, opts) {
+        return this.methodRequest("get", path20, opts);
       }
-      post(path17, opts) {
-        return this.methodRequest("post", path17, opts);
+      post(path20, opts) {
+        return this.methodRequest("post", path20, opts);
       }
-      patch(path17, opts) {
-        return this.methodRequest("patch", path17, opts);
+      patch(path20, opts) {
+        return this.methodRequest("patch", path20, opts);
       }
-      put(path17, opts) {
-        return this.methodRequest("put", path17, opts);
+      put(path20, opts) {
+        return this.methodRequest("put", path20, opts);
       }
-      delete(path17, opts) {
-        return this.methodRequest("delete", path17, opts);
+      delete(path20, opts) {
+        return this.methodRequest("delete", path20, opts);
       }
-      methodRequest(method, path17, opts) {
+      methodRequest(method, path20, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path17, ...opts2 };
+          return { method, path: path20, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -42979,8 +42984,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path17, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
+      getAPIList(path20, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path20, ...opts2 })) : { method: "get", path: path20, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -43074,8 +43079,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path17, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path17, query, defaultBaseURL);
+        const { method, path: path20, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path20, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43418,12 +43423,12 @@ function causeText(error62) {
   return `${error62.message}${cause}`;
 }
 function classifyStatus(error62, context) {
-  const status = error62.status;
+  const status2 = error62.status;
   const reason = context.reason?.(error62) ?? fallbackReason(error62);
   const said = serverSaid(reason, context.apiKey);
-  const from = `${status} from ${context.baseUrl}`;
+  const from = `${status2} from ${context.baseUrl}`;
   const failure2 = (message, retryable = false) => new TransportError("llm", message, {
-    status,
+    status: status2,
     retryable,
     cause: safeCause(error62, reason, context.apiKey)
   });
@@ -43431,7 +43436,7 @@ function classifyStatus(error62, context) {
     action: "fail",
     error: failure2(message, retryable)
   });
-  if (status === 429) {
+  if (status2 === 429) {
     if (isQuotaExhausted(error62, reason)) {
       return fail(
         `${from}: insufficient_quota \u2014 the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`
@@ -43446,7 +43451,7 @@ function classifyStatus(error62, context) {
     }
     return { action: "retry", waitMs, summary: `429 rate limited${said}` };
   }
-  const parameter = status === 400 || status === 422 || status >= 500 ? refusedParameter({ status, ...reason }, context.sent) : void 0;
+  const parameter = status2 === 400 || status2 === 422 || status2 >= 500 ? refusedParameter({ status: status2, ...reason }, context.sent) : void 0;
   if (parameter) {
     return {
       action: "refused",
@@ -43454,7 +43459,7 @@ function classifyStatus(error62, context) {
       error: failure2(`${from}: the server does not accept '${parameter}'${said}`)
     };
   }
-  if (status === 408 || status === 409 || status >= 500) {
+  if (status2 === 408 || status2 === 409 || status2 >= 500) {
     const waitMs = retryAfterMs(error62.headers, context.nowMs);
     if (waitMs !== void 0 && waitMs > context.maxRetryAfterMs) {
       return fail(
@@ -43462,21 +43467,21 @@ function classifyStatus(error62, context) {
         true
       );
     }
-    return { action: "retry", waitMs, summary: `${status}${said}` };
+    return { action: "retry", waitMs, summary: `${status2}${said}` };
   }
-  return fail(refusedRequestMessage(status, context) + said);
+  return fail(refusedRequestMessage(status2, context) + said);
 }
-function refusedRequestMessage(status, context) {
-  const from = `${status} from ${context.baseUrl}`;
+function refusedRequestMessage(status2, context) {
+  const from = `${status2} from ${context.baseUrl}`;
   const key = context.keySource ? `the API key in ${context.keySource}` : void 0;
-  if (status === 401) {
+  if (status2 === 401) {
     return key ? `${from}: ${key} was refused; set it to a valid key for this endpoint` : `${from}: no API key was sent (model.apiKeyEnv is not set and $OPENAI_API_KEY is empty), and the server asks for one; name the variable that holds it in model.apiKeyEnv`;
   }
-  if (status === 403)
+  if (status2 === 403)
     return `${from}: ${key ?? "the request"} is not allowed to use model '${context.model}' here; check the key's permissions and the model name`;
-  if (status === 404)
+  if (status2 === 404)
     return `${from}: model '${context.model}' or the chat completions route was not found; check model.model and model.baseUrl (usually ending in /v1; Azure: the deployment URL and model.apiVersion)`;
-  if (status === 400 || status === 422)
+  if (status2 === 400 || status2 === 422)
     return `${from}: the endpoint rejected the request (a parameter it does not take, or a prompt that is too long)`;
   return `${from}: unexpected status`;
 }
@@ -43578,32 +43583,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path17, depth, problems) {
-  if (depth > 10) problems.push(`${path17}: nested deeper than 10 levels`);
+function walk(node2, path20, depth, problems) {
+  if (depth > 10) problems.push(`${path20}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path17}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path20}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path17}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path20}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path17}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path20}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path17}: additionalProperties must be false`);
+      problems.push(`${path20}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path17}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path20}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path17}.${name3}`, depth + 1, problems);
+      walk(property, `${path20}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path17}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path20}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path17}|${index}`, depth, problems);
+    walk(option, `${path20}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -44262,25 +44267,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path17 = parsed.pathname.replace(/\/+$/, "");
+  const path20 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path17);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path20);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path17 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path17 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path20 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path20 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path17 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path17 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path20 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path20 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path17})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path20})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -44310,8 +44315,8 @@ function refuseChat(endpoint, body, model) {
   }
   return void 0;
 }
-function refusal(status, message, type, param = null, code2 = null) {
-  return { status, body: openAIError(message, type, param, code2) };
+function refusal(status2, message, type, param = null, code2 = null) {
+  return { status: status2, body: openAIError(message, type, param, code2) };
 }
 var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures;
 var init_endpoint_behaviour = __esm({
@@ -44553,8 +44558,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path17) {
-  const file2 = isBundledWorld(path17) ? join6(worldsDir(), `${path17}.yaml`) : resolve4(path17);
+async function loadWorld(path20) {
+  const file2 = isBundledWorld(path20) ? join6(worldsDir(), `${path20}.yaml`) : resolve4(path20);
   let text3;
   try {
     text3 = await readFile7(file2, "utf8");
@@ -45466,7 +45471,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path17 = [problem.start];
+  const path20 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -45477,7 +45482,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path17.push("\u2026", current);
+        path20.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -45500,13 +45505,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path17.push(current);
+    path20.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path17.join(" \u2192 ")}.`,
-    decoys: path17.slice(0, -1),
+    reasoning: `Following the registry: ${path20.join(" \u2192 ")}.`,
+    decoys: path20.slice(0, -1),
     hits: []
   };
 }
@@ -45598,9 +45603,9 @@ function sendNonCompletion(response, kind) {
 function errorBody(message, type) {
   return { error: { message, type, code: null, param: null } };
 }
-function send(response, status, body, headers = {}) {
+function send(response, status2, body, headers = {}) {
   if (response.destroyed) return;
-  response.writeHead(status, { "content-type": "application/json", ...headers });
+  response.writeHead(status2, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }
 var every;
@@ -45624,8 +45629,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path17) {
-        this.path = path17;
+      constructor(path20) {
+        this.path = path20;
       }
       path;
       chain = Promise.resolve();
@@ -45633,16 +45638,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path17 = this.path;
-        if (!path17) return;
+        const path20 = this.path;
+        if (!path20) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname6(path17), { recursive: true });
+              await mkdir5(dirname6(path20), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path17, `${JSON.stringify(entry)}
+            await appendFile(path20, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -45786,9 +45791,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path17) {
+function setting(config2, path20) {
   let current = config2;
-  for (const part of path17.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path20.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -45853,17 +45858,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path17 } = action;
+    const { path: path20 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path17}`, `enable ${path17}`, `set ${path17} to true`], unit);
+      return pick2([`turn on ${path20}`, `enable ${path20}`, `set ${path20} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path17} to ${value}`, `set ${path17} to ${value}`, `increase ${path17} to ${value}`],
+        [`raise ${path20} to ${value}`, `set ${path20} to ${value}`, `increase ${path20} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path17} to ${value}`, `set ${path17} to ${value}`, `change ${path17} to ${value}`],
+      [`switch ${path20} to ${value}`, `set ${path20} to ${value}`, `change ${path20} to ${value}`],
       unit
     );
   }
@@ -45906,15 +45911,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path17 = dottedPath2.exec(text3);
-  if (path17) {
-    const before = text3.slice(0, path17.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path17[1], value: true };
+  const path20 = dottedPath2.exec(text3);
+  if (path20) {
+    const before = text3.slice(0, path20.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path20[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path17[1], value: false };
-    const after = text3.slice(path17.index + path17[0].length);
+      return { kind: "set", path: path20[1], value: false };
+    const after = text3.slice(path20.index + path20[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path17[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path20[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -46086,21 +46091,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path17) {
+function globMatches(glob, path20) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path17);
+  return new RegExp(`^${source}$`).test(path20);
 }
 function promptFile(seen) {
-  const editable = (path17) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path17));
+  const editable = (path20) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path20));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path17) => /system|prompt/i.test(path17)) ?? candidates[0] ?? null;
+  return candidates.find((path20) => /system|prompt/i.test(path20)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -47740,8 +47745,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path17, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path17 });
+    config2.tools.lookup.files.forEach((path20, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path20 });
     });
   }
   return references;
@@ -47764,15 +47769,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path17) {
-  if (path17.includes("\\") || path17.includes("\0") || path17.startsWith("/") || /^[A-Za-z]:/.test(path17))
+function normaliseRelative(path20) {
+  if (path20.includes("\\") || path20.includes("\0") || path20.startsWith("/") || /^[A-Za-z]:/.test(path20))
     return null;
-  const segments = path17.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path20.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path17) {
-  const normalised = normaliseRelative(path17);
+function harnessFile(files, path20) {
+  const normalised = normaliseRelative(path20);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -48115,7 +48120,7 @@ function knowledgeOf(harness) {
   let index = knowledgeIndexes.get(harness);
   if (!index) {
     const files = (harness.config?.tools.lookup.files ?? []).map(
-      (path17) => harnessFile(harness.files, path17) ?? ""
+      (path20) => harnessFile(harness.files, path20) ?? ""
     );
     index = new KnowledgeIndex(files);
     knowledgeIndexes.set(harness, index);
@@ -48736,8 +48741,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path17) {
-  return globToRegExp(pattern).test(path17);
+function matchGlob(pattern, path20) {
+  return globToRegExp(pattern).test(path20);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -48776,10 +48781,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path17, existing = []) {
-  const bytes = Buffer.byteLength(path17);
+function portablePathProblem(path20, existing = []) {
+  const bytes = Buffer.byteLength(path20);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path17.split("/");
+  const segments = path20.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -48791,8 +48796,8 @@ function portablePathProblem(path17, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path17.toLowerCase();
-  const twin = existing.find((other) => other !== path17 && other.toLowerCase() === folded);
+  const folded2 = path20.toLowerCase();
+  const twin = existing.find((other) => other !== path20 && other.toLowerCase() === folded2);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -48816,21 +48821,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path17 } = input2;
-  if (path17.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path17.includes("\\")) return { ok: false, reason: `path '${path17}' contains a backslash` };
-  if (isAbsolute3(path17) || /^[A-Za-z]:/.test(path17))
-    return { ok: false, reason: `path '${path17}' is absolute` };
-  if (path17.split("/").includes(".."))
-    return { ok: false, reason: `path '${path17}' contains a '..' segment` };
-  const normalised = normaliseRelative(path17);
+  const { path: path20 } = input2;
+  if (path20.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path20.includes("\\")) return { ok: false, reason: `path '${path20}' contains a backslash` };
+  if (isAbsolute3(path20) || /^[A-Za-z]:/.test(path20))
+    return { ok: false, reason: `path '${path20}' is absolute` };
+  if (path20.split("/").includes(".."))
+    return { ok: false, reason: `path '${path20}' contains a '..' segment` };
+  const normalised = normaliseRelative(path20);
   if (normalised === null)
-    return { ok: false, reason: `path '${path17}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path20}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path17}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path20}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -48850,7 +48855,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path18) => isInside(candidate, path18) || isInside(candidate.toLowerCase(), path18.toLowerCase())
+      (path21) => isInside(candidate, path21) || isInside(candidate.toLowerCase(), path21.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -48861,12 +48866,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path17) {
-  return path17.length <= 80 ? path17 : `${path17.slice(0, 60)}\u2026${path17.slice(-16)}`;
+function shorten(path20) {
+  return path20.length <= 80 ? path20 : `${path20.slice(0, 60)}\u2026${path20.slice(-16)}`;
 }
-function escapingSymlink(dir, path17) {
+function escapingSymlink(dir, path20) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path17.split("/");
+  const segments = path20.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join12(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -48919,12 +48924,12 @@ async function writeHarness(harness, dir) {
   await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path17, content] of Object.entries(harness.files).sort(
+  for (const [path20, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path17);
-    if (normalised === null || normalised !== path17)
-      throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
+    const normalised = normaliseRelative(path20);
+    if (normalised === null || normalised !== path20)
+      throw new GuardError("path", `refusing to write '${path20}': not a plain relative path`);
     const target = join13(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
@@ -49027,10 +49032,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path17 of Object.keys(harness.files)) {
-    const source = await stat4(join14(harness.dir, path17)).catch(() => void 0);
+  for (const path20 of Object.keys(harness.files)) {
+    const source = await stat4(join14(harness.dir, path20)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join14(folder, path17), source.mode & 511);
+      await chmod(join14(folder, path20), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -49066,8 +49071,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path17) {
-  return (await stat4(path17).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path20) {
+  return (await stat4(path20).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -49261,9 +49266,9 @@ import { createHash as createHash10 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash10("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path17 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path17];
-    hash2.update(`${path17}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path20 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path20];
+    hash2.update(`${path20}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -49315,15 +49320,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path17 = checkEditPath({
+  const path20 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path17.ok) return { ok: false, guard: "path", reason: path17.reason };
-  const file2 = path17.path;
+  if (!path20.ok) return { ok: false, guard: "path", reason: path20.reason };
+  const file2 = path20.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -49538,11 +49543,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path17 of paths) {
-    const filePatch = unifiedDiff({ path: path17, before: before.files[path17], after: after.files[path17] });
+  for (const path20 of paths) {
+    const filePatch = unifiedDiff({ path: path20, before: before.files[path20], after: after.files[path20] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path17, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path20, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -49624,8 +49629,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path17 of paths) {
-    const absolute = join15(dir, path17);
+  for (const path20 of paths) {
+    const absolute = join15(dir, path20);
     const buffer = await readFile10(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -49633,7 +49638,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path17] = decodeText(absolute, buffer);
+    files[path20] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -50457,6 +50462,11 @@ function emptySpend() {
     refinerCostUsd: 0,
     wallMs: 0
   };
+}
+function addSpend(a, b) {
+  const sum = emptySpend();
+  for (const key of Object.keys(sum)) sum[key] = a[key] + b[key];
+  return sum;
 }
 function projectMeasurement(spend2, rollouts) {
   if (rollouts === 0 || spend2.rollouts === 0) return { rollouts, tokens: 0, costUsd: 0 };
@@ -52054,6 +52064,64 @@ var init_evidence3 = __esm({
   }
 });
 
+// src/eval/rollout-slots.ts
+var RolloutSlots;
+var init_rollout_slots = __esm({
+  "src/eval/rollout-slots.ts"() {
+    "use strict";
+    RolloutSlots = class {
+      constructor(limit2) {
+        this.limit = limit2;
+        if (!Number.isInteger(limit2) || limit2 < 1)
+          throw new RangeError(`rollout slots must be a positive integer, got ${limit2}`);
+      }
+      limit;
+      active = 0;
+      waiters = [];
+      /** Rollouts holding a slot now. */
+      get inUse() {
+        return this.active;
+      }
+      /** Runs `work` in a slot; rejects with the signal's reason when it aborts while waiting. */
+      async run(work, signal) {
+        await this.acquire(signal);
+        try {
+          return await work();
+        } finally {
+          this.release();
+        }
+      }
+      acquire(signal) {
+        signal?.throwIfAborted();
+        if (this.active < this.limit) {
+          this.active += 1;
+          return Promise.resolve();
+        }
+        return new Promise((resolve13, reject) => {
+          const waiter = {
+            grant: () => {
+              signal?.removeEventListener("abort", onAbort);
+              resolve13();
+            }
+          };
+          const onAbort = () => {
+            const at = this.waiters.indexOf(waiter);
+            if (at !== -1) this.waiters.splice(at, 1);
+            reject(signal?.reason);
+          };
+          signal?.addEventListener("abort", onAbort, { once: true });
+          this.waiters.push(waiter);
+        });
+      }
+      release() {
+        const next2 = this.waiters.shift();
+        if (next2) next2.grant();
+        else this.active -= 1;
+      }
+    };
+  }
+});
+
 // src/evolve/meter.ts
 function isCachedResponse(response) {
   return response.cached === true;
@@ -52200,6 +52268,8 @@ function makeEvaluate(options) {
         split: options.split,
         label: request.label,
         onRecord: request.onRecord,
+        keep: request.keep,
+        slots: options.slots,
         redactor: options.redactor
       });
     } catch (error62) {
@@ -52223,7 +52293,10 @@ function runEvaluations(options) {
     }),
     budget,
     phases: progressPhases(options.progress),
-    redactor: options.redactor
+    redactor: options.redactor,
+    // One limit for the whole run: concurrent evaluations (the four measurements, an
+    // ablation's changes) share `concurrency` agent rollouts instead of taking a pool each.
+    slots: new RolloutSlots(loaded.config.concurrency)
   };
   return ({ enforce, split, adapter }) => {
     const chosen = adapter ?? options.adapter;
@@ -52242,6 +52315,7 @@ var init_evaluation_setup = __esm({
     init_evaluate();
     init_rollout_cache();
     init_rollout_params();
+    init_rollout_slots();
     init_create_scorer();
     init_call_cache();
     init_meter();
@@ -52585,6 +52659,394 @@ var init_guard = __esm({
   }
 });
 
+// src/evolve/stage-schemas.ts
+var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
+var init_stage_schemas = __esm({
+  "src/evolve/stage-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_diagnose_batch();
+    init_types3();
+    init_refinement_record();
+    countSchema = external_exports.number().min(0);
+    evalResultSchema = external_exports.object({
+      split: external_exports.string(),
+      harnessHash: external_exports.string(),
+      model: external_exports.string(),
+      accuracy: external_exports.number().min(0).max(1),
+      n: external_exports.number().int().min(0),
+      infraErrors: external_exports.number().int().min(0).optional(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
+      tasks: external_exports.array(
+        external_exports.object({
+          taskId: external_exports.string(),
+          category: external_exports.string(),
+          pass: external_exports.boolean(),
+          passes: external_exports.number().int().min(0),
+          samples: external_exports.number().int().min(0),
+          rolloutKeys: external_exports.array(external_exports.string())
+        })
+      ),
+      cost: external_exports.object({
+        rollouts: countSchema,
+        cachedRollouts: countSchema,
+        llmCalls: countSchema,
+        promptTokens: countSchema,
+        completionTokens: countSchema,
+        costUsd: countSchema,
+        wallMs: countSchema
+      })
+    });
+    evaluationSchema = external_exports.object({
+      result: evalResultSchema,
+      records: external_exports.array(rolloutRecordSchema)
+    });
+    stageSchemas = {
+      evaluation: evaluationSchema,
+      measurements: external_exports.array(evaluationSchema),
+      diagnosis: diagnosisReportSchema,
+      refinement: refinementRecordSchema,
+      /** Background stages whose work lives in the call cache. */
+      nothing: external_exports.null()
+    };
+  }
+});
+
+// src/evolve/measurement.ts
+async function measure(input2) {
+  const spend2 = /* @__PURE__ */ new Map();
+  const failing = /* @__PURE__ */ new Map();
+  const onRecord = (record3) => {
+    const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
+    const usage = record3.trace.usage;
+    entry.tokens += usage.promptTokens + usage.completionTokens;
+    entry.costUsd += usage.costUsd;
+    spend2.set(record3.taskId, entry);
+    if (input2.split === "train" && !record3.verdict.pass) failing.set(record3.key, record3.verdict);
+  };
+  const { result } = await input2.evaluate({
+    tasks: input2.tasks,
+    harness: input2.harness,
+    samples: input2.samples,
+    label: input2.label,
+    keep: () => false,
+    onRecord
+  });
+  const of = (taskId) => spend2.get(taskId) ?? { tokens: 0, costUsd: 0 };
+  return {
+    result,
+    tokens: result.tasks.map((task) => of(task.taskId).tokens),
+    costUsd: result.tasks.map((task) => of(task.taskId).costUsd),
+    failing: result.tasks.flatMap(
+      (task) => task.rolloutKeys.flatMap((key) => {
+        const verdict = failing.get(key);
+        return verdict ? [{ key, verdict }] : [];
+      })
+    )
+  };
+}
+async function measureHarnesses(input2) {
+  const one = (split, final) => measure({
+    evaluate: input2.evaluate(split),
+    split,
+    tasks: input2.tasks[split],
+    harness: final ? input2.final : input2.seed,
+    samples: final ? input2.samples.final : input2.samples.seed,
+    label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`
+  });
+  const seedRuns = Promise.all([one("train", false), one("heldout", false)]);
+  if (input2.final.hash === input2.seed.hash) await seedRuns;
+  const finalRuns = Promise.all([one("train", true), one("heldout", true)]);
+  const [[seedTrain, seedHeldout], [finalTrain, finalHeldout]] = await Promise.all([
+    seedRuns,
+    finalRuns
+  ]);
+  return [seedTrain, seedHeldout, finalTrain, finalHeldout];
+}
+var measurementSchema;
+var init_measurement = __esm({
+  "src/evolve/measurement.ts"() {
+    "use strict";
+    init_zod();
+    init_types3();
+    init_stage_schemas();
+    measurementSchema = external_exports.object({
+      result: evaluationSchema.shape.result,
+      /** Tokens of each task's rollouts (every sample, cached or not), in `result.tasks` order. */
+      tokens: external_exports.array(external_exports.number()),
+      /** Cost of each task's rollouts, in `result.tasks` order. */
+      costUsd: external_exports.array(external_exports.number()),
+      /**
+       * The failing rollouts with their verdicts as scored now, in `result.tasks` order (none for
+       * the held-out split): records.json reads the rest of each back from the rollout cache.
+       */
+      failing: external_exports.array(external_exports.object({ key: external_exports.string(), verdict: verdictSchema }))
+    });
+  }
+});
+
+// src/evolve/phase-files.ts
+import { randomBytes as randomBytes4 } from "node:crypto";
+import { mkdir as mkdir11, readdir as readdir7, readFile as readFile11, rename as rename8, writeFile as writeFile9 } from "node:fs/promises";
+import path7 from "node:path";
+async function writeSearchHandoff(outDir, handoff2) {
+  const file2 = path7.join(outDir, searchHandoffFile);
+  const temporary = `${file2}.${process.pid}.tmp`;
+  await writeFile9(temporary, `${JSON.stringify(handoff2, null, 2)}
+`);
+  await rename8(temporary, file2);
+}
+async function readSearchHandoff(outDir) {
+  const file2 = path7.join(outDir, searchHandoffFile);
+  const text3 = await readFile11(file2, "utf8").catch(() => void 0);
+  if (text3 === void 0)
+    throw new InputError(
+      file2,
+      "no finished search in this folder: run 'ecdysis evolve --phase search' into it first (or download the search job's artifact here)"
+    );
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message}): run the search again`);
+  }
+  const parsed = searchHandoffSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not a search handoff: ${issue2.message}`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
+}
+function spendFolder(cacheDir) {
+  return path7.join(cacheDir, "measured");
+}
+async function writeShardSpend(options) {
+  const folder = spendFolder(options.cacheDir);
+  await mkdir11(folder, { recursive: true });
+  const { index, count: count4 } = options.shard;
+  const name3 = `${options.runKey.slice(0, 16)}-${index + 1}-of-${count4}-${randomBytes4(4).toString("hex")}.json`;
+  const temporary = path7.join(folder, `.${name3}.tmp`);
+  const record3 = { runKey: options.runKey, shard: options.shard, spend: options.spend };
+  await writeFile9(temporary, `${JSON.stringify(record3)}
+`);
+  await rename8(temporary, path7.join(folder, name3));
+}
+async function readShardSpend(options) {
+  const folder = spendFolder(options.cacheDir);
+  const names = await readdir7(folder).catch(() => []);
+  let spend2 = emptySpend();
+  const shards = [];
+  for (const name3 of names.filter((each) => each.endsWith(".json")).sort()) {
+    if (!name3.startsWith(options.runKey.slice(0, 16))) continue;
+    const record3 = parseShardSpend(await readFile11(path7.join(folder, name3), "utf8").catch(() => ""));
+    if (!record3 || record3.runKey !== options.runKey) continue;
+    spend2 = addSpend(spend2, { ...record3.spend, wallMs: 0 });
+    shards.push(`${record3.shard.index + 1}/${record3.shard.count}`);
+  }
+  return { spend: spend2, shards };
+}
+function parseShardSpend(text3) {
+  try {
+    const parsed = shardSpendSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+var searchHandoffFile, searchHandoffSchema, shardSpendSchema;
+var init_phase_files = __esm({
+  "src/evolve/phase-files.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_budget();
+    searchHandoffFile = "search.json";
+    searchHandoffSchema = external_exports.object({
+      schemaVersion: external_exports.literal(1),
+      /** The run key of the search (every input that determines the result). */
+      runKey: external_exports.string().min(1),
+      seedHash: external_exports.string().min(1),
+      /** Hash of the final harness, written to `harness/` beside this file. */
+      finalHash: external_exports.string().min(1),
+      /** Samples per task of the final measurement (the strategy's). */
+      finalSamples: external_exports.number().int().positive()
+    });
+    shardSpendSchema = external_exports.object({
+      runKey: external_exports.string(),
+      shard: external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }),
+      spend: spendSchema
+    });
+  }
+});
+
+// src/harness/parse-check.ts
+import { spawn as spawn3 } from "node:child_process";
+import { extname, join as join16 } from "node:path";
+async function parseProblems(options) {
+  const { candidate, parent, folder, checkers } = options;
+  const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
+  const problems = [];
+  for (const file2 of changed) {
+    const message = await checkFile({ file: file2, text: candidate.files[file2], folder, checkers });
+    if (message) problems.push({ file: file2, message: message.slice(0, maxMessage) });
+  }
+  return problems;
+}
+function parseProblemsReason(problems) {
+  const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
+  return `the edited files no longer parse (${each}); not run`;
+}
+async function checkFile(input2) {
+  const { file: file2, text: text3, checkers } = input2;
+  const extension = extname(file2).toLowerCase();
+  if (extension === ".json") return jsonProblem(text3);
+  if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
+  if ([".js", ".mjs", ".cjs"].includes(extension)) {
+    const path20 = join16(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path20] });
+    return result && `node --check: ${nodeMessage(result, path20)}`;
+  }
+  if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
+    const args = ["--no-warnings", "-e", typescriptParse];
+    const result = await runChecker({ command: checkers.node, args, stdin: text3 });
+    return result && `TypeScript: ${result.trim().split("\n")[0]}`;
+  }
+  if (extension === ".py" && checkers.python) {
+    const result = await runChecker({
+      command: checkers.python,
+      args: ["-I", "-c", pythonCompile, file2],
+      stdin: text3
+    });
+    return result && `python3: ${result.trim().split("\n").at(-1)}`;
+  }
+  return void 0;
+}
+function jsonProblem(text3) {
+  try {
+    JSON.parse(text3);
+    return void 0;
+  } catch (error62) {
+    const message = error62.message;
+    const position = Number(/at position (\d+)/.exec(message)?.[1]);
+    const line = Number.isInteger(position) ? text3.slice(0, position).split("\n").length : 0;
+    return line > 0 ? `JSON: line ${line}: ${message}` : `JSON: ${message}`;
+  }
+}
+function yamlProblem(text3) {
+  const [error62] = (0, import_yaml3.parseDocument)(text3, { prettyErrors: false }).errors;
+  if (!error62) return void 0;
+  const line = text3.slice(0, error62.pos[0]).split("\n").length;
+  return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
+}
+function nodeMessage(stderr, path20) {
+  const lines = stderr.split("\n");
+  const line = new RegExp(`${escapeRegExp(path20)}:(\\d+)`).exec(stderr)?.[1];
+  const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
+  return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
+}
+function escapeRegExp(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+function runChecker(input2) {
+  return new Promise((resolve13) => {
+    const child = spawn3(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      if (stderr.length < 16384) stderr += chunk.toString("utf8");
+    });
+    child.on("error", () => resolve13(void 0));
+    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(input2.stdin ?? "");
+  });
+}
+async function localParseCheckers() {
+  const python = await new Promise((resolve13) => {
+    const child = spawn3("python3", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve13(false));
+    child.on("close", (code2) => resolve13(code2 === 0));
+  });
+  const nodeModule = await import("node:module");
+  return {
+    node: process.execPath,
+    python: python ? "python3" : null,
+    nodeStripsTypes: typeof nodeModule.stripTypeScriptTypes === "function"
+  };
+}
+function candidateParseCheck(workspace) {
+  let checkers;
+  return async ({ candidate, parent }) => {
+    checkers ??= localParseCheckers();
+    const folder = await workspace.folderOf(candidate);
+    const problems = await parseProblems({ candidate, parent, folder, checkers: await checkers });
+    return problems.length > 0 ? parseProblemsReason(problems) : void 0;
+  };
+}
+var import_yaml3, maxMessage, typescriptParse, pythonCompile;
+var init_parse_check = __esm({
+  "src/harness/parse-check.ts"() {
+    "use strict";
+    import_yaml3 = __toESM(require_dist(), 1);
+    maxMessage = 600;
+    typescriptParse = [
+      "let source = '';",
+      "process.stdin.on('data', (chunk) => (source += chunk));",
+      "process.stdin.on('end', () => {",
+      "  try { require('node:module').stripTypeScriptTypes(source); }",
+      "  catch (error) { console.error(error.message.split('\\n')[0]); process.exit(1); }",
+      "});"
+    ].join("\n");
+    pythonCompile = [
+      "import sys",
+      "source = sys.stdin.read()",
+      "try:",
+      "    compile(source, sys.argv[1], 'exec', dont_inherit=True)",
+      "except SyntaxError as error:",
+      "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
+      "    sys.exit(1)"
+    ].join("\n");
+  }
+});
+
+// src/harness/final-harness-guard.ts
+function assertHarnessSealed(input2) {
+  const { seed, final } = input2;
+  const rules = contentRules(input2.guard);
+  const seedPaths = Object.keys(seed.files);
+  for (const [path20, text3] of Object.entries(final.files)) {
+    if (seed.files[path20] === text3) continue;
+    const shown = escapeInvisible(path20);
+    if (!(path20 in seed.files)) {
+      const problem = normaliseRelative(path20) === path20 ? portablePathProblem(path20, seedPaths) : "not a plain relative path";
+      if (problem)
+        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
+    }
+    const isConfig = path20 === "harness.yaml" && final.kind === "builtin";
+    const finding = introducedContent({
+      before: guardedText(seed.files[path20] ?? "", isConfig ? seed.config : void 0),
+      after: guardedText(text3, isConfig ? final.config : void 0),
+      rules
+    });
+    if (finding) {
+      throw new GuardError(
+        finding.guard,
+        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
+      );
+    }
+  }
+}
+var init_final_harness_guard = __esm({
+  "src/harness/final-harness-guard.ts"() {
+    "use strict";
+    init_guard_error();
+    init_guard_text();
+    init_content_guards();
+    init_harness_references();
+    init_portable_path();
+  }
+});
+
 // src/evolve/memory.ts
 function rememberedHms(hms, summary, patternIds) {
   const parsed = hmsSchema.safeParse(hms);
@@ -52855,170 +53317,241 @@ var init_result_schema = __esm({
   }
 });
 
-// src/harness/final-harness-guard.ts
-function assertHarnessSealed(input2) {
-  const { seed, final } = input2;
-  const rules = contentRules(input2.guard);
-  const seedPaths = Object.keys(seed.files);
-  for (const [path17, text3] of Object.entries(final.files)) {
-    if (seed.files[path17] === text3) continue;
-    const shown = escapeInvisible(path17);
-    if (!(path17 in seed.files)) {
-      const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
-      if (problem)
-        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
-    }
-    const isConfig = path17 === "harness.yaml" && final.kind === "builtin";
-    const finding = introducedContent({
-      before: guardedText(seed.files[path17] ?? "", isConfig ? seed.config : void 0),
-      after: guardedText(text3, isConfig ? final.config : void 0),
-      rules
-    });
-    if (finding) {
-      throw new GuardError(
-        finding.guard,
-        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
-      );
-    }
-  }
+// src/evolve/run-records.ts
+import { readFile as readFile12 } from "node:fs/promises";
+import path8 from "node:path";
+function outcomes(measurement, keys) {
+  return measurement.result.tasks.map((task, index) => ({
+    taskId: task.taskId,
+    category: task.category,
+    pass: task.pass,
+    passes: task.passes,
+    samples: task.samples,
+    tokens: measurement.tokens[index] ?? 0,
+    costUsd: measurement.costUsd[index] ?? 0,
+    ...keys ? { rolloutKeys: task.rolloutKeys } : {}
+  }));
 }
-var init_final_harness_guard = __esm({
-  "src/harness/final-harness-guard.ts"() {
+function measureSummary(measurement) {
+  const tasks = outcomes(measurement, false);
+  const n = Math.max(1, measurement.result.n);
+  const byCategory = {};
+  for (const task of tasks) {
+    const entry = byCategory[task.category] ?? { passed: 0, n: 0 };
+    entry.n += 1;
+    if (task.pass) entry.passed += 1;
+    byCategory[task.category] = entry;
+  }
+  const sum = (pick3) => tasks.reduce((total, task) => total + pick3(task), 0);
+  return {
+    tokensPerTask: sum((task) => task.tokens) / n,
+    costPerTask: sum((task) => task.costUsd) / n,
+    byCategory: Object.fromEntries(
+      Object.entries(byCategory).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    )
+  };
+}
+function namedKeys(iteration) {
+  const fromStages2 = (stages) => stages.flatMap(
+    (stage) => stage.stage === "repaired" ? [
+      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+      ...fromStages2(stage.evidence)
+    ] : []
+  );
+  return [
+    ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
+    ...iteration.traces.map((trace) => trace.key),
+    ...fromStages2(iteration.evidence)
+  ];
+}
+async function buildRunRecords(options) {
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = options.measured;
+  const rollouts = /* @__PURE__ */ new Map();
+  const missing = [];
+  const measuredFailures = new Map(
+    [...seedTrain.failing, ...finalTrain.failing].map(({ key, verdict }) => [key, verdict])
+  );
+  const wanted = [
+    .../* @__PURE__ */ new Set([...measuredFailures.keys(), ...options.iterations.flatMap(namedKeys)])
+  ];
+  for (const key of wanted) {
+    const record3 = await options.cache.get(key);
+    const verdict = measuredFailures.get(key) ?? record3?.verdict;
+    if (!record3) missing.push(key);
+    else if (verdict && !verdict.pass) rollouts.set(key, { ...record3, verdict, cached: false });
+  }
+  const used = new Set([...rollouts.values()].map((record3) => record3.taskId));
+  return {
+    schemaVersion: runRecordsVersion,
+    tasks: options.train.filter((task) => used.has(task.id)).map((task) => ({
+      id: task.id,
+      category: task.category,
+      input: task.input,
+      expected: task.expected
+    })),
+    rollouts: [...rollouts.values()],
+    measures: {
+      train: {
+        seed: { harnessHash: seedTrain.result.harnessHash, tasks: outcomes(seedTrain, true) },
+        final: { harnessHash: finalTrain.result.harnessHash, tasks: outcomes(finalTrain, true) }
+      },
+      heldout: {
+        seed: { harnessHash: seedHeldout.result.harnessHash, tasks: outcomes(seedHeldout, false) },
+        final: {
+          harnessHash: finalHeldout.result.harnessHash,
+          tasks: outcomes(finalHeldout, false)
+        }
+      }
+    },
+    missing: missing.sort()
+  };
+}
+async function readRunRecords(outDir) {
+  const file2 = path8.join(outDir, runRecordsFile);
+  let text3;
+  try {
+    text3 = await readFile12(file2, "utf8");
+  } catch {
+    return void 0;
+  }
+  let value;
+  try {
+    value = JSON.parse(text3);
+  } catch (error62) {
+    throw new InputError(file2, `is not JSON (${error62.message}) \u2014 re-run evolve`);
+  }
+  const parsed = runRecordsSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not a run's records.json: ${issue2.message} \u2014 re-run evolve`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
+}
+var runRecordsFile, runRecordsVersion, taskOutcomeSchema, measureSchema, sidesSchema, runRecordsSchema;
+var init_run_records = __esm({
+  "src/evolve/run-records.ts"() {
     "use strict";
-    init_guard_error();
-    init_guard_text();
-    init_content_guards();
-    init_harness_references();
-    init_portable_path();
+    init_zod();
+    init_input_error();
+    init_types3();
+    runRecordsFile = "records.json";
+    runRecordsVersion = 1;
+    taskOutcomeSchema = external_exports.object({
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      pass: external_exports.boolean(),
+      passes: external_exports.number().int(),
+      samples: external_exports.number().int(),
+      tokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      /** Train only: the rollouts of the task (the failing ones are in `rollouts`). */
+      rolloutKeys: external_exports.array(external_exports.string()).optional()
+    });
+    measureSchema = external_exports.object({ harnessHash: external_exports.string(), tasks: external_exports.array(taskOutcomeSchema) });
+    sidesSchema = external_exports.object({ seed: measureSchema, final: measureSchema });
+    runRecordsSchema = external_exports.object({
+      schemaVersion: external_exports.literal(runRecordsVersion),
+      /** The train tasks of the kept rollouts: what the agent was asked and what was expected. */
+      tasks: external_exports.array(
+        external_exports.object({ id: external_exports.string(), category: external_exports.string(), input: external_exports.string(), expected: external_exports.unknown() })
+      ),
+      /** Every failing train rollout the run names: pattern members, shown failures, seed and final failures. */
+      rollouts: external_exports.array(rolloutRecordSchema),
+      measures: external_exports.object({ train: sidesSchema, heldout: sidesSchema }),
+      /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
+      missing: external_exports.array(external_exports.string())
+    });
   }
 });
 
-// src/harness/parse-check.ts
-import { spawn as spawn3 } from "node:child_process";
-import { extname, join as join16 } from "node:path";
-async function parseProblems(options) {
-  const { candidate, parent, folder, checkers } = options;
-  const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
-  const problems = [];
-  for (const file2 of changed) {
-    const message = await checkFile({ file: file2, text: candidate.files[file2], folder, checkers });
-    if (message) problems.push({ file: file2, message: message.slice(0, maxMessage) });
-  }
-  return problems;
-}
-function parseProblemsReason(problems) {
-  const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
-  return `the edited files no longer parse (${each}); not run`;
-}
-async function checkFile(input2) {
-  const { file: file2, text: text3, checkers } = input2;
-  const extension = extname(file2).toLowerCase();
-  if (extension === ".json") return jsonProblem(text3);
-  if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
-  if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path17 = join16(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
-    return result && `node --check: ${nodeMessage(result, path17)}`;
-  }
-  if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
-    const args = ["--no-warnings", "-e", typescriptParse];
-    const result = await runChecker({ command: checkers.node, args, stdin: text3 });
-    return result && `TypeScript: ${result.trim().split("\n")[0]}`;
-  }
-  if (extension === ".py" && checkers.python) {
-    const result = await runChecker({
-      command: checkers.python,
-      args: ["-I", "-c", pythonCompile, file2],
-      stdin: text3
-    });
-    return result && `python3: ${result.trim().split("\n").at(-1)}`;
-  }
-  return void 0;
-}
-function jsonProblem(text3) {
-  try {
-    JSON.parse(text3);
-    return void 0;
-  } catch (error62) {
-    const message = error62.message;
-    const position = Number(/at position (\d+)/.exec(message)?.[1]);
-    const line = Number.isInteger(position) ? text3.slice(0, position).split("\n").length : 0;
-    return line > 0 ? `JSON: line ${line}: ${message}` : `JSON: ${message}`;
-  }
-}
-function yamlProblem(text3) {
-  const [error62] = (0, import_yaml3.parseDocument)(text3, { prettyErrors: false }).errors;
-  if (!error62) return void 0;
-  const line = text3.slice(0, error62.pos[0]).split("\n").length;
-  return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
-}
-function nodeMessage(stderr, path17) {
-  const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path17)}:(\\d+)`).exec(stderr)?.[1];
-  const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
-  return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
-}
-function escapeRegExp(text3) {
-  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function runChecker(input2) {
-  return new Promise((resolve13) => {
-    const child = spawn3(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < 16384) stderr += chunk.toString("utf8");
-    });
-    child.on("error", () => resolve13(void 0));
-    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
-    child.stdin.on("error", () => void 0);
-    child.stdin.end(input2.stdin ?? "");
-  });
-}
-async function localParseCheckers() {
-  const python = await new Promise((resolve13) => {
-    const child = spawn3("python3", ["--version"], { stdio: "ignore" });
-    child.on("error", () => resolve13(false));
-    child.on("close", (code2) => resolve13(code2 === 0));
-  });
-  const nodeModule = await import("node:module");
+// src/evolve/evolve-result.ts
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
+import path9 from "node:path";
+function costOf2(spend2, training) {
   return {
-    node: process.execPath,
-    python: python ? "python3" : null,
-    nodeStripsTypes: typeof nodeModule.stripTypeScriptTypes === "function"
+    rollouts: spend2.rollouts,
+    llmCalls: spend2.llmCalls,
+    promptTokens: spend2.promptTokens,
+    completionTokens: spend2.completionTokens,
+    costUsd: spend2.costUsd,
+    wallMs: spend2.wallMs,
+    refinementShare: refinementShare(spend2),
+    refinement: {
+      llmCalls: spend2.refinerCalls,
+      tokens: spend2.refinerTokens,
+      costUsd: spend2.refinerCostUsd
+    },
+    training
   };
 }
-function candidateParseCheck(workspace) {
-  let checkers;
-  return async ({ candidate, parent }) => {
-    checkers ??= localParseCheckers();
-    const folder = await workspace.folderOf(candidate);
-    const problems = await parseProblems({ candidate, parent, folder, checkers: await checkers });
-    return problems.length > 0 ? parseProblemsReason(problems) : void 0;
-  };
+function evolveResult(input2) {
+  const { loaded, outcome } = input2;
+  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
+  const diff = diffHarness(input2.seed, outcome.finalHarness);
+  return evolveResultSchema.parse({
+    schemaVersion: resultSchemaVersion,
+    strategy: input2.strategy.name,
+    seed: loaded.config.seed,
+    configHash: loaded.hash,
+    model: input2.model,
+    stoppedBy: outcome.stoppedBy,
+    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
+    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
+    iterations: outcome.iterations,
+    acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
+    rejectedProposals: outcome.memory,
+    cost: costOf2(input2.budget.snapshot(), input2.training),
+    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
+    harness: {
+      seedHash: input2.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      changedFiles: diff.files,
+      patch: diff.patch
+    },
+    gate: evolveGate({
+      baseline: seedHeldout.result,
+      final: finalHeldout.result,
+      gate: loaded.config.gate
+    }),
+    run: input2.metadata,
+    measures: {
+      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
+      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
+    },
+    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
+  });
 }
-var import_yaml3, maxMessage, typescriptParse, pythonCompile;
-var init_parse_check = __esm({
-  "src/harness/parse-check.ts"() {
+async function writeFinalHarness(options) {
+  assertHarnessSealed({ seed: options.seed, final: options.finalHarness, guard: options.guard });
+  await mkdir12(path9.join(options.outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path9.join(options.outDir, "harness"));
+}
+async function writeOutputs(options) {
+  const { outDir, result, redactor } = options;
+  await writeFinalHarness(options);
+  const write = (name3, text3) => writeFile10(path9.join(outDir, name3), redactor.text(text3));
+  await write("harness.patch", result.harness.patch);
+  const records = await buildRunRecords({
+    train: options.train,
+    iterations: result.iterations,
+    measured: options.measured,
+    cache: options.cache
+  });
+  await write(runRecordsFile, JSON.stringify(redactor.json(records)));
+  await write("result.json", `${JSON.stringify(result, null, 2)}
+`);
+}
+var init_evolve_result = __esm({
+  "src/evolve/evolve-result.ts"() {
     "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    maxMessage = 600;
-    typescriptParse = [
-      "let source = '';",
-      "process.stdin.on('data', (chunk) => (source += chunk));",
-      "process.stdin.on('end', () => {",
-      "  try { require('node:module').stripTypeScriptTypes(source); }",
-      "  catch (error) { console.error(error.message.split('\\n')[0]); process.exit(1); }",
-      "});"
-    ].join("\n");
-    pythonCompile = [
-      "import sys",
-      "source = sys.stdin.read()",
-      "try:",
-      "    compile(source, sys.argv[1], 'exec', dont_inherit=True)",
-      "except SyntaxError as error:",
-      "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
-      "    sys.exit(1)"
-    ].join("\n");
+    init_diff_harness();
+    init_final_harness_guard();
+    init_write_harness();
+    init_budget();
+    init_gate_result();
+    init_records();
+    init_result_schema();
+    init_run_records();
   }
 });
 
@@ -53221,12 +53754,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile11, rm as rm3 } from "node:fs/promises";
-import path7 from "node:path";
+import { appendFile as appendFile2, readFile as readFile13, rm as rm3 } from "node:fs/promises";
+import path10 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile13(path10.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -53277,7 +53810,7 @@ var init_prompt_log = __esm({
        * empty; with `keep: false` no log is kept and a stale one is removed.
        */
       static async open(options) {
-        const file2 = path7.join(options.outDir, promptLogFile);
+        const file2 = path10.join(options.outDir, promptLogFile);
         if (options.fresh || !options.keep) await rm3(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
@@ -53333,158 +53866,6 @@ var init_prompt_log = __esm({
   }
 });
 
-// src/evolve/run-records.ts
-import { readFile as readFile12 } from "node:fs/promises";
-import path8 from "node:path";
-function outcomes(evaluation, keys) {
-  const spend2 = /* @__PURE__ */ new Map();
-  for (const record3 of evaluation.records) {
-    const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
-    const usage = record3.trace.usage;
-    entry.tokens += usage.promptTokens + usage.completionTokens;
-    entry.costUsd += usage.costUsd;
-    spend2.set(record3.taskId, entry);
-  }
-  return evaluation.result.tasks.map((task) => ({
-    taskId: task.taskId,
-    category: task.category,
-    pass: task.pass,
-    passes: task.passes,
-    samples: task.samples,
-    ...spend2.get(task.taskId) ?? { tokens: 0, costUsd: 0 },
-    ...keys ? { rolloutKeys: task.rolloutKeys } : {}
-  }));
-}
-function measureSummary(evaluation) {
-  const tasks = outcomes(evaluation, false);
-  const n = Math.max(1, evaluation.result.n);
-  const byCategory = {};
-  for (const task of tasks) {
-    const entry = byCategory[task.category] ?? { passed: 0, n: 0 };
-    entry.n += 1;
-    if (task.pass) entry.passed += 1;
-    byCategory[task.category] = entry;
-  }
-  const sum = (pick3) => tasks.reduce((total, task) => total + pick3(task), 0);
-  return {
-    tokensPerTask: sum((task) => task.tokens) / n,
-    costPerTask: sum((task) => task.costUsd) / n,
-    byCategory: Object.fromEntries(
-      Object.entries(byCategory).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
-    )
-  };
-}
-function namedKeys(iteration) {
-  const fromStages2 = (stages) => stages.flatMap(
-    (stage) => stage.stage === "repaired" ? [
-      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-      ...fromStages2(stage.evidence)
-    ] : []
-  );
-  return [
-    ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-    ...iteration.traces.map((trace) => trace.key),
-    ...fromStages2(iteration.evidence)
-  ];
-}
-async function buildRunRecords(options) {
-  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = options.measured;
-  const rollouts = /* @__PURE__ */ new Map();
-  for (const record3 of [...seedTrain.records, ...finalTrain.records])
-    if (!record3.verdict.pass) rollouts.set(record3.key, record3);
-  const missing = [];
-  const wanted = [...new Set(options.iterations.flatMap(namedKeys))].filter(
-    (key) => !rollouts.has(key)
-  );
-  for (const key of wanted) {
-    const record3 = await options.cache.get(key);
-    if (record3 && !record3.verdict.pass) rollouts.set(key, { ...record3, cached: false });
-    else if (!record3) missing.push(key);
-  }
-  const used = new Set([...rollouts.values()].map((record3) => record3.taskId));
-  return {
-    schemaVersion: runRecordsVersion,
-    tasks: options.train.filter((task) => used.has(task.id)).map((task) => ({
-      id: task.id,
-      category: task.category,
-      input: task.input,
-      expected: task.expected
-    })),
-    rollouts: [...rollouts.values()],
-    measures: {
-      train: {
-        seed: { harnessHash: seedTrain.result.harnessHash, tasks: outcomes(seedTrain, true) },
-        final: { harnessHash: finalTrain.result.harnessHash, tasks: outcomes(finalTrain, true) }
-      },
-      heldout: {
-        seed: { harnessHash: seedHeldout.result.harnessHash, tasks: outcomes(seedHeldout, false) },
-        final: {
-          harnessHash: finalHeldout.result.harnessHash,
-          tasks: outcomes(finalHeldout, false)
-        }
-      }
-    },
-    missing: missing.sort()
-  };
-}
-async function readRunRecords(outDir) {
-  const file2 = path8.join(outDir, runRecordsFile);
-  let text3;
-  try {
-    text3 = await readFile12(file2, "utf8");
-  } catch {
-    return void 0;
-  }
-  let value;
-  try {
-    value = JSON.parse(text3);
-  } catch (error62) {
-    throw new InputError(file2, `is not JSON (${error62.message}) \u2014 re-run evolve`);
-  }
-  const parsed = runRecordsSchema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue2 = parsed.error.issues[0];
-  throw new InputError(file2, `is not a run's records.json: ${issue2.message} \u2014 re-run evolve`, {
-    field: issue2.path.map(String).join(".") || void 0
-  });
-}
-var runRecordsFile, runRecordsVersion, taskOutcomeSchema, measureSchema, sidesSchema, runRecordsSchema;
-var init_run_records = __esm({
-  "src/evolve/run-records.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_types3();
-    runRecordsFile = "records.json";
-    runRecordsVersion = 1;
-    taskOutcomeSchema = external_exports.object({
-      taskId: external_exports.string(),
-      category: external_exports.string(),
-      pass: external_exports.boolean(),
-      passes: external_exports.number().int(),
-      samples: external_exports.number().int(),
-      tokens: external_exports.number(),
-      costUsd: external_exports.number(),
-      /** Train only: the rollouts of the task (the failing ones are in `rollouts`). */
-      rolloutKeys: external_exports.array(external_exports.string()).optional()
-    });
-    measureSchema = external_exports.object({ harnessHash: external_exports.string(), tasks: external_exports.array(taskOutcomeSchema) });
-    sidesSchema = external_exports.object({ seed: measureSchema, final: measureSchema });
-    runRecordsSchema = external_exports.object({
-      schemaVersion: external_exports.literal(runRecordsVersion),
-      /** The train tasks of the kept rollouts: what the agent was asked and what was expected. */
-      tasks: external_exports.array(
-        external_exports.object({ id: external_exports.string(), category: external_exports.string(), input: external_exports.string(), expected: external_exports.unknown() })
-      ),
-      /** Every failing train rollout the run names: pattern members, shown failures, seed and final failures. */
-      rollouts: external_exports.array(rolloutRecordSchema),
-      measures: external_exports.object({ train: sidesSchema, heldout: sidesSchema }),
-      /** Keys of failing rollouts the iterations name that the rollout cache no longer held. */
-      missing: external_exports.array(external_exports.string())
-    });
-  }
-});
-
 // src/errors/folder-locked-error.ts
 var FolderLockedError;
 var init_folder_locked_error = __esm({
@@ -53514,11 +53895,11 @@ var init_folder_locked_error = __esm({
 });
 
 // src/evolve/folder-lock.ts
-import { randomBytes as randomBytes4 } from "node:crypto";
+import { randomBytes as randomBytes5 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile13, rename as rename8, unlink, writeFile as writeFile9 } from "node:fs/promises";
+import { link, mkdir as mkdir13, readFile as readFile14, rename as rename9, unlink, writeFile as writeFile11 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path9 from "node:path";
+import path11 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -53542,9 +53923,9 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path9.join(folder, lockFileName);
-  await mkdir11(folder, { recursive: true });
-  const token = randomBytes4(12).toString("hex");
+  const file2 = path11.join(folder, lockFileName);
+  await mkdir13(folder, { recursive: true });
+  const token = randomBytes5(12).toString("hex");
   const record3 = {
     pid: process.pid,
     host: hostname3(),
@@ -53553,7 +53934,7 @@ async function acquireFolderLock(options) {
     token
   };
   const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile9(temporary, `${JSON.stringify(record3)}
+  await writeFile11(temporary, `${JSON.stringify(record3)}
 `);
   try {
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -53583,7 +53964,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile13(file2, "utf8");
+    text3 = await readFile14(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -53595,9 +53976,9 @@ async function readHolder(file2) {
   }
 }
 async function takeOver(file2, stale) {
-  const aside = `${file2}.stale.${randomBytes4(6).toString("hex")}`;
+  const aside = `${file2}.stale.${randomBytes5(6).toString("hex")}`;
   try {
-    await rename8(file2, aside);
+    await rename9(file2, aside);
   } catch {
     return false;
   }
@@ -53636,8 +54017,8 @@ var init_folder_lock = __esm({
 
 // src/evolve/run-key.ts
 import { createHash as createHash13 } from "node:crypto";
-import { readFile as readFile14 } from "node:fs/promises";
-import path10 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path12 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -53681,8 +54062,8 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile14(file2).catch(() => void 0);
+      const file2 = path12.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile15(file2).catch(() => void 0);
       if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
   }
@@ -53852,8 +54233,8 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename9, rm as rm4, truncate, writeFile as writeFile10 } from "node:fs/promises";
-import path11 from "node:path";
+import { appendFile as appendFile4, mkdir as mkdir14, readFile as readFile16, rename as rename10, rm as rm4, truncate, writeFile as writeFile12 } from "node:fs/promises";
+import path13 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -53883,14 +54264,14 @@ var init_journal = __esm({
       lines;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path11.join(options.outDir, "journal.jsonl");
+        const file2 = path13.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
         if (options.restart) await rm4(file2, { force: true });
-        const text3 = await readFile15(file2, "utf8").catch(() => void 0);
+        const text3 = await readFile16(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir12(options.outDir, { recursive: true });
+          await mkdir14(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -53898,9 +54279,9 @@ var init_journal = __esm({
             parts: options.parts
           };
           const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile10(temporary, `${JSON.stringify(header)}
+          await writeFile12(temporary, `${JSON.stringify(header)}
 `);
-          await rename9(temporary, file2);
+          await rename10(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
           if (read.repair === "newline") await appendFile4(file2, "\n");
@@ -54022,9 +54403,10 @@ async function startRun(options) {
     now: options.now
   });
   try {
+    const runKey = runKeyOf(parts);
     const journal = await Journal.open({
       outDir,
-      runKey: runKeyOf(parts),
+      runKey,
       parts,
       budget: options.budget,
       afterStage: options.afterStage,
@@ -54032,7 +54414,7 @@ async function startRun(options) {
       restart: options.restart,
       warn
     });
-    return { journal, release: () => lock.release(), coverage };
+    return { journal, release: () => lock.release(), coverage, runKey };
   } catch (error62) {
     await lock.release();
     throw error62;
@@ -54422,7 +54804,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path17, entry] of state.setBy) this.setBy.set(path17, entry);
+          for (const [path20, entry] of state.setBy) this.setBy.set(path20, entry);
         }
         return result;
       }
@@ -54509,8 +54891,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
+function coerceValue(path20, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path20);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -54609,8 +54991,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path17, message) {
-  return path17.join(".") === "edit.kind" || path17.length === 1 && path17[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path20, message) {
+  return path20.join(".") === "edit.kind" || path20.length === 1 && path20[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -54658,30 +55040,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
-  if (!field2) return [`'${path17}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path20, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path20);
+  if (!field2) return [`'${path20}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path17 = field2.path;
-  if (field2.type === "list") return [`${path17} is a list; edit harness.yaml with replace_text`];
+  const path20 = field2.path;
+  if (field2.type === "list") return [`${path20} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path17} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path20} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path17} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path20} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path17} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path20} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path17} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path17} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path20} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path20} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path17} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path20} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path17} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path20} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -54726,7 +55108,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path17) => editable.some((glob) => matchGlob(glob, path17));
+  const isEditable = (path20) => editable.some((glob) => matchGlob(glob, path20));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -54736,31 +55118,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path17) => textFile.test(path17)).sort();
+  const paths = Object.keys(harness.files).filter((path20) => textFile.test(path20)).sort();
   const ordered = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path17) => !isEditable(path17)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path20) => !isEditable(path20)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path17 of ordered) {
-    const shown = left > 0 ? showFile(path17, harness.files[path17], Math.min(budget.perFile, left)) : void 0;
+  for (const path20 of ordered) {
+    const shown = left > 0 ? showFile(path20, harness.files[path20], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path17)) notShown.push(path17);
+      if (isEditable(path20)) notShown.push(path20);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path17) });
+    files.push({ ...shown, editable: isEditable(path20) });
     left -= shown.content.length;
   }
-  for (const path17 of Object.keys(harness.files).sort())
-    if (!textFile.test(path17) && isEditable(path17)) notShown.push(path17);
+  for (const path20 of Object.keys(harness.files).sort())
+    if (!textFile.test(path20) && isEditable(path20)) notShown.push(path20);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path17, text3, maxChars) {
+function showFile(path20, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path17, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path20, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count4 = 0;
@@ -54770,7 +55152,7 @@ function showFile(path17, text3, maxChars) {
   }
   if (count4 === 0) return void 0;
   return {
-    path: path17,
+    path: path20,
     whole: false,
     content: lines.slice(0, count4).join("\n"),
     lines: { from: 1, to: count4, of: lines.length }
@@ -55248,60 +55630,6 @@ var init_stage_port = __esm({
     init_refine();
     init_reflect();
     realStages = { diagnose: diagnoseBatch, noteFailure, refine: refine2, reflect };
-  }
-});
-
-// src/evolve/stage-schemas.ts
-var countSchema, evalResultSchema, evaluationSchema, stageSchemas;
-var init_stage_schemas = __esm({
-  "src/evolve/stage-schemas.ts"() {
-    "use strict";
-    init_zod();
-    init_diagnose_batch();
-    init_types3();
-    init_refinement_record();
-    countSchema = external_exports.number().min(0);
-    evalResultSchema = external_exports.object({
-      split: external_exports.string(),
-      harnessHash: external_exports.string(),
-      model: external_exports.string(),
-      accuracy: external_exports.number().min(0).max(1),
-      n: external_exports.number().int().min(0),
-      infraErrors: external_exports.number().int().min(0).optional(),
-      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
-      byCategory: external_exports.record(external_exports.string(), external_exports.object({ accuracy: external_exports.number(), n: external_exports.number().int() })),
-      tasks: external_exports.array(
-        external_exports.object({
-          taskId: external_exports.string(),
-          category: external_exports.string(),
-          pass: external_exports.boolean(),
-          passes: external_exports.number().int().min(0),
-          samples: external_exports.number().int().min(0),
-          rolloutKeys: external_exports.array(external_exports.string())
-        })
-      ),
-      cost: external_exports.object({
-        rollouts: countSchema,
-        cachedRollouts: countSchema,
-        llmCalls: countSchema,
-        promptTokens: countSchema,
-        completionTokens: countSchema,
-        costUsd: countSchema,
-        wallMs: countSchema
-      })
-    });
-    evaluationSchema = external_exports.object({
-      result: evalResultSchema,
-      records: external_exports.array(rolloutRecordSchema)
-    });
-    stageSchemas = {
-      evaluation: evaluationSchema,
-      measurements: external_exports.array(evaluationSchema),
-      diagnosis: diagnosisReportSchema,
-      refinement: refinementRecordSchema,
-      /** Background stages whose work lives in the call cache. */
-      nothing: external_exports.null()
-    };
   }
 });
 
@@ -56750,20 +57078,41 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile11 } from "node:fs/promises";
-import path12 from "node:path";
-async function runEvolve(options) {
+import path14 from "node:path";
+function runEvolve(options) {
+  return searchThen(options, finishRun);
+}
+function runEvolveSearch(options) {
+  return searchThen(options, async (searched) => {
+    const { run: run2, outcome, options: given } = searched;
+    await searched.prompts?.settled();
+    await writeFinalHarness({
+      outDir: given.outDir,
+      seed: run2.seed,
+      finalHarness: outcome.finalHarness,
+      guard: run2.context.guard
+    });
+    const samples = searched.strategyRun.finalSamples ?? given.loaded.config.samples;
+    const handoff2 = {
+      schemaVersion: 1,
+      runKey: searched.runKey,
+      seedHash: run2.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      finalSamples: samples
+    };
+    await writeSearchHandoff(given.outDir, handoff2);
+    return handoff2;
+  });
+}
+async function searchThen(options, then) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
   const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...options.secrets ?? []
-  ]);
+  const redactor = runRedactor(options);
   const inputs = await loadInputs(loaded, options.limit);
-  const { journal, release: release2, coverage } = await startRun({
+  const { journal, release: release2, coverage, runKey } = await startRun({
     ...options,
     strategy,
     inputs,
@@ -56783,31 +57132,41 @@ async function runEvolve(options) {
     });
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run2.context);
-    let outcome;
-    try {
-      outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
-    } finally {
-      await Promise.all(run2.background);
-    }
-    return await finishRun({
+    const { strategyRun, outcome } = await searchLoop(strategy, run2);
+    return await then({
       options,
       strategy,
+      strategyRun,
       run: run2,
       outcome,
-      samples: strategyRun.finalSamples ?? loaded.config.samples,
-      downgrades: models.downgrades?.() ?? [],
+      runKey,
+      models,
       prompts,
       startedAt,
       clock,
       coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path12.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path14.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
   }
+}
+async function searchLoop(strategy, run2) {
+  const strategyRun = strategy.open(run2.context);
+  try {
+    const outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
+    return { strategyRun, outcome };
+  } finally {
+    await Promise.all(run2.background);
+  }
+}
+function runRedactor(options) {
+  return new SecretRedactor([
+    ...configuredSecrets(options.loaded, options.env),
+    ...options.secrets ?? []
+  ]);
 }
 async function openOwnModels(options, release2) {
   if (options.models) return void 0;
@@ -56816,44 +57175,75 @@ async function openOwnModels(options, release2) {
     throw error62;
   });
 }
-async function finishRun(input2) {
-  const { options, run: run2, outcome } = input2;
+async function finishRun(searched) {
+  const { options, run: run2, outcome } = searched;
   const { loaded } = options;
-  const measured = await measureFinal({ run: run2, outcome, samples: input2.samples });
+  const samples = searched.strategyRun.finalSamples ?? loaded.config.samples;
+  const measured = await measureStage(searched, samples);
   const training = run2.budget.training();
   const result = run2.redactor.json(
     evolveResult({
       loaded,
-      strategy: input2.strategy,
-      run: run2,
+      strategy: searched.strategy,
+      model: run2.context.models.agent.model,
+      seed: run2.seed,
       outcome,
       measured,
+      budget: run2.budget,
       training,
-      coverage: input2.coverage,
-      downgrades: input2.downgrades,
+      coverage: searched.coverage,
+      downgrades: searched.models.downgrades?.() ?? [],
       metadata: {
-        startedAt: input2.startedAt,
-        finishedAt: new Date(input2.clock.now()).toISOString(),
+        startedAt: searched.startedAt,
+        finishedAt: new Date(searched.clock.now()).toISOString(),
         ...options.metadata,
         ...options.limit === void 0 ? {} : { limit: options.limit }
       }
     })
   );
-  await input2.prompts?.settled();
+  await searched.prompts?.settled();
   await writeOutputs({
     outDir: options.outDir,
     result,
-    run: run2,
+    seed: run2.seed,
     finalHarness: outcome.finalHarness,
+    guard: run2.context.guard,
+    redactor: run2.redactor,
+    train: run2.context.train,
     measured,
-    cache: new RolloutCache(path12.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path14.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
+}
+function measureStage(searched, samples) {
+  const { options, run: run2, outcome, runKey } = searched;
+  const { loaded } = options;
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      if (options.phase === "finish") {
+        const cacheDir = path14.resolve(loaded.root, loaded.config.cacheDir);
+        const { spend: spend2, shards } = await readShardSpend({ cacheDir, runKey });
+        run2.budget.add({ ...spend2, wallMs: 0 });
+        options.warn?.(
+          shards.length ? `measure shards found: ${shards.join(", ")}` : "no measure shard recorded this run: the measurement runs here"
+        );
+      }
+      return measureHarnesses({
+        evaluate: run2.measure,
+        tasks: { train: run2.context.train, heldout: run2.heldout },
+        seed: run2.seed,
+        final: outcome.finalHarness,
+        samples: { seed: loaded.config.samples, final: samples }
+      });
+    },
+    { schema: measuredSchema, measurement: true }
+  );
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
   const seed = await loadHarness({
-    dir: path12.resolve(loaded.root, config2.harness.dir),
+    dir: path14.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
   });
@@ -56905,8 +57295,8 @@ function openRun(input2) {
     exhausted: () => budget.exceeded(),
     elapsedMs: () => budget.snapshot().wallMs
   };
-  const measure = (split) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const measure2 = (split) => evaluations({ enforce: false, split });
+  return { journal, budget, redactor, seed, heldout, context, measure: measure2, background };
 }
 function runGuard(input2) {
   const { loaded, splits, redactor } = input2;
@@ -56927,135 +57317,148 @@ function backgroundWork(budget) {
   };
   return { background, start };
 }
-async function measureFinal(input2) {
-  const { run: run2, outcome } = input2;
-  const { config: config2, train } = run2.context;
-  const measure = (label, split, final) => run2.measure(split)({
-    tasks: split === "train" ? train : run2.heldout,
-    harness: final ? outcome.finalHarness : run2.seed,
-    samples: final ? input2.samples : config2.samples,
-    label
-  });
-  const sameHarness = outcome.finalHarness.hash === run2.seed.hash;
-  return run2.journal.stage(
-    "final/measure",
-    async () => {
-      const seedRuns = Promise.all([
-        measure("seed: train", "train", false),
-        measure("seed: held-out", "heldout", false)
-      ]);
-      if (sameHarness) await seedRuns;
-      const finalRuns = Promise.all([
-        measure("final: train", "train", true),
-        measure("final: held-out", "heldout", true)
-      ]);
-      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-      return [...seedResults, ...finalResults];
-    },
-    { schema: stageSchemas.measurements, measurement: true }
-  );
-}
-function costOf2(spend2, training) {
-  return {
-    rollouts: spend2.rollouts,
-    llmCalls: spend2.llmCalls,
-    promptTokens: spend2.promptTokens,
-    completionTokens: spend2.completionTokens,
-    costUsd: spend2.costUsd,
-    wallMs: spend2.wallMs,
-    refinementShare: refinementShare(spend2),
-    refinement: {
-      llmCalls: spend2.refinerCalls,
-      tokens: spend2.refinerTokens,
-      costUsd: spend2.refinerCostUsd
-    },
-    training
-  };
-}
-function evolveResult(input2) {
-  const { loaded, run: run2, outcome } = input2;
-  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input2.measured;
-  const diff = diffHarness(run2.seed, outcome.finalHarness);
-  const spend2 = run2.budget.snapshot();
-  return evolveResultSchema.parse({
-    schemaVersion: resultSchemaVersion,
-    strategy: input2.strategy.name,
-    seed: loaded.config.seed,
-    configHash: loaded.hash,
-    model: run2.context.models.agent.model,
-    stoppedBy: outcome.stoppedBy,
-    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
-    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
-    iterations: outcome.iterations,
-    acceptedEdits: outcome.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => iteration.applied),
-    rejectedProposals: outcome.memory,
-    cost: costOf2(spend2, input2.training),
-    budget: { ...loaded.config.evolve.budget, ...input2.coverage },
-    harness: {
-      seedHash: run2.seed.hash,
-      finalHash: outcome.finalHarness.hash,
-      changedFiles: diff.files,
-      patch: diff.patch
-    },
-    gate: evolveGate({
-      baseline: seedHeldout.result,
-      final: finalHeldout.result,
-      gate: loaded.config.gate
-    }),
-    run: input2.metadata,
-    measures: {
-      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
-      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
-    },
-    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
-  });
-}
-async function writeOutputs(options) {
-  const { outDir, result, run: run2 } = options;
-  assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile11(path12.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir13(path12.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
-  const records = await buildRunRecords({
-    train: run2.context.train,
-    iterations: result.iterations,
-    measured: options.measured,
-    cache: options.cache
-  });
-  await write(runRecordsFile, JSON.stringify(run2.redactor.json(records)));
-  await write("result.json", `${JSON.stringify(result, null, 2)}
-`);
-}
+var measuredSchema;
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
     "use strict";
+    init_zod();
     init_create_agent_adapter();
     init_configured_secrets();
     init_split_overlap();
     init_limit_tasks();
     init_open_models();
     init_rollout_cache();
-    init_diff_harness();
-    init_final_harness_guard();
     init_load_harness();
     init_parse_check();
-    init_write_harness();
     init_secrets();
     init_budget();
     init_evaluation_setup();
-    init_gate_result();
+    init_evolve_result();
     init_guard();
     init_heldout_seal();
     init_loop();
+    init_measurement();
+    init_phase_files();
     init_prompt_log();
-    init_records();
-    init_result_schema();
     init_rng();
-    init_run_records();
     init_run_start();
     init_stage_port();
-    init_stage_schemas();
+    init_strategies();
+    measuredSchema = external_exports.tuple([
+      measurementSchema,
+      measurementSchema,
+      measurementSchema,
+      measurementSchema
+    ]);
+  }
+});
+
+// src/evolve/measure-shard.ts
+import path15 from "node:path";
+async function runMeasureShard(options) {
+  const { loaded } = options;
+  const handoff2 = await readSearchHandoff(options.outDir);
+  const inputs = await loadInputs(loaded, options.limit);
+  await checkHandoff({ ...options, handoff: handoff2, inputs });
+  const final = await loadFinalHarness(loaded, options.outDir, handoff2);
+  const clock = options.clock ?? { now: () => Date.now() };
+  const budget = new BudgetTracker({}, () => clock.now());
+  const opened = options.models ? void 0 : await openModels(loaded, { env: options.env });
+  const workspace = runWorkspace(loaded);
+  try {
+    const evaluations = shardEvaluations({
+      options,
+      budget,
+      models: options.models ?? opened,
+      adapter: options.adapter ?? createAgentAdapter(loaded, { workspace })
+    });
+    const { value: measured, spend: spend2 } = await budget.measure(
+      () => measureHarnesses({
+        evaluate: (split) => evaluations({ enforce: false, split }),
+        tasks: {
+          train: shardTasks(inputs.train, options.shard),
+          heldout: shardTasks(inputs.heldout, options.shard)
+        },
+        seed: inputs.seed,
+        final,
+        samples: { seed: loaded.config.samples, final: handoff2.finalSamples }
+      })
+    );
+    const cacheDir = path15.resolve(loaded.root, loaded.config.cacheDir);
+    await writeShardSpend({ cacheDir, runKey: handoff2.runKey, shard: options.shard, spend: spend2 });
+    return { handoff: handoff2, measured, spend: spend2 };
+  } finally {
+    await workspace.close();
+    await opened?.close();
+  }
+}
+function shardEvaluations(input2) {
+  const { options, budget } = input2;
+  const { loaded, onCall } = options;
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+  const models = wrapModels({
+    models: input2.models,
+    loaded,
+    budget,
+    callCache: true,
+    redactor,
+    onCall
+  });
+  return runEvaluations({
+    loaded,
+    models,
+    budget,
+    adapter: input2.adapter,
+    progress: options.progress,
+    redactor,
+    onCall
+  });
+}
+async function loadFinalHarness(loaded, outDir, handoff2) {
+  const dir = path15.join(outDir, "harness");
+  const { kind, command } = loaded.config.harness;
+  const final = await loadHarness({ dir, kind, command });
+  if (final.hash !== handoff2.finalHash)
+    throw new InputError(
+      dir,
+      `holds harness ${final.hash.slice(0, 12)}, but the search ended with ${handoff2.finalHash.slice(0, 12)}: download the search job's whole folder again`
+    );
+  return final;
+}
+async function checkHandoff(input2) {
+  const parts = await runKeyParts({
+    loaded: input2.loaded,
+    strategy: strategyByName(input2.loaded.config.evolve.strategy).name,
+    limit: input2.limit,
+    seed: input2.inputs.seed,
+    splits: input2.inputs.splits,
+    ecdysisVersion: input2.ecdysisVersion
+  });
+  if (runKeyOf(parts) !== input2.handoff.runKey)
+    throw new InputError(
+      path15.join(input2.outDir, "search.json"),
+      "was written by a search of other inputs (config, --limit, seed harness, task files, models, scorer or Ecdysis version differ): give every phase the same config and flags"
+    );
+}
+var init_measure_shard = __esm({
+  "src/evolve/measure-shard.ts"() {
+    "use strict";
+    init_create_agent_adapter();
+    init_configured_secrets();
+    init_input_error();
+    init_open_models();
+    init_shard_tasks();
+    init_load_harness();
+    init_secrets();
+    init_budget();
+    init_evaluation_setup();
+    init_measurement();
+    init_phase_files();
+    init_run_evolve();
+    init_run_key();
     init_strategies();
   }
 });
@@ -57070,8 +57473,10 @@ var init_evolve = __esm({
     init_gate();
     init_gate_result();
     init_guard();
+    init_measure_shard();
     init_memory();
     init_paired_test();
+    init_phase_files();
     init_result_schema();
     init_rng();
     init_run_evolve();
@@ -58377,10 +58782,10 @@ function tasksHtml(index) {
   const rows = ids.map((id) => {
     const before = seed.get(id);
     const after = final.get(id);
-    const status = taskStatus(before, after);
+    const status2 = taskStatus(before, after);
     const category = before?.category ?? after?.category ?? "";
-    const attributes = filterAttributes("tasks", { status, category });
-    return `<tr id="${taskAnchor(id)}"${attributes}><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(category)}</td><td>${passCell(before)}</td><td>${passCell(after)}</td><td class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</td><td>${spendCell(before, after)}</td><td>${collapsedList(failing.get(id) ?? [], 3)}</td></tr>`;
+    const attributes = filterAttributes("tasks", { status: status2, category });
+    return `<tr id="${taskAnchor(id)}"${attributes}><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(category)}</td><td>${passCell(before)}</td><td>${passCell(after)}</td><td class="status-${status2.replace(" ", "-")}">${escapeHtml(status2)}</td><td>${spendCell(before, after)}</td><td>${collapsedList(failing.get(id) ?? [], 3)}</td></tr>`;
   });
   const statuses = distinct(ids.map((id) => taskStatus(seed.get(id), final.get(id))));
   const bar2 = filterBar({
@@ -58426,8 +58831,8 @@ function taskNow(taskId, index) {
   const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
   const final = train?.final.tasks.find((task) => task.taskId === taskId);
   if (!seed && !final) return "<em>not measured</em>";
-  const status = taskStatus(seed, final);
-  return `<span class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
+  const status2 = taskStatus(seed, final);
+  return `<span class="status-${status2.replace(" ", "-")}">${escapeHtml(status2)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
 }
 function rolloutBody(record3, index) {
   const task = index.tasks.get(record3.taskId);
@@ -58693,7 +59098,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path17 = points2.map(
+  const path20 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -58705,7 +59110,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path17}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path20}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -58841,23 +59246,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
-import path13 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
+import path16 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir14(outDir, { recursive: true });
-  const markdown = path13.join(outDir, "report.md");
-  const html = path13.join(outDir, "report.html");
-  await writeFile12(markdown, renderMarkdown(result, { secrets }));
+  await mkdir15(outDir, { recursive: true });
+  const markdown = path16.join(outDir, "report.md");
+  const html = path16.join(outDir, "report.html");
+  await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile12(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile13(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path13.join(options.outDir, "gate.md");
-  await mkdir14(options.outDir, { recursive: true });
-  await writeFile12(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  const file2 = path16.join(options.outDir, "gate.md");
+  await mkdir15(options.outDir, { recursive: true });
+  await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -58889,14 +59294,14 @@ var init_report = __esm({
 });
 
 // src/sim/world-generator.ts
-import { writeFile as writeFile13 } from "node:fs/promises";
+import { writeFile as writeFile14 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
   const groundTruth = join17(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
-  await writeFile13(groundTruth, `${JSON.stringify(truth, null, 2)}
+  await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
   return { ...paths, groundTruth };
 }
@@ -59052,17 +59457,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path14 from "node:path";
+import path17 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path14.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path14.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path17.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path17.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path14.resolve(loaded.root, config2.harness.dir),
+      dir: path17.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -59158,8 +59563,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm5, writeFile as writeFile14 } from "node:fs/promises";
-import path15 from "node:path";
+import { cp as cp2, mkdir as mkdir16, rm as rm5, writeFile as writeFile15 } from "node:fs/promises";
+import path18 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -59179,22 +59584,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path15.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path18.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed, dir }) {
       const seeded = { ...await worldOf(world2.source), seed };
       await rm5(dir, { recursive: true, force: true });
-      await mkdir15(dir, { recursive: true });
+      await mkdir16(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile14(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile15(path18.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path15.relative(dir, files.train),
-          heldout: path15.relative(dir, files.heldout),
-          harnessDir: path15.relative(dir, files.harnessDir)
+          train: path18.relative(dir, files.train),
+          heldout: path18.relative(dir, files.heldout),
+          harnessDir: path18.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -59209,11 +59614,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path15.join(outDir, "project");
+      const projectDir = path18.join(outDir, "project");
       await rm5(outDir, { recursive: true, force: true });
-      await mkdir15(projectDir, { recursive: true });
+      await mkdir16(projectDir, { recursive: true });
       for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path15.join(project.dir, relative9), path15.join(projectDir, relative9), {
+        await cp2(path18.join(project.dir, relative9), path18.join(projectDir, relative9), {
           recursive: true
         });
       }
@@ -59223,8 +59628,8 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path15.join(projectDir, "ecdysis.yml");
-        await writeFile14(
+        const configPath = path18.join(projectDir, "ecdysis.yml");
+        await writeFile15(
           configPath,
           projectConfigYaml({
             strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
@@ -59239,13 +59644,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path15.join(outDir, "evolve"),
+            outDir: path18.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path15.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path18.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -59262,8 +59667,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path15.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path15.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path18.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path18.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -60525,8 +60930,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename10, writeFile as writeFile15 } from "node:fs/promises";
-import path16 from "node:path";
+import { mkdir as mkdir17, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
+import path19 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -60781,7 +61186,7 @@ async function runBench(input2) {
   const canReuse = options.resume && reusableCode(code2);
   let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path16.resolve(options.outDir);
+  const outDir = path19.resolve(options.outDir);
   const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names) worlds.push(await engine.describeWorld(name3));
@@ -60792,7 +61197,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed of options.seeds) {
-      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
+      const projectDir = path19.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
       const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -60809,7 +61214,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed, plan));
+        const runDir = path19.join(outDir, "runs", runFolder(world2.name, seed, plan));
         const key = runRecordKey({ world: world2, seed, plan, settings, probeTaskIds: taskIds, code: code2 });
         const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
         if (recorded) {
@@ -60848,7 +61253,7 @@ async function runBench(input2) {
           truth
         });
         if (reusableCode(code2)) {
-          await mkdir16(runDir, { recursive: true });
+          await mkdir17(runDir, { recursive: true });
           await writeRunRecord(runDir, { key, code: code2, run: run2 });
         }
         runs.push(run2);
@@ -60884,10 +61289,10 @@ async function runBench(input2) {
       options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
     )
   };
-  await mkdir16(outDir, { recursive: true });
-  await writeAtomically(path16.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir17(outDir, { recursive: true });
+  await writeAtomically(path19.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path16.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path19.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -60943,8 +61348,8 @@ function safeName(name3) {
 }
 async function writeAtomically(file2, text3) {
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile15(temporary, text3);
-  await rename10(temporary, file2);
+  await writeFile16(temporary, text3);
+  await rename11(temporary, file2);
 }
 
 // src/cli/bench-command.ts
@@ -60986,8 +61391,8 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path17) {
-  return resolve10(io.cwd, path17);
+function resolvePath(io, path20) {
+  return resolve10(io.cwd, path20);
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -61171,7 +61576,7 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile16, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
 import { join as join19, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -61337,18 +61742,18 @@ function formatComparison(comparison, names) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path17) {
-  const isDir = await stat6(path17).then(
+async function readResult(path20) {
+  const isDir = await stat6(path20).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path17,
+        path20,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join19(path17, "result.json") : path17;
-  const text3 = await readFile16(file2, "utf8").catch(() => {
+  const file2 = isDir ? join19(path20, "result.json") : path20;
+  const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -61385,7 +61790,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path17) => readResult(resolvePath(io, path17)))
+      args.positionals.map((path20) => readResult(resolvePath(io, path20)))
     );
     const name3 = (file2) => relative5(io.cwd, file2) || file2;
     io.stdout.write(
@@ -61769,19 +62174,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile17, rm as rm6, writeFile as writeFile16 } from "node:fs/promises";
+import { readFile as readFile18, rm as rm6, writeFile as writeFile17 } from "node:fs/promises";
 import { join as join20 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join20(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm6(markerFile(dir), { force: true });
-  else await writeFile16(markerFile(dir), `${JSON.stringify(shard)}
+  else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile17(markerFile(dir), "utf8");
+    text3 = await readFile18(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -61914,7 +62319,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const status = new RunStatus({
+    const status2 = new RunStatus({
       stream: io.stderr,
       env: io.env,
       title: "ecdysis eval",
@@ -61928,9 +62333,9 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       harnessDir: flags.harness ? resolvePath(io, flags.harness) : void 0,
       shard,
       samples: flags.samples,
-      progress: status.progress(),
+      progress: status2.progress(),
       signal: io.signal
-    }).finally(() => status.close());
+    }).finally(() => status2.close());
     await writeEvalOutput(outDir, { results, records });
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
@@ -61959,18 +62364,16 @@ init_ecdysis_version();
 init_git_state();
 init_load_config();
 init_input_error();
+init_shard_tasks();
 init_evolve();
 init_run_records();
 init_report();
-import { access, readFile as readFile18, writeFile as writeFile17 } from "node:fs/promises";
+import { access, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
 import { join as join25, resolve as resolve11 } from "node:path";
 
-// src/cli/evolve-summary.ts
-init_accepted_changes();
-init_format();
-init_markdown_sections();
-init_wording2();
-import { join as join23 } from "node:path";
+// src/cli/evolve-phases.ts
+init_ecdysis_version();
+init_evolve();
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
@@ -61979,10 +62382,10 @@ import { delimiter, isAbsolute as isAbsolute4, join as join22, relative as relat
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path17) {
-  const rel = relative6(cwd, path17);
+function pathFrom(cwd, path20) {
+  const rel = relative6(cwd, path20);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path17 : rel;
+  return rel.startsWith("..") || isAbsolute4(rel) ? path20 : rel;
 }
 function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
@@ -62000,7 +62403,70 @@ function cliInvocation(env) {
   return `node ${shellQuote(join22(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
+// src/cli/evolve-phases.ts
+var evolvePhases = ["all", "search", "measure", "finish"];
+function status(io, phase) {
+  return new RunStatus({
+    stream: io.stderr,
+    env: io.env,
+    title: `ecdysis evolve --phase ${phase}`,
+    signal: io.signal
+  });
+}
+async function searchPhase(options) {
+  const { io } = options;
+  const display = status(io, "search");
+  const handoff2 = await runEvolveSearch({
+    loaded: options.loaded,
+    outDir: options.outDir,
+    progress: display.progress(),
+    onCall: (event) => display.onCall(event),
+    limit: options.limit,
+    restart: options.restart,
+    warn: (message) => display.note(`warning: ${message}`),
+    metadata: { ecdysisVersion: ecdysisVersion() }
+  }).finally(() => display.close());
+  const same = handoff2.finalHash === handoff2.seedHash;
+  const again = (phase) => [...options.command, "--phase", phase].map((word2) => shellQuote(word2)).join(" ");
+  io.stdout.write(
+    `search done: final harness ${handoff2.finalHash.slice(0, 12)}${same ? " (the seed: nothing accepted)" : ""}, measured at ${handoff2.finalSamples} sample(s) per task
+next, one per shard (any N, on any machines, each with a copy of ${options.outDir}):
+  ${again("measure")} --shard 1/N \u2026 --shard N/N
+then, with the shards' cache folders merged into this one:
+  ${again("finish")}
+`
+  );
+  return 0;
+}
+async function measurePhase(options) {
+  const { io } = options;
+  const display = status(io, "measure");
+  const outcome = await runMeasureShard({
+    loaded: options.loaded,
+    outDir: options.outDir,
+    shard: options.shard,
+    limit: options.limit,
+    env: io.env,
+    progress: display.progress(),
+    onCall: (event) => display.onCall(event),
+    ecdysisVersion: ecdysisVersion()
+  }).finally(() => display.close());
+  const [seedTrain, seedHeldout] = outcome.measured;
+  const cached4 = outcome.measured.reduce((sum, each) => sum + each.result.cost.cachedRollouts, 0);
+  io.stdout.write(
+    `measure shard ${options.shard.index + 1}/${options.shard.count}: ${seedTrain.result.n} train and ${seedHeldout.result.n} held-out tasks, seed and final harness: ${outcome.spend.rollouts} rollouts run, ${cached4} cached
+its rollouts and what it spent are in ${options.loaded.config.cacheDir}: merge the shards' cache folders into the finishing one, then run --phase finish
+`
+  );
+  return 0;
+}
+
 // src/cli/evolve-summary.ts
+init_accepted_changes();
+init_format();
+init_markdown_sections();
+init_wording2();
+import { join as join23 } from "node:path";
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
   const count4 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
@@ -62097,9 +62563,11 @@ var evolveFlagsSchema = external_exports.object({
   resume: external_exports.boolean().default(false),
   restart: external_exports.boolean().default(false),
   limit: external_exports.coerce.number().int().positive().optional(),
-  concurrency: external_exports.coerce.number().int().positive().max(256).optional()
+  concurrency: external_exports.coerce.number().int().positive().max(256).optional(),
+  phase: external_exports.enum(evolvePhases).default("all"),
+  shard: external_exports.string().optional()
 }).strict();
-var exists = (path17) => access(path17).then(
+var exists = (path20) => access(path20).then(
   () => true,
   () => false
 );
@@ -62108,6 +62576,7 @@ var evolveCommand = {
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
   help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
                       [--resume | --restart] [--limit N] [--concurrency C]
+                      [--phase all|search|measure|finish] [--shard I/N]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
@@ -62126,7 +62595,16 @@ naming the holder; the lock of a killed run is taken over).
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
-  --concurrency C   rollouts in flight (default: the config's 'concurrency')
+  --concurrency C   agent rollouts in flight, one limit for all the run's evaluations
+                    (default: the config's 'concurrency')
+
+  --phase P         run one phase of the run, so several machines can share it
+                    (docs/scale-out.md): 'search' (the loop; writes DIR/harness/ and
+                    DIR/search.json), 'measure --shard I/N' (shard I of N of the seed and
+                    final measurement, into the config's cacheDir; needs the search's DIR),
+                    'finish' (on the search's DIR and the shards' merged cacheDir: the
+                    measurement from the cache, result.json and the reports). The result is
+                    the one a single process gives, whatever N. Default 'all': everything here.
 
 Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/quickstart
 `,
@@ -62137,7 +62615,9 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     resume: { type: "boolean" },
     restart: { type: "boolean" },
     limit: { type: "string" },
-    concurrency: { type: "string" }
+    concurrency: { type: "string" },
+    phase: { type: "string" },
+    shard: { type: "string" }
   },
   async run(args, io) {
     const flags = validateFlags("evolve", evolveFlagsSchema, args.values);
@@ -62148,23 +62628,19 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const outDir = resolvePath(io, flags.out);
     const journal = join25(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
-      throw new InputError(
-        "ecdysis evolve",
-        "--resume and --restart exclude each other: choose one",
-        {
-          field: "--restart"
-        }
-      );
+      throw new InputError("ecdysis evolve", "--resume and --restart exclude each other", {
+        field: "--restart"
+      });
+    if (flags.shard && flags.phase !== "measure")
+      throw new InputError("ecdysis evolve", "--shard goes with --phase measure", {
+        field: "--shard"
+      });
     if (flags.resume && !await exists(journal))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
-    const chosen = flags.strategy ? {
-      ...loaded,
-      config: {
-        ...loaded.config,
-        evolve: { ...loaded.config.evolve, strategy: flags.strategy }
-      }
-    } : loaded;
-    const status = new RunStatus({
+    const chosen = withStrategy(loaded, flags.strategy);
+    if (flags.phase === "search" || flags.phase === "measure")
+      return splitPhase({ io, flags, loaded: chosen, outDir, values: args.values });
+    const status2 = new RunStatus({
       stream: io.stderr,
       env: io.env,
       title: "ecdysis evolve",
@@ -62173,20 +62649,21 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const result = await runEvolve({
       loaded: chosen,
       outDir,
-      progress: status.progress(),
-      onCall: (event) => status.onCall(event),
+      progress: status2.progress(),
+      onCall: (event) => status2.onCall(event),
       limit: flags.limit,
       restart: flags.restart,
-      warn: (message) => status.note(`warning: ${message}`),
+      phase: flags.phase === "finish" ? "finish" : "all",
+      warn: (message) => status2.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
-    }).finally(() => status.close());
+    }).finally(() => status2.close());
     const base = patchBase({
       configDir: loaded.root,
       harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
     const patchFile = join25(outDir, "harness.patch");
-    await writeFile17(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
+    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -62196,6 +62673,31 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     return 0;
   }
 };
+function withStrategy(loaded, strategy) {
+  if (!strategy) return loaded;
+  return { ...loaded, config: { ...loaded.config, evolve: { ...loaded.config.evolve, strategy } } };
+}
+function splitPhase(input2) {
+  const { io, flags, loaded, outDir } = input2;
+  if (flags.phase === "search") {
+    const command = phaseCommand(input2.values);
+    return searchPhase({ io, loaded, outDir, limit: flags.limit, restart: flags.restart, command });
+  }
+  if (!flags.shard)
+    throw new InputError("ecdysis evolve", "--phase measure needs --shard I/N", {
+      field: "--shard"
+    });
+  const shard = parseShard(flags.shard);
+  return measurePhase({ io, loaded, outDir, shard, limit: flags.limit });
+}
+function phaseCommand(values) {
+  const words = ["ecdysis", "evolve"];
+  for (const flag of ["config", "out", "strategy", "limit"]) {
+    const value = values[flag];
+    if (typeof value === "string") words.push(`--${flag}`, value);
+  }
+  return words;
+}
 
 // src/cli/gate-command.ts
 init_zod();
@@ -62251,7 +62753,7 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm7, writeFile as writeFile18 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp, readFile as readFile20, rm as rm7, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname as dirname9, join as join27, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
@@ -62351,22 +62853,22 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path17) => access2(path17).then(
+var exists2 = (path20) => access2(path20).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path17) {
-  const current = await readFile19(path17, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path20) {
+  const current = await readFile20(path20, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile18(path17, `${ignoreLines.join("\n")}
+    await writeFile19(path20, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile18(path17, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path20, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -62403,7 +62905,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
     const workflowFile = join27(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative8(base, join27(dir, path17)).split(sep6).join("/");
+    const fromBase = (path20) => relative8(base, join27(dir, path20)).split(sep6).join("/");
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name3) => join27(dir, name3)),
       workflowFile
@@ -62422,17 +62924,17 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const staging = await mkdtemp(join27(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join27(dir, "tasks"), { recursive: true });
+      await mkdir18(join27(dir, "tasks"), { recursive: true });
       await copyFile(files.train, join27(dir, "tasks", "train.jsonl"));
       await copyFile(files.heldout, join27(dir, "tasks", "heldout.jsonl"));
       await cp3(files.harnessDir, join27(dir, "harness"), { recursive: true });
       await tellAnswerFormat(join27(dir, "harness", "harness.yaml"));
-      await writeFile18(
+      await writeFile19(
         join27(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir17(dirname9(workflowFile), { recursive: true });
-      await writeFile18(
+      await mkdir18(dirname9(workflowFile), { recursive: true });
+      await writeFile19(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
@@ -62464,16 +62966,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
   }
 };
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile19(file2, "utf8");
-  for (const [path17, value] of [
+  let text3 = await readFile20(file2, "utf8");
+  for (const [path20, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path17, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path17}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path20, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path20}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile18(file2, text3);
+  await writeFile19(file2, text3);
 }
 
 // src/cli/merge-command.ts
@@ -62557,8 +63059,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path17 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path17}
+    for (const path20 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path20}
 `);
     return 0;
   }

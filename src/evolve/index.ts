@@ -32,6 +32,7 @@ export {
   type GateSide,
 } from "./gate-result.js";
 export { buildGuardContext } from "./guard.js";
+export { type MeasureShardOutcome, runMeasureShard } from "./measure-shard.js";
 export { type RememberedProposal, rememberedProposalSchema } from "./memory.js";
 export type { ModelCallEvent } from "./meter.js";
 export {
@@ -45,6 +46,7 @@ export {
   type SampleComparison,
   sampleComparisonSchema,
 } from "./paired-test.js";
+export { type SearchHandoff, searchHandoffFile } from "./phase-files.js";
 export {
   type CostSummary,
   type EvolveGate,
@@ -60,7 +62,7 @@ export {
 } from "./result-schema.js";
 export { createRng, deriveSeed, type Rng } from "./rng.js";
 export type { Models, RunContext } from "./run-context.js";
-export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
+export { type RunEvolveOptions, runEvolve, runEvolveSearch } from "./run-evolve.js";
 export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,

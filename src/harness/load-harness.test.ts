@@ -73,7 +73,10 @@ describe("loadHarness", () => {
   });
 
   it("rejects oversize, binary and too many files", async () => {
-    const big = await makeHarnessDir({ ...fixtureFiles, "big.md": "x".repeat(16 * 1024 * 1024 + 1) });
+    const big = await makeHarnessDir({
+      ...fixtureFiles,
+      "big.md": "x".repeat(16 * 1024 * 1024 + 1),
+    });
     await expect(loadHarness({ dir: big, kind: "builtin" })).rejects.toThrow(
       /at most 16777216 bytes/,
     );
