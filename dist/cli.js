@@ -29826,12 +29826,15 @@ async function writeAtomic(path20, text3) {
   await writeFile3(temporary, text3);
   await rename3(temporary, path20);
 }
-async function writeEvalOutput(dir, output2) {
+async function writeEvalResults(dir, results) {
   await mkdir2(dir, { recursive: true });
-  for (const [name3, result] of Object.entries(output2.results)) {
+  for (const [name3, result] of Object.entries(results)) {
     await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
+}
+async function writeEvalOutput(dir, output2) {
+  await writeEvalResults(dir, output2.results);
   const lines = sortRecords(output2.records).map((record3) => JSON.stringify(record3));
   await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
@@ -30626,8 +30629,8 @@ function balancedSpans(text3) {
   const spans = [];
   let index = 0;
   while (index < text3.length) {
-    const open3 = text3[index];
-    if (open3 !== "{" && open3 !== "[") {
+    const open4 = text3[index];
+    if (open4 !== "{" && open4 !== "[") {
       index++;
       continue;
     }
@@ -50216,7 +50219,9 @@ async function runEval(options) {
         signal: options.signal,
         split,
         params,
-        redactor
+        redactor,
+        keep: options.keep,
+        onRecord: options.onRecord
       });
       results[splits.length > 1 ? `eval-${split}.json` : "eval.json"] = outcome.result;
       records.push(...outcome.records);
@@ -58371,6 +58376,11 @@ function indexReport(input2) {
       edit
     }))
   );
+  const train = input2.records?.measures.train;
+  const outcomes3 = {
+    seed: new Map((train?.seed.tasks ?? []).map((task) => [task.taskId, task])),
+    final: new Map((train?.final.tasks ?? []).map((task) => [task.taskId, task]))
+  };
   return {
     ...input2,
     patterns,
@@ -58381,7 +58391,8 @@ function indexReport(input2) {
     patternRef: (id, iteration) => patterns.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns.findLast((ref) => ref.id === id),
     editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
     harnessLabel: (hash2) => labels.get(hash2) ?? `harness ${hash2.slice(0, 12)}`,
-    harnessRank: (hash2) => harnessRank(input2.result, hash2)
+    harnessRank: (hash2) => harnessRank(input2.result, hash2),
+    trainOutcome: (side2, taskId) => outcomes3[side2].get(taskId)
   };
 }
 var rolloutAnchor, taskAnchor, callAnchor, candidateAnchor;
@@ -58542,6 +58553,44 @@ var init_html_heldout = __esm({
     init_format();
     init_html();
     init_measure_rows();
+  }
+});
+
+// src/report/html-pages.ts
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { gzipSync } from "node:zlib";
+function compressingPager(options) {
+  const size = options.pageSize ?? defaultPageSize;
+  const data = [];
+  const mark = `ecdysis-page-${randomBytes6(12).toString("hex")}`;
+  const pager = ({ group: group2, items, container }) => {
+    if (items.length <= size) return inlinePager({ group: group2, items, container });
+    const name3 = escapeHtml(group2);
+    const pages = [];
+    for (let start = size; start < items.length; start += size) {
+      const html = options.scrub(items.slice(start, start + size).join(""));
+      data.push(gzipSync(html, { level: 6 }).toString("base64"));
+      pages.push(
+        `<script type="application/x-ecdysis-page" data-page-of="${name3}" data-page-items="${Math.min(size, items.length - start)}">${mark}:${data.length - 1}:</script>`
+      );
+    }
+    const body = `<${container} data-page-target="${name3}" data-page-total="${items.length}">${items.slice(0, size).join("")}</${container}>`;
+    const more = `<p class="page-more" data-page-more="${name3}"><span class="muted" data-page-count="${name3}">${size} of ${items.length} here</span> <button type="button" data-page-next="${name3}">Show ${size} more</button> <button type="button" data-page-all="${name3}">Show all</button></p>`;
+    return { body, trailer: `${more}${pages.join("")}` };
+  };
+  const fill = (html) => html.split(new RegExp(`${mark}:(\\d+):`)).map((part, at) => at % 2 === 1 ? data[Number(part)] ?? "" : options.scrub(part)).join("");
+  return { pager, fill };
+}
+var inlinePager, defaultPageSize;
+var init_html_pages = __esm({
+  "src/report/html-pages.ts"() {
+    "use strict";
+    init_html();
+    inlinePager = ({ group: group2, items, container }) => ({
+      body: `<${container} data-page-target="${escapeHtml(group2)}" data-page-total="${items.length}">${items.join("")}</${container}>`,
+      trailer: ""
+    });
+    defaultPageSize = 200;
   }
 });
 
@@ -58763,7 +58812,7 @@ function spendCell(seed, final) {
   const cost = (seed?.costUsd ?? 0) + (final?.costUsd ?? 0) > 0 ? `<br><small>${usd(seed?.costUsd ?? 0)} \u2192 ${usd(final?.costUsd ?? 0)}</small>` : "";
   return `${tokens}${cost}`;
 }
-function tasksHtml(index) {
+function tasksHtml(index, pager = inlinePager) {
   const measures = index.records?.measures.train;
   if (!measures)
     return `<section id="tasks"><h2>Train tasks</h2><p>This run kept no records.json: per-task outcomes are not available.</p></section>`;
@@ -58800,13 +58849,15 @@ function tasksHtml(index) {
       }
     ]
   });
-  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar2}<table class="tasks"><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed \u2192 final</th><th>Failing rollouts</th></tr>${rows.join("")}</table></section>`;
+  const paged = pager({ group: "tasks", items: rows, container: "tbody" });
+  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar2}<table class="tasks"><thead><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed \u2192 final</th><th>Failing rollouts</th></tr></thead>${paged.body}</table>${paged.trailer}</section>`;
 }
 var init_html_tasks = __esm({
   "src/report/html-tasks.ts"() {
     "use strict";
     init_format();
     init_html();
+    init_html_pages();
     init_report_index();
   }
 });
@@ -58827,9 +58878,8 @@ function field(name3, body) {
   return `<dt>${escapeHtml(name3)}</dt><dd>${body}</dd>`;
 }
 function taskNow(taskId, index) {
-  const train = index.records?.measures.train;
-  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
-  const final = train?.final.tasks.find((task) => task.taskId === taskId);
+  const seed = index.trainOutcome("seed", taskId);
+  const final = index.trainOutcome("final", taskId);
   if (!seed && !final) return "<em>not measured</em>";
   const status2 = taskStatus(seed, final);
   return `<span class="status-${status2.replace(" ", "-")}">${escapeHtml(status2)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
@@ -58891,7 +58941,7 @@ function rolloutDetails(record3, index) {
 function excerptDetails(excerpt3) {
   return `<details id="${rolloutAnchor(excerpt3.key)}" class="rollout"${filterAttributes("rollouts", { category: excerpt3.category })}><summary>${code(excerpt3.taskId, 120)} \xB7 ${escapeHtml(excerpt3.category)} \xB7 <span class="rejected">${escapeHtml(excerpt3.verdict.reason)}</span>${excerpt3.events.length ? ` \xB7 ${escapeHtml(excerpt3.events.join(", "))}` : ""}</summary><dl class="rollout-fields">${field("Output", preText(excerpt3.output))}${field("Extracted answer", excerpt3.answer === null ? "<em>none found</em>" : code(excerpt3.answer))}</dl><h4>Trace</h4>${traceSteps(excerpt3.steps)}</details>`;
 }
-function rolloutsHtml(index) {
+function rolloutsHtml(index, pager = inlinePager) {
   const records = [...index.rollouts.values()].sort(
     (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash) || a.taskId.localeCompare(b.taskId) || a.sampleIndex - b.sampleIndex
   );
@@ -58927,12 +58977,15 @@ function rolloutsHtml(index) {
       }
     ]
   });
-  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar2}${records.map((record3) => rolloutDetails(record3, index)).join("")}</section>`;
+  const items = records.map((record3) => rolloutDetails(record3, index));
+  const paged = pager({ group: "rollouts", items, container: "div" });
+  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar2}${paged.body}${paged.trailer}</section>`;
 }
 var init_html_rollouts = __esm({
   "src/report/html-rollouts.ts"() {
     "use strict";
     init_html();
+    init_html_pages();
     init_html_patterns();
     init_html_tasks();
     init_report_index();
@@ -58960,20 +59013,75 @@ var init_html_script = __esm({
       if (node.hidden && node.hasAttribute("data-filter-item")) node.hidden = false;
     }
   }
-  function openHash() {
+  var chains = {};
+  function pagesOf(group) {
+    return document.querySelectorAll('script[data-page-of="' + group + '"]');
+  }
+  function decode(text) {
+    var binary = atob(text.trim());
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  function updateMore(group) {
+    var target = document.querySelector('[data-page-target="' + group + '"]');
+    var bar = document.querySelector('[data-page-more="' + group + '"]');
+    if (!target || !bar) return;
+    var left = pagesOf(group).length;
+    if (left === 0) { bar.hidden = true; return; }
+    var count = bar.querySelector("[data-page-count]");
+    if (count) count.textContent = target.children.length + " of " + target.getAttribute("data-page-total") + " here";
+  }
+  function loadNext(group) {
+    chains[group] = (chains[group] || Promise.resolve()).then(function () {
+      var page = pagesOf(group)[0];
+      var target = document.querySelector('[data-page-target="' + group + '"]');
+      if (!page || !target) return false;
+      return decode(page.textContent).then(function (html) {
+        target.insertAdjacentHTML("beforeend", html);
+        page.remove();
+        updateMore(group);
+        return true;
+      });
+    });
+    return chains[group];
+  }
+  function loadAll(group) {
+    if (pagesOf(group).length === 0) return chains[group] || Promise.resolve(false);
+    return loadNext(group).then(function () { return loadAll(group); });
+  }
+  function loadEverything() {
+    var groups = [];
+    document.querySelectorAll("script[data-page-of]").forEach(function (page) {
+      var group = page.getAttribute("data-page-of");
+      if (groups.indexOf(group) === -1) groups.push(group);
+    });
+    return Promise.all(groups.map(loadAll));
+  }
+  function openHash(retried) {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var target = document.getElementById(id);
-    if (!target) return;
+    if (!target) {
+      if (retried !== true && document.querySelector("script[data-page-of]"))
+        loadEverything().then(function () { openHash(true); });
+      return;
+    }
     reveal(target);
     document.querySelectorAll(".targeted").forEach(function (node) { node.classList.remove("targeted"); });
     target.classList.add("targeted");
     target.scrollIntoView({ block: "start" });
   }
-  window.addEventListener("hashchange", openHash);
+  window.addEventListener("hashchange", function () { openHash(false); });
   document.addEventListener("click", function (event) {
     var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
-    if (link && link.getAttribute("href") === location.hash) setTimeout(openHash, 0);
+    if (link && link.getAttribute("href") === location.hash) setTimeout(function () { openHash(false); }, 0);
+    var button = event.target && event.target.closest ? event.target.closest("button[data-page-next], button[data-page-all]") : null;
+    if (!button) return;
+    var next = button.getAttribute("data-page-next");
+    var group = next || button.getAttribute("data-page-all");
+    (next ? loadNext(group) : loadAll(group)).then(function () { applyFilter(group); });
   });
   function applyFilter(group) {
     var input = document.querySelector('[data-filter-input="' + group + '"]');
@@ -58995,11 +59103,13 @@ var init_html_script = __esm({
   }
   document.querySelectorAll("[data-filter-bar]").forEach(function (bar) {
     var group = bar.getAttribute("data-filter-bar");
-    bar.addEventListener("input", function () { applyFilter(group); });
-    bar.addEventListener("change", function () { applyFilter(group); });
+    // A search or a filter covers every item: the pages not shown yet load first.
+    var refilter = function () { loadAll(group).then(function () { applyFilter(group); }); };
+    bar.addEventListener("input", refilter);
+    bar.addEventListener("change", refilter);
     applyFilter(group);
   });
-  openHash();
+  openHash(false);
 })();`;
     reportStyle = `:root{color-scheme:light}
 body{font:14px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;max-width:1200px;margin:0 auto;padding:0 1.2em 3em;color:#1b1f24;background:#fff}
@@ -59021,6 +59131,7 @@ a.pattern-ref{font-weight:600}
 .targeted{outline:3px solid #0969da;outline-offset:2px}
 .filter-bar{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:center;margin:.5em 0;padding:6px 8px;background:#f6f8fa;border-radius:6px}
 .filter-bar input[type=search]{min-width:22em;padding:3px 6px}
+.page-more{margin:.6em 0}
 svg text{font-size:11px;fill:#57606a}svg .axis-title{font-size:12px;fill:#1b1f24}svg .grid{stroke:#eaeef2}
 svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle.batch{fill:#0969da}svg rect.heldout{fill:#bf3989}
 svg .accepted-mark line{stroke:#1a7f37;stroke-dasharray:4 3;stroke-width:1.5}svg .accepted-mark path{fill:#1a7f37}`;
@@ -59145,6 +59256,10 @@ function chartHtml(index) {
 }
 function renderHtml(input2, options = {}) {
   const index = indexReport("result" in input2 ? input2 : { result: input2 });
+  const secrets = options.secrets ?? [];
+  const forms = [...secrets, ...secrets.flatMap(secretValueForms)];
+  const scrub = (html2) => scrubSecrets(html2, forms);
+  const { pager, fill } = compressingPager({ pageSize: options.pageSize, scrub });
   const { result } = index;
   const nav = sections.map(([id, label]) => `<a href="#${id}">${label}</a>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -59158,8 +59273,8 @@ ${chartHtml(index)}
 ${candidatesHtml(index)}
 ${heldoutHtml(index)}
 ${patternsHtml(index)}
-${rolloutsHtml(index)}
-${tasksHtml(index)}
+${rolloutsHtml(index, pager)}
+${tasksHtml(index, pager)}
 ${rolesHtml(index)}
 ${rejectionsHtml(index)}
 ${diffHtml(result)}
@@ -59167,8 +59282,7 @@ ${costHtml(result)}
 <script>${reportScript}</script>
 </body></html>
 `;
-  const secrets = options.secrets ?? [];
-  return scrubSecrets(html, [...secrets, ...secrets.flatMap(secretValueForms)]);
+  return fill(html);
 }
 var sections;
 var init_render_html = __esm({
@@ -59180,6 +59294,7 @@ var init_render_html = __esm({
     init_html();
     init_html_candidates();
     init_html_heldout();
+    init_html_pages();
     init_html_patterns();
     init_html_rejections();
     init_html_roles();
@@ -59717,6 +59832,9 @@ var init_sim_engine = __esm({
     init_sim_probe();
   }
 });
+
+// src/cli.ts
+import { setFlagsFromString } from "node:v8";
 
 // src/cli/main.ts
 init_ecdysis_version();
@@ -61804,9 +61922,79 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
 init_zod();
 init_load_config();
 init_eval_output();
+import { mkdir as mkdir18 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+
+// src/eval/records-spool.ts
+init_rollout_segments();
+import { mkdtemp, open as open3, rename as rename12, rm as rm6 } from "node:fs/promises";
+import { join as join20 } from "node:path";
+var RecordsSpool = class _RecordsSpool {
+  constructor(dir, segments) {
+    this.dir = dir;
+    this.segments = segments;
+  }
+  dir;
+  segments;
+  pending = [];
+  failure;
+  /** A spool in a fresh folder under `parent`. */
+  static async open(parent) {
+    const dir = await mkdtemp(join20(parent, ".records-spool-"));
+    return new _RecordsSpool(dir, new RolloutSegments(dir));
+  }
+  /** Keeps a record (as `evaluate`'s `onRecord`: never throws; a write failure surfaces in `write`). */
+  add(record3) {
+    const { key, ...rest } = record3;
+    this.pending.push(
+      this.segments.append(key, JSON.stringify({ key, ...rest })).catch((error62) => {
+        this.failure ??= error62;
+      })
+    );
+  }
+  /**
+   * Writes `file` (atomically): the records of every task of `results`, in task-id then sample
+   * order — what `records.jsonl` holds after an unsharded or merged run. Removes the spool.
+   */
+  async write(file2, results) {
+    await Promise.all(this.pending);
+    if (this.failure) throw this.failure;
+    const keys = results.flatMap((result) => result.tasks).sort((a, b) => a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0).flatMap((task) => task.rolloutKeys);
+    const temporary = `${file2}.${process.pid}.tmp`;
+    const out = await open3(temporary, "w");
+    try {
+      let chunk = [];
+      let size = 0;
+      for (const key of new Set(keys)) {
+        const line = await this.segments.read(key);
+        if (line === void 0) throw new Error(`records spool: the record of ${key} is missing`);
+        chunk.push(line);
+        size += line.length;
+        if (size < 1 << 20) continue;
+        await out.write(`${chunk.join("\n")}
+`);
+        chunk = [];
+        size = 0;
+      }
+      if (chunk.length > 0) await out.write(`${chunk.join("\n")}
+`);
+    } finally {
+      await out.close();
+    }
+    await rename12(temporary, file2);
+    await this.discard();
+  }
+  /** Removes the spool folder. */
+  async discard() {
+    await Promise.all(this.pending);
+    await this.segments.close();
+    await rm6(this.dir, { recursive: true, force: true });
+  }
+};
+
+// src/cli/eval-command.ts
 init_run_eval();
 init_shard_tasks();
-import { join as join21 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -62174,12 +62362,12 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile18, rm as rm6, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join20 } from "node:path";
+import { readFile as readFile18, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
+import { join as join21 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join20(dir, "shard.json");
+var markerFile = (dir) => join21(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm6(markerFile(dir), { force: true });
+  if (shard === void 0) await rm7(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
@@ -62238,8 +62426,13 @@ init_evidence2();
 init_sim();
 function countUnknownTasks(result, records) {
   const failing = result.tasks.filter((task) => !task.pass).map((task) => task.taskId);
+  const failedRuns = /* @__PURE__ */ new Map();
+  for (const record3 of records) {
+    if (record3.verdict.pass) continue;
+    failedRuns.set(record3.taskId, [...failedRuns.get(record3.taskId) ?? [], record3]);
+  }
   const unknown2 = failing.filter((taskId) => {
-    const runs = records.filter((record3) => record3.taskId === taskId && !record3.verdict.pass);
+    const runs = failedRuns.get(taskId) ?? [];
     return runs.length > 0 && runs.every((record3) => saysUnknownTask(record3.output));
   });
   return { failing: failing.length, unknown: unknown2.length };
@@ -62325,6 +62518,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal
     });
+    await mkdir18(outDir, { recursive: true });
+    const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades } = await runEval({
       loaded,
       env: io.env,
@@ -62334,9 +62529,15 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       shard,
       samples: flags.samples,
       progress: status2.progress(),
-      signal: io.signal
+      signal: io.signal,
+      keep: (record3) => !record3.verdict.pass,
+      onRecord: (record3) => spool.add(record3)
+    }).catch(async (error62) => {
+      await spool.discard();
+      throw error62;
     }).finally(() => status2.close());
-    await writeEvalOutput(outDir, { results, records });
+    await writeEvalResults(outDir, results);
+    await spool.write(join22(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
       (name3) => results[name3]
@@ -62347,10 +62548,11 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records)
     );
     if (warning) io.stderr.write(warning);
-    const agentErrors = agentErrorWarning(records);
+    const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
+    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join21(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join22(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -62369,7 +62571,7 @@ init_evolve();
 init_run_records();
 init_report();
 import { access, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
-import { join as join25, resolve as resolve11 } from "node:path";
+import { join as join26, resolve as resolve11 } from "node:path";
 
 // src/cli/evolve-phases.ts
 init_ecdysis_version();
@@ -62378,7 +62580,7 @@ init_evolve();
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join22, relative as relative6 } from "node:path";
+import { delimiter, isAbsolute as isAbsolute4, join as join23, relative as relative6 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
@@ -62391,7 +62593,7 @@ function onPath(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter)) {
     if (!dir) continue;
     try {
-      accessSync(join22(dir, name3), constants.X_OK);
+      accessSync(join23(dir, name3), constants.X_OK);
       return true;
     } catch {
     }
@@ -62400,7 +62602,7 @@ function onPath(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join22(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join23(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-phases.ts
@@ -62466,7 +62668,7 @@ init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_wording2();
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
   const count4 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
@@ -62484,7 +62686,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join23(options.outDir, "harness.patch");
+  const patch = join24(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -62504,7 +62706,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join23(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join24(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -62513,11 +62715,11 @@ ${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join24, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname8, join as join25, relative as relative7, sep as sep5 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join24(current, ".git"))) return current;
+    if (existsSync4(join25(current, ".git"))) return current;
     const parent = dirname8(current);
     if (parent === current) return void 0;
     current = parent;
@@ -62626,7 +62828,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = resolvePath(io, flags.out);
-    const journal = join25(outDir, "journal.jsonl");
+    const journal = join26(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError("ecdysis evolve", "--resume and --restart exclude each other", {
         field: "--restart"
@@ -62662,7 +62864,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join25(outDir, "harness.patch");
+    const patchFile = join26(outDir, "harness.patch");
     await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
@@ -62704,7 +62906,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -62739,7 +62941,7 @@ than the base by more than 'gate.tolerance'.
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join26(outDir, "gate.json")} and ${join26(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join27(outDir, "gate.json")} and ${join27(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -62753,9 +62955,9 @@ init_world_names();
 init_input_error();
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp, readFile as readFile20, rm as rm7, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access2, copyFile, cp as cp3, mkdir as mkdir19, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join27, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
+import { dirname as dirname9, join as join28, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -62904,10 +63106,10 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
     const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join27(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path20) => relative8(base, join27(dir, path20)).split(sep6).join("/");
+    const workflowFile = join28(base, ".github", "workflows", "ecdysis.yml");
+    const fromBase = (path20) => relative8(base, join28(dir, path20)).split(sep6).join("/");
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join27(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join28(dir, name3)),
       workflowFile
     ];
     const taken = [];
@@ -62921,30 +63123,30 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const source = resolveWorldFlag(io, "init", flags.world);
     const bundled = source === flags.world && isBundledWorld(source);
     const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join27(tmpdir(), "ecdysis-init-"));
+    const staging = await mkdtemp2(join28(tmpdir(), "ecdysis-init-"));
     try {
       const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir18(join27(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join27(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join27(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join27(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join27(dir, "harness", "harness.yaml"));
+      await mkdir19(join28(dir, "tasks"), { recursive: true });
+      await copyFile(files.train, join28(dir, "tasks", "train.jsonl"));
+      await copyFile(files.heldout, join28(dir, "tasks", "heldout.jsonl"));
+      await cp3(files.harnessDir, join28(dir, "harness"), { recursive: true });
+      await tellAnswerFormat(join28(dir, "harness", "harness.yaml"));
       await writeFile19(
-        join27(dir, "ecdysis.yml"),
+        join28(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir18(dirname9(workflowFile), { recursive: true });
+      await mkdir19(dirname9(workflowFile), { recursive: true });
       await writeFile19(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
       );
     } finally {
-      await rm7(staging, { recursive: true, force: true });
+      await rm8(staging, { recursive: true, force: true });
     }
-    const ignore = await writeIgnoreLines(join27(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join28(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join27(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join28(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -62953,7 +63155,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join27(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join28(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -62984,7 +63186,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join28 } from "node:path";
+import { join as join29 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -63026,7 +63228,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join28(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join29(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -63249,6 +63451,7 @@ function untilAborted(work, signal) {
 }
 
 // src/cli.ts
+setFlagsFromString("--heap-growing-percent=30");
 var controller = new AbortController();
 var signals = 0;
 var onSignal = (signal) => {
