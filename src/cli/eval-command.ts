@@ -6,6 +6,7 @@ import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
+import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
@@ -78,7 +79,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     await mkdir(outDir, { recursive: true });
     // Every record goes to a spool on disk; only the failing ones (the warnings') stay in memory.
     const spool = await RecordsSpool.open(outDir);
-    const { results, records, downgrades } = await runEval({
+    const { results, records, downgrades, sandbox } = await runEval({
       loaded,
       env: io.env,
       limit: flags.limit,
@@ -113,6 +114,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
+    io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return 0;

@@ -118,6 +118,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       limit: flags.limit,

@@ -3,6 +3,7 @@ import type { EvolveResult, Score } from "../evolve/result-schema.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
+import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import { formatDowngrades } from "./eval-summary.js";
 import type { PatchBase } from "./patch-root.js";
@@ -75,5 +76,5 @@ export function formatEvolveSummary(options: {
       ? ["the final harness equals the seed harness: nothing to apply"]
       : applyLines(options)),
   ];
-  return `${lines.join("\n")}\n${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
+  return `${lines.join("\n")}\n${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
 }

@@ -1,7 +1,9 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import type { RolloutCache } from "../eval/rollout-cache.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import type { GuardContext } from "../harness/guard-context.js";
@@ -56,6 +58,8 @@ export function evolveResult(input: {
   coverage: BudgetCoverage;
   /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
   downgrades: Downgrade[];
+  /** How the command harness ran (result.json's `sandbox`, with what the code reaches). */
+  sandbox: SandboxStatus;
   metadata: RunMetadata;
 }): EvolveResult {
   const { loaded, outcome } = input;
@@ -94,6 +98,12 @@ export function evolveResult(input: {
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
     },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
+    ...(loaded.config.harness.kind === "command"
+      ? {
+          sandbox: input.sandbox,
+          reaches: codeReaches(input.seed.files, outcome.finalHarness.files),
+        }
+      : {}),
   });
 }
 

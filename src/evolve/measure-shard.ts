@@ -15,7 +15,7 @@ import { type Measured, measureHarnesses } from "./measurement.js";
 import type { ModelCallEvent } from "./meter.js";
 import { readSearchHandoff, type SearchHandoff, writeShardSpend } from "./phase-files.js";
 import type { Models } from "./run-context.js";
-import { loadInputs } from "./run-evolve.js";
+import { loadInputs } from "./run-inputs.js";
 import { runKeyOf, runKeyParts } from "./run-key.js";
 import { strategyByName } from "./strategies/index.js";
 
@@ -61,7 +61,7 @@ export interface MeasureShardOptions {
 export async function runMeasureShard(options: MeasureShardOptions): Promise<MeasureShardOutcome> {
   const { loaded } = options;
   const handoff = await readSearchHandoff(options.outDir);
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   await checkHandoff({ ...options, handoff, inputs });
   const final = await loadFinalHarness(loaded, options.outDir, handoff);
   const clock = options.clock ?? { now: () => Date.now() };
@@ -73,7 +73,8 @@ export async function runMeasureShard(options: MeasureShardOptions): Promise<Mea
       options,
       budget,
       models: options.models ?? (opened as Models),
-      adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+      adapter:
+        options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: inputs.sandbox }),
     });
     const { value: measured, spend } = await budget.measure(() =>
       measureHarnesses({

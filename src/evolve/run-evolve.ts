@@ -1,15 +1,13 @@
 import path from "node:path";
 import { z } from "zod";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
-import { loadSplits } from "../config/split-overlap.js";
-import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
-import { loadHarness } from "../harness/load-harness.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
@@ -27,8 +25,9 @@ import type { ModelCallEvent } from "./meter.js";
 import { readShardSpend, type SearchHandoff, writeSearchHandoff } from "./phase-files.js";
 import { PromptLog } from "./prompt-log.js";
 import type { EvolveResult, RunMetadata } from "./result-schema.js";
-import { createRng, deriveSeed } from "./rng.js";
 import type { Models, RunContext } from "./run-context.js";
+import { loadInputs, type RunInputs } from "./run-inputs.js";
+import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
@@ -103,6 +102,8 @@ interface OpenRun {
   context: RunContext;
   measure: (split: "train" | "heldout") => RunContext["evaluate"];
   background: Promise<unknown>[];
+  /** How the command harness ran (result.json's `sandbox`). */
+  sandbox: SandboxStatus;
 }
 
 /** A run whose search is done: what its measurement and outputs need. */
@@ -174,7 +175,7 @@ async function searchThen<T>(
   const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
   const redactor = runRedactor(options);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release, coverage, runKey } = await startRun({
     ...options,
     strategy,
@@ -221,9 +222,14 @@ async function searchThen<T>(
 
 /** The strategy opened on the run and its loop run to a stop; background work awaited. */
 async function searchLoop(strategy: Strategy, run: OpenRun) {
-  const strategyRun = strategy.open(run.context);
+  const { strategyRun, scope } = openStrategy(strategy, run.context);
   try {
-    const outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
+    const outcome = await runLoop({
+      run: strategyRun,
+      context: run.context,
+      scope,
+      seed: run.seed,
+    });
     return { strategyRun, outcome };
   } finally {
     await Promise.all(run.background);
@@ -270,6 +276,7 @@ async function finishRun(searched: Searched): Promise<EvolveResult> {
       training,
       coverage: searched.coverage,
       downgrades: searched.models.downgrades?.() ?? [],
+      sandbox: run.sandbox,
       metadata: {
         startedAt: searched.startedAt,
         finishedAt: new Date(searched.clock.now()).toISOString(),
@@ -334,30 +341,13 @@ function measureStage(searched: Searched, samples: number): Promise<Measured> {
   );
 }
 
-/**
- * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
- * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
- */
-export async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
-  const { config } = loaded;
-  const seed = await loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit);
-  const heldout = limitTasks(splits.heldout, limit);
-  return { seed, splits, train, heldout };
-}
-
 function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
   budget: BudgetTracker;
   redactor: SecretRedactor;
   models: Models;
-  inputs: Awaited<ReturnType<typeof loadInputs>>;
+  inputs: RunInputs;
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
@@ -373,7 +363,8 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter:
+      options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall,
@@ -396,7 +387,6 @@ function openRun(input: {
       seedHarness: seed,
     }),
     stage: (name, work, schema) => journal.stage(name, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
@@ -406,13 +396,14 @@ function openRun(input: {
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: "train" | "heldout") => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const sandbox = input.inputs.sandbox.status;
+  return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
 /** The guard context of a run: both splits (leak checks) and the configured secret values. */
 function runGuard(input: {
   loaded: LoadedConfig;
-  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  splits: RunInputs["splits"];
   redactor: SecretRedactor;
 }): RunContext["guard"] {
   const { loaded, splits, redactor } = input;
