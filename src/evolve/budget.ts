@@ -34,7 +34,7 @@ export function emptySpend(): Spend {
   };
 }
 
-/** `a + b` field by field. */
+/** `a + b` field by field (the finish phase sums what the measure shards spent). */
 export function addSpend(a: Spend, b: Spend): Spend {
   const sum = emptySpend();
   for (const key of Object.keys(sum) as (keyof Spend)[]) sum[key] = a[key] + b[key];

@@ -7,6 +7,7 @@ import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import type { GuardContext } from "../harness/guard-context.js";
+import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
 import { writeHarness } from "../harness/write-harness.js";
 import type { Downgrade } from "../llm/capabilities.js";
@@ -138,12 +139,14 @@ export async function writeOutputs(options: {
   measured: Measured;
   /** Where the failing rollouts the measurements and iterations name are read back from. */
   cache: RolloutCache;
+  /** The harness folder's path from where `git apply` runs (harness.patch's file headers). */
+  patchPrefix?: string;
 }): Promise<void> {
   const { outDir, result, redactor } = options;
   await writeFinalHarness(options);
   const write = (name: string, text: string) =>
     writeFile(path.join(outDir, name), redactor.text(text));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: options.train,
     iterations: result.iterations,

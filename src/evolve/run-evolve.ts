@@ -8,6 +8,7 @@ import { configuredSecrets } from "../config/configured-secrets.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
+import { guardedFiles } from "../harness/index.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
@@ -68,6 +69,12 @@ export interface RunEvolveOptions {
    * categories in turn). Part of the run key; the guard and the seal still see every task.
    */
   limit?: number;
+  /**
+   * The harness folder's path from where `git apply` runs (the repository root, `/`-separated):
+   * harness.patch's file headers carry it. Default "": paths relative to the harness folder,
+   * as result.json's `harness.patch` always is.
+   */
+  patchPrefix?: string;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
@@ -296,6 +303,7 @@ async function finishRun(searched: Searched): Promise<EvolveResult> {
     train: run.context.train,
     measured,
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix,
   });
   return result;
 }
@@ -374,7 +382,7 @@ function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor }),
+    guard: runGuard({ loaded, splits, redactor, seed }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -400,16 +408,21 @@ function openRun(input: {
   return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
-/** The guard context of a run: both splits (leak checks) and the configured secret values. */
+/**
+ * The guard context of a run: both splits (leak checks), the configured secret values, and the
+ * seed harness's files (what the seed already says is no evidence of a copied task).
+ */
 function runGuard(input: {
   loaded: LoadedConfig;
   splits: RunInputs["splits"];
   redactor: SecretRedactor;
+  seed: LoadedHarness;
 }): RunContext["guard"] {
-  const { loaded, splits, redactor } = input;
+  const { loaded, splits, redactor, seed } = input;
   return {
     ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
     secretValues: [...redactor.values],
+    seedFiles: guardedFiles(seed),
   };
 }
 
