@@ -5,9 +5,9 @@
 import { setFlagsFromString } from "node:v8";
 import { main } from "./cli/main.js";
 
-// A busy V8 heap grows to several times what is live before it collects (a 20,000-task eval
-// peaked at 525 MB with 60 MB live). Growing it by at most 30% a collection keeps the peak near
-// the live set for a few percent more CPU (docs/scale-out.md has the figures).
+// A busy V8 heap grows to several times what is live before it collects. Growing it by at most
+// 30% a collection keeps the peak nearer the live set, for more frequent collections (with it,
+// a 20,000-task eval peaked at 245 MB: docs/scale-out.md; not measured without it here).
 setFlagsFromString("--heap-growing-percent=30");
 
 const controller = new AbortController();
