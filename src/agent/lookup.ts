@@ -2,20 +2,40 @@
 export type LookupResult = { ok: true; text: string } | { ok: false; error: string };
 
 /**
- * The `lookup` tool (docs/sim-protocol.md §1.4): finds a `## <Key>` entry in the given knowledge
- * files (Markdown text, searched in order), matching the key case-insensitively after trimming
- * and collapsing spaces, and returns the heading with its lines.
+ * The `## <Key>` entries of some knowledge files, indexed once: a lookup is one map read, not a
+ * scan of every file (a 4.6 MB registry took 422 ms a call, blocking every other rollout).
+ * Where two entries share a normalised key, the first (in file order, then line order) wins,
+ * as the scan found it.
  */
-export function lookupKey(input: { key: string; files: string[] }): LookupResult {
-  const wanted = normaliseKey(input.key);
-  if (wanted === "") return { ok: false, error: "error: empty key" };
-  for (const text of input.files) {
-    const entry = knowledgeEntries(text).find(
-      (candidate) => normaliseKey(candidate.key) === wanted,
-    );
-    if (entry) return { ok: true, text: entry.text };
+export class KnowledgeIndex {
+  private readonly entries = new Map<string, string>();
+
+  constructor(files: readonly string[]) {
+    for (const text of files) {
+      for (const entry of knowledgeEntries(text)) {
+        const key = normaliseKey(entry.key);
+        if (!this.entries.has(key)) this.entries.set(key, entry.text);
+      }
+    }
   }
-  return { ok: false, error: `error: no entry named '${input.key.trim()}'` };
+
+  /**
+   * The `lookup` tool (docs/sim-protocol.md §1.4): the entry whose key matches case-insensitively
+   * after trimming and collapsing spaces, with its heading and lines.
+   */
+  find(key: string): LookupResult {
+    const wanted = normaliseKey(key);
+    if (wanted === "") return { ok: false, error: "error: empty key" };
+    const text = this.entries.get(wanted);
+    return text === undefined
+      ? { ok: false, error: `error: no entry named '${key.trim()}'` }
+      : { ok: true, text };
+  }
+}
+
+/** One lookup over files not indexed beforehand (the index is built for this call only). */
+export function lookupKey(input: { key: string; files: string[] }): LookupResult {
+  return new KnowledgeIndex(input.files).find(input.key);
 }
 
 /** The `## Key` entries of a knowledge file, each with its full text (heading and lines). */

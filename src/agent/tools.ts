@@ -3,7 +3,7 @@ import { harnessFile } from "../harness/harness-references.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { ToolSpec } from "../llm/types.js";
 import { evaluateExpression } from "./calculator.js";
-import { lookupKey } from "./lookup.js";
+import { KnowledgeIndex } from "./lookup.js";
 
 /** Names of the built-in tools. */
 export type BuiltinToolName = "calculator" | "lookup";
@@ -87,14 +87,25 @@ export function runTool(input: {
       ? { text: result.text, error: false, invalidCall: false }
       : { text: result.error, error: true, invalidCall: false };
   }
-  const config = input.harness.config;
-  const files = (config?.tools.lookup.files ?? []).map(
-    (path) => harnessFile(input.harness.files, path) ?? "",
-  );
-  const result = lookupKey({ key: value, files });
+  const result = knowledgeOf(input.harness).find(value);
   return result.ok
     ? { text: result.text, error: false, invalidCall: false }
     : { text: result.error, error: true, invalidCall: false };
+}
+
+/** Each harness's knowledge files, indexed the first time a rollout of it looks something up. */
+const knowledgeIndexes = new WeakMap<LoadedHarness, KnowledgeIndex>();
+
+function knowledgeOf(harness: LoadedHarness): KnowledgeIndex {
+  let index = knowledgeIndexes.get(harness);
+  if (!index) {
+    const files = (harness.config?.tools.lookup.files ?? []).map(
+      (path) => harnessFile(harness.files, path) ?? "",
+    );
+    index = new KnowledgeIndex(files);
+    knowledgeIndexes.set(harness, index);
+  }
+  return index;
 }
 
 function readField(raw: string, field: string): string | null {

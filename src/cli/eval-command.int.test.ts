@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseHarnessYaml } from "../config/harness-yaml.js";
+import { countCachedRollouts } from "../eval/testing/cached-rollouts.js";
 import type { EvalResult } from "../eval/types.js";
 import { setYamlPath } from "../harness/yaml-set.js";
 import { loadWorld, startSimServer } from "../sim/index.js";
@@ -20,18 +21,6 @@ async function readResult(dir: string, name = "eval.json"): Promise<EvalResult> 
 function comparable(result: EvalResult) {
   const { cost: _cost, ...rest } = result;
   return rest;
-}
-
-async function countFiles(dir: string): Promise<number> {
-  const buckets = await readdir(dir).catch(() => [] as string[]);
-  const counts = await Promise.all(
-    buckets.map((bucket) =>
-      readdir(join(dir, bucket)).then(
-        (files) => files.filter((file) => file.endsWith(".json")).length,
-      ),
-    ),
-  );
-  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 beforeAll(async () => {
@@ -212,7 +201,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
     const { wallMs: _mergedWall, ...mergedCost } = mergedResult.cost;
     const { wallMs: _wholeWall, ...wholeCost } = wholeResult.cost;
     expect(mergedCost).toEqual(wholeCost);
-    expect(await countFiles(join(cacheFree, "merged", "cache", "rollouts"))).toBe(120);
+    expect(await countCachedRollouts(join(cacheFree, "merged", "cache", "rollouts"))).toBe(120);
     const keys = (text: string) =>
       text
         .trim()
@@ -254,7 +243,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
         env: { SIM_KEY: "placeholder" },
         onStart: (child) => {
           const poll = setInterval(async () => {
-            if ((await countFiles(cacheDir)) >= 5) {
+            if ((await countCachedRollouts(cacheDir)) >= 5) {
               clearInterval(poll);
               child.kill("SIGKILL");
             }
@@ -263,7 +252,7 @@ describe("ecdysis eval (end to end on the sim)", () => {
         },
       });
       expect(killed.signal).toBe("SIGKILL");
-      const finished = await countFiles(cacheDir);
+      const finished = await countCachedRollouts(cacheDir);
       expect(finished).toBeGreaterThanOrEqual(5);
       expect(finished).toBeLessThan(40);
       // Same model name, params and harness: the fast endpoint serves the same rollouts.

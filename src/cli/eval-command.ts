@@ -1,7 +1,9 @@
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
-import { writeEvalOutput } from "../eval/eval-output.js";
+import { writeEvalResults } from "../eval/eval-output.js";
+import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
@@ -74,6 +76,9 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal,
     });
+    await mkdir(outDir, { recursive: true });
+    // Every record goes to a spool on disk; only the failing ones (the warnings') stay in memory.
+    const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades, sandbox } = await runEval({
       loaded,
       env: io.env,
@@ -84,8 +89,17 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       samples: flags.samples,
       progress: status.progress(),
       signal: io.signal,
-    }).finally(() => status.close());
-    await writeEvalOutput(outDir, { results, records });
+      keep: (record) => !record.verdict.pass,
+      onRecord: (record) => spool.add(record),
+    })
+      .catch(async (error: unknown) => {
+        await spool.discard();
+        throw error;
+      })
+      .finally(() => status.close());
+    await writeEvalResults(outDir, results);
+    // eval.json holds every task evaluated (both splits' with --split all).
+    await spool.write(join(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
     const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
       (name) => results[name],
@@ -96,7 +110,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       countUnknownTasks(results["eval.json"], records),
     );
     if (warning) io.stderr.write(warning);
-    const agentErrors = agentErrorWarning(records);
+    const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
+    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));

@@ -1,11 +1,12 @@
 import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { strategyNameSchema, strategyNames } from "../config/config-schema.js";
+import { type LoadedConfig, strategyNameSchema, strategyNames } from "../config/config-schema.js";
 import { ecdysisVersion } from "../config/ecdysis-version.js";
 import { gitState } from "../config/git-state.js";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
+import { parseShard } from "../eval/shard-tasks.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
@@ -13,6 +14,7 @@ import { patchBase } from "../harness/patch-root.js";
 import { writeEvolveReports } from "../report/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
+import { evolvePhases, measurePhase, searchPhase } from "./evolve-phases.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
 import { RunStatus } from "./run-status.js";
 import { countUnknownInEvolve, unknownTaskWarning } from "./unknown-task-warning.js";
@@ -26,6 +28,8 @@ const evolveFlagsSchema = z
     restart: z.boolean().default(false),
     limit: z.coerce.number().int().positive().optional(),
     concurrency: z.coerce.number().int().positive().max(256).optional(),
+    phase: z.enum(evolvePhases).default("all"),
+    shard: z.string().optional(),
   })
   .strict();
 
@@ -41,6 +45,7 @@ export const evolveCommand: CliCommand = {
   summary: "evolve the harness (diagnose failures across tasks, refine, validate, gate)",
   help: `Usage: ecdysis evolve --config FILE --out DIR [--strategy ${strategyNames.join("|")}]
                       [--resume | --restart] [--limit N] [--concurrency C]
+                      [--phase all|search|measure|finish] [--shard I/N]
 
 Runs the strategy on the train split, then the held-out gate, and writes DIR/result.json,
 DIR/report.md, DIR/report.html, DIR/harness/ (the evolved files) and DIR/harness.patch, whose
@@ -59,7 +64,16 @@ naming the holder; the lock of a killed run is taken over).
 
   --limit N         a quick run on at most N train and N held-out tasks, the same every time
                     (categories in turn); another run than the full one (its own journal key)
-  --concurrency C   rollouts in flight (default: the config's 'concurrency')
+  --concurrency C   agent rollouts in flight, one limit for all the run's evaluations
+                    (default: the config's 'concurrency')
+
+  --phase P         run one phase of the run, so several machines can share it
+                    (docs/scale-out.md): 'search' (the loop; writes DIR/harness/ and
+                    DIR/search.json), 'measure --shard I/N' (shard I of N of the seed and
+                    final measurement, into the config's cacheDir; needs the search's DIR),
+                    'finish' (on the search's DIR and the shards' merged cacheDir: the
+                    measurement from the cache, result.json and the reports). The result is
+                    the one a single process gives, whatever N. Default 'all': everything here.
 
 Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/quickstart
 `,
@@ -71,6 +85,8 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     restart: { type: "boolean" },
     limit: { type: "string" },
     concurrency: { type: "string" },
+    phase: { type: "string" },
+    shard: { type: "string" },
   },
   async run(args, io) {
     const flags = validateFlags("evolve", evolveFlagsSchema, args.values);
@@ -81,24 +97,18 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const outDir = resolvePath(io, flags.out);
     const journal = join(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
-      throw new InputError(
-        "ecdysis evolve",
-        "--resume and --restart exclude each other: choose one",
-        {
-          field: "--restart",
-        },
-      );
+      throw new InputError("ecdysis evolve", "--resume and --restart exclude each other", {
+        field: "--restart",
+      });
+    if (flags.shard && flags.phase !== "measure")
+      throw new InputError("ecdysis evolve", "--shard goes with --phase measure", {
+        field: "--shard",
+      });
     if (flags.resume && !(await exists(journal)))
       throw new InputError(journal, "nothing to resume: no run journal in the --out folder");
-    const chosen = flags.strategy
-      ? {
-          ...loaded,
-          config: {
-            ...loaded.config,
-            evolve: { ...loaded.config.evolve, strategy: flags.strategy },
-          },
-        }
-      : loaded;
+    const chosen = withStrategy(loaded, flags.strategy);
+    if (flags.phase === "search" || flags.phase === "measure")
+      return splitPhase({ io, flags, loaded: chosen, outDir, values: args.values });
     const status = new RunStatus({
       stream: io.stderr,
       env: io.env,
@@ -118,6 +128,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       onCall: (event) => status.onCall(event),
       limit: flags.limit,
       restart: flags.restart,
+      phase: flags.phase === "finish" ? "finish" : "all",
       warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) },
     }).finally(() => status.close());
@@ -131,3 +142,43 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     return 0;
   },
 };
+
+/** The config with `--strategy` applied. */
+function withStrategy(
+  loaded: LoadedConfig,
+  strategy: z.output<typeof strategyNameSchema> | undefined,
+): LoadedConfig {
+  if (!strategy) return loaded;
+  return { ...loaded, config: { ...loaded.config, evolve: { ...loaded.config.evolve, strategy } } };
+}
+
+/** `--phase search` or `--phase measure --shard I/N` (docs/scale-out.md). */
+function splitPhase(input: {
+  io: Parameters<CliCommand["run"]>[1];
+  flags: z.output<typeof evolveFlagsSchema>;
+  loaded: LoadedConfig;
+  outDir: string;
+  values: Record<string, unknown>;
+}): Promise<number> {
+  const { io, flags, loaded, outDir } = input;
+  if (flags.phase === "search") {
+    const command = phaseCommand(input.values);
+    return searchPhase({ io, loaded, outDir, limit: flags.limit, restart: flags.restart, command });
+  }
+  if (!flags.shard)
+    throw new InputError("ecdysis evolve", "--phase measure needs --shard I/N", {
+      field: "--shard",
+    });
+  const shard = parseShard(flags.shard);
+  return measurePhase({ io, loaded, outDir, shard, limit: flags.limit });
+}
+
+/** `ecdysis evolve` with the flags every phase of one run must share (for the next-steps lines). */
+function phaseCommand(values: Record<string, unknown>): string[] {
+  const words = ["ecdysis", "evolve"];
+  for (const flag of ["config", "out", "strategy", "limit"]) {
+    const value = values[flag];
+    if (typeof value === "string") words.push(`--${flag}`, value);
+  }
+  return words;
+}

@@ -13,8 +13,13 @@ export interface UnknownTaskCount {
 /** Failing tasks of an evaluation whose every failing run says the model does not know the task. */
 export function countUnknownTasks(result: EvalResult, records: RolloutRecord[]): UnknownTaskCount {
   const failing = result.tasks.filter((task) => !task.pass).map((task) => task.taskId);
+  const failedRuns = new Map<string, RolloutRecord[]>();
+  for (const record of records) {
+    if (record.verdict.pass) continue;
+    failedRuns.set(record.taskId, [...(failedRuns.get(record.taskId) ?? []), record]);
+  }
   const unknown = failing.filter((taskId) => {
-    const runs = records.filter((record) => record.taskId === taskId && !record.verdict.pass);
+    const runs = failedRuns.get(taskId) ?? [];
     return runs.length > 0 && runs.every((record) => saysUnknownTask(record.output));
   });
   return { failing: failing.length, unknown: unknown.length };

@@ -16,12 +16,17 @@ async function writeAtomic(path: string, text: string): Promise<void> {
   await rename(temporary, path);
 }
 
-/** Writes the result files and `records.jsonl` (canonical order) into `dir`. */
-export async function writeEvalOutput(dir: string, output: EvalOutput): Promise<void> {
+/** Writes the result files (`eval.json`, `eval-<split>.json`) into `dir`. */
+export async function writeEvalResults(dir: string, results: EvalOutput["results"]): Promise<void> {
   await mkdir(dir, { recursive: true });
-  for (const [name, result] of Object.entries(output.results)) {
+  for (const [name, result] of Object.entries(results)) {
     await writeAtomic(join(dir, name), `${JSON.stringify(result, null, 2)}\n`);
   }
+}
+
+/** Writes the result files and `records.jsonl` (canonical order) into `dir`. */
+export async function writeEvalOutput(dir: string, output: EvalOutput): Promise<void> {
+  await writeEvalResults(dir, output.results);
   const lines = sortRecords(output.records).map((record) => JSON.stringify(record));
   await writeAtomic(join(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}\n` : "");
 }

@@ -17,12 +17,17 @@ export function emptyCost(): EvalCost {
   };
 }
 
+/** What folding needs of a rollout record. */
+export type FoldedRollout = Pick<RolloutRecord, "key" | "taskId" | "category" | "sampleIndex"> & {
+  verdict: { pass: boolean };
+};
+
 /**
  * Folds rollout records into per-task results (majority of samples), ordered by task id so the
  * result does not depend on the order in which (or the processes in which) rollouts ran.
  */
-export function foldTaskResults(records: readonly RolloutRecord[]): TaskResult[] {
-  const byTask = new Map<string, RolloutRecord[]>();
+export function foldTaskResults(records: readonly FoldedRollout[]): TaskResult[] {
+  const byTask = new Map<string, FoldedRollout[]>();
   for (const record of records) {
     const list = byTask.get(record.taskId) ?? [];
     list.push(record);

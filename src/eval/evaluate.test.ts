@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,11 +8,13 @@ import { ScriptedProvider } from "../llm/scripted-provider.js";
 import type { ChatRequest } from "../llm/types.js";
 import { evaluate } from "./evaluate.js";
 import { RolloutCache } from "./rollout-cache.js";
+import { RolloutSlots } from "./rollout-slots.js";
 import { exactScorer } from "./scorers/exact-scorer.js";
 import type { Scorer } from "./scorers/scorer.js";
+import { countCachedRollouts } from "./testing/cached-rollouts.js";
 import { EchoAgent } from "./testing/echo-agent.js";
 import { askedNumber, fakeHarness, numberedTasks } from "./testing/fixtures.js";
-import type { RolloutRecord } from "./types.js";
+import { type RolloutRecord, rolloutRecordSchema } from "./types.js";
 
 /** Answers right except for tasks listed in `wrong`; a counter of calls per task id. */
 function model(wrong: Set<string> = new Set()) {
@@ -172,12 +174,18 @@ describe("evaluate", () => {
     };
     const { records } = await evaluate({ ...options, provider: model() });
     const key = records[1].key;
-    await writeFile(join(dir, key.slice(0, 2), `${key}.json`), '{"key": "truncat');
+    // Damage that record's line in place (same length, so the others stay where they are).
+    const [segment] = await readdir(dir);
+    const text = await readFile(join(dir, segment), "utf8");
+    const lines = text.split("\n");
+    const at = lines.findIndex((line) => line.includes(key));
+    lines[at] = `${lines[at].slice(0, 80)}${"#".repeat(lines[at].length - 80)}`;
+    await writeFile(join(dir, segment), lines.join("\n"));
     const rerun = model();
-    const second = await evaluate({ ...options, provider: rerun });
+    const second = await evaluate({ ...options, cache: new RolloutCache(dir), provider: rerun });
     expect(rerun.calls).toHaveLength(1);
     expect(second.result.accuracy).toBe(1);
-    expect(await cache.get(key)).toBeDefined();
+    expect(await new RolloutCache(dir).get(key)).toBeDefined();
   });
 
   it("counts LLM transport failures as infra errors: unscored, uncached, not among the records", async () => {
@@ -310,9 +318,101 @@ describe("evaluate", () => {
       split: "train",
       cache: new RolloutCache(dir),
     });
-    const buckets = await readdir(dir);
-    const files = (await Promise.all(buckets.map((bucket) => readdir(join(dir, bucket))))).flat();
-    expect(files).toHaveLength(4);
-    expect(files.every((file) => /^[0-9a-f]{64}\.json$/.test(file))).toBe(true);
+    const files = await readdir(dir);
+    expect(files).toHaveLength(1);
+    const text = await readFile(join(dir, files[0]), "utf8");
+    expect(text.endsWith("\n")).toBe(true);
+    const lines = text.trimEnd().split("\n");
+    expect(lines).toHaveLength(4);
+    for (const line of lines)
+      expect(rolloutRecordSchema.safeParse(JSON.parse(line)).success).toBe(true);
+  });
+});
+
+describe("evaluate: what it keeps and how many run at once", () => {
+  it("returns only the records `keep` keeps, with the same result and every record cached", async () => {
+    const dir = await tempDir();
+    const options = {
+      tasks: numberedTasks(10),
+      harness: fakeHarness(),
+      adapter: new EchoAgent(),
+      scorer,
+      concurrency: 3,
+      split: "train",
+    };
+    const all = await evaluate({ ...options, provider: model(new Set(["q1", "q3"])) });
+    const seen: string[] = [];
+    const failing = await evaluate({
+      ...options,
+      provider: model(new Set(["q1", "q3"])),
+      cache: new RolloutCache(dir),
+      keep: (record) => !record.verdict.pass,
+      onRecord: (record) => seen.push(record.key),
+    });
+    const { cost: _all, ...allResult } = all.result;
+    const { cost: _failing, ...failingResult } = failing.result;
+    expect(failingResult).toEqual(allResult);
+    expect(failing.records.map((record) => record.taskId)).toEqual(["q1", "q3"]);
+    expect(seen).toHaveLength(10);
+    expect(await countCachedRollouts(dir)).toBe(10);
+  });
+
+  it("shares one limit of agent rollouts in flight between evaluations handed the same slots", async () => {
+    let running = 0;
+    let most = 0;
+    const echo = new EchoAgent();
+    const adapter: AgentAdapter = {
+      async run(input) {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        try {
+          return await echo.run(input);
+        } finally {
+          running -= 1;
+        }
+      },
+    };
+    const slots = new RolloutSlots(2);
+    const run = (prefix: string) =>
+      evaluate({
+        tasks: numberedTasks(8).map((task) => ({ ...task, id: `${prefix}${task.id}` })),
+        harness: fakeHarness(),
+        provider: model(),
+        adapter,
+        scorer,
+        concurrency: 4,
+        split: "train",
+        slots,
+      });
+    const results = await Promise.all([run("a"), run("b"), run("c")]);
+    expect(results.map(({ result }) => result.n)).toEqual([8, 8, 8]);
+    expect(most).toBe(2);
+    expect(slots.inUse).toBe(0);
+  });
+
+  it("stops a rollout waiting for a slot when the evaluation is aborted", async () => {
+    const slots = new RolloutSlots(1);
+    let release: () => void = () => undefined;
+    const held = slots.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const controller = new AbortController();
+    const adapter = new EchoAgent();
+    const waiting = evaluate({
+      tasks: numberedTasks(3),
+      harness: fakeHarness(),
+      provider: model(),
+      adapter,
+      scorer,
+      concurrency: 3,
+      split: "train",
+      slots,
+      signal: controller.signal,
+    });
+    controller.abort(new Error("stop"));
+    await expect(waiting).rejects.toThrow("stop");
+    expect(adapter.runs).toEqual([]);
+    release();
+    await held;
+    expect(slots.inUse).toBe(0);
   });
 });

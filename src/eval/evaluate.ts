@@ -9,6 +9,7 @@ import type { ProgressSink } from "./progress.js";
 import { promisePool } from "./promise-pool.js";
 import type { RolloutCache } from "./rollout-cache.js";
 import { rolloutKey } from "./rollout-key.js";
+import type { RolloutSlots } from "./rollout-slots.js";
 import type { Scorer } from "./scorers/scorer.js";
 import type { EvalResult, RolloutRecord, Verdict } from "./types.js";
 
@@ -38,6 +39,17 @@ export interface EvaluateOptions {
   /** Share of the rollouts that may fail to reach the model before the evaluation stops. */
   maxInfraErrorShare?: number;
   /**
+   * Which records to return (default: all). The others are still scored, cached, folded into the
+   * result and handed to `onRecord`; only the returned list leaves them out, so a large
+   * measurement holds its task results in memory, not every trace.
+   */
+  keep?: (record: RolloutRecord) => boolean;
+  /**
+   * Agent rollouts in flight shared with other evaluations (`RolloutSlots`): with it, a rollout
+   * that runs the agent waits for a slot as well as for a place in this evaluation's pool.
+   */
+  slots?: RolloutSlots;
+  /**
    * The run's secrets: every trace an agent returns is scrubbed of their values and of
    * credential shapes before it is scored, cached or handed on. Default: credential shapes only.
    */
@@ -53,6 +65,11 @@ export const defaultMaxInfraErrorShare = 0.1;
 /** A rollout that did not reach the model: counted, never scored, cached or handed on. */
 const infraFailure = Symbol("infra-failure");
 type Outcome = RolloutRecord | { [infraFailure]: string };
+/** What the result is folded from: a kept record, or these fields of one that is not kept. */
+type Folded = Pick<RolloutRecord, "key" | "taskId" | "category" | "sampleIndex"> & {
+  verdict: { pass: boolean };
+  kept?: RolloutRecord;
+};
 
 /**
  * Runs every task × sample of a batch under one harness, concurrently, through the rollout
@@ -93,7 +110,7 @@ export async function evaluate(
   const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const outcomes = await promisePool<(typeof jobs)[number], Outcome>({
+    const outcomes = await promisePool<(typeof jobs)[number], Folded | undefined>({
       items: jobs,
       concurrency: options.concurrency,
       work: async ({ task, sampleIndex }) => {
@@ -121,29 +138,35 @@ export async function evaluate(
           done += 1;
           if (outcome.verdict.pass) passed += 1;
           options.progress?.tick(done, passed);
-          return outcome;
+          return folded(outcome, options.keep);
         }
         infra.count(outcome[infraFailure]);
-        return outcome;
+        return undefined;
       },
     });
-    const records = outcomes.filter(
-      (outcome): outcome is RolloutRecord => !(infraFailure in outcome),
-    );
+    const scored = outcomes.filter((outcome): outcome is Folded => outcome !== undefined);
     cost.wallMs = clock.now() - started;
     const result = buildEvalResult({
       split: options.split,
       harnessHash: options.harness.hash,
       model,
-      tasks: foldTaskResults(records),
+      tasks: foldTaskResults(scored),
       cost,
       infraErrors: infra.total(),
     });
+    const records = scored.flatMap((outcome) => (outcome.kept ? [outcome.kept] : []));
     return { result, records };
   } finally {
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+
+/** What the result needs of a scored record, holding the record itself only when it is kept. */
+function folded(record: RolloutRecord, keep: EvaluateOptions["keep"]): Folded {
+  const { key, taskId, category, sampleIndex } = record;
+  const kept = !keep || keep(record) ? record : undefined;
+  return { key, taskId, category, sampleIndex, verdict: { pass: record.verdict.pass }, kept };
 }
 
 /**
@@ -264,14 +287,16 @@ async function runRollout(input: {
   signal: AbortSignal;
 }): Promise<Trace> {
   const { options, task, sampleIndex, signal } = input;
-  try {
-    return await options.adapter.run({
+  const run = () =>
+    options.adapter.run({
       task,
       harness: options.harness,
       provider: options.provider,
       sampleIndex,
       signal,
     });
+  try {
+    return await (options.slots ? options.slots.run(run, signal) : run());
   } catch (error) {
     // An adapter should record transport failures itself; one that throws them still yields a
     // record, unless every rollout would meet the same failure.

@@ -47,6 +47,10 @@ export interface RunEvalOptions {
   untrusted?: string;
   progress?: ProgressSink;
   signal?: AbortSignal;
+  /** Which records to return (default all); every record still reaches `onRecord`. */
+  keep?: (record: RolloutRecord) => boolean;
+  /** Told of every record as it is scored (e.g. a `RecordsSpool`). */
+  onRecord?: (record: RolloutRecord) => void;
   /** Secret values besides the configured ones (`configuredSecrets`), scrubbed from every record. */
   secrets?: string[];
   /**
@@ -121,6 +125,8 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
         split,
         params,
         redactor,
+        keep: options.keep,
+        onRecord: options.onRecord,
       });
       results[splits.length > 1 ? `eval-${split}.json` : "eval.json"] = outcome.result;
       records.push(...outcome.records);

@@ -6,6 +6,7 @@ import { evaluate } from "../eval/evaluate.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
 import { rolloutParams } from "../eval/rollout-params.js";
+import { RolloutSlots } from "../eval/rollout-slots.js";
 import { scorerForTasks } from "../eval/scorers/create-scorer.js";
 import type { Scorer } from "../eval/scorers/scorer.js";
 import { withCallCache } from "../llm/call-cache.js";
@@ -109,6 +110,8 @@ export function makeEvaluate(options: {
   split: string;
   /** The run's secrets, scrubbed from every trace. */
   redactor?: SecretRedactor;
+  /** The run's one limit on agent rollouts in flight, whatever evaluations run concurrently. */
+  slots?: RolloutSlots;
 }): EvaluateFn {
   const { loaded, models, budget } = options;
   return async (request) => {
@@ -137,6 +140,8 @@ export function makeEvaluate(options: {
         split: options.split,
         label: request.label,
         onRecord: request.onRecord,
+        keep: request.keep,
+        slots: options.slots,
         redactor: options.redactor,
       });
     } catch (error) {
@@ -178,6 +183,9 @@ export function runEvaluations(options: {
     budget,
     phases: progressPhases(options.progress),
     redactor: options.redactor,
+    // One limit for the whole run: concurrent evaluations (the four measurements, an
+    // ablation's changes) share `concurrency` agent rollouts instead of taking a pool each.
+    slots: new RolloutSlots(loaded.config.concurrency),
   };
   return ({ enforce, split, adapter }) => {
     const chosen = adapter ?? options.adapter;

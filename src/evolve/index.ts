@@ -21,6 +21,7 @@ export {
   type GateSide,
 } from "./gate-result.js";
 export { buildGuardContext } from "./guard.js";
+export { type MeasureShardOutcome, runMeasureShard } from "./measure-shard.js";
 export { type RememberedProposal, rememberedProposalSchema } from "./memory.js";
 export type { ModelCallEvent } from "./meter.js";
 export {
@@ -34,6 +35,7 @@ export {
   type SampleComparison,
   sampleComparisonSchema,
 } from "./paired-test.js";
+export { type SearchHandoff, searchHandoffFile } from "./phase-files.js";
 export {
   type CostSummary,
   type DiagnosisSummary,
@@ -50,7 +52,7 @@ export {
 } from "./result-schema.js";
 export { createRng, deriveSeed, type Rng } from "./rng.js";
 export type { Models, RunContext } from "./run-context.js";
-export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
+export { type RunEvolveOptions, runEvolve, runEvolveSearch } from "./run-evolve.js";
 export {
   type IterationScope,
   namedStream,

@@ -40,6 +40,8 @@ export type EvaluateFn = (request: {
   provider?: "agent" | "probe";
   /** Called with each record as soon as it is scored (see speed/stream-notes.ts). */
   onRecord?: (record: RolloutRecord) => void;
+  /** Which records to return (default all); the rest still reach `onRecord` and the cache. */
+  keep?: (record: RolloutRecord) => boolean;
 }) => Promise<Evaluation>;
 
 /** Everything a strategy may use. Held-out tasks are not here: only the guard sees their data. */

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
 import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
@@ -8,43 +8,31 @@ import { configuredSecrets } from "../config/configured-secrets.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
-import { codeReaches } from "../harness/code-reaches.js";
-import { diffHarness } from "../harness/diff-harness.js";
-import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { guardedFiles } from "../harness/index.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
-import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
-import { writeHarness } from "../harness/write-harness.js";
-import type { Downgrade } from "../llm/capabilities.js";
 import { SecretRedactor } from "../safety/secrets.js";
-import { BudgetTracker, refinementShare } from "./budget.js";
+import { BudgetTracker } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
-import { evolveGate } from "./gate-result.js";
+import { evolveResult, writeFinalHarness, writeOutputs } from "./evolve-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
 import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
+import { type Measured, measureHarnesses, measurementSchema } from "./measurement.js";
 import type { BudgetCoverage } from "./measurement-budget.js";
 import type { ModelCallEvent } from "./meter.js";
+import { readShardSpend, type SearchHandoff, writeSearchHandoff } from "./phase-files.js";
 import { PromptLog } from "./prompt-log.js";
-import { scoreOf } from "./records.js";
-import {
-  type EvolveResult,
-  evolveResultSchema,
-  type RunMetadata,
-  resultSchemaVersion,
-} from "./result-schema.js";
-import type { Evaluation, Models, RunContext } from "./run-context.js";
+import type { EvolveResult, RunMetadata } from "./result-schema.js";
+import type { Models, RunContext } from "./run-context.js";
 import { loadInputs, type RunInputs } from "./run-inputs.js";
-import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
 import { realStages, type StagePort } from "./stage-port.js";
-import { stageSchemas } from "./stage-schemas.js";
 import { strategyByName } from "./strategies/index.js";
-import type { Strategy } from "./strategy.js";
+import type { Strategy, StrategyRun } from "./strategy.js";
 
 /** Options of runEvolve. */
 export interface RunEvolveOptions {
@@ -103,6 +91,12 @@ export interface RunEvolveOptions {
    * (default: removed when the run ends).
    */
   keepCandidates?: boolean;
+  /**
+   * `finish`: the run was split into phases (docs/scale-out.md) and its measurement was made by
+   * `--phase measure --shard I/N` jobs whose caches were merged into this one: what they
+   * recorded spending counts as the measurement's spend. Default `all`: one process does it all.
+   */
+  phase?: "all" | "finish";
 }
 
 /** A run opened: its journal, budget, inputs, models and the loop's context. */
@@ -119,6 +113,21 @@ interface OpenRun {
   sandbox: SandboxStatus;
 }
 
+/** A run whose search is done: what its measurement and outputs need. */
+interface Searched {
+  options: RunEvolveOptions;
+  strategy: Strategy;
+  strategyRun: StrategyRun;
+  run: OpenRun;
+  outcome: LoopOutcome;
+  runKey: string;
+  models: Models;
+  prompts?: PromptLog;
+  startedAt: string;
+  clock: { now(): number };
+  coverage: BudgetCoverage;
+}
+
 /**
  * Runs a strategy on the train split, then the held-out gate (seed versus final harness on the
  * held-out split, whose records no role ever sees), and writes into `outDir`: result.json
@@ -126,19 +135,55 @@ interface OpenRun {
  * callers render the reports. Re-running into the same folder with the same config resumes:
  * finished stages are replayed.
  */
-export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult> {
+export function runEvolve(options: RunEvolveOptions): Promise<EvolveResult> {
+  return searchThen(options, finishRun);
+}
+
+/**
+ * The search phase alone (`ecdysis evolve --phase search`): the strategy's loop, journaled as in
+ * a whole run, then the final harness (sealed, in `harness/`) and `search.json` for the measure
+ * shards; no measurement, no result.json. A whole run into the same folder replays it.
+ */
+export function runEvolveSearch(options: RunEvolveOptions): Promise<SearchHandoff> {
+  return searchThen(options, async (searched) => {
+    const { run, outcome, options: given } = searched;
+    await searched.prompts?.settled();
+    await writeFinalHarness({
+      outDir: given.outDir,
+      seed: run.seed,
+      finalHarness: outcome.finalHarness,
+      guard: run.context.guard,
+    });
+    const samples = searched.strategyRun.finalSamples ?? given.loaded.config.samples;
+    const handoff: SearchHandoff = {
+      schemaVersion: 1,
+      runKey: searched.runKey,
+      seedHash: run.seed.hash,
+      finalHash: outcome.finalHarness.hash,
+      finalSamples: samples,
+    };
+    await writeSearchHandoff(given.outDir, handoff);
+    return handoff;
+  });
+}
+
+/**
+ * Opens the run (inputs, lock, journal, models, workspace, prompt log), runs the strategy's loop
+ * and hands the searched run to `then`; everything opened is closed whatever happens.
+ */
+async function searchThen<T>(
+  options: RunEvolveOptions,
+  then: (searched: Searched) => Promise<T>,
+): Promise<T> {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
   const clock = options.clock ?? { now: () => Date.now() };
   const startedAt = new Date(clock.now()).toISOString();
   const budget = new BudgetTracker(loaded.config.evolve.budget, () => clock.now());
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...(options.secrets ?? []),
-  ]);
+  const redactor = runRedactor(options);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
   const inputs = await loadInputs(loaded, options);
-  const { journal, release, coverage } = await startRun({
+  const { journal, release, coverage, runKey } = await startRun({
     ...options,
     strategy,
     inputs,
@@ -160,20 +205,15 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const { strategyRun, scope } = openStrategy(strategy, run.context);
-    let outcome: LoopOutcome;
-    try {
-      outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });
-    } finally {
-      await Promise.all(run.background);
-    }
-    return await finishRun({
+    const { strategyRun, outcome } = await searchLoop(strategy, run);
+    return await then({
       options,
       strategy,
+      strategyRun,
       run,
       outcome,
-      samples: strategyRun.finalSamples ?? loaded.config.samples,
-      downgrades: models.downgrades?.() ?? [],
+      runKey,
+      models,
       prompts,
       startedAt,
       clock,
@@ -185,6 +225,30 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     await opened?.close();
     await release();
   }
+}
+
+/** The strategy opened on the run and its loop run to a stop; background work awaited. */
+async function searchLoop(strategy: Strategy, run: OpenRun) {
+  const { strategyRun, scope } = openStrategy(strategy, run.context);
+  try {
+    const outcome = await runLoop({
+      run: strategyRun,
+      context: run.context,
+      scope,
+      seed: run.seed,
+    });
+    return { strategyRun, outcome };
+  } finally {
+    await Promise.all(run.background);
+  }
+}
+
+/** The run's secrets: the configured ones and those the caller adds. */
+function runRedactor(options: RunEvolveOptions): SecretRedactor {
+  return new SecretRedactor([
+    ...configuredSecrets(options.loaded, options.env),
+    ...(options.secrets ?? []),
+  ]);
 }
 
 /**
@@ -211,47 +275,43 @@ async function openOwnModels(
  * After the loop: the seed and final harnesses measured (outside the training budget), result.json
  * built and scrubbed, the kept prompts flushed, and the outputs written.
  */
-async function finishRun(input: {
-  options: RunEvolveOptions;
-  strategy: Strategy;
-  run: OpenRun;
-  outcome: LoopOutcome;
-  samples: number;
-  downgrades: Downgrade[];
-  prompts?: PromptLog;
-  startedAt: string;
-  clock: { now(): number };
-  coverage: BudgetCoverage;
-}): Promise<EvolveResult> {
-  const { options, run, outcome } = input;
+async function finishRun(searched: Searched): Promise<EvolveResult> {
+  const { options, run, outcome } = searched;
   const { loaded } = options;
-  const measured = await measureFinal({ run, outcome, samples: input.samples });
+  const samples = searched.strategyRun.finalSamples ?? loaded.config.samples;
+  const measured = await measureStage(searched, samples);
   // Everything but the measurement, replayed stages included.
   const training = run.budget.training();
   const result = run.redactor.json(
     evolveResult({
       loaded,
-      strategy: input.strategy,
-      run,
+      strategy: searched.strategy,
+      model: run.context.models.agent.model,
+      seed: run.seed,
       outcome,
       measured,
+      budget: run.budget,
       training,
-      coverage: input.coverage,
-      downgrades: input.downgrades,
+      coverage: searched.coverage,
+      downgrades: searched.models.downgrades?.() ?? [],
+      sandbox: run.sandbox,
       metadata: {
-        startedAt: input.startedAt,
-        finishedAt: new Date(input.clock.now()).toISOString(),
+        startedAt: searched.startedAt,
+        finishedAt: new Date(searched.clock.now()).toISOString(),
         ...options.metadata,
         ...(options.limit === undefined ? {} : { limit: options.limit }),
       },
     }),
   );
-  await input.prompts?.settled();
+  await searched.prompts?.settled();
   await writeOutputs({
     outDir: options.outDir,
     result,
-    run,
+    seed: run.seed,
     finalHarness: outcome.finalHarness,
+    guard: run.context.guard,
+    redactor: run.redactor,
+    train: run.context.train,
     measured,
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
     patchPrefix: options.patchPrefix,
@@ -259,17 +319,45 @@ async function finishRun(input: {
   return result;
 }
 
-/** The config's agent adapter, in the run's sandbox, its model reached through the models' gateway. */
-function runAdapter(
-  loaded: LoadedConfig,
-  input: { workspace: HarnessWorkspace; inputs: RunInputs; models: Models },
-) {
-  const { workspace, inputs, models } = input;
-  return createAgentAdapter(loaded, {
-    workspace,
-    sandbox: inputs.sandbox,
-    gateway: models.gateway,
-  });
+const measuredSchema = z.tuple([
+  measurementSchema,
+  measurementSchema,
+  measurementSchema,
+  measurementSchema,
+]);
+
+/**
+ * The seed and final measurement, one journal stage (its spend is the measurement's, not
+ * training's, and is not counted twice on resume). In the `finish` phase the rollouts were run
+ * by the measure shards and are cache hits here: what the shards recorded spending is added, so
+ * the run's cost is what a single process would have counted.
+ */
+function measureStage(searched: Searched, samples: number): Promise<Measured> {
+  const { options, run, outcome, runKey } = searched;
+  const { loaded } = options;
+  return run.journal.stage(
+    "final/measure",
+    async () => {
+      if (options.phase === "finish") {
+        const cacheDir = path.resolve(loaded.root, loaded.config.cacheDir);
+        const { spend, shards } = await readShardSpend({ cacheDir, runKey });
+        run.budget.add({ ...spend, wallMs: 0 });
+        options.warn?.(
+          shards.length
+            ? `measure shards found: ${shards.join(", ")}`
+            : "no measure shard recorded this run: the measurement runs here",
+        );
+      }
+      return measureHarnesses({
+        evaluate: run.measure,
+        tasks: { train: run.context.train, heldout: run.heldout },
+        seed: run.seed,
+        final: outcome.finalHarness,
+        samples: { seed: loaded.config.samples, final: samples },
+      });
+    },
+    { schema: measuredSchema, measurement: true },
+  );
 }
 
 function openRun(input: {
@@ -294,7 +382,13 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? runAdapter(loaded, input),
+    adapter:
+      options.adapter ??
+      createAgentAdapter(loaded, {
+        workspace,
+        sandbox: input.inputs.sandbox,
+        gateway: input.models.gateway,
+      }),
     progress: options.progress,
     redactor,
     onCall,
@@ -325,7 +419,7 @@ function openRun(input: {
     elapsedMs: () => budget.snapshot().wallMs,
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
-  const measure = (split: string) => evaluations({ enforce: false, split });
+  const measure = (split: "train" | "heldout") => evaluations({ enforce: false, split });
   const sandbox = input.inputs.sandbox.status;
   return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
@@ -365,166 +459,4 @@ function backgroundWork(budget: BudgetTracker) {
     return started;
   };
   return { background, start };
-}
-
-/**
- * The seed and final harnesses on both splits. The four measurements are independent: one
- * journal stage runs them concurrently (each evaluation keeps its own rollout concurrency;
- * rollouts are keyed, so results do not depend on the order). One stage, so the recorded spend
- * is not counted twice on resume. When the final harness is the seed harness, the final runs
- * wait for the seed runs: they share rollouts through the cache, which concurrent runs would
- * both miss.
- */
-async function measureFinal(input: {
-  run: OpenRun;
-  outcome: LoopOutcome;
-  samples: number;
-}): Promise<Evaluation[]> {
-  const { run, outcome } = input;
-  const { config, train } = run.context;
-  const measure = (label: string, split: "train" | "heldout", final: boolean) =>
-    run.measure(split)({
-      tasks: split === "train" ? train : run.heldout,
-      harness: final ? outcome.finalHarness : run.seed,
-      samples: final ? input.samples : config.samples,
-      label,
-    });
-  const sameHarness = outcome.finalHarness.hash === run.seed.hash;
-  return run.journal.stage(
-    "final/measure",
-    async () => {
-      const seedRuns = Promise.all([
-        measure("seed: train", "train", false),
-        measure("seed: held-out", "heldout", false),
-      ]);
-      if (sameHarness) await seedRuns;
-      const finalRuns = Promise.all([
-        measure("final: train", "train", true),
-        measure("final: held-out", "heldout", true),
-      ]);
-      const [seedResults, finalResults] = await Promise.all([seedRuns, finalRuns]);
-      return [...seedResults, ...finalResults];
-    },
-    { schema: stageSchemas.measurements, measurement: true },
-  );
-}
-
-/** result.json's `cost`: the whole run's spend, the refinement's part, and training alone. */
-function costOf(
-  spend: ReturnType<BudgetTracker["snapshot"]>,
-  training: ReturnType<BudgetTracker["snapshot"]>,
-): EvolveResult["cost"] {
-  return {
-    rollouts: spend.rollouts,
-    llmCalls: spend.llmCalls,
-    promptTokens: spend.promptTokens,
-    completionTokens: spend.completionTokens,
-    costUsd: spend.costUsd,
-    wallMs: spend.wallMs,
-    refinementShare: refinementShare(spend),
-    refinement: {
-      llmCalls: spend.refinerCalls,
-      tokens: spend.refinerTokens,
-      costUsd: spend.refinerCostUsd,
-    },
-    ...agentUsage(spend),
-    training,
-  };
-}
-
-/** Where a command harness's own spend was counted (result.json's `cost.agentUsage`). */
-function agentUsage(spend: ReturnType<BudgetTracker["snapshot"]>): Partial<EvolveResult["cost"]> {
-  const { gatewayRollouts, selfReportedRollouts } = spend;
-  if (gatewayRollouts + selfReportedRollouts === 0) return {};
-  const source =
-    selfReportedRollouts === 0 ? "gateway" : gatewayRollouts === 0 ? "agent-reported" : "mixed";
-  return { agentUsage: { source, gatewayRollouts, selfReportedRollouts } };
-}
-
-function evolveResult(input: {
-  loaded: LoadedConfig;
-  strategy: Strategy;
-  run: OpenRun;
-  outcome: LoopOutcome;
-  measured: Evaluation[];
-  training: ReturnType<BudgetTracker["snapshot"]>;
-  coverage: BudgetCoverage;
-  /** Capability steps the endpoints forced (result.json's `endpoints`, only when there were some). */
-  downgrades: Downgrade[];
-  metadata: RunMetadata;
-}): EvolveResult {
-  const { loaded, run, outcome } = input;
-  const [seedTrain, seedHeldout, finalTrain, finalHeldout] = input.measured;
-  const diff = diffHarness(run.seed, outcome.finalHarness);
-  const spend = run.budget.snapshot();
-  return evolveResultSchema.parse({
-    schemaVersion: resultSchemaVersion,
-    strategy: input.strategy.name,
-    seed: loaded.config.seed,
-    configHash: loaded.hash,
-    model: run.context.models.agent.model,
-    stoppedBy: outcome.stoppedBy,
-    baseline: { train: scoreOf(seedTrain.result), heldout: scoreOf(seedHeldout.result) },
-    final: { train: scoreOf(finalTrain.result), heldout: scoreOf(finalHeldout.result) },
-    iterations: outcome.iterations,
-    acceptedEdits: outcome.iterations
-      .filter((iteration) => iteration.verdict === "accepted")
-      .flatMap((iteration) => iteration.applied),
-    rejectedProposals: outcome.memory,
-    cost: costOf(spend, input.training),
-    budget: { ...loaded.config.evolve.budget, ...input.coverage },
-    harness: {
-      seedHash: run.seed.hash,
-      finalHash: outcome.finalHarness.hash,
-      changedFiles: diff.files,
-      patch: diff.patch,
-    },
-    gate: evolveGate({
-      baseline: seedHeldout.result,
-      final: finalHeldout.result,
-      gate: loaded.config.gate,
-    }),
-    run: input.metadata,
-    measures: {
-      train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
-      heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
-    },
-    ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
-    ...(loaded.config.harness.kind === "command"
-      ? { sandbox: run.sandbox, reaches: codeReaches(run.seed.files, outcome.finalHarness.files) }
-      : {}),
-  });
-}
-
-/**
- * Writes the run's outputs. The final harness goes through the content and path guards once
- * more (`assertHarnessSealed`) before anything is written — the Action commits and pushes what
- * lands here — and every text written is scrubbed of the run's secrets. records.json keeps what
- * the drill-down report shows beyond result.json (`buildRunRecords`).
- */
-async function writeOutputs(options: {
-  outDir: string;
-  result: EvolveResult;
-  run: OpenRun;
-  finalHarness: LoadedHarness;
-  measured: Evaluation[];
-  /** Where the failing rollouts the iterations name are read back from. */
-  cache: RolloutCache;
-  patchPrefix?: string;
-}): Promise<void> {
-  const { outDir, result, run } = options;
-  assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
-  const write = (name: string, text: string) =>
-    writeFile(path.join(outDir, name), run.redactor.text(text));
-  await mkdir(path.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
-  const records = await buildRunRecords({
-    train: run.context.train,
-    iterations: result.iterations,
-    measured: options.measured,
-    cache: options.cache,
-  });
-  await write(runRecordsFile, JSON.stringify(run.redactor.json(records)));
-  await write("result.json", `${JSON.stringify(result, null, 2)}\n`);
 }

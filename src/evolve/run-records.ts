@@ -5,8 +5,8 @@ import type { Task } from "../config/task-schema.js";
 import { InputError } from "../errors/input-error.js";
 import type { RolloutCache } from "../eval/rollout-cache.js";
 import { type RolloutRecord, rolloutRecordSchema } from "../eval/types.js";
+import type { Measurement } from "./measurement.js";
 import type { IterationRecord, MeasureSummary } from "./result-schema.js";
-import type { Evaluation } from "./run-context.js";
 
 // records.json: what the drill-down report needs beyond result.json — the failing train
 // rollouts in full with their tasks, and the per-task outcomes of the seed and final harnesses.
@@ -53,31 +53,24 @@ export const runRecordsSchema = z.object({
 /** records.json of an evolve run. */
 export type RunRecords = z.infer<typeof runRecordsSchema>;
 
-/** Per-task outcomes of an evaluation; `keys` keeps the rollout keys (train). */
-function outcomes(evaluation: Evaluation, keys: boolean): TaskOutcome[] {
-  const spend = new Map<string, { tokens: number; costUsd: number }>();
-  for (const record of evaluation.records) {
-    const entry = spend.get(record.taskId) ?? { tokens: 0, costUsd: 0 };
-    const usage = record.trace.usage;
-    entry.tokens += usage.promptTokens + usage.completionTokens;
-    entry.costUsd += usage.costUsd;
-    spend.set(record.taskId, entry);
-  }
-  return evaluation.result.tasks.map((task) => ({
+/** Per-task outcomes of a measurement; `keys` keeps the rollout keys (train). */
+function outcomes(measurement: Measurement, keys: boolean): TaskOutcome[] {
+  return measurement.result.tasks.map((task, index) => ({
     taskId: task.taskId,
     category: task.category,
     pass: task.pass,
     passes: task.passes,
     samples: task.samples,
-    ...(spend.get(task.taskId) ?? { tokens: 0, costUsd: 0 }),
+    tokens: measurement.tokens[index] ?? 0,
+    costUsd: measurement.costUsd[index] ?? 0,
     ...(keys ? { rolloutKeys: task.rolloutKeys } : {}),
   }));
 }
 
 /** What a task of an evaluation cost on average, and its passes per category (result.json `measures`). */
-export function measureSummary(evaluation: Evaluation): MeasureSummary {
-  const tasks = outcomes(evaluation, false);
-  const n = Math.max(1, evaluation.result.n);
+export function measureSummary(measurement: Measurement): MeasureSummary {
+  const tasks = outcomes(measurement, false);
+  const n = Math.max(1, measurement.result.n);
   const byCategory: MeasureSummary["byCategory"] = {};
   for (const task of tasks) {
     const entry = byCategory[task.category] ?? { passed: 0, n: 0 };
@@ -106,27 +99,30 @@ function namedKeys(iteration: IterationRecord): string[] {
 
 /**
  * records.json from a finished run: the seed and final measurements (`measured`: seed train, seed
- * held-out, final train, final held-out) and the failing rollouts the iterations name, read back
- * from the rollout cache (a key it no longer has is listed in `missing`).
+ * held-out, final train, final held-out) and the failing rollouts they and the iterations name,
+ * read back from the rollout cache (a key it no longer has is listed in `missing`).
  */
 export async function buildRunRecords(options: {
   train: readonly Task[];
   iterations: readonly IterationRecord[];
-  measured: readonly Evaluation[];
+  measured: readonly Measurement[];
   cache: RolloutCache;
 }): Promise<RunRecords> {
   const [seedTrain, seedHeldout, finalTrain, finalHeldout] = options.measured;
   const rollouts = new Map<string, RolloutRecord>();
-  for (const record of [...seedTrain.records, ...finalTrain.records])
-    if (!record.verdict.pass) rollouts.set(record.key, record);
   const missing: string[] = [];
-  const wanted = [...new Set(options.iterations.flatMap(namedKeys))].filter(
-    (key) => !rollouts.has(key),
+  // The measurements' failing rollouts, with their verdicts as scored now.
+  const measuredFailures = new Map(
+    [...seedTrain.failing, ...finalTrain.failing].map(({ key, verdict }) => [key, verdict]),
   );
+  const wanted = [
+    ...new Set([...measuredFailures.keys(), ...options.iterations.flatMap(namedKeys)]),
+  ];
   for (const key of wanted) {
     const record = await options.cache.get(key);
-    if (record && !record.verdict.pass) rollouts.set(key, { ...record, cached: false });
-    else if (!record) missing.push(key);
+    const verdict = measuredFailures.get(key) ?? record?.verdict;
+    if (!record) missing.push(key);
+    else if (verdict && !verdict.pass) rollouts.set(key, { ...record, verdict, cached: false });
   }
   const used = new Set([...rollouts.values()].map((record) => record.taskId));
   return {

@@ -14,6 +14,8 @@ export interface RunStart {
   journal: Journal;
   /** What the budget covers (`coverMeasurement`). */
   coverage: BudgetCoverage;
+  /** The run key the journal is opened under (what the phases of a split run agree on). */
+  runKey: string;
   /** Releases the lock (also released on process exit). */
   release(): Promise<void>;
 }
@@ -67,9 +69,10 @@ export async function startRun(options: {
     now: options.now,
   });
   try {
+    const runKey = runKeyOf(parts);
     const journal = await Journal.open({
       outDir,
-      runKey: runKeyOf(parts),
+      runKey,
       parts,
       budget: options.budget,
       afterStage: options.afterStage,
@@ -77,7 +80,7 @@ export async function startRun(options: {
       restart: options.restart,
       warn,
     });
-    return { journal, release: () => lock.release(), coverage };
+    return { journal, release: () => lock.release(), coverage, runKey };
   } catch (error) {
     await lock.release();
     throw error;

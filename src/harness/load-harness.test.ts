@@ -73,9 +73,12 @@ describe("loadHarness", () => {
   });
 
   it("rejects oversize, binary and too many files", async () => {
-    const big = await makeHarnessDir({ ...fixtureFiles, "big.md": "x".repeat(257 * 1024) });
+    const big = await makeHarnessDir({
+      ...fixtureFiles,
+      "big.md": "x".repeat(16 * 1024 * 1024 + 1),
+    });
     await expect(loadHarness({ dir: big, kind: "builtin" })).rejects.toThrow(
-      /at most 262144 bytes/,
+      /at most 16777216 bytes/,
     );
     const binary = await makeHarnessDir(fixtureFiles);
     await writeFile(join(binary, "blob.bin"), Buffer.from([1, 0, 2]));

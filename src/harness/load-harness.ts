@@ -6,8 +6,12 @@ import { missingReference } from "./harness-references.js";
 import { harnessHash } from "./hash.js";
 import type { LoadedHarness } from "./types.js";
 
-/** Largest file a harness folder may hold. */
-export const maxHarnessFileBytes = 256 * 1024;
+/**
+ * Largest file a harness folder may hold: room for a data file such as a lookup registry of many
+ * thousand entries. What an edit may write is bounded separately (the content guards' 64 KB),
+ * and the roles see files within their character budgets.
+ */
+export const maxHarnessFileBytes = 16 * 1024 * 1024;
 /** Most files a harness folder may hold. */
 export const maxHarnessFiles = 200;
 /** Folders never read into a harness (version control and derived caches). */

@@ -1,6 +1,7 @@
 import type { RolloutRecord } from "../eval/types.js";
 import type { TraceExcerpt } from "../evolve/result-schema.js";
 import { code, distinct, filterAttributes, filterBar, escapeHtml as h, preText } from "./html.js";
+import { inlinePager, type Pager } from "./html-pages.js";
 import { addressingEdits } from "./html-patterns.js";
 import { taskStatus } from "./html-tasks.js";
 import { type ReportIndex, rolloutAnchor, taskAnchor } from "./report-index.js";
@@ -31,9 +32,8 @@ function field(name: string, body: string): string {
 
 /** The task's outcome under the seed and the final harness (train measures of records.json). */
 function taskNow(taskId: string, index: ReportIndex): string {
-  const train = index.records?.measures.train;
-  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
-  const final = train?.final.tasks.find((task) => task.taskId === taskId);
+  const seed = index.trainOutcome("seed", taskId);
+  const final = index.trainOutcome("final", taskId);
   if (!seed && !final) return "<em>not measured</em>";
   const status = taskStatus(seed, final);
   return `<span class="status-${status.replace(" ", "-")}">${h(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) — <a href="#${taskAnchor(taskId)}">task row</a>`;
@@ -112,7 +112,7 @@ function excerptDetails(excerpt: TraceExcerpt): string {
  * extracted answer, scorer reason, events, patterns, and the trace step by step. Filterable by
  * harness, category and scorer reason; searchable over all of it.
  */
-export function rolloutsHtml(index: ReportIndex): string {
+export function rolloutsHtml(index: ReportIndex, pager: Pager = inlinePager): string {
   const records = [...index.rollouts.values()].sort(
     (a, b) =>
       index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash) ||
@@ -157,5 +157,7 @@ export function rolloutsHtml(index: ReportIndex): string {
       },
     ],
   });
-  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar}${records.map((record) => rolloutDetails(record, index)).join("")}</section>`;
+  const items = records.map((record) => rolloutDetails(record, index));
+  const paged = pager({ group: "rollouts", items, container: "div" });
+  return `${head}<p>Every failing train rollout the run names: the members of each pattern, and the failures of the seed and the final harness. Click one to see what the agent was asked, what was expected, what it answered, and its trace.</p>${missing}${bar}${paged.body}${paged.trailer}</section>`;
 }

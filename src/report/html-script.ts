@@ -4,7 +4,10 @@ import { createHash } from "node:crypto";
  * The report's only script, fixed text (nothing from a run is ever interpolated into it): a link
  * to something collapsed opens it (on hashchange, on load, and when the same link is clicked
  * again), and the filter bars show the items of their group whose text contains the search and
- * whose `data-<key>` equals each select's value. Listeners only — no inline handlers.
+ * whose `data-<key>` equals each select's value. Long lists come in pages (`html-pages.ts`): the
+ * pages not shown are gzip + base64 in inert script blocks, decompressed in the browser and
+ * inserted when the reader asks for more, searches or filters the group, or follows a link to an
+ * item not shown yet. Listeners only — no inline handlers.
  */
 export const reportScript = `(function () {
   "use strict";
@@ -14,20 +17,75 @@ export const reportScript = `(function () {
       if (node.hidden && node.hasAttribute("data-filter-item")) node.hidden = false;
     }
   }
-  function openHash() {
+  var chains = {};
+  function pagesOf(group) {
+    return document.querySelectorAll('script[data-page-of="' + group + '"]');
+  }
+  function decode(text) {
+    var binary = atob(text.trim());
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream).text();
+  }
+  function updateMore(group) {
+    var target = document.querySelector('[data-page-target="' + group + '"]');
+    var bar = document.querySelector('[data-page-more="' + group + '"]');
+    if (!target || !bar) return;
+    var left = pagesOf(group).length;
+    if (left === 0) { bar.hidden = true; return; }
+    var count = bar.querySelector("[data-page-count]");
+    if (count) count.textContent = target.children.length + " of " + target.getAttribute("data-page-total") + " here";
+  }
+  function loadNext(group) {
+    chains[group] = (chains[group] || Promise.resolve()).then(function () {
+      var page = pagesOf(group)[0];
+      var target = document.querySelector('[data-page-target="' + group + '"]');
+      if (!page || !target) return false;
+      return decode(page.textContent).then(function (html) {
+        target.insertAdjacentHTML("beforeend", html);
+        page.remove();
+        updateMore(group);
+        return true;
+      });
+    });
+    return chains[group];
+  }
+  function loadAll(group) {
+    if (pagesOf(group).length === 0) return chains[group] || Promise.resolve(false);
+    return loadNext(group).then(function () { return loadAll(group); });
+  }
+  function loadEverything() {
+    var groups = [];
+    document.querySelectorAll("script[data-page-of]").forEach(function (page) {
+      var group = page.getAttribute("data-page-of");
+      if (groups.indexOf(group) === -1) groups.push(group);
+    });
+    return Promise.all(groups.map(loadAll));
+  }
+  function openHash(retried) {
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var target = document.getElementById(id);
-    if (!target) return;
+    if (!target) {
+      if (retried !== true && document.querySelector("script[data-page-of]"))
+        loadEverything().then(function () { openHash(true); });
+      return;
+    }
     reveal(target);
     document.querySelectorAll(".targeted").forEach(function (node) { node.classList.remove("targeted"); });
     target.classList.add("targeted");
     target.scrollIntoView({ block: "start" });
   }
-  window.addEventListener("hashchange", openHash);
+  window.addEventListener("hashchange", function () { openHash(false); });
   document.addEventListener("click", function (event) {
     var link = event.target && event.target.closest ? event.target.closest('a[href^="#"]') : null;
-    if (link && link.getAttribute("href") === location.hash) setTimeout(openHash, 0);
+    if (link && link.getAttribute("href") === location.hash) setTimeout(function () { openHash(false); }, 0);
+    var button = event.target && event.target.closest ? event.target.closest("button[data-page-next], button[data-page-all]") : null;
+    if (!button) return;
+    var next = button.getAttribute("data-page-next");
+    var group = next || button.getAttribute("data-page-all");
+    (next ? loadNext(group) : loadAll(group)).then(function () { applyFilter(group); });
   });
   function applyFilter(group) {
     var input = document.querySelector('[data-filter-input="' + group + '"]');
@@ -49,11 +107,13 @@ export const reportScript = `(function () {
   }
   document.querySelectorAll("[data-filter-bar]").forEach(function (bar) {
     var group = bar.getAttribute("data-filter-bar");
-    bar.addEventListener("input", function () { applyFilter(group); });
-    bar.addEventListener("change", function () { applyFilter(group); });
+    // A search or a filter covers every item: the pages not shown yet load first.
+    var refilter = function () { loadAll(group).then(function () { applyFilter(group); }); };
+    bar.addEventListener("input", refilter);
+    bar.addEventListener("change", refilter);
     applyFilter(group);
   });
-  openHash();
+  openHash(false);
 })();`;
 
 /** The stylesheet (fixed text). */
@@ -77,6 +137,7 @@ a.pattern-ref{font-weight:600}
 .targeted{outline:3px solid #0969da;outline-offset:2px}
 .filter-bar{display:flex;flex-wrap:wrap;gap:.4em 1em;align-items:center;margin:.5em 0;padding:6px 8px;background:#f6f8fa;border-radius:6px}
 .filter-bar input[type=search]{min-width:22em;padding:3px 6px}
+.page-more{margin:.6em 0}
 svg text{font-size:11px;fill:#57606a}svg .axis-title{font-size:12px;fill:#1b1f24}svg .grid{stroke:#eaeef2}
 svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle.batch{fill:#0969da}svg rect.heldout{fill:#bf3989}
 svg .accepted-mark line{stroke:#1a7f37;stroke-dasharray:4 3;stroke-width:1.5}svg .accepted-mark path{fill:#1a7f37}`;

@@ -1,6 +1,7 @@
 import type { TaskOutcome } from "../evolve/run-records.js";
 import { usd } from "./format.js";
 import { collapsedList, distinct, filterAttributes, filterBar, escapeHtml as h } from "./html.js";
+import { inlinePager, type Pager } from "./html-pages.js";
 import { type ReportIndex, rolloutAnchor, taskAnchor } from "./report-index.js";
 
 /** What happened to a task between the seed and the final harness. */
@@ -39,7 +40,7 @@ function spendCell(seed: TaskOutcome | undefined, final: TaskOutcome | undefined
  * cost) seed → final, and links to its failing rollouts; filterable by status and category,
  * searchable. Needs records.json (absent: a note).
  */
-export function tasksHtml(index: ReportIndex): string {
+export function tasksHtml(index: ReportIndex, pager: Pager = inlinePager): string {
   const measures = index.records?.measures.train;
   if (!measures)
     return `<section id="tasks"><h2>Train tasks</h2><p>This run kept no records.json: per-task outcomes are not available.</p></section>`;
@@ -76,5 +77,6 @@ export function tasksHtml(index: ReportIndex): string {
       },
     ],
   });
-  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar}<table class="tasks"><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed → final</th><th>Failing rollouts</th></tr>${rows.join("")}</table></section>`;
+  const paged = pager({ group: "tasks", items: rows, container: "tbody" });
+  return `<section id="tasks"><h2>Train tasks</h2><p>Seed versus final harness on every train task; tokens are per task over all its samples.</p>${bar}<table class="tasks"><thead><tr><th>Task</th><th>Category</th><th>Seed</th><th>Final</th><th>Change</th><th>Tokens seed → final</th><th>Failing rollouts</th></tr></thead>${paged.body}</table>${paged.trailer}</section>`;
 }

@@ -5,6 +5,7 @@ import { accuracySeries } from "./accuracy-series.js";
 import { escapeHtml as h } from "./html.js";
 import { candidatesHtml } from "./html-candidates.js";
 import { heldoutHtml } from "./html-heldout.js";
+import { compressingPager } from "./html-pages.js";
 import { patternsHtml } from "./html-patterns.js";
 import { rejectionsHtml } from "./html-rejections.js";
 import { rolesHtml } from "./html-roles.js";
@@ -53,13 +54,23 @@ function chartHtml(index: ReportIndex): string {
  * A drill-down: summary and per-task spend, chart, candidate table, held-out view, patterns with
  * all members, every failing rollout with task, expected, output, answer, scorer reason and
  * trace, train tasks, the roles with their prompts, rejections, diff, cost. Every run string is
- * HTML-escaped and secrets are scrubbed.
+ * HTML-escaped and secrets are scrubbed. The failing rollouts and the train tasks come in pages
+ * of `pageSize` (200): the first inline, the others compressed in the file, opened on demand.
  */
 export function renderHtml(
   input: HtmlInput | EvolveResult,
-  options: { secrets?: string[] } = {},
+  options: {
+    secrets?: string[];
+    /** Items of a long list kept inline; the rest come in compressed pages (`html-pages.ts`). */
+    pageSize?: number;
+  } = {},
 ): string {
   const index = indexReport("result" in input ? input : { result: input });
+  // A secret that reached a record shows here HTML-escaped: scrub that form as well.
+  const secrets = options.secrets ?? [];
+  const forms = [...secrets, ...secrets.flatMap(secretValueForms)];
+  const scrub = (html: string) => scrubSecrets(html, forms);
+  const { pager, fill } = compressingPager({ pageSize: options.pageSize, scrub });
   const { result } = index;
   const nav = sections.map(([id, label]) => `<a href="#${id}">${label}</a>`).join("");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -73,8 +84,8 @@ ${chartHtml(index)}
 ${candidatesHtml(index)}
 ${heldoutHtml(index)}
 ${patternsHtml(index)}
-${rolloutsHtml(index)}
-${tasksHtml(index)}
+${rolloutsHtml(index, pager)}
+${tasksHtml(index, pager)}
 ${rolesHtml(index)}
 ${rejectionsHtml(index)}
 ${diffHtml(result)}
@@ -82,7 +93,5 @@ ${costHtml(result)}
 <script>${reportScript}</script>
 </body></html>
 `;
-  // A secret that reached a record shows here HTML-escaped: scrub that form as well.
-  const secrets = options.secrets ?? [];
-  return scrubSecrets(html, [...secrets, ...secrets.flatMap(secretValueForms)]);
+  return fill(html);
 }

@@ -2,7 +2,7 @@ import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { PromptCall } from "../evolve/prompt-log.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
-import type { RunRecords } from "../evolve/run-records.js";
+import type { RunRecords, TaskOutcome } from "../evolve/run-records.js";
 import { anchorId } from "./html.js";
 import { recordKey } from "./validation-stages.js";
 
@@ -49,6 +49,8 @@ export interface ReportIndex extends HtmlInput {
   harnessLabel(hash: string): string;
   /** Sort key of a harness: seed, the iterations' candidates in order, final. */
   harnessRank(hash: string): number;
+  /** A train task's outcome under the seed or the final harness (records.json), by id. */
+  trainOutcome(side: "seed" | "final", taskId: string): TaskOutcome | undefined;
 }
 
 /** Anchor of a failing rollout's drill-down. */
@@ -117,6 +119,11 @@ export function indexReport(input: HtmlInput): ReportIndex {
       edit,
     })),
   );
+  const train = input.records?.measures.train;
+  const outcomes = {
+    seed: new Map((train?.seed.tasks ?? []).map((task) => [task.taskId, task])),
+    final: new Map((train?.final.tasks ?? []).map((task) => [task.taskId, task])),
+  };
   return {
     ...input,
     patterns,
@@ -130,5 +137,6 @@ export function indexReport(input: HtmlInput): ReportIndex {
     editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
     harnessLabel: (hash) => labels.get(hash) ?? `harness ${hash.slice(0, 12)}`,
     harnessRank: (hash) => harnessRank(input.result, hash),
+    trainOutcome: (side, taskId) => outcomes[side].get(taskId),
   };
 }

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { taskSchema } from "../config/task-schema.js";
 import { statementOf } from "./exposure.js";
@@ -91,6 +92,43 @@ describe("generateWorld", () => {
     );
     expect(slips.length).toBeGreaterThan(0);
     expect(slips.every((slip) => slip.systematic === false && slip.model === "sim-1")).toBe(true);
+  });
+});
+
+describe("generateWorld at scale", () => {
+  it("builds a world of 5,000 tasks per family and split: ids and key phrases distinct, every task recognised and solved", async () => {
+    const world = await loadWorld("quickstart");
+    for (const family of world.families) family.counts = { train: 5000, heldout: 5000 };
+    const generated = generateWorld(world);
+    expect(generated.train).toHaveLength(25_000);
+    expect(generated.heldout).toHaveLength(25_000);
+    const all = [...generated.train, ...generated.heldout];
+    expect(new Set(all.map((task) => task.id)).size).toBe(all.length);
+    const phrases = generated.truth.map((entry) => entry.keyPhrase);
+    expect(new Set(phrases).size).toBe(phrases.length);
+    for (const task of all) {
+      const problem = recognise(task.input);
+      expect(problem, task.input).not.toBeNull();
+      if (problem?.kind !== "chain")
+        expect(answerOf(task.input), task.input).toEqual(task.expected);
+    }
+  }, 60_000);
+
+  it("draws the same tasks as before for every bundled world (the longer names only start where the plain ones run out)", async () => {
+    // Digests of generateWorld before the name space grew: a world that fits is unchanged.
+    const pinned: Record<string, string> = {
+      quickstart: "1a39eedf0bd4595b",
+      systematic: "2104a545f755c63a",
+      noisy: "687cdc837581cd96",
+      sparse: "b9150e8dc4174c4b",
+      neutral: "c23867442961ea44",
+      plainspoken: "4f448d591d1150ed",
+    };
+    for (const [name, digest] of Object.entries(pinned)) {
+      const generated = generateWorld(await loadWorld(name));
+      const actual = createHash("sha256").update(JSON.stringify(generated)).digest("hex");
+      expect(actual.slice(0, 16), name).toBe(digest);
+    }
   });
 });
 

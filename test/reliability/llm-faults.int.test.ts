@@ -10,6 +10,7 @@ import { TransportError } from "../../src/errors/transport-error.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { RolloutCache } from "../../src/eval/rollout-cache.js";
 import { exactScorer } from "../../src/eval/scorers/exact-scorer.js";
+import { countCachedRollouts } from "../../src/eval/testing/cached-rollouts.js";
 import { withCallCache } from "../../src/llm/call-cache.js";
 import { createProvider } from "../../src/llm/openai-provider.js";
 import {
@@ -292,7 +293,7 @@ describe("endpoint garbage in an evaluation", () => {
     expect(down).toBeInstanceOf(TransportError);
     expect((down as Error).message).toMatch(/did not reach the model/);
     expect((down as Error).message).toMatch(/not a (usable )?chat completion/);
-    expect(await filesUnder(join(dir, "rollouts"))).toEqual([]);
+    expect(await countCachedRollouts(join(dir, "rollouts"))).toBe(0);
     expect(await filesUnder(join(dir, "calls"))).toEqual([]);
     await server?.close();
     server = undefined;
@@ -318,7 +319,7 @@ describe("endpoint garbage in an evaluation", () => {
     expect(outcome.result.infraErrors).toBe(1);
     expect(outcome.result.tasks.map((task) => task.taskId)).not.toContain("t3");
     expect(outcome.records.map((record) => record.taskId)).not.toContain("t3");
-    expect(await filesUnder(join(dir, "rollouts"))).toHaveLength(9);
+    expect(await countCachedRollouts(join(dir, "rollouts"))).toBe(9);
   });
 
   it("a connection dropped mid-body on every attempt is an infrastructure error, never scored", async () => {

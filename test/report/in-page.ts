@@ -32,12 +32,18 @@ interface DomDocument {
 
 interface PageWindow {
   innerHeight: number;
+  location: { hash: string };
   __violations?: string[];
   __pwned?: unknown;
 }
 
 declare const document: DomDocument;
 declare const window: PageWindow;
+
+/** Follows a link to `#id` as the address bar would (a hashchange). */
+export function goToHash(id: string): void {
+  window.location.hash = id;
+}
 
 /** The element's top edge is on screen. */
 export function isInViewport(element: DomElement): boolean {
