@@ -81,10 +81,7 @@ if (!values["no-readme"]) {
   const readme = await readFile(readmePath, "utf8");
   await writeFile(
     readmePath,
-    replaceReadmeSection(
-      readme,
-      renderReadmeSection(result, { fullResults: "bench/standard.md" }),
-    ),
+    replaceReadmeSection(readme, renderReadmeSection(result, { fullResults: "bench/standard.md" })),
   );
 }
 

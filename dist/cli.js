@@ -214,8 +214,8 @@ var init_guard_text = __esm({
 });
 
 // src/evolve/rng.ts
-function createRng(seed) {
-  let state = (Math.imul(seed | 0, 2654435761) ^ 2246822507) >>> 0;
+function createRng(seed2) {
+  let state = (Math.imul(seed2 | 0, 2654435761) ^ 2246822507) >>> 0;
   return {
     next() {
       state = state + 1831565813 >>> 0;
@@ -226,8 +226,8 @@ function createRng(seed) {
     }
   };
 }
-function deriveSeed(seed, ...parts) {
-  let value = seed | 0;
+function deriveSeed(seed2, ...parts) {
+  let value = seed2 | 0;
   for (const part of parts) value = Math.imul(value ^ (part | 0), 16777619) + 2135587861 | 0;
   return value;
 }
@@ -16431,12 +16431,12 @@ function rewriteKeyNames(ctx) {
   const rewrites = /* @__PURE__ */ new Map();
   for (const record3 of pendingRecords.get(ctx) ?? []) {
     const seen = ctx.seen.get(record3);
-    const names = (seen?.def ?? seen?.schema)?.propertyNames;
-    if (!names || names === true || rewrites.has(names))
+    const names2 = (seen?.def ?? seen?.schema)?.propertyNames;
+    if (!names2 || names2 === true || rewrites.has(names2))
       continue;
-    const rewritten = stringifyKeyNames(bySchema, names, /* @__PURE__ */ new Set());
-    if (rewritten !== names)
-      rewrites.set(names, rewritten);
+    const rewritten = stringifyKeyNames(bySchema, names2, /* @__PURE__ */ new Set());
+    if (rewritten !== names2)
+      rewrites.set(names2, rewritten);
   }
   if (!rewrites.size)
     return;
@@ -20723,7 +20723,9 @@ var init_config_schema = __esm({
       /** Which token-limit parameter carries `maxTokens`. */
       tokenLimit: external_exports.enum(["auto", "max_tokens", "max_completion_tokens", "none"]).default("auto"),
       /** Whether `temperature` is sent (reasoning models accept only their default). */
-      temperature: external_exports.enum(["auto", "send", "omit"]).default("auto")
+      temperature: external_exports.enum(["auto", "send", "omit"]).default("auto"),
+      /** Whether the sample's `seed` is sent (Gemini's OpenAI-compatible endpoint refuses it). */
+      seed: external_exports.enum(["auto", "send", "omit"]).default("auto")
     }).strict();
     reservedBodyFields = {
       model: "model.model",
@@ -20735,7 +20737,7 @@ var init_config_schema = __esm({
       max_completion_tokens: "model.maxTokens and model.capabilities.tokenLimit",
       temperature: "model.temperature and model.capabilities.temperature",
       reasoning_effort: "model.reasoningEffort",
-      seed: "the sample index",
+      seed: "the sample index and model.capabilities.seed",
       stream: "nothing (Ecdysis does not stream)",
       n: "nothing (one choice per call)"
     };
@@ -20746,7 +20748,8 @@ var init_config_schema = __esm({
       "no-native-tools",
       "rejects-tools",
       "rejects-json-schema",
-      "reasoning-model"
+      "reasoning-model",
+      "rejects-seed"
     ];
     defaultApiKeyEnv = "OPENAI_API_KEY";
     modelConfigSchema = external_exports.object({
@@ -21503,13 +21506,13 @@ var init_config_paths = __esm({
 // src/config/configured-secrets.ts
 function configuredSecrets(loaded, env = process.env) {
   const { model, refiner, probe, judge: judge2 } = loaded.config;
-  const names = [
+  const names2 = [
     ...[model, refiner, probe, judge2].flatMap(
       (section) => section ? [section.apiKeyEnv ?? defaultApiKeyEnv] : []
     ),
     ...githubTokenVariables
   ];
-  const values = names.map((name3) => env[name3]?.trim() ?? "").filter((value) => value !== "");
+  const values = names2.map((name3) => env[name3]?.trim() ?? "").filter((value) => value !== "");
   return [...new Set(values)];
 }
 var githubTokenVariables;
@@ -21553,7 +21556,7 @@ function harnessReference() {
   const sections2 = root.properties ?? {};
   const fields2 = [];
   for (const module of harnessModules) collect(sections2[module] ?? {}, [module], module, fields2);
-  const tools = Object.entries(sections2.tools?.properties ?? {}).map(([name3, node2]) => ({
+  const tools2 = Object.entries(sections2.tools?.properties ?? {}).map(([name3, node2]) => ({
     name: name3,
     description: node2.description ?? ""
   }));
@@ -21561,7 +21564,7 @@ function harnessReference() {
     name: name3,
     description: sections2[name3]?.description ?? ""
   }));
-  cached3 = { modules, tools, fields: fields2 };
+  cached3 = { modules, tools: tools2, fields: fields2 };
   return cached3;
 }
 function collect(node2, path17, module, into) {
@@ -29837,14 +29840,14 @@ async function writeEvalOutput(dir, output2) {
 ` : "");
 }
 async function readEvalOutput(dir) {
-  let names;
+  let names2;
   try {
-    names = await readdir(dir);
+    names2 = await readdir(dir);
   } catch {
     throw new InputError(dir, "not a folder written by 'ecdysis eval --out'");
   }
   const results = {};
-  for (const name3 of names.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
+  for (const name3 of names2.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
     const path17 = join4(dir, name3);
     try {
       results[name3] = JSON.parse(await readFile4(path17, "utf8"));
@@ -30141,6 +30144,537 @@ var init_evaluate = __esm({
   }
 });
 
+// src/llm/capabilities/capability.ts
+function optionalField(options) {
+  return {
+    name: options.name,
+    parameters: [options.field],
+    initial: options.initial,
+    auto: options.auto,
+    next: (current) => current ? false : void 0,
+    describe: (value) => value ? "sent" : "omitted",
+    map: (body, value) => {
+      if (value || !(options.field in body)) return body;
+      const { [options.field]: _omitted, ...rest } = body;
+      return rest;
+    },
+    fix: () => options.fix
+  };
+}
+var init_capability = __esm({
+  "src/llm/capabilities/capability.ts"() {
+    "use strict";
+  }
+});
+
+// src/llm/capabilities/reasoning-effort.ts
+var reasoningEffort;
+var init_reasoning_effort = __esm({
+  "src/llm/capabilities/reasoning-effort.ts"() {
+    "use strict";
+    init_capability();
+    reasoningEffort = optionalField({
+      name: "reasoningEffort",
+      field: "reasoning_effort",
+      initial: () => true,
+      auto: (config2) => config2.reasoningEffort === void 0,
+      fix: "remove model.reasoningEffort"
+    });
+  }
+});
+
+// src/llm/capabilities/seed.ts
+var seed;
+var init_seed = __esm({
+  "src/llm/capabilities/seed.ts"() {
+    "use strict";
+    init_capability();
+    seed = optionalField({
+      name: "seed",
+      field: "seed",
+      initial: (config2) => config2.capabilities.seed !== "omit",
+      auto: (config2) => config2.capabilities.seed === "auto",
+      fix: "set model.capabilities.seed to omit (or auto)"
+    });
+  }
+});
+
+// src/llm/wire-messages.ts
+function toWireMessage(message) {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.content };
+    case "user":
+      return { role: "user", content: message.content };
+    case "tool":
+      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
+    case "assistant": {
+      const toolCalls = message.toolCalls ?? [];
+      if (toolCalls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        content: message.content,
+        tool_calls: toolCalls.map((call) => ({
+          id: call.id,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments }
+        }))
+      };
+    }
+  }
+}
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((part) => part && typeof part === "object" ? part.text : void 0).filter((text3) => typeof text3 === "string").join("\n");
+}
+function fromWireMessage(raw) {
+  const message = raw ?? {};
+  const role = message.role;
+  if (role === "system" || role === "developer")
+    return { role: "system", content: textOf(message.content) };
+  if (role === "tool")
+    return {
+      role: "tool",
+      content: textOf(message.content),
+      toolCallId: String(message.tool_call_id ?? "")
+    };
+  if (role === "assistant") {
+    const calls = Array.isArray(message.tool_calls) ? message.tool_calls : [];
+    const toolCalls = calls.map((call, index) => {
+      const fn = call.function ?? {};
+      const args = fn.arguments;
+      return {
+        id: String(call.id ?? `call_${index}`),
+        name: String(fn.name ?? ""),
+        arguments: typeof args === "string" ? args : JSON.stringify(args ?? {})
+      };
+    });
+    const content = message.content == null ? null : textOf(message.content);
+    return { role: "assistant", content, ...toolCalls.length > 0 ? { toolCalls } : {} };
+  }
+  return { role: "user", content: textOf(message.content) };
+}
+function toWireTool(tool) {
+  return {
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters }
+  };
+}
+function fromWireTool(raw) {
+  const tool = raw ?? {};
+  const fn = tool.function ?? {};
+  if (typeof fn.name !== "string") return void 0;
+  return {
+    name: fn.name,
+    description: typeof fn.description === "string" ? fn.description : "",
+    parameters: fn.parameters ?? { type: "object" }
+  };
+}
+var init_wire_messages = __esm({
+  "src/llm/wire-messages.ts"() {
+    "use strict";
+  }
+});
+
+// src/llm/capabilities/structured-output.ts
+function schemaInstruction(schema) {
+  return `## Reply format
+Reply with a single JSON object and nothing else (no prose, no code fences). It must match this JSON Schema:
+${JSON.stringify(schema)}`;
+}
+function mapStructured(body, value) {
+  const format = body.response_format;
+  if (!format || typeof format !== "object") return body;
+  const { response_format: _sent, ...rest } = body;
+  if (format.type === "json_object") return value === "prompt" ? rest : body;
+  if (format.type !== "json_schema") return body;
+  const schema = format.json_schema?.schema;
+  const constrained = value === "json_schema" && format.json_schema?.strict === true;
+  const withSchema = (target) => constrained || schema === void 0 ? target : withSystemText(target, schemaInstruction(schema));
+  if (value === "json_schema") return withSchema(body);
+  if (value === "json_object")
+    return withSchema({ ...rest, response_format: { type: "json_object" } });
+  return withSchema(rest);
+}
+function withSystemText(body, text3) {
+  const messages = Array.isArray(body.messages) ? [...body.messages] : [];
+  const index = messages.findIndex((message) => message?.role === "system");
+  if (index === -1) return { ...body, messages: [{ role: "system", content: text3 }, ...messages] };
+  const content = textOf(messages[index].content).trim();
+  messages[index] = { role: "system", content: content ? `${content}
+
+${text3}` : text3 };
+  return { ...body, messages };
+}
+var refusedWording, structuredOutput;
+var init_structured_output = __esm({
+  "src/llm/capabilities/structured-output.ts"() {
+    "use strict";
+    init_wire_messages();
+    refusedWording = /not supported|unsupported|not valid|invalid (value|parameter)|unknown|unrecognized|not allowed|not permitted/i;
+    structuredOutput = {
+      name: "structuredOutput",
+      parameters: ["response_format"],
+      initial: (config2) => {
+        const mode = config2.capabilities.structuredOutput;
+        return mode === "auto" ? "json_schema" : mode;
+      },
+      auto: (config2) => config2.capabilities.structuredOutput === "auto",
+      refusedBy: (refusal2) => (/json_schema|json_object|response_format/i.test(refusal2.message) || !!refusal2.param?.startsWith("response_format")) && refusedWording.test(refusal2.message),
+      next: (current) => current === "json_schema" ? "json_object" : current === "json_object" ? "prompt" : void 0,
+      describe: (value) => value,
+      map: mapStructured,
+      fix: () => "set model.capabilities.structuredOutput to json_object or prompt (or auto)"
+    };
+  }
+});
+
+// src/llm/capabilities/model-family.ts
+function isReasoningModel(model) {
+  const name3 = model.toLowerCase().split("/").at(-1) ?? "";
+  return /^o\d+(-|$)/.test(name3) || /^gpt-5/.test(name3) && !/^gpt-5(\.\d+)?-chat/.test(name3);
+}
+var init_model_family = __esm({
+  "src/llm/capabilities/model-family.ts"() {
+    "use strict";
+  }
+});
+
+// src/llm/capabilities/temperature.ts
+var temperature;
+var init_temperature = __esm({
+  "src/llm/capabilities/temperature.ts"() {
+    "use strict";
+    init_capability();
+    init_model_family();
+    temperature = optionalField({
+      name: "temperature",
+      field: "temperature",
+      initial: (config2) => config2.capabilities.temperature === "auto" ? !isReasoningModel(config2.model) : config2.capabilities.temperature === "send",
+      auto: (config2) => config2.capabilities.temperature === "auto",
+      fix: "set model.capabilities.temperature to omit (or auto)"
+    });
+  }
+});
+
+// src/llm/capabilities/token-limit.ts
+var tokenLimit;
+var init_token_limit = __esm({
+  "src/llm/capabilities/token-limit.ts"() {
+    "use strict";
+    init_model_family();
+    tokenLimit = {
+      name: "tokenLimit",
+      parameters: ["max_tokens", "max_completion_tokens"],
+      initial: (config2) => {
+        const mode = config2.capabilities.tokenLimit;
+        if (mode !== "auto") return mode;
+        return isReasoningModel(config2.model) ? "max_completion_tokens" : "max_tokens";
+      },
+      auto: (config2) => config2.capabilities.tokenLimit === "auto",
+      next: (current, parameter, tried) => {
+        if (current !== parameter) return void 0;
+        const other = parameter === "max_tokens" ? "max_completion_tokens" : "max_tokens";
+        return tried.has(other) ? "none" : other;
+      },
+      describe: (value) => value,
+      map: (body, value) => {
+        const { max_tokens, max_completion_tokens, ...rest } = body;
+        const limit2 = max_completion_tokens ?? max_tokens;
+        if (limit2 === void 0 || value === "none") return rest;
+        return { ...rest, [value]: limit2 };
+      },
+      fix: (parameter) => `set model.capabilities.tokenLimit to ${parameter === "max_tokens" ? "max_completion_tokens" : "max_tokens"} or none (or auto)`
+    };
+  }
+});
+
+// src/llm/text-tool-protocol.ts
+import { createHash as createHash4 } from "node:crypto";
+function renderToolsSection(tools2) {
+  const lines = tools2.map((tool) => {
+    const properties = Object.keys(
+      tool.parameters.properties ?? {}
+    );
+    const example = `{${properties.map((name3) => `"${name3}": "..."`).join(", ")}}`;
+    return `- ${tool.name}: ${tool.description} Arguments: ${example}`;
+  });
+  return [
+    ...lines,
+    "",
+    "To call a tool, reply with a single line `CALL <name> <json-arguments>` and nothing else,",
+    "The result comes back as a message starting `RESULT <name>: `."
+  ].join("\n");
+}
+function textResultMessage(name3, result) {
+  return `RESULT ${name3}: ${result}`;
+}
+function toTextProtocol(messages, tools2) {
+  const section = `## Tools
+${renderToolsSection(tools2).trim()}`;
+  const out = [];
+  const names2 = /* @__PURE__ */ new Map();
+  let placed = false;
+  for (const message of messages) {
+    if (message.role === "system" && !placed) {
+      placed = true;
+      const text3 = message.content.trim();
+      out.push({ role: "system", content: text3 ? `${text3}
+
+${section}` : section });
+    } else if (message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0) {
+      const calls = message.toolCalls ?? [];
+      for (const call of calls) names2.set(call.id, call.name);
+      const lines = calls.map((call) => `CALL ${call.name} ${call.arguments}`);
+      const text3 = message.content?.trim() ? [message.content, ...lines] : lines;
+      out.push({ role: "assistant", content: text3.join("\n") });
+    } else if (message.role === "tool") {
+      const name3 = names2.get(message.toolCallId) ?? "tool";
+      out.push({ role: "user", content: textResultMessage(name3, message.content) });
+    } else out.push(message);
+  }
+  if (!placed) out.unshift({ role: "system", content: section });
+  return out;
+}
+function fromTextReply(content) {
+  if (!content) return { content, toolCalls: [] };
+  const toolCalls = [];
+  const kept = [];
+  const stem = createHash4("sha256").update(content).digest("hex").slice(0, 12);
+  for (const line of content.split(/\r?\n/)) {
+    const match = callLine.exec(line);
+    if (match)
+      toolCalls.push({
+        id: `call_${stem}_${toolCalls.length}`,
+        name: match[1],
+        arguments: match[2]
+      });
+    else kept.push(line);
+  }
+  if (toolCalls.length === 0) return { content, toolCalls };
+  const text3 = kept.join("\n").trim();
+  return { content: text3 === "" ? null : text3, toolCalls };
+}
+var callLine;
+var init_text_tool_protocol = __esm({
+  "src/llm/text-tool-protocol.ts"() {
+    "use strict";
+    callLine = /^\s*`?CALL\s+([A-Za-z_][\w-]*)\s*(.*?)`?\s*$/;
+  }
+});
+
+// src/llm/capabilities/tools.ts
+function toTextTools(body) {
+  const { tools: offered, tool_choice, parallel_tool_calls, ...rest } = body;
+  const specs = (Array.isArray(offered) ? offered : []).flatMap((tool) => {
+    const spec = fromWireTool(tool);
+    return spec ? [spec] : [];
+  });
+  if (specs.length === 0) return rest;
+  const messages = (Array.isArray(body.messages) ? body.messages : []).map(fromWireMessage);
+  return { ...rest, messages: toTextProtocol(messages, specs).map(toWireMessage) };
+}
+var noTools, tools;
+var init_tools = __esm({
+  "src/llm/capabilities/tools.ts"() {
+    "use strict";
+    init_text_tool_protocol();
+    init_wire_messages();
+    noTools = /does not support tools|--enable-auto-tool-choice|tools param requires --jinja|Unsupported param: tools|tool[ _-]?(call|choice|use)s? (is |are )?not supported|tools? (is |are )?not supported|does not support (function|tool) call/i;
+    tools = {
+      name: "tools",
+      parameters: ["tools"],
+      initial: (config2) => config2.capabilities.tools === "text" ? "text" : "native",
+      auto: (config2) => config2.capabilities.tools === "auto",
+      refusedBy: (refusal2) => noTools.test(refusal2.message),
+      next: (current) => current === "native" ? "text" : void 0,
+      describe: (value) => value,
+      map: (body, value) => value === "text" ? toTextTools(body) : body,
+      fix: () => "set model.capabilities.tools to text (or auto)"
+    };
+  }
+});
+
+// src/llm/capabilities.ts
+function autoSettings(config2) {
+  return Object.fromEntries(names.map((name3) => [name3, loose(name3).auto(config2)]));
+}
+function initialSettings(config2) {
+  return Object.fromEntries(
+    names.map((name3) => [name3, loose(name3).initial(config2)])
+  );
+}
+function capabilityOf(parameter) {
+  return names.find((name3) => loose(name3).parameters.includes(parameter));
+}
+function nextSettings(current, parameter, tried) {
+  const name3 = capabilityOf(parameter);
+  if (!name3) return void 0;
+  const next2 = loose(name3).next(current[name3], parameter, tried);
+  return next2 === void 0 ? void 0 : { ...current, [name3]: next2 };
+}
+function describeSetting(settings, name3) {
+  return loose(name3).describe(settings[name3]);
+}
+function fixFor(parameter) {
+  const name3 = capabilityOf(parameter);
+  return name3 ? loose(name3).fix(parameter) : `remove '${parameter}' from model.extraBody`;
+}
+function mapBody(body, settings) {
+  let mapped = body;
+  for (const name3 of names) mapped = loose(name3).map(mapped, settings[name3]);
+  for (const field2 of settings.omitted ?? []) {
+    if (!(field2 in mapped)) continue;
+    const { [field2]: _omitted, ...rest } = mapped;
+    mapped = rest;
+  }
+  return mapped;
+}
+function replyVariant(config2) {
+  const fixed = Object.fromEntries(
+    Object.entries(config2.capabilities).filter(([, mode]) => mode !== "auto")
+  );
+  const parts = {
+    ...Object.keys(fixed).length > 0 ? { capabilities: fixed } : {},
+    ...config2.reasoningEffort ? { reasoningEffort: config2.reasoningEffort } : {},
+    ...config2.extraBody && Object.keys(config2.extraBody).length > 0 ? { extraBody: config2.extraBody } : {}
+  };
+  return Object.keys(parts).length > 0 ? sortedJson(parts) : void 0;
+}
+function sortedJson(value) {
+  return JSON.stringify(
+    value,
+    (_key, inner) => inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(
+      Object.entries(inner).sort(
+        ([a], [b]) => a < b ? -1 : a > b ? 1 : 0
+      )
+    ) : inner
+  );
+}
+var capabilityRecords, names, loose;
+var init_capabilities = __esm({
+  "src/llm/capabilities.ts"() {
+    "use strict";
+    init_reasoning_effort();
+    init_seed();
+    init_structured_output();
+    init_temperature();
+    init_token_limit();
+    init_tools();
+    init_model_family();
+    capabilityRecords = {
+      tools,
+      structuredOutput,
+      tokenLimit,
+      temperature,
+      seed,
+      reasoningEffort
+    };
+    names = Object.keys(capabilityRecords);
+    loose = (name3) => capabilityRecords[name3];
+  }
+});
+
+// src/llm/redact.ts
+function redactSecret(text3, secret) {
+  let result = text3;
+  if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
+  return result.replace(/(Bearer\s+)[^\s"',]+/gi, "$1[redacted]");
+}
+var init_redact = __esm({
+  "src/llm/redact.ts"() {
+    "use strict";
+  }
+});
+
+// src/llm/server-reason.ts
+function serverReason(body) {
+  let parsed;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return { message: plainText(body) };
+  }
+  if (Array.isArray(parsed) && parsed.length > 0) parsed = parsed[0];
+  if (!parsed || typeof parsed !== "object") return { message: plainText(body) };
+  const root = parsed;
+  const error62 = root.error;
+  if (typeof error62 === "string") return { message: error62 };
+  const source = error62 && typeof error62 === "object" ? error62 : root;
+  const detail = source.detail ?? root.detail;
+  const message = text(source.message) ?? (typeof detail === "string" ? detail : detail !== void 0 ? JSON.stringify(detail) : void 0) ?? JSON.stringify(parsed);
+  return {
+    message,
+    param: text(source.param),
+    code: text(source.code),
+    type: text(source.type) ?? text(source.status)
+  };
+}
+function plainText(body) {
+  return body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ").replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
+}
+var text;
+var init_server_reason = __esm({
+  "src/llm/server-reason.ts"() {
+    "use strict";
+    text = (value) => typeof value === "string" ? value : typeof value === "number" ? String(value) : void 0;
+  }
+});
+
+// src/llm/unsupported-parameter.ts
+function refusedParameter(refusal2, sent) {
+  const message = refusal2.message;
+  const refusing500 = refusal2.status === 500 && /requires --jinja|Unsupported param: |does not support parameters?: /i.test(message);
+  if (refusal2.status !== 400 && refusal2.status !== 422 && !refusing500) return void 0;
+  for (const record3 of Object.values(capabilityRecords)) {
+    const named = record3.parameters.find((parameter) => sent.has(parameter));
+    if (named && record3.refusedBy?.(refusal2)) return named;
+  }
+  const param = refusal2.param?.split(".")[0];
+  if (param && sent.has(param) && /^unsupported_(parameter|value)$|^invalid_request_body$/.test(refusal2.code ?? ""))
+    return param;
+  for (const pattern of namingPatterns) {
+    for (const match of message.matchAll(new RegExp(pattern, `${pattern.flags}g`))) {
+      const named = match[1]?.split(".")[0];
+      if (named && sent.has(named)) return named;
+    }
+  }
+  return void 0;
+}
+var namingPatterns;
+var init_unsupported_parameter = __esm({
+  "src/llm/unsupported-parameter.ts"() {
+    "use strict";
+    init_capabilities();
+    namingPatterns = [
+      /Unsupported (?:parameter|value): '([\w.]+)'/i,
+      /Unsupported param: '?([\w.]+)'?/i,
+      /Unrecognized request arguments? supplied: ([\w.]+)/i,
+      /Unknown name "([\w.]+)"(?!\s+at\b)/i,
+      /Unknown (?:parameter|field|argument):? '?([\w.]+)'?/i,
+      /does not support parameters?: [[{(]\s*['"]([\w.]+)['"]/i,
+      /doesn'?t support ([a-z_]+)=/i,
+      /'loc': \('body', '([\w.]+)'\)[^\]]*Extra inputs are not permitted/i,
+      /"loc":\s*\["body",\s*"([\w.]+)"\][^\]]*Extra inputs are not permitted/i,
+      /(?:^|[\s"'`])([a-z_][\w.]*): Extra inputs are not permitted/i,
+      /'([\w.]+)' is not (?:supported|permitted|allowed)/i,
+      /\b([a-z_]+) is not supported (?:with|by|for) this model/i
+    ];
+  }
+});
+
+// src/llm/body-step-down.ts
+var init_body_step_down = __esm({
+  "src/llm/body-step-down.ts"() {
+    "use strict";
+    init_capabilities();
+    init_redact();
+    init_server_reason();
+    init_unsupported_parameter();
+  }
+});
+
 // src/llm/usage-accounting.ts
 function costOf(usage, price) {
   return (usage.promptTokens * price.promptPerMTok + usage.completionTokens * price.completionPerMTok) / 1e6;
@@ -30188,11 +30722,11 @@ var init_usage_accounting = __esm({
 });
 
 // src/llm/call-cache.ts
-import { createHash as createHash4, randomUUID } from "node:crypto";
+import { createHash as createHash5, randomUUID } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
 import { join as join5 } from "node:path";
 function callCacheKey(model, request) {
-  return createHash4("sha256").update(canonicalJson({ model, request })).digest("hex");
+  return createHash5("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
 function withCallCache(provider, dir, options = {}) {
   const redact = options.redact ?? ((response) => response);
@@ -30324,105 +30858,6 @@ var init_call_cache = __esm({
   }
 });
 
-// src/llm/capabilities.ts
-function isReasoningModel(model) {
-  const name3 = model.toLowerCase().split("/").at(-1) ?? "";
-  return /^o\d+(-|$)/.test(name3) || /^gpt-5/.test(name3) && !/^gpt-5(\.\d+)?-chat/.test(name3);
-}
-function autoSettings(config2) {
-  const modes = config2.capabilities;
-  return {
-    tools: modes.tools === "auto",
-    structuredOutput: modes.structuredOutput === "auto",
-    tokenLimit: modes.tokenLimit === "auto",
-    temperature: modes.temperature === "auto",
-    seed: true
-  };
-}
-function initialSettings(config2) {
-  const modes = config2.capabilities;
-  const reasoning = isReasoningModel(config2.model);
-  return {
-    tools: modes.tools === "text" ? "text" : "native",
-    structuredOutput: modes.structuredOutput === "auto" ? "json_schema" : modes.structuredOutput,
-    tokenLimit: modes.tokenLimit !== "auto" ? modes.tokenLimit : reasoning ? "max_completion_tokens" : "max_tokens",
-    temperature: modes.temperature === "auto" ? !reasoning : modes.temperature === "send",
-    seed: true
-  };
-}
-function settingOf(parameter) {
-  switch (parameter) {
-    case "tools":
-      return "tools";
-    case "response_format":
-      return "structuredOutput";
-    case "max_tokens":
-    case "max_completion_tokens":
-      return "tokenLimit";
-    case "temperature":
-      return "temperature";
-    case "seed":
-      return "seed";
-    default:
-      return void 0;
-  }
-}
-function nextSettings(current, parameter, tried) {
-  switch (parameter) {
-    case "tools":
-      return current.tools === "native" ? { ...current, tools: "text" } : void 0;
-    case "response_format":
-      if (current.structuredOutput === "json_schema")
-        return { ...current, structuredOutput: "json_object" };
-      if (current.structuredOutput === "json_object")
-        return { ...current, structuredOutput: "prompt" };
-      return void 0;
-    case "max_tokens":
-    case "max_completion_tokens": {
-      if (current.tokenLimit !== parameter) return void 0;
-      const other = parameter === "max_tokens" ? "max_completion_tokens" : "max_tokens";
-      return { ...current, tokenLimit: tried.has(other) ? "none" : other };
-    }
-    case "temperature":
-      return current.temperature ? { ...current, temperature: false } : void 0;
-    case "seed":
-      return current.seed ? { ...current, seed: false } : void 0;
-    default:
-      return void 0;
-  }
-}
-function describeSetting(settings, key) {
-  const value = settings[key];
-  if (typeof value === "boolean") return value ? "sent" : "omitted";
-  return value;
-}
-function replyVariant(config2) {
-  const fixed = Object.fromEntries(
-    Object.entries(config2.capabilities).filter(([, mode]) => mode !== "auto")
-  );
-  const parts = {
-    ...Object.keys(fixed).length > 0 ? { capabilities: fixed } : {},
-    ...config2.reasoningEffort ? { reasoningEffort: config2.reasoningEffort } : {},
-    ...config2.extraBody && Object.keys(config2.extraBody).length > 0 ? { extraBody: config2.extraBody } : {}
-  };
-  return Object.keys(parts).length > 0 ? sortedJson(parts) : void 0;
-}
-function sortedJson(value) {
-  return JSON.stringify(
-    value,
-    (_key, inner) => inner && typeof inner === "object" && !Array.isArray(inner) ? Object.fromEntries(
-      Object.entries(inner).sort(
-        ([a], [b]) => a < b ? -1 : a > b ? 1 : 0
-      )
-    ) : inner
-  );
-}
-var init_capabilities = __esm({
-  "src/llm/capabilities.ts"() {
-    "use strict";
-  }
-});
-
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { mkdir as mkdir4, readFile as readFile6, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
@@ -30435,15 +30870,8 @@ var init_capability_memory = __esm({
     downgradeSchema = external_exports.object({
       endpoint: external_exports.string(),
       model: external_exports.string(),
-      parameter: external_exports.enum([
-        "tools",
-        "response_format",
-        "max_tokens",
-        "max_completion_tokens",
-        "temperature",
-        "seed",
-        "reasoning_effort"
-      ]),
+      /** The refused body field: a capability's (`tools`, `seed`, …) or another one left out since. */
+      parameter: external_exports.string().min(1),
       from: external_exports.string(),
       to: external_exports.string(),
       reason: external_exports.string(),
@@ -30510,22 +30938,23 @@ var init_capability_state = __esm({
       constructor(options) {
         this.options = options;
         this.auto = autoSettings(options.config);
+        this.fixedFields = new Set(Object.keys(options.config.extraBody ?? {}));
         this.settings = initialSettings(options.config);
-        for (const remembered2 of options.memory?.downgradesOf(options.endpoint, options.config.model) ?? []) {
-          const setting2 = settingOf(remembered2.parameter);
-          if (!setting2 || !this.auto[setting2]) continue;
-          const next2 = nextSettings(this.settings, remembered2.parameter, this.refusedTokenLimits);
+        const remembered2 = options.memory?.downgradesOf(options.endpoint, options.config.model) ?? [];
+        for (const step of remembered2) {
+          const next2 = this.stepFor(step.parameter, this.settings);
           if (!next2) continue;
-          this.refuse(remembered2.parameter);
+          this.refusedParameters.add(step.parameter);
           this.settings = next2;
-          this.steps.push({ ...remembered2, remembered: true });
+          this.steps.push({ ...step, remembered: true });
         }
       }
       options;
       settings;
       auto;
+      fixedFields;
       steps = [];
-      refusedTokenLimits = /* @__PURE__ */ new Set();
+      refusedParameters = /* @__PURE__ */ new Set();
       /** The settings to send with now. */
       current() {
         return { ...this.settings };
@@ -30535,34 +30964,46 @@ var init_capability_state = __esm({
         return this.steps.map((step) => ({ ...step }));
       }
       /**
-       * The server refused `parameter` on a request sent with `sent`. Steps the setting down when it
-       * is `auto` and still what was sent (a concurrent call may have stepped it down already).
+       * The server refused `parameter` on a request sent with `sent`. Steps down when the capability
+       * is `auto` (or the field is not the config's) and still what was sent: a concurrent call may
+       * have stepped it down already.
        */
       async refused(parameter, sent, reason) {
-        const setting2 = settingOf(parameter);
-        if (!setting2) return { kind: "fixed" };
-        if (this.settings[setting2] !== sent[setting2]) return { kind: "retry" };
-        if (!this.auto[setting2]) return { kind: "fixed", setting: setting2 };
-        const next2 = nextSettings(this.settings, parameter, this.refusedTokenLimits);
-        if (!next2) return { kind: "fixed", setting: setting2 };
-        this.refuse(parameter);
+        const name3 = capabilityOf(parameter);
+        if (name3 && this.settings[name3] !== sent[name3]) return { kind: "retry" };
+        if (!name3 && (this.settings.omitted ?? []).includes(parameter)) return { kind: "retry" };
+        const next2 = this.stepFor(parameter, this.settings);
+        if (!next2) return { kind: "fixed", setting: name3 };
+        return { kind: "retry", downgrade: await this.take(parameter, next2, reason) };
+      }
+      /** The settings after `parameter` is refused under `current`; undefined when none is allowed. */
+      stepFor(parameter, current) {
+        const name3 = capabilityOf(parameter);
+        if (name3) {
+          if (!this.auto[name3]) return void 0;
+          return nextSettings(current, parameter, this.refusedParameters);
+        }
+        const omitted = current.omitted ?? [];
+        if (this.fixedFields.has(parameter) || omitted.includes(parameter)) return void 0;
+        return { ...current, omitted: [...omitted, parameter] };
+      }
+      async take(parameter, next2, reason) {
+        const name3 = capabilityOf(parameter);
+        const describe4 = (settings) => name3 ? describeSetting(settings, name3) : (settings.omitted ?? []).includes(parameter) ? "omitted" : "sent";
         const downgrade = {
           endpoint: this.options.endpoint,
           model: this.options.config.model,
           parameter,
-          from: describeSetting(this.settings, setting2),
-          to: describeSetting(next2, setting2),
+          from: describe4(this.settings),
+          to: describe4(next2),
           reason,
           remembered: false
         };
+        this.refusedParameters.add(parameter);
         this.settings = next2;
         this.steps.push(downgrade);
         await this.options.memory?.record(downgrade);
-        return { kind: "retry", downgrade };
-      }
-      refuse(parameter) {
-        if (parameter === "max_tokens" || parameter === "max_completion_tokens")
-          this.refusedTokenLimits.add(parameter);
+        return downgrade;
       }
     };
   }
@@ -30958,9 +31399,9 @@ var init_token_rate_limiter = __esm({
 });
 
 // src/llm/endpoint-limits.ts
-import { createHash as createHash5 } from "node:crypto";
+import { createHash as createHash6 } from "node:crypto";
 function endpointKey(baseUrl, apiKey) {
-  const key = apiKey ? createHash5("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
+  const key = apiKey ? createHash6("sha256").update(apiKey).digest("hex").slice(0, 16) : "none";
   return `${baseUrl.replace(/\/+$/, "")} ${key}`;
 }
 function strictest(a, b) {
@@ -33391,8 +33832,8 @@ function assertToolCallsAreChatCompletionFunctionToolCalls(toolCalls) {
     }
   }
 }
-function validateInputTools(tools) {
-  for (const tool of tools ?? []) {
+function validateInputTools(tools2) {
+  for (const tool of tools2 ?? []) {
     if (tool.type !== "function") {
       throw new OpenAIError(`Currently only \`function\` tool types support auto-parsing; Received \`${tool.type}\``);
     }
@@ -33932,7 +34373,7 @@ var init_AbstractChatCompletionRunner = __esm({
             functionsByName[f2.function.name || f2.function.function.name] = f2.function;
           }
         }
-        const tools = "tools" in params ? inputTools.map((t) => t.type === "function" ? {
+        const tools2 = "tools" in params ? inputTools.map((t) => t.type === "function" ? {
           type: "function",
           function: {
             name: t.function.name || t.function.function.name,
@@ -33978,7 +34419,7 @@ var init_AbstractChatCompletionRunner = __esm({
           const chatCompletion = await this._createChatCompletion(client, {
             ...restParams,
             tool_choice,
-            tools,
+            tools: tools2,
             messages: this.messages.map(toRequestMessage)
           }, options);
           const message = chatCompletion.choices[0]?.message;
@@ -43302,18 +43743,6 @@ var init_openai_client = __esm({
   }
 });
 
-// src/llm/redact.ts
-function redactSecret(text3, secret) {
-  let result = text3;
-  if (secret && secret.length >= 4) result = result.split(secret).join("[redacted]");
-  return result.replace(/(Bearer\s+)[^\s"',]+/gi, "$1[redacted]");
-}
-var init_redact = __esm({
-  "src/llm/redact.ts"() {
-    "use strict";
-  }
-});
-
 // src/llm/retry-timing.ts
 function retryAfterMs(headers, nowMs) {
   if (!headers) return void 0;
@@ -43339,44 +43768,6 @@ var init_retry_timing = __esm({
   "src/llm/retry-timing.ts"() {
     "use strict";
     defaultBackoff = { baseDelayMs: 500, maxDelayMs: 3e4 };
-  }
-});
-
-// src/llm/unsupported-parameter.ts
-function refusedParameter(refusal2, sent) {
-  const message = refusal2.message;
-  const llamaCpp = refusal2.status === 500 && /requires --jinja|Unsupported param: /i.test(message);
-  if (refusal2.status !== 400 && refusal2.status !== 422 && !llamaCpp) return void 0;
-  const isSent = (name3) => !!name3 && sent.has(name3);
-  if (sent.has("tools") && (/does not support tools/i.test(message) || /--enable-auto-tool-choice|tools param requires --jinja|Unsupported param: tools|tool[ _-]?(call|choice|use)s? (is |are )?not supported|tools? (is |are )?not supported|does not support (function|tool) call/i.test(
-    message
-  )))
-    return "tools";
-  if (sent.has("response_format") && (/json_schema|json_object|response_format/i.test(message) || refusal2.param?.startsWith("response_format")) && /not supported|unsupported|not valid|invalid (value|parameter)|unknown|unrecognized|not allowed|not permitted/i.test(
-    message
-  ))
-    return "response_format";
-  const param = refusal2.param?.split(".")[0];
-  if (isSent(param) && /^unsupported_(parameter|value)$|^invalid_request_body$/.test(refusal2.code ?? ""))
-    return param;
-  for (const pattern of [
-    /Unsupported (?:parameter|value): '([\w.]+)'/i,
-    /Unsupported param: '?([\w.]+)'?/i,
-    /Unrecognized request arguments? supplied: ([\w.]+)/i,
-    /Unknown (?:parameter|field|argument):? '?([\w.]+)'?/i,
-    /'loc': \('body', '([\w.]+)'\)[^\]]*Extra inputs are not permitted/i,
-    /"loc":\s*\["body",\s*"([\w.]+)"\][^\]]*Extra inputs are not permitted/i,
-    /'([\w.]+)' is not (?:supported|permitted|allowed)/i,
-    /\b([a-z_]+) is not supported (?:with|by|for) this model/i
-  ]) {
-    const named = pattern.exec(message)?.[1]?.split(".")[0];
-    if (isSent(named)) return named;
-  }
-  return void 0;
-}
-var init_unsupported_parameter = __esm({
-  "src/llm/unsupported-parameter.ts"() {
-    "use strict";
   }
 });
 
@@ -43633,157 +44024,34 @@ var init_strict_json_schema = __esm({
   }
 });
 
-// src/llm/text-tool-protocol.ts
-import { createHash as createHash6 } from "node:crypto";
-function renderToolsSection(tools) {
-  const lines = tools.map((tool) => {
-    const properties = Object.keys(
-      tool.parameters.properties ?? {}
-    );
-    const example = `{${properties.map((name3) => `"${name3}": "..."`).join(", ")}}`;
-    return `- ${tool.name}: ${tool.description} Arguments: ${example}`;
-  });
-  return [
-    ...lines,
-    "",
-    "To call a tool, reply with a single line `CALL <name> <json-arguments>` and nothing else,",
-    "The result comes back as a message starting `RESULT <name>: `."
-  ].join("\n");
-}
-function textResultMessage(name3, result) {
-  return `RESULT ${name3}: ${result}`;
-}
-function toTextProtocol(messages, tools) {
-  const section = `## Tools
-${renderToolsSection(tools).trim()}`;
-  const out = [];
-  const names = /* @__PURE__ */ new Map();
-  let placed = false;
-  for (const message of messages) {
-    if (message.role === "system" && !placed) {
-      placed = true;
-      const text3 = message.content.trim();
-      out.push({ role: "system", content: text3 ? `${text3}
-
-${section}` : section });
-    } else if (message.role === "assistant" && (message.toolCalls?.length ?? 0) > 0) {
-      const calls = message.toolCalls ?? [];
-      for (const call of calls) names.set(call.id, call.name);
-      const lines = calls.map((call) => `CALL ${call.name} ${call.arguments}`);
-      const text3 = message.content?.trim() ? [message.content, ...lines] : lines;
-      out.push({ role: "assistant", content: text3.join("\n") });
-    } else if (message.role === "tool") {
-      const name3 = names.get(message.toolCallId) ?? "tool";
-      out.push({ role: "user", content: textResultMessage(name3, message.content) });
-    } else out.push(message);
-  }
-  if (!placed) out.unshift({ role: "system", content: section });
-  return out;
-}
-function fromTextReply(content) {
-  if (!content) return { content, toolCalls: [] };
-  const toolCalls = [];
-  const kept = [];
-  const stem = createHash6("sha256").update(content).digest("hex").slice(0, 12);
-  for (const line of content.split(/\r?\n/)) {
-    const match = callLine.exec(line);
-    if (match)
-      toolCalls.push({
-        id: `call_${stem}_${toolCalls.length}`,
-        name: match[1],
-        arguments: match[2]
-      });
-    else kept.push(line);
-  }
-  if (toolCalls.length === 0) return { content, toolCalls };
-  const text3 = kept.join("\n").trim();
-  return { content: text3 === "" ? null : text3, toolCalls };
-}
-var callLine;
-var init_text_tool_protocol = __esm({
-  "src/llm/text-tool-protocol.ts"() {
-    "use strict";
-    callLine = /^\s*`?CALL\s+([A-Za-z_][\w-]*)\s*(.*?)`?\s*$/;
-  }
-});
-
 // src/llm/openai-mapping.ts
-function schemaInstruction(schema) {
-  return `## Reply format
-Reply with a single JSON object and nothing else (no prose, no code fences). It must match this JSON Schema:
-${JSON.stringify(schema)}`;
-}
 function toOpenAIRequest(request, context) {
-  const { settings } = context;
-  const tools = request.tools && request.tools.length > 0 ? request.tools : void 0;
-  let messages = request.messages;
-  if (tools && settings.tools === "text") messages = toTextProtocol(messages, tools);
-  if (request.jsonSchema && settings.structuredOutput !== "json_schema")
-    messages = withSystemText(messages, schemaInstruction(request.jsonSchema.schema));
+  const tools2 = request.tools && request.tools.length > 0 ? request.tools : void 0;
   const body = {
     model: context.model,
-    messages: messages.map(toOpenAIMessage)
-  };
-  if (settings.temperature) body.temperature = request.temperature ?? context.temperature;
-  const limit2 = request.maxTokens ?? context.maxTokens;
-  if (settings.tokenLimit === "max_tokens") body.max_tokens = limit2;
-  if (settings.tokenLimit === "max_completion_tokens") body.max_completion_tokens = limit2;
-  if (request.seed !== void 0 && settings.seed) body.seed = request.seed;
-  if (tools && settings.tools === "native") {
-    body.tools = tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters }
-    }));
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_schema") {
-    body.response_format = {
-      type: "json_schema",
-      json_schema: {
-        name: request.jsonSchema.name,
-        schema: request.jsonSchema.schema,
-        // Strict only when the schema is inside the subset strict mode accepts (ours are).
-        strict: strictSchemaViolations(request.jsonSchema.schema).length === 0
+    messages: request.messages.map(toWireMessage),
+    temperature: request.temperature ?? context.temperature,
+    max_tokens: request.maxTokens ?? context.maxTokens,
+    ...request.seed !== void 0 ? { seed: request.seed } : {},
+    ...tools2 ? { tools: tools2.map(toWireTool) } : {},
+    ...request.jsonSchema ? {
+      response_format: {
+        type: "json_schema",
+        json_schema: {
+          name: request.jsonSchema.name,
+          schema: request.jsonSchema.schema,
+          // Strict only when the schema is inside the subset strict mode accepts (ours are).
+          strict: strictSchemaViolations(request.jsonSchema.schema).length === 0
+        }
       }
-    };
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_object")
-    body.response_format = { type: "json_object" };
-  if (context.reasoningEffort)
-    body.reasoning_effort = context.reasoningEffort;
-  return { ...body, ...context.extraBody ?? {} };
-}
-function withSystemText(messages, text3) {
-  const index = messages.findIndex((message) => message.role === "system");
-  if (index === -1) return [{ role: "system", content: text3 }, ...messages];
-  const copy = [...messages];
-  const content = messages[index].content.trim();
-  copy[index] = { role: "system", content: content ? `${content}
-
-${text3}` : text3 };
-  return copy;
-}
-function toOpenAIMessage(message) {
-  switch (message.role) {
-    case "system":
-      return { role: "system", content: message.content };
-    case "user":
-      return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
-    case "assistant": {
-      const toolCalls = message.toolCalls ?? [];
-      if (toolCalls.length === 0) return { role: "assistant", content: message.content };
-      return {
-        role: "assistant",
-        content: message.content,
-        tool_calls: toolCalls.map((call) => ({
-          id: call.id,
-          type: "function",
-          function: { name: call.name, arguments: call.arguments }
-        }))
-      };
-    }
-  }
+    } : {},
+    ...context.reasoningEffort ? { reasoning_effort: context.reasoningEffort } : {}
+  };
+  const mapped = mapBody(body, context.settings);
+  return {
+    ...mapped,
+    ...context.extraBody ?? {}
+  };
 }
 function fromOpenAIResponse(completion, options = {}) {
   const body = completion ?? {};
@@ -43824,8 +44092,10 @@ function nonNegativeInt(value) {
 var init_openai_mapping = __esm({
   "src/llm/openai-mapping.ts"() {
     "use strict";
+    init_capabilities();
     init_strict_json_schema();
     init_text_tool_protocol();
+    init_wire_messages();
   }
 });
 
@@ -43908,8 +44178,8 @@ var init_preflight = __esm({
 });
 
 // src/llm/seeded-random.ts
-function seededRandom(seed) {
-  let state = seed >>> 0;
+function seededRandom(seed2) {
+  let state = seed2 >>> 0;
   return () => {
     state = state + 1831565813 >>> 0;
     let t = state;
@@ -43921,39 +44191,6 @@ function seededRandom(seed) {
 var init_seeded_random = __esm({
   "src/llm/seeded-random.ts"() {
     "use strict";
-  }
-});
-
-// src/llm/server-reason.ts
-function serverReason(body) {
-  let parsed;
-  try {
-    parsed = JSON.parse(body);
-  } catch {
-    return { message: plainText(body) };
-  }
-  if (!parsed || typeof parsed !== "object") return { message: plainText(body) };
-  const root = parsed;
-  const error62 = root.error;
-  if (typeof error62 === "string") return { message: error62 };
-  const source = error62 && typeof error62 === "object" ? error62 : root;
-  const detail = source.detail ?? root.detail;
-  const message = text(source.message) ?? (typeof detail === "string" ? detail : detail !== void 0 ? JSON.stringify(detail) : void 0) ?? JSON.stringify(parsed);
-  return {
-    message,
-    param: text(source.param),
-    code: text(source.code),
-    type: text(source.type)
-  };
-}
-function plainText(body) {
-  return body.replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]+>/g, " ").replace(/&nbsp;/g, " ").replace(/\s+/g, " ").trim();
-}
-var text;
-var init_server_reason = __esm({
-  "src/llm/server-reason.ts"() {
-    "use strict";
-    text = (value) => typeof value === "string" ? value : typeof value === "number" ? String(value) : void 0;
   }
 });
 
@@ -43972,22 +44209,13 @@ function createProvider(options) {
   };
 }
 function fixedSettingError(parameter, error62) {
-  const fix = {
-    tools: "set model.capabilities.tools to text (or auto)",
-    response_format: "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
-    max_tokens: "set model.capabilities.tokenLimit to max_completion_tokens or none (or auto)",
-    max_completion_tokens: "set model.capabilities.tokenLimit to max_tokens or none (or auto)",
-    temperature: "set model.capabilities.temperature to omit (or auto)",
-    reasoning_effort: "remove model.reasoningEffort"
-  };
-  const hint = fix[parameter] ?? `remove '${parameter}' from model.extraBody`;
-  return new TransportError("llm", `${error62.message}; ${hint}`, {
+  return new TransportError("llm", `${error62.message}; ${fixFor(parameter)}`, {
     ...error62.details,
     retryable: false
   });
 }
-function estimateTokens(body, tokenLimit) {
-  return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit;
+function estimateTokens(body, tokenLimit2) {
+  return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit2;
 }
 async function withDeadline(timeoutMs, callerSignal, run2) {
   const controller2 = new AbortController();
@@ -44104,15 +44332,15 @@ var init_openai_provider = __esm({
       async attempt(request, settings, signal, shapeOnly) {
         const { config: config2, clock } = this;
         const body = this.body(request, settings);
-        const tokenLimit = request.maxTokens ?? config2.maxTokens;
-        const settle2 = await this.limits.tokens?.acquire(estimateTokens(body, tokenLimit), signal);
+        const tokenLimit2 = request.maxTokens ?? config2.maxTokens;
+        const settle2 = await this.limits.tokens?.acquire(estimateTokens(body, tokenLimit2), signal);
         return this.limits.concurrency.run(
           () => withDeadline(config2.timeoutMs, signal, async (attemptSignal) => {
             const started = clock.now();
             const { data, response } = await this.endpoint.client.chat.completions.create(body, { signal: attemptSignal }).withResponse();
             const latencyMs2 = Math.max(0, clock.now() - started);
             const contentType = response.headers.get("content-type");
-            const problem = completionProblem(data, { contentType, tokenLimit, shapeOnly });
+            const problem = completionProblem(data, { contentType, tokenLimit: tokenLimit2, shapeOnly });
             if (problem) throw new NotACompletionError(problem);
             const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
             const usage = {
@@ -44224,6 +44452,7 @@ var init_types4 = __esm({
 var init_llm = __esm({
   "src/llm/index.ts"() {
     "use strict";
+    init_body_step_down();
     init_call_cache();
     init_capabilities();
     init_capability_memory();
@@ -44257,7 +44486,8 @@ function endpointFromQuirks(quirks) {
   return {
     rejectTools: quirks.includes("rejects-tools"),
     rejectJsonSchema: quirks.includes("rejects-json-schema"),
-    reasoningModel: quirks.includes("reasoning-model")
+    reasoningModel: quirks.includes("reasoning-model"),
+    rejectSeed: quirks.includes("rejects-seed")
   };
 }
 function routeOf(endpoint, method, url2) {
@@ -44304,7 +44534,13 @@ function refuseAuth(endpoint, headers) {
   };
 }
 function refuseChat(endpoint, body, model) {
-  for (const check2 of [refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures]) {
+  for (const check2 of [
+    refuseAccount,
+    refuseFields,
+    refuseSeed,
+    refuseReasoningParameters,
+    refuseFeatures
+  ]) {
     const refusal2 = check2(endpoint, body, model);
     if (refusal2) return refusal2;
   }
@@ -44313,7 +44549,7 @@ function refuseChat(endpoint, body, model) {
 function refusal(status, message, type, param = null, code2 = null) {
   return { status, body: openAIError(message, type, param, code2) };
 }
-var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures;
+var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseSeed, refuseFeatures;
 var init_endpoint_behaviour = __esm({
   "src/sim/endpoint-behaviour.ts"() {
     "use strict";
@@ -44371,6 +44607,28 @@ var init_endpoint_behaviour = __esm({
         "unsupported_value"
       );
     };
+    refuseSeed = (endpoint, body) => {
+      if (!endpoint.rejectSeed || body.seed === void 0) return void 0;
+      const message = 'Invalid JSON payload received. Unknown name "seed": Cannot find field.';
+      return {
+        status: 400,
+        body: [
+          {
+            error: {
+              code: 400,
+              message,
+              status: "INVALID_ARGUMENT",
+              details: [
+                {
+                  "@type": "type.googleapis.com/google.rpc.BadRequest",
+                  fieldViolations: [{ description: message }]
+                }
+              ]
+            }
+          }
+        ]
+      };
+    };
     refuseFeatures = (endpoint, body, model) => {
       if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
         return refusal(400, `${model} does not support tools`, "api_error");
@@ -44405,7 +44663,8 @@ var init_world_schema = __esm({
       "no-native-tools",
       "rejects-tools",
       "rejects-json-schema",
-      "reasoning-model"
+      "reasoning-model",
+      "rejects-seed"
     ]);
     rate = external_exports.number().min(0).max(1);
     familySchema = external_exports.object({
@@ -44620,8 +44879,8 @@ var init_problem = __esm({
 });
 
 // src/sim/families/arithmetic.ts
-function generateArithmetic(rng, names) {
-  const who = names.person();
+function generateArithmetic(rng, names2) {
+  const who = names2.person();
   const template = rng.pick(templates);
   const { question, value } = template.make(rng, who);
   return { question, expected: value, keyPhrase: who, scorer: numericScorer };
@@ -44737,8 +44996,8 @@ function addDays(iso, days) {
 function weekdayOf(iso) {
   return weekdays[(/* @__PURE__ */ new Date(`${iso}T00:00:00Z`)).getUTCDay()];
 }
-function generateDateReasoning(rng, names) {
-  const who = names.person();
+function generateDateReasoning(rng, names2) {
+  const who = names2.person();
   const start = addDays("2021-01-01", rng.int(0, 1500));
   const days = rng.int(3, 200);
   if (rng.next() < 0.5) {
@@ -44794,16 +45053,16 @@ var init_date_reasoning = __esm({
 });
 
 // src/sim/families/extraction.ts
-function generateExtraction(rng, names) {
-  const sender = names.person();
+function generateExtraction(rng, names2) {
+  const sender = names2.person();
   const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
   const code2 = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
   const weight = formatNumber(rng.int(5, 500) / 10);
   const values = {
     "tracking code": code2,
-    destination: names.place(),
+    destination: names2.place(),
     "weight in kg": weight,
-    "client organisation": names.organisation()
+    "client organisation": names2.organisation()
   };
   const sentences2 = [
     `${sender} sent the parcel on behalf of ${values["client organisation"]}.`,
@@ -44866,14 +45125,14 @@ var init_extraction = __esm({
 });
 
 // src/sim/families/multi-hop.ts
-function buildKnowledgeBase(rng, names, starts2) {
+function buildKnowledgeBase(rng, names2, starts2) {
   const pool = {
-    person: Array.from({ length: 24 }, () => names.person()),
-    organisation: Array.from({ length: 10 }, () => names.organisation()),
-    place: Array.from({ length: 10 }, () => names.place()),
-    region: Array.from({ length: 5 }, () => names.region())
+    person: Array.from({ length: 24 }, () => names2.person()),
+    organisation: Array.from({ length: 10 }, () => names2.organisation()),
+    place: Array.from({ length: 10 }, () => names2.place()),
+    region: Array.from({ length: 5 }, () => names2.region())
   };
-  const startPeople = Array.from({ length: starts2 }, () => names.person());
+  const startPeople = Array.from({ length: starts2 }, () => names2.person());
   const entries = /* @__PURE__ */ new Map();
   const add = (name3, type) => {
     const relations = {};
@@ -44950,8 +45209,8 @@ var init_multi_hop = __esm({
 });
 
 // src/sim/families/unit-conversion.ts
-function generateUnitConversion(rng, names) {
-  const who = names.person();
+function generateUnitConversion(rng, names2) {
+  const who = names2.person();
   const template = rng.pick(templates2);
   const question = template.make(rng, who);
   const parsed = parseUnitConversion(question);
@@ -45075,9 +45334,9 @@ function arithmeticSlips(world2, problem, statement) {
   return problem.kind === "compute" && draw(world2.seed, "arithmetic-slip", statement) < world2.deficiencies.systematic["arithmetic-slip"];
 }
 function slipsOnSample(options) {
-  const { world: world2, kind, statement, seed } = options;
+  const { world: world2, kind, statement, seed: seed2 } = options;
   if (!sampleDependent(world2, kind, statement)) return true;
-  return draw(world2.seed, `${kind}-sample`, statement, seed) < world2.deficiencies.sampleDependent.chance;
+  return draw(world2.seed, `${kind}-sample`, statement, seed2) < world2.deficiencies.sampleDependent.chance;
 }
 function sampleDependent(world2, kind, statement) {
   const { share } = world2.deficiencies.sampleDependent;
@@ -45092,8 +45351,8 @@ function itemSlips(world2, model, statement) {
 function samplingSeed(request) {
   return request.temperature > 0 ? request.seed : 0;
 }
-function flakes(world2, model, statement, seed) {
-  return draw(world2.seed, "flaky", model, statement, seed) < world2.deficiencies.modelSpecific.flaky;
+function flakes(world2, model, statement, seed2) {
+  return draw(world2.seed, "flaky", model, statement, seed2) < world2.deficiencies.modelSpecific.flaky;
 }
 function promptFlips(options) {
   const { world: world2, model, statement } = options;
@@ -45105,9 +45364,9 @@ function borderline(world2, model, statement) {
   return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
 }
 function ruleCostSlips(options) {
-  const { world: world2, model, statement, seed, rules } = options;
+  const { world: world2, model, statement, seed: seed2, rules } = options;
   const extra = Math.max(0, rules - world2.freeRules);
-  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed) < extra * world2.ruleCost;
+  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed2) < extra * world2.ruleCost;
 }
 var init_exposure = __esm({
   "src/sim/exposure.ts"() {
@@ -45143,9 +45402,9 @@ function readSurface(request) {
   let answerLabel = "Answer:";
   let guidedBySystem = false;
   for (const text3 of systemMessages) {
-    const { tools, rest } = toolsSection(text3);
+    const { tools: tools2, rest } = toolsSection(text3);
     for (const name3 of toolNames)
-      if (new RegExp(`\\b${name3}\\b`, "i").test(tools)) textTools.add(name3);
+      if (new RegExp(`\\b${name3}\\b`, "i").test(tools2)) textTools.add(name3);
     ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
     for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
       if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
@@ -45204,7 +45463,7 @@ function wrongValue(options) {
 function finalAnswer(options) {
   const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
   const hits = [...options.hits];
-  const seed = samplingSeed(request);
+  const seed2 = samplingSeed(request);
   let value = options.value;
   const slip2 = (kind) => {
     value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
@@ -45212,8 +45471,8 @@ function finalAnswer(options) {
   };
   if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
     slip2("item-slip");
-  else if (flakes(world2, request.model, statement, seed)) slip2("flaky");
-  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed, rules: surface.ruleCount })) {
+  else if (flakes(world2, request.model, statement, seed2)) slip2("flaky");
+  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed: seed2, rules: surface.ruleCount })) {
     slip2("rule-cost");
   } else if (promptFlips({
     world: world2,
@@ -45223,7 +45482,7 @@ function finalAnswer(options) {
   })) {
     slip2("prompt-sensitivity");
   }
-  if (formatDrifts(world2, statement) && slipsOnSample({ world: world2, kind: "format-drift", statement, seed }) && !surface.formatInstruction && !surface.reprompted) {
+  if (formatDrifts(world2, statement) && slipsOnSample({ world: world2, kind: "format-drift", statement, seed: seed2 }) && !surface.formatInstruction && !surface.reprompted) {
     hits.push("format-drift");
     return { content: `${reasoning} So the result is **${value}**.`, hits };
   }
@@ -45335,8 +45594,8 @@ function agentReply(world2, request) {
   const statement = statementOf(found.message.content);
   const history = toolHistory(request);
   const messagesNotes = request.messages.filter((message) => message.role === "assistant").map((message) => message.content);
-  const seed = samplingSeed(request);
-  const context = { world: world2, surface, problem, statement, history, messagesNotes, seed };
+  const seed2 = samplingSeed(request);
+  const context = { world: world2, surface, problem, statement, history, messagesNotes, seed: seed2 };
   const step = problem.kind === "compute" ? computeStep(context) : problem.kind === "chain" ? chainStep(context) : directStep(problem);
   if (step.kind === "say") return { content: step.text, toolCalls: [], hits: step.hits, statement };
   if (step.kind === "call") {
@@ -45399,12 +45658,12 @@ function directStep(problem) {
   };
 }
 function computeStep(context) {
-  const { world: world2, surface, problem, statement, history, seed } = context;
+  const { world: world2, surface, problem, statement, history, seed: seed2 } = context;
   if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
   const exact = formatNumber(problem.value);
   if (!toolChannel(surface, "calculator")) {
     const reasoning = (value) => `Working it out: ${problem.expression} = ${value}.`;
-    if (arithmeticSlips(world2, problem, statement) && slipsOnSample({ world: world2, kind: "arithmetic-slip", statement, seed })) {
+    if (arithmeticSlips(world2, problem, statement) && slipsOnSample({ world: world2, kind: "arithmetic-slip", statement, seed: seed2 })) {
       const value = wrongValue({
         problem,
         value: exact,
@@ -45615,8 +45874,8 @@ var init_faults = __esm({
 // src/sim/ground-truth-log.ts
 import { appendFile, mkdir as mkdir5 } from "node:fs/promises";
 import { dirname as dirname6 } from "node:path";
-function groundTruthKey(statement, model, seed) {
-  return shortHash("task", statement, model, seed);
+function groundTruthKey(statement, model, seed2) {
+  return shortHash("task", statement, model, seed2);
 }
 var GroundTruthLog;
 var init_ground_truth_log = __esm({
@@ -46273,7 +46532,7 @@ function causesShown(examples, config2) {
   }
   return [...byCause.entries()].map(([cause, entry]) => ({ cause, tasks: [...entry.tasks], first: entry.first })).sort((a, b) => b.tasks.length - a.tasks.length);
 }
-function diagnosis(world2, block, seed) {
+function diagnosis(world2, block, seed2) {
   const seen = harnessSeen(block);
   const rejectedChanges = objects(block.rejected).flatMap(
     (proposal) => objects(proposal.changes).map((change2) => text2(change2.change))
@@ -46296,7 +46555,7 @@ function diagnosis(world2, block, seed) {
           "diagnosis",
           text2(pattern.id),
           ...examples.map((example) => text2(example.task)),
-          seed,
+          seed2,
           ...rejectedChanges,
           // A single cause keeps the key it always had; each of several gets its own draws.
           ...causes.length > 1 ? [cause] : []
@@ -46586,7 +46845,7 @@ function namesEntity(change2, known) {
     (match) => !notNames.test(match[1])
   );
 }
-function skeptic(world2, block, seed) {
+function skeptic(world2, block, seed2) {
   const hms = block.hms ?? {};
   const changes = objects(hms.changes);
   const known = specifics(block);
@@ -46598,7 +46857,7 @@ function skeptic(world2, block, seed) {
   const objections = [];
   for (const change2 of changes) {
     const description = text2(change2.change);
-    const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
+    const strict = (reason) => draw(world2.seed, "critique", description, reason, seed2) < world2.skeptic.strictness;
     const counts = list(change2.patterns).map((id) => support.get(text2(id)));
     const singleInstance = counts.length > 0 && counts.every((count4) => count4 !== void 0 && count4 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
@@ -47033,12 +47292,12 @@ var init_preamble = __esm({
 
 // src/sim/task-generation.ts
 function generateWorld(world2) {
-  const names = new NameBook(seededRng(world2.seed, "names"));
+  const names2 = new NameBook(seededRng(world2.seed, "names"));
   const splits = ["train", "heldout"];
   const multiHopCount = world2.families.filter((family) => family.kind === "multi-hop").reduce((sum, family) => sum + family.counts.train + family.counts.heldout, 0);
   const { kb, startPeople } = buildKnowledgeBase(
     seededRng(world2.seed, "registry"),
-    names,
+    names2,
     multiHopCount
   );
   const result = {
@@ -47059,7 +47318,7 @@ function generateWorld(world2) {
           const hops = pickHops(world2, family.hops, rng.next(), draw(...slot, "step-budget"));
           item = generateMultiHop({ rng, kb, start: startPeople[nextStart++], hops });
         } else {
-          item = generators[family.kind](rng, names);
+          item = generators[family.kind](rng, names2);
         }
         const multiTurn = family.kind === "multi-hop" || family.kind === "arithmetic" || family.kind === "unit-conversion";
         withPreamble = multiTurn && draw(...slot, "context-loss") < world2.deficiencies.systematic["context-loss"];
@@ -47451,8 +47710,8 @@ var init_rollout_cache = __esm({
           return;
         }
         for (const bucket of buckets) {
-          const names = (await readdir3(join10(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
-          for (const name3 of names) {
+          const names2 = (await readdir3(join10(this.dir, bucket))).filter((name3) => name3.endsWith(".json")).sort();
+          for (const name3 of names2) {
             const record3 = await this.get(name3.slice(0, -".json".length));
             if (record3) yield record3;
           }
@@ -47538,9 +47797,9 @@ function renderSystemPrompt(harness, options = {}) {
   const format = config2.completion.format_instruction.trim();
   if (format) sections2.push(`## Answer format
 ${format}`);
-  const tools = options.toolsSection?.trim();
-  if (tools) sections2.push(`## Tools
-${tools}`);
+  const tools2 = options.toolsSection?.trim();
+  if (tools2) sections2.push(`## Tools
+${tools2}`);
   return sections2.join("\n\n");
 }
 var init_render = __esm({
@@ -47809,9 +48068,9 @@ function enabledTools(config2) {
 }
 function runTool(input2) {
   if (!input2.offered.some((spec) => spec.name === input2.name)) {
-    const names = input2.offered.map((spec) => spec.name).join(", ") || "none";
+    const names2 = input2.offered.map((spec) => spec.name).join(", ") || "none";
     return {
-      text: `error: unknown tool '${input2.name}' (available: ${names})`,
+      text: `error: unknown tool '${input2.name}' (available: ${names2})`,
       error: true,
       invalidCall: false
     };
@@ -47850,7 +48109,7 @@ function readField(raw, field2) {
   return null;
 }
 var defaultDescriptions;
-var init_tools = __esm({
+var init_tools2 = __esm({
   "src/agent/tools.ts"() {
     "use strict";
     init_harness_references();
@@ -47870,7 +48129,7 @@ var init_conversation = __esm({
     "use strict";
     init_context_window();
     init_observation();
-    init_tools();
+    init_tools2();
     Conversation = class {
       constructor(setup) {
         this.setup = setup;
@@ -47883,7 +48142,7 @@ var init_conversation = __esm({
       }
       /** Sends one request; null when the LLM call failed (recorded as an `llm-error` event). */
       async turn() {
-        const { recorder, config: config2, tools } = this.setup;
+        const { recorder, config: config2, tools: tools2 } = this.setup;
         const fitted = fitHistory({ history: this.history, config: config2.context });
         if (fitted.droppedMessages > 0) {
           const what = fitted.taskDropped ? "; the task statement was dropped" : "";
@@ -47899,7 +48158,7 @@ var init_conversation = __esm({
           response = await this.setup.provider.chat(
             {
               messages,
-              tools: tools.length > 0 ? tools : void 0,
+              tools: tools2.length > 0 ? tools2 : void 0,
               seed: this.setup.seed,
               purpose: "agent"
             },
@@ -47915,7 +48174,7 @@ var init_conversation = __esm({
           return null;
         }
         recorder.step(response);
-        if (tools.length === 0) {
+        if (tools2.length === 0) {
           this.history.push({ role: "assistant", content: response.content });
           return { text: response.content, calledTools: false };
         }
@@ -47940,8 +48199,8 @@ var init_conversation = __esm({
       }
       /** Runs a tool call, records it and its events, and returns the observation text. */
       runCall(name3, rawArguments) {
-        const { recorder, config: config2, harness, tools } = this.setup;
-        const outcome = runTool({ name: name3, arguments: rawArguments, harness, offered: tools });
+        const { recorder, config: config2, harness, tools: tools2 } = this.setup;
+        const outcome = runTool({ name: name3, arguments: rawArguments, harness, offered: tools2 });
         if (outcome.invalidCall)
           recorder.event(
             "invalid-tool-call",
@@ -48046,7 +48305,7 @@ function builtinAgent(options = {}) {
           "the built-in agent needs a built-in harness (harness.yaml)"
         );
       const recorder = new TraceRecorder(clock);
-      const tools = config2.agent_loop.style === "react" ? enabledTools(config2) : [];
+      const tools2 = config2.agent_loop.style === "react" ? enabledTools(config2) : [];
       const system = renderSystemPrompt(harness);
       const conversation = new Conversation({
         harness,
@@ -48054,7 +48313,7 @@ function builtinAgent(options = {}) {
         provider,
         recorder,
         system,
-        tools,
+        tools: tools2,
         seed: sampleIndex,
         signal
       });
@@ -48121,7 +48380,7 @@ var init_builtin_agent = __esm({
     init_render();
     init_completion();
     init_conversation();
-    init_tools();
+    init_tools2();
     init_trace_recorder();
     selfCheckMessage = "Check your answer step by step. If it is wrong, correct it. End with one line of the form 'Answer: <value>'.";
   }
@@ -48764,8 +49023,8 @@ async function keepFolders(root, keepIn) {
   }
 }
 async function removeStaleRuns(parent) {
-  const names = await readdir4(parent).catch(() => []);
-  for (const name3 of names) {
+  const names2 = await readdir4(parent).catch(() => []);
+  for (const name3 of names2) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
     await rm3(join13(parent, name3), { recursive: true, force: true });
@@ -48835,7 +49094,7 @@ var init_agent = __esm({
     init_context_window();
     init_create_agent_adapter();
     init_lookup();
-    init_tools();
+    init_tools2();
     init_trace_recorder();
     init_types2();
   }
@@ -50078,12 +50337,12 @@ function aboveBest(best, child) {
   };
 }
 function heldOutGate(gate) {
-  return (seed, final) => {
-    const accepted = gate.requireImprovement ? final > seed : final >= seed - gate.tolerance - 1e-12;
+  return (seed2, final) => {
+    const accepted = gate.requireImprovement ? final > seed2 : final >= seed2 - gate.tolerance - 1e-12;
     const relation = gate.requireImprovement ? "must be above" : `must not be below (tolerance ${gate.tolerance})`;
     return {
       accepted,
-      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed.toFixed(3)}: ${accepted ? "passed" : "failed"}`
+      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed2.toFixed(3)}: ${accepted ? "passed" : "failed"}`
     };
   };
 }
@@ -52570,19 +52829,19 @@ var init_result_schema = __esm({
 
 // src/harness/final-harness-guard.ts
 function assertHarnessSealed(input2) {
-  const { seed, final } = input2;
+  const { seed: seed2, final } = input2;
   const rules = contentRules(input2.guard);
-  const seedPaths = Object.keys(seed.files);
+  const seedPaths = Object.keys(seed2.files);
   for (const [path17, text3] of Object.entries(final.files)) {
     const shown = escapeInvisible(path17);
-    if (!(path17 in seed.files)) {
+    if (!(path17 in seed2.files)) {
       const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
     const isConfig = path17 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed.files[path17] ?? "", isConfig ? seed.config : void 0),
+      before: guardedText(seed2.files[path17] ?? "", isConfig ? seed2.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -55899,7 +56158,7 @@ function ecdysisStrategy() {
       const plain2 = plainSteps(context);
       const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
       return {
-        start: async (seed) => ({ harness: seed, memory: [] }),
+        start: async (seed2) => ({ harness: seed2, memory: [] }),
         propose: (state, index) => proposeEcdysis({ context, steps, state, index }),
         validate: (proposal) => validateEcdysis({ context, steps, proposal }),
         next: (state, step) => ({
@@ -56310,21 +56569,21 @@ function iterativeRun(context, options) {
   const staleLimit = staleProposals(context);
   const pending = /* @__PURE__ */ new Map();
   return {
-    async start(seed) {
+    async start(seed2) {
       const run2 = await context.stage(
         "iterative/evaluate-seed",
-        () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
+        () => context.evaluate({ tasks: context.train, harness: seed2, label: "seed: train" }),
         stageSchemas.evaluation
       );
-      const entry = { harness: seed, run: run2, scores: instanceScores(run2), pointer: 0 };
+      const entry = { harness: seed2, run: run2, scores: instanceScores(run2), pointer: 0 };
       return {
-        harness: seed,
+        harness: seed2,
         memory: [],
         pool: [entry],
         best: 0,
         draws: 0,
         withoutImprovement: 0,
-        scored: [seed.hash],
+        scored: [seed2.hash],
         withoutNewCandidate: 0
       };
     },
@@ -56411,8 +56670,8 @@ function samplingVotes(options) {
   const { config: config2, trainSize, heldoutSize } = options;
   const budget = config2.evolve.budget.rollouts;
   const tasks = Math.max(1, trainSize + heldoutSize);
-  const seed = config2.evolve.budget.scope === "run" ? config2.samples : 0;
-  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed;
+  const seed2 = config2.evolve.budget.scope === "run" ? config2.samples : 0;
+  const raw = budget === void 0 ? 2 * config2.evolve.maxIterations + 1 : Math.floor(budget / tasks) - seed2;
   const bounded = Math.max(1, raw);
   return bounded % 2 === 1 ? bounded : bounded - 1;
 }
@@ -56421,7 +56680,7 @@ function samplingStrategy() {
     name: "sampling",
     finalSamples: samplingVotes,
     open: (context) => ({
-      start: async (seed) => ({ harness: seed, memory: [] }),
+      start: async (seed2) => ({ harness: seed2, memory: [] }),
       stop: () => "no-evolution",
       propose: () => Promise.reject(new Error("the sampling baseline proposes nothing")),
       validate: () => Promise.reject(new Error("the sampling baseline validates nothing")),
@@ -56564,7 +56823,7 @@ async function finishRun(input2) {
 }
 async function loadInputs(loaded, limit2) {
   const { config: config2 } = loaded;
-  const seed = await loadHarness({
+  const seed2 = await loadHarness({
     dir: path12.resolve(loaded.root, config2.harness.dir),
     kind: config2.harness.kind,
     command: config2.harness.command
@@ -56572,13 +56831,13 @@ async function loadInputs(loaded, limit2) {
   const splits = await loadSplits(loaded);
   const train = limitTasks(splits.train, limit2);
   const heldout = limitTasks(splits.heldout, limit2);
-  return { seed, splits, train, heldout };
+  return { seed: seed2, splits, train, heldout };
 }
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
   const { loaded } = options;
   const { config: config2 } = loaded;
-  const { seed, splits, train, heldout } = input2.inputs;
+  const { seed: seed2, splits, train, heldout } = input2.inputs;
   const callCache = options.callCache ?? true;
   const { onCall } = options;
   const models = wrapModels({ models: input2.models, loaded, budget, callCache, redactor, onCall });
@@ -56606,7 +56865,7 @@ function openRun(input2) {
       evaluate: evaluations({ enforce: true, split: "train" }),
       train,
       heldout: splits.heldout,
-      seedHarness: seed
+      seedHarness: seed2
     }),
     stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
     rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
@@ -56618,7 +56877,7 @@ function openRun(input2) {
     elapsedMs: () => budget.snapshot().wallMs
   };
   const measure = (split) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  return { journal, budget, redactor, seed: seed2, heldout, context, measure, background };
 }
 function runGuard(input2) {
   const { loaded, splits, redactor } = input2;
@@ -56980,27 +57239,27 @@ var init_html = __esm({
 });
 
 // src/report/measure-rows.ts
-function ratio(seed, final) {
-  return seed > 0 ? `${(final / seed).toFixed(1)}\xD7` : "\u2014";
+function ratio(seed2, final) {
+  return seed2 > 0 ? `${(final / seed2).toFixed(1)}\xD7` : "\u2014";
 }
 function spendRows(result) {
   const measures = result.measures;
   if (!measures) return [];
   return ["train", "heldout"].flatMap((split) => {
-    const { seed, final } = measures[split];
+    const { seed: seed2, final } = measures[split];
     const name3 = split === "train" ? "train" : "held-out";
     return [
       {
         label: `Tokens per task (${name3})`,
-        seed: seed.tokensPerTask.toFixed(0),
+        seed: seed2.tokensPerTask.toFixed(0),
         final: final.tokensPerTask.toFixed(0),
-        ratio: ratio(seed.tokensPerTask, final.tokensPerTask)
+        ratio: ratio(seed2.tokensPerTask, final.tokensPerTask)
       },
       {
         label: `Cost per task (${name3})`,
-        seed: usd(seed.costPerTask),
+        seed: usd(seed2.costPerTask),
         final: usd(final.costPerTask),
-        ratio: ratio(seed.costPerTask, final.costPerTask)
+        ratio: ratio(seed2.costPerTask, final.costPerTask)
       }
     ];
   });
@@ -57212,15 +57471,15 @@ function preWithPatternIds(options) {
   return `<pre>${body}</pre>${rest}`;
 }
 function patternNameMap(result) {
-  const names = /* @__PURE__ */ new Map();
+  const names2 = /* @__PURE__ */ new Map();
   for (const iteration of result.iterations)
     for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")])
-      for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
-  return names;
+      for (const pattern of record3?.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
+  return names2;
 }
-function namePatternIds(text3, names) {
+function namePatternIds(text3, names2) {
   return text3.replace(patternIdPattern, (id) => {
-    const name3 = names.get(id);
+    const name3 = names2.get(id);
     return name3 ? `${name3} (${id})` : id;
   });
 }
@@ -57317,8 +57576,8 @@ function patternsSection(result) {
 }
 function reasoningSection(result, options = {}) {
   const parts = ["## Refinement"];
-  const names = patternNameMap(result);
-  const named = (text3) => namePatternIds(text3, names);
+  const names2 = patternNameMap(result);
+  const named = (text3) => namePatternIds(text3, names2);
   for (const iteration of result.iterations) {
     parts.push(
       "",
@@ -57451,10 +57710,10 @@ function rejectionsSection(result) {
   }
   if (result.rejectedProposals.length > 0) {
     parts.push("", "Rejected proposals (remembered and shown to later refinement):", "");
-    const names = patternNameMap(result);
+    const names2 = patternNameMap(result);
     for (const proposal of result.rejectedProposals)
       parts.push(
-        `- ${cell(namePatternIds(proposal.summary, names), 240)} \u2014 ${cell(proposal.reason, 240)}`
+        `- ${cell(namePatternIds(proposal.summary, names2), 240)} \u2014 ${cell(proposal.reason, 240)}`
       );
   }
   return parts.join("\n");
@@ -57598,20 +57857,20 @@ function describeReplacement(edit, max) {
   return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
 }
 function patternNames(iteration) {
-  const names = /* @__PURE__ */ new Map();
+  const names2 = /* @__PURE__ */ new Map();
   for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record3?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+    for (const pattern of record3?.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
   }
-  return names;
+  return names2;
 }
 function acceptedChanges(result) {
   return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names = patternNames(iteration);
+    const names2 = patternNames(iteration);
     return iteration.applied.map((planned) => ({
       iteration: iteration.index,
       module: planned.module,
       change: describeEdit(planned.edit),
-      patterns: planned.patterns.map((id) => names.get(id) ?? id)
+      patterns: planned.patterns.map((id) => names2.get(id) ?? id)
     }));
   });
 }
@@ -58053,8 +58312,8 @@ var init_html_roles = __esm({
 });
 
 // src/report/html-tasks.ts
-function taskStatus(seed, final) {
-  const before = seed?.pass ?? false;
+function taskStatus(seed2, final) {
+  const before = seed2?.pass ?? false;
   const after = final?.pass ?? false;
   if (!before && after) return "fixed";
   if (before && !after) return "broken";
@@ -58065,18 +58324,18 @@ function passCell(outcome) {
   const samples = outcome.samples > 1 ? ` <small>(${outcome.passes}/${outcome.samples})</small>` : "";
   return `<span class="${outcome.pass ? "accepted" : "rejected"}">${outcome.pass ? "pass" : "fail"}</span>${samples}`;
 }
-function spendCell(seed, final) {
-  const tokens = `${seed?.tokens ?? 0} \u2192 ${final?.tokens ?? 0}`;
-  const cost = (seed?.costUsd ?? 0) + (final?.costUsd ?? 0) > 0 ? `<br><small>${usd(seed?.costUsd ?? 0)} \u2192 ${usd(final?.costUsd ?? 0)}</small>` : "";
+function spendCell(seed2, final) {
+  const tokens = `${seed2?.tokens ?? 0} \u2192 ${final?.tokens ?? 0}`;
+  const cost = (seed2?.costUsd ?? 0) + (final?.costUsd ?? 0) > 0 ? `<br><small>${usd(seed2?.costUsd ?? 0)} \u2192 ${usd(final?.costUsd ?? 0)}</small>` : "";
   return `${tokens}${cost}`;
 }
 function tasksHtml(index) {
   const measures = index.records?.measures.train;
   if (!measures)
     return `<section id="tasks"><h2>Train tasks</h2><p>This run kept no records.json: per-task outcomes are not available.</p></section>`;
-  const seed = new Map(measures.seed.tasks.map((task) => [task.taskId, task]));
+  const seed2 = new Map(measures.seed.tasks.map((task) => [task.taskId, task]));
   const final = new Map(measures.final.tasks.map((task) => [task.taskId, task]));
-  const ids = distinct([...seed.keys(), ...final.keys()]);
+  const ids = distinct([...seed2.keys(), ...final.keys()]);
   const failing = /* @__PURE__ */ new Map();
   const ordered = [...index.rollouts.values()].sort(
     (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash)
@@ -58087,14 +58346,14 @@ function tasksHtml(index) {
       `<a href="#${rolloutAnchor(record3.key)}">${escapeHtml(index.harnessLabel(record3.harnessHash))}</a>`
     ]);
   const rows = ids.map((id) => {
-    const before = seed.get(id);
+    const before = seed2.get(id);
     const after = final.get(id);
     const status = taskStatus(before, after);
     const category = before?.category ?? after?.category ?? "";
     const attributes = filterAttributes("tasks", { status, category });
     return `<tr id="${taskAnchor(id)}"${attributes}><td><code>${escapeHtml(id)}</code></td><td>${escapeHtml(category)}</td><td>${passCell(before)}</td><td>${passCell(after)}</td><td class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</td><td>${spendCell(before, after)}</td><td>${collapsedList(failing.get(id) ?? [], 3)}</td></tr>`;
   });
-  const statuses = distinct(ids.map((id) => taskStatus(seed.get(id), final.get(id))));
+  const statuses = distinct(ids.map((id) => taskStatus(seed2.get(id), final.get(id))));
   const bar2 = filterBar({
     group: "tasks",
     placeholder: "Search tasks (id, category)",
@@ -58135,11 +58394,11 @@ function field(name3, body) {
 }
 function taskNow(taskId, index) {
   const train = index.records?.measures.train;
-  const seed = train?.seed.tasks.find((task) => task.taskId === taskId);
+  const seed2 = train?.seed.tasks.find((task) => task.taskId === taskId);
   const final = train?.final.tasks.find((task) => task.taskId === taskId);
-  if (!seed && !final) return "<em>not measured</em>";
-  const status = taskStatus(seed, final);
-  return `<span class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</span> (seed ${seed?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
+  if (!seed2 && !final) return "<em>not measured</em>";
+  const status = taskStatus(seed2, final);
+  return `<span class="status-${status.replace(" ", "-")}">${escapeHtml(status)}</span> (seed ${seed2?.pass ? "pass" : "fail"}, final ${final?.pass ? "pass" : "fail"}) \u2014 <a href="#${taskAnchor(taskId)}">task row</a>`;
 }
 function rolloutBody(record3, index) {
   const task = index.tasks.get(record3.taskId);
@@ -58705,8 +58964,8 @@ function iterationPatterns(iteration) {
     memberTaskIds: [...new Set(pattern.taskIds)]
   }));
 }
-function addressedTasks(iteration, found, names) {
-  const wanted = new Set(names);
+function addressedTasks(iteration, found, names2) {
+  const wanted = new Set(names2);
   const matched = found.filter(
     (pattern) => wanted.has(pattern.name) || wanted.has(pattern.id) || wanted.has(pattern.id.split(":").slice(1).join(":"))
   );
@@ -58825,10 +59084,10 @@ async function measureProbe(options) {
   }
 }
 async function rebuildHarnesses(options) {
-  const { seed, result, guard } = options;
-  if (seed.hash !== result.harness.seedHash)
+  const { seed: seed2, result, guard } = options;
+  if (seed2.hash !== result.harness.seedHash)
     throw new Error("bench: the run's seed harness is not the project's seed harness");
-  const harnesses = /* @__PURE__ */ new Map([[seed.hash, seed]]);
+  const harnesses = /* @__PURE__ */ new Map([[seed2.hash, seed2]]);
   for (const iteration of result.iterations) {
     const accepted = iteration.verdict === "accepted";
     const candidateHash = accepted ? acceptedHarnessHash(iteration) : iteration.candidateHash;
@@ -58894,8 +59153,8 @@ function simEngine() {
       const source = isBundledWorld(nameOrPath) ? nameOrPath : path15.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
-    async prepareProject({ world: world2, seed, dir }) {
-      const seeded = { ...await worldOf(world2.source), seed };
+    async prepareProject({ world: world2, seed: seed2, dir }) {
+      const seeded = { ...await worldOf(world2.source), seed: seed2 };
       await rm6(dir, { recursive: true, force: true });
       await mkdir15(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
@@ -59062,10 +59321,10 @@ function bootstrapMedian(options) {
   const at = (share) => statistics.length === 0 ? point : statistics[Math.min(statistics.length - 1, Math.floor(share * statistics.length))];
   return { median: point, low: at(0.025), high: at(0.975), n: values.length };
 }
-function bootstrapRng(seed, key) {
+function bootstrapRng(seed2, key) {
   let hash2 = 2166136261;
   for (const char of key) hash2 = Math.imul(hash2 ^ char.charCodeAt(0), 16777619);
-  return createRng(deriveSeed(seed, hash2 | 0));
+  return createRng(deriveSeed(seed2, hash2 | 0));
 }
 
 // src/bench/heldout-trajectory.ts
@@ -59093,10 +59352,10 @@ function meanAccuracy(probe, horizon) {
 function matchTarget(options) {
   const { left, right, owner } = options;
   const target = bestAccuracy(owner === "left" ? left : right);
-  const seed = Math.max(left.points[0].accuracy, right.points[0].accuracy);
+  const seed2 = Math.max(left.points[0].accuracy, right.points[0].accuracy);
   const leftMs = firstReach(left, target);
   const rightMs = firstReach(right, target);
-  if (target <= seed + epsilon)
+  if (target <= seed2 + epsilon)
     return { target, leftMs, rightMs, ratio: null, status: "no-target" };
   if (leftMs === null) return { target, leftMs, rightMs, ratio: 0, status: "not-reached" };
   if (rightMs === null) return { target, leftMs, rightMs, ratio: null, status: "not-reached" };
@@ -59530,8 +59789,8 @@ function pairTable(result, budgetEvals) {
     budgetEvals
   });
   if (!comparison) return "No world \xD7 seed had both Ecdysis and iterative at this budget.";
-  const find = (world2, seed, strategy) => result.runs.find(
-    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && run2.world === world2 && run2.seed === seed && run2.strategy === strategy
+  const find = (world2, seed2, strategy) => result.runs.find(
+    (run2) => run2.budgetEvals === budgetEvals && run2.refiner === "world" && run2.world === world2 && run2.seed === seed2 && run2.strategy === strategy
   );
   const seconds = (ms) => ms === null || ms === void 0 ? "\u2013" : `${(ms / 1e3).toFixed(2)} s`;
   return [
@@ -60268,15 +60527,15 @@ function budgetRollouts(budgetEvals, trainTasks) {
   return Math.max(1, Math.round(budgetEvals * trainTasks));
 }
 function probeTaskIds(options) {
-  const { heldout, size, seed } = options;
+  const { heldout, size, seed: seed2 } = options;
   if (heldout.length <= size) return [...heldout];
-  const chosen = new Set(shuffled(heldout, createRng(deriveSeed(seed, 1886547810))).slice(0, size));
+  const chosen = new Set(shuffled(heldout, createRng(deriveSeed(seed2, 1886547810))).slice(0, size));
   return heldout.filter((id) => chosen.has(id));
 }
-function runFolder(world2, seed, plan) {
+function runFolder(world2, seed2, plan) {
   const safe = world2.replace(/[^A-Za-z0-9._-]+/g, "_");
   const refiner = plan.refiner === "neutral" ? "-neutral-refiner" : "";
-  return `${safe}-seed${seed}-b${plan.budgetEvals}${refiner}-${plan.strategy}`;
+  return `${safe}-seed${seed2}-b${plan.budgetEvals}${refiner}-${plan.strategy}`;
 }
 
 // src/bench/run-record.ts
@@ -60292,10 +60551,10 @@ var runRecordSchema = external_exports.object({
   run: benchRunSchema
 });
 function runRecordKey(parts) {
-  const { world: world2, seed, plan, settings, probeTaskIds: probeTaskIds2, code: code2 } = parts;
+  const { world: world2, seed: seed2, plan, settings, probeTaskIds: probeTaskIds2, code: code2 } = parts;
   const canonical = JSON.stringify({
     world: world2,
-    seed,
+    seed: seed2,
     plan: [plan.strategy, plan.refiner, plan.budgetEvals],
     settings: [
       settings.budgetRollouts,
@@ -60494,35 +60753,35 @@ async function runBench(input2) {
   let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
   const outDir = path16.resolve(options.outDir);
-  const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
+  const names2 = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
-  for (const name3 of names) worlds.push(await engine.describeWorld(name3));
+  for (const name3 of names2) worlds.push(await engine.describeWorld(name3));
   const runs = [];
   const total = worlds.reduce(
     (sum, world2) => sum + planRuns(options, world2).length * options.seeds.length,
     0
   );
   for (const world2 of worlds) {
-    for (const seed of options.seeds) {
-      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed}`);
-      const project = await engine.prepareProject({ world: world2, seed, dir: projectDir });
+    for (const seed2 of options.seeds) {
+      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
+      const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
         heldout: project.heldoutTaskIds,
         size: options.probeSize,
-        seed
+        seed: seed2
       });
       for (const plan of planRuns(options, world2)) {
         const settings = {
-          seed,
+          seed: seed2,
           budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
           latencyScale: options.latencyScale,
           concurrency: options.concurrency,
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed, plan));
-        const key = runRecordKey({ world: world2, seed, plan, settings, probeTaskIds: taskIds, code: code2 });
+        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed2, plan));
+        const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
         const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
         if (recorded) {
           runs.push(recorded);
@@ -60552,7 +60811,7 @@ async function runBench(input2) {
         const run2 = scoreRun({
           ...plan,
           world: world2.name,
-          seed,
+          seed: seed2,
           budgetRollouts: settings.budgetRollouts,
           wallMs,
           outcome,
@@ -61015,11 +61274,11 @@ function compareRuns(a, b) {
     );
   return { rows, changes, notes };
 }
-function formatComparison(comparison, names) {
+function formatComparison(comparison, names2) {
   const header = {
     label: "",
-    a: `A: ${names.a}`,
-    b: `B: ${names.b}`,
+    a: `A: ${names2.a}`,
+    b: `B: ${names2.b}`,
     delta: "B \u2212 A"
   };
   const rows = [header, ...comparison.rows];
@@ -61128,9 +61387,9 @@ function agentErrorWarning(records, of = { total: records.length, what: "rollout
 `;
 }
 function evolveAgentErrorWarning(records) {
-  const seed = records.measures.train.seed.tasks;
-  const keys = new Set(seed.flatMap((task) => task.rolloutKeys ?? []));
-  const total = seed.reduce((sum, task) => sum + task.samples, 0);
+  const seed2 = records.measures.train.seed.tasks;
+  const keys = new Set(seed2.flatMap((task) => task.rolloutKeys ?? []));
+  const total = seed2.reduce((sum, task) => sum + task.samples, 0);
   return agentErrorWarning(
     records.rollouts.filter((record3) => keys.has(record3.key)),
     { total, what: "train rollouts of the seed harness" }
@@ -62221,9 +62480,9 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     checkShardsComplete(
       await Promise.all(dirs.map(async (dir) => ({ dir, marker: await readShardMarker(dir) })))
     );
-    const names = new Set(shards.flatMap((shard) => Object.keys(shard.results)));
+    const names2 = new Set(shards.flatMap((shard) => Object.keys(shard.results)));
     const results = {};
-    for (const name3 of [...names].sort()) {
+    for (const name3 of [...names2].sort()) {
       const parts = shards.map((shard) => shard.results[name3]);
       if (parts.some((part) => part === void 0)) {
         throw new InputError(

@@ -24,6 +24,8 @@ export const capabilitiesSchema = z
     tokenLimit: z.enum(["auto", "max_tokens", "max_completion_tokens", "none"]).default("auto"),
     /** Whether `temperature` is sent (reasoning models accept only their default). */
     temperature: z.enum(["auto", "send", "omit"]).default("auto"),
+    /** Whether the sample's `seed` is sent (Gemini's OpenAI-compatible endpoint refuses it). */
+    seed: z.enum(["auto", "send", "omit"]).default("auto"),
   })
   .strict();
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
@@ -39,7 +41,7 @@ export const reservedBodyFields: Record<string, string> = {
   max_completion_tokens: "model.maxTokens and model.capabilities.tokenLimit",
   temperature: "model.temperature and model.capabilities.temperature",
   reasoning_effort: "model.reasoningEffort",
-  seed: "the sample index",
+  seed: "the sample index and model.capabilities.seed",
   stream: "nothing (Ecdysis does not stream)",
   n: "nothing (one choice per call)",
 };
@@ -53,6 +55,7 @@ export const modelQuirks = [
   "rejects-tools",
   "rejects-json-schema",
   "reasoning-model",
+  "rejects-seed",
 ] as const;
 
 /** The variable an endpoint's key is read from when `apiKeyEnv` is not set (if it is set at all). */

@@ -1,11 +1,9 @@
-import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessageParam,
-} from "openai/resources/chat/completions";
-import type { WireSettings } from "./capabilities.js";
+import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
+import { type ChatBody, mapBody, type WireSettings } from "./capabilities.js";
 import { strictSchemaViolations } from "./strict-json-schema.js";
-import { fromTextReply, toTextProtocol } from "./text-tool-protocol.js";
-import type { ChatMessage, ChatRequest, ToolCall } from "./types.js";
+import { fromTextReply } from "./text-tool-protocol.js";
+import type { ChatRequest, ToolCall } from "./types.js";
+import { toWireMessage, toWireTool } from "./wire-messages.js";
 
 /** What shapes a request body besides the request: the model config's values and the settings. */
 export interface WireContext {
@@ -18,92 +16,44 @@ export interface WireContext {
   settings: WireSettings;
 }
 
-/** The instruction that carries a schema when decoding is not constrained by it. */
-export function schemaInstruction(schema: Record<string, unknown>): string {
-  return `## Reply format\nReply with a single JSON object and nothing else (no prose, no code fences). It must match this JSON Schema:\n${JSON.stringify(schema)}`;
-}
-
 /**
- * Our request → the body of `POST /chat/completions`, in the form the settings say the server
- * takes: native tools or the text protocol; `response_format` json_schema (strict), json_object
- * or nothing — the schema rides in the system prompt only when decoding is not constrained by
- * it; `max_tokens`, `max_completion_tokens` or no limit; temperature sent or not.
+ * Our request → the body of `POST /chat/completions`: built at its richest (native tools,
+ * json_schema — strict when the schema is inside the strict subset —, `max_tokens`, temperature,
+ * seed, reasoning effort, the config's extra fields), then mapped by the capability records to the
+ * form the settings say the server takes (`capabilities.ts` `mapBody`).
  */
 export function toOpenAIRequest(
   request: ChatRequest,
   context: WireContext,
 ): ChatCompletionCreateParamsNonStreaming {
-  const { settings } = context;
   const tools = request.tools && request.tools.length > 0 ? request.tools : undefined;
-  let messages = request.messages;
-  if (tools && settings.tools === "text") messages = toTextProtocol(messages, tools);
-  if (request.jsonSchema && settings.structuredOutput !== "json_schema")
-    messages = withSystemText(messages, schemaInstruction(request.jsonSchema.schema));
-  const body: ChatCompletionCreateParamsNonStreaming = {
+  const body: ChatBody = {
     model: context.model,
-    messages: messages.map(toOpenAIMessage),
+    messages: request.messages.map(toWireMessage),
+    temperature: request.temperature ?? context.temperature,
+    max_tokens: request.maxTokens ?? context.maxTokens,
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(tools ? { tools: tools.map(toWireTool) } : {}),
+    ...(request.jsonSchema
+      ? {
+          response_format: {
+            type: "json_schema",
+            json_schema: {
+              name: request.jsonSchema.name,
+              schema: request.jsonSchema.schema,
+              // Strict only when the schema is inside the subset strict mode accepts (ours are).
+              strict: strictSchemaViolations(request.jsonSchema.schema).length === 0,
+            },
+          },
+        }
+      : {}),
+    ...(context.reasoningEffort ? { reasoning_effort: context.reasoningEffort } : {}),
   };
-  if (settings.temperature) body.temperature = request.temperature ?? context.temperature;
-  const limit = request.maxTokens ?? context.maxTokens;
-  if (settings.tokenLimit === "max_tokens") body.max_tokens = limit;
-  if (settings.tokenLimit === "max_completion_tokens") body.max_completion_tokens = limit;
-  if (request.seed !== undefined && settings.seed) body.seed = request.seed;
-  if (tools && settings.tools === "native") {
-    body.tools = tools.map((tool) => ({
-      type: "function",
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-    }));
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_schema") {
-    body.response_format = {
-      type: "json_schema",
-      json_schema: {
-        name: request.jsonSchema.name,
-        schema: request.jsonSchema.schema,
-        // Strict only when the schema is inside the subset strict mode accepts (ours are).
-        strict: strictSchemaViolations(request.jsonSchema.schema).length === 0,
-      },
-    };
-  }
-  if (request.jsonSchema && settings.structuredOutput === "json_object")
-    body.response_format = { type: "json_object" };
-  if (context.reasoningEffort)
-    (body as { reasoning_effort?: string }).reasoning_effort = context.reasoningEffort;
-  return { ...body, ...(context.extraBody ?? {}) };
-}
-
-/** Appends text to the first system message, or starts the conversation with one. */
-function withSystemText(messages: ChatMessage[], text: string): ChatMessage[] {
-  const index = messages.findIndex((message) => message.role === "system");
-  if (index === -1) return [{ role: "system", content: text }, ...messages];
-  const copy = [...messages];
-  const content = (messages[index] as { content: string }).content.trim();
-  copy[index] = { role: "system", content: content ? `${content}\n\n${text}` : text };
-  return copy;
-}
-
-function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
-  switch (message.role) {
-    case "system":
-      return { role: "system", content: message.content };
-    case "user":
-      return { role: "user", content: message.content };
-    case "tool":
-      return { role: "tool", content: message.content, tool_call_id: message.toolCallId };
-    case "assistant": {
-      const toolCalls = message.toolCalls ?? [];
-      if (toolCalls.length === 0) return { role: "assistant", content: message.content };
-      return {
-        role: "assistant",
-        content: message.content,
-        tool_calls: toolCalls.map((call) => ({
-          id: call.id,
-          type: "function",
-          function: { name: call.name, arguments: call.arguments },
-        })),
-      };
-    }
-  }
+  const mapped = mapBody(body, context.settings);
+  return {
+    ...mapped,
+    ...(context.extraBody ?? {}),
+  } as unknown as ChatCompletionCreateParamsNonStreaming;
 }
 
 /** What a completion says, read defensively: OpenAI-compatible servers omit fields. */

@@ -1,12 +1,7 @@
 import { APIConnectionTimeoutError, type APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
-import {
-  type Downgrade,
-  replyVariant,
-  type WireParameter,
-  type WireSettings,
-} from "./capabilities.js";
+import { type Downgrade, fixFor, replyVariant, type WireSettings } from "./capabilities.js";
 import { CapabilityState } from "./capability-state.js";
 import { type Clock, systemClock } from "./clock.js";
 import { completionProblem, NotACompletionError } from "./completion-check.js";
@@ -242,7 +237,7 @@ class OpenAIChat {
   ): Promise<"retry" | "fixed"> {
     const reason = String((error.details.cause as { message?: unknown })?.message ?? error.message);
     const outcome = await this.state.refused(
-      parameter as WireParameter,
+      parameter,
       sent,
       redactSecret(reason, this.options.apiKey),
     );
@@ -252,16 +247,7 @@ class OpenAIChat {
 
 /** The refusal of a parameter the config fixes (or with no step left), with what to change. */
 function fixedSettingError(parameter: string, error: TransportError): TransportError {
-  const fix: Record<string, string> = {
-    tools: "set model.capabilities.tools to text (or auto)",
-    response_format: "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
-    max_tokens: "set model.capabilities.tokenLimit to max_completion_tokens or none (or auto)",
-    max_completion_tokens: "set model.capabilities.tokenLimit to max_tokens or none (or auto)",
-    temperature: "set model.capabilities.temperature to omit (or auto)",
-    reasoning_effort: "remove model.reasoningEffort",
-  };
-  const hint = fix[parameter] ?? `remove '${parameter}' from model.extraBody`;
-  return new TransportError("llm", `${error.message}; ${hint}`, {
+  return new TransportError("llm", `${error.message}; ${fixFor(parameter)}`, {
     ...error.details,
     retryable: false,
   });
