@@ -9,6 +9,7 @@ import { type Evidence, evidenceSchema, extractBatchEvidence } from "./evidence.
 import { writeFailureNotes } from "./failure-notes.js";
 import { type FailurePattern, failurePatternSchema } from "./failure-pattern.js";
 import { refuseHeldout } from "./heldout-guard.js";
+import { ReplyTally, replyTallySchema } from "./reply-tally.js";
 
 /** What diagnosis of one batch produces (data; the caller saves it with the run). */
 export const diagnosisReportSchema = z.object({
@@ -22,6 +23,8 @@ export const diagnosisReportSchema = z.object({
       merged: z.boolean(),
       systematic: z.number().int(),
       modelSpecific: z.number().int(),
+      /** The kind of every refiner reply, per purpose (`failure-notes`, `pattern-merge`). */
+      replies: replyTallySchema.optional(),
     })
     .optional(),
 });
@@ -97,6 +100,8 @@ export async function diagnoseBatch(options: {
   probe?: Probe;
   minSupport: { tasks: number; categories: number };
   notesPerCall?: number;
+  /** Failures noted per failure signature at most (the rest inherit; `writeFailureNotes`). */
+  notesPerSignature?: number;
   /** Re-samples per failing member (evolve.resamples); default 1. */
   resamples?: number;
   /**
@@ -134,6 +139,7 @@ export async function diagnoseBatch(options: {
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks,
   });
+  const replies = new ReplyTally();
   try {
     const evidence =
       raw.length === 0
@@ -145,6 +151,8 @@ export async function diagnoseBatch(options: {
               tasks: options.tasks,
               refiner: options.refiner,
               notesPerCall: options.notesPerCall,
+              notesPerSignature: options.notesPerSignature,
+              onReplies: (kinds) => replies.add("failure-notes", kinds),
             }),
           );
     const { patterns, groups, merged } = await aggregateFailures({
@@ -152,6 +160,7 @@ export async function diagnoseBatch(options: {
       records: failed,
       tasks: options.tasks,
       refiner: options.refiner,
+      onReplies: (kinds) => replies.add("pattern-merge", kinds),
     });
     const classified = await classifyPatterns({
       patterns,
@@ -178,6 +187,7 @@ export async function diagnoseBatch(options: {
         merged,
         systematic,
         modelSpecific: classified.length - systematic,
+        ...(replies.isEmpty() ? {} : { replies: replies.counts() }),
       },
     };
   } finally {

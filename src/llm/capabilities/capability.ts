@@ -16,10 +16,13 @@ export interface Refusal {
 
 /** A completion as the wire has it, read loosely (servers omit fields). */
 export interface WireReply {
+  /** `message.content` as sent (a string, or null). */
   content: string | null;
-  /** Whether the reply carried native tool calls. */
+  /** How many native tool calls the reply carried. */
   toolCalls: number;
   finishReason: string | undefined;
+  /** The message carried a `refusal`. */
+  refused: boolean;
 }
 
 /**

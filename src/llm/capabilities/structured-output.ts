@@ -15,7 +15,8 @@ export function schemaInstruction(schema: unknown): string {
 /**
  * `response_format`: json_schema (strict when the schema is inside OpenAI's strict subset),
  * json_object, or nothing. The schema rides in the system prompt whenever decoding is not
- * constrained by it: json_object, prompt, and json_schema that is not strict.
+ * constrained by it: json_object, prompt, and json_schema that is not strict. A server that takes
+ * json_schema but ignores it (the reply is not JSON) is detected from the reply and stepped down.
  */
 export const structuredOutput: Capability<StructuredMode> = {
   name: "structuredOutput",
@@ -33,6 +34,15 @@ export const structuredOutput: Capability<StructuredMode> = {
     current === "json_schema" ? "json_object" : current === "json_object" ? "prompt" : undefined,
   describe: (value) => value,
   map: mapStructured,
+  observe: (reply, value, body) => {
+    const format = body.response_format as LooseFormat | undefined;
+    const strict = format?.type === "json_schema" && format.json_schema?.strict === true;
+    if (value !== "json_schema" || !strict || reply.refused || reply.finishReason === "length")
+      return undefined;
+    const text = (reply.content ?? "").replace(/<think>[\s\S]*?<\/think>/gi, "").trim();
+    if (text === "" || isJsonObject(text)) return undefined;
+    return "the reply to a strict json_schema request was not a JSON object: the server does not constrain decoding by response_format (Anthropic's compatibility layer ignores it); the schema rides in the prompt from now on";
+  },
   fix: () => "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
 };
 
@@ -67,4 +77,13 @@ function withSystemText(body: ChatBody, text: string): ChatBody {
   const content = textOf((messages[index] as { content?: unknown }).content).trim();
   messages[index] = { role: "system", content: content ? `${content}\n\n${text}` : text };
   return { ...body, messages };
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return !!value && typeof value === "object";
+  } catch {
+    return false;
+  }
 }

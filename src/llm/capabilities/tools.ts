@@ -1,5 +1,6 @@
 import { toTextProtocol } from "../text-tool-protocol.js";
 import { fromWireMessage, fromWireTool, toWireMessage } from "../wire-messages.js";
+import { readWrittenToolCalls, writtenFormatNames } from "../written-tool-calls.js";
 import type { Capability, ChatBody } from "./capability.js";
 
 type ToolMode = "native" | "text";
@@ -12,7 +13,9 @@ const noTools =
  * Tools offered natively (`tools`), or in the text protocol: listed under `## Tools` in the
  * system prompt, called by `CALL <name> <json>` lines, results sent back as `RESULT` user
  * messages (`text-tool-protocol.ts`). The provider reads `CALL` lines back as native calls, so
- * callers see native calls either way.
+ * callers see native calls either way. A model that writes its calls in its template's own text
+ * format while tools are offered natively (a server without a tool parser) is detected from the
+ * reply and stepped down too.
  */
 export const tools: Capability<ToolMode> = {
   name: "tools",
@@ -23,6 +26,13 @@ export const tools: Capability<ToolMode> = {
   next: (current) => (current === "native" ? "text" : undefined),
   describe: (value) => value,
   map: (body, value) => (value === "text" ? toTextTools(body) : body),
+  observe: (reply, value, body) => {
+    const offered = Array.isArray(body.tools) && body.tools.length > 0;
+    if (value !== "native" || !offered || reply.toolCalls > 0) return undefined;
+    const written = readWrittenToolCalls(reply.content);
+    if (!written) return undefined;
+    return `the model wrote its tool calls as text (${writtenFormatNames[written.format]}) although tools were offered natively: the server does not parse them (vLLM: --tool-call-parser for this model); they were read from the text, and tools go in the text protocol from now on`;
+  },
   fix: () => "set model.capabilities.tools to text (or auto)",
 };
 
