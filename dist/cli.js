@@ -29961,6 +29961,31 @@ var init_rollout_key = __esm({
   }
 });
 
+// src/eval/scorers/scorer-error.ts
+var ScorerError;
+var init_scorer_error = __esm({
+  "src/eval/scorers/scorer-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    ScorerError = class extends EcdysisError {
+      constructor(command, problem, stderr) {
+        const said = stderr.trim() ? `; stderr: ${stderr.trim().replace(/\s+/g, " ").slice(0, 1e3)}` : "";
+        super(
+          `the scoring command '${command}' gave no verdict: ${problem}${said} \u2014 fix the command (it gets the task and the output as JSON on stdin and exits 0 for pass, 1 for fail; docs/scorers.md)`
+        );
+        this.command = command;
+        this.problem = problem;
+        this.stderr = stderr;
+        this.name = "ScorerError";
+      }
+      command;
+      problem;
+      stderr;
+      code = "scorer";
+    };
+  }
+});
+
 // src/eval/evaluate.ts
 async function evaluate(options) {
   const clock = options.clock ?? Date;
@@ -30008,7 +30033,11 @@ async function evaluate(options) {
           redactor,
           signal: controller2.signal
         }).catch(
-          (error62) => isEndpointFailure(error62) ? abortWith(error62) : Promise.reject(error62)
+          (error62) => (
+            // Every rollout would meet these: stop them all now (a scorer without a verdict would
+            // score every task wrong).
+            isEndpointFailure(error62) || error62 instanceof ScorerError ? abortWith(error62) : Promise.reject(error62)
+          )
         );
         if (!(infraFailure in outcome)) {
           options.onRecord?.(outcome);
@@ -30147,6 +30176,7 @@ var init_evaluate = __esm({
     init_eval_result();
     init_promise_pool();
     init_rollout_key();
+    init_scorer_error();
     defaultMaxInfraErrorShare = 0.1;
     infraFailure = /* @__PURE__ */ Symbol("infra-failure");
   }
@@ -50137,8 +50167,13 @@ function commandScorer(spec, context) {
         stdin: payload,
         timeoutMs: spec.timeoutMs
       });
-      if (outcome.kind === "exit") return outcome.code === 0 ? passed() : failed2("wrong-answer");
-      return failed2("scorer-error");
+      const fail = (problem) => new ScorerError(spec.command, problem, outcome.stderr);
+      if (outcome.kind === "error") throw fail(outcome.detail);
+      if (outcome.code === 0) return passed();
+      if (outcome.code !== 1) throw fail(`exit ${outcome.code} (0 is pass, 1 is fail)`);
+      if (outcome.stderr.trim() !== "" && outcome.stdout.trim() === "")
+        throw fail("exit 1 with stderr and nothing on stdout (a crash, not a verdict)");
+      return failed2("wrong-answer");
     }
   };
 }
@@ -50146,15 +50181,21 @@ function runWithStdin(options) {
   return new Promise((resolve13) => {
     const child = spawn2("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
-      stdio: ["pipe", "ignore", "ignore"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true
     });
+    const streams = { stdout: "", stderr: "" };
+    const keep = (name3) => (chunk) => {
+      streams[name3] = (streams[name3] + chunk.toString("utf8")).slice(-maxStreamChars);
+    };
+    child.stdout.on("data", keep("stdout"));
+    child.stderr.on("data", keep("stderr"));
     let settled = false;
     const finish2 = (outcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve13(outcome);
+      resolve13({ ...outcome, ...streams });
     };
     const timer = setTimeout(() => {
       try {
@@ -50162,7 +50203,7 @@ function runWithStdin(options) {
       } catch {
         child.kill("SIGKILL");
       }
-      finish2({ kind: "error", detail: "timeout" });
+      finish2({ kind: "error", detail: `no verdict within ${options.timeoutMs} ms (timeoutMs)` });
     }, options.timeoutMs);
     child.on("error", (error62) => finish2({ kind: "error", detail: error62.message }));
     child.on(
@@ -50176,10 +50217,13 @@ function runWithStdin(options) {
     child.stdin.end(options.stdin);
   });
 }
+var maxStreamChars;
 var init_command_scorer = __esm({
   "src/eval/scorers/command-scorer.ts"() {
     "use strict";
     init_scorer();
+    init_scorer_error();
+    maxStreamChars = 4e3;
   }
 });
 
@@ -50597,6 +50641,7 @@ var init_eval = __esm({
     init_rollout_params();
     init_run_eval();
     init_create_scorer();
+    init_scorer_error();
     init_shard_tasks();
     init_statistics();
     init_types3();
