@@ -61378,7 +61378,8 @@ init_input_error();
 // src/cli/command.ts
 init_world_names();
 init_input_error();
-import { resolve as resolve10 } from "node:path";
+import { stat as stat6 } from "node:fs/promises";
+import { dirname as dirname8, resolve as resolve10 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -61412,6 +61413,19 @@ function validateFlags(command, schema, value, flagNames = {}) {
 }
 function resolvePath(io, path17) {
   return resolve10(io.cwd, path17);
+}
+async function outFolder(io, path17) {
+  const folder = resolvePath(io, path17);
+  for (let at = folder; ; at = dirname8(at)) {
+    const found = await stat6(at).catch(() => void 0);
+    if (found && !found.isDirectory())
+      throw new InputError(
+        at,
+        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path17} lies under a file: name a folder`,
+        { field: "--out" }
+      );
+    if (found || dirname8(at) === at) return folder;
+  }
 }
 function resolveWorldFlag(io, command, world2) {
   if (!isWorldName(world2)) return resolvePath(io, world2);
@@ -61595,7 +61609,7 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile16, stat as stat6 } from "node:fs/promises";
+import { readFile as readFile16, stat as stat7 } from "node:fs/promises";
 import { join as join18, relative as relative5 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -61762,7 +61776,7 @@ function formatComparison(comparison, names2) {
 
 // src/cli/compare-command.ts
 async function readResult(path17) {
-  const isDir = await stat6(path17).then(
+  const isDir = await stat7(path17).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
@@ -62337,7 +62351,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       await loadConfig(resolvePath(io, flags.config)),
       flags.concurrency
     );
-    const outDir = resolvePath(io, flags.out);
+    const outDir = await outFolder(io, flags.out);
     const status = new RunStatus({
       stream: io.stderr,
       env: io.env,
@@ -62471,12 +62485,12 @@ ${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname8, join as join23, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname9, join as join23, relative as relative7, sep as sep5 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
     if (existsSync4(join23(current, ".git"))) return current;
-    const parent = dirname8(current);
+    const parent = dirname9(current);
     if (parent === current) return void 0;
     current = parent;
   }
@@ -62569,7 +62583,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       await loadConfig(resolvePath(io, flags.config)),
       flags.concurrency
     );
-    const outDir = resolvePath(io, flags.out);
+    const outDir = await outFolder(io, flags.out);
     const journal = join24(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
@@ -62677,7 +62691,7 @@ init_yaml_set();
 init_sim();
 import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { dirname as dirname9, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
+import { dirname as dirname10, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -62855,7 +62869,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
         join26(dir, "ecdysis.yml"),
         initialConfig(bundled ? flags.world : relative8(dir, source) || source)
       );
-      await mkdir17(dirname9(workflowFile), { recursive: true });
+      await mkdir17(dirname10(workflowFile), { recursive: true });
       await writeFile19(
         workflowFile,
         exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))

@@ -11,7 +11,13 @@ import { runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
 import { writeEvolveReports } from "../report/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
-import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
+import {
+  type CliCommand,
+  outFolder,
+  resolvePath,
+  validateFlags,
+  withConcurrency,
+} from "./command.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
 import { patchBase, rebasePatch } from "./patch-root.js";
 import { RunStatus } from "./run-status.js";
@@ -78,7 +84,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       await loadConfig(resolvePath(io, flags.config)),
       flags.concurrency,
     );
-    const outDir = resolvePath(io, flags.out);
+    const outDir = await outFolder(io, flags.out);
     const journal = join(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
