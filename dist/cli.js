@@ -20892,7 +20892,16 @@ var init_config_schema = __esm({
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
       tolerance: external_exports.number().min(0).max(1).default(0),
-      /** Require the evolved harness to beat the seed on held-out before a PR is opened. */
+      /**
+       * What passes: `better` — a held-out gain the paired one-sided McNemar test finds significant
+       * at `alpha`; `not-worse` — no loss beyond `tolerance`. Unset: the evolve gate needs a higher
+       * accuracy (`requireImprovement`), the pull-request gate no loss beyond the tolerance. The
+       * gate's words always say which held: `better (p = …)`, `not worse (p = …, not significant)`.
+       */
+      require: external_exports.enum(["better", "not-worse"]).optional(),
+      /** Significance level of `better`. */
+      alpha: external_exports.number().gt(0).lt(1).default(0.05),
+      /** Unset `require` only: the evolve gate needs a higher held-out accuracy than the seed's. */
       requireImprovement: external_exports.boolean().default(true),
       statusContext: external_exports.string().default("ecdysis/heldout")
     }).strict();
@@ -52748,6 +52757,46 @@ var init_evaluation_setup = __esm({
   }
 });
 
+// src/evolve/gate-verdict.ts
+function gateVerdict(options) {
+  const { base, head, comparison, gate } = options;
+  if (head > base && comparison.pValue < gate.alpha)
+    return { verdict: "better", words: `better (${formatPValue(comparison.pValue)})` };
+  if (head >= base - gate.tolerance - 1e-12)
+    return {
+      verdict: "not-worse",
+      words: `not worse (${formatPValue(comparison.pValue)}, not significant)`
+    };
+  const pWorse = binomialUpperTail(
+    comparison.broken.length,
+    comparison.fixed.length + comparison.broken.length
+  );
+  return { verdict: "worse", words: `worse (${formatPValue(pWorse)})` };
+}
+function gateDecision(options) {
+  const { verdict, words } = gateVerdict(options);
+  const require2 = options.gate.require;
+  if (!require2)
+    return {
+      verdict,
+      passed: options.legacy.accepted,
+      reason: `${words}: ${options.legacy.reason}`
+    };
+  const passed2 = verdict === "better" || require2 === "not-worse" && verdict === "not-worse";
+  return {
+    verdict,
+    passed: passed2,
+    reason: `${words}: ${passed2 ? "passed" : "failed"} (gate.require: ${require2})`
+  };
+}
+var init_gate_verdict = __esm({
+  "src/evolve/gate-verdict.ts"() {
+    "use strict";
+    init_statistics();
+    init_paired_test();
+  }
+});
+
 // src/evolve/records.ts
 function passMapOf(result) {
   return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
@@ -52885,16 +52934,19 @@ function compareGate(options) {
   const headFailed = failed3(head.records);
   const baseSide = side(base.result, base.records);
   const headSide = side(head.result, head.records);
-  const decision = withinTolerance(gate.tolerance)(
-    baseSide.score.accuracy,
-    headSide.score.accuracy
-  );
-  const passed2 = decision.accepted;
-  const reason = decision.reason;
+  const decision = gateDecision({
+    base: baseSide.score.accuracy,
+    head: headSide.score.accuracy,
+    comparison,
+    gate,
+    legacy: withinTolerance(gate.tolerance)(baseSide.score.accuracy, headSide.score.accuracy)
+  });
+  const passed2 = decision.passed;
   return {
     verdict: passed2 ? "pass" : "fail",
     passed: passed2,
-    reason,
+    reason: decision.reason,
+    evidence: decision.verdict,
     statusContext: gate.statusContext,
     tolerance: gate.tolerance,
     base: baseSide,
@@ -52916,19 +52968,28 @@ function compareGate(options) {
 function evolveGate(options) {
   const { baseline, final, gate } = options;
   const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
+  const decision = gateDecision({
+    base: baseline.accuracy,
+    head: final.accuracy,
+    comparison,
+    gate,
+    legacy: heldOutGate(gate)(baseline.accuracy, final.accuracy)
+  });
   return {
-    passed: decision.accepted,
+    passed: decision.passed,
     reason: decision.reason,
     comparison,
     tolerance: gate.tolerance,
-    requireImprovement: gate.requireImprovement
+    requireImprovement: gate.requireImprovement,
+    evidence: decision.verdict,
+    ...gate.require ? { require: gate.require } : {}
   };
 }
 var init_gate_result = __esm({
   "src/evolve/gate-result.ts"() {
     "use strict";
     init_acceptance();
+    init_gate_verdict();
     init_paired_test();
     init_records();
   }
@@ -53294,7 +53355,11 @@ var init_result_schema = __esm({
       reason: external_exports.string(),
       comparison: pairedComparisonSchema,
       tolerance: external_exports.number(),
-      requireImprovement: external_exports.boolean()
+      requireImprovement: external_exports.boolean(),
+      /** What the paired evidence says (absent in results written before it was kept). */
+      evidence: external_exports.enum(["better", "not-worse", "worse"]).optional(),
+      /** `gate.require` when set: what had to hold to pass. */
+      require: external_exports.enum(["better", "not-worse"]).optional()
     });
     splitScoresSchema = external_exports.object({ train: scoreSchema, heldout: scoreSchema });
     downgradeSchema2 = external_exports.object({
@@ -57614,7 +57679,7 @@ No task flipped.`;
 function renderGateComment(gate, options = {}) {
   const text3 = [
     gateCommentMarker,
-    `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}`,
+    `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}${gate.evidence ? ` \u2014 ${gate.evidence.replace("-", " ")}` : ""}`,
     "",
     cell(gate.reason, 500),
     "",

@@ -241,7 +241,16 @@ export const gateConfigSchema = z
   .object({
     /** The head may be at most this much less accurate than the base (absolute, 0–1). */
     tolerance: z.number().min(0).max(1).default(0),
-    /** Require the evolved harness to beat the seed on held-out before a PR is opened. */
+    /**
+     * What passes: `better` — a held-out gain the paired one-sided McNemar test finds significant
+     * at `alpha`; `not-worse` — no loss beyond `tolerance`. Unset: the evolve gate needs a higher
+     * accuracy (`requireImprovement`), the pull-request gate no loss beyond the tolerance. The
+     * gate's words always say which held: `better (p = …)`, `not worse (p = …, not significant)`.
+     */
+    require: z.enum(["better", "not-worse"]).optional(),
+    /** Significance level of `better`. */
+    alpha: z.number().gt(0).lt(1).default(0.05),
+    /** Unset `require` only: the evolve gate needs a higher held-out accuracy than the seed's. */
     requireImprovement: z.boolean().default(true),
     statusContext: z.string().default("ecdysis/heldout"),
   })

@@ -126,6 +126,10 @@ export const evolveGateSchema = z.object({
   comparison: pairedComparisonSchema,
   tolerance: z.number(),
   requireImprovement: z.boolean(),
+  /** What the paired evidence says (absent in results written before it was kept). */
+  evidence: z.enum(["better", "not-worse", "worse"]).optional(),
+  /** `gate.require` when set: what had to hold to pass. */
+  require: z.enum(["better", "not-worse"]).optional(),
 });
 /** Held-out gate of an evolve run. */
 export type EvolveGate = z.infer<typeof evolveGateSchema>;

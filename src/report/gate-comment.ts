@@ -35,7 +35,7 @@ export function renderGateComment(
 ): string {
   const text = [
     gateCommentMarker,
-    `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}`,
+    `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}${gate.evidence ? ` — ${gate.evidence.replace("-", " ")}` : ""}`,
     "",
     cell(gate.reason, 500),
     "",
