@@ -45185,6 +45185,226 @@ var init_load_world = __esm({
   }
 });
 
+// src/sim/openai-wire.ts
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (!content) return "";
+  return content.map((part) => part.text ?? "").join("");
+}
+function toSimRequest(body, options) {
+  const messages = body.messages.map((message) => ({
+    role: message.role,
+    content: contentText(message.content),
+    toolCalls: message.tool_calls?.map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments
+    })),
+    toolCallId: message.tool_call_id
+  }));
+  return {
+    model: options.model,
+    messages,
+    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
+    seed: body.seed ?? 0,
+    temperature: body.temperature ?? 1,
+    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
+  };
+}
+function estimateTokens2(text3) {
+  return Math.max(1, Math.ceil(text3.length / 4));
+}
+function promptTokens(body) {
+  const parts = body.messages.map(
+    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
+  );
+  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
+}
+function completionBody(reply) {
+  return {
+    id: `chatcmpl-${reply.id}`,
+    object: "chat.completion",
+    created: 0,
+    model: reply.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: reply.content,
+          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
+        },
+        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        logprobs: null
+      }
+    ],
+    usage: {
+      prompt_tokens: reply.prompt,
+      completion_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens
+    }
+  };
+}
+var contentSchema, messageSchema, chatBodySchema;
+var init_openai_wire = __esm({
+  "src/sim/openai-wire.ts"() {
+    "use strict";
+    init_zod();
+    contentSchema = external_exports.union([
+      external_exports.string(),
+      external_exports.null(),
+      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
+    ]).optional();
+    messageSchema = external_exports.object({
+      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
+      content: contentSchema,
+      tool_calls: external_exports.array(
+        external_exports.object({
+          id: external_exports.string(),
+          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
+        }).passthrough()
+      ).optional(),
+      tool_call_id: external_exports.string().optional()
+    }).passthrough();
+    chatBodySchema = external_exports.object({
+      model: external_exports.string().default(""),
+      messages: external_exports.array(messageSchema).min(1),
+      tools: external_exports.array(
+        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
+      ).optional(),
+      seed: external_exports.number().int().optional(),
+      temperature: external_exports.number().optional(),
+      max_tokens: external_exports.number().int().optional(),
+      max_completion_tokens: external_exports.number().int().optional(),
+      reasoning_effort: external_exports.string().optional(),
+      response_format: external_exports.object({
+        type: external_exports.string(),
+        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
+      }).passthrough().optional(),
+      stream: external_exports.boolean().optional()
+    }).passthrough();
+  }
+});
+
+// src/sim/misbehaviour.ts
+function contextRefusal(body, misbehaviour) {
+  if (misbehaviour?.kind !== "context-limit") return void 0;
+  const chars = body.messages.reduce(
+    (sum, message) => sum + contentText(message.content).length,
+    0
+  );
+  const limit2 = misbehaviour.maxPromptChars ?? 4e3;
+  if (chars <= limit2) return void 0;
+  const tokens = (chars2) => Math.ceil(chars2 / 4);
+  return {
+    status: 400,
+    body: {
+      object: "error",
+      message: `This model's maximum context length is ${tokens(limit2)} tokens. However, you requested ${tokens(chars)} tokens in the messages, Please reduce the length of the messages.`,
+      type: "BadRequestError",
+      param: null,
+      code: 400
+    }
+  };
+}
+function misbehave(completion, kind) {
+  const body = structuredClone(completion);
+  const choice = body.choices[0];
+  const text3 = choice.message.content ?? "";
+  const calls = choice.message.tool_calls ?? [];
+  const replace = (content, extra = {}) => {
+    choice.message = { role: "assistant", content, ...extra };
+    choice.finish_reason = "stop";
+  };
+  if (kind === "empty") replace("");
+  else if (kind === "refusal-text") replace("I'm sorry, but I can't help with that.");
+  else if (kind === "refusal-field")
+    replace(null, { refusal: "I'm sorry, but I can't assist with that request." });
+  else if (kind === "single-quoted-json") choice.message.content = text3.replaceAll('"', "'");
+  else if (kind === "cut-at-limit") {
+    replace(text3.slice(0, Math.floor(text3.length / 2)));
+    choice.finish_reason = "length";
+  } else if (kind === "reasoning-only" || kind === "reasoning-null")
+    replace(kind === "reasoning-only" ? "" : null, {
+      reasoning_content: `Okay, let me think. ${text3}`
+    });
+  else if (kind === "think-tags")
+    choice.message.content = `<think>
+A first guess.
+Answer: 0
+</think>
+${text3}`;
+  else if (kind === "usage-total-only") body.usage.total_tokens += hiddenReasoningTokens;
+  else if ((kind === "hermes-tools" || kind === "llama-tools" || kind === "mistral-tools") && calls.length > 0)
+    replace(writtenCalls(text3, calls, kind));
+  return body;
+}
+function writtenCalls(text3, calls, kind) {
+  const parsed = calls.map((call) => ({
+    name: call.function.name,
+    args: parseArguments(call.function.arguments)
+  }));
+  const lead = text3 ? `${text3}
+` : "";
+  if (kind === "hermes-tools")
+    return `${lead}${parsed.map((call) => `<tool_call>
+${JSON.stringify({ name: call.name, arguments: call.args })}
+</tool_call>`).join("\n")}`;
+  if (kind === "llama-tools")
+    return `${lead}<|python_tag|>${parsed.map((call) => JSON.stringify({ name: call.name, parameters: call.args })).join("; ")}<|eom_id|>`;
+  return `${lead}[TOOL_CALLS]${JSON.stringify(parsed.map((call) => ({ name: call.name, arguments: call.args })))}`;
+}
+function parseArguments(text3) {
+  try {
+    return JSON.parse(text3 || "{}");
+  } catch {
+    return text3;
+  }
+}
+var misbehaviourKinds, simMisbehaviourSchema, hiddenReasoningTokens;
+var init_misbehaviour = __esm({
+  "src/sim/misbehaviour.ts"() {
+    "use strict";
+    init_zod();
+    init_openai_wire();
+    misbehaviourKinds = [
+      /** `content: ""`, nothing else. */
+      "empty",
+      /** The model declines in words: "I'm sorry, but I can't help with that." */
+      "refusal-text",
+      /** OpenAI's structured refusal: `content: null`, `refusal: "…"`. */
+      "refusal-field",
+      /** JSON written with single quotes (a Python dict), which no JSON parser reads. */
+      "single-quoted-json",
+      /** The reply stops halfway, `finish_reason: "length"`, on every try. */
+      "cut-at-limit",
+      /** vLLM's reasoning parser when the model never closes its thinking: all in `reasoning_content`, `content: ""`. */
+      "reasoning-only",
+      /** The same with `content: null`. */
+      "reasoning-null",
+      /** `<think>…</think>` with a draft answer in it, before the real reply. */
+      "think-tags",
+      /** Tool calls written as Hermes/Qwen `<tool_call>{…}</tool_call>` text (no tool parser on the server). */
+      "hermes-tools",
+      /** Tool calls written as Llama `<|python_tag|>{"name":…,"parameters":…}`. */
+      "llama-tools",
+      /** Tool calls written as Mistral `[TOOL_CALLS][{…}]`. */
+      "mistral-tools",
+      /** Hidden reasoning tokens reported only in `total_tokens` (some gateways). */
+      "usage-total-only",
+      /** 400 "maximum context length" (vLLM's words) to a prompt longer than `maxPromptChars`. */
+      "context-limit"
+    ];
+    simMisbehaviourSchema = external_exports.object({
+      side: external_exports.enum(["agent", "refiner"]),
+      kind: external_exports.enum(misbehaviourKinds),
+      /** `context-limit`: the longest prompt (characters of its messages) the server takes. */
+      maxPromptChars: external_exports.number().int().positive().optional()
+    });
+    hiddenReasoningTokens = 200;
+  }
+});
+
 // src/sim/draw.ts
 import { createHash as createHash9 } from "node:crypto";
 function draw(...parts) {
@@ -45858,7 +46078,7 @@ function hintedResult(result) {
   const rest = bare2 ? result.slice(bare2.index + bare2[0].length) : result;
   return guidance.test(rest);
 }
-function parseArguments(text3) {
+function parseArguments2(text3) {
   try {
     const value = JSON.parse(text3);
     return value && typeof value === "object" && !Array.isArray(value) ? value : null;
@@ -45869,7 +46089,7 @@ function parseArguments(text3) {
 function exchange(name3, argumentsText, result) {
   return {
     name: name3,
-    arguments: parseArguments(argumentsText),
+    arguments: parseArguments2(argumentsText),
     result,
     error: result.trimStart().toLowerCase().startsWith("error:"),
     hinted: hintedResult(result)
@@ -46263,107 +46483,6 @@ var init_ground_truth_log = __esm({
         if (this.failure !== void 0) throw this.failure;
       }
     };
-  }
-});
-
-// src/sim/openai-wire.ts
-function contentText(content) {
-  if (typeof content === "string") return content;
-  if (!content) return "";
-  return content.map((part) => part.text ?? "").join("");
-}
-function toSimRequest(body, options) {
-  const messages = body.messages.map((message) => ({
-    role: message.role,
-    content: contentText(message.content),
-    toolCalls: message.tool_calls?.map((call) => ({
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments
-    })),
-    toolCallId: message.tool_call_id
-  }));
-  return {
-    model: options.model,
-    messages,
-    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
-    seed: body.seed ?? 0,
-    temperature: body.temperature ?? 1,
-    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
-  };
-}
-function estimateTokens2(text3) {
-  return Math.max(1, Math.ceil(text3.length / 4));
-}
-function promptTokens(body) {
-  const parts = body.messages.map(
-    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
-  );
-  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
-}
-function completionBody(reply) {
-  return {
-    id: `chatcmpl-${reply.id}`,
-    object: "chat.completion",
-    created: 0,
-    model: reply.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: reply.content,
-          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
-        },
-        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
-        logprobs: null
-      }
-    ],
-    usage: {
-      prompt_tokens: reply.prompt,
-      completion_tokens: reply.completionTokens,
-      total_tokens: reply.prompt + reply.completionTokens
-    }
-  };
-}
-var contentSchema, messageSchema, chatBodySchema;
-var init_openai_wire = __esm({
-  "src/sim/openai-wire.ts"() {
-    "use strict";
-    init_zod();
-    contentSchema = external_exports.union([
-      external_exports.string(),
-      external_exports.null(),
-      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
-    ]).optional();
-    messageSchema = external_exports.object({
-      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
-      content: contentSchema,
-      tool_calls: external_exports.array(
-        external_exports.object({
-          id: external_exports.string(),
-          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
-        }).passthrough()
-      ).optional(),
-      tool_call_id: external_exports.string().optional()
-    }).passthrough();
-    chatBodySchema = external_exports.object({
-      model: external_exports.string().default(""),
-      messages: external_exports.array(messageSchema).min(1),
-      tools: external_exports.array(
-        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
-      ).optional(),
-      seed: external_exports.number().int().optional(),
-      temperature: external_exports.number().optional(),
-      max_tokens: external_exports.number().int().optional(),
-      max_completion_tokens: external_exports.number().int().optional(),
-      reasoning_effort: external_exports.string().optional(),
-      response_format: external_exports.object({
-        type: external_exports.string(),
-        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
-      }).passthrough().optional(),
-      stream: external_exports.boolean().optional()
-    }).passthrough();
   }
 });
 
@@ -47339,6 +47458,7 @@ async function startSimServer(options) {
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
   let count4 = 0;
+  const bySide = { agent: 0, refiner: 0 };
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
     const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
@@ -47357,7 +47477,7 @@ async function startSimServer(options) {
         task: null,
         hits: []
       });
-      return { content, toolCalls: [] };
+      return { content, toolCalls: [], side: "refiner" };
     }
     const reply = agentReply(world2, request);
     const statement = reply.statement;
@@ -47375,8 +47495,9 @@ async function startSimServer(options) {
       type: "function",
       function: call
     }));
-    return { content: reply.content, toolCalls };
+    return { content: reply.content, toolCalls, side: "agent" };
   };
+  const misbehaviourOf = (side2) => options.misbehaviours?.find((entry) => entry.side === side2);
   const chat = async (raw, deployment, response) => {
     const number4 = ++count4;
     if (await playFault(faults, number4, response)) return;
@@ -47393,23 +47514,25 @@ async function startSimServer(options) {
     const model = deployment ?? (body.model || defaultModel);
     const refusal2 = refuseChat(endpoint, body, model);
     if (refusal2) return send(response, refusal2.status, refusal2.body);
+    const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
+    bySide[side2] += 1;
+    const tooLong = contextRefusal(body, misbehaviourOf(side2));
+    if (tooLong) return send(response, tooLong.status, tooLong.body);
     const { content, toolCalls } = answer(body, raw, model, number4);
     const completionTokens = estimateTokens2(
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
     );
     await wait(latencyMs(world2, completionTokens, options.latencyScale));
-    send(
-      response,
-      200,
-      completionBody({
-        id: shortHash(raw),
-        model,
-        content,
-        toolCalls,
-        prompt: promptTokens(body),
-        completionTokens
-      })
-    );
+    const completion = completionBody({
+      id: shortHash(raw),
+      model,
+      content,
+      toolCalls,
+      prompt: promptTokens(body),
+      completionTokens
+    });
+    const misbehaviour = misbehaviourOf(side2);
+    send(response, 200, misbehaviour ? misbehave(completion, misbehaviour.kind) : completion);
   };
   const server = createServer((request, response) => {
     const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
@@ -47444,6 +47567,7 @@ async function startSimServer(options) {
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
     requests: () => count4,
+    requestsBySide: () => ({ ...bySide }),
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next2) => {
       faults = next2;
@@ -47457,6 +47581,10 @@ async function startSimServer(options) {
     }
   };
 }
+function isRoleRequest(body, quirks) {
+  const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
+  return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
+}
 var init_server = __esm({
   "src/sim/server.ts"() {
     "use strict";
@@ -47466,6 +47594,7 @@ var init_server = __esm({
     init_faults();
     init_ground_truth_log();
     init_latency();
+    init_misbehaviour();
     init_openai_wire();
     init_evidence();
     init_refiner_reply();
@@ -47791,6 +47920,7 @@ var init_sim = __esm({
     "use strict";
     init_endpoint_behaviour();
     init_load_world();
+    init_misbehaviour();
     init_server();
     init_world_files();
     init_world_schema();
@@ -50987,6 +51117,66 @@ var init_budget = __esm({
   }
 });
 
+// src/diagnose/agent-replies.ts
+function agentReplyCounts(records) {
+  const counts = {
+    usable: 0,
+    empty: 0,
+    "reasoning-only": 0,
+    cut: 0,
+    refusal: 0
+  };
+  for (const record3 of records) {
+    const output2 = record3.output || record3.trace.output;
+    if (visibleText(output2) !== "" && !isRefusal({ content: output2 })) {
+      counts.usable += 1;
+      continue;
+    }
+    const { steps, events } = record3.trace;
+    steps.forEach((step, index) => {
+      const event = events.find(
+        (candidate) => candidate.step === index && (candidate.kind === "empty-reply" || candidate.kind === "refusal")
+      );
+      counts[kindOf(step.assistant, step.toolCalls.length, event)] += 1;
+    });
+  }
+  return counts;
+}
+function kindOf(text3, toolCalls, event) {
+  if (toolCalls > 0) return "usable";
+  if (event?.kind === "refusal" || isRefusal({ content: text3 })) return "refusal";
+  if (visibleText(text3) !== "") return "usable";
+  if (/reasoning only/.test(event?.detail ?? "")) return "reasoning-only";
+  return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
+}
+function silentAgentReason(records) {
+  const counts = agentReplyCounts(records);
+  const turns = Object.values(counts).reduce((sum, count4) => sum + count4, 0);
+  if (turns === 0 || counts.usable > 0) return void 0;
+  const kinds2 = Object.keys(agentRemedies).filter((kind) => counts[kind] > 0).sort((a, b) => counts[b] - counts[a]);
+  const parts = kinds2.map((kind) => `${counts[kind]} ${agentRemedies[kind].words}`);
+  return `the agent model gave no usable reply in ${turns} turns of ${records.length} rollouts (${parts.join(", ")}); ${agentRemedies[kinds2[0]].remedy}`;
+}
+var agentRemedies;
+var init_agent_replies = __esm({
+  "src/diagnose/agent-replies.ts"() {
+    "use strict";
+    init_reply_kind();
+    agentRemedies = {
+      empty: { words: "empty", remedy: "check the agent model and its server" },
+      "reasoning-only": {
+        words: "reasoning only, no answer",
+        remedy: "enable the server's reasoning parser (vLLM: --reasoning-parser) or raise model.maxTokens so the model finishes thinking and answers"
+      },
+      cut: { words: "cut at the token limit", remedy: "raise model.maxTokens" },
+      refusal: {
+        words: "refused",
+        remedy: "use an agent model that takes these tasks (this one declines them)"
+      }
+    };
+  }
+});
+
 // src/diagnose/prompts/render-template.ts
 function renderTemplate(parts) {
   return [
@@ -52007,6 +52197,23 @@ var init_heldout_guard = __esm({
 });
 
 // src/diagnose/reply-tally.ts
+function silentRefinerReason(counts) {
+  const roles = Object.entries(counts).filter(
+    ([, kinds2]) => Object.values(kinds2).some((count4) => (count4 ?? 0) > 0)
+  );
+  if (roles.length === 0) return void 0;
+  if (roles.some(([, kinds2]) => (kinds2.usable ?? 0) > 0)) return void 0;
+  const totals = /* @__PURE__ */ new Map();
+  const perRole = roles.map(([role, kinds2]) => {
+    const parts = Object.entries(kinds2).filter(([, count4]) => count4 > 0).map(([kind, count4]) => {
+      totals.set(kind, (totals.get(kind) ?? 0) + count4);
+      return `${count4} ${unusableReplies[kind].words}`;
+    });
+    return `${role} ${parts.join(", ")}`;
+  });
+  const top = [...totals.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  return `the refiner model gave no usable reply (${perRole.join("; ")}); ${unusableReplies[top].remedy}`;
+}
 var replyTallySchema, ReplyTally;
 var init_reply_tally = __esm({
   "src/diagnose/reply-tally.ts"() {
@@ -52084,6 +52291,8 @@ async function diagnoseBatch(options) {
     stage: "diagnoseBatch"
   });
   const failed3 = options.records.filter((record3) => !record3.verdict.pass);
+  const silent = silentAgentReason(options.records);
+  if (silent) return undiagnosed(failed3, options.tasks, silent);
   const raw = extractBatchEvidence({
     records: failed3,
     tasks: options.tasks,
@@ -52147,11 +52356,27 @@ async function diagnoseBatch(options) {
     await early.settled;
   }
 }
+function undiagnosed(failed3, tasks, reason) {
+  const evidence = extractBatchEvidence({ records: failed3, tasks });
+  return {
+    evidence,
+    patterns: [],
+    stats: {
+      failures: evidence.length,
+      groups: 0,
+      merged: false,
+      systematic: 0,
+      modelSpecific: 0,
+      agentSilent: reason
+    }
+  };
+}
 var diagnosisReportSchema, resampledPerSignal;
 var init_diagnose_batch = __esm({
   "src/diagnose/diagnose-batch.ts"() {
     "use strict";
     init_zod();
+    init_agent_replies();
     init_aggregate();
     init_canonical_causes();
     init_classify();
@@ -52171,7 +52396,9 @@ var init_diagnose_batch = __esm({
         systematic: external_exports.number().int(),
         modelSpecific: external_exports.number().int(),
         /** The kind of every refiner reply, per purpose (`failure-notes`, `pattern-merge`). */
-        replies: replyTallySchema.optional()
+        replies: replyTallySchema.optional(),
+        /** Why the batch was not diagnosed: the agent gave no usable reply (counts and the fix). */
+        agentSilent: external_exports.string().optional()
       }).optional()
     });
     resampledPerSignal = 4;
@@ -53281,7 +53508,11 @@ var init_result_schema = __esm({
         "attempts-exhausted",
         "max-iterations",
         "patience",
-        "no-evolution"
+        "no-evolution",
+        /** The agent gave no usable reply in an iteration's whole batch (empty, reasoning only, refused). */
+        "agent-unusable",
+        /** No refiner call of an iteration got a usable reply (empty, refused, not JSON, cut…). */
+        "refiner-unusable"
       ]),
       external_exports.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"])
     ]);
@@ -53661,6 +53892,37 @@ var init_heldout_seal = __esm({
   "src/evolve/heldout-seal.ts"() {
     "use strict";
     init_heldout_guard();
+  }
+});
+
+// src/evolve/iteration-lines.ts
+function announceIterations(run2, say) {
+  if (!say) return run2;
+  return {
+    start: (seed2) => run2.start(seed2),
+    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
+    async propose(state, index) {
+      const proposal = await run2.propose(state, index);
+      if (proposal.kind === "stop") say(`iteration ${index}: stopped (${proposal.reason})`);
+      return proposal;
+    },
+    validate: (proposal, state) => run2.validate(proposal, state),
+    next(state, step) {
+      const index = step.proposal.seen.index;
+      const { verdict, proposal } = step;
+      if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
+      else
+        say(
+          `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`
+        );
+      return run2.next(state, step);
+    },
+    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
+  };
+}
+var init_iteration_lines = __esm({
+  "src/evolve/iteration-lines.ts"() {
+    "use strict";
   }
 });
 
@@ -54602,6 +54864,59 @@ var init_run_start = __esm({
     init_journal();
     init_measurement_budget();
     init_run_key();
+  }
+});
+
+// src/refine/silent-end.ts
+function iterationReplies(options) {
+  const tally2 = new ReplyTally();
+  tally2.merge(options.diagnosis?.stats?.replies);
+  for (const turn of options.refinement?.turns ?? []) tally2.add(turn.role, turn.replies ?? []);
+  return tally2.counts();
+}
+function silentEnd(options) {
+  const agent = options.diagnosis?.stats?.agentSilent ?? silentAgentReason(options.records);
+  if (agent) return { stoppedBy: "agent-unusable", reason: agent };
+  const refiner = silentRefinerReason(iterationReplies(options));
+  return refiner ? { stoppedBy: "refiner-unusable", reason: refiner } : void 0;
+}
+var init_silent_end = __esm({
+  "src/refine/silent-end.ts"() {
+    "use strict";
+    init_agent_replies();
+    init_reply_tally();
+  }
+});
+
+// src/evolve/silent-end.ts
+function stopWhenSilent(run2) {
+  return {
+    start: (seed2) => run2.start(seed2),
+    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
+    async propose(state, index) {
+      const proposal = await run2.propose(state, index);
+      if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
+      const silent = silentEnd({
+        records: proposal.seen.batch.run.records,
+        diagnosis: proposal.seen.diagnosis,
+        refinement: proposal.kind === "stop" ? void 0 : proposal.refinement
+      });
+      return silent ? { kind: "stop", seen: proposal.seen, ...silent } : proposal;
+    },
+    validate: (proposal, state) => run2.validate(proposal, state),
+    next: (state, step) => run2.next(state, step),
+    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
+  };
+}
+function learnedNothing(result) {
+  return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+}
+var silentStops;
+var init_silent_end2 = __esm({
+  "src/evolve/silent-end.ts"() {
+    "use strict";
+    init_silent_end();
+    silentStops = ["agent-unusable", "refiner-unusable"];
   }
 });
 
@@ -57272,7 +57587,10 @@ async function runEvolve(options) {
     });
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run2.context);
+    const strategyRun = announceIterations(
+      stopWhenSilent(strategy.open(run2.context)),
+      options.onIteration
+    );
     let outcome;
     try {
       outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
@@ -57536,6 +57854,7 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
+    init_iteration_lines();
     init_loop();
     init_prompt_log();
     init_records();
@@ -57543,6 +57862,7 @@ var init_run_evolve = __esm({
     init_rng();
     init_run_records();
     init_run_start();
+    init_silent_end2();
     init_stage_port();
     init_stage_schemas();
     init_strategies();
@@ -57564,6 +57884,7 @@ var init_evolve = __esm({
     init_result_schema();
     init_rng();
     init_run_evolve();
+    init_silent_end2();
     init_stage_port();
     init_strategies();
     init_stratified_sample();
@@ -57898,7 +58219,9 @@ var init_wording2 = __esm({
       "attempts-exhausted": "every systematic pattern left has used its attempts",
       "max-iterations": "evolve.maxIterations reached",
       patience: "evolve.patience proposals in a row without improvement",
-      "no-evolution": "no evolution (sampling baseline)"
+      "no-evolution": "no evolution (sampling baseline)",
+      "agent-unusable": "the agent model gave no usable reply",
+      "refiner-unusable": "the refiner model gave no usable reply"
     };
     budgetWords = {
       rollouts: "rollout",
@@ -58028,6 +58351,38 @@ var init_records2 = __esm({
   }
 });
 
+// src/report/reply-sentence.ts
+function unusableReplySentence(result) {
+  const byRole = /* @__PURE__ */ new Map();
+  let total = 0;
+  let unusable = 0;
+  const add = (role, kind, count4) => {
+    total += count4;
+    if (kind === "usable") return;
+    unusable += count4;
+    const kinds2 = byRole.get(role) ?? /* @__PURE__ */ new Map();
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + count4);
+    byRole.set(role, kinds2);
+  };
+  for (const iteration of result.iterations) {
+    for (const [role, kinds2] of Object.entries(iteration.diagnosis?.stats?.replies ?? {}))
+      for (const [kind, count4] of Object.entries(kinds2)) add(role, kind, count4 ?? 0);
+    for (const turn of iteration.refinement?.turns ?? [])
+      for (const kind of turn.replies ?? []) add(turn.role, kind, 1);
+  }
+  if (unusable === 0) return void 0;
+  const parts = [...byRole].map(
+    ([role, kinds2]) => `${role} ${[...kinds2].map(([kind, count4]) => `${count4} ${unusableReplies[kind].words}`).join(", ")}`
+  );
+  return `${unusable} of ${total} refiner replies were not usable (${parts.join("; ")})`;
+}
+var init_reply_sentence = __esm({
+  "src/report/reply-sentence.ts"() {
+    "use strict";
+    init_reply_kind();
+  }
+});
+
 // src/report/markdown-sections.ts
 function gateSentence(result) {
   const { comparison } = result.gate;
@@ -58050,6 +58405,7 @@ function summarySection(result) {
     ...runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : [],
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** \u2014 ${cell(gateSentence(result), 600)}.`,
+    ...unusableReplySentence(result) ? ["", `${cell(unusableReplySentence(result) ?? "", 600)}.`] : [],
     ...endpointLines(result)
   ].join("\n");
 }
@@ -58259,6 +58615,7 @@ var init_markdown_sections = __esm({
     init_format();
     init_pattern_names();
     init_records2();
+    init_reply_sentence();
     init_wording2();
   }
 });
@@ -59373,6 +59730,7 @@ var init_report = __esm({
     init_render_markdown();
     init_scrub();
     init_svg_chart();
+    init_wording2();
     init_write_reports();
   }
 });
@@ -62472,6 +62830,7 @@ import { join as join24, resolve as resolve11 } from "node:path";
 init_accepted_changes();
 init_format();
 init_markdown_sections();
+init_reply_sentence();
 init_wording2();
 import { join as join22 } from "node:path";
 
@@ -62535,6 +62894,7 @@ function formatEvolveSummary(options) {
     `train:    ${change(result.baseline.train, result.final.train)}${unscored(result, "train")}`,
     `held-out: ${change(result.baseline.heldout, result.final.heldout)}${unscored(result, "heldout")}`,
     `${acceptedSentence(result)}; ${stopSentence(result)}`,
+    ...unusableReplySentence(result) ? [`warning: ${unusableReplySentence(result)}`] : [],
     ...changes.length > 0 ? ["accepted edits:"] : [],
     ...changes.map(
       (entry) => `  ${entry.module.padEnd(width)}  ${entry.change} \u2014 ${entry.patterns.join(", ") || "no named pattern"} (iteration ${entry.iteration})`
@@ -62678,6 +63038,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       outDir,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
+      onIteration: (line) => status.note(line),
       limit: flags.limit,
       restart: flags.restart,
       warn: (message) => status.note(`warning: ${message}`),
@@ -62696,6 +63057,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const agentErrors = records && evolveAgentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
+    if (learnedNothing(result)) {
+      io.stderr.write(`ecdysis evolve ${stopSentence(result)}
+`);
+      return 1;
+    }
     return 0;
   }
 };

@@ -7,9 +7,9 @@ import { gitState } from "../config/git-state.js";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
-import { runEvolve } from "../evolve/index.js";
+import { learnedNothing, runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
-import { writeEvolveReports } from "../report/index.js";
+import { stopSentence, writeEvolveReports } from "../report/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
@@ -116,6 +116,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       outDir,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
+      onIteration: (line) => status.note(line),
       limit: flags.limit,
       restart: flags.restart,
       warn: (message) => status.note(`warning: ${message}`),
@@ -134,6 +135,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const agentErrors = records && evolveAgentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
+    // A run that stopped because the agent or the refiner never answered did not do its job.
+    if (learnedNothing(result)) {
+      io.stderr.write(`ecdysis evolve ${stopSentence(result)}\n`);
+      return 1;
+    }
     return 0;
   },
 };

@@ -3,6 +3,7 @@ import type { EvolveResult, Score } from "../evolve/result-schema.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
+import { unusableReplySentence } from "../report/reply-sentence.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import { formatDowngrades } from "./eval-summary.js";
 import type { PatchBase } from "./patch-root.js";
@@ -63,6 +64,7 @@ export function formatEvolveSummary(options: {
     `train:    ${change(result.baseline.train, result.final.train)}${unscored(result, "train")}`,
     `held-out: ${change(result.baseline.heldout, result.final.heldout)}${unscored(result, "heldout")}`,
     `${acceptedSentence(result)}; ${stopSentence(result)}`,
+    ...(unusableReplySentence(result) ? [`warning: ${unusableReplySentence(result)}`] : []),
     ...(changes.length > 0 ? ["accepted edits:"] : []),
     ...changes.map(
       (entry) =>

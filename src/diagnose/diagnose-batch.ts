@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
+import { silentAgentReason } from "./agent-replies.js";
 import { aggregateFailures } from "./aggregate.js";
 import { canonicaliseCauses } from "./canonical-causes.js";
 import { classifyPatterns, type Probe, type Resample } from "./classify.js";
@@ -25,6 +26,8 @@ export const diagnosisReportSchema = z.object({
       modelSpecific: z.number().int(),
       /** The kind of every refiner reply, per purpose (`failure-notes`, `pattern-merge`). */
       replies: replyTallySchema.optional(),
+      /** Why the batch was not diagnosed: the agent gave no usable reply (counts and the fix). */
+      agentSilent: z.string().optional(),
     })
     .optional(),
 });
@@ -126,6 +129,8 @@ export async function diagnoseBatch(options: {
     stage: "diagnoseBatch",
   });
   const failed = options.records.filter((record) => !record.verdict.pass);
+  const silent = silentAgentReason(options.records);
+  if (silent) return undiagnosed(failed, options.tasks, silent);
   const raw = extractBatchEvidence({
     records: failed,
     tasks: options.tasks,
@@ -193,4 +198,24 @@ export async function diagnoseBatch(options: {
   } finally {
     await early.settled;
   }
+}
+
+/**
+ * The report of a batch whose agent never answered: the evidence, no pattern, and why. No refiner
+ * call is made — there is nothing a harness change could be learned from.
+ */
+function undiagnosed(failed: RolloutRecord[], tasks: Task[], reason: string): DiagnosisReport {
+  const evidence = extractBatchEvidence({ records: failed, tasks });
+  return {
+    evidence,
+    patterns: [],
+    stats: {
+      failures: evidence.length,
+      groups: 0,
+      merged: false,
+      systematic: 0,
+      modelSpecific: 0,
+      agentSilent: reason,
+    },
+  };
 }

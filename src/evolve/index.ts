@@ -61,6 +61,7 @@ export {
 export { createRng, deriveSeed, type Rng } from "./rng.js";
 export type { Models, RunContext } from "./run-context.js";
 export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
+export { learnedNothing, silentStops, stopWhenSilent } from "./silent-end.js";
 export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,

@@ -28,6 +28,10 @@ export const stopReasonSchema = z.union([
     "max-iterations",
     "patience",
     "no-evolution",
+    /** The agent gave no usable reply in an iteration's whole batch (empty, reasoning only, refused). */
+    "agent-unusable",
+    /** No refiner call of an iteration got a usable reply (empty, refused, not JSON, cut…). */
+    "refiner-unusable",
   ]),
   z.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"]),
 ]);

@@ -23,6 +23,7 @@ import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
+import { announceIterations } from "./iteration-lines.js";
 import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import type { BudgetCoverage } from "./measurement-budget.js";
@@ -39,6 +40,7 @@ import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { startRun } from "./run-start.js";
+import { stopWhenSilent } from "./silent-end.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
 import { strategyByName } from "./strategies/index.js";
@@ -81,6 +83,8 @@ export interface RunEvolveOptions {
   limit?: number;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
+  /** Told each iteration's verdict in one line (`iteration 2: accepted (…)`), as it is reached. */
+  onIteration?: (line: string) => void;
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
   /**
@@ -150,7 +154,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = strategy.open(run.context);
+    const strategyRun = announceIterations(
+      stopWhenSilent(strategy.open(run.context)),
+      options.onIteration,
+    );
     let outcome: LoopOutcome;
     try {
       outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });

@@ -101,6 +101,7 @@ export async function runEvolveMode(context: ModeContext): Promise<void> {
     "report-path": outcome.reportPath,
   });
   await publishArtifact(context, outcome.outDir, harnessPath);
+  if (outcome.failure) report.problem(outcome.failure);
   const update = await logGroup("branch", () =>
     updateHarnessBranch({
       git,

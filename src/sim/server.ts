@@ -12,6 +12,7 @@ import {
 import { errorBody, playFault, type SimFaults, send } from "./faults.js";
 import { GroundTruthLog, groundTruthKey } from "./ground-truth-log.js";
 import { latencyMs, wait } from "./latency.js";
+import { contextRefusal, misbehave, type SimMisbehaviour } from "./misbehaviour.js";
 import {
   type ChatBody,
   chatBodySchema,
@@ -43,6 +44,8 @@ export interface SimServerOptions {
   faults?: SimFaults;
   /** How the endpoint behaves like a real one that cannot do everything (added to the quirks'). */
   endpoint?: SimEndpoint;
+  /** How the model misbehaves on one side (the agent's turns, the refiner's role replies). */
+  misbehaviours?: SimMisbehaviour[];
 }
 
 /** A running sim endpoint. */
@@ -52,6 +55,8 @@ export interface SimServer {
   close(): Promise<void>;
   /** Chat-completion requests received so far (faults and refusals included). */
   requests(): number;
+  /** Chat requests answered so far, by side: the agent's turns and the refiner's role calls. */
+  requestsBySide(): { agent: number; refiner: number };
   /** Headers of every chat request received, in order (what the client really sent). */
   requestHeaders(): Record<string, string | string[] | undefined>[];
   /** Replaces the faults from the next request on (an outage that starts or ends). */
@@ -87,6 +92,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen: Record<string, string | string[] | undefined>[] = [];
   let count = 0;
+  const bySide = { agent: 0, refiner: 0 };
   let structuredCount = 0;
 
   const answer = (body: ChatBody, raw: string, model: string, number: number) => {
@@ -109,7 +115,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
         task: null,
         hits: [],
       });
-      return { content, toolCalls: [] as WireToolCall[] };
+      return { content, toolCalls: [] as WireToolCall[], side: "refiner" as const };
     }
     const reply = agentReply(world, request);
     const statement = reply.statement;
@@ -127,8 +133,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       type: "function",
       function: call,
     }));
-    return { content: reply.content, toolCalls };
+    return { content: reply.content, toolCalls, side: "agent" as const };
   };
+  const misbehaviourOf = (side: "agent" | "refiner") =>
+    options.misbehaviours?.find((entry) => entry.side === side);
 
   const chat = async (
     raw: string,
@@ -150,23 +158,25 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     const model = deployment ?? (body.model || defaultModel);
     const refusal = refuseChat(endpoint, body, model);
     if (refusal) return send(response, refusal.status, refusal.body);
+    const side = isRoleRequest(body, quirks) ? "refiner" : "agent";
+    bySide[side] += 1;
+    const tooLong = contextRefusal(body, misbehaviourOf(side));
+    if (tooLong) return send(response, tooLong.status, tooLong.body);
     const { content, toolCalls } = answer(body, raw, model, number);
     const completionTokens = estimateTokens(
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join(""),
     );
     await wait(latencyMs(world, completionTokens, options.latencyScale));
-    send(
-      response,
-      200,
-      completionBody({
-        id: shortHash(raw),
-        model,
-        content,
-        toolCalls,
-        prompt: promptTokens(body),
-        completionTokens,
-      }),
-    );
+    const completion = completionBody({
+      id: shortHash(raw),
+      model,
+      content,
+      toolCalls,
+      prompt: promptTokens(body),
+      completionTokens,
+    });
+    const misbehaviour = misbehaviourOf(side);
+    send(response, 200, misbehaviour ? misbehave(completion, misbehaviour.kind) : completion);
   };
 
   const server = createServer((request, response) => {
@@ -204,6 +214,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
     requests: () => count,
+    requestsBySide: () => ({ ...bySide }),
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next) => {
       faults = next;
@@ -216,4 +227,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       await log.flush();
     },
   };
+}
+
+/** Whether a request is a refiner role's (a structured reply, or an evidence block) or the agent's. */
+function isRoleRequest(body: ChatBody, quirks: Set<Quirk>): boolean {
+  const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
+  return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
 }
