@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path17) {
-  if (!path17)
+function getElementAtPath(obj, path18) {
+  if (!path18)
     return obj;
-  return path17.reduce((acc, key) => acc?.[key], obj);
+  return path18.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path17, issues) {
+function prefixIssues(path18, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path17);
+    iss.path.unshift(path18);
     return iss;
   });
 }
@@ -795,14 +795,14 @@ function codePointLength(str2) {
   const units = str2.length;
   if (!highSurrogate.test(str2))
     return units;
-  let count4 = units;
+  let count5 = units;
   for (let i = 0; i < units - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
-      count4--;
+      count5--;
       i++;
     }
   }
-  return count4;
+  return count5;
 }
 function getLengthableOrigin(input2) {
   if (Array.isArray(input2))
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path17 = []) => {
+  const processError = (error63, path18 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path17, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path18, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path17, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path18, ...issue2.path]);
       } else {
-        const fullpath = [...path17, ...issue2.path];
+        const fullpath = [...path18, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path17 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path17) {
+  const path18 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path18) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -1729,8 +1729,8 @@ var init_regexes = __esm({
     _emoji = `^(?=[\\s\\S]*[\\p{Extended_Pictographic}\\p{Regional_Indicator}\\u20E3])[\\p{Extended_Pictographic}\\p{Emoji_Component}]+$`;
     ipv4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])$/;
     ipv6 = /^(([0-9a-fA-F]{1,4}:){7}[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,7}:|([0-9a-fA-F]{1,4}:){1,6}:[0-9a-fA-F]{1,4}|([0-9a-fA-F]{1,4}:){1,5}(:[0-9a-fA-F]{1,4}){1,2}|([0-9a-fA-F]{1,4}:){1,4}(:[0-9a-fA-F]{1,4}){1,3}|([0-9a-fA-F]{1,4}:){1,3}(:[0-9a-fA-F]{1,4}){1,4}|([0-9a-fA-F]{1,4}:){1,2}(:[0-9a-fA-F]{1,4}){1,5}|[0-9a-fA-F]{1,4}:((:[0-9a-fA-F]{1,4}){1,6})|:((:[0-9a-fA-F]{1,4}){1,7}|:))$/;
-    mac = (delimiter2) => {
-      const escapedDelim = escapeRegex(delimiter2 ?? ":");
+    mac = (delimiter3) => {
+      const escapedDelim = escapeRegex(delimiter3 ?? ":");
       return new RegExp(`^(?:[0-9A-F]{2}${escapedDelim}){5}[0-9A-F]{2}$|^(?:[0-9a-f]{2}${escapedDelim}){5}[0-9a-f]{2}$`);
     };
     cidrv4 = /^((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9][0-9]|[0-9])\/([0-9]|[1-2][0-9]|3[0-2])$/;
@@ -2897,12 +2897,12 @@ function handleCatchResult(payload, result, def, ctx) {
   });
   return payload;
 }
-function handlePipeResult(left, next2, ctx) {
+function handlePipeResult(left, next3, ctx) {
   if (left.issues.some((iss) => iss.code !== "unrecognized_keys")) {
     left.aborted = true;
     return left;
   }
-  return next2._zod.run({ value: left.value, issues: left.issues }, ctx);
+  return next3._zod.run({ value: left.value, issues: left.issues }, ctx);
 }
 function handleCodecAResult(result, def, ctx) {
   if (result.issues.length) {
@@ -3866,8 +3866,8 @@ var init_schemas = __esm({
       });
       defineLazyInternal(inst, "pattern", (zod) => {
         if (zod.def.options.every((o) => o._zod.pattern)) {
-          const patterns = zod.def.options.map((o) => o._zod.pattern);
-          return new RegExp(`^(${patterns.map((p) => cleanRegex(p.source)).join("|")})$`);
+          const patterns2 = zod.def.options.map((o) => o._zod.pattern);
+          return new RegExp(`^(${patterns2.map((p) => cleanRegex(p.source)).join("|")})$`);
         }
         return void 0;
       });
@@ -4782,7 +4782,7 @@ function isRef(value) {
 function cloneIssues(issues) {
   return issues.map((iss) => iss.path ? { ...iss, path: iss.path.slice() } : { ...iss });
 }
-function isRecursive(inst, stack, resolve13) {
+function isRecursive(inst, stack, resolve15) {
   const cached4 = recursive.get(inst);
   if (cached4 !== void 0)
     return cached4 ? PROVEN : NONE;
@@ -4792,7 +4792,7 @@ function isRecursive(inst, stack, resolve13) {
   let result = NONE;
   const check2 = (child) => {
     if (result !== PROVEN && child?._zod) {
-      const answer = isRecursive(child, stack, resolve13);
+      const answer = isRecursive(child, stack, resolve15);
       if (answer > result)
         result = answer;
     }
@@ -4803,7 +4803,7 @@ function isRecursive(inst, stack, resolve13) {
       const desc = Object.getOwnPropertyDescriptor(sh, key);
       if (spread2 && !desc.enumerable)
         continue;
-      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve13) : NONE;
+      const child = desc.get ? ASSUMED : desc.value?._zod ? isRecursive(desc.value, stack, resolve15) : NONE;
       if (child > answer)
         answer = child;
     }
@@ -4867,7 +4867,7 @@ function isRecursive(inst, stack, resolve13) {
       break;
     // `$ZodLazy` caches its inner on the def, so a resolved edge is followed exactly
     case "lazy": {
-      const inner = def._cachedInner ?? (resolve13 ? inst._zod.innerType : void 0);
+      const inner = def._cachedInner ?? (resolve15 ? inst._zod.innerType : void 0);
       merge2(inner ? isRecursive(inner, stack, false) : ASSUMED);
       break;
     }
@@ -5293,8 +5293,8 @@ var init_az = __esm({
 });
 
 // node_modules/zod/v4/locales/be.js
-function getBelarusianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getBelarusianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -8067,8 +8067,8 @@ var init_hu = __esm({
 });
 
 // node_modules/zod/v4/locales/hy.js
-function getArmenianPlural(count4, one, many) {
-  return Math.abs(count4) === 1 ? one : many;
+function getArmenianPlural(count5, one, many) {
+  return Math.abs(count5) === 1 ? one : many;
 }
 function withDefiniteArticle(word2) {
   if (!word2)
@@ -10943,8 +10943,8 @@ var init_ro = __esm({
 });
 
 // node_modules/zod/v4/locales/ru.js
-function getRussianPlural(count4, one, few, many) {
-  const absCount = Math.abs(count4);
+function getRussianPlural(count5, one, few, many) {
+  const absCount = Math.abs(count5);
   const lastDigit = absCount % 10;
   const lastTwoDigits = absCount % 100;
   if (lastTwoDigits >= 11 && lastTwoDigits <= 19) {
@@ -16578,7 +16578,7 @@ var init_json_schema_processors = __esm({
     stringProcessor = (schema, ctx, _json, _params) => {
       const json2 = _json;
       json2.type = "string";
-      const { minimum, maximum, format, patterns, contentEncoding, laxFormat } = aggregateChecks(schema);
+      const { minimum, maximum, format, patterns: patterns2, contentEncoding, laxFormat } = aggregateChecks(schema);
       if (typeof minimum === "number")
         json2.minLength = minimum;
       if (typeof maximum === "number")
@@ -16593,8 +16593,8 @@ var init_json_schema_processors = __esm({
       }
       if (contentEncoding)
         json2.contentEncoding = contentEncoding;
-      if (patterns && patterns.size > 0) {
-        const patternList = [...patterns].map(exactPattern);
+      if (patterns2 && patterns2.size > 0) {
+        const patternList = [...patterns2].map(exactPattern);
         if (patternList.length === 1)
           json2.pattern = patternList[0].source;
         else if (patternList.length > 1) {
@@ -16937,14 +16937,14 @@ var init_json_schema_processors = __esm({
       const def = schema._zod.def;
       json2.type = "object";
       const keyType = def.keyType;
-      const patterns = aggregateChecks(keyType).patterns;
-      if (def.mode === "loose" && patterns && patterns.size > 0) {
+      const patterns2 = aggregateChecks(keyType).patterns;
+      if (def.mode === "loose" && patterns2 && patterns2.size > 0) {
         const valueSchema = processSchema(def.valueType, ctx, {
           ...params,
           path: [...params.path, "patternProperties", "*"]
         });
         json2.patternProperties = {};
-        for (const pattern of patterns) {
+        for (const pattern of patterns2) {
           assignProp(json2.patternProperties, exactPattern(pattern).source, valueSchema);
         }
       } else {
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path17 = ref.slice(1).split("/").filter(Boolean);
-  if (path17.length === 0) {
+  const path18 = ref.slice(1).split("/").filter(Boolean);
+  if (path18.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path17[0] === defsKey) {
-    const key = path17[1] === void 0 ? void 0 : decodeJSONPointerSegment(path17[1]);
+  if (path18[0] === defsKey) {
+    const key = path18[1] === void 0 ? void 0 : decodeJSONPointerSegment(path18[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -19795,7 +19795,7 @@ function convertBaseSchema(schema, ctx) {
         }
         if (schema.additionalProperties === false) {
           const propertyKeys = Object.keys(shape);
-          const patterns = patternKeys.map((p) => new RegExp(p));
+          const patterns2 = patternKeys.map((p) => new RegExp(p));
           const basePatternSchema = zodSchema;
           zodSchema = zodSchema.check((payload) => {
             if (!isPlainObject(payload.value))
@@ -19804,7 +19804,7 @@ function convertBaseSchema(schema, ctx) {
             for (const key of Object.keys(payload.value)) {
               if (propertyKeys.includes(key))
                 continue;
-              if (patterns.some((regex) => regex.test(key)))
+              if (patterns2.some((regex) => regex.test(key)))
                 continue;
               unrecognized.push(key);
             }
@@ -20653,6 +20653,122 @@ var init_zod = __esm({
   }
 });
 
+// src/config/sandbox-config.ts
+function sandboxSettings(config2) {
+  if (config2 === void 0) return { mode: "auto", read: [] };
+  if (typeof config2 === "string") return { mode: config2, read: [] };
+  return { mode: config2.mode, read: config2.read };
+}
+var sandboxModeSchema, sandboxConfigSchema, runnerOnlyVariable, agentEnvNamesSchema;
+var init_sandbox_config = __esm({
+  "src/config/sandbox-config.ts"() {
+    "use strict";
+    init_zod();
+    sandboxModeSchema = external_exports.enum(["auto", "required", "off"]);
+    sandboxConfigSchema = external_exports.union([
+      sandboxModeSchema,
+      external_exports.object({
+        mode: sandboxModeSchema.default("auto"),
+        read: external_exports.array(external_exports.string().min(1)).default([])
+      }).strict()
+    ]);
+    runnerOnlyVariable = /^(GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT|INPUT_.*|ACTIONS_.*|GITHUB_(ENV|OUTPUT|PATH|STEP_SUMMARY|STATE))$/i;
+    agentEnvNamesSchema = external_exports.array(
+      external_exports.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "a variable name (letters, digits, _)").refine((name3) => !runnerOnlyVariable.test(name3), {
+        message: "belongs to the runner or the repository and is never given to the agent"
+      })
+    );
+  }
+});
+
+// src/config/strategy-options.ts
+function refuseMovedKeys(value, context) {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  for (const key of Object.keys(value)) {
+    const place = movedEvolveKeys[key];
+    if (place)
+      context.addIssue({
+        code: "custom",
+        path: [key],
+        message: `'evolve.${key}' moved to '${place}' (each strategy's options have their own section)`
+      });
+  }
+  return value;
+}
+var ecdysisOptionsSchema, iterativeOptionsSchema, movedEvolveKeys;
+var init_strategy_options = __esm({
+  "src/config/strategy-options.ts"() {
+    "use strict";
+    init_zod();
+    ecdysisOptionsSchema = external_exports.object({
+      /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
+      batchSize: external_exports.number().int().positive().default(60),
+      /** A pattern is systematic only with at least this support. */
+      minSupport: external_exports.object({
+        tasks: external_exports.number().int().min(1).default(3),
+        categories: external_exports.number().int().min(1).default(1)
+      }).strict().default({ tasks: 3, categories: 1 }),
+      /** Re-samples of failing members to tell flakiness from reproducible failure. */
+      resamples: external_exports.number().int().min(0).max(8).default(1),
+      /** Rounds the Skeptic may send the HMS back before it is dropped. */
+      skepticRounds: external_exports.number().int().min(0).max(5).default(2),
+      /** Passing tasks re-run as a regression check during cheap validation. */
+      regressionSample: external_exports.number().int().min(0).default(12),
+      /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
+      alpha: external_exports.number().gt(0).lt(1).default(0.1),
+      /**
+       * Extra samples of every discordant task, under both harnesses, before the paired test: one
+       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
+       * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
+       * re-draw that repeats an earlier one word for word counts once.
+       */
+      confirmSamples: external_exports.number().int().min(0).max(8).default(2),
+      /**
+       * When a candidate breaks tasks that passed before, or its targets now fail differently
+       * (masked by another failure), diagnose those failures with the candidate's others and
+       * refine a follow-up change on top of it (one round) before giving the proposal up.
+       */
+      repairRegressions: external_exports.boolean().default(true),
+      /** Proposals a systematic pattern may get (rejected ones are shown to later attempts). */
+      maxAttemptsPerPattern: external_exports.number().int().min(1).default(3)
+    }).strict();
+    iterativeOptionsSchema = external_exports.object({
+      /**
+       * Stop after this many proposals in a row without improvement. Unset (the default): like
+       * GEPA-style search, run until the budget or maxIterations is spent.
+       */
+      patience: external_exports.number().int().positive().optional(),
+      /**
+       * GEPA's `reflection_minibatch_size`: train tasks per reflection minibatch, drawn
+       * epoch-shuffled; the child is scored on the same minibatch first.
+       */
+      minibatch: external_exports.number().int().min(1).default(3),
+      /**
+       * GEPA's `module_selector`: the harness modules one reflection may change — `all` (default
+       * here) or `round-robin` (GEPA's default: one module per reflection, in turn per parent).
+       * GEPA's components are instruction texts that can each carry any fix; our modules are typed
+       * (a calculator fix lives only in `tools`), so round-robin over them discards most fixes —
+       * docs/bench/gepa-baseline.md has the measurement.
+       */
+      components: external_exports.enum(["round-robin", "all"]).default("all")
+    }).strict();
+    movedEvolveKeys = {
+      batchSize: "evolve.ecdysis.batchSize",
+      minSupport: "evolve.ecdysis.minSupport",
+      resamples: "evolve.ecdysis.resamples",
+      skepticRounds: "evolve.ecdysis.skepticRounds",
+      regressionSample: "evolve.ecdysis.regressionSample",
+      alpha: "evolve.ecdysis.alpha",
+      confirmSamples: "evolve.ecdysis.confirmSamples",
+      repairRegressions: "evolve.ecdysis.repairRegressions",
+      maxAttemptsPerPattern: "evolve.ecdysis.maxAttemptsPerPattern",
+      patience: "evolve.iterative.patience",
+      iterativeMinibatch: "evolve.iterative.minibatch",
+      iterativeComponents: "evolve.iterative.components"
+    };
+  }
+});
+
 // src/config/task-schema.ts
 function validRegexFlags(flags) {
   try {
@@ -20710,6 +20826,8 @@ var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
     init_zod();
+    init_sandbox_config();
+    init_strategy_options();
     init_task_schema();
     priceSchema = external_exports.object({
       promptPerMTok: external_exports.number().min(0).default(0),
@@ -20836,59 +20954,16 @@ var init_config_schema = __esm({
     }).strict();
     strategyNames = ["ecdysis", "iterative", "sampling"];
     strategyNameSchema = external_exports.enum(strategyNames);
-    evolveConfigSchema = external_exports.object({
-      strategy: strategyNameSchema.default("ecdysis"),
-      /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
-      batchSize: external_exports.number().int().positive().default(60),
-      maxIterations: external_exports.number().int().positive().default(4),
-      /** A pattern is systematic only with at least this support. */
-      minSupport: external_exports.object({
-        tasks: external_exports.number().int().min(1).default(3),
-        categories: external_exports.number().int().min(1).default(1)
-      }).strict().default({ tasks: 3, categories: 1 }),
-      /** Re-samples of failing members to tell flakiness from reproducible failure. */
-      resamples: external_exports.number().int().min(0).max(8).default(1),
-      /** Rounds the Skeptic may send the HMS back before it is dropped. */
-      skepticRounds: external_exports.number().int().min(0).max(5).default(2),
-      /** Passing tasks re-run as a regression check during cheap validation. */
-      regressionSample: external_exports.number().int().min(0).default(12),
-      /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
-      alpha: external_exports.number().gt(0).lt(1).default(0.1),
-      /**
-       * Extra samples of every discordant task, under both harnesses, before the paired test: one
-       * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
-       * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
-       * re-draw that repeats an earlier one word for word counts once.
-       */
-      confirmSamples: external_exports.number().int().min(0).max(8).default(2),
-      /**
-       * When a candidate breaks tasks that passed before, or its targets now fail differently
-       * (masked by another failure), diagnose those failures with the candidate's others and
-       * refine a follow-up change on top of it (one round) before giving the proposal up.
-       */
-      repairRegressions: external_exports.boolean().default(true),
-      /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
-      maxAttemptsPerPattern: external_exports.number().int().min(1).default(3),
-      /**
-       * Iterative baseline: stop after this many proposals in a row without improvement. Unset (the
-       * default): like GEPA-style search, run until the budget or maxIterations is spent.
-       */
-      patience: external_exports.number().int().positive().optional(),
-      /**
-       * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
-       * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
-       */
-      iterativeMinibatch: external_exports.number().int().min(1).default(3),
-      /**
-       * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
-       * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
-       * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
-       * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
-       * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
-       */
-      iterativeComponents: external_exports.enum(["round-robin", "all"]).default("all"),
-      budget: budgetSchema.default({ scope: "training" })
-    }).strict();
+    evolveConfigSchema = external_exports.preprocess(
+      refuseMovedKeys,
+      external_exports.object({
+        strategy: strategyNameSchema.default("ecdysis"),
+        maxIterations: external_exports.number().int().positive().default(4),
+        ecdysis: ecdysisOptionsSchema.default(ecdysisOptionsSchema.parse({})),
+        iterative: iterativeOptionsSchema.default(iterativeOptionsSchema.parse({})),
+        budget: budgetSchema.default({ scope: "training" })
+      }).strict()
+    );
     gateConfigSchema = external_exports.object({
       /** The head may be at most this much less accurate than the base (absolute, 0–1). */
       tolerance: external_exports.number().min(0).max(1).default(0),
@@ -20928,7 +21003,11 @@ var init_config_schema = __esm({
         editable: external_exports.array(external_exports.string().min(1)).min(1).default([...defaultEditableGlobs]),
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: external_exports.array(external_exports.string().min(1)).min(1).optional(),
-        timeoutMs: external_exports.number().int().positive().default(12e4)
+        timeoutMs: external_exports.number().int().positive().default(12e4),
+        /** Command harness: the OS sandbox (`auto`, `required`, `off`, or `{mode, read}`); src/config/sandbox-config.ts. */
+        sandbox: sandboxConfigSchema.optional(),
+        /** Command harness: names of the variables passed to the agent beyond its own (model endpoint, ECDYSIS_*). */
+        env: agentEnvNamesSchema.optional()
       }).strict().superRefine((value, context) => {
         if (value.kind === "command" && !value.command) {
           context.addIssue({
@@ -21145,9 +21224,9 @@ var init_secrets = __esm({
       countValue(text3) {
         if (this.forms.length === 0) return 0;
         const compact = text3.replace(/\s+/g, "");
-        let count4 = 0;
-        for (const form of this.compactForms) count4 += compact.split(form).length - 1;
-        return count4;
+        let count5 = 0;
+        for (const form of this.compactForms) count5 += compact.split(form).length - 1;
+        return count5;
       }
     };
   }
@@ -21580,10 +21659,10 @@ function harnessReference() {
   cached3 = { modules, tools: tools2, fields: fields2 };
   return cached3;
 }
-function collect(node2, path17, module, into) {
+function collect(node2, path18, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path17, key], module, into);
+      collect(child, [...path18, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21593,7 +21672,7 @@ function collect(node2, path17, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path17.join("."),
+    path: path18.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21644,8 +21723,8 @@ function hasNestedQuantifier(pattern) {
     else if (char === "(") groups.push(false);
     else if (char === ")") {
       const repeatsInside = groups.pop() ?? false;
-      const next2 = pattern[index + 1];
-      const repeated = next2 === "*" || next2 === "+" || next2 === "{";
+      const next3 = pattern[index + 1];
+      const repeated = next3 === "*" || next3 === "+" || next3 === "{";
       if (repeatsInside && repeated) return true;
       if (groups.length > 0 && (repeatsInside || repeated)) groups[groups.length - 1] = true;
     } else if ((char === "*" || char === "+" || char === "{") && groups.length > 0) {
@@ -21737,17 +21816,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path17) {
-      const ctrl = callVisitor(key, node2, visitor, path17);
+    function visit_(key, node2, visitor, path18) {
+      const ctrl = callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visit_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visit_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path17);
+            const ci = visit_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21758,13 +21837,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path17);
+          const cv = visit_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21785,17 +21864,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path17) {
-      const ctrl = await callVisitor(key, node2, visitor, path17);
+    async function visitAsync_(key, node2, visitor, path18) {
+      const ctrl = await callVisitor(key, node2, visitor, path18);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path17, ctrl);
-        return visitAsync_(key, ctrl, visitor, path17);
+        replaceNode(key, path18, ctrl);
+        return visitAsync_(key, ctrl, visitor, path18);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
+          path18 = Object.freeze(path18.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path17);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path18);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21806,13 +21885,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path17 = Object.freeze(path17.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path17);
+          path18 = Object.freeze(path18.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path18);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path17);
+          const cv = await visitAsync_("value", node2.value, visitor, path18);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21839,23 +21918,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path17) {
+    function callVisitor(key, node2, visitor, path18) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path17);
+        return visitor(key, node2, path18);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path17);
+        return visitor.Map?.(key, node2, path18);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path17);
+        return visitor.Seq?.(key, node2, path18);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path17);
+        return visitor.Pair?.(key, node2, path18);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path17);
+        return visitor.Scalar?.(key, node2, path18);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path17);
+        return visitor.Alias?.(key, node2, path18);
       return void 0;
     }
-    function replaceNode(key, path17, node2) {
-      const parent = path17[path17.length - 1];
+    function replaceNode(key, path18, node2) {
+      const parent = path18[path18.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22228,8 +22307,8 @@ var require_Node = __commonJS({
         };
         const res = toJS.toJS(this, "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
     };
@@ -22337,13 +22416,13 @@ var require_Alias = __commonJS({
         const anchor2 = anchors2 && source && anchors2.get(source);
         return anchor2 ? anchor2.count * anchor2.aliasCount : 0;
       } else if (identity.isCollection(node2)) {
-        let count4 = 0;
+        let count5 = 0;
         for (const item of node2.items) {
           const c = getAliasCount(doc, item, anchors2);
-          if (c > count4)
-            count4 = c;
+          if (c > count5)
+            count5 = c;
         }
-        return count4;
+        return count5;
       } else if (identity.isPair(node2)) {
         const kc = getAliasCount(doc, node2.key, anchors2);
         const vc = getAliasCount(doc, node2.value, anchors2);
@@ -22467,10 +22546,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path17, value) {
+    function collectionFromPath(schema, path18, value) {
       let v = value;
-      for (let i = path17.length - 1; i >= 0; --i) {
-        const k = path17[i];
+      for (let i = path18.length - 1; i >= 0; --i) {
+        const k = path18[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22489,7 +22568,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path17) => path17 == null || typeof path17 === "object" && !!path17[Symbol.iterator]().next().done;
+    var isEmptyPath = (path18) => path18 == null || typeof path18 === "object" && !!path18[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22519,11 +22598,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path17, value) {
-        if (isEmptyPath(path17))
+      addIn(path18, value) {
+        if (isEmptyPath(path18))
           this.add(value);
         else {
-          const [key, ...rest] = path17;
+          const [key, ...rest] = path18;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22537,8 +22616,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        const [key, ...rest] = path17;
+      deleteIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22552,8 +22631,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        const [key, ...rest] = path17;
+      getIn(path18, keepScalar) {
+        const [key, ...rest] = path18;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22571,8 +22650,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path17) {
-        const [key, ...rest] = path17;
+      hasIn(path18) {
+        const [key, ...rest] = path18;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22582,8 +22661,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        const [key, ...rest] = path17;
+      setIn(path18, value) {
+        const [key, ...rest] = path18;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -22680,8 +22759,8 @@ var require_foldFlowLines = __commonJS({
           split = void 0;
         } else {
           if (ch === " " && prev && prev !== " " && prev !== "\n" && prev !== "	") {
-            const next2 = text3[i + 1];
-            if (next2 && next2 !== " " && next2 !== "\n" && next2 !== "	")
+            const next3 = text3[i + 1];
+            if (next3 && next3 !== " " && next3 !== "\n" && next3 !== "	")
               split = i;
           }
           if (i >= end) {
@@ -25098,9 +25177,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path17, value) {
+      addIn(path18, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path17, value);
+          this.contents.addIn(path18, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25175,14 +25254,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path17) {
-        if (Collection.isEmptyPath(path17)) {
+      deleteIn(path18) {
+        if (Collection.isEmptyPath(path18)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path17) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path18) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25197,10 +25276,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path17, keepScalar) {
-        if (Collection.isEmptyPath(path17))
+      getIn(path18, keepScalar) {
+        if (Collection.isEmptyPath(path18))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path17, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path18, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25211,10 +25290,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path17) {
-        if (Collection.isEmptyPath(path17))
+      hasIn(path18) {
+        if (Collection.isEmptyPath(path18))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path17) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path18) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25231,13 +25310,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path17, value) {
-        if (Collection.isEmptyPath(path17)) {
+      setIn(path18, value) {
+        if (Collection.isEmptyPath(path18)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path17), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path18), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path17, value);
+          this.contents.setIn(path18, value);
         }
       }
       /**
@@ -25296,8 +25375,8 @@ var require_Document = __commonJS({
         };
         const res = toJS.toJS(this.contents, jsonArg ?? "", ctx);
         if (typeof onAnchor === "function")
-          for (const { count: count4, res: res2 } of ctx.anchors.values())
-            onAnchor(res2, count4);
+          for (const { count: count5, res: res2 } of ctx.anchors.values())
+            onAnchor(res2, count5);
         return typeof reviver === "function" ? applyReviver.applyReviver(reviver, { "": res }, "", res) : res;
       }
       /**
@@ -25374,12 +25453,12 @@ var require_errors = __commonJS({
         lineStr = prev + lineStr;
       }
       if (/[^ ]/.test(lineStr)) {
-        let count4 = 1;
+        let count5 = 1;
         const end = error62.linePos[1];
         if (end?.line === line && end.col > col) {
-          count4 = Math.max(1, Math.min(end.col - col, 80 - ci));
+          count5 = Math.max(1, Math.min(end.col - col, 80 - ci));
         }
-        const pointer = " ".repeat(ci) + "^".repeat(count4);
+        const pointer = " ".repeat(ci) + "^".repeat(count5);
         error62.message += `:
 
 ${lineStr}
@@ -25398,7 +25477,7 @@ ${pointer}
 var require_resolve_props = __commonJS({
   "node_modules/yaml/dist/compose/resolve-props.js"(exports) {
     "use strict";
-    function resolveProps(tokens, { flow, indicator, next: next2, offset, onError, parentIndent, startOnNewline }) {
+    function resolveProps(tokens, { flow, indicator, next: next3, offset, onError, parentIndent, startOnNewline }) {
       let spaceBefore = false;
       let atNewline = startOnNewline;
       let hasSpace = startOnNewline;
@@ -25427,7 +25506,7 @@ var require_resolve_props = __commonJS({
         }
         switch (token.type) {
           case "space":
-            if (!flow && (indicator !== "doc-start" || next2?.type !== "flow-collection") && token.source.includes("	")) {
+            if (!flow && (indicator !== "doc-start" || next3?.type !== "flow-collection") && token.source.includes("	")) {
               tab = token;
             }
             hasSpace = true;
@@ -25506,10 +25585,10 @@ var require_resolve_props = __commonJS({
       }
       const last = tokens[tokens.length - 1];
       const end = last ? last.offset + last.source.length : offset;
-      if (reqSpace && next2 && next2.type !== "space" && next2.type !== "newline" && next2.type !== "comma" && (next2.type !== "scalar" || next2.source !== "")) {
-        onError(next2.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
+      if (reqSpace && next3 && next3.type !== "space" && next3.type !== "newline" && next3.type !== "comma" && (next3.type !== "scalar" || next3.source !== "")) {
+        onError(next3.offset, "MISSING_CHAR", "Tags and anchors must be separated from the next token by white space");
       }
-      if (tab && (atNewline && tab.indent <= parentIndent || next2?.type === "block-map" || next2?.type === "block-seq"))
+      if (tab && (atNewline && tab.indent <= parentIndent || next3?.type === "block-map" || next3?.type === "block-seq"))
         onError(tab, "TAB_AS_INDENT", "Tabs are not allowed as indentation");
       return {
         comma,
@@ -25623,10 +25702,10 @@ var require_resolve_block_map = __commonJS({
       let offset = bm.offset;
       let commentEnd = null;
       for (const collItem of bm.items) {
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const keyProps = resolveProps.resolveProps(start, {
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: bm.indent,
@@ -25640,7 +25719,7 @@ var require_resolve_block_map = __commonJS({
             else if ("indent" in key && key.indent !== bm.indent)
               onError(offset, "BAD_INDENT", startColMsg);
           }
-          if (!keyProps.anchor && !keyProps.tag && !sep7) {
+          if (!keyProps.anchor && !keyProps.tag && !sep9) {
             commentEnd = keyProps.end;
             if (keyProps.comment) {
               if (map2.comment)
@@ -25664,7 +25743,7 @@ var require_resolve_block_map = __commonJS({
         ctx.atKey = false;
         if (utilMapIncludes.mapIncludes(ctx, map2.items, keyNode))
           onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-        const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+        const valueProps = resolveProps.resolveProps(sep9 ?? [], {
           indicator: "map-value-ind",
           next: value,
           offset: keyNode.range[2],
@@ -25680,7 +25759,7 @@ var require_resolve_block_map = __commonJS({
             if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
               onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep7, null, valueProps, onError);
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : composeEmptyNode(ctx, offset, sep9, null, valueProps, onError);
           if (ctx.schema.compat)
             utilFlowIndentCheck.flowIndentCheck(bm.indent, value, onError);
           offset = valueNode.range[2];
@@ -25771,7 +25850,7 @@ var require_resolve_end = __commonJS({
       let comment = "";
       if (end) {
         let hasSpace = false;
-        let sep7 = "";
+        let sep9 = "";
         for (const token of end) {
           const { source, type } = token;
           switch (type) {
@@ -25785,13 +25864,13 @@ var require_resolve_end = __commonJS({
               if (!comment)
                 comment = cb;
               else
-                comment += sep7 + cb;
-              sep7 = "";
+                comment += sep9 + cb;
+              sep9 = "";
               break;
             }
             case "newline":
               if (comment)
-                sep7 += source;
+                sep9 += source;
               hasSpace = true;
               break;
             default:
@@ -25834,18 +25913,18 @@ var require_resolve_flow_collection = __commonJS({
       let offset = fc.offset + fc.start.source.length;
       for (let i = 0; i < fc.items.length; ++i) {
         const collItem = fc.items[i];
-        const { start, key, sep: sep7, value } = collItem;
+        const { start, key, sep: sep9, value } = collItem;
         const props = resolveProps.resolveProps(start, {
           flow: fcName,
           indicator: "explicit-key-ind",
-          next: key ?? sep7?.[0],
+          next: key ?? sep9?.[0],
           offset,
           onError,
           parentIndent: fc.indent,
           startOnNewline: false
         });
         if (!props.found) {
-          if (!props.anchor && !props.tag && !sep7 && !value) {
+          if (!props.anchor && !props.tag && !sep9 && !value) {
             if (i === 0 && props.comma)
               onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
             else if (i < fc.items.length - 1)
@@ -25899,8 +25978,8 @@ var require_resolve_flow_collection = __commonJS({
             }
           }
         }
-        if (!isMap2 && !sep7 && !props.found) {
-          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep7, null, props, onError);
+        if (!isMap2 && !sep9 && !props.found) {
+          const valueNode = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, sep9, null, props, onError);
           coll.items.push(valueNode);
           offset = valueNode.range[2];
           if (isBlock(value))
@@ -25912,7 +25991,7 @@ var require_resolve_flow_collection = __commonJS({
           if (isBlock(key))
             onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
           ctx.atKey = false;
-          const valueProps = resolveProps.resolveProps(sep7 ?? [], {
+          const valueProps = resolveProps.resolveProps(sep9 ?? [], {
             flow: fcName,
             indicator: "map-value-ind",
             next: value,
@@ -25923,8 +26002,8 @@ var require_resolve_flow_collection = __commonJS({
           });
           if (valueProps.found) {
             if (!isMap2 && !props.found && ctx.options.strict) {
-              if (sep7)
-                for (const st of sep7) {
+              if (sep9)
+                for (const st of sep9) {
                   if (st === valueProps.found)
                     break;
                   if (st.type === "newline") {
@@ -25941,7 +26020,7 @@ var require_resolve_flow_collection = __commonJS({
             else
               onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
           }
-          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+          const valueNode = value ? composeNode(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode(ctx, valueProps.end, sep9, null, valueProps, onError) : null;
           if (valueNode) {
             if (isBlock(value))
               onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -26121,7 +26200,7 @@ var require_resolve_block_scalar = __commonJS({
           chompStart = i + 1;
       }
       let value = "";
-      let sep7 = "";
+      let sep9 = "";
       let prevMoreIndented = false;
       for (let i = 0; i < contentStart; ++i)
         value += lines[i][0].slice(trimIndent) + "\n";
@@ -26138,24 +26217,24 @@ var require_resolve_block_scalar = __commonJS({
           indent = "";
         }
         if (type === Scalar.Scalar.BLOCK_LITERAL) {
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
         } else if (indent.length > trimIndent || content[0] === "	") {
-          if (sep7 === " ")
-            sep7 = "\n";
-          else if (!prevMoreIndented && sep7 === "\n")
-            sep7 = "\n\n";
-          value += sep7 + indent.slice(trimIndent) + content;
-          sep7 = "\n";
+          if (sep9 === " ")
+            sep9 = "\n";
+          else if (!prevMoreIndented && sep9 === "\n")
+            sep9 = "\n\n";
+          value += sep9 + indent.slice(trimIndent) + content;
+          sep9 = "\n";
           prevMoreIndented = true;
         } else if (content === "") {
-          if (sep7 === "\n")
+          if (sep9 === "\n")
             value += "\n";
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          value += sep7 + content;
-          sep7 = " ";
+          value += sep9 + content;
+          sep9 = " ";
           prevMoreIndented = false;
         }
       }
@@ -26338,25 +26417,25 @@ var require_resolve_flow_scalar = __commonJS({
         trimBoth = /^[ \t]+|[ \t]+$/g;
       }
       let res = match[1].replace(trimEnd, "");
-      let sep7 = " ";
+      let sep9 = " ";
       let pos = line.lastIndex;
       while (match = line.exec(source)) {
         const lm = match[1].replace(trimBoth, "");
         if (lm === "") {
-          if (sep7 === "\n")
-            res += sep7;
+          if (sep9 === "\n")
+            res += sep9;
           else
-            sep7 = "\n";
+            sep9 = "\n";
         } else {
-          res += sep7 + lm;
-          sep7 = " ";
+          res += sep9 + lm;
+          sep9 = " ";
         }
         pos = line.lastIndex;
       }
       const last = /[ \t]*(.*)/sy;
       last.lastIndex = pos;
       match = last.exec(source);
-      return res + sep7 + (match?.[1] ?? "");
+      return res + sep9 + (match?.[1] ?? "");
     }
     function doubleQuotedValue(source, onError) {
       let res = "";
@@ -26369,20 +26448,20 @@ var require_resolve_flow_scalar = __commonJS({
           res += fold;
           i = offset;
         } else if (ch === "\\") {
-          let next2 = source[++i];
-          const cc = escapeCodes[next2];
+          let next3 = source[++i];
+          const cc = escapeCodes[next3];
           if (cc)
             res += cc;
-          else if (next2 === "\n") {
-            next2 = source[i + 1];
-            while (next2 === " " || next2 === "	")
-              next2 = source[++i + 1];
-          } else if (next2 === "\r" && source[i + 1] === "\n") {
-            next2 = source[++i + 1];
-            while (next2 === " " || next2 === "	")
-              next2 = source[++i + 1];
-          } else if (next2 === "x" || next2 === "u" || next2 === "U") {
-            const length = next2 === "x" ? 2 : next2 === "u" ? 4 : 8;
+          else if (next3 === "\n") {
+            next3 = source[i + 1];
+            while (next3 === " " || next3 === "	")
+              next3 = source[++i + 1];
+          } else if (next3 === "\r" && source[i + 1] === "\n") {
+            next3 = source[++i + 1];
+            while (next3 === " " || next3 === "	")
+              next3 = source[++i + 1];
+          } else if (next3 === "x" || next3 === "u" || next3 === "U") {
+            const length = next3 === "x" ? 2 : next3 === "u" ? 4 : 8;
             res += parseCharCode(source, i + 1, length, onError);
             i += length;
           } else {
@@ -26392,10 +26471,10 @@ var require_resolve_flow_scalar = __commonJS({
           }
         } else if (ch === " " || ch === "	") {
           const wsStart = i;
-          let next2 = source[i + 1];
-          while (next2 === " " || next2 === "	")
-            next2 = source[++i + 1];
-          if (next2 !== "\n" && !(next2 === "\r" && source[i + 2] === "\n"))
+          let next3 = source[i + 1];
+          while (next3 === " " || next3 === "	")
+            next3 = source[++i + 1];
+          if (next3 !== "\n" && !(next3 === "\r" && source[i + 2] === "\n"))
             res += i > wsStart ? source.slice(wsStart, i + 1) : ch;
         } else {
           res += ch;
@@ -27166,14 +27245,14 @@ var require_cst_stringify = __commonJS({
         }
       }
     }
-    function stringifyItem({ start, key, sep: sep7, value }) {
+    function stringifyItem({ start, key, sep: sep9, value }) {
       let res = "";
       for (const st of start)
         res += st.source;
       if (key)
         res += stringifyToken(key);
-      if (sep7)
-        for (const st of sep7)
+      if (sep9)
+        for (const st of sep9)
           res += st.source;
       if (value)
         res += stringifyToken(value);
@@ -27198,9 +27277,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path17) => {
+    visit2.itemAtPath = (cst, path18) => {
       let item = cst;
-      for (const [field2, index] of path17) {
+      for (const [field2, index] of path18) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27209,23 +27288,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path17) => {
-      const parent = visit2.itemAtPath(cst, path17.slice(0, -1));
-      const field2 = path17[path17.length - 1][0];
+    visit2.parentCollection = (cst, path18) => {
+      const parent = visit2.itemAtPath(cst, path18.slice(0, -1));
+      const field2 = path18[path18.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path17, item, visitor) {
-      let ctrl = visitor(item, path17);
+    function _visit(path18, item, visitor) {
+      let ctrl = visitor(item, path18);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path17.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path18.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27236,10 +27315,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path17);
+            ctrl = ctrl(item, path18);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path17) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path18) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -27397,9 +27476,9 @@ var require_lexer = __commonJS({
           this.lineEndPos = null;
         }
         this.atEnd = !incomplete;
-        let next2 = this.next ?? "stream";
-        while (next2 && (incomplete || this.hasChars(1)))
-          next2 = yield* this.parseNext(next2);
+        let next3 = this.next ?? "stream";
+        while (next3 && (incomplete || this.hasChars(1)))
+          next3 = yield* this.parseNext(next3);
       }
       atLineEnd() {
         let i = this.pos;
@@ -27422,8 +27501,8 @@ var require_lexer = __commonJS({
           while (ch === " ")
             ch = this.buffer[++indent + offset];
           if (ch === "\r") {
-            const next2 = this.buffer[indent + offset + 1];
-            if (next2 === "\n" || !next2 && !this.atEnd)
+            const next3 = this.buffer[indent + offset + 1];
+            if (next3 === "\n" || !next3 && !this.atEnd)
               return offset + indent + 1;
           }
           return ch === "\n" || indent >= this.indentNext || !ch && !this.atEnd ? offset + indent : -1;
@@ -27460,8 +27539,8 @@ var require_lexer = __commonJS({
       peek(n) {
         return this.buffer.substr(this.pos, n);
       }
-      *parseNext(next2) {
-        switch (next2) {
+      *parseNext(next3) {
+        switch (next3) {
           case "stream":
             return yield* this.parseStream();
           case "line-start":
@@ -27650,8 +27729,8 @@ var require_lexer = __commonJS({
             this.flowKey = true;
             return yield* this.parseQuotedScalar();
           case ":": {
-            const next2 = this.charAt(1);
-            if (this.flowKey || isEmpty(next2) || next2 === ",") {
+            const next3 = this.charAt(1);
+            if (this.flowKey || isEmpty(next3) || next3 === ",") {
               this.flowKey = false;
               yield* this.pushCount(1);
               yield* this.pushSpaces(true);
@@ -27730,10 +27809,10 @@ var require_lexer = __commonJS({
               indent = 0;
               break;
             case "\r": {
-              const next2 = this.buffer[i2 + 1];
-              if (!next2 && !this.atEnd)
+              const next3 = this.buffer[i2 + 1];
+              if (!next3 && !this.atEnd)
                 return this.setNext("block-scalar");
-              if (next2 === "\n")
+              if (next3 === "\n")
                 break;
             }
             // fallthrough
@@ -27795,21 +27874,21 @@ var require_lexer = __commonJS({
         let ch;
         while (ch = this.buffer[++i]) {
           if (ch === ":") {
-            const next2 = this.buffer[i + 1];
-            if (isEmpty(next2) || inFlow && flowIndicatorChars.has(next2))
+            const next3 = this.buffer[i + 1];
+            if (isEmpty(next3) || inFlow && flowIndicatorChars.has(next3))
               break;
             end = i;
           } else if (isEmpty(ch)) {
-            let next2 = this.buffer[i + 1];
+            let next3 = this.buffer[i + 1];
             if (ch === "\r") {
-              if (next2 === "\n") {
+              if (next3 === "\n") {
                 i += 1;
                 ch = "\n";
-                next2 = this.buffer[i + 1];
+                next3 = this.buffer[i + 1];
               } else
                 end = i;
             }
-            if (next2 === "#" || inFlow && flowIndicatorChars.has(next2))
+            if (next3 === "#" || inFlow && flowIndicatorChars.has(next3))
               break;
             if (ch === "\n") {
               const cs = this.continueScalar(i + 1);
@@ -28340,18 +28419,18 @@ var require_parser = __commonJS({
         if (this.type === "map-value-ind") {
           const prev = getPrevProps(this.peek(2));
           const start = getFirstKeyStartProps(prev);
-          let sep7;
+          let sep9;
           if (scalar.end) {
-            sep7 = scalar.end;
-            sep7.push(this.sourceToken);
+            sep9 = scalar.end;
+            sep9.push(this.sourceToken);
             delete scalar.end;
           } else
-            sep7 = [this.sourceToken];
+            sep9 = [this.sourceToken];
           const map2 = {
             type: "block-map",
             offset: scalar.offset,
             indent: scalar.indent,
-            items: [{ start, key: scalar, sep: sep7 }]
+            items: [{ start, key: scalar, sep: sep9 }]
           };
           this.onKeyLine = true;
           this.stack[this.stack.length - 1] = map2;
@@ -28504,15 +28583,15 @@ var require_parser = __commonJS({
                 } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
                   const start2 = getFirstKeyStartProps(it.start);
                   const key = it.key;
-                  const sep7 = it.sep;
-                  sep7.push(this.sourceToken);
+                  const sep9 = it.sep;
+                  sep9.push(this.sourceToken);
                   delete it.key;
                   delete it.sep;
                   this.stack.push({
                     type: "block-map",
                     offset: this.offset,
                     indent: this.indent,
-                    items: [{ start: start2, key, sep: sep7 }]
+                    items: [{ start: start2, key, sep: sep9 }]
                   });
                 } else if (start.length > 0) {
                   it.sep = it.sep.concat(start, this.sourceToken);
@@ -28706,13 +28785,13 @@ var require_parser = __commonJS({
             const prev = getPrevProps(parent);
             const start = getFirstKeyStartProps(prev);
             fixFlowSeqItems(fc);
-            const sep7 = fc.end.splice(1, fc.end.length);
-            sep7.push(this.sourceToken);
+            const sep9 = fc.end.splice(1, fc.end.length);
+            sep9.push(this.sourceToken);
             const map2 = {
               type: "block-map",
               offset: fc.offset,
               indent: fc.indent,
-              items: [{ start, key: fc, sep: sep7 }]
+              items: [{ start, key: fc, sep: sep9 }]
             };
             this.onKeyLine = true;
             this.stack[this.stack.length - 1] = map2;
@@ -29012,10 +29091,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path17) {
+    lineOf(path18) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path17) {
+      for (const segment of path18) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29038,9 +29117,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path17) {
+function dottedField(path18) {
   let out = "";
-  for (const segment of path17) {
+  for (const segment of path18) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29048,20 +29127,20 @@ function dottedField(path17) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path18 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path19 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path18),
+      field: dottedField(path19),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path17 = [...prefix, ...issue2.path];
+  const path18 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path17),
+    field: dottedField(path18),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path17)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path18)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29091,8 +29170,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path17 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path17), field: path17.join(".") };
+  const path18 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path18), field: path18.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29208,8 +29287,8 @@ function sequenceLength(buffer, index) {
   const second = buffer[index + 1];
   if (second < low || second > high) return 0;
   for (let offset = 2; offset < length; offset++) {
-    const next2 = buffer[index + offset];
-    if (next2 < 128 || next2 > 191) return 0;
+    const next3 = buffer[index + offset];
+    if (next3 < 128 || next3 > 191) return 0;
   }
   return length;
 }
@@ -29249,8 +29328,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path17) {
-  const absolute = resolve(path17);
+async function loadConfig(path18) {
+  const absolute = resolve(path18);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29278,28 +29357,28 @@ async function loadConfig(path17) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path17, depth) => {
-    if (path17.length > 0) {
-      const line = located.lineOf(path17);
-      if (line !== void 0) lines[dottedPath(path17)] = line;
+  const visit2 = (value, path18, depth) => {
+    if (path18.length > 0) {
+      const line = located.lineOf(path18);
+      if (line !== void 0) lines[dottedPath(path18)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path18, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path17) {
-  return path17.reduce(
+function dottedPath(path18) {
+  return path18.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path17) => {
+  const visit2 = (value, path18) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path17);
+      const field2 = dottedPath(path18);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29308,7 +29387,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path17, key]);
+    for (const [key, item] of entries) visit2(item, [...path18, key]);
   };
   visit2(input2.value, []);
 }
@@ -29379,8 +29458,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path17) {
-  const file2 = resolve2(path17);
+async function loadTasks(path18) {
+  const file2 = resolve2(path18);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29427,8 +29506,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path17 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path17);
+    const path18 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path18);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -29519,6 +29598,7 @@ var init_split_overlap = __esm({
 // src/config/index.ts
 var config_exports = {};
 __export(config_exports, {
+  agentEnvNamesSchema: () => agentEnvNamesSchema,
   budgetSchema: () => budgetSchema,
   budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
@@ -29534,6 +29614,7 @@ __export(config_exports, {
   describeField: () => describeField,
   dottedField: () => dottedField,
   ecdysisConfigSchema: () => ecdysisConfigSchema,
+  ecdysisOptionsSchema: () => ecdysisOptionsSchema,
   ecdysisVersion: () => ecdysisVersion,
   evolveConfigSchema: () => evolveConfigSchema,
   gateConfigSchema: () => gateConfigSchema,
@@ -29546,12 +29627,14 @@ __export(config_exports, {
   harnessReference: () => harnessReference,
   isBundledWorld: () => isBundledWorld,
   isWorldName: () => isWorldName,
+  iterativeOptionsSchema: () => iterativeOptionsSchema,
   jsonSchemas: () => jsonSchemas,
   loadConfig: () => loadConfig,
   loadSplits: () => loadSplits,
   loadTasks: () => loadTasks,
   modelConfigSchema: () => modelConfigSchema,
   modelQuirks: () => modelQuirks,
+  movedEvolveKeys: () => movedEvolveKeys,
   packageRoot: () => packageRoot,
   parseHarnessYaml: () => parseHarnessYaml,
   parseLocatedYaml: () => parseLocatedYaml,
@@ -29559,9 +29642,14 @@ __export(config_exports, {
   priceSchema: () => priceSchema,
   readUserText: () => readUserText,
   recommendedFormatInstruction: () => recommendedFormatInstruction,
+  refuseMovedKeys: () => refuseMovedKeys,
   reportConfigSchema: () => reportConfigSchema,
   repositoryRoot: () => repositoryRoot,
   reservedBodyFields: () => reservedBodyFields,
+  runnerOnlyVariable: () => runnerOnlyVariable,
+  sandboxConfigSchema: () => sandboxConfigSchema,
+  sandboxModeSchema: () => sandboxModeSchema,
+  sandboxSettings: () => sandboxSettings,
   scorerSpecSchema: () => scorerSpecSchema,
   stableStringify: () => stableStringify,
   strategyNameSchema: () => strategyNameSchema,
@@ -29587,7 +29675,9 @@ var init_config = __esm({
     init_load_config();
     init_load_tasks();
     init_read_text();
+    init_sandbox_config();
     init_split_overlap();
+    init_strategy_options();
     init_task_schema();
     init_world_names();
     init_yaml_document();
@@ -29636,15 +29726,15 @@ function foldTaskResults(records) {
     byTask.set(record3.taskId, list2);
   }
   return [...byTask.entries()].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([taskId, list2]) => {
-    const ordered = [...list2].sort((a, b) => a.sampleIndex - b.sampleIndex);
-    const passes = ordered.filter((record3) => record3.verdict.pass).length;
+    const ordered2 = [...list2].sort((a, b) => a.sampleIndex - b.sampleIndex);
+    const passes = ordered2.filter((record3) => record3.verdict.pass).length;
     return {
       taskId,
-      category: ordered[0].category,
-      pass: majorityPass(passes, ordered.length),
+      category: ordered2[0].category,
+      pass: majorityPass(passes, ordered2.length),
       passes,
-      samples: ordered.length,
-      rolloutKeys: ordered.map((record3) => record3.key)
+      samples: ordered2.length,
+      rolloutKeys: ordered2.map((record3) => record3.key)
     };
   });
 }
@@ -29841,10 +29931,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path17, text3) {
-  const temporary = `${path17}.${process.pid}.tmp`;
+async function writeAtomic(path18, text3) {
+  const temporary = `${path18}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path17);
+  await rename3(temporary, path18);
 }
 async function writeEvalOutput(dir, output2) {
   await mkdir2(dir, { recursive: true });
@@ -29865,11 +29955,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names2.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path17 = join4(dir, name3);
+    const path18 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path17, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path18, "utf8"));
     } catch (error62) {
-      throw new InputError(path17, `unreadable result (${error62.message})`);
+      throw new InputError(path18, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -29926,12 +30016,12 @@ var init_transport_error = __esm({
 async function promisePool(options) {
   const { items, work } = options;
   const results = new Array(items.length);
-  let next2 = 0;
+  let next3 = 0;
   let failure2;
   const worker = async () => {
-    while (!failure2 && next2 < items.length) {
-      const index = next2;
-      next2 += 1;
+    while (!failure2 && next3 < items.length) {
+      const index = next3;
+      next3 += 1;
       try {
         results[index] = await work(items[index], index);
       } catch (error62) {
@@ -30665,8 +30755,8 @@ function capabilityOf(parameter) {
 function nextSettings(current, parameter, tried) {
   const name3 = capabilityOf(parameter);
   if (!name3) return void 0;
-  const next2 = loose(name3).next(current[name3], parameter, tried);
-  return next2 === void 0 ? void 0 : { ...current, [name3]: next2 };
+  const next3 = loose(name3).next(current[name3], parameter, tried);
+  return next3 === void 0 ? void 0 : { ...current, [name3]: next3 };
 }
 function describeSetting(settings, name3) {
   return loose(name3).describe(settings[name3]);
@@ -30893,7 +30983,7 @@ function withCallCache(provider, dir, options = {}) {
   const uncached = new UsageAccount();
   const replayed = new UsageAccount();
   const inFlight = /* @__PURE__ */ new Map();
-  async function resolve13(key, request, signal) {
+  async function resolve15(key, request, signal) {
     const hit = await load(dir, key);
     if (hit) return { response: hit.response, fromDisk: true };
     const response = redact(await provider.chat(request, { signal }));
@@ -30913,7 +31003,7 @@ function withCallCache(provider, dir, options = {}) {
     );
     const pending = inFlight.get(key);
     if (pending) return replay(request, (await pending).response);
-    const call = resolve13(key, request, options2?.signal);
+    const call = resolve15(key, request, options2?.signal);
     inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
@@ -30965,12 +31055,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path17 = entryPath(dir, entry.key);
+  const path18 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path17}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path18}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path17);
+  await rename4(temp, path18);
 }
 function canonicalJson(value) {
   return JSON.stringify(sortKeys(value));
@@ -31039,8 +31129,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path17, known) {
-        this.path = path17;
+      constructor(path18, known) {
+        this.path = path18;
         this.known = known;
       }
       path;
@@ -31048,14 +31138,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path17) {
+      static async open(path18) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path17, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path18, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path17, downgrades);
+        return new _CapabilityMemory(path18, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -31072,15 +31162,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path17 = this.path;
-        if (!path17) return;
+        const path18 = this.path;
+        if (!path18) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path17), { recursive: true });
-          const temp = `${path17}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path18), { recursive: true });
+          const temp = `${path18}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path17);
+          await rename5(temp, path18);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -31100,12 +31190,12 @@ var init_capability_state = __esm({
         this.auto = autoSettings(options.config);
         this.fixedFields = new Set(Object.keys(options.config.extraBody ?? {}));
         this.settings = initialSettings(options.config);
-        const remembered2 = options.memory?.downgradesOf(options.endpoint, options.config.model) ?? [];
-        for (const step of remembered2) {
-          const next2 = this.stepFor(step.parameter, this.settings);
-          if (!next2) continue;
+        const remembered = options.memory?.downgradesOf(options.endpoint, options.config.model) ?? [];
+        for (const step of remembered) {
+          const next3 = this.stepFor(step.parameter, this.settings);
+          if (!next3) continue;
           this.refusedParameters.add(step.parameter);
-          this.settings = next2;
+          this.settings = next3;
           this.steps.push({ ...step, remembered: true });
         }
       }
@@ -31132,9 +31222,9 @@ var init_capability_state = __esm({
         const name3 = capabilityOf(parameter);
         if (name3 && this.settings[name3] !== sent[name3]) return { kind: "retry" };
         if (!name3 && (this.settings.omitted ?? []).includes(parameter)) return { kind: "retry" };
-        const next2 = this.stepFor(parameter, this.settings);
-        if (!next2) return { kind: "fixed", setting: name3 };
-        return { kind: "retry", downgrade: await this.take(parameter, next2, reason) };
+        const next3 = this.stepFor(parameter, this.settings);
+        if (!next3) return { kind: "fixed", setting: name3 };
+        return { kind: "retry", downgrade: await this.take(parameter, next3, reason) };
       }
       /** The settings after `parameter` is refused under `current`; undefined when none is allowed. */
       stepFor(parameter, current) {
@@ -31147,7 +31237,7 @@ var init_capability_state = __esm({
         if (this.fixedFields.has(parameter) || omitted.includes(parameter)) return void 0;
         return { ...current, omitted: [...omitted, parameter] };
       }
-      async take(parameter, next2, reason) {
+      async take(parameter, next3, reason) {
         const name3 = capabilityOf(parameter);
         const describe4 = (settings) => name3 ? describeSetting(settings, name3) : (settings.omitted ?? []).includes(parameter) ? "omitted" : "sent";
         const downgrade = {
@@ -31155,12 +31245,12 @@ var init_capability_state = __esm({
           model: this.options.config.model,
           parameter,
           from: describe4(this.settings),
-          to: describe4(next2),
+          to: describe4(next3),
           reason,
           remembered: false
         };
         this.refusedParameters.add(parameter);
-        this.settings = next2;
+        this.settings = next3;
         this.steps.push(downgrade);
         await this.options.memory?.record(downgrade);
         return downgrade;
@@ -31222,8 +31312,8 @@ function balancedSpans(text3) {
   const spans = [];
   let index = 0;
   while (index < text3.length) {
-    const open2 = text3[index];
-    if (open2 !== "{" && open2 !== "[") {
+    const open3 = text3[index];
+    if (open3 !== "{" && open3 !== "[") {
       index++;
       continue;
     }
@@ -31454,7 +31544,7 @@ var init_clock = __esm({
     "use strict";
     systemClock = {
       now: () => Date.now(),
-      sleep: (ms, signal) => new Promise((resolve13, reject) => {
+      sleep: (ms, signal) => new Promise((resolve15, reject) => {
         if (signal?.aborted) {
           reject(signal.reason);
           return;
@@ -31466,7 +31556,7 @@ var init_clock = __esm({
         const timer = setTimeout(
           () => {
             signal?.removeEventListener("abort", onAbort);
-            resolve13();
+            resolve15();
           },
           Math.max(0, ms)
         );
@@ -31593,11 +31683,11 @@ var init_semaphore = __esm({
           this.active += 1;
           return Promise.resolve();
         }
-        return new Promise((resolve13) => this.waiters.push(resolve13));
+        return new Promise((resolve15) => this.waiters.push(resolve15));
       }
       release() {
-        const next2 = this.waiters.shift();
-        if (next2) next2();
+        const next3 = this.waiters.shift();
+        if (next3) next3();
         else this.active -= 1;
       }
     };
@@ -31976,7 +32066,7 @@ var init_values = __esm({
 var sleep;
 var init_sleep = __esm({
   "node_modules/openai/internal/utils/sleep.mjs"() {
-    sleep = (ms) => new Promise((resolve13) => setTimeout(resolve13, ms));
+    sleep = (ms) => new Promise((resolve15) => setTimeout(resolve15, ms));
   }
 });
 
@@ -32848,10 +32938,10 @@ async function* iterSSEChunks(iterator) {
     yield data;
   }
 }
-function partition(str2, delimiter2) {
-  const index = str2.indexOf(delimiter2);
+function partition(str2, delimiter3) {
+  const index = str2.indexOf(delimiter3);
   if (index !== -1) {
-    return [str2.substring(0, index), delimiter2, str2.substring(index + delimiter2.length)];
+    return [str2.substring(0, index), delimiter3, str2.substring(index + delimiter3.length)];
   }
   return [str2, "", ""];
 }
@@ -33169,8 +33259,8 @@ var init_api_promise = __esm({
     init_parse3();
     APIPromise = class _APIPromise extends Promise {
       constructor(client, responsePromise, parseResponse2 = defaultParseResponse) {
-        super((resolve13) => {
-          resolve13(null);
+        super((resolve15) => {
+          resolve15(null);
         });
         this.responsePromise = responsePromise;
         this.parseResponse = parseResponse2;
@@ -33901,12 +33991,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path17(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path18(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path18 = statics.reduce((previousValue, currentValue, index) => {
+      const path19 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -33923,7 +34013,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path18.split(/[?#]/, 1)[0];
+      const pathOnly = path19.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -33944,10 +34034,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path18}
+${path19}
 ${underline}`);
       }
-      return path18;
+      return path19;
     };
     path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -34140,12 +34230,12 @@ var init_EventStream = __esm({
         _EventStream_errored.set(this, false);
         _EventStream_aborted.set(this, false);
         _EventStream_catchingPromiseCreated.set(this, false);
-        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve13, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve13, "f");
+        __classPrivateFieldSet(this, _EventStream_connectedPromise, new Promise((resolve15, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveConnectedPromise, resolve15, "f");
           __classPrivateFieldSet(this, _EventStream_rejectConnectedPromise, reject, "f");
         }), "f");
-        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve13, reject) => {
-          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve13, "f");
+        __classPrivateFieldSet(this, _EventStream_endPromise, new Promise((resolve15, reject) => {
+          __classPrivateFieldSet(this, _EventStream_resolveEndPromise, resolve15, "f");
           __classPrivateFieldSet(this, _EventStream_rejectEndPromise, reject, "f");
         }), "f");
         __classPrivateFieldGet(this, _EventStream_connectedPromise, "f").catch(() => {
@@ -34245,11 +34335,11 @@ var init_EventStream = __esm({
        *   const message = await stream.emitted('message') // rejects if the stream errors
        */
       emitted(event) {
-        return new Promise((resolve13, reject) => {
+        return new Promise((resolve15, reject) => {
           __classPrivateFieldSet(this, _EventStream_catchingPromiseCreated, true, "f");
           if (event !== "error")
             this.once("error", reject);
-          this.once(event, resolve13);
+          this.once(event, resolve15);
         });
       }
       /**
@@ -34332,8 +34422,8 @@ var init_EventStream = __esm({
             }
             if (ended)
               return Promise.resolve(doneResult());
-            return new Promise((resolve13, reject) => {
-              readQueue.push({ resolve: resolve13, reject });
+            return new Promise((resolve15, reject) => {
+              readQueue.push({ resolve: resolve15, reject });
             });
           },
           return: () => {
@@ -35551,7 +35641,7 @@ var init_ChatCompletionStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -35641,7 +35731,7 @@ var init_ChatCompletionStreamingRunner = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             if (!event) {
@@ -39435,7 +39525,7 @@ var init_AssistantStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((chunk2) => chunk2 ? { value: chunk2, done: false } : { value: void 0, done: true });
             }
             const chunk = pushQueue.shift();
             return { value: chunk, done: false };
@@ -42099,7 +42189,7 @@ var init_ResponseStream = __esm({
               if (done) {
                 return { value: void 0, done: true };
               }
-              return new Promise((resolve13, reject) => readQueue.push({ resolve: resolve13, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
+              return new Promise((resolve15, reject) => readQueue.push({ resolve: resolve15, reject })).then((event2) => event2 ? { value: event2, done: false } : { value: void 0, done: true });
             }
             const event = pushQueue.shift();
             return { value: event, done: false };
@@ -42572,12 +42662,12 @@ var init_Util = __esm({
   "node_modules/openai/lib/Util.mjs"() {
     allSettledWithThrow = async (promises) => {
       const results = await Promise.allSettled(promises);
-      const rejected = results.filter((result) => result.status === "rejected");
-      if (rejected.length) {
-        for (const result of rejected) {
+      const rejected2 = results.filter((result) => result.status === "rejected");
+      if (rejected2.length) {
+        for (const result of rejected2) {
           console.error(result.reason);
         }
-        throw new Error(`${rejected.length} promise(s) failed - see the above errors`);
+        throw new Error(`${rejected2.length} promise(s) failed - see the above errors`);
       }
       const values = [];
       for (const result of results) {
@@ -43499,9 +43589,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path17, query, defaultBaseURL) {
+      buildURL(path18, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path17) ? new URL(path17) : new URL(baseURL + (baseURL.endsWith("/") && path17.startsWith("/") ? path17.slice(1) : path17));
+        const url2 = isAbsoluteURL(path18) ? new URL(path18) : new URL(baseURL + (baseURL.endsWith("/") && path18.startsWith("/") ? path18.slice(1) : path18));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -43531,24 +43621,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path17, opts) {
-        return this.methodRequest("get", path17, opts);
+      get(path18, opts) {
+        return this.methodRequest("get", path18, opts);
       }
-      post(path17, opts) {
-        return this.methodRequest("post", path17, opts);
+      post(path18, opts) {
+        return this.methodRequest("post", path18, opts);
       }
-      patch(path17, opts) {
-        return this.methodRequest("patch", path17, opts);
+      patch(path18, opts) {
+        return this.methodRequest("patch", path18, opts);
       }
-      put(path17, opts) {
-        return this.methodRequest("put", path17, opts);
+      put(path18, opts) {
+        return this.methodRequest("put", path18, opts);
       }
-      delete(path17, opts) {
-        return this.methodRequest("delete", path17, opts);
+      delete(path18, opts) {
+        return this.methodRequest("delete", path18, opts);
       }
-      methodRequest(method, path17, opts) {
+      methodRequest(method, path18, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path17, ...opts2 };
+          return { method, path: path18, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -43673,8 +43763,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path17, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path17, ...opts2 })) : { method: "get", path: path17, ...opts });
+      getAPIList(path18, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path18, ...opts2 })) : { method: "get", path: path18, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -43768,8 +43858,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path17, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path17, query, defaultBaseURL);
+        const { method, path: path18, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path18, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -43952,8 +44042,8 @@ function isAzureHost(baseUrl) {
     return false;
   }
 }
-function createEndpointClient(access3) {
-  const auth = access3.apiKey ? access3.auth ?? (isAzureHost(access3.baseUrl) ? "api-key" : "bearer") : "none";
+function createEndpointClient(access4) {
+  const auth = access4.apiKey ? access4.auth ?? (isAzureHost(access4.baseUrl) ? "api-key" : "bearer") : "none";
   const bodies = /* @__PURE__ */ new WeakMap();
   const keepErrorBodies = async (input2, init) => {
     const response = await fetch(input2, init);
@@ -43967,17 +44057,17 @@ function createEndpointClient(access3) {
     bodies.set(copy.headers, text3);
     return copy;
   };
-  const headers = { ...access3.headers ?? {} };
+  const headers = { ...access4.headers ?? {} };
   if (auth !== "bearer") headers.Authorization = null;
-  if (auth === "api-key") headers["api-key"] = access3.apiKey ?? "";
+  if (auth === "api-key") headers["api-key"] = access4.apiKey ?? "";
   const client = new OpenAI({
-    baseURL: access3.baseUrl,
+    baseURL: access4.baseUrl,
     // A placeholder the SDK insists on; with auth `none`/`api-key` the header it would make is removed.
-    apiKey: auth === "bearer" ? access3.apiKey : "unused",
+    apiKey: auth === "bearer" ? access4.apiKey : "unused",
     defaultHeaders: headers,
-    defaultQuery: access3.apiVersion ? { "api-version": access3.apiVersion } : void 0,
+    defaultQuery: access4.apiVersion ? { "api-version": access4.apiVersion } : void 0,
     maxRetries: 0,
-    timeout: access3.timeoutMs,
+    timeout: access4.timeoutMs,
     logLevel: "off",
     fetch: keepErrorBodies
   });
@@ -44287,32 +44377,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path17, depth, problems) {
-  if (depth > 10) problems.push(`${path17}: nested deeper than 10 levels`);
+function walk(node2, path18, depth, problems) {
+  if (depth > 10) problems.push(`${path18}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path17}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path18}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path17}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path18}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path17}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path18}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path17}: additionalProperties must be false`);
+      problems.push(`${path18}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path17}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path18}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path17}.${name3}`, depth + 1, problems);
+      walk(property, `${path18}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path17}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path18}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path17}|${index}`, depth, problems);
+    walk(option, `${path18}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -44841,25 +44931,25 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path17 = parsed.pathname.replace(/\/+$/, "");
+  const path18 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path17);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path18);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path17 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "GET" && path17 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path18 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "GET" && path18 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path17 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path17 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "GET" && path18 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path18 === "/v1/chat/completions") return { kind: "chat" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path17})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path18})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -45161,8 +45251,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path17) {
-  const file2 = isBundledWorld(path17) ? join6(worldsDir(), `${path17}.yaml`) : resolve4(path17);
+async function loadWorld(path18) {
+  const file2 = isBundledWorld(path18) ? join6(worldsDir(), `${path18}.yaml`) : resolve4(path18);
   let text3;
   try {
     text3 = await readFile7(file2, "utf8");
@@ -45416,7 +45506,7 @@ function shortHash(...parts) {
 }
 function seededRng(...parts) {
   let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
-  const next2 = () => {
+  const next3 = () => {
     state = state + 1831565813 >>> 0;
     let t = state;
     t = Math.imul(t ^ t >>> 15, t | 1);
@@ -45424,9 +45514,9 @@ function seededRng(...parts) {
     return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
   };
   return {
-    next: next2,
-    int: (min, max) => min + Math.floor(next2() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next2() * items.length)]
+    next: next3,
+    int: (min, max) => min + Math.floor(next3() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next3() * items.length)]
   };
 }
 var init_draw = __esm({
@@ -45959,8 +46049,8 @@ function toolsSection(text3) {
   const at = text3.search(/^## Tools\s*$/m);
   if (at < 0) return { tools: "", rest: text3 };
   const after = text3.slice(at);
-  const next2 = after.slice(1).search(/^## /m);
-  const end = next2 < 0 ? text3.length : at + 1 + next2;
+  const next3 = after.slice(1).search(/^## /m);
+  const end = next3 < 0 ? text3.length : at + 1 + next3;
   return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
 }
 function readSurface(request) {
@@ -46294,7 +46384,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path17 = [problem.start];
+  const path18 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -46305,20 +46395,20 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path17.push("\u2026", current);
+        path18.push("\u2026", current);
         found = entryOf(current);
       }
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next2 = { kind: "call", name: "lookup", arguments: { key: current }, note };
+    const next3 = { kind: "call", name: "lookup", arguments: { key: current }, note };
     if (!found) {
       const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next2);
+      if (last?.error) return afterError(context, last, next3);
       if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
         return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
       }
-      return next2;
+      return next3;
     }
     const value = readEntry(found.result)[relation];
     if (!value)
@@ -46328,13 +46418,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path17.push(current);
+    path18.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path17.join(" \u2192 ")}.`,
-    decoys: path17.slice(0, -1),
+    reasoning: `Following the registry: ${path18.join(" \u2192 ")}.`,
+    decoys: path18.slice(0, -1),
     hits: []
   };
 }
@@ -46365,7 +46455,7 @@ function latencyMs(world2, completionTokens, scaleOverride) {
   return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
 }
 function wait(ms) {
-  return ms > 0 ? new Promise((resolve13) => setTimeout(resolve13, ms)) : Promise.resolve();
+  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
 }
 var init_latency = __esm({
   "src/sim/latency.ts"() {
@@ -46436,7 +46526,7 @@ var init_faults = __esm({
   "src/sim/faults.ts"() {
     "use strict";
     init_latency();
-    every = (n, count4) => n !== void 0 && n > 0 && count4 % n === 0;
+    every = (n, count5) => n !== void 0 && n > 0 && count5 % n === 0;
   }
 });
 
@@ -46452,8 +46542,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path17) {
-        this.path = path17;
+      constructor(path18) {
+        this.path = path18;
       }
       path;
       chain = Promise.resolve();
@@ -46461,16 +46551,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path17 = this.path;
-        if (!path17) return;
+        const path18 = this.path;
+        if (!path18) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir5(dirname6(path17), { recursive: true });
+              await mkdir5(dirname6(path18), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path17, `${JSON.stringify(entry)}
+            await appendFile(path18, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -46513,9 +46603,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path17) {
+function setting(config2, path18) {
   let current = config2;
-  for (const part of path17.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path18.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -46556,7 +46646,7 @@ function majority(items) {
   for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count4] of counts) if (count4 > bestCount) [best, bestCount] = [item, count4];
+  for (const [item, count5] of counts) if (count5 > bestCount) [best, bestCount] = [item, count5];
   return best;
 }
 var init_evidence = __esm({
@@ -46580,17 +46670,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path17 } = action;
+    const { path: path18 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path17}`, `enable ${path17}`, `set ${path17} to true`], unit);
+      return pick2([`turn on ${path18}`, `enable ${path18}`, `set ${path18} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path17} to ${value}`, `set ${path17} to ${value}`, `increase ${path17} to ${value}`],
+        [`raise ${path18} to ${value}`, `set ${path18} to ${value}`, `increase ${path18} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path17} to ${value}`, `set ${path17} to ${value}`, `change ${path17} to ${value}`],
+      [`switch ${path18} to ${value}`, `set ${path18} to ${value}`, `change ${path18} to ${value}`],
       unit
     );
   }
@@ -46633,15 +46723,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path17 = dottedPath2.exec(text3);
-  if (path17) {
-    const before = text3.slice(0, path17.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path17[1], value: true };
+  const path18 = dottedPath2.exec(text3);
+  if (path18) {
+    const before = text3.slice(0, path18.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path18[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path17[1], value: false };
-    const after = text3.slice(path17.index + path17[0].length);
+      return { kind: "set", path: path18[1], value: false };
+    const after = text3.slice(path18.index + path18[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path17[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path18[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -46813,21 +46903,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path17) {
+function globMatches(glob, path18) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path17);
+  return new RegExp(`^${source}$`).test(path18);
 }
 function promptFile(seen) {
-  const editable = (path17) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path17));
+  const editable = (path18) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path18));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path17) => /system|prompt/i.test(path17)) ?? candidates[0] ?? null;
+  return candidates.find((path18) => /system|prompt/i.test(path18)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -46841,11 +46931,11 @@ function correctFix(cause, seen, options) {
   switch (cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
-      const next2 = Math.min(16, Math.max(current + 4, current * 2));
+      const next3 = Math.min(16, Math.max(current + 4, current * 2));
       return {
         module: "agent_loop",
         explanation,
-        action: { kind: "set", path: "agent_loop.max_steps", value: next2 }
+        action: { kind: "set", path: "agent_loop.max_steps", value: next3 }
       };
     }
     case "answer-format-drift":
@@ -47042,23 +47132,23 @@ function diagnosis(world2, block, seed2) {
     })
   };
 }
-function wasRejected(fix, rejected) {
+function wasRejected(fix, rejected2) {
   const action = fix.action;
   if (!action) return false;
   const marker = action.kind === "set" ? `${action.path}` : action.text;
-  return rejected.some(
+  return rejected2.some(
     (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
   );
 }
-function chooseUnrejectedFix(options, rejected) {
+function chooseUnrejectedFix(options, rejected2) {
   let key = options.key;
   let fix = chooseFix(options);
-  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected); attempt++) {
+  for (let attempt = 1; attempt <= 3 && wasRejected(fix, rejected2); attempt++) {
     key = [...options.key, "rethink", attempt];
     fix = chooseFix({ ...options, key });
   }
   const unit = draw(...key, "wording");
-  if (wasRejected(fix, rejected))
+  if (wasRejected(fix, rejected2))
     return {
       fix: {
         module: fix.module,
@@ -47263,7 +47353,7 @@ function proposedAction(rootCause) {
 }
 function architect(world2, block) {
   const objected = objects(block.objections).map((objection) => text2(objection.change));
-  const rejected = JSON.stringify(block.rejected ?? []);
+  const rejected2 = JSON.stringify(block.rejected ?? []);
   const seen = harnessSeen(block);
   const changes = /* @__PURE__ */ new Map();
   const plain2 = world2.refiner.style === "plainspoken";
@@ -47273,12 +47363,12 @@ function architect(world2, block) {
     const { action } = proposed;
     const identity = JSON.stringify(action);
     const marker = action.kind === "set" ? action.path : action.text;
-    if (rejected.includes(marker) || alreadyInEffect(action, seen)) continue;
+    if (rejected2.includes(marker) || alreadyInEffect(action, seen)) continue;
     const existing = changes.get(identity);
-    const patterns = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
+    const patterns2 = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
     const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
       renderAction(action, "plainspoken", draw(world2.seed, "architect-words", identity)),
-      patterns.join(", ")
+      patterns2.join(", ")
     ) : proposed.words;
     if (objected.some(
       (objection) => objection !== "" && (objection.includes(proposed.words) || proposed.words.includes(objection) || objection.includes(marker))
@@ -47287,8 +47377,8 @@ function architect(world2, block) {
     changes.set(identity, {
       module: text2(diagnosis2.module) || "prompt",
       change: existing ? text2(existing.change) : words,
-      patterns,
-      expectedEffect: `Fixes the failures of pattern(s) ${patterns.join(", ")}.`,
+      patterns: patterns2,
+      expectedEffect: `Fixes the failures of pattern(s) ${patterns2.join(", ")}.`,
       regressionRisks: action.kind === "set" ? "Low: a general runtime setting." : "One more instruction in the prompt costs a little accuracy everywhere."
     });
   }
@@ -47327,7 +47417,7 @@ function skeptic(world2, block, seed2) {
     const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed2) < world2.skeptic.strictness;
     const counts = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts.length > 0 && counts.every((count4) => count4 !== void 0 && count4 <= 1);
+    const singleInstance = counts.length > 0 && counts.every((count5) => count5 !== void 0 && count5 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -47457,7 +47547,7 @@ async function startSimServer(options) {
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen = [];
-  let count4 = 0;
+  let count5 = 0;
   const bySide = { agent: 0, refiner: 0 };
   let structuredCount = 0;
   const answer = (body, raw, model, number4) => {
@@ -47499,7 +47589,7 @@ async function startSimServer(options) {
   };
   const misbehaviourOf = (side2) => options.misbehaviours?.find((entry) => entry.side === side2);
   const chat = async (raw, deployment, response) => {
-    const number4 = ++count4;
+    const number4 = ++count5;
     if (await playFault(faults, number4, response)) return;
     const parsed = parseChatBody(raw);
     if ("error" in parsed)
@@ -47549,7 +47639,7 @@ async function startSimServer(options) {
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
       if (refused) {
-        count4 += 1;
+        count5 += 1;
         return send(response, refused.status, refused.body);
       }
       return chat(raw, route.deployment, response);
@@ -47558,23 +47648,23 @@ async function startSimServer(options) {
         send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
     });
   });
-  await new Promise((resolve13, reject) => {
+  await new Promise((resolve15, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve13());
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
   });
   const address = server.address();
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count4,
+    requests: () => count5,
     requestsBySide: () => ({ ...bySide }),
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next2) => {
-      faults = next2;
+    setFaults: (next3) => {
+      faults = next3;
     },
     close: async () => {
-      await new Promise((resolve13) => {
-        server.close(() => resolve13());
+      await new Promise((resolve15) => {
+        server.close(() => resolve15());
         server.closeAllConnections();
       });
       await log.flush();
@@ -48203,6 +48293,43 @@ var init_rollout_cache = __esm({
   }
 });
 
+// src/agent/agent-environment.ts
+function agentEnvironment(input2) {
+  const { parent, model } = input2;
+  const env = {};
+  for (const name3 of input2.pass ?? []) {
+    const value = parent[name3];
+    if (value !== void 0) env[name3] = value;
+  }
+  Object.assign(env, {
+    PATH: parent.PATH || fallbackPath,
+    HOME: input2.home,
+    TMPDIR: input2.tmpdir,
+    TMP: input2.tmpdir,
+    TEMP: input2.tmpdir,
+    LANG: parent.LANG || "C.UTF-8",
+    ECDYSIS_MODEL: model.name,
+    ECDYSIS_HARNESS_DIR: input2.harnessDir,
+    ECDYSIS_PROJECT_ROOT: input2.projectRoot
+  });
+  if (parent.TZ) env.TZ = parent.TZ;
+  if (model.baseUrl) {
+    env.ECDYSIS_BASE_URL = model.baseUrl;
+    env.OPENAI_BASE_URL = model.baseUrl;
+  }
+  const key = model.key ?? parent[model.keyFrom ?? model.keyVariable];
+  if (key !== void 0) env[model.keyVariable] = key;
+  else delete env[model.keyVariable];
+  return env;
+}
+var fallbackPath;
+var init_agent_environment = __esm({
+  "src/agent/agent-environment.ts"() {
+    "use strict";
+    fallbackPath = "/usr/local/bin:/usr/bin:/bin";
+  }
+});
+
 // src/harness/harness-references.ts
 function referencedFiles(config2) {
   const references = [
@@ -48210,8 +48337,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path17, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path17 });
+    config2.tools.lookup.files.forEach((path18, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path18 });
     });
   }
   return references;
@@ -48234,15 +48361,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path17) {
-  if (path17.includes("\\") || path17.includes("\0") || path17.startsWith("/") || /^[A-Za-z]:/.test(path17))
+function normaliseRelative(path18) {
+  if (path18.includes("\\") || path18.includes("\0") || path18.startsWith("/") || /^[A-Za-z]:/.test(path18))
     return null;
-  const segments = path17.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path18.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path17) {
-  const normalised = normaliseRelative(path17);
+function harnessFile(files, path18) {
+  const normalised = normaliseRelative(path18);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -48590,7 +48717,7 @@ function runTool(input2) {
   }
   const config2 = input2.harness.config;
   const files = (config2?.tools.lookup.files ?? []).map(
-    (path17) => harnessFile(input2.harness.files, path17) ?? ""
+    (path18) => harnessFile(input2.harness.files, path18) ?? ""
   );
   const result = lookupKey({ key: value, files });
   return result.ok ? { text: result.text, error: false, invalidCall: false } : { text: result.error, error: true, invalidCall: false };
@@ -49012,9 +49139,281 @@ var init_command_output = __esm({
   }
 });
 
-// src/agent/command-agent.ts
+// src/agent/sandbox/model-relay.ts
+import { createConnection, createServer as createServer2 } from "node:net";
+function startModelRelay(options) {
+  const connections = /* @__PURE__ */ new Set();
+  const server = createServer2((client) => {
+    const upstream = createConnection({ host: options.host, port: options.port });
+    for (const end of [client, upstream]) {
+      connections.add(end);
+      end.on("close", () => connections.delete(end));
+      end.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  return new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(options.socket, () => {
+      resolve15({
+        socket: options.socket,
+        close: () => new Promise((done) => {
+          for (const connection of connections) connection.destroy();
+          server.close(() => done());
+        })
+      });
+    });
+  });
+}
+var insideRelaySource;
+var init_model_relay = __esm({
+  "src/agent/sandbox/model-relay.ts"() {
+    "use strict";
+    insideRelaySource = `
+const net = require("node:net");
+const { spawn } = require("node:child_process");
+const [port, socket, ...argv] = process.argv.slice(1);
+const relay = (client) => {
+  const upstream = net.createConnection(socket);
+  client.pipe(upstream).pipe(client);
+  const end = () => { client.destroy(); upstream.destroy(); };
+  client.on("error", end);
+  upstream.on("error", end);
+};
+const listen = (host) => new Promise((resolve) => {
+  const server = net.createServer(relay);
+  server.on("error", () => resolve(false));
+  server.listen(Number(port), host, () => resolve(true));
+});
+Promise.all([listen("127.0.0.1"), listen("::1")]).then(([v4]) => {
+  if (!v4) { process.stderr.write("ecdysis sandbox: cannot listen on 127.0.0.1:" + port + "\\n"); process.exit(125); }
+  const child = spawn(argv[0], argv.slice(1), { stdio: "inherit" });
+  child.on("error", (error) => { process.stderr.write("ecdysis sandbox: could not start " + argv[0] + ": " + error.message + "\\n"); process.exit(127); });
+  child.on("exit", (code, signal) => process.exit(code ?? 128 + (require("node:os").constants.signals[signal] ?? 0)));
+});
+`;
+  }
+});
+
+// src/agent/model-access.ts
+import { join as join11 } from "node:path";
+function relayable(baseUrl) {
+  const url2 = new URL(baseUrl);
+  const port = Number(url2.port) || (url2.protocol === "https:" ? 443 : 80);
+  if (!loopbackHosts.has(url2.hostname) || port < 1024) return void 0;
+  return { host: url2.hostname.replace(/^\[|\]$/g, ""), port };
+}
+function notRelayable(baseUrl, configFile, field2) {
+  return new InputError(
+    configFile,
+    `a sandboxed agent reaches its model through Ecdysis on loopback; ${new URL(baseUrl).host} is not a loopback endpoint on a port above 1023 (the model gateway serves remote endpoints; until then set harness.sandbox: off for it)`,
+    { field: field2 }
+  );
+}
+function checkDirectAccess(input2) {
+  for (const { field: field2, baseUrl } of input2.endpoints)
+    if (baseUrl && !relayable(baseUrl)) throw notRelayable(baseUrl, input2.configFile, field2);
+}
+var loopbackHosts, directModelAccess;
+var init_model_access = __esm({
+  "src/agent/model-access.ts"() {
+    "use strict";
+    init_input_error();
+    init_model_relay();
+    loopbackHosts = /* @__PURE__ */ new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+    directModelAccess = {
+      async open({ provider, sandboxed, scratch }) {
+        const baseUrl = provider.baseUrl;
+        const none = async () => {
+        };
+        if (!baseUrl || !sandboxed) return { baseUrl, close: none };
+        const target = relayable(baseUrl);
+        if (!target) throw notRelayable(baseUrl, "ecdysis.yml", "model.baseUrl");
+        const relay = await startModelRelay({ socket: join11(scratch, "model.sock"), ...target });
+        return {
+          baseUrl,
+          relay: { port: target.port, socket: relay.socket },
+          close: () => relay.close()
+        };
+      }
+    };
+  }
+});
+
+// src/agent/run-process.ts
 import { spawn } from "node:child_process";
-import { isAbsolute as isAbsolute2, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
+function runProcess(input2) {
+  return new Promise((resolve15, reject) => {
+    const child = spawn(input2.command[0], input2.command.slice(1), {
+      cwd: input2.cwd,
+      env: input2.env,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+      shell: false
+    });
+    const stdout = [];
+    let stdoutBytes = 0;
+    let stderr = "";
+    let timedOut = false;
+    let spawnError;
+    const killGroup = () => {
+      try {
+        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    };
+    const stopReading = (afterMs) => setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, afterMs).unref();
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+      stopReading(1e3);
+    }, input2.timeoutMs);
+    const onAbort = () => killGroup();
+    input2.signal?.addEventListener("abort", onAbort, { once: true });
+    if (input2.signal?.aborted) onAbort();
+    child.stdout.on("data", (chunk) => {
+      stdoutBytes += chunk.byteLength;
+      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
+    });
+    child.stderr.on("data", (chunk) => {
+      if (stderr.length < maxStderrBytes)
+        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
+    });
+    child.stdin.on("error", () => {
+    });
+    child.stdin.end(input2.stdin);
+    child.on("error", (error62) => {
+      spawnError = error62.message;
+    });
+    child.on("exit", () => {
+      killGroup();
+      stopReading(250);
+    });
+    child.on("close", (exitCode, signal) => {
+      clearTimeout(timer);
+      input2.signal?.removeEventListener("abort", onAbort);
+      if (input2.signal?.aborted) {
+        reject(input2.signal.reason);
+        return;
+      }
+      resolve15({
+        stdout: Buffer.concat(stdout).toString("utf8"),
+        stderr,
+        exitCode: child.exitCode ?? exitCode,
+        signal: child.signalCode ?? signal,
+        timedOut,
+        spawnError,
+        stdoutOverflow: stdoutBytes > maxStdoutBytes
+      });
+    });
+  });
+}
+var maxStderrBytes, maxStdoutBytes;
+var init_run_process = __esm({
+  "src/agent/run-process.ts"() {
+    "use strict";
+    maxStderrBytes = 8 * 1024;
+    maxStdoutBytes = 1024 * 1024;
+  }
+});
+
+// src/agent/sandbox/bwrap-args.ts
+import { lstatSync, readlinkSync } from "node:fs";
+function systemLayout() {
+  if (cachedSystem) return cachedSystem;
+  const system = [];
+  for (const path18 of systemFolders) {
+    const stat8 = lstatSync(path18, { throwIfNoEntry: false });
+    if (stat8?.isSymbolicLink()) system.push({ path: path18, linkTo: readlinkSync(path18) });
+    else if (stat8?.isDirectory()) system.push({ path: path18 });
+  }
+  const masked = [];
+  for (const path18 of maskedEtc) {
+    const stat8 = lstatSync(path18, { throwIfNoEntry: false });
+    if (stat8 && !stat8.isSymbolicLink()) masked.push({ path: path18, folder: stat8.isDirectory() });
+  }
+  cachedSystem = { system, masked };
+  return cachedSystem;
+}
+function filesystemArgs(layout) {
+  const args = [];
+  for (const mount of layout.system)
+    args.push(
+      ...mount.linkTo ? ["--symlink", mount.linkTo, mount.path] : ["--ro-bind", mount.path, mount.path]
+    );
+  for (const mask of layout.masked)
+    args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
+  for (const path18 of layout.readOnly) args.push("--ro-bind-try", path18, path18);
+  return args;
+}
+function bwrapArgs(command) {
+  const args = [...namespaceArgs, ...filesystemArgs(command.layout)];
+  const network = command.network;
+  if (network) args.push("--ro-bind", network.socket, insideSocket);
+  args.push("--remount-ro", "/", "--chdir", command.cwd, "--");
+  if (!network) return [...args, ...command.argv];
+  return [
+    ...args,
+    network.node,
+    "-e",
+    insideRelaySource,
+    String(network.port),
+    insideSocket,
+    ...command.argv
+  ];
+}
+function probeArgs() {
+  const layout = { ...systemLayout(), readOnly: [] };
+  return [...namespaceArgs, ...filesystemArgs(layout), "--remount-ro", "/", "--", "true"];
+}
+var insideSocket, insideHome, systemFolders, maskedEtc, cachedSystem, namespaceArgs;
+var init_bwrap_args = __esm({
+  "src/agent/sandbox/bwrap-args.ts"() {
+    "use strict";
+    init_model_relay();
+    insideSocket = "/run/ecdysis/model.sock";
+    insideHome = "/tmp/home";
+    systemFolders = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+    maskedEtc = [
+      "/etc/shadow",
+      "/etc/shadow-",
+      "/etc/gshadow",
+      "/etc/gshadow-",
+      "/etc/sudoers",
+      "/etc/sudoers.d",
+      "/etc/ssh",
+      "/etc/security/opasswd"
+    ];
+    namespaceArgs = [
+      "--unshare-user",
+      "--unshare-pid",
+      "--unshare-net",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--disable-userns",
+      "--hostname",
+      "sandbox",
+      "--die-with-parent",
+      "--new-session",
+      "--cap-drop",
+      "ALL"
+    ];
+  }
+});
+
+// src/agent/command-agent.ts
+import { mkdir as mkdir8, mkdtemp, rm as rm2 } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute as isAbsolute2, join as join12, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
 function commandAgent(options) {
   const clock = options.clock ?? monotonicClock;
   return {
@@ -49039,19 +49438,63 @@ function commandAgent(options) {
       });
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
-      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
-      const result = await runProcess({
-        command: candidateArgv(command, options.harnessHome ?? harness.dir),
-        cwd: folder,
-        stdin,
-        env,
-        timeoutMs: options.timeoutMs,
-        signal
+      const argv = candidateArgv(command, options.harnessHome ?? harness.dir);
+      const result = await withScratch(async (scratch) => {
+        const access4 = options.modelAccess ?? directModelAccess;
+        const route = await access4.open({ provider, sandboxed: !!options.sandbox, scratch });
+        try {
+          const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
+          const spawned = options.sandbox ? await options.sandbox.wrap({
+            argv,
+            cwd: folder,
+            path: env.PATH,
+            network: route.relay
+          }) : argv;
+          const run2 = { command: spawned, cwd: folder, stdin, env, timeoutMs: options.timeoutMs };
+          return startFailure(await runProcess({ ...run2, signal }), !!options.sandbox);
+        } finally {
+          await route.close();
+        }
       });
       const trace = toTrace(result, options.price?.(provider.model));
       return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     }
   };
+}
+async function withScratch(body) {
+  const scratch = await mkdtemp(join12(tmpdir(), "ecdysis-rollout-"));
+  try {
+    return await body(scratch);
+  } finally {
+    await rm2(scratch, { recursive: true, force: true });
+  }
+}
+async function rolloutEnvironment(input2) {
+  const { options, route, scratch } = input2;
+  const home = options.sandbox ? insideHome : join12(scratch, "home");
+  const temp = options.sandbox ? "/tmp" : join12(scratch, "tmp");
+  if (!options.sandbox) await Promise.all([mkdir8(home), mkdir8(temp)]);
+  const key = options.key ?? { variable: "OPENAI_API_KEY", from: () => "OPENAI_API_KEY" };
+  return agentEnvironment({
+    parent: process.env,
+    model: {
+      name: input2.provider.model,
+      baseUrl: route.baseUrl,
+      keyVariable: key.variable,
+      key: route.key,
+      keyFrom: key.from(input2.provider.model)
+    },
+    harnessDir: input2.folder,
+    projectRoot: options.projectRoot,
+    home,
+    tmpdir: temp,
+    pass: options.passEnv
+  });
+}
+function startFailure(result, sandboxed) {
+  if (!sandboxed || result.spawnError || result.exitCode === 0) return result;
+  const line = /^(?:bwrap: execvp |ecdysis sandbox: could not start )(.*)$/m.exec(result.stderr);
+  return line ? { ...result, spawnError: line[1] } : result;
 }
 function toTrace(result, price) {
   const empty = {
@@ -49111,101 +49554,21 @@ function candidateArgv(command, sourceDir) {
     return `./${inside2.split(sep2).join("/")}`;
   });
 }
-function harnessEnvironment(env) {
-  return Object.fromEntries(Object.entries(env).filter(([name3]) => !withheld.test(name3)));
-}
-function childEnv(input2) {
-  const env = {
-    ...harnessEnvironment(process.env),
-    ECDYSIS_MODEL: input2.provider.model,
-    ECDYSIS_HARNESS_DIR: input2.harnessDir,
-    ECDYSIS_PROJECT_ROOT: input2.projectRoot
-  };
-  if (input2.provider.baseUrl) {
-    env.ECDYSIS_BASE_URL = input2.provider.baseUrl;
-    env.OPENAI_BASE_URL = input2.provider.baseUrl;
-  }
-  return env;
-}
-function runProcess(input2) {
-  return new Promise((resolve13, reject) => {
-    const child = spawn(input2.command[0], input2.command.slice(1), {
-      cwd: input2.cwd,
-      env: input2.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      shell: false
-    });
-    const stdout = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let timedOut = false;
-    let spawnError;
-    const killGroup = () => {
-      try {
-        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1e3).unref();
-    }, input2.timeoutMs);
-    const onAbort = () => killGroup();
-    input2.signal?.addEventListener("abort", onAbort, { once: true });
-    if (input2.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
-    child.stdin.on("error", () => {
-    });
-    child.stdin.end(input2.stdin);
-    child.on("error", (error62) => {
-      spawnError = error62.message;
-    });
-    child.on("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      input2.signal?.removeEventListener("abort", onAbort);
-      if (input2.signal?.aborted) {
-        reject(input2.signal.reason);
-        return;
-      }
-      resolve13({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
-        exitCode,
-        signal,
-        timedOut,
-        spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes
-      });
-    });
-  });
-}
-var maxStderrBytes, maxStdoutBytes, defaultAnswerPattern2, withheld;
+var defaultAnswerPattern2;
 var init_command_agent = __esm({
   "src/agent/command-agent.ts"() {
     "use strict";
     init_harness_schema();
     init_input_error();
     init_usage_accounting();
+    init_agent_environment();
     init_command_output();
     init_completion();
+    init_model_access();
+    init_run_process();
+    init_bwrap_args();
     init_trace_recorder();
-    maxStderrBytes = 8 * 1024;
-    maxStdoutBytes = 1024 * 1024;
     defaultAnswerPattern2 = harnessConfigSchema.parse({}).completion.answer_pattern;
-    withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
   }
 });
 
@@ -49229,8 +49592,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path17) {
-  return globToRegExp(pattern).test(path17);
+function matchGlob(pattern, path18) {
+  return globToRegExp(pattern).test(path18);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -49269,10 +49632,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path17, existing = []) {
-  const bytes = Buffer.byteLength(path17);
+function portablePathProblem(path18, existing = []) {
+  const bytes = Buffer.byteLength(path18);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path17.split("/");
+  const segments = path18.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -49284,8 +49647,8 @@ function portablePathProblem(path17, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded = path17.toLowerCase();
-  const twin = existing.find((other) => other !== path17 && other.toLowerCase() === folded);
+  const folded = path18.toLowerCase();
+  const twin = existing.find((other) => other !== path18 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
   return null;
 }
@@ -49302,28 +49665,28 @@ var init_portable_path = __esm({
 });
 
 // src/harness/path-guard.ts
-import { lstatSync, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join11, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { lstatSync as lstatSync2, realpathSync } from "node:fs";
+import { isAbsolute as isAbsolute3, join as join13, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path17 } = input2;
-  if (path17.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path17.includes("\\")) return { ok: false, reason: `path '${path17}' contains a backslash` };
-  if (isAbsolute3(path17) || /^[A-Za-z]:/.test(path17))
-    return { ok: false, reason: `path '${path17}' is absolute` };
-  if (path17.split("/").includes(".."))
-    return { ok: false, reason: `path '${path17}' contains a '..' segment` };
-  const normalised = normaliseRelative(path17);
+  const { path: path18 } = input2;
+  if (path18.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path18.includes("\\")) return { ok: false, reason: `path '${path18}' contains a backslash` };
+  if (isAbsolute3(path18) || /^[A-Za-z]:/.test(path18))
+    return { ok: false, reason: `path '${path18}' is absolute` };
+  if (path18.split("/").includes(".."))
+    return { ok: false, reason: `path '${path18}' contains a '..' segment` };
+  const normalised = normaliseRelative(path18);
   if (normalised === null)
-    return { ok: false, reason: `path '${path17}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path18}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path17}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path18}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -49343,7 +49706,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path18) => isInside(candidate, path18) || isInside(candidate.toLowerCase(), path18.toLowerCase())
+      (path19) => isInside(candidate, path19) || isInside(candidate.toLowerCase(), path19.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -49354,17 +49717,17 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path17) {
-  return path17.length <= 80 ? path17 : `${path17.slice(0, 60)}\u2026${path17.slice(-16)}`;
+function shorten(path18) {
+  return path18.length <= 80 ? path18 : `${path18.slice(0, 60)}\u2026${path18.slice(-16)}`;
 }
-function escapingSymlink(dir, path17) {
+function escapingSymlink(dir, path18) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path17.split("/");
+  const segments = path18.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join11(dir, ...segments.slice(0, index));
+    const partial2 = join13(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
-      isLink = lstatSync(partial2).isSymbolicLink();
+      isLink = lstatSync2(partial2).isSymbolicLink();
     } catch {
       return null;
     }
@@ -49386,7 +49749,7 @@ function realTarget(target) {
   } catch {
     const parent = resolve7(target, "..");
     if (parent === target) return target;
-    return join11(realTarget(parent), relative3(parent, target));
+    return join13(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -49405,33 +49768,33 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
-import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm2, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname7, join as join12, resolve as resolve8 } from "node:path";
+import { lstat, mkdir as mkdir9, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile8 } from "node:fs/promises";
+import { dirname as dirname7, join as join14, resolve as resolve8 } from "node:path";
 async function writeHarness(harness, dir) {
   const root = resolve8(dir);
-  await mkdir8(root, { recursive: true });
+  await mkdir9(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path17, content] of Object.entries(harness.files).sort(
+  for (const [path18, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path17);
-    if (normalised === null || normalised !== path17)
-      throw new GuardError("path", `refusing to write '${path17}': not a plain relative path`);
-    const target = join12(root, normalised);
+    const normalised = normaliseRelative(path18);
+    if (normalised === null || normalised !== path18)
+      throw new GuardError("path", `refusing to write '${path18}': not a plain relative path`);
+    const target = join14(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile9(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir8(dirname7(target), { recursive: true });
+    await mkdir9(dirname7(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join12(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join14(dirname7(target), `.${randomBytes2(6).toString("hex")}.ecdysis-tmp`);
     try {
       await writeFile8(temporary, content, { flag: "wx" });
       await rename7(temporary, target);
     } catch (error62) {
-      await rm2(temporary, { force: true });
+      await rm3(temporary, { force: true });
       throw error62;
     }
   }
@@ -49464,17 +49827,17 @@ var init_write_harness = __esm({
 
 // src/harness/workspace.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { chmod, cp, mkdir as mkdir9, readdir as readdir4, rename as rename8, rm as rm3, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { chmod, cp, mkdir as mkdir10, readdir as readdir4, rename as rename8, rm as rm4, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join15 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
-  const root = join13(options.parent, id);
+  const root = join15(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared;
   const prepare = () => {
     prepared ??= (async () => {
       await removeStaleRuns(options.parent);
-      await mkdir9(root, { recursive: true });
+      await mkdir10(root, { recursive: true });
     })();
     return prepared;
   };
@@ -49493,7 +49856,7 @@ function openHarnessWorkspace(options) {
       if (!prepared) return;
       await Promise.allSettled(folders.values());
       if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
-      await rm3(root, { recursive: true, force: true });
+      await rm4(root, { recursive: true, force: true });
       await rmdir(options.parent).catch(() => void 0);
       folders.clear();
       prepared = void 0;
@@ -49501,9 +49864,9 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join13(root, harness.hash);
+  const target = join15(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join13(
+  const temporary = join15(
     root,
     `.tmp-${harness.hash.slice(0, 12)}-${randomBytes3(4).toString("hex")}`
   );
@@ -49513,33 +49876,33 @@ async function materialise(harness, root) {
     await linkDependencies(harness.dir, temporary);
     await rename8(temporary, target);
   } catch (error62) {
-    await rm3(temporary, { recursive: true, force: true });
+    await rm4(temporary, { recursive: true, force: true });
     if (await isFolder(target)) return target;
     throw error62;
   }
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path17 of Object.keys(harness.files)) {
-    const source = await stat4(join13(harness.dir, path17)).catch(() => void 0);
+  for (const path18 of Object.keys(harness.files)) {
+    const source = await stat4(join15(harness.dir, path18)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod(join13(folder, path17), source.mode & 511);
+      await chmod(join15(folder, path18), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join13(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join13(folder, name3), "dir");
+    const source = join15(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join15(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
-  await mkdir9(keepIn, { recursive: true });
+  await mkdir10(keepIn, { recursive: true });
   for (const name3 of await readdir4(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join13(keepIn, name3);
+    const target = join15(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename8(join13(root, name3), target).catch(async () => {
-      await cp(join13(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename8(join15(root, name3), target).catch(async () => {
+      await cp(join15(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
@@ -49548,7 +49911,7 @@ async function removeStaleRuns(parent) {
   for (const name3 of names2) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm3(join13(parent, name3), { recursive: true, force: true });
+    await rm4(join15(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -49559,8 +49922,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path17) {
-  return (await stat4(path17).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path18) {
+  return (await stat4(path18).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -49575,17 +49938,42 @@ var init_workspace = __esm({
 import path3 from "node:path";
 function createAgentAdapter(loaded, options) {
   const { harness, model, probe } = loaded.config;
+  const keyOf = new Map([
+    ...probe ? [[probe.model, probe.apiKeyEnv]] : [],
+    [model.model, model.apiKeyEnv]
+  ]);
   const prices = new Map([
     ...probe ? [[probe.model, probe.price]] : [],
     [model.model, model.price]
   ]);
+  if (harness.kind === "command" && options.sandbox.sandbox && !options.modelAccess)
+    checkDirectAccess({
+      configFile: loaded.path,
+      endpoints: [
+        {
+          field: "model.baseUrl",
+          baseUrl: model.provider === "openai" ? model.baseUrl : void 0
+        },
+        {
+          field: "probe.baseUrl",
+          baseUrl: probe?.provider === "openai" ? probe.baseUrl : void 0
+        }
+      ]
+    });
   if (harness.kind === "command")
     return commandAgent({
       timeoutMs: harness.timeoutMs,
       projectRoot: loaded.root,
       harnessHome: path3.resolve(loaded.root, harness.dir),
       workspace: options.workspace,
-      price: (name3) => prices.get(name3)
+      price: (name3) => prices.get(name3),
+      sandbox: options.sandbox.sandbox,
+      modelAccess: options.modelAccess,
+      key: {
+        variable: model.apiKeyEnv ?? defaultApiKeyEnv,
+        from: (name3) => keyOf.get(name3) ?? defaultApiKeyEnv
+      },
+      passEnv: harness.env
     });
   return builtinAgent();
 }
@@ -49597,9 +49985,324 @@ function runWorkspace(loaded) {
 var init_create_agent_adapter = __esm({
   "src/agent/create-agent-adapter.ts"() {
     "use strict";
+    init_config_schema();
     init_workspace();
     init_builtin_agent();
     init_command_agent();
+    init_model_access();
+  }
+});
+
+// src/errors/sandbox-error.ts
+var SandboxUnavailableError;
+var init_sandbox_error = __esm({
+  "src/errors/sandbox-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    SandboxUnavailableError = class extends EcdysisError {
+      constructor(reason, fix, refused) {
+        super(`sandbox unavailable: ${reason}; ${refused}. Fix: ${fix} \u2014 or set harness.sandbox: off`);
+        this.reason = reason;
+        this.fix = fix;
+        this.refused = refused;
+        this.name = "SandboxUnavailableError";
+      }
+      reason;
+      fix;
+      refused;
+      code = "sandbox";
+      exitCode = 4;
+    };
+  }
+});
+
+// src/agent/sandbox/sandbox-mounts.ts
+import { constants } from "node:fs";
+import { access, lstat as lstat2, open as open2, readlink, realpath as realpath4 } from "node:fs/promises";
+import { homedir, tmpdir as tmpdir2 } from "node:os";
+import { basename, delimiter, dirname as dirname8, isAbsolute as isAbsolute4, join as join16, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+function exposureOf(input2) {
+  const env = input2.env ?? process.env;
+  const runner = [
+    "GITHUB_WORKSPACE",
+    "RUNNER_TEMP",
+    "GITHUB_ENV",
+    "GITHUB_OUTPUT",
+    "GITHUB_PATH",
+    "GITHUB_STEP_SUMMARY",
+    "GITHUB_STATE"
+  ].flatMap((name3) => env[name3] ? [env[name3]] : []);
+  return {
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir2(), ...runner].filter(Boolean).map((path18) => resolve9(path18))
+  };
+}
+function exposureProblem(path18, exposure) {
+  if (path18.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path18 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path18));
+  if (held2) return `it holds ${held2}, which the agent must not read`;
+  return void 0;
+}
+async function onPath(name3, path18) {
+  for (const folder of (path18 ?? "").split(delimiter).filter(isAbsolute4)) {
+    const candidate = join16(folder, name3);
+    const stat8 = await lstat2(candidate).catch(() => void 0);
+    if (!stat8 || stat8.isDirectory()) continue;
+    if (await access(candidate, constants.X_OK).then(
+      () => true,
+      () => false
+    ))
+      return candidate;
+  }
+  return void 0;
+}
+async function shebangOf(file2) {
+  const handle = await open2(file2, "r").catch(() => void 0);
+  if (!handle) return void 0;
+  try {
+    const { bytesRead, buffer } = await handle.read(Buffer.alloc(256), 0, 256, 0);
+    const head = buffer.subarray(0, bytesRead).toString("utf8");
+    if (!head.startsWith("#!")) return void 0;
+    const words = head.slice(2).split("\n")[0].trim().split(/\s+/);
+    if (basename(words[0] ?? "") !== "env") return words[0] || void 0;
+    return words.slice(1).find((word2) => !word2.startsWith("-") && !word2.includes("="));
+  } finally {
+    await handle.close();
+  }
+}
+async function programMounts(file2, exposure) {
+  const real = await realpath4(file2).catch(() => file2);
+  const mounts = [];
+  for (const path18 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem2(path18)) continue;
+    const folder = basename(dirname8(path18));
+    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path18)) : path18;
+    if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
+    else if (!exposureProblem(path18, exposure)) mounts.push(path18);
+  }
+  return mounts;
+}
+async function commandMounts(input2) {
+  const mounts = [];
+  const locate = (word2) => word2.includes("/") ? Promise.resolve(resolve9(input2.cwd, word2)) : onPath(word2, input2.path);
+  let program = await locate(input2.argv0);
+  for (let depth = 0; program && depth < 3; depth++) {
+    if (!isWithin(program, input2.cwd))
+      mounts.push(...await programMounts(program, input2.exposure));
+    const interpreter = await shebangOf(program);
+    program = interpreter ? await locate(interpreter) : void 0;
+  }
+  for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
+  return [...new Set(mounts)];
+}
+async function linkedTarget(path18) {
+  const stat8 = await lstat2(path18).catch(() => void 0);
+  if (!stat8?.isSymbolicLink()) return void 0;
+  return resolve9(dirname8(path18), await readlink(path18));
+}
+var isWithin, systemPrefixes, isSystem2;
+var init_sandbox_mounts = __esm({
+  "src/agent/sandbox/sandbox-mounts.ts"() {
+    "use strict";
+    isWithin = (path18, folder) => {
+      const inside2 = relative4(folder, path18);
+      return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
+    };
+    systemPrefixes = [
+      "/usr/",
+      "/bin/",
+      "/sbin/",
+      "/lib/",
+      "/lib32/",
+      "/lib64/",
+      "/libx32/",
+      "/etc/"
+    ];
+    isSystem2 = (path18) => systemPrefixes.some((prefix) => path18.startsWith(prefix));
+  }
+});
+
+// src/agent/sandbox/agent-sandbox.ts
+import { resolve as resolve10, sep as sep5 } from "node:path";
+function declaredReads(input2) {
+  return input2.read.map((entry) => {
+    const path18 = resolve10(input2.root, entry);
+    const problem = exposureProblem(path18, input2.exposure);
+    if (problem)
+      throw new InputError(
+        input2.configFile,
+        `'${entry}' cannot be mounted for the agent: ${problem}`,
+        {
+          field: "harness.sandbox.read"
+        }
+      );
+    return path18;
+  });
+}
+function ordered(paths) {
+  const system = systemLayout().system.map((mount) => mount.path);
+  const shown = (path18) => system.some((folder) => path18 === folder || path18.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path18) => !shown(path18)).sort((a, b) => a.length - b.length);
+}
+function bubblewrapSandbox(options) {
+  const node2 = options.node ?? process.execPath;
+  return {
+    engine: "bubblewrap",
+    async wrap({ argv, cwd, path: path18, network }) {
+      const linked = await linkedTarget(resolve10(cwd, "node_modules"));
+      const programs = await commandMounts({
+        argv0: argv[0],
+        cwd,
+        path: path18,
+        exposure: options.exposure,
+        extra: network ? [node2] : []
+      });
+      const linkedOk = linked && !exposureProblem(linked, options.exposure) ? [linked] : [];
+      const readOnly = ordered([cwd, ...linkedOk, ...options.read, ...programs]);
+      const args = bwrapArgs({
+        layout: { ...systemLayout(), readOnly },
+        cwd,
+        argv,
+        network: network ? { ...network, node: node2 } : void 0
+      });
+      return [options.bwrap, ...args];
+    }
+  };
+}
+var init_agent_sandbox = __esm({
+  "src/agent/sandbox/agent-sandbox.ts"() {
+    "use strict";
+    init_input_error();
+    init_bwrap_args();
+    init_sandbox_mounts();
+  }
+});
+
+// src/agent/sandbox/sandbox-probe.ts
+import { spawn as spawn2 } from "node:child_process";
+import { readFile as readFile10 } from "node:fs/promises";
+function bwrapCommand(env = process.env) {
+  return env.ECDYSIS_BWRAP || "bwrap";
+}
+function probeSandbox(bwrap = bwrapCommand()) {
+  let probe = probes.get(bwrap);
+  if (!probe) {
+    probe = runProbe(bwrap);
+    probes.set(bwrap, probe);
+  }
+  return probe;
+}
+async function runProbe(bwrap) {
+  if (process.platform !== "linux")
+    return {
+      available: false,
+      reason: `the sandbox needs Linux with bubblewrap (this is ${process.platform})`,
+      fix: "run Ecdysis on Linux (a GitHub ubuntu runner, or a Linux container)"
+    };
+  const result = await tryRun(bwrap, probeArgs());
+  if (result.code === 0) return { available: true, engine: "bubblewrap", bwrap };
+  if (result.missing)
+    return {
+      available: false,
+      reason: `bubblewrap (${bwrap}) is not installed`,
+      fix: "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+    };
+  return {
+    available: false,
+    reason: `bubblewrap cannot start: ${result.stderr}`,
+    fix: await namespaceFix()
+  };
+}
+async function namespaceFix() {
+  const restricted = await readFile10(
+    "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+    "utf8"
+  ).then((text3) => text3.trim() === "1").catch(() => false);
+  if (restricted)
+    return "AppArmor restricts user namespaces (Ubuntu 24.04): load an AppArmor profile granting bwrap `userns` (docs/security.md), or sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0";
+  return "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; in Docker: --security-opt seccomp=unconfined or run the container with user namespaces)";
+}
+function tryRun(command, args) {
+  return new Promise((resolve15) => {
+    const child = spawn2(command, args, { stdio: ["ignore", "ignore", "pipe"], env: {} });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(0, 400);
+    });
+    child.on(
+      "error",
+      (error62) => resolve15({ code: null, missing: error62.code === "ENOENT", stderr: error62.message })
+    );
+    child.on("close", (code2) => resolve15({ code: code2, missing: false, stderr: stderr.trim() }));
+  });
+}
+var probes;
+var init_sandbox_probe = __esm({
+  "src/agent/sandbox/sandbox-probe.ts"() {
+    "use strict";
+    init_bwrap_args();
+    probes = /* @__PURE__ */ new Map();
+  }
+});
+
+// src/agent/sandbox/sandbox-policy.ts
+async function decideSandbox(input2) {
+  const { config: config2 } = input2.loaded;
+  const settings = sandboxSettings(config2.harness.sandbox);
+  if (config2.harness.kind !== "command") return { status: { mode: settings.mode, engine: "none" } };
+  if (settings.mode === "off")
+    return { status: { mode: "off", engine: "none", warning: sandboxOffWarning } };
+  const probe = await (input2.probe ?? (() => probeSandbox(bwrapCommand(input2.env))))();
+  if (probe.available) {
+    const root = input2.root ?? input2.loaded.root;
+    const exposure = exposureOf({
+      root,
+      taskFiles: [config2.tasks.train, config2.tasks.heldout, input2.loaded.root]
+    });
+    const read = declaredReads({
+      read: settings.read,
+      root,
+      configFile: input2.loaded.path,
+      exposure
+    });
+    return {
+      sandbox: bubblewrapSandbox({ bwrap: probe.bwrap, read, exposure }),
+      status: { mode: settings.mode, engine: "bubblewrap" }
+    };
+  }
+  if (settings.mode === "required")
+    throw new SandboxUnavailableError(probe.reason, probe.fix, "harness.sandbox is required");
+  if (input2.untrusted)
+    throw new SandboxUnavailableError(
+      probe.reason,
+      probe.fix,
+      `${input2.untrusted}, which never run unsandboxed under harness.sandbox: auto`
+    );
+  return {
+    status: {
+      mode: settings.mode,
+      engine: "none",
+      warning: `the sandbox is unavailable (${probe.reason}): the harness ran unsandboxed. Fix: ${probe.fix}`
+    }
+  };
+}
+var sandboxStatusSchema, sandboxOffWarning;
+var init_sandbox_policy = __esm({
+  "src/agent/sandbox/sandbox-policy.ts"() {
+    "use strict";
+    init_zod();
+    init_sandbox_config();
+    init_sandbox_error();
+    init_agent_sandbox();
+    init_sandbox_mounts();
+    init_sandbox_probe();
+    sandboxStatusSchema = external_exports.object({
+      mode: sandboxModeSchema,
+      engine: external_exports.enum(["bubblewrap", "none"]),
+      /** Present when the agent's code ran (or would run) without the sandbox: what and why. */
+      warning: external_exports.string().optional()
+    });
+    sandboxOffWarning = "harness.sandbox is off: the agent's code ran unsandboxed, able to read what the runner can (tokens in other processes' environments, the task files, the checkout) and to leave processes behind";
   }
 });
 
@@ -49607,6 +50310,7 @@ var init_create_agent_adapter = __esm({
 var init_agent = __esm({
   "src/agent/index.ts"() {
     "use strict";
+    init_agent_environment();
     init_builtin_agent();
     init_calculator();
     init_command_agent();
@@ -49615,6 +50319,9 @@ var init_agent = __esm({
     init_context_window();
     init_create_agent_adapter();
     init_lookup();
+    init_model_access();
+    init_sandbox_policy();
+    init_sandbox_probe();
     init_tools2();
     init_trace_recorder();
     init_types2();
@@ -49718,11 +50425,11 @@ function applyToText(edit, before) {
     }
     case "replace_text": {
       if (before === void 0) return { ok: false, reason: `file '${edit.file}' does not exist` };
-      const count4 = before.split(edit.find).length - 1;
-      if (count4 !== 1)
+      const count5 = before.split(edit.find).length - 1;
+      if (count5 !== 1)
         return {
           ok: false,
-          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count4} times`
+          reason: `'find' must occur exactly once in '${edit.file}'; it occurs ${count5} times`
         };
       const index = before.indexOf(edit.find);
       return {
@@ -49754,9 +50461,9 @@ import { createHash as createHash11 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash11("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path17 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path17];
-    hash2.update(`${path17}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path18 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path18];
+    hash2.update(`${path18}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -49773,12 +50480,12 @@ function applyEdits(options) {
   const rules = contentRules(guard);
   const state = { files: { ...harness.files }, config: harness.config, changed: /* @__PURE__ */ new Set() };
   const applied = [];
-  const rejected = [];
+  const rejected2 = [];
   const flagged = [];
   for (const planned of options.edits) {
     const outcome = checkEdit({ planned, harness, guard, rules, state });
     if (!outcome.ok) {
-      rejected.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
+      rejected2.push({ edit: planned, guard: outcome.guard, reason: outcome.reason });
       continue;
     }
     state.files[outcome.file] = outcome.text;
@@ -49788,13 +50495,13 @@ function applyEdits(options) {
     if (outcome.labels.length > 0)
       flagged.push({ edit: planned, file: outcome.file, words: outcome.labels });
   }
-  const next2 = {
+  const next3 = {
     ...harness,
     files: state.files,
     config: state.config,
     hash: harnessHash({ kind: harness.kind, files: state.files, command: harness.command })
   };
-  return { harness: next2, applied, rejected, flagged };
+  return { harness: next3, applied, rejected: rejected2, flagged };
 }
 function checkEdit(input2) {
   const { planned, harness, guard, rules, state } = input2;
@@ -49808,15 +50515,15 @@ function checkEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path17 = checkEditPath({
+  const path18 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path17.ok) return { ok: false, guard: "path", reason: path17.reason };
-  const file2 = path17.path;
+  if (!path18.ok) return { ok: false, guard: "path", reason: path18.reason };
+  const file2 = path18.path;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -50009,7 +50716,7 @@ function buildHunks(script, context) {
 function renderHunk(hunk) {
   const oldCount = hunk.lines.filter((line) => line.op !== "+").length;
   const newCount = hunk.lines.filter((line) => line.op !== "-").length;
-  const range = (start, count4) => `${count4 === 0 ? start - 1 : start},${count4}`;
+  const range = (start, count5) => `${count5 === 0 ? start - 1 : start},${count5}`;
   const body = hunk.lines.map(
     (line) => line.text.endsWith("\n") ? `${line.op}${line.text.slice(0, -1)}` : `${line.op}${line.text}
 \\ No newline at end of file`
@@ -50031,11 +50738,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path17 of paths) {
-    const filePatch = unifiedDiff({ path: path17, before: before.files[path17], after: after.files[path17] });
+  for (const path18 of paths) {
+    const filePatch = unifiedDiff({ path: path18, before: before.files[path18], after: after.files[path18] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path17, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path18, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -50080,10 +50787,10 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir5, readFile as readFile10, stat as stat5 } from "node:fs/promises";
-import { join as join14, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { readdir as readdir5, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { join as join17, relative as relative5, resolve as resolve11, sep as sep6 } from "node:path";
 async function loadHarness(options) {
-  const dir = resolve9(options.dir);
+  const dir = resolve11(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
@@ -50103,7 +50810,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join14(dir, "harness.yaml");
+  const yamlPath = join17(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -50117,27 +50824,27 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path17 of paths) {
-    const absolute = join14(dir, path17);
-    const buffer = await readFile10(absolute);
+  for (const path18 of paths) {
+    const absolute = join17(dir, path18);
+    const buffer = await readFile11(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path17] = decodeText(absolute, buffer);
+    files[path18] = decodeText(absolute, buffer);
   }
   return files;
 }
 async function collect2(root, folder, paths) {
   const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join14(folder, entry.name);
+    const absolute = join17(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
-      paths.push(relative4(root, absolute).split(sep4).join("/"));
+      paths.push(relative5(root, absolute).split(sep6).join("/"));
       if (paths.length > maxHarnessFiles) {
         throw new InputError(
           root,
@@ -50295,7 +51002,7 @@ var init_choice_scorer = __esm({
 });
 
 // src/eval/scorers/command-scorer.ts
-import { spawn as spawn2 } from "node:child_process";
+import { spawn as spawn3 } from "node:child_process";
 function commandScorer(spec, context) {
   return {
     async score(task, output2) {
@@ -50317,8 +51024,8 @@ function commandScorer(spec, context) {
   };
 }
 function runWithStdin(options) {
-  return new Promise((resolve13) => {
-    const child = spawn2("/bin/sh", ["-c", options.command], {
+  return new Promise((resolve15) => {
+    const child = spawn3("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
       stdio: ["pipe", "pipe", "pipe"],
       detached: true
@@ -50334,7 +51041,7 @@ function runWithStdin(options) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve13({ ...outcome, ...streams });
+      resolve15({ ...outcome, ...streams });
     };
     const timer = setTimeout(() => {
       try {
@@ -50650,19 +51357,19 @@ function shardTasks(tasks, shard) {
   }
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
-function shardOf(taskId, count4) {
+function shardOf(taskId, count5) {
   const digest = createHash12("sha256").update(taskId).digest();
-  return digest.readUInt32BE(0) % count4;
+  return digest.readUInt32BE(0) % count5;
 }
 function parseShard(text3) {
   const match = /^(\d+)\/(\d+)$/.exec(text3.trim());
   if (!match) throw new InputError("--shard", `expected I/N (e.g. 1/4), got '${text3}'`);
   const index = Number(match[1]);
-  const count4 = Number(match[2]);
-  if (count4 < 1 || index < 1 || index > count4) {
-    throw new InputError("--shard", `shard ${text3} is outside 1/${count4}..${count4}/${count4}`);
+  const count5 = Number(match[2]);
+  if (count5 < 1 || index < 1 || index > count5) {
+    throw new InputError("--shard", `shard ${text3} is outside 1/${count5}..${count5}/${count5}`);
   }
-  return { index: index - 1, count: count4 };
+  return { index: index - 1, count: count5 };
 }
 var init_shard_tasks = __esm({
   "src/eval/shard-tasks.ts"() {
@@ -50687,10 +51394,11 @@ async function runEval(options) {
     kind: config2.harness.kind,
     command: config2.harness.command
   });
+  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
   const models = options.models ?? await openModels(loaded, { env: options.env });
   const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox });
     const scorer = scorerForTasks(config2.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -50725,7 +51433,7 @@ async function runEval(options) {
     }
     if (splits.length > 1)
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
-    return { results, records, harness, downgrades: models.downgrades() };
+    return { results, records, harness, downgrades: models.downgrades(), sandbox: sandbox.status };
   } finally {
     await workspace.close();
     if (!options.models) await models.close();
@@ -50787,6 +51495,180 @@ var init_eval = __esm({
   }
 });
 
+// src/evolve/paired-test.ts
+function logFactorial(n) {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+function binomialUpperTail(successes, trials) {
+  if (successes <= 0) return 1;
+  if (successes > trials) return 0;
+  const logN = logFactorial(trials);
+  let total = 0;
+  for (let k = successes; k <= trials; k++) {
+    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
+  }
+  return Math.min(1, total);
+}
+function mcnemarOneSided(fixed, broken) {
+  return binomialUpperTail(fixed, fixed + broken);
+}
+function comparePaired(before, after) {
+  const fixed = [];
+  const broken = [];
+  let n = 0;
+  let passesBefore = 0;
+  let passesAfter = 0;
+  for (const [taskId, passedBefore] of before) {
+    const passedAfter = after.get(taskId);
+    if (passedAfter === void 0) continue;
+    n += 1;
+    if (passedBefore) passesBefore += 1;
+    if (passedAfter) passesAfter += 1;
+    if (!passedBefore && passedAfter) fixed.push(taskId);
+    if (passedBefore && !passedAfter) broken.push(taskId);
+  }
+  fixed.sort();
+  broken.sort();
+  return {
+    n,
+    before: passesBefore,
+    after: passesAfter,
+    fixed,
+    broken,
+    pValue: mcnemarOneSided(fixed.length, broken.length)
+  };
+}
+function compareSamples(parent, candidate) {
+  let pairs = 0;
+  let repeats = 0;
+  let fixed = 0;
+  let broken = 0;
+  for (const [taskId, draws] of parent) {
+    const other = candidate.get(taskId);
+    if (!other) continue;
+    const seen = /* @__PURE__ */ new Set();
+    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
+      const after = other.get(sample);
+      if (after === void 0) continue;
+      pairs += 1;
+      const pair = JSON.stringify([before.said, after.said]);
+      if (seen.has(pair)) {
+        repeats += 1;
+        continue;
+      }
+      seen.add(pair);
+      if (!before.pass && after.pass) fixed += 1;
+      if (before.pass && !after.pass) broken += 1;
+    }
+  }
+  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
+}
+var pairedComparisonSchema, sampleComparisonSchema;
+var init_paired_test = __esm({
+  "src/evolve/paired-test.ts"() {
+    "use strict";
+    init_zod();
+    pairedComparisonSchema = external_exports.object({
+      /** Tasks both sides ran. */
+      n: external_exports.number().int(),
+      /** Passes before and after. */
+      before: external_exports.number().int(),
+      after: external_exports.number().int(),
+      /** Failed before, pass after (sorted task ids). */
+      fixed: external_exports.array(external_exports.string()),
+      /** Passed before, fail after (sorted task ids). */
+      broken: external_exports.array(external_exports.string()),
+      /**
+       * Failed before and after, but differently (other deterministic signals; sorted task ids):
+       * the change acted on them and another failure masks it. Set by cheap validation.
+       */
+      shifted: external_exports.array(external_exports.string()).optional(),
+      /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
+      pValue: external_exports.number()
+    });
+    sampleComparisonSchema = external_exports.object({
+      /** Sample pairs (same task, same sample index) compared, repeats included. */
+      pairs: external_exports.number().int(),
+      /**
+       * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
+       * and answer under the parent and under the candidate): counted once, not in fixed/broken.
+       */
+      repeats: external_exports.number().int().default(0),
+      /** Distinct pairs failed under the parent and passed under the candidate. */
+      fixed: external_exports.number().int(),
+      /** Distinct pairs passed under the parent and failed under the candidate. */
+      broken: external_exports.number().int(),
+      /** One-sided exact McNemar p-value over the distinct sample pairs. */
+      pValue: external_exports.number()
+    });
+  }
+});
+
+// src/evolve/validation.ts
+function decides(stage) {
+  return stage.role === "screen" || stage.role === "prune" || stage.role === "verdict";
+}
+function prunedChanges(stages) {
+  return stages.flatMap(
+    (stage) => stage.role === "prune" ? (stage.changes ?? []).filter((change2) => !change2.kept) : []
+  );
+}
+var scoreSchema, decisionSchema, stageRoles, changeOutcomeSchema, validationStageSchema;
+var init_validation = __esm({
+  "src/evolve/validation.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_paired_test();
+    scoreSchema = external_exports.object({
+      accuracy: external_exports.number(),
+      n: external_exports.number().int(),
+      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
+      /** Rollouts that did not reach the model (not in `n`, never scored). */
+      infraErrors: external_exports.number().int().optional()
+    });
+    decisionSchema = external_exports.object({ accepted: external_exports.boolean(), reason: external_exports.string() });
+    stageRoles = ["screen", "prune", "verdict", "retry", "note"];
+    changeOutcomeSchema = external_exports.object({
+      edits: external_exports.array(plannedEditSchema),
+      /** Names of the patterns it addressed (ids change across batches). */
+      patterns: external_exports.array(external_exports.string()),
+      /** Their ids, when the step knew them. */
+      patternIds: external_exports.array(external_exports.string()).optional(),
+      /** Whether it stays in the candidate. */
+      kept: external_exports.boolean(),
+      reason: external_exports.string(),
+      /** Failing members of its patterns in the batch. */
+      targets: external_exports.number().int().optional(),
+      /** Tasks it fixed and broke where it was run alone. */
+      fixed: external_exports.number().int().optional(),
+      broken: external_exports.number().int().optional(),
+      /** Not run: why (alone, its edited files would not parse). */
+      unrun: external_exports.string().optional()
+    });
+    validationStageSchema = external_exports.object({
+      /** The step, in the strategy's words (`cheap validation`, `full batch`, `minibatch`, …). */
+      step: external_exports.string(),
+      role: external_exports.enum(stageRoles),
+      /** The candidate it ran (a rebuilt one after pruning or ablation). */
+      candidateHash: external_exports.string().optional(),
+      /** Per-task pass/fail of the candidate against the parent on the tasks it ran. */
+      comparison: pairedComparisonSchema.optional(),
+      /** The same tasks re-drawn, paired draw by draw. */
+      draws: sampleComparisonSchema.optional(),
+      /** The candidate's accuracy on the tasks it ran (the verdict's accuracy when it accepts). */
+      score: scoreSchema.optional(),
+      /** Changes judged one by one. */
+      changes: external_exports.array(changeOutcomeSchema).optional(),
+      /** Other figures the step measured, by name (a pruning round; a test's power). */
+      figures: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+      decision: decisionSchema
+    });
+  }
+});
+
 // src/evolve/acceptance.ts
 function tally(comparison) {
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length}`;
@@ -50837,6 +51719,13 @@ function helpsAlone(alone) {
     reason: `alone it fixed ${alone.fixed} and broke ${alone.broken} of the tasks its bundle flipped`
   };
 }
+function ablationRetry(changes) {
+  const kept = changes.filter((change2) => change2.kept).length;
+  if (kept === 0) return { accepted: false, reason: "no change helps alone" };
+  if (kept === changes.length)
+    return { accepted: false, reason: "every change helps alone: none to drop" };
+  return { accepted: true, reason: "without the changes that hurt alone" };
+}
 function fixedOwnTargets(change2) {
   if (change2.fixed > 0)
     return { accepted: true, reason: `fixed ${change2.fixed} of its ${change2.targets} target(s)` };
@@ -50852,7 +51741,8 @@ function fixedOwnTargets(change2) {
 }
 function worseWithout(withThem, without) {
   const net = (comparison) => comparison.fixed.length - comparison.broken.length;
-  return net(without) < net(withThem);
+  const counts = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts}` } : { accepted: false, reason: counts };
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -50893,39 +51783,34 @@ function withinTolerance(tolerance) {
   };
 }
 function decide(stages) {
-  const last = stages.at(-1);
+  const last = stages.findLast(decides);
   if (!last) return { accepted: false, reason: "nothing was validated" };
-  const earlier = () => decide(stages.slice(0, -1));
-  if (last.stage === "repaired") {
-    const repaired = decide(last.evidence);
-    return repaired.accepted ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` } : earlier();
-  }
-  if (last.stage === "ablated" || last.stage === "pruned" && last.undone) return earlier();
-  if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
+  if (last.role === "verdict" && last.decision.accepted && last.candidateHash)
     return {
       accepted: true,
       reason: last.decision.reason,
       candidateHash: last.candidateHash,
       accuracy: accuracyOf(stages, last.candidateHash)
     };
-  const ablation = stages.findIndex((stage) => stage.stage === "ablated");
-  if (ablation >= 0 && ablation < stages.length - 1)
+  const retry = stages.findIndex((stage) => stage.role === "retry");
+  if (retry >= 0 && retry < stages.indexOf(last))
     return {
       accepted: false,
-      reason: `${decide(stages.slice(0, ablation)).reason}; without the changes that hurt alone: ${last.decision.reason}`
+      reason: `${decide(stages.slice(0, retry)).reason}; ${stages[retry].decision.reason}: ${last.decision.reason}`
     };
   return { accepted: false, reason: last.decision.reason };
 }
 function accuracyOf(stages, candidateHash) {
-  const full = stages.findLast(
-    (stage) => stage.stage === "full" && stage.candidateHash === candidateHash
+  const scored = stages.findLast(
+    (stage) => stage.candidateHash === candidateHash && stage.score !== void 0
   );
-  return full?.stage === "full" ? full.score.accuracy : Number.NaN;
+  return scored?.score?.accuracy ?? Number.NaN;
 }
 var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
     init_statistics();
+    init_validation();
   }
 });
 
@@ -51117,6 +52002,1039 @@ var init_budget = __esm({
   }
 });
 
+// src/harness/code-reaches.ts
+function count2(text3, word2) {
+  return text3.match(patterns.get(word2))?.length ?? 0;
+}
+function codeReaches(before, after) {
+  const flags = [];
+  for (const [file2, text3] of Object.entries(after).sort(([a], [b]) => a.localeCompare(b))) {
+    if (dataFile.test(file2) || before[file2] === text3) continue;
+    const old = before[file2] ?? "";
+    for (const [kind, words] of Object.entries(reachWords)) {
+      const found = words.filter((word2) => count2(text3, word2) > count2(old, word2));
+      if (found.length > 0) flags.push({ file: file2, kind, words: found });
+    }
+  }
+  return flags;
+}
+var reachKindSchema, reachFlagSchema, reachWords, dataFile, escapeRegExp, patterns;
+var init_code_reaches = __esm({
+  "src/harness/code-reaches.ts"() {
+    "use strict";
+    init_zod();
+    reachKindSchema = external_exports.enum(["environment", "files", "network", "processes"]);
+    reachFlagSchema = external_exports.object({
+      file: external_exports.string(),
+      kind: reachKindSchema,
+      words: external_exports.array(external_exports.string()).min(1)
+    });
+    reachWords = {
+      environment: [
+        "os.environ",
+        "getenv(",
+        "process.env",
+        "environ",
+        "ENV[",
+        "printenv",
+        "/proc/self",
+        "/proc/$"
+      ],
+      files: [
+        "open(",
+        "readFile",
+        "writeFile",
+        "appendFile",
+        "readdir",
+        "fs.",
+        "node:fs",
+        "pathlib",
+        "shutil",
+        "os.walk",
+        "os.listdir",
+        "os.scandir",
+        "glob",
+        "/proc/",
+        "../",
+        "GITHUB_ENV",
+        "GITHUB_OUTPUT",
+        "GITHUB_PATH",
+        ".git/",
+        ".git-credentials",
+        "expanduser",
+        "homedir"
+      ],
+      network: [
+        "socket",
+        "urllib",
+        "requests.",
+        "http.client",
+        "httpx",
+        "aiohttp",
+        "fetch(",
+        "node:net",
+        "node:http",
+        "node:dgram",
+        "XMLHttpRequest",
+        "WebSocket",
+        "curl",
+        "wget",
+        "127.0.0.1",
+        "localhost"
+      ],
+      processes: [
+        "subprocess",
+        "os.system",
+        "os.popen",
+        "os.fork",
+        "os.exec",
+        "os.spawn",
+        "Popen",
+        "child_process",
+        "spawn(",
+        "exec(",
+        "execSync",
+        "execFile",
+        "fork(",
+        "setsid",
+        "nohup",
+        "eval(",
+        "os.kill",
+        "process.kill"
+      ]
+    };
+    dataFile = /\.(md|markdown|txt|json|jsonl|ya?ml|toml|csv|tsv|html?)$/i;
+    escapeRegExp = (text3) => text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    patterns = new Map(
+      Object.values(reachWords).flat().map((word2) => [word2, new RegExp(`(?<![A-Za-z0-9_])${escapeRegExp(word2)}`, "g")])
+    );
+  }
+});
+
+// src/evolve/meter.ts
+function isCachedResponse(response) {
+  return response.cached === true;
+}
+function meterProvider(options) {
+  const { provider, budget, role, onCall } = options;
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    async chat(request, callOptions) {
+      const purpose = request.purpose ?? role;
+      if (options.enforce) budget.check();
+      onCall?.({ phase: "start", role, purpose });
+      let response;
+      try {
+        response = await provider.chat(request, callOptions);
+      } catch (error62) {
+        onCall?.({ phase: "error", role, purpose });
+        throw error62;
+      }
+      const cached4 = isCachedResponse(response);
+      onCall?.({
+        phase: "end",
+        role,
+        purpose,
+        cached: cached4,
+        ...cached4 ? {} : {
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd
+        }
+      });
+      if (!cached4) {
+        const tokens = response.usage.promptTokens + response.usage.completionTokens;
+        budget.add({
+          llmCalls: 1,
+          promptTokens: response.usage.promptTokens,
+          completionTokens: response.usage.completionTokens,
+          costUsd: response.costUsd,
+          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
+        });
+      }
+      return response;
+    }
+  };
+}
+function meterAdapter(options) {
+  const { adapter, budget, onCall } = options;
+  return {
+    ...adapter.usageFromTrace ? { usageFromTrace: true } : {},
+    async run(input2) {
+      if (options.enforce) budget.check();
+      budget.add({ rollouts: 1 });
+      const trace = await adapter.run(input2);
+      if (adapter.usageFromTrace) {
+        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
+        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
+        if (llmCalls > 0) {
+          const event = { role: "agent", purpose: "agent", calls: llmCalls };
+          onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
+        }
+      }
+      return trace;
+    }
+  };
+}
+var init_meter = __esm({
+  "src/evolve/meter.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/evaluation-setup.ts
+import path4 from "node:path";
+function wrapModels(options) {
+  const { models, loaded, budget, onCall } = options;
+  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
+  const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
+  return {
+    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
+    refiner: meterProvider({
+      provider: cached4(models.refiner),
+      budget,
+      role: "refiner",
+      onCall,
+      enforce: true
+    }),
+    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
+    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
+    // measurement too, which the budget must not cut short.
+    judge: meterProvider({
+      provider: cached4(models.judge ?? models.refiner),
+      budget,
+      role: "refiner"
+    })
+  };
+}
+function redactResponses(redactor) {
+  return redactor && { redact: (response) => redactor.json(response) };
+}
+function progressPhases(sink) {
+  let active = 0;
+  return {
+    next() {
+      if (!sink) return void 0;
+      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
+      active += 1;
+      let ended = false;
+      return {
+        start: (label, total) => phase.start(label, total),
+        tick: (done, passed2) => phase.tick(done, passed2),
+        end: () => {
+          phase.end();
+          if (!ended) active -= 1;
+          ended = true;
+        }
+      };
+    }
+  };
+}
+function makeEvaluate(options) {
+  const { loaded, models, budget } = options;
+  return async (request) => {
+    if (options.enforce) budget.check();
+    const provider = request.provider === "probe" ? models.probe : models.agent;
+    if (!provider) throw new Error("evaluate: no probe model is configured");
+    const model = request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model;
+    let outcome;
+    try {
+      outcome = await evaluate({
+        tasks: request.tasks,
+        harness: request.harness,
+        provider,
+        adapter: options.adapter,
+        scorer: options.scorer,
+        samples: request.samples ?? loaded.config.samples,
+        firstSample: request.firstSample,
+        params: rolloutParams(model),
+        concurrency: loaded.config.concurrency,
+        cache: options.cache,
+        progress: options.phases?.next(),
+        signal: options.enforce ? budget.signal : void 0,
+        split: options.split,
+        label: request.label,
+        onRecord: request.onRecord,
+        redactor: options.redactor
+      });
+    } catch (error62) {
+      throw (options.enforce ? budget.exceeded() : void 0) ?? error62;
+    }
+    const exhausted = options.enforce ? budget.exceeded() : void 0;
+    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
+    return outcome;
+  };
+}
+function runEvaluations(options) {
+  const { loaded, models, budget } = options;
+  const shared = {
+    loaded,
+    models,
+    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    scorer: scorerForTasks(loaded.config.tasks.scorer, {
+      root: loaded.root,
+      judge: models.judge ?? models.refiner,
+      file: loaded.path
+    }),
+    budget,
+    phases: progressPhases(options.progress),
+    redactor: options.redactor
+  };
+  return ({ enforce, split, adapter }) => {
+    const chosen = adapter ?? options.adapter;
+    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
+    return makeEvaluate({
+      ...shared,
+      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
+      enforce,
+      split
+    });
+  };
+}
+var init_evaluation_setup = __esm({
+  "src/evolve/evaluation-setup.ts"() {
+    "use strict";
+    init_evaluate();
+    init_rollout_cache();
+    init_rollout_params();
+    init_create_scorer();
+    init_call_cache();
+    init_meter();
+  }
+});
+
+// src/evolve/gate-verdict.ts
+function gateVerdict(options) {
+  const { base, head, comparison, gate } = options;
+  if (head > base && comparison.pValue < gate.alpha)
+    return { verdict: "better", words: `better (${formatPValue(comparison.pValue)})` };
+  if (head >= base - gate.tolerance - 1e-12)
+    return {
+      verdict: "not-worse",
+      words: `not worse (${formatPValue(comparison.pValue)}, not significant)`
+    };
+  const pWorse = binomialUpperTail(
+    comparison.broken.length,
+    comparison.fixed.length + comparison.broken.length
+  );
+  return { verdict: "worse", words: `worse (${formatPValue(pWorse)})` };
+}
+function gateDecision(options) {
+  const { verdict, words } = gateVerdict(options);
+  const require2 = options.gate.require;
+  if (!require2)
+    return {
+      verdict,
+      passed: options.legacy.accepted,
+      reason: `${words}: ${options.legacy.reason}`
+    };
+  const passed2 = verdict === "better" || require2 === "not-worse" && verdict === "not-worse";
+  return {
+    verdict,
+    passed: passed2,
+    reason: `${words}: ${passed2 ? "passed" : "failed"} (gate.require: ${require2})`
+  };
+}
+var init_gate_verdict = __esm({
+  "src/evolve/gate-verdict.ts"() {
+    "use strict";
+    init_statistics();
+    init_paired_test();
+  }
+});
+
+// src/diagnose/evidence.ts
+function saysUnknownTask(output2) {
+  return unknownTaskWording.test(output2);
+}
+function parseNumber(value) {
+  if (typeof value === "number") return Number.isFinite(value) ? value : null;
+  if (typeof value !== "string") return null;
+  const text3 = value.trim().replace(/,(?=\d{3}\b)/g, "");
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text3)) return null;
+  const parsed = Number(text3);
+  return Number.isFinite(parsed) ? parsed : null;
+}
+function stepLimitOf(record3, fallback) {
+  const event = record3.trace.events.find((candidate) => candidate.kind === "step-limit");
+  const fromDetail = event?.detail?.match(/\d+/)?.[0];
+  if (fromDetail) return Number(fromDetail);
+  return fallback ?? null;
+}
+function extractEvidence(options) {
+  const { record: record3, task } = options;
+  const trace = record3.trace;
+  const eventKinds2 = [...new Set(trace.events.map((event) => event.kind))];
+  const calls = trace.steps.flatMap((step) => step.toolCalls);
+  const toolErrors = calls.filter((call) => call.error).length;
+  const stepLimit = stepLimitOf(record3, options.stepLimit);
+  const answer = record3.answer ?? trace.answer;
+  const output2 = record3.output || trace.output;
+  const unknownTask = saysUnknownTask(output2);
+  const gaveUp = !unknownTask && gaveUpWording.test(output2);
+  const overflow = eventKinds2.includes("context-overflow");
+  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
+    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
+  );
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+  const signals2 = new Set(eventKinds2);
+  signals2.add(record3.verdict.reason || "failed");
+  if (answer === null) signals2.add("no-answer");
+  if (gaveUp) signals2.add("gave-up");
+  if (unknownTask) signals2.add("unknown-task");
+  if (taskDropped) signals2.add("task-dropped");
+  if (overflow) signals2.add("context-overflow");
+  if (toolErrors > 0) signals2.add("tool-error");
+  if (calls.length === 0) signals2.add("no-tool-calls");
+  if (stepLimit !== null && trace.steps.length >= stepLimit) signals2.add("step-limit");
+  if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
+  const sorted = [...signals2].sort();
+  return {
+    id: options.id,
+    rolloutKey: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    sampleIndex: record3.sampleIndex,
+    verdictReason: record3.verdict.reason,
+    eventKinds: eventKinds2,
+    steps: trace.steps.length,
+    stepLimit,
+    toolCalls: calls.length,
+    toolErrors,
+    toolNames: [...new Set(calls.map((call) => call.name))].sort(),
+    answerExtracted: answer !== null,
+    gaveUp,
+    unknownTask,
+    taskDropped,
+    numericDistance,
+    signals: sorted,
+    signalKey: sorted.join("+"),
+    note: "",
+    cause: "unexplained"
+  };
+}
+function extractBatchEvidence(options) {
+  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
+  return options.records.filter((record3) => !record3.verdict.pass).map(
+    (record3, index) => extractEvidence({
+      record: record3,
+      task: tasksById.get(record3.taskId),
+      id: `f${index + 1}`,
+      stepLimit: options.stepLimit
+    })
+  );
+}
+var evidenceSchema, gaveUpWording, unknownTaskWording, cannotSeeTask;
+var init_evidence2 = __esm({
+  "src/diagnose/evidence.ts"() {
+    "use strict";
+    init_zod();
+    evidenceSchema = external_exports.object({
+      /** Short id used in role prompts (`f1`, `f2`, …), unique within one diagnosis. */
+      id: external_exports.string(),
+      rolloutKey: external_exports.string(),
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      sampleIndex: external_exports.number().int(),
+      verdictReason: external_exports.string(),
+      /** Distinct event kinds of the trace, in first-seen order. */
+      eventKinds: external_exports.array(external_exports.string()),
+      steps: external_exports.number().int(),
+      /** The configured step budget when known (from a step-limit event or the caller). */
+      stepLimit: external_exports.number().int().nullable(),
+      toolCalls: external_exports.number().int(),
+      toolErrors: external_exports.number().int(),
+      toolNames: external_exports.array(external_exports.string()),
+      answerExtracted: external_exports.boolean(),
+      gaveUp: external_exports.boolean(),
+      /** The model said it does not know how to do the task (a task outside what it can do, not a runtime fault). */
+      unknownTask: external_exports.boolean().default(false),
+      /** The task statement was lost to context overflow. */
+      taskDropped: external_exports.boolean(),
+      /** |answer − expected| when both are numbers, else null. */
+      numericDistance: external_exports.number().nullable(),
+      /** Sorted signal labels. */
+      signals: external_exports.array(external_exports.string()),
+      /** Canonical grouping key: the sorted signal labels joined with `+`. */
+      signalKey: external_exports.string(),
+      /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
+      note: external_exports.string().default(""),
+      /** The cause grouping uses: the label canonicalised against the signals (`canonicaliseCauses`). */
+      cause: external_exports.string().default("unexplained"),
+      /** The cause label as the note writer wrote it, when canonicalisation changed or kept it. */
+      label: external_exports.string().optional(),
+      /**
+       * The failure was not noted (its signature had enough noted peers): its cause is theirs
+       * (`writeFailureNotes`).
+       */
+      inherited: external_exports.boolean().optional()
+    });
+    gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
+    unknownTaskWording = /\b(i (do not|don['’]t|dont) know how to (do|solve|answer|approach) (this|that|these|the)\b|(this|that|it) is not a (kind|type|sort) of (task|question|problem) i (can|know how to)\b)/i;
+    cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
+  }
+});
+
+// src/evolve/records.ts
+function passMapOf(result) {
+  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
+}
+function restrictPassMap(map2, taskIds) {
+  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
+}
+function scoreOf(result) {
+  return {
+    accuracy: result.accuracy,
+    n: result.n,
+    interval: result.interval,
+    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
+  };
+}
+function clip(text3) {
+  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
+}
+function traceExcerpt(record3) {
+  return {
+    key: record3.key,
+    taskId: record3.taskId,
+    category: record3.category,
+    output: clip(record3.output),
+    answer: record3.answer,
+    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
+    events: record3.trace.events.map((event) => event.kind),
+    steps: record3.trace.steps.slice(0, 12).map((step) => ({
+      assistant: step.assistant === null ? null : clip(step.assistant),
+      toolCalls: step.toolCalls.map((call) => ({
+        ...call,
+        arguments: clip(call.arguments),
+        result: clip(call.result)
+      }))
+    }))
+  };
+}
+function failingRecords(result, records) {
+  const passes = passMapOf(result);
+  const seen = /* @__PURE__ */ new Set();
+  const failing = [];
+  for (const record3 of records) {
+    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
+      continue;
+    seen.add(record3.taskId);
+    failing.push(record3);
+  }
+  return failing;
+}
+function patternTraces(patterns2, records) {
+  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
+  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
+  const traces = [];
+  for (const pattern of patterns2) {
+    for (const example of pattern.examples) {
+      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
+      if (rollout && !traces.some((trace) => trace.key === rollout.key))
+        traces.push(traceExcerpt(rollout));
+    }
+  }
+  return traces;
+}
+function failingDifferently(options) {
+  const keysOf = (records, stepLimit) => {
+    const keys = /* @__PURE__ */ new Map();
+    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
+      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
+      set2.add(evidence.signalKey);
+      keys.set(evidence.taskId, set2);
+    }
+    return keys;
+  };
+  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
+  const before = keysOf(options.before, options.stepLimits.before);
+  const after = keysOf(options.after, options.stepLimits.after);
+  const shifted = [];
+  for (const [taskId, keys] of after) {
+    const earlier = before.get(taskId);
+    if (!earlier || passedAfter.has(taskId)) continue;
+    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
+  }
+  return shifted.sort();
+}
+var maxText;
+var init_records = __esm({
+  "src/evolve/records.ts"() {
+    "use strict";
+    init_evidence2();
+    maxText = 1500;
+  }
+});
+
+// src/evolve/gate-result.ts
+function side(result, records) {
+  const n = Math.max(1, result.n);
+  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
+  const tokens = records.reduce(
+    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
+    0
+  );
+  return {
+    harnessHash: result.harnessHash,
+    score: scoreOf(result),
+    costPerTask: cost / n,
+    tokensPerTask: tokens / n
+  };
+}
+function failureSignal(record3) {
+  if (!record3) return "unknown";
+  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
+  return [record3.verdict.reason, ...events].join(" + ");
+}
+function group(taskIds, keyOf) {
+  const groups = /* @__PURE__ */ new Map();
+  const add = (taskId, fixed) => {
+    const key = keyOf(taskId, fixed);
+    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
+    (fixed ? entry.fixed : entry.broken).push(taskId);
+    groups.set(key, entry);
+  };
+  for (const taskId of taskIds.fixed) add(taskId, true);
+  for (const taskId of taskIds.broken) add(taskId, false);
+  return [...groups.values()].sort(
+    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
+  );
+}
+function compareGate(options) {
+  const { base, head, gate } = options;
+  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
+  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
+  const failed3 = (records) => new Map(
+    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
+  );
+  const baseFailed = failed3(base.records);
+  const headFailed = failed3(head.records);
+  const baseSide = side(base.result, base.records);
+  const headSide = side(head.result, head.records);
+  const decision = gateDecision({
+    base: baseSide.score.accuracy,
+    head: headSide.score.accuracy,
+    comparison,
+    gate,
+    legacy: withinTolerance(gate.tolerance)(baseSide.score.accuracy, headSide.score.accuracy)
+  });
+  const passed2 = decision.passed;
+  return {
+    verdict: passed2 ? "pass" : "fail",
+    passed: passed2,
+    reason: decision.reason,
+    evidence: decision.verdict,
+    statusContext: gate.statusContext,
+    tolerance: gate.tolerance,
+    base: baseSide,
+    head: headSide,
+    comparison,
+    pWorse: binomialUpperTail(
+      comparison.broken.length,
+      comparison.fixed.length + comparison.broken.length
+    ),
+    flips: {
+      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
+      bySignal: group(
+        comparison,
+        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
+      )
+    }
+  };
+}
+function evolveGate(options) {
+  const { baseline, final, gate } = options;
+  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
+  const decision = gateDecision({
+    base: baseline.accuracy,
+    head: final.accuracy,
+    comparison,
+    gate,
+    legacy: heldOutGate(gate)(baseline.accuracy, final.accuracy)
+  });
+  return {
+    passed: decision.passed,
+    reason: decision.reason,
+    comparison,
+    tolerance: gate.tolerance,
+    requireImprovement: gate.requireImprovement,
+    evidence: decision.verdict,
+    ...gate.require ? { require: gate.require } : {}
+  };
+}
+var init_gate_result = __esm({
+  "src/evolve/gate-result.ts"() {
+    "use strict";
+    init_acceptance();
+    init_gate_verdict();
+    init_paired_test();
+    init_records();
+  }
+});
+
+// src/evolve/gate.ts
+import { mkdir as mkdir11, writeFile as writeFile9 } from "node:fs/promises";
+import path5 from "node:path";
+async function runGate(options) {
+  const { loaded } = options;
+  const config2 = loaded.config;
+  const { base, head, heldout } = await loadSides(options);
+  const headRoot = options.head.projectRoot ?? loaded.root;
+  const sandboxes = await gateSandboxes(options, headRoot);
+  const redactor = new SecretRedactor([
+    ...configuredSecrets(loaded, options.env),
+    ...options.secrets ?? []
+  ]);
+  const opened = options.models ? void 0 : await openModels(loaded);
+  const workspace = runWorkspace(loaded);
+  try {
+    const budget = new BudgetTracker({}, () => 0);
+    const models = wrapModels({
+      models: options.models ?? opened,
+      loaded,
+      budget,
+      callCache: options.callCache ?? true,
+      redactor
+    });
+    const evaluations = runEvaluations({ loaded, models, budget, redactor });
+    const sides = {
+      base: { root: loaded.root, sandbox: sandboxes.base, harness: base },
+      head: { root: headRoot, sandbox: sandboxes.head, harness: head }
+    };
+    const measure = (name3) => {
+      const { root, sandbox, harness } = sides[name3];
+      const adapter = options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+      const evaluate3 = evaluations({ enforce: false, split: "heldout", adapter });
+      return evaluate3({ tasks: heldout, harness, label: `gate: ${name3}` });
+    };
+    const baseRun = await measure("base");
+    const headRun = await measure("head");
+    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const command = config2.harness.kind === "command";
+    const reaches = command ? codeReaches(base.files, head.files) : void 0;
+    const result = redactor.json(
+      command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
+    );
+    await mkdir11(options.outDir, { recursive: true });
+    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
+    return result;
+  } finally {
+    await workspace.close();
+    await opened?.close();
+  }
+}
+async function gateSandboxes(options, headRoot) {
+  const { loaded, env } = options;
+  const untrusted = "the gate runs a pull request's head harness";
+  return {
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env }),
+    base: await decideSandbox({ loaded, env })
+  };
+}
+async function loadSides(options) {
+  const { config: config2 } = options.loaded;
+  const load2 = (dir) => loadHarness({
+    dir: path5.resolve(dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const base = await load2(options.base.harnessDir);
+  const head = await load2(options.head.harnessDir);
+  const { heldout } = await loadSplits(options.loaded);
+  return { base, head, heldout };
+}
+var jsonText;
+var init_gate = __esm({
+  "src/evolve/gate.ts"() {
+    "use strict";
+    init_create_agent_adapter();
+    init_sandbox_policy();
+    init_configured_secrets();
+    init_split_overlap();
+    init_open_models();
+    init_code_reaches();
+    init_load_harness();
+    init_secrets();
+    init_budget();
+    init_evaluation_setup();
+    init_gate_result();
+    jsonText = (value) => `${JSON.stringify(value, null, 2)}
+`;
+  }
+});
+
+// src/evolve/guard.ts
+import path6 from "node:path";
+function expectedStrings(expected) {
+  if (expected === null || expected === void 0) return [];
+  if (typeof expected === "string") return [expected];
+  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
+  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
+  return [JSON.stringify(expected)];
+}
+function buildGuardContext(options) {
+  const { loaded, train, heldout } = options;
+  const { config: config2, root } = loaded;
+  const protectedPaths = [
+    loaded.path,
+    path6.resolve(root, config2.tasks.train),
+    path6.resolve(root, config2.tasks.heldout)
+  ];
+  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
+  for (const scorer of scorers) {
+    if (scorer?.kind !== "command") continue;
+    for (const word2 of scorer.command.split(/\s+/))
+      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
+  }
+  const all = [...train, ...heldout];
+  return {
+    editable: [...config2.harness.editable],
+    protectedPaths: [...new Set(protectedPaths)],
+    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
+      (text3) => text3.trim() !== ""
+    ),
+    forbiddenInputs: all.map((task) => task.input),
+    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
+  };
+}
+function guardRefinement(options) {
+  const { harness, refinement, guard } = options;
+  if (refinement.outcome !== "accepted") {
+    const why = refinement.rejection?.reason ?? refinement.outcome;
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: `refinement rejected: ${why}`
+    };
+  }
+  if (refinement.edits.length === 0)
+    return {
+      applied: [],
+      guardRejections: [],
+      labelFlags: [],
+      reason: "the Editor planned no edits"
+    };
+  const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
+  const base = {
+    applied: guarded2.applied,
+    guardRejections: guarded2.rejected,
+    labelFlags: guarded2.flagged
+  };
+  if (guarded2.applied.length === 0)
+    return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
+  if (guarded2.harness.hash === harness.hash)
+    return { ...base, reason: "the edits leave the harness unchanged" };
+  return { ...base, candidate: guarded2.harness };
+}
+function rebuildCandidate(options) {
+  const rebuilt = applyEdits({
+    harness: options.parent,
+    edits: options.edits,
+    guard: options.guard
+  });
+  return { harness: rebuilt.harness, applied: rebuilt.applied };
+}
+var init_guard = __esm({
+  "src/evolve/guard.ts"() {
+    "use strict";
+    init_apply_edits();
+    init_label_words();
+  }
+});
+
+// src/refine/role-schemas.ts
+var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
+var init_role_schemas = __esm({
+  "src/refine/role-schemas.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_strict_json_schema();
+    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
+    diagnosisWireSchema = external_exports.object({
+      diagnoses: external_exports.array(
+        external_exports.object({
+          patternId: external_exports.string().describe("id of the pattern from the evidence"),
+          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
+          module: external_exports.string().describe(moduleDescription),
+          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
+        })
+      )
+    });
+    diagnosisSchema = external_exports.object({
+      patternId: external_exports.string(),
+      rootCause: external_exports.string().default(""),
+      module: external_exports.string().default("prompt"),
+      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
+    }).loose();
+    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
+    hmsWireSchema = external_exports.object({
+      changes: external_exports.array(
+        external_exports.object({
+          module: external_exports.string().describe(moduleDescription),
+          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
+          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
+          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
+          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
+        })
+      )
+    });
+    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
+    hmsChangeSchema = external_exports.object({
+      module: external_exports.string(),
+      change: external_exports.string(),
+      patterns: external_exports.array(external_exports.string()).default([]),
+      expectedEffect: external_exports.string().default(""),
+      regressionRisks: riskText
+    }).loose();
+    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
+    critiqueWireSchema = external_exports.object({
+      verdict: external_exports.enum(["accept", "revise", "reject"]),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
+          reason: external_exports.string().describe("what is wrong and what would fix it")
+        })
+      )
+    });
+    critiqueSchema = external_exports.object({
+      verdict: external_exports.preprocess(
+        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
+        external_exports.enum(["accept", "revise", "reject"])
+      ),
+      objections: external_exports.array(
+        external_exports.object({
+          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
+          reason: external_exports.string().default("")
+        }).loose()
+      ).default([])
+    });
+    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
+    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
+    rejectedProposalSchema = external_exports.object({
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      patternIds: external_exports.array(external_exports.string()).default([]),
+      /**
+       * A change pruned because it fixed none of its pattern's failures while other changes were in
+       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
+       */
+      pruned: external_exports.boolean().optional(),
+      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
+      earlierHarness: external_exports.boolean().optional()
+    });
+    roleJsonSchemas = {
+      diagnosis: strictJsonSchema(diagnosisWireSchema),
+      hms: strictJsonSchema(hmsWireSchema),
+      critique: strictJsonSchema(critiqueWireSchema),
+      edits: strictJsonSchema(editsWireSchema)
+    };
+  }
+});
+
+// src/evolve/memory.ts
+function rememberedHms(hms, summary, patternIds) {
+  const parsed = hmsSchema.safeParse(hms);
+  if (parsed.success) return parsed.data;
+  return {
+    changes: [
+      {
+        module: "unknown",
+        change: summary,
+        patterns: patternIds,
+        expectedEffect: "",
+        regressionRisks: ""
+      }
+    ]
+  };
+}
+function editsSummary(edits) {
+  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
+}
+function shownToRoles(memory, harnessHash2) {
+  return memory.map((proposal) => {
+    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
+    return {
+      hms: proposal.hms,
+      reason: proposal.reason,
+      patternIds: proposal.patternIds,
+      ...proposal.pruned ? { pruned: true } : {},
+      ...earlier ? { earlierHarness: true } : {}
+    };
+  });
+}
+function rememberedFor(pattern, memory) {
+  return memory.filter(
+    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
+  );
+}
+function mayAttempt(pattern, memory, options) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < options.maxAttempts && !mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+  );
+}
+function exhaustedReason(systematic, memory, options) {
+  if (systematic.length === 0) return void 0;
+  const each = systematic.map((pattern) => {
+    const mine = rememberedFor(pattern, memory);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count5 = systematic.length;
+  return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
+function editsKey(edits) {
+  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
+}
+function sortKeys2(value) {
+  if (Array.isArray(value)) return value.map(sortKeys2);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
+    );
+  return value;
+}
+function identicalRejected(edits, memory, parentHash) {
+  if (edits.length === 0) return void 0;
+  const key = editsKey(edits);
+  return memory.find(
+    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
+  );
+}
+var rememberedProposalSchema;
+var init_memory = __esm({
+  "src/evolve/memory.ts"() {
+    "use strict";
+    init_zod();
+    init_types();
+    init_role_schemas();
+    rememberedProposalSchema = external_exports.object({
+      /** One line: the HMS's changes, or the edits' rationales. */
+      summary: external_exports.string(),
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
+      patternIds: external_exports.array(external_exports.string()),
+      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
+      pruned: external_exports.boolean().optional(),
+      edits: external_exports.array(plannedEditSchema).optional(),
+      /** The harness the edits were tried on. */
+      parentHash: external_exports.string().optional(),
+      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+      nothingProposed: external_exports.boolean().optional()
+    });
+  }
+});
+
 // src/diagnose/agent-replies.ts
 function agentReplyCounts(records) {
   const counts = {
@@ -51151,7 +53069,7 @@ function kindOf(text3, toolCalls, event) {
 }
 function silentAgentReason(records) {
   const counts = agentReplyCounts(records);
-  const turns = Object.values(counts).reduce((sum, count4) => sum + count4, 0);
+  const turns = Object.values(counts).reduce((sum, count5) => sum + count5, 0);
   if (turns === 0 || counts.usable > 0) return void 0;
   const kinds2 = Object.keys(agentRemedies).filter((kind) => counts[kind] > 0).sort((a, b) => counts[b] - counts[a]);
   const parts = kinds2.map((kind) => `${counts[kind]} ${agentRemedies[kind].words}`);
@@ -51735,12 +53653,12 @@ function applyMerge(options) {
   const context = { records: options.records, tasks: options.tasks };
   const byKey = new Map(options.groups.map((group2) => [group2.key, group2]));
   const claimed = /* @__PURE__ */ new Set();
-  const patterns = [];
+  const patterns2 = [];
   for (const proposed of options.reply?.patterns ?? []) {
     const groups = [...new Set(proposed.groupKeys.map((key) => key.trim()))].filter((key) => byKey.has(key) && !claimed.has(key)).map((key) => byKey.get(key));
     if (groups.length === 0) continue;
     for (const group2 of groups) claimed.add(group2.key);
-    patterns.push(
+    patterns2.push(
       buildPattern({
         groups,
         name: proposed.name.trim() ? proposed.name : void 0,
@@ -51756,8 +53674,8 @@ function applyMerge(options) {
     const key = group2.cause === "unexplained" ? `group:${group2.key}` : `cause:${group2.cause}`;
     leftOver.set(key, [...leftOver.get(key) ?? [], group2]);
   }
-  for (const groups of leftOver.values()) patterns.push(buildPattern({ groups, context }));
-  return patterns;
+  for (const groups of leftOver.values()) patterns2.push(buildPattern({ groups, context }));
+  return patterns2;
 }
 async function aggregateFailures(options) {
   const groups = groupEvidence(options.evidence);
@@ -51890,7 +53808,7 @@ function tasksThatPass(taskIds, reruns, excludeKeys) {
   }
   return { tried, passed: passed2 };
 }
-function count2(n, singular, plural3) {
+function count3(n, singular, plural3) {
   return `${n} ${n === 1 ? singular : plural3}`;
 }
 function supportReasons(pattern, minSupport) {
@@ -51899,7 +53817,7 @@ function supportReasons(pattern, minSupport) {
     return [
       tasks <= 1 ? { code: "singleton", detail: `1 task (minimum ${minSupport.tasks})` } : {
         code: "narrow",
-        detail: `${count2(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
+        detail: `${count3(tasks, "task", "tasks")} (minimum ${minSupport.tasks})`
       }
     ];
   }
@@ -51907,7 +53825,7 @@ function supportReasons(pattern, minSupport) {
     return [
       {
         code: "narrow",
-        detail: `${count2(categories, "category", "categories")} (minimum ${minSupport.categories})`
+        detail: `${count3(categories, "category", "categories")} (minimum ${minSupport.categories})`
       }
     ];
   }
@@ -51934,7 +53852,7 @@ async function classifyPatterns(options) {
     const { tasks, categories } = entry.pattern.support;
     entry.reasons.push({
       code: "supported",
-      detail: `${count2(tasks, "task", "tasks")} across ${count2(categories, "category", "categories")}`
+      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
     });
   }
   const toResample = state.filter((item) => item.open);
@@ -52012,140 +53930,6 @@ var init_classify = __esm({
   }
 });
 
-// src/diagnose/evidence.ts
-function saysUnknownTask(output2) {
-  return unknownTaskWording.test(output2);
-}
-function parseNumber(value) {
-  if (typeof value === "number") return Number.isFinite(value) ? value : null;
-  if (typeof value !== "string") return null;
-  const text3 = value.trim().replace(/,(?=\d{3}\b)/g, "");
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text3)) return null;
-  const parsed = Number(text3);
-  return Number.isFinite(parsed) ? parsed : null;
-}
-function stepLimitOf(record3, fallback) {
-  const event = record3.trace.events.find((candidate) => candidate.kind === "step-limit");
-  const fromDetail = event?.detail?.match(/\d+/)?.[0];
-  if (fromDetail) return Number(fromDetail);
-  return fallback ?? null;
-}
-function extractEvidence(options) {
-  const { record: record3, task } = options;
-  const trace = record3.trace;
-  const eventKinds2 = [...new Set(trace.events.map((event) => event.kind))];
-  const calls = trace.steps.flatMap((step) => step.toolCalls);
-  const toolErrors = calls.filter((call) => call.error).length;
-  const stepLimit = stepLimitOf(record3, options.stepLimit);
-  const answer = record3.answer ?? trace.answer;
-  const output2 = record3.output || trace.output;
-  const unknownTask = saysUnknownTask(output2);
-  const gaveUp = !unknownTask && gaveUpWording.test(output2);
-  const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
-    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
-  );
-  const expectedNumber = task ? parseNumber(task.expected) : null;
-  const answerNumber = answer === null ? null : parseNumber(answer);
-  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
-  const signals2 = new Set(eventKinds2);
-  signals2.add(record3.verdict.reason || "failed");
-  if (answer === null) signals2.add("no-answer");
-  if (gaveUp) signals2.add("gave-up");
-  if (unknownTask) signals2.add("unknown-task");
-  if (taskDropped) signals2.add("task-dropped");
-  if (overflow) signals2.add("context-overflow");
-  if (toolErrors > 0) signals2.add("tool-error");
-  if (calls.length === 0) signals2.add("no-tool-calls");
-  if (stepLimit !== null && trace.steps.length >= stepLimit) signals2.add("step-limit");
-  if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
-  const sorted = [...signals2].sort();
-  return {
-    id: options.id,
-    rolloutKey: record3.key,
-    taskId: record3.taskId,
-    category: record3.category,
-    sampleIndex: record3.sampleIndex,
-    verdictReason: record3.verdict.reason,
-    eventKinds: eventKinds2,
-    steps: trace.steps.length,
-    stepLimit,
-    toolCalls: calls.length,
-    toolErrors,
-    toolNames: [...new Set(calls.map((call) => call.name))].sort(),
-    answerExtracted: answer !== null,
-    gaveUp,
-    unknownTask,
-    taskDropped,
-    numericDistance,
-    signals: sorted,
-    signalKey: sorted.join("+"),
-    note: "",
-    cause: "unexplained"
-  };
-}
-function extractBatchEvidence(options) {
-  const tasksById = new Map(options.tasks.map((task) => [task.id, task]));
-  return options.records.filter((record3) => !record3.verdict.pass).map(
-    (record3, index) => extractEvidence({
-      record: record3,
-      task: tasksById.get(record3.taskId),
-      id: `f${index + 1}`,
-      stepLimit: options.stepLimit
-    })
-  );
-}
-var evidenceSchema, gaveUpWording, unknownTaskWording, cannotSeeTask;
-var init_evidence2 = __esm({
-  "src/diagnose/evidence.ts"() {
-    "use strict";
-    init_zod();
-    evidenceSchema = external_exports.object({
-      /** Short id used in role prompts (`f1`, `f2`, …), unique within one diagnosis. */
-      id: external_exports.string(),
-      rolloutKey: external_exports.string(),
-      taskId: external_exports.string(),
-      category: external_exports.string(),
-      sampleIndex: external_exports.number().int(),
-      verdictReason: external_exports.string(),
-      /** Distinct event kinds of the trace, in first-seen order. */
-      eventKinds: external_exports.array(external_exports.string()),
-      steps: external_exports.number().int(),
-      /** The configured step budget when known (from a step-limit event or the caller). */
-      stepLimit: external_exports.number().int().nullable(),
-      toolCalls: external_exports.number().int(),
-      toolErrors: external_exports.number().int(),
-      toolNames: external_exports.array(external_exports.string()),
-      answerExtracted: external_exports.boolean(),
-      gaveUp: external_exports.boolean(),
-      /** The model said it does not know how to do the task (a task outside what it can do, not a runtime fault). */
-      unknownTask: external_exports.boolean().default(false),
-      /** The task statement was lost to context overflow. */
-      taskDropped: external_exports.boolean(),
-      /** |answer − expected| when both are numbers, else null. */
-      numericDistance: external_exports.number().nullable(),
-      /** Sorted signal labels. */
-      signals: external_exports.array(external_exports.string()),
-      /** Canonical grouping key: the sorted signal labels joined with `+`. */
-      signalKey: external_exports.string(),
-      /** LLM-written failure note and its kebab-case cause (`unexplained` when none came back). */
-      note: external_exports.string().default(""),
-      /** The cause grouping uses: the label canonicalised against the signals (`canonicaliseCauses`). */
-      cause: external_exports.string().default("unexplained"),
-      /** The cause label as the note writer wrote it, when canonicalisation changed or kept it. */
-      label: external_exports.string().optional(),
-      /**
-       * The failure was not noted (its signature had enough noted peers): its cause is theirs
-       * (`writeFailureNotes`).
-       */
-      inherited: external_exports.boolean().optional()
-    });
-    gaveUpWording = /\b((can(no|'|’)t|unable to|not able to) (determine|answer|finish|complete|solve|proceed|compute|continue)|give up|giving up|gave up|not enough information|no way to (know|tell|look up|determine|find)|(do not|don't) know)\b/i;
-    unknownTaskWording = /\b(i (do not|don['’]t|dont) know how to (do|solve|answer|approach) (this|that|these|the)\b|(this|that|it) is not a (kind|type|sort) of (task|question|problem) i (can|know how to)\b)/i;
-    cannotSeeTask = /\b(can(no|')t|unable to|do not|don't) (see|find) (the |a |any )?(question|task|problem)\b/i;
-  }
-});
-
 // src/diagnose/heldout-guard.ts
 function refuseHeldout(options) {
   if (!options.heldout || options.heldout.length === 0) return;
@@ -52199,15 +53983,15 @@ var init_heldout_guard = __esm({
 // src/diagnose/reply-tally.ts
 function silentRefinerReason(counts) {
   const roles = Object.entries(counts).filter(
-    ([, kinds2]) => Object.values(kinds2).some((count4) => (count4 ?? 0) > 0)
+    ([, kinds2]) => Object.values(kinds2).some((count5) => (count5 ?? 0) > 0)
   );
   if (roles.length === 0) return void 0;
   if (roles.some(([, kinds2]) => (kinds2.usable ?? 0) > 0)) return void 0;
   const totals = /* @__PURE__ */ new Map();
   const perRole = roles.map(([role, kinds2]) => {
-    const parts = Object.entries(kinds2).filter(([, count4]) => count4 > 0).map(([kind, count4]) => {
-      totals.set(kind, (totals.get(kind) ?? 0) + count4);
-      return `${count4} ${unusableReplies[kind].words}`;
+    const parts = Object.entries(kinds2).filter(([, count5]) => count5 > 0).map(([kind, count5]) => {
+      totals.set(kind, (totals.get(kind) ?? 0) + count5);
+      return `${count5} ${unusableReplies[kind].words}`;
     });
     return `${role} ${parts.join(", ")}`;
   });
@@ -52235,8 +54019,8 @@ var init_reply_tally = __esm({
       /** Adds another tally (counts per role and kind). */
       merge(other) {
         for (const [role, counts] of Object.entries(other ?? {}))
-          for (const [kind, count4] of Object.entries(counts))
-            this.add(role, Array(count4 ?? 0).fill(kind));
+          for (const [kind, count5] of Object.entries(counts))
+            this.add(role, Array(count5 ?? 0).fill(kind));
       }
       isEmpty() {
         return Object.keys(this.tally).length === 0;
@@ -52257,11 +54041,11 @@ function resampleSelection(evidence, records) {
   const chosen = [];
   for (const item of evidence) {
     const record3 = byKey.get(item.rolloutKey);
-    const count4 = perSignal.get(item.signalKey) ?? 0;
-    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count4 >= resampledPerSignal)
+    const count5 = perSignal.get(item.signalKey) ?? 0;
+    if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count5 >= resampledPerSignal)
       continue;
     tasks.add(record3.taskId);
-    perSignal.set(item.signalKey, count4 + 1);
+    perSignal.set(item.signalKey, count5 + 1);
     chosen.push(record3);
   }
   return chosen;
@@ -52319,7 +54103,7 @@ async function diagnoseBatch(options) {
         onReplies: (kinds2) => replies.add("failure-notes", kinds2)
       })
     );
-    const { patterns, groups, merged } = await aggregateFailures({
+    const { patterns: patterns2, groups, merged } = await aggregateFailures({
       evidence,
       records: failed3,
       tasks: options.tasks,
@@ -52327,7 +54111,7 @@ async function diagnoseBatch(options) {
       onReplies: (kinds2) => replies.add("pattern-merge", kinds2)
     });
     const classified = await classifyPatterns({
-      patterns,
+      patterns: patterns2,
       records: failed3,
       minSupport: options.minSupport,
       unknownTaskKeys: new Set(
@@ -52405,96 +54189,6 @@ var init_diagnose_batch = __esm({
   }
 });
 
-// src/refine/role-schemas.ts
-var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
-var init_role_schemas = __esm({
-  "src/refine/role-schemas.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_strict_json_schema();
-    moduleDescription = "harness module: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files)";
-    diagnosisWireSchema = external_exports.object({
-      diagnoses: external_exports.array(
-        external_exports.object({
-          patternId: external_exports.string().describe("id of the pattern from the evidence"),
-          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
-          module: external_exports.string().describe(moduleDescription),
-          confidence: external_exports.number().min(0).max(1).describe("0 to 1: how well the evidence supports this diagnosis")
-        })
-      )
-    });
-    diagnosisSchema = external_exports.object({
-      patternId: external_exports.string(),
-      rootCause: external_exports.string().default(""),
-      module: external_exports.string().default("prompt"),
-      confidence: external_exports.coerce.number().catch(0.5).transform((value) => Math.min(1, Math.max(0, value)))
-    }).loose();
-    diagnosisReplySchema = external_exports.object({ diagnoses: external_exports.array(diagnosisSchema) });
-    hmsWireSchema = external_exports.object({
-      changes: external_exports.array(
-        external_exports.object({
-          module: external_exports.string().describe(moduleDescription),
-          change: external_exports.string().describe("the change, concrete enough for an editor to carry out"),
-          patterns: external_exports.array(external_exports.string()).describe("ids of the patterns this change addresses"),
-          expectedEffect: external_exports.string().describe("which failures it should fix and why"),
-          regressionRisks: external_exports.string().describe("how it could hurt tasks that pass today")
-        })
-      )
-    });
-    riskText = external_exports.union([external_exports.string(), external_exports.array(external_exports.string()).transform((risks) => risks.join("; "))]).default("");
-    hmsChangeSchema = external_exports.object({
-      module: external_exports.string(),
-      change: external_exports.string(),
-      patterns: external_exports.array(external_exports.string()).default([]),
-      expectedEffect: external_exports.string().default(""),
-      regressionRisks: riskText
-    }).loose();
-    hmsSchema = external_exports.object({ changes: external_exports.array(hmsChangeSchema) });
-    critiqueWireSchema = external_exports.object({
-      verdict: external_exports.enum(["accept", "revise", "reject"]),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.string().describe("which change (its module and a few words, or its index)"),
-          reason: external_exports.string().describe("what is wrong and what would fix it")
-        })
-      )
-    });
-    critiqueSchema = external_exports.object({
-      verdict: external_exports.preprocess(
-        (value) => typeof value === "string" ? value.trim().toLowerCase() : value,
-        external_exports.enum(["accept", "revise", "reject"])
-      ),
-      objections: external_exports.array(
-        external_exports.object({
-          change: external_exports.union([external_exports.string(), external_exports.number().transform(String)]).default(""),
-          reason: external_exports.string().default("")
-        }).loose()
-      ).default([])
-    });
-    editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
-    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
-    rejectedProposalSchema = external_exports.object({
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      patternIds: external_exports.array(external_exports.string()).default([]),
-      /**
-       * A change pruned because it fixed none of its pattern's failures while other changes were in
-       * force (possibly masked): shown with its patterns as a previous attempt, not as a rejection.
-       */
-      pruned: external_exports.boolean().optional(),
-      /** Rejected on an earlier harness: the failure that sank it may be fixed since. */
-      earlierHarness: external_exports.boolean().optional()
-    });
-    roleJsonSchemas = {
-      diagnosis: strictJsonSchema(diagnosisWireSchema),
-      hms: strictJsonSchema(hmsWireSchema),
-      critique: strictJsonSchema(critiqueWireSchema),
-      edits: strictJsonSchema(editsWireSchema)
-    };
-  }
-});
-
 // src/refine/refinement-record.ts
 function summariseHms(hms) {
   return hms.changes.map((change2) => `${change2.module}: ${change2.change}`).join("; ");
@@ -52561,945 +54255,175 @@ var init_refinement_record = __esm({
   }
 });
 
-// src/evolve/paired-test.ts
-function logFactorial(n) {
-  let total = 0;
-  for (let k = 2; k <= n; k++) total += Math.log(k);
-  return total;
-}
-function binomialUpperTail(successes, trials) {
-  if (successes <= 0) return 1;
-  if (successes > trials) return 0;
-  const logN = logFactorial(trials);
-  let total = 0;
-  for (let k = successes; k <= trials; k++) {
-    total += Math.exp(logN - logFactorial(k) - logFactorial(trials - k) - trials * Math.LN2);
-  }
-  return Math.min(1, total);
-}
-function mcnemarOneSided(fixed, broken) {
-  return binomialUpperTail(fixed, fixed + broken);
-}
-function comparePaired(before, after) {
-  const fixed = [];
-  const broken = [];
-  let n = 0;
-  let passesBefore = 0;
-  let passesAfter = 0;
-  for (const [taskId, passedBefore] of before) {
-    const passedAfter = after.get(taskId);
-    if (passedAfter === void 0) continue;
-    n += 1;
-    if (passedBefore) passesBefore += 1;
-    if (passedAfter) passesAfter += 1;
-    if (!passedBefore && passedAfter) fixed.push(taskId);
-    if (passedBefore && !passedAfter) broken.push(taskId);
-  }
-  fixed.sort();
-  broken.sort();
-  return {
-    n,
-    before: passesBefore,
-    after: passesAfter,
-    fixed,
-    broken,
-    pValue: mcnemarOneSided(fixed.length, broken.length)
-  };
-}
-function compareSamples(parent, candidate) {
-  let pairs = 0;
-  let repeats = 0;
-  let fixed = 0;
-  let broken = 0;
-  for (const [taskId, draws] of parent) {
-    const other = candidate.get(taskId);
-    if (!other) continue;
-    const seen = /* @__PURE__ */ new Set();
-    for (const [sample, before] of [...draws].sort(([a], [b]) => a - b)) {
-      const after = other.get(sample);
-      if (after === void 0) continue;
-      pairs += 1;
-      const pair = JSON.stringify([before.said, after.said]);
-      if (seen.has(pair)) {
-        repeats += 1;
-        continue;
-      }
-      seen.add(pair);
-      if (!before.pass && after.pass) fixed += 1;
-      if (before.pass && !after.pass) broken += 1;
-    }
-  }
-  return { pairs, repeats, fixed, broken, pValue: mcnemarOneSided(fixed, broken) };
-}
-var pairedComparisonSchema, sampleComparisonSchema;
-var init_paired_test = __esm({
-  "src/evolve/paired-test.ts"() {
-    "use strict";
-    init_zod();
-    pairedComparisonSchema = external_exports.object({
-      /** Tasks both sides ran. */
-      n: external_exports.number().int(),
-      /** Passes before and after. */
-      before: external_exports.number().int(),
-      after: external_exports.number().int(),
-      /** Failed before, pass after (sorted task ids). */
-      fixed: external_exports.array(external_exports.string()),
-      /** Passed before, fail after (sorted task ids). */
-      broken: external_exports.array(external_exports.string()),
-      /**
-       * Failed before and after, but differently (other deterministic signals; sorted task ids):
-       * the change acted on them and another failure masks it. Set by cheap validation.
-       */
-      shifted: external_exports.array(external_exports.string()).optional(),
-      /** One-sided exact McNemar p-value that `after` is better (P[X ≥ fixed], X ~ Bin(fixed+broken, ½)). */
-      pValue: external_exports.number()
-    });
-    sampleComparisonSchema = external_exports.object({
-      /** Sample pairs (same task, same sample index) compared, repeats included. */
-      pairs: external_exports.number().int(),
-      /**
-       * Pairs that repeat an earlier pair of the same task word for word on both sides (same output
-       * and answer under the parent and under the candidate): counted once, not in fixed/broken.
-       */
-      repeats: external_exports.number().int().default(0),
-      /** Distinct pairs failed under the parent and passed under the candidate. */
-      fixed: external_exports.number().int(),
-      /** Distinct pairs passed under the parent and failed under the candidate. */
-      broken: external_exports.number().int(),
-      /** One-sided exact McNemar p-value over the distinct sample pairs. */
-      pValue: external_exports.number()
-    });
-  }
-});
-
-// src/evolve/evidence.ts
-function firstStage(stages, kind) {
-  return stages.find((stage) => stage.stage === kind);
-}
-function lastStage(stages, kind) {
-  return stages.findLast((stage) => stage.stage === kind);
-}
-function prunedChangesOf(stages) {
-  const pruned = stages.flatMap(
-    (stage) => stage.stage === "pruned" && !stage.undone ? stage.changes : []
+// src/evolve/result-schema-v2.ts
+function upgradeV2(value) {
+  const result = value;
+  if (!Array.isArray(result.iterations)) return { ...result, schemaVersion: 3 };
+  const iterative = result.strategy === "iterative";
+  const iterations = result.iterations.flatMap(
+    (iteration) => upgradeIteration(iteration, iterative)
   );
-  return pruned.length > 0 ? pruned : void 0;
+  return { ...result, schemaVersion: 3, iterations };
 }
-function undonePruningOf(stages) {
-  const undone = stages.find((stage) => stage.stage === "pruned" && stage.undone);
-  return undone?.stage === "pruned" ? undone.changes.map((change2) => change2.patternNames.join(", ")) : void 0;
-}
-var scoreSchema, decisionSchema, prunedChangeSchema, ablatedChangeSchema, diagnosisSummarySchema, cheapStage, prunedStage, fullStage, confirmStage, ablatedStage, repairedStage, evidenceStageSchema;
-var init_evidence3 = __esm({
-  "src/evolve/evidence.ts"() {
-    "use strict";
-    init_zod();
-    init_diagnose_batch();
-    init_types();
-    init_refinement_record();
-    init_paired_test();
-    scoreSchema = external_exports.object({
-      accuracy: external_exports.number(),
-      n: external_exports.number().int(),
-      interval: external_exports.tuple([external_exports.number(), external_exports.number()]),
-      /** Rollouts that did not reach the model (not in `n`, never scored). */
-      infraErrors: external_exports.number().int().optional()
-    });
-    decisionSchema = external_exports.object({ accepted: external_exports.boolean(), reason: external_exports.string() });
-    prunedChangeSchema = external_exports.object({
-      edits: external_exports.array(plannedEditSchema),
-      /** Ids of the patterns it addressed. */
-      patterns: external_exports.array(external_exports.string()),
-      patternNames: external_exports.array(external_exports.string()),
-      /** Failing members of those patterns in the batch. */
-      targets: external_exports.number().int(),
-      reason: external_exports.string()
-    });
-    ablatedChangeSchema = external_exports.object({
-      edits: external_exports.array(plannedEditSchema),
-      /** Names of the patterns it addressed. */
-      patterns: external_exports.array(external_exports.string()),
-      fixed: external_exports.number().int(),
-      broken: external_exports.number().int(),
-      kept: external_exports.boolean(),
-      /** Not run: alone on the parent its edited files would not parse (why). */
-      unparsable: external_exports.string().optional()
-    });
-    diagnosisSummarySchema = external_exports.object({
-      patterns: diagnosisReportSchema.shape.patterns,
-      evidenceCount: external_exports.number().int(),
-      stats: diagnosisReportSchema.shape.stats
-    });
-    cheapStage = external_exports.object({
-      stage: external_exports.literal("cheap"),
-      candidateHash: external_exports.string(),
-      /** The failing members of the addressed patterns plus a stratified sample of passing tasks. */
-      comparison: pairedComparisonSchema,
-      decision: decisionSchema
-    });
-    prunedStage = external_exports.object({
-      stage: external_exports.literal("pruned"),
-      round: external_exports.number().int(),
-      changes: external_exports.array(prunedChangeSchema),
-      /** The candidate without them, when one was built and run on the cheap subset. */
-      candidateHash: external_exports.string().optional(),
-      comparison: pairedComparisonSchema.optional(),
-      /** Kept after all: the candidate was promising with them and is not without them. */
-      undone: external_exports.boolean(),
-      decision: decisionSchema
-    });
-    fullStage = external_exports.object({
-      stage: external_exports.literal("full"),
-      candidateHash: external_exports.string(),
-      comparison: pairedComparisonSchema,
-      score: scoreSchema,
-      decision: decisionSchema,
-      /** Why the flips were not re-drawn though the per-task test alone could not pass (a deterministic agent). */
-      notRedrawn: external_exports.string().optional()
-    });
-    confirmStage = external_exports.object({
-      stage: external_exports.literal("confirm"),
-      candidateHash: external_exports.string(),
-      /** The flipped tasks of the full batch re-drawn under both harnesses, paired draw by draw. */
-      comparison: sampleComparisonSchema,
-      decision: decisionSchema
-    });
-    ablatedStage = external_exports.object({
-      stage: external_exports.literal("ablated"),
-      changes: external_exports.array(ablatedChangeSchema)
-    });
-    repairedStage = external_exports.object({
-      stage: external_exports.literal("repaired"),
-      diagnosis: diagnosisSummarySchema.optional(),
-      refinement: refinementRecordSchema.optional(),
-      guardRejections: external_exports.array(guardRejectionSchema),
-      labelFlags: external_exports.array(labelFlagSchema).optional(),
-      applied: external_exports.array(plannedEditSchema),
-      candidateHash: external_exports.string().optional(),
-      evidence: external_exports.array(external_exports.lazy(() => evidenceStageSchema)),
-      decision: decisionSchema
-    });
-    evidenceStageSchema = external_exports.union([
-      cheapStage,
-      prunedStage,
-      fullStage,
-      confirmStage,
-      ablatedStage,
-      repairedStage
-    ]);
-  }
-});
-
-// src/evolve/meter.ts
-function isCachedResponse(response) {
-  return response.cached === true;
-}
-function meterProvider(options) {
-  const { provider, budget, role, onCall } = options;
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    async chat(request, callOptions) {
-      const purpose = request.purpose ?? role;
-      if (options.enforce) budget.check();
-      onCall?.({ phase: "start", role, purpose });
-      let response;
-      try {
-        response = await provider.chat(request, callOptions);
-      } catch (error62) {
-        onCall?.({ phase: "error", role, purpose });
-        throw error62;
-      }
-      const cached4 = isCachedResponse(response);
-      onCall?.({
-        phase: "end",
-        role,
-        purpose,
-        cached: cached4,
-        ...cached4 ? {} : {
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd
-        }
-      });
-      if (!cached4) {
-        const tokens = response.usage.promptTokens + response.usage.completionTokens;
-        budget.add({
-          llmCalls: 1,
-          promptTokens: response.usage.promptTokens,
-          completionTokens: response.usage.completionTokens,
-          costUsd: response.costUsd,
-          ...role === "refiner" ? { refinerCalls: 1, refinerTokens: tokens, refinerCostUsd: response.costUsd } : {}
-        });
-      }
-      return response;
-    }
+function upgradeIteration(iteration, iterative) {
+  const { evidence, ...rest } = iteration;
+  const stages = evidence ?? [];
+  const repaired = stages.find((stage) => stage.stage === "repaired");
+  const validation = stages.filter((stage) => stage !== repaired).map((stage) => upgradeStage(stage, iterative));
+  const own2 = { ...rest, validation };
+  if (!repaired) return [own2];
+  const repairAccepted = repaired.decision?.accepted === true;
+  const verdict = decide(validation);
+  const batch = rest.batch;
+  const repairStages = (repaired.evidence ?? []).map(
+    (stage) => upgradeStage(stage, iterative)
+  );
+  const combined = repaired.applied ?? [];
+  const followUp = {
+    index: rest.index,
+    followUp: { n: 1, purpose: repairPurpose },
+    parentHash: rest.parentHash,
+    ...repaired.candidateHash ? { candidateHash: repaired.candidateHash } : {},
+    batch: rest.batch,
+    ...repaired.diagnosis ? { diagnosis: repaired.diagnosis } : {},
+    ...repaired.refinement ? { refinement: repaired.refinement } : {},
+    applied: repairAccepted ? rest.applied : combined,
+    guardRejections: repaired.guardRejections ?? [],
+    ...repaired.labelFlags ? { labelFlags: repaired.labelFlags } : {},
+    validation: repairStages,
+    verdict: repairAccepted ? "accepted" : "rejected",
+    reason: repaired.decision?.reason ?? "",
+    accuracyAfter: repairAccepted ? rest.accuracyAfter : batch.score.accuracy,
+    elapsedMs: rest.elapsedMs,
+    traces: []
   };
-}
-function meterAdapter(options) {
-  const { adapter, budget, onCall } = options;
-  return {
-    ...adapter.usageFromTrace ? { usageFromTrace: true } : {},
-    async run(input2) {
-      if (options.enforce) budget.check();
-      budget.add({ rollouts: 1 });
-      const trace = await adapter.run(input2);
-      if (adapter.usageFromTrace) {
-        const { llmCalls, promptTokens: promptTokens2, completionTokens, costUsd } = trace.usage;
-        budget.add({ llmCalls, promptTokens: promptTokens2, completionTokens, costUsd });
-        if (llmCalls > 0) {
-          const event = { role: "agent", purpose: "agent", calls: llmCalls };
-          onCall?.({ ...event, phase: "end", promptTokens: promptTokens2, completionTokens, costUsd });
-        }
-      }
-      return trace;
-    }
+  if (!repairAccepted) return [own2, followUp];
+  const repairEdits = repaired.refinement?.edits ?? [];
+  const written = new Set(repairEdits.map((edit) => JSON.stringify(edit)));
+  const ownEdits = combined.filter((edit) => !written.has(JSON.stringify(edit)));
+  const rejected2 = {
+    ...own2,
+    applied: ownEdits,
+    verdict: "rejected",
+    reason: verdict.reason,
+    accuracyAfter: batch.score.accuracy
   };
+  return [rejected2, followUp];
 }
-var init_meter = __esm({
-  "src/evolve/meter.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/evaluation-setup.ts
-import path4 from "node:path";
-function wrapModels(options) {
-  const { models, loaded, budget, onCall } = options;
-  const dir = path4.resolve(loaded.root, loaded.config.cacheDir, "calls");
-  const cached4 = (provider) => options.callCache ? withCallCache(provider, dir, redactResponses(options.redactor)) : provider;
-  return {
-    agent: meterProvider({ provider: cached4(models.agent), budget, role: "agent", onCall }),
-    refiner: meterProvider({
-      provider: cached4(models.refiner),
-      budget,
-      role: "refiner",
-      onCall,
-      enforce: true
-    }),
-    probe: models.probe ? meterProvider({ provider: cached4(models.probe), budget, role: "agent", onCall }) : void 0,
-    // The scorers' judge (the refiner when none is configured) is never refused: it scores the
-    // measurement too, which the budget must not cut short.
-    judge: meterProvider({
-      provider: cached4(models.judge ?? models.refiner),
-      budget,
-      role: "refiner"
-    })
-  };
-}
-function redactResponses(redactor) {
-  return redactor && { redact: (response) => redactor.json(response) };
-}
-function progressPhases(sink) {
-  let active = 0;
-  return {
-    next() {
-      if (!sink) return void 0;
-      const phase = active === 0 ? sink : sink.fork?.() ?? sink;
-      active += 1;
-      let ended = false;
+function upgradeStage(stage, iterative) {
+  const { stage: kind, decision, ...fields2 } = stage;
+  const common = { ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {} };
+  const decided2 = decision ?? { accepted: false, reason: "" };
+  const base = common;
+  switch (kind) {
+    case "cheap":
       return {
-        start: (label, total) => phase.start(label, total),
-        tick: (done, passed2) => phase.tick(done, passed2),
-        end: () => {
-          phase.end();
-          if (!ended) active -= 1;
-          ended = true;
-        }
+        ...base,
+        step: iterative ? "minibatch" : "cheap validation",
+        role: "screen",
+        comparison: fields2.comparison,
+        decision: decided2
       };
-    }
-  };
-}
-function makeEvaluate(options) {
-  const { loaded, models, budget } = options;
-  return async (request) => {
-    if (options.enforce) budget.check();
-    const provider = request.provider === "probe" ? models.probe : models.agent;
-    if (!provider) throw new Error("evaluate: no probe model is configured");
-    const model = request.provider === "probe" ? loaded.config.probe ?? loaded.config.model : loaded.config.model;
-    let outcome;
-    try {
-      outcome = await evaluate({
-        tasks: request.tasks,
-        harness: request.harness,
-        provider,
-        adapter: options.adapter,
-        scorer: options.scorer,
-        samples: request.samples ?? loaded.config.samples,
-        firstSample: request.firstSample,
-        params: rolloutParams(model),
-        concurrency: loaded.config.concurrency,
-        cache: options.cache,
-        progress: options.phases?.next(),
-        signal: options.enforce ? budget.signal : void 0,
-        split: options.split,
-        label: request.label,
-        onRecord: request.onRecord,
-        redactor: options.redactor
-      });
-    } catch (error62) {
-      throw (options.enforce ? budget.exceeded() : void 0) ?? error62;
-    }
-    const exhausted = options.enforce ? budget.exceeded() : void 0;
-    if (exhausted && outcome.result.n < request.tasks.length) throw exhausted;
-    return outcome;
-  };
-}
-function runEvaluations(options) {
-  const { loaded, models, budget } = options;
-  const shared = {
-    loaded,
-    models,
-    cache: new RolloutCache(path4.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
-    scorer: scorerForTasks(loaded.config.tasks.scorer, {
-      root: loaded.root,
-      judge: models.judge ?? models.refiner,
-      file: loaded.path
-    }),
-    budget,
-    phases: progressPhases(options.progress),
-    redactor: options.redactor
-  };
-  return ({ enforce, split, adapter }) => {
-    const chosen = adapter ?? options.adapter;
-    if (!chosen) throw new Error("runEvaluations: no agent adapter for this evaluation");
-    return makeEvaluate({
-      ...shared,
-      adapter: meterAdapter({ adapter: chosen, budget, enforce, onCall: options.onCall }),
-      enforce,
-      split
-    });
-  };
-}
-var init_evaluation_setup = __esm({
-  "src/evolve/evaluation-setup.ts"() {
-    "use strict";
-    init_evaluate();
-    init_rollout_cache();
-    init_rollout_params();
-    init_create_scorer();
-    init_call_cache();
-    init_meter();
+    case "full":
+      return {
+        ...base,
+        step: iterative ? "train split" : "full batch",
+        role: "verdict",
+        comparison: fields2.comparison,
+        score: fields2.score,
+        decision: decided2
+      };
+    case "confirm":
+      return {
+        ...base,
+        step: "re-drawn flips",
+        role: "verdict",
+        draws: fields2.comparison,
+        decision: decided2
+      };
+    case "pruned":
+      return upgradePruned(fields2, decided2);
+    default:
+      return upgradeAblated(fields2);
   }
-});
-
-// src/evolve/gate-verdict.ts
-function gateVerdict(options) {
-  const { base, head, comparison, gate } = options;
-  if (head > base && comparison.pValue < gate.alpha)
-    return { verdict: "better", words: `better (${formatPValue(comparison.pValue)})` };
-  if (head >= base - gate.tolerance - 1e-12)
+}
+function upgradePruned(fields2, decision) {
+  const undone = fields2.undone === true;
+  const changes = fields2.changes.map((change2) => ({
+    edits: change2.edits,
+    patterns: change2.patternNames,
+    patternIds: change2.patterns,
+    kept: undone,
+    targets: change2.targets,
+    reason: change2.reason
+  }));
+  return {
+    step: "pruning",
+    role: undone ? "note" : "prune",
+    ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {},
+    ...fields2.comparison ? { comparison: fields2.comparison } : {},
+    changes,
+    figures: { round: fields2.round },
+    decision
+  };
+}
+function upgradeAblated(fields2) {
+  const changes = fields2.changes.map((change2) => {
+    const counts = { fixed: change2.fixed, broken: change2.broken };
     return {
-      verdict: "not-worse",
-      words: `not worse (${formatPValue(comparison.pValue)}, not significant)`
+      edits: change2.edits,
+      patterns: change2.patterns,
+      kept: change2.kept,
+      reason: helpsAlone(counts).reason,
+      ...counts,
+      ...change2.unparsable ? { unrun: change2.unparsable } : {}
     };
-  const pWorse = binomialUpperTail(
-    comparison.broken.length,
-    comparison.fixed.length + comparison.broken.length
-  );
-  return { verdict: "worse", words: `worse (${formatPValue(pWorse)})` };
-}
-function gateDecision(options) {
-  const { verdict, words } = gateVerdict(options);
-  const require2 = options.gate.require;
-  if (!require2)
-    return {
-      verdict,
-      passed: options.legacy.accepted,
-      reason: `${words}: ${options.legacy.reason}`
-    };
-  const passed2 = verdict === "better" || require2 === "not-worse" && verdict === "not-worse";
-  return {
-    verdict,
-    passed: passed2,
-    reason: `${words}: ${passed2 ? "passed" : "failed"} (gate.require: ${require2})`
-  };
-}
-var init_gate_verdict = __esm({
-  "src/evolve/gate-verdict.ts"() {
-    "use strict";
-    init_statistics();
-    init_paired_test();
-  }
-});
-
-// src/evolve/records.ts
-function passMapOf(result) {
-  return new Map(result.tasks.map((task) => [task.taskId, task.pass]));
-}
-function restrictPassMap(map2, taskIds) {
-  return new Map([...map2].filter(([taskId]) => taskIds.has(taskId)));
-}
-function scoreOf(result) {
-  return {
-    accuracy: result.accuracy,
-    n: result.n,
-    interval: result.interval,
-    ...result.infraErrors ? { infraErrors: result.infraErrors } : {}
-  };
-}
-function clip(text3) {
-  return text3.length > maxText ? `${text3.slice(0, maxText)}\u2026` : text3;
-}
-function traceExcerpt(record3) {
-  return {
-    key: record3.key,
-    taskId: record3.taskId,
-    category: record3.category,
-    output: clip(record3.output),
-    answer: record3.answer,
-    verdict: { pass: record3.verdict.pass, reason: record3.verdict.reason },
-    events: record3.trace.events.map((event) => event.kind),
-    steps: record3.trace.steps.slice(0, 12).map((step) => ({
-      assistant: step.assistant === null ? null : clip(step.assistant),
-      toolCalls: step.toolCalls.map((call) => ({
-        ...call,
-        arguments: clip(call.arguments),
-        result: clip(call.result)
-      }))
-    }))
-  };
-}
-function failingRecords(result, records) {
-  const passes = passMapOf(result);
-  const seen = /* @__PURE__ */ new Set();
-  const failing = [];
-  for (const record3 of records) {
-    if (passes.get(record3.taskId) !== false || record3.verdict.pass || seen.has(record3.taskId))
-      continue;
-    seen.add(record3.taskId);
-    failing.push(record3);
-  }
-  return failing;
-}
-function patternTraces(patterns, records) {
-  const byKey = new Map(records.map((rollout) => [rollout.key, rollout]));
-  const byTask = new Map(records.map((rollout) => [rollout.taskId, rollout]));
-  const traces = [];
-  for (const pattern of patterns) {
-    for (const example of pattern.examples) {
-      const rollout = example.rolloutKey && byKey.get(example.rolloutKey) || byTask.get(example.taskId);
-      if (rollout && !traces.some((trace) => trace.key === rollout.key))
-        traces.push(traceExcerpt(rollout));
-    }
-  }
-  return traces;
-}
-function failingDifferently(options) {
-  const keysOf = (records, stepLimit) => {
-    const keys = /* @__PURE__ */ new Map();
-    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
-      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
-      set2.add(evidence.signalKey);
-      keys.set(evidence.taskId, set2);
-    }
-    return keys;
-  };
-  const passedAfter = new Set(options.after.filter((r) => r.verdict.pass).map((r) => r.taskId));
-  const before = keysOf(options.before, options.stepLimits.before);
-  const after = keysOf(options.after, options.stepLimits.after);
-  const shifted = [];
-  for (const [taskId, keys] of after) {
-    const earlier = before.get(taskId);
-    if (!earlier || passedAfter.has(taskId)) continue;
-    if (![...keys].some((key) => earlier.has(key))) shifted.push(taskId);
-  }
-  return shifted.sort();
-}
-var maxText;
-var init_records = __esm({
-  "src/evolve/records.ts"() {
-    "use strict";
-    init_evidence2();
-    maxText = 1500;
-  }
-});
-
-// src/evolve/gate-result.ts
-function side(result, records) {
-  const n = Math.max(1, result.n);
-  const cost = records.reduce((sum, record3) => sum + record3.trace.usage.costUsd, 0);
-  const tokens = records.reduce(
-    (sum, record3) => sum + record3.trace.usage.promptTokens + record3.trace.usage.completionTokens,
-    0
-  );
-  return {
-    harnessHash: result.harnessHash,
-    score: scoreOf(result),
-    costPerTask: cost / n,
-    tokensPerTask: tokens / n
-  };
-}
-function failureSignal(record3) {
-  if (!record3) return "unknown";
-  const events = [...new Set(record3.trace.events.map((event) => event.kind))].sort();
-  return [record3.verdict.reason, ...events].join(" + ");
-}
-function group(taskIds, keyOf) {
-  const groups = /* @__PURE__ */ new Map();
-  const add = (taskId, fixed) => {
-    const key = keyOf(taskId, fixed);
-    const entry = groups.get(key) ?? { key, fixed: [], broken: [] };
-    (fixed ? entry.fixed : entry.broken).push(taskId);
-    groups.set(key, entry);
-  };
-  for (const taskId of taskIds.fixed) add(taskId, true);
-  for (const taskId of taskIds.broken) add(taskId, false);
-  return [...groups.values()].sort(
-    (a, b) => b.fixed.length + b.broken.length - (a.fixed.length + a.broken.length) || a.key.localeCompare(b.key)
-  );
-}
-function compareGate(options) {
-  const { base, head, gate } = options;
-  const comparison = comparePaired(passMapOf(base.result), passMapOf(head.result));
-  const category = new Map(base.result.tasks.map((task) => [task.taskId, task.category]));
-  const failed3 = (records) => new Map(
-    records.filter((record3) => !record3.verdict.pass).map((record3) => [record3.taskId, record3])
-  );
-  const baseFailed = failed3(base.records);
-  const headFailed = failed3(head.records);
-  const baseSide = side(base.result, base.records);
-  const headSide = side(head.result, head.records);
-  const decision = gateDecision({
-    base: baseSide.score.accuracy,
-    head: headSide.score.accuracy,
-    comparison,
-    gate,
-    legacy: withinTolerance(gate.tolerance)(baseSide.score.accuracy, headSide.score.accuracy)
   });
-  const passed2 = decision.passed;
-  return {
-    verdict: passed2 ? "pass" : "fail",
-    passed: passed2,
-    reason: decision.reason,
-    evidence: decision.verdict,
-    statusContext: gate.statusContext,
-    tolerance: gate.tolerance,
-    base: baseSide,
-    head: headSide,
-    comparison,
-    pWorse: binomialUpperTail(
-      comparison.broken.length,
-      comparison.fixed.length + comparison.broken.length
-    ),
-    flips: {
-      byCategory: group(comparison, (taskId) => category.get(taskId) ?? "default"),
-      bySignal: group(
-        comparison,
-        (taskId, fixed) => failureSignal(fixed ? baseFailed.get(taskId) : headFailed.get(taskId))
-      )
-    }
-  };
+  return { step: "ablation", role: "retry", changes, decision: ablationRetry(changes) };
 }
-function evolveGate(options) {
-  const { baseline, final, gate } = options;
-  const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const decision = gateDecision({
-    base: baseline.accuracy,
-    head: final.accuracy,
-    comparison,
-    gate,
-    legacy: heldOutGate(gate)(baseline.accuracy, final.accuracy)
-  });
-  return {
-    passed: decision.passed,
-    reason: decision.reason,
-    comparison,
-    tolerance: gate.tolerance,
-    requireImprovement: gate.requireImprovement,
-    evidence: decision.verdict,
-    ...gate.require ? { require: gate.require } : {}
-  };
-}
-var init_gate_result = __esm({
-  "src/evolve/gate-result.ts"() {
+var repairPurpose;
+var init_result_schema_v2 = __esm({
+  "src/evolve/result-schema-v2.ts"() {
     "use strict";
     init_acceptance();
-    init_gate_verdict();
-    init_paired_test();
-    init_records();
-  }
-});
-
-// src/evolve/gate.ts
-import { mkdir as mkdir10, writeFile as writeFile9 } from "node:fs/promises";
-import path5 from "node:path";
-async function runGate(options) {
-  const { loaded } = options;
-  const config2 = loaded.config;
-  const load2 = (dir) => loadHarness({
-    dir: path5.resolve(dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const base = await load2(options.base.harnessDir);
-  const head = await load2(options.head.harnessDir);
-  const { heldout } = await loadSplits(loaded);
-  const redactor = new SecretRedactor([
-    ...configuredSecrets(loaded, options.env),
-    ...options.secrets ?? []
-  ]);
-  const opened = options.models ? void 0 : await openModels(loaded);
-  const workspace = runWorkspace(loaded);
-  try {
-    const budget = new BudgetTracker({}, () => 0);
-    const models = wrapModels({
-      models: options.models ?? opened,
-      loaded,
-      budget,
-      callCache: options.callCache ?? true,
-      redactor
-    });
-    const evaluations = runEvaluations({ loaded, models, budget, redactor });
-    const evaluateFrom = (root) => evaluations({
-      enforce: false,
-      split: "heldout",
-      adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace })
-    });
-    const baseRun = await evaluateFrom(loaded.root)({
-      tasks: heldout,
-      harness: base,
-      label: "gate: base"
-    });
-    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
-      tasks: heldout,
-      harness: head,
-      label: "gate: head"
-    });
-    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config2.gate }));
-    await mkdir10(options.outDir, { recursive: true });
-    const json2 = `${JSON.stringify(result, null, 2)}
-`;
-    await writeFile9(path5.join(options.outDir, "gate.json"), redactor.text(json2));
-    return result;
-  } finally {
-    await workspace.close();
-    await opened?.close();
-  }
-}
-var init_gate = __esm({
-  "src/evolve/gate.ts"() {
-    "use strict";
-    init_create_agent_adapter();
-    init_configured_secrets();
-    init_split_overlap();
-    init_open_models();
-    init_load_harness();
-    init_secrets();
-    init_budget();
-    init_evaluation_setup();
-    init_gate_result();
-  }
-});
-
-// src/evolve/guard.ts
-import path6 from "node:path";
-function expectedStrings(expected) {
-  if (expected === null || expected === void 0) return [];
-  if (typeof expected === "string") return [expected];
-  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
-  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
-  return [JSON.stringify(expected)];
-}
-function buildGuardContext(options) {
-  const { loaded, train, heldout } = options;
-  const { config: config2, root } = loaded;
-  const protectedPaths = [
-    loaded.path,
-    path6.resolve(root, config2.tasks.train),
-    path6.resolve(root, config2.tasks.heldout)
-  ];
-  const scorers = [config2.tasks.scorer, ...[...train, ...heldout].map((task) => task.scorer)];
-  for (const scorer of scorers) {
-    if (scorer?.kind !== "command") continue;
-    for (const word2 of scorer.command.split(/\s+/))
-      if (/[./]/.test(word2)) protectedPaths.push(path6.resolve(root, word2));
-  }
-  const all = [...train, ...heldout];
-  return {
-    editable: [...config2.harness.editable],
-    protectedPaths: [...new Set(protectedPaths)],
-    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
-      (text3) => text3.trim() !== ""
-    ),
-    forbiddenInputs: all.map((task) => task.input),
-    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
-  };
-}
-function guardRefinement(options) {
-  const { harness, refinement, guard } = options;
-  if (refinement.outcome !== "accepted") {
-    const why = refinement.rejection?.reason ?? refinement.outcome;
-    return {
-      applied: [],
-      guardRejections: [],
-      labelFlags: [],
-      reason: `refinement rejected: ${why}`
-    };
-  }
-  if (refinement.edits.length === 0)
-    return {
-      applied: [],
-      guardRejections: [],
-      labelFlags: [],
-      reason: "the Editor planned no edits"
-    };
-  const guarded2 = applyEdits({ harness, edits: refinement.edits, guard });
-  const base = {
-    applied: guarded2.applied,
-    guardRejections: guarded2.rejected,
-    labelFlags: guarded2.flagged
-  };
-  if (guarded2.applied.length === 0)
-    return { ...base, reason: `every edit was refused by the guards (${guarded2.rejected.length})` };
-  if (guarded2.harness.hash === harness.hash)
-    return { ...base, reason: "the edits leave the harness unchanged" };
-  return { ...base, candidate: guarded2.harness };
-}
-function rebuildCandidate(options) {
-  const rebuilt = applyEdits({
-    harness: options.parent,
-    edits: options.edits,
-    guard: options.guard
-  });
-  return { harness: rebuilt.harness, applied: rebuilt.applied };
-}
-var init_guard = __esm({
-  "src/evolve/guard.ts"() {
-    "use strict";
-    init_apply_edits();
-    init_label_words();
-  }
-});
-
-// src/evolve/memory.ts
-function rememberedHms(hms, summary, patternIds) {
-  const parsed = hmsSchema.safeParse(hms);
-  if (parsed.success) return parsed.data;
-  return {
-    changes: [
-      {
-        module: "unknown",
-        change: summary,
-        patterns: patternIds,
-        expectedEffect: "",
-        regressionRisks: ""
-      }
-    ]
-  };
-}
-function editsSummary(edits) {
-  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
-}
-function shownToRoles(memory, harnessHash2) {
-  return memory.map((proposal) => {
-    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
-    return {
-      hms: proposal.hms,
-      reason: proposal.reason,
-      patternIds: proposal.patternIds,
-      ...proposal.pruned ? { pruned: true } : {},
-      ...earlier ? { earlierHarness: true } : {}
-    };
-  });
-}
-function rememberedFor(pattern, memory) {
-  return memory.filter(
-    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
-  );
-}
-function mayAttempt(pattern, memory, options) {
-  const mine = rememberedFor(pattern, memory);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-  );
-}
-function exhaustedReason(systematic, memory, options) {
-  if (systematic.length === 0) return void 0;
-  const each = systematic.map((pattern) => {
-    const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
-    return `${pattern.name} (${why})`;
-  });
-  const count4 = systematic.length;
-  return `${count4} systematic pattern${count4 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
-}
-function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
-}
-function identicalRejected(edits, memory, parentHash) {
-  if (edits.length === 0) return void 0;
-  const key = editsKey(edits);
-  return memory.find(
-    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
-  );
-}
-var rememberedProposalSchema;
-var init_memory = __esm({
-  "src/evolve/memory.ts"() {
-    "use strict";
-    init_zod();
-    init_types();
-    init_role_schemas();
-    rememberedProposalSchema = external_exports.object({
-      /** One line: the HMS's changes, or the edits' rationales. */
-      summary: external_exports.string(),
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
-      patternIds: external_exports.array(external_exports.string()),
-      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
-      pruned: external_exports.boolean().optional(),
-      edits: external_exports.array(plannedEditSchema).optional(),
-      /** The harness the edits were tried on. */
-      parentHash: external_exports.string().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
-    });
+    repairPurpose = "repair what the rejected candidate broke or exposed";
   }
 });
 
 // src/evolve/result-schema.ts
 function parseEvolveResult(file2, value) {
   const version2 = value?.schemaVersion;
-  if (version2 !== resultSchemaVersion)
+  if (version2 !== resultSchemaVersion && version2 !== 2)
     throw new InputError(
       file2,
-      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads version ${resultSchemaVersion} \u2014 re-run evolve to write it`,
+      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads versions 2 and ${resultSchemaVersion} \u2014 re-run evolve to write it`,
       { field: "schemaVersion" }
     );
-  const parsed = evolveResultSchema.safeParse(value);
+  const parsed = evolveResultSchema.safeParse(version2 === 2 ? upgradeV2(value) : value);
   if (parsed.success) return parsed.data;
   const issue2 = parsed.error.issues[0];
   throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
     field: issue2.path.map(String).join(".") || void 0
   });
 }
-var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, diagnosisSummarySchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
 var init_result_schema = __esm({
   "src/evolve/result-schema.ts"() {
     "use strict";
     init_zod();
+    init_sandbox_policy();
     init_config_schema();
+    init_diagnose_batch();
     init_input_error();
+    init_code_reaches();
     init_types();
     init_refinement_record();
     init_budget();
-    init_evidence3();
     init_memory();
     init_paired_test();
-    resultSchemaVersion = 2;
+    init_result_schema_v2();
+    init_validation();
+    resultSchemaVersion = 3;
     stopReasonSchema = external_exports.union([
       external_exports.enum([
         "no-failures",
@@ -53538,8 +54462,18 @@ var init_result_schema = __esm({
         })
       )
     });
+    diagnosisSummarySchema = external_exports.object({
+      patterns: diagnosisReportSchema.shape.patterns,
+      evidenceCount: external_exports.number().int(),
+      stats: diagnosisReportSchema.shape.stats
+    });
     iterationRecordSchema = external_exports.object({
       index: external_exports.number().int(),
+      /**
+       * A follow-up of the iteration's proposal before it (the strategy's next proposal on its
+       * outcome, e.g. a repair of what a rejected candidate broke): the nth of the iteration, and why.
+       */
+      followUp: external_exports.object({ n: external_exports.number().int().positive(), purpose: external_exports.string() }).optional(),
       parentHash: external_exports.string(),
       /** The last candidate validated (after pruning or ablation, the rebuilt one). */
       candidateHash: external_exports.string().optional(),
@@ -53553,7 +54487,7 @@ var init_result_schema = __esm({
       /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
       labelFlags: external_exports.array(labelFlagSchema).optional(),
       /** The validation's stages in the order they ran (empty: nothing was validated). */
-      evidence: external_exports.array(evidenceStageSchema),
+      validation: external_exports.array(validationStageSchema),
       verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
       reason: external_exports.string(),
       /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
@@ -53646,7 +54580,11 @@ var init_result_schema = __esm({
       /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
       measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
       /** What the endpoints could not do: the capability steps taken; present only when there were some. */
-      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional()
+      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional(),
+      /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
+      sandbox: sandboxStatusSchema.optional(),
+      /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
+      reaches: external_exports.array(reachFlagSchema).optional()
     });
   }
 });
@@ -53656,16 +54594,16 @@ function assertHarnessSealed(input2) {
   const { seed: seed2, final } = input2;
   const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed2.files);
-  for (const [path17, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path17);
-    if (!(path17 in seed2.files)) {
-      const problem = normaliseRelative(path17) === path17 ? portablePathProblem(path17, seedPaths) : "not a plain relative path";
+  for (const [path18, text3] of Object.entries(final.files)) {
+    const shown = escapeInvisible(path18);
+    if (!(path18 in seed2.files)) {
+      const problem = normaliseRelative(path18) === path18 ? portablePathProblem(path18, seedPaths) : "not a plain relative path";
       if (problem)
         throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
     }
-    const isConfig = path17 === "harness.yaml" && final.kind === "builtin";
+    const isConfig = path18 === "harness.yaml" && final.kind === "builtin";
     const finding = introducedContent({
-      before: guardedText(seed2.files[path17] ?? "", isConfig ? seed2.config : void 0),
+      before: guardedText(seed2.files[path18] ?? "", isConfig ? seed2.config : void 0),
       after: guardedText(text3, isConfig ? final.config : void 0),
       rules
     });
@@ -53689,8 +54627,8 @@ var init_final_harness_guard = __esm({
 });
 
 // src/harness/parse-check.ts
-import { spawn as spawn3 } from "node:child_process";
-import { extname, join as join15 } from "node:path";
+import { spawn as spawn4 } from "node:child_process";
+import { extname, join as join18 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -53711,9 +54649,9 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path17 = join15(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path17] });
-    return result && `node --check: ${nodeMessage(result, path17)}`;
+    const path18 = join18(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path18] });
+    return result && `node --check: ${nodeMessage(result, path18)}`;
   }
   if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
     const args = ["--no-warnings", "-e", typescriptParse];
@@ -53747,33 +54685,33 @@ function yamlProblem(text3) {
   const line = text3.slice(0, error62.pos[0]).split("\n").length;
   return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function nodeMessage(stderr, path17) {
+function nodeMessage(stderr, path18) {
   const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp(path17)}:(\\d+)`).exec(stderr)?.[1];
+  const line = new RegExp(`${escapeRegExp2(path18)}:(\\d+)`).exec(stderr)?.[1];
   const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
   return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
-function escapeRegExp(text3) {
+function escapeRegExp2(text3) {
   return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 function runChecker(input2) {
-  return new Promise((resolve13) => {
-    const child = spawn3(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
+  return new Promise((resolve15) => {
+    const child = spawn4(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => {
       if (stderr.length < 16384) stderr += chunk.toString("utf8");
     });
-    child.on("error", () => resolve13(void 0));
-    child.on("close", (code2) => resolve13(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
+    child.on("error", () => resolve15(void 0));
+    child.on("close", (code2) => resolve15(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
     child.stdin.on("error", () => void 0);
     child.stdin.end(input2.stdin ?? "");
   });
 }
 async function localParseCheckers() {
-  const python = await new Promise((resolve13) => {
-    const child = spawn3("python3", ["--version"], { stdio: "ignore" });
-    child.on("error", () => resolve13(false));
-    child.on("close", (code2) => resolve13(code2 === 0));
+  const python = await new Promise((resolve15) => {
+    const child = spawn4("python3", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve15(false));
+    child.on("close", (code2) => resolve15(code2 === 0));
   });
   const nodeModule = await import("node:module");
   return {
@@ -53895,37 +54833,6 @@ var init_heldout_seal = __esm({
   }
 });
 
-// src/evolve/iteration-lines.ts
-function announceIterations(run2, say) {
-  if (!say) return run2;
-  return {
-    start: (seed2) => run2.start(seed2),
-    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
-    async propose(state, index) {
-      const proposal = await run2.propose(state, index);
-      if (proposal.kind === "stop") say(`iteration ${index}: stopped (${proposal.reason})`);
-      return proposal;
-    },
-    validate: (proposal, state) => run2.validate(proposal, state),
-    next(state, step) {
-      const index = step.proposal.seen.index;
-      const { verdict, proposal } = step;
-      if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
-      else
-        say(
-          `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`
-        );
-      return run2.next(state, step);
-    },
-    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
-  };
-}
-var init_iteration_lines = __esm({
-  "src/evolve/iteration-lines.ts"() {
-    "use strict";
-  }
-});
-
 // src/evolve/loop.ts
 async function runLoop2(options) {
   const { run: run2, context } = options;
@@ -53939,24 +54846,38 @@ async function runLoop2(options) {
   });
   try {
     state = await run2.start(options.seed);
-    for (let index = 1; ; index++) {
-      const stop = stopBefore({ run: run2, state, index, context });
+    for (let turn; ; ) {
+      turn = nextTurn(turn, run2.followUp?.(state));
+      const stop = stopBefore({ run: run2, state, turn, context });
       if (stop) return end(stop);
-      const proposal = await runnable(await run2.propose(state, index), context);
+      const scope = options.scope.iteration(turn.index);
+      const proposal = await runnable(await run2.propose(state, scope), context);
       if (proposal.kind === "stop") {
         iterations.push(stoppedRecord(proposal, context));
         return end(proposal.stoppedBy);
       }
-      const evidence = proposal.kind === "candidate" ? await run2.validate(proposal, state) : nothing;
-      const verdict = proposal.kind === "candidate" ? decide(evidence.stages) : { accepted: false, reason: proposal.reason };
-      const step = { proposal, evidence, verdict };
-      iterations.push(decidedRecord(step, context));
+      const step = await decided({ run: run2, state, proposal, scope });
+      iterations.push(decidedRecord(step, context, turn.followUp));
       state = run2.next(state, step);
     }
   } catch (error62) {
     if (!(error62 instanceof BudgetExhaustedError)) throw error62;
     return end(`budget:${error62.resource}`);
   }
+}
+function nextTurn(previous, purpose) {
+  if (!previous) return { index: 1 };
+  if (purpose)
+    return { index: previous.index, followUp: { n: (previous.followUp?.n ?? 0) + 1, purpose } };
+  return { index: previous.index + 1 };
+}
+async function decided(options) {
+  const { run: run2, state, proposal, scope } = options;
+  if (proposal.kind !== "candidate")
+    return { proposal, validation: nothing, verdict: { accepted: false, reason: proposal.reason } };
+  const validation = await run2.validate(proposal, state, scope);
+  const verdict = decide(validation.stages);
+  return { proposal, validation, verdict };
 }
 async function runnable(proposal, context) {
   if (proposal.kind !== "candidate" || !context.checkCandidate) return proposal;
@@ -53965,10 +54886,11 @@ async function runnable(proposal, context) {
   return reason ? { ...refined, kind: "refused", reason } : proposal;
 }
 function stopBefore(options) {
-  const own2 = options.run.stop?.(options.state);
+  const { run: run2, state, turn, context } = options;
+  const own2 = run2.stop?.(state);
   if (own2) return own2;
-  if (options.index > options.context.config.evolve.maxIterations) return "max-iterations";
-  const exhausted = options.context.exhausted();
+  if (!turn.followUp && turn.index > context.config.evolve.maxIterations) return "max-iterations";
+  const exhausted = context.exhausted();
   return exhausted ? `budget:${exhausted.resource}` : void 0;
 }
 function observed(seen, context) {
@@ -53996,37 +54918,33 @@ function stoppedRecord(proposal, context) {
     applied: [],
     guardRejections: [],
     labelFlags: [],
-    evidence: [],
+    validation: [],
     verdict: "stopped",
     reason: proposal.reason,
     accuracyAfter: seen.batch.score.accuracy
   };
 }
-function decidedRecord(step, context) {
-  const { proposal, verdict, evidence } = step;
+function decidedRecord(step, context, followUp) {
+  const { proposal, verdict, validation } = step;
   const seen = observed(proposal.seen, context);
-  const candidateHash = proposal.kind === "candidate" ? lastCandidateHash(evidence.stages) ?? proposal.candidate.hash : void 0;
-  const accepted = verdict.accepted ? evidence.candidates.get(verdict.candidateHash) : void 0;
+  const candidateHash = proposal.kind === "candidate" ? lastCandidateHash(validation.stages) ?? proposal.candidate.hash : void 0;
+  const accepted = verdict.accepted ? validation.candidates.get(verdict.candidateHash) : void 0;
   return {
     ...seen,
+    ...followUp ? { followUp } : {},
     ...candidateHash ? { candidateHash } : {},
     refinement: proposal.refinement,
-    applied: accepted?.kept ?? proposal.guarded.applied,
-    guardRejections: proposal.guarded.guardRejections,
-    labelFlags: proposal.guarded.labelFlags,
-    evidence: evidence.stages,
+    applied: accepted?.kept ?? proposal.guarded?.applied ?? [],
+    guardRejections: proposal.guarded?.guardRejections ?? [],
+    labelFlags: proposal.guarded?.labelFlags,
+    validation: validation.stages,
     verdict: verdict.accepted ? "accepted" : "rejected",
     reason: verdict.reason,
     accuracyAfter: verdict.accepted ? verdict.accuracy : seen.batch.score.accuracy
   };
 }
 function lastCandidateHash(stages) {
-  for (const stage of [...stages].reverse()) {
-    if (stage.stage === "repaired" || stage.stage === "ablated") continue;
-    if (stage.stage === "pruned" && (stage.undone || !stage.candidateHash)) continue;
-    return stage.candidateHash;
-  }
-  return void 0;
+  return stages.findLast((stage) => stage.role !== "note" && stage.candidateHash)?.candidateHash;
 }
 var nothing;
 var init_loop = __esm({
@@ -54040,12 +54958,12 @@ var init_loop = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile11, rm as rm4 } from "node:fs/promises";
+import { appendFile as appendFile2, readFile as readFile12, rm as rm5 } from "node:fs/promises";
 import path7 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile11(path7.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile12(path7.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -54097,7 +55015,7 @@ var init_prompt_log = __esm({
        */
       static async open(options) {
         const file2 = path7.join(options.outDir, promptLogFile);
-        if (options.fresh || !options.keep) await rm4(file2, { force: true });
+        if (options.fresh || !options.keep) await rm5(file2, { force: true });
         return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
       }
       /** Wraps a provider so each of its calls is logged once it ends. */
@@ -54152,9 +55070,36 @@ var init_prompt_log = __esm({
   }
 });
 
-// src/evolve/run-records.ts
-import { readFile as readFile12 } from "node:fs/promises";
+// src/evolve/run-inputs.ts
 import path8 from "node:path";
+async function loadInputs(loaded, options) {
+  const { limit: limit2 } = options;
+  const { config: config2 } = loaded;
+  const seed2 = await loadHarness({
+    dir: path8.resolve(loaded.root, config2.harness.dir),
+    kind: config2.harness.kind,
+    command: config2.harness.command
+  });
+  const splits = await loadSplits(loaded);
+  const train = limitTasks(splits.train, limit2);
+  const heldout = limitTasks(splits.heldout, limit2);
+  const untrusted = "evolve runs LLM-edited candidates";
+  const sandbox = await decideSandbox({ loaded, untrusted, env: options.env });
+  return { seed: seed2, splits, train, heldout, sandbox };
+}
+var init_run_inputs = __esm({
+  "src/evolve/run-inputs.ts"() {
+    "use strict";
+    init_sandbox_policy();
+    init_split_overlap();
+    init_limit_tasks();
+    init_load_harness();
+  }
+});
+
+// src/evolve/run-records.ts
+import { readFile as readFile13 } from "node:fs/promises";
+import path9 from "node:path";
 function outcomes(evaluation, keys) {
   const spend2 = /* @__PURE__ */ new Map();
   for (const record3 of evaluation.records) {
@@ -54194,16 +55139,9 @@ function measureSummary(evaluation) {
   };
 }
 function namedKeys(iteration) {
-  const fromStages2 = (stages) => stages.flatMap(
-    (stage) => stage.stage === "repaired" ? [
-      ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-      ...fromStages2(stage.evidence)
-    ] : []
-  );
   return [
     ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-    ...iteration.traces.map((trace) => trace.key),
-    ...fromStages2(iteration.evidence)
+    ...iteration.traces.map((trace) => trace.key)
   ];
 }
 async function buildRunRecords(options) {
@@ -54247,10 +55185,10 @@ async function buildRunRecords(options) {
   };
 }
 async function readRunRecords(outDir) {
-  const file2 = path8.join(outDir, runRecordsFile);
+  const file2 = path9.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile12(file2, "utf8");
+    text3 = await readFile13(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -54335,9 +55273,9 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir11, readFile as readFile13, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
+import { link, mkdir as mkdir12, readFile as readFile14, rename as rename9, unlink, writeFile as writeFile10 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
-import path9 from "node:path";
+import path10 from "node:path";
 function installExitHook() {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -54361,8 +55299,8 @@ function isAlive2(pid) {
 }
 async function acquireFolderLock(options) {
   const { folder } = options;
-  const file2 = path9.join(folder, lockFileName);
-  await mkdir11(folder, { recursive: true });
+  const file2 = path10.join(folder, lockFileName);
+  await mkdir12(folder, { recursive: true });
   const token = randomBytes4(12).toString("hex");
   const record3 = {
     pid: process.pid,
@@ -54402,7 +55340,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile13(file2, "utf8");
+    text3 = await readFile14(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -54455,8 +55393,8 @@ var init_folder_lock = __esm({
 
 // src/evolve/run-key.ts
 import { createHash as createHash14 } from "node:crypto";
-import { readFile as readFile14 } from "node:fs/promises";
-import path10 from "node:path";
+import { readFile as readFile15 } from "node:fs/promises";
+import path11 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
   const { config: config2 } = loaded;
@@ -54500,8 +55438,8 @@ async function scorerHash(loaded) {
   const files = {};
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
-      const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile14(file2).catch(() => void 0);
+      const file2 = path11.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
+      const content = await readFile15(file2).catch(() => void 0);
       if (content) files[word2] = createHash14("sha256").update(content).digest("hex");
     }
   }
@@ -54671,8 +55609,8 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir12, readFile as readFile15, rename as rename10, rm as rm5, truncate, writeFile as writeFile11 } from "node:fs/promises";
-import path11 from "node:path";
+import { appendFile as appendFile4, mkdir as mkdir13, readFile as readFile16, rename as rename10, rm as rm6, truncate, writeFile as writeFile11 } from "node:fs/promises";
+import path12 from "node:path";
 function replayedSpend(entries) {
   const total = {};
   for (const entry of entries)
@@ -54702,14 +55640,14 @@ var init_journal = __esm({
       lines;
       /** Opens (or creates) the journal in `outDir`. */
       static async open(options) {
-        const file2 = path11.join(options.outDir, "journal.jsonl");
+        const file2 = path12.join(options.outDir, "journal.jsonl");
         const entries = /* @__PURE__ */ new Map();
         let finished = [];
         let lines = 1;
-        if (options.restart) await rm5(file2, { force: true });
-        const text3 = await readFile15(file2, "utf8").catch(() => void 0);
+        if (options.restart) await rm6(file2, { force: true });
+        const text3 = await readFile16(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir12(options.outDir, { recursive: true });
+          await mkdir13(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -54888,13 +55826,101 @@ var init_silent_end = __esm({
   }
 });
 
-// src/evolve/silent-end.ts
-function stopWhenSilent(run2) {
+// src/evolve/strategy-hooks.ts
+function withStrategyHooks(run2, hooks) {
   return {
     start: (seed2) => run2.start(seed2),
     ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
-    async propose(state, index) {
-      const proposal = await run2.propose(state, index);
+    ...run2.followUp ? { followUp: (state) => run2.followUp?.(state) } : {},
+    async propose(state, scope) {
+      const proposal = await run2.propose(state, scope);
+      return hooks.proposed ? hooks.proposed(proposal, scope) : proposal;
+    },
+    validate: (proposal, state, scope) => run2.validate(proposal, state, scope),
+    next(state, step) {
+      hooks.decided?.(step);
+      return run2.next(state, step);
+    },
+    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
+  };
+}
+var init_strategy_hooks = __esm({
+  "src/evolve/strategy-hooks.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/iteration-lines.ts
+function announceIterations(run2, say) {
+  if (!say) return run2;
+  return withStrategyHooks(run2, {
+    proposed(proposal, scope) {
+      if (proposal.kind === "stop") say(`iteration ${scope.index}: stopped (${proposal.reason})`);
+      return proposal;
+    },
+    decided({ proposal, verdict }) {
+      const index = proposal.seen.index;
+      if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
+      else
+        say(
+          `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`
+        );
+    }
+  });
+}
+var init_iteration_lines = __esm({
+  "src/evolve/iteration-lines.ts"() {
+    "use strict";
+    init_strategy_hooks();
+  }
+});
+
+// src/evolve/run-scope.ts
+function strategyScope(options) {
+  const { strategy, streams, seed: seed2, stage } = options;
+  const rng = (stream, part) => {
+    const path18 = streams[stream];
+    if (!path18) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed2, ...path18(part)));
+  };
+  const iteration = (index, prefix) => {
+    const key2 = (name3) => `${prefix}/${name3}`;
+    return {
+      index,
+      key: key2,
+      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
+      rng: (stream) => rng(stream, index),
+      within: (name3) => iteration(index, key2(name3))
+    };
+  };
+  const key = (name3) => `${strategy}/${name3}`;
+  return {
+    key,
+    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
+    rng,
+    iteration: (index) => iteration(index, `iteration-${index}`)
+  };
+}
+function openStrategy(strategy, context) {
+  const scope = strategyScope({
+    strategy: strategy.name,
+    streams: strategy.streams,
+    seed: context.config.seed,
+    stage: context.stage
+  });
+  return { strategyRun: strategy.open(context, scope), scope };
+}
+var init_run_scope = __esm({
+  "src/evolve/run-scope.ts"() {
+    "use strict";
+    init_rng();
+  }
+});
+
+// src/evolve/silent-end.ts
+function stopWhenSilent(run2) {
+  return withStrategyHooks(run2, {
+    proposed(proposal) {
       if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
       const silent = silentEnd({
         records: proposal.seen.batch.run.records,
@@ -54902,20 +55928,24 @@ function stopWhenSilent(run2) {
         refinement: proposal.kind === "stop" ? void 0 : proposal.refinement
       });
       return silent ? { kind: "stop", seen: proposal.seen, ...silent } : proposal;
-    },
-    validate: (proposal, state) => run2.validate(proposal, state),
-    next: (state, step) => run2.next(state, step),
-    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
-  };
+    }
+  });
 }
 function learnedNothing(result) {
   return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+}
+function openWatchedStrategy(strategy, context, onIteration) {
+  const { strategyRun, scope } = openStrategy(strategy, context);
+  return { strategyRun: announceIterations(stopWhenSilent(strategyRun), onIteration), scope };
 }
 var silentStops;
 var init_silent_end2 = __esm({
   "src/evolve/silent-end.ts"() {
     "use strict";
     init_silent_end();
+    init_iteration_lines();
+    init_run_scope();
+    init_strategy_hooks();
     silentStops = ["agent-unusable", "refiner-unusable"];
   }
 });
@@ -55038,7 +56068,7 @@ var init_role_call = __esm({
 });
 
 // src/refine/role-evidence.ts
-function patternForRoles(pattern, rejected = []) {
+function patternForRoles(pattern, rejected2 = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -55060,10 +56090,10 @@ function patternForRoles(pattern, rejected = []) {
         error: call.error
       }))
     })),
-    ...rejectedForPattern(pattern, rejected)
+    ...rejectedForPattern(pattern, rejected2)
   };
 }
-function patternHeadline(pattern, rejected = []) {
+function patternHeadline(pattern, rejected2 = []) {
   return {
     id: pattern.id,
     name: untrustedText(pattern.name, 120),
@@ -55074,11 +56104,11 @@ function patternHeadline(pattern, rejected = []) {
       task: untrustedText(example.task, 400),
       note: untrustedText(example.note, 300)
     })),
-    ...rejectedForPattern(pattern, rejected)
+    ...rejectedForPattern(pattern, rejected2)
   };
 }
-function rejectedForPattern(pattern, rejected) {
-  const mine = rejected.filter(
+function rejectedForPattern(pattern, rejected2) {
+  const mine = rejected2.filter(
     (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
   );
   if (mine.length === 0) return {};
@@ -55092,8 +56122,8 @@ function rejectedForPattern(pattern, rejected) {
     }))
   };
 }
-function rejectedForRoles(rejected) {
-  return rejected.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
+function rejectedForRoles(rejected2) {
+  return rejected2.filter((proposal) => !proposal.earlierHarness).slice(-10).map((proposal) => ({
     changes: proposal.hms.changes.map((change2) => ({
       module: change2.module,
       change: untrustedText(change2.change, 800)
@@ -55167,7 +56197,7 @@ var init_diagnostician = __esm({
 // src/refine/diagnostician.ts
 async function runDiagnostician(options) {
   const harness = options.harness;
-  const rejected = rejectedForRoles(options.rejected);
+  const rejected2 = rejectedForRoles(options.rejected);
   const diagnoses = await settleRoleCalls(
     options.patterns.map(async (pattern) => {
       const reply = await callRole({
@@ -55178,7 +56208,7 @@ async function runDiagnostician(options) {
         evidence: {
           patterns: [patternForRoles(pattern, options.rejected)],
           harness,
-          rejected
+          rejected: rejected2
         },
         jsonSchema: roleJsonSchemas.diagnosis,
         schema: diagnosisReplySchema,
@@ -55296,7 +56326,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path17, entry] of state.setBy) this.setBy.set(path17, entry);
+          for (const [path18, entry] of state.setBy) this.setBy.set(path18, entry);
         }
         return result;
       }
@@ -55383,8 +56413,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
+function coerceValue(path18, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -55483,8 +56513,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path17, message) {
-  return path17.join(".") === "edit.kind" || path17.length === 1 && path17[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path18, message) {
+  return path18.join(".") === "edit.kind" || path18.length === 1 && path18[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -55518,12 +56548,12 @@ function harnessIssues(planned, view) {
   }
   if (!shown)
     return at("file", `'${edit.file}' is not among the files shown; replace_text needs its text`);
-  const count4 = shown.content.split(edit.find).length - 1;
-  if (count4 === 1) return [];
+  const count5 = shown.content.split(edit.find).length - 1;
+  if (count5 === 1) return [];
   const where = shown.whole ? `'${edit.file}'` : `the part of '${edit.file}' shown (lines ${shown.lines?.from}\u2013${shown.lines?.to})`;
   return at(
     "find",
-    count4 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count4} times in ${where}; quote enough around it to make it unique`
+    count5 === 0 ? `${JSON.stringify(clip2(edit.find))} does not occur in ${where}; copy 'find' exactly from the file` : `${JSON.stringify(clip2(edit.find))} occurs ${count5} times in ${where}; quote enough around it to make it unique`
   );
 }
 function partMessage(file2) {
@@ -55532,30 +56562,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path17, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path17);
-  if (!field2) return [`'${path17}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path18, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path18);
+  if (!field2) return [`'${path18}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path17 = field2.path;
-  if (field2.type === "list") return [`${path17} is a list; edit harness.yaml with replace_text`];
+  const path18 = field2.path;
+  if (field2.type === "list") return [`${path18} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path17} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path18} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path17} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path18} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path17} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path18} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path17} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path17} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path18} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path18} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path17} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path18} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path17} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path18} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -55600,7 +56630,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path17) => editable.some((glob) => matchGlob(glob, path17));
+  const isEditable = (path18) => editable.some((glob) => matchGlob(glob, path18));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -55610,44 +56640,44 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path17) => textFile.test(path17)).sort();
-  const ordered = [
+  const paths = Object.keys(harness.files).filter((path18) => textFile.test(path18)).sort();
+  const ordered2 = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path17) => !isEditable(path17)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path18) => !isEditable(path18)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path17 of ordered) {
-    const shown = left > 0 ? showFile(path17, harness.files[path17], Math.min(budget.perFile, left)) : void 0;
+  for (const path18 of ordered2) {
+    const shown = left > 0 ? showFile(path18, harness.files[path18], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path17)) notShown.push(path17);
+      if (isEditable(path18)) notShown.push(path18);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path17) });
+    files.push({ ...shown, editable: isEditable(path18) });
     left -= shown.content.length;
   }
-  for (const path17 of Object.keys(harness.files).sort())
-    if (!textFile.test(path17) && isEditable(path17)) notShown.push(path17);
+  for (const path18 of Object.keys(harness.files).sort())
+    if (!textFile.test(path18) && isEditable(path18)) notShown.push(path18);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path17, text3, maxChars) {
+function showFile(path18, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path17, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path18, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
-  let count4 = 0;
-  while (count4 < lines.length && used + lines[count4].length + 1 <= maxChars) {
-    used += lines[count4].length + 1;
-    count4++;
+  let count5 = 0;
+  while (count5 < lines.length && used + lines[count5].length + 1 <= maxChars) {
+    used += lines[count5].length + 1;
+    count5++;
   }
-  if (count4 === 0) return void 0;
+  if (count5 === 0) return void 0;
   return {
-    path: path17,
+    path: path18,
     whole: false,
-    content: lines.slice(0, count4).join("\n"),
-    lines: { from: 1, to: count4, of: lines.length }
+    content: lines.slice(0, count5).join("\n"),
+    lines: { from: 1, to: count5, of: lines.length }
   };
 }
 function referenceLines() {
@@ -56192,7 +57222,7 @@ function prefetchDiagnosis(inner, context) {
               records,
               tasks: step.batch,
               refiner: context.models.refiner,
-              minSupport: context.config.evolve.minSupport,
+              minSupport: context.config.evolve.ecdysis.minSupport,
               resamples: 0,
               stepLimit: step.candidate.config?.agent_loop.max_steps
             });
@@ -56221,8 +57251,8 @@ function refineAhead(inner, context) {
         ...step,
         request: {
           ...step.request,
-          onSupported: (patterns) => {
-            const expected = patterns.filter(followedBy.attemptable);
+          onSupported: (patterns2) => {
+            const expected = patterns2.filter(followedBy.attemptable);
             if (expected.length === 0) return;
             const ahead = { stage: `${followedBy.stage}-ahead`, request: followedBy.request };
             early.set(followedBy.stage, {
@@ -56247,8 +57277,8 @@ function refineAhead(inner, context) {
     }
   };
 }
-function idsOf(patterns) {
-  return patterns.map((pattern) => pattern.id).join(",");
+function idsOf(patterns2) {
+  return patterns2.map((pattern) => pattern.id).join(",");
 }
 var init_refine_ahead = __esm({
   "src/evolve/speed/refine-ahead.ts"() {
@@ -56323,8 +57353,8 @@ var init_stratified_sample = __esm({
 
 // src/evolve/strategies/ecdysis-propose.ts
 async function proposeEcdysis(options) {
-  const { context, steps, state, index } = options;
-  const { evolve } = context.config;
+  const { context, steps, state, scope } = options;
+  const evolve = context.config.evolve.ecdysis;
   const harness = state.harness;
   const seen = await observeBatch(options);
   const { tasks, run: run2 } = seen.batch;
@@ -56347,9 +57377,15 @@ async function proposeEcdysis(options) {
     editable: context.guard.editable
   };
   seen.diagnosis = await steps.diagnose({
-    stage: `iteration-${index}/diagnose`,
-    request: diagnoseRequest({ context, index, batch: tasks, records: run2.records, harness }),
-    followedBy: { stage: `iteration-${index}/refine`, request: refine3, attemptable }
+    stage: scope.key("diagnose"),
+    request: diagnoseRequest({
+      context,
+      index: scope.index,
+      batch: tasks,
+      records: run2.records,
+      harness
+    }),
+    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
@@ -56357,7 +57393,7 @@ async function proposeEcdysis(options) {
   if (systematic.length === 0)
     return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
   const refinement = await steps.refine({
-    stage: `iteration-${index}/refine`,
+    stage: scope.key("refine"),
     request: { ...refine3, patterns: systematic }
   });
   return guarded({ context, state, seen, refinement, systematic });
@@ -56377,15 +57413,16 @@ function stopWithout(options) {
   };
 }
 async function observeBatch(options) {
-  const { context, state, index } = options;
+  const { context, state, scope } = options;
+  const { index } = scope;
   const tasks = stratifiedSample({
     items: context.train,
-    size: context.config.evolve.batchSize,
+    size: context.config.evolve.ecdysis.batchSize,
     category: (task) => task.category,
-    rng: context.rng(index, 1)
+    rng: scope.rng("batch")
   });
   const run2 = await options.steps.evaluate({
-    stage: `iteration-${index}/batch`,
+    stage: scope.key("batch"),
     tasks,
     harness: state.harness,
     label: `iteration ${index}: batch`
@@ -56397,7 +57434,7 @@ function guarded(options) {
   const addressed = addressedPatterns(options.systematic, refinement);
   const targets = [...new Set(addressed.flatMap((pattern) => [pattern.id, pattern.name]))];
   const edits = guardRefinement({ harness: seen.parent, refinement, guard: context.guard });
-  const base = { seen, refinement, guarded: edits, addressed, targets };
+  const base = { seen, refinement, guarded: edits, targets, data: { addressed } };
   if (!edits.candidate) return { ...base, kind: "refused", reason: edits.reason ?? "no candidate" };
   const same = identicalRejected(edits.applied, state.memory, seen.parent.hash);
   if (same)
@@ -56422,7 +57459,7 @@ function tasksOf(records, tasks) {
 function diagnoseRequest(options) {
   const { context, index, batch, harness } = options;
   const { config: config2, models } = context;
-  const { evolve } = config2;
+  const evolve = config2.evolve.ecdysis;
   return {
     records: options.records,
     tasks: batch,
@@ -56465,30 +57502,30 @@ function attributeChanges(options) {
     const named = addressed.filter(
       (pattern) => edit.patterns.includes(pattern.id) || edit.patterns.includes(pattern.name)
     );
-    const patterns = named.length > 0 ? named : addressed;
-    const key = patterns.map((pattern) => pattern.id).join(",");
-    const group2 = groups.get(key) ?? { edits: [], patterns };
+    const patterns2 = named.length > 0 ? named : addressed;
+    const key = patterns2.map((pattern) => pattern.id).join(",");
+    const group2 = groups.get(key) ?? { edits: [], patterns: patterns2 };
     group2.edits.push(edit);
     groups.set(key, group2);
   }
   const fixed = new Set(cheap.fixed);
   const shifted = new Set(cheap.shifted ?? []);
-  return [...groups.values()].map(({ edits, patterns }) => {
+  return [...groups.values()].map(({ edits, patterns: patterns2 }) => {
     const targets = [
       ...new Set(
-        patterns.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
+        patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
       )
     ];
     return {
       edits,
-      patterns,
+      patterns: patterns2,
       targets,
       fixed: targets.filter((taskId) => fixed.has(taskId)),
       shifted: targets.filter((taskId) => shifted.has(taskId))
     };
   });
 }
-function prunedChanges(attributions) {
+function prunedChanges2(attributions) {
   return attributions.flatMap((change2) => {
     if (change2.targets.length === 0) return [];
     const patternNames2 = change2.patterns.map((pattern) => pattern.name);
@@ -56502,8 +57539,9 @@ function prunedChanges(attributions) {
     return [
       {
         edits: change2.edits,
-        patterns: change2.patterns.map((pattern) => pattern.id),
-        patternNames: patternNames2,
+        patterns: patternNames2,
+        patternIds: change2.patterns.map((pattern) => pattern.id),
+        kept: false,
         targets: change2.targets.length,
         reason: decision.reason
       }
@@ -56520,7 +57558,7 @@ var init_attribution = __esm({
 // src/evolve/strategies/ablate.ts
 async function ablateRejected(options) {
   const { validation } = options;
-  const { context, index, before, parent } = validation;
+  const { context, before, parent } = validation;
   const changes = attributeChanges({
     applied: options.kept,
     addressed: validation.addressed,
@@ -56530,31 +57568,17 @@ async function ablateRejected(options) {
   if (changes.length < 2) return void 0;
   const flipped = [...options.full.fixed, ...options.full.broken];
   const ablated = await Promise.all(
-    changes.map(async (change2, position) => {
-      const ids = /* @__PURE__ */ new Set([...flipped, ...change2.targets]);
-      const tasks = validation.batch.filter((task) => ids.has(task.id));
-      const patterns = change2.patterns.map((pattern) => pattern.name);
-      const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
-      const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
-      if (unparsable)
-        return { edits: change2.edits, patterns, fixed: 0, broken: 0, kept: false, unparsable };
-      const run2 = await context.stage(
-        `${validation.scope}/ablate-${position + 1}`,
-        () => context.evaluate({
-          tasks,
-          harness: alone.harness,
-          label: `iteration ${index}: ${patterns.join(", ")} alone`
-        }),
-        stageSchemas.evaluation
-      );
-      const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
-      const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
-      return { edits: change2.edits, patterns, ...counts, kept: helpsAlone(counts).accepted };
-    })
+    changes.map((change2, position) => tryAlone({ validation, change: change2, position, flipped }))
   );
-  validation.stages.push({ stage: "ablated", changes: ablated });
+  const retry = ablationRetry(ablated);
+  validation.stages.push({
+    step: ecdysisStep.ablation,
+    role: "retry",
+    changes: ablated,
+    decision: retry
+  });
+  if (!retry.accepted) return void 0;
   const helping = ablated.filter((change2) => change2.kept);
-  if (helping.length === 0 || helping.length === ablated.length) return void 0;
   const rebuilt = rebuildCandidate({
     parent,
     edits: helping.flatMap((change2) => change2.edits),
@@ -56567,6 +57591,33 @@ async function ablateRejected(options) {
   });
   return rebuilt.harness;
 }
+async function tryAlone(options) {
+  const { validation, change: change2, position } = options;
+  const { context, scope, before, parent } = validation;
+  const ids = /* @__PURE__ */ new Set([...options.flipped, ...change2.targets]);
+  const tasks = validation.batch.filter((task) => ids.has(task.id));
+  const patterns2 = change2.patterns.map((pattern) => pattern.name);
+  const alone = rebuildCandidate({ parent, edits: change2.edits, guard: context.guard });
+  const unparsable = await context.checkCandidate?.({ candidate: alone.harness, parent });
+  if (unparsable) {
+    const none = { fixed: 0, broken: 0 };
+    const reason = helpsAlone(none).reason;
+    return { edits: change2.edits, patterns: patterns2, ...none, kept: false, reason, unrun: unparsable };
+  }
+  const run2 = await scope.stage(
+    `ablate-${position + 1}`,
+    () => context.evaluate({
+      tasks,
+      harness: alone.harness,
+      label: `iteration ${scope.index}: ${patterns2.join(", ")} alone`
+    }),
+    stageSchemas.evaluation
+  );
+  const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
+  const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  const judged = helpsAlone(counts);
+  return { edits: change2.edits, patterns: patterns2, ...counts, kept: judged.accepted, reason: judged.reason };
+}
 var init_ablate = __esm({
   "src/evolve/strategies/ablate.ts"() {
     "use strict";
@@ -56576,6 +57627,7 @@ var init_ablate = __esm({
     init_records();
     init_stage_schemas();
     init_attribution();
+    init_ecdysis_validate();
   }
 });
 
@@ -56591,31 +57643,27 @@ async function pruneChanges(options) {
       before: validation.before,
       cheap
     });
-    const changes = prunedChanges(attributions);
+    const changes = prunedChanges2(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
     if (remaining.length === 0 || round > maxPruneRounds) {
-      const decision = nothingLeftAfterPruning(changes.length);
-      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      stages.push(
+        pruningStage({ round, changes, decision: nothingLeftAfterPruning(changes.length) })
+      );
       return { candidate, kept, cheap, terminal: true };
     }
     const rebuilt = await rebuildWithout({ validation, kept, remaining });
     if ("decision" in rebuilt) {
-      stages.push({ stage: "pruned", round, changes, ...rebuilt });
+      stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const undone = worseWithout(cheap, without);
-    stages.push({
-      stage: "pruned",
-      round,
-      changes,
-      candidateHash: rebuilt.harness.hash,
-      comparison: without,
-      undone,
-      decision: promising(without)
-    });
+    const putBack = worseWithout(cheap, without);
+    const undone = putBack.accepted;
+    const decision = undone ? putBack : promising(without);
+    const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
+    stages.push(pruningStage({ round, changes, undone, decision, ran }));
     if (undone) return { candidate, kept, cheap, terminal: false };
     validation.candidates.set(rebuilt.harness.hash, {
       harness: rebuilt.harness,
@@ -56625,6 +57673,17 @@ async function pruneChanges(options) {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+function pruningStage(options) {
+  const undone = options.undone ?? false;
+  return {
+    step: ecdysisStep.pruning,
+    role: undone ? "note" : "prune",
+    ...options.ran,
+    changes: options.changes.map((change2) => ({ ...change2, kept: undone })),
+    figures: { round: options.round },
+    decision: options.decision
+  };
 }
 async function rebuildWithout(options) {
   const { validation } = options;
@@ -56656,142 +57715,30 @@ var init_prune = __esm({
     init_acceptance();
     init_guard();
     init_attribution();
-    maxPruneRounds = 3;
-  }
-});
-
-// src/evolve/strategies/repair.ts
-async function repairRegressions(options) {
-  const { validation, proposal } = options;
-  const { context, index } = validation;
-  const { candidate } = proposal;
-  const scope = `iteration-${index}/repair`;
-  const refused = (reason2, found2 = {}) => void validation.stages.push({
-    stage: "repaired",
-    guardRejections: [],
-    applied: [],
-    evidence: [],
-    ...found2,
-    decision: { accepted: false, reason: reason2 }
-  });
-  const report = await diagnoseRegressions({ validation, candidate, scope });
-  if (!report) return refused("nothing broken or exposed on the whole batch");
-  const { patterns: found, stats } = report;
-  const diagnosis2 = { patterns: found, evidenceCount: report.evidence.length, stats };
-  const patterns = found.filter((pattern) => pattern.kind === "systematic");
-  if (patterns.length === 0)
-    return refused("no systematic pattern among what it broke or exposed", { diagnosis: diagnosis2 });
-  const refinement = await validation.steps.refine({
-    stage: `${scope}/refine`,
-    request: {
-      patterns,
-      harness: candidate,
-      refiner: context.models.refiner,
-      rejected: [],
-      skepticRounds: context.config.evolve.skepticRounds,
-      editable: context.guard.editable
-    }
-  });
-  const guarded2 = await runnableRepair({ validation, candidate, refinement });
-  const { guardRejections, labelFlags } = guarded2;
-  const base = { diagnosis: diagnosis2, refinement, guardRejections, labelFlags };
-  if (!guarded2.candidate) return refused(guarded2.reason ?? "no repair candidate", base);
-  const applied = [...proposal.guarded.applied, ...guarded2.applied];
-  const repaired = await validateEcdysis({
-    context,
-    steps: validation.steps,
-    scope,
-    proposal: {
-      ...proposal,
-      addressed: [...proposal.addressed, ...patterns],
-      guarded: { ...guarded2, applied },
-      candidate: guarded2.candidate
-    }
-  });
-  for (const [hash2, kept] of repaired.candidates) validation.candidates.set(hash2, kept);
-  const { accepted, reason } = decide(repaired.stages);
-  const evidence = repaired.stages;
-  const candidateHash = guarded2.candidate.hash;
-  const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
-  validation.stages.push({ stage: "repaired", ...stage });
-}
-async function runnableRepair(input2) {
-  const { context } = input2.validation;
-  const { candidate, refinement } = input2;
-  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  if (!guarded2.candidate) return guarded2;
-  const unparsable = await context.checkCandidate?.({
-    candidate: guarded2.candidate,
-    parent: candidate
-  });
-  return unparsable ? { ...guarded2, candidate: void 0, reason: unparsable } : guarded2;
-}
-async function diagnoseRegressions(options) {
-  const { validation, candidate, scope } = options;
-  const { context, index, batch, before } = validation;
-  const run2 = await context.stage(
-    `${scope}/batch`,
-    () => context.evaluate({
-      tasks: batch,
-      harness: candidate,
-      label: `iteration ${index}: what it broke or exposed`
-    }),
-    stageSchemas.evaluation
-  );
-  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
-  const wanted = /* @__PURE__ */ new Set([
-    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map((r) => r.taskId),
-    ...exposed(validation.stages)
-  ]);
-  if (wanted.size === 0) return void 0;
-  const report = await validation.steps.diagnose({
-    stage: `${scope}/diagnose`,
-    request: {
-      records: failing,
-      tasks: batch,
-      refiner: context.models.refiner,
-      minSupport: { tasks: 1, categories: 1 },
-      resamples: 0,
-      stepLimit: candidate.config?.agent_loop.max_steps
-    }
-  });
-  const patterns = report.patterns.filter(
-    (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
-  );
-  return { ...report, patterns };
-}
-var init_repair = __esm({
-  "src/evolve/strategies/repair.ts"() {
-    "use strict";
-    init_acceptance();
-    init_guard();
-    init_stage_schemas();
     init_ecdysis_validate();
+    maxPruneRounds = 3;
   }
 });
 
 // src/evolve/strategies/ecdysis-validate.ts
 async function validateEcdysis(options) {
-  const { context, proposal } = options;
+  const { context, proposal, scope } = options;
   const { seen } = proposal;
   const validation = {
     context,
     steps: options.steps,
-    index: seen.index,
-    scope: options.scope ?? `iteration-${seen.index}`,
+    scope,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
     parentRun: seen.batch.run,
     parent: seen.parent,
-    addressed: proposal.addressed,
+    addressed: proposal.data.addressed,
     stages: [],
     candidates: /* @__PURE__ */ new Map([
       [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }]
     ])
   };
   await validateCandidate(validation, proposal.candidate, proposal.guarded.applied);
-  const repairable = options.scope === void 0 && context.config.evolve.repairRegressions && !decide(validation.stages).accepted && regressions(validation.stages).length + exposed(validation.stages).length > 0;
-  if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
 async function validateCandidate(validation, candidate, applied) {
@@ -56799,7 +57746,8 @@ async function validateCandidate(validation, candidate, applied) {
   const runCheap = (harness, stage) => cheapComparison(validation, { harness, stage, tasks: cheapTasks });
   const cheap = await runCheap(candidate, "validate-cheap");
   validation.stages.push({
-    stage: "cheap",
+    step: ecdysisStep.cheap,
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: cheap,
     decision: promising(cheap)
@@ -56817,26 +57765,26 @@ async function validateCandidate(validation, candidate, applied) {
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
 }
 function cheapSubset(validation) {
-  const { batch, before, context } = validation;
+  const { batch, before, context, scope } = validation;
   const failingMembers = new Set(
     validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => before.get(taskId) === false)
   );
   const regression = new Set(
     stratifiedSample({
       items: batch.filter((task) => before.get(task.id) === true),
-      size: context.config.evolve.regressionSample,
+      size: context.config.evolve.ecdysis.regressionSample,
       category: (task) => task.category,
-      rng: context.rng(validation.index, 2)
+      rng: scope.rng("regression-sample")
     }).map((task) => task.id)
   );
   return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
 }
 async function cheapComparison(validation, run2) {
   const evaluation = await validation.steps.evaluate({
-    stage: `${validation.scope}/${run2.stage}`,
+    stage: validation.scope.key(run2.stage),
     tasks: run2.tasks,
     harness: run2.harness,
-    label: `iteration ${validation.index}: ${run2.stage}`
+    label: `iteration ${validation.scope.index}: ${run2.stage}`
   });
   const ids = new Set(run2.tasks.map((task) => task.id));
   const comparison = comparePaired(
@@ -56855,10 +57803,11 @@ async function cheapComparison(validation, run2) {
   return { ...comparison, shifted };
 }
 async function testOnBatch(validation, candidate, stage) {
-  const { context, index, batch, before, scope } = validation;
-  const { alpha, confirmSamples } = context.config.evolve;
+  const { context, batch, before, scope } = validation;
+  const { index } = scope;
+  const { alpha, confirmSamples } = context.config.evolve.ecdysis;
   const run2 = await validation.steps.evaluate({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     tasks: batch,
     harness: candidate,
     label: `iteration ${index}: full batch`
@@ -56869,16 +57818,16 @@ async function testOnBatch(validation, candidate, stage) {
   const notRedrawn = redraw ? deterministicAgent(context.config) : void 0;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
-    stage: "full",
+    step: ecdysisStep.full,
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run2.result),
-    decision,
-    ...notRedrawn ? { notRedrawn } : {}
+    decision
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     index,
     batch,
     full,
@@ -56890,39 +57839,130 @@ async function testOnBatch(validation, candidate, stage) {
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
   validation.stages.push({
-    stage: "confirm",
+    step: ecdysisStep.redraw,
+    role: "verdict",
     candidateHash: candidate.hash,
-    comparison: draws,
+    draws,
     decision: confirmed
   });
   return { accepted: confirmed.accepted, full };
 }
 function exposed(stages) {
-  let current;
-  for (const stage of stages) {
-    if (stage.stage === "cheap") current = stage.comparison;
-    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
-  }
-  return current?.shifted ?? [];
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
+  );
+  return cheap?.comparison?.shifted ?? [];
 }
 function regressions(stages) {
-  const full = firstStage(stages, "full");
-  if (full) return full.comparison.broken;
-  const last = stages.at(-1);
-  if (last?.stage === "cheap" || last?.stage === "pruned") return last.comparison?.broken ?? [];
-  return [];
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }
+var ecdysisStep, ecdysisStreams;
 var init_ecdysis_validate = __esm({
   "src/evolve/strategies/ecdysis-validate.ts"() {
     "use strict";
     init_acceptance();
-    init_evidence3();
     init_paired_test();
     init_records();
     init_stratified_sample();
     init_ablate();
     init_prune();
-    init_repair();
+    ecdysisStep = {
+      cheap: "cheap validation",
+      pruning: "pruning",
+      full: "full batch",
+      redraw: "re-drawn flips",
+      ablation: "ablation"
+    };
+    ecdysisStreams = {
+      batch: (iteration) => [iteration, 1],
+      "regression-sample": (iteration) => [iteration, 2]
+    };
+  }
+});
+
+// src/evolve/strategies/repair.ts
+async function proposeRepair(options) {
+  const { context, steps, repair } = options;
+  const { proposal } = repair;
+  const { candidate } = proposal;
+  const scope = options.scope.within("repair");
+  const report = await diagnoseRegressions({ context, steps, repair, scope });
+  const seen = { ...proposal.seen, diagnosis: report, traces: [] };
+  const data = { addressed: proposal.data.addressed, repair: true };
+  const refused = (reason) => ({ kind: "refused", seen, targets: proposal.targets, data, reason });
+  if (!report) return refused("nothing broken or exposed on the whole batch");
+  const patterns2 = report.patterns.filter((pattern) => pattern.kind === "systematic");
+  if (patterns2.length === 0) return refused("no systematic pattern among what it broke or exposed");
+  const refinement = await steps.refine({
+    stage: scope.key("refine"),
+    request: {
+      patterns: patterns2,
+      harness: candidate,
+      refiner: context.models.refiner,
+      rejected: [],
+      skepticRounds: context.config.evolve.ecdysis.skepticRounds,
+      editable: context.guard.editable
+    }
+  });
+  const guarded2 = guardRefinement({ harness: candidate, refinement, guard: context.guard });
+  const applied = [...proposal.guarded.applied, ...guarded2.applied];
+  const base = {
+    ...refused(guarded2.reason ?? "no repair candidate"),
+    refinement,
+    guarded: { ...guarded2, applied },
+    data: { addressed: [...proposal.data.addressed, ...patterns2], repair: true }
+  };
+  return guarded2.candidate ? { ...base, kind: "candidate", candidate: guarded2.candidate } : base;
+}
+async function diagnoseRegressions(options) {
+  const { context, steps, repair, scope } = options;
+  const { candidate, seen } = repair.proposal;
+  const batch = seen.batch.tasks;
+  const before = passMapOf(seen.batch.run.result);
+  const run2 = await scope.stage(
+    "batch",
+    () => context.evaluate({
+      tasks: batch,
+      harness: candidate,
+      label: `iteration ${scope.index}: what it broke or exposed`
+    }),
+    stageSchemas.evaluation
+  );
+  const failing = run2.records.filter((rollout) => !rollout.verdict.pass);
+  const wanted = /* @__PURE__ */ new Set([
+    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map(taskIdOf),
+    ...exposed(repair.stages)
+  ]);
+  if (wanted.size === 0) return void 0;
+  const report = await steps.diagnose({
+    stage: scope.key("diagnose"),
+    request: {
+      records: failing,
+      tasks: batch,
+      refiner: context.models.refiner,
+      minSupport: { tasks: 1, categories: 1 },
+      resamples: 0,
+      stepLimit: candidate.config?.agent_loop.max_steps
+    }
+  });
+  const patterns2 = report.patterns.filter(
+    (pattern) => pattern.taskIds.some((taskId) => wanted.has(taskId))
+  );
+  return { ...report, patterns: patterns2 };
+}
+function taskIdOf(record3) {
+  return record3.taskId;
+}
+var repairPurpose2;
+var init_repair = __esm({
+  "src/evolve/strategies/repair.ts"() {
+    "use strict";
+    init_guard();
+    init_records();
+    init_stage_schemas();
+    init_ecdysis_validate();
+    repairPurpose2 = "repair what the rejected candidate broke or exposed";
   }
 });
 
@@ -56947,7 +57987,7 @@ async function confirmFlips(context, step) {
     () => context.evaluate({
       tasks,
       harness,
-      samples: context.config.evolve.confirmSamples,
+      samples: context.config.evolve.ecdysis.confirmSamples,
       // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
       // at, so the parent's draws of the tasks it failed are already in the cache.
       firstSample: context.config.samples,
@@ -56987,31 +58027,56 @@ var init_steps2 = __esm({
 function ecdysisStrategy() {
   return {
     name: "ecdysis",
-    open(context) {
-      const plain2 = plainSteps(context);
-      const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
-      return {
-        start: async (seed2) => ({ harness: seed2, memory: [] }),
-        propose: (state, index) => proposeEcdysis({ context, steps, state, index }),
-        validate: (proposal) => validateEcdysis({ context, steps, proposal }),
-        next: (state, step) => ({
-          harness: step.verdict.accepted ? step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness : state.harness,
-          memory: [...state.memory, ...remembered(step, state.harness.hash)]
-        })
-      };
-    }
+    streams: ecdysisStreams,
+    open: (context) => ecdysisRun(context)
   };
 }
-function remembered(step, parentHash) {
-  const { proposal, evidence, verdict } = step;
-  const out = fromStages(evidence.stages, { proposal, parentHash });
-  if (verdict.accepted) return out;
-  const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
+function ecdysisRun(context) {
+  const plain2 = plainSteps(context);
+  const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
+  return {
+    start: async (seed2) => ({ harness: seed2, memory: [] }),
+    followUp: (state) => state.repair ? repairPurpose2 : void 0,
+    propose: (state, scope) => state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope }),
+    validate: (proposal, _state, scope) => validateEcdysis({
+      context,
+      steps,
+      proposal,
+      scope: proposal.data.repair ? scope.within("repair") : scope
+    }),
+    next: (state, step) => next(context, state, step)
+  };
+}
+function next(context, state, step) {
+  const { proposal, validation, verdict } = step;
+  const harness = verdict.accepted ? validation.candidates.get(verdict.candidateHash)?.harness ?? state.harness : state.harness;
+  const parentHash = state.harness.hash;
+  if (state.repair) {
+    const { repair } = state;
+    const dropped2 = droppedChanges({
+      stages: validation.stages,
+      proposal: repair.proposal,
+      parentHash
+    });
+    const original = verdict.accepted ? [] : repair.rejection;
+    return { harness, memory: [...state.memory, ...repair.dropped, ...dropped2, ...original] };
+  }
+  const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const stages = validation.stages;
+  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0;
+  if (repairable)
+    return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
+  return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+function rejected(step, parentHash) {
+  const { proposal, validation, verdict } = step;
+  const pruned = new Set(prunedChanges(validation.stages).flatMap((change2) => change2.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
-  if (proposal.kind === "candidate" && rest.length === 0) return out;
+  if (proposal.kind === "candidate" && rest.length === 0) return [];
+  if (!proposal.refinement) return [];
   const summary = refinementSummary(proposal.refinement);
   return [
-    ...out,
     {
       summary,
       hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
@@ -57023,37 +58088,35 @@ function remembered(step, parentHash) {
     }
   ];
 }
-function fromStages(stages, options) {
-  return stages.flatMap((stage) => {
-    if (stage.stage === "pruned" && !stage.undone)
-      return stage.changes.map((change2) => prunedChange(change2, options));
-    if (stage.stage === "ablated") {
-      const kept = stage.changes.filter((change2) => change2.kept).length;
-      if (kept === 0 || kept === stage.changes.length) return [];
-      return stage.changes.filter((change2) => !change2.kept).map((change2) => {
-        const summary = editsSummary(change2.edits);
-        return {
-          summary,
-          hms: rememberedHms(void 0, summary, change2.patterns),
-          reason: helpsAlone(change2).reason,
-          patternIds: change2.patterns,
-          edits: change2.edits,
-          parentHash: options.parentHash
-        };
-      });
-    }
-    if (stage.stage === "repaired") return fromStages(stage.evidence, options);
+function droppedChanges(options) {
+  const { proposal, parentHash } = options;
+  return options.stages.flatMap((stage) => {
+    if (stage.role === "prune")
+      return (stage.changes ?? []).map((change2) => prunedChange(change2, proposal, parentHash));
+    if (stage.role === "retry" && stage.decision.accepted)
+      return (stage.changes ?? []).filter((change2) => !change2.kept).map((change2) => leftOut(change2, parentHash));
     return [];
   });
 }
-function prunedChange(change2, options) {
-  const { proposal, parentHash } = options;
+function leftOut(change2, parentHash) {
   const summary = editsSummary(change2.edits);
-  const patterns = proposal.addressed.filter((pattern) => change2.patterns.includes(pattern.id));
-  const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
     summary,
-    hms: rememberedHms(hmsFor(proposal.refinement.hms, change2.patterns), summary, patternIds),
+    hms: rememberedHms(void 0, summary, change2.patterns),
+    reason: change2.reason,
+    patternIds: change2.patterns,
+    edits: change2.edits,
+    parentHash
+  };
+}
+function prunedChange(change2, proposal, parentHash) {
+  const ids = change2.patternIds ?? [];
+  const summary = editsSummary(change2.edits);
+  const patterns2 = proposal.data.addressed.filter((pattern) => ids.includes(pattern.id));
+  const patternIds = [...new Set(patterns2.flatMap((pattern) => [pattern.id, pattern.name]))];
+  return {
+    summary,
+    hms: rememberedHms(hmsFor(proposal.refinement?.hms ?? null, ids), summary, patternIds),
     reason: `pruned: ${change2.reason}`,
     patternIds,
     pruned: true,
@@ -57071,12 +58134,12 @@ var init_ecdysis = __esm({
   "src/evolve/strategies/ecdysis.ts"() {
     "use strict";
     init_refinement_record();
-    init_acceptance();
-    init_evidence3();
     init_memory();
     init_speed();
+    init_validation();
     init_ecdysis_propose();
     init_ecdysis_validate();
+    init_repair();
     init_steps2();
   }
 });
@@ -57202,12 +58265,12 @@ function selectParent(pool, rng) {
   for (const members2 of front.values())
     for (const member of members2) frequency.set(member, (frequency.get(member) ?? 0) + 1);
   const weighted = [...frequency].sort(([a], [b]) => a - b);
-  const total = weighted.reduce((sum, [, count4]) => sum + count4, 0);
+  const total = weighted.reduce((sum, [, count5]) => sum + count5, 0);
   if (total === 0) return bestCandidate(pool);
   let draw2 = Math.floor(rng.next() * total);
-  for (const [candidate, count4] of weighted) {
-    if (draw2 < count4) return candidate;
-    draw2 -= count4;
+  for (const [candidate, count5] of weighted) {
+    if (draw2 < count5) return candidate;
+    draw2 -= count5;
   }
   return weighted[weighted.length - 1][0];
 }
@@ -57234,8 +58297,8 @@ function minibatchSum(ids, run2) {
   return ids.reduce((sum, id) => sum + (scores.get(id) ?? 0), 0);
 }
 async function drawMinibatch(options) {
-  const { context, state, index, parent } = options;
-  const size = context.config.evolve.iterativeMinibatch;
+  const { context, runScope, state, scope, parent } = options;
+  const size = context.config.evolve.iterative.minibatch;
   const byId = new Map(context.train.map((task) => [task.id, task]));
   const trainIds = context.train.map((task) => task.id);
   const tries = 2 * minibatchesPerEpoch(trainIds.length, size);
@@ -57244,15 +58307,15 @@ async function drawMinibatch(options) {
       ids: trainIds,
       size,
       draw: draws,
-      rngOfEpoch: (epoch) => context.rng(epochStream, epoch)
+      rngOfEpoch: (epoch) => runScope.rng("epoch", epoch)
     });
     const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
-    const parentRun = await context.stage(
-      `iteration-${index}/parent-minibatch-${draws + 1}`,
+    const parentRun = await scope.stage(
+      `parent-minibatch-${draws + 1}`,
       () => context.evaluate({
         tasks,
         harness: parent.harness,
-        label: `iteration ${index}: minibatch`
+        label: `iteration ${scope.index}: minibatch`
       }),
       stageSchemas.evaluation
     );
@@ -57274,10 +58337,11 @@ function memoryOn(memory, parentHash) {
   );
 }
 async function proposeFromMinibatch(options) {
-  const { context, state, index } = options;
+  const { context, state, scope } = options;
+  const { index } = scope;
   const parentIndex = selectParent(
     state.pool.map((entry) => entry.scores),
-    context.rng(parentStream, index)
+    scope.rng("parent")
   );
   const parent = state.pool[parentIndex];
   const seen = {
@@ -57286,19 +58350,19 @@ async function proposeFromMinibatch(options) {
     batch: { tasks: context.train, run: parent.run },
     traces: []
   };
-  const drawn = failingRecords(parent.run.result, parent.run.records).length === 0 ? void 0 : await drawMinibatch({ context, state, index, parent });
+  const drawn = failingRecords(parent.run.result, parent.run.records).length === 0 ? void 0 : await drawMinibatch({ ...options, parent });
   if (!drawn)
     return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
   const selected = selectComponents({
-    selector: context.config.evolve.iterativeComponents,
+    selector: context.config.evolve.iterative.components,
     components: componentsOf(parent.harness),
     pointer: parent.pointer
   });
-  options.pending.set(index, { ...drawn, parentIndex, pointer: selected.pointer });
+  const data = { ...drawn, parentIndex, pointer: selected.pointer };
   seen.traces = drawn.parentRun.records.map(traceExcerpt);
   const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
-  const refinement = await context.stage(
-    `iteration-${index}/reflect`,
+  const refinement = await scope.stage(
+    "reflect",
     () => context.stages.reflect({
       failures,
       tasks: drawn.tasks,
@@ -57317,16 +58381,16 @@ async function proposeFromMinibatch(options) {
     guard: context.guard
   });
   const targets = failures.map((record3) => record3.taskId);
-  const base = { seen, refinement, guarded: guarded2, addressed: [], targets };
+  const base = { seen, refinement, guarded: guarded2, targets, data };
   if (!guarded2.candidate)
     return { ...base, kind: "refused", reason: scoped.why ?? guarded2.reason ?? "no candidate" };
   return { ...base, kind: "candidate", candidate: guarded2.candidate };
 }
 async function validateOnMinibatch(options) {
-  const { context, proposal, state, drawn } = options;
-  const { candidate, seen } = proposal;
-  const childRun = await context.stage(
-    `iteration-${seen.index}/minibatch`,
+  const { context, proposal, state, scope } = options;
+  const { candidate, seen, data: drawn } = proposal;
+  const childRun = await scope.stage(
+    "minibatch",
     () => context.evaluate({
       tasks: drawn.tasks,
       harness: candidate,
@@ -57335,7 +58399,8 @@ async function validateOnMinibatch(options) {
     stageSchemas.evaluation
   );
   const cheap = {
-    stage: "cheap",
+    step: "minibatch",
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
     decision: betterOnMinibatch(
@@ -57349,8 +58414,8 @@ async function validateOnMinibatch(options) {
       stages: [cheap],
       candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept }]])
     };
-  const run2 = await context.stage(
-    `iteration-${seen.index}/evaluate`,
+  const run2 = await scope.stage(
+    "evaluate",
     () => context.evaluate({
       tasks: context.train,
       harness: candidate,
@@ -57360,7 +58425,8 @@ async function validateOnMinibatch(options) {
   );
   const best = state.pool[state.best];
   const full = {
-    stage: "full",
+    step: "train split",
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(best.run.result), passMapOf(run2.result)),
     score: scoreOf(run2.result),
@@ -57371,7 +58437,6 @@ async function validateOnMinibatch(options) {
     candidates: /* @__PURE__ */ new Map([[candidate.hash, { harness: candidate, kept, run: run2 }]])
   };
 }
-var parentStream, epochStream;
 var init_iterative_steps = __esm({
   "src/evolve/strategies/iterative-steps.ts"() {
     "use strict";
@@ -57385,26 +58450,24 @@ var init_iterative_steps = __esm({
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
-    parentStream = 41;
-    epochStream = 42;
   }
 });
 
 // src/evolve/strategies/iterative.ts
-function iterativeStrategy(options = {}) {
+function iterativeStrategy() {
   return {
     name: "iterative",
-    open: (context) => iterativeRun(context, options)
+    streams: iterativeStreams,
+    open: (context, scope) => iterativeRun(context, scope)
   };
 }
-function iterativeRun(context, options) {
-  const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+function iterativeRun(context, runScope) {
+  const patience = context.config.evolve.iterative.patience ?? Number.POSITIVE_INFINITY;
   const staleLimit = staleProposals(context);
-  const pending = /* @__PURE__ */ new Map();
   return {
     async start(seed2) {
-      const run2 = await context.stage(
-        "iterative/evaluate-seed",
+      const run2 = await runScope.stage(
+        "evaluate-seed",
         () => context.evaluate({ tasks: context.train, harness: seed2, label: "seed: train" }),
         stageSchemas.evaluation
       );
@@ -57424,30 +58487,21 @@ function iterativeRun(context, options) {
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : void 0;
     },
-    propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
-    validate: (proposal, state) => validateOnMinibatch({
-      context,
-      proposal,
-      state,
-      drawn: pendingOf(pending, proposal.seen.index)
-    }),
-    next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index))
+    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
+    next: next2
   };
 }
 function staleProposals(context) {
-  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterative.minibatch);
 }
-function pendingOf(pending, index) {
-  const drawn = pending.get(index);
-  if (!drawn) throw new Error(`iterative: proposal ${index} was not drawn by this run`);
-  return drawn;
-}
-function next(state, step, drawn) {
-  const { proposal, evidence, verdict } = step;
+function next2(state, step) {
+  const { proposal, validation, verdict } = step;
+  const drawn = proposal.data;
   const pool = state.pool.map(
     (entry, index) => index === drawn.parentIndex ? { ...entry, pointer: drawn.pointer } : entry
   );
-  const child = proposal.kind === "candidate" ? evidence.candidates.get(proposal.candidate.hash) : void 0;
+  const child = proposal.kind === "candidate" ? validation.candidates.get(proposal.candidate.hash) : void 0;
   if (child?.run)
     pool.push({
       harness: child.harness,
@@ -57468,7 +58522,7 @@ function next(state, step, drawn) {
   };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
-  if (child?.run) return { ...base, withoutImprovement };
+  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,
@@ -57485,6 +58539,7 @@ function next(state, step, drawn) {
     ]
   };
 }
+var iterativeStreams;
 var init_iterative = __esm({
   "src/evolve/strategies/iterative.ts"() {
     "use strict";
@@ -57495,6 +58550,10 @@ var init_iterative = __esm({
     init_epoch_sampler();
     init_pareto();
     init_iterative_steps();
+    iterativeStreams = {
+      parent: (iteration) => [41, iteration],
+      epoch: (epoch) => [42, epoch]
+    };
   }
 });
 
@@ -57511,6 +58570,7 @@ function samplingVotes(options) {
 function samplingStrategy() {
   return {
     name: "sampling",
+    streams: {},
     finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed2) => ({ harness: seed2, memory: [] }),
@@ -57554,8 +58614,8 @@ var init_strategies = __esm({
 });
 
 // src/evolve/run-evolve.ts
-import { mkdir as mkdir13, writeFile as writeFile12 } from "node:fs/promises";
-import path12 from "node:path";
+import { mkdir as mkdir14, writeFile as writeFile12 } from "node:fs/promises";
+import path13 from "node:path";
 async function runEvolve(options) {
   const { loaded } = options;
   const strategy = options.strategy ?? strategyByName(loaded.config.evolve.strategy);
@@ -57566,7 +58626,7 @@ async function runEvolve(options) {
     ...configuredSecrets(loaded, options.env),
     ...options.secrets ?? []
   ]);
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release: release2, coverage } = await startRun({
     ...options,
     strategy,
@@ -57587,13 +58647,10 @@ async function runEvolve(options) {
     });
     const models = options.models ?? opened;
     const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = announceIterations(
-      stopWhenSilent(strategy.open(run2.context)),
-      options.onIteration
-    );
+    const { strategyRun, scope } = openWatchedStrategy(strategy, run2.context, options.onIteration);
     let outcome;
     try {
-      outcome = await runLoop2({ run: strategyRun, context: run2.context, seed: run2.seed });
+      outcome = await runLoop2({ run: strategyRun, context: run2.context, scope, seed: run2.seed });
     } finally {
       await Promise.all(run2.background);
     }
@@ -57610,7 +58667,7 @@ async function runEvolve(options) {
       coverage
     });
   } finally {
-    const keepIn = options.keepCandidates ? path12.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path13.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
@@ -57653,21 +58710,9 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path12.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
   });
   return result;
-}
-async function loadInputs(loaded, limit2) {
-  const { config: config2 } = loaded;
-  const seed2 = await loadHarness({
-    dir: path12.resolve(loaded.root, config2.harness.dir),
-    kind: config2.harness.kind,
-    command: config2.harness.command
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit2);
-  const heldout = limitTasks(splits.heldout, limit2);
-  return { seed: seed2, splits, train, heldout };
 }
 function openRun(input2) {
   const { options, journal, budget, redactor, workspace } = input2;
@@ -57681,7 +58726,7 @@ function openRun(input2) {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input2.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall
@@ -57704,7 +58749,6 @@ function openRun(input2) {
       seedHarness: seed2
     }),
     stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config2.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
@@ -57713,7 +58757,8 @@ function openRun(input2) {
     elapsedMs: () => budget.snapshot().wallMs
   };
   const measure = (split) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed: seed2, heldout, context, measure, background };
+  const sandbox = input2.inputs.sandbox.status;
+  return { journal, budget, redactor, seed: seed2, heldout, context, measure, background, sandbox };
 }
 function runGuard(input2) {
   const { loaded, splits, redactor } = input2;
@@ -57814,15 +58859,16 @@ function evolveResult(input2) {
       train: { seed: measureSummary(seedTrain), final: measureSummary(finalTrain) },
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) }
     },
-    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {}
+    ...input2.downgrades.length > 0 ? { endpoints: { downgrades: input2.downgrades } } : {},
+    ...loaded.config.harness.kind === "command" ? { sandbox: run2.sandbox, reaches: codeReaches(run2.seed.files, outcome.finalHarness.files) } : {}
   });
 }
 async function writeOutputs(options) {
   const { outDir, result, run: run2 } = options;
   assertHarnessSealed({ seed: run2.seed, final: options.finalHarness, guard: run2.context.guard });
-  const write = (name3, text3) => writeFile12(path12.join(outDir, name3), run2.redactor.text(text3));
-  await mkdir13(path12.join(outDir, "harness"), { recursive: true });
-  await writeHarness(options.finalHarness, path12.join(outDir, "harness"));
+  const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
+  await mkdir14(path13.join(outDir, "harness"), { recursive: true });
+  await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
   await write("harness.patch", result.harness.patch);
   const records = await buildRunRecords({
     train: run2.context.train,
@@ -57839,13 +58885,11 @@ var init_run_evolve = __esm({
     "use strict";
     init_create_agent_adapter();
     init_configured_secrets();
-    init_split_overlap();
-    init_limit_tasks();
     init_open_models();
     init_rollout_cache();
+    init_code_reaches();
     init_diff_harness();
     init_final_harness_guard();
-    init_load_harness();
     init_parse_check();
     init_write_harness();
     init_secrets();
@@ -57854,12 +58898,11 @@ var init_run_evolve = __esm({
     init_gate_result();
     init_guard();
     init_heldout_seal();
-    init_iteration_lines();
     init_loop();
     init_prompt_log();
     init_records();
     init_result_schema();
-    init_rng();
+    init_run_inputs();
     init_run_records();
     init_run_start();
     init_silent_end2();
@@ -57875,7 +58918,6 @@ var init_evolve = __esm({
     "use strict";
     init_acceptance();
     init_budget();
-    init_evidence3();
     init_gate();
     init_gate_result();
     init_guard();
@@ -57884,10 +58926,12 @@ var init_evolve = __esm({
     init_result_schema();
     init_rng();
     init_run_evolve();
+    init_run_scope();
     init_silent_end2();
     init_stage_port();
     init_strategies();
     init_stratified_sample();
+    init_validation();
   }
 });
 
@@ -57970,6 +59014,44 @@ var init_format = __esm({
   }
 });
 
+// src/report/sandbox-section.ts
+function sandboxWarning(status) {
+  if (!status?.warning) return "";
+  return `> [!WARNING]
+> **Unsandboxed agent code.** ${cell(status.warning, 600)}`;
+}
+function sandboxWarningLine(status) {
+  return status?.warning ? `warning: ${status.warning}
+` : "";
+}
+function codeReachSection(reaches, against = "the seed") {
+  if (!reaches || reaches.length === 0) return "";
+  return [
+    "## Code reach for the reviewer",
+    "",
+    `These code files reach for more than ${against} did; read these lines before merging. The sandbox contained them during the run, but not after a merge.`,
+    "",
+    "| File | Reaches for | Words |",
+    "|---|---|---|",
+    ...reaches.map(
+      (flag) => `| ${codeSpan(flag.file, 120)} | ${kindWords[flag.kind]} | ${flag.words.map((word2) => codeSpan(word2, 40)).join(", ")} |`
+    )
+  ].join("\n");
+}
+var kindWords;
+var init_sandbox_section = __esm({
+  "src/report/sandbox-section.ts"() {
+    "use strict";
+    init_format();
+    kindWords = {
+      environment: "environment variables",
+      files: "files and folders",
+      network: "the network",
+      processes: "other processes"
+    };
+  }
+});
+
 // src/report/scrub.ts
 function scrubSecrets(text3, secrets = []) {
   return redactSecrets(text3, { values: secrets });
@@ -58016,6 +59098,8 @@ function renderGateComment(gate, options = {}) {
     "",
     flipTable("Flips by failure pattern", gate.flips.bySignal),
     "",
+    ...gate.sandbox?.warning ? [sandboxWarning(gate.sandbox), ""] : [],
+    ...gate.reaches?.length ? [codeReachSection(gate.reaches, "the base"), ""] : [],
     options.reportUrl ? `Details: ${options.reportUrl}` : ""
   ].join("\n");
   return scrubSecrets(text3, options.secrets);
@@ -58026,6 +59110,7 @@ var init_gate_comment = __esm({
     "use strict";
     init_statistics();
     init_format();
+    init_sandbox_section();
     init_scrub();
     gateCommentMarker = "<!-- ecdysis-gate -->";
   }
@@ -58135,13 +59220,13 @@ var init_measure_rows = __esm({
 });
 
 // src/report/wording.ts
-function plural2(count4, singular, pluralForm = `${singular}s`) {
-  return `${count4} ${count4 === 1 ? singular : pluralForm}`;
+function plural2(count5, singular, pluralForm = `${singular}s`) {
+  return `${count5} ${count5 === 1 ? singular : pluralForm}`;
 }
 function resolvePlurals(text3) {
   return text3.replace(
     /\b(\d+) ((?:[A-Za-z-]+ ){0,2}[A-Za-z-]+)\((s|es)\)/g,
-    (_match, count4, word2, suffix) => count4 === "1" ? `${count4} ${word2}` : `${count4} ${word2}${suffix}`
+    (_match, count5, word2, suffix) => count5 === "1" ? `${count5} ${word2}` : `${count5} ${word2}${suffix}`
   );
 }
 function reasonCodes(reasons2) {
@@ -58161,7 +59246,8 @@ function proposalTally(result) {
   ).length;
   const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return {
-    iterations: result.iterations.length,
+    // A follow-up (a repair round) is a proposal of its iteration, not an iteration of its own.
+    iterations: new Set(result.iterations.map((iteration) => iteration.index)).size,
     proposals,
     accepted,
     edits: result.acceptedEdits.length
@@ -58218,7 +59304,7 @@ var init_wording2 = __esm({
       "no-systematic-pattern": "no systematic pattern found",
       "attempts-exhausted": "every systematic pattern left has used its attempts",
       "max-iterations": "evolve.maxIterations reached",
-      patience: "evolve.patience proposals in a row without improvement",
+      patience: "evolve.iterative.patience proposals in a row without improvement",
       "no-evolution": "no evolution (sampling baseline)",
       "agent-unusable": "the agent model gave no usable reply",
       "refiner-unusable": "the refiner model gave no usable reply"
@@ -58314,8 +59400,7 @@ function preWithPatternIds(options) {
 function patternNameMap(result) {
   const names2 = /* @__PURE__ */ new Map();
   for (const iteration of result.iterations)
-    for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")])
-      for (const pattern of record3?.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
+    for (const pattern of iteration.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
   return names2;
 }
 function namePatternIds(text3, names2) {
@@ -58328,7 +59413,6 @@ var patternIdPattern;
 var init_pattern_names = __esm({
   "src/report/pattern-names.ts"() {
     "use strict";
-    init_evidence3();
     init_html();
     patternIdPattern = /\bp-[0-9a-f]{12}\b/g;
   }
@@ -58356,23 +59440,23 @@ function unusableReplySentence(result) {
   const byRole = /* @__PURE__ */ new Map();
   let total = 0;
   let unusable = 0;
-  const add = (role, kind, count4) => {
-    total += count4;
+  const add = (role, kind, count5) => {
+    total += count5;
     if (kind === "usable") return;
-    unusable += count4;
+    unusable += count5;
     const kinds2 = byRole.get(role) ?? /* @__PURE__ */ new Map();
-    kinds2.set(kind, (kinds2.get(kind) ?? 0) + count4);
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + count5);
     byRole.set(role, kinds2);
   };
   for (const iteration of result.iterations) {
     for (const [role, kinds2] of Object.entries(iteration.diagnosis?.stats?.replies ?? {}))
-      for (const [kind, count4] of Object.entries(kinds2)) add(role, kind, count4 ?? 0);
+      for (const [kind, count5] of Object.entries(kinds2)) add(role, kind, count5 ?? 0);
     for (const turn of iteration.refinement?.turns ?? [])
       for (const kind of turn.replies ?? []) add(turn.role, kind, 1);
   }
   if (unusable === 0) return void 0;
   const parts = [...byRole].map(
-    ([role, kinds2]) => `${role} ${[...kinds2].map(([kind, count4]) => `${count4} ${unusableReplies[kind].words}`).join(", ")}`
+    ([role, kinds2]) => `${role} ${[...kinds2].map(([kind, count5]) => `${count5} ${unusableReplies[kind].words}`).join(", ")}`
   );
   return `${unusable} of ${total} refiner replies were not usable (${parts.join("; ")})`;
 }
@@ -58380,6 +59464,67 @@ var init_reply_sentence = __esm({
   "src/report/reply-sentence.ts"() {
     "use strict";
     init_reply_kind();
+  }
+});
+
+// src/report/validation-stages.ts
+function recordKey(iteration) {
+  return iteration.followUp ? `${iteration.index}.${iteration.followUp.n}` : String(iteration.index);
+}
+function recordTitle(iteration) {
+  const purpose = iteration.followUp ? ` (${iteration.followUp.purpose})` : "";
+  return `Iteration ${recordKey(iteration)}${purpose}`;
+}
+function stageOutcome(stage) {
+  const [yes, no] = outcomeWords[stage.role];
+  return stage.decision.accepted ? yes : no;
+}
+function stageFigures(stage) {
+  const parts = [];
+  if (stage.score) parts.push(formatScore(stage.score));
+  const { comparison, draws } = stage;
+  if (comparison)
+    parts.push(
+      `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${formatPValue(comparison.pValue)}`
+    );
+  if (draws)
+    parts.push(
+      `over ${draws.pairs} draws fixed ${draws.fixed}, broken ${draws.broken}; ${formatPValue(draws.pValue)}`
+    );
+  for (const [name3, value] of Object.entries(stage.figures ?? {})) parts.push(`${name3} ${value}`);
+  return parts;
+}
+function changeLine(change2) {
+  const alone = change2.fixed !== void 0 && change2.broken !== void 0 && !change2.unrun ? ` (fixed ${change2.fixed}, broken ${change2.broken})` : "";
+  const unrun = change2.unrun ? ` (not run: ${change2.unrun})` : "";
+  return `${change2.patterns.join(", ") || "(no pattern)"}: ${change2.kept ? "kept" : "dropped"}${alone}${unrun} \u2014 ${change2.reason}`;
+}
+function stageMarkdownLines(stages, cell2) {
+  return stages.flatMap((stage) => [
+    `- ${cell2(stage.step, 80)} (${stageOutcome(stage)}): ${cell2([...stageFigures(stage), stage.decision.reason].join("; "), 600)}`,
+    ...(stage.changes ?? []).map((change2) => `  - ${cell2(changeLine(change2), 400)}`)
+  ]);
+}
+function splitByRole(stages) {
+  const deciding = (stage) => stage.role === "verdict" || stage.role === "retry";
+  return {
+    screening: stages.filter((stage) => !deciding(stage)),
+    deciding: stages.filter(deciding)
+  };
+}
+var outcomeWords;
+var init_validation_stages = __esm({
+  "src/report/validation-stages.ts"() {
+    "use strict";
+    init_statistics();
+    init_format();
+    outcomeWords = {
+      screen: ["passed", "failed"],
+      prune: ["pruned", "nothing left"],
+      verdict: ["accepted", "rejected"],
+      retry: ["retried", "no retry"],
+      note: ["noted", "noted"]
+    };
   }
 });
 
@@ -58435,7 +59580,7 @@ function patternsSection(result) {
   for (const iteration of withPatterns) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}`,
+      `### ${recordTitle(iteration)}`,
       "",
       "| Pattern | Kind | Support (tasks / categories) | Categories | Examples | Reasons |",
       "|---|---|---|---|---|---|",
@@ -58455,7 +59600,7 @@ function reasoningSection(result, options = {}) {
   for (const iteration of result.iterations) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}: ${iteration.verdict}`,
+      `### ${recordTitle(iteration)}: ${iteration.verdict}`,
       "",
       cell(iteration.reason, 600)
     );
@@ -58484,80 +59629,25 @@ function reasoningSection(result, options = {}) {
         )
       );
     }
-    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
-    const full = firstStage(iteration.evidence, "full")?.comparison;
-    if (cheap)
-      parts.push(
-        "",
-        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`
-      );
-    if (full)
-      parts.push(
-        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`
-      );
-    parts.push(...validationDetails(iteration));
+    if (iteration.validation.length > 0)
+      parts.push("", "Validation:", "", ...stageMarkdownLines(iteration.validation, cell));
   }
   return parts.join("\n");
 }
-function validationDetails(iteration) {
-  const lines = [];
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
-  if (confirm)
-    lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`
-    );
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`
-    );
-  else if (undone && pruned)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} \u2014 ${cell(pruned.decision.reason, 300)}.`
-    );
-  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(
-      `Pruned: ${cell(change2.patternNames.join(", "), 200)} \u2014 ${cell(change2.reason, 300)}.`
-    );
-  if (ablation && ablation.length > 0)
-    lines.push(
-      "",
-      "| change (patterns) | alone: fixed | alone: broken | kept |",
-      "|---|---|---|---|",
-      ...ablation.map(
-        (change2) => change2.unparsable ? `| ${cell(change2.patterns.join(", "), 200)} | \u2013 | \u2013 | no (not run: alone ${cell(change2.unparsable, 200)}) |` : `| ${cell(change2.patterns.join(", "), 200)} | ${change2.fixed} | ${change2.broken} | ${change2.kept ? "yes" : "no"} |`
-      )
-    );
-  const repair = firstStage(iteration.evidence, "repaired");
-  if (repair)
-    lines.push(
-      "",
-      `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${cell(repair.decision.reason, 400)}.`,
-      ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) => `- pattern ${cell(pattern.name, 120)}: ${plural2(pattern.support.tasks, "task")}`
-      )
-    );
-  return lines;
-}
 function droppedEditRows(result) {
   return result.iterations.flatMap(
-    (iteration) => [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
-      (refinement) => (refinement?.droppedEdits ?? []).map((dropped) => ({
-        iteration: iteration.index,
-        stage: dropped.stage,
-        change: dropped.change === null ? "\u2014" : String(dropped.change + 1),
-        reason: dropped.reason,
-        edit: dropped.edit
-      }))
-    )
+    (iteration) => (iteration.refinement?.droppedEdits ?? []).map((dropped) => ({
+      iteration: recordKey(iteration),
+      stage: dropped.stage,
+      change: dropped.change === null ? "\u2014" : String(dropped.change + 1),
+      reason: dropped.reason,
+      edit: dropped.edit
+    }))
   );
 }
 function rejectionsSection(result) {
   const guard = result.iterations.flatMap(
-    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection }))
+    (iteration) => iteration.guardRejections.map((rejection) => ({ iteration: recordKey(iteration), rejection }))
   );
   const parts = ["## Rejections", ""];
   const dropped = droppedEditRows(result);
@@ -58610,12 +59700,12 @@ var init_markdown_sections = __esm({
   "src/report/markdown-sections.ts"() {
     "use strict";
     init_statistics();
-    init_evidence3();
     init_refinement_record();
     init_format();
     init_pattern_names();
     init_records2();
     init_reply_sentence();
+    init_validation_stages();
     init_wording2();
   }
 });
@@ -58629,6 +59719,7 @@ var init_job_summary = __esm({
     init_gate_comment();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
     init_wording2();
   }
@@ -58644,12 +59735,9 @@ function sameEdit(a, b) {
 function labelFlagRows(result) {
   const rows = [];
   for (const iteration of result.iterations) {
-    const repaired = iteration.evidence.flatMap(
-      (stage) => stage.stage === "repaired" ? stage.labelFlags ?? [] : []
-    );
-    for (const flag of [...iteration.labelFlags ?? [], ...repaired]) {
+    for (const flag of iteration.labelFlags ?? []) {
       const inFinal = result.acceptedEdits.some((edit) => sameEdit(edit, flag.edit));
-      rows.push({ iteration: iteration.index, flag, inFinal });
+      rows.push({ iteration: recordKey(iteration), flag, inFinal });
     }
   }
   return rows;
@@ -58680,6 +59768,7 @@ var init_label_words_section = __esm({
   "src/report/label-words-section.ts"() {
     "use strict";
     init_format();
+    init_validation_stages();
     reasons = {
       choice: "a choice of the scorer",
       "common-answer": "the answer of many train tasks",
@@ -58697,6 +59786,7 @@ var init_pr_body = __esm({
     init_label_words_section();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
   }
 });
@@ -58731,16 +59821,18 @@ function describeReplacement(edit, max) {
   if (after === "") return `edit ${edit.file}: delete ${quote(before)}`;
   return `edit ${edit.file}: ${JSON.stringify(clip3(before, 24))} \u2192 ${quote(after)}`;
 }
-function patternNames(iteration) {
+function patternNames(iterations, iteration) {
   const names2 = /* @__PURE__ */ new Map();
-  for (const record3 of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record3?.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
+  for (const record3 of iterations) {
+    if (record3.index !== iteration.index) continue;
+    for (const pattern of record3.diagnosis?.patterns ?? []) names2.set(pattern.id, pattern.name);
+    if (record3 === iteration) break;
   }
   return names2;
 }
 function acceptedChanges(result) {
   return result.iterations.filter((iteration) => iteration.verdict === "accepted").flatMap((iteration) => {
-    const names2 = patternNames(iteration);
+    const names2 = patternNames(result.iterations, iteration);
     return iteration.applied.map((planned) => ({
       iteration: iteration.index,
       module: planned.module,
@@ -58752,7 +59844,6 @@ function acceptedChanges(result) {
 var init_accepted_changes = __esm({
   "src/report/accepted-changes.ts"() {
     "use strict";
-    init_evidence3();
     init_format();
   }
 });
@@ -58761,21 +59852,16 @@ var init_accepted_changes = __esm({
 function patternRefs(iterations) {
   const refs = [];
   for (const iteration of iterations) {
-    const repaired = firstStage(iteration.evidence, "repaired");
-    for (const [diagnosis2, repair] of [
-      [iteration.diagnosis, false],
-      [repaired?.diagnosis, true]
-    ]) {
-      for (const pattern of diagnosis2?.patterns ?? [])
-        refs.push({
-          id: pattern.id,
-          name: pattern.name,
-          anchor: anchorId(`pattern-${iteration.index}${repair ? "r" : ""}`, pattern.id),
-          iteration: iteration.index,
-          repair,
-          pattern
-        });
-    }
+    const record3 = recordKey(iteration);
+    for (const pattern of iteration.diagnosis?.patterns ?? [])
+      refs.push({
+        id: pattern.id,
+        name: pattern.name,
+        anchor: anchorId(`pattern-${record3}`, pattern.id),
+        iteration: iteration.index,
+        record: record3,
+        pattern
+      });
   }
   return refs;
 }
@@ -58785,7 +59871,7 @@ function harnessLabels(result) {
     if (!iteration.candidateHash || labels.has(iteration.candidateHash)) continue;
     labels.set(
       iteration.candidateHash,
-      iteration.verdict === "accepted" ? `after iteration ${iteration.index}` : `rejected candidate of iteration ${iteration.index}`
+      iteration.verdict === "accepted" ? `after iteration ${recordKey(iteration)}` : `rejected candidate of iteration ${recordKey(iteration)}`
     );
   }
   labels.set(result.harness.finalHash, "final");
@@ -58799,27 +59885,28 @@ function harnessRank(result, hash2) {
   return position === -1 ? 1e5 : position;
 }
 function indexReport(input2) {
-  const patterns = patternRefs(input2.result.iterations);
+  const patterns2 = patternRefs(input2.result.iterations);
   const byMember = /* @__PURE__ */ new Map();
-  for (const ref of patterns)
+  for (const ref of patterns2)
     for (const key of ref.pattern.memberKeys)
       byMember.set(key, [...byMember.get(key) ?? [], ref]);
   const labels = harnessLabels(input2.result);
   const edits = input2.result.iterations.flatMap(
     (iteration) => iteration.applied.map((edit) => ({
       iteration: iteration.index,
+      record: recordKey(iteration),
       verdict: iteration.verdict,
       edit
     }))
   );
   return {
     ...input2,
-    patterns,
+    patterns: patterns2,
     rollouts: new Map((input2.records?.rollouts ?? []).map((record3) => [record3.key, record3])),
     tasks: new Map((input2.records?.tasks ?? []).map((task) => [task.id, task])),
     calls: new Map((input2.prompts ?? []).map((call) => [call.id, call])),
     patternsOf: (key) => byMember.get(key) ?? [],
-    patternRef: (id, iteration) => patterns.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns.findLast((ref) => ref.id === id),
+    patternRef: (id, iteration) => patterns2.find((ref) => ref.id === id && ref.iteration === iteration) ?? patterns2.findLast((ref) => ref.id === id),
     editsFor: (id) => edits.filter((entry) => entry.edit.patterns.includes(id)),
     harnessLabel: (hash2) => labels.get(hash2) ?? `harness ${hash2.slice(0, 12)}`,
     harnessRank: (hash2) => harnessRank(input2.result, hash2)
@@ -58829,12 +59916,12 @@ var rolloutAnchor, taskAnchor, callAnchor, candidateAnchor;
 var init_report_index = __esm({
   "src/report/report-index.ts"() {
     "use strict";
-    init_evidence3();
     init_html();
+    init_validation_stages();
     rolloutAnchor = (key) => anchorId("rollout", key);
     taskAnchor = (taskId) => anchorId("task", taskId);
     callAnchor = (id) => anchorId("call", id);
-    candidateAnchor = (index) => `candidate-${index}`;
+    candidateAnchor = (key) => `candidate-${key}`;
   }
 });
 
@@ -58852,47 +59939,25 @@ function taskLinks(ids) {
   );
 }
 function editLine(planned, index, iteration) {
-  const patterns = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
-  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
+  const patterns2 = planned.patterns.length ? ` <small>for ${patternLinks(planned.patterns, index, iteration)}</small>` : "";
+  return `<li><code>${escapeHtml(planned.module)}</code> ${escapeHtml(describeEdit(planned.edit))}${patterns2}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
 }
 function comparisonCell(comparison) {
-  if (!comparison) return "\u2014";
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${escapeHtml(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
 }
-function fullCell(iteration) {
-  const full = firstStage(iteration.evidence, "full");
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const lines = full ? [`${escapeHtml(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
-  if (confirm)
-    lines.push(
-      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${escapeHtml(formatPValue(confirm.pValue))}`
-    );
-  for (const change2 of firstStage(iteration.evidence, "ablated")?.changes ?? [])
-    lines.push(
-      change2.unparsable ? `alone: ${escapeHtml(change2.patterns.join(", "))} not run (${escapeHtml(change2.unparsable)}) \u2014 dropped` : `alone: ${escapeHtml(change2.patterns.join(", "))} fixed ${change2.fixed}, broken ${change2.broken} \u2014 ${change2.kept ? "kept" : "dropped"}`
-    );
-  return lines.join("<br>") || "\u2014";
+function stageHtml(stage) {
+  const { comparison, ...rest } = stage;
+  const figures = stageFigures({ ...rest }).map(escapeHtml);
+  if (comparison) figures.push(comparisonCell(comparison));
+  const changes = (stage.changes ?? []).map((change2) => `<li>${escapeHtml(changeLine(change2))}</li>`);
+  return `<div class="stage"><strong>${escapeHtml(stage.step)}</strong> <span class="${stage.decision.accepted ? "accepted" : "rejected"}">${escapeHtml(stageOutcome(stage))}</span>${figures.length ? `<br>${figures.join("<br>")}` : ""}<br><small>${escapeHtml(stage.decision.reason)}</small>${changes.length ? `<ul>${changes.join("")}</ul>` : ""}</div>`;
 }
-function cheapCell(iteration) {
-  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
-  for (const change2 of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(`<small>pruned: ${escapeHtml(change2.patternNames.join(", "))} \u2014 ${escapeHtml(change2.reason)}</small>`);
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`
-    );
-  else if (undone && pruned)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${escapeHtml(undone.join("; "))} (${escapeHtml(pruned.decision.reason)})</small>`
-    );
-  return lines.join("<br>");
+function stagesCell(stages) {
+  return stages.map(stageHtml).join("") || "\u2014";
 }
 function leftOutCell(iteration, dropped) {
   const items = [
-    ...dropped.filter((row2) => row2.iteration === iteration.index).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
+    ...dropped.filter((row2) => row2.iteration === recordKey(iteration)).map((row2) => `<li>Editor ${escapeHtml(row2.stage)} (change ${escapeHtml(row2.change)}): ${escapeHtml(row2.reason)}</li>`),
     ...iteration.guardRejections.map(
       (rejection) => `<li>guard <code>${escapeHtml(rejection.guard)}</code>: ${escapeHtml(rejection.reason)}</li>`
     )
@@ -58904,9 +59969,10 @@ function row(iteration, index) {
   const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
   const hms = iteration.refinement ? escapeHtml(refinementSummary(iteration.refinement)) : "";
   const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "\u2014";
-  const repair = firstStage(iteration.evidence, "repaired");
-  const repairLine = repair ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} \u2014 ${escapeHtml(repair.decision.reason)}</small>` : "";
-  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+  const key = recordKey(iteration);
+  const followUp = iteration.followUp ? `<br><small>${escapeHtml(iteration.followUp.purpose)}</small>` : "";
+  const { screening, deciding } = splitByRole(iteration.validation);
+  return `<tr id="${candidateAnchor(key)}"><td><a href="#iteration-${key}">${key}</a>${followUp}</td><td class="hashes"><code title="${escapeHtml(iteration.parentHash)}">${short(iteration.parentHash)}</code> \u2192<br><code title="${escapeHtml(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${stagesCell(screening)}</td><td>${stagesCell(deciding)}</td><td class="${iteration.verdict}"><strong>${escapeHtml(iteration.verdict)}</strong><br><small>${escapeHtml(iteration.reason)}</small></td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
 }
 function labelWordsHtml(index) {
   const rows = labelFlagRows(index.result);
@@ -58919,22 +59985,21 @@ function candidatesHtml(index) {
   const { iterations } = index.result;
   if (iterations.length === 0)
     return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
-  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent \u2192 candidate)</th><th>Changes</th><th>Screening</th><th>Deciding tests</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations.map((iteration) => row(iteration, index)).join("")}</table></div>${labelWordsHtml(index)}</section>`;
 }
 var short;
 var init_html_candidates = __esm({
   "src/report/html-candidates.ts"() {
     "use strict";
     init_statistics();
-    init_evidence3();
     init_refinement_record();
     init_accepted_changes();
-    init_format();
     init_html();
     init_label_words_section();
     init_markdown_sections();
     init_pattern_names();
     init_report_index();
+    init_validation_stages();
     short = (hash2) => hash2 ? hash2.slice(0, 10) : "\u2014";
   }
 });
@@ -58995,7 +60060,7 @@ function memberLinks(ref, index) {
       return `<a href="#${rolloutAnchor(key)}">${escapeHtml(record3.taskId)}</a>${sample}`;
     }
     const example = ref.pattern.examples.find((item) => item.rolloutKey === key);
-    const excerpt3 = index.result.iterations.find((iteration) => iteration.index === ref.iteration)?.traces.find((trace) => trace.key === key);
+    const excerpt3 = index.result.iterations.find((iteration) => recordKey(iteration) === ref.record)?.traces.find((trace) => trace.key === key);
     if (excerpt3) return `<a href="#${rolloutAnchor(key)}">${escapeHtml(excerpt3.taskId)}</a>`;
     return escapeHtml(example?.taskId ?? key.slice(0, 12));
   });
@@ -59004,7 +60069,7 @@ function memberLinks(ref, index) {
 function addressingEdits(ids, index) {
   const entries = [...new Set(ids.flatMap((id) => index.editsFor(id)))];
   const items = entries.map(
-    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.iteration)}">iteration ${entry.iteration}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
+    (entry) => `<li><a class="edit-ref" href="#${candidateAnchor(entry.record)}">iteration ${entry.record}</a>: <code>${escapeHtml(entry.edit.module)}</code> ${escapeHtml(describeEdit(entry.edit.edit, 120))} \u2014 <span class="${entry.verdict}">${escapeHtml(entry.verdict)}</span></li>`
   );
   return items.length ? `<ul>${items.join("")}</ul>` : `<span class="muted">no edit</span>`;
 }
@@ -59013,7 +60078,7 @@ function patternRow(ref, index) {
   const standing = patternStanding(pattern);
   const attributes = filterAttributes("patterns", {
     standing,
-    iteration: String(ref.iteration)
+    iteration: ref.record
   });
   return `<tr id="${ref.anchor}"${attributes}><td><strong>${escapeHtml(pattern.name)}</strong> <small class="muted">${escapeHtml(pattern.id)}</small><br><small>${escapeHtml(pattern.description)}</small><br><small class="muted">module <code>${escapeHtml(pattern.module)}</code></small></td><td class="${pattern.kind}">${escapeHtml(standing)}</td><td>${pattern.support.tasks} / ${pattern.support.categories}</td><td>${escapeHtml(pattern.support.categoryNames.join(", "))}</td><td>${memberLinks(ref, index)}</td><td><small>${escapeHtml(patternReasons(pattern))}</small></td><td><small>${addressingEdits([pattern.id], index)}</small></td></tr>`;
 }
@@ -59021,13 +60086,13 @@ function patternsHtml(index) {
   if (index.patterns.length === 0)
     return `<section id="patterns"><h2>Failure patterns</h2><p>No cross-instance diagnosis was run (or no failure was found).</p></section>`;
   const groups = /* @__PURE__ */ new Map();
-  for (const ref of index.patterns) {
-    const key = `${ref.iteration}${ref.repair ? "r" : ""}`;
-    groups.set(key, [...groups.get(key) ?? [], ref]);
-  }
-  const tables = [...groups.values()].map((refs) => {
-    const first = refs[0];
-    const title = `Iteration ${first.iteration}${first.repair ? ": repair round (what the candidate broke)" : ""}`;
+  for (const ref of index.patterns)
+    groups.set(ref.record, [...groups.get(ref.record) ?? [], ref]);
+  const titles = new Map(
+    index.result.iterations.map((iteration) => [recordKey(iteration), recordTitle(iteration)])
+  );
+  const tables = [...groups.entries()].map(([record3, refs]) => {
+    const title = titles.get(record3) ?? `Iteration ${record3}`;
     return `<h3>${escapeHtml(title)}</h3><table class="patterns"><tr><th>Pattern</th><th>Standing</th><th>Support (tasks / categories)</th><th>Categories</th><th>Members</th><th>Why</th><th>Edits for it</th></tr>${refs.map((ref) => patternRow(ref, index)).join("")}</table>`;
   }).join("");
   const bar2 = filterBar({
@@ -59042,7 +60107,7 @@ function patternsHtml(index) {
       {
         key: "iteration",
         label: "Iteration",
-        values: distinct(index.patterns.map((ref) => String(ref.iteration)))
+        values: distinct(index.patterns.map((ref) => ref.record))
       }
     ]
   });
@@ -59055,6 +60120,7 @@ var init_html_patterns = __esm({
     init_html();
     init_records2();
     init_report_index();
+    init_validation_stages();
     init_wording2();
   }
 });
@@ -59140,15 +60206,14 @@ function refinementHtml(options) {
   return `<p><strong>HMS</strong> (${refinement.rounds.length} round${refinement.rounds.length === 1 ? "" : "s"}, ${escapeHtml(refinement.outcome)}): ${linkPatternIds(refinementSummary(refinement), index, iteration)}</p>${turns.join("")}`;
 }
 function iterationHtml(iteration, index, rendered) {
-  const repair = firstStage(iteration.evidence, "repaired");
+  const key = recordKey(iteration);
   const main2 = iteration.refinement ? refinementHtml({
     refinement: iteration.refinement,
     index,
     iteration: iteration.index,
     rendered
   }) : "<p>No refinement ran.</p>";
-  const repaired = repair?.refinement ? `<h4>Repair round</h4>${refinementHtml({ refinement: repair.refinement, index, iteration: iteration.index, rendered })}` : "";
-  return `<section id="iteration-${iteration.index}" class="iteration"><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#candidate-${iteration.index}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}${repaired}</section>`;
+  return `<section id="iteration-${key}" class="iteration"><h3>${escapeHtml(recordTitle(iteration))}: <span class="${iteration.verdict}">${escapeHtml(iteration.verdict)}</span> <small><a href="#${candidateAnchor(key)}">candidate row</a></small></h3><p>${escapeHtml(iteration.reason)}</p>${main2}</section>`;
 }
 function otherCalls(index, rendered) {
   const rest = [...index.calls.values()].filter((call) => !rendered.has(call.id));
@@ -59174,13 +60239,13 @@ var maxPromptChars;
 var init_html_roles = __esm({
   "src/report/html-roles.ts"() {
     "use strict";
-    init_evidence3();
     init_refinement_record();
     init_format();
     init_html();
     init_pattern_names();
     init_records2();
     init_report_index();
+    init_validation_stages();
     init_wording2();
     maxPromptChars = 3e4;
   }
@@ -59212,10 +60277,10 @@ function tasksHtml(index) {
   const final = new Map(measures.final.tasks.map((task) => [task.taskId, task]));
   const ids = distinct([...seed2.keys(), ...final.keys()]);
   const failing = /* @__PURE__ */ new Map();
-  const ordered = [...index.rollouts.values()].sort(
+  const ordered2 = [...index.rollouts.values()].sort(
     (a, b) => index.harnessRank(a.harnessHash) - index.harnessRank(b.harnessHash)
   );
-  for (const record3 of ordered)
+  for (const record3 of ordered2)
     failing.set(record3.taskId, [
       ...failing.get(record3.taskId) ?? [],
       `<a href="#${rolloutAnchor(record3.key)}">${escapeHtml(index.harnessLabel(record3.harnessHash))}</a>`
@@ -59277,7 +60342,7 @@ function taskNow(taskId, index) {
 }
 function rolloutBody(record3, index) {
   const task = index.tasks.get(record3.taskId);
-  const patterns = index.patternsOf(record3.key);
+  const patterns2 = index.patternsOf(record3.key);
   const usage = record3.trace.usage;
   const steps = record3.trace.steps.length;
   const events = record3.trace.events.map(
@@ -59298,14 +60363,14 @@ function rolloutBody(record3, index) {
     field("Events", events.length ? `<ul>${events.join("")}</ul>` : "none"),
     field(
       "Patterns",
-      patterns.length ? patterns.map(
-        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`
+      patterns2.length ? patterns2.map(
+        (ref) => `<a class="pattern-ref" href="#${ref.anchor}">${escapeHtml(ref.name)}</a> <small class="muted">(iteration ${ref.record})</small>`
       ).join(", ") : "none"
     ),
     field(
       "Edits for its patterns",
       addressingEdits(
-        patterns.map((ref) => ref.id),
+        patterns2.map((ref) => ref.id),
         index
       )
     ),
@@ -59320,14 +60385,14 @@ function rolloutBody(record3, index) {
 }
 function rolloutDetails(record3, index) {
   const harness = index.harnessLabel(record3.harnessHash);
-  const patterns = index.patternsOf(record3.key).map((ref) => ref.name);
+  const patterns2 = index.patternsOf(record3.key).map((ref) => ref.name);
   const attributes = filterAttributes("rollouts", {
     harness,
     category: record3.category,
     reason: record3.verdict.reason
   });
   const events = [...new Set(record3.trace.events.map((event) => event.kind))];
-  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
+  return `<details id="${rolloutAnchor(record3.key)}" class="rollout"${attributes}><summary>${code(record3.taskId, 120)} \xB7 ${escapeHtml(record3.category)} \xB7 <span class="rejected">${escapeHtml(record3.verdict.reason)}</span> \xB7 ${escapeHtml(harness)}${events.length ? ` \xB7 ${escapeHtml(events.join(", "))}` : ""}${patterns2.length ? ` \xB7 <span class="muted">${escapeHtml([...new Set(patterns2)].join(", "))}</span>` : ""}</summary>${rolloutBody(record3, index)}</details>`;
 }
 function excerptDetails(excerpt3) {
   return `<details id="${rolloutAnchor(excerpt3.key)}" class="rollout"${filterAttributes("rollouts", { category: excerpt3.category })}><summary>${code(excerpt3.taskId, 120)} \xB7 ${escapeHtml(excerpt3.category)} \xB7 <span class="rejected">${escapeHtml(excerpt3.verdict.reason)}</span>${excerpt3.events.length ? ` \xB7 ${escapeHtml(excerpt3.events.join(", "))}` : ""}</summary><dl class="rollout-fields">${field("Output", preText(excerpt3.output))}${field("Extracted answer", excerpt3.answer === null ? "<em>none found</em>" : code(excerpt3.answer))}</dl><h4>Trace</h4>${traceSteps(excerpt3.steps)}</details>`;
@@ -59539,7 +60604,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path17 = points2.map(
+  const path18 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -59551,7 +60616,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path17}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path18}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -59650,9 +60715,12 @@ var init_render_html = __esm({
 // src/report/render-markdown.ts
 function renderMarkdown(result, options = {}) {
   const labels = labelWordsSection(result);
+  const warning = sandboxWarning(result.sandbox);
+  const reach = codeReachSection(result.reaches);
   const text3 = [
     `# Ecdysis report (${result.strategy})`,
     "",
+    ...warning ? [warning, ""] : [],
     summarySection(result),
     "",
     "## Accuracy per iteration",
@@ -59668,6 +60736,7 @@ function renderMarkdown(result, options = {}) {
     rejectionsSection(result),
     "",
     ...labels ? [labels, ""] : [],
+    ...reach ? [reach, ""] : [],
     diffSection(result),
     "",
     costSection(result),
@@ -59682,18 +60751,19 @@ var init_render_markdown = __esm({
     init_label_words_section();
     init_markdown_measures();
     init_markdown_sections();
+    init_sandbox_section();
     init_scrub();
   }
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir14, writeFile as writeFile13 } from "node:fs/promises";
-import path13 from "node:path";
+import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
+import path14 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir14(outDir, { recursive: true });
-  const markdown = path13.join(outDir, "report.md");
-  const html = path13.join(outDir, "report.html");
+  await mkdir15(outDir, { recursive: true });
+  const markdown = path14.join(outDir, "report.md");
+  const html = path14.join(outDir, "report.html");
   await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
@@ -59701,8 +60771,8 @@ async function writeEvolveReports(options) {
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path13.join(options.outDir, "gate.md");
-  await mkdir14(options.outDir, { recursive: true });
+  const file2 = path14.join(options.outDir, "gate.md");
+  await mkdir15(options.outDir, { recursive: true });
   await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
@@ -59728,6 +60798,7 @@ var init_report = __esm({
     init_pr_body();
     init_render_html();
     init_render_markdown();
+    init_sandbox_section();
     init_scrub();
     init_svg_chart();
     init_wording2();
@@ -59737,11 +60808,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { join as join19 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join16(outDir, "ground-truth.json");
+  const groundTruth = join19(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -59759,21 +60830,26 @@ var init_world_generator = __esm({
 
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
-  const patterns = [];
+  const patterns2 = [];
   const acceptedEdits = [];
   const trajectory = [];
   const inForce = [
     { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash }
   ];
+  const firstOf = /* @__PURE__ */ new Map();
   for (const iteration of result.iterations) {
-    const found = iterationPatterns(iteration);
-    patterns.push(...found);
+    if (!firstOf.has(iteration.index)) {
+      const found = iterationPatterns(iteration);
+      firstOf.set(iteration.index, { iteration, found });
+      patterns2.push(...found);
+    }
     if (iteration.verdict !== "accepted") continue;
-    const fixed = firstStage(iteration.evidence, "full")?.comparison.fixed ?? firstStage(iteration.evidence, "cheap")?.comparison.fixed ?? [];
+    const batch = firstOf.get(iteration.index) ?? { iteration, found: [] };
+    const fixed = fixedTasks(iteration);
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
-        addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
+        addressedTaskIds: addressedTasks(batch.iteration, batch.found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)]
       });
     }
@@ -59805,7 +60881,7 @@ function toEvolveOutcome(result) {
       wallMs: result.cost.wallMs,
       refinementShare: result.cost.refinementShare
     },
-    patterns,
+    patterns: patterns2,
     acceptedEdits,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
@@ -59832,6 +60908,10 @@ function spendView(spend2) {
     refinementShare: refinementShare(spend2)
   };
 }
+function fixedTasks(iteration) {
+  const tested = (role) => iteration.validation.find((stage) => stage.role === role && stage.comparison);
+  return (tested("verdict") ?? tested("screen"))?.comparison?.fixed ?? [];
+}
 function iterationPatterns(iteration) {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
     id: `${iteration.index}:${pattern.id}`,
@@ -59851,7 +60931,7 @@ function addressedTasks(iteration, found, names2) {
 }
 function acceptedHarnessHash(iteration) {
   if (iteration.verdict !== "accepted") return void 0;
-  const verdict = decide(iteration.evidence);
+  const verdict = decide(iteration.validation);
   return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
 }
 var init_from_evolve_result = __esm({
@@ -59859,7 +60939,6 @@ var init_from_evolve_result = __esm({
     "use strict";
     init_acceptance();
     init_budget();
-    init_evidence3();
   }
 });
 
@@ -59899,17 +60978,17 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path14 from "node:path";
+import path15 from "node:path";
 async function measureProbe(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path14.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path14.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path15.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path15.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const harnesses = await rebuildHarnesses({
     seed: await loadHarness({
-      dir: path14.resolve(loaded.root, config2.harness.dir),
+      dir: path15.resolve(loaded.root, config2.harness.dir),
       kind: "builtin"
     }),
     result: options.result,
@@ -60005,8 +61084,8 @@ __export(sim_engine_exports, {
   playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
-import { cp as cp2, mkdir as mkdir15, rm as rm6, writeFile as writeFile15 } from "node:fs/promises";
-import path15 from "node:path";
+import { cp as cp2, mkdir as mkdir16, rm as rm7, writeFile as writeFile15 } from "node:fs/promises";
+import path16 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared = /* @__PURE__ */ new Map();
@@ -60026,22 +61105,22 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path15.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path16.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed: seed2, dir }) {
       const seeded = { ...await worldOf(world2.source), seed: seed2 };
-      await rm6(dir, { recursive: true, force: true });
-      await mkdir15(dir, { recursive: true });
+      await rm7(dir, { recursive: true, force: true });
+      await mkdir16(dir, { recursive: true });
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile15(path15.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+      await writeFile15(path16.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
       prepared.set(dir, {
         world: seeded,
         files: {
-          train: path15.relative(dir, files.train),
-          heldout: path15.relative(dir, files.heldout),
-          harnessDir: path15.relative(dir, files.harnessDir)
+          train: path16.relative(dir, files.train),
+          heldout: path16.relative(dir, files.heldout),
+          harnessDir: path16.relative(dir, files.harnessDir)
         }
       });
       const train = await loadTasks(files.train);
@@ -60056,11 +61135,11 @@ function simEngine() {
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path15.join(outDir, "project");
-      await rm6(outDir, { recursive: true, force: true });
-      await mkdir15(projectDir, { recursive: true });
-      for (const relative9 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path15.join(project.dir, relative9), path15.join(projectDir, relative9), {
+      const projectDir = path16.join(outDir, "project");
+      await rm7(outDir, { recursive: true, force: true });
+      await mkdir16(projectDir, { recursive: true });
+      for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
+        await cp2(path16.join(project.dir, relative10), path16.join(projectDir, relative10), {
           recursive: true
         });
       }
@@ -60070,7 +61149,7 @@ function simEngine() {
         latencyScale: settings.latencyScale
       });
       try {
-        const configPath = path15.join(projectDir, "ecdysis.yml");
+        const configPath = path16.join(projectDir, "ecdysis.yml");
         await writeFile15(
           configPath,
           projectConfigYaml({
@@ -60086,13 +61165,13 @@ function simEngine() {
         try {
           const result = await runEvolve({
             loaded: config2,
-            outDir: path15.join(outDir, "evolve"),
+            outDir: path16.join(outDir, "evolve"),
             models,
             clock,
             // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
             speedups: strategy !== "ecdysis-serial"
           });
-          await writeEvolveReports({ outDir: path15.join(outDir, "evolve"), result });
+          await writeEvolveReports({ outDir: path16.join(outDir, "evolve"), result });
           results.set(outDir, result);
           return toEvolveOutcome(result);
         } finally {
@@ -60109,8 +61188,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path15.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path15.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path16.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path16.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -60166,7 +61245,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join17 } from "node:path";
+import { join as join20 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -60614,7 +61693,7 @@ function budgetUseTable(result) {
     const first = runs[0];
     const stops = /* @__PURE__ */ new Map();
     for (const run2 of runs) stops.set(run2.stoppedBy, (stops.get(run2.stoppedBy) ?? 0) + 1);
-    const stopped = [...stops].map(([reason, count4]) => `${reason} \xD7${count4}`).join(", ");
+    const stopped = [...stops].map(([reason, count5]) => `${reason} \xD7${count5}`).join(", ");
     const unspent = runs.map((run2) => run2.unspentRollouts);
     const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
     const refiner = first.refiner === "neutral" ? " (neutral refiner)" : "";
@@ -61372,8 +62451,8 @@ function describeMachine() {
 }
 
 // src/bench/run-bench.ts
-import { mkdir as mkdir16, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
-import path16 from "node:path";
+import { mkdir as mkdir17, rename as rename11, writeFile as writeFile16 } from "node:fs/promises";
+import path17 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -61562,14 +62641,14 @@ function patternPurities(options) {
     for (const member of members2) {
       for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
     }
-    const [label, count4] = [...counts.entries()].sort(
+    const [label, count5] = [...counts.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
       patternId: pattern.id,
       label,
       members: members2.length,
-      purity: count4 / members2.length
+      purity: count5 / members2.length
     });
   }
   return results;
@@ -61628,7 +62707,7 @@ async function runBench(input2) {
   const canReuse = options.resume && reusableCode(code2);
   let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path16.resolve(options.outDir);
+  const outDir = path17.resolve(options.outDir);
   const names2 = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
   const worlds = [];
   for (const name3 of names2) worlds.push(await engine.describeWorld(name3));
@@ -61639,7 +62718,7 @@ async function runBench(input2) {
   );
   for (const world2 of worlds) {
     for (const seed2 of options.seeds) {
-      const projectDir = path16.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
+      const projectDir = path17.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
       const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
       const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
       const taskIds = probeTaskIds({
@@ -61656,7 +62735,7 @@ async function runBench(input2) {
           maxIterations: options.maxIterations,
           temperature: options.temperature
         };
-        const runDir = path16.join(outDir, "runs", runFolder(world2.name, seed2, plan));
+        const runDir = path17.join(outDir, "runs", runFolder(world2.name, seed2, plan));
         const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
         const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
         if (recorded) {
@@ -61695,7 +62774,7 @@ async function runBench(input2) {
           truth
         });
         if (reusableCode(code2)) {
-          await mkdir16(runDir, { recursive: true });
+          await mkdir17(runDir, { recursive: true });
           await writeRunRecord(runDir, { key, code: code2, run: run2 });
         }
         runs.push(run2);
@@ -61731,10 +62810,10 @@ async function runBench(input2) {
       options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
     )
   };
-  await mkdir16(outDir, { recursive: true });
-  await writeAtomically(path16.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await mkdir17(outDir, { recursive: true });
+  await writeAtomically(path17.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path16.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path17.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 function scoreRun(options) {
@@ -61802,7 +62881,7 @@ init_input_error();
 init_world_names();
 init_input_error();
 import { stat as stat6 } from "node:fs/promises";
-import { dirname as dirname8, resolve as resolve10 } from "node:path";
+import { dirname as dirname9, resolve as resolve12 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -61834,20 +62913,20 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path17) {
-  return resolve10(io.cwd, path17);
+function resolvePath(io, path18) {
+  return resolve12(io.cwd, path18);
 }
-async function outFolder(io, path17) {
-  const folder = resolvePath(io, path17);
-  for (let at = folder; ; at = dirname8(at)) {
+async function outFolder(io, path18) {
+  const folder = resolvePath(io, path18);
+  for (let at = folder; ; at = dirname9(at)) {
     const found = await stat6(at).catch(() => void 0);
     if (found && !found.isDirectory())
       throw new InputError(
         at,
-        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path17} lies under a file: name a folder`,
+        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path18} lies under a file: name a folder`,
         { field: "--out" }
       );
-    if (found || dirname8(at) === at) return folder;
+    if (found || dirname9(at) === at) return folder;
   }
 }
 function resolveWorldFlag(io, command, world2) {
@@ -61862,27 +62941,27 @@ function withConcurrency(loaded, concurrency) {
 }
 
 // src/cli/side-by-side.ts
-import { spawn as spawn4 } from "node:child_process";
+import { spawn as spawn5 } from "node:child_process";
 import { createInterface } from "node:readline";
-function seedShares(seeds, count4) {
+function seedShares(seeds, count5) {
   return Array.from(
-    { length: count4 },
-    (_, job) => seeds.filter((_seed, index) => index % count4 === job)
+    { length: count5 },
+    (_, job) => seeds.filter((_seed, index) => index % count5 === job)
   ).filter((share) => share.length > 0);
 }
 async function runShares(options) {
   const [file2, ...prefix] = options.command;
   return Promise.all(
     options.shares.map(
-      (share) => new Promise((resolve13, reject) => {
-        const child = spawn4(file2, [...prefix, ...options.argsFor(share)], {
+      (share) => new Promise((resolve15, reject) => {
+        const child = spawn5(file2, [...prefix, ...options.argsFor(share)], {
           stdio: ["ignore", "pipe", "pipe"]
         });
         const tag = `[seeds ${share.join(",")}] `;
         for (const stream of [child.stdout, child.stderr])
           createInterface({ input: stream }).on("line", (line) => options.onLine(tag + line));
         child.on("error", reject);
-        child.on("close", (code2, signal) => resolve13(code2 ?? (signal ? 1 : 0)));
+        child.on("close", (code2, signal) => resolve15(code2 ?? (signal ? 1 : 0)));
       })
     )
   );
@@ -61971,7 +63050,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join17(outDir, "bench.json")} and ${join17(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join20(outDir, "bench.json")} and ${join20(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -62032,8 +63111,8 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile16, stat as stat7 } from "node:fs/promises";
-import { join as join18, relative as relative5 } from "node:path";
+import { readFile as readFile17, stat as stat7 } from "node:fs/promises";
+import { join as join21, relative as relative6 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -62050,7 +63129,7 @@ var overlap = (a, b) => a.interval[0] <= b.interval[1] && b.interval[0] <= a.int
 function money(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${usd(Math.abs(delta))}`;
 }
-function count3(delta) {
+function count4(delta) {
   return `${delta >= 0 ? "+" : "\u2212"}${Math.abs(delta)}`;
 }
 function scoreRows(a, b) {
@@ -62085,19 +63164,19 @@ function costRows(a, b) {
       label: "LLM calls",
       a: String(a.cost.llmCalls),
       b: String(b.cost.llmCalls),
-      delta: count3(b.cost.llmCalls - a.cost.llmCalls)
+      delta: count4(b.cost.llmCalls - a.cost.llmCalls)
     },
     {
       label: "tokens",
       a: tokens(a).toLocaleString("en-US"),
       b: tokens(b).toLocaleString("en-US"),
-      delta: count3(tokens(b) - tokens(a))
+      delta: count4(tokens(b) - tokens(a))
     },
     {
       label: "rollouts",
       a: String(a.cost.rollouts),
       b: String(b.cost.rollouts),
-      delta: count3(b.cost.rollouts - a.cost.rollouts)
+      delta: count4(b.cost.rollouts - a.cost.rollouts)
     },
     {
       label: "wall time",
@@ -62131,7 +63210,7 @@ function compareRuns(a, b) {
       label: "accepted",
       a: tally2(a),
       b: tally2(b),
-      delta: count3(b.acceptedEdits.length - a.acceptedEdits.length)
+      delta: count4(b.acceptedEdits.length - a.acceptedEdits.length)
     },
     {
       label: "stopped",
@@ -62198,18 +63277,18 @@ function formatComparison(comparison, names2) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path17) {
-  const isDir = await stat7(path17).then(
+async function readResult(path18) {
+  const isDir = await stat7(path18).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path17,
+        path18,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join18(path17, "result.json") : path17;
-  const text3 = await readFile16(file2, "utf8").catch(() => {
+  const file2 = isDir ? join21(path18, "result.json") : path18;
+  const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -62246,9 +63325,9 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path17) => readResult(resolvePath(io, path17)))
+      args.positionals.map((path18) => readResult(resolvePath(io, path18)))
     );
-    const name3 = (file2) => relative5(io.cwd, file2) || file2;
+    const name3 = (file2) => relative6(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -62262,7 +63341,8 @@ init_load_config();
 init_eval_output();
 init_run_eval();
 init_shard_tasks();
-import { join as join20 } from "node:path";
+init_sandbox_section();
+import { join as join23 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -62433,7 +63513,7 @@ function bar(done, total, width) {
   return `${"\u2588".repeat(filled)}${"\u2591".repeat(width - filled)}`;
 }
 function runningRoles(running) {
-  return [...running].filter(([, count4]) => count4 > 0).map(([purpose, count4]) => count4 > 1 ? `${purpose} \xD7${count4}` : purpose).join(", ");
+  return [...running].filter(([, count5]) => count5 > 0).map(([purpose, count5]) => count5 > 1 ? `${purpose} \xD7${count5}` : purpose).join(", ");
 }
 function fitWidth(line, columns) {
   const chars = [...line];
@@ -62574,7 +63654,7 @@ var RunStatus = class {
     return `refiner: ${roles || "idle"} \xB7 ${refiner.done} done \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} \xB7 ${duration3(at - (refiner.since ?? at))}`;
   }
   refinerSummary(refiner) {
-    const purposes = [...refiner.finishedByPurpose].map(([purpose, count4]) => `${purpose} ${count4}`).join(", ");
+    const purposes = [...refiner.finishedByPurpose].map(([purpose, count5]) => `${purpose} ${count5}`).join(", ");
     const spent = (refiner.lastActivityAt ?? this.now()) - (refiner.since ?? this.now());
     const replayed = refiner.replayed > 0 ? ` +${refiner.replayed} replayed` : "";
     return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
@@ -62630,19 +63710,19 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile17, rm as rm7, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
+import { join as join22 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join19(dir, "shard.json");
+var markerFile = (dir) => join22(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
-  if (shard === void 0) await rm7(markerFile(dir), { force: true });
+  if (shard === void 0) await rm8(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
 `);
 }
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile17(markerFile(dir), "utf8");
+    text3 = await readFile18(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -62663,28 +63743,28 @@ function checkShardsComplete(shards) {
   if (unmarked) {
     throw new InputError(unmarked.dir, "holds no shard.json while the other folders are shards");
   }
-  const count4 = marked[0].marker?.count ?? 0;
+  const count5 = marked[0].marker?.count ?? 0;
   const seen = /* @__PURE__ */ new Map();
   for (const { dir, marker } of marked) {
     if (marker === void 0) continue;
-    if (marker.count !== count4) {
+    if (marker.count !== count5) {
       throw new InputError(
         dir,
-        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count4}`
+        `is shard ${marker.index + 1}/${marker.count}, but ${marked[0].dir} is one of ${count5}`
       );
     }
     const earlier = seen.get(marker.index);
     if (earlier !== void 0) {
-      throw new InputError(dir, `is shard ${marker.index + 1}/${count4} again (as ${earlier})`);
+      throw new InputError(dir, `is shard ${marker.index + 1}/${count5} again (as ${earlier})`);
     }
     seen.set(marker.index, dir);
   }
   const missing = [];
-  for (let index = 0; index < count4; index++) if (!seen.has(index)) missing.push(index + 1);
+  for (let index = 0; index < count5; index++) if (!seen.has(index)) missing.push(index + 1);
   if (missing.length > 0) {
     throw new InputError(
       "ecdysis merge",
-      `shard ${missing.map((index) => `${index}/${count4}`).join(", ")} missing: give all ${count4} shard folders of the run`
+      `shard ${missing.map((index) => `${index}/${count5}`).join(", ")} missing: give all ${count5} shard folders of the run`
     );
   }
 }
@@ -62708,9 +63788,9 @@ function countUnknownInEvolve(result) {
   const unknown2 = first.diagnosis.patterns.filter((pattern) => pattern.reasons.some((reason) => reason.code === "unknown-task")).reduce((sum, pattern) => sum + pattern.support.tasks, 0);
   return { failing, unknown: Math.min(unknown2, failing) };
 }
-async function unknownTaskWarning(model, count4) {
-  if (count4.failing === 0 || count4.unknown * 2 <= count4.failing) return void 0;
-  const share = `${count4.unknown} of ${count4.failing} failing tasks`;
+async function unknownTaskWarning(model, count5) {
+  if (count5.failing === 0 || count5.unknown * 2 <= count5.failing) return void 0;
+  const share = `${count5.unknown} of ${count5.failing} failing tasks`;
   if (model.provider !== "sim")
     return `warning: the model said it does not know how to do ${share}: no harness change teaches a model a task it cannot do, so these failures are not diagnosed as harness patterns.
 `;
@@ -62781,7 +63861,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal
     });
-    const { results, records, downgrades } = await runEval({
+    const { results, records, downgrades, sandbox } = await runEval({
       loaded,
       env: io.env,
       limit: flags.limit,
@@ -62806,7 +63886,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
-    const written = [...order, "records.jsonl"].map((name3) => join20(outDir, name3));
+    io.stderr.write(sandboxWarningLine(sandbox));
+    const written = [...order, "records.jsonl"].map((name3) => join23(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -62823,34 +63904,35 @@ init_input_error();
 init_evolve();
 init_run_records();
 init_report();
-import { access, readFile as readFile18, writeFile as writeFile18 } from "node:fs/promises";
-import { join as join24, resolve as resolve11 } from "node:path";
+import { access as access2, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
+import { join as join27, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
 init_accepted_changes();
 init_format();
 init_markdown_sections();
 init_reply_sentence();
+init_sandbox_section();
 init_wording2();
-import { join as join22 } from "node:path";
+import { join as join25 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
-import { accessSync, constants } from "node:fs";
-import { delimiter, isAbsolute as isAbsolute4, join as join21, relative as relative6 } from "node:path";
+import { accessSync, constants as constants2 } from "node:fs";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, relative as relative7 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path17) {
-  const rel = relative6(cwd, path17);
+function pathFrom(cwd, path18) {
+  const rel = relative7(cwd, path18);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute4(rel) ? path17 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
 }
-function onPath(name3, env) {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
+function onPath2(name3, env) {
+  for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join21(dir, name3), constants.X_OK);
+      accessSync(join24(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -62858,15 +63940,15 @@ function onPath(name3, env) {
   return false;
 }
 function cliInvocation(env) {
-  if (onPath("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join21(packageRoot(), "bin", "ecdysis.js"))}`;
+  if (onPath2("ecdysis", env)) return "ecdysis";
+  return `node ${shellQuote(join24(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
-  const count4 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
-  return count4 > 0 ? `  (${plural2(count4, "rollout")} did not reach the model, not scored)` : "";
+  const count5 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
+  return count5 > 0 ? `  (${plural2(count5, "rollout")} did not reach the model, not scored)` : "";
 }
 function costLine(result) {
   const { cost } = result;
@@ -62880,7 +63962,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join22(options.outDir, "harness.patch");
+  const patch = join25(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -62901,21 +63983,21 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join22(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join25(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
-${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
+${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
 }
 
 // src/cli/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join23, relative as relative7, sep as sep5 } from "node:path";
+import { dirname as dirname10, join as join26, relative as relative8, sep as sep7 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join23(current, ".git"))) return current;
-    const parent = dirname9(current);
+    if (existsSync4(join26(current, ".git"))) return current;
+    const parent = dirname10(current);
     if (parent === current) return void 0;
     current = parent;
   }
@@ -62925,7 +64007,7 @@ function patchBase(options) {
   const root = repository ?? options.configDir;
   return {
     root,
-    prefix: relative7(root, options.harnessDir).split(sep5).join("/"),
+    prefix: relative8(root, options.harnessDir).split(sep7).join("/"),
     inRepository: repository !== void 0
   };
 }
@@ -62962,7 +64044,7 @@ var evolveFlagsSchema = external_exports.object({
   limit: external_exports.coerce.number().int().positive().optional(),
   concurrency: external_exports.coerce.number().int().positive().max(256).optional()
 }).strict();
-var exists = (path17) => access(path17).then(
+var exists = (path18) => access2(path18).then(
   () => true,
   () => false
 );
@@ -63009,7 +64091,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = await outFolder(io, flags.out);
-    const journal = join24(outDir, "journal.jsonl");
+    const journal = join27(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError(
         "ecdysis evolve",
@@ -63036,6 +64118,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       onIteration: (line) => status.note(line),
@@ -63046,11 +64129,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     }).finally(() => status.close());
     const base = patchBase({
       configDir: loaded.root,
-      harnessDir: resolve11(loaded.root, loaded.config.harness.dir)
+      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
     });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join24(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile18(patchFile, "utf8"), base.prefix));
+    const patchFile = join27(outDir, "harness.patch");
+    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -63071,7 +64154,7 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join25 } from "node:path";
+import { join as join28 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -63101,12 +64184,14 @@ than the base by more than 'gate.tolerance'.
       base: { harnessDir: resolvePath(io, flags.base) },
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
-      outDir
+      outDir,
+      env: io.env
     });
     await writeGateReport({ outDir, result });
     const passed2 = result.verdict === "pass";
+    io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join25(outDir, "gate.json")} and ${join25(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join28(outDir, "gate.json")} and ${join28(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -63118,28 +64203,38 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm9, writeFile as writeFile19 } from "node:fs/promises";
+import { tmpdir as tmpdir3 } from "node:os";
+import { dirname as dirname11, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
+
+// src/github/harness-identity.ts
+function harnessName(harnessPath) {
+  const path18 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
+  return path18.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
+}
+
+// src/cli/init-command.ts
 init_yaml_set();
 init_sim();
-import { access as access2, copyFile, cp as cp3, mkdir as mkdir17, mkdtemp, readFile as readFile19, rm as rm8, writeFile as writeFile19 } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { dirname as dirname10, join as join26, relative as relative8, resolve as resolve12, sep as sep6 } from "node:path";
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 var ACTION_REF_PATTERN = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
-function exampleWorkflow(configPath, action = ACTION_PLACEHOLDER, harnessDir = "harness") {
+function exampleWorkflow(configPath, options = {}) {
+  const action = options.action ?? ACTION_PLACEHOLDER;
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA` : action;
   const editNote = placeholder ? `# EDIT ME before the first run: replace both '${ACTION_PLACEHOLDER}' below with the Ecdysis
 # Action you use (your fork or a release), pinned to its full commit SHA, e.g.
 # 'my-org/ecdysis@0123456789abcdef0123456789abcdef01234567'. ('ecdysis init --action REF' fills it in.)
 ` : "";
+  const name3 = options.name ?? "";
   return `# Ecdysis: evolve the agent harness weekly (opens/updates one PR) and gate PRs that touch it.
 ${editNote}# Permissions are the minimum each job needs. For a real model, set the repository variables
 # ECDYSIS_BASE_URL / ECDYSIS_MODEL and the secret ECDYSIS_API_KEY, and use 'provider: openai'
 # in ${configPath}; the simulated model needs neither. See docs/action.md for repository settings
 # (evolve needs "Allow GitHub Actions to create and approve pull requests").
-name: ecdysis
+name: ${name3 === "" ? "ecdysis" : `ecdysis (${name3})`}
 
 on:
   schedule:
@@ -63147,18 +64242,22 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "${harnessDir}/**"
+      - "${options.harnessDir ?? "harness"}/**"
       - "${configPath}"
 
 permissions: {}
 
-jobs:
+${workflowJobs({ configPath, uses, group: name3 === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name3.replace(/[^A-Za-z0-9_.-]+/g, "-")}` })}`;
+}
+function workflowJobs(options) {
+  const { configPath, uses } = options;
+  return `jobs:
   evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 120
     concurrency:
-      group: ecdysis-evolve-\${{ github.repository }}
+      group: ${options.group}-\${{ github.repository }}
       cancel-in-progress: false
     permissions:
       contents: write        # push the ecdysis/<harness> branch
@@ -63220,24 +64319,46 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path17) => access2(path17).then(
+var exists2 = (path18) => access3(path18).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path17) {
-  const current = await readFile19(path17, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path18) {
+  const current = await readFile20(path18, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path17, `${ignoreLines.join("\n")}
+    await writeFile19(path18, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path17, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path18, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
+}
+async function projectLayout(dir) {
+  const base = findGitRoot(dir) ?? dir;
+  const fromBase = (path18) => relative9(base, join29(dir, path18)).split(sep8).join("/");
+  const workflows = join29(base, ".github", "workflows");
+  const first = join29(workflows, "ecdysis.yml");
+  const name3 = harnessName(fromBase("harness")) || "harness";
+  const layout = await exists2(first) ? {
+    workflowFile: join29(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
+    harnessName: name3
+  } : { workflowFile: first, harnessName: "" };
+  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join29(dir, entry))];
+  targets.push(layout.workflowFile);
+  const taken = [];
+  for (const target of targets) if (await exists2(target)) taken.push(relative9(dir, target));
+  if (taken.length > 0) {
+    throw new InputError(
+      resolve14(dir, taken[0]),
+      `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
+    );
+  }
+  return { ...layout, fromBase };
 }
 var initCommand = {
   name: "init",
@@ -63247,8 +64368,10 @@ var initCommand = {
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
 .github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
-holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
-run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
+holding DIR, where GitHub reads it, with paths from there; ecdysis-<harness>.yml when the
+repository has an Ecdysis workflow for another harness already), and adds .ecdysis/ (caches
+and run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next
+commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
@@ -63270,48 +64393,28 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join26(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path17) => relative8(base, join26(dir, path17)).split(sep6).join("/");
+    const layout = await projectLayout(dir);
+    const { workflowFile, fromBase } = layout;
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join26(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join29(dir, name3)),
       workflowFile
     ];
-    const taken = [];
-    for (const target of targets) if (await exists2(target)) taken.push(relative8(dir, target));
-    if (taken.length > 0) {
-      throw new InputError(
-        resolve12(dir, taken[0]),
-        `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`
-      );
-    }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled = source === flags.world && isBundledWorld(source);
-    const world2 = await loadWorld(source);
-    const staging = await mkdtemp(join26(tmpdir(), "ecdysis-init-"));
-    try {
-      const files = await generateWorldFiles({ world: world2, outDir: staging });
-      await mkdir17(join26(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join26(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join26(dir, "tasks", "heldout.jsonl"));
-      await cp3(files.harnessDir, join26(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join26(dir, "harness", "harness.yaml"));
-      await writeFile19(
-        join26(dir, "ecdysis.yml"),
-        initialConfig(bundled ? flags.world : relative8(dir, source) || source)
-      );
-      await mkdir17(dirname10(workflowFile), { recursive: true });
-      await writeFile19(
-        workflowFile,
-        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness"))
-      );
-    } finally {
-      await rm8(staging, { recursive: true, force: true });
-    }
-    const ignore = await writeIgnoreLines(join26(dir, ".gitignore"));
+    await writeProject({
+      dir,
+      source,
+      world: source === flags.world && isBundledWorld(source) ? flags.world : void 0,
+      workflow: exampleWorkflow(fromBase("ecdysis.yml"), {
+        action: flags.action,
+        harnessDir: fromBase("harness"),
+        name: layout.harnessName
+      }),
+      workflowFile
+    });
+    const ignore = await writeIgnoreLines(join29(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join26(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join29(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -63320,7 +64423,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join26(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join29(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -63332,14 +64435,35 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   }
 };
+async function writeProject(options) {
+  const { dir, source } = options;
+  const world2 = await loadWorld(source);
+  const staging = await mkdtemp2(join29(tmpdir3(), "ecdysis-init-"));
+  try {
+    const files = await generateWorldFiles({ world: world2, outDir: staging });
+    await mkdir18(join29(dir, "tasks"), { recursive: true });
+    await copyFile(files.train, join29(dir, "tasks", "train.jsonl"));
+    await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
+    await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
+    await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
+    await writeFile19(
+      join29(dir, "ecdysis.yml"),
+      initialConfig(options.world ?? (relative9(dir, source) || source))
+    );
+    await mkdir18(dirname11(options.workflowFile), { recursive: true });
+    await writeFile19(options.workflowFile, options.workflow);
+  } finally {
+    await rm9(staging, { recursive: true, force: true });
+  }
+}
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile19(file2, "utf8");
-  for (const [path17, value] of [
+  let text3 = await readFile20(file2, "utf8");
+  for (const [path18, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path17, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path17}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path18, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile19(file2, text3);
@@ -63351,7 +64475,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join27 } from "node:path";
+import { join as join30 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -63393,7 +64517,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join27(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join30(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}
@@ -63426,8 +64550,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path17 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path17}
+    for (const path18 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path18}
 `);
     return 0;
   }
@@ -63468,9 +64592,9 @@ async function serve(args, io) {
     `sim serving world '${flags.world}'${behaviour} at ${server.url} (Ctrl-C to stop)
 `
   );
-  await new Promise((resolve13) => {
-    if (io.signal.aborted) resolve13();
-    io.signal.addEventListener("abort", () => resolve13(), { once: true });
+  await new Promise((resolve15) => {
+    if (io.signal.aborted) resolve15();
+    io.signal.addEventListener("abort", () => resolve15(), { once: true });
   });
   await server.close();
   io.stdout.write(`sim stopped after ${server.requests()} requests
@@ -63608,10 +64732,10 @@ async function main(argv, io) {
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
 function untilAborted(work, signal) {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve13, reject) => {
+  return new Promise((resolve15, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve13, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    work.then(resolve15, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 

@@ -1,39 +1,33 @@
-import { spawn } from "node:child_process";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { harnessConfigSchema } from "../config/harness-schema.js";
 import { InputError } from "../errors/input-error.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import type { ChatProvider } from "../llm/types.js";
 import { costOf, type Price } from "../llm/usage-accounting.js";
+import { agentEnvironment } from "./agent-environment.js";
 import { type CommandOutput, parseCommandOutput, tail } from "./command-output.js";
 import { extractAnswer } from "./completion.js";
+import { directModelAccess, type ModelAccess, type ModelRoute } from "./model-access.js";
+import { maxStdoutBytes, type ProcessResult, runProcess } from "./run-process.js";
+import type { AgentSandbox } from "./sandbox/agent-sandbox.js";
+import { insideHome } from "./sandbox/bwrap-args.js";
 import { type AgentClock, monotonicClock } from "./trace-recorder.js";
 import type { AgentAdapter, AgentEvent, Trace } from "./types.js";
 
-const maxStderrBytes = 8 * 1024;
-const maxStdoutBytes = 1024 * 1024;
 const defaultAnswerPattern = harnessConfigSchema.parse({}).completion.answer_pattern;
 
-interface ProcessResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  spawnError?: string;
-  stdoutOverflow: boolean;
+/** The model key's variable for the agent, and the parent's variable it is read from per model. */
+export interface AgentKeyVariables {
+  /** The variable the agent reads (`model.apiKeyEnv`, else `OPENAI_API_KEY`). */
+  variable: string;
+  /** The parent's variable holding the key of the model a rollout uses (the probe's may differ). */
+  from(model: string): string;
 }
 
-/**
- * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
- * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
- * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
- * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
- * Stderr is kept (8 KB); on timeout the whole process group is killed (`timeout` event); a
- * non-zero exit or unusable stdout is a `process-error` event. `projectRoot` (the folder of the
- * config) is exported to the child as ECDYSIS_PROJECT_ROOT, the folder as ECDYSIS_HARNESS_DIR.
- */
-export function commandAgent(options: {
+/** Options of `commandAgent`. */
+export interface CommandAgentOptions {
   timeoutMs: number;
   /** The project root (the folder of `ecdysis.yml`); the command runs in the harness folder. */
   projectRoot: string;
@@ -47,8 +41,28 @@ export function commandAgent(options: {
   harnessHome?: string;
   /** The configured price of a model by name: the tokens the agent reports are priced with it. */
   price?: (model: string) => Price | undefined;
+  /** The OS sandbox every process of the command runs in; absent: none (`harness.sandbox: off`). */
+  sandbox?: AgentSandbox;
+  /** How the agent reaches its model (default: the provider's base URL, relayed into the sandbox). */
+  modelAccess?: ModelAccess;
+  /** The key variable (default: `OPENAI_API_KEY`, read from the same name). */
+  key?: AgentKeyVariables;
+  /** `harness.env`: names of further variables the agent is given. */
+  passEnv?: readonly string[];
   clock?: AgentClock;
-}): AgentAdapter {
+}
+
+/**
+ * Adapter for command harnesses: runs `harness.command` (argv, no shell) in the harness's own
+ * folder — the workspace's folder of its content hash, so a candidate runs from its own files,
+ * never its parent's — with the task JSON (`{id, input, category, sampleIndex, model}` — never
+ * `expected`) on stdin, and reads one JSON object `{output, answer?, trace?}` from stdout.
+ * Every process of it runs in `sandbox` when given. Its environment is an allowlist
+ * (`agentEnvironment`) with a private HOME and TMPDIR. Stderr is kept (8 KB); on timeout the
+ * whole tree is killed (`timeout` event); a non-zero exit or unusable stdout is a
+ * `process-error` event.
+ */
+export function commandAgent(options: CommandAgentOptions): AgentAdapter {
   const clock = options.clock ?? monotonicClock;
   return {
     usageFromTrace: true,
@@ -73,19 +87,77 @@ export function commandAgent(options: {
       });
       const folder = await options.workspace.folderOf(harness);
       signal?.throwIfAborted();
-      const env = childEnv({ provider, harnessDir: folder, projectRoot: options.projectRoot });
-      const result = await runProcess({
-        command: candidateArgv(command, options.harnessHome ?? harness.dir),
-        cwd: folder,
-        stdin,
-        env,
-        timeoutMs: options.timeoutMs,
-        signal,
+      const argv = candidateArgv(command, options.harnessHome ?? harness.dir);
+      const result = await withScratch(async (scratch) => {
+        const access = options.modelAccess ?? directModelAccess;
+        const route = await access.open({ provider, sandboxed: !!options.sandbox, scratch });
+        try {
+          const env = await rolloutEnvironment({ options, route, provider, folder, scratch });
+          const spawned = options.sandbox
+            ? await options.sandbox.wrap({
+                argv,
+                cwd: folder,
+                path: env.PATH,
+                network: route.relay,
+              })
+            : argv;
+          const run = { command: spawned, cwd: folder, stdin, env, timeoutMs: options.timeoutMs };
+          return startFailure(await runProcess({ ...run, signal }), !!options.sandbox);
+        } finally {
+          await route.close();
+        }
       });
       const trace = toTrace(result, options.price?.(provider.model));
       return { ...trace, latencyMs: Math.max(0, clock.now() - startedAt), stderr: result.stderr };
     },
   };
+}
+
+/** Runs `body` with a private host folder of its own (0700), removed when it ends. */
+async function withScratch<T>(body: (scratch: string) => Promise<T>): Promise<T> {
+  const scratch = await mkdtemp(join(tmpdir(), "ecdysis-rollout-"));
+  try {
+    return await body(scratch);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** The rollout's environment: sandboxed, home and temp are the sandbox's own; else folders of the scratch. */
+async function rolloutEnvironment(input: {
+  options: CommandAgentOptions;
+  route: ModelRoute;
+  provider: ChatProvider;
+  folder: string;
+  scratch: string;
+}): Promise<Record<string, string>> {
+  const { options, route, scratch } = input;
+  const home = options.sandbox ? insideHome : join(scratch, "home");
+  const temp = options.sandbox ? "/tmp" : join(scratch, "tmp");
+  if (!options.sandbox) await Promise.all([mkdir(home), mkdir(temp)]);
+  const key = options.key ?? { variable: "OPENAI_API_KEY", from: () => "OPENAI_API_KEY" };
+  return agentEnvironment({
+    parent: process.env,
+    model: {
+      name: input.provider.model,
+      baseUrl: route.baseUrl,
+      keyVariable: key.variable,
+      key: route.key,
+      keyFrom: key.from(input.provider.model),
+    },
+    harnessDir: input.folder,
+    projectRoot: options.projectRoot,
+    home,
+    tmpdir: temp,
+    pass: options.passEnv,
+  });
+}
+
+/** A sandboxed command that could not start says so on stderr (bubblewrap's or the relay's line): make it a start failure. */
+function startFailure(result: ProcessResult, sandboxed: boolean): ProcessResult {
+  if (!sandboxed || result.spawnError || result.exitCode === 0) return result;
+  const line = /^(?:bwrap: execvp |ecdysis sandbox: could not start )(.*)$/m.exec(result.stderr);
+  return line ? { ...result, spawnError: line[1] } : result;
 }
 
 function toTrace(result: ProcessResult, price: Price | undefined): Omit<Trace, "latencyMs"> {
@@ -163,110 +235,5 @@ export function candidateArgv(command: string[], sourceDir: string): string[] {
     const inside = relative(sourceDir, target);
     if (inside.startsWith("..") || isAbsolute(inside)) return target;
     return `./${inside.split(sep).join("/")}`;
-  });
-}
-
-/**
- * Variables a harness command never gets: the Actions runtime's and the GitHub token's, and every
- * action input (`INPUT_*` carries github-token). The command runs files the refiner may have
- * written; it needs the model's key (kept), not the repository's.
- */
-const withheld = /^(INPUT_.*|ACTIONS_.*|GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT)$/i;
-
-/** The environment without the variables a harness command must not see. */
-export function harnessEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => !withheld.test(name)));
-}
-
-/** The child's environment: the parent's less the withheld variables, plus the endpoint when the provider exposes it. */
-function childEnv(input: {
-  provider: ChatProvider;
-  harnessDir: string;
-  projectRoot: string;
-}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...harnessEnvironment(process.env),
-    ECDYSIS_MODEL: input.provider.model,
-    ECDYSIS_HARNESS_DIR: input.harnessDir,
-    ECDYSIS_PROJECT_ROOT: input.projectRoot,
-  };
-  // The key is not passed on: the command reads it from the variable its config names (kept).
-  if (input.provider.baseUrl) {
-    env.ECDYSIS_BASE_URL = input.provider.baseUrl;
-    env.OPENAI_BASE_URL = input.provider.baseUrl;
-  }
-  return env;
-}
-
-function runProcess(input: {
-  command: string[];
-  cwd: string;
-  stdin: string;
-  env: NodeJS.ProcessEnv;
-  timeoutMs: number;
-  signal?: AbortSignal;
-}): Promise<ProcessResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(input.command[0], input.command.slice(1), {
-      cwd: input.cwd,
-      env: input.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      shell: false,
-    });
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = "";
-    let timedOut = false;
-    let spawnError: string | undefined;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-      // A descendant that left the group could hold the pipes open; stop waiting for them.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1000).unref();
-    }, input.timeoutMs);
-    const onAbort = () => killGroup();
-    input.signal?.addEventListener("abort", onAbort, { once: true });
-    if (input.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
-    child.stdin.on("error", () => {});
-    child.stdin.end(input.stdin);
-    child.on("error", (error) => {
-      spawnError = error.message;
-    });
-    child.on("close", (exitCode, signal) => {
-      clearTimeout(timer);
-      input.signal?.removeEventListener("abort", onAbort);
-      if (input.signal?.aborted) {
-        reject(input.signal.reason);
-        return;
-      }
-      resolve({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
-        exitCode,
-        signal,
-        timedOut,
-        spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes,
-      });
-    });
   });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { Spend } from "../evolve/budget.js";
-import type { EvidenceStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
+import type { ValidationStage } from "../evolve/validation.js";
 import type { PlannedEdit } from "../harness/types.js";
 import { toEvolveOutcome } from "./from-evolve-result.js";
 
@@ -55,7 +55,7 @@ function iteration(overrides: Partial<IterationRecord>): IterationRecord {
     batch: { taskIds: [], score: score(0.5) },
     applied: [],
     guardRejections: [],
-    evidence: [],
+    validation: [],
     verdict: "accepted",
     reason: "",
     accuracyAfter: 0.6,
@@ -149,14 +149,16 @@ describe("toEvolveOutcome", () => {
       pValue: 0.01,
     });
     const decision = { accepted: true, reason: "" };
-    const cheap = (fixed: string[], candidateHash = "c"): EvidenceStage => ({
-      stage: "cheap",
+    const cheap = (fixed: string[], candidateHash = "c"): ValidationStage => ({
+      step: "cheap validation",
+      role: "screen",
       candidateHash,
       comparison: paired(fixed),
       decision,
     });
-    const full = (fixed: string[], candidateHash = "c"): EvidenceStage => ({
-      stage: "full",
+    const full = (fixed: string[], candidateHash = "c"): ValidationStage => ({
+      step: "full batch",
+      role: "verdict",
       candidateHash,
       comparison: paired(fixed),
       score: score(0.5),
@@ -185,7 +187,7 @@ describe("toEvolveOutcome", () => {
           accuracyAfter: 0.5,
           elapsedMs: 1200,
           candidateHash: "c1",
-          evidence: [cheap(["t9"], "c1"), full(["t2", "t2"], "c1")],
+          validation: [cheap(["t9"], "c1"), full(["t2", "t2"], "c1")],
           applied: [planned([])],
           traces: [trace("t2", false)],
         }),
@@ -203,7 +205,7 @@ describe("toEvolveOutcome", () => {
           elapsedMs: 3100,
           parentHash: "c1",
           candidateHash: "c3",
-          evidence: [cheap(["t3"], "c3")],
+          validation: [cheap(["t3"], "c3")],
           applied: [planned([])],
         }),
       ],
@@ -232,21 +234,11 @@ describe("toEvolveOutcome", () => {
     ).toThrow(/end at harness c3, but the run returned other/);
   });
 
-  it("takes the harness in force from the verdict: a repaired acceptance puts the repaired candidate in force", () => {
+  it("takes the harness in force from the verdict: an accepted repair follow-up puts its candidate in force", () => {
     const comparison = { n: 4, before: 1, after: 3, fixed: ["t1", "t2"], broken: [], pValue: 0.01 };
     const yes = { accepted: true, reason: "ok" };
     const no = { accepted: false, reason: "broke t3" };
-    const repaired: EvidenceStage = {
-      stage: "repaired",
-      guardRejections: [],
-      applied: [planned([])],
-      candidateHash: "r1",
-      evidence: [
-        { stage: "cheap", candidateHash: "r1", comparison, decision: yes },
-        { stage: "full", candidateHash: "r1", comparison, score: score(0.75), decision: yes },
-      ],
-      decision: yes,
-    };
+    const stats = { failures: 2, groups: 1, merged: false, systematic: 1, modelSpecific: 0 };
     const result = {
       baseline: { train: score(0.4), heldout: score(0.3) },
       final: { train: score(0.75), heldout: score(0.6) },
@@ -265,17 +257,63 @@ describe("toEvolveOutcome", () => {
       iterations: [
         iteration({
           index: 1,
-          // The loop records the candidate the validation itself ran, not the repair's.
+          verdict: "rejected",
           candidateHash: "c1",
-          evidence: [{ stage: "cheap", candidateHash: "c1", comparison, decision: no }, repaired],
+          diagnosis: {
+            patterns: [pattern("p-calc", "calc", ["t1", "t2"])],
+            evidenceCount: 2,
+            stats,
+          },
+          validation: [
+            {
+              step: "cheap validation",
+              role: "screen",
+              candidateHash: "c1",
+              comparison,
+              decision: no,
+            },
+          ],
+          accuracyAfter: 0.25,
+          elapsedMs: 400,
+        }),
+        iteration({
+          index: 1,
+          followUp: { n: 1, purpose: "repair what the rejected candidate broke or exposed" },
+          candidateHash: "r1",
+          // The repair's own diagnosis (what the candidate broke) is not a pattern the bench scores.
+          diagnosis: { patterns: [pattern("p-none", "none", ["t3"])], evidenceCount: 1, stats },
+          validation: [
+            {
+              step: "cheap validation",
+              role: "screen",
+              candidateHash: "r1",
+              comparison,
+              decision: yes,
+            },
+            {
+              step: "full batch",
+              role: "verdict",
+              candidateHash: "r1",
+              comparison,
+              score: score(0.75),
+              decision: yes,
+            },
+          ],
+          applied: [planned(["p-calc"]), planned(["p-none"])],
           accuracyAfter: 0.75,
           elapsedMs: 500,
         }),
       ],
     } as unknown as EvolveResult;
-    expect(toEvolveOutcome(result).inForce).toEqual([
+    const outcome = toEvolveOutcome(result);
+    expect(outcome.inForce).toEqual([
       { iteration: 0, elapsedMs: 0, harnessHash: "h" },
       { iteration: 1, elapsedMs: 500, harnessHash: "r1" },
     ]);
+    expect(outcome.patterns.map((found) => found.id)).toEqual(["1:p-calc"]);
+    // Judged against the iteration's batch diagnosis: the repair's own edit falls back to the
+    // failures the iteration showed (none here).
+    expect(outcome.acceptedEdits.map((edit) => edit.addressedTaskIds)).toEqual([["t1", "t2"], []]);
+    expect(outcome.acceptedEdits[0].fixedTaskIds).toEqual(["t1", "t2"]);
   });
 });

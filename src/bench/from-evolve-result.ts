@@ -1,6 +1,5 @@
 import { decide } from "../evolve/acceptance.js";
 import { refinementShare, type Spend } from "../evolve/budget.js";
-import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type {
   AcceptedEditView,
@@ -27,18 +26,22 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
   const inForce: InForcePoint[] = [
     { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash },
   ];
+  // A follow-up (a repair round) is judged against its iteration's batch diagnosis: its own
+  // diagnosis looks at what a candidate broke, not at the harness in force.
+  const firstOf = new Map<number, { iteration: IterationRecord; found: FoundPattern[] }>();
   for (const iteration of result.iterations) {
-    const found = iterationPatterns(iteration);
-    patterns.push(...found);
+    if (!firstOf.has(iteration.index)) {
+      const found = iterationPatterns(iteration);
+      firstOf.set(iteration.index, { iteration, found });
+      patterns.push(...found);
+    }
     if (iteration.verdict !== "accepted") continue;
-    const fixed =
-      firstStage(iteration.evidence, "full")?.comparison.fixed ??
-      firstStage(iteration.evidence, "cheap")?.comparison.fixed ??
-      [];
+    const batch = firstOf.get(iteration.index) ?? { iteration, found: [] };
+    const fixed = fixedTasks(iteration);
     for (const edit of iteration.applied) {
       acceptedEdits.push({
         edit,
-        addressedTaskIds: addressedTasks(iteration, found, edit.patterns),
+        addressedTaskIds: addressedTasks(batch.iteration, batch.found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)],
       });
     }
@@ -101,6 +104,13 @@ function spendView(spend: Spend): SpendView {
   };
 }
 
+/** The tasks an accepted proposal's validation saw fixed: its first deciding test's, else its first screen's. */
+function fixedTasks(iteration: IterationRecord): string[] {
+  const tested = (role: string) =>
+    iteration.validation.find((stage) => stage.role === role && stage.comparison);
+  return (tested("verdict") ?? tested("screen"))?.comparison?.fixed ?? [];
+}
+
 function iterationPatterns(iteration: IterationRecord): FoundPattern[] {
   return (iteration.diagnosis?.patterns ?? []).map((pattern) => ({
     id: `${iteration.index}:${pattern.id}`,
@@ -130,12 +140,11 @@ function addressedTasks(
 }
 
 /**
- * The harness an accepted iteration put in force: the verdict's candidate, read from the evidence
- * as the loop decided it — a repaired acceptance's is the repair's candidate, not the one the
- * record's `candidateHash` names (the candidate the validation itself ran).
+ * The harness an accepted iteration put in force: the verdict's candidate, read from the
+ * validation as the loop decided it.
  */
 export function acceptedHarnessHash(iteration: IterationRecord): string | undefined {
   if (iteration.verdict !== "accepted") return undefined;
-  const verdict = decide(iteration.evidence);
+  const verdict = decide(iteration.validation);
   return verdict.accepted ? verdict.candidateHash : iteration.candidateHash;
 }

@@ -39,7 +39,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: pooled.hash,
           verdict: "rejected",
           applied: [rule("State the unit of every number.")],
-          evidence: [],
+          validation: [],
         },
         // A rejected candidate that does not rebuild (a pruned rebuild): skipped, not fatal.
         {
@@ -48,7 +48,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: "not-this",
           verdict: "rejected",
           applied: [rule("Other.")],
-          evidence: [],
+          validation: [],
         },
         {
           index: 3,
@@ -56,7 +56,7 @@ describe("rebuildHarnesses (the bench probe's harnesses in force)", () => {
           candidateHash: best.hash,
           verdict: "accepted",
           applied: [rule("Check units.")],
-          evidence: [],
+          validation: [],
         },
       ],
     } as unknown as EvolveResult;

@@ -4,6 +4,7 @@ import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
+import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
@@ -79,7 +80,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal,
     });
-    const { results, records, downgrades } = await runEval({
+    const { results, records, downgrades, sandbox } = await runEval({
       loaded,
       env: io.env,
       limit: flags.limit,
@@ -104,6 +105,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const agentErrors = agentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
+    io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     return 0;

@@ -114,6 +114,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
       onIteration: (line) => status.note(line),

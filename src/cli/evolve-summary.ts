@@ -4,6 +4,7 @@ import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
 import { unusableReplySentence } from "../report/reply-sentence.js";
+import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import { formatDowngrades } from "./eval-summary.js";
 import type { PatchBase } from "./patch-root.js";
@@ -77,5 +78,5 @@ export function formatEvolveSummary(options: {
       ? ["the final harness equals the seed harness: nothing to apply"]
       : applyLines(options)),
   ];
-  return `${lines.join("\n")}\n${formatDowngrades(result.endpoints?.downgrades ?? [])}`;
+  return `${lines.join("\n")}\n${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
 // Integration point: runGate from src/evolve (docs/stage-interfaces.md).
 import { runGate } from "../evolve/index.js";
-import { writeGateReport } from "../report/index.js";
+import { sandboxWarningLine, writeGateReport } from "../report/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 
 const gateFlagsSchema = z
@@ -40,9 +40,11 @@ than the base by more than 'gate.tolerance'.
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
       outDir,
+      env: io.env,
     });
     await writeGateReport({ outDir, result });
     const passed = result.verdict === "pass";
+    io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
       `gate ${passed ? "passed" : "failed"}; wrote ${join(outDir, "gate.json")} and ${join(outDir, "gate.md")}\n`,
     );

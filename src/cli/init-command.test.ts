@@ -107,11 +107,29 @@ describe("ecdysis init", () => {
     expect(workflow).toContain("config: agent/ecdysis.yml");
     expect(workflow).toContain('- "agent/harness/**"');
     expect(run.stdout).toContain(`created ${join(repo, ".github", "workflows", "ecdysis.yml")}`);
-    // Never overwrites: a second project in the same repository is refused, nothing written.
-    const again = await runCli(["init", "other"], { cwd: repo });
+  });
+
+  it("adds a second harness to a repository that has one: its own workflow, the first one untouched", async () => {
+    const repo = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+    git(repo, "init", "-q");
+    expect((await runCli(["init", "agent"], { cwd: repo })).code).toBe(0);
+    const first = await readFile(join(repo, ".github", "workflows", "ecdysis.yml"), "utf8");
+    const second = await runCli(["init", "support"], { cwd: repo });
+    expect(second.code, second.stderr).toBe(0);
+    const added = join(repo, ".github", "workflows", "ecdysis-support.yml");
+    expect(second.stdout).toContain(`created ${added}`);
+    const workflow = await readFile(added, "utf8");
+    expect(workflow).toContain("name: ecdysis (support)");
+    expect(workflow).toContain("config: support/ecdysis.yml");
+    expect(workflow).toContain('- "support/harness/**"');
+    const repository = "$" + "{{ github.repository }}";
+    expect(workflow).toContain(`group: ecdysis-evolve-support-${repository}`);
+    expect(await readFile(join(repo, ".github", "workflows", "ecdysis.yml"), "utf8")).toBe(first);
+    expect(first).toContain(`group: ecdysis-evolve-${repository}`);
+    // Never overwrites: the same project again is refused, nothing written.
+    const again = await runCli(["init", "support"], { cwd: repo });
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain(".github/workflows/ecdysis.yml");
-    await expect(readdir(join(repo, "other"))).rejects.toThrow();
+    expect(again.stderr).toContain("already exists");
   });
 
   it("prints `node <its bin>` when no ecdysis is on PATH", async () => {

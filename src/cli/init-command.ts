@@ -5,6 +5,7 @@ import { z } from "zod";
 import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/harness-schema.js";
 import { isBundledWorld } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
+import { harnessName } from "../github/harness-identity.js";
 import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
@@ -43,6 +44,42 @@ async function writeIgnoreLines(path: string): Promise<"created" | "updated" | "
   return "updated";
 }
 
+/**
+ * Where a new project's files go. GitHub reads workflows only at the repository root: a project
+ * in a subfolder gets its workflow there, with the config and harness paths written from the
+ * root. A repository that has an Ecdysis workflow already (another harness) gets a second one,
+ * `ecdysis-<harness name>.yml`, named after the harness as the Action names it. Refuses (and
+ * writes nothing) when any file it would write exists: it never overwrites.
+ */
+async function projectLayout(dir: string): Promise<{
+  workflowFile: string;
+  fromBase: (path: string) => string;
+  harnessName: string;
+}> {
+  const base = findGitRoot(dir) ?? dir;
+  const fromBase = (path: string) => relative(base, join(dir, path)).split(sep).join("/");
+  const workflows = join(base, ".github", "workflows");
+  const first = join(workflows, "ecdysis.yml");
+  const name = harnessName(fromBase("harness")) || "harness";
+  const layout = (await exists(first))
+    ? {
+        workflowFile: join(workflows, `ecdysis-${name.replace(/\//g, "-")}.yml`),
+        harnessName: name,
+      }
+    : { workflowFile: first, harnessName: "" };
+  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join(dir, entry))];
+  targets.push(layout.workflowFile);
+  const taken = [];
+  for (const target of targets) if (await exists(target)) taken.push(relative(dir, target));
+  if (taken.length > 0) {
+    throw new InputError(
+      resolve(dir, taken[0]),
+      `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`,
+    );
+  }
+  return { ...layout, fromBase };
+}
+
 /** `ecdysis init`: scaffolds a project (config, seed harness, tasks from a sim world, workflow). */
 export const initCommand: CliCommand = {
   name: "init",
@@ -52,8 +89,10 @@ export const initCommand: CliCommand = {
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
 .github/workflows/ecdysis.yml (weekly evolve, gate on PRs; at the root of the git repository
-holding DIR, where GitHub reads it, with paths from there), and adds .ecdysis/ (caches and
-run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next commands.
+holding DIR, where GitHub reads it, with paths from there; ecdysis-<harness>.yml when the
+repository has an Ecdysis workflow for another harness already), and adds .ecdysis/ (caches
+and run outputs) to DIR/.gitignore. Refuses to overwrite any of the others. Prints the next
+commands.
 
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
@@ -80,47 +119,24 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     if (args.positionals.length > 1)
       throw new InputError("ecdysis init", "give at most one folder");
     const dir = resolvePath(io, args.positionals[0] ?? ".");
-    // GitHub reads workflows only at the repository root: a project in a subfolder gets its
-    // workflow there, with the config and harness paths written from the root.
-    const base = findGitRoot(dir) ?? dir;
-    const workflowFile = join(base, ".github", "workflows", "ecdysis.yml");
-    const fromBase = (path: string) => relative(base, join(dir, path)).split(sep).join("/");
+    const layout = await projectLayout(dir);
+    const { workflowFile, fromBase } = layout;
     const targets = [
       ...["ecdysis.yml", "harness", "tasks"].map((name) => join(dir, name)),
       workflowFile,
     ];
-    const taken = [];
-    for (const target of targets) if (await exists(target)) taken.push(relative(dir, target));
-    if (taken.length > 0) {
-      throw new InputError(
-        resolve(dir, taken[0]),
-        `already exists; 'ecdysis init' never overwrites (existing: ${taken.join(", ")})`,
-      );
-    }
     const source = resolveWorldFlag(io, "init", flags.world);
-    const bundled = source === flags.world && isBundledWorld(source);
-    const world = await loadWorld(source);
-    const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
-    try {
-      // Generate aside, copy only what a user project needs (never the ground truth).
-      const files = await generateWorldFiles({ world, outDir: staging });
-      await mkdir(join(dir, "tasks"), { recursive: true });
-      await copyFile(files.train, join(dir, "tasks", "train.jsonl"));
-      await copyFile(files.heldout, join(dir, "tasks", "heldout.jsonl"));
-      await cp(files.harnessDir, join(dir, "harness"), { recursive: true });
-      await tellAnswerFormat(join(dir, "harness", "harness.yaml"));
-      await writeFile(
-        join(dir, "ecdysis.yml"),
-        initialConfig(bundled ? flags.world : relative(dir, source) || source),
-      );
-      await mkdir(dirname(workflowFile), { recursive: true });
-      await writeFile(
-        workflowFile,
-        exampleWorkflow(fromBase("ecdysis.yml"), flags.action, fromBase("harness")),
-      );
-    } finally {
-      await rm(staging, { recursive: true, force: true });
-    }
+    await writeProject({
+      dir,
+      source,
+      world: source === flags.world && isBundledWorld(source) ? flags.world : undefined,
+      workflow: exampleWorkflow(fromBase("ecdysis.yml"), {
+        action: flags.action,
+        harnessDir: fromBase("harness"),
+        name: layout.harnessName,
+      }),
+      workflowFile,
+    });
     const ignore = await writeIgnoreLines(join(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}\n`);
     if (ignore !== "kept") io.stdout.write(`${ignore} ${join(dir, ".gitignore")}\n`);
@@ -142,6 +158,40 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     return 0;
   },
 };
+
+/**
+ * Write the project: tasks and the seed harness generated from the world aside (only what a
+ * user project needs, never the ground truth), the config, the workflow.
+ */
+async function writeProject(options: {
+  dir: string;
+  /** The world file or bundled name given. */
+  source: string;
+  /** The bundled world's name, when it is one. */
+  world?: string;
+  workflow: string;
+  workflowFile: string;
+}): Promise<void> {
+  const { dir, source } = options;
+  const world = await loadWorld(source);
+  const staging = await mkdtemp(join(tmpdir(), "ecdysis-init-"));
+  try {
+    const files = await generateWorldFiles({ world, outDir: staging });
+    await mkdir(join(dir, "tasks"), { recursive: true });
+    await copyFile(files.train, join(dir, "tasks", "train.jsonl"));
+    await copyFile(files.heldout, join(dir, "tasks", "heldout.jsonl"));
+    await cp(files.harnessDir, join(dir, "harness"), { recursive: true });
+    await tellAnswerFormat(join(dir, "harness", "harness.yaml"));
+    await writeFile(
+      join(dir, "ecdysis.yml"),
+      initialConfig(options.world ?? (relative(dir, source) || source)),
+    );
+    await mkdir(dirname(options.workflowFile), { recursive: true });
+    await writeFile(options.workflowFile, options.workflow);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
 
 /**
  * A new project's seed harness states the answer format and reads the answer lines models

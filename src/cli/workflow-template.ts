@@ -8,17 +8,27 @@ export const ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
 export const ACTION_REF_PATTERN =
   /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+(\/[A-Za-z0-9_./-]+)?@[A-Za-z0-9_./-]+$/;
 
+/** What a workflow is written for: one harness, and the Action it uses. */
+export interface WorkflowOptions {
+  /** The `uses:` reference (default: the placeholder, marked `EDIT ME`). */
+  action?: string;
+  /** The harness folder, relative to the repository root (default `harness`). */
+  harnessDir?: string;
+  /**
+   * The harness's name when the repository has another harness already ("" for the first):
+   * it names the workflow and keeps its evolve runs in their own concurrency group.
+   */
+  name?: string;
+}
+
 /**
  * The example GitHub workflow `ecdysis init` writes (evolve weekly and on demand; gate PRs that
- * touch the harness). `action` is the `uses:` reference; by default the placeholder, marked
- * `EDIT ME`, which a workflow run rejects until it is replaced. `configPath` and `harnessDir`
- * are relative to the repository root, where GitHub reads workflows.
+ * touch the harness). `configPath` and the harness folder are relative to the repository root,
+ * where GitHub reads workflows. Each harness of a repository gets its own workflow; the Action
+ * gives each its own status context, comment, branch and PR title.
  */
-export function exampleWorkflow(
-  configPath: string,
-  action: string = ACTION_PLACEHOLDER,
-  harnessDir = "harness",
-): string {
+export function exampleWorkflow(configPath: string, options: WorkflowOptions = {}): string {
+  const action = options.action ?? ACTION_PLACEHOLDER;
   const placeholder = action === ACTION_PLACEHOLDER;
   const uses = placeholder
     ? `${action} # EDIT ME: your fork or release of Ecdysis, pinned to a full commit SHA`
@@ -29,12 +39,13 @@ export function exampleWorkflow(
 # 'my-org/ecdysis@0123456789abcdef0123456789abcdef01234567'. ('ecdysis init --action REF' fills it in.)
 `
     : "";
+  const name = options.name ?? "";
   return `# Ecdysis: evolve the agent harness weekly (opens/updates one PR) and gate PRs that touch it.
 ${editNote}# Permissions are the minimum each job needs. For a real model, set the repository variables
 # ECDYSIS_BASE_URL / ECDYSIS_MODEL and the secret ECDYSIS_API_KEY, and use 'provider: openai'
 # in ${configPath}; the simulated model needs neither. See docs/action.md for repository settings
 # (evolve needs "Allow GitHub Actions to create and approve pull requests").
-name: ecdysis
+name: ${name === "" ? "ecdysis" : `ecdysis (${name})`}
 
 on:
   schedule:
@@ -42,18 +53,24 @@ on:
   workflow_dispatch: {}
   pull_request:
     paths:
-      - "${harnessDir}/**"
+      - "${options.harnessDir ?? "harness"}/**"
       - "${configPath}"
 
 permissions: {}
 
-jobs:
+${workflowJobs({ configPath, uses, group: name === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name.replace(/[^A-Za-z0-9_.-]+/g, "-")}` })}`;
+}
+
+/** The evolve and gate jobs of the example workflow. */
+function workflowJobs(options: { configPath: string; uses: string; group: string }): string {
+  const { configPath, uses } = options;
+  return `jobs:
   evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 120
     concurrency:
-      group: ecdysis-evolve-\${{ github.repository }}
+      group: ${options.group}-\${{ github.repository }}
       cancel-in-progress: false
     permissions:
       contents: write        # push the ecdysis/<harness> branch

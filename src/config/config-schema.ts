@@ -1,4 +1,10 @@
 import { z } from "zod";
+import { agentEnvNamesSchema, sandboxConfigSchema } from "./sandbox-config.js";
+import {
+  ecdysisOptionsSchema,
+  iterativeOptionsSchema,
+  refuseMovedKeys,
+} from "./strategy-options.js";
 import { scorerSpecSchema } from "./task-schema.js";
 
 /** Price table entry, USD per million tokens. */
@@ -177,64 +183,22 @@ export const strategyNameSchema = z.enum(strategyNames);
 /** The name of a built-in strategy. */
 export type StrategyName = z.infer<typeof strategyNameSchema>;
 
-export const evolveConfigSchema = z
-  .object({
-    strategy: strategyNameSchema.default("ecdysis"),
-    /** Train tasks per iteration, stratified by category; the whole split when it is smaller. */
-    batchSize: z.number().int().positive().default(60),
-    maxIterations: z.number().int().positive().default(4),
-    /** A pattern is systematic only with at least this support. */
-    minSupport: z
-      .object({
-        tasks: z.number().int().min(1).default(3),
-        categories: z.number().int().min(1).default(1),
-      })
-      .strict()
-      .default({ tasks: 3, categories: 1 }),
-    /** Re-samples of failing members to tell flakiness from reproducible failure. */
-    resamples: z.number().int().min(0).max(8).default(1),
-    /** Rounds the Skeptic may send the HMS back before it is dropped. */
-    skepticRounds: z.number().int().min(0).max(5).default(2),
-    /** Passing tasks re-run as a regression check during cheap validation. */
-    regressionSample: z.number().int().min(0).default(12),
-    /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
-    alpha: z.number().gt(0).lt(1).default(0.1),
-    /**
-     * Extra samples of every discordant task, under both harnesses, before the paired test: one
-     * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
-     * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
-     * re-draw that repeats an earlier one word for word counts once.
-     */
-    confirmSamples: z.number().int().min(0).max(8).default(2),
-    /**
-     * When a candidate breaks tasks that passed before, or its targets now fail differently
-     * (masked by another failure), diagnose those failures with the candidate's others and
-     * refine a follow-up change on top of it (one round) before giving the proposal up.
-     */
-    repairRegressions: z.boolean().default(true),
-    /** Ecdysis: proposals a systematic pattern may get (rejected ones are shown to later attempts). */
-    maxAttemptsPerPattern: z.number().int().min(1).default(3),
-    /**
-     * Iterative baseline: stop after this many proposals in a row without improvement. Unset (the
-     * default): like GEPA-style search, run until the budget or maxIterations is spent.
-     */
-    patience: z.number().int().positive().optional(),
-    /**
-     * Iterative baseline (GEPA's `reflection_minibatch_size`): train tasks per reflection
-     * minibatch, drawn epoch-shuffled; the child is scored on the same minibatch first.
-     */
-    iterativeMinibatch: z.number().int().min(1).default(3),
-    /**
-     * Iterative baseline (GEPA's `module_selector`): the harness modules one reflection may
-     * change — `all` (default here) or `round-robin` (GEPA's default: one module per reflection,
-     * in turn per parent). GEPA's components are instruction texts that can each carry any fix;
-     * our modules are typed (a calculator fix lives only in `tools`), so round-robin over them
-     * discards most fixes — docs/bench/gepa-baseline.md has the measurement.
-     */
-    iterativeComponents: z.enum(["round-robin", "all"]).default("all"),
-    budget: budgetSchema.default({ scope: "training" }),
-  })
-  .strict();
+/**
+ * `evolve`: what every strategy shares — which one runs, its iteration cap, the budget — and
+ * each strategy's own options in its own section (strategy-options.ts).
+ */
+export const evolveConfigSchema = z.preprocess(
+  refuseMovedKeys,
+  z
+    .object({
+      strategy: strategyNameSchema.default("ecdysis"),
+      maxIterations: z.number().int().positive().default(4),
+      ecdysis: ecdysisOptionsSchema.default(ecdysisOptionsSchema.parse({})),
+      iterative: iterativeOptionsSchema.default(iterativeOptionsSchema.parse({})),
+      budget: budgetSchema.default({ scope: "training" }),
+    })
+    .strict(),
+);
 export type EvolveConfig = z.infer<typeof evolveConfigSchema>;
 
 export const gateConfigSchema = z
@@ -291,6 +255,10 @@ export const ecdysisConfigSchema = z
         /** Command harness: argv run per task with the task JSON on stdin. */
         command: z.array(z.string().min(1)).min(1).optional(),
         timeoutMs: z.number().int().positive().default(120_000),
+        /** Command harness: the OS sandbox (`auto`, `required`, `off`, or `{mode, read}`); src/config/sandbox-config.ts. */
+        sandbox: sandboxConfigSchema.optional(),
+        /** Command harness: names of the variables passed to the agent beyond its own (model endpoint, ECDYSIS_*). */
+        env: agentEnvNamesSchema.optional(),
       })
       .strict()
       .superRefine((value, context) => {

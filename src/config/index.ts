@@ -15,7 +15,9 @@ export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
 export { configHash, loadConfig, stableStringify } from "./load-config.js";
 export { loadTasks, parseTasks, type TaskOrigin, taskOrigin } from "./load-tasks.js";
 export { decodeUtf8, readUserText } from "./read-text.js";
+export * from "./sandbox-config.js";
 export { checkSplitOverlap, loadSplits, type Splits } from "./split-overlap.js";
+export * from "./strategy-options.js";
 export * from "./task-schema.js";
 export {
   type BundledWorldName,

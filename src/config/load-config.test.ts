@@ -106,6 +106,23 @@ describe("loadConfig", () => {
     expect(error.message).toContain("'world' is required when provider is 'sim'");
   });
 
+  it("names the new place of an evolve key that moved into its strategy's section", async () => {
+    const moved = `${valid}evolve:\n  maxIterations: 3\n  batchSize: 24\n  iterativeMinibatch: 5\n`;
+    const error = await inputError((await writeConfig(moved)).path);
+    expect(error.location).toEqual({ line: 14, field: "evolve.batchSize" });
+    expect(error.message).toContain(
+      "'evolve.batchSize' moved to 'evolve.ecdysis.batchSize' (each strategy's options have their own section)",
+    );
+    expect(error.message).toContain(
+      "'evolve.iterativeMinibatch' moved to 'evolve.iterative.minibatch'",
+    );
+    const placed = `${valid}evolve:\n  ecdysis:\n    batchSize: 24\n  iterative:\n    minibatch: 5\n`;
+    const { config } = await loadConfig((await writeConfig(placed)).path);
+    expect(config.evolve.ecdysis.batchSize).toBe(24);
+    expect(config.evolve.ecdysis.alpha).toBe(0.1);
+    expect(config.evolve.iterative).toEqual({ minibatch: 5, components: "all" });
+  });
+
   it("lists every problem, not only the first", async () => {
     const text = valid.replace("concurrency: 4", "concurrency: -1\nsamplez: 3");
     const error = await inputError((await writeConfig(text)).path);

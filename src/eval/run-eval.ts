@@ -1,4 +1,9 @@
-import { createAgentAdapter, runWorkspace } from "../agent/index.js";
+import {
+  createAgentAdapter,
+  decideSandbox,
+  runWorkspace,
+  type SandboxStatus,
+} from "../agent/index.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
@@ -35,6 +40,11 @@ export interface RunEvalOptions {
   models?: OpenModels;
   /** Agent adapter; by default the config's (`createAgentAdapter`). */
   adapter?: AgentAdapter;
+  /**
+   * What untrusted code the harness is, when it is (the Action's checkout of a pull request):
+   * under `harness.sandbox: auto` it never runs unsandboxed. Absent: the user's own harness.
+   */
+  untrusted?: string;
   progress?: ProgressSink;
   signal?: AbortSignal;
   /** Secret values besides the configured ones (`configuredSecrets`), scrubbed from every record. */
@@ -53,6 +63,8 @@ export interface RunEvalResult {
   harness: LoadedHarness;
   /** Capability steps the endpoints forced (for the summary). */
   downgrades: Downgrade[];
+  /** How the command harness ran: sandboxed or not, and the warning when not. */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -77,10 +89,11 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     kind: config.harness.kind,
     command: config.harness.command,
   });
+  const sandbox = await decideSandbox({ loaded, untrusted: options.untrusted, env: options.env });
   const models = options.models ?? (await openModels(loaded, { env: options.env }));
   const workspace = runWorkspace(loaded);
   try {
-    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace });
+    const adapter = options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox });
     const scorer = scorerForTasks(config.tasks.scorer, {
       root: loaded.root,
       judge: models.judge,
@@ -115,7 +128,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     }
     if (splits.length > 1)
       results["eval.json"] = combine(Object.values(results), harness.hash, models.agent.model);
-    return { results, records, harness, downgrades: models.downgrades() };
+    return { results, records, harness, downgrades: models.downgrades(), sandbox: sandbox.status };
   } finally {
     await workspace.close();
     if (!options.models) await models.close();

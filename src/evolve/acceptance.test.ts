@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { gateConfigSchema } from "../config/config-schema.js";
 import {
+  ablationRetry,
   decide,
   deterministicAgent,
   fixedOwnTargets,
@@ -14,8 +15,8 @@ import {
   withinTolerance,
   worseWithout,
 } from "./acceptance.js";
-import type { EvidenceStage } from "./evidence.js";
 import { comparePaired, type PairedComparison } from "./paired-test.js";
+import type { ValidationStage } from "./validation.js";
 
 /** A comparison with `fixed` tasks fixed and `broken` broken (and nothing else). */
 function flips(fixed: number, broken: number): PairedComparison {
@@ -28,9 +29,10 @@ function flips(fixed: number, broken: number): PairedComparison {
 
 const score = { accuracy: 0.9, n: 10, interval: [0.6, 0.98] as [number, number] };
 
-function full(comparison: PairedComparison, alpha = 0.1, hash = "c1"): EvidenceStage {
+function full(comparison: PairedComparison, alpha = 0.1, hash = "c1"): ValidationStage {
   return {
-    stage: "full",
+    step: "full batch",
+    role: "verdict",
     candidateHash: hash,
     comparison,
     score,
@@ -124,9 +126,22 @@ describe("acceptance criteria", () => {
   });
 
   it("worseWithout: pruning is undone when the candidate loses net fixes without the pruned changes", () => {
-    expect(worseWithout(flips(7, 1), flips(4, 3))).toBe(true);
-    expect(worseWithout(flips(4, 0), flips(4, 0))).toBe(false);
-    expect(worseWithout(flips(3, 1), flips(4, 1))).toBe(false);
+    expect(worseWithout(flips(7, 1), flips(4, 3))).toEqual({
+      accepted: true,
+      reason: "put back: without them cheap validation fixed 4, broke 3 (with them 7 and 1)",
+    });
+    expect(worseWithout(flips(4, 0), flips(4, 0)).accepted).toBe(false);
+    expect(worseWithout(flips(3, 1), flips(4, 1)).accepted).toBe(false);
+  });
+
+  it("ablationRetry: a retry only when some changes help alone and some do not", () => {
+    const change = (kept: boolean) => ({ kept });
+    expect(ablationRetry([change(true), change(false)])).toEqual({
+      accepted: true,
+      reason: "without the changes that hurt alone",
+    });
+    expect(ablationRetry([change(true), change(true)]).accepted).toBe(false);
+    expect(ablationRetry([change(false), change(false)]).accepted).toBe(false);
   });
 
   it("the gates: tolerance, and improvement when required", () => {
@@ -146,14 +161,15 @@ describe("acceptance criteria", () => {
 });
 
 describe("decide", () => {
-  const cheap: EvidenceStage = {
-    stage: "cheap",
+  const cheap: ValidationStage = {
+    step: "cheap validation",
+    role: "screen",
     candidateHash: "c1",
     comparison: flips(3, 0),
     decision: promising(flips(3, 0)),
   };
 
-  it("accepts on the stage that accepted, with its candidate and accuracy", () => {
+  it("accepts on the verdict that accepted, with its candidate and accuracy", () => {
     expect(decide([cheap, full(flips(5, 0))])).toEqual({
       accepted: true,
       reason: "fixed 5, broken 0, p = 0.0313, below alpha 0.1",
@@ -163,9 +179,27 @@ describe("decide", () => {
   });
 
   it("rejects with the last deciding stage's reason; nothing validated is a rejection", () => {
-    const notPromising: EvidenceStage = { ...cheap, decision: promising(flips(1, 2)) };
+    const notPromising: ValidationStage = { ...cheap, decision: promising(flips(1, 2)) };
     expect(decide([notPromising]).reason).toBe("cheap validation: fixed 1 ≤ broken 2");
     expect(decide([]).accepted).toBe(false);
+  });
+
+  it("only a verdict accepts: a passed screen or pruning last leaves the proposal rejected", () => {
+    expect(decide([cheap])).toEqual({
+      accepted: false,
+      reason: "cheap validation: fixed 3 > broken 0",
+    });
+    const pruning: ValidationStage = {
+      step: "pruning",
+      role: "prune",
+      decision: {
+        accepted: false,
+        reason: "no change fixed any of its own pattern's failing members",
+      },
+    };
+    expect(decide([cheap, pruning]).reason).toBe(
+      "no change fixed any of its own pattern's failing members",
+    );
   });
 
   it("a confirmed re-draw accepts the candidate of its full batch", () => {
@@ -174,17 +208,23 @@ describe("decide", () => {
       cheap,
       full(flips(3, 0)),
       {
-        stage: "confirm",
+        step: "re-drawn flips",
+        role: "verdict",
         candidateHash: "c1",
-        comparison: draws,
+        draws,
         decision: significantOverDraws(0.1)(flips(3, 0), draws),
       },
     ]);
     expect(verdict).toMatchObject({ accepted: true, candidateHash: "c1", accuracy: 0.9 });
   });
 
-  it("after an ablation, the rest's verdict — with the bundle's rejection in front when it fails too", () => {
-    const ablated: EvidenceStage = { stage: "ablated", changes: [] };
+  it("after a retry, the rest's verdict — with the bundle's rejection in front when it fails too", () => {
+    const ablated: ValidationStage = {
+      step: "ablation",
+      role: "retry",
+      changes: [],
+      decision: { accepted: true, reason: "without the changes that hurt alone" },
+    };
     const bundle = full(flips(4, 6));
     expect(decide([cheap, bundle, ablated, full(flips(4, 0), 0.1, "c2")])).toMatchObject({
       accepted: true,
@@ -193,38 +233,18 @@ describe("decide", () => {
     expect(decide([cheap, bundle, ablated, full(flips(2, 1), 0.1, "c2")]).reason).toBe(
       "full batch: fixed 4, broken 6; without the changes that hurt alone: full batch: fixed 2, broken 1, one-sided McNemar p = 0.5000 (needs < 0.1)",
     );
-    // Nothing re-validated after the ablation: the bundle's rejection stands.
+    // Nothing re-validated after the retry: the bundle's rejection stands.
     expect(decide([cheap, bundle, ablated]).reason).toBe("full batch: fixed 4, broken 6");
   });
 
-  it("an accepted repair round accepts its candidate; a failed one leaves the rejection", () => {
-    const bundle = full(flips(4, 6));
-    const repaired = (stages: EvidenceStage[]): EvidenceStage => ({
-      stage: "repaired",
-      guardRejections: [],
-      applied: [],
-      evidence: stages,
-      decision: { accepted: decide(stages).accepted, reason: decide(stages).reason },
-    });
-    expect(decide([cheap, bundle, repaired([cheap, full(flips(8, 0), 0.1, "c3")])])).toEqual({
-      accepted: true,
-      reason:
-        "after repairing what it broke or exposed: fixed 8, broken 0, p = 0.0039, below alpha 0.1",
-      candidateHash: "c3",
-      accuracy: 0.9,
-    });
-    expect(decide([cheap, bundle, repaired([])]).reason).toBe("full batch: fixed 4, broken 6");
-  });
-
-  it("skips a pruning that was put back", () => {
-    const undone: EvidenceStage = {
-      stage: "pruned",
-      round: 1,
+  it("skips a note (a pruning that was put back)", () => {
+    const undone: ValidationStage = {
+      step: "pruning",
+      role: "note",
       changes: [],
       comparison: flips(1, 3),
       candidateHash: "c4",
-      undone: true,
-      decision: promising(flips(1, 3)),
+      decision: worseWithout(flips(3, 0), flips(1, 3)),
     };
     expect(decide([cheap, undone, full(flips(5, 0))]).accepted).toBe(true);
     expect(decide([cheap, undone]).reason).toBe("cheap validation: fixed 3 > broken 0");

@@ -1,7 +1,7 @@
 import type { GateConfig } from "../config/config-schema.js";
 import { formatPValue } from "../eval/statistics.js";
-import type { Decision, EvidenceStage } from "./evidence.js";
 import type { PairedComparison, SampleComparison } from "./paired-test.js";
+import { type Decision, decides, type ValidationStage } from "./validation.js";
 
 // Where a proposal is accepted. Every decision of the loop — worth a full evaluation, accepted,
 // kept after ablation, pruned, through the held-out gate — is one of the small criteria below,
@@ -94,6 +94,19 @@ export function helpsAlone(alone: { fixed: number; broken: number }): Decision {
 }
 
 /**
+ * Ablation's outcome, a retry: when some changes of a rejected bundle help alone and some do
+ * not, the helping ones are re-validated without the others (its reason joins the two
+ * rejections when the rest is rejected too); otherwise there is nothing to retry.
+ */
+export function ablationRetry(changes: readonly { kept: boolean }[]): Decision {
+  const kept = changes.filter((change) => change.kept).length;
+  if (kept === 0) return { accepted: false, reason: "no change helps alone" };
+  if (kept === changes.length)
+    return { accepted: false, reason: "every change helps alone: none to drop" };
+  return { accepted: true, reason: "without the changes that hurt alone" };
+}
+
+/**
  * Attribution: a change is pruned when it fixed none of its own patterns' failing members and
  * none of them fails differently now. A target that still fails, but with other deterministic
  * signals (`shifted`), shows the change acted on it and another failure masks the fix (a retry
@@ -124,10 +137,14 @@ export function fixedOwnTargets(change: {
  * without them does worse on the cheap subset than with them (fewer fixed minus broken): a
  * change can help its bundle without fixing its own targets (it repairs what another change
  * breaks, or fixes tasks of another pattern, like a retry hint for a newly enabled tool).
+ * Accepted: put back.
  */
-export function worseWithout(withThem: PairedComparison, without: PairedComparison): boolean {
+export function worseWithout(withThem: PairedComparison, without: PairedComparison): Decision {
   const net = (comparison: PairedComparison) => comparison.fixed.length - comparison.broken.length;
-  return net(without) < net(withThem);
+  const counts = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without) < net(withThem)
+    ? { accepted: true, reason: `put back: ${counts}` }
+    : { accepted: false, reason: counts };
 }
 
 /** Pruning took out every change (or ran out of rounds): nothing is left to validate. */
@@ -211,41 +228,34 @@ export type Verdict =
   | { accepted: false; reason: string };
 
 /**
- * Reads a validation's evidence into the verdict: the decision of its last deciding stage —
- * a repaired candidate's when the repair round was accepted; after an ablation, the re-validated
- * rest's, with the bundle's rejection in front when it failed too.
+ * Reads a validation's stages into the verdict, by their roles alone (validation.ts): the last
+ * stage that decides — a screen, a pruning or a verdict — gives it; only an accepting verdict
+ * accepts, with the candidate it names and that candidate's last measured accuracy. When a
+ * retry (ablation) came before it, a rejection names the rejection before the retry too.
  */
-export function decide(stages: readonly EvidenceStage[]): Verdict {
-  const last = stages.at(-1);
+export function decide(stages: readonly ValidationStage[]): Verdict {
+  const last = stages.findLast(decides);
   if (!last) return { accepted: false, reason: "nothing was validated" };
-  const earlier = () => decide(stages.slice(0, -1));
-  if (last.stage === "repaired") {
-    const repaired = decide(last.evidence);
-    return repaired.accepted
-      ? { ...repaired, reason: `after repairing what it broke or exposed: ${repaired.reason}` }
-      : earlier();
-  }
-  if (last.stage === "ablated" || (last.stage === "pruned" && last.undone)) return earlier();
-  if (last.decision.accepted && (last.stage === "full" || last.stage === "confirm"))
+  if (last.role === "verdict" && last.decision.accepted && last.candidateHash)
     return {
       accepted: true,
       reason: last.decision.reason,
       candidateHash: last.candidateHash,
       accuracy: accuracyOf(stages, last.candidateHash),
     };
-  const ablation = stages.findIndex((stage) => stage.stage === "ablated");
-  if (ablation >= 0 && ablation < stages.length - 1)
+  const retry = stages.findIndex((stage) => stage.role === "retry");
+  if (retry >= 0 && retry < stages.indexOf(last))
     return {
       accepted: false,
-      reason: `${decide(stages.slice(0, ablation)).reason}; without the changes that hurt alone: ${last.decision.reason}`,
+      reason: `${decide(stages.slice(0, retry)).reason}; ${stages[retry].decision.reason}: ${last.decision.reason}`,
     };
   return { accepted: false, reason: last.decision.reason };
 }
 
-/** The candidate's accuracy on the full batch, from its full stage. */
-function accuracyOf(stages: readonly EvidenceStage[], candidateHash: string): number {
-  const full = stages.findLast(
-    (stage) => stage.stage === "full" && stage.candidateHash === candidateHash,
+/** The candidate's accuracy, from the last stage that scored it. */
+function accuracyOf(stages: readonly ValidationStage[], candidateHash: string): number {
+  const scored = stages.findLast(
+    (stage) => stage.candidateHash === candidateHash && stage.score !== undefined,
   );
-  return full?.stage === "full" ? full.score.accuracy : Number.NaN;
+  return scored?.score?.accuracy ?? Number.NaN;
 }

@@ -105,8 +105,8 @@ describe("evolve a command harness: every candidate runs from its own files", ()
     expect(instructed.length).toBeGreaterThan(0);
     expect(agentRequests.filter((prompt) => prompt === seedPrompt).length).toBeGreaterThan(0);
     // The validation stages saw a difference, so the change was not pruned as "fixed 0".
-    const cheap = first.evidence.find((stage) => stage.stage === "cheap");
-    expect(cheap && "comparison" in cheap ? cheap.comparison.fixed.length : 0).toBeGreaterThan(0);
+    const cheap = first.validation.find((stage) => stage.step === "cheap validation");
+    expect(cheap?.comparison?.fixed.length ?? 0).toBeGreaterThan(0);
   });
 
   it("accepts the edit and raises held-out accuracy; the evolved file is the prompt the agent sent", async () => {

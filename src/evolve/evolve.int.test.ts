@@ -8,7 +8,6 @@ import { loadWorld, type SimServer, startSimServer } from "../sim/index.js";
 // Ground truth, for this test's assertions only (allowed in src/bench/ground-truth-boundary.test.ts).
 import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
-import { firstStage, lastStage } from "./evidence.js";
 import type { EvolveResult, IterationRecord } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
 
@@ -141,8 +140,8 @@ describe("evolve on the quickstart world (real sim, real stages)", () => {
         expect(hits * 2, JSON.stringify(planned.edit)).toBeGreaterThan(tasks.length);
         // Every accepted edit fixed some of its own targets (per-change attribution).
         const fixed = new Set(
-          lastStage(iteration.evidence, "pruned")?.comparison?.fixed ??
-            firstStage(iteration.evidence, "cheap")?.comparison.fixed,
+          iteration.validation.findLast((stage) => stage.role === "prune")?.comparison?.fixed ??
+            iteration.validation.find((stage) => stage.role === "screen")?.comparison?.fixed,
         );
         expect(
           tasks.some((taskId) => fixed.has(taskId)),

@@ -1,11 +1,13 @@
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
+import type { ReachFlag } from "../harness/code-reaches.js";
 import { heldOutGate, withinTolerance } from "./acceptance.js";
-import type { Score } from "./evidence.js";
 import { type GateVerdict, gateDecision } from "./gate-verdict.js";
 import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
 import { passMapOf, scoreOf } from "./records.js";
 import type { EvolveGate } from "./result-schema.js";
+import type { Score } from "./validation.js";
 
 /** One side of the gate: a harness on the held-out split. */
 export interface GateSide {
@@ -39,6 +41,10 @@ export interface GateResult {
   /** One-sided exact McNemar p-value for "head is worse". */
   pWorse: number;
   flips: { byCategory: FlipGroup[]; bySignal: FlipGroup[] };
+  /** A command harness: whether the head's code ran in the OS sandbox, and the warning when it did not. */
+  sandbox?: SandboxStatus;
+  /** What the head's code files newly reach for, compared with the base's (flagged for the reviewer). */
+  reaches?: ReachFlag[];
 }
 
 function side(result: EvalResult, records: RolloutRecord[]): GateSide {

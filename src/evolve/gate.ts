@@ -1,11 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import { decideSandbox, type SandboxDecision } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
 import { openModels } from "../eval/open-models.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { loadHarness } from "../harness/load-harness.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
@@ -43,15 +45,9 @@ export interface RunGateOptions {
 export async function runGate(options: RunGateOptions): Promise<GateResult> {
   const { loaded } = options;
   const config = loaded.config;
-  const load = (dir: string) =>
-    loadHarness({
-      dir: path.resolve(dir),
-      kind: config.harness.kind,
-      command: config.harness.command,
-    });
-  const base = await load(options.base.harnessDir);
-  const head = await load(options.head.harnessDir);
-  const { heldout } = await loadSplits(loaded);
+  const { base, head, heldout } = await loadSides(options);
+  const headRoot = options.head.projectRoot ?? loaded.root;
+  const sandboxes = await gateSandboxes(options, headRoot);
   const redactor = new SecretRedactor([
     ...configuredSecrets(loaded, options.env),
     ...(options.secrets ?? []),
@@ -72,29 +68,64 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     const evaluations = runEvaluations({ loaded, models, budget, redactor });
     // The head runs from its own project root when given (the Action's PR harness: a root
     // without the base's task files); the base from the config's.
-    const evaluateFrom = (root: string) =>
-      evaluations({
-        enforce: false,
-        split: "heldout",
-        adapter: options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace }),
-      });
-    const baseRun = await evaluateFrom(loaded.root)({
-      tasks: heldout,
-      harness: base,
-      label: "gate: base",
-    });
-    const headRun = await evaluateFrom(options.head.projectRoot ?? loaded.root)({
-      tasks: heldout,
-      harness: head,
-      label: "gate: head",
-    });
-    const result = redactor.json(compareGate({ base: baseRun, head: headRun, gate: config.gate }));
+    const sides = {
+      base: { root: loaded.root, sandbox: sandboxes.base, harness: base },
+      head: { root: headRoot, sandbox: sandboxes.head, harness: head },
+    };
+    const measure = (name: "base" | "head") => {
+      const { root, sandbox, harness } = sides[name];
+      const adapter =
+        options.adapter ?? createAgentAdapter({ ...loaded, root }, { workspace, sandbox });
+      const evaluate = evaluations({ enforce: false, split: "heldout", adapter });
+      return evaluate({ tasks: heldout, harness, label: `gate: ${name}` });
+    };
+    const baseRun = await measure("base");
+    const headRun = await measure("head");
+    const compared = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    // A command harness: how the head's code ran, and what it newly reaches for.
+    const command = config.harness.kind === "command";
+    const reaches = command ? codeReaches(base.files, head.files) : undefined;
+    const result = redactor.json(
+      command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared,
+    );
     await mkdir(options.outDir, { recursive: true });
-    const json = `${JSON.stringify(result, null, 2)}\n`;
-    await writeFile(path.join(options.outDir, "gate.json"), redactor.text(json));
+    await writeFile(path.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
     return result;
   } finally {
     await workspace.close();
     await opened?.close();
   }
+}
+
+/**
+ * The sandboxes of both sides, decided before any rollout: the head is a pull request's code,
+ * never run unsandboxed under `auto`; its declared reads resolve against its own project root.
+ */
+async function gateSandboxes(
+  options: RunGateOptions,
+  headRoot: string,
+): Promise<{ base: SandboxDecision; head: SandboxDecision }> {
+  const { loaded, env } = options;
+  const untrusted = "the gate runs a pull request's head harness";
+  return {
+    head: await decideSandbox({ loaded, root: headRoot, untrusted, env }),
+    base: await decideSandbox({ loaded, env }),
+  };
+}
+
+const jsonText = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Both harnesses and the held-out split (both task files read: overlapping splits are refused first). */
+async function loadSides(options: RunGateOptions) {
+  const { config } = options.loaded;
+  const load = (dir: string) =>
+    loadHarness({
+      dir: path.resolve(dir),
+      kind: config.harness.kind,
+      command: config.harness.command,
+    });
+  const base = await load(options.base.harnessDir);
+  const head = await load(options.head.harnessDir);
+  const { heldout } = await loadSplits(options.loaded);
+  return { base, head, heldout };
 }

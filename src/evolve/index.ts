@@ -11,17 +11,6 @@ export {
   withinTolerance,
 } from "./acceptance.js";
 export { BudgetTracker, emptySpend, refinementShare, type Spend, spendSchema } from "./budget.js";
-export {
-  type Decision,
-  type DiagnosisSummary,
-  type EvidenceStage,
-  evidenceStageSchema,
-  firstStage,
-  lastStage,
-  type PrunedChange,
-  type Score,
-  scoreSchema,
-} from "./evidence.js";
 export { type RunGateOptions, runGate } from "./gate.js";
 export {
   compareGate,
@@ -47,6 +36,7 @@ export {
 } from "./paired-test.js";
 export {
   type CostSummary,
+  type DiagnosisSummary,
   type EvolveGate,
   type EvolveResult,
   evolveResultSchema,
@@ -61,11 +51,17 @@ export {
 export { createRng, deriveSeed, type Rng } from "./rng.js";
 export type { Models, RunContext } from "./run-context.js";
 export { type RunEvolveOptions, runEvolve } from "./run-evolve.js";
+export {
+  type IterationScope,
+  namedStream,
+  type RandomStreams,
+  type StrategyScope,
+  strategyScope,
+} from "./run-scope.js";
 export { learnedNothing, silentStops, stopWhenSilent } from "./silent-end.js";
 export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,
-  type IterativeOptions,
   iterativeStrategy,
   samplingStrategy,
   samplingVotes,
@@ -73,3 +69,18 @@ export {
 } from "./strategies/index.js";
 export type { Strategy, StrategyRun } from "./strategy.js";
 export { stratifiedSample } from "./stratified-sample.js";
+export {
+  type Candidate,
+  type ChangeOutcome,
+  changeOutcomeSchema,
+  type Decision,
+  decides,
+  prunedChanges,
+  type Score,
+  type StageRole,
+  scoreSchema,
+  stageRoles,
+  type ValidationResult,
+  type ValidationStage,
+  validationStageSchema,
+} from "./validation.js";

@@ -1,4 +1,5 @@
 import type { LoopState, StrategyRun } from "./strategy.js";
+import { withStrategyHooks } from "./strategy-hooks.js";
 
 /**
  * A strategy run that says each iteration's verdict as it is reached — `iteration 2: accepted
@@ -10,25 +11,18 @@ export function announceIterations<S extends LoopState>(
   say: ((line: string) => void) | undefined,
 ): StrategyRun<S> {
   if (!say) return run;
-  return {
-    start: (seed) => run.start(seed),
-    ...(run.stop ? { stop: (state: S) => run.stop?.(state) } : {}),
-    async propose(state, index) {
-      const proposal = await run.propose(state, index);
-      if (proposal.kind === "stop") say(`iteration ${index}: stopped (${proposal.reason})`);
+  return withStrategyHooks(run, {
+    proposed(proposal, scope) {
+      if (proposal.kind === "stop") say(`iteration ${scope.index}: stopped (${proposal.reason})`);
       return proposal;
     },
-    validate: (proposal, state) => run.validate(proposal, state),
-    next(state, step) {
-      const index = step.proposal.seen.index;
-      const { verdict, proposal } = step;
+    decided({ proposal, verdict }) {
+      const index = proposal.seen.index;
       if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
       else
         say(
           `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`,
         );
-      return run.next(state, step);
     },
-    ...(run.finalSamples === undefined ? {} : { finalSamples: run.finalSamples }),
-  };
+  });
 }

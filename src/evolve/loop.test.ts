@@ -7,6 +7,7 @@ import { promising, significant } from "./acceptance.js";
 import { runLoop } from "./loop.js";
 import { comparePaired } from "./paired-test.js";
 import type { RunContext } from "./run-context.js";
+import { strategyScope } from "./run-scope.js";
 import type { CandidateProposal, LoopState, Observation, StrategyRun } from "./strategy.js";
 
 const harness = (hash: string): LoadedHarness => ({ kind: "builtin", dir: "/h", files: {}, hash });
@@ -48,6 +49,14 @@ function flips(fixed: number, broken: number) {
   );
 }
 
+/** The scopes a run hands its strategy: stages run as they are (no journal here). */
+const scope = strategyScope({
+  strategy: "scripted",
+  streams: {},
+  seed: 1,
+  stage: (_name, run) => run(),
+});
+
 function seen(index: number, parent: LoadedHarness): Observation {
   return { index, parent, batch: { tasks: [], run: { result, records: [] } }, traces: [] };
 }
@@ -59,7 +68,7 @@ function scripted(
 ): StrategyRun {
   return {
     start: async (seed) => ({ harness: seed, memory: [] }),
-    async propose(state, index): Promise<CandidateProposal> {
+    async propose(state, { index }): Promise<CandidateProposal> {
       onPropose?.(index);
       const candidate = harness(`c${index}`);
       const refinement = {
@@ -71,8 +80,8 @@ function scripted(
         seen: seen(index, state.harness),
         refinement,
         guarded: { applied: [], guardRejections: [], labelFlags: [], candidate },
-        addressed: [],
         targets: [],
+        data: undefined,
         candidate,
       };
     },
@@ -81,9 +90,16 @@ function scripted(
       const comparison = good(proposal.seen.index) ? flips(5, 0) : flips(0, 1);
       return {
         stages: [
-          { stage: "cheap", candidateHash: hash, comparison, decision: promising(comparison) },
           {
-            stage: "full",
+            step: "cheap",
+            role: "screen",
+            candidateHash: hash,
+            comparison,
+            decision: promising(comparison),
+          },
+          {
+            step: "full",
+            role: "verdict",
             candidateHash: hash,
             comparison,
             score: { accuracy: 0.75, n: 4, interval: [0, 1] },
@@ -95,7 +111,7 @@ function scripted(
     },
     next: (state: LoopState, step) => ({
       harness: step.verdict.accepted
-        ? (step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness)
+        ? (step.validation.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness)
         : state.harness,
       memory: state.memory,
     }),
@@ -107,6 +123,7 @@ describe("runLoop", () => {
     const outcome = await runLoop({
       run: scripted((index) => index === 2),
       context: context(),
+      scope,
       seed: harness("seed"),
     });
     expect(outcome.stoppedBy).toBe("max-iterations");
@@ -137,7 +154,7 @@ describe("runLoop", () => {
         }
       },
     );
-    const cut = await runLoop({ run, context: context(), seed: harness("seed") });
+    const cut = await runLoop({ run, context: context(), scope, seed: harness("seed") });
     expect(cut.stoppedBy).toBe("budget:rollouts");
     expect(cut.iterations.map((record) => record.index)).toEqual([1]);
     expect(cut.finalHarness.hash).toBe("c1");
@@ -145,6 +162,7 @@ describe("runLoop", () => {
 
     let proposals = 0;
     const checked = await runLoop({
+      scope,
       run: scripted(
         () => true,
         () => {
@@ -162,12 +180,14 @@ describe("runLoop", () => {
     const run: StrategyRun = { ...scripted(() => false), stop: () => "patience" };
     const stopped = await runLoop({
       run,
+      scope,
       context: context({ maxIterations: 1, exhausted: () => true }),
       seed: harness("seed"),
     });
     expect(stopped).toMatchObject({ stoppedBy: "patience", iterations: [] });
     let proposals = 0;
     const capped = await runLoop({
+      scope,
       run: scripted(
         () => false,
         () => {
@@ -186,9 +206,9 @@ describe("runLoop", () => {
     const base = scripted(() => true);
     const run: StrategyRun = {
       ...base,
-      validate: (proposal, state) => {
+      validate: (proposal, state, scope) => {
         validated.push(proposal.candidate.hash);
-        return base.validate(proposal, state);
+        return base.validate(proposal, state, scope);
       },
     };
     const checked: string[] = [];
@@ -201,7 +221,7 @@ describe("runLoop", () => {
           : undefined;
       },
     };
-    const outcome = await runLoop({ run, context: checking, seed: harness("seed") });
+    const outcome = await runLoop({ run, context: checking, scope, seed: harness("seed") });
     expect(checked).toEqual(["seed->c1", "seed->c2"]);
     expect(validated).toEqual(["c2"]);
     expect(outcome.iterations[0]).toMatchObject({
@@ -215,6 +235,46 @@ describe("runLoop", () => {
     expect(outcome.finalHarness.hash).toBe("c2");
   });
 
+  it("records a follow-up under its iteration's index, uncounted by maxIterations, with its own scope keys", async () => {
+    const keys: string[] = [];
+    const base = scripted((index) => index === 1);
+    // After each rejected proposal of iteration 1 the strategy follows it up once.
+    let followUps = 0;
+    const run: StrategyRun = {
+      ...base,
+      followUp: (state) =>
+        (state as LoopState & { again?: boolean }).again ? "retry it" : undefined,
+      propose: (state, scope) => {
+        keys.push(scope.within("again").key("batch"));
+        return base.propose(state, scope);
+      },
+      next: (state, step) => {
+        const again = !step.verdict.accepted && followUps++ === 0;
+        return { ...base.next(state, step), again } as LoopState;
+      },
+    };
+    const outcome = await runLoop({
+      run,
+      context: context({ maxIterations: 2 }),
+      scope,
+      seed: harness("seed"),
+    });
+    expect(
+      outcome.iterations.map((record) => [record.index, record.followUp?.n, record.verdict]),
+    ).toEqual([
+      [1, undefined, "accepted"],
+      [2, undefined, "rejected"],
+      [2, 1, "rejected"],
+    ]);
+    expect(outcome.iterations[2].followUp).toEqual({ n: 1, purpose: "retry it" });
+    expect(keys).toEqual([
+      "iteration-1/again/batch",
+      "iteration-2/again/batch",
+      "iteration-2/again/batch",
+    ]);
+    expect(outcome.stoppedBy).toBe("max-iterations");
+  });
+
   it("rethrows anything but budget exhaustion", async () => {
     const run = scripted(
       () => true,
@@ -222,8 +282,8 @@ describe("runLoop", () => {
         throw new Error("a real bug");
       },
     );
-    await expect(runLoop({ run, context: context(), seed: harness("seed") })).rejects.toThrow(
-      "a real bug",
-    );
+    await expect(
+      runLoop({ run, context: context(), scope, seed: harness("seed") }),
+    ).rejects.toThrow("a real bug");
   });
 });

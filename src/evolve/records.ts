@@ -2,9 +2,9 @@ import type { Task } from "../config/task-schema.js";
 import { extractBatchEvidence } from "../diagnose/evidence.js";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
-import type { Score } from "./evidence.js";
 import type { PassMap } from "./paired-test.js";
 import type { TraceExcerpt } from "./result-schema.js";
+import type { Score } from "./validation.js";
 
 /** Task id → pass of an evaluation. */
 export function passMapOf(result: EvalResult): Map<string, boolean> {

@@ -1,22 +1,26 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { sandboxStatusSchema } from "../agent/sandbox/sandbox-policy.js";
 import { budgetSchema, strategyNameSchema } from "../config/config-schema.js";
+import { diagnosisReportSchema } from "../diagnose/diagnose-batch.js";
 import { InputError } from "../errors/input-error.js";
+import { reachFlagSchema } from "../harness/code-reaches.js";
 import { guardRejectionSchema, labelFlagSchema, plannedEditSchema } from "../harness/types.js";
 import type { WireParameter } from "../llm/capabilities.js";
 import { refinementRecordSchema } from "../refine/refinement-record.js";
 import { spendSchema } from "./budget.js";
-import { diagnosisSummarySchema, evidenceStageSchema, scoreSchema } from "./evidence.js";
 import { rememberedProposalSchema } from "./memory.js";
 import { pairedComparisonSchema } from "./paired-test.js";
+import { upgradeV2 } from "./result-schema-v2.js";
+import { scoreSchema, validationStageSchema } from "./validation.js";
 
 // result.json: the one contract between the conductor and its readers (src/report, src/bench,
 // src/github). runEvolve validates what it writes against `evolveResultSchema`; readers take the
 // inferred types, and `readEvolveResult` reads a file back. A change that readers would notice
 // bumps `resultSchemaVersion`.
 
-/** The version of result.json this code writes and reads. */
-export const resultSchemaVersion = 2;
+/** The version of result.json this code writes (it reads version 2 too, upgraded: result-schema-v2.ts). */
+export const resultSchemaVersion = 3;
 
 /** Why a strategy stopped. */
 export const stopReasonSchema = z.union([
@@ -64,9 +68,23 @@ export const traceExcerptSchema = z.object({
 /** A trace excerpt kept for the report. */
 export type TraceExcerpt = z.infer<typeof traceExcerptSchema>;
 
+/** The diagnosis an iteration saw, as the record keeps it: the patterns once, the evidence counted. */
+export const diagnosisSummarySchema = z.object({
+  patterns: diagnosisReportSchema.shape.patterns,
+  evidenceCount: z.number().int(),
+  stats: diagnosisReportSchema.shape.stats,
+});
+/** The diagnosis an iteration saw, as the record keeps it. */
+export type DiagnosisSummary = z.infer<typeof diagnosisSummarySchema>;
+
 /** One proposal of a strategy: what was seen, proposed, guarded, validated and decided. */
 export const iterationRecordSchema = z.object({
   index: z.number().int(),
+  /**
+   * A follow-up of the iteration's proposal before it (the strategy's next proposal on its
+   * outcome, e.g. a repair of what a rejected candidate broke): the nth of the iteration, and why.
+   */
+  followUp: z.object({ n: z.number().int().positive(), purpose: z.string() }).optional(),
   parentHash: z.string(),
   /** The last candidate validated (after pruning or ablation, the rebuilt one). */
   candidateHash: z.string().optional(),
@@ -80,7 +98,7 @@ export const iterationRecordSchema = z.object({
   /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
   labelFlags: z.array(labelFlagSchema).optional(),
   /** The validation's stages in the order they ran (empty: nothing was validated). */
-  evidence: z.array(evidenceStageSchema),
+  validation: z.array(validationStageSchema),
   verdict: z.enum(["accepted", "rejected", "stopped"]),
   reason: z.string(),
   /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
@@ -201,13 +219,17 @@ export const evolveResultSchema = z.object({
   measures: z.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
   /** What the endpoints could not do: the capability steps taken; present only when there were some. */
   endpoints: z.object({ downgrades: z.array(downgradeSchema) }).optional(),
+  /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
+  sandbox: sandboxStatusSchema.optional(),
+  /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
+  reaches: z.array(reachFlagSchema).optional(),
 });
 /** result.json of an evolve run. */
 export type EvolveResult = z.infer<typeof evolveResultSchema>;
 
 /**
- * Reads and validates a result.json. Another schema version, or a file that does not match, is
- * an InputError naming the file and field.
+ * Reads and validates a result.json; a version 2 file is upgraded first (result-schema-v2.ts).
+ * Another schema version, or a file that does not match, is an InputError naming the file and field.
  */
 export async function readEvolveResult(file: string): Promise<EvolveResult> {
   let value: unknown;
@@ -222,13 +244,13 @@ export async function readEvolveResult(file: string): Promise<EvolveResult> {
 /** Validates a parsed result.json (see `readEvolveResult`). */
 export function parseEvolveResult(file: string, value: unknown): EvolveResult {
   const version = (value as { schemaVersion?: unknown } | null)?.schemaVersion;
-  if (version !== resultSchemaVersion)
+  if (version !== resultSchemaVersion && version !== 2)
     throw new InputError(
       file,
-      `is result.json schema version ${JSON.stringify(version ?? "1 (no schemaVersion)")}; this Ecdysis reads version ${resultSchemaVersion} — re-run evolve to write it`,
+      `is result.json schema version ${JSON.stringify(version ?? "1 (no schemaVersion)")}; this Ecdysis reads versions 2 and ${resultSchemaVersion} — re-run evolve to write it`,
       { field: "schemaVersion" },
     );
-  const parsed = evolveResultSchema.safeParse(value);
+  const parsed = evolveResultSchema.safeParse(version === 2 ? upgradeV2(value) : value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new InputError(file, `is not an evolve result.json: ${issue.message}`, {
@@ -236,4 +258,4 @@ export function parseEvolveResult(file: string, value: unknown): EvolveResult {
   });
 }
 
-export type { Score } from "./evidence.js";
+export type { Score } from "./validation.js";

@@ -7,7 +7,6 @@ import type { GuardContext } from "../harness/guard-context.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { Downgrade } from "../llm/capabilities.js";
 import type { ChatProvider } from "../llm/types.js";
-import type { Rng } from "./rng.js";
 import type { StagePort } from "./stage-port.js";
 
 /** The models a run uses. Plain chat providers; the run meters them itself. */
@@ -57,8 +56,6 @@ export interface RunContext {
    * `schema` (`stageSchemas`), a replayed output that does not match it is recomputed.
    */
   stage<T>(name: string, run: () => Promise<T>, schema?: z.ZodType): Promise<T>;
-  /** Seeded RNG for a named sub-stream (deterministic across resumes). */
-  rng(...parts: number[]): Rng;
   /**
    * Starts work that may outlive the step that started it (speculative preparation of a later
    * stage), outside any running stage, so only a stage of its own records its spend; the run

@@ -98,7 +98,7 @@ describe("runEvolve", () => {
     const loaded = await fakeProject({
       train,
       heldout,
-      evolve: { minSupport: { tasks: 3, categories: 2 } },
+      evolve: { ecdysis: { minSupport: { tasks: 3, categories: 2 } } },
     });
     const outDir = `${loaded.root}/out`;
     const { stages } = fakeStages();

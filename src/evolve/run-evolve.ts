@@ -1,17 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createAgentAdapter, runWorkspace } from "../agent/create-agent-adapter.js";
+import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
-import { loadSplits } from "../config/split-overlap.js";
-import { limitTasks } from "../eval/limit-tasks.js";
 import { openModels } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { RolloutCache } from "../eval/rollout-cache.js";
+import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
-import { loadHarness } from "../harness/load-harness.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
@@ -23,7 +22,6 @@ import { runEvaluations, wrapModels } from "./evaluation-setup.js";
 import { evolveGate } from "./gate-result.js";
 import { buildGuardContext } from "./guard.js";
 import { sealHeldout } from "./heldout-seal.js";
-import { announceIterations } from "./iteration-lines.js";
 import type { Journal } from "./journal.js";
 import { type LoopOutcome, runLoop } from "./loop.js";
 import type { BudgetCoverage } from "./measurement-budget.js";
@@ -36,11 +34,11 @@ import {
   type RunMetadata,
   resultSchemaVersion,
 } from "./result-schema.js";
-import { createRng, deriveSeed } from "./rng.js";
 import type { Evaluation, Models, RunContext } from "./run-context.js";
+import { loadInputs, type RunInputs } from "./run-inputs.js";
 import { buildRunRecords, measureSummary, runRecordsFile } from "./run-records.js";
 import { startRun } from "./run-start.js";
-import { stopWhenSilent } from "./silent-end.js";
+import { openWatchedStrategy } from "./silent-end.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { stageSchemas } from "./stage-schemas.js";
 import { strategyByName } from "./strategies/index.js";
@@ -111,6 +109,8 @@ interface OpenRun {
   context: RunContext;
   measure: (split: "train" | "heldout") => RunContext["evaluate"];
   background: Promise<unknown>[];
+  /** How the command harness ran (result.json's `sandbox`). */
+  sandbox: SandboxStatus;
 }
 
 /**
@@ -131,7 +131,7 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     ...(options.secrets ?? []),
   ]);
   // Inputs first: a bad or overlapping split is refused before the journal is written.
-  const inputs = await loadInputs(loaded, options.limit);
+  const inputs = await loadInputs(loaded, options);
   const { journal, release, coverage } = await startRun({
     ...options,
     strategy,
@@ -154,13 +154,10 @@ export async function runEvolve(options: RunEvolveOptions): Promise<EvolveResult
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const strategyRun = announceIterations(
-      stopWhenSilent(strategy.open(run.context)),
-      options.onIteration,
-    );
+    const { strategyRun, scope } = openWatchedStrategy(strategy, run.context, options.onIteration);
     let outcome: LoopOutcome;
     try {
-      outcome = await runLoop({ run: strategyRun, context: run.context, seed: run.seed });
+      outcome = await runLoop({ run: strategyRun, context: run.context, scope, seed: run.seed });
     } finally {
       await Promise.all(run.background);
     }
@@ -244,30 +241,13 @@ async function finishRun(input: {
   return result;
 }
 
-/**
- * The seed harness and both task splits of a config (checked disjoint): `splits` whole, for the
- * guard and the held-out seal; `train` and `heldout` within `limit`, for the run.
- */
-async function loadInputs(loaded: LoadedConfig, limit: number | undefined) {
-  const { config } = loaded;
-  const seed = await loadHarness({
-    dir: path.resolve(loaded.root, config.harness.dir),
-    kind: config.harness.kind,
-    command: config.harness.command,
-  });
-  const splits = await loadSplits(loaded);
-  const train = limitTasks(splits.train, limit);
-  const heldout = limitTasks(splits.heldout, limit);
-  return { seed, splits, train, heldout };
-}
-
 function openRun(input: {
   options: RunEvolveOptions;
   journal: Journal;
   budget: BudgetTracker;
   redactor: SecretRedactor;
   models: Models;
-  inputs: Awaited<ReturnType<typeof loadInputs>>;
+  inputs: RunInputs;
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
@@ -283,7 +263,8 @@ function openRun(input: {
     loaded,
     models,
     budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, { workspace }),
+    adapter:
+      options.adapter ?? createAgentAdapter(loaded, { workspace, sandbox: input.inputs.sandbox }),
     progress: options.progress,
     redactor,
     onCall,
@@ -306,7 +287,6 @@ function openRun(input: {
       seedHarness: seed,
     }),
     stage: (name, work, schema) => journal.stage(name, work, { schema }),
-    rng: (...parts) => createRng(deriveSeed(config.seed, ...parts)),
     background: start,
     speedups: callCache && (options.speedups ?? true),
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
@@ -316,13 +296,14 @@ function openRun(input: {
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).
   const measure = (split: string) => evaluations({ enforce: false, split });
-  return { journal, budget, redactor, seed, heldout, context, measure, background };
+  const sandbox = input.inputs.sandbox.status;
+  return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
 /** The guard context of a run: both splits (leak checks) and the configured secret values. */
 function runGuard(input: {
   loaded: LoadedConfig;
-  splits: Awaited<ReturnType<typeof loadInputs>>["splits"];
+  splits: RunInputs["splits"];
   redactor: SecretRedactor;
 }): RunContext["guard"] {
   const { loaded, splits, redactor } = input;
@@ -464,6 +445,9 @@ function evolveResult(input: {
       heldout: { seed: measureSummary(seedHeldout), final: measureSummary(finalHeldout) },
     },
     ...(input.downgrades.length > 0 ? { endpoints: { downgrades: input.downgrades } } : {}),
+    ...(loaded.config.harness.kind === "command"
+      ? { sandbox: run.sandbox, reaches: codeReaches(run.seed.files, outcome.finalHarness.files) }
+      : {}),
   });
 }
 

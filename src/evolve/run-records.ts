@@ -5,7 +5,6 @@ import type { Task } from "../config/task-schema.js";
 import { InputError } from "../errors/input-error.js";
 import type { RolloutCache } from "../eval/rollout-cache.js";
 import { type RolloutRecord, rolloutRecordSchema } from "../eval/types.js";
-import type { EvidenceStage } from "./evidence.js";
 import type { IterationRecord, MeasureSummary } from "./result-schema.js";
 import type { Evaluation } from "./run-context.js";
 
@@ -97,21 +96,11 @@ export function measureSummary(evaluation: Evaluation): MeasureSummary {
   };
 }
 
-/** Rollout keys of the failures an iteration (and its repair rounds) diagnosed or showed. */
+/** Rollout keys of the failures an iteration (a repair round is one of its own) diagnosed or showed. */
 function namedKeys(iteration: IterationRecord): string[] {
-  const fromStages = (stages: readonly EvidenceStage[]): string[] =>
-    stages.flatMap((stage) =>
-      stage.stage === "repaired"
-        ? [
-            ...(stage.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
-            ...fromStages(stage.evidence),
-          ]
-        : [],
-    );
   return [
     ...(iteration.diagnosis?.patterns ?? []).flatMap((pattern) => pattern.memberKeys),
     ...iteration.traces.map((trace) => trace.key),
-    ...fromStages(iteration.evidence),
   ];
 }
 

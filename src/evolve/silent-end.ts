@@ -1,6 +1,10 @@
 import { silentEnd } from "../refine/silent-end.js";
+import { announceIterations } from "./iteration-lines.js";
 import type { EvolveResult, StopReason } from "./result-schema.js";
-import type { LoopState, Proposal, StrategyRun } from "./strategy.js";
+import type { RunContext } from "./run-context.js";
+import { openStrategy, type StrategyScope } from "./run-scope.js";
+import type { LoopState, Strategy, StrategyRun } from "./strategy.js";
+import { withStrategyHooks } from "./strategy-hooks.js";
 
 /** Stops that mean the run could not do its job: the agent or the refiner never answered. */
 export const silentStops: readonly StopReason[] = ["agent-unusable", "refiner-unusable"];
@@ -11,11 +15,8 @@ export const silentStops: readonly StopReason[] = ["agent-unusable", "refiner-un
  * of paying for the same again and ending as if the search had run its course.
  */
 export function stopWhenSilent<S extends LoopState>(run: StrategyRun<S>): StrategyRun<S> {
-  return {
-    start: (seed) => run.start(seed),
-    ...(run.stop ? { stop: (state: S) => run.stop?.(state) } : {}),
-    async propose(state, index): Promise<Proposal> {
-      const proposal = await run.propose(state, index);
+  return withStrategyHooks(run, {
+    proposed(proposal) {
       if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
       const silent = silentEnd({
         records: proposal.seen.batch.run.records,
@@ -24,13 +25,23 @@ export function stopWhenSilent<S extends LoopState>(run: StrategyRun<S>): Strate
       });
       return silent ? { kind: "stop", seen: proposal.seen, ...silent } : proposal;
     },
-    validate: (proposal, state) => run.validate(proposal, state),
-    next: (state, step) => run.next(state, step),
-    ...(run.finalSamples === undefined ? {} : { finalSamples: run.finalSamples }),
-  };
+  });
 }
 
 /** True when a run ended because the agent or the refiner never answered, and learned nothing. */
 export function learnedNothing(result: Pick<EvolveResult, "stoppedBy" | "acceptedEdits">): boolean {
   return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+}
+
+/**
+ * The strategy opened for the loop (run-scope.ts `openStrategy`), stopping when an iteration heard
+ * nothing usable and saying each iteration's verdict to `onIteration`.
+ */
+export function openWatchedStrategy(
+  strategy: Strategy,
+  context: RunContext,
+  onIteration: ((line: string) => void) | undefined,
+): { strategyRun: StrategyRun; scope: StrategyScope } {
+  const { strategyRun, scope } = openStrategy(strategy, context);
+  return { strategyRun: announceIterations(stopWhenSilent(strategyRun), onIteration), scope };
 }

@@ -20,6 +20,13 @@ const flag = z
   .pipe(z.enum(["", "true", "false"]))
   .transform((value) => value === "true");
 
+/** A true/false input that is true when unset. */
+const flagDefaultTrue = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(["", "true", "false"]))
+  .transform((value) => value !== "false");
+
 function positiveNumber(integer: boolean) {
   return optionalText.pipe(
     z
@@ -52,6 +59,8 @@ export const actionInputsSchema = z.object({
   "budget-cost-usd": positiveNumber(false),
   "max-iterations": positiveNumber(true),
   strategy: optionalText.pipe(strategyNameSchema.optional()),
+  "reopen-closed": flag,
+  "delete-branch": flagDefaultTrue,
 });
 
 /** The validated options object the Action runs on. */

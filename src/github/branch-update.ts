@@ -51,7 +51,8 @@ export interface BranchUpdateOptions {
   dryRun?: boolean;
 }
 
-async function remoteBranchSha(
+/** Head sha of `branch` on the remote, undefined when it does not exist. */
+export async function remoteBranchSha(
   git: Git,
   remote: string,
   branch: string,
@@ -83,7 +84,7 @@ async function foreignCommits(git: Git, range: string): Promise<string[]> {
  * branch is fetched with `--shallow-exclude=<base>`: only its own commits arrive, and the base's
  * older commits are never mistaken for someone else's.
  */
-async function foreignOnBranch(options: {
+export async function foreignOnBranch(options: {
   git: Git;
   remote: string;
   base: string;
@@ -156,6 +157,33 @@ async function commitStaged(tree: Git, options: BranchUpdateOptions, worktree: s
 }
 
 /**
+ * Push HEAD to `branch`, leased on the sha seen (none: the branch must not exist). A lease lost
+ * to another run that pushed meanwhile is said in one line, not as git's text.
+ */
+async function pushLeased(options: {
+  tree: Git;
+  remote: string;
+  branch: string;
+  remoteSha?: string;
+}): Promise<void> {
+  const { tree, branch } = options;
+  const pushed = await tree.exec([
+    "push",
+    `--force-with-lease=refs/heads/${branch}:${options.remoteSha ?? ""}`,
+    options.remote,
+    `HEAD:refs/heads/${branch}`,
+  ]);
+  if (pushed.code === 0) return;
+  if (/\((stale info|fetch first)\)|non-fast-forward/.test(pushed.stderr))
+    throw new TransportError(
+      "git",
+      `Another run pushed \`${branch}\` while this one was running, so this run's result was not pushed (its lease on the branch was lost); the other run's pull request stands. Re-run the workflow to evolve from the latest state.`,
+      { retryable: true },
+    );
+  throw pushRefusal({ branch, stderr: tree.scrubText(pushed.stderr) });
+}
+
+/**
  * Put the run's change on the fixed branch, like create-pull-request: one commit on top of the
  * current base, built in a temporary worktree (the checkout is never touched). The change is the
  * seed→evolved diff carried onto the base by git's 3-way merge (`cherry-pick`), so a harness
@@ -213,13 +241,7 @@ export async function updateHarnessBranch(options: BranchUpdateOptions): Promise
         (await tree.exec(["rev-parse", `${remoteSha}^`])).stdout.trim();
       if (sameTree && sameBase) return { kind: "unchanged", sha: remoteSha, baseHarness };
     }
-    const pushed = await tree.exec([
-      "push",
-      `--force-with-lease=refs/heads/${branch}:${remoteSha ?? ""}`,
-      remote,
-      `HEAD:refs/heads/${branch}`,
-    ]);
-    if (pushed.code !== 0) throw pushRefusal({ branch, stderr: git.scrubText(pushed.stderr) });
+    await pushLeased({ tree, remote, branch, remoteSha });
     return { kind: "pushed", sha, created: !remoteSha, baseHarness };
   } finally {
     await git.exec(["worktree", "remove", "--force", worktree]);

@@ -27,9 +27,35 @@ export function rolloutCacheKeys(options: {
   return { primary, save: `${primary}-${options.runId}`, restore: [`${primary}-`, prefix] };
 }
 
+/** What a cache service offers here: all of it, the restore and save calls only, or nothing. */
+type CacheAccess = { service: CacheService } | { reason: string };
+
+/**
+ * Whether `service` can be used, and if not, why. A stand-in that lacks `isFeatureAvailable`
+ * (`@github/local-action`'s) but has restore and save is used as far as it goes; one that lacks
+ * those, or whose check throws (GHES without the cache service, act), is no cache at all.
+ */
+export function cacheAccess(service: Partial<CacheService> | undefined): CacheAccess {
+  if (typeof service?.restoreCache !== "function" || typeof service.saveCache !== "function")
+    return { reason: "no cache service here (@actions/cache offers no restoreCache/saveCache)" };
+  if (typeof service.isFeatureAvailable !== "function") return { service: service as CacheService };
+  try {
+    return service.isFeatureAvailable()
+      ? { service: service as CacheService }
+      : { reason: "cache service not available" };
+  } catch (error) {
+    return { reason: `cache service check failed: ${(error as Error).message}` };
+  }
+}
+
+/** The cache service to use: the injected one, else `@actions/cache` as this runner provides it. */
+function accessOf(service: CacheService | undefined): CacheAccess {
+  return cacheAccess(service ?? (actionsCache as Partial<CacheService>));
+}
+
 /**
  * Restore the rollout cache folder. Returns the key hit, or undefined on a miss or when the cache
- * service is absent (then it only warns: the run is slower, not wrong).
+ * service is absent or partial (then it only warns: the run is slower, not wrong).
  */
 export async function restoreRolloutCache(options: {
   dir: string;
@@ -37,30 +63,34 @@ export async function restoreRolloutCache(options: {
   warn: (message: string) => void;
   service?: CacheService;
 }): Promise<string | undefined> {
-  const service = options.service ?? actionsCache;
-  if (!service.isFeatureAvailable()) {
-    options.warn("cache service not available: rollouts start from an empty cache");
+  const access = accessOf(options.service);
+  if ("reason" in access) {
+    options.warn(`${access.reason}: rollouts start from an empty cache`);
     return undefined;
   }
   try {
-    return await service.restoreCache([options.dir], options.keys.primary, options.keys.restore);
+    return await access.service.restoreCache(
+      [options.dir],
+      options.keys.primary,
+      options.keys.restore,
+    );
   } catch (error) {
     options.warn(`cache restore failed: ${(error as Error).message}`);
     return undefined;
   }
 }
 
-/** Save the rollout cache folder under this run's key; failures only warn. */
+/** Save the rollout cache folder under this run's key; failures (and no service) only warn. */
 export async function saveRolloutCache(options: {
   dir: string;
   keys: ReturnType<typeof rolloutCacheKeys>;
   warn: (message: string) => void;
   service?: CacheService;
 }): Promise<boolean> {
-  const service = options.service ?? actionsCache;
-  if (!service.isFeatureAvailable()) return false;
+  const access = accessOf(options.service);
+  if ("reason" in access) return false;
   try {
-    await service.saveCache([options.dir], options.keys.save);
+    await access.service.saveCache([options.dir], options.keys.save);
     return true;
   } catch (error) {
     options.warn(`cache save failed: ${(error as Error).message}`);

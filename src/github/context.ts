@@ -2,13 +2,24 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 
+const repositorySchema = z.object({ full_name: z.string() }).passthrough();
+
 const pullRequestEventSchema = z
   .object({
     pull_request: z
       .object({
         number: z.number().int(),
-        head: z.object({ sha: z.string(), ref: z.string() }).passthrough(),
-        base: z.object({ sha: z.string(), ref: z.string() }).passthrough(),
+        // null when the fork the PR came from was deleted.
+        head: z
+          .object({
+            sha: z.string(),
+            ref: z.string(),
+            repo: repositorySchema.nullable().optional(),
+          })
+          .passthrough(),
+        base: z
+          .object({ sha: z.string(), ref: z.string(), repo: repositorySchema.optional() })
+          .passthrough(),
       })
       .passthrough()
       .optional(),
@@ -38,6 +49,10 @@ export interface RunContext {
     headRef: string;
     baseSha: string;
     baseRef: string;
+    /** `owner/repo` the head branch lives in; null when that fork was deleted. */
+    headRepository?: string | null;
+    /** The head branch lives in another repository (a fork), or in one that no longer exists. */
+    fromFork: boolean;
   };
   defaultBranch?: string;
 }
@@ -78,12 +93,21 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
   if (!event.success) return context;
   const pr = event.data.pull_request;
   if (pr) {
+    const baseRepository = pr.base.repo?.full_name ?? repository;
+    const headRepository = pr.head.repo === null ? null : pr.head.repo?.full_name;
     context.pullRequest = {
       number: pr.number,
       headSha: pr.head.sha,
       headRef: pr.head.ref,
       baseSha: pr.base.sha,
       baseRef: pr.base.ref,
+      headRepository,
+      // GitHub always sends head.repo; a payload without it (a hand-written event) is taken as
+      // a same-repository PR, as the workflow that wrote it is trusted.
+      fromFork:
+        headRepository === null ||
+        (headRepository !== undefined &&
+          headRepository.toLowerCase() !== baseRepository.toLowerCase()),
     };
   }
   context.defaultBranch = event.data.repository?.default_branch;

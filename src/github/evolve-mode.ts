@@ -1,83 +1,24 @@
-import { relative, sep } from "node:path";
 import * as core from "@actions/core";
 import { InputError } from "../errors/input-error.js";
 import type { EvolveOutcome } from "./action-engine.js";
 import { updateHarnessBranch } from "./branch-update.js";
+import { planProposal, reportDeclined } from "./evolve-history.js";
 import { publishUpdate } from "./evolve-publish.js";
-import { defaultBranchFor, type Git, sanitizeBranchName } from "./git.js";
+import { type EvolveTarget, resolveEvolveTarget } from "./evolve-target.js";
 import { snapshotSeed } from "./harness-commits.js";
 import { formatAccuracy, type ModeContext } from "./mode-context.js";
 import { publishArtifact, withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
-/**
- * The branch the PR targets: the `base` input, else — like create-pull-request — the branch the
- * workflow checked out (so a dispatch from another branch proposes to that branch, measured on
- * its own harness). A checkout on a tag or a bare commit has no such branch: the run refuses.
- */
-async function resolveBase(context: ModeContext, git: Git): Promise<string> {
-  if (context.options.base) return context.options.base;
-  const symbolic = await git.exec(["symbolic-ref", "--quiet", "--short", "HEAD"]);
-  if (symbolic.code === 0 && symbolic.stdout.trim() !== "") return symbolic.stdout.trim();
-  const ref = context.run.ref ?? "";
-  if (ref.startsWith("refs/heads/")) return ref.slice("refs/heads/".length);
-  throw new InputError(
-    "workflow inputs",
-    `the checkout is not on a branch (GITHUB_REF '${ref || "unset"}'), so there is no branch to propose to: set 'base' to the branch the pull request should target`,
-    { field: "base" },
-  );
+function commitMessage(title: string, outcome: EvolveOutcome, runUrl: string): string {
+  const subject = title.replace(/\s+/g, " ").trim().slice(0, 120);
+  return `${subject}\n\nHeld-out accuracy ${formatAccuracy(outcome.baselineHeldoutAccuracy)} → ${formatAccuracy(outcome.finalHeldoutAccuracy)}.\nRun: ${runUrl}`;
 }
 
-/** The repository's default branch, when the event payload or the API says it. */
-async function defaultBranchOf(context: ModeContext): Promise<string | undefined> {
-  if (context.run.defaultBranch) return context.run.defaultBranch;
-  if (!context.client) return undefined;
-  const { data } = await context.client.rest.repos.get({
-    owner: context.run.owner,
-    repo: context.run.repo,
-  });
-  return data.default_branch;
-}
-
-function commitMessage(outcome: EvolveOutcome, runUrl: string): string {
-  const title = outcome.prTitle.replace(/\s+/g, " ").trim().slice(0, 120);
-  return `${title}\n\nHeld-out accuracy ${formatAccuracy(outcome.baselineHeldoutAccuracy)} → ${formatAccuracy(outcome.finalHeldoutAccuracy)}.\nRun: ${runUrl}`;
-}
-
-/**
- * `mode: evolve`: run the engine, and when the held-out gate passes carry the run's change onto
- * the base on the fixed branch and create or update its one PR; close it when the change
- * disappeared; back off when someone else pushed; refuse when the change does not merge onto a
- * base that moved. Outputs are set as they become known.
- */
-export async function runEvolveMode(context: ModeContext): Promise<void> {
-  const { engine, options, run, client, report } = context;
-  // Checked before the (long, paid) engine run, not after it.
-  if (!client && !options["dry-run"]) {
-    throw new InputError(
-      "workflow inputs",
-      "'github-token' is required to push and open the pull request (or set dry-run: true)",
-      { field: "github-token" },
-    );
-  }
-  const facts = await engine.describe({ configPath: context.configPath });
-  const root = (await context.git.run(["rev-parse", "--show-toplevel"])).trim();
-  const git = context.git.at(root);
-  const harnessPath = relative(root, facts.harnessDir).split(sep).join("/");
-  const base = await resolveBase(context, git);
-  const defaultBranch = await defaultBranchOf(context);
-  const branch = sanitizeBranchName(
-    options.branch ??
-      defaultBranchFor(harnessPath, defaultBranch && base !== defaultBranch ? base : undefined),
-  );
-  report.setAll({
-    "pull-request-operation": "none",
-    "pull-request-number": "",
-    "pull-request-url": "",
-    branch,
-  });
-  const seed = await snapshotSeed({ git, harnessPath });
-  const outcome = await withRolloutCache(context, facts, () =>
+/** The engine's evolve run, between a restore and a save of the rollout cache. */
+function runEngine(context: ModeContext, target: EvolveTarget): Promise<EvolveOutcome> {
+  const { engine, options, run } = context;
+  return withRolloutCache(context, target.facts, () =>
     logGroup("evolve", () =>
       engine.evolve({
         configPath: context.configPath,
@@ -94,6 +35,35 @@ export async function runEvolveMode(context: ModeContext): Promise<void> {
       }),
     ),
   );
+}
+
+/**
+ * `mode: evolve`: run the engine, and when the held-out gate passes carry the run's change onto
+ * the base on the harness's one branch and create or update its one PR; close it when the change
+ * disappeared; back off when someone else pushed; refuse when the change does not merge onto a
+ * base that moved; never propose again a change a human closed. Outputs are set as they become
+ * known.
+ */
+export async function runEvolveMode(context: ModeContext): Promise<void> {
+  const { options, run, client, report } = context;
+  // Checked before the (long, paid) engine run, not after it.
+  if (!client && !options["dry-run"]) {
+    throw new InputError(
+      "workflow inputs",
+      "'github-token' is required to push and open the pull request (or set dry-run: true)",
+      { field: "github-token" },
+    );
+  }
+  const target = await resolveEvolveTarget(context);
+  const { git, harnessPath, base, branch, identity } = target;
+  report.setAll({
+    "pull-request-operation": "none",
+    "pull-request-number": "",
+    "pull-request-url": "",
+    branch,
+  });
+  const seed = await snapshotSeed({ git, harnessPath });
+  const outcome = await runEngine(context, target);
   report.summaryMarkdown = outcome.summaryMarkdown;
   report.setAll({
     "baseline-heldout-accuracy": formatAccuracy(outcome.baselineHeldoutAccuracy),
@@ -102,6 +72,8 @@ export async function runEvolveMode(context: ModeContext): Promise<void> {
   });
   await publishArtifact(context, outcome.outDir, harnessPath);
   if (outcome.failure) report.problem(outcome.failure);
+  const plan = await planProposal({ context, target, seed, outcome });
+  if (plan?.decision.kind === "declined") return reportDeclined(context, plan.decision);
   const update = await logGroup("branch", () =>
     updateHarnessBranch({
       git,
@@ -111,10 +83,10 @@ export async function runEvolveMode(context: ModeContext): Promise<void> {
       seed,
       evolvedDir: outcome.evolvedHarnessDir,
       runId: outcome.runId,
-      message: commitMessage(outcome, run.runUrl),
+      message: commitMessage(identity.title(outcome.prTitle), outcome, run.runUrl),
       dryRun: options["dry-run"] || !outcome.gatePassed,
     }),
   );
   core.info(`branch ${branch}: ${update.kind}`);
-  await publishUpdate({ context, update, outcome, base, branch, seed });
+  await publishUpdate({ context, update, outcome, base, branch, seed, identity, plan });
 }

@@ -1,7 +1,11 @@
 import * as core from "@actions/core";
 import type { EvolveOutcome } from "./action-engine.js";
 import type { BranchUpdate } from "./branch-update.js";
+import { changeMarker } from "./change-fingerprint.js";
+import { proposalNotice } from "./closed-pr-memory.js";
 import { postCommitStatus, upsertStickyComment } from "./commit-status.js";
+import type { ProposalPlan } from "./evolve-history.js";
+import type { HarnessIdentity } from "./harness-identity.js";
 import type { ModeContext } from "./mode-context.js";
 import { PullRequestNotPermittedError } from "./not-permitted-error.js";
 import {
@@ -24,6 +28,9 @@ interface Publish {
   base: string;
   branch: string;
   seed: string;
+  identity: HarnessIdentity;
+  /** The branch's history as it bears on this proposal (absent: nothing to propose). */
+  plan?: ProposalPlan;
 }
 
 function short(shas: string[]): string {
@@ -126,11 +133,49 @@ async function closeStale(options: Publish & { repoRef: RepoRef }): Promise<void
   await closePullRequest({
     ...repoRef,
     number: open.number,
+    body: open.body,
     reason:
       "Ecdysis closed this pull request: the latest run finds the harness on the base branch equal to its result, so there is nothing left to propose.",
   });
   context.report.set("pull-request-operation", "closed");
   context.report.note("The change disappeared: the pull request was closed.");
+}
+
+/**
+ * The PR body: the change's fingerprint (hidden, first, so no cut can lose it), the link to a PR
+ * a human closed, the merged-base warning, then the engine's body.
+ */
+function pullRequestBody(options: Publish, mergedWarning: string): string {
+  const { plan, outcome } = options;
+  return [
+    plan ? changeMarker(plan.fingerprint) : "",
+    plan ? (proposalNotice(plan.decision) ?? "") : "",
+    mergedWarning,
+    outcome.prBody,
+  ]
+    .filter((part) => part !== "")
+    .join("\n\n");
+}
+
+/**
+ * The held-out status on the branch's head, whether this run moved it or found it as it would
+ * have made it (a re-run after the PR could not be opened, a re-proposed change): every bot PR
+ * carries it. A merge nobody measured gets none.
+ */
+async function postEvolveStatus(
+  options: Publish & { repoRef: RepoRef; sha: string },
+): Promise<void> {
+  const { report, run } = options.context;
+  await report.attempt(() =>
+    postCommitStatus({
+      ...options.repoRef,
+      sha: options.sha,
+      state: "success",
+      context: options.identity.statusContext,
+      description: `held-out accuracy ${report.outputs["baseline-heldout-accuracy"]} → ${report.outputs["final-heldout-accuracy"]} (evolve run)`,
+      targetUrl: run.runUrl,
+    }),
+  );
 }
 
 async function openOrUpdate(
@@ -143,9 +188,10 @@ async function openOrUpdate(
   const { report, run } = context;
   const merged = update.baseHarness === "merged";
   const notice = merged
-    ? mergedNotice({ base, seed: options.seed, statusContext: outcome.statusContext })
+    ? mergedNotice({ base, seed: options.seed, statusContext: options.identity.statusContext })
     : "";
   if (merged) report.note(notice.replace(/^> ?(\[!WARNING\])?\n?/gm, ""));
+  else await postEvolveStatus({ ...options, sha: update.sha });
   const compareUrl = `${run.serverUrl}/${run.owner}/${run.repo}/compare/${encodeRef(base)}...${encodeRef(branch)}?expand=1`;
   let upsert: Awaited<ReturnType<typeof upsertPullRequest>>;
   try {
@@ -153,8 +199,8 @@ async function openOrUpdate(
       ...repoRef,
       branch,
       base,
-      title: outcome.prTitle,
-      body: merged ? `${notice}\n\n${outcome.prBody}` : outcome.prBody,
+      title: options.identity.title(outcome.prTitle),
+      body: pullRequestBody(options, notice),
       draft: context.options.draft,
       pushed: update.kind === "pushed",
       compareUrl,
@@ -176,17 +222,4 @@ async function openOrUpdate(
     created: upsert.operation === "created",
     onProblem: (error) => report.problem(describeFailure(error)),
   });
-  // A branch that did not move keeps the status of the run that made it; a merge nobody
-  // measured gets none.
-  if (update.kind !== "pushed" || merged) return;
-  await report.attempt(() =>
-    postCommitStatus({
-      ...repoRef,
-      sha: update.sha,
-      state: "success",
-      context: outcome.statusContext,
-      description: `held-out accuracy ${report.outputs["baseline-heldout-accuracy"]} → ${report.outputs["final-heldout-accuracy"]} (evolve run)`,
-      targetUrl: run.runUrl,
-    }),
-  );
 }

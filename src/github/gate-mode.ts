@@ -1,115 +1,128 @@
-import { existsSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 import * as core from "@actions/core";
 import { InputError } from "../errors/input-error.js";
-import { ensureCommit, materialiseBaseTree } from "./base-tree.js";
+import type { GateOutcome } from "./action-engine.js";
 import { postCommitStatus, upsertStickyComment } from "./commit-status.js";
-import { copyHeadHarness, gateScratch } from "./head-harness.js";
+import type { RunContext } from "./context.js";
+import { reportForkPullRequest } from "./fork-guard.js";
+import { type GateTarget, prepareGateTarget } from "./gate-target.js";
+import { defaultStatusContext } from "./harness-identity.js";
+import { copyHeadHarness } from "./head-harness.js";
 import { formatAccuracy, type ModeContext } from "./mode-context.js";
+import type { RepoRef } from "./repo-ref.js";
 import { describeFailure } from "./run-report.js";
 import { publishArtifact } from "./run-services.js";
 import { logGroup } from "./summary.js";
+import { harnessUntouched, reportUntouched } from "./untouched-harness.js";
 
 const stateOf = { pass: "success", fail: "failure", error: "error" } as const;
+
+type PullRequest = NonNullable<RunContext["pullRequest"]>;
+
+/** What one gate run works on. */
+interface Gate {
+  context: ModeContext;
+  pr: PullRequest;
+  repoRef: RepoRef;
+}
 
 /**
  * `mode: gate` on a pull_request: the config, held-out tasks, scorer and thresholds come from the
  * PR's base commit (copied byte-exact out of git into the run's scratch folder), the head
  * harness from the PR checkout — copied alone outside the workspace and run there, its project
- * root holding no task file. Posts a commit status with a fixed context on the head sha and one
- * sticky comment; `gate-verdict` is `pass`, `fail` or (when the gate itself fails) `error`; a
- * verdict other than `pass` fails the step.
+ * root holding no task file. Posts a commit status with the harness's own context on the head
+ * sha and one sticky comment; `gate-verdict` is `pass`, `fail`, `error` (the gate itself failed)
+ * or `neutral` (not run: a PR from a fork, or one that leaves the harness untouched); `fail`
+ * and `error` fail the step.
  */
 export async function runGateMode(context: ModeContext): Promise<void> {
-  const { engine, options, run, client, git, report } = context;
-  const pr = run.pullRequest;
+  const pr = context.run.pullRequest;
   if (!pr)
     throw new InputError(
       "workflow",
       "mode 'gate' runs on pull_request events (no pull_request in the event payload)",
       { field: "on" },
     );
-  if (!client)
+  // Before anything else: a fork's code is never run, and its token could not post anyway.
+  if (pr.fromFork) return reportForkPullRequest(context, pr);
+  if (!context.client)
     throw new InputError("workflow inputs", "'github-token' is required to post the gate status", {
       field: "github-token",
     });
-  const repoRef = { client, owner: run.owner, repo: run.repo };
-  const root = (await git.run(["rev-parse", "--show-toplevel"])).trim();
-  const configRel = relative(root, context.configPath).split(sep).join("/");
-  if (configRel.startsWith(".."))
-    throw new InputError(context.configPath, "the config must be inside the repository", {
-      field: "config",
-    });
-  const statusBase = { ...repoRef, sha: pr.headSha, targetUrl: run.runUrl };
-  const scratch = gateScratch(context.scratchDir);
-  let statusContext = "ecdysis/heldout";
-  let harnessRel = "";
-  let outcome: Awaited<ReturnType<typeof engine.gate>>;
+  const gate: Gate = {
+    context,
+    pr,
+    repoRef: { client: context.client, owner: context.run.owner, repo: context.run.repo },
+  };
+  let target: GateTarget | undefined;
+  let outcome: GateOutcome;
   try {
-    await ensureCommit(git, pr.baseSha);
-    const copied = await logGroup("base files", () =>
-      materialiseBaseTree({
-        git,
-        sha: pr.baseSha,
-        folder: dirname(configRel) === "." ? "" : dirname(configRel),
-        into: scratch.base,
-      }),
-    );
-    for (const path of copied.skipped)
-      core.info(`base copy: skipped ${path} (symlink or submodule)`);
-    const baseConfig = join(scratch.base, configRel);
-    if (!existsSync(baseConfig)) {
-      throw new InputError(
-        configRel,
-        `the base commit ${pr.baseSha.slice(0, 7)} has no such config; the gate only trusts the base branch's config`,
-        { field: "config" },
-      );
-    }
-    const facts = await engine.describe({ configPath: baseConfig });
-    statusContext = facts.statusContext;
-    harnessRel = relative(scratch.base, facts.harnessDir);
-    if (harnessRel.startsWith("..") || harnessRel === "")
-      throw new InputError(configRel, "the harness folder must be a folder inside the repository", {
-        field: "harness.dir",
-      });
-    const headHarnessDir = await copyHeadHarness({
-      from: join(root, harnessRel),
-      into: join(scratch.head, harnessRel),
-      exclude: facts.taskFiles.map((file) => join(root, relative(scratch.base, file))),
-    });
-    await report.attempt(() =>
-      postCommitStatus({
-        ...statusBase,
-        state: "pending",
-        context: statusContext,
-        description: "evaluating base and head harness on held-out tasks",
-      }),
-    );
-    outcome = await logGroup("gate", () =>
-      engine.gate({
-        configPath: baseConfig,
-        baseHarnessDir: facts.harnessDir,
-        headHarnessDir,
-        headProjectRoot: scratch.head,
-        outDir: context.outDir,
-        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
-        runUrl: run.runUrl,
-      }),
-    );
+    target = await prepareGateTarget(context, pr.baseSha);
+    const git = context.git.at(target.root);
+    if (await harnessUntouched({ git, baseSha: pr.baseSha, harnessRel: target.harnessRel }))
+      return reportUntouched(context, { ...gate, target, headSha: pr.headSha, number: pr.number });
+    outcome = await evaluate(gate, target);
   } catch (error) {
-    report.set("gate-verdict", "error");
-    const text = describeFailure(error);
-    report.problem(`held-out gate error: ${text}`);
-    await report.attempt(() =>
-      postCommitStatus({
-        ...statusBase,
-        state: "error",
-        context: statusContext,
-        description: context.scrubber.scrub(`gate error: ${text}`),
-      }),
-    );
-    return;
+    return reportGateError(gate, target?.identity.statusContext ?? defaultStatusContext, error);
   }
+  await publishVerdict(gate, target, outcome);
+}
+
+/** Copy the PR's harness out of the workspace, mark the status pending, run the engine's gate. */
+async function evaluate(gate: Gate, target: GateTarget): Promise<GateOutcome> {
+  const { context, pr } = gate;
+  const { engine, options, run } = context;
+  const headHarnessDir = await copyHeadHarness({
+    from: join(target.root, target.harnessRel),
+    into: join(target.scratch.head, target.harnessRel),
+    exclude: target.facts.taskFiles.map((file) =>
+      join(target.root, relative(target.scratch.base, file)),
+    ),
+  });
+  await context.report.attempt(() =>
+    postCommitStatus({
+      ...gate.repoRef,
+      sha: pr.headSha,
+      targetUrl: run.runUrl,
+      state: "pending",
+      context: target.identity.statusContext,
+      description: "evaluating base and head harness on held-out tasks",
+    }),
+  );
+  return logGroup("gate", () =>
+    engine.gate({
+      configPath: target.baseConfig,
+      baseHarnessDir: target.facts.harnessDir,
+      headHarnessDir,
+      headProjectRoot: target.scratch.head,
+      outDir: context.outDir,
+      llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+      runUrl: run.runUrl,
+    }),
+  );
+}
+
+/** The gate itself failed: `error` verdict and status, the cause as the step's failure. */
+async function reportGateError(gate: Gate, statusContext: string, error: unknown): Promise<void> {
+  const { report, scrubber, run } = gate.context;
+  report.set("gate-verdict", "error");
+  const text = describeFailure(error);
+  report.problem(`held-out gate error: ${text}`);
+  await report.attempt(() =>
+    postCommitStatus({
+      ...gate.repoRef,
+      sha: gate.pr.headSha,
+      targetUrl: run.runUrl,
+      state: "error",
+      context: statusContext,
+      description: scrubber.scrub(`gate error: ${text}`),
+    }),
+  );
+}
+
+/** Outputs, the status under the harness's own context, its sticky comment, the artifact. */
+async function publishVerdict(gate: Gate, target: GateTarget, outcome: GateOutcome): Promise<void> {
+  const { report, run } = gate.context;
   report.summaryMarkdown = outcome.summaryMarkdown;
   report.setAll({
     "gate-verdict": outcome.verdict,
@@ -121,15 +134,23 @@ export async function runGateMode(context: ModeContext): Promise<void> {
     report.problem(`held-out gate ${outcome.verdict}: ${outcome.description}`);
   await report.attempt(() =>
     postCommitStatus({
-      ...statusBase,
+      ...gate.repoRef,
+      sha: gate.pr.headSha,
+      targetUrl: run.runUrl,
       state: stateOf[outcome.verdict],
-      context: outcome.statusContext,
+      context: target.identity.statusContext,
       description: outcome.description,
     }),
   );
   const comment = await report.attempt(() =>
-    upsertStickyComment({ ...repoRef, number: pr.number, body: outcome.commentBody }),
+    upsertStickyComment({
+      ...gate.repoRef,
+      number: gate.pr.number,
+      body: outcome.commentBody,
+      marker: target.identity.gateMarker,
+      footer: `Details: ${run.runUrl}`,
+    }),
   );
   if (comment) core.info(`gate comment ${comment.operation} (${comment.id})`);
-  await publishArtifact(context, outcome.outDir, harnessRel.split(sep).join("/"));
+  await publishArtifact(gate.context, outcome.outDir, target.harnessRel.split(sep).join("/"));
 }

@@ -1,6 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { TransportError } from "../errors/transport-error.js";
 import { apiPermissionError } from "./permission-error.js";
+import { rateLimitError } from "./rate-limit-error.js";
 import { type RetryLimits, retryDelayMs } from "./retry-policy.js";
 
 /** The REST client the Action uses: `@octokit/rest` against `GITHUB_API_URL`. */
@@ -59,7 +60,7 @@ export function isNonIdempotent(method: string, route: string): boolean {
  * A client with the retry policy of `retry-policy.ts` wrapped around every request. Requests
  * it gives up on keep Octokit's RequestError (callers branch on status and message), except a
  * 403 for a missing permission, which becomes a GitHubPermissionError naming the call and the
- * `permissions:` entry to add.
+ * `permissions:` entry to add, and a rate limit it will not wait out, which says when to retry.
  */
 export function createGitHubClient(options: {
   token: string;
@@ -101,7 +102,11 @@ export function createGitHubClient(options: {
                 limits: options.limits,
               });
         if (wait === undefined)
-          throw apiPermissionError({ method, route, status, message }) ?? error;
+          throw (
+            apiPermissionError({ method, route, status, message }) ??
+            rateLimitError({ method, route, status, headers, message, nowMs: waiter.now() }) ??
+            error
+          );
         options.log?.(
           `GitHub answered ${status} to ${requestOptions.method} ${requestOptions.url}; retrying in ${Math.ceil(wait / 1000)} s`,
         );

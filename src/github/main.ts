@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as core from "@actions/core";
 import type { ActionEngine } from "./action-engine.js";
-import { parseActionOptions } from "./action-options.js";
+import { type ActionOptions, parseActionOptions } from "./action-options.js";
 import type { ArtifactUploader } from "./artifact.js";
 import type { CacheService } from "./cache.js";
 import { readRunContext } from "./context.js";
@@ -15,6 +15,8 @@ import { gitAuthEnv } from "./git-auth.js";
 import { createGitHubClient, type Waiter } from "./github-client.js";
 import type { ModeContext } from "./mode-context.js";
 import { describeFailure, RunReport } from "./run-report.js";
+import { runtimeProblem } from "./runner-version.js";
+import { prepareSandboxFor, realSandboxHost } from "./sandbox-host.js";
 import { neutraliseWorkflowCommands, SecretScrubber } from "./secrets.js";
 import { writeJobSummary } from "./summary.js";
 
@@ -29,6 +31,47 @@ export interface RunDependencies {
 }
 
 const modes = { evolve: runEvolveMode, gate: runGateMode, eval: runEvalMode } as const;
+
+/** The run context, the GitHub client and git (authenticated when there is a token), the run's folders. */
+async function modeContext(options: {
+  options: ActionOptions;
+  dependencies: Partial<RunDependencies>;
+  scrubber: SecretScrubber;
+  report: RunReport;
+}): Promise<ModeContext> {
+  const { dependencies, scrubber } = options;
+  const run = readRunContext();
+  const token = options.options["github-token"];
+  const client = token
+    ? createGitHubClient({
+        token,
+        baseUrl: run.apiUrl,
+        waiter: dependencies.waiter,
+        log: (line) => core.info(line),
+      })
+    : undefined;
+  const git = new Git({
+    cwd: run.workspace,
+    env: token ? await gitAuthEnv({ cwd: run.workspace, token, serverUrl: run.serverUrl }) : {},
+    scrub: (text) => scrubber.scrub(text),
+  });
+  const temp = process.env.RUNNER_TEMP || tmpdir();
+  const runName = `ecdysis-${options.options.mode}-${run.runId}-${process.pid}`;
+  return {
+    engine: dependencies.engine ?? (await import("./real-engine.js")).realEngine(),
+    options: options.options,
+    run,
+    client,
+    git,
+    scrubber,
+    configPath: resolve(run.workspace, options.options.config),
+    outDir: join(temp, runName),
+    scratchDir: join(temp, `${runName}-scratch`),
+    report: options.report,
+    cacheService: dependencies.cacheService,
+    uploader: dependencies.uploader,
+  };
+}
 
 /**
  * The Action: mask secrets, parse inputs into one options object, run the mode. Outputs are set
@@ -45,40 +88,17 @@ export async function run(dependencies: Partial<RunDependencies> = {}): Promise<
   let mode = "evolve";
   let scratchDir: string | undefined;
   try {
+    const runtime = runtimeProblem({ nodeVersion: process.version, env: process.env });
+    if (runtime) throw runtime;
     const options = parseActionOptions((name) => core.getInput(name));
     mode = options.mode;
-    const run = readRunContext();
-    const token = options["github-token"];
-    const client = token
-      ? createGitHubClient({
-          token,
-          baseUrl: run.apiUrl,
-          waiter: dependencies.waiter,
-          log: (line) => core.info(line),
-        })
-      : undefined;
-    const git = new Git({
-      cwd: run.workspace,
-      env: token ? await gitAuthEnv({ cwd: run.workspace, token, serverUrl: run.serverUrl }) : {},
-      scrub: (text) => scrubber.scrub(text),
-    });
-    const temp = process.env.RUNNER_TEMP || tmpdir();
-    const runName = `ecdysis-${options.mode}-${run.runId}-${process.pid}`;
-    scratchDir = join(temp, `${runName}-scratch`);
-    const context: ModeContext = {
-      engine: dependencies.engine ?? (await import("./real-engine.js")).realEngine(),
-      options,
-      run,
-      client,
-      git,
-      scrubber,
-      configPath: resolve(run.workspace, options.config),
-      outDir: join(temp, runName),
-      scratchDir,
-      report,
-      cacheService: dependencies.cacheService,
-      uploader: dependencies.uploader,
-    };
+    const context = await modeContext({ options, dependencies, scrubber, report });
+    scratchDir = context.scratchDir;
+    if (!dependencies.engine)
+      await prepareSandboxFor(
+        context.configPath,
+        realSandboxHost((line) => core.info(line)),
+      );
     await modes[options.mode](context);
   } catch (error) {
     report.problem(describeFailure(error));

@@ -1,3 +1,4 @@
+import { closedByBotMarker } from "./closed-pr-memory.js";
 import { githubMessage, githubStatus } from "./github-client.js";
 import { PullRequestNotPermittedError } from "./not-permitted-error.js";
 import { fitBody, type RepoRef } from "./repo-ref.js";
@@ -154,9 +155,12 @@ export async function decoratePullRequest(
 /** The hidden marker of the comment that says why the bot closed its PR. */
 export const closedMarker = "<!-- ecdysis-closed -->";
 
-/** Close the PR whose change disappeared, saying why in a comment. */
+/**
+ * Close the PR whose change disappeared, saying why in a comment; its body gets the marker that
+ * tells later runs the bot closed it, not a human (`closed-pr-memory.ts`).
+ */
 export async function closePullRequest(
-  options: RepoRef & { number: number; reason: string },
+  options: RepoRef & { number: number; reason: string; body: string },
 ): Promise<void> {
   await upsertStickyComment({ ...options, body: options.reason, marker: closedMarker });
   await options.client.rest.pulls.update({
@@ -164,5 +168,6 @@ export async function closePullRequest(
     repo: options.repo,
     pull_number: options.number,
     state: "closed",
+    body: fitBody(`${closedByBotMarker}\n${options.body}`),
   });
 }

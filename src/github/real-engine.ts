@@ -14,6 +14,7 @@ import {
   renderGateComment,
   renderJobSummary,
   renderPrBody,
+  sandboxWarning,
   stopSentence,
   writeEvolveReports,
   writeGateReport,
@@ -150,13 +151,17 @@ export function realEngine(): ActionEngine {
 
     async eval({ configPath, outDir, llm }) {
       const loaded = applyOverrides(await loadConfig(configPath), llm);
-      const run = await runEval({ loaded, split: "heldout", progress: logProgress() });
+      // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
+      const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
+      const run = await runEval({ loaded, split: "heldout", progress: logProgress(), untrusted });
       await writeEvalOutput(outDir, { results: run.results, records: run.records });
       const result = run.results["eval.json"];
       const [low, high] = result.interval;
+      const warning = sandboxWarning(run.sandbox);
       const markdown = [
         "# Ecdysis eval",
         "",
+        ...(warning ? [warning, ""] : []),
         "| split | accuracy | 95% interval | tasks | rollouts | cost |",
         "|---|---|---|---|---|---|",
         `| heldout | ${(result.accuracy * 100).toFixed(1)}% | ${(low * 100).toFixed(1)}–${(high * 100).toFixed(1)}% | ${result.n} | ${result.cost.rollouts} | $${result.cost.costUsd.toFixed(4)} |`,

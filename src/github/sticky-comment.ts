@@ -21,13 +21,22 @@ async function findMine(options: RepoRef & { number: number; marker: string }) {
  * gets a single gate comment however many times the gate runs. Comments by people are never
  * taken over, even when they contain the marker (anyone can paste it into a comment). A 5xx on
  * the create is not repeated blindly — GitHub may have posted it before failing — the comments
- * are read again and it is posted once more only when it is not there.
+ * are read again and it is posted once more only when it is not there. A marker matches as a
+ * whole (`<!-- ecdysis-gate a -->` never finds `<!-- ecdysis-gate ab -->`).
  */
 export async function upsertStickyComment(
-  options: RepoRef & { number: number; body: string; marker?: string },
-): Promise<{ id: number; operation: "created" | "updated" }> {
+  options: RepoRef & {
+    number: number;
+    body: string;
+    marker?: string;
+    /** Kept below the cut when the body is over GitHub's limit (e.g. the run link). */
+    footer?: string;
+    /** Update the comment if there is one; never create it. */
+    onlyIfPresent?: boolean;
+  },
+): Promise<{ id: number; operation: "created" | "updated" } | undefined> {
   const marker = options.marker ?? gateCommentMarker;
-  const body = fitBody(`${marker}\n${options.body}`);
+  const body = fitBody(`${marker}\n${options.body}`, { footer: options.footer });
   const ref = { ...options, marker };
   const mine = await findMine(ref);
   if (mine) {
@@ -39,6 +48,7 @@ export async function upsertStickyComment(
     });
     return { id: mine.id, operation: "updated" };
   }
+  if (options.onlyIfPresent) return undefined;
   const create = () =>
     options.client.rest.issues.createComment({
       owner: options.owner,

@@ -1,4 +1,3 @@
-import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type { HarnessEdit } from "../harness/types.js";
 import { clip } from "./format.js";
@@ -54,11 +53,16 @@ function describeReplacement(
   return `edit ${edit.file}: ${JSON.stringify(clip(before, 24))} → ${quote(after)}`;
 }
 
-/** Pattern id → name over an iteration's diagnosis and its repair round's. */
-function patternNames(iteration: IterationRecord): Map<string, string> {
+/** Pattern id → name over a record's diagnosis and its iteration's earlier ones (a repair round builds on them). */
+function patternNames(
+  iterations: readonly IterationRecord[],
+  iteration: IterationRecord,
+): Map<string, string> {
   const names = new Map<string, string>();
-  for (const record of [iteration, firstStage(iteration.evidence, "repaired")]) {
-    for (const pattern of record?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+  for (const record of iterations) {
+    if (record.index !== iteration.index) continue;
+    for (const pattern of record.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+    if (record === iteration) break;
   }
   return names;
 }
@@ -71,7 +75,7 @@ export function acceptedChanges(result: Pick<EvolveResult, "iterations">): Accep
   return result.iterations
     .filter((iteration) => iteration.verdict === "accepted")
     .flatMap((iteration) => {
-      const names = patternNames(iteration);
+      const names = patternNames(result.iterations, iteration);
       return iteration.applied.map((planned) => ({
         iteration: iteration.index,
         module: planned.module,

@@ -1,5 +1,5 @@
-import type { Score } from "../evolve/evidence.js";
 import type { EvolveResult } from "../evolve/result-schema.js";
+import type { Score } from "../evolve/validation.js";
 
 /** A proportion as a percentage with one decimal. */
 export function percent(value: number): string {

@@ -1,6 +1,7 @@
 import { formatPValue } from "../eval/statistics.js";
 import type { FlipGroup, GateResult } from "../evolve/gate-result.js";
 import { cell, codeSpan, formatDelta, formatScore, usd } from "./format.js";
+import { codeReachSection, sandboxWarning } from "./sandbox-section.js";
 import { scrubSecrets } from "./scrub.js";
 
 /** First line of the gate's sticky comment; src/github finds the comment to update by it. */
@@ -51,6 +52,8 @@ export function renderGateComment(
     "",
     flipTable("Flips by failure pattern", gate.flips.bySignal),
     "",
+    ...(gate.sandbox?.warning ? [sandboxWarning(gate.sandbox), ""] : []),
+    ...(gate.reaches?.length ? [codeReachSection(gate.reaches, "the base"), ""] : []),
     options.reportUrl ? `Details: ${options.reportUrl}` : "",
   ].join("\n");
   return scrubSecrets(text, options.secrets);

@@ -1,16 +1,22 @@
 import { formatPValue } from "../eval/statistics.js";
-import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
 import type { PairedComparison } from "../evolve/paired-test.js";
 import type { IterationRecord } from "../evolve/result-schema.js";
+import type { ValidationStage } from "../evolve/validation.js";
 import type { PlannedEdit } from "../harness/types.js";
 import { refinementSummary } from "../refine/refinement-record.js";
 import { describeEdit } from "./accepted-changes.js";
-import { formatScore } from "./format.js";
 import { collapsedList, escapeHtml as h } from "./html.js";
 import { labelFlagRows, labelWhy } from "./label-words-section.js";
 import { droppedEditRows } from "./markdown-sections.js";
 import { linkPatternIds } from "./pattern-names.js";
 import { candidateAnchor, type ReportIndex, taskAnchor } from "./report-index.js";
+import {
+  changeLine,
+  recordKey,
+  splitByRole,
+  stageFigures,
+  stageOutcome,
+} from "./validation-stages.js";
 
 const short = (hash: string | undefined) => (hash ? hash.slice(0, 10) : "—");
 
@@ -44,44 +50,21 @@ function editLine(planned: PlannedEdit, index: ReportIndex, iteration: number): 
   return `<li><code>${h(planned.module)}</code> ${h(describeEdit(planned.edit))}${patterns}<br><small class="muted">${linkPatternIds(planned.rationale, index, iteration)}</small></li>`;
 }
 
-function comparisonCell(comparison: PairedComparison | undefined): string {
-  if (!comparison) return "—";
+function comparisonCell(comparison: PairedComparison): string {
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length} of ${comparison.n}; ${h(formatPValue(comparison.pValue))}${comparison.fixed.length ? `<br><small>fixed: ${taskLinks(comparison.fixed)}</small>` : ""}${comparison.broken.length ? `<br><small class="rejected">broken: ${taskLinks(comparison.broken)}</small>` : ""}`;
 }
 
-function fullCell(iteration: IterationRecord): string {
-  const full = firstStage(iteration.evidence, "full");
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const lines = full ? [`${h(formatScore(full.score))}<br>${comparisonCell(full.comparison)}`] : [];
-  if (confirm)
-    lines.push(
-      `re-drawn flips: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}; ${h(formatPValue(confirm.pValue))}`,
-    );
-  for (const change of firstStage(iteration.evidence, "ablated")?.changes ?? [])
-    lines.push(
-      change.unparsable
-        ? `alone: ${h(change.patterns.join(", "))} not run (${h(change.unparsable)}) — dropped`
-        : `alone: ${h(change.patterns.join(", "))} fixed ${change.fixed}, broken ${change.broken} — ${change.kept ? "kept" : "dropped"}`,
-    );
-  return lines.join("<br>") || "—";
+/** One stage, whatever its step: its name and outcome, what it measured (tasks linked), its reason, its changes. */
+function stageHtml(stage: ValidationStage): string {
+  const { comparison, ...rest } = stage;
+  const figures = stageFigures({ ...rest }).map(h);
+  if (comparison) figures.push(comparisonCell(comparison));
+  const changes = (stage.changes ?? []).map((change) => `<li>${h(changeLine(change))}</li>`);
+  return `<div class="stage"><strong>${h(stage.step)}</strong> <span class="${stage.decision.accepted ? "accepted" : "rejected"}">${h(stageOutcome(stage))}</span>${figures.length ? `<br>${figures.join("<br>")}` : ""}<br><small>${h(stage.decision.reason)}</small>${changes.length ? `<ul>${changes.join("")}</ul>` : ""}</div>`;
 }
 
-function cheapCell(iteration: IterationRecord): string {
-  const lines = [comparisonCell(firstStage(iteration.evidence, "cheap")?.comparison)];
-  for (const change of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(`<small>pruned: ${h(change.patternNames.join(", "))} — ${h(change.reason)}</small>`);
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${h(undone.join("; "))} (without it: fixed ${without.fixed.length}, broken ${without.broken.length})</small>`,
-    );
-  else if (undone && pruned)
-    lines.push(
-      `<small>kept although it fixed none of its targets: ${h(undone.join("; "))} (${h(pruned.decision.reason)})</small>`,
-    );
-  return lines.join("<br>");
+function stagesCell(stages: readonly ValidationStage[]): string {
+  return stages.map(stageHtml).join("") || "—";
 }
 
 function leftOutCell(
@@ -90,7 +73,7 @@ function leftOutCell(
 ): string {
   const items = [
     ...dropped
-      .filter((row) => row.iteration === iteration.index)
+      .filter((row) => row.iteration === recordKey(iteration))
       .map((row) => `<li>Editor ${h(row.stage)} (change ${h(row.change)}): ${h(row.reason)}</li>`),
     ...iteration.guardRejections.map(
       (rejection) => `<li>guard <code>${h(rejection.guard)}</code>: ${h(rejection.reason)}</li>`,
@@ -104,11 +87,10 @@ function row(iteration: IterationRecord, index: ReportIndex): string {
   const edits = iteration.applied.map((planned) => editLine(planned, index, iteration.index));
   const hms = iteration.refinement ? h(refinementSummary(iteration.refinement)) : "";
   const changes = edits.length ? `<ul>${edits.join("")}</ul>` : hms || "—";
-  const repair = firstStage(iteration.evidence, "repaired");
-  const repairLine = repair
-    ? `<br><small>repair round: ${repair.decision.accepted ? "accepted" : "rejected"} — ${h(repair.decision.reason)}</small>`
-    : "";
-  return `<tr id="${candidateAnchor(iteration.index)}"><td><a href="#iteration-${iteration.index}">${iteration.index}</a></td><td class="hashes"><code title="${h(iteration.parentHash)}">${short(iteration.parentHash)}</code> →<br><code title="${h(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${cheapCell(iteration)}</td><td>${fullCell(iteration)}</td><td class="${iteration.verdict}"><strong>${h(iteration.verdict)}</strong><br><small>${h(iteration.reason)}</small>${repairLine}</td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
+  const key = recordKey(iteration);
+  const followUp = iteration.followUp ? `<br><small>${h(iteration.followUp.purpose)}</small>` : "";
+  const { screening, deciding } = splitByRole(iteration.validation);
+  return `<tr id="${candidateAnchor(key)}"><td><a href="#iteration-${key}">${key}</a>${followUp}</td><td class="hashes"><code title="${h(iteration.parentHash)}">${short(iteration.parentHash)}</code> →<br><code title="${h(iteration.candidateHash ?? "")}">${short(iteration.candidateHash)}</code></td><td>${changes}</td><td>${stagesCell(screening)}</td><td>${stagesCell(deciding)}</td><td class="${iteration.verdict}"><strong>${h(iteration.verdict)}</strong><br><small>${h(iteration.reason)}</small></td><td>${leftOutCell(iteration, dropped)}</td></tr>`;
 }
 
 /** The edits that write expected answers as label words, for the reviewer (report.md's section). */
@@ -124,16 +106,18 @@ function labelWordsHtml(index: ReportIndex): string {
 }
 
 /**
- * The candidate table: one row per iteration — parent and candidate hash, the changes (by
- * module, with the patterns they address by name), cheap and full validation with fixed/broken
- * tasks and the one-sided McNemar p, pruning, re-draws and ablation, the verdict with its reason,
- * and the edits the Editor left out or the guards refused; then the edits that wrote label words.
+ * The candidate table: one row per proposal (an iteration's follow-up has a row of its own) —
+ * parent and candidate hash, the changes (by module, with the patterns they address by name),
+ * its validation stages as they ran (the screens and pruning, then the tests that decide: each
+ * with what it measured, fixed/broken tasks and p, its reason and the changes it judged), the
+ * verdict with its reason, and the edits the Editor left out or the guards refused; then the
+ * edits that wrote label words.
  */
 export function candidatesHtml(index: ReportIndex): string {
   const { iterations } = index.result;
   if (iterations.length === 0)
     return `<section id="candidates"><h2>Candidates</h2><p>No iteration ran.</p></section>`;
-  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent → candidate)</th><th>Changes</th><th>Cheap validation</th><th>Full batch</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations
+  return `<section id="candidates"><h2>Candidates</h2><div class="wide"><table class="candidates"><tr><th>#</th><th>Harness (parent → candidate)</th><th>Changes</th><th>Screening</th><th>Deciding tests</th><th>Verdict and reason</th><th>Edits left out</th></tr>${iterations
     .map((iteration) => row(iteration, index))
     .join("")}</table></div>${labelWordsHtml(index)}</section>`;
 }

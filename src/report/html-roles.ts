@@ -1,4 +1,3 @@
-import { firstStage } from "../evolve/evidence.js";
 import type { PromptCall } from "../evolve/prompt-log.js";
 import type { IterationRecord } from "../evolve/result-schema.js";
 import { type RefinementRecord, refinementSummary } from "../refine/refinement-record.js";
@@ -6,7 +5,8 @@ import { compactJson } from "./format.js";
 import { detailsBlock, escapeHtml as h } from "./html.js";
 import { linkPatternIds, preWithPatternIds } from "./pattern-names.js";
 import { roleTurns } from "./records.js";
-import { callAnchor, type ReportIndex } from "./report-index.js";
+import { callAnchor, candidateAnchor, type ReportIndex } from "./report-index.js";
+import { recordKey, recordTitle } from "./validation-stages.js";
 import { resolvePlurals } from "./wording.js";
 
 const maxPromptChars = 30_000;
@@ -85,7 +85,7 @@ function iterationHtml(
   index: ReportIndex,
   rendered: Set<string>,
 ): string {
-  const repair = firstStage(iteration.evidence, "repaired");
+  const key = recordKey(iteration);
   const main = iteration.refinement
     ? refinementHtml({
         refinement: iteration.refinement,
@@ -94,10 +94,7 @@ function iterationHtml(
         rendered,
       })
     : "<p>No refinement ran.</p>";
-  const repaired = repair?.refinement
-    ? `<h4>Repair round</h4>${refinementHtml({ refinement: repair.refinement, index, iteration: iteration.index, rendered })}`
-    : "";
-  return `<section id="iteration-${iteration.index}" class="iteration"><h3>Iteration ${iteration.index}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span> <small><a href="#candidate-${iteration.index}">candidate row</a></small></h3><p>${h(iteration.reason)}</p>${main}${repaired}</section>`;
+  return `<section id="iteration-${key}" class="iteration"><h3>${h(recordTitle(iteration))}: <span class="${iteration.verdict}">${h(iteration.verdict)}</span> <small><a href="#${candidateAnchor(key)}">candidate row</a></small></h3><p>${h(iteration.reason)}</p>${main}</section>`;
 }
 
 /** Calls not made by a role turn (failure notes, pattern merges), grouped by purpose, collapsed. */

@@ -67,7 +67,7 @@ function rolloutBody(record: RolloutRecord, index: ReportIndex): string {
         ? patterns
             .map(
               (ref) =>
-                `<a class="pattern-ref" href="#${ref.anchor}">${h(ref.name)}</a> <small class="muted">(iteration ${ref.iteration})</small>`,
+                `<a class="pattern-ref" href="#${ref.anchor}">${h(ref.name)}</a> <small class="muted">(iteration ${ref.record})</small>`,
             )
             .join(", ")
         : "none",

@@ -15,6 +15,7 @@ export {
 } from "./pr-body.js";
 export { renderHtml } from "./render-html.js";
 export { renderMarkdown } from "./render-markdown.js";
+export { codeReachSection, sandboxWarning, sandboxWarningLine } from "./sandbox-section.js";
 export { scrubSecrets } from "./scrub.js";
 export { svgAccuracyChart } from "./svg-chart.js";
 export { stopSentence } from "./wording.js";

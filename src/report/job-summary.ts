@@ -5,6 +5,7 @@ import { formatScore } from "./format.js";
 import { renderGateComment } from "./gate-comment.js";
 import { costSection } from "./markdown-measures.js";
 import { summarySection } from "./markdown-sections.js";
+import { sandboxWarning } from "./sandbox-section.js";
 import { scrubSecrets } from "./scrub.js";
 import { acceptedSentence } from "./wording.js";
 
@@ -18,6 +19,9 @@ export function renderJobSummary(input: {
   secrets?: string[];
 }): string {
   const parts = ["# Ecdysis"];
+  // The gate comment below carries its own.
+  const warning = sandboxWarning(input.evolve?.sandbox);
+  if (warning) parts.push(warning);
   if (input.evolve) {
     parts.push(
       summarySection(input.evolve),

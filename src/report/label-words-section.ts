@@ -1,6 +1,7 @@
 import type { EvolveResult } from "../evolve/result-schema.js";
 import type { LabelFlag, PlannedEdit } from "../harness/types.js";
 import { cell, codeSpan, compactJson } from "./format.js";
+import { recordKey } from "./validation-stages.js";
 
 /** Why a word is a label, as a reviewer reads it. */
 const reasons: Record<LabelFlag["words"][number]["why"], string> = {
@@ -17,7 +18,8 @@ export function labelWhy(why: LabelFlag["words"][number]["why"]): string {
 
 /** One flagged edit of a run, with its iteration and whether the final harness carries it. */
 export interface LabelFlagRow {
-  iteration: number;
+  /** The record's key (`2`, or `2.1` for a follow-up). */
+  iteration: string;
   flag: LabelFlag;
   inFinal: boolean;
 }
@@ -28,18 +30,15 @@ function sameEdit(a: PlannedEdit, b: PlannedEdit): boolean {
 
 /**
  * Every applied edit of a run that brought label words (expected answers that are labels, not
- * leaks: allowed by the leak guard and shown here), the repair rounds' included, each marked
+ * leaks: allowed by the leak guard and shown here), a repair round's included, each marked
  * with whether it is in the final harness (one of the accepted edits).
  */
 export function labelFlagRows(result: EvolveResult): LabelFlagRow[] {
   const rows: LabelFlagRow[] = [];
   for (const iteration of result.iterations) {
-    const repaired = iteration.evidence.flatMap((stage) =>
-      stage.stage === "repaired" ? (stage.labelFlags ?? []) : [],
-    );
-    for (const flag of [...(iteration.labelFlags ?? []), ...repaired]) {
+    for (const flag of iteration.labelFlags ?? []) {
       const inFinal = result.acceptedEdits.some((edit) => sameEdit(edit, flag.edit));
-      rows.push({ iteration: iteration.index, flag, inFinal });
+      rows.push({ iteration: recordKey(iteration), flag, inFinal });
     }
   }
   return rows;

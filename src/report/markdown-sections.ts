@@ -1,5 +1,4 @@
 import { formatPValue } from "../eval/statistics.js";
-import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evolve/evidence.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import { refinementSummary } from "../refine/refinement-record.js";
 import {
@@ -15,6 +14,7 @@ import {
 import { namePatternIds, patternNameMap } from "./pattern-names.js";
 import { patternReasons, roleTurns } from "./records.js";
 import { unusableReplySentence } from "./reply-sentence.js";
+import { recordKey, recordTitle, stageMarkdownLines } from "./validation-stages.js";
 import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
 /** The gate's verdict reason with its paired test: fixed, broken and the one-sided McNemar p. */
@@ -81,7 +81,7 @@ export function patternsSection(result: EvolveResult): string {
   for (const iteration of withPatterns) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}`,
+      `### ${recordTitle(iteration)}`,
       "",
       "| Pattern | Kind | Support (tasks / categories) | Categories | Examples | Reasons |",
       "|---|---|---|---|---|---|",
@@ -107,7 +107,7 @@ export function reasoningSection(
   for (const iteration of result.iterations) {
     parts.push(
       "",
-      `### Iteration ${iteration.index}: ${iteration.verdict}`,
+      `### ${recordTitle(iteration)}: ${iteration.verdict}`,
       "",
       cell(iteration.reason, 600),
     );
@@ -137,68 +137,10 @@ export function reasoningSection(
         ),
       );
     }
-    const cheap = firstStage(iteration.evidence, "cheap")?.comparison;
-    const full = firstStage(iteration.evidence, "full")?.comparison;
-    if (cheap)
-      parts.push(
-        "",
-        `Cheap validation: fixed ${cheap.fixed.length}, broken ${cheap.broken.length} of ${cheap.n}.`,
-      );
-    if (full)
-      parts.push(
-        `Full batch: fixed ${full.fixed.length}, broken ${full.broken.length} of ${full.n}, ${formatPValue(full.pValue)}.`,
-      );
-    parts.push(...validationDetails(iteration));
+    if (iteration.validation.length > 0)
+      parts.push("", "Validation:", "", ...stageMarkdownLines(iteration.validation, cell));
   }
   return parts.join("\n");
-}
-
-/** Re-draws, pruned changes, ablation and the repair round of one iteration, when there were any. */
-function validationDetails(iteration: EvolveResult["iterations"][number]): string[] {
-  const lines: string[] = [];
-  const confirm = firstStage(iteration.evidence, "confirm")?.comparison;
-  const ablation = firstStage(iteration.evidence, "ablated")?.changes;
-  if (confirm)
-    lines.push(
-      `Re-drawn flipped tasks: over ${confirm.pairs} draws fixed ${confirm.fixed}, broken ${confirm.broken}, ${formatPValue(confirm.pValue)}.`,
-    );
-  const undone = undonePruningOf(iteration.evidence);
-  const pruned = lastStage(iteration.evidence, "pruned");
-  const without = pruned?.comparison;
-  if (undone && without)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — without it cheap validation fixed ${without.fixed.length}, broke ${without.broken.length}.`,
-    );
-  else if (undone && pruned)
-    lines.push(
-      `Kept although it fixed none of its own targets: ${cell(undone.join("; "), 200)} — ${cell(pruned.decision.reason, 300)}.`,
-    );
-  for (const change of prunedChangesOf(iteration.evidence) ?? [])
-    lines.push(
-      `Pruned: ${cell(change.patternNames.join(", "), 200)} — ${cell(change.reason, 300)}.`,
-    );
-  if (ablation && ablation.length > 0)
-    lines.push(
-      "",
-      "| change (patterns) | alone: fixed | alone: broken | kept |",
-      "|---|---|---|---|",
-      ...ablation.map((change) =>
-        change.unparsable
-          ? `| ${cell(change.patterns.join(", "), 200)} | – | – | no (not run: alone ${cell(change.unparsable, 200)}) |`
-          : `| ${cell(change.patterns.join(", "), 200)} | ${change.fixed} | ${change.broken} | ${change.kept ? "yes" : "no"} |`,
-      ),
-    );
-  const repair = firstStage(iteration.evidence, "repaired");
-  if (repair)
-    lines.push(
-      "",
-      `Repair round (what the candidate broke or exposed, diagnosed with its other failures and fixed on top): ${repair.decision.accepted ? "accepted" : "rejected"} — ${cell(repair.decision.reason, 400)}.`,
-      ...(repair.diagnosis?.patterns ?? []).map(
-        (pattern) =>
-          `- pattern ${cell(pattern.name, 120)}: ${plural(pattern.support.tasks, "task")}`,
-      ),
-    );
-  return lines;
 }
 
 /**
@@ -207,23 +149,20 @@ function validationDetails(iteration: EvolveResult["iterations"][number]): strin
  */
 export function droppedEditRows(result: EvolveResult) {
   return result.iterations.flatMap((iteration) =>
-    [iteration.refinement, firstStage(iteration.evidence, "repaired")?.refinement].flatMap(
-      (refinement) =>
-        (refinement?.droppedEdits ?? []).map((dropped) => ({
-          iteration: iteration.index,
-          stage: dropped.stage,
-          change: dropped.change === null ? "—" : String(dropped.change + 1),
-          reason: dropped.reason,
-          edit: dropped.edit,
-        })),
-    ),
+    (iteration.refinement?.droppedEdits ?? []).map((dropped) => ({
+      iteration: recordKey(iteration),
+      stage: dropped.stage,
+      change: dropped.change === null ? "—" : String(dropped.change + 1),
+      reason: dropped.reason,
+      edit: dropped.edit,
+    })),
   );
 }
 
 /** Edits the Editor left out or the guards refused, and proposals the loop rejected. */
 export function rejectionsSection(result: EvolveResult): string {
   const guard = result.iterations.flatMap((iteration) =>
-    iteration.guardRejections.map((rejection) => ({ iteration: iteration.index, rejection })),
+    iteration.guardRejections.map((rejection) => ({ iteration: recordKey(iteration), rejection })),
   );
   const parts = ["## Rejections", ""];
   const dropped = droppedEditRows(result);

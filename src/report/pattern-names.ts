@@ -1,4 +1,3 @@
-import { firstStage } from "../evolve/evidence.js";
 import type { EvolveResult } from "../evolve/result-schema.js";
 import { escapeHtml } from "./html.js";
 import type { ReportIndex } from "./report-index.js";
@@ -46,12 +45,11 @@ export function preWithPatternIds(options: {
   return `<pre>${body}</pre>${rest}`;
 }
 
-/** Pattern id → name over every iteration's diagnosis and repair round. */
+/** Pattern id → name over every iteration's diagnosis (a repair round's among them). */
 export function patternNameMap(result: Pick<EvolveResult, "iterations">): Map<string, string> {
   const names = new Map<string, string>();
   for (const iteration of result.iterations)
-    for (const record of [iteration, firstStage(iteration.evidence, "repaired")])
-      for (const pattern of record?.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
+    for (const pattern of iteration.diagnosis?.patterns ?? []) names.set(pattern.id, pattern.name);
   return names;
 }
 

@@ -9,6 +9,7 @@ import {
   rejectionsSection,
   summarySection,
 } from "./markdown-sections.js";
+import { codeReachSection, sandboxWarning } from "./sandbox-section.js";
 import { scrubSecrets } from "./scrub.js";
 
 /** GitHub's PR body limit is 65,536 characters; we keep a margin. */
@@ -60,11 +61,30 @@ function byteLength(text: string): number {
 }
 
 /**
+ * The section to give way when the body is `excess` bytes over its cap: among the sections whose
+ * own size covers the excess, the least important one — so one oversized section goes first and
+ * the diff stays — else the least important of all. Undefined when nothing is over or left.
+ */
+function sectionToDrop<T extends { text: string; drop?: number }>(
+  sections: T[],
+  excess: number,
+  placeholder: (section: T) => string,
+): T | undefined {
+  if (excess <= 0) return undefined;
+  const droppable = sections
+    .filter((section) => section.drop !== undefined)
+    .sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0));
+  const frees = (section: T) => byteLength(section.text) - byteLength(placeholder(section));
+  return droppable.find((section) => frees(section) >= excess) ?? droppable[0];
+}
+
+/**
  * The PR title and body for src/github: summary with intervals, patterns, the roles' reasoning
  * and HMS, rejections, label words, diff, cost, and a hidden metadata block. The body stays under
- * `maxBytes`: the least important sections (reasoning, then diff, then rejections, then
- * patterns) are replaced by a pointer to the full report until it fits; the summary, the label
- * words, cost and metadata stay.
+ * `maxBytes`: sections are replaced by a pointer to the full report until it fits — first an
+ * oversized one that alone makes room, else the least important (reasoning, then diff, then
+ * rejections, then patterns) — so one huge section never costs the reviewer the diff; the
+ * summary, the label words, cost and metadata stay.
  */
 export function renderPrBody(
   result: EvolveResult,
@@ -84,8 +104,11 @@ export function renderPrBody(
     gatePassed: result.gate.passed,
   });
   const labels = labelWordsSection(result, { finalOnly: true });
+  const warning = sandboxWarning(result.sandbox);
+  const reach = codeReachSection(result.reaches);
   // Order = importance; `drop` = the order in which sections give way to the byte cap.
   const sections: { name: string; text: string; drop?: number }[] = [
+    ...(warning ? [{ name: "sandbox", text: warning }] : []),
     { name: "summary", text: summarySection(result) },
     { name: "held-out by category", text: heldoutSection(result), drop: 5 },
     { name: "patterns", text: patternsSection(result), drop: 4 },
@@ -93,6 +116,8 @@ export function renderPrBody(
     { name: "rejections", text: rejectionsSection(result), drop: 3 },
     // Never dropped: the reviewer must see the expected answers an edit writes as label words.
     ...(labels ? [{ name: "label words", text: labels }] : []),
+    // Never dropped either: what the code edits newly reach for.
+    ...(reach ? [{ name: "code reach", text: reach }] : []),
     { name: "diff", text: diffSection(result, 15_000), drop: 2 },
     { name: "cost", text: costSection(result) },
   ];
@@ -100,12 +125,14 @@ export function renderPrBody(
   const scrub = (text: string): string => scrubSecrets(text, options.secrets);
   const assemble = (): string =>
     scrub([...sections.map((section) => section.text), footer, metadata].join("\n\n"));
+  const placeholder = (section: { name: string }) =>
+    `## ${section.name[0].toUpperCase()}${section.name.slice(1)}\n\n_Omitted to keep this description under GitHub's size limit; see the [full report](${link})._`;
   let body = assemble();
-  for (const section of [...sections]
-    .filter((entry) => entry.drop !== undefined)
-    .sort((a, b) => (a.drop ?? 0) - (b.drop ?? 0))) {
-    if (byteLength(body) <= maxBytes) break;
-    section.text = `## ${section.name[0].toUpperCase()}${section.name.slice(1)}\n\n_Omitted to keep this description under GitHub's size limit; see the [full report](${link})._`;
+  for (;;) {
+    const section = sectionToDrop(sections, byteLength(body) - maxBytes, placeholder);
+    if (!section) break;
+    section.text = placeholder(section);
+    section.drop = undefined;
     body = assemble();
   }
   if (byteLength(body) > maxBytes) {

@@ -76,26 +76,27 @@ describe("reports", () => {
     expect(markdown).not.toContain("sk-abcdefghijklmnop");
   });
 
-  it("shows re-draws, undone pruning, ablation and the repair round of an iteration", () => {
+  it("shows each validation stage by its own name, outcome, figures and changes, and a follow-up as its own record", () => {
     const copy = structuredClone(result);
     const first = copy.iterations[0];
     const hash = first.candidateHash ?? "h";
-    const decision = { accepted: false, reason: "cheap validation: fixed 1 ≤ broken 2" };
-    first.evidence.push(
+    first.validation.push(
       {
-        stage: "confirm",
+        step: "re-drawn flips",
+        role: "verdict",
         candidateHash: hash,
-        comparison: { pairs: 9, repeats: 0, fixed: 9, broken: 0, pValue: 0.002 },
+        draws: { pairs: 9, repeats: 0, fixed: 9, broken: 0, pValue: 0.002 },
         decision: { accepted: true, reason: "re-drawn" },
       },
       {
-        stage: "pruned",
-        round: 1,
+        step: "pruning",
+        role: "note",
         changes: [
           {
             edits: [],
-            patterns: ["p-tool"],
-            patternNames: ["gave-up-after-tool-error"],
+            patterns: ["gave-up-after-tool-error"],
+            patternIds: ["p-tool"],
+            kept: true,
             targets: 2,
             reason: "fixed none",
           },
@@ -109,26 +110,68 @@ describe("reports", () => {
           broken: ["b", "c"],
           pValue: 0.875,
         },
-        undone: true,
-        decision,
+        figures: { round: 1 },
+        decision: {
+          accepted: true,
+          reason: "put back: without them cheap validation fixed 1, broke 2",
+        },
       },
       {
-        stage: "ablated",
+        step: "ablation",
+        role: "retry",
         changes: [
-          { edits: [], patterns: ["calc"], fixed: 1, broken: 4, kept: false },
-          { edits: [], patterns: ["format"], fixed: 5, broken: 0, kept: true },
+          {
+            edits: [],
+            patterns: ["calc"],
+            fixed: 1,
+            broken: 4,
+            kept: false,
+            reason: "alone it broke 4",
+          },
+          {
+            edits: [],
+            patterns: ["format"],
+            fixed: 5,
+            broken: 0,
+            kept: true,
+            reason: "alone it fixed 5",
+          },
         ],
+        decision: { accepted: true, reason: "without the changes that hurt alone" },
       },
-      { stage: "repaired", guardRejections: [], applied: [], evidence: [], decision },
+      // A step no surface knows by name: shown all the same.
+      {
+        step: "toy double-check",
+        role: "verdict",
+        candidateHash: hash,
+        figures: { power: 0.8 },
+        decision: { accepted: true, reason: "the toy check agrees" },
+      },
     );
+    copy.iterations.splice(1, 0, {
+      ...first,
+      followUp: { n: 1, purpose: "repair what the rejected candidate broke or exposed" },
+      validation: [],
+      verdict: "rejected",
+      reason: "no systematic pattern among what it broke or exposed",
+    });
     const markdown = renderMarkdown(copy);
-    expect(markdown).toContain("Re-drawn flipped tasks: over 9 draws fixed 9, broken 0");
     expect(markdown).toContain(
-      "Kept although it fixed none of its own targets: gave-up-after-tool-error — without it cheap validation fixed 1, broke 2.",
+      "- re-drawn flips (accepted): over 9 draws fixed 9, broken 0; p = 0.0020; re-drawn",
     );
-    expect(markdown).toContain("| calc | 1 | 4 | no |");
-    expect(markdown).toContain("| format | 5 | 0 | yes |");
-    expect(markdown).toMatch(/Repair round .*: rejected — cheap validation: fixed 1 ≤ broken 2/);
+    expect(markdown).toContain(
+      "- pruning (noted): fixed 1, broken 2 of 25; p = 0.8750; round 1; put back: without them cheap validation fixed 1, broke 2",
+    );
+    expect(markdown).toContain("  - gave-up-after-tool-error: kept — fixed none");
+    expect(markdown).toContain("  - calc: dropped (fixed 1, broken 4) — alone it broke 4");
+    expect(markdown).toContain("  - format: kept (fixed 5, broken 0) — alone it fixed 5");
+    expect(markdown).toContain("- toy double-check (accepted): power 0.8; the toy check agrees");
+    expect(markdown).toContain(
+      "### Iteration 1.1 (repair what the rejected candidate broke or exposed): rejected",
+    );
+    const html = renderHtml({ result: copy });
+    expect(html).toContain("toy double-check");
+    expect(html).toContain('id="candidate-1.1"');
   });
 
   it("lists every edit the Editor left out, with its reason, in the report and the PR body", () => {
@@ -194,6 +237,28 @@ describe("reports", () => {
     const tiny = renderPrBody(big, { maxBytes: 1_200 });
     expect(Buffer.byteLength(tiny.body)).toBeLessThanOrEqual(1_200);
     expect(parseMetadataBlock(tiny.body)?.configHash).toBe(result.configHash);
+  });
+
+  it("an oversized section gives way first: the diff stays in the PR body", () => {
+    const big = structuredClone(result);
+    const iteration = big.iterations.find((entry) => (entry.diagnosis?.patterns.length ?? 0) > 0);
+    if (!iteration?.diagnosis) throw new Error("fixture has no diagnosed iteration");
+    const pattern = iteration.diagnosis.patterns[0];
+    iteration.diagnosis.patterns = Array.from({ length: 3_000 }, (_, index) => ({
+      ...pattern,
+      id: `p${index}`,
+      name: `${pattern.name} ${index}`,
+    }));
+    const { body } = renderPrBody(big, { maxBytes: 60_000 });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(60_000);
+    expect(body).toMatch(
+      /## Patterns\n\n_Omitted to keep this description under GitHub's size limit/,
+    );
+    expect(body).toContain(
+      result.harness.patch.split("\n").find((line) => line.startsWith("+")) ?? "",
+    );
+    expect(body).toContain("## Harness diff\n");
+    expect(body).not.toMatch(/## Diff\n\n_Omitted/);
   });
 
   it("renders the gate comment with its marker and flips grouped by category and signal", () => {

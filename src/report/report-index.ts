@@ -1,10 +1,10 @@
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import type { RolloutRecord } from "../eval/types.js";
-import { firstStage } from "../evolve/evidence.js";
 import type { PromptCall } from "../evolve/prompt-log.js";
 import type { EvolveResult, IterationRecord } from "../evolve/result-schema.js";
 import type { RunRecords } from "../evolve/run-records.js";
 import { anchorId } from "./html.js";
+import { recordKey } from "./validation-stages.js";
 
 /** What report.html is rendered from: result.json, and records.json / prompts.jsonl when the run kept them. */
 export interface HtmlInput {
@@ -19,14 +19,16 @@ export interface PatternRef {
   name: string;
   anchor: string;
   iteration: number;
-  /** Found by the repair round of its iteration (what the candidate broke). */
-  repair: boolean;
+  /** The record that found it (`recordKey`: `2`, or `2.1` for a follow-up such as a repair round). */
+  record: string;
   pattern: FailurePattern;
 }
 
 /** An edit of some iteration's candidate that names a pattern among those it addresses. */
 export interface AddressingEdit {
   iteration: number;
+  /** The record's key (`recordKey`). */
+  record: string;
   verdict: IterationRecord["verdict"];
   edit: IterationRecord["applied"][number];
 }
@@ -55,27 +57,22 @@ export const rolloutAnchor = (key: string) => anchorId("rollout", key);
 export const taskAnchor = (taskId: string) => anchorId("task", taskId);
 /** Anchor of a kept refiner call. */
 export const callAnchor = (id: string) => anchorId("call", id);
-/** Anchor of an iteration's row in the candidate table. */
-export const candidateAnchor = (index: number) => `candidate-${index}`;
+/** Anchor of a record's row in the candidate table, by its key (`recordKey`: `2`, `2.1`). */
+export const candidateAnchor = (key: string | number) => `candidate-${key}`;
 
 function patternRefs(iterations: readonly IterationRecord[]): PatternRef[] {
   const refs: PatternRef[] = [];
   for (const iteration of iterations) {
-    const repaired = firstStage(iteration.evidence, "repaired");
-    for (const [diagnosis, repair] of [
-      [iteration.diagnosis, false],
-      [repaired?.diagnosis, true],
-    ] as const) {
-      for (const pattern of diagnosis?.patterns ?? [])
-        refs.push({
-          id: pattern.id,
-          name: pattern.name,
-          anchor: anchorId(`pattern-${iteration.index}${repair ? "r" : ""}`, pattern.id),
-          iteration: iteration.index,
-          repair,
-          pattern,
-        });
-    }
+    const record = recordKey(iteration);
+    for (const pattern of iteration.diagnosis?.patterns ?? [])
+      refs.push({
+        id: pattern.id,
+        name: pattern.name,
+        anchor: anchorId(`pattern-${record}`, pattern.id),
+        iteration: iteration.index,
+        record,
+        pattern,
+      });
   }
   return refs;
 }
@@ -87,8 +84,8 @@ function harnessLabels(result: EvolveResult): Map<string, string> {
     labels.set(
       iteration.candidateHash,
       iteration.verdict === "accepted"
-        ? `after iteration ${iteration.index}`
-        : `rejected candidate of iteration ${iteration.index}`,
+        ? `after iteration ${recordKey(iteration)}`
+        : `rejected candidate of iteration ${recordKey(iteration)}`,
     );
   }
   labels.set(result.harness.finalHash, "final");
@@ -115,6 +112,7 @@ export function indexReport(input: HtmlInput): ReportIndex {
   const edits: AddressingEdit[] = input.result.iterations.flatMap((iteration) =>
     iteration.applied.map((edit) => ({
       iteration: iteration.index,
+      record: recordKey(iteration),
       verdict: iteration.verdict,
       edit,
     })),

@@ -26,7 +26,7 @@ function iteration(
       patterns: [],
     })) as IterationRecord["applied"],
     guardRejections: [],
-    evidence: [],
+    validation: [],
     elapsedMs: 0,
     verdict,
     reason,
@@ -35,7 +35,11 @@ function iteration(
   };
 }
 
-function runOf(iterations: IterationRecord[], stoppedBy: EvolveResult["stoppedBy"]): EvolveResult {
+/** A run of these records, numbered 1, 2, … unless a record already has its index. */
+function runOf(records: IterationRecord[], stoppedBy: EvolveResult["stoppedBy"]): EvolveResult {
+  const iterations = records.map((entry, position) =>
+    entry.index === 0 ? { ...entry, index: position + 1 } : entry,
+  );
   return {
     iterations,
     stoppedBy,
@@ -119,6 +123,17 @@ describe("report wording", () => {
     const one = runOf([iteration("accepted", 1), iteration("rejected", 1)], "max-iterations");
     expect(acceptedSentence(one)).toBe(
       "1 accepted edit in 1 accepted proposal (2 proposals over 2 iterations)",
+    );
+    // A repair round is a proposal of its iteration, not an iteration of its own.
+    const repaired = runOf(
+      [
+        { ...iteration("rejected", 1), index: 1 },
+        { ...iteration("accepted", 2), index: 1, followUp: { n: 1, purpose: "repair" } },
+      ],
+      "max-iterations",
+    );
+    expect(acceptedSentence(repaired)).toBe(
+      "2 accepted edits in 1 accepted proposal (2 proposals over 1 iteration)",
     );
   });
 

@@ -55,7 +55,8 @@ export function proposalTally(result: Pick<EvolveResult, "iterations" | "accepte
   ).length;
   const accepted = result.iterations.filter((iteration) => iteration.verdict === "accepted").length;
   return {
-    iterations: result.iterations.length,
+    // A follow-up (a repair round) is a proposal of its iteration, not an iteration of its own.
+    iterations: new Set(result.iterations.map((iteration) => iteration.index)).size,
     proposals,
     accepted,
     edits: result.acceptedEdits.length,
@@ -76,7 +77,7 @@ const stopWords: Record<Exclude<StopReason, `budget:${string}`>, string> = {
   "no-systematic-pattern": "no systematic pattern found",
   "attempts-exhausted": "every systematic pattern left has used its attempts",
   "max-iterations": "evolve.maxIterations reached",
-  patience: "evolve.patience proposals in a row without improvement",
+  patience: "evolve.iterative.patience proposals in a row without improvement",
   "no-evolution": "no evolution (sampling baseline)",
   "agent-unusable": "the agent model gave no usable reply",
   "refiner-unusable": "the refiner model gave no usable reply",

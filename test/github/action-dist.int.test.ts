@@ -69,7 +69,7 @@ describe.skipIf(!existsSync(dist))(
       expect(double.state.pulls[0].body).toContain("ecdysis-metadata");
       expect(double.state.statuses.at(-1)).toMatchObject({
         state: "success",
-        context: "ecdysis/heldout",
+        context: "ecdysis/heldout (agent)",
         sha: repo.remoteSha(branch),
       });
       const body = double.state.pulls[0].body;
@@ -171,7 +171,7 @@ describe.skipIf(!existsSync(dist))(
       expect(double.state.statuses.filter((status) => status.sha === headSha).at(-1)?.state).toBe(
         "failure",
       );
-      expect(double.state.comments[0].body).toContain("<!-- ecdysis-gate -->");
+      expect(double.state.comments[0].body).toContain("<!-- ecdysis-gate agent -->");
       double.assertValid();
     });
   },

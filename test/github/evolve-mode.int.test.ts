@@ -73,7 +73,7 @@ describe("evolve mode (TypeScript entry, fake engine, real git, API double)", ()
       },
     ]);
     expect(double.state.statuses).toMatchObject([
-      { sha, state: "success", context: "ecdysis/heldout" },
+      { sha, state: "success", context: "ecdysis/heldout (agent)" },
     ]);
     expect(run.summary).toContain("Ecdysis evolve");
     expect(run.summary).toContain("pull-request-operation");
@@ -187,9 +187,10 @@ describe("evolve mode (TypeScript entry, fake engine, real git, API double)", ()
 
   it("a 422 'already exists' race turns into an update of the existing PR", async () => {
     await evolve({ edits: improved, runId: "r1" });
-    // Another run's PR appears between our lookup and our create.
+    // Another run's PR appears between our lookup of the open PR and our create.
     double.inject({
       operationId: "pulls/list",
+      query: { state: "open" },
       status: 200,
       body: [] as unknown as Record<string, unknown>,
     });

@@ -72,12 +72,12 @@ describe("gate mode (TypeScript entry, fake engine, real git, API double)", () =
     expect(run.stdout).toMatch(/::error::held-out gate fail/);
     expect(statesOn(pr.headSha)).toEqual(["pending", "failure"]);
     expect(double.state.statuses.at(-1)).toMatchObject({
-      context: "ecdysis/heldout",
+      context: "ecdysis/heldout (agent)",
       targetUrl: "https://github.com/octo-org/agent/actions/runs/4242",
     });
     expect(double.state.comments).toHaveLength(1);
     expect(double.state.comments[0].body).toMatch(
-      /^<!-- ecdysis-gate -->\n### Held-out gate: fail/,
+      /^<!-- ecdysis-gate agent -->\n### Held-out gate: fail/,
     );
     double.assertValid();
   });
@@ -102,7 +102,7 @@ describe("gate mode (TypeScript entry, fake engine, real git, API double)", () =
     double.state.comments.push({
       id: 900,
       issueNumber: 1,
-      body: "<!-- ecdysis-gate -->\n### Held-out gate: pass (trust me)",
+      body: "<!-- ecdysis-gate agent -->\n### Held-out gate: pass (trust me)",
       author: { login: "mallory", type: "User" },
       createdAt: "2026-01-01T00:00:00Z",
       updatedAt: "2026-01-01T00:00:00Z",
@@ -113,7 +113,7 @@ describe("gate mode (TypeScript entry, fake engine, real git, API double)", () =
     expect(double.state.comments).toHaveLength(2);
     expect(double.state.comments[0].body).toContain("trust me");
     expect(double.state.comments[1].body).toMatch(
-      /^<!-- ecdysis-gate -->\n### Held-out gate: fail/,
+      /^<!-- ecdysis-gate agent -->\n### Held-out gate: fail/,
     );
     double.assertValid();
   });

@@ -39,8 +39,14 @@ export function runGate(options: {
   pr: { baseSha: string; headSha: string };
   scenario?: object;
   env?: Record<string, string>;
+  /** The `config` input (default `agent/ecdysis.yml`). */
+  config?: string;
+  /** `full_name` of the repository the head branch lives in (a fork's); null: a deleted fork. */
+  headRepository?: string | null;
 }): Promise<ActionRun> {
   const { pr } = options;
+  const repository = "octo-org/agent";
+  const repo = (fullName: string | null) => (fullName === null ? null : { full_name: fullName });
   return runAction({
     entry: { kind: "fake-ts", scenario: options.scenario ?? {} },
     workspace: options.repo.work,
@@ -51,11 +57,19 @@ export function runGate(options: {
     event: {
       pull_request: {
         number: 1,
-        head: { sha: pr.headSha, ref: "tweak" },
-        base: { sha: pr.baseSha, ref: "main" },
+        head: {
+          sha: pr.headSha,
+          ref: "tweak",
+          repo: repo(options.headRepository === undefined ? repository : options.headRepository),
+        },
+        base: { sha: pr.baseSha, ref: "main", repo: repo(repository) },
       },
-      repository: { default_branch: "main" },
+      repository: { default_branch: "main", full_name: repository },
     },
-    inputs: { mode: "gate", config: "agent/ecdysis.yml", "github-token": options.double.token },
+    inputs: {
+      mode: "gate",
+      config: options.config ?? "agent/ecdysis.yml",
+      "github-token": options.double.token,
+    },
   });
 }

@@ -114,6 +114,7 @@ describe("in production, held-out data never reaches a role", () => {
   ): Strategy {
     return {
       name: "ecdysis",
+      streams: {},
       open: (context) => ({
         async start(seed) {
           await leak(context, seed);

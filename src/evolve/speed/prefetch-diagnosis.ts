@@ -24,7 +24,7 @@ export function prefetchDiagnosis(inner: IterationSteps, context: RunContext): I
               records,
               tasks: step.batch,
               refiner: context.models.refiner,
-              minSupport: context.config.evolve.minSupport,
+              minSupport: context.config.evolve.ecdysis.minSupport,
               resamples: 0,
               stepLimit: step.candidate.config?.agent_loop.max_steps,
             });

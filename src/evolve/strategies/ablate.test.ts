@@ -4,9 +4,10 @@ import { loadHarness } from "../../harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../harness/testing/harness-fixture.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RunContext } from "../run-context.js";
+import { strategyScope } from "../run-scope.js";
 import { flips, ruleFor, rulesOnlyGuard } from "../testing/validation-fixture.js";
 import { ablateRejected } from "./ablate.js";
-import type { Validation } from "./ecdysis-validate.js";
+import { ecdysisStreams, type Validation } from "./ecdysis-validate.js";
 
 // A change of a rejected command-harness bundle may not parse alone on the parent: it is not
 // run (its rollouts would all be agent errors) and not kept.
@@ -22,15 +23,19 @@ describe("ablateRejected", () => {
     const context = {
       guard: rulesOnlyGuard,
       checkCandidate: async () => "rules.md: line 4: unclosed block",
-      stage: async (name: string) => {
+    } as unknown as RunContext;
+    const scope = strategyScope({
+      strategy: "ecdysis",
+      streams: ecdysisStreams,
+      seed: 1,
+      stage: async (name) => {
         evaluated.push(name);
         throw new Error("must not run");
       },
-    } as unknown as RunContext;
+    }).iteration(1);
     const validation = {
       context,
-      index: 1,
-      scope: "iteration-1",
+      scope,
       parent,
       batch: ["c1", "d1", "n1"].map((id) => ({ id, input: id, category: "c", expected: "x" })),
       addressed: [
@@ -55,11 +60,13 @@ describe("ablateRejected", () => {
     expect(evaluated).toEqual([]);
     expect(validation.stages).toMatchObject([
       {
-        stage: "ablated",
+        step: "ablation",
+        role: "retry",
         changes: [
-          { patterns: ["calc"], kept: false, unparsable: "rules.md: line 4: unclosed block" },
-          { patterns: ["date"], kept: false, unparsable: "rules.md: line 4: unclosed block" },
+          { patterns: ["calc"], kept: false, unrun: "rules.md: line 4: unclosed block" },
+          { patterns: ["date"], kept: false, unrun: "rules.md: line 4: unclosed block" },
         ],
+        decision: { accepted: false, reason: "no change helps alone" },
       },
     ]);
   });

@@ -1,8 +1,8 @@
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { PlannedEdit } from "../../harness/types.js";
 import { fixedOwnTargets } from "../acceptance.js";
-import type { PrunedChange } from "../evidence.js";
 import type { PairedComparison, PassMap } from "../paired-test.js";
+import type { ChangeOutcome } from "../validation.js";
 
 /** One change of a proposal (the edits naming the same patterns) and what it fixed of its own targets. */
 export interface ChangeAttribution {
@@ -60,8 +60,8 @@ export function attributeChanges(options: {
   });
 }
 
-/** The changes attribution prunes (`fixedOwnTargets` refuses them), as the evidence records them. */
-export function prunedChanges(attributions: ChangeAttribution[]): PrunedChange[] {
+/** The changes attribution prunes (`fixedOwnTargets` refuses them), as the pruning stage records them. */
+export function prunedChanges(attributions: ChangeAttribution[]): ChangeOutcome[] {
   // A change with no failing target in the batch (e.g. one that repairs what another change
   // broke) cannot be judged this way; it is left to the paired tests.
   return attributions.flatMap((change) => {
@@ -77,8 +77,9 @@ export function prunedChanges(attributions: ChangeAttribution[]): PrunedChange[]
     return [
       {
         edits: change.edits,
-        patterns: change.patterns.map((pattern) => pattern.id),
-        patternNames,
+        patterns: patternNames,
+        patternIds: change.patterns.map((pattern) => pattern.id),
+        kept: false,
         targets: change.targets.length,
         reason: decision.reason,
       },

@@ -9,6 +9,7 @@ import { failingRecords, patternTraces } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
+import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
 import type { IterationSteps } from "./steps.js";
 
 /**
@@ -22,10 +23,10 @@ export async function proposeEcdysis(options: {
   context: RunContext;
   steps: IterationSteps;
   state: LoopState;
-  index: number;
-}): Promise<Proposal> {
-  const { context, steps, state, index } = options;
-  const { evolve } = context.config;
+  scope: EcdysisScope;
+}): Promise<Proposal<EcdysisData>> {
+  const { context, steps, state, scope } = options;
+  const evolve = context.config.evolve.ecdysis;
   const harness = state.harness;
   const seen = await observeBatch(options);
   const { tasks, run } = seen.batch;
@@ -49,9 +50,15 @@ export async function proposeEcdysis(options: {
     editable: context.guard.editable,
   };
   seen.diagnosis = await steps.diagnose({
-    stage: `iteration-${index}/diagnose`,
-    request: diagnoseRequest({ context, index, batch: tasks, records: run.records, harness }),
-    followedBy: { stage: `iteration-${index}/refine`, request: refine, attemptable },
+    stage: scope.key("diagnose"),
+    request: diagnoseRequest({
+      context,
+      index: scope.index,
+      batch: tasks,
+      records: run.records,
+      harness,
+    }),
+    followedBy: { stage: scope.key("refine"), request: refine, attemptable },
   });
   seen.traces = patternTraces(seen.diagnosis.patterns, run.records);
   // Model-specific patterns are reported, never repaired.
@@ -60,7 +67,7 @@ export async function proposeEcdysis(options: {
   if (systematic.length === 0)
     return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
   const refinement = await steps.refine({
-    stage: `iteration-${index}/refine`,
+    stage: scope.key("refine"),
     request: { ...refine, patterns: systematic },
   });
   return guarded({ context, state, seen, refinement, systematic });
@@ -75,7 +82,7 @@ function stopWithout(options: {
   found: FailurePattern[];
   state: LoopState;
   maxAttempts: number;
-}): Proposal {
+}): Proposal<EcdysisData> {
   const { seen } = options;
   const spent = exhaustedReason(options.found, options.state.memory, {
     maxAttempts: options.maxAttempts,
@@ -95,17 +102,18 @@ async function observeBatch(options: {
   context: RunContext;
   steps: IterationSteps;
   state: LoopState;
-  index: number;
+  scope: EcdysisScope;
 }): Promise<Observation> {
-  const { context, state, index } = options;
+  const { context, state, scope } = options;
+  const { index } = scope;
   const tasks = stratifiedSample({
     items: context.train,
-    size: context.config.evolve.batchSize,
+    size: context.config.evolve.ecdysis.batchSize,
     category: (task) => task.category,
-    rng: context.rng(index, 1),
+    rng: scope.rng("batch"),
   });
   const run = await options.steps.evaluate({
-    stage: `iteration-${index}/batch`,
+    stage: scope.key("batch"),
     tasks,
     harness: state.harness,
     label: `iteration ${index}: batch`,
@@ -120,12 +128,12 @@ function guarded(options: {
   seen: Observation;
   refinement: RefinementRecord;
   systematic: FailurePattern[];
-}): Proposal {
+}): Proposal<EcdysisData> {
   const { context, state, seen, refinement } = options;
   const addressed = addressedPatterns(options.systematic, refinement);
   const targets = [...new Set(addressed.flatMap((pattern) => [pattern.id, pattern.name]))];
   const edits = guardRefinement({ harness: seen.parent, refinement, guard: context.guard });
-  const base = { seen, refinement, guarded: edits, addressed, targets };
+  const base = { seen, refinement, guarded: edits, targets, data: { addressed } };
   if (!edits.candidate) return { ...base, kind: "refused", reason: edits.reason ?? "no candidate" };
   const same = identicalRejected(edits.applied, state.memory, seen.parent.hash);
   if (same)
@@ -164,7 +172,7 @@ function diagnoseRequest(options: {
 }) {
   const { context, index, batch, harness } = options;
   const { config, models } = context;
-  const { evolve } = config;
+  const evolve = config.evolve.ecdysis;
   return {
     records: options.records,
     tasks: batch,

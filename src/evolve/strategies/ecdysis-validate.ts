@@ -2,7 +2,6 @@ import type { Task } from "../../config/task-schema.js";
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
-  decide,
   deterministicAgent,
   notRedrawnDecision,
   promising,
@@ -10,24 +9,54 @@ import {
   significantOverDraws,
   worthRedrawing,
 } from "../acceptance.js";
-import { type Candidate, type Evidence, type EvidenceStage, firstStage } from "../evidence.js";
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
 import { failingDifferently, passMapOf, restrictPassMap, scoreOf } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
+import type { IterationScope, RandomStreams } from "../run-scope.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
+import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
 import { ablateRejected } from "./ablate.js";
 import { pruneChanges } from "./prune.js";
-import { repairRegressions } from "./repair.js";
 import type { IterationSteps } from "./steps.js";
 
-/** One validation under way: what it compares against, and the evidence it has gathered. */
+/** What an ecdysis proposal carries for its own validation and memory (`Proposal.data`). */
+export interface EcdysisData {
+  /** The systematic patterns its edits address. */
+  addressed: FailurePattern[];
+  /** A repair round: a follow-up of the rejected candidate it builds on (ecdysis.ts). */
+  repair?: true;
+}
+
+/** The steps of an ecdysis validation, as their stages name them. */
+export const ecdysisStep = {
+  cheap: "cheap validation",
+  pruning: "pruning",
+  full: "full batch",
+  redraw: "re-drawn flips",
+  ablation: "ablation",
+} as const;
+
+/**
+ * Ecdysis's random streams (run-scope.ts): each iteration's batch and cheap validation's
+ * regression sample, at the sub-seed paths they were first given. A step that draws adds its
+ * stream here, beside the steps.
+ */
+export const ecdysisStreams = {
+  batch: (iteration: number) => [iteration, 1],
+  "regression-sample": (iteration: number) => [iteration, 2],
+} satisfies RandomStreams;
+/** The name of one of Ecdysis's random streams. */
+export type EcdysisStream = keyof typeof ecdysisStreams;
+/** An ecdysis iteration's journal stages and random streams. */
+export type EcdysisScope = IterationScope<EcdysisStream>;
+
+/** One validation under way: what it compares against, and the stages it has recorded. */
 export interface Validation {
   context: RunContext;
   steps: IterationSteps;
-  index: number;
-  /** Prefix of its journal stages (`iteration-N`, or `iteration-N/repair`). */
-  scope: string;
+  /** Its journal stages (`iteration-N/…`, a repair round's `iteration-N/repair/…`) and streams. */
+  scope: EcdysisScope;
   batch: Task[];
   /** Pass/fail per batch task under the parent. */
   before: PassMap;
@@ -35,48 +64,41 @@ export interface Validation {
   parentRun: Evaluation;
   parent: LoadedHarness;
   addressed: FailurePattern[];
-  stages: EvidenceStage[];
+  stages: ValidationStage[];
   candidates: Map<string, Candidate>;
 }
 
 /**
- * Validates an ecdysis candidate: the cheap subset (failing members of the addressed patterns +
- * a stratified regression sample of passing tasks) → per-change attribution and pruning → worth
- * the full batch only when promising → the full batch, the flips re-drawn when too few for the
- * paired test → a rejected bundle's changes tried one by one (ablation) → one repair round for
- * what a rejected candidate broke. Returns the evidence; `decide` (acceptance.ts) reads it.
+ * Validates an ecdysis candidate, one step after another, each recording its stage: the cheap
+ * subset (failing members of the addressed patterns + a stratified regression sample of passing
+ * tasks) → per-change attribution and pruning → worth the full batch only when promising → the
+ * full batch, the flips re-drawn when too few for the paired test → a rejected bundle's changes
+ * tried one by one (ablation), the helping ones validated again. `decide` (acceptance.ts) reads
+ * the stages; a repair of what a rejected candidate broke is the strategy's next proposal.
  */
 export async function validateEcdysis(options: {
   context: RunContext;
   steps: IterationSteps;
-  proposal: CandidateProposal;
-  /** Set for a repair round's own validation (it has no repair round of its own). */
-  scope?: string;
-}): Promise<Evidence> {
-  const { context, proposal } = options;
+  proposal: CandidateProposal<EcdysisData>;
+  scope: EcdysisScope;
+}): Promise<ValidationResult> {
+  const { context, proposal, scope } = options;
   const { seen } = proposal;
   const validation: Validation = {
     context,
     steps: options.steps,
-    index: seen.index,
-    scope: options.scope ?? `iteration-${seen.index}`,
+    scope,
     batch: seen.batch.tasks,
     before: passMapOf(seen.batch.run.result),
     parentRun: seen.batch.run,
     parent: seen.parent,
-    addressed: proposal.addressed,
+    addressed: proposal.data.addressed,
     stages: [],
     candidates: new Map([
       [proposal.candidate.hash, { harness: proposal.candidate, kept: proposal.guarded.applied }],
     ]),
   };
   await validateCandidate(validation, proposal.candidate, proposal.guarded.applied);
-  const repairable =
-    options.scope === undefined &&
-    context.config.evolve.repairRegressions &&
-    !decide(validation.stages).accepted &&
-    regressions(validation.stages).length + exposed(validation.stages).length > 0;
-  if (repairable) await repairRegressions({ validation, proposal });
   return { stages: validation.stages, candidates: validation.candidates };
 }
 
@@ -90,7 +112,8 @@ async function validateCandidate(
     cheapComparison(validation, { harness, stage, tasks: cheapTasks });
   const cheap = await runCheap(candidate, "validate-cheap");
   validation.stages.push({
-    stage: "cheap",
+    step: ecdysisStep.cheap,
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: cheap,
     decision: promising(cheap),
@@ -109,7 +132,7 @@ async function validateCandidate(
 }
 
 function cheapSubset(validation: Validation): Task[] {
-  const { batch, before, context } = validation;
+  const { batch, before, context, scope } = validation;
   const failingMembers = new Set(
     validation.addressed
       .flatMap((pattern) => pattern.taskIds)
@@ -118,9 +141,9 @@ function cheapSubset(validation: Validation): Task[] {
   const regression = new Set(
     stratifiedSample({
       items: batch.filter((task) => before.get(task.id) === true),
-      size: context.config.evolve.regressionSample,
+      size: context.config.evolve.ecdysis.regressionSample,
       category: (task) => task.category,
-      rng: context.rng(validation.index, 2),
+      rng: scope.rng("regression-sample"),
     }).map((task) => task.id),
   );
   return batch.filter((task) => failingMembers.has(task.id) || regression.has(task.id));
@@ -131,10 +154,10 @@ async function cheapComparison(
   run: { harness: LoadedHarness; stage: string; tasks: Task[] },
 ): Promise<PairedComparison> {
   const evaluation = await validation.steps.evaluate({
-    stage: `${validation.scope}/${run.stage}`,
+    stage: validation.scope.key(run.stage),
     tasks: run.tasks,
     harness: run.harness,
-    label: `iteration ${validation.index}: ${run.stage}`,
+    label: `iteration ${validation.scope.index}: ${run.stage}`,
   });
   const ids = new Set(run.tasks.map((task) => task.id));
   const comparison = comparePaired(
@@ -156,17 +179,18 @@ async function cheapComparison(
 /**
  * The full batch, then (when too few tasks flipped for a per-task test) the draw-by-draw test —
  * unless the agent model is deterministic: its re-draws would repeat the run, so the per-task
- * test decides and the full stage says why there was no re-draw (`notRedrawn`).
+ * test decides and the full stage's reason says why there was no re-draw.
  */
 async function testOnBatch(
   validation: Validation,
   candidate: LoadedHarness,
   stage: string,
 ): Promise<{ accepted: boolean; full: PairedComparison }> {
-  const { context, index, batch, before, scope } = validation;
-  const { alpha, confirmSamples } = context.config.evolve;
+  const { context, batch, before, scope } = validation;
+  const { index } = scope;
+  const { alpha, confirmSamples } = context.config.evolve.ecdysis;
   const run = await validation.steps.evaluate({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     tasks: batch,
     harness: candidate,
     label: `iteration ${index}: full batch`,
@@ -177,16 +201,16 @@ async function testOnBatch(
   const notRedrawn = redraw ? deterministicAgent(context.config) : undefined;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
-    stage: "full",
+    step: ecdysisStep.full,
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run.result),
     decision,
-    ...(notRedrawn ? { notRedrawn } : {}),
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
   const draws = await validation.steps.confirm({
-    stage: `${scope}/${stage}`,
+    stage: scope.key(stage),
     index,
     batch,
     full,
@@ -198,36 +222,32 @@ async function testOnBatch(
   });
   const confirmed = significantOverDraws(alpha)(full, draws);
   validation.stages.push({
-    stage: "confirm",
+    step: ecdysisStep.redraw,
+    role: "verdict",
     candidateHash: candidate.hash,
-    comparison: draws,
+    draws,
     decision: confirmed,
   });
   return { accepted: confirmed.accepted, full };
 }
 
 /**
- * What a rejected candidate exposed, for the follow-up round: the failing targets that fail
+ * What a rejected candidate exposed, for the repair round: the failing targets that fail
  * differently under the candidate as it was last run on the cheap subset (its pruned form, or
- * the bundle when pruning was undone) — the failure that now masks its fix.
+ * the bundle when pruning was put back) — the failure that now masks its fix.
  */
-export function exposed(stages: readonly EvidenceStage[]): string[] {
-  let current: PairedComparison | undefined;
-  for (const stage of stages) {
-    if (stage.stage === "cheap") current = stage.comparison;
-    if (stage.stage === "pruned" && !stage.undone && stage.comparison) current = stage.comparison;
-  }
-  return current?.shifted ?? [];
+export function exposed(stages: readonly ValidationStage[]): string[] {
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison,
+  );
+  return cheap?.comparison?.shifted ?? [];
 }
 
 /**
  * What a rejected candidate broke, for the repair round: the first full batch's broken tasks,
- * else those of the last cheap run (a proposal pruned to nothing broke nothing that counts).
+ * else those of its last cheap run (a proposal pruned to nothing broke nothing that counts).
  */
-export function regressions(stages: readonly EvidenceStage[]): string[] {
-  const full = firstStage(stages, "full");
-  if (full) return full.comparison.broken;
-  const last = stages.at(-1);
-  if (last?.stage === "cheap" || last?.stage === "pruned") return last.comparison?.broken ?? [];
-  return [];
+export function regressions(stages: readonly ValidationStage[]): string[] {
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { firstStage, lastStage, prunedChangesOf, undonePruningOf } from "../evidence.js";
+import type { IterationRecord } from "../result-schema.js";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
 import {
@@ -12,8 +12,24 @@ import {
   specs,
 } from "../testing/fake-world.js";
 import { ecdysisStrategy } from "./ecdysis.js";
+import { repairPurpose } from "./repair.js";
 
 const clock = { now: () => 0 };
+
+/** The first (or last) stage of a step in a record's validation. */
+const stageOf = (record: IterationRecord, step: string) =>
+  record.validation.find((stage) => stage.step === step);
+const lastOf = (record: IterationRecord, step: string) =>
+  record.validation.findLast((stage) => stage.step === step);
+/** The changes pruning took out, and the pattern names of the changes it put back. */
+const prunedOut = (record: IterationRecord) =>
+  record.validation.flatMap((stage) =>
+    stage.role === "prune" ? (stage.changes ?? []).filter((change) => !change.kept) : [],
+  );
+const putBack = (record: IterationRecord) =>
+  record.validation.flatMap((stage) =>
+    stage.role === "note" ? (stage.changes ?? []).map((change) => change.patterns.join(", ")) : [],
+  );
 
 async function run(options: {
   train: ReturnType<typeof specs>;
@@ -61,7 +77,7 @@ function calcBreaksB(calc: number, passing: number) {
     ],
     heldout: specs({ prefix: "h", count: 4, fault: "calc", categories: ["a"] }),
     breaks: { "fix:calc": "b" },
-    evolve: { repairRegressions: false },
+    evolve: { ecdysis: { repairRegressions: false } },
     propose: (patterns: { name: string; id: string }[]) =>
       patterns.map((pattern) => ruleEdit(pattern.name === "calc" ? "calc" : "none", [pattern.id])),
   };
@@ -95,7 +111,7 @@ describe("ecdysis strategy", () => {
       "stopped",
     ]);
     expect(result.stoppedBy).toBe("no-systematic-pattern");
-    expect(firstStage(result.iterations[0].evidence, "full")?.comparison.fixed).toHaveLength(8);
+    expect(stageOf(result.iterations[0], "full batch")?.comparison?.fixed).toHaveLength(8);
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
@@ -119,11 +135,11 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
       breaks: { "fix:calc": "b" },
-      evolve: { repairRegressions: false },
+      evolve: { ecdysis: { repairRegressions: false } },
     });
     expect(result.iterations[0].verdict).toBe("rejected");
     expect(result.iterations[0].reason).toMatch(/^cheap validation: fixed 3 ≤ broken 4/);
-    expect(firstStage(result.iterations[0].evidence, "full")).toBeUndefined();
+    expect(stageOf(result.iterations[0], "full batch")).toBeUndefined();
     // Re-attempted (maxAttemptsPerPattern 3) with the rejection in memory; the same edits again
     // are dropped without spending validation rollouts.
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
@@ -133,7 +149,7 @@ describe("ecdysis strategy", () => {
       "stopped",
     ]);
     expect(result.iterations[1].reason).toMatch(/^identical to a rejected proposal/);
-    expect(firstStage(result.iterations[1].evidence, "cheap")).toBeUndefined();
+    expect(stageOf(result.iterations[1], "cheap validation")).toBeUndefined();
     expect(calls.refine.map((call) => call.rejected.length)).toEqual([0, 1, 2]);
     expect(result.rejectedProposals).toHaveLength(3);
     expect(result.harness.finalHash).toBe(result.harness.seedHash);
@@ -160,7 +176,7 @@ describe("ecdysis strategy", () => {
     );
   });
 
-  it("stops re-attempting a pattern after evolve.maxAttemptsPerPattern rejected proposals", async () => {
+  it("stops re-attempting a pattern after evolve.ecdysis.maxAttemptsPerPattern rejected proposals", async () => {
     const { result, calls } = await run({
       train: [
         ...specs({ prefix: "c", count: 3, fault: "calc", categories: ["a"] }),
@@ -168,7 +184,7 @@ describe("ecdysis strategy", () => {
       ],
       heldout: specs({ prefix: "h", count: 4, categories: ["b"] }),
       breaks: { "fix:calc": "b" },
-      evolve: { maxAttemptsPerPattern: 1, repairRegressions: false },
+      evolve: { ecdysis: { maxAttemptsPerPattern: 1, repairRegressions: false } },
     });
     expect(result.iterations.map((iteration) => iteration.verdict)).toEqual([
       "rejected",
@@ -203,13 +219,11 @@ describe("ecdysis strategy", () => {
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
-    expect(
-      prunedChangesOf(first.evidence)?.map((change) => [change.patterns, change.edits[0].edit]),
-    ).toEqual([[["p-date"], { kind: "add_rule", text: "fix:useless" }]]);
-    expect(prunedChangesOf(first.evidence)?.[0].reason).toMatch(
-      /fixed none of the 4 failing member\(s\) of date/,
-    );
-    expect(lastStage(first.evidence, "pruned")?.comparison?.fixed).toHaveLength(4);
+    expect(prunedOut(first).map((change) => [change.patternIds, change.edits[0].edit])).toEqual([
+      [["p-date"], { kind: "add_rule", text: "fix:useless" }],
+    ]);
+    expect(prunedOut(first)[0].reason).toMatch(/fixed none of the 4 failing member\(s\) of date/);
+    expect(lastOf(first, "pruning")?.comparison?.fixed).toHaveLength(4);
     // The pruned change is remembered for its own pattern. On the new harness it is tried again
     // (the failure masking it may be gone), alone it fixes nothing and is rejected; proposed once
     // more on the same harness it is dropped unvalidated; then the pattern's attempts are spent.
@@ -224,7 +238,7 @@ describe("ecdysis strategy", () => {
     ]);
     expect(result.iterations[1].reason).toMatch(/^no change fixed any/);
     expect(result.iterations[2].reason).toMatch(/^identical to a rejected proposal/);
-    expect(firstStage(result.iterations[2].evidence, "cheap")).toBeUndefined();
+    expect(stageOf(result.iterations[2], "cheap validation")).toBeUndefined();
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
     ]);
@@ -241,15 +255,13 @@ describe("ecdysis strategy", () => {
       ...calcBreaksB(4, 6),
     });
     const first = result.iterations[0];
-    expect(firstStage(first.evidence, "cheap")?.comparison).toMatchObject({
+    expect(stageOf(first, "cheap validation")?.comparison).toMatchObject({
       fixed: ["c1", "c2", "c3", "c4"],
       broken: [],
     });
-    expect(lastStage(first.evidence, "pruned")?.comparison?.broken.length).toBeGreaterThanOrEqual(
-      3,
-    );
-    expect(undonePruningOf(first.evidence)).toEqual(["date"]);
-    expect(prunedChangesOf(first.evidence)).toBeUndefined();
+    expect(lastOf(first, "pruning")?.comparison?.broken.length).toBeGreaterThanOrEqual(3);
+    expect(putBack(first)).toEqual(["date"]);
+    expect(prunedOut(first)).toEqual([]);
     expect(first.verdict).toBe("accepted");
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
@@ -265,9 +277,9 @@ describe("ecdysis strategy", () => {
       ...calcBreaksB(6, 2),
     });
     const first = result.iterations[0];
-    expect(lastStage(first.evidence, "pruned")?.comparison).toMatchObject({ broken: ["n1", "n2"] });
-    expect(undonePruningOf(first.evidence)).toEqual(["date"]);
-    expect(firstStage(first.evidence, "full")?.comparison).toMatchObject({ broken: [] });
+    expect(lastOf(first, "pruning")?.comparison).toMatchObject({ broken: ["n1", "n2"] });
+    expect(putBack(first)).toEqual(["date"]);
+    expect(stageOf(first, "full batch")?.comparison).toMatchObject({ broken: [] });
     expect(first.verdict).toBe("accepted");
     expect(first.applied.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
@@ -281,12 +293,20 @@ describe("ecdysis strategy", () => {
       ...specs({ prefix: "n", count: 5 }),
     ];
     const heldout = specs({ prefix: "h", count: 2, fault: "calc" });
-    const strict = await run({ train, heldout, evolve: { alpha: 0.1, confirmSamples: 0 } });
+    const strict = await run({
+      train,
+      heldout,
+      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 0 } },
+    });
     expect(strict.result.iterations[0].verdict).toBe("rejected");
-    expect(firstStage(strict.result.iterations[0].evidence, "full")?.comparison.pValue).toBeCloseTo(
+    expect(stageOf(strict.result.iterations[0], "full batch")?.comparison?.pValue).toBeCloseTo(
       0.125,
     );
-    const lenient = await run({ train, heldout, evolve: { alpha: 0.2, confirmSamples: 0 } });
+    const lenient = await run({
+      train,
+      heldout,
+      evolve: { ecdysis: { alpha: 0.2, confirmSamples: 0 } },
+    });
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
   });
 
@@ -299,35 +319,34 @@ describe("ecdysis strategy", () => {
       ...specs({ prefix: "n", count: 6 }),
     ],
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-    evolve: { alpha: 0.1, confirmSamples: 2, minSupport: { tasks: 2, categories: 1 } },
+    evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2, minSupport: { tasks: 2, categories: 1 } } },
   };
 
   it("at temperature 0 does not re-draw: the per-task test decides, and the record says so", async () => {
     const { result } = await run({ ...twoFlips, temperature: 0 });
     const first = result.iterations[0];
-    const full = firstStage(first.evidence, "full");
-    expect(full?.comparison.pValue).toBeCloseTo(0.25);
-    expect(firstStage(first.evidence, "confirm")).toBeUndefined();
-    expect(full?.notRedrawn).toMatch(/temperature 0/);
-    expect(full?.decision.reason).toMatch(/not re-drawn/);
+    const full = stageOf(first, "full batch");
+    expect(full?.comparison?.pValue).toBeCloseTo(0.25);
+    expect(stageOf(first, "re-drawn flips")).toBeUndefined();
+    expect(full?.decision.reason).toMatch(/not re-drawn: .*temperature 0/);
     expect(first.verdict).toBe("rejected");
   });
 
   it("above temperature 0 counts an identical re-draw once: a deterministic model's p-value stays", async () => {
     const { result } = await run({ ...twoFlips, temperature: 0.7 });
     const first = result.iterations[0];
-    const confirm = firstStage(first.evidence, "confirm");
+    const confirm = stageOf(first, "re-drawn flips");
     // 2 flipped tasks × 3 draws; every re-draw repeats its first draw word for word.
-    expect(confirm?.comparison).toMatchObject({ pairs: 6, repeats: 4, fixed: 2, broken: 0 });
-    expect(confirm?.comparison.pValue).toBeCloseTo(0.25);
+    expect(confirm?.draws).toMatchObject({ pairs: 6, repeats: 4, fixed: 2, broken: 0 });
+    expect(confirm?.draws?.pValue).toBeCloseTo(0.25);
     expect(first.verdict).toBe("rejected");
   });
 
   it("above temperature 0 counts re-draws that differ: a fix that holds on every draw is accepted", async () => {
     const { result } = await run({ ...twoFlips, temperature: 0.7, variedWording: true });
     const first = result.iterations[0];
-    expect(firstStage(first.evidence, "full")?.comparison.pValue).toBeCloseTo(0.25);
-    expect(firstStage(first.evidence, "confirm")?.comparison).toMatchObject({
+    expect(stageOf(first, "full batch")?.comparison?.pValue).toBeCloseTo(0.25);
+    expect(stageOf(first, "re-drawn flips")?.draws).toMatchObject({
       pairs: 6,
       repeats: 0,
       fixed: 6,
@@ -344,12 +363,12 @@ describe("ecdysis strategy", () => {
         ...specs({ prefix: "n", count: 4 }),
       ],
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      evolve: { alpha: 0.1, confirmSamples: 2 },
+      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2 } },
       // A sampling model, so the flips are re-drawn.
       temperature: 0.7,
       variedWording: true,
     });
-    expect(firstStage(result.iterations[0].evidence, "confirm")).toBeDefined();
+    expect(stageOf(result.iterations[0], "re-drawn flips")).toBeDefined();
     expect(result.iterations[0].verdict).toBe("accepted");
     // Iteration 1's diagnosis, the prefetch (the candidate's records, no re-samples, no probe),
     // then iteration 2's on the same records.
@@ -423,18 +442,28 @@ describe("ecdysis strategy", () => {
       breaks: { "fix:calc": "b" },
     });
     const first = result.iterations[0];
-    expect(firstStage(first.evidence, "full")?.comparison).toMatchObject({
+    expect(stageOf(first, "full batch")?.comparison).toMatchObject({
       fixed: expect.any(Array),
       broken: expect.any(Array),
     });
-    expect(firstStage(first.evidence, "full")?.comparison.broken).toHaveLength(6);
-    expect(
-      firstStage(first.evidence, "ablated")?.changes.map(({ edits: _, ...change }) => change),
-    ).toEqual([
-      { patterns: ["calc"], fixed: 4, broken: 6, kept: false },
-      { patterns: ["date"], fixed: 4, broken: 0, kept: true },
+    expect(stageOf(first, "full batch")?.comparison?.broken).toHaveLength(6);
+    expect(stageOf(first, "ablation")?.changes?.map(({ edits: _, ...change }) => change)).toEqual([
+      {
+        patterns: ["calc"],
+        fixed: 4,
+        broken: 6,
+        kept: false,
+        reason: "alone it fixed 4 and broke 6 of the tasks its bundle flipped",
+      },
+      {
+        patterns: ["date"],
+        fixed: 4,
+        broken: 0,
+        kept: true,
+        reason: "alone it fixed 4 and broke 0 of the tasks its bundle flipped",
+      },
     ]);
-    expect(lastStage(first.evidence, "full")?.comparison.broken).toHaveLength(0);
+    expect(lastOf(first, "full batch")?.comparison?.broken).toHaveLength(0);
     expect(first.verdict).toBe("accepted");
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:date" },
@@ -442,7 +471,7 @@ describe("ecdysis strategy", () => {
     expect(result.rejectedProposals.some((proposal) => /broke 6/.test(proposal.reason))).toBe(true);
   });
 
-  it("repairs what a candidate broke: diagnoses the regressions and validates the fix on top", async () => {
+  it("repairs what a candidate broke: the next proposal diagnoses the regressions and validates the fix on top", async () => {
     const { result, calls } = await run({
       train: [
         ...specs({ prefix: "c", count: 4, fault: "calc", categories: ["a"] }),
@@ -452,19 +481,24 @@ describe("ecdysis strategy", () => {
       breaks: { "fix:calc": "b" },
       evolve: { maxIterations: 1 },
     });
-    const first = result.iterations[0];
-    expect(firstStage(first.evidence, "cheap")?.comparison.broken.length).toBeGreaterThan(0);
-    // The broken tasks form their own pattern, refined on top of the candidate.
-    expect(
-      firstStage(first.evidence, "repaired")?.diagnosis?.patterns.map((pattern) => pattern.name),
-    ).toEqual(["none"]);
+    const [rejected, repair] = result.iterations;
+    expect(stageOf(rejected, "cheap validation")?.comparison?.broken.length).toBeGreaterThan(0);
+    expect(rejected.verdict).toBe("rejected");
+    // The repair round is the iteration's follow-up, over maxIterations 1: the broken tasks form
+    // their own pattern, refined on top of the candidate, validated against the same parent.
+    expect(repair).toMatchObject({ index: 1, followUp: { n: 1, purpose: repairPurpose } });
+    expect(repair.parentHash).toBe(rejected.parentHash);
+    expect(repair.diagnosis?.patterns.map((pattern) => pattern.name)).toEqual(["none"]);
     expect(calls.refine[1].patterns.map((pattern) => pattern.name)).toEqual(["none"]);
-    expect(first.verdict).toBe("accepted");
-    expect(first.reason).toMatch(/^after repairing what it broke/);
+    expect(repair.verdict).toBe("accepted");
+    expect(stageOf(repair, "full batch")?.decision.accepted).toBe(true);
+    expect(result.iterations).toHaveLength(2);
     expect(result.acceptedEdits.map((edit) => edit.edit)).toEqual([
       { kind: "add_rule", text: "fix:calc" },
       { kind: "add_rule", text: "fix:none" },
     ]);
+    // Accepted through its repair, the proposal is not remembered as a rejection.
+    expect(result.rejectedProposals).toEqual([]);
   });
 
   it("stops at once when every batch task passes", async () => {

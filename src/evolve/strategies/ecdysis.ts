@@ -1,62 +1,117 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
-import { helpsAlone } from "../acceptance.js";
-import { type EvidenceStage, type PrunedChange, prunedChangesOf } from "../evidence.js";
 import { editsSummary, type RememberedProposal, rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import { withSpeedups } from "../speed/index.js";
-import type { LoopStep, Strategy } from "../strategy.js";
+import type { LoopState, LoopStep, Strategy, StrategyRun } from "../strategy.js";
+import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
 import { proposeEcdysis } from "./ecdysis-propose.js";
-import { validateEcdysis } from "./ecdysis-validate.js";
+import {
+  type EcdysisData,
+  ecdysisStreams,
+  exposed,
+  regressions,
+  validateEcdysis,
+} from "./ecdysis-validate.js";
+import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
 import { plainSteps } from "./steps.js";
+
+/** Ecdysis's state: the loop's, and the rejected candidate its next proposal repairs. */
+interface EcdysisState extends LoopState {
+  repair?: PendingRepair;
+}
 
 /**
  * Ecdysis: per iteration, a stratified train batch under the current harness → cross-instance
  * diagnosis → collaborative refinement on the systematic patterns that still have attempts left
  * (`maxAttemptsPerPattern`; rejected proposals are shown to later attempts) → guards → cheap
  * validation with per-change attribution → full batch → accepted only on a one-sided exact
- * McNemar test (p < alpha, fixed > broken). Stops when no systematic pattern with attempts
- * left remains. With `context.speedups`, the speed tricks wrap its steps (src/evolve/speed).
+ * McNemar test (p < alpha, fixed > broken); a rejected candidate that broke or exposed something
+ * is followed up by a repair round (`repairRegressions`). Stops when no systematic pattern with
+ * attempts left remains. With `context.speedups`, the speed tricks wrap its steps
+ * (src/evolve/speed). Its options: `evolve.ecdysis`.
  */
 export function ecdysisStrategy(): Strategy {
   return {
     name: "ecdysis",
-    open(context: RunContext) {
-      const plain = plainSteps(context);
-      const steps = context.speedups ? withSpeedups(plain, context) : plain;
-      return {
-        start: async (seed) => ({ harness: seed, memory: [] }),
-        propose: (state, index) => proposeEcdysis({ context, steps, state, index }),
-        validate: (proposal) => validateEcdysis({ context, steps, proposal }),
-        next: (state, step) => ({
-          harness: step.verdict.accepted
-            ? (step.evidence.candidates.get(step.verdict.candidateHash)?.harness ?? state.harness)
-            : state.harness,
-          memory: [...state.memory, ...remembered(step, state.harness.hash)],
-        }),
-      };
-    },
+    streams: ecdysisStreams,
+    open: (context) => ecdysisRun(context),
+  };
+}
+
+/** Ecdysis on one run; its scopes come per iteration, from the loop. */
+function ecdysisRun(context: RunContext): StrategyRun<EcdysisState, EcdysisData> {
+  const plain = plainSteps(context);
+  const steps = context.speedups ? withSpeedups(plain, context) : plain;
+  return {
+    start: async (seed) => ({ harness: seed, memory: [] }),
+    followUp: (state) => (state.repair ? repairPurpose : undefined),
+    propose: (state, scope) =>
+      state.repair
+        ? proposeRepair({ context, steps, repair: state.repair, scope })
+        : proposeEcdysis({ context, steps, state, scope }),
+    validate: (proposal, _state, scope) =>
+      validateEcdysis({
+        context,
+        steps,
+        proposal,
+        scope: proposal.data.repair ? scope.within("repair") : scope,
+      }),
+    next: (state, step) => next(context, state, step),
   };
 }
 
 /**
- * What a decided proposal adds to the memory, in the order it happened: each pruned change (an
- * attempt at its patterns), each change an ablation dropped, then — when rejected — the rest of
- * the proposal (a proposal pruned to nothing is remembered through its pruned changes alone).
+ * The state after a decided proposal: an accepted candidate in force; a rejected one that broke
+ * or exposed something repaired next (what its rejection adds to the memory waits for the
+ * repair's verdict: an accepted repair leaves the proposal unremembered); the rest remembered.
  */
-function remembered(step: LoopStep, parentHash: string): RememberedProposal[] {
-  const { proposal, evidence, verdict } = step;
-  const out = fromStages(evidence.stages, { proposal, parentHash });
-  if (verdict.accepted) return out;
-  const pruned = new Set((prunedChangesOf(evidence.stages) ?? []).flatMap((c) => c.edits));
+function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisData>): EcdysisState {
+  const { proposal, validation, verdict } = step;
+  const harness = verdict.accepted
+    ? (validation.candidates.get(verdict.candidateHash)?.harness ?? state.harness)
+    : state.harness;
+  const parentHash = state.harness.hash;
+  if (state.repair) {
+    // A repair round's dropped changes are remembered with the proposal it repairs.
+    const { repair } = state;
+    const dropped = droppedChanges({
+      stages: validation.stages,
+      proposal: repair.proposal,
+      parentHash,
+    });
+    const original = verdict.accepted ? [] : repair.rejection;
+    return { harness, memory: [...state.memory, ...repair.dropped, ...dropped, ...original] };
+  }
+  const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const stages = validation.stages;
+  const repairable =
+    proposal.kind === "candidate" &&
+    !verdict.accepted &&
+    context.config.evolve.ecdysis.repairRegressions &&
+    regressions(stages).length + exposed(stages).length > 0;
+  if (repairable)
+    return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
+  return { harness, memory: [...state.memory, ...dropped, ...rejection] };
+}
+
+/**
+ * A rejected proposal, remembered under its targets: the edits its validation tried, less those
+ * pruning took out (remembered on their own). A proposal pruned to nothing is remembered through
+ * its pruned changes alone.
+ */
+function rejected(step: LoopStep<EcdysisData>, parentHash: string): RememberedProposal[] {
+  const { proposal, validation, verdict } = step;
+  const pruned = new Set(prunedChanges(validation.stages).flatMap((change) => change.edits));
   // A refused proposal was never tried: nothing of it is an edit set to drop unvalidated later.
   const rest =
     proposal.kind === "candidate"
       ? proposal.guarded.applied.filter((edit) => !pruned.has(edit))
       : [];
-  if (proposal.kind === "candidate" && rest.length === 0) return out;
+  if (proposal.kind === "candidate" && rest.length === 0) return [];
+  if (!proposal.refinement) return [];
   const summary = refinementSummary(proposal.refinement);
   return [
-    ...out,
     {
       summary,
       hms: rememberedHms(proposal.refinement.hms, summary, proposal.targets),
@@ -69,48 +124,53 @@ function remembered(step: LoopStep, parentHash: string): RememberedProposal[] {
   ];
 }
 
-function fromStages(
-  stages: readonly EvidenceStage[],
-  options: { proposal: LoopStep["proposal"]; parentHash: string },
-): RememberedProposal[] {
-  return stages.flatMap((stage): RememberedProposal[] => {
-    if (stage.stage === "pruned" && !stage.undone)
-      return stage.changes.map((change) => prunedChange(change, options));
-    if (stage.stage === "ablated") {
-      const kept = stage.changes.filter((change) => change.kept).length;
-      if (kept === 0 || kept === stage.changes.length) return [];
-      return stage.changes
+/**
+ * The changes a validation dropped, in the order it dropped them: each pruned change (an attempt
+ * at its patterns), and each change a retry left out while keeping others (a rejection).
+ */
+function droppedChanges(options: {
+  stages: readonly ValidationStage[];
+  proposal: LoopStep<EcdysisData>["proposal"];
+  parentHash: string;
+}): RememberedProposal[] {
+  const { proposal, parentHash } = options;
+  return options.stages.flatMap((stage): RememberedProposal[] => {
+    if (stage.role === "prune")
+      return (stage.changes ?? []).map((change) => prunedChange(change, proposal, parentHash));
+    if (stage.role === "retry" && stage.decision.accepted)
+      return (stage.changes ?? [])
         .filter((change) => !change.kept)
-        .map((change) => {
-          const summary = editsSummary(change.edits);
-          return {
-            summary,
-            hms: rememberedHms(undefined, summary, change.patterns),
-            reason: helpsAlone(change).reason,
-            patternIds: change.patterns,
-            edits: change.edits,
-            parentHash: options.parentHash,
-          };
-        });
-    }
-    // A repair round's pruned and dropped changes are remembered with the proposal it repairs.
-    if (stage.stage === "repaired") return fromStages(stage.evidence, options);
+        .map((change) => leftOut(change, parentHash));
     return [];
   });
 }
 
+/** A change a retry left out: remembered as rejected under its patterns. */
+function leftOut(change: ChangeOutcome, parentHash: string): RememberedProposal {
+  const summary = editsSummary(change.edits);
+  return {
+    summary,
+    hms: rememberedHms(undefined, summary, change.patterns),
+    reason: change.reason,
+    patternIds: change.patterns,
+    edits: change.edits,
+    parentHash,
+  };
+}
+
 /** A pruned change, remembered as an attempt at its own patterns (not as a rejection). */
 function prunedChange(
-  change: PrunedChange,
-  options: { proposal: LoopStep["proposal"]; parentHash: string },
+  change: ChangeOutcome,
+  proposal: LoopStep<EcdysisData>["proposal"],
+  parentHash: string,
 ): RememberedProposal {
-  const { proposal, parentHash } = options;
+  const ids = change.patternIds ?? [];
   const summary = editsSummary(change.edits);
-  const patterns = proposal.addressed.filter((pattern) => change.patterns.includes(pattern.id));
+  const patterns = proposal.data.addressed.filter((pattern) => ids.includes(pattern.id));
   const patternIds = [...new Set(patterns.flatMap((pattern) => [pattern.id, pattern.name]))];
   return {
     summary,
-    hms: rememberedHms(hmsFor(proposal.refinement.hms, change.patterns), summary, patternIds),
+    hms: rememberedHms(hmsFor(proposal.refinement?.hms ?? null, ids), summary, patternIds),
     reason: `pruned: ${change.reason}`,
     patternIds,
     pruned: true,

@@ -5,7 +5,7 @@ import { iterativeStrategy } from "./iterative.js";
 import { samplingStrategy } from "./sampling.js";
 
 export { ecdysisStrategy } from "./ecdysis.js";
-export { type IterativeOptions, iterativeStrategy } from "./iterative.js";
+export { iterativeStrategy } from "./iterative.js";
 export { samplingStrategy, samplingVotes } from "./sampling.js";
 
 /** The built-in strategy of that name with default options. */

@@ -3,17 +3,19 @@ import type { Task } from "../../config/task-schema.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
 import { aboveBest, betterOnMinibatch } from "../acceptance.js";
-import type { Evidence } from "../evidence.js";
 import { guardRefinement } from "../guard.js";
 import { type RememberedProposal, shownToRoles } from "../memory.js";
 import { comparePaired } from "../paired-test.js";
 import { failingRecords, passMapOf, scoreOf, traceExcerpt } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
+import type { IterationScope, StrategyScope } from "../run-scope.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal, LoopState, Observation, Proposal } from "../strategy.js";
+import type { ValidationResult, ValidationStage } from "../validation.js";
 import { selectComponents } from "./gepa/component-selector.js";
 import { minibatchAt, minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
 import { averageScore, type InstanceScores, selectParent } from "./gepa/pareto.js";
+import type { IterativeStream } from "./iterative.js";
 
 /** A candidate of the Pareto pool: its harness, its full train evaluation, its per-task scores. */
 export interface PoolEntry {
@@ -53,8 +55,11 @@ export function componentsOf(harness: LoadedHarness): string[] {
   return harness.kind === "command" ? ["command"] : [...harnessModules];
 }
 
-/** What one proposal drew: its parent in the pool, the parent's pointer after it, its minibatch. */
-export interface Pending {
+/**
+ * What one proposal drew — its parent in the pool, the parent's pointer after it, its minibatch —
+ * carried in the proposal (`Proposal.data`) to its validation and `next`.
+ */
+export interface Drawn {
   parentIndex: number;
   pointer: number;
   /** The sampler's draw count after this proposal's minibatch. */
@@ -65,9 +70,7 @@ export interface Pending {
   parentRun: Evaluation;
 }
 
-// Sub-streams of the run's RNG: parent selection per proposal, the sampler's shuffle per epoch.
-const parentStream = 41;
-const epochStream = 42;
+type IterativeScope = IterationScope<IterativeStream>;
 
 /** GEPA's summed minibatch score: per drawn id (padding counts twice), passes over samples. */
 function minibatchSum(ids: readonly string[], run: Evaluation): number {
@@ -81,12 +84,13 @@ function minibatchSum(ids: readonly string[], run: Evaluation): number {
  */
 async function drawMinibatch(options: {
   context: RunContext;
+  runScope: StrategyScope<IterativeStream>;
   state: IterativeState;
-  index: number;
+  scope: IterativeScope;
   parent: IterativeState["pool"][number];
-}): Promise<Omit<Pending, "parentIndex" | "pointer"> | undefined> {
-  const { context, state, index, parent } = options;
-  const size = context.config.evolve.iterativeMinibatch;
+}): Promise<Omit<Drawn, "parentIndex" | "pointer"> | undefined> {
+  const { context, runScope, state, scope, parent } = options;
+  const size = context.config.evolve.iterative.minibatch;
   const byId = new Map(context.train.map((task) => [task.id, task]));
   const trainIds = context.train.map((task) => task.id);
   const tries = 2 * minibatchesPerEpoch(trainIds.length, size);
@@ -95,17 +99,17 @@ async function drawMinibatch(options: {
       ids: trainIds,
       size,
       draw: draws,
-      rngOfEpoch: (epoch) => context.rng(epochStream, epoch),
+      rngOfEpoch: (epoch) => runScope.rng("epoch", epoch),
     });
     const tasks = [...new Set(ids)].flatMap((id) => byId.get(id) ?? []);
     // The parent's own rollouts on these tasks: replayed from the call cache after its full evaluation.
-    const parentRun = await context.stage(
-      `iteration-${index}/parent-minibatch-${draws + 1}`,
+    const parentRun = await scope.stage(
+      `parent-minibatch-${draws + 1}`,
       () =>
         context.evaluate({
           tasks,
           harness: parent.harness,
-          label: `iteration ${index}: minibatch`,
+          label: `iteration ${scope.index}: minibatch`,
         }),
       stageSchemas.evaluation,
     );
@@ -137,14 +141,15 @@ function memoryOn(memory: readonly RememberedProposal[], parentHash: string) {
 /** One GEPA proposal: parent from the Pareto front, a minibatch it fails on, a reflection on one component. */
 export async function proposeFromMinibatch(options: {
   context: RunContext;
+  runScope: StrategyScope<IterativeStream>;
   state: IterativeState;
-  index: number;
-  pending: Map<number, Pending>;
-}): Promise<Proposal> {
-  const { context, state, index } = options;
+  scope: IterativeScope;
+}): Promise<Proposal<Drawn>> {
+  const { context, state, scope } = options;
+  const { index } = scope;
   const parentIndex = selectParent(
     state.pool.map((entry) => entry.scores),
-    context.rng(parentStream, index),
+    scope.rng("parent"),
   );
   const parent = state.pool[parentIndex];
   const seen: Observation = {
@@ -156,19 +161,19 @@ export async function proposeFromMinibatch(options: {
   const drawn =
     failingRecords(parent.run.result, parent.run.records).length === 0
       ? undefined
-      : await drawMinibatch({ context, state, index, parent });
+      : await drawMinibatch({ ...options, parent });
   if (!drawn)
     return { kind: "stop", seen, stoppedBy: "no-failures", reason: "every train task passed" };
   const selected = selectComponents({
-    selector: context.config.evolve.iterativeComponents,
+    selector: context.config.evolve.iterative.components,
     components: componentsOf(parent.harness),
     pointer: parent.pointer,
   });
-  options.pending.set(index, { ...drawn, parentIndex, pointer: selected.pointer });
+  const data: Drawn = { ...drawn, parentIndex, pointer: selected.pointer };
   seen.traces = drawn.parentRun.records.map(traceExcerpt);
   const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
-  const refinement = await context.stage(
-    `iteration-${index}/reflect`,
+  const refinement = await scope.stage(
+    "reflect",
     () =>
       context.stages.reflect({
         failures,
@@ -188,7 +193,7 @@ export async function proposeFromMinibatch(options: {
     guard: context.guard,
   });
   const targets = failures.map((record) => record.taskId);
-  const base = { seen, refinement, guarded, addressed: [], targets };
+  const base = { seen, refinement, guarded, targets, data };
   if (!guarded.candidate)
     return { ...base, kind: "refused", reason: scoped.why ?? guarded.reason ?? "no candidate" };
   return { ...base, kind: "candidate", candidate: guarded.candidate };
@@ -200,14 +205,14 @@ export async function proposeFromMinibatch(options: {
  */
 export async function validateOnMinibatch(options: {
   context: RunContext;
-  proposal: CandidateProposal;
+  proposal: CandidateProposal<Drawn>;
   state: IterativeState;
-  drawn: Pending;
-}): Promise<Evidence> {
-  const { context, proposal, state, drawn } = options;
-  const { candidate, seen } = proposal;
-  const childRun = await context.stage(
-    `iteration-${seen.index}/minibatch`,
+  scope: IterationScope;
+}): Promise<ValidationResult> {
+  const { context, proposal, state, scope } = options;
+  const { candidate, seen, data: drawn } = proposal;
+  const childRun = await scope.stage(
+    "minibatch",
     () =>
       context.evaluate({
         tasks: drawn.tasks,
@@ -216,8 +221,9 @@ export async function validateOnMinibatch(options: {
       }),
     stageSchemas.evaluation,
   );
-  const cheap = {
-    stage: "cheap" as const,
+  const cheap: ValidationStage = {
+    step: "minibatch",
+    role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
     decision: betterOnMinibatch(
@@ -231,8 +237,8 @@ export async function validateOnMinibatch(options: {
       stages: [cheap],
       candidates: new Map([[candidate.hash, { harness: candidate, kept }]]),
     };
-  const run = await context.stage(
-    `iteration-${seen.index}/evaluate`,
+  const run = await scope.stage(
+    "evaluate",
     () =>
       context.evaluate({
         tasks: context.train,
@@ -242,8 +248,9 @@ export async function validateOnMinibatch(options: {
     stageSchemas.evaluation,
   );
   const best = state.pool[state.best];
-  const full = {
-    stage: "full" as const,
+  const full: ValidationStage = {
+    step: "train split",
+    role: "verdict",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(best.run.result), passMapOf(run.result)),
     score: scoreOf(run.result),

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { harnessModules } from "../../config/harness-schema.js";
-import { firstStage } from "../evidence.js";
 import { runEvolve } from "../run-evolve.js";
 import type { StagePort } from "../stage-port.js";
 import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
@@ -22,19 +21,19 @@ const train = [
 async function runIterative(
   options: {
     evolve?: Record<string, unknown>;
-    patience?: number;
+    iterative?: Record<string, unknown>;
     stages?: (port: StagePort) => StagePort;
   } = {},
 ) {
   const loaded = await fakeProject({
     train,
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-    evolve: { iterativeComponents: "all", ...options.evolve },
+    evolve: { ...options.evolve, iterative: { components: "all", ...options.iterative } },
   });
   const fake = fakeStages();
   const result = await runEvolve({
     loaded,
-    strategy: iterativeStrategy({ patience: options.patience }),
+    strategy: iterativeStrategy(),
     outDir: `${loaded.root}/out`,
     models: { agent: fakeAgentModel({ breaks: { "fix:date": "z" } }), refiner: fakeRefinerModel() },
     stages: options.stages ? options.stages(fake.stages) : fake.stages,
@@ -70,10 +69,10 @@ describe("iterative strategy (GEPA's defaults)", () => {
     expect(budgeted.result.stoppedBy).toBe("budget:rollouts");
   });
 
-  it("stops after evolve.patience proposals without a new best when it is set", async () => {
+  it("stops after evolve.iterative.patience proposals without a new best when it is set", async () => {
     const { result } = await runIterative({
       evolve: { maxIterations: 12 },
-      patience: 2,
+      iterative: { patience: 2 },
       stages: useless(),
     });
     expect(result.stoppedBy).toBe("patience");
@@ -91,14 +90,16 @@ describe("iterative strategy (GEPA's defaults)", () => {
     let full = 0;
     for (const iteration of result.iterations) {
       expect(iteration.traces.length).toBeLessThanOrEqual(3);
-      const cheap = firstStage(iteration.evidence, "cheap");
+      const cheap = iteration.validation.find((stage) => stage.step === "minibatch");
       if (!cheap) continue;
-      expect(cheap.comparison.n).toBeLessThanOrEqual(3);
-      const fullStage = firstStage(iteration.evidence, "full");
+      expect(cheap.role).toBe("screen");
+      expect(cheap.comparison?.n).toBeLessThanOrEqual(3);
+      const fullStage = iteration.validation.find((stage) => stage.step === "train split");
       expect(Boolean(fullStage)).toBe(cheap.decision.accepted);
       if (fullStage) {
         full += 1;
-        expect(fullStage.comparison.n).toBe(7);
+        expect(fullStage.role).toBe("verdict");
+        expect(fullStage.comparison?.n).toBe(7);
       }
     }
     expect(full).toBeGreaterThan(0);
@@ -123,7 +124,9 @@ describe("iterative strategy (GEPA's defaults)", () => {
     });
     const { result } = await runIterative({ evolve: { maxIterations: 12 }, stages: dateOnly });
     const pooled = result.iterations.filter(
-      (iteration) => iteration.verdict === "rejected" && firstStage(iteration.evidence, "full"),
+      (iteration) =>
+        iteration.verdict === "rejected" &&
+        iteration.validation.some((stage) => stage.step === "train split"),
     );
     expect(pooled.length).toBeGreaterThan(0);
     for (const iteration of pooled)
@@ -146,7 +149,8 @@ describe("iterative strategy (GEPA's defaults)", () => {
       },
     });
     const { result, calls } = await runIterative({
-      evolve: { maxIterations: 8, iterativeComponents: "round-robin" },
+      evolve: { maxIterations: 8 },
+      iterative: { components: "round-robin" },
       stages: promptOnly,
     });
     const seedHash = result.harness.seedHash;
@@ -160,7 +164,7 @@ describe("iterative strategy (GEPA's defaults)", () => {
       ),
     );
     expect(refused.length).toBeGreaterThan(0);
-    for (const iteration of refused) expect(iteration.evidence).toEqual([]);
+    for (const iteration of refused) expect(iteration.validation).toEqual([]);
   });
 
   it("remembers a rejection on the harness it was made on: a new parent starts with none", async () => {

@@ -1,58 +1,63 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
 import { rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
+import type { RandomStreams, StrategyScope } from "../run-scope.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { childPointer } from "./gepa/component-selector.js";
 import { minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
 import { bestCandidate } from "./gepa/pareto.js";
 import {
+  type Drawn,
   type IterativeState,
   instanceScores,
-  type Pending,
   type PoolEntry,
   proposeFromMinibatch,
   validateOnMinibatch,
 } from "./iterative-steps.js";
 
-/** Options of the iterative baseline. */
-export interface IterativeOptions {
-  /**
-   * Proposals in a row without a new best before it stops. Defaults to `evolve.patience`; unset
-   * there too, there is none: like GEPA it searches until its budget or maxIterations is spent.
-   */
-  patience?: number;
-}
+/**
+ * The iterative baseline's random streams: the parent drawn per iteration, the sampler's shuffle
+ * per epoch (the sub-seed paths they were first given; run-scope.ts).
+ */
+export const iterativeStreams = {
+  parent: (iteration: number) => [41, iteration],
+  epoch: (epoch: number) => [42, epoch],
+} satisfies RandomStreams;
+/** The name of one of the iterative baseline's random streams. */
+export type IterativeStream = keyof typeof iterativeStreams;
 
 /**
  * The iterative baseline, GEPA's defaults (src/gepa/core/engine.py, proposer/reflective_mutation,
  * strategies/): the seed evaluated on the train split (GEPA's valset, as when none is given);
  * then, serially, a parent drawn from the Pareto front of per-task train scores, a reflection
- * minibatch of `iterativeMinibatch` (3) train tasks from an epoch-shuffled sampler (minibatches
+ * minibatch of `evolve.iterative.minibatch` (3) train tasks from an epoch-shuffled sampler (minibatches
  * the parent passes entirely are skipped), the reflector shown that minibatch and asked to change
- * the module the round-robin selector names (`iterativeComponents`), the child scored on the same
+ * the module the round-robin selector names (`evolve.iterative.components`), the child scored on the same
  * minibatch and fully evaluated only when its summed score there is strictly higher; a fully
  * evaluated child joins the pool, and becomes the harness in force when its mean train score is
  * the best. Rejections are remembered on the parent they were made on. It runs until the budget
  * or `maxIterations` is spent. Evaluations use the run's concurrency and call cache.
  * docs/bench/gepa-baseline.md maps each choice to the GEPA file it mirrors.
  */
-export function iterativeStrategy(options: IterativeOptions = {}): Strategy {
+export function iterativeStrategy(): Strategy {
   return {
     name: "iterative",
-    open: (context) => iterativeRun(context, options),
+    streams: iterativeStreams,
+    open: (context, scope) => iterativeRun(context, scope),
   };
 }
 
-function iterativeRun(context: RunContext, options: IterativeOptions): StrategyRun<IterativeState> {
-  const patience = options.patience ?? context.config.evolve.patience ?? Number.POSITIVE_INFINITY;
+function iterativeRun(
+  context: RunContext,
+  runScope: StrategyScope<IterativeStream>,
+): StrategyRun<IterativeState, Drawn> {
+  const patience = context.config.evolve.iterative.patience ?? Number.POSITIVE_INFINITY;
   const staleLimit = staleProposals(context);
-  // What each proposal drew (parent, pointer, minibatch), read back by its validation and `next`.
-  const pending = new Map<number, Pending>();
   return {
     async start(seed) {
-      const run = await context.stage(
-        "iterative/evaluate-seed",
+      const run = await runScope.stage(
+        "evaluate-seed",
         () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
         stageSchemas.evaluation,
       );
@@ -72,15 +77,9 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : undefined;
     },
-    propose: (state, index) => proposeFromMinibatch({ context, state, index, pending }),
-    validate: (proposal, state) =>
-      validateOnMinibatch({
-        context,
-        proposal,
-        state,
-        drawn: pendingOf(pending, proposal.seen.index),
-      }),
-    next: (state, step) => next(state, step, pendingOf(pending, step.proposal.seen.index)),
+    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
+    next,
   };
 }
 
@@ -92,23 +91,18 @@ function iterativeRun(context: RunContext, options: IterativeOptions): StrategyR
  * nothing here, so without this stop the loop would spin on free refiner calls until maxIterations.
  */
 export function staleProposals(context: RunContext): number {
-  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterativeMinibatch);
-}
-
-function pendingOf(pending: Map<number, Pending>, index: number): Pending {
-  const drawn = pending.get(index);
-  if (!drawn) throw new Error(`iterative: proposal ${index} was not drawn by this run`);
-  return drawn;
+  return 2 * minibatchesPerEpoch(context.train.length, context.config.evolve.iterative.minibatch);
 }
 
 /** The pool after a proposal: the parent's pointer advanced, a fully evaluated child added, the best re-chosen. */
-function next(state: IterativeState, step: LoopStep, drawn: Pending): IterativeState {
-  const { proposal, evidence, verdict } = step;
+function next(state: IterativeState, step: LoopStep<Drawn>): IterativeState {
+  const { proposal, validation, verdict } = step;
+  const drawn = proposal.data;
   const pool = state.pool.map((entry, index) =>
     index === drawn.parentIndex ? { ...entry, pointer: drawn.pointer } : entry,
   );
   const child =
-    proposal.kind === "candidate" ? evidence.candidates.get(proposal.candidate.hash) : undefined;
+    proposal.kind === "candidate" ? validation.candidates.get(proposal.candidate.hash) : undefined;
   if (child?.run)
     pool.push({
       harness: child.harness,
@@ -130,7 +124,7 @@ function next(state: IterativeState, step: LoopStep, drawn: Pending): IterativeS
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
   // A child that joined the pool is a parent to come, not a rejection to remember.
-  if (child?.run) return { ...base, withoutImprovement };
+  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,

@@ -67,8 +67,9 @@ describe("pruneChanges", () => {
     expect(pruned.kept).toEqual(candidate.applied);
     expect(checked.stages).toMatchObject([
       {
-        stage: "pruned",
-        undone: true,
+        step: "pruning",
+        role: "note",
+        changes: [{ patterns: ["date"], kept: true }],
         decision: { accepted: false, reason: "without them rules.md: line 3: unclosed block" },
       },
     ]);

@@ -5,11 +5,11 @@ import {
   unchangedAfterPruning,
   worseWithout,
 } from "../acceptance.js";
-import type { PrunedChange } from "../evidence.js";
 import { rebuildCandidate } from "../guard.js";
 import type { PairedComparison } from "../paired-test.js";
+import type { ChangeOutcome, Decision, ValidationStage } from "../validation.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
-import type { Validation } from "./ecdysis-validate.js";
+import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 
 /** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
 const maxPruneRounds = 3;
@@ -30,7 +30,8 @@ export interface Pruned {
  * them — unless the candidate does worse without them (`worseWithout`): a change can help its
  * bundle without fixing its own targets (it may repair what another change breaks), so it stays
  * (`undone`), or the candidate without them would not parse (a command harness's edited files;
- * then they stay, unrun). Each round is a `pruned` stage of the evidence.
+ * then they stay, unrun). Each round is a `pruning` stage: a `prune` when it took them out, a
+ * `note` when they were put back.
  */
 export async function pruneChanges(options: {
   validation: Validation;
@@ -53,27 +54,23 @@ export async function pruneChanges(options: {
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
     if (remaining.length === 0 || round > maxPruneRounds) {
-      const decision = nothingLeftAfterPruning(changes.length);
-      stages.push({ stage: "pruned", round, changes, undone: false, decision });
+      stages.push(
+        pruningStage({ round, changes, decision: nothingLeftAfterPruning(changes.length) }),
+      );
       return { candidate, kept, cheap, terminal: true };
     }
     const rebuilt = await rebuildWithout({ validation, kept, remaining });
     if ("decision" in rebuilt) {
-      stages.push({ stage: "pruned", round, changes, ...rebuilt });
+      stages.push(pruningStage({ round, changes, ...rebuilt }));
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
     const without = await options.runCheap(rebuilt.harness, stage);
-    const undone = worseWithout(cheap, without);
-    stages.push({
-      stage: "pruned",
-      round,
-      changes,
-      candidateHash: rebuilt.harness.hash,
-      comparison: without,
-      undone,
-      decision: promising(without),
-    });
+    const putBack = worseWithout(cheap, without);
+    const undone = putBack.accepted;
+    const decision = undone ? putBack : promising(without);
+    const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
+    stages.push(pruningStage({ round, changes, undone, decision, ran }));
     if (undone) return { candidate, kept, cheap, terminal: false };
     validation.candidates.set(rebuilt.harness.hash, {
       harness: rebuilt.harness,
@@ -83,6 +80,25 @@ export async function pruneChanges(options: {
     kept = rebuilt.applied;
     cheap = without;
   }
+}
+
+/** One pruning round as a stage: a `prune` that took the changes out, or a `note` that put them back. */
+function pruningStage(options: {
+  round: number;
+  changes: ChangeOutcome[];
+  undone?: boolean;
+  decision: Decision;
+  ran?: { candidateHash: string; comparison: PairedComparison };
+}): ValidationStage {
+  const undone = options.undone ?? false;
+  return {
+    step: ecdysisStep.pruning,
+    role: undone ? "note" : "prune",
+    ...options.ran,
+    changes: options.changes.map((change) => ({ ...change, kept: undone })),
+    figures: { round: options.round },
+    decision: options.decision,
+  };
 }
 
 /**
@@ -95,8 +111,7 @@ async function rebuildWithout(options: {
   kept: PlannedEdit[];
   remaining: { edits: PlannedEdit[] }[];
 }): Promise<
-  | { harness: LoadedHarness; applied: PlannedEdit[] }
-  | { undone: boolean; decision: { accepted: boolean; reason: string } }
+  { harness: LoadedHarness; applied: PlannedEdit[] } | { undone: boolean; decision: Decision }
 > {
   const { validation } = options;
   const { parent } = validation;
@@ -119,7 +134,7 @@ async function rebuildWithout(options: {
 
 function withoutChanges<T extends { edits: PlannedEdit[] }>(
   attributions: T[],
-  pruned: PrunedChange[],
+  pruned: ChangeOutcome[],
 ): T[] {
   const prunedEdits = new Set(pruned.flatMap((change) => change.edits));
   return attributions.filter((change) => !change.edits.some((edit) => prunedEdits.has(edit)));

@@ -1,98 +1,79 @@
 import type { DiagnosisReport } from "../../diagnose/diagnose-batch.js";
-import type { LoadedHarness } from "../../harness/types.js";
-import type { RefinementRecord } from "../../refine/refinement-record.js";
-import { decide } from "../acceptance.js";
-import type { RepairedStage } from "../evidence.js";
-import { type GuardedEdits, guardRefinement } from "../guard.js";
+import type { RolloutRecord } from "../../eval/types.js";
+import { guardRefinement } from "../guard.js";
+import type { RememberedProposal } from "../memory.js";
+import { passMapOf } from "../records.js";
+import type { RunContext } from "../run-context.js";
 import { stageSchemas } from "../stage-schemas.js";
-import type { CandidateProposal } from "../strategy.js";
-import { exposed, type Validation, validateEcdysis } from "./ecdysis-validate.js";
+import type { CandidateProposal, Observation, Proposal } from "../strategy.js";
+import type { ValidationStage } from "../validation.js";
+import { type EcdysisData, type EcdysisScope, exposed } from "./ecdysis-validate.js";
+import type { IterationSteps } from "./steps.js";
+
+/** What a repair round is for, as its iteration record says. */
+export const repairPurpose = "repair what the rejected candidate broke or exposed";
+
+/**
+ * A rejected candidate whose repair is the next proposal, with what its rejection adds to the
+ * memory once the repair is decided: the changes its validation dropped, and — unless the
+ * repair is accepted — the proposal itself.
+ */
+export interface PendingRepair {
+  proposal: CandidateProposal<EcdysisData>;
+  stages: ValidationStage[];
+  dropped: RememberedProposal[];
+  rejection: RememberedProposal[];
+}
 
 /**
  * One repair round for a rejected candidate that broke tasks which passed before, or whose
- * targets now fail differently (masked by another failure): those failures are diagnosed across
- * instances with the candidate's others on the whole batch (they are systematic by construction
- * — our change caused or exposed them), the roles refine a follow-up change on top of the
- * candidate, and the combination (original + repair edits) is validated against the parent like
- * any proposal. A change that exposes a latent deficiency (a tool whose malformed calls now
- * fail, a retry hint that now runs out of steps) then travels with the fix for what it exposed,
- * instead of being thrown away. Records a `repaired` stage, with the round's own evidence and
- * candidates.
+ * targets now fail differently (masked by another failure), proposed as the iteration's follow-up:
+ * those failures are diagnosed across instances with the candidate's others on the whole batch
+ * (they are systematic by construction — our change caused or exposed them), the roles refine a
+ * follow-up change on top of the candidate, and the combination (original + repair edits) is a
+ * proposal against the parent, validated like any. A change that exposes a latent deficiency (a
+ * tool whose malformed calls now fail, a retry hint that now runs out of steps) then travels
+ * with the fix for what it exposed, instead of being thrown away. Its stages are
+ * `iteration-N/repair/…`; it draws from the iteration's streams.
  */
-export async function repairRegressions(options: {
-  validation: Validation;
-  proposal: CandidateProposal;
-}): Promise<void> {
-  const { validation, proposal } = options;
-  const { context, index } = validation;
+export async function proposeRepair(options: {
+  context: RunContext;
+  steps: IterationSteps;
+  repair: PendingRepair;
+  scope: EcdysisScope;
+}): Promise<Proposal<EcdysisData>> {
+  const { context, steps, repair } = options;
+  const { proposal } = repair;
   const { candidate } = proposal;
-  const scope = `iteration-${index}/repair`;
-  const refused = (reason: string, found: Partial<RepairedStage> = {}) =>
-    void validation.stages.push({
-      stage: "repaired",
-      guardRejections: [],
-      applied: [],
-      evidence: [],
-      ...found,
-      decision: { accepted: false, reason },
-    });
-  const report = await diagnoseRegressions({ validation, candidate, scope });
+  const scope = options.scope.within("repair");
+  const report = await diagnoseRegressions({ context, steps, repair, scope });
+  const seen: Observation = { ...proposal.seen, diagnosis: report, traces: [] };
+  const data: EcdysisData = { addressed: proposal.data.addressed, repair: true };
+  const refused = (reason: string) =>
+    ({ kind: "refused", seen, targets: proposal.targets, data, reason }) as const;
   if (!report) return refused("nothing broken or exposed on the whole batch");
-  const { patterns: found, stats } = report;
-  const diagnosis = { patterns: found, evidenceCount: report.evidence.length, stats };
-  const patterns = found.filter((pattern) => pattern.kind === "systematic");
-  if (patterns.length === 0)
-    return refused("no systematic pattern among what it broke or exposed", { diagnosis });
-  const refinement = await validation.steps.refine({
-    stage: `${scope}/refine`,
+  const patterns = report.patterns.filter((pattern) => pattern.kind === "systematic");
+  if (patterns.length === 0) return refused("no systematic pattern among what it broke or exposed");
+  const refinement = await steps.refine({
+    stage: scope.key("refine"),
     request: {
       patterns,
       harness: candidate,
       refiner: context.models.refiner,
       rejected: [],
-      skepticRounds: context.config.evolve.skepticRounds,
+      skepticRounds: context.config.evolve.ecdysis.skepticRounds,
       editable: context.guard.editable,
     },
   });
-  const guarded = await runnableRepair({ validation, candidate, refinement });
-  const { guardRejections, labelFlags } = guarded;
-  const base = { diagnosis, refinement, guardRejections, labelFlags };
-  if (!guarded.candidate) return refused(guarded.reason ?? "no repair candidate", base);
-  const applied = [...proposal.guarded.applied, ...guarded.applied];
-  const repaired = await validateEcdysis({
-    context,
-    steps: validation.steps,
-    scope,
-    proposal: {
-      ...proposal,
-      addressed: [...proposal.addressed, ...patterns],
-      guarded: { ...guarded, applied },
-      candidate: guarded.candidate,
-    },
-  });
-  for (const [hash, kept] of repaired.candidates) validation.candidates.set(hash, kept);
-  const { accepted, reason } = decide(repaired.stages);
-  const evidence = repaired.stages;
-  const candidateHash = guarded.candidate.hash;
-  const stage = { ...base, applied, candidateHash, evidence, decision: { accepted, reason } };
-  validation.stages.push({ stage: "repaired", ...stage });
-}
-
-/** The repair's edits through the guards on top of the candidate; no candidate when its edited files no longer parse. */
-async function runnableRepair(input: {
-  validation: Validation;
-  candidate: LoadedHarness;
-  refinement: RefinementRecord;
-}): Promise<GuardedEdits> {
-  const { context } = input.validation;
-  const { candidate, refinement } = input;
   const guarded = guardRefinement({ harness: candidate, refinement, guard: context.guard });
-  if (!guarded.candidate) return guarded;
-  const unparsable = await context.checkCandidate?.({
-    candidate: guarded.candidate,
-    parent: candidate,
-  });
-  return unparsable ? { ...guarded, candidate: undefined, reason: unparsable } : guarded;
+  const applied = [...proposal.guarded.applied, ...guarded.applied];
+  const base = {
+    ...refused(guarded.reason ?? "no repair candidate"),
+    refinement,
+    guarded: { ...guarded, applied },
+    data: { addressed: [...proposal.data.addressed, ...patterns], repair: true as const },
+  };
+  return guarded.candidate ? { ...base, kind: "candidate", candidate: guarded.candidate } : base;
 }
 
 /**
@@ -104,30 +85,33 @@ async function runnableRepair(input: {
  * patterns that hold a broken or exposed task are kept. Undefined when there is neither.
  */
 async function diagnoseRegressions(options: {
-  validation: Validation;
-  candidate: LoadedHarness;
-  scope: string;
+  context: RunContext;
+  steps: IterationSteps;
+  repair: PendingRepair;
+  scope: EcdysisScope;
 }): Promise<DiagnosisReport | undefined> {
-  const { validation, candidate, scope } = options;
-  const { context, index, batch, before } = validation;
-  const run = await context.stage(
-    `${scope}/batch`,
+  const { context, steps, repair, scope } = options;
+  const { candidate, seen } = repair.proposal;
+  const batch = seen.batch.tasks;
+  const before = passMapOf(seen.batch.run.result);
+  const run = await scope.stage(
+    "batch",
     () =>
       context.evaluate({
         tasks: batch,
         harness: candidate,
-        label: `iteration ${index}: what it broke or exposed`,
+        label: `iteration ${scope.index}: what it broke or exposed`,
       }),
     stageSchemas.evaluation,
   );
   const failing = run.records.filter((rollout) => !rollout.verdict.pass);
   const wanted = new Set([
-    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map((r) => r.taskId),
-    ...exposed(validation.stages),
+    ...failing.filter((rollout) => before.get(rollout.taskId) === true).map(taskIdOf),
+    ...exposed(repair.stages),
   ]);
   if (wanted.size === 0) return undefined;
-  const report = await validation.steps.diagnose({
-    stage: `${scope}/diagnose`,
+  const report = await steps.diagnose({
+    stage: scope.key("diagnose"),
     request: {
       records: failing,
       tasks: batch,
@@ -141,4 +125,8 @@ async function diagnoseRegressions(options: {
     pattern.taskIds.some((taskId) => wanted.has(taskId)),
   );
   return { ...report, patterns };
+}
+
+function taskIdOf(record: RolloutRecord): string {
+  return record.taskId;
 }

@@ -29,6 +29,7 @@ export function samplingVotes(options: {
 export function samplingStrategy(): Strategy {
   return {
     name: "sampling",
+    streams: {},
     finalSamples: samplingVotes,
     open: (context) => ({
       start: async (seed) => ({ harness: seed, memory: [] }),

@@ -101,7 +101,7 @@ async function confirmFlips(context: RunContext, step: ConfirmStep): Promise<Sam
         context.evaluate({
           tasks,
           harness,
-          samples: context.config.evolve.confirmSamples,
+          samples: context.config.evolve.ecdysis.confirmSamples,
           // The draws after the batch's own: the same indices diagnosis re-sampled failing tasks
           // at, so the parent's draws of the tasks it failed are already in the cache.
           firstSample: context.config.samples,

@@ -119,6 +119,7 @@ export const fakeAgentAdapter: AgentAdapter = {
 export async function fakeProject(options: {
   train: FakeTaskSpec[];
   heldout: FakeTaskSpec[];
+  /** `evolve` overrides; `evolve.ecdysis` is merged over the fake world's ecdysis defaults. */
   evolve?: Record<string, unknown>;
   gate?: Record<string, unknown>;
   /** The agent model's sampling temperature (default 0, the config's default). */
@@ -151,12 +152,15 @@ export async function fakeProject(options: {
     cacheDir: ".ecdysis/cache",
     concurrency: 4,
     evolve: {
-      batchSize: 100,
       maxIterations: 4,
-      regressionSample: 4,
-      alpha: 0.1,
-      resamples: 0,
       ...options.evolve,
+      ecdysis: {
+        batchSize: 100,
+        regressionSample: 4,
+        alpha: 0.1,
+        resamples: 0,
+        ...(options.evolve?.ecdysis as Record<string, unknown> | undefined),
+      },
     },
     gate: { ...options.gate },
   });

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { emptyRepoState, type RepoState } from "./github-state.js";
+import { combinedState, emptyRepoState, type RepoState } from "./github-state.js";
 import { OpenApiValidator, type Operation, type Violation } from "./openapi-validator.js";
 import {
+  renderCombinedStatus,
   renderComment,
   renderLabels,
   renderPull,
@@ -19,6 +20,8 @@ export interface Fault {
   headers?: Record<string, string>;
   /** How many requests it answers (default 1). */
   times?: number;
+  /** Only requests whose query has these values (e.g. `{ state: "open" }`). */
+  query?: Record<string, string>;
   /**
    * Do the request first, then answer with the fault: GitHub sometimes finishes a write and
    * still answers 5xx (a gateway timeout), which is what makes blind retries post twice.
@@ -206,7 +209,12 @@ export class GitHubApiDouble {
       });
     }
     const fault = this.faults.find(
-      (candidate) => candidate.operationId === operation.operationId && (candidate.times ?? 0) > 0,
+      (candidate) =>
+        candidate.operationId === operation.operationId &&
+        (candidate.times ?? 0) > 0 &&
+        Object.entries(candidate.query ?? {}).every(
+          ([name, value]) => url.searchParams.get(name) === value,
+        ),
     );
     const handler = this.handlers[operation.operationId];
     if (fault) {
@@ -394,6 +402,14 @@ export class GitHubApiDouble {
       comment.body = String(body.body);
       comment.updatedAt = this.now();
       return { status: 200, body: renderComment(this.validator, this.state, comment) };
+    },
+    "repos/get-combined-status-for-ref": ({ params }) => {
+      const sha = this.branchSha(params.ref) ?? params.ref;
+      const combined = combinedState(this.state.statuses, sha);
+      return {
+        status: 200,
+        body: renderCombinedStatus(this.validator, this.state, combined, sha),
+      };
     },
     "repos/create-commit-status": ({ params, body }) => {
       const status = {

@@ -12,6 +12,8 @@ export interface PullState {
   teamReviewers: string[];
   createdAt: string;
   updatedAt: string;
+  /** Merged (closed with its change on the base); tests set it as GitHub's merge button would. */
+  merged?: boolean;
 }
 
 /** An issue/PR comment. */
@@ -33,6 +35,23 @@ export interface StatusState {
   context: string;
   description: string | null;
   targetUrl: string | null;
+}
+
+/**
+ * GitHub's combined status of a commit: the latest status of each context; `failure` when any
+ * is `error` or `failure`, `pending` when any is pending (or there is none), else `success`.
+ */
+export function combinedState(
+  statuses: StatusState[],
+  sha: string,
+): { state: "failure" | "pending" | "success"; latest: StatusState[] } {
+  const latest = new Map<string, StatusState>();
+  for (const status of statuses) if (status.sha === sha) latest.set(status.context, status);
+  const states = [...latest.values()].map((status) => status.state);
+  const failed = states.some((value) => value === "failure" || value === "error");
+  const waiting = states.length === 0 || states.includes("pending");
+  const state = failed ? "failure" : waiting ? "pending" : "success";
+  return { state, latest: [...latest.values()] };
 }
 
 /** The repository the double serves, and everything the Action changed in it. */

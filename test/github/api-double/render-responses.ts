@@ -60,7 +60,7 @@ function patchPull(
     created_at: value.createdAt,
     updated_at: value.updatedAt,
     closed_at: value.state === "closed" ? value.updatedAt : null,
-    merged_at: null,
+    merged_at: value.merged ? value.updatedAt : null,
     merge_commit_sha: null,
     labels: value.labels.map((name, index) => ({
       id: 2000 + index,
@@ -99,7 +99,7 @@ export function renderPull(
   const pull = validator.example<Json>("pull-request");
   patchPull(pull, state, value, headSha);
   Object.assign(pull, {
-    merged: false,
+    merged: value.merged === true,
     mergeable: null,
     merged_by: null,
     comments: state.comments.filter((c) => c.issueNumber === value.number).length,
@@ -159,6 +159,29 @@ export function renderLabels(
     name,
     default: false,
   }));
+}
+
+/** `combined-commit-status` example for `sha`, with its latest status per context. */
+export function renderCombinedStatus(
+  validator: OpenApiValidator,
+  state: RepoState,
+  combined: { state: string; latest: StatusState[] },
+  sha: string,
+): Json {
+  const body = validator.example<Json>("combined-commit-status");
+  patchRepository(body.repository as Json, state);
+  Object.assign(body, {
+    state: combined.state,
+    sha,
+    total_count: combined.latest.length,
+    commit_url: `${apiBase(state)}/commits/${sha}`,
+    url: `${apiBase(state)}/commits/${sha}/status`,
+    statuses: combined.latest.map((status) => ({
+      ...(body.statuses as Json[])[0],
+      ...renderStatus(validator, state, status),
+    })),
+  });
+  return body;
 }
 
 /** `status` example patched with the status. */

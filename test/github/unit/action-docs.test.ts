@@ -14,7 +14,24 @@ const actionSection = readme.slice(
 );
 const actionDoc = readFileSync(join(repoRoot, "docs", "action.md"), "utf8");
 
+/** The YAML blocks of a Markdown text. */
+function yamlBlocks(markdown: string): string[] {
+  return [...markdown.matchAll(/```yaml\n([\s\S]*?)```/g)].map((match) => match[1]);
+}
+
 describe("the Action's documentation", () => {
+  it("every gate workflow shown guards against forks", () => {
+    const gates = [...yamlBlocks(actionSection), ...yamlBlocks(actionDoc)].filter((block) =>
+      block.includes("mode: gate"),
+    );
+    gates.push(readFileSync(join(repoRoot, "docs", "workflows", "gate.yml"), "utf8"));
+    expect(gates.length).toBeGreaterThanOrEqual(3);
+    for (const gate of gates)
+      expect(gate).toContain(
+        "if: github.event.pull_request.head.repo.full_name == github.repository",
+      );
+  });
+
   it("the README's Action section and docs/action.md list every output of action.yml", () => {
     const names = Object.keys(action.outputs);
     expect(names).toContain("compare-url");

@@ -111,6 +111,39 @@ describe("createGitHubClient against the API double", () => {
     double.assertValid();
   });
 
+  it("a rate limit it will not wait out says when to retry, in one line", async () => {
+    const now = Date.parse("2026-01-05T10:00:00Z");
+    const client = createGitHubClient({
+      token: double.token,
+      baseUrl: double.url,
+      waiter: { now: () => now, sleep: async () => {} },
+    });
+    double.inject({
+      operationId: "repos/create-commit-status",
+      status: 403,
+      body: {
+        message: "API rate limit exceeded for installation ID 1.",
+        documentation_url: "https://docs.github.com/rest",
+      },
+      headers: {
+        "x-ratelimit-remaining": "0",
+        "x-ratelimit-reset": String(now / 1000 + 37 * 60),
+      },
+    });
+    const error = await client.rest.repos
+      .createCommitStatus({
+        owner: "octo-org",
+        repo: "agent",
+        sha: "a".repeat(40),
+        state: "success",
+      })
+      .catch((caught) => caught);
+    expect(error.message).toBe(
+      'GitHub\'s rate limit stopped POST /repos/{owner}/{repo}/statuses/{sha} (403 "API rate limit exceeded for installation ID 1."): retry after 10:37:00 UTC (in 37 min), then re-run the workflow.',
+    );
+    expect(double.calls("repos/create-commit-status")).toHaveLength(1);
+  });
+
   it("does not retry a 422", async () => {
     const waits: number[] = [];
     const client = createGitHubClient({

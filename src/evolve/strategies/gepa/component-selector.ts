@@ -5,8 +5,8 @@ import type { EvolveConfig } from "../../../config/config-schema.js";
 // candidate and advances it each time the candidate is a parent; a child starts from the largest
 // pointer of its parents (core/state.py, update_state_with_new_program). `all` rewrites every one.
 
-/** GEPA's `module_selector` (`evolve.iterativeComponents`): one component per reflection in turn, or all. */
-export type ComponentSelector = EvolveConfig["iterativeComponents"];
+/** GEPA's `module_selector` (`evolve.iterative.components`): one component per reflection in turn, or all. */
+export type ComponentSelector = EvolveConfig["iterative"]["components"];
 
 /** The components a reflection on this parent updates, and the parent's pointer afterwards. */
 export function selectComponents(options: {
