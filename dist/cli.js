@@ -21535,6 +21535,24 @@ var init_input_error = __esm({
   }
 });
 
+// src/config/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
+      const record3 = inner;
+      return Object.fromEntries(
+        Object.keys(record3).sort().map((key) => [key, record3[key]])
+      );
+    }
+    return inner;
+  });
+}
+var init_canonical_json = __esm({
+  "src/config/canonical-json.ts"() {
+    "use strict";
+  }
+});
+
 // src/config/config-paths.ts
 import { existsSync as existsSync2 } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
@@ -29406,18 +29424,7 @@ function checkWorlds(input2) {
   }
 }
 function configHash(config2) {
-  return createHash2("sha256").update(stableStringify(config2)).digest("hex");
-}
-function stableStringify(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      const record3 = inner;
-      return Object.fromEntries(
-        Object.keys(record3).sort().map((key) => [key, record3[key]])
-      );
-    }
-    return inner;
-  });
+  return createHash2("sha256").update(canonicalJson(config2)).digest("hex");
 }
 function resolvePaths(config2, root) {
   const model = (value) => value.world ? { ...value, world: resolveWorld(root, value.world) } : value;
@@ -29443,6 +29450,7 @@ var init_load_config = __esm({
   "src/config/load-config.ts"() {
     "use strict";
     init_input_error();
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_read_text();
@@ -29602,6 +29610,7 @@ __export(config_exports, {
   budgetSchema: () => budgetSchema,
   budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
+  canonicalJson: () => canonicalJson,
   capabilitiesSchema: () => capabilitiesSchema,
   checkConfigPaths: () => checkConfigPaths,
   checkSplitOverlap: () => checkSplitOverlap,
@@ -29651,7 +29660,6 @@ __export(config_exports, {
   sandboxModeSchema: () => sandboxModeSchema,
   sandboxSettings: () => sandboxSettings,
   scorerSpecSchema: () => scorerSpecSchema,
-  stableStringify: () => stableStringify,
   strategyNameSchema: () => strategyNameSchema,
   strategyNames: () => strategyNames,
   taskOrigin: () => taskOrigin,
@@ -29663,6 +29671,7 @@ __export(config_exports, {
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_configured_secrets();
@@ -30043,7 +30052,7 @@ var init_promise_pool = __esm({
 // src/eval/rollout-key.ts
 import { createHash as createHash3 } from "node:crypto";
 function rolloutKey(parts) {
-  const material = stableStringify({
+  const material = canonicalJson({
     version: 1,
     harnessHash: parts.harnessHash,
     task: { id: parts.task.id, input: parts.task.input, expected: parts.task.expected },
@@ -30056,7 +30065,7 @@ function rolloutKey(parts) {
 var init_rollout_key = __esm({
   "src/eval/rollout-key.ts"() {
     "use strict";
-    init_load_config();
+    init_canonical_json();
   }
 });
 
@@ -30979,63 +30988,7 @@ function callCacheKey(model, request) {
   return createHash6("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
 function withCallCache(provider, dir, options = {}) {
-  const redact = options.redact ?? ((response) => response);
-  const uncached = new UsageAccount();
-  const replayed = new UsageAccount();
-  const inFlight = /* @__PURE__ */ new Map();
-  async function resolve15(key, request, signal) {
-    const hit = await load(dir, key);
-    if (hit) return { response: hit.response, fromDisk: true };
-    const response = redact(await provider.chat(request, { signal }));
-    uncached.recordResponse(request.purpose, response);
-    await store(dir, {
-      version: 1,
-      key,
-      model: provider.model,
-      response: { ...response, cached: void 0 }
-    });
-    return { response, fromDisk: false };
-  }
-  async function chat(request, options2) {
-    const key = callCacheKey(
-      provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
-      request
-    );
-    const pending = inFlight.get(key);
-    if (pending) return replay(request, (await pending).response);
-    const call = resolve15(key, request, options2?.signal);
-    inFlight.set(key, call);
-    try {
-      const { response, fromDisk } = await call;
-      return fromDisk ? replay(request, response) : response;
-    } finally {
-      inFlight.delete(key);
-    }
-  }
-  function replay(request, stored) {
-    const response = { ...stored, latencyMs: 0, retries: 0, cached: true };
-    replayed.recordResponse(request.purpose, response);
-    return response;
-  }
-  function totals() {
-    const fromCache = replayed.totals();
-    return {
-      ...uncached.totals(),
-      cached: {
-        calls: fromCache.calls,
-        promptTokens: fromCache.promptTokens,
-        completionTokens: fromCache.completionTokens,
-        costUsd: fromCache.costUsd
-      }
-    };
-  }
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    chat,
-    totals
-  };
+  return new CallCache(provider, dir, options.redact ?? ((response) => response));
 }
 function entryPath(dir, key) {
   return join5(dir, key.slice(0, 2), `${key}.json`);
@@ -31062,27 +31015,12 @@ async function store(dir, entry) {
 `, "utf8");
   await rename4(temp, path18);
 }
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value))
-    return value.map((item) => item === void 0 ? null : sortKeys(item));
-  if (value && typeof value === "object") {
-    const sorted = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = value[key];
-      if (member !== void 0) sorted[key] = sortKeys(member);
-    }
-    return sorted;
-  }
-  return value;
-}
-var toolCallSchema, chatResponseSchema, cacheEntrySchema;
+var toolCallSchema, chatResponseSchema, cacheEntrySchema, CallCache;
 var init_call_cache = __esm({
   "src/llm/call-cache.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_usage_accounting();
     toolCallSchema = external_exports.object({ id: external_exports.string(), name: external_exports.string(), arguments: external_exports.string() });
     chatResponseSchema = external_exports.object({
@@ -31105,6 +31043,73 @@ var init_call_cache = __esm({
       model: external_exports.string(),
       response: chatResponseSchema
     });
+    CallCache = class {
+      constructor(provider, dir, redact) {
+        this.provider = provider;
+        this.dir = dir;
+        this.redact = redact;
+        this.model = provider.model;
+        this.baseUrl = provider.baseUrl;
+        this.variant = provider.variant;
+      }
+      provider;
+      dir;
+      redact;
+      model;
+      baseUrl;
+      variant;
+      uncached = new UsageAccount();
+      replayed = new UsageAccount();
+      inFlight = /* @__PURE__ */ new Map();
+      async chat(request, options) {
+        const { provider } = this;
+        const key = callCacheKey(
+          provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
+          request
+        );
+        const pending = this.inFlight.get(key);
+        if (pending) return this.replay(request, (await pending).response);
+        const call = this.resolve(key, request, options?.signal);
+        this.inFlight.set(key, call);
+        try {
+          const { response, fromDisk } = await call;
+          return fromDisk ? this.replay(request, response) : response;
+        } finally {
+          this.inFlight.delete(key);
+        }
+      }
+      totals() {
+        const fromCache = this.replayed.totals();
+        return {
+          ...this.uncached.totals(),
+          cached: {
+            calls: fromCache.calls,
+            promptTokens: fromCache.promptTokens,
+            completionTokens: fromCache.completionTokens,
+            costUsd: fromCache.costUsd
+          }
+        };
+      }
+      /** Disk hit, or one upstream call whose response is stored. */
+      async resolve(key, request, signal) {
+        const hit = await load(this.dir, key);
+        if (hit) return { response: hit.response, fromDisk: true };
+        const response = this.redact(await this.provider.chat(request, { signal }));
+        this.uncached.recordResponse(request.purpose, response);
+        await store(this.dir, {
+          version: 1,
+          key,
+          model: this.provider.model,
+          response: { ...response, cached: void 0 }
+        });
+        return { response, fromDisk: false };
+      }
+      replay(request, stored) {
+        const response = { ...stored, latencyMs: 0, retries: 0, cached: true };
+        this.replayed.recordResponse(request.purpose, response);
+        return response;
+      }
+    };
   }
 });
 
@@ -48062,7 +48067,7 @@ async function openModels(loaded, options = {}) {
     );
   };
   const simUrl = (config2) => {
-    const identity = stableStringify({
+    const identity = canonicalJson({
       world: config2.world,
       model: config2.model,
       quirks: config2.quirks
@@ -48151,7 +48156,7 @@ function build(resolved, memory, clock) {
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = /* @__PURE__ */ new Map();
   return resolved.map((entry) => {
-    const stateKey = stableStringify({
+    const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
       capabilities: entry.config.capabilities
@@ -48210,8 +48215,8 @@ async function checkWorldFile(loaded, config2, field2) {
 var init_open_models = __esm({
   "src/eval/open-models.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_schema();
-    init_load_config();
     init_input_error();
     init_llm();
     init_sim();
@@ -52993,15 +52998,7 @@ function exhaustedReason(systematic, memory, options) {
   return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
+  return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
 }
 function identicalRejected(edits, memory, parentHash) {
   if (edits.length === 0) return void 0;
@@ -53015,6 +53012,7 @@ var init_memory = __esm({
   "src/evolve/memory.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_types();
     init_role_schemas();
     rememberedProposalSchema = external_exports.object({
@@ -53843,18 +53841,7 @@ function unknownTaskReason(pattern, keys) {
 async function classifyPatterns(options) {
   const records = new Map(options.records.map((record3) => [record3.key, record3]));
   const memberKeys = new Set(options.records.map((record3) => record3.key));
-  const state = options.patterns.map((pattern) => {
-    const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
-    const reasons2 = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
-    return { pattern, reasons: reasons2, open: reasons2.length === 0 };
-  });
-  for (const entry of state.filter((item) => item.open)) {
-    const { tasks, categories } = entry.pattern.support;
-    entry.reasons.push({
-      code: "supported",
-      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
-    });
-  }
+  const state = options.patterns.map((pattern) => supportState(pattern, options));
   const toResample = state.filter((item) => item.open);
   if (toResample.length > 0)
     options.onSupported?.(
@@ -53864,55 +53851,11 @@ async function classifyPatterns(options) {
         reasons: [...entry.reasons]
       }))
     );
-  const resamples = options.resamples ?? 1;
-  if (options.resample && resamples > 0 && toResample.length > 0) {
-    const reruns = await options.resample(
-      dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),
-      resamples
-    );
-    for (const entry of toResample) {
-      const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
-      entry.reproducibility = { members: tried, vanished: passed2, resamples };
-      if (tried > 0 && passed2 * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "flaky",
-          detail: `${passed2} of ${tried} failing tasks passed when re-sampled`
-        });
-      } else {
-        entry.reasons.push({
-          code: "reproducible",
-          detail: `${tried - passed2} of ${tried} failing tasks failed again when re-sampled`
-        });
-      }
-    }
-  } else {
-    for (const entry of toResample)
-      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
-  }
-  const toProbe = state.filter((item) => item.open);
-  if (options.probe && toProbe.length > 0) {
-    const runs = await options.probe(
-      dedupe(toProbe.flatMap((item) => representatives(item.pattern, records)))
-    );
-    const model = runs[0]?.model ?? "probe";
-    for (const entry of toProbe) {
-      const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
-      entry.probe = { tasks: tried, passed: passed2, model };
-      if (tried > 0 && passed2 * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "model-only",
-          detail: `the probe model passed ${passed2} of ${tried} tasks`
-        });
-      } else {
-        entry.reasons.push({
-          code: "probe-fails",
-          detail: `the probe model failed ${tried - passed2} of ${tried} tasks too`
-        });
-      }
-    }
-  }
+  await resampleOpen(toResample, { options, records, memberKeys });
+  await probeOpen(
+    state.filter((item) => item.open),
+    { options, records, memberKeys }
+  );
   return state.map((entry) => ({
     ...entry.pattern,
     kind: entry.open ? "systematic" : "model-specific",
@@ -53920,6 +53863,72 @@ async function classifyPatterns(options) {
     ...entry.reproducibility ? { reproducibility: entry.reproducibility } : {},
     ...entry.probe ? { probe: entry.probe } : {}
   }));
+}
+function supportState(pattern, options) {
+  const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
+  const reasons2 = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
+  const open3 = reasons2.length === 0;
+  if (open3) {
+    const { tasks, categories } = pattern.support;
+    reasons2.push({
+      code: "supported",
+      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
+    });
+  }
+  return { pattern, reasons: reasons2, open: open3 };
+}
+async function resampleOpen(open3, context) {
+  const { options, records, memberKeys } = context;
+  const resamples = options.resamples ?? 1;
+  if (!options.resample || resamples <= 0 || open3.length === 0) {
+    for (const entry of open3)
+      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
+    return;
+  }
+  const reruns = await options.resample(
+    dedupe(open3.flatMap((item) => representatives(item.pattern, records))),
+    resamples
+  );
+  for (const entry of open3) {
+    const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
+    entry.reproducibility = { members: tried, vanished: passed2, resamples };
+    if (tried > 0 && passed2 * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "flaky",
+        detail: `${passed2} of ${tried} failing tasks passed when re-sampled`
+      });
+    } else {
+      entry.reasons.push({
+        code: "reproducible",
+        detail: `${tried - passed2} of ${tried} failing tasks failed again when re-sampled`
+      });
+    }
+  }
+}
+async function probeOpen(open3, context) {
+  const { options, records, memberKeys } = context;
+  if (!options.probe || open3.length === 0) return;
+  const runs = await options.probe(
+    dedupe(open3.flatMap((item) => representatives(item.pattern, records)))
+  );
+  const model = runs[0]?.model ?? "probe";
+  for (const entry of open3) {
+    const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
+    entry.probe = { tasks: tried, passed: passed2, model };
+    if (tried > 0 && passed2 * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "model-only",
+        detail: `the probe model passed ${passed2} of ${tried} tasks`
+      });
+    } else {
+      entry.reasons.push({
+        code: "probe-fails",
+        detail: `the probe model failed ${tried - passed2} of ${tried} tasks too`
+      });
+    }
+  }
 }
 function dedupe(records) {
   return [...new Map(records.map((record3) => [record3.key, record3])).values()];
@@ -54755,6 +54764,55 @@ var init_parse_check = __esm({
   }
 });
 
+// src/harness/patch-root.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { dirname as dirname9, join as join19, relative as relative6, sep as sep7 } from "node:path";
+function findGitRoot(dir) {
+  let current = dir;
+  for (; ; ) {
+    if (existsSync4(join19(current, ".git"))) return current;
+    const parent = dirname9(current);
+    if (parent === current) return void 0;
+    current = parent;
+  }
+}
+function patchBase(options) {
+  const repository = findGitRoot(options.configDir);
+  const root = repository ?? options.configDir;
+  return {
+    root,
+    prefix: relative6(root, options.harnessDir).split(sep7).join("/"),
+    inRepository: repository !== void 0
+  };
+}
+function rebasePatch(patch, prefix) {
+  if (prefix === "" || patch === "") return patch;
+  const lines = patch.split("\n");
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("\\")) continue;
+      if (line[0] !== "+") oldLeft -= 1;
+      if (line[0] !== "-") newLeft -= 1;
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[2] ?? 1);
+    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
+    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
+  }
+  return lines.join("\n");
+}
+var init_patch_root = __esm({
+  "src/harness/patch-root.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/heldout-seal.ts
 function sealHeldout(options) {
   const { heldout } = options;
@@ -55416,13 +55474,13 @@ async function runKeyParts(input2) {
     seedHarness: input2.seed.hash,
     trainTasks: tasksHash(input2.splits.train),
     heldoutTasks: tasksHash(input2.splits.heldout),
-    models: sha256(stableStringify(models)),
+    models: sha256(canonicalJson(models)),
     scorer: await scorerHash(loaded),
     ecdysis: input2.ecdysisVersion ?? "unknown"
   };
 }
 function runKeyOf(parts) {
-  return sha256(stableStringify(parts));
+  return sha256(canonicalJson(parts));
 }
 function changedParts(before, now) {
   return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
@@ -55431,7 +55489,7 @@ function changedParts(before, now) {
   });
 }
 function tasksHash(tasks) {
-  return sha256(stableStringify(tasks));
+  return sha256(canonicalJson(tasks));
 }
 async function scorerHash(loaded) {
   const spec = loaded.config.tasks.scorer;
@@ -55443,7 +55501,7 @@ async function scorerHash(loaded) {
       if (content) files[word2] = createHash14("sha256").update(content).digest("hex");
     }
   }
-  return sha256(stableStringify({ spec, files }));
+  return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
   return createHash14("sha256").update(text3).digest("hex");
@@ -55453,7 +55511,7 @@ var init_run_key = __esm({
   "src/evolve/run-key.ts"() {
     "use strict";
     init_zod();
-    init_load_config();
+    init_canonical_json();
     init_rollout_params();
     runKeyPartsSchema = external_exports.object({
       /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
@@ -58710,7 +58768,8 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix
   });
   return result;
 }
@@ -58869,7 +58928,7 @@ async function writeOutputs(options) {
   const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
   await mkdir14(path13.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run2.context.train,
     iterations: result.iterations,
@@ -58891,6 +58950,7 @@ var init_run_evolve = __esm({
     init_diff_harness();
     init_final_harness_guard();
     init_parse_check();
+    init_patch_root();
     init_write_harness();
     init_secrets();
     init_budget();
@@ -59081,7 +59141,6 @@ No task flipped.`;
 }
 function renderGateComment(gate, options = {}) {
   const text3 = [
-    gateCommentMarker,
     `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}${gate.evidence ? ` \u2014 ${gate.evidence.replace("-", " ")}` : ""}`,
     "",
     cell(gate.reason, 500),
@@ -59104,7 +59163,6 @@ function renderGateComment(gate, options = {}) {
   ].join("\n");
   return scrubSecrets(text3, options.secrets);
 }
-var gateCommentMarker;
 var init_gate_comment = __esm({
   "src/report/gate-comment.ts"() {
     "use strict";
@@ -59112,7 +59170,6 @@ var init_gate_comment = __esm({
     init_format();
     init_sandbox_section();
     init_scrub();
-    gateCommentMarker = "<!-- ecdysis-gate -->";
   }
 });
 
@@ -60808,11 +60865,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join19(outDir, "ground-truth.json");
+  const groundTruth = join20(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -61245,7 +61302,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -62881,7 +62938,7 @@ init_input_error();
 init_world_names();
 init_input_error();
 import { stat as stat6 } from "node:fs/promises";
-import { dirname as dirname9, resolve as resolve12 } from "node:path";
+import { dirname as dirname10, resolve as resolve12 } from "node:path";
 import { parseArgs } from "node:util";
 function parseCommandArgs(command, argv) {
   try {
@@ -62918,7 +62975,7 @@ function resolvePath(io, path18) {
 }
 async function outFolder(io, path18) {
   const folder = resolvePath(io, path18);
-  for (let at = folder; ; at = dirname9(at)) {
+  for (let at = folder; ; at = dirname10(at)) {
     const found = await stat6(at).catch(() => void 0);
     if (found && !found.isDirectory())
       throw new InputError(
@@ -62926,7 +62983,7 @@ async function outFolder(io, path18) {
         at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path18} lies under a file: name a folder`,
         { field: "--out" }
       );
-    if (found || dirname9(at) === at) return folder;
+    if (found || dirname10(at) === at) return folder;
   }
 }
 function resolveWorldFlag(io, command, world2) {
@@ -63050,7 +63107,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join20(outDir, "bench.json")} and ${join20(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join21(outDir, "bench.json")} and ${join21(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -63112,7 +63169,7 @@ async function runSideBySide(options) {
 init_input_error();
 init_result_schema();
 import { readFile as readFile17, stat as stat7 } from "node:fs/promises";
-import { join as join21, relative as relative6 } from "node:path";
+import { join as join22, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -63287,7 +63344,7 @@ async function readResult(path18) {
       );
     }
   );
-  const file2 = isDir ? join21(path18, "result.json") : path18;
+  const file2 = isDir ? join22(path18, "result.json") : path18;
   const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -63327,7 +63384,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
     const [a, b] = await Promise.all(
       args.positionals.map((path18) => readResult(resolvePath(io, path18)))
     );
-    const name3 = (file2) => relative6(io.cwd, file2) || file2;
+    const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -63342,7 +63399,7 @@ init_eval_output();
 init_run_eval();
 init_shard_tasks();
 init_sandbox_section();
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -63711,9 +63768,9 @@ var RunStatus = class {
 init_zod();
 init_input_error();
 import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join22(dir, "shard.json");
+var markerFile = (dir) => join23(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm8(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
@@ -63887,7 +63944,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name3) => join23(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join24(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -63903,8 +63960,9 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_run_records();
+init_patch_root();
 init_report();
-import { access as access2, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
+import { access as access2 } from "node:fs/promises";
 import { join as join27, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -63914,17 +63972,17 @@ init_markdown_sections();
 init_reply_sentence();
 init_sandbox_section();
 init_wording2();
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants as constants2 } from "node:fs";
-import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, relative as relative7 } from "node:path";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join25, relative as relative8 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
 function pathFrom(cwd, path18) {
-  const rel = relative7(cwd, path18);
+  const rel = relative8(cwd, path18);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
 }
@@ -63932,7 +63990,7 @@ function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join24(dir, name3), constants2.X_OK);
+      accessSync(join25(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -63941,7 +63999,7 @@ function onPath2(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath2("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join24(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join25(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -63962,7 +64020,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join25(options.outDir, "harness.patch");
+  const patch = join26(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -63983,55 +64041,11 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join25(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join26(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
 ${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
-}
-
-// src/cli/patch-root.ts
-import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname10, join as join26, relative as relative8, sep as sep7 } from "node:path";
-function findGitRoot(dir) {
-  let current = dir;
-  for (; ; ) {
-    if (existsSync4(join26(current, ".git"))) return current;
-    const parent = dirname10(current);
-    if (parent === current) return void 0;
-    current = parent;
-  }
-}
-function patchBase(options) {
-  const repository = findGitRoot(options.configDir);
-  const root = repository ?? options.configDir;
-  return {
-    root,
-    prefix: relative8(root, options.harnessDir).split(sep7).join("/"),
-    inRepository: repository !== void 0
-  };
-}
-function rebasePatch(patch, prefix) {
-  if (prefix === "" || patch === "") return patch;
-  const lines = patch.split("\n");
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    if (oldLeft > 0 || newLeft > 0) {
-      if (line.startsWith("\\")) continue;
-      if (line[0] !== "+") oldLeft -= 1;
-      if (line[0] !== "-") newLeft -= 1;
-      continue;
-    }
-    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
-      oldLeft = Number(hunk[1] ?? 1);
-      newLeft = Number(hunk[2] ?? 1);
-    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
-    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
-  }
-  return lines.join("\n");
 }
 
 // src/cli/evolve-command.ts
@@ -64115,9 +64129,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       title: "ecdysis evolve",
       signal: io.signal
     });
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      patchPrefix: base.prefix,
       env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
@@ -64127,13 +64146,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
-    const base = patchBase({
-      configDir: loaded.root,
-      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
-    });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join27(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -64203,7 +64216,7 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm9, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile19, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { dirname as dirname11, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
@@ -64214,6 +64227,7 @@ function harnessName(harnessPath) {
 }
 
 // src/cli/init-command.ts
+init_patch_root();
 init_yaml_set();
 init_sim();
 
@@ -64325,16 +64339,16 @@ var exists2 = (path18) => access3(path18).then(
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path18) {
-  const current = await readFile20(path18, "utf8").catch(() => void 0);
+  const current = await readFile19(path18, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path18, `${ignoreLines.join("\n")}
+    await writeFile18(path18, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path18, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path18, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -64446,18 +64460,18 @@ async function writeProject(options) {
     await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
     await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
     await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
-    await writeFile19(
+    await writeFile18(
       join29(dir, "ecdysis.yml"),
       initialConfig(options.world ?? (relative9(dir, source) || source))
     );
     await mkdir18(dirname11(options.workflowFile), { recursive: true });
-    await writeFile19(options.workflowFile, options.workflow);
+    await writeFile18(options.workflowFile, options.workflow);
   } finally {
     await rm9(staging, { recursive: true, force: true });
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile20(file2, "utf8");
+  let text3 = await readFile19(file2, "utf8");
   for (const [path18, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
@@ -64466,7 +64480,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile19(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts

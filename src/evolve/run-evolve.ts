@@ -12,6 +12,7 @@ import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
+import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
@@ -79,6 +80,12 @@ export interface RunEvolveOptions {
    * categories in turn). Part of the run key; the guard and the seal still see every task.
    */
   limit?: number;
+  /**
+   * The harness folder's path from where `git apply` runs (the repository root, `/`-separated):
+   * harness.patch's file headers carry it. Default "": paths relative to the harness folder,
+   * as result.json's `harness.patch` always is.
+   */
+  patchPrefix?: string;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told each iteration's verdict in one line (`iteration 2: accepted (…)`), as it is reached. */
@@ -237,6 +244,7 @@ async function finishRun(input: {
     finalHarness: outcome.finalHarness,
     measured,
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix,
   });
   return result;
 }
@@ -465,6 +473,7 @@ async function writeOutputs(options: {
   measured: Evaluation[];
   /** Where the failing rollouts the iterations name are read back from. */
   cache: RolloutCache;
+  patchPrefix?: string;
 }): Promise<void> {
   const { outDir, result, run } = options;
   assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
@@ -472,7 +481,7 @@ async function writeOutputs(options: {
     writeFile(path.join(outDir, name), run.redactor.text(text));
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run.context.train,
     iterations: result.iterations,
