@@ -135,7 +135,8 @@ describe("agent side", { timeout: 900_000 }, () => {
   }) => {
     await improvesOrStopsNaming(
       { misbehaviours: [{ side: "agent", kind: "context-limit", maxPromptChars: 1800 }] },
-      /context/,
+      // The rollout's own failure, not the endpoint fault ("the endpoint rejected the request").
+      /context-overflow/,
       annotate,
     );
   });
