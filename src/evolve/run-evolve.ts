@@ -11,6 +11,7 @@ import { RolloutCache } from "../eval/rollout-cache.js";
 import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
+import { guardedFiles } from "../harness/index.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
@@ -282,7 +283,7 @@ function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor }),
+    guard: runGuard({ loaded, splits, redactor, seed }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -308,16 +309,21 @@ function openRun(input: {
   return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
-/** The guard context of a run: both splits (leak checks) and the configured secret values. */
+/**
+ * The guard context of a run: both splits (leak checks), the configured secret values, and the
+ * seed harness's files (what the seed already says is no evidence of a copied task).
+ */
 function runGuard(input: {
   loaded: LoadedConfig;
   splits: RunInputs["splits"];
   redactor: SecretRedactor;
+  seed: LoadedHarness;
 }): RunContext["guard"] {
-  const { loaded, splits, redactor } = input;
+  const { loaded, splits, redactor, seed } = input;
   return {
     ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
     secretValues: [...redactor.values],
+    seedFiles: guardedFiles(seed),
   };
 }
 
