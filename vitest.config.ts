@@ -6,7 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // The README's reliability matrix is written by the run that tests it.
-    reporters: ["default", "./test/reliability/matrix-reporter.ts"],
+    // The reliability matrix (docs/reliability.md) and the quirk matrix (docs/quirks.md) are
+    // written by the run that tests them.
+    reporters: ["default", "./test/reliability/matrix-reporter.ts", "./test/quirks/quirk-reporter.ts"],
   },
 });

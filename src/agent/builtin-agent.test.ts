@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ContextLengthError } from "../llm/context-length-error.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import type { ChatRequest, ChatResponse, ToolCall } from "../llm/types.js";
 import { builtinAgent, selfCheckMessage } from "./builtin-agent.js";
@@ -247,5 +248,60 @@ describe("builtinAgent: context policy", () => {
     expect(last[2].role).toBe("assistant");
     expect(kinds(trace.events)).toContain("context-overflow");
     expect(last.length).toBeLessThan(1 + 1 + 3 * 2);
+  });
+});
+
+describe("builtinAgent: replies of reasoning models and refusing servers", () => {
+  const single = "agent_loop:\n  style: single_shot\n";
+
+  it("drops <think>…</think> before the answer is read: a draft inside it is not the answer", async () => {
+    const thinking = "<think>Maybe Answer: 41? No.</think>Answer: 42";
+    const trace = await run(single, steps(reply(thinking)));
+    expect(trace.answer).toBe("42");
+    expect(trace.steps[0].assistant).toBe("Answer: 42");
+    const draft = "<think>\nAnswer: 41\n</think>\nIt is forty-two.";
+    const draftOnly = await run(single, steps(reply(draft)));
+    expect(draftOnly.answer).toBeNull();
+    const kept = await run(`${single}completion:\n  strip_thinking: false\n`, steps(reply(draft)));
+    expect(kept.answer).toBe("41");
+  });
+
+  it("keeps thinking out of the history the next turn sends", async () => {
+    const provider = steps(
+      reply("<think>I should look her up.</think>", [call("lookup", '{"key":"ada lovelace"}')]),
+      reply("Answer: 1815"),
+    );
+    await run(toolYaml, provider);
+    const assistant = provider.calls[1].messages.find((message) => message.role === "assistant");
+    expect(assistant?.content).toBe("");
+  });
+
+  it("a reply with reasoning and no text is an empty reply, not an answer", async () => {
+    const trace = await run(single, steps({ ...reply(""), reasoning: "Let me think about 6*7…" }));
+    expect(trace.answer).toBeNull();
+    expect(trace.events).toContainEqual(
+      expect.objectContaining({
+        kind: "empty-reply",
+        detail: expect.stringContaining("reasoning only"),
+      }),
+    );
+  });
+
+  it("a refusal is recorded as one", async () => {
+    const trace = await run(single, steps(reply("I'm sorry, but I can't help with that.")));
+    expect(kinds(trace.events)).toContain("refusal");
+  });
+
+  it("a prompt too long for the model's context ends the rollout as a context overflow, not an endpoint fault", async () => {
+    const provider = new ScriptedProvider(() => {
+      throw new ContextLengthError(
+        "400 from http://x/v1: the prompt is longer than the model's context (server said: This model's maximum context length is 4096 tokens.)",
+        { status: 400 },
+      );
+    });
+    const trace = await run(single, provider);
+    expect(kinds(trace.events)).toContain("context-overflow");
+    expect(kinds(trace.events)).not.toContain("llm-error");
+    expect(trace.answer).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 import type { HarnessConfig } from "../config/harness-schema.js";
 import type { LoadedHarness } from "../harness/types.js";
+import { ContextLengthError } from "../llm/context-length-error.js";
 import type { ChatMessage, ChatProvider, ChatResponse, ToolSpec } from "../llm/types.js";
 import { fitHistory } from "./context-window.js";
 import { shapeObservation } from "./observation.js";
+import { readReply } from "./reply-reading.js";
 import { runTool } from "./tools.js";
 import type { TraceRecorder } from "./trace-recorder.js";
 
@@ -39,7 +41,10 @@ export class Conversation {
     this.history.push({ role: "user", content });
   }
 
-  /** Sends one request; null when the LLM call failed (recorded as an `llm-error` event). */
+  /**
+   * Sends one request; null when the LLM call failed (an `llm-error` event) or the prompt did not
+   * fit the model's context (a `context-overflow` event: the harness's doing, a task failure).
+   */
   async turn(): Promise<TurnResult | null> {
     const { recorder, config, tools } = this.setup;
     const fitted = fitHistory({ history: this.history, config: config.context });
@@ -67,6 +72,14 @@ export class Conversation {
       );
     } catch (error) {
       if (this.setup.signal?.aborted) throw error;
+      if (error instanceof ContextLengthError) {
+        recorder.event(
+          "context-overflow",
+          `the endpoint refused the prompt as longer than the model's context (${messages.length} messages): ${error.message}`,
+          recorder.steps.length,
+        );
+        return null;
+      }
       recorder.event(
         "llm-error",
         error instanceof Error ? `${error.name}: ${error.message}` : String(error),
@@ -74,7 +87,16 @@ export class Conversation {
       );
       return null;
     }
+    return this.answered(response);
+  }
+
+  /** Records a reply (its reasoning dropped, as the harness says) and runs the tools it called. */
+  private answered(raw: ChatResponse): TurnResult {
+    const { recorder, config, tools } = this.setup;
+    const reply = readReply(raw, { stripThinking: config.completion.strip_thinking });
+    const response = { ...raw, content: reply.content };
     recorder.step(response);
+    if (reply.problem) recorder.event(reply.problem.kind, reply.problem.detail);
     if (tools.length === 0) {
       this.history.push({ role: "assistant", content: response.content });
       return { text: response.content, calledTools: false };

@@ -14,6 +14,10 @@ export const agentEventKinds = [
   "self-check",
   "invalid-tool-call",
   "llm-error",
+  /** A model turn with no usable text and no tool call: empty, reasoning only, or cut at the limit. */
+  "empty-reply",
+  /** The model declined the task (`message.refusal`, or "I'm sorry, but I can't…"). */
+  "refusal",
   "timeout",
   "process-error",
   /** A command harness's own event kind, kept as a generic event (its detail starts with the kind). */

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import type { z } from "zod";
 import type { LoadedConfig } from "../config/config-schema.js";
@@ -88,6 +89,26 @@ export function validateFlags<T>(
 /** Resolves a path flag against the working directory of the invocation. */
 export function resolvePath(io: CliIo, path: string): string {
   return resolve(io.cwd, path);
+}
+
+/**
+ * The `--out` folder, resolved: an InputError before any work when the path is a file (or under
+ * one), rather than a bare EEXIST after every rollout has run.
+ */
+export async function outFolder(io: CliIo, path: string): Promise<string> {
+  const folder = resolvePath(io, path);
+  for (let at = folder; ; at = dirname(at)) {
+    const found = await stat(at).catch(() => undefined);
+    if (found && !found.isDirectory())
+      throw new InputError(
+        at,
+        at === folder
+          ? "--out names a file, not a folder: name a folder (it is created when missing)"
+          : `--out ${path} lies under a file: name a folder`,
+        { field: "--out" },
+      );
+    if (found || dirname(at) === at) return folder;
+  }
 }
 
 /**

@@ -8,7 +8,13 @@ import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
-import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
+import {
+  type CliCommand,
+  outFolder,
+  resolvePath,
+  validateFlags,
+  withConcurrency,
+} from "./command.js";
 import { formatDowngrades, formatEvalSummary } from "./eval-summary.js";
 import { RunStatus } from "./run-status.js";
 import { writeShardMarker } from "./shard-marker.js";
@@ -69,7 +75,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       await loadConfig(resolvePath(io, flags.config)),
       flags.concurrency,
     );
-    const outDir = resolvePath(io, flags.out);
+    const outDir = await outFolder(io, flags.out);
     const status = new RunStatus({
       stream: io.stderr,
       env: io.env,

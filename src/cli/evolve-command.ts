@@ -8,12 +8,18 @@ import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import { parseShard } from "../eval/shard-tasks.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
-import { runEvolve } from "../evolve/index.js";
+import { learnedNothing, runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
 import { patchBase } from "../harness/patch-root.js";
-import { writeEvolveReports } from "../report/index.js";
+import { stopSentence, writeEvolveReports } from "../report/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
-import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
+import {
+  type CliCommand,
+  outFolder,
+  resolvePath,
+  validateFlags,
+  withConcurrency,
+} from "./command.js";
 import { evolvePhases, measurePhase, searchPhase } from "./evolve-phases.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
 import { RunStatus } from "./run-status.js";
@@ -94,7 +100,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       await loadConfig(resolvePath(io, flags.config)),
       flags.concurrency,
     );
-    const outDir = resolvePath(io, flags.out);
+    const outDir = await outFolder(io, flags.out);
     const journal = join(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError("ecdysis evolve", "--resume and --restart exclude each other", {
@@ -126,6 +132,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
+      onIteration: (line) => status.note(line),
       limit: flags.limit,
       restart: flags.restart,
       phase: flags.phase === "finish" ? "finish" : "all",
@@ -139,6 +146,11 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     const agentErrors = records && evolveAgentErrorWarning(records);
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatEvolveSummary({ result, outDir, cwd: io.cwd, base }));
+    // A run that stopped because the agent or the refiner never answered did not do its job.
+    if (learnedNothing(result)) {
+      io.stderr.write(`ecdysis evolve ${stopSentence(result)}\n`);
+      return 1;
+    }
     return 0;
   },
 };

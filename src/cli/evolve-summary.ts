@@ -4,6 +4,7 @@ import type { PatchBase } from "../harness/patch-root.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
+import { unusableReplySentence } from "../report/reply-sentence.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import { formatDowngrades } from "./eval-summary.js";
@@ -64,6 +65,7 @@ export function formatEvolveSummary(options: {
     `train:    ${change(result.baseline.train, result.final.train)}${unscored(result, "train")}`,
     `held-out: ${change(result.baseline.heldout, result.final.heldout)}${unscored(result, "heldout")}`,
     `${acceptedSentence(result)}; ${stopSentence(result)}`,
+    ...(unusableReplySentence(result) ? [`warning: ${unusableReplySentence(result)}`] : []),
     ...(changes.length > 0 ? ["accepted edits:"] : []),
     ...changes.map(
       (entry) =>

@@ -30,6 +30,8 @@ export const capabilitiesSchema = z
     tokenLimit: z.enum(["auto", "max_tokens", "max_completion_tokens", "none"]).default("auto"),
     /** Whether `temperature` is sent (reasoning models accept only their default). */
     temperature: z.enum(["auto", "send", "omit"]).default("auto"),
+    /** Whether the sample's `seed` is sent (Gemini's OpenAI-compatible endpoint refuses it). */
+    seed: z.enum(["auto", "send", "omit"]).default("auto"),
   })
   .strict();
 export type Capabilities = z.infer<typeof capabilitiesSchema>;
@@ -45,7 +47,7 @@ export const reservedBodyFields: Record<string, string> = {
   max_completion_tokens: "model.maxTokens and model.capabilities.tokenLimit",
   temperature: "model.temperature and model.capabilities.temperature",
   reasoning_effort: "model.reasoningEffort",
-  seed: "the sample index",
+  seed: "the sample index and model.capabilities.seed",
   stream: "nothing (Ecdysis does not stream)",
   n: "nothing (one choice per call)",
 };
@@ -59,6 +61,7 @@ export const modelQuirks = [
   "rejects-tools",
   "rejects-json-schema",
   "reasoning-model",
+  "rejects-seed",
 ] as const;
 
 /** The variable an endpoint's key is read from when `apiKeyEnv` is not set (if it is set at all). */
@@ -202,7 +205,16 @@ export const gateConfigSchema = z
   .object({
     /** The head may be at most this much less accurate than the base (absolute, 0–1). */
     tolerance: z.number().min(0).max(1).default(0),
-    /** Require the evolved harness to beat the seed on held-out before a PR is opened. */
+    /**
+     * What passes: `better` — a held-out gain the paired one-sided McNemar test finds significant
+     * at `alpha`; `not-worse` — no loss beyond `tolerance`. Unset: the evolve gate needs a higher
+     * accuracy (`requireImprovement`), the pull-request gate no loss beyond the tolerance. The
+     * gate's words always say which held: `better (p = …)`, `not worse (p = …, not significant)`.
+     */
+    require: z.enum(["better", "not-worse"]).optional(),
+    /** Significance level of `better`. */
+    alpha: z.number().gt(0).lt(1).default(0.05),
+    /** Unset `require` only: the evolve gate needs a higher held-out accuracy than the seed's. */
     requireImprovement: z.boolean().default(true),
     statusContext: z.string().default("ecdysis/heldout"),
   })

@@ -178,6 +178,12 @@ export const harnessConfigSchema = z
             "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
           )
           .describe("the user message sent when on_missing is reprompt"),
+        strip_thinking: z
+          .boolean()
+          .default(true)
+          .describe(
+            "drop a reasoning model's <think>…</think> from each reply before the answer is read and before the reply goes back into the history",
+          ),
       })
       .strict()
       .default({
@@ -186,6 +192,7 @@ export const harnessConfigSchema = z
         on_missing: "fail",
         reprompt_message:
           "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
+        strip_thinking: true,
       })
       .describe(harnessModuleDescriptions.completion),
     prompt: z

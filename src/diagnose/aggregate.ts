@@ -1,6 +1,7 @@
 import { harnessModules } from "../config/harness-schema.js";
 import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
+import type { ReplyKind } from "../llm/reply-kind.js";
 import type { ChatProvider } from "../llm/types.js";
 import type { Evidence } from "./evidence.js";
 import { kebabCause } from "./failure-notes.js";
@@ -111,11 +112,15 @@ function groupEvidenceBlock(group: FailureGroup, tasks: Map<string, Task>) {
     causes: [group.cause],
     size: group.members.length,
     categories: [...new Set(group.members.map((member) => member.category))].sort(),
-    examples: group.members.slice(0, 3).map((member) => ({
-      id: member.id,
-      task: untrustedText(tasks.get(member.taskId)?.input ?? "", 240),
-      note: member.note,
-    })),
+    // Members with a note of their own first: an inherited cause has none to show.
+    examples: [...group.members]
+      .sort((a, b) => Number(a.inherited ?? false) - Number(b.inherited ?? false))
+      .slice(0, 3)
+      .map((member) => ({
+        id: member.id,
+        task: untrustedText(tasks.get(member.taskId)?.input ?? "", 240),
+        note: member.note,
+      })),
   };
 }
 
@@ -171,6 +176,8 @@ export async function aggregateFailures(options: {
   tasks: Task[];
   refiner: ChatProvider;
   maxGroupsShown?: number;
+  /** Hears the kind of every reply of the merge call (usable, empty, refused…). */
+  onReplies?: (replies: ReplyKind[]) => void;
 }): Promise<{ patterns: UnclassifiedPattern[]; groups: FailureGroup[]; merged: boolean }> {
   const groups = groupEvidence(options.evidence);
   const records = new Map(options.records.map((record) => [record.key, record]));
@@ -179,7 +186,7 @@ export async function aggregateFailures(options: {
   let reply: PatternMergeReply | null = null;
   try {
     const shown = groups.slice(0, options.maxGroupsShown ?? 60);
-    const { value } = await askStructured({
+    const { value, replies } = await askStructured({
       provider: options.refiner,
       schemaName: "pattern_merge",
       purpose: "pattern-merge",
@@ -189,8 +196,10 @@ export async function aggregateFailures(options: {
       schema: patternMergeReplySchema,
     });
     reply = value;
+    options.onReplies?.(replies);
   } catch (error) {
     if (!isStructuredOutputFailure(error)) throw error;
+    options.onReplies?.(error.replies);
   }
   return {
     patterns: applyMerge({ groups, reply, records, tasks }),

@@ -117,6 +117,8 @@ describe("diagnoseBatch with paraphrased labels", () => {
         tasks,
         refiner: refiner(mergeReply),
         minSupport: { tasks: 3, categories: 1 },
+        // Every failure noted, so each label is written (and canonicalised) at least twice.
+        notesPerSignature: 7,
       });
       expect(report.patterns).toHaveLength(1);
       expect(report.patterns[0]).toMatchObject({ kind: "systematic", support: { tasks: 7 } });

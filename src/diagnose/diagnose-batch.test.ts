@@ -144,9 +144,9 @@ describe("diagnoseBatch", () => {
       refiner: provider,
       minSupport: { tasks: 3, categories: 2 },
     });
-    // Six failures: six notes calls of one, then one merge.
+    // Six failures: one notes call for all of them, then one merge.
     expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
-      ...Array.from({ length: 6 }, () => "failure_notes"),
+      "failure_notes",
       "pattern_merge",
     ]);
     expect(diagnosisReportSchema.parse(report)).toEqual(report);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Task } from "../config/task-schema.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { ChatProvider } from "../llm/types.js";
+import { silentAgentReason } from "./agent-replies.js";
 import { aggregateFailures } from "./aggregate.js";
 import { canonicaliseCauses } from "./canonical-causes.js";
 import { classifyPatterns, type Probe, type Resample } from "./classify.js";
@@ -9,6 +10,7 @@ import { type Evidence, evidenceSchema, extractBatchEvidence } from "./evidence.
 import { writeFailureNotes } from "./failure-notes.js";
 import { type FailurePattern, failurePatternSchema } from "./failure-pattern.js";
 import { refuseHeldout } from "./heldout-guard.js";
+import { ReplyTally, replyTallySchema } from "./reply-tally.js";
 
 /** What diagnosis of one batch produces (data; the caller saves it with the run). */
 export const diagnosisReportSchema = z.object({
@@ -22,6 +24,10 @@ export const diagnosisReportSchema = z.object({
       merged: z.boolean(),
       systematic: z.number().int(),
       modelSpecific: z.number().int(),
+      /** The kind of every refiner reply, per purpose (`failure-notes`, `pattern-merge`). */
+      replies: replyTallySchema.optional(),
+      /** Why the batch was not diagnosed: the agent gave no usable reply (counts and the fix). */
+      agentSilent: z.string().optional(),
     })
     .optional(),
 });
@@ -97,6 +103,8 @@ export async function diagnoseBatch(options: {
   probe?: Probe;
   minSupport: { tasks: number; categories: number };
   notesPerCall?: number;
+  /** Failures noted per failure signature at most (the rest inherit; `writeFailureNotes`). */
+  notesPerSignature?: number;
   /** Re-samples per failing member (evolve.resamples); default 1. */
   resamples?: number;
   /**
@@ -121,6 +129,8 @@ export async function diagnoseBatch(options: {
     stage: "diagnoseBatch",
   });
   const failed = options.records.filter((record) => !record.verdict.pass);
+  const silent = silentAgentReason(options.records);
+  if (silent) return undiagnosed(failed, options.tasks, silent);
   const raw = extractBatchEvidence({
     records: failed,
     tasks: options.tasks,
@@ -134,6 +144,7 @@ export async function diagnoseBatch(options: {
     resamples: options.resamples ?? 1,
     minTasks: options.minSupport.tasks,
   });
+  const replies = new ReplyTally();
   try {
     const evidence =
       raw.length === 0
@@ -145,6 +156,8 @@ export async function diagnoseBatch(options: {
               tasks: options.tasks,
               refiner: options.refiner,
               notesPerCall: options.notesPerCall,
+              notesPerSignature: options.notesPerSignature,
+              onReplies: (kinds) => replies.add("failure-notes", kinds),
             }),
           );
     const { patterns, groups, merged } = await aggregateFailures({
@@ -152,6 +165,7 @@ export async function diagnoseBatch(options: {
       records: failed,
       tasks: options.tasks,
       refiner: options.refiner,
+      onReplies: (kinds) => replies.add("pattern-merge", kinds),
     });
     const classified = await classifyPatterns({
       patterns,
@@ -178,9 +192,30 @@ export async function diagnoseBatch(options: {
         merged,
         systematic,
         modelSpecific: classified.length - systematic,
+        ...(replies.isEmpty() ? {} : { replies: replies.counts() }),
       },
     };
   } finally {
     await early.settled;
   }
+}
+
+/**
+ * The report of a batch whose agent never answered: the evidence, no pattern, and why. No refiner
+ * call is made — there is nothing a harness change could be learned from.
+ */
+function undiagnosed(failed: RolloutRecord[], tasks: Task[], reason: string): DiagnosisReport {
+  const evidence = extractBatchEvidence({ records: failed, tasks });
+  return {
+    evidence,
+    patterns: [],
+    stats: {
+      failures: evidence.length,
+      groups: 0,
+      merged: false,
+      systematic: 0,
+      modelSpecific: 0,
+      agentSilent: reason,
+    },
+  };
 }

@@ -37,6 +37,11 @@ export const evidenceSchema = z.object({
   cause: z.string().default("unexplained"),
   /** The cause label as the note writer wrote it, when canonicalisation changed or kept it. */
   label: z.string().optional(),
+  /**
+   * The failure was not noted (its signature had enough noted peers): its cause is theirs
+   * (`writeFailureNotes`).
+   */
+  inherited: z.boolean().optional(),
 });
 export type Evidence = z.infer<typeof evidenceSchema>;
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { callCacheKey } from "../llm/call-cache.js";
 import { ScriptedProvider } from "../llm/scripted-provider.js";
 import { extractBatchEvidence } from "./evidence.js";
-import { kebabCause, noteFailure, writeFailureNotes } from "./failure-notes.js";
+import { kebabCause, writeFailureNotes } from "./failure-notes.js";
 import { evidenceOf, json, makeRecord, makeTask } from "./testing/rollout-fixtures.js";
 
 type Failure = { id: string; expected?: string; task: string };
@@ -16,7 +15,7 @@ function batch(n: number) {
 }
 
 describe("writeFailureNotes", () => {
-  it("writes one note per call by default, each call with the failure_notes schema and a call-local id", async () => {
+  it("writes several failures per call under call-local ids, with the failure_notes schema", async () => {
     const { tasks, records, evidence } = batch(5);
     const provider = new ScriptedProvider((request) => {
       const failures = evidenceOf(request).failures as Failure[];
@@ -28,28 +27,74 @@ describe("writeFailureNotes", () => {
         })),
       });
     });
-    const noted = await writeFailureNotes({ evidence, records, tasks, refiner: provider });
-    expect(provider.calls).toHaveLength(5);
+    const noted = await writeFailureNotes({
+      evidence,
+      records,
+      tasks,
+      refiner: provider,
+      notesPerCall: 3,
+      notesPerSignature: 10,
+    });
+    expect(provider.calls).toHaveLength(2);
     expect(new Set(provider.calls.map((call) => call.jsonSchema?.name))).toEqual(
       new Set(["failure_notes"]),
     );
-    // Every request names its failure f1, so it does not depend on the failure's batch position.
     expect(
       provider.calls.map((call) => (evidenceOf(call).failures as Failure[]).map((f) => f.id)),
-    ).toEqual([["f1"], ["f1"], ["f1"], ["f1"], ["f1"]]);
+    ).toEqual([
+      ["f1", "f2", "f3"],
+      ["f1", "f2"],
+    ]);
     expect(noted.map((item) => [item.id, item.cause, item.note])).toEqual(
       evidence.map((item, index) => [item.id, "arithmetic-slip", `off by one in E${index}`]),
     );
   });
 
-  it("makes the same request for a failure whatever its batch (noteFailure, writeFailureNotes)", async () => {
-    const { tasks, records, evidence } = batch(3);
-    const provider = new ScriptedProvider(() => json({ notes: [] }));
-    await writeFailureNotes({ evidence, records, tasks, refiner: provider });
-    await noteFailure({ record: records[2], task: tasks[2], refiner: provider });
-    expect(provider.calls).toHaveLength(4);
-    expect(callCacheKey("m", provider.calls[3])).toBe(callCacheKey("m", provider.calls[2]));
-    expect(callCacheKey("m", provider.calls[3])).not.toBe(callCacheKey("m", provider.calls[1]));
+  it("notes at most notesPerSignature failures of a signature, spread over its categories; the rest inherit", async () => {
+    const tasks = Array.from({ length: 12 }, (_, index) =>
+      makeTask(`t${index}`, { category: index % 3 === 0 ? "dates" : "sums" }),
+    );
+    const records = tasks.map((task, index) =>
+      makeRecord({
+        taskId: task.id,
+        category: task.category,
+        // Two signatures: eight plain wrong answers, four with no answer at all.
+        ...(index >= 8 ? { answer: null, output: "I think it is about forty." } : {}),
+      }),
+    );
+    const evidence = extractBatchEvidence({ records, tasks });
+    const provider = new ScriptedProvider((request) => {
+      const failures = evidenceOf(request).failures as (Failure & { category: string })[];
+      return json({
+        notes: failures.map((failure) => ({
+          id: failure.id,
+          note: "n",
+          cause: failure.category === "dates" ? "date-off-by-one" : "sum-misread",
+        })),
+      });
+    });
+    const noted = await writeFailureNotes({
+      evidence,
+      records,
+      tasks,
+      refiner: provider,
+      notesPerCall: 8,
+      notesPerSignature: 3,
+    });
+    const shown = provider.calls.flatMap(
+      (call) => evidenceOf(call).failures as { category: string }[],
+    );
+    expect(shown).toHaveLength(6);
+    // Both categories of the wrong-answer signature are noted, not only the first three tasks.
+    expect(new Set(shown.slice(0, 3).map((failure) => failure.category))).toEqual(
+      new Set(["dates", "sums"]),
+    );
+    const inherited = noted.filter((item) => item.inherited);
+    expect(inherited).toHaveLength(6);
+    for (const item of inherited) {
+      expect(item.note).toBe("");
+      expect(item.cause).toBe(item.category === "dates" ? "date-off-by-one" : "sum-misread");
+    }
   });
 
   it("honours notesPerCall and shows the train expectation", async () => {

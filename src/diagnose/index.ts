@@ -17,8 +17,9 @@ export {
 } from "./evidence.js";
 export {
   defaultNotesPerCall,
+  defaultNotesPerSignature,
+  failuresToNote,
   kebabCause,
-  noteFailure,
   writeFailureNotes,
 } from "./failure-notes.js";
 export {

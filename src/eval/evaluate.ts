@@ -11,6 +11,7 @@ import type { RolloutCache } from "./rollout-cache.js";
 import { rolloutKey } from "./rollout-key.js";
 import type { RolloutSlots } from "./rollout-slots.js";
 import type { Scorer } from "./scorers/scorer.js";
+import { ScorerError } from "./scorers/scorer-error.js";
 import type { EvalResult, RolloutRecord, Verdict } from "./types.js";
 
 /** Options of `evaluate` (see docs/stage-interfaces.md). */
@@ -103,7 +104,7 @@ export async function evaluate(
   const cost = emptyCost();
   let done = 0;
   let passed = 0;
-  const abortWith = (error: TransportError): never => {
+  const abortWith = (error: TransportError | ScorerError): never => {
     controller.abort(error);
     throw error;
   };
@@ -131,7 +132,11 @@ export async function evaluate(
           redactor,
           signal: controller.signal,
         }).catch((error: unknown) =>
-          isEndpointFailure(error) ? abortWith(error as TransportError) : Promise.reject(error),
+          // Every rollout would meet these: stop them all now (a scorer without a verdict would
+          // score every task wrong).
+          isEndpointFailure(error) || error instanceof ScorerError
+            ? abortWith(error as TransportError | ScorerError)
+            : Promise.reject(error),
         );
         if (!(infraFailure in outcome)) {
           options.onRecord?.(outcome);

@@ -21,6 +21,7 @@ export { rolloutCacheDir, rolloutParams } from "./rollout-params.js";
 export { type RunEvalOptions, type RunEvalResult, runEval } from "./run-eval.js";
 export { createScorer, type ScorerContext, scorerForTasks } from "./scorers/create-scorer.js";
 export type { Scorer, ScorerOutput, VerdictReason } from "./scorers/scorer.js";
+export { ScorerError } from "./scorers/scorer-error.js";
 export { parseShard, shardOf, shardTasks } from "./shard-tasks.js";
 export { majorityPass, wilsonInterval } from "./statistics.js";
 export * from "./types.js";

@@ -3,6 +3,7 @@ import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { ReachFlag } from "../harness/code-reaches.js";
 import { heldOutGate, withinTolerance } from "./acceptance.js";
+import { type GateVerdict, gateDecision } from "./gate-verdict.js";
 import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
 import { passMapOf, scoreOf } from "./records.js";
 import type { EvolveGate } from "./result-schema.js";
@@ -29,6 +30,8 @@ export interface GateResult {
   verdict: "pass" | "fail";
   passed: boolean;
   reason: string;
+  /** What the paired evidence says: better (significant), not worse, or worse. */
+  evidence: GateVerdict;
   statusContext: string;
   tolerance: number;
   base: GateSide;
@@ -107,16 +110,19 @@ export function compareGate(options: {
   const headFailed = failed(head.records);
   const baseSide = side(base.result, base.records);
   const headSide = side(head.result, head.records);
-  const decision = withinTolerance(gate.tolerance)(
-    baseSide.score.accuracy,
-    headSide.score.accuracy,
-  );
-  const passed = decision.accepted;
-  const reason = decision.reason;
+  const decision = gateDecision({
+    base: baseSide.score.accuracy,
+    head: headSide.score.accuracy,
+    comparison,
+    gate,
+    legacy: withinTolerance(gate.tolerance)(baseSide.score.accuracy, headSide.score.accuracy),
+  });
+  const passed = decision.passed;
   return {
     verdict: passed ? "pass" : "fail",
     passed,
-    reason,
+    reason: decision.reason,
+    evidence: decision.verdict,
     statusContext: gate.statusContext,
     tolerance: gate.tolerance,
     base: baseSide,
@@ -143,12 +149,20 @@ export function evolveGate(options: {
 }): EvolveGate {
   const { baseline, final, gate } = options;
   const comparison = comparePaired(passMapOf(baseline), passMapOf(final));
-  const decision = heldOutGate(gate)(baseline.accuracy, final.accuracy);
+  const decision = gateDecision({
+    base: baseline.accuracy,
+    head: final.accuracy,
+    comparison,
+    gate,
+    legacy: heldOutGate(gate)(baseline.accuracy, final.accuracy),
+  });
   return {
-    passed: decision.accepted,
+    passed: decision.passed,
     reason: decision.reason,
     comparison,
     tolerance: gate.tolerance,
     requireImprovement: gate.requireImprovement,
+    evidence: decision.verdict,
+    ...(gate.require ? { require: gate.require } : {}),
   };
 }

@@ -61,13 +61,6 @@ function sealedStages(options: { stages: StagePort; heldout: Task[]; door: Door 
       });
       return stages.diagnose({ ...request, heldout });
     },
-    noteFailure(request) {
-      door("failure notes", {
-        ids: [request.record.taskId],
-        inputs: request.task ? [request.task.input] : [],
-      });
-      return stages.noteFailure(request);
-    },
     refine(request) {
       door("refine", {
         ids: request.patterns.flatMap((pattern) => [

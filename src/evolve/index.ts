@@ -60,6 +60,7 @@ export {
   type StrategyScope,
   strategyScope,
 } from "./run-scope.js";
+export { learnedNothing, silentStops, stopWhenSilent } from "./silent-end.js";
 export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,

@@ -32,6 +32,10 @@ export const stopReasonSchema = z.union([
     "max-iterations",
     "patience",
     "no-evolution",
+    /** The agent gave no usable reply in an iteration's whole batch (empty, reasoning only, refused). */
+    "agent-unusable",
+    /** No refiner call of an iteration got a usable reply (empty, refused, not JSON, cut…). */
+    "refiner-unusable",
   ]),
   z.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"]),
 ]);
@@ -157,6 +161,10 @@ export const evolveGateSchema = z.object({
   comparison: pairedComparisonSchema,
   tolerance: z.number(),
   requireImprovement: z.boolean(),
+  /** What the paired evidence says (absent in results written before it was kept). */
+  evidence: z.enum(["better", "not-worse", "worse"]).optional(),
+  /** `gate.require` when set: what had to hold to pass. */
+  require: z.enum(["better", "not-worse"]).optional(),
 });
 /** Held-out gate of an evolve run. */
 export type EvolveGate = z.infer<typeof evolveGateSchema>;

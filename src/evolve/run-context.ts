@@ -38,7 +38,7 @@ export type EvaluateFn = (request: {
   /** Index of the first sample (re-draws use the indices after the batch's own). */
   firstSample?: number;
   provider?: "agent" | "probe";
-  /** Called with each record as soon as it is scored (see speed/stream-notes.ts). */
+  /** Called with each record as soon as it is scored. */
   onRecord?: (record: RolloutRecord) => void;
   /** Which records to return (default all); the rest still reach `onRecord` and the cache. */
   keep?: (record: RolloutRecord) => boolean;

@@ -28,8 +28,8 @@ import { PromptLog } from "./prompt-log.js";
 import type { EvolveResult, RunMetadata } from "./result-schema.js";
 import type { Models, RunContext } from "./run-context.js";
 import { loadInputs, type RunInputs } from "./run-inputs.js";
-import { openStrategy } from "./run-scope.js";
 import { startRun } from "./run-start.js";
+import { openWatchedStrategy } from "./silent-end.js";
 import { realStages, type StagePort } from "./stage-port.js";
 import { strategyByName } from "./strategies/index.js";
 import type { Strategy, StrategyRun } from "./strategy.js";
@@ -77,6 +77,8 @@ export interface RunEvolveOptions {
   patchPrefix?: string;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
+  /** Told each iteration's verdict in one line (`iteration 2: accepted (…)`), as it is reached. */
+  onIteration?: (line: string) => void;
   /** Told of every model call, agent and refiner roles (live progress). */
   onCall?: (event: ModelCallEvent) => void;
   /**
@@ -205,7 +207,7 @@ async function searchThen<T>(
     });
     const models = options.models ?? (opened as Models);
     const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
-    const { strategyRun, outcome } = await searchLoop(strategy, run);
+    const { strategyRun, outcome } = await searchLoop(strategy, run, options.onIteration);
     return await then({
       options,
       strategy,
@@ -228,8 +230,12 @@ async function searchThen<T>(
 }
 
 /** The strategy opened on the run and its loop run to a stop; background work awaited. */
-async function searchLoop(strategy: Strategy, run: OpenRun) {
-  const { strategyRun, scope } = openStrategy(strategy, run.context);
+async function searchLoop(
+  strategy: Strategy,
+  run: OpenRun,
+  onIteration: RunEvolveOptions["onIteration"],
+) {
+  const { strategyRun, scope } = openWatchedStrategy(strategy, run.context, onIteration);
   try {
     const outcome = await runLoop({
       run: strategyRun,

@@ -1,5 +1,4 @@
 import { diagnoseBatch } from "../diagnose/diagnose-batch.js";
-import { noteFailure } from "../diagnose/failure-notes.js";
 import { refine } from "../refine/refine.js";
 import { reflect } from "../refine/reflect.js";
 
@@ -11,8 +10,6 @@ import { reflect } from "../refine/reflect.js";
 export interface StagePort {
   /** Cross-instance diagnosis of a batch (src/diagnose). */
   diagnose: typeof diagnoseBatch;
-  /** One failure's note, ahead of its diagnosis (src/diagnose). */
-  noteFailure: typeof noteFailure;
   /** Collaborative refinement of systematic patterns (src/refine). */
   refine: typeof refine;
   /** The iterative baseline's reflector (src/refine). */
@@ -20,4 +17,4 @@ export interface StagePort {
 }
 
 /** The real stages. */
-export const realStages: StagePort = { diagnose: diagnoseBatch, noteFailure, refine, reflect };
+export const realStages: StagePort = { diagnose: diagnoseBatch, refine, reflect };

@@ -41,6 +41,8 @@ export const evolveOutcomeSchema = z.object({
   summaryMarkdown: z.string(),
   /** Absolute folder holding result.json, reports and traces (uploaded as the artifact). */
   outDir: z.string().min(1),
+  /** Why the run could not do its job (the agent or the refiner never answered): the Action fails with it. */
+  failure: z.string().optional(),
 });
 export type EvolveOutcome = z.infer<typeof evolveOutcomeSchema>;
 

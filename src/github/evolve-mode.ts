@@ -71,6 +71,7 @@ export async function runEvolveMode(context: ModeContext): Promise<void> {
     "report-path": outcome.reportPath,
   });
   await publishArtifact(context, outcome.outDir, harnessPath);
+  if (outcome.failure) report.problem(outcome.failure);
   const plan = await planProposal({ context, target, seed, outcome });
   if (plan?.decision.kind === "declined") return reportDeclined(context, plan.decision);
   const update = await logGroup("branch", () =>

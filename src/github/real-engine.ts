@@ -7,13 +7,14 @@ import { loadConfig } from "../config/load-config.js";
 import { writeEvalOutput } from "../eval/eval-output.js";
 import { createProgress } from "../eval/progress.js";
 import { runEval } from "../eval/run-eval.js";
-import { runEvolve, runGate } from "../evolve/index.js";
+import { learnedNothing, runEvolve, runGate } from "../evolve/index.js";
 import { loadHarness } from "../harness/load-harness.js";
 import {
   renderGateComment,
   renderJobSummary,
   renderPrBody,
   sandboxWarning,
+  stopSentence,
   writeEvolveReports,
   writeGateReport,
 } from "../report/index.js";
@@ -108,6 +109,7 @@ export function realEngine(): ActionEngine {
         prBody: pr.body,
         summaryMarkdown: renderJobSummary({ evolve: result, reportUrl: runUrl, secrets }),
         outDir,
+        ...(learnedNothing(result) ? { failure: `ecdysis evolve ${stopSentence(result)}` } : {}),
       };
     },
 

@@ -188,6 +188,7 @@ describe("capability steps against servers that refuse like the real ones", () =
         structuredOutput: "auto",
         tokenLimit: "auto",
         temperature: "auto",
+        seed: "auto",
       },
     });
     const error = await chat.chat(lookup).catch((caught: unknown) => caught);
@@ -353,6 +354,52 @@ describe("the rest of the ladders, against a server that does not know a field a
     const chat = provider(unseeded);
     await chat.chat(lookup);
     expect(chat.downgrades()).toMatchObject([{ parameter: "seed", from: "sent", to: "omitted" }]);
+  });
+
+  it("Gemini refuses seed with an array body: recognised, dropped, remembered; a config switch never sends it", async () => {
+    const gemini = await serve({ quirks: ["rejects-seed"] });
+    const memory = CapabilityMemory.inMemory();
+    const endpoint = new CapabilityState({
+      config: testModelConfig(gemini.url, { model: "sim-1" }),
+      endpoint: gemini.url,
+      memory,
+    });
+    const chat = provider(gemini, {}, { capabilities: endpoint });
+    const reply = await chat.chat(lookup);
+    expect(reply.toolCalls.length + (reply.content ? 1 : 0)).toBeGreaterThan(0);
+    expect(chat.downgrades()).toMatchObject([
+      {
+        parameter: "seed",
+        from: "sent",
+        to: "omitted",
+        reason: expect.stringContaining('Unknown name "seed"'),
+      },
+    ]);
+    const before = gemini.requests();
+    const next = provider(
+      gemini,
+      {},
+      {
+        capabilities: new CapabilityState({
+          config: testModelConfig(gemini.url, { model: "sim-1" }),
+          endpoint: gemini.url,
+          memory,
+        }),
+      },
+    );
+    await next.chat(lookup);
+    expect(gemini.requests() - before).toBe(1);
+    const never = provider(gemini, {
+      capabilities: {
+        tools: "auto",
+        structuredOutput: "auto",
+        tokenLimit: "auto",
+        temperature: "auto",
+        seed: "omit",
+      },
+    });
+    await never.chat(lookup);
+    expect(never.downgrades()).toEqual([]);
   });
 
   it("what the config asks for explicitly (reasoningEffort, extraBody) is never dropped: the call fails", async () => {

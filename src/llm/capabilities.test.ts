@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { initialSettings, isReasoningModel, nextSettings } from "./capabilities.js";
+import { capabilitiesSchema } from "../config/config-schema.js";
+import {
+  capabilityRecords,
+  initialSettings,
+  isReasoningModel,
+  mapBody,
+  nextSettings,
+} from "./capabilities.js";
 import { testModelConfig } from "./testing/model-config.js";
 
 describe("capabilities", () => {
@@ -34,6 +41,7 @@ describe("capabilities", () => {
       tokenLimit: "max_completion_tokens",
       temperature: false,
       seed: true,
+      reasoningEffort: true,
     });
     expect(initialSettings(testModelConfig("http://x/v1", { model: "gpt-4o" }))).toMatchObject({
       tokenLimit: "max_tokens",
@@ -46,6 +54,7 @@ describe("capabilities", () => {
         structuredOutput: "prompt",
         tokenLimit: "none",
         temperature: "send",
+        seed: "auto",
       },
     });
     expect(initialSettings(fixed)).toMatchObject({
@@ -68,6 +77,47 @@ describe("capabilities", () => {
     expect(nextSettings(b!, "max_completion_tokens", tried)?.tokenLimit).toBe("none");
     expect(nextSettings(b!, "max_tokens", tried)).toBeUndefined();
     expect(nextSettings({ ...start, tools: "text" }, "tools", tried)).toBeUndefined();
-    expect(nextSettings(start, "reasoning_effort", tried)).toBeUndefined();
+    expect(nextSettings(start, "reasoning_effort", tried)?.reasoningEffort).toBe(false);
+    expect(nextSettings(start, "top_k", tried)).toBeUndefined();
+  });
+});
+
+describe("the capability records", () => {
+  it("each configurable record has its switch under model.capabilities, and each switch a record", () => {
+    const switches = Object.keys(capabilitiesSchema.shape).sort();
+    const configurable = Object.keys(capabilityRecords).filter(
+      (name) => name !== "reasoningEffort",
+    );
+    expect(configurable.sort()).toEqual(switches);
+  });
+
+  it("maps our richest body down rung by rung, and a raw body alike", () => {
+    const config = testModelConfig("http://x/v1", { model: "m" });
+    const body = {
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      temperature: 0,
+      max_tokens: 50,
+      seed: 3,
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "n", schema: { type: "object" }, strict: true },
+      },
+    };
+    const settings = initialSettings(config);
+    expect(mapBody(body, settings)).toEqual(body);
+    const lowest = {
+      ...settings,
+      structuredOutput: "prompt" as const,
+      tokenLimit: "none" as const,
+      temperature: false,
+      seed: false,
+    };
+    const mapped = mapBody(body, lowest);
+    expect(Object.keys(mapped).sort()).toEqual(["messages", "model"]);
+    expect((mapped.messages as { content: string }[])[0].content).toContain("## Reply format");
+    expect(mapBody(body, { ...settings, tokenLimit: "max_completion_tokens" })).toMatchObject({
+      max_completion_tokens: 50,
+    });
   });
 });

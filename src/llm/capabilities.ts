@@ -1,26 +1,42 @@
 import type { ModelConfig } from "../config/config-schema.js";
+import type { Capability, ChatBody, WireReply } from "./capabilities/capability.js";
+import { reasoningEffort } from "./capabilities/reasoning-effort.js";
+import { seed } from "./capabilities/seed.js";
+import { structuredOutput } from "./capabilities/structured-output.js";
+import { temperature } from "./capabilities/temperature.js";
+import { tokenLimit } from "./capabilities/token-limit.js";
+import { tools } from "./capabilities/tools.js";
+
+export type { ChatBody, Refusal, WireReply } from "./capabilities/capability.js";
+export { isReasoningModel } from "./capabilities/model-family.js";
+
+/**
+ * Every endpoint capability, one record each (`capabilities/<name>.ts`: its config, detection,
+ * step-down, memory key and request mapping). Adding one is a file and a line here. Order is the
+ * order of request mapping (the tools section precedes the reply-format section).
+ */
+export const capabilityRecords = {
+  tools,
+  structuredOutput,
+  tokenLimit,
+  temperature,
+  seed,
+  reasoningEffort,
+} as const;
+
+type Records = typeof capabilityRecords;
+/** A capability's name: its key under `model.capabilities` and in `WireSettings`. */
+export type CapabilityName = keyof Records;
+type ValueOf<K extends CapabilityName> = Records[K] extends Capability<infer V> ? V : never;
 
 /** How the provider currently speaks to one model (the resolved form of `model.capabilities`). */
-export interface WireSettings {
-  /** Native `tools`, or the text protocol (tools in the system prompt, `CALL` lines). */
-  tools: "native" | "text";
-  structuredOutput: "json_schema" | "json_object" | "prompt";
-  tokenLimit: "max_tokens" | "max_completion_tokens" | "none";
-  /** Whether `temperature` is sent. */
-  temperature: boolean;
-  /** Whether the sample's `seed` is sent. */
-  seed: boolean;
-}
+export type WireSettings = { [K in CapabilityName]: ValueOf<K> } & {
+  /** Other body fields the endpoint refused, left out from then on (an agent's `top_k`, `stop`…). */
+  omitted?: readonly string[];
+};
 
-/** A request parameter a server can refuse, as the wire names it. */
-export type WireParameter =
-  | "tools"
-  | "response_format"
-  | "max_tokens"
-  | "max_completion_tokens"
-  | "temperature"
-  | "seed"
-  | "reasoning_effort";
+/** A request body field a server can refuse, as the wire names it (`tools`, `seed`, `top_k`…). */
+export type WireParameter = string;
 
 /** One step down a capability ladder, for the summary and the report. */
 export interface Downgrade {
@@ -31,109 +47,90 @@ export interface Downgrade {
   parameter: WireParameter;
   from: string;
   to: string;
-  /** What the server said (key redacted). */
+  /** What the server said (key redacted), or what a reply showed. */
   reason: string;
   /** Learned by an earlier run and read back from the cache (`<cacheDir>/endpoints.json`). */
   remembered: boolean;
 }
 
-/**
- * OpenAI's reasoning models (o-series, GPT-5 except the chat variants) take
- * `max_completion_tokens` and only their default temperature; a provider prefix
- * (`openai/o3-mini` on OpenRouter) is allowed.
- */
-export function isReasoningModel(model: string): boolean {
-  const name = model.toLowerCase().split("/").at(-1) ?? "";
-  return /^o\d+(-|$)/.test(name) || (/^gpt-5/.test(name) && !/^gpt-5(\.\d+)?-chat/.test(name));
-}
+const names = Object.keys(capabilityRecords) as CapabilityName[];
+const loose = (name: CapabilityName) => capabilityRecords[name] as Capability<string | boolean>;
 
-/** Which settings a config fixes (never stepped down) and which are `auto`. */
-export function autoSettings(config: ModelConfig): Record<keyof WireSettings, boolean> {
-  const modes = config.capabilities;
-  return {
-    tools: modes.tools === "auto",
-    structuredOutput: modes.structuredOutput === "auto",
-    tokenLimit: modes.tokenLimit === "auto",
-    temperature: modes.temperature === "auto",
-    seed: true,
-  };
+/** Which capabilities a config leaves `auto` (stepped down on a refusal) and which it fixes. */
+export function autoSettings(config: ModelConfig): Record<CapabilityName, boolean> {
+  return Object.fromEntries(names.map((name) => [name, loose(name).auto(config)])) as Record<
+    CapabilityName,
+    boolean
+  >;
 }
 
 /** The settings a model starts with: the configured ones, `auto` resolved by its family. */
 export function initialSettings(config: ModelConfig): WireSettings {
-  const modes = config.capabilities;
-  const reasoning = isReasoningModel(config.model);
-  return {
-    tools: modes.tools === "text" ? "text" : "native",
-    structuredOutput: modes.structuredOutput === "auto" ? "json_schema" : modes.structuredOutput,
-    tokenLimit:
-      modes.tokenLimit !== "auto"
-        ? modes.tokenLimit
-        : reasoning
-          ? "max_completion_tokens"
-          : "max_tokens",
-    temperature: modes.temperature === "auto" ? !reasoning : modes.temperature === "send",
-    seed: true,
-  };
+  return Object.fromEntries(
+    names.map((name) => [name, loose(name).initial(config)]),
+  ) as unknown as WireSettings;
 }
 
-/** The setting a refused parameter belongs to. */
-export function settingOf(parameter: WireParameter): keyof WireSettings | undefined {
-  switch (parameter) {
-    case "tools":
-      return "tools";
-    case "response_format":
-      return "structuredOutput";
-    case "max_tokens":
-    case "max_completion_tokens":
-      return "tokenLimit";
-    case "temperature":
-      return "temperature";
-    case "seed":
-      return "seed";
-    default:
-      return undefined;
-  }
+/** The capability a refused body field belongs to; undefined for other fields. */
+export function capabilityOf(parameter: WireParameter): CapabilityName | undefined {
+  return names.find((name) => loose(name).parameters.includes(parameter));
 }
 
 /**
- * The next step down after the server refused `parameter` under `current`, or undefined when
- * there is none. `tried` holds the token-limit forms already refused, so the ladder never loops.
+ * The next settings after the server refused `parameter` under `current`, or undefined when there
+ * is no step left. `tried` holds the parameters already refused, so a ladder never loops.
  */
 export function nextSettings(
   current: WireSettings,
   parameter: WireParameter,
   tried: ReadonlySet<string>,
 ): WireSettings | undefined {
-  switch (parameter) {
-    case "tools":
-      return current.tools === "native" ? { ...current, tools: "text" } : undefined;
-    case "response_format":
-      if (current.structuredOutput === "json_schema")
-        return { ...current, structuredOutput: "json_object" };
-      if (current.structuredOutput === "json_object")
-        return { ...current, structuredOutput: "prompt" };
-      return undefined;
-    case "max_tokens":
-    case "max_completion_tokens": {
-      if (current.tokenLimit !== parameter) return undefined;
-      const other = parameter === "max_tokens" ? "max_completion_tokens" : "max_tokens";
-      return { ...current, tokenLimit: tried.has(other) ? "none" : other };
-    }
-    case "temperature":
-      return current.temperature ? { ...current, temperature: false } : undefined;
-    case "seed":
-      return current.seed ? { ...current, seed: false } : undefined;
-    default:
-      return undefined;
-  }
+  const name = capabilityOf(parameter);
+  if (!name) return undefined;
+  const next = loose(name).next(current[name], parameter, tried);
+  return next === undefined ? undefined : ({ ...current, [name]: next } as WireSettings);
 }
 
-/** A setting's value as words (`native`, `json_schema`, `sent`, `omitted`). */
-export function describeSetting(settings: WireSettings, key: keyof WireSettings): string {
-  const value = settings[key];
-  if (typeof value === "boolean") return value ? "sent" : "omitted";
-  return value;
+/** A capability's value in words (`native`, `json_schema`, `sent`, `omitted`). */
+export function describeSetting(settings: WireSettings, name: CapabilityName): string {
+  return loose(name).describe(settings[name]);
+}
+
+/** What to change in the config when the server refuses a parameter the config fixes. */
+export function fixFor(parameter: WireParameter): string {
+  const name = capabilityOf(parameter);
+  return name ? loose(name).fix(parameter) : `remove '${parameter}' from model.extraBody`;
+}
+
+/**
+ * Request mapping: a chat-completions body (ours at its richest — native tools, strict
+ * json_schema, `max_tokens`, temperature, seed — or an agent's as it sent it) as these settings
+ * let it go out to the endpoint. Fields the endpoint refused outright (`omitted`) are left out.
+ */
+export function mapBody(body: ChatBody, settings: WireSettings): ChatBody {
+  let mapped = body;
+  for (const name of names) mapped = loose(name).map(mapped, settings[name]);
+  for (const field of settings.omitted ?? []) {
+    if (!(field in mapped)) continue;
+    const { [field]: _omitted, ...rest } = mapped;
+    mapped = rest;
+  }
+  return mapped;
+}
+
+/**
+ * What a reply showed the endpoint does not do (a server that ignores what it was sent): per
+ * capability, the parameter to step down as if refused, and the reason in words.
+ */
+export function observedRefusals(
+  reply: WireReply,
+  settings: WireSettings,
+  body: ChatBody,
+): { parameter: WireParameter; reason: string }[] {
+  return names.flatMap((name) => {
+    const reason = loose(name).observe?.(reply, settings[name], body);
+    return reason ? [{ parameter: loose(name).parameters[0], reason }] : [];
+  });
 }
 
 /**

@@ -7,15 +7,8 @@ import type { Downgrade } from "./capabilities.js";
 const downgradeSchema = z.object({
   endpoint: z.string(),
   model: z.string(),
-  parameter: z.enum([
-    "tools",
-    "response_format",
-    "max_tokens",
-    "max_completion_tokens",
-    "temperature",
-    "seed",
-    "reasoning_effort",
-  ]),
+  /** The refused body field: a capability's (`tools`, `seed`, …) or another one left out since. */
+  parameter: z.string().min(1),
   from: z.string(),
   to: z.string(),
   reason: z.string(),

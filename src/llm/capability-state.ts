@@ -1,11 +1,12 @@
 import type { ModelConfig } from "../config/config-schema.js";
 import {
   autoSettings,
+  type CapabilityName,
+  capabilityOf,
   type Downgrade,
   describeSetting,
   initialSettings,
   nextSettings,
-  settingOf,
   type WireParameter,
   type WireSettings,
 } from "./capabilities.js";
@@ -16,18 +17,21 @@ export type DowngradeOutcome =
   /** Settings changed (now, or already by a concurrent call): send again with `current()`. */
   | { kind: "retry"; downgrade?: Downgrade }
   /** The setting is fixed by the config, or there is no step left: fail with the server's reason. */
-  | { kind: "fixed"; setting?: keyof WireSettings };
+  | { kind: "fixed"; setting?: CapabilityName };
 
 /**
  * The wire settings of one model on one endpoint, shared by every provider that talks to it
- * (agent, refiner, probe, judge) so a lesson learned by one call holds for all. `auto` settings
- * step down once per refusal; the steps are kept in the memory (the cache) for later runs.
+ * (agent, refiner, probe, judge; the gateway's agent calls) so a lesson learned by one call holds
+ * for all. `auto` capabilities step down once per refusal; any other body field a server refuses
+ * is left out from then on, unless the config asked for it (`extraBody`). Steps are kept in the
+ * memory (the cache) for later runs.
  */
 export class CapabilityState {
   private settings: WireSettings;
-  private readonly auto: Record<keyof WireSettings, boolean>;
+  private readonly auto: Record<CapabilityName, boolean>;
+  private readonly fixedFields: ReadonlySet<string>;
   private readonly steps: Downgrade[] = [];
-  private readonly refusedTokenLimits = new Set<string>();
+  private readonly refusedParameters = new Set<string>();
 
   constructor(
     private readonly options: {
@@ -38,16 +42,15 @@ export class CapabilityState {
     },
   ) {
     this.auto = autoSettings(options.config);
+    this.fixedFields = new Set(Object.keys(options.config.extraBody ?? {}));
     this.settings = initialSettings(options.config);
-    for (const remembered of options.memory?.downgradesOf(options.endpoint, options.config.model) ??
-      []) {
-      const setting = settingOf(remembered.parameter);
-      if (!setting || !this.auto[setting]) continue;
-      const next = nextSettings(this.settings, remembered.parameter, this.refusedTokenLimits);
+    const remembered = options.memory?.downgradesOf(options.endpoint, options.config.model) ?? [];
+    for (const step of remembered) {
+      const next = this.stepFor(step.parameter, this.settings);
       if (!next) continue;
-      this.refuse(remembered.parameter);
+      this.refusedParameters.add(step.parameter);
       this.settings = next;
-      this.steps.push({ ...remembered, remembered: true });
+      this.steps.push({ ...step, remembered: true });
     }
   }
 
@@ -62,38 +65,60 @@ export class CapabilityState {
   }
 
   /**
-   * The server refused `parameter` on a request sent with `sent`. Steps the setting down when it
-   * is `auto` and still what was sent (a concurrent call may have stepped it down already).
+   * The server refused `parameter` on a request sent with `sent`. Steps down when the capability
+   * is `auto` (or the field is not the config's) and still what was sent: a concurrent call may
+   * have stepped it down already.
    */
   async refused(
     parameter: WireParameter,
     sent: WireSettings,
     reason: string,
   ): Promise<DowngradeOutcome> {
-    const setting = settingOf(parameter);
-    if (!setting) return { kind: "fixed" };
-    if (this.settings[setting] !== sent[setting]) return { kind: "retry" };
-    if (!this.auto[setting]) return { kind: "fixed", setting };
-    const next = nextSettings(this.settings, parameter, this.refusedTokenLimits);
-    if (!next) return { kind: "fixed", setting };
-    this.refuse(parameter);
+    const name = capabilityOf(parameter);
+    if (name && this.settings[name] !== sent[name]) return { kind: "retry" };
+    if (!name && (this.settings.omitted ?? []).includes(parameter)) return { kind: "retry" };
+    const next = this.stepFor(parameter, this.settings);
+    if (!next) return { kind: "fixed", setting: name };
+    return { kind: "retry", downgrade: await this.take(parameter, next, reason) };
+  }
+
+  /** The settings after `parameter` is refused under `current`; undefined when none is allowed. */
+  private stepFor(parameter: WireParameter, current: WireSettings): WireSettings | undefined {
+    const name = capabilityOf(parameter);
+    if (name) {
+      if (!this.auto[name]) return undefined;
+      return nextSettings(current, parameter, this.refusedParameters);
+    }
+    const omitted = current.omitted ?? [];
+    if (this.fixedFields.has(parameter) || omitted.includes(parameter)) return undefined;
+    return { ...current, omitted: [...omitted, parameter] };
+  }
+
+  private async take(
+    parameter: WireParameter,
+    next: WireSettings,
+    reason: string,
+  ): Promise<Downgrade> {
+    const name = capabilityOf(parameter);
+    const describe = (settings: WireSettings) =>
+      name
+        ? describeSetting(settings, name)
+        : (settings.omitted ?? []).includes(parameter)
+          ? "omitted"
+          : "sent";
     const downgrade: Downgrade = {
       endpoint: this.options.endpoint,
       model: this.options.config.model,
       parameter,
-      from: describeSetting(this.settings, setting),
-      to: describeSetting(next, setting),
+      from: describe(this.settings),
+      to: describe(next),
       reason,
       remembered: false,
     };
+    this.refusedParameters.add(parameter);
     this.settings = next;
     this.steps.push(downgrade);
     await this.options.memory?.record(downgrade);
-    return { kind: "retry", downgrade };
-  }
-
-  private refuse(parameter: WireParameter): void {
-    if (parameter === "max_tokens" || parameter === "max_completion_tokens")
-      this.refusedTokenLimits.add(parameter);
+    return downgrade;
   }
 }

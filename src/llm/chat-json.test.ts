@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { chatJson } from "./chat-json.js";
 import { createProvider } from "./openai-provider.js";
+import { strictJsonSchema } from "./strict-json-schema.js";
 import { StructuredOutputError } from "./structured-output-error.js";
 import {
   type FakeOpenAIServer,
@@ -17,7 +18,8 @@ const critiqueSchema = z.object({
 });
 const request = {
   messages: [{ role: "user" as const, content: "Review this HMS." }],
-  jsonSchema: { name: "critique", schema: { type: "object" } },
+  // Strict: decoding is constrained by it, so the schema does not ride in the prompt.
+  jsonSchema: { name: "critique", schema: strictJsonSchema(critiqueSchema) },
   purpose: "skeptic",
 };
 const valid = '{"verdict": "revise", "objections": [{"change": "c1", "reason": "only one task"}]}';

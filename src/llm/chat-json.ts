@@ -1,5 +1,6 @@
 import type { ZodType } from "zod";
 import { extractJsonCandidates } from "./json-extraction.js";
+import { type ReplyKind, unusableKind } from "./reply-kind.js";
 import { StructuredOutputError } from "./structured-output-error.js";
 import type { ChatMessage, ChatProvider, ChatRequest, ChatResponse } from "./types.js";
 
@@ -20,6 +21,8 @@ export interface ChatJsonResult<T> {
   value: T;
   response: ChatResponse;
   repairs: number;
+  /** The kind of every reply, in order (the last is `usable`). */
+  replies: ReplyKind[];
 }
 
 const maxEchoedReplyChars = 2_000;
@@ -41,11 +44,13 @@ export async function chatJson<T>(
   let messages: ChatMessage[] = request.messages;
   let issues: string[] = [];
   let raw = "";
+  const replies: ReplyKind[] = [];
   for (let attempt = 0; attempt <= maxRepairs; attempt++) {
     const response = await provider.chat({ ...request, messages }, { signal: options.signal });
     raw = response.content ?? "";
     const outcome = readStructured(response, schema);
-    if (outcome.ok) return { value: outcome.value, response, repairs: attempt };
+    replies.push(outcome.ok ? "usable" : unusableKind(response, outcome.foundJson));
+    if (outcome.ok) return { value: outcome.value, response, repairs: attempt, replies };
     issues = outcome.issues;
     messages = withRepairNote(
       request.messages,
@@ -57,19 +62,23 @@ export async function chatJson<T>(
     maxRepairs + 1,
     issues,
     raw.slice(0, 1_000),
+    replies,
   );
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; issues: string[] };
+type Outcome<T> = { ok: true; value: T } | { ok: false; issues: string[]; foundJson: boolean };
 
 function readStructured<T>(response: ChatResponse, schema: ZodType<T>): Outcome<T> {
   const text = response.content ?? "";
-  if (text.trim() === "") return { ok: false, issues: ["the reply was empty"] };
+  if (text.trim() === "") {
+    const what = response.reasoning ? "had reasoning only and no answer" : "was empty";
+    return { ok: false, issues: [`the reply ${what}`], foundJson: false };
+  }
   const candidates = extractJsonCandidates(text);
   if (candidates.length === 0) {
     const cut =
       response.finishReason === "length" ? " (the reply was cut off at the token limit)" : "";
-    return { ok: false, issues: [`no JSON object found in the reply${cut}`] };
+    return { ok: false, issues: [`no JSON object found in the reply${cut}`], foundJson: false };
   }
   let firstIssues: string[] | undefined;
   for (const candidate of candidates) {
@@ -79,7 +88,7 @@ function readStructured<T>(response: ChatResponse, schema: ZodType<T>): Outcome<
       (issue) => `${issue.path.length ? issue.path.join(".") : "(root)"}: ${issue.message}`,
     );
   }
-  return { ok: false, issues: firstIssues ?? [] };
+  return { ok: false, issues: firstIssues ?? [], foundJson: true };
 }
 
 /**

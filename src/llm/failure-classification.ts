@@ -1,6 +1,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { TransportError } from "../errors/transport-error.js";
 import { NotACompletionError } from "./completion-check.js";
+import { ContextLengthError, isContextLengthRefusal } from "./context-length-error.js";
 import { redactSecret } from "./redact.js";
 import { retryAfterMs } from "./retry-timing.js";
 import type { ServerReason } from "./server-reason.js";
@@ -9,7 +10,7 @@ import { refusedParameter } from "./unsupported-parameter.js";
 /** What the retry loop should do about one failed attempt. */
 export type FailureDecision =
   /** Try again, after the server's requested delay when it gave one. */
-  | { action: "retry"; waitMs?: number; summary: string }
+  | { action: "retry"; waitMs?: number; summary: string; remedy?: string }
   /** The server refused a parameter it does not support: step down, or fail when it is fixed. */
   | { action: "refused"; parameter: string; error: TransportError }
   /** Give up now with this error. */
@@ -50,7 +51,11 @@ export function classifyFailure(error: unknown, context: FailureContext): Failur
   if (error instanceof APIError && typeof error.status === "number")
     return classifyStatus(error, context);
   if (error instanceof NotACompletionError)
-    return { action: "retry", summary: redactSecret(error.reason, context.apiKey) };
+    return {
+      action: "retry",
+      summary: redactSecret(error.reason, context.apiKey),
+      remedy: error.remedy,
+    };
   if (error instanceof SyntaxError) {
     return { action: "retry", summary: "the response body was not valid JSON (cut off?)" };
   }
@@ -120,6 +125,15 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
       action: "refused",
       parameter,
       error: failure(`${from}: the server does not accept '${parameter}'${said}`),
+    };
+  }
+  if (isContextLengthRefusal({ status, ...reason })) {
+    return {
+      action: "fail",
+      error: new ContextLengthError(
+        `${from}: the prompt is longer than the model's context${said}`,
+        { status, cause: safeCause(error, reason, context.apiKey) },
+      ),
     };
   }
   if (status === 408 || status === 409 || status >= 500) {

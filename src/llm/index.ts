@@ -1,5 +1,6 @@
 /** The LLM layer: one chat interface over the `openai` SDK, structured output, accounting, caching. */
 
+export { type BodyStep, stepDownBody } from "./body-step-down.js";
 export {
   type CachedProvider,
   type CachedUsageTotals,
@@ -7,8 +8,12 @@ export {
   withCallCache,
 } from "./call-cache.js";
 export {
+  type CapabilityName,
+  type ChatBody,
+  capabilityRecords,
   type Downgrade,
   isReasoningModel,
+  mapBody,
   replyVariant,
   type WireParameter,
   type WireSettings,

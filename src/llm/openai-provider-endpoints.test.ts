@@ -109,6 +109,7 @@ describe("createProvider on the wire", () => {
         structuredOutput: mode,
         tokenLimit: "auto",
         temperature: "auto",
+        seed: "auto",
       },
     });
     await provider.chat(structured);
@@ -128,6 +129,7 @@ describe("createProvider on the wire", () => {
         structuredOutput: "auto",
         tokenLimit: "none",
         temperature: "omit",
+        seed: "auto",
       },
     });
     await provider.chat({ messages: [{ role: "user", content: "hi" }], temperature: 0.7 });

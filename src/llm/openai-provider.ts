@@ -1,10 +1,14 @@
-import { APIConnectionTimeoutError, type APIError } from "openai";
+import type { APIError } from "openai";
 import type { ModelConfig } from "../config/config-schema.js";
 import { TransportError } from "../errors/transport-error.js";
+import { estimateTokens, withDeadline } from "./attempt-deadline.js";
 import {
+  type ChatBody,
   type Downgrade,
+  fixFor,
+  observedRefusals,
   replyVariant,
-  type WireParameter,
+  type WireReply,
   type WireSettings,
 } from "./capabilities.js";
 import { CapabilityState } from "./capability-state.js";
@@ -17,7 +21,7 @@ import {
   type FailureDecision,
 } from "./failure-classification.js";
 import { createEndpointClient, type EndpointClient } from "./openai-client.js";
-import { fromOpenAIResponse, toOpenAIRequest } from "./openai-mapping.js";
+import { fromOpenAIResponse, toOpenAIRequest, wireReplyOf } from "./openai-mapping.js";
 import { type CheckOutcome, checkEndpoint } from "./preflight.js";
 import { redactSecret } from "./redact.js";
 import { type BackoffOptions, backoffDelayMs, defaultBackoff } from "./retry-timing.js";
@@ -181,8 +185,12 @@ class OpenAIChat {
         const latencyMs = Math.max(0, clock.now() - started);
         const contentType = response.headers.get("content-type");
         const problem = completionProblem(data, { contentType, tokenLimit, shapeOnly });
-        if (problem) throw new NotACompletionError(problem);
-        const mapped = fromOpenAIResponse(data, { textTools: settings.tools === "text" });
+        if (problem) throw new NotACompletionError(problem.reason, problem.remedy);
+        const mapped = fromOpenAIResponse(data, {
+          textTools: settings.tools === "text",
+          offeredTools: (request.tools?.length ?? 0) > 0,
+        });
+        await this.observe(wireReplyOf(data), settings, body);
         const usage = {
           promptTokens: mapped.promptTokens,
           completionTokens: mapped.completionTokens,
@@ -196,9 +204,17 @@ class OpenAIChat {
           latencyMs,
           costUsd: costOf(usage, config.price),
           model: mapped.model ?? config.model,
+          ...(mapped.reasoning ? { reasoning: mapped.reasoning } : {}),
+          ...(mapped.refused ? { refused: true } : {}),
         };
       }),
     );
+  }
+
+  /** Steps the capability records read off a reply (a server that ignores what it was sent). */
+  private async observe(reply: WireReply, settings: WireSettings, body: object): Promise<void> {
+    for (const { parameter, reason } of observedRefusals(reply, settings, body as ChatBody))
+      await this.state.refused(parameter, settings, reason);
   }
 
   private body(request: ChatRequest, settings: WireSettings) {
@@ -227,9 +243,11 @@ class OpenAIChat {
     if (decision.action === "rethrow") return error;
     if (decision.action === "fail") return decision.error;
     if (decision.action === "refused") return fixedSettingError(decision.parameter, decision.error);
+    const remedy =
+      decision.remedy ?? "check the server or raise model.maxRetries / model.timeoutMs";
     return new TransportError(
       "llm",
-      `LLM call to ${this.options.baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; check the server or raise model.maxRetries / model.timeoutMs`,
+      `LLM call to ${this.options.baseUrl} failed after ${retries + 1} attempt(s), last: ${decision.summary}; ${remedy}`,
       { retryable: true },
     );
   }
@@ -242,7 +260,7 @@ class OpenAIChat {
   ): Promise<"retry" | "fixed"> {
     const reason = String((error.details.cause as { message?: unknown })?.message ?? error.message);
     const outcome = await this.state.refused(
-      parameter as WireParameter,
+      parameter,
       sent,
       redactSecret(reason, this.options.apiKey),
     );
@@ -252,52 +270,8 @@ class OpenAIChat {
 
 /** The refusal of a parameter the config fixes (or with no step left), with what to change. */
 function fixedSettingError(parameter: string, error: TransportError): TransportError {
-  const fix: Record<string, string> = {
-    tools: "set model.capabilities.tools to text (or auto)",
-    response_format: "set model.capabilities.structuredOutput to json_object or prompt (or auto)",
-    max_tokens: "set model.capabilities.tokenLimit to max_completion_tokens or none (or auto)",
-    max_completion_tokens: "set model.capabilities.tokenLimit to max_tokens or none (or auto)",
-    temperature: "set model.capabilities.temperature to omit (or auto)",
-    reasoning_effort: "remove model.reasoningEffort",
-  };
-  const hint = fix[parameter] ?? `remove '${parameter}' from model.extraBody`;
-  return new TransportError("llm", `${error.message}; ${hint}`, {
+  return new TransportError("llm", `${error.message}; ${fixFor(parameter)}`, {
     ...error.details,
     retryable: false,
   });
-}
-
-/** Tokens a request may count against a TPM limit: its text (chars / 4) plus the completion limit. */
-function estimateTokens(body: object, tokenLimit: number): number {
-  return Math.ceil(JSON.stringify(body).length / 4) + tokenLimit;
-}
-
-/**
- * Runs one attempt under a wall-clock deadline covering the whole response, body included: the
- * SDK's own timeout stops at the headers, so a server that stalls mid-body would hang forever.
- * A deadline hit surfaces as the SDK's timeout error, so it is retried like one.
- */
-export async function withDeadline<T>(
-  timeoutMs: number,
-  callerSignal: AbortSignal | undefined,
-  run: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const controller = new AbortController();
-  const forwardAbort = () => controller.abort(callerSignal?.reason);
-  if (callerSignal?.aborted) forwardAbort();
-  callerSignal?.addEventListener("abort", forwardAbort, { once: true });
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  try {
-    return await run(controller.signal);
-  } catch (error) {
-    if (timedOut && !callerSignal?.aborted) throw new APIConnectionTimeoutError();
-    throw error;
-  } finally {
-    clearTimeout(timer);
-    callerSignal?.removeEventListener("abort", forwardAbort);
-  }
 }

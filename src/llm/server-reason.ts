@@ -15,7 +15,8 @@ const text = (value: unknown): string | undefined =>
 /**
  * Reads an error body in the shapes OpenAI-compatible servers send: OpenAI, Azure, OpenRouter
  * and llama.cpp (`{error: {message, param, code, type}}`), Ollama's native API (`{error: "…"}`),
- * vLLM (`{message, type, code}`), FastAPI validation (`{detail: …}`), or plain text / HTML.
+ * vLLM (`{message, type, code}`), FastAPI validation (`{detail: …}`), Gemini's OpenAI-compatible
+ * endpoint (a JSON array of such objects), or plain text / HTML.
  */
 export function serverReason(body: string): ServerReason {
   let parsed: unknown;
@@ -24,6 +25,8 @@ export function serverReason(body: string): ServerReason {
   } catch {
     return { message: plainText(body) };
   }
+  // Gemini answers `[{"error": {"code": 400, "message": …, "status": "INVALID_ARGUMENT"}}]`.
+  if (Array.isArray(parsed) && parsed.length > 0) parsed = parsed[0];
   if (!parsed || typeof parsed !== "object") return { message: plainText(body) };
   const root = parsed as Loose;
   const error = root.error;
@@ -42,7 +45,7 @@ export function serverReason(body: string): ServerReason {
     message,
     param: text(source.param),
     code: text(source.code),
-    type: text(source.type),
+    type: text(source.type) ?? text(source.status),
   };
 }
 

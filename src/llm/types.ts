@@ -51,6 +51,14 @@ export interface ChatResponse {
   retries: number;
   /** True when the response was replayed from a call cache (no request was made). */
   cached?: boolean;
+  /**
+   * The model's reasoning when the server returned it apart from the content (`reasoning_content`
+   * of vLLM's reasoning parsers and DeepSeek, `reasoning` of OpenRouter and Ollama), cut short.
+   * Never part of the answer.
+   */
+  reasoning?: string;
+  /** The content is a refusal the server marked as one (`message.refusal`). */
+  refused?: boolean;
 }
 
 /** One chat method: the only thing the rest of Ecdysis needs from a model. */

@@ -91,6 +91,39 @@ describe("refusedParameter", () => {
       },
       "top_k",
     ],
+    [
+      "Gemini's OpenAI-compatible endpoint (two fields at once)",
+      {
+        message:
+          'Invalid JSON payload received. Unknown name "frequency_penalty": Cannot find field.\nInvalid JSON payload received. Unknown name "seed": Cannot find field.',
+      },
+      "seed",
+    ],
+    [
+      "LiteLLM in front of Anthropic",
+      {
+        message:
+          "litellm.UnsupportedParamsError: anthropic does not support parameters: ['seed'], for model=claude-3-7-sonnet-20250219. To drop these, set `litellm.drop_params=True`",
+      },
+      "seed",
+    ],
+    [
+      "LiteLLM, a dict of parameters",
+      {
+        message:
+          "litellm.UnsupportedParamsError: anthropic does not support parameters: {'seed': 12345}, for model=claude-3-5-sonnet-20241022.",
+      },
+      "seed",
+    ],
+    [
+      "LiteLLM, a reasoning model's temperature",
+      {
+        message:
+          "litellm.UnsupportedParamsError: gpt-5-nano doesn't support temperature=0.1 while reasoning is active. Only temperature=1 is supported",
+      },
+      "temperature",
+    ],
+    ["Anthropic", { message: "top_k: Extra inputs are not permitted" }, "top_k"],
   ])("%s", (_name, refusal, expected) => {
     expect(refusedParameter({ status: 400, ...refusal }, all)).toBe(expected);
   });
@@ -101,6 +134,7 @@ describe("refusedParameter", () => {
       "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.",
       "Invalid schema for response_format 'x': In context=(), 'additionalProperties' is required to be supplied and to be false.",
       "Missing required parameter: 'messages'.",
+      "Invalid JSON payload received. Unknown name \"$schema\" at 'tools[0].function_declarations[0].parameters': Cannot find field.",
     ])
       expect(refusedParameter({ status: 400, message }, all), message).toBeUndefined();
     expect(

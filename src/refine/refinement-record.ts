@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plannedEditSchema } from "../harness/types.js";
+import { replyKinds } from "../llm/reply-kind.js";
 import { critiqueSchema, diagnosisSchema, hmsSchema } from "./role-schemas.js";
 
 /** One role call: who, which schema, a summary of what it was shown, and what it said. */
@@ -18,6 +19,8 @@ export const roleTurnSchema = z.object({
    * keeps prompts (prompts.jsonl), the report shows each call's prompt and reply under these ids.
    */
   callIds: z.array(z.string()).optional(),
+  /** The kind of each reply the turn got (usable, or empty, refused, cut, not JSON…), in order. */
+  replies: z.array(z.enum(replyKinds)).optional(),
 });
 export type RoleTurn = z.infer<typeof roleTurnSchema>;
 

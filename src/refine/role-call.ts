@@ -58,7 +58,7 @@ export async function callRole<T>(options: {
     },
   };
   try {
-    const { value } = await askStructured({
+    const { value, replies } = await askStructured({
       provider,
       schemaName: options.schemaName,
       purpose: options.role,
@@ -68,10 +68,12 @@ export async function callRole<T>(options: {
       schema: options.schema,
     });
     turn.output = value;
+    turn.replies = replies;
     return value;
   } catch (error) {
     if (!isStructuredOutputFailure(error)) throw error;
-    turn.error = error instanceof Error ? error.message : String(error);
+    turn.error = error.message;
+    turn.replies = error.replies;
     const salvaged = options.salvage?.(extractJsonCandidates(lastReply));
     if (salvaged !== undefined) {
       turn.output = salvaged;

@@ -84,7 +84,12 @@ describe("gate comment with hostile task ids", () => {
     const gate = compareGate({
       base: evalOf(ids, [false, false, true]),
       head: evalOf(ids, [true, true, true]),
-      gate: { tolerance: 0, requireImprovement: false, statusContext: "ecdysis/heldout" },
+      gate: {
+        tolerance: 0,
+        alpha: 0.05,
+        requireImprovement: false,
+        statusContext: "ecdysis/heldout",
+      },
     });
     const comment = renderGateComment(gate);
     expect(plainText(comment)).not.toMatch(/@org|@octocat/);

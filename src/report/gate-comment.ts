@@ -32,7 +32,7 @@ export function renderGateComment(
   options: { reportUrl?: string; secrets?: string[] } = {},
 ): string {
   const text = [
-    `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}`,
+    `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}${gate.evidence ? ` — ${gate.evidence.replace("-", " ")}` : ""}`,
     "",
     cell(gate.reason, 500),
     "",

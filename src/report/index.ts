@@ -1,4 +1,5 @@
 /** Reports: Markdown, HTML, PR body, gate comment and job summary, rendered from run records only. */
+
 export { accuracySeries, mermaidAccuracyChart } from "./accuracy-series.js";
 export { renderGateComment } from "./gate-comment.js";
 export { escapeHtml } from "./html.js";
@@ -17,4 +18,5 @@ export { renderMarkdown } from "./render-markdown.js";
 export { codeReachSection, sandboxWarning, sandboxWarningLine } from "./sandbox-section.js";
 export { scrubSecrets } from "./scrub.js";
 export { svgAccuracyChart } from "./svg-chart.js";
+export { stopSentence } from "./wording.js";
 export { writeEvolveReports, writeGateReport } from "./write-reports.js";

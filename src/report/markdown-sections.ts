@@ -13,6 +13,7 @@ import {
 } from "./format.js";
 import { namePatternIds, patternNameMap } from "./pattern-names.js";
 import { patternReasons, roleTurns } from "./records.js";
+import { unusableReplySentence } from "./reply-sentence.js";
 import { recordKey, recordTitle, stageMarkdownLines } from "./validation-stages.js";
 import { acceptedSentence, patternStanding, plural, runSentence, stopSentence } from "./wording.js";
 
@@ -40,6 +41,9 @@ export function summarySection(result: EvolveResult): string {
     ...(runSentence(result) ? ["", `Run: ${cell(runSentence(result) ?? "", 300)}.`] : []),
     "",
     `**Held-out gate: ${result.gate.passed ? "passed" : "failed"}** — ${cell(gateSentence(result), 600)}.`,
+    ...(unusableReplySentence(result)
+      ? ["", `${cell(unusableReplySentence(result) ?? "", 600)}.`]
+      : []),
     ...endpointLines(result),
   ].join("\n");
 }

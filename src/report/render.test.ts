@@ -316,7 +316,12 @@ describe("reports", () => {
     const gate = compareGate({
       base: evalOf([true, true, false, false]),
       head: evalOf([false, true, true, true]),
-      gate: { tolerance: 0, requireImprovement: true, statusContext: "ecdysis/heldout" },
+      gate: {
+        tolerance: 0,
+        alpha: 0.05,
+        requireImprovement: true,
+        statusContext: "ecdysis/heldout",
+      },
     });
     expect(gate.verdict).toBe("pass");
     expect(gate.comparison.fixed).toEqual(["t2", "t3"]);
@@ -324,7 +329,7 @@ describe("reports", () => {
     const worse = compareGate({
       base: evalOf([true, true, true, false]),
       head: evalOf([true, false, true, false]),
-      gate: { tolerance: 0.2, requireImprovement: true, statusContext: "c" },
+      gate: { tolerance: 0.2, alpha: 0.05, requireImprovement: true, statusContext: "c" },
     });
     expect(worse.verdict).toBe("fail");
     const comment = renderGateComment(gate);

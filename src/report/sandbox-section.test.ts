@@ -72,7 +72,8 @@ describe("the sandbox in the reports", () => {
     const gate: GateResult = {
       verdict: "pass",
       passed: true,
-      reason: "head accuracy 0.5 ≥ base 0.5 − tolerance 0",
+      reason: "not worse (p = 1, not significant): head accuracy 0.5 ≥ base 0.5 − tolerance 0",
+      evidence: "not-worse",
       statusContext: "ecdysis/heldout",
       tolerance: 0,
       base: side,

@@ -79,6 +79,8 @@ const stopWords: Record<Exclude<StopReason, `budget:${string}`>, string> = {
   "max-iterations": "evolve.maxIterations reached",
   patience: "evolve.iterative.patience proposals in a row without improvement",
   "no-evolution": "no evolution (sampling baseline)",
+  "agent-unusable": "the agent model gave no usable reply",
+  "refiner-unusable": "the refiner model gave no usable reply",
 };
 
 const budgetWords: Record<string, string> = {

@@ -14,6 +14,11 @@ export interface SimEndpoint {
   rejectJsonSchema?: boolean;
   /** A reasoning model (o-series, GPT-5): 400 to `max_tokens` and to a `temperature` other than 1. */
   reasoningModel?: boolean;
+  /**
+   * 400 to any request carrying `seed`, as Gemini's OpenAI-compatible endpoint answers: a JSON
+   * array body, `Invalid JSON payload received. Unknown name "seed": Cannot find field.`
+   */
+  rejectSeed?: boolean;
   /** The key requests must carry (Bearer, or `api-key` on Azure routes); 401 otherwise. */
   apiKey?: string;
   /**
@@ -38,6 +43,7 @@ export function endpointFromQuirks(quirks: readonly Quirk[]): SimEndpoint {
     rejectTools: quirks.includes("rejects-tools"),
     rejectJsonSchema: quirks.includes("rejects-json-schema"),
     reasoningModel: quirks.includes("reasoning-model"),
+    rejectSeed: quirks.includes("rejects-seed"),
   };
 }
 
@@ -123,7 +129,13 @@ export function refuseChat(
   body: ChatBody,
   model: string,
 ): SimRefusal | undefined {
-  for (const check of [refuseAccount, refuseFields, refuseReasoningParameters, refuseFeatures]) {
+  for (const check of [
+    refuseAccount,
+    refuseFields,
+    refuseSeed,
+    refuseReasoningParameters,
+    refuseFeatures,
+  ]) {
     const refusal = check(endpoint, body, model);
     if (refusal) return refusal;
   }
@@ -183,6 +195,29 @@ const refuseReasoningParameters: Check = (endpoint, body) => {
     "temperature",
     "unsupported_value",
   );
+};
+
+const refuseSeed: Check = (endpoint, body) => {
+  if (!endpoint.rejectSeed || (body as { seed?: unknown }).seed === undefined) return undefined;
+  const message = 'Invalid JSON payload received. Unknown name "seed": Cannot find field.';
+  return {
+    status: 400,
+    body: [
+      {
+        error: {
+          code: 400,
+          message,
+          status: "INVALID_ARGUMENT",
+          details: [
+            {
+              "@type": "type.googleapis.com/google.rpc.BadRequest",
+              fieldViolations: [{ description: message }],
+            },
+          ],
+        },
+      },
+    ],
+  };
 };
 
 const refuseFeatures: Check = (endpoint, body, model) => {

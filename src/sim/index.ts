@@ -6,6 +6,13 @@
 export { endpointFromQuirks, type SimEndpoint } from "./endpoint-behaviour.js";
 export type { NonCompletion, SimFaults } from "./faults.js";
 export { bundledWorlds, loadWorld, parseWorld, worldsDir } from "./load-world.js";
+export {
+  hiddenReasoningTokens,
+  type MisbehaviourKind,
+  misbehaviourKinds,
+  type SimMisbehaviour,
+  simMisbehaviourSchema,
+} from "./misbehaviour.js";
 export { type SimServer, type SimServerOptions, startSimServer } from "./server.js";
 // Tasks and the seed harness only; the ground truth and generator are src/sim/world-generator.ts.
 export { generateWorldFiles, type WorldFiles } from "./world-files.js";

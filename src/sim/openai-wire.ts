@@ -57,7 +57,7 @@ export const chatBodySchema = z
 /** A parsed chat-completions body. */
 export type ChatBody = z.infer<typeof chatBodySchema>;
 
-function contentText(content: z.infer<typeof contentSchema>): string {
+export function contentText(content: z.infer<typeof contentSchema>): string {
   if (typeof content === "string") return content;
   if (!content) return "";
   return content.map((part) => part.text ?? "").join("");

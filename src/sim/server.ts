@@ -13,6 +13,7 @@ import {
 import { errorBody, playFault, type SimFaults, send } from "./faults.js";
 import { GroundTruthLog, groundTruthKey } from "./ground-truth-log.js";
 import { latencyMs, wait } from "./latency.js";
+import { contextRefusal, misbehave, type SimMisbehaviour } from "./misbehaviour.js";
 import {
   type ChatBody,
   chatBodySchema,
@@ -45,6 +46,8 @@ export interface SimServerOptions {
   faults?: SimFaults;
   /** How the endpoint behaves like a real one that cannot do everything (added to the quirks'). */
   endpoint?: SimEndpoint;
+  /** How the model misbehaves on one side (the agent's turns, the refiner's role replies). */
+  misbehaviours?: SimMisbehaviour[];
 }
 
 /** A running sim endpoint. */
@@ -54,6 +57,8 @@ export interface SimServer {
   close(): Promise<void>;
   /** Chat-completion requests received so far (faults and refusals included). */
   requests(): number;
+  /** Chat requests answered so far, by side: the agent's turns and the refiner's role calls. */
+  requestsBySide(): { agent: number; refiner: number };
   /** Headers of every chat request received, in order (what the client really sent). */
   requestHeaders(): Record<string, string | string[] | undefined>[];
   /** Replaces the faults from the next request on (an outage that starts or ends). */
@@ -102,6 +107,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   const log = new GroundTruthLog(options.groundTruthPath);
   const headersSeen: Record<string, string | string[] | undefined>[] = [];
   let count = 0;
+  const bySide = { agent: 0, refiner: 0 };
   let structuredCount = 0;
 
   const answer = (body: ChatBody, raw: string, model: string, number: number) => {
@@ -124,7 +130,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
         task: null,
         hits: [],
       });
-      return { content, toolCalls: [] as WireToolCall[] };
+      return { content, toolCalls: [] as WireToolCall[], side: "refiner" as const };
     }
     const reply = agentReply(world, request);
     const statement = reply.statement;
@@ -142,8 +148,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       type: "function",
       function: call,
     }));
-    return { content: reply.content, toolCalls };
+    return { content: reply.content, toolCalls, side: "agent" as const };
   };
+  const misbehaviourOf = (side: "agent" | "refiner") =>
+    options.misbehaviours?.find((entry) => entry.side === side);
 
   const chat = async (
     raw: string,
@@ -159,6 +167,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
     const model = route.deployment ?? (body.model || defaultModel);
     const refusal = refuseChat(endpoint, body, model);
     if (refusal) return send(response, refusal.status, refusal.body);
+    const side = isRoleRequest(body, quirks) ? "refiner" : "agent";
+    bySide[side] += 1;
+    const tooLong = contextRefusal(body, misbehaviourOf(side));
+    if (tooLong) return send(response, tooLong.status, tooLong.body);
     const { content, toolCalls } = answer(body, raw, model, number);
     const completionTokens = estimateTokens(
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join(""),
@@ -176,7 +188,12 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       const full = responseBody(reply);
       return body.stream ? sendEvents(response, responseEvents(full)) : send(response, 200, full);
     }
-    const full = completionBody(reply) as Record<string, unknown>;
+    const completion = completionBody(reply);
+    const misbehaviour = misbehaviourOf(side);
+    const full = (misbehaviour ? misbehave(completion, misbehaviour.kind) : completion) as Record<
+      string,
+      unknown
+    >;
     if (!body.stream) return send(response, 200, full);
     const includeUsage =
       (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
@@ -224,6 +241,7 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
   return {
     url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
     requests: () => count,
+    requestsBySide: () => ({ ...bySide }),
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
     setFaults: (next) => {
       faults = next;
@@ -236,4 +254,10 @@ export async function startSimServer(options: SimServerOptions): Promise<SimServ
       await log.flush();
     },
   };
+}
+
+/** Whether a request is a refiner role's (a structured reply, or an evidence block) or the agent's. */
+function isRoleRequest(body: ChatBody, quirks: Set<Quirk>): boolean {
+  const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
+  return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
 }

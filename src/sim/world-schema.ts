@@ -30,6 +30,7 @@ export const quirkSchema = z.enum([
   "rejects-tools",
   "rejects-json-schema",
   "reasoning-model",
+  "rejects-seed",
 ]);
 /** One server quirk. */
 export type Quirk = z.infer<typeof quirkSchema>;

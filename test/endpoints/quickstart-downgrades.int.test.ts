@@ -40,9 +40,31 @@ async function evolveAgainst(quirks: Quirk[]) {
   return { run, result, report, server };
 }
 
+let plainRun: ReturnType<typeof evolveAgainst> | undefined;
+/** The run against the plain sim, made once and shared by the comparisons. */
+const plainEvolve = () => {
+  plainRun ??= evolveAgainst([]);
+  return plainRun;
+};
+
 describe("ecdysis evolve on the quickstart against a server that cannot do everything", () => {
+  it("Gemini refusing seed (an array error body): seed is dropped once, the run reaches the clean endpoint's figures", async () => {
+    const plain = await plainEvolve();
+    const gemini = await evolveAgainst(["rejects-seed"]);
+    expect(gemini.run.code).toBe(0);
+    expect(gemini.result.endpoints?.downgrades).toMatchObject([
+      { parameter: "seed", from: "sent", to: "omitted" },
+    ]);
+    expect(gemini.run.stdout).toContain("seed: sent → omitted");
+    expect(gemini.report).toContain(`Unknown name "seed"`);
+    expect(gemini.result.baseline.heldout.accuracy).toBe(plain.result.baseline.heldout.accuracy);
+    expect(gemini.result.final.heldout.accuracy).toBe(plain.result.final.heldout.accuracy);
+    expect(gemini.result.final.train?.accuracy).toBe(plain.result.final.train?.accuracy);
+    expect(gemini.result.acceptedEdits).toEqual(plain.result.acceptedEdits);
+  }, 240_000);
+
   it("completes, reports every step it took, and reaches the plain sim's held-out accuracy", async () => {
-    const plain = await evolveAgainst([]);
+    const plain = await plainEvolve();
     const limited = await evolveAgainst([
       "rejects-json-schema",
       "rejects-tools",

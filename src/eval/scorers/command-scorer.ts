@@ -1,11 +1,14 @@
 import { spawn } from "node:child_process";
 import { failed, passed, type Scorer } from "./scorer.js";
+import { ScorerError } from "./scorer-error.js";
 
 /**
  * `command`: runs the user's scoring command (from the trusted config) with `/bin/sh -c` in the
  * config folder. The task and the output arrive as one JSON object on stdin — never interpolated
- * into the command line. Exit 0 = pass, another exit = wrong answer; a timeout or a command that
- * cannot start is a scorer error.
+ * into the command line. Exit 0 = pass, exit 1 = fail; anything else — another exit code (a
+ * missing script is 127 or 2), a signal, a timeout, a command that cannot start, or an exit 1
+ * with stderr and nothing on stdout (an uncaught exception) — is a {@link ScorerError}, thrown:
+ * the evaluation stops rather than score every task wrong (docs/scorers.md).
  */
 export function commandScorer(
   spec: { command: string; timeoutMs: number },
@@ -20,13 +23,24 @@ export function commandScorer(
         stdin: payload,
         timeoutMs: spec.timeoutMs,
       });
-      if (outcome.kind === "exit") return outcome.code === 0 ? passed() : failed("wrong-answer");
-      return failed("scorer-error");
+      const fail = (problem: string) => new ScorerError(spec.command, problem, outcome.stderr);
+      if (outcome.kind === "error") throw fail(outcome.detail);
+      if (outcome.code === 0) return passed();
+      if (outcome.code !== 1) throw fail(`exit ${outcome.code} (0 is pass, 1 is fail)`);
+      if (outcome.stderr.trim() !== "" && outcome.stdout.trim() === "")
+        throw fail("exit 1 with stderr and nothing on stdout (a crash, not a verdict)");
+      return failed("wrong-answer");
     },
   };
 }
 
-type Outcome = { kind: "exit"; code: number } | { kind: "error"; detail: string };
+type Outcome = ({ kind: "exit"; code: number } | { kind: "error"; detail: string }) & {
+  stdout: string;
+  stderr: string;
+};
+
+/** Most of a stream kept (a verdict needs little; a traceback's end says what went wrong). */
+const maxStreamChars = 4_000;
 
 function runWithStdin(options: {
   command: string;
@@ -37,15 +51,23 @@ function runWithStdin(options: {
   return new Promise((resolve) => {
     const child = spawn("/bin/sh", ["-c", options.command], {
       cwd: options.cwd,
-      stdio: ["pipe", "ignore", "ignore"],
+      stdio: ["pipe", "pipe", "pipe"],
       detached: true,
     });
+    const streams = { stdout: "", stderr: "" };
+    const keep = (name: "stdout" | "stderr") => (chunk: Buffer) => {
+      streams[name] = (streams[name] + chunk.toString("utf8")).slice(-maxStreamChars);
+    };
+    child.stdout.on("data", keep("stdout"));
+    child.stderr.on("data", keep("stderr"));
     let settled = false;
-    const finish = (outcome: Outcome) => {
+    const finish = (
+      outcome: { kind: "exit"; code: number } | { kind: "error"; detail: string },
+    ) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(outcome);
+      resolve({ ...outcome, ...streams });
     };
     const timer = setTimeout(() => {
       // The shell may have children: kill the whole process group.
@@ -54,7 +76,7 @@ function runWithStdin(options: {
       } catch {
         child.kill("SIGKILL");
       }
-      finish({ kind: "error", detail: "timeout" });
+      finish({ kind: "error", detail: `no verdict within ${options.timeoutMs} ms (timeoutMs)` });
     }, options.timeoutMs);
     child.on("error", (error) => finish({ kind: "error", detail: error.message }));
     child.on("close", (code, signal) =>

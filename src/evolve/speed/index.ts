@@ -2,20 +2,17 @@ import type { RunContext } from "../run-context.js";
 import type { IterationSteps } from "../strategies/steps.js";
 import { prefetchDiagnosis } from "./prefetch-diagnosis.js";
 import { refineAhead } from "./refine-ahead.js";
-import { streamNotes } from "./stream-notes.js";
 
 /**
- * The speed tricks, as wrappers around an iteration's steps. Each only starts work early —
- * notes while a batch runs, the refinement while classification re-samples, the next diagnosis
- * while flips are re-drawn, the Editor while the Skeptic reviews — and hands the results on
+ * The speed tricks, as wrappers around an iteration's steps. Each only starts work early — the
+ * refinement while classification re-samples, the next diagnosis while flips are re-drawn, the
+ * Editor while the Skeptic reviews — and hands the results on
  * through the call cache or as the same value, so with them removed the results are the same
  * and only slower (src/evolve/speed/speed.test.ts shows it). They need the call cache.
  * What each bought: docs/bench/speed-log.md.
  */
 export function withSpeedups(plain: IterationSteps, context: RunContext): IterationSteps {
-  return speculativeEditor(
-    refineAhead(prefetchDiagnosis(streamNotes(plain, context), context), context),
-  );
+  return speculativeEditor(refineAhead(prefetchDiagnosis(plain, context), context));
 }
 
 /**

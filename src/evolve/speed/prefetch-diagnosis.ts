@@ -4,8 +4,7 @@ import type { IterationSteps } from "../strategies/steps.js";
 /**
  * Prepares the next diagnosis while the flips are re-drawn: wraps `confirm` so that, while a
  * candidate's flipped tasks are re-drawn (agent work), the refiner writes the merge for the
- * candidate's failures on this batch (their notes were written while they ran, see
- * `stream-notes.ts`, and are found in the call cache here). When the batch is the whole train
+ * candidate's failures on this batch (their notes and the merge). When the batch is the whole train
  * split, an accepted candidate's next iteration diagnoses exactly these records and makes
  * exactly these calls: it joins the ones still in flight and finds the others in the call
  * cache. A rejected candidate's calls were spent for nothing. Only refiner calls (no

@@ -51,7 +51,7 @@ function outcome(result: EvolveResult): unknown {
   return JSON.parse(JSON.stringify(result, (key, value) => (skipped.has(key) ? undefined : value)));
 }
 
-const early = /-(notes|ahead|prefetch-diagnosis)$/;
+const early = /-(ahead|prefetch-diagnosis)$/;
 
 describe("the speed tricks (quickstart world, real stages)", () => {
   let world: World;

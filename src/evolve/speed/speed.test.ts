@@ -84,12 +84,12 @@ describe("the speed tricks", () => {
       const plain = await run(scenario, false);
       expect(fast.result.iterations[0].verdict).toBe("accepted");
       expect(outcome(plain.result)).toEqual(outcome(fast.result));
-      expect(plain.calls.notes).toEqual([]);
-      expect(
-        plain.stagesRun.filter((stage) => /-(notes|ahead|prefetch-diagnosis)$/.test(stage)),
-      ).toEqual([]);
-      expect(fast.stagesRun.some((stage) => stage.endsWith("-notes"))).toBe(true);
-      expect(fast.result.cost.llmCalls).toBeGreaterThan(plain.result.cost.llmCalls);
+      expect(plain.stagesRun.filter((stage) => /-(ahead|prefetch-diagnosis)$/.test(stage))).toEqual(
+        [],
+      );
+      expect(fast.stagesRun.some((stage) => /-(ahead|prefetch-diagnosis)$/.test(stage))).toBe(true);
+      // Work started early is either reused through the call cache or spent on top.
+      expect(fast.result.cost.llmCalls).toBeGreaterThanOrEqual(plain.result.cost.llmCalls);
     });
   }
 

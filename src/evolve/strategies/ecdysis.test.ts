@@ -387,37 +387,6 @@ describe("ecdysis strategy", () => {
     expect(failing(1).map(([taskId]) => taskId)).toEqual(["q1"]);
   });
 
-  it("notes each failing rollout as its evaluation runs, in a journal stage of its own", async () => {
-    const scenario = {
-      train: [
-        ...specs({ prefix: "c", count: 3, fault: "calc" }),
-        ...specs({ prefix: "q", count: 1, fault: "quirk" }),
-        ...specs({ prefix: "n", count: 4 }),
-      ],
-      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2 } },
-      temperature: 0.7,
-      variedWording: true,
-    };
-    const { result, calls, loaded } = await run(scenario);
-    expect(result.iterations[0].verdict).toBe("accepted");
-    const failingKeys = (index: number) =>
-      calls.diagnose[index].records
-        .filter((record) => !record.verdict.pass)
-        .map((record) => record.key);
-    // The batch's failures and the accepted candidate's (which the last diagnosis reads), each
-    // noted once; nothing else (no passing rollout, no re-draw).
-    const last = calls.diagnose.length - 1;
-    expect(failingKeys(0)).toHaveLength(4);
-    expect(failingKeys(last)).toHaveLength(1);
-    expect(calls.notes.sort()).toEqual([...failingKeys(0), ...failingKeys(last)].sort());
-    const notesStage = (await journalOf(loaded.root)).get("iteration-1/batch-notes");
-    expect(notesStage?.spend.llmCalls).toBe(4);
-
-    const uncached = await run({ ...scenario, callCache: false });
-    expect(uncached.calls.notes).toEqual([]);
-  });
-
   it("starts the refinement while classification re-samples, and uses it when the patterns stay the same", async () => {
     const scenario = {
       train: [

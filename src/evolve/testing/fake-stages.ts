@@ -15,8 +15,6 @@ import { faultOf } from "./fake-world.js";
 /** Calls the fake stages received, for assertions. */
 export interface FakeStageCalls {
   diagnose: Parameters<StagePort["diagnose"]>[0][];
-  /** Keys of the records noted ahead of their diagnosis. */
-  notes: string[];
   refine: { patterns: FailurePattern[]; rejected: RejectedProposal[] }[];
   reflect: {
     failures: RolloutRecord[];
@@ -179,7 +177,7 @@ export function fakeStages(
     supported?: (systematic: FailurePattern[]) => FailurePattern[];
   } = {},
 ): { stages: StagePort; calls: FakeStageCalls } {
-  const calls: FakeStageCalls = { diagnose: [], notes: [], refine: [], reflect: [] };
+  const calls: FakeStageCalls = { diagnose: [], refine: [], reflect: [] };
   const stages: StagePort = {
     async diagnose(request) {
       calls.diagnose.push(request);
@@ -190,10 +188,6 @@ export function fakeStages(
       const systematic = patterns.filter((pattern) => pattern.kind === "systematic");
       request.onSupported?.(options.supported?.(systematic) ?? systematic);
       return { evidence, patterns };
-    },
-    async noteFailure(request) {
-      calls.notes.push(request.record.key);
-      await ask(request.refiner, `note ${request.record.key}`, "failure-notes");
     },
     ...fakeRefiners({ calls, propose: options.propose }),
   };

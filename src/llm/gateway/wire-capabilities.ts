@@ -1,5 +1,5 @@
+import { schemaInstruction } from "../capabilities/structured-output.js";
 import type { WireSettings } from "../capabilities.js";
-import { schemaInstruction } from "../openai-mapping.js";
 import { fromTextReply, renderToolsSection, textResultMessage } from "../text-tool-protocol.js";
 import type { ToolSpec } from "../types.js";
 import type { WireApi, WireBody } from "./wire.js";

@@ -1,5 +1,6 @@
 import type { APIError } from "openai";
 import { TransportError } from "../../errors/transport-error.js";
+import { withDeadline } from "../attempt-deadline.js";
 import { replyVariant, type WireParameter } from "../capabilities.js";
 import { CapabilityState } from "../capability-state.js";
 import { systemClock } from "../clock.js";
@@ -7,11 +8,7 @@ import { NotACompletionError } from "../completion-check.js";
 import { ownLimits } from "../endpoint-limits.js";
 import { classifyFailure, type FailureContext } from "../failure-classification.js";
 import { createEndpointClient } from "../openai-client.js";
-import {
-  type CreateProviderOptions,
-  defaultMaxRetryAfterMs,
-  withDeadline,
-} from "../openai-provider.js";
+import { type CreateProviderOptions, defaultMaxRetryAfterMs } from "../openai-provider.js";
 import { redactSecret } from "../redact.js";
 import { backoffDelayMs, defaultBackoff } from "../retry-timing.js";
 import { seededRandom } from "../seeded-random.js";

@@ -46,7 +46,7 @@ export function replyProblem(
   body: unknown,
   context: { contentType?: string | null },
 ): string | undefined {
-  if (api === "chat") return completionProblem(body, context);
+  if (api === "chat") return completionProblem(body, context)?.reason;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     const type = context.contentType ? `a ${context.contentType.split(";")[0]} body` : "no JSON";
     return `200 with ${type}, not a ${api} reply: ${JSON.stringify(String(body).slice(0, 200))}`;

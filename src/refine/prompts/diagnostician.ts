@@ -9,7 +9,7 @@ export const diagnosticianTemplate = renderTemplate({
     "Give exactly one diagnosis per pattern id in the evidence; never invent pattern ids.",
     "Name a single module per diagnosis: agent_loop, tools, observation, context, completion, prompt, or command (a command harness's files).",
     "Confidence reflects the evidence: a pattern seen on one task is weak evidence; one recurring across many tasks and categories is strong.",
-    "Explain the mechanism in general terms (e.g. 'no calculator is offered, so multi-digit arithmetic is done in the head'), never in terms of a particular task.",
+    "Explain the mechanism in general terms (e.g. 'tool results are cut before the field the answer needs, so the model guesses it'), never in terms of a particular task.",
     ...sharedRules,
   ],
 });
