@@ -20717,6 +20717,12 @@ var init_strategy_options = __esm({
       /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
       alpha: external_exports.number().gt(0).lt(1).default(0.1),
       /**
+       * Also accept on the targeted flip test (src/evolve/targeted-test.ts): the fixes landed on
+       * the failing tasks the diagnosis named, beyond the measured background of flips. `false`:
+       * the fair-coin McNemar test (and the re-draws) alone.
+       */
+      targetedTest: external_exports.boolean().default(true),
+      /**
        * Extra samples of every discordant task, under both harnesses, before the paired test: one
        * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
        * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
@@ -29304,7 +29310,9 @@ var init_world_names = __esm({
       "noisy",
       "sparse",
       "neutral",
-      "plainspoken"
+      "plainspoken",
+      "model-noise",
+      "mediocre-refiner"
     ];
   }
 });
@@ -48075,24 +48083,24 @@ var init_conversation = __esm({
             `${name3}(${rawArguments.slice(0, 200)}): ${outcome.text}`
           );
         else if (outcome.error) recorder.event("tool-error", `${name3}: ${outcome.text.slice(0, 300)}`);
-        const observation = shapeObservation({
+        const observation2 = shapeObservation({
           text: outcome.text,
           error: outcome.error,
           config: config2.observation
         });
-        if (observation.truncatedChars > 0) {
+        if (observation2.truncatedChars > 0) {
           recorder.event(
             "observation-truncated",
-            `${name3} output cut by ${observation.truncatedChars} characters to ${config2.observation.max_chars}`
+            `${name3} output cut by ${observation2.truncatedChars} characters to ${config2.observation.max_chars}`
           );
         }
         recorder.steps[recorder.steps.length - 1].toolCalls.push({
           name: name3,
           arguments: rawArguments,
-          result: observation.text,
+          result: observation2.text,
           error: outcome.error
         });
-        return observation.text;
+        return observation2.text;
       }
     };
   }
@@ -50811,6 +50819,64 @@ var init_paired_test = __esm({
   }
 });
 
+// src/evolve/targeted-test.ts
+function logFactorial2(n) {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+function logChoose(n, k) {
+  if (k < 0 || k > n) return Number.NEGATIVE_INFINITY;
+  return logFactorial2(n) - logFactorial2(k) - logFactorial2(n - k);
+}
+function hypergeometricUpperTail(hits, population, marked, draws) {
+  if (hits <= 0) return 1;
+  const total = logChoose(population, draws);
+  let tail2 = 0;
+  for (let k = hits; k <= Math.min(marked, draws); k++)
+    tail2 += Math.exp(logChoose(marked, k) + logChoose(population - marked, draws - k) - total);
+  return Math.min(1, tail2);
+}
+function targetedFlips(comparison, targets) {
+  const fixedTargets = comparison.fixed.filter((id) => targets.has(id)).length;
+  const flips = comparison.fixed.length + comparison.broken.length;
+  const named = Math.min(targets.size, comparison.n);
+  const others = comparison.n - named;
+  return {
+    n: comparison.n,
+    targets: named,
+    flips,
+    fixedTargets,
+    backgroundRate: others > 0 ? (flips - fixedTargets) / others : 0,
+    pValue: hypergeometricUpperTail(fixedTargets, comparison.n, named, flips)
+  };
+}
+function attainableTargetedP(n, fixed) {
+  return hypergeometricUpperTail(fixed, n, fixed, fixed);
+}
+function targetedPower(options) {
+  const { n, targets, alpha } = options;
+  const others = n - targets;
+  const rate2 = Math.min(1, Math.max(0, options.backgroundRate));
+  let power = 0;
+  for (let extra = 0; extra <= others; extra++) {
+    const p = hypergeometricUpperTail(targets, n, targets, targets + extra);
+    if (p >= alpha) break;
+    power += binomialPmf(extra, others, rate2);
+  }
+  return Math.min(1, power);
+}
+function binomialPmf(k, trials, rate2) {
+  if (rate2 <= 0) return k === 0 ? 1 : 0;
+  if (rate2 >= 1) return k === trials ? 1 : 0;
+  return Math.exp(logChoose(trials, k) + k * Math.log(rate2) + (trials - k) * Math.log1p(-rate2));
+}
+var init_targeted_test = __esm({
+  "src/evolve/targeted-test.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/validation.ts
 function decides(stage) {
   return stage.role === "screen" || stage.role === "prune" || stage.role === "verdict";
@@ -50886,17 +50952,41 @@ function promising(cheap) {
   const broken = cheap.broken.length;
   return fixesMoreThanItBreaks(cheap) ? { accepted: true, reason: `cheap validation: fixed ${fixed} > broken ${broken}` } : { accepted: false, reason: `cheap validation: fixed ${fixed} \u2264 broken ${broken}` };
 }
-function significant(alpha) {
+function significant(alpha, targeted) {
   return (full) => {
     if (!fixesMoreThanItBreaks(full))
       return { accepted: false, reason: `full batch: ${tally(full)}` };
     const p = formatPValue(full.pValue);
     if (full.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
+    const fairCoin = `one-sided McNemar ${p} (needs < ${alpha})`;
+    if (!targeted) return { accepted: false, reason: `full batch: ${tally(full)}, ${fairCoin}` };
+    const test = targetedFlips(full, targeted.targets);
+    const onTargets = `${test.fixedTargets} of ${test.targets} named task(s) fixed among ${test.flips} flip(s) of ${test.n}, targeted ${formatPValue(test.pValue)}`;
+    if (test.pValue < alpha && test.fixedTargets >= targeted.minFixed)
+      return { accepted: true, reason: `${tally(full)}; ${onTargets}, below alpha ${alpha}` };
+    const short2 = test.fixedTargets < targeted.minFixed ? ` (a fix needs \u2265 ${targeted.minFixed} named)` : "";
     return {
       accepted: false,
-      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`
+      reason: `full batch: ${tally(full)}, ${fairCoin}; ${onTargets}${short2}`
     };
+  };
+}
+function verdictPower(full, targeted, alpha) {
+  const test = targetedFlips(full, targeted.targets);
+  const round = (value) => Number(value.toPrecision(3));
+  return {
+    "named tasks": test.targets,
+    "background flip rate": round(test.backgroundRate),
+    "targeted power": round(
+      targetedPower({
+        n: test.n,
+        targets: test.targets,
+        backgroundRate: test.backgroundRate,
+        alpha
+      })
+    ),
+    "McNemar best p": round(mcnemarOneSided(test.targets, 0))
   };
 }
 function worthRedrawing(full) {
@@ -51015,6 +51105,8 @@ var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
     init_statistics();
+    init_paired_test();
+    init_targeted_test();
     init_validation();
   }
 });
@@ -51170,6 +51262,15 @@ var init_budget = __esm({
       /** Spend so far that counts against the limits. */
       bounded() {
         return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
+      /**
+       * Training rollouts still allowed before the rollout limit (the measurement's reserved rollouts
+       * held back); undefined without a rollout limit.
+       */
+      rolloutsLeft() {
+        if (this.limits.rollouts === void 0) return void 0;
+        const used = this.bounded().rollouts + this.reservedRollouts;
+        return Math.max(0, this.limits.rollouts - used);
       }
       /** The exhausted resource, if any. */
       exceeded() {
@@ -56203,6 +56304,37 @@ var init_speed = __esm({
   }
 });
 
+// src/evolve/strategies/ecdysis-budget.ts
+function affordable(context, cost, reserve = 0) {
+  const left = context.rolloutsLeft?.();
+  return left === void 0 || left >= cost + reserve;
+}
+function redrawCost(full, samples) {
+  return 2 * samples * (full.fixed.length + full.broken.length);
+}
+function attemptLimit(context, batchSize) {
+  const configured = context.config.evolve.ecdysis.maxAttemptsPerPattern;
+  const left = context.rolloutsLeft?.();
+  if (left === void 0 || batchSize <= 0) return configured;
+  const extra = Math.floor(left / (2 * batchSize));
+  return Math.min(3 * configured, configured + extra);
+}
+function unacceptableAtEvidence(options) {
+  const { failingMembers, batchSize, alpha, minFixed } = options;
+  if (failingMembers < minFixed)
+    return `${options.pattern.name}: ${failingMembers} failing member(s) on the batch, a fix needs \u2265 ${minFixed}`;
+  const best = attainableTargetedP(batchSize, failingMembers);
+  if (best >= alpha)
+    return `${options.pattern.name}: even fixing all ${failingMembers} failing members of ${batchSize} tasks gives p ${best.toPrecision(2)} \u2265 alpha ${alpha}`;
+  return void 0;
+}
+var init_ecdysis_budget = __esm({
+  "src/evolve/strategies/ecdysis-budget.ts"() {
+    "use strict";
+    init_targeted_test();
+  }
+});
+
 // src/evolve/stratified-sample.ts
 function stratifiedSample(options) {
   const { items, size, category, rng } = options;
@@ -56248,15 +56380,19 @@ async function proposeEcdysis(options) {
   const seen = await observeBatch(options);
   const { tasks, run: run2 } = seen.batch;
   if (failingRecords(run2.result, run2.records).length === 0)
-    return {
+    return stopOrObserveMore(options, seen, {
       kind: "stop",
       seen,
       stoppedBy: "no-failures",
       reason: "every task of the batch passed"
-    };
-  const attemptable = (pattern) => mayAttempt(pattern, state.memory, {
-    maxAttempts: evolve.maxAttemptsPerPattern,
-    harnessHash: harness.hash
+    });
+  const maxAttempts = attemptLimit(context, tasks.length);
+  const attemptable = (pattern) => mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) && !unacceptableAtEvidence({
+    pattern,
+    failingMembers: pattern.taskIds.length,
+    batchSize: tasks.length,
+    alpha: evolve.alpha,
+    minFixed: evolve.minSupport.tasks
   });
   const refine3 = {
     harness,
@@ -56280,12 +56416,30 @@ async function proposeEcdysis(options) {
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const systematic = found.filter(attemptable);
   if (systematic.length === 0)
-    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
+    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
   const refinement = await steps.refine({
     stage: scope.key("refine"),
     request: { ...refine3, patterns: systematic }
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+function stopOrObserveMore(options, seen, stop) {
+  const { context, state } = options;
+  const observed2 = /* @__PURE__ */ new Set([...state.observed ?? [], ...seen.batch.tasks.map((task) => task.id)]);
+  const unseen = context.train.length - observed2.size;
+  const left = context.rolloutsLeft?.();
+  if (left === void 0 || left === 0) return stop;
+  const batch = Math.min(context.config.evolve.ecdysis.batchSize, context.train.length);
+  if (unseen > 0 && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [] },
+      reason: `${observeMoreReason}: ${stop.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`
+    };
+  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : "every train task has been observed on this harness";
+  return { ...stop, reason: `${stop.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 function stopWithout(options) {
   const { seen } = options;
@@ -56304,9 +56458,13 @@ function stopWithout(options) {
 async function observeBatch(options) {
   const { context, state, scope } = options;
   const { index } = scope;
+  const size = context.config.evolve.ecdysis.batchSize;
+  const observed2 = new Set(state.observeFresh ? state.observed ?? [] : []);
+  const unseen = context.train.filter((task) => !observed2.has(task.id));
+  const items = unseen.length >= Math.min(size, context.train.length) ? unseen : context.train;
   const tasks = stratifiedSample({
-    items: context.train,
-    size: context.config.evolve.ecdysis.batchSize,
+    items,
+    size,
     category: (task) => task.category,
     rng: scope.rng("batch")
   });
@@ -56373,6 +56531,7 @@ function diagnoseRequest(options) {
     })).records : void 0
   };
 }
+var observeMoreReason;
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
@@ -56380,6 +56539,8 @@ var init_ecdysis_propose = __esm({
     init_memory();
     init_records();
     init_stratified_sample();
+    init_ecdysis_budget();
+    observeMoreReason = "observing more before stopping";
   }
 });
 
@@ -56645,6 +56806,8 @@ async function validateCandidate(validation, candidate, applied) {
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
+  const ablation = pruned.kept.length * cheapTasks.length + validation.batch.length;
+  if (!affordable(validation.context, ablation)) return;
   const rebuilt = await ablateRejected({
     validation,
     kept: pruned.kept,
@@ -56702,8 +56865,12 @@ async function testOnBatch(validation, candidate, stage) {
     label: `iteration ${index}: full batch`
   });
   const full = comparePaired(before, passMapOf(run2.result));
-  const perTask = significant(alpha)(full);
-  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const targeted = namedEvidence(validation);
+  const perTask = significant(
+    alpha,
+    context.config.evolve.ecdysis.targetedTest ? targeted : void 0
+  )(full);
+  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0 && affordable(context, redrawCost(full, confirmSamples), batch.length);
   const notRedrawn = redraw ? deterministicAgent(context.config) : void 0;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
@@ -56712,6 +56879,7 @@ async function testOnBatch(validation, candidate, stage) {
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run2.result),
+    figures: verdictPower(full, targeted, alpha),
     decision
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
@@ -56736,6 +56904,12 @@ async function testOnBatch(validation, candidate, stage) {
   });
   return { accepted: confirmed.accepted, full };
 }
+function namedEvidence(validation) {
+  const targets = new Set(
+    validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => validation.before.get(taskId) === false)
+  );
+  return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
+}
 function exposed(stages) {
   const cheap = stages.findLast(
     (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
@@ -56755,6 +56929,7 @@ var init_ecdysis_validate = __esm({
     init_records();
     init_stratified_sample();
     init_ablate();
+    init_ecdysis_budget();
     init_prune();
     ecdysisStep = {
       cheap: "cheap validation",
@@ -56933,8 +57108,15 @@ function ecdysisRun(context) {
       proposal,
       scope: proposal.data.repair ? scope.within("repair") : scope
     }),
-    next: (state, step) => next(context, state, step)
+    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) })
   };
+}
+function observation(state, step) {
+  const { proposal, verdict } = step;
+  const ids = proposal.seen.batch.tasks.map((task) => task.id);
+  const observed2 = verdict.accepted ? [] : [.../* @__PURE__ */ new Set([...state.observed ?? [], ...ids])];
+  const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
+  return { observed: observed2, observeFresh };
 }
 function next(context, state, step) {
   const { proposal, validation, verdict } = step;
@@ -56953,7 +57135,8 @@ function next(context, state, step) {
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
   const rejection = verdict.accepted ? [] : rejected(step, parentHash);
   const stages = validation.stages;
-  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0;
+  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && // A repair that cannot finish within the budget left would be cut short and dropped.
+  affordable(context, proposal.seen.batch.tasks.length);
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
@@ -57026,6 +57209,7 @@ var init_ecdysis = __esm({
     init_memory();
     init_speed();
     init_validation();
+    init_ecdysis_budget();
     init_ecdysis_propose();
     init_ecdysis_validate();
     init_repair();
@@ -57643,6 +57827,7 @@ function openRun(input2) {
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
     ...config2.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) },
     exhausted: () => budget.exceeded(),
+    rolloutsLeft: () => budget.rolloutsLeft(),
     elapsedMs: () => budget.snapshot().wallMs
   };
   const measure = (split) => evaluations({ enforce: false, split });
