@@ -20756,7 +20756,15 @@ var init_strategy_options = __esm({
        * (a calculator fix lives only in `tools`), so round-robin over them discards most fixes —
        * docs/bench/gepa-baseline.md has the measurement.
        */
-      components: external_exports.enum(["round-robin", "all"]).default("all")
+      components: external_exports.enum(["round-robin", "all"]).default("all"),
+      /**
+       * GEPA's merge proposer (`use_merge`, on in `dspy.GEPA`): after a reflection adds a child to
+       * the pool, the next iteration tries combining two non-dominated candidates that share an
+       * ancestor, module by module (src/evolve/strategies/gepa/merge.ts).
+       */
+      merge: external_exports.boolean().default(true),
+      /** GEPA's `max_merge_invocations`: merges tried over the run. */
+      maxMergeInvocations: external_exports.number().int().min(0).default(5)
     }).strict();
     movedEvolveKeys = {
       batchSize: "evolve.ecdysis.batchSize",
@@ -51051,6 +51059,15 @@ function unchangedAfterPruning() {
 function betterOnMinibatch(before, after) {
   return after > before ? { accepted: true, reason: `minibatch score ${after} > ${before}: worth a full evaluation` } : { accepted: false, reason: `minibatch score ${after} is not above the parent's ${before}` };
 }
+function noWorseThanParents(parents, merged) {
+  return merged >= parents ? {
+    accepted: true,
+    reason: `merged subsample score ${merged} \u2265 the parents' best ${parents}: worth a full evaluation`
+  } : {
+    accepted: false,
+    reason: `merged subsample score ${merged} is below the parents' best ${parents}`
+  };
+}
 function aboveBest(best, child) {
   return child > best ? { accepted: true, reason: `train accuracy ${child.toFixed(3)} > best ${best.toFixed(3)}` } : {
     accepted: false,
@@ -57353,6 +57370,224 @@ var init_pareto = __esm({
   }
 });
 
+// src/evolve/strategies/gepa/merge.ts
+function editKey(edit) {
+  return JSON.stringify(edit);
+}
+function editsSince(ancestor, descendant) {
+  const prefix = ancestor.edits;
+  if (descendant.edits.length < prefix.length) return void 0;
+  for (let k = 0; k < prefix.length; k++)
+    if (editKey(prefix[k]) !== editKey(descendant.edits[k])) return void 0;
+  return descendant.edits.slice(prefix.length);
+}
+function modulesOf(edits) {
+  return new Set(edits.map((edit) => edit.module));
+}
+function mergedEdits(options) {
+  const fromI = editsSince(options.ancestor, options.i);
+  const fromJ = editsSince(options.ancestor, options.j);
+  if (!fromI || !fromJ || fromI.length === 0 || fromJ.length === 0) return void 0;
+  const inI = modulesOf(fromI);
+  const inJ = modulesOf(fromJ);
+  const onlyI = [...inI].filter((module) => !inJ.has(module));
+  const onlyJ = [...inJ].filter((module) => !inI.has(module));
+  if (onlyI.length === 0 && onlyJ.length === 0) return void 0;
+  const fromBetter = options.iBetter ? fromI : fromJ;
+  const fromOther = options.iBetter ? fromJ : fromI;
+  const otherOnly = new Set(options.iBetter ? onlyJ : onlyI);
+  return [...fromBetter, ...fromOther.filter((edit) => otherOnly.has(edit.module))];
+}
+function dominators(pool) {
+  const front = withoutDominated(instanceFront(pool), pool.map(averageScore));
+  return [...new Set([...front.values()].flatMap((members2) => [...members2]))].sort((a, b) => a - b);
+}
+function planMerge(options) {
+  const { scores, lineages, tried, rng } = options;
+  const candidates = dominators(scores);
+  if (candidates.length < 2) return void 0;
+  const averages = scores.map(averageScore);
+  for (let attempt = 0; attempt < (options.attempts ?? 10); attempt++) {
+    const [i, j] = drawPair(candidates, rng);
+    if (lineages[i].ancestors.includes(j) || lineages[j].ancestors.includes(i)) continue;
+    const common = lineages[i].ancestors.filter(
+      (a) => lineages[j].ancestors.includes(a) && averages[a] <= averages[i] && averages[a] <= averages[j] && !tried.has(`${i}-${j}-${a}`)
+    );
+    const ancestor = drawWeighted(common, averages, rng);
+    if (ancestor === void 0) continue;
+    const edits = mergedEdits({
+      ancestor: lineages[ancestor],
+      i: lineages[i],
+      j: lineages[j],
+      iBetter: averages[i] >= averages[j]
+    });
+    if (edits) return { i, j, ancestor, edits, key: `${i}-${j}-${ancestor}` };
+  }
+  return void 0;
+}
+function drawPair(members2, rng) {
+  const first = Math.floor(rng.next() * members2.length);
+  let second = Math.floor(rng.next() * (members2.length - 1));
+  if (second >= first) second += 1;
+  const [a, b] = [members2[first], members2[second]];
+  return a < b ? [a, b] : [b, a];
+}
+function drawWeighted(members2, weights, rng) {
+  if (members2.length === 0) return void 0;
+  const total = members2.reduce((sum, member) => sum + weights[member], 0);
+  if (total <= 0) return members2[Math.floor(rng.next() * members2.length)];
+  let draw2 = rng.next() * total;
+  for (const member of members2) {
+    draw2 -= weights[member];
+    if (draw2 < 0) return member;
+  }
+  return members2[members2.length - 1];
+}
+function mergeSubsample(options) {
+  const size = options.size ?? 5;
+  const ids = [...options.i.keys()].filter((id) => options.j.has(id));
+  const score = (scores, id) => scores.get(id) ?? 0;
+  const groups = [
+    ids.filter((id) => score(options.i, id) > score(options.j, id)),
+    ids.filter((id) => score(options.j, id) > score(options.i, id)),
+    ids.filter((id) => score(options.i, id) === score(options.j, id))
+  ].map((group2) => shuffled(group2, options.rng));
+  const chosen = [];
+  for (let round = 0; chosen.length < Math.min(size, ids.length); round++)
+    for (const group2 of groups)
+      if (round < group2.length && chosen.length < size) chosen.push(group2[round]);
+  return chosen;
+}
+var init_merge = __esm({
+  "src/evolve/strategies/gepa/merge.ts"() {
+    "use strict";
+    init_rng();
+    init_pareto();
+  }
+});
+
+// src/evolve/strategies/iterative-merge.ts
+function mergeRecord(edits) {
+  return {
+    mode: "reflect",
+    patternIds: [],
+    turns: [],
+    diagnoses: [],
+    rounds: [],
+    outcome: "accepted",
+    hms: null,
+    rejection: null,
+    edits,
+    invalidEdits: [],
+    droppedEdits: []
+  };
+}
+function proposeMerge(options) {
+  const { context, state, scope } = options;
+  const { merge: merge2, maxMergeInvocations } = context.config.evolve.iterative;
+  const counters = state.merges;
+  if (!merge2 || counters.due <= 0 || !counters.lastFoundNew) return void 0;
+  if (counters.tested >= maxMergeInvocations) return void 0;
+  const rng = scope.rng("merge");
+  const tried = new Set(counters.tried);
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const plan = planMerge({
+      scores: state.pool.map((entry) => entry.scores),
+      lineages: state.pool.map((entry) => entry.lineage),
+      tried,
+      rng
+    });
+    if (!plan) return void 0;
+    tried.add(plan.key);
+    const refinement = mergeRecord(plan.edits);
+    const ancestor = state.pool[plan.ancestor];
+    const guarded2 = guardRefinement({
+      harness: ancestor.harness,
+      refinement,
+      guard: context.guard
+    });
+    const hash2 = guarded2.candidate?.hash;
+    if (!guarded2.candidate || state.pool.some((entry) => entry.harness.hash === hash2)) continue;
+    const data = mergeDraw({ context, state, plan, rng });
+    const seen = {
+      index: scope.index,
+      parent: ancestor.harness,
+      batch: { tasks: context.train, run: ancestor.run },
+      traces: []
+    };
+    return {
+      seen,
+      refinement,
+      guarded: guarded2,
+      targets: [],
+      data,
+      kind: "candidate",
+      candidate: guarded2.candidate
+    };
+  }
+  return void 0;
+}
+function mergeDraw(options) {
+  const { context, state, plan } = options;
+  const [first, other] = [state.pool[plan.i], state.pool[plan.j]];
+  const ids = mergeSubsample({ i: first.scores, j: other.scores, rng: options.rng });
+  const sum = (entry) => ids.reduce((total, id) => total + (entry.scores.get(id) ?? 0), 0);
+  const byId = new Map(context.train.map((task) => [task.id, task]));
+  return {
+    parentIndex: plan.i,
+    pointer: first.pointer,
+    draws: state.draws,
+    ids,
+    tasks: ids.flatMap((id) => byId.get(id) ?? []),
+    parentRun: first.run,
+    merge: {
+      j: plan.j,
+      ancestor: plan.ancestor,
+      key: plan.key,
+      baseline: Math.max(sum(first), sum(other))
+    }
+  };
+}
+function nextMerges(counters, step) {
+  if (step.merge)
+    return {
+      due: step.joinedPool ? counters.due - 1 : counters.due,
+      tested: counters.tested + 1,
+      lastFoundNew: false,
+      tried: [...counters.tried, step.merge.key]
+    };
+  return {
+    ...counters,
+    due: step.joinedPool ? counters.due + 1 : counters.due,
+    lastFoundNew: step.joinedPool
+  };
+}
+function childLineage(options) {
+  const { pool, drawn, applied } = options;
+  if (drawn.merge) {
+    const { j, ancestor } = drawn.merge;
+    const ancestors = [...pool[drawn.parentIndex].lineage.ancestors, ...pool[j].lineage.ancestors];
+    return {
+      edits: [...pool[ancestor].lineage.edits, ...applied],
+      ancestors: [.../* @__PURE__ */ new Set([...ancestors, drawn.parentIndex, j])].sort((a, b) => a - b)
+    };
+  }
+  const parent = pool[drawn.parentIndex].lineage;
+  return {
+    edits: [...parent.edits, ...applied],
+    ancestors: [...parent.ancestors, drawn.parentIndex]
+  };
+}
+var noMerges;
+var init_iterative_merge = __esm({
+  "src/evolve/strategies/iterative-merge.ts"() {
+    "use strict";
+    init_guard();
+    init_merge();
+    noMerges = { due: 0, tested: 0, lastFoundNew: false, tried: [] };
+  }
+});
+
 // src/evolve/strategies/iterative-steps.ts
 function instanceScores(run2) {
   return new Map(
@@ -57476,7 +57711,7 @@ async function validateOnMinibatch(options) {
     role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
-    decision: betterOnMinibatch(
+    decision: drawn.merge ? noWorseThanParents(drawn.merge.baseline, minibatchSum(drawn.ids, childRun)) : betterOnMinibatch(
       minibatchSum(drawn.ids, drawn.parentRun),
       minibatchSum(drawn.ids, childRun)
     )
@@ -57544,7 +57779,13 @@ function iterativeRun(context, runScope) {
         () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
         stageSchemas.evaluation
       );
-      const entry = { harness: seed, run: run2, scores: instanceScores(run2), pointer: 0 };
+      const entry = {
+        harness: seed,
+        run: run2,
+        scores: instanceScores(run2),
+        pointer: 0,
+        lineage: { edits: [], ancestors: [] }
+      };
       return {
         harness: seed,
         memory: [],
@@ -57553,14 +57794,15 @@ function iterativeRun(context, runScope) {
         draws: 0,
         withoutImprovement: 0,
         scored: [seed.hash],
-        withoutNewCandidate: 0
+        withoutNewCandidate: 0,
+        merges: noMerges
       };
     },
     stop: (state) => {
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : void 0;
     },
-    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    propose: async (state, scope) => proposeMerge({ context, state, scope }) ?? proposeFromMinibatch({ context, runScope, state, scope }),
     validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
     next: next2
   };
@@ -57580,7 +57822,10 @@ function next2(state, step) {
       harness: child.harness,
       run: child.run,
       scores: instanceScores(child.run),
-      pointer: childPointer([drawn.pointer])
+      pointer: childPointer(
+        drawn.merge ? [drawn.pointer, state.pool[drawn.merge.j].pointer] : [drawn.pointer]
+      ),
+      lineage: childLineage({ pool: state.pool, drawn, applied: child.kept })
     });
   const best = bestCandidate(pool.map((entry) => entry.scores));
   const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
@@ -57591,11 +57836,12 @@ function next2(state, step) {
     harness: pool[best].harness,
     draws: drawn.draws,
     scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
-    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1
+    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1,
+    merges: nextMerges(state.merges, { merge: drawn.merge, joinedPool: Boolean(child?.run) })
   };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
-  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
+  if (child?.run || !proposal.refinement || drawn.merge) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,
@@ -57622,10 +57868,12 @@ var init_iterative = __esm({
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
+    init_iterative_merge();
     init_iterative_steps();
     iterativeStreams = {
       parent: (iteration) => [41, iteration],
-      epoch: (epoch) => [42, epoch]
+      epoch: (epoch) => [42, epoch],
+      merge: (iteration) => [43, iteration]
     };
   }
 });

@@ -72,6 +72,14 @@ export const iterativeOptionsSchema = z
      * docs/bench/gepa-baseline.md has the measurement.
      */
     components: z.enum(["round-robin", "all"]).default("all"),
+    /**
+     * GEPA's merge proposer (`use_merge`, on in `dspy.GEPA`): after a reflection adds a child to
+     * the pool, the next iteration tries combining two non-dominated candidates that share an
+     * ancestor, module by module (src/evolve/strategies/gepa/merge.ts).
+     */
+    merge: z.boolean().default(true),
+    /** GEPA's `max_merge_invocations`: merges tried over the run. */
+    maxMergeInvocations: z.number().int().min(0).default(5),
   })
   .strict();
 /** `evolve.iterative`. */

@@ -233,6 +233,22 @@ export function betterOnMinibatch(before: number, after: number): Decision {
 }
 
 /**
+ * GEPA's merge gate (`proposer/merge.py`): the merged candidate's summed score on the subsample
+ * no lower than the better parent's there (from the parents' full evaluations).
+ */
+export function noWorseThanParents(parents: number, merged: number): Decision {
+  return merged >= parents
+    ? {
+        accepted: true,
+        reason: `merged subsample score ${merged} ≥ the parents' best ${parents}: worth a full evaluation`,
+      }
+    : {
+        accepted: false,
+        reason: `merged subsample score ${merged} is below the parents' best ${parents}`,
+      };
+}
+
+/**
  * The iterative baseline's full evaluation: the child joins the Pareto pool either way; it
  * becomes the harness in force only when its train accuracy is strictly above the best's.
  */
