@@ -60,7 +60,7 @@ const agentModel = "sim-1";
 export function ceilingOf(tasks: TruthTask[]): number {
   const heldout = tasks.filter((task) => task.split === "heldout");
   if (heldout.length === 0) return Number.NaN;
-  const expected = heldout.map((task) => {
+  const expected = heldout.map((task): number => {
     const specific = task.deficiencies.filter(
       (item) => !item.systematic && (!item.model || item.model === agentModel),
     );

@@ -56698,18 +56698,90 @@ var init_ablate = __esm({
   }
 });
 
+// src/evolve/strategies/credit.ts
+function uncertain(attributions) {
+  if (attributions.length < 2) return [];
+  return attributions.filter(
+    (change2) => change2.fixed.length > 0 && change2.fixed.length < change2.targets.length
+  );
+}
+async function creditPerEdit(options) {
+  const { validation, kept } = options;
+  const checked = uncertain(options.attributions);
+  if (checked.length === 0) return { attributions: options.attributions };
+  const outcomes3 = [];
+  const uncredited = /* @__PURE__ */ new Map();
+  for (const [index, change2] of checked.entries()) {
+    const own2 = new Set(change2.edits);
+    const rebuilt = rebuildCandidate({
+      parent: validation.parent,
+      edits: kept.filter((edit) => !own2.has(edit)),
+      guard: validation.context.guard
+    });
+    const run2 = await validation.steps.evaluate({
+      stage: validation.scope.key(`credit-${index + 1}`),
+      tasks: validation.batch.filter((task) => change2.fixed.includes(task.id)),
+      harness: rebuilt.harness,
+      label: `iteration ${validation.scope.index}: credit per edit`
+    });
+    const stillPass = passMapOf(run2.result);
+    const notIts = new Set(change2.fixed.filter((taskId) => stillPass.get(taskId) === true));
+    uncredited.set(change2, notIts);
+    outcomes3.push(creditOutcome(change2, notIts));
+  }
+  const attributions = options.attributions.map((change2) => {
+    const notIts = uncredited.get(change2);
+    return notIts ? { ...change2, fixed: change2.fixed.filter((id) => !notIts.has(id)) } : change2;
+  });
+  const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
+  const stage = {
+    step: ecdysisStep.credit,
+    role: "note",
+    changes: outcomes3,
+    figures: { checked: checked.length, "targets not credited": lost },
+    decision: {
+      accepted: true,
+      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them`
+    }
+  };
+  return { attributions, stage };
+}
+function creditOutcome(change2, notIts) {
+  const credited = change2.fixed.length - notIts.size;
+  return {
+    edits: change2.edits,
+    patterns: change2.patterns.map((pattern) => pattern.name),
+    patternIds: change2.patterns.map((pattern) => pattern.id),
+    kept: credited > 0,
+    targets: change2.targets.length,
+    fixed: credited,
+    reason: notIts.size > 0 ? `${notIts.size} of its ${change2.fixed.length} fixed target(s) pass without it: credited ${credited}` : `each of its ${change2.fixed.length} fixed target(s) fails again without it`
+  };
+}
+var init_credit = __esm({
+  "src/evolve/strategies/credit.ts"() {
+    "use strict";
+    init_guard();
+    init_records();
+    init_ecdysis_validate();
+  }
+});
+
 // src/evolve/strategies/prune.ts
 async function pruneChanges(options) {
   const { validation } = options;
   const { stages } = validation;
   let { candidate, kept, cheap } = options;
   for (let round = 1; ; round++) {
-    const attributions = attributeChanges({
+    const attributed = attributeChanges({
       applied: kept,
       addressed: validation.addressed,
       before: validation.before,
       cheap
     });
+    const credit = round === 1 ? await creditPerEdit({ validation, kept, attributions: attributed }) : { attributions: attributed };
+    if (credit.stage) stages.push(credit.stage);
+    const attributions = credit.attributions;
     const changes = prunedChanges2(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
@@ -56782,6 +56854,7 @@ var init_prune = __esm({
     init_acceptance();
     init_guard();
     init_attribution();
+    init_credit();
     init_ecdysis_validate();
     maxPruneRounds = 3;
   }
@@ -56882,7 +56955,7 @@ async function testOnBatch(validation, candidate, stage) {
     label: `iteration ${index}: full batch`
   });
   const full = comparePaired(before, passMapOf(run2.result));
-  const targeted = namedEvidence(validation);
+  const targeted = namedEvidence(validation, candidate.hash);
   const perTask = significant(
     alpha,
     context.config.evolve.ecdysis.targetedTest ? targeted : void 0
@@ -56921,9 +56994,15 @@ async function testOnBatch(validation, candidate, stage) {
   });
   return { accepted: confirmed.accepted, full };
 }
-function namedEvidence(validation) {
+function namedEvidence(validation, candidateHash) {
+  const edits = validation.candidates.get(candidateHash)?.kept ?? [];
+  const named = new Set(edits.flatMap((edit) => edit.patterns));
+  const aimed = validation.addressed.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name)
+  );
+  const patterns2 = aimed.length > 0 ? aimed : validation.addressed;
   const targets = new Set(
-    validation.addressed.flatMap((pattern) => pattern.taskIds).filter((taskId) => validation.before.get(taskId) === false)
+    patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => validation.before.get(taskId) === false)
   );
   return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
 }
@@ -56950,6 +57029,7 @@ var init_ecdysis_validate = __esm({
     init_prune();
     ecdysisStep = {
       cheap: "cheap validation",
+      credit: "credit per edit",
       pruning: "pruning",
       full: "full batch",
       redraw: "re-drawn flips",

@@ -34,6 +34,7 @@ export interface EcdysisData {
 /** The steps of an ecdysis validation, as their stages name them. */
 export const ecdysisStep = {
   cheap: "cheap validation",
+  credit: "credit per edit",
   pruning: "pruning",
   full: "full batch",
   redraw: "re-drawn flips",
@@ -203,7 +204,7 @@ async function testOnBatch(
     label: `iteration ${index}: full batch`,
   });
   const full = comparePaired(before, passMapOf(run.result));
-  const targeted = namedEvidence(validation);
+  const targeted = namedEvidence(validation, candidate.hash);
   const perTask = significant(
     alpha,
     context.config.evolve.ecdysis.targetedTest ? targeted : undefined,
@@ -249,12 +250,19 @@ async function testOnBatch(
 
 /**
  * The targeted test's evidence (acceptance.ts `significant`): the failing batch tasks of the
- * patterns the proposal addressed, named before the candidate ran; a fix must fix at least as
- * many of them as make a pattern systematic (`minSupport.tasks`).
+ * patterns the candidate's edits address — after pruning, only those its remaining edits name —
+ * named before the candidate ran; a fix must fix at least as many of them as make a pattern
+ * systematic (`minSupport.tasks`).
  */
-export function namedEvidence(validation: Validation): TargetedEvidence {
+export function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
+  const edits = validation.candidates.get(candidateHash)?.kept ?? [];
+  const named = new Set(edits.flatMap((edit) => edit.patterns));
+  const aimed = validation.addressed.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name),
+  );
+  const patterns = aimed.length > 0 ? aimed : validation.addressed;
   const targets = new Set(
-    validation.addressed
+    patterns
       .flatMap((pattern) => pattern.taskIds)
       .filter((taskId) => validation.before.get(taskId) === false),
   );

@@ -310,6 +310,37 @@ describe("ecdysis strategy", () => {
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
   });
 
+  // Issue #27 item 5: credit per edit. A generic rule aimed at two patterns was credited with the
+  // calc tasks the calculator rule fixed (its own date targets stayed failing) and rode along
+  // into the accepted bundle; left out once, the calc tasks still pass: it is not credited, and
+  // pruned.
+  it("credits a change only with targets that fail again without it: a riding rule is pruned", async () => {
+    const generic = {
+      module: "prompt" as const,
+      patterns: ["p-calc", "p-date"],
+      rationale: "r",
+      edit: { kind: "add_rule" as const, text: "Be careful." },
+    };
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "d", count: 3, fault: "date" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      evolve: { ecdysis: { repairRegressions: false } },
+      propose: () => [ruleEdit("calc", ["p-calc"]), generic],
+    });
+    const first = result.iterations[0];
+    expect(stageOf(first, "credit per edit")?.figures).toMatchObject({ "targets not credited": 3 });
+    expect(prunedOut(first).map((change) => change.edits[0].edit)).toEqual([generic.edit]);
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+  });
+
   // Issue #27 item 2: a fix the test could not accept was attempted. 3 fixed / 0 broken on a
   // deterministic agent is p = 0.125 under the fair coin, yet nothing else of the batch flipped:
   // the targeted test (the fixes landed on the named tasks, against the measured background of
