@@ -792,11 +792,11 @@ function getSizableOrigin(input2) {
   return "unknown";
 }
 function codePointLength(str2) {
-  const units = str2.length;
+  const units2 = str2.length;
   if (!highSurrogate.test(str2))
-    return units;
-  let count5 = units;
-  for (let i = 0; i < units - 1; i++) {
+    return units2;
+  let count5 = units2;
+  for (let i = 0; i < units2 - 1; i++) {
     if ((str2.charCodeAt(i) & 64512) === 55296 && (str2.charCodeAt(i + 1) & 64512) === 56320) {
       count5--;
       i++;
@@ -2033,8 +2033,8 @@ var init_checks = __esm({
       (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units > def.maximum ? codePointLength(input2) : units;
+        const units2 = input2.length;
+        const length = typeof input2 === "string" && units2 > def.maximum ? codePointLength(input2) : units2;
         if (length <= def.maximum)
           return;
         const origin = getLengthableOrigin(input2);
@@ -2055,8 +2055,8 @@ var init_checks = __esm({
       (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units >= def.minimum && units < def.minimum * 2 ? codePointLength(input2) : units;
+        const units2 = input2.length;
+        const length = typeof input2 === "string" && units2 >= def.minimum && units2 < def.minimum * 2 ? codePointLength(input2) : units2;
         if (length >= def.minimum)
           return;
         const origin = getLengthableOrigin(input2);
@@ -2077,8 +2077,8 @@ var init_checks = __esm({
       (_a5 = inst._zod.def).when ?? (_a5.when = _whenHasLength);
       inst._zod.check = (payload) => {
         const input2 = payload.value;
-        const units = input2.length;
-        const length = typeof input2 === "string" && units >= def.length && units <= def.length * 2 ? codePointLength(input2) : units;
+        const units2 = input2.length;
+        const length = typeof input2 === "string" && units2 >= def.length && units2 <= def.length * 2 ? codePointLength(input2) : units2;
         if (length === def.length)
           return;
         const origin = getLengthableOrigin(input2);
@@ -21131,224 +21131,282 @@ var init_harness_schema = __esm({
   }
 });
 
-// src/safety/secrets.ts
-function redactSecrets(text3, options = {}) {
-  const replacement = options.replacement ?? "***";
-  let result = text3;
-  const values = [...options.values ?? []].filter((value) => value.length >= 4);
-  for (const value of values.sort((a, b) => b.length - a.length))
-    result = result.split(value).join(replacement);
-  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
-  return result;
+// src/safety/normal-form.ts
+function decodeEntities(text3) {
+  return text3.replace(
+    /&(#[xX][0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z]{2,8});/g,
+    (whole, body) => {
+      if (body.startsWith("#")) {
+        const point = /^#[xX]/.test(body) ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
+        return point > 0 && point <= 1114111 ? String.fromCodePoint(point) : whole;
+      }
+      return namedEntities[body.toLowerCase()] ?? whole;
+    }
+  );
 }
-function secretValueForms(secret) {
-  const value = secret.trim();
-  if (value.length < minSecretValueLength) return [];
-  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-  const forms = [
-    value,
-    Buffer.from(value).toString("base64"),
-    Buffer.from(`x-access-token:${value}`).toString("base64"),
-    encodeURIComponent(value),
-    JSON.stringify(value).slice(1, -1),
-    html
-  ];
-  return [...new Set(forms)];
+function asciiDigits(text3) {
+  return text3.replace(new RegExp("(?![0-9])\\p{Nd}", "gu"), (char) => {
+    const point = char.codePointAt(0) ?? 0;
+    let value = 0;
+    while (value < 9 && new RegExp("\\p{Nd}", "u").test(String.fromCodePoint(point - value - 1))) value += 1;
+    return String(value);
+  });
 }
-function redactValue(value, redact) {
-  if (typeof value === "string") return redact(value);
-  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
-  if (value && typeof value === "object") {
-    const out = {};
-    for (const [key, member] of Object.entries(value))
-      out[redact(key)] = redactValue(member, redact);
-    return out;
+function normalText(text3) {
+  const guarded2 = guardText(text3);
+  const decoded = guarded2.includes("&") ? guardText(decodeEntities(guarded2)) : guarded2;
+  return /[^ -~\s]/.test(decoded) ? asciiDigits(decoded) : decoded;
+}
+function normalTokens(text3) {
+  const tokens = [];
+  let line = 0;
+  for (const piece of normalText(text3).match(tokenPattern) ?? []) {
+    const first = piece.charCodeAt(0);
+    if (first === 10) line += 1;
+    else if (first >= 48 && first <= 57)
+      for (const token of numberTokens(piece, line)) tokens.push(token);
+    else if (piece.length === 1 && operators.has(piece))
+      tokens.push({ kind: "op", key: piece === "\u2212" ? "-" : piece, values: [], line });
+    else if (first === 32 || first === 9)
+      tokens.push({ kind: "op", key: "-", values: [], line, spaced: true });
+    else tokens.push({ kind: "word", key: piece.toLowerCase(), values: [], line });
   }
-  return value;
+  return joinSpaceGroups(tokens);
 }
-var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
-var init_secrets = __esm({
-  "src/safety/secrets.ts"() {
+function contentTokens(tokens) {
+  return tokens.filter((token) => token.kind !== "op");
+}
+function canonicalNumber(integer2, fraction = "") {
+  const whole = integer2.replace(/^0+(?=\d)/, "") || "0";
+  const part = fraction.replace(/0+$/, "");
+  return part ? `${whole}.${part}` : whole;
+}
+function numberTokens(digits, line) {
+  const groups = digits.split(/[.,'’_]/);
+  const seps = digits.match(/[.,'’_]/g) ?? [];
+  const number4 = (values, written) => ({
+    kind: "number",
+    key: values[0],
+    values: [...new Set(values)],
+    written,
+    line
+  });
+  if (seps.length === 0) return [{ ...number4([canonicalNumber(digits)], digits), key: digits }];
+  const readings = numberReadings(groups, seps);
+  return readings.length > 0 ? [number4(readings, digits)] : groups.map((group2) => number4([canonicalNumber(group2)], group2));
+}
+function numberReadings(groups, seps) {
+  const [head, ...rest] = groups;
+  const last = groups[groups.length - 1];
+  const grouped = (kinds2, tail2) => kinds2.every((sep9) => sep9 === kinds2[0]) && tail2.every((group2) => group2.length === 3) && (kinds2[0] === "_" || head.length <= 3);
+  if (seps.length === 1 && (seps[0] === "." || seps[0] === ",")) {
+    const decimal = canonicalNumber(head, last);
+    const thousands = grouped(seps, rest) ? [canonicalNumber(head + last)] : [];
+    if (seps[0] === "." || thousands.length === 0)
+      return [
+        decimal,
+        ...thousands,
+        ...seps[0] === "," ? groups.map((group2) => canonicalNumber(group2)) : []
+      ];
+    return [...thousands, decimal];
+  }
+  if (grouped(seps, rest)) return [canonicalNumber(groups.join(""))];
+  const point = seps[seps.length - 1];
+  if ((point === "." || point === ",") && seps[0] !== point && grouped(seps.slice(0, -1), rest.slice(0, -1)))
+    return [canonicalNumber(groups.slice(0, -1).join(""), last)];
+  return [];
+}
+function joinSpaceGroups(tokens) {
+  for (let index = 0; index < tokens.length; index += 1) {
+    const head = tokens[index];
+    if (head.kind !== "number" || !/^\d{1,3}$/.test(head.written ?? "")) continue;
+    let integer2 = head.written ?? "";
+    let fraction = "";
+    let next3 = index + 1;
+    while (!fraction && isGroup(tokens[next3], head.line)) {
+      const [group2, decimals = ""] = (tokens[next3].written ?? "").split(/[.,]/);
+      integer2 += group2;
+      fraction = decimals;
+      next3 += 1;
+    }
+    if (next3 > index + 1) head.values.push(canonicalNumber(integer2, fraction));
+  }
+  return tokens;
+}
+function isGroup(token, line) {
+  return token !== void 0 && token.kind === "number" && token.line === line && /^\d{3}(?:[.,]\d+)?$/.test(token.written ?? "");
+}
+var namedEntities, tokenPattern, operators;
+var init_normal_form = __esm({
+  "src/safety/normal-form.ts"() {
     "use strict";
     init_guard_text();
-    secretPatterns = [
-      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
-      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
-      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
-      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
-      {
-        name: "an AWS secret key",
-        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
-      },
-      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
-      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
-    ];
-    redactionMarker = "[REDACTED-SECRET]";
-    minSecretValueLength = 8;
-    SecretRedactor = class {
-      constructor(values = [], replacement = redactionMarker) {
-        this.replacement = replacement;
-        const kept = values.flatMap((value) => {
-          const trimmed = value?.trim() ?? "";
-          return trimmed.length >= minSecretValueLength ? [trimmed] : [];
-        });
-        this.values = [...new Set(kept)];
-        const forms = this.values.flatMap(secretValueForms);
-        this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
-        this.compactForms = this.forms.map((form) => guardText(form).replace(/\s+/g, ""));
-      }
-      replacement;
-      /** The configured values long enough to be secrets (trimmed, deduplicated). */
-      values;
-      /** Every form of every value, longest first (so a value inside another is masked whole). */
-      forms;
-      /** The forms as `countValue` compares them: as `guardText` reads them, whitespace removed. */
-      compactForms;
-      /** `text` with every secret form and credential shape replaced. */
-      text(text3) {
-        let result = text3;
-        for (const form of this.forms) result = result.split(form).join(this.replacement);
-        return redactSecrets(result, { replacement: this.replacement });
-      }
-      /** A deep copy of a JSON-like value with every string redacted (keys included). */
-      json(value) {
-        return redactValue(value, (text3) => this.text(text3));
-      }
-      /**
-       * How many times `text` carries a secret value in any form, read with all whitespace removed
-       * (so a value split by line breaks or spaces still counts). Callers normalise the text first
-       * (`guardText`); each form is compared as `guardText` reads it.
-       */
-      countValue(text3) {
-        if (this.forms.length === 0) return 0;
-        const compact = text3.replace(/\s+/g, "");
-        let count5 = 0;
-        for (const form of this.compactForms) count5 += compact.split(form).length - 1;
-        return count5;
-      }
+    namedEntities = {
+      amp: "&",
+      lt: "<",
+      gt: ">",
+      quot: '"',
+      apos: "'",
+      nbsp: " ",
+      ndash: "\u2013",
+      mdash: "\u2014",
+      hellip: "\u2026",
+      lsquo: "\u2018",
+      rsquo: "\u2019",
+      ldquo: "\u201C",
+      rdquo: "\u201D",
+      times: "\xD7",
+      divide: "\xF7",
+      minus: "\u2212"
     };
+    tokenPattern = /\d+(?:[.,'’_]\d+)*|[\p{L}\p{M}]+|\n|[ \t]+[-−][ \t]+|[×*+/÷=−·-]/gu;
+    operators = /* @__PURE__ */ new Set(["\xD7", "*", "+", "/", "\xF7", "=", "\u2212", "\xB7", "-"]);
   }
 });
 
-// src/harness/content-guards.ts
-function isCheckableAnswer(value) {
-  const trimmed = guardText(value).trim();
-  if (trimmed.length < 3) return false;
-  if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
-  return true;
+// src/harness/answer-index.ts
+function answerKey(text3) {
+  const tokens = contentTokens(normalTokens(text3));
+  if (tokens.length === 0) return null;
+  if (tokens.length === 1 && tokens[0].kind === "number")
+    return { key: tokens[0].values[0], kind: "number" };
+  return { key: tokens.map((token) => token.key).join(""), kind: "words" };
 }
 function labelKey(text3) {
-  return guardText(text3).toLowerCase().replace(/\s+/g, " ").trim();
+  const found = answerKey(text3);
+  return found ? `${found.kind}:${found.key}` : "";
 }
-function countToken(text3, needle) {
-  const escaped = needle.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/\s+/g, "\\s+");
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "giu");
-  return text3.match(pattern)?.length ?? 0;
-}
-function normalisedWords(text3) {
-  return guardText(text3).toLowerCase().split(/\s+/).map((word2) => word2.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, "")).filter((word2) => word2.length > 0);
-}
-function ngramsOf(text3) {
-  const words = normalisedWords(text3);
-  const grams = [];
-  for (let index = 0; index + leakNgramWords <= words.length; index += 1)
-    grams.push(words.slice(index, index + leakNgramWords).join(" "));
-  return grams;
-}
-function ngramSet(texts) {
-  return new Set(texts.flatMap(ngramsOf));
-}
-function contentRules(guard) {
-  const labels = /* @__PURE__ */ new Map();
-  for (const label of guard.labelWords ?? []) {
-    const text3 = guardText(label.text).trim();
-    if (isCheckableAnswer(text3) && !labels.has(labelKey(text3)))
-      labels.set(labelKey(text3), { text: text3, why: label.why });
-  }
-  const exempt = (text3) => {
-    const label = labels.get(labelKey(text3));
-    return label !== void 0 && label.why !== "one-task";
+function answerIndex(answers) {
+  const index = {
+    answers: [],
+    numbers: /* @__PURE__ */ new Map(),
+    words: /* @__PURE__ */ new Map(),
+    lengths: /* @__PURE__ */ new Set(),
+    longest: 0,
+    long: /* @__PURE__ */ new Map()
   };
-  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))].filter((text3) => isCheckableAnswer(text3) && !exempt(text3)).map((text3) => ({ text: text3, probe: collapse(text3) }));
-  return {
-    answers,
-    labels: [...labels.values()].map((label) => ({ ...label, probe: collapse(label.text) })),
-    grams: ngramSet(guard.forbiddenInputs),
-    secrets: new SecretRedactor(guard.secretValues ?? [])
-  };
-}
-function introducedContent(input2) {
-  const { rules } = input2;
-  const after = guardText(input2.after);
-  const before = guardText(input2.before);
-  if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
-    return { guard: "secret", reason: "it would contain the value of a configured secret" };
-  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
-    return {
-      guard: "secret",
-      reason: "it would carry a secret that was redacted from the records"
-    };
-  for (const { name: name3, pattern } of secretPatterns) {
-    const found = after.match(pattern) ?? [];
-    if (found.length === 0) continue;
-    const known = new Set(before.match(pattern) ?? []);
-    if (found.some((match) => !known.has(match)))
-      return { guard: "secret", reason: `it would contain what looks like ${name3}` };
-  }
-  const collapsedAfter = collapse(after);
-  for (const answer of rules.answers) {
-    if (!collapsedAfter.includes(answer.probe)) continue;
-    if (countToken(after, answer.text) > countToken(before, answer.text))
-      return { guard: "leak", reason: "it would introduce the expected answer of a task" };
-  }
-  if (rules.grams.size > 0) {
-    const added = ngramsOf(after).filter((gram) => rules.grams.has(gram));
-    if (added.length > 0) {
-      const existing = new Set(ngramsOf(before));
-      if (added.some((gram) => !existing.has(gram)))
-        return {
-          guard: "leak",
-          reason: `it would copy a ${leakNgramWords}-word run of a task input`
-        };
+  const byKey = /* @__PURE__ */ new Map();
+  for (const { text: text3, sealed } of answers) {
+    const found = answerKey(text3);
+    if (!found) continue;
+    const known = byKey.get(`${found.kind}:${found.key}`);
+    if (known !== void 0) {
+      index.answers[known].sealed ||= sealed;
+      continue;
+    }
+    const small = found.kind === "number" ? /^\d+$/.test(found.key) && Number(found.key) < smallNumberLimit : found.key.length < smallKeyLength;
+    const id = index.answers.push({ text: text3.trim(), ...found, small, sealed }) - 1;
+    byKey.set(`${found.kind}:${found.key}`, id);
+    const isLong = found.kind === "words" && found.key.length > prefixLength;
+    const map2 = found.kind === "number" ? index.numbers : isLong ? index.long : index.words;
+    const key = isLong ? found.key.slice(0, prefixLength) : found.key;
+    map2.set(key, [...map2.get(key) ?? [], id]);
+    if (found.kind === "words" && !isLong) {
+      index.lengths.add(found.key.length);
+      index.longest = Math.max(index.longest, found.key.length);
     }
   }
-  return null;
+  return index;
 }
-function introducedLabels(input2) {
-  const after = guardText(input2.after);
-  const before = guardText(input2.before);
-  const collapsedAfter = collapse(after);
-  return input2.rules.labels.filter(
-    (label) => collapsedAfter.includes(label.probe) && countToken(after, label.text) > countToken(before, label.text)
-  ).sort((a, b) => collapsedAfter.indexOf(a.probe) - collapsedAfter.indexOf(b.probe)).map(({ text: text3, why }) => ({ text: text3, why }));
+function findAnswers(input2) {
+  const { index, tokens } = input2;
+  const hits = [];
+  tokens.forEach((token, at) => {
+    if (token.kind !== "number") return;
+    const ids = new Set(token.values.flatMap((value) => index.numbers.get(value) ?? []));
+    for (const id of ids) hits.push({ id, at, line: token.line });
+  });
+  for (const number4 of input2.derived ?? [])
+    for (const id of index.numbers.get(number4.value) ?? [])
+      if (index.answers[id].sealed) hits.push({ id, at: -1, line: number4.line });
+  if (index.words.size === 0 && index.long.size === 0) return hits;
+  const reach = index.long.size > 0 ? prefixLength : index.longest;
+  for (let start = 0; start < tokens.length; start += 1) {
+    let joined = "";
+    for (let end = start; end < tokens.length && joined.length <= reach; end += 1) {
+      joined += tokens[end].key;
+      for (const id of index.lengths.has(joined.length) ? index.words.get(joined) ?? [] : [])
+        hits.push({ id, at: start, line: tokens[start].line });
+      if (joined.length >= prefixLength && joined.length - tokens[end].key.length < prefixLength)
+        for (const id of longMatches({ index, tokens, start, end, joined }))
+          hits.push({ id, at: start, line: tokens[start].line });
+    }
+  }
+  return hits;
 }
-function collapse(text3) {
-  return text3.toLowerCase().replace(/\s+/g, " ");
+function longMatches(input2) {
+  const { index, tokens } = input2;
+  return (index.long.get(input2.joined.slice(0, prefixLength)) ?? []).filter((id) => {
+    const { key } = index.answers[id];
+    let joined = input2.joined;
+    for (let end = input2.end + 1; joined.length < key.length && end < tokens.length; end += 1)
+      joined += tokens[end].key;
+    return joined === key;
+  });
 }
-function guardedText(text3, config2) {
-  if (config2 === void 0) return text3;
-  const strings = [];
-  const visit2 = (value) => {
-    if (typeof value === "string") strings.push(value);
-    else if (Array.isArray(value)) for (const item of value) visit2(item);
-    else if (value && typeof value === "object")
-      for (const item of Object.values(value)) visit2(item);
-  };
-  visit2(config2);
-  return `${text3}
-${strings.join("\n")}`;
-}
-var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles, leakNgramWords;
-var init_content_guards = __esm({
-  "src/harness/content-guards.ts"() {
+var prefixLength, smallNumberLimit, smallKeyLength;
+var init_answer_index = __esm({
+  "src/harness/answer-index.ts"() {
     "use strict";
-    init_guard_text();
-    init_secrets();
-    init_secrets();
-    defaultMaxFileBytes = 64 * 1024;
-    defaultMaxEditBytes = 8 * 1024;
-    maxEditedFiles = 20;
-    leakNgramWords = 8;
+    init_normal_form();
+    prefixLength = 96;
+    smallNumberLimit = 100;
+    smallKeyLength = 3;
+  }
+});
+
+// src/safety/text-features.ts
+function featureHash(text3) {
+  let high = 2166136261;
+  let low = 16777619;
+  for (let index = 0; index < text3.length; index += 1) {
+    const code2 = text3.charCodeAt(index);
+    high = Math.imul(high ^ code2, 16777619) >>> 0;
+    low = Math.imul(low ^ code2, 16777619 ^ 1540483477) >>> 0;
+  }
+  return high * 1048576 + (low & 1048575);
+}
+function shingleKeys(keys) {
+  const shingles = [...keys];
+  for (let index = 0; index < keys.length; index += 1)
+    for (let gap = 1; gap <= pairGap && index + gap < keys.length; gap += 1)
+      shingles.push(`${keys[index]} ${keys[index + gap]}`);
+  return shingles;
+}
+function tokenFeatures(tokens) {
+  return new Set(shingleKeys(contentTokens(tokens).map((token) => token.key)).map(featureHash));
+}
+function sentenceKeys(text3) {
+  const known = sentenceMemo.get(text3);
+  if (known) return known;
+  const keys = normalText(text3).split(/(?<=[.?!:;])\s+|\n+/).map((sentence) => contentTokens(normalTokens(sentence)).map((token) => token.key)).filter((sentence) => sentence.length > 0);
+  if (sentenceMemo.size >= 8192) sentenceMemo.clear();
+  sentenceMemo.set(text3, keys);
+  return keys;
+}
+function wordCasing(texts) {
+  const named = /* @__PURE__ */ new Set();
+  const lower = /* @__PURE__ */ new Set();
+  for (const text3 of texts) {
+    for (const match of normalText(text3).matchAll(/([.?!:]\s*|^\s*|\n\s*)?([\p{L}\p{M}]+)/gu)) {
+      const word2 = match[2];
+      const key = word2.toLowerCase();
+      if (!new RegExp("^\\p{Lu}", "u").test(word2)) lower.add(key);
+      else if (match[1] === void 0 || !sentenceStarters.has(key)) named.add(key);
+    }
+  }
+  return { named, lower };
+}
+var pairGap, sentenceMemo, sentenceStarters;
+var init_text_features = __esm({
+  "src/safety/text-features.ts"() {
+    "use strict";
+    init_normal_form();
+    pairGap = 2;
+    sentenceMemo = /* @__PURE__ */ new Map();
+    sentenceStarters = new Set(
+      "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
+    );
   }
 });
 
@@ -21379,16 +21437,14 @@ function singleTaskPhrases(train, skip) {
 function bare(word2) {
   return word2.replace(/[^\p{L}\p{M}\p{N}]+$/u, "");
 }
-var capitalised, sentenceStarters;
+var capitalised;
 var init_item_phrases = __esm({
   "src/harness/item-phrases.ts"() {
     "use strict";
     init_guard_text();
-    init_content_guards();
+    init_text_features();
+    init_answer_index();
     capitalised = new RegExp("^\\p{Lu}[\\p{L}\\p{M}\\p{N}'\u2019-]*$", "u");
-    sentenceStarters = new Set(
-      "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
-    );
   }
 });
 
@@ -21417,29 +21473,40 @@ function labelWords(input2) {
     input2.minTasks ?? labelMinTasks,
     Math.ceil(train.length * labelMinShare)
   );
-  const inputs = train.map((task) => labelKey(task.input));
-  const inOtherInput = (text3, key) => inputs.some(
-    (taskInput, index) => taskInput.includes(key) && !answersOf[index]?.has(key) && countToken(taskInput, text3) > 0
-  );
+  const all = [...train, ...input2.heldout];
+  const inInputs = answersInOtherInputs(train, all, answersOf);
   const found = /* @__PURE__ */ new Map();
-  for (const task of [...train, ...input2.heldout]) {
+  for (const task of all) {
     for (const answer of expectedAnswerStrings(task.expected)) {
-      const text3 = guardText(answer).trim();
-      const key = labelKey(text3);
-      const shown = stripInvisible(answer.normalize("NFKC")).trim();
+      const key = labelKey(answer);
       if (key === "" || found.has(key)) continue;
-      const why = choices.has(key) ? "choice" : (answerCounts.get(key) ?? 0) >= minTasks ? "common-answer" : inOtherInput(text3, key) ? "in-inputs" : null;
+      const shown = stripInvisible(answer.normalize("NFKC")).trim();
+      const why = choices.has(key) ? "choice" : (answerCounts.get(key) ?? 0) >= minTasks ? "common-answer" : inInputs.has(key) ? "in-inputs" : null;
       if (why) found.set(key, { text: shown, why });
     }
   }
   const answers = new Set(
-    [...train, ...input2.heldout].flatMap(
-      (task) => expectedAnswerStrings(task.expected).map(labelKey)
-    )
+    all.flatMap((task) => expectedAnswerStrings(task.expected).map(labelKey))
   );
   for (const text3 of singleTaskPhrases(train, answers))
     if (!found.has(labelKey(text3))) found.set(labelKey(text3), { text: text3, why: "one-task" });
   return [...found.values()];
+}
+function answersInOtherInputs(train, all, answersOf) {
+  const index = answerIndex(
+    all.flatMap(
+      (task) => expectedAnswerStrings(task.expected).map((text3) => ({ text: text3, sealed: false }))
+    )
+  );
+  const keys = index.answers.map((answer) => `${answer.kind}:${answer.key}`);
+  const found = /* @__PURE__ */ new Set();
+  train.forEach((task, at) => {
+    const tokens = contentTokens(normalTokens(task.input));
+    for (const hit of findAnswers({ index, tokens }))
+      if (index.answers[hit.id].kind === "words" && !answersOf[at]?.has(keys[hit.id]))
+        found.add(keys[hit.id]);
+  });
+  return found;
 }
 var labelReasonSchema, labelWordSchema, labelMinTasks, labelMinShare;
 var init_label_words = __esm({
@@ -21447,7 +21514,8 @@ var init_label_words = __esm({
     "use strict";
     init_zod();
     init_guard_text();
-    init_content_guards();
+    init_normal_form();
+    init_answer_index();
     init_item_phrases();
     labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs", "one-task"]);
     labelWordSchema = external_exports.object({ text: external_exports.string().min(1), why: labelReasonSchema });
@@ -21530,6 +21598,24 @@ var init_input_error = __esm({
       code = "input";
       exitCode = 2;
     };
+  }
+});
+
+// src/config/canonical-json.ts
+function canonicalJson(value) {
+  return JSON.stringify(value, (_key, inner) => {
+    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
+      const record3 = inner;
+      return Object.fromEntries(
+        Object.keys(record3).sort().map((key) => [key, record3[key]])
+      );
+    }
+    return inner;
+  });
+}
+var init_canonical_json = __esm({
+  "src/config/canonical-json.ts"() {
+    "use strict";
   }
 });
 
@@ -29406,18 +29492,7 @@ function checkWorlds(input2) {
   }
 }
 function configHash(config2) {
-  return createHash2("sha256").update(stableStringify(config2)).digest("hex");
-}
-function stableStringify(value) {
-  return JSON.stringify(value, (_key, inner) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      const record3 = inner;
-      return Object.fromEntries(
-        Object.keys(record3).sort().map((key) => [key, record3[key]])
-      );
-    }
-    return inner;
-  });
+  return createHash2("sha256").update(canonicalJson(config2)).digest("hex");
 }
 function resolvePaths(config2, root) {
   const model = (value) => value.world ? { ...value, world: resolveWorld(root, value.world) } : value;
@@ -29443,6 +29518,7 @@ var init_load_config = __esm({
   "src/config/load-config.ts"() {
     "use strict";
     init_input_error();
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_read_text();
@@ -29528,6 +29604,166 @@ var init_load_tasks = __esm({
   }
 });
 
+// src/safety/near-duplicates.ts
+function rareCap(size) {
+  return Math.max(3, Math.min(50, Math.ceil(size * 0.025)));
+}
+function indexInputs(inputs, options) {
+  const sentences2 = /* @__PURE__ */ new Map();
+  const documentFrequency = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  for (const input2 of inputs) {
+    const keys = sentenceKeys(input2);
+    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    for (const hash2 of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
+      sentences2.set(hash2, (sentences2.get(hash2) ?? 0) + 1);
+    for (const word2 of new Set(keys.flat()))
+      documentFrequency.set(word2, (documentFrequency.get(word2) ?? 0) + 1);
+  }
+  const cap = rareCap(inputs.length);
+  const { named, lower } = wordCasing(inputs);
+  const factsOf = /* @__PURE__ */ new Map();
+  const facts = (word2) => {
+    const known = factsOf.get(word2);
+    if (known) return known;
+    const frequency = documentFrequency.get(word2) ?? 1;
+    const rare = frequency <= cap;
+    const isName = rare && named.has(word2) && !lower.has(word2);
+    const found = {
+      idf: Math.log(1 + inputs.length / frequency),
+      rare,
+      name: isName,
+      specific: isName || rare && /^\d/.test(word2)
+    };
+    factsOf.set(word2, found);
+    return found;
+  };
+  const kept = (sentence) => !options.dropShared || (sentences2.get(featureHash(sentence.join(" "))) ?? 0) < 2;
+  const signatures = /* @__PURE__ */ new Map();
+  const signature = (task) => {
+    const known = signatures.get(task);
+    if (known) return known;
+    const made = signatureOf(sentenceKeys(inputs[task]).filter(kept), facts);
+    if (signatures.size >= 4096) signatures.clear();
+    signatures.set(task, made);
+    return made;
+  };
+  const postings = /* @__PURE__ */ new Map();
+  const namedShingles = /* @__PURE__ */ new Set();
+  for (let task = 0; task < inputs.length; task += 1) {
+    const made = signature(task);
+    for (const hash2 of made.named) namedShingles.add(hash2);
+    for (const hash2 of made.specific) {
+      const list2 = postings.get(hash2);
+      if (list2) list2.push(task);
+      else postings.set(hash2, [task]);
+    }
+  }
+  return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
+}
+function signatureOf(sentences2, facts) {
+  const weights = /* @__PURE__ */ new Map();
+  const wording = /* @__PURE__ */ new Map();
+  const specific = /* @__PURE__ */ new Set();
+  const named = /* @__PURE__ */ new Set();
+  const fallback = /* @__PURE__ */ new Set();
+  const known = sentences2.map((sentence) => sentence.map(facts));
+  const anySpecific = known.some((sentence) => sentence.some((word2) => word2.specific));
+  const add = (text3, parts) => {
+    const hash2 = featureHash(text3);
+    weights.set(hash2, Math.max(...parts.map((part) => part.idf)));
+    if (parts.some((part) => part.specific)) specific.add(hash2);
+    else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash2);
+    if (parts.some((part) => part.name)) named.add(hash2);
+  };
+  sentences2.forEach((sentence, at) => {
+    const words = known[at];
+    for (let index = 0; index < sentence.length; index += 1) {
+      add(sentence[index], [words[index]]);
+      if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
+        add(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
+    }
+  });
+  const sum = (map2) => [...map2.values()].reduce((a, b) => a + b, 0);
+  return {
+    weights,
+    total: sum(weights),
+    wording,
+    wordingTotal: sum(wording),
+    specific: anySpecific ? specific : fallback,
+    named
+  };
+}
+function coverage(signature, text3) {
+  let carried = 0;
+  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
+  let specific = 0;
+  for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
+  return {
+    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
+    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0
+  };
+}
+function nearCopies(index, text3) {
+  const candidates = /* @__PURE__ */ new Set();
+  for (const hash2 of text3) for (const task of index.postings.get(hash2) ?? []) candidates.add(task);
+  return [...candidates].filter((task) => {
+    const found = coverage(index.signature(task), text3);
+    return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
+  }).sort((a, b) => a - b);
+}
+function nearDuplicates(index, isLeft) {
+  const pairs = /* @__PURE__ */ new Set();
+  const found = [];
+  for (const tasks of index.postings.values()) {
+    const left = tasks.filter(isLeft);
+    if (left.length === 0 || left.length === tasks.length) continue;
+    for (const right of tasks.filter((task) => !isLeft(task))) {
+      for (const other of left) {
+        const key = other * index.size + right;
+        if (pairs.has(key)) continue;
+        pairs.add(key);
+        const similarity = jaccard(index.signature(other), index.signature(right));
+        if (similarity.all >= nearDuplicateThresholds.all && similarity.specific >= nearDuplicateThresholds.specific)
+          found.push({ left: other, right, similarity: similarity.all });
+      }
+    }
+  }
+  return found.sort((a, b) => a.left - b.left || a.right - b.right);
+}
+function jaccard(a, b) {
+  let shared = 0;
+  for (const [hash2, weight] of a.weights) if (b.weights.has(hash2)) shared += weight;
+  const union2 = a.total + b.total - shared;
+  let specificShared = 0;
+  for (const hash2 of a.specific) if (b.specific.has(hash2)) specificShared += 1;
+  const specificUnion = a.specific.size + b.specific.size - specificShared;
+  return {
+    all: union2 > 0 ? shared / union2 : 1,
+    specific: specificUnion > 0 ? specificShared / specificUnion : 1
+  };
+}
+var nearCopyThresholds, nearDuplicateThresholds;
+var init_near_duplicates = __esm({
+  "src/safety/near-duplicates.ts"() {
+    "use strict";
+    init_text_features();
+    nearCopyThresholds = {
+      /** Least idf-weighted share of a task's wording (its words that are not specific). */
+      all: 0.45,
+      /** Least share of its specific shingles. */
+      specific: 0.1
+    };
+    nearDuplicateThresholds = {
+      all: 0.5,
+      specific: 0.4
+    };
+  }
+});
+
 // src/config/split-overlap.ts
 import { realpath as realpath2, stat as stat2 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
@@ -29554,6 +29790,25 @@ function checkSplitOverlap(input2) {
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" }
     );
   }
+  checkNearDuplicates(input2);
+}
+function checkNearDuplicates(input2) {
+  const { train, heldout } = input2;
+  const inputs = [...train.tasks, ...heldout.tasks].map((task2) => task2.input);
+  const [near] = nearDuplicates(
+    indexInputs(inputs, { dropShared: false }),
+    (index) => index < train.tasks.length
+  );
+  if (!near) return;
+  const task = train.tasks[near.left];
+  const otherIndex = near.right - train.tasks.length;
+  const other = heldout.tasks[otherIndex];
+  const where = `${taskOrigin(other)?.file ?? heldout.file} line ${taskOrigin(other)?.line ?? `(task ${otherIndex + 1})`}`;
+  throw new InputError(
+    taskOrigin(task)?.file ?? train.file,
+    `task '${task.id}' has nearly the same input as held-out task '${other.id}' on ${where} (${Math.round(near.similarity * 100)}% alike in weighted word shingles); a task may be in one split only (the refiner would see a held-out task): remove it from one of the files, or make the inputs differ in what they ask`,
+    { line: taskOrigin(task)?.line, field: "input" }
+  );
 }
 async function loadSplits(loaded, load2 = loadTasks) {
   const files = {
@@ -29591,6 +29846,7 @@ var init_split_overlap = __esm({
     "use strict";
     init_input_error();
     init_guard_text();
+    init_near_duplicates();
     init_load_tasks();
   }
 });
@@ -29602,6 +29858,7 @@ __export(config_exports, {
   budgetSchema: () => budgetSchema,
   budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
+  canonicalJson: () => canonicalJson,
   capabilitiesSchema: () => capabilitiesSchema,
   checkConfigPaths: () => checkConfigPaths,
   checkSplitOverlap: () => checkSplitOverlap,
@@ -29651,7 +29908,6 @@ __export(config_exports, {
   sandboxModeSchema: () => sandboxModeSchema,
   sandboxSettings: () => sandboxSettings,
   scorerSpecSchema: () => scorerSpecSchema,
-  stableStringify: () => stableStringify,
   strategyNameSchema: () => strategyNameSchema,
   strategyNames: () => strategyNames,
   taskOrigin: () => taskOrigin,
@@ -29663,6 +29919,7 @@ __export(config_exports, {
 var init_config = __esm({
   "src/config/index.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_paths();
     init_config_schema();
     init_configured_secrets();
@@ -30008,6 +30265,105 @@ var init_transport_error = __esm({
   }
 });
 
+// src/safety/secrets.ts
+function redactSecrets(text3, options = {}) {
+  const replacement = options.replacement ?? "***";
+  let result = text3;
+  const values = [...options.values ?? []].filter((value) => value.length >= 4);
+  for (const value of values.sort((a, b) => b.length - a.length))
+    result = result.split(value).join(replacement);
+  for (const { pattern } of secretPatterns) result = result.replace(pattern, replacement);
+  return result;
+}
+function secretValueForms(secret) {
+  const value = secret.trim();
+  if (value.length < minSecretValueLength) return [];
+  const html = value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+  const forms = [
+    value,
+    Buffer.from(value).toString("base64"),
+    Buffer.from(`x-access-token:${value}`).toString("base64"),
+    encodeURIComponent(value),
+    JSON.stringify(value).slice(1, -1),
+    html
+  ];
+  return [...new Set(forms)];
+}
+function redactValue(value, redact) {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));
+  if (value && typeof value === "object") {
+    const out = {};
+    for (const [key, member] of Object.entries(value))
+      out[redact(key)] = redactValue(member, redact);
+    return out;
+  }
+  return value;
+}
+var secretPatterns, redactionMarker, minSecretValueLength, SecretRedactor;
+var init_secrets = __esm({
+  "src/safety/secrets.ts"() {
+    "use strict";
+    init_guard_text();
+    secretPatterns = [
+      { name: "an OpenAI-style 'sk-' key", pattern: /\bsk-[A-Za-z0-9_-]{12,}/g },
+      { name: "a GitHub token", pattern: /\bgh[pousr]_[A-Za-z0-9]{16,}/g },
+      { name: "a GitHub fine-grained token", pattern: /\bgithub_pat_[A-Za-z0-9_]{16,}/g },
+      { name: "an AWS access key id", pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g },
+      {
+        name: "an AWS secret key",
+        pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi
+      },
+      { name: "a Slack token", pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
+      { name: "a private key", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/g }
+    ];
+    redactionMarker = "[REDACTED-SECRET]";
+    minSecretValueLength = 8;
+    SecretRedactor = class {
+      constructor(values = [], replacement = redactionMarker) {
+        this.replacement = replacement;
+        const kept = values.flatMap((value) => {
+          const trimmed = value?.trim() ?? "";
+          return trimmed.length >= minSecretValueLength ? [trimmed] : [];
+        });
+        this.values = [...new Set(kept)];
+        const forms = this.values.flatMap(secretValueForms);
+        this.forms = [...new Set(forms)].sort((a, b) => b.length - a.length);
+        this.compactForms = this.forms.map((form) => guardText(form).replace(/\s+/g, ""));
+      }
+      replacement;
+      /** The configured values long enough to be secrets (trimmed, deduplicated). */
+      values;
+      /** Every form of every value, longest first (so a value inside another is masked whole). */
+      forms;
+      /** The forms as `countValue` compares them: as `guardText` reads them, whitespace removed. */
+      compactForms;
+      /** `text` with every secret form and credential shape replaced. */
+      text(text3) {
+        let result = text3;
+        for (const form of this.forms) result = result.split(form).join(this.replacement);
+        return redactSecrets(result, { replacement: this.replacement });
+      }
+      /** A deep copy of a JSON-like value with every string redacted (keys included). */
+      json(value) {
+        return redactValue(value, (text3) => this.text(text3));
+      }
+      /**
+       * How many times `text` carries a secret value in any form, read with all whitespace removed
+       * (so a value split by line breaks or spaces still counts). Callers normalise the text first
+       * (`guardText`); each form is compared as `guardText` reads it.
+       */
+      countValue(text3) {
+        if (this.forms.length === 0) return 0;
+        const compact = text3.replace(/\s+/g, "");
+        let count5 = 0;
+        for (const form of this.compactForms) count5 += compact.split(form).length - 1;
+        return count5;
+      }
+    };
+  }
+});
+
 // src/eval/promise-pool.ts
 async function promisePool(options) {
   const { items, work } = options;
@@ -30039,7 +30395,7 @@ var init_promise_pool = __esm({
 // src/eval/rollout-key.ts
 import { createHash as createHash3 } from "node:crypto";
 function rolloutKey(parts) {
-  const material = stableStringify({
+  const material = canonicalJson({
     version: 1,
     harnessHash: parts.harnessHash,
     task: { id: parts.task.id, input: parts.task.input, expected: parts.task.expected },
@@ -30052,7 +30408,7 @@ function rolloutKey(parts) {
 var init_rollout_key = __esm({
   "src/eval/rollout-key.ts"() {
     "use strict";
-    init_load_config();
+    init_canonical_json();
   }
 });
 
@@ -30262,20 +30618,20 @@ var init_usage_accounting = __esm({
       current = emptyTotals();
       /** Counts one completed call (its tokens, cost and the retries it took). */
       recordResponse(purpose, response) {
-        const totals = this.current;
-        totals.calls += 1;
-        totals.promptTokens += response.usage.promptTokens;
-        totals.completionTokens += response.usage.completionTokens;
-        totals.costUsd += response.costUsd;
-        totals.retries += response.retries;
+        const totals2 = this.current;
+        totals2.calls += 1;
+        totals2.promptTokens += response.usage.promptTokens;
+        totals2.completionTokens += response.usage.completionTokens;
+        totals2.costUsd += response.costUsd;
+        totals2.retries += response.retries;
         const key = purpose ?? "unlabelled";
-        const bucket = totals.byPurpose[key] ?? {
+        const bucket = totals2.byPurpose[key] ?? {
           calls: 0,
           promptTokens: 0,
           completionTokens: 0,
           costUsd: 0
         };
-        totals.byPurpose[key] = bucket;
+        totals2.byPurpose[key] = bucket;
         bucket.calls += 1;
         bucket.promptTokens += response.usage.promptTokens;
         bucket.completionTokens += response.usage.completionTokens;
@@ -30301,63 +30657,7 @@ function callCacheKey(model, request) {
   return createHash4("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
 function withCallCache(provider, dir, options = {}) {
-  const redact = options.redact ?? ((response) => response);
-  const uncached = new UsageAccount();
-  const replayed = new UsageAccount();
-  const inFlight = /* @__PURE__ */ new Map();
-  async function resolve15(key, request, signal) {
-    const hit = await load(dir, key);
-    if (hit) return { response: hit.response, fromDisk: true };
-    const response = redact(await provider.chat(request, { signal }));
-    uncached.recordResponse(request.purpose, response);
-    await store(dir, {
-      version: 1,
-      key,
-      model: provider.model,
-      response: { ...response, cached: void 0 }
-    });
-    return { response, fromDisk: false };
-  }
-  async function chat(request, options2) {
-    const key = callCacheKey(
-      provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
-      request
-    );
-    const pending = inFlight.get(key);
-    if (pending) return replay(request, (await pending).response);
-    const call = resolve15(key, request, options2?.signal);
-    inFlight.set(key, call);
-    try {
-      const { response, fromDisk } = await call;
-      return fromDisk ? replay(request, response) : response;
-    } finally {
-      inFlight.delete(key);
-    }
-  }
-  function replay(request, stored) {
-    const response = { ...stored, latencyMs: 0, retries: 0, cached: true };
-    replayed.recordResponse(request.purpose, response);
-    return response;
-  }
-  function totals() {
-    const fromCache = replayed.totals();
-    return {
-      ...uncached.totals(),
-      cached: {
-        calls: fromCache.calls,
-        promptTokens: fromCache.promptTokens,
-        completionTokens: fromCache.completionTokens,
-        costUsd: fromCache.costUsd
-      }
-    };
-  }
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    chat,
-    totals
-  };
+  return new CallCache(provider, dir, options.redact ?? ((response) => response));
 }
 function entryPath(dir, key) {
   return join5(dir, key.slice(0, 2), `${key}.json`);
@@ -30384,27 +30684,12 @@ async function store(dir, entry) {
 `, "utf8");
   await rename4(temp, path18);
 }
-function canonicalJson(value) {
-  return JSON.stringify(sortKeys(value));
-}
-function sortKeys(value) {
-  if (Array.isArray(value))
-    return value.map((item) => item === void 0 ? null : sortKeys(item));
-  if (value && typeof value === "object") {
-    const sorted = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = value[key];
-      if (member !== void 0) sorted[key] = sortKeys(member);
-    }
-    return sorted;
-  }
-  return value;
-}
-var toolCallSchema, chatResponseSchema, cacheEntrySchema;
+var toolCallSchema, chatResponseSchema, cacheEntrySchema, CallCache;
 var init_call_cache = __esm({
   "src/llm/call-cache.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_usage_accounting();
     toolCallSchema = external_exports.object({ id: external_exports.string(), name: external_exports.string(), arguments: external_exports.string() });
     chatResponseSchema = external_exports.object({
@@ -30427,6 +30712,73 @@ var init_call_cache = __esm({
       model: external_exports.string(),
       response: chatResponseSchema
     });
+    CallCache = class {
+      constructor(provider, dir, redact) {
+        this.provider = provider;
+        this.dir = dir;
+        this.redact = redact;
+        this.model = provider.model;
+        this.baseUrl = provider.baseUrl;
+        this.variant = provider.variant;
+      }
+      provider;
+      dir;
+      redact;
+      model;
+      baseUrl;
+      variant;
+      uncached = new UsageAccount();
+      replayed = new UsageAccount();
+      inFlight = /* @__PURE__ */ new Map();
+      async chat(request, options) {
+        const { provider } = this;
+        const key = callCacheKey(
+          provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
+          request
+        );
+        const pending = this.inFlight.get(key);
+        if (pending) return this.replay(request, (await pending).response);
+        const call = this.resolve(key, request, options?.signal);
+        this.inFlight.set(key, call);
+        try {
+          const { response, fromDisk } = await call;
+          return fromDisk ? this.replay(request, response) : response;
+        } finally {
+          this.inFlight.delete(key);
+        }
+      }
+      totals() {
+        const fromCache = this.replayed.totals();
+        return {
+          ...this.uncached.totals(),
+          cached: {
+            calls: fromCache.calls,
+            promptTokens: fromCache.promptTokens,
+            completionTokens: fromCache.completionTokens,
+            costUsd: fromCache.costUsd
+          }
+        };
+      }
+      /** Disk hit, or one upstream call whose response is stored. */
+      async resolve(key, request, signal) {
+        const hit = await load(this.dir, key);
+        if (hit) return { response: hit.response, fromDisk: true };
+        const response = this.redact(await this.provider.chat(request, { signal }));
+        this.uncached.recordResponse(request.purpose, response);
+        await store(this.dir, {
+          version: 1,
+          key,
+          model: this.provider.model,
+          response: { ...response, cached: void 0 }
+        });
+        return { response, fromDisk: false };
+      }
+      replay(request, stored) {
+        const response = { ...stored, latencyMs: 0, retries: 0, cached: true };
+        this.replayed.recordResponse(request.purpose, response);
+        return response;
+      }
+    };
   }
 });
 
@@ -45931,11 +46283,11 @@ function canonicalCause(label) {
   return "wrong-answer";
 }
 function majority(items) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const item of items) counts2.set(item, (counts2.get(item) ?? 0) + 1);
   let best;
   let bestCount = 0;
-  for (const [item, count5] of counts) if (count5 > bestCount) [best, bestCount] = [item, count5];
+  for (const [item, count5] of counts2) if (count5 > bestCount) [best, bestCount] = [item, count5];
   return best;
 }
 var init_evidence = __esm({
@@ -46705,8 +47057,8 @@ function skeptic(world2, block, seed) {
   for (const change2 of changes) {
     const description = text2(change2.change);
     const strict = (reason) => draw(world2.seed, "critique", description, reason, seed) < world2.skeptic.strictness;
-    const counts = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts.length > 0 && counts.every((count5) => count5 !== void 0 && count5 <= 1);
+    const counts2 = list(change2.patterns).map((id) => support.get(text2(id)));
+    const singleInstance = counts2.length > 0 && counts2.every((count5) => count5 !== void 0 && count5 <= 1);
     if (namesEntity(description, known) && strict("entity")) {
       objections.push({
         change: description,
@@ -47340,7 +47692,7 @@ async function openModels(loaded, options = {}) {
     );
   };
   const simUrl = (config2) => {
-    const identity = stableStringify({
+    const identity = canonicalJson({
       world: config2.world,
       model: config2.model,
       quirks: config2.quirks
@@ -47429,7 +47781,7 @@ function build(resolved, memory, clock) {
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = /* @__PURE__ */ new Map();
   return resolved.map((entry) => {
-    const stateKey = stableStringify({
+    const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
       capabilities: entry.config.capabilities
@@ -47488,8 +47840,8 @@ async function checkWorldFile(loaded, config2, field2) {
 var init_open_models = __esm({
   "src/eval/open-models.ts"() {
     "use strict";
+    init_canonical_json();
     init_config_schema();
-    init_load_config();
     init_input_error();
     init_llm();
     init_sim();
@@ -47729,11 +48081,11 @@ function messageChars(message) {
   );
 }
 function fitHistory(input2) {
-  const units = groupUnits(input2.history);
+  const units2 = groupUnits(input2.history);
   const size = (unit) => unit.reduce((sum, message) => sum + messageChars(message), 0);
-  let total = units.reduce((sum, unit) => sum + size(unit), 0);
+  let total = units2.reduce((sum, unit) => sum + size(unit), 0);
   const pinned = input2.config.overflow === "keep_task" && input2.history[0]?.role === "user" ? 1 : 0;
-  const kept = [...units];
+  const kept = [...units2];
   let droppedMessages = 0;
   let taskDropped = false;
   while (total > input2.config.max_chars && kept.length > pinned + 1) {
@@ -47745,14 +48097,14 @@ function fitHistory(input2) {
   return { messages: kept.flat(), droppedMessages, taskDropped };
 }
 function groupUnits(history) {
-  const units = [];
+  const units2 = [];
   for (const message of history) {
-    const previous = units[units.length - 1];
+    const previous = units2[units2.length - 1];
     const isResult = message.role === "tool" || message.role === "user" && message.content.startsWith("RESULT ");
     if (isResult && previous && previous[0].role === "assistant") previous.push(message);
-    else units.push([message]);
+    else units2.push([message]);
   }
-  return units;
+  return units2;
 }
 var init_context_window = __esm({
   "src/agent/context-window.ts"() {
@@ -48886,6 +49238,19 @@ function portablePathProblem(path18, existing = []) {
   const folded = path18.toLowerCase();
   const twin = existing.find((other) => other !== path18 && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
+  return fileFolderClash(path18, existing);
+}
+function fileFolderClash(path18, existing) {
+  const folded = path18.toLowerCase();
+  const files = new Set(existing.map((other) => other.toLowerCase()));
+  const segments = folded.split("/");
+  for (let count5 = 1; count5 < segments.length; count5 += 1) {
+    const folder = segments.slice(0, count5).join("/");
+    if (files.has(folder))
+      return `it would need '${path18.split("/").slice(0, count5).join("/")}' to be a folder, but that is a file of the harness`;
+  }
+  const inside2 = existing.find((other) => other.toLowerCase().startsWith(`${folded}/`));
+  if (inside2) return `it is a folder of the harness (it holds '${inside2}'), not a file`;
   return null;
 }
 var maxSegmentBytes, maxPathBytes, maxPathSegments, reservedNames, portableSegment;
@@ -48937,6 +49302,8 @@ function checkPath(input2) {
   }
   const symlink2 = escapingSymlink(input2.dir, normalised);
   if (symlink2) return { ok: false, reason: symlink2 };
+  const clash = existing.includes(normalised) ? null : clashOnDisk(input2.dir, normalised);
+  if (clash) return { ok: false, reason: `path '${shorten(normalised)}': ${clash}` };
   const target = resolve7(input2.dir, normalised);
   const real = realTarget(target);
   for (const protectedPath of input2.protectedPaths) {
@@ -48976,6 +49343,23 @@ function escapingSymlink(dir, path18) {
     }
     if (!isInside(realDir, real))
       return `'${segments.slice(0, index).join("/")}' is a symlink pointing outside the harness folder`;
+  }
+  return null;
+}
+function clashOnDisk(dir, path18) {
+  const segments = path18.split("/");
+  for (let count5 = 1; count5 <= segments.length; count5 += 1) {
+    const partial2 = segments.slice(0, count5).join("/");
+    let found;
+    try {
+      found = lstatSync2(join13(dir, ...segments.slice(0, count5)));
+    } catch (error62) {
+      return error62.code === "ENOTDIR" ? `it would need '${segments.slice(0, count5 - 1).join("/")}' to be a folder, but it is a file in the harness folder` : null;
+    }
+    if (count5 < segments.length && !found.isDirectory() && !found.isSymbolicLink())
+      return `it would need '${partial2}' to be a folder, but it is a file in the harness folder`;
+    if (count5 === segments.length && found.isDirectory())
+      return "it is a folder in the harness folder, not a file";
   }
   return null;
 }
@@ -49069,13 +49453,13 @@ function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes3(4).toString("hex")}`;
   const root = join15(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
-  let prepared;
+  let prepared2;
   const prepare = () => {
-    prepared ??= (async () => {
+    prepared2 ??= (async () => {
       await removeStaleRuns(options.parent);
       await mkdir10(root, { recursive: true });
     })();
-    return prepared;
+    return prepared2;
   };
   return {
     root,
@@ -49089,13 +49473,13 @@ function openHarnessWorkspace(options) {
       return folder;
     },
     async close(closeOptions = {}) {
-      if (!prepared) return;
+      if (!prepared2) return;
       await Promise.allSettled(folders.values());
       if (closeOptions.keepIn) await keepFolders(root, closeOptions.keepIn);
       await rm4(root, { recursive: true, force: true });
       await rmdir(options.parent).catch(() => void 0);
       folders.clear();
-      prepared = void 0;
+      prepared2 = void 0;
     }
   };
 }
@@ -49564,6 +49948,495 @@ var init_agent = __esm({
   }
 });
 
+// src/safety/number-words.ts
+function derivedNumbers(tokens) {
+  const found = [];
+  const terms = [];
+  for (let index = 0; index < tokens.length; ) {
+    const term = readTerm(tokens, index);
+    if (!term) {
+      index += 1;
+      continue;
+    }
+    terms.push(term);
+    if (term.end - term.start > 1 || tokens[term.start].kind === "word")
+      found.push({ value: valueText2(term.value), line: tokens[term.start].line });
+    index = term.end;
+  }
+  for (let index = 0; index + 1 < terms.length; index += 1) {
+    const [left, right] = [terms[index], terms[index + 1]];
+    const operation = operatorBetween(tokens, left.end, right.start) ?? namedOperation(tokens, left, right);
+    if (!operation) continue;
+    const value = apply(operation, left.value, right.value);
+    if (value !== null) found.push({ value: valueText2(value), line: tokens[left.start].line });
+  }
+  return found.filter((each) => each.value !== "");
+}
+function readTerm(tokens, index) {
+  const token = tokens[index];
+  if (token.kind === "number") {
+    const value = Number(token.values[0]);
+    const scale = scales[tokens[index + 1]?.key ?? ""];
+    return scale ? { value: value * scale, start: index, end: index + 2 } : { value, start: index, end: index + 1 };
+  }
+  return spelled(tokens, index);
+}
+function spelled(tokens, index) {
+  let total = 0;
+  let current = 0;
+  let end = index;
+  let last = null;
+  for (let at = index; at < tokens.length; at += 1) {
+    const { key, kind } = tokens[at];
+    if (key === "-" && !tokens[at].spaced && last === "ten" && tokens[at + 1]?.key in units)
+      continue;
+    if (kind !== "word") break;
+    if (key in units && last !== "unit") {
+      current += units[key];
+      last = "unit";
+    } else if (key in tens && last !== "unit" && last !== "ten") {
+      current += tens[key];
+      last = "ten";
+    } else if (key === "hundred" && last !== null && last !== "hundred") {
+      current *= 100;
+      last = "hundred";
+    } else if (key in scales && last !== null && last !== "scale") {
+      total += current * scales[key];
+      current = 0;
+      last = "scale";
+    } else if (key === "and" && (last === "hundred" || last === "scale") && isNumberWord(tokens[at + 1])) {
+      continue;
+    } else break;
+    end = at + 1;
+  }
+  return end > index ? { value: total + current, start: index, end } : null;
+}
+function isNumberWord(token) {
+  return token?.kind === "word" && (token.key in units || token.key in tens);
+}
+function operatorBetween(tokens, from, to) {
+  const between = tokens.slice(from, to);
+  if (between.length === 1 && between[0].kind === "op") return operatorSymbols[between[0].key];
+  if (between.length === 0 || between.length > 2 || between.some((token) => token.kind !== "word"))
+    return void 0;
+  return operatorWords[between.map((token) => token.key).join(" ")];
+}
+function namedOperation(tokens, left, right) {
+  if (right.start !== left.end + 1 || tokens[left.end].key !== "and") return void 0;
+  if (tokens[left.start - 1]?.key !== "of") return void 0;
+  return namedOperations[tokens[left.start - 2]?.key ?? ""];
+}
+function apply(operation, left, right) {
+  switch (operation) {
+    case "add":
+      return left + right;
+    case "subtract":
+      return left - right;
+    case "multiply":
+      return left * right;
+    case "divide":
+      return right === 0 ? null : left / right;
+  }
+}
+function valueText2(value) {
+  const magnitude = Math.abs(value);
+  if (!Number.isFinite(magnitude) || magnitude > Number.MAX_SAFE_INTEGER) return "";
+  const [integer2, fraction = ""] = magnitude.toFixed(6).split(".");
+  return canonicalNumber(integer2, fraction);
+}
+var units, tens, scales, operatorSymbols, operatorWords, namedOperations;
+var init_number_words = __esm({
+  "src/safety/number-words.ts"() {
+    "use strict";
+    init_normal_form();
+    units = Object.fromEntries(
+      "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(" ").map((word2, value) => [word2, value])
+    );
+    tens = {
+      ...Object.fromEntries(
+        "twenty thirty forty fifty sixty seventy eighty ninety".split(" ").map((word2, index) => [word2, 20 + 10 * index])
+      ),
+      fourty: 40
+    };
+    scales = { thousand: 1e3, million: 1e6, billion: 1e9 };
+    operatorSymbols = {
+      "+": "add",
+      "-": "subtract",
+      "\xD7": "multiply",
+      "*": "multiply",
+      "\xB7": "multiply",
+      "/": "divide",
+      "\xF7": "divide"
+    };
+    operatorWords = {
+      plus: "add",
+      minus: "subtract",
+      less: "subtract",
+      times: "multiply",
+      x: "multiply",
+      "multiplied by": "multiply",
+      "divided by": "divide",
+      over: "divide"
+    };
+    namedOperations = {
+      sum: "add",
+      product: "multiply",
+      difference: "subtract",
+      quotient: "divide"
+    };
+  }
+});
+
+// src/harness/context-answers.ts
+function lineRecords(lines, tokens) {
+  const records = lines.map(() => ({ tokens: [], parent: -1 }));
+  for (const token of tokens) records[token.line]?.tokens.push(token);
+  const open3 = [];
+  lines.forEach((text3, line) => {
+    if (text3.trim() === "") return;
+    const heading = /^\s*(#+)\s/.exec(text3);
+    const indent = heading ? heading[1].length - 100 : /^\s*/.exec(text3)?.[0].length ?? 0;
+    while (open3.length > 0 && open3[open3.length - 1].indent >= indent) open3.pop();
+    records[line].parent = open3[open3.length - 1]?.line ?? -1;
+    open3.push({ indent, line });
+  });
+  return records;
+}
+function answersInContext(input2) {
+  const { records, index } = input2;
+  const byLine = /* @__PURE__ */ new Map();
+  for (const hit of input2.hits)
+    byLine.set(hit.line, (byLine.get(hit.line) ?? /* @__PURE__ */ new Set()).add(hit.id));
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const [line, ids] of byLine) {
+    const record3 = records[line];
+    if (!record3) continue;
+    const tokens = [...records[record3.parent]?.tokens ?? [], ...record3.tokens];
+    const tasks = /* @__PURE__ */ new Set();
+    for (const hash2 of tokenFeatures(tokens))
+      if (index.named.has(hash2)) for (const task of index.postings.get(hash2) ?? []) tasks.add(task);
+    for (const task of tasks)
+      if ((input2.answersOf.get(task) ?? []).some((id) => ids.has(id)))
+        counts2.set(task, (counts2.get(task) ?? 0) + 1);
+  }
+  return counts2;
+}
+var init_context_answers = __esm({
+  "src/harness/context-answers.ts"() {
+    "use strict";
+    init_text_features();
+  }
+});
+
+// src/harness/harness-scan.ts
+function scanFile(rules, text3) {
+  const known = rules.scans.get(text3);
+  if (known) return known;
+  const scan = freshScan(rules, text3);
+  if (rules.scans.size >= 512) rules.scans.clear();
+  rules.scans.set(text3, scan);
+  return scan;
+}
+function freshScan(rules, text3) {
+  const normal = normalText(text3);
+  const all = normalTokens(text3);
+  const tokens = contentTokens(all);
+  const derived2 = rules.answers.answers.some((answer) => answer.sealed) ? derivedNumbers(all) : [];
+  const hits = findAnswers({ index: rules.answers, tokens, derived: derived2 });
+  const answers = /* @__PURE__ */ new Map();
+  for (const hit of hits)
+    if (!rules.answers.answers[hit.id].small) answers.set(hit.id, (answers.get(hit.id) ?? 0) + 1);
+  const small = hits.filter((hit) => rules.answers.answers[hit.id].small);
+  const lines = normal.split("\n");
+  const context = small.length === 0 ? /* @__PURE__ */ new Map() : answersInContext({
+    records: lineRecords(lines, all),
+    hits: small,
+    answersOf: rules.answersOf,
+    index: rules.inputs
+  });
+  return {
+    answers,
+    context,
+    labels: labelCounts(rules, tokens),
+    grams: ngramsIn(
+      rules.grams,
+      tokens.map((token) => token.key)
+    ),
+    lines: lineKeys(lines.length, tokens),
+    ...secretCounts(rules, guardText(text3))
+  };
+}
+function labelCounts(rules, tokens) {
+  const labels = /* @__PURE__ */ new Map();
+  for (const hit of findAnswers({ index: rules.labels, tokens })) {
+    const seen = labels.get(hit.id);
+    labels.set(hit.id, { count: (seen?.count ?? 0) + 1, first: seen?.first ?? hit.at });
+  }
+  return labels;
+}
+function ngramHashes(keys) {
+  const hashes = [];
+  for (let index = 0; index + leakNgramWords <= keys.length; index += 1)
+    hashes.push(featureHash(keys.slice(index, index + leakNgramWords).join(" ")));
+  return hashes;
+}
+function ngramsIn(grams, keys) {
+  return new Set(ngramHashes(keys).filter((hash2) => sortedHas(grams, hash2)));
+}
+function sortedHas(sorted, value) {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = low + high >>> 1;
+    if (sorted[middle] === value) return true;
+    if (sorted[middle] < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+function lineKeys(count5, tokens) {
+  const keys = Array.from({ length: count5 }, () => []);
+  for (const token of tokens) keys[token.line]?.push(token.key);
+  return keys.filter((line) => line.length > 0).map((line) => ({ key: line.join(" "), keys: line }));
+}
+function secretCounts(rules, text3) {
+  const shapes = /* @__PURE__ */ new Map();
+  for (const { name: name3, pattern } of secretPatterns) {
+    const found = text3.match(pattern) ?? [];
+    if (found.length > 0) shapes.set(name3, new Set(found));
+  }
+  return {
+    secretValues: rules.secrets.countValue(text3),
+    markers: text3.split(redactionMarker).length - 1,
+    shapes
+  };
+}
+var leakNgramWords;
+var init_harness_scan = __esm({
+  "src/harness/harness-scan.ts"() {
+    "use strict";
+    init_guard_text();
+    init_normal_form();
+    init_number_words();
+    init_secrets();
+    init_text_features();
+    init_answer_index();
+    init_context_answers();
+    leakNgramWords = 8;
+  }
+});
+
+// src/harness/content-rules.ts
+function contentRules(guard) {
+  const known = prepared.get(guard);
+  if (known) return known;
+  const rules = buildRules(guard);
+  prepared.set(guard, rules);
+  return rules;
+}
+function buildRules(guard) {
+  const tasks = guard.tasks ?? [];
+  const inputs = [.../* @__PURE__ */ new Set([...tasks.map((task) => task.input), ...guard.forbiddenInputs])];
+  const exempt = new Set(
+    (guard.labelWords ?? []).filter((label) => label.why !== "one-task").map((label) => labelKey(label.text))
+  );
+  const answers = answerIndex(
+    [
+      ...guard.forbiddenStrings.map((text3) => ({ text: text3, sealed: false })),
+      ...tasks.flatMap((task) => task.answers.map((text3) => ({ text: text3, sealed: task.heldout })))
+    ].filter((answer) => !exempt.has(labelKey(answer.text)))
+  );
+  const labelWords2 = (guard.labelWords ?? []).filter(
+    (label) => answerIndex([{ text: label.text, sealed: false }]).answers[0]?.small === false
+  );
+  return {
+    answers,
+    labels: answerIndex(labelWords2.map((label) => ({ text: label.text, sealed: false }))),
+    labelWords: labelWords2,
+    grams: sortedGrams(inputs),
+    inputs: indexInputs(inputs, { dropShared: true }),
+    answersOf: smallAnswersOf(tasks, answers),
+    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path18, text3]) => [path18, lineKeysOf(text3)])) : void 0,
+    secrets: new SecretRedactor(guard.secretValues ?? []),
+    scans: /* @__PURE__ */ new Map()
+  };
+}
+function smallAnswersOf(tasks, answers) {
+  const idByKey = new Map(
+    answers.answers.map((answer, id) => [`${answer.kind}:${answer.key}`, id])
+  );
+  const firstIndex = /* @__PURE__ */ new Map();
+  for (const task of tasks)
+    if (!firstIndex.has(task.input)) firstIndex.set(task.input, firstIndex.size);
+  const result = /* @__PURE__ */ new Map();
+  for (const task of tasks) {
+    const ids = task.answers.map((text3) => idByKey.get(labelKey(text3))).filter((id) => id !== void 0 && answers.answers[id].small);
+    const at = firstIndex.get(task.input);
+    if (ids.length > 0 && at !== void 0) result.set(at, [...result.get(at) ?? [], ...ids]);
+  }
+  return result;
+}
+function sortedGrams(inputs) {
+  const keys = inputs.map((input2) => contentTokens(normalTokens(input2)).map((token) => token.key));
+  const frequency = /* @__PURE__ */ new Map();
+  for (const words of keys)
+    for (const word2 of new Set(words)) frequency.set(word2, (frequency.get(word2) ?? 0) + 1);
+  const cap = rareCap(inputs.length);
+  const { named, lower } = wordCasing(inputs);
+  const specific = (word2) => (frequency.get(word2) ?? 0) <= cap && (/^\d/.test(word2) || named.has(word2) && !lower.has(word2));
+  const hashes = [];
+  for (const words of keys) {
+    const rare = words.map(specific);
+    ngramHashes(words).forEach((hash2, at) => {
+      if (rare.slice(at, at + leakNgramWords).includes(true)) hashes.push(hash2);
+    });
+  }
+  return Float64Array.from(hashes).sort();
+}
+function lineKeysOf(text3) {
+  const lines = /* @__PURE__ */ new Map();
+  for (const token of contentTokens(normalTokens(text3))) {
+    const line = lines.get(token.line);
+    if (line) line.push(token.key);
+    else lines.set(token.line, [token.key]);
+  }
+  return new Set([...lines.values()].map((line) => line.join(" ")));
+}
+var prepared;
+var init_content_rules = __esm({
+  "src/harness/content-rules.ts"() {
+    "use strict";
+    init_near_duplicates();
+    init_normal_form();
+    init_secrets();
+    init_text_features();
+    init_answer_index();
+    init_harness_scan();
+    prepared = /* @__PURE__ */ new WeakMap();
+  }
+});
+
+// src/harness/content-guards.ts
+function introducedContent(input2) {
+  const { rules } = input2;
+  const before = scans(rules, input2.before);
+  const after = scans(rules, input2.after);
+  const secret = introducedSecret(before, after);
+  if (secret) return { guard: "secret", reason: secret };
+  const leak = (reason) => ({ guard: "leak", reason });
+  if (grew(before, after, (scan) => scan.answers))
+    return leak("it would introduce the expected answer of a task");
+  if (grew(before, after, (scan) => scan.context))
+    return leak("it would write the expected answer of a task beside the task's name");
+  const grams = new Set(before.flatMap((scan) => [...scan.grams]));
+  if (after.some((scan) => [...scan.grams].some((gram) => !grams.has(gram))))
+    return leak(`it would copy a ${leakNgramWords}-word run of a task input`);
+  const baseline = rules.baseline ?? linesByFile(input2.before, before);
+  const copied = new Set(nearCopies(rules.inputs, evidence(input2.before, before, baseline)));
+  const copies = nearCopies(rules.inputs, evidence(input2.after, after, baseline));
+  if (copies.some((task) => !copied.has(task)))
+    return leak("it would copy a task input (reworded or in pieces)");
+  return null;
+}
+function introducedLabels(input2) {
+  const { rules } = input2;
+  const before = totals(scans(rules, input2.before), (scan) => counts(scan.labels));
+  const after = scans(rules, input2.after);
+  const grown = totals(after, (scan) => counts(scan.labels));
+  const firstSeen = /* @__PURE__ */ new Map();
+  after.forEach((scan, file2) => {
+    for (const [id, { first }] of scan.labels)
+      if (!firstSeen.has(id)) firstSeen.set(id, file2 * 1e9 + first);
+  });
+  return [...grown.entries()].filter(([id, count5]) => count5 > (before.get(id) ?? 0)).sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0)).map(([id]) => rules.labelWords[id]);
+}
+function pathsOf(harness) {
+  return typeof harness === "string" ? [""] : Object.keys(harness).sort();
+}
+function scans(rules, harness) {
+  return pathsOf(harness).map(
+    (path18) => scanFile(rules, typeof harness === "string" ? harness : harness[path18] ?? "")
+  );
+}
+function linesByFile(harness, list2) {
+  const paths = pathsOf(harness);
+  return new Map(list2.map((scan, at) => [paths[at], new Set(scan.lines.map((line) => line.key))]));
+}
+function counts(labels) {
+  return new Map([...labels].map(([id, { count: count5 }]) => [id, count5]));
+}
+function totals(list2, pick3) {
+  const sum = /* @__PURE__ */ new Map();
+  for (const scan of list2)
+    for (const [key, count5] of pick3(scan)) sum.set(key, (sum.get(key) ?? 0) + count5);
+  return sum;
+}
+function grew(before, after, pick3) {
+  const was = totals(before, pick3);
+  return [...totals(after, pick3)].some(([key, count5]) => count5 > (was.get(key) ?? 0));
+}
+function introducedSecret(before, after) {
+  const sum = (list2, pick3) => list2.reduce((total, scan) => total + pick3(scan), 0);
+  if (sum(after, (scan) => scan.secretValues) > sum(before, (scan) => scan.secretValues))
+    return "it would contain the value of a configured secret";
+  if (sum(after, (scan) => scan.markers) > sum(before, (scan) => scan.markers))
+    return "it would carry a secret that was redacted from the records";
+  const known = new Set(
+    before.flatMap((scan) => [...scan.shapes.values()].flatMap((set2) => [...set2]))
+  );
+  for (const scan of after)
+    for (const [name3, found] of scan.shapes)
+      if ([...found].some((match) => !known.has(match)))
+        return `it would contain what looks like ${name3}`;
+  return null;
+}
+function evidence(harness, list2, baseline) {
+  const paths = pathsOf(harness);
+  const hashes = /* @__PURE__ */ new Set();
+  list2.forEach((scan, at) => {
+    const old = baseline.get(paths[at]);
+    const keys = scan.lines.filter((line) => !old?.has(line.key)).flatMap((line) => line.keys);
+    for (const shingle of shingleKeys(keys)) hashes.add(featureHash(shingle));
+  });
+  return hashes;
+}
+function guardedText(text3, config2) {
+  if (config2 === void 0) return text3;
+  const strings = [];
+  const visit2 = (value) => {
+    if (typeof value === "string") strings.push(value);
+    else if (Array.isArray(value)) for (const item of value) visit2(item);
+    else if (value && typeof value === "object")
+      for (const item of Object.values(value)) visit2(item);
+  };
+  visit2(config2);
+  return `${text3}
+${strings.join("\n")}`;
+}
+function guardedFiles(harness) {
+  const result = {};
+  for (const [path18, text3] of Object.entries(harness.files)) {
+    const isConfig = path18 === "harness.yaml" && harness.kind === "builtin";
+    result[path18] = guardedText(text3, isConfig ? harness.config : void 0);
+  }
+  return result;
+}
+var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles;
+var init_content_guards = __esm({
+  "src/harness/content-guards.ts"() {
+    "use strict";
+    init_near_duplicates();
+    init_text_features();
+    init_harness_scan();
+    init_secrets();
+    init_content_rules();
+    init_harness_scan();
+    defaultMaxFileBytes = 64 * 1024;
+    defaultMaxEditBytes = 8 * 1024;
+    maxEditedFiles = 20;
+  }
+});
+
 // src/harness/yaml-set.ts
 function setYamlPath(input2) {
   const segments = input2.path.split(".");
@@ -49785,10 +50658,13 @@ function checkEdit(input2) {
       reason: `'${file2}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`
     };
   }
-  const isConfig = file2 === "harness.yaml" && harness.kind === "builtin";
   const texts = {
-    before: guardedText(before ?? "", isConfig ? state.config : void 0),
-    after: guardedText(result.text, isConfig ? validated.config : void 0),
+    before: guardedFiles({ kind: harness.kind, files: state.files, config: state.config }),
+    after: guardedFiles({
+      kind: harness.kind,
+      files: { ...state.files, [file2]: result.text },
+      config: validated.config
+    }),
     rules
   };
   const finding = introducedContent(texts);
@@ -50009,8 +50885,21 @@ var init_guard_context = __esm({
        * the reviewer instead of refused. Absent: every checkable expected answer is refused.
        */
       labelWords: external_exports.array(labelWordSchema).optional(),
-      /** Task inputs; an edit may not copy any 8-word run of them. */
+      /** Task inputs; an edit may not copy any 8-word run of them, nor the input reworded. */
       forbiddenInputs: external_exports.array(external_exports.string()),
+      /**
+       * The tasks of both splits, each input with its expected answers: an answer too small to
+       * refuse anywhere (an integer under 100, under 3 characters) is refused on a line that names
+       * its task; a held-out answer is refused spelled out or as an arithmetic step too. Their
+       * inputs and answers are checked like `forbiddenInputs` and `forbiddenStrings`.
+       */
+      tasks: external_exports.array(external_exports.object({ input: external_exports.string(), answers: external_exports.array(external_exports.string()), heldout: external_exports.boolean() })).optional(),
+      /**
+       * The seed harness's files (path → text): their lines are never evidence that an edit copied
+       * a task input (a seed's knowledge file may name every person of the registry). Absent, the
+       * harness before each edit plays that part.
+       */
+      seedFiles: external_exports.record(external_exports.string(), external_exports.string()).optional(),
       /**
        * Values of the configured secrets (API keys read through `apiKeyEnv`, the GitHub token): no
        * edit may bring one into the harness in any form, whatever its shape.
@@ -50118,6 +51007,7 @@ var init_harness = __esm({
   "src/harness/index.ts"() {
     "use strict";
     init_apply_edits();
+    init_content_guards();
     init_diff_harness();
     init_glob();
     init_guard_context();
@@ -50398,7 +51288,7 @@ function llmJudgeScorer(spec, judge2) {
   return {
     async score(task, output2) {
       if (output2.output.trim() === "" && output2.answer === null) return failed2("no-answer");
-      const evidence = {
+      const evidence2 = {
         task: task.input,
         reference: expectedText(task.expected),
         answer: output2.answer,
@@ -50422,7 +51312,7 @@ Reply with a JSON judgement: pass, score (0 to 1) and a short reason. The task t
             {
               role: "user",
               content: `\`\`\`json
-${JSON.stringify(evidence, null, 2).replace(/`/g, "\\u0060")}
+${JSON.stringify(evidence2, null, 2).replace(/`/g, "\\u0060")}
 \`\`\``
             }
           ],
@@ -51044,8 +51934,8 @@ function fixedOwnTargets(change2) {
 }
 function worseWithout(withThem, without) {
   const net = (comparison) => comparison.fixed.length - comparison.broken.length;
-  const counts = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
-  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts}` } : { accepted: false, reason: counts };
+  const counts2 = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts2}` } : { accepted: false, reason: counts2 };
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -51822,10 +52712,10 @@ function patternTraces(patterns2, records) {
 function failingDifferently(options) {
   const keysOf = (records, stepLimit) => {
     const keys = /* @__PURE__ */ new Map();
-    for (const evidence of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
-      const set2 = keys.get(evidence.taskId) ?? /* @__PURE__ */ new Set();
-      set2.add(evidence.signalKey);
-      keys.set(evidence.taskId, set2);
+    for (const evidence2 of extractBatchEvidence({ records, tasks: options.tasks, stepLimit })) {
+      const set2 = keys.get(evidence2.taskId) ?? /* @__PURE__ */ new Set();
+      set2.add(evidence2.signalKey);
+      keys.set(evidence2.taskId, set2);
     }
     return keys;
   };
@@ -52036,13 +52926,6 @@ var init_gate = __esm({
 
 // src/evolve/guard.ts
 import path6 from "node:path";
-function expectedStrings(expected) {
-  if (expected === null || expected === void 0) return [];
-  if (typeof expected === "string") return [expected];
-  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
-  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
-  return [JSON.stringify(expected)];
-}
 function buildGuardContext(options) {
   const { loaded, train, heldout } = options;
   const { config: config2, root } = loaded;
@@ -52061,10 +52944,15 @@ function buildGuardContext(options) {
   return {
     editable: [...config2.harness.editable],
     protectedPaths: [...new Set(protectedPaths)],
-    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
-      (text3) => text3.trim() !== ""
-    ),
+    forbiddenStrings: [
+      ...new Set(all.flatMap((task) => expectedAnswerStrings(task.expected)))
+    ].filter((text3) => text3.trim() !== ""),
     forbiddenInputs: all.map((task) => task.input),
+    tasks: all.map((task, index) => ({
+      input: task.input,
+      answers: expectedAnswerStrings(task.expected).filter((text3) => text3.trim() !== ""),
+      heldout: index >= train.length
+    })),
     labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
   };
 }
@@ -52259,15 +53147,7 @@ function exhaustedReason(systematic, memory, options) {
   return `${count5} systematic pattern${count5 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
 }
 function editsKey(edits) {
-  return edits.map((edit) => JSON.stringify(sortKeys2(edit.edit))).sort().join("\n");
-}
-function sortKeys2(value) {
-  if (Array.isArray(value)) return value.map(sortKeys2);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([key, item]) => [key, sortKeys2(item)])
-    );
-  return value;
+  return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
 }
 function identicalRejected(edits, memory, parentHash) {
   if (edits.length === 0) return void 0;
@@ -52281,6 +53161,7 @@ var init_memory = __esm({
   "src/evolve/memory.ts"() {
     "use strict";
     init_zod();
+    init_canonical_json();
     init_types();
     init_role_schemas();
     rememberedProposalSchema = external_exports.object({
@@ -52400,8 +53281,8 @@ function untrustedText(text3, maxChars) {
   const head = Math.ceil(keep * 0.7);
   return cleaned.slice(0, head) + marker + cleaned.slice(cleaned.length - (keep - head));
 }
-function evidenceBlock2(evidence) {
-  const json2 = JSON.stringify(evidence, null, 1).replace(/`/g, "\\u0060");
+function evidenceBlock2(evidence2) {
+  const json2 = JSON.stringify(evidence2, null, 1).replace(/`/g, "\\u0060");
   return `\`\`\`json
 ${json2}
 \`\`\``;
@@ -52454,11 +53335,11 @@ function kebabCause(cause, maxChars = 48) {
   return label || "unexplained";
 }
 function failureExcerpt(options) {
-  const { evidence, record: record3, task } = options;
+  const { evidence: evidence2, record: record3, task } = options;
   const calls = record3.trace.steps.flatMap((step) => step.toolCalls).slice(0, 6);
   return {
     id: options.id,
-    category: evidence.category,
+    category: evidence2.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 700),
     output: untrustedText(record3.output || record3.trace.output, 500),
     answer: record3.answer === null ? null : untrustedText(record3.answer, 200),
@@ -52469,16 +53350,16 @@ function failureExcerpt(options) {
         200
       )
     } : {},
-    verdict: evidence.verdictReason,
-    events: evidence.eventKinds,
+    verdict: evidence2.verdictReason,
+    events: evidence2.eventKinds,
     toolCalls: calls.map((call) => ({
       name: untrustedText(call.name, 40),
       arguments: untrustedText(call.arguments, 160),
       result: untrustedText(call.result, 160),
       error: call.error
     })),
-    steps: evidence.steps,
-    signals: evidence.signals
+    steps: evidence2.steps,
+    signals: evidence2.signals
   };
 }
 async function writeFailureNotes(options) {
@@ -52492,12 +53373,12 @@ async function writeFailureNotes(options) {
   const replies = await Promise.all(
     chunks.map(async (chunk) => {
       const byLocalId = /* @__PURE__ */ new Map();
-      const failures = chunk.flatMap((evidence) => {
-        const record3 = recordsByKey.get(evidence.rolloutKey);
+      const failures = chunk.flatMap((evidence2) => {
+        const record3 = recordsByKey.get(evidence2.rolloutKey);
         if (!record3) return [];
         const id = `f${byLocalId.size + 1}`;
-        byLocalId.set(id, evidence);
-        return [failureExcerpt({ id, evidence, record: record3, task: tasksById.get(evidence.taskId) })];
+        byLocalId.set(id, evidence2);
+        return [failureExcerpt({ id, evidence: evidence2, record: record3, task: tasksById.get(evidence2.taskId) })];
       });
       try {
         const { value } = await askStructured({
@@ -52510,8 +53391,8 @@ async function writeFailureNotes(options) {
           schema: failureNotesReplySchema
         });
         return value.notes.flatMap((note) => {
-          const evidence = byLocalId.get(note.id);
-          return evidence ? [{ ...note, id: evidence.id }] : [];
+          const evidence2 = byLocalId.get(note.id);
+          return evidence2 ? [{ ...note, id: evidence2.id }] : [];
         });
       } catch (error62) {
         if (isStructuredOutputFailure(error62)) return [];
@@ -52524,9 +53405,9 @@ async function writeFailureNotes(options) {
     if (!notes.has(note.id))
       notes.set(note.id, { note: untrustedText(note.note, 300), cause: kebabCause(note.cause) });
   }
-  return options.evidence.map((evidence) => {
-    const found = notes.get(evidence.id);
-    return found ? { ...evidence, note: found.note, cause: found.cause } : { ...evidence, note: "", cause: "unexplained" };
+  return options.evidence.map((evidence2) => {
+    const found = notes.get(evidence2.id);
+    return found ? { ...evidence2, note: found.note, cause: found.cause } : { ...evidence2, note: "", cause: "unexplained" };
   });
 }
 async function noteFailure(options) {
@@ -52622,17 +53503,17 @@ var init_failure_pattern = __esm({
 
 // src/diagnose/pattern-examples.ts
 function toExample(options) {
-  const { evidence, record: record3, task } = options;
+  const { evidence: evidence2, record: record3, task } = options;
   const calls = record3 ? record3.trace.steps.flatMap((step) => step.toolCalls).slice(0, 5) : [];
   return {
-    rolloutKey: evidence.rolloutKey,
-    taskId: evidence.taskId,
-    category: evidence.category,
+    rolloutKey: evidence2.rolloutKey,
+    taskId: evidence2.taskId,
+    category: evidence2.category,
     task: untrustedText(task?.input ?? "(task text unavailable)", 600),
     output: untrustedText(record3 ? record3.output || record3.trace.output : "", 400),
     answer: record3?.answer == null ? null : untrustedText(record3.answer, 160),
-    events: evidence.eventKinds,
-    note: evidence.note,
+    events: evidence2.eventKinds,
+    note: evidence2.note,
     toolCalls: calls.map((call) => ({
       name: untrustedText(call.name, 40),
       arguments: untrustedText(call.arguments, 120),
@@ -52674,10 +53555,10 @@ function spreadMembers(members2, limit2 = 5) {
 }
 function patternExamples(options) {
   return spreadMembers(options.members).map(
-    (evidence) => toExample({
-      evidence,
-      record: options.records.get(evidence.rolloutKey),
-      task: options.tasks.get(evidence.taskId)
+    (evidence2) => toExample({
+      evidence: evidence2,
+      record: options.records.get(evidence2.rolloutKey),
+      task: options.tasks.get(evidence2.taskId)
     })
   );
 }
@@ -52709,9 +53590,9 @@ var init_pattern_merge = __esm({
 });
 
 // src/diagnose/aggregate.ts
-function groupEvidence(evidence) {
+function groupEvidence(evidence2) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const item of evidence) {
+  for (const item of evidence2) {
     const groupKey = `${item.signalKey}|${item.cause}`;
     byKey.set(groupKey, [...byKey.get(groupKey) ?? [], item]);
   }
@@ -52858,13 +53739,13 @@ function wordsOf(label) {
   ].sort().join(" ");
 }
 function mostFrequent(labels) {
-  const counts = /* @__PURE__ */ new Map();
-  for (const label of labels) counts.set(label, (counts.get(label) ?? 0) + 1);
-  return [...counts.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const label of labels) counts2.set(label, (counts2.get(label) ?? 0) + 1);
+  return [...counts2.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0][0];
 }
-function canonicaliseCauses(evidence) {
+function canonicaliseCauses(evidence2) {
   const signature = (item) => decisiveSignals.filter((signal) => item.signals.includes(signal)).join("+");
-  const explained = evidence.filter((item) => item.cause !== "unexplained");
+  const explained = evidence2.filter((item) => item.cause !== "unexplained");
   const bySignature = /* @__PURE__ */ new Map();
   const byWords = /* @__PURE__ */ new Map();
   for (const item of explained) {
@@ -52873,7 +53754,7 @@ function canonicaliseCauses(evidence) {
     const words = wordsOf(item.cause);
     byWords.set(words, [...byWords.get(words) ?? [], item.cause]);
   }
-  return evidence.map((item) => {
+  return evidence2.map((item) => {
     const label = item.label ?? item.cause;
     if (item.cause === "unexplained") return { ...item, label };
     const key = signature(item);
@@ -52970,18 +53851,7 @@ function unknownTaskReason(pattern, keys) {
 async function classifyPatterns(options) {
   const records = new Map(options.records.map((record3) => [record3.key, record3]));
   const memberKeys = new Set(options.records.map((record3) => record3.key));
-  const state = options.patterns.map((pattern) => {
-    const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
-    const reasons2 = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
-    return { pattern, reasons: reasons2, open: reasons2.length === 0 };
-  });
-  for (const entry of state.filter((item) => item.open)) {
-    const { tasks, categories } = entry.pattern.support;
-    entry.reasons.push({
-      code: "supported",
-      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
-    });
-  }
+  const state = options.patterns.map((pattern) => supportState(pattern, options));
   const toResample = state.filter((item) => item.open);
   if (toResample.length > 0)
     options.onSupported?.(
@@ -52991,55 +53861,11 @@ async function classifyPatterns(options) {
         reasons: [...entry.reasons]
       }))
     );
-  const resamples = options.resamples ?? 1;
-  if (options.resample && resamples > 0 && toResample.length > 0) {
-    const reruns = await options.resample(
-      dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),
-      resamples
-    );
-    for (const entry of toResample) {
-      const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
-      entry.reproducibility = { members: tried, vanished: passed2, resamples };
-      if (tried > 0 && passed2 * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "flaky",
-          detail: `${passed2} of ${tried} failing tasks passed when re-sampled`
-        });
-      } else {
-        entry.reasons.push({
-          code: "reproducible",
-          detail: `${tried - passed2} of ${tried} failing tasks failed again when re-sampled`
-        });
-      }
-    }
-  } else {
-    for (const entry of toResample)
-      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
-  }
-  const toProbe = state.filter((item) => item.open);
-  if (options.probe && toProbe.length > 0) {
-    const runs = await options.probe(
-      dedupe(toProbe.flatMap((item) => representatives(item.pattern, records)))
-    );
-    const model = runs[0]?.model ?? "probe";
-    for (const entry of toProbe) {
-      const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
-      entry.probe = { tasks: tried, passed: passed2, model };
-      if (tried > 0 && passed2 * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "model-only",
-          detail: `the probe model passed ${passed2} of ${tried} tasks`
-        });
-      } else {
-        entry.reasons.push({
-          code: "probe-fails",
-          detail: `the probe model failed ${tried - passed2} of ${tried} tasks too`
-        });
-      }
-    }
-  }
+  await resampleOpen(toResample, { options, records, memberKeys });
+  await probeOpen(
+    state.filter((item) => item.open),
+    { options, records, memberKeys }
+  );
   return state.map((entry) => ({
     ...entry.pattern,
     kind: entry.open ? "systematic" : "model-specific",
@@ -53047,6 +53873,72 @@ async function classifyPatterns(options) {
     ...entry.reproducibility ? { reproducibility: entry.reproducibility } : {},
     ...entry.probe ? { probe: entry.probe } : {}
   }));
+}
+function supportState(pattern, options) {
+  const unknown2 = unknownTaskReason(pattern, options.unknownTaskKeys);
+  const reasons2 = unknown2 ? [unknown2] : supportReasons(pattern, options.minSupport);
+  const open3 = reasons2.length === 0;
+  if (open3) {
+    const { tasks, categories } = pattern.support;
+    reasons2.push({
+      code: "supported",
+      detail: `${count3(tasks, "task", "tasks")} across ${count3(categories, "category", "categories")}`
+    });
+  }
+  return { pattern, reasons: reasons2, open: open3 };
+}
+async function resampleOpen(open3, context) {
+  const { options, records, memberKeys } = context;
+  const resamples = options.resamples ?? 1;
+  if (!options.resample || resamples <= 0 || open3.length === 0) {
+    for (const entry of open3)
+      entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
+    return;
+  }
+  const reruns = await options.resample(
+    dedupe(open3.flatMap((item) => representatives(item.pattern, records))),
+    resamples
+  );
+  for (const entry of open3) {
+    const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
+    entry.reproducibility = { members: tried, vanished: passed2, resamples };
+    if (tried > 0 && passed2 * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "flaky",
+        detail: `${passed2} of ${tried} failing tasks passed when re-sampled`
+      });
+    } else {
+      entry.reasons.push({
+        code: "reproducible",
+        detail: `${tried - passed2} of ${tried} failing tasks failed again when re-sampled`
+      });
+    }
+  }
+}
+async function probeOpen(open3, context) {
+  const { options, records, memberKeys } = context;
+  if (!options.probe || open3.length === 0) return;
+  const runs = await options.probe(
+    dedupe(open3.flatMap((item) => representatives(item.pattern, records)))
+  );
+  const model = runs[0]?.model ?? "probe";
+  for (const entry of open3) {
+    const { tried, passed: passed2 } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
+    entry.probe = { tasks: tried, passed: passed2, model };
+    if (tried > 0 && passed2 * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "model-only",
+        detail: `the probe model passed ${passed2} of ${tried} tasks`
+      });
+    } else {
+      entry.reasons.push({
+        code: "probe-fails",
+        detail: `the probe model failed ${tried - passed2} of ${tried} tasks too`
+      });
+    }
+  }
 }
 function dedupe(records) {
   return [...new Map(records.map((record3) => [record3.key, record3])).values()];
@@ -53108,12 +54000,12 @@ var init_heldout_guard = __esm({
 });
 
 // src/diagnose/diagnose-batch.ts
-function resampleSelection(evidence, records) {
+function resampleSelection(evidence2, records) {
   const byKey = new Map(records.map((record3) => [record3.key, record3]));
   const tasks = /* @__PURE__ */ new Set();
   const perSignal = /* @__PURE__ */ new Map();
   const chosen = [];
-  for (const item of evidence) {
+  for (const item of evidence2) {
     const record3 = byKey.get(item.rolloutKey);
     const count5 = perSignal.get(item.signalKey) ?? 0;
     if (!record3 || item.unknownTask || tasks.has(record3.taskId) || count5 >= resampledPerSignal)
@@ -53163,7 +54055,7 @@ async function diagnoseBatch(options) {
     minTasks: options.minSupport.tasks
   });
   try {
-    const evidence = raw.length === 0 ? raw : canonicaliseCauses(
+    const evidence2 = raw.length === 0 ? raw : canonicaliseCauses(
       await writeFailureNotes({
         evidence: raw,
         records: failed3,
@@ -53173,7 +54065,7 @@ async function diagnoseBatch(options) {
       })
     );
     const { patterns: patterns2, groups, merged } = await aggregateFailures({
-      evidence,
+      evidence: evidence2,
       records: failed3,
       tasks: options.tasks,
       refiner: options.refiner
@@ -53183,7 +54075,7 @@ async function diagnoseBatch(options) {
       records: failed3,
       minSupport: options.minSupport,
       unknownTaskKeys: new Set(
-        evidence.filter((item) => item.unknownTask).map((item) => item.rolloutKey)
+        evidence2.filter((item) => item.unknownTask).map((item) => item.rolloutKey)
       ),
       resample: early.resample,
       resamples: options.resamples,
@@ -53193,10 +54085,10 @@ async function diagnoseBatch(options) {
     });
     const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
     return {
-      evidence,
+      evidence: evidence2,
       patterns: classified,
       stats: {
-        failures: evidence.length,
+        failures: evidence2.length,
         groups: groups.length,
         merged,
         systematic,
@@ -53309,8 +54201,8 @@ function upgradeV2(value) {
   return { ...result, schemaVersion: 3, iterations };
 }
 function upgradeIteration(iteration, iterative) {
-  const { evidence, ...rest } = iteration;
-  const stages = evidence ?? [];
+  const { evidence: evidence2, ...rest } = iteration;
+  const stages = evidence2 ?? [];
   const repaired = stages.find((stage) => stage.stage === "repaired");
   const validation = stages.filter((stage) => stage !== repaired).map((stage) => upgradeStage(stage, iterative));
   const own2 = { ...rest, validation };
@@ -53412,13 +54304,13 @@ function upgradePruned(fields2, decision) {
 }
 function upgradeAblated(fields2) {
   const changes = fields2.changes.map((change2) => {
-    const counts = { fixed: change2.fixed, broken: change2.broken };
+    const counts2 = { fixed: change2.fixed, broken: change2.broken };
     return {
       edits: change2.edits,
       patterns: change2.patterns,
       kept: change2.kept,
-      reason: helpsAlone(counts).reason,
-      ...counts,
+      reason: helpsAlone(counts2).reason,
+      ...counts2,
       ...change2.unparsable ? { unrun: change2.unparsable } : {}
     };
   });
@@ -53627,28 +54519,30 @@ var init_result_schema = __esm({
 // src/harness/final-harness-guard.ts
 function assertHarnessSealed(input2) {
   const { seed, final } = input2;
-  const rules = contentRules(input2.guard);
   const seedPaths = Object.keys(seed.files);
-  for (const [path18, text3] of Object.entries(final.files)) {
-    const shown = escapeInvisible(path18);
-    if (!(path18 in seed.files)) {
-      const problem = normaliseRelative(path18) === path18 ? portablePathProblem(path18, seedPaths) : "not a plain relative path";
-      if (problem)
-        throw new GuardError("path", `refusing to write the final harness: '${shown}': ${problem}`);
-    }
-    const isConfig = path18 === "harness.yaml" && final.kind === "builtin";
-    const finding = introducedContent({
-      before: guardedText(seed.files[path18] ?? "", isConfig ? seed.config : void 0),
-      after: guardedText(text3, isConfig ? final.config : void 0),
-      rules
-    });
-    if (finding) {
+  for (const path18 of Object.keys(final.files)) {
+    if (path18 in seed.files) continue;
+    const problem = normaliseRelative(path18) === path18 ? portablePathProblem(path18, seedPaths) : "not a plain relative path";
+    if (problem)
       throw new GuardError(
-        finding.guard,
-        `refusing to write the final harness: '${shown}' ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
+        "path",
+        `refusing to write the final harness: '${escapeInvisible(path18)}': ${problem}`
       );
-    }
   }
+  const rules = contentRules(input2.guard);
+  const before = guardedFiles(seed);
+  const after = guardedFiles(final);
+  const finding = introducedContent({ before, after, rules });
+  if (!finding) return;
+  const changed = Object.keys(after).filter((path18) => after[path18] !== before[path18]);
+  const alone = changed.find(
+    (path18) => introducedContent({ before, after: { ...before, [path18]: after[path18] }, rules })
+  );
+  const files = (alone ? [alone] : changed).map((path18) => `'${escapeInvisible(path18)}'`);
+  throw new GuardError(
+    finding.guard,
+    `refusing to write the final harness: ${files.join(", ")} ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
+  );
 }
 var init_final_harness_guard = __esm({
   "src/harness/final-harness-guard.ts"() {
@@ -53787,6 +54681,55 @@ var init_parse_check = __esm({
       "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
       "    sys.exit(1)"
     ].join("\n");
+  }
+});
+
+// src/harness/patch-root.ts
+import { existsSync as existsSync4 } from "node:fs";
+import { dirname as dirname9, join as join19, relative as relative6, sep as sep7 } from "node:path";
+function findGitRoot(dir) {
+  let current = dir;
+  for (; ; ) {
+    if (existsSync4(join19(current, ".git"))) return current;
+    const parent = dirname9(current);
+    if (parent === current) return void 0;
+    current = parent;
+  }
+}
+function patchBase(options) {
+  const repository = findGitRoot(options.configDir);
+  const root = repository ?? options.configDir;
+  return {
+    root,
+    prefix: relative6(root, options.harnessDir).split(sep7).join("/"),
+    inRepository: repository !== void 0
+  };
+}
+function rebasePatch(patch, prefix) {
+  if (prefix === "" || patch === "") return patch;
+  const lines = patch.split("\n");
+  let oldLeft = 0;
+  let newLeft = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (oldLeft > 0 || newLeft > 0) {
+      if (line.startsWith("\\")) continue;
+      if (line[0] !== "+") oldLeft -= 1;
+      if (line[0] !== "-") newLeft -= 1;
+      continue;
+    }
+    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
+    if (hunk) {
+      oldLeft = Number(hunk[1] ?? 1);
+      newLeft = Number(hunk[2] ?? 1);
+    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
+    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
+  }
+  return lines.join("\n");
+}
+var init_patch_root = __esm({
+  "src/harness/patch-root.ts"() {
+    "use strict";
   }
 });
 
@@ -54500,13 +55443,13 @@ async function runKeyParts(input2) {
     seedHarness: input2.seed.hash,
     trainTasks: tasksHash(input2.splits.train),
     heldoutTasks: tasksHash(input2.splits.heldout),
-    models: sha256(stableStringify(models)),
+    models: sha256(canonicalJson(models)),
     scorer: await scorerHash(loaded),
     ecdysis: input2.ecdysisVersion ?? "unknown"
   };
 }
 function runKeyOf(parts) {
-  return sha256(stableStringify(parts));
+  return sha256(canonicalJson(parts));
 }
 function changedParts(before, now) {
   return Object.keys(partNames).filter((part) => before[part] !== now[part]).map((part) => {
@@ -54515,7 +55458,7 @@ function changedParts(before, now) {
   });
 }
 function tasksHash(tasks) {
-  return sha256(stableStringify(tasks));
+  return sha256(canonicalJson(tasks));
 }
 async function scorerHash(loaded) {
   const spec = loaded.config.tasks.scorer;
@@ -54527,7 +55470,7 @@ async function scorerHash(loaded) {
       if (content) files[word2] = createHash13("sha256").update(content).digest("hex");
     }
   }
-  return sha256(stableStringify({ spec, files }));
+  return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
   return createHash13("sha256").update(text3).digest("hex");
@@ -54537,7 +55480,7 @@ var init_run_key = __esm({
   "src/evolve/run-key.ts"() {
     "use strict";
     init_zod();
-    init_load_config();
+    init_canonical_json();
     init_rollout_params();
     runKeyPartsSchema = external_exports.object({
       /** The config file as written (`LoadedConfig.hash`): strategy settings, budget, scorer spec, models. */
@@ -54842,7 +55785,7 @@ async function startRun(options) {
   const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
   const purpose = `ecdysis evolve --out ${outDir}${limited}`;
   const { inputs } = options;
-  const coverage = coverMeasurement({
+  const coverage2 = coverMeasurement({
     loaded: options.loaded,
     strategy: options.strategy,
     trainSize: inputs.train.length,
@@ -54873,7 +55816,7 @@ async function startRun(options) {
       restart: options.restart,
       warn
     });
-    return { journal, release: () => lock.release(), coverage };
+    return { journal, release: () => lock.release(), coverage: coverage2 };
   } catch (error62) {
     await lock.release();
     throw error62;
@@ -55732,7 +56675,7 @@ async function draftChange(options) {
     defaults: { module: change2.module, patterns: change2.patterns }
   };
   const redraft = options.earlier !== void 0;
-  const evidence = {
+  const evidence2 = {
     hms: { changes: [change2] },
     harness: view,
     ...redraft ? {
@@ -55747,7 +56690,7 @@ async function draftChange(options) {
     role: "editor",
     schemaName: "edits",
     template: editorTemplate,
-    evidence,
+    evidence: evidence2,
     jsonSchema: roleJsonSchemas.edits,
     schema: editsReplySchemaFor(context).transform((value) => ({
       edits: value.edits,
@@ -56019,12 +56962,12 @@ var init_refine = __esm({
 function minibatchPattern(options) {
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
   const records = new Map(options.failures.map((record3) => [record3.key, record3]));
-  const evidence = options.failures.map(
+  const evidence2 = options.failures.map(
     (record3, index) => extractEvidence({ record: record3, task: tasks.get(record3.taskId), id: `f${index + 1}` })
   );
   const taskIds = [...new Set(options.failures.map((record3) => record3.taskId))].sort();
   const categoryNames = [...new Set(options.failures.map((record3) => record3.category))].sort();
-  const signals2 = [...new Set(evidence.flatMap((item) => item.signals))].sort();
+  const signals2 = [...new Set(evidence2.flatMap((item) => item.signals))].sort();
   return {
     id: patternId(options.failures.map((record3) => record3.key)),
     name: "observed-failure",
@@ -56037,7 +56980,7 @@ function minibatchPattern(options) {
     memberKeys: options.failures.map((record3) => record3.key).sort(),
     taskIds,
     support: { tasks: options.failures.length, categories: categoryNames.length, categoryNames },
-    examples: spreadMembers(evidence).map(
+    examples: spreadMembers(evidence2).map(
       (item) => toExample({
         evidence: item,
         record: records.get(item.rolloutKey),
@@ -56681,9 +57624,9 @@ async function tryAlone(options) {
     stageSchemas.evaluation
   );
   const comparison = comparePaired(restrictPassMap(before, ids), passMapOf(run2.result));
-  const counts = { fixed: comparison.fixed.length, broken: comparison.broken.length };
-  const judged = helpsAlone(counts);
-  return { edits: change2.edits, patterns: patterns2, ...counts, kept: judged.accepted, reason: judged.reason };
+  const counts2 = { fixed: comparison.fixed.length, broken: comparison.broken.length };
+  const judged = helpsAlone(counts2);
+  return { edits: change2.edits, patterns: patterns2, ...counts2, kept: judged.accepted, reason: judged.reason };
 }
 var init_ablate = __esm({
   "src/evolve/strategies/ablate.ts"() {
@@ -58028,7 +58971,7 @@ async function runEvolve(options) {
     ...options.secrets ?? []
   ]);
   const inputs = await loadInputs(loaded, options);
-  const { journal, release: release2, coverage } = await startRun({
+  const { journal, release: release2, coverage: coverage2 } = await startRun({
     ...options,
     strategy,
     inputs,
@@ -58065,7 +59008,7 @@ async function runEvolve(options) {
       prompts,
       startedAt,
       clock,
-      coverage
+      coverage: coverage2
     });
   } finally {
     const keepIn = options.keepCandidates ? path13.join(options.outDir, "candidates") : void 0;
@@ -58111,7 +59054,8 @@ async function finishRun(input2) {
     run: run2,
     finalHarness: outcome.finalHarness,
     measured,
-    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts"))
+    cache: new RolloutCache(path13.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix
   });
   return result;
 }
@@ -58137,7 +59081,7 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor }),
+    guard: runGuard({ loaded, splits, redactor, seed }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -58163,10 +59107,11 @@ function openRun(input2) {
   return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 function runGuard(input2) {
-  const { loaded, splits, redactor } = input2;
+  const { loaded, splits, redactor, seed } = input2;
   return {
     ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-    secretValues: [...redactor.values]
+    secretValues: [...redactor.values],
+    seedFiles: guardedFiles(seed)
   };
 }
 function withPromptLog(models, prompts) {
@@ -58271,7 +59216,7 @@ async function writeOutputs(options) {
   const write = (name3, text3) => writeFile12(path13.join(outDir, name3), run2.redactor.text(text3));
   await mkdir14(path13.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path13.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run2.context.train,
     iterations: result.iterations,
@@ -58292,7 +59237,9 @@ var init_run_evolve = __esm({
     init_code_reaches();
     init_diff_harness();
     init_final_harness_guard();
+    init_harness();
     init_parse_check();
+    init_patch_root();
     init_write_harness();
     init_secrets();
     init_budget();
@@ -58482,7 +59429,6 @@ No task flipped.`;
 }
 function renderGateComment(gate, options = {}) {
   const text3 = [
-    gateCommentMarker,
     `## Ecdysis held-out gate: ${gate.passed ? "\u2705 pass" : "\u274C fail"}`,
     "",
     cell(gate.reason, 500),
@@ -58505,7 +59451,6 @@ function renderGateComment(gate, options = {}) {
   ].join("\n");
   return scrubSecrets(text3, options.secrets);
 }
-var gateCommentMarker;
 var init_gate_comment = __esm({
   "src/report/gate-comment.ts"() {
     "use strict";
@@ -58513,7 +59458,6 @@ var init_gate_comment = __esm({
     init_format();
     init_sandbox_section();
     init_scrub();
-    gateCommentMarker = "<!-- ecdysis-gate -->";
   }
 });
 
@@ -60172,11 +61116,11 @@ var init_report = __esm({
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile14 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join20 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join19(outDir, "ground-truth.json");
+  const groundTruth = join20(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile14(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -60350,13 +61294,15 @@ async function measureProbe(options) {
   const heldout = await loadTasks(path15.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
+  const seed = await loadHarness({
+    dir: path15.resolve(loaded.root, config2.harness.dir),
+    kind: "builtin"
+  });
   const harnesses = await rebuildHarnesses({
-    seed: await loadHarness({
-      dir: path15.resolve(loaded.root, config2.harness.dir),
-      kind: "builtin"
-    }),
+    seed,
     result: options.result,
-    guard: buildGuardContext({ loaded, train, heldout })
+    // As the run guarded them: the seed's lines are no evidence of a copied task.
+    guard: { ...buildGuardContext({ loaded, train, heldout }), seedFiles: guardedFiles(seed) }
   });
   const server = await startSimServer({
     world: options.world,
@@ -60452,7 +61398,7 @@ import { cp as cp2, mkdir as mkdir16, rm as rm7, writeFile as writeFile15 } from
 import path16 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
-  const prepared = /* @__PURE__ */ new Map();
+  const prepared2 = /* @__PURE__ */ new Map();
   const results = /* @__PURE__ */ new Map();
   const worldOf = async (source) => {
     const known = loaded.get(source);
@@ -60462,7 +61408,7 @@ function simEngine() {
     return world2;
   };
   const preparedOf = (dir) => {
-    const entry = prepared.get(dir);
+    const entry = prepared2.get(dir);
     if (!entry) throw new Error(`bench: project ${dir} was not prepared by this engine`);
     return entry;
   };
@@ -60479,7 +61425,7 @@ function simEngine() {
       const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
       await writeFile15(path16.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
-      prepared.set(dir, {
+      prepared2.set(dir, {
         world: seeded,
         files: {
           train: path16.relative(dir, files.train),
@@ -60609,7 +61555,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join20 } from "node:path";
+import { join as join21 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -60862,14 +61808,14 @@ function versusIterative(options) {
   const { comparison, runs, base } = options;
   const f2 = comparison.figures;
   const checks = [];
-  const counts = `${f2.timeToMatch?.n ?? 0} pairs, ${f2.timeToMatchNotReached} not reached (0\xD7), ${f2.timeToMatchNoTarget} without target`;
+  const counts2 = `${f2.timeToMatch?.n ?? 0} pairs, ${f2.timeToMatchNotReached} not reached (0\xD7), ${f2.timeToMatchNoTarget} without target`;
   if (f2.timeToMatch) {
     const verdict = verdictOf(f2.timeToMatch, paperSpeedup);
     checks.push({
       ...base,
       claim: "speedup",
       verdict,
-      measured: `${formatEstimate(f2.timeToMatch, times)} (${counts})`,
+      measured: `${formatEstimate(f2.timeToMatch, times)} (${counts2})`,
       explanation: verdict === "yes" ? void 0 : speedExplanation(comparison, runs)
     });
   } else if (f2.timeToMatchNoTarget > 0) {
@@ -60877,7 +61823,7 @@ function versusIterative(options) {
       ...base,
       claim: "speedup",
       verdict: "no",
-      measured: `n/a (${counts})`,
+      measured: `n/a (${counts2})`,
       explanation: "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match."
     });
   }
@@ -62001,11 +62947,11 @@ function patternPurities(options) {
   for (const pattern of options.patterns) {
     const members2 = [...new Set(pattern.memberTaskIds)].map((taskId) => options.truth.tasks.get(taskId)).filter((task) => task !== void 0);
     if (members2.length === 0) continue;
-    const counts = /* @__PURE__ */ new Map();
+    const counts2 = /* @__PURE__ */ new Map();
     for (const member of members2) {
-      for (const label2 of labelsOf(member)) counts.set(label2, (counts.get(label2) ?? 0) + 1);
+      for (const label2 of labelsOf(member)) counts2.set(label2, (counts2.get(label2) ?? 0) + 1);
     }
-    const [label, count5] = [...counts.entries()].sort(
+    const [label, count5] = [...counts2.entries()].sort(
       (a, b) => b[1] - a[1] || a[0].localeCompare(b[0])
     )[0];
     results.push({
@@ -62400,7 +63346,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join20(outDir, "bench.json")} and ${join20(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join21(outDir, "bench.json")} and ${join21(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -62462,7 +63408,7 @@ async function runSideBySide(options) {
 init_input_error();
 init_result_schema();
 import { readFile as readFile17, stat as stat6 } from "node:fs/promises";
-import { join as join21, relative as relative6 } from "node:path";
+import { join as join22, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
@@ -62541,8 +63487,8 @@ function changeKeys(result) {
 }
 function compareRuns(a, b) {
   const tally2 = (result) => {
-    const counts = proposalTally(result);
-    return `${plural2(counts.edits, "edit")} (${counts.accepted}/${counts.proposals} proposals accepted)`;
+    const counts2 = proposalTally(result);
+    return `${plural2(counts2.edits, "edit")} (${counts2.accepted}/${counts2.proposals} proposals accepted)`;
   };
   const gate = (result) => `${result.gate.passed ? "passed" : "failed"} (${formatPValue(result.gate.comparison.pValue)})`;
   const rows = [
@@ -62637,7 +63583,7 @@ async function readResult(path18) {
       );
     }
   );
-  const file2 = isDir ? join21(path18, "result.json") : path18;
+  const file2 = isDir ? join22(path18, "result.json") : path18;
   const text3 = await readFile17(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -62677,7 +63623,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
     const [a, b] = await Promise.all(
       args.positionals.map((path18) => readResult(resolvePath(io, path18)))
     );
-    const name3 = (file2) => relative6(io.cwd, file2) || file2;
+    const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
       formatComparison(compareRuns(a.result, b.result), { a: name3(a.file), b: name3(b.file) })
     );
@@ -62692,7 +63638,7 @@ init_eval_output();
 init_run_eval();
 init_shard_tasks();
 init_sandbox_section();
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/cli/agent-error-warning.ts
 var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
@@ -63010,12 +63956,12 @@ var RunStatus = class {
     return `refiner: ${plural2(refiner.done, "call")}${purposes ? ` (${purposes})` : ""}${replayed} \xB7 ${compactCount(refiner.tokens)} tokens \xB7 ${money2(refiner.costUsd)} in ${duration3(spent)}`;
   }
   header(at) {
-    const totals = this.calls.totals();
-    const replayed = totals.replayed > 0 ? ` (+${totals.replayed} replayed)` : "";
+    const totals2 = this.calls.totals();
+    const replayed = totals2.replayed > 0 ? ` (+${totals2.replayed} replayed)` : "";
     const spin = spinner[this.frame % spinner.length];
     const head = `${spin} ${this.options.title} \xB7 ${duration3(at - this.startedAt)}`;
-    if (totals.calls === 0 && totals.replayed === 0) return head;
-    return `${head} \xB7 ${totals.calls} calls${replayed} \xB7 ${compactCount(totals.tokens)} tokens \xB7 ${money2(totals.costUsd)} (agent ${money2(totals.agentCostUsd)}, refiner ${money2(totals.refinerCostUsd)})`;
+    if (totals2.calls === 0 && totals2.replayed === 0) return head;
+    return `${head} \xB7 ${totals2.calls} calls${replayed} \xB7 ${compactCount(totals2.tokens)} tokens \xB7 ${money2(totals2.costUsd)} (agent ${money2(totals2.agentCostUsd)}, refiner ${money2(totals2.refinerCostUsd)})`;
   }
   liveLines() {
     const at = this.now();
@@ -63061,9 +64007,9 @@ var RunStatus = class {
 init_zod();
 init_input_error();
 import { readFile as readFile18, rm as rm8, writeFile as writeFile17 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join22(dir, "shard.json");
+var markerFile = (dir) => join23(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm8(markerFile(dir), { force: true });
   else await writeFile17(markerFile(dir), `${JSON.stringify(shard)}
@@ -63237,7 +64183,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     if (agentErrors) io.stderr.write(agentErrors);
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name3) => join23(outDir, name3));
+    const written = [...order, "records.jsonl"].map((name3) => join24(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
     return 0;
@@ -63253,8 +64199,9 @@ init_load_config();
 init_input_error();
 init_evolve();
 init_run_records();
+init_patch_root();
 init_report();
-import { access as access2, readFile as readFile19, writeFile as writeFile18 } from "node:fs/promises";
+import { access as access2 } from "node:fs/promises";
 import { join as join27, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-summary.ts
@@ -63263,17 +64210,17 @@ init_format();
 init_markdown_sections();
 init_sandbox_section();
 init_wording2();
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants as constants2 } from "node:fs";
-import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join24, relative as relative7 } from "node:path";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join25, relative as relative8 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
 function pathFrom(cwd, path18) {
-  const rel = relative7(cwd, path18);
+  const rel = relative8(cwd, path18);
   if (rel === "") return ".";
   return rel.startsWith("..") || isAbsolute5(rel) ? path18 : rel;
 }
@@ -63281,7 +64228,7 @@ function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join24(dir, name3), constants2.X_OK);
+      accessSync(join25(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -63290,7 +64237,7 @@ function onPath2(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath2("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join24(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join25(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-summary.ts
@@ -63311,7 +64258,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join25(options.outDir, "harness.patch");
+  const patch = join26(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -63331,55 +64278,11 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join25(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join26(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
 ${formatDowngrades(result.endpoints?.downgrades ?? [])}${sandboxWarningLine(result.sandbox)}`;
-}
-
-// src/cli/patch-root.ts
-import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join26, relative as relative8, sep as sep7 } from "node:path";
-function findGitRoot(dir) {
-  let current = dir;
-  for (; ; ) {
-    if (existsSync4(join26(current, ".git"))) return current;
-    const parent = dirname9(current);
-    if (parent === current) return void 0;
-    current = parent;
-  }
-}
-function patchBase(options) {
-  const repository = findGitRoot(options.configDir);
-  const root = repository ?? options.configDir;
-  return {
-    root,
-    prefix: relative8(root, options.harnessDir).split(sep7).join("/"),
-    inRepository: repository !== void 0
-  };
-}
-function rebasePatch(patch, prefix) {
-  if (prefix === "" || patch === "") return patch;
-  const lines = patch.split("\n");
-  let oldLeft = 0;
-  let newLeft = 0;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index];
-    if (oldLeft > 0 || newLeft > 0) {
-      if (line.startsWith("\\")) continue;
-      if (line[0] !== "+") oldLeft -= 1;
-      if (line[0] !== "-") newLeft -= 1;
-      continue;
-    }
-    const hunk = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/.exec(line);
-    if (hunk) {
-      oldLeft = Number(hunk[1] ?? 1);
-      newLeft = Number(hunk[2] ?? 1);
-    } else if (line.startsWith("--- a/")) lines[index] = `--- a/${prefix}/${line.slice(6)}`;
-    else if (line.startsWith("+++ b/")) lines[index] = `+++ b/${prefix}/${line.slice(6)}`;
-  }
-  return lines.join("\n");
 }
 
 // src/cli/evolve-command.ts
@@ -63463,9 +64366,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       title: "ecdysis evolve",
       signal: io.signal
     });
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      patchPrefix: base.prefix,
       env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
@@ -63474,13 +64382,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) }
     }).finally(() => status.close());
-    const base = patchBase({
-      configDir: loaded.root,
-      harnessDir: resolve13(loaded.root, loaded.config.harness.dir)
-    });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join27(outDir, "harness.patch");
-    await writeFile18(patchFile, rebasePatch(await readFile19(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);
@@ -63545,7 +64447,7 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile20, rm as rm9, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir18, mkdtemp as mkdtemp2, readFile as readFile19, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
 import { tmpdir as tmpdir3 } from "node:os";
 import { dirname as dirname10, join as join29, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
@@ -63556,6 +64458,7 @@ function harnessName(harnessPath) {
 }
 
 // src/cli/init-command.ts
+init_patch_root();
 init_yaml_set();
 init_sim();
 
@@ -63667,16 +64570,16 @@ var exists2 = (path18) => access3(path18).then(
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path18) {
-  const current = await readFile20(path18, "utf8").catch(() => void 0);
+  const current = await readFile19(path18, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path18, `${ignoreLines.join("\n")}
+    await writeFile18(path18, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path18, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile18(path18, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
@@ -63788,18 +64691,18 @@ async function writeProject(options) {
     await copyFile(files.heldout, join29(dir, "tasks", "heldout.jsonl"));
     await cp3(files.harnessDir, join29(dir, "harness"), { recursive: true });
     await tellAnswerFormat(join29(dir, "harness", "harness.yaml"));
-    await writeFile19(
+    await writeFile18(
       join29(dir, "ecdysis.yml"),
       initialConfig(options.world ?? (relative9(dir, source) || source))
     );
     await mkdir18(dirname10(options.workflowFile), { recursive: true });
-    await writeFile19(options.workflowFile, options.workflow);
+    await writeFile18(options.workflowFile, options.workflow);
   } finally {
     await rm9(staging, { recursive: true, force: true });
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile20(file2, "utf8");
+  let text3 = await readFile19(file2, "utf8");
   for (const [path18, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
@@ -63808,7 +64711,7 @@ async function tellAnswerFormat(file2) {
     if (!result.ok) throw new Error(`init: cannot set ${path18}: ${result.reason}`);
     text3 = result.text;
   }
-  await writeFile19(file2, text3);
+  await writeFile18(file2, text3);
 }
 
 // src/cli/merge-command.ts

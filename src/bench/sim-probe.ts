@@ -4,7 +4,7 @@ import { loadConfig, loadTasks } from "../config/index.js";
 import { evaluate, RolloutCache, rolloutParams, scorerForTasks } from "../eval/index.js";
 import type { EvolveResult } from "../evolve/index.js";
 import { buildGuardContext } from "../evolve/index.js";
-import { applyEdits, type LoadedHarness, loadHarness } from "../harness/index.js";
+import { applyEdits, guardedFiles, type LoadedHarness, loadHarness } from "../harness/index.js";
 import { createProvider } from "../llm/index.js";
 import { startSimServer } from "../sim/index.js";
 import type { World } from "../sim/world-schema.js";
@@ -38,13 +38,15 @@ export async function measureProbe(options: {
   const heldout = await loadTasks(path.resolve(loaded.root, config.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
+  const seed = await loadHarness({
+    dir: path.resolve(loaded.root, config.harness.dir),
+    kind: "builtin",
+  });
   const harnesses = await rebuildHarnesses({
-    seed: await loadHarness({
-      dir: path.resolve(loaded.root, config.harness.dir),
-      kind: "builtin",
-    }),
+    seed,
     result: options.result,
-    guard: buildGuardContext({ loaded, train, heldout }),
+    // As the run guarded them: the seed's lines are no evidence of a copied task.
+    guard: { ...buildGuardContext({ loaded, train, heldout }), seedFiles: guardedFiles(seed) },
   });
   const server = await startSimServer({
     world: options.world,

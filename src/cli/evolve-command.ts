@@ -1,4 +1,4 @@
-import { access, readFile, writeFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { z } from "zod";
 import { strategyNameSchema, strategyNames } from "../config/config-schema.js";
@@ -9,11 +9,11 @@ import { InputError } from "../errors/input-error.js";
 // Integration point: runEvolve from src/evolve (docs/stage-interfaces.md).
 import { runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
+import { patchBase } from "../harness/patch-root.js";
 import { writeEvolveReports } from "../report/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
 import { type CliCommand, resolvePath, validateFlags, withConcurrency } from "./command.js";
 import { formatEvolveSummary } from "./evolve-summary.js";
-import { patchBase, rebasePatch } from "./patch-root.js";
 import { RunStatus } from "./run-status.js";
 import { countUnknownInEvolve, unknownTaskWarning } from "./unknown-task-warning.js";
 
@@ -105,9 +105,14 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       title: "ecdysis evolve",
       signal: io.signal,
     });
+    const base = patchBase({
+      configDir: loaded.root,
+      harnessDir: resolve(loaded.root, loaded.config.harness.dir),
+    });
     const result = await runEvolve({
       loaded: chosen,
       outDir,
+      patchPrefix: base.prefix,
       env: io.env,
       progress: status.progress(),
       onCall: (event) => status.onCall(event),
@@ -116,13 +121,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       warn: (message) => status.note(`warning: ${message}`),
       metadata: { ecdysisVersion: ecdysisVersion(), git: await gitState(loaded.root) },
     }).finally(() => status.close());
-    const base = patchBase({
-      configDir: loaded.root,
-      harnessDir: resolve(loaded.root, loaded.config.harness.dir),
-    });
     await writeEvolveReports({ outDir, result });
-    const patchFile = join(outDir, "harness.patch");
-    await writeFile(patchFile, rebasePatch(await readFile(patchFile, "utf8"), base.prefix));
     const warning = await unknownTaskWarning(loaded.config.model, countUnknownInEvolve(result));
     if (warning) io.stderr.write(warning);
     const records = await readRunRecords(outDir);

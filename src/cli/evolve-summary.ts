@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import type { EvolveResult, Score } from "../evolve/result-schema.js";
+import type { PatchBase } from "../harness/patch-root.js";
 import { acceptedChanges } from "../report/accepted-changes.js";
 import { formatScore } from "../report/format.js";
 import { gateSentence } from "../report/markdown-sections.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { acceptedSentence, plural, stopSentence } from "../report/wording.js";
 import { formatDowngrades } from "./eval-summary.js";
-import type { PatchBase } from "./patch-root.js";
 import { pathFrom, shellQuote } from "./shell-command.js";
 import { compactCount, duration, money } from "./status-format.js";
 

@@ -6,10 +6,10 @@ import { defaultAnswerPattern, recommendedFormatInstruction } from "../config/ha
 import { isBundledWorld } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
 import { harnessName } from "../github/harness-identity.js";
+import { findGitRoot } from "../harness/patch-root.js";
 import { setYamlPath } from "../harness/yaml-set.js";
 import { bundledWorlds, generateWorldFiles, loadWorld } from "../sim/index.js";
 import { type CliCommand, resolvePath, resolveWorldFlag, validateFlags } from "./command.js";
-import { findGitRoot } from "./patch-root.js";
 import { cliInvocation, pathFrom, shellQuote } from "./shell-command.js";
 import {
   ACTION_PLACEHOLDER,

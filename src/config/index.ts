@@ -1,3 +1,4 @@
+export { canonicalJson } from "./canonical-json.js";
 export { checkConfigPaths, repositoryRoot } from "./config-paths.js";
 export * from "./config-schema.js";
 export { configuredSecrets, githubTokenVariables } from "./configured-secrets.js";
@@ -12,7 +13,7 @@ export {
 export * from "./harness-schema.js";
 export { parseHarnessYaml } from "./harness-yaml.js";
 export { jsonSchemas, writeJsonSchemas } from "./json-schema.js";
-export { configHash, loadConfig, stableStringify } from "./load-config.js";
+export { configHash, loadConfig } from "./load-config.js";
 export { loadTasks, parseTasks, type TaskOrigin, taskOrigin } from "./load-tasks.js";
 export { decodeUtf8, readUserText } from "./read-text.js";
 export * from "./sandbox-config.js";

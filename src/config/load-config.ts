@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
+import { canonicalJson } from "./canonical-json.js";
 import { checkConfigPaths } from "./config-paths.js";
 import {
   type EcdysisConfig,
@@ -120,22 +121,7 @@ function checkWorlds(input: { file: string; located: LocatedYaml; config: Ecdysi
 
 /** sha256 of a config serialised with sorted keys. */
 export function configHash(config: EcdysisConfig): string {
-  return createHash("sha256").update(stableStringify(config)).digest("hex");
-}
-
-/** JSON with object keys sorted at every level (stable across key order in the file). */
-export function stableStringify(value: unknown): string {
-  return JSON.stringify(value, (_key, inner: unknown) => {
-    if (inner && typeof inner === "object" && !Array.isArray(inner)) {
-      const record = inner as Record<string, unknown>;
-      return Object.fromEntries(
-        Object.keys(record)
-          .sort()
-          .map((key) => [key, record[key]]),
-      );
-    }
-    return inner;
-  });
+  return createHash("sha256").update(canonicalJson(config)).digest("hex");
 }
 
 function resolvePaths(config: EcdysisConfig, root: string): EcdysisConfig {

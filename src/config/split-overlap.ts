@@ -2,6 +2,7 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
 import { comparableText } from "../safety/guard-text.js";
+import { indexInputs, nearDuplicates } from "../safety/near-duplicates.js";
 import type { LoadedConfig } from "./config-schema.js";
 import { loadTasks, taskOrigin } from "./load-tasks.js";
 import type { Task } from "./task-schema.js";
@@ -15,7 +16,9 @@ export interface Splits {
 /**
  * Refuses overlapping splits: a held-out task whose id, or whose input (compared after NFKC,
  * invisible-character removal, case folding and whitespace collapsing), is also a train task's
- * would be seen by the refiner roles and then counted by the gate as "generalisation". The
+ * would be seen by the refiner roles and then counted by the gate as "generalisation". So is a
+ * near-duplicate input — an extra period, a `Question:` prefix, a word changed, an HTML entity —
+ * found by `nearDuplicates` (normal-form word shingles, `nearDuplicateThresholds`). The
  * InputError names the train file and line, and the held-out file and line.
  */
 export function checkSplitOverlap(input: {
@@ -47,6 +50,30 @@ export function checkSplitOverlap(input: {
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" },
     );
   }
+  checkNearDuplicates(input);
+}
+
+/** Refuses a train input that nearly duplicates a held-out one (see `checkSplitOverlap`). */
+function checkNearDuplicates(input: {
+  train: { file: string; tasks: Task[] };
+  heldout: { file: string; tasks: Task[] };
+}): void {
+  const { train, heldout } = input;
+  const inputs = [...train.tasks, ...heldout.tasks].map((task) => task.input);
+  const [near] = nearDuplicates(
+    indexInputs(inputs, { dropShared: false }),
+    (index) => index < train.tasks.length,
+  );
+  if (!near) return;
+  const task = train.tasks[near.left];
+  const otherIndex = near.right - train.tasks.length;
+  const other = heldout.tasks[otherIndex];
+  const where = `${taskOrigin(other)?.file ?? heldout.file} line ${taskOrigin(other)?.line ?? `(task ${otherIndex + 1})`}`;
+  throw new InputError(
+    taskOrigin(task)?.file ?? train.file,
+    `task '${task.id}' has nearly the same input as held-out task '${other.id}' on ${where} (${Math.round(near.similarity * 100)}% alike in weighted word shingles); a task may be in one split only (the refiner would see a held-out task): remove it from one of the files, or make the inputs differ in what they ask`,
+    { line: taskOrigin(task)?.line, field: "input" },
+  );
 }
 
 /**

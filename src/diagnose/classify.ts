@@ -90,7 +90,34 @@ function unknownTaskReason(
  * which patterns passed the support test (as systematic so far): work started on them is lost
  * only for those the re-runs then reject.
  */
-export async function classifyPatterns(options: {
+export async function classifyPatterns(options: ClassifyOptions): Promise<FailurePattern[]> {
+  const records = new Map(options.records.map((record) => [record.key, record]));
+  const memberKeys = new Set(options.records.map((record) => record.key));
+  const state = options.patterns.map((pattern) => supportState(pattern, options));
+  const toResample = state.filter((item) => item.open);
+  if (toResample.length > 0)
+    options.onSupported?.(
+      toResample.map((entry) => ({
+        ...entry.pattern,
+        kind: "systematic",
+        reasons: [...entry.reasons],
+      })),
+    );
+  await resampleOpen(toResample, { options, records, memberKeys });
+  await probeOpen(
+    state.filter((item) => item.open),
+    { options, records, memberKeys },
+  );
+  return state.map((entry) => ({
+    ...entry.pattern,
+    kind: entry.open ? "systematic" : "model-specific",
+    reasons: entry.reasons,
+    ...(entry.reproducibility ? { reproducibility: entry.reproducibility } : {}),
+    ...(entry.probe ? { probe: entry.probe } : {}),
+  }));
+}
+
+interface ClassifyOptions {
   patterns: UnclassifiedPattern[];
   records: RolloutRecord[];
   minSupport: { tasks: number; categories: number };
@@ -106,95 +133,94 @@ export async function classifyPatterns(options: {
   onSupported?: (patterns: FailurePattern[]) => void;
   /** Why the patterns were not re-sampled, when the caller chose not to (default "not re-sampled"). */
   untested?: string;
-}): Promise<FailurePattern[]> {
-  const records = new Map(options.records.map((record) => [record.key, record]));
-  const memberKeys = new Set(options.records.map((record) => record.key));
-  const state = options.patterns.map((pattern) => {
-    const unknown = unknownTaskReason(pattern, options.unknownTaskKeys);
-    const reasons = unknown ? [unknown] : supportReasons(pattern, options.minSupport);
-    return { pattern, reasons, open: reasons.length === 0 } as {
-      pattern: UnclassifiedPattern;
-      reasons: ClassificationReason[];
-      open: boolean;
-      reproducibility?: FailurePattern["reproducibility"];
-      probe?: FailurePattern["probe"];
-    };
-  });
-  for (const entry of state.filter((item) => item.open)) {
-    const { tasks, categories } = entry.pattern.support;
-    entry.reasons.push({
+}
+
+/** One pattern on its way through the tests: still open (systematic so far) or decided. */
+interface PatternState {
+  pattern: UnclassifiedPattern;
+  reasons: ClassificationReason[];
+  open: boolean;
+  reproducibility?: FailurePattern["reproducibility"];
+  probe?: FailurePattern["probe"];
+}
+
+/** What the re-run steps read: the options, the batch's records by key and their keys. */
+interface RerunContext {
+  options: ClassifyOptions;
+  records: Map<string, RolloutRecord>;
+  memberKeys: Set<string>;
+}
+
+/** The first test: unknown-task, then support; an open pattern is recorded as supported. */
+function supportState(pattern: UnclassifiedPattern, options: ClassifyOptions): PatternState {
+  const unknown = unknownTaskReason(pattern, options.unknownTaskKeys);
+  const reasons = unknown ? [unknown] : supportReasons(pattern, options.minSupport);
+  const open = reasons.length === 0;
+  if (open) {
+    const { tasks, categories } = pattern.support;
+    reasons.push({
       code: "supported",
       detail: `${count(tasks, "task", "tasks")} across ${count(categories, "category", "categories")}`,
     });
   }
+  return { pattern, reasons, open };
+}
 
-  const toResample = state.filter((item) => item.open);
-  if (toResample.length > 0)
-    options.onSupported?.(
-      toResample.map((entry) => ({
-        ...entry.pattern,
-        kind: "systematic",
-        reasons: [...entry.reasons],
-      })),
-    );
+/** Re-samples the open patterns' representatives once for all; most passing → `flaky`. */
+async function resampleOpen(open: PatternState[], context: RerunContext): Promise<void> {
+  const { options, records, memberKeys } = context;
   const resamples = options.resamples ?? 1;
-  if (options.resample && resamples > 0 && toResample.length > 0) {
-    const reruns = await options.resample(
-      dedupe(toResample.flatMap((item) => representatives(item.pattern, records))),
-      resamples,
-    );
-    for (const entry of toResample) {
-      const { tried, passed } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
-      entry.reproducibility = { members: tried, vanished: passed, resamples };
-      if (tried > 0 && passed * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "flaky",
-          detail: `${passed} of ${tried} failing tasks passed when re-sampled`,
-        });
-      } else {
-        entry.reasons.push({
-          code: "reproducible",
-          detail: `${tried - passed} of ${tried} failing tasks failed again when re-sampled`,
-        });
-      }
-    }
-  } else {
-    for (const entry of toResample)
+  if (!options.resample || resamples <= 0 || open.length === 0) {
+    for (const entry of open)
       entry.reasons.push({ code: "untested", detail: options.untested ?? "not re-sampled" });
+    return;
   }
-
-  const toProbe = state.filter((item) => item.open);
-  if (options.probe && toProbe.length > 0) {
-    const runs = await options.probe(
-      dedupe(toProbe.flatMap((item) => representatives(item.pattern, records))),
-    );
-    const model = runs[0]?.model ?? "probe";
-    for (const entry of toProbe) {
-      const { tried, passed } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
-      entry.probe = { tasks: tried, passed, model };
-      if (tried > 0 && passed * 2 > tried) {
-        entry.open = false;
-        entry.reasons.push({
-          code: "model-only",
-          detail: `the probe model passed ${passed} of ${tried} tasks`,
-        });
-      } else {
-        entry.reasons.push({
-          code: "probe-fails",
-          detail: `the probe model failed ${tried - passed} of ${tried} tasks too`,
-        });
-      }
+  const reruns = await options.resample(
+    dedupe(open.flatMap((item) => representatives(item.pattern, records))),
+    resamples,
+  );
+  for (const entry of open) {
+    const { tried, passed } = tasksThatPass(entry.pattern.taskIds, reruns, memberKeys);
+    entry.reproducibility = { members: tried, vanished: passed, resamples };
+    if (tried > 0 && passed * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "flaky",
+        detail: `${passed} of ${tried} failing tasks passed when re-sampled`,
+      });
+    } else {
+      entry.reasons.push({
+        code: "reproducible",
+        detail: `${tried - passed} of ${tried} failing tasks failed again when re-sampled`,
+      });
     }
   }
+}
 
-  return state.map((entry) => ({
-    ...entry.pattern,
-    kind: entry.open ? "systematic" : "model-specific",
-    reasons: entry.reasons,
-    ...(entry.reproducibility ? { reproducibility: entry.reproducibility } : {}),
-    ...(entry.probe ? { probe: entry.probe } : {}),
-  }));
+/** Runs the open patterns' representatives on the probe model; most passing → `model-only`. */
+async function probeOpen(open: PatternState[], context: RerunContext): Promise<void> {
+  const { options, records, memberKeys } = context;
+  if (!options.probe || open.length === 0) return;
+  const runs = await options.probe(
+    dedupe(open.flatMap((item) => representatives(item.pattern, records))),
+  );
+  const model = runs[0]?.model ?? "probe";
+  for (const entry of open) {
+    const { tried, passed } = tasksThatPass(entry.pattern.taskIds, runs, memberKeys);
+    entry.probe = { tasks: tried, passed, model };
+    if (tried > 0 && passed * 2 > tried) {
+      entry.open = false;
+      entry.reasons.push({
+        code: "model-only",
+        detail: `the probe model passed ${passed} of ${tried} tasks`,
+      });
+    } else {
+      entry.reasons.push({
+        code: "probe-fails",
+        detail: `the probe model failed ${tried - passed} of ${tried} tasks too`,
+      });
+    }
+  }
 }
 
 function dedupe(records: RolloutRecord[]): RolloutRecord[] {

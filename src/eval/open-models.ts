@@ -1,7 +1,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
+import { canonicalJson } from "../config/canonical-json.js";
 import { defaultApiKeyEnv, type LoadedConfig, type ModelConfig } from "../config/config-schema.js";
-import { stableStringify } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
 import {
   type AccountedProvider,
@@ -78,7 +78,7 @@ export async function openModels(
     );
   };
   const simUrl = (config: ModelConfig): Promise<string> => {
-    const identity = stableStringify({
+    const identity = canonicalJson({
       world: config.world,
       model: config.model,
       quirks: config.quirks,
@@ -185,7 +185,7 @@ function build(resolved: Resolved[], memory: CapabilityMemory, clock: Clock): Op
     limits.declare(endpointKey(entry.baseUrl, entry.apiKey), entry.config);
   const states = new Map<string, CapabilityState>();
   return resolved.map((entry) => {
-    const stateKey = stableStringify({
+    const stateKey = canonicalJson({
       identity: entry.identity,
       model: entry.config.model,
       capabilities: entry.config.capabilities,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { stableStringify } from "../config/load-config.js";
+import { canonicalJson } from "../config/canonical-json.js";
 import type { Task } from "../config/task-schema.js";
 
 /**
@@ -14,7 +14,7 @@ export function rolloutKey(parts: {
   params: object;
   sampleIndex: number;
 }): string {
-  const material = stableStringify({
+  const material = canonicalJson({
     version: 1,
     harnessHash: parts.harnessHash,
     task: { id: parts.task.id, input: parts.task.input, expected: parts.task.expected },

@@ -34,13 +34,6 @@ export function emptySpend(): Spend {
   };
 }
 
-/** `a + b` field by field. */
-export function addSpend(a: Spend, b: Spend): Spend {
-  const sum = emptySpend();
-  for (const key of Object.keys(sum) as (keyof Spend)[]) sum[key] = a[key] + b[key];
-  return sum;
-}
-
 /**
  * Tracks uncached spend against the configured limits. Checked between stages (`check`) and,
  * through `signal`, inside evaluations: when a limit is reached the signal aborts, in-flight work

@@ -3,26 +3,18 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { applyEdits } from "../harness/apply-edits.js";
 import type { GuardContext } from "../harness/guard-context.js";
-import { labelWords } from "../harness/label-words.js";
+import { expectedAnswerStrings, labelWords } from "../harness/label-words.js";
 import type { GuardRejection, LabelFlag, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { RefinementRecord } from "../refine/refinement-record.js";
 
 // Where an edit is guarded: every edit the loop applies — a refinement's, a pruned or ablated
 // candidate's rebuild — goes through src/harness's applyEdits with the run's guard context here.
 
-/** Renders an expected value as the strings an answer leak would contain. */
-function expectedStrings(expected: unknown): string[] {
-  if (expected === null || expected === undefined) return [];
-  if (typeof expected === "string") return [expected];
-  if (typeof expected === "number" || typeof expected === "boolean") return [String(expected)];
-  if (Array.isArray(expected)) return expected.flatMap(expectedStrings);
-  return [JSON.stringify(expected)];
-}
-
 /**
  * The guard context of a run: editable globs from the config; protected paths (the config file,
  * both task files, a command scorer's script); and the expected answers and inputs of train AND
- * held-out tasks. Only the guard sees held-out data; no role ever does.
+ * held-out tasks, each task's input with its answers (small answers are checked in context,
+ * held-out ones also spelled out). Only the guard sees held-out data; no role ever does.
  */
 export function buildGuardContext(options: {
   loaded: LoadedConfig;
@@ -47,10 +39,15 @@ export function buildGuardContext(options: {
   return {
     editable: [...config.harness.editable],
     protectedPaths: [...new Set(protectedPaths)],
-    forbiddenStrings: [...new Set(all.flatMap((task) => expectedStrings(task.expected)))].filter(
-      (text) => text.trim() !== "",
-    ),
+    forbiddenStrings: [
+      ...new Set(all.flatMap((task) => expectedAnswerStrings(task.expected))),
+    ].filter((text) => text.trim() !== ""),
     forbiddenInputs: all.map((task) => task.input),
+    tasks: all.map((task, index) => ({
+      input: task.input,
+      answers: expectedAnswerStrings(task.expected).filter((text) => text.trim() !== ""),
+      heldout: index >= train.length,
+    })),
     labelWords: labelWords({ train, heldout, scorer: config.tasks.scorer }),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { canonicalJson } from "../config/canonical-json.js";
 import type { FailurePattern } from "../diagnose/failure-pattern.js";
 import { type PlannedEdit, plannedEditSchema } from "../harness/types.js";
 import { type Hms, hmsSchema, type RejectedProposal } from "../refine/role-schemas.js";
@@ -130,20 +131,9 @@ export function exhaustedReason(
 /** A canonical key of a set of edits: what they change, not why or for which pattern. */
 export function editsKey(edits: PlannedEdit[]): string {
   return edits
-    .map((edit) => JSON.stringify(sortKeys(edit.edit)))
+    .map((edit) => canonicalJson(edit.edit))
     .sort()
     .join("\n");
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, item]) => [key, sortKeys(item)]),
-    );
-  return value;
 }
 
 /**

@@ -11,7 +11,9 @@ import { RolloutCache } from "../eval/rollout-cache.js";
 import { codeReaches } from "../harness/code-reaches.js";
 import { diffHarness } from "../harness/diff-harness.js";
 import { assertHarnessSealed } from "../harness/final-harness-guard.js";
+import { guardedFiles } from "../harness/index.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
+import { rebasePatch } from "../harness/patch-root.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
 import { writeHarness } from "../harness/write-harness.js";
@@ -79,6 +81,12 @@ export interface RunEvolveOptions {
    * categories in turn). Part of the run key; the guard and the seal still see every task.
    */
   limit?: number;
+  /**
+   * The harness folder's path from where `git apply` runs (the repository root, `/`-separated):
+   * harness.patch's file headers carry it. Default "": paths relative to the harness folder,
+   * as result.json's `harness.patch` always is.
+   */
+  patchPrefix?: string;
   /** Recorded in result.json `run` (the version, the git commit); the times come from `clock`. */
   metadata?: Pick<RunMetadata, "ecdysisVersion" | "git">;
   /** Told of every model call, agent and refiner roles (live progress). */
@@ -235,6 +243,7 @@ async function finishRun(input: {
     finalHarness: outcome.finalHarness,
     measured,
     cache: new RolloutCache(path.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix,
   });
   return result;
 }
@@ -272,7 +281,7 @@ function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor }),
+    guard: runGuard({ loaded, splits, redactor, seed }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -299,16 +308,21 @@ function openRun(input: {
   return { journal, budget, redactor, seed, heldout, context, measure, background, sandbox };
 }
 
-/** The guard context of a run: both splits (leak checks) and the configured secret values. */
+/**
+ * The guard context of a run: both splits (leak checks), the configured secret values, and the
+ * seed harness's files (what the seed already says is no evidence of a copied task).
+ */
 function runGuard(input: {
   loaded: LoadedConfig;
   splits: RunInputs["splits"];
   redactor: SecretRedactor;
+  seed: LoadedHarness;
 }): RunContext["guard"] {
-  const { loaded, splits, redactor } = input;
+  const { loaded, splits, redactor, seed } = input;
   return {
     ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
     secretValues: [...redactor.values],
+    seedFiles: guardedFiles(seed),
   };
 }
 
@@ -464,6 +478,7 @@ async function writeOutputs(options: {
   measured: Evaluation[];
   /** Where the failing rollouts the iterations name are read back from. */
   cache: RolloutCache;
+  patchPrefix?: string;
 }): Promise<void> {
   const { outDir, result, run } = options;
   assertHarnessSealed({ seed: run.seed, final: options.finalHarness, guard: run.context.guard });
@@ -471,7 +486,7 @@ async function writeOutputs(options: {
     writeFile(path.join(outDir, name), run.redactor.text(text));
   await mkdir(path.join(outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path.join(outDir, "harness"));
-  await write("harness.patch", result.harness.patch);
+  await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: run.context.train,
     iterations: result.iterations,

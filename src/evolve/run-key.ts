@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { canonicalJson } from "../config/canonical-json.js";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
-import { stableStringify } from "../config/load-config.js";
 import type { Splits } from "../config/split-overlap.js";
 import type { Task } from "../config/task-schema.js";
 import { rolloutParams } from "../eval/rollout-params.js";
@@ -87,7 +87,7 @@ export async function runKeyParts(input: {
     seedHarness: input.seed.hash,
     trainTasks: tasksHash(input.splits.train),
     heldoutTasks: tasksHash(input.splits.heldout),
-    models: sha256(stableStringify(models)),
+    models: sha256(canonicalJson(models)),
     scorer: await scorerHash(loaded),
     ecdysis: input.ecdysisVersion ?? "unknown",
   };
@@ -95,7 +95,7 @@ export async function runKeyParts(input: {
 
 /** The run key: one hash over every part. */
 export function runKeyOf(parts: RunKeyParts): string {
-  return sha256(stableStringify(parts));
+  return sha256(canonicalJson(parts));
 }
 
 /**
@@ -112,7 +112,7 @@ export function changedParts(before: RunKeyParts, now: RunKeyParts): string[] {
 }
 
 function tasksHash(tasks: Task[]): string {
-  return sha256(stableStringify(tasks));
+  return sha256(canonicalJson(tasks));
 }
 
 /**
@@ -130,7 +130,7 @@ async function scorerHash(loaded: LoadedConfig): Promise<string> {
       if (content) files[word] = createHash("sha256").update(content).digest("hex");
     }
   }
-  return sha256(stableStringify({ spec, files }));
+  return sha256(canonicalJson({ spec, files }));
 }
 
 function sha256(text: string): string {

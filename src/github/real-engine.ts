@@ -10,7 +10,6 @@ import { runEval } from "../eval/run-eval.js";
 import { runEvolve, runGate } from "../evolve/index.js";
 import { loadHarness } from "../harness/load-harness.js";
 import {
-  gateCommentMarker,
   renderGateComment,
   renderJobSummary,
   renderPrBody,
@@ -54,10 +53,6 @@ export function applyOverrides(
 
 function secretsOf(llm: LlmOverrides): string[] {
   return llm.apiKey ? [llm.apiKey] : [];
-}
-
-function stripMarker(text: string): string {
-  return text.replace(`${gateCommentMarker}\n`, "").replace(gateCommentMarker, "");
 }
 
 /** Progress in the job log: plain lines (start, every ~10 s, end with accuracy) under CI. */
@@ -140,7 +135,7 @@ export function realEngine(): ActionEngine {
         headAccuracy: result.head.score.accuracy,
         description: result.reason,
         statusContext: result.statusContext,
-        commentBody: stripMarker(renderGateComment(result, { reportUrl: runUrl, secrets })),
+        commentBody: renderGateComment(result, { reportUrl: runUrl, secrets }),
         summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
         reportPath,
         outDir,

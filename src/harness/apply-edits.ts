@@ -6,7 +6,7 @@ import {
   contentRules,
   defaultMaxEditBytes,
   defaultMaxFileBytes,
-  guardedText,
+  guardedFiles,
   introducedContent,
   introducedLabels,
   maxEditedFiles,
@@ -52,8 +52,9 @@ type Outcome =
 /**
  * Applies planned edits to a harness in memory, in order, each through the deterministic guards
  * (path, schema, size, leak, secret) whatever an LLM said. The content guards read the whole
- * file each edit would leave, normalised (`introducedContent`), not only the edit's own text:
- * two edits that each carry half of a key or of a held-out 8-gram are caught at the second. A
+ * harness each edit would leave, every file, in the normal form (`introducedContent`), not only
+ * the edit's own text: two edits that each carry half of a key, or half of a held-out input in
+ * two files, are caught at the second. A
  * rejected edit changes nothing and is reported; the others still apply. An applied edit that
  * brings a label word (`GuardContext.labelWords`) is listed in `flagged` for the reviewer. Pure except for
  * lstat/realpath reads of the folder.
@@ -143,10 +144,13 @@ function checkEdit(input: {
       reason: `'${file}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`,
     };
   }
-  const isConfig = file === "harness.yaml" && harness.kind === "builtin";
   const texts = {
-    before: guardedText(before ?? "", isConfig ? state.config : undefined),
-    after: guardedText(result.text, isConfig ? validated.config : undefined),
+    before: guardedFiles({ kind: harness.kind, files: state.files, config: state.config }),
+    after: guardedFiles({
+      kind: harness.kind,
+      files: { ...state.files, [file]: result.text },
+      config: validated.config,
+    }),
     rules,
   };
   const finding = introducedContent(texts);

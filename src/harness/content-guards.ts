@@ -1,6 +1,7 @@
-import { guardText } from "../safety/guard-text.js";
-import { redactionMarker, SecretRedactor, secretPatterns } from "../safety/secrets.js";
-import type { GuardContext } from "./guard-context.js";
+import { nearCopies } from "../safety/near-duplicates.js";
+import { featureHash, shingleKeys } from "../safety/text-features.js";
+import type { ContentRules } from "./content-rules.js";
+import { type FileScan, leakNgramWords, scanFile } from "./harness-scan.js";
 import type { LabelWord } from "./label-words.js";
 
 /** Default cap on a harness file's size after an edit. */
@@ -9,101 +10,17 @@ export const defaultMaxFileBytes = 64 * 1024;
 export const defaultMaxEditBytes = 8 * 1024;
 /** Most distinct files one call of applyEdits may change. */
 export const maxEditedFiles = 20;
-/** Length of the word n-grams the input-leak check compares. */
-export const leakNgramWords = 8;
 
 export { findSecret } from "../safety/secrets.js";
+export { type ContentRules, contentRules } from "./content-rules.js";
+export { leakNgramWords } from "./harness-scan.js";
 
-/** Forbidden strings too short or too common to check without false alarms. */
-export function isCheckableAnswer(value: string): boolean {
-  const trimmed = guardText(value).trim();
-  if (trimmed.length < 3) return false;
-  if (/^[+-]?\d+$/.test(trimmed) && Math.abs(Number(trimmed)) < 100) return false;
-  return true;
-}
-
-/** The comparison key of an answer or label: guard-normalised, lower-cased, spaces collapsed, trimmed. */
-export function labelKey(text: string): string {
-  return guardText(text).toLowerCase().replace(/\s+/g, " ").trim();
-}
-
-/** Occurrences of `needle` in `text` as a whole token (not inside a longer word or number), case-insensitive. */
-export function countToken(text: string, needle: string): number {
-  const escaped = needle
-    .trim()
-    .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-    .replace(/\s+/g, "\\s+");
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${escaped}(?![\\p{L}\\p{N}_])`, "giu");
-  return text.match(pattern)?.length ?? 0;
-}
-
-/** Lower-cased words with punctuation trimmed from their edges, read after guard normalisation. */
-export function normalisedWords(text: string): string[] {
-  return guardText(text)
-    .toLowerCase()
-    .split(/\s+/)
-    .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))
-    .filter((word) => word.length > 0);
-}
-
-/** The `leakNgramWords`-word n-grams of one text. */
-function ngramsOf(text: string): string[] {
-  const words = normalisedWords(text);
-  const grams: string[] = [];
-  for (let index = 0; index + leakNgramWords <= words.length; index += 1)
-    grams.push(words.slice(index, index + leakNgramWords).join(" "));
-  return grams;
-}
-
-/** The set of `leakNgramWords`-word n-grams of the given texts, normalised (see `normalisedWords`). */
-export function ngramSet(texts: string[]): Set<string> {
-  return new Set(texts.flatMap(ngramsOf));
-}
-
-/** The first n-gram of `text` found in `grams`, or null. */
-export function sharedNgram(text: string, grams: Set<string>): string | null {
-  if (grams.size === 0) return null;
-  return ngramsOf(text).find((gram) => grams.has(gram)) ?? null;
-}
-
-/** What the content guards forbid, prepared once from a guard context (normalised). */
-export interface ContentRules {
-  /**
-   * Checkable expected answers an edit may not introduce, normalised; `probe` is the
-   * lower-cased, space-collapsed form. Label words are not among them.
-   */
-  answers: { text: string; probe: string }[];
-  /** Checkable label words: an edit may introduce them, and is flagged for the reviewer. */
-  labels: (LabelWord & { probe: string })[];
-  /** n-grams of the task inputs. */
-  grams: Set<string>;
-  /** The configured secret values, in every form they can leak in. */
-  secrets: SecretRedactor;
-}
-
-/** Prepares a guard context's forbidden content for `introducedContent`. */
-export function contentRules(guard: GuardContext): ContentRules {
-  const labels = new Map<string, LabelWord>();
-  for (const label of guard.labelWords ?? []) {
-    const text = guardText(label.text).trim();
-    if (isCheckableAnswer(text) && !labels.has(labelKey(text)))
-      labels.set(labelKey(text), { text, why: label.why });
-  }
-  // A one-task name is flagged, never exempted: only answer labels exempt an answer.
-  const exempt = (text: string) => {
-    const label = labels.get(labelKey(text));
-    return label !== undefined && label.why !== "one-task";
-  };
-  const answers = [...new Set(guard.forbiddenStrings.map((answer) => guardText(answer).trim()))]
-    .filter((text) => isCheckableAnswer(text) && !exempt(text))
-    .map((text) => ({ text, probe: collapse(text) }));
-  return {
-    answers,
-    labels: [...labels.values()].map((label) => ({ ...label, probe: collapse(label.text) })),
-    grams: ngramSet(guard.forbiddenInputs),
-    secrets: new SecretRedactor(guard.secretValues ?? []),
-  };
-}
+/**
+ * A harness as the content guards read it: its files' guarded texts by path (`guardedText`),
+ * or one text. Every check reads the whole harness at once, so what is split across files is
+ * counted whole.
+ */
+export type GuardedHarness = string | Readonly<Record<string, string>>;
 
 /** A content guard's verdict on a text: which guard refused it and why (never quoting a secret). */
 export interface ContentFinding {
@@ -112,82 +29,140 @@ export interface ContentFinding {
 }
 
 /**
- * The first forbidden thing the whole text `after` carries that `before` did not: a configured
- * secret value (in any form, even split by whitespace), the redaction marker records carry in
- * place of a secret (`redactionMarker`), a credential shape, an expected answer
- * as a whole token, or an n-gram of a task input. Both texts are compared after guard
- * normalisation (NFKC, invisible characters removed), so text split across edits, or disguised
- * with zero-width, bidi, tag or fullwidth characters, is the text itself. What the seed already
- * had (a knowledge line kept verbatim) is not a new leak. The reason never quotes the finding:
- * rejections are shown to later refiner calls, and a held-out answer must not reach them.
+ * The first forbidden thing the whole harness `after` carries that `before` did not: a
+ * configured secret value (in any form, even split by whitespace), the redaction marker records
+ * carry in place of a secret, a credential shape; an expected answer in the normal form
+ * (`src/safety/normal-form.ts`: `4,542`, `287coins`, `Brimark-Works`; a held-out answer also
+ * spelled out or as an arithmetic step); a small answer on a line that names its task; an
+ * 8-word run of a task input; or a task input reworded (`nearCopies`: clauses swapped, words
+ * replaced or dropped, split across files). What the harness already had is no new finding.
+ * The reason never quotes the finding: rejections are shown to later refiner calls, and a
+ * held-out answer must not reach them.
  */
 export function introducedContent(input: {
-  before: string;
-  after: string;
+  before: GuardedHarness;
+  after: GuardedHarness;
   rules: ContentRules;
 }): ContentFinding | null {
   const { rules } = input;
-  const after = guardText(input.after);
-  const before = guardText(input.before);
-  if (rules.secrets.countValue(after) > rules.secrets.countValue(before))
-    return { guard: "secret", reason: "it would contain the value of a configured secret" };
-  if (after.split(redactionMarker).length > before.split(redactionMarker).length)
-    return {
-      guard: "secret",
-      reason: "it would carry a secret that was redacted from the records",
-    };
-  for (const { name, pattern } of secretPatterns) {
-    const found = after.match(pattern) ?? [];
-    if (found.length === 0) continue;
-    const known = new Set(before.match(pattern) ?? []);
-    if (found.some((match) => !known.has(match)))
-      return { guard: "secret", reason: `it would contain what looks like ${name}` };
-  }
-  const collapsedAfter = collapse(after);
-  for (const answer of rules.answers) {
-    if (!collapsedAfter.includes(answer.probe)) continue;
-    if (countToken(after, answer.text) > countToken(before, answer.text))
-      return { guard: "leak", reason: "it would introduce the expected answer of a task" };
-  }
-  if (rules.grams.size > 0) {
-    const added = ngramsOf(after).filter((gram) => rules.grams.has(gram));
-    if (added.length > 0) {
-      const existing = new Set(ngramsOf(before));
-      if (added.some((gram) => !existing.has(gram)))
-        return {
-          guard: "leak",
-          reason: `it would copy a ${leakNgramWords}-word run of a task input`,
-        };
-    }
-  }
+  const before = scans(rules, input.before);
+  const after = scans(rules, input.after);
+  const secret = introducedSecret(before, after);
+  if (secret) return { guard: "secret", reason: secret };
+  const leak = (reason: string): ContentFinding => ({ guard: "leak", reason });
+  if (grew(before, after, (scan) => scan.answers))
+    return leak("it would introduce the expected answer of a task");
+  if (grew(before, after, (scan) => scan.context))
+    return leak("it would write the expected answer of a task beside the task's name");
+  const grams = new Set(before.flatMap((scan) => [...scan.grams]));
+  if (after.some((scan) => [...scan.grams].some((gram) => !grams.has(gram))))
+    return leak(`it would copy a ${leakNgramWords}-word run of a task input`);
+  const baseline = rules.baseline ?? linesByFile(input.before, before);
+  const copied = new Set(nearCopies(rules.inputs, evidence(input.before, before, baseline)));
+  const copies = nearCopies(rules.inputs, evidence(input.after, after, baseline));
+  if (copies.some((task) => !copied.has(task)))
+    return leak("it would copy a task input (reworded or in pieces)");
   return null;
 }
 
 /**
- * The label words the whole text `after` has more of than `before` (compared like
- * `introducedContent`'s answers), in the order they appear: allowed, but shown to the reviewer
- * with the edit and file.
+ * The label words the whole harness `after` has more of than `before` (found like
+ * `introducedContent`'s answers), in the order they first appear: allowed, but shown to the
+ * reviewer with the edit and file.
  */
 export function introducedLabels(input: {
-  before: string;
-  after: string;
+  before: GuardedHarness;
+  after: GuardedHarness;
   rules: ContentRules;
 }): LabelWord[] {
-  const after = guardText(input.after);
-  const before = guardText(input.before);
-  const collapsedAfter = collapse(after);
-  return input.rules.labels
-    .filter(
-      (label) =>
-        collapsedAfter.includes(label.probe) &&
-        countToken(after, label.text) > countToken(before, label.text),
-    )
-    .sort((a, b) => collapsedAfter.indexOf(a.probe) - collapsedAfter.indexOf(b.probe))
-    .map(({ text, why }) => ({ text, why }));
+  const { rules } = input;
+  const before = totals(scans(rules, input.before), (scan) => counts(scan.labels));
+  const after = scans(rules, input.after);
+  const grown = totals(after, (scan) => counts(scan.labels));
+  const firstSeen = new Map<number, number>();
+  after.forEach((scan, file) => {
+    for (const [id, { first }] of scan.labels)
+      if (!firstSeen.has(id)) firstSeen.set(id, file * 1e9 + first);
+  });
+  return [...grown.entries()]
+    .filter(([id, count]) => count > (before.get(id) ?? 0))
+    .sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0))
+    .map(([id]) => rules.labelWords[id]);
 }
 
-function collapse(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, " ");
+/** A harness's file paths in order (one text is the file ""). */
+function pathsOf(harness: GuardedHarness): string[] {
+  return typeof harness === "string" ? [""] : Object.keys(harness).sort();
+}
+
+/** The scans of a harness's files, in path order. */
+function scans(rules: ContentRules, harness: GuardedHarness): FileScan[] {
+  return pathsOf(harness).map((path) =>
+    scanFile(rules, typeof harness === "string" ? harness : (harness[path] ?? "")),
+  );
+}
+
+/** Each file's line keys (the baseline when the context names no seed files). */
+function linesByFile(harness: GuardedHarness, list: FileScan[]): Map<string, Set<string>> {
+  const paths = pathsOf(harness);
+  return new Map(list.map((scan, at) => [paths[at], new Set(scan.lines.map((line) => line.key))]));
+}
+
+function counts(labels: FileScan["labels"]): Map<number, number> {
+  return new Map([...labels].map(([id, { count }]) => [id, count]));
+}
+
+function totals(list: FileScan[], pick: (scan: FileScan) => Map<number, number>) {
+  const sum = new Map<number, number>();
+  for (const scan of list)
+    for (const [key, count] of pick(scan)) sum.set(key, (sum.get(key) ?? 0) + count);
+  return sum;
+}
+
+/** True when some key counts more in `after` than in `before` (summed over files). */
+function grew(
+  before: FileScan[],
+  after: FileScan[],
+  pick: (scan: FileScan) => Map<number, number>,
+): boolean {
+  const was = totals(before, pick);
+  return [...totals(after, pick)].some(([key, count]) => count > (was.get(key) ?? 0));
+}
+
+function introducedSecret(before: FileScan[], after: FileScan[]): string | null {
+  const sum = (list: FileScan[], pick: (scan: FileScan) => number) =>
+    list.reduce((total, scan) => total + pick(scan), 0);
+  if (sum(after, (scan) => scan.secretValues) > sum(before, (scan) => scan.secretValues))
+    return "it would contain the value of a configured secret";
+  if (sum(after, (scan) => scan.markers) > sum(before, (scan) => scan.markers))
+    return "it would carry a secret that was redacted from the records";
+  const known = new Set(
+    before.flatMap((scan) => [...scan.shapes.values()].flatMap((set) => [...set])),
+  );
+  for (const scan of after)
+    for (const [name, found] of scan.shapes)
+      if ([...found].some((match) => !known.has(match)))
+        return `it would contain what looks like ${name}`;
+  return null;
+}
+
+/**
+ * The shingles of the lines of a harness that its file did not have in `baseline` (the seed's
+ * lines, file by file): the text the refinement wrote, read file by file in line order.
+ */
+function evidence(
+  harness: GuardedHarness,
+  list: FileScan[],
+  baseline: ReadonlyMap<string, ReadonlySet<string>>,
+): Set<number> {
+  const paths = pathsOf(harness);
+  const hashes = new Set<number>();
+  list.forEach((scan, at) => {
+    const old = baseline.get(paths[at]);
+    const keys = scan.lines.filter((line) => !old?.has(line.key)).flatMap((line) => line.keys);
+    for (const shingle of shingleKeys(keys)) hashes.add(featureHash(shingle));
+  });
+  return hashes;
 }
 
 /**
@@ -206,4 +181,18 @@ export function guardedText(text: string, config?: unknown): string {
   };
   visit(config);
   return `${text}\n${strings.join("\n")}`;
+}
+
+/** The guarded texts of a harness's files (`guardedText`; a built-in harness's config read into harness.yaml's). */
+export function guardedFiles(harness: {
+  kind: "builtin" | "command";
+  files: Readonly<Record<string, string>>;
+  config?: unknown;
+}): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [path, text] of Object.entries(harness.files)) {
+    const isConfig = path === "harness.yaml" && harness.kind === "builtin";
+    result[path] = guardedText(text, isConfig ? harness.config : undefined);
+  }
+  return result;
 }

@@ -15,8 +15,23 @@ export const guardContextSchema = z.object({
    * the reviewer instead of refused. Absent: every checkable expected answer is refused.
    */
   labelWords: z.array(labelWordSchema).optional(),
-  /** Task inputs; an edit may not copy any 8-word run of them. */
+  /** Task inputs; an edit may not copy any 8-word run of them, nor the input reworded. */
   forbiddenInputs: z.array(z.string()),
+  /**
+   * The tasks of both splits, each input with its expected answers: an answer too small to
+   * refuse anywhere (an integer under 100, under 3 characters) is refused on a line that names
+   * its task; a held-out answer is refused spelled out or as an arithmetic step too. Their
+   * inputs and answers are checked like `forbiddenInputs` and `forbiddenStrings`.
+   */
+  tasks: z
+    .array(z.object({ input: z.string(), answers: z.array(z.string()), heldout: z.boolean() }))
+    .optional(),
+  /**
+   * The seed harness's files (path → text): their lines are never evidence that an edit copied
+   * a task input (a seed's knowledge file may name every person of the registry). Absent, the
+   * harness before each edit plays that part.
+   */
+  seedFiles: z.record(z.string(), z.string()).optional(),
   /**
    * Values of the configured secrets (API keys read through `apiKeyEnv`, the GitHub token): no
    * edit may bring one into the harness in any form, whatever its shape.

@@ -1,5 +1,6 @@
 /** Harness stage: load, hash, render, diff, guarded edits and atomic writes of a harness folder. */
 export { type ApplyEditsResult, applyEdits } from "./apply-edits.js";
+export { guardedFiles } from "./content-guards.js";
 export { diffHarness, type HarnessDiff } from "./diff-harness.js";
 export { matchGlob } from "./glob.js";
 export { type GuardContext, guardContextSchema } from "./guard-context.js";

@@ -1,18 +1,10 @@
 import type { Task } from "../config/task-schema.js";
 import { guardText } from "../safety/guard-text.js";
-import { labelKey } from "./content-guards.js";
+import { sentenceStarters } from "../safety/text-features.js";
+import { labelKey } from "./answer-index.js";
 
 /** A word that starts with a capital letter (a name's word: `Rinmark`, `O'Neill`, `Saint-Malo`). */
 const capitalised = /^\p{Lu}[\p{L}\p{M}\p{N}'’-]*$/u;
-
-/** Words that start a sentence without being a name (a question's or an instruction's first word). */
-const sentenceStarters = new Set(
-  (
-    "a an and are at but can could convert compute calculate did do does find for from give given " +
-    "how if in is it its list name of on or please say should tell that the there these this " +
-    "those to was were what when where which who whom why will would"
-  ).split(" "),
-);
 
 /**
  * Names that only one train task's input carries: every two capitalised words in a row (`Rinmark
@@ -21,7 +13,7 @@ const sentenceStarters = new Set(
  * not a harness fix — so the guards flag it for the reviewer (it is allowed: a name can be a
  * legitimate example). A sentence's first word counts only when it is not a common sentence
  * starter and the inputs never write it in lower case (`Is Vantor` is no name). Phrases that
- * are an expected answer (`skip`) are left out: those are the leak guard's. Held-out inputs are
+ * are an expected answer (`skip`, keys by `labelKey`) are left out: those are the leak guard's. Held-out inputs are
  * never read.
  */
 export function singleTaskPhrases(train: Task[], skip: ReadonlySet<string>): string[] {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ScorerSpec, Task } from "../config/task-schema.js";
-import { guardText, stripInvisible } from "../safety/guard-text.js";
-import { countToken, labelKey } from "./content-guards.js";
+import { stripInvisible } from "../safety/guard-text.js";
+import { contentTokens, normalTokens } from "../safety/normal-form.js";
+import { answerIndex, findAnswers, labelKey } from "./answer-index.js";
 import { singleTaskPhrases } from "./item-phrases.js";
 
 /**
@@ -9,7 +10,7 @@ import { singleTaskPhrases } from "./item-phrases.js";
  * - `choice`: one of the choices of the configured `choice` scorer (ecdysis.yml, or a train
  *   task's own scorer);
  * - `common-answer`: the expected answer of many train tasks (see `labelMinTasks`);
- * - `in-inputs`: a word of the input of a train task that does not expect it;
+ * - `in-inputs`: words (not a number) found in the input of a train task that does not expect them;
  * - `one-task`: not an answer but a name only one train input carries (`singleTaskPhrases`):
  *   an edit that writes it reads as a hint for that task. Never exempts anything from the
  *   leak guard.
@@ -41,7 +42,10 @@ export function expectedAnswerStrings(expected: unknown): string[] {
  * The expected answers (of train and held-out tasks) that are label words, each with its reason
  * (first that applies: choice, common answer, word of the inputs). What is not returned stays a
  * forbidden answer. Held-out tasks contribute only the strings to classify: their inputs, their
- * own scorers and their answer counts are never evidence, so the seal holds.
+ * own scorers and their answer counts are never evidence, so the seal holds. Answers compare in
+ * the normal form (`Yes`/`yes`, `New-York`/`new york`); the in-inputs test reads each train
+ * input once against an index of all answers, so it costs the inputs' length, not inputs ×
+ * answers.
  */
 export function labelWords(input: {
   train: Task[];
@@ -66,37 +70,51 @@ export function labelWords(input: {
     input.minTasks ?? labelMinTasks,
     Math.ceil(train.length * labelMinShare),
   );
-  const inputs = train.map((task) => labelKey(task.input));
-  // The same whole-token match the leak guard uses, after a cheap substring test.
-  const inOtherInput = (text: string, key: string) =>
-    inputs.some(
-      (taskInput, index) =>
-        taskInput.includes(key) && !answersOf[index]?.has(key) && countToken(taskInput, text) > 0,
-    );
+  const all = [...train, ...input.heldout];
+  const inInputs = answersInOtherInputs(train, all, answersOf);
   const found = new Map<string, LabelWord>();
-  for (const task of [...train, ...input.heldout]) {
+  for (const task of all) {
     for (const answer of expectedAnswerStrings(task.expected)) {
-      const text = guardText(answer).trim();
-      const key = labelKey(text);
-      // Shown as written (NFKC, invisible characters removed); compared folded.
-      const shown = stripInvisible(answer.normalize("NFKC")).trim();
+      const key = labelKey(answer);
       if (key === "" || found.has(key)) continue;
+      // Shown as written (NFKC, invisible characters removed); compared in the normal form.
+      const shown = stripInvisible(answer.normalize("NFKC")).trim();
       const why: LabelReason | null = choices.has(key)
         ? "choice"
         : (answerCounts.get(key) ?? 0) >= minTasks
           ? "common-answer"
-          : inOtherInput(text, key)
+          : inInputs.has(key)
             ? "in-inputs"
             : null;
       if (why) found.set(key, { text: shown, why });
     }
   }
   const answers = new Set(
-    [...train, ...input.heldout].flatMap((task) =>
-      expectedAnswerStrings(task.expected).map(labelKey),
-    ),
+    all.flatMap((task) => expectedAnswerStrings(task.expected).map(labelKey)),
   );
   for (const text of singleTaskPhrases(train, answers))
     if (!found.has(labelKey(text))) found.set(labelKey(text), { text, why: "one-task" });
   return [...found.values()];
+}
+
+/**
+ * The keys of the word answers (of `all` tasks) found in the input of a train task that does
+ * not expect them, found as the content guards find them (`findAnswers`). Numbers are left
+ * out: a value in another task's input is a coincidence, not a word of the task's language.
+ */
+function answersInOtherInputs(train: Task[], all: Task[], answersOf: Set<string>[]): Set<string> {
+  const index = answerIndex(
+    all.flatMap((task) =>
+      expectedAnswerStrings(task.expected).map((text) => ({ text, sealed: false })),
+    ),
+  );
+  const keys = index.answers.map((answer) => `${answer.kind}:${answer.key}`);
+  const found = new Set<string>();
+  train.forEach((task, at) => {
+    const tokens = contentTokens(normalTokens(task.input));
+    for (const hit of findAnswers({ index, tokens }))
+      if (index.answers[hit.id].kind === "words" && !answersOf[at]?.has(keys[hit.id]))
+        found.add(keys[hit.id]);
+  });
+  return found;
 }

@@ -13,7 +13,9 @@ export type PathVerdict = { ok: true; path: string } | { ok: false; reason: stri
  * paths, `..`, backslashes or NUL; never `.git/` or `.github/` (any case); only paths matching
  * an `editable` glob; nothing resolving to or into a protected path; no symlink inside the
  * folder that leads outside it; a path that is not among the `existing` files must be portable
- * (`portablePathProblem`: length, characters, reserved names, case twins). Reads the file
+ * (`portablePathProblem`: length, characters, reserved names, case twins) and must not clash
+ * with a file or folder of the harness (`rules.md/notes.md` when `rules.md` is a file, in the
+ * harness or on disk). Reads the file
  * system (lstat/realpath) but never writes. Reasons show invisible characters escaped.
  */
 export function checkEditPath(input: {
@@ -66,6 +68,8 @@ function checkPath(input: {
   }
   const symlink = escapingSymlink(input.dir, normalised);
   if (symlink) return { ok: false, reason: symlink };
+  const clash = existing.includes(normalised) ? null : clashOnDisk(input.dir, normalised);
+  if (clash) return { ok: false, reason: `path '${shorten(normalised)}': ${clash}` };
   const target = resolve(input.dir, normalised);
   const real = realTarget(target);
   for (const protectedPath of input.protectedPaths) {
@@ -112,6 +116,32 @@ function escapingSymlink(dir: string, path: string): string | null {
     }
     if (!isInside(realDir, real))
       return `'${segments.slice(0, index).join("/")}' is a symlink pointing outside the harness folder`;
+  }
+  return null;
+}
+
+/**
+ * Why a new file at `path` could not be written in the folder as it is on disk (a file the
+ * harness did not load — too big, under a skipped folder — where the path needs a folder, or a
+ * folder at the path itself); null when it can.
+ */
+function clashOnDisk(dir: string, path: string): string | null {
+  const segments = path.split("/");
+  for (let count = 1; count <= segments.length; count += 1) {
+    const partial = segments.slice(0, count).join("/");
+    let found: ReturnType<typeof lstatSync>;
+    try {
+      found = lstatSync(join(dir, ...segments.slice(0, count)));
+    } catch (error) {
+      // ENOTDIR: a component before this one is a file (through a symlink).
+      return (error as NodeJS.ErrnoException).code === "ENOTDIR"
+        ? `it would need '${segments.slice(0, count - 1).join("/")}' to be a folder, but it is a file in the harness folder`
+        : null;
+    }
+    if (count < segments.length && !found.isDirectory() && !found.isSymbolicLink())
+      return `it would need '${partial}' to be a folder, but it is a file in the harness folder`;
+    if (count === segments.length && found.isDirectory())
+      return "it is a folder in the harness folder, not a file";
   }
   return null;
 }

@@ -41,5 +41,25 @@ export function portablePathProblem(path: string, existing: readonly string[] = 
   const folded = path.toLowerCase();
   const twin = existing.find((other) => other !== path && other.toLowerCase() === folded);
   if (twin) return `it differs from the existing '${twin}' only in case`;
+  return fileFolderClash(path, existing);
+}
+
+/**
+ * Why a new file at `path` could not sit beside the `existing` files: a file where the path
+ * needs a folder (`rules.md/notes.md` when `rules.md` is a file), or a folder where the path
+ * would be a file (`docs` when `docs/guide.md` exists). Writing it would fail (EEXIST, EISDIR)
+ * on this run and on every resume. Compared case-insensitively, like case twins.
+ */
+export function fileFolderClash(path: string, existing: readonly string[]): string | null {
+  const folded = path.toLowerCase();
+  const files = new Set(existing.map((other) => other.toLowerCase()));
+  const segments = folded.split("/");
+  for (let count = 1; count < segments.length; count += 1) {
+    const folder = segments.slice(0, count).join("/");
+    if (files.has(folder))
+      return `it would need '${path.split("/").slice(0, count).join("/")}' to be a folder, but that is a file of the harness`;
+  }
+  const inside = existing.find((other) => other.toLowerCase().startsWith(`${folded}/`));
+  if (inside) return `it is a folder of the harness (it holds '${inside}'), not a file`;
   return null;
 }

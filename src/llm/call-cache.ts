@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { canonicalJson } from "../config/canonical-json.js";
 import type { ChatProvider, ChatRequest, ChatResponse, UsageTotals } from "./types.js";
 import { UsageAccount } from "./usage-accounting.js";
 
@@ -66,62 +67,51 @@ export function withCallCache(
   dir: string,
   options: { redact?: (response: ChatResponse) => ChatResponse } = {},
 ): CachedProvider {
-  const redact = options.redact ?? ((response: ChatResponse) => response);
-  const uncached = new UsageAccount();
-  const replayed = new UsageAccount();
-  const inFlight = new Map<string, Promise<Resolved>>();
+  return new CallCache(provider, dir, options.redact ?? ((response: ChatResponse) => response));
+}
 
-  /** Disk hit, or one upstream call whose response is stored. */
-  async function resolve(
-    key: string,
-    request: ChatRequest,
-    signal: AbortSignal | undefined,
-  ): Promise<Resolved> {
-    const hit = await load(dir, key);
-    if (hit) return { response: hit.response, fromDisk: true };
-    const response = redact(await provider.chat(request, { signal }));
-    uncached.recordResponse(request.purpose, response);
-    await store(dir, {
-      version: 1,
-      key,
-      model: provider.model,
-      response: { ...response, cached: undefined },
-    });
-    return { response, fromDisk: false };
+class CallCache implements CachedProvider {
+  readonly model: string;
+  readonly baseUrl: string | undefined;
+  readonly variant: string | undefined;
+  private readonly uncached = new UsageAccount();
+  private readonly replayed = new UsageAccount();
+  private readonly inFlight = new Map<string, Promise<Resolved>>();
+
+  constructor(
+    private readonly provider: ChatProvider,
+    private readonly dir: string,
+    private readonly redact: (response: ChatResponse) => ChatResponse,
+  ) {
+    this.model = provider.model;
+    this.baseUrl = provider.baseUrl;
+    this.variant = provider.variant;
   }
 
-  async function chat(
-    request: ChatRequest,
-    options?: { signal?: AbortSignal },
-  ): Promise<ChatResponse> {
+  async chat(request: ChatRequest, options?: { signal?: AbortSignal }): Promise<ChatResponse> {
+    const { provider } = this;
     const key = callCacheKey(
       provider.variant ? `${provider.model} ${provider.variant}` : provider.model,
       request,
     );
     // Registered synchronously, so identical concurrent requests share one lookup and at most
     // one upstream call; every sharer but the caller that made it gets a replay.
-    const pending = inFlight.get(key);
-    if (pending) return replay(request, (await pending).response);
-    const call = resolve(key, request, options?.signal);
-    inFlight.set(key, call);
+    const pending = this.inFlight.get(key);
+    if (pending) return this.replay(request, (await pending).response);
+    const call = this.resolve(key, request, options?.signal);
+    this.inFlight.set(key, call);
     try {
       const { response, fromDisk } = await call;
-      return fromDisk ? replay(request, response) : response;
+      return fromDisk ? this.replay(request, response) : response;
     } finally {
-      inFlight.delete(key);
+      this.inFlight.delete(key);
     }
   }
 
-  function replay(request: ChatRequest, stored: ChatResponse): ChatResponse {
-    const response: ChatResponse = { ...stored, latencyMs: 0, retries: 0, cached: true };
-    replayed.recordResponse(request.purpose, response);
-    return response;
-  }
-
-  function totals(): CachedUsageTotals {
-    const fromCache = replayed.totals();
+  totals(): CachedUsageTotals {
+    const fromCache = this.replayed.totals();
     return {
-      ...uncached.totals(),
+      ...this.uncached.totals(),
       cached: {
         calls: fromCache.calls,
         promptTokens: fromCache.promptTokens,
@@ -131,13 +121,30 @@ export function withCallCache(
     };
   }
 
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    chat,
-    totals,
-  };
+  /** Disk hit, or one upstream call whose response is stored. */
+  private async resolve(
+    key: string,
+    request: ChatRequest,
+    signal: AbortSignal | undefined,
+  ): Promise<Resolved> {
+    const hit = await load(this.dir, key);
+    if (hit) return { response: hit.response, fromDisk: true };
+    const response = this.redact(await this.provider.chat(request, { signal }));
+    this.uncached.recordResponse(request.purpose, response);
+    await store(this.dir, {
+      version: 1,
+      key,
+      model: this.provider.model,
+      response: { ...response, cached: undefined },
+    });
+    return { response, fromDisk: false };
+  }
+
+  private replay(request: ChatRequest, stored: ChatResponse): ChatResponse {
+    const response: ChatResponse = { ...stored, latencyMs: 0, retries: 0, cached: true };
+    this.replayed.recordResponse(request.purpose, response);
+    return response;
+  }
 }
 
 function entryPath(dir: string, key: string): string {
@@ -165,23 +172,4 @@ async function store(dir: string, entry: CacheEntry): Promise<void> {
   const temp = `${path}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile(temp, `${JSON.stringify(entry)}\n`, "utf8");
   await rename(temp, path);
-}
-
-/** JSON with sorted object keys and undefined members dropped. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value))
-    return value.map((item) => (item === undefined ? null : sortKeys(item)));
-  if (value && typeof value === "object") {
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(value).sort()) {
-      const member = (value as Record<string, unknown>)[key];
-      if (member !== undefined) sorted[key] = sortKeys(member);
-    }
-    return sorted;
-  }
-  return value;
 }

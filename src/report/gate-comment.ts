@@ -4,9 +4,6 @@ import { cell, codeSpan, formatDelta, formatScore, usd } from "./format.js";
 import { codeReachSection, sandboxWarning } from "./sandbox-section.js";
 import { scrubSecrets } from "./scrub.js";
 
-/** First line of the gate's sticky comment; src/github finds the comment to update by it. */
-export const gateCommentMarker = "<!-- ecdysis-gate -->";
-
 function flipTable(title: string, groups: FlipGroup[]): string {
   if (groups.length === 0) return `### ${title}\n\nNo task flipped.`;
   // Task ids as code spans: an id like `@org/team` must not ping anyone from the comment.
@@ -29,13 +26,12 @@ function flipTable(title: string, groups: FlipGroup[]): string {
   ].join("\n");
 }
 
-/** The gate's sticky PR comment: verdict, accuracies with intervals, McNemar, flips by category and failure pattern, cost per task. */
+/** The gate's PR comment (src/github adds the hidden marker that makes it sticky): verdict, accuracies with intervals, McNemar, flips by category and failure pattern, cost per task. */
 export function renderGateComment(
   gate: GateResult,
   options: { reportUrl?: string; secrets?: string[] } = {},
 ): string {
   const text = [
-    gateCommentMarker,
     `## Ecdysis held-out gate: ${gate.passed ? "✅ pass" : "❌ fail"}`,
     "",
     cell(gate.reason, 500),

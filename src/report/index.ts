@@ -1,6 +1,6 @@
 /** Reports: Markdown, HTML, PR body, gate comment and job summary, rendered from run records only. */
 export { accuracySeries, mermaidAccuracyChart } from "./accuracy-series.js";
-export { gateCommentMarker, renderGateComment } from "./gate-comment.js";
+export { renderGateComment } from "./gate-comment.js";
 export { escapeHtml } from "./html.js";
 export { renderJobSummary } from "./job-summary.js";
 export {

@@ -30,7 +30,7 @@ export function renderJobSummary(input: {
       costSection(input.evolve),
     );
   }
-  if (input.gate) parts.push(renderGateComment(input.gate).replace(/^<!-- ecdysis-gate -->\n/, ""));
+  if (input.gate) parts.push(renderGateComment(input.gate));
   if (input.reportUrl) parts.push(`Full report: ${input.reportUrl}`);
   return scrubSecrets(`${parts.join("\n\n")}\n`, input.secrets);
 }

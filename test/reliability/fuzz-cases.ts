@@ -5,7 +5,7 @@ import fc from "fast-check";
 export const minimumFuzzCases = 10_000;
 
 /**
- * Runs a fast-check property for `runs` cases and returns how many cases it actually ran
+ * Runs a fast-check property for `runs` cases, from a fixed seed (`nameSeed`), and returns how many cases it actually ran
  * (counted inside the predicate, shrinking excluded; a predicate that returns `false` marks its
  * case as vacuous, which is not counted). The count is printed, and appended as a
  * JSON line to `$ECDYSIS_FUZZ_LOG` when set, so a report can show what ran.
@@ -15,6 +15,8 @@ export function runProperty<T>(options: {
   arbitrary: fc.Arbitrary<T>;
   predicate: (value: T) => unknown;
   runs: number;
+  /** The fast-check seed; by default one fixed per property name, so every run draws the same cases. */
+  seed?: number;
 }): number {
   let cases = 0;
   let shrinking = false;
@@ -28,10 +30,18 @@ export function runProperty<T>(options: {
         throw error;
       }
     }),
-    { numRuns: options.runs },
+    { numRuns: options.runs, seed: options.seed ?? nameSeed(options.name) },
   );
   const log = process.env.ECDYSIS_FUZZ_LOG;
   if (log) appendFileSync(log, `${JSON.stringify({ property: options.name, cases })}\n`);
   console.log(`fuzz: ${options.name}: ${cases} cases`);
   return cases;
+}
+
+/** A fixed 31-bit seed for a property name (FNV-1a), so a failure reproduces on every machine. */
+export function nameSeed(name: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < name.length; index += 1)
+    hash = Math.imul(hash ^ name.charCodeAt(index), 0x01000193) >>> 0;
+  return hash & 0x7fffffff;
 }

@@ -106,73 +106,103 @@ function runTool(name: string, argumentsText: string, knowledge: string): string
 }
 
 /** Runs one task under a mini harness against the in-process sim. */
-export function runMini(options: {
+export function runMini(options: MiniRunOptions): MiniRollout {
+  const { harness, task } = options;
+  const run: MiniRun = {
+    options,
+    history: [{ role: "user", content: task.input }],
+    events: [],
+    requests: [],
+    reprompted: false,
+  };
+  for (let step = 0; step < harness.maxSteps; step++) {
+    const ended = miniStep(run, step);
+    if (ended) return ended;
+  }
+  run.events.push("step-limit");
+  return { answer: null, output: "", events: run.events, requests: run.requests };
+}
+
+interface MiniRunOptions {
   world: World;
   harness: MiniHarness;
   task: Task;
   knowledge: string;
   model?: string;
   seed?: number;
-}): MiniRollout {
-  const { world, harness, task, knowledge } = options;
-  const history: SimMessage[] = [{ role: "user", content: task.input }];
-  const events: string[] = [];
-  const requests: SimRequest[] = [];
-  let reprompted = false;
-  const tools = harness.textProtocol
-    ? []
-    : [harness.calculator && "calculator", harness.lookup && "lookup"].filter((t): t is string =>
-        Boolean(t),
-      );
-  for (let step = 0; step < harness.maxSteps; step++) {
-    const shown = visible(history, harness);
-    if (shown[0] !== history[0]) events.push("context-overflow");
-    const request: SimRequest = {
-      model: options.model ?? "sim-1",
-      messages: [{ role: "system", content: systemPrompt(harness) }, ...shown],
-      tools,
-      seed: options.seed ?? 0,
-      temperature: 0,
-    };
-    requests.push(request);
-    const reply = agentReply(world, request);
-    const content = reply.content ?? "";
-    const textCall = /^CALL (\w+) (.*)$/m.exec(content);
-    if (reply.toolCalls.length > 0) {
-      const call = reply.toolCalls[0];
-      const id = `c${step}`;
-      history.push({ role: "assistant", content, toolCalls: [{ id, ...call }] });
-      history.push({
-        role: "tool",
-        toolCallId: id,
-        content: withHint(runTool(call.name, call.arguments, knowledge), harness, events),
-      });
-      continue;
-    }
-    if (textCall) {
-      history.push({ role: "assistant", content });
-      const result = withHint(runTool(textCall[1], textCall[2], knowledge), harness, events);
-      history.push({ role: "user", content: `RESULT ${textCall[1]}: ${result}` });
-      continue;
-    }
-    const answer = /Answer:\s*(.+)/.exec(content)?.[1]?.trim() ?? null;
-    if (answer !== null) return { answer, output: content, events, requests };
-    if (harness.onMissing === "reprompt" && !reprompted) {
-      reprompted = true;
-      events.push("reprompt");
-      history.push({ role: "assistant", content });
-      history.push({
-        role: "user",
-        content:
-          "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
-      });
-      continue;
-    }
-    events.push("no-answer");
-    return { answer: null, output: content, events, requests };
+}
+
+/** One rollout's state as its steps go. */
+interface MiniRun {
+  options: MiniRunOptions;
+  history: SimMessage[];
+  events: string[];
+  requests: SimRequest[];
+  reprompted: boolean;
+}
+
+/** One model call and what follows from it; the rollout when it ends here. */
+function miniStep(run: MiniRun, step: number): MiniRollout | undefined {
+  const { world, harness, knowledge } = run.options;
+  const { history, events, requests } = run;
+  const shown = visible(history, harness);
+  if (shown[0] !== history[0]) events.push("context-overflow");
+  const request: SimRequest = {
+    model: run.options.model ?? "sim-1",
+    messages: [{ role: "system", content: systemPrompt(harness) }, ...shown],
+    tools: toolsOf(harness),
+    seed: run.options.seed ?? 0,
+    temperature: 0,
+  };
+  requests.push(request);
+  const reply = agentReply(world, request);
+  const content = reply.content ?? "";
+  const textCall = /^CALL (\w+) (.*)$/m.exec(content);
+  if (reply.toolCalls.length > 0) {
+    const call = reply.toolCalls[0];
+    const id = `c${step}`;
+    history.push({ role: "assistant", content, toolCalls: [{ id, ...call }] });
+    history.push({
+      role: "tool",
+      toolCallId: id,
+      content: withHint(runTool(call.name, call.arguments, knowledge), harness, events),
+    });
+    return undefined;
   }
-  events.push("step-limit");
-  return { answer: null, output: "", events, requests };
+  if (textCall) {
+    history.push({ role: "assistant", content });
+    const result = withHint(runTool(textCall[1], textCall[2], knowledge), harness, events);
+    history.push({ role: "user", content: `RESULT ${textCall[1]}: ${result}` });
+    return undefined;
+  }
+  return finalReply(run, content);
+}
+
+/** A reply with no tool call: the answer, one re-prompt, or no answer. */
+function finalReply(run: MiniRun, content: string): MiniRollout | undefined {
+  const { events, requests, history } = run;
+  const answer = /Answer:\s*(.+)/.exec(content)?.[1]?.trim() ?? null;
+  if (answer !== null) return { answer, output: content, events, requests };
+  if (run.options.harness.onMissing === "reprompt" && !run.reprompted) {
+    run.reprompted = true;
+    events.push("reprompt");
+    history.push({ role: "assistant", content });
+    history.push({
+      role: "user",
+      content:
+        "Your reply did not contain a final answer. Reply with one line of the form 'Answer: <value>'.",
+    });
+    return undefined;
+  }
+  events.push("no-answer");
+  return { answer: null, output: content, events, requests };
+}
+
+function toolsOf(harness: MiniHarness): string[] {
+  if (harness.textProtocol) return [];
+  return [harness.calculator && "calculator", harness.lookup && "lookup"].filter(
+    (tool): tool is string => Boolean(tool),
+  );
 }
 
 function withHint(result: string, harness: MiniHarness, events: string[]): string {
