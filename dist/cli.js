@@ -57283,7 +57283,11 @@ function unacceptableAtEvidence(options) {
   const { failingMembers, batchSize, alpha, minFixed } = options;
   if (failingMembers < minFixed)
     return `${options.pattern.name}: ${failingMembers} failing member(s) on the batch, a fix needs \u2265 ${minFixed}`;
-  const best = attainableTargetedP(batchSize, failingMembers);
+  const draws = Math.max(1, options.draws ?? 1);
+  const best = Math.min(
+    attainableTargetedP(batchSize, failingMembers),
+    mcnemarOneSided(failingMembers * draws, 0)
+  );
   if (best >= alpha)
     return `${options.pattern.name}: even fixing all ${failingMembers} failing members of ${batchSize} tasks gives p ${best.toPrecision(2)} \u2265 alpha ${alpha}`;
   return void 0;
@@ -57291,6 +57295,7 @@ function unacceptableAtEvidence(options) {
 var init_ecdysis_budget = __esm({
   "src/evolve/strategies/ecdysis-budget.ts"() {
     "use strict";
+    init_paired_test();
     init_targeted_test();
   }
 });
@@ -57352,7 +57357,8 @@ async function proposeEcdysis(options) {
     failingMembers: pattern.taskIds.length,
     batchSize: tasks.length,
     alpha: evolve.alpha,
-    minFixed: evolve.minSupport.tasks
+    minFixed: evolve.minSupport.tasks,
+    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
   });
   const refine3 = {
     harness,
@@ -57495,6 +57501,7 @@ var observeMoreReason;
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
+    init_acceptance();
     init_guard();
     init_memory();
     init_records();

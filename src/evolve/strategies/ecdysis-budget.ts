@@ -1,5 +1,5 @@
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
-import type { PairedComparison } from "../paired-test.js";
+import { mcnemarOneSided, type PairedComparison } from "../paired-test.js";
 import type { RunContext } from "../run-context.js";
 import { attainableTargetedP } from "../targeted-test.js";
 
@@ -35,8 +35,9 @@ export function attemptLimit(context: RunContext, batchSize: number): number {
 
 /**
  * Why a pattern's fix could not be accepted at this batch even if it fixed every failing member
- * and nothing else flipped, or undefined when it could: the targeted test's best p on `batchSize`
- * tasks must be below `alpha`, with at least `minFixed` members to fix.
+ * and nothing else flipped, or undefined when it could: the best p of the targeted test on
+ * `batchSize` tasks, or of the fair coin over every draw of the members (re-drawn when the agent
+ * samples), must be below `alpha`, with at least `minFixed` members to fix.
  */
 export function unacceptableAtEvidence(options: {
   pattern: FailurePattern;
@@ -44,11 +45,18 @@ export function unacceptableAtEvidence(options: {
   batchSize: number;
   alpha: number;
   minFixed: number;
+  /** Draws per flipped task the re-draw test would count (1 + confirmSamples; 1 when not re-drawn). */
+  draws?: number;
 }): string | undefined {
   const { failingMembers, batchSize, alpha, minFixed } = options;
   if (failingMembers < minFixed)
     return `${options.pattern.name}: ${failingMembers} failing member(s) on the batch, a fix needs ≥ ${minFixed}`;
-  const best = attainableTargetedP(batchSize, failingMembers);
+  // Re-drawn flips (a sampling agent): each member fixed on every draw.
+  const draws = Math.max(1, options.draws ?? 1);
+  const best = Math.min(
+    attainableTargetedP(batchSize, failingMembers),
+    mcnemarOneSided(failingMembers * draws, 0),
+  );
   if (best >= alpha)
     return `${options.pattern.name}: even fixing all ${failingMembers} failing members of ${batchSize} tasks gives p ${best.toPrecision(2)} ≥ alpha ${alpha}`;
   return undefined;

@@ -3,6 +3,7 @@ import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
+import { deterministicAgent } from "../acceptance.js";
 import { guardRefinement } from "../guard.js";
 import { exhaustedReason, identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
 import { failingRecords, patternTraces } from "../records.js";
@@ -47,6 +48,7 @@ export async function proposeEcdysis(options: {
       batchSize: tasks.length,
       alpha: evolve.alpha,
       minFixed: evolve.minSupport.tasks,
+      draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples,
     });
   const refine = {
     harness,
