@@ -47580,7 +47580,7 @@ function computeStep(context) {
   return correct;
 }
 function chainStep(context) {
-  const { world: world2, surface, problem, statement, history } = context;
+  const { surface, problem, history } = context;
   if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
   if (!toolChannel(surface, "lookup")) {
     return {
@@ -47611,15 +47611,7 @@ function chainStep(context) {
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next3 = { kind: "call", name: "lookup", arguments: { key: current }, note };
-    if (!found) {
-      const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next3);
-      if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
-        return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
-      }
-      return next3;
-    }
+    if (!found) return lookupCall(context, { lookups, key: current, note });
     const value = readEntry(found.result)[relation];
     if (!value)
       return {
@@ -47637,6 +47629,14 @@ function chainStep(context) {
     decoys: path22.slice(0, -1),
     hits: []
   };
+}
+function lookupCall(context, { lookups, key, note }) {
+  const next3 = { kind: "call", name: "lookup", arguments: { key }, note };
+  const last = lookups.at(-1);
+  if (last?.error) return afterError(context, last, next3);
+  if (lookups.length === 0 && toolCallMalformed(context.world, context.problem, context.statement))
+    return { kind: "call", name: "lookup", arguments: { key: `${key}'s record` }, note };
+  return next3;
 }
 var unknownTaskReply, lostStatementReply, giveUp;
 var init_agent_behaviour = __esm({
@@ -48138,7 +48138,11 @@ function correctFix(cause, seen, options) {
     return { module: "command", explanation, action };
   }
   const inPrompt = options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file2 !== null;
-  switch (cause) {
+  return builtinFix({ cause, seen, explanation, instructIn: inPrompt ? file2 : null });
+}
+function builtinFix(options) {
+  const { seen, explanation, instructIn: file2 } = options;
+  switch (options.cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
       const next3 = Math.min(16, Math.max(current + 4, current * 2));
@@ -48150,15 +48154,15 @@ function correctFix(cause, seen, options) {
     }
     case "answer-format-drift":
       return {
-        module: inPrompt ? "prompt" : "completion",
+        module: file2 !== null ? "prompt" : "completion",
         explanation,
-        action: inPrompt ? instruct(formatInstruction) : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
+        action: file2 !== null ? { kind: "instruct", file: file2, text: formatInstruction } : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
       };
     case "gave-up-after-tool-error":
       return {
-        module: inPrompt ? "prompt" : "observation",
+        module: file2 !== null ? "prompt" : "observation",
         explanation,
-        action: inPrompt ? instruct(errorGuidance) : { kind: "set", path: "observation.on_error", value: "hint" }
+        action: file2 !== null ? { kind: "instruct", file: file2, text: errorGuidance } : { kind: "set", path: "observation.on_error", value: "hint" }
       };
     case "task-lost-in-context":
       return {
@@ -52738,26 +52742,10 @@ function applyEdits(options) {
   return { harness: next3, applied, rejected: rejected2, flagged };
 }
 function checkEdit(input2) {
-  const { planned, harness, guard, rules, state } = input2;
-  const parsed = harnessEditSchema.safeParse(planned.edit);
-  if (!parsed.success)
-    return {
-      ok: false,
-      guard: "schema",
-      reason: `malformed edit: ${parsed.error.issues[0]?.message}`
-    };
-  const edit = parsed.data;
-  const target = editTarget(edit, state.config);
-  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path22 = checkEditPath({
-    dir: harness.dir,
-    path: target.file,
-    editable: guard.editable,
-    protectedPaths: guard.protectedPaths,
-    existing: Object.keys(state.files)
-  });
-  if (!path22.ok) return { ok: false, guard: "path", reason: path22.reason };
-  const file2 = path22.path;
+  const { harness, guard, state } = input2;
+  const located = locateEdit(input2);
+  if ("ok" in located) return located;
+  const { edit, file: file2 } = located;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -52783,20 +52771,42 @@ function checkEdit(input2) {
       reason: `'${file2}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`
     };
   }
+  return checkContent({ ...input2, file: file2, text: result.text, config: validated.config });
+}
+function locateEdit(input2) {
+  const { harness, guard, state } = input2;
+  const parsed = harnessEditSchema.safeParse(input2.planned.edit);
+  if (!parsed.success)
+    return {
+      ok: false,
+      guard: "schema",
+      reason: `malformed edit: ${parsed.error.issues[0]?.message}`
+    };
+  const edit = parsed.data;
+  const target = editTarget(edit, state.config);
+  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
+  const path22 = checkEditPath({
+    dir: harness.dir,
+    path: target.file,
+    editable: guard.editable,
+    protectedPaths: guard.protectedPaths,
+    existing: Object.keys(state.files)
+  });
+  if (!path22.ok) return { ok: false, guard: "path", reason: path22.reason };
+  return { edit, file: path22.path };
+}
+function checkContent(input2) {
+  const { harness, state, file: file2, text: text3, config: config2 } = input2;
   const texts = {
     before: guardedFiles({ kind: harness.kind, files: state.files, config: state.config }),
-    after: guardedFiles({
-      kind: harness.kind,
-      files: { ...state.files, [file2]: result.text },
-      config: validated.config
-    }),
-    rules
+    after: guardedFiles({ kind: harness.kind, files: { ...state.files, [file2]: text3 }, config: config2 }),
+    rules: input2.rules
   };
   const finding = introducedContent(texts);
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file2}' ${finding.reason}` };
   const labels = introducedLabels(texts);
-  return { ok: true, file: file2, text: result.text, config: validated.config, labels };
+  return { ok: true, file: file2, text: text3, config: config2, labels };
 }
 function validateConfig(input2) {
   if (input2.harness.kind !== "builtin") return { config: void 0 };
@@ -61515,26 +61525,30 @@ async function runEditor(options) {
       });
       if (redrafted) current = redrafted;
     }
-    for (const invalid of current.invalid) {
-      result.invalid.push(invalid);
-      result.dropped.push({
-        change: index,
-        stage: "invalid",
-        reason: invalid.issues,
-        edit: invalid.edit
-      });
-    }
-    const composed = composer.add(index, current.edits, { commit: true });
-    result.edits.push(...composed.accepted);
-    for (const conflict of composed.conflicts)
-      result.dropped.push({
-        change: index,
-        stage: "refused",
-        reason: conflict.reason,
-        edit: conflict.edit
-      });
+    commitDraft({ result, composer, index, draft: current });
   }
   return result;
+}
+function commitDraft(options) {
+  const { result, index, draft } = options;
+  for (const invalid of draft.invalid) {
+    result.invalid.push(invalid);
+    result.dropped.push({
+      change: index,
+      stage: "invalid",
+      reason: invalid.issues,
+      edit: invalid.edit
+    });
+  }
+  const composed = options.composer.add(index, draft.edits, { commit: true });
+  result.edits.push(...composed.accepted);
+  for (const conflict of composed.conflicts)
+    result.dropped.push({
+      change: index,
+      stage: "refused",
+      reason: conflict.reason,
+      edit: conflict.edit
+    });
 }
 async function draftChange(options) {
   const { change: change2 } = options;
@@ -61656,51 +61670,25 @@ async function collaborate(options) {
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
   const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
-  const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
-      ...common,
+      refiner: options.refiner,
+      turns,
       patterns: options.patterns,
       harness: summary,
       rejected: options.rejected
     });
-    const draftEdits = async (hms) => {
-      const editorTurns = [];
-      try {
-        return {
-          turns: editorTurns,
-          result: await runEditor({
-            ...common,
-            turns: editorTurns,
-            hms,
-            harness: options.harness,
-            editable: options.editable
-          })
-        };
-      } catch (error62) {
-        return { turns: editorTurns, error: error62 };
-      }
-    };
+    const draftEdits = editorDrafter(options);
     const debated = await debate({
       ...options,
-      ...common,
+      turns,
       diagnoses: draft.diagnoses,
       summary,
       rounds: draft.rounds,
       draftEdits
     });
     if (debated.outcome !== "accepted") return finish(draft, debated);
-    const drafted = debated.drafted ?? await draftEdits(debated.hms);
-    turns.push(...drafted.turns);
-    if (!drafted.result) throw drafted.error;
-    const { edits, invalid, dropped } = drafted.result;
-    return finish(draft, {
-      outcome: "accepted",
-      hms: debated.hms,
-      edits,
-      invalidEdits: invalid,
-      droppedEdits: dropped
-    });
+    return finish(draft, await acceptedEdits({ debated, draftEdits, turns }));
   } catch (error62) {
     if (!(error62 instanceof RoleOutputUnusable)) throw error62;
     return finish(draft, {
@@ -61708,6 +61696,39 @@ async function collaborate(options) {
       rejection: { reason: error62.message, objections: [] }
     });
   }
+}
+function editorDrafter(options) {
+  return async (hms) => {
+    const turns = [];
+    try {
+      return {
+        turns,
+        result: await runEditor({
+          refiner: options.refiner,
+          turns,
+          hms,
+          harness: options.harness,
+          editable: options.editable
+        })
+      };
+    } catch (error62) {
+      return { turns, error: error62 };
+    }
+  };
+}
+async function acceptedEdits(options) {
+  const { debated } = options;
+  const drafted = debated.drafted ?? await options.draftEdits(debated.hms);
+  options.turns.push(...drafted.turns);
+  if (!drafted.result) throw drafted.error;
+  const { edits, invalid, dropped } = drafted.result;
+  return {
+    outcome: "accepted",
+    hms: debated.hms,
+    edits,
+    invalidEdits: invalid,
+    droppedEdits: dropped
+  };
 }
 async function debate(options) {
   let previous;
@@ -61729,49 +61750,51 @@ async function debate(options) {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    const skepticTurns = [];
-    const [review, drafted] = await Promise.all([
-      runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
-        (critique2) => ({ critique: critique2 }),
-        (error62) => ({ error: error62 })
-      ),
-      options.speculativeEditor ? options.draftEdits(hms) : void 0
-    ]);
-    options.turns.push(...skepticTurns);
-    const discardDraft = () => options.turns.push(
-      ...(drafted?.turns ?? []).map((turn) => ({
-        ...turn,
-        error: "speculative draft discarded: the Skeptic did not accept this HMS"
-      }))
-    );
-    if ("error" in review) {
-      discardDraft();
-      throw review.error;
-    }
-    const { critique } = review;
+    const { critique, drafted } = await review(options, { hms, round });
     options.rounds.push({ round, hms, critique });
     if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
-    discardDraft();
-    if (critique.verdict === "reject") {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: { reason: "the Skeptic rejected the HMS", objections: critique.objections }
-      };
-    }
-    if (round >= maxRevisions) {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: {
-          reason: `still contested after ${maxRevisions} revision round(s)`,
-          objections: critique.objections
-        }
-      };
-    }
+    discardDraft(options.turns, drafted);
+    const rejection = rejectionOf(critique, { round, maxRevisions });
+    if (rejection) return { outcome: "rejected", hms, rejection };
     previous = hms;
     objections = critique.objections;
   }
+}
+async function review(options, { hms, round }) {
+  const skepticTurns = [];
+  const [skeptic2, drafted] = await Promise.all([
+    runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
+      (critique) => ({ critique }),
+      (error62) => ({ error: error62 })
+    ),
+    options.speculativeEditor ? options.draftEdits(hms) : void 0
+  ]);
+  options.turns.push(...skepticTurns);
+  if ("error" in skeptic2) {
+    discardDraft(options.turns, drafted);
+    throw skeptic2.error;
+  }
+  return { critique: skeptic2.critique, drafted };
+}
+function discardDraft(turns, drafted) {
+  turns.push(
+    ...(drafted?.turns ?? []).map((turn) => ({
+      ...turn,
+      error: "speculative draft discarded: the Skeptic did not accept this HMS"
+    }))
+  );
+}
+function rejectionOf(critique, { round, maxRevisions }) {
+  if (critique.verdict === "reject") {
+    return { reason: "the Skeptic rejected the HMS", objections: critique.objections };
+  }
+  if (round >= maxRevisions) {
+    return {
+      reason: `still contested after ${maxRevisions} revision round(s)`,
+      objections: critique.objections
+    };
+  }
+  return null;
 }
 function finish(draft, result) {
   return {
@@ -64210,7 +64233,7 @@ var init_world_generator = __esm({
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
   const patterns2 = [];
-  const acceptedEdits = [];
+  const acceptedEdits2 = [];
   const trajectory = [];
   const inForce = [
     { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash }
@@ -64226,7 +64249,7 @@ function toEvolveOutcome(result) {
     const batch = firstOf.get(iteration.index) ?? { iteration, found: [] };
     const fixed = fixedTasks(iteration);
     for (const edit of iteration.applied) {
-      acceptedEdits.push({
+      acceptedEdits2.push({
         edit,
         addressedTaskIds: addressedTasks(batch.iteration, batch.found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)]
@@ -64261,7 +64284,7 @@ function toEvolveOutcome(result) {
       refinementShare: result.cost.refinementShare
     },
     patterns: patterns2,
-    acceptedEdits,
+    acceptedEdits: acceptedEdits2,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
     stoppedBy: result.stoppedBy,
