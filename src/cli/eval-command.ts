@@ -1,4 +1,4 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
@@ -82,7 +82,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal,
     });
-    await mkdir(outDir, { recursive: true });
+    // Bad input must leave nothing behind: a folder this run creates goes again if it fails.
+    const created = await mkdir(outDir, { recursive: true });
     // Every record goes to a spool on disk; only the failing ones (the warnings') stay in memory.
     const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades, sandbox } = await runEval({
@@ -100,6 +101,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     })
       .catch(async (error: unknown) => {
         await spool.discard();
+        if (created) await rm(created, { recursive: true, force: true });
         throw error;
       })
       .finally(() => status.close());

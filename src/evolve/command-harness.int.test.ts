@@ -61,7 +61,7 @@ describe("evolve a command harness: every candidate runs from its own files", ()
       "model:",
       "  provider: openai",
       `  baseUrl: ${proxy.url}`,
-      "  apiKeyEnv: ECDYSIS_INT_KEY",
+      "  apiKeyEnv: OPENAI_API_KEY",
       "  model: sim-1",
       "harness:",
       "  kind: command",
@@ -79,7 +79,8 @@ describe("evolve a command harness: every candidate runs from its own files", ()
     ].join("\n");
     await writeFile(path.join(dir, "ecdysis.yml"), config);
     const loaded = await loadConfig(path.join(dir, "ecdysis.yml"));
-    const env = { ECDYSIS_INT_KEY: "not-a-secret" };
+    // The agent sends the key of OPENAI_API_KEY, where the gateway puts its per-rollout token.
+    const env = { OPENAI_API_KEY: "not-a-secret" };
     const models = await openModels(loaded, { env });
     try {
       result = await runEvolve({ loaded, outDir: path.join(dir, "out"), models, env });
