@@ -30424,138 +30424,7 @@ var init_rollout_key = __esm({
   }
 });
 
-// src/eval/scorers/scorer-error.ts
-var ScorerError;
-var init_scorer_error = __esm({
-  "src/eval/scorers/scorer-error.ts"() {
-    "use strict";
-    init_ecdysis_error();
-    ScorerError = class extends EcdysisError {
-      constructor(command, problem, stderr) {
-        const said = stderr.trim() ? `; stderr: ${stderr.trim().replace(/\s+/g, " ").slice(0, 1e3)}` : "";
-        super(
-          `the scoring command '${command}' gave no verdict: ${problem}${said} \u2014 fix the command (it gets the task and the output as JSON on stdin and exits 0 for pass, 1 for fail; docs/scorers.md)`
-        );
-        this.command = command;
-        this.problem = problem;
-        this.stderr = stderr;
-        this.name = "ScorerError";
-      }
-      command;
-      problem;
-      stderr;
-      code = "scorer";
-    };
-  }
-});
-
-// src/eval/evaluate.ts
-async function evaluate(options) {
-  const clock = options.clock ?? Date;
-  const started = clock.now();
-  const samples = options.samples ?? 1;
-  const firstSample = options.firstSample ?? 0;
-  const params = options.params ?? {};
-  const model = options.provider.model;
-  const redactor = options.redactor ?? new SecretRedactor();
-  const jobs = options.tasks.flatMap(
-    (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
-  );
-  const controller2 = new AbortController();
-  const stop2 = () => controller2.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", stop2, { once: true });
-  if (options.signal?.aborted) stop2();
-  const cost = emptyCost();
-  let done = 0;
-  let passed2 = 0;
-  const abortWith = (error62) => {
-    controller2.abort(error62);
-    throw error62;
-  };
-  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
-  options.progress?.start(options.label ?? options.split, jobs.length);
-  try {
-    const outcomes3 = await promisePool({
-      items: jobs,
-      concurrency: options.concurrency,
-      work: async ({ task, sampleIndex }) => {
-        controller2.signal.throwIfAborted();
-        const key = rolloutKey({
-          harnessHash: options.harness.hash,
-          task,
-          model,
-          params,
-          sampleIndex
-        });
-        const outcome = await runOne({
-          options,
-          task,
-          sampleIndex,
-          key,
-          cost,
-          redactor,
-          signal: controller2.signal
-        }).catch(
-          (error62) => (
-            // Every rollout would meet these: stop them all now (a scorer without a verdict would
-            // score every task wrong).
-            isEndpointFailure(error62) || error62 instanceof ScorerError ? abortWith(error62) : Promise.reject(error62)
-          )
-        );
-        if (!(infraFailure in outcome)) {
-          options.onRecord?.(outcome);
-          done += 1;
-          if (outcome.verdict.pass) passed2 += 1;
-          options.progress?.tick(done, passed2);
-          return folded(outcome, options.keep);
-        }
-        infra.count(outcome[infraFailure]);
-        return void 0;
-      }
-    });
-    const scored = outcomes3.filter((outcome) => outcome !== void 0);
-    cost.wallMs = clock.now() - started;
-    const result = buildEvalResult({
-      split: options.split,
-      harnessHash: options.harness.hash,
-      model,
-      tasks: foldTaskResults(scored),
-      cost,
-      infraErrors: infra.total()
-    });
-    const records = scored.flatMap((outcome) => outcome.kept ? [outcome.kept] : []);
-    return { result, records };
-  } finally {
-    options.signal?.removeEventListener("abort", stop2);
-    options.progress?.end();
-  }
-}
-function folded(record3, keep) {
-  const { key, taskId, category, sampleIndex } = record3;
-  const kept = !keep || keep(record3) ? record3 : void 0;
-  return { key, taskId, category, sampleIndex, verdict: { pass: record3.verdict.pass }, kept };
-}
-function infraTally(options) {
-  const tolerated = Math.max(
-    1,
-    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs)
-  );
-  let total = 0;
-  return {
-    count(detail) {
-      total += 1;
-      if (total <= tolerated) return;
-      options.abortWith(
-        new TransportError(
-          "llm",
-          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
-          { retryable: true }
-        )
-      );
-    },
-    total: () => total
-  };
-}
+// src/eval/run-one.ts
 async function runOne(input2) {
   const { options, task, sampleIndex, key, cost, signal } = input2;
   const scorer = options.scorer(task);
@@ -30635,7 +30504,146 @@ async function runRollout(input2) {
     throw error62;
   }
 }
-var defaultMaxInfraErrorShare, infraFailure;
+var infraFailure;
+var init_run_one = __esm({
+  "src/eval/run-one.ts"() {
+    "use strict";
+    init_transport_error();
+    infraFailure = /* @__PURE__ */ Symbol("infra-failure");
+  }
+});
+
+// src/eval/scorers/scorer-error.ts
+var ScorerError;
+var init_scorer_error = __esm({
+  "src/eval/scorers/scorer-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    ScorerError = class extends EcdysisError {
+      constructor(command, problem, stderr) {
+        const said = stderr.trim() ? `; stderr: ${stderr.trim().replace(/\s+/g, " ").slice(0, 1e3)}` : "";
+        super(
+          `the scoring command '${command}' gave no verdict: ${problem}${said} \u2014 fix the command (it gets the task and the output as JSON on stdin and exits 0 for pass, 1 for fail; docs/scorers.md)`
+        );
+        this.command = command;
+        this.problem = problem;
+        this.stderr = stderr;
+        this.name = "ScorerError";
+      }
+      command;
+      problem;
+      stderr;
+      code = "scorer";
+    };
+  }
+});
+
+// src/eval/evaluate.ts
+async function evaluate(options) {
+  const clock = options.clock ?? Date;
+  const started = clock.now();
+  const samples = options.samples ?? 1;
+  const firstSample = options.firstSample ?? 0;
+  const jobs = options.tasks.flatMap(
+    (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
+  );
+  const controller2 = new AbortController();
+  const stop2 = () => controller2.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", stop2, { once: true });
+  if (options.signal?.aborted) stop2();
+  const abortWith = (error62) => {
+    controller2.abort(error62);
+    throw error62;
+  };
+  const batch = {
+    options,
+    params: options.params ?? {},
+    redactor: options.redactor ?? new SecretRedactor(),
+    cost: emptyCost(),
+    signal: controller2.signal,
+    abortWith,
+    infra: infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith }),
+    tally: { done: 0, passed: 0 }
+  };
+  options.progress?.start(options.label ?? options.split, jobs.length);
+  try {
+    const outcomes3 = await promisePool({
+      items: jobs,
+      concurrency: options.concurrency,
+      work: (job) => foldJob(batch, job)
+    });
+    const scored = outcomes3.filter((outcome) => outcome !== void 0);
+    batch.cost.wallMs = clock.now() - started;
+    const result = buildEvalResult({
+      split: options.split,
+      harnessHash: options.harness.hash,
+      model: options.provider.model,
+      tasks: foldTaskResults(scored),
+      cost: batch.cost,
+      infraErrors: batch.infra.total()
+    });
+    const records = scored.flatMap((outcome) => outcome.kept ? [outcome.kept] : []);
+    return { result, records };
+  } finally {
+    options.signal?.removeEventListener("abort", stop2);
+    options.progress?.end();
+  }
+}
+async function foldJob(batch, { task, sampleIndex }) {
+  const { options, tally: tally2 } = batch;
+  batch.signal.throwIfAborted();
+  const key = rolloutKey({
+    harnessHash: options.harness.hash,
+    task,
+    model: options.provider.model,
+    params: batch.params,
+    sampleIndex
+  });
+  const { cost, redactor, signal } = batch;
+  const outcome = await runOne({ options, task, sampleIndex, key, cost, redactor, signal }).catch(
+    (error62) => (
+      // Every rollout would meet these: stop them all now (a scorer without a verdict would
+      // score every task wrong).
+      isEndpointFailure(error62) || error62 instanceof ScorerError ? batch.abortWith(error62) : Promise.reject(error62)
+    )
+  );
+  if (infraFailure in outcome) {
+    batch.infra.count(outcome[infraFailure]);
+    return void 0;
+  }
+  options.onRecord?.(outcome);
+  tally2.done += 1;
+  if (outcome.verdict.pass) tally2.passed += 1;
+  options.progress?.tick(tally2.done, tally2.passed);
+  return folded(outcome, options.keep);
+}
+function folded(record3, keep) {
+  const { key, taskId, category, sampleIndex } = record3;
+  const kept = !keep || keep(record3) ? record3 : void 0;
+  return { key, taskId, category, sampleIndex, verdict: { pass: record3.verdict.pass }, kept };
+}
+function infraTally(options) {
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs)
+  );
+  let total = 0;
+  return {
+    count(detail) {
+      total += 1;
+      if (total <= tolerated) return;
+      options.abortWith(
+        new TransportError(
+          "llm",
+          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
+          { retryable: true }
+        )
+      );
+    },
+    total: () => total
+  };
+}
+var defaultMaxInfraErrorShare;
 var init_evaluate = __esm({
   "src/eval/evaluate.ts"() {
     "use strict";
@@ -30644,9 +30652,9 @@ var init_evaluate = __esm({
     init_eval_result();
     init_promise_pool();
     init_rollout_key();
+    init_run_one();
     init_scorer_error();
     defaultMaxInfraErrorShare = 0.1;
-    infraFailure = /* @__PURE__ */ Symbol("infra-failure");
   }
 });
 
@@ -50898,18 +50906,10 @@ function runProcess(input2) {
       detached: true,
       shell: false
     });
-    const stdout = [];
-    let stdoutBytes = 0;
-    let stderr = "";
+    const output2 = collectOutput(child);
     let timedOut = false;
     let spawnError;
-    const killGroup = () => {
-      try {
-        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
+    const killGroup = () => killProcessGroup(child);
     const stopReading = (afterMs) => setTimeout(() => {
       child.stdout.destroy();
       child.stderr.destroy();
@@ -50922,14 +50922,6 @@ function runProcess(input2) {
     const onAbort = () => killGroup();
     input2.signal?.addEventListener("abort", onAbort, { once: true });
     if (input2.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
     child.stdin.on("error", () => {
     });
     child.stdin.end(input2.stdin);
@@ -50948,16 +50940,41 @@ function runProcess(input2) {
         return;
       }
       resolve15({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
+        stdout: output2.stdout(),
+        stderr: output2.stderr(),
         exitCode: child.exitCode ?? exitCode,
         signal: child.signalCode ?? signal,
         timedOut,
         spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes
+        stdoutOverflow: output2.stdoutOverflow()
       });
     });
   });
+}
+function killProcessGroup(child) {
+  try {
+    if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+function collectOutput(child) {
+  const stdout = [];
+  let stdoutBytes = 0;
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdoutBytes += chunk.byteLength;
+    if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
+  });
+  child.stderr.on("data", (chunk) => {
+    if (stderr.length < maxStderrBytes)
+      stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
+  });
+  return {
+    stdout: () => Buffer.concat(stdout).toString("utf8"),
+    stderr: () => stderr,
+    stdoutOverflow: () => stdoutBytes > maxStdoutBytes
+  };
 }
 var maxStderrBytes, maxStdoutBytes;
 var init_run_process = __esm({
@@ -53618,12 +53635,7 @@ async function runEval(options) {
   const { loaded } = options;
   const { config: config2 } = loaded;
   const splits = options.split === "all" ? ["train", "heldout"] : [options.split];
-  const loadedSplits = await loadSplits(loaded);
-  const tasksBySplit = /* @__PURE__ */ new Map();
-  for (const split of splits) {
-    const tasks = limitTasks(loadedSplits[split], options.limit);
-    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
-  }
+  const tasksBySplit = await tasksOfSplits(options, splits);
   const harness = await loadHarness({
     dir: options.harnessDir ?? config2.harness.dir,
     kind: config2.harness.kind,
@@ -53672,6 +53684,15 @@ async function runEval(options) {
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+async function tasksOfSplits(options, splits) {
+  const loadedSplits = await loadSplits(options.loaded);
+  const tasksBySplit = /* @__PURE__ */ new Map();
+  for (const split of splits) {
+    const tasks = limitTasks(loadedSplits[split], options.limit);
+    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
+  }
+  return tasksBySplit;
 }
 function runRedactor(options) {
   return new SecretRedactor([
@@ -54682,6 +54703,16 @@ function stepLimitOf(record3, fallback) {
   if (fromDetail) return Number(fromDetail);
   return fallback ?? null;
 }
+function saysTaskDropped(trace, output2) {
+  return cannotSeeTask.test(output2) || trace.events.some(
+    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
+  );
+}
+function numericDistanceOf(task, answer) {
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  return expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+}
 function extractEvidence(options) {
   const { record: record3, task } = options;
   const trace = record3.trace;
@@ -54694,12 +54725,8 @@ function extractEvidence(options) {
   const unknownTask = saysUnknownTask(output2);
   const gaveUp = !unknownTask && gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
-    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
-  );
-  const expectedNumber = task ? parseNumber(task.expected) : null;
-  const answerNumber = answer === null ? null : parseNumber(answer);
-  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+  const taskDropped = saysTaskDropped(trace, output2);
+  const numericDistance = numericDistanceOf(task, answer);
   const signals2 = new Set(eventKinds2);
   signals2.add(record3.verdict.reason || "failed");
   if (answer === null) signals2.add("no-answer");
@@ -56213,15 +56240,7 @@ function startResample(options) {
   };
 }
 async function diagnoseBatch(options) {
-  refuseHeldout({
-    heldout: options.heldout,
-    taskIds: [
-      ...options.records.map((record3) => record3.taskId),
-      ...options.tasks.map((task) => task.id)
-    ],
-    inputs: options.tasks.map((task) => task.input),
-    stage: "diagnoseBatch"
-  });
+  refuseHeldoutInBatch(options);
   const failed3 = options.records.filter((record3) => !record3.verdict.pass);
   const silent = silentAgentReason(options.records);
   if (silent) return undiagnosed(failed3, options.tasks, silent);
@@ -56240,17 +56259,7 @@ async function diagnoseBatch(options) {
   });
   const replies = new ReplyTally();
   try {
-    const evidence2 = raw.length === 0 ? raw : canonicaliseCauses(
-      await writeFailureNotes({
-        evidence: raw,
-        records: failed3,
-        tasks: options.tasks,
-        refiner: options.refiner,
-        notesPerCall: options.notesPerCall,
-        notesPerSignature: options.notesPerSignature,
-        onReplies: (kinds2) => replies.add("failure-notes", kinds2)
-      })
-    );
+    const evidence2 = await notedEvidence({ options, raw, failed: failed3, replies });
     const { patterns: patterns2, groups, merged } = await aggregateFailures({
       evidence: evidence2,
       records: failed3,
@@ -56271,22 +56280,58 @@ async function diagnoseBatch(options) {
       probe: options.probe,
       onSupported: options.onSupported
     });
-    const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
-    return {
+    return diagnosisReport({
       evidence: evidence2,
       patterns: classified,
-      stats: {
-        failures: evidence2.length,
-        groups: groups.length,
-        merged,
-        systematic,
-        modelSpecific: classified.length - systematic,
-        ...replies.isEmpty() ? {} : { replies: replies.counts() }
-      }
-    };
+      groups: groups.length,
+      merged,
+      replies
+    });
   } finally {
     await early.settled;
   }
+}
+function refuseHeldoutInBatch(options) {
+  refuseHeldout({
+    heldout: options.heldout,
+    taskIds: [
+      ...options.records.map((record3) => record3.taskId),
+      ...options.tasks.map((task) => task.id)
+    ],
+    inputs: options.tasks.map((task) => task.input),
+    stage: "diagnoseBatch"
+  });
+}
+async function notedEvidence(input2) {
+  const { options, raw, replies } = input2;
+  if (raw.length === 0) return raw;
+  return canonicaliseCauses(
+    await writeFailureNotes({
+      evidence: raw,
+      records: input2.failed,
+      tasks: options.tasks,
+      refiner: options.refiner,
+      notesPerCall: options.notesPerCall,
+      notesPerSignature: options.notesPerSignature,
+      onReplies: (kinds2) => replies.add("failure-notes", kinds2)
+    })
+  );
+}
+function diagnosisReport(input2) {
+  const { evidence: evidence2, patterns: patterns2, replies } = input2;
+  const systematic = patterns2.filter((pattern) => pattern.kind === "systematic").length;
+  return {
+    evidence: evidence2,
+    patterns: patterns2,
+    stats: {
+      failures: evidence2.length,
+      groups: input2.groups,
+      merged: input2.merged,
+      systematic,
+      modelSpecific: patterns2.length - systematic,
+      ...replies.isEmpty() ? {} : { replies: replies.counts() }
+    }
+  };
 }
 function undiagnosed(failed3, tasks, reason) {
   const evidence2 = extractBatchEvidence({ records: failed3, tasks });
