@@ -43,12 +43,7 @@ export function runProcess(input: {
     let timedOut = false;
     let spawnError: string | undefined;
     const killGroup = () => killProcessGroup(child);
-    // Stop waiting for pipes a descendant outside the group may hold open.
-    const stopReading = (afterMs: number) =>
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, afterMs).unref();
+    const stopReading = (afterMs: number) => stopReadingAfter(child, afterMs);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -84,6 +79,14 @@ export function runProcess(input: {
       });
     });
   });
+}
+
+/** Stops waiting, after `afterMs`, for pipes a descendant outside the group may hold open. */
+function stopReadingAfter(child: ChildProcessWithoutNullStreams, afterMs: number): void {
+  setTimeout(() => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }, afterMs).unref();
 }
 
 /** Kills the child's whole process group (the child alone if the group is gone). */
