@@ -46697,6 +46697,87 @@ var init_misbehaviour = __esm({
   }
 });
 
+// src/sim/latency.ts
+function latencyMs(world2, completionTokens, scaleOverride) {
+  const scale = scaleOverride ?? world2.latency.scale;
+  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
+}
+function wait(ms) {
+  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
+}
+var init_latency = __esm({
+  "src/sim/latency.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/faults.ts
+async function playFault(faults, number4, response) {
+  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
+  if (every(faults.resetEvery, number4)) {
+    response.socket?.destroy();
+    return true;
+  }
+  if (every(faults.dropMidBodyEvery, number4)) {
+    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
+    setImmediate(() => response.socket?.destroy());
+    return true;
+  }
+  if (every(faults.status429Every, number4)) {
+    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
+      "retry-after": String(faults.retryAfterSeconds ?? 0)
+    });
+    return true;
+  }
+  if (every(faults.status500Every, number4)) {
+    send(response, 500, errorBody("server error (injected)", "server_error"));
+    return true;
+  }
+  if (every(faults.nonCompletionEvery, number4)) {
+    sendNonCompletion(response, faults.nonCompletion ?? "html");
+    return true;
+  }
+  return false;
+}
+function sendNonCompletion(response, kind) {
+  if (kind === "html") {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(
+      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
+    );
+    return;
+  }
+  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
+  const message = (content) => ({
+    index: 0,
+    message: { role: "assistant", content }
+  });
+  const bodies = {
+    "no-choices": base,
+    "empty-choices": { ...base, choices: [] },
+    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
+    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
+  };
+  send(response, 200, bodies[kind]);
+}
+function errorBody(message, type) {
+  return { error: { message, type, code: null, param: null } };
+}
+function send(response, status2, body, headers = {}) {
+  if (response.destroyed) return;
+  response.writeHead(status2, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+var every;
+var init_faults = __esm({
+  "src/sim/faults.ts"() {
+    "use strict";
+    init_latency();
+    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
+  }
+});
+
 // src/sim/draw.ts
 import { createHash as createHash10 } from "node:crypto";
 function draw(...parts) {
@@ -46724,6 +46805,52 @@ function seededRng(...parts) {
 var init_draw = __esm({
   "src/sim/draw.ts"() {
     "use strict";
+  }
+});
+
+// src/sim/ground-truth-log.ts
+import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
+function groundTruthKey(statement, model, seed2) {
+  return shortHash("task", statement, model, seed2);
+}
+var GroundTruthLog;
+var init_ground_truth_log = __esm({
+  "src/sim/ground-truth-log.ts"() {
+    "use strict";
+    init_draw();
+    GroundTruthLog = class {
+      constructor(path22) {
+        this.path = path22;
+      }
+      path;
+      chain = Promise.resolve();
+      ready = false;
+      failure;
+      /** Queues one line. */
+      write(entry) {
+        const path22 = this.path;
+        if (!path22) return;
+        this.chain = this.chain.then(async () => {
+          if (this.failure !== void 0) return;
+          try {
+            if (!this.ready) {
+              await mkdir6(dirname6(path22), { recursive: true });
+              this.ready = true;
+            }
+            await appendFile(path22, `${JSON.stringify(entry)}
+`);
+          } catch (error62) {
+            this.failure = error62;
+          }
+        });
+      }
+      /** Resolves when every queued line is on disk; rejects with the first write failure. */
+      async flush() {
+        await this.chain;
+        if (this.failure !== void 0) throw this.failure;
+      }
+    };
   }
 });
 
@@ -47648,133 +47775,6 @@ var init_agent_behaviour = __esm({
       text: `The ${tool} tool returned an error, so I cannot finish this task.`,
       hits: ["tool-error-giveup"]
     });
-  }
-});
-
-// src/sim/latency.ts
-function latencyMs(world2, completionTokens, scaleOverride) {
-  const scale = scaleOverride ?? world2.latency.scale;
-  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
-}
-function wait(ms) {
-  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
-}
-var init_latency = __esm({
-  "src/sim/latency.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/faults.ts
-async function playFault(faults, number4, response) {
-  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
-  if (every(faults.resetEvery, number4)) {
-    response.socket?.destroy();
-    return true;
-  }
-  if (every(faults.dropMidBodyEvery, number4)) {
-    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
-    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
-    setImmediate(() => response.socket?.destroy());
-    return true;
-  }
-  if (every(faults.status429Every, number4)) {
-    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
-      "retry-after": String(faults.retryAfterSeconds ?? 0)
-    });
-    return true;
-  }
-  if (every(faults.status500Every, number4)) {
-    send(response, 500, errorBody("server error (injected)", "server_error"));
-    return true;
-  }
-  if (every(faults.nonCompletionEvery, number4)) {
-    sendNonCompletion(response, faults.nonCompletion ?? "html");
-    return true;
-  }
-  return false;
-}
-function sendNonCompletion(response, kind) {
-  if (kind === "html") {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(
-      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
-    );
-    return;
-  }
-  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
-  const message = (content) => ({
-    index: 0,
-    message: { role: "assistant", content }
-  });
-  const bodies = {
-    "no-choices": base,
-    "empty-choices": { ...base, choices: [] },
-    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
-    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
-  };
-  send(response, 200, bodies[kind]);
-}
-function errorBody(message, type) {
-  return { error: { message, type, code: null, param: null } };
-}
-function send(response, status2, body, headers = {}) {
-  if (response.destroyed) return;
-  response.writeHead(status2, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-var every;
-var init_faults = __esm({
-  "src/sim/faults.ts"() {
-    "use strict";
-    init_latency();
-    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
-  }
-});
-
-// src/sim/ground-truth-log.ts
-import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
-function groundTruthKey(statement, model, seed2) {
-  return shortHash("task", statement, model, seed2);
-}
-var GroundTruthLog;
-var init_ground_truth_log = __esm({
-  "src/sim/ground-truth-log.ts"() {
-    "use strict";
-    init_draw();
-    GroundTruthLog = class {
-      constructor(path22) {
-        this.path = path22;
-      }
-      path;
-      chain = Promise.resolve();
-      ready = false;
-      failure;
-      /** Queues one line. */
-      write(entry) {
-        const path22 = this.path;
-        if (!path22) return;
-        this.chain = this.chain.then(async () => {
-          if (this.failure !== void 0) return;
-          try {
-            if (!this.ready) {
-              await mkdir6(dirname6(path22), { recursive: true });
-              this.ready = true;
-            }
-            await appendFile(path22, `${JSON.stringify(entry)}
-`);
-          } catch (error62) {
-            this.failure = error62;
-          }
-        });
-      }
-      /** Resolves when every queued line is on disk; rejects with the first write failure. */
-      async flush() {
-        await this.chain;
-        if (this.failure !== void 0) throw this.failure;
-      }
-    };
   }
 });
 
@@ -48865,13 +48865,7 @@ var init_structured_format = __esm({
   }
 });
 
-// src/sim/server.ts
-import { createServer as createServer2 } from "node:http";
-async function readBody(request) {
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
+// src/sim/sim-chat.ts
 function parseChatBody(raw, api) {
   let json2;
   try {
@@ -48891,150 +48885,13 @@ function sendEvents2(response, events) {
   for (const event of events) response.write(event);
   response.end();
 }
-async function startSimServer(options) {
-  const { world: world2 } = options;
-  let faults = options.faults ?? {};
-  const quirks = new Set(options.quirks ?? []);
-  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
-  const defaultModel = options.model ?? "sim-1";
-  const log = new GroundTruthLog(options.groundTruthPath);
-  const headersSeen = [];
-  let count6 = 0;
-  const bySide = { agent: 0, refiner: 0 };
-  let structuredCount = 0;
-  const answer = (body, raw, model, number4) => {
-    const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
-    if (quirks.has("ignore-response-format")) request.schemaName = void 0;
-    const role = request.schemaName ?? inferSchemaName(evidenceBlock(request));
-    if (role) {
-      let content = formatStructured(refinerReply(world2, request, role), quirks);
-      if ((faults.truncatedJsonEvery ?? 0) > 0 && ++structuredCount % (faults.truncatedJsonEvery ?? 1) === 0)
-        content = content.slice(0, Math.floor(content.length / 2));
-      log.write({
-        request: number4,
-        model,
-        seed: request.seed,
-        role,
-        key: null,
-        task: null,
-        hits: []
-      });
-      return { content, toolCalls: [], side: "refiner" };
-    }
-    const reply = agentReply(world2, request);
-    const statement = reply.statement;
-    log.write({
-      request: number4,
-      model,
-      seed: request.seed,
-      role: "agent",
-      key: statement ? groundTruthKey(statement, model, request.seed) : null,
-      task: statement ? shortHash("statement", statement) : null,
-      hits: reply.hits
-    });
-    const toolCalls = reply.toolCalls.map((call, index) => ({
-      id: `call_${shortHash(raw, index)}`,
-      type: "function",
-      function: call
-    }));
-    return { content: reply.content, toolCalls, side: "agent" };
-  };
-  const misbehaviourOf = (side2) => options.misbehaviours?.find((entry) => entry.side === side2);
-  const chat = async (raw, route, response) => {
-    const number4 = ++count6;
-    if (await playFault(faults, number4, response)) return;
-    const parsed = parseChatBody(raw, route.api);
-    if ("error" in parsed)
-      return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
-    const { body } = parsed;
-    const model = route.deployment ?? (body.model || defaultModel);
-    const refusal2 = refuseChat(endpoint, body, model);
-    if (refusal2) return send(response, refusal2.status, refusal2.body);
-    const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
-    bySide[side2] += 1;
-    const tooLong = contextRefusal(body, misbehaviourOf(side2));
-    if (tooLong) return send(response, tooLong.status, tooLong.body);
-    const { content, toolCalls } = answer(body, raw, model, number4);
-    const completionTokens = estimateTokens2(
-      (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
-    );
-    await wait(latencyMs(world2, completionTokens, options.latencyScale));
-    const reply = {
-      id: shortHash(raw),
-      model,
-      content,
-      toolCalls,
-      prompt: promptTokens(body),
-      completionTokens
-    };
-    if (route.api === "responses") {
-      const full2 = responseBody(reply);
-      return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
-    }
-    const completion = completionBody(reply);
-    const misbehaviour = misbehaviourOf(side2);
-    const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
-    if (!body.stream) return send(response, 200, full);
-    const includeUsage = body.stream_options?.include_usage === true;
-    sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
-  };
-  const server = createServer2((request, response) => {
-    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
-    if (route.kind === "none") return send(response, route.status, route.body);
-    const refused = refuseAuth(endpoint, request.headers);
-    if (route.kind === "models") {
-      if (refused) return send(response, refused.status, refused.body);
-      const ids = endpoint.models ?? [defaultModel];
-      return send(response, 200, {
-        object: "list",
-        data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
-      });
-    }
-    headersSeen.push({ ...request.headers });
-    readBody(request).then((raw) => {
-      if (refused) {
-        count6 += 1;
-        return send(response, refused.status, refused.body);
-      }
-      return chat(
-        raw,
-        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
-        response
-      );
-    }).catch((error62) => {
-      if (!response.headersSent)
-        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
-    });
-  });
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
-  });
-  const address = server.address();
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count6,
-    requestsBySide: () => ({ ...bySide }),
-    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next3) => {
-      faults = next3;
-    },
-    close: async () => {
-      await new Promise((resolve15) => {
-        server.close(() => resolve15());
-        server.closeAllConnections();
-      });
-      await log.flush();
-    }
-  };
-}
 function isRoleRequest(body, quirks) {
   const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
   return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
 }
-var init_server = __esm({
-  "src/sim/server.ts"() {
+var SimChat;
+var init_sim_chat = __esm({
+  "src/sim/sim-chat.ts"() {
     "use strict";
     init_event_stream();
     init_agent_behaviour();
@@ -49049,6 +48906,181 @@ var init_server = __esm({
     init_refiner_reply();
     init_responses_wire();
     init_structured_format();
+    SimChat = class {
+      constructor(settings) {
+        this.settings = settings;
+        this.faults = settings.options.faults ?? {};
+      }
+      settings;
+      /** Chat requests received so far (faults and refusals included). */
+      count = 0;
+      /** Requests that reached the agent's or a refiner role's behaviour. */
+      bySide = { agent: 0, refiner: 0 };
+      faults;
+      structuredCount = 0;
+      answer(body, raw, model, number4) {
+        const { quirks, log } = this.settings;
+        const { world: world2 } = this.settings.options;
+        const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
+        if (quirks.has("ignore-response-format")) request.schemaName = void 0;
+        const role = request.schemaName ?? inferSchemaName(evidenceBlock(request));
+        if (role) {
+          let content = formatStructured(refinerReply(world2, request, role), quirks);
+          if ((this.faults.truncatedJsonEvery ?? 0) > 0 && ++this.structuredCount % (this.faults.truncatedJsonEvery ?? 1) === 0)
+            content = content.slice(0, Math.floor(content.length / 2));
+          log.write({
+            request: number4,
+            model,
+            seed: request.seed,
+            role,
+            key: null,
+            task: null,
+            hits: []
+          });
+          return { content, toolCalls: [], side: "refiner" };
+        }
+        const reply = agentReply(world2, request);
+        const statement = reply.statement;
+        log.write({
+          request: number4,
+          model,
+          seed: request.seed,
+          role: "agent",
+          key: statement ? groundTruthKey(statement, model, request.seed) : null,
+          task: statement ? shortHash("statement", statement) : null,
+          hits: reply.hits
+        });
+        const toolCalls = reply.toolCalls.map((call, index) => ({
+          id: `call_${shortHash(raw, index)}`,
+          type: "function",
+          function: call
+        }));
+        return { content: reply.content, toolCalls, side: "agent" };
+      }
+      misbehaviourOf(side2) {
+        return this.settings.options.misbehaviours?.find((entry) => entry.side === side2);
+      }
+      /** Answers one chat request (Chat Completions or Responses API) on `response`. */
+      async chat(raw, route, response) {
+        const { endpoint, quirks, defaultModel, options } = this.settings;
+        const number4 = ++this.count;
+        if (await playFault(this.faults, number4, response)) return;
+        const parsed = parseChatBody(raw, route.api);
+        if ("error" in parsed)
+          return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
+        const { body } = parsed;
+        const model = route.deployment ?? (body.model || defaultModel);
+        const refusal2 = refuseChat(endpoint, body, model);
+        if (refusal2) return send(response, refusal2.status, refusal2.body);
+        const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
+        this.bySide[side2] += 1;
+        const tooLong = contextRefusal(body, this.misbehaviourOf(side2));
+        if (tooLong) return send(response, tooLong.status, tooLong.body);
+        const { content, toolCalls } = this.answer(body, raw, model, number4);
+        const completionTokens = estimateTokens2(
+          (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
+        );
+        await wait(latencyMs(options.world, completionTokens, options.latencyScale));
+        const reply = {
+          id: shortHash(raw),
+          model,
+          content,
+          toolCalls,
+          prompt: promptTokens(body),
+          completionTokens
+        };
+        if (route.api === "responses") {
+          const full2 = responseBody(reply);
+          return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
+        }
+        const completion = completionBody(reply);
+        const misbehaviour = this.misbehaviourOf(side2);
+        const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
+        if (!body.stream) return send(response, 200, full);
+        const includeUsage = body.stream_options?.include_usage === true;
+        sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
+      }
+    };
+  }
+});
+
+// src/sim/server.ts
+import { createServer as createServer2 } from "node:http";
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+function modelList(ids) {
+  return {
+    object: "list",
+    data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
+  };
+}
+async function listen2(server, options) {
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
+  });
+  return server.address();
+}
+async function startSimServer(options) {
+  const quirks = new Set(options.quirks ?? []);
+  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
+  const defaultModel = options.model ?? "sim-1";
+  const log = new GroundTruthLog(options.groundTruthPath);
+  const sim = new SimChat({ options, quirks, endpoint, defaultModel, log });
+  const headersSeen = [];
+  const server = createServer2((request, response) => {
+    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
+    if (route.kind === "none") return send(response, route.status, route.body);
+    const refused = refuseAuth(endpoint, request.headers);
+    if (route.kind === "models") {
+      if (refused) return send(response, refused.status, refused.body);
+      return send(response, 200, modelList(endpoint.models ?? [defaultModel]));
+    }
+    headersSeen.push({ ...request.headers });
+    readBody(request).then((raw) => {
+      if (refused) {
+        sim.count += 1;
+        return send(response, refused.status, refused.body);
+      }
+      return sim.chat(
+        raw,
+        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
+        response
+      );
+    }).catch((error62) => {
+      if (!response.headersSent)
+        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
+    });
+  });
+  const address = await listen2(server, options);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
+    requests: () => sim.count,
+    requestsBySide: () => ({ ...sim.bySide }),
+    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
+    setFaults: (next3) => {
+      sim.faults = next3;
+    },
+    close: async () => {
+      await new Promise((resolve15) => {
+        server.close(() => resolve15());
+        server.closeAllConnections();
+      });
+      await log.flush();
+    }
+  };
+}
+var init_server = __esm({
+  "src/sim/server.ts"() {
+    "use strict";
+    init_endpoint_behaviour();
+    init_faults();
+    init_ground_truth_log();
+    init_sim_chat();
   }
 });
 
@@ -50910,10 +50942,7 @@ function runProcess(input2) {
     let timedOut = false;
     let spawnError;
     const killGroup = () => killProcessGroup(child);
-    const stopReading = (afterMs) => setTimeout(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }, afterMs).unref();
+    const stopReading = (afterMs) => stopReadingAfter(child, afterMs);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -50950,6 +50979,12 @@ function runProcess(input2) {
       });
     });
   });
+}
+function stopReadingAfter(child, afterMs) {
+  setTimeout(() => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }, afterMs).unref();
 }
 function killProcessGroup(child) {
   try {
