@@ -20717,6 +20717,12 @@ var init_strategy_options = __esm({
       /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
       alpha: external_exports.number().gt(0).lt(1).default(0.1),
       /**
+       * Also accept on the targeted flip test (src/evolve/targeted-test.ts): the fixes landed on
+       * the failing tasks the diagnosis named, beyond the measured background of flips. `false`:
+       * the fair-coin McNemar test (and the re-draws) alone.
+       */
+      targetedTest: external_exports.boolean().default(true),
+      /**
        * Extra samples of every discordant task, under both harnesses, before the paired test: one
        * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
        * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
@@ -20750,7 +20756,15 @@ var init_strategy_options = __esm({
        * (a calculator fix lives only in `tools`), so round-robin over them discards most fixes —
        * docs/bench/gepa-baseline.md has the measurement.
        */
-      components: external_exports.enum(["round-robin", "all"]).default("all")
+      components: external_exports.enum(["round-robin", "all"]).default("all"),
+      /**
+       * GEPA's merge proposer (`use_merge`, on in `dspy.GEPA`): after a reflection adds a child to
+       * the pool, the next iteration tries combining two non-dominated candidates that share an
+       * ancestor, module by module (src/evolve/strategies/gepa/merge.ts).
+       */
+      merge: external_exports.boolean().default(true),
+      /** GEPA's `max_merge_invocations`: merges tried over the run. */
+      maxMergeInvocations: external_exports.number().int().min(0).default(5)
     }).strict();
     movedEvolveKeys = {
       batchSize: "evolve.ecdysis.batchSize",
@@ -29406,7 +29420,9 @@ var init_world_names = __esm({
       "noisy",
       "sparse",
       "neutral",
-      "plainspoken"
+      "plainspoken",
+      "model-noise",
+      "mediocre-refiner"
     ];
   }
 });
@@ -47699,7 +47715,7 @@ function computeStep(context) {
   return correct;
 }
 function chainStep(context) {
-  const { world: world2, surface, problem, statement, history } = context;
+  const { surface, problem, history } = context;
   if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
   if (!toolChannel(surface, "lookup")) {
     return {
@@ -47730,15 +47746,7 @@ function chainStep(context) {
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next3 = { kind: "call", name: "lookup", arguments: { key: current }, note };
-    if (!found) {
-      const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next3);
-      if (lookups.length === 0 && toolCallMalformed(world2, problem, statement)) {
-        return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
-      }
-      return next3;
-    }
+    if (!found) return lookupCall(context, { lookups, key: current, note });
     const value = readEntry(found.result)[relation];
     if (!value)
       return {
@@ -47756,6 +47764,14 @@ function chainStep(context) {
     decoys: path22.slice(0, -1),
     hits: []
   };
+}
+function lookupCall(context, { lookups, key, note }) {
+  const next3 = { kind: "call", name: "lookup", arguments: { key }, note };
+  const last = lookups.at(-1);
+  if (last?.error) return afterError(context, last, next3);
+  if (lookups.length === 0 && toolCallMalformed(context.world, context.problem, context.statement))
+    return { kind: "call", name: "lookup", arguments: { key: `${key}'s record` }, note };
+  return next3;
 }
 var unknownTaskReply, lostStatementReply, giveUp;
 var init_agent_behaviour = __esm({
@@ -48130,7 +48146,11 @@ function correctFix(cause, seen, options) {
     return { module: "command", explanation, action };
   }
   const inPrompt = options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file2 !== null;
-  switch (cause) {
+  return builtinFix({ cause, seen, explanation, instructIn: inPrompt ? file2 : null });
+}
+function builtinFix(options) {
+  const { seen, explanation, instructIn: file2 } = options;
+  switch (options.cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
       const next3 = Math.min(16, Math.max(current + 4, current * 2));
@@ -48142,15 +48162,15 @@ function correctFix(cause, seen, options) {
     }
     case "answer-format-drift":
       return {
-        module: inPrompt ? "prompt" : "completion",
+        module: file2 !== null ? "prompt" : "completion",
         explanation,
-        action: inPrompt ? instruct(formatInstruction) : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
+        action: file2 !== null ? { kind: "instruct", file: file2, text: formatInstruction } : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
       };
     case "gave-up-after-tool-error":
       return {
-        module: inPrompt ? "prompt" : "observation",
+        module: file2 !== null ? "prompt" : "observation",
         explanation,
-        action: inPrompt ? instruct(errorGuidance) : { kind: "set", path: "observation.on_error", value: "hint" }
+        action: file2 !== null ? { kind: "instruct", file: file2, text: errorGuidance } : { kind: "set", path: "observation.on_error", value: "hint" }
       };
     case "task-lost-in-context":
       return {
@@ -50575,24 +50595,24 @@ var init_conversation = __esm({
             `${name3}(${rawArguments.slice(0, 200)}): ${outcome.text}`
           );
         else if (outcome.error) recorder.event("tool-error", `${name3}: ${outcome.text.slice(0, 300)}`);
-        const observation = shapeObservation({
+        const observation2 = shapeObservation({
           text: outcome.text,
           error: outcome.error,
           config: config2.observation
         });
-        if (observation.truncatedChars > 0) {
+        if (observation2.truncatedChars > 0) {
           recorder.event(
             "observation-truncated",
-            `${name3} output cut by ${observation.truncatedChars} characters to ${config2.observation.max_chars}`
+            `${name3} output cut by ${observation2.truncatedChars} characters to ${config2.observation.max_chars}`
           );
         }
         recorder.steps[recorder.steps.length - 1].toolCalls.push({
           name: name3,
           arguments: rawArguments,
-          result: observation.text,
+          result: observation2.text,
           error: outcome.error
         });
-        return observation.text;
+        return observation2.text;
       }
     };
   }
@@ -52774,26 +52794,10 @@ function applyEdits(options) {
   return { harness: next3, applied, rejected: rejected2, flagged };
 }
 function checkEdit(input2) {
-  const { planned, harness, guard, rules, state } = input2;
-  const parsed = harnessEditSchema.safeParse(planned.edit);
-  if (!parsed.success)
-    return {
-      ok: false,
-      guard: "schema",
-      reason: `malformed edit: ${parsed.error.issues[0]?.message}`
-    };
-  const edit = parsed.data;
-  const target = editTarget(edit, state.config);
-  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path22 = checkEditPath({
-    dir: harness.dir,
-    path: target.file,
-    editable: guard.editable,
-    protectedPaths: guard.protectedPaths,
-    existing: Object.keys(state.files)
-  });
-  if (!path22.ok) return { ok: false, guard: "path", reason: path22.reason };
-  const file2 = path22.path;
+  const { harness, guard, state } = input2;
+  const located = locateEdit(input2);
+  if ("ok" in located) return located;
+  const { edit, file: file2 } = located;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -52819,20 +52823,42 @@ function checkEdit(input2) {
       reason: `'${file2}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`
     };
   }
+  return checkContent({ ...input2, file: file2, text: result.text, config: validated.config });
+}
+function locateEdit(input2) {
+  const { harness, guard, state } = input2;
+  const parsed = harnessEditSchema.safeParse(input2.planned.edit);
+  if (!parsed.success)
+    return {
+      ok: false,
+      guard: "schema",
+      reason: `malformed edit: ${parsed.error.issues[0]?.message}`
+    };
+  const edit = parsed.data;
+  const target = editTarget(edit, state.config);
+  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
+  const path22 = checkEditPath({
+    dir: harness.dir,
+    path: target.file,
+    editable: guard.editable,
+    protectedPaths: guard.protectedPaths,
+    existing: Object.keys(state.files)
+  });
+  if (!path22.ok) return { ok: false, guard: "path", reason: path22.reason };
+  return { edit, file: path22.path };
+}
+function checkContent(input2) {
+  const { harness, state, file: file2, text: text3, config: config2 } = input2;
   const texts = {
     before: guardedFiles({ kind: harness.kind, files: state.files, config: state.config }),
-    after: guardedFiles({
-      kind: harness.kind,
-      files: { ...state.files, [file2]: result.text },
-      config: validated.config
-    }),
-    rules
+    after: guardedFiles({ kind: harness.kind, files: { ...state.files, [file2]: text3 }, config: config2 }),
+    rules: input2.rules
   };
   const finding = introducedContent(texts);
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file2}' ${finding.reason}` };
   const labels = introducedLabels(texts);
-  return { ok: true, file: file2, text: result.text, config: validated.config, labels };
+  return { ok: true, file: file2, text: text3, config: config2, labels };
 }
 function validateConfig(input2) {
   if (input2.harness.kind !== "builtin") return { config: void 0 };
@@ -53905,6 +53931,64 @@ var init_paired_test = __esm({
   }
 });
 
+// src/evolve/targeted-test.ts
+function logFactorial2(n) {
+  let total = 0;
+  for (let k = 2; k <= n; k++) total += Math.log(k);
+  return total;
+}
+function logChoose(n, k) {
+  if (k < 0 || k > n) return Number.NEGATIVE_INFINITY;
+  return logFactorial2(n) - logFactorial2(k) - logFactorial2(n - k);
+}
+function hypergeometricUpperTail(hits, population, marked, draws) {
+  if (hits <= 0) return 1;
+  const total = logChoose(population, draws);
+  let tail2 = 0;
+  for (let k = hits; k <= Math.min(marked, draws); k++)
+    tail2 += Math.exp(logChoose(marked, k) + logChoose(population - marked, draws - k) - total);
+  return Math.min(1, tail2);
+}
+function targetedFlips(comparison, targets) {
+  const fixedTargets = comparison.fixed.filter((id) => targets.has(id)).length;
+  const flips = comparison.fixed.length + comparison.broken.length;
+  const named = Math.min(targets.size, comparison.n);
+  const others = comparison.n - named;
+  return {
+    n: comparison.n,
+    targets: named,
+    flips,
+    fixedTargets,
+    backgroundRate: others > 0 ? (flips - fixedTargets) / others : 0,
+    pValue: hypergeometricUpperTail(fixedTargets, comparison.n, named, flips)
+  };
+}
+function attainableTargetedP(n, fixed) {
+  return hypergeometricUpperTail(fixed, n, fixed, fixed);
+}
+function targetedPower(options) {
+  const { n, targets, alpha } = options;
+  const others = n - targets;
+  const rate2 = Math.min(1, Math.max(0, options.backgroundRate));
+  let power = 0;
+  for (let extra = 0; extra <= others; extra++) {
+    const p = hypergeometricUpperTail(targets, n, targets, targets + extra);
+    if (p >= alpha) break;
+    power += binomialPmf(extra, others, rate2);
+  }
+  return Math.min(1, power);
+}
+function binomialPmf(k, trials, rate2) {
+  if (rate2 <= 0) return k === 0 ? 1 : 0;
+  if (rate2 >= 1) return k === trials ? 1 : 0;
+  return Math.exp(logChoose(trials, k) + k * Math.log(rate2) + (trials - k) * Math.log1p(-rate2));
+}
+var init_targeted_test = __esm({
+  "src/evolve/targeted-test.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/validation.ts
 function decides(stage) {
   return stage.role === "screen" || stage.role === "prune" || stage.role === "verdict";
@@ -53980,17 +54064,41 @@ function promising(cheap) {
   const broken = cheap.broken.length;
   return fixesMoreThanItBreaks(cheap) ? { accepted: true, reason: `cheap validation: fixed ${fixed} > broken ${broken}` } : { accepted: false, reason: `cheap validation: fixed ${fixed} \u2264 broken ${broken}` };
 }
-function significant(alpha) {
+function significant(alpha, targeted) {
   return (full) => {
     if (!fixesMoreThanItBreaks(full))
       return { accepted: false, reason: `full batch: ${tally(full)}` };
     const p = formatPValue(full.pValue);
     if (full.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
+    const fairCoin = `one-sided McNemar ${p} (needs < ${alpha})`;
+    if (!targeted) return { accepted: false, reason: `full batch: ${tally(full)}, ${fairCoin}` };
+    const test = targetedFlips(full, targeted.targets);
+    const onTargets = `${test.fixedTargets} of ${test.targets} named task(s) fixed among ${test.flips} flip(s) of ${test.n}, targeted ${formatPValue(test.pValue)}`;
+    if (test.pValue < alpha && test.fixedTargets >= targeted.minFixed)
+      return { accepted: true, reason: `${tally(full)}; ${onTargets}, below alpha ${alpha}` };
+    const short2 = test.fixedTargets < targeted.minFixed ? ` (a fix needs \u2265 ${targeted.minFixed} named)` : "";
     return {
       accepted: false,
-      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`
+      reason: `full batch: ${tally(full)}, ${fairCoin}; ${onTargets}${short2}`
     };
+  };
+}
+function verdictPower(full, targeted, alpha) {
+  const test = targetedFlips(full, targeted.targets);
+  const round = (value) => Number(value.toPrecision(3));
+  return {
+    "named tasks": test.targets,
+    "background flip rate": round(test.backgroundRate),
+    "targeted power": round(
+      targetedPower({
+        n: test.n,
+        targets: test.targets,
+        backgroundRate: test.backgroundRate,
+        alpha
+      })
+    ),
+    "McNemar best p": round(mcnemarOneSided(test.targets, 0))
   };
 }
 function worthRedrawing(full) {
@@ -54055,6 +54163,15 @@ function unchangedAfterPruning() {
 function betterOnMinibatch(before, after) {
   return after > before ? { accepted: true, reason: `minibatch score ${after} > ${before}: worth a full evaluation` } : { accepted: false, reason: `minibatch score ${after} is not above the parent's ${before}` };
 }
+function noWorseThanParents(parents, merged) {
+  return merged >= parents ? {
+    accepted: true,
+    reason: `merged subsample score ${merged} \u2265 the parents' best ${parents}: worth a full evaluation`
+  } : {
+    accepted: false,
+    reason: `merged subsample score ${merged} is below the parents' best ${parents}`
+  };
+}
 function aboveBest(best, child) {
   return child > best ? { accepted: true, reason: `train accuracy ${child.toFixed(3)} > best ${best.toFixed(3)}` } : {
     accepted: false,
@@ -54109,6 +54226,8 @@ var init_acceptance = __esm({
   "src/evolve/acceptance.ts"() {
     "use strict";
     init_statistics();
+    init_paired_test();
+    init_targeted_test();
     init_validation();
   }
 });
@@ -54275,6 +54394,15 @@ var init_budget = __esm({
       /** Spend so far that counts against the limits. */
       bounded() {
         return this.limits.scope === "run" ? this.snapshot() : this.training();
+      }
+      /**
+       * Training rollouts still allowed before the rollout limit (the measurement's reserved rollouts
+       * held back); undefined without a rollout limit.
+       */
+      rolloutsLeft() {
+        if (this.limits.rollouts === void 0) return void 0;
+        const used = this.bounded().rollouts + this.reservedRollouts;
+        return Math.max(0, this.limits.rollouts - used);
       }
       /** The exhausted resource, if any. */
       exceeded() {
@@ -57119,6 +57247,42 @@ var init_speed = __esm({
   }
 });
 
+// src/evolve/strategies/ecdysis-budget.ts
+function affordable(context, cost, reserve = 0) {
+  const left = context.rolloutsLeft?.();
+  return left === void 0 || left >= cost + reserve;
+}
+function redrawCost(full, samples) {
+  return 2 * samples * (full.fixed.length + full.broken.length);
+}
+function attemptLimit(context, batchSize) {
+  const configured = context.config.evolve.ecdysis.maxAttemptsPerPattern;
+  const left = context.rolloutsLeft?.();
+  if (left === void 0 || batchSize <= 0) return configured;
+  const extra = Math.floor(left / (2 * batchSize));
+  return Math.min(3 * configured, configured + extra);
+}
+function unacceptableAtEvidence(options) {
+  const { failingMembers, batchSize, alpha, minFixed } = options;
+  if (failingMembers < minFixed)
+    return `${options.pattern.name}: ${failingMembers} failing member(s) on the batch, a fix needs \u2265 ${minFixed}`;
+  const draws = Math.max(1, options.draws ?? 1);
+  const best = Math.min(
+    attainableTargetedP(batchSize, failingMembers),
+    mcnemarOneSided(failingMembers * draws, 0)
+  );
+  if (best >= alpha)
+    return `${options.pattern.name}: even fixing all ${failingMembers} failing members of ${batchSize} tasks gives p ${best.toPrecision(2)} \u2265 alpha ${alpha}`;
+  return void 0;
+}
+var init_ecdysis_budget = __esm({
+  "src/evolve/strategies/ecdysis-budget.ts"() {
+    "use strict";
+    init_paired_test();
+    init_targeted_test();
+  }
+});
+
 // src/evolve/stratified-sample.ts
 function stratifiedSample(options) {
   const { items, size, category, rng } = options;
@@ -57164,15 +57328,20 @@ async function proposeEcdysis(options) {
   const seen = await observeBatch(options);
   const { tasks, run: run2 } = seen.batch;
   if (failingRecords(run2.result, run2.records).length === 0)
-    return {
+    return stopOrObserveMore(options, seen, {
       kind: "stop",
       seen,
       stoppedBy: "no-failures",
       reason: "every task of the batch passed"
-    };
-  const attemptable = (pattern) => mayAttempt(pattern, state.memory, {
-    maxAttempts: evolve.maxAttemptsPerPattern,
-    harnessHash: harness.hash
+    });
+  const maxAttempts = attemptLimit(context, tasks.length);
+  const attemptable = (pattern) => mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) && !unacceptableAtEvidence({
+    pattern,
+    failingMembers: pattern.taskIds.length,
+    batchSize: tasks.length,
+    alpha: evolve.alpha,
+    minFixed: evolve.minSupport.tasks,
+    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
   });
   const refine3 = {
     harness,
@@ -57196,12 +57365,30 @@ async function proposeEcdysis(options) {
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const systematic = found.filter(attemptable);
   if (systematic.length === 0)
-    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
+    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
   const refinement = await steps.refine({
     stage: scope.key("refine"),
     request: { ...refine3, patterns: systematic }
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+function stopOrObserveMore(options, seen, stop2) {
+  const { context, state } = options;
+  const observed2 = /* @__PURE__ */ new Set([...state.observed ?? [], ...seen.batch.tasks.map((task) => task.id)]);
+  const unseen = context.train.length - observed2.size;
+  const left = context.rolloutsLeft?.();
+  if (left === void 0 || left === 0) return stop2;
+  const batch = Math.min(context.config.evolve.ecdysis.batchSize, context.train.length);
+  if (unseen > 0 && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [] },
+      reason: `${observeMoreReason}: ${stop2.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`
+    };
+  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : "every train task has been observed on this harness";
+  return { ...stop2, reason: `${stop2.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 function stopWithout(options) {
   const { seen } = options;
@@ -57220,9 +57407,13 @@ function stopWithout(options) {
 async function observeBatch(options) {
   const { context, state, scope } = options;
   const { index } = scope;
+  const size = context.config.evolve.ecdysis.batchSize;
+  const observed2 = new Set(state.observeFresh ? state.observed ?? [] : []);
+  const unseen = context.train.filter((task) => !observed2.has(task.id));
+  const items = unseen.length >= Math.min(size, context.train.length) ? unseen : context.train;
   const tasks = stratifiedSample({
-    items: context.train,
-    size: context.config.evolve.ecdysis.batchSize,
+    items,
+    size,
     category: (task) => task.category,
     rng: scope.rng("batch")
   });
@@ -57289,13 +57480,17 @@ function diagnoseRequest(options) {
     })).records : void 0
   };
 }
+var observeMoreReason;
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
+    init_acceptance();
     init_guard();
     init_memory();
     init_records();
     init_stratified_sample();
+    init_ecdysis_budget();
+    observeMoreReason = "observing more before stopping";
   }
 });
 
@@ -57436,18 +57631,90 @@ var init_ablate = __esm({
   }
 });
 
+// src/evolve/strategies/credit.ts
+function uncertain(attributions) {
+  if (attributions.length < 2) return [];
+  return attributions.filter(
+    (change2) => change2.fixed.length > 0 && change2.fixed.length < change2.targets.length
+  );
+}
+async function creditPerEdit(options) {
+  const { validation, kept } = options;
+  const checked = uncertain(options.attributions);
+  if (checked.length === 0) return { attributions: options.attributions };
+  const outcomes3 = [];
+  const uncredited = /* @__PURE__ */ new Map();
+  for (const [index, change2] of checked.entries()) {
+    const own2 = new Set(change2.edits);
+    const rebuilt = rebuildCandidate({
+      parent: validation.parent,
+      edits: kept.filter((edit) => !own2.has(edit)),
+      guard: validation.context.guard
+    });
+    const run2 = await validation.steps.evaluate({
+      stage: validation.scope.key(`credit-${index + 1}`),
+      tasks: validation.batch.filter((task) => change2.fixed.includes(task.id)),
+      harness: rebuilt.harness,
+      label: `iteration ${validation.scope.index}: credit per edit`
+    });
+    const stillPass = passMapOf(run2.result);
+    const notIts = new Set(change2.fixed.filter((taskId) => stillPass.get(taskId) === true));
+    uncredited.set(change2, notIts);
+    outcomes3.push(creditOutcome(change2, notIts));
+  }
+  const attributions = options.attributions.map((change2) => {
+    const notIts = uncredited.get(change2);
+    return notIts ? { ...change2, fixed: change2.fixed.filter((id) => !notIts.has(id)) } : change2;
+  });
+  const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
+  const stage = {
+    step: ecdysisStep.credit,
+    role: "note",
+    changes: outcomes3,
+    figures: { checked: checked.length, "targets not credited": lost },
+    decision: {
+      accepted: true,
+      reason: `${checked.length} change(s) left out once on their fixed targets: ${lost} target(s) pass without them`
+    }
+  };
+  return { attributions, stage };
+}
+function creditOutcome(change2, notIts) {
+  const credited = change2.fixed.length - notIts.size;
+  return {
+    edits: change2.edits,
+    patterns: change2.patterns.map((pattern) => pattern.name),
+    patternIds: change2.patterns.map((pattern) => pattern.id),
+    kept: credited > 0,
+    targets: change2.targets.length,
+    fixed: credited,
+    reason: notIts.size > 0 ? `${notIts.size} of its ${change2.fixed.length} fixed target(s) pass without it: credited ${credited}` : `each of its ${change2.fixed.length} fixed target(s) fails again without it`
+  };
+}
+var init_credit = __esm({
+  "src/evolve/strategies/credit.ts"() {
+    "use strict";
+    init_guard();
+    init_records();
+    init_ecdysis_validate();
+  }
+});
+
 // src/evolve/strategies/prune.ts
 async function pruneChanges(options) {
   const { validation } = options;
   const { stages } = validation;
   let { candidate, kept, cheap } = options;
   for (let round = 1; ; round++) {
-    const attributions = attributeChanges({
+    const attributed = attributeChanges({
       applied: kept,
       addressed: validation.addressed,
       before: validation.before,
       cheap
     });
+    const credit = round === 1 ? await creditPerEdit({ validation, kept, attributions: attributed }) : { attributions: attributed };
+    if (credit.stage) stages.push(credit.stage);
+    const attributions = credit.attributions;
     const changes = prunedChanges2(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);
@@ -57520,6 +57787,7 @@ var init_prune = __esm({
     init_acceptance();
     init_guard();
     init_attribution();
+    init_credit();
     init_ecdysis_validate();
     maxPruneRounds = 3;
   }
@@ -57561,6 +57829,8 @@ async function validateCandidate(validation, candidate, applied) {
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
+  const ablation = pruned.kept.length * cheapTasks.length + validation.batch.length;
+  if (!affordable(validation.context, ablation)) return;
   const rebuilt = await ablateRejected({
     validation,
     kept: pruned.kept,
@@ -57618,8 +57888,12 @@ async function testOnBatch(validation, candidate, stage) {
     label: `iteration ${index}: full batch`
   });
   const full = comparePaired(before, passMapOf(run2.result));
-  const perTask = significant(alpha)(full);
-  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const targeted = namedEvidence(validation, candidate.hash);
+  const perTask = significant(
+    alpha,
+    context.config.evolve.ecdysis.targetedTest ? targeted : void 0
+  )(full);
+  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0 && affordable(context, redrawCost(full, confirmSamples), batch.length);
   const notRedrawn = redraw ? deterministicAgent(context.config) : void 0;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
@@ -57628,6 +57902,7 @@ async function testOnBatch(validation, candidate, stage) {
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run2.result),
+    figures: verdictPower(full, targeted, alpha),
     decision
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
@@ -57652,6 +57927,18 @@ async function testOnBatch(validation, candidate, stage) {
   });
   return { accepted: confirmed.accepted, full };
 }
+function namedEvidence(validation, candidateHash) {
+  const edits = validation.candidates.get(candidateHash)?.kept ?? [];
+  const named = new Set(edits.flatMap((edit) => edit.patterns));
+  const aimed = validation.addressed.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name)
+  );
+  const patterns2 = aimed.length > 0 ? aimed : validation.addressed;
+  const targets = new Set(
+    patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => validation.before.get(taskId) === false)
+  );
+  return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
+}
 function exposed(stages) {
   const cheap = stages.findLast(
     (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
@@ -57671,9 +57958,11 @@ var init_ecdysis_validate = __esm({
     init_records();
     init_stratified_sample();
     init_ablate();
+    init_ecdysis_budget();
     init_prune();
     ecdysisStep = {
       cheap: "cheap validation",
+      credit: "credit per edit",
       pruning: "pruning",
       full: "full batch",
       redraw: "re-drawn flips",
@@ -57849,8 +58138,15 @@ function ecdysisRun(context) {
       proposal,
       scope: proposal.data.repair ? scope.within("repair") : scope
     }),
-    next: (state, step) => next(context, state, step)
+    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) })
   };
+}
+function observation(state, step) {
+  const { proposal, verdict } = step;
+  const ids = proposal.seen.batch.tasks.map((task) => task.id);
+  const observed2 = verdict.accepted ? [] : [.../* @__PURE__ */ new Set([...state.observed ?? [], ...ids])];
+  const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
+  return { observed: observed2, observeFresh };
 }
 function next(context, state, step) {
   const { proposal, validation, verdict } = step;
@@ -57869,7 +58165,8 @@ function next(context, state, step) {
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
   const rejection = verdict.accepted ? [] : rejected(step, parentHash);
   const stages = validation.stages;
-  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0;
+  const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && // A repair that cannot finish within the budget left would be cut short and dropped.
+  affordable(context, proposal.seen.batch.tasks.length);
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
@@ -57942,6 +58239,7 @@ var init_ecdysis = __esm({
     init_memory();
     init_speed();
     init_validation();
+    init_ecdysis_budget();
     init_ecdysis_propose();
     init_ecdysis_validate();
     init_repair();
@@ -58085,6 +58383,224 @@ var init_pareto = __esm({
   }
 });
 
+// src/evolve/strategies/gepa/merge.ts
+function editKey(edit) {
+  return JSON.stringify(edit);
+}
+function editsSince(ancestor, descendant) {
+  const prefix = ancestor.edits;
+  if (descendant.edits.length < prefix.length) return void 0;
+  for (let k = 0; k < prefix.length; k++)
+    if (editKey(prefix[k]) !== editKey(descendant.edits[k])) return void 0;
+  return descendant.edits.slice(prefix.length);
+}
+function modulesOf(edits) {
+  return new Set(edits.map((edit) => edit.module));
+}
+function mergedEdits(options) {
+  const fromI = editsSince(options.ancestor, options.i);
+  const fromJ = editsSince(options.ancestor, options.j);
+  if (!fromI || !fromJ || fromI.length === 0 || fromJ.length === 0) return void 0;
+  const inI = modulesOf(fromI);
+  const inJ = modulesOf(fromJ);
+  const onlyI = [...inI].filter((module) => !inJ.has(module));
+  const onlyJ = [...inJ].filter((module) => !inI.has(module));
+  if (onlyI.length === 0 && onlyJ.length === 0) return void 0;
+  const fromBetter = options.iBetter ? fromI : fromJ;
+  const fromOther = options.iBetter ? fromJ : fromI;
+  const otherOnly = new Set(options.iBetter ? onlyJ : onlyI);
+  return [...fromBetter, ...fromOther.filter((edit) => otherOnly.has(edit.module))];
+}
+function dominators(pool) {
+  const front = withoutDominated(instanceFront(pool), pool.map(averageScore));
+  return [...new Set([...front.values()].flatMap((members2) => [...members2]))].sort((a, b) => a - b);
+}
+function planMerge(options) {
+  const { scores, lineages, tried, rng } = options;
+  const candidates = dominators(scores);
+  if (candidates.length < 2) return void 0;
+  const averages = scores.map(averageScore);
+  for (let attempt2 = 0; attempt2 < (options.attempts ?? 10); attempt2++) {
+    const [i, j] = drawPair(candidates, rng);
+    if (lineages[i].ancestors.includes(j) || lineages[j].ancestors.includes(i)) continue;
+    const common = lineages[i].ancestors.filter(
+      (a) => lineages[j].ancestors.includes(a) && averages[a] <= averages[i] && averages[a] <= averages[j] && !tried.has(`${i}-${j}-${a}`)
+    );
+    const ancestor = drawWeighted(common, averages, rng);
+    if (ancestor === void 0) continue;
+    const edits = mergedEdits({
+      ancestor: lineages[ancestor],
+      i: lineages[i],
+      j: lineages[j],
+      iBetter: averages[i] >= averages[j]
+    });
+    if (edits) return { i, j, ancestor, edits, key: `${i}-${j}-${ancestor}` };
+  }
+  return void 0;
+}
+function drawPair(members2, rng) {
+  const first = Math.floor(rng.next() * members2.length);
+  let second = Math.floor(rng.next() * (members2.length - 1));
+  if (second >= first) second += 1;
+  const [a, b] = [members2[first], members2[second]];
+  return a < b ? [a, b] : [b, a];
+}
+function drawWeighted(members2, weights, rng) {
+  if (members2.length === 0) return void 0;
+  const total = members2.reduce((sum, member) => sum + weights[member], 0);
+  if (total <= 0) return members2[Math.floor(rng.next() * members2.length)];
+  let draw2 = rng.next() * total;
+  for (const member of members2) {
+    draw2 -= weights[member];
+    if (draw2 < 0) return member;
+  }
+  return members2[members2.length - 1];
+}
+function mergeSubsample(options) {
+  const size = options.size ?? 5;
+  const ids = [...options.i.keys()].filter((id) => options.j.has(id));
+  const score = (scores, id) => scores.get(id) ?? 0;
+  const groups = [
+    ids.filter((id) => score(options.i, id) > score(options.j, id)),
+    ids.filter((id) => score(options.j, id) > score(options.i, id)),
+    ids.filter((id) => score(options.i, id) === score(options.j, id))
+  ].map((group2) => shuffled(group2, options.rng));
+  const chosen = [];
+  for (let round = 0; chosen.length < Math.min(size, ids.length); round++)
+    for (const group2 of groups)
+      if (round < group2.length && chosen.length < size) chosen.push(group2[round]);
+  return chosen;
+}
+var init_merge = __esm({
+  "src/evolve/strategies/gepa/merge.ts"() {
+    "use strict";
+    init_rng();
+    init_pareto();
+  }
+});
+
+// src/evolve/strategies/iterative-merge.ts
+function mergeRecord(edits) {
+  return {
+    mode: "reflect",
+    patternIds: [],
+    turns: [],
+    diagnoses: [],
+    rounds: [],
+    outcome: "accepted",
+    hms: null,
+    rejection: null,
+    edits,
+    invalidEdits: [],
+    droppedEdits: []
+  };
+}
+function proposeMerge(options) {
+  const { context, state, scope } = options;
+  const { merge: merge2, maxMergeInvocations } = context.config.evolve.iterative;
+  const counters = state.merges;
+  if (!merge2 || counters.due <= 0 || !counters.lastFoundNew) return void 0;
+  if (counters.tested >= maxMergeInvocations) return void 0;
+  const rng = scope.rng("merge");
+  const tried = new Set(counters.tried);
+  for (let attempt2 = 0; attempt2 < 10; attempt2++) {
+    const plan = planMerge({
+      scores: state.pool.map((entry) => entry.scores),
+      lineages: state.pool.map((entry) => entry.lineage),
+      tried,
+      rng
+    });
+    if (!plan) return void 0;
+    tried.add(plan.key);
+    const refinement = mergeRecord(plan.edits);
+    const ancestor = state.pool[plan.ancestor];
+    const guarded2 = guardRefinement({
+      harness: ancestor.harness,
+      refinement,
+      guard: context.guard
+    });
+    const hash2 = guarded2.candidate?.hash;
+    if (!guarded2.candidate || state.pool.some((entry) => entry.harness.hash === hash2)) continue;
+    const data = mergeDraw({ context, state, plan, rng });
+    const seen = {
+      index: scope.index,
+      parent: ancestor.harness,
+      batch: { tasks: context.train, run: ancestor.run },
+      traces: []
+    };
+    return {
+      seen,
+      refinement,
+      guarded: guarded2,
+      targets: [],
+      data,
+      kind: "candidate",
+      candidate: guarded2.candidate
+    };
+  }
+  return void 0;
+}
+function mergeDraw(options) {
+  const { context, state, plan } = options;
+  const [first, other] = [state.pool[plan.i], state.pool[plan.j]];
+  const ids = mergeSubsample({ i: first.scores, j: other.scores, rng: options.rng });
+  const sum = (entry) => ids.reduce((total, id) => total + (entry.scores.get(id) ?? 0), 0);
+  const byId = new Map(context.train.map((task) => [task.id, task]));
+  return {
+    parentIndex: plan.i,
+    pointer: first.pointer,
+    draws: state.draws,
+    ids,
+    tasks: ids.flatMap((id) => byId.get(id) ?? []),
+    parentRun: first.run,
+    merge: {
+      j: plan.j,
+      ancestor: plan.ancestor,
+      key: plan.key,
+      baseline: Math.max(sum(first), sum(other))
+    }
+  };
+}
+function nextMerges(counters, step) {
+  if (step.merge)
+    return {
+      due: step.joinedPool ? counters.due - 1 : counters.due,
+      tested: counters.tested + 1,
+      lastFoundNew: false,
+      tried: [...counters.tried, step.merge.key]
+    };
+  return {
+    ...counters,
+    due: step.joinedPool ? counters.due + 1 : counters.due,
+    lastFoundNew: step.joinedPool
+  };
+}
+function childLineage(options) {
+  const { pool, drawn, applied } = options;
+  if (drawn.merge) {
+    const { j, ancestor } = drawn.merge;
+    const ancestors = [...pool[drawn.parentIndex].lineage.ancestors, ...pool[j].lineage.ancestors];
+    return {
+      edits: [...pool[ancestor].lineage.edits, ...applied],
+      ancestors: [.../* @__PURE__ */ new Set([...ancestors, drawn.parentIndex, j])].sort((a, b) => a - b)
+    };
+  }
+  const parent = pool[drawn.parentIndex].lineage;
+  return {
+    edits: [...parent.edits, ...applied],
+    ancestors: [...parent.ancestors, drawn.parentIndex]
+  };
+}
+var noMerges;
+var init_iterative_merge = __esm({
+  "src/evolve/strategies/iterative-merge.ts"() {
+    "use strict";
+    init_guard();
+    init_merge();
+    noMerges = { due: 0, tested: 0, lastFoundNew: false, tried: [] };
+  }
+});
+
 // src/evolve/strategies/iterative-steps.ts
 function instanceScores(run2) {
   return new Map(
@@ -58208,7 +58724,7 @@ async function validateOnMinibatch(options) {
     role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
-    decision: betterOnMinibatch(
+    decision: drawn.merge ? noWorseThanParents(drawn.merge.baseline, minibatchSum(drawn.ids, childRun)) : betterOnMinibatch(
       minibatchSum(drawn.ids, drawn.parentRun),
       minibatchSum(drawn.ids, childRun)
     )
@@ -58276,7 +58792,13 @@ function iterativeRun(context, runScope) {
         () => context.evaluate({ tasks: context.train, harness: seed2, label: "seed: train" }),
         stageSchemas.evaluation
       );
-      const entry = { harness: seed2, run: run2, scores: instanceScores(run2), pointer: 0 };
+      const entry = {
+        harness: seed2,
+        run: run2,
+        scores: instanceScores(run2),
+        pointer: 0,
+        lineage: { edits: [], ancestors: [] }
+      };
       return {
         harness: seed2,
         memory: [],
@@ -58285,14 +58807,15 @@ function iterativeRun(context, runScope) {
         draws: 0,
         withoutImprovement: 0,
         scored: [seed2.hash],
-        withoutNewCandidate: 0
+        withoutNewCandidate: 0,
+        merges: noMerges
       };
     },
     stop: (state) => {
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : void 0;
     },
-    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    propose: async (state, scope) => proposeMerge({ context, state, scope }) ?? proposeFromMinibatch({ context, runScope, state, scope }),
     validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
     next: next2
   };
@@ -58312,7 +58835,10 @@ function next2(state, step) {
       harness: child.harness,
       run: child.run,
       scores: instanceScores(child.run),
-      pointer: childPointer([drawn.pointer])
+      pointer: childPointer(
+        drawn.merge ? [drawn.pointer, state.pool[drawn.merge.j].pointer] : [drawn.pointer]
+      ),
+      lineage: childLineage({ pool: state.pool, drawn, applied: child.kept })
     });
   const best = bestCandidate(pool.map((entry) => entry.scores));
   const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
@@ -58323,11 +58849,12 @@ function next2(state, step) {
     harness: pool[best].harness,
     draws: drawn.draws,
     scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
-    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1
+    withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1,
+    merges: nextMerges(state.merges, { merge: drawn.merge, joinedPool: Boolean(child?.run) })
   };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
-  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
+  if (child?.run || !proposal.refinement || drawn.merge) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,
@@ -58354,10 +58881,12 @@ var init_iterative = __esm({
     init_component_selector();
     init_epoch_sampler();
     init_pareto();
+    init_iterative_merge();
     init_iterative_steps();
     iterativeStreams = {
       parent: (iteration) => [41, iteration],
-      epoch: (epoch) => [42, epoch]
+      epoch: (epoch) => [42, epoch],
+      merge: (iteration) => [43, iteration]
     };
   }
 });
@@ -61076,26 +61605,30 @@ async function runEditor(options) {
       });
       if (redrafted) current = redrafted;
     }
-    for (const invalid of current.invalid) {
-      result.invalid.push(invalid);
-      result.dropped.push({
-        change: index,
-        stage: "invalid",
-        reason: invalid.issues,
-        edit: invalid.edit
-      });
-    }
-    const composed = composer.add(index, current.edits, { commit: true });
-    result.edits.push(...composed.accepted);
-    for (const conflict of composed.conflicts)
-      result.dropped.push({
-        change: index,
-        stage: "refused",
-        reason: conflict.reason,
-        edit: conflict.edit
-      });
+    commitDraft({ result, composer, index, draft: current });
   }
   return result;
+}
+function commitDraft(options) {
+  const { result, index, draft } = options;
+  for (const invalid of draft.invalid) {
+    result.invalid.push(invalid);
+    result.dropped.push({
+      change: index,
+      stage: "invalid",
+      reason: invalid.issues,
+      edit: invalid.edit
+    });
+  }
+  const composed = options.composer.add(index, draft.edits, { commit: true });
+  result.edits.push(...composed.accepted);
+  for (const conflict of composed.conflicts)
+    result.dropped.push({
+      change: index,
+      stage: "refused",
+      reason: conflict.reason,
+      edit: conflict.edit
+    });
 }
 async function draftChange(options) {
   const { change: change2 } = options;
@@ -61217,51 +61750,25 @@ async function collaborate(options) {
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
   const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
-  const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
-      ...common,
+      refiner: options.refiner,
+      turns,
       patterns: options.patterns,
       harness: summary,
       rejected: options.rejected
     });
-    const draftEdits = async (hms) => {
-      const editorTurns = [];
-      try {
-        return {
-          turns: editorTurns,
-          result: await runEditor({
-            ...common,
-            turns: editorTurns,
-            hms,
-            harness: options.harness,
-            editable: options.editable
-          })
-        };
-      } catch (error62) {
-        return { turns: editorTurns, error: error62 };
-      }
-    };
+    const draftEdits = editorDrafter(options);
     const debated = await debate({
       ...options,
-      ...common,
+      turns,
       diagnoses: draft.diagnoses,
       summary,
       rounds: draft.rounds,
       draftEdits
     });
     if (debated.outcome !== "accepted") return finish(draft, debated);
-    const drafted = debated.drafted ?? await draftEdits(debated.hms);
-    turns.push(...drafted.turns);
-    if (!drafted.result) throw drafted.error;
-    const { edits, invalid, dropped } = drafted.result;
-    return finish(draft, {
-      outcome: "accepted",
-      hms: debated.hms,
-      edits,
-      invalidEdits: invalid,
-      droppedEdits: dropped
-    });
+    return finish(draft, await acceptedEdits({ debated, draftEdits, turns }));
   } catch (error62) {
     if (!(error62 instanceof RoleOutputUnusable)) throw error62;
     return finish(draft, {
@@ -61269,6 +61776,39 @@ async function collaborate(options) {
       rejection: { reason: error62.message, objections: [] }
     });
   }
+}
+function editorDrafter(options) {
+  return async (hms) => {
+    const turns = [];
+    try {
+      return {
+        turns,
+        result: await runEditor({
+          refiner: options.refiner,
+          turns,
+          hms,
+          harness: options.harness,
+          editable: options.editable
+        })
+      };
+    } catch (error62) {
+      return { turns, error: error62 };
+    }
+  };
+}
+async function acceptedEdits(options) {
+  const { debated } = options;
+  const drafted = debated.drafted ?? await options.draftEdits(debated.hms);
+  options.turns.push(...drafted.turns);
+  if (!drafted.result) throw drafted.error;
+  const { edits, invalid, dropped } = drafted.result;
+  return {
+    outcome: "accepted",
+    hms: debated.hms,
+    edits,
+    invalidEdits: invalid,
+    droppedEdits: dropped
+  };
 }
 async function debate(options) {
   let previous;
@@ -61290,49 +61830,51 @@ async function debate(options) {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    const skepticTurns = [];
-    const [review, drafted] = await Promise.all([
-      runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
-        (critique2) => ({ critique: critique2 }),
-        (error62) => ({ error: error62 })
-      ),
-      options.speculativeEditor ? options.draftEdits(hms) : void 0
-    ]);
-    options.turns.push(...skepticTurns);
-    const discardDraft = () => options.turns.push(
-      ...(drafted?.turns ?? []).map((turn) => ({
-        ...turn,
-        error: "speculative draft discarded: the Skeptic did not accept this HMS"
-      }))
-    );
-    if ("error" in review) {
-      discardDraft();
-      throw review.error;
-    }
-    const { critique } = review;
+    const { critique, drafted } = await review(options, { hms, round });
     options.rounds.push({ round, hms, critique });
     if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
-    discardDraft();
-    if (critique.verdict === "reject") {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: { reason: "the Skeptic rejected the HMS", objections: critique.objections }
-      };
-    }
-    if (round >= maxRevisions) {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: {
-          reason: `still contested after ${maxRevisions} revision round(s)`,
-          objections: critique.objections
-        }
-      };
-    }
+    discardDraft(options.turns, drafted);
+    const rejection = rejectionOf(critique, { round, maxRevisions });
+    if (rejection) return { outcome: "rejected", hms, rejection };
     previous = hms;
     objections = critique.objections;
   }
+}
+async function review(options, { hms, round }) {
+  const skepticTurns = [];
+  const [skeptic2, drafted] = await Promise.all([
+    runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
+      (critique) => ({ critique }),
+      (error62) => ({ error: error62 })
+    ),
+    options.speculativeEditor ? options.draftEdits(hms) : void 0
+  ]);
+  options.turns.push(...skepticTurns);
+  if ("error" in skeptic2) {
+    discardDraft(options.turns, drafted);
+    throw skeptic2.error;
+  }
+  return { critique: skeptic2.critique, drafted };
+}
+function discardDraft(turns, drafted) {
+  turns.push(
+    ...(drafted?.turns ?? []).map((turn) => ({
+      ...turn,
+      error: "speculative draft discarded: the Skeptic did not accept this HMS"
+    }))
+  );
+}
+function rejectionOf(critique, { round, maxRevisions }) {
+  if (critique.verdict === "reject") {
+    return { reason: "the Skeptic rejected the HMS", objections: critique.objections };
+  }
+  if (round >= maxRevisions) {
+    return {
+      reason: `still contested after ${maxRevisions} revision round(s)`,
+      objections: critique.objections
+    };
+  }
+  return null;
 }
 function finish(draft, result) {
   return {
@@ -61681,6 +62223,7 @@ function openRun(input2) {
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
     ...config2.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) },
     exhausted: () => budget.exceeded(),
+    rolloutsLeft: () => budget.rolloutsLeft(),
     elapsedMs: () => budget.snapshot().wallMs
   };
   const measure2 = (split) => evaluations({ enforce: false, split });
@@ -63770,7 +64313,7 @@ var init_world_generator = __esm({
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
   const patterns2 = [];
-  const acceptedEdits = [];
+  const acceptedEdits2 = [];
   const trajectory = [];
   const inForce = [
     { iteration: 0, elapsedMs: 0, harnessHash: result.harness.seedHash }
@@ -63786,7 +64329,7 @@ function toEvolveOutcome(result) {
     const batch = firstOf.get(iteration.index) ?? { iteration, found: [] };
     const fixed = fixedTasks(iteration);
     for (const edit of iteration.applied) {
-      acceptedEdits.push({
+      acceptedEdits2.push({
         edit,
         addressedTaskIds: addressedTasks(batch.iteration, batch.found, edit.patterns),
         fixedTaskIds: [...new Set(fixed)]
@@ -63821,7 +64364,7 @@ function toEvolveOutcome(result) {
       refinementShare: result.cost.refinementShare
     },
     patterns: patterns2,
-    acceptedEdits,
+    acceptedEdits: acceptedEdits2,
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
     stoppedBy: result.stoppedBy,

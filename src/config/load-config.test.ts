@@ -120,7 +120,12 @@ describe("loadConfig", () => {
     const { config } = await loadConfig((await writeConfig(placed)).path);
     expect(config.evolve.ecdysis.batchSize).toBe(24);
     expect(config.evolve.ecdysis.alpha).toBe(0.1);
-    expect(config.evolve.iterative).toEqual({ minibatch: 5, components: "all" });
+    expect(config.evolve.iterative).toEqual({
+      minibatch: 5,
+      components: "all",
+      merge: true,
+      maxMergeInvocations: 5,
+    });
   });
 
   it("lists every problem, not only the first", async () => {

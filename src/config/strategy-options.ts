@@ -26,6 +26,12 @@ export const ecdysisOptionsSchema = z
     /** One-sided significance level of the paired (McNemar) test on discordant tasks. */
     alpha: z.number().gt(0).lt(1).default(0.1),
     /**
+     * Also accept on the targeted flip test (src/evolve/targeted-test.ts): the fixes landed on
+     * the failing tasks the diagnosis named, beyond the measured background of flips. `false`:
+     * the fair-coin McNemar test (and the re-draws) alone.
+     */
+    targetedTest: z.boolean().default(true),
+    /**
      * Extra samples of every discordant task, under both harnesses, before the paired test: one
      * draw per task cannot tell a consistent fix from sampling noise when few tasks flip. Not
      * drawn for a built-in agent at temperature 0 (deterministic: the per-task test decides); a
@@ -66,6 +72,14 @@ export const iterativeOptionsSchema = z
      * docs/bench/gepa-baseline.md has the measurement.
      */
     components: z.enum(["round-robin", "all"]).default("all"),
+    /**
+     * GEPA's merge proposer (`use_merge`, on in `dspy.GEPA`): after a reflection adds a child to
+     * the pool, the next iteration tries combining two non-dominated candidates that share an
+     * ancestor, module by module (src/evolve/strategies/gepa/merge.ts).
+     */
+    merge: z.boolean().default(true),
+    /** GEPA's `max_merge_invocations`: merges tried over the run. */
+    maxMergeInvocations: z.number().int().min(0).default(5),
   })
   .strict();
 /** `evolve.iterative`. */

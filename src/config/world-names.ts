@@ -10,6 +10,8 @@ export const bundledWorldNames = [
   "sparse",
   "neutral",
   "plainspoken",
+  "model-noise",
+  "mediocre-refiner",
 ] as const;
 
 /** The name of a bundled world. */

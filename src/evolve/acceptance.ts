@@ -1,6 +1,7 @@
 import type { GateConfig } from "../config/config-schema.js";
 import { formatPValue } from "../eval/statistics.js";
-import type { PairedComparison, SampleComparison } from "./paired-test.js";
+import { mcnemarOneSided, type PairedComparison, type SampleComparison } from "./paired-test.js";
+import { targetedFlips, targetedPower } from "./targeted-test.js";
 import { type Decision, decides, type ValidationStage } from "./validation.js";
 
 // Where a proposal is accepted. Every decision of the loop — worth a full evaluation, accepted,
@@ -26,21 +27,71 @@ export function promising(cheap: PairedComparison): Decision {
     : { accepted: false, reason: `cheap validation: fixed ${fixed} ≤ broken ${broken}` };
 }
 
+/** What the targeted test is told: the named tasks, and the fewest of them a fix must fix. */
+export interface TargetedEvidence {
+  /** Failing tasks under the parent that belong to the patterns the edit addressed. */
+  targets: ReadonlySet<string>;
+  /** A fix of a systematic pattern fixes at least this many of its members (`minSupport.tasks`). */
+  minFixed: number;
+}
+
 /**
- * The full batch: a real improvement, not noise — fixed > broken and the one-sided exact McNemar
- * p below `alpha`. Rejected on p alone, the flips may be re-drawn (`significantOverDraws`).
+ * The full batch: a real improvement, not noise — fixed > broken, and either the one-sided exact
+ * McNemar p below `alpha` (the flips lean one way beyond a fair coin) or, given the named tasks,
+ * the targeted test's p below `alpha` with at least `minFixed` of them fixed (the fixes landed
+ * on what the diagnosis named beyond the measured background of flips; targeted-test.ts).
+ * Rejected on p alone, the flips may be re-drawn (`significantOverDraws`).
  */
-export function significant(alpha: number): (full: PairedComparison) => Decision {
+export function significant(
+  alpha: number,
+  targeted?: TargetedEvidence,
+): (full: PairedComparison) => Decision {
   return (full) => {
     if (!fixesMoreThanItBreaks(full))
       return { accepted: false, reason: `full batch: ${tally(full)}` };
     const p = formatPValue(full.pValue);
     if (full.pValue < alpha)
       return { accepted: true, reason: `${tally(full)}, ${p}, below alpha ${alpha}` };
+    const fairCoin = `one-sided McNemar ${p} (needs < ${alpha})`;
+    if (!targeted) return { accepted: false, reason: `full batch: ${tally(full)}, ${fairCoin}` };
+    const test = targetedFlips(full, targeted.targets);
+    const onTargets = `${test.fixedTargets} of ${test.targets} named task(s) fixed among ${test.flips} flip(s) of ${test.n}, targeted ${formatPValue(test.pValue)}`;
+    if (test.pValue < alpha && test.fixedTargets >= targeted.minFixed)
+      return { accepted: true, reason: `${tally(full)}; ${onTargets}, below alpha ${alpha}` };
+    const short =
+      test.fixedTargets < targeted.minFixed ? ` (a fix needs ≥ ${targeted.minFixed} named)` : "";
     return {
       accepted: false,
-      reason: `full batch: ${tally(full)}, one-sided McNemar ${p} (needs < ${alpha})`,
+      reason: `full batch: ${tally(full)}, ${fairCoin}; ${onTargets}${short}`,
     };
+  };
+}
+
+/**
+ * The figures a full-batch verdict reports beside its p-values: the targeted test's measured
+ * background and its power there — the chance it accepts a fix of every named task when the
+ * other tasks flip at that rate — and the fair-coin test's best attainable p (every named task
+ * fixed, nothing broken).
+ */
+export function verdictPower(
+  full: PairedComparison,
+  targeted: TargetedEvidence,
+  alpha: number,
+): Record<string, number> {
+  const test = targetedFlips(full, targeted.targets);
+  const round = (value: number) => Number(value.toPrecision(3));
+  return {
+    "named tasks": test.targets,
+    "background flip rate": round(test.backgroundRate),
+    "targeted power": round(
+      targetedPower({
+        n: test.n,
+        targets: test.targets,
+        backgroundRate: test.backgroundRate,
+        alpha,
+      }),
+    ),
+    "McNemar best p": round(mcnemarOneSided(test.targets, 0)),
   };
 }
 
@@ -179,6 +230,22 @@ export function betterOnMinibatch(before: number, after: number): Decision {
   return after > before
     ? { accepted: true, reason: `minibatch score ${after} > ${before}: worth a full evaluation` }
     : { accepted: false, reason: `minibatch score ${after} is not above the parent's ${before}` };
+}
+
+/**
+ * GEPA's merge gate (`proposer/merge.py`): the merged candidate's summed score on the subsample
+ * no lower than the better parent's there (from the parents' full evaluations).
+ */
+export function noWorseThanParents(parents: number, merged: number): Decision {
+  return merged >= parents
+    ? {
+        accepted: true,
+        reason: `merged subsample score ${merged} ≥ the parents' best ${parents}: worth a full evaluation`,
+      }
+    : {
+        accepted: false,
+        reason: `merged subsample score ${merged} is below the parents' best ${parents}`,
+      };
 }
 
 /**

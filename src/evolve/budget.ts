@@ -143,6 +143,16 @@ export class BudgetTracker {
     return this.limits.scope === "run" ? this.snapshot() : this.training();
   }
 
+  /**
+   * Training rollouts still allowed before the rollout limit (the measurement's reserved rollouts
+   * held back); undefined without a rollout limit.
+   */
+  rolloutsLeft(): number | undefined {
+    if (this.limits.rollouts === undefined) return undefined;
+    const used = this.bounded().rollouts + this.reservedRollouts;
+    return Math.max(0, this.limits.rollouts - used);
+  }
+
   /** The exhausted resource, if any. */
   exceeded(): BudgetExhaustedError | undefined {
     this.evaluateLimits();

@@ -80,6 +80,11 @@ export interface RunContext {
   }): Promise<string | undefined>;
   /** The spent budget resource, if any: the loop's stop condition. */
   exhausted(): BudgetExhaustedError | undefined;
+  /**
+   * Training rollouts the budget still allows (undefined without a rollout limit): what a
+   * strategy sizes its next step to (src/evolve/strategies/ecdysis-budget.ts).
+   */
+  rolloutsLeft?(): number | undefined;
   /** Training wall time so far (ms, the budget's clock). */
   elapsedMs(): number;
 }

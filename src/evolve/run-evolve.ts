@@ -422,6 +422,7 @@ function openRun(input: {
     // A command harness's edited code is parsed in the folder it would run from, before it runs.
     ...(config.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) }),
     exhausted: () => budget.exceeded(),
+    rolloutsLeft: () => budget.rolloutsLeft(),
     elapsedMs: () => budget.snapshot().wallMs,
   };
   // The budget bounds training; measuring the seed and final harnesses is outside it (but counted in cost).

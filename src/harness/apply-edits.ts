@@ -18,6 +18,7 @@ import { harnessHash } from "./hash.js";
 import { checkEditPath } from "./path-guard.js";
 import {
   type GuardRejection,
+  type HarnessEdit,
   harnessEditSchema,
   type LabelFlag,
   type LoadedHarness,
@@ -92,6 +93,9 @@ export function applyEdits(options: {
   return { harness: next, applied, rejected, flagged };
 }
 
+type Refusal = Extract<Outcome, { ok: false }>;
+
+/** One edit through every guard in turn, against the harness as the earlier edits left it. */
 function checkEdit(input: {
   planned: PlannedEdit;
   harness: LoadedHarness;
@@ -99,26 +103,10 @@ function checkEdit(input: {
   rules: ContentRules;
   state: State;
 }): Outcome {
-  const { planned, harness, guard, rules, state } = input;
-  const parsed = harnessEditSchema.safeParse(planned.edit);
-  if (!parsed.success)
-    return {
-      ok: false,
-      guard: "schema",
-      reason: `malformed edit: ${parsed.error.issues[0]?.message}`,
-    };
-  const edit = parsed.data;
-  const target = editTarget(edit, state.config);
-  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path = checkEditPath({
-    dir: harness.dir,
-    path: target.file,
-    editable: guard.editable,
-    protectedPaths: guard.protectedPaths,
-    existing: Object.keys(state.files),
-  });
-  if (!path.ok) return { ok: false, guard: "path", reason: path.reason };
-  const file = path.path;
+  const { harness, guard, state } = input;
+  const located = locateEdit(input);
+  if ("ok" in located) return located;
+  const { edit, file } = located;
   const newText = editNewText(edit);
   const maxEditBytes = guard.maxEditBytes ?? defaultMaxEditBytes;
   if (Buffer.byteLength(newText) > maxEditBytes) {
@@ -144,20 +132,61 @@ function checkEdit(input: {
       reason: `'${file}' would be ${Buffer.byteLength(result.text)} bytes; at most ${maxFileBytes} allowed`,
     };
   }
+  return checkContent({ ...input, file, text: result.text, config: validated.config });
+}
+
+/** The edit, parsed, and the file it would change; or why the schema or path guard refuses it. */
+function locateEdit(input: {
+  planned: PlannedEdit;
+  harness: LoadedHarness;
+  guard: GuardContext;
+  state: State;
+}): { edit: HarnessEdit; file: string } | Refusal {
+  const { harness, guard, state } = input;
+  const parsed = harnessEditSchema.safeParse(input.planned.edit);
+  if (!parsed.success)
+    return {
+      ok: false,
+      guard: "schema",
+      reason: `malformed edit: ${parsed.error.issues[0]?.message}`,
+    };
+  const edit = parsed.data;
+  const target = editTarget(edit, state.config);
+  if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
+  const path = checkEditPath({
+    dir: harness.dir,
+    path: target.file,
+    editable: guard.editable,
+    protectedPaths: guard.protectedPaths,
+    existing: Object.keys(state.files),
+  });
+  if (!path.ok) return { ok: false, guard: "path", reason: path.reason };
+  return { edit, file: path.path };
+}
+
+/**
+ * The content guards on the whole harness the edit would leave: refused when it newly holds a
+ * secret or a held-out answer, else applied with the label words it brings.
+ */
+function checkContent(input: {
+  harness: LoadedHarness;
+  rules: ContentRules;
+  state: State;
+  file: string;
+  text: string;
+  config: HarnessConfig | undefined;
+}): Outcome {
+  const { harness, state, file, text, config } = input;
   const texts = {
     before: guardedFiles({ kind: harness.kind, files: state.files, config: state.config }),
-    after: guardedFiles({
-      kind: harness.kind,
-      files: { ...state.files, [file]: result.text },
-      config: validated.config,
-    }),
-    rules,
+    after: guardedFiles({ kind: harness.kind, files: { ...state.files, [file]: text }, config }),
+    rules: input.rules,
   };
   const finding = introducedContent(texts);
   if (finding)
     return { ok: false, guard: finding.guard, reason: `edit refused: '${file}' ${finding.reason}` };
   const labels = introducedLabels(texts);
-  return { ok: true, file, text: result.text, config: validated.config, labels };
+  return { ok: true, file, text, config, labels };
 }
 
 function validateConfig(input: {

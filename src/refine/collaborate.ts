@@ -42,51 +42,25 @@ export async function collaborate(options: {
   };
   if (options.patterns.length === 0) return finish(draft, { outcome: "no-patterns" });
   const summary = harnessView(options.harness, { role: "analysis", editable: options.editable });
-  const common = { refiner: options.refiner, turns };
   try {
     draft.diagnoses = await runDiagnostician({
-      ...common,
+      refiner: options.refiner,
+      turns,
       patterns: options.patterns,
       harness: summary,
       rejected: options.rejected,
     });
-    const draftEdits = async (hms: Hms) => {
-      const editorTurns: RoleTurn[] = [];
-      try {
-        return {
-          turns: editorTurns,
-          result: await runEditor({
-            ...common,
-            turns: editorTurns,
-            hms,
-            harness: options.harness,
-            editable: options.editable,
-          }),
-        };
-      } catch (error) {
-        return { turns: editorTurns, error };
-      }
-    };
+    const draftEdits = editorDrafter(options);
     const debated = await debate({
       ...options,
-      ...common,
+      turns,
       diagnoses: draft.diagnoses,
       summary,
       rounds: draft.rounds,
       draftEdits,
     });
     if (debated.outcome !== "accepted") return finish(draft, debated);
-    const drafted = debated.drafted ?? (await draftEdits(debated.hms));
-    turns.push(...drafted.turns);
-    if (!drafted.result) throw drafted.error;
-    const { edits, invalid, dropped } = drafted.result;
-    return finish(draft, {
-      outcome: "accepted",
-      hms: debated.hms,
-      edits,
-      invalidEdits: invalid,
-      droppedEdits: dropped,
-    });
+    return finish(draft, await acceptedEdits({ debated, draftEdits, turns }));
   } catch (error) {
     if (!(error instanceof RoleOutputUnusable)) throw error;
     return finish(draft, {
@@ -105,14 +79,60 @@ type DraftedEdits = {
 
 type Debated =
   | { outcome: "accepted"; hms: Hms; drafted?: DraftedEdits }
-  | {
-      outcome: "rejected";
-      hms: Hms;
-      rejection: { reason: string; objections: Critique["objections"] };
-    }
+  | { outcome: "rejected"; hms: Hms; rejection: Rejection }
   | { outcome: "no-changes" };
 
-async function debate(options: {
+type Rejection = { reason: string; objections: Critique["objections"] };
+
+/**
+ * Runs the Editor on an HMS with turns of its own, its error kept as a value: a speculative
+ * draft may be discarded, and its turns must reach the record either way.
+ */
+function editorDrafter(options: {
+  refiner: ChatProvider;
+  harness: LoadedHarness;
+  editable?: string[];
+}): (hms: Hms) => Promise<DraftedEdits> {
+  return async (hms) => {
+    const turns: RoleTurn[] = [];
+    try {
+      return {
+        turns,
+        result: await runEditor({
+          refiner: options.refiner,
+          turns,
+          hms,
+          harness: options.harness,
+          editable: options.editable,
+        }),
+      };
+    } catch (error) {
+      return { turns, error };
+    }
+  };
+}
+
+/** The accepted HMS's edits: the speculative draft when there is one, else a fresh Editor call. */
+async function acceptedEdits(options: {
+  debated: Extract<Debated, { outcome: "accepted" }>;
+  draftEdits: (hms: Hms) => Promise<DraftedEdits>;
+  turns: RoleTurn[];
+}): Promise<Partial<RefinementRecord> & Pick<RefinementRecord, "outcome">> {
+  const { debated } = options;
+  const drafted = debated.drafted ?? (await options.draftEdits(debated.hms));
+  options.turns.push(...drafted.turns);
+  if (!drafted.result) throw drafted.error;
+  const { edits, invalid, dropped } = drafted.result;
+  return {
+    outcome: "accepted",
+    hms: debated.hms,
+    edits,
+    invalidEdits: invalid,
+    droppedEdits: dropped,
+  };
+}
+
+type DebateOptions = {
   patterns: FailurePattern[];
   refiner: ChatProvider;
   turns: RoleTurn[];
@@ -124,7 +144,9 @@ async function debate(options: {
   /** Drafts the Editor's edits for an HMS; run alongside the Skeptic's review when speculative. */
   draftEdits: (hms: Hms) => Promise<DraftedEdits>;
   speculativeEditor?: boolean;
-}): Promise<Debated> {
+};
+
+async function debate(options: DebateOptions): Promise<Debated> {
   let previous: Hms | undefined;
   let objections: Critique["objections"] = [];
   const maxRevisions = Math.max(0, options.review?.rounds ?? 0);
@@ -144,55 +166,69 @@ async function debate(options: {
       options.rounds.push({ round, hms, critique: null });
       return { outcome: "accepted", hms };
     }
-    // Speculative: the Editor drafts while the Skeptic reviews: the Skeptic usually accepts, and
-    // then the edits are ready one role call sooner. A draft for an HMS that is sent back is discarded
-    // (its call stays in the record, marked).
-    // Both settle before anything returns or throws: a failed Skeptic call neither leaves the
-    // draft running past the refinement nor drops the turns from the record.
-    const skepticTurns: RoleTurn[] = [];
-    const [review, drafted] = await Promise.all([
-      runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
-        (critique) => ({ critique }),
-        (error: unknown) => ({ error }),
-      ),
-      options.speculativeEditor ? options.draftEdits(hms) : undefined,
-    ]);
-    options.turns.push(...skepticTurns);
-    const discardDraft = () =>
-      options.turns.push(
-        ...(drafted?.turns ?? []).map((turn) => ({
-          ...turn,
-          error: "speculative draft discarded: the Skeptic did not accept this HMS",
-        })),
-      );
-    if ("error" in review) {
-      discardDraft();
-      throw review.error;
-    }
-    const { critique } = review;
+    const { critique, drafted } = await review(options, { hms, round });
     options.rounds.push({ round, hms, critique });
     if (critique.verdict === "accept") return { outcome: "accepted", hms, drafted };
-    discardDraft();
-    if (critique.verdict === "reject") {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: { reason: "the Skeptic rejected the HMS", objections: critique.objections },
-      };
-    }
-    if (round >= maxRevisions) {
-      return {
-        outcome: "rejected",
-        hms,
-        rejection: {
-          reason: `still contested after ${maxRevisions} revision round(s)`,
-          objections: critique.objections,
-        },
-      };
-    }
+    discardDraft(options.turns, drafted);
+    const rejection = rejectionOf(critique, { round, maxRevisions });
+    if (rejection) return { outcome: "rejected", hms, rejection };
     previous = hms;
     objections = critique.objections;
   }
+}
+
+/**
+ * The Skeptic's critique of one HMS. Speculative: the Editor drafts while the Skeptic reviews:
+ * the Skeptic usually accepts, and then the edits are ready one role call sooner. A draft for an
+ * HMS that is sent back is discarded (its call stays in the record, marked).
+ */
+async function review(
+  options: DebateOptions,
+  { hms, round }: { hms: Hms; round: number },
+): Promise<{ critique: Critique; drafted?: DraftedEdits }> {
+  // Both settle before anything returns or throws: a failed Skeptic call neither leaves the
+  // draft running past the refinement nor drops the turns from the record.
+  const skepticTurns: RoleTurn[] = [];
+  const [skeptic, drafted] = await Promise.all([
+    runSkeptic({ ...options, harness: options.summary, turns: skepticTurns, hms, round }).then(
+      (critique) => ({ critique }),
+      (error: unknown) => ({ error }),
+    ),
+    options.speculativeEditor ? options.draftEdits(hms) : undefined,
+  ]);
+  options.turns.push(...skepticTurns);
+  if ("error" in skeptic) {
+    discardDraft(options.turns, drafted);
+    throw skeptic.error;
+  }
+  return { critique: skeptic.critique, drafted };
+}
+
+/** Records a speculative draft's turns, marked, when the Skeptic did not accept its HMS. */
+function discardDraft(turns: RoleTurn[], drafted: DraftedEdits | undefined): void {
+  turns.push(
+    ...(drafted?.turns ?? []).map((turn) => ({
+      ...turn,
+      error: "speculative draft discarded: the Skeptic did not accept this HMS",
+    })),
+  );
+}
+
+/** Why a contested HMS ends the debate, or null when the Architect may revise it once more. */
+function rejectionOf(
+  critique: Critique,
+  { round, maxRevisions }: { round: number; maxRevisions: number },
+): Rejection | null {
+  if (critique.verdict === "reject") {
+    return { reason: "the Skeptic rejected the HMS", objections: critique.objections };
+  }
+  if (round >= maxRevisions) {
+    return {
+      reason: `still contested after ${maxRevisions} revision round(s)`,
+      objections: critique.objections,
+    };
+  }
+  return null;
 }
 
 function finish(

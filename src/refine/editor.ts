@@ -74,26 +74,40 @@ export async function runEditor(options: {
       });
       if (redrafted) current = redrafted;
     }
-    for (const invalid of current.invalid) {
-      result.invalid.push(invalid);
-      result.dropped.push({
-        change: index,
-        stage: "invalid",
-        reason: invalid.issues,
-        edit: invalid.edit,
-      });
-    }
-    const composed = composer.add(index, current.edits, { commit: true });
-    result.edits.push(...composed.accepted);
-    for (const conflict of composed.conflicts)
-      result.dropped.push({
-        change: index,
-        stage: "refused",
-        reason: conflict.reason,
-        edit: conflict.edit,
-      });
+    commitDraft({ result, composer, index, draft: current });
   }
   return result;
+}
+
+/**
+ * Adds one change's final draft to the result: its invalid edits as dropped, then its edits
+ * committed to the composer, each one the composer refuses listed with why.
+ */
+function commitDraft(options: {
+  result: EditorResult;
+  composer: EditComposer;
+  index: number;
+  draft: Draft;
+}): void {
+  const { result, index, draft } = options;
+  for (const invalid of draft.invalid) {
+    result.invalid.push(invalid);
+    result.dropped.push({
+      change: index,
+      stage: "invalid",
+      reason: invalid.issues,
+      edit: invalid.edit,
+    });
+  }
+  const composed = options.composer.add(index, draft.edits, { commit: true });
+  result.edits.push(...composed.accepted);
+  for (const conflict of composed.conflicts)
+    result.dropped.push({
+      change: index,
+      stage: "refused",
+      reason: conflict.reason,
+      edit: conflict.edit,
+    });
 }
 
 /** One Editor call for one HMS change, validated against what it was shown. */

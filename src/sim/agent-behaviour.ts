@@ -219,7 +219,7 @@ function computeStep(context: StepContext): Step {
 }
 
 function chainStep(context: StepContext): Step {
-  const { world, surface, problem, statement, history } = context;
+  const { surface, problem, history } = context;
   if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
   if (!toolChannel(surface, "lookup")) {
     return {
@@ -256,15 +256,7 @@ function chainStep(context: StepContext): Step {
     }
     const relation = problem.relations[position];
     const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    const next: Step = { kind: "call", name: "lookup", arguments: { key: current }, note };
-    if (!found) {
-      const last = lookups.at(-1);
-      if (last?.error) return afterError(context, last, next);
-      if (lookups.length === 0 && toolCallMalformed(world, problem, statement)) {
-        return { kind: "call", name: "lookup", arguments: { key: `${current}'s record` }, note };
-      }
-      return next;
-    }
+    if (!found) return lookupCall(context, { lookups, key: current, note });
     const value = readEntry(found.result)[relation];
     if (!value)
       return {
@@ -282,4 +274,17 @@ function chainStep(context: StepContext): Step {
     decoys: path.slice(0, -1),
     hits: [],
   };
+}
+
+/** The lookup still to make: retried or given up after an error; the first may be malformed. */
+function lookupCall(
+  context: StepContext,
+  { lookups, key, note }: { lookups: ToolExchange[]; key: string; note: string },
+): Step {
+  const next: Step = { kind: "call", name: "lookup", arguments: { key }, note };
+  const last = lookups.at(-1);
+  if (last?.error) return afterError(context, last, next);
+  if (lookups.length === 0 && toolCallMalformed(context.world, context.problem, context.statement))
+    return { kind: "call", name: "lookup", arguments: { key: `${key}'s record` }, note };
+  return next;
 }

@@ -10,7 +10,7 @@ import { generateWorldFiles } from "./world-files.js";
 import { generateWorldWithTruth } from "./world-generator.js";
 
 describe("world files", () => {
-  it("bundles five valid worlds, including a neutral one", async () => {
+  it("bundles eight valid worlds, including a neutral one", async () => {
     expect(bundledWorlds()).toEqual([
       "quickstart",
       "systematic",
@@ -18,6 +18,8 @@ describe("world files", () => {
       "sparse",
       "neutral",
       "plainspoken",
+      "model-noise",
+      "mediocre-refiner",
     ]);
     expect(await listWorldFiles()).toEqual(
       bundledWorlds()
@@ -33,6 +35,11 @@ describe("world files", () => {
     expect(plain.refiner.schemaSlips).toBeGreaterThan(0);
     expect(plain.refiner.mergeRecall).toBeLessThan(1);
     expect(plain.deficiencies.modelSpecific.promptSensitivity).toBeGreaterThan(0);
+    // Issue #27: heavy model-specific noise, and a mediocre refiner.
+    const noise = (await loadWorld("model-noise")).deficiencies.modelSpecific;
+    expect(noise.itemSlip + noise.flaky + noise.promptSensitivity).toBeGreaterThan(0.4);
+    const mediocre = (await loadWorld("mediocre-refiner")).refiner;
+    expect(mediocre.accuracyAtMany).toBeLessThan(0.95);
   });
 
   it("writes tasks, the weak seed harness with its registry, and ground truth for the bench", async () => {

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../../src/cli/testing/run-cli.js";
+import { RolloutCache } from "../../src/eval/rollout-cache.js";
 import type { RolloutRecord } from "../../src/eval/types.js";
 
 /** The example Python agent (examples/python-agent). */
@@ -40,11 +41,9 @@ export async function pythonAgentProject(
 
 /** Every rollout the run scored (its rollout cache): the records a report or a refiner sees. */
 export async function scoredRollouts(dir: string): Promise<RolloutRecord[]> {
-  const root = join(dir, ".ecdysis", "cache", "rollouts");
-  const files = await readdir(root, { recursive: true, withFileTypes: true });
   const records: RolloutRecord[] = [];
-  for (const file of files.filter((entry) => entry.isFile() && entry.name.endsWith(".json")))
-    records.push(JSON.parse(await readFile(join(file.parentPath, file.name), "utf8")));
+  const cache = new RolloutCache(join(dir, ".ecdysis", "cache", "rollouts"));
+  for await (const record of cache.records()) records.push(record);
   return records;
 }
 

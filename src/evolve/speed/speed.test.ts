@@ -62,7 +62,7 @@ const scenarios: Record<string, Scenario> = {
       ...specs({ prefix: "n", count: 4 }),
     ],
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-    evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2 } },
+    evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2, targetedTest: false } },
     // Re-drawn only above temperature 0, and counted only where the draws differ.
     sampling: true,
   },

@@ -3,12 +3,14 @@ import type { FailurePattern } from "../../diagnose/failure-pattern.js";
 import type { RolloutRecord } from "../../eval/types.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
+import { deterministicAgent } from "../acceptance.js";
 import { guardRefinement } from "../guard.js";
 import { exhaustedReason, identicalRejected, mayAttempt, shownToRoles } from "../memory.js";
 import { failingRecords, patternTraces } from "../records.js";
 import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
+import { affordable, attemptLimit, unacceptableAtEvidence } from "./ecdysis-budget.js";
 import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
 import type { IterationSteps } from "./steps.js";
 
@@ -22,7 +24,7 @@ import type { IterationSteps } from "./steps.js";
 export async function proposeEcdysis(options: {
   context: RunContext;
   steps: IterationSteps;
-  state: LoopState;
+  state: ObservingState;
   scope: EcdysisScope;
 }): Promise<Proposal<EcdysisData>> {
   const { context, steps, state, scope } = options;
@@ -31,16 +33,22 @@ export async function proposeEcdysis(options: {
   const seen = await observeBatch(options);
   const { tasks, run } = seen.batch;
   if (failingRecords(run.result, run.records).length === 0)
-    return {
+    return stopOrObserveMore(options, seen, {
       kind: "stop",
       seen,
       stoppedBy: "no-failures",
       reason: "every task of the batch passed",
-    };
+    });
+  const maxAttempts = attemptLimit(context, tasks.length);
   const attemptable = (pattern: FailurePattern) =>
-    mayAttempt(pattern, state.memory, {
-      maxAttempts: evolve.maxAttemptsPerPattern,
-      harnessHash: harness.hash,
+    mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) &&
+    !unacceptableAtEvidence({
+      pattern,
+      failingMembers: pattern.taskIds.length,
+      batchSize: tasks.length,
+      alpha: evolve.alpha,
+      minFixed: evolve.minSupport.tasks,
+      draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples,
     });
   const refine = {
     harness,
@@ -65,12 +73,55 @@ export async function proposeEcdysis(options: {
   const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
   const systematic = found.filter(attemptable);
   if (systematic.length === 0)
-    return stopWithout({ seen, found, state, maxAttempts: evolve.maxAttemptsPerPattern });
+    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
   const refinement = await steps.refine({
     stage: scope.key("refine"),
     request: { ...refine, patterns: systematic },
   });
   return guarded({ context, state, seen, refinement, systematic });
+}
+
+/** What proposing reads of Ecdysis's state: the loop's, and what it observed on this harness. */
+export interface ObservingState extends LoopState {
+  /** Train task ids observed since the harness in force was accepted (the seed: since the start). */
+  observed?: string[];
+  /** The previous proposal asked to observe more: the next batch prefers tasks not yet observed. */
+  observeFresh?: boolean;
+}
+
+/** The reason an observe-more proposal gives (ecdysis.ts reads it back to set `observeFresh`). */
+export const observeMoreReason = "observing more before stopping";
+
+/**
+ * Before stopping with budget left, observe more: when train tasks not yet observed on this
+ * harness remain and the budget affords a batch and its validation, the proposal is refused
+ * (nothing to validate) and the next one draws those tasks. Otherwise the stop stands, its
+ * reason saying what was left unspent and why.
+ */
+function stopOrObserveMore(
+  options: { context: RunContext; state: ObservingState },
+  seen: Observation,
+  stop: Extract<Proposal<EcdysisData>, { kind: "stop" }>,
+): Proposal<EcdysisData> {
+  const { context, state } = options;
+  const observed = new Set([...(state.observed ?? []), ...seen.batch.tasks.map((task) => task.id)]);
+  const unseen = context.train.length - observed.size;
+  const left = context.rolloutsLeft?.();
+  if (left === undefined || left === 0) return stop;
+  const batch = Math.min(context.config.evolve.ecdysis.batchSize, context.train.length);
+  if (unseen > 0 && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [] },
+      reason: `${observeMoreReason}: ${stop.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`,
+    };
+  const why =
+    unseen > 0
+      ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit`
+      : "every train task has been observed on this harness";
+  return { ...stop, reason: `${stop.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 
 /**
@@ -82,7 +133,7 @@ function stopWithout(options: {
   found: FailurePattern[];
   state: LoopState;
   maxAttempts: number;
-}): Proposal<EcdysisData> {
+}): Extract<Proposal<EcdysisData>, { kind: "stop" }> {
   const { seen } = options;
   const spent = exhaustedReason(options.found, options.state.memory, {
     maxAttempts: options.maxAttempts,
@@ -101,14 +152,19 @@ function stopWithout(options: {
 async function observeBatch(options: {
   context: RunContext;
   steps: IterationSteps;
-  state: LoopState;
+  state: ObservingState;
   scope: EcdysisScope;
 }): Promise<Observation> {
   const { context, state, scope } = options;
   const { index } = scope;
+  const size = context.config.evolve.ecdysis.batchSize;
+  const observed = new Set(state.observeFresh ? (state.observed ?? []) : []);
+  const unseen = context.train.filter((task) => !observed.has(task.id));
+  // After an observe-more refusal, tasks not yet observed on this harness come first.
+  const items = unseen.length >= Math.min(size, context.train.length) ? unseen : context.train;
   const tasks = stratifiedSample({
-    items: context.train,
-    size: context.config.evolve.ecdysis.batchSize,
+    items,
+    size,
     category: (task) => task.category,
     rng: scope.rng("batch"),
   });

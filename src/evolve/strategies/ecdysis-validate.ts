@@ -7,6 +7,8 @@ import {
   promising,
   significant,
   significantOverDraws,
+  type TargetedEvidence,
+  verdictPower,
   worthRedrawing,
 } from "../acceptance.js";
 import { comparePaired, type PairedComparison, type PassMap } from "../paired-test.js";
@@ -17,6 +19,7 @@ import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
 import { ablateRejected } from "./ablate.js";
+import { affordable, redrawCost } from "./ecdysis-budget.js";
 import { pruneChanges } from "./prune.js";
 import type { IterationSteps } from "./steps.js";
 
@@ -31,6 +34,7 @@ export interface EcdysisData {
 /** The steps of an ecdysis validation, as their stages name them. */
 export const ecdysisStep = {
   cheap: "cheap validation",
+  credit: "credit per edit",
   pruning: "pruning",
   full: "full batch",
   redraw: "re-drawn flips",
@@ -122,6 +126,10 @@ async function validateCandidate(
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
+  // Ablation runs each change alone on the cheap subset, then the helping ones on the batch:
+  // not started when the budget left cannot carry it through.
+  const ablation = pruned.kept.length * cheapTasks.length + validation.batch.length;
+  if (!affordable(validation.context, ablation)) return;
   const rebuilt = await ablateRejected({
     validation,
     kept: pruned.kept,
@@ -196,8 +204,16 @@ async function testOnBatch(
     label: `iteration ${index}: full batch`,
   });
   const full = comparePaired(before, passMapOf(run.result));
-  const perTask = significant(alpha)(full);
-  const redraw = !perTask.accepted && worthRedrawing(full) && confirmSamples > 0;
+  const targeted = namedEvidence(validation, candidate.hash);
+  const perTask = significant(
+    alpha,
+    context.config.evolve.ecdysis.targetedTest ? targeted : undefined,
+  )(full);
+  const redraw =
+    !perTask.accepted &&
+    worthRedrawing(full) &&
+    confirmSamples > 0 &&
+    affordable(context, redrawCost(full, confirmSamples), batch.length);
   const notRedrawn = redraw ? deterministicAgent(context.config) : undefined;
   const decision = notRedrawn ? notRedrawnDecision(perTask, notRedrawn) : perTask;
   validation.stages.push({
@@ -206,6 +222,7 @@ async function testOnBatch(
     candidateHash: candidate.hash,
     comparison: full,
     score: scoreOf(run.result),
+    figures: verdictPower(full, targeted, alpha),
     decision,
   });
   if (!redraw || notRedrawn) return { accepted: decision.accepted, full };
@@ -229,6 +246,27 @@ async function testOnBatch(
     decision: confirmed,
   });
   return { accepted: confirmed.accepted, full };
+}
+
+/**
+ * The targeted test's evidence (acceptance.ts `significant`): the failing batch tasks of the
+ * patterns the candidate's edits address — after pruning, only those its remaining edits name —
+ * named before the candidate ran; a fix must fix at least as many of them as make a pattern
+ * systematic (`minSupport.tasks`).
+ */
+export function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
+  const edits = validation.candidates.get(candidateHash)?.kept ?? [];
+  const named = new Set(edits.flatMap((edit) => edit.patterns));
+  const aimed = validation.addressed.filter(
+    (pattern) => named.has(pattern.id) || named.has(pattern.name),
+  );
+  const patterns = aimed.length > 0 ? aimed : validation.addressed;
+  const targets = new Set(
+    patterns
+      .flatMap((pattern) => pattern.taskIds)
+      .filter((taskId) => validation.before.get(taskId) === false),
+  );
+  return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
 }
 
 /**

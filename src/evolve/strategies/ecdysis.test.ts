@@ -296,7 +296,7 @@ describe("ecdysis strategy", () => {
     const strict = await run({
       train,
       heldout,
-      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 0 } },
+      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 0, targetedTest: false } },
     });
     expect(strict.result.iterations[0].verdict).toBe("rejected");
     expect(stageOf(strict.result.iterations[0], "full batch")?.comparison?.pValue).toBeCloseTo(
@@ -305,9 +305,69 @@ describe("ecdysis strategy", () => {
     const lenient = await run({
       train,
       heldout,
-      evolve: { ecdysis: { alpha: 0.2, confirmSamples: 0 } },
+      evolve: { ecdysis: { alpha: 0.2, confirmSamples: 0, targetedTest: false } },
     });
     expect(lenient.result.iterations[0].verdict).toBe("accepted");
+  });
+
+  // Issue #27 item 5: credit per edit. A generic rule aimed at two patterns was credited with the
+  // calc tasks the calculator rule fixed (its own date targets stayed failing) and rode along
+  // into the accepted bundle; left out once, the calc tasks still pass: it is not credited, and
+  // pruned.
+  it("credits a change only with targets that fail again without it: a riding rule is pruned", async () => {
+    const generic = {
+      module: "prompt" as const,
+      patterns: ["p-calc", "p-date"],
+      rationale: "r",
+      edit: { kind: "add_rule" as const, text: "Be careful." },
+    };
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "d", count: 3, fault: "date" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      evolve: { ecdysis: { repairRegressions: false } },
+      propose: () => [ruleEdit("calc", ["p-calc"]), generic],
+    });
+    const first = result.iterations[0];
+    expect(stageOf(first, "credit per edit")?.figures).toMatchObject({ "targets not credited": 3 });
+    expect(prunedOut(first).map((change) => change.edits[0].edit)).toEqual([generic.edit]);
+    expect(first.verdict).toBe("accepted");
+    expect(first.applied.map((edit) => edit.edit)).toEqual([
+      { kind: "add_rule", text: "fix:calc" },
+    ]);
+  });
+
+  // Issue #27 item 2: a fix the test could not accept was attempted. 3 fixed / 0 broken on a
+  // deterministic agent is p = 0.125 under the fair coin, yet nothing else of the batch flipped:
+  // the targeted test (the fixes landed on the named tasks, against the measured background of
+  // flips) accepts it, and the verdict reports its power.
+  it("accepts a 3-task fix on the targeted test when nothing else flips (temperature 0)", async () => {
+    const { result } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 3, fault: "calc" }),
+        ...specs({ prefix: "n", count: 5 }),
+      ],
+      heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
+      temperature: 0,
+      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2 } },
+    });
+    const first = result.iterations[0];
+    const full = stageOf(first, "full batch");
+    expect(full?.comparison).toMatchObject({ fixed: ["c1", "c2", "c3"], broken: [] });
+    expect(full?.comparison?.pValue).toBeCloseTo(0.125);
+    expect(full?.decision.reason).toMatch(
+      /3 of 3 named task\(s\) fixed among 3 flip\(s\) of 8, targeted p = 0\.0179/,
+    );
+    expect(full?.figures).toMatchObject({
+      "named tasks": 3,
+      "background flip rate": 0,
+      "targeted power": 1,
+    });
+    expect(first.verdict).toBe("accepted");
   });
 
   // Issue #15 item 4: the statistics fit the model. 2 fixed, 0 broken is p = 0.25; re-drawing a
@@ -319,7 +379,15 @@ describe("ecdysis strategy", () => {
       ...specs({ prefix: "n", count: 6 }),
     ],
     heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-    evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2, minSupport: { tasks: 2, categories: 1 } } },
+    // The fair-coin test alone: these tests are about re-draws (the targeted test would accept).
+    evolve: {
+      ecdysis: {
+        alpha: 0.1,
+        confirmSamples: 2,
+        minSupport: { tasks: 2, categories: 1 },
+        targetedTest: false,
+      },
+    },
   };
 
   it("at temperature 0 does not re-draw: the per-task test decides, and the record says so", async () => {
@@ -363,7 +431,7 @@ describe("ecdysis strategy", () => {
         ...specs({ prefix: "n", count: 4 }),
       ],
       heldout: specs({ prefix: "h", count: 2, fault: "calc" }),
-      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2 } },
+      evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2, targetedTest: false } },
       // A sampling model, so the flips are re-drawn.
       temperature: 0.7,
       variedWording: true,

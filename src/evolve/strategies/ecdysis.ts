@@ -2,9 +2,10 @@ import { refinementSummary } from "../../refine/refinement-record.js";
 import { editsSummary, type RememberedProposal, rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
 import { withSpeedups } from "../speed/index.js";
-import type { LoopState, LoopStep, Strategy, StrategyRun } from "../strategy.js";
+import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
-import { proposeEcdysis } from "./ecdysis-propose.js";
+import { affordable } from "./ecdysis-budget.js";
+import { type ObservingState, observeMoreReason, proposeEcdysis } from "./ecdysis-propose.js";
 import {
   type EcdysisData,
   ecdysisStreams,
@@ -15,8 +16,11 @@ import {
 import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
 import { plainSteps } from "./steps.js";
 
-/** Ecdysis's state: the loop's, and the rejected candidate its next proposal repairs. */
-interface EcdysisState extends LoopState {
+/**
+ * Ecdysis's state: the loop's, what it observed on the harness in force, and the rejected
+ * candidate its next proposal repairs.
+ */
+interface EcdysisState extends ObservingState {
   repair?: PendingRepair;
 }
 
@@ -56,8 +60,23 @@ function ecdysisRun(context: RunContext): StrategyRun<EcdysisState, EcdysisData>
         proposal,
         scope: proposal.data.repair ? scope.within("repair") : scope,
       }),
-    next: (state, step) => next(context, state, step),
+    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) }),
   };
+}
+
+/**
+ * What the state remembers of observation: the train tasks seen since the harness in force was
+ * accepted, and whether the next batch should prefer unseen ones (an observe-more proposal).
+ */
+function observation(
+  state: EcdysisState,
+  step: LoopStep<EcdysisData>,
+): Pick<ObservingState, "observed" | "observeFresh"> {
+  const { proposal, verdict } = step;
+  const ids = proposal.seen.batch.tasks.map((task) => task.id);
+  const observed = verdict.accepted ? [] : [...new Set([...(state.observed ?? []), ...ids])];
+  const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
+  return { observed, observeFresh };
 }
 
 /**
@@ -89,7 +108,9 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
     proposal.kind === "candidate" &&
     !verdict.accepted &&
     context.config.evolve.ecdysis.repairRegressions &&
-    regressions(stages).length + exposed(stages).length > 0;
+    regressions(stages).length + exposed(stages).length > 0 &&
+    // A repair that cannot finish within the budget left would be cut short and dropped.
+    affordable(context, proposal.seen.batch.tasks.length);
   if (repairable)
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };

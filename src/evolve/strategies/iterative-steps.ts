@@ -2,7 +2,7 @@ import { harnessModules } from "../../config/harness-schema.js";
 import type { Task } from "../../config/task-schema.js";
 import type { LoadedHarness } from "../../harness/types.js";
 import type { RefinementRecord } from "../../refine/refinement-record.js";
-import { aboveBest, betterOnMinibatch } from "../acceptance.js";
+import { aboveBest, betterOnMinibatch, noWorseThanParents } from "../acceptance.js";
 import { guardRefinement } from "../guard.js";
 import { type RememberedProposal, shownToRoles } from "../memory.js";
 import { comparePaired } from "../paired-test.js";
@@ -14,8 +14,10 @@ import type { CandidateProposal, LoopState, Observation, Proposal } from "../str
 import type { ValidationResult, ValidationStage } from "../validation.js";
 import { selectComponents } from "./gepa/component-selector.js";
 import { minibatchAt, minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
+import type { Lineage } from "./gepa/merge.js";
 import { averageScore, type InstanceScores, selectParent } from "./gepa/pareto.js";
 import type { IterativeStream } from "./iterative.js";
+import type { MergeCounters, MergeDraw } from "./iterative-merge.js";
 
 /** A candidate of the Pareto pool: its harness, its full train evaluation, its per-task scores. */
 export interface PoolEntry {
@@ -24,6 +26,8 @@ export interface PoolEntry {
   scores: InstanceScores;
   /** GEPA's round-robin pointer of this candidate (the next component it updates as a parent). */
   pointer: number;
+  /** Its edits from the seed and the pool indices it descends from (the merge proposer's view). */
+  lineage: Lineage;
 }
 
 /** The iterative baseline's state: GEPA's candidate pool, its best, and the sampler's draw count. */
@@ -38,6 +42,8 @@ export interface IterativeState extends LoopState {
   scored: string[];
   /** Proposals in a row without a candidate not scored before (`staleProposals` stops the search). */
   withoutNewCandidate: number;
+  /** GEPA's merge proposer's counters (iterative-merge.ts). */
+  merges: MergeCounters;
 }
 
 /** Per-task scores of an evaluation: passes over samples (GEPA's per-instance validation scores). */
@@ -68,6 +74,8 @@ export interface Drawn {
   ids: string[];
   tasks: Task[];
   parentRun: Evaluation;
+  /** A merge proposal (iterative-merge.ts): the other parent, the ancestor, the bar to meet. */
+  merge?: MergeDraw;
 }
 
 type IterativeScope = IterationScope<IterativeStream>;
@@ -226,10 +234,12 @@ export async function validateOnMinibatch(options: {
     role: "screen",
     candidateHash: candidate.hash,
     comparison: comparePaired(passMapOf(drawn.parentRun.result), passMapOf(childRun.result)),
-    decision: betterOnMinibatch(
-      minibatchSum(drawn.ids, drawn.parentRun),
-      minibatchSum(drawn.ids, childRun),
-    ),
+    decision: drawn.merge
+      ? noWorseThanParents(drawn.merge.baseline, minibatchSum(drawn.ids, childRun))
+      : betterOnMinibatch(
+          minibatchSum(drawn.ids, drawn.parentRun),
+          minibatchSum(drawn.ids, childRun),
+        ),
   };
   const kept = proposal.guarded.applied;
   if (!cheap.decision.accepted)

@@ -7,6 +7,7 @@ import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { childPointer } from "./gepa/component-selector.js";
 import { minibatchesPerEpoch } from "./gepa/epoch-sampler.js";
 import { bestCandidate } from "./gepa/pareto.js";
+import { childLineage, nextMerges, noMerges, proposeMerge } from "./iterative-merge.js";
 import {
   type Drawn,
   type IterativeState,
@@ -23,6 +24,7 @@ import {
 export const iterativeStreams = {
   parent: (iteration: number) => [41, iteration],
   epoch: (epoch: number) => [42, epoch],
+  merge: (iteration: number) => [43, iteration],
 } satisfies RandomStreams;
 /** The name of one of the iterative baseline's random streams. */
 export type IterativeStream = keyof typeof iterativeStreams;
@@ -61,7 +63,13 @@ function iterativeRun(
         () => context.evaluate({ tasks: context.train, harness: seed, label: "seed: train" }),
         stageSchemas.evaluation,
       );
-      const entry: PoolEntry = { harness: seed, run, scores: instanceScores(run), pointer: 0 };
+      const entry: PoolEntry = {
+        harness: seed,
+        run,
+        scores: instanceScores(run),
+        pointer: 0,
+        lineage: { edits: [], ancestors: [] },
+      };
       return {
         harness: seed,
         memory: [],
@@ -71,13 +79,16 @@ function iterativeRun(
         withoutImprovement: 0,
         scored: [seed.hash],
         withoutNewCandidate: 0,
+        merges: noMerges,
       };
     },
     stop: (state) => {
       if (state.withoutImprovement >= patience) return "patience";
       return state.withoutNewCandidate >= staleLimit ? "attempts-exhausted" : undefined;
     },
-    propose: (state, scope) => proposeFromMinibatch({ context, runScope, state, scope }),
+    propose: async (state, scope) =>
+      proposeMerge({ context, state, scope }) ??
+      proposeFromMinibatch({ context, runScope, state, scope }),
     validate: (proposal, state, scope) => validateOnMinibatch({ context, proposal, state, scope }),
     next,
   };
@@ -108,7 +119,10 @@ function next(state: IterativeState, step: LoopStep<Drawn>): IterativeState {
       harness: child.harness,
       run: child.run,
       scores: instanceScores(child.run),
-      pointer: childPointer([drawn.pointer]),
+      pointer: childPointer(
+        drawn.merge ? [drawn.pointer, state.pool[drawn.merge.j].pointer] : [drawn.pointer],
+      ),
+      lineage: childLineage({ pool: state.pool, drawn, applied: child.kept }),
     });
   const best = bestCandidate(pool.map((entry) => entry.scores));
   const fresh = proposal.kind === "candidate" && !state.scored.includes(proposal.candidate.hash);
@@ -120,11 +134,13 @@ function next(state: IterativeState, step: LoopStep<Drawn>): IterativeState {
     draws: drawn.draws,
     scored: fresh ? [...state.scored, proposal.candidate.hash] : state.scored,
     withoutNewCandidate: fresh ? 0 : state.withoutNewCandidate + 1,
+    merges: nextMerges(state.merges, { merge: drawn.merge, joinedPool: Boolean(child?.run) }),
   };
   if (verdict.accepted) return { ...base, withoutImprovement: 0 };
   const withoutImprovement = state.withoutImprovement + 1;
   // A child that joined the pool is a parent to come, not a rejection to remember.
-  if (child?.run || !proposal.refinement) return { ...base, withoutImprovement };
+  // A merge is no reflection to show later ones (GEPA tries each triplet once).
+  if (child?.run || !proposal.refinement || drawn.merge) return { ...base, withoutImprovement };
   const summary = refinementSummary(proposal.refinement);
   return {
     ...base,

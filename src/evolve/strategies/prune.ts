@@ -9,6 +9,7 @@ import { rebuildCandidate } from "../guard.js";
 import type { PairedComparison } from "../paired-test.js";
 import type { ChangeOutcome, Decision, ValidationStage } from "../validation.js";
 import { attributeChanges, prunedChanges } from "./attribution.js";
+import { creditPerEdit } from "./credit.js";
 import { ecdysisStep, type Validation } from "./ecdysis-validate.js";
 
 /** Pruning rounds at most (each re-runs the cheap subset on a smaller candidate). */
@@ -44,12 +45,19 @@ export async function pruneChanges(options: {
   const { stages } = validation;
   let { candidate, kept, cheap } = options;
   for (let round = 1; ; round++) {
-    const attributions = attributeChanges({
+    const attributed = attributeChanges({
       applied: kept,
       addressed: validation.addressed,
       before: validation.before,
       cheap,
     });
+    // Credit per edit, once, before the first round (credit.ts).
+    const credit =
+      round === 1
+        ? await creditPerEdit({ validation, kept, attributions: attributed })
+        : { attributions: attributed };
+    if (credit.stage) stages.push(credit.stage);
+    const attributions = credit.attributions;
     const changes = prunedChanges(attributions);
     if (changes.length === 0) return { candidate, kept, cheap, terminal: false };
     const remaining = withoutChanges(attributions, changes);

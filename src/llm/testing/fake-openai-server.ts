@@ -32,11 +32,9 @@ export type FakeReply =
   | { kind: "stall"; afterHeaders?: boolean }
   /** Any body under any status and content type (an HTML login page answered with 200, …). */
   | { kind: "body"; status?: number; contentType?: string; body: string }
-  /**
-   * The connection is dropped: `before-headers` resets the socket before any byte of the reply
-   * (ECONNRESET); `mid-body` sends 200, the headers and part of the body, then destroys the
-   * socket (undici's `TypeError: terminated`).
-   */
+  /** A dropped connection: `before-headers` resets the socket before any byte (ECONNRESET);
+   * `mid-body` sends 200, headers and part of the body, then destroys the socket (undici's
+   * `TypeError: terminated`). */
   | { kind: "drop"; stage: "before-headers" | "mid-body" };
 
 /** A request as the server received it. */
@@ -78,94 +76,42 @@ export interface FakeServerOptions {
   anyPath?: boolean;
 }
 
+/** What the server has seen and holds, shared by its request handler and the test's methods. */
+interface Traffic {
+  requests: RecordedRequest[];
+  unexpected: RecordedRequest[];
+  /** The answers of held requests, oldest first. */
+  held: Array<() => void>;
+  open: number;
+  peak: number;
+  /** Emits "change" on every state change (for `waitFor`). */
+  changes: EventEmitter;
+}
+
 /** Starts the fake on 127.0.0.1 with an OS-assigned port. */
 export async function startFakeOpenAIServer(options: FakeServerOptions): Promise<FakeOpenAIServer> {
-  const requests: RecordedRequest[] = [];
-  const unexpected: RecordedRequest[] = [];
-  const heldQueue: Array<() => void> = [];
-  const changes = new EventEmitter();
-  let open = 0;
-  let peak = 0;
+  const traffic: Traffic = {
+    requests: [],
+    unexpected: [],
+    held: [],
+    open: 0,
+    peak: 0,
+    changes: new EventEmitter(),
+  };
   const scripted = Array.isArray(options.replies) ? options.replies : undefined;
-  const changed = () => changes.emit("change");
-
-  const server = createServer((req, res) => {
-    open += 1;
-    peak = Math.max(peak, open);
-    res.on("close", () => {
-      open -= 1;
-      changed();
-    });
-    void readBody(req).then((text) => {
-      const recorded: RecordedRequest = {
-        index: requests.length,
-        method: req.method ?? "",
-        path: req.url ?? "",
-        headers: { ...req.headers },
-        body: safeParse(text),
-      };
-      requests.push(recorded);
-      const isChat =
-        recorded.method === "POST" &&
-        (options.anyPath || recorded.path.replace(/\?.*$/, "") === "/v1/chat/completions");
-      const reply = !isChat
-        ? undefined
-        : scripted
-          ? scripted[recorded.index]
-          : (options.replies as (r: RecordedRequest) => FakeReply | undefined)(recorded);
-      if (!reply) {
-        unexpected.push(recorded);
-        sendJson(res, 418, {
-          error: {
-            message: `fake-openai-server: unexpected call #${recorded.index} to ${recorded.method} ${recorded.path}`,
-            type: "unexpected_call",
-          },
-        });
-      } else if (reply.kind === "stall") {
-        // Leave the response open; the client's timeout closes the socket.
-        if (reply.afterHeaders) {
-          res.writeHead(200, { "content-type": "application/json" });
-          res.write('{"id":"chatcmpl-stalled","choices":[');
-        }
-      } else if (reply.kind === "body") {
-        res
-          .writeHead(reply.status ?? 200, {
-            "content-type": reply.contentType ?? "application/json",
-          })
-          .end(reply.body);
-      } else if (reply.kind === "drop") {
-        if (reply.stage === "before-headers") req.socket.destroy();
-        else {
-          // A declared length the body never reaches, flushed, then the socket goes away.
-          res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
-          res.write('{"id":"chatcmpl-dropped","object":"chat.completion","choices":[{"index":0,');
-          setImmediate(() => req.socket.destroy());
-        }
-      } else if (reply.kind === "error") {
-        const headers = { "content-type": "application/json", ...reply.headers };
-        res
-          .writeHead(reply.status, headers)
-          .end(reply.body ?? JSON.stringify({ error: reply.error ?? null }));
-      } else if (reply.hold) {
-        heldQueue.push(() => sendJson(res, 200, completionBody(reply, recorded.index)));
-      } else {
-        sendJson(res, 200, completionBody(reply, recorded.index));
-      }
-      changed();
-    });
-  });
+  const server = createServer((req, res) => handleRequest({ ...options, traffic }, req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    unexpected,
-    inFlight: () => open,
-    maxInFlight: () => peak,
-    held: () => heldQueue.length,
+    requests: traffic.requests,
+    unexpected: traffic.unexpected,
+    inFlight: () => traffic.open,
+    maxInFlight: () => traffic.peak,
+    held: () => traffic.held.length,
     releaseOne: () => {
-      const next = heldQueue.shift();
+      const next = traffic.held.shift();
       next?.();
       return next !== undefined;
     },
@@ -174,29 +120,118 @@ export async function startFakeOpenAIServer(options: FakeServerOptions): Promise
         if (predicate()) return resolve();
         const check = () => {
           if (!predicate()) return;
-          changes.off("change", check);
+          traffic.changes.off("change", check);
           resolve();
         };
-        changes.on("change", check);
+        traffic.changes.on("change", check);
       }),
-    assertDone: () => {
-      if (unexpected.length > 0) {
-        throw new Error(
-          `fake-openai-server: ${unexpected.length} unexpected request(s), first #${unexpected[0].index} ${unexpected[0].path}`,
-        );
-      }
-      if (scripted && requests.length < scripted.length) {
-        throw new Error(
-          `fake-openai-server: ${scripted.length - requests.length} scripted reply(ies) never requested`,
-        );
-      }
-    },
+    assertDone: () => assertScriptDone(traffic, scripted),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+/** Records one request and answers it with its scripted reply (418 when it has none). */
+function handleRequest(
+  server: { traffic: Traffic } & FakeServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+): void {
+  const { traffic } = server;
+  const changed = () => traffic.changes.emit("change");
+  traffic.open += 1;
+  traffic.peak = Math.max(traffic.peak, traffic.open);
+  res.on("close", () => {
+    traffic.open -= 1;
+    changed();
+  });
+  void readBody(req).then((text) => {
+    const recorded: RecordedRequest = {
+      index: traffic.requests.length,
+      method: req.method ?? "",
+      path: req.url ?? "",
+      headers: { ...req.headers },
+      body: safeParse(text),
+    };
+    traffic.requests.push(recorded);
+    const isChat =
+      recorded.method === "POST" &&
+      (server.anyPath || recorded.path.replace(/\?.*$/, "") === "/v1/chat/completions");
+    const reply = !isChat
+      ? undefined
+      : Array.isArray(server.replies)
+        ? server.replies[recorded.index]
+        : server.replies(recorded);
+    if (!reply) {
+      traffic.unexpected.push(recorded);
+      sendJson(res, 418, {
+        error: {
+          message: `fake-openai-server: unexpected call #${recorded.index} to ${recorded.method} ${recorded.path}`,
+          type: "unexpected_call",
+        },
+      });
+    } else {
+      const hold = (answer: () => void) => traffic.held.push(answer);
+      writeReply({ req, res, reply, index: recorded.index, hold });
+    }
+    changed();
+  });
+}
+
+/** Writes a scripted reply, or stalls, drops or holds the response as the reply says. */
+function writeReply(options: {
+  req: IncomingMessage;
+  res: ServerResponse;
+  reply: FakeReply;
+  index: number;
+  hold: (answer: () => void) => void;
+}): void {
+  const { req, res, reply } = options;
+  if (reply.kind === "stall") {
+    // Leave the response open; the client's timeout closes the socket.
+    if (reply.afterHeaders) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"id":"chatcmpl-stalled","choices":[');
+    }
+  } else if (reply.kind === "body") {
+    res
+      .writeHead(reply.status ?? 200, { "content-type": reply.contentType ?? "application/json" })
+      .end(reply.body);
+  } else if (reply.kind === "drop") {
+    if (reply.stage === "before-headers") req.socket.destroy();
+    else {
+      // A declared length the body never reaches, flushed, then the socket goes away.
+      res.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+      res.write('{"id":"chatcmpl-dropped","object":"chat.completion","choices":[{"index":0,');
+      setImmediate(() => req.socket.destroy());
+    }
+  } else if (reply.kind === "error") {
+    const headers = { "content-type": "application/json", ...reply.headers };
+    res
+      .writeHead(reply.status, headers)
+      .end(reply.body ?? JSON.stringify({ error: reply.error ?? null }));
+  } else if (reply.hold) {
+    options.hold(() => sendJson(res, 200, completionBody(reply, options.index)));
+  } else {
+    sendJson(res, 200, completionBody(reply, options.index));
+  }
+}
+
+function assertScriptDone(traffic: Traffic, scripted: FakeReply[] | undefined): void {
+  const { requests, unexpected } = traffic;
+  if (unexpected.length > 0) {
+    throw new Error(
+      `fake-openai-server: ${unexpected.length} unexpected request(s), first #${unexpected[0].index} ${unexpected[0].path}`,
+    );
+  }
+  if (scripted && requests.length < scripted.length) {
+    throw new Error(
+      `fake-openai-server: ${scripted.length - requests.length} scripted reply(ies) never requested`,
+    );
+  }
 }
 
 function completionBody(reply: Extract<FakeReply, { kind: "completion" }>, index: number): unknown {

@@ -102,7 +102,21 @@ export function correctFix(
   // A plain-spoken refiner sometimes writes prompt-level fixes into the system prompt file.
   const inPrompt =
     options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file !== null;
-  switch (cause) {
+  return builtinFix({ cause, seen, explanation, instructIn: inPrompt ? file : null });
+}
+
+/**
+ * A built-in harness's fix for a cause: a config setting, or for a prompt-level cause an
+ * instruction in `instructIn` when the refiner writes those into the prompt file.
+ */
+function builtinFix(options: {
+  cause: Cause;
+  seen: HarnessSeen;
+  explanation: string;
+  instructIn: string | null;
+}): Fix {
+  const { seen, explanation, instructIn: file } = options;
+  switch (options.cause) {
     case "step-budget-exhausted": {
       const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
       const next = Math.min(16, Math.max(current + 4, current * 2));
@@ -114,19 +128,21 @@ export function correctFix(
     }
     case "answer-format-drift":
       return {
-        module: inPrompt ? "prompt" : "completion",
+        module: file !== null ? "prompt" : "completion",
         explanation,
-        action: inPrompt
-          ? instruct(formatInstruction)
-          : { kind: "set", path: "completion.format_instruction", value: formatInstruction },
+        action:
+          file !== null
+            ? { kind: "instruct", file, text: formatInstruction }
+            : { kind: "set", path: "completion.format_instruction", value: formatInstruction },
       };
     case "gave-up-after-tool-error":
       return {
-        module: inPrompt ? "prompt" : "observation",
+        module: file !== null ? "prompt" : "observation",
         explanation,
-        action: inPrompt
-          ? instruct(errorGuidance)
-          : { kind: "set", path: "observation.on_error", value: "hint" },
+        action:
+          file !== null
+            ? { kind: "instruct", file, text: errorGuidance }
+            : { kind: "set", path: "observation.on_error", value: "hint" },
       };
     case "task-lost-in-context":
       return {
