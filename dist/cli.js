@@ -30440,138 +30440,7 @@ var init_rollout_key = __esm({
   }
 });
 
-// src/eval/scorers/scorer-error.ts
-var ScorerError;
-var init_scorer_error = __esm({
-  "src/eval/scorers/scorer-error.ts"() {
-    "use strict";
-    init_ecdysis_error();
-    ScorerError = class extends EcdysisError {
-      constructor(command, problem, stderr) {
-        const said = stderr.trim() ? `; stderr: ${stderr.trim().replace(/\s+/g, " ").slice(0, 1e3)}` : "";
-        super(
-          `the scoring command '${command}' gave no verdict: ${problem}${said} \u2014 fix the command (it gets the task and the output as JSON on stdin and exits 0 for pass, 1 for fail; docs/scorers.md)`
-        );
-        this.command = command;
-        this.problem = problem;
-        this.stderr = stderr;
-        this.name = "ScorerError";
-      }
-      command;
-      problem;
-      stderr;
-      code = "scorer";
-    };
-  }
-});
-
-// src/eval/evaluate.ts
-async function evaluate(options) {
-  const clock = options.clock ?? Date;
-  const started = clock.now();
-  const samples = options.samples ?? 1;
-  const firstSample = options.firstSample ?? 0;
-  const params = options.params ?? {};
-  const model = options.provider.model;
-  const redactor = options.redactor ?? new SecretRedactor();
-  const jobs = options.tasks.flatMap(
-    (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
-  );
-  const controller2 = new AbortController();
-  const stop2 = () => controller2.abort(options.signal?.reason);
-  options.signal?.addEventListener("abort", stop2, { once: true });
-  if (options.signal?.aborted) stop2();
-  const cost = emptyCost();
-  let done = 0;
-  let passed2 = 0;
-  const abortWith = (error62) => {
-    controller2.abort(error62);
-    throw error62;
-  };
-  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
-  options.progress?.start(options.label ?? options.split, jobs.length);
-  try {
-    const outcomes3 = await promisePool({
-      items: jobs,
-      concurrency: options.concurrency,
-      work: async ({ task, sampleIndex }) => {
-        controller2.signal.throwIfAborted();
-        const key = rolloutKey({
-          harnessHash: options.harness.hash,
-          task,
-          model,
-          params,
-          sampleIndex
-        });
-        const outcome = await runOne({
-          options,
-          task,
-          sampleIndex,
-          key,
-          cost,
-          redactor,
-          signal: controller2.signal
-        }).catch(
-          (error62) => (
-            // Every rollout would meet these: stop them all now (a scorer without a verdict would
-            // score every task wrong).
-            isEndpointFailure(error62) || error62 instanceof ScorerError ? abortWith(error62) : Promise.reject(error62)
-          )
-        );
-        if (!(infraFailure in outcome)) {
-          options.onRecord?.(outcome);
-          done += 1;
-          if (outcome.verdict.pass) passed2 += 1;
-          options.progress?.tick(done, passed2);
-          return folded(outcome, options.keep);
-        }
-        infra.count(outcome[infraFailure]);
-        return void 0;
-      }
-    });
-    const scored = outcomes3.filter((outcome) => outcome !== void 0);
-    cost.wallMs = clock.now() - started;
-    const result = buildEvalResult({
-      split: options.split,
-      harnessHash: options.harness.hash,
-      model,
-      tasks: foldTaskResults(scored),
-      cost,
-      infraErrors: infra.total()
-    });
-    const records = scored.flatMap((outcome) => outcome.kept ? [outcome.kept] : []);
-    return { result, records };
-  } finally {
-    options.signal?.removeEventListener("abort", stop2);
-    options.progress?.end();
-  }
-}
-function folded(record3, keep) {
-  const { key, taskId, category, sampleIndex } = record3;
-  const kept = !keep || keep(record3) ? record3 : void 0;
-  return { key, taskId, category, sampleIndex, verdict: { pass: record3.verdict.pass }, kept };
-}
-function infraTally(options) {
-  const tolerated = Math.max(
-    1,
-    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs)
-  );
-  let total = 0;
-  return {
-    count(detail) {
-      total += 1;
-      if (total <= tolerated) return;
-      options.abortWith(
-        new TransportError(
-          "llm",
-          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
-          { retryable: true }
-        )
-      );
-    },
-    total: () => total
-  };
-}
+// src/eval/run-one.ts
 async function runOne(input2) {
   const { options, task, sampleIndex, key, cost, signal } = input2;
   const scorer = options.scorer(task);
@@ -30651,7 +30520,146 @@ async function runRollout(input2) {
     throw error62;
   }
 }
-var defaultMaxInfraErrorShare, infraFailure;
+var infraFailure;
+var init_run_one = __esm({
+  "src/eval/run-one.ts"() {
+    "use strict";
+    init_transport_error();
+    infraFailure = /* @__PURE__ */ Symbol("infra-failure");
+  }
+});
+
+// src/eval/scorers/scorer-error.ts
+var ScorerError;
+var init_scorer_error = __esm({
+  "src/eval/scorers/scorer-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    ScorerError = class extends EcdysisError {
+      constructor(command, problem, stderr) {
+        const said = stderr.trim() ? `; stderr: ${stderr.trim().replace(/\s+/g, " ").slice(0, 1e3)}` : "";
+        super(
+          `the scoring command '${command}' gave no verdict: ${problem}${said} \u2014 fix the command (it gets the task and the output as JSON on stdin and exits 0 for pass, 1 for fail; docs/scorers.md)`
+        );
+        this.command = command;
+        this.problem = problem;
+        this.stderr = stderr;
+        this.name = "ScorerError";
+      }
+      command;
+      problem;
+      stderr;
+      code = "scorer";
+    };
+  }
+});
+
+// src/eval/evaluate.ts
+async function evaluate(options) {
+  const clock = options.clock ?? Date;
+  const started = clock.now();
+  const samples = options.samples ?? 1;
+  const firstSample = options.firstSample ?? 0;
+  const jobs = options.tasks.flatMap(
+    (task) => Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset }))
+  );
+  const controller2 = new AbortController();
+  const stop2 = () => controller2.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", stop2, { once: true });
+  if (options.signal?.aborted) stop2();
+  const abortWith = (error62) => {
+    controller2.abort(error62);
+    throw error62;
+  };
+  const batch = {
+    options,
+    params: options.params ?? {},
+    redactor: options.redactor ?? new SecretRedactor(),
+    cost: emptyCost(),
+    signal: controller2.signal,
+    abortWith,
+    infra: infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith }),
+    tally: { done: 0, passed: 0 }
+  };
+  options.progress?.start(options.label ?? options.split, jobs.length);
+  try {
+    const outcomes3 = await promisePool({
+      items: jobs,
+      concurrency: options.concurrency,
+      work: (job) => foldJob(batch, job)
+    });
+    const scored = outcomes3.filter((outcome) => outcome !== void 0);
+    batch.cost.wallMs = clock.now() - started;
+    const result = buildEvalResult({
+      split: options.split,
+      harnessHash: options.harness.hash,
+      model: options.provider.model,
+      tasks: foldTaskResults(scored),
+      cost: batch.cost,
+      infraErrors: batch.infra.total()
+    });
+    const records = scored.flatMap((outcome) => outcome.kept ? [outcome.kept] : []);
+    return { result, records };
+  } finally {
+    options.signal?.removeEventListener("abort", stop2);
+    options.progress?.end();
+  }
+}
+async function foldJob(batch, { task, sampleIndex }) {
+  const { options, tally: tally2 } = batch;
+  batch.signal.throwIfAborted();
+  const key = rolloutKey({
+    harnessHash: options.harness.hash,
+    task,
+    model: options.provider.model,
+    params: batch.params,
+    sampleIndex
+  });
+  const { cost, redactor, signal } = batch;
+  const outcome = await runOne({ options, task, sampleIndex, key, cost, redactor, signal }).catch(
+    (error62) => (
+      // Every rollout would meet these: stop them all now (a scorer without a verdict would
+      // score every task wrong).
+      isEndpointFailure(error62) || error62 instanceof ScorerError ? batch.abortWith(error62) : Promise.reject(error62)
+    )
+  );
+  if (infraFailure in outcome) {
+    batch.infra.count(outcome[infraFailure]);
+    return void 0;
+  }
+  options.onRecord?.(outcome);
+  tally2.done += 1;
+  if (outcome.verdict.pass) tally2.passed += 1;
+  options.progress?.tick(tally2.done, tally2.passed);
+  return folded(outcome, options.keep);
+}
+function folded(record3, keep) {
+  const { key, taskId, category, sampleIndex } = record3;
+  const kept = !keep || keep(record3) ? record3 : void 0;
+  return { key, taskId, category, sampleIndex, verdict: { pass: record3.verdict.pass }, kept };
+}
+function infraTally(options) {
+  const tolerated = Math.max(
+    1,
+    Math.floor((options.share ?? defaultMaxInfraErrorShare) * options.jobs)
+  );
+  let total = 0;
+  return {
+    count(detail) {
+      total += 1;
+      if (total <= tolerated) return;
+      options.abortWith(
+        new TransportError(
+          "llm",
+          `${total} of ${options.jobs} rollouts did not reach the model (last: ${detail}); evaluation stopped, nothing of them was scored or cached \u2014 check the endpoint, key and rate limits, then run again`,
+          { retryable: true }
+        )
+      );
+    },
+    total: () => total
+  };
+}
+var defaultMaxInfraErrorShare;
 var init_evaluate = __esm({
   "src/eval/evaluate.ts"() {
     "use strict";
@@ -30660,9 +30668,9 @@ var init_evaluate = __esm({
     init_eval_result();
     init_promise_pool();
     init_rollout_key();
+    init_run_one();
     init_scorer_error();
     defaultMaxInfraErrorShare = 0.1;
-    infraFailure = /* @__PURE__ */ Symbol("infra-failure");
   }
 });
 
@@ -46705,6 +46713,87 @@ var init_misbehaviour = __esm({
   }
 });
 
+// src/sim/latency.ts
+function latencyMs(world2, completionTokens, scaleOverride) {
+  const scale = scaleOverride ?? world2.latency.scale;
+  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
+}
+function wait(ms) {
+  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
+}
+var init_latency = __esm({
+  "src/sim/latency.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/faults.ts
+async function playFault(faults, number4, response) {
+  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
+  if (every(faults.resetEvery, number4)) {
+    response.socket?.destroy();
+    return true;
+  }
+  if (every(faults.dropMidBodyEvery, number4)) {
+    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
+    setImmediate(() => response.socket?.destroy());
+    return true;
+  }
+  if (every(faults.status429Every, number4)) {
+    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
+      "retry-after": String(faults.retryAfterSeconds ?? 0)
+    });
+    return true;
+  }
+  if (every(faults.status500Every, number4)) {
+    send(response, 500, errorBody("server error (injected)", "server_error"));
+    return true;
+  }
+  if (every(faults.nonCompletionEvery, number4)) {
+    sendNonCompletion(response, faults.nonCompletion ?? "html");
+    return true;
+  }
+  return false;
+}
+function sendNonCompletion(response, kind) {
+  if (kind === "html") {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(
+      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
+    );
+    return;
+  }
+  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
+  const message = (content) => ({
+    index: 0,
+    message: { role: "assistant", content }
+  });
+  const bodies = {
+    "no-choices": base,
+    "empty-choices": { ...base, choices: [] },
+    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
+    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
+  };
+  send(response, 200, bodies[kind]);
+}
+function errorBody(message, type) {
+  return { error: { message, type, code: null, param: null } };
+}
+function send(response, status2, body, headers = {}) {
+  if (response.destroyed) return;
+  response.writeHead(status2, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+var every;
+var init_faults = __esm({
+  "src/sim/faults.ts"() {
+    "use strict";
+    init_latency();
+    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
+  }
+});
+
 // src/sim/draw.ts
 import { createHash as createHash10 } from "node:crypto";
 function draw(...parts) {
@@ -46732,6 +46821,52 @@ function seededRng(...parts) {
 var init_draw = __esm({
   "src/sim/draw.ts"() {
     "use strict";
+  }
+});
+
+// src/sim/ground-truth-log.ts
+import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
+import { dirname as dirname6 } from "node:path";
+function groundTruthKey(statement, model, seed2) {
+  return shortHash("task", statement, model, seed2);
+}
+var GroundTruthLog;
+var init_ground_truth_log = __esm({
+  "src/sim/ground-truth-log.ts"() {
+    "use strict";
+    init_draw();
+    GroundTruthLog = class {
+      constructor(path22) {
+        this.path = path22;
+      }
+      path;
+      chain = Promise.resolve();
+      ready = false;
+      failure;
+      /** Queues one line. */
+      write(entry) {
+        const path22 = this.path;
+        if (!path22) return;
+        this.chain = this.chain.then(async () => {
+          if (this.failure !== void 0) return;
+          try {
+            if (!this.ready) {
+              await mkdir6(dirname6(path22), { recursive: true });
+              this.ready = true;
+            }
+            await appendFile(path22, `${JSON.stringify(entry)}
+`);
+          } catch (error62) {
+            this.failure = error62;
+          }
+        });
+      }
+      /** Resolves when every queued line is on disk; rejects with the first write failure. */
+      async flush() {
+        await this.chain;
+        if (this.failure !== void 0) throw this.failure;
+      }
+    };
   }
 });
 
@@ -47656,133 +47791,6 @@ var init_agent_behaviour = __esm({
       text: `The ${tool} tool returned an error, so I cannot finish this task.`,
       hits: ["tool-error-giveup"]
     });
-  }
-});
-
-// src/sim/latency.ts
-function latencyMs(world2, completionTokens, scaleOverride) {
-  const scale = scaleOverride ?? world2.latency.scale;
-  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
-}
-function wait(ms) {
-  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
-}
-var init_latency = __esm({
-  "src/sim/latency.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/faults.ts
-async function playFault(faults, number4, response) {
-  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
-  if (every(faults.resetEvery, number4)) {
-    response.socket?.destroy();
-    return true;
-  }
-  if (every(faults.dropMidBodyEvery, number4)) {
-    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
-    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
-    setImmediate(() => response.socket?.destroy());
-    return true;
-  }
-  if (every(faults.status429Every, number4)) {
-    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
-      "retry-after": String(faults.retryAfterSeconds ?? 0)
-    });
-    return true;
-  }
-  if (every(faults.status500Every, number4)) {
-    send(response, 500, errorBody("server error (injected)", "server_error"));
-    return true;
-  }
-  if (every(faults.nonCompletionEvery, number4)) {
-    sendNonCompletion(response, faults.nonCompletion ?? "html");
-    return true;
-  }
-  return false;
-}
-function sendNonCompletion(response, kind) {
-  if (kind === "html") {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(
-      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
-    );
-    return;
-  }
-  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
-  const message = (content) => ({
-    index: 0,
-    message: { role: "assistant", content }
-  });
-  const bodies = {
-    "no-choices": base,
-    "empty-choices": { ...base, choices: [] },
-    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
-    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
-  };
-  send(response, 200, bodies[kind]);
-}
-function errorBody(message, type) {
-  return { error: { message, type, code: null, param: null } };
-}
-function send(response, status2, body, headers = {}) {
-  if (response.destroyed) return;
-  response.writeHead(status2, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-var every;
-var init_faults = __esm({
-  "src/sim/faults.ts"() {
-    "use strict";
-    init_latency();
-    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
-  }
-});
-
-// src/sim/ground-truth-log.ts
-import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
-function groundTruthKey(statement, model, seed2) {
-  return shortHash("task", statement, model, seed2);
-}
-var GroundTruthLog;
-var init_ground_truth_log = __esm({
-  "src/sim/ground-truth-log.ts"() {
-    "use strict";
-    init_draw();
-    GroundTruthLog = class {
-      constructor(path22) {
-        this.path = path22;
-      }
-      path;
-      chain = Promise.resolve();
-      ready = false;
-      failure;
-      /** Queues one line. */
-      write(entry) {
-        const path22 = this.path;
-        if (!path22) return;
-        this.chain = this.chain.then(async () => {
-          if (this.failure !== void 0) return;
-          try {
-            if (!this.ready) {
-              await mkdir6(dirname6(path22), { recursive: true });
-              this.ready = true;
-            }
-            await appendFile(path22, `${JSON.stringify(entry)}
-`);
-          } catch (error62) {
-            this.failure = error62;
-          }
-        });
-      }
-      /** Resolves when every queued line is on disk; rejects with the first write failure. */
-      async flush() {
-        await this.chain;
-        if (this.failure !== void 0) throw this.failure;
-      }
-    };
   }
 });
 
@@ -48877,13 +48885,7 @@ var init_structured_format = __esm({
   }
 });
 
-// src/sim/server.ts
-import { createServer as createServer2 } from "node:http";
-async function readBody(request) {
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
+// src/sim/sim-chat.ts
 function parseChatBody(raw, api) {
   let json2;
   try {
@@ -48903,150 +48905,13 @@ function sendEvents2(response, events) {
   for (const event of events) response.write(event);
   response.end();
 }
-async function startSimServer(options) {
-  const { world: world2 } = options;
-  let faults = options.faults ?? {};
-  const quirks = new Set(options.quirks ?? []);
-  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
-  const defaultModel = options.model ?? "sim-1";
-  const log = new GroundTruthLog(options.groundTruthPath);
-  const headersSeen = [];
-  let count6 = 0;
-  const bySide = { agent: 0, refiner: 0 };
-  let structuredCount = 0;
-  const answer = (body, raw, model, number4) => {
-    const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
-    if (quirks.has("ignore-response-format")) request.schemaName = void 0;
-    const role = request.schemaName ?? inferSchemaName(evidenceBlock(request));
-    if (role) {
-      let content = formatStructured(refinerReply(world2, request, role), quirks);
-      if ((faults.truncatedJsonEvery ?? 0) > 0 && ++structuredCount % (faults.truncatedJsonEvery ?? 1) === 0)
-        content = content.slice(0, Math.floor(content.length / 2));
-      log.write({
-        request: number4,
-        model,
-        seed: request.seed,
-        role,
-        key: null,
-        task: null,
-        hits: []
-      });
-      return { content, toolCalls: [], side: "refiner" };
-    }
-    const reply = agentReply(world2, request);
-    const statement = reply.statement;
-    log.write({
-      request: number4,
-      model,
-      seed: request.seed,
-      role: "agent",
-      key: statement ? groundTruthKey(statement, model, request.seed) : null,
-      task: statement ? shortHash("statement", statement) : null,
-      hits: reply.hits
-    });
-    const toolCalls = reply.toolCalls.map((call, index) => ({
-      id: `call_${shortHash(raw, index)}`,
-      type: "function",
-      function: call
-    }));
-    return { content: reply.content, toolCalls, side: "agent" };
-  };
-  const misbehaviourOf = (side2) => options.misbehaviours?.find((entry) => entry.side === side2);
-  const chat = async (raw, route, response) => {
-    const number4 = ++count6;
-    if (await playFault(faults, number4, response)) return;
-    const parsed = parseChatBody(raw, route.api);
-    if ("error" in parsed)
-      return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
-    const { body } = parsed;
-    const model = route.deployment ?? (body.model || defaultModel);
-    const refusal2 = refuseChat(endpoint, body, model);
-    if (refusal2) return send(response, refusal2.status, refusal2.body);
-    const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
-    bySide[side2] += 1;
-    const tooLong = contextRefusal(body, misbehaviourOf(side2));
-    if (tooLong) return send(response, tooLong.status, tooLong.body);
-    const { content, toolCalls } = answer(body, raw, model, number4);
-    const completionTokens = estimateTokens2(
-      (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
-    );
-    await wait(latencyMs(world2, completionTokens, options.latencyScale));
-    const reply = {
-      id: shortHash(raw),
-      model,
-      content,
-      toolCalls,
-      prompt: promptTokens(body),
-      completionTokens
-    };
-    if (route.api === "responses") {
-      const full2 = responseBody(reply);
-      return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
-    }
-    const completion = completionBody(reply);
-    const misbehaviour = misbehaviourOf(side2);
-    const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
-    if (!body.stream) return send(response, 200, full);
-    const includeUsage = body.stream_options?.include_usage === true;
-    sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
-  };
-  const server = createServer2((request, response) => {
-    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
-    if (route.kind === "none") return send(response, route.status, route.body);
-    const refused = refuseAuth(endpoint, request.headers);
-    if (route.kind === "models") {
-      if (refused) return send(response, refused.status, refused.body);
-      const ids = endpoint.models ?? [defaultModel];
-      return send(response, 200, {
-        object: "list",
-        data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
-      });
-    }
-    headersSeen.push({ ...request.headers });
-    readBody(request).then((raw) => {
-      if (refused) {
-        count6 += 1;
-        return send(response, refused.status, refused.body);
-      }
-      return chat(
-        raw,
-        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
-        response
-      );
-    }).catch((error62) => {
-      if (!response.headersSent)
-        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
-    });
-  });
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
-  });
-  const address = server.address();
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => count6,
-    requestsBySide: () => ({ ...bySide }),
-    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next3) => {
-      faults = next3;
-    },
-    close: async () => {
-      await new Promise((resolve15) => {
-        server.close(() => resolve15());
-        server.closeAllConnections();
-      });
-      await log.flush();
-    }
-  };
-}
 function isRoleRequest(body, quirks) {
   const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
   return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
 }
-var init_server = __esm({
-  "src/sim/server.ts"() {
+var SimChat;
+var init_sim_chat = __esm({
+  "src/sim/sim-chat.ts"() {
     "use strict";
     init_event_stream();
     init_agent_behaviour();
@@ -49061,6 +48926,181 @@ var init_server = __esm({
     init_refiner_reply();
     init_responses_wire();
     init_structured_format();
+    SimChat = class {
+      constructor(settings) {
+        this.settings = settings;
+        this.faults = settings.options.faults ?? {};
+      }
+      settings;
+      /** Chat requests received so far (faults and refusals included). */
+      count = 0;
+      /** Requests that reached the agent's or a refiner role's behaviour. */
+      bySide = { agent: 0, refiner: 0 };
+      faults;
+      structuredCount = 0;
+      answer(body, raw, model, number4) {
+        const { quirks, log } = this.settings;
+        const { world: world2 } = this.settings.options;
+        const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
+        if (quirks.has("ignore-response-format")) request.schemaName = void 0;
+        const role = request.schemaName ?? inferSchemaName(evidenceBlock(request));
+        if (role) {
+          let content = formatStructured(refinerReply(world2, request, role), quirks);
+          if ((this.faults.truncatedJsonEvery ?? 0) > 0 && ++this.structuredCount % (this.faults.truncatedJsonEvery ?? 1) === 0)
+            content = content.slice(0, Math.floor(content.length / 2));
+          log.write({
+            request: number4,
+            model,
+            seed: request.seed,
+            role,
+            key: null,
+            task: null,
+            hits: []
+          });
+          return { content, toolCalls: [], side: "refiner" };
+        }
+        const reply = agentReply(world2, request);
+        const statement = reply.statement;
+        log.write({
+          request: number4,
+          model,
+          seed: request.seed,
+          role: "agent",
+          key: statement ? groundTruthKey(statement, model, request.seed) : null,
+          task: statement ? shortHash("statement", statement) : null,
+          hits: reply.hits
+        });
+        const toolCalls = reply.toolCalls.map((call, index) => ({
+          id: `call_${shortHash(raw, index)}`,
+          type: "function",
+          function: call
+        }));
+        return { content: reply.content, toolCalls, side: "agent" };
+      }
+      misbehaviourOf(side2) {
+        return this.settings.options.misbehaviours?.find((entry) => entry.side === side2);
+      }
+      /** Answers one chat request (Chat Completions or Responses API) on `response`. */
+      async chat(raw, route, response) {
+        const { endpoint, quirks, defaultModel, options } = this.settings;
+        const number4 = ++this.count;
+        if (await playFault(this.faults, number4, response)) return;
+        const parsed = parseChatBody(raw, route.api);
+        if ("error" in parsed)
+          return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
+        const { body } = parsed;
+        const model = route.deployment ?? (body.model || defaultModel);
+        const refusal2 = refuseChat(endpoint, body, model);
+        if (refusal2) return send(response, refusal2.status, refusal2.body);
+        const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
+        this.bySide[side2] += 1;
+        const tooLong = contextRefusal(body, this.misbehaviourOf(side2));
+        if (tooLong) return send(response, tooLong.status, tooLong.body);
+        const { content, toolCalls } = this.answer(body, raw, model, number4);
+        const completionTokens = estimateTokens2(
+          (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
+        );
+        await wait(latencyMs(options.world, completionTokens, options.latencyScale));
+        const reply = {
+          id: shortHash(raw),
+          model,
+          content,
+          toolCalls,
+          prompt: promptTokens(body),
+          completionTokens
+        };
+        if (route.api === "responses") {
+          const full2 = responseBody(reply);
+          return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
+        }
+        const completion = completionBody(reply);
+        const misbehaviour = this.misbehaviourOf(side2);
+        const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
+        if (!body.stream) return send(response, 200, full);
+        const includeUsage = body.stream_options?.include_usage === true;
+        sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
+      }
+    };
+  }
+});
+
+// src/sim/server.ts
+import { createServer as createServer2 } from "node:http";
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+function modelList(ids) {
+  return {
+    object: "list",
+    data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
+  };
+}
+async function listen2(server, options) {
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
+  });
+  return server.address();
+}
+async function startSimServer(options) {
+  const quirks = new Set(options.quirks ?? []);
+  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
+  const defaultModel = options.model ?? "sim-1";
+  const log = new GroundTruthLog(options.groundTruthPath);
+  const sim = new SimChat({ options, quirks, endpoint, defaultModel, log });
+  const headersSeen = [];
+  const server = createServer2((request, response) => {
+    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
+    if (route.kind === "none") return send(response, route.status, route.body);
+    const refused = refuseAuth(endpoint, request.headers);
+    if (route.kind === "models") {
+      if (refused) return send(response, refused.status, refused.body);
+      return send(response, 200, modelList(endpoint.models ?? [defaultModel]));
+    }
+    headersSeen.push({ ...request.headers });
+    readBody(request).then((raw) => {
+      if (refused) {
+        sim.count += 1;
+        return send(response, refused.status, refused.body);
+      }
+      return sim.chat(
+        raw,
+        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
+        response
+      );
+    }).catch((error62) => {
+      if (!response.headersSent)
+        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
+    });
+  });
+  const address = await listen2(server, options);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
+    requests: () => sim.count,
+    requestsBySide: () => ({ ...sim.bySide }),
+    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
+    setFaults: (next3) => {
+      sim.faults = next3;
+    },
+    close: async () => {
+      await new Promise((resolve15) => {
+        server.close(() => resolve15());
+        server.closeAllConnections();
+      });
+      await log.flush();
+    }
+  };
+}
+var init_server = __esm({
+  "src/sim/server.ts"() {
+    "use strict";
+    init_endpoint_behaviour();
+    init_faults();
+    init_ground_truth_log();
+    init_sim_chat();
   }
 });
 
@@ -50918,22 +50958,11 @@ function runProcess(input2) {
       detached: true,
       shell: false
     });
-    const stdout = [];
-    let stdoutBytes = 0;
-    let stderr = "";
+    const output2 = collectOutput(child);
     let timedOut = false;
     let spawnError;
-    const killGroup = () => {
-      try {
-        if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    const stopReading = (afterMs) => setTimeout(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }, afterMs).unref();
+    const killGroup = () => killProcessGroup(child);
+    const stopReading = (afterMs) => stopReadingAfter(child, afterMs);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -50942,14 +50971,6 @@ function runProcess(input2) {
     const onAbort = () => killGroup();
     input2.signal?.addEventListener("abort", onAbort, { once: true });
     if (input2.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
     child.stdin.on("error", () => {
     });
     child.stdin.end(input2.stdin);
@@ -50968,16 +50989,47 @@ function runProcess(input2) {
         return;
       }
       resolve15({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
+        stdout: output2.stdout(),
+        stderr: output2.stderr(),
         exitCode: child.exitCode ?? exitCode,
         signal: child.signalCode ?? signal,
         timedOut,
         spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes
+        stdoutOverflow: output2.stdoutOverflow()
       });
     });
   });
+}
+function stopReadingAfter(child, afterMs) {
+  setTimeout(() => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }, afterMs).unref();
+}
+function killProcessGroup(child) {
+  try {
+    if (child.pid !== void 0) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+function collectOutput(child) {
+  const stdout = [];
+  let stdoutBytes = 0;
+  let stderr = "";
+  child.stdout.on("data", (chunk) => {
+    stdoutBytes += chunk.byteLength;
+    if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
+  });
+  child.stderr.on("data", (chunk) => {
+    if (stderr.length < maxStderrBytes)
+      stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
+  });
+  return {
+    stdout: () => Buffer.concat(stdout).toString("utf8"),
+    stderr: () => stderr,
+    stdoutOverflow: () => stdoutBytes > maxStdoutBytes
+  };
 }
 var maxStderrBytes, maxStdoutBytes;
 var init_run_process = __esm({
@@ -53644,12 +53696,7 @@ async function runEval(options) {
   const { loaded } = options;
   const { config: config2 } = loaded;
   const splits = options.split === "all" ? ["train", "heldout"] : [options.split];
-  const loadedSplits = await loadSplits(loaded);
-  const tasksBySplit = /* @__PURE__ */ new Map();
-  for (const split of splits) {
-    const tasks = limitTasks(loadedSplits[split], options.limit);
-    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
-  }
+  const tasksBySplit = await tasksOfSplits(options, splits);
   const harness = await loadHarness({
     dir: options.harnessDir ?? config2.harness.dir,
     kind: config2.harness.kind,
@@ -53698,6 +53745,15 @@ async function runEval(options) {
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+async function tasksOfSplits(options, splits) {
+  const loadedSplits = await loadSplits(options.loaded);
+  const tasksBySplit = /* @__PURE__ */ new Map();
+  for (const split of splits) {
+    const tasks = limitTasks(loadedSplits[split], options.limit);
+    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
+  }
+  return tasksBySplit;
 }
 function runRedactor(options) {
   return new SecretRedactor([
@@ -54810,6 +54866,16 @@ function stepLimitOf(record3, fallback) {
   if (fromDetail) return Number(fromDetail);
   return fallback ?? null;
 }
+function saysTaskDropped(trace, output2) {
+  return cannotSeeTask.test(output2) || trace.events.some(
+    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
+  );
+}
+function numericDistanceOf(task, answer) {
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  return expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+}
 function extractEvidence(options) {
   const { record: record3, task } = options;
   const trace = record3.trace;
@@ -54822,12 +54888,8 @@ function extractEvidence(options) {
   const unknownTask = saysUnknownTask(output2);
   const gaveUp = !unknownTask && gaveUpWording.test(output2);
   const overflow = eventKinds2.includes("context-overflow");
-  const taskDropped = cannotSeeTask.test(output2) || trace.events.some(
-    (event) => event.kind === "context-overflow" && /\b(task|question)\b/i.test(event.detail ?? "") && /drop|lost|remov/i.test(event.detail ?? "")
-  );
-  const expectedNumber = task ? parseNumber(task.expected) : null;
-  const answerNumber = answer === null ? null : parseNumber(answer);
-  const numericDistance = expectedNumber !== null && answerNumber !== null ? Math.abs(answerNumber - expectedNumber) : null;
+  const taskDropped = saysTaskDropped(trace, output2);
+  const numericDistance = numericDistanceOf(task, answer);
   const signals2 = new Set(eventKinds2);
   signals2.add(record3.verdict.reason || "failed");
   if (answer === null) signals2.add("no-answer");
@@ -56341,15 +56403,7 @@ function startResample(options) {
   };
 }
 async function diagnoseBatch(options) {
-  refuseHeldout({
-    heldout: options.heldout,
-    taskIds: [
-      ...options.records.map((record3) => record3.taskId),
-      ...options.tasks.map((task) => task.id)
-    ],
-    inputs: options.tasks.map((task) => task.input),
-    stage: "diagnoseBatch"
-  });
+  refuseHeldoutInBatch(options);
   const failed3 = options.records.filter((record3) => !record3.verdict.pass);
   const silent = silentAgentReason(options.records);
   if (silent) return undiagnosed(failed3, options.tasks, silent);
@@ -56368,17 +56422,7 @@ async function diagnoseBatch(options) {
   });
   const replies = new ReplyTally();
   try {
-    const evidence2 = raw.length === 0 ? raw : canonicaliseCauses(
-      await writeFailureNotes({
-        evidence: raw,
-        records: failed3,
-        tasks: options.tasks,
-        refiner: options.refiner,
-        notesPerCall: options.notesPerCall,
-        notesPerSignature: options.notesPerSignature,
-        onReplies: (kinds2) => replies.add("failure-notes", kinds2)
-      })
-    );
+    const evidence2 = await notedEvidence({ options, raw, failed: failed3, replies });
     const { patterns: patterns2, groups, merged } = await aggregateFailures({
       evidence: evidence2,
       records: failed3,
@@ -56399,22 +56443,58 @@ async function diagnoseBatch(options) {
       probe: options.probe,
       onSupported: options.onSupported
     });
-    const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
-    return {
+    return diagnosisReport({
       evidence: evidence2,
       patterns: classified,
-      stats: {
-        failures: evidence2.length,
-        groups: groups.length,
-        merged,
-        systematic,
-        modelSpecific: classified.length - systematic,
-        ...replies.isEmpty() ? {} : { replies: replies.counts() }
-      }
-    };
+      groups: groups.length,
+      merged,
+      replies
+    });
   } finally {
     await early.settled;
   }
+}
+function refuseHeldoutInBatch(options) {
+  refuseHeldout({
+    heldout: options.heldout,
+    taskIds: [
+      ...options.records.map((record3) => record3.taskId),
+      ...options.tasks.map((task) => task.id)
+    ],
+    inputs: options.tasks.map((task) => task.input),
+    stage: "diagnoseBatch"
+  });
+}
+async function notedEvidence(input2) {
+  const { options, raw, replies } = input2;
+  if (raw.length === 0) return raw;
+  return canonicaliseCauses(
+    await writeFailureNotes({
+      evidence: raw,
+      records: input2.failed,
+      tasks: options.tasks,
+      refiner: options.refiner,
+      notesPerCall: options.notesPerCall,
+      notesPerSignature: options.notesPerSignature,
+      onReplies: (kinds2) => replies.add("failure-notes", kinds2)
+    })
+  );
+}
+function diagnosisReport(input2) {
+  const { evidence: evidence2, patterns: patterns2, replies } = input2;
+  const systematic = patterns2.filter((pattern) => pattern.kind === "systematic").length;
+  return {
+    evidence: evidence2,
+    patterns: patterns2,
+    stats: {
+      failures: evidence2.length,
+      groups: input2.groups,
+      merged: input2.merged,
+      systematic,
+      modelSpecific: patterns2.length - systematic,
+      ...replies.isEmpty() ? {} : { replies: replies.counts() }
+    }
+  };
 }
 function undiagnosed(failed3, tasks, reason) {
   const evidence2 = extractBatchEvidence({ records: failed3, tasks });

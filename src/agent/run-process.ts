@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 
 /** How a command ended: its output (bounded), exit, and whether it was stopped. */
 export interface ProcessResult {
@@ -39,24 +39,11 @@ export function runProcess(input: {
       detached: true,
       shell: false,
     });
-    const stdout: Buffer[] = [];
-    let stdoutBytes = 0;
-    let stderr = "";
+    const output = collectOutput(child);
     let timedOut = false;
     let spawnError: string | undefined;
-    const killGroup = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      } catch {
-        child.kill("SIGKILL");
-      }
-    };
-    // Stop waiting for pipes a descendant outside the group may hold open.
-    const stopReading = (afterMs: number) =>
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, afterMs).unref();
+    const killGroup = () => killProcessGroup(child);
+    const stopReading = (afterMs: number) => stopReadingAfter(child, afterMs);
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
@@ -65,14 +52,6 @@ export function runProcess(input: {
     const onAbort = () => killGroup();
     input.signal?.addEventListener("abort", onAbort, { once: true });
     if (input.signal?.aborted) onAbort();
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdoutBytes += chunk.byteLength;
-      if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < maxStderrBytes)
-        stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
-    });
     child.stdin.on("error", () => {});
     child.stdin.end(input.stdin);
     child.on("error", (error) => {
@@ -90,14 +69,55 @@ export function runProcess(input: {
         return;
       }
       resolve({
-        stdout: Buffer.concat(stdout).toString("utf8"),
-        stderr,
+        stdout: output.stdout(),
+        stderr: output.stderr(),
         exitCode: child.exitCode ?? exitCode,
         signal: child.signalCode ?? signal,
         timedOut,
         spawnError,
-        stdoutOverflow: stdoutBytes > maxStdoutBytes,
+        stdoutOverflow: output.stdoutOverflow(),
       });
     });
   });
+}
+
+/** Stops waiting, after `afterMs`, for pipes a descendant outside the group may hold open. */
+function stopReadingAfter(child: ChildProcessWithoutNullStreams, afterMs: number): void {
+  setTimeout(() => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }, afterMs).unref();
+}
+
+/** Kills the child's whole process group (the child alone if the group is gone). */
+function killProcessGroup(child: ChildProcessWithoutNullStreams): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+  } catch {
+    child.kill("SIGKILL");
+  }
+}
+
+/** Collects the child's stdout (up to `maxStdoutBytes`) and stderr (up to `maxStderrBytes`). */
+function collectOutput(child: ChildProcessWithoutNullStreams): {
+  stdout(): string;
+  stderr(): string;
+  stdoutOverflow(): boolean;
+} {
+  const stdout: Buffer[] = [];
+  let stdoutBytes = 0;
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    stdoutBytes += chunk.byteLength;
+    if (stdoutBytes <= maxStdoutBytes) stdout.push(chunk);
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    if (stderr.length < maxStderrBytes)
+      stderr = (stderr + chunk.toString("utf8")).slice(0, maxStderrBytes);
+  });
+  return {
+    stdout: () => Buffer.concat(stdout).toString("utf8"),
+    stderr: () => stderr,
+    stdoutOverflow: () => stdoutBytes > maxStdoutBytes,
+  };
 }

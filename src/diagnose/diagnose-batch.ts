@@ -90,12 +90,8 @@ function startResample(options: {
   };
 }
 
-/**
- * Diagnoses a batch jointly: evidence per failed rollout → failure notes (batched) →
- * deterministic grouping + one merge call → systematic vs model-specific classification.
- * `records` and `tasks` must be train data; pass `heldout` to have that checked.
- */
-export async function diagnoseBatch(options: {
+/** Options of `diagnoseBatch`. */
+export interface DiagnoseBatchOptions {
   records: RolloutRecord[];
   tasks: Task[];
   refiner: ChatProvider;
@@ -118,16 +114,15 @@ export async function diagnoseBatch(options: {
   heldout?: Task[];
   /** The patterns that passed the support test, before re-sampling (see `classifyPatterns`). */
   onSupported?: (patterns: FailurePattern[]) => void;
-}): Promise<DiagnosisReport> {
-  refuseHeldout({
-    heldout: options.heldout,
-    taskIds: [
-      ...options.records.map((record) => record.taskId),
-      ...options.tasks.map((task) => task.id),
-    ],
-    inputs: options.tasks.map((task) => task.input),
-    stage: "diagnoseBatch",
-  });
+}
+
+/**
+ * Diagnoses a batch jointly: evidence per failed rollout → failure notes (batched) →
+ * deterministic grouping + one merge call → systematic vs model-specific classification.
+ * `records` and `tasks` must be train data; pass `heldout` to have that checked.
+ */
+export async function diagnoseBatch(options: DiagnoseBatchOptions): Promise<DiagnosisReport> {
+  refuseHeldoutInBatch(options);
   const failed = options.records.filter((record) => !record.verdict.pass);
   const silent = silentAgentReason(options.records);
   if (silent) return undiagnosed(failed, options.tasks, silent);
@@ -146,20 +141,7 @@ export async function diagnoseBatch(options: {
   });
   const replies = new ReplyTally();
   try {
-    const evidence =
-      raw.length === 0
-        ? raw
-        : canonicaliseCauses(
-            await writeFailureNotes({
-              evidence: raw,
-              records: failed,
-              tasks: options.tasks,
-              refiner: options.refiner,
-              notesPerCall: options.notesPerCall,
-              notesPerSignature: options.notesPerSignature,
-              onReplies: (kinds) => replies.add("failure-notes", kinds),
-            }),
-          );
+    const evidence = await notedEvidence({ options, raw, failed, replies });
     const { patterns, groups, merged } = await aggregateFailures({
       evidence,
       records: failed,
@@ -182,22 +164,75 @@ export async function diagnoseBatch(options: {
       probe: options.probe,
       onSupported: options.onSupported,
     });
-    const systematic = classified.filter((pattern) => pattern.kind === "systematic").length;
-    return {
+    return diagnosisReport({
       evidence,
       patterns: classified,
-      stats: {
-        failures: evidence.length,
-        groups: groups.length,
-        merged,
-        systematic,
-        modelSpecific: classified.length - systematic,
-        ...(replies.isEmpty() ? {} : { replies: replies.counts() }),
-      },
-    };
+      groups: groups.length,
+      merged,
+      replies,
+    });
   } finally {
     await early.settled;
   }
+}
+
+/** Refuses the batch when a held-out task slipped into its records or tasks. */
+function refuseHeldoutInBatch(options: DiagnoseBatchOptions): void {
+  refuseHeldout({
+    heldout: options.heldout,
+    taskIds: [
+      ...options.records.map((record) => record.taskId),
+      ...options.tasks.map((task) => task.id),
+    ],
+    inputs: options.tasks.map((task) => task.input),
+    stage: "diagnoseBatch",
+  });
+}
+
+/** The evidence with the refiner's failure notes, causes canonicalised (none to note: as is). */
+async function notedEvidence(input: {
+  options: DiagnoseBatchOptions;
+  raw: Evidence[];
+  failed: RolloutRecord[];
+  replies: ReplyTally;
+}): Promise<Evidence[]> {
+  const { options, raw, replies } = input;
+  if (raw.length === 0) return raw;
+  return canonicaliseCauses(
+    await writeFailureNotes({
+      evidence: raw,
+      records: input.failed,
+      tasks: options.tasks,
+      refiner: options.refiner,
+      notesPerCall: options.notesPerCall,
+      notesPerSignature: options.notesPerSignature,
+      onReplies: (kinds) => replies.add("failure-notes", kinds),
+    }),
+  );
+}
+
+/** The report of a diagnosed batch: evidence, classified patterns and the stage's counts. */
+function diagnosisReport(input: {
+  evidence: Evidence[];
+  patterns: FailurePattern[];
+  groups: number;
+  merged: boolean;
+  replies: ReplyTally;
+}): DiagnosisReport {
+  const { evidence, patterns, replies } = input;
+  const systematic = patterns.filter((pattern) => pattern.kind === "systematic").length;
+  return {
+    evidence,
+    patterns,
+    stats: {
+      failures: evidence.length,
+      groups: input.groups,
+      merged: input.merged,
+      systematic,
+      modelSpecific: patterns.length - systematic,
+      ...(replies.isEmpty() ? {} : { replies: replies.counts() }),
+    },
+  };
 }
 
 /**

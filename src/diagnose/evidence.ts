@@ -80,6 +80,28 @@ function stepLimitOf(record: RolloutRecord, fallback: number | undefined): numbe
   return fallback ?? null;
 }
 
+/** Whether the agent lost sight of its task: it says so, or an overflow dropped it. */
+function saysTaskDropped(trace: RolloutRecord["trace"], output: string): boolean {
+  return (
+    cannotSeeTask.test(output) ||
+    trace.events.some(
+      (event) =>
+        event.kind === "context-overflow" &&
+        /\b(task|question)\b/i.test(event.detail ?? "") &&
+        /drop|lost|remov/i.test(event.detail ?? ""),
+    )
+  );
+}
+
+/** How far a numeric answer is from a numeric expected value; null unless both are numbers. */
+function numericDistanceOf(task: Task | undefined, answer: string | null): number | null {
+  const expectedNumber = task ? parseNumber(task.expected) : null;
+  const answerNumber = answer === null ? null : parseNumber(answer);
+  return expectedNumber !== null && answerNumber !== null
+    ? Math.abs(answerNumber - expectedNumber)
+    : null;
+}
+
 /**
  * Reads the deterministic signals of one failed rollout. `stepLimit` is the harness's
  * `agent_loop.max_steps` when the caller knows it.
@@ -101,20 +123,8 @@ export function extractEvidence(options: {
   const unknownTask = saysUnknownTask(output);
   const gaveUp = !unknownTask && gaveUpWording.test(output);
   const overflow = eventKinds.includes("context-overflow");
-  const taskDropped =
-    cannotSeeTask.test(output) ||
-    trace.events.some(
-      (event) =>
-        event.kind === "context-overflow" &&
-        /\b(task|question)\b/i.test(event.detail ?? "") &&
-        /drop|lost|remov/i.test(event.detail ?? ""),
-    );
-  const expectedNumber = task ? parseNumber(task.expected) : null;
-  const answerNumber = answer === null ? null : parseNumber(answer);
-  const numericDistance =
-    expectedNumber !== null && answerNumber !== null
-      ? Math.abs(answerNumber - expectedNumber)
-      : null;
+  const taskDropped = saysTaskDropped(trace, output);
+  const numericDistance = numericDistanceOf(task, answer);
 
   const signals = new Set<string>(eventKinds);
   signals.add(record.verdict.reason || "failed");

@@ -1,4 +1,4 @@
-import type { AgentAdapter, Trace } from "../agent/types.js";
+import type { AgentAdapter } from "../agent/types.js";
 import type { Task } from "../config/task-schema.js";
 import { TransportError } from "../errors/transport-error.js";
 import type { LoadedHarness } from "../harness/types.js";
@@ -10,9 +10,10 @@ import { promisePool } from "./promise-pool.js";
 import type { RolloutCache } from "./rollout-cache.js";
 import { rolloutKey } from "./rollout-key.js";
 import type { RolloutSlots } from "./rollout-slots.js";
+import { infraFailure, isEndpointFailure, runOne } from "./run-one.js";
 import type { Scorer } from "./scorers/scorer.js";
 import { ScorerError } from "./scorers/scorer-error.js";
-import type { EvalResult, RolloutRecord, Verdict } from "./types.js";
+import type { EvalResult, RolloutRecord } from "./types.js";
 
 /** Options of `evaluate` (see docs/stage-interfaces.md). */
 export interface EvaluateOptions {
@@ -63,9 +64,6 @@ export interface EvaluateOptions {
  */
 export const defaultMaxInfraErrorShare = 0.1;
 
-/** A rollout that did not reach the model: counted, never scored, cached or handed on. */
-const infraFailure = Symbol("infra-failure");
-type Outcome = RolloutRecord | { [infraFailure]: string };
 /** What the result is folded from: a kept record, or these fields of one that is not kept. */
 type Folded = Pick<RolloutRecord, "key" | "taskId" | "category" | "sampleIndex"> & {
   verdict: { pass: boolean };
@@ -91,9 +89,6 @@ export async function evaluate(
   const started = clock.now();
   const samples = options.samples ?? 1;
   const firstSample = options.firstSample ?? 0;
-  const params = options.params ?? {};
-  const model = options.provider.model;
-  const redactor = options.redactor ?? new SecretRedactor();
   const jobs = options.tasks.flatMap((task) =>
     Array.from({ length: samples }, (_, offset) => ({ task, sampleIndex: firstSample + offset })),
   );
@@ -101,63 +96,36 @@ export async function evaluate(
   const stop = () => controller.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", stop, { once: true });
   if (options.signal?.aborted) stop();
-  const cost = emptyCost();
-  let done = 0;
-  let passed = 0;
   const abortWith = (error: TransportError | ScorerError): never => {
     controller.abort(error);
     throw error;
   };
-  const infra = infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith });
+  const batch: Batch = {
+    options,
+    params: options.params ?? {},
+    redactor: options.redactor ?? new SecretRedactor(),
+    cost: emptyCost(),
+    signal: controller.signal,
+    abortWith,
+    infra: infraTally({ jobs: jobs.length, share: options.maxInfraErrorShare, abortWith }),
+    tally: { done: 0, passed: 0 },
+  };
   options.progress?.start(options.label ?? options.split, jobs.length);
   try {
-    const outcomes = await promisePool<(typeof jobs)[number], Folded | undefined>({
+    const outcomes = await promisePool<Job, Folded | undefined>({
       items: jobs,
       concurrency: options.concurrency,
-      work: async ({ task, sampleIndex }) => {
-        controller.signal.throwIfAborted();
-        const key = rolloutKey({
-          harnessHash: options.harness.hash,
-          task,
-          model,
-          params,
-          sampleIndex,
-        });
-        const outcome = await runOne({
-          options,
-          task,
-          sampleIndex,
-          key,
-          cost,
-          redactor,
-          signal: controller.signal,
-        }).catch((error: unknown) =>
-          // Every rollout would meet these: stop them all now (a scorer without a verdict would
-          // score every task wrong).
-          isEndpointFailure(error) || error instanceof ScorerError
-            ? abortWith(error as TransportError | ScorerError)
-            : Promise.reject(error),
-        );
-        if (!(infraFailure in outcome)) {
-          options.onRecord?.(outcome);
-          done += 1;
-          if (outcome.verdict.pass) passed += 1;
-          options.progress?.tick(done, passed);
-          return folded(outcome, options.keep);
-        }
-        infra.count(outcome[infraFailure]);
-        return undefined;
-      },
+      work: (job) => foldJob(batch, job),
     });
     const scored = outcomes.filter((outcome): outcome is Folded => outcome !== undefined);
-    cost.wallMs = clock.now() - started;
+    batch.cost.wallMs = clock.now() - started;
     const result = buildEvalResult({
       split: options.split,
       harnessHash: options.harness.hash,
-      model,
+      model: options.provider.model,
       tasks: foldTaskResults(scored),
-      cost,
-      infraErrors: infra.total(),
+      cost: batch.cost,
+      infraErrors: batch.infra.total(),
     });
     const records = scored.flatMap((outcome) => (outcome.kept ? [outcome.kept] : []));
     return { result, records };
@@ -165,6 +133,55 @@ export async function evaluate(
     options.signal?.removeEventListener("abort", stop);
     options.progress?.end();
   }
+}
+
+/** One task × sample of a batch. */
+interface Job {
+  task: Task;
+  sampleIndex: number;
+}
+
+/** What every rollout of one evaluation shares: its options, abort, cost and counters. */
+interface Batch {
+  options: EvaluateOptions;
+  params: object;
+  redactor: SecretRedactor;
+  cost: ReturnType<typeof emptyCost>;
+  signal: AbortSignal;
+  abortWith(error: TransportError | ScorerError): never;
+  infra: ReturnType<typeof infraTally>;
+  tally: { done: number; passed: number };
+}
+
+/** Runs one job and folds its record, or counts it as an infra failure (`undefined`). */
+async function foldJob(batch: Batch, { task, sampleIndex }: Job): Promise<Folded | undefined> {
+  const { options, tally } = batch;
+  batch.signal.throwIfAborted();
+  const key = rolloutKey({
+    harnessHash: options.harness.hash,
+    task,
+    model: options.provider.model,
+    params: batch.params,
+    sampleIndex,
+  });
+  const { cost, redactor, signal } = batch;
+  const outcome = await runOne({ options, task, sampleIndex, key, cost, redactor, signal }).catch(
+    (error: unknown) =>
+      // Every rollout would meet these: stop them all now (a scorer without a verdict would
+      // score every task wrong).
+      isEndpointFailure(error) || error instanceof ScorerError
+        ? batch.abortWith(error as TransportError | ScorerError)
+        : Promise.reject(error),
+  );
+  if (infraFailure in outcome) {
+    batch.infra.count(outcome[infraFailure]);
+    return undefined;
+  }
+  options.onRecord?.(outcome);
+  tally.done += 1;
+  if (outcome.verdict.pass) tally.passed += 1;
+  options.progress?.tick(tally.done, tally.passed);
+  return folded(outcome, options.keep);
 }
 
 /** What the result needs of a scored record, holding the record itself only when it is kept. */
@@ -202,120 +219,4 @@ function infraTally(options: {
     },
     total: () => total,
   };
-}
-
-/** One rollout: a cache hit re-scored, or a run that is scored and cached — or an infra failure. */
-async function runOne(input: {
-  options: EvaluateOptions;
-  task: Task;
-  sampleIndex: number;
-  key: string;
-  cost: ReturnType<typeof emptyCost>;
-  redactor: SecretRedactor;
-  signal: AbortSignal;
-}): Promise<Outcome> {
-  const { options, task, sampleIndex, key, cost, signal } = input;
-  const scorer = options.scorer(task);
-  const hit = await options.cache?.get(key);
-  if (hit) {
-    // Re-score: the cache keys the rollout, not the scorer, so a changed scorer still applies.
-    const verdict = await scoreOrInfra(scorer, task, { answer: hit.answer, output: hit.output });
-    if (typeof verdict === "string") return { [infraFailure]: verdict };
-    cost.cachedRollouts += 1;
-    return { ...hit, category: task.category, verdict, latencyMs: 0, cached: true };
-  }
-  const runStarted = (options.clock ?? Date).now();
-  // Scrubbed the moment the agent returns it: nothing downstream ever sees a secret it printed.
-  const trace = input.redactor.json(await runRollout({ options, task, sampleIndex, signal }));
-  signal.throwIfAborted();
-  cost.rollouts += 1;
-  cost.llmCalls += trace.usage.llmCalls;
-  cost.promptTokens += trace.usage.promptTokens;
-  cost.completionTokens += trace.usage.completionTokens;
-  cost.costUsd += trace.usage.costUsd;
-  const llmError = trace.events.find((event) => event.kind === "llm-error");
-  if (llmError) return { [infraFailure]: llmError.detail ?? "llm-error" };
-  const verdict = await scoreOrInfra(scorer, task, { answer: trace.answer, output: trace.output });
-  if (typeof verdict === "string") return { [infraFailure]: verdict };
-  const record: RolloutRecord = {
-    key,
-    taskId: task.id,
-    category: task.category,
-    harnessHash: options.harness.hash,
-    model: options.provider.model,
-    sampleIndex,
-    output: trace.output,
-    answer: trace.answer,
-    verdict,
-    trace,
-    latencyMs: (options.clock ?? Date).now() - runStarted,
-    cached: false,
-  };
-  await options.cache?.put(record);
-  return record;
-}
-
-/** The verdict, or (as a string) why a judge model could not be reached: that is not a score. */
-async function scoreOrInfra(
-  scorer: Scorer,
-  task: Task,
-  output: { answer: string | null; output: string },
-): Promise<Verdict | string> {
-  try {
-    return await scorer.score(task, output);
-  } catch (error) {
-    if (error instanceof TransportError && error.service === "llm") {
-      if (isEndpointFailure(error)) throw error;
-      return `judge: ${error.message}`;
-    }
-    throw error;
-  }
-}
-
-/**
- * A failure every rollout would meet (a refused key, no quota, an unknown model or route):
- * not worth a retry per rollout, so the evaluation stops at once.
- */
-function isEndpointFailure(error: unknown): boolean {
-  return (
-    error instanceof TransportError &&
-    error.service === "llm" &&
-    !error.details.retryable &&
-    [401, 403, 404, 429].includes(error.details.status ?? 0)
-  );
-}
-
-async function runRollout(input: {
-  options: EvaluateOptions;
-  task: Task;
-  sampleIndex: number;
-  signal: AbortSignal;
-}): Promise<Trace> {
-  const { options, task, sampleIndex, signal } = input;
-  const run = () =>
-    options.adapter.run({
-      task,
-      harness: options.harness,
-      provider: options.provider,
-      sampleIndex,
-      signal,
-    });
-  try {
-    return await (options.slots ? options.slots.run(run, signal) : run());
-  } catch (error) {
-    // An adapter should record transport failures itself; one that throws them still yields a
-    // record, unless every rollout would meet the same failure.
-    if (isEndpointFailure(error)) throw error;
-    if (error instanceof TransportError && error.service === "llm" && !signal.aborted) {
-      return {
-        steps: [],
-        events: [{ kind: "llm-error", step: 0, detail: error.message.slice(0, 2000) }],
-        output: "",
-        answer: null,
-        usage: { promptTokens: 0, completionTokens: 0, llmCalls: 0, costUsd: 0 },
-        latencyMs: 0,
-      };
-    }
-    throw error;
-  }
 }

@@ -81,13 +81,7 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
   const { loaded } = options;
   const { config } = loaded;
   const splits: Split[] = options.split === "all" ? ["train", "heldout"] : [options.split];
-  // Both files are read whatever the split: overlapping splits are refused before any rollout.
-  const loadedSplits = await loadSplits(loaded);
-  const tasksBySplit = new Map<Split, Task[]>();
-  for (const split of splits) {
-    const tasks = limitTasks(loadedSplits[split], options.limit);
-    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
-  }
+  const tasksBySplit = await tasksOfSplits(options, splits);
   const harness = await loadHarness({
     dir: options.harnessDir ?? config.harness.dir,
     kind: config.harness.kind,
@@ -138,6 +132,21 @@ export async function runEval(options: RunEvalOptions): Promise<RunEvalResult> {
     await workspace.close();
     if (!options.models) await models.close();
   }
+}
+
+/** The tasks of each split to run, limited and sharded as asked. */
+async function tasksOfSplits(
+  options: RunEvalOptions,
+  splits: Split[],
+): Promise<Map<Split, Task[]>> {
+  // Both files are read whatever the split: overlapping splits are refused before any rollout.
+  const loadedSplits = await loadSplits(options.loaded);
+  const tasksBySplit = new Map<Split, Task[]>();
+  for (const split of splits) {
+    const tasks = limitTasks(loadedSplits[split], options.limit);
+    tasksBySplit.set(split, options.shard ? shardTasks(tasks, options.shard) : tasks);
+  }
+  return tasksBySplit;
 }
 
 /** The run's secrets (the configured keys' values, the caller's): scrubbed from everything it keeps. */

@@ -61,117 +61,131 @@ function logProgress() {
   return createProgress({ stream: process.stderr, env: process.env });
 }
 
+/** Reads the config and harness an Action run works on. */
+const describeProject: ActionEngine["describe"] = async ({ configPath }) => {
+  const loaded = await loadConfig(configPath);
+  const { config } = loaded;
+  const harnessDir = resolve(loaded.root, config.harness.dir);
+  const harness = await loadHarness({
+    dir: harnessDir,
+    kind: config.harness.kind,
+    command: config.harness.command,
+  });
+  return {
+    harnessDir,
+    cacheDir: resolve(loaded.root, config.cacheDir),
+    configHash: loaded.hash,
+    harnessHash: harness.hash,
+    taskFiles: [config.tasks.train, config.tasks.heldout].map((file) => resolve(loaded.root, file)),
+    statusContext: config.gate.statusContext,
+  };
+};
+
+/** Evolves the harness and renders the pull request and job summary. */
+const evolveForAction: ActionEngine["evolve"] = async ({
+  configPath,
+  outDir,
+  llm,
+  overrides,
+  runId,
+  runUrl,
+}) => {
+  const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
+  const result = await runEvolve({
+    loaded,
+    outDir,
+    progress: logProgress(),
+    metadata: { ecdysisVersion: actionVersion(), git: await gitState(loaded.root) },
+  });
+  const secrets = secretsOf(llm);
+  const reports = await writeEvolveReports({ outDir, result, secrets });
+  const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
+  return {
+    runId,
+    baselineHeldoutAccuracy: result.baseline.heldout.accuracy,
+    finalHeldoutAccuracy: result.final.heldout.accuracy,
+    gatePassed: result.gate.passed,
+    targetHarnessDir: resolve(loaded.root, loaded.config.harness.dir),
+    evolvedHarnessDir: join(outDir, "harness"),
+    reportPath: reports.markdown,
+    statusContext: loaded.config.gate.statusContext,
+    prTitle: pr.title,
+    prBody: pr.body,
+    summaryMarkdown: renderJobSummary({ evolve: result, reportUrl: runUrl, secrets }),
+    outDir,
+    ...(learnedNothing(result) ? { failure: `ecdysis evolve ${stopSentence(result)}` } : {}),
+  };
+};
+
+/** Gates base vs head harness on held-out accuracy and renders the comment. */
+const gateForAction: ActionEngine["gate"] = async ({
+  configPath,
+  baseHarnessDir,
+  headHarnessDir,
+  headProjectRoot,
+  outDir,
+  llm,
+  runUrl,
+}) => {
+  const loaded = applyOverrides(await loadConfig(configPath), llm);
+  const result = await runGate({
+    base: { harnessDir: baseHarnessDir },
+    head: { harnessDir: headHarnessDir, projectRoot: headProjectRoot },
+    loaded,
+    outDir,
+  });
+  const secrets = secretsOf(llm);
+  const reportPath = await writeGateReport({ outDir, result, secrets });
+  return {
+    verdict: result.verdict,
+    baseAccuracy: result.base.score.accuracy,
+    headAccuracy: result.head.score.accuracy,
+    description: result.reason,
+    statusContext: result.statusContext,
+    commentBody: renderGateComment(result, { reportUrl: runUrl, secrets }),
+    summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
+    reportPath,
+    outDir,
+  };
+};
+
+/** Evaluates the harness on the held-out split and writes eval.md. */
+const evalForAction: ActionEngine["eval"] = async ({ configPath, outDir, llm }) => {
+  const loaded = applyOverrides(await loadConfig(configPath), llm);
+  // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
+  const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
+  const run = await runEval({ loaded, split: "heldout", progress: logProgress(), untrusted });
+  await writeEvalOutput(outDir, { results: run.results, records: run.records });
+  const result = run.results["eval.json"];
+  const [low, high] = result.interval;
+  const warning = sandboxWarning(run.sandbox);
+  const markdown = [
+    "# Ecdysis eval",
+    "",
+    ...(warning ? [warning, ""] : []),
+    "| split | accuracy | 95% interval | tasks | rollouts | cost |",
+    "|---|---|---|---|---|---|",
+    `| heldout | ${(result.accuracy * 100).toFixed(1)}% | ${(low * 100).toFixed(1)}–${(high * 100).toFixed(1)}% | ${result.n} | ${result.cost.rollouts} | $${result.cost.costUsd.toFixed(4)} |`,
+    "",
+  ].join("\n");
+  await mkdir(outDir, { recursive: true });
+  await writeFile(join(outDir, "eval.md"), markdown);
+  return {
+    accuracy: result.accuracy,
+    n: result.n,
+    summaryMarkdown: markdown,
+    reportPath: join(outDir, "eval.md"),
+    outDir,
+  };
+};
+
 /** The engine of src/config, src/eval, src/evolve and src/report behind the Action's port. */
 export function realEngine(): ActionEngine {
   return {
-    async describe({ configPath }) {
-      const loaded = await loadConfig(configPath);
-      const { config } = loaded;
-      const harnessDir = resolve(loaded.root, config.harness.dir);
-      const harness = await loadHarness({
-        dir: harnessDir,
-        kind: config.harness.kind,
-        command: config.harness.command,
-      });
-      return {
-        harnessDir,
-        cacheDir: resolve(loaded.root, config.cacheDir),
-        configHash: loaded.hash,
-        harnessHash: harness.hash,
-        taskFiles: [config.tasks.train, config.tasks.heldout].map((file) =>
-          resolve(loaded.root, file),
-        ),
-        statusContext: config.gate.statusContext,
-      };
-    },
-
-    async evolve({ configPath, outDir, llm, overrides, runId, runUrl }) {
-      const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
-      const result = await runEvolve({
-        loaded,
-        outDir,
-        progress: logProgress(),
-        metadata: { ecdysisVersion: actionVersion(), git: await gitState(loaded.root) },
-      });
-      const secrets = secretsOf(llm);
-      const reports = await writeEvolveReports({ outDir, result, secrets });
-      const pr = renderPrBody(result, { runId, reportUrl: runUrl, secrets });
-      return {
-        runId,
-        baselineHeldoutAccuracy: result.baseline.heldout.accuracy,
-        finalHeldoutAccuracy: result.final.heldout.accuracy,
-        gatePassed: result.gate.passed,
-        targetHarnessDir: resolve(loaded.root, loaded.config.harness.dir),
-        evolvedHarnessDir: join(outDir, "harness"),
-        reportPath: reports.markdown,
-        statusContext: loaded.config.gate.statusContext,
-        prTitle: pr.title,
-        prBody: pr.body,
-        summaryMarkdown: renderJobSummary({ evolve: result, reportUrl: runUrl, secrets }),
-        outDir,
-        ...(learnedNothing(result) ? { failure: `ecdysis evolve ${stopSentence(result)}` } : {}),
-      };
-    },
-
-    async gate({
-      configPath,
-      baseHarnessDir,
-      headHarnessDir,
-      headProjectRoot,
-      outDir,
-      llm,
-      runUrl,
-    }) {
-      const loaded = applyOverrides(await loadConfig(configPath), llm);
-      const result = await runGate({
-        base: { harnessDir: baseHarnessDir },
-        head: { harnessDir: headHarnessDir, projectRoot: headProjectRoot },
-        loaded,
-        outDir,
-      });
-      const secrets = secretsOf(llm);
-      const reportPath = await writeGateReport({ outDir, result, secrets });
-      return {
-        verdict: result.verdict,
-        baseAccuracy: result.base.score.accuracy,
-        headAccuracy: result.head.score.accuracy,
-        description: result.reason,
-        statusContext: result.statusContext,
-        commentBody: renderGateComment(result, { reportUrl: runUrl, secrets }),
-        summaryMarkdown: renderJobSummary({ gate: result, reportUrl: runUrl, secrets }),
-        reportPath,
-        outDir,
-      };
-    },
-
-    async eval({ configPath, outDir, llm }) {
-      const loaded = applyOverrides(await loadConfig(configPath), llm);
-      // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
-      const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
-      const run = await runEval({ loaded, split: "heldout", progress: logProgress(), untrusted });
-      await writeEvalOutput(outDir, { results: run.results, records: run.records });
-      const result = run.results["eval.json"];
-      const [low, high] = result.interval;
-      const warning = sandboxWarning(run.sandbox);
-      const markdown = [
-        "# Ecdysis eval",
-        "",
-        ...(warning ? [warning, ""] : []),
-        "| split | accuracy | 95% interval | tasks | rollouts | cost |",
-        "|---|---|---|---|---|---|",
-        `| heldout | ${(result.accuracy * 100).toFixed(1)}% | ${(low * 100).toFixed(1)}–${(high * 100).toFixed(1)}% | ${result.n} | ${result.cost.rollouts} | $${result.cost.costUsd.toFixed(4)} |`,
-        "",
-      ].join("\n");
-      await mkdir(outDir, { recursive: true });
-      await writeFile(join(outDir, "eval.md"), markdown);
-      return {
-        accuracy: result.accuracy,
-        n: result.n,
-        summaryMarkdown: markdown,
-        reportPath: join(outDir, "eval.md"),
-        outDir,
-      };
-    },
+    describe: describeProject,
+    evolve: evolveForAction,
+    gate: gateForAction,
+    eval: evalForAction,
   };
 }
 
