@@ -66826,7 +66826,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
 init_zod();
 init_load_config();
 init_eval_output();
-import { mkdir as mkdir20 } from "node:fs/promises";
+import { mkdir as mkdir20, rm as rm10 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 
 // src/eval/records-spool.ts
@@ -67423,7 +67423,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       title: "ecdysis eval",
       signal: io.signal
     });
-    await mkdir20(outDir, { recursive: true });
+    const created = await mkdir20(outDir, { recursive: true });
     const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades, sandbox } = await runEval({
       loaded,
@@ -67439,6 +67439,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       onRecord: (record3) => spool.add(record3)
     }).catch(async (error62) => {
       await spool.discard();
+      if (created) await rm10(created, { recursive: true, force: true });
       throw error62;
     }).finally(() => status2.close());
     await writeEvalResults(outDir, results);
@@ -67827,7 +67828,7 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile21, rm as rm10, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile21, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname11, join as join32, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
@@ -68078,7 +68079,7 @@ async function writeProject(options) {
     await mkdir21(dirname11(options.workflowFile), { recursive: true });
     await writeFile19(options.workflowFile, options.workflow);
   } finally {
-    await rm10(staging, { recursive: true, force: true });
+    await rm11(staging, { recursive: true, force: true });
   }
 }
 async function tellAnswerFormat(file2) {
