@@ -46,7 +46,12 @@ export async function evolveQuickstart(
   });
   options.servers.push(sim);
   const dir = await mkdtemp(join(tmpdir(), "ecdysis-quirks-"));
-  await cp(join(repoRoot, "examples", "quickstart"), dir, { recursive: true });
+  // Without the example's own cache: a local `npm start` leaves .ecdysis/ there, and its clean
+  // rollouts would answer for the misbehaving server.
+  await cp(join(repoRoot, "examples", "quickstart"), dir, {
+    recursive: true,
+    filter: (source) => !source.split(/[\\/]/).includes(".ecdysis"),
+  });
   const original = await readFile(join(dir, "ecdysis.yml"), "utf8");
   let config = original.replace(
     /model:\n {2}provider: sim.*\n.*\n.*\n/,
