@@ -1,6 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
+import { canonicalJson } from "./canonical-json.js";
 import { comparableText } from "../safety/guard-text.js";
 import { indexInputs, nearDuplicates } from "../safety/near-duplicates.js";
 import type { LoadedConfig } from "./config-schema.js";
@@ -18,7 +19,8 @@ export interface Splits {
  * invisible-character removal, case folding and whitespace collapsing), is also a train task's
  * would be seen by the refiner roles and then counted by the gate as "generalisation". So is a
  * near-duplicate input — an extra period, a `Question:` prefix, a word changed, an HTML entity —
- * found by `nearDuplicates` (normal-form word shingles, `nearDuplicateThresholds`). The
+ * found by `nearDuplicates` (normal-form word shingles, `nearDuplicateThresholds`) when the two
+ * tasks also expect the same answer (one word apart with another answer asks of another thing). The
  * InputError names the train file and line, and the held-out file and line.
  */
 export function checkSplitOverlap(input: {
@@ -60,10 +62,15 @@ function checkNearDuplicates(input: {
 }): void {
   const { train, heldout } = input;
   const inputs = [...train.tasks, ...heldout.tasks].map((task) => task.input);
-  const [near] = nearDuplicates(
+  const sameAnswer = (left: number, right: number) =>
+    comparableText(canonicalJson(train.tasks[left].expected)) ===
+    comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
+  // A near-copy leaks a held-out task only with its answer: "…symbol of gold?" (Au) beside
+  // "…symbol of iron?" (Fe) shares most words and asks of another thing.
+  const near = nearDuplicates(
     indexInputs(inputs, { dropShared: false }),
     (index) => index < train.tasks.length,
-  );
+  ).find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;

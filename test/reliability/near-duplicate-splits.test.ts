@@ -56,6 +56,37 @@ describe("near-duplicate inputs across the splits", () => {
     expect(() => check(other)).not.toThrow();
   });
 
+  it("keeps a task that asks of another thing with another answer (one word apart is not a copy)", () => {
+    // A user's own small set: "…symbol of gold?" (Au) in train beside "…symbol of iron?" (Fe)
+    // held out share most of their words, but the refiner learns nothing of the held-out answer.
+    const task = (id: string, input: string, expected: string): Task => ({
+      ...train[0],
+      id,
+      input,
+      expected,
+    });
+    const splits = (trainInput: string, expected: string) => ({
+      train: {
+        file: "train.jsonl",
+        tasks: [task("t0", trainInput, expected), task("t1", "Who wrote Hamlet?", "Shakespeare")],
+      },
+      heldout: {
+        file: "heldout.jsonl",
+        tasks: [
+          task("h0", "What is the chemical symbol of iron?", "Fe"),
+          task("h1", "What is the capital of Italy?", "Rome"),
+        ],
+      },
+    });
+    expect(() =>
+      checkSplitOverlap(splits("What is the chemical symbol of gold?", "Au")),
+    ).not.toThrow();
+    // The same near-copy with the held-out answer is refused.
+    expect(() => checkSplitOverlap(splits("What is the chemical symbol of  iron ?", "Fe"))).toThrow(
+      /nearly the same input/,
+    );
+  });
+
   it("finds no near-duplicate between the splits of any bundled world, seeds 1 to 10", async () => {
     for (const name of bundledWorlds()) {
       const world = await loadWorld(name);
