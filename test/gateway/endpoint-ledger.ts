@@ -46,6 +46,8 @@ export interface EndpointLedger {
   billed(): { calls: number; promptTokens: number; completionTokens: number };
   /** Requests held unanswered right now. */
   held(): number;
+  /** Model calls sent on to the sim and not yet answered (neither held nor done). */
+  inFlight(): number;
   /**
    * From now on, once `answered` calls were answered, the requests `which` picks (default: all)
    * are held until `close`.
@@ -75,6 +77,7 @@ export async function startEndpointLedger(options: {
   let holdWhich: (body: unknown) => boolean = () => true;
   const seen = new Map<string, number>();
   const held: ServerResponse[] = [];
+  const heldEntries = new Set<LedgerEntry>();
   const proxy = createServer((incoming, outgoing) => {
     const chunks: Buffer[] = [];
     incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -99,6 +102,7 @@ export async function startEndpointLedger(options: {
         holdWhich(parsed(body))
       ) {
         held.push(outgoing);
+        heldEntries.add(entry);
         return;
       }
       const occurrence = (seen.get(hash) ?? 0) + 1;
@@ -127,6 +131,7 @@ export async function startEndpointLedger(options: {
       };
     },
     held: () => held.filter((response) => !response.destroyed).length,
+    inFlight: () => entries.filter((entry) => !entry.answered && !heldEntries.has(entry)).length,
     holdAfter: (answered, which) => {
       holdFrom = answered;
       holdWhich = which ?? (() => true);

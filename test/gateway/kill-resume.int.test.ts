@@ -49,6 +49,15 @@ describe.skipIf(!python)("a killed and resumed evolve of a command harness", () 
         ? ledger.held() >= 4 && (await gatewayReplies(dir)) >= answered()
         : ledger.held() >= 4,
     );
+    // Then nothing more is answered (a rollout starting meanwhile would get its first call
+    // answered in the instant before the kill, not yet kept: a race of this test, not a repay),
+    // and the kill waits until every call sent on was answered and kept by the gateway.
+    ledger.holdAfter(0);
+    await waitFor(async () =>
+      existsSync(gatewayDir)
+        ? ledger.inFlight() === 0 && (await gatewayReplies(dir)) >= answered()
+        : ledger.inFlight() === 0,
+    );
     heldAtKill = ledger.held();
     child?.kill("SIGKILL");
     expect((await killed).signal).toBe("SIGKILL");
