@@ -41,7 +41,9 @@ describe("ecdysis eval of a command harness whose agent fails", () => {
     const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"], {
       cwd: dir,
     });
-    expect(run.code, run.stderr).toBe(0);
+    // Nothing was measured: the run fails and says why (it exited 0 before).
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/error: nothing was measured: the agent crashed in every one of 3/);
     expect(run.stderr).toMatch(
       /warning: 3 of 3 rollouts ended in an agent error \(the command exited non-zero.*\)\. First, task [\w-]+: process-error: exit code 1; stderr: .*KeyError: 'OPENAI_API_KEY'/,
     );
@@ -80,7 +82,9 @@ describe("ecdysis evolve of a command harness whose agent fails", () => {
       ["evolve", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"],
       { cwd: dir },
     );
-    expect(run.code, run.stderr).toBe(0);
+    // It stops as agent-unusable before any refiner call (it exited 0 before).
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/ecdysis evolve stopped: the agent crashed in every one of 3/);
     expect(run.stderr).toMatch(
       /warning: 3 of 3 train rollouts of the seed harness ended in an agent error \(the command exited non-zero.*\)\. First, task [\w-]+: process-error: exit code 1; stderr: .*KeyError: 'OPENAI_API_KEY'/,
     );

@@ -1,8 +1,6 @@
+import { agentErrorDetail, agentErrorEvent } from "../eval/agent-errors.js";
 import type { RolloutRecord } from "../eval/types.js";
 import type { RunRecords } from "../evolve/run-records.js";
-
-/** Event kinds that mean the agent process itself failed (a command harness), not its answer. */
-const agentErrorKinds = new Set(["process-error", "timeout"]);
 
 /**
  * A warning when rollouts ended in an agent error — a command harness that exited non-zero,
@@ -14,12 +12,10 @@ export function agentErrorWarning(
   records: RolloutRecord[],
   of: { total: number; what: string } = { total: records.length, what: "rollouts" },
 ): string | undefined {
-  const failed = records.filter((record) =>
-    record.trace.events.some((event) => agentErrorKinds.has(event.kind)),
-  );
+  const failed = records.filter((record) => agentErrorEvent(record));
   if (failed.length === 0) return undefined;
-  const first = failed[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
-  const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
+  const first = agentErrorEvent(failed[0]);
+  const detail = agentErrorDetail(first, 600);
   return `warning: ${failed.length} of ${of.total} ${of.what} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed[0].taskId}: ${first?.kind}: ${detail}\n`;
 }
 

@@ -2,6 +2,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { loadConfig } from "../config/load-config.js";
+import { crashedAgentReason } from "../eval/agent-errors.js";
 import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
@@ -125,6 +126,10 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
-    return 0;
+    // A run in which the agent never ran to an answer measured nothing: it says so and fails.
+    const crashed = crashedAgentReason(records, total);
+    if (!crashed) return 0;
+    io.stderr.write(`error: nothing was measured: ${crashed}\n`);
+    return 1;
   },
 };

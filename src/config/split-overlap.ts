@@ -1,9 +1,9 @@
 import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
-import { canonicalJson } from "./canonical-json.js";
 import { comparableText } from "../safety/guard-text.js";
 import { indexInputs, nearDuplicates } from "../safety/near-duplicates.js";
+import { canonicalJson } from "./canonical-json.js";
 import type { LoadedConfig } from "./config-schema.js";
 import { loadTasks, taskOrigin } from "./load-tasks.js";
 import type { Task } from "./task-schema.js";

@@ -1,3 +1,4 @@
+import { crashedAgentReason } from "../eval/agent-errors.js";
 import type { RolloutRecord } from "../eval/types.js";
 import { isRefusal, visibleText } from "../llm/reply-kind.js";
 
@@ -66,10 +67,15 @@ function kindOf(
 
 /**
  * Why an agent that never answered is not worth diagnosing, with its counts and the fix for the
- * most frequent kind — or undefined when some turn was usable (or no turn was recorded: a command
- * harness that reports no steps).
+ * most frequent kind: it crashed in every rollout (`crashedAgentReason`: a command harness that
+ * exited non-zero or timed out each time), or its model gave no usable turn. Undefined when some
+ * turn was usable (or no turn was recorded: a command harness that reports no steps).
  */
 export function silentAgentReason(records: RolloutRecord[]): string | undefined {
+  return crashedAgentReason(records) ?? unusableRepliesReason(records);
+}
+
+function unusableRepliesReason(records: RolloutRecord[]): string | undefined {
   const counts = agentReplyCounts(records);
   const turns = Object.values(counts).reduce((sum, count) => sum + count, 0);
   if (turns === 0 || counts.usable > 0) return undefined;

@@ -102,6 +102,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
 /** The config's models for the gate, the gateway's replies kept with the call cache and scrubbed. */
 function openGateModels(options: RunGateOptions, redactor: SecretRedactor) {
   return openModels(options.loaded, {
+    env: options.env,
     gatewayCache: options.callCache ?? true,
     redact: (body) => redactor.json(body),
   });

@@ -269,12 +269,15 @@ async function openOwnModels(
 ) {
   if (options.models) return undefined;
   const redact = (body: unknown) => redactor.json(body);
-  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
-    async (error) => {
-      await release();
-      throw error;
-    },
-  );
+  const opened = openModels(options.loaded, {
+    env: options.env,
+    gatewayCache: options.callCache ?? true,
+    redact,
+  });
+  return opened.catch(async (error) => {
+    await release();
+    throw error;
+  });
 }
 
 /**

@@ -1,0 +1,46 @@
+import type { AgentEvent } from "../agent/types.js";
+import type { RolloutRecord } from "./types.js";
+
+/** Event kinds that mean the agent process itself failed (a command harness), not its answer. */
+const agentErrorKinds = new Set(["process-error", "timeout"]);
+
+/** The record's agent-error event (the command exited non-zero, timed out, printed no JSON). */
+export function agentErrorEvent(record: RolloutRecord): AgentEvent | undefined {
+  return record.trace.events.find((event) => agentErrorKinds.has(event.kind));
+}
+
+/** An agent error's detail on one line (it ends with the agent's stderr tail), cut at `max`. */
+export function agentErrorDetail(event: AgentEvent | undefined, max: number): string {
+  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
+}
+
+/**
+ * Why rollouts measured nothing when the agent crashed in every one of them (`total` of them,
+ * default all the records): the counts per kind, the first one's detail and the fix it points
+ * to. Undefined when some rollout ran to an answer (right or wrong).
+ */
+export function crashedAgentReason(
+  records: RolloutRecord[],
+  total = records.length,
+): string | undefined {
+  const crashed = records.filter((record) => agentErrorEvent(record));
+  if (total === 0 || crashed.length < total) return undefined;
+  const kinds = new Map<string, number>();
+  for (const record of crashed) {
+    const kind = agentErrorEvent(record)?.kind ?? "";
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds].map(([kind, count]) => `${count} ${kind}`).join(", ");
+  const first = agentErrorEvent(crashed[0]);
+  const detail = agentErrorDetail(first, 400);
+  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+}
+
+function crashFix(event: AgentEvent | undefined): string {
+  const detail = event?.detail ?? "";
+  if (/no valid rollout token/.test(detail))
+    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
+  if (event?.kind === "timeout")
+    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
+  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
+}
