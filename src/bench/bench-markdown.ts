@@ -151,63 +151,64 @@ export function executionLine(result: BenchResult): string {
 /** `DIR/bench.md`: headline, budget use, claims, decomposition, what holds by construction, runs. */
 export function renderBenchMarkdown(result: BenchResult): string {
   const checks = checkClaims(result);
-  const budgets = result.settings.budgets;
-  const largest = budgets.at(-1) as number;
-  const headline = budgets
+  const sections = [
+    ...introSections(result),
+    ...claimSections(result, checks),
+    ...detailSections(result),
+  ];
+  return `${sections.join("\n\n")}\n`;
+}
+
+/** The title, the machine and settings lines, the headline tables and the budget use. */
+function introSections(result: BenchResult): string[] {
+  const headline = result.settings.budgets
     .map(
       (budget) => `### Budget ${budget} full-split evaluations\n\n${headlineTable(result, budget)}`,
     )
     .join("\n\n");
-  const pairs = budgets
+  return [
+    "# Ecdysis bench",
+    `${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}`,
+    `${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).`,
+    "## Headline: Ecdysis against the GEPA-faithful baseline",
+    baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)"),
+    speedDefinitions,
+    headline,
+    "## How the arms used their budgets",
+    budgetUseTable(result),
+  ];
+}
+
+/** The claims, where they do not hold, the decomposition (when run) and what holds by construction. */
+function claimSections(result: BenchResult, checks: readonly ClaimCheck[]): string[] {
+  const largest = result.settings.budgets.at(-1) as number;
+  const decomposition = result.settings.decomposition
+    ? [`## Decomposition (budget ${largest})`, decompositionTable(result, largest)]
+    : [];
+  return [
+    "## Claims",
+    claimsTable(checks, result),
+    "## Where it does not hold",
+    whereItDoesNotHold(checks),
+    ...decomposition,
+    "## What holds by construction",
+    constructionSection(),
+  ];
+}
+
+/** Per arm, per pair, the worlds' assumptions and every run. */
+function detailSections(result: BenchResult): string[] {
+  const pairs = result.settings.budgets
     .map((budget) => `### Budget ${budget}\n\n${pairTable(result, budget)}`)
     .join("\n\n");
-  const decomposition = result.settings.decomposition
-    ? `## Decomposition (budget ${largest})\n\n${decompositionTable(result, largest)}\n\n`
-    : "";
-  return `# Ecdysis bench
-
-${result.date} · ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) · Node ${result.machine.node} · ${result.machine.platform}
-
-${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
-
-## Headline: Ecdysis against the GEPA-faithful baseline
-
-${baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)")}
-
-${speedDefinitions}
-
-${headline}
-
-## How the arms used their budgets
-
-${budgetUseTable(result)}
-
-## Claims
-
-${claimsTable(checks, result)}
-
-## Where it does not hold
-
-${whereItDoesNotHold(checks)}
-
-${decomposition}## What holds by construction
-
-${constructionSection()}
-
-## Per arm (median, min–max over worlds and seeds)
-
-${armsTable(result.arms)}
-
-## Held-out time-to-match per pair
-
-${pairs}
-
-## Worlds and the sim's assumptions
-
-${assumptions(result)}
-
-## All runs
-
-${runsTable(result.runs)}
-`;
+  return [
+    "## Per arm (median, min–max over worlds and seeds)",
+    armsTable(result.arms),
+    "## Held-out time-to-match per pair",
+    pairs,
+    "## Worlds and the sim's assumptions",
+    assumptions(result),
+    "## All runs",
+    runsTable(result.runs),
+  ];
 }

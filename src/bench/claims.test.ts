@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ClaimCheck, checkClaims, spentFairly, verdictOf } from "./claims.js";
+import { type ClaimCheck, checkClaims, verdictOf } from "./claims.js";
 import { computeComparisons } from "./comparisons.js";
+import { spentFairly } from "./conduct-claims.js";
 import { summariseArms } from "./summary.js";
 import { benchRun, probe } from "./testing/bench-run.js";
 import type { BenchResult, BenchRun, BenchStrategy } from "./types.js";

@@ -1,12 +1,10 @@
 import { median } from "./bootstrap.js";
 import { allWorlds, findComparison } from "./comparisons.js";
+import { accommodationCheck, baselineSpendShare, fairBaselineCheck } from "./conduct-claims.js";
 import type { BenchResult, BenchRun, Comparison, Estimate } from "./types.js";
 
 /** The speed-up over the iterative baseline the paper reports, and our bar. */
 export const paperSpeedup = 1.84;
-
-/** Share of its budget the baseline must spend (unless every train task passes) to count as fair. */
-export const baselineSpendShare = 0.8;
 
 /** The claims a bench checks. */
 export type ClaimName =
@@ -118,72 +116,96 @@ function claimsFor(options: {
   return checks;
 }
 
+/** The scope and budget a claim check is made at. */
+export type ClaimBase = { scope: string; budgetEvals: number };
+
+/** The claims against the iterative baseline, in order: speed-up, accuracy over time, total time, held-out. */
 function versusIterative(options: {
   comparison: Comparison;
   runs: BenchRun[];
-  base: { scope: string; budgetEvals: number };
+  base: ClaimBase;
 }): ClaimCheck[] {
   const { comparison, runs, base } = options;
+  return [
+    speedupCheck(comparison, runs, base),
+    aucCheck(comparison.figures, base),
+    totalTimeCheck(comparison.figures, base),
+    heldoutVersusIterativeCheck(comparison.figures, base),
+  ].filter((check): check is ClaimCheck => check !== undefined);
+}
+
+function speedupCheck(
+  comparison: Comparison,
+  runs: BenchRun[],
+  base: ClaimBase,
+): ClaimCheck | undefined {
   const f = comparison.figures;
-  const checks: ClaimCheck[] = [];
   const counts = `${f.timeToMatch?.n ?? 0} pairs, ${f.timeToMatchNotReached} not reached (0×), ${f.timeToMatchNoTarget} without target`;
   if (f.timeToMatch) {
     const verdict = verdictOf(f.timeToMatch, paperSpeedup);
-    checks.push({
+    return {
       ...base,
       claim: "speedup",
       verdict,
       measured: `${formatEstimate(f.timeToMatch, times)} (${counts})`,
       explanation: verdict === "yes" ? undefined : speedExplanation(comparison, runs),
-    });
-  } else if (f.timeToMatchNoTarget > 0) {
-    checks.push({
-      ...base,
-      claim: "speedup",
-      verdict: "no",
-      measured: `n/a (${counts})`,
-      explanation:
-        "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match.",
-    });
+    };
   }
-  if (f.aucDiff) {
-    const verdict = verdictOf(f.aucDiff, 0, true);
-    checks.push({
-      ...base,
-      claim: "mean-accuracy-over-time",
-      verdict,
-      measured: formatEstimate(f.aucDiff, points),
-      explanation:
-        verdict === "yes"
-          ? undefined
-          : "Over the common training horizon the baseline's harnesses were on average as accurate on held-out tasks.",
-    });
-  }
-  if (f.wallRatio) {
-    checks.push({
-      ...base,
-      claim: "total-time",
-      verdict: verdictOf(f.wallRatio, paperSpeedup),
-      measured: formatEstimate(f.wallRatio, times),
-      explanation: `Rollouts iterative / Ecdysis ${formatEstimate(f.rolloutsRatio, times)}; the arms stop for different reasons (Ecdysis when no systematic pattern is left, the baseline when its budget is spent or every train task passes).`,
-    });
-  }
-  if (f.heldoutDiff) {
-    const verdict = verdictOf(f.heldoutDiff, 0);
-    checks.push({
-      ...base,
-      claim: "heldout-vs-iterative",
-      verdict,
-      measured: formatEstimate(f.heldoutDiff, points),
-      explanation:
-        verdict === "yes"
-          ? undefined
-          : verdict === "no"
-            ? "The baseline's final harness was more accurate on the held-out split."
-            : "The interval includes a loss: the final harnesses are about as accurate on held-out tasks.",
-    });
-  }
-  return checks;
+  if (f.timeToMatchNoTarget === 0) return undefined;
+  return {
+    ...base,
+    claim: "speedup",
+    verdict: "no",
+    measured: `n/a (${counts})`,
+    explanation:
+      "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match.",
+  };
+}
+
+function aucCheck(f: Comparison["figures"], base: ClaimBase): ClaimCheck | undefined {
+  if (!f.aucDiff) return undefined;
+  const verdict = verdictOf(f.aucDiff, 0, true);
+  return {
+    ...base,
+    claim: "mean-accuracy-over-time",
+    verdict,
+    measured: formatEstimate(f.aucDiff, points),
+    explanation:
+      verdict === "yes"
+        ? undefined
+        : "Over the common training horizon the baseline's harnesses were on average as accurate on held-out tasks.",
+  };
+}
+
+function totalTimeCheck(f: Comparison["figures"], base: ClaimBase): ClaimCheck | undefined {
+  if (!f.wallRatio) return undefined;
+  return {
+    ...base,
+    claim: "total-time",
+    verdict: verdictOf(f.wallRatio, paperSpeedup),
+    measured: formatEstimate(f.wallRatio, times),
+    explanation: `Rollouts iterative / Ecdysis ${formatEstimate(f.rolloutsRatio, times)}; the arms stop for different reasons (Ecdysis when no systematic pattern is left, the baseline when its budget is spent or every train task passes).`,
+  };
+}
+
+function heldoutVersusIterativeCheck(
+  f: Comparison["figures"],
+  base: ClaimBase,
+): ClaimCheck | undefined {
+  if (!f.heldoutDiff) return undefined;
+  const verdict = verdictOf(f.heldoutDiff, 0);
+  return {
+    ...base,
+    claim: "heldout-vs-iterative",
+    verdict,
+    measured: formatEstimate(f.heldoutDiff, points),
+    explanation:
+      verdict === "yes"
+        ? undefined
+        : verdict === "no"
+          ? "The baseline's final harness was more accurate on the held-out split."
+          : "The interval includes a loss: the final harnesses are about as accurate on held-out tasks.",
+  };
 }
 
 function speedExplanation(comparison: Comparison, runs: BenchRun[]): string {
@@ -205,66 +227,6 @@ function speedExplanation(comparison: Comparison, runs: BenchRun[]): string {
       ? ""
       : ` First change of harness (median): Ecdysis at ${(e / 1000).toFixed(2)} s, iterative at ${(i / 1000).toFixed(2)} s.`;
   return `Median held-out time-to-match ${formatEstimate(comparison.figures.timeToMatch, times)}.${reached}${steps}`.trim();
-}
-
-function accommodationCheck(
-  runs: BenchRun[],
-  base: { scope: string; budgetEvals: number },
-): ClaimCheck {
-  const total = runs.reduce((sum, run) => sum + run.accommodations, 0);
-  return {
-    ...base,
-    claim: "no-accommodations",
-    verdict: total === 0 ? "yes" : "no",
-    measured: `${total} in ${runs.length} runs`,
-    explanation:
-      total === 0
-        ? undefined
-        : runs
-            .flatMap((run) =>
-              run.accommodationReasons.map((reason) => `${run.world} seed ${run.seed}: ${reason}`),
-            )
-            .join("; "),
-  };
-}
-
-/**
- * Whether a baseline run counts as fairly run: it spent ≥ 80% of its budget, passed every train
- * task, or stopped because two epochs of its reflections gave nothing new to evaluate
- * (`attempts-exhausted`: the reflector proposed nothing or repeated scored children — spending
- * the rest would buy cached repeats, as it does Ecdysis when it stops on the same reason). A cap
- * (`max-iterations`, `patience`) with budget left is not fair.
- */
-export function spentFairly(run: BenchRun): boolean {
-  return (
-    run.stoppedBy === "no-failures" ||
-    run.stoppedBy === "attempts-exhausted" ||
-    run.rollouts >= baselineSpendShare * run.budgetRollouts
-  );
-}
-
-function fairBaselineCheck(
-  runs: BenchRun[],
-  base: { scope: string; budgetEvals: number },
-): ClaimCheck {
-  const unfair = runs.filter((run) => !spentFairly(run));
-  const spent = median(runs.map((run) => run.rollouts / run.budgetRollouts)) ?? 0;
-  const exhausted = runs.filter(
-    (run) =>
-      run.stoppedBy === "attempts-exhausted" &&
-      run.rollouts < baselineSpendShare * run.budgetRollouts,
-  ).length;
-  const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
-  return {
-    ...base,
-    claim: "fair-baseline",
-    verdict: unfair.length === 0 ? "yes" : "no",
-    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
-    explanation:
-      unfair.length === 0
-        ? undefined
-        : `Stopped early: ${unfair.map((run) => `${run.world} seed ${run.seed} (${run.stoppedBy}, ${run.unspentRollouts} of ${run.budgetRollouts} unspent)`).join("; ")}.`,
-  };
 }
 
 /** Readable name of a claim, for tables. */
