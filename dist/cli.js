@@ -29811,10 +29811,11 @@ function checkSplitOverlap(input2) {
 function checkNearDuplicates(input2) {
   const { train, heldout } = input2;
   const inputs = [...train.tasks, ...heldout.tasks].map((task2) => task2.input);
-  const [near] = nearDuplicates(
+  const sameAnswer = (left, right) => comparableText(canonicalJson(train.tasks[left].expected)) === comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
+  const near = nearDuplicates(
     indexInputs(inputs, { dropShared: false }),
     (index) => index < train.tasks.length
-  );
+  ).find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;
@@ -29863,6 +29864,7 @@ var init_split_overlap = __esm({
     init_input_error();
     init_guard_text();
     init_near_duplicates();
+    init_canonical_json();
     init_load_tasks();
   }
 });
@@ -55240,6 +55242,7 @@ async function runGate(options) {
 }
 function openGateModels(options, redactor) {
   return openModels(options.loaded, {
+    env: options.env,
     gatewayCache: options.callCache ?? true,
     redact: (body) => redactor.json(body)
   });
@@ -55362,6 +55365,42 @@ var init_guard = __esm({
   }
 });
 
+// src/eval/agent-errors.ts
+function agentErrorEvent(record3) {
+  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
+}
+function agentErrorDetail(event, max) {
+  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
+}
+function crashedAgentReason(records, total = records.length) {
+  const crashed = records.filter((record3) => agentErrorEvent(record3));
+  if (total === 0 || crashed.length < total) return void 0;
+  const kinds2 = /* @__PURE__ */ new Map();
+  for (const record3 of crashed) {
+    const kind = agentErrorEvent(record3)?.kind ?? "";
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+  const first = agentErrorEvent(crashed[0]);
+  const detail = agentErrorDetail(first, 400);
+  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+}
+function crashFix(event) {
+  const detail = event?.detail ?? "";
+  if (/no valid rollout token/.test(detail))
+    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
+  if (event?.kind === "timeout")
+    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
+  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
+}
+var agentErrorKinds;
+var init_agent_errors = __esm({
+  "src/eval/agent-errors.ts"() {
+    "use strict";
+    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+  }
+});
+
 // src/diagnose/agent-replies.ts
 function agentReplyCounts(records) {
   const counts2 = {
@@ -55395,6 +55434,9 @@ function kindOf(text3, toolCalls, event) {
   return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
 }
 function silentAgentReason(records) {
+  return crashedAgentReason(records) ?? unusableRepliesReason(records);
+}
+function unusableRepliesReason(records) {
   const counts2 = agentReplyCounts(records);
   const turns = Object.values(counts2).reduce((sum, count6) => sum + count6, 0);
   if (turns === 0 || counts2.usable > 0) return void 0;
@@ -55406,6 +55448,7 @@ var agentRemedies;
 var init_agent_replies = __esm({
   "src/diagnose/agent-replies.ts"() {
     "use strict";
+    init_agent_errors();
     init_reply_kind();
     agentRemedies = {
       empty: { words: "empty", remedy: "check the agent model and its server" },
@@ -62105,12 +62148,15 @@ function runRedactor2(options) {
 async function openOwnModels(options, release2, redactor) {
   if (options.models) return void 0;
   const redact = (body) => redactor.json(body);
-  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
-    async (error62) => {
-      await release2();
-      throw error62;
-    }
-  );
+  const opened = openModels(options.loaded, {
+    env: options.env,
+    gatewayCache: options.callCache ?? true,
+    redact
+  });
+  return opened.catch(async (error62) => {
+    await release2();
+    throw error62;
+  });
 }
 async function finishRun(searched) {
   const { options, run: run2, outcome } = searched;
@@ -64312,6 +64358,34 @@ var init_world_generator = __esm({
 
 // src/bench/from-evolve-result.ts
 function toEvolveOutcome(result) {
+  const { patterns: patterns2, acceptedEdits: acceptedEdits2, trajectory, inForce } = readIterations(result);
+  return {
+    baseline: {
+      train: { accuracy: result.baseline.train.accuracy, n: result.baseline.train.n },
+      heldout: { accuracy: result.baseline.heldout.accuracy, n: result.baseline.heldout.n }
+    },
+    final: {
+      train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
+      heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n }
+    },
+    training: spendView(result.cost.training),
+    total: {
+      rollouts: result.cost.rollouts,
+      llmCalls: result.cost.llmCalls,
+      promptTokens: result.cost.promptTokens,
+      completionTokens: result.cost.completionTokens,
+      wallMs: result.cost.wallMs,
+      refinementShare: result.cost.refinementShare
+    },
+    patterns: patterns2,
+    acceptedEdits: acceptedEdits2,
+    trajectory,
+    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
+    stoppedBy: result.stoppedBy,
+    inForce: checkedInForce(inForce, result.harness.finalHash)
+  };
+}
+function readIterations(result) {
   const patterns2 = [];
   const acceptedEdits2 = [];
   const trajectory = [];
@@ -64345,31 +64419,7 @@ function toEvolveOutcome(result) {
       tasks: iteration.batch.taskIds.length
     });
   }
-  return {
-    baseline: {
-      train: { accuracy: result.baseline.train.accuracy, n: result.baseline.train.n },
-      heldout: { accuracy: result.baseline.heldout.accuracy, n: result.baseline.heldout.n }
-    },
-    final: {
-      train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
-      heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n }
-    },
-    training: spendView(result.cost.training),
-    total: {
-      rollouts: result.cost.rollouts,
-      llmCalls: result.cost.llmCalls,
-      promptTokens: result.cost.promptTokens,
-      completionTokens: result.cost.completionTokens,
-      wallMs: result.cost.wallMs,
-      refinementShare: result.cost.refinementShare
-    },
-    patterns: patterns2,
-    acceptedEdits: acceptedEdits2,
-    trajectory,
-    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
-    stoppedBy: result.stoppedBy,
-    inForce: checkedInForce(inForce, result.harness.finalHash)
-  };
+  return { patterns: patterns2, acceptedEdits: acceptedEdits2, trajectory, inForce };
 }
 function checkedInForce(inForce, finalHash) {
   const last = inForce.at(-1)?.harnessHash;
@@ -64462,6 +64512,26 @@ var init_project_config = __esm({
 // src/bench/sim-probe.ts
 import path19 from "node:path";
 async function measureProbe(options) {
+  const { loaded, tasks, harnesses } = await rebuildRun(options);
+  const server = await startSimServer({
+    world: options.world,
+    model: options.model,
+    latencyScale: 0
+  });
+  try {
+    return await probeHarnesses({
+      loaded,
+      tasks,
+      harnesses,
+      baseUrl: server.url,
+      cacheDir: options.cacheDir,
+      inForce: options.inForce
+    });
+  } finally {
+    await server.close();
+  }
+}
+async function rebuildRun(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
   const train = await loadTasks(path19.resolve(loaded.root, config2.tasks.train));
@@ -64478,49 +64548,43 @@ async function measureProbe(options) {
     // As the run guarded them: the seed's lines are no evidence of a copied task.
     guard: { ...buildGuardContext({ loaded, train, heldout }), seedFiles: guardedFiles(seed2) }
   });
-  const server = await startSimServer({
-    world: options.world,
-    model: options.model,
-    latencyScale: 0
+  return { loaded, tasks, harnesses };
+}
+async function probeHarnesses(options) {
+  const { loaded, tasks, harnesses } = options;
+  const { config: config2 } = loaded;
+  const modelConfig = { ...config2.model, maxConcurrency: probeConcurrency };
+  const provider = createProvider({
+    config: modelConfig,
+    baseUrl: options.baseUrl,
+    apiKey: "bench-probe"
   });
-  try {
-    const modelConfig = { ...config2.model, maxConcurrency: probeConcurrency };
-    const provider = createProvider({
-      config: modelConfig,
-      baseUrl: server.url,
-      apiKey: "bench-probe"
+  const scorer = scorerForTasks(config2.tasks.scorer, {
+    root: loaded.root,
+    judge: provider,
+    file: loaded.path
+  });
+  const cache2 = new RolloutCache(options.cacheDir);
+  const points2 = [];
+  for (const point of options.inForce) {
+    const harness = harnesses.get(point.harnessHash);
+    if (!harness)
+      throw new Error(`bench: cannot rebuild harness ${point.harnessHash.slice(0, 12)} of the run`);
+    const { result } = await evaluate({
+      tasks,
+      harness,
+      provider,
+      adapter: builtinAgent(),
+      scorer,
+      concurrency: probeConcurrency,
+      cache: cache2,
+      split: "heldout",
+      label: "bench probe",
+      params: rolloutParams(modelConfig)
     });
-    const scorer = scorerForTasks(config2.tasks.scorer, {
-      root: loaded.root,
-      judge: provider,
-      file: loaded.path
-    });
-    const cache2 = new RolloutCache(options.cacheDir);
-    const points2 = [];
-    for (const point of options.inForce) {
-      const harness = harnesses.get(point.harnessHash);
-      if (!harness)
-        throw new Error(
-          `bench: cannot rebuild harness ${point.harnessHash.slice(0, 12)} of the run`
-        );
-      const { result } = await evaluate({
-        tasks,
-        harness,
-        provider,
-        adapter: builtinAgent(),
-        scorer,
-        concurrency: probeConcurrency,
-        cache: cache2,
-        split: "heldout",
-        label: "bench probe",
-        params: rolloutParams(modelConfig)
-      });
-      points2.push({ ...point, accuracy: result.accuracy });
-    }
-    return { tasks: tasks.length, points: points2 };
-  } finally {
-    await server.close();
+    points2.push({ ...point, accuracy: result.accuracy });
   }
+  return { tasks: tasks.length, points: points2 };
 }
 async function rebuildHarnesses(options) {
   const { seed: seed2, result, guard } = options;
@@ -64594,76 +64658,23 @@ function simEngine() {
     },
     async prepareProject({ world: world2, seed: seed2, dir }) {
       const seeded = { ...await worldOf(world2.source), seed: seed2 };
-      await rm7(dir, { recursive: true, force: true });
-      await mkdir18(dir, { recursive: true });
-      const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      await writeFile16(path20.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
-`);
-      prepared2.set(dir, {
-        world: seeded,
-        files: {
-          train: path20.relative(dir, files.train),
-          heldout: path20.relative(dir, files.heldout),
-          harnessDir: path20.relative(dir, files.harnessDir)
-        }
-      });
-      const train = await loadTasks(files.train);
-      const heldout = await loadTasks(files.heldout);
-      return {
-        dir,
-        groundTruthPath: files.groundTruth,
-        agentModel: agentModelOf(seeded),
-        trainTasks: train.length,
-        heldoutTaskIds: heldout.map((task) => task.id)
-      };
+      const { files, project } = await generateProject(seeded, dir);
+      prepared2.set(dir, { world: seeded, files });
+      return project;
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world: world2, files } = preparedOf(project.dir);
-      const projectDir = path20.join(outDir, "project");
-      await rm7(outDir, { recursive: true, force: true });
-      await mkdir18(projectDir, { recursive: true });
-      for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
-        await cp2(path20.join(project.dir, relative10), path20.join(projectDir, relative10), {
-          recursive: true
-        });
-      }
-      const server = await startSimServer({
+      const result = await runArm({
         world: playedWorld(world2, refiner),
-        model: project.agentModel,
-        latencyScale: settings.latencyScale
+        project,
+        files,
+        strategy,
+        settings,
+        outDir,
+        clock
       });
-      try {
-        const configPath = path20.join(projectDir, "ecdysis.yml");
-        await writeFile16(
-          configPath,
-          projectConfigYaml({
-            strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
-            settings,
-            model: project.agentModel ?? "sim-1",
-            baseUrl: server.url,
-            ...files
-          })
-        );
-        const config2 = await loadConfig(configPath);
-        const models = await openModels(config2, { env: { [benchKeyEnv]: "bench-sim" } });
-        try {
-          const result = await runEvolve({
-            loaded: config2,
-            outDir: path20.join(outDir, "evolve"),
-            models,
-            clock,
-            // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
-            speedups: strategy !== "ecdysis-serial"
-          });
-          await writeEvolveReports({ outDir: path20.join(outDir, "evolve"), result });
-          results.set(outDir, result);
-          return toEvolveOutcome(result);
-        } finally {
-          await models.close();
-        }
-      } finally {
-        await server.close();
-      }
+      results.set(outDir, result);
+      return toEvolveOutcome(result);
     },
     async probe({ project, refiner, outDir, inForce, taskIds }) {
       const { world: world2 } = preparedOf(project.dir);
@@ -64680,6 +64691,76 @@ function simEngine() {
       });
     }
   };
+}
+async function generateProject(seeded, dir) {
+  await rm7(dir, { recursive: true, force: true });
+  await mkdir18(dir, { recursive: true });
+  const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
+  await writeFile16(path20.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+`);
+  const train = await loadTasks(files.train);
+  const heldout = await loadTasks(files.heldout);
+  return {
+    files: {
+      train: path20.relative(dir, files.train),
+      heldout: path20.relative(dir, files.heldout),
+      harnessDir: path20.relative(dir, files.harnessDir)
+    },
+    project: {
+      dir,
+      groundTruthPath: files.groundTruth,
+      agentModel: agentModelOf(seeded),
+      trainTasks: train.length,
+      heldoutTaskIds: heldout.map((task) => task.id)
+    }
+  };
+}
+async function runArm(options) {
+  const { project, files, strategy, settings, outDir } = options;
+  const projectDir = path20.join(outDir, "project");
+  await rm7(outDir, { recursive: true, force: true });
+  await mkdir18(projectDir, { recursive: true });
+  for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
+    await cp2(path20.join(project.dir, relative10), path20.join(projectDir, relative10), {
+      recursive: true
+    });
+  }
+  const server = await startSimServer({
+    world: options.world,
+    model: project.agentModel,
+    latencyScale: settings.latencyScale
+  });
+  try {
+    const configPath = path20.join(projectDir, "ecdysis.yml");
+    await writeFile16(
+      configPath,
+      projectConfigYaml({
+        strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
+        settings,
+        model: project.agentModel ?? "sim-1",
+        baseUrl: server.url,
+        ...files
+      })
+    );
+    const config2 = await loadConfig(configPath);
+    const models = await openModels(config2, { env: { [benchKeyEnv]: "bench-sim" } });
+    try {
+      const result = await runEvolve({
+        loaded: config2,
+        outDir: path20.join(outDir, "evolve"),
+        models,
+        clock: options.clock,
+        // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
+        speedups: strategy !== "ecdysis-serial"
+      });
+      await writeEvolveReports({ outDir: path20.join(outDir, "evolve"), result });
+      return result;
+    } finally {
+      await models.close();
+    }
+  } finally {
+    await server.close();
+  }
 }
 function playedWorld(world2, refiner) {
   if (refiner === "world") return world2;
@@ -64922,9 +65003,41 @@ function findComparison(comparisons, query) {
   );
 }
 
+// src/bench/conduct-claims.ts
+var baselineSpendShare = 0.8;
+function accommodationCheck(runs, base) {
+  const total = runs.reduce((sum, run2) => sum + run2.accommodations, 0);
+  return {
+    ...base,
+    claim: "no-accommodations",
+    verdict: total === 0 ? "yes" : "no",
+    measured: `${total} in ${runs.length} runs`,
+    explanation: total === 0 ? void 0 : runs.flatMap(
+      (run2) => run2.accommodationReasons.map((reason) => `${run2.world} seed ${run2.seed}: ${reason}`)
+    ).join("; ")
+  };
+}
+function spentFairly(run2) {
+  return run2.stoppedBy === "no-failures" || run2.stoppedBy === "attempts-exhausted" || run2.rollouts >= baselineSpendShare * run2.budgetRollouts;
+}
+function fairBaselineCheck(runs, base) {
+  const unfair = runs.filter((run2) => !spentFairly(run2));
+  const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
+  const exhausted = runs.filter(
+    (run2) => run2.stoppedBy === "attempts-exhausted" && run2.rollouts < baselineSpendShare * run2.budgetRollouts
+  ).length;
+  const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
+  return {
+    ...base,
+    claim: "fair-baseline",
+    verdict: unfair.length === 0 ? "yes" : "no",
+    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
+    explanation: unfair.length === 0 ? void 0 : `Stopped early: ${unfair.map((run2) => `${run2.world} seed ${run2.seed} (${run2.stoppedBy}, ${run2.unspentRollouts} of ${run2.budgetRollouts} unspent)`).join("; ")}.`
+  };
+}
+
 // src/bench/claims.ts
 var paperSpeedup = 1.84;
-var baselineSpendShare = 0.8;
 var points = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
 var times = (value) => `${value.toFixed(2)}\xD7`;
 function formatEstimate(value, format) {
@@ -64983,57 +65096,66 @@ function claimsFor(options) {
 }
 function versusIterative(options) {
   const { comparison, runs, base } = options;
+  return [
+    speedupCheck(comparison, runs, base),
+    aucCheck(comparison.figures, base),
+    totalTimeCheck(comparison.figures, base),
+    heldoutVersusIterativeCheck(comparison.figures, base)
+  ].filter((check2) => check2 !== void 0);
+}
+function speedupCheck(comparison, runs, base) {
   const f2 = comparison.figures;
-  const checks = [];
   const counts2 = `${f2.timeToMatch?.n ?? 0} pairs, ${f2.timeToMatchNotReached} not reached (0\xD7), ${f2.timeToMatchNoTarget} without target`;
   if (f2.timeToMatch) {
     const verdict = verdictOf(f2.timeToMatch, paperSpeedup);
-    checks.push({
+    return {
       ...base,
       claim: "speedup",
       verdict,
       measured: `${formatEstimate(f2.timeToMatch, times)} (${counts2})`,
       explanation: verdict === "yes" ? void 0 : speedExplanation(comparison, runs)
-    });
-  } else if (f2.timeToMatchNoTarget > 0) {
-    checks.push({
-      ...base,
-      claim: "speedup",
-      verdict: "no",
-      measured: `n/a (${counts2})`,
-      explanation: "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match."
-    });
+    };
   }
-  if (f2.aucDiff) {
-    const verdict = verdictOf(f2.aucDiff, 0, true);
-    checks.push({
-      ...base,
-      claim: "mean-accuracy-over-time",
-      verdict,
-      measured: formatEstimate(f2.aucDiff, points),
-      explanation: verdict === "yes" ? void 0 : "Over the common training horizon the baseline's harnesses were on average as accurate on held-out tasks."
-    });
-  }
-  if (f2.wallRatio) {
-    checks.push({
-      ...base,
-      claim: "total-time",
-      verdict: verdictOf(f2.wallRatio, paperSpeedup),
-      measured: formatEstimate(f2.wallRatio, times),
-      explanation: `Rollouts iterative / Ecdysis ${formatEstimate(f2.rolloutsRatio, times)}; the arms stop for different reasons (Ecdysis when no systematic pattern is left, the baseline when its budget is spent or every train task passes).`
-    });
-  }
-  if (f2.heldoutDiff) {
-    const verdict = verdictOf(f2.heldoutDiff, 0);
-    checks.push({
-      ...base,
-      claim: "heldout-vs-iterative",
-      verdict,
-      measured: formatEstimate(f2.heldoutDiff, points),
-      explanation: verdict === "yes" ? void 0 : verdict === "no" ? "The baseline's final harness was more accurate on the held-out split." : "The interval includes a loss: the final harnesses are about as accurate on held-out tasks."
-    });
-  }
-  return checks;
+  if (f2.timeToMatchNoTarget === 0) return void 0;
+  return {
+    ...base,
+    claim: "speedup",
+    verdict: "no",
+    measured: `n/a (${counts2})`,
+    explanation: "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match."
+  };
+}
+function aucCheck(f2, base) {
+  if (!f2.aucDiff) return void 0;
+  const verdict = verdictOf(f2.aucDiff, 0, true);
+  return {
+    ...base,
+    claim: "mean-accuracy-over-time",
+    verdict,
+    measured: formatEstimate(f2.aucDiff, points),
+    explanation: verdict === "yes" ? void 0 : "Over the common training horizon the baseline's harnesses were on average as accurate on held-out tasks."
+  };
+}
+function totalTimeCheck(f2, base) {
+  if (!f2.wallRatio) return void 0;
+  return {
+    ...base,
+    claim: "total-time",
+    verdict: verdictOf(f2.wallRatio, paperSpeedup),
+    measured: formatEstimate(f2.wallRatio, times),
+    explanation: `Rollouts iterative / Ecdysis ${formatEstimate(f2.rolloutsRatio, times)}; the arms stop for different reasons (Ecdysis when no systematic pattern is left, the baseline when its budget is spent or every train task passes).`
+  };
+}
+function heldoutVersusIterativeCheck(f2, base) {
+  if (!f2.heldoutDiff) return void 0;
+  const verdict = verdictOf(f2.heldoutDiff, 0);
+  return {
+    ...base,
+    claim: "heldout-vs-iterative",
+    verdict,
+    measured: formatEstimate(f2.heldoutDiff, points),
+    explanation: verdict === "yes" ? void 0 : verdict === "no" ? "The baseline's final harness was more accurate on the held-out split." : "The interval includes a loss: the final harnesses are about as accurate on held-out tasks."
+  };
 }
 function speedExplanation(comparison, runs) {
   const failed3 = comparison.pairs.filter((pair) => pair.timeToMatch?.status === "not-reached");
@@ -65045,36 +65167,6 @@ function speedExplanation(comparison, runs) {
   const i = first("iterative");
   const steps = e === null || i === null ? "" : ` First change of harness (median): Ecdysis at ${(e / 1e3).toFixed(2)} s, iterative at ${(i / 1e3).toFixed(2)} s.`;
   return `Median held-out time-to-match ${formatEstimate(comparison.figures.timeToMatch, times)}.${reached}${steps}`.trim();
-}
-function accommodationCheck(runs, base) {
-  const total = runs.reduce((sum, run2) => sum + run2.accommodations, 0);
-  return {
-    ...base,
-    claim: "no-accommodations",
-    verdict: total === 0 ? "yes" : "no",
-    measured: `${total} in ${runs.length} runs`,
-    explanation: total === 0 ? void 0 : runs.flatMap(
-      (run2) => run2.accommodationReasons.map((reason) => `${run2.world} seed ${run2.seed}: ${reason}`)
-    ).join("; ")
-  };
-}
-function spentFairly(run2) {
-  return run2.stoppedBy === "no-failures" || run2.stoppedBy === "attempts-exhausted" || run2.rollouts >= baselineSpendShare * run2.budgetRollouts;
-}
-function fairBaselineCheck(runs, base) {
-  const unfair = runs.filter((run2) => !spentFairly(run2));
-  const spent = median(runs.map((run2) => run2.rollouts / run2.budgetRollouts)) ?? 0;
-  const exhausted = runs.filter(
-    (run2) => run2.stoppedBy === "attempts-exhausted" && run2.rollouts < baselineSpendShare * run2.budgetRollouts
-  ).length;
-  const nothingNew = exhausted > 0 ? `; ${exhausted} stopped with nothing new to evaluate` : "";
-  return {
-    ...base,
-    claim: "fair-baseline",
-    verdict: unfair.length === 0 ? "yes" : "no",
-    measured: `${runs.length - unfair.length} of ${runs.length} runs (median ${(spent * 100).toFixed(0)}% of budget spent${nothingNew})`,
-    explanation: unfair.length === 0 ? void 0 : `Stopped early: ${unfair.map((run2) => `${run2.world} seed ${run2.seed} (${run2.stoppedBy}, ${run2.unspentRollouts} of ${run2.budgetRollouts} unspent)`).join("; ")}.`
-  };
 }
 function claimLabel(claim2) {
   switch (claim2) {
@@ -65397,67 +65489,59 @@ function executionLine(result) {
 }
 function renderBenchMarkdown(result) {
   const checks = checkClaims(result);
-  const budgets2 = result.settings.budgets;
-  const largest = budgets2.at(-1);
-  const headline = budgets2.map(
+  const sections2 = [
+    ...introSections(result),
+    ...claimSections(result, checks),
+    ...detailSections(result)
+  ];
+  return `${sections2.join("\n\n")}
+`;
+}
+function introSections(result) {
+  const headline = result.settings.budgets.map(
     (budget) => `### Budget ${budget} full-split evaluations
 
 ${headlineTable(result, budget)}`
   ).join("\n\n");
-  const pairs = budgets2.map((budget) => `### Budget ${budget}
+  return [
+    "# Ecdysis bench",
+    `${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}`,
+    `${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).`,
+    "## Headline: Ecdysis against the GEPA-faithful baseline",
+    baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)"),
+    speedDefinitions,
+    headline,
+    "## How the arms used their budgets",
+    budgetUseTable(result)
+  ];
+}
+function claimSections(result, checks) {
+  const largest = result.settings.budgets.at(-1);
+  const decomposition = result.settings.decomposition ? [`## Decomposition (budget ${largest})`, decompositionTable(result, largest)] : [];
+  return [
+    "## Claims",
+    claimsTable(checks, result),
+    "## Where it does not hold",
+    whereItDoesNotHold(checks),
+    ...decomposition,
+    "## What holds by construction",
+    constructionSection()
+  ];
+}
+function detailSections(result) {
+  const pairs = result.settings.budgets.map((budget) => `### Budget ${budget}
 
 ${pairTable(result, budget)}`).join("\n\n");
-  const decomposition = result.settings.decomposition ? `## Decomposition (budget ${largest})
-
-${decompositionTable(result, largest)}
-
-` : "";
-  return `# Ecdysis bench
-
-${result.date} \xB7 ${result.machine.cpu} (${result.machine.cores} cores, ${result.machine.memoryGb} GB) \xB7 Node ${result.machine.node} \xB7 ${result.machine.platform}
-
-${settingsLine(result)}. ${executionLine(result)} *Training time*, rollouts, calls and tokens cover the arm's search (what the budget bounds).
-
-## Headline: Ecdysis against the GEPA-faithful baseline
-
-${baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)")}
-
-${speedDefinitions}
-
-${headline}
-
-## How the arms used their budgets
-
-${budgetUseTable(result)}
-
-## Claims
-
-${claimsTable(checks, result)}
-
-## Where it does not hold
-
-${whereItDoesNotHold(checks)}
-
-${decomposition}## What holds by construction
-
-${constructionSection()}
-
-## Per arm (median, min\u2013max over worlds and seeds)
-
-${armsTable(result.arms)}
-
-## Held-out time-to-match per pair
-
-${pairs}
-
-## Worlds and the sim's assumptions
-
-${assumptions(result)}
-
-## All runs
-
-${runsTable(result.runs)}
-`;
+  return [
+    "## Per arm (median, min\u2013max over worlds and seeds)",
+    armsTable(result.arms),
+    "## Held-out time-to-match per pair",
+    pairs,
+    "## Worlds and the sim's assumptions",
+    assumptions(result),
+    "## All runs",
+    runsTable(result.runs)
+  ];
 }
 
 // src/bench/bench-options.ts
@@ -66145,6 +66229,51 @@ function meanPurity(purities) {
   return purities.reduce((sum, entry) => sum + entry.purity, 0) / purities.length;
 }
 
+// src/bench/score-run.ts
+function scoreRun(options) {
+  const { outcome, truth } = options;
+  const accommodations = findAccommodations({ edits: outcome.acceptedEdits, truth });
+  const ineffective = findIneffectiveEdits({
+    edits: outcome.acceptedEdits,
+    skip: new Set(accommodations.map((finding) => finding.editIndex))
+  });
+  const purities = patternPurities({ patterns: outcome.patterns, truth });
+  return {
+    strategy: options.strategy,
+    world: options.world,
+    refiner: options.refiner,
+    seed: options.seed,
+    budgetEvals: options.budgetEvals,
+    budgetRollouts: options.budgetRollouts,
+    stoppedBy: outcome.stoppedBy,
+    unspentRollouts: Math.max(0, options.budgetRollouts - outcome.training.rollouts),
+    wallMs: Math.round(outcome.training.wallMs),
+    rollouts: outcome.training.rollouts,
+    llmCalls: outcome.training.llmCalls,
+    promptTokens: outcome.training.promptTokens,
+    completionTokens: outcome.training.completionTokens,
+    refinementShare: outcome.training.refinementShare,
+    totalWallMs: Math.round(options.wallMs),
+    totalRollouts: outcome.total.rollouts,
+    trainAccuracy: outcome.final.train.accuracy,
+    trainTasks: outcome.final.train.n,
+    heldoutAccuracy: outcome.final.heldout.accuracy,
+    heldoutTasks: outcome.final.heldout.n,
+    seedTrainAccuracy: outcome.baseline.train.accuracy,
+    seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
+    acceptedEdits: outcome.acceptedEdits.length,
+    accommodations: accommodations.length,
+    accommodationReasons: accommodations.map(
+      (finding) => `edit ${finding.editIndex + 1}: ${finding.reason} (${finding.detail})`
+    ),
+    ineffectiveEdits: ineffective.length,
+    trajectory: outcome.trajectory,
+    probe: options.probe,
+    patternPurity: meanPurity(purities),
+    patternsFound: outcome.patterns.length
+  };
+}
+
 // src/bench/summary.ts
 function spread(values) {
   const finite = values.filter(
@@ -66191,88 +66320,129 @@ async function runBench(input2) {
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
   const code2 = given ?? await currentCode();
-  const canReuse = options.resume && reusableCode(code2);
-  let reusedRuns = 0;
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
   const outDir = path21.resolve(options.outDir);
-  const names2 = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
-  const worlds = [];
-  for (const name3 of names2) worlds.push(await engine.describeWorld(name3));
-  const runs = [];
-  const total = worlds.reduce(
-    (sum, world2) => sum + planRuns(options, world2).length * options.seeds.length,
-    0
-  );
+  const worlds = await describeWorlds(engine, options.worlds);
+  const session = {
+    options,
+    engine,
+    clock,
+    code: code2,
+    canReuse: options.resume && reusableCode(code2),
+    outDir,
+    total: worlds.reduce((sum, world2) => sum + planRuns(options, world2).length, 0) * options.seeds.length,
+    onRun,
+    runs: [],
+    reusedRuns: 0
+  };
   for (const world2 of worlds) {
-    for (const seed2 of options.seeds) {
-      const projectDir = path21.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
-      const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
-      const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
-      const taskIds = probeTaskIds({
-        heldout: project.heldoutTaskIds,
-        size: options.probeSize,
-        seed: seed2
-      });
-      for (const plan of planRuns(options, world2)) {
-        const settings = {
-          seed: seed2,
-          budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
-          latencyScale: options.latencyScale,
-          concurrency: options.concurrency,
-          maxIterations: options.maxIterations,
-          temperature: options.temperature
-        };
-        const runDir = path21.join(outDir, "runs", runFolder(world2.name, seed2, plan));
-        const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
-        const recorded = canReuse ? await readRunRecord(runDir, key) : void 0;
-        if (recorded) {
-          runs.push(recorded);
-          reusedRuns += 1;
-          onRun?.(recorded, runs.length - 1, total, true);
-          continue;
-        }
-        const started = clock.now();
-        const outcome = await engine.runStrategy({
-          project,
-          world: world2,
-          strategy: plan.strategy,
-          refiner: plan.refiner,
-          settings,
-          outDir: runDir,
-          clock
-        });
-        const wallMs = clock.now() - started;
-        const probe = plan.strategy === "sampling" ? null : await engine.probe({
-          project,
-          world: world2,
-          refiner: plan.refiner,
-          outDir: runDir,
-          inForce: outcome.inForce,
-          taskIds
-        });
-        const run2 = scoreRun({
-          ...plan,
-          world: world2.name,
-          seed: seed2,
-          budgetRollouts: settings.budgetRollouts,
-          wallMs,
-          outcome,
-          probe,
-          truth
-        });
-        if (reusableCode(code2)) {
-          await mkdir19(runDir, { recursive: true });
-          await writeRunRecord(runDir, { key, code: code2, run: run2 });
-        }
-        runs.push(run2);
-        onRun?.(run2, runs.length - 1, total, false);
-      }
-    }
+    for (const seed2 of options.seeds) await runWorldSeed(session, world2, seed2);
   }
-  const result = {
+  const result = assembleResult({
+    session,
+    worlds,
+    date: date5,
+    machine,
+    elapsedMs: () => options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
+  });
+  await mkdir19(outDir, { recursive: true });
+  await writeAtomically(path21.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+`);
+  await writeAtomically(path21.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  return result;
+}
+async function describeWorlds(engine, named) {
+  const worlds = [];
+  for (const name3 of named.length > 0 ? named : engine.bundledWorlds())
+    worlds.push(await engine.describeWorld(name3));
+  return worlds;
+}
+async function runWorldSeed(session, world2, seed2) {
+  const { options, engine, outDir } = session;
+  const projectDir = path21.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
+  const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
+  const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
+  const taskIds = probeTaskIds({
+    heldout: project.heldoutTaskIds,
+    size: options.probeSize,
+    seed: seed2
+  });
+  for (const plan of planRuns(options, world2)) {
+    const settings = {
+      seed: seed2,
+      budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
+      latencyScale: options.latencyScale,
+      concurrency: options.concurrency,
+      maxIterations: options.maxIterations,
+      temperature: options.temperature
+    };
+    const runDir = path21.join(outDir, "runs", runFolder(world2.name, seed2, plan));
+    const { code: code2 } = session;
+    const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
+    const recorded = session.canReuse ? await readRunRecord(runDir, key) : void 0;
+    if (recorded) {
+      session.runs.push(recorded);
+      session.reusedRuns += 1;
+      session.onRun?.(recorded, session.runs.length - 1, session.total, true);
+      continue;
+    }
+    const run2 = await measureRun(session, {
+      world: world2,
+      seed: seed2,
+      plan,
+      settings,
+      project,
+      truth,
+      taskIds,
+      runDir
+    });
+    if (reusableCode(code2)) {
+      await mkdir19(runDir, { recursive: true });
+      await writeRunRecord(runDir, { key, code: code2, run: run2 });
+    }
+    session.runs.push(run2);
+    session.onRun?.(run2, session.runs.length - 1, session.total, false);
+  }
+}
+async function measureRun(session, options) {
+  const { engine, clock } = session;
+  const { world: world2, plan, project, runDir } = options;
+  const started = clock.now();
+  const outcome = await engine.runStrategy({
+    project,
+    world: world2,
+    strategy: plan.strategy,
+    refiner: plan.refiner,
+    settings: options.settings,
+    outDir: runDir,
+    clock
+  });
+  const wallMs = clock.now() - started;
+  const probe = plan.strategy === "sampling" ? null : await engine.probe({
+    project,
+    world: world2,
+    refiner: plan.refiner,
+    outDir: runDir,
+    inForce: outcome.inForce,
+    taskIds: options.taskIds
+  });
+  return scoreRun({
+    ...plan,
+    world: world2.name,
+    seed: options.seed,
+    budgetRollouts: options.settings.budgetRollouts,
+    wallMs,
+    outcome,
+    probe,
+    truth: options.truth
+  });
+}
+function assembleResult(input2) {
+  const { options, code: code2, runs, reusedRuns } = input2.session;
+  return {
     version: 2,
-    date: (date5 ?? /* @__PURE__ */ new Date()).toISOString(),
-    machine: machine ?? describeMachine(),
+    date: (input2.date ?? /* @__PURE__ */ new Date()).toISOString(),
+    machine: input2.machine ?? describeMachine(),
     settings: {
       strategies: options.strategies,
       seeds: options.seeds,
@@ -66286,64 +66456,14 @@ async function runBench(input2) {
       decomposition: options.decomposition
     },
     execution: { code: code2, processes: options.processes, reusedRuns },
-    worlds,
+    worlds: input2.worlds,
     runs,
     arms: summariseArms(runs),
     comparisons: computeComparisons(runs, {
       resamples: options.bootstrapResamples,
       seed: options.bootstrapSeed
     }),
-    benchWallMs: Math.round(
-      options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
-    )
-  };
-  await mkdir19(outDir, { recursive: true });
-  await writeAtomically(path21.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
-`);
-  await writeAtomically(path21.join(outDir, "bench.md"), renderBenchMarkdown(result));
-  return result;
-}
-function scoreRun(options) {
-  const { outcome, truth } = options;
-  const accommodations = findAccommodations({ edits: outcome.acceptedEdits, truth });
-  const ineffective = findIneffectiveEdits({
-    edits: outcome.acceptedEdits,
-    skip: new Set(accommodations.map((finding) => finding.editIndex))
-  });
-  const purities = patternPurities({ patterns: outcome.patterns, truth });
-  return {
-    strategy: options.strategy,
-    world: options.world,
-    refiner: options.refiner,
-    seed: options.seed,
-    budgetEvals: options.budgetEvals,
-    budgetRollouts: options.budgetRollouts,
-    stoppedBy: outcome.stoppedBy,
-    unspentRollouts: Math.max(0, options.budgetRollouts - outcome.training.rollouts),
-    wallMs: Math.round(outcome.training.wallMs),
-    rollouts: outcome.training.rollouts,
-    llmCalls: outcome.training.llmCalls,
-    promptTokens: outcome.training.promptTokens,
-    completionTokens: outcome.training.completionTokens,
-    refinementShare: outcome.training.refinementShare,
-    totalWallMs: Math.round(options.wallMs),
-    totalRollouts: outcome.total.rollouts,
-    trainAccuracy: outcome.final.train.accuracy,
-    trainTasks: outcome.final.train.n,
-    heldoutAccuracy: outcome.final.heldout.accuracy,
-    heldoutTasks: outcome.final.heldout.n,
-    seedTrainAccuracy: outcome.baseline.train.accuracy,
-    seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
-    acceptedEdits: outcome.acceptedEdits.length,
-    accommodations: accommodations.length,
-    accommodationReasons: accommodations.map(
-      (finding) => `edit ${finding.editIndex + 1}: ${finding.reason} (${finding.detail})`
-    ),
-    ineffectiveEdits: ineffective.length,
-    trajectory: outcome.trajectory,
-    probe: options.probe,
-    patternPurity: meanPurity(purities),
-    patternsFound: outcome.patterns.length
+    benchWallMs: Math.round(input2.elapsedMs())
   };
 }
 async function currentCode() {
@@ -66825,6 +66945,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
 // src/cli/eval-command.ts
 init_zod();
 init_load_config();
+init_agent_errors();
 init_eval_output();
 import { mkdir as mkdir20, rm as rm10 } from "node:fs/promises";
 import { join as join27 } from "node:path";
@@ -66902,14 +67023,12 @@ init_shard_tasks();
 init_sandbox_section();
 
 // src/cli/agent-error-warning.ts
-var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+init_agent_errors();
 function agentErrorWarning(records, of = { total: records.length, what: "rollouts" }) {
-  const failed3 = records.filter(
-    (record3) => record3.trace.events.some((event) => agentErrorKinds.has(event.kind))
-  );
+  const failed3 = records.filter((record3) => agentErrorEvent(record3));
   if (failed3.length === 0) return void 0;
-  const first = failed3[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
-  const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
+  const first = agentErrorEvent(failed3[0]);
+  const detail = agentErrorDetail(first, 600);
   return `warning: ${failed3.length} of ${of.total} ${of.what} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed3[0].taskId}: ${first?.kind}: ${detail}
 `;
 }
@@ -67445,26 +67564,34 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     await writeEvalResults(outDir, results);
     await spool.write(join27(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
-    const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
-      (name3) => results[name3]
-    );
-    for (const name3 of order) io.stdout.write(formatEvalSummary(results[name3]));
-    const warning = await unknownTaskWarning(
-      loaded.config.model,
-      countUnknownTasks(results["eval.json"], records)
-    );
-    if (warning) io.stderr.write(warning);
-    const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
-    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
-    if (agentErrors) io.stderr.write(agentErrors);
-    io.stdout.write(formatDowngrades(downgrades));
-    io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
-    io.stdout.write(`wrote ${written.join(", ")}
-`);
-    return 0;
+    return reportEval(io, { outDir, loaded, results, records, downgrades, sandbox });
   }
 };
+async function reportEval(io, run2) {
+  const { outDir, loaded, results, records, downgrades, sandbox } = run2;
+  const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
+    (name3) => results[name3]
+  );
+  for (const name3 of order) io.stdout.write(formatEvalSummary(results[name3]));
+  const warning = await unknownTaskWarning(
+    loaded.config.model,
+    countUnknownTasks(results["eval.json"], records)
+  );
+  if (warning) io.stderr.write(warning);
+  const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
+  const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
+  if (agentErrors) io.stderr.write(agentErrors);
+  io.stdout.write(formatDowngrades(downgrades));
+  io.stderr.write(sandboxWarningLine(sandbox));
+  const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
+  io.stdout.write(`wrote ${written.join(", ")}
+`);
+  const crashed = crashedAgentReason(records, total);
+  if (!crashed) return 0;
+  io.stderr.write(`error: nothing was measured: ${crashed}
+`);
+  return 1;
+}
 
 // src/cli/evolve-command.ts
 init_zod();

@@ -20,6 +20,41 @@ import type {
  * stopped, and the harness in force over training time (for the bench's held-out probe).
  */
 export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
+  const { patterns, acceptedEdits, trajectory, inForce } = readIterations(result);
+  return {
+    baseline: {
+      train: { accuracy: result.baseline.train.accuracy, n: result.baseline.train.n },
+      heldout: { accuracy: result.baseline.heldout.accuracy, n: result.baseline.heldout.n },
+    },
+    final: {
+      train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
+      heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n },
+    },
+    training: spendView(result.cost.training),
+    total: {
+      rollouts: result.cost.rollouts,
+      llmCalls: result.cost.llmCalls,
+      promptTokens: result.cost.promptTokens,
+      completionTokens: result.cost.completionTokens,
+      wallMs: result.cost.wallMs,
+      refinementShare: result.cost.refinementShare,
+    },
+    patterns,
+    acceptedEdits,
+    trajectory,
+    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
+    stoppedBy: result.stoppedBy,
+    inForce: checkedInForce(inForce, result.harness.finalHash),
+  };
+}
+
+/** One pass over the iterations: the patterns found, the accepted edits, the trajectory, the harness in force. */
+function readIterations(result: EvolveResult): {
+  patterns: FoundPattern[];
+  acceptedEdits: AcceptedEditView[];
+  trajectory: TrajectoryPoint[];
+  inForce: InForcePoint[];
+} {
   const patterns: FoundPattern[] = [];
   const acceptedEdits: AcceptedEditView[] = [];
   const trajectory: TrajectoryPoint[] = [];
@@ -55,31 +90,7 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
       tasks: iteration.batch.taskIds.length,
     });
   }
-  return {
-    baseline: {
-      train: { accuracy: result.baseline.train.accuracy, n: result.baseline.train.n },
-      heldout: { accuracy: result.baseline.heldout.accuracy, n: result.baseline.heldout.n },
-    },
-    final: {
-      train: { accuracy: result.final.train.accuracy, n: result.final.train.n },
-      heldout: { accuracy: result.final.heldout.accuracy, n: result.final.heldout.n },
-    },
-    training: spendView(result.cost.training),
-    total: {
-      rollouts: result.cost.rollouts,
-      llmCalls: result.cost.llmCalls,
-      promptTokens: result.cost.promptTokens,
-      completionTokens: result.cost.completionTokens,
-      wallMs: result.cost.wallMs,
-      refinementShare: result.cost.refinementShare,
-    },
-    patterns,
-    acceptedEdits,
-    trajectory,
-    trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
-    stoppedBy: result.stoppedBy,
-    inForce: checkedInForce(inForce, result.harness.finalHash),
-  };
+  return { patterns, acceptedEdits, trajectory, inForce };
 }
 
 /** The harness in force at the end must be the one the run returned; anything else is a misread. */

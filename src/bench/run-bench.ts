@@ -1,13 +1,18 @@
 import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { renderBenchMarkdown } from "./bench-markdown.js";
-import { type BenchOptionsInput, benchOptionsSchema } from "./bench-options.js";
+import { type BenchOptions, type BenchOptionsInput, benchOptionsSchema } from "./bench-options.js";
 import { computeComparisons } from "./comparisons.js";
-import { type BenchClock, type BenchEngine, systemBenchClock } from "./engine.js";
-import type { EvolveOutcome } from "./evolve-outcome.js";
+import {
+  type BenchClock,
+  type BenchEngine,
+  type PreparedProject,
+  type SharedRunSettings,
+  systemBenchClock,
+} from "./engine.js";
 import { type GroundTruth, readGroundTruth } from "./ground-truth.js";
 import { describeMachine } from "./machine.js";
-import { budgetRollouts, planRuns, probeTaskIds, runFolder } from "./run-plan.js";
+import { budgetRollouts, type PlannedRun, planRuns, probeTaskIds, runFolder } from "./run-plan.js";
 import {
   type BenchCode,
   readRunRecord,
@@ -15,22 +20,9 @@ import {
   runRecordKey,
   writeRunRecord,
 } from "./run-record.js";
-import {
-  findAccommodations,
-  findIneffectiveEdits,
-  meanPurity,
-  patternPurities,
-} from "./scoring.js";
+import { scoreRun } from "./score-run.js";
 import { summariseArms } from "./summary.js";
-import type {
-  BenchResult,
-  BenchRun,
-  BenchStrategy,
-  BenchWorld,
-  Machine,
-  ProbeTrajectory,
-  RefinerVariant,
-} from "./types.js";
+import type { BenchResult, BenchRun, BenchWorld, Machine } from "./types.js";
 
 /**
  * Called after each finished run (for progress lines); `index` counts from 0; `reused` when the
@@ -73,94 +65,179 @@ export async function runBench(
   const options = benchOptionsSchema.parse(raw);
   const benchStarted = clock.now();
   const code = given ?? (await currentCode());
-  const canReuse = options.resume && reusableCode(code);
-  let reusedRuns = 0;
   const engine = injected ?? (await import("./sim-engine.js")).simEngine();
   const outDir = path.resolve(options.outDir);
-  const names = options.worlds.length > 0 ? options.worlds : engine.bundledWorlds();
-  const worlds: BenchWorld[] = [];
-  for (const name of names) worlds.push(await engine.describeWorld(name));
-
-  const runs: BenchRun[] = [];
-  const total = worlds.reduce(
-    (sum, world) => sum + planRuns(options, world).length * options.seeds.length,
-    0,
-  );
+  const worlds = await describeWorlds(engine, options.worlds);
+  const session: BenchSession = {
+    options,
+    engine,
+    clock,
+    code,
+    canReuse: options.resume && reusableCode(code),
+    outDir,
+    total:
+      worlds.reduce((sum, world) => sum + planRuns(options, world).length, 0) *
+      options.seeds.length,
+    onRun,
+    runs: [],
+    reusedRuns: 0,
+  };
   for (const world of worlds) {
-    for (const seed of options.seeds) {
-      const projectDir = path.join(outDir, "projects", `${safeName(world.name)}-seed${seed}`);
-      const project = await engine.prepareProject({ world, seed, dir: projectDir });
-      const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
-      const taskIds = probeTaskIds({
-        heldout: project.heldoutTaskIds,
-        size: options.probeSize,
-        seed,
-      });
-      for (const plan of planRuns(options, world)) {
-        const settings = {
-          seed,
-          budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
-          latencyScale: options.latencyScale,
-          concurrency: options.concurrency,
-          maxIterations: options.maxIterations,
-          temperature: options.temperature,
-        };
-        const runDir = path.join(outDir, "runs", runFolder(world.name, seed, plan));
-        const key = runRecordKey({ world, seed, plan, settings, probeTaskIds: taskIds, code });
-        const recorded = canReuse ? await readRunRecord(runDir, key) : undefined;
-        if (recorded) {
-          runs.push(recorded);
-          reusedRuns += 1;
-          onRun?.(recorded, runs.length - 1, total, true);
-          continue;
-        }
-        const started = clock.now();
-        const outcome = await engine.runStrategy({
+    for (const seed of options.seeds) await runWorldSeed(session, world, seed);
+  }
+  const result = assembleResult({
+    session,
+    worlds,
+    date,
+    machine,
+    elapsedMs: () =>
+      options.startedAtMs === undefined
+        ? clock.now() - benchStarted
+        : Date.now() - options.startedAtMs,
+  });
+  await mkdir(outDir, { recursive: true });
+  await writeAtomically(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
+  await writeAtomically(path.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  return result;
+}
+
+/** The named worlds (default: the bundled ones), described one after another. */
+async function describeWorlds(engine: BenchEngine, named: string[]): Promise<BenchWorld[]> {
+  const worlds: BenchWorld[] = [];
+  for (const name of named.length > 0 ? named : engine.bundledWorlds())
+    worlds.push(await engine.describeWorld(name));
+  return worlds;
+}
+
+/** What the runs of one bench share, and the runs so far (in the order they finished). */
+interface BenchSession {
+  options: BenchOptions;
+  engine: BenchEngine;
+  clock: BenchClock;
+  code: BenchCode;
+  /** `--resume` and the code is a clean checkout: recorded runs may be reused. */
+  canReuse: boolean;
+  outDir: string;
+  /** Runs planned in the whole bench (for progress). */
+  total: number;
+  onRun?: BenchRunListener;
+  runs: BenchRun[];
+  reusedRuns: number;
+}
+
+/** One world with one seed: its project, ground truth and probe tasks, then every planned run on it. */
+async function runWorldSeed(session: BenchSession, world: BenchWorld, seed: number): Promise<void> {
+  const { options, engine, outDir } = session;
+  const projectDir = path.join(outDir, "projects", `${safeName(world.name)}-seed${seed}`);
+  const project = await engine.prepareProject({ world, seed, dir: projectDir });
+  const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
+  const taskIds = probeTaskIds({
+    heldout: project.heldoutTaskIds,
+    size: options.probeSize,
+    seed,
+  });
+  for (const plan of planRuns(options, world)) {
+    const settings: SharedRunSettings = {
+      seed,
+      budgetRollouts: budgetRollouts(plan.budgetEvals, project.trainTasks),
+      latencyScale: options.latencyScale,
+      concurrency: options.concurrency,
+      maxIterations: options.maxIterations,
+      temperature: options.temperature,
+    };
+    const runDir = path.join(outDir, "runs", runFolder(world.name, seed, plan));
+    const { code } = session;
+    const key = runRecordKey({ world, seed, plan, settings, probeTaskIds: taskIds, code });
+    const recorded = session.canReuse ? await readRunRecord(runDir, key) : undefined;
+    if (recorded) {
+      session.runs.push(recorded);
+      session.reusedRuns += 1;
+      session.onRun?.(recorded, session.runs.length - 1, session.total, true);
+      continue;
+    }
+    const run = await measureRun(session, {
+      world,
+      seed,
+      plan,
+      settings,
+      project,
+      truth,
+      taskIds,
+      runDir,
+    });
+    if (reusableCode(code)) {
+      await mkdir(runDir, { recursive: true });
+      await writeRunRecord(runDir, { key, code, run });
+    }
+    session.runs.push(run);
+    session.onRun?.(run, session.runs.length - 1, session.total, false);
+  }
+}
+
+/** Runs one arm, then probes the harnesses it had in force (outside its clock), and scores it. */
+async function measureRun(
+  session: BenchSession,
+  options: {
+    world: BenchWorld;
+    seed: number;
+    plan: PlannedRun;
+    settings: SharedRunSettings;
+    project: PreparedProject;
+    truth: GroundTruth;
+    taskIds: string[];
+    runDir: string;
+  },
+): Promise<BenchRun> {
+  const { engine, clock } = session;
+  const { world, plan, project, runDir } = options;
+  const started = clock.now();
+  const outcome = await engine.runStrategy({
+    project,
+    world,
+    strategy: plan.strategy,
+    refiner: plan.refiner,
+    settings: options.settings,
+    outDir: runDir,
+    clock,
+  });
+  const wallMs = clock.now() - started;
+  // Measured after the run's clock stopped: the probe is the bench's, not the strategy's.
+  const probe =
+    plan.strategy === "sampling"
+      ? null
+      : await engine.probe({
           project,
           world,
-          strategy: plan.strategy,
           refiner: plan.refiner,
-          settings,
           outDir: runDir,
-          clock,
+          inForce: outcome.inForce,
+          taskIds: options.taskIds,
         });
-        const wallMs = clock.now() - started;
-        // Measured after the run's clock stopped: the probe is the bench's, not the strategy's.
-        const probe =
-          plan.strategy === "sampling"
-            ? null
-            : await engine.probe({
-                project,
-                world,
-                refiner: plan.refiner,
-                outDir: runDir,
-                inForce: outcome.inForce,
-                taskIds,
-              });
-        const run = scoreRun({
-          ...plan,
-          world: world.name,
-          seed,
-          budgetRollouts: settings.budgetRollouts,
-          wallMs,
-          outcome,
-          probe,
-          truth,
-        });
-        if (reusableCode(code)) {
-          await mkdir(runDir, { recursive: true });
-          await writeRunRecord(runDir, { key, code, run });
-        }
-        runs.push(run);
-        onRun?.(run, runs.length - 1, total, false);
-      }
-    }
-  }
+  return scoreRun({
+    ...plan,
+    world: world.name,
+    seed: options.seed,
+    budgetRollouts: options.settings.budgetRollouts,
+    wallMs,
+    outcome,
+    probe,
+    truth: options.truth,
+  });
+}
 
-  const result: BenchResult = {
+/** `bench.json`: the settings, the runs, their per-arm summary and comparisons, the bench's wall time (taken last). */
+function assembleResult(input: {
+  session: BenchSession;
+  worlds: BenchWorld[];
+  date?: Date;
+  machine?: Machine;
+  elapsedMs: () => number;
+}): BenchResult {
+  const { options, code, runs, reusedRuns } = input.session;
+  return {
     version: 2,
-    date: (date ?? new Date()).toISOString(),
-    machine: machine ?? describeMachine(),
+    date: (input.date ?? new Date()).toISOString(),
+    machine: input.machine ?? describeMachine(),
     settings: {
       strategies: options.strategies,
       seeds: options.seeds,
@@ -174,79 +251,14 @@ export async function runBench(
       decomposition: options.decomposition,
     },
     execution: { code, processes: options.processes, reusedRuns },
-    worlds,
+    worlds: input.worlds,
     runs,
     arms: summariseArms(runs),
     comparisons: computeComparisons(runs, {
       resamples: options.bootstrapResamples,
       seed: options.bootstrapSeed,
     }),
-    benchWallMs: Math.round(
-      options.startedAtMs === undefined
-        ? clock.now() - benchStarted
-        : Date.now() - options.startedAtMs,
-    ),
-  };
-  await mkdir(outDir, { recursive: true });
-  await writeAtomically(path.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}\n`);
-  await writeAtomically(path.join(outDir, "bench.md"), renderBenchMarkdown(result));
-  return result;
-}
-
-/** Turns one evolve outcome into a bench run, scored against the world's ground truth. */
-export function scoreRun(options: {
-  strategy: BenchStrategy;
-  refiner: RefinerVariant;
-  world: string;
-  seed: number;
-  budgetEvals: number;
-  budgetRollouts: number;
-  /** Wall time of the whole run as the bench measured it. */
-  wallMs: number;
-  outcome: EvolveOutcome;
-  probe: ProbeTrajectory | null;
-  truth: GroundTruth;
-}): BenchRun {
-  const { outcome, truth } = options;
-  const accommodations = findAccommodations({ edits: outcome.acceptedEdits, truth });
-  const ineffective = findIneffectiveEdits({
-    edits: outcome.acceptedEdits,
-    skip: new Set(accommodations.map((finding) => finding.editIndex)),
-  });
-  const purities = patternPurities({ patterns: outcome.patterns, truth });
-  return {
-    strategy: options.strategy,
-    world: options.world,
-    refiner: options.refiner,
-    seed: options.seed,
-    budgetEvals: options.budgetEvals,
-    budgetRollouts: options.budgetRollouts,
-    stoppedBy: outcome.stoppedBy,
-    unspentRollouts: Math.max(0, options.budgetRollouts - outcome.training.rollouts),
-    wallMs: Math.round(outcome.training.wallMs),
-    rollouts: outcome.training.rollouts,
-    llmCalls: outcome.training.llmCalls,
-    promptTokens: outcome.training.promptTokens,
-    completionTokens: outcome.training.completionTokens,
-    refinementShare: outcome.training.refinementShare,
-    totalWallMs: Math.round(options.wallMs),
-    totalRollouts: outcome.total.rollouts,
-    trainAccuracy: outcome.final.train.accuracy,
-    trainTasks: outcome.final.train.n,
-    heldoutAccuracy: outcome.final.heldout.accuracy,
-    heldoutTasks: outcome.final.heldout.n,
-    seedTrainAccuracy: outcome.baseline.train.accuracy,
-    seedHeldoutAccuracy: outcome.baseline.heldout.accuracy,
-    acceptedEdits: outcome.acceptedEdits.length,
-    accommodations: accommodations.length,
-    accommodationReasons: accommodations.map(
-      (finding) => `edit ${finding.editIndex + 1}: ${finding.reason} (${finding.detail})`,
-    ),
-    ineffectiveEdits: ineffective.length,
-    trajectory: outcome.trajectory,
-    probe: options.probe,
-    patternPurity: meanPurity(purities),
-    patternsFound: outcome.patterns.length,
+    benchWallMs: Math.round(input.elapsedMs()),
   };
 }
 

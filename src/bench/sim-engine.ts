@@ -9,11 +9,11 @@ import { writeEvolveReports } from "../report/index.js";
 import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
-import type { BenchEngine, PreparedProject } from "./engine.js";
+import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
 import { toEvolveOutcome } from "./from-evolve-result.js";
 import { benchKeyEnv, projectConfigYaml } from "./project-config.js";
 import { measureProbe } from "./sim-probe.js";
-import type { BenchWorld, RefinerVariant } from "./types.js";
+import type { BenchStrategy, BenchWorld, RefinerVariant } from "./types.js";
 
 /**
  * The real bench engine: worlds from `src/sim`, projects generated with `generateWorldFiles`,
@@ -45,79 +45,23 @@ export function simEngine(): BenchEngine {
     },
     async prepareProject({ world, seed, dir }): Promise<PreparedProject> {
       const seeded: World = { ...(await worldOf(world.source)), seed };
-      // A fresh folder: a leftover project from an earlier bench would carry its caches.
-      await rm(dir, { recursive: true, force: true });
-      await mkdir(dir, { recursive: true });
-      const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-      // Kept for reproducibility beside the ground truth; never copied into a run's project.
-      await writeFile(path.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}\n`);
-      prepared.set(dir, {
-        world: seeded,
-        files: {
-          train: path.relative(dir, files.train),
-          heldout: path.relative(dir, files.heldout),
-          harnessDir: path.relative(dir, files.harnessDir),
-        },
-      });
-      const train = await loadTasks(files.train);
-      const heldout = await loadTasks(files.heldout);
-      return {
-        dir,
-        groundTruthPath: files.groundTruth,
-        agentModel: agentModelOf(seeded),
-        trainTasks: train.length,
-        heldoutTaskIds: heldout.map((task) => task.id),
-      };
+      const { files, project } = await generateProject(seeded, dir);
+      prepared.set(dir, { world: seeded, files });
+      return project;
     },
     async runStrategy({ project, strategy, refiner, settings, outDir, clock }) {
       const { world, files } = preparedOf(project.dir);
-      // A private copy per run: its own rollout cache and journal, and an untouched seed harness.
-      // Fresh every time: a leftover journal or cache would let runEvolve resume and skip paid work.
-      const projectDir = path.join(outDir, "project");
-      await rm(outDir, { recursive: true, force: true });
-      await mkdir(projectDir, { recursive: true });
-      for (const relative of [files.train, files.heldout, files.harnessDir]) {
-        await cp(path.join(project.dir, relative), path.join(projectDir, relative), {
-          recursive: true,
-        });
-      }
-      const server = await startSimServer({
+      const result = await runArm({
         world: playedWorld(world, refiner),
-        model: project.agentModel,
-        latencyScale: settings.latencyScale,
+        project,
+        files,
+        strategy,
+        settings,
+        outDir,
+        clock,
       });
-      try {
-        const configPath = path.join(projectDir, "ecdysis.yml");
-        await writeFile(
-          configPath,
-          projectConfigYaml({
-            strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
-            settings,
-            model: project.agentModel ?? "sim-1",
-            baseUrl: server.url,
-            ...files,
-          }),
-        );
-        const config = await loadConfig(configPath);
-        const models = await openModels(config, { env: { [benchKeyEnv]: "bench-sim" } });
-        try {
-          const result = await runEvolve({
-            loaded: config,
-            outDir: path.join(outDir, "evolve"),
-            models,
-            clock,
-            // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
-            speedups: strategy !== "ecdysis-serial",
-          });
-          await writeEvolveReports({ outDir: path.join(outDir, "evolve"), result });
-          results.set(outDir, result);
-          return toEvolveOutcome(result);
-        } finally {
-          await models.close();
-        }
-      } finally {
-        await server.close();
-      }
+      results.set(outDir, result);
+      return toEvolveOutcome(result);
     },
     async probe({ project, refiner, outDir, inForce, taskIds }) {
       const { world } = preparedOf(project.dir);
@@ -134,6 +78,96 @@ export function simEngine(): BenchEngine {
       });
     },
   };
+}
+
+/** Generates a seeded world's project (tasks, seed harness, ground truth) into a fresh `dir`. */
+async function generateProject(
+  seeded: World,
+  dir: string,
+): Promise<{ files: ProjectFiles; project: PreparedProject }> {
+  // A fresh folder: a leftover project from an earlier bench would carry its caches.
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
+  // Kept for reproducibility beside the ground truth; never copied into a run's project.
+  await writeFile(path.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}\n`);
+  const train = await loadTasks(files.train);
+  const heldout = await loadTasks(files.heldout);
+  return {
+    files: {
+      train: path.relative(dir, files.train),
+      heldout: path.relative(dir, files.heldout),
+      harnessDir: path.relative(dir, files.harnessDir),
+    },
+    project: {
+      dir,
+      groundTruthPath: files.groundTruth,
+      agentModel: agentModelOf(seeded),
+      trainTasks: train.length,
+      heldoutTaskIds: heldout.map((task) => task.id),
+    },
+  };
+}
+
+/**
+ * One arm on a private copy of the project (its own rollout cache and journal, an untouched seed
+ * harness — fresh every time: a leftover journal or cache would let runEvolve resume and skip paid
+ * work), against the sim served for this run alone; writes the run's reports.
+ */
+async function runArm(options: {
+  world: World;
+  project: PreparedProject;
+  files: ProjectFiles;
+  strategy: BenchStrategy;
+  settings: SharedRunSettings;
+  outDir: string;
+  clock: BenchClock;
+}): Promise<EvolveResult> {
+  const { project, files, strategy, settings, outDir } = options;
+  const projectDir = path.join(outDir, "project");
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(projectDir, { recursive: true });
+  for (const relative of [files.train, files.heldout, files.harnessDir]) {
+    await cp(path.join(project.dir, relative), path.join(projectDir, relative), {
+      recursive: true,
+    });
+  }
+  const server = await startSimServer({
+    world: options.world,
+    model: project.agentModel,
+    latencyScale: settings.latencyScale,
+  });
+  try {
+    const configPath = path.join(projectDir, "ecdysis.yml");
+    await writeFile(
+      configPath,
+      projectConfigYaml({
+        strategy: strategy === "ecdysis-serial" ? "ecdysis" : strategy,
+        settings,
+        model: project.agentModel ?? "sim-1",
+        baseUrl: server.url,
+        ...files,
+      }),
+    );
+    const config = await loadConfig(configPath);
+    const models = await openModels(config, { env: { [benchKeyEnv]: "bench-sim" } });
+    try {
+      const result = await runEvolve({
+        loaded: config,
+        outDir: path.join(outDir, "evolve"),
+        models,
+        clock: options.clock,
+        // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
+        speedups: strategy !== "ecdysis-serial",
+      });
+      await writeEvolveReports({ outDir: path.join(outDir, "evolve"), result });
+      return result;
+    } finally {
+      await models.close();
+    }
+  } finally {
+    await server.close();
+  }
 }
 
 /** Paths of a generated project's files, relative to its folder. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { builtinAgent } from "../agent/index.js";
-import { loadConfig, loadTasks } from "../config/index.js";
+import { type LoadedConfig, loadConfig, loadTasks, type Task } from "../config/index.js";
 import { evaluate, RolloutCache, rolloutParams, scorerForTasks } from "../eval/index.js";
 import type { EvolveResult } from "../evolve/index.js";
 import { buildGuardContext } from "../evolve/index.js";
@@ -32,6 +32,32 @@ export async function measureProbe(options: {
   inForce: InForcePoint[];
   taskIds: string[];
 }): Promise<ProbeTrajectory> {
+  const { loaded, tasks, harnesses } = await rebuildRun(options);
+  const server = await startSimServer({
+    world: options.world,
+    model: options.model,
+    latencyScale: 0,
+  });
+  try {
+    return await probeHarnesses({
+      loaded,
+      tasks,
+      harnesses,
+      baseUrl: server.url,
+      cacheDir: options.cacheDir,
+      inForce: options.inForce,
+    });
+  } finally {
+    await server.close();
+  }
+}
+
+/** The run's project config, its probe tasks, and every harness of the run rebuilt from its record. */
+async function rebuildRun(options: {
+  configPath: string;
+  result: EvolveResult;
+  taskIds: string[];
+}): Promise<{ loaded: LoadedConfig; tasks: Task[]; harnesses: Map<string, LoadedHarness> }> {
   const loaded = await loadConfig(options.configPath);
   const { config } = loaded;
   const train = await loadTasks(path.resolve(loaded.root, config.tasks.train));
@@ -48,49 +74,52 @@ export async function measureProbe(options: {
     // As the run guarded them: the seed's lines are no evidence of a copied task.
     guard: { ...buildGuardContext({ loaded, train, heldout }), seedFiles: guardedFiles(seed) },
   });
-  const server = await startSimServer({
-    world: options.world,
-    model: options.model,
-    latencyScale: 0,
+  return { loaded, tasks, harnesses };
+}
+
+/** Each harness in force, evaluated on the probe tasks against the served sim, in order. */
+async function probeHarnesses(options: {
+  loaded: LoadedConfig;
+  tasks: Task[];
+  harnesses: Map<string, LoadedHarness>;
+  baseUrl: string;
+  cacheDir: string;
+  inForce: InForcePoint[];
+}): Promise<ProbeTrajectory> {
+  const { loaded, tasks, harnesses } = options;
+  const { config } = loaded;
+  const modelConfig = { ...config.model, maxConcurrency: probeConcurrency };
+  const provider = createProvider({
+    config: modelConfig,
+    baseUrl: options.baseUrl,
+    apiKey: "bench-probe",
   });
-  try {
-    const modelConfig = { ...config.model, maxConcurrency: probeConcurrency };
-    const provider = createProvider({
-      config: modelConfig,
-      baseUrl: server.url,
-      apiKey: "bench-probe",
+  const scorer = scorerForTasks(config.tasks.scorer, {
+    root: loaded.root,
+    judge: provider,
+    file: loaded.path,
+  });
+  const cache = new RolloutCache(options.cacheDir);
+  const points = [];
+  for (const point of options.inForce) {
+    const harness = harnesses.get(point.harnessHash);
+    if (!harness)
+      throw new Error(`bench: cannot rebuild harness ${point.harnessHash.slice(0, 12)} of the run`);
+    const { result } = await evaluate({
+      tasks,
+      harness,
+      provider,
+      adapter: builtinAgent(),
+      scorer,
+      concurrency: probeConcurrency,
+      cache,
+      split: "heldout",
+      label: "bench probe",
+      params: rolloutParams(modelConfig),
     });
-    const scorer = scorerForTasks(config.tasks.scorer, {
-      root: loaded.root,
-      judge: provider,
-      file: loaded.path,
-    });
-    const cache = new RolloutCache(options.cacheDir);
-    const points = [];
-    for (const point of options.inForce) {
-      const harness = harnesses.get(point.harnessHash);
-      if (!harness)
-        throw new Error(
-          `bench: cannot rebuild harness ${point.harnessHash.slice(0, 12)} of the run`,
-        );
-      const { result } = await evaluate({
-        tasks,
-        harness,
-        provider,
-        adapter: builtinAgent(),
-        scorer,
-        concurrency: probeConcurrency,
-        cache,
-        split: "heldout",
-        label: "bench probe",
-        params: rolloutParams(modelConfig),
-      });
-      points.push({ ...point, accuracy: result.accuracy });
-    }
-    return { tasks: tasks.length, points };
-  } finally {
-    await server.close();
+    points.push({ ...point, accuracy: result.accuracy });
   }
+  return { tasks: tasks.length, points };
 }
 
 /**

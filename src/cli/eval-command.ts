@@ -1,6 +1,7 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import type { LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { crashedAgentReason } from "../eval/agent-errors.js";
 import { writeEvalResults } from "../eval/eval-output.js";
@@ -11,6 +12,7 @@ import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
+  type CliIo,
   outFolder,
   resolvePath,
   validateFlags,
@@ -110,26 +112,41 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     // eval.json holds every task evaluated (both splits' with --split all).
     await spool.write(join(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
-    const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
-      (name) => results[name],
-    );
-    for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
-    const warning = await unknownTaskWarning(
-      loaded.config.model,
-      countUnknownTasks(results["eval.json"], records),
-    );
-    if (warning) io.stderr.write(warning);
-    const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
-    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
-    if (agentErrors) io.stderr.write(agentErrors);
-    io.stdout.write(formatDowngrades(downgrades));
-    io.stderr.write(sandboxWarningLine(sandbox));
-    const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
-    io.stdout.write(`wrote ${written.join(", ")}\n`);
-    // A run in which the agent never ran to an answer measured nothing: it says so and fails.
-    const crashed = crashedAgentReason(records, total);
-    if (!crashed) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed}\n`);
-    return 1;
+    return reportEval(io, { outDir, loaded, results, records, downgrades, sandbox });
   },
 };
+
+/**
+ * Prints the summaries and the warnings of an eval and the files written; 1 when the agent never
+ * ran to an answer (nothing was measured), else 0.
+ */
+async function reportEval(
+  io: CliIo,
+  run: { outDir: string; loaded: LoadedConfig } & Pick<
+    Awaited<ReturnType<typeof runEval>>,
+    "results" | "records" | "downgrades" | "sandbox"
+  >,
+): Promise<number> {
+  const { outDir, loaded, results, records, downgrades, sandbox } = run;
+  const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
+    (name) => results[name],
+  );
+  for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
+  const warning = await unknownTaskWarning(
+    loaded.config.model,
+    countUnknownTasks(results["eval.json"], records),
+  );
+  if (warning) io.stderr.write(warning);
+  const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
+  const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
+  if (agentErrors) io.stderr.write(agentErrors);
+  io.stdout.write(formatDowngrades(downgrades));
+  io.stderr.write(sandboxWarningLine(sandbox));
+  const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
+  io.stdout.write(`wrote ${written.join(", ")}\n`);
+  // A run in which the agent never ran to an answer measured nothing: it says so and fails.
+  const crashed = crashedAgentReason(records, total);
+  if (!crashed) return 0;
+  io.stderr.write(`error: nothing was measured: ${crashed}\n`);
+  return 1;
+}
