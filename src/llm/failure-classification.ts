@@ -87,35 +87,79 @@ function causeText(error: Error): string {
 }
 
 function classifyStatus(error: APIError, context: FailureContext): FailureDecision {
+  const reading = readStatus(error, context);
+  const { status } = reading;
+  if (status === 429) return rateLimited(error, context, reading);
+  const refusal = refusedOrTooLong(error, context, reading);
+  if (refusal) return refusal;
+  if (status === 408 || status === 409 || status >= 500) return transient(error, context, reading);
+  return fail(reading, refusedRequestMessage(status, context) + reading.said);
+}
+
+/** What every decision on an HTTP status is worded and built with. */
+interface StatusReading {
+  status: number;
+  reason: ServerReason;
+  /** ` (server said: …)`, scrubbed of the key, or empty. */
+  said: string;
+  /** `<status> from <baseUrl>`, the start of every message. */
+  from: string;
+  /** A transport error carrying the status and a plain-data cause. */
+  failure(message: string, retryable?: boolean): TransportError;
+}
+
+function readStatus(error: APIError, context: FailureContext): StatusReading {
   const status = error.status as number;
   const reason = context.reason?.(error) ?? fallbackReason(error);
-  const said = serverSaid(reason, context.apiKey);
-  const from = `${status} from ${context.baseUrl}`;
-  const failure = (message: string, retryable = false) =>
-    new TransportError("llm", message, {
-      status,
-      retryable,
-      cause: safeCause(error, reason, context.apiKey),
-    });
-  const fail = (message: string, retryable = false): FailureDecision => ({
-    action: "fail",
-    error: failure(message, retryable),
-  });
-  if (status === 429) {
-    if (isQuotaExhausted(error, reason)) {
-      return fail(
-        `${from}: insufficient_quota — the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`,
-      );
-    }
-    const waitMs = retryAfterMs(error.headers, context.nowMs);
-    if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
-      return fail(
-        `${from}: rate limited and asked to wait ${formatSeconds(waitMs)} (Retry-After), more than the ${formatSeconds(context.maxRetryAfterMs)} cap; lower model.requestsPerMinute or model.maxConcurrency, or try again later${said}`,
-        true,
-      );
-    }
-    return { action: "retry", waitMs, summary: `429 rate limited${said}` };
+  return {
+    status,
+    reason,
+    said: serverSaid(reason, context.apiKey),
+    from: `${status} from ${context.baseUrl}`,
+    failure: (message, retryable = false) =>
+      new TransportError("llm", message, {
+        status,
+        retryable,
+        cause: safeCause(error, reason, context.apiKey),
+      }),
+  };
+}
+
+function fail(reading: StatusReading, message: string, retryable = false): FailureDecision {
+  return { action: "fail", error: reading.failure(message, retryable) };
+}
+
+/** 429: out of quota fails now; a Retry-After past the cap fails (retryable later); else wait and retry. */
+function rateLimited(
+  error: APIError,
+  context: FailureContext,
+  reading: StatusReading,
+): FailureDecision {
+  const { from, said } = reading;
+  if (isQuotaExhausted(error, reading.reason)) {
+    return fail(
+      reading,
+      `${from}: insufficient_quota — the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`,
+    );
   }
+  const waitMs = retryAfterMs(error.headers, context.nowMs);
+  if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
+    return fail(
+      reading,
+      `${from}: rate limited and asked to wait ${formatSeconds(waitMs)} (Retry-After), more than the ${formatSeconds(context.maxRetryAfterMs)} cap; lower model.requestsPerMinute or model.maxConcurrency, or try again later${said}`,
+      true,
+    );
+  }
+  return { action: "retry", waitMs, summary: `429 rate limited${said}` };
+}
+
+/** A parameter the server does not accept (400, 422, 5xx), or a prompt longer than the context. */
+function refusedOrTooLong(
+  error: APIError,
+  context: FailureContext,
+  reading: StatusReading,
+): FailureDecision | undefined {
+  const { status, reason, from, said } = reading;
   const parameter =
     status === 400 || status === 422 || status >= 500
       ? refusedParameter({ status, ...reason }, context.sent)
@@ -124,29 +168,34 @@ function classifyStatus(error: APIError, context: FailureContext): FailureDecisi
     return {
       action: "refused",
       parameter,
-      error: failure(`${from}: the server does not accept '${parameter}'${said}`),
+      error: reading.failure(`${from}: the server does not accept '${parameter}'${said}`),
     };
   }
-  if (isContextLengthRefusal({ status, ...reason })) {
-    return {
-      action: "fail",
-      error: new ContextLengthError(
-        `${from}: the prompt is longer than the model's context${said}`,
-        { status, cause: safeCause(error, reason, context.apiKey) },
-      ),
-    };
+  if (!isContextLengthRefusal({ status, ...reason })) return undefined;
+  return {
+    action: "fail",
+    error: new ContextLengthError(`${from}: the prompt is longer than the model's context${said}`, {
+      status,
+      cause: safeCause(error, reason, context.apiKey),
+    }),
+  };
+}
+
+/** 408, 409, 5xx: retry, after the server's Retry-After unless it is past the cap. */
+function transient(
+  error: APIError,
+  context: FailureContext,
+  reading: StatusReading,
+): FailureDecision {
+  const waitMs = retryAfterMs(error.headers, context.nowMs);
+  if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
+    return fail(
+      reading,
+      `${reading.from}: asked to wait ${formatSeconds(waitMs)} (Retry-After) before retrying, more than the ${formatSeconds(context.maxRetryAfterMs)} cap; try again later${reading.said}`,
+      true,
+    );
   }
-  if (status === 408 || status === 409 || status >= 500) {
-    const waitMs = retryAfterMs(error.headers, context.nowMs);
-    if (waitMs !== undefined && waitMs > context.maxRetryAfterMs) {
-      return fail(
-        `${from}: asked to wait ${formatSeconds(waitMs)} (Retry-After) before retrying, more than the ${formatSeconds(context.maxRetryAfterMs)} cap; try again later${said}`,
-        true,
-      );
-    }
-    return { action: "retry", waitMs, summary: `${status}${said}` };
-  }
-  return fail(refusedRequestMessage(status, context) + said);
+  return { action: "retry", waitMs, summary: `${reading.status}${reading.said}` };
 }
 
 /** What a 4xx that is final says and what to fix (401, 403, 404, 400/422, anything else). */

@@ -46,17 +46,7 @@ export async function callRole<T>(options: {
     callIds: [],
   };
   options.turns.push(turn);
-  let lastReply = "";
-  const provider: ChatProvider = {
-    model: options.refiner.model,
-    baseUrl: options.refiner.baseUrl,
-    chat: async (request, callOptions) => {
-      turn.callIds?.push(requestDigest(request.messages));
-      const response = await options.refiner.chat(request, callOptions);
-      lastReply = response.content ?? "";
-      return response;
-    },
-  };
+  const { provider, lastReply } = recordingProvider(options.refiner, turn);
   try {
     const { value, replies } = await askStructured({
       provider,
@@ -74,7 +64,7 @@ export async function callRole<T>(options: {
     if (!isStructuredOutputFailure(error)) throw error;
     turn.error = error.message;
     turn.replies = error.replies;
-    const salvaged = options.salvage?.(extractJsonCandidates(lastReply));
+    const salvaged = options.salvage?.(extractJsonCandidates(lastReply()));
     if (salvaged !== undefined) {
       turn.output = salvaged;
       turn.error = `${turn.error} (the usable part of the last reply was kept)`;
@@ -82,6 +72,25 @@ export async function callRole<T>(options: {
     }
     throw new RoleOutputUnusable(options.role, error);
   }
+}
+
+/** The refiner, noting each call's id on the turn and keeping its last reply (for `salvage`). */
+function recordingProvider(
+  refiner: ChatProvider,
+  turn: RoleTurn,
+): { provider: ChatProvider; lastReply(): string } {
+  let lastReply = "";
+  const provider: ChatProvider = {
+    model: refiner.model,
+    baseUrl: refiner.baseUrl,
+    chat: async (request, callOptions) => {
+      turn.callIds?.push(requestDigest(request.messages));
+      const response = await refiner.chat(request, callOptions);
+      lastReply = response.content ?? "";
+      return response;
+    },
+  };
+  return { provider, lastReply: () => lastReply };
 }
 
 /**
