@@ -467,10 +467,10 @@ function mergeDefs(...defs) {
 function cloneDef(schema) {
   return mergeDefs(schema._zod.def);
 }
-function getElementAtPath(obj, path22) {
-  if (!path22)
+function getElementAtPath(obj, path23) {
+  if (!path23)
     return obj;
-  return path22.reduce((acc, key) => acc?.[key], obj);
+  return path23.reduce((acc, key) => acc?.[key], obj);
 }
 function promiseAllObject(promisesObj) {
   const keys = Object.keys(promisesObj);
@@ -729,11 +729,11 @@ function explicitlyAborted(x, startIndex = 0) {
   }
   return false;
 }
-function prefixIssues(path22, issues) {
+function prefixIssues(path23, issues) {
   return issues.map((iss) => {
     var _a5;
     (_a5 = iss).path ?? (_a5.path = []);
-    iss.path.unshift(path22);
+    iss.path.unshift(path23);
     return iss;
   });
 }
@@ -1266,16 +1266,16 @@ function flattenError(error62, mapper = (issue2) => issue2.message) {
 }
 function formatError(error62, mapper = (issue2) => issue2.message) {
   const fieldErrors = { _errors: [] };
-  const processError = (error63, path22 = []) => {
+  const processError = (error63, path23 = []) => {
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           fieldErrors._errors.push(mapper(issue2));
         } else {
@@ -1314,17 +1314,17 @@ function formatError(error62, mapper = (issue2) => issue2.message) {
 }
 function treeifyError(error62, mapper = (issue2) => issue2.message) {
   const result = { errors: [] };
-  const processError = (error63, path22 = []) => {
+  const processError = (error63, path23 = []) => {
     var _a5;
     for (const issue2 of error63.issues) {
       if (issue2.code === "invalid_union" && issue2.errors.length) {
-        issue2.errors.map((issues) => processError({ issues }, [...path22, ...issue2.path]));
+        issue2.errors.map((issues) => processError({ issues }, [...path23, ...issue2.path]));
       } else if (issue2.code === "invalid_key") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else if (issue2.code === "invalid_element") {
-        processError({ issues: issue2.issues }, [...path22, ...issue2.path]);
+        processError({ issues: issue2.issues }, [...path23, ...issue2.path]);
       } else {
-        const fullpath = [...path22, ...issue2.path];
+        const fullpath = [...path23, ...issue2.path];
         if (fullpath.length === 0) {
           result.errors.push(mapper(issue2));
           continue;
@@ -1363,8 +1363,8 @@ function treeifyError(error62, mapper = (issue2) => issue2.message) {
 }
 function toDotPath(_path) {
   const segs = [];
-  const path22 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
-  for (const seg of path22) {
+  const path23 = _path.map((seg) => typeof seg === "object" ? seg.key : seg);
+  for (const seg of path23) {
     if (typeof seg === "number")
       segs.push(`[${seg}]`);
     else if (typeof seg === "symbol")
@@ -19396,13 +19396,13 @@ function resolveRef(ref, ctx) {
   if (!ref.startsWith("#")) {
     throw new Error("External $ref is not supported, only local refs (#/...) are allowed");
   }
-  const path22 = ref.slice(1).split("/").filter(Boolean);
-  if (path22.length === 0) {
+  const path23 = ref.slice(1).split("/").filter(Boolean);
+  if (path23.length === 0) {
     return ctx.rootSchema;
   }
   const defsKey = ctx.version === "draft-2020-12" ? "$defs" : "definitions";
-  if (path22[0] === defsKey) {
-    const key = path22[1] === void 0 ? void 0 : decodeJSONPointerSegment(path22[1]);
+  if (path23[0] === defsKey) {
+    const key = path23[1] === void 0 ? void 0 : decodeJSONPointerSegment(path23[1]);
     if (!key || !ctx.defs[key]) {
       throw new Error(`Reference not found: ${ref}`);
     }
@@ -20653,6 +20653,122 @@ var init_zod = __esm({
   }
 });
 
+// src/config/model-config-schema.ts
+var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema;
+var init_model_config_schema = __esm({
+  "src/config/model-config-schema.ts"() {
+    "use strict";
+    init_zod();
+    priceSchema = external_exports.object({
+      promptPerMTok: external_exports.number().min(0).default(0),
+      completionPerMTok: external_exports.number().min(0).default(0)
+    }).strict();
+    capabilitiesSchema = external_exports.object({
+      /** Tools offered natively (`tools`), or listed in the system prompt and called by `CALL` lines. */
+      tools: external_exports.enum(["auto", "native", "text"]).default("auto"),
+      /** `response_format` json_schema (strict), json_object, or the schema in the prompt only. */
+      structuredOutput: external_exports.enum(["auto", "json_schema", "json_object", "prompt"]).default("auto"),
+      /** Which token-limit parameter carries `maxTokens`. */
+      tokenLimit: external_exports.enum(["auto", "max_tokens", "max_completion_tokens", "none"]).default("auto"),
+      /** Whether `temperature` is sent (reasoning models accept only their default). */
+      temperature: external_exports.enum(["auto", "send", "omit"]).default("auto"),
+      /** Whether the sample's `seed` is sent (Gemini's OpenAI-compatible endpoint refuses it). */
+      seed: external_exports.enum(["auto", "send", "omit"]).default("auto")
+    }).strict();
+    reservedBodyFields = {
+      model: "model.model",
+      messages: "the harness",
+      tools: "model.capabilities.tools",
+      tool_choice: "model.capabilities.tools",
+      response_format: "model.capabilities.structuredOutput",
+      max_tokens: "model.maxTokens and model.capabilities.tokenLimit",
+      max_completion_tokens: "model.maxTokens and model.capabilities.tokenLimit",
+      temperature: "model.temperature and model.capabilities.temperature",
+      reasoning_effort: "model.reasoningEffort",
+      seed: "the sample index and model.capabilities.seed",
+      stream: "nothing (Ecdysis does not stream)",
+      n: "nothing (one choice per call)"
+    };
+    modelQuirks = [
+      "fenced-json",
+      "prose-json",
+      "ignore-response-format",
+      "no-native-tools",
+      "rejects-tools",
+      "rejects-json-schema",
+      "reasoning-model",
+      "rejects-seed"
+    ];
+    defaultApiKeyEnv = "OPENAI_API_KEY";
+    modelConfigSchema = external_exports.object({
+      provider: external_exports.enum(["sim", "openai"]).default("openai"),
+      baseUrl: external_exports.string().url().optional(),
+      /**
+       * Name of the environment variable holding the key (never the key itself). When set, the
+       * variable must be set. When left out, `$OPENAI_API_KEY` is sent if it is set, and no key
+       * (no auth header) otherwise, for keyless local servers.
+       */
+      apiKeyEnv: external_exports.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+      /** Header that carries the key: `Authorization: Bearer` or Azure's `api-key` (the default on Azure hosts). */
+      auth: external_exports.enum(["bearer", "api-key"]).optional(),
+      /** Azure OpenAI's `api-version` query parameter (classic deployment URLs need it). */
+      apiVersion: external_exports.string().min(1).optional(),
+      /** Extra request headers (OpenRouter's `HTTP-Referer`, `X-Title`); never a key. */
+      headers: external_exports.record(external_exports.string().regex(/^[A-Za-z0-9-]+$/), external_exports.string()).refine(
+        (headers) => !Object.keys(headers).some((name3) => /^(authorization|api-key)$/i.test(name3)),
+        { message: "keys do not belong in headers: name their variable in apiKeyEnv" }
+      ).optional(),
+      model: external_exports.string().min(1),
+      temperature: external_exports.number().min(0).max(2).default(0),
+      maxTokens: external_exports.number().int().positive().default(1024),
+      capabilities: capabilitiesSchema.default(capabilitiesSchema.parse({})),
+      /** `reasoning_effort` for reasoning models (o-series, GPT-5); not sent when unset. */
+      reasoningEffort: external_exports.enum(["none", "minimal", "low", "medium", "high"]).optional(),
+      /** Free fields added to every request body (e.g. vLLM's `top_k`, Ollama's `num_ctx`). */
+      extraBody: external_exports.record(external_exports.string(), external_exports.unknown()).superRefine((body, context) => {
+        for (const field2 of Object.keys(body)) {
+          const owner = reservedBodyFields[field2];
+          if (owner)
+            context.addIssue({
+              code: "custom",
+              path: [field2],
+              message: `'${field2}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
+            });
+        }
+      }).optional(),
+      /** World file for `provider: sim`, relative to the config file. */
+      world: external_exports.string().optional(),
+      /** Server behaviours to emulate (sim only): see src/sim/README.md. */
+      quirks: external_exports.array(external_exports.enum(modelQuirks)).default([]),
+      price: priceSchema.default({ promptPerMTok: 0, completionPerMTok: 0 }),
+      /**
+       * Client-side limits, shared by every role (agent, refiner, probe, judge) on the same
+       * endpoint and key; where their configs differ, the strictest applies.
+       */
+      requestsPerMinute: external_exports.number().positive().optional(),
+      tokensPerMinute: external_exports.number().int().positive().optional(),
+      maxConcurrency: external_exports.number().int().positive().default(8),
+      timeoutMs: external_exports.number().int().positive().default(12e4),
+      maxRetries: external_exports.number().int().min(0).max(10).default(4)
+    }).strict().superRefine((value, context) => {
+      if (value.provider === "sim" && !value.world) {
+        context.addIssue({
+          code: "custom",
+          path: ["world"],
+          message: "'world' is required when provider is 'sim'"
+        });
+      }
+      if (value.provider === "openai" && !value.baseUrl) {
+        context.addIssue({
+          code: "custom",
+          path: ["baseUrl"],
+          message: "'baseUrl' is required when provider is 'openai'"
+        });
+      }
+    });
+  }
+});
+
 // src/config/sandbox-config.ts
 function sandboxSettings(config2) {
   if (config2 === void 0) return { mode: "auto", read: [] };
@@ -20835,121 +20951,16 @@ var init_task_schema = __esm({
 });
 
 // src/config/config-schema.ts
-var priceSchema, capabilitiesSchema, reservedBodyFields, modelQuirks, defaultApiKeyEnv, modelConfigSchema, defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
+var defaultEditableGlobs, budgetScopes, budgetSchema, strategyNames, strategyNameSchema, evolveConfigSchema, gateConfigSchema, reportConfigSchema, ecdysisConfigSchema;
 var init_config_schema = __esm({
   "src/config/config-schema.ts"() {
     "use strict";
     init_zod();
+    init_model_config_schema();
     init_sandbox_config();
     init_strategy_options();
     init_task_schema();
-    priceSchema = external_exports.object({
-      promptPerMTok: external_exports.number().min(0).default(0),
-      completionPerMTok: external_exports.number().min(0).default(0)
-    }).strict();
-    capabilitiesSchema = external_exports.object({
-      /** Tools offered natively (`tools`), or listed in the system prompt and called by `CALL` lines. */
-      tools: external_exports.enum(["auto", "native", "text"]).default("auto"),
-      /** `response_format` json_schema (strict), json_object, or the schema in the prompt only. */
-      structuredOutput: external_exports.enum(["auto", "json_schema", "json_object", "prompt"]).default("auto"),
-      /** Which token-limit parameter carries `maxTokens`. */
-      tokenLimit: external_exports.enum(["auto", "max_tokens", "max_completion_tokens", "none"]).default("auto"),
-      /** Whether `temperature` is sent (reasoning models accept only their default). */
-      temperature: external_exports.enum(["auto", "send", "omit"]).default("auto"),
-      /** Whether the sample's `seed` is sent (Gemini's OpenAI-compatible endpoint refuses it). */
-      seed: external_exports.enum(["auto", "send", "omit"]).default("auto")
-    }).strict();
-    reservedBodyFields = {
-      model: "model.model",
-      messages: "the harness",
-      tools: "model.capabilities.tools",
-      tool_choice: "model.capabilities.tools",
-      response_format: "model.capabilities.structuredOutput",
-      max_tokens: "model.maxTokens and model.capabilities.tokenLimit",
-      max_completion_tokens: "model.maxTokens and model.capabilities.tokenLimit",
-      temperature: "model.temperature and model.capabilities.temperature",
-      reasoning_effort: "model.reasoningEffort",
-      seed: "the sample index and model.capabilities.seed",
-      stream: "nothing (Ecdysis does not stream)",
-      n: "nothing (one choice per call)"
-    };
-    modelQuirks = [
-      "fenced-json",
-      "prose-json",
-      "ignore-response-format",
-      "no-native-tools",
-      "rejects-tools",
-      "rejects-json-schema",
-      "reasoning-model",
-      "rejects-seed"
-    ];
-    defaultApiKeyEnv = "OPENAI_API_KEY";
-    modelConfigSchema = external_exports.object({
-      provider: external_exports.enum(["sim", "openai"]).default("openai"),
-      baseUrl: external_exports.string().url().optional(),
-      /**
-       * Name of the environment variable holding the key (never the key itself). When set, the
-       * variable must be set. When left out, `$OPENAI_API_KEY` is sent if it is set, and no key
-       * (no auth header) otherwise, for keyless local servers.
-       */
-      apiKeyEnv: external_exports.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
-      /** Header that carries the key: `Authorization: Bearer` or Azure's `api-key` (the default on Azure hosts). */
-      auth: external_exports.enum(["bearer", "api-key"]).optional(),
-      /** Azure OpenAI's `api-version` query parameter (classic deployment URLs need it). */
-      apiVersion: external_exports.string().min(1).optional(),
-      /** Extra request headers (OpenRouter's `HTTP-Referer`, `X-Title`); never a key. */
-      headers: external_exports.record(external_exports.string().regex(/^[A-Za-z0-9-]+$/), external_exports.string()).refine(
-        (headers) => !Object.keys(headers).some((name3) => /^(authorization|api-key)$/i.test(name3)),
-        { message: "keys do not belong in headers: name their variable in apiKeyEnv" }
-      ).optional(),
-      model: external_exports.string().min(1),
-      temperature: external_exports.number().min(0).max(2).default(0),
-      maxTokens: external_exports.number().int().positive().default(1024),
-      capabilities: capabilitiesSchema.default(capabilitiesSchema.parse({})),
-      /** `reasoning_effort` for reasoning models (o-series, GPT-5); not sent when unset. */
-      reasoningEffort: external_exports.enum(["none", "minimal", "low", "medium", "high"]).optional(),
-      /** Free fields added to every request body (e.g. vLLM's `top_k`, Ollama's `num_ctx`). */
-      extraBody: external_exports.record(external_exports.string(), external_exports.unknown()).superRefine((body, context) => {
-        for (const field2 of Object.keys(body)) {
-          const owner = reservedBodyFields[field2];
-          if (owner)
-            context.addIssue({
-              code: "custom",
-              path: [field2],
-              message: `'${field2}' is set by Ecdysis (from ${owner}); it cannot be overridden in extraBody`
-            });
-        }
-      }).optional(),
-      /** World file for `provider: sim`, relative to the config file. */
-      world: external_exports.string().optional(),
-      /** Server behaviours to emulate (sim only): see src/sim/README.md. */
-      quirks: external_exports.array(external_exports.enum(modelQuirks)).default([]),
-      price: priceSchema.default({ promptPerMTok: 0, completionPerMTok: 0 }),
-      /**
-       * Client-side limits, shared by every role (agent, refiner, probe, judge) on the same
-       * endpoint and key; where their configs differ, the strictest applies.
-       */
-      requestsPerMinute: external_exports.number().positive().optional(),
-      tokensPerMinute: external_exports.number().int().positive().optional(),
-      maxConcurrency: external_exports.number().int().positive().default(8),
-      timeoutMs: external_exports.number().int().positive().default(12e4),
-      maxRetries: external_exports.number().int().min(0).max(10).default(4)
-    }).strict().superRefine((value, context) => {
-      if (value.provider === "sim" && !value.world) {
-        context.addIssue({
-          code: "custom",
-          path: ["world"],
-          message: "'world' is required when provider is 'sim'"
-        });
-      }
-      if (value.provider === "openai" && !value.baseUrl) {
-        context.addIssue({
-          code: "custom",
-          path: ["baseUrl"],
-          message: "'baseUrl' is required when provider is 'openai'"
-        });
-      }
-    });
+    init_model_config_schema();
     defaultEditableGlobs = ["harness.yaml", "*.md"];
     budgetScopes = ["training", "run"];
     budgetSchema = external_exports.object({
@@ -21759,10 +21770,10 @@ function harnessReference() {
   cached3 = { modules, tools: tools2, fields: fields2 };
   return cached3;
 }
-function collect(node2, path22, module, into) {
+function collect(node2, path23, module, into) {
   if (node2.type === "object" && node2.properties) {
     for (const [key, child] of Object.entries(node2.properties))
-      collect(child, [...path22, key], module, into);
+      collect(child, [...path23, key], module, into);
     return;
   }
   const type = fieldType(node2);
@@ -21772,7 +21783,7 @@ function collect(node2, path22, module, into) {
     ...node2.maxLength !== void 0 ? { maxLength: node2.maxLength } : {}
   };
   into.push({
-    path: path22.join("."),
+    path: path23.join("."),
     module,
     type,
     ...node2.enum ? { allowed: node2.enum.map(String) } : {},
@@ -21916,17 +21927,17 @@ var require_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    function visit_(key, node2, visitor, path22) {
-      const ctrl = callVisitor(key, node2, visitor, path22);
+    function visit_(key, node2, visitor, path23) {
+      const ctrl = callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visit_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visit_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = visit_(i, node2.items[i], visitor, path22);
+            const ci = visit_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21937,13 +21948,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = visit_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = visit_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = visit_("value", node2.value, visitor, path22);
+          const cv = visit_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -21964,17 +21975,17 @@ var require_visit = __commonJS({
     visitAsync.BREAK = BREAK;
     visitAsync.SKIP = SKIP;
     visitAsync.REMOVE = REMOVE;
-    async function visitAsync_(key, node2, visitor, path22) {
-      const ctrl = await callVisitor(key, node2, visitor, path22);
+    async function visitAsync_(key, node2, visitor, path23) {
+      const ctrl = await callVisitor(key, node2, visitor, path23);
       if (identity.isNode(ctrl) || identity.isPair(ctrl)) {
-        replaceNode(key, path22, ctrl);
-        return visitAsync_(key, ctrl, visitor, path22);
+        replaceNode(key, path23, ctrl);
+        return visitAsync_(key, ctrl, visitor, path23);
       }
       if (typeof ctrl !== "symbol") {
         if (identity.isCollection(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
+          path23 = Object.freeze(path23.concat(node2));
           for (let i = 0; i < node2.items.length; ++i) {
-            const ci = await visitAsync_(i, node2.items[i], visitor, path22);
+            const ci = await visitAsync_(i, node2.items[i], visitor, path23);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -21985,13 +21996,13 @@ var require_visit = __commonJS({
             }
           }
         } else if (identity.isPair(node2)) {
-          path22 = Object.freeze(path22.concat(node2));
-          const ck = await visitAsync_("key", node2.key, visitor, path22);
+          path23 = Object.freeze(path23.concat(node2));
+          const ck = await visitAsync_("key", node2.key, visitor, path23);
           if (ck === BREAK)
             return BREAK;
           else if (ck === REMOVE)
             node2.key = null;
-          const cv = await visitAsync_("value", node2.value, visitor, path22);
+          const cv = await visitAsync_("value", node2.value, visitor, path23);
           if (cv === BREAK)
             return BREAK;
           else if (cv === REMOVE)
@@ -22018,23 +22029,23 @@ var require_visit = __commonJS({
       }
       return visitor;
     }
-    function callVisitor(key, node2, visitor, path22) {
+    function callVisitor(key, node2, visitor, path23) {
       if (typeof visitor === "function")
-        return visitor(key, node2, path22);
+        return visitor(key, node2, path23);
       if (identity.isMap(node2))
-        return visitor.Map?.(key, node2, path22);
+        return visitor.Map?.(key, node2, path23);
       if (identity.isSeq(node2))
-        return visitor.Seq?.(key, node2, path22);
+        return visitor.Seq?.(key, node2, path23);
       if (identity.isPair(node2))
-        return visitor.Pair?.(key, node2, path22);
+        return visitor.Pair?.(key, node2, path23);
       if (identity.isScalar(node2))
-        return visitor.Scalar?.(key, node2, path22);
+        return visitor.Scalar?.(key, node2, path23);
       if (identity.isAlias(node2))
-        return visitor.Alias?.(key, node2, path22);
+        return visitor.Alias?.(key, node2, path23);
       return void 0;
     }
-    function replaceNode(key, path22, node2) {
-      const parent = path22[path22.length - 1];
+    function replaceNode(key, path23, node2) {
+      const parent = path23[path23.length - 1];
       if (identity.isCollection(parent)) {
         parent.items[key] = node2;
       } else if (identity.isPair(parent)) {
@@ -22646,10 +22657,10 @@ var require_Collection = __commonJS({
     var createNode = require_createNode();
     var identity = require_identity();
     var Node = require_Node();
-    function collectionFromPath(schema, path22, value) {
+    function collectionFromPath(schema, path23, value) {
       let v = value;
-      for (let i = path22.length - 1; i >= 0; --i) {
-        const k = path22[i];
+      for (let i = path23.length - 1; i >= 0; --i) {
+        const k = path23[i];
         if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
           const a = [];
           a[k] = v;
@@ -22668,7 +22679,7 @@ var require_Collection = __commonJS({
         sourceObjects: /* @__PURE__ */ new Map()
       });
     }
-    var isEmptyPath = (path22) => path22 == null || typeof path22 === "object" && !!path22[Symbol.iterator]().next().done;
+    var isEmptyPath = (path23) => path23 == null || typeof path23 === "object" && !!path23[Symbol.iterator]().next().done;
     var Collection = class extends Node.NodeBase {
       constructor(type, schema) {
         super(type);
@@ -22698,11 +22709,11 @@ var require_Collection = __commonJS({
        * be a Pair instance or a `{ key, value }` object, which may not have a key
        * that already exists in the map.
        */
-      addIn(path22, value) {
-        if (isEmptyPath(path22))
+      addIn(path23, value) {
+        if (isEmptyPath(path23))
           this.add(value);
         else {
-          const [key, ...rest] = path22;
+          const [key, ...rest] = path23;
           const node2 = this.get(key, true);
           if (identity.isCollection(node2))
             node2.addIn(rest, value);
@@ -22716,8 +22727,8 @@ var require_Collection = __commonJS({
        * Removes a value from the collection.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        const [key, ...rest] = path22;
+      deleteIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.delete(key);
         const node2 = this.get(key, true);
@@ -22731,8 +22742,8 @@ var require_Collection = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        const [key, ...rest] = path22;
+      getIn(path23, keepScalar) {
+        const [key, ...rest] = path23;
         const node2 = this.get(key, true);
         if (rest.length === 0)
           return !keepScalar && identity.isScalar(node2) ? node2.value : node2;
@@ -22750,8 +22761,8 @@ var require_Collection = __commonJS({
       /**
        * Checks if the collection includes a value with the key `key`.
        */
-      hasIn(path22) {
-        const [key, ...rest] = path22;
+      hasIn(path23) {
+        const [key, ...rest] = path23;
         if (rest.length === 0)
           return this.has(key);
         const node2 = this.get(key, true);
@@ -22761,8 +22772,8 @@ var require_Collection = __commonJS({
        * Sets a value in this collection. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        const [key, ...rest] = path22;
+      setIn(path23, value) {
+        const [key, ...rest] = path23;
         if (rest.length === 0) {
           this.set(key, value);
         } else {
@@ -25277,9 +25288,9 @@ var require_Document = __commonJS({
           this.contents.add(value);
       }
       /** Adds a value to the document. */
-      addIn(path22, value) {
+      addIn(path23, value) {
         if (assertCollection(this.contents))
-          this.contents.addIn(path22, value);
+          this.contents.addIn(path23, value);
       }
       /**
        * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -25354,14 +25365,14 @@ var require_Document = __commonJS({
        * Removes a value from the document.
        * @returns `true` if the item was found and removed.
        */
-      deleteIn(path22) {
-        if (Collection.isEmptyPath(path22)) {
+      deleteIn(path23) {
+        if (Collection.isEmptyPath(path23)) {
           if (this.contents == null)
             return false;
           this.contents = null;
           return true;
         }
-        return assertCollection(this.contents) ? this.contents.deleteIn(path22) : false;
+        return assertCollection(this.contents) ? this.contents.deleteIn(path23) : false;
       }
       /**
        * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -25376,10 +25387,10 @@ var require_Document = __commonJS({
        * scalar values from their surrounding node; to disable set `keepScalar` to
        * `true` (collections are always returned intact).
        */
-      getIn(path22, keepScalar) {
-        if (Collection.isEmptyPath(path22))
+      getIn(path23, keepScalar) {
+        if (Collection.isEmptyPath(path23))
           return !keepScalar && identity.isScalar(this.contents) ? this.contents.value : this.contents;
-        return identity.isCollection(this.contents) ? this.contents.getIn(path22, keepScalar) : void 0;
+        return identity.isCollection(this.contents) ? this.contents.getIn(path23, keepScalar) : void 0;
       }
       /**
        * Checks if the document includes a value with the key `key`.
@@ -25390,10 +25401,10 @@ var require_Document = __commonJS({
       /**
        * Checks if the document includes a value at `path`.
        */
-      hasIn(path22) {
-        if (Collection.isEmptyPath(path22))
+      hasIn(path23) {
+        if (Collection.isEmptyPath(path23))
           return this.contents !== void 0;
-        return identity.isCollection(this.contents) ? this.contents.hasIn(path22) : false;
+        return identity.isCollection(this.contents) ? this.contents.hasIn(path23) : false;
       }
       /**
        * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -25410,13 +25421,13 @@ var require_Document = __commonJS({
        * Sets a value in this document. For `!!set`, `value` needs to be a
        * boolean to add/remove the item from the set.
        */
-      setIn(path22, value) {
-        if (Collection.isEmptyPath(path22)) {
+      setIn(path23, value) {
+        if (Collection.isEmptyPath(path23)) {
           this.contents = value;
         } else if (this.contents == null) {
-          this.contents = Collection.collectionFromPath(this.schema, Array.from(path22), value);
+          this.contents = Collection.collectionFromPath(this.schema, Array.from(path23), value);
         } else if (assertCollection(this.contents)) {
-          this.contents.setIn(path22, value);
+          this.contents.setIn(path23, value);
         }
       }
       /**
@@ -27377,9 +27388,9 @@ var require_cst_visit = __commonJS({
     visit2.BREAK = BREAK;
     visit2.SKIP = SKIP;
     visit2.REMOVE = REMOVE;
-    visit2.itemAtPath = (cst, path22) => {
+    visit2.itemAtPath = (cst, path23) => {
       let item = cst;
-      for (const [field2, index] of path22) {
+      for (const [field2, index] of path23) {
         const tok = item?.[field2];
         if (tok && "items" in tok) {
           item = tok.items[index];
@@ -27388,23 +27399,23 @@ var require_cst_visit = __commonJS({
       }
       return item;
     };
-    visit2.parentCollection = (cst, path22) => {
-      const parent = visit2.itemAtPath(cst, path22.slice(0, -1));
-      const field2 = path22[path22.length - 1][0];
+    visit2.parentCollection = (cst, path23) => {
+      const parent = visit2.itemAtPath(cst, path23.slice(0, -1));
+      const field2 = path23[path23.length - 1][0];
       const coll = parent?.[field2];
       if (coll && "items" in coll)
         return coll;
       throw new Error("Parent collection not found");
     };
-    function _visit(path22, item, visitor) {
-      let ctrl = visitor(item, path22);
+    function _visit(path23, item, visitor) {
+      let ctrl = visitor(item, path23);
       if (typeof ctrl === "symbol")
         return ctrl;
       for (const field2 of ["key", "value"]) {
         const token = item[field2];
         if (token && "items" in token) {
           for (let i = 0; i < token.items.length; ++i) {
-            const ci = _visit(Object.freeze(path22.concat([[field2, i]])), token.items[i], visitor);
+            const ci = _visit(Object.freeze(path23.concat([[field2, i]])), token.items[i], visitor);
             if (typeof ci === "number")
               i = ci - 1;
             else if (ci === BREAK)
@@ -27415,10 +27426,10 @@ var require_cst_visit = __commonJS({
             }
           }
           if (typeof ctrl === "function" && field2 === "key")
-            ctrl = ctrl(item, path22);
+            ctrl = ctrl(item, path23);
         }
       }
-      return typeof ctrl === "function" ? ctrl(item, path22) : ctrl;
+      return typeof ctrl === "function" ? ctrl(item, path23) : ctrl;
     }
     exports.visit = visit2;
   }
@@ -29191,10 +29202,10 @@ function parseLocatedYaml(file2, text3) {
   }
   return {
     value,
-    lineOf(path22) {
+    lineOf(path23) {
       let node2 = document.contents;
       let line = lineAt(node2?.range?.[0]);
-      for (const segment of path22) {
+      for (const segment of path23) {
         if ((0, import_yaml.isMap)(node2)) {
           const pair = node2.items.find(
             (item) => (0, import_yaml.isPair)(item) && scalarKey(item.key) === String(segment)
@@ -29217,9 +29228,9 @@ function scalarKey(key) {
   if ((0, import_yaml.isScalar)(key)) return String(key.value);
   return typeof key === "string" ? key : void 0;
 }
-function dottedField(path22) {
+function dottedField(path23) {
   let out = "";
-  for (const segment of path22) {
+  for (const segment of path23) {
     if (typeof segment === "number") out += `[${segment}]`;
     else out += out ? `.${String(segment)}` : String(segment);
   }
@@ -29227,20 +29238,20 @@ function dottedField(path22) {
 }
 function describeIssue(issue2, located, prefix = []) {
   if (issue2.code === "unrecognized_keys") {
-    const path23 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
+    const path24 = [...prefix, ...issue2.path, issue2.keys[0] ?? ""];
     const keys = issue2.keys.map((key) => `'${key}'`).join(", ");
     return {
-      field: dottedField(path23),
+      field: dottedField(path24),
       line: located.lineOf([...issue2.path, issue2.keys[0] ?? ""]),
       problem: `unknown key ${keys} (check the spelling; unknown keys are not allowed)`
     };
   }
-  const path22 = [...prefix, ...issue2.path];
+  const path23 = [...prefix, ...issue2.path];
   const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
   return {
-    field: dottedField(path22),
+    field: dottedField(path23),
     line: located.lineOf(issue2.path),
-    problem: missing ? `'${dottedField(path22)}' is required` : issue2.message
+    problem: missing ? `'${dottedField(path23)}' is required` : issue2.message
   };
 }
 function validateLocated(options) {
@@ -29270,8 +29281,8 @@ function parseHarnessYaml(file2, text3) {
   const located = parseLocatedYaml(file2, text3);
   const document = { ...located, value: located.value ?? {} };
   const parsed = validateLocated({ file: file2, located: document, schema: harnessConfigSchema });
-  const path22 = ["completion", "answer_pattern"];
-  const where = { line: located.lineOf(path22), field: path22.join(".") };
+  const path23 = ["completion", "answer_pattern"];
+  const where = { line: located.lineOf(path23), field: path23.join(".") };
   try {
     new RegExp(parsed.completion.answer_pattern);
   } catch (error62) {
@@ -29430,8 +29441,8 @@ var init_world_names = __esm({
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
 import { dirname as dirname3, resolve } from "node:path";
-async function loadConfig(path22) {
-  const absolute = resolve(path22);
+async function loadConfig(path23) {
+  const absolute = resolve(path23);
   const text3 = await readUserText({
     file: absolute,
     what: "config file",
@@ -29459,28 +29470,28 @@ async function loadConfig(path22) {
 }
 function fieldLines(located) {
   const lines = {};
-  const visit2 = (value, path22, depth) => {
-    if (path22.length > 0) {
-      const line = located.lineOf(path22);
-      if (line !== void 0) lines[dottedPath(path22)] = line;
+  const visit2 = (value, path23, depth) => {
+    if (path23.length > 0) {
+      const line = located.lineOf(path23);
+      if (line !== void 0) lines[dottedPath(path23)] = line;
     }
     if (depth > 6 || value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path22, key], depth + 1);
+    for (const [key, item] of entries) visit2(item, [...path23, key], depth + 1);
   };
   visit2(located.value, [], 0);
   return lines;
 }
-function dottedPath(path22) {
-  return path22.reduce(
+function dottedPath(path23) {
+  return path23.reduce(
     (out, segment) => typeof segment === "number" ? `${out}[${segment}]` : out ? `${out}.${segment}` : segment,
     ""
   );
 }
 function checkValueSizes(input2) {
-  const visit2 = (value, path22) => {
+  const visit2 = (value, path23) => {
     if (typeof value === "string" && value.length > maxConfigValueChars) {
-      const field2 = dottedPath(path22);
+      const field2 = dottedPath(path23);
       throw new InputError(
         input2.file,
         `the value is ${value.length} characters; at most ${maxConfigValueChars} are accepted`,
@@ -29489,7 +29500,7 @@ function checkValueSizes(input2) {
     }
     if (value === null || typeof value !== "object") return;
     const entries = Array.isArray(value) ? [...value.entries()] : Object.entries(value);
-    for (const [key, item] of entries) visit2(item, [...path22, key]);
+    for (const [key, item] of entries) visit2(item, [...path23, key]);
   };
   visit2(input2.value, []);
 }
@@ -29550,8 +29561,8 @@ import { resolve as resolve2 } from "node:path";
 function taskOrigin(task) {
   return origins.get(task);
 }
-async function loadTasks(path22) {
-  const file2 = resolve2(path22);
+async function loadTasks(path23) {
+  const file2 = resolve2(path23);
   const text3 = await readUserText({ file: file2, what: "tasks file", maxBytes: maxTasksFileBytes });
   return parseTasks(file2, text3);
 }
@@ -29598,8 +29609,8 @@ function parseTaskLine(input2) {
   const result = taskSchema.safeParse(value);
   if (!result.success) {
     const issue2 = result.error.issues[0];
-    const path22 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
-    const field2 = dottedField(path22);
+    const path23 = issue2.code === "unrecognized_keys" ? [...issue2.path, issue2.keys[0] ?? ""] : issue2.path;
+    const field2 = dottedField(path23);
     const missing = issue2.code === "invalid_type" && /received undefined/.test(issue2.message);
     const problem = issue2.code === "unrecognized_keys" ? `unknown key '${issue2.keys.join("', '")}' (allowed: id, input, expected, category, scorer)` : missing ? `'${field2}' is required` : issue2.message;
     throw new InputError(file2, problem, { line, field: field2 });
@@ -30211,10 +30222,10 @@ var init_types3 = __esm({
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join4 } from "node:path";
-async function writeAtomic(path22, text3) {
-  const temporary = `${path22}.${process.pid}.tmp`;
+async function writeAtomic(path23, text3) {
+  const temporary = `${path23}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
-  await rename3(temporary, path22);
+  await rename3(temporary, path23);
 }
 async function writeEvalResults(dir, results) {
   await mkdir2(dir, { recursive: true });
@@ -30238,11 +30249,11 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names2.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path22 = join4(dir, name3);
+    const path23 = join4(dir, name3);
     try {
-      results[name3] = JSON.parse(await readFile4(path22, "utf8"));
+      results[name3] = JSON.parse(await readFile4(path23, "utf8"));
     } catch (error62) {
-      throw new InputError(path22, `unreadable result (${error62.message})`);
+      throw new InputError(path23, `unreadable result (${error62.message})`);
     }
   }
   if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
@@ -31394,12 +31405,12 @@ async function load(dir, key) {
   }
 }
 async function store(dir, entry) {
-  const path22 = entryPath(dir, entry.key);
+  const path23 = entryPath(dir, entry.key);
   await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
-  const temp = `${path22}.${process.pid}.${randomUUID()}.tmp`;
+  const temp = `${path23}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
-  await rename4(temp, path22);
+  await rename4(temp, path23);
 }
 var toolCallSchema, chatResponseSchema, cacheEntrySchema, CallCache;
 var init_call_cache = __esm({
@@ -31520,8 +31531,8 @@ var init_capability_memory = __esm({
     });
     memoryFileSchema = external_exports.object({ version: external_exports.literal(1), downgrades: external_exports.array(downgradeSchema) });
     CapabilityMemory = class _CapabilityMemory {
-      constructor(path22, known) {
-        this.path = path22;
+      constructor(path23, known) {
+        this.path = path23;
         this.known = known;
       }
       path;
@@ -31529,14 +31540,14 @@ var init_capability_memory = __esm({
       /** Writes run one after another, each with the whole list at its turn, so none is lost. */
       writing = Promise.resolve();
       /** Reads the memory at `path` (none yet, or unreadable: empty). */
-      static async open(path22) {
+      static async open(path23) {
         let downgrades = [];
         try {
-          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path22, "utf8")));
+          const parsed = memoryFileSchema.safeParse(JSON.parse(await readFile6(path23, "utf8")));
           if (parsed.success) downgrades = parsed.data.downgrades;
         } catch {
         }
-        return new _CapabilityMemory(path22, downgrades);
+        return new _CapabilityMemory(path23, downgrades);
       }
       /** A memory that keeps nothing beyond this process (tests, `callCache: false`). */
       static inMemory() {
@@ -31553,15 +31564,15 @@ var init_capability_memory = __esm({
         );
         if (duplicate) return;
         this.known.push({ ...downgrade, remembered: false });
-        const path22 = this.path;
-        if (!path22) return;
+        const path23 = this.path;
+        if (!path23) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path22), { recursive: true });
-          const temp = `${path22}.${process.pid}.${randomUUID2()}.tmp`;
+          await mkdir4(dirname4(path23), { recursive: true });
+          const temp = `${path23}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
 `, "utf8");
-          await rename5(temp, path22);
+          await rename5(temp, path23);
         }).catch(() => void 0);
         await this.writing;
       }
@@ -32354,12 +32365,12 @@ var init_reply_cache = __esm({
       }
       /** Stores a reply atomically: a reader sees the whole entry or none. */
       async put(entry) {
-        const path22 = this.path(entry.key);
+        const path23 = this.path(entry.key);
         await mkdir5(join6(this.dir, entry.key.slice(0, 2)), { recursive: true });
-        const temp = `${path22}.${process.pid}.${randomUUID3()}.tmp`;
+        const temp = `${path23}.${process.pid}.${randomUUID3()}.tmp`;
         await writeFile6(temp, `${JSON.stringify(entry)}
 `, "utf8");
-        await rename6(temp, path22);
+        await rename6(temp, path23);
       }
       path(key) {
         return join6(this.dir, key.slice(0, 2), `${key}.json`);
@@ -32563,8 +32574,8 @@ var init_serve_call = __esm({
 });
 
 // src/llm/gateway/wire.ts
-function apiOfPath(path22) {
-  const route = path22.replace(/^\/v1/, "").replace(/\/+$/, "");
+function apiOfPath(path23) {
+  const route = path23.replace(/^\/v1/, "").replace(/\/+$/, "");
   return Object.keys(wireApis).find((api) => wireApis[api] === route);
 }
 function usageOf(body) {
@@ -32656,7 +32667,7 @@ async function startModelGateway(options) {
 }
 async function handle(request, response, leases, serves) {
   const method = request.method ?? "GET";
-  const path22 = new URL(request.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "");
+  const path23 = new URL(request.url ?? "/", "http://gateway").pathname.replace(/\/+$/, "");
   const lease = leases.authorize(request.headers);
   if (!lease) {
     request.resume();
@@ -32667,12 +32678,12 @@ async function handle(request, response, leases, serves) {
       gatewayError(message, "invalid_request_error", "invalid_api_key")
     );
   }
-  if (method === "GET" && /^(\/v1)?\/models(\/.*)?$/.test(path22))
-    return sendModels(response, lease, path22);
-  const api = method === "POST" ? apiOfPath(path22) : void 0;
+  if (method === "GET" && /^(\/v1)?\/models(\/.*)?$/.test(path23))
+    return sendModels(response, lease, path23);
+  const api = method === "POST" ? apiOfPath(path23) : void 0;
   if (!api) {
     request.resume();
-    const message = `${method} ${path22} is not forwarded by the Ecdysis gateway; it serves POST /v1/chat/completions, /v1/responses and /v1/embeddings, and GET /v1/models`;
+    const message = `${method} ${path23} is not forwarded by the Ecdysis gateway; it serves POST /v1/chat/completions, /v1/responses and /v1/embeddings, and GET /v1/models`;
     return sendJson(response, 404, gatewayError(message, "invalid_request_error", "unknown_route"));
   }
   const body = await readJsonObject(request);
@@ -32685,9 +32696,9 @@ async function handle(request, response, leases, serves) {
   const context = serves.get(lease.model);
   await serveCall({ lease, api, body, context, response });
 }
-function sendModels(response, lease, path22) {
+function sendModels(response, lease, path23) {
   const model = { id: lease.model, object: "model", created: 0, owned_by: "ecdysis-gateway" };
-  const named = /\/models\/(.+)$/.exec(path22)?.[1];
+  const named = /\/models\/(.+)$/.exec(path23)?.[1];
   if (named === void 0) sendJson(response, 200, { object: "list", data: [model] });
   else if (decodeURIComponent(named) === lease.model) sendJson(response, 200, model);
   else
@@ -35044,12 +35055,12 @@ var init_path = __esm({
   "node_modules/openai/internal/utils/path.mjs"() {
     init_error();
     EMPTY = /* @__PURE__ */ Object.freeze(/* @__PURE__ */ Object.create(null));
-    createPathTagFunction = (pathEncoder = encodeURIPath) => function path22(statics, ...params) {
+    createPathTagFunction = (pathEncoder = encodeURIPath) => function path23(statics, ...params) {
       if (statics.length === 1)
         return statics[0];
       let postPath = false;
       const invalidSegments = [];
-      const path23 = statics.reduce((previousValue, currentValue, index) => {
+      const path24 = statics.reduce((previousValue, currentValue, index) => {
         if (/[?#]/.test(currentValue)) {
           postPath = true;
         }
@@ -35066,7 +35077,7 @@ var init_path = __esm({
         }
         return previousValue + currentValue + (index === params.length ? "" : encoded);
       }, "");
-      const pathOnly = path23.split(/[?#]/, 1)[0];
+      const pathOnly = path24.split(/[?#]/, 1)[0];
       const invalidSegmentPattern = /(?<=^|\/)(?:\.|%2e){1,2}(?=\/|$)/gi;
       let match;
       while ((match = invalidSegmentPattern.exec(pathOnly)) !== null) {
@@ -35087,10 +35098,10 @@ var init_path = __esm({
         }, "");
         throw new OpenAIError(`Path parameters result in path with invalid segments:
 ${invalidSegments.map((e) => e.error).join("\n")}
-${path23}
+${path24}
 ${underline}`);
       }
-      return path23;
+      return path24;
     };
     path2 = /* @__PURE__ */ createPathTagFunction(encodeURIPath);
   }
@@ -44642,9 +44653,9 @@ var init_client = __esm({
         this.apiKey = token;
         return true;
       }
-      buildURL(path22, query, defaultBaseURL) {
+      buildURL(path23, query, defaultBaseURL) {
         const baseURL = !__classPrivateFieldGet(this, _OpenAI_instances, "m", _OpenAI_baseURLOverridden).call(this) && defaultBaseURL || this.baseURL;
-        const url2 = isAbsoluteURL(path22) ? new URL(path22) : new URL(baseURL + (baseURL.endsWith("/") && path22.startsWith("/") ? path22.slice(1) : path22));
+        const url2 = isAbsoluteURL(path23) ? new URL(path23) : new URL(baseURL + (baseURL.endsWith("/") && path23.startsWith("/") ? path23.slice(1) : path23));
         const defaultQuery = this.defaultQuery();
         const pathQuery = Object.fromEntries(url2.searchParams);
         if (!isEmptyObj(defaultQuery) || !isEmptyObj(pathQuery)) {
@@ -44674,24 +44685,24 @@ var init_client = __esm({
        */
       async prepareRequest(request, { url: url2, options }) {
       }
-      get(path22, opts) {
-        return this.methodRequest("get", path22, opts);
+      get(path23, opts) {
+        return this.methodRequest("get", path23, opts);
       }
-      post(path22, opts) {
-        return this.methodRequest("post", path22, opts);
+      post(path23, opts) {
+        return this.methodRequest("post", path23, opts);
       }
-      patch(path22, opts) {
-        return this.methodRequest("patch", path22, opts);
+      patch(path23, opts) {
+        return this.methodRequest("patch", path23, opts);
       }
-      put(path22, opts) {
-        return this.methodRequest("put", path22, opts);
+      put(path23, opts) {
+        return this.methodRequest("put", path23, opts);
       }
-      delete(path22, opts) {
-        return this.methodRequest("delete", path22, opts);
+      delete(path23, opts) {
+        return this.methodRequest("delete", path23, opts);
       }
-      methodRequest(method, path22, opts) {
+      methodRequest(method, path23, opts) {
         return this.request(Promise.resolve(opts).then((opts2) => {
-          return { method, path: path22, ...opts2 };
+          return { method, path: path23, ...opts2 };
         }));
       }
       request(options, remainingRetries = null) {
@@ -44816,8 +44827,8 @@ var init_client = __esm({
         }));
         return { response, options, controller: controller2, requestLogID, retryOfRequestLogID, startTime };
       }
-      getAPIList(path22, Page2, opts) {
-        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path22, ...opts2 })) : { method: "get", path: path22, ...opts });
+      getAPIList(path23, Page2, opts) {
+        return this.requestAPIList(Page2, opts && "then" in opts ? opts.then((opts2) => ({ method: "get", path: path23, ...opts2 })) : { method: "get", path: path23, ...opts });
       }
       requestAPIList(Page2, options) {
         const request = this.makeRequest(options, null, void 0);
@@ -44911,8 +44922,8 @@ var init_client = __esm({
       }
       async buildRequest(inputOptions, { retryCount = 0 } = {}) {
         const options = { ...inputOptions };
-        const { method, path: path22, query, defaultBaseURL } = options;
-        const url2 = this.buildURL(path22, query, defaultBaseURL);
+        const { method, path: path23, query, defaultBaseURL } = options;
+        const url2 = this.buildURL(path23, query, defaultBaseURL);
         if ("timeout" in options)
           validatePositiveInteger("timeout", options.timeout);
         options.timeout = options.timeout ?? this.timeout;
@@ -45208,62 +45219,79 @@ function causeText(error62) {
   return `${error62.message}${cause}`;
 }
 function classifyStatus(error62, context) {
+  const reading = readStatus(error62, context);
+  const { status: status2 } = reading;
+  if (status2 === 429) return rateLimited(error62, context, reading);
+  const refusal2 = refusedOrTooLong(error62, context, reading);
+  if (refusal2) return refusal2;
+  if (status2 === 408 || status2 === 409 || status2 >= 500) return transient(error62, context, reading);
+  return fail(reading, refusedRequestMessage(status2, context) + reading.said);
+}
+function readStatus(error62, context) {
   const status2 = error62.status;
   const reason = context.reason?.(error62) ?? fallbackReason(error62);
-  const said = serverSaid(reason, context.apiKey);
-  const from = `${status2} from ${context.baseUrl}`;
-  const failure2 = (message, retryable = false) => new TransportError("llm", message, {
+  return {
     status: status2,
-    retryable,
-    cause: safeCause(error62, reason, context.apiKey)
-  });
-  const fail = (message, retryable = false) => ({
-    action: "fail",
-    error: failure2(message, retryable)
-  });
-  if (status2 === 429) {
-    if (isQuotaExhausted(error62, reason)) {
-      return fail(
-        `${from}: insufficient_quota \u2014 the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`
-      );
-    }
-    const waitMs = retryAfterMs(error62.headers, context.nowMs);
-    if (waitMs !== void 0 && waitMs > context.maxRetryAfterMs) {
-      return fail(
-        `${from}: rate limited and asked to wait ${formatSeconds(waitMs)} (Retry-After), more than the ${formatSeconds(context.maxRetryAfterMs)} cap; lower model.requestsPerMinute or model.maxConcurrency, or try again later${said}`,
-        true
-      );
-    }
-    return { action: "retry", waitMs, summary: `429 rate limited${said}` };
+    reason,
+    said: serverSaid(reason, context.apiKey),
+    from: `${status2} from ${context.baseUrl}`,
+    failure: (message, retryable = false) => new TransportError("llm", message, {
+      status: status2,
+      retryable,
+      cause: safeCause(error62, reason, context.apiKey)
+    })
+  };
+}
+function fail(reading, message, retryable = false) {
+  return { action: "fail", error: reading.failure(message, retryable) };
+}
+function rateLimited(error62, context, reading) {
+  const { from, said } = reading;
+  if (isQuotaExhausted(error62, reading.reason)) {
+    return fail(
+      reading,
+      `${from}: insufficient_quota \u2014 the account behind ${context.keySource ?? "the key"} has no quota or credit left; add credit or use another key${said}`
+    );
   }
+  const waitMs = retryAfterMs(error62.headers, context.nowMs);
+  if (waitMs !== void 0 && waitMs > context.maxRetryAfterMs) {
+    return fail(
+      reading,
+      `${from}: rate limited and asked to wait ${formatSeconds(waitMs)} (Retry-After), more than the ${formatSeconds(context.maxRetryAfterMs)} cap; lower model.requestsPerMinute or model.maxConcurrency, or try again later${said}`,
+      true
+    );
+  }
+  return { action: "retry", waitMs, summary: `429 rate limited${said}` };
+}
+function refusedOrTooLong(error62, context, reading) {
+  const { status: status2, reason, from, said } = reading;
   const parameter = status2 === 400 || status2 === 422 || status2 >= 500 ? refusedParameter({ status: status2, ...reason }, context.sent) : void 0;
   if (parameter) {
     return {
       action: "refused",
       parameter,
-      error: failure2(`${from}: the server does not accept '${parameter}'${said}`)
+      error: reading.failure(`${from}: the server does not accept '${parameter}'${said}`)
     };
   }
-  if (isContextLengthRefusal({ status: status2, ...reason })) {
-    return {
-      action: "fail",
-      error: new ContextLengthError(
-        `${from}: the prompt is longer than the model's context${said}`,
-        { status: status2, cause: safeCause(error62, reason, context.apiKey) }
-      )
-    };
+  if (!isContextLengthRefusal({ status: status2, ...reason })) return void 0;
+  return {
+    action: "fail",
+    error: new ContextLengthError(`${from}: the prompt is longer than the model's context${said}`, {
+      status: status2,
+      cause: safeCause(error62, reason, context.apiKey)
+    })
+  };
+}
+function transient(error62, context, reading) {
+  const waitMs = retryAfterMs(error62.headers, context.nowMs);
+  if (waitMs !== void 0 && waitMs > context.maxRetryAfterMs) {
+    return fail(
+      reading,
+      `${reading.from}: asked to wait ${formatSeconds(waitMs)} (Retry-After) before retrying, more than the ${formatSeconds(context.maxRetryAfterMs)} cap; try again later${reading.said}`,
+      true
+    );
   }
-  if (status2 === 408 || status2 === 409 || status2 >= 500) {
-    const waitMs = retryAfterMs(error62.headers, context.nowMs);
-    if (waitMs !== void 0 && waitMs > context.maxRetryAfterMs) {
-      return fail(
-        `${from}: asked to wait ${formatSeconds(waitMs)} (Retry-After) before retrying, more than the ${formatSeconds(context.maxRetryAfterMs)} cap; try again later${said}`,
-        true
-      );
-    }
-    return { action: "retry", waitMs, summary: `${status2}${said}` };
-  }
-  return fail(refusedRequestMessage(status2, context) + said);
+  return { action: "retry", waitMs, summary: `${reading.status}${reading.said}` };
 }
 function refusedRequestMessage(status2, context) {
   const from = `${status2} from ${context.baseUrl}`;
@@ -45430,32 +45458,32 @@ function strictSchemaViolations(schema) {
   walk(schema, "(root)", 1, problems);
   return problems;
 }
-function walk(node2, path22, depth, problems) {
-  if (depth > 10) problems.push(`${path22}: nested deeper than 10 levels`);
+function walk(node2, path23, depth, problems) {
+  if (depth > 10) problems.push(`${path23}: nested deeper than 10 levels`);
   for (const keyword of [
     ...droppedKeywords.filter((k) => k !== "$schema"),
     "oneOf",
     "allOf",
     "not"
   ])
-    if (keyword in node2) problems.push(`${path22}: '${keyword}' is not supported in strict mode`);
+    if (keyword in node2) problems.push(`${path23}: '${keyword}' is not supported in strict mode`);
   const typed = "type" in node2 || "anyOf" in node2 || "$ref" in node2 || "enum" in node2 || "const" in node2;
-  if (!typed) problems.push(`${path22}: every schema needs a type (or anyOf, enum, const, $ref)`);
+  if (!typed) problems.push(`${path23}: every schema needs a type (or anyOf, enum, const, $ref)`);
   if (Array.isArray(node2.type) && node2.type.filter((t) => t !== "null").length > 1)
-    problems.push(`${path22}: a type list may only add "null"; use anyOf`);
+    problems.push(`${path23}: a type list may only add "null"; use anyOf`);
   if (node2.type === "object") {
     const properties = node2.properties ?? {};
     if (node2.additionalProperties !== false)
-      problems.push(`${path22}: additionalProperties must be false`);
+      problems.push(`${path23}: additionalProperties must be false`);
     const required2 = new Set(node2.required ?? []);
     for (const name3 of Object.keys(properties))
-      if (!required2.has(name3)) problems.push(`${path22}.${name3}: every property must be required`);
+      if (!required2.has(name3)) problems.push(`${path23}.${name3}: every property must be required`);
     for (const [name3, property] of Object.entries(properties))
-      walk(property, `${path22}.${name3}`, depth + 1, problems);
+      walk(property, `${path23}.${name3}`, depth + 1, problems);
   }
-  if (node2.items) walk(node2.items, `${path22}[]`, depth + 1, problems);
+  if (node2.items) walk(node2.items, `${path23}[]`, depth + 1, problems);
   for (const [index, option] of (node2.anyOf ?? []).entries())
-    walk(option, `${path22}|${index}`, depth, problems);
+    walk(option, `${path23}|${index}`, depth, problems);
   for (const [name3, definition] of Object.entries(node2.$defs ?? {}))
     walk(definition, `#/$defs/${name3}`, 1, problems);
 }
@@ -45915,7 +45943,7 @@ function createWireForwarder(options) {
     random: options.random ?? seededRandom(27262),
     limits: options.limits ?? ownLimits(config2, clock),
     state: options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl }),
-    post: (path22, body, signal) => endpoint.client.post(path22, { body, signal }).withResponse(),
+    post: (path23, body, signal) => endpoint.client.post(path23, { body, signal }).withResponse(),
     errorBody: (error62) => {
       const raw = endpoint.errorBody(error62.headers);
       return raw === void 0 ? void 0 : redactSecret(raw, apiKey);
@@ -46149,27 +46177,27 @@ function endpointFromQuirks(quirks) {
 }
 function routeOf(endpoint, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
-  const path22 = parsed.pathname.replace(/\/+$/, "");
+  const path23 = parsed.pathname.replace(/\/+$/, "");
   if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path22);
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path23);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
       if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
-    if (method === "POST" && path22 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "POST" && path22 === "/openai/v1/responses") return { kind: "responses" };
-    if (method === "GET" && path22 === "/openai/v1/models") return { kind: "models" };
+    if (method === "POST" && path23 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "POST" && path23 === "/openai/v1/responses") return { kind: "responses" };
+    if (method === "GET" && path23 === "/openai/v1/models") return { kind: "models" };
     return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
   }
-  if (method === "GET" && path22 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path22 === "/v1/chat/completions") return { kind: "chat" };
-  if (method === "POST" && path22 === "/v1/responses") return { kind: "responses" };
+  if (method === "GET" && path23 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path23 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "POST" && path23 === "/v1/responses") return { kind: "responses" };
   return {
     kind: "none",
     status: 404,
-    body: openAIError(`Invalid URL (${method} ${path22})`, "invalid_request_error", null, null)
+    body: openAIError(`Invalid URL (${method} ${path23})`, "invalid_request_error", null, null)
   };
 }
 function refuseAuth(endpoint, headers) {
@@ -46471,8 +46499,8 @@ function parseWorld(file2, text3) {
   });
   return world2;
 }
-async function loadWorld(path22) {
-  const file2 = isBundledWorld(path22) ? join8(worldsDir(), `${path22}.yaml`) : resolve4(path22);
+async function loadWorld(path23) {
+  const file2 = isBundledWorld(path23) ? join8(worldsDir(), `${path23}.yaml`) : resolve4(path23);
   let text3;
   try {
     text3 = await readFile8(file2, "utf8");
@@ -46838,8 +46866,8 @@ var init_ground_truth_log = __esm({
     "use strict";
     init_draw();
     GroundTruthLog = class {
-      constructor(path22) {
-        this.path = path22;
+      constructor(path23) {
+        this.path = path23;
       }
       path;
       chain = Promise.resolve();
@@ -46847,16 +46875,16 @@ var init_ground_truth_log = __esm({
       failure;
       /** Queues one line. */
       write(entry) {
-        const path22 = this.path;
-        if (!path22) return;
+        const path23 = this.path;
+        if (!path23) return;
         this.chain = this.chain.then(async () => {
           if (this.failure !== void 0) return;
           try {
             if (!this.ready) {
-              await mkdir6(dirname6(path22), { recursive: true });
+              await mkdir6(dirname6(path23), { recursive: true });
               this.ready = true;
             }
-            await appendFile(path22, `${JSON.stringify(entry)}
+            await appendFile(path23, `${JSON.stringify(entry)}
 `);
           } catch (error62) {
             this.failure = error62;
@@ -47731,7 +47759,7 @@ function chainStep(context) {
     (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
   );
   const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path22 = [problem.start];
+  const path23 = [problem.start];
   let current = problem.start;
   for (let position = 0; position < problem.relations.length; position++) {
     let found = entryOf(current);
@@ -47742,7 +47770,7 @@ function chainStep(context) {
       if (anchor2) {
         position = anchor2.position;
         current = anchor2.entity;
-        path22.push("\u2026", current);
+        path23.push("\u2026", current);
         found = entryOf(current);
       }
     }
@@ -47757,13 +47785,13 @@ function chainStep(context) {
         hits: []
       };
     current = value;
-    path22.push(current);
+    path23.push(current);
   }
   return {
     kind: "answer",
     value: current,
-    reasoning: `Following the registry: ${path22.join(" \u2192 ")}.`,
-    decoys: path22.slice(0, -1),
+    reasoning: `Following the registry: ${path23.join(" \u2192 ")}.`,
+    decoys: path23.slice(0, -1),
     hits: []
   };
 }
@@ -47823,9 +47851,9 @@ function text2(value) {
   if (value === void 0 || value === null) return "";
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }
-function setting(config2, path22) {
+function setting(config2, path23) {
   let current = config2;
-  for (const part of path22.split(".")) current = isObject2(current) ? current[part] : void 0;
+  for (const part of path23.split(".")) current = isObject2(current) ? current[part] : void 0;
   return current;
 }
 function eventKinds(example) {
@@ -47890,17 +47918,17 @@ function renderAction(action, style, unit) {
     return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
   }
   if (action.kind === "set") {
-    const { path: path22 } = action;
+    const { path: path23 } = action;
     const value = valueText(action.value);
     if (action.value === true)
-      return pick2([`turn on ${path22}`, `enable ${path22}`, `set ${path22} to true`], unit);
+      return pick2([`turn on ${path23}`, `enable ${path23}`, `set ${path23} to true`], unit);
     if (typeof action.value === "number")
       return pick2(
-        [`raise ${path22} to ${value}`, `set ${path22} to ${value}`, `increase ${path22} to ${value}`],
+        [`raise ${path23} to ${value}`, `set ${path23} to ${value}`, `increase ${path23} to ${value}`],
         unit
       );
     return pick2(
-      [`switch ${path22} to ${value}`, `set ${path22} to ${value}`, `change ${path22} to ${value}`],
+      [`switch ${path23} to ${value}`, `set ${path23} to ${value}`, `change ${path23} to ${value}`],
       unit
     );
   }
@@ -47943,15 +47971,15 @@ function readAction(text3) {
   if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
   const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
   if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path22 = dottedPath2.exec(text3);
-  if (path22) {
-    const before = text3.slice(0, path22.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path22[1], value: true };
+  const path23 = dottedPath2.exec(text3);
+  if (path23) {
+    const before = text3.slice(0, path23.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path23[1], value: true };
     if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path22[1], value: false };
-    const after = text3.slice(path22.index + path22[0].length);
+      return { kind: "set", path: path23[1], value: false };
+    const after = text3.slice(path23.index + path23[0].length);
     const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path22[1], value: parseValue(value[1]) };
+    if (value) return { kind: "set", path: path23[1], value: parseValue(value[1]) };
   }
   const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
   if (!quoted) return null;
@@ -48123,21 +48151,21 @@ function harnessSeen(block) {
     ].join("\n")
   };
 }
-function globMatches(glob, path22) {
+function globMatches(glob, path23) {
   const source = glob.split("**/").map(
     (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
   ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path22);
+  return new RegExp(`^${source}$`).test(path23);
 }
 function promptFile(seen) {
-  const editable = (path22) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path22));
+  const editable = (path23) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path23));
   if (seen.kind === "builtin") {
     const system = text2(setting(seen.config, "prompt.system")) || "system.md";
     return editable(system) ? system : null;
   }
   const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
   const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path22) => /system|prompt/i.test(path22)) ?? candidates[0] ?? null;
+  return candidates.find((path23) => /system|prompt/i.test(path23)) ?? candidates[0] ?? null;
 }
 function correctFix(cause, seen, options) {
   const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
@@ -50060,8 +50088,8 @@ function referencedFiles(config2) {
     { field: "prompt.rules", path: config2.prompt.rules }
   ];
   if (config2.tools.lookup.enabled) {
-    config2.tools.lookup.files.forEach((path22, index) => {
-      references.push({ field: `tools.lookup.files.${index}`, path: path22 });
+    config2.tools.lookup.files.forEach((path23, index) => {
+      references.push({ field: `tools.lookup.files.${index}`, path: path23 });
     });
   }
   return references;
@@ -50084,15 +50112,15 @@ function missingReference(config2, files) {
   }
   return null;
 }
-function normaliseRelative(path22) {
-  if (path22.includes("\\") || path22.includes("\0") || path22.startsWith("/") || /^[A-Za-z]:/.test(path22))
+function normaliseRelative(path23) {
+  if (path23.includes("\\") || path23.includes("\0") || path23.startsWith("/") || /^[A-Za-z]:/.test(path23))
     return null;
-  const segments = path22.split("/").filter((segment) => segment !== "" && segment !== ".");
+  const segments = path23.split("/").filter((segment) => segment !== "" && segment !== ".");
   if (segments.length === 0 || segments.includes("..")) return null;
   return segments.join("/");
 }
-function harnessFile(files, path22) {
-  const normalised = normaliseRelative(path22);
+function harnessFile(files, path23) {
+  const normalised = normaliseRelative(path23);
   return normalised === null ? void 0 : files[normalised];
 }
 var init_harness_references = __esm({
@@ -50456,7 +50484,7 @@ function knowledgeOf(harness) {
   let index = knowledgeIndexes.get(harness);
   if (!index) {
     const files = (harness.config?.tools.lookup.files ?? []).map(
-      (path22) => harnessFile(harness.files, path22) ?? ""
+      (path23) => harnessFile(harness.files, path23) ?? ""
     );
     index = new KnowledgeIndex(files);
     knowledgeIndexes.set(harness, index);
@@ -51078,15 +51106,15 @@ import { lstatSync, readlinkSync } from "node:fs";
 function systemLayout() {
   if (cachedSystem) return cachedSystem;
   const system = [];
-  for (const path22 of systemFolders) {
-    const stat8 = lstatSync(path22, { throwIfNoEntry: false });
-    if (stat8?.isSymbolicLink()) system.push({ path: path22, linkTo: readlinkSync(path22) });
-    else if (stat8?.isDirectory()) system.push({ path: path22 });
+  for (const path23 of systemFolders) {
+    const stat8 = lstatSync(path23, { throwIfNoEntry: false });
+    if (stat8?.isSymbolicLink()) system.push({ path: path23, linkTo: readlinkSync(path23) });
+    else if (stat8?.isDirectory()) system.push({ path: path23 });
   }
   const masked = [];
-  for (const path22 of maskedEtc) {
-    const stat8 = lstatSync(path22, { throwIfNoEntry: false });
-    if (stat8 && !stat8.isSymbolicLink()) masked.push({ path: path22, folder: stat8.isDirectory() });
+  for (const path23 of maskedEtc) {
+    const stat8 = lstatSync(path23, { throwIfNoEntry: false });
+    if (stat8 && !stat8.isSymbolicLink()) masked.push({ path: path23, folder: stat8.isDirectory() });
   }
   cachedSystem = { system, masked };
   return cachedSystem;
@@ -51100,7 +51128,7 @@ function filesystemArgs(layout) {
   for (const mask of layout.masked)
     args.push(...mask.folder ? ["--tmpfs", mask.path] : ["--ro-bind", "/dev/null", mask.path]);
   args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--dir", insideHome);
-  for (const path22 of layout.readOnly) args.push("--ro-bind-try", path22, path22);
+  for (const path23 of layout.readOnly) args.push("--ro-bind-try", path23, path23);
   return args;
 }
 function bwrapArgs(command) {
@@ -51368,8 +51396,8 @@ var init_guard_error = __esm({
 });
 
 // src/harness/glob.ts
-function matchGlob(pattern, path22) {
-  return globToRegExp(pattern).test(path22);
+function matchGlob(pattern, path23) {
+  return globToRegExp(pattern).test(path23);
 }
 function globToRegExp(pattern) {
   const cached4 = cache.get(pattern);
@@ -51408,10 +51436,10 @@ var init_glob = __esm({
 });
 
 // src/harness/portable-path.ts
-function portablePathProblem(path22, existing = []) {
-  const bytes = Buffer.byteLength(path22);
+function portablePathProblem(path23, existing = []) {
+  const bytes = Buffer.byteLength(path23);
   if (bytes > maxPathBytes) return `path is ${bytes} bytes; at most ${maxPathBytes} allowed`;
-  const segments = path22.split("/");
+  const segments = path23.split("/");
   if (segments.length > maxPathSegments)
     return `path has ${segments.length} segments; at most ${maxPathSegments} allowed`;
   for (const segment of segments) {
@@ -51423,19 +51451,19 @@ function portablePathProblem(path22, existing = []) {
     if (reservedNames.test(segment)) return `'${segment}' is a reserved file name on Windows`;
     if (segment.endsWith(".")) return "a path segment may not end with a dot";
   }
-  const folded2 = path22.toLowerCase();
-  const twin = existing.find((other) => other !== path22 && other.toLowerCase() === folded2);
+  const folded2 = path23.toLowerCase();
+  const twin = existing.find((other) => other !== path23 && other.toLowerCase() === folded2);
   if (twin) return `it differs from the existing '${twin}' only in case`;
-  return fileFolderClash(path22, existing);
+  return fileFolderClash(path23, existing);
 }
-function fileFolderClash(path22, existing) {
-  const folded2 = path22.toLowerCase();
+function fileFolderClash(path23, existing) {
+  const folded2 = path23.toLowerCase();
   const files = new Set(existing.map((other) => other.toLowerCase()));
   const segments = folded2.split("/");
   for (let count6 = 1; count6 < segments.length; count6 += 1) {
     const folder = segments.slice(0, count6).join("/");
     if (files.has(folder))
-      return `it would need '${path22.split("/").slice(0, count6).join("/")}' to be a folder, but that is a file of the harness`;
+      return `it would need '${path23.split("/").slice(0, count6).join("/")}' to be a folder, but that is a file of the harness`;
   }
   const inside2 = existing.find((other) => other.toLowerCase().startsWith(`${folded2}/`));
   if (inside2) return `it is a folder of the harness (it holds '${inside2}'), not a file`;
@@ -51461,21 +51489,21 @@ function checkEditPath(input2) {
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
 }
 function checkPath(input2) {
-  const { path: path22 } = input2;
-  if (path22.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
-  if (path22.includes("\\")) return { ok: false, reason: `path '${path22}' contains a backslash` };
-  if (isAbsolute3(path22) || /^[A-Za-z]:/.test(path22))
-    return { ok: false, reason: `path '${path22}' is absolute` };
-  if (path22.split("/").includes(".."))
-    return { ok: false, reason: `path '${path22}' contains a '..' segment` };
-  const normalised = normaliseRelative(path22);
+  const { path: path23 } = input2;
+  if (path23.includes("\0")) return { ok: false, reason: "path contains a NUL byte" };
+  if (path23.includes("\\")) return { ok: false, reason: `path '${path23}' contains a backslash` };
+  if (isAbsolute3(path23) || /^[A-Za-z]:/.test(path23))
+    return { ok: false, reason: `path '${path23}' is absolute` };
+  if (path23.split("/").includes(".."))
+    return { ok: false, reason: `path '${path23}' contains a '..' segment` };
+  const normalised = normaliseRelative(path23);
   if (normalised === null)
-    return { ok: false, reason: `path '${path22}' is not a file path inside the harness` };
+    return { ok: false, reason: `path '${path23}' is not a file path inside the harness` };
   const forbiddenSegment = normalised.split("/").find((segment) => [".git", ".github"].includes(segment.toLowerCase()));
   if (forbiddenSegment)
     return {
       ok: false,
-      reason: `path '${path22}' is inside '${forbiddenSegment}/', which edits never touch`
+      reason: `path '${path23}' is inside '${forbiddenSegment}/', which edits never touch`
     };
   const existing = input2.existing ?? [];
   if (!existing.includes(normalised)) {
@@ -51497,7 +51525,7 @@ function checkPath(input2) {
   for (const protectedPath of input2.protectedPaths) {
     const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
     const hits = (candidate) => [target, real].some(
-      (path23) => isInside(candidate, path23) || isInside(candidate.toLowerCase(), path23.toLowerCase())
+      (path24) => isInside(candidate, path24) || isInside(candidate.toLowerCase(), path24.toLowerCase())
     );
     if (candidates.some(hits)) {
       return {
@@ -51508,12 +51536,12 @@ function checkPath(input2) {
   }
   return { ok: true, path: normalised };
 }
-function shorten(path22) {
-  return path22.length <= 80 ? path22 : `${path22.slice(0, 60)}\u2026${path22.slice(-16)}`;
+function shorten(path23) {
+  return path23.length <= 80 ? path23 : `${path23.slice(0, 60)}\u2026${path23.slice(-16)}`;
 }
-function escapingSymlink(dir, path22) {
+function escapingSymlink(dir, path23) {
   const realDir = realTarget(resolve7(dir));
-  const segments = path22.split("/");
+  const segments = path23.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
     const partial2 = join15(dir, ...segments.slice(0, index));
     let isLink = false;
@@ -51534,8 +51562,8 @@ function escapingSymlink(dir, path22) {
   }
   return null;
 }
-function clashOnDisk(dir, path22) {
-  const segments = path22.split("/");
+function clashOnDisk(dir, path23) {
+  const segments = path23.split("/");
   for (let count6 = 1; count6 <= segments.length; count6 += 1) {
     const partial2 = segments.slice(0, count6).join("/");
     let found;
@@ -51583,12 +51611,12 @@ async function writeHarness(harness, dir) {
   await mkdir10(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
-  for (const [path22, content] of Object.entries(harness.files).sort(
+  for (const [path23, content] of Object.entries(harness.files).sort(
     ([a], [b]) => a.localeCompare(b)
   )) {
-    const normalised = normaliseRelative(path22);
-    if (normalised === null || normalised !== path22)
-      throw new GuardError("path", `refusing to write '${path22}': not a plain relative path`);
+    const normalised = normaliseRelative(path23);
+    if (normalised === null || normalised !== path23)
+      throw new GuardError("path", `refusing to write '${path23}': not a plain relative path`);
     const target = join16(root, normalised);
     await assertInside(realRoot, target);
     const existing = await readFile10(target, "utf8").catch(() => void 0);
@@ -51691,10 +51719,10 @@ async function materialise(harness, root) {
   return target;
 }
 async function copyModes(harness, folder) {
-  for (const path22 of Object.keys(harness.files)) {
-    const source = await stat4(join17(harness.dir, path22)).catch(() => void 0);
+  for (const path23 of Object.keys(harness.files)) {
+    const source = await stat4(join17(harness.dir, path23)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod2(join17(folder, path22), source.mode & 511);
+      await chmod2(join17(folder, path23), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
@@ -51730,8 +51758,8 @@ function isAlive(pid) {
     return error62.code === "EPERM";
   }
 }
-async function isFolder(path22) {
-  return (await stat4(path22).catch(() => void 0))?.isDirectory() ?? false;
+async function isFolder(path23) {
+  return (await stat4(path23).catch(() => void 0))?.isDirectory() ?? false;
 }
 var linkedFolders;
 var init_workspace = __esm({
@@ -51836,18 +51864,18 @@ function exposureOf(input2) {
     "GITHUB_STATE"
   ].flatMap((name3) => env[name3] ? [env[name3]] : []);
   return {
-    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path22) => resolve9(path22))
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path23) => resolve9(path23))
   };
 }
-function exposureProblem(path22, exposure) {
-  if (path22.split(sep4).includes(".git")) return "it is a .git folder or inside one";
-  if (path22 === "/") return "it is the whole filesystem";
-  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path22));
+function exposureProblem(path23, exposure) {
+  if (path23.split(sep4).includes(".git")) return "it is a .git folder or inside one";
+  if (path23 === "/") return "it is the whole filesystem";
+  const held2 = exposure.neverContain.find((secret) => isWithin(secret, path23));
   if (held2) return `it holds ${held2}, which the agent must not read`;
   return void 0;
 }
-async function onPath(name3, path22) {
-  for (const folder of (path22 ?? "").split(delimiter).filter(isAbsolute4)) {
+async function onPath(name3, path23) {
+  for (const folder of (path23 ?? "").split(delimiter).filter(isAbsolute4)) {
     const candidate = join18(folder, name3);
     const stat8 = await lstat2(candidate).catch(() => void 0);
     if (!stat8 || stat8.isDirectory()) continue;
@@ -51876,12 +51904,12 @@ async function shebangOf(file2) {
 async function programMounts(file2, exposure) {
   const real = await realpath4(file2).catch(() => file2);
   const mounts = [];
-  for (const path22 of /* @__PURE__ */ new Set([file2, real])) {
-    if (isSystem2(path22)) continue;
-    const folder = basename(dirname8(path22));
-    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path22)) : path22;
+  for (const path23 of /* @__PURE__ */ new Set([file2, real])) {
+    if (isSystem2(path23)) continue;
+    const folder = basename(dirname8(path23));
+    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path23)) : path23;
     if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
-    else if (!exposureProblem(path22, exposure)) mounts.push(path22);
+    else if (!exposureProblem(path23, exposure)) mounts.push(path23);
   }
   return mounts;
 }
@@ -51898,17 +51926,17 @@ async function commandMounts(input2) {
   for (const file2 of input2.extra ?? []) mounts.push(...await programMounts(file2, input2.exposure));
   return [...new Set(mounts)];
 }
-async function linkedTarget(path22) {
-  const stat8 = await lstat2(path22).catch(() => void 0);
+async function linkedTarget(path23) {
+  const stat8 = await lstat2(path23).catch(() => void 0);
   if (!stat8?.isSymbolicLink()) return void 0;
-  return resolve9(dirname8(path22), await readlink(path22));
+  return resolve9(dirname8(path23), await readlink(path23));
 }
 var isWithin, systemPrefixes, isSystem2;
 var init_sandbox_mounts = __esm({
   "src/agent/sandbox/sandbox-mounts.ts"() {
     "use strict";
-    isWithin = (path22, folder) => {
-      const inside2 = relative4(folder, path22);
+    isWithin = (path23, folder) => {
+      const inside2 = relative4(folder, path23);
       return inside2 === "" || !inside2.startsWith("..") && !isAbsolute4(inside2);
     };
     systemPrefixes = [
@@ -51921,7 +51949,7 @@ var init_sandbox_mounts = __esm({
       "/libx32/",
       "/etc/"
     ];
-    isSystem2 = (path22) => systemPrefixes.some((prefix) => path22.startsWith(prefix));
+    isSystem2 = (path23) => systemPrefixes.some((prefix) => path23.startsWith(prefix));
   }
 });
 
@@ -51929,8 +51957,8 @@ var init_sandbox_mounts = __esm({
 import { resolve as resolve10, sep as sep5 } from "node:path";
 function declaredReads(input2) {
   return input2.read.map((entry) => {
-    const path22 = resolve10(input2.root, entry);
-    const problem = exposureProblem(path22, input2.exposure);
+    const path23 = resolve10(input2.root, entry);
+    const problem = exposureProblem(path23, input2.exposure);
     if (problem)
       throw new InputError(
         input2.configFile,
@@ -51939,24 +51967,24 @@ function declaredReads(input2) {
           field: "harness.sandbox.read"
         }
       );
-    return path22;
+    return path23;
   });
 }
 function ordered(paths) {
   const system = systemLayout().system.map((mount) => mount.path);
-  const shown = (path22) => system.some((folder) => path22 === folder || path22.startsWith(folder + sep5));
-  return [...new Set(paths)].filter((path22) => !shown(path22)).sort((a, b) => a.length - b.length);
+  const shown = (path23) => system.some((folder) => path23 === folder || path23.startsWith(folder + sep5));
+  return [...new Set(paths)].filter((path23) => !shown(path23)).sort((a, b) => a.length - b.length);
 }
 function bubblewrapSandbox(options) {
   const node2 = options.node ?? process.execPath;
   return {
     engine: "bubblewrap",
-    async wrap({ argv, cwd, path: path22, network }) {
+    async wrap({ argv, cwd, path: path23, network }) {
       const linked = await linkedTarget(resolve10(cwd, "node_modules"));
       const programs = await commandMounts({
         argv0: argv[0],
         cwd,
-        path: path22,
+        path: path23,
         exposure: options.exposure,
         extra: network ? [node2] : []
       });
@@ -52439,7 +52467,7 @@ function buildRules(guard) {
     grams: sortedGrams(inputs),
     inputs: indexInputs(inputs, { dropShared: true }),
     answersOf: smallAnswersOf(tasks, answers),
-    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path22, text3]) => [path22, lineKeysOf(text3)])) : void 0,
+    baseline: guard.seedFiles ? new Map(Object.entries(guard.seedFiles).map(([path23, text3]) => [path23, lineKeysOf(text3)])) : void 0,
     secrets: new SecretRedactor(guard.secretValues ?? []),
     scans: /* @__PURE__ */ new Map()
   };
@@ -52538,7 +52566,7 @@ function pathsOf(harness) {
 }
 function scans(rules, harness) {
   return pathsOf(harness).map(
-    (path22) => scanFile(rules, typeof harness === "string" ? harness : harness[path22] ?? "")
+    (path23) => scanFile(rules, typeof harness === "string" ? harness : harness[path23] ?? "")
   );
 }
 function linesByFile(harness, list2) {
@@ -52598,9 +52626,9 @@ ${strings.join("\n")}`;
 }
 function guardedFiles(harness) {
   const result = {};
-  for (const [path22, text3] of Object.entries(harness.files)) {
-    const isConfig = path22 === "harness.yaml" && harness.kind === "builtin";
-    result[path22] = guardedText(text3, isConfig ? harness.config : void 0);
+  for (const [path23, text3] of Object.entries(harness.files)) {
+    const isConfig = path23 === "harness.yaml" && harness.kind === "builtin";
+    result[path23] = guardedText(text3, isConfig ? harness.config : void 0);
   }
   return result;
 }
@@ -52753,9 +52781,9 @@ import { createHash as createHash12 } from "node:crypto";
 function harnessHash(parts) {
   const hash2 = createHash12("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
-  for (const path22 of Object.keys(parts.files).sort()) {
-    const content = parts.files[path22];
-    hash2.update(`${path22}\0${Buffer.byteLength(content)}\0${content}\0`);
+  for (const path23 of Object.keys(parts.files).sort()) {
+    const content = parts.files[path23];
+    hash2.update(`${path23}\0${Buffer.byteLength(content)}\0${content}\0`);
   }
   hash2.update(`command\0${JSON.stringify(parts.command ?? null)}`);
   return hash2.digest("hex");
@@ -52839,15 +52867,15 @@ function locateEdit(input2) {
   const edit = parsed.data;
   const target = editTarget(edit, state.config);
   if ("reason" in target) return { ok: false, guard: "schema", reason: target.reason };
-  const path22 = checkEditPath({
+  const path23 = checkEditPath({
     dir: harness.dir,
     path: target.file,
     editable: guard.editable,
     protectedPaths: guard.protectedPaths,
     existing: Object.keys(state.files)
   });
-  if (!path22.ok) return { ok: false, guard: "path", reason: path22.reason };
-  return { edit, file: path22.path };
+  if (!path23.ok) return { ok: false, guard: "path", reason: path23.reason };
+  return { edit, file: path23.path };
 }
 function checkContent(input2) {
   const { harness, state, file: file2, text: text3, config: config2 } = input2;
@@ -53039,11 +53067,11 @@ function diffHarness(before, after) {
   const paths = [.../* @__PURE__ */ new Set([...Object.keys(before.files), ...Object.keys(after.files)])].sort();
   const patches = [];
   const files = [];
-  for (const path22 of paths) {
-    const filePatch = unifiedDiff({ path: path22, before: before.files[path22], after: after.files[path22] });
+  for (const path23 of paths) {
+    const filePatch = unifiedDiff({ path: path23, before: before.files[path23], after: after.files[path23] });
     if (!filePatch.patch) continue;
     patches.push(filePatch.patch);
-    files.push({ path: path22, added: filePatch.added, removed: filePatch.removed });
+    files.push({ path: path23, added: filePatch.added, removed: filePatch.removed });
   }
   return { patch: patches.join(""), files };
 }
@@ -53138,8 +53166,8 @@ async function readHarnessFiles(dir) {
   await collect2(dir, dir, paths);
   paths.sort();
   const files = {};
-  for (const path22 of paths) {
-    const absolute = join19(dir, path22);
+  for (const path23 of paths) {
+    const absolute = join19(dir, path23);
     const buffer = await readFile12(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
@@ -53147,7 +53175,7 @@ async function readHarnessFiles(dir) {
         `file is ${buffer.byteLength} bytes; harness files may be at most ${maxHarnessFileBytes} bytes`
       );
     }
-    files[path22] = decodeText(absolute, buffer);
+    files[path23] = decodeText(absolute, buffer);
   }
   return files;
 }
@@ -53328,12 +53356,12 @@ function commandScorer(spec, context) {
         stdin: payload,
         timeoutMs: spec.timeoutMs
       });
-      const fail = (problem) => new ScorerError(spec.command, problem, outcome.stderr);
-      if (outcome.kind === "error") throw fail(outcome.detail);
+      const fail2 = (problem) => new ScorerError(spec.command, problem, outcome.stderr);
+      if (outcome.kind === "error") throw fail2(outcome.detail);
       if (outcome.code === 0) return passed();
-      if (outcome.code !== 1) throw fail(`exit ${outcome.code} (0 is pass, 1 is fail)`);
+      if (outcome.code !== 1) throw fail2(`exit ${outcome.code} (0 is pass, 1 is fail)`);
       if (outcome.stderr.trim() !== "" && outcome.stdout.trim() === "")
-        throw fail("exit 1 with stderr and nothing on stdout (a crash, not a verdict)");
+        throw fail2("exit 1 with stderr and nothing on stdout (a crash, not a verdict)");
       return failed2("wrong-answer");
     }
   };
@@ -54180,26 +54208,6 @@ function aboveBest(best, child) {
     reason: `train accuracy ${child.toFixed(3)} is not above the best ${best.toFixed(3)} (kept in the Pareto pool as a parent)`
   };
 }
-function heldOutGate(gate) {
-  return (seed2, final) => {
-    const accepted = gate.requireImprovement ? final > seed2 : final >= seed2 - gate.tolerance - 1e-12;
-    const relation = gate.requireImprovement ? "must be above" : `must not be below (tolerance ${gate.tolerance})`;
-    return {
-      accepted,
-      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed2.toFixed(3)}: ${accepted ? "passed" : "failed"}`
-    };
-  };
-}
-function withinTolerance(tolerance) {
-  return (base, head) => {
-    const accepted = head >= base - tolerance - 1e-12;
-    const sign = accepted ? "\u2265" : "<";
-    return {
-      accepted,
-      reason: `head accuracy ${head.toFixed(3)} ${sign} base ${base.toFixed(3)} \u2212 tolerance ${tolerance}`
-    };
-  };
-}
 function decide(stages) {
   const last = stages.findLast(decides);
   if (!last) return { accepted: false, reason: "nothing was validated" };
@@ -54810,6 +54818,33 @@ var init_evaluation_setup = __esm({
   }
 });
 
+// src/evolve/gate-criteria.ts
+function heldOutGate(gate) {
+  return (seed2, final) => {
+    const accepted = gate.requireImprovement ? final > seed2 : final >= seed2 - gate.tolerance - 1e-12;
+    const relation = gate.requireImprovement ? "must be above" : `must not be below (tolerance ${gate.tolerance})`;
+    return {
+      accepted,
+      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed2.toFixed(3)}: ${accepted ? "passed" : "failed"}`
+    };
+  };
+}
+function withinTolerance(tolerance) {
+  return (base, head) => {
+    const accepted = head >= base - tolerance - 1e-12;
+    const sign = accepted ? "\u2265" : "<";
+    return {
+      accepted,
+      reason: `head accuracy ${head.toFixed(3)} ${sign} base ${base.toFixed(3)} \u2212 tolerance ${tolerance}`
+    };
+  };
+}
+var init_gate_criteria = __esm({
+  "src/evolve/gate-criteria.ts"() {
+    "use strict";
+  }
+});
+
 // src/evolve/gate-verdict.ts
 function gateVerdict(options) {
   const { base, head, comparison, gate } = options;
@@ -55181,7 +55216,7 @@ function evolveGate(options) {
 var init_gate_result = __esm({
   "src/evolve/gate-result.ts"() {
     "use strict";
-    init_acceptance();
+    init_gate_criteria();
     init_gate_verdict();
     init_paired_test();
     init_records();
@@ -59449,146 +59484,17 @@ var init_result_schema = __esm({
   }
 });
 
-// src/harness/parse-check.ts
-import { spawn as spawn4 } from "node:child_process";
-import { extname, join as join20 } from "node:path";
-async function parseProblems(options) {
-  const { candidate, parent, folder, checkers } = options;
-  const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
-  const problems = [];
-  for (const file2 of changed) {
-    const message = await checkFile({ file: file2, text: candidate.files[file2], folder, checkers });
-    if (message) problems.push({ file: file2, message: message.slice(0, maxMessage) });
-  }
-  return problems;
-}
-function parseProblemsReason(problems) {
-  const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
-  return `the edited files no longer parse (${each}); not run`;
-}
-async function checkFile(input2) {
-  const { file: file2, text: text3, checkers } = input2;
-  const extension = extname(file2).toLowerCase();
-  if (extension === ".json") return jsonProblem(text3);
-  if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
-  if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path22 = join20(input2.folder, file2);
-    const result = await runChecker({ command: checkers.node, args: ["--check", path22] });
-    return result && `node --check: ${nodeMessage(result, path22)}`;
-  }
-  if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
-    const args = ["--no-warnings", "-e", typescriptParse];
-    const result = await runChecker({ command: checkers.node, args, stdin: text3 });
-    return result && `TypeScript: ${result.trim().split("\n")[0]}`;
-  }
-  if (extension === ".py" && checkers.python) {
-    const result = await runChecker({
-      command: checkers.python,
-      args: ["-I", "-c", pythonCompile, file2],
-      stdin: text3
-    });
-    return result && `python3: ${result.trim().split("\n").at(-1)}`;
-  }
-  return void 0;
-}
-function jsonProblem(text3) {
-  try {
-    JSON.parse(text3);
-    return void 0;
-  } catch (error62) {
-    const message = error62.message;
-    const position = Number(/at position (\d+)/.exec(message)?.[1]);
-    const line = Number.isInteger(position) ? text3.slice(0, position).split("\n").length : 0;
-    return line > 0 ? `JSON: line ${line}: ${message}` : `JSON: ${message}`;
-  }
-}
-function yamlProblem(text3) {
-  const [error62] = (0, import_yaml3.parseDocument)(text3, { prettyErrors: false }).errors;
-  if (!error62) return void 0;
-  const line = text3.slice(0, error62.pos[0]).split("\n").length;
-  return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
-}
-function nodeMessage(stderr, path22) {
-  const lines = stderr.split("\n");
-  const line = new RegExp(`${escapeRegExp2(path22)}:(\\d+)`).exec(stderr)?.[1];
-  const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
-  return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
-}
-function escapeRegExp2(text3) {
-  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-function runChecker(input2) {
-  return new Promise((resolve15) => {
-    const child = spawn4(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      if (stderr.length < 16384) stderr += chunk.toString("utf8");
-    });
-    child.on("error", () => resolve15(void 0));
-    child.on("close", (code2) => resolve15(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
-    child.stdin.on("error", () => void 0);
-    child.stdin.end(input2.stdin ?? "");
-  });
-}
-async function localParseCheckers() {
-  const python = await new Promise((resolve15) => {
-    const child = spawn4("python3", ["--version"], { stdio: "ignore" });
-    child.on("error", () => resolve15(false));
-    child.on("close", (code2) => resolve15(code2 === 0));
-  });
-  const nodeModule = await import("node:module");
-  return {
-    node: process.execPath,
-    python: python ? "python3" : null,
-    nodeStripsTypes: typeof nodeModule.stripTypeScriptTypes === "function"
-  };
-}
-function candidateParseCheck(workspace) {
-  let checkers;
-  return async ({ candidate, parent }) => {
-    checkers ??= localParseCheckers();
-    const folder = await workspace.folderOf(candidate);
-    const problems = await parseProblems({ candidate, parent, folder, checkers: await checkers });
-    return problems.length > 0 ? parseProblemsReason(problems) : void 0;
-  };
-}
-var import_yaml3, maxMessage, typescriptParse, pythonCompile;
-var init_parse_check = __esm({
-  "src/harness/parse-check.ts"() {
-    "use strict";
-    import_yaml3 = __toESM(require_dist(), 1);
-    maxMessage = 600;
-    typescriptParse = [
-      "let source = '';",
-      "process.stdin.on('data', (chunk) => (source += chunk));",
-      "process.stdin.on('end', () => {",
-      "  try { require('node:module').stripTypeScriptTypes(source); }",
-      "  catch (error) { console.error(error.message.split('\\n')[0]); process.exit(1); }",
-      "});"
-    ].join("\n");
-    pythonCompile = [
-      "import sys",
-      "source = sys.stdin.read()",
-      "try:",
-      "    compile(source, sys.argv[1], 'exec', dont_inherit=True)",
-      "except SyntaxError as error:",
-      "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
-      "    sys.exit(1)"
-    ].join("\n");
-  }
-});
-
 // src/harness/final-harness-guard.ts
 function assertHarnessSealed(input2) {
   const { seed: seed2, final } = input2;
   const seedPaths = Object.keys(seed2.files);
-  for (const path22 of Object.keys(final.files)) {
-    if (path22 in seed2.files) continue;
-    const problem = normaliseRelative(path22) === path22 ? portablePathProblem(path22, seedPaths) : "not a plain relative path";
+  for (const path23 of Object.keys(final.files)) {
+    if (path23 in seed2.files) continue;
+    const problem = normaliseRelative(path23) === path23 ? portablePathProblem(path23, seedPaths) : "not a plain relative path";
     if (problem)
       throw new GuardError(
         "path",
-        `refusing to write the final harness: '${escapeInvisible(path22)}': ${problem}`
+        `refusing to write the final harness: '${escapeInvisible(path23)}': ${problem}`
       );
   }
   const rules = contentRules(input2.guard);
@@ -59596,11 +59502,11 @@ function assertHarnessSealed(input2) {
   const after = guardedFiles(final);
   const finding = introducedContent({ before, after, rules });
   if (!finding) return;
-  const changed = Object.keys(after).filter((path22) => after[path22] !== before[path22]);
+  const changed = Object.keys(after).filter((path23) => after[path23] !== before[path23]);
   const alone = changed.find(
-    (path22) => introducedContent({ before, after: { ...before, [path22]: after[path22] }, rules })
+    (path23) => introducedContent({ before, after: { ...before, [path23]: after[path23] }, rules })
   );
-  const files = (alone ? [alone] : changed).map((path22) => `'${escapeInvisible(path22)}'`);
+  const files = (alone ? [alone] : changed).map((path23) => `'${escapeInvisible(path23)}'`);
   throw new GuardError(
     finding.guard,
     `refusing to write the final harness: ${files.join(", ")} ${finding.reason} that the seed harness did not (the edit guards should have refused it; please report this)`
@@ -59619,11 +59525,11 @@ var init_final_harness_guard = __esm({
 
 // src/harness/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join21, relative as relative6, sep as sep7 } from "node:path";
+import { dirname as dirname9, join as join20, relative as relative6, sep as sep7 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join21(current, ".git"))) return current;
+    if (existsSync4(join20(current, ".git"))) return current;
     const parent = dirname9(current);
     if (parent === current) return void 0;
     current = parent;
@@ -59910,81 +59816,90 @@ var init_evolve_result = __esm({
   }
 });
 
-// src/evolve/heldout-seal.ts
-function sealHeldout(options) {
-  const { heldout } = options;
-  const seal = new HeldoutSeal({
-    heldout,
-    allowed: [
-      ...options.train.map((task) => task.input),
-      ...Object.values(options.seedHarness.files)
-    ]
+// src/evolve/finish-run.ts
+import path14 from "node:path";
+async function finishRun(searched) {
+  const { options, run: run2, outcome } = searched;
+  const { loaded } = options;
+  const samples = searched.strategyRun.finalSamples ?? loaded.config.samples;
+  const measured = await measureStage(searched, samples);
+  const training = run2.budget.training();
+  const result = run2.redactor.json(
+    evolveResult({
+      loaded,
+      strategy: searched.strategy,
+      model: run2.context.models.agent.model,
+      seed: run2.seed,
+      outcome,
+      measured,
+      budget: run2.budget,
+      training,
+      coverage: searched.coverage,
+      downgrades: searched.models.downgrades?.() ?? [],
+      sandbox: run2.sandbox,
+      metadata: {
+        startedAt: searched.startedAt,
+        finishedAt: new Date(searched.clock.now()).toISOString(),
+        ...options.metadata,
+        ...options.limit === void 0 ? {} : { limit: options.limit }
+      }
+    })
+  );
+  await searched.prompts?.settled();
+  await writeOutputs({
+    outDir: options.outDir,
+    result,
+    seed: run2.seed,
+    finalHarness: outcome.finalHarness,
+    guard: run2.context.guard,
+    redactor: run2.redactor,
+    train: run2.context.train,
+    measured,
+    cache: new RolloutCache(path14.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
+    patchPrefix: options.patchPrefix
   });
-  const door = (stage, tasks) => refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
-  const models = {
-    ...options.models,
-    refiner: sealedProvider(options.models.refiner, seal)
-  };
-  const evaluate3 = (request) => {
-    door("training evaluation", {
-      ids: request.tasks.map((task) => task.id),
-      inputs: request.tasks.map((task) => task.input)
-    });
-    return options.evaluate(request);
-  };
-  return { stages: sealedStages({ stages: options.stages, heldout, door }), models, evaluate: evaluate3 };
+  return result;
 }
-function sealedStages(options) {
-  const { stages, heldout, door } = options;
-  return {
-    diagnose(request) {
-      door("diagnose", {
-        ids: [
-          ...request.records.map((record3) => record3.taskId),
-          ...request.tasks.map((task) => task.id)
-        ],
-        inputs: request.tasks.map((task) => task.input)
+function measureStage(searched, samples) {
+  const { options, run: run2, outcome, runKey } = searched;
+  const { loaded } = options;
+  return run2.journal.stage(
+    "final/measure",
+    async () => {
+      if (options.phase === "finish") {
+        const cacheDir = path14.resolve(loaded.root, loaded.config.cacheDir);
+        const { spend: spend2, shards } = await readShardSpend({ cacheDir, runKey });
+        run2.budget.add({ ...spend2, wallMs: 0 });
+        options.warn?.(
+          shards.length ? `measure shards found: ${shards.join(", ")}` : "no measure shard recorded this run: the measurement runs here"
+        );
+      }
+      return measureHarnesses({
+        evaluate: run2.measure,
+        tasks: { train: run2.context.train, heldout: run2.heldout },
+        seed: run2.seed,
+        final: outcome.finalHarness,
+        samples: { seed: loaded.config.samples, final: samples }
       });
-      return stages.diagnose({ ...request, heldout });
     },
-    refine(request) {
-      door("refine", {
-        ids: request.patterns.flatMap((pattern) => [
-          ...pattern.taskIds,
-          ...pattern.examples.map((example) => example.taskId)
-        ]),
-        inputs: []
-      });
-      return stages.refine({ ...request, heldout });
-    },
-    reflect(request) {
-      door("reflect", {
-        ids: [
-          ...request.failures.map((record3) => record3.taskId),
-          ...request.tasks.map((task) => task.id)
-        ],
-        inputs: request.tasks.map((task) => task.input)
-      });
-      return stages.reflect({ ...request, heldout });
-    }
-  };
+    { schema: measuredSchema, measurement: true }
+  );
 }
-function sealedProvider(provider, seal) {
-  return {
-    model: provider.model,
-    baseUrl: provider.baseUrl,
-    variant: provider.variant,
-    chat(request, options) {
-      const text3 = request.messages.map((message) => message.content ?? "").join("\n");
-      seal.check(text3, request.purpose ?? "refiner call");
-      return provider.chat(request, options);
-    }
-  };
-}
-var init_heldout_seal = __esm({
-  "src/evolve/heldout-seal.ts"() {
+var measuredSchema;
+var init_finish_run = __esm({
+  "src/evolve/finish-run.ts"() {
     "use strict";
-    init_heldout_guard();
+    init_zod();
+    init_rollout_cache();
+    init_evolve_result();
+    init_measurement();
+    init_phase_files();
+    measuredSchema = external_exports.tuple([
+      measurementSchema,
+      measurementSchema,
+      measurementSchema,
+      measurementSchema
+    ]);
   }
 });
 
@@ -60112,723 +60027,210 @@ var init_loop = __esm({
   }
 });
 
-// src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile16, rm as rm5 } from "node:fs/promises";
-import path14 from "node:path";
-async function readPromptLog(outDir) {
-  let text3;
-  try {
-    text3 = await readFile16(path14.join(outDir, promptLogFile), "utf8");
-  } catch {
-    return [];
+// src/harness/parse-check.ts
+import { spawn as spawn4 } from "node:child_process";
+import { extname, join as join21 } from "node:path";
+async function parseProblems(options) {
+  const { candidate, parent, folder, checkers } = options;
+  const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
+  const problems = [];
+  for (const file2 of changed) {
+    const message = await checkFile({ file: file2, text: candidate.files[file2], folder, checkers });
+    if (message) problems.push({ file: file2, message: message.slice(0, maxMessage) });
   }
-  const byId = /* @__PURE__ */ new Map();
-  for (const line of text3.split("\n")) {
-    if (line.trim() === "") continue;
-    let parsed;
-    try {
-      parsed = promptCallSchema.safeParse(JSON.parse(line));
-    } catch {
-      continue;
-    }
-    if (!parsed.success) continue;
-    byId.delete(parsed.data.id);
-    byId.set(parsed.data.id, parsed.data);
-  }
-  return [...byId.values()];
+  return problems;
 }
-var promptLogFile, promptCallSchema, PromptLog, noTokens;
-var init_prompt_log = __esm({
-  "src/evolve/prompt-log.ts"() {
-    "use strict";
-    init_zod();
-    init_request_digest();
-    promptLogFile = "prompts.jsonl";
-    promptCallSchema = external_exports.object({
-      id: external_exports.string(),
-      purpose: external_exports.string(),
-      messages: external_exports.array(external_exports.object({ role: external_exports.string(), content: external_exports.string() })),
-      reply: external_exports.string().nullable(),
-      /** The call failed (transport): no reply. */
-      error: external_exports.string().optional(),
-      cached: external_exports.boolean(),
-      promptTokens: external_exports.number().int(),
-      completionTokens: external_exports.number().int()
+function parseProblemsReason(problems) {
+  const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
+  return `the edited files no longer parse (${each}); not run`;
+}
+async function checkFile(input2) {
+  const { file: file2, text: text3, checkers } = input2;
+  const extension = extname(file2).toLowerCase();
+  if (extension === ".json") return jsonProblem(text3);
+  if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
+  if ([".js", ".mjs", ".cjs"].includes(extension)) {
+    const path23 = join21(input2.folder, file2);
+    const result = await runChecker({ command: checkers.node, args: ["--check", path23] });
+    return result && `node --check: ${nodeMessage(result, path23)}`;
+  }
+  if ([".ts", ".mts", ".cts"].includes(extension) && checkers.nodeStripsTypes) {
+    const args = ["--no-warnings", "-e", typescriptParse];
+    const result = await runChecker({ command: checkers.node, args, stdin: text3 });
+    return result && `TypeScript: ${result.trim().split("\n")[0]}`;
+  }
+  if (extension === ".py" && checkers.python) {
+    const result = await runChecker({
+      command: checkers.python,
+      args: ["-I", "-c", pythonCompile, file2],
+      stdin: text3
     });
-    PromptLog = class _PromptLog {
-      constructor(file2, redactor) {
-        this.file = file2;
-        this.redactor = redactor;
-      }
-      file;
-      redactor;
-      pending = Promise.resolve();
-      failure;
-      /**
-       * Opens the log of a run in `outDir`. A fresh run (no finished stage to replay) starts it
-       * empty; with `keep: false` no log is kept and a stale one is removed.
-       */
-      static async open(options) {
-        const file2 = path14.join(options.outDir, promptLogFile);
-        if (options.fresh || !options.keep) await rm5(file2, { force: true });
-        return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
-      }
-      /** Wraps a provider so each of its calls is logged once it ends. */
-      provider(inner) {
-        return {
-          model: inner.model,
-          baseUrl: inner.baseUrl,
-          variant: inner.variant,
-          chat: async (request, callOptions) => {
-            const base = {
-              id: requestDigest(request.messages),
-              purpose: request.purpose ?? "refiner",
-              messages: request.messages.map((message) => ({
-                role: message.role,
-                content: message.content ?? ""
-              }))
-            };
-            try {
-              const response = await inner.chat(request, callOptions);
-              this.append({
-                ...base,
-                reply: response.content,
-                cached: response.cached === true,
-                promptTokens: response.usage.promptTokens,
-                completionTokens: response.usage.completionTokens
-              });
-              return response;
-            } catch (error62) {
-              const message = error62 instanceof Error ? error62.message : String(error62);
-              this.append({ ...base, reply: null, error: message, cached: false, ...noTokens });
-              throw error62;
-            }
-          }
-        };
-      }
-      /** Waits for every logged call to be written; throws the first write failure. */
-      async settled() {
-        await this.pending;
-        if (this.failure !== void 0) throw this.failure;
-      }
-      append(call) {
-        const line = `${JSON.stringify(this.redactor.json(call))}
-`;
-        this.pending = this.pending.then(
-          () => appendFile2(this.file, line).catch((error62) => {
-            this.failure ??= error62;
-          })
-        );
-      }
-    };
-    noTokens = { promptTokens: 0, completionTokens: 0 };
+    return result && `python3: ${result.trim().split("\n").at(-1)}`;
   }
-});
-
-// src/errors/folder-locked-error.ts
-var FolderLockedError;
-var init_folder_locked_error = __esm({
-  "src/errors/folder-locked-error.ts"() {
-    "use strict";
-    init_ecdysis_error();
-    FolderLockedError = class extends EcdysisError {
-      constructor(folder, lockFile, holder, what) {
-        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
-        super(
-          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
-        );
-        this.folder = folder;
-        this.lockFile = lockFile;
-        this.holder = holder;
-        this.what = what;
-        this.name = "FolderLockedError";
-      }
-      folder;
-      lockFile;
-      holder;
-      what;
-      code = "locked";
-      exitCode = 3;
-    };
-  }
-});
-
-// src/evolve/folder-lock.ts
-import { randomBytes as randomBytes6 } from "node:crypto";
-import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir15, readFile as readFile17, rename as rename10, unlink, writeFile as writeFile12 } from "node:fs/promises";
-import { hostname as hostname3 } from "node:os";
-import path15 from "node:path";
-function installExitHook() {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on("exit", () => {
-    for (const [file2, token] of held) removeIfOurs(file2, token);
-  });
+  return void 0;
 }
-function removeIfOurs(file2, token) {
+function jsonProblem(text3) {
   try {
-    if (JSON.parse(readFileSync3(file2, "utf8")).token === token) unlinkSync(file2);
-  } catch {
-  }
-}
-function isAlive2(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error62) {
-    return error62.code === "EPERM";
-  }
-}
-async function acquireFolderLock(options) {
-  const { folder } = options;
-  const file2 = path15.join(folder, lockFileName);
-  await mkdir15(folder, { recursive: true });
-  const token = randomBytes6(12).toString("hex");
-  const record3 = {
-    pid: process.pid,
-    host: hostname3(),
-    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
-    purpose: options.purpose,
-    token
-  };
-  const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile12(temporary, `${JSON.stringify(record3)}
-`);
-  try {
-    for (let attempt2 = 0; attempt2 < 5; attempt2++) {
-      try {
-        await link(temporary, file2);
-        installExitHook();
-        held.set(file2, token);
-        return { file: file2, release: () => release(file2, token) };
-      } catch (error62) {
-        if (error62.code !== "EEXIST") throw error62;
-      }
-      const holder = await readHolder(file2);
-      if (holder === "gone") continue;
-      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
-        throw new FolderLockedError(folder, file2, holder, options.what);
-      if (await takeOver(file2, holder)) {
-        options.warn?.(
-          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
-        );
-      }
-    }
-    throw new FolderLockedError(folder, file2, void 0, options.what);
-  } finally {
-    await unlink(temporary).catch(() => void 0);
-  }
-}
-async function readHolder(file2) {
-  let text3;
-  try {
-    text3 = await readFile17(file2, "utf8");
-  } catch (error62) {
-    return error62.code === "ENOENT" ? "gone" : void 0;
-  }
-  try {
-    const parsed = holderSchema.safeParse(JSON.parse(text3));
-    return parsed.success ? parsed.data : void 0;
-  } catch {
+    JSON.parse(text3);
     return void 0;
-  }
-}
-async function takeOver(file2, stale) {
-  const aside = `${file2}.stale.${randomBytes6(6).toString("hex")}`;
-  try {
-    await rename10(file2, aside);
-  } catch {
-    return false;
-  }
-  const moved = await readHolder(aside);
-  if (typeof moved === "object" && moved.token === stale.token) {
-    await unlink(aside).catch(() => void 0);
-    return true;
-  }
-  await link(aside, file2).catch(() => void 0);
-  await unlink(aside).catch(() => void 0);
-  return false;
-}
-async function release(file2, token) {
-  if (held.get(file2) !== token) return;
-  held.delete(file2);
-  removeIfOurs(file2, token);
-}
-var lockFileName, holderSchema, held, exitHookInstalled;
-var init_folder_lock = __esm({
-  "src/evolve/folder-lock.ts"() {
-    "use strict";
-    init_zod();
-    init_folder_locked_error();
-    lockFileName = ".ecdysis.lock";
-    holderSchema = external_exports.object({
-      pid: external_exports.number().int(),
-      host: external_exports.string(),
-      startedAt: external_exports.string(),
-      purpose: external_exports.string(),
-      token: external_exports.string()
-    });
-    held = /* @__PURE__ */ new Map();
-    exitHookInstalled = false;
-  }
-});
-
-// src/evolve/journal-file.ts
-import { appendFile as appendFile3 } from "node:fs/promises";
-function readJournalText(options) {
-  const { file: file2, text: text3 } = options;
-  const rawLines = text3.split("\n");
-  const endsWithNewline = text3.endsWith("\n");
-  if (endsWithNewline) rawLines.pop();
-  checkHeader({ ...options, line: rawLines[0] ?? "" });
-  const entries = [];
-  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
-  let repair;
-  for (let index = 1; index < rawLines.length; index++) {
-    const raw = rawLines[index];
-    const line = index + 1;
-    const last = index === rawLines.length - 1;
-    const start = offset;
-    offset += Buffer.byteLength(raw) + 1;
-    if (raw.trim() === "") continue;
-    const parsed = parseJson(raw);
-    if (parsed === void 0 && last && !endsWithNewline) {
-      repair = { truncateTo: start, dropped: line };
-      return { entries, lines: index, repair };
-    }
-    if (parsed === void 0)
-      throw new InputError(
-        file2,
-        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
-        { line }
-      );
-    const entry = journalEntrySchema.safeParse(parsed);
-    if (!entry.success) {
-      const issue2 = entry.error.issues[0];
-      const field2 = issue2?.path.join(".") || void 0;
-      throw new InputError(
-        file2,
-        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
-        { line, field: field2 }
-      );
-    }
-    entries.push({ entry: entry.data, line });
-    if (last && !endsWithNewline) repair = "newline";
-  }
-  return { entries, lines: rawLines.length, repair };
-}
-function checkHeader(options) {
-  const { file: file2 } = options;
-  const parsed = parseJson(options.line);
-  if (parsed === void 0)
-    throw new InputError(
-      file2,
-      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
-      { line: 1 }
-    );
-  const header = headerSchema.safeParse(parsed);
-  if (!header.success)
-    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
-  const format = header.data.format ?? 1;
-  if (format !== journalFormat)
-    throw new InputError(
-      file2,
-      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
-      { line: 1 }
-    );
-  if (header.data.runKey === options.runKey) return;
-  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
-  throw new InputError(
-    file2,
-    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
-    { line: 1 }
-  );
-}
-function parseJson(line) {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return void 0;
-  }
-}
-async function appendJournalLine(file2, text3, line) {
-  if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
-    await appendFile3(file2, text3.slice(0, Math.floor(text3.length / 2)));
-    process.kill(process.pid, "SIGKILL");
-  }
-  await appendFile3(file2, text3);
-}
-var journalFormat, headerSchema, journalEntrySchema, wayOut;
-var init_journal_file = __esm({
-  "src/evolve/journal-file.ts"() {
-    "use strict";
-    init_zod();
-    init_input_error();
-    init_run_key();
-    journalFormat = 3;
-    headerSchema = external_exports.object({
-      type: external_exports.literal("header"),
-      /** Absent in the first format. */
-      format: external_exports.number().int().optional(),
-      runKey: external_exports.string(),
-      /** Since format 3: what the run key covers, part by part. */
-      parts: runKeyPartsSchema.optional()
-    });
-    journalEntrySchema = external_exports.object({
-      type: external_exports.literal("stage"),
-      stage: external_exports.string(),
-      output: external_exports.unknown(),
-      spend: external_exports.record(external_exports.string(), external_exports.number()),
-      /** The run's training clock (ms) when the stage finished. */
-      clockMs: external_exports.number().optional(),
-      /** The seed/final measurement (its spend is kept apart from training's). */
-      measurement: external_exports.literal(true).optional()
-    });
-    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
-  }
-});
-
-// src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir16, readFile as readFile18, rename as rename11, rm as rm6, truncate, writeFile as writeFile13 } from "node:fs/promises";
-import path16 from "node:path";
-function replayedSpend(entries) {
-  const total = {};
-  for (const entry of entries)
-    for (const [key, value] of Object.entries(entry.spend))
-      total[key] = (total[key] ?? 0) + value;
-  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
-  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
-  return total;
-}
-var Journal;
-var init_journal = __esm({
-  "src/evolve/journal.ts"() {
-    "use strict";
-    init_budget();
-    init_journal_file();
-    init_journal_file();
-    Journal = class _Journal {
-      constructor(file2, entries, options, lines) {
-        this.file = file2;
-        this.entries = entries;
-        this.options = options;
-        this.lines = lines;
-      }
-      file;
-      entries;
-      options;
-      lines;
-      /** Opens (or creates) the journal in `outDir`. */
-      static async open(options) {
-        const file2 = path16.join(options.outDir, "journal.jsonl");
-        const entries = /* @__PURE__ */ new Map();
-        let finished = [];
-        let lines = 1;
-        if (options.restart) await rm6(file2, { force: true });
-        const text3 = await readFile18(file2, "utf8").catch(() => void 0);
-        if (text3 === void 0 || text3.trim() === "") {
-          await mkdir16(options.outDir, { recursive: true });
-          const header = {
-            type: "header",
-            format: journalFormat,
-            runKey: options.runKey,
-            parts: options.parts
-          };
-          const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile13(temporary, `${JSON.stringify(header)}
-`);
-          await rename11(temporary, file2);
-        } else {
-          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
-          if (read.repair === "newline") await appendFile4(file2, "\n");
-          else if (read.repair) {
-            await truncate(file2, read.repair.truncateTo);
-            options.warn?.(
-              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
-            );
-          }
-          for (const located of read.entries) entries.set(located.entry.stage, located);
-          finished = read.entries.map((located) => located.entry);
-          lines = read.lines;
-        }
-        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
-        options.budget.add(replayedSpend(finished));
-        return new _Journal(file2, entries, options, lines);
-      }
-      /** Names of the finished stages. */
-      finished() {
-        return [...this.entries.keys()];
-      }
-      /**
-       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
-       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
-       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
-       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
-       */
-      async stage(name3, run2, options = {}) {
-        const { schema } = options;
-        const done = this.entries.get(name3);
-        if (done) {
-          const checked = schema?.safeParse(done.entry.output);
-          if (!checked || checked.success) return done.entry.output;
-          const issue2 = checked.error.issues[0];
-          this.options.warn?.(
-            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
-          );
-          this.entries.delete(name3);
-        }
-        const { budget } = this.options;
-        const { value, spend: spend2 } = await budget.measure(run2);
-        if (options.measurement) budget.countMeasurement(spend2);
-        const redact = this.options.redact ?? ((inner) => inner);
-        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
-        const recorded = {};
-        for (const key of Object.keys(emptySpend()))
-          if (spend2[key] !== 0) recorded[key] = spend2[key];
-        const entry = {
-          type: "stage",
-          stage: name3,
-          output: output2,
-          spend: recorded,
-          clockMs: budget.snapshot().wallMs,
-          ...options.measurement ? { measurement: true } : {}
-        };
-        await appendJournalLine(this.file, `${JSON.stringify(entry)}
-`, this.lines + 1);
-        this.lines += 1;
-        this.entries.set(name3, { entry, line: this.lines });
-        this.options.afterStage?.(name3);
-        return output2;
-      }
-    };
-  }
-});
-
-// src/evolve/measurement-budget.ts
-function measurementRollouts(input2) {
-  const { config: config2 } = input2.loaded;
-  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
-  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
-  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
-}
-function coverMeasurement(input2) {
-  const { loaded } = input2;
-  const { scope, rollouts } = loaded.config.evolve.budget;
-  const needed = measurementRollouts(input2);
-  if (scope !== "run") return { scope, measurementRollouts: needed };
-  if (rollouts !== void 0 && rollouts < needed)
-    throw new InputError(
-      loaded.path,
-      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
-      { field: "evolve.budget.rollouts" }
-    );
-  input2.budget.reserve(needed);
-  return { scope, measurementRollouts: needed };
-}
-var init_measurement_budget = __esm({
-  "src/evolve/measurement-budget.ts"() {
-    "use strict";
-    init_input_error();
-  }
-});
-
-// src/evolve/run-start.ts
-async function startRun(options) {
-  const { outDir, warn } = options;
-  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
-  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
-  const { inputs } = options;
-  const coverage2 = coverMeasurement({
-    loaded: options.loaded,
-    strategy: options.strategy,
-    trainSize: inputs.train.length,
-    heldoutSize: inputs.heldout.length,
-    budget: options.budget
-  });
-  const parts = await runKeyParts({
-    ...options,
-    strategy: options.strategy.name,
-    seed: inputs.seed,
-    splits: inputs.splits
-  });
-  const lock = await acquireFolderLock({
-    folder: outDir,
-    what: "output folder",
-    purpose,
-    warn,
-    now: options.now
-  });
-  try {
-    const runKey = runKeyOf(parts);
-    const journal = await Journal.open({
-      outDir,
-      runKey,
-      parts,
-      budget: options.budget,
-      afterStage: options.afterStage,
-      redact: options.redact,
-      restart: options.restart,
-      warn
-    });
-    return { journal, release: () => lock.release(), coverage: coverage2, runKey };
   } catch (error62) {
-    await lock.release();
-    throw error62;
+    const message = error62.message;
+    const position = Number(/at position (\d+)/.exec(message)?.[1]);
+    const line = Number.isInteger(position) ? text3.slice(0, position).split("\n").length : 0;
+    return line > 0 ? `JSON: line ${line}: ${message}` : `JSON: ${message}`;
   }
 }
-var init_run_start = __esm({
-  "src/evolve/run-start.ts"() {
-    "use strict";
-    init_folder_lock();
-    init_journal();
-    init_measurement_budget();
-    init_run_key();
-  }
-});
-
-// src/refine/silent-end.ts
-function iterationReplies(options) {
-  const tally2 = new ReplyTally();
-  tally2.merge(options.diagnosis?.stats?.replies);
-  for (const turn of options.refinement?.turns ?? []) tally2.add(turn.role, turn.replies ?? []);
-  return tally2.counts();
+function yamlProblem(text3) {
+  const [error62] = (0, import_yaml3.parseDocument)(text3, { prettyErrors: false }).errors;
+  if (!error62) return void 0;
+  const line = text3.slice(0, error62.pos[0]).split("\n").length;
+  return `YAML: line ${line}: ${error62.message.split("\n")[0]}`;
 }
-function silentEnd(options) {
-  const agent = options.diagnosis?.stats?.agentSilent ?? silentAgentReason(options.records);
-  if (agent) return { stoppedBy: "agent-unusable", reason: agent };
-  const refiner = silentRefinerReason(iterationReplies(options));
-  return refiner ? { stoppedBy: "refiner-unusable", reason: refiner } : void 0;
+function nodeMessage(stderr, path23) {
+  const lines = stderr.split("\n");
+  const line = new RegExp(`${escapeRegExp2(path23)}:(\\d+)`).exec(stderr)?.[1];
+  const error62 = lines.find((text3) => /^\w*Error\b/.test(text3)) ?? lines.find(Boolean) ?? stderr;
+  return `${line ? `line ${line}: ` : ""}${error62.trim()}`;
 }
-var init_silent_end = __esm({
-  "src/refine/silent-end.ts"() {
-    "use strict";
-    init_agent_replies();
-    init_reply_tally();
-  }
-});
-
-// src/evolve/strategy-hooks.ts
-function withStrategyHooks(run2, hooks) {
-  return {
-    start: (seed2) => run2.start(seed2),
-    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
-    ...run2.followUp ? { followUp: (state) => run2.followUp?.(state) } : {},
-    async propose(state, scope) {
-      const proposal = await run2.propose(state, scope);
-      return hooks.proposed ? hooks.proposed(proposal, scope) : proposal;
-    },
-    validate: (proposal, state, scope) => run2.validate(proposal, state, scope),
-    next(state, step) {
-      hooks.decided?.(step);
-      return run2.next(state, step);
-    },
-    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
-  };
+function escapeRegExp2(text3) {
+  return text3.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
-var init_strategy_hooks = __esm({
-  "src/evolve/strategy-hooks.ts"() {
-    "use strict";
-  }
-});
-
-// src/evolve/iteration-lines.ts
-function announceIterations(run2, say) {
-  if (!say) return run2;
-  return withStrategyHooks(run2, {
-    proposed(proposal, scope) {
-      if (proposal.kind === "stop") say(`iteration ${scope.index}: stopped (${proposal.reason})`);
-      return proposal;
-    },
-    decided({ proposal, verdict }) {
-      const index = proposal.seen.index;
-      if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
-      else
-        say(
-          `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`
-        );
-    }
+function runChecker(input2) {
+  return new Promise((resolve15) => {
+    const child = spawn4(input2.command, input2.args, { stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      if (stderr.length < 16384) stderr += chunk.toString("utf8");
+    });
+    child.on("error", () => resolve15(void 0));
+    child.on("close", (code2) => resolve15(code2 === 0 ? void 0 : stderr || `exit code ${code2}`));
+    child.stdin.on("error", () => void 0);
+    child.stdin.end(input2.stdin ?? "");
   });
 }
-var init_iteration_lines = __esm({
-  "src/evolve/iteration-lines.ts"() {
-    "use strict";
-    init_strategy_hooks();
-  }
-});
-
-// src/evolve/run-scope.ts
-function strategyScope(options) {
-  const { strategy, streams, seed: seed2, stage } = options;
-  const rng = (stream, part) => {
-    const path22 = streams[stream];
-    if (!path22) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
-    return createRng(deriveSeed(seed2, ...path22(part)));
-  };
-  const iteration = (index, prefix) => {
-    const key2 = (name3) => `${prefix}/${name3}`;
-    return {
-      index,
-      key: key2,
-      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
-      rng: (stream) => rng(stream, index),
-      within: (name3) => iteration(index, key2(name3))
-    };
-  };
-  const key = (name3) => `${strategy}/${name3}`;
-  return {
-    key,
-    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
-    rng,
-    iteration: (index) => iteration(index, `iteration-${index}`)
-  };
-}
-function openStrategy(strategy, context) {
-  const scope = strategyScope({
-    strategy: strategy.name,
-    streams: strategy.streams,
-    seed: context.config.seed,
-    stage: context.stage
+async function localParseCheckers() {
+  const python = await new Promise((resolve15) => {
+    const child = spawn4("python3", ["--version"], { stdio: "ignore" });
+    child.on("error", () => resolve15(false));
+    child.on("close", (code2) => resolve15(code2 === 0));
   });
-  return { strategyRun: strategy.open(context, scope), scope };
+  const nodeModule = await import("node:module");
+  return {
+    node: process.execPath,
+    python: python ? "python3" : null,
+    nodeStripsTypes: typeof nodeModule.stripTypeScriptTypes === "function"
+  };
 }
-var init_run_scope = __esm({
-  "src/evolve/run-scope.ts"() {
+function candidateParseCheck(workspace) {
+  let checkers;
+  return async ({ candidate, parent }) => {
+    checkers ??= localParseCheckers();
+    const folder = await workspace.folderOf(candidate);
+    const problems = await parseProblems({ candidate, parent, folder, checkers: await checkers });
+    return problems.length > 0 ? parseProblemsReason(problems) : void 0;
+  };
+}
+var import_yaml3, maxMessage, typescriptParse, pythonCompile;
+var init_parse_check = __esm({
+  "src/harness/parse-check.ts"() {
     "use strict";
-    init_rng();
+    import_yaml3 = __toESM(require_dist(), 1);
+    maxMessage = 600;
+    typescriptParse = [
+      "let source = '';",
+      "process.stdin.on('data', (chunk) => (source += chunk));",
+      "process.stdin.on('end', () => {",
+      "  try { require('node:module').stripTypeScriptTypes(source); }",
+      "  catch (error) { console.error(error.message.split('\\n')[0]); process.exit(1); }",
+      "});"
+    ].join("\n");
+    pythonCompile = [
+      "import sys",
+      "source = sys.stdin.read()",
+      "try:",
+      "    compile(source, sys.argv[1], 'exec', dont_inherit=True)",
+      "except SyntaxError as error:",
+      "    print(f'line {error.lineno}: {type(error).__name__}: {error.msg}', file=sys.stderr)",
+      "    sys.exit(1)"
+    ].join("\n");
   }
 });
 
-// src/evolve/silent-end.ts
-function stopWhenSilent(run2) {
-  return withStrategyHooks(run2, {
-    proposed(proposal) {
-      if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
-      const silent = silentEnd({
-        records: proposal.seen.batch.run.records,
-        diagnosis: proposal.seen.diagnosis,
-        refinement: proposal.kind === "stop" ? void 0 : proposal.refinement
+// src/evolve/heldout-seal.ts
+function sealHeldout(options) {
+  const { heldout } = options;
+  const seal = new HeldoutSeal({
+    heldout,
+    allowed: [
+      ...options.train.map((task) => task.input),
+      ...Object.values(options.seedHarness.files)
+    ]
+  });
+  const door = (stage, tasks) => refuseHeldout({ heldout, taskIds: tasks.ids, inputs: tasks.inputs, stage });
+  const models = {
+    ...options.models,
+    refiner: sealedProvider(options.models.refiner, seal)
+  };
+  const evaluate3 = (request) => {
+    door("training evaluation", {
+      ids: request.tasks.map((task) => task.id),
+      inputs: request.tasks.map((task) => task.input)
+    });
+    return options.evaluate(request);
+  };
+  return { stages: sealedStages({ stages: options.stages, heldout, door }), models, evaluate: evaluate3 };
+}
+function sealedStages(options) {
+  const { stages, heldout, door } = options;
+  return {
+    diagnose(request) {
+      door("diagnose", {
+        ids: [
+          ...request.records.map((record3) => record3.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
       });
-      return silent ? { kind: "stop", seen: proposal.seen, ...silent } : proposal;
+      return stages.diagnose({ ...request, heldout });
+    },
+    refine(request) {
+      door("refine", {
+        ids: request.patterns.flatMap((pattern) => [
+          ...pattern.taskIds,
+          ...pattern.examples.map((example) => example.taskId)
+        ]),
+        inputs: []
+      });
+      return stages.refine({ ...request, heldout });
+    },
+    reflect(request) {
+      door("reflect", {
+        ids: [
+          ...request.failures.map((record3) => record3.taskId),
+          ...request.tasks.map((task) => task.id)
+        ],
+        inputs: request.tasks.map((task) => task.input)
+      });
+      return stages.reflect({ ...request, heldout });
     }
-  });
+  };
 }
-function learnedNothing(result) {
-  return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+function sealedProvider(provider, seal) {
+  return {
+    model: provider.model,
+    baseUrl: provider.baseUrl,
+    variant: provider.variant,
+    chat(request, options) {
+      const text3 = request.messages.map((message) => message.content ?? "").join("\n");
+      seal.check(text3, request.purpose ?? "refiner call");
+      return provider.chat(request, options);
+    }
+  };
 }
-function openWatchedStrategy(strategy, context, onIteration) {
-  const { strategyRun, scope } = openStrategy(strategy, context);
-  return { strategyRun: announceIterations(stopWhenSilent(strategyRun), onIteration), scope };
-}
-var silentStops;
-var init_silent_end2 = __esm({
-  "src/evolve/silent-end.ts"() {
+var init_heldout_seal = __esm({
+  "src/evolve/heldout-seal.ts"() {
     "use strict";
-    init_silent_end();
-    init_iteration_lines();
-    init_run_scope();
-    init_strategy_hooks();
-    silentStops = ["agent-unusable", "refiner-unusable"];
+    init_heldout_guard();
   }
 });
 
@@ -60881,17 +60283,7 @@ async function callRole(options) {
     callIds: []
   };
   options.turns.push(turn);
-  let lastReply = "";
-  const provider = {
-    model: options.refiner.model,
-    baseUrl: options.refiner.baseUrl,
-    chat: async (request, callOptions) => {
-      turn.callIds?.push(requestDigest(request.messages));
-      const response = await options.refiner.chat(request, callOptions);
-      lastReply = response.content ?? "";
-      return response;
-    }
-  };
+  const { provider, lastReply } = recordingProvider(options.refiner, turn);
   try {
     const { value, replies } = await askStructured({
       provider,
@@ -60909,7 +60301,7 @@ async function callRole(options) {
     if (!isStructuredOutputFailure(error62)) throw error62;
     turn.error = error62.message;
     turn.replies = error62.replies;
-    const salvaged = options.salvage?.(extractJsonCandidates(lastReply));
+    const salvaged = options.salvage?.(extractJsonCandidates(lastReply()));
     if (salvaged !== void 0) {
       turn.output = salvaged;
       turn.error = `${turn.error} (the usable part of the last reply was kept)`;
@@ -60917,6 +60309,20 @@ async function callRole(options) {
     }
     throw new RoleOutputUnusable(options.role, error62);
   }
+}
+function recordingProvider(refiner, turn) {
+  let lastReply = "";
+  const provider = {
+    model: refiner.model,
+    baseUrl: refiner.baseUrl,
+    chat: async (request, callOptions) => {
+      turn.callIds?.push(requestDigest(request.messages));
+      const response = await refiner.chat(request, callOptions);
+      lastReply = response.content ?? "";
+      return response;
+    }
+  };
+  return { provider, lastReply: () => lastReply };
 }
 async function settleRoleCalls(calls) {
   const settled = await Promise.allSettled(calls);
@@ -61208,7 +60614,7 @@ var init_compose_edits = __esm({
         if (options.commit) {
           Object.assign(this.files, state.files);
           for (const [file2, list2] of state.regions) this.regions.set(file2, list2);
-          for (const [path22, entry] of state.setBy) this.setBy.set(path22, entry);
+          for (const [path23, entry] of state.setBy) this.setBy.set(path23, entry);
         }
         return result;
       }
@@ -61295,8 +60701,8 @@ function coerceOperation(raw) {
   }
   return edit;
 }
-function coerceValue(path22, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path22);
+function coerceValue(path23, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path23);
   if (!field2) return value;
   if (field2.type === "boolean" && typeof value === "string") {
     const word2 = value.trim().toLowerCase();
@@ -61395,8 +60801,8 @@ function validateEdit(raw, context) {
   const issues = harnessIssues(parsed.data, context.view);
   return issues.length === 0 ? { ok: true, edit: parsed.data } : { ok: false, issues };
 }
-function kindMessage(path22, message) {
-  return path22.join(".") === "edit.kind" || path22.length === 1 && path22[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
+function kindMessage(path23, message) {
+  return path23.join(".") === "edit.kind" || path23.length === 1 && path23[0] === "edit" ? `${message}: 'edit.kind' must be one of ${kinds}, with that operation's fields` : message;
 }
 function harnessIssues(planned, view) {
   const edit = planned.edit;
@@ -61444,30 +60850,30 @@ function partMessage(file2) {
 function clip2(text3) {
   return text3.length > 80 ? `${text3.slice(0, 77)}...` : text3;
 }
-function setIssues(path22, value) {
-  const field2 = harnessReference().fields.find((candidate) => candidate.path === path22);
-  if (!field2) return [`'${path22}' is not a field of harness.yaml (see the reference's fields)`];
+function setIssues(path23, value) {
+  const field2 = harnessReference().fields.find((candidate) => candidate.path === path23);
+  if (!field2) return [`'${path23}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field2, value);
 }
 function valueIssues(field2, value) {
-  const path22 = field2.path;
-  if (field2.type === "list") return [`${path22} is a list; edit harness.yaml with replace_text`];
+  const path23 = field2.path;
+  if (field2.type === "list") return [`${path23} is a list; edit harness.yaml with replace_text`];
   if (field2.allowed && !field2.allowed.includes(String(value)))
-    return [`${path22} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
+    return [`${path23} must be one of ${field2.allowed.join(", ")} (got ${JSON.stringify(value)})`];
   if (field2.type === "boolean" && typeof value !== "boolean")
-    return [`${path22} is a boolean (got ${JSON.stringify(value)})`];
+    return [`${path23} is a boolean (got ${JSON.stringify(value)})`];
   if (field2.type === "integer" || field2.type === "number") {
     if (typeof value !== "number" || field2.type === "integer" && !Number.isInteger(value))
-      return [`${path22} is an ${field2.type} (got ${JSON.stringify(value)})`];
+      return [`${path23} is an ${field2.type} (got ${JSON.stringify(value)})`];
     const { min, max } = field2.range ?? {};
-    if (max !== void 0 && value > max) return [`${path22} is at most ${max} (got ${value})`];
-    if (min !== void 0 && value < min) return [`${path22} is at least ${min} (got ${value})`];
+    if (max !== void 0 && value > max) return [`${path23} is at most ${max} (got ${value})`];
+    if (min !== void 0 && value < min) return [`${path23} is at least ${min} (got ${value})`];
   }
   if (field2.type === "string") {
-    if (typeof value !== "string") return [`${path22} is text (got ${JSON.stringify(value)})`];
+    if (typeof value !== "string") return [`${path23} is text (got ${JSON.stringify(value)})`];
     const maxLength2 = field2.range?.maxLength;
     if (maxLength2 !== void 0 && value.length > maxLength2)
-      return [`${path22} holds at most ${maxLength2} characters (got ${value.length})`];
+      return [`${path23} holds at most ${maxLength2} characters (got ${value.length})`];
   }
   return [];
 }
@@ -61512,7 +60918,7 @@ var init_edit_validation = __esm({
 // src/refine/harness-view.ts
 function harnessView(harness, options) {
   const editable = [...options.editable ?? defaultEditableGlobs];
-  const isEditable = (path22) => editable.some((glob) => matchGlob(glob, path22));
+  const isEditable = (path23) => editable.some((glob) => matchGlob(glob, path23));
   const view = harness.kind === "builtin" ? {
     kind: "builtin",
     editable,
@@ -61522,31 +60928,31 @@ function harnessView(harness, options) {
     reference: referenceLines()
   } : { kind: "command", editable, command: harness.command ?? [] };
   if (harness.kind === "builtin" && options.role === "analysis") return view;
-  const paths = Object.keys(harness.files).filter((path22) => textFile.test(path22)).sort();
+  const paths = Object.keys(harness.files).filter((path23) => textFile.test(path23)).sort();
   const ordered2 = [
     ...paths.filter(isEditable),
-    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path22) => !isEditable(path22)) : []
+    ...harness.kind === "command" && options.role === "editor" ? paths.filter((path23) => !isEditable(path23)) : []
   ];
   const budget = budgets[options.role];
   let left = budget.total;
   const files = [];
   const notShown = [];
-  for (const path22 of ordered2) {
-    const shown = left > 0 ? showFile(path22, harness.files[path22], Math.min(budget.perFile, left)) : void 0;
+  for (const path23 of ordered2) {
+    const shown = left > 0 ? showFile(path23, harness.files[path23], Math.min(budget.perFile, left)) : void 0;
     if (!shown) {
-      if (isEditable(path22)) notShown.push(path22);
+      if (isEditable(path23)) notShown.push(path23);
       continue;
     }
-    files.push({ ...shown, editable: isEditable(path22) });
+    files.push({ ...shown, editable: isEditable(path23) });
     left -= shown.content.length;
   }
-  for (const path22 of Object.keys(harness.files).sort())
-    if (!textFile.test(path22) && isEditable(path22)) notShown.push(path22);
+  for (const path23 of Object.keys(harness.files).sort())
+    if (!textFile.test(path23) && isEditable(path23)) notShown.push(path23);
   return { ...view, files, ...notShown.length > 0 ? { notShown } : {} };
 }
-function showFile(path22, text3, maxChars) {
+function showFile(path23, text3, maxChars) {
   const cleaned = redactSecrets2(text3.replace(invisibleCharacters2, ""));
-  if (cleaned === text3 && text3.length <= maxChars) return { path: path22, whole: true, content: text3 };
+  if (cleaned === text3 && text3.length <= maxChars) return { path: path23, whole: true, content: text3 };
   const lines = cleaned.split("\n");
   let used = 0;
   let count6 = 0;
@@ -61556,7 +60962,7 @@ function showFile(path22, text3, maxChars) {
   }
   if (count6 === 0) return void 0;
   return {
-    path: path22,
+    path: path23,
     whole: false,
     content: lines.slice(0, count6).join("\n"),
     lines: { from: 1, to: count6, of: lines.length }
@@ -62049,8 +61455,816 @@ var init_stage_port = __esm({
   }
 });
 
-// src/evolve/run-evolve.ts
+// src/evolve/open-run.ts
+function openRun(input2) {
+  const { options, journal, budget, redactor, workspace } = input2;
+  const { loaded } = options;
+  const { config: config2 } = loaded;
+  const { seed: seed2, splits, train, heldout } = input2.inputs;
+  const callCache = options.callCache ?? true;
+  const { onCall } = options;
+  const models = wrapModels({ models: input2.models, loaded, budget, callCache, redactor, onCall });
+  const evaluations = runEvaluations({
+    loaded,
+    models,
+    budget,
+    adapter: options.adapter ?? configuredAdapter(input2),
+    progress: options.progress,
+    redactor,
+    onCall
+  });
+  const { background, start } = backgroundWork(budget);
+  const context = {
+    config: config2,
+    train,
+    heldoutSize: heldout.length,
+    guard: runGuard({ loaded, splits, redactor, seed: seed2 }),
+    // The strategy's view: every role call and stage door checked against the held-out split
+    // (the LLM judge of the evaluations keeps the unsealed refiner).
+    ...sealHeldout({
+      stages: options.stages ?? realStages,
+      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
+      models: withPromptLog(models, input2.prompts),
+      evaluate: evaluations({ enforce: true, split: "train" }),
+      train,
+      heldout: splits.heldout,
+      seedHarness: seed2
+    }),
+    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
+    background: start,
+    speedups: callCache && (options.speedups ?? true),
+    // A command harness's edited code is parsed in the folder it would run from, before it runs.
+    ...config2.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) },
+    exhausted: () => budget.exceeded(),
+    rolloutsLeft: () => budget.rolloutsLeft(),
+    elapsedMs: () => budget.snapshot().wallMs
+  };
+  const measure2 = (split) => evaluations({ enforce: false, split });
+  const sandbox = input2.inputs.sandbox.status;
+  return { journal, budget, redactor, seed: seed2, heldout, context, measure: measure2, background, sandbox };
+}
+function configuredAdapter(input2) {
+  return createAgentAdapter(input2.options.loaded, {
+    workspace: input2.workspace,
+    sandbox: input2.inputs.sandbox,
+    gateway: input2.models.gateway
+  });
+}
+function runGuard(input2) {
+  const { loaded, splits, redactor, seed: seed2 } = input2;
+  return {
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    secretValues: [...redactor.values],
+    seedFiles: guardedFiles(seed2)
+  };
+}
+function withPromptLog(models, prompts) {
+  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
+}
+function backgroundWork(budget) {
+  const background = [];
+  const start = (work) => {
+    const started = budget.detached(work);
+    background.push(started.catch(() => void 0));
+    return started;
+  };
+  return { background, start };
+}
+var init_open_run = __esm({
+  "src/evolve/open-run.ts"() {
+    "use strict";
+    init_create_agent_adapter();
+    init_harness();
+    init_parse_check();
+    init_evaluation_setup();
+    init_guard();
+    init_heldout_seal();
+    init_stage_port();
+  }
+});
+
+// src/evolve/prompt-log.ts
+import { appendFile as appendFile2, readFile as readFile16, rm as rm5 } from "node:fs/promises";
+import path15 from "node:path";
+async function readPromptLog(outDir) {
+  let text3;
+  try {
+    text3 = await readFile16(path15.join(outDir, promptLogFile), "utf8");
+  } catch {
+    return [];
+  }
+  const byId = /* @__PURE__ */ new Map();
+  for (const line of text3.split("\n")) {
+    if (line.trim() === "") continue;
+    let parsed;
+    try {
+      parsed = promptCallSchema.safeParse(JSON.parse(line));
+    } catch {
+      continue;
+    }
+    if (!parsed.success) continue;
+    byId.delete(parsed.data.id);
+    byId.set(parsed.data.id, parsed.data);
+  }
+  return [...byId.values()];
+}
+var promptLogFile, promptCallSchema, PromptLog, noTokens;
+var init_prompt_log = __esm({
+  "src/evolve/prompt-log.ts"() {
+    "use strict";
+    init_zod();
+    init_request_digest();
+    promptLogFile = "prompts.jsonl";
+    promptCallSchema = external_exports.object({
+      id: external_exports.string(),
+      purpose: external_exports.string(),
+      messages: external_exports.array(external_exports.object({ role: external_exports.string(), content: external_exports.string() })),
+      reply: external_exports.string().nullable(),
+      /** The call failed (transport): no reply. */
+      error: external_exports.string().optional(),
+      cached: external_exports.boolean(),
+      promptTokens: external_exports.number().int(),
+      completionTokens: external_exports.number().int()
+    });
+    PromptLog = class _PromptLog {
+      constructor(file2, redactor) {
+        this.file = file2;
+        this.redactor = redactor;
+      }
+      file;
+      redactor;
+      pending = Promise.resolve();
+      failure;
+      /**
+       * Opens the log of a run in `outDir`. A fresh run (no finished stage to replay) starts it
+       * empty; with `keep: false` no log is kept and a stale one is removed.
+       */
+      static async open(options) {
+        const file2 = path15.join(options.outDir, promptLogFile);
+        if (options.fresh || !options.keep) await rm5(file2, { force: true });
+        return options.keep ? new _PromptLog(file2, options.redactor) : void 0;
+      }
+      /** Wraps a provider so each of its calls is logged once it ends. */
+      provider(inner) {
+        return {
+          model: inner.model,
+          baseUrl: inner.baseUrl,
+          variant: inner.variant,
+          chat: async (request, callOptions) => {
+            const base = {
+              id: requestDigest(request.messages),
+              purpose: request.purpose ?? "refiner",
+              messages: request.messages.map((message) => ({
+                role: message.role,
+                content: message.content ?? ""
+              }))
+            };
+            try {
+              const response = await inner.chat(request, callOptions);
+              this.append({
+                ...base,
+                reply: response.content,
+                cached: response.cached === true,
+                promptTokens: response.usage.promptTokens,
+                completionTokens: response.usage.completionTokens
+              });
+              return response;
+            } catch (error62) {
+              const message = error62 instanceof Error ? error62.message : String(error62);
+              this.append({ ...base, reply: null, error: message, cached: false, ...noTokens });
+              throw error62;
+            }
+          }
+        };
+      }
+      /** Waits for every logged call to be written; throws the first write failure. */
+      async settled() {
+        await this.pending;
+        if (this.failure !== void 0) throw this.failure;
+      }
+      append(call) {
+        const line = `${JSON.stringify(this.redactor.json(call))}
+`;
+        this.pending = this.pending.then(
+          () => appendFile2(this.file, line).catch((error62) => {
+            this.failure ??= error62;
+          })
+        );
+      }
+    };
+    noTokens = { promptTokens: 0, completionTokens: 0 };
+  }
+});
+
+// src/errors/folder-locked-error.ts
+var FolderLockedError;
+var init_folder_locked_error = __esm({
+  "src/errors/folder-locked-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    FolderLockedError = class extends EcdysisError {
+      constructor(folder, lockFile, holder, what) {
+        const who = holder ? `${holder.purpose} (pid ${holder.pid} on ${holder.host}, started ${holder.startedAt})` : "a lock file Ecdysis cannot read";
+        super(
+          `${folder}: the ${what} is in use by ${who}; wait for that run to finish, or use another ${what}. If no such run is going on (it ran on another machine, or the lock file is damaged), delete ${lockFile}`
+        );
+        this.folder = folder;
+        this.lockFile = lockFile;
+        this.holder = holder;
+        this.what = what;
+        this.name = "FolderLockedError";
+      }
+      folder;
+      lockFile;
+      holder;
+      what;
+      code = "locked";
+      exitCode = 3;
+    };
+  }
+});
+
+// src/evolve/folder-lock.ts
+import { randomBytes as randomBytes6 } from "node:crypto";
+import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
+import { link, mkdir as mkdir15, readFile as readFile17, rename as rename10, unlink, writeFile as writeFile12 } from "node:fs/promises";
+import { hostname as hostname3 } from "node:os";
+import path16 from "node:path";
+function installExitHook() {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const [file2, token] of held) removeIfOurs(file2, token);
+  });
+}
+function removeIfOurs(file2, token) {
+  try {
+    if (JSON.parse(readFileSync3(file2, "utf8")).token === token) unlinkSync(file2);
+  } catch {
+  }
+}
+function isAlive2(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error62) {
+    return error62.code === "EPERM";
+  }
+}
+async function acquireFolderLock(options) {
+  const { folder } = options;
+  const file2 = path16.join(folder, lockFileName);
+  await mkdir15(folder, { recursive: true });
+  const token = randomBytes6(12).toString("hex");
+  const record3 = {
+    pid: process.pid,
+    host: hostname3(),
+    startedAt: new Date((options.now ?? Date.now)()).toISOString(),
+    purpose: options.purpose,
+    token
+  };
+  const temporary = `${file2}.${process.pid}.${token}.tmp`;
+  await writeFile12(temporary, `${JSON.stringify(record3)}
+`);
+  try {
+    for (let attempt2 = 0; attempt2 < 5; attempt2++) {
+      try {
+        await link(temporary, file2);
+        installExitHook();
+        held.set(file2, token);
+        return { file: file2, release: () => release(file2, token) };
+      } catch (error62) {
+        if (error62.code !== "EEXIST") throw error62;
+      }
+      const holder = await readHolder(file2);
+      if (holder === "gone") continue;
+      if (holder === void 0 || holder.host !== hostname3() || isAlive2(holder.pid))
+        throw new FolderLockedError(folder, file2, holder, options.what);
+      if (await takeOver(file2, holder)) {
+        options.warn?.(
+          `${folder}: took over the ${options.what}'s lock of ${holder.purpose} (pid ${holder.pid}, started ${holder.startedAt}), which is no longer running`
+        );
+      }
+    }
+    throw new FolderLockedError(folder, file2, void 0, options.what);
+  } finally {
+    await unlink(temporary).catch(() => void 0);
+  }
+}
+async function readHolder(file2) {
+  let text3;
+  try {
+    text3 = await readFile17(file2, "utf8");
+  } catch (error62) {
+    return error62.code === "ENOENT" ? "gone" : void 0;
+  }
+  try {
+    const parsed = holderSchema.safeParse(JSON.parse(text3));
+    return parsed.success ? parsed.data : void 0;
+  } catch {
+    return void 0;
+  }
+}
+async function takeOver(file2, stale) {
+  const aside = `${file2}.stale.${randomBytes6(6).toString("hex")}`;
+  try {
+    await rename10(file2, aside);
+  } catch {
+    return false;
+  }
+  const moved = await readHolder(aside);
+  if (typeof moved === "object" && moved.token === stale.token) {
+    await unlink(aside).catch(() => void 0);
+    return true;
+  }
+  await link(aside, file2).catch(() => void 0);
+  await unlink(aside).catch(() => void 0);
+  return false;
+}
+async function release(file2, token) {
+  if (held.get(file2) !== token) return;
+  held.delete(file2);
+  removeIfOurs(file2, token);
+}
+var lockFileName, holderSchema, held, exitHookInstalled;
+var init_folder_lock = __esm({
+  "src/evolve/folder-lock.ts"() {
+    "use strict";
+    init_zod();
+    init_folder_locked_error();
+    lockFileName = ".ecdysis.lock";
+    holderSchema = external_exports.object({
+      pid: external_exports.number().int(),
+      host: external_exports.string(),
+      startedAt: external_exports.string(),
+      purpose: external_exports.string(),
+      token: external_exports.string()
+    });
+    held = /* @__PURE__ */ new Map();
+    exitHookInstalled = false;
+  }
+});
+
+// src/evolve/journal-file.ts
+import { appendFile as appendFile3 } from "node:fs/promises";
+function readJournalText(options) {
+  const { file: file2, text: text3 } = options;
+  const rawLines = text3.split("\n");
+  const endsWithNewline = text3.endsWith("\n");
+  if (endsWithNewline) rawLines.pop();
+  checkHeader({ ...options, line: rawLines[0] ?? "" });
+  const entries = [];
+  let offset = Buffer.byteLength(rawLines[0] ?? "") + 1;
+  let repair;
+  for (let index = 1; index < rawLines.length; index++) {
+    const raw = rawLines[index];
+    const line = index + 1;
+    const last = index === rawLines.length - 1;
+    const start = offset;
+    offset += Buffer.byteLength(raw) + 1;
+    if (raw.trim() === "") continue;
+    const parsed = parseJson(raw);
+    if (parsed === void 0 && last && !endsWithNewline) {
+      repair = { truncateTo: start, dropped: line };
+      return { entries, lines: index, repair };
+    }
+    if (parsed === void 0)
+      throw new InputError(
+        file2,
+        `is not valid JSON: the run journal is damaged (a stage entry cannot be read); ${wayOut}`,
+        { line }
+      );
+    const entry = journalEntrySchema.safeParse(parsed);
+    if (!entry.success) {
+      const issue2 = entry.error.issues[0];
+      const field2 = issue2?.path.join(".") || void 0;
+      throw new InputError(
+        file2,
+        `is not a stage entry of a run journal (${issue2?.message ?? "wrong shape"}); ${wayOut}`,
+        { line, field: field2 }
+      );
+    }
+    entries.push({ entry: entry.data, line });
+    if (last && !endsWithNewline) repair = "newline";
+  }
+  return { entries, lines: rawLines.length, repair };
+}
+function checkHeader(options) {
+  const { file: file2 } = options;
+  const parsed = parseJson(options.line);
+  if (parsed === void 0)
+    throw new InputError(
+      file2,
+      `is not valid JSON: the run journal's header is damaged, so it cannot tell which run it holds; ${wayOut}`,
+      { line: 1 }
+    );
+  const header = headerSchema.safeParse(parsed);
+  if (!header.success)
+    throw new InputError(file2, `is not an Ecdysis run journal; ${wayOut}`, { line: 1 });
+  const format = header.data.format ?? 1;
+  if (format !== journalFormat)
+    throw new InputError(
+      file2,
+      `was written by another version of Ecdysis (journal format ${format}; this one reads ${journalFormat}), so its finished stages cannot be replayed; ${wayOut}`,
+      { line: 1 }
+    );
+  if (header.data.runKey === options.runKey) return;
+  const changed = header.data.parts ? changedParts(header.data.parts, options.parts) : [];
+  throw new InputError(
+    file2,
+    `holds a run of other inputs, so its finished stages would replay stale work: changed since it started: ${changed.length > 0 ? changed.join("; ") : "the run key"}. Resume with the same inputs, or ${wayOut}`,
+    { line: 1 }
+  );
+}
+function parseJson(line) {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return void 0;
+  }
+}
+async function appendJournalLine(file2, text3, line) {
+  if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
+    await appendFile3(file2, text3.slice(0, Math.floor(text3.length / 2)));
+    process.kill(process.pid, "SIGKILL");
+  }
+  await appendFile3(file2, text3);
+}
+var journalFormat, headerSchema, journalEntrySchema, wayOut;
+var init_journal_file = __esm({
+  "src/evolve/journal-file.ts"() {
+    "use strict";
+    init_zod();
+    init_input_error();
+    init_run_key();
+    journalFormat = 3;
+    headerSchema = external_exports.object({
+      type: external_exports.literal("header"),
+      /** Absent in the first format. */
+      format: external_exports.number().int().optional(),
+      runKey: external_exports.string(),
+      /** Since format 3: what the run key covers, part by part. */
+      parts: runKeyPartsSchema.optional()
+    });
+    journalEntrySchema = external_exports.object({
+      type: external_exports.literal("stage"),
+      stage: external_exports.string(),
+      output: external_exports.unknown(),
+      spend: external_exports.record(external_exports.string(), external_exports.number()),
+      /** The run's training clock (ms) when the stage finished. */
+      clockMs: external_exports.number().optional(),
+      /** The seed/final measurement (its spend is kept apart from training's). */
+      measurement: external_exports.literal(true).optional()
+    });
+    wayOut = "pass --restart to discard this journal and start the run over in the same folder, or write to a fresh --out folder";
+  }
+});
+
+// src/evolve/journal.ts
+import { appendFile as appendFile4, mkdir as mkdir16, readFile as readFile18, rename as rename11, rm as rm6, truncate, writeFile as writeFile13 } from "node:fs/promises";
 import path17 from "node:path";
+function replayedSpend(entries) {
+  const total = {};
+  for (const entry of entries)
+    for (const [key, value] of Object.entries(entry.spend))
+      total[key] = (total[key] ?? 0) + value;
+  const clocks = entries.flatMap((entry) => entry.clockMs === void 0 ? [] : [entry.clockMs]);
+  if (clocks.length === entries.length && clocks.length > 0) total.wallMs = Math.max(...clocks);
+  return total;
+}
+var Journal;
+var init_journal = __esm({
+  "src/evolve/journal.ts"() {
+    "use strict";
+    init_budget();
+    init_journal_file();
+    init_journal_file();
+    Journal = class _Journal {
+      constructor(file2, entries, options, lines) {
+        this.file = file2;
+        this.entries = entries;
+        this.options = options;
+        this.lines = lines;
+      }
+      file;
+      entries;
+      options;
+      lines;
+      /** Opens (or creates) the journal in `outDir`. */
+      static async open(options) {
+        const file2 = path17.join(options.outDir, "journal.jsonl");
+        const entries = /* @__PURE__ */ new Map();
+        let finished = [];
+        let lines = 1;
+        if (options.restart) await rm6(file2, { force: true });
+        const text3 = await readFile18(file2, "utf8").catch(() => void 0);
+        if (text3 === void 0 || text3.trim() === "") {
+          await mkdir16(options.outDir, { recursive: true });
+          const header = {
+            type: "header",
+            format: journalFormat,
+            runKey: options.runKey,
+            parts: options.parts
+          };
+          const temporary = `${file2}.${process.pid}.tmp`;
+          await writeFile13(temporary, `${JSON.stringify(header)}
+`);
+          await rename11(temporary, file2);
+        } else {
+          const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
+          if (read.repair === "newline") await appendFile4(file2, "\n");
+          else if (read.repair) {
+            await truncate(file2, read.repair.truncateTo);
+            options.warn?.(
+              `${file2}: line ${read.repair.dropped} was cut short (the run was killed while writing it) and is dropped; that stage runs again`
+            );
+          }
+          for (const located of read.entries) entries.set(located.entry.stage, located);
+          finished = read.entries.map((located) => located.entry);
+          lines = read.lines;
+        }
+        options.budget.countMeasurement(replayedSpend(finished.filter((entry) => entry.measurement)));
+        options.budget.add(replayedSpend(finished));
+        return new _Journal(file2, entries, options, lines);
+      }
+      /** Names of the finished stages. */
+      finished() {
+        return [...this.entries.keys()];
+      }
+      /**
+       * Runs a stage once: a finished one returns its recorded output (its spend counted at open).
+       * With `schema`, a recorded output that does not match it (a damaged or foreign journal) is
+       * recomputed with a warning instead of being handed on. A `measurement` stage's spend (live or
+       * replayed) is the seed/final measurement's (`BudgetTracker.countMeasurement`).
+       */
+      async stage(name3, run2, options = {}) {
+        const { schema } = options;
+        const done = this.entries.get(name3);
+        if (done) {
+          const checked = schema?.safeParse(done.entry.output);
+          if (!checked || checked.success) return done.entry.output;
+          const issue2 = checked.error.issues[0];
+          this.options.warn?.(
+            `${this.file}: line ${done.line}: the recorded output of stage '${name3}' is not valid (${issue2?.path.join(".") || "output"}: ${issue2?.message}); the stage runs again`
+          );
+          this.entries.delete(name3);
+        }
+        const { budget } = this.options;
+        const { value, spend: spend2 } = await budget.measure(run2);
+        if (options.measurement) budget.countMeasurement(spend2);
+        const redact = this.options.redact ?? ((inner) => inner);
+        const output2 = redact(JSON.parse(JSON.stringify(value ?? null)));
+        const recorded = {};
+        for (const key of Object.keys(emptySpend()))
+          if (spend2[key] !== 0) recorded[key] = spend2[key];
+        const entry = {
+          type: "stage",
+          stage: name3,
+          output: output2,
+          spend: recorded,
+          clockMs: budget.snapshot().wallMs,
+          ...options.measurement ? { measurement: true } : {}
+        };
+        await appendJournalLine(this.file, `${JSON.stringify(entry)}
+`, this.lines + 1);
+        this.lines += 1;
+        this.entries.set(name3, { entry, line: this.lines });
+        this.options.afterStage?.(name3);
+        return output2;
+      }
+    };
+  }
+});
+
+// src/evolve/measurement-budget.ts
+function measurementRollouts(input2) {
+  const { config: config2 } = input2.loaded;
+  const sizes = { config: config2, trainSize: input2.trainSize, heldoutSize: input2.heldoutSize };
+  const finalSamples = input2.strategy.finalSamples?.(sizes) ?? config2.samples;
+  return (input2.trainSize + input2.heldoutSize) * (config2.samples + finalSamples);
+}
+function coverMeasurement(input2) {
+  const { loaded } = input2;
+  const { scope, rollouts } = loaded.config.evolve.budget;
+  const needed = measurementRollouts(input2);
+  if (scope !== "run") return { scope, measurementRollouts: needed };
+  if (rollouts !== void 0 && rollouts < needed)
+    throw new InputError(
+      loaded.path,
+      `is ${rollouts}, but with scope 'run' it must also cover the seed and final measurement, which may take ${needed} rollouts (${input2.trainSize} train + ${input2.heldoutSize} held-out tasks, both harnesses); raise it to at least ${needed}, or set 'evolve.budget.scope: training' to bound the search only`,
+      { field: "evolve.budget.rollouts" }
+    );
+  input2.budget.reserve(needed);
+  return { scope, measurementRollouts: needed };
+}
+var init_measurement_budget = __esm({
+  "src/evolve/measurement-budget.ts"() {
+    "use strict";
+    init_input_error();
+  }
+});
+
+// src/evolve/run-start.ts
+async function startRun(options) {
+  const { outDir, warn } = options;
+  const limited = options.limit === void 0 ? "" : ` --limit ${options.limit}`;
+  const purpose = `ecdysis evolve --out ${outDir}${limited}`;
+  const { inputs } = options;
+  const coverage2 = coverMeasurement({
+    loaded: options.loaded,
+    strategy: options.strategy,
+    trainSize: inputs.train.length,
+    heldoutSize: inputs.heldout.length,
+    budget: options.budget
+  });
+  const parts = await runKeyParts({
+    ...options,
+    strategy: options.strategy.name,
+    seed: inputs.seed,
+    splits: inputs.splits
+  });
+  const lock = await acquireFolderLock({
+    folder: outDir,
+    what: "output folder",
+    purpose,
+    warn,
+    now: options.now
+  });
+  try {
+    const runKey = runKeyOf(parts);
+    const journal = await Journal.open({
+      outDir,
+      runKey,
+      parts,
+      budget: options.budget,
+      afterStage: options.afterStage,
+      redact: options.redact,
+      restart: options.restart,
+      warn
+    });
+    return { journal, release: () => lock.release(), coverage: coverage2, runKey };
+  } catch (error62) {
+    await lock.release();
+    throw error62;
+  }
+}
+var init_run_start = __esm({
+  "src/evolve/run-start.ts"() {
+    "use strict";
+    init_folder_lock();
+    init_journal();
+    init_measurement_budget();
+    init_run_key();
+  }
+});
+
+// src/refine/silent-end.ts
+function iterationReplies(options) {
+  const tally2 = new ReplyTally();
+  tally2.merge(options.diagnosis?.stats?.replies);
+  for (const turn of options.refinement?.turns ?? []) tally2.add(turn.role, turn.replies ?? []);
+  return tally2.counts();
+}
+function silentEnd(options) {
+  const agent = options.diagnosis?.stats?.agentSilent ?? silentAgentReason(options.records);
+  if (agent) return { stoppedBy: "agent-unusable", reason: agent };
+  const refiner = silentRefinerReason(iterationReplies(options));
+  return refiner ? { stoppedBy: "refiner-unusable", reason: refiner } : void 0;
+}
+var init_silent_end = __esm({
+  "src/refine/silent-end.ts"() {
+    "use strict";
+    init_agent_replies();
+    init_reply_tally();
+  }
+});
+
+// src/evolve/strategy-hooks.ts
+function withStrategyHooks(run2, hooks) {
+  return {
+    start: (seed2) => run2.start(seed2),
+    ...run2.stop ? { stop: (state) => run2.stop?.(state) } : {},
+    ...run2.followUp ? { followUp: (state) => run2.followUp?.(state) } : {},
+    async propose(state, scope) {
+      const proposal = await run2.propose(state, scope);
+      return hooks.proposed ? hooks.proposed(proposal, scope) : proposal;
+    },
+    validate: (proposal, state, scope) => run2.validate(proposal, state, scope),
+    next(state, step) {
+      hooks.decided?.(step);
+      return run2.next(state, step);
+    },
+    ...run2.finalSamples === void 0 ? {} : { finalSamples: run2.finalSamples }
+  };
+}
+var init_strategy_hooks = __esm({
+  "src/evolve/strategy-hooks.ts"() {
+    "use strict";
+  }
+});
+
+// src/evolve/iteration-lines.ts
+function announceIterations(run2, say) {
+  if (!say) return run2;
+  return withStrategyHooks(run2, {
+    proposed(proposal, scope) {
+      if (proposal.kind === "stop") say(`iteration ${scope.index}: stopped (${proposal.reason})`);
+      return proposal;
+    },
+    decided({ proposal, verdict }) {
+      const index = proposal.seen.index;
+      if (proposal.kind === "refused") say(`iteration ${index}: refused (${proposal.reason})`);
+      else
+        say(
+          `iteration ${index}: ${verdict.accepted ? "accepted" : "rejected"} (${verdict.reason})`
+        );
+    }
+  });
+}
+var init_iteration_lines = __esm({
+  "src/evolve/iteration-lines.ts"() {
+    "use strict";
+    init_strategy_hooks();
+  }
+});
+
+// src/evolve/run-scope.ts
+function strategyScope(options) {
+  const { strategy, streams, seed: seed2, stage } = options;
+  const rng = (stream, part) => {
+    const path23 = streams[stream];
+    if (!path23) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed2, ...path23(part)));
+  };
+  const iteration = (index, prefix) => {
+    const key2 = (name3) => `${prefix}/${name3}`;
+    return {
+      index,
+      key: key2,
+      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
+      rng: (stream) => rng(stream, index),
+      within: (name3) => iteration(index, key2(name3))
+    };
+  };
+  const key = (name3) => `${strategy}/${name3}`;
+  return {
+    key,
+    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
+    rng,
+    iteration: (index) => iteration(index, `iteration-${index}`)
+  };
+}
+function openStrategy(strategy, context) {
+  const scope = strategyScope({
+    strategy: strategy.name,
+    streams: strategy.streams,
+    seed: context.config.seed,
+    stage: context.stage
+  });
+  return { strategyRun: strategy.open(context, scope), scope };
+}
+var init_run_scope = __esm({
+  "src/evolve/run-scope.ts"() {
+    "use strict";
+    init_rng();
+  }
+});
+
+// src/evolve/silent-end.ts
+function stopWhenSilent(run2) {
+  return withStrategyHooks(run2, {
+    proposed(proposal) {
+      if (proposal.kind === "stop" && proposal.stoppedBy === "no-failures") return proposal;
+      const silent = silentEnd({
+        records: proposal.seen.batch.run.records,
+        diagnosis: proposal.seen.diagnosis,
+        refinement: proposal.kind === "stop" ? void 0 : proposal.refinement
+      });
+      return silent ? { kind: "stop", seen: proposal.seen, ...silent } : proposal;
+    }
+  });
+}
+function learnedNothing(result) {
+  return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+}
+function openWatchedStrategy(strategy, context, onIteration) {
+  const { strategyRun, scope } = openStrategy(strategy, context);
+  return { strategyRun: announceIterations(stopWhenSilent(strategyRun), onIteration), scope };
+}
+var silentStops;
+var init_silent_end2 = __esm({
+  "src/evolve/silent-end.ts"() {
+    "use strict";
+    init_silent_end();
+    init_iteration_lines();
+    init_run_scope();
+    init_strategy_hooks();
+    silentStops = ["agent-unusable", "refiner-unusable"];
+  }
+});
+
+// src/evolve/run-evolve.ts
+import path18 from "node:path";
 function runEvolve(options) {
   return searchThen(options, finishRun);
 }
@@ -62119,7 +62333,7 @@ async function searchThen(options, then) {
       coverage: coverage2
     });
   } finally {
-    const keepIn = options.keepCandidates ? path17.join(options.outDir, "candidates") : void 0;
+    const keepIn = options.keepCandidates ? path18.join(options.outDir, "candidates") : void 0;
     await workspace.close({ keepIn });
     await opened?.close();
     await release2();
@@ -62158,176 +62372,24 @@ async function openOwnModels(options, release2, redactor) {
     throw error62;
   });
 }
-async function finishRun(searched) {
-  const { options, run: run2, outcome } = searched;
-  const { loaded } = options;
-  const samples = searched.strategyRun.finalSamples ?? loaded.config.samples;
-  const measured = await measureStage(searched, samples);
-  const training = run2.budget.training();
-  const result = run2.redactor.json(
-    evolveResult({
-      loaded,
-      strategy: searched.strategy,
-      model: run2.context.models.agent.model,
-      seed: run2.seed,
-      outcome,
-      measured,
-      budget: run2.budget,
-      training,
-      coverage: searched.coverage,
-      downgrades: searched.models.downgrades?.() ?? [],
-      sandbox: run2.sandbox,
-      metadata: {
-        startedAt: searched.startedAt,
-        finishedAt: new Date(searched.clock.now()).toISOString(),
-        ...options.metadata,
-        ...options.limit === void 0 ? {} : { limit: options.limit }
-      }
-    })
-  );
-  await searched.prompts?.settled();
-  await writeOutputs({
-    outDir: options.outDir,
-    result,
-    seed: run2.seed,
-    finalHarness: outcome.finalHarness,
-    guard: run2.context.guard,
-    redactor: run2.redactor,
-    train: run2.context.train,
-    measured,
-    cache: new RolloutCache(path17.resolve(loaded.root, loaded.config.cacheDir, "rollouts")),
-    patchPrefix: options.patchPrefix
-  });
-  return result;
-}
-function measureStage(searched, samples) {
-  const { options, run: run2, outcome, runKey } = searched;
-  const { loaded } = options;
-  return run2.journal.stage(
-    "final/measure",
-    async () => {
-      if (options.phase === "finish") {
-        const cacheDir = path17.resolve(loaded.root, loaded.config.cacheDir);
-        const { spend: spend2, shards } = await readShardSpend({ cacheDir, runKey });
-        run2.budget.add({ ...spend2, wallMs: 0 });
-        options.warn?.(
-          shards.length ? `measure shards found: ${shards.join(", ")}` : "no measure shard recorded this run: the measurement runs here"
-        );
-      }
-      return measureHarnesses({
-        evaluate: run2.measure,
-        tasks: { train: run2.context.train, heldout: run2.heldout },
-        seed: run2.seed,
-        final: outcome.finalHarness,
-        samples: { seed: loaded.config.samples, final: samples }
-      });
-    },
-    { schema: measuredSchema, measurement: true }
-  );
-}
-function openRun(input2) {
-  const { options, journal, budget, redactor, workspace } = input2;
-  const { loaded } = options;
-  const { config: config2 } = loaded;
-  const { seed: seed2, splits, train, heldout } = input2.inputs;
-  const callCache = options.callCache ?? true;
-  const { onCall } = options;
-  const models = wrapModels({ models: input2.models, loaded, budget, callCache, redactor, onCall });
-  const evaluations = runEvaluations({
-    loaded,
-    models,
-    budget,
-    adapter: options.adapter ?? createAgentAdapter(loaded, {
-      workspace,
-      sandbox: input2.inputs.sandbox,
-      gateway: input2.models.gateway
-    }),
-    progress: options.progress,
-    redactor,
-    onCall
-  });
-  const { background, start } = backgroundWork(budget);
-  const context = {
-    config: config2,
-    train,
-    heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor, seed: seed2 }),
-    // The strategy's view: every role call and stage door checked against the held-out split
-    // (the LLM judge of the evaluations keeps the unsealed refiner).
-    ...sealHeldout({
-      stages: options.stages ?? realStages,
-      // Prompts are logged inside the seal: only calls it let through are kept, never the judge's.
-      models: withPromptLog(models, input2.prompts),
-      evaluate: evaluations({ enforce: true, split: "train" }),
-      train,
-      heldout: splits.heldout,
-      seedHarness: seed2
-    }),
-    stage: (name3, work, schema) => journal.stage(name3, work, { schema }),
-    background: start,
-    speedups: callCache && (options.speedups ?? true),
-    // A command harness's edited code is parsed in the folder it would run from, before it runs.
-    ...config2.harness.kind === "command" && { checkCandidate: candidateParseCheck(workspace) },
-    exhausted: () => budget.exceeded(),
-    rolloutsLeft: () => budget.rolloutsLeft(),
-    elapsedMs: () => budget.snapshot().wallMs
-  };
-  const measure2 = (split) => evaluations({ enforce: false, split });
-  const sandbox = input2.inputs.sandbox.status;
-  return { journal, budget, redactor, seed: seed2, heldout, context, measure: measure2, background, sandbox };
-}
-function runGuard(input2) {
-  const { loaded, splits, redactor, seed: seed2 } = input2;
-  return {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
-    secretValues: [...redactor.values],
-    seedFiles: guardedFiles(seed2)
-  };
-}
-function withPromptLog(models, prompts) {
-  return prompts ? { ...models, refiner: prompts.provider(models.refiner) } : models;
-}
-function backgroundWork(budget) {
-  const background = [];
-  const start = (work) => {
-    const started = budget.detached(work);
-    background.push(started.catch(() => void 0));
-    return started;
-  };
-  return { background, start };
-}
-var measuredSchema;
 var init_run_evolve = __esm({
   "src/evolve/run-evolve.ts"() {
     "use strict";
-    init_zod();
     init_create_agent_adapter();
     init_configured_secrets();
     init_open_models();
-    init_rollout_cache();
-    init_harness();
-    init_parse_check();
     init_secrets();
     init_budget();
-    init_evaluation_setup();
     init_evolve_result();
-    init_guard();
-    init_heldout_seal();
+    init_finish_run();
     init_loop();
-    init_measurement();
+    init_open_run();
     init_phase_files();
     init_prompt_log();
     init_run_inputs();
     init_run_start();
     init_silent_end2();
-    init_stage_port();
     init_strategies();
-    measuredSchema = external_exports.tuple([
-      measurementSchema,
-      measurementSchema,
-      measurementSchema,
-      measurementSchema
-    ]);
   }
 });
 
@@ -62338,6 +62400,7 @@ var init_evolve = __esm({
     init_acceptance();
     init_budget();
     init_gate();
+    init_gate_criteria();
     init_gate_result();
     init_guard();
     init_measure_shard();
@@ -64128,7 +64191,7 @@ function svgAccuracyChart(points2, options = {}) {
   const accepted = (options.accepted ?? []).map(
     (mark) => `<g class="accepted-mark"><line x1="${f2(x(mark.iteration))}" x2="${f2(x(mark.iteration))}" y1="${margin.top}" y2="${margin.top + plotHeight}"/><path d="M${f2(x(mark.iteration) - 5)},${margin.top} h10 l-5,8 z"/><title>iteration ${mark.iteration}: accepted \u2014 ${escapeHtml(mark.label)}</title></g>`
   ).join("");
-  const path22 = points2.map(
+  const path23 = points2.map(
     (point, index) => `${index === 0 ? "M" : "L"}${f2(x(point.iteration))},${f2(y(point.accuracy))}`
   ).join(" ");
   const dots = points2.map(
@@ -64140,7 +64203,7 @@ function svgAccuracyChart(points2, options = {}) {
   ].map(
     (point) => `<rect class="heldout" x="${f2(x(point.iteration) - 5)}" y="${f2(y(point.accuracy) - 5)}" width="10" height="10"><title>held-out, ${point.who} harness: ${(point.accuracy * 100).toFixed(1)}%</title></rect>`
   ).join("") : "";
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path22}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Accuracy per iteration">${grid}${ticks}${titles}${accepted}<path d="${path23}" class="line"/>${dots}${heldout}${legend(width, options)}</svg>`;
 }
 function legend(width, options) {
   const left = width - margin.right + 16;
@@ -64286,12 +64349,12 @@ var init_render_markdown = __esm({
 
 // src/report/write-reports.ts
 import { mkdir as mkdir17, writeFile as writeFile14 } from "node:fs/promises";
-import path18 from "node:path";
+import path19 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
   await mkdir17(outDir, { recursive: true });
-  const markdown = path18.join(outDir, "report.md");
-  const html = path18.join(outDir, "report.html");
+  const markdown = path19.join(outDir, "report.md");
+  const html = path19.join(outDir, "report.html");
   await writeFile14(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
@@ -64299,7 +64362,7 @@ async function writeEvolveReports(options) {
   return { markdown, html };
 }
 async function writeGateReport(options) {
-  const file2 = path18.join(options.outDir, "gate.md");
+  const file2 = path19.join(options.outDir, "gate.md");
   await mkdir17(options.outDir, { recursive: true });
   await writeFile14(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
@@ -64510,7 +64573,7 @@ var init_project_config = __esm({
 });
 
 // src/bench/sim-probe.ts
-import path19 from "node:path";
+import path20 from "node:path";
 async function measureProbe(options) {
   const { loaded, tasks, harnesses } = await rebuildRun(options);
   const server = await startSimServer({
@@ -64534,12 +64597,12 @@ async function measureProbe(options) {
 async function rebuildRun(options) {
   const loaded = await loadConfig(options.configPath);
   const { config: config2 } = loaded;
-  const train = await loadTasks(path19.resolve(loaded.root, config2.tasks.train));
-  const heldout = await loadTasks(path19.resolve(loaded.root, config2.tasks.heldout));
+  const train = await loadTasks(path20.resolve(loaded.root, config2.tasks.train));
+  const heldout = await loadTasks(path20.resolve(loaded.root, config2.tasks.heldout));
   const wanted = new Set(options.taskIds);
   const tasks = heldout.filter((task) => wanted.has(task.id));
   const seed2 = await loadHarness({
-    dir: path19.resolve(loaded.root, config2.harness.dir),
+    dir: path20.resolve(loaded.root, config2.harness.dir),
     kind: "builtin"
   });
   const harnesses = await rebuildHarnesses({
@@ -64633,7 +64696,7 @@ __export(sim_engine_exports, {
   simEngine: () => simEngine
 });
 import { cp as cp2, mkdir as mkdir18, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
-import path20 from "node:path";
+import path21 from "node:path";
 function simEngine() {
   const loaded = /* @__PURE__ */ new Map();
   const prepared2 = /* @__PURE__ */ new Map();
@@ -64653,7 +64716,7 @@ function simEngine() {
   return {
     bundledWorlds: () => bundledWorlds(),
     async describeWorld(nameOrPath) {
-      const source = isBundledWorld(nameOrPath) ? nameOrPath : path20.resolve(nameOrPath);
+      const source = isBundledWorld(nameOrPath) ? nameOrPath : path21.resolve(nameOrPath);
       return describe3(await worldOf(source), source);
     },
     async prepareProject({ world: world2, seed: seed2, dir }) {
@@ -64683,8 +64746,8 @@ function simEngine() {
       return measureProbe({
         world: playedWorld(world2, refiner),
         model: project.agentModel ?? "sim-1",
-        configPath: path20.join(outDir, "project", "ecdysis.yml"),
-        cacheDir: path20.join(project.dir, `probe-cache-${refiner}`),
+        configPath: path21.join(outDir, "project", "ecdysis.yml"),
+        cacheDir: path21.join(project.dir, `probe-cache-${refiner}`),
         result,
         inForce,
         taskIds
@@ -64696,15 +64759,15 @@ async function generateProject(seeded, dir) {
   await rm7(dir, { recursive: true, force: true });
   await mkdir18(dir, { recursive: true });
   const files = await generateWorldWithTruth({ world: seeded, outDir: dir });
-  await writeFile16(path20.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
+  await writeFile16(path21.join(dir, "world.json"), `${JSON.stringify(seeded, null, 2)}
 `);
   const train = await loadTasks(files.train);
   const heldout = await loadTasks(files.heldout);
   return {
     files: {
-      train: path20.relative(dir, files.train),
-      heldout: path20.relative(dir, files.heldout),
-      harnessDir: path20.relative(dir, files.harnessDir)
+      train: path21.relative(dir, files.train),
+      heldout: path21.relative(dir, files.heldout),
+      harnessDir: path21.relative(dir, files.harnessDir)
     },
     project: {
       dir,
@@ -64717,11 +64780,11 @@ async function generateProject(seeded, dir) {
 }
 async function runArm(options) {
   const { project, files, strategy, settings, outDir } = options;
-  const projectDir = path20.join(outDir, "project");
+  const projectDir = path21.join(outDir, "project");
   await rm7(outDir, { recursive: true, force: true });
   await mkdir18(projectDir, { recursive: true });
   for (const relative10 of [files.train, files.heldout, files.harnessDir]) {
-    await cp2(path20.join(project.dir, relative10), path20.join(projectDir, relative10), {
+    await cp2(path21.join(project.dir, relative10), path21.join(projectDir, relative10), {
       recursive: true
     });
   }
@@ -64731,7 +64794,7 @@ async function runArm(options) {
     latencyScale: settings.latencyScale
   });
   try {
-    const configPath = path20.join(projectDir, "ecdysis.yml");
+    const configPath = path21.join(projectDir, "ecdysis.yml");
     await writeFile16(
       configPath,
       projectConfigYaml({
@@ -64747,13 +64810,13 @@ async function runArm(options) {
     try {
       const result = await runEvolve({
         loaded: config2,
-        outDir: path20.join(outDir, "evolve"),
+        outDir: path21.join(outDir, "evolve"),
         models,
         clock: options.clock,
         // The serial arm: Ecdysis with its pipelining (src/evolve/speed) switched off.
         speedups: strategy !== "ecdysis-serial"
       });
-      await writeEvolveReports({ outDir: path20.join(outDir, "evolve"), result });
+      await writeEvolveReports({ outDir: path21.join(outDir, "evolve"), result });
       return result;
     } finally {
       await models.close();
@@ -66023,7 +66086,7 @@ function describeMachine() {
 
 // src/bench/run-bench.ts
 import { mkdir as mkdir19, rename as rename12, writeFile as writeFile17 } from "node:fs/promises";
-import path21 from "node:path";
+import path22 from "node:path";
 
 // src/bench/engine.ts
 var systemBenchClock = { now: () => performance.now() };
@@ -66321,7 +66384,7 @@ async function runBench(input2) {
   const benchStarted = clock.now();
   const code2 = given ?? await currentCode();
   const engine = injected ?? (await Promise.resolve().then(() => (init_sim_engine(), sim_engine_exports))).simEngine();
-  const outDir = path21.resolve(options.outDir);
+  const outDir = path22.resolve(options.outDir);
   const worlds = await describeWorlds(engine, options.worlds);
   const session = {
     options,
@@ -66346,9 +66409,9 @@ async function runBench(input2) {
     elapsedMs: () => options.startedAtMs === void 0 ? clock.now() - benchStarted : Date.now() - options.startedAtMs
   });
   await mkdir19(outDir, { recursive: true });
-  await writeAtomically(path21.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
+  await writeAtomically(path22.join(outDir, "bench.json"), `${JSON.stringify(result, null, 2)}
 `);
-  await writeAtomically(path21.join(outDir, "bench.md"), renderBenchMarkdown(result));
+  await writeAtomically(path22.join(outDir, "bench.md"), renderBenchMarkdown(result));
   return result;
 }
 async function describeWorlds(engine, named) {
@@ -66359,7 +66422,7 @@ async function describeWorlds(engine, named) {
 }
 async function runWorldSeed(session, world2, seed2) {
   const { options, engine, outDir } = session;
-  const projectDir = path21.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
+  const projectDir = path22.join(outDir, "projects", `${safeName(world2.name)}-seed${seed2}`);
   const project = await engine.prepareProject({ world: world2, seed: seed2, dir: projectDir });
   const truth = await readGroundTruth(project.groundTruthPath, { model: project.agentModel });
   const taskIds = probeTaskIds({
@@ -66376,7 +66439,7 @@ async function runWorldSeed(session, world2, seed2) {
       maxIterations: options.maxIterations,
       temperature: options.temperature
     };
-    const runDir = path21.join(outDir, "runs", runFolder(world2.name, seed2, plan));
+    const runDir = path22.join(outDir, "runs", runFolder(world2.name, seed2, plan));
     const { code: code2 } = session;
     const key = runRecordKey({ world: world2, seed: seed2, plan, settings, probeTaskIds: taskIds, code: code2 });
     const recorded = session.canReuse ? await readRunRecord(runDir, key) : void 0;
@@ -66520,17 +66583,17 @@ function validateFlags(command, schema, value, flagNames = {}) {
     field: field2
   });
 }
-function resolvePath(io, path22) {
-  return resolve12(io.cwd, path22);
+function resolvePath(io, path23) {
+  return resolve12(io.cwd, path23);
 }
-async function outFolder(io, path22) {
-  const folder = resolvePath(io, path22);
+async function outFolder(io, path23) {
+  const folder = resolvePath(io, path23);
   for (let at = folder; ; at = dirname10(at)) {
     const found = await stat6(at).catch(() => void 0);
     if (found && !found.isDirectory())
       throw new InputError(
         at,
-        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path22} lies under a file: name a folder`,
+        at === folder ? "--out names a file, not a folder: name a folder (it is created when missing)" : `--out ${path23} lies under a file: name a folder`,
         { field: "--out" }
       );
     if (found || dirname10(at) === at) return folder;
@@ -66884,17 +66947,17 @@ function formatComparison(comparison, names2) {
 }
 
 // src/cli/compare-command.ts
-async function readResult(path22) {
-  const isDir = await stat7(path22).then(
+async function readResult(path23) {
+  const isDir = await stat7(path23).then(
     (info) => info.isDirectory(),
     () => {
       throw new InputError(
-        path22,
+        path23,
         "no such file or folder: give an evolve --out folder or its result.json"
       );
     }
   );
-  const file2 = isDir ? join24(path22, "result.json") : path22;
+  const file2 = isDir ? join24(path23, "result.json") : path23;
   const text3 = await readFile19(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -66932,7 +66995,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
         "give exactly two runs: RUN_A RUN_B (see 'ecdysis compare --help')"
       );
     const [a, b] = await Promise.all(
-      args.positionals.map((path22) => readResult(resolvePath(io, path22)))
+      args.positionals.map((path23) => readResult(resolvePath(io, path23)))
     );
     const name3 = (file2) => relative7(io.cwd, file2) || file2;
     io.stdout.write(
@@ -67619,10 +67682,10 @@ import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join28, rel
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
-function pathFrom(cwd, path22) {
-  const rel = relative8(cwd, path22);
+function pathFrom(cwd, path23) {
+  const rel = relative8(cwd, path23);
   if (rel === "") return ".";
-  return rel.startsWith("..") || isAbsolute5(rel) ? path22 : rel;
+  return rel.startsWith("..") || isAbsolute5(rel) ? path23 : rel;
 }
 function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
@@ -67763,7 +67826,7 @@ var evolveFlagsSchema = external_exports.object({
   phase: external_exports.enum(evolvePhases).default("all"),
   shard: external_exports.string().optional()
 }).strict();
-var exists = (path22) => access2(path22).then(
+var exists = (path23) => access2(path23).then(
   () => true,
   () => false
 );
@@ -67961,8 +68024,8 @@ import { dirname as dirname11, join as join32, relative as relative9, resolve as
 
 // src/github/harness-identity.ts
 function harnessName(harnessPath) {
-  const path22 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
-  return path22.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
+  const path23 = harnessPath.replace(/\\/g, "/").replace(/^(\.\/)+|\/+$/g, "").replace(/(^|\/)harness$/, "");
+  return path23.replace(/[^A-Za-z0-9._/-]+/g, "-").replace(/-{2,}/g, "-").replace(/^[-/]+|[-/]+$/g, "").slice(0, 60);
 }
 
 // src/cli/init-command.ts
@@ -68072,28 +68135,28 @@ cacheDir: .ecdysis/cache
 }
 
 // src/cli/init-command.ts
-var exists2 = (path22) => access3(path22).then(
+var exists2 = (path23) => access3(path23).then(
   () => true,
   () => false
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
-async function writeIgnoreLines(path22) {
-  const current = await readFile21(path22, "utf8").catch(() => void 0);
+async function writeIgnoreLines(path23) {
+  const current = await readFile21(path23, "utf8").catch(() => void 0);
   if (current === void 0) {
-    await writeFile19(path22, `${ignoreLines.join("\n")}
+    await writeFile19(path23, `${ignoreLines.join("\n")}
 `);
     return "created";
   }
   const present = new Set(current.split(/\r?\n/).map((line) => line.trim()));
   if (present.has(".ecdysis/") || present.has(".ecdysis")) return "kept";
   const separator = current === "" || current.endsWith("\n") ? "" : "\n";
-  await writeFile19(path22, `${current}${separator}${ignoreLines.join("\n")}
+  await writeFile19(path23, `${current}${separator}${ignoreLines.join("\n")}
 `);
   return "updated";
 }
 async function projectLayout(dir) {
   const base = findGitRoot(dir) ?? dir;
-  const fromBase = (path22) => relative9(base, join32(dir, path22)).split(sep8).join("/");
+  const fromBase = (path23) => relative9(base, join32(dir, path23)).split(sep8).join("/");
   const workflows = join32(base, ".github", "workflows");
   const first = join32(workflows, "ecdysis.yml");
   const name3 = harnessName(fromBase("harness")) || "harness";
@@ -68211,12 +68274,12 @@ async function writeProject(options) {
 }
 async function tellAnswerFormat(file2) {
   let text3 = await readFile21(file2, "utf8");
-  for (const [path22, value] of [
+  for (const [path23, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]
   ]) {
-    const result = setYamlPath({ text: text3, path: path22, value });
-    if (!result.ok) throw new Error(`init: cannot set ${path22}: ${result.reason}`);
+    const result = setYamlPath({ text: text3, path: path23, value });
+    if (!result.ok) throw new Error(`init: cannot set ${path23}: ${result.reason}`);
     text3 = result.text;
   }
   await writeFile19(file2, text3);
@@ -68303,8 +68366,8 @@ DIR/command-output.schema.json: the JSON object a command harness prints on stdo
       ...jsonSchemas(),
       "command-output.schema.json": commandOutputJsonSchema()
     };
-    for (const path22 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
-      io.stdout.write(`wrote ${path22}
+    for (const path23 of await writeJsonSchemas(resolvePath(io, flags.out), schemas))
+      io.stdout.write(`wrote ${path23}
 `);
     return 0;
   }

@@ -1,4 +1,3 @@
-import type { GateConfig } from "../config/config-schema.js";
 import { formatPValue } from "../eval/statistics.js";
 import { mcnemarOneSided, type PairedComparison, type SampleComparison } from "./paired-test.js";
 import { targetedFlips, targetedPower } from "./targeted-test.js";
@@ -8,7 +7,7 @@ import { type Decision, decides, type ValidationStage } from "./validation.js";
 // kept after ablation, pruned, through the held-out gate — is one of the small criteria below,
 // and each returns its decision with the reason the records show. `decide` reads a validation's
 // evidence into the verdict on the proposal. Criteria for new statistics (temperature-0 models,
-// other acceptance policies) go here, beside these.
+// other acceptance policies) go here, beside these; the held-out gates are in gate-criteria.ts.
 
 function tally(comparison: PairedComparison): string {
   return `fixed ${comparison.fixed.length}, broken ${comparison.broken.length}`;
@@ -211,17 +210,6 @@ export function unchangedAfterPruning(): Decision {
   return { accepted: false, reason: "after pruning, the edits leave the harness unchanged" };
 }
 
-/** The iterative baseline's rule: the candidate's accuracy strictly above the parent's. */
-export function strictImprovement(label: string): (before: number, after: number) => Decision {
-  return (before, after) =>
-    after > before
-      ? { accepted: true, reason: `${label} ${after.toFixed(3)} > ${before.toFixed(3)}` }
-      : {
-          accepted: false,
-          reason: `${label} ${after.toFixed(3)} is not above ${before.toFixed(3)}`,
-        };
-}
-
 /**
  * The iterative baseline's minibatch gate (GEPA's `StrictImprovementAcceptance`): the child's
  * summed score on the parent's reflection minibatch strictly above the parent's.
@@ -259,34 +247,6 @@ export function aboveBest(best: number, child: number): Decision {
         accepted: false,
         reason: `train accuracy ${child.toFixed(3)} is not above the best ${best.toFixed(3)} (kept in the Pareto pool as a parent)`,
       };
-}
-
-/** The held-out gate of an evolve run: the final harness beats the seed (`requireImprovement`) or does not lose beyond the tolerance. */
-export function heldOutGate(gate: GateConfig): (seed: number, final: number) => Decision {
-  return (seed, final) => {
-    const accepted = gate.requireImprovement
-      ? final > seed
-      : final >= seed - gate.tolerance - 1e-12;
-    const relation = gate.requireImprovement
-      ? "must be above"
-      : `must not be below (tolerance ${gate.tolerance})`;
-    return {
-      accepted,
-      reason: `final held-out accuracy ${final.toFixed(3)} ${relation} seed ${seed.toFixed(3)}: ${accepted ? "passed" : "failed"}`,
-    };
-  };
-}
-
-/** The pull-request gate: the head's held-out accuracy not below the base's minus the tolerance. */
-export function withinTolerance(tolerance: number): (base: number, head: number) => Decision {
-  return (base, head) => {
-    const accepted = head >= base - tolerance - 1e-12;
-    const sign = accepted ? "≥" : "<";
-    return {
-      accepted,
-      reason: `head accuracy ${head.toFixed(3)} ${sign} base ${base.toFixed(3)} − tolerance ${tolerance}`,
-    };
-  };
 }
 
 /** The verdict on a proposal: accepted with the candidate that carried it, or rejected. */

@@ -2,7 +2,7 @@ import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { GateConfig } from "../config/config-schema.js";
 import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import type { ReachFlag } from "../harness/code-reaches.js";
-import { heldOutGate, withinTolerance } from "./acceptance.js";
+import { heldOutGate, withinTolerance } from "./gate-criteria.js";
 import { type GateVerdict, gateDecision } from "./gate-verdict.js";
 import { binomialUpperTail, comparePaired, type PairedComparison } from "./paired-test.js";
 import { passMapOf, scoreOf } from "./records.js";

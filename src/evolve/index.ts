@@ -1,17 +1,15 @@
 /** The evolution loop: strategies, acceptance, budget, the held-out gate, and result.json. */
 export {
   decide,
-  heldOutGate,
   helpsAlone,
   promising,
   significant,
   significantOverDraws,
-  strictImprovement,
   type Verdict,
-  withinTolerance,
 } from "./acceptance.js";
 export { BudgetTracker, emptySpend, refinementShare, type Spend, spendSchema } from "./budget.js";
 export { type RunGateOptions, runGate } from "./gate.js";
+export { heldOutGate, withinTolerance } from "./gate-criteria.js";
 export {
   compareGate,
   evolveGate,
