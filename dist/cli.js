@@ -29411,6 +29411,9 @@ var init_read_text = __esm({
 });
 
 // src/config/world-names.ts
+import { existsSync as existsSync3 } from "node:fs";
+import { dirname as dirname3, join as join4 } from "node:path";
+import { fileURLToPath as fileURLToPath2 } from "node:url";
 function isWorldName(value) {
   return /^[a-z0-9-]+$/i.test(value);
 }
@@ -29420,6 +29423,15 @@ function isBundledWorld(value) {
 function worldNameProblem(value) {
   if (!isWorldName(value) || isBundledWorld(value)) return void 0;
   return `unknown world '${value}': bundled worlds are ${bundledWorldNames.join(", ")}; a world file is a path such as ./my-world.yaml`;
+}
+function worldsDir() {
+  let dir = dirname3(fileURLToPath2(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join4(dir, "worlds");
+    if (existsSync3(join4(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname3(dir);
+  }
+  throw new Error("sim: bundled worlds folder not found");
 }
 var bundledWorldNames;
 var init_world_names = __esm({
@@ -29440,7 +29452,7 @@ var init_world_names = __esm({
 
 // src/config/load-config.ts
 import { createHash as createHash2 } from "node:crypto";
-import { dirname as dirname3, resolve } from "node:path";
+import { dirname as dirname4, resolve } from "node:path";
 async function loadConfig(path23) {
   const absolute = resolve(path23);
   const text3 = await readUserText({
@@ -29461,7 +29473,7 @@ async function loadConfig(path23) {
   const lines = fieldLines(located);
   checkValueSizes({ file: absolute, value: located.value, lines });
   const parsed = validateLocated({ file: absolute, located, schema: ecdysisConfigSchema });
-  const root = dirname3(absolute);
+  const root = dirname4(absolute);
   const config2 = resolvePaths(parsed, root);
   checkWorlds({ file: absolute, located, config: config2 });
   const loaded = { config: config2, path: absolute, root, hash: configHash(parsed), lines };
@@ -29885,7 +29897,6 @@ var config_exports = {};
 __export(config_exports, {
   agentEnvNamesSchema: () => agentEnvNamesSchema,
   budgetSchema: () => budgetSchema,
-  budgetScopes: () => budgetScopes,
   bundledWorldNames: () => bundledWorldNames,
   canonicalJson: () => canonicalJson,
   capabilitiesSchema: () => capabilitiesSchema,
@@ -29907,7 +29918,6 @@ __export(config_exports, {
   gitState: () => gitState,
   githubTokenVariables: () => githubTokenVariables,
   harnessConfigSchema: () => harnessConfigSchema,
-  harnessModuleDescriptions: () => harnessModuleDescriptions,
   harnessModuleSchema: () => harnessModuleSchema,
   harnessModules: () => harnessModules,
   harnessReference: () => harnessReference,
@@ -29920,7 +29930,6 @@ __export(config_exports, {
   loadTasks: () => loadTasks,
   modelConfigSchema: () => modelConfigSchema,
   modelQuirks: () => modelQuirks,
-  movedEvolveKeys: () => movedEvolveKeys,
   packageRoot: () => packageRoot,
   parseHarnessYaml: () => parseHarnessYaml,
   parseLocatedYaml: () => parseLocatedYaml,
@@ -29932,7 +29941,6 @@ __export(config_exports, {
   reportConfigSchema: () => reportConfigSchema,
   repositoryRoot: () => repositoryRoot,
   reservedBodyFields: () => reservedBodyFields,
-  runnerOnlyVariable: () => runnerOnlyVariable,
   sandboxConfigSchema: () => sandboxConfigSchema,
   sandboxModeSchema: () => sandboxModeSchema,
   sandboxSettings: () => sandboxSettings,
@@ -30221,7 +30229,7 @@ var init_types3 = __esm({
 
 // src/eval/eval-output.ts
 import { mkdir as mkdir2, readdir, readFile as readFile4, rename as rename3, writeFile as writeFile3 } from "node:fs/promises";
-import { join as join4 } from "node:path";
+import { join as join5 } from "node:path";
 async function writeAtomic(path23, text3) {
   const temporary = `${path23}.${process.pid}.tmp`;
   await writeFile3(temporary, text3);
@@ -30230,14 +30238,14 @@ async function writeAtomic(path23, text3) {
 async function writeEvalResults(dir, results) {
   await mkdir2(dir, { recursive: true });
   for (const [name3, result] of Object.entries(results)) {
-    await writeAtomic(join4(dir, name3), `${JSON.stringify(result, null, 2)}
+    await writeAtomic(join5(dir, name3), `${JSON.stringify(result, null, 2)}
 `);
   }
 }
 async function writeEvalOutput(dir, output2) {
   await writeEvalResults(dir, output2.results);
   const lines = sortRecords(output2.records).map((record3) => JSON.stringify(record3));
-  await writeAtomic(join4(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
+  await writeAtomic(join5(dir, "records.jsonl"), lines.length ? `${lines.join("\n")}
 ` : "");
 }
 async function readEvalOutput(dir) {
@@ -30249,15 +30257,15 @@ async function readEvalOutput(dir) {
   }
   const results = {};
   for (const name3 of names2.filter((file2) => /^eval(-[a-z]+)?\.json$/.test(file2)).sort()) {
-    const path23 = join4(dir, name3);
+    const path23 = join5(dir, name3);
     try {
       results[name3] = JSON.parse(await readFile4(path23, "utf8"));
     } catch (error62) {
       throw new InputError(path23, `unreadable result (${error62.message})`);
     }
   }
-  if (!results["eval.json"]) throw new InputError(join4(dir, "eval.json"), "file not found");
-  const recordsPath = join4(dir, "records.jsonl");
+  if (!results["eval.json"]) throw new InputError(join5(dir, "eval.json"), "file not found");
+  const recordsPath = join5(dir, "records.jsonl");
   let text3;
   try {
     text3 = await readFile4(recordsPath, "utf8");
@@ -31380,7 +31388,7 @@ var init_usage_accounting = __esm({
 // src/llm/call-cache.ts
 import { createHash as createHash6, randomUUID } from "node:crypto";
 import { mkdir as mkdir3, readFile as readFile5, rename as rename4, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join5 } from "node:path";
+import { join as join6 } from "node:path";
 function callCacheKey(model, request) {
   return createHash6("sha256").update(canonicalJson({ model, request })).digest("hex");
 }
@@ -31388,7 +31396,7 @@ function withCallCache(provider, dir, options = {}) {
   return new CallCache(provider, dir, options.redact ?? ((response) => response));
 }
 function entryPath(dir, key) {
-  return join5(dir, key.slice(0, 2), `${key}.json`);
+  return join6(dir, key.slice(0, 2), `${key}.json`);
 }
 async function load(dir, key) {
   let text3;
@@ -31406,7 +31414,7 @@ async function load(dir, key) {
 }
 async function store(dir, entry) {
   const path23 = entryPath(dir, entry.key);
-  await mkdir3(join5(dir, entry.key.slice(0, 2)), { recursive: true });
+  await mkdir3(join6(dir, entry.key.slice(0, 2)), { recursive: true });
   const temp = `${path23}.${process.pid}.${randomUUID()}.tmp`;
   await writeFile4(temp, `${JSON.stringify(entry)}
 `, "utf8");
@@ -31513,7 +31521,7 @@ var init_call_cache = __esm({
 // src/llm/capability-memory.ts
 import { randomUUID as randomUUID2 } from "node:crypto";
 import { mkdir as mkdir4, readFile as readFile6, rename as rename5, writeFile as writeFile5 } from "node:fs/promises";
-import { dirname as dirname4 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 var downgradeSchema, memoryFileSchema, CapabilityMemory;
 var init_capability_memory = __esm({
   "src/llm/capability-memory.ts"() {
@@ -31567,7 +31575,7 @@ var init_capability_memory = __esm({
         const path23 = this.path;
         if (!path23) return;
         this.writing = this.writing.then(async () => {
-          await mkdir4(dirname4(path23), { recursive: true });
+          await mkdir4(dirname5(path23), { recursive: true });
           const temp = `${path23}.${process.pid}.${randomUUID2()}.tmp`;
           const body = { version: 1, downgrades: this.known };
           await writeFile5(temp, `${JSON.stringify(body, null, 2)}
@@ -32320,7 +32328,7 @@ var init_event_stream = __esm({
 // src/llm/gateway/reply-cache.ts
 import { createHash as createHash8, randomUUID as randomUUID3 } from "node:crypto";
 import { mkdir as mkdir5, readFile as readFile7, rename as rename6, writeFile as writeFile6 } from "node:fs/promises";
-import { join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 function replyCacheKey(input2) {
   const { stream: _stream, stream_options: _options, ...body } = input2.body;
   return createHash8("sha256").update(canonicalJson({ ...input2, body, gateway: 1 })).digest("hex");
@@ -32366,14 +32374,14 @@ var init_reply_cache = __esm({
       /** Stores a reply atomically: a reader sees the whole entry or none. */
       async put(entry) {
         const path23 = this.path(entry.key);
-        await mkdir5(join6(this.dir, entry.key.slice(0, 2)), { recursive: true });
+        await mkdir5(join7(this.dir, entry.key.slice(0, 2)), { recursive: true });
         const temp = `${path23}.${process.pid}.${randomUUID3()}.tmp`;
         await writeFile6(temp, `${JSON.stringify(entry)}
 `, "utf8");
         await rename6(temp, path23);
       }
       path(key) {
-        return join6(this.dir, key.slice(0, 2), `${key}.json`);
+        return join7(this.dir, key.slice(0, 2), `${key}.json`);
       }
     };
   }
@@ -32618,7 +32626,7 @@ var init_wire = __esm({
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 async function startModelGateway(options) {
   const leases = new RolloutLeases();
   const cache2 = options.cacheDir ? new ReplyCache(options.cacheDir) : void 0;
@@ -32635,9 +32643,9 @@ async function startModelGateway(options) {
   };
   const tcp = createServer(onRequest);
   const unix = createServer(onRequest);
-  const folder = await mkdtemp(join7(options.socketParent ?? tmpdir(), "ecdysis-gateway-"));
+  const folder = await mkdtemp(join8(options.socketParent ?? tmpdir(), "ecdysis-gateway-"));
   await chmod(folder, 448);
-  const socketPath = join7(folder, "gateway.sock");
+  const socketPath = join8(folder, "gateway.sock");
   try {
     await listen(tcp, (done) => tcp.listen(0, "127.0.0.1", done));
     await listen(unix, (done) => unix.listen(socketPath, done));
@@ -46166,3322 +46174,6 @@ var init_llm = __esm({
   }
 });
 
-// src/sim/endpoint-behaviour.ts
-function endpointFromQuirks(quirks) {
-  return {
-    rejectTools: quirks.includes("rejects-tools"),
-    rejectJsonSchema: quirks.includes("rejects-json-schema"),
-    reasoningModel: quirks.includes("reasoning-model"),
-    rejectSeed: quirks.includes("rejects-seed")
-  };
-}
-function routeOf(endpoint, method, url2) {
-  const parsed = new URL(url2, "http://sim.invalid");
-  const path23 = parsed.pathname.replace(/\/+$/, "");
-  if (endpoint.azure) {
-    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path23);
-    const version2 = parsed.searchParams.get("api-version");
-    if (classic) {
-      if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
-        return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
-      if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
-    }
-    if (method === "POST" && path23 === "/openai/v1/chat/completions") return { kind: "chat" };
-    if (method === "POST" && path23 === "/openai/v1/responses") return { kind: "responses" };
-    if (method === "GET" && path23 === "/openai/v1/models") return { kind: "models" };
-    return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
-  }
-  if (method === "GET" && path23 === "/v1/models") return { kind: "models" };
-  if (method === "POST" && path23 === "/v1/chat/completions") return { kind: "chat" };
-  if (method === "POST" && path23 === "/v1/responses") return { kind: "responses" };
-  return {
-    kind: "none",
-    status: 404,
-    body: openAIError(`Invalid URL (${method} ${path23})`, "invalid_request_error", null, null)
-  };
-}
-function refuseAuth(endpoint, headers) {
-  if (!endpoint.apiKey) return void 0;
-  if (endpoint.azure) {
-    if (headers["api-key"] === endpoint.apiKey) return void 0;
-    return {
-      status: 401,
-      body: azureError(
-        "401",
-        "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource."
-      )
-    };
-  }
-  const given = /^Bearer (.+)$/.exec(String(headers.authorization ?? ""))?.[1];
-  if (given === endpoint.apiKey) return void 0;
-  const message = given ? `Incorrect API key provided: ${given.slice(0, 3)}***${given.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
-  return {
-    status: 401,
-    body: openAIError(message, "invalid_request_error", null, given ? "invalid_api_key" : null)
-  };
-}
-function refuseChat(endpoint, body, model) {
-  for (const check2 of [
-    refuseAccount,
-    refuseFields,
-    refuseSeed,
-    refuseReasoningParameters,
-    refuseFeatures
-  ]) {
-    const refusal2 = check2(endpoint, body, model);
-    if (refusal2) return refusal2;
-  }
-  return void 0;
-}
-function refusal(status2, message, type, param = null, code2 = null) {
-  return { status: status2, body: openAIError(message, type, param, code2) };
-}
-var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseSeed, refuseFeatures;
-var init_endpoint_behaviour = __esm({
-  "src/sim/endpoint-behaviour.ts"() {
-    "use strict";
-    openAIError = (message, type, param, code2) => ({
-      error: { message, type, param, code: code2 }
-    });
-    azureError = (code2, message) => ({ error: { code: code2, message } });
-    refuseAccount = (endpoint, _body, model) => {
-      if (endpoint.models && !endpoint.models.includes(model)) {
-        return refusal(
-          404,
-          `The model \`${model}\` does not exist or you do not have access to it.`,
-          "invalid_request_error",
-          null,
-          "model_not_found"
-        );
-      }
-      if (!endpoint.noQuota) return void 0;
-      return refusal(
-        429,
-        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
-        "insufficient_quota",
-        null,
-        "insufficient_quota"
-      );
-    };
-    refuseFields = (endpoint, body) => {
-      const unknown2 = endpoint.rejectFields?.find(
-        (field2) => field2 in body
-      );
-      if (!unknown2) return void 0;
-      return refusal(
-        400,
-        `Unrecognized request argument supplied: ${unknown2}`,
-        "invalid_request_error"
-      );
-    };
-    refuseReasoningParameters = (endpoint, body) => {
-      if (!endpoint.reasoningModel) return void 0;
-      if (body.max_tokens !== void 0) {
-        return refusal(
-          400,
-          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
-          "invalid_request_error",
-          "max_tokens",
-          "unsupported_parameter"
-        );
-      }
-      if (body.temperature === void 0 || body.temperature === 1) return void 0;
-      return refusal(
-        400,
-        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
-        "invalid_request_error",
-        "temperature",
-        "unsupported_value"
-      );
-    };
-    refuseSeed = (endpoint, body) => {
-      if (!endpoint.rejectSeed || body.seed === void 0) return void 0;
-      const message = 'Invalid JSON payload received. Unknown name "seed": Cannot find field.';
-      return {
-        status: 400,
-        body: [
-          {
-            error: {
-              code: 400,
-              message,
-              status: "INVALID_ARGUMENT",
-              details: [
-                {
-                  "@type": "type.googleapis.com/google.rpc.BadRequest",
-                  fieldViolations: [{ description: message }]
-                }
-              ]
-            }
-          }
-        ]
-      };
-    };
-    refuseFeatures = (endpoint, body, model) => {
-      if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
-        return refusal(400, `${model} does not support tools`, "api_error");
-      if (!endpoint.rejectJsonSchema || body.response_format?.type !== "json_schema") return void 0;
-      return refusal(
-        400,
-        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
-        "invalid_request_error"
-      );
-    };
-  }
-});
-
-// src/sim/world-schema.ts
-var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
-var init_world_schema = __esm({
-  "src/sim/world-schema.ts"() {
-    "use strict";
-    init_zod();
-    familyKinds = [
-      "arithmetic",
-      "unit-conversion",
-      "multi-hop",
-      "date-reasoning",
-      "extraction"
-    ];
-    familyKindSchema = external_exports.enum(familyKinds);
-    quirkSchema = external_exports.enum([
-      "fenced-json",
-      "prose-json",
-      "ignore-response-format",
-      "no-native-tools",
-      "rejects-tools",
-      "rejects-json-schema",
-      "reasoning-model",
-      "rejects-seed"
-    ]);
-    rate = external_exports.number().min(0).max(1);
-    familySchema = external_exports.object({
-      kind: familyKindSchema,
-      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
-      /** Multi-hop only: number of lookups a chain needs. */
-      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
-    }).strict();
-    worldSchema = external_exports.object({
-      name: external_exports.string().min(1),
-      description: external_exports.string().default(""),
-      seed: external_exports.number().int(),
-      families: external_exports.array(familySchema).min(1),
-      deficiencies: external_exports.object({
-        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
-        systematic: external_exports.object({
-          /** Share of items answered in prose unless an answer format is instructed. */
-          "format-drift": rate.default(0),
-          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
-          "arithmetic-slip": rate.default(0),
-          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
-          "step-budget": rate.default(0),
-          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
-          "tool-error-giveup": rate.default(0),
-          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
-          "context-loss": rate.default(0)
-        }).strict().default({
-          "format-drift": 0,
-          "arithmetic-slip": 0,
-          "step-budget": 0,
-          "tool-error-giveup": 0,
-          "context-loss": 0
-        }),
-        modelSpecific: external_exports.object({
-          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
-          itemSlip: rate.default(0),
-          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
-          flaky: rate.default(0),
-          /**
-           * Share of items that are borderline for this model: each is answered right or wrong
-           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
-           * text flips some of them, both ways.
-           */
-          promptSensitivity: rate.default(0)
-        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
-        /**
-         * Sample-dependent systematic slips. Of the items an arithmetic slip or a format drift
-         * hits, `share` slip only on some samples: each sample slips with `chance`, keyed by the
-         * sampling seed (at temperature 0 every sample is seed 0: such an item then slips always
-         * or never). A majority vote over samples repairs those of them whose `chance` < 1/2 loses;
-         * the harness fix (a calculator, an answer format) repairs every one, on every sample.
-         */
-        sampleDependent: external_exports.object({ share: rate.default(0), chance: rate.default(0.35) }).strict().default({ share: 0, chance: 0.35 })
-      }).strict(),
-      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
-      ruleCost: rate.default(0.01),
-      freeRules: external_exports.number().int().min(0).default(4),
-      refiner: external_exports.object({
-        /** Chance a one-instance diagnosis finds the real cause. */
-        accuracyAtOne: rate.default(0.4),
-        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
-        accuracyAtMany: rate.default(0.95),
-        instancesForMany: external_exports.number().int().min(1).default(4),
-        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
-        hintTendencyAtOne: rate.default(0.5),
-        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
-        neutral: external_exports.boolean().default(false),
-        /**
-         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
-         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
-         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
-         * prompt file, and schema slips at `schemaSlips`.
-         */
-        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
-        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
-        schemaSlips: rate.default(0),
-        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
-        mergeRecall: rate.default(1),
-        /**
-         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
-         * errors) is written into the system prompt file rather than set as a config field.
-         */
-        promptFixes: rate.default(0.5)
-      }).strict().default({
-        accuracyAtOne: 0.4,
-        accuracyAtMany: 0.95,
-        instancesForMany: 4,
-        hintTendencyAtOne: 0.5,
-        neutral: false,
-        style: "tidy",
-        schemaSlips: 0,
-        mergeRecall: 1,
-        promptFixes: 0.5
-      }),
-      skeptic: external_exports.object({
-        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
-        strictness: rate.default(0.8)
-      }).strict().default({ strictness: 0.8 }),
-      latency: external_exports.object({
-        fixedMs: external_exports.number().min(0).default(600),
-        perTokenMs: external_exports.number().min(0).default(10),
-        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
-        scale: external_exports.number().min(0).default(0.05)
-      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
-      /** The weak seed harness written by generateWorldFiles. */
-      seedHarness: external_exports.object({
-        maxSteps: external_exports.number().int().min(1).default(3),
-        contextChars: external_exports.number().int().min(200).default(1600)
-      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
-      /** Model names whose item slips are listed in ground-truth.json. */
-      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
-    }).strict();
-  }
-});
-
-// src/sim/load-world.ts
-import { existsSync as existsSync3 } from "node:fs";
-import { readdir as readdir2, readFile as readFile8 } from "node:fs/promises";
-import { dirname as dirname5, join as join8, resolve as resolve4 } from "node:path";
-import { fileURLToPath as fileURLToPath2 } from "node:url";
-function worldsDir() {
-  let dir = dirname5(fileURLToPath2(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const candidate = join8(dir, "worlds");
-    if (existsSync3(join8(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname5(dir);
-  }
-  throw new Error("sim: bundled worlds folder not found");
-}
-function bundledWorlds() {
-  return [...bundledWorldNames];
-}
-function parseWorld(file2, text3) {
-  const world2 = validateLocated({
-    file: file2,
-    located: parseLocatedYaml(file2, text3),
-    schema: worldSchema
-  });
-  world2.families.forEach((family, index) => {
-    if (family.hops.min > family.hops.max) {
-      throw new InputError(file2, "hops.min must not exceed hops.max", {
-        field: `families[${index}].hops`
-      });
-    }
-  });
-  return world2;
-}
-async function loadWorld(path23) {
-  const file2 = isBundledWorld(path23) ? join8(worldsDir(), `${path23}.yaml`) : resolve4(path23);
-  let text3;
-  try {
-    text3 = await readFile8(file2, "utf8");
-  } catch (error62) {
-    const known = bundledWorldNames.join(", ");
-    throw new InputError(
-      file2,
-      `cannot read world file (${error62.code}); bundled worlds: ${known}`
-    );
-  }
-  return parseWorld(file2, text3);
-}
-var init_load_world = __esm({
-  "src/sim/load-world.ts"() {
-    "use strict";
-    init_world_names();
-    init_yaml_document();
-    init_input_error();
-    init_world_schema();
-  }
-});
-
-// src/sim/openai-wire.ts
-function contentText(content) {
-  if (typeof content === "string") return content;
-  if (!content) return "";
-  return content.map((part) => part.text ?? "").join("");
-}
-function toSimRequest(body, options) {
-  const messages = body.messages.map((message) => ({
-    role: message.role,
-    content: contentText(message.content),
-    toolCalls: message.tool_calls?.map((call) => ({
-      id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments
-    })),
-    toolCallId: message.tool_call_id
-  }));
-  return {
-    model: options.model,
-    messages,
-    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
-    seed: body.seed ?? 0,
-    temperature: body.temperature ?? 1,
-    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
-  };
-}
-function estimateTokens2(text3) {
-  return Math.max(1, Math.ceil(text3.length / 4));
-}
-function promptTokens(body) {
-  const parts = body.messages.map(
-    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
-  );
-  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
-}
-function completionBody(reply) {
-  return {
-    id: `chatcmpl-${reply.id}`,
-    object: "chat.completion",
-    created: 0,
-    model: reply.model,
-    choices: [
-      {
-        index: 0,
-        message: {
-          role: "assistant",
-          content: reply.content,
-          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
-        },
-        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
-        logprobs: null
-      }
-    ],
-    usage: {
-      prompt_tokens: reply.prompt,
-      completion_tokens: reply.completionTokens,
-      total_tokens: reply.prompt + reply.completionTokens
-    }
-  };
-}
-var contentSchema, messageSchema, chatBodySchema;
-var init_openai_wire = __esm({
-  "src/sim/openai-wire.ts"() {
-    "use strict";
-    init_zod();
-    contentSchema = external_exports.union([
-      external_exports.string(),
-      external_exports.null(),
-      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
-    ]).optional();
-    messageSchema = external_exports.object({
-      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
-      content: contentSchema,
-      tool_calls: external_exports.array(
-        external_exports.object({
-          id: external_exports.string(),
-          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
-        }).passthrough()
-      ).optional(),
-      tool_call_id: external_exports.string().optional()
-    }).passthrough();
-    chatBodySchema = external_exports.object({
-      model: external_exports.string().default(""),
-      messages: external_exports.array(messageSchema).min(1),
-      tools: external_exports.array(
-        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
-      ).optional(),
-      seed: external_exports.number().int().optional(),
-      temperature: external_exports.number().optional(),
-      max_tokens: external_exports.number().int().optional(),
-      max_completion_tokens: external_exports.number().int().optional(),
-      reasoning_effort: external_exports.string().optional(),
-      response_format: external_exports.object({
-        type: external_exports.string(),
-        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
-      }).passthrough().optional(),
-      stream: external_exports.boolean().optional()
-    }).passthrough();
-  }
-});
-
-// src/sim/misbehaviour.ts
-function contextRefusal(body, misbehaviour) {
-  if (misbehaviour?.kind !== "context-limit") return void 0;
-  const chars = body.messages.reduce(
-    (sum, message) => sum + contentText(message.content).length,
-    0
-  );
-  const limit2 = misbehaviour.maxPromptChars ?? 4e3;
-  if (chars <= limit2) return void 0;
-  const tokens = (chars2) => Math.ceil(chars2 / 4);
-  return {
-    status: 400,
-    body: {
-      object: "error",
-      message: `This model's maximum context length is ${tokens(limit2)} tokens. However, you requested ${tokens(chars)} tokens in the messages, Please reduce the length of the messages.`,
-      type: "BadRequestError",
-      param: null,
-      code: 400
-    }
-  };
-}
-function misbehave(completion, kind) {
-  const body = structuredClone(completion);
-  const choice = body.choices[0];
-  const text3 = choice.message.content ?? "";
-  const calls = choice.message.tool_calls ?? [];
-  const replace = (content, extra = {}) => {
-    choice.message = { role: "assistant", content, ...extra };
-    choice.finish_reason = "stop";
-  };
-  if (kind === "empty") replace("");
-  else if (kind === "refusal-text") replace("I'm sorry, but I can't help with that.");
-  else if (kind === "refusal-field")
-    replace(null, { refusal: "I'm sorry, but I can't assist with that request." });
-  else if (kind === "single-quoted-json") choice.message.content = text3.replaceAll('"', "'");
-  else if (kind === "cut-at-limit") {
-    replace(text3.slice(0, Math.floor(text3.length / 2)));
-    choice.finish_reason = "length";
-  } else if (kind === "reasoning-only" || kind === "reasoning-null")
-    replace(kind === "reasoning-only" ? "" : null, {
-      reasoning_content: `Okay, let me think. ${text3}`
-    });
-  else if (kind === "think-tags")
-    choice.message.content = `<think>
-A first guess.
-Answer: 0
-</think>
-${text3}`;
-  else if (kind === "usage-total-only") body.usage.total_tokens += hiddenReasoningTokens;
-  else if ((kind === "hermes-tools" || kind === "llama-tools" || kind === "mistral-tools") && calls.length > 0)
-    replace(writtenCalls(text3, calls, kind));
-  return body;
-}
-function writtenCalls(text3, calls, kind) {
-  const parsed = calls.map((call) => ({
-    name: call.function.name,
-    args: parseArguments(call.function.arguments)
-  }));
-  const lead = text3 ? `${text3}
-` : "";
-  if (kind === "hermes-tools")
-    return `${lead}${parsed.map((call) => `<tool_call>
-${JSON.stringify({ name: call.name, arguments: call.args })}
-</tool_call>`).join("\n")}`;
-  if (kind === "llama-tools")
-    return `${lead}<|python_tag|>${parsed.map((call) => JSON.stringify({ name: call.name, parameters: call.args })).join("; ")}<|eom_id|>`;
-  return `${lead}[TOOL_CALLS]${JSON.stringify(parsed.map((call) => ({ name: call.name, arguments: call.args })))}`;
-}
-function parseArguments(text3) {
-  try {
-    return JSON.parse(text3 || "{}");
-  } catch {
-    return text3;
-  }
-}
-var misbehaviourKinds, simMisbehaviourSchema, hiddenReasoningTokens;
-var init_misbehaviour = __esm({
-  "src/sim/misbehaviour.ts"() {
-    "use strict";
-    init_zod();
-    init_openai_wire();
-    misbehaviourKinds = [
-      /** `content: ""`, nothing else. */
-      "empty",
-      /** The model declines in words: "I'm sorry, but I can't help with that." */
-      "refusal-text",
-      /** OpenAI's structured refusal: `content: null`, `refusal: "…"`. */
-      "refusal-field",
-      /** JSON written with single quotes (a Python dict), which no JSON parser reads. */
-      "single-quoted-json",
-      /** The reply stops halfway, `finish_reason: "length"`, on every try. */
-      "cut-at-limit",
-      /** vLLM's reasoning parser when the model never closes its thinking: all in `reasoning_content`, `content: ""`. */
-      "reasoning-only",
-      /** The same with `content: null`. */
-      "reasoning-null",
-      /** `<think>…</think>` with a draft answer in it, before the real reply. */
-      "think-tags",
-      /** Tool calls written as Hermes/Qwen `<tool_call>{…}</tool_call>` text (no tool parser on the server). */
-      "hermes-tools",
-      /** Tool calls written as Llama `<|python_tag|>{"name":…,"parameters":…}`. */
-      "llama-tools",
-      /** Tool calls written as Mistral `[TOOL_CALLS][{…}]`. */
-      "mistral-tools",
-      /** Hidden reasoning tokens reported only in `total_tokens` (some gateways). */
-      "usage-total-only",
-      /** 400 "maximum context length" (vLLM's words) to a prompt longer than `maxPromptChars`. */
-      "context-limit"
-    ];
-    simMisbehaviourSchema = external_exports.object({
-      side: external_exports.enum(["agent", "refiner"]),
-      kind: external_exports.enum(misbehaviourKinds),
-      /** `context-limit`: the longest prompt (characters of its messages) the server takes. */
-      maxPromptChars: external_exports.number().int().positive().optional()
-    });
-    hiddenReasoningTokens = 200;
-  }
-});
-
-// src/sim/latency.ts
-function latencyMs(world2, completionTokens, scaleOverride) {
-  const scale = scaleOverride ?? world2.latency.scale;
-  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
-}
-function wait(ms) {
-  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
-}
-var init_latency = __esm({
-  "src/sim/latency.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/faults.ts
-async function playFault(faults, number4, response) {
-  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
-  if (every(faults.resetEvery, number4)) {
-    response.socket?.destroy();
-    return true;
-  }
-  if (every(faults.dropMidBodyEvery, number4)) {
-    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
-    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
-    setImmediate(() => response.socket?.destroy());
-    return true;
-  }
-  if (every(faults.status429Every, number4)) {
-    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
-      "retry-after": String(faults.retryAfterSeconds ?? 0)
-    });
-    return true;
-  }
-  if (every(faults.status500Every, number4)) {
-    send(response, 500, errorBody("server error (injected)", "server_error"));
-    return true;
-  }
-  if (every(faults.nonCompletionEvery, number4)) {
-    sendNonCompletion(response, faults.nonCompletion ?? "html");
-    return true;
-  }
-  return false;
-}
-function sendNonCompletion(response, kind) {
-  if (kind === "html") {
-    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
-    response.end(
-      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
-    );
-    return;
-  }
-  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
-  const message = (content) => ({
-    index: 0,
-    message: { role: "assistant", content }
-  });
-  const bodies = {
-    "no-choices": base,
-    "empty-choices": { ...base, choices: [] },
-    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
-    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
-  };
-  send(response, 200, bodies[kind]);
-}
-function errorBody(message, type) {
-  return { error: { message, type, code: null, param: null } };
-}
-function send(response, status2, body, headers = {}) {
-  if (response.destroyed) return;
-  response.writeHead(status2, { "content-type": "application/json", ...headers });
-  response.end(JSON.stringify(body));
-}
-var every;
-var init_faults = __esm({
-  "src/sim/faults.ts"() {
-    "use strict";
-    init_latency();
-    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
-  }
-});
-
-// src/sim/draw.ts
-import { createHash as createHash10 } from "node:crypto";
-function draw(...parts) {
-  const digest = createHash10("sha256").update(parts.join("\u241F")).digest();
-  return digest.readUInt32BE(0) / 2 ** 32;
-}
-function shortHash(...parts) {
-  return createHash10("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
-}
-function seededRng(...parts) {
-  let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
-  const next3 = () => {
-    state = state + 1831565813 >>> 0;
-    let t = state;
-    t = Math.imul(t ^ t >>> 15, t | 1);
-    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
-    return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
-  };
-  return {
-    next: next3,
-    int: (min, max) => min + Math.floor(next3() * (max - min + 1)),
-    pick: (items) => items[Math.floor(next3() * items.length)]
-  };
-}
-var init_draw = __esm({
-  "src/sim/draw.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/ground-truth-log.ts
-import { appendFile, mkdir as mkdir6 } from "node:fs/promises";
-import { dirname as dirname6 } from "node:path";
-function groundTruthKey(statement, model, seed2) {
-  return shortHash("task", statement, model, seed2);
-}
-var GroundTruthLog;
-var init_ground_truth_log = __esm({
-  "src/sim/ground-truth-log.ts"() {
-    "use strict";
-    init_draw();
-    GroundTruthLog = class {
-      constructor(path23) {
-        this.path = path23;
-      }
-      path;
-      chain = Promise.resolve();
-      ready = false;
-      failure;
-      /** Queues one line. */
-      write(entry) {
-        const path23 = this.path;
-        if (!path23) return;
-        this.chain = this.chain.then(async () => {
-          if (this.failure !== void 0) return;
-          try {
-            if (!this.ready) {
-              await mkdir6(dirname6(path23), { recursive: true });
-              this.ready = true;
-            }
-            await appendFile(path23, `${JSON.stringify(entry)}
-`);
-          } catch (error62) {
-            this.failure = error62;
-          }
-        });
-      }
-      /** Resolves when every queued line is on disk; rejects with the first write failure. */
-      async flush() {
-        await this.chain;
-        if (this.failure !== void 0) throw this.failure;
-      }
-    };
-  }
-});
-
-// src/sim/families/problem.ts
-function formatNumber(value) {
-  return String(Number(value.toFixed(6)));
-}
-var numericScorer;
-var init_problem = __esm({
-  "src/sim/families/problem.ts"() {
-    "use strict";
-    numericScorer = { kind: "numeric", tolerance: 1e-6, relative: false };
-  }
-});
-
-// src/sim/families/arithmetic.ts
-function generateArithmetic(rng, names2) {
-  const who = names2.person();
-  const template = rng.pick(templates);
-  const { question, value } = template.make(rng, who);
-  return { question, expected: value, keyPhrase: who, scorer: numericScorer };
-}
-function parseArithmetic(text3) {
-  for (const template of templates) {
-    const match = template.pattern.exec(text3.trim());
-    if (!match) continue;
-    const numbers = match.slice(2).map(Number);
-    const expression = template.expression(numbers);
-    return {
-      kind: "compute",
-      family: "arithmetic",
-      keyPhrase: match[1],
-      expression,
-      value: evaluate2(expression)
-    };
-  }
-  return null;
-}
-function evaluate2(expression) {
-  const tokens = expression.match(/\d+(?:\.\d+)?|[-+*/()]/g) ?? [];
-  let index = 0;
-  const primary = () => {
-    const token = tokens[index++];
-    if (token === "(") {
-      const value = sum();
-      index++;
-      return value;
-    }
-    return Number(token);
-  };
-  const product = () => {
-    let value = primary();
-    while (tokens[index] === "*" || tokens[index] === "/") {
-      const op = tokens[index++];
-      const right = primary();
-      value = op === "*" ? value * right : value / right;
-    }
-    return value;
-  };
-  const sum = () => {
-    let value = product();
-    while (tokens[index] === "+" || tokens[index] === "-") {
-      const op = tokens[index++];
-      const right = product();
-      value = op === "+" ? value + right : value - right;
-    }
-    return value;
-  };
-  return sum();
-}
-var name, templates;
-var init_arithmetic = __esm({
-  "src/sim/families/arithmetic.ts"() {
-    "use strict";
-    init_problem();
-    name = "([A-Z][a-z]+ [A-Z][a-z]+)";
-    templates = [
-      {
-        pattern: new RegExp(
-          `^${name} packs (\\d+) crates of (\\d+) jars each, gives away (\\d+) jars, and shares the rest equally among (\\d+) market stalls\\. How many jars does each stall get\\?$`
-        ),
-        make(rng, who) {
-          const a = rng.int(6, 30);
-          const b = rng.int(6, 30);
-          const d = rng.int(2, 9);
-          const q = rng.int(1, Math.floor((a * b - 1) / d));
-          const c = a * b - q * d;
-          return {
-            question: `${who} packs ${a} crates of ${b} jars each, gives away ${c} jars, and shares the rest equally among ${d} market stalls. How many jars does each stall get?`,
-            value: q
-          };
-        },
-        expression: ([a, b, c, d]) => `(${a} * ${b} - ${c}) / ${d}`
-      },
-      {
-        pattern: new RegExp(
-          `^${name} buys (\\d+) boxes of (\\d+) nails and (\\d+) boxes of (\\d+) screws\\. How many items does [A-Z][a-z]+ [A-Z][a-z]+ buy in total\\?$`
-        ),
-        make(rng, who) {
-          const [a, b, c, d] = [rng.int(3, 40), rng.int(12, 99), rng.int(3, 40), rng.int(12, 99)];
-          return {
-            question: `${who} buys ${a} boxes of ${b} nails and ${c} boxes of ${d} screws. How many items does ${who} buy in total?`,
-            value: a * b + c * d
-          };
-        },
-        expression: ([a, b, c, d]) => `${a} * ${b} + ${c} * ${d}`
-      },
-      {
-        pattern: new RegExp(
-          `^${name} saves (\\d+) coins a week for (\\d+) weeks, then spends (\\d+) coins on a lantern\\. How many coins are left\\?$`
-        ),
-        make(rng, who) {
-          const a = rng.int(7, 60);
-          const b = rng.int(5, 52);
-          const c = rng.int(1, a * b - 1);
-          return {
-            question: `${who} saves ${a} coins a week for ${b} weeks, then spends ${c} coins on a lantern. How many coins are left?`,
-            value: a * b - c
-          };
-        },
-        expression: ([a, b, c]) => `${a} * ${b} - ${c}`
-      }
-    ];
-  }
-});
-
-// src/sim/families/date-reasoning.ts
-function addDays(iso, days) {
-  return new Date(Date.parse(`${iso}T00:00:00Z`) + days * day).toISOString().slice(0, 10);
-}
-function weekdayOf(iso) {
-  return weekdays[(/* @__PURE__ */ new Date(`${iso}T00:00:00Z`)).getUTCDay()];
-}
-function generateDateReasoning(rng, names2) {
-  const who = names2.person();
-  const start = addDays("2021-01-01", rng.int(0, 1500));
-  const days = rng.int(3, 200);
-  if (rng.next() < 0.5) {
-    const direction = rng.next() < 0.7 ? "later" : "earlier";
-    const question2 = `${who} signed the lease on ${start}. The inspection is ${days} days ${direction}. On what date (YYYY-MM-DD) is the inspection?`;
-    return {
-      question: question2,
-      expected: addDays(start, direction === "later" ? days : -days),
-      keyPhrase: who
-    };
-  }
-  const question = `${who}'s harvest fair opens on ${start}. On which weekday does it close, ${days} days later?`;
-  return { question, expected: weekdayOf(addDays(start, days)), keyPhrase: who };
-}
-function parseDateReasoning(text3) {
-  const trimmed = text3.trim();
-  const dated = datePattern.exec(trimmed);
-  if (dated) {
-    const days = Number(dated[3]) * (dated[4] === "later" ? 1 : -1);
-    return {
-      kind: "direct",
-      family: "date-reasoning",
-      keyPhrase: dated[1],
-      answer: addDays(dated[2], days),
-      numeric: false,
-      decoys: [addDays(dated[2], days + 1)]
-    };
-  }
-  const weekday = weekdayPattern.exec(trimmed);
-  if (weekday) {
-    const answer = weekdayOf(addDays(weekday[2], Number(weekday[3])));
-    const decoy = weekdayOf(addDays(weekday[2], Number(weekday[3]) + 1));
-    return {
-      kind: "direct",
-      family: "date-reasoning",
-      keyPhrase: weekday[1],
-      answer,
-      numeric: false,
-      decoys: [decoy]
-    };
-  }
-  return null;
-}
-var weekdays, day, datePattern, weekdayPattern;
-var init_date_reasoning = __esm({
-  "src/sim/families/date-reasoning.ts"() {
-    "use strict";
-    weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-    day = 864e5;
-    datePattern = /^([A-Z][a-z]+ [A-Z][a-z]+) signed the lease on (\d{4}-\d{2}-\d{2})\. The inspection is (\d+) days (later|earlier)\. On what date \(YYYY-MM-DD\) is the inspection\?$/;
-    weekdayPattern = /^([A-Z][a-z]+ [A-Z][a-z]+)'s harvest fair opens on (\d{4}-\d{2}-\d{2})\. On which weekday does it close, (\d+) days later\?$/;
-  }
-});
-
-// src/sim/families/extraction.ts
-function generateExtraction(rng, names2) {
-  const sender = names2.person();
-  const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
-  const code2 = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
-  const weight = formatNumber(rng.int(5, 500) / 10);
-  const values = {
-    "tracking code": code2,
-    destination: names2.place(),
-    "weight in kg": weight,
-    "client organisation": names2.organisation()
-  };
-  const sentences2 = [
-    `${sender} sent the parcel on behalf of ${values["client organisation"]}.`,
-    `It weighs ${weight} kg.`,
-    `The tracking code is ${code2}.`,
-    `It is bound for ${values.destination}.`
-  ];
-  const body = [sentences2[0], ...shuffle(rng, sentences2.slice(1))].join(" ");
-  const field2 = rng.pick(fieldNames);
-  const question = `Shipping note: ${body} Question: what is the ${field2} of ${sender}'s parcel?`;
-  const numeric = field2 === "weight in kg";
-  return {
-    question,
-    expected: numeric ? Number(weight) : values[field2],
-    keyPhrase: sender,
-    scorer: numeric ? numericScorer : void 0
-  };
-}
-function parseExtraction(text3) {
-  const match = questionPattern.exec(text3.trim());
-  if (!match) return null;
-  const [, body, field2, sender] = match;
-  const found = fieldNames.map((name3) => [name3, fields[name3].exec(body)?.[1]]);
-  const answer = found.find(([name3]) => name3 === field2)?.[1];
-  if (answer === void 0) return null;
-  const decoys = found.filter(([name3, value]) => name3 !== field2 && value !== void 0).map(([, value]) => value);
-  return {
-    kind: "direct",
-    family: "extraction",
-    keyPhrase: sender,
-    answer,
-    numeric: field2 === "weight in kg",
-    decoys
-  };
-}
-function shuffle(rng, items) {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [copy[i], copy[j]] = [copy[j], copy[i]];
-  }
-  return copy;
-}
-var fields, fieldNames, questionPattern;
-var init_extraction = __esm({
-  "src/sim/families/extraction.ts"() {
-    "use strict";
-    init_problem();
-    fields = {
-      "tracking code": /The tracking code is ([A-Z]{2}-\d{4})\./,
-      destination: /It is bound for ([A-Z][a-z]+)\./,
-      "weight in kg": /It weighs (\d+(?:\.\d+)?) kg\./,
-      "client organisation": /on behalf of ([A-Z][a-z]+ [A-Z][a-z]+)\./
-    };
-    fieldNames = Object.keys(fields);
-    questionPattern = new RegExp(
-      `^Shipping note: ([\\s\\S]+) Question: what is the (${fieldNames.join("|")}) of ([A-Z][a-z]+ [A-Z][a-z]+)'s parcel\\?$`
-    );
-  }
-});
-
-// src/sim/families/multi-hop.ts
-function buildKnowledgeBase(rng, names2, starts2) {
-  const pool = {
-    person: Array.from({ length: 24 }, () => names2.person()),
-    organisation: Array.from({ length: 10 }, () => names2.organisation()),
-    place: Array.from({ length: 10 }, () => names2.place()),
-    region: Array.from({ length: 5 }, () => names2.region())
-  };
-  const startPeople = Array.from({ length: starts2 }, () => names2.person());
-  const entries = /* @__PURE__ */ new Map();
-  const add2 = (name3, type) => {
-    const relations = {};
-    for (const [relation, target] of Object.entries(relationTargets[type])) {
-      const candidates = pool[target].filter((candidate) => candidate !== name3);
-      relations[relation] = rng.pick(candidates);
-    }
-    entries.set(name3, { type, relations });
-  };
-  for (const type of Object.keys(pool))
-    for (const name3 of pool[type]) add2(name3, type);
-  for (const name3 of startPeople) add2(name3, "person");
-  return { kb: { entries }, startPeople };
-}
-function renderKnowledge(kb) {
-  const blocks = [...kb.entries.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name3, entry]) => {
-    const lines = Object.entries(entry.relations).map(
-      ([relation, value]) => `- ${relation}: ${value}`
-    );
-    return [`## ${name3}`, `- kind: ${entry.type}`, ...lines].join("\n");
-  });
-  return `# Registry
-
-${blocks.join("\n\n")}
-`;
-}
-function generateMultiHop(options) {
-  const { rng, kb, start, hops } = options;
-  const relations = [];
-  let current = start;
-  for (let hop = 0; hop < hops; hop++) {
-    const entry = kb.entries.get(current);
-    if (!entry) throw new Error(`multi-hop: no entry ${current}`);
-    const last = hop === hops - 1;
-    const choices = Object.keys(entry.relations).filter(
-      (relation2) => last || relation2 !== "region"
-    );
-    const relation = rng.pick(choices);
-    relations.push(relation);
-    current = entry.relations[relation];
-  }
-  const phrase = [...relations].reverse().join(" of the ");
-  return {
-    question: `Using the registry, what is the ${phrase} of ${start}?`,
-    expected: current,
-    keyPhrase: start,
-    hops
-  };
-}
-function parseMultiHop(text3) {
-  const match = chainPattern.exec(text3.trim());
-  if (!match) return null;
-  const relations = match[1].split(" of the ").reverse();
-  return { kind: "chain", family: "multi-hop", keyPhrase: match[2], start: match[2], relations };
-}
-function readEntry(result) {
-  const relations = {};
-  for (const match of result.matchAll(/^- ([a-z ]+): (.+)$/gm))
-    relations[match[1]] = match[2].trim();
-  return relations;
-}
-var relationTargets, chainPattern;
-var init_multi_hop = __esm({
-  "src/sim/families/multi-hop.ts"() {
-    "use strict";
-    relationTargets = {
-      person: { employer: "organisation", mentor: "person", birthplace: "place" },
-      organisation: { founder: "person", headquarters: "place" },
-      place: { mayor: "person", region: "region" },
-      region: {}
-    };
-    chainPattern = /^Using the registry, what is the ([a-z ]+) of ([A-Z][a-z]+ [A-Z][a-z]+)\?$/;
-  }
-});
-
-// src/sim/families/unit-conversion.ts
-function generateUnitConversion(rng, names2) {
-  const who = names2.person();
-  const template = rng.pick(templates2);
-  const question = template.make(rng, who);
-  const parsed = parseUnitConversion(question);
-  if (parsed?.kind !== "compute")
-    throw new Error(`unit-conversion: cannot parse own task: ${question}`);
-  return {
-    question,
-    expected: Number(formatNumber(parsed.value)),
-    keyPhrase: who,
-    scorer: numericScorer
-  };
-}
-function parseUnitConversion(text3) {
-  for (const template of templates2) {
-    const match = template.pattern.exec(text3.trim());
-    if (!match) continue;
-    const expression = template.expression(match.slice(2));
-    return {
-      kind: "compute",
-      family: "unit-conversion",
-      keyPhrase: match[1],
-      expression,
-      value: Number(formatNumber(evaluate2(expression)))
-    };
-  }
-  return null;
-}
-var name2, num, templates2;
-var init_unit_conversion = __esm({
-  "src/sim/families/unit-conversion.ts"() {
-    "use strict";
-    init_arithmetic();
-    init_problem();
-    name2 = "([A-Z][a-z]+ [A-Z][a-z]+)";
-    num = "(\\d+(?:\\.\\d+)?)";
-    templates2 = [
-      {
-        pattern: new RegExp(
-          `^${name2} walked ${num} kilometres and ${num} metres along the canal\\. How many metres is that in total\\?$`
-        ),
-        make: (rng, who) => `${who} walked ${rng.int(2, 40)} kilometres and ${rng.int(10, 990)} metres along the canal. How many metres is that in total?`,
-        expression: ([km, m]) => `${km} * 1000 + ${m}`
-      },
-      {
-        pattern: new RegExp(
-          `^${name2}'s recipe needs ${num} kilograms of flour\\. How many grams is that\\?$`
-        ),
-        make: (rng, who) => `${who}'s recipe needs ${formatNumber(rng.int(101, 9999) / 100)} kilograms of flour. How many grams is that?`,
-        expression: ([kg]) => `${kg} * 1000`
-      },
-      {
-        pattern: new RegExp(
-          `^${name2} spent ${num} hours and ${num} minutes at the workshop\\. How many minutes is that\\?$`
-        ),
-        make: (rng, who) => `${who} spent ${rng.int(2, 30)} hours and ${rng.int(1, 59)} minutes at the workshop. How many minutes is that?`,
-        expression: ([h2, m]) => `${h2} * 60 + ${m}`
-      },
-      {
-        pattern: new RegExp(
-          `^${name2} has a rope ${num} feet long and cuts off ${num} inches\\. How many inches of rope remain\\?$`
-        ),
-        make: (rng, who) => `${who} has a rope ${rng.int(8, 90)} feet long and cuts off ${rng.int(1, 80)} inches. How many inches of rope remain?`,
-        expression: ([feet, inches]) => `${feet} * 12 - ${inches}`
-      }
-    ];
-  }
-});
-
-// src/sim/families/recognise.ts
-function recognise(text3) {
-  const at = text3.lastIndexOf(statementMarker);
-  const statement = at >= 0 ? text3.slice(at + statementMarker.length) : text3;
-  const direct = parseAny(statement);
-  if (direct) return direct;
-  const tail2 = text3.slice(-600);
-  for (const match of tail2.matchAll(/(?:^|[\s…])(?=[A-Z])/g)) {
-    const problem = parseAny(tail2.slice(match.index + match[0].length));
-    if (problem) return problem;
-  }
-  return null;
-}
-function parseAny(statement) {
-  for (const parse4 of parsers) {
-    const problem = parse4(statement);
-    if (problem) return problem;
-  }
-  return null;
-}
-var statementMarker, parsers;
-var init_recognise = __esm({
-  "src/sim/families/recognise.ts"() {
-    "use strict";
-    init_arithmetic();
-    init_date_reasoning();
-    init_extraction();
-    init_multi_hop();
-    init_unit_conversion();
-    statementMarker = "\n\nTask: ";
-    parsers = [
-      parseArithmetic,
-      parseUnitConversion,
-      parseMultiHop,
-      parseDateReasoning,
-      parseExtraction
-    ];
-  }
-});
-
-// src/sim/exposure.ts
-function statementOf(text3) {
-  const at = text3.lastIndexOf(statementMarker);
-  return (at >= 0 ? text3.slice(at + statementMarker.length) : text3).trim();
-}
-function hasPreamble(text3) {
-  return text3.includes(statementMarker);
-}
-function formatDrifts(world2, statement) {
-  return draw(world2.seed, "format-drift", statement) < world2.deficiencies.systematic["format-drift"];
-}
-function arithmeticSlips(world2, problem, statement) {
-  return problem.kind === "compute" && draw(world2.seed, "arithmetic-slip", statement) < world2.deficiencies.systematic["arithmetic-slip"];
-}
-function slipsOnSample(options) {
-  const { world: world2, kind, statement, seed: seed2 } = options;
-  if (!sampleDependent(world2, kind, statement)) return true;
-  return draw(world2.seed, `${kind}-sample`, statement, seed2) < world2.deficiencies.sampleDependent.chance;
-}
-function sampleDependent(world2, kind, statement) {
-  const { share } = world2.deficiencies.sampleDependent;
-  return share > 0 && draw(world2.seed, `${kind}-sampled`, statement) < share;
-}
-function toolCallMalformed(world2, problem, statement) {
-  return problem.kind !== "direct" && draw(world2.seed, "tool-error-giveup", statement) < world2.deficiencies.systematic["tool-error-giveup"];
-}
-function itemSlips(world2, model, statement) {
-  return draw(world2.seed, "item-slip", model, statement) < world2.deficiencies.modelSpecific.itemSlip;
-}
-function samplingSeed(request) {
-  return request.temperature > 0 ? request.seed : 0;
-}
-function flakes(world2, model, statement, seed2) {
-  return draw(world2.seed, "flaky", model, statement, seed2) < world2.deficiencies.modelSpecific.flaky;
-}
-function promptFlips(options) {
-  const { world: world2, model, statement } = options;
-  if (!borderline(world2, model, statement)) return false;
-  return draw(world2.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
-}
-function borderline(world2, model, statement) {
-  const share = world2.deficiencies.modelSpecific.promptSensitivity;
-  return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
-}
-function ruleCostSlips(options) {
-  const { world: world2, model, statement, seed: seed2, rules } = options;
-  const extra = Math.max(0, rules - world2.freeRules);
-  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed2) < extra * world2.ruleCost;
-}
-var init_exposure = __esm({
-  "src/sim/exposure.ts"() {
-    "use strict";
-    init_draw();
-    init_recognise();
-  }
-});
-
-// src/sim/request-surface.ts
-function labelOf(text3) {
-  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text3);
-  if (!match) return "Answer:";
-  const [whole] = match;
-  return whole.trim();
-}
-function isSystem(message) {
-  return message.role === "system" || message.role === "developer";
-}
-function toolsSection(text3) {
-  const at = text3.search(/^## Tools\s*$/m);
-  if (at < 0) return { tools: "", rest: text3 };
-  const after = text3.slice(at);
-  const next3 = after.slice(1).search(/^## /m);
-  const end = next3 < 0 ? text3.length : at + 1 + next3;
-  return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
-}
-function readSurface(request) {
-  const systemMessages = request.messages.filter(isSystem).map((message) => message.content);
-  const textTools = /* @__PURE__ */ new Set();
-  let ruleCount = 0;
-  let formatInstruction2 = false;
-  let answerLabel = "Answer:";
-  let guidedBySystem = false;
-  for (const text3 of systemMessages) {
-    const { tools: tools2, rest } = toolsSection(text3);
-    for (const name3 of toolNames)
-      if (new RegExp(`\\b${name3}\\b`, "i").test(tools2)) textTools.add(name3);
-    ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
-    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
-      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
-        formatInstruction2 = true;
-        answerLabel = labelOf(sentence);
-      }
-      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
-    }
-  }
-  const users = request.messages.filter((message) => message.role === "user");
-  const latest = users.at(-1)?.content ?? "";
-  return {
-    systemMessages,
-    nativeTools: new Set(request.tools),
-    textTools,
-    formatInstruction: formatInstruction2,
-    answerLabel,
-    guidedBySystem,
-    ruleCount,
-    reprompted: users.length > 1 && latest.includes("Answer:")
-  };
-}
-function hintedItem(surface, keyPhrase) {
-  const needle = keyPhrase.toLowerCase();
-  return surface.systemMessages.some((text3) => text3.toLowerCase().includes(needle));
-}
-function toolChannel(surface, name3) {
-  if (surface.nativeTools.has(name3)) return "native";
-  if (surface.textTools.has(name3)) return "text";
-  return null;
-}
-var toolNames, answerLineNamed, formatDirective, toolFailure, recovery;
-var init_request_surface = __esm({
-  "src/sim/request-surface.ts"() {
-    "use strict";
-    toolNames = ["calculator", "lookup"];
-    answerLineNamed = /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
-    formatDirective = /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
-    toolFailure = /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
-    recovery = /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
-  }
-});
-
-// src/sim/final-answer.ts
-function wrongValue(options) {
-  const { problem, value, decoys, salt } = options;
-  const numeric = problem.kind === "compute" || problem.kind === "direct" && problem.numeric;
-  if (numeric) {
-    const offset = offsets[Math.floor(draw("offset", salt, value) * offsets.length)];
-    return formatNumber(Number(value) + offset);
-  }
-  const candidates = decoys.filter((decoy) => decoy !== value);
-  if (candidates.length === 0) return `${value}?`;
-  return candidates[Math.floor(draw("decoy", salt, value) * candidates.length)];
-}
-function finalAnswer(options) {
-  const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
-  const hits = [...options.hits];
-  const seed2 = samplingSeed(request);
-  let value = options.value;
-  const slip2 = (kind) => {
-    value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
-    hits.push(kind);
-  };
-  if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
-    slip2("item-slip");
-  else if (flakes(world2, request.model, statement, seed2)) slip2("flaky");
-  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed: seed2, rules: surface.ruleCount })) {
-    slip2("rule-cost");
-  } else if (promptFlips({
-    world: world2,
-    model: request.model,
-    statement,
-    systemText: surface.systemMessages.join("\n")
-  })) {
-    slip2("prompt-sensitivity");
-  }
-  if (formatDrifts(world2, statement) && slipsOnSample({ world: world2, kind: "format-drift", statement, seed: seed2 }) && !surface.formatInstruction && !surface.reprompted) {
-    hits.push("format-drift");
-    return { content: `${reasoning} So the result is **${value}**.`, hits };
-  }
-  return { content: `${reasoning}
-${surface.answerLabel} ${value}`, hits };
-}
-var offsets;
-var init_final_answer = __esm({
-  "src/sim/final-answer.ts"() {
-    "use strict";
-    init_draw();
-    init_exposure();
-    init_problem();
-    init_request_surface();
-    offsets = [1, -1, 2, -2, 10, -10, 3];
-  }
-});
-
-// src/sim/tool-history.ts
-function hintedResult(result) {
-  const bare2 = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
-    result
-  );
-  const rest = bare2 ? result.slice(bare2.index + bare2[0].length) : result;
-  return guidance.test(rest);
-}
-function parseArguments2(text3) {
-  try {
-    const value = JSON.parse(text3);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-function exchange(name3, argumentsText, result) {
-  return {
-    name: name3,
-    arguments: parseArguments2(argumentsText),
-    result,
-    error: result.trimStart().toLowerCase().startsWith("error:"),
-    hinted: hintedResult(result)
-  };
-}
-function orphanExchange(result) {
-  if (/^error:.*expression/i.test(result.trim())) return exchange("calculator", "{}", result);
-  const missing = /^error: no entry named '(.*)'/i.exec(result.trim());
-  if (missing) return exchange("lookup", JSON.stringify({ key: missing[1] }), result);
-  const heading = /^## (.+)$/m.exec(result);
-  if (heading) return exchange("lookup", JSON.stringify({ key: heading[1].trim() }), result);
-  if (Number.isFinite(Number(result.trim())) && result.trim() !== "")
-    return exchange("calculator", "{}", result);
-  return null;
-}
-function toolHistory(request) {
-  const exchanges = [];
-  const { messages } = request;
-  const callIds = new Set(
-    messages.flatMap((message) => (message.toolCalls ?? []).map((call) => call.id))
-  );
-  messages.forEach((message, index) => {
-    if (message.role === "tool" && !callIds.has(message.toolCallId ?? "")) {
-      const orphan = orphanExchange(message.content);
-      if (orphan) exchanges.push(orphan);
-    }
-    if (message.role !== "assistant") return;
-    for (const call of message.toolCalls ?? []) {
-      const result = messages.find(
-        (other) => other.role === "tool" && other.toolCallId === call.id
-      );
-      if (result) exchanges.push(exchange(call.name, call.arguments, result.content));
-    }
-    const text3 = /^CALL (\w+) (.*)$/m.exec(message.content);
-    if (!text3) return;
-    const reply = messages[index + 1];
-    const prefix = `RESULT ${text3[1]}: `;
-    if (reply?.role === "user" && reply.content.startsWith(prefix)) {
-      exchanges.push(exchange(text3[1], text3[2], reply.content.slice(prefix.length)));
-    }
-  });
-  return exchanges;
-}
-var guidance;
-var init_tool_history = __esm({
-  "src/sim/tool-history.ts"() {
-    "use strict";
-    guidance = /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
-  }
-});
-
-// src/sim/agent-behaviour.ts
-function statementVisible(request) {
-  const first = request.messages.find(
-    (message) => message.role !== "system" && message.role !== "developer"
-  );
-  return first?.role === "user" && !first.content.startsWith("RESULT ") && !first.content.includes("Answer:");
-}
-function agentReply(world2, request) {
-  const surface = readSurface(request);
-  const users = request.messages.filter((message) => message.role === "user");
-  const found = users.map((message) => ({ message, problem: recognise(message.content) })).find((entry) => entry.problem);
-  if (!found?.problem) {
-    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
-    const lost = request.messages.some(
-      (message) => message.role === "assistant" || message.role === "tool"
-    );
-    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
-  }
-  const problem = found.problem;
-  const statement = statementOf(found.message.content);
-  const history = toolHistory(request);
-  const messagesNotes = request.messages.filter((message) => message.role === "assistant").map((message) => message.content);
-  const seed2 = samplingSeed(request);
-  const context = { world: world2, surface, problem, statement, history, messagesNotes, seed: seed2 };
-  const step = problem.kind === "compute" ? computeStep(context) : problem.kind === "chain" ? chainStep(context) : directStep(problem);
-  if (step.kind === "say") return { content: step.text, toolCalls: [], hits: step.hits, statement };
-  if (step.kind === "call") {
-    const argumentsText = JSON.stringify(step.arguments);
-    if (toolChannel(surface, step.name) === "native") {
-      return {
-        content: step.note ?? null,
-        toolCalls: [{ name: step.name, arguments: argumentsText }],
-        hits: [],
-        statement
-      };
-    }
-    const prefix = step.note ? `${step.note}
-` : "";
-    return {
-      content: `${prefix}CALL ${step.name} ${argumentsText}`,
-      toolCalls: [],
-      hits: [],
-      statement
-    };
-  }
-  const { content, hits } = finalAnswer({
-    world: world2,
-    request,
-    surface,
-    problem,
-    statement,
-    value: step.value,
-    reasoning: step.reasoning,
-    decoys: step.decoys,
-    hits: step.hits
-  });
-  return { content, toolCalls: [], hits, statement };
-}
-function chainAnchors(notes, length) {
-  const anchors = [];
-  for (const note of notes) {
-    for (const match of note.matchAll(/Lookup (\d+) of (\d+): (.+?)\.$/gm)) {
-      if (Number(match[2]) === length)
-        anchors.push({ position: Number(match[1]) - 1, entity: match[3] });
-    }
-  }
-  return anchors.sort((a, b) => b.position - a.position);
-}
-function afterError(context, last, retry) {
-  const errors = context.history.filter(
-    (exchange2) => exchange2.name === last.name && exchange2.error
-  ).length;
-  const guided = context.surface.guidedBySystem || last.hinted;
-  return guided && errors < 3 ? retry : giveUp(last.name);
-}
-function directStep(problem) {
-  if (problem.kind !== "direct") throw new Error("directStep: not a direct problem");
-  return {
-    kind: "answer",
-    value: problem.answer,
-    reasoning: "Reading the statement carefully.",
-    decoys: problem.decoys,
-    hits: []
-  };
-}
-function computeStep(context) {
-  const { world: world2, surface, problem, statement, history, seed: seed2 } = context;
-  if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
-  const exact = formatNumber(problem.value);
-  if (!toolChannel(surface, "calculator")) {
-    const reasoning = (value) => `Working it out: ${problem.expression} = ${value}.`;
-    if (arithmeticSlips(world2, problem, statement) && slipsOnSample({ world: world2, kind: "arithmetic-slip", statement, seed: seed2 })) {
-      const value = wrongValue({
-        problem,
-        value: exact,
-        decoys: [],
-        salt: `arithmetic${statement}`
-      });
-      return {
-        kind: "answer",
-        value,
-        reasoning: reasoning(value),
-        decoys: [],
-        hits: ["arithmetic-slip"]
-      };
-    }
-    return { kind: "answer", value: exact, reasoning: reasoning(exact), decoys: [], hits: [] };
-  }
-  const calls = history.filter((exchange2) => exchange2.name === "calculator");
-  const success2 = calls.findLast(
-    (exchange2) => !exchange2.error && Number.isFinite(Number(exchange2.result.trim()))
-  );
-  if (success2) {
-    const value = formatNumber(Number(success2.result.trim()));
-    return {
-      kind: "answer",
-      value,
-      reasoning: `The calculator gives ${value}.`,
-      decoys: [],
-      hits: []
-    };
-  }
-  const correct = {
-    kind: "call",
-    name: "calculator",
-    arguments: { expression: problem.expression }
-  };
-  const last = calls.at(-1);
-  if (last?.error) return afterError(context, last, correct);
-  if (calls.length === 0 && toolCallMalformed(world2, problem, statement)) {
-    return {
-      kind: "call",
-      name: "calculator",
-      arguments: { expression: problem.expression.replaceAll("*", "\xD7") }
-    };
-  }
-  return correct;
-}
-function chainStep(context) {
-  const { surface, problem, history } = context;
-  if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
-  if (!toolChannel(surface, "lookup")) {
-    return {
-      kind: "say",
-      text: `I have no way to look up ${problem.start} in the registry, so I cannot answer.`,
-      hits: []
-    };
-  }
-  const lookups = history.filter((exchange2) => exchange2.name === "lookup");
-  const entryOf = (entity) => lookups.find(
-    (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
-  );
-  const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
-  const path23 = [problem.start];
-  let current = problem.start;
-  for (let position = 0; position < problem.relations.length; position++) {
-    let found = entryOf(current);
-    if (!found) {
-      const anchor2 = anchors.find(
-        (candidate) => candidate.position > position && entryOf(candidate.entity)
-      );
-      if (anchor2) {
-        position = anchor2.position;
-        current = anchor2.entity;
-        path23.push("\u2026", current);
-        found = entryOf(current);
-      }
-    }
-    const relation = problem.relations[position];
-    const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
-    if (!found) return lookupCall(context, { lookups, key: current, note });
-    const value = readEntry(found.result)[relation];
-    if (!value)
-      return {
-        kind: "say",
-        text: `The registry entry for ${current} does not list a ${relation}.`,
-        hits: []
-      };
-    current = value;
-    path23.push(current);
-  }
-  return {
-    kind: "answer",
-    value: current,
-    reasoning: `Following the registry: ${path23.join(" \u2192 ")}.`,
-    decoys: path23.slice(0, -1),
-    hits: []
-  };
-}
-function lookupCall(context, { lookups, key, note }) {
-  const next3 = { kind: "call", name: "lookup", arguments: { key }, note };
-  const last = lookups.at(-1);
-  if (last?.error) return afterError(context, last, next3);
-  if (lookups.length === 0 && toolCallMalformed(context.world, context.problem, context.statement))
-    return { kind: "call", name: "lookup", arguments: { key: `${key}'s record` }, note };
-  return next3;
-}
-var unknownTaskReply, lostStatementReply, giveUp;
-var init_agent_behaviour = __esm({
-  "src/sim/agent-behaviour.ts"() {
-    "use strict";
-    init_exposure();
-    init_multi_hop();
-    init_problem();
-    init_recognise();
-    init_final_answer();
-    init_request_surface();
-    init_tool_history();
-    unknownTaskReply = "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
-    lostStatementReply = "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
-    giveUp = (tool) => ({
-      kind: "say",
-      text: `The ${tool} tool returned an error, so I cannot finish this task.`,
-      hits: ["tool-error-giveup"]
-    });
-  }
-});
-
-// src/sim/refiner/evidence.ts
-function evidenceBlock(request) {
-  const last = request.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
-  const blocks = [...last.matchAll(/```json\s*\n([\s\S]*?)\n?```/g)];
-  const text3 = blocks.at(-1)?.[1];
-  if (!text3) return {};
-  try {
-    const value = JSON.parse(text3);
-    return isObject2(value) ? value : {};
-  } catch {
-    return {};
-  }
-}
-function isObject2(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-function list(value) {
-  return Array.isArray(value) ? value : [];
-}
-function objects(value) {
-  return list(value).filter(isObject2);
-}
-function text2(value) {
-  if (typeof value === "string") return value;
-  if (value === void 0 || value === null) return "";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
-function setting(config2, path23) {
-  let current = config2;
-  for (const part of path23.split(".")) current = isObject2(current) ? current[part] : void 0;
-  return current;
-}
-function eventKinds(example) {
-  return list(example.events).map((event) => isObject2(event) ? text2(event.kind) : text2(event));
-}
-function classifyFailure2(example, harnessConfig) {
-  const events = eventKinds(example);
-  const output2 = text2(example.output);
-  const calls = objects(example.toolCalls);
-  if (events.includes("step-limit")) return "step-budget-exhausted";
-  if (/don't know how to do this task/i.test(output2)) return "unknown-task";
-  if (/cannot see the question/i.test(output2)) return "task-lost-in-context";
-  const toolError = calls.some((call) => call.error === true) || events.includes("tool-error");
-  if (toolError && /returned an error|cannot finish/i.test(output2))
-    return "gave-up-after-tool-error";
-  const answer = example.answer;
-  if (events.includes("no-answer") || answer === null && output2 !== "")
-    return "answer-format-drift";
-  const problem = recognise(text2(example.task));
-  const usedCalculator = calls.some((call) => text2(call.name) === "calculator");
-  const calculatorOn = setting(harnessConfig, "tools.calculator.enabled") === true;
-  if (problem?.kind === "compute" && !usedCalculator && !calculatorOn) return "arithmetic-slip";
-  return "wrong-answer";
-}
-function canonicalCause(label) {
-  const value = label.toLowerCase();
-  if (/unknown|not[- ]know|outside/.test(value)) return "unknown-task";
-  if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
-  if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
-  if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";
-  if (/format|no-answer|missing|answer-line|unparse|extract/.test(value))
-    return "answer-format-drift";
-  if (/arith|calcul|comput|math/.test(value)) return "arithmetic-slip";
-  return "wrong-answer";
-}
-function majority(items) {
-  const counts2 = /* @__PURE__ */ new Map();
-  for (const item of items) counts2.set(item, (counts2.get(item) ?? 0) + 1);
-  let best;
-  let bestCount = 0;
-  for (const [item, count6] of counts2) if (count6 > bestCount) [best, bestCount] = [item, count6];
-  return best;
-}
-var init_evidence = __esm({
-  "src/sim/refiner/evidence.ts"() {
-    "use strict";
-    init_recognise();
-  }
-});
-
-// src/sim/refiner/wording.ts
-function pick2(items, unit) {
-  return items[Math.min(items.length - 1, Math.floor(unit * items.length))];
-}
-function valueText(value) {
-  return typeof value === "string" && /[\s'"<>]/.test(value) ? JSON.stringify(value) : String(value);
-}
-function renderAction(action, style, unit) {
-  if (style === "tidy") {
-    if (action.kind === "set") return `Set ${action.path} to ${JSON.stringify(action.value)}`;
-    if (action.kind === "rule") return `Add rule: ${action.text}`;
-    return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
-  }
-  if (action.kind === "set") {
-    const { path: path23 } = action;
-    const value = valueText(action.value);
-    if (action.value === true)
-      return pick2([`turn on ${path23}`, `enable ${path23}`, `set ${path23} to true`], unit);
-    if (typeof action.value === "number")
-      return pick2(
-        [`raise ${path23} to ${value}`, `set ${path23} to ${value}`, `increase ${path23} to ${value}`],
-        unit
-      );
-    return pick2(
-      [`switch ${path23} to ${value}`, `set ${path23} to ${value}`, `change ${path23} to ${value}`],
-      unit
-    );
-  }
-  const quoted = JSON.stringify(action.text);
-  if (action.kind === "rule")
-    return pick2(
-      [
-        `add the rule ${quoted}`,
-        `add a rule saying ${quoted}`,
-        `give the model the rule ${quoted}`
-      ],
-      unit
-    );
-  return pick2(
-    [
-      `add to ${action.file}: ${quoted}`,
-      `append the sentence ${quoted} to ${action.file}`,
-      `extend ${action.file} with ${quoted}`
-    ],
-    unit
-  );
-}
-function parseValue(raw) {
-  const text3 = raw.trim().replace(/[.,;]+$/, "");
-  if (/^".*"$/s.test(text3)) {
-    try {
-      return JSON.parse(text3);
-    } catch {
-      return text3.slice(1, -1);
-    }
-  }
-  if (text3 === "true" || text3 === "false") return text3 === "true";
-  const number4 = Number(text3);
-  return text3 !== "" && Number.isFinite(number4) ? number4 : text3;
-}
-function readAction(text3) {
-  const tidySet = /^\s*Set ([a-z_]+(?:\.[a-z_]+)+) to ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)\.?\s*$/.exec(
-    text3
-  );
-  if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
-  const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
-  if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
-  const path23 = dottedPath2.exec(text3);
-  if (path23) {
-    const before = text3.slice(0, path23.index);
-    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path23[1], value: true };
-    if (/\b(turn off|disable)\s*$/i.test(before))
-      return { kind: "set", path: path23[1], value: false };
-    const after = text3.slice(path23.index + path23[0].length);
-    const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
-    if (value) return { kind: "set", path: path23[1], value: parseValue(value[1]) };
-  }
-  const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
-  if (!quoted) return null;
-  const sentence = parseValue(quoted[0]);
-  const file2 = fileName.exec(
-    text3.slice(0, quoted.index) + text3.slice(quoted.index + quoted[0].length)
-  )?.[1];
-  if (file2) return { kind: "instruct", file: file2, text: sentence };
-  if (/\brule\b/i.test(text3)) return { kind: "rule", text: sentence };
-  return null;
-}
-function actionText(action) {
-  return action && action.kind !== "set" ? action.text : "";
-}
-var causeLabels, causeNotes, causeExplanations, dottedPath2, fileName;
-var init_wording = __esm({
-  "src/sim/refiner/wording.ts"() {
-    "use strict";
-    causeLabels = {
-      "step-budget-exhausted": [
-        "step-budget-exhausted",
-        "ran-out-of-steps",
-        "step-limit-reached",
-        "max-steps-too-low",
-        "hit-turn-limit",
-        "lookup-chain-cut-short"
-      ],
-      "answer-format-drift": [
-        "answer-format-drift",
-        "missing-final-answer",
-        "no-answer-line",
-        "format-noncompliance",
-        "unparseable-answer",
-        "answer-not-extracted"
-      ],
-      "gave-up-after-tool-error": [
-        "gave-up-after-tool-error",
-        "tool-error-abandonment",
-        "no-retry-after-tool-error",
-        "stopped-on-tool-failure",
-        "malformed-tool-call-not-retried"
-      ],
-      "task-lost-in-context": [
-        "task-lost-in-context",
-        "question-dropped-from-context",
-        "context-truncation",
-        "lost-task-statement",
-        "missing-question"
-      ],
-      "arithmetic-slip": [
-        "arithmetic-slip",
-        "calculation-error",
-        "miscalculation",
-        "math-mistake",
-        "wrong-arithmetic"
-      ],
-      "unknown-task": [
-        "unknown-task",
-        "model-does-not-know-the-task",
-        "task-outside-model-knowledge",
-        "does-not-know-how-to-solve"
-      ],
-      "wrong-answer": [
-        "wrong-answer",
-        "incorrect-answer",
-        "misread-details",
-        "reasoning-error",
-        "factual-slip"
-      ]
-    };
-    causeNotes = {
-      "step-budget-exhausted": [
-        "The run was cut at the step limit before the lookups were finished.",
-        "It kept looking things up and hit the turn limit before answering.",
-        "Out of steps halfway through the chain of lookups; no answer was given."
-      ],
-      "answer-format-drift": [
-        "The reply gave the result in prose without an 'Answer:' line, so no answer was extracted.",
-        "The value is in the text, but there is no answer line the harness could pick up.",
-        "Got to a result but never wrote it in the expected answer format."
-      ],
-      "gave-up-after-tool-error": [
-        "A tool call failed and the agent gave up instead of correcting the call.",
-        "After the tool returned an error the agent stopped rather than fixing its arguments.",
-        "One malformed tool call, an error back, and the run ended without a retry."
-      ],
-      "task-lost-in-context": [
-        "The agent said it could not see the question: the task statement had been dropped from the context.",
-        "By the later turns the question itself was gone from the conversation.",
-        "The task text fell out of the context window, so the model asked what the question was."
-      ],
-      "arithmetic-slip": [
-        "The arithmetic was done without a calculator and the number is off.",
-        "Mental arithmetic went wrong; the result is close but not right.",
-        "Computed by hand and got the number wrong."
-      ],
-      "unknown-task": [
-        "The model said it does not know how to do this task: a task outside what it can solve, not a runtime fault.",
-        "The model declined: it does not know how to solve this kind of task.",
-        "No attempt at an answer; the model said the task is not one it can do."
-      ],
-      "wrong-answer": [
-        "The answer is wrong with no runtime signal that explains it.",
-        "Plain wrong answer; nothing in the trace points at the harness.",
-        "It answered confidently but incorrectly."
-      ]
-    };
-    causeExplanations = {
-      "step-budget-exhausted": [
-        "Multi-hop runs need one turn per lookup plus one to answer and hit the step limit first",
-        "The step budget is smaller than the number of lookups these chains need, so runs are cut before the answer",
-        "Each lookup costs a turn and the agent loop allows too few of them"
-      ],
-      "answer-format-drift": [
-        "The model states the result in prose without an 'Answer:' line, so nothing is extracted",
-        "Nothing tells the model how to mark its final answer, so it often ends in prose the extractor cannot read",
-        "The answers are right but unmarked: the harness never asks for an answer line"
-      ],
-      "gave-up-after-tool-error": [
-        "After a malformed tool call the raw error is shown and the model gives up instead of retrying",
-        "Tool errors come back bare, with nothing suggesting a corrected call, and the model abandons the task",
-        "The model treats a tool error as final because nothing in the harness invites a retry"
-      ],
-      "task-lost-in-context": [
-        "Long task statements are dropped by drop_oldest overflow, so the model no longer sees the question",
-        "When the history overflows, the oldest message goes first, and that is the task itself",
-        "Context trimming removes the question once tool turns pile up"
-      ],
-      "arithmetic-slip": [
-        "Multi-step arithmetic done in the head slips; no calculator tool is offered",
-        "The model computes by hand because no calculator is available, and multi-digit results drift",
-        "Without a calculator the arithmetic is error-prone"
-      ],
-      "unknown-task": [
-        "The model says it does not know how to do these tasks; no harness change teaches it a task it cannot do",
-        "These tasks are outside what the model can do: it declines them, whatever the harness says",
-        "The model does not know this kind of task; the harness is not at fault"
-      ],
-      "wrong-answer": [
-        "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
-        "These look like one-off mistakes of the model rather than anything the harness does",
-        "No common mechanism in the traces; probably the model's own slips"
-      ]
-    };
-    dottedPath2 = /\b((?:agent_loop|tools|observation|context|completion|prompt)(?:\.[a-z_]+)+)\b/;
-    fileName = /(?:^|[\s`'"(])((?:[\w-]+\/)*[\w-]+\.(?:md|txt|prompt|markdown))\b/;
-  }
-});
-
-// src/sim/refiner/fixes.ts
-function harnessSeen(block) {
-  const harness = isObject2(block.harness) ? block.harness : {};
-  const files = objects(harness.files).map((file2) => ({
-    path: text2(file2.path),
-    content: text2(file2.content),
-    whole: file2.whole !== false,
-    editable: file2.editable !== false
-  }));
-  const kind = text2(harness.kind) === "command" ? "command" : "builtin";
-  return {
-    kind,
-    config: harness.config,
-    editable: list(harness.editable).map(text2),
-    files,
-    promptText: [
-      text2(harness.systemPrompt),
-      ...list(harness.rules).map(text2),
-      ...files.map((file2) => file2.content)
-    ].join("\n")
-  };
-}
-function globMatches(glob, path23) {
-  const source = glob.split("**/").map(
-    (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
-  ).join("(?:[^/]+/)*");
-  return new RegExp(`^${source}$`).test(path23);
-}
-function promptFile(seen) {
-  const editable = (path23) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path23));
-  if (seen.kind === "builtin") {
-    const system = text2(setting(seen.config, "prompt.system")) || "system.md";
-    return editable(system) ? system : null;
-  }
-  const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
-  const candidates = seen.files.length > 0 ? prompts : [];
-  return candidates.find((path23) => /system|prompt/i.test(path23)) ?? candidates[0] ?? null;
-}
-function correctFix(cause, seen, options) {
-  const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
-  const file2 = promptFile(seen);
-  const instruct = (instruction) => file2 ? { kind: "instruct", file: file2, text: instruction } : null;
-  if (seen.kind === "command") {
-    const action = cause === "answer-format-drift" ? instruct(formatInstruction) : cause === "gave-up-after-tool-error" ? instruct(errorGuidance) : null;
-    return { module: "command", explanation, action };
-  }
-  const inPrompt = options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file2 !== null;
-  return builtinFix({ cause, seen, explanation, instructIn: inPrompt ? file2 : null });
-}
-function builtinFix(options) {
-  const { seen, explanation, instructIn: file2 } = options;
-  switch (options.cause) {
-    case "step-budget-exhausted": {
-      const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
-      const next3 = Math.min(16, Math.max(current + 4, current * 2));
-      return {
-        module: "agent_loop",
-        explanation,
-        action: { kind: "set", path: "agent_loop.max_steps", value: next3 }
-      };
-    }
-    case "answer-format-drift":
-      return {
-        module: file2 !== null ? "prompt" : "completion",
-        explanation,
-        action: file2 !== null ? { kind: "instruct", file: file2, text: formatInstruction } : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
-      };
-    case "gave-up-after-tool-error":
-      return {
-        module: file2 !== null ? "prompt" : "observation",
-        explanation,
-        action: file2 !== null ? { kind: "instruct", file: file2, text: errorGuidance } : { kind: "set", path: "observation.on_error", value: "hint" }
-      };
-    case "task-lost-in-context":
-      return {
-        module: "context",
-        explanation,
-        action: { kind: "set", path: "context.overflow", value: "keep_task" }
-      };
-    case "arithmetic-slip":
-      return {
-        module: "tools",
-        explanation,
-        action: { kind: "set", path: "tools.calculator.enabled", value: true }
-      };
-    case "unknown-task":
-      return { module: "prompt", explanation, action: null };
-    case "wrong-answer":
-      return { module: "prompt", explanation, action: null };
-  }
-}
-function ruleAction(seen, rule) {
-  if (seen.kind === "builtin") return { kind: "rule", text: rule };
-  const file2 = promptFile(seen);
-  return file2 ? { kind: "instruct", file: file2, text: rule } : null;
-}
-function genericFix(unit, seen) {
-  return {
-    module: seen.kind === "command" ? "command" : "prompt",
-    explanation: "The model is careless on these tasks",
-    action: ruleAction(seen, pick2(genericRules, unit))
-  };
-}
-function itemHintFix(keyPhrase, seen) {
-  return {
-    module: seen.kind === "command" ? "command" : "prompt",
-    explanation: `The model misreads the details of the task about ${keyPhrase}`,
-    action: ruleAction(
-      seen,
-      `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`
-    )
-  };
-}
-function alreadyInEffect(action, seen) {
-  if (action.kind === "set") return setting(seen.config, action.path) === action.value;
-  return seen.promptText.includes(action.text);
-}
-var formatInstruction, errorGuidance, genericRules;
-var init_fixes = __esm({
-  "src/sim/refiner/fixes.ts"() {
-    "use strict";
-    init_evidence();
-    init_wording();
-    formatInstruction = "End your reply with a final line of the form 'Answer: <value>'.";
-    errorGuidance = "If a tool call returns an error, read the message, fix the arguments and call the tool again.";
-    genericRules = [
-      "Read the question carefully before answering.",
-      "Double-check every step of your reasoning before giving the result.",
-      "Think step by step and be precise.",
-      "Avoid unnecessary assumptions."
-    ];
-  }
-});
-
-// src/sim/refiner/analysis-roles.ts
-function failureNotes(world2, block) {
-  const plain2 = world2.refiner.style === "plainspoken";
-  return {
-    notes: objects(block.failures).map((failure2) => {
-      const cause = classifyFailure2(failure2);
-      const key = [world2.seed, "wording", text2(failure2.task), text2(failure2.output)];
-      return {
-        id: text2(failure2.id),
-        note: plain2 ? pick2(causeNotes[cause], draw(...key, "note")) : causeNotes[cause][0],
-        cause: plain2 ? pick2(causeLabels[cause], draw(...key, "label")) : cause
-      };
-    })
-  };
-}
-function patternMerge(world2, block) {
-  const read = objects(block.groups).map((group2) => {
-    const labels = [...list(group2.causes), ...list(group2.signals)].map(text2).filter(Boolean);
-    const cause = majority(list(group2.causes).map((label) => canonicalCause(text2(label)))) ?? canonicalCause(labels.join(" "));
-    return { group: group2, cause, label: text2(list(group2.causes)[0]), labels };
-  });
-  const anchors = /* @__PURE__ */ new Map();
-  for (const entry of [...read].sort((a, b) => Number(b.group.size) - Number(a.group.size)))
-    if (!anchors.has(entry.cause)) anchors.set(entry.cause, entry.label);
-  const byCause = /* @__PURE__ */ new Map();
-  const alone = [];
-  for (const { group: group2, cause, label, labels } of read) {
-    const examples = objects(group2.examples).map((example) => text2(example.task));
-    const recognised = anchors.get(cause) === label || draw(world2.seed, "merge", ...labels, ...examples) < world2.refiner.mergeRecall;
-    if (!recognised) {
-      alone.push(group2);
-      continue;
-    }
-    byCause.set(cause, [...byCause.get(cause) ?? [], group2]);
-  }
-  const module = (cause) => cause === "wrong-answer" ? "prompt" : fixModules[cause];
-  return {
-    patterns: [
-      ...[...byCause.entries()].map(([cause, groups]) => ({
-        name: cause,
-        description: causeNotes[cause][0],
-        groupKeys: groups.map((group2) => text2(group2.key)),
-        module: module(cause)
-      })),
-      ...alone.map((group2) => {
-        const label = text2(list(group2.causes)[0]) || "unexplained";
-        return {
-          name: label,
-          description: text2(objects(group2.examples)[0]?.note) || `Failures labelled ${label}.`,
-          groupKeys: [text2(group2.key)],
-          module: module(canonicalCause(label))
-        };
-      })
-    ]
-  };
-}
-function diagnosisAccuracy(world2, n) {
-  const { accuracyAtOne, accuracyAtMany, instancesForMany, neutral } = world2.refiner;
-  if (neutral || n >= instancesForMany) return accuracyAtMany;
-  if (n <= 1 || instancesForMany <= 1) return accuracyAtOne;
-  return accuracyAtOne + (accuracyAtMany - accuracyAtOne) * (n - 1) / (instancesForMany - 1);
-}
-function rootCauseText(world2, fix, unit) {
-  if (!fix.action)
-    return world2.refiner.style === "tidy" ? `${fix.explanation}.` : `${fix.explanation}. I see no harness-level fix for this.`;
-  if (world2.refiner.style === "tidy")
-    return `${fix.explanation}. Fix: ${renderAction(fix.action, "tidy", unit)}`;
-  return `${fix.explanation}. ${pick2(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
-}
-function causesShown(examples, config2) {
-  const byCause = /* @__PURE__ */ new Map();
-  for (const example of examples) {
-    const cause = classifyFailure2(example, config2);
-    const entry = byCause.get(cause) ?? { tasks: /* @__PURE__ */ new Set(), first: example };
-    entry.tasks.add(text2(example.task));
-    byCause.set(cause, entry);
-  }
-  return [...byCause.entries()].map(([cause, entry]) => ({ cause, tasks: [...entry.tasks], first: entry.first })).sort((a, b) => b.tasks.length - a.tasks.length);
-}
-function diagnosis(world2, block, seed2) {
-  const seen = harnessSeen(block);
-  const rejectedChanges = objects(block.rejected).flatMap(
-    (proposal) => objects(proposal.changes).map((change2) => text2(change2.change))
-  );
-  return {
-    diagnoses: objects(block.patterns).flatMap((pattern) => {
-      const examples = objects(pattern.examples);
-      const shown = causesShown(examples, seen.config);
-      const causes = shown.length > 0 ? shown : [
-        {
-          cause: canonicalCause(`${text2(pattern.name)} ${text2(pattern.description)}`),
-          tasks: [""],
-          first: void 0
-        }
-      ];
-      return causes.map(({ cause, tasks, first }) => {
-        const n = tasks.length;
-        const key = [
-          world2.seed,
-          "diagnosis",
-          text2(pattern.id),
-          ...examples.map((example) => text2(example.task)),
-          seed2,
-          ...rejectedChanges,
-          // A single cause keeps the key it always had; each of several gets its own draws.
-          ...causes.length > 1 ? [cause] : []
-        ];
-        const { fix, unit } = chooseUnrejectedFix(
-          { world: world2, cause, n, key, example: first, seen },
-          rejectedChanges
-        );
-        return {
-          patternId: text2(pattern.id),
-          rootCause: rootCauseText(world2, fix, unit),
-          module: fix.module,
-          confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
-        };
-      });
-    })
-  };
-}
-function wasRejected(fix, rejected2) {
-  const action = fix.action;
-  if (!action) return false;
-  const marker = action.kind === "set" ? `${action.path}` : action.text;
-  return rejected2.some(
-    (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
-  );
-}
-function chooseUnrejectedFix(options, rejected2) {
-  let key = options.key;
-  let fix = chooseFix(options);
-  for (let attempt2 = 1; attempt2 <= 3 && wasRejected(fix, rejected2); attempt2++) {
-    key = [...options.key, "rethink", attempt2];
-    fix = chooseFix({ ...options, key });
-  }
-  const unit = draw(...key, "wording");
-  if (wasRejected(fix, rejected2))
-    return {
-      fix: {
-        module: fix.module,
-        explanation: "Every fix I can see was already tried and rejected",
-        action: null
-      },
-      unit
-    };
-  return { fix, unit };
-}
-function chooseFix(options) {
-  const { world: world2, cause, n, key, example, seen } = options;
-  const plainWrong = cause === "wrong-answer" || cause === "arithmetic-slip";
-  const keyPhrase = example ? recognise(text2(example.task))?.keyPhrase : void 0;
-  const hintTendency = world2.refiner.neutral ? 0 : world2.refiner.hintTendencyAtOne;
-  if (n <= 1 && plainWrong && keyPhrase && draw(...key, "hint") < hintTendency)
-    return itemHintFix(keyPhrase, seen);
-  if (draw(...key, "accuracy") < diagnosisAccuracy(world2, n))
-    return correctFix(cause, seen, {
-      style: world2.refiner.style,
-      unit: draw(...key, "form"),
-      promptFixes: world2.refiner.promptFixes
-    });
-  return genericFix(draw(...key, "generic"), seen);
-}
-var fixModules, fixSentences;
-var init_analysis_roles = __esm({
-  "src/sim/refiner/analysis-roles.ts"() {
-    "use strict";
-    init_draw();
-    init_recognise();
-    init_evidence();
-    init_fixes();
-    init_wording();
-    fixModules = {
-      "step-budget-exhausted": "agent_loop",
-      "answer-format-drift": "completion",
-      "gave-up-after-tool-error": "observation",
-      "task-lost-in-context": "context",
-      "arithmetic-slip": "tools",
-      "unknown-task": "prompt"
-    };
-    fixSentences = [
-      (action) => `The fix is to ${action}.`,
-      (action) => `We should ${action}.`,
-      (action) => `I would ${action}.`,
-      (action) => `Recommended: ${action}.`
-    ];
-  }
-});
-
-// src/sim/refiner/editor-role.ts
-function editor(world2, request, block) {
-  const hms = block.hms ?? {};
-  const seen = harnessSeen(block);
-  const repairing = request.messages.some(
-    (message) => message.role === "user" && message.content.includes(repairNote2)
-  );
-  const edits = [];
-  for (const change2 of objects(hms.changes)) {
-    const action = readAction(text2(change2.change));
-    const operation = action ? operationFor(action, seen) : null;
-    if (!operation) continue;
-    const planned = {
-      module: moduleOf(text2(change2.module), seen),
-      patterns: list(change2.patterns).map(text2),
-      rationale: (text2(change2.expectedEffect) || text2(change2.change)).slice(0, 2e3),
-      edit: operation
-    };
-    const slipped = !repairing && draw(world2.seed, "slip", text2(change2.change)) < world2.refiner.schemaSlips;
-    edits.push(
-      slipped ? slip(planned, draw(world2.seed, "slip-kind", text2(change2.change))) : planned
-    );
-  }
-  return { edits };
-}
-function moduleOf(name3, seen) {
-  if (seen.kind === "command") return "command";
-  return harnessModules.includes(name3) ? name3 : "prompt";
-}
-function operationFor(action, seen) {
-  if (action.kind === "set")
-    return seen.kind === "builtin" ? { kind: "set", path: action.path, value: action.value } : null;
-  if (action.kind === "rule" && seen.kind === "builtin")
-    return { kind: "add_rule", text: action.text };
-  const file2 = action.kind === "instruct" ? action.file : promptFile(seen);
-  if (!file2) return null;
-  const shown = seen.files.find((candidate) => candidate.path === file2);
-  if (!shown) return { kind: "write_file", file: file2, content: `${action.text}
-` };
-  if (shown.content.includes(action.text)) return null;
-  const lines = shown.content.split("\n").filter((line) => line.trim() !== "");
-  const anchor2 = [...lines].reverse().find((line) => shown.content.split(line).length === 2);
-  if (anchor2)
-    return { kind: "replace_text", file: file2, find: anchor2, replace: `${anchor2}
-${action.text}` };
-  return shown.whole ? {
-    kind: "write_file",
-    file: file2,
-    content: `${shown.content.replace(/\n*$/, "\n")}${action.text}
-`
-  } : null;
-}
-function slip(planned, unit) {
-  const { edit } = planned;
-  const unwrapped = () => {
-    const { edit: _omitted, ...rest } = planned;
-    return { ...rest, ...edit };
-  };
-  if (edit.kind === "set")
-    return pick2(
-      [
-        () => ({ ...planned, edit: { ...edit, file: "harness.yaml" } }),
-        () => ({ ...planned, edit: { ...edit, value: String(edit.value) } }),
-        unwrapped
-      ],
-      unit
-    )();
-  if (edit.kind === "replace_text")
-    return pick2(
-      [
-        () => ({
-          ...planned,
-          edit: { kind: "replace_text", file: edit.file, old: edit.find, new: edit.replace }
-        }),
-        // Copied loosely: one trailing space the file does not have. Only a repair fixes this.
-        () => ({ ...planned, edit: { ...edit, find: `${edit.find} ` } })
-      ],
-      unit
-    )();
-  if (edit.kind === "add_rule")
-    return pick2(
-      [unwrapped, () => ({ ...planned, edit: { kind: "add_rule", rule: edit.text } })],
-      unit
-    )();
-  return unwrapped();
-}
-var repairNote2;
-var init_editor_role = __esm({
-  "src/sim/refiner/editor-role.ts"() {
-    "use strict";
-    init_harness_schema();
-    init_draw();
-    init_evidence();
-    init_fixes();
-    init_wording();
-    repairNote2 = "Note about your previous reply";
-  }
-});
-
-// src/sim/refiner/judge.ts
-function plain(value) {
-  return value.trim().replace(/^(\*\*|__|\*|_|`|"|')+|(\*\*|__|\*|_|`|"|')+$/g, "").replace(/\.+$/, "").replace(/\s+/g, " ").trim().toLowerCase();
-}
-function sameValue(answer, reference) {
-  const a = plain(answer);
-  const r = plain(reference);
-  if (a === r) return true;
-  const [x, y] = [Number(a.replace(/,/g, "")), Number(r.replace(/,/g, ""))];
-  return a !== "" && r !== "" && Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(y));
-}
-function statesValue(output2, reference) {
-  const target = plain(reference);
-  if (target === "") return false;
-  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\w.-])${escaped}($|[^\\w-]|\\.(\\s|$))`, "i").test(output2.toLowerCase());
-}
-function judge(request, block) {
-  const rubric = request.messages.filter((message) => message.role === "system").map((message) => message.content).join("\n");
-  const strict = /\b(exact|exactly|strict|strictly|format|answer line)\b/i.test(rubric);
-  const reference = text2(block.reference);
-  const answer = block.answer === null || block.answer === void 0 ? null : text2(block.answer);
-  const output2 = text2(block.output);
-  let pass;
-  let reason;
-  if (answer !== null && sameValue(answer, reference)) {
-    [pass, reason] = [true, "The answer matches the reference."];
-  } else if (answer !== null) {
-    [pass, reason] = [false, "The answer differs from the reference."];
-  } else if (!strict && statesValue(output2, reference)) {
-    [pass, reason] = [true, "No answer line, but the reply states the reference value."];
-  } else {
-    [pass, reason] = [false, "The reply gives no answer matching the reference."];
-  }
-  return { pass, score: pass ? 1 : 0, reason };
-}
-var init_judge = __esm({
-  "src/sim/refiner/judge.ts"() {
-    "use strict";
-    init_evidence();
-  }
-});
-
-// src/sim/refiner/review-roles.ts
-function capitalise(text3) {
-  return text3.charAt(0).toUpperCase() + text3.slice(1);
-}
-function proposedAction(rootCause) {
-  const tidy = /Fix: (.+)$/s.exec(rootCause)?.[1]?.trim();
-  const action = readAction(tidy ?? rootCause);
-  return action ? { action, words: tidy ?? rootCause } : null;
-}
-function architect(world2, block) {
-  const objected = objects(block.objections).map((objection) => text2(objection.change));
-  const rejected2 = JSON.stringify(block.rejected ?? []);
-  const seen = harnessSeen(block);
-  const changes = /* @__PURE__ */ new Map();
-  const plain2 = world2.refiner.style === "plainspoken";
-  for (const diagnosis2 of objects(block.diagnoses)) {
-    const proposed = proposedAction(text2(diagnosis2.rootCause));
-    if (!proposed) continue;
-    const { action } = proposed;
-    const identity = JSON.stringify(action);
-    const marker = action.kind === "set" ? action.path : action.text;
-    if (rejected2.includes(marker) || alreadyInEffect(action, seen)) continue;
-    const existing = changes.get(identity);
-    const patterns2 = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
-    const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
-      renderAction(action, "plainspoken", draw(world2.seed, "architect-words", identity)),
-      patterns2.join(", ")
-    ) : proposed.words;
-    if (objected.some(
-      (objection) => objection !== "" && (objection.includes(proposed.words) || proposed.words.includes(objection) || objection.includes(marker))
-    ))
-      continue;
-    changes.set(identity, {
-      module: text2(diagnosis2.module) || "prompt",
-      change: existing ? text2(existing.change) : words,
-      patterns: patterns2,
-      expectedEffect: `Fixes the failures of pattern(s) ${patterns2.join(", ")}.`,
-      regressionRisks: action.kind === "set" ? "Low: a general runtime setting." : "One more instruction in the prompt costs a little accuracy everywhere."
-    });
-  }
-  return { changes: [...changes.values()] };
-}
-function specifics(block) {
-  const found = [];
-  for (const pattern of objects(block.patterns)) {
-    for (const example of objects(pattern.examples)) {
-      const keyPhrase = recognise(text2(example.task))?.keyPhrase;
-      if (keyPhrase) found.push(keyPhrase);
-      if (example.expected !== void 0 && text2(example.expected).length > 2)
-        found.push(text2(example.expected));
-    }
-  }
-  return found;
-}
-function namesEntity(change2, known) {
-  if (known.some((phrase) => change2.toLowerCase().includes(phrase.toLowerCase()))) return true;
-  const added = actionText(readAction(change2));
-  return [...added.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
-    (match) => !notNames.test(match[1])
-  );
-}
-function skeptic(world2, block, seed2) {
-  const hms = block.hms ?? {};
-  const changes = objects(hms.changes);
-  const known = specifics(block);
-  const support = /* @__PURE__ */ new Map();
-  for (const pattern of objects(block.patterns)) {
-    const distinct2 = new Set(objects(pattern.examples).map((example) => text2(example.task)));
-    support.set(text2(pattern.id), distinct2.size);
-  }
-  const objections = [];
-  for (const change2 of changes) {
-    const description = text2(change2.change);
-    const strict = (reason) => draw(world2.seed, "critique", description, reason, seed2) < world2.skeptic.strictness;
-    const counts2 = list(change2.patterns).map((id) => support.get(text2(id)));
-    const singleInstance = counts2.length > 0 && counts2.every((count6) => count6 !== void 0 && count6 <= 1);
-    if (namesEntity(description, known) && strict("entity")) {
-      objections.push({
-        change: description,
-        reason: "It names a specific task entity or answer: an item-specific accommodation, not a harness fix."
-      });
-    } else if (singleInstance && strict("single")) {
-      objections.push({
-        change: description,
-        reason: "It is supported by a single instance; it may be a model-specific slip."
-      });
-    }
-  }
-  const verdict = objections.length === 0 ? "accept" : objections.length >= changes.length ? "reject" : "revise";
-  return { verdict, objections };
-}
-var changeSentences, notNames;
-var init_review_roles = __esm({
-  "src/sim/refiner/review-roles.ts"() {
-    "use strict";
-    init_draw();
-    init_recognise();
-    init_evidence();
-    init_fixes();
-    init_wording();
-    changeSentences = [
-      (action, ids) => `${capitalise(action)}, so the failures of ${ids} stop.`,
-      (action, ids) => `To address ${ids}: ${action}.`,
-      (action, ids) => `${capitalise(action)} (this targets ${ids}).`
-    ];
-    notNames = /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One|To|This)$/;
-  }
-});
-
-// src/sim/refiner/refiner-reply.ts
-function inferSchemaName(block) {
-  if ("failures" in block) return "failure_notes";
-  if ("reference" in block && "answer" in block) return "judgement";
-  if ("groups" in block) return "pattern_merge";
-  if ("hms" in block) return "diagnoses" in block ? "critique" : "edits";
-  if ("diagnoses" in block) return "hms";
-  if ("patterns" in block) return "diagnosis";
-  return void 0;
-}
-function refinerReply(world2, request, schemaName2) {
-  const block = evidenceBlock(request);
-  switch (schemaName2 ?? inferSchemaName(block)) {
-    case "failure_notes":
-      return failureNotes(world2, block);
-    case "pattern_merge":
-      return patternMerge(world2, block);
-    case "diagnosis":
-      return diagnosis(world2, block, request.seed);
-    case "hms":
-      return architect(world2, block);
-    case "critique":
-      return skeptic(world2, block, request.seed);
-    case "edits":
-      return editor(world2, request, block);
-    case "judgement":
-      return judge(request, block);
-    default:
-      return {};
-  }
-}
-var init_refiner_reply = __esm({
-  "src/sim/refiner/refiner-reply.ts"() {
-    "use strict";
-    init_analysis_roles();
-    init_editor_role();
-    init_evidence();
-    init_judge();
-    init_review_roles();
-  }
-});
-
-// src/sim/responses-wire.ts
-function textOf3(content) {
-  if (typeof content === "string") return content;
-  return (content ?? []).map((part) => part.text ?? "").join("");
-}
-function messagesOf(body) {
-  const messages = body.instructions ? [{ role: "system", content: body.instructions }] : [];
-  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
-  for (const item of items) {
-    if (item.type === "function_call") {
-      const call = {
-        id: item.call_id ?? "",
-        type: "function",
-        function: { name: item.name ?? "", arguments: item.arguments ?? "" }
-      };
-      const last = messages.at(-1);
-      if (last?.role === "assistant" && last.tool_calls) last.tool_calls.push(call);
-      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-    } else if (item.type === "function_call_output") {
-      const output2 = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
-      messages.push({ role: "tool", content: output2, tool_call_id: item.call_id });
-    } else if (item.role && (item.type === void 0 || item.type === "message")) {
-      messages.push({ role: item.role, content: textOf3(item.content) });
-    }
-  }
-  return messages;
-}
-function chatBodyOfResponses(raw) {
-  const parsed = responsesBodySchema.safeParse(raw);
-  if (!parsed.success) {
-    const issue2 = parsed.error.issues[0];
-    return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
-  }
-  const body = parsed.data;
-  if (body.previous_response_id)
-    return {
-      error: "previous_response_id is not supported: the sim stores no responses; send the whole conversation in 'input'"
-    };
-  const {
-    input: _input,
-    instructions: _instructions,
-    tools: tools2,
-    text: text3,
-    max_output_tokens,
-    temperature: temperature2,
-    ...rest
-  } = body;
-  const format = text3?.format;
-  const chat = chatBodySchema.safeParse({
-    ...rest,
-    messages: messagesOf(body),
-    ...temperature2 === null || temperature2 === void 0 ? {} : { temperature: temperature2 },
-    ...max_output_tokens ? { max_tokens: max_output_tokens } : {},
-    tools: (tools2 ?? []).filter((tool) => tool.type === "function" && tool.name).map((tool) => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description ?? "",
-        parameters: tool.parameters ?? {}
-      }
-    })),
-    ...format?.type === "json_schema" ? { response_format: { type: "json_schema", json_schema: { name: format.name ?? "reply" } } } : {}
-  });
-  if (!chat.success) return { error: `invalid request: ${chat.error.issues[0]?.message}` };
-  return { body: chat.data };
-}
-function responseBody(reply) {
-  const message = reply.content ? [
-    {
-      type: "message",
-      id: `msg_${reply.id}`,
-      role: "assistant",
-      status: "completed",
-      content: [{ type: "output_text", text: reply.content, annotations: [] }]
-    }
-  ] : [];
-  const calls = reply.toolCalls.map((call, index) => ({
-    type: "function_call",
-    id: `fc_${reply.id}_${index}`,
-    call_id: call.id,
-    name: call.function.name,
-    arguments: call.function.arguments,
-    status: "completed"
-  }));
-  return {
-    id: `resp_${reply.id}`,
-    object: "response",
-    created_at: 0,
-    status: "completed",
-    model: reply.model,
-    output: [...message, ...calls],
-    error: null,
-    incomplete_details: null,
-    usage: {
-      input_tokens: reply.prompt,
-      output_tokens: reply.completionTokens,
-      total_tokens: reply.prompt + reply.completionTokens,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens_details: { reasoning_tokens: 0 }
-    }
-  };
-}
-var textPartsSchema, inputItemSchema, responsesBodySchema;
-var init_responses_wire = __esm({
-  "src/sim/responses-wire.ts"() {
-    "use strict";
-    init_zod();
-    init_openai_wire();
-    textPartsSchema = external_exports.union([
-      external_exports.string(),
-      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
-    ]);
-    inputItemSchema = external_exports.object({
-      type: external_exports.string().optional(),
-      role: external_exports.enum(["system", "developer", "user", "assistant"]).optional(),
-      content: textPartsSchema.optional(),
-      call_id: external_exports.string().optional(),
-      name: external_exports.string().optional(),
-      arguments: external_exports.string().optional(),
-      output: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())]).optional()
-    }).passthrough();
-    responsesBodySchema = external_exports.object({
-      model: external_exports.string().default(""),
-      instructions: external_exports.string().nullish(),
-      input: external_exports.union([external_exports.string(), external_exports.array(inputItemSchema)]),
-      tools: external_exports.array(
-        external_exports.object({
-          type: external_exports.string(),
-          name: external_exports.string().optional(),
-          description: external_exports.string().nullish()
-        }).passthrough()
-      ).optional(),
-      temperature: external_exports.number().nullish(),
-      max_output_tokens: external_exports.number().int().nullish(),
-      previous_response_id: external_exports.string().nullish(),
-      text: external_exports.object({
-        format: external_exports.object({ type: external_exports.string(), name: external_exports.string().optional() }).passthrough().optional()
-      }).passthrough().optional(),
-      stream: external_exports.boolean().optional()
-    }).passthrough();
-  }
-});
-
-// src/sim/structured-format.ts
-function formatStructured(value, quirks) {
-  const json2 = JSON.stringify(value);
-  if (quirks.has("ignore-response-format")) {
-    return `Here is my analysis.
-
-\`\`\`json
-${JSON.stringify(value, null, 2)}
-\`\`\`
-
-Let me know if you need more detail.`;
-  }
-  if (quirks.has("fenced-json")) return `\`\`\`json
-${JSON.stringify(value, null, 2)}
-\`\`\``;
-  if (quirks.has("prose-json"))
-    return `Sure, here is the JSON you asked for:
-${json2}
-I hope this helps.`;
-  return json2;
-}
-var init_structured_format = __esm({
-  "src/sim/structured-format.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/sim-chat.ts
-function parseChatBody(raw, api) {
-  let json2;
-  try {
-    json2 = JSON.parse(raw);
-  } catch {
-    return { error: "request body is not valid JSON" };
-  }
-  if (api === "responses") return chatBodyOfResponses(json2);
-  const parsed = chatBodySchema.safeParse(json2);
-  if (parsed.success) return { body: parsed.data };
-  const issue2 = parsed.error.issues[0];
-  return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
-}
-function sendEvents2(response, events) {
-  if (response.destroyed) return;
-  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
-  for (const event of events) response.write(event);
-  response.end();
-}
-function isRoleRequest(body, quirks) {
-  const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
-  return !!(request.schemaName ?? inferSchemaName(evidenceBlock(request)));
-}
-var SimChat;
-var init_sim_chat = __esm({
-  "src/sim/sim-chat.ts"() {
-    "use strict";
-    init_event_stream();
-    init_agent_behaviour();
-    init_draw();
-    init_endpoint_behaviour();
-    init_faults();
-    init_ground_truth_log();
-    init_latency();
-    init_misbehaviour();
-    init_openai_wire();
-    init_evidence();
-    init_refiner_reply();
-    init_responses_wire();
-    init_structured_format();
-    SimChat = class {
-      constructor(settings) {
-        this.settings = settings;
-        this.faults = settings.options.faults ?? {};
-      }
-      settings;
-      /** Chat requests received so far (faults and refusals included). */
-      count = 0;
-      /** Requests that reached the agent's or a refiner role's behaviour. */
-      bySide = { agent: 0, refiner: 0 };
-      faults;
-      structuredCount = 0;
-      answer(body, raw, model, number4) {
-        const { quirks, log } = this.settings;
-        const { world: world2 } = this.settings.options;
-        const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
-        if (quirks.has("ignore-response-format")) request.schemaName = void 0;
-        const role = request.schemaName ?? inferSchemaName(evidenceBlock(request));
-        if (role) {
-          let content = formatStructured(refinerReply(world2, request, role), quirks);
-          if ((this.faults.truncatedJsonEvery ?? 0) > 0 && ++this.structuredCount % (this.faults.truncatedJsonEvery ?? 1) === 0)
-            content = content.slice(0, Math.floor(content.length / 2));
-          log.write({
-            request: number4,
-            model,
-            seed: request.seed,
-            role,
-            key: null,
-            task: null,
-            hits: []
-          });
-          return { content, toolCalls: [], side: "refiner" };
-        }
-        const reply = agentReply(world2, request);
-        const statement = reply.statement;
-        log.write({
-          request: number4,
-          model,
-          seed: request.seed,
-          role: "agent",
-          key: statement ? groundTruthKey(statement, model, request.seed) : null,
-          task: statement ? shortHash("statement", statement) : null,
-          hits: reply.hits
-        });
-        const toolCalls = reply.toolCalls.map((call, index) => ({
-          id: `call_${shortHash(raw, index)}`,
-          type: "function",
-          function: call
-        }));
-        return { content: reply.content, toolCalls, side: "agent" };
-      }
-      misbehaviourOf(side2) {
-        return this.settings.options.misbehaviours?.find((entry) => entry.side === side2);
-      }
-      /** Answers one chat request (Chat Completions or Responses API) on `response`. */
-      async chat(raw, route, response) {
-        const { endpoint, quirks, defaultModel, options } = this.settings;
-        const number4 = ++this.count;
-        if (await playFault(this.faults, number4, response)) return;
-        const parsed = parseChatBody(raw, route.api);
-        if ("error" in parsed)
-          return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
-        const { body } = parsed;
-        const model = route.deployment ?? (body.model || defaultModel);
-        const refusal2 = refuseChat(endpoint, body, model);
-        if (refusal2) return send(response, refusal2.status, refusal2.body);
-        const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
-        this.bySide[side2] += 1;
-        const tooLong = contextRefusal(body, this.misbehaviourOf(side2));
-        if (tooLong) return send(response, tooLong.status, tooLong.body);
-        const { content, toolCalls } = this.answer(body, raw, model, number4);
-        const completionTokens = estimateTokens2(
-          (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
-        );
-        await wait(latencyMs(options.world, completionTokens, options.latencyScale));
-        const reply = {
-          id: shortHash(raw),
-          model,
-          content,
-          toolCalls,
-          prompt: promptTokens(body),
-          completionTokens
-        };
-        if (route.api === "responses") {
-          const full2 = responseBody(reply);
-          return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
-        }
-        const completion = completionBody(reply);
-        const misbehaviour = this.misbehaviourOf(side2);
-        const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
-        if (!body.stream) return send(response, 200, full);
-        const includeUsage = body.stream_options?.include_usage === true;
-        sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
-      }
-    };
-  }
-});
-
-// src/sim/server.ts
-import { createServer as createServer2 } from "node:http";
-async function readBody(request) {
-  const chunks = [];
-  for await (const chunk of request) chunks.push(chunk);
-  return Buffer.concat(chunks).toString("utf8");
-}
-function modelList(ids) {
-  return {
-    object: "list",
-    data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
-  };
-}
-async function listen2(server, options) {
-  await new Promise((resolve15, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
-  });
-  return server.address();
-}
-async function startSimServer(options) {
-  const quirks = new Set(options.quirks ?? []);
-  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
-  const defaultModel = options.model ?? "sim-1";
-  const log = new GroundTruthLog(options.groundTruthPath);
-  const sim = new SimChat({ options, quirks, endpoint, defaultModel, log });
-  const headersSeen = [];
-  const server = createServer2((request, response) => {
-    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
-    if (route.kind === "none") return send(response, route.status, route.body);
-    const refused = refuseAuth(endpoint, request.headers);
-    if (route.kind === "models") {
-      if (refused) return send(response, refused.status, refused.body);
-      return send(response, 200, modelList(endpoint.models ?? [defaultModel]));
-    }
-    headersSeen.push({ ...request.headers });
-    readBody(request).then((raw) => {
-      if (refused) {
-        sim.count += 1;
-        return send(response, refused.status, refused.body);
-      }
-      return sim.chat(
-        raw,
-        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
-        response
-      );
-    }).catch((error62) => {
-      if (!response.headersSent)
-        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
-    });
-  });
-  const address = await listen2(server, options);
-  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
-  return {
-    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
-    requests: () => sim.count,
-    requestsBySide: () => ({ ...sim.bySide }),
-    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
-    setFaults: (next3) => {
-      sim.faults = next3;
-    },
-    close: async () => {
-      await new Promise((resolve15) => {
-        server.close(() => resolve15());
-        server.closeAllConnections();
-      });
-      await log.flush();
-    }
-  };
-}
-var init_server = __esm({
-  "src/sim/server.ts"() {
-    "use strict";
-    init_endpoint_behaviour();
-    init_faults();
-    init_ground_truth_log();
-    init_sim_chat();
-  }
-});
-
-// src/sim/seed-harness.ts
-function seedHarnessFiles(world2, knowledge) {
-  const yaml = `# Seed harness generated by the Ecdysis sim for world '${world2.name}'.
-agent_loop:
-  style: react
-  max_steps: ${world2.seedHarness.maxSteps}
-  self_check: false
-tools:
-  calculator:
-    enabled: false
-  lookup:
-    enabled: true
-    description: Look up an entry of the registry by its exact name.
-    files:
-      - knowledge.md
-observation:
-  max_chars: 2000
-  on_error: show
-context:
-  max_chars: ${world2.seedHarness.contextChars}
-  overflow: drop_oldest
-completion:
-  answer_pattern: "Answer:\\\\s*(.+)"
-  format_instruction: ""
-  on_missing: fail
-prompt:
-  system: system.md
-  rules: rules.md
-`;
-  return {
-    "harness.yaml": yaml,
-    "system.md": "You are a helpful assistant. Solve the user's task. Use the tools you are given when they help.\n",
-    "rules.md": "# Rules\n\n- Be polite.\n- Keep replies short.\n",
-    "knowledge.md": knowledge
-  };
-}
-var init_seed_harness = __esm({
-  "src/sim/seed-harness.ts"() {
-    "use strict";
-  }
-});
-
-// src/sim/names.ts
-function word(rng) {
-  const middle = rng.next() < 0.5 ? rng.pick(middles) : "";
-  return rng.pick(starts) + middle + rng.pick(ends);
-}
-function longWord(rng) {
-  return rng.pick(starts) + rng.pick(middles) + rng.pick(middles) + rng.pick(ends);
-}
-var starts, middles, ends, orgSuffixes, placeSuffixes, regionSuffixes, NameBook;
-var init_names = __esm({
-  "src/sim/names.ts"() {
-    "use strict";
-    starts = [
-      "Or",
-      "Val",
-      "Quen",
-      "Bri",
-      "Tel",
-      "Dor",
-      "Ash",
-      "Cor",
-      "Zel",
-      "Thar",
-      "Mir",
-      "Kal",
-      "Sen",
-      "Fa",
-      "Rin",
-      "Ves",
-      "Nor",
-      "Hal",
-      "Ys",
-      "Bel",
-      "Gar",
-      "Lun",
-      "Pell",
-      "Ost"
-    ];
-    middles = ["a", "e", "i", "o", "ve", "ra", "li", "mo", "da", "ne", "ru", "sa"];
-    ends = [
-      "lla",
-      "by",
-      "mark",
-      "wen",
-      "dric",
-      "sta",
-      "vin",
-      "rel",
-      "thos",
-      "mir",
-      "dane",
-      "lis",
-      "ven",
-      "rick",
-      "zo"
-    ];
-    orgSuffixes = ["Freight", "Works", "Guild", "Mills", "Press", "Foundry", "Traders", "Looms"];
-    placeSuffixes = ["ford", "holm", "wick", "stead", "mere", "gate", "moor"];
-    regionSuffixes = ["Reach", "Vale", "Marches", "Downs", "Coast"];
-    NameBook = class {
-      constructor(rng) {
-        this.rng = rng;
-      }
-      rng;
-      used = /* @__PURE__ */ new Set();
-      /** Kinds whose plain space ran out: they draw the longer form from then on. */
-      exhausted = /* @__PURE__ */ new Set();
-      unique(kind, make, longer) {
-        const forms = this.exhausted.has(kind) ? [longer] : [make, longer];
-        for (const form of forms) {
-          for (let attempt2 = 0; attempt2 < 1e3; attempt2++) {
-            const name3 = form();
-            if (!this.used.has(name3.toLowerCase())) {
-              this.used.add(name3.toLowerCase());
-              return name3;
-            }
-          }
-          this.exhausted.add(kind);
-        }
-        throw new Error(`NameBook: ran out of fictional ${kind} names`);
-      }
-      /** A person: two fictional words. */
-      person() {
-        return this.unique(
-          "person",
-          () => `${word(this.rng)} ${word(this.rng)}`,
-          () => `${longWord(this.rng)} ${longWord(this.rng)}`
-        );
-      }
-      /** An organisation: a fictional word and a trade. */
-      organisation() {
-        return this.unique(
-          "organisation",
-          () => `${word(this.rng)} ${this.rng.pick(orgSuffixes)}`,
-          () => `${longWord(this.rng)} ${this.rng.pick(orgSuffixes)}`
-        );
-      }
-      /** A town. */
-      place() {
-        return this.unique(
-          "place",
-          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`,
-          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`
-        );
-      }
-      /** A region. */
-      region() {
-        return this.unique(
-          "region",
-          () => `${word(this.rng)} ${this.rng.pick(regionSuffixes)}`,
-          () => `${longWord(this.rng)} ${this.rng.pick(regionSuffixes)}`
-        );
-      }
-    };
-  }
-});
-
-// src/sim/preamble.ts
-function preamble(rng, minChars) {
-  const parts = ["Background notes for this request:"];
-  let length = parts[0].length;
-  while (length < minChars) {
-    const sentence = rng.pick(sentences);
-    parts.push(sentence);
-    length += sentence.length + 1;
-  }
-  return parts.join(" ");
-}
-var sentences;
-var init_preamble = __esm({
-  "src/sim/preamble.ts"() {
-    "use strict";
-    sentences = [
-      "The registry clerks keep their ledgers in the east wing of the archive.",
-      "Most entries were copied by hand from older folios and checked twice.",
-      "Some folios are stained by water from a leaking roof in an earlier winter.",
-      "Visitors must sign the register before reading any ledger.",
-      "The archive opens at dawn and closes when the bell in the square rings.",
-      "Older entries use a looser spelling of place names than newer ones.",
-      "A committee meets each season to decide which ledgers to rebind.",
-      "Clerks are reminded to return every folio to its shelf after use.",
-      "The reading room is quiet, and lamps are lit only after sunset.",
-      "Requests for copies are answered in the order they arrive."
-    ];
-  }
-});
-
-// src/sim/task-generation.ts
-function generateWorld(world2) {
-  const names2 = new NameBook(seededRng(world2.seed, "names"));
-  const splits = ["train", "heldout"];
-  const multiHopCount = world2.families.filter((family) => family.kind === "multi-hop").reduce((sum, family) => sum + family.counts.train + family.counts.heldout, 0);
-  const { kb, startPeople } = buildKnowledgeBase(
-    seededRng(world2.seed, "registry"),
-    names2,
-    multiHopCount
-  );
-  const result = {
-    train: [],
-    heldout: [],
-    knowledge: renderKnowledge(kb),
-    truth: []
-  };
-  let nextStart = 0;
-  world2.families.forEach((family, familyIndex) => {
-    for (const split of splits) {
-      for (let index = 0; index < family.counts[split]; index++) {
-        const rng = seededRng(world2.seed, "task", familyIndex, split, index);
-        const slot = [world2.seed, familyIndex, split, index];
-        let item;
-        let withPreamble = false;
-        if (family.kind === "multi-hop") {
-          const hops = pickHops(world2, family.hops, rng.next(), draw(...slot, "step-budget"));
-          item = generateMultiHop({ rng, kb, start: startPeople[nextStart++], hops });
-        } else {
-          item = generators[family.kind](rng, names2);
-        }
-        const multiTurn = family.kind === "multi-hop" || family.kind === "arithmetic" || family.kind === "unit-conversion";
-        withPreamble = multiTurn && draw(...slot, "context-loss") < world2.deficiencies.systematic["context-loss"];
-        const id = `${family.kind}-${split === "train" ? "t" : "h"}${familyIndex}-${String(index).padStart(3, "0")}`;
-        const input2 = withPreamble ? `${preamble(rng, Math.ceil(world2.seedHarness.contextChars * 1.3))}${statementMarker}${item.question}` : item.question;
-        const task = { id, input: input2, expected: item.expected, category: family.kind };
-        if (item.scorer) task.scorer = item.scorer;
-        result[split].push(task);
-        result.truth.push(truthOf({ world: world2, task, item, split }));
-      }
-    }
-  });
-  return result;
-}
-function pickHops(world2, range, unit, longDraw) {
-  const min = Math.min(range.min, range.max);
-  const max = Math.max(range.min, range.max);
-  const longFrom = world2.seedHarness.maxSteps;
-  const wantLong = longDraw < world2.deficiencies.systematic["step-budget"];
-  const [low, high] = wantLong ? [Math.max(min, longFrom), max] : [min, Math.min(max, longFrom - 1)];
-  const [from, to] = low <= high ? [low, high] : [min, max];
-  return from + Math.floor(unit * (to - from + 1));
-}
-function truthOf(options) {
-  const { world: world2, task, item, split } = options;
-  const statement = statementOf(task.input);
-  const problem = recognise(task.input);
-  if (!problem) throw new Error(`sim: generated task ${task.id} is not recognisable: ${statement}`);
-  const deficiencies = [];
-  const latent = [];
-  const add2 = (kind, sampled = false) => deficiencies.push({ kind, systematic: true, ...sampled ? { sampled } : {} });
-  if (formatDrifts(world2, statement))
-    add2("format-drift", sampleDependent(world2, "format-drift", statement));
-  if (arithmeticSlips(world2, problem, statement))
-    add2("arithmetic-slip", sampleDependent(world2, "arithmetic-slip", statement));
-  if (item.hops !== void 0 && item.hops + 1 > world2.seedHarness.maxSteps) add2("step-budget");
-  if (toolCallMalformed(world2, problem, statement)) {
-    if (problem.kind === "chain") add2("tool-error-giveup");
-    else latent.push("tool-error-giveup");
-  }
-  if (hasPreamble(task.input)) {
-    if (problem.kind === "chain") add2("context-loss");
-    else latent.push("context-loss");
-  }
-  for (const model of world2.groundTruthModels) {
-    if (itemSlips(world2, model, statement))
-      deficiencies.push({ kind: "item-slip", systematic: false, model });
-    if (borderline(world2, model, statement))
-      deficiencies.push({ kind: "prompt-sensitivity", systematic: false, model });
-  }
-  return {
-    id: task.id,
-    split,
-    family: problem.family,
-    keyPhrase: item.keyPhrase,
-    expected: item.expected,
-    hops: item.hops,
-    deficiencies,
-    latent
-  };
-}
-var generators;
-var init_task_generation = __esm({
-  "src/sim/task-generation.ts"() {
-    "use strict";
-    init_draw();
-    init_exposure();
-    init_arithmetic();
-    init_date_reasoning();
-    init_extraction();
-    init_multi_hop();
-    init_recognise();
-    init_unit_conversion();
-    init_names();
-    init_preamble();
-    generators = {
-      arithmetic: generateArithmetic,
-      "unit-conversion": generateUnitConversion,
-      "date-reasoning": generateDateReasoning,
-      extraction: generateExtraction
-    };
-  }
-});
-
-// src/sim/world-files.ts
-import { mkdir as mkdir7, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join9 } from "node:path";
-async function generateWorldFiles(options) {
-  return (await writeWorld(options)).paths;
-}
-async function writeWorld(options) {
-  const { world: world2, outDir } = options;
-  const generated = generateWorld(world2);
-  const paths = {
-    train: join9(outDir, "tasks", "train.jsonl"),
-    heldout: join9(outDir, "tasks", "heldout.jsonl"),
-    harnessDir: join9(outDir, "harness")
-  };
-  await mkdir7(join9(outDir, "tasks"), { recursive: true });
-  await mkdir7(paths.harnessDir, { recursive: true });
-  await writeFile7(paths.train, jsonl(generated.train));
-  await writeFile7(paths.heldout, jsonl(generated.heldout));
-  for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
-    await writeFile7(join9(paths.harnessDir, file2), text3);
-  }
-  return { paths, generated };
-}
-var jsonl;
-var init_world_files = __esm({
-  "src/sim/world-files.ts"() {
-    "use strict";
-    init_seed_harness();
-    init_task_generation();
-    jsonl = (tasks) => tasks.map((task) => JSON.stringify(task)).join("\n") + (tasks.length ? "\n" : "");
-  }
-});
-
-// src/sim/index.ts
-var init_sim = __esm({
-  "src/sim/index.ts"() {
-    "use strict";
-    init_endpoint_behaviour();
-    init_load_world();
-    init_misbehaviour();
-    init_server();
-    init_world_files();
-    init_world_schema();
-  }
-});
-
 // src/eval/open-gateway.ts
 import path3 from "node:path";
 async function openGateway(input2) {
@@ -49500,10 +46192,46 @@ var init_open_gateway = __esm({
   }
 });
 
+// src/eval/sim-servers.ts
+function simServers(serve2, latencyScale) {
+  const servers = /* @__PURE__ */ new Map();
+  return {
+    url(config2) {
+      if (!serve2)
+        throw new Error(
+          "provider: sim needs the simulated model, which the ecdysis CLI, the Action and the bench serve; a library caller passes `simServer` (src/sim `serveSimModel`) to openModels"
+        );
+      const identity = canonicalJson({
+        world: config2.world,
+        model: config2.model,
+        quirks: config2.quirks
+      });
+      let server = servers.get(identity);
+      if (!server) {
+        server = serve2({ config: config2, latencyScale });
+        servers.set(identity, server);
+      }
+      return server.then((started) => started.url);
+    },
+    async close() {
+      const started = await Promise.allSettled(servers.values());
+      await Promise.all(
+        started.map((entry) => entry.status === "fulfilled" ? entry.value.close() : void 0)
+      );
+    }
+  };
+}
+var init_sim_servers = __esm({
+  "src/eval/sim-servers.ts"() {
+    "use strict";
+    init_canonical_json();
+  }
+});
+
 // src/eval/rollout-params.ts
-import { createHash as createHash11 } from "node:crypto";
+import { createHash as createHash10 } from "node:crypto";
 import { readFileSync as readFileSync2 } from "node:fs";
-import { join as join10 } from "node:path";
+import { join as join9 } from "node:path";
 function rolloutParams(model) {
   const variant = replyVariant(model);
   return {
@@ -49515,29 +46243,28 @@ function rolloutParams(model) {
 }
 function endpointIdentity(model) {
   if (model.provider !== "sim") return "";
-  const file2 = model.world && isWorldName(model.world) ? join10(worldsDir(), `${model.world}.yaml`) : model.world;
-  const world2 = file2 ? createHash11("sha256").update(readFileSync2(file2)).digest("hex") : "";
+  const file2 = model.world && isWorldName(model.world) ? join9(worldsDir(), `${model.world}.yaml`) : model.world;
+  const world2 = file2 ? createHash10("sha256").update(readFileSync2(file2)).digest("hex") : "";
   return `sim:${world2.slice(0, 16)}:${model.quirks.join(",")}`;
 }
 function rolloutCacheDir(loaded) {
-  return join10(loaded.config.cacheDir, "rollouts");
+  return join9(loaded.config.cacheDir, "rollouts");
 }
 var init_rollout_params = __esm({
   "src/eval/rollout-params.ts"() {
     "use strict";
     init_world_names();
     init_capabilities();
-    init_sim();
   }
 });
 
 // src/eval/open-models.ts
 import { stat as stat3 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join10 } from "node:path";
 async function openModels(loaded, options = {}) {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const sims = simServers(options.latencyScale);
+  const sims = simServers(options.simServer, options.latencyScale);
   let gateway;
   const closeAll = async () => {
     await gateway?.close();
@@ -49546,7 +46273,7 @@ async function openModels(loaded, options = {}) {
   try {
     const resolved = await resolveRoles(loaded, env, sims.url);
     const memory = await CapabilityMemory.open(
-      options.memoryPath ?? join11(loaded.config.cacheDir, "endpoints.json")
+      options.memoryPath ?? join10(loaded.config.cacheDir, "endpoints.json")
     );
     const { providers, upstreams } = build(resolved, memory, clock);
     if (options.preflight ?? true) await preflight(resolved, providers);
@@ -49571,35 +46298,6 @@ async function openModels(loaded, options = {}) {
     throw error62;
   }
 }
-function simServers(latencyScale) {
-  const servers = /* @__PURE__ */ new Map();
-  return {
-    url(config2) {
-      const identity = canonicalJson({
-        world: config2.world,
-        model: config2.model,
-        quirks: config2.quirks
-      });
-      let server = servers.get(identity);
-      if (!server) {
-        server = (async () => startSimServer({
-          world: await loadWorld(config2.world ?? ""),
-          model: config2.model,
-          quirks: config2.quirks,
-          latencyScale
-        }))();
-        servers.set(identity, server);
-      }
-      return server.then((started) => started.url);
-    },
-    async close() {
-      const started = await Promise.allSettled(servers.values());
-      await Promise.all(
-        started.map((entry) => entry.status === "fulfilled" ? entry.value.close() : void 0)
-      );
-    }
-  };
-}
 async function resolveRoles(loaded, env, simUrl) {
   const { model, refiner, probe, judge: judge2 } = loaded.config;
   const roles = [
@@ -49610,10 +46308,10 @@ async function resolveRoles(loaded, env, simUrl) {
   ];
   const resolved = [];
   for (const [role, config2, field2] of roles)
-    resolved.push(await resolve5({ loaded, role, field: field2, config: config2, env, simUrl }));
+    resolved.push(await resolve4({ loaded, role, field: field2, config: config2, env, simUrl }));
   return resolved;
 }
-async function resolve5(input2) {
+async function resolve4(input2) {
   const { config: config2, role } = input2;
   if (config2.provider === "sim") {
     await checkWorldFile(input2.loaded, config2, input2.field);
@@ -49703,12 +46401,12 @@ function uniqueDowngrades(providers) {
 }
 async function checkWorldFile(loaded, config2, field2) {
   const world2 = config2.world ?? "";
-  if (bundledWorlds().includes(world2)) return;
+  if (bundledWorldNames.includes(world2)) return;
   const found = await stat3(world2).catch(() => void 0);
   if (found?.isFile()) return;
   throw new InputError(
     loaded.path,
-    `${found ? "is a folder, not a world file" : "world file not found"}: ${world2} (bundled worlds: ${bundledWorlds().join(", ")})`,
+    `${found ? "is a folder, not a world file" : "world file not found"}: ${world2} (bundled worlds: ${bundledWorldNames.join(", ")})`,
     { line: loaded.lines?.[`${field2}.world`], field: `${field2}.world` }
   );
 }
@@ -49717,10 +46415,11 @@ var init_open_models = __esm({
     "use strict";
     init_canonical_json();
     init_config_schema();
+    init_world_names();
     init_input_error();
     init_llm();
-    init_sim();
     init_open_gateway();
+    init_sim_servers();
     init_rollout_params();
   }
 });
@@ -49735,8 +46434,8 @@ var init_progress = __esm({
 // src/eval/rollout-segments.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
 import fs, { closeSync, openSync, readSync } from "node:fs";
-import { mkdir as mkdir8, open as open2, readdir as readdir3 } from "node:fs/promises";
-import { join as join12 } from "node:path";
+import { mkdir as mkdir6, open as open2, readdir as readdir2 } from "node:fs/promises";
+import { join as join11 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 function readAt(location) {
   const buffer = Buffer.alloc(location.length);
@@ -49771,11 +46470,11 @@ async function indexFolder(dir) {
   const locations = /* @__PURE__ */ new Map();
   let names2;
   try {
-    names2 = (await readdir3(dir)).filter((name3) => segmentPattern.test(name3)).sort();
+    names2 = (await readdir2(dir)).filter((name3) => segmentPattern.test(name3)).sort();
   } catch {
     return locations;
   }
-  for (const name3 of names2) await indexSegment(join12(dir, name3), locations);
+  for (const name3 of names2) await indexSegment(join11(dir, name3), locations);
   return locations;
 }
 function add(locations, key, location) {
@@ -49883,7 +46582,7 @@ var init_rollout_segments = __esm({
       /** Appends `text` (one JSON object starting with its key, no newline) as the line of `key`. */
       async append(key, text3) {
         const locations = await this.locations();
-        this.file ??= join12(
+        this.file ??= join11(
           this.dir,
           `rollouts-${process.pid.toString(36)}-${randomBytes2(6).toString("hex")}.jsonl`
         );
@@ -49918,7 +46617,7 @@ var init_rollout_segments = __esm({
       /** The open descriptor of this writer's segment (created exclusively on the first write). */
       descriptor() {
         this.fd ??= (async () => {
-          await mkdir8(this.dir, { recursive: true });
+          await mkdir6(this.dir, { recursive: true });
           const flags = this.created ? "a" : "ax";
           this.created = true;
           return openFile(this.file, flags);
@@ -49956,8 +46655,8 @@ var init_rollout_segments = __esm({
 });
 
 // src/eval/rollout-cache.ts
-import { readdir as readdir4, readFile as readFile9 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { readdir as readdir3, readFile as readFile8 } from "node:fs/promises";
+import { join as join12 } from "node:path";
 function parseRecord(text3, key) {
   try {
     const parsed = rolloutRecordSchema.safeParse(JSON.parse(text3));
@@ -50018,23 +46717,23 @@ var init_rollout_cache = __esm({
       }
       /** Whether the folder holds records of the one-file-per-rollout layout (checked once). */
       hasLegacy() {
-        this.legacy ??= readdir4(this.dir).then(
+        this.legacy ??= readdir3(this.dir).then(
           (names2) => names2.some((name3) => bucketPattern.test(name3)),
           () => false
         );
         return this.legacy;
       }
       async legacyGet(key) {
-        const text3 = await readFile9(join13(this.dir, key.slice(0, 2), `${key}.json`), "utf8").catch(
+        const text3 = await readFile8(join12(this.dir, key.slice(0, 2), `${key}.json`), "utf8").catch(
           () => void 0
         );
         return text3 === void 0 ? void 0 : parseRecord(text3, key);
       }
       async legacyKeys() {
-        const buckets = (await readdir4(this.dir)).filter((name3) => bucketPattern.test(name3));
+        const buckets = (await readdir3(this.dir)).filter((name3) => bucketPattern.test(name3));
         const keys = [];
         for (const bucket of buckets) {
-          const names2 = await readdir4(join13(this.dir, bucket)).catch(() => []);
+          const names2 = await readdir3(join12(this.dir, bucket)).catch(() => []);
           for (const name3 of names2)
             if (name3.endsWith(".json")) keys.push(name3.slice(0, -".json".length));
         }
@@ -50289,13 +46988,13 @@ function evaluateExpression(expression) {
     parser.expectEnd();
     if (!Number.isFinite(value))
       return { ok: false, error: "error: result is not a finite number" };
-    return { ok: true, value, text: formatNumber2(value) };
+    return { ok: true, value, text: formatNumber(value) };
   } catch (error62) {
     if (error62 instanceof CalculatorError) return { ok: false, error: `error: ${error62.message}` };
     throw error62;
   }
 }
-function formatNumber2(value) {
+function formatNumber(value) {
   const rounded = Number.parseFloat(value.toPrecision(15));
   return Object.is(rounded, -0) ? "0" : String(rounded);
 }
@@ -51188,9 +47887,9 @@ var init_bwrap_args = __esm({
 });
 
 // src/agent/command-agent.ts
-import { mkdir as mkdir9, mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
+import { mkdir as mkdir7, mkdtemp as mkdtemp2, rm as rm2 } from "node:fs/promises";
 import { tmpdir as tmpdir2 } from "node:os";
-import { isAbsolute as isAbsolute2, join as join14, relative as relative2, resolve as resolve6, sep as sep2 } from "node:path";
+import { isAbsolute as isAbsolute2, join as join13, relative as relative2, resolve as resolve5, sep as sep2 } from "node:path";
 function commandAgent(options) {
   const clock = options.clock ?? monotonicClock;
   return {
@@ -51260,7 +47959,7 @@ async function runRollout2(input2) {
   });
 }
 async function withScratch(body) {
-  const scratch = await mkdtemp2(join14(tmpdir2(), "ecdysis-rollout-"));
+  const scratch = await mkdtemp2(join13(tmpdir2(), "ecdysis-rollout-"));
   try {
     return await body(scratch);
   } finally {
@@ -51269,9 +47968,9 @@ async function withScratch(body) {
 }
 async function rolloutEnvironment(input2) {
   const { options, route, scratch } = input2;
-  const home = options.sandbox ? insideHome : join14(scratch, "home");
-  const temp = options.sandbox ? "/tmp" : join14(scratch, "tmp");
-  if (!options.sandbox) await Promise.all([mkdir9(home), mkdir9(temp)]);
+  const home = options.sandbox ? insideHome : join13(scratch, "home");
+  const temp = options.sandbox ? "/tmp" : join13(scratch, "tmp");
+  if (!options.sandbox) await Promise.all([mkdir7(home), mkdir7(temp)]);
   const key = options.key ?? { variable: "OPENAI_API_KEY", from: () => "OPENAI_API_KEY" };
   return agentEnvironment({
     parent: process.env,
@@ -51346,7 +48045,7 @@ function reportedUsage(trace, price) {
 function candidateArgv(command, sourceDir) {
   return command.map((word2) => {
     if (!word2.startsWith("../")) return word2;
-    const target = resolve6(sourceDir, word2);
+    const target = resolve5(sourceDir, word2);
     const inside2 = relative2(sourceDir, target);
     if (inside2.startsWith("..") || isAbsolute2(inside2)) return target;
     return `./${inside2.split(sep2).join("/")}`;
@@ -51483,7 +48182,7 @@ var init_portable_path = __esm({
 
 // src/harness/path-guard.ts
 import { lstatSync as lstatSync2, realpathSync } from "node:fs";
-import { isAbsolute as isAbsolute3, join as join15, relative as relative3, resolve as resolve7, sep as sep3 } from "node:path";
+import { isAbsolute as isAbsolute3, join as join14, relative as relative3, resolve as resolve6, sep as sep3 } from "node:path";
 function checkEditPath(input2) {
   const verdict = checkPath(input2);
   return verdict.ok ? verdict : { ok: false, reason: escapeInvisible(verdict.reason) };
@@ -51520,10 +48219,10 @@ function checkPath(input2) {
   if (symlink2) return { ok: false, reason: symlink2 };
   const clash = existing.includes(normalised) ? null : clashOnDisk(input2.dir, normalised);
   if (clash) return { ok: false, reason: `path '${shorten(normalised)}': ${clash}` };
-  const target = resolve7(input2.dir, normalised);
+  const target = resolve6(input2.dir, normalised);
   const real = realTarget(target);
   for (const protectedPath of input2.protectedPaths) {
-    const candidates = [resolve7(protectedPath), realTarget(resolve7(protectedPath))];
+    const candidates = [resolve6(protectedPath), realTarget(resolve6(protectedPath))];
     const hits = (candidate) => [target, real].some(
       (path24) => isInside(candidate, path24) || isInside(candidate.toLowerCase(), path24.toLowerCase())
     );
@@ -51540,10 +48239,10 @@ function shorten(path23) {
   return path23.length <= 80 ? path23 : `${path23.slice(0, 60)}\u2026${path23.slice(-16)}`;
 }
 function escapingSymlink(dir, path23) {
-  const realDir = realTarget(resolve7(dir));
+  const realDir = realTarget(resolve6(dir));
   const segments = path23.split("/");
   for (let index = 1; index <= segments.length; index += 1) {
-    const partial2 = join15(dir, ...segments.slice(0, index));
+    const partial2 = join14(dir, ...segments.slice(0, index));
     let isLink = false;
     try {
       isLink = lstatSync2(partial2).isSymbolicLink();
@@ -51568,7 +48267,7 @@ function clashOnDisk(dir, path23) {
     const partial2 = segments.slice(0, count6).join("/");
     let found;
     try {
-      found = lstatSync2(join15(dir, ...segments.slice(0, count6)));
+      found = lstatSync2(join14(dir, ...segments.slice(0, count6)));
     } catch (error62) {
       return error62.code === "ENOTDIR" ? `it would need '${segments.slice(0, count6 - 1).join("/")}' to be a folder, but it is a file in the harness folder` : null;
     }
@@ -51583,9 +48282,9 @@ function realTarget(target) {
   try {
     return realpathSync(target);
   } catch {
-    const parent = resolve7(target, "..");
+    const parent = resolve6(target, "..");
     if (parent === target) return target;
-    return join15(realTarget(parent), relative3(parent, target));
+    return join14(realTarget(parent), relative3(parent, target));
   }
 }
 function isInside(root, candidate) {
@@ -51604,11 +48303,11 @@ var init_path_guard = __esm({
 
 // src/harness/write-harness.ts
 import { randomBytes as randomBytes3 } from "node:crypto";
-import { lstat, mkdir as mkdir10, readFile as readFile10, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile8 } from "node:fs/promises";
-import { dirname as dirname7, join as join16, resolve as resolve8 } from "node:path";
+import { lstat, mkdir as mkdir8, readFile as readFile9, realpath as realpath3, rename as rename7, rm as rm3, writeFile as writeFile7 } from "node:fs/promises";
+import { dirname as dirname6, join as join15, resolve as resolve7 } from "node:path";
 async function writeHarness(harness, dir) {
-  const root = resolve8(dir);
-  await mkdir10(root, { recursive: true });
+  const root = resolve7(dir);
+  await mkdir8(root, { recursive: true });
   const realRoot = await realpath3(root);
   const planned = [];
   for (const [path23, content] of Object.entries(harness.files).sort(
@@ -51617,17 +48316,17 @@ async function writeHarness(harness, dir) {
     const normalised = normaliseRelative(path23);
     if (normalised === null || normalised !== path23)
       throw new GuardError("path", `refusing to write '${path23}': not a plain relative path`);
-    const target = join16(root, normalised);
+    const target = join15(root, normalised);
     await assertInside(realRoot, target);
-    const existing = await readFile10(target, "utf8").catch(() => void 0);
+    const existing = await readFile9(target, "utf8").catch(() => void 0);
     if (existing !== content) planned.push({ target, content });
   }
   for (const { target, content } of planned) {
-    await mkdir10(dirname7(target), { recursive: true });
+    await mkdir8(dirname6(target), { recursive: true });
     await assertInside(realRoot, target);
-    const temporary = join16(dirname7(target), `.${randomBytes3(6).toString("hex")}.ecdysis-tmp`);
+    const temporary = join15(dirname6(target), `.${randomBytes3(6).toString("hex")}.ecdysis-tmp`);
     try {
-      await writeFile8(temporary, content, { flag: "wx" });
+      await writeFile7(temporary, content, { flag: "wx" });
       await rename7(temporary, target);
     } catch (error62) {
       await rm3(temporary, { force: true });
@@ -51640,7 +48339,7 @@ async function assertInside(realRoot, target) {
   for (; ; ) {
     const stats = await lstat(probe).catch(() => void 0);
     if (stats) break;
-    const parent = dirname7(probe);
+    const parent = dirname6(probe);
     if (parent === probe) break;
     probe = parent;
   }
@@ -51663,17 +48362,17 @@ var init_write_harness = __esm({
 
 // src/harness/workspace.ts
 import { randomBytes as randomBytes4 } from "node:crypto";
-import { chmod as chmod2, cp, mkdir as mkdir11, readdir as readdir5, rename as rename8, rm as rm4, rmdir, stat as stat4, symlink } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { chmod as chmod2, cp, mkdir as mkdir9, readdir as readdir4, rename as rename8, rm as rm4, rmdir, stat as stat4, symlink } from "node:fs/promises";
+import { join as join16 } from "node:path";
 function openHarnessWorkspace(options) {
   const id = options.id ?? `run-${process.pid}-${randomBytes4(4).toString("hex")}`;
-  const root = join17(options.parent, id);
+  const root = join16(options.parent, id);
   const folders = /* @__PURE__ */ new Map();
   let prepared2;
   const prepare = () => {
     prepared2 ??= (async () => {
       await removeStaleRuns(options.parent);
-      await mkdir11(root, { recursive: true });
+      await mkdir9(root, { recursive: true });
     })();
     return prepared2;
   };
@@ -51700,9 +48399,9 @@ function openHarnessWorkspace(options) {
   };
 }
 async function materialise(harness, root) {
-  const target = join17(root, harness.hash);
+  const target = join16(root, harness.hash);
   if (await isFolder(target)) return target;
-  const temporary = join17(
+  const temporary = join16(
     root,
     `.tmp-${harness.hash.slice(0, 12)}-${randomBytes4(4).toString("hex")}`
   );
@@ -51720,34 +48419,34 @@ async function materialise(harness, root) {
 }
 async function copyModes(harness, folder) {
   for (const path23 of Object.keys(harness.files)) {
-    const source = await stat4(join17(harness.dir, path23)).catch(() => void 0);
+    const source = await stat4(join16(harness.dir, path23)).catch(() => void 0);
     if (source?.isFile() && (source.mode & 73) !== 0)
-      await chmod2(join17(folder, path23), source.mode & 511);
+      await chmod2(join16(folder, path23), source.mode & 511);
   }
 }
 async function linkDependencies(sourceDir, folder) {
   for (const name3 of linkedFolders) {
-    const source = join17(sourceDir, name3);
-    if (await isFolder(source)) await symlink(source, join17(folder, name3), "dir");
+    const source = join16(sourceDir, name3);
+    if (await isFolder(source)) await symlink(source, join16(folder, name3), "dir");
   }
 }
 async function keepFolders(root, keepIn) {
-  await mkdir11(keepIn, { recursive: true });
-  for (const name3 of await readdir5(root)) {
+  await mkdir9(keepIn, { recursive: true });
+  for (const name3 of await readdir4(root)) {
     if (name3.startsWith(".tmp-")) continue;
-    const target = join17(keepIn, name3);
+    const target = join16(keepIn, name3);
     if (await isFolder(target)) continue;
-    await rename8(join17(root, name3), target).catch(async () => {
-      await cp(join17(root, name3), target, { recursive: true, verbatimSymlinks: true });
+    await rename8(join16(root, name3), target).catch(async () => {
+      await cp(join16(root, name3), target, { recursive: true, verbatimSymlinks: true });
     });
   }
 }
 async function removeStaleRuns(parent) {
-  const names2 = await readdir5(parent).catch(() => []);
+  const names2 = await readdir4(parent).catch(() => []);
   for (const name3 of names2) {
     const pid = Number(/^run-(\d+)-[0-9a-f]+$/.exec(name3)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
-    await rm4(join17(parent, name3), { recursive: true, force: true });
+    await rm4(join16(parent, name3), { recursive: true, force: true });
   }
 }
 function isAlive(pid) {
@@ -51851,7 +48550,7 @@ var init_sandbox_error = __esm({
 import { constants } from "node:fs";
 import { access, lstat as lstat2, open as open3, readlink, realpath as realpath4 } from "node:fs/promises";
 import { homedir, tmpdir as tmpdir3 } from "node:os";
-import { basename, delimiter, dirname as dirname8, isAbsolute as isAbsolute4, join as join18, relative as relative4, resolve as resolve9, sep as sep4 } from "node:path";
+import { basename, delimiter, dirname as dirname7, isAbsolute as isAbsolute4, join as join17, relative as relative4, resolve as resolve8, sep as sep4 } from "node:path";
 function exposureOf(input2) {
   const env = input2.env ?? process.env;
   const runner = [
@@ -51864,7 +48563,7 @@ function exposureOf(input2) {
     "GITHUB_STATE"
   ].flatMap((name3) => env[name3] ? [env[name3]] : []);
   return {
-    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path23) => resolve9(path23))
+    neverContain: [input2.root, ...input2.taskFiles, process.cwd(), homedir(), tmpdir3(), ...runner].filter(Boolean).map((path23) => resolve8(path23))
   };
 }
 function exposureProblem(path23, exposure) {
@@ -51876,7 +48575,7 @@ function exposureProblem(path23, exposure) {
 }
 async function onPath(name3, path23) {
   for (const folder of (path23 ?? "").split(delimiter).filter(isAbsolute4)) {
-    const candidate = join18(folder, name3);
+    const candidate = join17(folder, name3);
     const stat8 = await lstat2(candidate).catch(() => void 0);
     if (!stat8 || stat8.isDirectory()) continue;
     if (await access(candidate, constants.X_OK).then(
@@ -51905,9 +48604,9 @@ async function programMounts(file2, exposure) {
   const real = await realpath4(file2).catch(() => file2);
   const mounts = [];
   for (const path23 of /* @__PURE__ */ new Set([file2, real])) {
-    if (isSystem2(path23)) continue;
-    const folder = basename(dirname8(path23));
-    const prefix = folder === "bin" || folder === "shims" ? dirname8(dirname8(path23)) : path23;
+    if (isSystem(path23)) continue;
+    const folder = basename(dirname7(path23));
+    const prefix = folder === "bin" || folder === "shims" ? dirname7(dirname7(path23)) : path23;
     if (!exposureProblem(prefix, exposure)) mounts.push(prefix);
     else if (!exposureProblem(path23, exposure)) mounts.push(path23);
   }
@@ -51915,7 +48614,7 @@ async function programMounts(file2, exposure) {
 }
 async function commandMounts(input2) {
   const mounts = [];
-  const locate = (word2) => word2.includes("/") ? Promise.resolve(resolve9(input2.cwd, word2)) : onPath(word2, input2.path);
+  const locate = (word2) => word2.includes("/") ? Promise.resolve(resolve8(input2.cwd, word2)) : onPath(word2, input2.path);
   let program = await locate(input2.argv0);
   for (let depth = 0; program && depth < 3; depth++) {
     if (!isWithin(program, input2.cwd))
@@ -51929,9 +48628,9 @@ async function commandMounts(input2) {
 async function linkedTarget(path23) {
   const stat8 = await lstat2(path23).catch(() => void 0);
   if (!stat8?.isSymbolicLink()) return void 0;
-  return resolve9(dirname8(path23), await readlink(path23));
+  return resolve8(dirname7(path23), await readlink(path23));
 }
-var isWithin, systemPrefixes, isSystem2;
+var isWithin, systemPrefixes, isSystem;
 var init_sandbox_mounts = __esm({
   "src/agent/sandbox/sandbox-mounts.ts"() {
     "use strict";
@@ -51949,15 +48648,15 @@ var init_sandbox_mounts = __esm({
       "/libx32/",
       "/etc/"
     ];
-    isSystem2 = (path23) => systemPrefixes.some((prefix) => path23.startsWith(prefix));
+    isSystem = (path23) => systemPrefixes.some((prefix) => path23.startsWith(prefix));
   }
 });
 
 // src/agent/sandbox/agent-sandbox.ts
-import { resolve as resolve10, sep as sep5 } from "node:path";
+import { resolve as resolve9, sep as sep5 } from "node:path";
 function declaredReads(input2) {
   return input2.read.map((entry) => {
-    const path23 = resolve10(input2.root, entry);
+    const path23 = resolve9(input2.root, entry);
     const problem = exposureProblem(path23, input2.exposure);
     if (problem)
       throw new InputError(
@@ -51980,7 +48679,7 @@ function bubblewrapSandbox(options) {
   return {
     engine: "bubblewrap",
     async wrap({ argv, cwd, path: path23, network }) {
-      const linked = await linkedTarget(resolve10(cwd, "node_modules"));
+      const linked = await linkedTarget(resolve9(cwd, "node_modules"));
       const programs = await commandMounts({
         argv0: argv[0],
         cwd,
@@ -52011,7 +48710,7 @@ var init_agent_sandbox = __esm({
 
 // src/agent/sandbox/sandbox-probe.ts
 import { spawn as spawn2 } from "node:child_process";
-import { readFile as readFile11 } from "node:fs/promises";
+import { readFile as readFile10 } from "node:fs/promises";
 function bwrapCommand(env = process.env) {
   return env.ECDYSIS_BWRAP || "bwrap";
 }
@@ -52045,7 +48744,7 @@ async function runProbe(bwrap) {
   };
 }
 async function namespaceFix() {
-  const restricted = await readFile11(
+  const restricted = await readFile10(
     "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
     "utf8"
   ).then((text3) => text3.trim() === "1").catch(() => false);
@@ -52171,7 +48870,7 @@ function derivedNumbers(tokens) {
     }
     terms.push(term);
     if (term.end - term.start > 1 || tokens[term.start].kind === "word")
-      found.push({ value: valueText2(term.value), line: tokens[term.start].line });
+      found.push({ value: valueText(term.value), line: tokens[term.start].line });
     index = term.end;
   }
   for (let index = 0; index + 1 < terms.length; index += 1) {
@@ -52179,7 +48878,7 @@ function derivedNumbers(tokens) {
     const operation = operatorBetween(tokens, left.end, right.start) ?? namedOperation(tokens, left, right);
     if (!operation) continue;
     const value = apply(operation, left.value, right.value);
-    if (value !== null) found.push({ value: valueText2(value), line: tokens[left.start].line });
+    if (value !== null) found.push({ value: valueText(value), line: tokens[left.start].line });
   }
   return found.filter((each) => each.value !== "");
 }
@@ -52249,7 +48948,7 @@ function apply(operation, left, right) {
       return right === 0 ? null : left / right;
   }
 }
-function valueText2(value) {
+function valueText(value) {
   const magnitude = Math.abs(value);
   if (!Number.isFinite(magnitude) || magnitude > Number.MAX_SAFE_INTEGER) return "";
   const [integer2, fraction = ""] = magnitude.toFixed(6).split(".");
@@ -52777,9 +49476,9 @@ var init_edit_operations = __esm({
 });
 
 // src/harness/hash.ts
-import { createHash as createHash12 } from "node:crypto";
+import { createHash as createHash11 } from "node:crypto";
 function harnessHash(parts) {
-  const hash2 = createHash12("sha256");
+  const hash2 = createHash11("sha256");
   hash2.update(`ecdysis-harness-v1\0${parts.kind}\0`);
   for (const path23 of Object.keys(parts.files).sort()) {
     const content = parts.files[path23];
@@ -53129,10 +49828,10 @@ var init_guard_context = __esm({
 });
 
 // src/harness/load-harness.ts
-import { readdir as readdir6, readFile as readFile12, stat as stat5 } from "node:fs/promises";
-import { join as join19, relative as relative5, resolve as resolve11, sep as sep6 } from "node:path";
+import { readdir as readdir5, readFile as readFile11, stat as stat5 } from "node:fs/promises";
+import { join as join18, relative as relative5, resolve as resolve10, sep as sep6 } from "node:path";
 async function loadHarness(options) {
-  const dir = resolve11(options.dir);
+  const dir = resolve10(options.dir);
   const stats = await stat5(dir).catch(() => void 0);
   if (!stats?.isDirectory())
     throw new InputError(dir, "harness folder does not exist or is not a folder");
@@ -53152,7 +49851,7 @@ async function loadHarness(options) {
       hash: harnessHash({ kind: "command", files, command })
     };
   }
-  const yamlPath = join19(dir, "harness.yaml");
+  const yamlPath = join18(dir, "harness.yaml");
   const yamlText = files["harness.yaml"];
   if (yamlText === void 0)
     throw new InputError(yamlPath, "a built-in harness needs a harness.yaml file");
@@ -53167,8 +49866,8 @@ async function readHarnessFiles(dir) {
   paths.sort();
   const files = {};
   for (const path23 of paths) {
-    const absolute = join19(dir, path23);
-    const buffer = await readFile12(absolute);
+    const absolute = join18(dir, path23);
+    const buffer = await readFile11(absolute);
     if (buffer.byteLength > maxHarnessFileBytes) {
       throw new InputError(
         absolute,
@@ -53180,9 +49879,9 @@ async function readHarnessFiles(dir) {
   return files;
 }
 async function collect2(root, folder, paths) {
-  const entries = await readdir6(folder, { withFileTypes: true });
+  const entries = await readdir5(folder, { withFileTypes: true });
   for (const entry of entries) {
-    const absolute = join19(folder, entry.name);
+    const absolute = join18(folder, entry.name);
     if (entry.isDirectory()) {
       if (!skippedFolders.has(entry.name)) await collect2(root, absolute, paths);
     } else if (entry.isFile()) {
@@ -53593,7 +50292,7 @@ function firstNumber(text3) {
   const value = Number(match[0].replace(/,/g, "").replace("\u2212", "-"));
   return Number.isFinite(value) ? value : null;
 }
-function numericScorer2(spec) {
+function numericScorer(spec) {
   return answerScorer((answer, task) => {
     const actual = firstNumber(answer);
     if (actual === null) return false;
@@ -53636,7 +50335,7 @@ function createScorer(spec, context) {
     case "exact":
       return exactScorer();
     case "numeric":
-      return numericScorer2(spec);
+      return numericScorer(spec);
     case "regex":
       return regexScorer(spec);
     case "contains":
@@ -53690,7 +50389,7 @@ var init_create_scorer = __esm({
 });
 
 // src/eval/shard-tasks.ts
-import { createHash as createHash13 } from "node:crypto";
+import { createHash as createHash12 } from "node:crypto";
 function shardTasks(tasks, shard) {
   if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index)) {
     throw new InputError("--shard", `invalid shard ${shard.index}/${shard.count}`);
@@ -53701,7 +50400,7 @@ function shardTasks(tasks, shard) {
   return tasks.filter((task) => shardOf(task.id, shard.count) === shard.index);
 }
 function shardOf(taskId, count6) {
-  const digest = createHash13("sha256").update(taskId).digest();
+  const digest = createHash12("sha256").update(taskId).digest();
   return digest.readUInt32BE(0) % count6;
 }
 function parseShard(text3) {
@@ -53792,7 +50491,11 @@ function runRedactor(options) {
   ]);
 }
 function modelOptions(options, redactor) {
-  return { env: options.env, redact: (body) => redactor.json(body) };
+  return {
+    env: options.env,
+    simServer: options.simServer,
+    redact: (body) => redactor.json(body)
+  };
 }
 function combine(parts, harnessHash2, model) {
   const cost = emptyCost();
@@ -54975,7 +51678,7 @@ function extractBatchEvidence(options) {
   );
 }
 var evidenceSchema, gaveUpWording, unknownTaskWording, cannotSeeTask;
-var init_evidence2 = __esm({
+var init_evidence = __esm({
   "src/diagnose/evidence.ts"() {
     "use strict";
     init_zod();
@@ -55112,7 +51815,7 @@ var maxText;
 var init_records = __esm({
   "src/evolve/records.ts"() {
     "use strict";
-    init_evidence2();
+    init_evidence();
     maxText = 1500;
   }
 });
@@ -55224,7 +51927,7 @@ var init_gate_result = __esm({
 });
 
 // src/evolve/gate.ts
-import { mkdir as mkdir12, writeFile as writeFile9 } from "node:fs/promises";
+import { mkdir as mkdir10, writeFile as writeFile8 } from "node:fs/promises";
 import path6 from "node:path";
 async function runGate(options) {
   const { loaded } = options;
@@ -55267,8 +51970,8 @@ async function runGate(options) {
     const result = redactor.json(
       command ? { ...compared, sandbox: sandboxes.head.status, reaches } : compared
     );
-    await mkdir12(options.outDir, { recursive: true });
-    await writeFile9(path6.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
+    await mkdir10(options.outDir, { recursive: true });
+    await writeFile8(path6.join(options.outDir, "gate.json"), redactor.text(jsonText(result)));
     return result;
   } finally {
     await workspace.close();
@@ -55278,6 +51981,7 @@ async function runGate(options) {
 function openGateModels(options, redactor) {
   return openModels(options.loaded, {
     env: options.env,
+    simServer: options.simServer,
     gatewayCache: options.callCache ?? true,
     redact: (body) => redactor.json(body)
   });
@@ -55622,7 +52326,7 @@ function untrustedText(text3, maxChars) {
   const head = Math.ceil(keep * 0.7);
   return cleaned.slice(0, head) + marker + cleaned.slice(cleaned.length - (keep - head));
 }
-function evidenceBlock2(evidence2) {
+function evidenceBlock(evidence2) {
   const json2 = JSON.stringify(evidence2, null, 1).replace(/`/g, "\\u0060");
   return `\`\`\`json
 ${json2}
@@ -55651,7 +52355,7 @@ async function askStructured(options) {
       if (!(again instanceof ContextLengthError)) throw again;
       throw new TransportError(
         "llm",
-        `the ${options.purpose} prompt is longer than the refiner model's context even with its evidence trimmed to ${evidenceBlock2(trimmed).length} characters (${again.message}); use a refiner model with a longer context (refiner.model) or lower evolve.batchSize`,
+        `the ${options.purpose} prompt is longer than the refiner model's context even with its evidence trimmed to ${evidenceBlock(trimmed).length} characters (${again.message}); use a refiner model with a longer context (refiner.model) or lower evolve.batchSize`,
         { status: again.details.status, retryable: false }
       );
     }
@@ -55663,7 +52367,7 @@ async function ask(options, evidence2) {
       { role: "system", content: options.instructions },
       { role: "user", content: `${evidencePreamble}
 
-${evidenceBlock2(evidence2)}` }
+${evidenceBlock(evidence2)}` }
     ],
     // No temperature here: the refiner's configured one applies (reasoning models take none).
     jsonSchema: { name: options.schemaName, schema: options.jsonSchema },
@@ -55827,9 +52531,9 @@ var init_failure_notes2 = __esm({
 });
 
 // src/diagnose/failure-pattern.ts
-import { createHash as createHash14 } from "node:crypto";
+import { createHash as createHash13 } from "node:crypto";
 function patternId(memberKeys) {
-  const digest = createHash14("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
+  const digest = createHash13("sha256").update([...memberKeys].sort().join("\n")).digest("hex");
   return `p-${digest.slice(0, 12)}`;
 }
 var patternExampleSchema, classificationReasonSchema, failurePatternSchema;
@@ -56598,7 +53302,7 @@ var init_diagnose_batch = __esm({
     init_aggregate();
     init_canonical_causes();
     init_classify();
-    init_evidence2();
+    init_evidence();
     init_failure_notes2();
     init_failure_pattern();
     init_heldout_guard();
@@ -56624,7 +53328,7 @@ var init_diagnose_batch = __esm({
 });
 
 // src/refine/role-schemas.ts
-var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, editsReplySchema, rejectedProposalSchema, roleJsonSchemas;
+var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, rejectedProposalSchema, roleJsonSchemas;
 var init_role_schemas = __esm({
   "src/refine/role-schemas.ts"() {
     "use strict";
@@ -56691,7 +53395,6 @@ var init_role_schemas = __esm({
       ).default([])
     });
     editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
-    editsReplySchema = external_exports.object({ edits: external_exports.array(external_exports.unknown()) });
     rejectedProposalSchema = external_exports.object({
       hms: hmsSchema,
       reason: external_exports.string(),
@@ -56908,18 +53611,18 @@ var init_measurement = __esm({
 
 // src/evolve/phase-files.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
-import { mkdir as mkdir13, readdir as readdir7, readFile as readFile13, rename as rename9, writeFile as writeFile10 } from "node:fs/promises";
+import { mkdir as mkdir11, readdir as readdir6, readFile as readFile12, rename as rename9, writeFile as writeFile9 } from "node:fs/promises";
 import path8 from "node:path";
 async function writeSearchHandoff(outDir, handoff2) {
   const file2 = path8.join(outDir, searchHandoffFile);
   const temporary = `${file2}.${process.pid}.tmp`;
-  await writeFile10(temporary, `${JSON.stringify(handoff2, null, 2)}
+  await writeFile9(temporary, `${JSON.stringify(handoff2, null, 2)}
 `);
   await rename9(temporary, file2);
 }
 async function readSearchHandoff(outDir) {
   const file2 = path8.join(outDir, searchHandoffFile);
-  const text3 = await readFile13(file2, "utf8").catch(() => void 0);
+  const text3 = await readFile12(file2, "utf8").catch(() => void 0);
   if (text3 === void 0)
     throw new InputError(
       file2,
@@ -56943,23 +53646,23 @@ function spendFolder(cacheDir) {
 }
 async function writeShardSpend(options) {
   const folder = spendFolder(options.cacheDir);
-  await mkdir13(folder, { recursive: true });
+  await mkdir11(folder, { recursive: true });
   const { index, count: count6 } = options.shard;
   const name3 = `${options.runKey.slice(0, 16)}-${index + 1}-of-${count6}-${randomBytes5(4).toString("hex")}.json`;
   const temporary = path8.join(folder, `.${name3}.tmp`);
   const record3 = { runKey: options.runKey, shard: options.shard, spend: options.spend };
-  await writeFile10(temporary, `${JSON.stringify(record3)}
+  await writeFile9(temporary, `${JSON.stringify(record3)}
 `);
   await rename9(temporary, path8.join(folder, name3));
 }
 async function readShardSpend(options) {
   const folder = spendFolder(options.cacheDir);
-  const names2 = await readdir7(folder).catch(() => []);
+  const names2 = await readdir6(folder).catch(() => []);
   let spend2 = emptySpend();
   const shards = [];
   for (const name3 of names2.filter((each) => each.endsWith(".json")).sort()) {
     if (!name3.startsWith(options.runKey.slice(0, 16))) continue;
-    const record3 = parseShardSpend(await readFile13(path8.join(folder, name3), "utf8").catch(() => ""));
+    const record3 = parseShardSpend(await readFile12(path8.join(folder, name3), "utf8").catch(() => ""));
     if (!record3 || record3.runKey !== options.runKey) continue;
     spend2 = addSpend(spend2, { ...record3.spend, wallMs: 0 });
     shards.push(`${record3.shard.index + 1}/${record3.shard.count}`);
@@ -57028,8 +53731,8 @@ var init_run_inputs = __esm({
 });
 
 // src/evolve/run-key.ts
-import { createHash as createHash15 } from "node:crypto";
-import { readFile as readFile14 } from "node:fs/promises";
+import { createHash as createHash14 } from "node:crypto";
+import { readFile as readFile13 } from "node:fs/promises";
 import path10 from "node:path";
 async function runKeyParts(input2) {
   const { loaded } = input2;
@@ -57075,14 +53778,14 @@ async function scorerHash(loaded) {
   if (spec.kind === "command") {
     for (const word2 of spec.command.split(/\s+/).filter(Boolean)) {
       const file2 = path10.resolve(loaded.root, word2.replace(/^['"]|['"]$/g, ""));
-      const content = await readFile14(file2).catch(() => void 0);
-      if (content) files[word2] = createHash15("sha256").update(content).digest("hex");
+      const content = await readFile13(file2).catch(() => void 0);
+      if (content) files[word2] = createHash14("sha256").update(content).digest("hex");
     }
   }
   return sha256(canonicalJson({ spec, files }));
 }
 function sha256(text3) {
-  return createHash15("sha256").update(text3).digest("hex");
+  return createHash14("sha256").update(text3).digest("hex");
 }
 var runKeyPartsSchema, partNames, shownAsValue;
 var init_run_key = __esm({
@@ -59035,7 +55738,11 @@ async function runMeasureShard(options) {
   const final = await loadFinalHarness(loaded, options.outDir, handoff2);
   const clock = options.clock ?? { now: () => Date.now() };
   const budget = new BudgetTracker({}, () => clock.now());
-  const opened = options.models ? void 0 : await openModels(loaded, { env: options.env, gatewayCache: true });
+  const opened = options.models ? void 0 : await openModels(loaded, {
+    env: options.env,
+    simServer: options.simServer,
+    gatewayCache: true
+  });
   const workspace = runWorkspace(loaded);
   try {
     const evaluations = shardEvaluations({
@@ -59525,12 +56232,12 @@ var init_final_harness_guard = __esm({
 
 // src/harness/patch-root.ts
 import { existsSync as existsSync4 } from "node:fs";
-import { dirname as dirname9, join as join20, relative as relative6, sep as sep7 } from "node:path";
+import { dirname as dirname8, join as join19, relative as relative6, sep as sep7 } from "node:path";
 function findGitRoot(dir) {
   let current = dir;
   for (; ; ) {
-    if (existsSync4(join20(current, ".git"))) return current;
-    const parent = dirname9(current);
+    if (existsSync4(join19(current, ".git"))) return current;
+    const parent = dirname8(current);
     if (parent === current) return void 0;
     current = parent;
   }
@@ -59573,7 +56280,7 @@ var init_patch_root = __esm({
 });
 
 // src/evolve/run-records.ts
-import { readFile as readFile15 } from "node:fs/promises";
+import { readFile as readFile14 } from "node:fs/promises";
 import path12 from "node:path";
 function outcomes2(measurement, keys) {
   return measurement.result.tasks.map((task, index) => ({
@@ -59658,7 +56365,7 @@ async function readRunRecords(outDir) {
   const file2 = path12.join(outDir, runRecordsFile);
   let text3;
   try {
-    text3 = await readFile15(file2, "utf8");
+    text3 = await readFile14(file2, "utf8");
   } catch {
     return void 0;
   }
@@ -59713,7 +56420,7 @@ var init_run_records = __esm({
 });
 
 // src/evolve/evolve-result.ts
-import { mkdir as mkdir14, writeFile as writeFile11 } from "node:fs/promises";
+import { mkdir as mkdir12, writeFile as writeFile10 } from "node:fs/promises";
 import path13 from "node:path";
 function costOf2(spend2, training) {
   return {
@@ -59782,13 +56489,13 @@ function evolveResult(input2) {
 }
 async function writeFinalHarness(options) {
   assertHarnessSealed({ seed: options.seed, final: options.finalHarness, guard: options.guard });
-  await mkdir14(path13.join(options.outDir, "harness"), { recursive: true });
+  await mkdir12(path13.join(options.outDir, "harness"), { recursive: true });
   await writeHarness(options.finalHarness, path13.join(options.outDir, "harness"));
 }
 async function writeOutputs(options) {
   const { outDir, result, redactor } = options;
   await writeFinalHarness(options);
-  const write = (name3, text3) => writeFile11(path13.join(outDir, name3), redactor.text(text3));
+  const write = (name3, text3) => writeFile10(path13.join(outDir, name3), redactor.text(text3));
   await write("harness.patch", rebasePatch(result.harness.patch, options.patchPrefix ?? ""));
   const records = await buildRunRecords({
     train: options.train,
@@ -60029,7 +56736,7 @@ var init_loop = __esm({
 
 // src/harness/parse-check.ts
 import { spawn as spawn4 } from "node:child_process";
-import { extname, join as join21 } from "node:path";
+import { extname, join as join20 } from "node:path";
 async function parseProblems(options) {
   const { candidate, parent, folder, checkers } = options;
   const changed = Object.keys(candidate.files).filter((file2) => candidate.files[file2] !== parent.files[file2]).sort();
@@ -60050,7 +56757,7 @@ async function checkFile(input2) {
   if (extension === ".json") return jsonProblem(text3);
   if (extension === ".yaml" || extension === ".yml") return yamlProblem(text3);
   if ([".js", ".mjs", ".cjs"].includes(extension)) {
-    const path23 = join21(input2.folder, file2);
+    const path23 = join20(input2.folder, file2);
     const result = await runChecker({ command: checkers.node, args: ["--check", path23] });
     return result && `node --check: ${nodeMessage(result, path23)}`;
   }
@@ -60278,7 +56985,7 @@ async function callRole(options) {
     schemaName: options.schemaName,
     round: options.round,
     input: options.summary,
-    evidenceChars: evidenceBlock2(options.evidence).length,
+    evidenceChars: evidenceBlock(options.evidence).length,
     output: null,
     callIds: []
   };
@@ -61435,7 +58142,7 @@ async function reflect(options) {
 var init_reflect = __esm({
   "src/refine/reflect.ts"() {
     "use strict";
-    init_evidence2();
+    init_evidence();
     init_failure_pattern();
     init_heldout_guard();
     init_pattern_examples();
@@ -61544,12 +58251,12 @@ var init_open_run = __esm({
 });
 
 // src/evolve/prompt-log.ts
-import { appendFile as appendFile2, readFile as readFile16, rm as rm5 } from "node:fs/promises";
+import { appendFile, readFile as readFile15, rm as rm5 } from "node:fs/promises";
 import path15 from "node:path";
 async function readPromptLog(outDir) {
   let text3;
   try {
-    text3 = await readFile16(path15.join(outDir, promptLogFile), "utf8");
+    text3 = await readFile15(path15.join(outDir, promptLogFile), "utf8");
   } catch {
     return [];
   }
@@ -61646,7 +58353,7 @@ var init_prompt_log = __esm({
         const line = `${JSON.stringify(this.redactor.json(call))}
 `;
         this.pending = this.pending.then(
-          () => appendFile2(this.file, line).catch((error62) => {
+          () => appendFile(this.file, line).catch((error62) => {
             this.failure ??= error62;
           })
         );
@@ -61687,7 +58394,7 @@ var init_folder_locked_error = __esm({
 // src/evolve/folder-lock.ts
 import { randomBytes as randomBytes6 } from "node:crypto";
 import { readFileSync as readFileSync3, unlinkSync } from "node:fs";
-import { link, mkdir as mkdir15, readFile as readFile17, rename as rename10, unlink, writeFile as writeFile12 } from "node:fs/promises";
+import { link, mkdir as mkdir13, readFile as readFile16, rename as rename10, unlink, writeFile as writeFile11 } from "node:fs/promises";
 import { hostname as hostname3 } from "node:os";
 import path16 from "node:path";
 function installExitHook() {
@@ -61714,7 +58421,7 @@ function isAlive2(pid) {
 async function acquireFolderLock(options) {
   const { folder } = options;
   const file2 = path16.join(folder, lockFileName);
-  await mkdir15(folder, { recursive: true });
+  await mkdir13(folder, { recursive: true });
   const token = randomBytes6(12).toString("hex");
   const record3 = {
     pid: process.pid,
@@ -61724,7 +58431,7 @@ async function acquireFolderLock(options) {
     token
   };
   const temporary = `${file2}.${process.pid}.${token}.tmp`;
-  await writeFile12(temporary, `${JSON.stringify(record3)}
+  await writeFile11(temporary, `${JSON.stringify(record3)}
 `);
   try {
     for (let attempt2 = 0; attempt2 < 5; attempt2++) {
@@ -61754,7 +58461,7 @@ async function acquireFolderLock(options) {
 async function readHolder(file2) {
   let text3;
   try {
-    text3 = await readFile17(file2, "utf8");
+    text3 = await readFile16(file2, "utf8");
   } catch (error62) {
     return error62.code === "ENOENT" ? "gone" : void 0;
   }
@@ -61806,7 +58513,7 @@ var init_folder_lock = __esm({
 });
 
 // src/evolve/journal-file.ts
-import { appendFile as appendFile3 } from "node:fs/promises";
+import { appendFile as appendFile2 } from "node:fs/promises";
 function readJournalText(options) {
   const { file: file2, text: text3 } = options;
   const rawLines = text3.split("\n");
@@ -61885,10 +58592,10 @@ function parseJson(line) {
 }
 async function appendJournalLine(file2, text3, line) {
   if (process.env.ECDYSIS_FAILPOINT_JOURNAL_APPEND === String(line)) {
-    await appendFile3(file2, text3.slice(0, Math.floor(text3.length / 2)));
+    await appendFile2(file2, text3.slice(0, Math.floor(text3.length / 2)));
     process.kill(process.pid, "SIGKILL");
   }
-  await appendFile3(file2, text3);
+  await appendFile2(file2, text3);
 }
 var journalFormat, headerSchema, journalEntrySchema, wayOut;
 var init_journal_file = __esm({
@@ -61921,7 +58628,7 @@ var init_journal_file = __esm({
 });
 
 // src/evolve/journal.ts
-import { appendFile as appendFile4, mkdir as mkdir16, readFile as readFile18, rename as rename11, rm as rm6, truncate, writeFile as writeFile13 } from "node:fs/promises";
+import { appendFile as appendFile3, mkdir as mkdir14, readFile as readFile17, rename as rename11, rm as rm6, truncate, writeFile as writeFile12 } from "node:fs/promises";
 import path17 from "node:path";
 function replayedSpend(entries) {
   const total = {};
@@ -61957,9 +58664,9 @@ var init_journal = __esm({
         let finished = [];
         let lines = 1;
         if (options.restart) await rm6(file2, { force: true });
-        const text3 = await readFile18(file2, "utf8").catch(() => void 0);
+        const text3 = await readFile17(file2, "utf8").catch(() => void 0);
         if (text3 === void 0 || text3.trim() === "") {
-          await mkdir16(options.outDir, { recursive: true });
+          await mkdir14(options.outDir, { recursive: true });
           const header = {
             type: "header",
             format: journalFormat,
@@ -61967,12 +58674,12 @@ var init_journal = __esm({
             parts: options.parts
           };
           const temporary = `${file2}.${process.pid}.tmp`;
-          await writeFile13(temporary, `${JSON.stringify(header)}
+          await writeFile12(temporary, `${JSON.stringify(header)}
 `);
           await rename11(temporary, file2);
         } else {
           const read = readJournalText({ file: file2, text: text3, runKey: options.runKey, parts: options.parts });
-          if (read.repair === "newline") await appendFile4(file2, "\n");
+          if (read.repair === "newline") await appendFile3(file2, "\n");
           else if (read.repair) {
             await truncate(file2, read.repair.truncateTo);
             options.warn?.(
@@ -62364,6 +59071,7 @@ async function openOwnModels(options, release2, redactor) {
   const redact = (body) => redactor.json(body);
   const opened = openModels(options.loaded, {
     env: options.env,
+    simServer: options.simServer,
     gatewayCache: options.callCache ?? true,
     redact
   });
@@ -62777,7 +59485,7 @@ function budgetSentence(result) {
   return `Budget (search only): ${limits.join(", ")} bound the search; ${measurement} ran outside it (set evolve.budget.scope: run to bound the whole run).`;
 }
 var stopWords, budgetWords;
-var init_wording2 = __esm({
+var init_wording = __esm({
   "src/report/wording.ts"() {
     "use strict";
     stopWords = {
@@ -62857,7 +59565,7 @@ var init_markdown_measures = __esm({
     init_statistics();
     init_format();
     init_measure_rows();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -63187,7 +59895,7 @@ var init_markdown_sections = __esm({
     init_records2();
     init_reply_sentence();
     init_validation_stages();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -63202,7 +59910,7 @@ var init_job_summary = __esm({
     init_markdown_sections();
     init_sandbox_section();
     init_scrub();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -63646,7 +60354,7 @@ var init_html_patterns = __esm({
     init_records2();
     init_report_index();
     init_validation_stages();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -63771,7 +60479,7 @@ var init_html_roles = __esm({
     init_records2();
     init_report_index();
     init_validation_stages();
-    init_wording2();
+    init_wording();
     maxPromptChars = 3e4;
   }
 });
@@ -63971,14 +60679,14 @@ var init_html_rollouts = __esm({
     init_html_patterns();
     init_html_tasks();
     init_report_index();
-    init_wording2();
+    init_wording();
   }
 });
 
 // src/report/html-script.ts
-import { createHash as createHash16 } from "node:crypto";
+import { createHash as createHash15 } from "node:crypto";
 function cspHash(text3) {
-  return `'sha256-${createHash16("sha256").update(text3, "utf8").digest("base64")}'`;
+  return `'sha256-${createHash15("sha256").update(text3, "utf8").digest("base64")}'`;
 }
 function reportCsp() {
   return `default-src 'none'; script-src ${cspHash(reportScript)}; style-src ${cspHash(reportStyle)}; img-src 'none'; base-uri 'none'; form-action 'none'`;
@@ -64167,7 +60875,7 @@ var init_html_summary = __esm({
     init_markdown_measures();
     init_markdown_sections();
     init_measure_rows();
-    init_wording2();
+    init_wording();
   }
 });
 
@@ -64348,23 +61056,23 @@ var init_render_markdown = __esm({
 });
 
 // src/report/write-reports.ts
-import { mkdir as mkdir17, writeFile as writeFile14 } from "node:fs/promises";
+import { mkdir as mkdir15, writeFile as writeFile13 } from "node:fs/promises";
 import path19 from "node:path";
 async function writeEvolveReports(options) {
   const { outDir, result, secrets } = options;
-  await mkdir17(outDir, { recursive: true });
+  await mkdir15(outDir, { recursive: true });
   const markdown = path19.join(outDir, "report.md");
   const html = path19.join(outDir, "report.html");
-  await writeFile14(markdown, renderMarkdown(result, { secrets }));
+  await writeFile13(markdown, renderMarkdown(result, { secrets }));
   const records = await readRunRecords(outDir);
   const prompts = await readPromptLog(outDir);
-  await writeFile14(html, renderHtml({ result, records, prompts }, { secrets }));
+  await writeFile13(html, renderHtml({ result, records, prompts }, { secrets }));
   return { markdown, html };
 }
 async function writeGateReport(options) {
   const file2 = path19.join(options.outDir, "gate.md");
-  await mkdir17(options.outDir, { recursive: true });
-  await writeFile14(file2, renderGateComment(options.result, { secrets: options.secrets }));
+  await mkdir15(options.outDir, { recursive: true });
+  await writeFile13(file2, renderGateComment(options.result, { secrets: options.secrets }));
   return file2;
 }
 var init_write_reports = __esm({
@@ -64392,18 +61100,3342 @@ var init_report = __esm({
     init_sandbox_section();
     init_scrub();
     init_svg_chart();
-    init_wording2();
+    init_wording();
     init_write_reports();
+  }
+});
+
+// src/sim/endpoint-behaviour.ts
+function endpointFromQuirks(quirks) {
+  return {
+    rejectTools: quirks.includes("rejects-tools"),
+    rejectJsonSchema: quirks.includes("rejects-json-schema"),
+    reasoningModel: quirks.includes("reasoning-model"),
+    rejectSeed: quirks.includes("rejects-seed")
+  };
+}
+function routeOf(endpoint, method, url2) {
+  const parsed = new URL(url2, "http://sim.invalid");
+  const path23 = parsed.pathname.replace(/\/+$/, "");
+  if (endpoint.azure) {
+    const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path23);
+    const version2 = parsed.searchParams.get("api-version");
+    if (classic) {
+      if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
+        return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
+      if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
+    }
+    if (method === "POST" && path23 === "/openai/v1/chat/completions") return { kind: "chat" };
+    if (method === "POST" && path23 === "/openai/v1/responses") return { kind: "responses" };
+    if (method === "GET" && path23 === "/openai/v1/models") return { kind: "models" };
+    return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
+  }
+  if (method === "GET" && path23 === "/v1/models") return { kind: "models" };
+  if (method === "POST" && path23 === "/v1/chat/completions") return { kind: "chat" };
+  if (method === "POST" && path23 === "/v1/responses") return { kind: "responses" };
+  return {
+    kind: "none",
+    status: 404,
+    body: openAIError(`Invalid URL (${method} ${path23})`, "invalid_request_error", null, null)
+  };
+}
+function refuseAuth(endpoint, headers) {
+  if (!endpoint.apiKey) return void 0;
+  if (endpoint.azure) {
+    if (headers["api-key"] === endpoint.apiKey) return void 0;
+    return {
+      status: 401,
+      body: azureError(
+        "401",
+        "Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource."
+      )
+    };
+  }
+  const given = /^Bearer (.+)$/.exec(String(headers.authorization ?? ""))?.[1];
+  if (given === endpoint.apiKey) return void 0;
+  const message = given ? `Incorrect API key provided: ${given.slice(0, 3)}***${given.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
+  return {
+    status: 401,
+    body: openAIError(message, "invalid_request_error", null, given ? "invalid_api_key" : null)
+  };
+}
+function refuseChat(endpoint, body, model) {
+  for (const check2 of [
+    refuseAccount,
+    refuseFields,
+    refuseSeed,
+    refuseReasoningParameters,
+    refuseFeatures
+  ]) {
+    const refusal2 = check2(endpoint, body, model);
+    if (refusal2) return refusal2;
+  }
+  return void 0;
+}
+function refusal(status2, message, type, param = null, code2 = null) {
+  return { status: status2, body: openAIError(message, type, param, code2) };
+}
+var openAIError, azureError, refuseAccount, refuseFields, refuseReasoningParameters, refuseSeed, refuseFeatures;
+var init_endpoint_behaviour = __esm({
+  "src/sim/endpoint-behaviour.ts"() {
+    "use strict";
+    openAIError = (message, type, param, code2) => ({
+      error: { message, type, param, code: code2 }
+    });
+    azureError = (code2, message) => ({ error: { code: code2, message } });
+    refuseAccount = (endpoint, _body, model) => {
+      if (endpoint.models && !endpoint.models.includes(model)) {
+        return refusal(
+          404,
+          `The model \`${model}\` does not exist or you do not have access to it.`,
+          "invalid_request_error",
+          null,
+          "model_not_found"
+        );
+      }
+      if (!endpoint.noQuota) return void 0;
+      return refusal(
+        429,
+        "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        "insufficient_quota",
+        null,
+        "insufficient_quota"
+      );
+    };
+    refuseFields = (endpoint, body) => {
+      const unknown2 = endpoint.rejectFields?.find(
+        (field2) => field2 in body
+      );
+      if (!unknown2) return void 0;
+      return refusal(
+        400,
+        `Unrecognized request argument supplied: ${unknown2}`,
+        "invalid_request_error"
+      );
+    };
+    refuseReasoningParameters = (endpoint, body) => {
+      if (!endpoint.reasoningModel) return void 0;
+      if (body.max_tokens !== void 0) {
+        return refusal(
+          400,
+          "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+          "invalid_request_error",
+          "max_tokens",
+          "unsupported_parameter"
+        );
+      }
+      if (body.temperature === void 0 || body.temperature === 1) return void 0;
+      return refusal(
+        400,
+        `Unsupported value: 'temperature' does not support ${body.temperature} with this model. Only the default (1) value is supported.`,
+        "invalid_request_error",
+        "temperature",
+        "unsupported_value"
+      );
+    };
+    refuseSeed = (endpoint, body) => {
+      if (!endpoint.rejectSeed || body.seed === void 0) return void 0;
+      const message = 'Invalid JSON payload received. Unknown name "seed": Cannot find field.';
+      return {
+        status: 400,
+        body: [
+          {
+            error: {
+              code: 400,
+              message,
+              status: "INVALID_ARGUMENT",
+              details: [
+                {
+                  "@type": "type.googleapis.com/google.rpc.BadRequest",
+                  fieldViolations: [{ description: message }]
+                }
+              ]
+            }
+          }
+        ]
+      };
+    };
+    refuseFeatures = (endpoint, body, model) => {
+      if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
+        return refusal(400, `${model} does not support tools`, "api_error");
+      if (!endpoint.rejectJsonSchema || body.response_format?.type !== "json_schema") return void 0;
+      return refusal(
+        400,
+        "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
+        "invalid_request_error"
+      );
+    };
+  }
+});
+
+// src/sim/world-schema.ts
+var familyKinds, familyKindSchema, quirkSchema, rate, familySchema, worldSchema;
+var init_world_schema = __esm({
+  "src/sim/world-schema.ts"() {
+    "use strict";
+    init_zod();
+    familyKinds = [
+      "arithmetic",
+      "unit-conversion",
+      "multi-hop",
+      "date-reasoning",
+      "extraction"
+    ];
+    familyKindSchema = external_exports.enum(familyKinds);
+    quirkSchema = external_exports.enum([
+      "fenced-json",
+      "prose-json",
+      "ignore-response-format",
+      "no-native-tools",
+      "rejects-tools",
+      "rejects-json-schema",
+      "reasoning-model",
+      "rejects-seed"
+    ]);
+    rate = external_exports.number().min(0).max(1);
+    familySchema = external_exports.object({
+      kind: familyKindSchema,
+      counts: external_exports.object({ train: external_exports.number().int().min(0), heldout: external_exports.number().int().min(0) }).strict(),
+      /** Multi-hop only: number of lookups a chain needs. */
+      hops: external_exports.object({ min: external_exports.number().int().min(1).max(4), max: external_exports.number().int().min(1).max(4) }).strict().default({ min: 1, max: 4 })
+    }).strict();
+    worldSchema = external_exports.object({
+      name: external_exports.string().min(1),
+      description: external_exports.string().default(""),
+      seed: external_exports.number().int(),
+      families: external_exports.array(familySchema).min(1),
+      deficiencies: external_exports.object({
+        /** Per-kind rates; keyed by world seed + task text only, so any model suffers them. */
+        systematic: external_exports.object({
+          /** Share of items answered in prose unless an answer format is instructed. */
+          "format-drift": rate.default(0),
+          /** Share of arithmetic / unit-conversion items computed wrongly without a calculator. */
+          "arithmetic-slip": rate.default(0),
+          /** Share of multi-hop items with a long chain (more turns than the seed budget). */
+          "step-budget": rate.default(0),
+          /** Share of tool-using items whose first tool call is malformed; gives up unless guided. */
+          "tool-error-giveup": rate.default(0),
+          /** Share of tool-using items (multi-hop, arithmetic, unit conversion) with a long preamble that overflows the seed context budget. */
+          "context-loss": rate.default(0)
+        }).strict().default({
+          "format-drift": 0,
+          "arithmetic-slip": 0,
+          "step-budget": 0,
+          "tool-error-giveup": 0,
+          "context-loss": 0
+        }),
+        modelSpecific: external_exports.object({
+          /** Per-item consistent slips keyed by model name; flipped only by an item hint. */
+          itemSlip: rate.default(0),
+          /** Per-sample slips keyed by the request seed (above temperature 0 only). */
+          flaky: rate.default(0),
+          /**
+           * Share of items that are borderline for this model: each is answered right or wrong
+           * (even odds) by a draw keyed on the exact system-prompt text, so any change of that
+           * text flips some of them, both ways.
+           */
+          promptSensitivity: rate.default(0)
+        }).strict().default({ itemSlip: 0, flaky: 0, promptSensitivity: 0 }),
+        /**
+         * Sample-dependent systematic slips. Of the items an arithmetic slip or a format drift
+         * hits, `share` slip only on some samples: each sample slips with `chance`, keyed by the
+         * sampling seed (at temperature 0 every sample is seed 0: such an item then slips always
+         * or never). A majority vote over samples repairs those of them whose `chance` < 1/2 loses;
+         * the harness fix (a calculator, an answer format) repairs every one, on every sample.
+         */
+        sampleDependent: external_exports.object({ share: rate.default(0), chance: rate.default(0.35) }).strict().default({ share: 0, chance: 0.35 })
+      }).strict(),
+      /** Chance of a slip per rollout added by every rule beyond `freeRules`. */
+      ruleCost: rate.default(0.01),
+      freeRules: external_exports.number().int().min(0).default(4),
+      refiner: external_exports.object({
+        /** Chance a one-instance diagnosis finds the real cause. */
+        accuracyAtOne: rate.default(0.4),
+        /** Chance a diagnosis backed by `instancesForMany` or more instances finds it. */
+        accuracyAtMany: rate.default(0.95),
+        instancesForMany: external_exports.number().int().min(1).default(4),
+        /** Chance a one-instance diagnosis of a plain wrong answer becomes an item-specific hint. */
+        hintTendencyAtOne: rate.default(0.5),
+        /** Neutral: one instance is diagnosed as well as many (accuracyAtMany, no hint tendency). */
+        neutral: external_exports.boolean().default(false),
+        /**
+         * How the refiner writes. `tidy`: one fixed label per cause and a fixed mini-language for
+         * changes. `plainspoken`: like a real model — varied wording for the same diagnosis,
+         * varied cause labels, changes in prose, prompt-level fixes as text edits of the system
+         * prompt file, and schema slips at `schemaSlips`.
+         */
+        style: external_exports.enum(["tidy", "plainspoken"]).default("tidy"),
+        /** Chance an Editor edit carries a schema slip (extra key, "true" for true, old/new, no wrapper, a find off by whitespace); none when asked to repair. */
+        schemaSlips: rate.default(0),
+        /** Chance the merge step recognises a group as part of the pattern of its cause (else it stays its own pattern). */
+        mergeRecall: rate.default(1),
+        /**
+         * Plain-spoken only: chance a prompt-level fix (the answer format, guidance after tool
+         * errors) is written into the system prompt file rather than set as a config field.
+         */
+        promptFixes: rate.default(0.5)
+      }).strict().default({
+        accuracyAtOne: 0.4,
+        accuracyAtMany: 0.95,
+        instancesForMany: 4,
+        hintTendencyAtOne: 0.5,
+        neutral: false,
+        style: "tidy",
+        schemaSlips: 0,
+        mergeRecall: 1,
+        promptFixes: 0.5
+      }),
+      skeptic: external_exports.object({
+        /** Chance the Skeptic objects to a single-instance or entity-specific change. */
+        strictness: rate.default(0.8)
+      }).strict().default({ strictness: 0.8 }),
+      latency: external_exports.object({
+        fixedMs: external_exports.number().min(0).default(600),
+        perTokenMs: external_exports.number().min(0).default(10),
+        /** Multiplier applied to both, so a bench finishes in minutes; LLM time still dominates. */
+        scale: external_exports.number().min(0).default(0.05)
+      }).strict().default({ fixedMs: 600, perTokenMs: 10, scale: 0.05 }),
+      /** The weak seed harness written by generateWorldFiles. */
+      seedHarness: external_exports.object({
+        maxSteps: external_exports.number().int().min(1).default(3),
+        contextChars: external_exports.number().int().min(200).default(1600)
+      }).strict().default({ maxSteps: 3, contextChars: 1600 }),
+      /** Model names whose item slips are listed in ground-truth.json. */
+      groundTruthModels: external_exports.array(external_exports.string().min(1)).default(["sim-1"])
+    }).strict();
+  }
+});
+
+// src/sim/load-world.ts
+import { readdir as readdir7, readFile as readFile18 } from "node:fs/promises";
+import { join as join21, resolve as resolve11 } from "node:path";
+function bundledWorlds() {
+  return [...bundledWorldNames];
+}
+function parseWorld(file2, text3) {
+  const world2 = validateLocated({
+    file: file2,
+    located: parseLocatedYaml(file2, text3),
+    schema: worldSchema
+  });
+  world2.families.forEach((family, index) => {
+    if (family.hops.min > family.hops.max) {
+      throw new InputError(file2, "hops.min must not exceed hops.max", {
+        field: `families[${index}].hops`
+      });
+    }
+  });
+  return world2;
+}
+async function loadWorld(path23) {
+  const file2 = isBundledWorld(path23) ? join21(worldsDir(), `${path23}.yaml`) : resolve11(path23);
+  let text3;
+  try {
+    text3 = await readFile18(file2, "utf8");
+  } catch (error62) {
+    const known = bundledWorldNames.join(", ");
+    throw new InputError(
+      file2,
+      `cannot read world file (${error62.code}); bundled worlds: ${known}`
+    );
+  }
+  return parseWorld(file2, text3);
+}
+var init_load_world = __esm({
+  "src/sim/load-world.ts"() {
+    "use strict";
+    init_world_names();
+    init_yaml_document();
+    init_input_error();
+    init_world_schema();
+  }
+});
+
+// src/sim/openai-wire.ts
+function contentText(content) {
+  if (typeof content === "string") return content;
+  if (!content) return "";
+  return content.map((part) => part.text ?? "").join("");
+}
+function toSimRequest(body, options) {
+  const messages = body.messages.map((message) => ({
+    role: message.role,
+    content: contentText(message.content),
+    toolCalls: message.tool_calls?.map((call) => ({
+      id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments
+    })),
+    toolCallId: message.tool_call_id
+  }));
+  return {
+    model: options.model,
+    messages,
+    tools: options.nativeTools ? (body.tools ?? []).map((tool) => tool.function.name) : [],
+    seed: body.seed ?? 0,
+    temperature: body.temperature ?? 1,
+    schemaName: body.response_format?.type === "json_schema" ? body.response_format.json_schema?.name : void 0
+  };
+}
+function estimateTokens2(text3) {
+  return Math.max(1, Math.ceil(text3.length / 4));
+}
+function promptTokens(body) {
+  const parts = body.messages.map(
+    (message) => contentText(message.content) + JSON.stringify(message.tool_calls ?? "")
+  );
+  return estimateTokens2(parts.join("") + JSON.stringify(body.tools ?? ""));
+}
+function completionBody(reply) {
+  return {
+    id: `chatcmpl-${reply.id}`,
+    object: "chat.completion",
+    created: 0,
+    model: reply.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: reply.content,
+          ...reply.toolCalls.length > 0 ? { tool_calls: reply.toolCalls } : {}
+        },
+        finish_reason: reply.toolCalls.length > 0 ? "tool_calls" : "stop",
+        logprobs: null
+      }
+    ],
+    usage: {
+      prompt_tokens: reply.prompt,
+      completion_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens
+    }
+  };
+}
+var contentSchema, messageSchema, chatBodySchema;
+var init_openai_wire = __esm({
+  "src/sim/openai-wire.ts"() {
+    "use strict";
+    init_zod();
+    contentSchema = external_exports.union([
+      external_exports.string(),
+      external_exports.null(),
+      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
+    ]).optional();
+    messageSchema = external_exports.object({
+      role: external_exports.enum(["system", "developer", "user", "assistant", "tool"]),
+      content: contentSchema,
+      tool_calls: external_exports.array(
+        external_exports.object({
+          id: external_exports.string(),
+          function: external_exports.object({ name: external_exports.string(), arguments: external_exports.string() }).passthrough()
+        }).passthrough()
+      ).optional(),
+      tool_call_id: external_exports.string().optional()
+    }).passthrough();
+    chatBodySchema = external_exports.object({
+      model: external_exports.string().default(""),
+      messages: external_exports.array(messageSchema).min(1),
+      tools: external_exports.array(
+        external_exports.object({ type: external_exports.string(), function: external_exports.object({ name: external_exports.string() }).passthrough() }).passthrough()
+      ).optional(),
+      seed: external_exports.number().int().optional(),
+      temperature: external_exports.number().optional(),
+      max_tokens: external_exports.number().int().optional(),
+      max_completion_tokens: external_exports.number().int().optional(),
+      reasoning_effort: external_exports.string().optional(),
+      response_format: external_exports.object({
+        type: external_exports.string(),
+        json_schema: external_exports.object({ name: external_exports.string() }).passthrough().optional()
+      }).passthrough().optional(),
+      stream: external_exports.boolean().optional()
+    }).passthrough();
+  }
+});
+
+// src/sim/misbehaviour.ts
+function contextRefusal(body, misbehaviour) {
+  if (misbehaviour?.kind !== "context-limit") return void 0;
+  const chars = body.messages.reduce(
+    (sum, message) => sum + contentText(message.content).length,
+    0
+  );
+  const limit2 = misbehaviour.maxPromptChars ?? 4e3;
+  if (chars <= limit2) return void 0;
+  const tokens = (chars2) => Math.ceil(chars2 / 4);
+  return {
+    status: 400,
+    body: {
+      object: "error",
+      message: `This model's maximum context length is ${tokens(limit2)} tokens. However, you requested ${tokens(chars)} tokens in the messages, Please reduce the length of the messages.`,
+      type: "BadRequestError",
+      param: null,
+      code: 400
+    }
+  };
+}
+function misbehave(completion, kind) {
+  const body = structuredClone(completion);
+  const choice = body.choices[0];
+  const text3 = choice.message.content ?? "";
+  const calls = choice.message.tool_calls ?? [];
+  const replace = (content, extra = {}) => {
+    choice.message = { role: "assistant", content, ...extra };
+    choice.finish_reason = "stop";
+  };
+  if (kind === "empty") replace("");
+  else if (kind === "refusal-text") replace("I'm sorry, but I can't help with that.");
+  else if (kind === "refusal-field")
+    replace(null, { refusal: "I'm sorry, but I can't assist with that request." });
+  else if (kind === "single-quoted-json") choice.message.content = text3.replaceAll('"', "'");
+  else if (kind === "cut-at-limit") {
+    replace(text3.slice(0, Math.floor(text3.length / 2)));
+    choice.finish_reason = "length";
+  } else if (kind === "reasoning-only" || kind === "reasoning-null")
+    replace(kind === "reasoning-only" ? "" : null, {
+      reasoning_content: `Okay, let me think. ${text3}`
+    });
+  else if (kind === "think-tags")
+    choice.message.content = `<think>
+A first guess.
+Answer: 0
+</think>
+${text3}`;
+  else if (kind === "usage-total-only") body.usage.total_tokens += hiddenReasoningTokens;
+  else if ((kind === "hermes-tools" || kind === "llama-tools" || kind === "mistral-tools") && calls.length > 0)
+    replace(writtenCalls(text3, calls, kind));
+  return body;
+}
+function writtenCalls(text3, calls, kind) {
+  const parsed = calls.map((call) => ({
+    name: call.function.name,
+    args: parseArguments(call.function.arguments)
+  }));
+  const lead = text3 ? `${text3}
+` : "";
+  if (kind === "hermes-tools")
+    return `${lead}${parsed.map((call) => `<tool_call>
+${JSON.stringify({ name: call.name, arguments: call.args })}
+</tool_call>`).join("\n")}`;
+  if (kind === "llama-tools")
+    return `${lead}<|python_tag|>${parsed.map((call) => JSON.stringify({ name: call.name, parameters: call.args })).join("; ")}<|eom_id|>`;
+  return `${lead}[TOOL_CALLS]${JSON.stringify(parsed.map((call) => ({ name: call.name, arguments: call.args })))}`;
+}
+function parseArguments(text3) {
+  try {
+    return JSON.parse(text3 || "{}");
+  } catch {
+    return text3;
+  }
+}
+var misbehaviourKinds, simMisbehaviourSchema, hiddenReasoningTokens;
+var init_misbehaviour = __esm({
+  "src/sim/misbehaviour.ts"() {
+    "use strict";
+    init_zod();
+    init_openai_wire();
+    misbehaviourKinds = [
+      /** `content: ""`, nothing else. */
+      "empty",
+      /** The model declines in words: "I'm sorry, but I can't help with that." */
+      "refusal-text",
+      /** OpenAI's structured refusal: `content: null`, `refusal: "…"`. */
+      "refusal-field",
+      /** JSON written with single quotes (a Python dict), which no JSON parser reads. */
+      "single-quoted-json",
+      /** The reply stops halfway, `finish_reason: "length"`, on every try. */
+      "cut-at-limit",
+      /** vLLM's reasoning parser when the model never closes its thinking: all in `reasoning_content`, `content: ""`. */
+      "reasoning-only",
+      /** The same with `content: null`. */
+      "reasoning-null",
+      /** `<think>…</think>` with a draft answer in it, before the real reply. */
+      "think-tags",
+      /** Tool calls written as Hermes/Qwen `<tool_call>{…}</tool_call>` text (no tool parser on the server). */
+      "hermes-tools",
+      /** Tool calls written as Llama `<|python_tag|>{"name":…,"parameters":…}`. */
+      "llama-tools",
+      /** Tool calls written as Mistral `[TOOL_CALLS][{…}]`. */
+      "mistral-tools",
+      /** Hidden reasoning tokens reported only in `total_tokens` (some gateways). */
+      "usage-total-only",
+      /** 400 "maximum context length" (vLLM's words) to a prompt longer than `maxPromptChars`. */
+      "context-limit"
+    ];
+    simMisbehaviourSchema = external_exports.object({
+      side: external_exports.enum(["agent", "refiner"]),
+      kind: external_exports.enum(misbehaviourKinds),
+      /** `context-limit`: the longest prompt (characters of its messages) the server takes. */
+      maxPromptChars: external_exports.number().int().positive().optional()
+    });
+    hiddenReasoningTokens = 200;
+  }
+});
+
+// src/sim/latency.ts
+function latencyMs(world2, completionTokens, scaleOverride) {
+  const scale = scaleOverride ?? world2.latency.scale;
+  return (world2.latency.fixedMs + world2.latency.perTokenMs * completionTokens) * scale;
+}
+function wait(ms) {
+  return ms > 0 ? new Promise((resolve15) => setTimeout(resolve15, ms)) : Promise.resolve();
+}
+var init_latency = __esm({
+  "src/sim/latency.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/faults.ts
+async function playFault(faults, number4, response) {
+  if (every(faults.stallEvery, number4)) await wait(faults.stallMs ?? 0);
+  if (every(faults.resetEvery, number4)) {
+    response.socket?.destroy();
+    return true;
+  }
+  if (every(faults.dropMidBodyEvery, number4)) {
+    response.writeHead(200, { "content-type": "application/json", "content-length": "4096" });
+    response.write('{"id":"chatcmpl-sim","object":"chat.completion","choices":[{"index":0,');
+    setImmediate(() => response.socket?.destroy());
+    return true;
+  }
+  if (every(faults.status429Every, number4)) {
+    send(response, 429, errorBody("rate limited (injected)", "rate_limit_error"), {
+      "retry-after": String(faults.retryAfterSeconds ?? 0)
+    });
+    return true;
+  }
+  if (every(faults.status500Every, number4)) {
+    send(response, 500, errorBody("server error (injected)", "server_error"));
+    return true;
+  }
+  if (every(faults.nonCompletionEvery, number4)) {
+    sendNonCompletion(response, faults.nonCompletion ?? "html");
+    return true;
+  }
+  return false;
+}
+function sendNonCompletion(response, kind) {
+  if (kind === "html") {
+    response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    response.end(
+      "<!doctype html><html><body><h1>Sign in</h1><form>Log in to continue</form></body></html>"
+    );
+    return;
+  }
+  const base = { id: "chatcmpl-sim", object: "chat.completion", created: 0, model: "sim" };
+  const message = (content) => ({
+    index: 0,
+    message: { role: "assistant", content }
+  });
+  const bodies = {
+    "no-choices": base,
+    "empty-choices": { ...base, choices: [] },
+    "null-content": { ...base, choices: [{ ...message(null), finish_reason: "stop" }] },
+    "length-empty": { ...base, choices: [{ ...message(""), finish_reason: "length" }] }
+  };
+  send(response, 200, bodies[kind]);
+}
+function errorBody(message, type) {
+  return { error: { message, type, code: null, param: null } };
+}
+function send(response, status2, body, headers = {}) {
+  if (response.destroyed) return;
+  response.writeHead(status2, { "content-type": "application/json", ...headers });
+  response.end(JSON.stringify(body));
+}
+var every;
+var init_faults = __esm({
+  "src/sim/faults.ts"() {
+    "use strict";
+    init_latency();
+    every = (n, count6) => n !== void 0 && n > 0 && count6 % n === 0;
+  }
+});
+
+// src/sim/draw.ts
+import { createHash as createHash16 } from "node:crypto";
+function draw(...parts) {
+  const digest = createHash16("sha256").update(parts.join("\u241F")).digest();
+  return digest.readUInt32BE(0) / 2 ** 32;
+}
+function shortHash(...parts) {
+  return createHash16("sha256").update(parts.join("\u241F")).digest("hex").slice(0, 16);
+}
+function seededRng(...parts) {
+  let state = Math.floor(draw(...parts) * 2 ** 32) >>> 0;
+  const next3 = () => {
+    state = state + 1831565813 >>> 0;
+    let t = state;
+    t = Math.imul(t ^ t >>> 15, t | 1);
+    t ^= t + Math.imul(t ^ t >>> 7, t | 61);
+    return ((t ^ t >>> 14) >>> 0) / 2 ** 32;
+  };
+  return {
+    next: next3,
+    int: (min, max) => min + Math.floor(next3() * (max - min + 1)),
+    pick: (items) => items[Math.floor(next3() * items.length)]
+  };
+}
+var init_draw = __esm({
+  "src/sim/draw.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/ground-truth-log.ts
+import { appendFile as appendFile4, mkdir as mkdir16 } from "node:fs/promises";
+import { dirname as dirname9 } from "node:path";
+function groundTruthKey(statement, model, seed2) {
+  return shortHash("task", statement, model, seed2);
+}
+var GroundTruthLog;
+var init_ground_truth_log = __esm({
+  "src/sim/ground-truth-log.ts"() {
+    "use strict";
+    init_draw();
+    GroundTruthLog = class {
+      constructor(path23) {
+        this.path = path23;
+      }
+      path;
+      chain = Promise.resolve();
+      ready = false;
+      failure;
+      /** Queues one line. */
+      write(entry) {
+        const path23 = this.path;
+        if (!path23) return;
+        this.chain = this.chain.then(async () => {
+          if (this.failure !== void 0) return;
+          try {
+            if (!this.ready) {
+              await mkdir16(dirname9(path23), { recursive: true });
+              this.ready = true;
+            }
+            await appendFile4(path23, `${JSON.stringify(entry)}
+`);
+          } catch (error62) {
+            this.failure = error62;
+          }
+        });
+      }
+      /** Resolves when every queued line is on disk; rejects with the first write failure. */
+      async flush() {
+        await this.chain;
+        if (this.failure !== void 0) throw this.failure;
+      }
+    };
+  }
+});
+
+// src/sim/families/problem.ts
+function formatNumber2(value) {
+  return String(Number(value.toFixed(6)));
+}
+var numericScorer2;
+var init_problem = __esm({
+  "src/sim/families/problem.ts"() {
+    "use strict";
+    numericScorer2 = { kind: "numeric", tolerance: 1e-6, relative: false };
+  }
+});
+
+// src/sim/families/arithmetic.ts
+function generateArithmetic(rng, names2) {
+  const who = names2.person();
+  const template = rng.pick(templates);
+  const { question, value } = template.make(rng, who);
+  return { question, expected: value, keyPhrase: who, scorer: numericScorer2 };
+}
+function parseArithmetic(text3) {
+  for (const template of templates) {
+    const match = template.pattern.exec(text3.trim());
+    if (!match) continue;
+    const numbers = match.slice(2).map(Number);
+    const expression = template.expression(numbers);
+    return {
+      kind: "compute",
+      family: "arithmetic",
+      keyPhrase: match[1],
+      expression,
+      value: evaluate2(expression)
+    };
+  }
+  return null;
+}
+function evaluate2(expression) {
+  const tokens = expression.match(/\d+(?:\.\d+)?|[-+*/()]/g) ?? [];
+  let index = 0;
+  const primary = () => {
+    const token = tokens[index++];
+    if (token === "(") {
+      const value = sum();
+      index++;
+      return value;
+    }
+    return Number(token);
+  };
+  const product = () => {
+    let value = primary();
+    while (tokens[index] === "*" || tokens[index] === "/") {
+      const op = tokens[index++];
+      const right = primary();
+      value = op === "*" ? value * right : value / right;
+    }
+    return value;
+  };
+  const sum = () => {
+    let value = product();
+    while (tokens[index] === "+" || tokens[index] === "-") {
+      const op = tokens[index++];
+      const right = product();
+      value = op === "+" ? value + right : value - right;
+    }
+    return value;
+  };
+  return sum();
+}
+var name, templates;
+var init_arithmetic = __esm({
+  "src/sim/families/arithmetic.ts"() {
+    "use strict";
+    init_problem();
+    name = "([A-Z][a-z]+ [A-Z][a-z]+)";
+    templates = [
+      {
+        pattern: new RegExp(
+          `^${name} packs (\\d+) crates of (\\d+) jars each, gives away (\\d+) jars, and shares the rest equally among (\\d+) market stalls\\. How many jars does each stall get\\?$`
+        ),
+        make(rng, who) {
+          const a = rng.int(6, 30);
+          const b = rng.int(6, 30);
+          const d = rng.int(2, 9);
+          const q = rng.int(1, Math.floor((a * b - 1) / d));
+          const c = a * b - q * d;
+          return {
+            question: `${who} packs ${a} crates of ${b} jars each, gives away ${c} jars, and shares the rest equally among ${d} market stalls. How many jars does each stall get?`,
+            value: q
+          };
+        },
+        expression: ([a, b, c, d]) => `(${a} * ${b} - ${c}) / ${d}`
+      },
+      {
+        pattern: new RegExp(
+          `^${name} buys (\\d+) boxes of (\\d+) nails and (\\d+) boxes of (\\d+) screws\\. How many items does [A-Z][a-z]+ [A-Z][a-z]+ buy in total\\?$`
+        ),
+        make(rng, who) {
+          const [a, b, c, d] = [rng.int(3, 40), rng.int(12, 99), rng.int(3, 40), rng.int(12, 99)];
+          return {
+            question: `${who} buys ${a} boxes of ${b} nails and ${c} boxes of ${d} screws. How many items does ${who} buy in total?`,
+            value: a * b + c * d
+          };
+        },
+        expression: ([a, b, c, d]) => `${a} * ${b} + ${c} * ${d}`
+      },
+      {
+        pattern: new RegExp(
+          `^${name} saves (\\d+) coins a week for (\\d+) weeks, then spends (\\d+) coins on a lantern\\. How many coins are left\\?$`
+        ),
+        make(rng, who) {
+          const a = rng.int(7, 60);
+          const b = rng.int(5, 52);
+          const c = rng.int(1, a * b - 1);
+          return {
+            question: `${who} saves ${a} coins a week for ${b} weeks, then spends ${c} coins on a lantern. How many coins are left?`,
+            value: a * b - c
+          };
+        },
+        expression: ([a, b, c]) => `${a} * ${b} - ${c}`
+      }
+    ];
+  }
+});
+
+// src/sim/families/date-reasoning.ts
+function addDays(iso, days) {
+  return new Date(Date.parse(`${iso}T00:00:00Z`) + days * day).toISOString().slice(0, 10);
+}
+function weekdayOf(iso) {
+  return weekdays[(/* @__PURE__ */ new Date(`${iso}T00:00:00Z`)).getUTCDay()];
+}
+function generateDateReasoning(rng, names2) {
+  const who = names2.person();
+  const start = addDays("2021-01-01", rng.int(0, 1500));
+  const days = rng.int(3, 200);
+  if (rng.next() < 0.5) {
+    const direction = rng.next() < 0.7 ? "later" : "earlier";
+    const question2 = `${who} signed the lease on ${start}. The inspection is ${days} days ${direction}. On what date (YYYY-MM-DD) is the inspection?`;
+    return {
+      question: question2,
+      expected: addDays(start, direction === "later" ? days : -days),
+      keyPhrase: who
+    };
+  }
+  const question = `${who}'s harvest fair opens on ${start}. On which weekday does it close, ${days} days later?`;
+  return { question, expected: weekdayOf(addDays(start, days)), keyPhrase: who };
+}
+function parseDateReasoning(text3) {
+  const trimmed = text3.trim();
+  const dated = datePattern.exec(trimmed);
+  if (dated) {
+    const days = Number(dated[3]) * (dated[4] === "later" ? 1 : -1);
+    return {
+      kind: "direct",
+      family: "date-reasoning",
+      keyPhrase: dated[1],
+      answer: addDays(dated[2], days),
+      numeric: false,
+      decoys: [addDays(dated[2], days + 1)]
+    };
+  }
+  const weekday = weekdayPattern.exec(trimmed);
+  if (weekday) {
+    const answer = weekdayOf(addDays(weekday[2], Number(weekday[3])));
+    const decoy = weekdayOf(addDays(weekday[2], Number(weekday[3]) + 1));
+    return {
+      kind: "direct",
+      family: "date-reasoning",
+      keyPhrase: weekday[1],
+      answer,
+      numeric: false,
+      decoys: [decoy]
+    };
+  }
+  return null;
+}
+var weekdays, day, datePattern, weekdayPattern;
+var init_date_reasoning = __esm({
+  "src/sim/families/date-reasoning.ts"() {
+    "use strict";
+    weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+    day = 864e5;
+    datePattern = /^([A-Z][a-z]+ [A-Z][a-z]+) signed the lease on (\d{4}-\d{2}-\d{2})\. The inspection is (\d+) days (later|earlier)\. On what date \(YYYY-MM-DD\) is the inspection\?$/;
+    weekdayPattern = /^([A-Z][a-z]+ [A-Z][a-z]+)'s harvest fair opens on (\d{4}-\d{2}-\d{2})\. On which weekday does it close, (\d+) days later\?$/;
+  }
+});
+
+// src/sim/families/extraction.ts
+function generateExtraction(rng, names2) {
+  const sender = names2.person();
+  const letters = "ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const code2 = `${rng.pick([...letters])}${rng.pick([...letters])}-${rng.int(1e3, 9999)}`;
+  const weight = formatNumber2(rng.int(5, 500) / 10);
+  const values = {
+    "tracking code": code2,
+    destination: names2.place(),
+    "weight in kg": weight,
+    "client organisation": names2.organisation()
+  };
+  const sentences2 = [
+    `${sender} sent the parcel on behalf of ${values["client organisation"]}.`,
+    `It weighs ${weight} kg.`,
+    `The tracking code is ${code2}.`,
+    `It is bound for ${values.destination}.`
+  ];
+  const body = [sentences2[0], ...shuffle(rng, sentences2.slice(1))].join(" ");
+  const field2 = rng.pick(fieldNames);
+  const question = `Shipping note: ${body} Question: what is the ${field2} of ${sender}'s parcel?`;
+  const numeric = field2 === "weight in kg";
+  return {
+    question,
+    expected: numeric ? Number(weight) : values[field2],
+    keyPhrase: sender,
+    scorer: numeric ? numericScorer2 : void 0
+  };
+}
+function parseExtraction(text3) {
+  const match = questionPattern.exec(text3.trim());
+  if (!match) return null;
+  const [, body, field2, sender] = match;
+  const found = fieldNames.map((name3) => [name3, fields[name3].exec(body)?.[1]]);
+  const answer = found.find(([name3]) => name3 === field2)?.[1];
+  if (answer === void 0) return null;
+  const decoys = found.filter(([name3, value]) => name3 !== field2 && value !== void 0).map(([, value]) => value);
+  return {
+    kind: "direct",
+    family: "extraction",
+    keyPhrase: sender,
+    answer,
+    numeric: field2 === "weight in kg",
+    decoys
+  };
+}
+function shuffle(rng, items) {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [copy[i], copy[j]] = [copy[j], copy[i]];
+  }
+  return copy;
+}
+var fields, fieldNames, questionPattern;
+var init_extraction = __esm({
+  "src/sim/families/extraction.ts"() {
+    "use strict";
+    init_problem();
+    fields = {
+      "tracking code": /The tracking code is ([A-Z]{2}-\d{4})\./,
+      destination: /It is bound for ([A-Z][a-z]+)\./,
+      "weight in kg": /It weighs (\d+(?:\.\d+)?) kg\./,
+      "client organisation": /on behalf of ([A-Z][a-z]+ [A-Z][a-z]+)\./
+    };
+    fieldNames = Object.keys(fields);
+    questionPattern = new RegExp(
+      `^Shipping note: ([\\s\\S]+) Question: what is the (${fieldNames.join("|")}) of ([A-Z][a-z]+ [A-Z][a-z]+)'s parcel\\?$`
+    );
+  }
+});
+
+// src/sim/families/multi-hop.ts
+function buildKnowledgeBase(rng, names2, starts2) {
+  const pool = {
+    person: Array.from({ length: 24 }, () => names2.person()),
+    organisation: Array.from({ length: 10 }, () => names2.organisation()),
+    place: Array.from({ length: 10 }, () => names2.place()),
+    region: Array.from({ length: 5 }, () => names2.region())
+  };
+  const startPeople = Array.from({ length: starts2 }, () => names2.person());
+  const entries = /* @__PURE__ */ new Map();
+  const add2 = (name3, type) => {
+    const relations = {};
+    for (const [relation, target] of Object.entries(relationTargets[type])) {
+      const candidates = pool[target].filter((candidate) => candidate !== name3);
+      relations[relation] = rng.pick(candidates);
+    }
+    entries.set(name3, { type, relations });
+  };
+  for (const type of Object.keys(pool))
+    for (const name3 of pool[type]) add2(name3, type);
+  for (const name3 of startPeople) add2(name3, "person");
+  return { kb: { entries }, startPeople };
+}
+function renderKnowledge(kb) {
+  const blocks = [...kb.entries.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name3, entry]) => {
+    const lines = Object.entries(entry.relations).map(
+      ([relation, value]) => `- ${relation}: ${value}`
+    );
+    return [`## ${name3}`, `- kind: ${entry.type}`, ...lines].join("\n");
+  });
+  return `# Registry
+
+${blocks.join("\n\n")}
+`;
+}
+function generateMultiHop(options) {
+  const { rng, kb, start, hops } = options;
+  const relations = [];
+  let current = start;
+  for (let hop = 0; hop < hops; hop++) {
+    const entry = kb.entries.get(current);
+    if (!entry) throw new Error(`multi-hop: no entry ${current}`);
+    const last = hop === hops - 1;
+    const choices = Object.keys(entry.relations).filter(
+      (relation2) => last || relation2 !== "region"
+    );
+    const relation = rng.pick(choices);
+    relations.push(relation);
+    current = entry.relations[relation];
+  }
+  const phrase = [...relations].reverse().join(" of the ");
+  return {
+    question: `Using the registry, what is the ${phrase} of ${start}?`,
+    expected: current,
+    keyPhrase: start,
+    hops
+  };
+}
+function parseMultiHop(text3) {
+  const match = chainPattern.exec(text3.trim());
+  if (!match) return null;
+  const relations = match[1].split(" of the ").reverse();
+  return { kind: "chain", family: "multi-hop", keyPhrase: match[2], start: match[2], relations };
+}
+function readEntry(result) {
+  const relations = {};
+  for (const match of result.matchAll(/^- ([a-z ]+): (.+)$/gm))
+    relations[match[1]] = match[2].trim();
+  return relations;
+}
+var relationTargets, chainPattern;
+var init_multi_hop = __esm({
+  "src/sim/families/multi-hop.ts"() {
+    "use strict";
+    relationTargets = {
+      person: { employer: "organisation", mentor: "person", birthplace: "place" },
+      organisation: { founder: "person", headquarters: "place" },
+      place: { mayor: "person", region: "region" },
+      region: {}
+    };
+    chainPattern = /^Using the registry, what is the ([a-z ]+) of ([A-Z][a-z]+ [A-Z][a-z]+)\?$/;
+  }
+});
+
+// src/sim/families/unit-conversion.ts
+function generateUnitConversion(rng, names2) {
+  const who = names2.person();
+  const template = rng.pick(templates2);
+  const question = template.make(rng, who);
+  const parsed = parseUnitConversion(question);
+  if (parsed?.kind !== "compute")
+    throw new Error(`unit-conversion: cannot parse own task: ${question}`);
+  return {
+    question,
+    expected: Number(formatNumber2(parsed.value)),
+    keyPhrase: who,
+    scorer: numericScorer2
+  };
+}
+function parseUnitConversion(text3) {
+  for (const template of templates2) {
+    const match = template.pattern.exec(text3.trim());
+    if (!match) continue;
+    const expression = template.expression(match.slice(2));
+    return {
+      kind: "compute",
+      family: "unit-conversion",
+      keyPhrase: match[1],
+      expression,
+      value: Number(formatNumber2(evaluate2(expression)))
+    };
+  }
+  return null;
+}
+var name2, num, templates2;
+var init_unit_conversion = __esm({
+  "src/sim/families/unit-conversion.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_problem();
+    name2 = "([A-Z][a-z]+ [A-Z][a-z]+)";
+    num = "(\\d+(?:\\.\\d+)?)";
+    templates2 = [
+      {
+        pattern: new RegExp(
+          `^${name2} walked ${num} kilometres and ${num} metres along the canal\\. How many metres is that in total\\?$`
+        ),
+        make: (rng, who) => `${who} walked ${rng.int(2, 40)} kilometres and ${rng.int(10, 990)} metres along the canal. How many metres is that in total?`,
+        expression: ([km, m]) => `${km} * 1000 + ${m}`
+      },
+      {
+        pattern: new RegExp(
+          `^${name2}'s recipe needs ${num} kilograms of flour\\. How many grams is that\\?$`
+        ),
+        make: (rng, who) => `${who}'s recipe needs ${formatNumber2(rng.int(101, 9999) / 100)} kilograms of flour. How many grams is that?`,
+        expression: ([kg]) => `${kg} * 1000`
+      },
+      {
+        pattern: new RegExp(
+          `^${name2} spent ${num} hours and ${num} minutes at the workshop\\. How many minutes is that\\?$`
+        ),
+        make: (rng, who) => `${who} spent ${rng.int(2, 30)} hours and ${rng.int(1, 59)} minutes at the workshop. How many minutes is that?`,
+        expression: ([h2, m]) => `${h2} * 60 + ${m}`
+      },
+      {
+        pattern: new RegExp(
+          `^${name2} has a rope ${num} feet long and cuts off ${num} inches\\. How many inches of rope remain\\?$`
+        ),
+        make: (rng, who) => `${who} has a rope ${rng.int(8, 90)} feet long and cuts off ${rng.int(1, 80)} inches. How many inches of rope remain?`,
+        expression: ([feet, inches]) => `${feet} * 12 - ${inches}`
+      }
+    ];
+  }
+});
+
+// src/sim/families/recognise.ts
+function recognise(text3) {
+  const at = text3.lastIndexOf(statementMarker);
+  const statement = at >= 0 ? text3.slice(at + statementMarker.length) : text3;
+  const direct = parseAny(statement);
+  if (direct) return direct;
+  const tail2 = text3.slice(-600);
+  for (const match of tail2.matchAll(/(?:^|[\s…])(?=[A-Z])/g)) {
+    const problem = parseAny(tail2.slice(match.index + match[0].length));
+    if (problem) return problem;
+  }
+  return null;
+}
+function parseAny(statement) {
+  for (const parse4 of parsers) {
+    const problem = parse4(statement);
+    if (problem) return problem;
+  }
+  return null;
+}
+var statementMarker, parsers;
+var init_recognise = __esm({
+  "src/sim/families/recognise.ts"() {
+    "use strict";
+    init_arithmetic();
+    init_date_reasoning();
+    init_extraction();
+    init_multi_hop();
+    init_unit_conversion();
+    statementMarker = "\n\nTask: ";
+    parsers = [
+      parseArithmetic,
+      parseUnitConversion,
+      parseMultiHop,
+      parseDateReasoning,
+      parseExtraction
+    ];
+  }
+});
+
+// src/sim/exposure.ts
+function statementOf(text3) {
+  const at = text3.lastIndexOf(statementMarker);
+  return (at >= 0 ? text3.slice(at + statementMarker.length) : text3).trim();
+}
+function hasPreamble(text3) {
+  return text3.includes(statementMarker);
+}
+function formatDrifts(world2, statement) {
+  return draw(world2.seed, "format-drift", statement) < world2.deficiencies.systematic["format-drift"];
+}
+function arithmeticSlips(world2, problem, statement) {
+  return problem.kind === "compute" && draw(world2.seed, "arithmetic-slip", statement) < world2.deficiencies.systematic["arithmetic-slip"];
+}
+function slipsOnSample(options) {
+  const { world: world2, kind, statement, seed: seed2 } = options;
+  if (!sampleDependent(world2, kind, statement)) return true;
+  return draw(world2.seed, `${kind}-sample`, statement, seed2) < world2.deficiencies.sampleDependent.chance;
+}
+function sampleDependent(world2, kind, statement) {
+  const { share } = world2.deficiencies.sampleDependent;
+  return share > 0 && draw(world2.seed, `${kind}-sampled`, statement) < share;
+}
+function toolCallMalformed(world2, problem, statement) {
+  return problem.kind !== "direct" && draw(world2.seed, "tool-error-giveup", statement) < world2.deficiencies.systematic["tool-error-giveup"];
+}
+function itemSlips(world2, model, statement) {
+  return draw(world2.seed, "item-slip", model, statement) < world2.deficiencies.modelSpecific.itemSlip;
+}
+function samplingSeed(request) {
+  return request.temperature > 0 ? request.seed : 0;
+}
+function flakes(world2, model, statement, seed2) {
+  return draw(world2.seed, "flaky", model, statement, seed2) < world2.deficiencies.modelSpecific.flaky;
+}
+function promptFlips(options) {
+  const { world: world2, model, statement } = options;
+  if (!borderline(world2, model, statement)) return false;
+  return draw(world2.seed, "prompt-flip", model, statement, options.systemText) < 0.5;
+}
+function borderline(world2, model, statement) {
+  const share = world2.deficiencies.modelSpecific.promptSensitivity;
+  return share > 0 && draw(world2.seed, "borderline", model, statement) < share;
+}
+function ruleCostSlips(options) {
+  const { world: world2, model, statement, seed: seed2, rules } = options;
+  const extra = Math.max(0, rules - world2.freeRules);
+  return extra > 0 && draw(world2.seed, "rule-cost", model, statement, seed2) < extra * world2.ruleCost;
+}
+var init_exposure = __esm({
+  "src/sim/exposure.ts"() {
+    "use strict";
+    init_draw();
+    init_recognise();
+  }
+});
+
+// src/sim/request-surface.ts
+function labelOf(text3) {
+  const match = /(\*\*|__)?\b((?:final )?answer)(\*\*|__)?\s*:(\*\*|__)?/i.exec(text3);
+  if (!match) return "Answer:";
+  const [whole] = match;
+  return whole.trim();
+}
+function isSystem2(message) {
+  return message.role === "system" || message.role === "developer";
+}
+function toolsSection(text3) {
+  const at = text3.search(/^## Tools\s*$/m);
+  if (at < 0) return { tools: "", rest: text3 };
+  const after = text3.slice(at);
+  const next3 = after.slice(1).search(/^## /m);
+  const end = next3 < 0 ? text3.length : at + 1 + next3;
+  return { tools: text3.slice(at, end), rest: text3.slice(0, at) + text3.slice(end) };
+}
+function readSurface(request) {
+  const systemMessages = request.messages.filter(isSystem2).map((message) => message.content);
+  const textTools = /* @__PURE__ */ new Set();
+  let ruleCount = 0;
+  let formatInstruction2 = false;
+  let answerLabel = "Answer:";
+  let guidedBySystem = false;
+  for (const text3 of systemMessages) {
+    const { tools: tools2, rest } = toolsSection(text3);
+    for (const name3 of toolNames)
+      if (new RegExp(`\\b${name3}\\b`, "i").test(tools2)) textTools.add(name3);
+    ruleCount += rest.split("\n").filter((line) => /^\s*[-*] \S/.test(line)).length;
+    for (const sentence of rest.split(/(?<=[.!?])\s+|\n/)) {
+      if (answerLineNamed.test(sentence) && formatDirective.test(sentence)) {
+        formatInstruction2 = true;
+        answerLabel = labelOf(sentence);
+      }
+      if (toolFailure.test(sentence) && recovery.test(sentence)) guidedBySystem = true;
+    }
+  }
+  const users = request.messages.filter((message) => message.role === "user");
+  const latest = users.at(-1)?.content ?? "";
+  return {
+    systemMessages,
+    nativeTools: new Set(request.tools),
+    textTools,
+    formatInstruction: formatInstruction2,
+    answerLabel,
+    guidedBySystem,
+    ruleCount,
+    reprompted: users.length > 1 && latest.includes("Answer:")
+  };
+}
+function hintedItem(surface, keyPhrase) {
+  const needle = keyPhrase.toLowerCase();
+  return surface.systemMessages.some((text3) => text3.toLowerCase().includes(needle));
+}
+function toolChannel(surface, name3) {
+  if (surface.nativeTools.has(name3)) return "native";
+  if (surface.textTools.has(name3)) return "text";
+  return null;
+}
+var toolNames, answerLineNamed, formatDirective, toolFailure, recovery;
+var init_request_surface = __esm({
+  "src/sim/request-surface.ts"() {
+    "use strict";
+    toolNames = ["calculator", "lookup"];
+    answerLineNamed = /(\*\*|__)?\b(final )?answer(\*\*|__)?\s*:|\banswer[- ]line\b|\b(start|begin|prefix)\w*\b[^.\n]{0,40}\banswer\b/i;
+    formatDirective = /\b(final|format|end|ending|last|line|always|finish|conclude|close|form|must|give|write|state|put|reply|respond|return)\b/i;
+    toolFailure = /\b(error|errors|fail|fails|failed|failure|failures|invalid|rejected|malformed|wrong)\b/i;
+    recovery = /\bretry|\btry again|\bcall (it|the tool|them) again|\bre-?issue|\bfix|\bcorrect|\badjust|\brepair|\brephrase|\b(don't|do not|never) give up/i;
+  }
+});
+
+// src/sim/final-answer.ts
+function wrongValue(options) {
+  const { problem, value, decoys, salt } = options;
+  const numeric = problem.kind === "compute" || problem.kind === "direct" && problem.numeric;
+  if (numeric) {
+    const offset = offsets[Math.floor(draw("offset", salt, value) * offsets.length)];
+    return formatNumber2(Number(value) + offset);
+  }
+  const candidates = decoys.filter((decoy) => decoy !== value);
+  if (candidates.length === 0) return `${value}?`;
+  return candidates[Math.floor(draw("decoy", salt, value) * candidates.length)];
+}
+function finalAnswer(options) {
+  const { world: world2, request, surface, problem, statement, reasoning, decoys } = options;
+  const hits = [...options.hits];
+  const seed2 = samplingSeed(request);
+  let value = options.value;
+  const slip2 = (kind) => {
+    value = wrongValue({ problem, value, decoys, salt: `${kind}${statement}` });
+    hits.push(kind);
+  };
+  if (itemSlips(world2, request.model, statement) && !hintedItem(surface, problem.keyPhrase))
+    slip2("item-slip");
+  else if (flakes(world2, request.model, statement, seed2)) slip2("flaky");
+  else if (ruleCostSlips({ world: world2, model: request.model, statement, seed: seed2, rules: surface.ruleCount })) {
+    slip2("rule-cost");
+  } else if (promptFlips({
+    world: world2,
+    model: request.model,
+    statement,
+    systemText: surface.systemMessages.join("\n")
+  })) {
+    slip2("prompt-sensitivity");
+  }
+  if (formatDrifts(world2, statement) && slipsOnSample({ world: world2, kind: "format-drift", statement, seed: seed2 }) && !surface.formatInstruction && !surface.reprompted) {
+    hits.push("format-drift");
+    return { content: `${reasoning} So the result is **${value}**.`, hits };
+  }
+  return { content: `${reasoning}
+${surface.answerLabel} ${value}`, hits };
+}
+var offsets;
+var init_final_answer = __esm({
+  "src/sim/final-answer.ts"() {
+    "use strict";
+    init_draw();
+    init_exposure();
+    init_problem();
+    init_request_surface();
+    offsets = [1, -1, 2, -2, 10, -10, 3];
+  }
+});
+
+// src/sim/tool-history.ts
+function hintedResult(result) {
+  const bare2 = /^\s*error:\s*(no entry named '[^\n]*?'|invalid character '[^']*' in expression|[^\n(]*?)(?=\s*(\(|\n|$))/i.exec(
+    result
+  );
+  const rest = bare2 ? result.slice(bare2.index + bare2[0].length) : result;
+  return guidance.test(rest);
+}
+function parseArguments2(text3) {
+  try {
+    const value = JSON.parse(text3);
+    return value && typeof value === "object" && !Array.isArray(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+function exchange(name3, argumentsText, result) {
+  return {
+    name: name3,
+    arguments: parseArguments2(argumentsText),
+    result,
+    error: result.trimStart().toLowerCase().startsWith("error:"),
+    hinted: hintedResult(result)
+  };
+}
+function orphanExchange(result) {
+  if (/^error:.*expression/i.test(result.trim())) return exchange("calculator", "{}", result);
+  const missing = /^error: no entry named '(.*)'/i.exec(result.trim());
+  if (missing) return exchange("lookup", JSON.stringify({ key: missing[1] }), result);
+  const heading = /^## (.+)$/m.exec(result);
+  if (heading) return exchange("lookup", JSON.stringify({ key: heading[1].trim() }), result);
+  if (Number.isFinite(Number(result.trim())) && result.trim() !== "")
+    return exchange("calculator", "{}", result);
+  return null;
+}
+function toolHistory(request) {
+  const exchanges = [];
+  const { messages } = request;
+  const callIds = new Set(
+    messages.flatMap((message) => (message.toolCalls ?? []).map((call) => call.id))
+  );
+  messages.forEach((message, index) => {
+    if (message.role === "tool" && !callIds.has(message.toolCallId ?? "")) {
+      const orphan = orphanExchange(message.content);
+      if (orphan) exchanges.push(orphan);
+    }
+    if (message.role !== "assistant") return;
+    for (const call of message.toolCalls ?? []) {
+      const result = messages.find(
+        (other) => other.role === "tool" && other.toolCallId === call.id
+      );
+      if (result) exchanges.push(exchange(call.name, call.arguments, result.content));
+    }
+    const text3 = /^CALL (\w+) (.*)$/m.exec(message.content);
+    if (!text3) return;
+    const reply = messages[index + 1];
+    const prefix = `RESULT ${text3[1]}: `;
+    if (reply?.role === "user" && reply.content.startsWith(prefix)) {
+      exchanges.push(exchange(text3[1], text3[2], reply.content.slice(prefix.length)));
+    }
+  });
+  return exchanges;
+}
+var guidance;
+var init_tool_history = __esm({
+  "src/sim/tool-history.ts"() {
+    "use strict";
+    guidance = /\b(hint|tip|try again|retry|call (it|\w+) again|check the|make sure|use only|must be|should be|expected format|exact name)\b/i;
+  }
+});
+
+// src/sim/agent-behaviour.ts
+function statementVisible(request) {
+  const first = request.messages.find(
+    (message) => message.role !== "system" && message.role !== "developer"
+  );
+  return first?.role === "user" && !first.content.startsWith("RESULT ") && !first.content.includes("Answer:");
+}
+function agentReply(world2, request) {
+  const surface = readSurface(request);
+  const users = request.messages.filter((message) => message.role === "user");
+  const found = users.map((message) => ({ message, problem: recognise(message.content) })).find((entry) => entry.problem);
+  if (!found?.problem) {
+    if (statementVisible(request)) return { content: unknownTaskReply, toolCalls: [], hits: [] };
+    const lost = request.messages.some(
+      (message) => message.role === "assistant" || message.role === "tool"
+    );
+    return { content: lostStatementReply, toolCalls: [], hits: lost ? ["context-loss"] : [] };
+  }
+  const problem = found.problem;
+  const statement = statementOf(found.message.content);
+  const history = toolHistory(request);
+  const messagesNotes = request.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+  const seed2 = samplingSeed(request);
+  const context = { world: world2, surface, problem, statement, history, messagesNotes, seed: seed2 };
+  const step = problem.kind === "compute" ? computeStep(context) : problem.kind === "chain" ? chainStep(context) : directStep(problem);
+  if (step.kind === "say") return { content: step.text, toolCalls: [], hits: step.hits, statement };
+  if (step.kind === "call") {
+    const argumentsText = JSON.stringify(step.arguments);
+    if (toolChannel(surface, step.name) === "native") {
+      return {
+        content: step.note ?? null,
+        toolCalls: [{ name: step.name, arguments: argumentsText }],
+        hits: [],
+        statement
+      };
+    }
+    const prefix = step.note ? `${step.note}
+` : "";
+    return {
+      content: `${prefix}CALL ${step.name} ${argumentsText}`,
+      toolCalls: [],
+      hits: [],
+      statement
+    };
+  }
+  const { content, hits } = finalAnswer({
+    world: world2,
+    request,
+    surface,
+    problem,
+    statement,
+    value: step.value,
+    reasoning: step.reasoning,
+    decoys: step.decoys,
+    hits: step.hits
+  });
+  return { content, toolCalls: [], hits, statement };
+}
+function chainAnchors(notes, length) {
+  const anchors = [];
+  for (const note of notes) {
+    for (const match of note.matchAll(/Lookup (\d+) of (\d+): (.+?)\.$/gm)) {
+      if (Number(match[2]) === length)
+        anchors.push({ position: Number(match[1]) - 1, entity: match[3] });
+    }
+  }
+  return anchors.sort((a, b) => b.position - a.position);
+}
+function afterError(context, last, retry) {
+  const errors = context.history.filter(
+    (exchange2) => exchange2.name === last.name && exchange2.error
+  ).length;
+  const guided = context.surface.guidedBySystem || last.hinted;
+  return guided && errors < 3 ? retry : giveUp(last.name);
+}
+function directStep(problem) {
+  if (problem.kind !== "direct") throw new Error("directStep: not a direct problem");
+  return {
+    kind: "answer",
+    value: problem.answer,
+    reasoning: "Reading the statement carefully.",
+    decoys: problem.decoys,
+    hits: []
+  };
+}
+function computeStep(context) {
+  const { world: world2, surface, problem, statement, history, seed: seed2 } = context;
+  if (problem.kind !== "compute") throw new Error("computeStep: not a compute problem");
+  const exact = formatNumber2(problem.value);
+  if (!toolChannel(surface, "calculator")) {
+    const reasoning = (value) => `Working it out: ${problem.expression} = ${value}.`;
+    if (arithmeticSlips(world2, problem, statement) && slipsOnSample({ world: world2, kind: "arithmetic-slip", statement, seed: seed2 })) {
+      const value = wrongValue({
+        problem,
+        value: exact,
+        decoys: [],
+        salt: `arithmetic${statement}`
+      });
+      return {
+        kind: "answer",
+        value,
+        reasoning: reasoning(value),
+        decoys: [],
+        hits: ["arithmetic-slip"]
+      };
+    }
+    return { kind: "answer", value: exact, reasoning: reasoning(exact), decoys: [], hits: [] };
+  }
+  const calls = history.filter((exchange2) => exchange2.name === "calculator");
+  const success2 = calls.findLast(
+    (exchange2) => !exchange2.error && Number.isFinite(Number(exchange2.result.trim()))
+  );
+  if (success2) {
+    const value = formatNumber2(Number(success2.result.trim()));
+    return {
+      kind: "answer",
+      value,
+      reasoning: `The calculator gives ${value}.`,
+      decoys: [],
+      hits: []
+    };
+  }
+  const correct = {
+    kind: "call",
+    name: "calculator",
+    arguments: { expression: problem.expression }
+  };
+  const last = calls.at(-1);
+  if (last?.error) return afterError(context, last, correct);
+  if (calls.length === 0 && toolCallMalformed(world2, problem, statement)) {
+    return {
+      kind: "call",
+      name: "calculator",
+      arguments: { expression: problem.expression.replaceAll("*", "\xD7") }
+    };
+  }
+  return correct;
+}
+function chainStep(context) {
+  const { surface, problem, history } = context;
+  if (problem.kind !== "chain") throw new Error("chainStep: not a chain problem");
+  if (!toolChannel(surface, "lookup")) {
+    return {
+      kind: "say",
+      text: `I have no way to look up ${problem.start} in the registry, so I cannot answer.`,
+      hits: []
+    };
+  }
+  const lookups = history.filter((exchange2) => exchange2.name === "lookup");
+  const entryOf = (entity) => lookups.find(
+    (exchange2) => !exchange2.error && String(exchange2.arguments?.key ?? "").trim().toLowerCase() === entity.toLowerCase()
+  );
+  const anchors = chainAnchors(context.messagesNotes, problem.relations.length);
+  const path23 = [problem.start];
+  let current = problem.start;
+  for (let position = 0; position < problem.relations.length; position++) {
+    let found = entryOf(current);
+    if (!found) {
+      const anchor2 = anchors.find(
+        (candidate) => candidate.position > position && entryOf(candidate.entity)
+      );
+      if (anchor2) {
+        position = anchor2.position;
+        current = anchor2.entity;
+        path23.push("\u2026", current);
+        found = entryOf(current);
+      }
+    }
+    const relation = problem.relations[position];
+    const note = `Lookup ${position + 1} of ${problem.relations.length}: ${current}.`;
+    if (!found) return lookupCall(context, { lookups, key: current, note });
+    const value = readEntry(found.result)[relation];
+    if (!value)
+      return {
+        kind: "say",
+        text: `The registry entry for ${current} does not list a ${relation}.`,
+        hits: []
+      };
+    current = value;
+    path23.push(current);
+  }
+  return {
+    kind: "answer",
+    value: current,
+    reasoning: `Following the registry: ${path23.join(" \u2192 ")}.`,
+    decoys: path23.slice(0, -1),
+    hits: []
+  };
+}
+function lookupCall(context, { lookups, key, note }) {
+  const next3 = { kind: "call", name: "lookup", arguments: { key }, note };
+  const last = lookups.at(-1);
+  if (last?.error) return afterError(context, last, next3);
+  if (lookups.length === 0 && toolCallMalformed(context.world, context.problem, context.statement))
+    return { kind: "call", name: "lookup", arguments: { key: `${key}'s record` }, note };
+  return next3;
+}
+var unknownTaskReply, lostStatementReply, giveUp;
+var init_agent_behaviour = __esm({
+  "src/sim/agent-behaviour.ts"() {
+    "use strict";
+    init_exposure();
+    init_multi_hop();
+    init_problem();
+    init_recognise();
+    init_final_answer();
+    init_request_surface();
+    init_tool_history();
+    unknownTaskReply = "I don't know how to do this task: it is not a kind of question I can answer, so I have no answer to give.";
+    lostStatementReply = "I cannot see the question in our conversation, so I cannot answer it. Could you restate the task?";
+    giveUp = (tool) => ({
+      kind: "say",
+      text: `The ${tool} tool returned an error, so I cannot finish this task.`,
+      hits: ["tool-error-giveup"]
+    });
+  }
+});
+
+// src/sim/refiner/evidence.ts
+function evidenceBlock2(request) {
+  const last = request.messages.filter((message) => message.role === "user").at(-1)?.content ?? "";
+  const blocks = [...last.matchAll(/```json\s*\n([\s\S]*?)\n?```/g)];
+  const text3 = blocks.at(-1)?.[1];
+  if (!text3) return {};
+  try {
+    const value = JSON.parse(text3);
+    return isObject2(value) ? value : {};
+  } catch {
+    return {};
+  }
+}
+function isObject2(value) {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+function list(value) {
+  return Array.isArray(value) ? value : [];
+}
+function objects(value) {
+  return list(value).filter(isObject2);
+}
+function text2(value) {
+  if (typeof value === "string") return value;
+  if (value === void 0 || value === null) return "";
+  return typeof value === "object" ? JSON.stringify(value) : String(value);
+}
+function setting(config2, path23) {
+  let current = config2;
+  for (const part of path23.split(".")) current = isObject2(current) ? current[part] : void 0;
+  return current;
+}
+function eventKinds(example) {
+  return list(example.events).map((event) => isObject2(event) ? text2(event.kind) : text2(event));
+}
+function classifyFailure2(example, harnessConfig) {
+  const events = eventKinds(example);
+  const output2 = text2(example.output);
+  const calls = objects(example.toolCalls);
+  if (events.includes("step-limit")) return "step-budget-exhausted";
+  if (/don't know how to do this task/i.test(output2)) return "unknown-task";
+  if (/cannot see the question/i.test(output2)) return "task-lost-in-context";
+  const toolError = calls.some((call) => call.error === true) || events.includes("tool-error");
+  if (toolError && /returned an error|cannot finish/i.test(output2))
+    return "gave-up-after-tool-error";
+  const answer = example.answer;
+  if (events.includes("no-answer") || answer === null && output2 !== "")
+    return "answer-format-drift";
+  const problem = recognise(text2(example.task));
+  const usedCalculator = calls.some((call) => text2(call.name) === "calculator");
+  const calculatorOn = setting(harnessConfig, "tools.calculator.enabled") === true;
+  if (problem?.kind === "compute" && !usedCalculator && !calculatorOn) return "arithmetic-slip";
+  return "wrong-answer";
+}
+function canonicalCause(label) {
+  const value = label.toLowerCase();
+  if (/unknown|not[- ]know|outside/.test(value)) return "unknown-task";
+  if (/step|budget|limit|turn|chain|cut-short/.test(value)) return "step-budget-exhausted";
+  if (/lost|context|statement|overflow|question|truncat/.test(value)) return "task-lost-in-context";
+  if (/tool|gave-up|give-up|giveup|retry|abandon/.test(value)) return "gave-up-after-tool-error";
+  if (/format|no-answer|missing|answer-line|unparse|extract/.test(value))
+    return "answer-format-drift";
+  if (/arith|calcul|comput|math/.test(value)) return "arithmetic-slip";
+  return "wrong-answer";
+}
+function majority(items) {
+  const counts2 = /* @__PURE__ */ new Map();
+  for (const item of items) counts2.set(item, (counts2.get(item) ?? 0) + 1);
+  let best;
+  let bestCount = 0;
+  for (const [item, count6] of counts2) if (count6 > bestCount) [best, bestCount] = [item, count6];
+  return best;
+}
+var init_evidence2 = __esm({
+  "src/sim/refiner/evidence.ts"() {
+    "use strict";
+    init_recognise();
+  }
+});
+
+// src/sim/refiner/wording.ts
+function pick2(items, unit) {
+  return items[Math.min(items.length - 1, Math.floor(unit * items.length))];
+}
+function valueText2(value) {
+  return typeof value === "string" && /[\s'"<>]/.test(value) ? JSON.stringify(value) : String(value);
+}
+function renderAction(action, style, unit) {
+  if (style === "tidy") {
+    if (action.kind === "set") return `Set ${action.path} to ${JSON.stringify(action.value)}`;
+    if (action.kind === "rule") return `Add rule: ${action.text}`;
+    return `Add to ${action.file}: ${JSON.stringify(action.text)}`;
+  }
+  if (action.kind === "set") {
+    const { path: path23 } = action;
+    const value = valueText2(action.value);
+    if (action.value === true)
+      return pick2([`turn on ${path23}`, `enable ${path23}`, `set ${path23} to true`], unit);
+    if (typeof action.value === "number")
+      return pick2(
+        [`raise ${path23} to ${value}`, `set ${path23} to ${value}`, `increase ${path23} to ${value}`],
+        unit
+      );
+    return pick2(
+      [`switch ${path23} to ${value}`, `set ${path23} to ${value}`, `change ${path23} to ${value}`],
+      unit
+    );
+  }
+  const quoted = JSON.stringify(action.text);
+  if (action.kind === "rule")
+    return pick2(
+      [
+        `add the rule ${quoted}`,
+        `add a rule saying ${quoted}`,
+        `give the model the rule ${quoted}`
+      ],
+      unit
+    );
+  return pick2(
+    [
+      `add to ${action.file}: ${quoted}`,
+      `append the sentence ${quoted} to ${action.file}`,
+      `extend ${action.file} with ${quoted}`
+    ],
+    unit
+  );
+}
+function parseValue(raw) {
+  const text3 = raw.trim().replace(/[.,;]+$/, "");
+  if (/^".*"$/s.test(text3)) {
+    try {
+      return JSON.parse(text3);
+    } catch {
+      return text3.slice(1, -1);
+    }
+  }
+  if (text3 === "true" || text3 === "false") return text3 === "true";
+  const number4 = Number(text3);
+  return text3 !== "" && Number.isFinite(number4) ? number4 : text3;
+}
+function readAction(text3) {
+  const tidySet = /^\s*Set ([a-z_]+(?:\.[a-z_]+)+) to ("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false)\.?\s*$/.exec(
+    text3
+  );
+  if (tidySet) return { kind: "set", path: tidySet[1], value: parseValue(tidySet[2]) };
+  const tidyRule = /^\s*Add rule: (.+)$/s.exec(text3);
+  if (tidyRule) return { kind: "rule", text: tidyRule[1].trim() };
+  const path23 = dottedPath2.exec(text3);
+  if (path23) {
+    const before = text3.slice(0, path23.index);
+    if (/\b(turn on|enable)\s*$/i.test(before)) return { kind: "set", path: path23[1], value: true };
+    if (/\b(turn off|disable)\s*$/i.test(before))
+      return { kind: "set", path: path23[1], value: false };
+    const after = text3.slice(path23.index + path23[0].length);
+    const value = /^\s*(?:to|=|:|should be|up to)\s+("(?:[^"\\]|\\.)*"|[\w.-]+)/i.exec(after);
+    if (value) return { kind: "set", path: path23[1], value: parseValue(value[1]) };
+  }
+  const quoted = /"((?:[^"\\]|\\.)+)"/.exec(text3);
+  if (!quoted) return null;
+  const sentence = parseValue(quoted[0]);
+  const file2 = fileName.exec(
+    text3.slice(0, quoted.index) + text3.slice(quoted.index + quoted[0].length)
+  )?.[1];
+  if (file2) return { kind: "instruct", file: file2, text: sentence };
+  if (/\brule\b/i.test(text3)) return { kind: "rule", text: sentence };
+  return null;
+}
+function actionText(action) {
+  return action && action.kind !== "set" ? action.text : "";
+}
+var causeLabels, causeNotes, causeExplanations, dottedPath2, fileName;
+var init_wording2 = __esm({
+  "src/sim/refiner/wording.ts"() {
+    "use strict";
+    causeLabels = {
+      "step-budget-exhausted": [
+        "step-budget-exhausted",
+        "ran-out-of-steps",
+        "step-limit-reached",
+        "max-steps-too-low",
+        "hit-turn-limit",
+        "lookup-chain-cut-short"
+      ],
+      "answer-format-drift": [
+        "answer-format-drift",
+        "missing-final-answer",
+        "no-answer-line",
+        "format-noncompliance",
+        "unparseable-answer",
+        "answer-not-extracted"
+      ],
+      "gave-up-after-tool-error": [
+        "gave-up-after-tool-error",
+        "tool-error-abandonment",
+        "no-retry-after-tool-error",
+        "stopped-on-tool-failure",
+        "malformed-tool-call-not-retried"
+      ],
+      "task-lost-in-context": [
+        "task-lost-in-context",
+        "question-dropped-from-context",
+        "context-truncation",
+        "lost-task-statement",
+        "missing-question"
+      ],
+      "arithmetic-slip": [
+        "arithmetic-slip",
+        "calculation-error",
+        "miscalculation",
+        "math-mistake",
+        "wrong-arithmetic"
+      ],
+      "unknown-task": [
+        "unknown-task",
+        "model-does-not-know-the-task",
+        "task-outside-model-knowledge",
+        "does-not-know-how-to-solve"
+      ],
+      "wrong-answer": [
+        "wrong-answer",
+        "incorrect-answer",
+        "misread-details",
+        "reasoning-error",
+        "factual-slip"
+      ]
+    };
+    causeNotes = {
+      "step-budget-exhausted": [
+        "The run was cut at the step limit before the lookups were finished.",
+        "It kept looking things up and hit the turn limit before answering.",
+        "Out of steps halfway through the chain of lookups; no answer was given."
+      ],
+      "answer-format-drift": [
+        "The reply gave the result in prose without an 'Answer:' line, so no answer was extracted.",
+        "The value is in the text, but there is no answer line the harness could pick up.",
+        "Got to a result but never wrote it in the expected answer format."
+      ],
+      "gave-up-after-tool-error": [
+        "A tool call failed and the agent gave up instead of correcting the call.",
+        "After the tool returned an error the agent stopped rather than fixing its arguments.",
+        "One malformed tool call, an error back, and the run ended without a retry."
+      ],
+      "task-lost-in-context": [
+        "The agent said it could not see the question: the task statement had been dropped from the context.",
+        "By the later turns the question itself was gone from the conversation.",
+        "The task text fell out of the context window, so the model asked what the question was."
+      ],
+      "arithmetic-slip": [
+        "The arithmetic was done without a calculator and the number is off.",
+        "Mental arithmetic went wrong; the result is close but not right.",
+        "Computed by hand and got the number wrong."
+      ],
+      "unknown-task": [
+        "The model said it does not know how to do this task: a task outside what it can solve, not a runtime fault.",
+        "The model declined: it does not know how to solve this kind of task.",
+        "No attempt at an answer; the model said the task is not one it can do."
+      ],
+      "wrong-answer": [
+        "The answer is wrong with no runtime signal that explains it.",
+        "Plain wrong answer; nothing in the trace points at the harness.",
+        "It answered confidently but incorrectly."
+      ]
+    };
+    causeExplanations = {
+      "step-budget-exhausted": [
+        "Multi-hop runs need one turn per lookup plus one to answer and hit the step limit first",
+        "The step budget is smaller than the number of lookups these chains need, so runs are cut before the answer",
+        "Each lookup costs a turn and the agent loop allows too few of them"
+      ],
+      "answer-format-drift": [
+        "The model states the result in prose without an 'Answer:' line, so nothing is extracted",
+        "Nothing tells the model how to mark its final answer, so it often ends in prose the extractor cannot read",
+        "The answers are right but unmarked: the harness never asks for an answer line"
+      ],
+      "gave-up-after-tool-error": [
+        "After a malformed tool call the raw error is shown and the model gives up instead of retrying",
+        "Tool errors come back bare, with nothing suggesting a corrected call, and the model abandons the task",
+        "The model treats a tool error as final because nothing in the harness invites a retry"
+      ],
+      "task-lost-in-context": [
+        "Long task statements are dropped by drop_oldest overflow, so the model no longer sees the question",
+        "When the history overflows, the oldest message goes first, and that is the task itself",
+        "Context trimming removes the question once tool turns pile up"
+      ],
+      "arithmetic-slip": [
+        "Multi-step arithmetic done in the head slips; no calculator tool is offered",
+        "The model computes by hand because no calculator is available, and multi-digit results drift",
+        "Without a calculator the arithmetic is error-prone"
+      ],
+      "unknown-task": [
+        "The model says it does not know how to do these tasks; no harness change teaches it a task it cannot do",
+        "These tasks are outside what the model can do: it declines them, whatever the harness says",
+        "The model does not know this kind of task; the harness is not at fault"
+      ],
+      "wrong-answer": [
+        "Wrong answers with no shared runtime signal: likely model-specific, no harness-level cause",
+        "These look like one-off mistakes of the model rather than anything the harness does",
+        "No common mechanism in the traces; probably the model's own slips"
+      ]
+    };
+    dottedPath2 = /\b((?:agent_loop|tools|observation|context|completion|prompt)(?:\.[a-z_]+)+)\b/;
+    fileName = /(?:^|[\s`'"(])((?:[\w-]+\/)*[\w-]+\.(?:md|txt|prompt|markdown))\b/;
+  }
+});
+
+// src/sim/refiner/fixes.ts
+function harnessSeen(block) {
+  const harness = isObject2(block.harness) ? block.harness : {};
+  const files = objects(harness.files).map((file2) => ({
+    path: text2(file2.path),
+    content: text2(file2.content),
+    whole: file2.whole !== false,
+    editable: file2.editable !== false
+  }));
+  const kind = text2(harness.kind) === "command" ? "command" : "builtin";
+  return {
+    kind,
+    config: harness.config,
+    editable: list(harness.editable).map(text2),
+    files,
+    promptText: [
+      text2(harness.systemPrompt),
+      ...list(harness.rules).map(text2),
+      ...files.map((file2) => file2.content)
+    ].join("\n")
+  };
+}
+function globMatches(glob, path23) {
+  const source = glob.split("**/").map(
+    (part) => part.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]")
+  ).join("(?:[^/]+/)*");
+  return new RegExp(`^${source}$`).test(path23);
+}
+function promptFile(seen) {
+  const editable = (path23) => seen.editable.length === 0 || seen.editable.some((glob) => globMatches(glob, path23));
+  if (seen.kind === "builtin") {
+    const system = text2(setting(seen.config, "prompt.system")) || "system.md";
+    return editable(system) ? system : null;
+  }
+  const prompts = seen.files.filter((file2) => file2.editable && /\.(md|txt|prompt|markdown)$/i.test(file2.path)).map((file2) => file2.path);
+  const candidates = seen.files.length > 0 ? prompts : [];
+  return candidates.find((path23) => /system|prompt/i.test(path23)) ?? candidates[0] ?? null;
+}
+function correctFix(cause, seen, options) {
+  const explanation = options.style === "tidy" ? causeExplanations[cause][0] : pick2(causeExplanations[cause], options.unit);
+  const file2 = promptFile(seen);
+  const instruct = (instruction) => file2 ? { kind: "instruct", file: file2, text: instruction } : null;
+  if (seen.kind === "command") {
+    const action = cause === "answer-format-drift" ? instruct(formatInstruction) : cause === "gave-up-after-tool-error" ? instruct(errorGuidance) : null;
+    return { module: "command", explanation, action };
+  }
+  const inPrompt = options.style === "plainspoken" && options.unit < (options.promptFixes ?? 0.5) && file2 !== null;
+  return builtinFix({ cause, seen, explanation, instructIn: inPrompt ? file2 : null });
+}
+function builtinFix(options) {
+  const { seen, explanation, instructIn: file2 } = options;
+  switch (options.cause) {
+    case "step-budget-exhausted": {
+      const current = Number(setting(seen.config, "agent_loop.max_steps") ?? 4) || 4;
+      const next3 = Math.min(16, Math.max(current + 4, current * 2));
+      return {
+        module: "agent_loop",
+        explanation,
+        action: { kind: "set", path: "agent_loop.max_steps", value: next3 }
+      };
+    }
+    case "answer-format-drift":
+      return {
+        module: file2 !== null ? "prompt" : "completion",
+        explanation,
+        action: file2 !== null ? { kind: "instruct", file: file2, text: formatInstruction } : { kind: "set", path: "completion.format_instruction", value: formatInstruction }
+      };
+    case "gave-up-after-tool-error":
+      return {
+        module: file2 !== null ? "prompt" : "observation",
+        explanation,
+        action: file2 !== null ? { kind: "instruct", file: file2, text: errorGuidance } : { kind: "set", path: "observation.on_error", value: "hint" }
+      };
+    case "task-lost-in-context":
+      return {
+        module: "context",
+        explanation,
+        action: { kind: "set", path: "context.overflow", value: "keep_task" }
+      };
+    case "arithmetic-slip":
+      return {
+        module: "tools",
+        explanation,
+        action: { kind: "set", path: "tools.calculator.enabled", value: true }
+      };
+    case "unknown-task":
+      return { module: "prompt", explanation, action: null };
+    case "wrong-answer":
+      return { module: "prompt", explanation, action: null };
+  }
+}
+function ruleAction(seen, rule) {
+  if (seen.kind === "builtin") return { kind: "rule", text: rule };
+  const file2 = promptFile(seen);
+  return file2 ? { kind: "instruct", file: file2, text: rule } : null;
+}
+function genericFix(unit, seen) {
+  return {
+    module: seen.kind === "command" ? "command" : "prompt",
+    explanation: "The model is careless on these tasks",
+    action: ruleAction(seen, pick2(genericRules, unit))
+  };
+}
+function itemHintFix(keyPhrase, seen) {
+  return {
+    module: seen.kind === "command" ? "command" : "prompt",
+    explanation: `The model misreads the details of the task about ${keyPhrase}`,
+    action: ruleAction(
+      seen,
+      `When a question mentions ${keyPhrase}, re-read every detail of it before answering.`
+    )
+  };
+}
+function alreadyInEffect(action, seen) {
+  if (action.kind === "set") return setting(seen.config, action.path) === action.value;
+  return seen.promptText.includes(action.text);
+}
+var formatInstruction, errorGuidance, genericRules;
+var init_fixes = __esm({
+  "src/sim/refiner/fixes.ts"() {
+    "use strict";
+    init_evidence2();
+    init_wording2();
+    formatInstruction = "End your reply with a final line of the form 'Answer: <value>'.";
+    errorGuidance = "If a tool call returns an error, read the message, fix the arguments and call the tool again.";
+    genericRules = [
+      "Read the question carefully before answering.",
+      "Double-check every step of your reasoning before giving the result.",
+      "Think step by step and be precise.",
+      "Avoid unnecessary assumptions."
+    ];
+  }
+});
+
+// src/sim/refiner/analysis-roles.ts
+function failureNotes(world2, block) {
+  const plain2 = world2.refiner.style === "plainspoken";
+  return {
+    notes: objects(block.failures).map((failure2) => {
+      const cause = classifyFailure2(failure2);
+      const key = [world2.seed, "wording", text2(failure2.task), text2(failure2.output)];
+      return {
+        id: text2(failure2.id),
+        note: plain2 ? pick2(causeNotes[cause], draw(...key, "note")) : causeNotes[cause][0],
+        cause: plain2 ? pick2(causeLabels[cause], draw(...key, "label")) : cause
+      };
+    })
+  };
+}
+function patternMerge(world2, block) {
+  const read = objects(block.groups).map((group2) => {
+    const labels = [...list(group2.causes), ...list(group2.signals)].map(text2).filter(Boolean);
+    const cause = majority(list(group2.causes).map((label) => canonicalCause(text2(label)))) ?? canonicalCause(labels.join(" "));
+    return { group: group2, cause, label: text2(list(group2.causes)[0]), labels };
+  });
+  const anchors = /* @__PURE__ */ new Map();
+  for (const entry of [...read].sort((a, b) => Number(b.group.size) - Number(a.group.size)))
+    if (!anchors.has(entry.cause)) anchors.set(entry.cause, entry.label);
+  const byCause = /* @__PURE__ */ new Map();
+  const alone = [];
+  for (const { group: group2, cause, label, labels } of read) {
+    const examples = objects(group2.examples).map((example) => text2(example.task));
+    const recognised = anchors.get(cause) === label || draw(world2.seed, "merge", ...labels, ...examples) < world2.refiner.mergeRecall;
+    if (!recognised) {
+      alone.push(group2);
+      continue;
+    }
+    byCause.set(cause, [...byCause.get(cause) ?? [], group2]);
+  }
+  const module = (cause) => cause === "wrong-answer" ? "prompt" : fixModules[cause];
+  return {
+    patterns: [
+      ...[...byCause.entries()].map(([cause, groups]) => ({
+        name: cause,
+        description: causeNotes[cause][0],
+        groupKeys: groups.map((group2) => text2(group2.key)),
+        module: module(cause)
+      })),
+      ...alone.map((group2) => {
+        const label = text2(list(group2.causes)[0]) || "unexplained";
+        return {
+          name: label,
+          description: text2(objects(group2.examples)[0]?.note) || `Failures labelled ${label}.`,
+          groupKeys: [text2(group2.key)],
+          module: module(canonicalCause(label))
+        };
+      })
+    ]
+  };
+}
+function diagnosisAccuracy(world2, n) {
+  const { accuracyAtOne, accuracyAtMany, instancesForMany, neutral } = world2.refiner;
+  if (neutral || n >= instancesForMany) return accuracyAtMany;
+  if (n <= 1 || instancesForMany <= 1) return accuracyAtOne;
+  return accuracyAtOne + (accuracyAtMany - accuracyAtOne) * (n - 1) / (instancesForMany - 1);
+}
+function rootCauseText(world2, fix, unit) {
+  if (!fix.action)
+    return world2.refiner.style === "tidy" ? `${fix.explanation}.` : `${fix.explanation}. I see no harness-level fix for this.`;
+  if (world2.refiner.style === "tidy")
+    return `${fix.explanation}. Fix: ${renderAction(fix.action, "tidy", unit)}`;
+  return `${fix.explanation}. ${pick2(fixSentences, unit)(renderAction(fix.action, "plainspoken", unit))}`;
+}
+function causesShown(examples, config2) {
+  const byCause = /* @__PURE__ */ new Map();
+  for (const example of examples) {
+    const cause = classifyFailure2(example, config2);
+    const entry = byCause.get(cause) ?? { tasks: /* @__PURE__ */ new Set(), first: example };
+    entry.tasks.add(text2(example.task));
+    byCause.set(cause, entry);
+  }
+  return [...byCause.entries()].map(([cause, entry]) => ({ cause, tasks: [...entry.tasks], first: entry.first })).sort((a, b) => b.tasks.length - a.tasks.length);
+}
+function diagnosis(world2, block, seed2) {
+  const seen = harnessSeen(block);
+  const rejectedChanges = objects(block.rejected).flatMap(
+    (proposal) => objects(proposal.changes).map((change2) => text2(change2.change))
+  );
+  return {
+    diagnoses: objects(block.patterns).flatMap((pattern) => {
+      const examples = objects(pattern.examples);
+      const shown = causesShown(examples, seen.config);
+      const causes = shown.length > 0 ? shown : [
+        {
+          cause: canonicalCause(`${text2(pattern.name)} ${text2(pattern.description)}`),
+          tasks: [""],
+          first: void 0
+        }
+      ];
+      return causes.map(({ cause, tasks, first }) => {
+        const n = tasks.length;
+        const key = [
+          world2.seed,
+          "diagnosis",
+          text2(pattern.id),
+          ...examples.map((example) => text2(example.task)),
+          seed2,
+          ...rejectedChanges,
+          // A single cause keeps the key it always had; each of several gets its own draws.
+          ...causes.length > 1 ? [cause] : []
+        ];
+        const { fix, unit } = chooseUnrejectedFix(
+          { world: world2, cause, n, key, example: first, seen },
+          rejectedChanges
+        );
+        return {
+          patternId: text2(pattern.id),
+          rootCause: rootCauseText(world2, fix, unit),
+          module: fix.module,
+          confidence: fix.action ? Number(Math.min(0.95, 0.5 + 0.1 * n).toFixed(2)) : 0.2
+        };
+      });
+    })
+  };
+}
+function wasRejected(fix, rejected2) {
+  const action = fix.action;
+  if (!action) return false;
+  const marker = action.kind === "set" ? `${action.path}` : action.text;
+  return rejected2.some(
+    (change2) => change2.includes(marker) && (action.kind !== "set" || change2.includes(String(action.value).slice(0, 40)))
+  );
+}
+function chooseUnrejectedFix(options, rejected2) {
+  let key = options.key;
+  let fix = chooseFix(options);
+  for (let attempt2 = 1; attempt2 <= 3 && wasRejected(fix, rejected2); attempt2++) {
+    key = [...options.key, "rethink", attempt2];
+    fix = chooseFix({ ...options, key });
+  }
+  const unit = draw(...key, "wording");
+  if (wasRejected(fix, rejected2))
+    return {
+      fix: {
+        module: fix.module,
+        explanation: "Every fix I can see was already tried and rejected",
+        action: null
+      },
+      unit
+    };
+  return { fix, unit };
+}
+function chooseFix(options) {
+  const { world: world2, cause, n, key, example, seen } = options;
+  const plainWrong = cause === "wrong-answer" || cause === "arithmetic-slip";
+  const keyPhrase = example ? recognise(text2(example.task))?.keyPhrase : void 0;
+  const hintTendency = world2.refiner.neutral ? 0 : world2.refiner.hintTendencyAtOne;
+  if (n <= 1 && plainWrong && keyPhrase && draw(...key, "hint") < hintTendency)
+    return itemHintFix(keyPhrase, seen);
+  if (draw(...key, "accuracy") < diagnosisAccuracy(world2, n))
+    return correctFix(cause, seen, {
+      style: world2.refiner.style,
+      unit: draw(...key, "form"),
+      promptFixes: world2.refiner.promptFixes
+    });
+  return genericFix(draw(...key, "generic"), seen);
+}
+var fixModules, fixSentences;
+var init_analysis_roles = __esm({
+  "src/sim/refiner/analysis-roles.ts"() {
+    "use strict";
+    init_draw();
+    init_recognise();
+    init_evidence2();
+    init_fixes();
+    init_wording2();
+    fixModules = {
+      "step-budget-exhausted": "agent_loop",
+      "answer-format-drift": "completion",
+      "gave-up-after-tool-error": "observation",
+      "task-lost-in-context": "context",
+      "arithmetic-slip": "tools",
+      "unknown-task": "prompt"
+    };
+    fixSentences = [
+      (action) => `The fix is to ${action}.`,
+      (action) => `We should ${action}.`,
+      (action) => `I would ${action}.`,
+      (action) => `Recommended: ${action}.`
+    ];
+  }
+});
+
+// src/sim/refiner/editor-role.ts
+function editor(world2, request, block) {
+  const hms = block.hms ?? {};
+  const seen = harnessSeen(block);
+  const repairing = request.messages.some(
+    (message) => message.role === "user" && message.content.includes(repairNote2)
+  );
+  const edits = [];
+  for (const change2 of objects(hms.changes)) {
+    const action = readAction(text2(change2.change));
+    const operation = action ? operationFor(action, seen) : null;
+    if (!operation) continue;
+    const planned = {
+      module: moduleOf(text2(change2.module), seen),
+      patterns: list(change2.patterns).map(text2),
+      rationale: (text2(change2.expectedEffect) || text2(change2.change)).slice(0, 2e3),
+      edit: operation
+    };
+    const slipped = !repairing && draw(world2.seed, "slip", text2(change2.change)) < world2.refiner.schemaSlips;
+    edits.push(
+      slipped ? slip(planned, draw(world2.seed, "slip-kind", text2(change2.change))) : planned
+    );
+  }
+  return { edits };
+}
+function moduleOf(name3, seen) {
+  if (seen.kind === "command") return "command";
+  return harnessModules.includes(name3) ? name3 : "prompt";
+}
+function operationFor(action, seen) {
+  if (action.kind === "set")
+    return seen.kind === "builtin" ? { kind: "set", path: action.path, value: action.value } : null;
+  if (action.kind === "rule" && seen.kind === "builtin")
+    return { kind: "add_rule", text: action.text };
+  const file2 = action.kind === "instruct" ? action.file : promptFile(seen);
+  if (!file2) return null;
+  const shown = seen.files.find((candidate) => candidate.path === file2);
+  if (!shown) return { kind: "write_file", file: file2, content: `${action.text}
+` };
+  if (shown.content.includes(action.text)) return null;
+  const lines = shown.content.split("\n").filter((line) => line.trim() !== "");
+  const anchor2 = [...lines].reverse().find((line) => shown.content.split(line).length === 2);
+  if (anchor2)
+    return { kind: "replace_text", file: file2, find: anchor2, replace: `${anchor2}
+${action.text}` };
+  return shown.whole ? {
+    kind: "write_file",
+    file: file2,
+    content: `${shown.content.replace(/\n*$/, "\n")}${action.text}
+`
+  } : null;
+}
+function slip(planned, unit) {
+  const { edit } = planned;
+  const unwrapped = () => {
+    const { edit: _omitted, ...rest } = planned;
+    return { ...rest, ...edit };
+  };
+  if (edit.kind === "set")
+    return pick2(
+      [
+        () => ({ ...planned, edit: { ...edit, file: "harness.yaml" } }),
+        () => ({ ...planned, edit: { ...edit, value: String(edit.value) } }),
+        unwrapped
+      ],
+      unit
+    )();
+  if (edit.kind === "replace_text")
+    return pick2(
+      [
+        () => ({
+          ...planned,
+          edit: { kind: "replace_text", file: edit.file, old: edit.find, new: edit.replace }
+        }),
+        // Copied loosely: one trailing space the file does not have. Only a repair fixes this.
+        () => ({ ...planned, edit: { ...edit, find: `${edit.find} ` } })
+      ],
+      unit
+    )();
+  if (edit.kind === "add_rule")
+    return pick2(
+      [unwrapped, () => ({ ...planned, edit: { kind: "add_rule", rule: edit.text } })],
+      unit
+    )();
+  return unwrapped();
+}
+var repairNote2;
+var init_editor_role = __esm({
+  "src/sim/refiner/editor-role.ts"() {
+    "use strict";
+    init_harness_schema();
+    init_draw();
+    init_evidence2();
+    init_fixes();
+    init_wording2();
+    repairNote2 = "Note about your previous reply";
+  }
+});
+
+// src/sim/refiner/judge.ts
+function plain(value) {
+  return value.trim().replace(/^(\*\*|__|\*|_|`|"|')+|(\*\*|__|\*|_|`|"|')+$/g, "").replace(/\.+$/, "").replace(/\s+/g, " ").trim().toLowerCase();
+}
+function sameValue(answer, reference) {
+  const a = plain(answer);
+  const r = plain(reference);
+  if (a === r) return true;
+  const [x, y] = [Number(a.replace(/,/g, "")), Number(r.replace(/,/g, ""))];
+  return a !== "" && r !== "" && Number.isFinite(x) && Number.isFinite(y) && Math.abs(x - y) <= 1e-6 * Math.max(1, Math.abs(y));
+}
+function statesValue(output2, reference) {
+  const target = plain(reference);
+  if (target === "") return false;
+  const escaped = target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w.-])${escaped}($|[^\\w-]|\\.(\\s|$))`, "i").test(output2.toLowerCase());
+}
+function judge(request, block) {
+  const rubric = request.messages.filter((message) => message.role === "system").map((message) => message.content).join("\n");
+  const strict = /\b(exact|exactly|strict|strictly|format|answer line)\b/i.test(rubric);
+  const reference = text2(block.reference);
+  const answer = block.answer === null || block.answer === void 0 ? null : text2(block.answer);
+  const output2 = text2(block.output);
+  let pass;
+  let reason;
+  if (answer !== null && sameValue(answer, reference)) {
+    [pass, reason] = [true, "The answer matches the reference."];
+  } else if (answer !== null) {
+    [pass, reason] = [false, "The answer differs from the reference."];
+  } else if (!strict && statesValue(output2, reference)) {
+    [pass, reason] = [true, "No answer line, but the reply states the reference value."];
+  } else {
+    [pass, reason] = [false, "The reply gives no answer matching the reference."];
+  }
+  return { pass, score: pass ? 1 : 0, reason };
+}
+var init_judge = __esm({
+  "src/sim/refiner/judge.ts"() {
+    "use strict";
+    init_evidence2();
+  }
+});
+
+// src/sim/refiner/review-roles.ts
+function capitalise(text3) {
+  return text3.charAt(0).toUpperCase() + text3.slice(1);
+}
+function proposedAction(rootCause) {
+  const tidy = /Fix: (.+)$/s.exec(rootCause)?.[1]?.trim();
+  const action = readAction(tidy ?? rootCause);
+  return action ? { action, words: tidy ?? rootCause } : null;
+}
+function architect(world2, block) {
+  const objected = objects(block.objections).map((objection) => text2(objection.change));
+  const rejected2 = JSON.stringify(block.rejected ?? []);
+  const seen = harnessSeen(block);
+  const changes = /* @__PURE__ */ new Map();
+  const plain2 = world2.refiner.style === "plainspoken";
+  for (const diagnosis2 of objects(block.diagnoses)) {
+    const proposed = proposedAction(text2(diagnosis2.rootCause));
+    if (!proposed) continue;
+    const { action } = proposed;
+    const identity = JSON.stringify(action);
+    const marker = action.kind === "set" ? action.path : action.text;
+    if (rejected2.includes(marker) || alreadyInEffect(action, seen)) continue;
+    const existing = changes.get(identity);
+    const patterns2 = [...list(existing?.patterns).map(text2), text2(diagnosis2.patternId)];
+    const words = plain2 ? pick2(changeSentences, draw(world2.seed, "architect", identity))(
+      renderAction(action, "plainspoken", draw(world2.seed, "architect-words", identity)),
+      patterns2.join(", ")
+    ) : proposed.words;
+    if (objected.some(
+      (objection) => objection !== "" && (objection.includes(proposed.words) || proposed.words.includes(objection) || objection.includes(marker))
+    ))
+      continue;
+    changes.set(identity, {
+      module: text2(diagnosis2.module) || "prompt",
+      change: existing ? text2(existing.change) : words,
+      patterns: patterns2,
+      expectedEffect: `Fixes the failures of pattern(s) ${patterns2.join(", ")}.`,
+      regressionRisks: action.kind === "set" ? "Low: a general runtime setting." : "One more instruction in the prompt costs a little accuracy everywhere."
+    });
+  }
+  return { changes: [...changes.values()] };
+}
+function specifics(block) {
+  const found = [];
+  for (const pattern of objects(block.patterns)) {
+    for (const example of objects(pattern.examples)) {
+      const keyPhrase = recognise(text2(example.task))?.keyPhrase;
+      if (keyPhrase) found.push(keyPhrase);
+      if (example.expected !== void 0 && text2(example.expected).length > 2)
+        found.push(text2(example.expected));
+    }
+  }
+  return found;
+}
+function namesEntity(change2, known) {
+  if (known.some((phrase) => change2.toLowerCase().includes(phrase.toLowerCase()))) return true;
+  const added = actionText(readAction(change2));
+  return [...added.matchAll(/\b([A-Z][a-z]+) ([A-Z][a-z]+)\b/g)].some(
+    (match) => !notNames.test(match[1])
+  );
+}
+function skeptic(world2, block, seed2) {
+  const hms = block.hms ?? {};
+  const changes = objects(hms.changes);
+  const known = specifics(block);
+  const support = /* @__PURE__ */ new Map();
+  for (const pattern of objects(block.patterns)) {
+    const distinct2 = new Set(objects(pattern.examples).map((example) => text2(example.task)));
+    support.set(text2(pattern.id), distinct2.size);
+  }
+  const objections = [];
+  for (const change2 of changes) {
+    const description = text2(change2.change);
+    const strict = (reason) => draw(world2.seed, "critique", description, reason, seed2) < world2.skeptic.strictness;
+    const counts2 = list(change2.patterns).map((id) => support.get(text2(id)));
+    const singleInstance = counts2.length > 0 && counts2.every((count6) => count6 !== void 0 && count6 <= 1);
+    if (namesEntity(description, known) && strict("entity")) {
+      objections.push({
+        change: description,
+        reason: "It names a specific task entity or answer: an item-specific accommodation, not a harness fix."
+      });
+    } else if (singleInstance && strict("single")) {
+      objections.push({
+        change: description,
+        reason: "It is supported by a single instance; it may be a model-specific slip."
+      });
+    }
+  }
+  const verdict = objections.length === 0 ? "accept" : objections.length >= changes.length ? "reject" : "revise";
+  return { verdict, objections };
+}
+var changeSentences, notNames;
+var init_review_roles = __esm({
+  "src/sim/refiner/review-roles.ts"() {
+    "use strict";
+    init_draw();
+    init_recognise();
+    init_evidence2();
+    init_fixes();
+    init_wording2();
+    changeSentences = [
+      (action, ids) => `${capitalise(action)}, so the failures of ${ids} stop.`,
+      (action, ids) => `To address ${ids}: ${action}.`,
+      (action, ids) => `${capitalise(action)} (this targets ${ids}).`
+    ];
+    notNames = /^(When|Read|Double|Think|Avoid|Add|Set|End|If|The|Before|Answer|Use|Always|Never|Check|Be|Fixes|Low|One|To|This)$/;
+  }
+});
+
+// src/sim/refiner/refiner-reply.ts
+function inferSchemaName(block) {
+  if ("failures" in block) return "failure_notes";
+  if ("reference" in block && "answer" in block) return "judgement";
+  if ("groups" in block) return "pattern_merge";
+  if ("hms" in block) return "diagnoses" in block ? "critique" : "edits";
+  if ("diagnoses" in block) return "hms";
+  if ("patterns" in block) return "diagnosis";
+  return void 0;
+}
+function refinerReply(world2, request, schemaName2) {
+  const block = evidenceBlock2(request);
+  switch (schemaName2 ?? inferSchemaName(block)) {
+    case "failure_notes":
+      return failureNotes(world2, block);
+    case "pattern_merge":
+      return patternMerge(world2, block);
+    case "diagnosis":
+      return diagnosis(world2, block, request.seed);
+    case "hms":
+      return architect(world2, block);
+    case "critique":
+      return skeptic(world2, block, request.seed);
+    case "edits":
+      return editor(world2, request, block);
+    case "judgement":
+      return judge(request, block);
+    default:
+      return {};
+  }
+}
+var init_refiner_reply = __esm({
+  "src/sim/refiner/refiner-reply.ts"() {
+    "use strict";
+    init_analysis_roles();
+    init_editor_role();
+    init_evidence2();
+    init_judge();
+    init_review_roles();
+  }
+});
+
+// src/sim/responses-wire.ts
+function textOf3(content) {
+  if (typeof content === "string") return content;
+  return (content ?? []).map((part) => part.text ?? "").join("");
+}
+function messagesOf(body) {
+  const messages = body.instructions ? [{ role: "system", content: body.instructions }] : [];
+  const items = typeof body.input === "string" ? [{ role: "user", content: body.input }] : body.input;
+  for (const item of items) {
+    if (item.type === "function_call") {
+      const call = {
+        id: item.call_id ?? "",
+        type: "function",
+        function: { name: item.name ?? "", arguments: item.arguments ?? "" }
+      };
+      const last = messages.at(-1);
+      if (last?.role === "assistant" && last.tool_calls) last.tool_calls.push(call);
+      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
+    } else if (item.type === "function_call_output") {
+      const output2 = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
+      messages.push({ role: "tool", content: output2, tool_call_id: item.call_id });
+    } else if (item.role && (item.type === void 0 || item.type === "message")) {
+      messages.push({ role: item.role, content: textOf3(item.content) });
+    }
+  }
+  return messages;
+}
+function chatBodyOfResponses(raw) {
+  const parsed = responsesBodySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue2 = parsed.error.issues[0];
+    return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
+  }
+  const body = parsed.data;
+  if (body.previous_response_id)
+    return {
+      error: "previous_response_id is not supported: the sim stores no responses; send the whole conversation in 'input'"
+    };
+  const {
+    input: _input,
+    instructions: _instructions,
+    tools: tools2,
+    text: text3,
+    max_output_tokens,
+    temperature: temperature2,
+    ...rest
+  } = body;
+  const format = text3?.format;
+  const chat = chatBodySchema.safeParse({
+    ...rest,
+    messages: messagesOf(body),
+    ...temperature2 === null || temperature2 === void 0 ? {} : { temperature: temperature2 },
+    ...max_output_tokens ? { max_tokens: max_output_tokens } : {},
+    tools: (tools2 ?? []).filter((tool) => tool.type === "function" && tool.name).map((tool) => ({
+      type: "function",
+      function: {
+        name: tool.name,
+        description: tool.description ?? "",
+        parameters: tool.parameters ?? {}
+      }
+    })),
+    ...format?.type === "json_schema" ? { response_format: { type: "json_schema", json_schema: { name: format.name ?? "reply" } } } : {}
+  });
+  if (!chat.success) return { error: `invalid request: ${chat.error.issues[0]?.message}` };
+  return { body: chat.data };
+}
+function responseBody(reply) {
+  const message = reply.content ? [
+    {
+      type: "message",
+      id: `msg_${reply.id}`,
+      role: "assistant",
+      status: "completed",
+      content: [{ type: "output_text", text: reply.content, annotations: [] }]
+    }
+  ] : [];
+  const calls = reply.toolCalls.map((call, index) => ({
+    type: "function_call",
+    id: `fc_${reply.id}_${index}`,
+    call_id: call.id,
+    name: call.function.name,
+    arguments: call.function.arguments,
+    status: "completed"
+  }));
+  return {
+    id: `resp_${reply.id}`,
+    object: "response",
+    created_at: 0,
+    status: "completed",
+    model: reply.model,
+    output: [...message, ...calls],
+    error: null,
+    incomplete_details: null,
+    usage: {
+      input_tokens: reply.prompt,
+      output_tokens: reply.completionTokens,
+      total_tokens: reply.prompt + reply.completionTokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: 0 }
+    }
+  };
+}
+var textPartsSchema, inputItemSchema, responsesBodySchema;
+var init_responses_wire = __esm({
+  "src/sim/responses-wire.ts"() {
+    "use strict";
+    init_zod();
+    init_openai_wire();
+    textPartsSchema = external_exports.union([
+      external_exports.string(),
+      external_exports.array(external_exports.object({ type: external_exports.string(), text: external_exports.string().optional() }).passthrough())
+    ]);
+    inputItemSchema = external_exports.object({
+      type: external_exports.string().optional(),
+      role: external_exports.enum(["system", "developer", "user", "assistant"]).optional(),
+      content: textPartsSchema.optional(),
+      call_id: external_exports.string().optional(),
+      name: external_exports.string().optional(),
+      arguments: external_exports.string().optional(),
+      output: external_exports.union([external_exports.string(), external_exports.array(external_exports.unknown())]).optional()
+    }).passthrough();
+    responsesBodySchema = external_exports.object({
+      model: external_exports.string().default(""),
+      instructions: external_exports.string().nullish(),
+      input: external_exports.union([external_exports.string(), external_exports.array(inputItemSchema)]),
+      tools: external_exports.array(
+        external_exports.object({
+          type: external_exports.string(),
+          name: external_exports.string().optional(),
+          description: external_exports.string().nullish()
+        }).passthrough()
+      ).optional(),
+      temperature: external_exports.number().nullish(),
+      max_output_tokens: external_exports.number().int().nullish(),
+      previous_response_id: external_exports.string().nullish(),
+      text: external_exports.object({
+        format: external_exports.object({ type: external_exports.string(), name: external_exports.string().optional() }).passthrough().optional()
+      }).passthrough().optional(),
+      stream: external_exports.boolean().optional()
+    }).passthrough();
+  }
+});
+
+// src/sim/structured-format.ts
+function formatStructured(value, quirks) {
+  const json2 = JSON.stringify(value);
+  if (quirks.has("ignore-response-format")) {
+    return `Here is my analysis.
+
+\`\`\`json
+${JSON.stringify(value, null, 2)}
+\`\`\`
+
+Let me know if you need more detail.`;
+  }
+  if (quirks.has("fenced-json")) return `\`\`\`json
+${JSON.stringify(value, null, 2)}
+\`\`\``;
+  if (quirks.has("prose-json"))
+    return `Sure, here is the JSON you asked for:
+${json2}
+I hope this helps.`;
+  return json2;
+}
+var init_structured_format = __esm({
+  "src/sim/structured-format.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/sim-chat.ts
+function parseChatBody(raw, api) {
+  let json2;
+  try {
+    json2 = JSON.parse(raw);
+  } catch {
+    return { error: "request body is not valid JSON" };
+  }
+  if (api === "responses") return chatBodyOfResponses(json2);
+  const parsed = chatBodySchema.safeParse(json2);
+  if (parsed.success) return { body: parsed.data };
+  const issue2 = parsed.error.issues[0];
+  return { error: `invalid request: ${issue2?.path.join(".")}: ${issue2?.message}` };
+}
+function sendEvents2(response, events) {
+  if (response.destroyed) return;
+  response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+  for (const event of events) response.write(event);
+  response.end();
+}
+function isRoleRequest(body, quirks) {
+  const request = toSimRequest(body, { model: "", nativeTools: !quirks.has("no-native-tools") });
+  return !!(request.schemaName ?? inferSchemaName(evidenceBlock2(request)));
+}
+var SimChat;
+var init_sim_chat = __esm({
+  "src/sim/sim-chat.ts"() {
+    "use strict";
+    init_event_stream();
+    init_agent_behaviour();
+    init_draw();
+    init_endpoint_behaviour();
+    init_faults();
+    init_ground_truth_log();
+    init_latency();
+    init_misbehaviour();
+    init_openai_wire();
+    init_evidence2();
+    init_refiner_reply();
+    init_responses_wire();
+    init_structured_format();
+    SimChat = class {
+      constructor(settings) {
+        this.settings = settings;
+        this.faults = settings.options.faults ?? {};
+      }
+      settings;
+      /** Chat requests received so far (faults and refusals included). */
+      count = 0;
+      /** Requests that reached the agent's or a refiner role's behaviour. */
+      bySide = { agent: 0, refiner: 0 };
+      faults;
+      structuredCount = 0;
+      answer(body, raw, model, number4) {
+        const { quirks, log } = this.settings;
+        const { world: world2 } = this.settings.options;
+        const request = toSimRequest(body, { model, nativeTools: !quirks.has("no-native-tools") });
+        if (quirks.has("ignore-response-format")) request.schemaName = void 0;
+        const role = request.schemaName ?? inferSchemaName(evidenceBlock2(request));
+        if (role) {
+          let content = formatStructured(refinerReply(world2, request, role), quirks);
+          if ((this.faults.truncatedJsonEvery ?? 0) > 0 && ++this.structuredCount % (this.faults.truncatedJsonEvery ?? 1) === 0)
+            content = content.slice(0, Math.floor(content.length / 2));
+          log.write({
+            request: number4,
+            model,
+            seed: request.seed,
+            role,
+            key: null,
+            task: null,
+            hits: []
+          });
+          return { content, toolCalls: [], side: "refiner" };
+        }
+        const reply = agentReply(world2, request);
+        const statement = reply.statement;
+        log.write({
+          request: number4,
+          model,
+          seed: request.seed,
+          role: "agent",
+          key: statement ? groundTruthKey(statement, model, request.seed) : null,
+          task: statement ? shortHash("statement", statement) : null,
+          hits: reply.hits
+        });
+        const toolCalls = reply.toolCalls.map((call, index) => ({
+          id: `call_${shortHash(raw, index)}`,
+          type: "function",
+          function: call
+        }));
+        return { content: reply.content, toolCalls, side: "agent" };
+      }
+      misbehaviourOf(side2) {
+        return this.settings.options.misbehaviours?.find((entry) => entry.side === side2);
+      }
+      /** Answers one chat request (Chat Completions or Responses API) on `response`. */
+      async chat(raw, route, response) {
+        const { endpoint, quirks, defaultModel, options } = this.settings;
+        const number4 = ++this.count;
+        if (await playFault(this.faults, number4, response)) return;
+        const parsed = parseChatBody(raw, route.api);
+        if ("error" in parsed)
+          return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
+        const { body } = parsed;
+        const model = route.deployment ?? (body.model || defaultModel);
+        const refusal2 = refuseChat(endpoint, body, model);
+        if (refusal2) return send(response, refusal2.status, refusal2.body);
+        const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
+        this.bySide[side2] += 1;
+        const tooLong = contextRefusal(body, this.misbehaviourOf(side2));
+        if (tooLong) return send(response, tooLong.status, tooLong.body);
+        const { content, toolCalls } = this.answer(body, raw, model, number4);
+        const completionTokens = estimateTokens2(
+          (content ?? "") + toolCalls.map((call) => call.function.arguments).join("")
+        );
+        await wait(latencyMs(options.world, completionTokens, options.latencyScale));
+        const reply = {
+          id: shortHash(raw),
+          model,
+          content,
+          toolCalls,
+          prompt: promptTokens(body),
+          completionTokens
+        };
+        if (route.api === "responses") {
+          const full2 = responseBody(reply);
+          return body.stream ? sendEvents2(response, responseEvents(full2)) : send(response, 200, full2);
+        }
+        const completion = completionBody(reply);
+        const misbehaviour = this.misbehaviourOf(side2);
+        const full = misbehaviour ? misbehave(completion, misbehaviour.kind) : completion;
+        if (!body.stream) return send(response, 200, full);
+        const includeUsage = body.stream_options?.include_usage === true;
+        sendEvents2(response, chatCompletionEvents(full, { includeUsage }));
+      }
+    };
+  }
+});
+
+// src/sim/server.ts
+import { createServer as createServer2 } from "node:http";
+async function readBody(request) {
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+function modelList(ids) {
+  return {
+    object: "list",
+    data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "ecdysis-sim" }))
+  };
+}
+async function listen2(server, options) {
+  await new Promise((resolve15, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve15());
+  });
+  return server.address();
+}
+async function startSimServer(options) {
+  const quirks = new Set(options.quirks ?? []);
+  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
+  const defaultModel = options.model ?? "sim-1";
+  const log = new GroundTruthLog(options.groundTruthPath);
+  const sim = new SimChat({ options, quirks, endpoint, defaultModel, log });
+  const headersSeen = [];
+  const server = createServer2((request, response) => {
+    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
+    if (route.kind === "none") return send(response, route.status, route.body);
+    const refused = refuseAuth(endpoint, request.headers);
+    if (route.kind === "models") {
+      if (refused) return send(response, refused.status, refused.body);
+      return send(response, 200, modelList(endpoint.models ?? [defaultModel]));
+    }
+    headersSeen.push({ ...request.headers });
+    readBody(request).then((raw) => {
+      if (refused) {
+        sim.count += 1;
+        return send(response, refused.status, refused.body);
+      }
+      return sim.chat(
+        raw,
+        route.kind === "responses" ? { api: "responses" } : { api: "chat", deployment: route.deployment },
+        response
+      );
+    }).catch((error62) => {
+      if (!response.headersSent)
+        send(response, 500, errorBody(`sim failure: ${String(error62)}`, "server_error"));
+    });
+  });
+  const address = await listen2(server, options);
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
+    requests: () => sim.count,
+    requestsBySide: () => ({ ...sim.bySide }),
+    requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
+    setFaults: (next3) => {
+      sim.faults = next3;
+    },
+    close: async () => {
+      await new Promise((resolve15) => {
+        server.close(() => resolve15());
+        server.closeAllConnections();
+      });
+      await log.flush();
+    }
+  };
+}
+var init_server = __esm({
+  "src/sim/server.ts"() {
+    "use strict";
+    init_endpoint_behaviour();
+    init_faults();
+    init_ground_truth_log();
+    init_sim_chat();
+  }
+});
+
+// src/sim/serve-sim-model.ts
+async function serveSimModel(options) {
+  const { config: config2 } = options;
+  return startSimServer({
+    world: await loadWorld(config2.world ?? ""),
+    model: config2.model,
+    quirks: config2.quirks,
+    latencyScale: options.latencyScale
+  });
+}
+var init_serve_sim_model = __esm({
+  "src/sim/serve-sim-model.ts"() {
+    "use strict";
+    init_load_world();
+    init_server();
+  }
+});
+
+// src/sim/seed-harness.ts
+function seedHarnessFiles(world2, knowledge) {
+  const yaml = `# Seed harness generated by the Ecdysis sim for world '${world2.name}'.
+agent_loop:
+  style: react
+  max_steps: ${world2.seedHarness.maxSteps}
+  self_check: false
+tools:
+  calculator:
+    enabled: false
+  lookup:
+    enabled: true
+    description: Look up an entry of the registry by its exact name.
+    files:
+      - knowledge.md
+observation:
+  max_chars: 2000
+  on_error: show
+context:
+  max_chars: ${world2.seedHarness.contextChars}
+  overflow: drop_oldest
+completion:
+  answer_pattern: "Answer:\\\\s*(.+)"
+  format_instruction: ""
+  on_missing: fail
+prompt:
+  system: system.md
+  rules: rules.md
+`;
+  return {
+    "harness.yaml": yaml,
+    "system.md": "You are a helpful assistant. Solve the user's task. Use the tools you are given when they help.\n",
+    "rules.md": "# Rules\n\n- Be polite.\n- Keep replies short.\n",
+    "knowledge.md": knowledge
+  };
+}
+var init_seed_harness = __esm({
+  "src/sim/seed-harness.ts"() {
+    "use strict";
+  }
+});
+
+// src/sim/names.ts
+function word(rng) {
+  const middle = rng.next() < 0.5 ? rng.pick(middles) : "";
+  return rng.pick(starts) + middle + rng.pick(ends);
+}
+function longWord(rng) {
+  return rng.pick(starts) + rng.pick(middles) + rng.pick(middles) + rng.pick(ends);
+}
+var starts, middles, ends, orgSuffixes, placeSuffixes, regionSuffixes, NameBook;
+var init_names = __esm({
+  "src/sim/names.ts"() {
+    "use strict";
+    starts = [
+      "Or",
+      "Val",
+      "Quen",
+      "Bri",
+      "Tel",
+      "Dor",
+      "Ash",
+      "Cor",
+      "Zel",
+      "Thar",
+      "Mir",
+      "Kal",
+      "Sen",
+      "Fa",
+      "Rin",
+      "Ves",
+      "Nor",
+      "Hal",
+      "Ys",
+      "Bel",
+      "Gar",
+      "Lun",
+      "Pell",
+      "Ost"
+    ];
+    middles = ["a", "e", "i", "o", "ve", "ra", "li", "mo", "da", "ne", "ru", "sa"];
+    ends = [
+      "lla",
+      "by",
+      "mark",
+      "wen",
+      "dric",
+      "sta",
+      "vin",
+      "rel",
+      "thos",
+      "mir",
+      "dane",
+      "lis",
+      "ven",
+      "rick",
+      "zo"
+    ];
+    orgSuffixes = ["Freight", "Works", "Guild", "Mills", "Press", "Foundry", "Traders", "Looms"];
+    placeSuffixes = ["ford", "holm", "wick", "stead", "mere", "gate", "moor"];
+    regionSuffixes = ["Reach", "Vale", "Marches", "Downs", "Coast"];
+    NameBook = class {
+      constructor(rng) {
+        this.rng = rng;
+      }
+      rng;
+      used = /* @__PURE__ */ new Set();
+      /** Kinds whose plain space ran out: they draw the longer form from then on. */
+      exhausted = /* @__PURE__ */ new Set();
+      unique(kind, make, longer) {
+        const forms = this.exhausted.has(kind) ? [longer] : [make, longer];
+        for (const form of forms) {
+          for (let attempt2 = 0; attempt2 < 1e3; attempt2++) {
+            const name3 = form();
+            if (!this.used.has(name3.toLowerCase())) {
+              this.used.add(name3.toLowerCase());
+              return name3;
+            }
+          }
+          this.exhausted.add(kind);
+        }
+        throw new Error(`NameBook: ran out of fictional ${kind} names`);
+      }
+      /** A person: two fictional words. */
+      person() {
+        return this.unique(
+          "person",
+          () => `${word(this.rng)} ${word(this.rng)}`,
+          () => `${longWord(this.rng)} ${longWord(this.rng)}`
+        );
+      }
+      /** An organisation: a fictional word and a trade. */
+      organisation() {
+        return this.unique(
+          "organisation",
+          () => `${word(this.rng)} ${this.rng.pick(orgSuffixes)}`,
+          () => `${longWord(this.rng)} ${this.rng.pick(orgSuffixes)}`
+        );
+      }
+      /** A town. */
+      place() {
+        return this.unique(
+          "place",
+          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`,
+          () => `${this.rng.pick(starts)}${this.rng.pick(middles)}${this.rng.pick(middles)}${this.rng.pick(placeSuffixes)}`
+        );
+      }
+      /** A region. */
+      region() {
+        return this.unique(
+          "region",
+          () => `${word(this.rng)} ${this.rng.pick(regionSuffixes)}`,
+          () => `${longWord(this.rng)} ${this.rng.pick(regionSuffixes)}`
+        );
+      }
+    };
+  }
+});
+
+// src/sim/preamble.ts
+function preamble(rng, minChars) {
+  const parts = ["Background notes for this request:"];
+  let length = parts[0].length;
+  while (length < minChars) {
+    const sentence = rng.pick(sentences);
+    parts.push(sentence);
+    length += sentence.length + 1;
+  }
+  return parts.join(" ");
+}
+var sentences;
+var init_preamble = __esm({
+  "src/sim/preamble.ts"() {
+    "use strict";
+    sentences = [
+      "The registry clerks keep their ledgers in the east wing of the archive.",
+      "Most entries were copied by hand from older folios and checked twice.",
+      "Some folios are stained by water from a leaking roof in an earlier winter.",
+      "Visitors must sign the register before reading any ledger.",
+      "The archive opens at dawn and closes when the bell in the square rings.",
+      "Older entries use a looser spelling of place names than newer ones.",
+      "A committee meets each season to decide which ledgers to rebind.",
+      "Clerks are reminded to return every folio to its shelf after use.",
+      "The reading room is quiet, and lamps are lit only after sunset.",
+      "Requests for copies are answered in the order they arrive."
+    ];
+  }
+});
+
+// src/sim/task-generation.ts
+function generateWorld(world2) {
+  const names2 = new NameBook(seededRng(world2.seed, "names"));
+  const splits = ["train", "heldout"];
+  const multiHopCount = world2.families.filter((family) => family.kind === "multi-hop").reduce((sum, family) => sum + family.counts.train + family.counts.heldout, 0);
+  const { kb, startPeople } = buildKnowledgeBase(
+    seededRng(world2.seed, "registry"),
+    names2,
+    multiHopCount
+  );
+  const result = {
+    train: [],
+    heldout: [],
+    knowledge: renderKnowledge(kb),
+    truth: []
+  };
+  let nextStart = 0;
+  world2.families.forEach((family, familyIndex) => {
+    for (const split of splits) {
+      for (let index = 0; index < family.counts[split]; index++) {
+        const rng = seededRng(world2.seed, "task", familyIndex, split, index);
+        const slot = [world2.seed, familyIndex, split, index];
+        let item;
+        let withPreamble = false;
+        if (family.kind === "multi-hop") {
+          const hops = pickHops(world2, family.hops, rng.next(), draw(...slot, "step-budget"));
+          item = generateMultiHop({ rng, kb, start: startPeople[nextStart++], hops });
+        } else {
+          item = generators[family.kind](rng, names2);
+        }
+        const multiTurn = family.kind === "multi-hop" || family.kind === "arithmetic" || family.kind === "unit-conversion";
+        withPreamble = multiTurn && draw(...slot, "context-loss") < world2.deficiencies.systematic["context-loss"];
+        const id = `${family.kind}-${split === "train" ? "t" : "h"}${familyIndex}-${String(index).padStart(3, "0")}`;
+        const input2 = withPreamble ? `${preamble(rng, Math.ceil(world2.seedHarness.contextChars * 1.3))}${statementMarker}${item.question}` : item.question;
+        const task = { id, input: input2, expected: item.expected, category: family.kind };
+        if (item.scorer) task.scorer = item.scorer;
+        result[split].push(task);
+        result.truth.push(truthOf({ world: world2, task, item, split }));
+      }
+    }
+  });
+  return result;
+}
+function pickHops(world2, range, unit, longDraw) {
+  const min = Math.min(range.min, range.max);
+  const max = Math.max(range.min, range.max);
+  const longFrom = world2.seedHarness.maxSteps;
+  const wantLong = longDraw < world2.deficiencies.systematic["step-budget"];
+  const [low, high] = wantLong ? [Math.max(min, longFrom), max] : [min, Math.min(max, longFrom - 1)];
+  const [from, to] = low <= high ? [low, high] : [min, max];
+  return from + Math.floor(unit * (to - from + 1));
+}
+function truthOf(options) {
+  const { world: world2, task, item, split } = options;
+  const statement = statementOf(task.input);
+  const problem = recognise(task.input);
+  if (!problem) throw new Error(`sim: generated task ${task.id} is not recognisable: ${statement}`);
+  const deficiencies = [];
+  const latent = [];
+  const add2 = (kind, sampled = false) => deficiencies.push({ kind, systematic: true, ...sampled ? { sampled } : {} });
+  if (formatDrifts(world2, statement))
+    add2("format-drift", sampleDependent(world2, "format-drift", statement));
+  if (arithmeticSlips(world2, problem, statement))
+    add2("arithmetic-slip", sampleDependent(world2, "arithmetic-slip", statement));
+  if (item.hops !== void 0 && item.hops + 1 > world2.seedHarness.maxSteps) add2("step-budget");
+  if (toolCallMalformed(world2, problem, statement)) {
+    if (problem.kind === "chain") add2("tool-error-giveup");
+    else latent.push("tool-error-giveup");
+  }
+  if (hasPreamble(task.input)) {
+    if (problem.kind === "chain") add2("context-loss");
+    else latent.push("context-loss");
+  }
+  for (const model of world2.groundTruthModels) {
+    if (itemSlips(world2, model, statement))
+      deficiencies.push({ kind: "item-slip", systematic: false, model });
+    if (borderline(world2, model, statement))
+      deficiencies.push({ kind: "prompt-sensitivity", systematic: false, model });
+  }
+  return {
+    id: task.id,
+    split,
+    family: problem.family,
+    keyPhrase: item.keyPhrase,
+    expected: item.expected,
+    hops: item.hops,
+    deficiencies,
+    latent
+  };
+}
+var generators;
+var init_task_generation = __esm({
+  "src/sim/task-generation.ts"() {
+    "use strict";
+    init_draw();
+    init_exposure();
+    init_arithmetic();
+    init_date_reasoning();
+    init_extraction();
+    init_multi_hop();
+    init_recognise();
+    init_unit_conversion();
+    init_names();
+    init_preamble();
+    generators = {
+      arithmetic: generateArithmetic,
+      "unit-conversion": generateUnitConversion,
+      "date-reasoning": generateDateReasoning,
+      extraction: generateExtraction
+    };
+  }
+});
+
+// src/sim/world-files.ts
+import { mkdir as mkdir17, writeFile as writeFile14 } from "node:fs/promises";
+import { join as join22 } from "node:path";
+async function generateWorldFiles(options) {
+  return (await writeWorld(options)).paths;
+}
+async function writeWorld(options) {
+  const { world: world2, outDir } = options;
+  const generated = generateWorld(world2);
+  const paths = {
+    train: join22(outDir, "tasks", "train.jsonl"),
+    heldout: join22(outDir, "tasks", "heldout.jsonl"),
+    harnessDir: join22(outDir, "harness")
+  };
+  await mkdir17(join22(outDir, "tasks"), { recursive: true });
+  await mkdir17(paths.harnessDir, { recursive: true });
+  await writeFile14(paths.train, jsonl(generated.train));
+  await writeFile14(paths.heldout, jsonl(generated.heldout));
+  for (const [file2, text3] of Object.entries(seedHarnessFiles(world2, generated.knowledge))) {
+    await writeFile14(join22(paths.harnessDir, file2), text3);
+  }
+  return { paths, generated };
+}
+var jsonl;
+var init_world_files = __esm({
+  "src/sim/world-files.ts"() {
+    "use strict";
+    init_seed_harness();
+    init_task_generation();
+    jsonl = (tasks) => tasks.map((task) => JSON.stringify(task)).join("\n") + (tasks.length ? "\n" : "");
+  }
+});
+
+// src/sim/index.ts
+var init_sim = __esm({
+  "src/sim/index.ts"() {
+    "use strict";
+    init_endpoint_behaviour();
+    init_load_world();
+    init_misbehaviour();
+    init_serve_sim_model();
+    init_server();
+    init_world_files();
+    init_world_schema();
   }
 });
 
 // src/sim/world-generator.ts
 import { writeFile as writeFile15 } from "node:fs/promises";
-import { join as join22 } from "node:path";
+import { join as join23 } from "node:path";
 async function generateWorldWithTruth(options) {
   const { world: world2, outDir } = options;
   const { paths, generated } = await writeWorld(options);
-  const groundTruth = join22(outDir, "ground-truth.json");
+  const groundTruth = join23(outDir, "ground-truth.json");
   const truth = { world: world2.name, seed: world2.seed, parameters: world2, tasks: generated.truth };
   await writeFile15(groundTruth, `${JSON.stringify(truth, null, 2)}
 `);
@@ -64692,7 +64724,6 @@ var init_sim_probe = __esm({
 // src/bench/sim-engine.ts
 var sim_engine_exports = {};
 __export(sim_engine_exports, {
-  playedWorld: () => playedWorld,
   simEngine: () => simEngine
 });
 import { cp as cp2, mkdir as mkdir18, rm as rm7, writeFile as writeFile16 } from "node:fs/promises";
@@ -64876,7 +64907,7 @@ init_ecdysis_error();
 init_guard_text();
 
 // src/cli/bench-command.ts
-import { join as join23 } from "node:path";
+import { join as join24 } from "node:path";
 
 // src/bench/bootstrap.ts
 init_rng();
@@ -66720,7 +66751,7 @@ and bench.md says how the runs were made.
         );
       }
     });
-    io.stdout.write(`wrote ${join23(outDir, "bench.json")} and ${join23(outDir, "bench.md")}
+    io.stdout.write(`wrote ${join24(outDir, "bench.json")} and ${join24(outDir, "bench.md")}
 `);
     return 0;
   }
@@ -66782,13 +66813,13 @@ async function runSideBySide(options) {
 init_input_error();
 init_result_schema();
 import { readFile as readFile19, stat as stat7 } from "node:fs/promises";
-import { join as join24, relative as relative7 } from "node:path";
+import { join as join25, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
 init_statistics();
 init_accepted_changes();
 init_format();
-init_wording2();
+init_wording();
 function when(result) {
   if (!result.run) return "(not recorded)";
   const time3 = result.run.finishedAt.replace("T", " ").slice(0, 16);
@@ -66957,7 +66988,7 @@ async function readResult(path23) {
       );
     }
   );
-  const file2 = isDir ? join24(path23, "result.json") : path23;
+  const file2 = isDir ? join25(path23, "result.json") : path23;
   const text3 = await readFile19(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
@@ -67011,12 +67042,12 @@ init_load_config();
 init_agent_errors();
 init_eval_output();
 import { mkdir as mkdir20, rm as rm10 } from "node:fs/promises";
-import { join as join27 } from "node:path";
+import { join as join28 } from "node:path";
 
 // src/eval/records-spool.ts
 init_rollout_segments();
 import { mkdtemp as mkdtemp3, open as open4, rename as rename13, rm as rm8 } from "node:fs/promises";
-import { join as join25 } from "node:path";
+import { join as join26 } from "node:path";
 var RecordsSpool = class _RecordsSpool {
   constructor(dir, segments) {
     this.dir = dir;
@@ -67028,7 +67059,7 @@ var RecordsSpool = class _RecordsSpool {
   failure;
   /** A spool in a fresh folder under `parent`. */
   static async open(parent) {
-    const dir = await mkdtemp3(join25(parent, ".records-spool-"));
+    const dir = await mkdtemp3(join26(parent, ".records-spool-"));
     return new _RecordsSpool(dir, new RolloutSegments(dir));
   }
   /** Keeps a record (as `evaluate`'s `onRecord`: never throws; a write failure surfaces in `write`). */
@@ -67084,6 +67115,7 @@ var RecordsSpool = class _RecordsSpool {
 init_run_eval();
 init_shard_tasks();
 init_sandbox_section();
+init_sim();
 
 // src/cli/agent-error-warning.ts
 init_agent_errors();
@@ -67106,7 +67138,7 @@ function evolveAgentErrorWarning(records) {
 }
 
 // src/cli/eval-summary.ts
-init_wording2();
+init_wording();
 var percent2 = (value) => `${(value * 100).toFixed(1)}%`;
 function formatEvalSummary(result) {
   const passed2 = result.tasks.filter((task) => task.pass).length;
@@ -67136,7 +67168,7 @@ ${lines.join("\n")}
 }
 
 // src/cli/run-status.ts
-init_wording2();
+init_wording();
 
 // src/cli/call-tally.ts
 function idleActivity() {
@@ -67450,9 +67482,9 @@ var RunStatus = class {
 init_zod();
 init_input_error();
 import { readFile as readFile20, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
-import { join as join26 } from "node:path";
+import { join as join27 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
-var markerFile = (dir) => join26(dir, "shard.json");
+var markerFile = (dir) => join27(dir, "shard.json");
 async function writeShardMarker(dir, shard) {
   if (shard === void 0) await rm9(markerFile(dir), { force: true });
   else await writeFile18(markerFile(dir), `${JSON.stringify(shard)}
@@ -67509,7 +67541,7 @@ function checkShardsComplete(shards) {
 }
 
 // src/cli/unknown-task-warning.ts
-init_evidence2();
+init_evidence();
 init_sim();
 function countUnknownTasks(result, records) {
   const failing = result.tasks.filter((task) => !task.pass).map((task) => task.taskId);
@@ -67609,6 +67641,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades, sandbox } = await runEval({
       loaded,
+      simServer: serveSimModel,
       env: io.env,
       limit: flags.limit,
       split: flags.split,
@@ -67625,7 +67658,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       throw error62;
     }).finally(() => status2.close());
     await writeEvalResults(outDir, results);
-    await spool.write(join27(outDir, "records.jsonl"), [results["eval.json"]]);
+    await spool.write(join28(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
     return reportEval(io, { outDir, loaded, results, records, downgrades, sandbox });
   }
@@ -67646,7 +67679,7 @@ async function reportEval(io, run2) {
   if (agentErrors) io.stderr.write(agentErrors);
   io.stdout.write(formatDowngrades(downgrades));
   io.stderr.write(sandboxWarningLine(sandbox));
-  const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
+  const written = [...order, "records.jsonl"].map((name3) => join28(outDir, name3));
   io.stdout.write(`wrote ${written.join(", ")}
 `);
   const crashed = crashedAgentReason(records, total);
@@ -67668,17 +67701,19 @@ init_evolve();
 init_run_records();
 init_patch_root();
 init_report();
+init_sim();
 import { access as access2 } from "node:fs/promises";
-import { join as join30, resolve as resolve13 } from "node:path";
+import { join as join31, resolve as resolve13 } from "node:path";
 
 // src/cli/evolve-phases.ts
 init_ecdysis_version();
 init_evolve();
+init_sim();
 
 // src/cli/shell-command.ts
 init_ecdysis_version();
 import { accessSync, constants as constants2 } from "node:fs";
-import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join28, relative as relative8 } from "node:path";
+import { delimiter as delimiter2, isAbsolute as isAbsolute5, join as join29, relative as relative8 } from "node:path";
 function shellQuote(word2) {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word2) ? word2 : `'${word2.replace(/'/g, `'\\''`)}'`;
 }
@@ -67691,7 +67726,7 @@ function onPath2(name3, env) {
   for (const dir of (env.PATH ?? "").split(delimiter2)) {
     if (!dir) continue;
     try {
-      accessSync(join28(dir, name3), constants2.X_OK);
+      accessSync(join29(dir, name3), constants2.X_OK);
       return true;
     } catch {
     }
@@ -67700,7 +67735,7 @@ function onPath2(name3, env) {
 }
 function cliInvocation(env) {
   if (onPath2("ecdysis", env)) return "ecdysis";
-  return `node ${shellQuote(join28(packageRoot(), "bin", "ecdysis.js"))}`;
+  return `node ${shellQuote(join29(packageRoot(), "bin", "ecdysis.js"))}`;
 }
 
 // src/cli/evolve-phases.ts
@@ -67718,6 +67753,7 @@ async function searchPhase(options) {
   const display = status(io, "search");
   const handoff2 = await runEvolveSearch({
     loaded: options.loaded,
+    simServer: serveSimModel,
     outDir: options.outDir,
     progress: display.progress(),
     onCall: (event) => display.onCall(event),
@@ -67743,6 +67779,7 @@ async function measurePhase(options) {
   const display = status(io, "measure");
   const outcome = await runMeasureShard({
     loaded: options.loaded,
+    simServer: serveSimModel,
     outDir: options.outDir,
     shard: options.shard,
     limit: options.limit,
@@ -67767,8 +67804,8 @@ init_format();
 init_markdown_sections();
 init_reply_sentence();
 init_sandbox_section();
-init_wording2();
-import { join as join29 } from "node:path";
+init_wording();
+import { join as join30 } from "node:path";
 var change = (before, after) => `${formatScore(before).replace(/ \(n=\d+\)$/, "")} \u2192 ${formatScore(after)}`;
 function unscored(result, split) {
   const count6 = (result.baseline[split].infraErrors ?? 0) + (result.final[split].infraErrors ?? 0);
@@ -67786,7 +67823,7 @@ function costLine(result) {
 }
 function applyLines(options) {
   const { cwd, base } = options;
-  const patch = join29(options.outDir, "harness.patch");
+  const patch = join30(options.outDir, "harness.patch");
   const where = base.inRepository ? "the repository root" : "the config folder; it is in no git repository";
   const fromRoot = shellQuote(pathFrom(base.root, patch));
   const command = base.root === cwd ? `git apply ${fromRoot}` : `cd ${shellQuote(pathFrom(cwd, base.root))} && git apply ${fromRoot}`;
@@ -67807,7 +67844,7 @@ function formatEvolveSummary(options) {
     ),
     `held-out gate: ${result.gate.passed ? "passed" : "failed"} \u2014 ${gateSentence(result)}`,
     costLine(result),
-    `report: ${join29(outDir, "report.html")} (and report.md, result.json)`,
+    `report: ${join30(outDir, "report.html")} (and report.md, result.json)`,
     ...result.harness.patch.trim() === "" ? ["the final harness equals the seed harness: nothing to apply"] : applyLines(options)
   ];
   return `${lines.join("\n")}
@@ -67885,7 +67922,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
       flags.concurrency
     );
     const outDir = await outFolder(io, flags.out);
-    const journal = join30(outDir, "journal.jsonl");
+    const journal = join31(outDir, "journal.jsonl");
     if (flags.resume && flags.restart)
       throw new InputError("ecdysis evolve", "--resume and --restart exclude each other", {
         field: "--restart"
@@ -67911,6 +67948,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     const result = await runEvolve({
       loaded: chosen,
+      simServer: serveSimModel,
       outDir,
       patchPrefix: base.prefix,
       env: io.env,
@@ -67969,7 +68007,8 @@ init_zod();
 init_load_config();
 init_evolve();
 init_report();
-import { join as join31 } from "node:path";
+init_sim();
+import { join as join32 } from "node:path";
 var gateFlagsSchema = external_exports.object({
   config: external_exports.string().min(1),
   base: external_exports.string().min(1),
@@ -67999,6 +68038,7 @@ than the base by more than 'gate.tolerance'.
       base: { harnessDir: resolvePath(io, flags.base) },
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
+      simServer: serveSimModel,
       outDir,
       env: io.env
     });
@@ -68006,7 +68046,7 @@ than the base by more than 'gate.tolerance'.
     const passed2 = result.verdict === "pass";
     io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join31(outDir, "gate.json")} and ${join31(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"}; wrote ${join32(outDir, "gate.json")} and ${join32(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -68020,7 +68060,7 @@ init_world_names();
 init_input_error();
 import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile21, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
-import { dirname as dirname11, join as join32, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
+import { dirname as dirname11, join as join33, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
 // src/github/harness-identity.ts
 function harnessName(harnessPath) {
@@ -68156,15 +68196,15 @@ async function writeIgnoreLines(path23) {
 }
 async function projectLayout(dir) {
   const base = findGitRoot(dir) ?? dir;
-  const fromBase = (path23) => relative9(base, join32(dir, path23)).split(sep8).join("/");
-  const workflows = join32(base, ".github", "workflows");
-  const first = join32(workflows, "ecdysis.yml");
+  const fromBase = (path23) => relative9(base, join33(dir, path23)).split(sep8).join("/");
+  const workflows = join33(base, ".github", "workflows");
+  const first = join33(workflows, "ecdysis.yml");
   const name3 = harnessName(fromBase("harness")) || "harness";
   const layout = await exists2(first) ? {
-    workflowFile: join32(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
+    workflowFile: join33(workflows, `ecdysis-${name3.replace(/\//g, "-")}.yml`),
     harnessName: name3
   } : { workflowFile: first, harnessName: "" };
-  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join32(dir, entry))];
+  const targets = [...["ecdysis.yml", "harness", "tasks"].map((entry) => join33(dir, entry))];
   targets.push(layout.workflowFile);
   const taken = [];
   for (const target of targets) if (await exists2(target)) taken.push(relative9(dir, target));
@@ -68212,7 +68252,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
     const layout = await projectLayout(dir);
     const { workflowFile, fromBase } = layout;
     const targets = [
-      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join32(dir, name3)),
+      ...["ecdysis.yml", "harness", "tasks"].map((name3) => join33(dir, name3)),
       workflowFile
     ];
     const source = resolveWorldFlag(io, "init", flags.world);
@@ -68227,10 +68267,10 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       }),
       workflowFile
     });
-    const ignore = await writeIgnoreLines(join32(dir, ".gitignore"));
+    const ignore = await writeIgnoreLines(join33(dir, ".gitignore"));
     for (const target of targets) io.stdout.write(`created ${target}
 `);
-    if (ignore !== "kept") io.stdout.write(`${ignore} ${join32(dir, ".gitignore")}
+    if (ignore !== "kept") io.stdout.write(`${ignore} ${join33(dir, ".gitignore")}
 `);
     if (flags.action === void 0) {
       io.stdout.write(
@@ -68239,7 +68279,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       );
     }
     const cli = cliInvocation(io.env);
-    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join32(dir, ...parts)));
+    const arg = (...parts) => shellQuote(pathFrom(io.cwd, join33(dir, ...parts)));
     io.stdout.write(
       [
         "next:",
@@ -68254,16 +68294,16 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
 async function writeProject(options) {
   const { dir, source } = options;
   const world2 = await loadWorld(source);
-  const staging = await mkdtemp4(join32(tmpdir4(), "ecdysis-init-"));
+  const staging = await mkdtemp4(join33(tmpdir4(), "ecdysis-init-"));
   try {
     const files = await generateWorldFiles({ world: world2, outDir: staging });
-    await mkdir21(join32(dir, "tasks"), { recursive: true });
-    await copyFile(files.train, join32(dir, "tasks", "train.jsonl"));
-    await copyFile(files.heldout, join32(dir, "tasks", "heldout.jsonl"));
-    await cp3(files.harnessDir, join32(dir, "harness"), { recursive: true });
-    await tellAnswerFormat(join32(dir, "harness", "harness.yaml"));
+    await mkdir21(join33(dir, "tasks"), { recursive: true });
+    await copyFile(files.train, join33(dir, "tasks", "train.jsonl"));
+    await copyFile(files.heldout, join33(dir, "tasks", "heldout.jsonl"));
+    await cp3(files.harnessDir, join33(dir, "harness"), { recursive: true });
+    await tellAnswerFormat(join33(dir, "harness", "harness.yaml"));
     await writeFile19(
-      join32(dir, "ecdysis.yml"),
+      join33(dir, "ecdysis.yml"),
       initialConfig(options.world ?? (relative9(dir, source) || source))
     );
     await mkdir21(dirname11(options.workflowFile), { recursive: true });
@@ -68291,7 +68331,7 @@ init_input_error();
 init_eval_output();
 init_merge_results();
 init_rollout_cache();
-import { join as join33 } from "node:path";
+import { join as join34 } from "node:path";
 var mergeFlagsSchema = external_exports.object({ out: external_exports.string().min(1) }).strict();
 var mergeCommand = {
   name: "merge",
@@ -68333,7 +68373,7 @@ Example: ecdysis merge --out merged shard-1 shard-2 shard-3
     const records = mergeRecords(shards.map((shard) => shard.records));
     const outDir = resolvePath(io, flags.out);
     await writeEvalOutput(outDir, { results, records });
-    const cache2 = new RolloutCache(join33(outDir, "cache", "rollouts"));
+    const cache2 = new RolloutCache(join34(outDir, "cache", "rollouts"));
     for (const record3 of records) await cache2.put(record3);
     io.stdout.write(formatEvalSummary(results["eval.json"]));
     io.stdout.write(`merged ${shards.length} shards, ${records.length} records into ${outDir}

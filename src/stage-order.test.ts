@@ -28,6 +28,12 @@ const order = [
   "cli",
 ] as const;
 const leaves = ["errors", "safety"];
+/**
+ * The edges that may wire the simulated model in (the sim is the engine of the demo, the bench
+ * and the tests, never a dependency of the pipeline): every core stage runs on the endpoints it is
+ * handed (`openModels`'s `simServer`).
+ */
+const simEdges = ["cli", "bench", "github"];
 
 /** One import between two folders of src/. */
 interface FolderImport {
@@ -86,6 +92,13 @@ function againstOrder(imports: FolderImport[]): string[] {
     .map(({ from, to, file }) => `${from} → ${to} (${file})`);
 }
 
+/** Imports of src/sim by a folder other than the edges (`simEdges`). */
+function coreSimImports(imports: FolderImport[]): string[] {
+  return imports
+    .filter(({ from, to }) => to === "sim" && from !== "sim" && !simEdges.includes(from))
+    .map(({ from, to, file }) => `${from} → ${to} (${file})`);
+}
+
 /** Folder cycles, each as `a → b → … → a`, found by a depth-first search of the folder graph. */
 function folderCycles(imports: FolderImport[]): string[] {
   const graph = new Map<string, Set<string>>();
@@ -125,12 +138,24 @@ describe("stage order", () => {
       "errors → config (errors/x.ts)",
     ]);
     expect(folderCycles(imports)).toEqual(["config → sim → config"]);
+    expect(
+      coreSimImports([
+        ...imports,
+        { from: "eval", to: "sim", file: "eval/open-models.ts" },
+        { from: "bench", to: "sim", file: "bench/sim-engine.ts" },
+        { from: "github", to: "sim", file: "github/real-engine.ts" },
+      ]),
+    ).toEqual(["config → sim (config/load-config.ts)", "eval → sim (eval/open-models.ts)"]);
   });
 
   it("every import of src/ follows config → llm → sim → harness → agent → eval → diagnose → refine → evolve → report → github (bench, cli on top)", async () => {
     const imports = await folderImports();
     expect(imports.length).toBeGreaterThan(50);
     expect(againstOrder(imports)).toEqual([]);
+  });
+
+  it("no core stage imports src/sim: only the CLI, the bench and the Action wire the sim in", async () => {
+    expect(coreSimImports(await folderImports())).toEqual([]);
   });
 
   it("no two folders of src/ import each other, directly or round a loop", async () => {

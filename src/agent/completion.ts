@@ -21,7 +21,7 @@ export function extractAnswer(text: string | null, pattern: string): string | nu
  * (`**Answer:** 42` captures `** 42`), emphasis or code ticks around the value, and a dangling
  * code tick at either end. Marks inside the value (`a*b`) are kept.
  */
-export function cleanAnswer(raw: string): string {
+function cleanAnswer(raw: string): string {
   let value = raw.trim();
   for (let pass = 0; pass < 4; pass += 1) {
     const before = value;

@@ -12,7 +12,7 @@ export interface ProcessResult {
 }
 
 /** Stderr kept of a command (its end shows in events). */
-export const maxStderrBytes = 8 * 1024;
+const maxStderrBytes = 8 * 1024;
 /** Stdout read of a command; more is an error. */
 export const maxStdoutBytes = 1024 * 1024;
 

@@ -12,10 +12,7 @@ import { byConstruction, claimByConstruction } from "./construction.js";
 import type { ArmSummary, BenchResult, BenchRun, Spread } from "./types.js";
 
 /** Formats a spread as `median (min–max)` with the given value formatter. */
-export function formatSpread(
-  value: Spread | null | undefined,
-  format: (n: number) => string,
-): string {
+function formatSpread(value: Spread | null | undefined, format: (n: number) => string): string {
   if (!value) return "–";
   return value.min === value.max
     ? format(value.median)
@@ -23,7 +20,7 @@ export function formatSpread(
 }
 
 /** The per-arm summary as a Markdown table (one row per arm × budget × refiner variant). */
-export function armsTable(arms: readonly ArmSummary[]): string {
+function armsTable(arms: readonly ArmSummary[]): string {
   const f = formatters;
   const rows = arms.map((arm) => {
     const s = arm.figures;
@@ -81,7 +78,7 @@ export function whereItDoesNotHold(checks: readonly ClaimCheck[]): string {
 }
 
 /** The "what holds by construction" section. */
-export function constructionSection(): string {
+function constructionSection(): string {
   return byConstruction.map((entry) => `- **${entry.figure}.** ${entry.text}`).join("\n");
 }
 
@@ -129,7 +126,7 @@ export function settingsLine(result: BenchResult): string {
 }
 
 /** How the runs were made: the code, the processes side by side, the runs reused. */
-export function executionLine(result: BenchResult): string {
+function executionLine(result: BenchResult): string {
   if (!result.execution) return "Runs executed one after another in one process.";
   const { code, processes, reusedRuns } = result.execution;
   const commit = code.commit

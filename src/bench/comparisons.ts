@@ -14,7 +14,7 @@ import type {
  * GEPA-style baseline and against sampling) and the decomposition (Ecdysis without its
  * pipelining against both).
  */
-export const comparedArms: readonly [BenchStrategy, BenchStrategy][] = [
+const comparedArms: readonly [BenchStrategy, BenchStrategy][] = [
   ["ecdysis", "iterative"],
   ["ecdysis", "sampling"],
   ["ecdysis-serial", "iterative"],
@@ -88,7 +88,7 @@ function pairRuns(options: {
 }
 
 /** Medians with bootstrap intervals of every figure over a set of pairs. */
-export function summarisePairs(
+function summarisePairs(
   pairs: readonly PairFigures[],
   bootstrap: BootstrapSettings & { key: string },
 ): ComparisonFigures {

@@ -71,11 +71,6 @@ export const byConstruction: readonly ByConstruction[] = [
   },
 ];
 
-/** The entries that hold in a world (for the per-world claims table). */
-export function constructionFor(world: BenchWorld): ByConstruction[] {
-  return byConstruction.filter((entry) => !entry.holdsIn || entry.holdsIn(world));
-}
-
 /** Whether a claim holds by construction in the given worlds (all of them). */
 export function claimByConstruction(claim: ClaimName, worlds: readonly BenchWorld[]): boolean {
   const entry = byConstruction.find((candidate) => candidate.claim === claim);

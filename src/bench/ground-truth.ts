@@ -7,7 +7,7 @@ import { InputError } from "../errors/input-error.js";
  * prompt sensitivity (borderline items that flip with any prompt change). No
  * general harness change fixes them; an edit aimed at them is an accommodation.
  */
-export const modelSpecificKinds = [
+const modelSpecificKinds = [
   "item-slip",
   "flaky",
   "prompt-sensitivity",
@@ -42,7 +42,7 @@ export interface GroundTruth {
 }
 
 /** Whether a deficiency kind is model-specific (per-item slip or per-sample flake). */
-export function isModelSpecificKind(kind: string): boolean {
+function isModelSpecificKind(kind: string): boolean {
   return (modelSpecificKinds as readonly string[]).includes(kind.toLowerCase());
 }
 

@@ -7,7 +7,7 @@ import type { PlannedRun } from "./run-plan.js";
 import { type BenchRun, type BenchWorld, benchRunSchema } from "./types.js";
 
 /** The file a finished run's scored figures are kept in, inside the run's folder. */
-export const runRecordFile = "bench-run.json";
+const runRecordFile = "bench-run.json";
 
 /** The code a run was made with: the Ecdysis version and the checkout's commit. */
 export interface BenchCode {

@@ -178,7 +178,7 @@ interface ProjectFiles {
 }
 
 /** The world the sim plays: as written, or with a neutral refiner (the decomposition's control). */
-export function playedWorld(world: World, refiner: RefinerVariant): World {
+function playedWorld(world: World, refiner: RefinerVariant): World {
   if (refiner === "world") return world;
   return {
     ...world,

@@ -108,7 +108,6 @@ export const benchFigures = [
   "ineffectiveEdits",
   "patternPurity",
 ] as const;
-export type BenchFigure = (typeof benchFigures)[number];
 
 /** Median and range of one figure over an arm's runs. */
 export const spreadSchema = z.object({

@@ -9,6 +9,7 @@ import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
+import { serveSimModel } from "../sim/index.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
@@ -91,6 +92,7 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const spool = await RecordsSpool.open(outDir);
     const { results, records, downgrades, sandbox } = await runEval({
       loaded,
+      simServer: serveSimModel,
       env: io.env,
       limit: flags.limit,
       split: flags.split,

@@ -12,6 +12,7 @@ import { learnedNothing, runEvolve } from "../evolve/index.js";
 import { readRunRecords } from "../evolve/run-records.js";
 import { patchBase } from "../harness/patch-root.js";
 import { stopSentence, writeEvolveReports } from "../report/index.js";
+import { serveSimModel } from "../sim/index.js";
 import { evolveAgentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
@@ -127,6 +128,7 @@ Example: ecdysis evolve --config examples/quickstart/ecdysis.yml --out .ecdysis/
     });
     const result = await runEvolve({
       loaded: chosen,
+      simServer: serveSimModel,
       outDir,
       patchPrefix: base.prefix,
       env: io.env,

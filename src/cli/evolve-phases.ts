@@ -2,6 +2,7 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import { ecdysisVersion } from "../config/ecdysis-version.js";
 // Integration point: the phases of src/evolve (docs/scale-out.md).
 import { runEvolveSearch, runMeasureShard } from "../evolve/index.js";
+import { serveSimModel } from "../sim/index.js";
 import type { CliIo } from "./command.js";
 import { RunStatus } from "./run-status.js";
 import type { ShardMarker } from "./shard-marker.js";
@@ -9,8 +10,6 @@ import { shellQuote } from "./shell-command.js";
 
 /** The phases `ecdysis evolve --phase` runs (`all`, the default, is the whole run in one process). */
 export const evolvePhases = ["all", "search", "measure", "finish"] as const;
-/** One phase of an evolve run. */
-export type EvolvePhase = (typeof evolvePhases)[number];
 
 function status(io: CliIo, phase: string): RunStatus {
   return new RunStatus({
@@ -34,6 +33,7 @@ export async function searchPhase(options: {
   const display = status(io, "search");
   const handoff = await runEvolveSearch({
     loaded: options.loaded,
+    simServer: serveSimModel,
     outDir: options.outDir,
     progress: display.progress(),
     onCall: (event) => display.onCall(event),
@@ -66,6 +66,7 @@ export async function measurePhase(options: {
   const display = status(io, "measure");
   const outcome = await runMeasureShard({
     loaded: options.loaded,
+    simServer: serveSimModel,
     outDir: options.outDir,
     shard: options.shard,
     limit: options.limit,

@@ -4,6 +4,7 @@ import { loadConfig } from "../config/load-config.js";
 // Integration point: runGate from src/evolve (docs/stage-interfaces.md).
 import { runGate } from "../evolve/index.js";
 import { sandboxWarningLine, writeGateReport } from "../report/index.js";
+import { serveSimModel } from "../sim/index.js";
 import { type CliCommand, resolvePath, validateFlags } from "./command.js";
 
 const gateFlagsSchema = z
@@ -39,6 +40,7 @@ than the base by more than 'gate.tolerance'.
       base: { harnessDir: resolvePath(io, flags.base) },
       head: { harnessDir: resolvePath(io, flags.head) },
       loaded,
+      simServer: serveSimModel,
       outDir,
       env: io.env,
     });

@@ -26,7 +26,7 @@ export const commands: CliCommand[] = [
 ];
 
 /** Top-level help. */
-export function generalHelp(): string {
+function generalHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length)) + 2;
   const list = commands
     .map((command) => `  ${command.name.padEnd(width)}${command.summary}`)

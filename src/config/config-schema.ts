@@ -23,7 +23,7 @@ export {
 export const defaultEditableGlobs: readonly string[] = ["harness.yaml", "*.md"];
 
 /** What a budget bounds (`evolve.budget.scope`). */
-export const budgetScopes = ["training", "run"] as const;
+const budgetScopes = ["training", "run"] as const;
 
 export const budgetSchema = z
   .object({

@@ -41,7 +41,7 @@ const toolSchema = z
   .strict();
 
 /** What each module of a built-in harness governs (shown to the refiner roles). */
-export const harnessModuleDescriptions: Record<HarnessModule, string> = {
+const harnessModuleDescriptions: Record<HarnessModule, string> = {
   agent_loop:
     "the turn loop: single completion or tool loop, the step budget, an optional self-check",
   tools: "which built-in tools the model is offered, and their descriptions",

@@ -14,9 +14,9 @@ import { isWorldName, worldNameProblem } from "./world-names.js";
 import { type LocatedYaml, parseLocatedYaml, validateLocated } from "./yaml-document.js";
 
 /** Largest config file accepted (a real one is a few KB). */
-export const maxConfigBytes = 256 * 1024;
+const maxConfigBytes = 256 * 1024;
 /** Longest string value in a config (a rubric or a command is a few hundred characters). */
-export const maxConfigValueChars = 16 * 1024;
+const maxConfigValueChars = 16 * 1024;
 
 /**
  * Loads `ecdysis.yml`: YAML → `ecdysisConfigSchema`, every problem an InputError naming the

@@ -5,9 +5,9 @@ import { type Task, taskSchema } from "./task-schema.js";
 import { dottedField } from "./yaml-document.js";
 
 /** Largest tasks file accepted. */
-export const maxTasksFileBytes = 64 * 1024 * 1024;
+const maxTasksFileBytes = 64 * 1024 * 1024;
 /** Largest single line (task) of a tasks file. */
-export const maxTaskLineBytes = 1024 * 1024;
+const maxTaskLineBytes = 1024 * 1024;
 
 /** Where a loaded task came from: its file and 1-based line. */
 export interface TaskOrigin {

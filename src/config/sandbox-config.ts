@@ -33,7 +33,7 @@ export type SandboxConfig = z.infer<typeof sandboxConfigSchema>;
  * and its kin, the Action's inputs (`INPUT_GITHUB-TOKEN`), the Actions runtime's tokens, and the
  * files every later step of the job reads (`GITHUB_ENV`, `GITHUB_PATH`…).
  */
-export const runnerOnlyVariable =
+const runnerOnlyVariable =
   /^(GITHUB_TOKEN|GH_TOKEN|GH_ENTERPRISE_TOKEN|GITHUB_PAT|INPUT_.*|ACTIONS_.*|GITHUB_(ENV|OUTPUT|PATH|STEP_SUMMARY|STATE))$/i;
 
 /** `harness.env`: the names of the variables (beyond the sandbox's own) the agent is given. */

@@ -86,7 +86,7 @@ export const iterativeOptionsSchema = z
 export type IterativeOptions = z.infer<typeof iterativeOptionsSchema>;
 
 /** Keys that were flat in `evolve:` before each strategy had its section, and where they live now. */
-export const movedEvolveKeys: Readonly<Record<string, string>> = {
+const movedEvolveKeys: Readonly<Record<string, string>> = {
   batchSize: "evolve.ecdysis.batchSize",
   minSupport: "evolve.ecdysis.minSupport",
   resamples: "evolve.ecdysis.resamples",

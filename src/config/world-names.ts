@@ -1,3 +1,7 @@
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
 /**
  * The worlds bundled with Ecdysis: files `worlds/<name>.yaml`, served by src/sim. The list lives
  * here, with the config, because it is part of what a `model.world` value may be; src/sim reads
@@ -37,4 +41,19 @@ export function isBundledWorld(value: string): value is BundledWorldName {
 export function worldNameProblem(value: string): string | undefined {
   if (!isWorldName(value) || isBundledWorld(value)) return undefined;
   return `unknown world '${value}': bundled worlds are ${bundledWorldNames.join(", ")}; a world file is a path such as ./my-world.yaml`;
+}
+
+/**
+ * The bundled `worlds/` folder, found by walking up from this module (works from src/ and dist/).
+ * Here, with the names, so that a stage keying rollouts by a world's file (`rolloutParams`) finds
+ * it without importing the sim.
+ */
+export function worldsDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 6; depth++) {
+    const candidate = join(dir, "worlds");
+    if (existsSync(join(candidate, "quickstart.yaml"))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error("sim: bundled worlds folder not found");
 }

@@ -11,7 +11,7 @@ export interface LocatedYaml {
 }
 
 /** Most alias expansions a YAML document may make (yaml's own default). */
-export const maxYamlAliases = 100;
+const maxYamlAliases = 100;
 
 /**
  * Parses YAML with line tracking. A syntax error becomes an InputError naming the file and line.
@@ -78,7 +78,7 @@ export function dottedField(path: readonly PropertyKey[]): string {
 }
 
 /** One zod issue as a located problem: field, line and a message that says what to fix. */
-export function describeIssue(
+function describeIssue(
   issue: z.core.$ZodIssue,
   located: LocatedYaml,
   prefix: readonly PropertyKey[] = [],

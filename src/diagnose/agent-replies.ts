@@ -26,7 +26,7 @@ const agentRemedies: Record<
  * rollout whose output has text that is not a refusal counts as one usable turn whatever its
  * steps say (a command harness may report steps without the model's words).
  */
-export function agentReplyCounts(records: RolloutRecord[]): Record<AgentReplyKind, number> {
+function agentReplyCounts(records: RolloutRecord[]): Record<AgentReplyKind, number> {
   const counts: Record<AgentReplyKind, number> = {
     usable: 0,
     empty: 0,

@@ -31,7 +31,7 @@ export function kebabCause(cause: string, maxChars = 48): string {
 }
 
 /** The compact, bounded excerpt of one failure shown to the note writer, under the call's `id`. */
-export function failureExcerpt(options: {
+function failureExcerpt(options: {
   id: string;
   evidence: Evidence;
   record: RolloutRecord;

@@ -29,7 +29,7 @@ export function refuseHeldout(options: {
 }
 
 /** Held-out inputs shorter than this (normalised) are only checked at the stage doors, by equality. */
-export const minSealedInputChars = 20;
+const minSealedInputChars = 20;
 
 /**
  * The held-out seal on the wire: refuses any text meant for a refiner role (a whole prompt) that

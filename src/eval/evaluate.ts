@@ -62,7 +62,7 @@ export interface EvaluateOptions {
  * Default share of a batch's rollouts that may fail to reach the model before the evaluation
  * stops: above it the accuracy would say more about the endpoint than about the harness.
  */
-export const defaultMaxInfraErrorShare = 0.1;
+const defaultMaxInfraErrorShare = 0.1;
 
 /** What the result is folded from: a kept record, or these fields of one that is not kept. */
 type Folded = Pick<RolloutRecord, "key" | "taskId" | "category" | "sampleIndex"> & {

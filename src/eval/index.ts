@@ -8,7 +8,12 @@ export {
 } from "./eval-result.js";
 export { type EvaluateOptions, evaluate } from "./evaluate.js";
 export { mergeEvalResults, mergeRecords, sortRecords } from "./merge-results.js";
-export { type OpenModels, type OpenModelsOptions, openModels } from "./open-models.js";
+export {
+  type OpenModels,
+  type OpenModelsOptions,
+  openModels,
+  type SimModelServer,
+} from "./open-models.js";
 export {
   createProgress,
   type ProgressOptions,

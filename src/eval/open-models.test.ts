@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import { InputError } from "../errors/input-error.js";
-import { loadWorld, startSimServer } from "../sim/index.js";
+import { loadWorld, serveSimModel, startSimServer } from "../sim/index.js";
 import { openModels } from "./open-models.js";
 
 async function config(text: string) {
@@ -23,7 +23,7 @@ describe("openModels", () => {
     const loaded = await config(
       "model:\n  provider: sim\n  model: sim-1\n  world: quickstart\n  maxRetries: 0\nprobe:\n  provider: sim\n  model: sim-2\n  world: quickstart\n",
     );
-    const models = await openModels(loaded, { latencyScale: 0 });
+    const models = await openModels(loaded, { latencyScale: 0, simServer: serveSimModel });
     try {
       expect(models.agent.model).toBe("sim-1");
       expect(models.refiner.model).toBe("sim-1");
@@ -37,6 +37,23 @@ describe("openModels", () => {
       await models.close();
     }
     await expect(models.agent.chat(ask)).rejects.toThrow();
+  });
+
+  it("serves a sim config only through the simServer its caller passes (the sim is wired in at the edges)", async () => {
+    const loaded = await config("model:\n  provider: sim\n  model: sim-1\n  world: quickstart\n");
+    const served: string[] = [];
+    const models = await openModels(loaded, {
+      latencyScale: 0,
+      simServer: async (options) => {
+        served.push(`${options.config.world} ${options.config.model} ${options.latencyScale}`);
+        return serveSimModel(options);
+      },
+    });
+    await models.close();
+    expect(served).toEqual(["quickstart sim-1 0"]);
+    await expect(openModels(loaded, { latencyScale: 0 })).rejects.toThrow(
+      /provider: sim needs the simulated model.*`simServer`/,
+    );
   });
 
   it("reads the API key from the named variable and fails clearly when it is unset", async () => {
@@ -90,7 +107,7 @@ describe("openModels", () => {
     const loaded = await config(
       "model:\n  provider: sim\n  model: sim-1\n  world: quickstart\nrefiner:\n  provider: sim\n  model: sim-r\n  world: quickstart\njudge:\n  provider: sim\n  model: sim-j\n  world: quickstart\n",
     );
-    const models = await openModels(loaded, { latencyScale: 0 });
+    const models = await openModels(loaded, { latencyScale: 0, simServer: serveSimModel });
     try {
       expect([models.agent.model, models.refiner.model, models.judge.model]).toEqual([
         "sim-1",
@@ -104,7 +121,7 @@ describe("openModels", () => {
       await config(
         "model:\n  provider: sim\n  model: sim-1\n  world: quickstart\nrefiner:\n  provider: sim\n  model: sim-r\n  world: quickstart\n",
       ),
-      { latencyScale: 0 },
+      { latencyScale: 0, simServer: serveSimModel },
     );
     expect(fallback.judge.model).toBe("sim-r");
     await fallback.close();

@@ -2,6 +2,7 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { canonicalJson } from "../config/canonical-json.js";
 import { defaultApiKeyEnv, type LoadedConfig, type ModelConfig } from "../config/config-schema.js";
+import { bundledWorldNames } from "../config/world-names.js";
 import { InputError } from "../errors/input-error.js";
 import {
   type AccountedProvider,
@@ -18,8 +19,11 @@ import {
   systemClock,
   type WireForwarder,
 } from "../llm/index.js";
-import { bundledWorlds, loadWorld, startSimServer } from "../sim/index.js";
 import { openGateway } from "./open-gateway.js";
+import { type SimModelServer, simServers } from "./sim-servers.js";
+
+export type { SimModelServer };
+
 import { rolloutParams } from "./rollout-params.js";
 
 /** The models of a run: the agent's, the refiner roles', the optional probe, and the judge. */
@@ -43,6 +47,8 @@ export interface OpenModels {
 
 /** Options of `openModels`. */
 export interface OpenModelsOptions {
+  /** Serves `provider: sim` models; without it a sim config is refused. */
+  simServer?: SimModelServer;
   /** Sim only: multiplies the world's latency model (0 = no simulated latency). */
   latencyScale?: number;
   /** Environment the API keys are read from. Default process.env. */
@@ -84,7 +90,7 @@ export async function openModels(
 ): Promise<OpenModels> {
   const env = options.env ?? process.env;
   const clock = options.clock ?? systemClock;
-  const sims = simServers(options.latencyScale);
+  const sims = simServers(options.simServer, options.latencyScale);
   let gateway: ModelGateway | undefined;
   const closeAll = async () => {
     await gateway?.close();
@@ -117,38 +123,6 @@ export async function openModels(
     await closeAll();
     throw error;
   }
-}
-
-/** The in-process sim servers of a run: one per distinct world, model and quirks. */
-function simServers(latencyScale: number | undefined) {
-  const servers = new Map<string, Promise<{ url: string; close(): Promise<void> }>>();
-  return {
-    url(config: ModelConfig): Promise<string> {
-      const identity = canonicalJson({
-        world: config.world,
-        model: config.model,
-        quirks: config.quirks,
-      });
-      let server = servers.get(identity);
-      if (!server) {
-        server = (async () =>
-          startSimServer({
-            world: await loadWorld(config.world ?? ""),
-            model: config.model,
-            quirks: config.quirks,
-            latencyScale,
-          }))();
-        servers.set(identity, server);
-      }
-      return server.then((started) => started.url);
-    },
-    async close(): Promise<void> {
-      const started = await Promise.allSettled(servers.values());
-      await Promise.all(
-        started.map((entry) => (entry.status === "fulfilled" ? entry.value.close() : undefined)),
-      );
-    },
-  };
 }
 
 /** Each role's model config, endpoint and key, in the order agent, refiner, probe?, judge. */
@@ -286,12 +260,12 @@ async function checkWorldFile(
   field: string,
 ): Promise<void> {
   const world = config.world ?? "";
-  if (bundledWorlds().includes(world)) return;
+  if ((bundledWorldNames as readonly string[]).includes(world)) return;
   const found = await stat(world).catch(() => undefined);
   if (found?.isFile()) return;
   throw new InputError(
     loaded.path,
-    `${found ? "is a folder, not a world file" : "world file not found"}: ${world} (bundled worlds: ${bundledWorlds().join(", ")})`,
+    `${found ? "is a folder, not a world file" : "world file not found"}: ${world} (bundled worlds: ${bundledWorldNames.join(", ")})`,
     { line: loaded.lines?.[`${field}.world`], field: `${field}.world` },
   );
 }

@@ -2,9 +2,8 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { LoadedConfig, ModelConfig } from "../config/config-schema.js";
-import { isWorldName } from "../config/world-names.js";
+import { isWorldName, worldsDir } from "../config/world-names.js";
 import { replyVariant } from "../llm/capabilities.js";
-import { worldsDir } from "../sim/index.js";
 
 /** What keys rollouts of a model besides its name (`rolloutKey`'s `params`). */
 export interface RolloutParams {

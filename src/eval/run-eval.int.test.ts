@@ -3,7 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
-import { generateWorldFiles, loadWorld, type SimFaults, startSimServer } from "../sim/index.js";
+import {
+  generateWorldFiles,
+  loadWorld,
+  type SimFaults,
+  serveSimModel,
+  startSimServer,
+} from "../sim/index.js";
 import { openModels } from "./open-models.js";
 import { runEval } from "./run-eval.js";
 
@@ -24,7 +30,10 @@ async function evaluateAgainst(faults: SimFaults, files: Parameters<typeof proje
   const server = await startSimServer({ world: await loadWorld("quickstart"), faults });
   try {
     const loaded = await project(server.url, files);
-    const models = await openModels(loaded, { env: { SIM_KEY: "placeholder" } });
+    const models = await openModels(loaded, {
+      env: { SIM_KEY: "placeholder" },
+      simServer: serveSimModel,
+    });
     try {
       const outcome = await runEval({ loaded, split: "heldout", models });
       return {

@@ -16,7 +16,7 @@ import { SecretRedactor } from "../safety/secrets.js";
 import { buildEvalResult, emptyCost } from "./eval-result.js";
 import { evaluate } from "./evaluate.js";
 import { limitTasks } from "./limit-tasks.js";
-import { type OpenModels, openModels } from "./open-models.js";
+import { type OpenModels, openModels, type SimModelServer } from "./open-models.js";
 import type { ProgressSink } from "./progress.js";
 import { RolloutCache } from "./rollout-cache.js";
 import { rolloutCacheDir, rolloutParams } from "./rollout-params.js";
@@ -58,6 +58,8 @@ export interface RunEvalOptions {
    * are read from. Default process.env.
    */
   env?: Record<string, string | undefined>;
+  /** Serves `provider: sim` models when the models are opened here (src/sim `serveSimModel`). */
+  simServer?: SimModelServer;
 }
 
 /** Result files by name (`eval.json`; with split `all` also `eval-train.json`, `eval-heldout.json`) and all records. */
@@ -162,7 +164,11 @@ function runRedactor(options: RunEvalOptions): SecretRedactor {
  * harness's gateway (its own calls go through it) scrubbed of the run's secrets.
  */
 function modelOptions(options: RunEvalOptions, redactor: SecretRedactor) {
-  return { env: options.env, redact: (body: unknown) => redactor.json(body) };
+  return {
+    env: options.env,
+    simServer: options.simServer,
+    redact: (body: unknown) => redactor.json(body),
+  };
 }
 
 /** One result over several splits run one after the other (costs add up, wall time too). */

@@ -5,7 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { promptFileAgentScript } from "../agent/testing/prompt-file-agent.js";
 import { loadConfig } from "../config/load-config.js";
 import { openModels } from "../eval/open-models.js";
-import { generateWorldFiles, type SimServer, startSimServer, worldSchema } from "../sim/index.js";
+import {
+  generateWorldFiles,
+  type SimServer,
+  serveSimModel,
+  startSimServer,
+  worldSchema,
+} from "../sim/index.js";
 import { type RecordingProxy, startRecordingProxy } from "../sim/testing/recording-proxy.js";
 import type { EvolveResult } from "./result-schema.js";
 import { runEvolve } from "./run-evolve.js";
@@ -81,7 +87,7 @@ describe("evolve a command harness: every candidate runs from its own files", ()
     const loaded = await loadConfig(path.join(dir, "ecdysis.yml"));
     // The agent sends the key of OPENAI_API_KEY, where the gateway puts its per-rollout token.
     const env = { OPENAI_API_KEY: "not-a-secret" };
-    const models = await openModels(loaded, { env });
+    const models = await openModels(loaded, { env, simServer: serveSimModel });
     try {
       result = await runEvolve({ loaded, outDir: path.join(dir, "out"), models, env });
     } finally {

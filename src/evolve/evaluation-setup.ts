@@ -71,7 +71,7 @@ export interface ProgressPhases {
  * phase that starts while another runs (evolve runs independent evaluations concurrently) gets a
  * fork, so neither overwrites the other's counts.
  */
-export function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
+function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
   let active = 0;
   return {
     next(): ProgressSink | undefined {
@@ -97,7 +97,7 @@ export function progressPhases(sink: ProgressSink | undefined): ProgressPhases {
  * concurrency and samples, and — when `enforce` — the budget's abort signal. An evaluation cut
  * short by the budget throws BudgetExhaustedError; one that finished is kept.
  */
-export function makeEvaluate(options: {
+function makeEvaluate(options: {
   loaded: LoadedConfig;
   models: Models;
   adapter: AgentAdapter;

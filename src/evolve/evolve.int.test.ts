@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config/load-config.js";
 import { openModels } from "../eval/open-models.js";
-import { loadWorld, type SimServer, startSimServer } from "../sim/index.js";
+import { loadWorld, type SimServer, serveSimModel, startSimServer } from "../sim/index.js";
 // Ground truth, for this test's assertions only (allowed in src/bench/ground-truth-boundary.test.ts).
 import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
@@ -53,7 +53,7 @@ async function evolveIn(
   target: Awaited<ReturnType<typeof project>>,
   afterStage?: (stage: string) => void,
 ): Promise<EvolveResult> {
-  const models = await openModels(target.loaded, { env });
+  const models = await openModels(target.loaded, { env, simServer: serveSimModel });
   try {
     return await runEvolve({
       loaded: target.loaded,

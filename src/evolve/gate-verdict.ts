@@ -11,7 +11,7 @@ export type GateVerdict = "better" | "not-worse" | "worse";
  * stays within the tolerance without such evidence (a higher accuracy on a few tasks is not
  * evidence); `worse (p = …)` otherwise.
  */
-export function gateVerdict(options: {
+function gateVerdict(options: {
   base: number;
   head: number;
   comparison: PairedComparison;

@@ -6,7 +6,7 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { loadSplits } from "../config/split-overlap.js";
-import { openModels } from "../eval/open-models.js";
+import { openModels, type SimModelServer } from "../eval/open-models.js";
 import { codeReaches } from "../harness/code-reaches.js";
 import { loadHarness } from "../harness/load-harness.js";
 import { SecretRedactor } from "../safety/secrets.js";
@@ -34,6 +34,8 @@ export interface RunGateOptions {
   secrets?: string[];
   /** Environment the configured secrets are read from. Default process.env. */
   env?: Record<string, string | undefined>;
+  /** Serves `provider: sim` models when the models are opened here (src/sim `serveSimModel`). */
+  simServer?: SimModelServer;
 }
 
 /**
@@ -103,6 +105,7 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
 function openGateModels(options: RunGateOptions, redactor: SecretRedactor) {
   return openModels(options.loaded, {
     env: options.env,
+    simServer: options.simServer,
     gatewayCache: options.callCache ?? true,
     redact: (body) => redactor.json(body),
   });

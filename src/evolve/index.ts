@@ -35,8 +35,6 @@ export {
 } from "./paired-test.js";
 export { type SearchHandoff, searchHandoffFile } from "./phase-files.js";
 export {
-  type CostSummary,
-  type DiagnosisSummary,
   type EvolveGate,
   type EvolveResult,
   evolveResultSchema,

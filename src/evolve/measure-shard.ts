@@ -4,7 +4,7 @@ import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { configuredSecrets } from "../config/configured-secrets.js";
 import { InputError } from "../errors/input-error.js";
-import { openModels } from "../eval/open-models.js";
+import { openModels, type SimModelServer } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import { shardTasks } from "../eval/shard-tasks.js";
 import { loadHarness } from "../harness/load-harness.js";
@@ -43,6 +43,8 @@ export interface MeasureShardOptions {
   progress?: ProgressSink;
   onCall?: (event: ModelCallEvent) => void;
   env?: Record<string, string | undefined>;
+  /** Serves `provider: sim` models when the models are opened here (src/sim `serveSimModel`). */
+  simServer?: SimModelServer;
   secrets?: string[];
   /** Part of the run key the search was written under. */
   ecdysisVersion?: string;
@@ -68,7 +70,11 @@ export async function runMeasureShard(options: MeasureShardOptions): Promise<Mea
   const budget = new BudgetTracker({}, () => clock.now());
   const opened = options.models
     ? undefined
-    : await openModels(loaded, { env: options.env, gatewayCache: true });
+    : await openModels(loaded, {
+        env: options.env,
+        simServer: options.simServer,
+        gatewayCache: true,
+      });
   const workspace = runWorkspace(loaded);
   try {
     const evaluations = shardEvaluations({

@@ -75,7 +75,7 @@ export function shownToRoles(
 }
 
 /** Remembered proposals that addressed a pattern (matched by id or name: ids change across batches). */
-export function rememberedFor(
+function rememberedFor(
   pattern: FailurePattern,
   memory: readonly RememberedProposal[],
 ): RememberedProposal[] {
@@ -129,7 +129,7 @@ export function exhaustedReason(
 }
 
 /** A canonical key of a set of edits: what they change, not why or for which pattern. */
-export function editsKey(edits: PlannedEdit[]): string {
+function editsKey(edits: PlannedEdit[]): string {
   return edits
     .map((edit) => canonicalJson(edit.edit))
     .sort()

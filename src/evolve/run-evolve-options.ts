@@ -1,5 +1,6 @@
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
+import type { SimModelServer } from "../eval/open-models.js";
 import type { ProgressSink } from "../eval/progress.js";
 import type { ModelCallEvent } from "./meter.js";
 import type { RunMetadata } from "./result-schema.js";
@@ -37,6 +38,8 @@ export interface RunEvolveOptions {
   secrets?: string[];
   /** Environment the configured secrets are read from. Default process.env. */
   env?: Record<string, string | undefined>;
+  /** Serves `provider: sim` models when the models are opened here (src/sim `serveSimModel`). */
+  simServer?: SimModelServer;
   /**
    * At most this many train and held-out tasks (`--limit`, `limitTasks`: deterministic, the
    * categories in turn). Part of the run key; the guard and the seal still see every task.

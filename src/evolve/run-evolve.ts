@@ -162,6 +162,7 @@ async function openOwnModels(
   const redact = (body: unknown) => redactor.json(body);
   const opened = openModels(options.loaded, {
     env: options.env,
+    simServer: options.simServer,
     gatewayCache: options.callCache ?? true,
     redact,
   });

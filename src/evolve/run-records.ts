@@ -17,7 +17,7 @@ import type { IterationRecord, MeasureSummary } from "./result-schema.js";
 export const runRecordsFile = "records.json";
 
 /** The version of records.json this code writes and reads. */
-export const runRecordsVersion = 1;
+const runRecordsVersion = 1;
 
 /** One task's outcome under one harness, and what its rollouts cost (all samples, cached or not). */
 export const taskOutcomeSchema = z.object({

@@ -9,12 +9,12 @@ export interface ArtifactUploader {
 }
 
 /** True when the runner's artifact service is reachable (its env vars are set). */
-export function artifactServiceAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
+function artifactServiceAvailable(env: NodeJS.ProcessEnv = process.env): boolean {
   return Boolean(env.ACTIONS_RUNTIME_TOKEN && env.ACTIONS_RESULTS_URL);
 }
 
 /** The `@actions/artifact` uploader. */
-export const actionsArtifactUploader: ArtifactUploader = {
+const actionsArtifactUploader: ArtifactUploader = {
   async upload({ name, files, root }) {
     await new DefaultArtifactClient().uploadArtifact(name, files, root, { retentionDays: 30 });
   },

@@ -7,7 +7,7 @@ import { assertHarnessPath, evolvedCommit, treeAt } from "./harness-commits.js";
 import { pushRefusal } from "./permission-error.js";
 
 /** The trailer that marks a commit as written by Ecdysis; any other commit on the branch is foreign. */
-export const runTrailer = "Ecdysis-Run";
+const runTrailer = "Ecdysis-Run";
 
 /**
  * How the base's harness relates to the seed the run evolved: `unchanged` (what was measured is

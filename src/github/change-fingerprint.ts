@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Git } from "./git.js";
 
 /** The hidden marker a bot PR's body carries its change's fingerprint in. */
-export const changeMarkerName = "ecdysis-change";
+const changeMarkerName = "ecdysis-change";
 
 /**
  * The fingerprint of a run's change — the seed→evolved diff of the harness folder — as "the same

@@ -2,7 +2,7 @@ import { fingerprintIn } from "./change-fingerprint.js";
 import type { RepoRef } from "./repo-ref.js";
 
 /** The label that asks the bot to propose again a change a human closed (put it on the closed PR). */
-export const reopenLabel = "ecdysis-reopen";
+const reopenLabel = "ecdysis-reopen";
 
 /** The hidden marker the bot puts in the body of a PR it closed itself (no human decision). */
 export const closedByBotMarker = "<!-- ecdysis-closed-by-bot -->";

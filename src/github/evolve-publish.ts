@@ -18,7 +18,7 @@ import type { RepoRef } from "./repo-ref.js";
 import { describeFailure } from "./run-report.js";
 
 /** The sticky comment the bot leaves when someone else pushed to its branch. */
-export const backOffMarker = "<!-- ecdysis-backoff -->";
+const backOffMarker = "<!-- ecdysis-backoff -->";
 
 /** What `publishUpdate` works with. */
 interface Publish {
@@ -42,11 +42,7 @@ function encodeRef(ref: string): string {
 }
 
 /** The warning a PR carries when the base's harness changed while the run was going. */
-export function mergedNotice(options: {
-  base: string;
-  seed: string;
-  statusContext: string;
-}): string {
+function mergedNotice(options: { base: string; seed: string; statusContext: string }): string {
   return [
     "> [!WARNING]",
     `> The harness on \`${options.base}\` changed while this run was going. This pull request carries the run's change onto it with a 3-way merge, so it keeps that change; but the accuracies below were measured on the harness the run started from (${options.seed.slice(0, 7)}), not on this merge, so no \`${options.statusContext}\` status is posted. Re-run the workflow to measure it.`,

@@ -5,12 +5,12 @@ import { describeFailure } from "./run-report.js";
 import { upsertStickyComment } from "./sticky-comment.js";
 
 /** The hidden marker of the one comment that explains why a fork's PR was not gated. */
-export const forkCommentMarker = "<!-- ecdysis-fork -->";
+const forkCommentMarker = "<!-- ecdysis-fork -->";
 
 type PullRequest = NonNullable<RunContext["pullRequest"]>;
 
 /** What a maintainer can do about a PR from a fork, in Markdown (commands included). */
-export function forkMessage(options: { pr: PullRequest; config: string }): string {
+function forkMessage(options: { pr: PullRequest; config: string }): string {
   const { pr } = options;
   const from =
     pr.headRepository === null

@@ -14,7 +14,7 @@ export interface Waiter {
 }
 
 /** Real time. */
-export const realWaiter: Waiter = {
+const realWaiter: Waiter = {
   now: () => Date.now(),
   sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 };
@@ -49,7 +49,7 @@ export function githubStatus(error: unknown): number | undefined {
  * gateway failed, and a second one would post a second comment or pull request. Their callers
  * look first and post again only when nothing is there.
  */
-export function isNonIdempotent(method: string, route: string): boolean {
+function isNonIdempotent(method: string, route: string): boolean {
   return (
     method.toUpperCase() === "POST" &&
     (/\/issues\/\{issue_number\}\/comments$/.test(route) || /\/pulls$/.test(route))

@@ -23,7 +23,7 @@ export function assertHarnessPath(harnessPath: string): void {
 }
 
 /** Files of the evolved harness (relative, forward slashes); refuses symlinks and git/workflow paths. */
-export async function listHarnessFiles(dir: string): Promise<string[]> {
+async function listHarnessFiles(dir: string): Promise<string[]> {
   const files: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const full = join(entry.parentPath, entry.name);

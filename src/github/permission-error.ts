@@ -83,7 +83,7 @@ export function permissionFor(
 }
 
 /** GitHub's wording when the token lacks a permission (workflow token, App or fine-grained PAT). */
-export function isPermissionRefusal(status: number, message: string): boolean {
+function isPermissionRefusal(status: number, message: string): boolean {
   return status === 403 && /resource not accessible by|permission to .* denied/i.test(message);
 }
 

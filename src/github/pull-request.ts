@@ -153,7 +153,7 @@ export async function decoratePullRequest(
 }
 
 /** The hidden marker of the comment that says why the bot closed its PR. */
-export const closedMarker = "<!-- ecdysis-closed -->";
+const closedMarker = "<!-- ecdysis-closed -->";
 
 /**
  * Close the PR whose change disappeared, saying why in a comment; its body gets the marker that

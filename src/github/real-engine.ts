@@ -18,6 +18,7 @@ import {
   writeEvolveReports,
   writeGateReport,
 } from "../report/index.js";
+import { serveSimModel } from "../sim/index.js";
 import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engine.js";
 
 /**
@@ -25,7 +26,7 @@ import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engin
  * an OpenAI-compatible endpoint, `model` renames it, `api-key` is handed over through the
  * environment variable the config names (the config never holds the key itself).
  */
-export function applyOverrides(
+function applyOverrides(
   loaded: LoadedConfig,
   llm: LlmOverrides,
   overrides: EvolveOverrides = {},
@@ -93,6 +94,7 @@ const evolveForAction: ActionEngine["evolve"] = async ({
   const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
   const result = await runEvolve({
     loaded,
+    simServer: serveSimModel,
     outDir,
     progress: logProgress(),
     metadata: { ecdysisVersion: actionVersion(), git: await gitState(loaded.root) },
@@ -132,6 +134,7 @@ const gateForAction: ActionEngine["gate"] = async ({
     base: { harnessDir: baseHarnessDir },
     head: { harnessDir: headHarnessDir, projectRoot: headProjectRoot },
     loaded,
+    simServer: serveSimModel,
     outDir,
   });
   const secrets = secretsOf(llm);
@@ -154,7 +157,13 @@ const evalForAction: ActionEngine["eval"] = async ({ configPath, outDir, llm }) 
   const loaded = applyOverrides(await loadConfig(configPath), llm);
   // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
   const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
-  const run = await runEval({ loaded, split: "heldout", progress: logProgress(), untrusted });
+  const run = await runEval({
+    loaded,
+    simServer: serveSimModel,
+    split: "heldout",
+    progress: logProgress(),
+    untrusted,
+  });
   await writeEvalOutput(outDir, { results: run.results, records: run.records });
   const result = run.results["eval.json"];
   const [low, high] = result.interval;

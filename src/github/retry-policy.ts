@@ -14,7 +14,7 @@ export interface RetryLimits {
 }
 
 /** The defaults: three retries, at most two minutes each. */
-export const defaultRetryLimits: RetryLimits = { maxRetries: 3, maxWaitMs: 120_000 };
+const defaultRetryLimits: RetryLimits = { maxRetries: 3, maxWaitMs: 120_000 };
 
 function header(response: FailedResponse, name: string): string | undefined {
   const value = response.headers[name] ?? response.headers[name.toLowerCase()];

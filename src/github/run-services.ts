@@ -38,7 +38,7 @@ export async function withRolloutCache<T>(
  * The artifact name of a run: mode, harness folder, run id and attempt, so two harnesses (two
  * steps or jobs) of one workflow run, or a re-run attempt, never collide.
  */
-export function artifactName(options: {
+function artifactName(options: {
   mode: string;
   harnessPath: string;
   runId: string;

@@ -1,10 +1,10 @@
 import { InputError } from "../errors/input-error.js";
 
 /** The first Actions runner release that runs `using: node24` actions. */
-export const minimumRunnerVersion = "2.327.1";
+const minimumRunnerVersion = "2.327.1";
 
 /** The Node major `action.yml` declares (`runs.using: node24`). */
-export const declaredNodeMajor = 24;
+const declaredNodeMajor = 24;
 
 /**
  * The runner's own version is not visible to a step; the Node it started the Action on is. A

@@ -2,7 +2,7 @@
  * The secret forms a token can leak in: itself, its base64 (git's basic-auth header) and the
  * base64 of `x-access-token:<token>`. Every form is masked in the log and scrubbed from files.
  */
-export function secretForms(secret: string): string[] {
+function secretForms(secret: string): string[] {
   const value = secret.trim();
   if (value.length < 4) return [];
   return [

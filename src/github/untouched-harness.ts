@@ -7,7 +7,7 @@ import type { ModeContext } from "./mode-context.js";
 import type { RepoRef } from "./repo-ref.js";
 
 /** The status description of a PR that leaves the harness as the base has it. */
-export const untouchedDescription = "harness unchanged from the base: nothing to gate";
+const untouchedDescription = "harness unchanged from the base: nothing to gate";
 
 /**
  * The PR leaves the harness folder exactly as the base commit has it: the same tree at the

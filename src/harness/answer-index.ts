@@ -39,14 +39,14 @@ export interface AnswerIndex {
 }
 
 /** Word keys longer than this are found by their prefix, then checked whole (a JSON answer). */
-export const prefixLength = 96;
+const prefixLength = 96;
 
 /** Least number (absolute, integer) and least key length refused anywhere; below, only in context. */
-export const smallNumberLimit = 100;
-export const smallKeyLength = 3;
+const smallNumberLimit = 100;
+const smallKeyLength = 3;
 
 /** The normal-form key of an answer: its value when it is one number, else its words joined. */
-export function answerKey(text: string): { key: string; kind: "number" | "words" } | null {
+function answerKey(text: string): { key: string; kind: "number" | "words" } | null {
   const tokens = contentTokens(normalTokens(text));
   if (tokens.length === 0) return null;
   if (tokens.length === 1 && tokens[0].kind === "number")

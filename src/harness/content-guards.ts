@@ -170,7 +170,7 @@ function evidence(
  * config (harness.yaml), every string value in it, one per line. YAML escapes (`"\u0073k-…"`)
  * and folded scalars would hide from the raw text what the runtime puts in the prompt.
  */
-export function guardedText(text: string, config?: unknown): string {
+function guardedText(text: string, config?: unknown): string {
   if (config === undefined) return text;
   const strings: string[] = [];
   const visit = (value: unknown) => {

@@ -125,7 +125,7 @@ function sortedGrams(inputs: readonly string[]): Float64Array {
 }
 
 /** The normal-form keys of every non-empty line of `text`. */
-export function lineKeysOf(text: string): Set<string> {
+function lineKeysOf(text: string): Set<string> {
   const lines = new Map<number, string[]>();
   for (const token of contentTokens(normalTokens(text))) {
     const line = lines.get(token.line);

@@ -95,7 +95,7 @@ function ngramsIn(grams: Float64Array, keys: readonly string[]): Set<number> {
 }
 
 /** Binary search in a sorted array. */
-export function sortedHas(sorted: Float64Array, value: number): boolean {
+function sortedHas(sorted: Float64Array, value: number): boolean {
   let low = 0;
   let high = sorted.length - 1;
   while (low <= high) {

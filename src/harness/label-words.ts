@@ -25,9 +25,9 @@ export const labelWordSchema = z.object({ text: z.string().min(1), why: labelRea
 export type LabelWord = z.infer<typeof labelWordSchema>;
 
 /** Least number of train tasks whose answer a string must be to count as a common answer. */
-export const labelMinTasks = 3;
+const labelMinTasks = 3;
 /** Least share of the train tasks whose answer a string must be to count as a common answer. */
-export const labelMinShare = 0.05;
+const labelMinShare = 0.05;
 
 /** Renders an expected value as the strings an answer leak would contain. */
 export function expectedAnswerStrings(expected: unknown): string[] {

@@ -52,7 +52,7 @@ export async function parseProblems(options: {
 }
 
 /** The problems as one reason line a report and the roles can read. */
-export function parseProblemsReason(problems: ParseProblem[]): string {
+function parseProblemsReason(problems: ParseProblem[]): string {
   const each = problems.map((problem) => `${problem.file}: ${problem.message}`).join("; ");
   return `the edited files no longer parse (${each}); not run`;
 }

@@ -5,11 +5,11 @@
  */
 
 /** Longest path segment in bytes (NAME_MAX on ext4, APFS and NTFS alike). */
-export const maxSegmentBytes = 255;
+const maxSegmentBytes = 255;
 /** Longest harness-relative path in bytes (leaves room under macOS's 1024-byte PATH_MAX). */
-export const maxPathBytes = 512;
+const maxPathBytes = 512;
 /** Deepest harness-relative path, in segments. */
-export const maxPathSegments = 16;
+const maxPathSegments = 16;
 
 /** Names Windows reserves in every folder, with any extension. */
 const reservedNames = /^(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$)(\..*)?$/i;
@@ -50,7 +50,7 @@ export function portablePathProblem(path: string, existing: readonly string[] = 
  * would be a file (`docs` when `docs/guide.md` exists). Writing it would fail (EEXIST, EISDIR)
  * on this run and on every resume. Compared case-insensitively, like case twins.
  */
-export function fileFolderClash(path: string, existing: readonly string[]): string | null {
+function fileFolderClash(path: string, existing: readonly string[]): string | null {
   const folded = path.toLowerCase();
   const files = new Set(existing.map((other) => other.toLowerCase()));
   const segments = folded.split("/");

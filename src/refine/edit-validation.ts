@@ -27,7 +27,7 @@ export type EditVerdict = { ok: true; edit: PlannedEdit } | { ok: false; issues:
  * type and range; a file edit targets an editable file; a `find` occurs exactly once in the text
  * shown; a `write_file` replaces only a file shown whole.
  */
-export function validateEdit(raw: unknown, context: EditContext): EditVerdict {
+function validateEdit(raw: unknown, context: EditContext): EditVerdict {
   const parsed = plannedEditSchema.safeParse(coercePlannedEdit(raw, context.defaults));
   if (!parsed.success) {
     return {
@@ -109,7 +109,7 @@ function clip(text: string): string {
 }
 
 /** Why a value cannot be set at a harness.yaml path (none when it can). */
-export function setIssues(path: string, value: unknown): string[] {
+function setIssues(path: string, value: unknown): string[] {
   const field = harnessReference().fields.find((candidate) => candidate.path === path);
   if (!field) return [`'${path}' is not a field of harness.yaml (see the reference's fields)`];
   return valueIssues(field, value);

@@ -55,7 +55,7 @@ export function patternHeadline(pattern: FailurePattern, rejected: RejectedPropo
  * The earlier proposals for this pattern (matched by id or name) that were rejected, with why:
  * a re-attempt sees what was tried for it and failed. Omitted when there are none.
  */
-export function rejectedForPattern(pattern: FailurePattern, rejected: RejectedProposal[]) {
+function rejectedForPattern(pattern: FailurePattern, rejected: RejectedProposal[]) {
   const mine = rejected.filter(
     (proposal) =>
       proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name),

@@ -96,8 +96,6 @@ export type Critique = z.infer<typeof critiqueSchema>;
 
 /** Editor's reply on the wire (`edits`). */
 export const editsWireSchema = z.object({ edits: z.array(plannedEditSchema) });
-/** Lenient parse of the Editor's reply: each edit is validated on its own afterwards. */
-export const editsReplySchema = z.object({ edits: z.array(z.unknown()) });
 
 /** A proposal that validation or review turned down; shown to the roles so it is not re-proposed. */
 export const rejectedProposalSchema = z.object({

@@ -12,7 +12,7 @@ export interface SilentEnd {
 }
 
 /** The refiner's replies of one iteration, per role and kind: the diagnosis's and the roles'. */
-export function iterationReplies(options: {
+function iterationReplies(options: {
   diagnosis?: DiagnosisReport;
   refinement?: RefinementRecord;
 }): ReplyCounts {

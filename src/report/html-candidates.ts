@@ -21,11 +21,7 @@ import {
 const short = (hash: string | undefined) => (hash ? hash.slice(0, 10) : "—");
 
 /** Pattern ids as links by name (an id the run did not list: the iterative minibatch). */
-export function patternLinks(
-  ids: readonly string[],
-  index: ReportIndex,
-  iteration: number,
-): string {
+function patternLinks(ids: readonly string[], index: ReportIndex, iteration: number): string {
   return ids
     .map((id) => {
       const ref = index.patternRef(id, iteration);

@@ -31,7 +31,7 @@ export const inlinePager: Pager = ({ group, items, container }) => ({
 });
 
 /** Default items per page. */
-export const defaultPageSize = 200;
+const defaultPageSize = 200;
 
 /**
  * A pager that keeps `pageSize` items inline and compresses the rest, page by page (each page

@@ -12,7 +12,7 @@ import { resolvePlurals } from "./wording.js";
 const maxPromptChars = 30_000;
 
 /** One kept call: its messages and reply, escaped; the first rendering carries the anchor. */
-export function callDetails(options: {
+function callDetails(options: {
   call: PromptCall;
   index: ReportIndex;
   rendered: Set<string>;

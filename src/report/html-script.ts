@@ -143,7 +143,7 @@ svg .line{fill:none;stroke:#0969da;stroke-width:2}svg circle.batch{fill:#0969da}
 svg .accepted-mark line{stroke:#1a7f37;stroke-dasharray:4 3;stroke-width:1.5}svg .accepted-mark path{fill:#1a7f37}`;
 
 /** A CSP source for an inline block: `'sha256-…'` of its exact text. */
-export function cspHash(text: string): string {
+function cspHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 

@@ -16,7 +16,7 @@ export function anchorId(prefix: string, value: string): string {
 const h = escapeHtml;
 
 /** Longest text shown inline for one field; the rest stays in records.json / prompts.jsonl. */
-export const maxFieldChars = 12_000;
+const maxFieldChars = 12_000;
 
 /** Untrusted text in a `<pre>`, escaped and clipped with a note of what was left out. */
 export function preText(text: string, max = maxFieldChars): string {

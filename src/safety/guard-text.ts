@@ -16,7 +16,7 @@
  * invisible operators, variation selectors, the BOM, the Unicode tag block and the
  * supplementary variation selectors.
  */
-export const invisibleRanges: readonly (readonly [number, number])[] = [
+const invisibleRanges: readonly (readonly [number, number])[] = [
   [0x00ad, 0x00ad],
   [0x034f, 0x034f],
   [0x061c, 0x061c],
@@ -50,7 +50,7 @@ function rangeClass(ranges: readonly (readonly [number, number])[]): RegExp {
 }
 
 /** Matches every invisible character (see `invisibleRanges`). */
-export const invisibleCharacterPattern = rangeClass(invisibleRanges);
+const invisibleCharacterPattern = rangeClass(invisibleRanges);
 const escapedPattern = rangeClass([...controlRanges, ...invisibleRanges]);
 
 /** `text` with the invisible characters removed (nothing else changed). */
@@ -81,7 +81,7 @@ const latinLookAlikes: Readonly<Record<string, string>> = {
 const lookAlikePattern = new RegExp(`[${Object.keys(latinLookAlikes).join("")}]`, "gu");
 
 /** `text` with every Latin look-alike letter of another script replaced by the Latin letter. */
-export function foldLookAlikes(text: string): string {
+function foldLookAlikes(text: string): string {
   return text.replace(lookAlikePattern, (char) => latinLookAlikes[char] ?? char);
 }
 

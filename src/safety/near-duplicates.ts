@@ -13,7 +13,7 @@ import { featureHash, pairGap, sentenceKeys, wordCasing } from "./text-features.
  */
 
 /** Thresholds of `nearCopies`, measured on the bundled worlds (src/harness/README.md). */
-export const nearCopyThresholds = {
+const nearCopyThresholds = {
   /** Least idf-weighted share of a task's wording (its words that are not specific). */
   all: 0.45,
   /** Least share of its specific shingles. */
@@ -233,7 +233,7 @@ export function nearDuplicates(
 }
 
 /** Weighted Jaccard similarity of two signatures, overall and of their specific shingles. */
-export function jaccard(a: Signature, b: Signature): { all: number; specific: number } {
+function jaccard(a: Signature, b: Signature): { all: number; specific: number } {
   let shared = 0;
   for (const [hash, weight] of a.weights) if (b.weights.has(hash)) shared += weight;
   const union = a.total + b.total - shared;

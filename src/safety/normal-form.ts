@@ -51,7 +51,7 @@ const namedEntities: Readonly<Record<string, string>> = {
 };
 
 /** `text` with HTML character references (`&amp;`, `&#39;`, `&#x27;`) decoded; unknown names kept. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(
     /&(#[xX][0-9a-fA-F]{1,6}|#\d{1,7}|[a-zA-Z]{2,8});/g,
     (whole, body: string) => {

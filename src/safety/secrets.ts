@@ -53,7 +53,7 @@ export const redactionMarker = "[REDACTED-SECRET]";
  * Configured secret values shorter than this are not treated as secrets: masking or refusing a
  * short common string would mangle ordinary text, and no real API key or token is that short.
  */
-export const minSecretValueLength = 8;
+const minSecretValueLength = 8;
 
 /**
  * The forms a secret value can leak in: itself, its base64 (HTTP basic auth, git's header),

@@ -5,7 +5,7 @@
 
 export { endpointFromQuirks, type SimEndpoint } from "./endpoint-behaviour.js";
 export type { NonCompletion, SimFaults } from "./faults.js";
-export { bundledWorlds, loadWorld, parseWorld, worldsDir } from "./load-world.js";
+export { bundledWorlds, loadWorld, parseWorld } from "./load-world.js";
 export {
   hiddenReasoningTokens,
   type MisbehaviourKind,
@@ -13,11 +13,11 @@ export {
   type SimMisbehaviour,
   simMisbehaviourSchema,
 } from "./misbehaviour.js";
+export { serveSimModel } from "./serve-sim-model.js";
 export { type SimServer, type SimServerOptions, startSimServer } from "./server.js";
 // Tasks and the seed harness only; the ground truth and generator are src/sim/world-generator.ts.
 export { generateWorldFiles, type WorldFiles } from "./world-files.js";
 export {
-  type FamilyKind,
   familyKinds,
   type Quirk,
   quirkSchema,

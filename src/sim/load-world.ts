@@ -1,22 +1,9 @@
-import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { bundledWorldNames, isBundledWorld } from "../config/world-names.js";
+import { join, resolve } from "node:path";
+import { bundledWorldNames, isBundledWorld, worldsDir } from "../config/world-names.js";
 import { parseLocatedYaml, validateLocated } from "../config/yaml-document.js";
 import { InputError } from "../errors/input-error.js";
 import { type World, worldSchema } from "./world-schema.js";
-
-/** The bundled `worlds/` folder, found by walking up from this module (works from src/ and dist/). */
-export function worldsDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 6; depth++) {
-    const candidate = join(dir, "worlds");
-    if (existsSync(join(candidate, "quickstart.yaml"))) return candidate;
-    dir = dirname(dir);
-  }
-  throw new Error("sim: bundled worlds folder not found");
-}
 
 /** Names of the bundled worlds (pass one to loadWorld). */
 export function bundledWorlds(): string[] {

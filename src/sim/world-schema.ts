@@ -19,7 +19,6 @@ export const systematicKinds = [
   "tool-error-giveup",
   "context-loss",
 ] as const;
-export type SystematicKind = (typeof systematicKinds)[number];
 
 /** Server quirks that mimic real OpenAI-compatible servers (see README). */
 export const quirkSchema = z.enum([

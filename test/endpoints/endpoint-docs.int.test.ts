@@ -14,6 +14,7 @@ import {
   loadWorld,
   type SimEndpoint,
   type SimServer,
+  serveSimModel,
   startSimServer,
 } from "../../src/sim/index.js";
 import type { Quirk } from "../../src/sim/world-schema.js";
@@ -111,7 +112,7 @@ describe("docs/endpoints.md", () => {
       const loaded = await loadConfig(join(dir, "ecdysis.yml"));
       const keyName = snippet.model.apiKeyEnv as string | undefined;
       const env = keyName ? { [keyName]: service.endpoint?.apiKey ?? "unused" } : {};
-      const models = await openModels(loaded, { env });
+      const models = await openModels(loaded, { env, simServer: serveSimModel });
       try {
         const turn = await models.agent.chat({
           messages: [{ role: "user", content: chain?.input ?? "" }],

@@ -11,6 +11,7 @@ import { runEvolve } from "../../src/evolve/run-evolve.js";
 import type { RunRecords } from "../../src/evolve/run-records.js";
 import { realStages, type StagePort } from "../../src/evolve/stage-port.js";
 import type { PlannedEdit } from "../../src/harness/types.js";
+import { serveSimModel } from "../../src/sim/index.js";
 import { type EndpointLedger, startEndpointLedger } from "../gateway/endpoint-ledger.js";
 import { pythonAgentProject, scoredRollouts } from "../gateway/gateway-project.js";
 
@@ -206,7 +207,12 @@ describe.skipIf(!python)("examples/python-agent: an edit that breaks the agent's
           return { ...refinement, edits: [{ ...broken, patterns: refinement.edits[0].patterns }] };
         },
       };
-      const result = await runEvolve({ loaded, outDir: join(dir, "out"), stages });
+      const result = await runEvolve({
+        loaded,
+        outDir: join(dir, "out"),
+        stages,
+        simServer: serveSimModel,
+      });
       const first = result.iterations[0];
       expect(first.verdict).toBe("rejected");
       // Python's own words vary by version ("invalid syntax", "'(' was never closed").

@@ -7,6 +7,7 @@ import { createRng } from "../../src/evolve/rng.js";
 import type { Models } from "../../src/evolve/run-context.js";
 import { runEvolve } from "../../src/evolve/run-evolve.js";
 import type { ChatProvider } from "../../src/llm/types.js";
+import { serveSimModel } from "../../src/sim/index.js";
 import { comparable, quickstartProject } from "./project.js";
 
 // Same seed → same result.json, whatever the latency: a run is decided by its inputs, not by
@@ -31,7 +32,10 @@ async function runWith(timing: { latencyScale: number; jitter?: number; budget?:
   const dir = await quickstartProject();
   if (timing.budget) await appendFile(join(dir, "ecdysis.yml"), timing.budget);
   const loaded = await loadConfig(join(dir, "ecdysis.yml"));
-  const opened = await openModels(loaded, { latencyScale: timing.latencyScale });
+  const opened = await openModels(loaded, {
+    latencyScale: timing.latencyScale,
+    simServer: serveSimModel,
+  });
   const jitter = timing.jitter;
   const models: Models =
     jitter === undefined

@@ -7,6 +7,7 @@ import { spawnCli } from "../../src/cli/testing/run-cli.js";
 import { loadConfig } from "../../src/config/load-config.js";
 import { runEval } from "../../src/eval/run-eval.js";
 import type { SimServer } from "../../src/sim/index.js";
+import { serveSimModel } from "../../src/sim/index.js";
 import { startQuickstart } from "./scenario.js";
 
 // Issue #22's defects of the agent's process, each through `runEval` (what `ecdysis eval`
@@ -85,7 +86,7 @@ describe("the agent's process", () => {
       ].join("\n"),
     );
     const loaded = await loadConfig(join(dir, `${name}.yml`));
-    return runEval({ loaded, split: "heldout" });
+    return runEval({ loaded, split: "heldout", simServer: serveSimModel });
   };
 
   it("gets no variable of the parent's but the allowlist: not OPENAI_API_KEY when the config names another key", async () => {

@@ -10,6 +10,7 @@ import { runEvolve } from "../../src/evolve/run-evolve.js";
 import {
   generateWorldFiles,
   type SimServer,
+  serveSimModel,
   startSimServer,
   worldSchema,
 } from "../../src/sim/index.js";
@@ -101,7 +102,7 @@ describe("a Node agent with its own node_modules, sandboxed", () => {
       ].join("\n"),
     );
     const loaded = await loadConfig(path.join(dir, "ecdysis.yml"));
-    const models = await openModels(loaded);
+    const models = await openModels(loaded, { simServer: serveSimModel });
     try {
       result = await runEvolve({ loaded, outDir: path.join(dir, "out"), models });
     } finally {

@@ -4,7 +4,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../config/load-config.js";
 import { openModels } from "../../eval/open-models.js";
-import { generateWorldFiles, loadWorld, type SimServer, startSimServer } from "../../sim/index.js";
+import {
+  generateWorldFiles,
+  loadWorld,
+  type SimServer,
+  serveSimModel,
+  startSimServer,
+} from "../../sim/index.js";
 import type { World } from "../../sim/world-schema.js";
 import type { EvolveResult } from "../result-schema.js";
 import { runEvolve } from "../run-evolve.js";
@@ -30,7 +36,7 @@ async function evolve(world: World, url: string, speedups: boolean) {
     ].join("\n"),
   );
   const loaded = await loadConfig(path.join(dir, "ecdysis.yml"));
-  const models = await openModels(loaded, { env });
+  const models = await openModels(loaded, { env, simServer: serveSimModel });
   const outDir = path.join(dir, "out");
   try {
     const result = await runEvolve({ loaded, outDir, models, speedups });

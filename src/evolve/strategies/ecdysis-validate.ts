@@ -254,7 +254,7 @@ async function testOnBatch(
  * named before the candidate ran; a fix must fix at least as many of them as make a pattern
  * systematic (`minSupport.tasks`).
  */
-export function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
+function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
   const edits = validation.candidates.get(candidateHash)?.kept ?? [];
   const named = new Set(edits.flatMap((edit) => edit.patterns));
   const aimed = validation.addressed.filter(

@@ -57,7 +57,7 @@ export function instanceScores(run: Evaluation): InstanceScores {
 }
 
 /** The harness's components for GEPA's component selector: its modules (a command harness: one). */
-export function componentsOf(harness: LoadedHarness): string[] {
+function componentsOf(harness: LoadedHarness): string[] {
   return harness.kind === "command" ? ["command"] : [...harnessModules];
 }
 

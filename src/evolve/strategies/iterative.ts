@@ -21,7 +21,7 @@ import {
  * The iterative baseline's random streams: the parent drawn per iteration, the sampler's shuffle
  * per epoch (the sub-seed paths they were first given; run-scope.ts).
  */
-export const iterativeStreams = {
+const iterativeStreams = {
   parent: (iteration: number) => [41, iteration],
   epoch: (epoch: number) => [42, epoch],
   merge: (iteration: number) => [43, iteration],

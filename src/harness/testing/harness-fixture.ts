@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 /** A commented harness.yaml used by tests: react loop, calculator on, lookup over knowledge.md. */
-export const fixtureHarnessYaml = `# Seed harness for tests
+const fixtureHarnessYaml = `# Seed harness for tests
 agent_loop:
   style: react # tool loop
   max_steps: 4

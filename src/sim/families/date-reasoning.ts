@@ -6,12 +6,12 @@ const weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
 const day = 86_400_000;
 
 /** Adds days to an ISO date (UTC). */
-export function addDays(iso: string, days: number): string {
+function addDays(iso: string, days: number): string {
   return new Date(Date.parse(`${iso}T00:00:00Z`) + days * day).toISOString().slice(0, 10);
 }
 
 /** The English weekday of an ISO date. */
-export function weekdayOf(iso: string): string {
+function weekdayOf(iso: string): string {
   return weekdays[new Date(`${iso}T00:00:00Z`).getUTCDay()];
 }
 

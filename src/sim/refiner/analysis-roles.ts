@@ -133,7 +133,7 @@ function rootCauseText(world: World, fix: Fix, unit: number): string {
  * examples — never the support the prompt claims: a pattern that says "10 tasks" but shows one
  * example is one instance of evidence, and the same task shown twice is one too.
  */
-export function causesShown(
+function causesShown(
   examples: JsonObject[],
   config: HarnessSeen["config"],
 ): { cause: Cause; tasks: string[]; first: JsonObject }[] {

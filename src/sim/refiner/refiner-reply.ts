@@ -6,17 +6,6 @@ import { evidenceBlock, type JsonObject } from "./evidence.js";
 import { judge } from "./judge.js";
 import { architect, skeptic } from "./review-roles.js";
 
-/** Refiner role schema names the sim answers (docs/sim-protocol.md §2). */
-export const roleSchemaNames = [
-  "failure_notes",
-  "pattern_merge",
-  "diagnosis",
-  "hms",
-  "critique",
-  "edits",
-  "judgement",
-] as const;
-
 /** Guesses the role from the evidence block's keys (for servers that drop response_format). */
 export function inferSchemaName(block: JsonObject): string | undefined {
   if ("failures" in block) return "failure_notes";
