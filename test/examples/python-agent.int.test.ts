@@ -5,8 +5,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../../src/cli/testing/run-cli.js";
 import { loadConfig } from "../../src/config/load-config.js";
-import { loadTasks } from "../../src/config/load-tasks.js";
-import { limitTasks } from "../../src/eval/limit-tasks.js";
 import type { GateResult } from "../../src/evolve/gate-result.js";
 import type { EvolveResult } from "../../src/evolve/result-schema.js";
 import { runEvolve } from "../../src/evolve/run-evolve.js";
@@ -14,7 +12,7 @@ import type { RunRecords } from "../../src/evolve/run-records.js";
 import { realStages, type StagePort } from "../../src/evolve/stage-port.js";
 import type { PlannedEdit } from "../../src/harness/types.js";
 import { type EndpointLedger, startEndpointLedger } from "../gateway/endpoint-ledger.js";
-import { pythonAgentProject, scoredRollouts } from "../gateway/gateway-project.js";
+import { cutTasks, pythonAgentProject, scoredRollouts } from "../gateway/gateway-project.js";
 
 // #13's "must show" on examples/python-agent: the user's own agent in Python (standard library
 // only) as a command harness. `ecdysis evolve` on the simulated model (served on loopback, the
@@ -162,22 +160,6 @@ describe.skipIf(!python)("examples/python-agent", () => {
     expect(measured.head.score.accuracy).toBe(result.final.heldout.accuracy);
   }, 300_000);
 });
-
-/**
- * The example's task files cut to `perSplit` tasks each, as `--limit` picks them (categories in
- * turn): a quarter of the rollouts (CI time), the same learning (25% -> 94% held-out), and a
- * `gate` that needs no flag to see the same tasks.
- */
-async function cutTasks(dir: string, perSplit = 16): Promise<void> {
-  for (const split of ["train", "heldout"]) {
-    const file = join(dir, "tasks", `${split}.jsonl`);
-    const tasks = limitTasks(await loadTasks(file), perSplit);
-    const lines = (await readFile(file, "utf8")).split("\n");
-    const kept = new Set(tasks.map((task) => task.id));
-    const chosen = lines.filter((line) => line.trim() && kept.has(JSON.parse(line).id));
-    await writeFile(file, `${chosen.join("\n")}\n`);
-  }
-}
 
 /** The example evolved with its agent's model behind `ledger` (the refiner on the embedded sim). */
 async function evolveBehind(ledger: EndpointLedger) {
