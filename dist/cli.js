@@ -29811,10 +29811,11 @@ function checkSplitOverlap(input2) {
 function checkNearDuplicates(input2) {
   const { train, heldout } = input2;
   const inputs = [...train.tasks, ...heldout.tasks].map((task2) => task2.input);
-  const [near] = nearDuplicates(
+  const sameAnswer = (left, right) => comparableText(canonicalJson(train.tasks[left].expected)) === comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
+  const near = nearDuplicates(
     indexInputs(inputs, { dropShared: false }),
     (index) => index < train.tasks.length
-  );
+  ).find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;
@@ -29863,6 +29864,7 @@ var init_split_overlap = __esm({
     init_input_error();
     init_guard_text();
     init_near_duplicates();
+    init_canonical_json();
     init_load_tasks();
   }
 });
@@ -55240,6 +55242,7 @@ async function runGate(options) {
 }
 function openGateModels(options, redactor) {
   return openModels(options.loaded, {
+    env: options.env,
     gatewayCache: options.callCache ?? true,
     redact: (body) => redactor.json(body)
   });
@@ -55362,6 +55365,42 @@ var init_guard = __esm({
   }
 });
 
+// src/eval/agent-errors.ts
+function agentErrorEvent(record3) {
+  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
+}
+function agentErrorDetail(event, max) {
+  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
+}
+function crashedAgentReason(records, total = records.length) {
+  const crashed = records.filter((record3) => agentErrorEvent(record3));
+  if (total === 0 || crashed.length < total) return void 0;
+  const kinds2 = /* @__PURE__ */ new Map();
+  for (const record3 of crashed) {
+    const kind = agentErrorEvent(record3)?.kind ?? "";
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+  const first = agentErrorEvent(crashed[0]);
+  const detail = agentErrorDetail(first, 400);
+  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+}
+function crashFix(event) {
+  const detail = event?.detail ?? "";
+  if (/no valid rollout token/.test(detail))
+    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
+  if (event?.kind === "timeout")
+    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
+  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
+}
+var agentErrorKinds;
+var init_agent_errors = __esm({
+  "src/eval/agent-errors.ts"() {
+    "use strict";
+    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+  }
+});
+
 // src/diagnose/agent-replies.ts
 function agentReplyCounts(records) {
   const counts2 = {
@@ -55395,6 +55434,9 @@ function kindOf(text3, toolCalls, event) {
   return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
 }
 function silentAgentReason(records) {
+  return crashedAgentReason(records) ?? unusableRepliesReason(records);
+}
+function unusableRepliesReason(records) {
   const counts2 = agentReplyCounts(records);
   const turns = Object.values(counts2).reduce((sum, count6) => sum + count6, 0);
   if (turns === 0 || counts2.usable > 0) return void 0;
@@ -55406,6 +55448,7 @@ var agentRemedies;
 var init_agent_replies = __esm({
   "src/diagnose/agent-replies.ts"() {
     "use strict";
+    init_agent_errors();
     init_reply_kind();
     agentRemedies = {
       empty: { words: "empty", remedy: "check the agent model and its server" },
@@ -62105,12 +62148,15 @@ function runRedactor2(options) {
 async function openOwnModels(options, release2, redactor) {
   if (options.models) return void 0;
   const redact = (body) => redactor.json(body);
-  return openModels(options.loaded, { gatewayCache: options.callCache ?? true, redact }).catch(
-    async (error62) => {
-      await release2();
-      throw error62;
-    }
-  );
+  const opened = openModels(options.loaded, {
+    env: options.env,
+    gatewayCache: options.callCache ?? true,
+    redact
+  });
+  return opened.catch(async (error62) => {
+    await release2();
+    throw error62;
+  });
 }
 async function finishRun(searched) {
   const { options, run: run2, outcome } = searched;
@@ -66825,6 +66871,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
 // src/cli/eval-command.ts
 init_zod();
 init_load_config();
+init_agent_errors();
 init_eval_output();
 import { mkdir as mkdir20, rm as rm10 } from "node:fs/promises";
 import { join as join27 } from "node:path";
@@ -66902,14 +66949,12 @@ init_shard_tasks();
 init_sandbox_section();
 
 // src/cli/agent-error-warning.ts
-var agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+init_agent_errors();
 function agentErrorWarning(records, of = { total: records.length, what: "rollouts" }) {
-  const failed3 = records.filter(
-    (record3) => record3.trace.events.some((event) => agentErrorKinds.has(event.kind))
-  );
+  const failed3 = records.filter((record3) => agentErrorEvent(record3));
   if (failed3.length === 0) return void 0;
-  const first = failed3[0].trace.events.find((event) => agentErrorKinds.has(event.kind));
-  const detail = (first?.detail ?? "").replace(/\s+/g, " ").slice(0, 600);
+  const first = agentErrorEvent(failed3[0]);
+  const detail = agentErrorDetail(first, 600);
   return `warning: ${failed3.length} of ${of.total} ${of.what} ended in an agent error (the command exited non-zero, timed out or printed no valid JSON on stdout; they score as failures). First, task ${failed3[0].taskId}: ${first?.kind}: ${detail}
 `;
 }
@@ -67449,22 +67494,30 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       (name3) => results[name3]
     );
     for (const name3 of order) io.stdout.write(formatEvalSummary(results[name3]));
-    const warning = await unknownTaskWarning(
-      loaded.config.model,
-      countUnknownTasks(results["eval.json"], records)
-    );
-    if (warning) io.stderr.write(warning);
     const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
-    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
-    if (agentErrors) io.stderr.write(agentErrors);
+    await warnAboutRecords({ io, loaded, result: results["eval.json"], records, total });
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
-    return 0;
+    const crashed = crashedAgentReason(records, total);
+    if (!crashed) return 0;
+    io.stderr.write(`error: nothing was measured: ${crashed}
+`);
+    return 1;
   }
 };
+async function warnAboutRecords(input2) {
+  const { io, records } = input2;
+  const unknown2 = await unknownTaskWarning(
+    input2.loaded.config.model,
+    countUnknownTasks(input2.result, records)
+  );
+  if (unknown2) io.stderr.write(unknown2);
+  const agentErrors = agentErrorWarning(records, { total: input2.total, what: "rollouts" });
+  if (agentErrors) io.stderr.write(agentErrors);
+}
 
 // src/cli/evolve-command.ts
 init_zod();
