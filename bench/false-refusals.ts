@@ -16,9 +16,9 @@
 import { access, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { defaultMaxIterations, defaultTemperature, describeMachine } from "../src/bench/index.js";
 import { budgetRollouts } from "../src/bench/run-plan.js";
 import { simEngine } from "../src/bench/sim-engine.js";
-import { defaultMaxIterations, defaultTemperature, describeMachine } from "../src/bench/index.js";
 import type { EvolveResult } from "../src/evolve/index.js";
 import type { PlannedEdit } from "../src/harness/types.js";
 
@@ -132,7 +132,14 @@ function printReport(all: EditFate[]): void {
   console.log(
     `# ${startedAt.toISOString().slice(0, 10)} · ${machine.cpu} × ${machine.cores} · Node ${machine.node}\n`,
   );
-  const header = ["world", "proposed", "accepted", "merit-rejected", "guard-refused", "of which leak/secret"];
+  const header = [
+    "world",
+    "proposed",
+    "accepted",
+    "merit-rejected",
+    "guard-refused",
+    "of which leak/secret",
+  ];
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map(() => "---").join("|")}|`);
   const row = (label: string, list: EditFate[]) => {
