@@ -54949,6 +54949,77 @@ var init_evaluation_setup = __esm({
   }
 });
 
+// src/errors/agent-unusable-error.ts
+var AgentUnusableError;
+var init_agent_unusable_error = __esm({
+  "src/errors/agent-unusable-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    AgentUnusableError = class extends EcdysisError {
+      code = "agent-unusable";
+      constructor(message) {
+        super(message);
+        this.name = "AgentUnusableError";
+      }
+    };
+  }
+});
+
+// src/eval/agent-errors.ts
+function agentErrorEvent(record3) {
+  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
+}
+function agentErrorDetail(event, max) {
+  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
+}
+function crashedAgentReason(records, total = records.length, who = "the agent") {
+  const crashed2 = records.filter((record3) => agentErrorEvent(record3));
+  if (total === 0 || crashed2.length < total) return void 0;
+  const kinds2 = /* @__PURE__ */ new Map();
+  for (const record3 of crashed2) {
+    const kind = agentErrorEvent(record3)?.kind ?? "";
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+  const first = agentErrorEvent(crashed2[0]);
+  const detail = agentErrorDetail(first, 400);
+  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed2[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+}
+function crashFix(event) {
+  const detail = event?.detail ?? "";
+  if (/no valid rollout token/.test(detail))
+    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
+  if (event?.kind === "timeout")
+    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
+  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
+}
+var agentErrorKinds;
+var init_agent_errors = __esm({
+  "src/eval/agent-errors.ts"() {
+    "use strict";
+    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+  }
+});
+
+// src/evolve/gate-crashes.ts
+function judgeCrashes(compared, base, head) {
+  const headCrash = crashed(head, "the head's agent");
+  if (!headCrash) return compared;
+  const baseCrash = crashed(base, "the agent");
+  if (baseCrash)
+    throw new AgentUnusableError(`the gate measured nothing, on either side: ${baseCrash}`);
+  return { ...compared, verdict: "fail", passed: false, reason: headCrash };
+}
+var crashed;
+var init_gate_crashes = __esm({
+  "src/evolve/gate-crashes.ts"() {
+    "use strict";
+    init_agent_unusable_error();
+    init_agent_errors();
+    crashed = (run2, who) => crashedAgentReason(run2.records, run2.result.cost.rollouts + run2.result.cost.cachedRollouts, who);
+  }
+});
+
 // src/evolve/gate-verdict.ts
 function gateVerdict(options) {
   const { base, head, comparison, gate } = options;
@@ -55365,7 +55436,11 @@ async function runGate(options) {
     };
     const baseRun = await measure2("base");
     const headRun = await measure2("head");
-    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const compared = judgeCrashes(
+      compareGate({ base: baseRun, head: headRun, gate: config2.gate }),
+      baseRun,
+      headRun
+    );
     const command = config2.harness.kind === "command";
     const reaches = command ? codeReaches(base.files, head.files) : void 0;
     const result = redactor.json(
@@ -55420,6 +55495,7 @@ var init_gate = __esm({
     init_secrets();
     init_budget();
     init_evaluation_setup();
+    init_gate_crashes();
     init_gate_result();
     jsonText = (value) => `${JSON.stringify(value, null, 2)}
 `;
@@ -55501,42 +55577,6 @@ var init_guard = __esm({
     "use strict";
     init_apply_edits();
     init_label_words();
-  }
-});
-
-// src/eval/agent-errors.ts
-function agentErrorEvent(record3) {
-  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
-}
-function agentErrorDetail(event, max) {
-  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
-}
-function crashedAgentReason(records, total = records.length) {
-  const crashed = records.filter((record3) => agentErrorEvent(record3));
-  if (total === 0 || crashed.length < total) return void 0;
-  const kinds2 = /* @__PURE__ */ new Map();
-  for (const record3 of crashed) {
-    const kind = agentErrorEvent(record3)?.kind ?? "";
-    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
-  }
-  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
-  const first = agentErrorEvent(crashed[0]);
-  const detail = agentErrorDetail(first, 400);
-  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
-}
-function crashFix(event) {
-  const detail = event?.detail ?? "";
-  if (/no valid rollout token/.test(detail))
-    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
-  if (event?.kind === "timeout")
-    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
-  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
-}
-var agentErrorKinds;
-var init_agent_errors = __esm({
-  "src/eval/agent-errors.ts"() {
-    "use strict";
-    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
   }
 });
 
@@ -67696,9 +67736,9 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
-    const crashed = crashedAgentReason(records, total);
-    if (!crashed) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed}
+    const crashed2 = crashedAgentReason(records, total);
+    if (!crashed2) return 0;
+    io.stderr.write(`error: nothing was measured: ${crashed2}
 `);
     return 1;
   }
@@ -68064,7 +68104,7 @@ than the base by more than 'gate.tolerance'.
     const passed2 = result.verdict === "pass";
     io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join31(outDir, "gate.json")} and ${join31(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"} (${result.reason}); wrote ${join31(outDir, "gate.json")} and ${join31(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
