@@ -1,16 +1,19 @@
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import type { LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
 import { crashedAgentReason } from "../eval/agent-errors.js";
 import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
+import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
 import {
   type CliCommand,
+  type CliIo,
   outFolder,
   resolvePath,
   validateFlags,
@@ -114,14 +117,8 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
       (name) => results[name],
     );
     for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
-    const warning = await unknownTaskWarning(
-      loaded.config.model,
-      countUnknownTasks(results["eval.json"], records),
-    );
-    if (warning) io.stderr.write(warning);
     const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
-    const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
-    if (agentErrors) io.stderr.write(agentErrors);
+    await warnAboutRecords({ io, loaded, result: results["eval.json"], records, total });
     io.stdout.write(formatDowngrades(downgrades));
     io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
@@ -133,3 +130,21 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     return 1;
   },
 };
+
+/** The warnings the failing records call for: tasks outside the sim's world, agent errors. */
+async function warnAboutRecords(input: {
+  io: CliIo;
+  loaded: LoadedConfig;
+  result: EvalResult;
+  records: RolloutRecord[];
+  total: number;
+}): Promise<void> {
+  const { io, records } = input;
+  const unknown = await unknownTaskWarning(
+    input.loaded.config.model,
+    countUnknownTasks(input.result, records),
+  );
+  if (unknown) io.stderr.write(unknown);
+  const agentErrors = agentErrorWarning(records, { total: input.total, what: "rollouts" });
+  if (agentErrors) io.stderr.write(agentErrors);
+}
