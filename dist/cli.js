@@ -31543,8 +31543,8 @@ var init_capability_memory = __esm({
         return new _CapabilityMemory(void 0, []);
       }
       /** Steps recorded for one endpoint and model, in the order they were learned. */
-      downgradesOf(endpoint, model) {
-        return this.known.filter((entry) => entry.endpoint === endpoint && entry.model === model);
+      downgradesOf(endpoint2, model) {
+        return this.known.filter((entry) => entry.endpoint === endpoint2 && entry.model === model);
       }
       /** Records a new step and rewrites the file atomically. */
       async record(downgrade) {
@@ -45947,7 +45947,7 @@ var init_openai_provider = __esm({
 function createWireForwarder(options) {
   const { config: config2, baseUrl, apiKey } = options;
   const clock = options.clock ?? systemClock;
-  const endpoint = createEndpointClient({
+  const endpoint2 = createEndpointClient({
     baseUrl,
     apiKey,
     auth: config2.auth,
@@ -45962,9 +45962,9 @@ function createWireForwarder(options) {
     random: options.random ?? seededRandom(27262),
     limits: options.limits ?? ownLimits(config2, clock),
     state: options.capabilities ?? new CapabilityState({ config: config2, endpoint: baseUrl }),
-    post: (path22, body, signal) => endpoint.client.post(path22, { body, signal }).withResponse(),
+    post: (path22, body, signal) => endpoint2.client.post(path22, { body, signal }).withResponse(),
     errorBody: (error62) => {
-      const raw = endpoint.errorBody(error62.headers);
+      const raw = endpoint2.errorBody(error62.headers);
       return raw === void 0 ? void 0 : redactSecret(raw, apiKey);
     },
     context: (sent) => ({
@@ -45977,7 +45977,7 @@ function createWireForwarder(options) {
       maxRetryAfterMs: options.maxRetryAfterMs ?? defaultMaxRetryAfterMs,
       sent,
       reason: (error62) => {
-        const body = endpoint.errorBody(error62.headers);
+        const body = endpoint2.errorBody(error62.headers);
         return body === void 0 ? void 0 : serverReason(body);
       }
     })
@@ -46194,14 +46194,14 @@ function endpointFromQuirks(quirks) {
     rejectSeed: quirks.includes("rejects-seed")
   };
 }
-function routeOf(endpoint, method, url2) {
+function routeOf(endpoint2, method, url2) {
   const parsed = new URL(url2, "http://sim.invalid");
   const path22 = parsed.pathname.replace(/\/+$/, "");
-  if (endpoint.azure) {
+  if (endpoint2.azure) {
     const classic = /^\/openai\/deployments\/([^/]+)\/(chat\/completions|models)$/.exec(path22);
     const version2 = parsed.searchParams.get("api-version");
     if (classic) {
-      if (!version2 || !endpoint.azure.apiVersions.includes(version2) || classic[2] === "models")
+      if (!version2 || !endpoint2.azure.apiVersions.includes(version2) || classic[2] === "models")
         return { kind: "none", status: 404, body: azureError("404", "Resource not found") };
       if (method === "POST") return { kind: "chat", deployment: decodeURIComponent(classic[1]) };
     }
@@ -46219,10 +46219,10 @@ function routeOf(endpoint, method, url2) {
     body: openAIError(`Invalid URL (${method} ${path22})`, "invalid_request_error", null, null)
   };
 }
-function refuseAuth(endpoint, headers) {
-  if (!endpoint.apiKey) return void 0;
-  if (endpoint.azure) {
-    if (headers["api-key"] === endpoint.apiKey) return void 0;
+function refuseAuth(endpoint2, headers) {
+  if (!endpoint2.apiKey) return void 0;
+  if (endpoint2.azure) {
+    if (headers["api-key"] === endpoint2.apiKey) return void 0;
     return {
       status: 401,
       body: azureError(
@@ -46232,14 +46232,14 @@ function refuseAuth(endpoint, headers) {
     };
   }
   const given = /^Bearer (.+)$/.exec(String(headers.authorization ?? ""))?.[1];
-  if (given === endpoint.apiKey) return void 0;
+  if (given === endpoint2.apiKey) return void 0;
   const message = given ? `Incorrect API key provided: ${given.slice(0, 3)}***${given.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
   return {
     status: 401,
     body: openAIError(message, "invalid_request_error", null, given ? "invalid_api_key" : null)
   };
 }
-function refuseChat(endpoint, body, model) {
+function refuseChat(endpoint2, body, model) {
   for (const check2 of [
     refuseAccount,
     refuseFields,
@@ -46247,7 +46247,7 @@ function refuseChat(endpoint, body, model) {
     refuseReasoningParameters,
     refuseFeatures
   ]) {
-    const refusal2 = check2(endpoint, body, model);
+    const refusal2 = check2(endpoint2, body, model);
     if (refusal2) return refusal2;
   }
   return void 0;
@@ -46263,8 +46263,8 @@ var init_endpoint_behaviour = __esm({
       error: { message, type, param, code: code2 }
     });
     azureError = (code2, message) => ({ error: { code: code2, message } });
-    refuseAccount = (endpoint, _body, model) => {
-      if (endpoint.models && !endpoint.models.includes(model)) {
+    refuseAccount = (endpoint2, _body, model) => {
+      if (endpoint2.models && !endpoint2.models.includes(model)) {
         return refusal(
           404,
           `The model \`${model}\` does not exist or you do not have access to it.`,
@@ -46273,7 +46273,7 @@ var init_endpoint_behaviour = __esm({
           "model_not_found"
         );
       }
-      if (!endpoint.noQuota) return void 0;
+      if (!endpoint2.noQuota) return void 0;
       return refusal(
         429,
         "You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.",
@@ -46282,8 +46282,8 @@ var init_endpoint_behaviour = __esm({
         "insufficient_quota"
       );
     };
-    refuseFields = (endpoint, body) => {
-      const unknown2 = endpoint.rejectFields?.find(
+    refuseFields = (endpoint2, body) => {
+      const unknown2 = endpoint2.rejectFields?.find(
         (field2) => field2 in body
       );
       if (!unknown2) return void 0;
@@ -46293,8 +46293,8 @@ var init_endpoint_behaviour = __esm({
         "invalid_request_error"
       );
     };
-    refuseReasoningParameters = (endpoint, body) => {
-      if (!endpoint.reasoningModel) return void 0;
+    refuseReasoningParameters = (endpoint2, body) => {
+      if (!endpoint2.reasoningModel) return void 0;
       if (body.max_tokens !== void 0) {
         return refusal(
           400,
@@ -46313,8 +46313,8 @@ var init_endpoint_behaviour = __esm({
         "unsupported_value"
       );
     };
-    refuseSeed = (endpoint, body) => {
-      if (!endpoint.rejectSeed || body.seed === void 0) return void 0;
+    refuseSeed = (endpoint2, body) => {
+      if (!endpoint2.rejectSeed || body.seed === void 0) return void 0;
       const message = 'Invalid JSON payload received. Unknown name "seed": Cannot find field.';
       return {
         status: 400,
@@ -46335,10 +46335,10 @@ var init_endpoint_behaviour = __esm({
         ]
       };
     };
-    refuseFeatures = (endpoint, body, model) => {
-      if (endpoint.rejectTools && (body.tools?.length ?? 0) > 0)
+    refuseFeatures = (endpoint2, body, model) => {
+      if (endpoint2.rejectTools && (body.tools?.length ?? 0) > 0)
         return refusal(400, `${model} does not support tools`, "api_error");
-      if (!endpoint.rejectJsonSchema || body.response_format?.type !== "json_schema") return void 0;
+      if (!endpoint2.rejectJsonSchema || body.response_format?.type !== "json_schema") return void 0;
       return refusal(
         400,
         "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model. Learn more about supported models at the Structured Outputs guide: https://platform.openai.com/docs/guides/structured-outputs",
@@ -49031,7 +49031,7 @@ var init_sim_chat = __esm({
       }
       /** Answers one chat request (Chat Completions or Responses API) on `response`. */
       async chat(raw, route, response) {
-        const { endpoint, quirks, defaultModel, options } = this.settings;
+        const { endpoint: endpoint2, quirks, defaultModel, options } = this.settings;
         const number4 = ++this.count;
         if (await playFault(this.faults, number4, response)) return;
         const parsed = parseChatBody(raw, route.api);
@@ -49039,7 +49039,7 @@ var init_sim_chat = __esm({
           return send(response, 400, errorBody(parsed.error, "invalid_request_error"));
         const { body } = parsed;
         const model = route.deployment ?? (body.model || defaultModel);
-        const refusal2 = refuseChat(endpoint, body, model);
+        const refusal2 = refuseChat(endpoint2, body, model);
         if (refusal2) return send(response, refusal2.status, refusal2.body);
         const side2 = isRoleRequest(body, quirks) ? "refiner" : "agent";
         const tooLong = contextRefusal(body, this.misbehaviourOf(side2));
@@ -49095,18 +49095,18 @@ async function listen2(server, options) {
 }
 async function startSimServer(options) {
   const quirks = new Set(options.quirks ?? []);
-  const endpoint = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
+  const endpoint2 = { ...endpointFromQuirks([...quirks]), ...options.endpoint };
   const defaultModel = options.model ?? "sim-1";
   const log = new GroundTruthLog(options.groundTruthPath);
-  const sim = new SimChat({ options, quirks, endpoint, defaultModel, log });
+  const sim = new SimChat({ options, quirks, endpoint: endpoint2, defaultModel, log });
   const headersSeen = [];
   const server = createServer2((request, response) => {
-    const route = routeOf(endpoint, request.method ?? "", request.url ?? "");
+    const route = routeOf(endpoint2, request.method ?? "", request.url ?? "");
     if (route.kind === "none") return send(response, route.status, route.body);
-    const refused = refuseAuth(endpoint, request.headers);
+    const refused = refuseAuth(endpoint2, request.headers);
     if (route.kind === "models") {
       if (refused) return send(response, refused.status, refused.body);
-      return send(response, 200, modelList(endpoint.models ?? [defaultModel]));
+      return send(response, 200, modelList(endpoint2.models ?? [defaultModel]));
     }
     headersSeen.push({ ...request.headers });
     readBody(request).then((raw) => {
@@ -49127,7 +49127,7 @@ async function startSimServer(options) {
   const address = await listen2(server, options);
   const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}${endpoint.azure ? "/openai" : "/v1"}`,
+    url: `http://${host}:${address.port}${endpoint2.azure ? "/openai" : "/v1"}`,
     requests: () => sim.count,
     requestsBySide: () => ({ ...sim.bySide }),
     requestHeaders: () => headersSeen.map((headers) => ({ ...headers })),
@@ -54949,6 +54949,77 @@ var init_evaluation_setup = __esm({
   }
 });
 
+// src/errors/agent-unusable-error.ts
+var AgentUnusableError;
+var init_agent_unusable_error = __esm({
+  "src/errors/agent-unusable-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    AgentUnusableError = class extends EcdysisError {
+      code = "agent-unusable";
+      constructor(message) {
+        super(message);
+        this.name = "AgentUnusableError";
+      }
+    };
+  }
+});
+
+// src/eval/agent-errors.ts
+function agentErrorEvent(record3) {
+  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
+}
+function agentErrorDetail(event, max) {
+  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
+}
+function crashedAgentReason(records, total = records.length, who = "the agent") {
+  const crashed2 = records.filter((record3) => agentErrorEvent(record3));
+  if (total === 0 || crashed2.length < total) return void 0;
+  const kinds2 = /* @__PURE__ */ new Map();
+  for (const record3 of crashed2) {
+    const kind = agentErrorEvent(record3)?.kind ?? "";
+    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
+  }
+  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+  const first = agentErrorEvent(crashed2[0]);
+  const detail = agentErrorDetail(first, 400);
+  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed2[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+}
+function crashFix(event) {
+  const detail = event?.detail ?? "";
+  if (/no valid rollout token/.test(detail))
+    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
+  if (event?.kind === "timeout")
+    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
+  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
+}
+var agentErrorKinds;
+var init_agent_errors = __esm({
+  "src/eval/agent-errors.ts"() {
+    "use strict";
+    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+  }
+});
+
+// src/evolve/gate-crashes.ts
+function judgeCrashes(compared, base, head) {
+  const headCrash = crashed(head, "the head's agent");
+  if (!headCrash) return compared;
+  const baseCrash = crashed(base, "the agent");
+  if (baseCrash)
+    throw new AgentUnusableError(`the gate measured nothing, on either side: ${baseCrash}`);
+  return { ...compared, verdict: "fail", passed: false, reason: headCrash };
+}
+var crashed;
+var init_gate_crashes = __esm({
+  "src/evolve/gate-crashes.ts"() {
+    "use strict";
+    init_agent_unusable_error();
+    init_agent_errors();
+    crashed = (run2, who) => crashedAgentReason(run2.records, run2.result.cost.rollouts + run2.result.cost.cachedRollouts, who);
+  }
+});
+
 // src/evolve/gate-verdict.ts
 function gateVerdict(options) {
   const { base, head, comparison, gate } = options;
@@ -55031,18 +55102,18 @@ function extractEvidence(options) {
   const overflow = eventKinds2.includes("context-overflow");
   const taskDropped = saysTaskDropped(trace, output2);
   const numericDistance = numericDistanceOf(task, answer);
-  const signals2 = new Set(eventKinds2);
-  signals2.add(record3.verdict.reason || "failed");
-  if (answer === null) signals2.add("no-answer");
-  if (gaveUp) signals2.add("gave-up");
-  if (unknownTask) signals2.add("unknown-task");
-  if (taskDropped) signals2.add("task-dropped");
-  if (overflow) signals2.add("context-overflow");
-  if (toolErrors > 0) signals2.add("tool-error");
-  if (calls.length === 0) signals2.add("no-tool-calls");
-  if (stepLimit !== null && trace.steps.length >= stepLimit) signals2.add("step-limit");
-  if (numericDistance !== null && numericDistance > 0) signals2.add("numeric-mismatch");
-  const sorted = [...signals2].sort();
+  const signals = new Set(eventKinds2);
+  signals.add(record3.verdict.reason || "failed");
+  if (answer === null) signals.add("no-answer");
+  if (gaveUp) signals.add("gave-up");
+  if (unknownTask) signals.add("unknown-task");
+  if (taskDropped) signals.add("task-dropped");
+  if (overflow) signals.add("context-overflow");
+  if (toolErrors > 0) signals.add("tool-error");
+  if (calls.length === 0) signals.add("no-tool-calls");
+  if (stepLimit !== null && trace.steps.length >= stepLimit) signals.add("step-limit");
+  if (numericDistance !== null && numericDistance > 0) signals.add("numeric-mismatch");
+  const sorted = [...signals].sort();
   return {
     id: options.id,
     rolloutKey: record3.key,
@@ -55365,7 +55436,11 @@ async function runGate(options) {
     };
     const baseRun = await measure2("base");
     const headRun = await measure2("head");
-    const compared = compareGate({ base: baseRun, head: headRun, gate: config2.gate });
+    const compared = judgeCrashes(
+      compareGate({ base: baseRun, head: headRun, gate: config2.gate }),
+      baseRun,
+      headRun
+    );
     const command = config2.harness.kind === "command";
     const reaches = command ? codeReaches(base.files, head.files) : void 0;
     const result = redactor.json(
@@ -55420,6 +55495,7 @@ var init_gate = __esm({
     init_secrets();
     init_budget();
     init_evaluation_setup();
+    init_gate_crashes();
     init_gate_result();
     jsonText = (value) => `${JSON.stringify(value, null, 2)}
 `;
@@ -55501,42 +55577,6 @@ var init_guard = __esm({
     "use strict";
     init_apply_edits();
     init_label_words();
-  }
-});
-
-// src/eval/agent-errors.ts
-function agentErrorEvent(record3) {
-  return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
-}
-function agentErrorDetail(event, max) {
-  return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
-}
-function crashedAgentReason(records, total = records.length) {
-  const crashed = records.filter((record3) => agentErrorEvent(record3));
-  if (total === 0 || crashed.length < total) return void 0;
-  const kinds2 = /* @__PURE__ */ new Map();
-  for (const record3 of crashed) {
-    const kind = agentErrorEvent(record3)?.kind ?? "";
-    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
-  }
-  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
-  const first = agentErrorEvent(crashed[0]);
-  const detail = agentErrorDetail(first, 400);
-  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
-}
-function crashFix(event) {
-  const detail = event?.detail ?? "";
-  if (/no valid rollout token/.test(detail))
-    return "The agent sent the model gateway no rollout token: it must read its API key from the variable model.apiKeyEnv names (OPENAI_API_KEY when unset; Ecdysis puts each rollout's token there) and its base URL from OPENAI_BASE_URL";
-  if (event?.kind === "timeout")
-    return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
-  return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
-}
-var agentErrorKinds;
-var init_agent_errors = __esm({
-  "src/eval/agent-errors.ts"() {
-    "use strict";
-    agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
   }
 });
 
@@ -56156,8 +56196,8 @@ function groupEvidence(evidence2) {
     members: members2
   }));
 }
-function suspectedModule(signals2) {
-  const has2 = (label) => signals2.includes(label);
+function suspectedModule(signals) {
+  const has2 = (label) => signals.includes(label);
   if (has2("task-dropped") || has2("context-overflow")) return "context";
   if (has2("step-limit")) return "agent_loop";
   if (has2("tool-error") || has2("gave-up")) return "observation";
@@ -56165,14 +56205,14 @@ function suspectedModule(signals2) {
   if (has2("numeric-mismatch") && has2("no-tool-calls")) return "tools";
   return "prompt";
 }
-function normaliseModule(module, signals2) {
+function normaliseModule(module, signals) {
   const candidate = module.trim().toLowerCase().replace(/[\s-]+/g, "_");
-  return [...harnessModules, "command"].includes(candidate) ? candidate : suspectedModule(signals2);
+  return [...harnessModules, "command"].includes(candidate) ? candidate : suspectedModule(signals);
 }
 function buildPattern(options) {
   const { groups } = options;
   const members2 = groups.flatMap((group2) => group2.members);
-  const signals2 = [...new Set(groups.flatMap((group2) => group2.signals))].sort();
+  const signals = [...new Set(groups.flatMap((group2) => group2.signals))].sort();
   const causes = [...new Set(groups.map((group2) => group2.cause))].sort();
   const categoryNames = [...new Set(members2.map((member) => member.category))].sort();
   const taskIds = [...new Set(members2.map((member) => member.taskId))].sort();
@@ -56181,15 +56221,15 @@ function buildPattern(options) {
     120
   );
   const name3 = options.name ? kebabCause(options.name, 80) : fallbackName;
-  const description = options.description?.trim() || `Failures showing ${signals2.join(", ")}${causes.some((cause) => cause !== "unexplained") ? ` (causes: ${causes.join(", ")})` : ""}: ${members2.length} runs over ${taskIds.length} tasks.`;
+  const description = options.description?.trim() || `Failures showing ${signals.join(", ")}${causes.some((cause) => cause !== "unexplained") ? ` (causes: ${causes.join(", ")})` : ""}: ${members2.length} runs over ${taskIds.length} tasks.`;
   return {
     id: patternId(members2.map((member) => member.rolloutKey)),
     name: name3,
     description: untrustedText(description, 600),
-    module: options.module === void 0 ? suspectedModule(signals2) : normaliseModule(options.module, signals2),
+    module: options.module === void 0 ? suspectedModule(signals) : normaliseModule(options.module, signals),
     namedBy: options.name ? "llm" : "fallback",
     groupKeys: groups.map((group2) => group2.groupKey),
-    signals: signals2,
+    signals,
     causes,
     memberKeys: members2.map((member) => member.rolloutKey).sort(),
     taskIds,
@@ -62177,15 +62217,15 @@ function minibatchPattern(options) {
   );
   const taskIds = [...new Set(options.failures.map((record3) => record3.taskId))].sort();
   const categoryNames = [...new Set(options.failures.map((record3) => record3.category))].sort();
-  const signals2 = [...new Set(evidence2.flatMap((item) => item.signals))].sort();
+  const signals = [...new Set(evidence2.flatMap((item) => item.signals))].sort();
   return {
     id: patternId(options.failures.map((record3) => record3.key)),
     name: "observed-failure",
-    description: `The failure(s) observed in this minibatch (${options.failures.length} run(s)), showing ${signals2.join(", ") || "no runtime signal"}.`,
+    description: `The failure(s) observed in this minibatch (${options.failures.length} run(s)), showing ${signals.join(", ") || "no runtime signal"}.`,
     module: options.module ?? "prompt",
     namedBy: "fallback",
     groupKeys: [],
-    signals: signals2,
+    signals,
     causes: [],
     memberKeys: options.failures.map((record3) => record3.key).sort(),
     taskIds,
@@ -64970,6 +65010,33 @@ import { setFlagsFromString } from "node:v8";
 // src/cli/main.ts
 init_ecdysis_version();
 init_ecdysis_error();
+
+// src/errors/interrupted-error.ts
+init_ecdysis_error();
+var InterruptedError = class extends EcdysisError {
+  constructor(signal, resume = "re-run the same command to resume") {
+    super(
+      `interrupted by ${signal}; finished rollouts and stages are kept and will not be run again: ${resume}`
+    );
+    this.signal = signal;
+    this.name = "InterruptedError";
+    this.exitCode = signal === "SIGINT" ? 130 : 143;
+  }
+  signal;
+  code = "interrupted";
+  exitCode;
+};
+function untilAborted(work, signal) {
+  if (!signal) return work;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve15, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve15, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+// src/cli/main.ts
 init_guard_text();
 
 // src/cli/bench-command.ts
@@ -67696,9 +67763,9 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const written = [...order, "records.jsonl"].map((name3) => join27(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
-    const crashed = crashedAgentReason(records, total);
-    if (!crashed) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed}
+    const crashed2 = crashedAgentReason(records, total);
+    if (!crashed2) return 0;
+    io.stderr.write(`error: nothing was measured: ${crashed2}
 `);
     return 1;
   }
@@ -68064,7 +68131,7 @@ than the base by more than 'gate.tolerance'.
     const passed2 = result.verdict === "pass";
     io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed2 ? "passed" : "failed"}; wrote ${join31(outDir, "gate.json")} and ${join31(outDir, "gate.md")}
+      `gate ${passed2 ? "passed" : "failed"} (${result.reason}); wrote ${join31(outDir, "gate.json")} and ${join31(outDir, "gate.md")}
 `
     );
     return passed2 ? 0 : 1;
@@ -68090,6 +68157,93 @@ function harnessName(harnessPath) {
 init_patch_root();
 init_yaml_set();
 init_sim();
+
+// src/cli/matrix-workflow.ts
+var checkout = `      - uses: actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0
+        with:
+          persist-credentials: false   # the Action authenticates its own push
+          fetch-depth: 0`;
+var uploadAction = "actions/upload-artifact@ea165f8d65b6e75b540449e92b4886f43607fa02 # v4.6.2";
+var downloadAction = "actions/download-artifact@v5 # EDIT ME: pin to its full commit SHA";
+var endpoint = `          base-url: \${{ vars.ECDYSIS_BASE_URL }}
+          model: \${{ vars.ECDYSIS_MODEL }}
+          api-key: \${{ secrets.ECDYSIS_API_KEY }}`;
+function matrixEvolveJobs(options) {
+  const { cacheDir } = options;
+  const action = ecdysisStep2(options);
+  return `  search:
+    if: github.event_name != 'pull_request'
+    runs-on: ubuntu-latest
+    timeout-minutes: 350     # under GitHub's 6 h: the Action is signalled, saves its cache, exits 130
+    concurrency:
+      group: ${options.group}-\${{ github.repository }}
+      cancel-in-progress: false
+    permissions:
+      contents: read
+    steps:
+${checkout}
+${action("search")}
+${upload("ecdysis-run", ".ecdysis/evolve-run")}
+${upload("ecdysis-cache-search", cacheDir, true)}
+
+${measureJob(options)}
+
+  finish:
+    needs: measure
+    runs-on: ubuntu-latest
+    timeout-minutes: 60
+    permissions:
+      contents: write        # push the ecdysis/<harness> branch
+      pull-requests: write   # open / update / close its PR
+      statuses: write        # post the held-out gate status on the PR head
+    steps:
+${checkout}
+${download(["name: ecdysis-run"], ".ecdysis/evolve-run")}
+${download(['pattern: "ecdysis-cache-*"', "merge-multiple: true   # the union of every job's rollouts"], cacheDir)}
+${action("finish")}
+`;
+}
+function measureJob(options) {
+  const shards = Array.from({ length: options.runners }, (_, index) => index + 1).join(", ");
+  return `  measure:
+    needs: search
+    runs-on: ubuntu-latest
+    timeout-minutes: 350
+    permissions:
+      contents: read
+    strategy:
+      fail-fast: false
+      matrix:
+        shard: [${shards}]
+    steps:
+${checkout}
+${download(["name: ecdysis-run"], ".ecdysis/evolve-run")}
+${download(["name: ecdysis-cache-search"], options.cacheDir)}
+${ecdysisStep2(options)("measure", `
+          shard: \${{ matrix.shard }}/${options.runners}`)}
+${upload(`"ecdysis-cache-shard-\${{ matrix.shard }}"`, options.cacheDir, true)}`;
+}
+function ecdysisStep2(options) {
+  return (phase, extra = "") => `      - uses: ${options.uses}
+        with:
+          mode: evolve
+          config: ${options.configPath}
+          phase: ${phase}${extra}
+${endpoint}`;
+}
+function upload(name3, path22, always = false) {
+  return `      - uses: ${uploadAction}
+${always ? "        if: always()   # a job cut short hands on what it finished\n" : ""}        with:
+          name: ${name3}
+          path: ${path22}
+          include-hidden-files: true
+          overwrite: true`;
+}
+function download(what, path22) {
+  return `      - uses: ${downloadAction}
+        with:
+${[...what, `path: ${path22}`].map((line) => `          ${line}`).join("\n")}`;
+}
 
 // src/cli/workflow-template.ts
 var ACTION_PLACEHOLDER = "OWNER/ecdysis@<full-commit-sha>";
@@ -68121,12 +68275,18 @@ on:
 
 permissions: {}
 
-${workflowJobs({ configPath, uses, group: name3 === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name3.replace(/[^A-Za-z0-9_.-]+/g, "-")}` })}`;
+${workflowJobs({ configPath, uses, group: name3 === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name3.replace(/[^A-Za-z0-9_.-]+/g, "-")}`, runners: options.runners ?? 1, cacheDir: options.cacheDir ?? ".ecdysis/cache" })}`;
 }
 function workflowJobs(options) {
   const { configPath, uses } = options;
+  const evolve = options.runners > 1 ? matrixEvolveJobs(options) : singleEvolveJob({ ...options, configPath });
   return `jobs:
-  evolve:
+${evolve}
+${gateJob({ configPath, uses })}`;
+}
+function singleEvolveJob(options) {
+  const { configPath, uses } = options;
+  return `  evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 120
@@ -68149,8 +68309,11 @@ function workflowJobs(options) {
           base-url: \${{ vars.ECDYSIS_BASE_URL }}
           model: \${{ vars.ECDYSIS_MODEL }}
           api-key: \${{ secrets.ECDYSIS_API_KEY }}
-
-  gate:
+`;
+}
+function gateJob(options) {
+  const { configPath, uses } = options;
+  return `  gate:
     # pull_request (never pull_request_target): PRs from forks get no secrets, so skip them.
     if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository
     runs-on: ubuntu-latest
@@ -68237,7 +68400,7 @@ async function projectLayout(dir) {
 var initCommand = {
   name: "init",
   summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
-  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE] [--action OWNER/REPO@SHA]
+  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE] [--action OWNER/REPO@SHA] [--runners N]
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
@@ -68250,17 +68413,21 @@ commands.
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
              without it the workflow holds the placeholder ${ACTION_PLACEHOLDER}, marked EDIT ME
+  --runners  spread the workflow's evolve over N runners (default 1): a search job, a matrix of
+             N measure jobs and a finish job, the rollout cache moved as artifacts
+             (docs/scale-out.md: when one runner is enough)
 Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       ecdysis evolve --config ecdysis.yml --out .ecdysis/evolve
 `,
-  options: { world: { type: "string" }, action: { type: "string" } },
+  options: { world: { type: "string" }, action: { type: "string" }, runners: { type: "string" } },
   allowPositionals: true,
   async run(args, io) {
     const flags = validateFlags(
       "init",
       external_exports.object({
         world: external_exports.string().min(1).default("quickstart"),
-        action: external_exports.string().regex(ACTION_REF_PATTERN, "expected OWNER/REPO@REF, e.g. my-org/ecdysis@<commit sha>").optional()
+        action: external_exports.string().regex(ACTION_REF_PATTERN, "expected OWNER/REPO@REF, e.g. my-org/ecdysis@<commit sha>").optional(),
+        runners: external_exports.coerce.number().int().min(1).max(256).default(1)
       }).strict(),
       args.values
     );
@@ -68281,7 +68448,9 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       workflow: exampleWorkflow(fromBase("ecdysis.yml"), {
         action: flags.action,
         harnessDir: fromBase("harness"),
-        name: layout.harnessName
+        name: layout.harnessName,
+        runners: flags.runners,
+        cacheDir: fromBase(".ecdysis/cache")
       }),
       workflowFile
     });
@@ -68588,10 +68757,10 @@ async function main(argv, io) {
       return error62.exitCode;
     }
     if (io.signal.aborted) {
-      io.stderr.write(
-        "interrupted; finished rollouts and stages are kept and will not be run again: re-run the same command to resume\n"
-      );
-      return 130;
+      const stop2 = io.signal.reason instanceof InterruptedError ? io.signal.reason : new InterruptedError("SIGINT");
+      io.stderr.write(`${stop2.message}
+`);
+      return stop2.exitCode;
     }
     const message = escapeInvisible(error62 instanceof Error ? error62.message : String(error62));
     io.stderr.write(
@@ -68604,23 +68773,14 @@ async function main(argv, io) {
   }
 }
 var stopsAtOnce = /* @__PURE__ */ new Set(["evolve", "gate", "bench"]);
-function untilAborted(work, signal) {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve15, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve15, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 // src/cli.ts
 setFlagsFromString("--heap-growing-percent=30");
 var controller = new AbortController();
-var signals = 0;
 var onSignal = (signal) => {
-  signals += 1;
-  if (signals > 1) process.exit(130);
-  controller.abort(new Error(`received ${signal}`));
+  const stop2 = new InterruptedError(signal);
+  if (controller.signal.aborted) process.exit(stop2.exitCode);
+  controller.abort(stop2);
 };
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
