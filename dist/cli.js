@@ -21281,6 +21281,12 @@ var init_normal_form = __esm({
 });
 
 // src/harness/answer-index.ts
+function isCommonAnswer(found) {
+  if (found.kind === "words")
+    return found.key.length < smallKeyLength || calendarWords.has(found.key);
+  if (!/^\d+$/.test(found.key)) return false;
+  return Number(found.key) < smallNumberLimit || commonNumbers.has(found.key);
+}
 function answerKey(text3) {
   const tokens = contentTokens(normalTokens(text3));
   if (tokens.length === 0) return null;
@@ -21310,7 +21316,7 @@ function answerIndex(answers) {
       index.answers[known].sealed ||= sealed;
       continue;
     }
-    const small = found.kind === "number" ? /^\d+$/.test(found.key) && Number(found.key) < smallNumberLimit : found.key.length < smallKeyLength;
+    const small = isCommonAnswer(found);
     const id = index.answers.push({ text: text3.trim(), ...found, small, sealed }) - 1;
     byKey.set(`${found.kind}:${found.key}`, id);
     const isLong = found.kind === "words" && found.key.length > prefixLength;
@@ -21360,7 +21366,7 @@ function longMatches(input2) {
     return joined === key;
   });
 }
-var prefixLength, smallNumberLimit, smallKeyLength;
+var prefixLength, smallNumberLimit, smallKeyLength, commonNumbers, calendarWords;
 var init_answer_index = __esm({
   "src/harness/answer-index.ts"() {
     "use strict";
@@ -21368,6 +21374,21 @@ var init_answer_index = __esm({
     prefixLength = 96;
     smallNumberLimit = 100;
     smallKeyLength = 3;
+    commonNumbers = /* @__PURE__ */ new Set([
+      ...[2, 3, 4, 5, 6, 7, 8, 9].map((power) => String(10 ** power)),
+      "360",
+      "365",
+      "366",
+      "1440",
+      "3600",
+      "86400"
+    ]);
+    calendarWords = new Set(
+      [
+        "monday tuesday wednesday thursday friday saturday sunday",
+        "january february march april may june july august september october november december"
+      ].join(" ").split(" ")
+    );
   }
 });
 
