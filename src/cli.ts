@@ -1,9 +1,11 @@
 /**
  * The `ecdysis` command: a thin shell over src/cli/main.ts. Wires process streams, the
- * environment and an abort signal fired by SIGINT/SIGTERM (a second signal exits at once).
+ * environment and an abort signal fired by SIGINT/SIGTERM (a second signal exits at once). An
+ * interrupted run exits 130 (SIGINT) or 143 (SIGTERM), keeping what it finished.
  */
 import { setFlagsFromString } from "node:v8";
 import { main } from "./cli/main.js";
+import { InterruptedError, type StopSignal } from "./errors/interrupted-error.js";
 
 // A busy V8 heap grows to several times what is live before it collects. Growing it by at most
 // 30% a collection keeps the peak nearer the live set, for more frequent collections (with it,
@@ -11,11 +13,10 @@ import { main } from "./cli/main.js";
 setFlagsFromString("--heap-growing-percent=30");
 
 const controller = new AbortController();
-let signals = 0;
-const onSignal = (signal: NodeJS.Signals) => {
-  signals += 1;
-  if (signals > 1) process.exit(130);
-  controller.abort(new Error(`received ${signal}`));
+const onSignal = (signal: StopSignal) => {
+  const stop = new InterruptedError(signal);
+  if (controller.signal.aborted) process.exit(stop.exitCode);
+  controller.abort(stop);
 };
 process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);

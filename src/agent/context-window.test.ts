@@ -21,7 +21,7 @@ const history = [
 describe("fitHistory", () => {
   it("returns the history untouched when it fits", () => {
     expect(fitHistory({ history, config: { max_chars: 10_000, overflow: "drop_oldest" } })).toEqual(
-      { messages: history, droppedMessages: 0, taskDropped: false },
+      { messages: history, droppedMessages: 0, taskDropped: false, cutChars: 0 },
     );
   });
 
@@ -53,4 +53,40 @@ describe("fitHistory", () => {
     });
     expect(fitted.messages).toHaveLength(2);
   });
+
+  it("under the model's context (modelChars) drops units as the policy says, then cuts the middle of the longest message", () => {
+    const long: ChatMessage = { role: "user", content: `${"n".repeat(900)} Question: q?` };
+    const fitted = fitHistory({
+      history: [long, ...callUnit(1), ...callUnit(2)],
+      config: { max_chars: 10_000, overflow: "keep_task" },
+      modelChars: 500,
+    });
+    expect(fitted.droppedMessages).toBe(2);
+    const size = fitted.messages.reduce((sum, message) => sum + messageText(message), 0);
+    expect(size).toBeLessThanOrEqual(500);
+    expect(fitted.cutChars).toBeGreaterThan(0);
+    expect(fitted.messages[0].content).toMatch(
+      /^n+\n\[… \d+ characters cut to fit the model's context …\]\nn+ Question: q\?$/,
+    );
+    // The newest tool-call unit is whole: arguments are never cut.
+    expect(fitted.messages.slice(1)).toEqual(callUnit(2));
+  });
+
+  it("never cuts a message below 200 characters: what cannot fit is left for the server to refuse", () => {
+    const fitted = fitHistory({
+      history: [{ role: "user", content: "x".repeat(300) }],
+      config: { max_chars: 10_000, overflow: "keep_task" },
+      modelChars: 50,
+    });
+    expect(fitted.messages[0].content?.length).toBe(200);
+  });
 });
+
+const messageText = (message: ChatMessage) =>
+  (message.content?.length ?? 0) +
+  (message.role === "assistant"
+    ? (message.toolCalls ?? []).reduce(
+        (sum, call) => sum + call.name.length + call.arguments.length,
+        0,
+      )
+    : 0);

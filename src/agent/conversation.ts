@@ -8,6 +8,21 @@ import { readReply } from "./reply-reading.js";
 import { runTool } from "./tools.js";
 import type { TraceRecorder } from "./trace-recorder.js";
 
+/** Refits after a context-length refusal per turn before the turn counts as a context overflow. */
+const maxRefits = 2;
+
+/** Characters of a request's messages (what a context limit is learned against). */
+function promptChars(messages: ChatMessage[]): number {
+  return messages.reduce((sum, message) => sum + (message.content?.length ?? 0), 0);
+}
+
+/** The counts a refusal stated, in words. */
+function statedWords(error: ContextLengthError): string {
+  const { limitTokens, promptTokens } = error.stated;
+  if (limitTokens && promptTokens) return `${promptTokens} tokens for ${limitTokens}`;
+  return limitTokens ? `limit ${limitTokens} tokens` : "no counts stated";
+}
+
 /** What one model turn produced: its text and whether it called tools (whose results are now in the history). */
 export interface TurnResult {
   text: string | null;
@@ -42,52 +57,95 @@ export class Conversation {
   }
 
   /**
+   * The most characters (system prompt included) the model's context takes, learned from the
+   * endpoint's refusal; unknown until it refuses one.
+   */
+  private modelChars: number | undefined;
+
+  /**
    * Sends one request; null when the LLM call failed (an `llm-error` event) or the prompt did not
    * fit the model's context (a `context-overflow` event: the harness's doing, a task failure).
+   * A refusal as too long for the model's context is not the end: the history is fitted to the
+   * size the refusal states (old units dropped under the harness's overflow policy, then the
+   * middle of the longest messages cut) and sent again, at most twice; the size is kept for the
+   * rest of the rollout.
    */
   async turn(): Promise<TurnResult | null> {
-    const { recorder, config, tools } = this.setup;
-    const fitted = fitHistory({ history: this.history, config: config.context });
-    if (fitted.droppedMessages > 0) {
-      const what = fitted.taskDropped ? "; the task statement was dropped" : "";
-      recorder.event(
-        "context-overflow",
-        `dropped ${fitted.droppedMessages} of ${this.history.length} messages to fit ${config.context.max_chars} characters${what}`,
-        recorder.steps.length,
-      );
+    for (let refits = 0; ; refits += 1) {
+      const messages = this.fittedMessages();
+      const response = await this.send(messages, refits < maxRefits);
+      if (response === "refit") continue;
+      return response ? this.answered(response) : null;
     }
-    const messages: ChatMessage[] = this.setup.system
-      ? [{ role: "system", content: this.setup.system }, ...fitted.messages]
-      : fitted.messages;
-    let response: ChatResponse;
+  }
+
+  /**
+   * One request: the reply; "refit" when the endpoint refused it as too long and `mayRefit`
+   * (the model's size is learned from the refusal); null when it failed (the event recorded).
+   */
+  private async send(
+    messages: ChatMessage[],
+    mayRefit: boolean,
+  ): Promise<ChatResponse | "refit" | null> {
+    const { provider, tools, seed, signal, recorder } = this.setup;
     try {
-      response = await this.setup.provider.chat(
-        {
-          messages,
-          tools: tools.length > 0 ? tools : undefined,
-          seed: this.setup.seed,
-          purpose: "agent",
-        },
-        { signal: this.setup.signal },
+      return await provider.chat(
+        { messages, tools: tools.length > 0 ? tools : undefined, seed, purpose: "agent" },
+        { signal },
       );
     } catch (error) {
-      if (this.setup.signal?.aborted) throw error;
-      if (error instanceof ContextLengthError) {
+      if (signal?.aborted) throw error;
+      if (error instanceof ContextLengthError && mayRefit) {
+        this.modelChars = error.charsThatFit(promptChars(messages));
+        recorder.event(
+          "context-overflow",
+          `the endpoint refused ${messages.length} messages as longer than the model's context (${statedWords(error)}); fitting them to ${this.modelChars} characters and sending again`,
+          recorder.steps.length,
+        );
+        return "refit";
+      }
+      if (error instanceof ContextLengthError)
         recorder.event(
           "context-overflow",
           `the endpoint refused the prompt as longer than the model's context (${messages.length} messages): ${error.message}`,
           recorder.steps.length,
         );
-        return null;
-      }
-      recorder.event(
-        "llm-error",
-        error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        recorder.steps.length,
-      );
+      else
+        recorder.event(
+          "llm-error",
+          error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          recorder.steps.length,
+        );
       return null;
     }
-    return this.answered(response);
+  }
+
+  /** The request's messages under the context policy and any learned model limit. */
+  private fittedMessages(): ChatMessage[] {
+    const { recorder, config, system } = this.setup;
+    const fitted = fitHistory({
+      history: this.history,
+      config: config.context,
+      modelChars: this.modelChars === undefined ? undefined : this.modelChars - system.length,
+    });
+    if (fitted.droppedMessages > 0 || fitted.cutChars > 0) {
+      const limit = this.modelChars === undefined ? "" : `, the model's context ${this.modelChars}`;
+      const parts = [
+        ...(fitted.droppedMessages > 0
+          ? [`dropped ${fitted.droppedMessages} of ${this.history.length} messages`]
+          : []),
+        ...(fitted.cutChars > 0
+          ? [`cut ${fitted.cutChars} characters from the middle of the longest messages`]
+          : []),
+      ];
+      const what = fitted.taskDropped ? "; the task statement was dropped" : "";
+      recorder.event(
+        "context-overflow",
+        `${parts.join(" and ")} to fit ${config.context.max_chars} characters${limit}${what}`,
+        recorder.steps.length,
+      );
+    }
+    return system ? [{ role: "system", content: system }, ...fitted.messages] : fitted.messages;
   }
 
   /** Records a reply (its reasoning dropped, as the harness says) and runs the tools it called. */

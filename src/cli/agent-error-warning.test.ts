@@ -1,4 +1,4 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -88,5 +88,37 @@ describe("ecdysis evolve of a command harness whose agent fails", () => {
     expect(run.stderr).toMatch(
       /warning: 3 of 3 train rollouts of the seed harness ended in an agent error \(the command exited non-zero.*\)\. First, task [\w-]+: process-error: exit code 1; stderr: .*KeyError: 'OPENAI_API_KEY'/,
     );
+  });
+});
+
+describe("ecdysis gate of a command harness whose agent fails", () => {
+  const crash = `console.error("KeyError: 'OPENAI_API_KEY'"); process.exit(1);`;
+  const answers = `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "Answer: 0" })));`;
+  async function gateProject(base: string, head: string): Promise<string> {
+    const dir = await project(base);
+    const heldout = (await readFile(join(dir, "tasks", "heldout.jsonl"), "utf8")).split("\n");
+    await writeFile(join(dir, "tasks", "heldout.jsonl"), `${heldout.slice(0, 6).join("\n")}\n`);
+    await mkdir(join(dir, "head"));
+    await writeFile(join(dir, "head", "agent.js"), head);
+    return dir;
+  }
+  const gate = (dir: string) =>
+    runCli(["gate", "--config", "ecdysis.yml", "--base", "agent", "--head", "head", "--out", "g"], {
+      cwd: dir,
+    });
+
+  it("fails, naming the crash, when both sides crashed in every rollout (it passed them as 'not worse')", async () => {
+    const run = await gate(await gateProject(crash, crash));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(
+      /the gate measured nothing, on either side: the agent crashed in every one of 6/,
+    );
+    expect(run.stdout).not.toMatch(/gate passed/);
+  });
+
+  it("fails a head that crashed in every rollout and says so in the reason", async () => {
+    const run = await gate(await gateProject(answers, crash));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout + run.stderr).toMatch(/the head's agent crashed in every one of 6 rollouts/);
   });
 });

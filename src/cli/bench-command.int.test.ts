@@ -71,7 +71,7 @@ describe("ecdysis bench", () => {
     expect(await readFile(join(dir, "b", "bench.md"), "utf8")).toContain(
       "in 2 bench processes side by side",
     );
-  });
+  }, 300_000); // two bench processes plus their parent, each a tsx start: over a minute on 2 busy cores
 
   it("names a bad flag value", async () => {
     const run = await runCli(["bench", "--seeds", "1,x", "--out", "b"], { cwd: tmpdir() });

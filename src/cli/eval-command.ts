@@ -8,6 +8,7 @@ import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
 import { runEval } from "../eval/run-eval.js";
 import { parseShard } from "../eval/shard-tasks.js";
+import type { EvalResult, RolloutRecord } from "../eval/types.js";
 import { sandboxWarningLine } from "../report/sandbox-section.js";
 import { serveSimModel } from "../sim/index.js";
 import { agentErrorWarning } from "./agent-error-warning.js";
@@ -114,41 +115,38 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     // eval.json holds every task evaluated (both splits' with --split all).
     await spool.write(join(outDir, "records.jsonl"), [results["eval.json"]]);
     await writeShardMarker(outDir, shard);
-    return reportEval(io, { outDir, loaded, results, records, downgrades, sandbox });
+    const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
+      (name) => results[name],
+    );
+    for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
+    const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
+    await warnAboutRecords({ io, loaded, result: results["eval.json"], records, total });
+    io.stdout.write(formatDowngrades(downgrades));
+    io.stderr.write(sandboxWarningLine(sandbox));
+    const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
+    io.stdout.write(`wrote ${written.join(", ")}\n`);
+    // A run in which the agent never ran to an answer measured nothing: it says so and fails.
+    const crashed = crashedAgentReason(records, total);
+    if (!crashed) return 0;
+    io.stderr.write(`error: nothing was measured: ${crashed}\n`);
+    return 1;
   },
 };
 
-/**
- * Prints the summaries and the warnings of an eval and the files written; 1 when the agent never
- * ran to an answer (nothing was measured), else 0.
- */
-async function reportEval(
-  io: CliIo,
-  run: { outDir: string; loaded: LoadedConfig } & Pick<
-    Awaited<ReturnType<typeof runEval>>,
-    "results" | "records" | "downgrades" | "sandbox"
-  >,
-): Promise<number> {
-  const { outDir, loaded, results, records, downgrades, sandbox } = run;
-  const order = ["eval-train.json", "eval-heldout.json", "eval.json"].filter(
-    (name) => results[name],
+/** The warnings the failing records call for: tasks outside the sim's world, agent errors. */
+async function warnAboutRecords(input: {
+  io: CliIo;
+  loaded: LoadedConfig;
+  result: EvalResult;
+  records: RolloutRecord[];
+  total: number;
+}): Promise<void> {
+  const { io, records } = input;
+  const unknown = await unknownTaskWarning(
+    input.loaded.config.model,
+    countUnknownTasks(input.result, records),
   );
-  for (const name of order) io.stdout.write(formatEvalSummary(results[name]));
-  const warning = await unknownTaskWarning(
-    loaded.config.model,
-    countUnknownTasks(results["eval.json"], records),
-  );
-  if (warning) io.stderr.write(warning);
-  const total = results["eval.json"].cost.rollouts + results["eval.json"].cost.cachedRollouts;
-  const agentErrors = agentErrorWarning(records, { total, what: "rollouts" });
+  if (unknown) io.stderr.write(unknown);
+  const agentErrors = agentErrorWarning(records, { total: input.total, what: "rollouts" });
   if (agentErrors) io.stderr.write(agentErrors);
-  io.stdout.write(formatDowngrades(downgrades));
-  io.stderr.write(sandboxWarningLine(sandbox));
-  const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
-  io.stdout.write(`wrote ${written.join(", ")}\n`);
-  // A run in which the agent never ran to an answer measured nothing: it says so and fails.
-  const crashed = crashedAgentReason(records, total);
-  if (!crashed) return 0;
-  io.stderr.write(`error: nothing was measured: ${crashed}\n`);
-  return 1;
 }

@@ -48,7 +48,7 @@ than the base by more than 'gate.tolerance'.
     const passed = result.verdict === "pass";
     io.stderr.write(sandboxWarningLine(result.sandbox));
     io.stdout.write(
-      `gate ${passed ? "passed" : "failed"}; wrote ${join(outDir, "gate.json")} and ${join(outDir, "gate.md")}\n`,
+      `gate ${passed ? "passed" : "failed"} (${result.reason}); wrote ${join(outDir, "gate.json")} and ${join(outDir, "gate.md")}\n`,
     );
     return passed ? 0 : 1;
   },

@@ -84,7 +84,7 @@ async function projectLayout(dir: string): Promise<{
 export const initCommand: CliCommand = {
   name: "init",
   summary: "scaffold ecdysis.yml, a harness, tasks from a sim world and a workflow",
-  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE] [--action OWNER/REPO@SHA]
+  help: `Usage: ecdysis init [DIR] [--world NAME_OR_FILE] [--action OWNER/REPO@SHA] [--runners N]
 
 Writes into DIR (default: the current folder): ecdysis.yml (simulated model), harness/ (the
 world's weak seed harness), tasks/train.jsonl and tasks/heldout.jsonl, and
@@ -97,10 +97,13 @@ commands.
   --world    a bundled sim world (${bundledWorlds().join(", ")}) or a world file (default quickstart)
   --action   the Ecdysis Action the workflow uses, e.g. my-org/ecdysis@<full commit sha>;
              without it the workflow holds the placeholder ${ACTION_PLACEHOLDER}, marked EDIT ME
+  --runners  spread the workflow's evolve over N runners (default 1): a search job, a matrix of
+             N measure jobs and a finish job, the rollout cache moved as artifacts
+             (docs/scale-out.md: when one runner is enough)
 Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
       ecdysis evolve --config ecdysis.yml --out .ecdysis/evolve
 `,
-  options: { world: { type: "string" }, action: { type: "string" } },
+  options: { world: { type: "string" }, action: { type: "string" }, runners: { type: "string" } },
   allowPositionals: true,
   async run(args, io) {
     const flags = validateFlags(
@@ -112,6 +115,7 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
             .string()
             .regex(ACTION_REF_PATTERN, "expected OWNER/REPO@REF, e.g. my-org/ecdysis@<commit sha>")
             .optional(),
+          runners: z.coerce.number().int().min(1).max(256).default(1),
         })
         .strict(),
       args.values,
@@ -134,6 +138,8 @@ Then: ecdysis eval --config ecdysis.yml --out .ecdysis/eval
         action: flags.action,
         harnessDir: fromBase("harness"),
         name: layout.harnessName,
+        runners: flags.runners,
+        cacheDir: fromBase(".ecdysis/cache"),
       }),
       workflowFile,
     });

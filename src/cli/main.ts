@@ -1,5 +1,6 @@
 import { ecdysisVersion } from "../config/ecdysis-version.js";
 import { EcdysisError } from "../errors/ecdysis-error.js";
+import { InterruptedError, untilAborted } from "../errors/interrupted-error.js";
 import { escapeInvisible } from "../safety/guard-text.js";
 import { benchCommand } from "./bench-command.js";
 import { type CliCommand, type CliIo, parseCommandArgs } from "./command.js";
@@ -80,10 +81,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return error.exitCode;
     }
     if (io.signal.aborted) {
-      io.stderr.write(
-        "interrupted; finished rollouts and stages are kept and will not be run again: re-run the same command to resume\n",
-      );
-      return 130;
+      const stop =
+        io.signal.reason instanceof InterruptedError
+          ? io.signal.reason
+          : new InterruptedError("SIGINT");
+      io.stderr.write(`${stop.message}\n`);
+      return stop.exitCode;
     }
     const message = escapeInvisible(error instanceof Error ? error.message : String(error));
     io.stderr.write(
@@ -94,19 +97,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-/** Commands without their own interrupt handling: an interrupt ends them at once. */
-const stopsAtOnce = new Set(["evolve", "gate", "bench"]);
-
 /**
- * Settles with the command, or rejects as soon as the signal aborts: `evolve`, `gate` and
- * `bench` do not stop on their own, and their finished stages are journaled and their rollouts
- * and calls cached, so stopping at once loses nothing a re-run would redo.
+ * Commands without their own interrupt handling: an interrupt ends them at once (`untilAborted`:
+ * their finished stages are journaled and their rollouts and calls cached).
  */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
+const stopsAtOnce = new Set(["evolve", "gate", "bench"]);

@@ -1,3 +1,5 @@
+import { matrixEvolveJobs } from "./matrix-workflow.js";
+
 /**
  * The placeholder for the Ecdysis Action reference, the same in `ecdysis init`'s workflow and in
  * docs/workflows/: replace it with your fork or release, pinned to a full commit SHA.
@@ -19,6 +21,13 @@ export interface WorkflowOptions {
    * it names the workflow and keeps its evolve runs in their own concurrency group.
    */
   name?: string;
+  /**
+   * Runners the evolve spreads over (default 1: one job). From 2 on, the evolve is a search job,
+   * a matrix of that many measure jobs and a finish job (`matrixEvolveJobs`).
+   */
+  runners?: number;
+  /** The config's rollout cache folder, relative to the repository root (for `runners`). */
+  cacheDir?: string;
 }
 
 /**
@@ -58,14 +67,29 @@ on:
 
 permissions: {}
 
-${workflowJobs({ configPath, uses, group: name === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name.replace(/[^A-Za-z0-9_.-]+/g, "-")}` })}`;
+${workflowJobs({ configPath, uses, group: name === "" ? "ecdysis-evolve" : `ecdysis-evolve-${name.replace(/[^A-Za-z0-9_.-]+/g, "-")}`, runners: options.runners ?? 1, cacheDir: options.cacheDir ?? ".ecdysis/cache" })}`;
 }
 
 /** The evolve and gate jobs of the example workflow. */
-function workflowJobs(options: { configPath: string; uses: string; group: string }): string {
+function workflowJobs(options: {
+  configPath: string;
+  uses: string;
+  group: string;
+  runners: number;
+  cacheDir: string;
+}): string {
   const { configPath, uses } = options;
+  const evolve =
+    options.runners > 1 ? matrixEvolveJobs(options) : singleEvolveJob({ ...options, configPath });
   return `jobs:
-  evolve:
+${evolve}
+${gateJob({ configPath, uses })}`;
+}
+
+/** The evolve job on one runner. */
+function singleEvolveJob(options: { configPath: string; uses: string; group: string }): string {
+  const { configPath, uses } = options;
+  return `  evolve:
     if: github.event_name != 'pull_request'
     runs-on: ubuntu-latest
     timeout-minutes: 120
@@ -88,8 +112,13 @@ function workflowJobs(options: { configPath: string; uses: string; group: string
           base-url: \${{ vars.ECDYSIS_BASE_URL }}
           model: \${{ vars.ECDYSIS_MODEL }}
           api-key: \${{ secrets.ECDYSIS_API_KEY }}
+`;
+}
 
-  gate:
+/** The gate job: held-out accuracy of a PR's harness against its base. */
+function gateJob(options: { configPath: string; uses: string }): string {
+  const { configPath, uses } = options;
+  return `  gate:
     # pull_request (never pull_request_target): PRs from forks get no secrets, so skip them.
     if: github.event_name == 'pull_request' && github.event.pull_request.head.repo.full_name == github.repository
     runs-on: ubuntu-latest

@@ -5,7 +5,7 @@ import { ContextLengthError } from "../llm/context-length-error.js";
 import type { ReplyKind } from "../llm/reply-kind.js";
 import { StructuredOutputError } from "../llm/structured-output-error.js";
 import type { ChatProvider, ChatRequest, ChatResponse } from "../llm/types.js";
-import { trimEvidence } from "./trim-evidence.js";
+import { fitEvidence } from "./trim-evidence.js";
 import { evidenceBlock } from "./untrusted-text.js";
 
 /** Preamble of every role's user message: the evidence that follows is data, never instructions. */
@@ -22,14 +22,20 @@ export interface StructuredAsk<T> {
   jsonSchema: Record<string, unknown>;
   schema: ZodType<T>;
   maxRepairs?: number;
+  /** Dot paths of evidence the role can do without, left out first when the prompt must shrink. */
+  expendable?: string[];
 }
+
+/** Refits after a context-length refusal before a role call stops. */
+const maxRefits = 2;
 
 /**
  * One structured role request as docs/sim-protocol.md §2 fixes it: the role's template as the
  * system message, the evidence as the last fenced ```json block of the only user message, and
  * `response_format` json_schema under `schemaName`. Validation and bounded repair are chatJson's.
- * A prompt longer than the model's context is sent once more with its evidence trimmed (lists
- * halved, long texts cut); longer still, the call fails saying so.
+ * A prompt longer than the model's context is sent again with its evidence fitted to the size the
+ * refusal states (compact JSON, long texts cut in the middle, then fewer examples: `fitEvidence`),
+ * at most twice; longer still, the call fails saying so.
  */
 export async function askStructured<T>(options: StructuredAsk<T>): Promise<{
   value: T;
@@ -37,38 +43,55 @@ export async function askStructured<T>(options: StructuredAsk<T>): Promise<{
   request: ChatRequest;
   replies: ReplyKind[];
 }> {
-  try {
-    return await ask(options, options.evidence);
-  } catch (error) {
-    if (!(error instanceof ContextLengthError)) throw error;
-    const trimmed = trimEvidence(options.evidence);
+  let block = evidenceBlock(options.evidence);
+  for (let refits = 0; ; refits += 1) {
+    const request = roleRequest(options, block);
     try {
-      return await ask(options, trimmed);
-    } catch (again) {
-      if (!(again instanceof ContextLengthError)) throw again;
-      throw new TransportError(
-        "llm",
-        `the ${options.purpose} prompt is longer than the refiner model's context even with its evidence trimmed to ${evidenceBlock(trimmed).length} characters (${again.message}); use a refiner model with a longer context (refiner.model) or lower evolve.batchSize`,
-        { status: again.details.status, retryable: false },
+      const { value, response, replies } = await chatJson(
+        options.provider,
+        request,
+        options.schema,
+        {
+          maxRepairs: options.maxRepairs ?? 2,
+        },
+      );
+      return { value, response, request, replies };
+    } catch (error) {
+      if (!(error instanceof ContextLengthError)) throw error;
+      if (refits === maxRefits)
+        throw new TransportError(
+          "llm",
+          `the ${options.purpose} prompt is longer than the refiner model's context even with its evidence trimmed to ${block.length} characters (${error.message}); use a refiner model with a longer context (refiner.model) or lower evolve.batchSize`,
+          { status: error.details.status, retryable: false },
+        );
+      const sent = request.messages.reduce(
+        (sum, message) => sum + (message.content?.length ?? 0),
+        0,
+      );
+      const room = error.charsThatFit(sent) - (sent - block.length);
+      block = evidenceBlock(
+        fitEvidence(options.evidence, room, { expendable: options.expendable }),
+        {
+          compact: true,
+        },
       );
     }
   }
 }
 
-async function ask<T>(options: StructuredAsk<T>, evidence: unknown) {
-  const request: ChatRequest & { jsonSchema: { name: string; schema: Record<string, unknown> } } = {
+function roleRequest<T>(
+  options: StructuredAsk<T>,
+  block: string,
+): ChatRequest & { jsonSchema: { name: string; schema: Record<string, unknown> } } {
+  return {
     messages: [
       { role: "system", content: options.instructions },
-      { role: "user", content: `${evidencePreamble}\n\n${evidenceBlock(evidence)}` },
+      { role: "user", content: `${evidencePreamble}\n\n${block}` },
     ],
     // No temperature here: the refiner's configured one applies (reasoning models take none).
     jsonSchema: { name: options.schemaName, schema: options.jsonSchema },
     purpose: options.purpose,
   };
-  const { value, response, replies } = await chatJson(options.provider, request, options.schema, {
-    maxRepairs: options.maxRepairs ?? 2,
-  });
-  return { value, response, request, replies };
 }
 
 /**

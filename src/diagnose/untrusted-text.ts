@@ -30,9 +30,13 @@ export function untrustedText(text: string, maxChars: number): string {
 /**
  * Renders evidence as the fenced ```json block a role reads (docs/sim-protocol.md §2). Backticks
  * only occur inside JSON strings, so escaping them as \u0060 keeps untrusted text from closing
- * the fence while the JSON stays equal.
+ * the fence while the JSON stays equal. `compact` leaves out the indentation (a prompt fitted to
+ * a short context).
  */
-export function evidenceBlock(evidence: unknown): string {
-  const json = JSON.stringify(evidence, null, 1).replace(/`/g, "\\u0060");
+export function evidenceBlock(evidence: unknown, options: { compact?: boolean } = {}): string {
+  const json = JSON.stringify(evidence, null, options.compact ? undefined : 1).replace(
+    /`/g,
+    "\\u0060",
+  );
   return `\`\`\`json\n${json}\n\`\`\``;
 }

@@ -15,13 +15,14 @@ export function agentErrorDetail(event: AgentEvent | undefined, max: number): st
 }
 
 /**
- * Why rollouts measured nothing when the agent crashed in every one of them (`total` of them,
- * default all the records): the counts per kind, the first one's detail and the fix it points
- * to. Undefined when some rollout ran to an answer (right or wrong).
+ * Why rollouts measured nothing when the agent (`who`) crashed in every one of them (`total` of
+ * them, default all the records): the counts per kind, the first one's detail and the fix it
+ * points to. Undefined when some rollout ran to an answer (right or wrong).
  */
 export function crashedAgentReason(
   records: RolloutRecord[],
   total = records.length,
+  who = "the agent",
 ): string | undefined {
   const crashed = records.filter((record) => agentErrorEvent(record));
   if (total === 0 || crashed.length < total) return undefined;
@@ -33,7 +34,7 @@ export function crashedAgentReason(
   const parts = [...kinds].map(([kind, count]) => `${count} ${kind}`).join(", ");
   const first = agentErrorEvent(crashed[0]);
   const detail = agentErrorDetail(first, 400);
-  return `the agent crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
 }
 
 function crashFix(event: AgentEvent | undefined): string {

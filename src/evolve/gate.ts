@@ -12,6 +12,7 @@ import { loadHarness } from "../harness/load-harness.js";
 import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import { runEvaluations, wrapModels } from "./evaluation-setup.js";
+import { judgeCrashes } from "./gate-crashes.js";
 import { compareGate, type GateResult } from "./gate-result.js";
 import type { Models } from "./run-context.js";
 
@@ -85,7 +86,11 @@ export async function runGate(options: RunGateOptions): Promise<GateResult> {
     };
     const baseRun = await measure("base");
     const headRun = await measure("head");
-    const compared = compareGate({ base: baseRun, head: headRun, gate: config.gate });
+    const compared = judgeCrashes(
+      compareGate({ base: baseRun, head: headRun, gate: config.gate }),
+      baseRun,
+      headRun,
+    );
     // A command harness: how the head's code ran, and what it newly reaches for.
     const command = config.harness.kind === "command";
     const reaches = command ? codeReaches(base.files, head.files) : undefined;

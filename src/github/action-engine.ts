@@ -15,6 +15,8 @@ export const evolveOverridesSchema = z.object({
   budgetCostUsd: z.number().positive().optional(),
   maxIterations: z.number().int().positive().optional(),
   strategy: strategyNameSchema.optional(),
+  /** Agent rollouts in flight, one limit for all the run's measurement work (config `concurrency`). */
+  concurrency: z.number().int().positive().optional(),
 });
 export type EvolveOverrides = z.infer<typeof evolveOverridesSchema>;
 
@@ -45,6 +47,16 @@ export const evolveOutcomeSchema = z.object({
   failure: z.string().optional(),
 });
 export type EvolveOutcome = z.infer<typeof evolveOutcomeSchema>;
+
+/** What a search or measure phase of a split evolve hands back (docs/scale-out.md). */
+export const evolvePhaseOutcomeSchema = z.object({
+  /** Uncached agent rollouts a measure shard ran, and rollouts it found in the cache. */
+  rolloutsRun: z.number().int().min(0).optional(),
+  rolloutsCached: z.number().int().min(0).optional(),
+  /** Markdown for the job summary (what was done, what runs next). */
+  summaryMarkdown: z.string(),
+});
+export type EvolvePhaseOutcome = z.infer<typeof evolvePhaseOutcomeSchema>;
 
 /** Verdict of the held-out gate of a PR. */
 export const gateOutcomeSchema = z.object({
@@ -102,7 +114,26 @@ export interface ActionEngine {
     runId: string;
     /** Link to the workflow run, where the artifact with the full report lives. */
     runUrl?: string;
+    /**
+     * `finish`: the run was split into phases; `outDir` holds the search's folder and the cache
+     * the measure shards' merged rollouts, so the measurement runs none. Default `all`.
+     */
+    phase?: "all" | "finish";
   }): Promise<EvolveOutcome>;
+  /**
+   * One phase of a split evolve, the core `ecdysis evolve --phase` runs: `search` (the loop,
+   * writing `outDir`) or `measure` (shard `shard` of the seed and final measurement, into the
+   * rollout cache; `outDir` is the search's folder).
+   */
+  evolvePhase(options: {
+    configPath: string;
+    outDir: string;
+    llm: LlmOverrides;
+    overrides: EvolveOverrides;
+    phase: "search" | "measure";
+    /** 0-based shard, for `measure`. */
+    shard?: { index: number; count: number };
+  }): Promise<EvolvePhaseOutcome>;
   /**
    * Compare two harness folders on the held-out split of `configPath`. The config (and with it
    * the tasks, scorer and thresholds) is the base branch's copy; `headHarnessDir` is the PR's.
@@ -118,7 +149,15 @@ export interface ActionEngine {
     headProjectRoot?: string;
     outDir: string;
     llm: LlmOverrides;
+    /** Overrides the config's `concurrency`. */
+    concurrency?: number;
     runUrl?: string;
   }): Promise<GateOutcome>;
-  eval(options: { configPath: string; outDir: string; llm: LlmOverrides }): Promise<EvalOutcome>;
+  eval(options: {
+    configPath: string;
+    outDir: string;
+    llm: LlmOverrides;
+    /** Overrides the config's `concurrency`. */
+    concurrency?: number;
+  }): Promise<EvalOutcome>;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { strategyNameSchema } from "../config/config-schema.js";
 import { InputError } from "../errors/input-error.js";
+import { parseShard } from "../eval/shard-tasks.js";
 
 const optionalText = z
   .string()
@@ -61,6 +62,23 @@ export const actionInputsSchema = z.object({
   strategy: optionalText.pipe(strategyNameSchema.optional()),
   "reopen-closed": flag,
   "delete-branch": flagDefaultTrue,
+  phase: z.enum(["all", "search", "measure", "finish"]),
+  shard: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+\/\d+$/, "must be I/N, e.g. 2/4 (shard 2 of 4)")
+      .transform((text, context) => {
+        try {
+          return parseShard(text);
+        } catch (error) {
+          context.addIssue({ code: "custom", message: (error as InputError).problem });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  ),
+  concurrency: positiveNumber(true),
+  "run-dir": z.string().trim().min(1).default(".ecdysis/evolve-run"),
 });
 
 /** The validated options object the Action runs on. */
@@ -77,12 +95,32 @@ export function parseActionOptions(getInput: (name: string) => string): ActionOp
   const raw: Record<string, string> = {};
   for (const name of inputNames) raw[name] = getInput(name);
   if (raw.mode === "") raw.mode = "evolve";
-  if (raw.config === "") delete raw.config;
+  if (raw.phase === "") raw.phase = "all";
+  for (const name of ["config", "run-dir"]) if (raw[name] === "") delete raw[name];
   const parsed = actionInputsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = String(issue.path[0] ?? "");
-  throw new InputError("workflow inputs", `${issue.message} (got '${raw[field] ?? ""}')`, {
-    field,
-  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue.path[0] ?? "");
+    throw new InputError("workflow inputs", `${issue.message} (got '${raw[field] ?? ""}')`, {
+      field,
+    });
+  }
+  checkPhase(parsed.data);
+  return parsed.data;
+}
+
+/** The phase inputs that only make sense together (docs/scale-out.md). */
+function checkPhase(options: ActionOptions): void {
+  const refuse = (field: string, message: string) => {
+    throw new InputError("workflow inputs", message, { field });
+  };
+  if (options.phase !== "all" && options.mode !== "evolve")
+    refuse(
+      "phase",
+      `'phase: ${options.phase}' is a phase of mode evolve (got mode ${options.mode})`,
+    );
+  if (options.phase === "measure" && !options.shard)
+    refuse("shard", "'phase: measure' needs 'shard: I/N' (e.g. 2/4, from the job matrix)");
+  if (options.shard && options.phase !== "measure")
+    refuse("shard", `'shard' goes with 'phase: measure' (got phase ${options.phase})`);
 }

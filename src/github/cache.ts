@@ -11,11 +11,18 @@ export interface CacheService {
   saveCache(paths: string[], key: string): Promise<number>;
 }
 
-/** Cache keys for the rollout cache: exact config + harness, then any run of the same config. */
+/**
+ * Cache keys for the rollout cache: exact config + harness, then any run of the same config. A
+ * phase of a split evolve (`part`: `search`, `measure-2of4`, `finish`) saves under its own key
+ * and attempt, so the matrix jobs of one run never race for one key and a re-run attempt of a
+ * shard restores what its cut-short attempt kept.
+ */
 export function rolloutCacheKeys(options: {
   configHash: string;
   harnessHash: string;
   runId: string;
+  part?: string;
+  runAttempt?: string;
 }): {
   primary: string;
   save: string;
@@ -24,7 +31,14 @@ export function rolloutCacheKeys(options: {
   const prefix = `ecdysis-rollouts-${options.configHash.slice(0, 16)}-`;
   const primary = `${prefix}${options.harnessHash.slice(0, 16)}`;
   // Caches are immutable per key, so each run saves under its own key; restore finds the newest.
-  return { primary, save: `${primary}-${options.runId}`, restore: [`${primary}-`, prefix] };
+  if (!options.part)
+    return { primary, save: `${primary}-${options.runId}`, restore: [`${primary}-`, prefix] };
+  const own = `${primary}-${options.part}-`;
+  return {
+    primary,
+    save: `${own}${options.runId}-${options.runAttempt ?? "1"}`,
+    restore: [own, `${primary}-`, prefix],
+  };
 }
 
 /** What a cache service offers here: all of it, the restore and save calls only, or nothing. */

@@ -13,6 +13,7 @@ export async function runEvalMode(context: ModeContext): Promise<void> {
         configPath: context.configPath,
         outDir: context.outDir,
         llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+        concurrency: options.concurrency,
       }),
     ),
   );

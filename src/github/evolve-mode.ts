@@ -3,6 +3,7 @@ import { InputError } from "../errors/input-error.js";
 import type { EvolveOutcome } from "./action-engine.js";
 import { updateHarnessBranch } from "./branch-update.js";
 import { planProposal, reportDeclined } from "./evolve-history.js";
+import { runEvolvePhase } from "./evolve-phase-mode.js";
 import { publishUpdate } from "./evolve-publish.js";
 import { type EvolveTarget, resolveEvolveTarget } from "./evolve-target.js";
 import { snapshotSeed } from "./harness-commits.js";
@@ -29,7 +30,9 @@ function runEngine(context: ModeContext, target: EvolveTarget): Promise<EvolveOu
           budgetCostUsd: options["budget-cost-usd"],
           maxIterations: options["max-iterations"],
           strategy: options.strategy,
+          concurrency: options.concurrency,
         },
+        phase: options.phase === "finish" ? "finish" : "all",
         runId: `${run.runId}-${run.runAttempt}`,
         runUrl: run.runUrl,
       }),
@@ -46,6 +49,7 @@ function runEngine(context: ModeContext, target: EvolveTarget): Promise<EvolveOu
  */
 export async function runEvolveMode(context: ModeContext): Promise<void> {
   const { options, run, client, report } = context;
+  if (options.phase === "search" || options.phase === "measure") return runEvolvePhase(context);
   // Checked before the (long, paid) engine run, not after it.
   if (!client && !options["dry-run"]) {
     throw new InputError(

@@ -1,6 +1,7 @@
 import { join, relative, sep } from "node:path";
 import * as core from "@actions/core";
 import { InputError } from "../errors/input-error.js";
+import { untilAborted } from "../errors/interrupted-error.js";
 import type { GateOutcome } from "./action-engine.js";
 import { postCommitStatus, upsertStickyComment } from "./commit-status.js";
 import type { RunContext } from "./context.js";
@@ -90,15 +91,19 @@ async function evaluate(gate: Gate, target: GateTarget): Promise<GateOutcome> {
     }),
   );
   return logGroup("gate", () =>
-    engine.gate({
-      configPath: target.baseConfig,
-      baseHarnessDir: target.facts.harnessDir,
-      headHarnessDir,
-      headProjectRoot: target.scratch.head,
-      outDir: context.outDir,
-      llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
-      runUrl: run.runUrl,
-    }),
+    untilAborted(
+      engine.gate({
+        configPath: target.baseConfig,
+        baseHarnessDir: target.facts.harnessDir,
+        headHarnessDir,
+        headProjectRoot: target.scratch.head,
+        outDir: context.outDir,
+        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+        concurrency: options.concurrency,
+        runUrl: run.runUrl,
+      }),
+      context.signal,
+    ),
   );
 }
 

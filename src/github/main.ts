@@ -28,6 +28,8 @@ export interface RunDependencies {
   waiter?: Waiter;
   cacheService?: CacheService;
   uploader?: ArtifactUploader;
+  /** Aborted on SIGINT/SIGTERM by the entry (reason: an InterruptedError). */
+  signal?: AbortSignal;
 }
 
 const modes = { evolve: runEvolveMode, gate: runGateMode, eval: runEvalMode } as const;
@@ -65,11 +67,16 @@ async function modeContext(options: {
     git,
     scrubber,
     configPath: resolve(run.workspace, options.options.config),
-    outDir: join(temp, runName),
+    // The phases of a split evolve share one run folder in the workspace, moved between jobs.
+    outDir:
+      options.options.phase === "all"
+        ? join(temp, runName)
+        : resolve(run.workspace, options.options["run-dir"]),
     scratchDir: join(temp, `${runName}-scratch`),
     report: options.report,
     cacheService: dependencies.cacheService,
     uploader: dependencies.uploader,
+    signal: dependencies.signal,
   };
 }
 

@@ -29,4 +29,6 @@ export interface ModeContext {
   report: RunReport;
   cacheService?: CacheService;
   uploader?: ArtifactUploader;
+  /** Aborted on SIGINT/SIGTERM (reason: an InterruptedError): the engine is left, the cache saved. */
+  signal?: AbortSignal;
 }

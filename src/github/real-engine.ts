@@ -1,6 +1,5 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { defaultApiKeyEnv, type LoadedConfig } from "../config/config-schema.js";
 import { ecdysisVersion } from "../config/ecdysis-version.js";
 import { gitState } from "../config/git-state.js";
 import { loadConfig } from "../config/load-config.js";
@@ -19,39 +18,9 @@ import {
   writeGateReport,
 } from "../report/index.js";
 import { serveSimModel } from "../sim/index.js";
-import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engine.js";
-
-/**
- * Apply the Action's endpoint inputs to a loaded config: `base-url` switches the agent model to
- * an OpenAI-compatible endpoint, `model` renames it, `api-key` is handed over through the
- * environment variable the config names (the config never holds the key itself).
- */
-function applyOverrides(
-  loaded: LoadedConfig,
-  llm: LlmOverrides,
-  overrides: EvolveOverrides = {},
-): LoadedConfig {
-  const model = { ...loaded.config.model };
-  if (llm.baseUrl) Object.assign(model, { provider: "openai", baseUrl: llm.baseUrl });
-  if (llm.model) model.model = llm.model;
-  if (llm.apiKey) {
-    const { refiner, probe, judge } = loaded.config;
-    for (const name of [
-      model.apiKeyEnv ?? defaultApiKeyEnv,
-      refiner && (refiner.apiKeyEnv ?? defaultApiKeyEnv),
-      probe && (probe.apiKeyEnv ?? defaultApiKeyEnv),
-      judge && (judge.apiKeyEnv ?? defaultApiKeyEnv),
-    ]) {
-      if (name && !process.env[name]) process.env[name] = llm.apiKey;
-    }
-  }
-  const evolve = { ...loaded.config.evolve, budget: { ...loaded.config.evolve.budget } };
-  if (overrides.budgetRollouts) evolve.budget.rollouts = overrides.budgetRollouts;
-  if (overrides.budgetCostUsd) evolve.budget.costUsd = overrides.budgetCostUsd;
-  if (overrides.maxIterations) evolve.maxIterations = overrides.maxIterations;
-  if (overrides.strategy) evolve.strategy = overrides.strategy;
-  return { ...loaded, config: { ...loaded.config, model, evolve } };
-}
+import type { ActionEngine, LlmOverrides } from "./action-engine.js";
+import { applyOverrides } from "./engine-overrides.js";
+import { evolvePhaseForAction } from "./evolve-phase-engine.js";
 
 function secretsOf(llm: LlmOverrides): string[] {
   return llm.apiKey ? [llm.apiKey] : [];
@@ -90,12 +59,14 @@ const evolveForAction: ActionEngine["evolve"] = async ({
   overrides,
   runId,
   runUrl,
+  phase,
 }) => {
   const loaded = applyOverrides(await loadConfig(configPath), llm, overrides);
   const result = await runEvolve({
     loaded,
     simServer: serveSimModel,
     outDir,
+    phase,
     progress: logProgress(),
     metadata: { ecdysisVersion: actionVersion(), git: await gitState(loaded.root) },
   });
@@ -127,9 +98,10 @@ const gateForAction: ActionEngine["gate"] = async ({
   headProjectRoot,
   outDir,
   llm,
+  concurrency,
   runUrl,
 }) => {
-  const loaded = applyOverrides(await loadConfig(configPath), llm);
+  const loaded = applyOverrides(await loadConfig(configPath), llm, { concurrency });
   const result = await runGate({
     base: { harnessDir: baseHarnessDir },
     head: { harnessDir: headHarnessDir, projectRoot: headProjectRoot },
@@ -153,8 +125,8 @@ const gateForAction: ActionEngine["gate"] = async ({
 };
 
 /** Evaluates the harness on the held-out split and writes eval.md. */
-const evalForAction: ActionEngine["eval"] = async ({ configPath, outDir, llm }) => {
-  const loaded = applyOverrides(await loadConfig(configPath), llm);
+const evalForAction: ActionEngine["eval"] = async ({ configPath, outDir, llm, concurrency }) => {
+  const loaded = applyOverrides(await loadConfig(configPath), llm, { concurrency });
   // The checkout may be a pull request's: its code never runs unsandboxed under `auto`.
   const untrusted = "the Action runs the checked-out harness, which may be a pull request's";
   const run = await runEval({
@@ -193,6 +165,7 @@ export function realEngine(): ActionEngine {
   return {
     describe: describeProject,
     evolve: evolveForAction,
+    evolvePhase: evolvePhaseForAction(actionVersion()),
     gate: gateForAction,
     eval: evalForAction,
   };

@@ -1,19 +1,28 @@
 import * as core from "@actions/core";
+import { untilAborted } from "../errors/interrupted-error.js";
 import type { ConfigFacts } from "./action-engine.js";
 import { uploadRunArtifact } from "./artifact.js";
 import { restoreRolloutCache, rolloutCacheKeys, saveRolloutCache } from "./cache.js";
 import type { ModeContext } from "./mode-context.js";
 
-/** Run `task` between a restore and a save of the rollout cache (saved even when it fails). */
+/**
+ * Run `task` between a restore and a save of the rollout cache, saved even when it fails. On
+ * SIGINT/SIGTERM (`context.signal`) the task is left at once, the cache holding every finished
+ * rollout is saved, and the interrupt is rethrown: a re-run restores it and pays for none again.
+ */
 export async function withRolloutCache<T>(
   context: ModeContext,
   facts: ConfigFacts,
   task: () => Promise<T>,
 ): Promise<T> {
+  const { phase, shard } = context.options;
   const keys = rolloutCacheKeys({
     configHash: facts.configHash,
     harnessHash: facts.harnessHash,
     runId: context.run.runId,
+    runAttempt: context.run.runAttempt,
+    part:
+      phase === "all" ? undefined : shard ? `${phase}-${shard.index + 1}of${shard.count}` : phase,
   });
   const hit = await restoreRolloutCache({
     dir: facts.cacheDir,
@@ -23,7 +32,8 @@ export async function withRolloutCache<T>(
   });
   core.info(hit ? `rollout cache restored from ${hit}` : "rollout cache: no earlier entry");
   try {
-    return await task();
+    context.signal?.throwIfAborted();
+    return await untilAborted(task(), context.signal);
   } finally {
     await saveRolloutCache({
       dir: facts.cacheDir,

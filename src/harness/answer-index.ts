@@ -18,7 +18,10 @@ export interface IndexedAnswer {
   /** A number's canonical value, or the joined word key. */
   key: string;
   kind: "number" | "words";
-  /** Too short or too small to refuse anywhere: an integer under 100, or under 3 characters. */
+  /**
+   * Too common to refuse anywhere (`isCommonAnswer`): an integer under 100, a unit or calendar
+   * constant, under 3 characters, a weekday or month name. Refused only beside its task's name.
+   */
   small: boolean;
   /** A held-out answer: also found spelled out or as one arithmetic step (`derivedNumbers`). */
   sealed: boolean;
@@ -45,8 +48,45 @@ const prefixLength = 96;
 const smallNumberLimit = 100;
 const smallKeyLength = 3;
 
+/**
+ * Numbers every general rule about units and the calendar writes (`1000 grams`, `365 days`,
+ * `1440 minutes`): powers of ten and the calendar's and clock's own. As an answer they say
+ * nothing of which task they answer, like a number under `smallNumberLimit`.
+ */
+const commonNumbers = new Set([
+  ...[2, 3, 4, 5, 6, 7, 8, 9].map((power) => String(10 ** power)),
+  "360",
+  "365",
+  "366",
+  "1440",
+  "3600",
+  "86400",
+]);
+/** The weekday and month names (normal-form keys): the vocabulary of any date rule. */
+const calendarWords = new Set(
+  [
+    "monday tuesday wednesday thursday friday saturday sunday",
+    "january february march april may june july august september october november december",
+  ]
+    .join(" ")
+    .split(" "),
+);
+
+/**
+ * Whether an answer (its normal-form key) is too common to refuse anywhere, only beside its
+ * task's name: an integer under 100, a unit or calendar constant (`commonNumbers`), a key under
+ * 3 characters, a weekday or month name. A rule that lists the weekdays or says a kilogram is
+ * 1000 grams is general even when some task's answer is Sunday or 1000.
+ */
+export function isCommonAnswer(found: { key: string; kind: "number" | "words" }): boolean {
+  if (found.kind === "words")
+    return found.key.length < smallKeyLength || calendarWords.has(found.key);
+  if (!/^\d+$/.test(found.key)) return false;
+  return Number(found.key) < smallNumberLimit || commonNumbers.has(found.key);
+}
+
 /** The normal-form key of an answer: its value when it is one number, else its words joined. */
-function answerKey(text: string): { key: string; kind: "number" | "words" } | null {
+export function answerKey(text: string): { key: string; kind: "number" | "words" } | null {
   const tokens = contentTokens(normalTokens(text));
   if (tokens.length === 0) return null;
   if (tokens.length === 1 && tokens[0].kind === "number")
@@ -79,10 +119,7 @@ export function answerIndex(answers: readonly { text: string; sealed: boolean }[
       index.answers[known].sealed ||= sealed;
       continue;
     }
-    const small =
-      found.kind === "number"
-        ? /^\d+$/.test(found.key) && Number(found.key) < smallNumberLimit
-        : found.key.length < smallKeyLength;
+    const small = isCommonAnswer(found);
     const id = index.answers.push({ text: text.trim(), ...found, small, sealed }) - 1;
     byKey.set(`${found.kind}:${found.key}`, id);
     const isLong = found.kind === "words" && found.key.length > prefixLength;

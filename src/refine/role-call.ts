@@ -56,6 +56,8 @@ export async function callRole<T>(options: {
       evidence: options.evidence,
       jsonSchema: options.jsonSchema,
       schema: options.schema,
+      // The config shows every field in use; the generated reference is what a short context loses first.
+      expendable: ["harness.reference"],
     });
     turn.output = value;
     turn.replies = replies;

@@ -233,7 +233,7 @@ export function nearDuplicates(
 }
 
 /** Weighted Jaccard similarity of two signatures, overall and of their specific shingles. */
-function jaccard(a: Signature, b: Signature): { all: number; specific: number } {
+export function jaccard(a: Signature, b: Signature): { all: number; specific: number } {
   let shared = 0;
   for (const [hash, weight] of a.weights) if (b.weights.has(hash)) shared += weight;
   const union = a.total + b.total - shared;

@@ -111,9 +111,9 @@ export class SimChat {
     const refusal = refuseChat(endpoint, body, model);
     if (refusal) return send(response, refusal.status, refusal.body);
     const side = isRoleRequest(body, quirks) ? "refiner" : "agent";
-    this.bySide[side] += 1;
     const tooLong = contextRefusal(body, this.misbehaviourOf(side));
     if (tooLong) return send(response, tooLong.status, tooLong.body);
+    this.bySide[side] += 1;
     const { content, toolCalls } = this.answer(body, raw, model, number);
     const completionTokens = estimateTokens(
       (content ?? "") + toolCalls.map((call) => call.function.arguments).join(""),

@@ -2,6 +2,8 @@ import { cp, mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { repoRoot } from "../../src/cli/testing/run-cli.js";
+import { loadTasks } from "../../src/config/load-tasks.js";
+import { limitTasks } from "../../src/eval/limit-tasks.js";
 import { RolloutCache } from "../../src/eval/rollout-cache.js";
 import type { RolloutRecord } from "../../src/eval/types.js";
 
@@ -52,4 +54,20 @@ export async function gatewayReplies(dir: string): Promise<number> {
   const root = join(dir, ".ecdysis", "cache", "gateway");
   const files = await readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
   return files.filter((file) => file.isFile() && file.name.endsWith(".json")).length;
+}
+
+/**
+ * The example's task files in `dir` cut to `perSplit` tasks each, as `--limit` picks them
+ * (categories in turn): a quarter of the rollouts (CI time), the same learning (25% -> 94%
+ * held-out on the example), and a `gate` that needs no flag to see the same tasks.
+ */
+export async function cutTasks(dir: string, perSplit = 16): Promise<void> {
+  for (const split of ["train", "heldout"]) {
+    const file = join(dir, "tasks", `${split}.jsonl`);
+    const tasks = limitTasks(await loadTasks(file), perSplit);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    const kept = new Set(tasks.map((task) => task.id));
+    const chosen = lines.filter((line) => line.trim() && kept.has(JSON.parse(line).id));
+    await writeFile(file, `${chosen.join("\n")}\n`);
+  }
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnCli } from "../../src/cli/testing/run-cli.js";
 import { waitFor } from "../reliability/project.js";
 import { type EndpointLedger, type LedgerEntry, startEndpointLedger } from "./endpoint-ledger.js";
-import { gatewayReplies, pythonAgentProject, pythonExample } from "./gateway-project.js";
+import { cutTasks, gatewayReplies, pythonAgentProject, pythonExample } from "./gateway-project.js";
 
 // Issue #23: a killed and resumed evolve pays again for no agent call that had been answered,
 // counted at the endpoint. After a number of the agent's calls the endpoint stops answering the
@@ -32,6 +32,7 @@ describe.skipIf(!python)("a killed and resumed evolve of a command harness", () 
       latencyScale: 0.1,
     });
     dir = await pythonAgentProject(ledger.url);
+    await cutTasks(dir);
     const followsToolResult = (body: unknown) =>
       (body as { messages?: { role?: string }[] } | undefined)?.messages?.some(
         (message) => message.role === "tool",

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot, runCli } from "../../src/cli/testing/run-cli.js";
 import type { EvolveResult } from "../../src/evolve/result-schema.js";
-import { pythonExample, scoredRollouts } from "./gateway-project.js";
+import { cutTasks, pythonExample, scoredRollouts } from "./gateway-project.js";
 
 // Issue #23: agents written with the official `openai` package — one streaming its chat
 // completions, one on the Responses API with a function tool — evolve through the model gateway
@@ -25,6 +25,7 @@ async function nodeAgentProject(script: string): Promise<string> {
   await copyFile(join(agents, "calculator.mjs"), join(dir, "agent", "calculator.mjs"));
   // The agent finds the project's `openai` package above its folder, as in a user's repository.
   await symlink(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
+  await cutTasks(dir);
   const file = join(dir, "ecdysis.yml");
   // The sandbox (evolve's candidates always run in it) mounts the project's node_modules, declared.
   const config = (await readFile(file, "utf8")).replace(

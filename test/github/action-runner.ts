@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -55,6 +55,8 @@ export function runAction(options: {
   repository?: string;
   sha?: string;
   env?: Record<string, string>;
+  /** Called with the Action's process once started (to signal it). */
+  onStart?: (child: ChildProcess) => void;
 }): Promise<ActionRun> {
   const dir = mkdtempSync(join(tmpdir(), "ecdysis-run-"));
   const eventPath = join(dir, "event.json");
@@ -92,7 +94,7 @@ export function runAction(options: {
   if (options.entry.kind === "fake-ts")
     env.ECDYSIS_FAKE_CORE = JSON.stringify(options.entry.scenario);
   return new Promise((resolveRun) => {
-    execFile(
+    const child = execFile(
       command,
       args,
       { cwd: repoRoot, env, maxBuffer: 64 * 1024 * 1024 },
@@ -106,5 +108,6 @@ export function runAction(options: {
         });
       },
     );
+    options.onStart?.(child);
   });
 }

@@ -122,6 +122,12 @@ export function fakeCore(scenario: FakeScenario): ActionEngine {
         outDir,
       };
     },
+    async evolvePhase({ outDir, phase, shard }) {
+      // Records the call in the run folder, as the real phases leave their files there.
+      mkdirSync(outDir, { recursive: true });
+      writeFileSync(join(outDir, `phase-${phase}.json`), JSON.stringify({ phase, shard }));
+      return { summaryMarkdown: `## Ecdysis evolve — ${phase}` };
+    },
     async gate({ configPath, baseHarnessDir, headHarnessDir, headProjectRoot, outDir }) {
       if (scenario.gateThrows) throw new Error(scenario.gateThrows);
       const facts = await describe({ configPath });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ecdysisConfigSchema, type LoadedConfig } from "../../src/config/config-schema.js";
 import type { Task } from "../../src/config/task-schema.js";
 import { buildGuardContext } from "../../src/evolve/index.js";
-import { labelKey } from "../../src/harness/answer-index.js";
+import { answerKey, isCommonAnswer, labelKey } from "../../src/harness/answer-index.js";
 import { applyEdits } from "../../src/harness/apply-edits.js";
 import { guardedFiles } from "../../src/harness/content-guards.js";
 import type { GuardContext } from "../../src/harness/guard-context.js";
@@ -49,6 +49,8 @@ const pool: [string, number][] = [
   ["noisy", 4],
   ["sparse", 5],
   ["plainspoken", 6],
+  // A held-out answer of 1000 (coins): a unit rule's "1000 grams" must stay legal.
+  ["systematic", 2],
 ];
 
 beforeAll(async () => {
@@ -129,6 +131,11 @@ function answers(world: World, keep: (text: string) => boolean) {
     .filter((answer) => keep(answer.text) && !labels.has(labelKey(answer.text)));
 }
 
+/** An answer too common to refuse anywhere (under 100, a unit or calendar constant): refused only beside its task's name. */
+const common = (text: string) => {
+  const key = answerKey(text);
+  return key !== null && isCommonAnswer(key);
+};
 const pick = <T>(list: readonly T[], at: number): T => list[at % list.length];
 const runs = Number(process.env.GUARDS_SMOKE ?? minimumFuzzCases + 200);
 const choice = fc.record({
@@ -145,7 +152,7 @@ describe("realistic forms of a leak (property)", () => {
       arbitrary: fc.record({ at: choice, style: numberStyle }),
       predicate: ({ at, style }) => {
         const world = pick(worlds, at.world);
-        const numbers = answers(world, (text) => /^\d+(\.\d+)?$/.test(text) && Number(text) >= 100);
+        const numbers = answers(world, (text) => /^\d+(\.\d+)?$/.test(text) && !common(text));
         const written = styledNumber(pick(numbers, at.target).text, style);
         const line =
           at.route === "table" ? `| total | ${written} |` : `The result is ${written} here.`;
@@ -186,7 +193,7 @@ describe("realistic forms of a leak (property)", () => {
       arbitrary: fc.record({ at: choice, format: fc.nat(formats.length - 1), file: fc.boolean() }),
       predicate: ({ at, format, file }) => {
         const world = pick(worlds, at.world);
-        const small = answers(world, (text) => /^\d{1,2}$/.test(text));
+        const small = answers(world, (text) => /^\d+$/.test(text) && common(text));
         const { task, text } = pick(small, at.target);
         const name = /(\p{Lu}\p{L}+) (\p{Lu}\p{L}+)/u.exec(
           task.input.replace(/^.*Task: /s, ""),
@@ -206,7 +213,7 @@ describe("realistic forms of a leak (property)", () => {
   it(`a held-out answer spelled out or as an arithmetic step: 0 through (≥ ${minimumFuzzCases} cases)`, () => {
     const arbitrary = fc.record({ at: choice, spelled: fc.boolean() }).chain(({ at, spelled }) => {
       const world = pick(worlds, at.world);
-      const held = answers(world, (text) => /^\d+$/.test(text) && Number(text) >= 100).filter(
+      const held = answers(world, (text) => /^\d+$/.test(text) && !common(text)).filter(
         (a) => a.sealed,
       );
       const value = Number(pick(held, at.target).text);
@@ -305,4 +312,27 @@ describe("honest rules about the same tasks (property)", () => {
     });
     expect(cases).toBe(3000);
   }, 600_000);
+
+  // The facts a refiner writes for these families, found refused on the bundled worlds by
+  // bench/general-rules.ts (a task answers Sunday, 365 or 1000): each in every world, every route.
+  const facts = [
+    "The weekdays in order are Monday, Tuesday, Wednesday, Thursday, Friday, Saturday and Sunday.",
+    "Months have 31 days except April, June, September and November (30) and February (28 or 29).",
+    "A week has 7 days; a common year has 365 days and a leap year 366.",
+    "A kilogram is 1000 grams; multiply kilograms by 1000 to get grams.",
+    "A kilometre is 1000 metres and a metre is 100 centimetres.",
+    "A litre is 1000 millilitres.",
+  ];
+  it("general facts of units and the calendar, as a rule, a note or a table row: 0 refused", () => {
+    for (const world of worlds)
+      for (const fact of facts)
+        for (const route of deliveries) {
+          const result = applyEdits({
+            harness: world.harness,
+            edits: [plan(delivered(route, route === "table" ? `| rule | ${fact} |` : fact))],
+            guard: world.guard,
+          });
+          expect(result.rejected, `${world.name} (${route}): ${fact}`).toEqual([]);
+        }
+  });
 });

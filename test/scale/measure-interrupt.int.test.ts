@@ -17,7 +17,7 @@ const rolloutsRun = (stdout: string) => {
   return { run: Number(match?.[1]), cached: Number(match?.[2]) };
 };
 
-it("a measure shard cut by SIGTERM exits 130 and its re-run pays for no rollout it finished", async () => {
+it("a measure shard cut by SIGTERM exits 143 and its re-run pays for no rollout it finished", async () => {
   const root = await mkdtemp(join(tmpdir(), "ecdysis-measure-interrupt-"));
   const project = join(root, "project");
   await mkdir(project);
@@ -43,7 +43,8 @@ it("a measure shard cut by SIGTERM exits 130 and its re-run pays for no rollout 
     }, 20);
     child.on("close", () => clearInterval(poll));
   });
-  expect(killed.code, killed.stderr).toBe(130);
+  expect(killed.code, killed.stderr).toBe(143);
+  expect(killed.stderr).toContain("interrupted by SIGTERM");
   expect(killed.stderr).toContain("re-run the same command to resume");
   const finished = (await countCachedRollouts(join(project, cacheDir))) - before;
   expect(finished).toBeGreaterThanOrEqual(5);

@@ -41,6 +41,27 @@ describe("parseActionOptions", () => {
     expect(() => parseActionOptions(inputs({ draft: "yes" }))).toThrow(/'draft'/);
   });
 
+  it("phase, shard and concurrency: a measure job names its shard; the phases are evolve's", () => {
+    const measure = parseActionOptions(
+      inputs({ phase: "measure", shard: "2/4", concurrency: "16" }),
+    );
+    expect(measure).toMatchObject({
+      phase: "measure",
+      shard: { index: 1, count: 4 },
+      concurrency: 16,
+      "run-dir": ".ecdysis/evolve-run",
+    });
+    expect(parseActionOptions(inputs({})).phase).toBe("all");
+    expect(() => parseActionOptions(inputs({ phase: "measure" }))).toThrow(/'shard'.*needs/);
+    expect(() => parseActionOptions(inputs({ phase: "measure", shard: "5/4" }))).toThrow(
+      /'shard'.*outside/,
+    );
+    expect(() => parseActionOptions(inputs({ phase: "measure", shard: "two" }))).toThrow(/'shard'/);
+    expect(() => parseActionOptions(inputs({ phase: "search", shard: "1/4" }))).toThrow(/'shard'/);
+    expect(() => parseActionOptions(inputs({ mode: "gate", phase: "finish" }))).toThrow(/'phase'/);
+    expect(() => parseActionOptions(inputs({ concurrency: "0" }))).toThrow(/'concurrency'/);
+  });
+
   it("action.yml declares exactly the inputs the entry reads, and documents every one", () => {
     const action = parse(readFileSync(join(repoRoot, "action.yml"), "utf8"));
     expect(Object.keys(action.inputs).sort()).toEqual([...inputNames].sort());

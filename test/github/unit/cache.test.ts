@@ -73,3 +73,22 @@ describe("the rollout cache degrades, never crashes", () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe("rollout cache keys of a split evolve", () => {
+  it("each phase and shard saves under its own key and attempt, and restores its own first", () => {
+    const shard = rolloutCacheKeys({
+      configHash: "c".repeat(64),
+      harnessHash: "h".repeat(64),
+      runId: "7",
+      runAttempt: "2",
+      part: "measure-2of4",
+    });
+    expect(shard.save).toBe(`${keys.primary}-measure-2of4-7-2`);
+    expect(shard.restore).toEqual([
+      `${keys.primary}-measure-2of4-`,
+      `${keys.primary}-`,
+      keys.restore[1],
+    ]);
+    expect(keys.save).toBe(`${keys.primary}-7`);
+  });
+});
