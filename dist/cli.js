@@ -53863,6 +53863,441 @@ var init_measurement = __esm({
   }
 });
 
+// src/evolve/memory.ts
+function rememberedHms(hms, summary, patternIds) {
+  const parsed = hmsSchema.safeParse(hms);
+  if (parsed.success) return parsed.data;
+  return {
+    changes: [
+      {
+        module: "unknown",
+        change: summary,
+        patterns: patternIds,
+        expectedEffect: "",
+        regressionRisks: ""
+      }
+    ]
+  };
+}
+function editsSummary(edits) {
+  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
+}
+function shownToRoles(memory, harnessHash2) {
+  return memory.map((proposal) => {
+    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
+    return {
+      hms: proposal.hms,
+      reason: proposal.reason,
+      patternIds: proposal.patternIds,
+      ...proposal.pruned ? { pruned: true } : {},
+      ...earlier ? { earlierHarness: true } : {}
+    };
+  });
+}
+function rememberedFor(pattern, memory) {
+  return memory.filter(
+    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
+  );
+}
+function mayAttempt(pattern, memory, options) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < options.maxAttempts && !mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+  );
+}
+function exhaustedReason(systematic, memory, options) {
+  if (systematic.length === 0) return void 0;
+  const each = systematic.map((pattern) => {
+    const mine = rememberedFor(pattern, memory);
+    const why = mine.some(
+      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    return `${pattern.name} (${why})`;
+  });
+  const count6 = systematic.length;
+  return `${count6} systematic pattern${count6 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
+}
+function editsKey(edits) {
+  return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
+}
+function identicalRejected(edits, memory, parentHash) {
+  if (edits.length === 0) return void 0;
+  const key = editsKey(edits);
+  return memory.find(
+    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
+  );
+}
+var rememberedProposalSchema;
+var init_memory = __esm({
+  "src/evolve/memory.ts"() {
+    "use strict";
+    init_zod();
+    init_canonical_json();
+    init_types();
+    init_role_schemas();
+    rememberedProposalSchema = external_exports.object({
+      /** One line: the HMS's changes, or the edits' rationales. */
+      summary: external_exports.string(),
+      hms: hmsSchema,
+      reason: external_exports.string(),
+      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
+      patternIds: external_exports.array(external_exports.string()),
+      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
+      pruned: external_exports.boolean().optional(),
+      edits: external_exports.array(plannedEditSchema).optional(),
+      /** The harness the edits were tried on. */
+      parentHash: external_exports.string().optional(),
+      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+      nothingProposed: external_exports.boolean().optional()
+    });
+  }
+});
+
+// src/evolve/result-schema-v2.ts
+function upgradeV2(value) {
+  const result = value;
+  if (!Array.isArray(result.iterations)) return { ...result, schemaVersion: 3 };
+  const iterative = result.strategy === "iterative";
+  const iterations = result.iterations.flatMap(
+    (iteration) => upgradeIteration(iteration, iterative)
+  );
+  return { ...result, schemaVersion: 3, iterations };
+}
+function upgradeIteration(iteration, iterative) {
+  const { evidence: evidence2, ...rest } = iteration;
+  const stages = evidence2 ?? [];
+  const repaired = stages.find((stage) => stage.stage === "repaired");
+  const validation = stages.filter((stage) => stage !== repaired).map((stage) => upgradeStage(stage, iterative));
+  const own2 = { ...rest, validation };
+  if (!repaired) return [own2];
+  const repairAccepted = repaired.decision?.accepted === true;
+  const verdict = decide(validation);
+  const batch = rest.batch;
+  const repairStages = (repaired.evidence ?? []).map(
+    (stage) => upgradeStage(stage, iterative)
+  );
+  const combined = repaired.applied ?? [];
+  const followUp = {
+    index: rest.index,
+    followUp: { n: 1, purpose: repairPurpose },
+    parentHash: rest.parentHash,
+    ...repaired.candidateHash ? { candidateHash: repaired.candidateHash } : {},
+    batch: rest.batch,
+    ...repaired.diagnosis ? { diagnosis: repaired.diagnosis } : {},
+    ...repaired.refinement ? { refinement: repaired.refinement } : {},
+    applied: repairAccepted ? rest.applied : combined,
+    guardRejections: repaired.guardRejections ?? [],
+    ...repaired.labelFlags ? { labelFlags: repaired.labelFlags } : {},
+    validation: repairStages,
+    verdict: repairAccepted ? "accepted" : "rejected",
+    reason: repaired.decision?.reason ?? "",
+    accuracyAfter: repairAccepted ? rest.accuracyAfter : batch.score.accuracy,
+    elapsedMs: rest.elapsedMs,
+    traces: []
+  };
+  if (!repairAccepted) return [own2, followUp];
+  const repairEdits = repaired.refinement?.edits ?? [];
+  const written = new Set(repairEdits.map((edit) => JSON.stringify(edit)));
+  const ownEdits = combined.filter((edit) => !written.has(JSON.stringify(edit)));
+  const rejected2 = {
+    ...own2,
+    applied: ownEdits,
+    verdict: "rejected",
+    reason: verdict.reason,
+    accuracyAfter: batch.score.accuracy
+  };
+  return [rejected2, followUp];
+}
+function upgradeStage(stage, iterative) {
+  const { stage: kind, decision, ...fields2 } = stage;
+  const common = { ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {} };
+  const decided2 = decision ?? { accepted: false, reason: "" };
+  const base = common;
+  switch (kind) {
+    case "cheap":
+      return {
+        ...base,
+        step: iterative ? "minibatch" : "cheap validation",
+        role: "screen",
+        comparison: fields2.comparison,
+        decision: decided2
+      };
+    case "full":
+      return {
+        ...base,
+        step: iterative ? "train split" : "full batch",
+        role: "verdict",
+        comparison: fields2.comparison,
+        score: fields2.score,
+        decision: decided2
+      };
+    case "confirm":
+      return {
+        ...base,
+        step: "re-drawn flips",
+        role: "verdict",
+        draws: fields2.comparison,
+        decision: decided2
+      };
+    case "pruned":
+      return upgradePruned(fields2, decided2);
+    default:
+      return upgradeAblated(fields2);
+  }
+}
+function upgradePruned(fields2, decision) {
+  const undone = fields2.undone === true;
+  const changes = fields2.changes.map((change2) => ({
+    edits: change2.edits,
+    patterns: change2.patternNames,
+    patternIds: change2.patterns,
+    kept: undone,
+    targets: change2.targets,
+    reason: change2.reason
+  }));
+  return {
+    step: "pruning",
+    role: undone ? "note" : "prune",
+    ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {},
+    ...fields2.comparison ? { comparison: fields2.comparison } : {},
+    changes,
+    figures: { round: fields2.round },
+    decision
+  };
+}
+function upgradeAblated(fields2) {
+  const changes = fields2.changes.map((change2) => {
+    const counts2 = { fixed: change2.fixed, broken: change2.broken };
+    return {
+      edits: change2.edits,
+      patterns: change2.patterns,
+      kept: change2.kept,
+      reason: helpsAlone(counts2).reason,
+      ...counts2,
+      ...change2.unparsable ? { unrun: change2.unparsable } : {}
+    };
+  });
+  return { step: "ablation", role: "retry", changes, decision: ablationRetry(changes) };
+}
+var repairPurpose;
+var init_result_schema_v2 = __esm({
+  "src/evolve/result-schema-v2.ts"() {
+    "use strict";
+    init_acceptance();
+    repairPurpose = "repair what the rejected candidate broke or exposed";
+  }
+});
+
+// src/evolve/result-schema.ts
+function parseEvolveResult(file2, value) {
+  const version2 = value?.schemaVersion;
+  if (version2 !== resultSchemaVersion && version2 !== 2)
+    throw new InputError(
+      file2,
+      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads versions 2 and ${resultSchemaVersion} \u2014 re-run evolve to write it`,
+      { field: "schemaVersion" }
+    );
+  const parsed = evolveResultSchema.safeParse(version2 === 2 ? upgradeV2(value) : value);
+  if (parsed.success) return parsed.data;
+  const issue2 = parsed.error.issues[0];
+  throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
+    field: issue2.path.map(String).join(".") || void 0
+  });
+}
+var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, diagnosisSummarySchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
+var init_result_schema = __esm({
+  "src/evolve/result-schema.ts"() {
+    "use strict";
+    init_zod();
+    init_sandbox_policy();
+    init_config_schema();
+    init_diagnose_batch();
+    init_input_error();
+    init_code_reaches();
+    init_types();
+    init_refinement_record();
+    init_budget();
+    init_memory();
+    init_paired_test();
+    init_result_schema_v2();
+    init_validation();
+    resultSchemaVersion = 3;
+    stopReasonSchema = external_exports.union([
+      external_exports.enum([
+        "no-failures",
+        "no-systematic-pattern",
+        /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
+        "attempts-exhausted",
+        "max-iterations",
+        "patience",
+        "no-evolution",
+        /** The agent gave no usable reply in an iteration's whole batch (empty, reasoning only, refused). */
+        "agent-unusable",
+        /** No refiner call of an iteration got a usable reply (empty, refused, not JSON, cut…). */
+        "refiner-unusable"
+      ]),
+      external_exports.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"])
+    ]);
+    traceExcerptSchema = external_exports.object({
+      key: external_exports.string(),
+      taskId: external_exports.string(),
+      category: external_exports.string(),
+      output: external_exports.string(),
+      answer: external_exports.string().nullable(),
+      verdict: external_exports.object({ pass: external_exports.boolean(), reason: external_exports.string() }),
+      events: external_exports.array(external_exports.string()),
+      steps: external_exports.array(
+        external_exports.object({
+          assistant: external_exports.string().nullable(),
+          toolCalls: external_exports.array(
+            external_exports.object({
+              name: external_exports.string(),
+              arguments: external_exports.string(),
+              result: external_exports.string(),
+              error: external_exports.boolean()
+            })
+          )
+        })
+      )
+    });
+    diagnosisSummarySchema = external_exports.object({
+      patterns: diagnosisReportSchema.shape.patterns,
+      evidenceCount: external_exports.number().int(),
+      stats: diagnosisReportSchema.shape.stats
+    });
+    iterationRecordSchema = external_exports.object({
+      index: external_exports.number().int(),
+      /**
+       * A follow-up of the iteration's proposal before it (the strategy's next proposal on its
+       * outcome, e.g. a repair of what a rejected candidate broke): the nth of the iteration, and why.
+       */
+      followUp: external_exports.object({ n: external_exports.number().int().positive(), purpose: external_exports.string() }).optional(),
+      parentHash: external_exports.string(),
+      /** The last candidate validated (after pruning or ablation, the rebuilt one). */
+      candidateHash: external_exports.string().optional(),
+      /** The batch the proposal was made on, under the parent harness. */
+      batch: external_exports.object({ taskIds: external_exports.array(external_exports.string()), score: scoreSchema }),
+      diagnosis: diagnosisSummarySchema.optional(),
+      refinement: refinementRecordSchema.optional(),
+      /** The edits in force: an accepted candidate's kept edits, else those that passed the guards. */
+      applied: external_exports.array(plannedEditSchema),
+      guardRejections: external_exports.array(guardRejectionSchema),
+      /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
+      labelFlags: external_exports.array(labelFlagSchema).optional(),
+      /** The validation's stages in the order they ran (empty: nothing was validated). */
+      validation: external_exports.array(validationStageSchema),
+      verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
+      reason: external_exports.string(),
+      /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
+      accuracyAfter: external_exports.number(),
+      /** Training wall time (ms, the budget's clock) when this iteration finished (the bench's time-to-match). */
+      elapsedMs: external_exports.number(),
+      /** Example traces of the patterns (ecdysis) or of the failures shown (iterative), for the HTML report. */
+      traces: external_exports.array(traceExcerptSchema)
+    });
+    costSummarySchema = external_exports.object({
+      rollouts: external_exports.number(),
+      llmCalls: external_exports.number(),
+      promptTokens: external_exports.number(),
+      completionTokens: external_exports.number(),
+      costUsd: external_exports.number(),
+      wallMs: external_exports.number(),
+      /** Refiner share of the tokens (and of cost when priced), 0–1. */
+      refinementShare: external_exports.number(),
+      refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
+      /**
+       * A command harness: where the agent's own spend was counted — at the model gateway (exact:
+       * what the endpoint answered for each rollout), from the agent's own report (when no gateway
+       * saw its calls), or both — and over how many uncached rollouts each. Absent for the built-in
+       * runtime (its calls are metered by the providers) and when no rollout ran.
+       */
+      agentUsage: external_exports.object({
+        source: external_exports.enum(["gateway", "agent-reported", "mixed"]),
+        gatewayRollouts: external_exports.number(),
+        selfReportedRollouts: external_exports.number()
+      }).optional(),
+      training: spendSchema
+    });
+    measureSummarySchema = external_exports.object({
+      tokensPerTask: external_exports.number(),
+      costPerTask: external_exports.number(),
+      byCategory: external_exports.record(external_exports.string(), external_exports.object({ passed: external_exports.number().int(), n: external_exports.number().int() }))
+    });
+    measureSidesSchema = external_exports.object({ seed: measureSummarySchema, final: measureSummarySchema });
+    evolveGateSchema = external_exports.object({
+      passed: external_exports.boolean(),
+      reason: external_exports.string(),
+      comparison: pairedComparisonSchema,
+      tolerance: external_exports.number(),
+      requireImprovement: external_exports.boolean(),
+      /** What the paired evidence says (absent in results written before it was kept). */
+      evidence: external_exports.enum(["better", "not-worse", "worse"]).optional(),
+      /** `gate.require` when set: what had to hold to pass. */
+      require: external_exports.enum(["better", "not-worse"]).optional()
+    });
+    splitScoresSchema = external_exports.object({ train: scoreSchema, heldout: scoreSchema });
+    downgradeSchema2 = external_exports.object({
+      endpoint: external_exports.string(),
+      model: external_exports.string(),
+      parameter: external_exports.custom((value) => typeof value === "string"),
+      from: external_exports.string(),
+      to: external_exports.string(),
+      reason: external_exports.string(),
+      remembered: external_exports.boolean()
+    });
+    runMetadataSchema = external_exports.object({
+      /** ISO times this invocation started and finished (the run's clock). */
+      startedAt: external_exports.string(),
+      finishedAt: external_exports.string(),
+      /** The Ecdysis version that wrote the result. */
+      ecdysisVersion: external_exports.string().optional(),
+      /** The commit of the repository holding the config; `dirty` with uncommitted changes. */
+      git: external_exports.object({ commit: external_exports.string(), dirty: external_exports.boolean() }).optional(),
+      /** `--limit`: at most this many tasks of each split were used. */
+      limit: external_exports.number().int().positive().optional()
+    });
+    evolveResultSchema = external_exports.object({
+      schemaVersion: external_exports.literal(resultSchemaVersion),
+      strategy: strategyNameSchema,
+      seed: external_exports.number().int(),
+      configHash: external_exports.string(),
+      model: external_exports.string(),
+      stoppedBy: stopReasonSchema,
+      baseline: splitScoresSchema,
+      final: splitScoresSchema,
+      iterations: external_exports.array(iterationRecordSchema),
+      acceptedEdits: external_exports.array(plannedEditSchema),
+      /** Every proposal the loop rejected, as the later refinements were shown it. */
+      rejectedProposals: external_exports.array(rememberedProposalSchema),
+      cost: costSummarySchema,
+      harness: external_exports.object({
+        seedHash: external_exports.string(),
+        finalHash: external_exports.string(),
+        changedFiles: external_exports.array(
+          external_exports.object({ path: external_exports.string(), added: external_exports.number().int(), removed: external_exports.number().int() })
+        ),
+        patch: external_exports.string()
+      }),
+      gate: evolveGateSchema,
+      /**
+       * The configured limits and what they covered: `training` (the seed/final measurement, at
+       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
+       * before it was recorded.
+       */
+      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
+      run: runMetadataSchema,
+      /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
+      measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
+      /** What the endpoints could not do: the capability steps taken; present only when there were some. */
+      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional(),
+      /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
+      sandbox: sandboxStatusSchema.optional(),
+      /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
+      reaches: external_exports.array(reachFlagSchema).optional()
+    });
+  }
+});
+
 // src/evolve/phase-files.ts
 import { randomBytes as randomBytes5 } from "node:crypto";
 import { mkdir as mkdir11, readdir as readdir6, readFile as readFile12, rename as rename9, writeFile as writeFile9 } from "node:fs/promises";
@@ -53938,6 +54373,7 @@ var init_phase_files = __esm({
     init_zod();
     init_input_error();
     init_budget();
+    init_result_schema();
     searchHandoffFile = "search.json";
     searchHandoffSchema = external_exports.object({
       schemaVersion: external_exports.literal(1),
@@ -53947,7 +54383,10 @@ var init_phase_files = __esm({
       /** Hash of the final harness, written to `harness/` beside this file. */
       finalHash: external_exports.string().min(1),
       /** Samples per task of the final measurement (the strategy's). */
-      finalSamples: external_exports.number().int().positive()
+      finalSamples: external_exports.number().int().positive(),
+      /** Why the search stopped, and the last iteration's words on it (a silent stop's cause). */
+      stoppedBy: stopReasonSchema.optional(),
+      stopDetail: external_exports.string().optional()
     });
     shardSpendSchema = external_exports.object({
       runKey: external_exports.string(),
@@ -54083,96 +54522,6 @@ var init_run_key = __esm({
       ecdysis: "the Ecdysis version"
     };
     shownAsValue = /* @__PURE__ */ new Set(["strategy", "limit", "ecdysis"]);
-  }
-});
-
-// src/evolve/memory.ts
-function rememberedHms(hms, summary, patternIds) {
-  const parsed = hmsSchema.safeParse(hms);
-  if (parsed.success) return parsed.data;
-  return {
-    changes: [
-      {
-        module: "unknown",
-        change: summary,
-        patterns: patternIds,
-        expectedEffect: "",
-        regressionRisks: ""
-      }
-    ]
-  };
-}
-function editsSummary(edits) {
-  return edits.map((edit) => `${edit.module}: ${edit.rationale}`).join("; ");
-}
-function shownToRoles(memory, harnessHash2) {
-  return memory.map((proposal) => {
-    const earlier = harnessHash2 !== void 0 && proposal.parentHash !== harnessHash2;
-    return {
-      hms: proposal.hms,
-      reason: proposal.reason,
-      patternIds: proposal.patternIds,
-      ...proposal.pruned ? { pruned: true } : {},
-      ...earlier ? { earlierHarness: true } : {}
-    };
-  });
-}
-function rememberedFor(pattern, memory) {
-  return memory.filter(
-    (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
-  );
-}
-function mayAttempt(pattern, memory, options) {
-  const mine = rememberedFor(pattern, memory);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-  );
-}
-function exhaustedReason(systematic, memory, options) {
-  if (systematic.length === 0) return void 0;
-  const each = systematic.map((pattern) => {
-    const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
-    return `${pattern.name} (${why})`;
-  });
-  const count6 = systematic.length;
-  return `${count6} systematic pattern${count6 === 1 ? "" : "s"} left, none attemptable: ${each.join("; ")}`;
-}
-function editsKey(edits) {
-  return edits.map((edit) => canonicalJson(edit.edit)).sort().join("\n");
-}
-function identicalRejected(edits, memory, parentHash) {
-  if (edits.length === 0) return void 0;
-  const key = editsKey(edits);
-  return memory.find(
-    (proposal) => proposal.edits && proposal.parentHash === parentHash && editsKey(proposal.edits) === key
-  );
-}
-var rememberedProposalSchema;
-var init_memory = __esm({
-  "src/evolve/memory.ts"() {
-    "use strict";
-    init_zod();
-    init_canonical_json();
-    init_types();
-    init_role_schemas();
-    rememberedProposalSchema = external_exports.object({
-      /** One line: the HMS's changes, or the edits' rationales. */
-      summary: external_exports.string(),
-      hms: hmsSchema,
-      reason: external_exports.string(),
-      /** The patterns it addressed, by id and by name (ids change across batches); iterative: task ids. */
-      patternIds: external_exports.array(external_exports.string()),
-      /** A change pruned by per-change attribution: an attempt at its patterns, not a rejection. */
-      pruned: external_exports.boolean().optional(),
-      edits: external_exports.array(plannedEditSchema).optional(),
-      /** The harness the edits were tried on. */
-      parentHash: external_exports.string().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
-    });
   }
 });
 
@@ -55083,7 +55432,7 @@ async function diagnoseRegressions(options) {
 function taskIdOf(record3) {
   return record3.taskId;
 }
-var repairPurpose;
+var repairPurpose2;
 var init_repair = __esm({
   "src/evolve/strategies/repair.ts"() {
     "use strict";
@@ -55091,7 +55440,7 @@ var init_repair = __esm({
     init_records();
     init_stage_schemas();
     init_ecdysis_validate();
-    repairPurpose = "repair what the rejected candidate broke or exposed";
+    repairPurpose2 = "repair what the rejected candidate broke or exposed";
   }
 });
 
@@ -55165,7 +55514,7 @@ function ecdysisRun(context) {
   const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
   return {
     start: async (seed2) => ({ harness: seed2, memory: [] }),
-    followUp: (state) => state.repair ? repairPurpose : void 0,
+    followUp: (state) => state.repair ? repairPurpose2 : void 0,
     propose: (state, scope) => state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope }),
     validate: (proposal, _state, scope) => validateEcdysis({
       context,
@@ -56097,351 +56446,6 @@ var init_measure_shard = __esm({
     init_run_inputs();
     init_run_key();
     init_strategies();
-  }
-});
-
-// src/evolve/result-schema-v2.ts
-function upgradeV2(value) {
-  const result = value;
-  if (!Array.isArray(result.iterations)) return { ...result, schemaVersion: 3 };
-  const iterative = result.strategy === "iterative";
-  const iterations = result.iterations.flatMap(
-    (iteration) => upgradeIteration(iteration, iterative)
-  );
-  return { ...result, schemaVersion: 3, iterations };
-}
-function upgradeIteration(iteration, iterative) {
-  const { evidence: evidence2, ...rest } = iteration;
-  const stages = evidence2 ?? [];
-  const repaired = stages.find((stage) => stage.stage === "repaired");
-  const validation = stages.filter((stage) => stage !== repaired).map((stage) => upgradeStage(stage, iterative));
-  const own2 = { ...rest, validation };
-  if (!repaired) return [own2];
-  const repairAccepted = repaired.decision?.accepted === true;
-  const verdict = decide(validation);
-  const batch = rest.batch;
-  const repairStages = (repaired.evidence ?? []).map(
-    (stage) => upgradeStage(stage, iterative)
-  );
-  const combined = repaired.applied ?? [];
-  const followUp = {
-    index: rest.index,
-    followUp: { n: 1, purpose: repairPurpose2 },
-    parentHash: rest.parentHash,
-    ...repaired.candidateHash ? { candidateHash: repaired.candidateHash } : {},
-    batch: rest.batch,
-    ...repaired.diagnosis ? { diagnosis: repaired.diagnosis } : {},
-    ...repaired.refinement ? { refinement: repaired.refinement } : {},
-    applied: repairAccepted ? rest.applied : combined,
-    guardRejections: repaired.guardRejections ?? [],
-    ...repaired.labelFlags ? { labelFlags: repaired.labelFlags } : {},
-    validation: repairStages,
-    verdict: repairAccepted ? "accepted" : "rejected",
-    reason: repaired.decision?.reason ?? "",
-    accuracyAfter: repairAccepted ? rest.accuracyAfter : batch.score.accuracy,
-    elapsedMs: rest.elapsedMs,
-    traces: []
-  };
-  if (!repairAccepted) return [own2, followUp];
-  const repairEdits = repaired.refinement?.edits ?? [];
-  const written = new Set(repairEdits.map((edit) => JSON.stringify(edit)));
-  const ownEdits = combined.filter((edit) => !written.has(JSON.stringify(edit)));
-  const rejected2 = {
-    ...own2,
-    applied: ownEdits,
-    verdict: "rejected",
-    reason: verdict.reason,
-    accuracyAfter: batch.score.accuracy
-  };
-  return [rejected2, followUp];
-}
-function upgradeStage(stage, iterative) {
-  const { stage: kind, decision, ...fields2 } = stage;
-  const common = { ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {} };
-  const decided2 = decision ?? { accepted: false, reason: "" };
-  const base = common;
-  switch (kind) {
-    case "cheap":
-      return {
-        ...base,
-        step: iterative ? "minibatch" : "cheap validation",
-        role: "screen",
-        comparison: fields2.comparison,
-        decision: decided2
-      };
-    case "full":
-      return {
-        ...base,
-        step: iterative ? "train split" : "full batch",
-        role: "verdict",
-        comparison: fields2.comparison,
-        score: fields2.score,
-        decision: decided2
-      };
-    case "confirm":
-      return {
-        ...base,
-        step: "re-drawn flips",
-        role: "verdict",
-        draws: fields2.comparison,
-        decision: decided2
-      };
-    case "pruned":
-      return upgradePruned(fields2, decided2);
-    default:
-      return upgradeAblated(fields2);
-  }
-}
-function upgradePruned(fields2, decision) {
-  const undone = fields2.undone === true;
-  const changes = fields2.changes.map((change2) => ({
-    edits: change2.edits,
-    patterns: change2.patternNames,
-    patternIds: change2.patterns,
-    kept: undone,
-    targets: change2.targets,
-    reason: change2.reason
-  }));
-  return {
-    step: "pruning",
-    role: undone ? "note" : "prune",
-    ...fields2.candidateHash ? { candidateHash: fields2.candidateHash } : {},
-    ...fields2.comparison ? { comparison: fields2.comparison } : {},
-    changes,
-    figures: { round: fields2.round },
-    decision
-  };
-}
-function upgradeAblated(fields2) {
-  const changes = fields2.changes.map((change2) => {
-    const counts2 = { fixed: change2.fixed, broken: change2.broken };
-    return {
-      edits: change2.edits,
-      patterns: change2.patterns,
-      kept: change2.kept,
-      reason: helpsAlone(counts2).reason,
-      ...counts2,
-      ...change2.unparsable ? { unrun: change2.unparsable } : {}
-    };
-  });
-  return { step: "ablation", role: "retry", changes, decision: ablationRetry(changes) };
-}
-var repairPurpose2;
-var init_result_schema_v2 = __esm({
-  "src/evolve/result-schema-v2.ts"() {
-    "use strict";
-    init_acceptance();
-    repairPurpose2 = "repair what the rejected candidate broke or exposed";
-  }
-});
-
-// src/evolve/result-schema.ts
-function parseEvolveResult(file2, value) {
-  const version2 = value?.schemaVersion;
-  if (version2 !== resultSchemaVersion && version2 !== 2)
-    throw new InputError(
-      file2,
-      `is result.json schema version ${JSON.stringify(version2 ?? "1 (no schemaVersion)")}; this Ecdysis reads versions 2 and ${resultSchemaVersion} \u2014 re-run evolve to write it`,
-      { field: "schemaVersion" }
-    );
-  const parsed = evolveResultSchema.safeParse(version2 === 2 ? upgradeV2(value) : value);
-  if (parsed.success) return parsed.data;
-  const issue2 = parsed.error.issues[0];
-  throw new InputError(file2, `is not an evolve result.json: ${issue2.message}`, {
-    field: issue2.path.map(String).join(".") || void 0
-  });
-}
-var resultSchemaVersion, stopReasonSchema, traceExcerptSchema, diagnosisSummarySchema, iterationRecordSchema, costSummarySchema, measureSummarySchema, measureSidesSchema, evolveGateSchema, splitScoresSchema, downgradeSchema2, runMetadataSchema, evolveResultSchema;
-var init_result_schema = __esm({
-  "src/evolve/result-schema.ts"() {
-    "use strict";
-    init_zod();
-    init_sandbox_policy();
-    init_config_schema();
-    init_diagnose_batch();
-    init_input_error();
-    init_code_reaches();
-    init_types();
-    init_refinement_record();
-    init_budget();
-    init_memory();
-    init_paired_test();
-    init_result_schema_v2();
-    init_validation();
-    resultSchemaVersion = 3;
-    stopReasonSchema = external_exports.union([
-      external_exports.enum([
-        "no-failures",
-        "no-systematic-pattern",
-        /** Systematic patterns remain, but each has used its attempts (or got no proposal on this harness). */
-        "attempts-exhausted",
-        "max-iterations",
-        "patience",
-        "no-evolution",
-        /** The agent gave no usable reply in an iteration's whole batch (empty, reasoning only, refused). */
-        "agent-unusable",
-        /** No refiner call of an iteration got a usable reply (empty, refused, not JSON, cut…). */
-        "refiner-unusable"
-      ]),
-      external_exports.enum(["budget:rollouts", "budget:tokens", "budget:costUsd", "budget:wallMs"])
-    ]);
-    traceExcerptSchema = external_exports.object({
-      key: external_exports.string(),
-      taskId: external_exports.string(),
-      category: external_exports.string(),
-      output: external_exports.string(),
-      answer: external_exports.string().nullable(),
-      verdict: external_exports.object({ pass: external_exports.boolean(), reason: external_exports.string() }),
-      events: external_exports.array(external_exports.string()),
-      steps: external_exports.array(
-        external_exports.object({
-          assistant: external_exports.string().nullable(),
-          toolCalls: external_exports.array(
-            external_exports.object({
-              name: external_exports.string(),
-              arguments: external_exports.string(),
-              result: external_exports.string(),
-              error: external_exports.boolean()
-            })
-          )
-        })
-      )
-    });
-    diagnosisSummarySchema = external_exports.object({
-      patterns: diagnosisReportSchema.shape.patterns,
-      evidenceCount: external_exports.number().int(),
-      stats: diagnosisReportSchema.shape.stats
-    });
-    iterationRecordSchema = external_exports.object({
-      index: external_exports.number().int(),
-      /**
-       * A follow-up of the iteration's proposal before it (the strategy's next proposal on its
-       * outcome, e.g. a repair of what a rejected candidate broke): the nth of the iteration, and why.
-       */
-      followUp: external_exports.object({ n: external_exports.number().int().positive(), purpose: external_exports.string() }).optional(),
-      parentHash: external_exports.string(),
-      /** The last candidate validated (after pruning or ablation, the rebuilt one). */
-      candidateHash: external_exports.string().optional(),
-      /** The batch the proposal was made on, under the parent harness. */
-      batch: external_exports.object({ taskIds: external_exports.array(external_exports.string()), score: scoreSchema }),
-      diagnosis: diagnosisSummarySchema.optional(),
-      refinement: refinementRecordSchema.optional(),
-      /** The edits in force: an accepted candidate's kept edits, else those that passed the guards. */
-      applied: external_exports.array(plannedEditSchema),
-      guardRejections: external_exports.array(guardRejectionSchema),
-      /** Applied edits that bring label words (a scorer's choices, common answers): allowed, for the reviewer. */
-      labelFlags: external_exports.array(labelFlagSchema).optional(),
-      /** The validation's stages in the order they ran (empty: nothing was validated). */
-      validation: external_exports.array(validationStageSchema),
-      verdict: external_exports.enum(["accepted", "rejected", "stopped"]),
-      reason: external_exports.string(),
-      /** Accuracy of the harness in force after this iteration, on this iteration's batch (for charts). */
-      accuracyAfter: external_exports.number(),
-      /** Training wall time (ms, the budget's clock) when this iteration finished (the bench's time-to-match). */
-      elapsedMs: external_exports.number(),
-      /** Example traces of the patterns (ecdysis) or of the failures shown (iterative), for the HTML report. */
-      traces: external_exports.array(traceExcerptSchema)
-    });
-    costSummarySchema = external_exports.object({
-      rollouts: external_exports.number(),
-      llmCalls: external_exports.number(),
-      promptTokens: external_exports.number(),
-      completionTokens: external_exports.number(),
-      costUsd: external_exports.number(),
-      wallMs: external_exports.number(),
-      /** Refiner share of the tokens (and of cost when priced), 0–1. */
-      refinementShare: external_exports.number(),
-      refinement: external_exports.object({ llmCalls: external_exports.number(), tokens: external_exports.number(), costUsd: external_exports.number() }),
-      /**
-       * A command harness: where the agent's own spend was counted — at the model gateway (exact:
-       * what the endpoint answered for each rollout), from the agent's own report (when no gateway
-       * saw its calls), or both — and over how many uncached rollouts each. Absent for the built-in
-       * runtime (its calls are metered by the providers) and when no rollout ran.
-       */
-      agentUsage: external_exports.object({
-        source: external_exports.enum(["gateway", "agent-reported", "mixed"]),
-        gatewayRollouts: external_exports.number(),
-        selfReportedRollouts: external_exports.number()
-      }).optional(),
-      training: spendSchema
-    });
-    measureSummarySchema = external_exports.object({
-      tokensPerTask: external_exports.number(),
-      costPerTask: external_exports.number(),
-      byCategory: external_exports.record(external_exports.string(), external_exports.object({ passed: external_exports.number().int(), n: external_exports.number().int() }))
-    });
-    measureSidesSchema = external_exports.object({ seed: measureSummarySchema, final: measureSummarySchema });
-    evolveGateSchema = external_exports.object({
-      passed: external_exports.boolean(),
-      reason: external_exports.string(),
-      comparison: pairedComparisonSchema,
-      tolerance: external_exports.number(),
-      requireImprovement: external_exports.boolean(),
-      /** What the paired evidence says (absent in results written before it was kept). */
-      evidence: external_exports.enum(["better", "not-worse", "worse"]).optional(),
-      /** `gate.require` when set: what had to hold to pass. */
-      require: external_exports.enum(["better", "not-worse"]).optional()
-    });
-    splitScoresSchema = external_exports.object({ train: scoreSchema, heldout: scoreSchema });
-    downgradeSchema2 = external_exports.object({
-      endpoint: external_exports.string(),
-      model: external_exports.string(),
-      parameter: external_exports.custom((value) => typeof value === "string"),
-      from: external_exports.string(),
-      to: external_exports.string(),
-      reason: external_exports.string(),
-      remembered: external_exports.boolean()
-    });
-    runMetadataSchema = external_exports.object({
-      /** ISO times this invocation started and finished (the run's clock). */
-      startedAt: external_exports.string(),
-      finishedAt: external_exports.string(),
-      /** The Ecdysis version that wrote the result. */
-      ecdysisVersion: external_exports.string().optional(),
-      /** The commit of the repository holding the config; `dirty` with uncommitted changes. */
-      git: external_exports.object({ commit: external_exports.string(), dirty: external_exports.boolean() }).optional(),
-      /** `--limit`: at most this many tasks of each split were used. */
-      limit: external_exports.number().int().positive().optional()
-    });
-    evolveResultSchema = external_exports.object({
-      schemaVersion: external_exports.literal(resultSchemaVersion),
-      strategy: strategyNameSchema,
-      seed: external_exports.number().int(),
-      configHash: external_exports.string(),
-      model: external_exports.string(),
-      stoppedBy: stopReasonSchema,
-      baseline: splitScoresSchema,
-      final: splitScoresSchema,
-      iterations: external_exports.array(iterationRecordSchema),
-      acceptedEdits: external_exports.array(plannedEditSchema),
-      /** Every proposal the loop rejected, as the later refinements were shown it. */
-      rejectedProposals: external_exports.array(rememberedProposalSchema),
-      cost: costSummarySchema,
-      harness: external_exports.object({
-        seedHash: external_exports.string(),
-        finalHash: external_exports.string(),
-        changedFiles: external_exports.array(
-          external_exports.object({ path: external_exports.string(), added: external_exports.number().int(), removed: external_exports.number().int() })
-        ),
-        patch: external_exports.string()
-      }),
-      gate: evolveGateSchema,
-      /**
-       * The configured limits and what they covered: `training` (the seed/final measurement, at
-       * most `measurementRollouts`, ran outside them) or the whole `run`. Absent in results written
-       * before it was recorded.
-       */
-      budget: budgetSchema.extend({ measurementRollouts: external_exports.number().int().min(0) }).optional(),
-      run: runMetadataSchema,
-      /** Per-task spend and per-category passes of the seed and final harnesses (absent before it was kept). */
-      measures: external_exports.object({ train: measureSidesSchema, heldout: measureSidesSchema }).optional(),
-      /** What the endpoints could not do: the capability steps taken; present only when there were some. */
-      endpoints: external_exports.object({ downgrades: external_exports.array(downgradeSchema2) }).optional(),
-      /** A command harness: whether its code ran in the OS sandbox, and the warning when it did not. */
-      sandbox: sandboxStatusSchema.optional(),
-      /** What the code edits of the final harness newly reach for (environment, files, network, processes). */
-      reaches: external_exports.array(reachFlagSchema).optional()
-    });
   }
 });
 
@@ -59210,6 +59214,12 @@ function stopWhenSilent(run2) {
 function learnedNothing(result) {
   return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
 }
+function silentSearch(handoff2) {
+  const { stoppedBy } = handoff2;
+  if (!stoppedBy || !silentStops.includes(stoppedBy)) return void 0;
+  if (handoff2.finalHash !== handoff2.seedHash) return void 0;
+  return `ecdysis evolve --phase search stopped (${stoppedBy}): ${handoff2.stopDetail ?? "no detail"}`;
+}
 function openWatchedStrategy(strategy, context, onIteration) {
   const { strategyRun, scope } = openStrategy(strategy, context);
   return { strategyRun: announceIterations(stopWhenSilent(strategyRun), onIteration), scope };
@@ -59247,7 +59257,9 @@ function runEvolveSearch(options) {
       runKey: searched.runKey,
       seedHash: run2.seed.hash,
       finalHash: outcome.finalHarness.hash,
-      finalSamples: samples
+      finalSamples: samples,
+      stoppedBy: outcome.stoppedBy,
+      stopDetail: outcome.iterations.at(-1)?.reason
     };
     await writeSearchHandoff(given.outDir, handoff2);
     return handoff2;
@@ -68038,6 +68050,7 @@ async function searchPhase(options) {
     loaded: options.loaded,
     simServer: serveSimModel,
     outDir: options.outDir,
+    env: io.env,
     progress: display.progress(),
     onCall: (event) => display.onCall(event),
     limit: options.limit,
@@ -68046,6 +68059,12 @@ async function searchPhase(options) {
     metadata: { ecdysisVersion: ecdysisVersion() }
   }).finally(() => display.close());
   const same = handoff2.finalHash === handoff2.seedHash;
+  const silent = silentSearch(handoff2);
+  if (silent) {
+    io.stderr.write(`${silent}
+`);
+    return 1;
+  }
   const again = (phase) => [...options.command, "--phase", phase].map((word2) => shellQuote(word2)).join(" ");
   io.stdout.write(
     `search done: final harness ${handoff2.finalHash.slice(0, 12)}${same ? " (the seed: nothing accepted)" : ""}, measured at ${handoff2.finalSamples} sample(s) per task

@@ -1,7 +1,7 @@
 import type { LoadedConfig } from "../config/config-schema.js";
 import { ecdysisVersion } from "../config/ecdysis-version.js";
 // Integration point: the phases of src/evolve (docs/scale-out.md).
-import { runEvolveSearch, runMeasureShard } from "../evolve/index.js";
+import { runEvolveSearch, runMeasureShard, silentSearch } from "../evolve/index.js";
 import { serveSimModel } from "../sim/index.js";
 import type { CliIo } from "./command.js";
 import { RunStatus } from "./run-status.js";
@@ -35,6 +35,7 @@ export async function searchPhase(options: {
     loaded: options.loaded,
     simServer: serveSimModel,
     outDir: options.outDir,
+    env: io.env,
     progress: display.progress(),
     onCall: (event) => display.onCall(event),
     limit: options.limit,
@@ -43,6 +44,12 @@ export async function searchPhase(options: {
     metadata: { ecdysisVersion: ecdysisVersion() },
   }).finally(() => display.close());
   const same = handoff.finalHash === handoff.seedHash;
+  // A search that stopped because the agent or the refiner never answered did not do its job.
+  const silent = silentSearch(handoff);
+  if (silent) {
+    io.stderr.write(`${silent}\n`);
+    return 1;
+  }
   const again = (phase: string) =>
     [...options.command, "--phase", phase].map((word) => shellQuote(word)).join(" ");
   io.stdout.write(

@@ -56,7 +56,7 @@ export {
   type StrategyScope,
   strategyScope,
 } from "./run-scope.js";
-export { learnedNothing, silentStops, stopWhenSilent } from "./silent-end.js";
+export { learnedNothing, silentSearch, silentStops, stopWhenSilent } from "./silent-end.js";
 export { realStages, type StagePort } from "./stage-port.js";
 export {
   ecdysisStrategy,

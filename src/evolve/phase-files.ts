@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { InputError } from "../errors/input-error.js";
 import { addSpend, emptySpend, type Spend, spendSchema } from "./budget.js";
+import { stopReasonSchema } from "./result-schema.js";
 
 // What the phases of a run hand each other (docs/scale-out.md). The search writes
 // `search.json` beside its journal; each measure shard writes what it spent into the cache
@@ -23,6 +24,9 @@ export const searchHandoffSchema = z.object({
   finalHash: z.string().min(1),
   /** Samples per task of the final measurement (the strategy's). */
   finalSamples: z.number().int().positive(),
+  /** Why the search stopped, and the last iteration's words on it (a silent stop's cause). */
+  stoppedBy: stopReasonSchema.optional(),
+  stopDetail: z.string().optional(),
 });
 /** What the measure shards need to know of a finished search. */
 export type SearchHandoff = z.infer<typeof searchHandoffSchema>;

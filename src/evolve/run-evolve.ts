@@ -54,6 +54,8 @@ export function runEvolveSearch(options: RunEvolveOptions): Promise<SearchHandof
       seedHash: run.seed.hash,
       finalHash: outcome.finalHarness.hash,
       finalSamples: samples,
+      stoppedBy: outcome.stoppedBy,
+      stopDetail: outcome.iterations.at(-1)?.reason,
     };
     await writeSearchHandoff(given.outDir, handoff);
     return handoff;

@@ -1,5 +1,6 @@
 import { silentEnd } from "../refine/silent-end.js";
 import { announceIterations } from "./iteration-lines.js";
+import type { SearchHandoff } from "./phase-files.js";
 import type { EvolveResult, StopReason } from "./result-schema.js";
 import type { RunContext } from "./run-context.js";
 import { openStrategy, type StrategyScope } from "./run-scope.js";
@@ -31,6 +32,17 @@ export function stopWhenSilent<S extends LoopState>(run: StrategyRun<S>): Strate
 /** True when a run ended because the agent or the refiner never answered, and learned nothing. */
 export function learnedNothing(result: Pick<EvolveResult, "stoppedBy" | "acceptedEdits">): boolean {
   return silentStops.includes(result.stoppedBy) && result.acceptedEdits.length === 0;
+}
+
+/**
+ * Why a search phase (`--phase search`, the Action's `phase: search`) did not do its job — it
+ * stopped because the agent or the refiner never answered and accepted nothing — or undefined.
+ */
+export function silentSearch(handoff: SearchHandoff): string | undefined {
+  const { stoppedBy } = handoff;
+  if (!stoppedBy || !silentStops.includes(stoppedBy)) return undefined;
+  if (handoff.finalHash !== handoff.seedHash) return undefined;
+  return `ecdysis evolve --phase search stopped (${stoppedBy}): ${handoff.stopDetail ?? "no detail"}`;
 }
 
 /**

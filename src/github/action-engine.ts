@@ -55,6 +55,8 @@ export const evolvePhaseOutcomeSchema = z.object({
   rolloutsCached: z.number().int().min(0).optional(),
   /** Markdown for the job summary (what was done, what runs next). */
   summaryMarkdown: z.string(),
+  /** Why the phase did not do its job (the search heard nothing usable): the step fails. */
+  failure: z.string().optional(),
 });
 export type EvolvePhaseOutcome = z.infer<typeof evolvePhaseOutcomeSchema>;
 

@@ -1,6 +1,6 @@
 import { loadConfig } from "../config/load-config.js";
 import { createProgress } from "../eval/progress.js";
-import { runEvolveSearch, runMeasureShard } from "../evolve/index.js";
+import { runEvolveSearch, runMeasureShard, silentSearch } from "../evolve/index.js";
 import { serveSimModel } from "../sim/index.js";
 import type { ActionEngine, EvolvePhaseOutcome } from "./action-engine.js";
 import { applyOverrides } from "./engine-overrides.js";
@@ -31,17 +31,20 @@ async function runPhase(
       loaded,
       simServer: serveSimModel,
       outDir: options.outDir,
+      env: process.env,
       progress,
       metadata: { ecdysisVersion },
     });
     const same = handoff.finalHash === handoff.seedHash;
-    return phaseOutcome({
+    const failure = silentSearch(handoff);
+    const outcome = phaseOutcome({
       title: "search",
       lines: [
         `Final harness \`${handoff.finalHash.slice(0, 12)}\`${same ? " (the seed: nothing accepted)" : ""}, measured at ${handoff.finalSamples} sample(s) per task.`,
         "Next: the measure shards (`phase: measure`, `shard: I/N`) on a copy of the run folder and the rollout cache, then `phase: finish` on their merged caches.",
       ],
     });
+    return failure ? { ...outcome, failure } : outcome;
   }
   if (!options.shard) throw new Error("the measure phase needs a shard");
   const outcome = await runMeasureShard({

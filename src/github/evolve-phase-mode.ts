@@ -35,4 +35,5 @@ export async function runEvolvePhase(context: ModeContext): Promise<void> {
   report.summaryMarkdown = outcome.summaryMarkdown;
   if (outcome.rolloutsRun !== undefined)
     core.info(`${outcome.rolloutsRun} rollouts run, ${outcome.rolloutsCached ?? 0} cached`);
+  if (outcome.failure) report.problem(outcome.failure);
 }

@@ -20,6 +20,7 @@ describe.skipIf(!python)("an agent that reads another key variable than model.ap
   let dir: string;
   let evolve: CliRun;
   let evaluated: CliRun;
+  let search: CliRun;
 
   beforeAll(async () => {
     ledger = await startEndpointLedger({ world: join(pythonExample, "world.yaml") });
@@ -39,6 +40,10 @@ describe.skipIf(!python)("an agent that reads another key variable than model.ap
       cwd: dir,
       env,
     });
+    search = await runCli(
+      ["evolve", "--config", "ecdysis.yml", "--limit", "4", "--phase", "search", "--out", "s"],
+      { cwd: dir, env },
+    );
   }, 300_000);
 
   afterAll(async () => {
@@ -63,5 +68,11 @@ describe.skipIf(!python)("an agent that reads another key variable than model.ap
     expect(evaluated.code, evaluated.stderr).toBe(1);
     expect(evaluated.stderr).toMatch(/the agent crashed in every one of/);
     expect(evaluated.stderr).toMatch(/model\.apiKeyEnv/);
+  });
+
+  it("the search phase of a matrix run stops the same way, exit 1 (it said 'search done')", () => {
+    expect(search.code, search.stderr).toBe(1);
+    expect(search.stderr).toMatch(/the agent crashed in every one of/);
+    expect(search.stdout).not.toMatch(/search done/);
   });
 });
