@@ -57,7 +57,11 @@ describe.skipIf(!existsSync(dist))("dist/index.js, phase inputs (real engine, si
     const killed = await action({ phase: "measure", shard: "1/2", concurrency: "2" }, (child) => {
       let sent = false; // one signal: polls overlap, and a second signal means "exit now"
       const poll = setInterval(async () => {
-        if (sent || (await countCachedRollouts(cacheDir)) < before + 5) return;
+        if (sent) return;
+        const kept = await countCachedRollouts(cacheDir);
+        // Checked again after the await: a poll that started before the signal must not send a
+        // second one (the Action exits at once on a second signal, before it reports the first).
+        if (sent || kept < before + 5) return;
         sent = true;
         clearInterval(poll);
         child.kill("SIGTERM");

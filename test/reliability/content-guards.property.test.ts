@@ -8,7 +8,7 @@ import type { GuardContext } from "../../src/harness/guard-context.js";
 import { loadHarness } from "../../src/harness/load-harness.js";
 import { fixtureFiles, makeHarnessDir } from "../../src/harness/testing/harness-fixture.js";
 import type { HarnessEdit, LoadedHarness, PlannedEdit } from "../../src/harness/types.js";
-import { minimumFuzzCases, runProperty } from "./fuzz-cases.js";
+import { fuzzRuns, minimumFuzzCases, runProperty } from "./fuzz-cases.js";
 
 // Property: whatever edits an LLM proposes, no forbidden string reaches a candidate harness —
 // a configured secret value, an sk- key, an expected answer, an 8-word run of a task input —
@@ -271,7 +271,7 @@ describe("content guards (property)", () => {
     let reached = 0;
     const cases = runProperty({
       name: "content guards",
-      runs: 11_200,
+      runs: fuzzRuns(11_200),
       arbitrary: fc.record({
         target: item,
         shape: disguise,

@@ -1,8 +1,23 @@
 import { appendFileSync } from "node:fs";
 import fc from "fast-check";
 
-/** Cases every guard property runs at least (issue #10: ≥ 10,000 generated cases each). */
-export const minimumFuzzCases = 10_000;
+/** Cases every guard property runs in a full fuzz, `npm run fuzz` (issue #10: ≥ 10,000 each). */
+export const fullFuzzCases = 10_000;
+
+/**
+ * Cases every guard property runs at least in this run: the full count under `npm run fuzz`
+ * (`ECDYSIS_FUZZ=full`), a fifth of it in `npm test` — the first draws of the same fixed-seed
+ * streams, so CI's run is a prefix of the full one and stays within CI's 20 minutes.
+ */
+export const minimumFuzzCases = process.env.ECDYSIS_FUZZ === "full" ? fullFuzzCases : 2_000;
+
+/**
+ * Draws for a property whose full fuzz takes `fullRuns` draws (some vacuous, not counted): all of
+ * them in a full fuzz, else a fifth and a margin for a prefix with more vacuous draws.
+ */
+export function fuzzRuns(fullRuns: number): number {
+  return minimumFuzzCases === fullFuzzCases ? fullRuns : Math.ceil(fullRuns / 5) + 150;
+}
 
 /**
  * Runs a fast-check property for `runs` cases, from a fixed seed (`nameSeed`), and returns how many cases it actually ran

@@ -5,7 +5,7 @@ import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { checkEditPath } from "../../src/harness/path-guard.js";
-import { minimumFuzzCases, runProperty } from "./fuzz-cases.js";
+import { fullFuzzCases, runProperty } from "./fuzz-cases.js";
 
 // Property: whatever path an LLM names, a path the guard accepts stays inside the harness
 // folder (symlinks resolved), never touches .git/.github or a protected file, and — when new —
@@ -147,12 +147,12 @@ function inside(root: string, candidate: string): boolean {
 }
 
 describe("path guard (property)", () => {
-  it(`accepts only contained, unprotected, portable paths (≥ ${minimumFuzzCases} cases)`, () => {
+  it(`accepts only contained, unprotected, portable paths (≥ ${fullFuzzCases} cases)`, () => {
     let accepted = 0;
     let refused = 0;
     const cases = runProperty({
       name: "path guard",
-      runs: 12_000,
+      runs: 12_000, // cheap (about 2 s): the full fuzz in every run
       arbitrary: editPath(),
       predicate: (path) => {
         const verdict = checkEditPath({
@@ -194,7 +194,7 @@ describe("path guard (property)", () => {
         }
       },
     });
-    expect(cases).toBeGreaterThanOrEqual(minimumFuzzCases);
+    expect(cases).toBeGreaterThanOrEqual(fullFuzzCases);
     // The generator must exercise both sides of the guard.
     expect(accepted).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(500);

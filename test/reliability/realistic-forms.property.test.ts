@@ -14,7 +14,7 @@ import type { HarnessEdit, LoadedHarness } from "../../src/harness/types.js";
 import { loadWorld } from "../../src/sim/index.js";
 import { seedHarnessFiles } from "../../src/sim/seed-harness.js";
 import { generateWorld } from "../../src/sim/task-generation.js";
-import { minimumFuzzCases, runProperty } from "./fuzz-cases.js";
+import { fullFuzzCases, fuzzRuns, minimumFuzzCases, runProperty } from "./fuzz-cases.js";
 import {
   arithmetic,
   nameStyle,
@@ -137,7 +137,7 @@ const common = (text: string) => {
   return key !== null && isCommonAnswer(key);
 };
 const pick = <T>(list: readonly T[], at: number): T => list[at % list.length];
-const runs = Number(process.env.GUARDS_SMOKE ?? minimumFuzzCases + 200);
+const runs = Number(process.env.GUARDS_SMOKE ?? fuzzRuns(fullFuzzCases + 200));
 const choice = fc.record({
   world: fc.nat(),
   target: fc.nat(),
