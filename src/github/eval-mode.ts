@@ -1,5 +1,5 @@
 import { relative, sep } from "node:path";
-import { formatAccuracy, type ModeContext } from "./mode-context.js";
+import { formatAccuracy, llmOverrides, type ModeContext } from "./mode-context.js";
 import { publishArtifact, withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
@@ -12,7 +12,7 @@ export async function runEvalMode(context: ModeContext): Promise<void> {
       engine.eval({
         configPath: context.configPath,
         outDir: context.outDir,
-        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+        llm: llmOverrides(options),
         concurrency: options.concurrency,
       }),
     ),

@@ -7,7 +7,7 @@ import { runEvolvePhase } from "./evolve-phase-mode.js";
 import { publishUpdate } from "./evolve-publish.js";
 import { type EvolveTarget, resolveEvolveTarget } from "./evolve-target.js";
 import { snapshotSeed } from "./harness-commits.js";
-import { formatAccuracy, type ModeContext } from "./mode-context.js";
+import { evolveOverrides, formatAccuracy, llmOverrides, type ModeContext } from "./mode-context.js";
 import { publishArtifact, withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
@@ -24,14 +24,8 @@ function runEngine(context: ModeContext, target: EvolveTarget): Promise<EvolveOu
       engine.evolve({
         configPath: context.configPath,
         outDir: context.outDir,
-        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
-        overrides: {
-          budgetRollouts: options["budget-rollouts"],
-          budgetCostUsd: options["budget-cost-usd"],
-          maxIterations: options["max-iterations"],
-          strategy: options.strategy,
-          concurrency: options.concurrency,
-        },
+        llm: llmOverrides(options),
+        overrides: evolveOverrides(options),
         phase: options.phase === "finish" ? "finish" : "all",
         runId: `${run.runId}-${run.runAttempt}`,
         runUrl: run.runUrl,

@@ -1,5 +1,5 @@
 import * as core from "@actions/core";
-import type { ModeContext } from "./mode-context.js";
+import { evolveOverrides, llmOverrides, type ModeContext } from "./mode-context.js";
 import { withRolloutCache } from "./run-services.js";
 import { logGroup } from "./summary.js";
 
@@ -19,14 +19,8 @@ export async function runEvolvePhase(context: ModeContext): Promise<void> {
       engine.evolvePhase({
         configPath: context.configPath,
         outDir: context.outDir,
-        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
-        overrides: {
-          budgetRollouts: options["budget-rollouts"],
-          budgetCostUsd: options["budget-cost-usd"],
-          maxIterations: options["max-iterations"],
-          strategy: options.strategy,
-          concurrency: options.concurrency,
-        },
+        llm: llmOverrides(options),
+        overrides: evolveOverrides(options),
         phase,
         shard: options.shard,
       }),

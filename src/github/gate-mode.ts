@@ -9,7 +9,7 @@ import { reportForkPullRequest } from "./fork-guard.js";
 import { type GateTarget, prepareGateTarget } from "./gate-target.js";
 import { defaultStatusContext } from "./harness-identity.js";
 import { copyHeadHarness } from "./head-harness.js";
-import { formatAccuracy, type ModeContext } from "./mode-context.js";
+import { formatAccuracy, llmOverrides, type ModeContext } from "./mode-context.js";
 import type { RepoRef } from "./repo-ref.js";
 import { describeFailure } from "./run-report.js";
 import { publishArtifact } from "./run-services.js";
@@ -98,7 +98,7 @@ async function evaluate(gate: Gate, target: GateTarget): Promise<GateOutcome> {
         headHarnessDir,
         headProjectRoot: target.scratch.head,
         outDir: context.outDir,
-        llm: { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model },
+        llm: llmOverrides(options),
         concurrency: options.concurrency,
         runUrl: run.runUrl,
       }),

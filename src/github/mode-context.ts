@@ -1,4 +1,4 @@
-import type { ActionEngine } from "./action-engine.js";
+import type { ActionEngine, EvolveOverrides, LlmOverrides } from "./action-engine.js";
 import type { ActionOptions } from "./action-options.js";
 import type { ArtifactUploader } from "./artifact.js";
 import type { CacheService } from "./cache.js";
@@ -9,6 +9,22 @@ import type { RunReport } from "./run-report.js";
 import type { SecretScrubber } from "./secrets.js";
 
 export { formatAccuracy } from "./run-report.js";
+
+/** The model inputs (`base-url`, `api-key`, `model`) as the engine takes them. */
+export function llmOverrides(options: ActionOptions): LlmOverrides {
+  return { baseUrl: options["base-url"], apiKey: options["api-key"], model: options.model };
+}
+
+/** The budget and loop inputs of an evolve run (whole or one phase) as the engine takes them. */
+export function evolveOverrides(options: ActionOptions): EvolveOverrides {
+  return {
+    budgetRollouts: options["budget-rollouts"],
+    budgetCostUsd: options["budget-cost-usd"],
+    maxIterations: options["max-iterations"],
+    strategy: options.strategy,
+    concurrency: options.concurrency,
+  };
+}
 
 /** What every mode gets from the entry: validated options, the run context and its services. */
 export interface ModeContext {
