@@ -127,6 +127,46 @@ describe("ecdysis strategy", () => {
     expect(result.gate.passed).toBe(true);
   });
 
+  it("with no systematic pattern left and budget to spare, observes the train tasks not yet seen before stopping; the stop says what was left unspent and why", async () => {
+    const { result } = await run({
+      // One failing task: a singleton pattern, model-specific, never repaired.
+      train: [
+        ...specs({ prefix: "n", count: 7 }),
+        ...specs({ prefix: "s", count: 1, fault: "odd" }),
+      ],
+      heldout: specs({ prefix: "h", count: 2 }),
+      evolve: { ecdysis: { batchSize: 4 }, budget: { rollouts: 200 } },
+    });
+    const [first, second] = result.iterations;
+    expect(first.reason).toMatch(
+      /^observing more before stopping: .*4 train task\(s\) not yet observed/,
+    );
+    expect(second.batch.taskIds.filter((id) => first.batch.taskIds.includes(id))).toEqual([]);
+    expect(result.stoppedBy).toBe("no-systematic-pattern");
+    expect(result.iterations).toHaveLength(2);
+    expect(second.reason).toMatch(
+      /training rollouts left unspent: every train task has been observed on this harness/,
+    );
+  });
+
+  it("stops at once, saying so, when a further batch and its validation would not fit the budget", async () => {
+    const { result } = await run({
+      // One failing task: a singleton pattern, model-specific, never repaired.
+      train: [
+        ...specs({ prefix: "n", count: 7 }),
+        ...specs({ prefix: "s", count: 1, fault: "odd" }),
+      ],
+      heldout: specs({ prefix: "h", count: 2 }),
+      evolve: { ecdysis: { batchSize: 4 }, budget: { rollouts: 10 } },
+    });
+    expect(result.iterations).toHaveLength(1);
+    // Its batch showed no failure, or only the singleton: either way nothing to repair there.
+    expect(result.stoppedBy).toMatch(/^no-(failures|systematic-pattern)$/);
+    expect(result.iterations[0].reason).toMatch(
+      /left unspent: 4 train task\(s\) not yet observed, but a batch and its validation \(~8 rollouts\) do not fit/,
+    );
+  });
+
   it("rejects a candidate whose cheap validation breaks more than it fixes, and does not re-propose it", async () => {
     const { result, calls } = await run({
       train: [
