@@ -54790,7 +54790,16 @@ function stopOrObserveMore(options, seen, stop2) {
       data: { addressed: [] },
       reason: `${observeMoreReason}: ${stop2.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`
     };
-  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : "every train task has been observed on this harness";
+  const deterministic = deterministicAgent(context.config) !== void 0;
+  if (unseen === 0 && !deterministic && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [], freshSamples: true },
+      reason: `${observeMoreReason}: ${stop2.reason}; every train task has been observed on this harness, so fresh samples of them (round ${(state.sampleRound ?? 0) + 1}) with ${left} rollouts left`
+    };
+  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : deterministic ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them" : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
   return { ...stop2, reason: `${stop2.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 function stopWithout(options) {
@@ -55528,28 +55537,48 @@ function ecdysisStrategy() {
     open: (context) => ecdysisRun(context)
   };
 }
-function ecdysisRun(context) {
-  const plain2 = plainSteps(context);
-  const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
+function ecdysisRun(base) {
+  const atRound = sampleRounds(base);
   return {
     start: async (seed2) => ({ harness: seed2, memory: [] }),
     followUp: (state) => state.repair ? repairPurpose2 : void 0,
-    propose: (state, scope) => state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope }),
-    validate: (proposal, _state, scope) => validateEcdysis({
-      context,
-      steps,
+    propose: (state, scope) => {
+      const { context, steps } = atRound(state.sampleRound ?? 0);
+      return state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope });
+    },
+    validate: (proposal, state, scope) => validateEcdysis({
+      ...atRound(state.sampleRound ?? 0),
       proposal,
       scope: proposal.data.repair ? scope.within("repair") : scope
     }),
-    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) })
+    next: (state, step) => ({ ...next(base, state, step), ...observation(state, step) })
+  };
+}
+function sampleRounds(base) {
+  const rounds = /* @__PURE__ */ new Map();
+  return (round) => {
+    const known = rounds.get(round);
+    if (known) return known;
+    const offset = round * sampleRoundStride;
+    const context = round === 0 ? base : {
+      ...base,
+      evaluate: (request) => base.evaluate({ ...request, firstSample: (request.firstSample ?? 0) + offset })
+    };
+    const plain2 = plainSteps(context);
+    const made = { context, steps: context.speedups ? withSpeedups(plain2, context) : plain2 };
+    rounds.set(round, made);
+    return made;
   };
 }
 function observation(state, step) {
   const { proposal, verdict } = step;
+  const round = state.sampleRound ?? 0;
+  if (proposal.kind === "refused" && proposal.data?.freshSamples)
+    return { observed: [], observeFresh: false, sampleRound: round + 1 };
   const ids = proposal.seen.batch.tasks.map((task) => task.id);
   const observed2 = verdict.accepted ? [] : [.../* @__PURE__ */ new Set([...state.observed ?? [], ...ids])];
   const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
-  return { observed: observed2, observeFresh };
+  return { observed: observed2, observeFresh, sampleRound: round };
 }
 function next(context, state, step) {
   const { proposal, validation, verdict } = step;
@@ -55635,6 +55664,7 @@ function hmsFor(hms, patternIds) {
   );
   return changes.length > 0 ? { changes } : void 0;
 }
+var sampleRoundStride;
 var init_ecdysis = __esm({
   "src/evolve/strategies/ecdysis.ts"() {
     "use strict";
@@ -55647,6 +55677,7 @@ var init_ecdysis = __esm({
     init_ecdysis_validate();
     init_repair();
     init_steps2();
+    sampleRoundStride = 1e3;
   }
 });
 

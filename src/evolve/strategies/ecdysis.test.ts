@@ -167,6 +167,32 @@ describe("ecdysis strategy", () => {
     );
   });
 
+  it("when its batch is the whole split and every task was observed, draws fresh samples of them before stopping (a warm agent); a deterministic one stops, saying why", async () => {
+    const train = [
+      ...specs({ prefix: "n", count: 4 }),
+      ...specs({ prefix: "s", count: 1, fault: "odd" }),
+    ];
+    const options = { train, heldout: specs({ prefix: "h", count: 2 }) };
+    const evolve = { ecdysis: { batchSize: 8 }, budget: { rollouts: 40 }, maxIterations: 30 };
+    const warm = await run({ ...options, evolve, temperature: 0.7 });
+    const [first, second] = warm.result.iterations;
+    expect(first.reason).toMatch(/^observing more before stopping: .*fresh samples/);
+    const sampled = warm.calls.diagnose.map((call) =>
+      call.records.map((record) => record.sampleIndex),
+    );
+    expect(sampled[0].every((index) => index < 1000)).toBe(true);
+    // The next batch is the same tasks at sample indices never drawn before: fresh samples, not replays.
+    expect(second.batch.taskIds).toEqual(first.batch.taskIds);
+    expect(sampled[1].every((index) => index >= 1000)).toBe(true);
+    expect(warm.result.stoppedBy).toBe("no-systematic-pattern");
+    expect(warm.result.iterations.at(-1)?.reason).toMatch(/training rollouts left unspent/);
+    const cold = await run({ ...options, evolve, temperature: 0 });
+    expect(cold.result.iterations).toHaveLength(1);
+    expect(cold.result.iterations[0].reason).toMatch(
+      /left unspent: every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them/,
+    );
+  });
+
   it("rejects a candidate whose cheap validation breaks more than it fixes, and does not re-propose it", async () => {
     const { result, calls } = await run({
       train: [
