@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
+import { silentAgentReason } from "../diagnose/agent-replies.js";
 import { crashedAgentReason } from "../eval/agent-errors.js";
 import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
@@ -126,7 +127,10 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
     // A run in which the agent never ran to an answer measured nothing: it says so and fails.
-    const crashed = crashedAgentReason(records, total);
+    // (`records` holds the failing rollouts only: all of them failed when it holds `total`.)
+    const crashed =
+      crashedAgentReason(records, total) ??
+      (records.length === total ? silentAgentReason(records) : undefined);
     if (!crashed) return 0;
     io.stderr.write(`error: nothing was measured: ${crashed}\n`);
     return 1;
