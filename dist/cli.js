@@ -67980,13 +67980,16 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const written = [...order, "records.jsonl"].map((name3) => join28(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
-    const crashed2 = crashedAgentReason(records, total) ?? (records.length === total ? silentAgentReason(records) : void 0);
-    if (!crashed2) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed2}
+    const unmeasured = nothingMeasured(records, total);
+    if (!unmeasured) return 0;
+    io.stderr.write(`error: nothing was measured: ${unmeasured}
 `);
     return 1;
   }
 };
+function nothingMeasured(records, total) {
+  return crashedAgentReason(records, total) ?? (records.length === total ? silentAgentReason(records) : void 0);
+}
 async function warnAboutRecords(input2) {
   const { io, records } = input2;
   const unknown2 = await unknownTaskWarning(

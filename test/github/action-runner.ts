@@ -1,8 +1,8 @@
 import { type ChildProcess, execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { buildSync } from "esbuild";
+import { bundledEntry } from "../../src/cli/testing/bundle-entry.js";
 
 /** Repository root (for paths to the entries). */
 export const repoRoot = resolve(import.meta.dirname, "..", "..");
@@ -37,39 +37,6 @@ export function parseOutputFile(text: string): Record<string, string> {
     }
   }
   return outputs;
-}
-
-let fakeEntryBundle: string | undefined;
-
-/**
- * The test-only entry (`fake-core-entry.ts`) bundled once per test process, as scripts/build.mjs
- * bundles the Action: starting it through tsx compiled the whole source tree on every run (about
- * 5 s of CPU each, 40+ runs per test suite). The bundle sits inside the checkout
- * (node_modules/.cache), so the modules that find `worlds/` and package.json by walking up from
- * themselves find this checkout's.
- */
-function fakeEntry(): string {
-  if (fakeEntryBundle) return fakeEntryBundle;
-  const parent = join(repoRoot, "node_modules", ".cache", "ecdysis-fake-entry");
-  mkdirSync(parent, { recursive: true });
-  const dir = mkdtempSync(join(parent, "run-"));
-  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  const outfile = join(dir, "fake-core-entry.mjs");
-  buildSync({
-    entryPoints: [join(repoRoot, "test", "github", "fake-core-entry.ts")],
-    outfile,
-    bundle: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    banner: {
-      js: 'import { createRequire as __testRequire } from "node:module";\nconst require = __testRequire(import.meta.url);',
-    },
-    logLevel: "warning",
-    absWorkingDir: repoRoot,
-  });
-  fakeEntryBundle = outfile;
-  return outfile;
 }
 
 /** The `node` path of the Node 24 binary shipped as a dev dependency. */
@@ -121,7 +88,8 @@ export function runAction(options: {
   const [command, args] =
     options.entry.kind === "dist"
       ? [options.entry.node ?? process.execPath, [join(repoRoot, "dist", "index.js")]]
-      : [process.execPath, [fakeEntry()]];
+      : // The test-only entry, bundled once per test process (tsx compiled it on every run).
+        [process.execPath, [bundledEntry(repoRoot, "test/github/fake-core-entry.ts")]];
   if (options.entry.kind === "fake-ts")
     env.ECDYSIS_FAKE_CORE = JSON.stringify(options.entry.scenario);
   return new Promise((resolveRun) => {
