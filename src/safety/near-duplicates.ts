@@ -18,6 +18,14 @@ const nearCopyThresholds = {
   all: 0.45,
   /** Least share of its specific shingles. */
   specific: 0.1,
+  /**
+   * Least distinct specific words (its names' words, its rare numbers) the text carries, of a
+   * task with three or more; of a task with one or two, one. A rule about the task's family
+   * shares its wording and may share one number by chance ("a day has 24 hours" beside "…spent
+   * 24 hours and 26 minutes…"); a copy keeps most of a task's names and numbers, even with one
+   * word dropped or its name left out.
+   */
+  words: 2,
 } as const;
 
 /** Thresholds of `nearDuplicates` (weighted Jaccard similarity of two inputs' shingles). */
@@ -35,6 +43,8 @@ export interface Signature {
   wording: Map<number, number>;
   wordingTotal: number;
   specific: Set<number>;
+  /** Its specific words (the one-word specific shingles): names' words, rare numbers. */
+  specificWords: Set<number>;
   /** The specific shingles with a name word. */
   named: Set<number>;
 }
@@ -136,6 +146,7 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
   const weights = new Map<number, number>();
   const wording = new Map<number, number>();
   const specific = new Set<number>();
+  const specificWords = new Set<number>();
   const named = new Set<number>();
   const fallback = new Set<number>();
   const known = sentences.map((sentence) => sentence.map(facts));
@@ -151,7 +162,8 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
     const words = known[at];
     for (let index = 0; index < sentence.length; index += 1) {
       add(sentence[index], [words[index]]);
-      if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
+      if (words[index].specific) specificWords.add(featureHash(sentence[index]));
+      else wording.set(featureHash(sentence[index]), words[index].idf);
       for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
         add(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
     }
@@ -163,23 +175,36 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
     wording,
     wordingTotal: sum(wording),
     specific: anySpecific ? specific : fallback,
+    specificWords,
     named,
   };
 }
 
-/** How much of `signature` the shingle set `text` carries: weighted overall, and of its specific shingles. */
+/**
+ * How much of `signature` the shingle set `text` carries: weighted overall, of its specific
+ * shingles, and how many of its specific words.
+ */
 export function coverage(
   signature: Signature,
   text: ReadonlySet<number>,
-): { all: number; specific: number } {
+): { all: number; specific: number; words: number } {
   let carried = 0;
   for (const [hash, weight] of signature.wording) if (text.has(hash)) carried += weight;
   let specific = 0;
   for (const hash of signature.specific) if (text.has(hash)) specific += 1;
+  let words = 0;
+  for (const hash of signature.specificWords) if (text.has(hash)) words += 1;
   return {
     all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
     specific: signature.specific.size > 0 ? specific / signature.specific.size : 0,
+    words,
   };
+}
+
+/** The specific words a near copy of `signature` carries at least (`nearCopyThresholds.words`). */
+function wordsNeeded(signature: Signature): number {
+  const size = signature.specificWords.size;
+  return size >= 3 ? nearCopyThresholds.words : Math.min(1, size);
 }
 
 /** The inputs a text whose shingles are `text` near-copies (`nearCopyThresholds`), in index order. */
@@ -188,8 +213,13 @@ export function nearCopies(index: InputIndex, text: ReadonlySet<number>): number
   for (const hash of text) for (const task of index.postings.get(hash) ?? []) candidates.add(task);
   return [...candidates]
     .filter((task) => {
-      const found = coverage(index.signature(task), text);
-      return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
+      const signature = index.signature(task);
+      const found = coverage(signature, text);
+      return (
+        found.all >= nearCopyThresholds.all &&
+        found.specific >= nearCopyThresholds.specific &&
+        found.words >= wordsNeeded(signature)
+      );
     })
     .sort((a, b) => a - b);
 }
