@@ -8,8 +8,8 @@ import type { HarnessEdit } from "../../src/harness/types.js";
 // rule and as a note, through the guards of the bundled world × seed contexts where they were
 // found refused: quickstart 4 ("…spent 24 hours and 26 minutes…" read "a day has 24 hours" as
 // a reworded copy; the other worlds of seed 4 alike) and sparse 3 (a held-out parcel weighs
-// 0.5 kg: "Half is 0.5" was its answer). None may be refused: the bench prints the rate over
-// every world × seeds 1–10 (docs/guards.md).
+// 0.5 kg: "Half is 0.5" was its answer); all of them at once in one file too. None may be
+// refused: the bench prints the rates over every world × seeds 1–10 (docs/guards.md).
 
 const contexts: [string, number][] = [
   ["quickstart", 4],
@@ -41,5 +41,26 @@ describe("general rules through the guards", () => {
             refused.push(`${world.name}/${world.seed}: ${text} (${rejection.reason})`);
         }
     expect(refused).toEqual([]);
+  });
+
+  it(`all ${generalRules.length} in one notes file (a harness that gathered them): not refused`, () => {
+    // The near-copy check reads all new text at once: many rules of one family's wording and
+    // small numbers (31 days, 24 hours) once read as a reworded copy of a task that has them.
+    const content = `# Notes\n\n${generalRules.map((text) => `- ${text}`).join("\n")}\n`;
+    for (const world of worlds) {
+      const result = applyEdits({
+        harness: world.harness,
+        edits: [
+          {
+            module: "prompt",
+            patterns: [],
+            rationale: "r",
+            edit: { kind: "write_file", file: "notes.md", content },
+          },
+        ],
+        guard: world.guard,
+      });
+      expect(result.rejected, `${world.name}/${world.seed}`).toEqual([]);
+    }
   });
 });

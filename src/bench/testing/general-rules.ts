@@ -61,3 +61,18 @@ export const generalRules = [
   "Ignore background notes about the archive; they never change the answer.",
   "If two readings of a question are possible, take the one the numbers in it support.",
 ] as const;
+
+/**
+ * Worked examples with round made-up numbers, as a refiner illustrates a procedure: general
+ * too, but written in a family's own template, so a task whose numbers they happen to share in
+ * the same places reads as copied (docs/guards.md gives the measured rate).
+ */
+export const workedExamples = [
+  "Example: 2 hours and 30 minutes is 2 × 60 + 30 = 150 minutes.",
+  "Example: 3 kilometres and 250 metres is 3 × 1000 + 250 = 3250 metres.",
+  "Example: a rope 10 feet long is 120 inches; cutting off 20 inches leaves 100 inches.",
+  "Example: saving 5 coins a week for 4 weeks gives 20 coins; spending 8 of them leaves 12.",
+  "Example: 2.5 kilograms is 2500 grams.",
+  "Example: 2024-02-27 plus 3 days is 2024-03-01, because 2024 is a leap year.",
+  "Example: 4 boxes of 6 jars are 24 jars; shared among 3 stalls, each gets 8.",
+] as const;
