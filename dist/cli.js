@@ -21301,6 +21301,8 @@ var init_normal_form = __esm({
 function isCommonAnswer(found) {
   if (found.kind === "words")
     return found.key.length < smallKeyLength || calendarWords.has(found.key);
+  if (/^\d+\.\d+$/.test(found.key))
+    return found.key.replace(".", "").replace(/^0+/, "").length <= 2;
   if (!/^\d+$/.test(found.key)) return false;
   return Number(found.key) < smallNumberLimit || commonNumbers.has(found.key);
 }
@@ -21451,7 +21453,7 @@ function wordCasing(texts) {
   }
   return { named, lower };
 }
-var pairGap, sentenceMemo, sentenceStarters;
+var pairGap, sentenceMemo, sentenceStarters, functionWords;
 var init_text_features = __esm({
   "src/safety/text-features.ts"() {
     "use strict";
@@ -21460,6 +21462,9 @@ var init_text_features = __esm({
     sentenceMemo = /* @__PURE__ */ new Map();
     sentenceStarters = new Set(
       "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
+    );
+    functionWords = new Set(
+      "a about after an and any are as at be been before between but by can could did do does each every for from had has have he her his how i if in into is it its many me much my of on or our per she should so some than that the their them then there these they this those through to under up upon was we were what when where which while who whom whose why will with would you your".split(" ")
     );
   }
 });
@@ -29735,6 +29740,7 @@ function signatureOf(sentences2, facts) {
   const specific = /* @__PURE__ */ new Set();
   const named = /* @__PURE__ */ new Set();
   const fallback = /* @__PURE__ */ new Set();
+  const anchors = new Anchors();
   const known = sentences2.map((sentence) => sentence.map(facts));
   const anySpecific = known.some((sentence) => sentence.some((word2) => word2.specific));
   const add2 = (text3, parts) => {
@@ -29743,14 +29749,19 @@ function signatureOf(sentences2, facts) {
     if (parts.some((part) => part.specific)) specific.add(hash2);
     else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash2);
     if (parts.some((part) => part.name)) named.add(hash2);
+    return hash2;
   };
   sentences2.forEach((sentence, at) => {
     const words = known[at];
     for (let index = 0; index < sentence.length; index += 1) {
-      add2(sentence[index], [words[index]]);
+      const single = add2(sentence[index], [words[index]]);
+      if (words[index].name) anchors.record(single, single);
       if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
-      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
-        add2(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1) {
+        const [left, right] = [index, index + gap];
+        const pair = add2(`${sentence[left]} ${sentence[right]}`, [words[left], words[right]]);
+        anchors.add(pair, [sentence[left], words[left]], [sentence[right], words[right]]);
+      }
     }
   });
   const sum = (map2) => [...map2.values()].reduce((a, b) => a + b, 0);
@@ -29760,26 +29771,9 @@ function signatureOf(sentences2, facts) {
     wording,
     wordingTotal: sum(wording),
     specific: anySpecific ? specific : fallback,
+    specificWords: anchors.byWord,
     named
   };
-}
-function coverage(signature, text3) {
-  let carried = 0;
-  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
-  let specific = 0;
-  for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
-  return {
-    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
-    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0
-  };
-}
-function nearCopies(index, text3) {
-  const candidates = /* @__PURE__ */ new Set();
-  for (const hash2 of text3) for (const task of index.postings.get(hash2) ?? []) candidates.add(task);
-  return [...candidates].filter((task) => {
-    const found = coverage(index.signature(task), text3);
-    return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
-  }).sort((a, b) => a - b);
 }
 function nearDuplicates(index, isLeft) {
   const pairs = /* @__PURE__ */ new Set();
@@ -29812,20 +29806,32 @@ function jaccard(a, b) {
     specific: specificUnion > 0 ? specificShared / specificUnion : 1
   };
 }
-var nearCopyThresholds, nearDuplicateThresholds;
+var nearDuplicateThresholds, Anchors;
 var init_near_duplicates = __esm({
   "src/safety/near-duplicates.ts"() {
     "use strict";
     init_text_features();
-    nearCopyThresholds = {
-      /** Least idf-weighted share of a task's wording (its words that are not specific). */
-      all: 0.45,
-      /** Least share of its specific shingles. */
-      specific: 0.1
-    };
     nearDuplicateThresholds = {
       all: 0.5,
       specific: 0.4
+    };
+    Anchors = class {
+      byWord = /* @__PURE__ */ new Map();
+      /** Records `pair` (the hash of `left right`) as an anchor of each side that it anchors. */
+      add(pair, left, right) {
+        this.anchor(pair, left, right);
+        this.anchor(pair, right, left);
+      }
+      anchor(pair, [word2, facts], [partner, other]) {
+        if (!facts.specific || !other.specific && functionWords.has(partner)) return;
+        this.record(featureHash(word2), pair);
+      }
+      /** Records `shingle` as an anchor of the word `word` (a hash; a name's word anchors itself). */
+      record(word2, shingle) {
+        const known = this.byWord.get(word2);
+        if (known) known.add(shingle);
+        else this.byWord.set(word2, /* @__PURE__ */ new Set([shingle]));
+      }
     };
   }
 });
@@ -49024,6 +49030,57 @@ var init_agent = __esm({
   }
 });
 
+// src/safety/near-copies.ts
+function coverage(signature, text3) {
+  let carried = 0;
+  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
+  let specific = 0;
+  for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
+  let words = 0;
+  for (const anchors of signature.specificWords.values())
+    if ([...anchors].some((pair) => text3.has(pair))) words += 1;
+  return {
+    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
+    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0,
+    words
+  };
+}
+function wordsNeeded(signature) {
+  const size = signature.specificWords.size;
+  return size >= 3 ? nearCopyThresholds.words : Math.min(1, size);
+}
+function nearCopies(index, text3) {
+  const candidates = /* @__PURE__ */ new Set();
+  for (const hash2 of text3) for (const task of index.postings.get(hash2) ?? []) candidates.add(task);
+  return [...candidates].filter((task) => {
+    const signature = index.signature(task);
+    const found = coverage(signature, text3);
+    return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific && found.words >= wordsNeeded(signature);
+  }).sort((a, b) => a - b);
+}
+var nearCopyThresholds;
+var init_near_copies = __esm({
+  "src/safety/near-copies.ts"() {
+    "use strict";
+    nearCopyThresholds = {
+      /** Least idf-weighted share of a task's wording (its words that are not specific). */
+      all: 0.45,
+      /** Least share of its specific shingles. */
+      specific: 0.1,
+      /**
+       * Least distinct specific words the text carries — its names' words anywhere, its rare
+       * numbers anchored, beside a word they stand beside in the task that is no function word — of
+       * a task with three or more; of a task with one or two, one. General rules about the task's family share
+       * its wording and many small numbers ("Months have 31 days…", "a day has 24 hours" beside
+       * "…spent 24 hours and 26 minutes…"), seldom two of them in the task's own places; a copy
+       * keeps most of a task's names and numbers where they were, even with one word dropped or
+       * replaced, its clauses swapped or its name left out.
+       */
+      words: 2
+    };
+  }
+});
+
 // src/safety/number-words.ts
 function derivedNumbers(tokens) {
   const found = [];
@@ -49501,7 +49558,7 @@ var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles;
 var init_content_guards = __esm({
   "src/harness/content-guards.ts"() {
     "use strict";
-    init_near_duplicates();
+    init_near_copies();
     init_text_features();
     init_harness_scan();
     init_secrets();
@@ -49971,7 +50028,7 @@ var init_guard_context = __esm({
       forbiddenInputs: external_exports.array(external_exports.string()),
       /**
        * The tasks of both splits, each input with its expected answers: an answer too small to
-       * refuse anywhere (an integer under 100, under 3 characters) is refused on a line that names
+       * refuse anywhere (an integer under 100, a two-digit decimal, a unit constant, under 3 characters) is refused on a line that names
        * its task; a held-out answer is refused spelled out or as an arithmetic step too. Their
        * inputs and answers are checked like `forbiddenInputs` and `forbiddenStrings`.
        */
