@@ -51705,17 +51705,9 @@ function agentErrorDetail(event, max) {
   return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
 }
 function crashedAgentReason(records, total = records.length, who = "the agent") {
-  const crashed2 = records.filter((record3) => agentErrorEvent(record3));
-  if (total === 0 || crashed2.length < total) return void 0;
-  const kinds2 = /* @__PURE__ */ new Map();
-  for (const record3 of crashed2) {
-    const kind = agentErrorEvent(record3)?.kind ?? "";
-    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
-  }
-  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
-  const first = agentErrorEvent(crashed2[0]);
-  const detail = agentErrorDetail(first, 400);
-  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed2[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+  const tally2 = new CrashTally();
+  for (const record3 of records) tally2.add(record3);
+  return tally2.reason(total, who);
 }
 function crashFix(event) {
   const detail = event?.detail ?? "";
@@ -51725,11 +51717,32 @@ function crashFix(event) {
     return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
   return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
 }
-var agentErrorKinds;
+var agentErrorKinds, CrashTally;
 var init_agent_errors = __esm({
   "src/eval/agent-errors.ts"() {
     "use strict";
     agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+    CrashTally = class {
+      kinds = /* @__PURE__ */ new Map();
+      first;
+      crashed = 0;
+      /** Counts `record` if the agent crashed in it. */
+      add(record3) {
+        const event = agentErrorEvent(record3);
+        if (!event) return;
+        this.crashed += 1;
+        this.kinds.set(event.kind, (this.kinds.get(event.kind) ?? 0) + 1);
+        this.first ??= { taskId: record3.taskId, event };
+      }
+      /** As `crashedAgentReason`: why none of `total` rollouts measured anything, if none did. */
+      reason(total, who = "the agent") {
+        const first = this.first;
+        if (total === 0 || this.crashed < total || !first) return void 0;
+        const parts = [...this.kinds].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+        const detail = agentErrorDetail(first.event, 400);
+        return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${first.taskId}: ${first.event.kind}: ${detail}. ${crashFix(first.event)}`;
+      }
+    };
   }
 });
 
@@ -53795,6 +53808,7 @@ async function measure(input2) {
   const spend2 = /* @__PURE__ */ new Map();
   const failing = /* @__PURE__ */ new Map();
   const onRecord = (record3) => {
+    input2.tally?.add(record3);
     const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
     const usage = record3.trace.usage;
     entry.tokens += usage.promptTokens + usage.completionTokens;
@@ -53824,13 +53838,15 @@ async function measure(input2) {
   };
 }
 async function measureHarnesses(input2) {
+  const tally2 = new CrashTally();
   const one = (split, final) => measure({
     evaluate: input2.evaluate(split),
     split,
     tasks: input2.tasks[split],
     harness: final ? input2.final : input2.seed,
     samples: final ? input2.samples.final : input2.samples.seed,
-    label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`
+    label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`,
+    tally: tally2
   });
   const seedRuns = Promise.all([one("train", false), one("heldout", false)]);
   if (input2.final.hash === input2.seed.hash) await seedRuns;
@@ -53839,13 +53855,22 @@ async function measureHarnesses(input2) {
     seedRuns,
     finalRuns
   ]);
-  return [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const measured = [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const total = measured.reduce(
+    (sum, each) => sum + each.result.cost.rollouts + each.result.cost.cachedRollouts,
+    0
+  );
+  const crashed2 = tally2.reason(total);
+  if (crashed2) throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
+  return measured;
 }
 var measurementSchema;
 var init_measurement = __esm({
   "src/evolve/measurement.ts"() {
     "use strict";
     init_zod();
+    init_agent_unusable_error();
+    init_agent_errors();
     init_types3();
     init_stage_schemas();
     measurementSchema = external_exports.object({
