@@ -21291,6 +21291,28 @@ var init_normal_form = __esm({
   }
 });
 
+// src/safety/steps.ts
+function runSteps(steps) {
+  for (; ; ) {
+    const next3 = steps.next();
+    if (next3.done) return next3.value;
+  }
+}
+async function runStepsYielding(steps) {
+  for (; ; ) {
+    const next3 = steps.next();
+    if (next3.done) return next3.value;
+    await new Promise((resolve15) => setImmediate(resolve15));
+  }
+}
+var stepSize;
+var init_steps = __esm({
+  "src/safety/steps.ts"() {
+    "use strict";
+    stepSize = 256;
+  }
+});
+
 // src/harness/answer-index.ts
 function isCommonAnswer(found) {
   if (found.kind === "words")
@@ -21505,6 +21527,9 @@ function expectedAnswerStrings(expected) {
   return [JSON.stringify(expected)];
 }
 function labelWords(input2) {
+  return runSteps(labelWordSteps(input2));
+}
+function* labelWordSteps(input2) {
   const { train } = input2;
   const choices = new Set(
     [input2.scorer, ...train.map((task) => task.scorer)].flatMap(
@@ -21522,9 +21547,10 @@ function labelWords(input2) {
     Math.ceil(train.length * labelMinShare)
   );
   const all2 = [...train, ...input2.heldout];
-  const inInputs = answersInOtherInputs(train, all2, answersOf);
+  const inInputs = yield* answersInOtherInputs(train, all2, answersOf);
   const found = /* @__PURE__ */ new Map();
-  for (const task of all2) {
+  for (const [at, task] of all2.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     for (const answer of expectedAnswerStrings(task.expected)) {
       const key = labelKey(answer);
       if (key === "" || found.has(key)) continue;
@@ -21540,7 +21566,7 @@ function labelWords(input2) {
     if (!found.has(labelKey(text3))) found.set(labelKey(text3), { text: text3, why: "one-task" });
   return [...found.values()];
 }
-function answersInOtherInputs(train, all2, answersOf) {
+function* answersInOtherInputs(train, all2, answersOf) {
   const index = answerIndex(
     all2.flatMap(
       (task) => expectedAnswerStrings(task.expected).map((text3) => ({ text: text3, sealed: false }))
@@ -21548,12 +21574,13 @@ function answersInOtherInputs(train, all2, answersOf) {
   );
   const keys = index.answers.map((answer) => `${answer.kind}:${answer.key}`);
   const found = /* @__PURE__ */ new Set();
-  train.forEach((task, at) => {
+  for (const [at, task] of train.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const tokens = contentTokens(normalTokens(task.input));
     for (const hit of findAnswers({ index, tokens }))
       if (index.answers[hit.id].kind === "words" && !answersOf[at]?.has(keys[hit.id]))
         found.add(keys[hit.id]);
-  });
+  }
   return found;
 }
 var labelReasonSchema, labelWordSchema, labelMinTasks, labelMinShare;
@@ -21563,6 +21590,7 @@ var init_label_words = __esm({
     init_zod();
     init_guard_text();
     init_normal_form();
+    init_steps();
     init_answer_index();
     init_item_phrases();
     labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs", "one-task"]);
@@ -29669,19 +29697,10 @@ function rareCap(size) {
   return Math.max(3, Math.min(50, Math.ceil(size * 0.025)));
 }
 function indexInputs(inputs, options) {
-  const sentences2 = /* @__PURE__ */ new Map();
-  const documentFrequency = /* @__PURE__ */ new Map();
-  const seen = /* @__PURE__ */ new Set();
-  for (const input2 of inputs) {
-    const keys = sentenceKeys(input2);
-    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    for (const hash2 of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
-      sentences2.set(hash2, (sentences2.get(hash2) ?? 0) + 1);
-    for (const word2 of new Set(keys.flat()))
-      documentFrequency.set(word2, (documentFrequency.get(word2) ?? 0) + 1);
-  }
+  return runSteps(indexInputSteps(inputs, options));
+}
+function* indexInputSteps(inputs, options) {
+  const { sentences: sentences2, documentFrequency } = yield* countSentences(inputs);
   const cap = rareCap(inputs.length);
   const { named, lower } = wordCasing(inputs);
   const factsOf = /* @__PURE__ */ new Map();
@@ -29713,6 +29732,7 @@ function indexInputs(inputs, options) {
   const postings = /* @__PURE__ */ new Map();
   const namedShingles = /* @__PURE__ */ new Set();
   for (let task = 0; task < inputs.length; task += 1) {
+    if (task % stepSize === stepSize - 1) yield;
     const made = signature(task);
     for (const hash2 of made.named) namedShingles.add(hash2);
     for (const hash2 of made.specific) {
@@ -29722,6 +29742,23 @@ function indexInputs(inputs, options) {
     }
   }
   return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
+}
+function* countSentences(inputs) {
+  const sentences2 = /* @__PURE__ */ new Map();
+  const documentFrequency = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  for (const [at, input2] of inputs.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
+    const keys = sentenceKeys(input2);
+    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    for (const hash2 of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
+      sentences2.set(hash2, (sentences2.get(hash2) ?? 0) + 1);
+    for (const word2 of new Set(keys.flat()))
+      documentFrequency.set(word2, (documentFrequency.get(word2) ?? 0) + 1);
+  }
+  return { sentences: sentences2, documentFrequency };
 }
 function signatureOf(sentences2, facts) {
   const weights = /* @__PURE__ */ new Map();
@@ -29775,7 +29812,7 @@ function nearCopies(index, text3) {
     return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
   }).sort((a, b) => a - b);
 }
-function nearDuplicates(index, isLeft) {
+function* nearDuplicateSteps(index, isLeft) {
   const pairs = /* @__PURE__ */ new Set();
   const found = [];
   for (const tasks of index.postings.values()) {
@@ -29786,6 +29823,7 @@ function nearDuplicates(index, isLeft) {
         const key = other * index.size + right;
         if (pairs.has(key)) continue;
         pairs.add(key);
+        if (pairs.size % stepSize === 0) yield;
         const similarity = jaccard(index.signature(other), index.signature(right));
         if (similarity.all >= nearDuplicateThresholds.all && similarity.specific >= nearDuplicateThresholds.specific)
           found.push({ left: other, right, similarity: similarity.all });
@@ -29810,6 +29848,7 @@ var nearCopyThresholds, nearDuplicateThresholds;
 var init_near_duplicates = __esm({
   "src/safety/near-duplicates.ts"() {
     "use strict";
+    init_steps();
     init_text_features();
     nearCopyThresholds = {
       /** Least idf-weighted share of a task's wording (its words that are not specific). */
@@ -29828,16 +29867,24 @@ var init_near_duplicates = __esm({
 import { realpath as realpath2, stat as stat2 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 function checkSplitOverlap(input2) {
+  runSteps(splitOverlapSteps(input2));
+}
+function checkSplitOverlapYielding(input2) {
+  return runStepsYielding(splitOverlapSteps(input2));
+}
+function* splitOverlapSteps(input2) {
   const { train, heldout } = input2;
   const byId = /* @__PURE__ */ new Map();
   const byInput = /* @__PURE__ */ new Map();
-  for (const task of heldout.tasks) {
+  for (const [at, task] of heldout.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     byId.set(task.id, task);
     const key = comparableText(task.input);
     if (!byInput.has(key)) byInput.set(key, task);
   }
   const where = (task, index, file2) => `${taskOrigin(task)?.file ?? file2} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
-  for (const task of train.tasks) {
+  for (const [at, task] of train.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const sameId = byId.get(task.id);
     const sameInput = sameId ? void 0 : byInput.get(comparableText(task.input));
     const other = sameId ?? sameInput;
@@ -29850,16 +29897,15 @@ function checkSplitOverlap(input2) {
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" }
     );
   }
-  checkNearDuplicates(input2);
+  yield* nearDuplicateCheckSteps(input2);
 }
-function checkNearDuplicates(input2) {
+function* nearDuplicateCheckSteps(input2) {
   const { train, heldout } = input2;
   const inputs = [...train.tasks, ...heldout.tasks].map((task2) => task2.input);
   const sameAnswer = (left, right) => comparableText(canonicalJson(train.tasks[left].expected)) === comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
-  const near = nearDuplicates(
-    indexInputs(inputs, { dropShared: false }),
-    (index) => index < train.tasks.length
-  ).find((pair) => sameAnswer(pair.left, pair.right));
+  const index = yield* indexInputSteps(inputs, { dropShared: false });
+  const pairs = yield* nearDuplicateSteps(index, (task2) => task2 < train.tasks.length);
+  const near = pairs.find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;
@@ -29886,7 +29932,7 @@ async function loadSplits(loaded, load2 = loadTasks) {
     );
   }
   const heldout = await load2(heldoutFile);
-  checkSplitOverlap({
+  await checkSplitOverlapYielding({
     train: { file: files.train, tasks: train },
     heldout: { file: files.heldout, tasks: heldout }
   });
@@ -29908,6 +29954,7 @@ var init_split_overlap = __esm({
     init_input_error();
     init_guard_text();
     init_near_duplicates();
+    init_steps();
     init_canonical_json();
     init_load_tasks();
   }
@@ -40459,7 +40506,7 @@ var init_messages2 = __esm({
 
 // node_modules/openai/resources/beta/threads/runs/steps.mjs
 var Steps;
-var init_steps = __esm({
+var init_steps2 = __esm({
   "node_modules/openai/resources/beta/threads/runs/steps.mjs"() {
     init_resource();
     init_pagination();
@@ -41062,8 +41109,8 @@ var Runs;
 var init_runs = __esm({
   "node_modules/openai/resources/beta/threads/runs/runs.mjs"() {
     init_resource();
-    init_steps();
-    init_steps();
+    init_steps2();
+    init_steps2();
     init_pagination();
     init_headers();
     init_AssistantStream();
@@ -52304,8 +52351,11 @@ function buildGuardContext(options) {
       answers: expectedAnswerStrings(task.expected).filter((text3) => text3.trim() !== ""),
       heldout: index >= train.length
     })),
-    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
+    labelWords: options.labelWords ?? labelWords({ train, heldout, scorer: config2.tasks.scorer })
   };
+}
+function findLabelWords(loaded, splits) {
+  return runStepsYielding(labelWordSteps({ ...splits, scorer: loaded.config.tasks.scorer }));
 }
 function guardRefinement(options) {
   const { harness, refinement, guard } = options;
@@ -52350,6 +52400,7 @@ var init_guard = __esm({
     "use strict";
     init_apply_edits();
     init_label_words();
+    init_steps();
   }
 });
 
@@ -55518,7 +55569,7 @@ function outcomes(records, taskIds) {
   }
   return byTask;
 }
-var init_steps2 = __esm({
+var init_steps3 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
@@ -55652,7 +55703,7 @@ var init_ecdysis = __esm({
     init_ecdysis_propose();
     init_ecdysis_validate();
     init_repair();
-    init_steps2();
+    init_steps3();
   }
 });
 
@@ -58470,7 +58521,7 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor, seed: seed2 }),
+    guard: runGuard({ loaded, splits, redactor, seed: seed2, labelWords: input2.labelWords }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -58503,9 +58554,9 @@ function configuredAdapter(input2) {
   });
 }
 function runGuard(input2) {
-  const { loaded, splits, redactor, seed: seed2 } = input2;
+  const { loaded, splits, redactor, seed: seed2, labelWords: labelWords2 } = input2;
   return {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout, labelWords: labelWords2 }),
     secretValues: [...redactor.values],
     seedFiles: guardedFiles(seed2)
   };
@@ -59317,7 +59368,9 @@ async function searchThen(options, then) {
       redactor
     });
     const models = options.models ?? opened;
-    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
+    const labelWords2 = await findLabelWords(loaded, inputs.splits);
+    const all2 = { options, journal, budget, redactor, models, inputs, workspace, prompts };
+    const run2 = openRun({ ...all2, labelWords: labelWords2 });
     const { strategyRun, outcome } = await searchLoop(strategy, run2, options.onIteration);
     return await then({
       options,
@@ -59383,6 +59436,7 @@ var init_run_evolve = __esm({
     init_budget();
     init_evolve_result();
     init_finish_run();
+    init_guard();
     init_loop();
     init_open_run();
     init_phase_files();
