@@ -8,6 +8,7 @@ const tasks = (prefix: string, count: number, offset: number): Task[] =>
     id: `${prefix}${index}`,
     input: `Clerk ${prefix}${index + offset} packs ${index + offset} crates of ${(index * 7) % 97} jars. How many jars?`,
     expected: (index + offset) * ((index * 7) % 97),
+    category: "count",
   }));
 
 /** Whether a macrotask (as a signal handler is run) got its turn before `work` settled. */
