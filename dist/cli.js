@@ -51728,22 +51728,6 @@ var init_evaluation_setup = __esm({
   }
 });
 
-// src/errors/agent-unusable-error.ts
-var AgentUnusableError;
-var init_agent_unusable_error = __esm({
-  "src/errors/agent-unusable-error.ts"() {
-    "use strict";
-    init_ecdysis_error();
-    AgentUnusableError = class extends EcdysisError {
-      code = "agent-unusable";
-      constructor(message) {
-        super(message);
-        this.name = "AgentUnusableError";
-      }
-    };
-  }
-});
-
 // src/eval/agent-errors.ts
 function agentErrorEvent(record3) {
   return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
@@ -51793,7 +51777,101 @@ var init_agent_errors = __esm({
   }
 });
 
+// src/diagnose/agent-replies.ts
+function agentReplyCounts(records) {
+  const counts2 = {
+    usable: 0,
+    empty: 0,
+    "reasoning-only": 0,
+    cut: 0,
+    refusal: 0
+  };
+  for (const record3 of records) {
+    const output2 = record3.output || record3.trace.output;
+    if (visibleText(output2) !== "" && !isRefusal({ content: output2 })) {
+      counts2.usable += 1;
+      continue;
+    }
+    const { steps, events } = record3.trace;
+    steps.forEach((step, index) => {
+      const event = events.find(
+        (candidate) => candidate.step === index && (candidate.kind === "empty-reply" || candidate.kind === "refusal")
+      );
+      counts2[kindOf(step.assistant, step.toolCalls.length, event)] += 1;
+    });
+  }
+  return counts2;
+}
+function kindOf(text3, toolCalls, event) {
+  if (toolCalls > 0) return "usable";
+  if (event?.kind === "refusal" || isRefusal({ content: text3 })) return "refusal";
+  if (visibleText(text3) !== "") return "usable";
+  if (/reasoning only/.test(event?.detail ?? "")) return "reasoning-only";
+  return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
+}
+function silentAgentReason(records) {
+  return crashedAgentReason(records) ?? unusableRepliesReason(records) ?? emptyOutputReason(records);
+}
+function emptyOutputReason(records) {
+  const answered = records.some(
+    (record3) => record3.trace.steps.length > 0 || visibleText(record3.output || record3.trace.output) !== ""
+  );
+  if (records.length === 0 || answered) return void 0;
+  return `the agent printed an empty output in every one of ${records.length} rollouts and reported no model turn (first: task ${records[0].taskId}); a command harness must print its answer in the JSON's "output" field (docs/command-harness.md): \`ecdysis eval --limit 1\` shows what it printed`;
+}
+function unusableRepliesReason(records) {
+  const counts2 = agentReplyCounts(records);
+  const turns = Object.values(counts2).reduce((sum, count6) => sum + count6, 0);
+  if (turns === 0 || counts2.usable > 0) return void 0;
+  const kinds2 = Object.keys(agentRemedies).filter((kind) => counts2[kind] > 0).sort((a, b) => counts2[b] - counts2[a]);
+  const parts = kinds2.map((kind) => `${counts2[kind]} ${agentRemedies[kind].words}`);
+  return `the agent model gave no usable reply in ${turns} turns of ${records.length} rollouts (${parts.join(", ")}); ${agentRemedies[kinds2[0]].remedy}`;
+}
+var agentRemedies;
+var init_agent_replies = __esm({
+  "src/diagnose/agent-replies.ts"() {
+    "use strict";
+    init_agent_errors();
+    init_reply_kind();
+    agentRemedies = {
+      empty: { words: "empty", remedy: "check the agent model and its server" },
+      "reasoning-only": {
+        words: "reasoning only, no answer",
+        remedy: "enable the server's reasoning parser (vLLM: --reasoning-parser) or raise model.maxTokens so the model finishes thinking and answers"
+      },
+      cut: { words: "cut at the token limit", remedy: "raise model.maxTokens" },
+      refusal: {
+        words: "refused",
+        remedy: "use an agent model that takes these tasks (this one declines them)"
+      }
+    };
+  }
+});
+
+// src/errors/agent-unusable-error.ts
+var AgentUnusableError;
+var init_agent_unusable_error = __esm({
+  "src/errors/agent-unusable-error.ts"() {
+    "use strict";
+    init_ecdysis_error();
+    AgentUnusableError = class extends EcdysisError {
+      code = "agent-unusable";
+      constructor(message) {
+        super(message);
+        this.name = "AgentUnusableError";
+      }
+    };
+  }
+});
+
 // src/evolve/gate-crashes.ts
+function crashed(run2, who) {
+  const total = run2.result.cost.rollouts + run2.result.cost.cachedRollouts;
+  const crash = crashedAgentReason(run2.records, total, who);
+  if (crash || run2.records.length !== total) return crash;
+  const silent = silentAgentReason(run2.records);
+  return silent && who !== "the agent" ? `${who}: ${silent}` : silent;
+}
 function judgeCrashes(compared, base, head) {
   const headCrash = crashed(head, "the head's agent");
   if (!headCrash) return compared;
@@ -51802,13 +51880,12 @@ function judgeCrashes(compared, base, head) {
     throw new AgentUnusableError(`the gate measured nothing, on either side: ${baseCrash}`);
   return { ...compared, verdict: "fail", passed: false, reason: headCrash };
 }
-var crashed;
 var init_gate_crashes = __esm({
   "src/evolve/gate-crashes.ts"() {
     "use strict";
+    init_agent_replies();
     init_agent_unusable_error();
     init_agent_errors();
-    crashed = (run2, who) => crashedAgentReason(run2.records, run2.result.cost.rollouts + run2.result.cost.cachedRollouts, who);
   }
 });
 
@@ -52401,70 +52478,6 @@ var init_guard = __esm({
     init_apply_edits();
     init_label_words();
     init_steps();
-  }
-});
-
-// src/diagnose/agent-replies.ts
-function agentReplyCounts(records) {
-  const counts2 = {
-    usable: 0,
-    empty: 0,
-    "reasoning-only": 0,
-    cut: 0,
-    refusal: 0
-  };
-  for (const record3 of records) {
-    const output2 = record3.output || record3.trace.output;
-    if (visibleText(output2) !== "" && !isRefusal({ content: output2 })) {
-      counts2.usable += 1;
-      continue;
-    }
-    const { steps, events } = record3.trace;
-    steps.forEach((step, index) => {
-      const event = events.find(
-        (candidate) => candidate.step === index && (candidate.kind === "empty-reply" || candidate.kind === "refusal")
-      );
-      counts2[kindOf(step.assistant, step.toolCalls.length, event)] += 1;
-    });
-  }
-  return counts2;
-}
-function kindOf(text3, toolCalls, event) {
-  if (toolCalls > 0) return "usable";
-  if (event?.kind === "refusal" || isRefusal({ content: text3 })) return "refusal";
-  if (visibleText(text3) !== "") return "usable";
-  if (/reasoning only/.test(event?.detail ?? "")) return "reasoning-only";
-  return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
-}
-function silentAgentReason(records) {
-  return crashedAgentReason(records) ?? unusableRepliesReason(records);
-}
-function unusableRepliesReason(records) {
-  const counts2 = agentReplyCounts(records);
-  const turns = Object.values(counts2).reduce((sum, count6) => sum + count6, 0);
-  if (turns === 0 || counts2.usable > 0) return void 0;
-  const kinds2 = Object.keys(agentRemedies).filter((kind) => counts2[kind] > 0).sort((a, b) => counts2[b] - counts2[a]);
-  const parts = kinds2.map((kind) => `${counts2[kind]} ${agentRemedies[kind].words}`);
-  return `the agent model gave no usable reply in ${turns} turns of ${records.length} rollouts (${parts.join(", ")}); ${agentRemedies[kinds2[0]].remedy}`;
-}
-var agentRemedies;
-var init_agent_replies = __esm({
-  "src/diagnose/agent-replies.ts"() {
-    "use strict";
-    init_agent_errors();
-    init_reply_kind();
-    agentRemedies = {
-      empty: { words: "empty", remedy: "check the agent model and its server" },
-      "reasoning-only": {
-        words: "reasoning only, no answer",
-        remedy: "enable the server's reasoning parser (vLLM: --reasoning-parser) or raise model.maxTokens so the model finishes thinking and answers"
-      },
-      cut: { words: "cut at the token limit", remedy: "raise model.maxTokens" },
-      refusal: {
-        words: "refused",
-        remedy: "use an agent model that takes these tasks (this one declines them)"
-      }
-    };
   }
 });
 
@@ -67413,6 +67426,7 @@ Example: ecdysis compare .ecdysis/run-ecdysis .ecdysis/run-iterative
 // src/cli/eval-command.ts
 init_zod();
 init_load_config();
+init_agent_replies();
 init_agent_errors();
 init_eval_output();
 import { mkdir as mkdir20, rm as rm10 } from "node:fs/promises";
@@ -68045,13 +68059,16 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     const written = [...order, "records.jsonl"].map((name3) => join28(outDir, name3));
     io.stdout.write(`wrote ${written.join(", ")}
 `);
-    const crashed2 = crashedAgentReason(records, total);
-    if (!crashed2) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed2}
+    const unmeasured = nothingMeasured(records, total);
+    if (!unmeasured) return 0;
+    io.stderr.write(`error: nothing was measured: ${unmeasured}
 `);
     return 1;
   }
 };
+function nothingMeasured(records, total) {
+  return crashedAgentReason(records, total) ?? (records.length === total ? silentAgentReason(records) : void 0);
+}
 async function warnAboutRecords(input2) {
   const { io, records } = input2;
   const unknown2 = await unknownTaskWarning(

@@ -61,6 +61,19 @@ describe("ecdysis eval of a command harness whose agent fails", () => {
     );
   });
 
+  it("fails when the agent printed an empty output and no steps every time (it exited 0 at 0%)", async () => {
+    const dir = await project(
+      `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`,
+    );
+    const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "2"], {
+      cwd: dir,
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(
+      /error: nothing was measured: the agent printed an empty output in every one of 2 rollouts/,
+    );
+  });
+
   it("says nothing when the agent ran (a wrong answer is not an agent error)", async () => {
     const dir = await project(
       `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "Answer: 0" })));`,
@@ -91,6 +104,22 @@ describe("ecdysis evolve of a command harness whose agent fails", () => {
   });
 });
 
+describe("ecdysis evolve of a command harness that prints nothing", () => {
+  it("stops as agent-unusable before any refiner call (it paid the refiner and exited 0)", async () => {
+    const dir = await project(
+      `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`,
+    );
+    const run = await runCli(
+      ["evolve", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"],
+      { cwd: dir },
+    );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(/ecdysis evolve stopped: the agent printed an empty output/);
+    const result = JSON.parse(await readFile(join(dir, "out", "result.json"), "utf8"));
+    expect(result.cost.refinement.llmCalls).toBe(0);
+  });
+});
+
 describe("ecdysis gate of a command harness whose agent fails", () => {
   const crash = `console.error("KeyError: 'OPENAI_API_KEY'"); process.exit(1);`;
   const answers = `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "Answer: 0" })));`;
@@ -114,6 +143,15 @@ describe("ecdysis gate of a command harness whose agent fails", () => {
       /the gate measured nothing, on either side: the agent crashed in every one of 6/,
     );
     expect(run.stdout).not.toMatch(/gate passed/);
+  });
+
+  it("fails when both sides printed an empty output in every rollout (0% against 0% passed)", async () => {
+    const empty = `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`;
+    const run = await gate(await gateProject(empty, empty));
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toMatch(
+      /the gate measured nothing, on either side: the agent printed an empty output/,
+    );
   });
 
   it("fails a head that crashed in every rollout and says so in the reason", async () => {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { loadConfig } from "../config/load-config.js";
+import { silentAgentReason } from "../diagnose/agent-replies.js";
 import { crashedAgentReason } from "../eval/agent-errors.js";
 import { writeEvalResults } from "../eval/eval-output.js";
 import { RecordsSpool } from "../eval/records-spool.js";
@@ -125,13 +126,23 @@ Example: ecdysis eval --config examples/quickstart/ecdysis.yml --split heldout -
     io.stderr.write(sandboxWarningLine(sandbox));
     const written = [...order, "records.jsonl"].map((name) => join(outDir, name));
     io.stdout.write(`wrote ${written.join(", ")}\n`);
-    // A run in which the agent never ran to an answer measured nothing: it says so and fails.
-    const crashed = crashedAgentReason(records, total);
-    if (!crashed) return 0;
-    io.stderr.write(`error: nothing was measured: ${crashed}\n`);
+    const unmeasured = nothingMeasured(records, total);
+    if (!unmeasured) return 0;
+    io.stderr.write(`error: nothing was measured: ${unmeasured}\n`);
     return 1;
   },
 };
+
+/**
+ * Why a run in which the agent never ran to an answer measured nothing (it crashed, or answered
+ * nothing, every time). `records` holds the failing rollouts only: all failed when it holds `total`.
+ */
+function nothingMeasured(records: RolloutRecord[], total: number): string | undefined {
+  return (
+    crashedAgentReason(records, total) ??
+    (records.length === total ? silentAgentReason(records) : undefined)
+  );
+}
 
 /** The warnings the failing records call for: tasks outside the sim's world, agent errors. */
 async function warnAboutRecords(input: {

@@ -2,6 +2,7 @@ import { type ChildProcess, execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { bundledEntry } from "../../src/cli/testing/bundle-entry.js";
 
 /** Repository root (for paths to the entries). */
 export const repoRoot = resolve(import.meta.dirname, "..", "..");
@@ -87,10 +88,8 @@ export function runAction(options: {
   const [command, args] =
     options.entry.kind === "dist"
       ? [options.entry.node ?? process.execPath, [join(repoRoot, "dist", "index.js")]]
-      : [
-          process.execPath,
-          ["--import", "tsx", join(repoRoot, "test", "github", "fake-core-entry.ts")],
-        ];
+      : // The test-only entry, bundled once per test process (tsx compiled it on every run).
+        [process.execPath, [bundledEntry(repoRoot, "test/github/fake-core-entry.ts")]];
   if (options.entry.kind === "fake-ts")
     env.ECDYSIS_FAKE_CORE = JSON.stringify(options.entry.scenario);
   return new Promise((resolveRun) => {

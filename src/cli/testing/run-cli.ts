@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { main } from "../main.js";
+import { bundledEntry } from "./bundle-entry.js";
 
-/** Root of the checkout (for spawning the CLI through tsx). */
+/** Root of the checkout. */
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 
 /** What a CLI run printed and returned. */
@@ -31,8 +32,9 @@ export async function runCli(
 }
 
 /**
- * Test helper: runs `src/cli.ts` through tsx's loader as a child process (the real entry, real
- * exit code). One process, no tsx wrapper, so `onStart` can kill the very process doing the work.
+ * Test helper: runs `src/cli.ts` as a child process (the real entry, real exit code), bundled
+ * once per test process (`bundledEntry`). One process, no wrapper, so `onStart` can kill the very
+ * process doing the work.
  */
 export function spawnCli(
   argv: string[],
@@ -43,21 +45,16 @@ export function spawnCli(
   },
 ): Promise<CliRun & { signal: NodeJS.Signals | null }> {
   return new Promise((resolve, reject) => {
-    const loader = join(repoRoot, "node_modules", "tsx", "dist", "loader.mjs");
-    const child = spawn(
-      process.execPath,
-      ["--import", loader, join(repoRoot, "src", "cli.ts"), ...argv],
-      {
-        cwd: options.cwd,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: process.env.HOME ?? "",
-          CI: "true",
-          ...options.env,
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+    const child = spawn(process.execPath, [bundledEntry(repoRoot, "src/cli.ts"), ...argv], {
+      cwd: options.cwd,
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        CI: "true",
+        ...options.env,
       },
-    );
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));
