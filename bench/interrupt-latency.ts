@@ -1,7 +1,7 @@
 // How long Ctrl-C (SIGINT) takes to end `ecdysis` in each phase of a run (issue #28: ≤ 1 s).
 // Each figure is one `node dist/cli.js` process on a project of the quickstart world, signalled
 // when its stderr shows it is inside the phase: the preparation of an 8,000-train-task evolve
-// (the split check and label-word scan, 2.5 s after start), an eval (first progress line), the
+// (the split check and label-word scan, 2.5 s after start), an eval (its first rollouts started), the
 // search (iteration 1's batch), a measure shard and the finish (of a split run at 200 + 200 tasks
 // per family). Prints, per phase, the time from the signal to the process's exit and its code.
 // Usage: npm run build && npm exec tsx bench/interrupt-latency.ts   Asserts nothing: the figures
@@ -76,7 +76,7 @@ print(
   await interrupt(
     split,
     ["eval", "--config", "ecdysis.yml", "--split", "all", "--out", "eval-out"],
-    /rollouts \(/,
+    /rollouts…/,
   ),
 );
 print(
