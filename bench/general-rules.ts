@@ -4,46 +4,20 @@
  *
  * The sim's refiner proposes few distinct edits (bench/false-refusals.ts), so this script asks
  * the other half of the question: a fixed list of rules a reviewer would call general — the
- * facts and procedures the families need, no task's names, no task's numbers but the facts
- * themselves (1000 grams in a kilogram, the weekdays in order) — written as a rule, each through
- * the guards of every bundled world × seed (`buildGuardContext`, as evolve builds it: train and
- * held-out answers and inputs). Prints how many world × seed contexts refuse each rule, with the
- * guard's reason; asserts nothing.
+ * facts and procedures the families need, tool use, answer format; no task's names, no task's
+ * numbers but the facts themselves (1000 grams in a kilogram, the weekdays in order) — and of
+ * worked examples with made-up numbers (src/bench/testing/general-rules.ts). Each goes through
+ * the guards of every bundled world × seed (`worldGuard`: the guard context evolve builds, train
+ * and held-out answers and inputs), one by one as a rule and as a line of a notes file, then all
+ * of a list at once in one notes file (a harness that has gathered them over many iterations).
+ * Prints how many checks refuse, and each refusal's rule, guard reason and where; asserts nothing.
  */
 import { parseArgs } from "node:util";
-import { ecdysisConfigSchema, type LoadedConfig } from "../src/config/config-schema.js";
-import { buildGuardContext } from "../src/evolve/index.js";
+import { generalRules, workedExamples } from "../src/bench/testing/general-rules.js";
+import { type WorldGuard, worldGuard } from "../src/bench/testing/world-guard.js";
 import { applyEdits } from "../src/harness/apply-edits.js";
-import { guardedFiles } from "../src/harness/content-guards.js";
-import { loadHarness } from "../src/harness/load-harness.js";
-import { makeHarnessDir } from "../src/harness/testing/harness-fixture.js";
-import { bundledWorlds, loadWorld } from "../src/sim/index.js";
-import { seedHarnessFiles } from "../src/sim/seed-harness.js";
-import { generateWorld } from "../src/sim/task-generation.js";
-
-/** General rules for the families (arithmetic, unit conversion, dates, registry look-ups, notes). */
-export const generalRules = [
-  "Use the calculator for every multiplication, then subtract what is spent.",
-  "When something is saved every week for several weeks, multiply the weekly amount by the number of weeks first.",
-  "A kilogram is 1000 grams; multiply kilograms by 1000 to get grams.",
-  "A kilometre is 1000 metres and a metre is 100 centimetres.",
-  "A litre is 1000 millilitres.",
-  "A mile is about 1609 metres; a pound is about 454 grams.",
-  "An hour has 60 minutes and 3600 seconds; a day has 24 hours and 1440 minutes.",
-  "A week has 7 days; a common year has 365 days and a leap year 366.",
-  "The weekdays in order are Monday, Tuesday, Wednesday, Thursday, Friday, Saturday and Sunday.",
-  "To find the weekday N days after a date, find the date's weekday and count forward N modulo 7 days.",
-  "Months have 31 days except April, June, September and November (30) and February (28, or 29 in a leap year).",
-  "A year divisible by 4 is a leap year, except years divisible by 100 but not by 400.",
-  "For registry questions, resolve one relation at a time (employer, then headquarters, then mayor) with the lookup tool.",
-  "In a shipping note, copy the tracking code exactly as written, letters, dash and digits.",
-  "Give weights and lengths as a plain number in the unit the question asks for, without the unit.",
-  "Answer with the number only: no thousands separators and no units.",
-  "If a tool call returns an error, read the message, fix the arguments and call the tool again.",
-  "Round only at the end of a calculation, never in between.",
-  "Keep the task statement in view: re-read the question before giving the final answer.",
-  "A dozen is 12 and a score is 20.",
-] as const;
+import type { HarnessEdit } from "../src/harness/types.js";
+import { bundledWorlds } from "../src/sim/index.js";
 
 const { values } = parseArgs({
   options: {
@@ -53,49 +27,69 @@ const { values } = parseArgs({
 });
 const worlds = values.world ? values.world.split(",") : bundledWorlds();
 const seeds = values.seeds.split(",").map(Number);
-const refusals = new Map<string, { count: number; reasons: Set<string>; where: string[] }>();
+
+const note = (lines: readonly string[]): HarnessEdit => ({
+  kind: "write_file",
+  file: "notes.md",
+  content: `# Notes\n\n${lines.map((line) => `- ${line}`).join("\n")}\n`,
+});
+/** How a list is written into the harness: each text as a rule, as a note; all in one note. */
+const routes: Record<string, (list: readonly string[]) => { text: string; edit: HarnessEdit }[]> = {
+  rule: (list) => list.map((text) => ({ text, edit: { kind: "add_rule", text } })),
+  note: (list) => list.map((text) => ({ text, edit: note([text]) })),
+  "all at once": (list) => [{ text: `all ${list.length}`, edit: note(list) }],
+};
+const lists: Record<string, readonly string[]> = {
+  "general rules": generalRules,
+  "worked examples": workedExamples,
+  both: [...generalRules, ...workedExamples],
+};
+
+interface Tally {
+  checks: number;
+  refused: number;
+  /** Refused text → reasons and where. */
+  cases: Map<string, { reasons: Set<string>; where: string[] }>;
+}
+const tallies = new Map<string, Tally>();
 let contexts = 0;
-for (const name of worlds) {
+for (const name of worlds)
   for (const seed of seeds) {
-    const world = { ...(await loadWorld(name)), seed };
-    const generated = generateWorld(world);
-    const dir = await makeHarnessDir(seedHarnessFiles(world, generated.knowledge));
-    const harness = await loadHarness({ dir, kind: "builtin" });
-    const config = ecdysisConfigSchema.parse({
-      model: { provider: "sim", world: name, model: "sim-agent" },
-      harness: { dir: "harness", editable: ["harness.yaml", "*.md"] },
-      tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
-    });
-    const loaded: LoadedConfig = { config, path: `${dir}/../ecdysis.yml`, root: dir, hash: "h" };
-    const base = buildGuardContext({ loaded, train: generated.train, heldout: generated.heldout });
-    const guard = { ...base, seedFiles: guardedFiles(harness) };
+    const world = await worldGuard(name, seed);
     contexts += 1;
-    for (const text of generalRules) {
-      const result = applyEdits({
-        harness,
-        edits: [
-          { module: "prompt", patterns: [], rationale: "r", edit: { kind: "add_rule", text } },
-        ],
-        guard,
-      });
-      for (const rejection of result.rejected) {
-        const entry = refusals.get(text) ?? { count: 0, reasons: new Set(), where: [] };
-        entry.count += 1;
-        entry.reasons.add(`${rejection.guard}: ${rejection.reason}`);
-        entry.where.push(`${name}/${seed}`);
-        refusals.set(text, entry);
-      }
-    }
+    for (const [listName, list] of Object.entries(lists))
+      for (const [route, write] of Object.entries(routes))
+        if (listName !== "both" || route === "all at once")
+          check(world, `${listName} | ${route}`, write(list));
+  }
+
+function check(world: WorldGuard, key: string, edits: { text: string; edit: HarnessEdit }[]) {
+  const tally = tallies.get(key) ?? { checks: 0, refused: 0, cases: new Map() };
+  tallies.set(key, tally);
+  for (const { text, edit } of edits) {
+    tally.checks += 1;
+    const result = applyEdits({
+      harness: world.harness,
+      edits: [{ module: "prompt", patterns: [], rationale: "r", edit }],
+      guard: world.guard,
+    });
+    if (result.rejected.length === 0) continue;
+    tally.refused += 1;
+    const entry = tally.cases.get(text) ?? { reasons: new Set(), where: [] };
+    for (const rejection of result.rejected)
+      entry.reasons.add(`${rejection.guard}: ${rejection.reason}`);
+    entry.where.push(`${world.name}/${world.seed}`);
+    tally.cases.set(text, entry);
   }
 }
-const refused = [...refusals.values()].reduce((sum, entry) => sum + entry.count, 0);
+
 console.log(
-  `# General rules through the guards — ${generalRules.length} rules × ${contexts} world × seed contexts (seeds ${values.seeds})\n`,
+  `# General rules through the guards — ${contexts} world × seed contexts (seeds ${values.seeds}); ${generalRules.length} general rules, ${workedExamples.length} worked examples\n`,
 );
-console.log(
-  `${refused} of ${generalRules.length * contexts} refused; rules refused somewhere: ${refusals.size} of ${generalRules.length}\n`,
-);
-for (const [text, entry] of refusals)
-  console.log(
-    `- ${JSON.stringify(text)}: ${entry.count} of ${contexts}\n  ${[...entry.reasons].join("; ")}\n  ${entry.where.slice(0, 8).join(", ")}${entry.where.length > 8 ? ", …" : ""}`,
-  );
+console.log("| list | written | refused |\n|---|---|---|");
+for (const [key, tally] of tallies) console.log(`| ${key} | ${tally.refused} of ${tally.checks} |`);
+for (const [key, tally] of tallies)
+  for (const [text, entry] of tally.cases)
+    console.log(
+      `\n- ${key}: ${JSON.stringify(text)}: ${entry.where.length}\n  ${[...entry.reasons].join("; ")}\n  ${entry.where.slice(0, 8).join(", ")}${entry.where.length > 8 ? ", …" : ""}`,
+    );

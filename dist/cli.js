@@ -20880,7 +20880,13 @@ var init_strategy_options = __esm({
        */
       merge: external_exports.boolean().default(true),
       /** GEPA's `max_merge_invocations`: merges tried over the run. */
-      maxMergeInvocations: external_exports.number().int().min(0).default(5)
+      maxMergeInvocations: external_exports.number().int().min(0).default(5),
+      /**
+       * Temperature of the reflection call (GEPA's reflection LM; dspy's examples build it with
+       * `temperature=1.0`). Each call also sends a seed of its own, so a re-asked reflection is a
+       * fresh sample. 0 asks for the refiner's deterministic reply.
+       */
+      reflectionTemperature: external_exports.number().min(0).max(2).default(1)
     }).strict();
     movedEvolveKeys = {
       batchSize: "evolve.ecdysis.batchSize",
@@ -21317,6 +21323,8 @@ var init_steps = __esm({
 function isCommonAnswer(found) {
   if (found.kind === "words")
     return found.key.length < smallKeyLength || calendarWords.has(found.key);
+  if (/^\d+\.\d+$/.test(found.key))
+    return found.key.replace(".", "").replace(/^0+/, "").length <= 2;
   if (!/^\d+$/.test(found.key)) return false;
   return Number(found.key) < smallNumberLimit || commonNumbers.has(found.key);
 }
@@ -21467,7 +21475,7 @@ function wordCasing(texts) {
   }
   return { named, lower };
 }
-var pairGap, sentenceMemo, sentenceStarters;
+var pairGap, sentenceMemo, sentenceStarters, functionWords;
 var init_text_features = __esm({
   "src/safety/text-features.ts"() {
     "use strict";
@@ -21476,6 +21484,9 @@ var init_text_features = __esm({
     sentenceMemo = /* @__PURE__ */ new Map();
     sentenceStarters = new Set(
       "a an and are at but can could convert compute calculate did do does find for from give given how if in is it its list name of on or please say should tell that the there these this those to was were what when where which who whom why will would".split(" ")
+    );
+    functionWords = new Set(
+      "a about after an and any are as at be been before between but by can could did do does each every for from had has have he her his how i if in into is it its many me much my of on or our per she should so some than that the their them then there these they this those through to under up upon was we were what when where which while who whom whose why will with would you your".split(" ")
     );
   }
 });
@@ -29766,6 +29777,7 @@ function signatureOf(sentences2, facts) {
   const specific = /* @__PURE__ */ new Set();
   const named = /* @__PURE__ */ new Set();
   const fallback = /* @__PURE__ */ new Set();
+  const anchors = new Anchors();
   const known = sentences2.map((sentence) => sentence.map(facts));
   const anySpecific = known.some((sentence) => sentence.some((word2) => word2.specific));
   const add2 = (text3, parts) => {
@@ -29774,14 +29786,19 @@ function signatureOf(sentences2, facts) {
     if (parts.some((part) => part.specific)) specific.add(hash2);
     else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash2);
     if (parts.some((part) => part.name)) named.add(hash2);
+    return hash2;
   };
   sentences2.forEach((sentence, at) => {
     const words = known[at];
     for (let index = 0; index < sentence.length; index += 1) {
-      add2(sentence[index], [words[index]]);
+      const single = add2(sentence[index], [words[index]]);
+      if (words[index].name) anchors.record(single, single);
       if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
-      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
-        add2(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1) {
+        const [left, right] = [index, index + gap];
+        const pair = add2(`${sentence[left]} ${sentence[right]}`, [words[left], words[right]]);
+        anchors.add(pair, [sentence[left], words[left]], [sentence[right], words[right]]);
+      }
     }
   });
   const sum = (map2) => [...map2.values()].reduce((a, b) => a + b, 0);
@@ -29791,26 +29808,9 @@ function signatureOf(sentences2, facts) {
     wording,
     wordingTotal: sum(wording),
     specific: anySpecific ? specific : fallback,
+    specificWords: anchors.byWord,
     named
   };
-}
-function coverage(signature, text3) {
-  let carried = 0;
-  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
-  let specific = 0;
-  for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
-  return {
-    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
-    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0
-  };
-}
-function nearCopies(index, text3) {
-  const candidates = /* @__PURE__ */ new Set();
-  for (const hash2 of text3) for (const task of index.postings.get(hash2) ?? []) candidates.add(task);
-  return [...candidates].filter((task) => {
-    const found = coverage(index.signature(task), text3);
-    return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
-  }).sort((a, b) => a - b);
 }
 function* nearDuplicateSteps(index, isLeft) {
   const pairs = /* @__PURE__ */ new Set();
@@ -29844,21 +29844,33 @@ function jaccard(a, b) {
     specific: specificUnion > 0 ? specificShared / specificUnion : 1
   };
 }
-var nearCopyThresholds, nearDuplicateThresholds;
+var nearDuplicateThresholds, Anchors;
 var init_near_duplicates = __esm({
   "src/safety/near-duplicates.ts"() {
     "use strict";
     init_steps();
     init_text_features();
-    nearCopyThresholds = {
-      /** Least idf-weighted share of a task's wording (its words that are not specific). */
-      all: 0.45,
-      /** Least share of its specific shingles. */
-      specific: 0.1
-    };
     nearDuplicateThresholds = {
       all: 0.5,
       specific: 0.4
+    };
+    Anchors = class {
+      byWord = /* @__PURE__ */ new Map();
+      /** Records `pair` (the hash of `left right`) as an anchor of each side that it anchors. */
+      add(pair, left, right) {
+        this.anchor(pair, left, right);
+        this.anchor(pair, right, left);
+      }
+      anchor(pair, [word2, facts], [partner, other]) {
+        if (!facts.specific || !other.specific && functionWords.has(partner)) return;
+        this.record(featureHash(word2), pair);
+      }
+      /** Records `shingle` as an anchor of the word `word` (a hash; a name's word anchors itself). */
+      record(word2, shingle) {
+        const known = this.byWord.get(word2);
+        if (known) known.add(shingle);
+        else this.byWord.set(word2, /* @__PURE__ */ new Set([shingle]));
+      }
     };
   }
 });
@@ -49065,6 +49077,57 @@ var init_agent = __esm({
   }
 });
 
+// src/safety/near-copies.ts
+function coverage(signature, text3) {
+  let carried = 0;
+  for (const [hash2, weight] of signature.wording) if (text3.has(hash2)) carried += weight;
+  let specific = 0;
+  for (const hash2 of signature.specific) if (text3.has(hash2)) specific += 1;
+  let words = 0;
+  for (const anchors of signature.specificWords.values())
+    if ([...anchors].some((pair) => text3.has(pair))) words += 1;
+  return {
+    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
+    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0,
+    words
+  };
+}
+function wordsNeeded(signature) {
+  const size = signature.specificWords.size;
+  return size >= 3 ? nearCopyThresholds.words : Math.min(1, size);
+}
+function nearCopies(index, text3) {
+  const candidates = /* @__PURE__ */ new Set();
+  for (const hash2 of text3) for (const task of index.postings.get(hash2) ?? []) candidates.add(task);
+  return [...candidates].filter((task) => {
+    const signature = index.signature(task);
+    const found = coverage(signature, text3);
+    return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific && found.words >= wordsNeeded(signature);
+  }).sort((a, b) => a - b);
+}
+var nearCopyThresholds;
+var init_near_copies = __esm({
+  "src/safety/near-copies.ts"() {
+    "use strict";
+    nearCopyThresholds = {
+      /** Least idf-weighted share of a task's wording (its words that are not specific). */
+      all: 0.45,
+      /** Least share of its specific shingles. */
+      specific: 0.1,
+      /**
+       * Least distinct specific words the text carries — its names' words anywhere, its rare
+       * numbers anchored, beside a word they stand beside in the task that is no function word — of
+       * a task with three or more; of a task with one or two, one. General rules about the task's family share
+       * its wording and many small numbers ("Months have 31 days…", "a day has 24 hours" beside
+       * "…spent 24 hours and 26 minutes…"), seldom two of them in the task's own places; a copy
+       * keeps most of a task's names and numbers where they were, even with one word dropped or
+       * replaced, its clauses swapped or its name left out.
+       */
+      words: 2
+    };
+  }
+});
+
 // src/safety/number-words.ts
 function derivedNumbers(tokens) {
   const found = [];
@@ -49542,7 +49605,7 @@ var defaultMaxFileBytes, defaultMaxEditBytes, maxEditedFiles;
 var init_content_guards = __esm({
   "src/harness/content-guards.ts"() {
     "use strict";
-    init_near_duplicates();
+    init_near_copies();
     init_text_features();
     init_harness_scan();
     init_secrets();
@@ -50012,7 +50075,7 @@ var init_guard_context = __esm({
       forbiddenInputs: external_exports.array(external_exports.string()),
       /**
        * The tasks of both splits, each input with its expected answers: an answer too small to
-       * refuse anywhere (an integer under 100, under 3 characters) is refused on a line that names
+       * refuse anywhere (an integer under 100, a two-digit decimal, a unit constant, under 3 characters) is refused on a line that names
        * its task; a held-out answer is refused spelled out or as an arithmetic step too. Their
        * inputs and answers are checked like `forbiddenInputs` and `forbiddenStrings`.
        */
@@ -52703,7 +52766,10 @@ function roleRequest(options, block) {
 
 ${block}` }
     ],
-    // No temperature here: the refiner's configured one applies (reasoning models take none).
+    // No temperature unless the caller samples: the refiner's configured one applies (reasoning
+    // models take none; the LLM layer drops what a server refuses).
+    ...options.sampling?.temperature !== void 0 ? { temperature: options.sampling.temperature } : {},
+    ...options.sampling?.seed !== void 0 ? { seed: options.sampling.seed } : {},
     jsonSchema: { name: options.schemaName, schema: options.jsonSchema },
     purpose: options.purpose
   };
@@ -53659,7 +53725,7 @@ var init_diagnose_batch = __esm({
 });
 
 // src/refine/role-schemas.ts
-var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, rejectedProposalSchema, roleJsonSchemas;
+var moduleDescription, diagnosisWireSchema, diagnosisSchema, diagnosisReplySchema, hmsWireSchema, riskText, hmsChangeSchema, hmsSchema, critiqueWireSchema, critiqueSchema, editsWireSchema, reflectionWireSchema, rejectedProposalSchema, roleJsonSchemas;
 var init_role_schemas = __esm({
   "src/refine/role-schemas.ts"() {
     "use strict";
@@ -53726,6 +53792,15 @@ var init_role_schemas = __esm({
       ).default([])
     });
     editsWireSchema = external_exports.object({ edits: external_exports.array(plannedEditSchema) });
+    reflectionWireSchema = external_exports.object({
+      diagnoses: external_exports.array(
+        external_exports.object({
+          rootCause: external_exports.string().describe("the harness-level root cause, in one to three sentences"),
+          module: external_exports.string().describe(moduleDescription)
+        })
+      ),
+      edits: external_exports.array(plannedEditSchema)
+    });
     rejectedProposalSchema = external_exports.object({
       hms: hmsSchema,
       reason: external_exports.string(),
@@ -53742,7 +53817,8 @@ var init_role_schemas = __esm({
       diagnosis: strictJsonSchema(diagnosisWireSchema),
       hms: strictJsonSchema(hmsWireSchema),
       critique: strictJsonSchema(critiqueWireSchema),
-      edits: strictJsonSchema(editsWireSchema)
+      edits: strictJsonSchema(editsWireSchema),
+      reflection: strictJsonSchema(reflectionWireSchema)
     };
   }
 });
@@ -53763,7 +53839,7 @@ var init_refinement_record = __esm({
     init_reply_kind();
     init_role_schemas();
     roleTurnSchema = external_exports.object({
-      role: external_exports.enum(["diagnostician", "architect", "skeptic", "editor"]),
+      role: external_exports.enum(["diagnostician", "architect", "skeptic", "editor", "reflector"]),
       schemaName: external_exports.string(),
       round: external_exports.number().int(),
       /** Human-readable summary of the evidence the role was shown. */
@@ -54860,7 +54936,16 @@ function stopOrObserveMore(options, seen, stop2) {
       data: { addressed: [] },
       reason: `${observeMoreReason}: ${stop2.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`
     };
-  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : "every train task has been observed on this harness";
+  const deterministic = deterministicAgent(context.config) !== void 0;
+  if (unseen === 0 && !deterministic && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [], freshSamples: true },
+      reason: `${observeMoreReason}: ${stop2.reason}; every train task has been observed on this harness, so fresh samples of them (round ${(state.sampleRound ?? 0) + 1}) with ${left} rollouts left`
+    };
+  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : deterministic ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them" : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
   return { ...stop2, reason: `${stop2.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 function stopWithout(options) {
@@ -55598,28 +55683,48 @@ function ecdysisStrategy() {
     open: (context) => ecdysisRun(context)
   };
 }
-function ecdysisRun(context) {
-  const plain2 = plainSteps(context);
-  const steps = context.speedups ? withSpeedups(plain2, context) : plain2;
+function ecdysisRun(base) {
+  const atRound = sampleRounds(base);
   return {
     start: async (seed2) => ({ harness: seed2, memory: [] }),
     followUp: (state) => state.repair ? repairPurpose2 : void 0,
-    propose: (state, scope) => state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope }),
-    validate: (proposal, _state, scope) => validateEcdysis({
-      context,
-      steps,
+    propose: (state, scope) => {
+      const { context, steps } = atRound(state.sampleRound ?? 0);
+      return state.repair ? proposeRepair({ context, steps, repair: state.repair, scope }) : proposeEcdysis({ context, steps, state, scope });
+    },
+    validate: (proposal, state, scope) => validateEcdysis({
+      ...atRound(state.sampleRound ?? 0),
       proposal,
       scope: proposal.data.repair ? scope.within("repair") : scope
     }),
-    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) })
+    next: (state, step) => ({ ...next(base, state, step), ...observation(state, step) })
+  };
+}
+function sampleRounds(base) {
+  const rounds = /* @__PURE__ */ new Map();
+  return (round) => {
+    const known = rounds.get(round);
+    if (known) return known;
+    const offset = round * sampleRoundStride;
+    const context = round === 0 ? base : {
+      ...base,
+      evaluate: (request) => base.evaluate({ ...request, firstSample: (request.firstSample ?? 0) + offset })
+    };
+    const plain2 = plainSteps(context);
+    const made = { context, steps: context.speedups ? withSpeedups(plain2, context) : plain2 };
+    rounds.set(round, made);
+    return made;
   };
 }
 function observation(state, step) {
   const { proposal, verdict } = step;
+  const round = state.sampleRound ?? 0;
+  if (proposal.kind === "refused" && proposal.data?.freshSamples)
+    return { observed: [], observeFresh: false, sampleRound: round + 1 };
   const ids = proposal.seen.batch.tasks.map((task) => task.id);
   const observed2 = verdict.accepted ? [] : [.../* @__PURE__ */ new Set([...state.observed ?? [], ...ids])];
   const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
-  return { observed: observed2, observeFresh };
+  return { observed: observed2, observeFresh, sampleRound: round };
 }
 function next(context, state, step) {
   const { proposal, validation, verdict } = step;
@@ -55705,6 +55810,7 @@ function hmsFor(hms, patternIds) {
   );
   return changes.length > 0 ? { changes } : void 0;
 }
+var sampleRoundStride;
 var init_ecdysis = __esm({
   "src/evolve/strategies/ecdysis.ts"() {
     "use strict";
@@ -55717,6 +55823,55 @@ var init_ecdysis = __esm({
     init_ecdysis_validate();
     init_repair();
     init_steps3();
+    sampleRoundStride = 1e3;
+  }
+});
+
+// src/evolve/run-scope.ts
+function namedStream(name3) {
+  let hash2 = 2166136261;
+  for (const char of name3) hash2 = Math.imul(hash2 ^ (char.codePointAt(0) ?? 0), 16777619);
+  const id = hash2 | 0;
+  return (part) => [id, part];
+}
+function strategyScope(options) {
+  const { strategy, streams, seed: seed2, stage } = options;
+  const rng = (stream, part) => {
+    const path23 = streams[stream];
+    if (!path23) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
+    return createRng(deriveSeed(seed2, ...path23(part)));
+  };
+  const iteration = (index, prefix) => {
+    const key2 = (name3) => `${prefix}/${name3}`;
+    return {
+      index,
+      key: key2,
+      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
+      rng: (stream) => rng(stream, index),
+      within: (name3) => iteration(index, key2(name3))
+    };
+  };
+  const key = (name3) => `${strategy}/${name3}`;
+  return {
+    key,
+    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
+    rng,
+    iteration: (index) => iteration(index, `iteration-${index}`)
+  };
+}
+function openStrategy(strategy, context) {
+  const scope = strategyScope({
+    strategy: strategy.name,
+    streams: strategy.streams,
+    seed: context.config.seed,
+    stage: context.stage
+  });
+  return { strategyRun: strategy.open(context, scope), scope };
+}
+var init_run_scope = __esm({
+  "src/evolve/run-scope.ts"() {
+    "use strict";
+    init_rng();
   }
 });
 
@@ -56130,16 +56285,21 @@ function memoryOn(memory, parentHash) {
     parentHash
   );
 }
+function reflectionSampling(context, scope) {
+  return {
+    temperature: context.config.evolve.iterative.reflectionTemperature,
+    seed: Math.floor(scope.rng("reflection").next() * 2 ** 31)
+  };
+}
 async function proposeFromMinibatch(options) {
   const { context, state, scope } = options;
-  const { index } = scope;
   const parentIndex = selectParent(
     state.pool.map((entry) => entry.scores),
     scope.rng("parent")
   );
   const parent = state.pool[parentIndex];
   const seen = {
-    index,
+    index: scope.index,
     parent: parent.harness,
     batch: { tasks: context.train, run: parent.run },
     traces: []
@@ -56158,7 +56318,8 @@ async function proposeFromMinibatch(options) {
   const refinement = await scope.stage(
     "reflect",
     () => context.stages.reflect({
-      failures,
+      records: drawn.parentRun.records,
+      sampling: reflectionSampling(context, scope),
       tasks: drawn.tasks,
       harness: parent.harness,
       refiner: context.models.refiner,
@@ -56350,6 +56511,7 @@ var init_iterative = __esm({
     "use strict";
     init_refinement_record();
     init_memory();
+    init_run_scope();
     init_stage_schemas();
     init_component_selector();
     init_epoch_sampler();
@@ -56359,7 +56521,8 @@ var init_iterative = __esm({
     iterativeStreams = {
       parent: (iteration) => [41, iteration],
       epoch: (epoch) => [42, epoch],
-      merge: (iteration) => [43, iteration]
+      merge: (iteration) => [43, iteration],
+      reflection: namedStream("reflection")
     };
   }
 });
@@ -57260,7 +57423,7 @@ function sealedStages(options) {
     reflect(request) {
       door("reflect", {
         ids: [
-          ...request.failures.map((record3) => record3.taskId),
+          ...request.records.map((record3) => record3.taskId),
           ...request.tasks.map((task) => task.id)
         ],
         inputs: request.tasks.map((task) => task.input)
@@ -57348,7 +57511,8 @@ async function callRole(options) {
       jsonSchema: options.jsonSchema,
       schema: options.schema,
       // The config shows every field in use; the generated reference is what a short context loses first.
-      expendable: ["harness.reference"]
+      expendable: ["harness.reference"],
+      sampling: options.sampling
     });
     turn.output = value;
     turn.replies = replies;
@@ -57934,14 +58098,16 @@ function valueIssues(field2, value) {
   return [];
 }
 function editsReplySchemaFor(context) {
-  const edit = external_exports.unknown().transform((raw, zodContext) => {
+  return external_exports.preprocess(coerceEditsReply, external_exports.object({ edits: external_exports.array(validatedEditSchema(context)) }));
+}
+function validatedEditSchema(context) {
+  return external_exports.unknown().transform((raw, zodContext) => {
     const verdict = validateEdit(raw, context);
     if (verdict.ok) return verdict.edit;
     for (const issue2 of verdict.issues)
       zodContext.addIssue({ code: "custom", path: issue2.path, message: issue2.message });
     return external_exports.NEVER;
   });
-  return external_exports.preprocess(coerceEditsReply, external_exports.object({ edits: external_exports.array(edit) }));
 }
 function salvageEdits(raw, context) {
   const reply = coerceEditsReply(raw);
@@ -58435,7 +58601,30 @@ var init_refine = __esm({
   }
 });
 
-// src/refine/reflect.ts
+// src/refine/prompts/reflector.ts
+var reflectorTemplate;
+var init_reflector = __esm({
+  "src/refine/prompts/reflector.ts"() {
+    "use strict";
+    init_render_template();
+    init_shared_rules();
+    reflectorTemplate = renderTemplate({
+      role: "You improve the runtime harness of an LLM agent: everything around a fixed model \u2014 system prompt and rules, tools, the agent loop and its step budget, how tool output and errors are shown, how the context is trimmed, and how the final answer is extracted.",
+      task: "The evidence holds a minibatch of tasks the agent ran with the current harness: each run's task input, the agent's output and extracted answer, its runtime events and tool calls, and feedback (whether it passed, its score, the scorer's reason). Read every run, the passing ones too: they show what the harness already does well and must keep doing. Find what in the harness lets the failing runs fail, say so in `diagnoses` (root cause and module, one per distinct cause), and write the `edits` that change the harness to fix it. When the evidence names a `component`, change only that module.",
+      rules: [
+        "Operations: set (a harness.yaml field by its dotted path from the reference, with a value of its type, allowed values and range); add_rule and remove_rule (one rule line of a built-in harness, remove by its exact text); replace_text (an exact passage of a file shown); write_file (a whole file: a new file, or one shown whole).",
+        "Edit only files matching the editable globs in the evidence. A command harness has no harness.yaml: change its files with replace_text or write_file.",
+        "For replace_text, 'find' is copied exactly from the file content shown and occurs there once; quote enough to make it unique.",
+        "A file shown with `whole: false` is only the lines given in `lines`: change it only with replace_text on those lines, never with write_file.",
+        "Each edit names the module it changes and a one-sentence rationale; at most one edit per root cause.",
+        "Prefer general changes to how the harness works over wording that only fits the examples; never break what the passing runs rely on.",
+        ...sharedRules
+      ]
+    });
+  }
+});
+
+// src/refine/reflective-dataset.ts
 function minibatchPattern(options) {
   const tasks = new Map(options.tasks.map((task) => [task.id, task]));
   const records = new Map(options.failures.map((record3) => [record3.key, record3]));
@@ -58468,34 +58657,192 @@ function minibatchPattern(options) {
     reasons: [{ code: "untested", detail: "iterative baseline: failures are not classified" }]
   };
 }
+function reflectiveDataset(options) {
+  const tasks = new Map(options.tasks.map((task) => [task.id, task]));
+  return options.records.map((record3, index) => {
+    const task = tasks.get(record3.taskId);
+    const evidence2 = extractEvidence({ record: record3, task, id: `r${index + 1}` });
+    const example = toExample({ evidence: evidence2, record: record3, task });
+    const passed2 = record3.verdict.pass;
+    return {
+      run: evidence2.id,
+      category: example.category,
+      task: example.task,
+      output: example.output,
+      answer: example.answer,
+      events: example.events,
+      toolCalls: example.toolCalls,
+      pass: passed2,
+      feedback: {
+        score: record3.verdict.score,
+        verdict: record3.verdict.reason,
+        ...passed2 ? {} : { signals: evidence2.signals }
+      }
+    };
+  });
+}
+var init_reflective_dataset = __esm({
+  "src/refine/reflective-dataset.ts"() {
+    "use strict";
+    init_evidence();
+    init_failure_pattern();
+    init_pattern_examples();
+  }
+});
+
+// src/refine/reflect.ts
+function reflectionReplySchema(context) {
+  const diagnosis2 = external_exports.object({ rootCause: external_exports.string().default(""), module: external_exports.string().default("prompt") }).loose();
+  return external_exports.preprocess(
+    coerceEditsReply,
+    external_exports.object({
+      diagnoses: external_exports.array(diagnosis2).catch([]).default([]),
+      edits: external_exports.array(validatedEditSchema(context))
+    })
+  ).transform((value) => ({ ...value, invalid: [] }));
+}
 async function reflect(options) {
-  const failingIds = new Set(options.failures.map((record3) => record3.taskId));
+  const ids = new Set(options.records.map((record3) => record3.taskId));
   refuseHeldout({
     heldout: options.heldout,
-    taskIds: [...failingIds],
-    // The texts the roles would see: a held-out task under another id is refused too.
-    inputs: options.tasks.filter((task) => failingIds.has(task.id)).map((task) => task.input),
+    taskIds: [...ids],
+    // The texts the reflector would see: a held-out task under another id is refused too.
+    inputs: options.tasks.filter((task) => ids.has(task.id)).map((task) => task.input),
     stage: "reflect"
   });
-  const failed3 = options.failures.filter((record3) => !record3.verdict.pass);
-  return collaborate({
-    mode: "reflect",
-    patterns: failed3.length === 0 ? [] : [minibatchPattern({ failures: failed3, tasks: options.tasks, module: options.module })],
-    harness: options.harness,
-    refiner: options.refiner,
-    rejected: options.rejected,
-    editable: options.editable,
-    review: null
+  const failing = options.records.filter((record3) => !record3.verdict.pass);
+  const turns = [];
+  const empty = { mode: "reflect", turns, diagnoses: [], rounds: [], hms: null };
+  const none = { edits: [], invalidEdits: [], droppedEdits: [], rejection: null };
+  if (failing.length === 0) return { ...empty, ...none, patternIds: [], outcome: "no-patterns" };
+  const pattern = minibatchPattern({
+    failures: failing,
+    tasks: options.tasks,
+    module: options.module
   });
+  try {
+    const reply = await askReflector({ ...options, pattern, turns });
+    return recordOf({ reply, pattern, harness: options.harness, turns });
+  } catch (error62) {
+    if (!(error62 instanceof RoleOutputUnusable)) throw error62;
+    return {
+      ...empty,
+      ...none,
+      patternIds: [pattern.id],
+      outcome: "failed",
+      rejection: { reason: error62.message, objections: [] }
+    };
+  }
+}
+function askReflector(options) {
+  const view = harnessView(options.harness, { role: "editor", editable: options.editable });
+  const context = {
+    view,
+    defaults: { module: options.module ?? "prompt", patterns: [options.pattern.id] }
+  };
+  const failing = options.pattern.support.tasks;
+  return callRole({
+    refiner: options.refiner,
+    role: "reflector",
+    schemaName: "reflection",
+    template: reflectorTemplate,
+    evidence: {
+      ...options.module ? { component: options.module } : {},
+      minibatch: reflectiveDataset({ records: options.records, tasks: options.tasks }),
+      harness: view,
+      rejected: rejectedForRoles(options.rejected)
+    },
+    jsonSchema: roleJsonSchemas.reflection,
+    schema: reflectionReplySchema(context),
+    round: 0,
+    summary: `${options.records.length} run(s), ${failing} failing, ${options.rejected.length} rejected proposal(s)${options.module ? `, component ${options.module}` : ""}`,
+    turns: options.turns,
+    sampling: options.sampling,
+    salvage: (candidates) => {
+      for (const candidate of candidates) {
+        const salvaged = salvageEdits(candidate, context);
+        if (salvaged) return { diagnoses: [], ...salvaged };
+      }
+      return void 0;
+    }
+  });
+}
+function recordOf(options) {
+  const { reply, pattern } = options;
+  const dropped = reply.invalid.map((invalid) => ({
+    change: null,
+    stage: "invalid",
+    reason: invalid.issues,
+    edit: invalid.edit
+  }));
+  const composer = new EditComposer(options.harness);
+  const edits = [];
+  for (const [index, edit] of reply.edits.entries()) {
+    const composed = composer.add(index, [edit], { commit: true });
+    edits.push(...composed.accepted);
+    for (const conflict of composed.conflicts)
+      dropped.push({
+        change: index,
+        stage: "refused",
+        reason: conflict.reason,
+        edit: conflict.edit
+      });
+  }
+  const hms = { changes: edits.map(changeOf) };
+  return {
+    mode: "reflect",
+    patternIds: [pattern.id],
+    turns: options.turns,
+    diagnoses: reply.diagnoses.map(
+      (diagnosis2) => diagnosisSchema.parse({ ...diagnosis2, patternId: pattern.id })
+    ),
+    rounds: [{ round: 0, hms, critique: null }],
+    outcome: edits.length > 0 ? "accepted" : "no-changes",
+    hms: edits.length > 0 ? hms : null,
+    rejection: null,
+    edits,
+    invalidEdits: reply.invalid,
+    droppedEdits: dropped
+  };
+}
+function changeOf(planned) {
+  return {
+    module: planned.module,
+    change: editInWords(planned.edit),
+    patterns: planned.patterns,
+    expectedEffect: planned.rationale,
+    regressionRisks: ""
+  };
+}
+function editInWords(edit) {
+  switch (edit.kind) {
+    case "set":
+      return `set ${edit.path} to ${JSON.stringify(edit.value)}`;
+    case "add_rule":
+      return `add rule: ${edit.text}`;
+    case "remove_rule":
+      return `remove rule: ${edit.text}`;
+    case "replace_text":
+      return `in ${edit.file}, replace ${JSON.stringify(edit.find.slice(0, 120))} with ${JSON.stringify(edit.replace.slice(0, 400))}`;
+    case "write_file":
+      return `write ${edit.file}: ${JSON.stringify(edit.content.slice(0, 400))}`;
+  }
 }
 var init_reflect = __esm({
   "src/refine/reflect.ts"() {
     "use strict";
-    init_evidence();
-    init_failure_pattern();
+    init_zod();
     init_heldout_guard();
-    init_pattern_examples();
-    init_collaborate();
+    init_compose_edits();
+    init_edit_coercion();
+    init_edit_validation();
+    init_harness_view();
+    init_reflector();
+    init_reflective_dataset();
+    init_role_call();
+    init_role_evidence();
+    init_role_schemas();
+    init_reflective_dataset();
   }
 });
 
@@ -59241,48 +59588,6 @@ var init_iteration_lines = __esm({
   "src/evolve/iteration-lines.ts"() {
     "use strict";
     init_strategy_hooks();
-  }
-});
-
-// src/evolve/run-scope.ts
-function strategyScope(options) {
-  const { strategy, streams, seed: seed2, stage } = options;
-  const rng = (stream, part) => {
-    const path23 = streams[stream];
-    if (!path23) throw new Error(`${strategy}: no random stream '${stream}' is declared`);
-    return createRng(deriveSeed(seed2, ...path23(part)));
-  };
-  const iteration = (index, prefix) => {
-    const key2 = (name3) => `${prefix}/${name3}`;
-    return {
-      index,
-      key: key2,
-      stage: (name3, run2, schema) => stage(key2(name3), run2, schema),
-      rng: (stream) => rng(stream, index),
-      within: (name3) => iteration(index, key2(name3))
-    };
-  };
-  const key = (name3) => `${strategy}/${name3}`;
-  return {
-    key,
-    stage: (name3, run2, schema) => stage(key(name3), run2, schema),
-    rng,
-    iteration: (index) => iteration(index, `iteration-${index}`)
-  };
-}
-function openStrategy(strategy, context) {
-  const scope = strategyScope({
-    strategy: strategy.name,
-    streams: strategy.streams,
-    seed: context.config.seed,
-    stage: context.stage
-  });
-  return { strategyRun: strategy.open(context, scope), scope };
-}
-var init_run_scope = __esm({
-  "src/evolve/run-scope.ts"() {
-    "use strict";
-    init_rng();
   }
 });
 
@@ -63991,8 +64296,42 @@ var init_review_roles = __esm({
   }
 });
 
+// src/sim/refiner/reflection-role.ts
+function reflection(world2, request, block) {
+  const seed2 = request.temperature > 0 ? request.seed : 0;
+  const failing = objects(block.minibatch).filter((run2) => run2.pass === false);
+  const shared = { harness: block.harness ?? {}, rejected: block.rejected ?? [] };
+  const pattern = {
+    id: "minibatch",
+    name: "observed-failure",
+    description: "",
+    examples: failing
+  };
+  const diagnosed = diagnosis(world2, { ...shared, patterns: [pattern] }, seed2);
+  const hms = architect(world2, { ...shared, diagnoses: diagnosed.diagnoses });
+  const drafted = editor(world2, request, { harness: shared.harness, hms });
+  return {
+    diagnoses: objects(diagnosed.diagnoses).map((item) => ({
+      rootCause: text2(item.rootCause),
+      module: text2(item.module)
+    })),
+    // The reflector names no pattern ids: the caller's defaults fill them in.
+    edits: objects(drafted.edits).map(({ patterns: _unnamed, ...edit }) => edit)
+  };
+}
+var init_reflection_role = __esm({
+  "src/sim/refiner/reflection-role.ts"() {
+    "use strict";
+    init_analysis_roles();
+    init_editor_role();
+    init_evidence2();
+    init_review_roles();
+  }
+});
+
 // src/sim/refiner/refiner-reply.ts
 function inferSchemaName(block) {
+  if ("minibatch" in block) return "reflection";
   if ("failures" in block) return "failure_notes";
   if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
@@ -64016,6 +64355,8 @@ function refinerReply(world2, request, schemaName2) {
       return skeptic(world2, block, request.seed);
     case "edits":
       return editor(world2, request, block);
+    case "reflection":
+      return reflection(world2, request, block);
     case "judgement":
       return judge(request, block);
     default:
@@ -64029,6 +64370,7 @@ var init_refiner_reply = __esm({
     init_editor_role();
     init_evidence2();
     init_judge();
+    init_reflection_role();
     init_review_roles();
   }
 });
@@ -64837,7 +65179,9 @@ function toEvolveOutcome(result) {
     trajectory,
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
     stoppedBy: result.stoppedBy,
-    inForce: checkedInForce(inForce, result.harness.finalHash)
+    inForce: checkedInForce(inForce, result.harness.finalHash),
+    // The result keeps no per-iteration spend; the engine adds it from the run's journal.
+    spentThrough: []
   };
 }
 function readIterations(result) {
@@ -64926,6 +65270,34 @@ var init_from_evolve_result = __esm({
     "use strict";
     init_acceptance();
     init_budget();
+  }
+});
+
+// src/bench/journal-spend.ts
+import { existsSync as existsSync5 } from "node:fs";
+import { readFile as readFile19 } from "node:fs/promises";
+async function spendByIteration(journalFile) {
+  if (!existsSync5(journalFile)) return [];
+  const totals2 = /* @__PURE__ */ new Map();
+  let rollouts = 0;
+  let llmCalls = 0;
+  for (const line of (await readFile19(journalFile, "utf8")).split("\n")) {
+    if (line.trim() === "") continue;
+    const parsed = journalEntrySchema.safeParse(JSON.parse(line));
+    if (!parsed.success) continue;
+    const entry = parsed.data;
+    if (entry.measurement || entry.stage.startsWith("final/")) continue;
+    rollouts += entry.spend.rollouts ?? 0;
+    llmCalls += entry.spend.llmCalls ?? 0;
+    const iteration = Number(/^iteration-(\d+)\//.exec(entry.stage)?.[1] ?? 0);
+    totals2.set(iteration, { iteration, rollouts, llmCalls });
+  }
+  return [...totals2.values()].sort((a, b) => a.iteration - b.iteration);
+}
+var init_journal_spend = __esm({
+  "src/bench/journal-spend.ts"() {
+    "use strict";
+    init_journal_file();
   }
 });
 
@@ -65128,7 +65500,8 @@ function simEngine() {
         clock
       });
       results.set(outDir, result);
-      return toEvolveOutcome(result);
+      const spentThrough = await spendByIteration(path21.join(outDir, "evolve", "journal.jsonl"));
+      return { ...toEvolveOutcome(result), spentThrough };
     },
     async probe({ project, refiner, outDir, inForce, taskIds }) {
       const { world: world2 } = preparedOf(project.dir);
@@ -65253,6 +65626,7 @@ var init_sim_engine = __esm({
     init_sim();
     init_world_generator();
     init_from_evolve_result();
+    init_journal_spend();
     init_project_config();
     init_sim_probe();
   }
@@ -65820,6 +66194,54 @@ function pairTable(result, budgetEvals) {
 }
 var baselineLine = "The `iterative` arm is GEPA's defaults reimplemented (choice by choice against GEPA's files: [docs/bench/gepa-baseline.md](docs/bench/gepa-baseline.md)): a parent drawn from the Pareto front of per-task train scores, an epoch-shuffled reflection minibatch of 3 it fails on, the child scored on that minibatch and fully evaluated only when strictly better there, every fully evaluated child kept as a possible parent, rejections remembered on their parent, no cap but the budget; every module editable per reflection (GEPA's `all` selector \u2014 round-robin over our typed modules discards most fixes), the same concurrency, caches and budget accounting as Ecdysis.";
 
+// src/bench/ceiling-markdown.ts
+var ceilingDefinition = "The *ceiling* of a world \xD7 seed is computed from ground truth, not measured: the expected held-out accuracy of the best harness the world allows (every systematic deficiency fixed, nothing item-specific: an item slip never passes, a prompt-sensitive item counts one half). *Final / ceiling* is each run's final held-out accuracy over it; *reached 90%* / *95%* is the first point of the held-out probe at or above that share of it \u2014 how many runs got there, and their median training wall time, training rollouts and LLM calls through the iteration that made that harness current. A prompt that happens to pass more borderline items can go above 100%.";
+function median2(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+function reachCell(runs, pick3) {
+  const got = runs.flatMap((run2) => {
+    const reach = pick3(run2);
+    return reach ? [reach] : [];
+  });
+  if (got.length === 0) return `0 of ${runs.length}`;
+  const wall = formatters.seconds(median2(got.map((item) => item.wallMs)));
+  const rollouts = formatters.count(median2(got.map((item) => item.rollouts)));
+  const calls = formatters.count(median2(got.map((item) => item.llmCalls)));
+  return `${got.length} of ${runs.length}: ${wall}, ${rollouts} rollouts, ${calls} calls`;
+}
+function ceilingTable(runs) {
+  const scored = runs.filter((run2) => run2.ceiling !== null && run2.ceilingShare !== null);
+  if (scored.length === 0) return "No run has a ceiling (no held-out ground truth).";
+  const groups = /* @__PURE__ */ new Map();
+  const add2 = (key, run2) => groups.set(key, [...groups.get(key) ?? [], run2]);
+  for (const run2 of scored) {
+    const arm = run2.strategy + (run2.refiner === "neutral" ? " (neutral refiner)" : "");
+    add2(`${run2.budgetEvals}\0${run2.world}\0${arm}`, run2);
+    add2(`${run2.budgetEvals}\0~all worlds\0${arm}`, run2);
+  }
+  const rows = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true })).map(([key, group2]) => {
+    const [budget, world2, arm] = key.split("\0");
+    const shares = group2.map((run2) => run2.ceilingShare);
+    return [
+      budget,
+      world2.replace("~", ""),
+      arm,
+      formatters.accuracy(median2(group2.map((run2) => run2.ceiling))),
+      `${formatters.accuracy(median2(shares))} (lowest ${formatters.accuracy(Math.min(...shares))})`,
+      reachCell(group2, (run2) => run2.reach90),
+      reachCell(group2, (run2) => run2.reach95)
+    ].join(" | ");
+  });
+  return [
+    "| budget | world | arm | ceiling (median) | final / ceiling (median, lowest) | reached 90% of it: runs, median wall, rollouts, LLM calls | reached 95% |",
+    "|---|---|---|---|---|---|---|",
+    ...rows.map((row2) => `| ${row2} |`)
+  ].join("\n");
+}
+
 // src/bench/construction.ts
 function sampleDependentShare(world2) {
   const deficiencies = world2.parameters.deficiencies;
@@ -66016,6 +66438,9 @@ ${pairTable(result, budget)}`).join("\n\n");
   return [
     "## Per arm (median, min\u2013max over worlds and seeds)",
     armsTable(result.arms),
+    "## Against the ceiling (per world)",
+    ceilingDefinition,
+    ceilingTable(result.runs),
     "## Held-out time-to-match per pair",
     pairs,
     "## Worlds and the sim's assumptions",
@@ -66032,6 +66457,50 @@ init_config_schema();
 // src/bench/types.ts
 init_zod();
 init_config_schema();
+
+// src/bench/ceiling.ts
+init_zod();
+var iterationSpendSchema = external_exports.object({
+  iteration: external_exports.number().int(),
+  rollouts: external_exports.number().int(),
+  llmCalls: external_exports.number().int()
+});
+var reachSchema = external_exports.object({
+  wallMs: external_exports.number(),
+  rollouts: external_exports.number().int(),
+  llmCalls: external_exports.number().int()
+});
+function heldoutCeiling(truth) {
+  const heldout = [...truth.tasks.values()].filter((task) => task.split === "heldout");
+  if (heldout.length === 0) return null;
+  const expected = heldout.map((task) => {
+    const specific = task.deficiencies.filter((item) => !item.systematic);
+    if (specific.some((item) => item.kind !== "prompt-sensitivity")) return 0;
+    return specific.length > 0 ? 0.5 : 1;
+  });
+  return expected.reduce((sum, value) => sum + value, 0) / heldout.length;
+}
+function ceilingFigures(options) {
+  const { ceiling, probe } = options;
+  if (ceiling === null || ceiling <= 0)
+    return { ceiling, ceilingShare: null, reach90: null, reach95: null };
+  const reach = (share) => {
+    const point = probe?.points.find((item) => item.accuracy >= share * ceiling - 1e-9);
+    if (!point) return null;
+    const through = options.spent.filter((item) => item.iteration <= point.iteration).at(-1);
+    return {
+      wallMs: point.elapsedMs,
+      rollouts: through?.rollouts ?? 0,
+      llmCalls: through?.llmCalls ?? 0
+    };
+  };
+  return {
+    ceiling,
+    ceilingShare: options.heldoutAccuracy / ceiling,
+    reach90: reach(0.9),
+    reach95: reach(0.95)
+  };
+}
 
 // src/bench/evolve-outcome.ts
 init_zod();
@@ -66100,7 +66569,12 @@ var evolveOutcomeSchema = external_exports.object({
    * The harness in force over training time: the seed harness at 0 ms, then one point per
    * accepted step that changed it (empty for a strategy without training).
    */
-  inForce: external_exports.array(inForcePointSchema)
+  inForce: external_exports.array(inForcePointSchema),
+  /**
+   * Training spend through each iteration, cumulative (the run's journal; empty when it kept
+   * none): the rollouts and LLM calls behind each point of the harness in force.
+   */
+  spentThrough: external_exports.array(iterationSpendSchema).default([])
 });
 
 // src/bench/types.ts
@@ -66165,7 +66639,17 @@ var benchRunSchema = external_exports.object({
   probe: probeTrajectorySchema.nullable(),
   /** Mean purity of the patterns the run found (null when it found none). */
   patternPurity: external_exports.number().nullable(),
-  patternsFound: external_exports.number().int()
+  patternsFound: external_exports.number().int(),
+  /**
+   * The world × seed's held-out ceiling from ground truth (src/bench/ceiling.ts: the best harness
+   * the world allows), the final held-out accuracy as a share of it, and when the harness in
+   * force first reached 90% and 95% of it (training wall time, rollouts, LLM calls; null: never).
+   * Null in a bench.json written before they were added.
+   */
+  ceiling: external_exports.number().nullable().default(null),
+  ceilingShare: external_exports.number().nullable().default(null),
+  reach90: reachSchema.nullable().default(null),
+  reach95: reachSchema.nullable().default(null)
 });
 var benchFigures = [
   "wallMs",
@@ -66182,7 +66666,8 @@ var benchFigures = [
   "acceptedEdits",
   "accommodations",
   "ineffectiveEdits",
-  "patternPurity"
+  "patternPurity",
+  "ceilingShare"
 ];
 var spreadSchema = external_exports.object({
   median: external_exports.number(),
@@ -66751,7 +67236,13 @@ function scoreRun(options) {
     trajectory: outcome.trajectory,
     probe: options.probe,
     patternPurity: meanPurity(purities),
-    patternsFound: outcome.patterns.length
+    patternsFound: outcome.patterns.length,
+    ...ceilingFigures({
+      ceiling: heldoutCeiling(truth),
+      heldoutAccuracy: outcome.final.heldout.accuracy,
+      probe: options.probe,
+      spent: outcome.spentThrough
+    })
   };
 }
 
@@ -67199,7 +67690,7 @@ async function runSideBySide(options) {
 // src/cli/compare-command.ts
 init_input_error();
 init_result_schema();
-import { readFile as readFile19, stat as stat7 } from "node:fs/promises";
+import { readFile as readFile20, stat as stat7 } from "node:fs/promises";
 import { join as join25, relative as relative7 } from "node:path";
 
 // src/report/run-comparison.ts
@@ -67376,7 +67867,7 @@ async function readResult(path23) {
     }
   );
   const file2 = isDir ? join25(path23, "result.json") : path23;
-  const text3 = await readFile19(file2, "utf8").catch(() => {
+  const text3 = await readFile20(file2, "utf8").catch(() => {
     throw new InputError(
       file2,
       "not found: give the --out folder of an 'ecdysis evolve' run, or its result.json"
@@ -67869,7 +68360,7 @@ var RunStatus = class {
 // src/cli/shard-marker.ts
 init_zod();
 init_input_error();
-import { readFile as readFile20, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
+import { readFile as readFile21, rm as rm9, writeFile as writeFile18 } from "node:fs/promises";
 import { join as join27 } from "node:path";
 var shardMarkerSchema = external_exports.object({ index: external_exports.number().int().min(0), count: external_exports.number().int().positive() }).strict().refine((value) => value.index < value.count, { message: "index must be below count" });
 var markerFile = (dir) => join27(dir, "shard.json");
@@ -67881,7 +68372,7 @@ async function writeShardMarker(dir, shard) {
 async function readShardMarker(dir) {
   let text3;
   try {
-    text3 = await readFile20(markerFile(dir), "utf8");
+    text3 = await readFile21(markerFile(dir), "utf8");
   } catch {
     return void 0;
   }
@@ -68456,7 +68947,7 @@ init_zod();
 init_harness_schema();
 init_world_names();
 init_input_error();
-import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile21, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
+import { access as access3, copyFile, cp as cp3, mkdir as mkdir21, mkdtemp as mkdtemp4, readFile as readFile22, rm as rm11, writeFile as writeFile19 } from "node:fs/promises";
 import { tmpdir as tmpdir4 } from "node:os";
 import { dirname as dirname11, join as join33, relative as relative9, resolve as resolve14, sep as sep8 } from "node:path";
 
@@ -68675,7 +69166,7 @@ var exists2 = (path23) => access3(path23).then(
 );
 var ignoreLines = ["# Ecdysis: rollout and call caches, run outputs", ".ecdysis/"];
 async function writeIgnoreLines(path23) {
-  const current = await readFile21(path23, "utf8").catch(() => void 0);
+  const current = await readFile22(path23, "utf8").catch(() => void 0);
   if (current === void 0) {
     await writeFile19(path23, `${ignoreLines.join("\n")}
 `);
@@ -68813,7 +69304,7 @@ async function writeProject(options) {
   }
 }
 async function tellAnswerFormat(file2) {
-  let text3 = await readFile21(file2, "utf8");
+  let text3 = await readFile22(file2, "utf8");
   for (const [path23, value] of [
     ["completion.format_instruction", recommendedFormatInstruction],
     ["completion.answer_pattern", defaultAnswerPattern]

@@ -1,3 +1,4 @@
+import { ceilingDefinition, ceilingTable } from "./ceiling-markdown.js";
 import { type ClaimCheck, checkClaims, claimLabel } from "./claims.js";
 import {
   baselineLine,
@@ -201,6 +202,9 @@ function detailSections(result: BenchResult): string[] {
   return [
     "## Per arm (median, min–max over worlds and seeds)",
     armsTable(result.arms),
+    "## Against the ceiling (per world)",
+    ceilingDefinition,
+    ceilingTable(result.runs),
     "## Held-out time-to-match per pair",
     pairs,
     "## Worlds and the sim's assumptions",

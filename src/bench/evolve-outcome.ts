@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { plannedEditSchema } from "../harness/types.js";
+import { iterationSpendSchema } from "./ceiling.js";
 
 /** A failure pattern as the bench scores it: its class and the tasks of its member rollouts. */
 export const foundPatternSchema = z.object({
@@ -86,5 +87,10 @@ export const evolveOutcomeSchema = z.object({
    * accepted step that changed it (empty for a strategy without training).
    */
   inForce: z.array(inForcePointSchema),
+  /**
+   * Training spend through each iteration, cumulative (the run's journal; empty when it kept
+   * none): the rollouts and LLM calls behind each point of the harness in force.
+   */
+  spentThrough: z.array(iterationSpendSchema).default([]),
 });
 export type EvolveOutcome = z.infer<typeof evolveOutcomeSchema>;

@@ -45,6 +45,8 @@ export function toEvolveOutcome(result: EvolveResult): EvolveOutcome {
     trajectorySeedAccuracy: result.iterations[0]?.batch.score.accuracy ?? null,
     stoppedBy: result.stoppedBy,
     inForce: checkedInForce(inForce, result.harness.finalHash),
+    // The result keeps no per-iteration spend; the engine adds it from the run's journal.
+    spentThrough: [],
   };
 }
 

@@ -17,8 +17,6 @@ const allowedTests: Record<string, string> = {
     "asserts that the evolve loop on the real sim makes no accommodation; a test, never the pipeline",
   "test/reliability/near-duplicate-splits.test.ts":
     "generates worlds to check that no held-out input is a near copy of a train input; a test of the guards",
-  "test/reliability/realistic-forms.property.test.ts":
-    "generates worlds' tasks to write realistic leaks of them that the guards must refuse; a test of the guards",
 };
 /** Modules of src/sim that hold or produce ground truth, or play the refiner from it. */
 const groundTruthModules = [

@@ -43,6 +43,9 @@ function withoutTime(run: BenchRun) {
   return {
     ...rest,
     trajectory: run.trajectory.map(({ elapsedMs: _elapsed, ...point }) => point),
+    // When the ceiling's bars were reached: in rollouts only (wall time and calls move with timing).
+    reach90: run.reach90?.rollouts ?? null,
+    reach95: run.reach95?.rollouts ?? null,
     probe: run.probe && {
       ...run.probe,
       points: run.probe.points.map(({ elapsedMs: _elapsed, ...point }) => point),

@@ -1,3 +1,4 @@
+import { ceilingFigures, heldoutCeiling } from "./ceiling.js";
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import type { GroundTruth } from "./ground-truth.js";
 import {
@@ -8,8 +9,8 @@ import {
 } from "./scoring.js";
 import type { BenchRun, BenchStrategy, ProbeTrajectory, RefinerVariant } from "./types.js";
 
-/** Turns one evolve outcome into a bench run, scored against the world's ground truth. */
-export function scoreRun(options: {
+/** What one run is scored from. */
+interface ScoreRunOptions {
   strategy: BenchStrategy;
   refiner: RefinerVariant;
   world: string;
@@ -21,7 +22,10 @@ export function scoreRun(options: {
   outcome: EvolveOutcome;
   probe: ProbeTrajectory | null;
   truth: GroundTruth;
-}): BenchRun {
+}
+
+/** Turns one evolve outcome into a bench run, scored against the world's ground truth. */
+export function scoreRun(options: ScoreRunOptions): BenchRun {
   const { outcome, truth } = options;
   const accommodations = findAccommodations({ edits: outcome.acceptedEdits, truth });
   const ineffective = findIneffectiveEdits({
@@ -62,5 +66,11 @@ export function scoreRun(options: {
     probe: options.probe,
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
+    ...ceilingFigures({
+      ceiling: heldoutCeiling(truth),
+      heldoutAccuracy: outcome.final.heldout.accuracy,
+      probe: options.probe,
+      spent: outcome.spentThrough,
+    }),
   };
 }

@@ -11,6 +11,7 @@ import { generateWorldWithTruth } from "../sim/world-generator.js";
 import type { World } from "../sim/world-schema.js";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "./engine.js";
 import { toEvolveOutcome } from "./from-evolve-result.js";
+import { spendByIteration } from "./journal-spend.js";
 import { benchKeyEnv, projectConfigYaml } from "./project-config.js";
 import { measureProbe } from "./sim-probe.js";
 import type { BenchStrategy, BenchWorld, RefinerVariant } from "./types.js";
@@ -61,7 +62,8 @@ export function simEngine(): BenchEngine {
         clock,
       });
       results.set(outDir, result);
-      return toEvolveOutcome(result);
+      const spentThrough = await spendByIteration(path.join(outDir, "evolve", "journal.jsonl"));
+      return { ...toEvolveOutcome(result), spentThrough };
     },
     async probe({ project, refiner, outDir, inForce, taskIds }) {
       const { world } = preparedOf(project.dir);

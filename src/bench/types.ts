@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { strategyNames } from "../config/config-schema.js";
+import { reachSchema } from "./ceiling.js";
 import { trajectoryPointSchema } from "./evolve-outcome.js";
 
 /**
@@ -87,6 +88,16 @@ export const benchRunSchema = z.object({
   /** Mean purity of the patterns the run found (null when it found none). */
   patternPurity: z.number().nullable(),
   patternsFound: z.number().int(),
+  /**
+   * The world × seed's held-out ceiling from ground truth (src/bench/ceiling.ts: the best harness
+   * the world allows), the final held-out accuracy as a share of it, and when the harness in
+   * force first reached 90% and 95% of it (training wall time, rollouts, LLM calls; null: never).
+   * Null in a bench.json written before they were added.
+   */
+  ceiling: z.number().nullable().default(null),
+  ceilingShare: z.number().nullable().default(null),
+  reach90: reachSchema.nullable().default(null),
+  reach95: reachSchema.nullable().default(null),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
 
@@ -107,6 +118,7 @@ export const benchFigures = [
   "accommodations",
   "ineffectiveEdits",
   "patternPurity",
+  "ceilingShare",
 ] as const;
 
 /** Median and range of one figure over an arm's runs. */

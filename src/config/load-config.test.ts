@@ -125,6 +125,7 @@ describe("loadConfig", () => {
       components: "all",
       merge: true,
       maxMergeInvocations: 5,
+      reflectionTemperature: 1,
     });
   });
 

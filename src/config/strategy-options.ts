@@ -80,6 +80,12 @@ export const iterativeOptionsSchema = z
     merge: z.boolean().default(true),
     /** GEPA's `max_merge_invocations`: merges tried over the run. */
     maxMergeInvocations: z.number().int().min(0).default(5),
+    /**
+     * Temperature of the reflection call (GEPA's reflection LM; dspy's examples build it with
+     * `temperature=1.0`). Each call also sends a seed of its own, so a re-asked reflection is a
+     * fresh sample. 0 asks for the refiner's deterministic reply.
+     */
+    reflectionTemperature: z.number().min(0).max(2).default(1),
   })
   .strict();
 /** `evolve.iterative`. */

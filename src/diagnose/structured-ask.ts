@@ -24,6 +24,12 @@ export interface StructuredAsk<T> {
   maxRepairs?: number;
   /** Dot paths of evidence the role can do without, left out first when the prompt must shrink. */
   expendable?: string[];
+  /**
+   * Sampling of this call, when the caller sets it (the iterative baseline's reflection: warm,
+   * a seed per call). Part of the request, so of the call cache's key: a re-asked call with
+   * another seed is a fresh sample, never a replay. Unset: the refiner's configured temperature.
+   */
+  sampling?: { temperature?: number; seed?: number };
 }
 
 /** Refits after a context-length refusal before a role call stops. */
@@ -88,7 +94,12 @@ function roleRequest<T>(
       { role: "system", content: options.instructions },
       { role: "user", content: `${evidencePreamble}\n\n${block}` },
     ],
-    // No temperature here: the refiner's configured one applies (reasoning models take none).
+    // No temperature unless the caller samples: the refiner's configured one applies (reasoning
+    // models take none; the LLM layer drops what a server refuses).
+    ...(options.sampling?.temperature !== undefined
+      ? { temperature: options.sampling.temperature }
+      : {}),
+    ...(options.sampling?.seed !== undefined ? { seed: options.sampling.seed } : {}),
     jsonSchema: { name: options.schemaName, schema: options.jsonSchema },
     purpose: options.purpose,
   };

@@ -74,7 +74,7 @@ function sealedStages(options: { stages: StagePort; heldout: Task[]; door: Door 
     reflect(request) {
       door("reflect", {
         ids: [
-          ...request.failures.map((record) => record.taskId),
+          ...request.records.map((record) => record.taskId),
           ...request.tasks.map((task) => task.id),
         ],
         inputs: request.tasks.map((task) => task.input),

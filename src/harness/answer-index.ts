@@ -19,7 +19,7 @@ export interface IndexedAnswer {
   key: string;
   kind: "number" | "words";
   /**
-   * Too common to refuse anywhere (`isCommonAnswer`): an integer under 100, a unit or calendar
+   * Too common to refuse anywhere (`isCommonAnswer`): an integer under 100 or a decimal of two digits, a unit or calendar
    * constant, under 3 characters, a weekday or month name. Refused only beside its task's name.
    */
   small: boolean;
@@ -74,13 +74,16 @@ const calendarWords = new Set(
 
 /**
  * Whether an answer (its normal-form key) is too common to refuse anywhere, only beside its
- * task's name: an integer under 100, a unit or calendar constant (`commonNumbers`), a key under
- * 3 characters, a weekday or month name. A rule that lists the weekdays or says a kilogram is
- * 1000 grams is general even when some task's answer is Sunday or 1000.
+ * task's name: an integer under 100 or a decimal of as few digits (0.5, 0.25, 7.5), a unit or
+ * calendar constant (`commonNumbers`), a key under 3 characters, a weekday or month name. A
+ * rule that lists the weekdays, says a kilogram is 1000 grams or half is 0.5 is general even
+ * when some task's answer is Sunday, 1000 or 0.5.
  */
 export function isCommonAnswer(found: { key: string; kind: "number" | "words" }): boolean {
   if (found.kind === "words")
     return found.key.length < smallKeyLength || calendarWords.has(found.key);
+  if (/^\d+\.\d+$/.test(found.key))
+    return found.key.replace(".", "").replace(/^0+/, "").length <= 2;
   if (!/^\d+$/.test(found.key)) return false;
   return Number(found.key) < smallNumberLimit || commonNumbers.has(found.key);
 }

@@ -1,4 +1,4 @@
-import { nearCopies } from "../safety/near-duplicates.js";
+import { nearCopies } from "../safety/near-copies.js";
 import { featureHash, shingleKeys } from "../safety/text-features.js";
 import type { ContentRules } from "./content-rules.js";
 import { type FileScan, leakNgramWords, scanFile } from "./harness-scan.js";

@@ -19,7 +19,7 @@ export const guardContextSchema = z.object({
   forbiddenInputs: z.array(z.string()),
   /**
    * The tasks of both splits, each input with its expected answers: an answer too small to
-   * refuse anywhere (an integer under 100, under 3 characters) is refused on a line that names
+   * refuse anywhere (an integer under 100, a two-digit decimal, a unit constant, under 3 characters) is refused on a line that names
    * its task; a held-out answer is refused spelled out or as an arithmetic step too. Their
    * inputs and answers are checked like `forbiddenInputs` and `forbiddenStrings`.
    */

@@ -144,14 +144,22 @@ function valueIssues(field: HarnessFieldReference, value: unknown): string[] {
  * invalid edit's issues go back to the model (`edits.<i>.edit.find: …`).
  */
 export function editsReplySchemaFor(context: EditContext) {
-  const edit = z.unknown().transform((raw, zodContext) => {
+  return z.preprocess(coerceEditsReply, z.object({ edits: z.array(validatedEditSchema(context)) }));
+}
+
+/**
+ * One planned edit, coerced and validated against what the call was shown; its issues are
+ * reported at their path inside the reply (what chatJson's repair note sends back). Shared by
+ * the Editor and the iterative baseline's one-call reflector.
+ */
+export function validatedEditSchema(context: EditContext) {
+  return z.unknown().transform((raw, zodContext) => {
     const verdict = validateEdit(raw, context);
     if (verdict.ok) return verdict.edit;
     for (const issue of verdict.issues)
       zodContext.addIssue({ code: "custom", path: issue.path, message: issue.message });
     return z.NEVER;
   });
-  return z.preprocess(coerceEditsReply, z.object({ edits: z.array(edit) }));
 }
 
 /** Splits a reply that stayed invalid after the repairs: its valid edits, and the rest with why. */

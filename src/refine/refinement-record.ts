@@ -5,7 +5,7 @@ import { critiqueSchema, diagnosisSchema, hmsSchema } from "./role-schemas.js";
 
 /** One role call: who, which schema, a summary of what it was shown, and what it said. */
 export const roleTurnSchema = z.object({
-  role: z.enum(["diagnostician", "architect", "skeptic", "editor"]),
+  role: z.enum(["diagnostician", "architect", "skeptic", "editor", "reflector"]),
   schemaName: z.string(),
   round: z.number().int(),
   /** Human-readable summary of the evidence the role was shown. */

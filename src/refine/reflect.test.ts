@@ -1,82 +1,131 @@
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evidenceOf, makeRecord, makeTask } from "../diagnose/testing/rollout-fixtures.js";
 import { GuardError } from "../errors/guard-error.js";
-import { architectTemplate } from "./prompts/architect.js";
-import { diagnosticianTemplate } from "./prompts/diagnostician.js";
-import { editorTemplate } from "./prompts/editor.js";
-import { refine } from "./refine.js";
+import { withCallCache } from "../llm/call-cache.js";
+import { reflectorTemplate } from "./prompts/reflector.js";
 import { reflect } from "./reflect.js";
-import {
-  defaultScripts,
-  makeHarness,
-  makePattern,
-  roleProvider,
-} from "./testing/refine-fixtures.js";
+import { defaultScripts, makeHarness, roleProvider } from "./testing/refine-fixtures.js";
 
 const harness = makeHarness();
-type ShownPattern = {
-  id: string;
-  support: { tasks: number; categories: number };
-  examples: { task: string }[];
-};
+type ShownRun = { task: string; pass: boolean; feedback: { verdict: string; signals?: string[] } };
 
-describe("reflect", () => {
-  it("runs Diagnostician → Architect → Editor without a Skeptic on one pattern of the failures", async () => {
-    const tasks = [makeTask("a", { category: "math" }), makeTask("b", { category: "geo" })];
-    const failures = [
+describe("reflect (GEPA's one reflection call)", () => {
+  it("makes one call, shown the minibatch's passing and failing runs with their feedback, at the temperature and seed given", async () => {
+    const tasks = [
+      makeTask("a", { category: "math" }),
+      makeTask("b", { category: "geo" }),
+      makeTask("c", { category: "geo" }),
+    ];
+    const records = [
       makeRecord({ taskId: "a", category: "math", events: ["step-limit"] }),
-      makeRecord({ taskId: "b", category: "geo" }),
+      makeRecord({ taskId: "b", category: "geo", pass: true }),
+      makeRecord({ taskId: "c", category: "geo" }),
     ];
     const provider = roleProvider(defaultScripts);
-    const record = await reflect({ failures, tasks, harness, refiner: provider, rejected: [] });
-    expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual([
-      "diagnosis",
-      "hms",
-      "edits",
+    const record = await reflect({
+      records,
+      tasks,
+      harness,
+      refiner: provider,
+      rejected: [],
+      sampling: { temperature: 1, seed: 1234 },
+    });
+    expect(provider.calls.map((call) => call.jsonSchema?.name)).toEqual(["reflection"]);
+    const [call] = provider.calls;
+    expect(call.messages[0].content).toBe(reflectorTemplate);
+    expect(call.temperature).toBe(1);
+    expect(call.seed).toBe(1234);
+    const shown = evidenceOf(call).minibatch as ShownRun[];
+    expect(shown.map((run) => [run.task, run.pass])).toEqual([
+      [tasks[0].input, false],
+      [tasks[1].input, true],
+      [tasks[2].input, false],
     ]);
-    expect(record.mode).toBe("reflect");
-    expect(record.outcome).toBe("accepted");
-    expect(record.rounds).toHaveLength(1);
-    const shown = evidenceOf(provider.calls[0]).patterns as ShownPattern[];
-    expect(shown).toHaveLength(1);
-    expect(shown[0].support).toEqual({ tasks: 2, categories: 2 });
-    expect(shown[0].examples.map((example) => example.task)).toEqual([
-      tasks[1].input,
-      tasks[0].input,
+    expect(shown[0].feedback.verdict).toBe("wrong-answer");
+    expect(shown[0].feedback.signals).toContain("step-limit");
+    expect(shown[1].feedback).toEqual({ score: 1, verdict: "pass" });
+    expect(record).toMatchObject({ mode: "reflect", outcome: "accepted" });
+    expect(record.turns.map((turn) => turn.role)).toEqual(["reflector"]);
+    expect(record.edits.map((edit) => edit.edit)).toEqual([
+      { kind: "set", path: "agent_loop.max_steps", value: 8 },
     ]);
+    // What later reflections and reports are shown of it: the edit in words.
+    expect(record.hms?.changes[0].change).toBe("set agent_loop.max_steps to 8");
+    expect(record.diagnoses[0]).toMatchObject({
+      module: "agent_loop",
+      patternId: record.patternIds[0],
+    });
   });
 
-  it("sends the same templates as refine: only the evidence differs", async () => {
-    const refineProvider = roleProvider(defaultScripts);
-    await refine({
-      patterns: [makePattern("p1")],
-      harness,
-      refiner: refineProvider,
-      rejected: [],
-      skepticRounds: 1,
+  it("validates the edits as the Editor does: an invalid one goes back with its issue and the repair is kept", async () => {
+    const provider = roleProvider({
+      reflection: (_request, nth) => ({
+        content: JSON.stringify({
+          diagnoses: [{ rootCause: "too few steps", module: "agent_loop" }],
+          edits: [
+            {
+              module: "agent_loop",
+              patterns: [],
+              rationale: "more steps",
+              edit: {
+                kind: "set",
+                path: nth === 0 ? "agent_loop.steps" : "agent_loop.max_steps",
+                value: 8,
+              },
+            },
+          ],
+        }),
+      }),
     });
-    const reflectProvider = roleProvider(defaultScripts);
-    await reflect({
-      failures: [makeRecord({ taskId: "a" })],
+    const record = await reflect({
+      records: [makeRecord({ taskId: "a" })],
       tasks: [makeTask("a")],
       harness,
-      refiner: reflectProvider,
+      refiner: provider,
       rejected: [],
     });
-    const systemOf = (calls: typeof refineProvider.calls, name: string) =>
-      calls.find((call) => call.jsonSchema?.name === name)?.messages[0].content;
-    for (const [name, template] of [
-      ["diagnosis", diagnosticianTemplate],
-      ["hms", architectTemplate],
-      ["edits", editorTemplate],
-    ] as const) {
-      expect(systemOf(reflectProvider.calls, name)).toBe(template);
-      expect(systemOf(refineProvider.calls, name)).toBe(template);
-      const schemaOf = (calls: typeof refineProvider.calls) =>
-        calls.find((call) => call.jsonSchema?.name === name)?.jsonSchema;
-      expect(schemaOf(reflectProvider.calls)).toEqual(schemaOf(refineProvider.calls));
-    }
-    expect(evidenceOf(reflectProvider.calls[0])).not.toEqual(evidenceOf(refineProvider.calls[0]));
+    expect(provider.calls).toHaveLength(2);
+    expect(provider.calls[1].messages.at(-1)?.content).toMatch(/agent_loop\.steps' is not a field/);
+    expect(record.edits.map((edit) => edit.edit)).toEqual([
+      { kind: "set", path: "agent_loop.max_steps", value: 8 },
+    ]);
+    expect(record.turns[0].callIds).toHaveLength(2);
+  });
+
+  it("re-asked with another seed, the same reflection is a fresh call, not a replay from the call cache", async () => {
+    const provider = roleProvider(defaultScripts);
+    const cached = withCallCache(provider, await mkdtemp(join(tmpdir(), "reflect-cache-")));
+    const ask = (seed: number) =>
+      reflect({
+        records: [makeRecord({ taskId: "a" })],
+        tasks: [makeTask("a")],
+        harness,
+        refiner: cached,
+        rejected: [],
+        sampling: { temperature: 1, seed },
+      });
+    await ask(1);
+    await ask(1);
+    expect(provider.calls).toHaveLength(1);
+    await ask(2);
+    expect(provider.calls).toHaveLength(2);
+  });
+
+  it("an unusable reply ends the record as failed, with the reason", async () => {
+    const provider = roleProvider({ reflection: () => ({ content: "I cannot help with that." }) });
+    const record = await reflect({
+      records: [makeRecord({ taskId: "a" })],
+      tasks: [makeTask("a")],
+      harness,
+      refiner: provider,
+      rejected: [],
+    });
+    expect(record.outcome).toBe("failed");
+    expect(record.rejection?.reason).toMatch(/reflector/);
+    expect(record.edits).toEqual([]);
   });
 
   it("shows no held-out text even when the task list passed in holds other splits", async () => {
@@ -87,7 +136,7 @@ describe("reflect", () => {
     ];
     const provider = roleProvider(defaultScripts);
     await reflect({
-      failures: [makeRecord({ taskId: "train-1" })],
+      records: [makeRecord({ taskId: "train-1" })],
       tasks,
       harness,
       refiner: provider,
@@ -101,7 +150,7 @@ describe("reflect", () => {
     const heldout = [makeTask("held-1")];
     await expect(
       reflect({
-        failures: [makeRecord({ taskId: "held-1" })],
+        records: [makeRecord({ taskId: "held-1" })],
         tasks: heldout,
         harness,
         refiner: provider,
@@ -118,7 +167,7 @@ describe("reflect", () => {
     const copy = makeTask("train-9", { input: heldout[0].input });
     await expect(
       reflect({
-        failures: [makeRecord({ taskId: "train-9" })],
+        records: [makeRecord({ taskId: "train-9" })],
         tasks: [copy],
         harness,
         refiner: provider,
@@ -129,11 +178,11 @@ describe("reflect", () => {
     expect(provider.calls).toHaveLength(0);
   });
 
-  it("makes no call without failures", async () => {
+  it("makes no call when the minibatch has no failure (GEPA skips a perfect minibatch)", async () => {
     const provider = roleProvider({});
     const record = await reflect({
-      failures: [],
-      tasks: [],
+      records: [makeRecord({ taskId: "a", pass: true })],
+      tasks: [makeTask("a")],
       harness,
       refiner: provider,
       rejected: [],

@@ -35,6 +35,8 @@ export async function callRole<T>(options: {
   turns: RoleTurn[];
   /** What can still be used of a reply that stayed invalid after the repairs (undefined: nothing). */
   salvage?: (candidates: unknown[]) => T | undefined;
+  /** The call's temperature and seed, when the caller samples (askStructured's `sampling`). */
+  sampling?: { temperature?: number; seed?: number };
 }): Promise<T> {
   const turn: RoleTurn = {
     role: options.role,
@@ -58,6 +60,7 @@ export async function callRole<T>(options: {
       schema: options.schema,
       // The config shows every field in use; the generated reference is what a short context loses first.
       expendable: ["harness.reference"],
+      sampling: options.sampling,
     });
     turn.output = value;
     turn.replies = replies;

@@ -97,6 +97,20 @@ export type Critique = z.infer<typeof critiqueSchema>;
 /** Editor's reply on the wire (`edits`). */
 export const editsWireSchema = z.object({ edits: z.array(plannedEditSchema) });
 
+/**
+ * The iterative baseline's one reflection reply on the wire (`reflection`): the diagnosis and the
+ * edits together, as GEPA's reflection LM answers in one call.
+ */
+export const reflectionWireSchema = z.object({
+  diagnoses: z.array(
+    z.object({
+      rootCause: z.string().describe("the harness-level root cause, in one to three sentences"),
+      module: z.string().describe(moduleDescription),
+    }),
+  ),
+  edits: z.array(plannedEditSchema),
+});
+
 /** A proposal that validation or review turned down; shown to the roles so it is not re-proposed. */
 export const rejectedProposalSchema = z.object({
   hms: hmsSchema,
@@ -121,4 +135,5 @@ export const roleJsonSchemas = {
   hms: strictJsonSchema(hmsWireSchema),
   critique: strictJsonSchema(critiqueWireSchema),
   edits: strictJsonSchema(editsWireSchema),
+  reflection: strictJsonSchema(reflectionWireSchema),
 };

@@ -1,5 +1,5 @@
 import { runSteps, type Steps, stepSize } from "./steps.js";
-import { featureHash, pairGap, sentenceKeys, wordCasing } from "./text-features.js";
+import { featureHash, functionWords, pairGap, sentenceKeys, wordCasing } from "./text-features.js";
 
 /**
  * Near-duplicate task inputs, found in near-linear time. Each input's *signature* is its word
@@ -7,19 +7,11 @@ import { featureHash, pairGap, sentenceKeys, wordCasing } from "./text-features.
  * *specific* shingles are those with a word that only a few inputs carry and that is a name
  * (written capitalised, never in lower case) or a number: what tells one task of a template
  * from another (`Rinmark Faolla`, `37 boxes`). Two inputs, or an input and a harness, are
- * compared only when they share a specific shingle; each specific shingle is held by at most
+ * compared only when they share a specific shingle (`nearCopies` in near-copies.ts, `nearDuplicates`); each specific shingle is held by at most
  * `rareCap` inputs, so the candidates a check looks at grow with the data, not with its square
  * (a bucketed index keyed by rare shingles; exact, unlike MinHash bands, so nothing is missed
  * by chance).
  */
-
-/** Thresholds of `nearCopies`, measured on the bundled worlds (src/harness/README.md). */
-const nearCopyThresholds = {
-  /** Least idf-weighted share of a task's wording (its words that are not specific). */
-  all: 0.45,
-  /** Least share of its specific shingles. */
-  specific: 0.1,
-} as const;
 
 /** Thresholds of `nearDuplicates` (weighted Jaccard similarity of two inputs' shingles). */
 export const nearDuplicateThresholds = {
@@ -36,6 +28,13 @@ export interface Signature {
   wording: Map<number, number>;
   wordingTotal: number;
   specific: Set<number>;
+  /**
+   * Its specific words (names' words, rare numbers), each with its *anchors*: the pair shingles
+   * that join it to a word it stands beside in the input (`pairGap`) that is specific too or no
+   * function word (`functionWords`): `24 hours`, not `and 24`. A name's word (made up, rare,
+   * never written in lower case) anchors itself: no general rule writes it by chance.
+   */
+  specificWords: Map<number, Set<number>>;
   /** The specific shingles with a name word. */
   named: Set<number>;
 }
@@ -155,6 +154,7 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
   const specific = new Set<number>();
   const named = new Set<number>();
   const fallback = new Set<number>();
+  const anchors = new Anchors();
   const known = sentences.map((sentence) => sentence.map(facts));
   const anySpecific = known.some((sentence) => sentence.some((word) => word.specific));
   const add = (text: string, parts: WordFacts[]) => {
@@ -163,14 +163,19 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
     if (parts.some((part) => part.specific)) specific.add(hash);
     else if (!anySpecific && parts.some((part) => part.rare)) fallback.add(hash);
     if (parts.some((part) => part.name)) named.add(hash);
+    return hash;
   };
   sentences.forEach((sentence, at) => {
     const words = known[at];
     for (let index = 0; index < sentence.length; index += 1) {
-      add(sentence[index], [words[index]]);
+      const single = add(sentence[index], [words[index]]);
+      if (words[index].name) anchors.record(single, single);
       if (!words[index].specific) wording.set(featureHash(sentence[index]), words[index].idf);
-      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1)
-        add(`${sentence[index]} ${sentence[index + gap]}`, [words[index], words[index + gap]]);
+      for (let gap = 1; gap <= pairGap && index + gap < sentence.length; gap += 1) {
+        const [left, right] = [index, index + gap];
+        const pair = add(`${sentence[left]} ${sentence[right]}`, [words[left], words[right]]);
+        anchors.add(pair, [sentence[left], words[left]], [sentence[right], words[right]]);
+      }
     }
   });
   const sum = (map: Map<number, number>) => [...map.values()].reduce((a, b) => a + b, 0);
@@ -180,35 +185,36 @@ function signatureOf(sentences: string[][], facts: (word: string) => WordFacts):
     wording,
     wordingTotal: sum(wording),
     specific: anySpecific ? specific : fallback,
+    specificWords: anchors.byWord,
     named,
   };
 }
 
-/** How much of `signature` the shingle set `text` carries: weighted overall, and of its specific shingles. */
-export function coverage(
-  signature: Signature,
-  text: ReadonlySet<number>,
-): { all: number; specific: number } {
-  let carried = 0;
-  for (const [hash, weight] of signature.wording) if (text.has(hash)) carried += weight;
-  let specific = 0;
-  for (const hash of signature.specific) if (text.has(hash)) specific += 1;
-  return {
-    all: signature.wordingTotal > 0 ? carried / signature.wordingTotal : 0,
-    specific: signature.specific.size > 0 ? specific / signature.specific.size : 0,
-  };
-}
+/** The anchors of an input's specific words (see `Signature.specificWords`), pair by pair. */
+class Anchors {
+  readonly byWord = new Map<number, Set<number>>();
 
-/** The inputs a text whose shingles are `text` near-copies (`nearCopyThresholds`), in index order. */
-export function nearCopies(index: InputIndex, text: ReadonlySet<number>): number[] {
-  const candidates = new Set<number>();
-  for (const hash of text) for (const task of index.postings.get(hash) ?? []) candidates.add(task);
-  return [...candidates]
-    .filter((task) => {
-      const found = coverage(index.signature(task), text);
-      return found.all >= nearCopyThresholds.all && found.specific >= nearCopyThresholds.specific;
-    })
-    .sort((a, b) => a - b);
+  /** Records `pair` (the hash of `left right`) as an anchor of each side that it anchors. */
+  add(pair: number, left: [string, WordFacts], right: [string, WordFacts]): void {
+    this.anchor(pair, left, right);
+    this.anchor(pair, right, left);
+  }
+
+  private anchor(
+    pair: number,
+    [word, facts]: [string, WordFacts],
+    [partner, other]: [string, WordFacts],
+  ) {
+    if (!facts.specific || (!other.specific && functionWords.has(partner))) return;
+    this.record(featureHash(word), pair);
+  }
+
+  /** Records `shingle` as an anchor of the word `word` (a hash; a name's word anchors itself). */
+  record(word: number, shingle: number): void {
+    const known = this.byWord.get(word);
+    if (known) known.add(shingle);
+    else this.byWord.set(word, new Set([shingle]));
+  }
 }
 
 /** Two near-duplicate inputs and how alike they are (weighted Jaccard of their shingles). */

@@ -66,6 +66,21 @@ export const sentenceStarters: ReadonlySet<string> = new Set(
 );
 
 /**
+ * Function words: articles, prepositions, conjunctions, pronouns, auxiliaries, question words.
+ * Beside a task's number or name they say nothing of which task it is (`and 24`, `of 30`), so
+ * they anchor no specific word of a near copy (`Signature.specificWords`).
+ */
+export const functionWords: ReadonlySet<string> = new Set(
+  (
+    "a about after an and any are as at be been before between but by can could did do does " +
+    "each every for from had has have he her his how i if in into is it its many me much my of " +
+    "on or our per she should so some than that the their them then there these they this " +
+    "those through to under up upon was we were what when where which while who whom whose " +
+    "why will with would you your"
+  ).split(" "),
+);
+
+/**
  * Reads how words are written across `texts`: `named` holds the words written capitalised
  * somewhere other than a sentence's start (or at a start, when no common starter), `lower`
  * those written in lower case somewhere. A word in `named` and never in `lower` reads as a

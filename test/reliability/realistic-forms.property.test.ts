@@ -1,19 +1,12 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ecdysisConfigSchema, type LoadedConfig } from "../../src/config/config-schema.js";
+import { worldGuard } from "../../src/bench/testing/world-guard.js";
 import type { Task } from "../../src/config/task-schema.js";
-import { buildGuardContext } from "../../src/evolve/index.js";
 import { answerKey, isCommonAnswer, labelKey } from "../../src/harness/answer-index.js";
 import { applyEdits } from "../../src/harness/apply-edits.js";
-import { guardedFiles } from "../../src/harness/content-guards.js";
 import type { GuardContext } from "../../src/harness/guard-context.js";
 import { expectedAnswerStrings } from "../../src/harness/label-words.js";
-import { loadHarness } from "../../src/harness/load-harness.js";
-import { makeHarnessDir } from "../../src/harness/testing/harness-fixture.js";
 import type { HarnessEdit, LoadedHarness } from "../../src/harness/types.js";
-import { loadWorld } from "../../src/sim/index.js";
-import { seedHarnessFiles } from "../../src/sim/seed-harness.js";
-import { generateWorld } from "../../src/sim/task-generation.js";
 import { fullFuzzCases, fuzzRuns, minimumFuzzCases, runProperty } from "./fuzz-cases.js";
 import {
   arithmetic,
@@ -55,20 +48,9 @@ const pool: [string, number][] = [
 
 beforeAll(async () => {
   for (const [name, seed] of pool) {
-    const world = { ...(await loadWorld(name)), seed };
-    const generated = generateWorld(world);
-    const dir = await makeHarnessDir(seedHarnessFiles(world, generated.knowledge));
-    const harness = await loadHarness({ dir, kind: "builtin" });
-    const config = ecdysisConfigSchema.parse({
-      model: { provider: "sim", world: name, model: "sim-agent" },
-      harness: { dir: "harness", editable: ["harness.yaml", "*.md"] },
-      tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
-    });
-    const loaded: LoadedConfig = { config, path: `${dir}/../ecdysis.yml`, root: dir, hash: "h" };
-    const base = buildGuardContext({ loaded, train: generated.train, heldout: generated.heldout });
-    const guard = { ...base, seedFiles: guardedFiles(harness) };
+    const { train, heldout, harness, guard } = await worldGuard(name, seed);
     const open = { ...guard, forbiddenStrings: [], forbiddenInputs: [], tasks: [], labelWords: [] };
-    worlds.push({ name, train: generated.train, heldout: generated.heldout, harness, guard, open });
+    worlds.push({ name, train, heldout, harness, guard, open });
   }
 }, 120_000);
 
@@ -131,7 +113,7 @@ function answers(world: World, keep: (text: string) => boolean) {
     .filter((answer) => keep(answer.text) && !labels.has(labelKey(answer.text)));
 }
 
-/** An answer too common to refuse anywhere (under 100, a unit or calendar constant): refused only beside its task's name. */
+/** An answer too common to refuse anywhere (under 100, a two-digit decimal, a unit or calendar constant): refused only beside its task's name. */
 const common = (text: string) => {
   const key = answerKey(text);
   return key !== null && isCommonAnswer(key);
@@ -193,7 +175,7 @@ describe("realistic forms of a leak (property)", () => {
       arbitrary: fc.record({ at: choice, format: fc.nat(formats.length - 1), file: fc.boolean() }),
       predicate: ({ at, format, file }) => {
         const world = pick(worlds, at.world);
-        const small = answers(world, (text) => /^\d+$/.test(text) && common(text));
+        const small = answers(world, (text) => /^\d+(\.\d+)?$/.test(text) && common(text));
         const { task, text } = pick(small, at.target);
         const name = /(\p{Lu}\p{L}+) (\p{Lu}\p{L}+)/u.exec(
           task.input.replace(/^.*Task: /s, ""),

@@ -1,5 +1,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import type { IterationSpend } from "../ceiling.js";
 import type { BenchClock, BenchEngine, PreparedProject, SharedRunSettings } from "../engine.js";
 import type { EvolveOutcome } from "../evolve-outcome.js";
 import type { TaskTruth } from "../ground-truth.js";
@@ -165,6 +166,8 @@ export function fakeOutcome(overrides: {
   /** Seed accuracy where the trajectory starts (default: the seed held-out accuracy). */
   trajectorySeedAccuracy?: number | null;
   stoppedBy?: string;
+  /** Training spend through each iteration (default: none recorded). */
+  spentThrough?: IterationSpend[];
 }): EvolveOutcome {
   const seedHeldout = overrides.seedHeldout ?? 0.5;
   const spend = {
@@ -199,5 +202,6 @@ export function fakeOutcome(overrides: {
         : overrides.trajectorySeedAccuracy,
     stoppedBy: overrides.stoppedBy ?? "budget:rollouts",
     inForce: [{ iteration: 0, elapsedMs: 0, harnessHash: "seed" }],
+    spentThrough: overrides.spentThrough ?? [],
   };
 }

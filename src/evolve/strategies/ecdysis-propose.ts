@@ -87,6 +87,12 @@ export interface ObservingState extends LoopState {
   observed?: string[];
   /** The previous proposal asked to observe more: the next batch prefers tasks not yet observed. */
   observeFresh?: boolean;
+  /**
+   * Rounds of fresh samples drawn so far: every evaluation of an iteration runs at sample indices
+   * `sampleRound × sampleRoundStride` on (ecdysis.ts), so a round re-observes tasks already seen
+   * with fresh samples — new request seeds, never cache replays — paired across the harnesses.
+   */
+  sampleRound?: number;
 }
 
 /** The reason an observe-more proposal gives (ecdysis.ts reads it back to set `observeFresh`). */
@@ -117,10 +123,21 @@ function stopOrObserveMore(
       data: { addressed: [] },
       reason: `${observeMoreReason}: ${stop.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`,
     };
+  const deterministic = deterministicAgent(context.config) !== undefined;
+  if (unseen === 0 && !deterministic && affordable(context, 2 * batch))
+    return {
+      kind: "refused",
+      seen,
+      targets: [],
+      data: { addressed: [], freshSamples: true },
+      reason: `${observeMoreReason}: ${stop.reason}; every train task has been observed on this harness, so fresh samples of them (round ${(state.sampleRound ?? 0) + 1}) with ${left} rollouts left`,
+    };
   const why =
     unseen > 0
       ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit`
-      : "every train task has been observed on this harness";
+      : deterministic
+        ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them"
+        : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
   return { ...stop, reason: `${stop.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 

@@ -29,6 +29,8 @@ export interface EcdysisData {
   addressed: FailurePattern[];
   /** A repair round: a follow-up of the rejected candidate it builds on (ecdysis.ts). */
   repair?: true;
+  /** An observe-more refusal whose next batch is fresh samples of tasks already observed. */
+  freshSamples?: true;
 }
 
 /** The steps of an ecdysis validation, as their stages name them. */

@@ -127,6 +127,72 @@ describe("ecdysis strategy", () => {
     expect(result.gate.passed).toBe(true);
   });
 
+  it("with no systematic pattern left and budget to spare, observes the train tasks not yet seen before stopping; the stop says what was left unspent and why", async () => {
+    const { result } = await run({
+      // One failing task: a singleton pattern, model-specific, never repaired.
+      train: [
+        ...specs({ prefix: "n", count: 7 }),
+        ...specs({ prefix: "s", count: 1, fault: "odd" }),
+      ],
+      heldout: specs({ prefix: "h", count: 2 }),
+      evolve: { ecdysis: { batchSize: 4 }, budget: { rollouts: 200 } },
+    });
+    const [first, second] = result.iterations;
+    expect(first.reason).toMatch(
+      /^observing more before stopping: .*4 train task\(s\) not yet observed/,
+    );
+    expect(second.batch.taskIds.filter((id) => first.batch.taskIds.includes(id))).toEqual([]);
+    expect(result.stoppedBy).toBe("no-systematic-pattern");
+    expect(result.iterations).toHaveLength(2);
+    expect(second.reason).toMatch(
+      /training rollouts left unspent: every train task has been observed on this harness/,
+    );
+  });
+
+  it("stops at once, saying so, when a further batch and its validation would not fit the budget", async () => {
+    const { result } = await run({
+      // One failing task: a singleton pattern, model-specific, never repaired.
+      train: [
+        ...specs({ prefix: "n", count: 7 }),
+        ...specs({ prefix: "s", count: 1, fault: "odd" }),
+      ],
+      heldout: specs({ prefix: "h", count: 2 }),
+      evolve: { ecdysis: { batchSize: 4 }, budget: { rollouts: 10 } },
+    });
+    expect(result.iterations).toHaveLength(1);
+    // Its batch showed no failure, or only the singleton: either way nothing to repair there.
+    expect(result.stoppedBy).toMatch(/^no-(failures|systematic-pattern)$/);
+    expect(result.iterations[0].reason).toMatch(
+      /left unspent: 4 train task\(s\) not yet observed, but a batch and its validation \(~8 rollouts\) do not fit/,
+    );
+  });
+
+  it("when its batch is the whole split and every task was observed, draws fresh samples of them before stopping (a warm agent); a deterministic one stops, saying why", async () => {
+    const train = [
+      ...specs({ prefix: "n", count: 4 }),
+      ...specs({ prefix: "s", count: 1, fault: "odd" }),
+    ];
+    const options = { train, heldout: specs({ prefix: "h", count: 2 }) };
+    const evolve = { ecdysis: { batchSize: 8 }, budget: { rollouts: 40 }, maxIterations: 30 };
+    const warm = await run({ ...options, evolve, temperature: 0.7 });
+    const [first, second] = warm.result.iterations;
+    expect(first.reason).toMatch(/^observing more before stopping: .*fresh samples/);
+    const sampled = warm.calls.diagnose.map((call) =>
+      call.records.map((record) => record.sampleIndex),
+    );
+    expect(sampled[0].every((index) => index < 1000)).toBe(true);
+    // The next batch is the same tasks at sample indices never drawn before: fresh samples, not replays.
+    expect(second.batch.taskIds).toEqual(first.batch.taskIds);
+    expect(sampled[1].every((index) => index >= 1000)).toBe(true);
+    expect(warm.result.stoppedBy).toBe("no-systematic-pattern");
+    expect(warm.result.iterations.at(-1)?.reason).toMatch(/training rollouts left unspent/);
+    const cold = await run({ ...options, evolve, temperature: 0 });
+    expect(cold.result.iterations).toHaveLength(1);
+    expect(cold.result.iterations[0].reason).toMatch(
+      /left unspent: every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them/,
+    );
+  });
+
   it("rejects a candidate whose cheap validation breaks more than it fixes, and does not re-propose it", async () => {
     const { result, calls } = await run({
       train: [

@@ -14,7 +14,7 @@ import {
   validateEcdysis,
 } from "./ecdysis-validate.js";
 import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
-import { plainSteps } from "./steps.js";
+import { type IterationSteps, plainSteps } from "./steps.js";
 
 /**
  * Ecdysis's state: the loop's, what it observed on the harness in force, and the rejected
@@ -43,24 +43,53 @@ export function ecdysisStrategy(): Strategy {
 }
 
 /** Ecdysis on one run; its scopes come per iteration, from the loop. */
-function ecdysisRun(context: RunContext): StrategyRun<EcdysisState, EcdysisData> {
-  const plain = plainSteps(context);
-  const steps = context.speedups ? withSpeedups(plain, context) : plain;
+function ecdysisRun(base: RunContext): StrategyRun<EcdysisState, EcdysisData> {
+  const atRound = sampleRounds(base);
   return {
     start: async (seed) => ({ harness: seed, memory: [] }),
     followUp: (state) => (state.repair ? repairPurpose : undefined),
-    propose: (state, scope) =>
-      state.repair
+    propose: (state, scope) => {
+      const { context, steps } = atRound(state.sampleRound ?? 0);
+      return state.repair
         ? proposeRepair({ context, steps, repair: state.repair, scope })
-        : proposeEcdysis({ context, steps, state, scope }),
-    validate: (proposal, _state, scope) =>
+        : proposeEcdysis({ context, steps, state, scope });
+    },
+    validate: (proposal, state, scope) =>
       validateEcdysis({
-        context,
-        steps,
+        ...atRound(state.sampleRound ?? 0),
         proposal,
         scope: proposal.data.repair ? scope.within("repair") : scope,
       }),
-    next: (state, step) => ({ ...next(context, state, step), ...observation(state, step) }),
+    next: (state, step) => ({ ...next(base, state, step), ...observation(state, step) }),
+  };
+}
+
+/** Sample indices of one round of fresh samples apart from the next (above any re-draw's). */
+export const sampleRoundStride = 1000;
+
+/**
+ * The run's context and steps for a round of fresh samples: round 0 is the run's own; round r
+ * evaluates every rollout at sample indices r × `sampleRoundStride` on — the batch, its
+ * validation and re-draws alike, so parent and candidate stay paired on the same draws.
+ */
+function sampleRounds(base: RunContext) {
+  const rounds = new Map<number, { context: RunContext; steps: IterationSteps }>();
+  return (round: number) => {
+    const known = rounds.get(round);
+    if (known) return known;
+    const offset = round * sampleRoundStride;
+    const context: RunContext =
+      round === 0
+        ? base
+        : {
+            ...base,
+            evaluate: (request) =>
+              base.evaluate({ ...request, firstSample: (request.firstSample ?? 0) + offset }),
+          };
+    const plain = plainSteps(context);
+    const made = { context, steps: context.speedups ? withSpeedups(plain, context) : plain };
+    rounds.set(round, made);
+    return made;
   };
 }
 
@@ -71,12 +100,16 @@ function ecdysisRun(context: RunContext): StrategyRun<EcdysisState, EcdysisData>
 function observation(
   state: EcdysisState,
   step: LoopStep<EcdysisData>,
-): Pick<ObservingState, "observed" | "observeFresh"> {
+): Pick<ObservingState, "observed" | "observeFresh" | "sampleRound"> {
   const { proposal, verdict } = step;
+  const round = state.sampleRound ?? 0;
+  // A round of fresh samples starts the observation of this harness over, at new sample indices.
+  if (proposal.kind === "refused" && proposal.data?.freshSamples)
+    return { observed: [], observeFresh: false, sampleRound: round + 1 };
   const ids = proposal.seen.batch.tasks.map((task) => task.id);
   const observed = verdict.accepted ? [] : [...new Set([...(state.observed ?? []), ...ids])];
   const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
-  return { observed, observeFresh };
+  return { observed, observeFresh, sampleRound: round };
 }
 
 /**

@@ -146,6 +146,18 @@ function memoryOn(memory: readonly RememberedProposal[], parentHash: string) {
   );
 }
 
+/**
+ * The reflection call's sampling: `evolve.iterative.reflectionTemperature` (GEPA's reflection LM
+ * samples warm) and a seed of its own per iteration, drawn from the run's stream — a fresh sample
+ * each call, never a replay of an earlier one from the call cache, and the same on a re-run.
+ */
+function reflectionSampling(context: RunContext, scope: IterativeScope) {
+  return {
+    temperature: context.config.evolve.iterative.reflectionTemperature,
+    seed: Math.floor(scope.rng("reflection").next() * 2 ** 31),
+  };
+}
+
 /** One GEPA proposal: parent from the Pareto front, a minibatch it fails on, a reflection on one component. */
 export async function proposeFromMinibatch(options: {
   context: RunContext;
@@ -154,14 +166,13 @@ export async function proposeFromMinibatch(options: {
   scope: IterativeScope;
 }): Promise<Proposal<Drawn>> {
   const { context, state, scope } = options;
-  const { index } = scope;
   const parentIndex = selectParent(
     state.pool.map((entry) => entry.scores),
     scope.rng("parent"),
   );
   const parent = state.pool[parentIndex];
   const seen: Observation = {
-    index,
+    index: scope.index,
     parent: parent.harness,
     batch: { tasks: context.train, run: parent.run },
     traces: [],
@@ -180,11 +191,13 @@ export async function proposeFromMinibatch(options: {
   const data: Drawn = { ...drawn, parentIndex, pointer: selected.pointer };
   seen.traces = drawn.parentRun.records.map(traceExcerpt);
   const failures = failingRecords(drawn.parentRun.result, drawn.parentRun.records);
+  // GEPA's reflective dataset: the whole minibatch, its successes as well as its failures.
   const refinement = await scope.stage(
     "reflect",
     () =>
       context.stages.reflect({
-        failures,
+        records: drawn.parentRun.records,
+        sampling: reflectionSampling(context, scope),
         tasks: drawn.tasks,
         harness: parent.harness,
         refiner: context.models.refiner,

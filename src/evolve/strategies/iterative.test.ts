@@ -111,6 +111,29 @@ describe("iterative strategy (GEPA's defaults)", () => {
     expect(result.final.train.accuracy).toBeGreaterThan(result.baseline.train.accuracy);
   });
 
+  it("reflects once per proposal on the whole minibatch, passing runs included, warm and with a seed of its own per call, the same on a re-run", async () => {
+    const first = await runIterative({ evolve: { maxIterations: 6 }, stages: useless() });
+    expect(first.calls.reflect.length).toBeGreaterThan(2);
+    for (const call of first.calls.reflect) {
+      expect(call.sampling?.temperature).toBe(1);
+      expect(new Set(call.records.map((record) => record.taskId)).size).toBeGreaterThan(0);
+    }
+    // Successes are part of GEPA's reflective dataset: some minibatch shows a passing run.
+    expect(
+      first.calls.reflect.some((call) => call.records.some((record) => record.verdict.pass)),
+    ).toBe(true);
+    const seeds = first.calls.reflect.map((call) => call.sampling?.seed);
+    expect(new Set(seeds).size).toBe(seeds.length);
+    const again = await runIterative({ evolve: { maxIterations: 6 }, stages: useless() });
+    expect(again.calls.reflect.map((call) => call.sampling?.seed)).toEqual(seeds);
+    const cold = await runIterative({
+      evolve: { maxIterations: 2 },
+      iterative: { reflectionTemperature: 0 },
+      stages: useless(),
+    });
+    expect(cold.calls.reflect[0].sampling?.temperature).toBe(0);
+  });
+
   it("a fully evaluated child that is not the best still joins the pool and is drawn as a parent; the harness in force stays the best", async () => {
     // A reflector that only ever proposes the date rule: it fixes the date tasks and breaks the
     // two of category z, so on the full split it is no better than the seed — but it leads on

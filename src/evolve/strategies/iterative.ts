@@ -1,7 +1,7 @@
 import { refinementSummary } from "../../refine/refinement-record.js";
 import { rememberedHms } from "../memory.js";
 import type { RunContext } from "../run-context.js";
-import type { RandomStreams, StrategyScope } from "../run-scope.js";
+import { namedStream, type RandomStreams, type StrategyScope } from "../run-scope.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { childPointer } from "./gepa/component-selector.js";
@@ -25,6 +25,7 @@ const iterativeStreams = {
   parent: (iteration: number) => [41, iteration],
   epoch: (epoch: number) => [42, epoch],
   merge: (iteration: number) => [43, iteration],
+  reflection: namedStream("reflection"),
 } satisfies RandomStreams;
 /** The name of one of the iterative baseline's random streams. */
 export type IterativeStream = keyof typeof iterativeStreams;

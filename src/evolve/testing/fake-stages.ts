@@ -17,8 +17,13 @@ export interface FakeStageCalls {
   diagnose: Parameters<StagePort["diagnose"]>[0][];
   refine: { patterns: FailurePattern[]; rejected: RejectedProposal[] }[];
   reflect: {
+    /** The minibatch's runs the reflector was shown, passing and failing. */
+    records: RolloutRecord[];
+    /** Its failing runs. */
     failures: RolloutRecord[];
     rejected: RejectedProposal[];
+    /** The call's temperature and seed. */
+    sampling?: { temperature?: number; seed?: number };
     harnessHash: string;
     module?: string;
   }[];
@@ -140,16 +145,19 @@ function fakeRefiners(options: {
       return proposal({ mode: "refine", patternIds: ids, edits });
     },
     async reflect(request) {
+      const failures = request.records.filter((record) => !record.verdict.pass);
       calls.reflect.push({
-        failures: request.failures,
+        records: request.records,
+        failures,
         rejected: [...request.rejected],
+        sampling: request.sampling,
         harnessHash: request.harness.hash,
         module: request.module,
       });
-      const keys = request.failures.map((record) => record.key).join(",");
+      const keys = failures.map((record) => record.key).join(",");
       await ask(request.refiner, `reflect ${keys}`, "reflect");
       const faults = [...new Set(request.tasks.map((task) => faultOf(task.input)))];
-      const failing = request.failures.map((record) => record.taskId);
+      const failing = failures.map((record) => record.taskId);
       // Asked to change one module (the iterative baseline's round-robin), it labels its edits so.
       const module = harnessModuleSchema.safeParse(request.module);
       const edits = faults.map((fault) => ({

@@ -73,7 +73,7 @@ export function roleProvider(scripts: RoleScripts): ScriptedProvider {
   });
 }
 
-/** Default role replies: diagnose every pattern, one change, accept, one add_rule edit. */
+/** Default role replies: diagnose every pattern, one change, accept, one set edit; the reflector the same in one reply. */
 export const defaultScripts: RoleScripts = {
   diagnosis: () => ({
     content: JSON.stringify({
@@ -107,6 +107,19 @@ export const defaultScripts: RoleScripts = {
         {
           module: "agent_loop",
           patterns: ["p1"],
+          rationale: "more steps",
+          edit: { kind: "set", path: "agent_loop.max_steps", value: 8 },
+        },
+      ],
+    }),
+  }),
+  reflection: () => ({
+    content: JSON.stringify({
+      diagnoses: [{ rootCause: "max_steps 4 is too small", module: "agent_loop" }],
+      edits: [
+        {
+          module: "agent_loop",
+          patterns: [],
           rationale: "more steps",
           edit: { kind: "set", path: "agent_loop.max_steps", value: 8 },
         },

@@ -4,10 +4,12 @@ import { diagnosis, failureNotes, patternMerge } from "./analysis-roles.js";
 import { editor } from "./editor-role.js";
 import { evidenceBlock, type JsonObject } from "./evidence.js";
 import { judge } from "./judge.js";
+import { reflection } from "./reflection-role.js";
 import { architect, skeptic } from "./review-roles.js";
 
 /** Guesses the role from the evidence block's keys (for servers that drop response_format). */
 export function inferSchemaName(block: JsonObject): string | undefined {
+  if ("minibatch" in block) return "reflection";
   if ("failures" in block) return "failure_notes";
   if ("reference" in block && "answer" in block) return "judgement";
   if ("groups" in block) return "pattern_merge";
@@ -37,6 +39,8 @@ export function refinerReply(
       return skeptic(world, block, request.seed);
     case "edits":
       return editor(world, request, block);
+    case "reflection":
+      return reflection(world, request, block);
     case "judgement":
       return judge(request, block);
     default:
