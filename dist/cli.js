@@ -21297,6 +21297,28 @@ var init_normal_form = __esm({
   }
 });
 
+// src/safety/steps.ts
+function runSteps(steps) {
+  for (; ; ) {
+    const next3 = steps.next();
+    if (next3.done) return next3.value;
+  }
+}
+async function runStepsYielding(steps) {
+  for (; ; ) {
+    const next3 = steps.next();
+    if (next3.done) return next3.value;
+    await new Promise((resolve15) => setImmediate(resolve15));
+  }
+}
+var stepSize;
+var init_steps = __esm({
+  "src/safety/steps.ts"() {
+    "use strict";
+    stepSize = 256;
+  }
+});
+
 // src/harness/answer-index.ts
 function isCommonAnswer(found) {
   if (found.kind === "words")
@@ -21516,6 +21538,9 @@ function expectedAnswerStrings(expected) {
   return [JSON.stringify(expected)];
 }
 function labelWords(input2) {
+  return runSteps(labelWordSteps(input2));
+}
+function* labelWordSteps(input2) {
   const { train } = input2;
   const choices = new Set(
     [input2.scorer, ...train.map((task) => task.scorer)].flatMap(
@@ -21533,9 +21558,10 @@ function labelWords(input2) {
     Math.ceil(train.length * labelMinShare)
   );
   const all2 = [...train, ...input2.heldout];
-  const inInputs = answersInOtherInputs(train, all2, answersOf);
+  const inInputs = yield* answersInOtherInputs(train, all2, answersOf);
   const found = /* @__PURE__ */ new Map();
-  for (const task of all2) {
+  for (const [at, task] of all2.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     for (const answer of expectedAnswerStrings(task.expected)) {
       const key = labelKey(answer);
       if (key === "" || found.has(key)) continue;
@@ -21551,7 +21577,7 @@ function labelWords(input2) {
     if (!found.has(labelKey(text3))) found.set(labelKey(text3), { text: text3, why: "one-task" });
   return [...found.values()];
 }
-function answersInOtherInputs(train, all2, answersOf) {
+function* answersInOtherInputs(train, all2, answersOf) {
   const index = answerIndex(
     all2.flatMap(
       (task) => expectedAnswerStrings(task.expected).map((text3) => ({ text: text3, sealed: false }))
@@ -21559,12 +21585,13 @@ function answersInOtherInputs(train, all2, answersOf) {
   );
   const keys = index.answers.map((answer) => `${answer.kind}:${answer.key}`);
   const found = /* @__PURE__ */ new Set();
-  train.forEach((task, at) => {
+  for (const [at, task] of train.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const tokens = contentTokens(normalTokens(task.input));
     for (const hit of findAnswers({ index, tokens }))
       if (index.answers[hit.id].kind === "words" && !answersOf[at]?.has(keys[hit.id]))
         found.add(keys[hit.id]);
-  });
+  }
   return found;
 }
 var labelReasonSchema, labelWordSchema, labelMinTasks, labelMinShare;
@@ -21574,6 +21601,7 @@ var init_label_words = __esm({
     init_zod();
     init_guard_text();
     init_normal_form();
+    init_steps();
     init_answer_index();
     init_item_phrases();
     labelReasonSchema = external_exports.enum(["choice", "common-answer", "in-inputs", "one-task"]);
@@ -29680,19 +29708,10 @@ function rareCap(size) {
   return Math.max(3, Math.min(50, Math.ceil(size * 0.025)));
 }
 function indexInputs(inputs, options) {
-  const sentences2 = /* @__PURE__ */ new Map();
-  const documentFrequency = /* @__PURE__ */ new Map();
-  const seen = /* @__PURE__ */ new Set();
-  for (const input2 of inputs) {
-    const keys = sentenceKeys(input2);
-    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    for (const hash2 of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
-      sentences2.set(hash2, (sentences2.get(hash2) ?? 0) + 1);
-    for (const word2 of new Set(keys.flat()))
-      documentFrequency.set(word2, (documentFrequency.get(word2) ?? 0) + 1);
-  }
+  return runSteps(indexInputSteps(inputs, options));
+}
+function* indexInputSteps(inputs, options) {
+  const { sentences: sentences2, documentFrequency } = yield* countSentences(inputs);
   const cap = rareCap(inputs.length);
   const { named, lower } = wordCasing(inputs);
   const factsOf = /* @__PURE__ */ new Map();
@@ -29724,6 +29743,7 @@ function indexInputs(inputs, options) {
   const postings = /* @__PURE__ */ new Map();
   const namedShingles = /* @__PURE__ */ new Set();
   for (let task = 0; task < inputs.length; task += 1) {
+    if (task % stepSize === stepSize - 1) yield;
     const made = signature(task);
     for (const hash2 of made.named) namedShingles.add(hash2);
     for (const hash2 of made.specific) {
@@ -29733,6 +29753,23 @@ function indexInputs(inputs, options) {
     }
   }
   return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
+}
+function* countSentences(inputs) {
+  const sentences2 = /* @__PURE__ */ new Map();
+  const documentFrequency = /* @__PURE__ */ new Map();
+  const seen = /* @__PURE__ */ new Set();
+  for (const [at, input2] of inputs.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
+    const keys = sentenceKeys(input2);
+    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    for (const hash2 of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
+      sentences2.set(hash2, (sentences2.get(hash2) ?? 0) + 1);
+    for (const word2 of new Set(keys.flat()))
+      documentFrequency.set(word2, (documentFrequency.get(word2) ?? 0) + 1);
+  }
+  return { sentences: sentences2, documentFrequency };
 }
 function signatureOf(sentences2, facts) {
   const weights = /* @__PURE__ */ new Map();
@@ -29775,7 +29812,7 @@ function signatureOf(sentences2, facts) {
     named
   };
 }
-function nearDuplicates(index, isLeft) {
+function* nearDuplicateSteps(index, isLeft) {
   const pairs = /* @__PURE__ */ new Set();
   const found = [];
   for (const tasks of index.postings.values()) {
@@ -29786,6 +29823,7 @@ function nearDuplicates(index, isLeft) {
         const key = other * index.size + right;
         if (pairs.has(key)) continue;
         pairs.add(key);
+        if (pairs.size % stepSize === 0) yield;
         const similarity = jaccard(index.signature(other), index.signature(right));
         if (similarity.all >= nearDuplicateThresholds.all && similarity.specific >= nearDuplicateThresholds.specific)
           found.push({ left: other, right, similarity: similarity.all });
@@ -29810,6 +29848,7 @@ var nearDuplicateThresholds, Anchors;
 var init_near_duplicates = __esm({
   "src/safety/near-duplicates.ts"() {
     "use strict";
+    init_steps();
     init_text_features();
     nearDuplicateThresholds = {
       all: 0.5,
@@ -29840,16 +29879,24 @@ var init_near_duplicates = __esm({
 import { realpath as realpath2, stat as stat2 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 function checkSplitOverlap(input2) {
+  runSteps(splitOverlapSteps(input2));
+}
+function checkSplitOverlapYielding(input2) {
+  return runStepsYielding(splitOverlapSteps(input2));
+}
+function* splitOverlapSteps(input2) {
   const { train, heldout } = input2;
   const byId = /* @__PURE__ */ new Map();
   const byInput = /* @__PURE__ */ new Map();
-  for (const task of heldout.tasks) {
+  for (const [at, task] of heldout.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     byId.set(task.id, task);
     const key = comparableText(task.input);
     if (!byInput.has(key)) byInput.set(key, task);
   }
   const where = (task, index, file2) => `${taskOrigin(task)?.file ?? file2} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
-  for (const task of train.tasks) {
+  for (const [at, task] of train.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const sameId = byId.get(task.id);
     const sameInput = sameId ? void 0 : byInput.get(comparableText(task.input));
     const other = sameId ?? sameInput;
@@ -29862,16 +29909,15 @@ function checkSplitOverlap(input2) {
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" }
     );
   }
-  checkNearDuplicates(input2);
+  yield* nearDuplicateCheckSteps(input2);
 }
-function checkNearDuplicates(input2) {
+function* nearDuplicateCheckSteps(input2) {
   const { train, heldout } = input2;
   const inputs = [...train.tasks, ...heldout.tasks].map((task2) => task2.input);
   const sameAnswer = (left, right) => comparableText(canonicalJson(train.tasks[left].expected)) === comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
-  const near = nearDuplicates(
-    indexInputs(inputs, { dropShared: false }),
-    (index) => index < train.tasks.length
-  ).find((pair) => sameAnswer(pair.left, pair.right));
+  const index = yield* indexInputSteps(inputs, { dropShared: false });
+  const pairs = yield* nearDuplicateSteps(index, (task2) => task2 < train.tasks.length);
+  const near = pairs.find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;
@@ -29898,7 +29944,7 @@ async function loadSplits(loaded, load2 = loadTasks) {
     );
   }
   const heldout = await load2(heldoutFile);
-  checkSplitOverlap({
+  await checkSplitOverlapYielding({
     train: { file: files.train, tasks: train },
     heldout: { file: files.heldout, tasks: heldout }
   });
@@ -29920,6 +29966,7 @@ var init_split_overlap = __esm({
     init_input_error();
     init_guard_text();
     init_near_duplicates();
+    init_steps();
     init_canonical_json();
     init_load_tasks();
   }
@@ -40471,7 +40518,7 @@ var init_messages2 = __esm({
 
 // node_modules/openai/resources/beta/threads/runs/steps.mjs
 var Steps;
-var init_steps = __esm({
+var init_steps2 = __esm({
   "node_modules/openai/resources/beta/threads/runs/steps.mjs"() {
     init_resource();
     init_pagination();
@@ -41074,8 +41121,8 @@ var Runs;
 var init_runs = __esm({
   "node_modules/openai/resources/beta/threads/runs/runs.mjs"() {
     init_resource();
-    init_steps();
-    init_steps();
+    init_steps2();
+    init_steps2();
     init_pagination();
     init_headers();
     init_AssistantStream();
@@ -51752,17 +51799,9 @@ function agentErrorDetail(event, max) {
   return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
 }
 function crashedAgentReason(records, total = records.length, who = "the agent") {
-  const crashed2 = records.filter((record3) => agentErrorEvent(record3));
-  if (total === 0 || crashed2.length < total) return void 0;
-  const kinds2 = /* @__PURE__ */ new Map();
-  for (const record3 of crashed2) {
-    const kind = agentErrorEvent(record3)?.kind ?? "";
-    kinds2.set(kind, (kinds2.get(kind) ?? 0) + 1);
-  }
-  const parts = [...kinds2].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
-  const first = agentErrorEvent(crashed2[0]);
-  const detail = agentErrorDetail(first, 400);
-  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed2[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+  const tally2 = new CrashTally();
+  for (const record3 of records) tally2.add(record3);
+  return tally2.reason(total, who);
 }
 function crashFix(event) {
   const detail = event?.detail ?? "";
@@ -51772,11 +51811,32 @@ function crashFix(event) {
     return "Raise harness.timeoutMs, or find what the agent waits on with `ecdysis eval --limit 1`";
   return "Fix the agent so it runs: `ecdysis eval --limit 1` shows its exit code and stderr";
 }
-var agentErrorKinds;
+var agentErrorKinds, CrashTally;
 var init_agent_errors = __esm({
   "src/eval/agent-errors.ts"() {
     "use strict";
     agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
+    CrashTally = class {
+      kinds = /* @__PURE__ */ new Map();
+      first;
+      crashed = 0;
+      /** Counts `record` if the agent crashed in it. */
+      add(record3) {
+        const event = agentErrorEvent(record3);
+        if (!event) return;
+        this.crashed += 1;
+        this.kinds.set(event.kind, (this.kinds.get(event.kind) ?? 0) + 1);
+        this.first ??= { taskId: record3.taskId, event };
+      }
+      /** As `crashedAgentReason`: why none of `total` rollouts measured anything, if none did. */
+      reason(total, who = "the agent") {
+        const first = this.first;
+        if (total === 0 || this.crashed < total || !first) return void 0;
+        const parts = [...this.kinds].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
+        const detail = agentErrorDetail(first.event, 400);
+        return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${first.taskId}: ${first.event.kind}: ${detail}. ${crashFix(first.event)}`;
+      }
+    };
   }
 });
 
@@ -52431,8 +52491,11 @@ function buildGuardContext(options) {
       answers: expectedAnswerStrings(task.expected).filter((text3) => text3.trim() !== ""),
       heldout: index >= train.length
     })),
-    labelWords: labelWords({ train, heldout, scorer: config2.tasks.scorer })
+    labelWords: options.labelWords ?? labelWords({ train, heldout, scorer: config2.tasks.scorer })
   };
+}
+function findLabelWords(loaded, splits) {
+  return runStepsYielding(labelWordSteps({ ...splits, scorer: loaded.config.tasks.scorer }));
 }
 function guardRefinement(options) {
   const { harness, refinement, guard } = options;
@@ -52477,6 +52540,7 @@ var init_guard = __esm({
     "use strict";
     init_apply_edits();
     init_label_words();
+    init_steps();
   }
 });
 
@@ -53884,6 +53948,7 @@ async function measure(input2) {
   const spend2 = /* @__PURE__ */ new Map();
   const failing = /* @__PURE__ */ new Map();
   const onRecord = (record3) => {
+    input2.tally?.add(record3);
     const entry = spend2.get(record3.taskId) ?? { tokens: 0, costUsd: 0 };
     const usage = record3.trace.usage;
     entry.tokens += usage.promptTokens + usage.completionTokens;
@@ -53913,13 +53978,15 @@ async function measure(input2) {
   };
 }
 async function measureHarnesses(input2) {
+  const tally2 = new CrashTally();
   const one = (split, final) => measure({
     evaluate: input2.evaluate(split),
     split,
     tasks: input2.tasks[split],
     harness: final ? input2.final : input2.seed,
     samples: final ? input2.samples.final : input2.samples.seed,
-    label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`
+    label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`,
+    tally: tally2
   });
   const seedRuns = Promise.all([one("train", false), one("heldout", false)]);
   if (input2.final.hash === input2.seed.hash) await seedRuns;
@@ -53928,13 +53995,22 @@ async function measureHarnesses(input2) {
     seedRuns,
     finalRuns
   ]);
-  return [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const measured = [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const total = measured.reduce(
+    (sum, each) => sum + each.result.cost.rollouts + each.result.cost.cachedRollouts,
+    0
+  );
+  const crashed2 = tally2.reason(total);
+  if (crashed2) throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
+  return measured;
 }
 var measurementSchema;
 var init_measurement = __esm({
   "src/evolve/measurement.ts"() {
     "use strict";
     init_zod();
+    init_agent_unusable_error();
+    init_agent_errors();
     init_types3();
     init_stage_schemas();
     measurementSchema = external_exports.object({
@@ -55591,7 +55667,7 @@ function outcomes(records, taskIds) {
   }
   return byTask;
 }
-var init_steps2 = __esm({
+var init_steps3 = __esm({
   "src/evolve/strategies/steps.ts"() {
     "use strict";
     init_paired_test();
@@ -55746,7 +55822,7 @@ var init_ecdysis = __esm({
     init_ecdysis_propose();
     init_ecdysis_validate();
     init_repair();
-    init_steps2();
+    init_steps3();
     sampleRoundStride = 1e3;
   }
 });
@@ -58805,7 +58881,7 @@ function openRun(input2) {
     config: config2,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor, seed: seed2 }),
+    guard: runGuard({ loaded, splits, redactor, seed: seed2, labelWords: input2.labelWords }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -58838,9 +58914,9 @@ function configuredAdapter(input2) {
   });
 }
 function runGuard(input2) {
-  const { loaded, splits, redactor, seed: seed2 } = input2;
+  const { loaded, splits, redactor, seed: seed2, labelWords: labelWords2 } = input2;
   return {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout, labelWords: labelWords2 }),
     secretValues: [...redactor.values],
     seedFiles: guardedFiles(seed2)
   };
@@ -59610,7 +59686,9 @@ async function searchThen(options, then) {
       redactor
     });
     const models = options.models ?? opened;
-    const run2 = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
+    const labelWords2 = await findLabelWords(loaded, inputs.splits);
+    const all2 = { options, journal, budget, redactor, models, inputs, workspace, prompts };
+    const run2 = openRun({ ...all2, labelWords: labelWords2 });
     const { strategyRun, outcome } = await searchLoop(strategy, run2, options.onIteration);
     return await then({
       options,
@@ -59676,6 +59754,7 @@ var init_run_evolve = __esm({
     init_budget();
     init_evolve_result();
     init_finish_run();
+    init_guard();
     init_loop();
     init_open_run();
     init_phase_files();

@@ -2,7 +2,8 @@ import { realpath, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InputError } from "../errors/input-error.js";
 import { comparableText } from "../safety/guard-text.js";
-import { indexInputs, nearDuplicates } from "../safety/near-duplicates.js";
+import { indexInputSteps, nearDuplicateSteps } from "../safety/near-duplicates.js";
+import { runSteps, runStepsYielding, type Steps, stepSize } from "../safety/steps.js";
 import { canonicalJson } from "./canonical-json.js";
 import type { LoadedConfig } from "./config-schema.js";
 import { loadTasks, taskOrigin } from "./load-tasks.js";
@@ -27,17 +28,37 @@ export function checkSplitOverlap(input: {
   train: { file: string; tasks: Task[] };
   heldout: { file: string; tasks: Task[] };
 }): void {
+  runSteps(splitOverlapSteps(input));
+}
+
+/**
+ * `checkSplitOverlap` letting the event loop turn between chunks of its work: at 10,000 tasks a
+ * split it takes seconds, during which Ctrl-C must still stop the run.
+ */
+export function checkSplitOverlapYielding(input: {
+  train: { file: string; tasks: Task[] };
+  heldout: { file: string; tasks: Task[] };
+}): Promise<void> {
+  return runStepsYielding(splitOverlapSteps(input));
+}
+
+function* splitOverlapSteps(input: {
+  train: { file: string; tasks: Task[] };
+  heldout: { file: string; tasks: Task[] };
+}): Steps<void> {
   const { train, heldout } = input;
   const byId = new Map<string, Task>();
   const byInput = new Map<string, Task>();
-  for (const task of heldout.tasks) {
+  for (const [at, task] of heldout.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     byId.set(task.id, task);
     const key = comparableText(task.input);
     if (!byInput.has(key)) byInput.set(key, task);
   }
   const where = (task: Task, index: number, file: string) =>
     `${taskOrigin(task)?.file ?? file} line ${taskOrigin(task)?.line ?? `(task ${index + 1})`}`;
-  for (const task of train.tasks) {
+  for (const [at, task] of train.tasks.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const sameId = byId.get(task.id);
     const sameInput = sameId ? undefined : byInput.get(comparableText(task.input));
     const other = sameId ?? sameInput;
@@ -52,14 +73,14 @@ export function checkSplitOverlap(input: {
       { line: taskOrigin(task)?.line, field: sameId ? "id" : "input" },
     );
   }
-  checkNearDuplicates(input);
+  yield* nearDuplicateCheckSteps(input);
 }
 
 /** Refuses a train input that nearly duplicates a held-out one (see `checkSplitOverlap`). */
-function checkNearDuplicates(input: {
+function* nearDuplicateCheckSteps(input: {
   train: { file: string; tasks: Task[] };
   heldout: { file: string; tasks: Task[] };
-}): void {
+}): Steps<void> {
   const { train, heldout } = input;
   const inputs = [...train.tasks, ...heldout.tasks].map((task) => task.input);
   const sameAnswer = (left: number, right: number) =>
@@ -67,10 +88,9 @@ function checkNearDuplicates(input: {
     comparableText(canonicalJson(heldout.tasks[right - train.tasks.length].expected));
   // A near-copy leaks a held-out task only with its answer: "…symbol of gold?" (Au) beside
   // "…symbol of iron?" (Fe) shares most words and asks of another thing.
-  const near = nearDuplicates(
-    indexInputs(inputs, { dropShared: false }),
-    (index) => index < train.tasks.length,
-  ).find((pair) => sameAnswer(pair.left, pair.right));
+  const index = yield* indexInputSteps(inputs, { dropShared: false });
+  const pairs = yield* nearDuplicateSteps(index, (task) => task < train.tasks.length);
+  const near = pairs.find((pair) => sameAnswer(pair.left, pair.right));
   if (!near) return;
   const task = train.tasks[near.left];
   const otherIndex = near.right - train.tasks.length;
@@ -109,7 +129,7 @@ export async function loadSplits(
     );
   }
   const heldout = await load(heldoutFile);
-  checkSplitOverlap({
+  await checkSplitOverlapYielding({
     train: { file: files.train, tasks: train },
     heldout: { file: files.heldout, tasks: heldout },
   });

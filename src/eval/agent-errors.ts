@@ -24,17 +24,37 @@ export function crashedAgentReason(
   total = records.length,
   who = "the agent",
 ): string | undefined {
-  const crashed = records.filter((record) => agentErrorEvent(record));
-  if (total === 0 || crashed.length < total) return undefined;
-  const kinds = new Map<string, number>();
-  for (const record of crashed) {
-    const kind = agentErrorEvent(record)?.kind ?? "";
-    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  const tally = new CrashTally();
+  for (const record of records) tally.add(record);
+  return tally.reason(total, who);
+}
+
+/**
+ * `crashedAgentReason` over records seen one at a time (a measurement of 20,000 rollouts keeps
+ * none): the count of crashes per kind and the first crash.
+ */
+export class CrashTally {
+  private readonly kinds = new Map<string, number>();
+  private first: { taskId: string; event: AgentEvent } | undefined;
+  private crashed = 0;
+
+  /** Counts `record` if the agent crashed in it. */
+  add(record: RolloutRecord): void {
+    const event = agentErrorEvent(record);
+    if (!event) return;
+    this.crashed += 1;
+    this.kinds.set(event.kind, (this.kinds.get(event.kind) ?? 0) + 1);
+    this.first ??= { taskId: record.taskId, event };
   }
-  const parts = [...kinds].map(([kind, count]) => `${count} ${kind}`).join(", ");
-  const first = agentErrorEvent(crashed[0]);
-  const detail = agentErrorDetail(first, 400);
-  return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${crashed[0].taskId}: ${first?.kind}: ${detail}. ${crashFix(first)}`;
+
+  /** As `crashedAgentReason`: why none of `total` rollouts measured anything, if none did. */
+  reason(total: number, who = "the agent"): string | undefined {
+    const first = this.first;
+    if (total === 0 || this.crashed < total || !first) return undefined;
+    const parts = [...this.kinds].map(([kind, count]) => `${count} ${kind}`).join(", ");
+    const detail = agentErrorDetail(first.event, 400);
+    return `${who} crashed in every one of ${total} rollouts (${parts}), so none reached a score. First, task ${first.taskId}: ${first.event.kind}: ${detail}. ${crashFix(first.event)}`;
+  }
 }
 
 function crashFix(event: AgentEvent | undefined): string {

@@ -3,9 +3,15 @@ import type { LoadedConfig } from "../config/config-schema.js";
 import type { Task } from "../config/task-schema.js";
 import { applyEdits } from "../harness/apply-edits.js";
 import type { GuardContext } from "../harness/guard-context.js";
-import { expectedAnswerStrings, labelWords } from "../harness/label-words.js";
+import {
+  expectedAnswerStrings,
+  type LabelWord,
+  labelWordSteps,
+  labelWords,
+} from "../harness/label-words.js";
 import type { GuardRejection, LabelFlag, LoadedHarness, PlannedEdit } from "../harness/types.js";
 import type { RefinementRecord } from "../refine/refinement-record.js";
+import { runStepsYielding } from "../safety/steps.js";
 
 // Where an edit is guarded: every edit the loop applies — a refinement's, a pruned or ablated
 // candidate's rebuild — goes through src/harness's applyEdits with the run's guard context here.
@@ -20,6 +26,8 @@ export function buildGuardContext(options: {
   loaded: LoadedConfig;
   train: Task[];
   heldout: Task[];
+  /** The splits' label words when already found (`labelWordSteps`). */
+  labelWords?: LabelWord[];
 }): GuardContext {
   const { loaded, train, heldout } = options;
   const { config, root } = loaded;
@@ -48,8 +56,19 @@ export function buildGuardContext(options: {
       answers: expectedAnswerStrings(task.expected).filter((text) => text.trim() !== ""),
       heldout: index >= train.length,
     })),
-    labelWords: labelWords({ train, heldout, scorer: config.tasks.scorer }),
+    labelWords: options.labelWords ?? labelWords({ train, heldout, scorer: config.tasks.scorer }),
   };
+}
+
+/**
+ * The splits' label words (`labelWords`), scanned letting the event loop turn: seconds at
+ * thousands of tasks, during which Ctrl-C must still stop the run.
+ */
+export function findLabelWords(
+  loaded: LoadedConfig,
+  splits: { train: Task[]; heldout: Task[] },
+): Promise<LabelWord[]> {
+  return runStepsYielding(labelWordSteps({ ...splits, scorer: loaded.config.tasks.scorer }));
 }
 
 /** A refinement after the guards: the edits that passed, the ones refused, and the candidate. */

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { Task } from "../config/task-schema.js";
+import { AgentUnusableError } from "../errors/agent-unusable-error.js";
+import { CrashTally } from "../eval/agent-errors.js";
 import { type RolloutRecord, type Verdict, verdictSchema } from "../eval/types.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { EvaluateFn } from "./run-context.js";
@@ -37,10 +39,13 @@ export async function measure(input: {
   harness: LoadedHarness;
   samples: number;
   label: string;
+  /** Also told of every record (a `CrashTally`). */
+  tally?: CrashTally;
 }): Promise<Measurement> {
   const spend = new Map<string, { tokens: number; costUsd: number }>();
   const failing = new Map<string, Verdict>();
   const onRecord = (record: RolloutRecord) => {
+    input.tally?.add(record);
     const entry = spend.get(record.taskId) ?? { tokens: 0, costUsd: 0 };
     const usage = record.trace.usage;
     entry.tokens += usage.promptTokens + usage.completionTokens;
@@ -75,6 +80,8 @@ export async function measure(input: {
  * concurrently within the run's one limit of rollouts in flight (rollouts are keyed, so results
  * do not depend on the order). When the final harness is the seed harness, the final runs wait
  * for the seed runs: they share rollouts through the cache, which concurrent runs would both miss.
+ * When the agent crashed in every rollout of the four (a measure shard on a runner where it cannot
+ * start), nothing was measured: an AgentUnusableError names the first crash and the fix.
  */
 export async function measureHarnesses(input: {
   evaluate: (split: "train" | "heldout") => EvaluateFn;
@@ -83,6 +90,7 @@ export async function measureHarnesses(input: {
   final: LoadedHarness;
   samples: { seed: number; final: number };
 }): Promise<Measured> {
+  const tally = new CrashTally();
   const one = (split: "train" | "heldout", final: boolean) =>
     measure({
       evaluate: input.evaluate(split),
@@ -91,6 +99,7 @@ export async function measureHarnesses(input: {
       harness: final ? input.final : input.seed,
       samples: final ? input.samples.final : input.samples.seed,
       label: `${final ? "final" : "seed"}: ${split === "train" ? "train" : "held-out"}`,
+      tally,
     });
   const seedRuns = Promise.all([one("train", false), one("heldout", false)]);
   if (input.final.hash === input.seed.hash) await seedRuns;
@@ -99,5 +108,12 @@ export async function measureHarnesses(input: {
     seedRuns,
     finalRuns,
   ]);
-  return [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const measured: Measured = [seedTrain, seedHeldout, finalTrain, finalHeldout];
+  const total = measured.reduce(
+    (sum, each) => sum + each.result.cost.rollouts + each.result.cost.cachedRollouts,
+    0,
+  );
+  const crashed = tally.reason(total);
+  if (crashed) throw new AgentUnusableError(`nothing was measured: ${crashed}`);
+  return measured;
 }

@@ -3,6 +3,7 @@ import type { SandboxStatus } from "../agent/sandbox/sandbox-policy.js";
 import type { AgentAdapter } from "../agent/types.js";
 import type { LoadedConfig } from "../config/config-schema.js";
 import { guardedFiles } from "../harness/index.js";
+import type { LabelWord } from "../harness/label-words.js";
 import { candidateParseCheck } from "../harness/parse-check.js";
 import type { LoadedHarness } from "../harness/types.js";
 import type { HarnessWorkspace } from "../harness/workspace.js";
@@ -46,6 +47,8 @@ export function openRun(input: {
   workspace: HarnessWorkspace;
   /** Keeps the refiner's prompts (prompts.jsonl); absent with `report.keepPrompts: false`. */
   prompts?: PromptLog;
+  /** The splits' label words, found beforehand (`labelWordSteps`); found here when absent. */
+  labelWords?: LabelWord[];
 }): OpenRun {
   const { options, journal, budget, redactor, workspace } = input;
   const { loaded } = options;
@@ -68,7 +71,7 @@ export function openRun(input: {
     config,
     train,
     heldoutSize: heldout.length,
-    guard: runGuard({ loaded, splits, redactor, seed }),
+    guard: runGuard({ loaded, splits, redactor, seed, labelWords: input.labelWords }),
     // The strategy's view: every role call and stage door checked against the held-out split
     // (the LLM judge of the evaluations keeps the unsealed refiner).
     ...sealHeldout({
@@ -118,10 +121,11 @@ function runGuard(input: {
   splits: RunInputs["splits"];
   redactor: SecretRedactor;
   seed: LoadedHarness;
+  labelWords?: LabelWord[];
 }): RunContext["guard"] {
-  const { loaded, splits, redactor, seed } = input;
+  const { loaded, splits, redactor, seed, labelWords } = input;
   return {
-    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout }),
+    ...buildGuardContext({ loaded, train: splits.train, heldout: splits.heldout, labelWords }),
     secretValues: [...redactor.values],
     seedFiles: guardedFiles(seed),
   };

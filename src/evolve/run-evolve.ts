@@ -6,6 +6,7 @@ import { SecretRedactor } from "../safety/secrets.js";
 import { BudgetTracker } from "./budget.js";
 import { writeFinalHarness } from "./evolve-result.js";
 import { finishRun, type Searched } from "./finish-run.js";
+import { findLabelWords } from "./guard.js";
 import { runLoop } from "./loop.js";
 import { type OpenRun, openRun } from "./open-run.js";
 import { type SearchHandoff, writeSearchHandoff } from "./phase-files.js";
@@ -99,7 +100,9 @@ async function searchThen<T>(
       redactor,
     });
     const models = options.models ?? (opened as Models);
-    const run = openRun({ options, journal, budget, redactor, models, inputs, workspace, prompts });
+    const labelWords = await findLabelWords(loaded, inputs.splits);
+    const all = { options, journal, budget, redactor, models, inputs, workspace, prompts };
+    const run = openRun({ ...all, labelWords });
     const { strategyRun, outcome } = await searchLoop(strategy, run, options.onIteration);
     return await then({
       options,

@@ -42,6 +42,13 @@ function positiveNumber(integer: boolean) {
   );
 }
 
+/**
+ * How often a long run saves its rollout cache by default (docs/scale-out.md: a save of a
+ * 20,000-task run's cache costs seconds; at 30 minutes a job killed at the 6-hour limit loses at
+ * most the last half hour, and saves at most 12 extra cache entries).
+ */
+export const defaultCacheSaveMinutes = 30;
+
 /** Every input of action.yml, as the raw strings `@actions/core` returns ("" when unset). */
 export const actionInputsSchema = z.object({
   mode: z.enum(["evolve", "gate", "eval"]),
@@ -79,6 +86,18 @@ export const actionInputsSchema = z.object({
   ),
   concurrency: positiveNumber(true),
   "run-dir": z.string().trim().min(1).default(".ecdysis/evolve-run"),
+  "cache-save-minutes": optionalText
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^\d+(\.\d+)?$/,
+          "must be a number of minutes (0: save only at the end and on a signal)",
+        )
+        .transform(Number)
+        .optional(),
+    )
+    .transform((minutes) => minutes ?? defaultCacheSaveMinutes),
 });
 
 /** The validated options object the Action runs on. */

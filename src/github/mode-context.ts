@@ -5,6 +5,7 @@ import type { CacheService } from "./cache.js";
 import type { RunContext } from "./context.js";
 import type { Git } from "./git.js";
 import type { GitHubClient } from "./github-client.js";
+import type { Ticker } from "./periodic-save.js";
 import type { RunReport } from "./run-report.js";
 import type { SecretScrubber } from "./secrets.js";
 
@@ -47,4 +48,6 @@ export interface ModeContext {
   uploader?: ArtifactUploader;
   /** Aborted on SIGINT/SIGTERM (reason: an InterruptedError): the engine is left, the cache saved. */
   signal?: AbortSignal;
+  /** Ticks the periodic rollout-cache saves (default a timer of `cache-save-minutes`; tests tick by hand). */
+  ticker?: Ticker;
 }

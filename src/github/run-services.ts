@@ -4,11 +4,16 @@ import type { ConfigFacts } from "./action-engine.js";
 import { uploadRunArtifact } from "./artifact.js";
 import { restoreRolloutCache, rolloutCacheKeys, saveRolloutCache } from "./cache.js";
 import type { ModeContext } from "./mode-context.js";
+import { periodicSaves } from "./periodic-save.js";
 
 /**
  * Run `task` between a restore and a save of the rollout cache, saved even when it fails. On
  * SIGINT/SIGTERM (`context.signal`) the task is left at once, the cache holding every finished
  * rollout is saved, and the interrupt is rethrown: a re-run restores it and pays for none again.
+ * While the task runs, the cache is also saved every `cache-save-minutes` (each under its own
+ * key, `<save key>-p<n>`, which the restore keys' prefixes find): a job killed without a signal
+ * (SIGKILL, a lost runner) keeps what the last of them held. A record cut short by a save is a
+ * miss when read back, and is run again.
  */
 export async function withRolloutCache<T>(
   context: ModeContext,
@@ -31,10 +36,25 @@ export async function withRolloutCache<T>(
     service: context.cacheService,
   });
   core.info(hit ? `rollout cache restored from ${hit}` : "rollout cache: no earlier entry");
+  const periodic = periodicSaves({
+    everyMs: context.options["cache-save-minutes"] * 60_000,
+    ticker: context.ticker,
+    save: async (count) => {
+      const save = `${keys.save}-p${count}`;
+      const saved = await saveRolloutCache({
+        dir: facts.cacheDir,
+        keys: { ...keys, save },
+        warn: core.warning,
+        service: context.cacheService,
+      });
+      if (saved) core.info(`rollout cache saved as ${save}`);
+    },
+  });
   try {
     context.signal?.throwIfAborted();
     return await untilAborted(task(), context.signal);
   } finally {
+    await periodic.stop();
     await saveRolloutCache({
       dir: facts.cacheDir,
       keys,

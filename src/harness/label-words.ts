@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ScorerSpec, Task } from "../config/task-schema.js";
 import { stripInvisible } from "../safety/guard-text.js";
 import { contentTokens, normalTokens } from "../safety/normal-form.js";
+import { runSteps, type Steps, stepSize } from "../safety/steps.js";
 import { answerIndex, findAnswers, labelKey } from "./answer-index.js";
 import { singleTaskPhrases } from "./item-phrases.js";
 
@@ -54,6 +55,11 @@ export function labelWords(input: {
   scorer?: ScorerSpec;
   minTasks?: number;
 }): LabelWord[] {
+  return runSteps(labelWordSteps(input));
+}
+
+/** `labelWords` as steps (`runStepsYielding` keeps the event loop turning meanwhile). */
+export function* labelWordSteps(input: Parameters<typeof labelWords>[0]): Steps<LabelWord[]> {
   const { train } = input;
   const choices = new Set(
     [input.scorer, ...train.map((task) => task.scorer)].flatMap((scorer) =>
@@ -71,9 +77,10 @@ export function labelWords(input: {
     Math.ceil(train.length * labelMinShare),
   );
   const all = [...train, ...input.heldout];
-  const inInputs = answersInOtherInputs(train, all, answersOf);
+  const inInputs = yield* answersInOtherInputs(train, all, answersOf);
   const found = new Map<string, LabelWord>();
-  for (const task of all) {
+  for (const [at, task] of all.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     for (const answer of expectedAnswerStrings(task.expected)) {
       const key = labelKey(answer);
       if (key === "" || found.has(key)) continue;
@@ -102,7 +109,11 @@ export function labelWords(input: {
  * not expect them, found as the content guards find them (`findAnswers`). Numbers are left
  * out: a value in another task's input is a coincidence, not a word of the task's language.
  */
-function answersInOtherInputs(train: Task[], all: Task[], answersOf: Set<string>[]): Set<string> {
+function* answersInOtherInputs(
+  train: Task[],
+  all: Task[],
+  answersOf: Set<string>[],
+): Steps<Set<string>> {
   const index = answerIndex(
     all.flatMap((task) =>
       expectedAnswerStrings(task.expected).map((text) => ({ text, sealed: false })),
@@ -110,11 +121,12 @@ function answersInOtherInputs(train: Task[], all: Task[], answersOf: Set<string>
   );
   const keys = index.answers.map((answer) => `${answer.kind}:${answer.key}`);
   const found = new Set<string>();
-  train.forEach((task, at) => {
+  for (const [at, task] of train.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
     const tokens = contentTokens(normalTokens(task.input));
     for (const hit of findAnswers({ index, tokens }))
       if (index.answers[hit.id].kind === "words" && !answersOf[at]?.has(keys[hit.id]))
         found.add(keys[hit.id]);
-  });
+  }
   return found;
 }

@@ -1,3 +1,4 @@
+import { runSteps, type Steps, stepSize } from "./steps.js";
 import { featureHash, functionWords, pairGap, sentenceKeys, wordCasing } from "./text-features.js";
 
 /**
@@ -65,19 +66,15 @@ export function indexInputs(
   inputs: readonly string[],
   options: { dropShared: boolean },
 ): InputIndex {
-  const sentences = new Map<number, number>();
-  const documentFrequency = new Map<string, number>();
-  const seen = new Set<number>();
-  for (const input of inputs) {
-    const keys = sentenceKeys(input);
-    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    for (const hash of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
-      sentences.set(hash, (sentences.get(hash) ?? 0) + 1);
-    for (const word of new Set(keys.flat()))
-      documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
-  }
+  return runSteps(indexInputSteps(inputs, options));
+}
+
+/** `indexInputs` as steps (`runStepsYielding` keeps the event loop turning meanwhile). */
+export function* indexInputSteps(
+  inputs: readonly string[],
+  options: { dropShared: boolean },
+): Steps<InputIndex> {
+  const { sentences, documentFrequency } = yield* countSentences(inputs);
   const cap = rareCap(inputs.length);
   const { named, lower } = wordCasing(inputs);
   const factsOf = new Map<string, WordFacts>();
@@ -111,6 +108,7 @@ export function indexInputs(
   const postings = new Map<number, number[]>();
   const namedShingles = new Set<number>();
   for (let task = 0; task < inputs.length; task += 1) {
+    if (task % stepSize === stepSize - 1) yield;
     const made = signature(task);
     for (const hash of made.named) namedShingles.add(hash);
     for (const hash of made.specific) {
@@ -120,6 +118,25 @@ export function indexInputs(
     }
   }
   return { size: inputs.length, rareCap: cap, postings, named: namedShingles, signature };
+}
+
+/** In how many distinct inputs each sentence (by hash) and each word occurs. */
+function* countSentences(inputs: readonly string[]) {
+  const sentences = new Map<number, number>();
+  const documentFrequency = new Map<string, number>();
+  const seen = new Set<number>();
+  for (const [at, input] of inputs.entries()) {
+    if (at % stepSize === stepSize - 1) yield;
+    const keys = sentenceKeys(input);
+    const identity = featureHash(keys.map((sentence) => sentence.join(" ")).join("\n"));
+    if (seen.has(identity)) continue;
+    seen.add(identity);
+    for (const hash of new Set(keys.map((sentence) => featureHash(sentence.join(" ")))))
+      sentences.set(hash, (sentences.get(hash) ?? 0) + 1);
+    for (const word of new Set(keys.flat()))
+      documentFrequency.set(word, (documentFrequency.get(word) ?? 0) + 1);
+  }
+  return { sentences, documentFrequency };
 }
 
 /** What a signature needs to know of a word. */
@@ -216,6 +233,14 @@ export function nearDuplicates(
   index: InputIndex,
   isLeft: (task: number) => boolean,
 ): NearDuplicate[] {
+  return runSteps(nearDuplicateSteps(index, isLeft));
+}
+
+/** `nearDuplicates` as steps (`runStepsYielding` keeps the event loop turning meanwhile). */
+export function* nearDuplicateSteps(
+  index: InputIndex,
+  isLeft: (task: number) => boolean,
+): Steps<NearDuplicate[]> {
   const pairs = new Set<number>();
   const found: NearDuplicate[] = [];
   for (const tasks of index.postings.values()) {
@@ -226,6 +251,7 @@ export function nearDuplicates(
         const key = other * index.size + right;
         if (pairs.has(key)) continue;
         pairs.add(key);
+        if (pairs.size % stepSize === 0) yield;
         const similarity = jaccard(index.signature(other), index.signature(right));
         if (
           similarity.all >= nearDuplicateThresholds.all &&
