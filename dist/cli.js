@@ -54001,7 +54001,7 @@ async function measureHarnesses(input2) {
     0
   );
   const crashed2 = tally2.reason(total);
-  if (crashed2) throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
+  if (crashed2 && !input2.crashesKnown) throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
   return measured;
 }
 var measurementSchema;
@@ -57096,7 +57096,8 @@ function measureStage(searched, samples) {
         tasks: { train: run2.context.train, heldout: run2.heldout },
         seed: run2.seed,
         final: outcome.finalHarness,
-        samples: { seed: loaded.config.samples, final: samples }
+        samples: { seed: loaded.config.samples, final: samples },
+        crashesKnown: outcome.stoppedBy === "agent-unusable"
       });
     },
     { schema: measuredSchema, measurement: true }

@@ -111,6 +111,7 @@ function measureStage(searched: Searched, samples: number): Promise<Measured> {
         seed: run.seed,
         final: outcome.finalHarness,
         samples: { seed: loaded.config.samples, final: samples },
+        crashesKnown: outcome.stoppedBy === "agent-unusable",
       });
     },
     { schema: measuredSchema, measurement: true },

@@ -81,7 +81,9 @@ export async function measure(input: {
  * do not depend on the order). When the final harness is the seed harness, the final runs wait
  * for the seed runs: they share rollouts through the cache, which concurrent runs would both miss.
  * When the agent crashed in every rollout of the four (a measure shard on a runner where it cannot
- * start), nothing was measured: an AgentUnusableError names the first crash and the fix.
+ * start), nothing was measured: an AgentUnusableError names the first crash and the fix — unless
+ * `crashesKnown` (the search already stopped as agent-unusable and says so; the run's result and
+ * report still get written).
  */
 export async function measureHarnesses(input: {
   evaluate: (split: "train" | "heldout") => EvaluateFn;
@@ -89,6 +91,7 @@ export async function measureHarnesses(input: {
   seed: LoadedHarness;
   final: LoadedHarness;
   samples: { seed: number; final: number };
+  crashesKnown?: boolean;
 }): Promise<Measured> {
   const tally = new CrashTally();
   const one = (split: "train" | "heldout", final: boolean) =>
@@ -114,6 +117,6 @@ export async function measureHarnesses(input: {
     0,
   );
   const crashed = tally.reason(total);
-  if (crashed) throw new AgentUnusableError(`nothing was measured: ${crashed}`);
+  if (crashed && !input.crashesKnown) throw new AgentUnusableError(`nothing was measured: ${crashed}`);
   return measured;
 }
