@@ -54937,7 +54937,8 @@ function stopOrObserveMore(options, seen, stop2) {
       reason: `${observeMoreReason}: ${stop2.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`
     };
   const deterministic = deterministicAgent(context.config) !== void 0;
-  if (unseen === 0 && !deterministic && affordable(context, 2 * batch))
+  const fresh = !deterministic && !state.freshRoundDone;
+  if (unseen === 0 && fresh && affordable(context, 2 * batch))
     return {
       kind: "refused",
       seen,
@@ -54945,7 +54946,7 @@ function stopOrObserveMore(options, seen, stop2) {
       data: { addressed: [], freshSamples: true },
       reason: `${observeMoreReason}: ${stop2.reason}; every train task has been observed on this harness, so fresh samples of them (round ${(state.sampleRound ?? 0) + 1}) with ${left} rollouts left`
     };
-  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : deterministic ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them" : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
+  const why = unseen > 0 ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit` : deterministic ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them" : state.freshRoundDone ? "every train task has been observed on this harness, and a round of fresh samples of them found nothing new to fix" : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
   return { ...stop2, reason: `${stop2.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 function stopWithout(options) {
@@ -55720,11 +55721,12 @@ function observation(state, step) {
   const { proposal, verdict } = step;
   const round = state.sampleRound ?? 0;
   if (proposal.kind === "refused" && proposal.data?.freshSamples)
-    return { observed: [], observeFresh: false, sampleRound: round + 1 };
+    return { observed: [], observeFresh: false, sampleRound: round + 1, freshRoundDone: true };
   const ids = proposal.seen.batch.tasks.map((task) => task.id);
   const observed2 = verdict.accepted ? [] : [.../* @__PURE__ */ new Set([...state.observed ?? [], ...ids])];
   const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
-  return { observed: observed2, observeFresh, sampleRound: round };
+  const freshRoundDone = verdict.accepted ? false : state.freshRoundDone;
+  return { observed: observed2, observeFresh, sampleRound: round, freshRoundDone };
 }
 function next(context, state, step) {
   const { proposal, validation, verdict } = step;

@@ -93,6 +93,13 @@ export interface ObservingState extends LoopState {
    * with fresh samples — new request seeds, never cache replays — paired across the harnesses.
    */
   sampleRound?: number;
+  /**
+   * A round of fresh samples has run on the harness in force (reset when an edit is accepted):
+   * a second round is not drawn, since the first found nothing new to fix on it — on the bench
+   * they never did (src/evolve/README.md), and a command harness's agent may be deterministic,
+   * where every further round would only repeat the first.
+   */
+  freshRoundDone?: boolean;
 }
 
 /** The reason an observe-more proposal gives (ecdysis.ts reads it back to set `observeFresh`). */
@@ -124,7 +131,8 @@ function stopOrObserveMore(
       reason: `${observeMoreReason}: ${stop.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`,
     };
   const deterministic = deterministicAgent(context.config) !== undefined;
-  if (unseen === 0 && !deterministic && affordable(context, 2 * batch))
+  const fresh = !deterministic && !state.freshRoundDone;
+  if (unseen === 0 && fresh && affordable(context, 2 * batch))
     return {
       kind: "refused",
       seen,
@@ -137,7 +145,9 @@ function stopOrObserveMore(
       ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit`
       : deterministic
         ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them"
-        : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
+        : state.freshRoundDone
+          ? "every train task has been observed on this harness, and a round of fresh samples of them found nothing new to fix"
+          : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
   return { ...stop, reason: `${stop.reason}; ${left} training rollouts left unspent: ${why}` };
 }
 

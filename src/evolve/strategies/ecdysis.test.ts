@@ -185,7 +185,12 @@ describe("ecdysis strategy", () => {
     expect(second.batch.taskIds).toEqual(first.batch.taskIds);
     expect(sampled[1].every((index) => index >= 1000)).toBe(true);
     expect(warm.result.stoppedBy).toBe("no-systematic-pattern");
-    expect(warm.result.iterations.at(-1)?.reason).toMatch(/training rollouts left unspent/);
+    // One round of fresh samples that found nothing new is the last: no second round is drawn.
+    expect(warm.result.iterations).toHaveLength(2);
+    expect(sampled.flat().every((index) => index < 2000)).toBe(true);
+    expect(warm.result.iterations.at(-1)?.reason).toMatch(
+      /training rollouts left unspent: every train task has been observed on this harness, and a round of fresh samples of them found nothing new to fix/,
+    );
     const cold = await run({ ...options, evolve, temperature: 0 });
     expect(cold.result.iterations).toHaveLength(1);
     expect(cold.result.iterations[0].reason).toMatch(

@@ -100,16 +100,17 @@ function sampleRounds(base: RunContext) {
 function observation(
   state: EcdysisState,
   step: LoopStep<EcdysisData>,
-): Pick<ObservingState, "observed" | "observeFresh" | "sampleRound"> {
+): Pick<ObservingState, "observed" | "observeFresh" | "sampleRound" | "freshRoundDone"> {
   const { proposal, verdict } = step;
   const round = state.sampleRound ?? 0;
   // A round of fresh samples starts the observation of this harness over, at new sample indices.
   if (proposal.kind === "refused" && proposal.data?.freshSamples)
-    return { observed: [], observeFresh: false, sampleRound: round + 1 };
+    return { observed: [], observeFresh: false, sampleRound: round + 1, freshRoundDone: true };
   const ids = proposal.seen.batch.tasks.map((task) => task.id);
   const observed = verdict.accepted ? [] : [...new Set([...(state.observed ?? []), ...ids])];
   const observeFresh = proposal.kind === "refused" && proposal.reason.startsWith(observeMoreReason);
-  return { observed, observeFresh, sampleRound: round };
+  const freshRoundDone = verdict.accepted ? false : state.freshRoundDone;
+  return { observed, observeFresh, sampleRound: round, freshRoundDone };
 }
 
 /**
