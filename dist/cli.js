@@ -51795,6 +51795,12 @@ var init_evaluation_setup = __esm({
 function agentErrorEvent(record3) {
   return record3.trace.events.find((event) => agentErrorKinds.has(event.kind));
 }
+function answeredNothing(record3) {
+  return record3.trace.steps.length === 0 && visibleText(record3.output || record3.trace.output) === "" && !agentErrorEvent(record3);
+}
+function emptyOutputReason(total, firstTaskId, who) {
+  return `${who} printed an empty output in every one of ${total} rollouts and reported no model turn (first: task ${firstTaskId}); a command harness must print its answer in the JSON's "output" field (docs/command-harness.md): \`ecdysis eval --limit 1\` shows what it printed`;
+}
 function agentErrorDetail(event, max) {
   return (event?.detail ?? "").replace(/\s+/g, " ").slice(0, max);
 }
@@ -51815,13 +51821,19 @@ var agentErrorKinds, CrashTally;
 var init_agent_errors = __esm({
   "src/eval/agent-errors.ts"() {
     "use strict";
+    init_reply_kind();
     agentErrorKinds = /* @__PURE__ */ new Set(["process-error", "timeout"]);
     CrashTally = class {
       kinds = /* @__PURE__ */ new Map();
       first;
       crashed = 0;
-      /** Counts `record` if the agent crashed in it. */
+      silent = { count: 0 };
+      /** Counts `record` if the agent crashed in it, or answered nothing (`answeredNothing`). */
       add(record3) {
+        if (answeredNothing(record3)) {
+          this.silent.count += 1;
+          this.silent.firstTaskId ??= record3.taskId;
+        }
         const event = agentErrorEvent(record3);
         if (!event) return;
         this.crashed += 1;
@@ -51831,6 +51843,8 @@ var init_agent_errors = __esm({
       /** As `crashedAgentReason`: why none of `total` rollouts measured anything, if none did. */
       reason(total, who = "the agent") {
         const first = this.first;
+        if (total > 0 && this.silent.count === total && this.silent.firstTaskId)
+          return emptyOutputReason(total, this.silent.firstTaskId, who);
         if (total === 0 || this.crashed < total || !first) return void 0;
         const parts = [...this.kinds].map(([kind, count6]) => `${count6} ${kind}`).join(", ");
         const detail = agentErrorDetail(first.event, 400);
@@ -51873,14 +51887,7 @@ function kindOf(text3, toolCalls, event) {
   return /token limit/.test(event?.detail ?? "") ? "cut" : "empty";
 }
 function silentAgentReason(records) {
-  return crashedAgentReason(records) ?? unusableRepliesReason(records) ?? emptyOutputReason(records);
-}
-function emptyOutputReason(records) {
-  const answered = records.some(
-    (record3) => record3.trace.steps.length > 0 || visibleText(record3.output || record3.trace.output) !== ""
-  );
-  if (records.length === 0 || answered) return void 0;
-  return `the agent printed an empty output in every one of ${records.length} rollouts and reported no model turn (first: task ${records[0].taskId}); a command harness must print its answer in the JSON's "output" field (docs/command-harness.md): \`ecdysis eval --limit 1\` shows what it printed`;
+  return crashedAgentReason(records) ?? unusableRepliesReason(records);
 }
 function unusableRepliesReason(records) {
   const counts2 = agentReplyCounts(records);

@@ -67,25 +67,13 @@ function kindOf(
 
 /**
  * Why an agent that never answered is not worth diagnosing, with its counts and the fix for the
- * most frequent kind: it crashed in every rollout (`crashedAgentReason`: a command harness that
- * exited non-zero or timed out each time), its model gave no usable turn, or — a command harness
- * that reports no steps — it printed an empty output every time. Undefined when some rollout
- * answered (right or wrong).
+ * most frequent kind: it crashed in every rollout or answered nothing in any (`crashedAgentReason`:
+ * a command harness that exited non-zero or timed out each time, or printed an empty output and no
+ * model turn), or its model gave no usable turn. Undefined when some rollout answered (right or
+ * wrong).
  */
 export function silentAgentReason(records: RolloutRecord[]): string | undefined {
-  return (
-    crashedAgentReason(records) ?? unusableRepliesReason(records) ?? emptyOutputReason(records)
-  );
-}
-
-/** Every rollout printed nothing and reported no model turn: nothing to diagnose or to score. */
-function emptyOutputReason(records: RolloutRecord[]): string | undefined {
-  const answered = records.some(
-    (record) =>
-      record.trace.steps.length > 0 || visibleText(record.output || record.trace.output) !== "",
-  );
-  if (records.length === 0 || answered) return undefined;
-  return `the agent printed an empty output in every one of ${records.length} rollouts and reported no model turn (first: task ${records[0].taskId}); a command harness must print its answer in the JSON's "output" field (docs/command-harness.md): \`ecdysis eval --limit 1\` shows what it printed`;
+  return crashedAgentReason(records) ?? unusableRepliesReason(records);
 }
 
 function unusableRepliesReason(records: RolloutRecord[]): string | undefined {

@@ -73,6 +73,20 @@ describe("measureHarnesses", () => {
     expect(message).toContain("ecdysis eval --limit 1");
   });
 
+  it("fails when the agent printed an empty output and no model turn in every rollout", async () => {
+    // A command harness whose JSON carries "output": "" everywhere: measured 0%, exit 0.
+    const silentAgent: AgentAdapter = {
+      async run() {
+        return { ...(await crashingAgent.run({} as never)), events: [] };
+      },
+    };
+    const failure = await measureWith(silentAgent).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(AgentUnusableError);
+    expect((failure as Error).message).toMatch(
+      /nothing was measured: the agent printed an empty output in every one of 14 rollouts/,
+    );
+  });
+
   it("measures a final harness that crashes everywhere beside a seed that runs: the scores say it", async () => {
     const measured = await measureWith(new EchoAgent(), crashingAgent);
     expect(measured.map((each) => each.result.accuracy)).toEqual([1, 1, 0, 0]);
