@@ -11,6 +11,9 @@ afterAll(async () => {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
+/** An agent that runs and exits 0 but prints an empty output and reports no model turn. */
+const printsNothing = `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`;
+
 async function project(agentScript: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "ecdysis-agent-error-"));
   dirs.push(dir);
@@ -62,9 +65,7 @@ describe("ecdysis eval of a command harness whose agent fails", () => {
   });
 
   it("fails when the agent printed an empty output and no steps every time (it exited 0 at 0%)", async () => {
-    const dir = await project(
-      `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`,
-    );
+    const dir = await project(printsNothing);
     const run = await runCli(["eval", "--config", "ecdysis.yml", "--out", "out", "--limit", "2"], {
       cwd: dir,
     });
@@ -106,9 +107,7 @@ describe("ecdysis evolve of a command harness whose agent fails", () => {
 
 describe("ecdysis evolve of a command harness that prints nothing", () => {
   it("stops as agent-unusable before any refiner call (it paid the refiner and exited 0)", async () => {
-    const dir = await project(
-      `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`,
-    );
+    const dir = await project(printsNothing);
     const run = await runCli(
       ["evolve", "--config", "ecdysis.yml", "--out", "out", "--limit", "3"],
       { cwd: dir },
@@ -146,8 +145,7 @@ describe("ecdysis gate of a command harness whose agent fails", () => {
   });
 
   it("fails when both sides printed an empty output in every rollout (0% against 0% passed)", async () => {
-    const empty = `process.stdin.resume(); process.stdin.on("end", () => process.stdout.write(JSON.stringify({ output: "" })));`;
-    const run = await gate(await gateProject(empty, empty));
+    const run = await gate(await gateProject(printsNothing, printsNothing));
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(
       /the gate measured nothing, on either side: the agent printed an empty output/,
