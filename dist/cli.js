@@ -61949,6 +61949,7 @@ var init_world_schema = __esm({
   "src/sim/world-schema.ts"() {
     "use strict";
     init_zod();
+    init_model_config_schema();
     familyKinds = [
       "arithmetic",
       "unit-conversion",
@@ -61957,16 +61958,7 @@ var init_world_schema = __esm({
       "extraction"
     ];
     familyKindSchema = external_exports.enum(familyKinds);
-    quirkSchema = external_exports.enum([
-      "fenced-json",
-      "prose-json",
-      "ignore-response-format",
-      "no-native-tools",
-      "rejects-tools",
-      "rejects-json-schema",
-      "reasoning-model",
-      "rejects-seed"
-    ]);
+    quirkSchema = external_exports.enum(modelQuirks);
     rate = external_exports.number().min(0).max(1);
     familySchema = external_exports.object({
       kind: familyKindSchema,

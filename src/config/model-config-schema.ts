@@ -48,7 +48,7 @@ export const reservedBodyFields: Record<string, string> = {
   n: "nothing (one choice per call)",
 };
 
-/** Sim-only server behaviours (src/sim/README.md), mirrored by src/sim's `quirkSchema`. */
+/** Sim-only server behaviours (src/sim/README.md); src/sim's `quirkSchema` is built from this list. */
 export const modelQuirks = [
   "fenced-json",
   "prose-json",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { modelQuirks } from "../config/model-config-schema.js";
 
 /** Task families the sim can generate and solve. */
 export const familyKinds = [
@@ -20,17 +21,8 @@ export const systematicKinds = [
   "context-loss",
 ] as const;
 
-/** Server quirks that mimic real OpenAI-compatible servers (see README). */
-export const quirkSchema = z.enum([
-  "fenced-json",
-  "prose-json",
-  "ignore-response-format",
-  "no-native-tools",
-  "rejects-tools",
-  "rejects-json-schema",
-  "reasoning-model",
-  "rejects-seed",
-]);
+/** Server quirks that mimic real OpenAI-compatible servers (see README): the config's list. */
+export const quirkSchema = z.enum(modelQuirks);
 /** One server quirk. */
 export type Quirk = z.infer<typeof quirkSchema>;
 
