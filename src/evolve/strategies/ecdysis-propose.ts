@@ -41,7 +41,11 @@ export async function proposeEcdysis(options: {
     });
   const maxAttempts = attemptLimit(context, tasks.length);
   const attemptable = (pattern: FailurePattern) =>
-    mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) &&
+    mayAttempt(pattern, state.memory, {
+      maxAttempts,
+      harnessHash: harness.hash,
+      sampleRound: state.sampleRound,
+    }) &&
     !unacceptableAtEvidence({
       pattern,
       failingMembers: pattern.taskIds.length,
@@ -158,13 +162,14 @@ function stopOrObserveMore(
 function stopWithout(options: {
   seen: Observation;
   found: FailurePattern[];
-  state: LoopState;
+  state: ObservingState;
   maxAttempts: number;
 }): Extract<Proposal<EcdysisData>, { kind: "stop" }> {
   const { seen } = options;
   const spent = exhaustedReason(options.found, options.state.memory, {
     maxAttempts: options.maxAttempts,
     harnessHash: seen.parent.hash,
+    sampleRound: options.state.sampleRound,
   });
   if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
   return {
