@@ -5,14 +5,10 @@ import { withSpeedups } from "../speed/index.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
 import { affordable } from "./ecdysis-budget.js";
-import { type ObservingState, observeMoreReason, proposeEcdysis } from "./ecdysis-propose.js";
-import {
-  type EcdysisData,
-  ecdysisStreams,
-  exposed,
-  regressions,
-  validateEcdysis,
-} from "./ecdysis-validate.js";
+import { type ObservingState, proposeEcdysis } from "./ecdysis-propose.js";
+import { observeMoreReason } from "./ecdysis-stop.js";
+import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
+import { exposed, regressions } from "./rejection-evidence.js";
 import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
 import { type IterationSteps, plainSteps } from "./steps.js";
 
