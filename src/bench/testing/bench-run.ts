@@ -17,6 +17,7 @@ export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">
     ceilingShare: null,
     reach90: null,
     reach95: null,
+    heldoutSystematicTasks: null,
     unspentRollouts: 0,
     wallMs: 1000,
     totalWallMs: 1000,
