@@ -117,6 +117,7 @@ export async function measureHarnesses(input: {
     0,
   );
   const crashed = tally.reason(total);
-  if (crashed && !input.crashesKnown) throw new AgentUnusableError(`nothing was measured: ${crashed}`);
+  if (crashed && !input.crashesKnown)
+    throw new AgentUnusableError(`nothing was measured: ${crashed}`);
   return measured;
 }

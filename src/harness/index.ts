@@ -29,3 +29,4 @@ export {
 } from "./types.js";
 export { type HarnessWorkspace, openHarnessWorkspace } from "./workspace.js";
 export { writeHarness } from "./write-harness.js";
+export { typedSetting } from "./yaml-set.js";

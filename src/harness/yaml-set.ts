@@ -31,7 +31,7 @@ export function setYamlPath(input: {
 }
 
 /** The schema of a dotted field (defaults and optionals unwrapped), or undefined. */
-function schemaAt(segments: string[]): z.ZodType | undefined {
+export function schemaAt(segments: string[]): z.ZodType | undefined {
   let current: z.ZodType = harnessConfigSchema;
   for (const segment of segments) {
     const object = unwrap(current);
@@ -58,4 +58,22 @@ function coerce(leaf: z.ZodType, value: string | number | boolean): string | num
   if (leaf instanceof z.ZodNumber && trimmed !== "" && Number.isFinite(Number(trimmed)))
     return Number(trimmed);
   return value;
+}
+
+/**
+ * Whether a `set` of this field to this value is a typed setting that carries no text: a number,
+ * a boolean or one of the field's enumerated values. No task's entity or answer fits in one, so
+ * such an edit cannot hold item-specific knowledge (acceptance.ts reads this).
+ */
+export function typedSetting(path: string, value: string | number | boolean): boolean {
+  const leaf = schemaAt(path.split("."));
+  if (!leaf) return false;
+  const coerced = coerce(leaf, value);
+  if (leaf instanceof z.ZodBoolean) return typeof coerced === "boolean";
+  if (leaf instanceof z.ZodNumber) return typeof coerced === "number";
+  if (leaf instanceof z.ZodEnum)
+    return (
+      typeof coerced === "string" && (leaf.options as readonly string[]).includes(coerced.trim())
+    );
+  return false;
 }

@@ -32,26 +32,27 @@ export async function creditPerEdit(options: {
   const { validation, kept } = options;
   const checked = uncertain(options.attributions);
   if (checked.length === 0) return { attributions: options.attributions };
-  const outcomes: ChangeOutcome[] = [];
-  const uncredited = new Map<ChangeAttribution, Set<string>>();
-  for (const [index, change] of checked.entries()) {
-    const own = new Set(change.edits);
-    const rebuilt = rebuildCandidate({
-      parent: validation.parent,
-      edits: kept.filter((edit) => !own.has(edit)),
-      guard: validation.context.guard,
-    });
-    const run = await validation.steps.evaluate({
-      stage: validation.scope.key(`credit-${index + 1}`),
-      tasks: validation.batch.filter((task) => change.fixed.includes(task.id)),
-      harness: rebuilt.harness,
-      label: `iteration ${validation.scope.index}: credit per edit`,
-    });
-    const stillPass = passMapOf(run.result);
-    const notIts = new Set(change.fixed.filter((taskId) => stillPass.get(taskId) === true));
-    uncredited.set(change, notIts);
-    outcomes.push(creditOutcome(change, notIts));
-  }
+  // Each left-out run is independent of the others: they run side by side.
+  const notIts = await Promise.all(
+    checked.map(async (change, index) => {
+      const own = new Set(change.edits);
+      const rebuilt = rebuildCandidate({
+        parent: validation.parent,
+        edits: kept.filter((edit) => !own.has(edit)),
+        guard: validation.context.guard,
+      });
+      const run = await validation.steps.evaluate({
+        stage: validation.scope.key(`credit-${index + 1}`),
+        tasks: validation.batch.filter((task) => change.fixed.includes(task.id)),
+        harness: rebuilt.harness,
+        label: `iteration ${validation.scope.index}: credit per edit`,
+      });
+      const stillPass = passMapOf(run.result);
+      return new Set(change.fixed.filter((taskId) => stillPass.get(taskId) === true));
+    }),
+  );
+  const uncredited = new Map(checked.map((change, index) => [change, notIts[index]]));
+  const outcomes = checked.map((change, index) => creditOutcome(change, notIts[index]));
   const attributions = options.attributions.map((change) => {
     const notIts = uncredited.get(change);
     return notIts ? { ...change, fixed: change.fixed.filter((id) => !notIts.has(id)) } : change;

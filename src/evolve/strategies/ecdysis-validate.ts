@@ -1,5 +1,6 @@
 import type { Task } from "../../config/task-schema.js";
 import type { FailurePattern } from "../../diagnose/failure-pattern.js";
+import { typedSetting } from "../../harness/index.js";
 import type { LoadedHarness, PlannedEdit } from "../../harness/types.js";
 import {
   deterministicAgent,
@@ -254,7 +255,9 @@ async function testOnBatch(
  * The targeted test's evidence (acceptance.ts `significant`): the failing batch tasks of the
  * patterns the candidate's edits address — after pruning, only those its remaining edits name —
  * named before the candidate ran; a fix must fix at least as many of them as make a pattern
- * systematic (`minSupport.tasks`).
+ * systematic (`minSupport.tasks`) — a guard against a text edit that names an item — or, when
+ * every edit is a typed setting that carries no text (`typedSetting`), one: no item fits in a
+ * number, a boolean or an enumerated value, so the targeted p alone decides.
  */
 function namedEvidence(validation: Validation, candidateHash: string): TargetedEvidence {
   const edits = validation.candidates.get(candidateHash)?.kept ?? [];
@@ -268,7 +271,13 @@ function namedEvidence(validation: Validation, candidateHash: string): TargetedE
       .flatMap((pattern) => pattern.taskIds)
       .filter((taskId) => validation.before.get(taskId) === false),
   );
-  return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
+  const { minSupport } = validation.context.config.evolve.ecdysis;
+  return { targets, minFixed: edits.length > 0 && edits.every(typedOnly) ? 1 : minSupport.tasks };
+}
+
+/** A `set` of a number, a boolean or an enumerated value: an edit that carries no text. */
+function typedOnly({ edit }: PlannedEdit): boolean {
+  return edit.kind === "set" && typedSetting(edit.path, edit.value);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { PlannedEdit } from "../../harness/types.js";
 import type { IterationRecord } from "../result-schema.js";
 import { runEvolve } from "../run-evolve.js";
 import { fakeStages, ruleEdit } from "../testing/fake-stages.js";
@@ -439,6 +440,45 @@ describe("ecdysis strategy", () => {
       "targeted power": 1,
     });
     expect(first.verdict).toBe("accepted");
+  });
+
+  // Issue #27 item 2, seen on the bench: `agent_loop.max_steps: 7` for a 3-task step-budget
+  // pattern fixed 2 (the third failed for another reason), nothing else flipped, and was rejected
+  // because a fix had to fix minSupport.tasks (3) named tasks — a guard against item-specific
+  // hints. A typed setting cannot carry an item, so the targeted p alone decides.
+  const stepSetting: PlannedEdit = {
+    module: "agent_loop",
+    patterns: ["p-steps"],
+    rationale: "runs end at the step limit",
+    edit: { kind: "set", path: "agent_loop.max_steps", value: 8 },
+  };
+  const twoOfThree = {
+    train: [
+      ...specs({ prefix: "s", count: 2, fault: "steps" }),
+      { id: "s3", category: "b", fault: "steps", unanswerable: true },
+      ...specs({ prefix: "n", count: 9 }),
+    ],
+    heldout: specs({ prefix: "h", count: 2, fault: "steps" }),
+    temperature: 0,
+    evolve: { ecdysis: { alpha: 0.1, confirmSamples: 2, repairRegressions: false } },
+  };
+  it("accepts a typed setting that fixes 2 of its 3 named tasks when nothing else flips", async () => {
+    const { result } = await run({ ...twoOfThree, propose: () => [stepSetting] });
+    const first = result.iterations[0];
+    const full = stageOf(first, "full batch");
+    expect(full?.comparison).toMatchObject({ fixed: ["s1", "s2"], broken: [] });
+    expect(full?.decision.reason).toMatch(/2 of 3 named task\(s\) fixed among 2 flip\(s\) of 12/);
+    expect(first.verdict).toBe("accepted");
+  });
+  it("still needs minSupport.tasks named fixes from a text edit (a rule could name an item)", async () => {
+    const { result } = await run({
+      ...twoOfThree,
+      propose: () => [ruleEdit("steps", ["p-steps"])],
+    });
+    const full = stageOf(result.iterations[0], "full batch");
+    expect(full?.comparison).toMatchObject({ fixed: ["s1", "s2"], broken: [] });
+    expect(full?.decision.reason).toMatch(/a fix needs ≥ 3 named/);
+    expect(result.iterations[0].verdict).toBe("rejected");
   });
 
   // Issue #15 item 4: the statistics fit the model. 2 fixed, 0 broken is p = 0.25; re-drawing a

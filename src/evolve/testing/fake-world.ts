@@ -12,8 +12,10 @@ import type { ChatRequest } from "../../llm/types.js";
 export interface FakeTaskSpec {
   id: string;
   category: string;
-  /** Fails until the harness rules contain `fix:<fault>`. */
+  /** Fails until the harness rules contain `fix:<fault>` (`steps`: until max_steps ≥ 8). */
   fault?: string;
+  /** Its expected answer is one the fake model never gives: it fails whatever the harness. */
+  unanswerable?: boolean;
 }
 
 /** Task JSON of a fake world: the fault and the answer are written into the input (a fake model reads them). */
@@ -22,7 +24,7 @@ export function fakeTask(spec: FakeTaskSpec): Task {
     id: spec.id,
     category: spec.category,
     input: `task ${spec.id} fault=${spec.fault ?? "none"} answer=${spec.id}-ok`,
-    expected: `${spec.id}-ok`,
+    expected: spec.unanswerable ? `${spec.id}-never` : `${spec.id}-ok`,
   };
 }
 
@@ -81,7 +83,9 @@ export function fakeRefinerModel(): ScriptedProvider {
 /** Agent adapter for fake worlds: one chat call with the harness rules as the system message; the reply is the answer. */
 export const fakeAgentAdapter: AgentAdapter = {
   async run({ task, harness, provider, sampleIndex, signal }): Promise<Trace> {
-    const rules = harness.files["rules.md"] ?? "";
+    // A typed setting as a fix: a step budget of 8 or more acts as the rule `fix:steps`.
+    const steps = (harness.config?.agent_loop.max_steps ?? 0) >= 8 ? "\n- fix:steps" : "";
+    const rules = (harness.files["rules.md"] ?? "") + steps;
     const response = await provider.chat(
       {
         messages: [
@@ -147,7 +151,7 @@ export async function fakeProject(options: {
       model: "fake-agent",
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
     },
-    harness: { dir: "harness", editable: ["rules.md"] },
+    harness: { dir: "harness", editable: ["rules.md", "harness.yaml"] },
     tasks: { train: "tasks/train.jsonl", heldout: "tasks/heldout.jsonl" },
     cacheDir: ".ecdysis/cache",
     concurrency: 4,
