@@ -22,8 +22,13 @@ export const rememberedProposalSchema = z.object({
   edits: z.array(plannedEditSchema).optional(),
   /** The harness the edits were tried on. */
   parentHash: z.string().optional(),
-  /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
+  /**
+   * The roles proposed no change at all: its patterns are not attempted again on `parentHash`
+   * with the same evidence — until a round of fresh samples (`sampleRound`) gives them new traces.
+   */
   nothingProposed: z.boolean().optional(),
+  /** The round of fresh samples its evidence came from (ecdysis.ts; absent: round 0). */
+  sampleRound: z.number().int().min(0).optional(),
 });
 /** A proposal the loop rejected, remembered for the rest of the run. */
 export type RememberedProposal = z.infer<typeof rememberedProposalSchema>;
@@ -85,23 +90,39 @@ function rememberedFor(
   );
 }
 
+/** Where a pattern is asked about: the harness in force and the round of samples it was observed in. */
+export interface AttemptScope {
+  maxAttempts: number;
+  harnessHash: string;
+  /** The round of fresh samples the evidence comes from (absent: round 0). */
+  sampleRound?: number;
+}
+
+/**
+ * Whether the roles already found nothing to propose for this pattern on this harness, from
+ * evidence of the same round of samples (asked again with it, they would give the same answer).
+ */
+function nothingToPropose(mine: readonly RememberedProposal[], scope: AttemptScope): boolean {
+  return mine.some(
+    (proposal) =>
+      proposal.nothingProposed &&
+      proposal.parentHash === scope.harnessHash &&
+      (proposal.sampleRound ?? 0) === (scope.sampleRound ?? 0),
+  );
+}
+
 /**
  * Whether a pattern may still be attempted on this harness: fewer than `maxAttempts` of its
- * proposals were rejected, and the roles did not already find nothing to propose for it here
- * (asked again with the same harness, they have no new evidence to change their answer).
+ * proposals were rejected, and the roles did not already find nothing to propose for it here on
+ * the same evidence (a round of fresh samples gives them new traces to read).
  */
 export function mayAttempt(
   pattern: FailurePattern,
   memory: readonly RememberedProposal[],
-  options: { maxAttempts: number; harnessHash: string },
+  scope: AttemptScope,
 ): boolean {
   const mine = rememberedFor(pattern, memory);
-  return (
-    mine.length < options.maxAttempts &&
-    !mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash,
-    )
-  );
+  return mine.length < scope.maxAttempts && !nothingToPropose(mine, scope);
 }
 
 /**
@@ -112,14 +133,12 @@ export function mayAttempt(
 export function exhaustedReason(
   systematic: FailurePattern[],
   memory: readonly RememberedProposal[],
-  options: { maxAttempts: number; harnessHash: string },
+  options: AttemptScope,
 ): string | undefined {
   if (systematic.length === 0) return undefined;
   const each = systematic.map((pattern) => {
     const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash,
-    )
+    const why = nothingToPropose(mine, options)
       ? "the roles proposed no change for it on this harness"
       : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;

@@ -9,6 +9,8 @@ import { refineAhead } from "./refine-ahead.js";
  * Editor while the Skeptic reviews — and hands the results on
  * through the call cache or as the same value, so with them removed the results are the same
  * and only slower (src/evolve/speed/speed.test.ts shows it). They need the call cache.
+ * One more is called by the validation itself, since only it knows a cheap run was promising:
+ * `fullBatchAhead` (full-ahead.ts) runs the rest of the batch while pruning runs.
  * What each bought: docs/bench/speed-log.md.
  */
 export function withSpeedups(plain: IterationSteps, context: RunContext): IterationSteps {

@@ -11,6 +11,7 @@ import type { RunContext } from "../run-context.js";
 import type { LoopState, Observation, Proposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import { affordable, attemptLimit, unacceptableAtEvidence } from "./ecdysis-budget.js";
+import { stopOrObserveMore, stopWithout } from "./ecdysis-stop.js";
 import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
 import type { IterationSteps } from "./steps.js";
 
@@ -40,16 +41,7 @@ export async function proposeEcdysis(options: {
       reason: "every task of the batch passed",
     });
   const maxAttempts = attemptLimit(context, tasks.length);
-  const attemptable = (pattern: FailurePattern) =>
-    mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) &&
-    !unacceptableAtEvidence({
-      pattern,
-      failingMembers: pattern.taskIds.length,
-      batchSize: tasks.length,
-      alpha: evolve.alpha,
-      minFixed: evolve.minSupport.tasks,
-      draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples,
-    });
+  const attemptable = attemptableHere({ context, state, maxAttempts, batchSize: tasks.length });
   const refine = {
     harness,
     refiner: context.models.refiner,
@@ -81,6 +73,34 @@ export async function proposeEcdysis(options: {
   return guarded({ context, state, seen, refinement, systematic });
 }
 
+/**
+ * Whether a systematic pattern is attempted on this batch: it has attempts left on this harness
+ * and evidence (memory.ts `mayAttempt`), and a fix of it could be accepted at this batch size.
+ */
+function attemptableHere(options: {
+  context: RunContext;
+  state: ObservingState;
+  maxAttempts: number;
+  batchSize: number;
+}): (pattern: FailurePattern) => boolean {
+  const { context, state, maxAttempts, batchSize } = options;
+  const evolve = context.config.evolve.ecdysis;
+  return (pattern) =>
+    mayAttempt(pattern, state.memory, {
+      maxAttempts,
+      harnessHash: state.harness.hash,
+      sampleRound: state.sampleRound,
+    }) &&
+    !unacceptableAtEvidence({
+      pattern,
+      failingMembers: pattern.taskIds.length,
+      batchSize,
+      alpha: evolve.alpha,
+      minFixed: evolve.minSupport.tasks,
+      draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples,
+    });
+}
+
 /** What proposing reads of Ecdysis's state: the loop's, and what it observed on this harness. */
 export interface ObservingState extends LoopState {
   /** Train task ids observed since the harness in force was accepted (the seed: since the start). */
@@ -100,79 +120,6 @@ export interface ObservingState extends LoopState {
    * where every further round would only repeat the first.
    */
   freshRoundDone?: boolean;
-}
-
-/** The reason an observe-more proposal gives (ecdysis.ts reads it back to set `observeFresh`). */
-export const observeMoreReason = "observing more before stopping";
-
-/**
- * Before stopping with budget left, observe more: when train tasks not yet observed on this
- * harness remain and the budget affords a batch and its validation, the proposal is refused
- * (nothing to validate) and the next one draws those tasks. Otherwise the stop stands, its
- * reason saying what was left unspent and why.
- */
-function stopOrObserveMore(
-  options: { context: RunContext; state: ObservingState },
-  seen: Observation,
-  stop: Extract<Proposal<EcdysisData>, { kind: "stop" }>,
-): Proposal<EcdysisData> {
-  const { context, state } = options;
-  const observed = new Set([...(state.observed ?? []), ...seen.batch.tasks.map((task) => task.id)]);
-  const unseen = context.train.length - observed.size;
-  const left = context.rolloutsLeft?.();
-  if (left === undefined || left === 0) return stop;
-  const batch = Math.min(context.config.evolve.ecdysis.batchSize, context.train.length);
-  if (unseen > 0 && affordable(context, 2 * batch))
-    return {
-      kind: "refused",
-      seen,
-      targets: [],
-      data: { addressed: [] },
-      reason: `${observeMoreReason}: ${stop.reason}; ${unseen} train task(s) not yet observed on this harness and ${left} rollouts left`,
-    };
-  const deterministic = deterministicAgent(context.config) !== undefined;
-  const fresh = !deterministic && !state.freshRoundDone;
-  if (unseen === 0 && fresh && affordable(context, 2 * batch))
-    return {
-      kind: "refused",
-      seen,
-      targets: [],
-      data: { addressed: [], freshSamples: true },
-      reason: `${observeMoreReason}: ${stop.reason}; every train task has been observed on this harness, so fresh samples of them (round ${(state.sampleRound ?? 0) + 1}) with ${left} rollouts left`,
-    };
-  const why =
-    unseen > 0
-      ? `${unseen} train task(s) not yet observed, but a batch and its validation (~${2 * batch} rollouts) do not fit`
-      : deterministic
-        ? "every train task has been observed on this harness, and fresh samples of a deterministic agent would repeat them"
-        : state.freshRoundDone
-          ? "every train task has been observed on this harness, and a round of fresh samples of them found nothing new to fix"
-          : `every train task has been observed on this harness, and a batch of fresh samples and its validation (~${2 * batch} rollouts) do not fit`;
-  return { ...stop, reason: `${stop.reason}; ${left} training rollouts left unspent: ${why}` };
-}
-
-/**
- * The stop when nothing is left to attempt: the systematic patterns that remain have used their
- * attempts (`attempts-exhausted`, the reason names them), or the batch has none.
- */
-function stopWithout(options: {
-  seen: Observation;
-  found: FailurePattern[];
-  state: LoopState;
-  maxAttempts: number;
-}): Extract<Proposal<EcdysisData>, { kind: "stop" }> {
-  const { seen } = options;
-  const spent = exhaustedReason(options.found, options.state.memory, {
-    maxAttempts: options.maxAttempts,
-    harnessHash: seen.parent.hash,
-  });
-  if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
-  return {
-    kind: "stop",
-    seen,
-    stoppedBy: "no-systematic-pattern",
-    reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)",
-  };
 }
 
 /** A stratified train batch (the iteration's own seeded draw) under the current harness. */

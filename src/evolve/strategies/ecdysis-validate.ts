@@ -16,6 +16,7 @@ import { comparePaired, type PairedComparison, type PassMap } from "../paired-te
 import { failingDifferently, passMapOf, restrictPassMap, scoreOf } from "../records.js";
 import type { Evaluation, RunContext } from "../run-context.js";
 import type { IterationScope, RandomStreams } from "../run-scope.js";
+import { fullBatchAhead } from "../speed/full-ahead.js";
 import type { CandidateProposal } from "../strategy.js";
 import { stratifiedSample } from "../stratified-sample.js";
 import type { Candidate, ValidationResult, ValidationStage } from "../validation.js";
@@ -125,8 +126,21 @@ async function validateCandidate(
     comparison: cheap,
     decision: promising(cheap),
   });
+  // With the speed tricks on, a promising candidate's other batch tasks run during pruning.
+  const { context, scope } = validation;
+  const ahead =
+    context.speedups && promising(cheap).accepted
+      ? fullBatchAhead(context, {
+          stage: scope.key("validate-full"),
+          tasks: without(validation.batch, cheapTasks),
+          harness: candidate,
+          label: `iteration ${scope.index}: full batch`,
+        })
+      : undefined;
   const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
+  // The full batch waits for its own draws started ahead (never drawn twice).
+  if (pruned.candidate.hash === candidate.hash) await ahead;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
   // Ablation runs each change alone on the cheap subset, then the helping ones on the batch:
@@ -140,6 +154,11 @@ async function validateCandidate(
     full: first.full,
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
+}
+
+function without(tasks: Task[], skip: Task[]): Task[] {
+  const ids = new Set(skip.map((task) => task.id));
+  return tasks.filter((task) => !ids.has(task.id));
 }
 
 function cheapSubset(validation: Validation): Task[] {
@@ -278,25 +297,4 @@ function namedEvidence(validation: Validation, candidateHash: string): TargetedE
 /** A `set` of a number, a boolean or an enumerated value: an edit that carries no text. */
 function typedOnly({ edit }: PlannedEdit): boolean {
   return edit.kind === "set" && typedSetting(edit.path, edit.value);
-}
-
-/**
- * What a rejected candidate exposed, for the repair round: the failing targets that fail
- * differently under the candidate as it was last run on the cheap subset (its pruned form, or
- * the bundle when pruning was put back) — the failure that now masks its fix.
- */
-export function exposed(stages: readonly ValidationStage[]): string[] {
-  const cheap = stages.findLast(
-    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison,
-  );
-  return cheap?.comparison?.shifted ?? [];
-}
-
-/**
- * What a rejected candidate broke, for the repair round: the first full batch's broken tasks,
- * else those of its last cheap run (a proposal pruned to nothing broke nothing that counts).
- */
-export function regressions(stages: readonly ValidationStage[]): string[] {
-  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
-  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
 }

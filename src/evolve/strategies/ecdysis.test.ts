@@ -227,6 +227,30 @@ describe("ecdysis strategy", () => {
     expect(result.harness.finalHash).toBe(result.harness.seedHash);
   });
 
+  // Issue #27 item 3, seen on the bench: after the roles found nothing to propose, a round of
+  // fresh samples was drawn to observe more — and then the pattern was still not attemptable,
+  // since the empty answer was remembered for the harness, not for the evidence it was given.
+  it("asks again after a round of fresh samples: an empty answer holds for the evidence it was given", async () => {
+    let asked = 0;
+    const { result, calls } = await run({
+      train: [
+        ...specs({ prefix: "c", count: 4, fault: "calc" }),
+        ...specs({ prefix: "n", count: 4 }),
+      ],
+      heldout: specs({ prefix: "h", count: 4, fault: "calc" }),
+      temperature: 0.7,
+      evolve: { budget: { rollouts: 200 } },
+      propose: () => (asked++ === 0 ? [] : [ruleEdit("calc", ["p-calc"])]),
+    });
+    expect(calls.refine).toHaveLength(2);
+    expect(result.iterations.slice(0, 3).map((iteration) => iteration.verdict)).toEqual([
+      "rejected",
+      "rejected",
+      "accepted",
+    ]);
+    expect(result.iterations[1].reason).toMatch(/fresh samples of them \(round 1\)/);
+  });
+
   it("does not ask again on the same harness for a pattern the roles found nothing to propose for", async () => {
     const { result, calls } = await run({
       train: [

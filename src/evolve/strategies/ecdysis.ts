@@ -5,14 +5,10 @@ import { withSpeedups } from "../speed/index.js";
 import type { LoopStep, Strategy, StrategyRun } from "../strategy.js";
 import { type ChangeOutcome, prunedChanges, type ValidationStage } from "../validation.js";
 import { affordable } from "./ecdysis-budget.js";
-import { type ObservingState, observeMoreReason, proposeEcdysis } from "./ecdysis-propose.js";
-import {
-  type EcdysisData,
-  ecdysisStreams,
-  exposed,
-  regressions,
-  validateEcdysis,
-} from "./ecdysis-validate.js";
+import { type ObservingState, proposeEcdysis } from "./ecdysis-propose.js";
+import { observeMoreReason } from "./ecdysis-stop.js";
+import { type EcdysisData, ecdysisStreams, validateEcdysis } from "./ecdysis-validate.js";
+import { exposed, regressions } from "./rejection-evidence.js";
 import { type PendingRepair, proposeRepair, repairPurpose } from "./repair.js";
 import { type IterationSteps, plainSteps } from "./steps.js";
 
@@ -136,7 +132,7 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
     return { harness, memory: [...state.memory, ...repair.dropped, ...dropped, ...original] };
   }
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
-  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
   const repairable =
     proposal.kind === "candidate" &&
@@ -155,7 +151,11 @@ function next(context: RunContext, state: EcdysisState, step: LoopStep<EcdysisDa
  * pruning took out (remembered on their own). A proposal pruned to nothing is remembered through
  * its pruned changes alone.
  */
-function rejected(step: LoopStep<EcdysisData>, parentHash: string): RememberedProposal[] {
+function rejected(
+  step: LoopStep<EcdysisData>,
+  parentHash: string,
+  sampleRound = 0,
+): RememberedProposal[] {
   const { proposal, validation, verdict } = step;
   const pruned = new Set(prunedChanges(validation.stages).flatMap((change) => change.edits));
   // A refused proposal was never tried: nothing of it is an edit set to drop unvalidated later.
@@ -174,7 +174,9 @@ function rejected(step: LoopStep<EcdysisData>, parentHash: string): RememberedPr
       patternIds: proposal.targets,
       parentHash,
       ...(rest.length > 0 ? { edits: rest } : {}),
-      ...(proposal.refinement.outcome === "no-changes" ? { nothingProposed: true } : {}),
+      ...(proposal.refinement.outcome === "no-changes"
+        ? { nothingProposed: true, ...(sampleRound > 0 ? { sampleRound } : {}) }
+        : {}),
     },
   ];
 }

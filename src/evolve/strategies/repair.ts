@@ -7,7 +7,8 @@ import type { RunContext } from "../run-context.js";
 import { stageSchemas } from "../stage-schemas.js";
 import type { CandidateProposal, Observation, Proposal } from "../strategy.js";
 import type { ValidationStage } from "../validation.js";
-import { type EcdysisData, type EcdysisScope, exposed } from "./ecdysis-validate.js";
+import type { EcdysisData, EcdysisScope } from "./ecdysis-validate.js";
+import { exposed } from "./rejection-evidence.js";
 import type { IterationSteps } from "./steps.js";
 
 /** What a repair round is for, as its iteration record says. */
