@@ -51160,10 +51160,10 @@ function fixedOwnTargets(change2) {
     reason: `fixed none of the ${change2.targets} failing member(s) of ${change2.patternNames.join(", ")} in cheap validation, and none fails differently`
   };
 }
-function worseWithout(withThem, without) {
+function worseWithout(withThem, without2) {
   const net = (comparison) => comparison.fixed.length - comparison.broken.length;
-  const counts2 = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
-  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts2}` } : { accepted: false, reason: counts2 };
+  const counts2 = `without them cheap validation fixed ${without2.fixed.length}, broke ${without2.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without2) < net(withThem) ? { accepted: true, reason: `put back: ${counts2}` } : { accepted: false, reason: counts2 };
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -54083,19 +54083,20 @@ function rememberedFor(pattern, memory) {
     (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
   );
 }
-function mayAttempt(pattern, memory, options) {
-  const mine = rememberedFor(pattern, memory);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+function nothingToPropose(mine, scope) {
+  return mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === scope.harnessHash && (proposal.sampleRound ?? 0) === (scope.sampleRound ?? 0)
   );
+}
+function mayAttempt(pattern, memory, scope) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < scope.maxAttempts && !nothingToPropose(mine, scope);
 }
 function exhaustedReason(systematic, memory, options) {
   if (systematic.length === 0) return void 0;
   const each = systematic.map((pattern) => {
     const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    const why = nothingToPropose(mine, options) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
   const count6 = systematic.length;
@@ -54131,8 +54132,13 @@ var init_memory = __esm({
       edits: external_exports.array(plannedEditSchema).optional(),
       /** The harness the edits were tried on. */
       parentHash: external_exports.string().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
+      /**
+       * The roles proposed no change at all: its patterns are not attempted again on `parentHash`
+       * with the same evidence — until a round of fresh samples (`sampleRound`) gives them new traces.
+       */
+      nothingProposed: external_exports.boolean().optional(),
+      /** The round of fresh samples its evidence came from (ecdysis.ts; absent: round 0). */
+      sampleRound: external_exports.number().int().min(0).optional()
     });
   }
 });
@@ -54888,58 +54894,7 @@ var init_stratified_sample = __esm({
   }
 });
 
-// src/evolve/strategies/ecdysis-propose.ts
-async function proposeEcdysis(options) {
-  const { context, steps, state, scope } = options;
-  const evolve = context.config.evolve.ecdysis;
-  const harness = state.harness;
-  const seen = await observeBatch(options);
-  const { tasks, run: run2 } = seen.batch;
-  if (failingRecords(run2.result, run2.records).length === 0)
-    return stopOrObserveMore(options, seen, {
-      kind: "stop",
-      seen,
-      stoppedBy: "no-failures",
-      reason: "every task of the batch passed"
-    });
-  const maxAttempts = attemptLimit(context, tasks.length);
-  const attemptable = (pattern) => mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) && !unacceptableAtEvidence({
-    pattern,
-    failingMembers: pattern.taskIds.length,
-    batchSize: tasks.length,
-    alpha: evolve.alpha,
-    minFixed: evolve.minSupport.tasks,
-    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
-  });
-  const refine3 = {
-    harness,
-    refiner: context.models.refiner,
-    rejected: shownToRoles(state.memory, harness.hash),
-    skepticRounds: evolve.skepticRounds,
-    editable: context.guard.editable
-  };
-  seen.diagnosis = await steps.diagnose({
-    stage: scope.key("diagnose"),
-    request: diagnoseRequest({
-      context,
-      index: scope.index,
-      batch: tasks,
-      records: run2.records,
-      harness
-    }),
-    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
-  });
-  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
-  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
-  const systematic = found.filter(attemptable);
-  if (systematic.length === 0)
-    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
-  const refinement = await steps.refine({
-    stage: scope.key("refine"),
-    request: { ...refine3, patterns: systematic }
-  });
-  return guarded({ context, state, seen, refinement, systematic });
-}
+// src/evolve/strategies/ecdysis-stop.ts
 function stopOrObserveMore(options, seen, stop2) {
   const { context, state } = options;
   const observed2 = /* @__PURE__ */ new Set([...state.observed ?? [], ...seen.batch.tasks.map((task) => task.id)]);
@@ -54972,7 +54927,8 @@ function stopWithout(options) {
   const { seen } = options;
   const spent = exhaustedReason(options.found, options.state.memory, {
     maxAttempts: options.maxAttempts,
-    harnessHash: seen.parent.hash
+    harnessHash: seen.parent.hash,
+    sampleRound: options.state.sampleRound
   });
   if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
   return {
@@ -54981,6 +54937,78 @@ function stopWithout(options) {
     stoppedBy: "no-systematic-pattern",
     reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)"
   };
+}
+var observeMoreReason;
+var init_ecdysis_stop = __esm({
+  "src/evolve/strategies/ecdysis-stop.ts"() {
+    "use strict";
+    init_acceptance();
+    init_memory();
+    init_ecdysis_budget();
+    observeMoreReason = "observing more before stopping";
+  }
+});
+
+// src/evolve/strategies/ecdysis-propose.ts
+async function proposeEcdysis(options) {
+  const { context, steps, state, scope } = options;
+  const evolve = context.config.evolve.ecdysis;
+  const harness = state.harness;
+  const seen = await observeBatch(options);
+  const { tasks, run: run2 } = seen.batch;
+  if (failingRecords(run2.result, run2.records).length === 0)
+    return stopOrObserveMore(options, seen, {
+      kind: "stop",
+      seen,
+      stoppedBy: "no-failures",
+      reason: "every task of the batch passed"
+    });
+  const maxAttempts = attemptLimit(context, tasks.length);
+  const attemptable = attemptableHere({ context, state, maxAttempts, batchSize: tasks.length });
+  const refine3 = {
+    harness,
+    refiner: context.models.refiner,
+    rejected: shownToRoles(state.memory, harness.hash),
+    skepticRounds: evolve.skepticRounds,
+    editable: context.guard.editable
+  };
+  seen.diagnosis = await steps.diagnose({
+    stage: scope.key("diagnose"),
+    request: diagnoseRequest({
+      context,
+      index: scope.index,
+      batch: tasks,
+      records: run2.records,
+      harness
+    }),
+    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
+  });
+  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
+  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  const systematic = found.filter(attemptable);
+  if (systematic.length === 0)
+    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+  const refinement = await steps.refine({
+    stage: scope.key("refine"),
+    request: { ...refine3, patterns: systematic }
+  });
+  return guarded({ context, state, seen, refinement, systematic });
+}
+function attemptableHere(options) {
+  const { context, state, maxAttempts, batchSize } = options;
+  const evolve = context.config.evolve.ecdysis;
+  return (pattern) => mayAttempt(pattern, state.memory, {
+    maxAttempts,
+    harnessHash: state.harness.hash,
+    sampleRound: state.sampleRound
+  }) && !unacceptableAtEvidence({
+    pattern,
+    failingMembers: pattern.taskIds.length,
+    batchSize,
+    alpha: evolve.alpha,
+    minFixed: evolve.minSupport.tasks,
+    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
+  });
 }
 async function observeBatch(options) {
   const { context, state, scope } = options;
@@ -55058,7 +55086,6 @@ function diagnoseRequest(options) {
     })).records : void 0
   };
 }
-var observeMoreReason;
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
@@ -55068,7 +55095,31 @@ var init_ecdysis_propose = __esm({
     init_records();
     init_stratified_sample();
     init_ecdysis_budget();
-    observeMoreReason = "observing more before stopping";
+    init_ecdysis_stop();
+  }
+});
+
+// src/evolve/speed/full-ahead.ts
+function fullBatchAhead(context, step) {
+  const left = context.rolloutsLeft?.();
+  if (step.tasks.length === 0 || left !== void 0 && left < step.tasks.length)
+    return Promise.resolve();
+  const { tasks, harness, label } = step;
+  return context.background(
+    () => context.stage(
+      `${step.stage}-ahead`,
+      () => context.evaluate({ tasks, harness, label }),
+      stageSchemas.evaluation
+    )
+  ).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_full_ahead = __esm({
+  "src/evolve/speed/full-ahead.ts"() {
+    "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -55308,11 +55359,11 @@ async function pruneChanges(options) {
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
-    const without = await options.runCheap(rebuilt.harness, stage);
-    const putBack = worseWithout(cheap, without);
+    const without2 = await options.runCheap(rebuilt.harness, stage);
+    const putBack = worseWithout(cheap, without2);
     const undone = putBack.accepted;
-    const decision = undone ? putBack : promising(without);
-    const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
+    const decision = undone ? putBack : promising(without2);
+    const ran = { candidateHash: rebuilt.harness.hash, comparison: without2 };
     stages.push(pruningStage({ round, changes, undone, decision, ran }));
     if (undone) return { candidate, kept, cheap, terminal: false };
     validation.candidates.set(rebuilt.harness.hash, {
@@ -55321,7 +55372,7 @@ async function pruneChanges(options) {
     });
     candidate = rebuilt.harness;
     kept = rebuilt.applied;
-    cheap = without;
+    cheap = without2;
   }
 }
 function pruningStage(options) {
@@ -55403,8 +55454,16 @@ async function validateCandidate(validation, candidate, applied) {
     comparison: cheap,
     decision: promising(cheap)
   });
+  const { context, scope } = validation;
+  const ahead = context.speedups && promising(cheap).accepted ? fullBatchAhead(context, {
+    stage: scope.key("validate-full"),
+    tasks: without(validation.batch, cheapTasks),
+    harness: candidate,
+    label: `iteration ${scope.index}: full batch`
+  }) : void 0;
   const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
+  if (pruned.candidate.hash === candidate.hash) await ahead;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
   const ablation = pruned.kept.length * cheapTasks.length + validation.batch.length;
@@ -55416,6 +55475,10 @@ async function validateCandidate(validation, candidate, applied) {
     full: first.full
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
+}
+function without(tasks, skip) {
+  const ids = new Set(skip.map((task) => task.id));
+  return tasks.filter((task) => !ids.has(task.id));
 }
 function cheapSubset(validation) {
   const { batch, before, context, scope } = validation;
@@ -55521,16 +55584,6 @@ function namedEvidence(validation, candidateHash) {
 function typedOnly({ edit }) {
   return edit.kind === "set" && typedSetting(edit.path, edit.value);
 }
-function exposed(stages) {
-  const cheap = stages.findLast(
-    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
-  );
-  return cheap?.comparison?.shifted ?? [];
-}
-function regressions(stages) {
-  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
-  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
-}
 var ecdysisStep, ecdysisStreams;
 var init_ecdysis_validate = __esm({
   "src/evolve/strategies/ecdysis-validate.ts"() {
@@ -55539,6 +55592,7 @@ var init_ecdysis_validate = __esm({
     init_acceptance();
     init_paired_test();
     init_records();
+    init_full_ahead();
     init_stratified_sample();
     init_ablate();
     init_ecdysis_budget();
@@ -55555,6 +55609,23 @@ var init_ecdysis_validate = __esm({
       batch: (iteration) => [iteration, 1],
       "regression-sample": (iteration) => [iteration, 2]
     };
+  }
+});
+
+// src/evolve/strategies/rejection-evidence.ts
+function exposed(stages) {
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
+  );
+  return cheap?.comparison?.shifted ?? [];
+}
+function regressions(stages) {
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
+}
+var init_rejection_evidence = __esm({
+  "src/evolve/strategies/rejection-evidence.ts"() {
+    "use strict";
   }
 });
 
@@ -55638,7 +55709,7 @@ var init_repair = __esm({
     init_guard();
     init_records();
     init_stage_schemas();
-    init_ecdysis_validate();
+    init_rejection_evidence();
     repairPurpose2 = "repair what the rejected candidate broke or exposed";
   }
 });
@@ -55767,7 +55838,7 @@ function next(context, state, step) {
     return { harness, memory: [...state.memory, ...repair.dropped, ...dropped2, ...original] };
   }
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
-  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
   const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && // A repair that cannot finish within the budget left would be cut short and dropped.
   affordable(context, proposal.seen.batch.tasks.length);
@@ -55775,7 +55846,7 @@ function next(context, state, step) {
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
 }
-function rejected(step, parentHash) {
+function rejected(step, parentHash, sampleRound = 0) {
   const { proposal, validation, verdict } = step;
   const pruned = new Set(prunedChanges(validation.stages).flatMap((change2) => change2.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
@@ -55790,7 +55861,7 @@ function rejected(step, parentHash) {
       patternIds: proposal.targets,
       parentHash,
       ...rest.length > 0 ? { edits: rest } : {},
-      ...proposal.refinement.outcome === "no-changes" ? { nothingProposed: true } : {}
+      ...proposal.refinement.outcome === "no-changes" ? { nothingProposed: true, ...sampleRound > 0 ? { sampleRound } : {} } : {}
     }
   ];
 }
@@ -55846,7 +55917,9 @@ var init_ecdysis = __esm({
     init_validation();
     init_ecdysis_budget();
     init_ecdysis_propose();
+    init_ecdysis_stop();
     init_ecdysis_validate();
+    init_rejection_evidence();
     init_repair();
     init_steps3();
     sampleRoundStride = 1e3;
