@@ -101,7 +101,8 @@ for (const budgetEvals of result.settings.budgets) {
     budgetEvals,
   })?.figures;
   process.stdout.write(
-    `\nbudget ${budgetEvals}: held-out time-to-match iterative/Ecdysis ${show(x?.timeToMatch, 1, "×")}, ` +
+    `\nbudget ${budgetEvals}: held-out time-to-match iterative/Ecdysis ${show(x?.timeToMatch, 1, "×")} ` +
+      `(in training rollouts ${show(x?.timeToMatchRollouts, 1, "×")}, in LLM calls ${show(x?.timeToMatchLlmCalls, 1, "×")}), ` +
       `mean held-out accuracy over time Ecdysis − iterative ${show(x?.aucDiff, 100, " pp")}, ` +
       `training time iterative/Ecdysis ${show(x?.wallRatio, 1, "×")}, rollouts ${show(x?.rolloutsRatio, 1, "×")}, ` +
       `final held-out Ecdysis − iterative ${show(x?.heldoutDiff, 100, " pp")}, Ecdysis − sampling ${show(sampling?.heldoutDiff, 100, " pp")}\n`,

@@ -49657,6 +49657,16 @@ function coerce(leaf, value) {
     return Number(trimmed);
   return value;
 }
+function typedSetting(path23, value) {
+  const leaf = schemaAt(path23.split("."));
+  if (!leaf) return false;
+  const coerced = coerce(leaf, value);
+  if (leaf instanceof external_exports.ZodBoolean) return typeof coerced === "boolean";
+  if (leaf instanceof external_exports.ZodNumber) return typeof coerced === "number";
+  if (leaf instanceof external_exports.ZodEnum)
+    return typeof coerced === "string" && leaf.options.includes(coerced.trim());
+  return false;
+}
 var import_yaml2;
 var init_yaml_set = __esm({
   "src/harness/yaml-set.ts"() {
@@ -50204,6 +50214,7 @@ var init_harness = __esm({
     init_types();
     init_workspace();
     init_write_harness();
+    init_yaml_set();
   }
 });
 
@@ -51149,10 +51160,10 @@ function fixedOwnTargets(change2) {
     reason: `fixed none of the ${change2.targets} failing member(s) of ${change2.patternNames.join(", ")} in cheap validation, and none fails differently`
   };
 }
-function worseWithout(withThem, without) {
+function worseWithout(withThem, without2) {
   const net = (comparison) => comparison.fixed.length - comparison.broken.length;
-  const counts2 = `without them cheap validation fixed ${without.fixed.length}, broke ${without.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
-  return net(without) < net(withThem) ? { accepted: true, reason: `put back: ${counts2}` } : { accepted: false, reason: counts2 };
+  const counts2 = `without them cheap validation fixed ${without2.fixed.length}, broke ${without2.broken.length} (with them ${withThem.fixed.length} and ${withThem.broken.length})`;
+  return net(without2) < net(withThem) ? { accepted: true, reason: `put back: ${counts2}` } : { accepted: false, reason: counts2 };
 }
 function nothingLeftAfterPruning(pruned) {
   return {
@@ -54008,7 +54019,8 @@ async function measureHarnesses(input2) {
     0
   );
   const crashed2 = tally2.reason(total);
-  if (crashed2 && !input2.crashesKnown) throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
+  if (crashed2 && !input2.crashesKnown)
+    throw new AgentUnusableError(`nothing was measured: ${crashed2}`);
   return measured;
 }
 var measurementSchema;
@@ -54071,19 +54083,20 @@ function rememberedFor(pattern, memory) {
     (proposal) => proposal.patternIds.includes(pattern.id) || proposal.patternIds.includes(pattern.name)
   );
 }
-function mayAttempt(pattern, memory, options) {
-  const mine = rememberedFor(pattern, memory);
-  return mine.length < options.maxAttempts && !mine.some(
-    (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
+function nothingToPropose(mine, scope) {
+  return mine.some(
+    (proposal) => proposal.nothingProposed && proposal.parentHash === scope.harnessHash && (proposal.sampleRound ?? 0) === (scope.sampleRound ?? 0)
   );
+}
+function mayAttempt(pattern, memory, scope) {
+  const mine = rememberedFor(pattern, memory);
+  return mine.length < scope.maxAttempts && !nothingToPropose(mine, scope);
 }
 function exhaustedReason(systematic, memory, options) {
   if (systematic.length === 0) return void 0;
   const each = systematic.map((pattern) => {
     const mine = rememberedFor(pattern, memory);
-    const why = mine.some(
-      (proposal) => proposal.nothingProposed && proposal.parentHash === options.harnessHash
-    ) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
+    const why = nothingToPropose(mine, options) ? "the roles proposed no change for it on this harness" : `${Math.min(mine.length, options.maxAttempts)} of ${options.maxAttempts} attempts used`;
     return `${pattern.name} (${why})`;
   });
   const count6 = systematic.length;
@@ -54119,8 +54132,13 @@ var init_memory = __esm({
       edits: external_exports.array(plannedEditSchema).optional(),
       /** The harness the edits were tried on. */
       parentHash: external_exports.string().optional(),
-      /** The roles proposed no change at all: its patterns are not attempted again on `parentHash`. */
-      nothingProposed: external_exports.boolean().optional()
+      /**
+       * The roles proposed no change at all: its patterns are not attempted again on `parentHash`
+       * with the same evidence — until a round of fresh samples (`sampleRound`) gives them new traces.
+       */
+      nothingProposed: external_exports.boolean().optional(),
+      /** The round of fresh samples its evidence came from (ecdysis.ts; absent: round 0). */
+      sampleRound: external_exports.number().int().min(0).optional()
     });
   }
 });
@@ -54876,58 +54894,7 @@ var init_stratified_sample = __esm({
   }
 });
 
-// src/evolve/strategies/ecdysis-propose.ts
-async function proposeEcdysis(options) {
-  const { context, steps, state, scope } = options;
-  const evolve = context.config.evolve.ecdysis;
-  const harness = state.harness;
-  const seen = await observeBatch(options);
-  const { tasks, run: run2 } = seen.batch;
-  if (failingRecords(run2.result, run2.records).length === 0)
-    return stopOrObserveMore(options, seen, {
-      kind: "stop",
-      seen,
-      stoppedBy: "no-failures",
-      reason: "every task of the batch passed"
-    });
-  const maxAttempts = attemptLimit(context, tasks.length);
-  const attemptable = (pattern) => mayAttempt(pattern, state.memory, { maxAttempts, harnessHash: harness.hash }) && !unacceptableAtEvidence({
-    pattern,
-    failingMembers: pattern.taskIds.length,
-    batchSize: tasks.length,
-    alpha: evolve.alpha,
-    minFixed: evolve.minSupport.tasks,
-    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
-  });
-  const refine3 = {
-    harness,
-    refiner: context.models.refiner,
-    rejected: shownToRoles(state.memory, harness.hash),
-    skepticRounds: evolve.skepticRounds,
-    editable: context.guard.editable
-  };
-  seen.diagnosis = await steps.diagnose({
-    stage: scope.key("diagnose"),
-    request: diagnoseRequest({
-      context,
-      index: scope.index,
-      batch: tasks,
-      records: run2.records,
-      harness
-    }),
-    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
-  });
-  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
-  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
-  const systematic = found.filter(attemptable);
-  if (systematic.length === 0)
-    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
-  const refinement = await steps.refine({
-    stage: scope.key("refine"),
-    request: { ...refine3, patterns: systematic }
-  });
-  return guarded({ context, state, seen, refinement, systematic });
-}
+// src/evolve/strategies/ecdysis-stop.ts
 function stopOrObserveMore(options, seen, stop2) {
   const { context, state } = options;
   const observed2 = /* @__PURE__ */ new Set([...state.observed ?? [], ...seen.batch.tasks.map((task) => task.id)]);
@@ -54960,7 +54927,8 @@ function stopWithout(options) {
   const { seen } = options;
   const spent = exhaustedReason(options.found, options.state.memory, {
     maxAttempts: options.maxAttempts,
-    harnessHash: seen.parent.hash
+    harnessHash: seen.parent.hash,
+    sampleRound: options.state.sampleRound
   });
   if (spent) return { kind: "stop", seen, stoppedBy: "attempts-exhausted", reason: spent };
   return {
@@ -54969,6 +54937,78 @@ function stopWithout(options) {
     stoppedBy: "no-systematic-pattern",
     reason: "no systematic pattern in this batch (the patterns found are reported, not repaired)"
   };
+}
+var observeMoreReason;
+var init_ecdysis_stop = __esm({
+  "src/evolve/strategies/ecdysis-stop.ts"() {
+    "use strict";
+    init_acceptance();
+    init_memory();
+    init_ecdysis_budget();
+    observeMoreReason = "observing more before stopping";
+  }
+});
+
+// src/evolve/strategies/ecdysis-propose.ts
+async function proposeEcdysis(options) {
+  const { context, steps, state, scope } = options;
+  const evolve = context.config.evolve.ecdysis;
+  const harness = state.harness;
+  const seen = await observeBatch(options);
+  const { tasks, run: run2 } = seen.batch;
+  if (failingRecords(run2.result, run2.records).length === 0)
+    return stopOrObserveMore(options, seen, {
+      kind: "stop",
+      seen,
+      stoppedBy: "no-failures",
+      reason: "every task of the batch passed"
+    });
+  const maxAttempts = attemptLimit(context, tasks.length);
+  const attemptable = attemptableHere({ context, state, maxAttempts, batchSize: tasks.length });
+  const refine3 = {
+    harness,
+    refiner: context.models.refiner,
+    rejected: shownToRoles(state.memory, harness.hash),
+    skepticRounds: evolve.skepticRounds,
+    editable: context.guard.editable
+  };
+  seen.diagnosis = await steps.diagnose({
+    stage: scope.key("diagnose"),
+    request: diagnoseRequest({
+      context,
+      index: scope.index,
+      batch: tasks,
+      records: run2.records,
+      harness
+    }),
+    followedBy: { stage: scope.key("refine"), request: refine3, attemptable }
+  });
+  seen.traces = patternTraces(seen.diagnosis.patterns, run2.records);
+  const found = seen.diagnosis.patterns.filter((pattern) => pattern.kind === "systematic");
+  const systematic = found.filter(attemptable);
+  if (systematic.length === 0)
+    return stopOrObserveMore(options, seen, stopWithout({ seen, found, state, maxAttempts }));
+  const refinement = await steps.refine({
+    stage: scope.key("refine"),
+    request: { ...refine3, patterns: systematic }
+  });
+  return guarded({ context, state, seen, refinement, systematic });
+}
+function attemptableHere(options) {
+  const { context, state, maxAttempts, batchSize } = options;
+  const evolve = context.config.evolve.ecdysis;
+  return (pattern) => mayAttempt(pattern, state.memory, {
+    maxAttempts,
+    harnessHash: state.harness.hash,
+    sampleRound: state.sampleRound
+  }) && !unacceptableAtEvidence({
+    pattern,
+    failingMembers: pattern.taskIds.length,
+    batchSize,
+    alpha: evolve.alpha,
+    minFixed: evolve.minSupport.tasks,
+    draws: deterministicAgent(context.config) ? 1 : 1 + evolve.confirmSamples
+  });
 }
 async function observeBatch(options) {
   const { context, state, scope } = options;
@@ -55046,7 +55086,6 @@ function diagnoseRequest(options) {
     })).records : void 0
   };
 }
-var observeMoreReason;
 var init_ecdysis_propose = __esm({
   "src/evolve/strategies/ecdysis-propose.ts"() {
     "use strict";
@@ -55056,7 +55095,31 @@ var init_ecdysis_propose = __esm({
     init_records();
     init_stratified_sample();
     init_ecdysis_budget();
-    observeMoreReason = "observing more before stopping";
+    init_ecdysis_stop();
+  }
+});
+
+// src/evolve/speed/full-ahead.ts
+function fullBatchAhead(context, step) {
+  const left = context.rolloutsLeft?.();
+  if (step.tasks.length === 0 || left !== void 0 && left < step.tasks.length)
+    return Promise.resolve();
+  const { tasks, harness, label } = step;
+  return context.background(
+    () => context.stage(
+      `${step.stage}-ahead`,
+      () => context.evaluate({ tasks, harness, label }),
+      stageSchemas.evaluation
+    )
+  ).then(
+    () => void 0,
+    () => void 0
+  );
+}
+var init_full_ahead = __esm({
+  "src/evolve/speed/full-ahead.ts"() {
+    "use strict";
+    init_stage_schemas();
   }
 });
 
@@ -55208,29 +55271,29 @@ async function creditPerEdit(options) {
   const { validation, kept } = options;
   const checked = uncertain(options.attributions);
   if (checked.length === 0) return { attributions: options.attributions };
-  const outcomes3 = [];
-  const uncredited = /* @__PURE__ */ new Map();
-  for (const [index, change2] of checked.entries()) {
-    const own2 = new Set(change2.edits);
-    const rebuilt = rebuildCandidate({
-      parent: validation.parent,
-      edits: kept.filter((edit) => !own2.has(edit)),
-      guard: validation.context.guard
-    });
-    const run2 = await validation.steps.evaluate({
-      stage: validation.scope.key(`credit-${index + 1}`),
-      tasks: validation.batch.filter((task) => change2.fixed.includes(task.id)),
-      harness: rebuilt.harness,
-      label: `iteration ${validation.scope.index}: credit per edit`
-    });
-    const stillPass = passMapOf(run2.result);
-    const notIts = new Set(change2.fixed.filter((taskId) => stillPass.get(taskId) === true));
-    uncredited.set(change2, notIts);
-    outcomes3.push(creditOutcome(change2, notIts));
-  }
+  const notIts = await Promise.all(
+    checked.map(async (change2, index) => {
+      const own2 = new Set(change2.edits);
+      const rebuilt = rebuildCandidate({
+        parent: validation.parent,
+        edits: kept.filter((edit) => !own2.has(edit)),
+        guard: validation.context.guard
+      });
+      const run2 = await validation.steps.evaluate({
+        stage: validation.scope.key(`credit-${index + 1}`),
+        tasks: validation.batch.filter((task) => change2.fixed.includes(task.id)),
+        harness: rebuilt.harness,
+        label: `iteration ${validation.scope.index}: credit per edit`
+      });
+      const stillPass = passMapOf(run2.result);
+      return new Set(change2.fixed.filter((taskId) => stillPass.get(taskId) === true));
+    })
+  );
+  const uncredited = new Map(checked.map((change2, index) => [change2, notIts[index]]));
+  const outcomes3 = checked.map((change2, index) => creditOutcome(change2, notIts[index]));
   const attributions = options.attributions.map((change2) => {
-    const notIts = uncredited.get(change2);
-    return notIts ? { ...change2, fixed: change2.fixed.filter((id) => !notIts.has(id)) } : change2;
+    const notIts2 = uncredited.get(change2);
+    return notIts2 ? { ...change2, fixed: change2.fixed.filter((id) => !notIts2.has(id)) } : change2;
   });
   const lost = [...uncredited.values()].reduce((sum, ids) => sum + ids.size, 0);
   const stage = {
@@ -55296,11 +55359,11 @@ async function pruneChanges(options) {
       return { candidate, kept, cheap, terminal: !rebuilt.undone };
     }
     const stage = round === 1 ? "validate-cheap-pruned" : `validate-cheap-pruned-${round}`;
-    const without = await options.runCheap(rebuilt.harness, stage);
-    const putBack = worseWithout(cheap, without);
+    const without2 = await options.runCheap(rebuilt.harness, stage);
+    const putBack = worseWithout(cheap, without2);
     const undone = putBack.accepted;
-    const decision = undone ? putBack : promising(without);
-    const ran = { candidateHash: rebuilt.harness.hash, comparison: without };
+    const decision = undone ? putBack : promising(without2);
+    const ran = { candidateHash: rebuilt.harness.hash, comparison: without2 };
     stages.push(pruningStage({ round, changes, undone, decision, ran }));
     if (undone) return { candidate, kept, cheap, terminal: false };
     validation.candidates.set(rebuilt.harness.hash, {
@@ -55309,7 +55372,7 @@ async function pruneChanges(options) {
     });
     candidate = rebuilt.harness;
     kept = rebuilt.applied;
-    cheap = without;
+    cheap = without2;
   }
 }
 function pruningStage(options) {
@@ -55391,8 +55454,16 @@ async function validateCandidate(validation, candidate, applied) {
     comparison: cheap,
     decision: promising(cheap)
   });
+  const { context, scope } = validation;
+  const ahead = context.speedups && promising(cheap).accepted ? fullBatchAhead(context, {
+    stage: scope.key("validate-full"),
+    tasks: without(validation.batch, cheapTasks),
+    harness: candidate,
+    label: `iteration ${scope.index}: full batch`
+  }) : void 0;
   const pruned = await pruneChanges({ validation, candidate, kept: applied, cheap, runCheap });
   if (pruned.terminal || !promising(pruned.cheap).accepted) return;
+  if (pruned.candidate.hash === candidate.hash) await ahead;
   const first = await testOnBatch(validation, pruned.candidate, "validate-full");
   if (first.accepted) return;
   const ablation = pruned.kept.length * cheapTasks.length + validation.batch.length;
@@ -55404,6 +55475,10 @@ async function validateCandidate(validation, candidate, applied) {
     full: first.full
   });
   if (rebuilt) await testOnBatch(validation, rebuilt, "validate-full-ablated");
+}
+function without(tasks, skip) {
+  const ids = new Set(skip.map((task) => task.id));
+  return tasks.filter((task) => !ids.has(task.id));
 }
 function cheapSubset(validation) {
   const { batch, before, context, scope } = validation;
@@ -55503,25 +55578,21 @@ function namedEvidence(validation, candidateHash) {
   const targets = new Set(
     patterns2.flatMap((pattern) => pattern.taskIds).filter((taskId) => validation.before.get(taskId) === false)
   );
-  return { targets, minFixed: validation.context.config.evolve.ecdysis.minSupport.tasks };
+  const { minSupport } = validation.context.config.evolve.ecdysis;
+  return { targets, minFixed: edits.length > 0 && edits.every(typedOnly) ? 1 : minSupport.tasks };
 }
-function exposed(stages) {
-  const cheap = stages.findLast(
-    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
-  );
-  return cheap?.comparison?.shifted ?? [];
-}
-function regressions(stages) {
-  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
-  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
+function typedOnly({ edit }) {
+  return edit.kind === "set" && typedSetting(edit.path, edit.value);
 }
 var ecdysisStep, ecdysisStreams;
 var init_ecdysis_validate = __esm({
   "src/evolve/strategies/ecdysis-validate.ts"() {
     "use strict";
+    init_harness();
     init_acceptance();
     init_paired_test();
     init_records();
+    init_full_ahead();
     init_stratified_sample();
     init_ablate();
     init_ecdysis_budget();
@@ -55538,6 +55609,23 @@ var init_ecdysis_validate = __esm({
       batch: (iteration) => [iteration, 1],
       "regression-sample": (iteration) => [iteration, 2]
     };
+  }
+});
+
+// src/evolve/strategies/rejection-evidence.ts
+function exposed(stages) {
+  const cheap = stages.findLast(
+    (stage) => (stage.role === "screen" || stage.role === "prune") && stage.comparison
+  );
+  return cheap?.comparison?.shifted ?? [];
+}
+function regressions(stages) {
+  const full = stages.find((stage) => stage.role === "verdict" && stage.comparison);
+  return (full ?? stages.at(-1))?.comparison?.broken ?? [];
+}
+var init_rejection_evidence = __esm({
+  "src/evolve/strategies/rejection-evidence.ts"() {
+    "use strict";
   }
 });
 
@@ -55621,7 +55709,7 @@ var init_repair = __esm({
     init_guard();
     init_records();
     init_stage_schemas();
-    init_ecdysis_validate();
+    init_rejection_evidence();
     repairPurpose2 = "repair what the rejected candidate broke or exposed";
   }
 });
@@ -55750,7 +55838,7 @@ function next(context, state, step) {
     return { harness, memory: [...state.memory, ...repair.dropped, ...dropped2, ...original] };
   }
   const dropped = droppedChanges({ stages: validation.stages, proposal, parentHash });
-  const rejection = verdict.accepted ? [] : rejected(step, parentHash);
+  const rejection = verdict.accepted ? [] : rejected(step, parentHash, state.sampleRound);
   const stages = validation.stages;
   const repairable = proposal.kind === "candidate" && !verdict.accepted && context.config.evolve.ecdysis.repairRegressions && regressions(stages).length + exposed(stages).length > 0 && // A repair that cannot finish within the budget left would be cut short and dropped.
   affordable(context, proposal.seen.batch.tasks.length);
@@ -55758,7 +55846,7 @@ function next(context, state, step) {
     return { harness, memory: state.memory, repair: { proposal, stages, dropped, rejection } };
   return { harness, memory: [...state.memory, ...dropped, ...rejection] };
 }
-function rejected(step, parentHash) {
+function rejected(step, parentHash, sampleRound = 0) {
   const { proposal, validation, verdict } = step;
   const pruned = new Set(prunedChanges(validation.stages).flatMap((change2) => change2.edits));
   const rest = proposal.kind === "candidate" ? proposal.guarded.applied.filter((edit) => !pruned.has(edit)) : [];
@@ -55773,7 +55861,7 @@ function rejected(step, parentHash) {
       patternIds: proposal.targets,
       parentHash,
       ...rest.length > 0 ? { edits: rest } : {},
-      ...proposal.refinement.outcome === "no-changes" ? { nothingProposed: true } : {}
+      ...proposal.refinement.outcome === "no-changes" ? { nothingProposed: true, ...sampleRound > 0 ? { sampleRound } : {} } : {}
     }
   ];
 }
@@ -55829,7 +55917,9 @@ var init_ecdysis = __esm({
     init_validation();
     init_ecdysis_budget();
     init_ecdysis_propose();
+    init_ecdysis_stop();
     init_ecdysis_validate();
+    init_rejection_evidence();
     init_repair();
     init_steps3();
     sampleRoundStride = 1e3;
@@ -65709,10 +65799,6 @@ function bootstrapRng(seed2, key) {
 
 // src/bench/heldout-trajectory.ts
 var epsilon = 1e-9;
-function firstReach(probe, target) {
-  const point = probe.points.find((entry) => entry.accuracy >= target - epsilon);
-  return point ? point.elapsedMs : null;
-}
 function bestAccuracy(probe) {
   return Math.max(...probe.points.map((point) => point.accuracy));
 }
@@ -65729,23 +65815,32 @@ function meanAccuracy(probe, horizon) {
   if (start > 0) area += start * points2[0].accuracy;
   return area / horizon;
 }
-function matchTarget(options) {
-  const { left, right, owner } = options;
+function matchBy(options) {
+  const { left, right, owner, cost } = options;
   const target = bestAccuracy(owner === "left" ? left : right);
   const seed2 = Math.max(left.points[0].accuracy, right.points[0].accuracy);
-  const leftMs = firstReach(left, target);
-  const rightMs = firstReach(right, target);
-  if (target <= seed2 + epsilon)
-    return { target, leftMs, rightMs, ratio: null, status: "no-target" };
-  if (leftMs === null) return { target, leftMs, rightMs, ratio: 0, status: "not-reached" };
-  if (rightMs === null) return { target, leftMs, rightMs, ratio: null, status: "not-reached" };
-  return {
-    target,
-    leftMs,
-    rightMs,
-    ratio: leftMs > 0 ? rightMs / leftMs : null,
-    status: "matched"
+  const reach = (probe) => {
+    const point = probe.points.find((entry) => entry.accuracy >= target - epsilon);
+    return point ? cost(point) ?? null : null;
   };
+  const leftCost = reach(left);
+  const rightCost = reach(right);
+  const base = { target, left: leftCost, right: rightCost };
+  if (target <= seed2 + epsilon) return { ...base, ratio: null, status: "no-target" };
+  if (leftCost === null) return { ...base, ratio: 0, status: "not-reached" };
+  if (rightCost === null) return { ...base, ratio: null, status: "not-reached" };
+  return { ...base, ratio: leftCost > 0 ? rightCost / leftCost : null, status: "matched" };
+}
+function matchTarget(options) {
+  const match = matchBy({ ...options, cost: (point) => point.elapsedMs });
+  const { target, ratio: ratio2, status: status2 } = match;
+  return { target, leftMs: match.left, rightMs: match.right, ratio: ratio2, status: status2 };
+}
+function spendMatch(options) {
+  const { left, right, unit } = options;
+  const recorded = (probe) => probe.points.every((point) => point[unit] !== void 0);
+  if (!recorded(left) || !recorded(right)) return null;
+  return matchBy({ ...options, cost: (point) => point[unit] });
 }
 function pairFigures(options) {
   const { left, right } = options;
@@ -65761,12 +65856,21 @@ function pairFigures(options) {
       reverse: null,
       aucDiff: null,
       wallRatio: null,
-      rolloutsRatio: null
+      rolloutsRatio: null,
+      timeToMatchRollouts: null,
+      timeToMatchLlmCalls: null,
+      reverseRollouts: null,
+      reverseLlmCalls: null
     };
   }
   const horizon = Math.max(left.wallMs, right.wallMs);
+  const probes2 = { left: left.probe, right: right.probe };
   return {
     ...base,
+    timeToMatchRollouts: spendMatch({ ...probes2, owner: "right", unit: "rollouts" }),
+    timeToMatchLlmCalls: spendMatch({ ...probes2, owner: "right", unit: "llmCalls" }),
+    reverseRollouts: spendMatch({ ...probes2, owner: "left", unit: "rollouts" }),
+    reverseLlmCalls: spendMatch({ ...probes2, owner: "left", unit: "llmCalls" }),
     timeToMatch: matchTarget({ left: left.probe, right: right.probe, owner: "right" }),
     reverse: matchTarget({ left: left.probe, right: right.probe, owner: "left" }),
     aucDiff: meanAccuracy(left.probe, horizon) - meanAccuracy(right.probe, horizon),
@@ -65851,7 +65955,30 @@ function summarisePairs(pairs, bootstrap) {
     aucDiff: estimate("aucDiff", (pair) => pair.aucDiff),
     wallRatio: estimate("wallRatio", (pair) => pair.wallRatio),
     rolloutsRatio: estimate("rolloutsRatio", (pair) => pair.rolloutsRatio),
-    heldoutDiff: estimate("heldoutDiff", (pair) => pair.heldoutDiff)
+    heldoutDiff: estimate("heldoutDiff", (pair) => pair.heldoutDiff),
+    ...spendEstimates(estimate)
+  };
+}
+function spendEstimates(estimate) {
+  const forward = (match) => match && match.status !== "no-target" ? match.ratio : null;
+  const reverse = (match) => match?.status === "matched" ? match.ratio : null;
+  return {
+    timeToMatchRollouts: estimate(
+      "timeToMatchRollouts",
+      (pair) => forward(pair.timeToMatchRollouts)
+    ),
+    timeToMatchLlmCalls: estimate(
+      "timeToMatchLlmCalls",
+      (pair) => forward(pair.timeToMatchLlmCalls)
+    ),
+    reverseTimeToMatchRollouts: estimate(
+      "reverseRollouts",
+      (pair) => reverse(pair.reverseRollouts)
+    ),
+    reverseTimeToMatchLlmCalls: estimate(
+      "reverseLlmCalls",
+      (pair) => reverse(pair.reverseLlmCalls)
+    )
   };
 }
 function findComparison(comparisons, query) {
@@ -65895,6 +66022,7 @@ function fairBaselineCheck(runs, base) {
 
 // src/bench/claims.ts
 var paperSpeedup = 1.84;
+var rolloutSpeedup = 1.5;
 var points = (value) => `${value >= 0 ? "+" : ""}${(value * 100).toFixed(1)} pp`;
 var times = (value) => `${value.toFixed(2)}\xD7`;
 function formatEstimate(value, format) {
@@ -65955,6 +66083,7 @@ function versusIterative(options) {
   const { comparison, runs, base } = options;
   return [
     speedupCheck(comparison, runs, base),
+    rolloutSpeedupCheck(comparison.figures, base),
     aucCheck(comparison.figures, base),
     totalTimeCheck(comparison.figures, base),
     heldoutVersusIterativeCheck(comparison.figures, base)
@@ -65980,6 +66109,18 @@ function speedupCheck(comparison, runs, base) {
     verdict: "no",
     measured: `n/a (${counts2})`,
     explanation: "The baseline never rose above the seed harness on the held-out probe, so there was nothing to match."
+  };
+}
+function rolloutSpeedupCheck(f2, base) {
+  const estimate = f2.timeToMatchRollouts;
+  if (!estimate) return void 0;
+  const verdict = verdictOf(estimate, rolloutSpeedup);
+  return {
+    ...base,
+    claim: "speedup-rollouts",
+    verdict,
+    measured: `${formatEstimate(estimate, times)} (${estimate.n} pairs; in LLM calls ${formatEstimate(f2.timeToMatchLlmCalls, times)})`,
+    explanation: verdict === "yes" ? void 0 : `In wall time ${formatEstimate(f2.timeToMatch, times)}; ${f2.timeToMatchNotReached} pairs where Ecdysis never reached the baseline's best count 0\xD7 in every unit.`
   };
 }
 function aucCheck(f2, base) {
@@ -66029,6 +66170,8 @@ function claimLabel(claim2) {
   switch (claim2) {
     case "speedup":
       return `held-out time-to-match iterative / Ecdysis \u2265 ${paperSpeedup}\xD7`;
+    case "speedup-rollouts":
+      return `held-out time-to-match in training rollouts iterative / Ecdysis \u2265 ${rolloutSpeedup}\xD7`;
     case "mean-accuracy-over-time":
       return "mean held-out accuracy over training time, Ecdysis \u2212 iterative > 0";
     case "total-time":
@@ -66300,6 +66443,79 @@ function claimByConstruction(claim2, worlds) {
   return worlds.every((world2) => !entry.holdsIn || entry.holdsIn(world2));
 }
 
+// src/bench/spend-markdown.ts
+var threeUnitDefinition = "*In three units*: the same held-out time-to-match (the same A*, first-reach rule, 0\xD7 for a pair where Ecdysis never reached A*, no-target pairs left out) with each arm's cost counted three ways: training wall time, and the training rollouts and LLM calls spent through the iteration that made its first harness at A* current (summed from the run's journal). Pipelining shortens wall time, not rollouts or calls; a pair whose runs recorded no spend is left out of those two (n says how many remain).";
+function threeUnitTable(result, budgetEvals) {
+  const scopes = [allWorlds, ...result.worlds.map((world2) => world2.name)];
+  const ratio2 = formatters.ratio;
+  const rows = scopes.flatMap((scope) => {
+    const comparison = findComparison(result.comparisons, {
+      left: "ecdysis",
+      right: "iterative",
+      budgetEvals,
+      scope
+    });
+    if (!comparison) return [];
+    const x = comparison.figures;
+    const reverse = `${x.reverseReached} of ${x.reverseReached + x.reverseNotReached}`;
+    return [
+      [
+        scope,
+        `${x.timeToMatch?.n ?? 0} / ${x.timeToMatchNotReached} / ${x.timeToMatchNoTarget}`,
+        formatEstimate(x.timeToMatch, ratio2),
+        `${formatEstimate(x.timeToMatchRollouts, ratio2)}${pairsOf(x.timeToMatchRollouts?.n, x.timeToMatch?.n)}`,
+        `${formatEstimate(x.timeToMatchLlmCalls, ratio2)}${pairsOf(x.timeToMatchLlmCalls?.n, x.timeToMatch?.n)}`,
+        reverse,
+        formatEstimate(x.reverseTimeToMatch, ratio2),
+        formatEstimate(x.reverseTimeToMatchRollouts, ratio2),
+        formatEstimate(x.reverseTimeToMatchLlmCalls, ratio2)
+      ].join(" | ")
+    ];
+  });
+  if (rows.length === 0) return "No world \xD7 seed had both Ecdysis and iterative at this budget.";
+  return [
+    "| scope | pairs / not reached / no target | time-to-match iterative / Ecdysis: wall time | training rollouts | LLM calls | iterative reached Ecdysis's best | reverse: wall time | training rollouts | LLM calls |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...rows.map((row2) => `| ${row2} |`)
+  ].join("\n");
+}
+function pairsOf(n, wallN) {
+  return n !== void 0 && n !== wallN ? ` (${n} pairs)` : "";
+}
+function noEditText(run2) {
+  const unspent = `${run2.unspentRollouts} of ${run2.budgetRollouts} rollouts unspent`;
+  const left = run2.heldoutSystematicTasks === null ? "systematic deficiencies left: not recorded (no ground truth in this record)" : `${run2.heldoutSystematicTasks} of ${run2.heldoutTasks} held-out tasks with a systematic deficiency left`;
+  return `seed ${run2.seed}: stopped by ${run2.stoppedBy}, ${unspent}; ${left}`;
+}
+function noEditTable(runs) {
+  const idle = runs.filter((run2) => run2.strategy !== "sampling" && run2.acceptedEdits === 0);
+  if (idle.length === 0) return "No Ecdysis or iterative run ended with no accepted edit.";
+  const groups = /* @__PURE__ */ new Map();
+  for (const run2 of runs) {
+    if (run2.strategy === "sampling") continue;
+    const arm = run2.strategy + (run2.refiner === "neutral" ? " (neutral refiner)" : "");
+    const key = `${run2.budgetEvals}\0${run2.world}\0${arm}`;
+    groups.set(key, [...groups.get(key) ?? [], run2]);
+  }
+  const rows = [...groups.entries()].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true })).flatMap(([key, group2]) => {
+    const none = group2.filter((run2) => run2.acceptedEdits === 0);
+    if (none.length === 0) return [];
+    const known = none.filter((run2) => run2.heldoutSystematicTasks !== null);
+    const left = known.filter((run2) => (run2.heldoutSystematicTasks ?? 0) > 0).length;
+    const leftText = known.length === none.length ? String(left) : `${left} of ${known.length} known`;
+    const [budget, world2, arm] = key.split("\0");
+    const why = none.map(noEditText).join("; ");
+    return [
+      `| ${budget} | ${world2} | ${arm} | ${none.length} of ${group2.length} | ${leftText} | ${why} |`
+    ];
+  });
+  return [
+    "| budget | world | arm | runs with no accepted edit | of them, a systematic deficiency left on held-out | why each stopped |",
+    "|---|---|---|---|---|---|",
+    ...rows
+  ].join("\n");
+}
+
 // src/bench/bench-markdown.ts
 function formatSpread(value, format) {
   if (!value) return "\u2013";
@@ -66406,7 +66622,11 @@ function introSections(result) {
   const headline = result.settings.budgets.map(
     (budget) => `### Budget ${budget} full-split evaluations
 
-${headlineTable(result, budget)}`
+${headlineTable(result, budget)}
+
+Held-out time-to-match in three units:
+
+${threeUnitTable(result, budget)}`
   ).join("\n\n");
   return [
     "# Ecdysis bench",
@@ -66415,9 +66635,12 @@ ${headlineTable(result, budget)}`
     "## Headline: Ecdysis against the GEPA-faithful baseline",
     baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)"),
     speedDefinitions,
+    threeUnitDefinition,
     headline,
     "## How the arms used their budgets",
-    budgetUseTable(result)
+    budgetUseTable(result),
+    "Runs that ended with no accepted edit, and whether ground truth says a systematic deficiency was left on the held-out split (a held-out task a systematic fix would turn, none of them touched):",
+    noEditTable(result.runs)
   ];
 }
 function claimSections(result, checks) {
@@ -66482,6 +66705,24 @@ function heldoutCeiling(truth) {
   });
   return expected.reduce((sum, value) => sum + value, 0) / heldout.length;
 }
+function heldoutSystematicTasks(truth) {
+  const heldout = [...truth.tasks.values()].filter((task) => task.split === "heldout");
+  if (heldout.length === 0) return null;
+  return heldout.filter(
+    (task) => task.deficiencies.some((item) => item.systematic) && !task.deficiencies.some((item) => !item.systematic && item.kind !== "prompt-sensitivity")
+  ).length;
+}
+function spendThrough(spent, iteration) {
+  const through = spent.filter((item) => item.iteration <= iteration).at(-1);
+  return { rollouts: through?.rollouts ?? 0, llmCalls: through?.llmCalls ?? 0 };
+}
+function probeWithSpend(probe, spent) {
+  if (!probe || spent.length === 0) return probe;
+  return {
+    ...probe,
+    points: probe.points.map((point) => ({ ...point, ...spendThrough(spent, point.iteration) }))
+  };
+}
 function ceilingFigures(options) {
   const { ceiling, probe } = options;
   if (ceiling === null || ceiling <= 0)
@@ -66489,12 +66730,7 @@ function ceilingFigures(options) {
   const reach = (share) => {
     const point = probe?.points.find((item) => item.accuracy >= share * ceiling - 1e-9);
     if (!point) return null;
-    const through = options.spent.filter((item) => item.iteration <= point.iteration).at(-1);
-    return {
-      wallMs: point.elapsedMs,
-      rollouts: through?.rollouts ?? 0,
-      llmCalls: through?.llmCalls ?? 0
-    };
+    return { wallMs: point.elapsedMs, ...spendThrough(options.spent, point.iteration) };
   };
   return {
     ceiling,
@@ -66503,6 +66739,77 @@ function ceilingFigures(options) {
     reach95: reach(0.95)
   };
 }
+
+// src/bench/comparison-schema.ts
+init_zod();
+var estimateSchema = external_exports.object({
+  median: external_exports.number(),
+  low: external_exports.number(),
+  high: external_exports.number(),
+  n: external_exports.number().int()
+});
+var matchSchema = external_exports.object({
+  target: external_exports.number(),
+  /** Left's training time when it first reached the target (null: never). */
+  leftMs: external_exports.number().nullable(),
+  /** Right's training time when it first reached the target (null: never). */
+  rightMs: external_exports.number().nullable(),
+  /** rightMs / leftMs (> 1: left got there faster); forward not-reached: 0; otherwise null when undefined. */
+  ratio: external_exports.number().nullable(),
+  status: external_exports.enum(["matched", "not-reached", "no-target"])
+});
+var spendMatchSchema = external_exports.object({
+  target: external_exports.number(),
+  left: external_exports.number().nullable(),
+  right: external_exports.number().nullable(),
+  ratio: external_exports.number().nullable(),
+  status: external_exports.enum(["matched", "not-reached", "no-target"])
+});
+var pairFiguresSchema = external_exports.object({
+  world: external_exports.string(),
+  seed: external_exports.number().int(),
+  /** Left reaching right's best held-out probe accuracy: ratio T_right / T_left (> 1: left faster). */
+  timeToMatch: matchSchema.nullable(),
+  /** Right reaching left's best: ratio T_right / T_left as well (right never reaching it: not-reached). */
+  reverse: matchSchema.nullable(),
+  /** Area under probe accuracy × training time over the common horizon, left − right (0–1). */
+  aucDiff: external_exports.number().nullable(),
+  wallRatio: external_exports.number().nullable(),
+  rolloutsRatio: external_exports.number().nullable(),
+  heldoutDiff: external_exports.number(),
+  /**
+   * Time-to-match both ways counted in training rollouts and in LLM calls (null: a run without
+   * spend on its probe points, an arm without training, or a bench.json older than these fields).
+   */
+  timeToMatchRollouts: spendMatchSchema.nullable().default(null),
+  timeToMatchLlmCalls: spendMatchSchema.nullable().default(null),
+  reverseRollouts: spendMatchSchema.nullable().default(null),
+  reverseLlmCalls: spendMatchSchema.nullable().default(null)
+});
+var comparisonFiguresSchema = external_exports.object({
+  /** Left's time-to-match of right's best (not-reached as 0, no-target left out). */
+  timeToMatch: estimateSchema.nullable(),
+  timeToMatchNotReached: external_exports.number().int(),
+  timeToMatchNoTarget: external_exports.number().int(),
+  /** Right's time to left's best over left's, over the pairs where right reached it. */
+  reverseTimeToMatch: estimateSchema.nullable(),
+  reverseReached: external_exports.number().int(),
+  reverseNotReached: external_exports.number().int(),
+  reverseNoTarget: external_exports.number().int(),
+  aucDiff: estimateSchema.nullable(),
+  wallRatio: estimateSchema.nullable(),
+  rolloutsRatio: estimateSchema.nullable(),
+  heldoutDiff: estimateSchema.nullable(),
+  /**
+   * The time-to-match counted in training rollouts and in LLM calls, both ways (the same
+   * target, first-reach, not-reached = 0× and no-target rules; n counts the pairs whose runs
+   * recorded their spend). Null in a bench.json older than these fields.
+   */
+  timeToMatchRollouts: estimateSchema.nullable().default(null),
+  timeToMatchLlmCalls: estimateSchema.nullable().default(null),
+  reverseTimeToMatchRollouts: estimateSchema.nullable().default(null),
+  reverseTimeToMatchLlmCalls: estimateSchema.nullable().default(null)
+});
 
 // src/bench/evolve-outcome.ts
 init_zod();
@@ -66589,7 +66896,14 @@ var probePointSchema = external_exports.object({
   elapsedMs: external_exports.number(),
   /** Accuracy on the probe set (0–1). */
   accuracy: external_exports.number(),
-  harnessHash: external_exports.string()
+  harnessHash: external_exports.string(),
+  /**
+   * Training rollouts and LLM calls spent through the end of `iteration` (cumulative, from the
+   * run's journal: the spend that made this harness current). Absent when the run kept no
+   * journal, and in a bench.json written before they were added.
+   */
+  rollouts: external_exports.number().int().optional(),
+  llmCalls: external_exports.number().int().optional()
 });
 var probeTrajectorySchema = external_exports.object({
   tasks: external_exports.number().int(),
@@ -66651,7 +66965,12 @@ var benchRunSchema = external_exports.object({
   ceiling: external_exports.number().nullable().default(null),
   ceilingShare: external_exports.number().nullable().default(null),
   reach90: reachSchema.nullable().default(null),
-  reach95: reachSchema.nullable().default(null)
+  reach95: reachSchema.nullable().default(null),
+  /**
+   * Held-out tasks ground truth lists a systematic deficiency for under the seed harness (what
+   * a run that accepted nothing left unfixed). Null in a bench.json written before it was added.
+   */
+  heldoutSystematicTasks: external_exports.number().int().nullable().default(null)
 });
 var benchFigures = [
   "wallMs",
@@ -66685,50 +67004,6 @@ var armSummarySchema = external_exports.object({
   figures: external_exports.record(external_exports.string(), spreadSchema.nullable()),
   /** How many runs stopped for each reason. */
   stoppedBy: external_exports.record(external_exports.string(), external_exports.number().int())
-});
-var estimateSchema = external_exports.object({
-  median: external_exports.number(),
-  low: external_exports.number(),
-  high: external_exports.number(),
-  n: external_exports.number().int()
-});
-var matchSchema = external_exports.object({
-  target: external_exports.number(),
-  /** Left's training time when it first reached the target (null: never). */
-  leftMs: external_exports.number().nullable(),
-  /** Right's training time when it first reached the target (null: never). */
-  rightMs: external_exports.number().nullable(),
-  /** rightMs / leftMs (> 1: left got there faster); forward not-reached: 0; otherwise null when undefined. */
-  ratio: external_exports.number().nullable(),
-  status: external_exports.enum(["matched", "not-reached", "no-target"])
-});
-var pairFiguresSchema = external_exports.object({
-  world: external_exports.string(),
-  seed: external_exports.number().int(),
-  /** Left reaching right's best held-out probe accuracy: ratio T_right / T_left (> 1: left faster). */
-  timeToMatch: matchSchema.nullable(),
-  /** Right reaching left's best: ratio T_right / T_left as well (right never reaching it: not-reached). */
-  reverse: matchSchema.nullable(),
-  /** Area under probe accuracy × training time over the common horizon, left − right (0–1). */
-  aucDiff: external_exports.number().nullable(),
-  wallRatio: external_exports.number().nullable(),
-  rolloutsRatio: external_exports.number().nullable(),
-  heldoutDiff: external_exports.number()
-});
-var comparisonFiguresSchema = external_exports.object({
-  /** Left's time-to-match of right's best (not-reached as 0, no-target left out). */
-  timeToMatch: estimateSchema.nullable(),
-  timeToMatchNotReached: external_exports.number().int(),
-  timeToMatchNoTarget: external_exports.number().int(),
-  /** Right's time to left's best over left's, over the pairs where right reached it. */
-  reverseTimeToMatch: estimateSchema.nullable(),
-  reverseReached: external_exports.number().int(),
-  reverseNotReached: external_exports.number().int(),
-  reverseNoTarget: external_exports.number().int(),
-  aucDiff: estimateSchema.nullable(),
-  wallRatio: estimateSchema.nullable(),
-  rolloutsRatio: estimateSchema.nullable(),
-  heldoutDiff: estimateSchema.nullable()
 });
 var comparisonSchema = external_exports.object({
   left: benchStrategySchema,
@@ -67236,7 +67511,7 @@ function scoreRun(options) {
     ),
     ineffectiveEdits: ineffective.length,
     trajectory: outcome.trajectory,
-    probe: options.probe,
+    probe: probeWithSpend(options.probe, outcome.spentThrough),
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
     ...ceilingFigures({
@@ -67244,7 +67519,8 @@ function scoreRun(options) {
       heldoutAccuracy: outcome.final.heldout.accuracy,
       probe: options.probe,
       spent: outcome.spentThrough
-    })
+    }),
+    heldoutSystematicTasks: heldoutSystematicTasks(truth)
   };
 }
 

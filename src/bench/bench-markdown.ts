@@ -10,6 +10,7 @@ import {
   speedDefinitions,
 } from "./comparison-markdown.js";
 import { byConstruction, claimByConstruction } from "./construction.js";
+import { noEditTable, threeUnitDefinition, threeUnitTable } from "./spend-markdown.js";
 import type { ArmSummary, BenchResult, BenchRun, Spread } from "./types.js";
 
 /** Formats a spread as `median (min–max)` with the given value formatter. */
@@ -161,7 +162,8 @@ export function renderBenchMarkdown(result: BenchResult): string {
 function introSections(result: BenchResult): string[] {
   const headline = result.settings.budgets
     .map(
-      (budget) => `### Budget ${budget} full-split evaluations\n\n${headlineTable(result, budget)}`,
+      (budget) =>
+        `### Budget ${budget} full-split evaluations\n\n${headlineTable(result, budget)}\n\nHeld-out time-to-match in three units:\n\n${threeUnitTable(result, budget)}`,
     )
     .join("\n\n");
   return [
@@ -171,9 +173,12 @@ function introSections(result: BenchResult): string[] {
     "## Headline: Ecdysis against the GEPA-faithful baseline",
     baselineLine.replace("docs/bench/gepa-baseline.md)", "gepa-baseline.md)"),
     speedDefinitions,
+    threeUnitDefinition,
     headline,
     "## How the arms used their budgets",
     budgetUseTable(result),
+    "Runs that ended with no accepted edit, and whether ground truth says a systematic deficiency was left on the held-out split (a held-out task a systematic fix would turn, none of them touched):",
+    noEditTable(result.runs),
   ];
 }
 

@@ -2,7 +2,12 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ceilingFigures, heldoutCeiling } from "./ceiling.js";
+import {
+  ceilingFigures,
+  heldoutCeiling,
+  heldoutSystematicTasks,
+  probeWithSpend,
+} from "./ceiling.js";
 import { ceilingTable } from "./ceiling-markdown.js";
 import type { GroundTruth, TaskTruth } from "./ground-truth.js";
 import { spendByIteration } from "./journal-spend.js";
@@ -134,5 +139,43 @@ describe("the held-out ceiling", () => {
       "| 10 | all worlds | ecdysis | 70.0% | 75.0% (lowest 50.0%) | 1 of 2: 4.0 s, 60 rollouts, 80 calls |",
     );
     expect(table).not.toContain("sampling");
+  });
+});
+
+describe("what time-to-match counts in spend, and what a run that accepted nothing left", () => {
+  it("gives each probe point the spend through its iteration, and none when nothing was recorded", () => {
+    const probe = {
+      tasks: 20,
+      points: [
+        { iteration: 0, elapsedMs: 0, accuracy: 0.4, harnessHash: "s" },
+        { iteration: 3, elapsedMs: 5000, accuracy: 0.7, harnessHash: "a" },
+      ],
+    };
+    // Iteration 3 spent nothing of its own in the journal: the spend through it is iteration 2's.
+    const spent = [
+      { iteration: 1, rollouts: 30, llmCalls: 60 },
+      { iteration: 2, rollouts: 45, llmCalls: 90 },
+      { iteration: 4, rollouts: 80, llmCalls: 150 },
+    ];
+    expect(
+      probeWithSpend(probe, spent)?.points.map(({ rollouts, llmCalls }) => [rollouts, llmCalls]),
+    ).toEqual([
+      [0, 0],
+      [45, 90],
+    ]);
+    expect(probeWithSpend(probe, [])).toBe(probe);
+    expect(probeWithSpend(null, spent)).toBeNull();
+  });
+
+  it("counts the held-out tasks a systematic fix would turn (an item slip never turns; a borderline one may)", () => {
+    const truth = truthOf([
+      { split: "heldout", deficiencies: [systematic] },
+      { split: "heldout", deficiencies: [slip, systematic] },
+      { split: "heldout", deficiencies: [borderline, systematic] },
+      { split: "heldout", deficiencies: [borderline] },
+      { split: "train", deficiencies: [systematic] },
+    ]);
+    expect(heldoutSystematicTasks(truth)).toBe(2);
+    expect(heldoutSystematicTasks(truthOf([{ split: "train", deficiencies: [] }]))).toBeNull();
   });
 });

@@ -38,6 +38,44 @@ export function heldoutCeiling(truth: GroundTruth): number | null {
   return expected.reduce((sum, value) => sum + value, 0) / heldout.length;
 }
 
+/**
+ * Held-out tasks a systematic fix would gain, from ground truth: those with a systematic
+ * deficiency (latent ones included) and no model-specific one that the ceiling counts as never
+ * passing (a prompt-sensitive item still counts). A run that accepted no edit left every one of
+ * them failing through its systematic cause. Null when the truth holds no held-out task.
+ */
+export function heldoutSystematicTasks(truth: GroundTruth): number | null {
+  const heldout = [...truth.tasks.values()].filter((task) => task.split === "heldout");
+  if (heldout.length === 0) return null;
+  return heldout.filter(
+    (task) =>
+      task.deficiencies.some((item) => item.systematic) &&
+      !task.deficiencies.some((item) => !item.systematic && item.kind !== "prompt-sensitivity"),
+  ).length;
+}
+
+/** Cumulative spend through `iteration` (nothing spent before the first entry: zeros). */
+function spendThrough(spent: readonly IterationSpend[], iteration: number) {
+  const through = spent.filter((item) => item.iteration <= iteration).at(-1);
+  return { rollouts: through?.rollouts ?? 0, llmCalls: through?.llmCalls ?? 0 };
+}
+
+/**
+ * The probe trajectory with each point's training rollouts and LLM calls through the iteration
+ * that made its harness current (what time-to-match counts in those units). Unchanged when the
+ * run recorded no spend: a point without spend is never given a made-up 0.
+ */
+export function probeWithSpend(
+  probe: ProbeTrajectory | null,
+  spent: readonly IterationSpend[],
+): ProbeTrajectory | null {
+  if (!probe || spent.length === 0) return probe;
+  return {
+    ...probe,
+    points: probe.points.map((point) => ({ ...point, ...spendThrough(spent, point.iteration) })),
+  };
+}
+
 /** A run's standing against its world's ceiling: its share, and when it reached 90% and 95% of it. */
 export interface CeilingFigures {
   ceiling: number | null;
@@ -63,12 +101,7 @@ export function ceilingFigures(options: {
   const reach = (share: number): Reach | null => {
     const point = probe?.points.find((item) => item.accuracy >= share * ceiling - 1e-9);
     if (!point) return null;
-    const through = options.spent.filter((item) => item.iteration <= point.iteration).at(-1);
-    return {
-      wallMs: point.elapsedMs,
-      rollouts: through?.rollouts ?? 0,
-      llmCalls: through?.llmCalls ?? 0,
-    };
+    return { wallMs: point.elapsedMs, ...spendThrough(options.spent, point.iteration) };
   };
   return {
     ceiling,

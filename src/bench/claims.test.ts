@@ -200,4 +200,72 @@ describe("checkClaims", () => {
     expect(checks["no-accommodations"]).toMatchObject({ verdict: "no", measured: "1 in 1 runs" });
     expect(checks["no-accommodations"].explanation).toContain("w seed 1: edit 1: item-hint");
   });
+
+  it("checks the time-to-match counted in training rollouts against 1.5×, with LLM calls beside it", () => {
+    // Steps are [ms, accuracy, rollouts, LLM calls]. A* = 0.7. Iterative first reaches it at
+    // 400 ms, 300 rollouts, 400 calls; Ecdysis at 100 ms and, per seed, 100 / 150 / 300 rollouts
+    // with 200 calls: wall 4× every seed; rollouts 3×, 2×, 1× (median 2×; a resample can draw
+    // the 1× seed twice, so the interval reaches below 1.5×); calls 2× every seed.
+    const runs = [100, 150, 300].flatMap((rollouts, seed) => [
+      run("ecdysis", seed, {
+        probe: probe([
+          [0, 0.4, 0, 0],
+          [100, 0.8, rollouts, 200],
+        ]),
+      }),
+      run("iterative", seed, {
+        probe: probe([
+          [0, 0.4, 40, 50],
+          [400, 0.7, 300, 400],
+        ]),
+      }),
+    ]);
+    const checks = byClaim(checkClaims(result(runs)));
+    expect(checks.speedup.verdict).toBe("yes");
+    const rollouts = checks["speedup-rollouts"];
+    expect(rollouts.verdict).toBe("inconclusive");
+    expect(rollouts.measured).toMatch(
+      /^2\.00× \[1\.00×, 3\.00×\] \(3 pairs; in LLM calls 2\.00× \[2\.00×, 2\.00×\]\)$/,
+    );
+    expect(rollouts.explanation).toMatch(/^In wall time 4\.00× \[4\.00×, 4\.00×\]; 0 pairs/);
+    // Every seed at 1× in rollouts (Ecdysis spent as much as the baseline to get there): no.
+    const even = runs.map((item) =>
+      item.strategy === "ecdysis"
+        ? {
+            ...item,
+            probe: probe([
+              [0, 0.4, 0, 0],
+              [100, 0.8, 300, 400],
+            ]),
+          }
+        : item,
+    );
+    expect(byClaim(checkClaims(result(even)))["speedup-rollouts"]).toMatchObject({
+      verdict: "no",
+      measured: "1.00× [1.00×, 1.00×] (3 pairs; in LLM calls 1.00× [1.00×, 1.00×])",
+    });
+  });
+
+  it("makes no rollouts claim when the runs recorded no spend (an older bench.json)", () => {
+    const checks = byClaim(
+      checkClaims(
+        result([
+          run("ecdysis", 1, {
+            probe: probe([
+              [0, 0.4],
+              [100, 0.8],
+            ]),
+          }),
+          run("iterative", 1, {
+            probe: probe([
+              [0, 0.4],
+              [400, 0.7],
+            ]),
+          }),
+        ]),
+      ),
+    );
+    expect(checks.speedup.verdict).toBe("yes");
+    expect(checks["speedup-rollouts"]).toBeUndefined();
+  });
 });

@@ -5,8 +5,10 @@ import type {
   BenchStrategy,
   Comparison,
   ComparisonFigures,
+  Estimate,
   PairFigures,
   RefinerVariant,
+  SpendMatch,
 } from "./types.js";
 
 /**
@@ -119,6 +121,34 @@ function summarisePairs(
     wallRatio: estimate("wallRatio", (pair) => pair.wallRatio),
     rolloutsRatio: estimate("rolloutsRatio", (pair) => pair.rolloutsRatio),
     heldoutDiff: estimate("heldoutDiff", (pair) => pair.heldoutDiff),
+    ...spendEstimates(estimate),
+  };
+}
+
+/**
+ * The time-to-match counted in training rollouts and LLM calls, both ways, under the rules of
+ * the wall-time figures: forward not-reached counts 0×, no-target is left out; the reverse is
+ * over the pairs where the baseline got there. A pair without recorded spend is left out.
+ */
+function spendEstimates(
+  estimate: (figure: string, pick: (pair: PairFigures) => number | null) => Estimate | null,
+) {
+  const forward = (match: SpendMatch | null) =>
+    match && match.status !== "no-target" ? match.ratio : null;
+  const reverse = (match: SpendMatch | null) => (match?.status === "matched" ? match.ratio : null);
+  return {
+    timeToMatchRollouts: estimate("timeToMatchRollouts", (pair) =>
+      forward(pair.timeToMatchRollouts),
+    ),
+    timeToMatchLlmCalls: estimate("timeToMatchLlmCalls", (pair) =>
+      forward(pair.timeToMatchLlmCalls),
+    ),
+    reverseTimeToMatchRollouts: estimate("reverseRollouts", (pair) =>
+      reverse(pair.reverseRollouts),
+    ),
+    reverseTimeToMatchLlmCalls: estimate("reverseLlmCalls", (pair) =>
+      reverse(pair.reverseLlmCalls),
+    ),
   };
 }
 

@@ -7,6 +7,7 @@ import {
   speedDefinitions,
 } from "./comparison-markdown.js";
 import { byConstruction } from "./construction.js";
+import { threeUnitDefinition, threeUnitTable } from "./spend-markdown.js";
 import type { BenchResult } from "./types.js";
 
 /** Markers around the README's performance section; `npm run bench` rewrites what is between. */
@@ -39,10 +40,16 @@ export function renderReadmeSection(
     "",
     speedDefinitions,
     "",
+    threeUnitDefinition,
+    "",
     ...result.settings.budgets.flatMap((budget) => [
       `**Budget ${budget} full-split evaluations.**`,
       "",
       headlineTable(result, budget),
+      "",
+      "Held-out time-to-match in three units:",
+      "",
+      threeUnitTable(result, budget),
       "",
     ]),
     "**Claims** (all worlds, and every per-world row that is not a clear yes):",

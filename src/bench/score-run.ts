@@ -1,4 +1,9 @@
-import { ceilingFigures, heldoutCeiling } from "./ceiling.js";
+import {
+  ceilingFigures,
+  heldoutCeiling,
+  heldoutSystematicTasks,
+  probeWithSpend,
+} from "./ceiling.js";
 import type { EvolveOutcome } from "./evolve-outcome.js";
 import type { GroundTruth } from "./ground-truth.js";
 import {
@@ -63,7 +68,7 @@ export function scoreRun(options: ScoreRunOptions): BenchRun {
     ),
     ineffectiveEdits: ineffective.length,
     trajectory: outcome.trajectory,
-    probe: options.probe,
+    probe: probeWithSpend(options.probe, outcome.spentThrough),
     patternPurity: meanPurity(purities),
     patternsFound: outcome.patterns.length,
     ...ceilingFigures({
@@ -72,5 +77,6 @@ export function scoreRun(options: ScoreRunOptions): BenchRun {
       probe: options.probe,
       spent: outcome.spentThrough,
     }),
+    heldoutSystematicTasks: heldoutSystematicTasks(truth),
   };
 }

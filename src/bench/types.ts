@@ -1,7 +1,21 @@
 import { z } from "zod";
 import { strategyNames } from "../config/config-schema.js";
 import { reachSchema } from "./ceiling.js";
+import { comparisonFiguresSchema, pairFiguresSchema } from "./comparison-schema.js";
 import { trajectoryPointSchema } from "./evolve-outcome.js";
+
+export {
+  type ComparisonFigures,
+  comparisonFiguresSchema,
+  type Estimate,
+  estimateSchema,
+  type Match,
+  matchSchema,
+  type PairFigures,
+  pairFiguresSchema,
+  type SpendMatch,
+  spendMatchSchema,
+} from "./comparison-schema.js";
 
 /**
  * The arms a bench compares. `ecdysis`, `iterative` and `sampling` are the strategies of the
@@ -27,6 +41,13 @@ export const probePointSchema = z.object({
   /** Accuracy on the probe set (0–1). */
   accuracy: z.number(),
   harnessHash: z.string(),
+  /**
+   * Training rollouts and LLM calls spent through the end of `iteration` (cumulative, from the
+   * run's journal: the spend that made this harness current). Absent when the run kept no
+   * journal, and in a bench.json written before they were added.
+   */
+  rollouts: z.number().int().optional(),
+  llmCalls: z.number().int().optional(),
 });
 export type ProbePoint = z.infer<typeof probePointSchema>;
 
@@ -98,6 +119,11 @@ export const benchRunSchema = z.object({
   ceilingShare: z.number().nullable().default(null),
   reach90: reachSchema.nullable().default(null),
   reach95: reachSchema.nullable().default(null),
+  /**
+   * Held-out tasks ground truth lists a systematic deficiency for under the seed harness (what
+   * a run that accepted nothing left unfixed). Null in a bench.json written before it was added.
+   */
+  heldoutSystematicTasks: z.number().int().nullable().default(null),
 });
 export type BenchRun = z.infer<typeof benchRunSchema>;
 
@@ -141,66 +167,6 @@ export const armSummarySchema = z.object({
   stoppedBy: z.record(z.string(), z.number().int()),
 });
 export type ArmSummary = z.infer<typeof armSummarySchema>;
-
-/** A median over world × seed pairs with its bootstrap 95% interval (null: no pair had a value). */
-export const estimateSchema = z.object({
-  median: z.number(),
-  low: z.number(),
-  high: z.number(),
-  n: z.number().int(),
-});
-export type Estimate = z.infer<typeof estimateSchema>;
-
-/**
- * Time for both arms to reach one target held-out accuracy (one arm's best): `matched`;
- * `not-reached` (the chasing arm never reached it); `no-target` (the target is no better than
- * the seed harness: nothing to match).
- */
-export const matchSchema = z.object({
-  target: z.number(),
-  /** Left's training time when it first reached the target (null: never). */
-  leftMs: z.number().nullable(),
-  /** Right's training time when it first reached the target (null: never). */
-  rightMs: z.number().nullable(),
-  /** rightMs / leftMs (> 1: left got there faster); forward not-reached: 0; otherwise null when undefined. */
-  ratio: z.number().nullable(),
-  status: z.enum(["matched", "not-reached", "no-target"]),
-});
-export type Match = z.infer<typeof matchSchema>;
-
-/** Every figure of one left-versus-right pair on one world × seed. */
-export const pairFiguresSchema = z.object({
-  world: z.string(),
-  seed: z.number().int(),
-  /** Left reaching right's best held-out probe accuracy: ratio T_right / T_left (> 1: left faster). */
-  timeToMatch: matchSchema.nullable(),
-  /** Right reaching left's best: ratio T_right / T_left as well (right never reaching it: not-reached). */
-  reverse: matchSchema.nullable(),
-  /** Area under probe accuracy × training time over the common horizon, left − right (0–1). */
-  aucDiff: z.number().nullable(),
-  wallRatio: z.number().nullable(),
-  rolloutsRatio: z.number().nullable(),
-  heldoutDiff: z.number(),
-});
-export type PairFigures = z.infer<typeof pairFiguresSchema>;
-
-/** The figures of a comparison, each a median over pairs with a bootstrap 95% interval. */
-export const comparisonFiguresSchema = z.object({
-  /** Left's time-to-match of right's best (not-reached as 0, no-target left out). */
-  timeToMatch: estimateSchema.nullable(),
-  timeToMatchNotReached: z.number().int(),
-  timeToMatchNoTarget: z.number().int(),
-  /** Right's time to left's best over left's, over the pairs where right reached it. */
-  reverseTimeToMatch: estimateSchema.nullable(),
-  reverseReached: z.number().int(),
-  reverseNotReached: z.number().int(),
-  reverseNoTarget: z.number().int(),
-  aucDiff: estimateSchema.nullable(),
-  wallRatio: estimateSchema.nullable(),
-  rolloutsRatio: estimateSchema.nullable(),
-  heldoutDiff: estimateSchema.nullable(),
-});
-export type ComparisonFigures = z.infer<typeof comparisonFiguresSchema>;
 
 /** Left versus right on one scope (all worlds, or one world) at one budget and refiner variant. */
 export const comparisonSchema = z.object({

@@ -17,6 +17,7 @@ export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">
     ceilingShare: null,
     reach90: null,
     reach95: null,
+    heldoutSystematicTasks: null,
     unspentRollouts: 0,
     wallMs: 1000,
     totalWallMs: 1000,
@@ -44,15 +45,22 @@ export function benchRun(figures: Partial<BenchRun> & Pick<BenchRun, "strategy">
   };
 }
 
-/** A probe trajectory from `[ms, accuracy]` steps (the first is the seed harness, at 0 ms). */
-export function probe(steps: [number, number][], tasks = 40): ProbeTrajectory {
+/**
+ * A probe trajectory from `[ms, accuracy]` steps (the first is the seed harness, at 0 ms), or
+ * `[ms, accuracy, rollouts, llmCalls]` steps: the training spend through each step's iteration.
+ */
+export function probe(
+  steps: ([number, number] | [number, number, number, number])[],
+  tasks = 40,
+): ProbeTrajectory {
   return {
     tasks,
-    points: steps.map(([elapsedMs, accuracy], iteration) => ({
+    points: steps.map(([elapsedMs, accuracy, rollouts, llmCalls], iteration) => ({
       iteration,
       elapsedMs,
       accuracy,
       harnessHash: `h${iteration}`,
+      ...(rollouts === undefined ? {} : { rollouts, llmCalls }),
     })),
   };
 }
